@@ -1,0 +1,210 @@
+// Package plan defines joind's typed logical plan: the contract between the
+// binder (package sql), which produces it, the optimizer, which rewrites it and
+// chooses physical operators, and the operators, which evaluate its
+// expressions.
+//
+// Columns are identified by query-wide unique ColumnIDs, not by position, so
+// rewrites (pushdown, pruning, decorrelation) never renumber references. A node
+// lists its output Columns in order; physical planning maps IDs to positions.
+//
+// plan imports only types and storage; it must not import sql, optimizer or
+// operators.
+package plan
+
+import (
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// ColumnID identifies a column within one query. IDs are allocated by the
+// binder (see IDAllocator) and never reused within a query.
+type ColumnID int32
+
+// IDAllocator hands out fresh ColumnIDs. The optimizer continues with the
+// binder's allocator when it needs new columns (e.g. mark columns).
+type IDAllocator struct{ next ColumnID }
+
+// Next returns a fresh ColumnID.
+func (a *IDAllocator) Next() ColumnID { a.next++; return a.next }
+
+// Column describes one output column of a node.
+type Column struct {
+	ID      ColumnID
+	Name    string     // the name PostgreSQL would print in the header ("?column?", "count", ...)
+	Table   string     // the range-table alias it belongs to, "" if none (for EXPLAIN and qualified lookups)
+	Type    types.Type // its SQL type
+	NotNull bool       // provably never NULL (NOT NULL column, or a NULL-rejecting filter below)
+}
+
+// Node is a logical plan operator.
+type Node interface {
+	// Columns lists the node's output columns in order.
+	Columns() []Column
+	// Children returns the inputs in order (left before right).
+	Children() []Node
+}
+
+// Scan reads a stored table. Ordinals[i] is the table column behind Cols[i],
+// so projection pruning can drop columns without renumbering.
+type Scan struct {
+	Table    storage.Table
+	Alias    string
+	Ordinals []int
+	Cols     []Column
+}
+
+// Values is a VALUES list (also a FROM-less SELECT: one row, no columns).
+type Values struct {
+	Rows [][]Expr // every row has len(Cols) expressions, already cast to the column types
+	Cols []Column
+}
+
+// FunctionScan is a set-returning function in FROM, e.g. generate_series.
+type FunctionScan struct {
+	Name string // lower-case function name, e.g. "generate_series"
+	Args []Expr
+	Cols []Column
+}
+
+// Filter keeps the rows for which Pred is TRUE (not FALSE, not NULL).
+type Filter struct {
+	Input Node
+	Pred  Expr
+}
+
+// Project computes Exprs over its input; Cols[i] is the output of Exprs[i].
+type Project struct {
+	Input Node
+	Exprs []Expr
+	Cols  []Column
+}
+
+// JoinType is the logical join type.
+type JoinType uint8
+
+const (
+	InnerJoin JoinType = iota
+	LeftJoin
+	RightJoin
+	FullJoin
+	CrossJoin // inner join with no condition
+	SemiJoin  // left rows with at least one match; right columns not output
+	AntiJoin  // left rows with no match; right columns not output
+	MarkJoin  // left rows plus Mark: TRUE if matched, NULL if unknown (null-aware), else FALSE
+)
+
+// Join joins Left and Right on On (nil means TRUE).
+//
+// Output columns: Left's then Right's for inner/outer/cross; Left's for
+// semi/anti; Left's then Mark for mark joins.
+//
+// NullAware marks the NOT IN / IN-with-NULL semantics of issue 5: for anti and
+// mark joins produced from [NOT] IN / op ALL / op ANY, NullKeys holds the
+// comparison pairs whose NULLs make the result UNKNOWN rather than FALSE.
+type Join struct {
+	Type      JoinType
+	Left      Node
+	Right     Node
+	On        Expr
+	NullAware bool
+	Mark      *Column // the mark output column of a MarkJoin
+}
+
+// Aggregate groups its input by GroupBy and computes Aggs per group. Output:
+// one column per GroupBy expression, then one per AggCall (Cols has both).
+// With no GroupBy it yields exactly one row, even over empty input.
+type Aggregate struct {
+	Input   Node
+	GroupBy []Expr
+	Aggs    []AggCall
+	Cols    []Column
+}
+
+// AggCall is one aggregate: Func over Args (none for count(*)).
+type AggCall struct {
+	Func     *types.AggOverload
+	Args     []Expr
+	Distinct bool
+	Filter   Expr // FILTER (WHERE ...), nil if none
+}
+
+// SortKey orders by Expr.
+type SortKey struct {
+	Expr       Expr
+	Desc       bool
+	NullsFirst bool // resolved: PostgreSQL's default is NULLS LAST for ASC, FIRST for DESC
+}
+
+// Sort orders its input by Keys (stable with respect to earlier keys only).
+type Sort struct {
+	Input Node
+	Keys  []SortKey
+}
+
+// Limit skips Offset rows and then returns at most Count rows. Count nil means
+// no limit; Offset nil means 0. Both are constant expressions (or params).
+type Limit struct {
+	Input  Node
+	Count  Expr
+	Offset Expr
+}
+
+// Distinct removes duplicate rows (NULLs compare equal, as in PostgreSQL).
+type Distinct struct {
+	Input Node
+}
+
+// SetOpKind is UNION, INTERSECT or EXCEPT.
+type SetOpKind uint8
+
+const (
+	Union SetOpKind = iota
+	Intersect
+	Except
+)
+
+// SetOp combines Left and Right positionally; the binder has cast both sides
+// to the output types. Cols are new columns.
+type SetOp struct {
+	Op    SetOpKind
+	All   bool
+	Left  Node
+	Right Node
+	Cols  []Column
+}
+
+func (n *Scan) Columns() []Column         { return n.Cols }
+func (n *Values) Columns() []Column       { return n.Cols }
+func (n *FunctionScan) Columns() []Column { return n.Cols }
+func (n *Filter) Columns() []Column       { return n.Input.Columns() }
+func (n *Project) Columns() []Column      { return n.Cols }
+func (n *Aggregate) Columns() []Column    { return n.Cols }
+func (n *Sort) Columns() []Column         { return n.Input.Columns() }
+func (n *Limit) Columns() []Column        { return n.Input.Columns() }
+func (n *Distinct) Columns() []Column     { return n.Input.Columns() }
+func (n *SetOp) Columns() []Column        { return n.Cols }
+func (n *Join) Columns() []Column {
+	switch n.Type {
+	case SemiJoin, AntiJoin:
+		return n.Left.Columns()
+	case MarkJoin:
+		l := n.Left.Columns()
+		out := make([]Column, 0, len(l)+1)
+		return append(append(out, l...), *n.Mark)
+	}
+	l, r := n.Left.Columns(), n.Right.Columns()
+	out := make([]Column, 0, len(l)+len(r))
+	return append(append(out, l...), r...)
+}
+
+func (n *Scan) Children() []Node         { return nil }
+func (n *Values) Children() []Node       { return nil }
+func (n *FunctionScan) Children() []Node { return nil }
+func (n *Filter) Children() []Node       { return []Node{n.Input} }
+func (n *Project) Children() []Node      { return []Node{n.Input} }
+func (n *Aggregate) Children() []Node    { return []Node{n.Input} }
+func (n *Sort) Children() []Node         { return []Node{n.Input} }
+func (n *Limit) Children() []Node        { return []Node{n.Input} }
+func (n *Distinct) Children() []Node     { return []Node{n.Input} }
+func (n *SetOp) Children() []Node        { return []Node{n.Left, n.Right} }
+func (n *Join) Children() []Node         { return []Node{n.Left, n.Right} }

@@ -1,0 +1,116 @@
+package sql
+
+import (
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// Statement is one bound statement, ready for the engine to run.
+type Statement interface{ statement() }
+
+// Query is a SELECT / VALUES / set operation / WITH query.
+type Query struct {
+	Plan  plan.Node
+	IDs   *plan.IDAllocator // continue allocating column IDs from here
+	Names []string          // output column names (also in Plan.Columns()[i].Name)
+}
+
+// CreateTable is CREATE TABLE name (cols).
+type CreateTable struct {
+	Name        string
+	Columns     []storage.ColumnDef
+	IfNotExists bool
+}
+
+// CreateTableAs is CREATE TABLE name [(col names)] AS query [WITH [NO] DATA].
+type CreateTableAs struct {
+	Name        string
+	Columns     []storage.ColumnDef // names (after the optional column list) and types of Query
+	Query       *Query
+	WithNoData  bool
+	IfNotExists bool
+}
+
+// DropTable is DROP TABLE [IF EXISTS] names.
+type DropTable struct {
+	Names    []string
+	IfExists bool
+}
+
+// Insert is INSERT INTO table [(cols)] source. Source yields one column per
+// table column, in table order (omitted columns filled with their DEFAULT or
+// NULL, values cast to the column types); the engine checks NOT NULL.
+type Insert struct {
+	Table  storage.Table
+	Source *Query
+	// Returning is nil unless INSERT ... RETURNING (not yet supported).
+}
+
+// Truncate is TRUNCATE [TABLE] names.
+type Truncate struct {
+	Tables []storage.Table
+}
+
+// Explain is EXPLAIN [ANALYZE] query.
+type Explain struct {
+	Query   *Query
+	Analyze bool
+	Verbose bool
+	Costs   bool
+}
+
+// Set is SET [SESSION|LOCAL] name TO value / = value, and RESET (Value "" and Reset true).
+type Set struct {
+	Name  string // lower-case
+	Value string // the value as text (list values joined with ", ")
+	Local bool
+	Reset bool
+	All   bool // RESET ALL
+}
+
+// Show is SHOW name / SHOW ALL.
+type Show struct {
+	Name string // as written, lower-cased; the column is named as PostgreSQL names it
+}
+
+// TxKind is a transaction-control statement.
+type TxKind uint8
+
+const (
+	TxBegin TxKind = iota
+	TxCommit
+	TxRollback
+	TxSavepoint
+	TxRelease
+	TxRollbackTo
+)
+
+// Transaction is BEGIN / START TRANSACTION / COMMIT / END / ROLLBACK / ABORT /
+// SAVEPOINT / RELEASE / ROLLBACK TO.
+type Transaction struct {
+	Kind      TxKind
+	Savepoint string
+}
+
+// Discard is DISCARD ALL (and friends).
+type Discard struct{ What string }
+
+// NoOp is a statement the binder answered itself (e.g. a no-op it
+// accepts for compatibility); the engine returns Tag.
+type NoOp struct{ Tag string }
+
+func (*Query) statement()         {}
+func (*CreateTable) statement()   {}
+func (*CreateTableAs) statement() {}
+func (*DropTable) statement()     {}
+func (*Insert) statement()        {}
+func (*Truncate) statement()      {}
+func (*Explain) statement()       {}
+func (*Set) statement()           {}
+func (*Show) statement()          {}
+func (*Transaction) statement()   {}
+func (*Discard) statement()       {}
+func (*NoOp) statement()          {}
+
+var _ = types.BoolType

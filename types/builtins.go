@@ -1,0 +1,44 @@
+package types
+
+import "time"
+
+// EvalContext carries the session state some functions and casts need.
+type EvalContext struct {
+	TimeZone *time.Location // session TimeZone (nil = UTC)
+	Now      time.Time      // statement start time: now(), current_date, ...
+}
+
+// Overload is one resolved built-in function or operator (PostgreSQL's
+// pg_proc/pg_operator row). The binder resolves names to an Overload and casts
+// arguments to Args; operators call Eval.
+type Overload struct {
+	Name   string // "+", "=", "upper", "~~" (LIKE), ...
+	Args   []Type
+	Result Type
+	// Strict overloads return NULL when any argument is NULL without calling
+	// Eval (PostgreSQL's STRICT); non-strict ones see NULL arguments.
+	Strict bool
+	// Volatile overloads (random(), now() is stable) must not be constant-folded.
+	Volatile bool
+	Eval     func(ctx *EvalContext, args []Value) (Value, error)
+}
+
+// AggOverload is one resolved aggregate function.
+type AggOverload struct {
+	Name   string // "count", "sum", ...
+	Args   []Type // empty for count(*)
+	Result Type
+	// New returns an empty accumulator for one group.
+	New func() Accumulator
+}
+
+// Accumulator folds the values of one group. Add receives the aggregate's
+// argument values for one row (NULLs included: strict aggregates skip rows
+// whose arguments are NULL themselves). Result may be called once, at the end.
+type Accumulator interface {
+	Add(args []Value) error
+	// Merge folds another accumulator of the same overload into this one
+	// (partial aggregation across partitions).
+	Merge(other Accumulator) error
+	Result() (Value, error)
+}

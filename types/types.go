@@ -1,0 +1,209 @@
+package types
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/cockroachdb/apd/v3"
+)
+
+// ID names one of joind's SQL types.
+type ID uint8
+
+// The supported SQL types. Unknown is the type of an untyped string literal
+// (PostgreSQL's "unknown") and of a bare NULL before resolution.
+const (
+	Unknown ID = iota
+	Bool
+	Int2
+	Int4
+	Int8
+	Float4
+	Float8
+	Numeric
+	Text
+	Varchar
+	Char // bpchar: blank-padded character(n)
+	Date
+	Timestamp
+	Interval
+)
+
+// Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
+// (-1 = none; varchar(n)/char(n): n+4; numeric(p,s): ((p<<16)|s)+4), so it can
+// be sent unchanged in RowDescription.
+type Type struct {
+	ID     ID
+	Typmod int32
+}
+
+// Convenience values for unmodified types.
+var (
+	UnknownType   = Type{Unknown, -1}
+	BoolType      = Type{Bool, -1}
+	Int2Type      = Type{Int2, -1}
+	Int4Type      = Type{Int4, -1}
+	Int8Type      = Type{Int8, -1}
+	Float4Type    = Type{Float4, -1}
+	Float8Type    = Type{Float8, -1}
+	NumericType   = Type{Numeric, -1}
+	TextType      = Type{Text, -1}
+	VarcharType   = Type{Varchar, -1}
+	CharType      = Type{Char, -1}
+	DateType      = Type{Date, -1}
+	TimestampType = Type{Timestamp, -1}
+	IntervalType  = Type{Interval, -1}
+)
+
+// PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
+const (
+	OIDBool      uint32 = 16
+	OIDInt8      uint32 = 20
+	OIDInt2      uint32 = 21
+	OIDInt4      uint32 = 23
+	OIDText      uint32 = 25
+	OIDFloat4    uint32 = 700
+	OIDFloat8    uint32 = 701
+	OIDUnknown   uint32 = 705
+	OIDBpchar    uint32 = 1042
+	OIDVarchar   uint32 = 1043
+	OIDDate      uint32 = 1082
+	OIDTimestamp uint32 = 1114
+	OIDInterval  uint32 = 1186
+	OIDNumeric   uint32 = 1700
+)
+
+// OID returns the PostgreSQL type OID of t.
+func (t Type) OID() uint32 {
+	switch t.ID {
+	case Bool:
+		return OIDBool
+	case Int2:
+		return OIDInt2
+	case Int4:
+		return OIDInt4
+	case Int8:
+		return OIDInt8
+	case Float4:
+		return OIDFloat4
+	case Float8:
+		return OIDFloat8
+	case Numeric:
+		return OIDNumeric
+	case Text:
+		return OIDText
+	case Varchar:
+		return OIDVarchar
+	case Char:
+		return OIDBpchar
+	case Date:
+		return OIDDate
+	case Timestamp:
+		return OIDTimestamp
+	case Interval:
+		return OIDInterval
+	}
+	// An unresolved literal reaches the client as text, as in PostgreSQL.
+	return OIDText
+}
+
+// Size is the typlen reported in RowDescription (-1 for variable width).
+func (t Type) Size() int16 {
+	switch t.ID {
+	case Bool:
+		return 1
+	case Int2:
+		return 2
+	case Int4, Float4, Date:
+		return 4
+	case Int8, Float8, Timestamp:
+		return 8
+	case Interval:
+		return 16
+	}
+	return -1
+}
+
+// ArrowType is the Arrow type of a column of t. Storage and operators use it:
+//
+//	bool→Boolean, int2/4/8→Int16/32/64, float4/8→Float32/64,
+//	numeric→String (canonical PostgreSQL text, exact), text/varchar/char→String,
+//	date→Date32 (days since 1970-01-01), timestamp→Timestamp(µs, no zone),
+//	interval→MonthDayNanoInterval (nanoseconds always a multiple of 1000).
+func (t Type) ArrowType() arrow.DataType {
+	switch t.ID {
+	case Bool:
+		return arrow.FixedWidthTypes.Boolean
+	case Int2:
+		return arrow.PrimitiveTypes.Int16
+	case Int4:
+		return arrow.PrimitiveTypes.Int32
+	case Int8:
+		return arrow.PrimitiveTypes.Int64
+	case Float4:
+		return arrow.PrimitiveTypes.Float32
+	case Float8:
+		return arrow.PrimitiveTypes.Float64
+	case Date:
+		return arrow.FixedWidthTypes.Date32
+	case Timestamp:
+		return &arrow.TimestampType{Unit: arrow.Microsecond}
+	case Interval:
+		return arrow.FixedWidthTypes.MonthDayNanoInterval
+	}
+	return arrow.BinaryTypes.String
+}
+
+// Value is one SQL datum. Which field holds the datum depends on the Type the
+// value is used with; a Value does not carry its type. Values are immutable:
+// never modify a Value's Num in place.
+//
+//	Bool:             I (0 or 1)
+//	Int2/Int4/Int8:   I
+//	Float4/Float8:    F
+//	Numeric:          Num (never nil for a non-NULL numeric; NaN allowed)
+//	Text/Varchar/Char/Unknown: S
+//	Date:             I (days since 1970-01-01; ±infinity as math.MinInt32/MaxInt32)
+//	Timestamp:        I (µs since 1970-01-01 00:00:00; ±infinity as math.MinInt64/MaxInt64)
+//	Interval:         Iv
+type Value struct {
+	Null bool
+	I    int64
+	F    float64
+	S    string
+	Num  *apd.Decimal
+	Iv   IntervalValue
+}
+
+// IntervalValue is PostgreSQL's interval: months, days and microseconds kept apart.
+type IntervalValue struct {
+	Months int32
+	Days   int32
+	Micros int64
+}
+
+// NullValue is the SQL NULL.
+var NullValue = Value{Null: true}
+
+// Convenience constructors.
+func IntValue(i int64) Value     { return Value{I: i} }
+func FloatValue(f float64) Value { return Value{F: f} }
+func TextValue(s string) Value   { return Value{S: s} }
+func BoolValue(b bool) Value {
+	if b {
+		return Value{I: 1}
+	}
+	return Value{}
+}
+
+// String is for debugging only; use FormatText for client output.
+func (v Value) String() string {
+	if v.Null {
+		return "NULL"
+	}
+	return fmt.Sprintf("%+v", struct {
+		I int64
+		F float64
+		S string
+	}{v.I, v.F, v.S})
+}
