@@ -1,0 +1,5 @@
+//go:build !linux
+
+package hashtable
+
+func mapGroups(n uint64) (groupMem, bool) { return groupMem{}, false }

@@ -1,0 +1,311 @@
+package hashtable
+
+import (
+	"math/bits"
+	"math/rand/v2"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/joind/joind/pgerr"
+)
+
+// Int64Table is the hash table for a single int64 join key (also int16/32,
+// date32 and timestamp keys widened to int64 by the caller). Build rows get
+// ids 0,1,2,... in append order across Append calls (NULL rows take an id
+// too, so ids equal positions in the concatenated build input).
+//
+// Concurrency: Append and Finish are single-writer. After Finish the table
+// is read-only and any number of goroutines may probe it at once, each with
+// its own Matches; a shared *MatchedBits may be marked concurrently.
+type Int64Table struct {
+	view      tableView
+	logGroups int
+	kernel    string
+	find      findFunc
+
+	used     uint64 // full slots (distinct keys)
+	rows     uint64 // build rows appended, NULLs included
+	nulls    uint64
+	finished bool
+
+	// During build: next[r] is the previous row with the same key as row r
+	// (a chain headed by the slot value); nil until the first duplicate.
+	next    []uint32
+	hasDups bool
+
+	// After Finish: duplicate lists. Value dupFlag|e means the rows
+	// dupRows[dupStart[e]:dupStart[e+1]], ascending.
+	dupStart []uint32
+	dupRows  []uint32
+
+	// release frees memory not owned by the Go heap (see alloc.go).
+	release func()
+}
+
+// NewInt64 returns an empty table sized so that capacityHint distinct keys
+// fit without growing.
+func NewInt64(capacityHint int) *Int64Table {
+	lg := logGroupsFor(capacityHint)
+	if lg > maxLogGroups {
+		lg = maxLogGroups
+	}
+	t := &Int64Table{}
+	t.kernel, t.find = currentKernel()
+	t.setGroups(allocGroups(lg))
+	t.view.seed = rand.Uint64()
+	return t
+}
+
+// newInt64WithGroups builds a table on caller-provided, zeroed group memory
+// (tests place it in a MAP_NORESERVE mapping). len(groups) must be a power
+// of two.
+func newInt64WithGroups(groups []group, seed uint64, find findFunc, name string) *Int64Table {
+	t := &Int64Table{kernel: name, find: find}
+	t.setGroups(groupMem{groups: groups})
+	t.view.seed = seed
+	return t
+}
+
+func (t *Int64Table) setGroups(m groupMem) {
+	n := uint64(len(m.groups))
+	if n < 2 || n&(n-1) != 0 {
+		panic("hashtable: group count must be a power of two >= 2")
+	}
+	lg := bits.TrailingZeros64(n)
+	if lg > maxLogGroups {
+		panic("hashtable: table larger than maxLogGroups")
+	}
+	t.logGroups = lg
+	t.view.groups = m.groups
+	t.view.mask = n - 1
+	t.view.shift = uint64(64 - lg)
+	t.release = nil
+	if m.release != nil {
+		t.release = onceRelease(t, m.release)
+	}
+}
+
+// Kernel names the probe kernel this table uses ("avx2" or "portable").
+func (t *Int64Table) Kernel() string { return t.kernel }
+
+// SawNull reports whether any appended build key was NULL (such rows are
+// not inserted; NOT IN and mark joins need to know).
+func (t *Int64Table) SawNull() bool { return t.nulls > 0 }
+
+// NullCount is the number of NULL build keys seen.
+func (t *Int64Table) NullCount() int64 { return int64(t.nulls) }
+
+// Rows is the number of build rows appended (NULLs included): the size a
+// MatchedBits for this table needs.
+func (t *Int64Table) Rows() int64 { return int64(t.rows) }
+
+// Distinct is the number of distinct non-NULL keys.
+func (t *Int64Table) Distinct() int64 { return int64(t.used) }
+
+// Groups is the number of 128-byte groups (for EXPLAIN ANALYZE and tests).
+func (t *Int64Table) Groups() int64 { return int64(len(t.view.groups)) }
+
+// errTooManyRows is returned instead of ever wrapping a row id.
+func errTooManyRows(have, adding uint64) error {
+	return pgerr.New(pgerr.ProgramLimitExceeded,
+		"hash join build side too large: %d rows exceeds the limit of %d rows", have+adding, uint64(MaxBuildRows))
+}
+
+// Append adds an Arrow int64 column as the next build rows. NULL keys are
+// skipped and counted.
+func (t *Int64Table) Append(keys *array.Int64) error {
+	vals := keys.Int64Values()
+	if keys.NullN() == 0 {
+		return t.AppendSlice(vals, nil)
+	}
+	// Bitmap walk: whole words of valid rows take the fast path.
+	if err := t.checkAppend(len(vals)); err != nil {
+		return err
+	}
+	base := t.rows
+	for i, k := range vals {
+		if keys.IsNull(i) {
+			t.nulls++
+			continue
+		}
+		if err := t.insert(k, uint32(base+uint64(i))); err != nil {
+			return err
+		}
+	}
+	t.rows = base + uint64(len(vals))
+	return nil
+}
+
+// AppendSlice adds keys as the next build rows; valid (nil = all valid)
+// marks non-NULL keys.
+func (t *Int64Table) AppendSlice(keys []int64, valid []bool) error {
+	if err := t.checkAppend(len(keys)); err != nil {
+		return err
+	}
+	if valid != nil && len(valid) < len(keys) {
+		panic("hashtable: validity shorter than keys")
+	}
+	base := t.rows
+	for i, k := range keys {
+		if valid != nil && !valid[i] {
+			t.nulls++
+			continue
+		}
+		if err := t.insert(k, uint32(base+uint64(i))); err != nil {
+			return err
+		}
+	}
+	t.rows = base + uint64(len(keys))
+	return nil
+}
+
+func (t *Int64Table) checkAppend(n int) error {
+	if t.finished {
+		panic("hashtable: Append after Finish")
+	}
+	// 64-bit arithmetic: rows+n cannot wrap (both < 2^63).
+	if t.rows+uint64(n) > MaxBuildRows {
+		return errTooManyRows(t.rows, uint64(n))
+	}
+	return nil
+}
+
+// insert adds build row r under key k.
+func (t *Int64Table) insert(k int64, r uint32) error {
+	// Grow before the load passes 7/8 so every probe ends at an empty slot.
+	if (t.used+1)*8 > uint64(len(t.view.groups))*groupSlots*7 {
+		if err := t.grow(); err != nil {
+			return err
+		}
+	}
+	h := hashInt64(k, t.view.seed)
+	tag := uint8(h&tagMask) | ctrlFull
+	groups, mask := t.view.groups, t.view.mask
+	g := h >> t.view.shift
+	for {
+		grp := &groups[g]
+		c := grp.ctrl
+		for m := matchTag(c, tag); m != 0; m &= m - 1 {
+			s := slotOf(m) & 7
+			if grp.keys[s] == k {
+				t.addDup(grp, s, r)
+				return nil
+			}
+		}
+		if e := emptyMask(c); e != 0 {
+			s := slotOf(e) & 7
+			grp.keys[s] = k
+			grp.vals[s] = r
+			grp.ctrl = c | uint64(tag)<<(8*s)
+			t.used++
+			return nil
+		}
+		g = (g + 1) & mask
+	}
+}
+
+// addDup prepends row r to the chain of slot s.
+func (t *Int64Table) addDup(grp *group, s uint64, r uint32) {
+	if t.next == nil {
+		t.next = make([]uint32, 0, max(1024, t.rows/4))
+	}
+	for uint64(len(t.next)) <= uint64(r) {
+		t.next = append(t.next, notFound)
+	}
+	t.next[r] = grp.vals[s] &^ dupFlag
+	grp.vals[s] = r | dupFlag
+	t.hasDups = true
+}
+
+// grow doubles the group array and reinserts every slot. Keys are distinct,
+// so reinsertion only looks for the first empty slot.
+func (t *Int64Table) grow() error {
+	lg := t.logGroups + 1
+	if lg > maxLogGroups {
+		return pgerr.New(pgerr.ProgramLimitExceeded, "hash table too large: more than 2^%d groups", maxLogGroups)
+	}
+	old := t.view.groups
+	oldRelease := t.release
+	t.setGroups(allocGroups(lg))
+	groups, mask, shift := t.view.groups, t.view.mask, t.view.shift
+	for gi := range old {
+		og := &old[gi]
+		for m := og.ctrl & hiBits; m != 0; m &= m - 1 {
+			s := slotOf(m) & 7
+			k := og.keys[s]
+			h := hashInt64(k, t.view.seed)
+			g := h >> shift
+			for {
+				grp := &groups[g]
+				if e := emptyMask(grp.ctrl); e != 0 {
+					d := slotOf(e) & 7
+					grp.keys[d] = k
+					grp.vals[d] = og.vals[s]
+					grp.ctrl |= uint64(uint8(h&tagMask)|ctrlFull) << (8 * d)
+					break
+				}
+				g = (g + 1) & mask
+			}
+		}
+	}
+	if oldRelease != nil {
+		oldRelease()
+	}
+	return nil
+}
+
+// Finish ends the build: duplicate chains become contiguous, ascending row
+// lists. After Finish the table is read-only. Finish is idempotent.
+func (t *Int64Table) Finish() {
+	if t.finished {
+		return
+	}
+	t.finished = true
+	if !t.hasDups {
+		return
+	}
+	t.dupStart, t.dupRows = flattenChains(t.view.groups, t.next)
+	t.next = nil
+}
+
+// flattenChains rewrites every flagged slot value (a chain head) as dupFlag|e
+// and lays the chain out in dupRows[dupStart[e]:dupStart[e+1]] ascending.
+func flattenChains(groups []group, next []uint32) (dupStart, dupRows []uint32) {
+	dupStart = []uint32{0}
+	for gi := range groups {
+		grp := &groups[gi]
+		for m := grp.ctrl & hiBits; m != 0; m &= m - 1 {
+			s := slotOf(m) & 7
+			v := grp.vals[s]
+			if v&dupFlag == 0 {
+				continue
+			}
+			start := len(dupRows)
+			for r := v &^ dupFlag; r != notFound&^dupFlag; {
+				dupRows = append(dupRows, r)
+				if uint64(r) >= uint64(len(next)) {
+					break
+				}
+				r = next[r] &^ dupFlag
+			}
+			// The chain is newest first; reverse to ascending row ids.
+			seg := dupRows[start:]
+			for i, j := 0, len(seg)-1; i < j; i, j = i+1, j-1 {
+				seg[i], seg[j] = seg[j], seg[i]
+			}
+			grp.vals[s] = dupFlag | uint32(len(dupStart)-1)
+			dupStart = append(dupStart, uint32(len(dupRows)))
+		}
+	}
+	return dupStart, dupRows
+}
+
+// Release returns memory not managed by Go's heap at once (large tables are
+// mapped directly, see alloc.go). The table must not be used afterwards.
+// Without Release that memory is freed when the table is garbage collected.
+func (t *Int64Table) Release() {
+	if t.release != nil {
+		t.release()
+		t.release = nil
+	}
+	t.view.groups = nil
+}
