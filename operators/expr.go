@@ -96,7 +96,7 @@ type node interface {
 type compiler struct {
 	input []plan.Column
 	pos   map[plan.ColumnID]int
-	env *Env
+	env   *Env
 }
 
 func (cp *compiler) compileAll(es []plan.Expr) ([]node, error) {

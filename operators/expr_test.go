@@ -46,8 +46,8 @@ var (
 	div8slow = &types.Overload{Name: "div", Args: div8.Args, Result: i8, Strict: true, Eval: div8.Eval}
 )
 
-func col(id int, t types.Type) *plan.ColRef { return &plan.ColRef{ID: plan.ColumnID(id), T: t} }
-func cst(v types.Value, t types.Type) *plan.Const { return &plan.Const{Val: v, T: t} }
+func col(id int, t types.Type) *plan.ColRef                { return &plan.ColRef{ID: plan.ColumnID(id), T: t} }
+func cst(v types.Value, t types.Type) *plan.Const          { return &plan.Const{Val: v, T: t} }
 func call(f *types.Overload, args ...plan.Expr) *plan.Call { return &plan.Call{Func: f, Args: args} }
 
 // evalStrings evaluates e over rows and formats the results.

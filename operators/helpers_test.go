@@ -141,9 +141,9 @@ type memTable struct {
 	recs []arrow.Record
 }
 
-func (m *memTable) Name() string                  { return m.name }
-func (m *memTable) Columns() []storage.ColumnDef  { return m.defs }
-func (m *memTable) Snapshot() []arrow.Record      { return m.recs }
+func (m *memTable) Name() string                 { return m.name }
+func (m *memTable) Columns() []storage.ColumnDef { return m.defs }
+func (m *memTable) Snapshot() []arrow.Record     { return m.recs }
 func (m *memTable) Stats() storage.Stats {
 	var n int64
 	for _, r := range m.recs {
