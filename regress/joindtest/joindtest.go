@@ -1,0 +1,223 @@
+package joindtest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/joind/joind/regress/oracle"
+)
+
+// Joind is a running joind server process.
+type Joind struct {
+	port    int
+	dataDir string
+	cmd     *exec.Cmd
+	log     *syncBuffer
+	done    chan struct{}
+	exitErr error
+}
+
+// Port is the TCP port joind listens on (127.0.0.1).
+func (j *Joind) Port() int { return j.port }
+
+// Host is the address joind listens on.
+func (j *Joind) Host() string { return "127.0.0.1" }
+
+// DataDir is the server's --data-dir.
+func (j *Joind) DataDir() string { return j.dataDir }
+
+// DSN is a connection URL for database "regression" as user postgres.
+func (j *Joind) DSN() string { return j.DSNFor("regression") }
+
+// DSNFor is a connection URL for the named database.
+func (j *Joind) DSNFor(db string) string {
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", j.port, db)
+}
+
+// Log returns what joind wrote to stdout and stderr so far.
+func (j *Joind) Log() string { return j.log.String() }
+
+// Exited reports whether the process has exited (e.g. crashed).
+func (j *Joind) Exited() bool {
+	select {
+	case <-j.done:
+		return true
+	default:
+		return false
+	}
+}
+
+var build struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// Binary builds ./cmd/joind once per test binary and returns its path.
+func Binary(tb testing.TB) string {
+	tb.Helper()
+	build.once.Do(func() {
+		root, err := ModuleRoot()
+		if err != nil {
+			build.err = err
+			return
+		}
+		build.dir, err = os.MkdirTemp("", "joindtest-bin-")
+		if err != nil {
+			build.err = err
+			return
+		}
+		build.bin = filepath.Join(build.dir, "joind")
+		cmd := exec.Command("go", "build", "-o", build.bin, "./cmd/joind")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			build.err = fmt.Errorf("go build ./cmd/joind: %v\n%s", err, out)
+		}
+	})
+	if build.err != nil {
+		tb.Fatalf("joindtest: %v", build.err)
+	}
+	return build.bin
+}
+
+// ModuleRoot is the directory of the main module's go.mod.
+func ModuleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %v", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", fmt.Errorf("not inside a Go module")
+	}
+	return filepath.Dir(gomod), nil
+}
+
+// Main is a TestMain for packages using this package and oracle: one
+// oracle cluster and one joind build are shared by the whole test binary
+// and removed at the end.
+//
+//	func TestMain(m *testing.M) { joindtest.Main(m) }
+func Main(m *testing.M) {
+	oracle.Share()
+	code := m.Run()
+	oracle.StopShared()
+	if build.dir != "" {
+		os.RemoveAll(build.dir)
+	}
+	os.Exit(code)
+}
+
+// StartJoind starts joind on a free port with a fresh --data-dir, waits
+// until it answers a startup handshake, and kills it in tb.Cleanup. Its
+// log goes to the test log if the test failed. extraArgs are appended to
+// the command line (e.g. "--partitions", "4").
+func StartJoind(tb testing.TB, extraArgs ...string) *Joind {
+	tb.Helper()
+	bin := Binary(tb)
+	var lastErr error
+	// A port probed free may be taken before joind binds it: retry.
+	for attempt := 0; attempt < 3; attempt++ {
+		j, err := launch(tb, bin, extraArgs)
+		if err == nil {
+			tb.Cleanup(func() {
+				if j.Exited() {
+					// A server that dies mid-test is a bug even when
+					// the test itself did not notice.
+					tb.Errorf("joind exited before the test ended: %v", j.exitErr)
+				}
+				j.stop()
+				if tb.Failed() {
+					tb.Logf("joind log (port %d):\n%s", j.port, j.Log())
+				}
+			})
+			return j
+		}
+		lastErr = err
+	}
+	tb.Fatalf("joindtest: %v", lastErr)
+	return nil
+}
+
+func launch(tb testing.TB, bin string, extraArgs []string) (*Joind, error) {
+	port, err := oracle.FreePort()
+	if err != nil {
+		return nil, err
+	}
+	j := &Joind{port: port, dataDir: tb.TempDir(), log: &syncBuffer{}, done: make(chan struct{})}
+	args := append([]string{"--listen", "127.0.0.1:" + strconv.Itoa(port), "--data-dir", j.dataDir}, extraArgs...)
+	j.cmd = exec.Command(bin, args...)
+	j.cmd.Stdout = j.log
+	j.cmd.Stderr = j.log
+	// Pdeathsig: no orphaned server if the test binary dies mid-test.
+	j.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := j.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start joind: %v", err)
+	}
+	go func() { j.exitErr = j.cmd.Wait(); close(j.done) }()
+
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		c, err := pgconn.Connect(ctx, j.DSN())
+		cancel()
+		if err == nil {
+			c.Close(context.Background())
+			return j, nil
+		}
+		if j.Exited() {
+			return nil, fmt.Errorf("joind %s exited during startup (%v); last connect error: %v\nlog:\n%s",
+				strings.Join(args, " "), j.exitErr, err, j.Log())
+		}
+		if time.Now().After(deadline) {
+			j.stop()
+			return nil, fmt.Errorf("joind %s did not accept connections within 30s: %v\nlog:\n%s",
+				strings.Join(args, " "), err, j.Log())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// stop asks joind to shut down (SIGTERM) and kills it after 10s.
+func (j *Joind) stop() {
+	if j.cmd == nil || j.cmd.Process == nil {
+		return
+	}
+	j.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-j.done:
+	case <-time.After(10 * time.Second):
+		j.cmd.Process.Kill()
+		<-j.done
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writing process and a reading test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
