@@ -3,8 +3,11 @@ package engine
 import (
 	"context"
 	"log/slog"
+	"runtime"
+	"sync/atomic"
+	_ "time/tzdata" // TimeZone settings must not depend on the host's zoneinfo
 
-	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/wire"
 )
 
@@ -19,21 +22,39 @@ type Options struct {
 	Logger     *slog.Logger
 }
 
-// Engine runs SQL for wire sessions.
+// Engine runs SQL for wire sessions. It owns the catalog; sessions share it.
 type Engine struct {
-	opts Options
+	opts    Options
+	catalog storage.Catalog
+	log     *slog.Logger
+	// sessions counts live sessions (for logs and tests).
+	sessions atomic.Int64
 }
 
 var _ wire.Engine = (*Engine)(nil)
 
 // New opens the data directory and returns a ready engine.
 func New(opts Options) (*Engine, error) {
-	return &Engine{opts: opts}, nil
+	if opts.Partitions < 1 {
+		opts.Partitions = runtime.NumCPU()
+	}
+	if opts.BatchSize < 1 {
+		opts.BatchSize = 4096
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Engine{opts: opts, catalog: storage.NewMemoryCatalog(), log: opts.Logger}, nil
 }
 
 // NewSession implements wire.Engine.
 func (e *Engine) NewSession(ctx context.Context, params map[string]string) (wire.Session, error) {
-	return nil, pgerr.New(pgerr.FeatureNotSupported, "engine not implemented yet")
+	s := newSession(e, params)
+	if err := s.applyStartup(params); err != nil {
+		return nil, err
+	}
+	e.sessions.Add(1)
+	return s, nil
 }
 
 // Close flushes and closes the data directory.

@@ -1,0 +1,380 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/joind/joind/operators"
+	"github.com/joind/joind/optimizer"
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+	"github.com/joind/joind/wire"
+)
+
+// run executes one bound statement and returns its command tag.
+func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
+	switch x := st.(type) {
+	case *sql.Query:
+		n, err := s.runQuery(ctx, x, ectx, w)
+		return fmt.Sprintf("SELECT %d", n), err
+	case *sql.Explain:
+		return "EXPLAIN", s.explain(ctx, x, ectx, w)
+	case *sql.CreateTable:
+		return s.createTable(ctx, x, w)
+	case *sql.CreateTableAs:
+		return s.createTableAs(ctx, x, ectx, w)
+	case *sql.DropTable:
+		return s.dropTable(ctx, x, w)
+	case *sql.Insert:
+		return s.insert(ctx, x, ectx)
+	case *sql.Truncate:
+		return "TRUNCATE TABLE", s.eng.catalog.Truncate(ctx, x.Tables)
+	case *sql.Set:
+		return s.set(x)
+	case *sql.Show:
+		return "SHOW", s.show(x, w)
+	case *sql.Transaction:
+		return s.transaction(x, w)
+	case *sql.Discard:
+		s.settings = newSessionSettings()
+		s.settings["session_authorization"] = s.user
+		return "DISCARD " + strings.ToUpper(x.What), nil
+	case *sql.NoOp:
+		return x.Tag, nil
+	}
+	return "", pgerr.New(pgerr.FeatureNotSupported, "statement type %T is not supported", st)
+}
+
+// prepared is a query planned and built into operators.
+type prepared struct {
+	phys *optimizer.Physical
+	op   operators.Operator
+	inst map[*optimizer.Physical]*operators.Instrumented // EXPLAIN ANALYZE only
+}
+
+// prepare plans q and builds its operators.
+func (s *session) prepare(q *sql.Query, ectx *types.EvalContext, instrument bool) (*prepared, *operators.Env, error) {
+	phys, err := optimizer.Plan(q.Plan, q.IDs, s.planOptions(ectx))
+	if err != nil {
+		return nil, nil, err
+	}
+	env := &operators.Env{Eval: ectx, BatchSize: s.eng.opts.BatchSize}
+	b := &builder{s: s, env: env, ids: q.IDs}
+	if instrument {
+		b.inst = map[*optimizer.Physical]*operators.Instrumented{}
+	}
+	env.Subqueries = b
+	op, err := b.build(phys)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &prepared{phys: phys, op: op, inst: b.inst}, env, nil
+}
+
+func (s *session) planOptions(ectx *types.EvalContext) optimizer.Options {
+	return optimizer.Options{
+		Partitions:         s.eng.opts.Partitions,
+		CollectLeftMaxRows: 4 << 20,
+		Eval:               ectx,
+	}
+}
+
+// runQuery streams a query's rows to w and returns how many were sent.
+func (s *session) runQuery(ctx context.Context, q *sql.Query, ectx *types.EvalContext, w wire.ResultWriter) (int64, error) {
+	p, _, err := s.prepare(q, ectx, false)
+	if err != nil {
+		return 0, err
+	}
+	cols := q.Plan.Columns()
+	if err := w.Describe(describe(cols)); err != nil {
+		return 0, err
+	}
+	enc := newRowEncoder(cols, s.format())
+	var n int64
+	err = forEachBatch(ctx, p.op, func(rec arrow.Record) error {
+		for i := 0; i < int(rec.NumRows()); i++ {
+			if err := w.Row(enc.encode(rec, i)); err != nil {
+				return err
+			}
+		}
+		n += rec.NumRows()
+		return nil
+	})
+	return n, err
+}
+
+// forEachBatch runs op to completion, calling f on each batch in order.
+func forEachBatch(ctx context.Context, op operators.Operator, f func(arrow.Record) error) error {
+	if op.Partitions() > 1 {
+		op = operators.NewGather(op)
+	}
+	st, err := op.Open(ctx, 0)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for {
+		rec, err := st.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := f(rec); err != nil {
+			return err
+		}
+	}
+}
+
+// collect runs q and returns all its batches.
+func (s *session) collect(ctx context.Context, q *sql.Query, ectx *types.EvalContext) ([]arrow.Record, error) {
+	p, _, err := s.prepare(q, ectx, false)
+	if err != nil {
+		return nil, err
+	}
+	var out []arrow.Record
+	err = forEachBatch(ctx, p.op, func(rec arrow.Record) error {
+		out = append(out, rec)
+		return nil
+	})
+	return out, err
+}
+
+func describe(cols []plan.Column) []wire.ColumnDesc {
+	out := make([]wire.ColumnDesc, len(cols))
+	for i, c := range cols {
+		out[i] = wire.ColumnDesc{Name: c.Name, TypeOID: c.Type.OID(), TypeSize: c.Type.Size(), TypeMod: c.Type.Typmod}
+	}
+	return out
+}
+
+// rowEncoder turns rows of a batch into text-format DataRow values.
+type rowEncoder struct {
+	types []types.Type
+	f     *types.Format
+	vals  [][]byte
+	buf   []byte
+}
+
+func newRowEncoder(cols []plan.Column, f *types.Format) *rowEncoder {
+	e := &rowEncoder{f: f, vals: make([][]byte, len(cols))}
+	for _, c := range cols {
+		e.types = append(e.types, c.Type)
+	}
+	return e
+}
+
+// encode returns row i of rec; the result is valid until the next call.
+func (e *rowEncoder) encode(rec arrow.Record, i int) [][]byte {
+	e.buf = e.buf[:0]
+	ends := make([]int, len(e.types))
+	for c, t := range e.types {
+		v := types.GetValue(rec.Column(c), t, i)
+		if v.Null {
+			ends[c] = -1
+			continue
+		}
+		e.buf = types.FormatText(e.buf, v, t, e.f)
+		ends[c] = len(e.buf)
+	}
+	start := 0
+	for c := range e.types {
+		if ends[c] < 0 {
+			e.vals[c] = nil
+			continue
+		}
+		e.vals[c] = e.buf[start:ends[c]:ends[c]]
+		start = ends[c]
+	}
+	return e.vals
+}
+
+func (s *session) explain(ctx context.Context, x *sql.Explain, ectx *types.EvalContext, w wire.ResultWriter) error {
+	p, _, err := s.prepare(x.Query, ectx, x.Analyze)
+	if err != nil {
+		return err
+	}
+	var note optimizer.Annotator
+	if x.Analyze {
+		if err := forEachBatch(ctx, p.op, func(arrow.Record) error { return nil }); err != nil {
+			return err
+		}
+		note = func(ph *optimizer.Physical) string {
+			in, ok := p.inst[ph]
+			if !ok {
+				return ""
+			}
+			return fmt.Sprintf("(actual rows=%d time=%.3f ms)", in.Rows(), float64(in.Elapsed().Microseconds())/1000)
+		}
+	}
+	base := note
+	note = func(ph *optimizer.Physical) string {
+		extra := joinNote(ph)
+		if base != nil {
+			if a := base(ph); a != "" {
+				if extra != "" {
+					extra += " "
+				}
+				extra += a
+			}
+		}
+		return extra
+	}
+	if err := w.Describe([]wire.ColumnDesc{{Name: "QUERY PLAN", TypeOID: types.OIDText, TypeSize: -1, TypeMod: -1}}); err != nil {
+		return err
+	}
+	for _, line := range optimizer.Explain(p.phys, note) {
+		if err := w.Row([][]byte{[]byte(line)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *session) createTable(ctx context.Context, x *sql.CreateTable, w wire.ResultWriter) (string, error) {
+	if _, exists := s.eng.catalog.Lookup(x.Name); exists && x.IfNotExists {
+		return "CREATE TABLE", w.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
+			Message: fmt.Sprintf("relation %q already exists, skipping", x.Name)})
+	}
+	_, err := s.eng.catalog.Create(ctx, x.Name, x.Columns)
+	return "CREATE TABLE", err
+}
+
+func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
+	if _, exists := s.eng.catalog.Lookup(x.Name); exists {
+		if x.IfNotExists {
+			return "CREATE TABLE AS", w.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
+				Message: fmt.Sprintf("relation %q already exists, skipping", x.Name)})
+		}
+		return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", x.Name)
+	}
+	var recs []arrow.Record
+	if !x.WithNoData {
+		var err error
+		if recs, err = s.collect(ctx, x.Query, ectx); err != nil {
+			return "", err
+		}
+	}
+	t, err := s.eng.catalog.Create(ctx, x.Name, x.Columns)
+	if err != nil {
+		return "", err
+	}
+	if x.WithNoData {
+		return "CREATE TABLE AS", nil
+	}
+	n, err := s.appendRecords(ctx, t, recs)
+	if err != nil {
+		// The statement is atomic: a failed load leaves no table behind.
+		_ = s.eng.catalog.Drop(ctx, x.Name)
+		return "", err
+	}
+	return fmt.Sprintf("SELECT %d", n), nil
+}
+
+func (s *session) dropTable(ctx context.Context, x *sql.DropTable, w wire.ResultWriter) (string, error) {
+	var present []string
+	for _, name := range x.Names {
+		if _, ok := s.eng.catalog.Lookup(name); ok {
+			present = append(present, name)
+			continue
+		}
+		if !x.IfExists {
+			return "", pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
+		}
+		if err := w.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
+			Message: fmt.Sprintf("table %q does not exist, skipping", name)}); err != nil {
+			return "", err
+		}
+	}
+	for _, name := range present {
+		if err := s.eng.catalog.Drop(ctx, name); err != nil {
+			return "", err
+		}
+	}
+	return "DROP TABLE", nil
+}
+
+func (s *session) insert(ctx context.Context, x *sql.Insert, ectx *types.EvalContext) (string, error) {
+	recs, err := s.collect(ctx, x.Source, ectx)
+	if err != nil {
+		return "", err
+	}
+	n, err := s.appendRecords(ctx, x.Table, recs)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("INSERT 0 %d", n), nil
+}
+
+// appendRecords checks NOT NULL constraints and appends the rows as one
+// batch, so the statement lands whole or not at all.
+func (s *session) appendRecords(ctx context.Context, t storage.Table, recs []arrow.Record) (int64, error) {
+	defs := t.Columns()
+	var total int64
+	for _, r := range recs {
+		total += r.NumRows()
+		for c, d := range defs {
+			if d.NotNull && r.Column(c).NullN() > 0 {
+				return 0, s.notNullViolation(t, r, c)
+			}
+		}
+	}
+	if total == 0 {
+		return 0, nil
+	}
+	cols := make([]arrow.Array, len(defs))
+	fields := make([]arrow.Field, len(defs))
+	for c, d := range defs {
+		fields[c] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: !d.NotNull}
+		parts := make([]arrow.Array, len(recs))
+		for i, r := range recs {
+			parts[i] = r.Column(c)
+		}
+		if len(parts) == 1 {
+			cols[c] = parts[0]
+			continue
+		}
+		a, err := array.Concatenate(parts, nil)
+		if err != nil {
+			return 0, pgerr.Wrap(err, pgerr.InternalError, "concatenating inserted rows: %v", err)
+		}
+		cols[c] = a
+	}
+	batch := array.NewRecord(arrow.NewSchema(fields, nil), cols, total)
+	if err := s.eng.catalog.Append(ctx, t, batch); err != nil {
+		return 0, err
+	}
+	return total, nil
+}
+
+// notNullViolation builds PostgreSQL's 23502 error for the first offending row.
+func (s *session) notNullViolation(t storage.Table, r arrow.Record, col int) error {
+	defs := t.Columns()
+	row := 0
+	for i := 0; i < int(r.NumRows()); i++ {
+		if r.Column(col).IsNull(i) {
+			row = i
+			break
+		}
+	}
+	f := s.format()
+	vals := make([]string, len(defs))
+	for c, d := range defs {
+		v := types.GetValue(r.Column(c), d.Type, row)
+		if v.Null {
+			vals[c] = "null"
+		} else {
+			vals[c] = string(types.FormatText(nil, v, d.Type, f))
+		}
+	}
+	return pgerr.New(pgerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint",
+		defs[col].Name, t.Name()).WithDetail("Failing row contains (%s).", strings.Join(vals, ", "))
+}

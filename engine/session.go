@@ -1,0 +1,175 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/types"
+	"github.com/joind/joind/wire"
+)
+
+// Transaction states, as ReadyForQuery reports them.
+const (
+	txIdle   = 'I'
+	txOpen   = 'T'
+	txFailed = 'E'
+)
+
+// session is one client's state. It is used by one goroutine at a time
+// (wire.Session's contract), so it needs no locks of its own.
+type session struct {
+	eng      *Engine
+	settings sessionSettings
+	user     string
+	tx       byte
+}
+
+var _ wire.Session = (*session)(nil)
+
+// statement is a parsed, not yet bound statement.
+type statement struct{ raw *sql.RawStatement }
+
+func (s *statement) SQL() string { return s.raw.SQL() }
+
+func newSession(e *Engine, params map[string]string) *session {
+	s := &session{eng: e, settings: newSessionSettings(), tx: txIdle}
+	s.user = params["user"]
+	if s.user == "" {
+		s.user = "joind"
+	}
+	s.settings["session_authorization"] = s.user
+	return s
+}
+
+// startupKeys maps the startup-packet parameters joind honours to settings.
+// user and database are connection attributes, not settings.
+var startupIgnored = map[string]bool{"user": true, "database": true, "replication": true}
+
+// applyStartup applies the client's startup parameters (options -c k=v
+// arrive here already split by wire).
+func (s *session) applyStartup(params map[string]string) error {
+	for k, v := range params {
+		if startupIgnored[k] || strings.HasPrefix(k, "_pq_.") {
+			continue
+		}
+		st, err := lookupSetting(k)
+		if err != nil {
+			return err
+		}
+		if st.readOnly {
+			continue
+		}
+		if err := s.settings.set(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Parse implements wire.Session.
+func (s *session) Parse(query string) ([]wire.Statement, error) {
+	raws, err := sql.Parse(query)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]wire.Statement, len(raws))
+	for i, r := range raws {
+		out[i] = &statement{raw: r}
+	}
+	return out, nil
+}
+
+// TxStatus implements wire.Session.
+func (s *session) TxStatus() byte { return s.tx }
+
+// ReportedSettings implements wire.Session.
+func (s *session) ReportedSettings() map[string]string { return s.settings.reported() }
+
+// Close implements wire.Session.
+func (s *session) Close() { s.eng.sessions.Add(-1) }
+
+// Execute implements wire.Session.
+func (s *session) Execute(ctx context.Context, st wire.Statement, w wire.ResultWriter) (string, error) {
+	raw := st.(*statement).raw
+	ectx := s.evalContext()
+	bound, bindErr := sql.Bind(raw, s.eng.catalog, &sql.BindOptions{EvalContext: ectx})
+	if s.tx == txFailed {
+		if t, ok := bound.(*sql.Transaction); ok && bindErr == nil && (t.Kind == sql.TxRollback || t.Kind == sql.TxCommit || t.Kind == sql.TxRollbackTo) {
+			return s.transaction(t, w)
+		}
+		return "", pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+	}
+	if bindErr != nil {
+		s.failTx()
+		return "", bindErr
+	}
+	ctx, cancel, err := s.withStatementTimeout(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer cancel()
+	tag, err := s.run(ctx, bound, ectx, w)
+	if err != nil {
+		err = s.translateCancel(ctx, err)
+		s.failTx()
+	}
+	return tag, err
+}
+
+// failTx marks an open transaction block failed after an error.
+func (s *session) failTx() {
+	if s.tx == txOpen {
+		s.tx = txFailed
+	}
+}
+
+func (s *session) evalContext() *types.EvalContext {
+	loc, err := loadZone(s.settings["timezone"])
+	if err != nil {
+		loc = time.UTC
+	}
+	return &types.EvalContext{TimeZone: loc, Now: time.Now()}
+}
+
+// format is the session's output format for FormatText.
+func (s *session) format() *types.Format {
+	efd := 1
+	fmt.Sscan(s.settings["extra_float_digits"], &efd)
+	return &types.Format{
+		DateStyle:        s.settings["datestyle"],
+		IntervalStyle:    s.settings["intervalstyle"],
+		ExtraFloatDigits: efd,
+	}
+}
+
+// errStatementTimeout marks the cancellation cause of statement_timeout.
+var errStatementTimeout = errors.New("statement timeout")
+
+func (s *session) withStatementTimeout(ctx context.Context) (context.Context, context.CancelFunc, error) {
+	ms, err := parseDurationMS(s.settings["statement_timeout"])
+	if err != nil || ms == 0 {
+		ctx, cancel := context.WithCancel(ctx)
+		return ctx, cancel, nil
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, time.Duration(ms)*time.Millisecond, errStatementTimeout)
+	return ctx, cancel, nil
+}
+
+// translateCancel turns a context error into PostgreSQL's cancel errors.
+func (s *session) translateCancel(ctx context.Context, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	if errors.Is(context.Cause(ctx), errStatementTimeout) {
+		return pgerr.New(pgerr.QueryCanceled, "canceling statement due to statement timeout")
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || pgerr.Code(err) == pgerr.QueryCanceled {
+		return pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
+	}
+	return err
+}

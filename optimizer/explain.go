@@ -1,0 +1,258 @@
+package optimizer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// Annotator adds run-time facts (EXPLAIN ANALYZE actuals, the hash-table
+// kernel) to a node's EXPLAIN line.
+type Annotator func(p *Physical) string
+
+// Explain renders the physical plan as text lines, one node per line with
+// its details indented below, in the spirit of PostgreSQL's EXPLAIN.
+func Explain(p *Physical, note Annotator) []string {
+	var lines []string
+	explainNode(p, 0, note, &lines)
+	return lines
+}
+
+func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
+	indent := strings.Repeat("  ", depth)
+	head := indent
+	if depth > 0 {
+		head = strings.Repeat("  ", depth-1) + "->  "
+	}
+	title := p.Op.String()
+	var details []string
+	switch x := p.Logical.(type) {
+	case *plan.Scan:
+		title += " on " + x.Table.Name()
+		if x.Alias != "" && x.Alias != x.Table.Name() {
+			title += " " + x.Alias
+		}
+	case *plan.FunctionScan:
+		title += " on " + x.Name
+	case *plan.Filter:
+		details = append(details, "Filter: "+FormatExpr(x.Pred))
+	case *plan.Project:
+		var out []string
+		for _, e := range x.Exprs {
+			out = append(out, FormatExpr(e))
+		}
+		details = append(details, "Output: "+strings.Join(out, ", "))
+	case *plan.Aggregate:
+		if len(x.GroupBy) > 0 {
+			var g []string
+			for _, e := range x.GroupBy {
+				g = append(g, FormatExpr(e))
+			}
+			details = append(details, "Group Key: "+strings.Join(g, ", "))
+		}
+		var a []string
+		for _, agg := range x.Aggs {
+			a = append(a, formatAgg(agg))
+		}
+		if len(a) > 0 {
+			details = append(details, "Aggregates: "+strings.Join(a, ", "))
+		}
+	case *plan.Sort:
+		var k []string
+		for _, key := range x.Keys {
+			s := FormatExpr(key.Expr)
+			if key.Desc {
+				s += " DESC"
+			}
+			if key.NullsFirst != key.Desc {
+				if key.NullsFirst {
+					s += " NULLS FIRST"
+				} else {
+					s += " NULLS LAST"
+				}
+			}
+			k = append(k, s)
+		}
+		details = append(details, "Sort Key: "+strings.Join(k, ", "))
+	case *plan.Limit:
+		if p.Count >= 0 {
+			details = append(details, fmt.Sprintf("Count: %d", p.Count))
+		}
+		if p.Offset > 0 {
+			details = append(details, fmt.Sprintf("Offset: %d", p.Offset))
+		}
+	case *plan.SetOp:
+		title = [...]string{"Union", "Intersect", "Except"}[x.Op]
+		if x.All {
+			title += " All"
+		}
+	case *plan.Join:
+		title = explainJoinTitle(p)
+		details = append(details, explainJoinDetails(p.Join)...)
+	}
+	line := fmt.Sprintf("%s%s  (rows=%.0f)", head, title, p.Rows)
+	if note != nil {
+		if extra := note(p); extra != "" {
+			line += " " + extra
+		}
+	}
+	*lines = append(*lines, line)
+	detailIndent := indent + "      "
+	if depth == 0 {
+		detailIndent = "  "
+	}
+	for _, d := range details {
+		*lines = append(*lines, detailIndent+d)
+	}
+	for _, in := range p.Inputs {
+		explainNode(in, depth+1, note, lines)
+	}
+}
+
+var joinTypeNames = [...]string{
+	plan.InnerJoin: "Inner", plan.LeftJoin: "Left", plan.RightJoin: "Right", plan.FullJoin: "Full",
+	plan.CrossJoin: "Cross", plan.SemiJoin: "Semi", plan.AntiJoin: "Anti", plan.MarkJoin: "Mark",
+}
+
+func explainJoinTitle(p *Physical) string {
+	j := p.Join.Logical
+	t := joinTypeNames[j.Type]
+	if j.NullAware {
+		t = "Null-Aware " + t
+	}
+	return fmt.Sprintf("%s %s", p.Op, t)
+}
+
+func explainJoinDetails(jp *JoinPlan) []string {
+	var d []string
+	if len(jp.LeftKeys) > 0 {
+		var keys []string
+		for i := range jp.LeftKeys {
+			op := "="
+			if jp.NullsEqual[i] {
+				op = "IS NOT DISTINCT FROM"
+			}
+			keys = append(keys, fmt.Sprintf("%s %s %s", FormatExpr(jp.LeftKeys[i]), op, FormatExpr(jp.RightKeys[i])))
+		}
+		d = append(d, "Hash Keys: "+strings.Join(keys, ", "))
+		d = append(d, fmt.Sprintf("Build Side: %s, Mode: %s", jp.Build, jp.Mode))
+	}
+	if jp.Residual != nil {
+		d = append(d, "Join Filter: "+FormatExpr(jp.Residual))
+	}
+	return d
+}
+
+func formatAgg(a plan.AggCall) string {
+	var args []string
+	for _, e := range a.Args {
+		args = append(args, FormatExpr(e))
+	}
+	s := a.Func.Name + "("
+	if a.Distinct {
+		s += "DISTINCT "
+	}
+	if len(args) == 0 {
+		s += "*"
+	}
+	s += strings.Join(args, ", ") + ")"
+	if a.Filter != nil {
+		s += " FILTER (WHERE " + FormatExpr(a.Filter) + ")"
+	}
+	return s
+}
+
+// FormatExpr renders an expression for EXPLAIN.
+func FormatExpr(e plan.Expr) string {
+	switch x := e.(type) {
+	case nil:
+		return "true"
+	case *plan.ColRef:
+		if x.Name != "" {
+			return x.Name
+		}
+		return fmt.Sprintf("#%d", x.ID)
+	case *plan.Const:
+		if x.Val.Null {
+			return "NULL"
+		}
+		s := string(types.FormatText(nil, x.Val, x.T, &types.Format{DateStyle: "ISO, MDY", IntervalStyle: "postgres", ExtraFloatDigits: 1}))
+		switch x.T.ID {
+		case types.Int2, types.Int4, types.Int8, types.Numeric, types.Float4, types.Float8, types.Bool:
+			return s
+		}
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'::" + x.T.SQLName()
+	case *plan.Param:
+		return fmt.Sprintf("$%d", x.Index)
+	case *plan.Call:
+		if len(x.Args) == 2 && isOperatorName(x.Func.Name) {
+			return "(" + FormatExpr(x.Args[0]) + " " + x.Func.Name + " " + FormatExpr(x.Args[1]) + ")"
+		}
+		if len(x.Args) == 1 && isOperatorName(x.Func.Name) {
+			return "(" + x.Func.Name + " " + FormatExpr(x.Args[0]) + ")"
+		}
+		return x.Func.Name + "(" + formatList(x.Args) + ")"
+	case *plan.Cast:
+		return FormatExpr(x.Input) + "::" + x.T.SQLName()
+	case *plan.And:
+		return "(" + joinExprs(x.Args, " AND ") + ")"
+	case *plan.Or:
+		return "(" + joinExprs(x.Args, " OR ") + ")"
+	case *plan.Not:
+		return "(NOT " + FormatExpr(x.Arg) + ")"
+	case *plan.IsNull:
+		if x.Negate {
+			return "(" + FormatExpr(x.Arg) + " IS NOT NULL)"
+		}
+		return "(" + FormatExpr(x.Arg) + " IS NULL)"
+	case *plan.BoolTest:
+		return "(" + FormatExpr(x.Arg) + " IS " + [...]string{"TRUE", "NOT TRUE", "FALSE", "NOT FALSE", "UNKNOWN", "NOT UNKNOWN"}[x.Kind] + ")"
+	case *plan.IsDistinct:
+		op := " IS DISTINCT FROM "
+		if x.Negate {
+			op = " IS NOT DISTINCT FROM "
+		}
+		return "(" + FormatExpr(x.Left) + op + FormatExpr(x.Right) + ")"
+	case *plan.Case:
+		s := "CASE"
+		for _, w := range x.Whens {
+			s += " WHEN " + FormatExpr(w.Cond) + " THEN " + FormatExpr(w.Result)
+		}
+		if x.Else != nil {
+			s += " ELSE " + FormatExpr(x.Else)
+		}
+		return s + " END"
+	case *plan.Coalesce:
+		return "COALESCE(" + formatList(x.Args) + ")"
+	case *plan.NullIf:
+		return "NULLIF(" + FormatExpr(x.Left) + ", " + FormatExpr(x.Right) + ")"
+	case *plan.Subquery:
+		kind := [...]string{"EXISTS", "SubPlan", "ANY", "ALL"}[x.Kind]
+		if len(x.LHS) > 0 {
+			return "(" + formatList(x.LHS) + ") " + kind + " (SubPlan)"
+		}
+		return kind + " (SubPlan)"
+	}
+	return fmt.Sprintf("%T", e)
+}
+
+func isOperatorName(name string) bool {
+	for _, r := range name {
+		if strings.ContainsRune("+-*/<>=~!@#%^&|`?", r) {
+			return true
+		}
+	}
+	return false
+}
+
+func formatList(es []plan.Expr) string { return joinExprs(es, ", ") }
+
+func joinExprs(es []plan.Expr, sep string) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = FormatExpr(e)
+	}
+	return strings.Join(parts, sep)
+}

@@ -1,0 +1,141 @@
+package optimizer
+
+import (
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// foldNodeConstants folds the constant subexpressions of one node.
+func foldNodeConstants(c *Context, n plan.Node) (plan.Node, bool) {
+	changed := false
+	out := mapNodeExprs(n, func(e plan.Expr) plan.Expr {
+		f := FoldConstants(c.Eval, e)
+		if f != e {
+			changed = true
+		}
+		return f
+	})
+	if !changed {
+		return n, false
+	}
+	return out, true
+}
+
+// FoldConstants evaluates the constant parts of e at plan time. An
+// expression whose evaluation fails (e.g. 1/0) is left alone so the error
+// surfaces at run time, and only if the row is actually evaluated — as in
+// PostgreSQL, `CASE WHEN false THEN 1/0 END` must not fail. It returns e
+// itself when nothing changed.
+func FoldConstants(ctx *types.EvalContext, e plan.Expr) plan.Expr {
+	changed := false
+	out := mapExpr(e, func(n plan.Expr) plan.Expr {
+		f := foldOne(ctx, n)
+		if f != n {
+			changed = true
+		}
+		return f
+	})
+	if !changed {
+		return e
+	}
+	return out
+}
+
+func constOf(v types.Value, t types.Type) *plan.Const { return &plan.Const{Val: v, T: t} }
+
+func foldOne(ctx *types.EvalContext, n plan.Expr) plan.Expr {
+	switch x := n.(type) {
+	case *plan.Call:
+		if x.Func.Volatile || x.Func.Eval == nil {
+			return n
+		}
+		args := make([]types.Value, len(x.Args))
+		for i, a := range x.Args {
+			c, ok := isConst(a)
+			if !ok {
+				return n
+			}
+			if c.Val.Null && x.Func.Strict {
+				return constOf(types.NullValue, x.Func.Result)
+			}
+			args[i] = c.Val
+		}
+		v, err := x.Func.Eval(ctx, args)
+		if err != nil {
+			return n
+		}
+		return constOf(v, x.Func.Result)
+	case *plan.Cast:
+		c, ok := isConst(x.Input)
+		if !ok {
+			return n
+		}
+		v, err := types.CastValue(ctx, c.Val, c.T, x.T, true)
+		if err != nil {
+			return n
+		}
+		return constOf(v, x.T)
+	case *plan.Not:
+		if c, ok := isConst(x.Arg); ok {
+			if c.Val.Null {
+				return constOf(types.NullValue, types.BoolType)
+			}
+			return constOf(types.BoolValue(c.Val.I == 0), types.BoolType)
+		}
+	case *plan.And:
+		if r := foldAndOr(x.Args, false); r != nil {
+			return r
+		}
+	case *plan.Or:
+		if r := foldAndOr(x.Args, true); r != nil {
+			return r
+		}
+	case *plan.IsNull:
+		if c, ok := isConst(x.Arg); ok {
+			return constOf(types.BoolValue(c.Val.Null != x.Negate), types.BoolType)
+		}
+	}
+	return n
+}
+
+// foldAndOr simplifies AND (isOr=false) or OR (isOr=true) with constant
+// arguments under three-valued logic: the absorbing constant (FALSE for AND,
+// TRUE for OR) decides; the neutral one is dropped; NULL stays, since
+// `NULL AND x` is FALSE when x is FALSE. It returns nil when nothing folds.
+func foldAndOr(args []plan.Expr, isOr bool) plan.Expr {
+	absorbing := int64(0)
+	if isOr {
+		absorbing = 1
+	}
+	var rest []plan.Expr
+	sawNull := false
+	for _, a := range args {
+		c, ok := isConst(a)
+		if !ok {
+			rest = append(rest, a)
+			continue
+		}
+		switch {
+		case c.Val.Null:
+			sawNull = true
+		case c.Val.I == absorbing:
+			return constOf(types.BoolValue(isOr), types.BoolType)
+		}
+	}
+	if sawNull {
+		rest = append(rest, constOf(types.NullValue, types.BoolType))
+	}
+	if len(rest) == len(args) {
+		return nil // nothing to simplify
+	}
+	switch len(rest) {
+	case 0:
+		return constOf(types.BoolValue(!isOr), types.BoolType)
+	case 1:
+		return rest[0]
+	}
+	if isOr {
+		return &plan.Or{Args: rest}
+	}
+	return &plan.And{Args: rest}
+}

@@ -1,0 +1,106 @@
+package optimizer
+
+import "github.com/joind/joind/sql/plan"
+
+// PruneColumns drops the columns no ancestor reads: unused projections,
+// unused aggregates and unread table columns. The root keeps all its output
+// columns.
+func PruneColumns(n plan.Node) plan.Node {
+	return prune(n, outputCols(n))
+}
+
+// prune returns n producing at least the columns in need (it may produce
+// more; set operations and DISTINCT keep all, since every column decides
+// which rows exist).
+func prune(n plan.Node, need colSet) plan.Node {
+	switch x := n.(type) {
+	case *plan.Scan:
+		var ords []int
+		var cols []plan.Column
+		for i, c := range x.Cols {
+			if need.has(c.ID) {
+				ords = append(ords, x.Ordinals[i])
+				cols = append(cols, c)
+			}
+		}
+		if len(cols) == 0 && len(x.Cols) > 0 {
+			// Keep one column so batches still carry their row count.
+			ords, cols = x.Ordinals[:1], x.Cols[:1]
+		}
+		return &plan.Scan{Table: x.Table, Alias: x.Alias, Ordinals: ords, Cols: cols}
+	case *plan.Project:
+		var exprs []plan.Expr
+		var cols []plan.Column
+		for i, c := range x.Cols {
+			if need.has(c.ID) {
+				exprs = append(exprs, x.Exprs[i])
+				cols = append(cols, c)
+			}
+		}
+		childNeed := colSet{}
+		for _, e := range exprs {
+			addAll(childNeed, exprCols(e))
+		}
+		return &plan.Project{Input: prune(x.Input, childNeed), Exprs: exprs, Cols: cols}
+	case *plan.Filter:
+		childNeed := union(need, exprCols(x.Pred))
+		return &plan.Filter{Input: prune(x.Input, childNeed), Pred: x.Pred}
+	case *plan.Sort:
+		childNeed := union(need, colSet{})
+		for _, k := range x.Keys {
+			addAll(childNeed, exprCols(k.Expr))
+		}
+		c := *x
+		c.Input = prune(x.Input, childNeed)
+		return &c
+	case *plan.Limit:
+		c := *x
+		c.Input = prune(x.Input, need)
+		return &c
+	case *plan.Aggregate:
+		nGroups := len(x.GroupBy)
+		c := &plan.Aggregate{GroupBy: x.GroupBy, Cols: append([]plan.Column(nil), x.Cols[:nGroups]...)}
+		for i, a := range x.Aggs {
+			if need.has(x.Cols[nGroups+i].ID) {
+				c.Aggs = append(c.Aggs, a)
+				c.Cols = append(c.Cols, x.Cols[nGroups+i])
+			}
+		}
+		childNeed := colSet{}
+		for _, g := range x.GroupBy {
+			addAll(childNeed, exprCols(g))
+		}
+		for _, a := range c.Aggs {
+			for _, arg := range a.Args {
+				addAll(childNeed, exprCols(arg))
+			}
+			if a.Filter != nil {
+				addAll(childNeed, exprCols(a.Filter))
+			}
+		}
+		c.Input = prune(x.Input, childNeed)
+		return c
+	case *plan.Join:
+		childNeed := union(need, exprCols(x.On))
+		c := *x
+		c.Left = prune(x.Left, childNeed)
+		c.Right = prune(x.Right, childNeed)
+		return &c
+	case *plan.Distinct:
+		c := *x
+		c.Input = prune(x.Input, outputCols(x.Input))
+		return &c
+	case *plan.SetOp:
+		c := *x
+		c.Left = prune(x.Left, outputCols(x.Left))
+		c.Right = prune(x.Right, outputCols(x.Right))
+		return &c
+	}
+	return n
+}
+
+func addAll(dst, src colSet) {
+	for id := range src {
+		dst.add(id)
+	}
+}

@@ -1,0 +1,368 @@
+package optimizer
+
+import (
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// A Rule rewrites one logical node whose inputs were already rewritten. It
+// returns the node unchanged (and false) when it does not apply. Rules must
+// preserve the node's output columns (IDs and order) and its semantics,
+// including three-valued logic: no rule may turn an UNKNOWN into FALSE where
+// the difference is visible.
+type Rule struct {
+	Name  string
+	Apply func(c *Context, n plan.Node) (plan.Node, bool)
+}
+
+// Context is what rules may consult.
+type Context struct {
+	Eval *types.EvalContext
+	IDs  *plan.IDAllocator
+}
+
+// DefaultRules is the logical rewrite set, in application order.
+var DefaultRules = []Rule{
+	{"fold-constants", foldNodeConstants},
+	{"merge-filters", mergeFilters},
+	{"remove-true-filter", removeTrueFilter},
+	{"push-filter-through-project", pushFilterThroughProject},
+	{"push-filter-through-sort", pushFilterThroughSort},
+	{"push-filter-into-join", pushFilterIntoJoin},
+	{"push-join-condition-down", pushJoinConditionDown},
+}
+
+// maxPasses bounds the fixpoint loop: every rule shrinks or moves a filter
+// down, so a correct rule set converges long before this.
+const maxPasses = 16
+
+// Rewrite applies rules bottom-up until none applies (or maxPasses).
+func Rewrite(c *Context, n plan.Node, rules []Rule) plan.Node {
+	for pass := 0; pass < maxPasses; pass++ {
+		var changed bool
+		n, changed = rewriteOnce(c, n, rules)
+		if !changed {
+			break
+		}
+	}
+	return n
+}
+
+func rewriteOnce(c *Context, n plan.Node, rules []Rule) (plan.Node, bool) {
+	changed := false
+	kids := n.Children()
+	if len(kids) > 0 {
+		newKids := make([]plan.Node, len(kids))
+		for i, k := range kids {
+			nk, ch := rewriteOnce(c, k, rules)
+			newKids[i] = nk
+			changed = changed || ch
+		}
+		if changed {
+			n = withChildren(n, newKids)
+		}
+	}
+	for _, r := range rules {
+		if nn, ok := r.Apply(c, n); ok {
+			n, changed = nn, true
+		}
+	}
+	return n, changed
+}
+
+// withChildren returns a shallow copy of n with new inputs.
+func withChildren(n plan.Node, kids []plan.Node) plan.Node {
+	switch x := n.(type) {
+	case *plan.Filter:
+		c := *x
+		c.Input = kids[0]
+		return &c
+	case *plan.Project:
+		c := *x
+		c.Input = kids[0]
+		return &c
+	case *plan.Aggregate:
+		c := *x
+		c.Input = kids[0]
+		return &c
+	case *plan.Sort:
+		c := *x
+		c.Input = kids[0]
+		return &c
+	case *plan.Limit:
+		c := *x
+		c.Input = kids[0]
+		return &c
+	case *plan.Distinct:
+		c := *x
+		c.Input = kids[0]
+		return &c
+	case *plan.SetOp:
+		c := *x
+		c.Left, c.Right = kids[0], kids[1]
+		return &c
+	case *plan.Join:
+		c := *x
+		c.Left, c.Right = kids[0], kids[1]
+		return &c
+	}
+	return n
+}
+
+// mapNodeExprs applies f to every expression held by n itself (not its
+// inputs), returning a copy if anything changed.
+func mapNodeExprs(n plan.Node, f func(plan.Expr) plan.Expr) plan.Node {
+	mapList := func(in []plan.Expr) []plan.Expr {
+		out := make([]plan.Expr, len(in))
+		for i, e := range in {
+			out[i] = f(e)
+		}
+		return out
+	}
+	switch x := n.(type) {
+	case *plan.Filter:
+		c := *x
+		c.Pred = f(x.Pred)
+		return &c
+	case *plan.Project:
+		c := *x
+		c.Exprs = mapList(x.Exprs)
+		return &c
+	case *plan.Join:
+		c := *x
+		if x.On != nil {
+			c.On = f(x.On)
+		}
+		return &c
+	case *plan.Values:
+		c := *x
+		c.Rows = make([][]plan.Expr, len(x.Rows))
+		for i, r := range x.Rows {
+			c.Rows[i] = mapList(r)
+		}
+		return &c
+	case *plan.FunctionScan:
+		c := *x
+		c.Args = mapList(x.Args)
+		return &c
+	case *plan.Aggregate:
+		c := *x
+		c.GroupBy = mapList(x.GroupBy)
+		c.Aggs = make([]plan.AggCall, len(x.Aggs))
+		for i, a := range x.Aggs {
+			a.Args = mapList(a.Args)
+			if a.Filter != nil {
+				a.Filter = f(a.Filter)
+			}
+			c.Aggs[i] = a
+		}
+		return &c
+	case *plan.Sort:
+		c := *x
+		c.Keys = make([]plan.SortKey, len(x.Keys))
+		for i, k := range x.Keys {
+			k.Expr = f(k.Expr)
+			c.Keys[i] = k
+		}
+		return &c
+	case *plan.Limit:
+		c := *x
+		if x.Count != nil {
+			c.Count = f(x.Count)
+		}
+		if x.Offset != nil {
+			c.Offset = f(x.Offset)
+		}
+		return &c
+	}
+	return n
+}
+
+func isConst(e plan.Expr) (*plan.Const, bool) {
+	c, ok := e.(*plan.Const)
+	return c, ok
+}
+
+func isTrue(e plan.Expr) bool {
+	c, ok := isConst(e)
+	return ok && c.T.ID == types.Bool && !c.Val.Null && c.Val.I != 0
+}
+
+func mergeFilters(c *Context, n plan.Node) (plan.Node, bool) {
+	f, ok := n.(*plan.Filter)
+	if !ok {
+		return n, false
+	}
+	inner, ok := f.Input.(*plan.Filter)
+	if !ok {
+		return n, false
+	}
+	return &plan.Filter{Input: inner.Input, Pred: andOf(append(conjuncts(inner.Pred), conjuncts(f.Pred)...))}, true
+}
+
+func removeTrueFilter(c *Context, n plan.Node) (plan.Node, bool) {
+	if f, ok := n.(*plan.Filter); ok && isTrue(f.Pred) {
+		return f.Input, true
+	}
+	return n, false
+}
+
+// pushFilterThroughProject moves a filter below a projection by substituting
+// the projected expressions, when that duplicates no volatile or subquery
+// expression.
+func pushFilterThroughProject(c *Context, n plan.Node) (plan.Node, bool) {
+	f, ok := n.(*plan.Filter)
+	if !ok {
+		return n, false
+	}
+	p, ok := f.Input.(*plan.Project)
+	if !ok || hasSubquery(f.Pred) {
+		return n, false
+	}
+	defs := make(map[plan.ColumnID]plan.Expr, len(p.Cols))
+	for i, col := range p.Cols {
+		defs[col.ID] = p.Exprs[i]
+	}
+	for id := range exprCols(f.Pred) {
+		d, ok := defs[id]
+		if !ok || hasSubquery(d) || isVolatile(d) {
+			return n, false
+		}
+	}
+	np := *p
+	np.Input = &plan.Filter{Input: p.Input, Pred: substitute(f.Pred, defs)}
+	return &np, true
+}
+
+func pushFilterThroughSort(c *Context, n plan.Node) (plan.Node, bool) {
+	f, ok := n.(*plan.Filter)
+	if !ok {
+		return n, false
+	}
+	s, ok := f.Input.(*plan.Sort)
+	if !ok {
+		return n, false
+	}
+	ns := *s
+	ns.Input = &plan.Filter{Input: s.Input, Pred: f.Pred}
+	return &ns, true
+}
+
+// pushFilterIntoJoin moves WHERE conjuncts over a join to where they first
+// can be evaluated: into a preserved-side input, or into an inner join's
+// condition. Conjuncts over the null-extended side of an outer join stay
+// above it, since they see the NULLs the join adds.
+func pushFilterIntoJoin(c *Context, n plan.Node) (plan.Node, bool) {
+	f, ok := n.(*plan.Filter)
+	if !ok {
+		return n, false
+	}
+	j, ok := f.Input.(*plan.Join)
+	if !ok {
+		return n, false
+	}
+	leftCols, rightCols := outputCols(j.Left), outputCols(j.Right)
+	var toLeft, toRight, toOn, keep []plan.Expr
+	for _, e := range conjuncts(f.Pred) {
+		if hasSubquery(e) || isVolatile(e) {
+			keep = append(keep, e)
+			continue
+		}
+		cols := exprCols(e)
+		switch {
+		case cols.subsetOf(leftCols) && (j.Type == plan.InnerJoin || j.Type == plan.CrossJoin || j.Type == plan.LeftJoin ||
+			j.Type == plan.SemiJoin || j.Type == plan.AntiJoin):
+			toLeft = append(toLeft, e)
+		case cols.subsetOf(rightCols) && (j.Type == plan.InnerJoin || j.Type == plan.CrossJoin || j.Type == plan.RightJoin):
+			toRight = append(toRight, e)
+		case (j.Type == plan.InnerJoin || j.Type == plan.CrossJoin) && cols.subsetOf(union(leftCols, rightCols)):
+			toOn = append(toOn, e)
+		default:
+			keep = append(keep, e)
+		}
+	}
+	if len(toLeft)+len(toRight)+len(toOn) == 0 {
+		return n, false
+	}
+	nj := *j
+	if len(toLeft) > 0 {
+		nj.Left = &plan.Filter{Input: j.Left, Pred: andOf(toLeft)}
+	}
+	if len(toRight) > 0 {
+		nj.Right = &plan.Filter{Input: j.Right, Pred: andOf(toRight)}
+	}
+	if len(toOn) > 0 {
+		nj.On = andOf(append(conjuncts(j.On), toOn...))
+		if nj.Type == plan.CrossJoin {
+			nj.Type = plan.InnerJoin
+		}
+	}
+	if len(keep) == 0 {
+		return &nj, true
+	}
+	return &plan.Filter{Input: &nj, Pred: andOf(keep)}, true
+}
+
+// pushJoinConditionDown moves ON conjuncts that read only one input into
+// that input, where the join type allows: either side of an inner join; the
+// non-preserved side of an outer, semi, anti or mark join (a condition over
+// only the preserved side decides matching, not which rows exist).
+func pushJoinConditionDown(c *Context, n plan.Node) (plan.Node, bool) {
+	j, ok := n.(*plan.Join)
+	if !ok || j.On == nil {
+		return n, false
+	}
+	leftCols, rightCols := outputCols(j.Left), outputCols(j.Right)
+	var toLeft, toRight, keep []plan.Expr
+	for _, e := range conjuncts(j.On) {
+		if hasSubquery(e) || isVolatile(e) {
+			keep = append(keep, e)
+			continue
+		}
+		cols := exprCols(e)
+		switch {
+		case len(cols) == 0:
+			keep = append(keep, e)
+		case cols.subsetOf(leftCols) && (j.Type == plan.InnerJoin || j.Type == plan.RightJoin):
+			toLeft = append(toLeft, e)
+		case cols.subsetOf(rightCols) && (j.Type == plan.InnerJoin || j.Type == plan.LeftJoin ||
+			j.Type == plan.SemiJoin || j.Type == plan.AntiJoin || j.Type == plan.MarkJoin):
+			toRight = append(toRight, e)
+		default:
+			keep = append(keep, e)
+		}
+	}
+	if len(toLeft)+len(toRight) == 0 {
+		return n, false
+	}
+	nj := *j
+	nj.On = andOf(keep)
+	if len(toLeft) > 0 {
+		nj.Left = &plan.Filter{Input: j.Left, Pred: andOf(toLeft)}
+	}
+	if len(toRight) > 0 {
+		nj.Right = &plan.Filter{Input: j.Right, Pred: andOf(toRight)}
+	}
+	return &nj, true
+}
+
+func union(a, b colSet) colSet {
+	out := colSet{}
+	for id := range a {
+		out.add(id)
+	}
+	for id := range b {
+		out.add(id)
+	}
+	return out
+}
+
+func isVolatile(e plan.Expr) bool {
+	v := false
+	walkExpr(e, func(n plan.Expr) {
+		if c, ok := n.(*plan.Call); ok && c.Func.Volatile {
+			v = true
+		}
+	})
+	return v
+}
