@@ -84,10 +84,7 @@ func fallbackHash(v types.Value, t types.Type) uint64 {
 		}
 		h.Write(b[:])
 	case types.Numeric:
-		d := v.Num
-		var r = *d
-		r.Reduce(d)
-		h.WriteString(r.Text('f'))
+		h.WriteString(canonicalNumeric(v))
 	case types.Text, types.Varchar, types.Unknown:
 		h.WriteString(v.S)
 	case types.Char:

@@ -1,0 +1,343 @@
+package operators
+
+import (
+	"context"
+	"io"
+	"sort"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// aggSpec is one compiled aggregate call.
+type aggSpec struct {
+	fn       *types.AggOverload
+	args     []*Compiled
+	argT     []types.Type
+	filter   *Compiled
+	distinct bool
+}
+
+type hashAggOp struct {
+	in      Operator
+	groupBy []*Compiled
+	groupT  []types.Type
+	aggs    []aggSpec
+	cols    []plan.Column
+	schema  *arrow.Schema
+	size    int
+}
+
+var _ Operator = (*hashAggOp)(nil)
+
+// NewHashAggregate groups in by groupBy and computes aggs per group. Each
+// input partition aggregates into its own table (partial aggregation); the
+// tables are then merged with Accumulator.Merge. DISTINCT aggregates keep a
+// per-group set of argument tuples instead, unioned at the merge and fed to
+// the accumulator in sorted order (as PostgreSQL does). Output: 1 partition;
+// without GROUP BY exactly one row, even for empty input.
+func NewHashAggregate(in Operator, groupBy []plan.Expr, aggs []plan.AggCall, cols []plan.Column, env *Env) (Operator, error) {
+	if len(cols) != len(groupBy)+len(aggs) {
+		return nil, errPlan("aggregate has %d columns for %d keys and %d aggregates", len(cols), len(groupBy), len(aggs))
+	}
+	op := &hashAggOp{in: in, cols: cols, schema: schemaOf(cols), size: batchSize(env)}
+	for _, g := range groupBy {
+		c, err := Compile(g, in.Columns(), env)
+		if err != nil {
+			return nil, err
+		}
+		op.groupBy = append(op.groupBy, c)
+		op.groupT = append(op.groupT, g.Type())
+	}
+	for _, a := range aggs {
+		if a.Func == nil || a.Func.New == nil {
+			return nil, errPlan("aggregate without an implementation")
+		}
+		s := aggSpec{fn: a.Func, distinct: a.Distinct}
+		for _, e := range a.Args {
+			c, err := Compile(e, in.Columns(), env)
+			if err != nil {
+				return nil, err
+			}
+			s.args = append(s.args, c)
+			s.argT = append(s.argT, e.Type())
+		}
+		if a.Filter != nil {
+			c, err := Compile(a.Filter, in.Columns(), env)
+			if err != nil {
+				return nil, err
+			}
+			s.filter = c
+		}
+		op.aggs = append(op.aggs, s)
+	}
+	return op, nil
+}
+
+func (a *hashAggOp) Columns() []plan.Column { return a.cols }
+func (a *hashAggOp) Partitions() int        { return 1 }
+
+func (a *hashAggOp) Open(ctx context.Context, _ int) (Stream, error) {
+	return &aggStream{op: a, ctx: ctx}, nil
+}
+
+// group is one group's state.
+type group struct {
+	keys []types.Value
+	accs []types.Accumulator        // nil entries for DISTINCT aggregates
+	seen []map[string][]types.Value // per DISTINCT aggregate: argument tuples
+}
+
+// aggTable is one partition's (or the merged) hash table of groups.
+type aggTable struct {
+	index  map[string]int
+	keys   []string
+	groups []*group
+}
+
+func (a *hashAggOp) newGroup(keys []types.Value) *group {
+	g := &group{keys: keys, accs: make([]types.Accumulator, len(a.aggs)), seen: make([]map[string][]types.Value, len(a.aggs))}
+	for i, s := range a.aggs {
+		if s.distinct {
+			g.seen[i] = map[string][]types.Value{}
+		} else {
+			g.accs[i] = s.fn.New()
+		}
+	}
+	return g
+}
+
+// consume folds one input partition into a fresh table.
+func (a *hashAggOp) consume(ctx context.Context, s Stream) (*aggTable, error) {
+	t := &aggTable{index: map[string]int{}}
+	var buf, abuf []byte
+	var offs []int
+	for {
+		rec, err := s.Next()
+		if err == io.EOF {
+			return t, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		n := int(rec.NumRows())
+		keyArrs := make([]arrow.Array, len(a.groupBy))
+		for k, c := range a.groupBy {
+			if keyArrs[k], err = c.Eval(ctx, rec); err != nil {
+				return nil, err
+			}
+		}
+		argArrs := make([][]arrow.Array, len(a.aggs))
+		filters := make([]*array.Boolean, len(a.aggs))
+		for j, s := range a.aggs {
+			argArrs[j] = make([]arrow.Array, len(s.args))
+			for k, c := range s.args {
+				if argArrs[j][k], err = c.Eval(ctx, rec); err != nil {
+					return nil, err
+				}
+			}
+			if s.filter != nil {
+				f, err := s.filter.Eval(ctx, rec)
+				if err != nil {
+					return nil, err
+				}
+				filters[j] = f.(*array.Boolean)
+			}
+		}
+		buf, offs = rowKeys(keyArrs, a.groupT, n, buf, offs)
+		// gidx maps each row to its group, so the aggregate loops below run
+		// one aggregate at a time over the batch.
+		gidx := make([]int, n)
+		for i := 0; i < n; i++ {
+			key := buf[offs[i]:offs[i+1]]
+			gi, ok := t.index[string(key)]
+			if !ok {
+				kv := make([]types.Value, len(keyArrs))
+				for k, arr := range keyArrs {
+					kv[k] = types.GetValue(arr, a.groupT[k], i)
+				}
+				gi = len(t.groups)
+				ks := string(key)
+				t.index[ks] = gi
+				t.keys = append(t.keys, ks)
+				t.groups = append(t.groups, a.newGroup(kv))
+			}
+			gidx[i] = gi
+		}
+		for j, s := range a.aggs {
+			args := make([]types.Value, len(s.args))
+			f := filters[j]
+			for i := 0; i < n; i++ {
+				if f != nil && (f.IsNull(i) || !f.Value(i)) {
+					continue
+				}
+				for k, arr := range argArrs[j] {
+					args[k] = types.GetValue(arr, s.argT[k], i)
+				}
+				g := t.groups[gidx[i]]
+				if s.distinct {
+					abuf = abuf[:0]
+					for k, arr := range argArrs[j] {
+						abuf = appendKey(abuf, arr, s.argT[k], i)
+					}
+					if _, dup := g.seen[j][string(abuf)]; !dup {
+						g.seen[j][string(abuf)] = append([]types.Value(nil), args...)
+					}
+					continue
+				}
+				if err := g.accs[j].Add(args); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if err := checkCtx(ctx); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// merge folds src into dst.
+func (a *hashAggOp) merge(dst, src *aggTable) error {
+	for i, key := range src.keys {
+		sg := src.groups[i]
+		gi, ok := dst.index[key]
+		if !ok {
+			dst.index[key] = len(dst.groups)
+			dst.keys = append(dst.keys, key)
+			dst.groups = append(dst.groups, sg)
+			continue
+		}
+		dg := dst.groups[gi]
+		for j, s := range a.aggs {
+			if s.distinct {
+				for k, v := range sg.seen[j] {
+					if _, dup := dg.seen[j][k]; !dup {
+						dg.seen[j][k] = v
+					}
+				}
+				continue
+			}
+			if err := dg.accs[j].Merge(sg.accs[j]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+type aggStream struct {
+	op     *hashAggOp
+	ctx    context.Context
+	groups []*group
+	at     int
+	ran    bool
+}
+
+func (s *aggStream) run() error {
+	a := s.op
+	tables := make([]*aggTable, a.in.Partitions())
+	var mu sync.Mutex
+	err := runPartitions(s.ctx, a.in, func(p int, st Stream) error {
+		t, err := a.consume(s.ctx, st)
+		mu.Lock()
+		tables[p] = t
+		mu.Unlock()
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	merged := tables[0]
+	for _, t := range tables[1:] {
+		if err := a.merge(merged, t); err != nil {
+			return err
+		}
+	}
+	if len(a.groupBy) == 0 && len(merged.groups) == 0 {
+		merged.groups = append(merged.groups, a.newGroup(nil))
+	}
+	s.groups = merged.groups
+	return nil
+}
+
+func (s *aggStream) Next() (arrow.Record, error) {
+	if !s.ran {
+		s.ran = true
+		if err := s.run(); err != nil {
+			return nil, err
+		}
+	}
+	if s.at >= len(s.groups) {
+		return nil, io.EOF
+	}
+	if err := checkCtx(s.ctx); err != nil {
+		return nil, err
+	}
+	a := s.op
+	end := min(s.at+a.size, len(s.groups))
+	bs := make([]array.Builder, len(a.cols))
+	for i, c := range a.cols {
+		bs[i] = newBuilder(c.Type, end-s.at)
+	}
+	nk := len(a.groupBy)
+	for _, g := range s.groups[s.at:end] {
+		for k, v := range g.keys {
+			types.AppendValue(bs[k], a.cols[k].Type, v)
+		}
+		for j, sp := range a.aggs {
+			acc := g.accs[j]
+			if sp.distinct {
+				acc = sp.fn.New()
+				for _, args := range sortedTuples(g.seen[j], sp.argT) {
+					if err := acc.Add(args); err != nil {
+						return nil, err
+					}
+				}
+			}
+			v, err := acc.Result()
+			if err != nil {
+				return nil, err
+			}
+			types.AppendValue(bs[nk+j], a.cols[nk+j].Type, v)
+		}
+	}
+	arrs := make([]arrow.Array, len(bs))
+	for i, b := range bs {
+		arrs[i] = b.NewArray()
+	}
+	n := end - s.at
+	s.at = end
+	return array.NewRecord(a.schema, arrs, int64(n)), nil
+}
+
+func (s *aggStream) Close() error { s.ran, s.groups = true, nil; return nil }
+
+// sortedTuples orders a DISTINCT aggregate's argument tuples (NULLs last).
+func sortedTuples(m map[string][]types.Value, ts []types.Type) [][]types.Value {
+	out := make([][]types.Value, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return compareTuples(out[i], out[j], ts) < 0 })
+	return out
+}
+
+func compareTuples(a, b []types.Value, ts []types.Type) int {
+	for k := range a {
+		switch {
+		case a[k].Null && b[k].Null:
+			continue
+		case a[k].Null:
+			return 1
+		case b[k].Null:
+			return -1
+		}
+		if c := compareValues(a[k], b[k], ts[k]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
