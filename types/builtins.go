@@ -6,6 +6,9 @@ import "time"
 type EvalContext struct {
 	TimeZone *time.Location // session TimeZone (nil = UTC)
 	Now      time.Time      // statement start time: now(), current_date, ...
+	// Format is the session's output/input settings (DateStyle, IntervalStyle,
+	// extra_float_digits) used by casts to and from text; nil = defaults.
+	Format *Format
 }
 
 // Overload is one resolved built-in function or operator (PostgreSQL's

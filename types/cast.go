@@ -1,0 +1,303 @@
+package types
+
+import (
+	"math"
+	"strings"
+
+	"github.com/joind/joind/pgerr"
+)
+
+// castCtx is a pg_cast castcontext: 'i' implicit, 'a' assignment, 'e' explicit.
+func castContext(from, to ID) byte {
+	if from == to {
+		return 'i' // length coercion (typmod) is implicit
+	}
+	if from == Unknown {
+		return 'i' // a literal is coerced by its type's input function
+	}
+	switch from {
+	case Int2:
+		switch to {
+		case Int4, Int8, Float4, Float8, Numeric:
+			return 'i'
+		}
+	case Int4:
+		switch to {
+		case Int8, Float4, Float8, Numeric:
+			return 'i'
+		case Int2:
+			return 'a'
+		case Bool:
+			return 'e'
+		}
+	case Int8:
+		switch to {
+		case Float4, Float8, Numeric:
+			return 'i'
+		case Int2, Int4:
+			return 'a'
+		}
+	case Float4:
+		switch to {
+		case Float8:
+			return 'i'
+		case Int2, Int4, Int8, Numeric:
+			return 'a'
+		}
+	case Float8:
+		switch to {
+		case Int2, Int4, Int8, Float4, Numeric:
+			return 'a'
+		}
+	case Numeric:
+		switch to {
+		case Float4, Float8:
+			return 'i'
+		case Int2, Int4, Int8:
+			return 'a'
+		}
+	case Bool:
+		if to == Int4 {
+			return 'e'
+		}
+	case Text, Varchar, Char:
+		switch to {
+		case Text, Varchar, Char:
+			return 'i'
+		}
+	case Date:
+		if to == Timestamp {
+			return 'i'
+		}
+	case Timestamp:
+		if to == Date {
+			return 'a'
+		}
+	}
+	// Automatic I/O conversion casts: to a string type is assignment, from a
+	// string type is explicit.
+	switch to {
+	case Text, Varchar, Char:
+		if from != idAnyNonArray {
+			return 'a'
+		}
+	}
+	switch from {
+	case Text, Varchar, Char:
+		if to != idAnyNonArray && to != Unknown {
+			return 'e'
+		}
+	}
+	return 0
+}
+
+// CanCast reports in which contexts PostgreSQL allows a cast from one type to
+// another (each context implies the weaker ones: implicit ⇒ assignment ⇒ explicit).
+func CanCast(from, to Type) (implicit, assignment, explicit bool) {
+	switch castContext(from.ID, to.ID) {
+	case 'i':
+		return true, true, true
+	case 'a':
+		return false, true, true
+	case 'e':
+		return false, false, true
+	}
+	return false, false, false
+}
+
+func canImplicit(from, to ID) bool {
+	if to == idAnyNonArray {
+		return true
+	}
+	return castContext(from, to) == 'i'
+}
+
+// CastValue converts v from one type to another with PostgreSQL's cast
+// semantics, including typmod coercion (numeric(p,s) rounding, varchar(n)
+// and char(n) length rules; explicit casts truncate strings silently).
+// NULL converts to NULL. ctx may be nil.
+func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, error) {
+	if v.Null {
+		return NullValue, nil
+	}
+	var f *Format
+	if ctx != nil {
+		f = ctx.Format
+	}
+	switch from.ID {
+	case Unknown:
+		return castFromString(ctx, v.S, to, explicit)
+	case Text, Varchar:
+		if isStringID(to.ID) {
+			return coerceString(v.S, to, explicit)
+		}
+		return castFromString(ctx, v.S, to, explicit)
+	case Char:
+		s := strings.TrimRight(v.S, " ")
+		if to.ID == Char {
+			s = v.S
+		}
+		if isStringID(to.ID) {
+			return coerceString(s, to, explicit)
+		}
+		return castFromString(ctx, s, to, explicit)
+	}
+	if isStringID(to.ID) {
+		var s string
+		if from.ID == Bool {
+			// booltext: 'true'/'false', not the output function's t/f.
+			s = "false"
+			if v.I != 0 {
+				s = "true"
+			}
+		} else {
+			s = string(FormatText(nil, v, from, f))
+		}
+		return coerceString(s, to, explicit)
+	}
+	switch to.ID {
+	case Int2, Int4, Int8:
+		switch from.ID {
+		case Int2, Int4, Int8:
+			return v, checkIntRange(v.I, to.ID)
+		case Float4, Float8:
+			return floatToInt(v.F, to.ID)
+		case Numeric:
+			i, err := numericToInt(v.Num, to.ID)
+			return Value{I: i}, err
+		case Bool:
+			if to.ID == Int4 {
+				return Value{I: v.I}, nil
+			}
+		}
+	case Float4, Float8:
+		var x float64
+		switch from.ID {
+		case Int2, Int4, Int8:
+			x = float64(v.I)
+		case Float4, Float8:
+			x = v.F
+		case Numeric:
+			bits := 64
+			if to.ID == Float4 {
+				bits = 32
+			}
+			x = numericToFloat(v.Num, bits)
+			return Value{F: x}, nil
+		default:
+			return Value{}, errCannotCast(from, to)
+		}
+		if to.ID == Float4 {
+			r := float64(float32(x))
+			if math.IsInf(r, 0) && !math.IsInf(x, 0) {
+				return Value{}, pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: overflow")
+			}
+			if r == 0 && x != 0 {
+				return Value{}, pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: underflow")
+			}
+			x = r
+		}
+		return Value{F: x}, nil
+	case Numeric:
+		var err error
+		var out Value
+		switch from.ID {
+		case Int2, Int4, Int8:
+			out = Value{Num: NumericFromInt(v.I)}
+		case Float4:
+			out.Num, err = floatToNumeric(v.F, 32)
+		case Float8:
+			out.Num, err = floatToNumeric(v.F, 64)
+		case Numeric:
+			out.Num = v.Num
+		default:
+			return Value{}, errCannotCast(from, to)
+		}
+		if err != nil {
+			return Value{}, err
+		}
+		out.Num, err = applyNumericTypmod(out.Num, to.Typmod)
+		return out, err
+	case Bool:
+		switch from.ID {
+		case Bool:
+			return v, nil
+		case Int4:
+			return BoolValue(v.I != 0), nil
+		}
+	case Date:
+		switch from.ID {
+		case Date:
+			return v, nil
+		case Timestamp:
+			switch v.I {
+			case TimestampInfinity:
+				return Value{I: DateInfinity}, nil
+			case TimestampNegInfinity:
+				return Value{I: DateNegInfinity}, nil
+			}
+			return Value{I: floorDiv(v.I, usecsPerDay)}, nil
+		}
+	case Timestamp:
+		switch from.ID {
+		case Timestamp:
+			return Value{I: roundTimestamp(v.I, to.Typmod)}, nil
+		case Date:
+			return Value{I: dateToTimestamp(v.I)}, nil
+		}
+	case Interval:
+		if from.ID == Interval {
+			return v, nil
+		}
+	}
+	return Value{}, errCannotCast(from, to)
+}
+
+func dateToTimestamp(d int64) int64 {
+	switch d {
+	case DateInfinity:
+		return TimestampInfinity
+	case DateNegInfinity:
+		return TimestampNegInfinity
+	}
+	return d * usecsPerDay
+}
+
+func isStringID(id ID) bool { return id == Text || id == Varchar || id == Char }
+
+func errCannotCast(from, to Type) error {
+	return pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from.BaseSQLName(), to.BaseSQLName())
+}
+
+func castFromString(ctx *EvalContext, s string, to Type, explicit bool) (Value, error) {
+	if isStringID(to.ID) || to.ID == Unknown {
+		return coerceString(s, to, explicit)
+	}
+	if ctx != nil {
+		return ParseTextFormat(s, to, ctx.Format, ctx.Now)
+	}
+	return ParseText(s, to)
+}
+
+// floatToInt is dtoi2/dtoi4/dtoi8: round half to even, then range-check.
+func floatToInt(f float64, id ID) (Value, error) {
+	r := math.RoundToEven(f)
+	if math.IsNaN(r) {
+		return Value{}, errIntOutOfRange(id)
+	}
+	switch id {
+	case Int2:
+		if r < math.MinInt16 || r >= -(math.MinInt16) {
+			return Value{}, errIntOutOfRange(id)
+		}
+	case Int4:
+		if r < math.MinInt32 || r >= -float64(math.MinInt32) {
+			return Value{}, errIntOutOfRange(id)
+		}
+	default:
+		if r < math.MinInt64 || r >= -float64(math.MinInt64) {
+			return Value{}, errIntOutOfRange(id)
+		}
+	}
+	return Value{I: int64(r)}, nil
+}

@@ -1,0 +1,941 @@
+package types
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/joind/joind/pgerr"
+)
+
+// Calendar arithmetic follows PostgreSQL's Julian-day routines (date2j /
+// j2date), so BC dates and the full proleptic Gregorian range behave as there.
+
+const (
+	unixEpochJD     = 2440588 // Julian day of 1970-01-01
+	usecsPerSec     = int64(1000000)
+	usecsPerMinute  = 60 * usecsPerSec
+	usecsPerHour    = 60 * usecsPerMinute
+	usecsPerDay     = 24 * usecsPerHour
+	daysPerMonth    = 30
+	dateEndJulian   = 2147483494 // first Julian day past the date range
+	minTimestampPG  = int64(-211813488000000000)
+	pgEpochUnixUsec = int64(946684800000000)
+
+	// DateInfinity / DateNegInfinity are how infinite dates are stored.
+	DateInfinity    = math.MaxInt32
+	DateNegInfinity = math.MinInt32
+	// TimestampInfinity / TimestampNegInfinity are the infinite timestamps.
+	TimestampInfinity    = math.MaxInt64
+	TimestampNegInfinity = math.MinInt64
+)
+
+const minTimestampUnix = minTimestampPG + pgEpochUnixUsec
+
+func date2j(y, m, d int) int {
+	if m > 2 {
+		m++
+		y += 4800
+	} else {
+		m += 13
+		y += 4799
+	}
+	century := y / 100
+	julian := y*365 - 32167
+	julian += y/4 - century + century/4
+	julian += 7834*m/256 + d
+	return julian
+}
+
+func j2date(jd int) (year, month, day int) {
+	julian := uint32(jd)
+	julian += 32044
+	quad := julian / 146097
+	extra := (julian-quad*146097)*4 + 3
+	julian += 60 + quad*3 + extra/146097
+	quad = julian / 1461
+	julian -= quad * 1461
+	y := int(julian * 4 / 1461)
+	if y != 0 {
+		julian = (julian+305)%365 + 123
+	} else {
+		julian = (julian+306)%366 + 123
+	}
+	y += int(quad * 4)
+	year = y - 4800
+	q := julian * 2141 / 65536
+	day = int(julian - 7834*q/256)
+	month = int((q+10)%12 + 1)
+	return
+}
+
+// j2day is the day of week (0 = Sunday) of a Julian day.
+func j2day(jd int) int {
+	jd++
+	jd %= 7
+	if jd < 0 {
+		jd += 7
+	}
+	return jd
+}
+
+func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
+
+var monthDays = [2][13]int{
+	{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31},
+	{0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31},
+}
+
+func daysIn(y, m int) int {
+	if isLeap(y) {
+		return monthDays[1][m]
+	}
+	return monthDays[0][m]
+}
+
+// DateFromYMD returns the stored date for a (proleptic Gregorian, astronomical
+// year numbering: 0 = 1 BC) year, month and day.
+func DateFromYMD(y, m, d int) int64 { return int64(date2j(y, m, d) - unixEpochJD) }
+
+// DateToYMD splits a finite stored date.
+func DateToYMD(days int64) (y, m, d int) { return j2date(int(days) + unixEpochJD) }
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// tsSplit splits a finite timestamp into date fields and time of day.
+func tsSplit(ts int64) (y, mo, d, h, mi, s int, fsec int64) {
+	days := floorDiv(ts, usecsPerDay)
+	tod := ts - days*usecsPerDay
+	y, mo, d = DateToYMD(days)
+	h = int(tod / usecsPerHour)
+	tod -= int64(h) * usecsPerHour
+	mi = int(tod / usecsPerMinute)
+	tod -= int64(mi) * usecsPerMinute
+	s = int(tod / usecsPerSec)
+	fsec = tod - int64(s)*usecsPerSec
+	return
+}
+
+func dateValid(jd int) bool { return jd >= 0 && jd < dateEndJulian }
+
+func tsValid(ts int64) bool { return ts >= minTimestampUnix && ts != math.MaxInt64 }
+
+// ---- Output ----------------------------------------------------------------
+
+var (
+	monthNames = []string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+	dayNames   = []string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"}
+)
+
+type dateStyle struct {
+	style string // "ISO", "Postgres", "SQL", "German"
+	order string // "MDY", "DMY", "YMD"
+}
+
+// parseDateStyle interprets a DateStyle setting such as "ISO, MDY".
+func parseDateStyle(s string) dateStyle {
+	ds := dateStyle{style: "ISO", order: "MDY"}
+	orderSet := false
+	for _, part := range strings.Split(s, ",") {
+		switch strings.ToUpper(strings.TrimSpace(part)) {
+		case "ISO":
+			ds.style = "ISO"
+		case "POSTGRES":
+			ds.style = "Postgres"
+		case "SQL":
+			ds.style = "SQL"
+		case "GERMAN":
+			ds.style = "German"
+			if !orderSet {
+				ds.order = "DMY"
+			}
+		case "MDY", "US", "NONEUROPEAN", "NONEURO":
+			ds.order, orderSet = "MDY", true
+		case "DMY", "EUROPEAN", "EURO":
+			ds.order, orderSet = "DMY", true
+		case "YMD":
+			ds.order, orderSet = "YMD", true
+		}
+	}
+	return ds
+}
+
+func pad(dst []byte, v int, width int) []byte {
+	s := strconv.Itoa(v)
+	for i := len(s); i < width; i++ {
+		dst = append(dst, '0')
+	}
+	return append(dst, s...)
+}
+
+func bcYear(y int) (int, bool) {
+	if y <= 0 {
+		return 1 - y, true
+	}
+	return y, false
+}
+
+func appendDate(dst []byte, days int64, ds dateStyle) []byte {
+	switch days {
+	case DateInfinity:
+		return append(dst, "infinity"...)
+	case DateNegInfinity:
+		return append(dst, "-infinity"...)
+	}
+	y, m, d := DateToYMD(days)
+	yy, bc := bcYear(y)
+	switch ds.style {
+	case "SQL":
+		if ds.order == "DMY" {
+			dst = pad(append(pad(dst, d, 2), '/'), m, 2)
+		} else {
+			dst = pad(append(pad(dst, m, 2), '/'), d, 2)
+		}
+		dst = pad(append(dst, '/'), yy, 4)
+	case "German":
+		dst = pad(append(pad(append(pad(dst, d, 2), '.'), m, 2), '.'), yy, 4)
+	case "Postgres":
+		if ds.order == "DMY" {
+			dst = pad(append(pad(dst, d, 2), '-'), m, 2)
+		} else {
+			dst = pad(append(pad(dst, m, 2), '-'), d, 2)
+		}
+		dst = pad(append(dst, '-'), yy, 4)
+	default:
+		dst = pad(append(pad(append(pad(dst, yy, 4), '-'), m, 2), '-'), d, 2)
+	}
+	if bc {
+		dst = append(dst, " BC"...)
+	}
+	return dst
+}
+
+// appendSeconds writes seconds and trimmed fractional digits (AppendSeconds).
+func appendSeconds(dst []byte, sec int64, fsec int64, fillzeros bool) []byte {
+	if sec < 0 {
+		sec = -sec
+	}
+	if fsec < 0 {
+		fsec = -fsec
+	}
+	if fillzeros {
+		dst = pad(dst, int(sec), 2)
+	} else {
+		dst = strconv.AppendInt(dst, sec, 10)
+	}
+	if fsec != 0 {
+		f := strconv.FormatInt(fsec+1000000, 10)[1:]
+		f = strings.TrimRight(f, "0")
+		dst = append(append(dst, '.'), f...)
+	}
+	return dst
+}
+
+func appendTimestamp(dst []byte, ts int64, ds dateStyle) []byte {
+	switch ts {
+	case TimestampInfinity:
+		return append(dst, "infinity"...)
+	case TimestampNegInfinity:
+		return append(dst, "-infinity"...)
+	}
+	y, m, d, h, mi, s, fsec := tsSplit(ts)
+	yy, bc := bcYear(y)
+	switch ds.style {
+	case "Postgres":
+		wd := j2day(date2j(y, m, d))
+		dst = append(dst, dayNames[wd]...)
+		dst = append(dst, ' ')
+		if ds.order == "DMY" {
+			dst = pad(dst, d, 2)
+			dst = append(append(dst, ' '), monthNames[m-1]...)
+		} else {
+			dst = append(dst, monthNames[m-1]...)
+			dst = pad(append(dst, ' '), d, 2)
+		}
+		dst = pad(append(dst, ' '), h, 2)
+		dst = pad(append(dst, ':'), mi, 2)
+		dst = appendSeconds(append(dst, ':'), int64(s), fsec, true)
+		dst = pad(append(dst, ' '), yy, 4)
+	case "SQL", "German":
+		if ds.style == "German" {
+			dst = pad(append(pad(append(pad(dst, d, 2), '.'), m, 2), '.'), yy, 4)
+		} else {
+			if ds.order == "DMY" {
+				dst = pad(append(pad(dst, d, 2), '/'), m, 2)
+			} else {
+				dst = pad(append(pad(dst, m, 2), '/'), d, 2)
+			}
+			dst = pad(append(dst, '/'), yy, 4)
+		}
+		dst = pad(append(dst, ' '), h, 2)
+		dst = pad(append(dst, ':'), mi, 2)
+		dst = appendSeconds(append(dst, ':'), int64(s), fsec, true)
+	default:
+		dst = pad(append(pad(append(pad(dst, yy, 4), '-'), m, 2), '-'), d, 2)
+		dst = pad(append(dst, ' '), h, 2)
+		dst = pad(append(dst, ':'), mi, 2)
+		dst = appendSeconds(append(dst, ':'), int64(s), fsec, true)
+	}
+	if bc {
+		dst = append(dst, " BC"...)
+	}
+	return dst
+}
+
+// intervalFields splits an interval the way PostgreSQL's interval2itm does.
+func intervalFields(iv IntervalValue) (year, mon, mday int64, hour, min, sec, fsec int64) {
+	year = int64(iv.Months / 12)
+	mon = int64(iv.Months % 12)
+	mday = int64(iv.Days)
+	t := iv.Micros
+	hour = t / usecsPerHour
+	t -= hour * usecsPerHour
+	min = t / usecsPerMinute
+	t -= min * usecsPerMinute
+	sec = t / usecsPerSec
+	fsec = t - sec*usecsPerSec
+	return
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func appendInterval(dst []byte, iv IntervalValue, style string) []byte {
+	year, mon, mday, hour, min, sec, fsec := intervalFields(iv)
+	isZero, isBefore := true, false
+	switch strings.ToLower(style) {
+	case "postgres_verbose":
+		dst = append(dst, '@')
+		part := func(v int64, unit string) {
+			if v == 0 {
+				return
+			}
+			if isZero {
+				isBefore = v < 0
+				v = abs64(v)
+			} else if isBefore {
+				v = -v
+			}
+			dst = append(dst, ' ')
+			dst = strconv.AppendInt(dst, v, 10)
+			dst = append(append(dst, ' '), unit...)
+			if v != 1 {
+				dst = append(dst, 's')
+			}
+			isZero = false
+		}
+		part(year, "year")
+		part(mon, "mon")
+		part(mday, "day")
+		part(hour, "hour")
+		part(min, "min")
+		if sec != 0 || fsec != 0 {
+			dst = append(dst, ' ')
+			if sec < 0 || (sec == 0 && fsec < 0) {
+				if isZero {
+					isBefore = true
+				} else if !isBefore {
+					dst = append(dst, '-')
+				}
+			} else if isBefore {
+				dst = append(dst, '-')
+			}
+			dst = appendSeconds(dst, sec, fsec, false)
+			dst = append(dst, " sec"...)
+			if abs64(sec) != 1 || fsec != 0 {
+				dst = append(dst, 's')
+			}
+			isZero = false
+		}
+		if isZero {
+			dst = append(dst, " 0"...)
+		}
+		if isBefore {
+			dst = append(dst, " ago"...)
+		}
+	case "iso_8601":
+		if year == 0 && mon == 0 && mday == 0 && hour == 0 && min == 0 && sec == 0 && fsec == 0 {
+			return append(dst, "PT0S"...)
+		}
+		dst = append(dst, 'P')
+		part := func(v int64, c byte) {
+			if v != 0 {
+				dst = append(strconv.AppendInt(dst, v, 10), c)
+			}
+		}
+		part(year, 'Y')
+		part(mon, 'M')
+		part(mday, 'D')
+		if hour != 0 || min != 0 || sec != 0 || fsec != 0 {
+			dst = append(dst, 'T')
+		}
+		part(hour, 'H')
+		part(min, 'M')
+		if sec != 0 || fsec != 0 {
+			if sec < 0 || fsec < 0 {
+				dst = append(dst, '-')
+			}
+			dst = append(appendSeconds(dst, sec, fsec, false), 'S')
+		}
+	case "sql_standard":
+		hasNeg := year < 0 || mon < 0 || mday < 0 || hour < 0 || min < 0 || sec < 0 || fsec < 0
+		hasPos := year > 0 || mon > 0 || mday > 0 || hour > 0 || min > 0 || sec > 0 || fsec > 0
+		hasYM := year != 0 || mon != 0
+		hasDT := mday != 0 || hour != 0 || min != 0 || sec != 0 || fsec != 0
+		std := !(hasNeg && hasPos) && !(hasYM && hasDT)
+		if hasNeg && std {
+			dst = append(dst, '-')
+			year, mon, mday, hour, min, sec, fsec = -year, -mon, -mday, -hour, -min, -sec, -fsec
+		}
+		switch {
+		case !hasNeg && !hasPos:
+			dst = append(dst, '0')
+		case !std:
+			ys, ds, ss := byte('+'), byte('+'), byte('+')
+			if year < 0 || mon < 0 {
+				ys = '-'
+			}
+			if mday < 0 {
+				ds = '-'
+			}
+			if hour < 0 || min < 0 || sec < 0 || fsec < 0 {
+				ss = '-'
+			}
+			dst = append(dst, ys)
+			dst = strconv.AppendInt(dst, abs64(year), 10)
+			dst = append(dst, '-')
+			dst = strconv.AppendInt(dst, abs64(mon), 10)
+			dst = append(dst, ' ', ds)
+			dst = strconv.AppendInt(dst, abs64(mday), 10)
+			dst = append(dst, ' ', ss)
+			dst = strconv.AppendInt(dst, abs64(hour), 10)
+			dst = pad(append(dst, ':'), int(abs64(min)), 2)
+			dst = appendSeconds(append(dst, ':'), sec, fsec, true)
+		case hasYM:
+			dst = strconv.AppendInt(dst, year, 10)
+			dst = append(dst, '-')
+			dst = strconv.AppendInt(dst, mon, 10)
+		default:
+			if mday != 0 {
+				dst = strconv.AppendInt(dst, mday, 10)
+				dst = append(dst, ' ')
+			}
+			dst = strconv.AppendInt(dst, hour, 10)
+			dst = pad(append(dst, ':'), int(abs64(min)), 2)
+			dst = appendSeconds(append(dst, ':'), sec, fsec, true)
+		}
+	default: // postgres
+		part := func(v int64, unit string) {
+			if v == 0 {
+				return
+			}
+			if !isZero {
+				dst = append(dst, ' ')
+			}
+			if isBefore && v > 0 {
+				dst = append(dst, '+')
+			}
+			dst = strconv.AppendInt(dst, v, 10)
+			dst = append(append(dst, ' '), unit...)
+			if v != 1 {
+				dst = append(dst, 's')
+			}
+			isBefore = v < 0
+			isZero = false
+		}
+		part(year, "year")
+		part(mon, "mon")
+		part(mday, "day")
+		if isZero || hour != 0 || min != 0 || sec != 0 || fsec != 0 {
+			minus := hour < 0 || min < 0 || sec < 0 || fsec < 0
+			if !isZero {
+				dst = append(dst, ' ')
+			}
+			if minus {
+				dst = append(dst, '-')
+			} else if isBefore {
+				dst = append(dst, '+')
+			}
+			h := abs64(hour)
+			if h < 10 {
+				dst = append(dst, '0')
+			}
+			dst = strconv.AppendInt(dst, h, 10)
+			dst = pad(append(dst, ':'), int(abs64(min)), 2)
+			dst = appendSeconds(append(dst, ':'), sec, fsec, true)
+		}
+	}
+	return dst
+}
+
+// ---- Input -----------------------------------------------------------------
+
+func dtSyntaxErr(typ, s string) error {
+	return pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type %s: \"%s\"", typ, s)
+}
+
+func dtRangeErr(s string) error {
+	return pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
+}
+
+type dtToken struct {
+	kind byte // 'n' number, 'w' word, 't' time, 'd' date with separators, 'z' zone offset
+	s    string
+}
+
+// tokenizeDateTime splits date/time input into fields, roughly as
+// PostgreSQL's ParseDateTime does.
+func tokenizeDateTime(s string) ([]dtToken, bool) {
+	var toks []dtToken
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',':
+			i++
+		case isDigit(c):
+			j := i
+			for j < len(s) && isDigit(s[j]) {
+				j++
+			}
+			if j < len(s) && s[j] == ':' {
+				for j < len(s) && (isDigit(s[j]) || s[j] == ':' || s[j] == '.') {
+					j++
+				}
+				toks = append(toks, dtToken{'t', s[i:j]})
+			} else if j < len(s) && (s[j] == '-' || s[j] == '/' || s[j] == '.') {
+				sep := s[j]
+				if sep == '.' {
+					// "12.5" is a number; "02.01.2024" a date.
+					k := j + 1
+					for k < len(s) && isDigit(s[k]) {
+						k++
+					}
+					if k >= len(s) || s[k] != '.' {
+						toks = append(toks, dtToken{'n', s[i:k]})
+						i = k
+						continue
+					}
+				}
+				for j < len(s) && (isDigit(s[j]) || isAlpha(s[j]) || s[j] == sep) {
+					j++
+				}
+				toks = append(toks, dtToken{'d', s[i:j]})
+			} else {
+				toks = append(toks, dtToken{'n', s[i:j]})
+			}
+			i = j
+		case isAlpha(c):
+			j := i
+			for j < len(s) && isAlpha(s[j]) {
+				j++
+			}
+			if j < len(s) && (s[j] == '-' || s[j] == '/') && j+1 < len(s) && isDigit(s[j+1]) {
+				// "Jan-02-2024"
+				sep := s[j]
+				for j < len(s) && (isDigit(s[j]) || isAlpha(s[j]) || s[j] == sep) {
+					j++
+				}
+				toks = append(toks, dtToken{'d', s[i:j]})
+			} else {
+				toks = append(toks, dtToken{'w', strings.ToLower(s[i:j])})
+			}
+			i = j
+		case c == '+' || c == '-':
+			j := i + 1
+			if j < len(s) && isAlpha(s[j]) {
+				for j < len(s) && isAlpha(s[j]) {
+					j++
+				}
+				toks = append(toks, dtToken{'w', strings.ToLower(s[i:j])})
+			} else {
+				for j < len(s) && (isDigit(s[j]) || s[j] == ':') {
+					j++
+				}
+				if j == i+1 {
+					return nil, false
+				}
+				toks = append(toks, dtToken{'z', s[i:j]})
+			}
+			i = j
+		default:
+			return nil, false
+		}
+	}
+	return toks, true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func monthByName(w string) int {
+	w = strings.ToLower(w)
+	full := []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
+	for i, f := range full {
+		if w == f || (len(w) == 3 && w == f[:3]) || (w == "sept" && i == 8) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func isDayName(w string) bool {
+	full := []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
+	for _, f := range full {
+		if w == f || w == f[:3] || (len(w) >= 3 && strings.HasPrefix(f, w)) {
+			return true
+		}
+	}
+	return w == "tues" || w == "wednes" || w == "thur" || w == "thurs"
+}
+
+// dtFields is the result of decoding date/time input.
+type dtFields struct {
+	special            string // "epoch", "infinity", "-infinity", "now", "today", ...
+	y, m, d            int
+	haveDate, haveTime bool
+	h, mi, s           int
+	fsec               int64
+}
+
+// decodeDateTime decodes date or timestamp input. order is "MDY", "DMY" or "YMD".
+func decodeDateTime(in, typ, order string) (dtFields, error) {
+	var f dtFields
+	s := strings.TrimSpace(in)
+	ls := strings.ToLower(s)
+	switch ls {
+	case "epoch", "infinity", "-infinity", "now", "today", "tomorrow", "yesterday":
+		f.special = ls
+		return f, nil
+	case "+infinity":
+		f.special = "infinity"
+		return f, nil
+	}
+	// ISO 8601 "T" separator between date and time.
+	if k := strings.IndexAny(s, "Tt"); k >= 8 && k+1 < len(s) && isDigit(s[k-1]) && isDigit(s[k+1]) {
+		s = s[:k] + " " + s[k+1:]
+	}
+	toks, ok := tokenizeDateTime(s)
+	if !ok || len(toks) == 0 {
+		return f, dtSyntaxErr(typ, in)
+	}
+	var nums []string
+	month := 0
+	bc, pm, am := false, false, false
+	for idx, t := range toks {
+		switch t.kind {
+		case 'd':
+			if f.haveDate {
+				return f, dtSyntaxErr(typ, in)
+			}
+			sep := "-"
+			if strings.Contains(t.s, "/") {
+				sep = "/"
+			} else if strings.Contains(t.s, ".") {
+				sep = "."
+			}
+			parts := strings.Split(t.s, sep)
+			if len(parts) != 3 {
+				return f, dtSyntaxErr(typ, in)
+			}
+			if err := decodeDateParts(&f, parts, order, in, typ); err != nil {
+				return f, err
+			}
+			f.haveDate = true
+		case 't':
+			if f.haveTime {
+				return f, dtSyntaxErr(typ, in)
+			}
+			if err := decodeTime(&f, t.s, in, typ); err != nil {
+				return f, err
+			}
+			f.haveTime = true
+		case 'z':
+			// A zone offset after a time is accepted and ignored: timestamp
+			// without time zone discards it, as PostgreSQL does.
+			if !f.haveTime {
+				return f, dtSyntaxErr(typ, in)
+			}
+		case 'n':
+			nums = append(nums, t.s)
+		case 'w':
+			switch {
+			case t.s == "bc":
+				bc = true
+			case t.s == "ad":
+			case t.s == "am" || t.s == "a":
+				am = true
+			case t.s == "pm" || t.s == "p":
+				pm = true
+			case t.s == "z" || t.s == "utc" || t.s == "gmt" || t.s == "zulu":
+			case t.s == "t" && idx > 0:
+			case monthByName(t.s) > 0 && month == 0:
+				month = monthByName(t.s)
+			case isDayName(t.s):
+			default:
+				return f, dtSyntaxErr(typ, in)
+			}
+		}
+	}
+	if !f.haveDate {
+		switch {
+		case month > 0 && len(nums) == 2:
+			a, b := nums[0], nums[1]
+			ai, _ := strconv.Atoi(a)
+			if len(a) >= 3 || ai > 31 {
+				f.y, f.d = atoiYear(a), atoi(b)
+			} else {
+				f.d, f.y = ai, atoiYear(b)
+			}
+			f.m = month
+		case month == 0 && len(nums) == 1 && (len(nums[0]) == 8 || len(nums[0]) == 6):
+			n := nums[0]
+			yl := len(n) - 4
+			f.y, f.m, f.d = atoiYear(n[:yl]), atoi(n[yl:yl+2]), atoi(n[yl+2:])
+		case month == 0 && len(nums) == 3:
+			if err := decodeDateParts(&f, nums, order, in, typ); err != nil {
+				return f, err
+			}
+		default:
+			return f, dtSyntaxErr(typ, in)
+		}
+		f.haveDate = true
+	} else if len(nums) > 0 || month > 0 {
+		return f, dtSyntaxErr(typ, in)
+	}
+	if bc {
+		if f.y <= 0 {
+			return f, dtRangeErr(in)
+		}
+		f.y = 1 - f.y
+	} else if f.y == 0 {
+		return f, dtRangeErr(in)
+	}
+	if pm || am {
+		if !f.haveTime || f.h > 12 || f.h < 0 {
+			return f, dtRangeErr(in)
+		}
+		if pm && f.h < 12 {
+			f.h += 12
+		} else if am && f.h == 12 {
+			f.h = 0
+		}
+	}
+	if f.m < 1 || f.m > 12 {
+		e := pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", in)
+		if f.m > 12 && f.m <= 31 && f.d <= 12 {
+			return f, e.WithHint("Perhaps you need a different \"datestyle\" setting.")
+		}
+		return f, e
+	}
+	if f.d < 1 || f.d > daysIn(f.y, f.m) {
+		return f, dtRangeErr(in)
+	}
+	return f, nil
+}
+
+func atoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// atoiYear applies PostgreSQL's two-digit year rule (70..99 → 19xx, else 20xx).
+func atoiYear(s string) int {
+	n := atoi(s)
+	if len(s) <= 2 && n >= 0 {
+		if n < 70 {
+			return n + 2000
+		}
+		return n + 1900
+	}
+	return n
+}
+
+func decodeDateParts(f *dtFields, parts []string, order, in, typ string) error {
+	mIdx := -1
+	for i, p := range parts {
+		if p == "" {
+			return dtSyntaxErr(typ, in)
+		}
+		if isAlpha(p[0]) {
+			if mIdx >= 0 || monthByName(p) == 0 {
+				return dtSyntaxErr(typ, in)
+			}
+			mIdx = i
+		} else {
+			for j := 0; j < len(p); j++ {
+				if !isDigit(p[j]) {
+					return dtSyntaxErr(typ, in)
+				}
+			}
+		}
+	}
+	a, b, c := parts[0], parts[1], parts[2]
+	switch {
+	case mIdx == 1:
+		f.m = monthByName(b)
+		if len(a) >= 3 {
+			f.y, f.d = atoiYear(a), atoi(c)
+		} else {
+			f.d, f.y = atoi(a), atoiYear(c)
+		}
+	case mIdx == 0:
+		f.m, f.d, f.y = monthByName(a), atoi(b), atoiYear(c)
+	case mIdx == 2:
+		return dtSyntaxErr(typ, in)
+	case len(a) >= 3 || order == "YMD":
+		f.y, f.m, f.d = atoiYear(a), atoi(b), atoi(c)
+	case order == "DMY":
+		f.d, f.m, f.y = atoi(a), atoi(b), atoiYear(c)
+	default:
+		f.m, f.d, f.y = atoi(a), atoi(b), atoiYear(c)
+	}
+	return nil
+}
+
+func decodeTime(f *dtFields, s, in, typ string) error {
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return dtSyntaxErr(typ, in)
+	}
+	frac := ""
+	last := parts[len(parts)-1]
+	if k := strings.IndexByte(last, '.'); k >= 0 {
+		frac = last[k+1:]
+		parts[len(parts)-1] = last[:k]
+		if len(parts) == 2 {
+			// "mm:ss.f"
+			parts = []string{"0", parts[0], parts[1]}
+		}
+	}
+	for _, p := range parts {
+		if p == "" || strings.IndexByte(p, '.') >= 0 {
+			return dtSyntaxErr(typ, in)
+		}
+	}
+	f.h, f.mi = atoi(parts[0]), atoi(parts[1])
+	if len(parts) == 3 {
+		f.s = atoi(parts[2])
+	}
+	if frac != "" {
+		for i := 0; i < len(frac); i++ {
+			if !isDigit(frac[i]) {
+				return dtSyntaxErr(typ, in)
+			}
+		}
+		v, _ := strconv.ParseFloat("0."+frac, 64)
+		f.fsec = int64(math.RoundToEven(v * 1e6))
+	}
+	if f.h < 0 || f.h > 24 || f.mi < 0 || f.mi > 59 || f.s < 0 || f.s > 60 ||
+		(f.h == 24 && (f.mi != 0 || f.s != 0 || f.fsec != 0)) {
+		return dtRangeErr(in)
+	}
+	return nil
+}
+
+func nowTime(ctxNow time.Time) time.Time {
+	if ctxNow.IsZero() {
+		return time.Now().UTC()
+	}
+	return ctxNow
+}
+
+// parseDate implements date_in.
+func parseDate(s, order string, now time.Time) (Value, error) {
+	f, err := decodeDateTime(s, "date", order)
+	if err != nil {
+		return Value{}, err
+	}
+	switch f.special {
+	case "infinity":
+		return Value{I: DateInfinity}, nil
+	case "-infinity":
+		return Value{I: DateNegInfinity}, nil
+	case "epoch":
+		return Value{I: 0}, nil
+	case "now", "today", "tomorrow", "yesterday":
+		n := nowTime(now)
+		d := DateFromYMD(n.Year(), int(n.Month()), n.Day())
+		if f.special == "tomorrow" {
+			d++
+		} else if f.special == "yesterday" {
+			d--
+		}
+		return Value{I: d}, nil
+	}
+	jd := date2j(f.y, f.m, f.d)
+	if !dateValid(jd) {
+		return Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range: \"%s\"", s)
+	}
+	return Value{I: int64(jd - unixEpochJD)}, nil
+}
+
+// parseTimestamp implements timestamp_in.
+func parseTimestamp(s, order string, now time.Time) (Value, error) {
+	f, err := decodeDateTime(s, "timestamp", order)
+	if err != nil {
+		return Value{}, err
+	}
+	switch f.special {
+	case "infinity":
+		return Value{I: TimestampInfinity}, nil
+	case "-infinity":
+		return Value{I: TimestampNegInfinity}, nil
+	case "epoch":
+		return Value{I: 0}, nil
+	case "now":
+		n := nowTime(now)
+		return Value{I: n.UnixMicro()}, nil
+	case "today", "tomorrow", "yesterday":
+		n := nowTime(now)
+		d := DateFromYMD(n.Year(), int(n.Month()), n.Day())
+		if f.special == "tomorrow" {
+			d++
+		} else if f.special == "yesterday" {
+			d--
+		}
+		return Value{I: d * usecsPerDay}, nil
+	}
+	jd := date2j(f.y, f.m, f.d)
+	if !dateValid(jd) {
+		return Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", s)
+	}
+	days := int64(jd - unixEpochJD)
+	tod := int64(f.h)*usecsPerHour + int64(f.mi)*usecsPerMinute + int64(f.s)*usecsPerSec + f.fsec
+	// Overflow-safe: the date range is far inside int64 microseconds except at the top end.
+	if days > (math.MaxInt64-usecsPerDay)/usecsPerDay {
+		return Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", s)
+	}
+	ts := days*usecsPerDay + tod
+	if !tsValid(ts) {
+		return Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", s)
+	}
+	return Value{I: ts}, nil
+}
+
+// roundTimestamp applies a timestamp(p) typmod (AdjustTimestampForTypmod).
+func roundTimestamp(ts int64, typmod int32) int64 {
+	if typmod < 0 || typmod >= 6 || ts == TimestampInfinity || ts == TimestampNegInfinity {
+		return ts
+	}
+	scale := int64(math.Pow10(6 - int(typmod)))
+	off := scale / 2
+	if ts >= 0 {
+		return ((ts + off) / scale) * scale
+	}
+	return -(((-ts + off) / scale) * scale)
+}

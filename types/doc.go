@@ -1,0 +1,14 @@
+// Package types is joind's SQL type system: the supported types and their
+// modifiers, the Value representation, PostgreSQL-exact text input and output,
+// casts with PostgreSQL's cast contexts, the built-in function, operator and
+// aggregate registry with PostgreSQL's overload resolution rules, and the
+// comparison and hashing used for sorting, grouping and joins.
+//
+// It exists so that every other package (binder, operators, storage, wire)
+// agrees on one definition of what a value is and how it behaves; the
+// behavioural oracle is PostgreSQL 15 and the tests' golden files come from it.
+//
+// It is a leaf package: it may import only the standard library, arrow-go,
+// cockroachdb/apd and joind's pgerr. It must never import the binder,
+// planner, operators, storage, wire or engine.
+package types

@@ -1,0 +1,336 @@
+package types
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/joind/joind/pgerr"
+)
+
+// Format holds the session settings that change text output.
+type Format struct {
+	DateStyle        string // "ISO, MDY" when empty
+	IntervalStyle    string // "postgres" when empty
+	ExtraFloatDigits int    // PostgreSQL's default is 1 (shortest round-trip)
+}
+
+// DefaultFormat is PostgreSQL's default output settings.
+var DefaultFormat = Format{DateStyle: "ISO, MDY", IntervalStyle: "postgres", ExtraFloatDigits: 1}
+
+func (f *Format) orDefault() *Format {
+	if f == nil {
+		return &DefaultFormat
+	}
+	return f
+}
+
+// FormatText appends PostgreSQL's text output of v (of type t) to dst.
+// v must not be NULL (the caller writes NULL its own way).
+func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
+	f = f.orDefault()
+	switch t.ID {
+	case Bool:
+		if v.I != 0 {
+			return append(dst, 't')
+		}
+		return append(dst, 'f')
+	case Int2, Int4, Int8:
+		return strconv.AppendInt(dst, v.I, 10)
+	case Float4:
+		return appendFloat(dst, v.F, 32, f.ExtraFloatDigits)
+	case Float8:
+		return appendFloat(dst, v.F, 64, f.ExtraFloatDigits)
+	case Numeric:
+		return appendNumeric(dst, v.Num)
+	case Char:
+		dst = append(dst, v.S...)
+		if n := t.CharLen(); n > 0 {
+			for l := utf8.RuneCountInString(v.S); l < n; l++ {
+				dst = append(dst, ' ')
+			}
+		}
+		return dst
+	case Date:
+		return appendDate(dst, v.I, parseDateStyle(f.DateStyle))
+	case Timestamp:
+		return appendTimestamp(dst, v.I, parseDateStyle(f.DateStyle))
+	case Interval:
+		return appendInterval(dst, v.Iv, f.IntervalStyle)
+	}
+	return append(dst, v.S...)
+}
+
+// TextOf is FormatText into a new string with default settings.
+func TextOf(v Value, t Type) string {
+	if v.Null {
+		return ""
+	}
+	return string(FormatText(nil, v, t, nil))
+}
+
+// appendFloat is float4out/float8out.
+func appendFloat(dst []byte, f float64, bits int, efd int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(dst, "NaN"...)
+	case math.IsInf(f, 1):
+		return append(dst, "Infinity"...)
+	case math.IsInf(f, -1):
+		return append(dst, "-Infinity"...)
+	}
+	digits := 15
+	if bits == 32 {
+		digits = 6
+	}
+	if efd > 0 {
+		// Shortest round-trip digits, scientific outside PostgreSQL's range.
+		e := strconv.FormatFloat(f, 'e', -1, bits)
+		k := strings.LastIndexByte(e, 'e')
+		exp, _ := strconv.Atoi(e[k+1:])
+		if exp < -4 || exp >= digits {
+			return append(dst, e...)
+		}
+		return strconv.AppendFloat(dst, f, 'f', -1, bits)
+	}
+	p := digits + efd
+	if p < 1 {
+		p = 1
+	}
+	return strconv.AppendFloat(dst, f, 'g', p, bits)
+}
+
+// ParseText converts PostgreSQL text input to a value of type t, with
+// PostgreSQL's accepted syntaxes and error messages. Dates are read in MDY
+// order; use ParseTextFormat for another DateStyle.
+func ParseText(s string, t Type) (Value, error) { return ParseTextFormat(s, t, nil, time.Time{}) }
+
+// ParseTextFormat is ParseText with the session's DateStyle (for the field
+// order of ambiguous dates) and statement time (for 'now', 'today').
+func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) {
+	switch t.ID {
+	case Unknown, Text:
+		return Value{S: s}, nil
+	case Varchar, Char:
+		return coerceString(s, t, false)
+	case Bool:
+		b, ok := parseBool(s)
+		if !ok {
+			return Value{}, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type boolean: \"%s\"", s)
+		}
+		return BoolValue(b), nil
+	case Int2, Int4, Int8:
+		i, err := parseInt(s, t.ID)
+		return Value{I: i}, err
+	case Float4, Float8:
+		fl, err := parseFloat(s, t.ID)
+		return Value{F: fl}, err
+	case Numeric:
+		d, err := parseNumeric(s)
+		if err != nil {
+			return Value{}, err
+		}
+		d, err = applyNumericTypmod(d, t.Typmod)
+		if err != nil {
+			return Value{}, err
+		}
+		return Value{Num: d}, nil
+	case Date:
+		return parseDate(s, parseDateStyle(f.orDefault().DateStyle).order, now)
+	case Timestamp:
+		v, err := parseTimestamp(s, parseDateStyle(f.orDefault().DateStyle).order, now)
+		if err != nil {
+			return v, err
+		}
+		v.I = roundTimestamp(v.I, t.Typmod)
+		return v, nil
+	case Interval:
+		iv, err := parseInterval(s)
+		return Value{Iv: iv}, err
+	}
+	return Value{}, pgerr.New(pgerr.FeatureNotSupported, "cannot read input for type %s", t.SQLName())
+}
+
+func trimSpace(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f'
+	})
+}
+
+// parseBool is boolin: unique prefixes of true/false/yes/no/on/off, 1/0.
+func parseBool(in string) (bool, bool) {
+	s := strings.ToLower(trimSpace(in))
+	if s == "" {
+		return false, false
+	}
+	prefix := func(word string, min int) bool {
+		return len(s) >= min && len(s) <= len(word) && word[:len(s)] == s
+	}
+	switch {
+	case prefix("true", 1), prefix("yes", 1), prefix("on", 2), s == "1":
+		return true, true
+	case prefix("false", 1), prefix("no", 1), prefix("off", 2), s == "0":
+		return false, true
+	}
+	return false, false
+}
+
+func intTypeName(id ID) string {
+	switch id {
+	case Int2:
+		return "smallint"
+	case Int8:
+		return "bigint"
+	}
+	return "integer"
+}
+
+func errIntOutOfRange(id ID) error {
+	return pgerr.New(pgerr.NumericValueOutOfRange, "%s out of range", intTypeName(id))
+}
+
+func checkIntRange(i int64, id ID) error {
+	switch id {
+	case Int2:
+		if i < math.MinInt16 || i > math.MaxInt16 {
+			return errIntOutOfRange(id)
+		}
+	case Int4:
+		if i < math.MinInt32 || i > math.MaxInt32 {
+			return errIntOutOfRange(id)
+		}
+	}
+	return nil
+}
+
+// parseInt is int2in/int4in/int8in (PostgreSQL 15: decimal digits only).
+func parseInt(in string, id ID) (int64, error) {
+	s := trimSpace(in)
+	name := intTypeName(id)
+	body := s
+	if body != "" && (body[0] == '+' || body[0] == '-') {
+		body = body[1:]
+	}
+	if body == "" {
+		return 0, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", name, in)
+	}
+	for i := 0; i < len(body); i++ {
+		if !isDigit(body[i]) {
+			return 0, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", name, in)
+		}
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err == nil {
+		err = checkIntRange(v, id)
+	}
+	if err != nil {
+		return 0, pgerr.New(pgerr.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", in, name)
+	}
+	return v, nil
+}
+
+// parseFloat is float4in/float8in.
+func parseFloat(in string, id ID) (float64, error) {
+	name := "double precision"
+	bits := 64
+	if id == Float4 {
+		name, bits = "real", 32
+	}
+	s := trimSpace(in)
+	syntax := func() error {
+		return pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", name, in)
+	}
+	switch strings.ToLower(s) {
+	case "nan", "+nan", "-nan":
+		return math.NaN(), nil
+	case "infinity", "+infinity", "inf", "+inf":
+		return math.Inf(1), nil
+	case "-infinity", "-inf":
+		return math.Inf(-1), nil
+	case "":
+		return 0, syntax()
+	}
+	// Only decimal syntax: Go also accepts underscores, hex and "infinity" spellings.
+	i := 0
+	if s[0] == '+' || s[0] == '-' {
+		i++
+	}
+	nd := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+		nd++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && isDigit(s[i]) {
+			i++
+			nd++
+		}
+	}
+	if nd == 0 {
+		return 0, syntax()
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if i == j {
+			return 0, syntax()
+		}
+	}
+	if i != len(s) {
+		return 0, syntax()
+	}
+	f, err := strconv.ParseFloat(s, bits)
+	outOfRange := pgerr.New(pgerr.NumericValueOutOfRange, "\"%s\" is out of range for type %s", in, name)
+	if err != nil {
+		return 0, outOfRange
+	}
+	if f == 0 && strings.IndexAny(strings.SplitN(strings.ToLower(s), "e", 2)[0], "123456789") >= 0 {
+		return 0, outOfRange // underflow
+	}
+	return f, nil
+}
+
+// coerceString applies varchar(n)/char(n) length rules. explicit casts
+// truncate; input and implicit/assignment coercions fail unless only
+// blanks would be cut.
+func coerceString(s string, t Type, explicit bool) (Value, error) {
+	n := t.CharLen()
+	if n < 0 {
+		return Value{S: s}, nil
+	}
+	l := utf8.RuneCountInString(s)
+	if l > n {
+		cut := byteOffsetOfRune(s, n)
+		if !explicit {
+			for i := cut; i < len(s); i++ {
+				if s[i] != ' ' {
+					return Value{}, pgerr.New(pgerr.StringDataRightTrunc, "value too long for type %s", t.SQLName())
+				}
+			}
+		}
+		s = s[:cut]
+		l = n
+	}
+	if t.ID == Char && l < n {
+		s += strings.Repeat(" ", n-l)
+	}
+	return Value{S: s}, nil
+}
+
+func byteOffsetOfRune(s string, n int) int {
+	i := 0
+	for k := 0; k < n && i < len(s); k++ {
+		_, sz := utf8.DecodeRuneInString(s[i:])
+		i += sz
+	}
+	return i
+}
