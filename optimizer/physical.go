@@ -258,13 +258,16 @@ func (pl *planner) planJoin(p *Physical, j *plan.Join) error {
 		}
 	}
 
+	if j.NullAware && len(jp.LeftKeys) < j.ValueKeys {
+		return pgerr.New(pgerr.InternalError, "optimizer: null-aware join without an equi-key for each IN value")
+	}
 	if len(jp.LeftKeys) == 0 {
 		p.Op = OpNestedLoopJoin
 		jp.Build = RightSide
 		return nil
 	}
 	p.Op = OpHashJoin
-	jp.Build = pl.chooseBuild(j, l.Rows, r.Rows)
+	jp.Build = pl.chooseBuild(j, jp, l.Rows, r.Rows)
 	buildRows := r.Rows
 	if jp.Build == LeftSide {
 		buildRows = l.Rows
@@ -281,13 +284,18 @@ func (pl *planner) planJoin(p *Physical, j *plan.Join) error {
 // the subquery side is built for uncorrelated single-key NOT IN, the outer
 // side otherwise; mark joins build the outer side so it can emit one mark per
 // outer row after all probes finished.
-func (pl *planner) chooseBuild(j *plan.Join, leftRows, rightRows float64) Side {
+func (pl *planner) chooseBuild(j *plan.Join, jp *JoinPlan, leftRows, rightRows float64) Side {
 	switch j.Type {
 	case plan.MarkJoin:
 		return LeftSide
-	case plan.AntiJoin, plan.SemiJoin:
+	case plan.AntiJoin:
 		if j.NullAware {
-			return RightSide
+			// RightAnti (build the subquery) decides NULLs globally: legal
+			// only for one value key and nothing else in the condition.
+			if len(jp.LeftKeys) == 1 && jp.Residual == nil {
+				return RightSide
+			}
+			return LeftSide
 		}
 	}
 	if leftRows < rightRows {

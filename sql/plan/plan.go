@@ -107,6 +107,11 @@ type Join struct {
 	Right     Node
 	On        Expr
 	NullAware bool
+	// ValueKeys counts, for a NullAware join, the leading conjuncts of On
+	// that compare the [NOT] IN values (a NULL there means UNKNOWN); the
+	// conjuncts after them are correlation predicates (a NULL there means
+	// "not in this row's scope").
+	ValueKeys int
 	Mark      *Column // the mark output column of a MarkJoin
 }
 

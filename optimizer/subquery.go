@@ -1,0 +1,475 @@
+package optimizer
+
+import (
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// Subquery unnesting (issue 5): [NOT] IN / op ANY / op ALL / [NOT] EXISTS
+// subqueries become joins.
+//
+//   - A WHERE conjunct becomes a semi join (EXISTS, IN), an anti join (NOT
+//     EXISTS, and NOT IN when both sides are provably non-NULL) or a
+//     null-aware anti join (NOT IN otherwise).
+//   - Anywhere else (under OR, CASE, in the SELECT list) it becomes a mark
+//     join whose nullable mark column replaces the subquery expression.
+//
+// Correlation predicates (the subquery's WHERE conjuncts that read outer
+// columns) move into the join condition: equalities become scope keys, the
+// rest the residual filter. A subquery whose correlation cannot be hoisted
+// (under an aggregate or LIMIT, or nested references), or whose comparison
+// cannot be a hash key, stays an expression that operators evaluate per row:
+// slower, never wrong.
+
+// unnestSubqueries is the rule entry point: it handles Filter and Project
+// nodes whose expressions hold subqueries.
+func unnestSubqueries(c *Context, n plan.Node) (plan.Node, bool) {
+	switch x := n.(type) {
+	case *plan.Filter:
+		return unnestInFilter(c, x)
+	case *plan.Project:
+		return unnestInProject(c, x)
+	}
+	return n, false
+}
+
+func unnestInFilter(c *Context, f *plan.Filter) (plan.Node, bool) {
+	if !hasSubquery(f.Pred) {
+		return f, false
+	}
+	input := f.Input
+	var keep []plan.Expr
+	changed := false
+	for _, conj := range conjuncts(f.Pred) {
+		if j, ok := conjunctAsJoin(c, input, conj); ok {
+			input, changed = j, true
+			continue
+		}
+		keep = append(keep, conj)
+	}
+	// What is left may still hold subqueries: mark joins supply their values.
+	for i, conj := range keep {
+		if !hasSubquery(conj) {
+			continue
+		}
+		if in, e, ok := markJoinsFor(c, input, conj); ok {
+			input, keep[i], changed = in, e, true
+		}
+	}
+	if !changed {
+		return f, false
+	}
+	var out plan.Node = input
+	if len(keep) > 0 {
+		out = &plan.Filter{Input: input, Pred: andOf(keep)}
+	}
+	return restoreColumns(out, f.Columns()), true
+}
+
+func unnestInProject(c *Context, p *plan.Project) (plan.Node, bool) {
+	input := p.Input
+	exprs := append([]plan.Expr(nil), p.Exprs...)
+	changed := false
+	for i, e := range exprs {
+		if !hasSubquery(e) {
+			continue
+		}
+		if in, ne, ok := markJoinsFor(c, input, e); ok {
+			input, exprs[i], changed = in, ne, true
+		}
+	}
+	if !changed {
+		return p, false
+	}
+	return &plan.Project{Input: input, Exprs: exprs, Cols: p.Cols}, true
+}
+
+// restoreColumns projects n back to cols when joins added columns (marks).
+func restoreColumns(n plan.Node, cols []plan.Column) plan.Node {
+	got := n.Columns()
+	if len(got) == len(cols) {
+		return n
+	}
+	exprs := make([]plan.Expr, len(cols))
+	for i, col := range cols {
+		exprs[i] = &plan.ColRef{ID: col.ID, T: col.Type, Name: col.Name}
+	}
+	return &plan.Project{Input: n, Exprs: exprs, Cols: cols}
+}
+
+// conjunctAsJoin turns a top-level WHERE conjunct into a semi or anti join.
+func conjunctAsJoin(c *Context, input plan.Node, conj plan.Expr) (plan.Node, bool) {
+	negated := false
+	e := conj
+	if n, ok := e.(*plan.Not); ok {
+		negated, e = true, n.Arg
+	}
+	sq, ok := e.(*plan.Subquery)
+	if !ok {
+		return nil, false
+	}
+	switch sq.Kind {
+	case plan.ExistsSubquery:
+		right, hoisted, ok := decorrelate(sq.Plan, outputCols(input))
+		if !ok {
+			return nil, false
+		}
+		typ := plan.SemiJoin
+		if negated {
+			typ = plan.AntiJoin
+		}
+		return &plan.Join{Type: typ, Left: input, Right: right, On: andOf(hoisted)}, true
+	case plan.AnySubquery, plan.AllSubquery:
+		anti, ok := membershipPolarity(sq, negated)
+		if !ok {
+			return nil, false
+		}
+		left, lhs := materializeConstants(c, input, sq.LHS)
+		right, on, ok := membershipJoinInput(left, lhs, sq)
+		if !ok {
+			return nil, false
+		}
+		if !anti {
+			// x IN (S) in WHERE: UNKNOWN filters like FALSE, so a semi join is exact.
+			return &plan.Join{Type: plan.SemiJoin, Left: left, Right: right, On: on}, true
+		}
+		nullAware := !(allNotNull(lhs, left) && allNotNull(colRefsOf(right, len(lhs)), right))
+		return &plan.Join{Type: plan.AntiJoin, Left: left, Right: right, On: on, NullAware: nullAware, ValueKeys: len(lhs)}, true
+	}
+	return nil, false
+}
+
+// membershipPolarity classifies a subquery comparison as IN-like (= ANY,
+// anti=false) or NOT IN-like (<> ALL, anti=true), after an optional NOT.
+func membershipPolarity(sq *plan.Subquery, negated bool) (anti, ok bool) {
+	for _, op := range sq.Ops {
+		switch {
+		case sq.Kind == plan.AnySubquery && op.Name == "=":
+		case sq.Kind == plan.AllSubquery && op.Name == "<>":
+		default:
+			return false, false
+		}
+	}
+	anti = sq.Kind == plan.AllSubquery
+	if negated {
+		anti = !anti
+	}
+	return anti, true
+}
+
+// membershipJoinInput decorrelates the subquery plan and builds the join
+// condition: the value comparisons LHS[i] = col_i first (hash-compatible, or
+// the rewrite is refused), then the hoisted correlation predicates.
+func membershipJoinInput(input plan.Node, lhsList []plan.Expr, sq *plan.Subquery) (plan.Node, plan.Expr, bool) {
+	right, hoisted, ok := decorrelate(sq.Plan, outputCols(input))
+	if !ok {
+		return nil, nil, false
+	}
+	cols := right.Columns()
+	if len(cols) < len(lhsList) {
+		return nil, nil, false
+	}
+	var on []plan.Expr
+	inputCols := outputCols(input)
+	for i, lhs := range lhsList {
+		if hasSubquery(lhs) || !exprCols(lhs).subsetOf(inputCols) {
+			return nil, nil, false
+		}
+		rc := cols[i]
+		eq, err := types.ResolveOperator("=", lhs.Type(), rc.Type)
+		if err != nil {
+			return nil, nil, false
+		}
+		l, r := castTo(lhs, eq.Args[0]), castTo(&plan.ColRef{ID: rc.ID, T: rc.Type, Name: rc.Name}, eq.Args[1])
+		if _, _, ok := hashCompatible(l, r); !ok {
+			return nil, nil, false
+		}
+		on = append(on, &plan.Call{Func: eq, Args: []plan.Expr{l, r}})
+	}
+	return right, andOf(append(on, hoisted...)), true
+}
+
+func castTo(e plan.Expr, t types.Type) plan.Expr {
+	if e.Type() == t {
+		return e
+	}
+	return &plan.Cast{Input: e, T: t}
+}
+
+// materializeConstants projects the column-free IN values (`5 NOT IN
+// (...)`, `$1 IN (...)`) as columns of input, so that they can be hash keys.
+func materializeConstants(c *Context, input plan.Node, lhs []plan.Expr) (plan.Node, []plan.Expr) {
+	var extraExprs []plan.Expr
+	var extraCols []plan.Column
+	out := append([]plan.Expr(nil), lhs...)
+	for i, e := range lhs {
+		if len(exprCols(e)) > 0 || hasSubquery(e) {
+			continue
+		}
+		col := plan.Column{ID: c.IDs.Next(), Name: "?column?", Type: e.Type()}
+		if k, ok := e.(*plan.Const); ok && !k.Val.Null {
+			col.NotNull = true
+		}
+		extraExprs = append(extraExprs, e)
+		extraCols = append(extraCols, col)
+		out[i] = &plan.ColRef{ID: col.ID, T: col.Type, Name: col.Name}
+	}
+	if len(extraExprs) == 0 {
+		return input, lhs
+	}
+	var exprs []plan.Expr
+	var cols []plan.Column
+	for _, ic := range input.Columns() {
+		exprs = append(exprs, &plan.ColRef{ID: ic.ID, T: ic.Type, Name: ic.Name})
+		cols = append(cols, ic)
+	}
+	return &plan.Project{Input: input, Exprs: append(exprs, extraExprs...), Cols: append(cols, extraCols...)}, out
+}
+
+// colRefsOf returns references to the first n output columns of node.
+func colRefsOf(node plan.Node, n int) []plan.Expr {
+	cols := node.Columns()
+	out := make([]plan.Expr, n)
+	for i := 0; i < n; i++ {
+		out[i] = &plan.ColRef{ID: cols[i].ID, T: cols[i].Type, Name: cols[i].Name}
+	}
+	return out
+}
+
+// markJoinsFor replaces every unnestable subquery in e by the mark column of
+// a mark join stacked on input.
+func markJoinsFor(c *Context, input plan.Node, e plan.Expr) (plan.Node, plan.Expr, bool) {
+	changed := false
+	out := mapExpr(e, func(n plan.Expr) plan.Expr {
+		sq, ok := n.(*plan.Subquery)
+		if !ok {
+			return n
+		}
+		var right plan.Node
+		var on plan.Expr
+		anti := false
+		left, lhs := input, sq.LHS
+		switch sq.Kind {
+		case plan.ExistsSubquery:
+			var hoisted []plan.Expr
+			if right, hoisted, ok = decorrelate(sq.Plan, outputCols(input)); !ok {
+				return n
+			}
+			on = andOf(hoisted)
+		case plan.AnySubquery, plan.AllSubquery:
+			if anti, ok = membershipPolarity(sq, false); !ok {
+				return n
+			}
+			left, lhs = materializeConstants(c, input, sq.LHS)
+			if right, on, ok = membershipJoinInput(left, lhs, sq); !ok {
+				return n
+			}
+		default:
+			return n
+		}
+		mark := plan.Column{ID: c.IDs.Next(), Name: "mark", Type: types.BoolType}
+		nullAware := sq.Kind != plan.ExistsSubquery &&
+			!(allNotNull(lhs, left) && allNotNull(colRefsOf(right, len(lhs)), right))
+		valueKeys := 0
+		if nullAware {
+			valueKeys = len(lhs)
+		}
+		input = &plan.Join{Type: plan.MarkJoin, Left: left, Right: right, On: on, NullAware: nullAware, ValueKeys: valueKeys, Mark: &mark}
+		changed = true
+		var ref plan.Expr = &plan.ColRef{ID: mark.ID, T: mark.Type, Name: "mark"}
+		if anti {
+			ref = &plan.Not{Arg: ref}
+		}
+		return ref
+	})
+	if !changed {
+		return input, e, false
+	}
+	return input, out, true
+}
+
+// decorrelate pulls the correlation predicates (conjuncts reading columns of
+// outer) out of a subquery plan. It succeeds when they sit in filters reached
+// through projections and filters only, and nothing else in the plan reads
+// outer columns; projections are widened to pass through the inner columns the
+// hoisted predicates read.
+func decorrelate(n plan.Node, outer colSet) (plan.Node, []plan.Expr, bool) {
+	switch x := n.(type) {
+	case *plan.Filter:
+		in, hoisted, ok := decorrelate(x.Input, outer)
+		if !ok {
+			return nil, nil, false
+		}
+		var local []plan.Expr
+		for _, conj := range conjuncts(x.Pred) {
+			if readsAny(conj, outer) {
+				if hasSubquery(conj) {
+					return nil, nil, false
+				}
+				hoisted = append(hoisted, conj)
+			} else {
+				local = append(local, conj)
+			}
+		}
+		if len(local) == 0 {
+			return in, hoisted, true
+		}
+		return &plan.Filter{Input: in, Pred: andOf(local)}, hoisted, true
+	case *plan.Project:
+		for _, e := range x.Exprs {
+			if readsAny(e, outer) {
+				return nil, nil, false
+			}
+		}
+		in, hoisted, ok := decorrelate(x.Input, outer)
+		if !ok {
+			return nil, nil, false
+		}
+		if len(hoisted) == 0 {
+			return &plan.Project{Input: in, Exprs: x.Exprs, Cols: x.Cols}, nil, true
+		}
+		// Pass through the inner columns the hoisted predicates read.
+		exprs, cols := append([]plan.Expr(nil), x.Exprs...), append([]plan.Column(nil), x.Cols...)
+		have := outputCols(x)
+		inCols := in.Columns()
+		for _, h := range hoisted {
+			for id := range exprCols(h) {
+				if outer.has(id) || have.has(id) {
+					continue
+				}
+				for _, ic := range inCols {
+					if ic.ID == id {
+						exprs = append(exprs, &plan.ColRef{ID: id, T: ic.Type, Name: ic.Name})
+						cols = append(cols, ic)
+						have.add(id)
+					}
+				}
+			}
+		}
+		return &plan.Project{Input: in, Exprs: exprs, Cols: cols}, hoisted, true
+	}
+	if subtreeReads(n, outer) {
+		return nil, nil, false
+	}
+	return n, nil, true
+}
+
+func readsAny(e plan.Expr, cols colSet) bool {
+	for id := range exprCols(e) {
+		if cols.has(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// subtreeReads reports whether any expression in the plan reads cols.
+func subtreeReads(n plan.Node, cols colSet) bool {
+	found := false
+	mapNodeExprs(n, func(e plan.Expr) plan.Expr {
+		if readsAny(e, cols) {
+			found = true
+		}
+		return e
+	})
+	if found {
+		return true
+	}
+	for _, k := range n.Children() {
+		if subtreeReads(k, cols) {
+			return true
+		}
+	}
+	return false
+}
+
+// allNotNull reports whether every expression is provably non-NULL over n's
+// output: references to columns known NOT NULL there, or non-NULL constants.
+// Computed expressions (a + b, CASE, COALESCE ...) are not assumed non-NULL.
+func allNotNull(es []plan.Expr, n plan.Node) bool {
+	nn := notNullCols(n)
+	for _, e := range es {
+		switch x := e.(type) {
+		case *plan.ColRef:
+			if !nn.has(x.ID) {
+				return false
+			}
+		case *plan.Const:
+			if x.Val.Null {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// notNullCols returns the output columns of n that can never be NULL: NOT
+// NULL columns, and columns a filter below rejects NULLs of (a strict
+// comparison or IS NOT NULL over the bare column).
+func notNullCols(n plan.Node) colSet {
+	out := colSet{}
+	switch x := n.(type) {
+	case *plan.Scan:
+		for _, c := range x.Cols {
+			if c.NotNull {
+				out.add(c.ID)
+			}
+		}
+	case *plan.Filter:
+		out = notNullCols(x.Input)
+		for _, conj := range conjuncts(x.Pred) {
+			switch p := conj.(type) {
+			case *plan.Call:
+				if p.Func.Strict && p.Func.Result.ID == types.Bool {
+					for _, a := range p.Args {
+						if r, ok := a.(*plan.ColRef); ok {
+							out.add(r.ID)
+						}
+					}
+				}
+			case *plan.IsNull:
+				if r, ok := p.Arg.(*plan.ColRef); ok && p.Negate {
+					out.add(r.ID)
+				}
+			}
+		}
+	case *plan.Project:
+		in := notNullCols(x.Input)
+		for i, e := range x.Exprs {
+			switch v := e.(type) {
+			case *plan.ColRef:
+				if in.has(v.ID) {
+					out.add(x.Cols[i].ID)
+				}
+			case *plan.Const:
+				if !v.Val.Null {
+					out.add(x.Cols[i].ID)
+				}
+			}
+		}
+	case *plan.Join:
+		switch x.Type {
+		case plan.InnerJoin, plan.CrossJoin:
+			out = union(notNullCols(x.Left), notNullCols(x.Right))
+		case plan.LeftJoin, plan.SemiJoin, plan.AntiJoin, plan.MarkJoin:
+			out = notNullCols(x.Left)
+		case plan.RightJoin:
+			out = notNullCols(x.Right)
+		}
+	case *plan.Sort:
+		return notNullCols(x.Input)
+	case *plan.Limit:
+		return notNullCols(x.Input)
+	case *plan.Distinct:
+		return notNullCols(x.Input)
+	default:
+		for _, c := range n.Columns() {
+			if c.NotNull {
+				out.add(c.ID)
+			}
+		}
+	}
+	return out
+}
