@@ -1,0 +1,294 @@
+package operators
+
+import (
+	"context"
+	"io"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// ---- Distinct ----
+
+type distinctOp struct {
+	in   Operator
+	colT []types.Type
+}
+
+var _ Operator = (*distinctOp)(nil)
+
+// NewDistinct removes duplicate rows (NULLs equal) into one partition. It
+// streams: each batch yields the rows not seen before.
+func NewDistinct(in Operator, env *Env) (Operator, error) {
+	op := &distinctOp{in: NewGather(in)}
+	for _, c := range in.Columns() {
+		op.colT = append(op.colT, c.Type)
+	}
+	return op, nil
+}
+
+func (d *distinctOp) Columns() []plan.Column { return d.in.Columns() }
+func (d *distinctOp) Partitions() int        { return 1 }
+
+func (d *distinctOp) Open(ctx context.Context, p int) (Stream, error) {
+	s, err := d.in.Open(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return &distinctStream{op: d, in: s, seen: map[string]struct{}{}}, nil
+}
+
+type distinctStream struct {
+	op   *distinctOp
+	in   Stream
+	seen map[string]struct{}
+	buf  []byte
+	offs []int
+}
+
+func (s *distinctStream) Next() (arrow.Record, error) {
+	for {
+		rec, err := s.in.Next()
+		if err != nil {
+			return nil, err
+		}
+		n := int(rec.NumRows())
+		s.buf, s.offs = rowKeys(rec.Columns(), s.op.colT, n, s.buf, s.offs)
+		var keep []int
+		for i := 0; i < n; i++ {
+			k := s.buf[s.offs[i]:s.offs[i+1]]
+			if _, dup := s.seen[string(k)]; dup {
+				continue
+			}
+			s.seen[string(k)] = struct{}{}
+			keep = append(keep, i)
+		}
+		switch len(keep) {
+		case 0:
+			continue
+		case n:
+			return rec, nil
+		}
+		return takeRecord(rec, keep), nil
+	}
+}
+
+func (s *distinctStream) Close() error { return s.in.Close() }
+
+// ---- UNION ALL ----
+
+type unionAllOp struct {
+	left, right Operator
+	cols        []plan.Column
+	schema      *arrow.Schema
+}
+
+var _ Operator = (*unionAllOp)(nil)
+
+func (u *unionAllOp) Columns() []plan.Column { return u.cols }
+func (u *unionAllOp) Partitions() int        { return u.left.Partitions() + u.right.Partitions() }
+
+func (u *unionAllOp) Open(ctx context.Context, p int) (Stream, error) {
+	var s Stream
+	var err error
+	if lp := u.left.Partitions(); p < lp {
+		s, err = u.left.Open(ctx, p)
+	} else {
+		s, err = u.right.Open(ctx, p-lp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &relabelStream{in: s, schema: u.schema}, nil
+}
+
+// relabelStream gives its input's batches another schema (same Arrow types).
+type relabelStream struct {
+	in     Stream
+	schema *arrow.Schema
+}
+
+func (s *relabelStream) Next() (arrow.Record, error) {
+	rec, err := s.in.Next()
+	if err != nil {
+		return nil, err
+	}
+	return array.NewRecord(s.schema, rec.Columns(), rec.NumRows()), nil
+}
+
+func (s *relabelStream) Close() error { return s.in.Close() }
+
+// ---- UNION / INTERSECT / EXCEPT ----
+
+// NewSetOp combines left and right positionally with PostgreSQL's multiset
+// semantics: UNION ALL concatenates; UNION removes duplicates; INTERSECT
+// [ALL] keeps min(l, r) copies of a row (1 without ALL); EXCEPT [ALL] keeps
+// max(l - r, 0) copies (1 if l > 0 and r = 0 without ALL).
+func NewSetOp(op plan.SetOpKind, all bool, left, right Operator, cols []plan.Column, env *Env) (Operator, error) {
+	if len(left.Columns()) != len(cols) || len(right.Columns()) != len(cols) {
+		return nil, errPlan("set operation inputs have %d and %d columns for %d", len(left.Columns()), len(right.Columns()), len(cols))
+	}
+	for i, c := range cols {
+		at := c.Type.ArrowType().ID()
+		if left.Columns()[i].Type.ArrowType().ID() != at || right.Columns()[i].Type.ArrowType().ID() != at {
+			return nil, errPlan("set operation column %d has mismatched types", i+1)
+		}
+	}
+	u := &unionAllOp{left: left, right: right, cols: cols, schema: schemaOf(cols)}
+	if op == plan.Union {
+		if all {
+			return u, nil
+		}
+		return NewDistinct(u, env)
+	}
+	s := &setOpOp{op: op, all: all, left: left, right: right, cols: cols, schema: u.schema, size: batchSize(env)}
+	for _, c := range cols {
+		s.colT = append(s.colT, c.Type)
+	}
+	return s, nil
+}
+
+type setOpOp struct {
+	op          plan.SetOpKind
+	all         bool
+	left, right Operator
+	cols        []plan.Column
+	colT        []types.Type
+	schema      *arrow.Schema
+	size        int
+}
+
+var _ Operator = (*setOpOp)(nil)
+
+func (s *setOpOp) Columns() []plan.Column { return s.cols }
+func (s *setOpOp) Partitions() int        { return 1 }
+
+func (s *setOpOp) Open(ctx context.Context, _ int) (Stream, error) {
+	return &setOpStream{op: s, ctx: ctx}, nil
+}
+
+// setEntry counts one distinct row on both sides.
+type setEntry struct {
+	rec         arrow.Record // a batch holding the first left copy
+	row         int
+	left, right int64
+}
+
+type setOpStream struct {
+	op   *setOpOp
+	ctx  context.Context
+	ran  bool
+	out  []*setEntry
+	at   int   // entry being emitted
+	left int64 // copies of out[at] still to emit
+}
+
+// count tallies the rows of one side into m (side 0: left).
+func (s *setOpStream) count(in Operator, side int, m map[string]*setEntry, order *[]*setEntry) error {
+	var mu sync.Mutex
+	return runPartitions(s.ctx, in, func(p int, st Stream) error {
+		var buf []byte
+		var offs []int
+		for {
+			rec, err := st.Next()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			n := int(rec.NumRows())
+			buf, offs = rowKeys(rec.Columns(), s.op.colT, n, buf, offs)
+			mu.Lock()
+			for i := 0; i < n; i++ {
+				k := buf[offs[i]:offs[i+1]]
+				e, ok := m[string(k)]
+				if !ok {
+					if side == 1 {
+						continue // only rows of the left side can appear
+					}
+					e = &setEntry{rec: rec, row: i}
+					m[string(k)] = e
+					*order = append(*order, e)
+				}
+				if side == 0 {
+					e.left++
+				} else {
+					e.right++
+				}
+			}
+			mu.Unlock()
+		}
+	})
+}
+
+func (s *setOpStream) copies(e *setEntry) int64 {
+	if s.op.op == plan.Intersect {
+		if s.op.all {
+			return min(e.left, e.right)
+		}
+		if e.left > 0 && e.right > 0 {
+			return 1
+		}
+		return 0
+	}
+	if s.op.all {
+		return max(e.left-e.right, 0)
+	}
+	if e.left > 0 && e.right == 0 {
+		return 1
+	}
+	return 0
+}
+
+func (s *setOpStream) Next() (arrow.Record, error) {
+	if !s.ran {
+		s.ran = true
+		m := map[string]*setEntry{}
+		if err := s.count(s.op.left, 0, m, &s.out); err != nil {
+			return nil, err
+		}
+		if err := s.count(s.op.right, 1, m, &s.out); err != nil {
+			return nil, err
+		}
+		if len(s.out) > 0 {
+			s.left = s.copies(s.out[0])
+		}
+	}
+	if err := checkCtx(s.ctx); err != nil {
+		return nil, err
+	}
+	bs := make([]array.Builder, len(s.op.cols))
+	for i, c := range s.op.cols {
+		bs[i] = newBuilder(c.Type, 0)
+	}
+	rows := 0
+	for rows < s.op.size && s.at < len(s.out) {
+		if s.left == 0 {
+			s.at++
+			if s.at < len(s.out) {
+				s.left = s.copies(s.out[s.at])
+			}
+			continue
+		}
+		e := s.out[s.at]
+		for c, b := range bs {
+			appendFrom(b, e.rec.Column(c), e.row)
+		}
+		s.left--
+		rows++
+	}
+	if rows == 0 {
+		return nil, io.EOF
+	}
+	arrs := make([]arrow.Array, len(bs))
+	for i, b := range bs {
+		arrs[i] = b.NewArray()
+	}
+	return array.NewRecord(s.op.schema, arrs, int64(rows)), nil
+}
+
+func (s *setOpStream) Close() error { s.ran, s.out = true, nil; return nil }
