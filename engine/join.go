@@ -3,16 +3,65 @@ package engine
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/operators"
+	"github.com/joind/joind/operators/join"
+	"github.com/joind/joind/operators/join/hashtable"
 	"github.com/joind/joind/optimizer"
 	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
 )
 
 type arrowRecord = arrow.Record
 
 // buildJoin builds a hash or nested-loop join from the optimizer's choice.
+// join.Spec's left input is always the build side, so a join the optimizer
+// builds on its logical right side is handed over with its inputs swapped
+// and its type mirrored; output columns are matched by ColumnID, so their
+// order stays the logical one.
 func (b *builder) buildJoin(p *optimizer.Physical, left, right operators.Operator) (operators.Operator, error) {
-	return nil, pgerr.New(pgerr.FeatureNotSupported, "joins are not wired yet")
+	jp := p.Join
+	lj := jp.Logical
+	if p.Op == optimizer.OpNestedLoopJoin {
+		return join.NewNestedLoopJoin(left, right, lj.Type, lj.On, lj.Columns(), lj.Mark, b.env)
+	}
+	spec := join.Spec{
+		Type:          lj.Type,
+		NullAware:     lj.NullAware,
+		ValueKeys:     lj.ValueKeys,
+		LeftKeys:      jp.LeftKeys,
+		RightKeys:     jp.RightKeys,
+		KeyNullsEqual: jp.NullsEqual,
+		Residual:      jp.Residual,
+		Cols:          lj.Columns(),
+		Mark:          lj.Mark,
+		MemoryLimit:   b.s.eng.opts.MemoryLimit,
+		Partitions:    b.s.eng.opts.Partitions,
+	}
+	if jp.Mode == optimizer.Partitioned {
+		spec.Mode = join.Partitioned
+	}
+	build, probe := left, right
+	if jp.Build == optimizer.RightSide {
+		build, probe = right, left
+		spec.LeftKeys, spec.RightKeys = jp.RightKeys, jp.LeftKeys
+		switch lj.Type {
+		case plan.LeftJoin:
+			spec.Type = plan.RightJoin
+		case plan.RightJoin:
+			spec.Type = plan.LeftJoin
+		case plan.SemiJoin, plan.AntiJoin:
+			spec.EmitProbe = true
+		case plan.MarkJoin:
+			return nil, pgerr.New(pgerr.InternalError, "engine: a mark join must build its outer side")
+		}
+	}
+	return join.NewHashJoin(build, probe, spec, b.env)
 }
 
-// joinNote is the EXPLAIN annotation a join adds at run time (its kernel).
-func joinNote(p *optimizer.Physical) string { return "" }
+// joinNote is the EXPLAIN annotation a hash join adds: the Swiss-table
+// kernel in use.
+func joinNote(p *optimizer.Physical) string {
+	if p.Op != optimizer.OpHashJoin {
+		return ""
+	}
+	return "(kernel=" + hashtable.KernelName() + ")"
+}

@@ -139,10 +139,46 @@ func explainJoinDetails(jp *JoinPlan) []string {
 		d = append(d, "Hash Keys: "+strings.Join(keys, ", "))
 		d = append(d, fmt.Sprintf("Build Side: %s, Mode: %s", jp.Build, jp.Mode))
 	}
+	if j := jp.Logical; j.NullAware {
+		d = append(d, explainNullAware(jp)...)
+	}
 	if jp.Residual != nil {
 		d = append(d, "Join Filter: "+FormatExpr(jp.Residual))
 	}
 	return d
+}
+
+// explainNullAware names the null-aware mode, whether it is correlated, and
+// which keys carry the IN value and which the correlation scope.
+func explainNullAware(jp *JoinPlan) []string {
+	j := jp.Logical
+	correlated := len(jp.LeftKeys) > j.ValueKeys || jp.Residual != nil
+	mode := "LeftAnti"
+	switch {
+	case j.Type == plan.MarkJoin:
+		mode = "LeftMark"
+	case jp.Build == RightSide:
+		mode = "RightAnti"
+	}
+	corr := "uncorrelated"
+	if correlated {
+		corr = "correlated, per-build-row NULL decisions"
+	}
+	out := []string{fmt.Sprintf("Null-Aware Mode: %s (%s)", mode, corr)}
+	var value, scope []string
+	for i := range jp.LeftKeys {
+		k := FormatExpr(jp.LeftKeys[i]) + " = " + FormatExpr(jp.RightKeys[i])
+		if i < j.ValueKeys {
+			value = append(value, k)
+		} else {
+			scope = append(scope, k)
+		}
+	}
+	out = append(out, "Value Keys: "+strings.Join(value, ", "))
+	if len(scope) > 0 {
+		out = append(out, "Scope Keys: "+strings.Join(scope, ", "))
+	}
+	return out
 }
 
 func formatAgg(a plan.AggCall) string {

@@ -1,0 +1,252 @@
+package optimizer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// fakeTable is a storage.Table with a row count and no data: planner tests
+// never execute.
+type fakeTable struct {
+	name string
+	cols []storage.ColumnDef
+	rows int64
+}
+
+func (t *fakeTable) Name() string                 { return t.name }
+func (t *fakeTable) Columns() []storage.ColumnDef { return t.cols }
+func (t *fakeTable) Snapshot() []arrow.Record     { return nil }
+func (t *fakeTable) Stats() storage.Stats         { return storage.Stats{Rows: t.rows} }
+
+// fixture builds scans over two-column integer tables.
+type fixture struct{ ids plan.IDAllocator }
+
+func (f *fixture) scan(name string, rows int64, notNull bool, cols ...string) *plan.Scan {
+	t := &fakeTable{name: name, rows: rows}
+	s := &plan.Scan{Table: t, Alias: name}
+	for i, c := range cols {
+		t.cols = append(t.cols, storage.ColumnDef{Name: c, Type: types.Int4Type, NotNull: notNull})
+		s.Ordinals = append(s.Ordinals, i)
+		s.Cols = append(s.Cols, plan.Column{ID: f.ids.Next(), Name: c, Table: name, Type: types.Int4Type, NotNull: notNull})
+	}
+	return s
+}
+
+func ref(c plan.Column) *plan.ColRef {
+	return &plan.ColRef{ID: c.ID, T: c.Type, Name: c.Table + "." + c.Name}
+}
+
+func op(t *testing.T, name string, a, b plan.Expr) plan.Expr {
+	t.Helper()
+	o, err := types.ResolveOperator(name, a.Type(), b.Type())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &plan.Call{Func: o, Args: []plan.Expr{a, b}}
+}
+
+func intConst(v int64) *plan.Const { return &plan.Const{Val: types.IntValue(v), T: types.Int4Type} }
+
+// project returns a projection of the given columns (the SELECT list).
+func project(in plan.Node, cols ...plan.Column) *plan.Project {
+	p := &plan.Project{Input: in}
+	for _, c := range cols {
+		p.Exprs = append(p.Exprs, ref(c))
+		p.Cols = append(p.Cols, c)
+	}
+	return p
+}
+
+func planOf(t *testing.T, f *fixture, n plan.Node) *Physical {
+	t.Helper()
+	p, err := Plan(n, &f.ids, Options{Partitions: 2, CollectLeftMaxRows: 1e6, Eval: &types.EvalContext{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func findJoin(p *Physical) *Physical {
+	if p.Join != nil {
+		return p
+	}
+	for _, in := range p.Inputs {
+		if j := findJoin(in); j != nil {
+			return j
+		}
+	}
+	return nil
+}
+
+func explainText(p *Physical) string { return strings.Join(Explain(p, nil), "\n") }
+
+func TestNotInUncorrelatedNullableBuildsSubquery(t *testing.T) {
+	f := &fixture{}
+	t1 := f.scan("t1", 1000, false, "x", "z")
+	t2 := f.scan("t2", 100, false, "y", "z")
+	sub := &plan.Subquery{Kind: plan.AllSubquery, Plan: project(t2, t2.Cols[0]), LHS: []plan.Expr{ref(t1.Cols[0])},
+		T: types.BoolType}
+	ne, _ := types.ResolveOperator("<>", types.Int4Type, types.Int4Type)
+	sub.Ops = []*types.Overload{ne}
+	root := project(&plan.Filter{Input: t1, Pred: sub}, t1.Cols[0])
+	j := findJoin(planOf(t, f, root))
+	if j == nil {
+		t.Fatalf("NOT IN was not unnested:\n%s", explainText(planOf(t, f, root)))
+	}
+	if j.Join.Logical.Type != plan.AntiJoin || !j.Join.Logical.NullAware {
+		t.Fatalf("want null-aware anti join, got type %d nullAware=%v", j.Join.Logical.Type, j.Join.Logical.NullAware)
+	}
+	if j.Join.Build != RightSide || j.Join.Mode != CollectLeft || len(j.Join.LeftKeys) != 1 {
+		t.Fatalf("want RightAnti (build = subquery, CollectLeft, 1 key), got build=%s mode=%s keys=%d",
+			j.Join.Build, j.Join.Mode, len(j.Join.LeftKeys))
+	}
+}
+
+func TestNotInCorrelatedBuildsOuterSideWithScopeKey(t *testing.T) {
+	f := &fixture{}
+	t1 := f.scan("t1", 100, false, "x", "z")
+	t2 := f.scan("t2", 1000, false, "y", "z")
+	corr := op(t, "=", ref(t2.Cols[1]), ref(t1.Cols[1]))
+	subPlan := project(&plan.Filter{Input: t2, Pred: corr}, t2.Cols[0])
+	ne, _ := types.ResolveOperator("<>", types.Int4Type, types.Int4Type)
+	sub := &plan.Subquery{Kind: plan.AllSubquery, Plan: subPlan, LHS: []plan.Expr{ref(t1.Cols[0])},
+		Ops: []*types.Overload{ne}, OuterRefs: []plan.ColumnID{t1.Cols[1].ID}, T: types.BoolType}
+	root := project(&plan.Filter{Input: t1, Pred: sub}, t1.Cols[0])
+	p := planOf(t, f, root)
+	j := findJoin(p)
+	if j == nil {
+		t.Fatalf("correlated NOT IN was not unnested:\n%s", explainText(p))
+	}
+	jp := j.Join
+	if !jp.Logical.NullAware || jp.Logical.ValueKeys != 1 || len(jp.LeftKeys) != 2 {
+		t.Fatalf("want null-aware anti with value key + scope key, got nullAware=%v valueKeys=%d keys=%d\n%s",
+			jp.Logical.NullAware, jp.Logical.ValueKeys, len(jp.LeftKeys), explainText(p))
+	}
+	if jp.Build != LeftSide || jp.Mode != CollectLeft {
+		t.Fatalf("correlated null-aware anti must build the outer side under CollectLeft, got %s/%s", jp.Build, jp.Mode)
+	}
+}
+
+func TestNotInOverNotNullColumnsIsPlainAnti(t *testing.T) {
+	f := &fixture{}
+	t1 := f.scan("t1", 10, true, "x")
+	t2 := f.scan("t2", 10, true, "y")
+	ne, _ := types.ResolveOperator("<>", types.Int4Type, types.Int4Type)
+	sub := &plan.Subquery{Kind: plan.AllSubquery, Plan: project(t2, t2.Cols[0]), LHS: []plan.Expr{ref(t1.Cols[0])},
+		Ops: []*types.Overload{ne}, T: types.BoolType}
+	j := findJoin(planOf(t, f, project(&plan.Filter{Input: t1, Pred: sub}, t1.Cols[0])))
+	if j == nil || j.Join.Logical.NullAware || j.Join.Logical.Type != plan.AntiJoin {
+		t.Fatalf("NOT IN over NOT NULL columns should be a plain anti join")
+	}
+}
+
+func TestNotInOverComputedNotNullIsStillNullAware(t *testing.T) {
+	f := &fixture{}
+	t1 := f.scan("t1", 10, true, "a", "b")
+	t2 := f.scan("t2", 10, true, "y")
+	ne, _ := types.ResolveOperator("<>", types.Int4Type, types.Int4Type)
+	sum := op(t, "+", ref(t1.Cols[0]), ref(t1.Cols[1]))
+	sub := &plan.Subquery{Kind: plan.AllSubquery, Plan: project(t2, t2.Cols[0]), LHS: []plan.Expr{sum},
+		Ops: []*types.Overload{ne}, T: types.BoolType}
+	j := findJoin(planOf(t, f, project(&plan.Filter{Input: t1, Pred: sub}, t1.Cols[0])))
+	if j == nil || !j.Join.Logical.NullAware {
+		t.Fatalf("a + b over NOT NULL columns is not provably non-NULL: the join must stay null-aware")
+	}
+}
+
+func TestNotInUnderOrBecomesMarkJoin(t *testing.T) {
+	f := &fixture{}
+	t1 := f.scan("t1", 10, false, "x")
+	t2 := f.scan("t2", 10, false, "y")
+	ne, _ := types.ResolveOperator("<>", types.Int4Type, types.Int4Type)
+	sub := &plan.Subquery{Kind: plan.AllSubquery, Plan: project(t2, t2.Cols[0]), LHS: []plan.Expr{ref(t1.Cols[0])},
+		Ops: []*types.Overload{ne}, T: types.BoolType}
+	pred := &plan.Or{Args: []plan.Expr{sub, op(t, "=", ref(t1.Cols[0]), intConst(1))}}
+	p := planOf(t, f, project(&plan.Filter{Input: t1, Pred: pred}, t1.Cols[0]))
+	j := findJoin(p)
+	if j == nil || j.Join.Logical.Type != plan.MarkJoin || !j.Join.Logical.NullAware || j.Join.Build != LeftSide {
+		t.Fatalf("NOT IN under OR must be a null-aware mark join building the outer side:\n%s", explainText(p))
+	}
+}
+
+func TestConstantNotInValueIsProjectedAsKey(t *testing.T) {
+	f := &fixture{}
+	t1 := f.scan("t1", 10, false, "x")
+	t2 := f.scan("t2", 10, false, "y")
+	ne, _ := types.ResolveOperator("<>", types.Int4Type, types.Int4Type)
+	sub := &plan.Subquery{Kind: plan.AllSubquery, Plan: project(t2, t2.Cols[0]), LHS: []plan.Expr{intConst(5)},
+		Ops: []*types.Overload{ne}, T: types.BoolType}
+	p := planOf(t, f, project(&plan.Filter{Input: t1, Pred: sub}, t1.Cols[0]))
+	j := findJoin(p)
+	if j == nil || j.Op != OpHashJoin || len(j.Join.LeftKeys) != 1 {
+		t.Fatalf("5 NOT IN (...) should become a hash join on a projected constant key:\n%s", explainText(p))
+	}
+}
+
+func TestFilterPushdownIntoInnerJoin(t *testing.T) {
+	f := &fixture{}
+	a := f.scan("a", 100, false, "k", "v")
+	b := f.scan("b", 100, false, "k", "w")
+	j := &plan.Join{Type: plan.CrossJoin, Left: a, Right: b}
+	pred := &plan.And{Args: []plan.Expr{
+		op(t, "=", ref(a.Cols[0]), ref(b.Cols[0])),
+		op(t, ">", ref(a.Cols[1]), intConst(3)),
+		op(t, "<", ref(b.Cols[1]), intConst(7)),
+	}}
+	p := planOf(t, f, project(&plan.Filter{Input: j, Pred: pred}, a.Cols[1], b.Cols[1]))
+	jn := findJoin(p)
+	if jn == nil || jn.Op != OpHashJoin || len(jn.Join.LeftKeys) != 1 || jn.Join.Residual != nil {
+		t.Fatalf("cross join + equality should become a hash join:\n%s", explainText(p))
+	}
+	for _, in := range jn.Inputs {
+		if in.Op != OpFilter {
+			t.Fatalf("single-side predicates should be pushed below the join:\n%s", explainText(p))
+		}
+	}
+}
+
+func TestLeftJoinKeepsNullExtendedSideFilterAbove(t *testing.T) {
+	f := &fixture{}
+	a := f.scan("a", 100, false, "k")
+	b := f.scan("b", 100, false, "k")
+	j := &plan.Join{Type: plan.LeftJoin, Left: a, Right: b, On: op(t, "=", ref(a.Cols[0]), ref(b.Cols[0]))}
+	pred := &plan.IsNull{Arg: ref(b.Cols[0])}
+	p := planOf(t, f, project(&plan.Filter{Input: j, Pred: pred}, a.Cols[0]))
+	if p.Inputs[0].Op != OpFilter || p.Inputs[0].Inputs[0].Op != OpHashJoin {
+		t.Fatalf("b.k IS NULL over a left join must stay above the join:\n%s", explainText(p))
+	}
+}
+
+func TestFoldConstantsKeepsThreeValuedLogic(t *testing.T) {
+	f := &fixture{}
+	a := f.scan("a", 1, false, "k")
+	null := &plan.Const{Val: types.NullValue, T: types.BoolType}
+	cmp := op(t, ">", ref(a.Cols[0]), intConst(0))
+	// (k > 0) AND NULL must not fold to NULL or FALSE: when k > 0 is FALSE it is FALSE.
+	e := FoldConstants(&types.EvalContext{}, &plan.And{Args: []plan.Expr{cmp, null}})
+	if _, isConst := e.(*plan.Const); isConst {
+		t.Fatalf("folded a non-constant AND: %s", FormatExpr(e))
+	}
+	// 1 + 2 folds; 1 / 0 is left for run time.
+	if c, ok := FoldConstants(nil, op(t, "+", intConst(1), intConst(2))).(*plan.Const); !ok || c.Val.I != 3 {
+		t.Fatalf("1 + 2 did not fold to 3")
+	}
+	if _, ok := FoldConstants(nil, op(t, "/", intConst(1), intConst(0))).(*plan.Const); ok {
+		t.Fatalf("1 / 0 must not be folded (the error belongs to run time)")
+	}
+}
+
+func TestPruneScanColumns(t *testing.T) {
+	f := &fixture{}
+	a := f.scan("a", 10, false, "k", "v", "w")
+	p := planOf(t, f, project(a, a.Cols[1]))
+	scan := p.Inputs[0].Logical.(*plan.Scan)
+	if len(scan.Cols) != 1 || scan.Ordinals[0] != 1 {
+		t.Fatalf("scan should read only column v, reads %v", scan.Ordinals)
+	}
+}
