@@ -13,14 +13,14 @@ import (
 
 // castValue converts v from one type to another (SQL CAST semantics).
 func castValue(ctx *types.EvalContext, v types.Value, from, to types.Type, explicit bool) (types.Value, error) {
-	return fallbackCast(ctx, v, from, to, explicit)
+	return types.CastValue(ctx, v, from, to, explicit)
 }
 
 // compareValues orders two non-NULL values of type t.
-func compareValues(a, b types.Value, t types.Type) int { return fallbackCompare(a, b, t) }
+func compareValues(a, b types.Value, t types.Type) int { return types.Compare(a, b, t) }
 
 // hashValue hashes a non-NULL value of type t consistently with compareValues.
-func hashValue(v types.Value, t types.Type) uint64 { return fallbackHash(v, t) }
+func hashValue(v types.Value, t types.Type) uint64 { return types.Hash(v, t) }
 
 // canceled turns a context error into PostgreSQL's query-cancel error.
 func canceled(err error) error {
