@@ -1,0 +1,634 @@
+package join
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/joind/joind/operators"
+	"github.com/joind/joind/operators/join/hashtable"
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+)
+
+// HashJoin is the hash join operator (also the nested-loop join, which is a
+// hash join whose index returns every build row). It runs once: each output
+// partition is opened at most once.
+type HashJoin struct {
+	left, right operators.Operator
+	spec        Spec
+	env         *operators.Env
+	kind        kind
+	na          naMode
+	nested      bool // built by NewNestedLoopJoin: no keys
+
+	allCols, valueCols, scopeCols []int
+	nullsEq                       []bool
+	leftKeys, rightKeys           *keyEval
+	residual                      *operators.Compiled
+	resSrc                        []colSrc // columns the residual reads, in its input order
+	out                           []colSrc
+	schema                        *arrow.Schema
+	batchSize                     int
+	parts                         int
+
+	// Run state, shared by the partitions.
+	buildBytes atomic.Int64 // bytes held by build sides, for MemoryLimit
+	kernel     atomic.Value // string: the index kind actually built
+	collect    struct {     // CollectLeft
+		grpOnce, buildOnce sync.Once
+		build              *buildSide
+		err                error
+		grp                *group
+	}
+	partd struct { // Partitioned
+		once        sync.Once
+		left, right *exchange
+		groups      []*group
+	}
+}
+
+var _ operators.Operator = (*HashJoin)(nil)
+
+// colSrc says where an output (or residual input) column comes from.
+type colSrc struct {
+	side int // 0 build, 1 probe, 2 mark
+	pos  int
+	col  plan.Column
+}
+
+// NewHashJoin builds a hash join of left (the build side, collected first)
+// and right (the probe side). See Spec.
+func NewHashJoin(left, right operators.Operator, spec Spec, env *operators.Env) (operators.Operator, error) {
+	k, na, err := classify(&spec)
+	if err != nil {
+		return nil, err
+	}
+	return newJoin(left, right, spec, env, k, na, false)
+}
+
+func newJoin(left, right operators.Operator, spec Spec, env *operators.Env, k kind, na naMode, nested bool) (*HashJoin, error) {
+	if env == nil {
+		env = &operators.Env{}
+	}
+	j := &HashJoin{left: left, right: right, spec: spec, env: env, kind: k, na: na, nested: nested}
+	var err error
+	nk := len(spec.LeftKeys)
+	j.nullsEq = make([]bool, nk)
+	copy(j.nullsEq, spec.KeyNullsEqual)
+	for i := 0; i < nk; i++ {
+		j.allCols = append(j.allCols, i)
+	}
+	if spec.NullAware && !nested {
+		vk := spec.ValueKeys
+		if vk == 0 {
+			vk = 1
+		}
+		j.valueCols, j.scopeCols = j.allCols[:vk], j.allCols[vk:]
+	}
+	lc, rc := left.Columns(), right.Columns()
+	if j.leftKeys, err = newKeyEval(spec.LeftKeys, lc, env); err != nil {
+		return nil, err
+	}
+	if j.rightKeys, err = newKeyEval(spec.RightKeys, rc, env); err != nil {
+		return nil, err
+	}
+	if spec.Residual != nil {
+		if err := j.compileResidual(lc, rc); err != nil {
+			return nil, err
+		}
+	}
+	// Output columns by ColumnID.
+	for _, c := range spec.Cols {
+		src, ok := colSrc{}, false
+		if spec.Mark != nil && c.ID == spec.Mark.ID && k == kLeftMark {
+			src, ok = colSrc{side: 2, col: c}, true
+		}
+		if !ok && k.outputsBuild() {
+			src, ok = find(lc, c, 0)
+		}
+		if !ok && k.outputsProbe() {
+			src, ok = find(rc, c, 1)
+		}
+		if !ok {
+			return nil, planErr("%s join output column %q (#%d) is not an input column", k, c.Name, c.ID)
+		}
+		j.out = append(j.out, src)
+	}
+	j.schema = schemaOf(spec.Cols)
+	j.batchSize = env.BatchSize
+	if j.batchSize <= 0 {
+		j.batchSize = 1024
+	}
+	j.parts = right.Partitions()
+	if spec.Mode == Partitioned {
+		j.parts = spec.Partitions
+		if j.parts <= 0 {
+			j.parts = max(left.Partitions(), right.Partitions())
+		}
+	}
+	return j, nil
+}
+
+func find(cols []plan.Column, c plan.Column, side int) (colSrc, bool) {
+	for i, x := range cols {
+		if x.ID == c.ID {
+			return colSrc{side: side, pos: i, col: x}, true
+		}
+	}
+	return colSrc{}, false
+}
+
+// compileResidual compiles the residual over only the columns it reads,
+// gathered per candidate pair.
+func (j *HashJoin) compileResidual(lc, rc []plan.Column) error {
+	ids := map[plan.ColumnID]bool{}
+	all := !exprColumns(j.spec.Residual, ids)
+	var input []plan.Column
+	for side, cols := range [][]plan.Column{lc, rc} {
+		for i, c := range cols {
+			if all || ids[c.ID] {
+				j.resSrc = append(j.resSrc, colSrc{side: side, pos: i, col: c})
+				input = append(input, c)
+			}
+		}
+	}
+	c, err := operators.Compile(j.spec.Residual, input, j.env)
+	if err != nil {
+		return err
+	}
+	j.residual = c
+	return nil
+}
+
+func (j *HashJoin) Columns() []plan.Column { return j.spec.Cols }
+func (j *HashJoin) Partitions() int        { return j.parts }
+
+// buildSide is one collected build side and its indexes.
+type buildSide struct {
+	cols []arrow.Array // the build batches concatenated, one array per column
+	n    int
+	keys *keyBatch
+	idx  index // all keys; rows with a NULL key are not in it
+
+	matched bitmap // build row found a partner (left/full/semi/anti/mark)
+	unknown bitmap // per-row NULL-aware: build row's NOT IN is UNKNOWN
+
+	hasNullValue bool  // some build row has a NULL value key (RightAnti NA)
+	nullValueIdx index // per-row NA: NULL-valued build rows, by scope keys
+	scopeIdx     index // per-row NA: build rows with non-NULL scope keys, by scope keys
+}
+
+// group is a set of build sides whose build-dependent rows are emitted by
+// the last of the probe partitions sharing comp.
+type group struct {
+	comp   *Completion[*atomic.Uint64]
+	builds []*buildSide
+}
+
+// bitmap is one bit per build row, set with atomic OR by concurrent probers
+// and read after the completion barrier.
+type bitmap []atomic.Uint64
+
+func newBitmap(n int) bitmap { return make(bitmap, (n+63)/64) }
+
+func (b bitmap) set(i int32) {
+	w, m := &b[i>>6], uint64(1)<<(uint(i)&63)
+	if w.Load()&m == 0 { // skip the write (and the cache-line bounce) when set
+		w.Or(m)
+	}
+}
+
+func (b bitmap) test(i int32) bool { return b[i>>6].Load()&(uint64(1)<<(uint(i)&63)) != 0 }
+
+// collectSide reads every partition of op concurrently, counting bytes
+// against the join's memory limit.
+func (j *HashJoin) collectSide(ctx context.Context, open func(ctx context.Context, p int) (operators.Stream, error), parts int) ([]arrow.Record, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := make([][]arrow.Record, parts)
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for p := 0; p < parts; p++ {
+		wg.Add(1)
+		go func(p int) {
+			defer wg.Done()
+			errs[p] = func() error {
+				s, err := open(ctx, p)
+				if err != nil {
+					return err
+				}
+				defer s.Close()
+				for {
+					r, err := s.Next()
+					if err == io.EOF {
+						return nil
+					}
+					if err != nil {
+						return err
+					}
+					if err := j.account(recordBytes(r)); err != nil {
+						return err
+					}
+					out[p] = append(out[p], r)
+				}
+			}()
+			if errs[p] != nil {
+				cancel()
+			}
+		}(p)
+	}
+	wg.Wait()
+	var first error
+	for _, e := range errs {
+		if e != nil && (first == nil || ctx.Err() != nil && first == context.Canceled) {
+			first = e
+		}
+		if e != nil && e != context.Canceled && first == context.Canceled {
+			first = e
+		}
+	}
+	if first != nil {
+		return nil, first
+	}
+	var all []arrow.Record
+	for _, rs := range out {
+		all = append(all, rs...)
+	}
+	return all, nil
+}
+
+// account adds n bytes to the build sides' total and enforces MemoryLimit.
+func (j *HashJoin) account(n int64) error {
+	total := j.buildBytes.Add(n)
+	if lim := j.spec.MemoryLimit; lim > 0 && total > lim {
+		e := pgerr.New(pgerr.OutOfMemory, "out of memory")
+		e.Detail = fmt.Sprintf("The build side of %s hash join needs more than %d bytes (%d so far); the limit is %d bytes.",
+			j.kind, lim, total, lim)
+		return e
+	}
+	return nil
+}
+
+// newBuild indexes collected build batches.
+func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSide, error) {
+	cols, n, err := concat(recs, j.left.Columns())
+	if err != nil {
+		return nil, err
+	}
+	if n > hashtable.MaxBuildRows || n > 1<<31-1 {
+		return nil, pgerr.New(pgerr.ProgramLimitExceeded, "hash join build side has too many rows (%d)", n)
+	}
+	b := &buildSide{cols: cols, n: n}
+	colArrs := make([]arrow.Array, len(cols))
+	copy(colArrs, cols)
+	rec := array.NewRecordBatch(schemaOf(j.left.Columns()), colArrs, int64(n))
+	if b.keys, err = j.leftKeys.eval(ctx, rec); err != nil {
+		return nil, err
+	}
+	switch {
+	case j.nested:
+		b.idx = &listIndex{n: n}
+	case len(j.allCols) == 1 && !j.nullsEq[0] && b.keys.cols[0].ints != nil:
+		si, err := newSwissIndex(b.keys, 0)
+		if err != nil {
+			return nil, err
+		}
+		b.idx = si
+	default:
+		var rows []int32
+		for r := 0; r < n; r++ {
+			if !b.keys.anyNull(j.allCols, j.nullsEq, r) {
+				rows = append(rows, int32(r))
+			}
+		}
+		if rows == nil {
+			rows = []int32{}
+		}
+		b.idx = newChainIndex(b.keys, j.allCols, rows)
+	}
+	if err := j.account(b.idx.bytes()); err != nil {
+		return nil, err
+	}
+	j.kernel.Store(b.idx.kernelName())
+	b.matched = newBitmap(n)
+	for r := 0; r < n; r++ {
+		if b.keys.anyNull(j.valueCols, j.nullsEq, r) {
+			b.hasNullValue = true
+			break
+		}
+	}
+	if j.na == naPerRow {
+		b.unknown = newBitmap(n)
+		var nullValued, inScope []int32
+		for r := 0; r < n; r++ {
+			if b.keys.anyNull(j.scopeCols, j.nullsEq, r) {
+				continue // in nobody's scope
+			}
+			inScope = append(inScope, int32(r))
+			if b.keys.anyNull(j.valueCols, j.nullsEq, r) {
+				nullValued = append(nullValued, int32(r))
+			}
+		}
+		if nullValued == nil {
+			nullValued = []int32{}
+		}
+		if inScope == nil {
+			inScope = []int32{}
+		}
+		if len(j.scopeCols) == 0 {
+			b.nullValueIdx = &listIndex{rows: nullValued}
+			b.scopeIdx = &listIndex{rows: inScope}
+		} else {
+			b.nullValueIdx = newChainIndex(b.keys, j.scopeCols, nullValued)
+			b.scopeIdx = newChainIndex(b.keys, j.scopeCols, inScope)
+		}
+		if err := j.account(b.nullValueIdx.bytes() + b.scopeIdx.bytes()); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// Open starts output partition p.
+func (j *HashJoin) Open(ctx context.Context, p int) (operators.Stream, error) {
+	if p < 0 || p >= j.parts {
+		return nil, planErr("hash join has no partition %d", p)
+	}
+	s := &stream{j: j, ctx: ctx, p: p, pb: newPairBuf(j.batchSize), upb: newPairBuf(j.batchSize)}
+	if j.spec.Mode == Partitioned {
+		j.partd.once.Do(j.startPartitioned)
+		s.in = j.partd.right.stream(ctx, p)
+		s.grp = j.partd.groups[p]
+		return s, nil
+	}
+	in, err := j.right.Open(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	s.in = in
+	j.collect.grpOnce.Do(func() { j.collect.grp = &group{comp: newAtomicCompletion(j.parts)} })
+	s.grp = j.collect.grp
+	return s, nil
+}
+
+// startPartitioned sets up the exchanges and the completion groups.
+func (j *HashJoin) startPartitioned() {
+	j.partd.left = newExchange(j.left, j.leftKeys, j, j.parts)
+	j.partd.right = newExchange(j.right, j.rightKeys, j, j.parts)
+	j.partd.groups = make([]*group, j.parts)
+	if j.na == naLeftAnti {
+		// The Summary must cover the whole probe side: one group, and the
+		// last partition emits every partition's build rows.
+		g := &group{comp: newAtomicCompletion(j.parts), builds: make([]*buildSide, j.parts)}
+		for i := range j.partd.groups {
+			j.partd.groups[i] = g
+		}
+		return
+	}
+	for i := range j.partd.groups {
+		j.partd.groups[i] = &group{comp: newAtomicCompletion(1), builds: make([]*buildSide, 1)}
+	}
+}
+
+// state is a probe stream's phase.
+type state uint8
+
+const (
+	// building: waiting for (or doing) the build side: CollectLeft shares one
+	// build done once; Partitioned builds this partition's own.
+	stBuilding state = iota
+	// probing: reading probe batches and emitting matches and probe-side
+	// rows (inner, outer, RightSemi, RightAnti) batch by batch.
+	stProbing
+	// finishing: the probe input is exhausted; report completion and learn
+	// whether this partition is the last one.
+	stFinishing
+	// emitting: this partition is last; emit the build-side rows that depend
+	// on the whole probe side (unmatched, semi, anti, mark).
+	stEmitting
+	// done: io.EOF from now on.
+	stDone
+)
+
+// stream is one output partition: it probes partition p of the probe side.
+type stream struct {
+	j     *HashJoin
+	ctx   context.Context
+	p     int
+	state state
+	in    operators.Stream
+	grp   *group
+	build *buildSide
+
+	// current probe batch
+	rec       arrow.Record
+	kb        *keyBatch
+	sel       []int32 // probe rows with no NULL key
+	pb, upb   *pairBuf
+	batchDone bool
+	pmatched  []bool // probe row matched (right/full/RightSemi/RightAnti)
+	outB      []int32
+	outP      []int32
+	marks     []int8 // mark join: 1 TRUE, 0 FALSE, -1 NULL
+	status    []int8 // residual results, reused
+
+	// emitting
+	summary   Summary
+	emitBuild int
+	emitRow   int
+	closed    bool
+}
+
+func (s *stream) Next() (arrow.Record, error) {
+	for {
+		if err := s.ctx.Err(); err != nil {
+			return nil, err
+		}
+		switch s.state {
+		case stBuilding:
+			if err := s.doBuild(); err != nil {
+				return nil, err
+			}
+			s.state = stProbing
+			if s.j.na == naRightAnti && s.build.n > 0 && s.build.hasNullValue {
+				// probe NOT IN (build with a NULL): never TRUE.
+				s.state = stDone
+			}
+		case stProbing:
+			if s.rec == nil {
+				if s.j.na == naLeftAnti && s.grp.comp.Hint(FactNullKey) {
+					// A NULL probe key was recorded: no build row can be
+					// emitted, so the rest of the probe side is moot.
+					s.state = stFinishing
+					continue
+				}
+				rec, err := s.in.Next()
+				if err == io.EOF {
+					s.state = stFinishing
+					continue
+				}
+				if err != nil {
+					return nil, err
+				}
+				if err := s.startBatch(rec); err != nil {
+					return nil, err
+				}
+			}
+			out, err := s.step()
+			if err != nil || out != nil {
+				return out, err
+			}
+		case stFinishing:
+			summary, last := s.grp.comp.Finish()
+			s.state = stDone
+			if last && s.j.kind.emitsBuild() {
+				s.summary = summary
+				s.state = stEmitting
+			}
+		case stEmitting:
+			out, err := s.emit()
+			if err != nil || out != nil {
+				return out, err
+			}
+			s.state = stDone
+		case stDone:
+			return nil, io.EOF
+		}
+	}
+}
+
+func (s *stream) Close() error {
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	if s.in != nil {
+		return s.in.Close()
+	}
+	return nil
+}
+
+func (s *stream) doBuild() error {
+	j := s.j
+	if j.spec.Mode == Partitioned {
+		recs, err := j.collectSide(s.ctx, func(ctx context.Context, _ int) (operators.Stream, error) {
+			return j.partd.left.stream(ctx, s.p), nil
+		}, 1)
+		if err != nil {
+			return err
+		}
+		b, err := j.newBuild(s.ctx, recs)
+		if err != nil {
+			return err
+		}
+		s.build = b
+		if len(s.grp.builds) == 1 {
+			s.grp.builds[0] = b
+		} else {
+			s.grp.builds[s.p] = b // published to the last partition by Finish
+		}
+		return nil
+	}
+	c := &j.collect
+	c.buildOnce.Do(func() {
+		recs, err := j.collectSide(s.ctx, j.left.Open, j.left.Partitions())
+		if err == nil {
+			c.build, err = j.newBuild(s.ctx, recs)
+		}
+		c.err = err
+		if err == nil {
+			c.grp.builds = []*buildSide{c.build}
+		}
+	})
+	if c.err != nil {
+		return c.err
+	}
+	s.build = c.build
+	return nil
+}
+
+// startBatch prepares a probe batch: keys, facts, and the per-row NULL-aware
+// marks, which produce no output.
+func (s *stream) startBatch(rec arrow.Record) error {
+	j := s.j
+	kb, err := j.rightKeys.eval(s.ctx, rec)
+	if err != nil {
+		return err
+	}
+	n := kb.n
+	s.rec, s.kb, s.batchDone = rec, kb, false
+	s.pb.restart()
+	fact := FactRow
+	s.sel = s.sel[:0]
+	for i := 0; i < n; i++ {
+		if kb.anyNull(j.allCols, j.nullsEq, i) {
+			if kb.anyNull(j.valueCols, j.nullsEq, i) {
+				fact |= FactNullKey
+			}
+			continue
+		}
+		s.sel = append(s.sel, int32(i))
+	}
+	if j.kind.emitsBuild() {
+		s.grp.comp.Record(fact)
+	}
+	if j.na == naLeftAnti && fact&FactNullKey != 0 {
+		// This batch already empties the result; skip its probing.
+		s.sel = s.sel[:0]
+	}
+	if s.j.kind == kRight || s.j.kind == kFull || s.j.kind == kRightSemi || s.j.kind == kRightAnti {
+		s.pmatched = make([]bool, n)
+	}
+	if j.na == naPerRow && s.build.n > 0 {
+		return s.markUnknown()
+	}
+	return nil
+}
+
+// step probes the current batch for at most one output batch. It returns
+// nil, nil when the batch is exhausted without pending output.
+func (s *stream) step() (arrow.Record, error) {
+	j := s.j
+	for !s.batchDone && len(s.outB) < j.batchSize {
+		s.pb.reset()
+		if s.build.n == 0 {
+			s.batchDone = true
+		} else {
+			s.batchDone = s.build.idx.probe(s.kb, s.sel, s.pb)
+		}
+		if len(s.pb.probe) == 0 {
+			continue
+		}
+		status, err := s.evalResidual(s.pb.probe, s.pb.build)
+		if err != nil {
+			return nil, err
+		}
+		for i, p := range s.pb.probe {
+			b := s.pb.build[i]
+			switch status[i] {
+			case 1:
+				s.match(p, b)
+			case -1:
+				if j.na == naPerRow && j.spec.ResidualUnknown {
+					s.build.unknown.set(b)
+				}
+			}
+		}
+	}
+	if s.batchDone {
+		s.probeSideRows()
+	}
+	var out arrow.Record
+	if len(s.outP) > 0 {
+		out = s.flush(s.rec, s.build)
+	}
+	if s.batchDone {
+		s.rec = nil
+	}
+	return out, nil
+}

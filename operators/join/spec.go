@@ -1,0 +1,351 @@
+package join
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// Mode is how the build side is distributed over the probe partitions.
+type Mode uint8
+
+const (
+	// CollectLeft collects the whole build (left) side once and shares it,
+	// read-only, with every probe partition. Build rows whose output depends
+	// on the whole probe side are emitted by the last probe partition.
+	CollectLeft Mode = iota
+	// Partitioned hash-repartitions both inputs on the keys; partition i
+	// joins build partition i with probe partition i.
+	Partitioned
+)
+
+func (m Mode) String() string {
+	if m == Partitioned {
+		return "Partitioned"
+	}
+	return "CollectLeft"
+}
+
+// Spec describes a hash join. LEFT IS THE BUILD SIDE (collected first), RIGHT
+// the probe side.
+type Spec struct {
+	// Type: inner, left (build rows preserved), right (probe rows
+	// preserved), full, semi / anti / mark (emit build rows: LeftSemi,
+	// LeftAnti, LeftMark). CrossJoin is not a hash join.
+	Type plan.JoinType
+	// EmitProbe turns SemiJoin / AntiJoin into RightSemi / RightAnti: the
+	// probe rows with (without) a match are emitted and the output columns
+	// are the probe side's. `probe WHERE k NOT IN (SELECT k FROM build)` is a
+	// null-aware RightAnti.
+	EmitProbe bool
+	// NullAware gives anti and mark joins NOT IN semantics (see doc.go):
+	// NULLs make the comparison UNKNOWN instead of FALSE. Legal with AntiJoin
+	// (either side) and MarkJoin; a no-op for semi joins.
+	NullAware bool
+	Mode      Mode
+	// LeftKeys[i] = RightKeys[i] are the equi-keys (at least one).
+	LeftKeys, RightKeys []plan.Expr
+	// KeyNullsEqual[i] makes key i an IS NOT DISTINCT FROM key (NULL matches
+	// NULL). nil = all false.
+	KeyNullsEqual []bool
+	// ValueKeys (null-aware only) is how many leading keys are the NOT IN
+	// value (a row constructor has several); the remaining keys are the
+	// correlation-scope keys. 0 means 1.
+	ValueKeys int
+	// Residual is evaluated over (build row, probe row) pairs whose keys are
+	// equal; a pair matches when it is TRUE. nil = none. In a null-aware join
+	// it is the subquery's scope filter: a pair where it is FALSE or NULL is
+	// out of scope, as in a WHERE clause.
+	Residual plan.Expr
+	// ResidualUnknown (null-aware only) makes a NULL residual UNKNOWN rather
+	// than out of scope: for a residual that is part of the comparison
+	// itself (op ANY / op ALL with a non-equality op), not a WHERE filter.
+	ResidualUnknown bool
+	// Cols are the output columns (plan.Join.Columns(): left's then right's;
+	// left's for semi/anti; left's then Mark for mark; right's for
+	// RightSemi/RightAnti). They are matched to the inputs by ColumnID.
+	Cols []plan.Column
+	// Mark is the mark column of a mark join.
+	Mark *plan.Column
+	// MemoryLimit caps the build side's bytes (0 = no limit); beyond it the
+	// join fails with SQLSTATE 53200.
+	MemoryLimit int64
+	// Partitions is the number of partitions in Partitioned mode (0 = the
+	// larger of the inputs' partition counts).
+	Partitions int
+}
+
+// kind is the physical join type.
+type kind uint8
+
+const (
+	kInner kind = iota
+	kLeft       // build rows preserved
+	kRight      // probe rows preserved
+	kFull
+	kLeftSemi
+	kLeftAnti
+	kLeftMark
+	kRightSemi
+	kRightAnti
+)
+
+var kindNames = [...]string{"Inner", "Left", "Right", "Full", "LeftSemi", "LeftAnti", "LeftMark", "RightSemi", "RightAnti"}
+
+func (k kind) String() string { return kindNames[k] }
+
+// emitsBuild: the kind emits build rows after the whole probe side was seen.
+func (k kind) emitsBuild() bool {
+	return k == kLeft || k == kFull || k == kLeftSemi || k == kLeftAnti || k == kLeftMark
+}
+
+// outputsBuild: the output has build-side columns.
+func (k kind) outputsBuild() bool { return k != kRightSemi && k != kRightAnti }
+
+// outputsProbe: the output has probe-side columns.
+func (k kind) outputsProbe() bool { return k <= kFull || k == kRightSemi || k == kRightAnti }
+
+// naMode is the null-aware machinery a join needs.
+type naMode uint8
+
+const (
+	naNone      naMode = iota
+	naLeftAnti         // uncorrelated build NOT IN (probe): decided by the probe Summary
+	naLeftMark         // uncorrelated mark: likewise
+	naRightAnti        // uncorrelated probe NOT IN (build): decided by the build's NULLs
+	naPerRow           // correlated LeftAnti/LeftMark: UNKNOWN decided per build row
+)
+
+func (m naMode) String() string {
+	return [...]string{"none", "LeftAnti (uncorrelated)", "LeftMark (uncorrelated)", "RightAnti", "per build row (correlated)"}[m]
+}
+
+func planErr(format string, args ...any) error {
+	return pgerr.New(pgerr.InternalError, format, args...)
+}
+
+// classify validates spec and derives the kind and null-aware mode.
+func classify(spec *Spec) (kind, naMode, error) {
+	var k kind
+	switch spec.Type {
+	case plan.InnerJoin:
+		k = kInner
+	case plan.LeftJoin:
+		k = kLeft
+	case plan.RightJoin:
+		k = kRight
+	case plan.FullJoin:
+		k = kFull
+	case plan.SemiJoin:
+		k = kLeftSemi
+		if spec.EmitProbe {
+			k = kRightSemi
+		}
+	case plan.AntiJoin:
+		k = kLeftAnti
+		if spec.EmitProbe {
+			k = kRightAnti
+		}
+	case plan.MarkJoin:
+		k = kLeftMark
+	default:
+		return 0, 0, planErr("hash join does not support join type %d", spec.Type)
+	}
+	if spec.EmitProbe && k != kRightSemi && k != kRightAnti {
+		return 0, 0, planErr("EmitProbe applies only to semi and anti joins, not %s", k)
+	}
+	nk := len(spec.LeftKeys)
+	if nk == 0 {
+		return 0, 0, planErr("hash join requires at least one equi-join key")
+	}
+	if len(spec.RightKeys) != nk {
+		return 0, 0, planErr("hash join has %d left keys but %d right keys", nk, len(spec.RightKeys))
+	}
+	if spec.KeyNullsEqual != nil && len(spec.KeyNullsEqual) != nk {
+		return 0, 0, planErr("hash join has %d keys but %d KeyNullsEqual flags", nk, len(spec.KeyNullsEqual))
+	}
+	if err := checkKeyTypes(spec.LeftKeys, spec.RightKeys); err != nil {
+		return 0, 0, err
+	}
+	if k == kLeftMark && spec.Mark == nil {
+		return 0, 0, planErr("mark join has no mark column")
+	}
+	if spec.Residual != nil && spec.Residual.Type().ID != types.Bool {
+		return 0, 0, planErr("hash join residual filter is not boolean")
+	}
+	if !spec.NullAware {
+		if spec.ResidualUnknown {
+			return 0, 0, planErr("ResidualUnknown applies only to null-aware joins")
+		}
+		return k, naNone, nil
+	}
+
+	// Null-aware: a whitelist of legal combinations.
+	vk := spec.ValueKeys
+	if vk == 0 {
+		vk = 1
+	}
+	if vk > nk {
+		return 0, 0, planErr("null-aware join has %d value keys but only %d keys", vk, nk)
+	}
+	for i := 0; i < vk; i++ {
+		if spec.KeyNullsEqual != nil && spec.KeyNullsEqual[i] {
+			return 0, 0, pgerr.New(pgerr.FeatureNotSupported, "null-aware join value key %d cannot be IS NOT DISTINCT FROM", i+1)
+		}
+	}
+	correlated := nk > 1 || spec.Residual != nil
+	switch k {
+	case kLeftSemi, kRightSemi:
+		// x IN (...) in WHERE: UNKNOWN filters like FALSE, a plain semi join.
+		return k, naNone, nil
+	case kRightAnti:
+		switch {
+		case nk != 1:
+			return 0, 0, pgerr.New(pgerr.FeatureNotSupported, "null-aware RightAnti join supports only a single join key, got %d", nk)
+		case spec.Residual != nil:
+			return 0, 0, pgerr.New(pgerr.FeatureNotSupported, "null-aware RightAnti join does not support a residual filter")
+		case spec.Mode != CollectLeft:
+			return 0, 0, pgerr.New(pgerr.FeatureNotSupported, "null-aware RightAnti join requires CollectLeft mode, got Partitioned")
+		}
+		return k, naRightAnti, nil
+	case kLeftAnti, kLeftMark:
+		if spec.Mode == Partitioned && (correlated || k == kLeftMark) {
+			return 0, 0, pgerr.New(pgerr.FeatureNotSupported,
+				"null-aware %s join with per-row NULL decisions requires CollectLeft mode, got Partitioned", k)
+		}
+		if correlated {
+			return k, naPerRow, nil
+		}
+		if k == kLeftAnti {
+			return k, naLeftAnti, nil
+		}
+		return k, naLeftMark, nil
+	}
+	return 0, 0, planErr("null-aware %s join is not supported", k)
+}
+
+// exprString renders a key or filter for EXPLAIN (column names, constants,
+// calls); it is not SQL.
+func exprString(e plan.Expr) string {
+	switch x := e.(type) {
+	case nil:
+		return ""
+	case *plan.ColRef:
+		if x.Name != "" {
+			return x.Name
+		}
+		return fmt.Sprintf("#%d", x.ID)
+	case *plan.Const:
+		if x.Val.Null {
+			return "NULL"
+		}
+		switch familyOf(x.T) {
+		case famInt, famDate, famTimestamp, famBool:
+			return fmt.Sprint(x.Val.I)
+		case famFloat:
+			return fmt.Sprint(x.Val.F)
+		case famNumeric:
+			return x.Val.Num.String()
+		}
+		return "'" + x.Val.S + "'"
+	case *plan.Param:
+		return fmt.Sprintf("$%d", x.Index)
+	case *plan.Cast:
+		return "(" + exprString(x.Input) + ")::" + typeName(x.T)
+	case *plan.Call:
+		args := make([]string, len(x.Args))
+		for i, a := range x.Args {
+			args[i] = exprString(a)
+		}
+		if len(args) == 2 && !isIdent(x.Func.Name) {
+			return "(" + args[0] + " " + x.Func.Name + " " + args[1] + ")"
+		}
+		return x.Func.Name + "(" + strings.Join(args, ", ") + ")"
+	case *plan.And:
+		return joinExprs(x.Args, " AND ")
+	case *plan.Or:
+		return joinExprs(x.Args, " OR ")
+	case *plan.Not:
+		return "NOT " + exprString(x.Arg)
+	case *plan.IsNull:
+		if x.Negate {
+			return "(" + exprString(x.Arg) + " IS NOT NULL)"
+		}
+		return "(" + exprString(x.Arg) + " IS NULL)"
+	}
+	return fmt.Sprintf("<%T>", e)
+}
+
+func isIdent(s string) bool {
+	for _, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func joinExprs(es []plan.Expr, sep string) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = exprString(e)
+	}
+	return "(" + strings.Join(parts, sep) + ")"
+}
+
+// exprColumns collects the ColumnIDs e reads. ok is false when e holds a
+// node this walker does not know (the caller then assumes every column).
+func exprColumns(e plan.Expr, ids map[plan.ColumnID]bool) (ok bool) {
+	switch x := e.(type) {
+	case nil, *plan.Const, *plan.Param:
+		return true
+	case *plan.ColRef:
+		ids[x.ID] = true
+		return true
+	case *plan.Call:
+		return allColumns(x.Args, ids)
+	case *plan.Cast:
+		return exprColumns(x.Input, ids)
+	case *plan.And:
+		return allColumns(x.Args, ids)
+	case *plan.Or:
+		return allColumns(x.Args, ids)
+	case *plan.Not:
+		return exprColumns(x.Arg, ids)
+	case *plan.IsNull:
+		return exprColumns(x.Arg, ids)
+	case *plan.BoolTest:
+		return exprColumns(x.Arg, ids)
+	case *plan.IsDistinct:
+		return exprColumns(x.Left, ids) && exprColumns(x.Right, ids)
+	case *plan.NullIf:
+		return exprColumns(x.Left, ids) && exprColumns(x.Right, ids)
+	case *plan.Coalesce:
+		return allColumns(x.Args, ids)
+	case *plan.Case:
+		for _, w := range x.Whens {
+			if !exprColumns(w.Cond, ids) || !exprColumns(w.Result, ids) {
+				return false
+			}
+		}
+		return exprColumns(x.Else, ids)
+	case *plan.Subquery:
+		for _, id := range x.OuterRefs {
+			ids[id] = true
+		}
+		return allColumns(x.LHS, ids)
+	}
+	return false
+}
+
+func allColumns(es []plan.Expr, ids map[plan.ColumnID]bool) bool {
+	for _, e := range es {
+		if !exprColumns(e, ids) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,201 @@
+package join
+
+import (
+	"github.com/joind/joind/operators/join/hashtable"
+)
+
+// index finds build rows for probe rows. Everything that looks up build rows
+// goes through it, so the table behind a join is a one-file choice: the
+// Swiss table of package hashtable for a single int64-like key, a chained
+// Go map for composite and string keys, or every row (no keys).
+type index interface {
+	// probe appends (probe row, build row) pairs for the probe rows sel of
+	// kb to pb, at most pb.cap per call. It returns true when sel is
+	// exhausted; otherwise it is called again with the same arguments and
+	// resumes where it stopped. sel never holds a row with a NULL key.
+	probe(kb *keyBatch, sel []int32, pb *pairBuf) bool
+	kernelName() string
+	bytes() int64
+}
+
+// pairBuf receives pairs and keeps the resume state of one prober.
+type pairBuf struct {
+	cap          int
+	probe, build []int32
+	// resume state of the chained and all-rows indexes
+	pos int   // next index into sel
+	cur int32 // next build row of the current chain, -1 = start a new one
+	// scratch of the Swiss table
+	ht *hashtable.Matches
+}
+
+func newPairBuf(capacity int) *pairBuf {
+	return &pairBuf{cap: capacity, cur: -1}
+}
+
+// reset empties the pairs (not the resume state).
+func (pb *pairBuf) reset() { pb.probe, pb.build = pb.probe[:0], pb.build[:0] }
+
+// restart abandons the resume state: the next probe starts a new batch.
+func (pb *pairBuf) restart() {
+	pb.pos, pb.cur = 0, -1
+	if pb.ht != nil {
+		pb.ht.Reset()
+	}
+}
+
+// swissIndex adapts hashtable.Int64Table (single int-like key).
+type swissIndex struct {
+	t   *hashtable.Int64Table
+	col int
+}
+
+func newSwissIndex(kb *keyBatch, col int) (*swissIndex, error) {
+	k := &kb.cols[col]
+	t := hashtable.NewInt64(kb.n)
+	var valid []bool
+	if k.nulls != nil {
+		valid = make([]bool, kb.n)
+		for i := range valid {
+			valid[i] = !k.nulls[i]
+		}
+	}
+	if err := t.AppendSlice(k.ints, valid); err != nil {
+		return nil, err
+	}
+	t.Finish()
+	return &swissIndex{t: t, col: col}, nil
+}
+
+func (s *swissIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
+	if pb.ht == nil {
+		pb.ht = hashtable.NewMatches(pb.cap)
+	}
+	if sel == nil {
+		sel = []int32{} // nil would mean "every row" to the table
+	}
+	done := s.t.Probe(kb.cols[s.col].ints, sel, pb.ht)
+	pb.probe = append(pb.probe, pb.ht.ProbeRows...)
+	for _, b := range pb.ht.BuildRows {
+		pb.build = append(pb.build, int32(b))
+	}
+	return done
+}
+
+func (s *swissIndex) kernelName() string { return "swiss-int64/" + s.t.Kernel() }
+func (s *swissIndex) bytes() int64       { return s.t.Groups() * 128 }
+
+// chainIndex is a Go map from the encoded key to the first build row of a
+// chain; next links the rest. It handles composite and string keys, and the
+// NULL-aware side indexes keyed by correlation-scope columns.
+type chainIndex struct {
+	cols  []int
+	heads map[string]int32
+	next  []int32 // per build row; -1 ends a chain
+	size  int64
+}
+
+// newChainIndex indexes the build rows rows (nil = all) of kb by cols.
+func newChainIndex(kb *keyBatch, cols []int, rows []int32) *chainIndex {
+	ix := &chainIndex{cols: cols, heads: make(map[string]int32), next: make([]int32, kb.n)}
+	var buf []byte
+	add := func(r int32) {
+		buf = kb.composite(buf[:0], cols, int(r))
+		if h, ok := ix.heads[string(buf)]; ok {
+			ix.next[r] = h
+		} else {
+			ix.next[r] = -1
+			ix.size += int64(len(buf)) + 48
+		}
+		ix.heads[string(buf)] = r
+	}
+	// Insert in reverse so chains list rows in ascending order.
+	if rows == nil {
+		for r := kb.n - 1; r >= 0; r-- {
+			add(int32(r))
+		}
+	} else {
+		for i := len(rows) - 1; i >= 0; i-- {
+			add(rows[i])
+		}
+	}
+	ix.size += int64(kb.n) * 4
+	return ix
+}
+
+func (ix *chainIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
+	var buf []byte
+	for pb.pos < len(sel) {
+		p := sel[pb.pos]
+		if pb.cur < 0 {
+			buf = kb.composite(buf[:0], ix.cols, int(p))
+			h, ok := ix.heads[string(buf)]
+			if !ok {
+				pb.pos++
+				continue
+			}
+			pb.cur = h
+		}
+		for pb.cur >= 0 {
+			if len(pb.probe) >= pb.cap {
+				return false
+			}
+			pb.probe = append(pb.probe, p)
+			pb.build = append(pb.build, pb.cur)
+			pb.cur = ix.next[pb.cur]
+		}
+		pb.pos++
+	}
+	pb.pos, pb.cur = 0, -1
+	return true
+}
+
+func (ix *chainIndex) kernelName() string { return "go-map" }
+func (ix *chainIndex) bytes() int64       { return ix.size }
+
+// listIndex matches every probe row with every row of a fixed list of build
+// rows (no keys: nested loops, or a NULL-aware side index without scope
+// keys). rows nil means all n build rows.
+type listIndex struct {
+	rows []int32
+	n    int
+}
+
+func (ix *listIndex) row(i int) int32 {
+	if ix.rows != nil {
+		return ix.rows[i]
+	}
+	return int32(i)
+}
+
+func (ix *listIndex) len() int {
+	if ix.rows != nil {
+		return len(ix.rows)
+	}
+	return ix.n
+}
+
+func (ix *listIndex) probe(_ *keyBatch, sel []int32, pb *pairBuf) bool {
+	n := ix.len()
+	for pb.pos < len(sel) {
+		p := sel[pb.pos]
+		if pb.cur < 0 {
+			pb.cur = 0
+		}
+		for int(pb.cur) < n {
+			if len(pb.probe) >= pb.cap {
+				return false
+			}
+			pb.probe = append(pb.probe, p)
+			pb.build = append(pb.build, ix.row(int(pb.cur)))
+			pb.cur++
+		}
+		pb.pos++
+		pb.cur = -1
+	}
+	pb.pos, pb.cur = 0, -1
+	return true
+}
+
+func (ix *listIndex) kernelName() string { return "nested-loop" }
+func (ix *listIndex) bytes() int64       { return int64(len(ix.rows)) * 4 }
