@@ -510,7 +510,7 @@ func (f *failingOp) Open(ctx context.Context, p int) (Stream, error) {
 type errStream struct{ err error }
 
 func (e *errStream) Next() (arrow.Record, error) { return nil, e.err }
-func (e *errStream) Close() error               { return nil }
+func (e *errStream) Close() error                { return nil }
 
 func TestGenerateSeries(t *testing.T) {
 	ts := func(s string) types.Value {
