@@ -1,0 +1,132 @@
+// Command joind is the joind server: a PostgreSQL-wire-compatible analytic
+// SQL server. See `joind --help` for its settings.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/joind/joind/config"
+	"github.com/joind/joind/engine"
+	"github.com/joind/joind/operators/join/hashtable"
+	"github.com/joind/joind/wire"
+)
+
+// version is set at build time: -ldflags "-X main.version=1.2.3".
+var version string
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Environ(), os.Stdout, os.Stderr))
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// run is main without the process exit, so tests can drive it. It returns the
+// exit code: 0 after a clean shutdown (or --help/--version), 2 for a bad
+// setting, 1 for any other start-up or shutdown failure. Cancelling ctx acts
+// like SIGTERM.
+func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int {
+	cfg, err := config.Load(args, env)
+	switch {
+	case errors.Is(err, config.ErrHelp):
+		fmt.Fprint(stdout, config.Usage())
+		return 0
+	case errors.Is(err, config.ErrVersion):
+		fmt.Fprintf(stdout, "joind %s\n", versionString())
+		return 0
+	case err != nil:
+		fmt.Fprintf(stderr, "joind: %v\n", err)
+		return 2
+	}
+	logger := newLogger(cfg, stderr)
+
+	// Signals are caught from here on, before anything can be half-started.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	// The kernel choice is process-wide; setting it here (the engine also gets
+	// HashKernel) makes the start-up log below state the kernel really used.
+	hashtable.ForcePortable(cfg.HashKernel == "portable")
+	eng, err := engine.New(engine.Options{
+		DataDir:     cfg.DataDir,
+		Partitions:  cfg.Partitions,
+		BatchSize:   cfg.BatchSize,
+		MemoryLimit: cfg.MemoryLimit,
+		HashKernel:  cfg.HashKernel,
+		Logger:      logger,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "joind: cannot open data directory %s: %v\n", cfg.DataDir, err)
+		return 1
+	}
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		_ = eng.Close()
+		fmt.Fprintf(stderr, "joind: cannot listen on %s: %v\n", cfg.Listen, err)
+		return 1
+	}
+	srv := wire.NewServer(eng, wire.ServerOptions{}, logger)
+	logger.Info("joind listening", "address", ln.Addr().String(), "version", versionString(),
+		"kernel", hashtable.KernelName(), "data_dir", cfg.DataDir, "partitions", cfg.Partitions,
+		"memory_limit", cfg.MemoryLimit, "config_file", cfg.ConfigFile)
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(context.Background(), ln) }()
+
+	code := 0
+	select {
+	case <-ctx.Done():
+		logger.Info("shutting down: cancelling queries and disconnecting clients", "timeout", cfg.ShutdownTimeout)
+	case err := <-serveErr:
+		logger.Error("listener failed; shutting down", "err", err)
+		code = 1
+	}
+	stop() // a second Ctrl-C now kills the process the default way
+
+	shCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	if err := srv.Shutdown(shCtx); err != nil {
+		logger.Warn("clients did not finish in time; their connections were closed", "err", err)
+	}
+	cancel()
+	if err := eng.Close(); err != nil {
+		logger.Error("closing the engine failed", "err", err)
+		code = 1
+	}
+	logger.Info("joind stopped")
+	return code
+}
+
+func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	switch cfg.LogLevel {
+	case "debug":
+		level = slog.LevelDebug
+	case "warn":
+		level = slog.LevelWarn
+	case "error":
+		level = slog.LevelError
+	default:
+		level = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
