@@ -1,0 +1,629 @@
+package sql
+
+import (
+	"context"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+type storageTable = storage.Table
+
+// BindOptions carries what binding needs beyond the statement and catalog.
+//
+// ParamTypes gives the types of $1..$n (types.Unknown or missing entries
+// mean "infer"). On return, Bind has extended ParamTypes to the highest
+// parameter referenced and replaced unknown entries with the inferred types
+// (text when nothing constrains a parameter), as PostgreSQL reports them in
+// ParameterDescription.
+type BindOptions struct {
+	ParamTypes  []types.Type
+	EvalContext *types.EvalContext
+}
+
+// binder holds the state of binding one statement.
+type binder struct {
+	query string
+	cat   storage.Catalog
+	opts  *BindOptions
+	ids   *plan.IDAllocator
+	// locs maps bound expressions to the byte offset of their source, for
+	// error positions.
+	locs     map[plan.Expr]int32
+	params   map[int]*plan.Param
+	aggRefs  map[plan.ColumnID]bool
+	colTable map[plan.ColumnID]string
+	colName  map[plan.ColumnID]string
+}
+
+func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
+	return &binder{
+		query: query, cat: cat, opts: opts, ids: &plan.IDAllocator{},
+		locs:     map[plan.Expr]int32{},
+		aggRefs:  map[plan.ColumnID]bool{},
+		colTable: map[plan.ColumnID]string{},
+		colName:  map[plan.ColumnID]string{},
+	}
+}
+
+// errAt positions e at byte offset loc of the query (unless it has a position).
+func (b *binder) errAt(e *pgerr.Error, loc int32) error {
+	if loc >= 0 && e.Position == 0 {
+		return e.WithPosition(charPos(b.query, loc))
+	}
+	return e
+}
+
+// wrapAt positions an error returned by another package.
+func (b *binder) wrapAt(err error, loc int32) error {
+	return b.errAt(pgerr.As(err), loc)
+}
+
+// Bind binds a parsed statement against the catalog.
+func Bind(raw *RawStatement, cat storage.Catalog, opts *BindOptions) (Statement, error) {
+	if opts == nil {
+		opts = &BindOptions{}
+	}
+	b := newBinder(raw.query, cat, opts)
+	st, err := b.bindStatement(raw.stmt)
+	if err != nil {
+		return nil, err
+	}
+	b.finishParams()
+	return st, nil
+}
+
+// finishParams reports inferred parameter types back through opts.
+func (b *binder) finishParams() {
+	maxIdx := len(b.opts.ParamTypes)
+	for idx := range b.params {
+		if idx > maxIdx {
+			maxIdx = idx
+		}
+	}
+	pts := make([]types.Type, maxIdx)
+	copy(pts, b.opts.ParamTypes)
+	for i := range pts {
+		if i >= len(b.opts.ParamTypes) {
+			pts[i] = types.UnknownType
+		}
+	}
+	for idx, p := range b.params {
+		if p.T.ID == types.Unknown {
+			p.T = types.TextType
+		}
+		pts[idx-1] = p.T
+	}
+	for i := range pts {
+		if pts[i].ID == types.Unknown {
+			pts[i] = types.TextType
+		}
+	}
+	b.opts.ParamTypes = pts
+}
+
+func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
+	switch x := n.GetNode().(type) {
+	case *pg_query.Node_SelectStmt:
+		return b.bindQueryStmt(x.SelectStmt)
+	case *pg_query.Node_CreateStmt:
+		return b.bindCreateTable(x.CreateStmt)
+	case *pg_query.Node_CreateTableAsStmt:
+		return b.bindCreateTableAs(x.CreateTableAsStmt)
+	case *pg_query.Node_DropStmt:
+		return b.bindDrop(x.DropStmt)
+	case *pg_query.Node_InsertStmt:
+		return b.bindInsert(x.InsertStmt)
+	case *pg_query.Node_TruncateStmt:
+		return b.bindTruncate(x.TruncateStmt)
+	case *pg_query.Node_ExplainStmt:
+		return b.bindExplain(x.ExplainStmt)
+	case *pg_query.Node_VariableSetStmt:
+		return b.bindSet(x.VariableSetStmt)
+	case *pg_query.Node_VariableShowStmt:
+		return &Show{Name: strings.ToLower(x.VariableShowStmt.Name)}, nil
+	case *pg_query.Node_TransactionStmt:
+		return b.bindTransaction(x.TransactionStmt)
+	case *pg_query.Node_DiscardStmt:
+		what := "ALL"
+		switch x.DiscardStmt.Target {
+		case pg_query.DiscardMode_DISCARD_PLANS:
+			what = "PLANS"
+		case pg_query.DiscardMode_DISCARD_SEQUENCES:
+			what = "SEQUENCES"
+		case pg_query.DiscardMode_DISCARD_TEMP:
+			what = "TEMP"
+		}
+		return &Discard{What: what}, nil
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not supported", statementName(n))
+}
+
+// statementName names a statement for the "not supported" error.
+func statementName(n *pg_query.Node) string {
+	switch n.GetNode().(type) {
+	case *pg_query.Node_UpdateStmt:
+		return "UPDATE"
+	case *pg_query.Node_DeleteStmt:
+		return "DELETE"
+	case *pg_query.Node_MergeStmt:
+		return "MERGE"
+	case *pg_query.Node_IndexStmt:
+		return "CREATE INDEX"
+	case *pg_query.Node_ViewStmt:
+		return "CREATE VIEW"
+	case *pg_query.Node_AlterTableStmt:
+		return "ALTER TABLE"
+	case *pg_query.Node_CreateSchemaStmt:
+		return "CREATE SCHEMA"
+	case *pg_query.Node_CreateFunctionStmt:
+		return "CREATE FUNCTION"
+	case *pg_query.Node_CreateSeqStmt:
+		return "CREATE SEQUENCE"
+	case *pg_query.Node_CopyStmt:
+		return "COPY"
+	case *pg_query.Node_PrepareStmt:
+		return "PREPARE"
+	case *pg_query.Node_ExecuteStmt:
+		return "EXECUTE"
+	case *pg_query.Node_DeallocateStmt:
+		return "DEALLOCATE"
+	case *pg_query.Node_VacuumStmt:
+		return "VACUUM"
+	case *pg_query.Node_DeclareCursorStmt:
+		return "DECLARE CURSOR"
+	case *pg_query.Node_FetchStmt:
+		return "FETCH"
+	case *pg_query.Node_ClosePortalStmt:
+		return "CLOSE"
+	case *pg_query.Node_GrantStmt:
+		return "GRANT"
+	case *pg_query.Node_CreatedbStmt:
+		return "CREATE DATABASE"
+	case *pg_query.Node_DoStmt:
+		return "DO"
+	case *pg_query.Node_CommentStmt:
+		return "COMMENT"
+	case *pg_query.Node_LockStmt:
+		return "LOCK"
+	case *pg_query.Node_ListenStmt:
+		return "LISTEN"
+	case *pg_query.Node_NotifyStmt:
+		return "NOTIFY"
+	case *pg_query.Node_RenameStmt:
+		return "ALTER ... RENAME"
+	case *pg_query.Node_CallStmt:
+		return "CALL"
+	}
+	name := strings.TrimSuffix(nodeTypeName(n), "Stmt")
+	return strings.ToUpper(name) + " statement"
+}
+
+// bindQueryStmt binds a top-level SELECT/VALUES/set operation.
+func (b *binder) bindQueryStmt(sel *pg_query.SelectStmt) (*Query, error) {
+	q, _, err := b.bindSelect(sel, nil, nil, true)
+	if err != nil {
+		return nil, err
+	}
+	return b.finalQuery(q), nil
+}
+
+// finalQuery renames the plan's output columns to the query's output names
+// and resolves any unknown-typed outputs (VALUES / set operations) to text.
+func (b *binder) finalQuery(q *boundQuery) *Query {
+	cols := q.node.Columns()
+	needProj := false
+	for i, c := range cols {
+		if c.Name != q.names[i] || c.Type.ID == types.Unknown {
+			needProj = true
+		}
+	}
+	if needProj {
+		p := &plan.Project{Input: q.node}
+		for i, c := range cols {
+			e := b.resolveUnknown(&plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name})
+			p.Exprs = append(p.Exprs, e)
+			p.Cols = append(p.Cols, plan.Column{ID: b.ids.Next(), Name: q.names[i], Table: c.Table, Type: e.Type(), NotNull: c.NotNull})
+		}
+		q.node = p
+	}
+	return &Query{Plan: q.node, IDs: b.ids, Names: q.names}
+}
+
+// columnDefType resolves a column definition's type.
+func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
+	if len(cs.InhRelations) > 0 || cs.Partspec != nil || cs.Partbound != nil || cs.OfTypename != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "inheritance, partitioning and typed tables are not supported")
+	}
+	name, err := b.tableName(cs.Relation)
+	if err != nil {
+		return nil, err
+	}
+	ct := &CreateTable{Name: name, IfNotExists: cs.IfNotExists}
+	index := map[string]int{}
+	var pk []string
+	for _, el := range cs.TableElts {
+		switch x := el.GetNode().(type) {
+		case *pg_query.Node_ColumnDef:
+			cd := x.ColumnDef
+			if _, dup := index[cd.Colname]; dup {
+				return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
+			}
+			t, err := b.typeFromName(cd.TypeName)
+			if err != nil {
+				return nil, err
+			}
+			def := storage.ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull}
+			sawNull, sawNotNull := false, cd.IsNotNull
+			for _, cn := range cd.Constraints {
+				c := cn.GetConstraint()
+				switch c.Contype {
+				case pg_query.ConstrType_CONSTR_NOTNULL:
+					sawNotNull = true
+					def.NotNull = true
+				case pg_query.ConstrType_CONSTR_NULL:
+					sawNull = true
+				case pg_query.ConstrType_CONSTR_DEFAULT:
+					if def.Default != "" {
+						return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", cd.Colname, name), c.Location)
+					}
+					text, err := b.checkDefault(c.RawExpr, def)
+					if err != nil {
+						return nil, err
+					}
+					def.Default = text
+				case pg_query.ConstrType_CONSTR_PRIMARY:
+					def.NotNull = true
+					pk = append(pk, cd.Colname)
+				case pg_query.ConstrType_CONSTR_UNIQUE:
+					// Accepted, not enforced.
+				default:
+					return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
+				}
+			}
+			if sawNull && sawNotNull {
+				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"", cd.Colname, name), cd.Location)
+			}
+			if cd.CollClause != nil {
+				// Only the C collation exists.
+			}
+			index[cd.Colname] = len(ct.Columns)
+			ct.Columns = append(ct.Columns, def)
+		case *pg_query.Node_Constraint:
+			c := x.Constraint
+			switch c.Contype {
+			case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE:
+				for _, k := range c.Keys {
+					kn := k.GetString_().GetSval()
+					if c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
+						pk = append(pk, kn)
+					}
+					if _, ok := index[kn]; !ok {
+						return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" named in key does not exist", kn), c.Location)
+					}
+				}
+			default:
+				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
+			}
+		default:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s in CREATE TABLE is not supported", nodeTypeName(el))
+		}
+	}
+	for _, k := range pk {
+		ct.Columns[index[k]].NotNull = true
+	}
+	return ct, nil
+}
+
+func constraintName(t pg_query.ConstrType) string {
+	switch t {
+	case pg_query.ConstrType_CONSTR_CHECK:
+		return "CHECK"
+	case pg_query.ConstrType_CONSTR_FOREIGN:
+		return "FOREIGN KEY"
+	case pg_query.ConstrType_CONSTR_EXCLUSION:
+		return "EXCLUDE"
+	case pg_query.ConstrType_CONSTR_IDENTITY:
+		return "GENERATED AS IDENTITY"
+	case pg_query.ConstrType_CONSTR_GENERATED:
+		return "GENERATED"
+	}
+	return strings.TrimPrefix(t.String(), "CONSTR_")
+}
+
+// checkDefault validates a DEFAULT expression and returns its SQL text.
+func (b *binder) checkDefault(n *pg_query.Node, def storage.ColumnDef) (string, error) {
+	s := &scope{exprKind: "DEFAULT expressions"}
+	e, err := b.bindExpr(s, n)
+	if err != nil {
+		return "", err
+	}
+	if len(b.colTable) > 0 {
+		// (column references fail above: the scope has no items)
+	}
+	if _, err := b.coerceAssign(e, def.Type, def.Name, nodeLocation(n)); err != nil {
+		return "", err
+	}
+	return deparseExpr(n)
+}
+
+// deparseExpr renders an expression back to SQL text.
+func deparseExpr(n *pg_query.Node) (string, error) {
+	tree := &pg_query.ParseResult{Stmts: []*pg_query.RawStmt{{Stmt: &pg_query.Node{Node: &pg_query.Node_SelectStmt{
+		SelectStmt: &pg_query.SelectStmt{TargetList: []*pg_query.Node{{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{Val: n}}}}},
+	}}}}}
+	out, err := pg_query.Deparse(tree)
+	if err != nil {
+		return "", pgerr.Wrap(err, pgerr.InternalError, "cannot deparse expression: %v", err)
+	}
+	return strings.TrimPrefix(out, "SELECT "), nil
+}
+
+// bindDefault binds a stored DEFAULT text for an INSERT.
+func (b *binder) bindDefault(def storage.ColumnDef) (plan.Expr, error) {
+	if def.Default == "" {
+		return &plan.Const{Val: types.NullValue, T: def.Type}, nil
+	}
+	tree, err := pg_query.Parse("SELECT " + def.Default)
+	if err != nil {
+		return nil, pgerr.Wrap(err, pgerr.InternalError, "invalid stored default for column \"%s\": %v", def.Name, err)
+	}
+	rt := tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget()
+	sub := newBinder("SELECT "+def.Default, b.cat, b.opts)
+	sub.ids = b.ids
+	e, err := sub.bindExpr(&scope{exprKind: "DEFAULT expressions"}, rt.Val)
+	if err != nil {
+		pe := *pgerr.As(err)
+		pe.Position = 0
+		return nil, &pe
+	}
+	out, err := sub.coerceAssign(e, def.Type, def.Name, -1)
+	if err != nil {
+		pe := *pgerr.As(err)
+		pe.Position = 0
+		return nil, &pe
+	}
+	return out, nil
+}
+
+// tableName validates a table name's schema and returns the bare name.
+func (b *binder) tableName(rv *pg_query.RangeVar) (string, error) {
+	if rv.Catalogname != "" {
+		return "", b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
+	}
+	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_catalog" {
+		return "", b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", rv.Schemaname), rv.Location)
+	}
+	return rv.Relname, nil
+}
+
+func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, error) {
+	if cs.Objtype != pg_query.ObjectType_OBJECT_TABLE {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE MATERIALIZED VIEW is not supported")
+	}
+	name, err := b.tableName(cs.Into.Rel)
+	if err != nil {
+		return nil, err
+	}
+	sel := cs.Query.GetSelectStmt()
+	if sel == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE TABLE AS %s is not supported", statementName(cs.Query))
+	}
+	q, err := b.bindQueryStmt(sel)
+	if err != nil {
+		return nil, err
+	}
+	cols := q.Plan.Columns()
+	if len(cs.Into.ColNames) > len(cols) {
+		return nil, pgerr.New(pgerr.SyntaxError, "too many column names were specified")
+	}
+	out := &CreateTableAs{Name: name, Query: q, WithNoData: cs.Into.SkipData, IfNotExists: cs.IfNotExists}
+	seen := map[string]bool{}
+	for i, c := range cols {
+		cn := q.Names[i]
+		if i < len(cs.Into.ColNames) {
+			cn = cs.Into.ColNames[i].GetString_().GetSval()
+		}
+		if seen[cn] {
+			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", cn)
+		}
+		seen[cn] = true
+		out.Columns = append(out.Columns, storage.ColumnDef{Name: cn, Type: c.Type})
+	}
+	return out, nil
+}
+
+func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
+	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
+	}
+	out := &DropTable{IfExists: ds.MissingOk}
+	for _, o := range ds.Objects {
+		var parts []string
+		for _, p := range o.GetList().GetItems() {
+			parts = append(parts, p.GetString_().GetSval())
+		}
+		switch len(parts) {
+		case 1:
+		case 2:
+			if parts[0] != "public" && parts[0] != "pg_catalog" {
+				if ds.MissingOk {
+					continue
+				}
+				return nil, pgerr.New("3F000", "schema \"%s\" does not exist", parts[0])
+			}
+		default:
+			return nil, pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
+		}
+		out.Names = append(out.Names, parts[len(parts)-1])
+	}
+	return out, nil
+}
+
+func (b *binder) bindTruncate(ts *pg_query.TruncateStmt) (Statement, error) {
+	out := &Truncate{}
+	for _, r := range ts.Relations {
+		rv := r.GetRangeVar()
+		t, err := b.lookupTable(rv)
+		if err != nil {
+			return nil, err
+		}
+		out.Tables = append(out.Tables, t)
+	}
+	return out, nil
+}
+
+func (b *binder) bindExplain(es *pg_query.ExplainStmt) (Statement, error) {
+	out := &Explain{Costs: true}
+	for _, o := range es.Options {
+		d := o.GetDefElem()
+		val, err := defElemBool(d)
+		if d.Defname == "format" {
+			f := strings.ToLower(defElemString(d))
+			if f != "text" {
+				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN format \"%s\" is not supported", f), d.Location)
+			}
+			continue
+		}
+		switch d.Defname {
+		case "analyze", "verbose", "costs", "buffers", "timing", "summary", "settings", "wal":
+			if err != nil {
+				return nil, b.errAt(pgerr.New(pgerr.InvalidParameterValue, "%s", err.Error()), d.Location)
+			}
+		default:
+			return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "unrecognized EXPLAIN option \"%s\"", d.Defname), d.Location)
+		}
+		switch d.Defname {
+		case "analyze":
+			out.Analyze = val
+		case "verbose":
+			out.Verbose = val
+		case "costs":
+			out.Costs = val
+		}
+	}
+	sel := es.Query.GetSelectStmt()
+	if sel == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of %s is not supported", statementName(es.Query))
+	}
+	q, err := b.bindQueryStmt(sel)
+	if err != nil {
+		return nil, err
+	}
+	out.Query = q
+	return out, nil
+}
+
+// defElemBool is defGetBoolean.
+func defElemBool(d *pg_query.DefElem) (bool, error) {
+	if d.Arg == nil {
+		return true, nil
+	}
+	if c := d.Arg.GetAConst(); c != nil && c.GetIval() != nil {
+		switch c.GetIval().Ival {
+		case 0:
+			return false, nil
+		case 1:
+			return true, nil
+		}
+	}
+	switch strings.ToLower(defElemString(d)) {
+	case "true", "on":
+		return true, nil
+	case "false", "off":
+		return false, nil
+	}
+	return false, pgerr.New(pgerr.InvalidParameterValue, "%s requires a Boolean value", d.Defname)
+}
+
+func defElemString(d *pg_query.DefElem) string {
+	if d.Arg == nil {
+		return ""
+	}
+	if s := d.Arg.GetString_(); s != nil {
+		return s.Sval
+	}
+	if c := d.Arg.GetAConst(); c != nil {
+		return constText(c)
+	}
+	return ""
+}
+
+// constText renders a literal as SET would receive it.
+func constText(c *pg_query.A_Const) string {
+	switch v := c.Val.(type) {
+	case *pg_query.A_Const_Ival:
+		return strconvItoa(int64(v.Ival.Ival))
+	case *pg_query.A_Const_Fval:
+		return v.Fval.Fval
+	case *pg_query.A_Const_Sval:
+		return v.Sval.Sval
+	case *pg_query.A_Const_Boolval:
+		if v.Boolval.Boolval {
+			return "on"
+		}
+		return "off"
+	}
+	return ""
+}
+
+func (b *binder) bindSet(vs *pg_query.VariableSetStmt) (Statement, error) {
+	name := strings.ToLower(vs.Name)
+	switch vs.Kind {
+	case pg_query.VariableSetKind_VAR_SET_VALUE:
+		var parts []string
+		for _, a := range vs.Args {
+			switch x := a.GetNode().(type) {
+			case *pg_query.Node_AConst:
+				parts = append(parts, constText(x.AConst))
+			case *pg_query.Node_TypeCast:
+				// SET TIME ZONE INTERVAL '...' and typed literals.
+				if c := x.TypeCast.Arg.GetAConst(); c != nil {
+					parts = append(parts, constText(c))
+					continue
+				}
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "unsupported SET value")
+			default:
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "unsupported SET value")
+			}
+		}
+		return &Set{Name: name, Value: strings.Join(parts, ", "), Local: vs.IsLocal}, nil
+	case pg_query.VariableSetKind_VAR_SET_DEFAULT, pg_query.VariableSetKind_VAR_RESET:
+		return &Set{Name: name, Reset: true, Local: vs.IsLocal}, nil
+	case pg_query.VariableSetKind_VAR_RESET_ALL:
+		return &Set{Reset: true, All: true}, nil
+	case pg_query.VariableSetKind_VAR_SET_MULTI:
+		// SET TRANSACTION / SET SESSION CHARACTERISTICS: accepted, no effect
+		// (there is one isolation level).
+		return &NoOp{Tag: "SET"}, nil
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "SET %s FROM CURRENT is not supported", name)
+}
+
+func (b *binder) bindTransaction(ts *pg_query.TransactionStmt) (Statement, error) {
+	if ts.Chain {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "AND CHAIN is not supported")
+	}
+	switch ts.Kind {
+	case pg_query.TransactionStmtKind_TRANS_STMT_BEGIN, pg_query.TransactionStmtKind_TRANS_STMT_START:
+		return &Transaction{Kind: TxBegin}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_COMMIT:
+		return &Transaction{Kind: TxCommit}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK:
+		return &Transaction{Kind: TxRollback}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_SAVEPOINT:
+		return &Transaction{Kind: TxSavepoint, Savepoint: ts.SavepointName}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_RELEASE:
+		return &Transaction{Kind: TxRelease, Savepoint: ts.SavepointName}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
+		return &Transaction{Kind: TxRollbackTo, Savepoint: ts.SavepointName}, nil
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "two-phase commit is not supported")
+}
+
+var _ = context.Background

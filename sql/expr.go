@@ -1,0 +1,858 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// prefixLeft is the left operand type passed to types.ResolveOperator for a
+// prefix operator.
+var prefixLeft = types.NoArgType
+
+// bindExpr binds one expression in scope s.
+func (b *binder) bindExpr(s *scope, n *pg_query.Node) (plan.Expr, error) {
+	e, err := b.bindExprInner(s, n)
+	if err != nil {
+		return nil, err
+	}
+	b.locs[e] = nodeLocation(n)
+	return e, nil
+}
+
+func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
+	switch x := n.GetNode().(type) {
+	case *pg_query.Node_ColumnRef:
+		return b.bindColumnRef(s, x.ColumnRef)
+	case *pg_query.Node_AConst:
+		return b.bindConst(x.AConst)
+	case *pg_query.Node_ParamRef:
+		return b.bindParam(x.ParamRef)
+	case *pg_query.Node_TypeCast:
+		return b.bindTypeCast(s, x.TypeCast)
+	case *pg_query.Node_AExpr:
+		return b.bindAExpr(s, x.AExpr)
+	case *pg_query.Node_BoolExpr:
+		return b.bindBoolExpr(s, x.BoolExpr)
+	case *pg_query.Node_NullTest:
+		arg, err := b.bindExpr(s, x.NullTest.Arg)
+		if err != nil {
+			return nil, err
+		}
+		return &plan.IsNull{Arg: arg, Negate: x.NullTest.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL}, nil
+	case *pg_query.Node_BooleanTest:
+		return b.bindBooleanTest(s, x.BooleanTest)
+	case *pg_query.Node_CaseExpr:
+		return b.bindCase(s, x.CaseExpr)
+	case *pg_query.Node_CoalesceExpr:
+		return b.bindCoalesce(s, x.CoalesceExpr)
+	case *pg_query.Node_MinMaxExpr:
+		return b.bindMinMax(s, x.MinMaxExpr)
+	case *pg_query.Node_FuncCall:
+		return b.bindFuncCall(s, x.FuncCall)
+	case *pg_query.Node_SqlvalueFunction:
+		return b.bindSQLValueFunction(x.SqlvalueFunction)
+	case *pg_query.Node_SubLink:
+		return b.bindSubLink(s, x.SubLink, false)
+	case *pg_query.Node_CollateClause:
+		// Only the C collation exists; COLLATE is accepted and ignored.
+		return b.bindExpr(s, x.CollateClause.Arg)
+	case *pg_query.Node_RowExpr:
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "row expressions are not supported here"), x.RowExpr.Location)
+	case *pg_query.Node_SetToDefault:
+		return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "DEFAULT is not allowed in this context"), x.SetToDefault.Location)
+	case *pg_query.Node_AArrayExpr:
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported"), x.AArrayExpr.Location)
+	case *pg_query.Node_AIndirection:
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "subscripts and field selection are not supported"), nodeLocation(x.AIndirection.Arg))
+	case *pg_query.Node_GroupingFunc:
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "GROUPING is not supported"), x.GroupingFunc.Location)
+	}
+	return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "expression %s is not supported", nodeTypeName(n)), nodeLocation(n))
+}
+
+func (b *binder) bindColumnRef(s *scope, cr *pg_query.ColumnRef) (plan.Expr, error) {
+	var names []string
+	for _, f := range cr.Fields {
+		switch v := f.GetNode().(type) {
+		case *pg_query.Node_String_:
+			names = append(names, v.String_.Sval)
+		case *pg_query.Node_AStar:
+			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "row expansion via \"*\" is not supported here"), cr.Location)
+		}
+	}
+	var col nsColumn
+	var err error
+	switch len(names) {
+	case 1:
+		col, err = b.lookupColumn(s, names[0], cr.Location)
+	case 2:
+		col, err = b.lookupQualified(s, names[0], names[1], cr.Location)
+	case 3:
+		if names[0] != "public" && names[0] != "pg_catalog" {
+			return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", names[1]), cr.Location)
+		}
+		col, err = b.lookupQualified(s, names[1], names[2], cr.Location)
+	default:
+		return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(names, ".")), cr.Location)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if ref, ok := col.expr.(*plan.ColRef); ok {
+		// A fresh node per reference, so error positions stay per reference.
+		c := *ref
+		return &c, nil
+	}
+	return col.expr, nil
+}
+
+// bindConst types a literal as PostgreSQL's make_const does.
+func (b *binder) bindConst(c *pg_query.A_Const) (plan.Expr, error) {
+	if c.Isnull {
+		return &plan.Const{Val: types.NullValue, T: types.UnknownType}, nil
+	}
+	switch v := c.Val.(type) {
+	case *pg_query.A_Const_Ival:
+		return &plan.Const{Val: types.IntValue(int64(v.Ival.Ival)), T: types.Int4Type}, nil
+	case *pg_query.A_Const_Fval:
+		s := v.Fval.Fval
+		if !strings.ContainsAny(s, ".eE") {
+			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return &plan.Const{Val: types.IntValue(i), T: types.Int8Type}, nil
+			}
+		}
+		val, err := types.ParseText(s, types.NumericType)
+		if err != nil {
+			return nil, b.wrapAt(err, c.Location)
+		}
+		return &plan.Const{Val: val, T: types.NumericType}, nil
+	case *pg_query.A_Const_Sval:
+		return &plan.Const{Val: types.TextValue(v.Sval.Sval), T: types.UnknownType}, nil
+	case *pg_query.A_Const_Boolval:
+		return &plan.Const{Val: types.BoolValue(v.Boolval.Boolval), T: types.BoolType}, nil
+	case *pg_query.A_Const_Bsval:
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "bit string literals are not supported"), c.Location)
+	}
+	return nil, b.errAt(pgerr.New(pgerr.InternalError, "unrecognized constant"), c.Location)
+}
+
+func (b *binder) bindParam(p *pg_query.ParamRef) (plan.Expr, error) {
+	idx := int(p.Number)
+	if idx < 1 {
+		return nil, b.errAt(pgerr.New(pgerr.UndefinedObject, "there is no parameter $%d", idx), p.Location)
+	}
+	if b.params == nil {
+		b.params = map[int]*plan.Param{}
+	}
+	if pr, ok := b.params[idx]; ok {
+		return pr, nil
+	}
+	t := types.UnknownType
+	if b.opts != nil && idx <= len(b.opts.ParamTypes) {
+		t = b.opts.ParamTypes[idx-1]
+	}
+	pr := &plan.Param{Index: idx, T: t}
+	b.params[idx] = pr
+	return pr, nil
+}
+
+// typeFromName resolves a pg_query TypeName.
+func (b *binder) typeFromName(tn *pg_query.TypeName) (types.Type, error) {
+	var names []string
+	for _, n := range tn.Names {
+		names = append(names, n.GetString_().GetSval())
+	}
+	var mods []int32
+	for _, m := range tn.Typmods {
+		c := m.GetAConst()
+		if c == nil || c.GetIval() == nil {
+			return types.Type{}, b.errAt(pgerr.New(pgerr.SyntaxError, "type modifiers must be simple constants or identifiers"), nodeLocation(m))
+		}
+		mods = append(mods, c.GetIval().Ival)
+	}
+	if tn.Setof {
+		return types.Type{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "SETOF types are not supported"), tn.Location)
+	}
+	if tn.PctType {
+		return types.Type{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "%%TYPE references are not supported"), tn.Location)
+	}
+	t, err := types.FromTypeName(names, mods, len(tn.ArrayBounds))
+	if err != nil {
+		return types.Type{}, b.wrapAt(err, tn.Location)
+	}
+	return t, nil
+}
+
+func (b *binder) bindTypeCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, error) {
+	t, err := b.typeFromName(tc.TypeName)
+	if err != nil {
+		return nil, err
+	}
+	arg, err := b.bindExpr(s, tc.Arg)
+	if err != nil {
+		return nil, err
+	}
+	loc := tc.Location
+	if loc < 0 {
+		loc = tc.TypeName.Location
+	}
+	return b.coerce(arg, t, coerceExplicit, loc)
+}
+
+// coercion contexts, as PostgreSQL's CoercionContext.
+type coerceCtx uint8
+
+const (
+	coerceImplicit coerceCtx = iota
+	coerceAssignment
+	coerceExplicit
+)
+
+// coerce converts e to t in the given context: unknown literals and
+// parameters take the type directly, other expressions get a plan.Cast
+// when types.CanCast allows it. loc positions the "cannot cast" error.
+func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (plan.Expr, error) {
+	from := e.Type()
+	if from == t {
+		return e, nil
+	}
+	switch x := e.(type) {
+	case *plan.Const:
+		if from.ID == types.Unknown {
+			if x.Val.Null {
+				return b.keepLoc(&plan.Const{Val: types.NullValue, T: t}, e), nil
+			}
+			v, err := types.ParseText(x.Val.S, t)
+			if err != nil {
+				return nil, b.wrapAt(err, b.locOf(e))
+			}
+			return b.keepLoc(&plan.Const{Val: v, T: t}, e), nil
+		}
+	case *plan.Param:
+		if from.ID == types.Unknown {
+			x.T = t
+			return e, nil
+		}
+	}
+	if from.ID == types.Unknown {
+		// An unknown-typed non-literal (e.g. a subquery output): text input.
+		return b.keepLoc(&plan.Cast{Input: e, T: t}, e), nil
+	}
+	if from.ID == t.ID {
+		// Same type, different typmod: a length/precision coercion.
+		return b.keepLoc(&plan.Cast{Input: e, T: t}, e), nil
+	}
+	imp, asg, exp := types.CanCast(from, t)
+	ok := imp || (ctx >= coerceAssignment && asg) || (ctx == coerceExplicit && exp)
+	if !ok {
+		if ctx == coerceExplicit {
+			return nil, b.errAt(pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", typeName(from), typeName(t)), loc)
+		}
+		return nil, errCannotCoerce
+	}
+	return b.keepLoc(&plan.Cast{Input: e, T: t}, e), nil
+}
+
+var errCannotCoerce = pgerr.New(pgerr.CannotCoerce, "cannot coerce")
+
+func (b *binder) keepLoc(n, old plan.Expr) plan.Expr {
+	if l, ok := b.locs[old]; ok {
+		if _, has := b.locs[n]; !has {
+			b.locs[n] = l
+		}
+	}
+	return n
+}
+
+func (b *binder) locOf(e plan.Expr) int32 {
+	if l, ok := b.locs[e]; ok {
+		return l
+	}
+	return -1
+}
+
+// typeName is format_type_be: the SQL name without modifiers.
+func typeName(t types.Type) string {
+	return t.BaseSQLName()
+}
+
+// coerceToBool is coerce_to_boolean: unknown literals become bool, other
+// non-boolean types are an error naming the clause.
+func (b *binder) coerceToBool(e plan.Expr, what string) (plan.Expr, error) {
+	t := e.Type()
+	if t.ID == types.Bool {
+		return e, nil
+	}
+	if t.ID == types.Unknown {
+		return b.coerce(e, types.BoolType, coerceImplicit, b.locOf(e))
+	}
+	return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type %s", what, typeName(t)), b.locOf(e))
+}
+
+// operator applies a binary (or prefix, when l is nil) operator.
+func (b *binder) operator(name string, l, r plan.Expr, loc int32) (plan.Expr, error) {
+	lt := prefixLeft
+	if l != nil {
+		lt = l.Type()
+	}
+	ov, err := types.ResolveOperator(name, lt, r.Type())
+	if err != nil {
+		return nil, b.wrapAt(err, loc)
+	}
+	var args []plan.Expr
+	if l != nil {
+		args = []plan.Expr{l, r}
+	} else {
+		args = []plan.Expr{r}
+	}
+	if err := b.castArgs(args, ov.Args); err != nil {
+		return nil, err
+	}
+	call := &plan.Call{Func: ov, Args: args}
+	b.locs[call] = loc
+	return call, nil
+}
+
+// castArgs casts args in place to the overload's declared argument types.
+func (b *binder) castArgs(args []plan.Expr, want []types.Type) error {
+	for i := range args {
+		if i >= len(want) {
+			break
+		}
+		if args[i].Type() == want[i] {
+			continue
+		}
+		c, err := b.coerce(args[i], want[i], coerceExplicit, b.locOf(args[i]))
+		if err != nil {
+			return err
+		}
+		args[i] = c
+	}
+	return nil
+}
+
+func opName(names []*pg_query.Node) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return names[len(names)-1].GetString_().GetSval()
+}
+
+func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
+	name := opName(a.Name)
+	switch a.Kind {
+	case pg_query.A_Expr_Kind_AEXPR_OP, pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE:
+		var l plan.Expr
+		var err error
+		if a.Lexpr != nil {
+			if l, err = b.bindExpr(s, a.Lexpr); err != nil {
+				return nil, err
+			}
+		}
+		r, err := b.bindExpr(s, a.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		return b.operator(name, l, r, a.Location)
+	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		l, r, err := b.bindPair(s, a.Lexpr, a.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		c, err := b.operator("=", l, r, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		call := c.(*plan.Call)
+		return &plan.IsDistinct{Left: call.Args[0], Right: call.Args[1], Eq: call.Func,
+			Negate: a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT}, nil
+	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
+		l, r, err := b.bindPair(s, a.Lexpr, a.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		c, err := b.operator("=", l, r, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		call := c.(*plan.Call)
+		return &plan.NullIf{Left: call.Args[0], Right: call.Args[1], Eq: call.Func}, nil
+	case pg_query.A_Expr_Kind_AEXPR_IN:
+		l, err := b.bindExpr(s, a.Lexpr)
+		if err != nil {
+			return nil, err
+		}
+		list := a.Rexpr.GetList().GetItems()
+		var terms []plan.Expr
+		for _, item := range list {
+			r, err := b.bindExpr(s, item)
+			if err != nil {
+				return nil, err
+			}
+			t, err := b.operator(name, l, r, a.Location)
+			if err != nil {
+				return nil, err
+			}
+			terms = append(terms, t)
+		}
+		if len(terms) == 1 {
+			return terms[0], nil
+		}
+		if name == "<>" {
+			return &plan.And{Args: terms}, nil
+		}
+		return &plan.Or{Args: terms}, nil
+	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN,
+		pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
+		return b.bindBetween(s, a)
+	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "op ANY/ALL (array) is not supported"), a.Location)
+	case pg_query.A_Expr_Kind_AEXPR_SIMILAR:
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "SIMILAR TO is not supported"), a.Location)
+	}
+	return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "operator kind %s is not supported", a.Kind.String()), a.Location)
+}
+
+func (b *binder) bindPair(s *scope, x, y *pg_query.Node) (plan.Expr, plan.Expr, error) {
+	l, err := b.bindExpr(s, x)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := b.bindExpr(s, y)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, r, nil
+}
+
+func (b *binder) bindBetween(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
+	x, err := b.bindExpr(s, a.Lexpr)
+	if err != nil {
+		return nil, err
+	}
+	bounds := a.Rexpr.GetList().GetItems()
+	if len(bounds) != 2 {
+		return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "BETWEEN needs two bounds"), a.Location)
+	}
+	lo, hi, err := b.bindPair(s, bounds[0], bounds[1])
+	if err != nil {
+		return nil, err
+	}
+	// x BETWEEN lo AND hi  ==  x >= lo AND x <= hi; NOT: x < lo OR x > hi.
+	within := func(lo, hi plan.Expr, negate bool) (plan.Expr, error) {
+		op1, op2 := ">=", "<="
+		if negate {
+			op1, op2 = "<", ">"
+		}
+		c1, err := b.operator(op1, x, lo, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		c2, err := b.operator(op2, x, hi, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		if negate {
+			return &plan.Or{Args: []plan.Expr{c1, c2}}, nil
+		}
+		return &plan.And{Args: []plan.Expr{c1, c2}}, nil
+	}
+	switch a.Kind {
+	case pg_query.A_Expr_Kind_AEXPR_BETWEEN:
+		return within(lo, hi, false)
+	case pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN:
+		return within(lo, hi, true)
+	}
+	e1, err := within(lo, hi, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM)
+	if err != nil {
+		return nil, err
+	}
+	e2, err := within(hi, lo, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM)
+	if err != nil {
+		return nil, err
+	}
+	if a.Kind == pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM {
+		return &plan.Or{Args: []plan.Expr{e1, e2}}, nil
+	}
+	return &plan.And{Args: []plan.Expr{e1, e2}}, nil
+}
+
+func (b *binder) bindBoolExpr(s *scope, be *pg_query.BoolExpr) (plan.Expr, error) {
+	what := "AND"
+	switch be.Boolop {
+	case pg_query.BoolExprType_OR_EXPR:
+		what = "OR"
+	case pg_query.BoolExprType_NOT_EXPR:
+		what = "NOT"
+		// NOT (x IN (subquery)) is x <> ALL (subquery): exact under
+		// three-valued logic and keeps the NOT IN shape for the planner.
+		if len(be.Args) == 1 {
+			if sl := be.Args[0].GetSubLink(); sl != nil && sl.SubLinkType == pg_query.SubLinkType_ANY_SUBLINK &&
+				(len(sl.OperName) == 0 || opName(sl.OperName) == "=") {
+				return b.bindSubLink(s, sl, true)
+			}
+		}
+	}
+	var args []plan.Expr
+	for _, a := range be.Args {
+		e, err := b.bindExpr(s, a)
+		if err != nil {
+			return nil, err
+		}
+		if e, err = b.coerceToBool(e, what); err != nil {
+			return nil, err
+		}
+		args = append(args, e)
+	}
+	switch be.Boolop {
+	case pg_query.BoolExprType_AND_EXPR:
+		return &plan.And{Args: args}, nil
+	case pg_query.BoolExprType_OR_EXPR:
+		return &plan.Or{Args: args}, nil
+	}
+	return &plan.Not{Arg: args[0]}, nil
+}
+
+func (b *binder) bindBooleanTest(s *scope, bt *pg_query.BooleanTest) (plan.Expr, error) {
+	arg, err := b.bindExpr(s, bt.Arg)
+	if err != nil {
+		return nil, err
+	}
+	var kind plan.BoolTestKind
+	what := "IS TRUE"
+	switch bt.Booltesttype {
+	case pg_query.BoolTestType_IS_TRUE:
+		kind, what = plan.IsTrue, "IS TRUE"
+	case pg_query.BoolTestType_IS_NOT_TRUE:
+		kind, what = plan.IsNotTrue, "IS NOT TRUE"
+	case pg_query.BoolTestType_IS_FALSE:
+		kind, what = plan.IsFalse, "IS FALSE"
+	case pg_query.BoolTestType_IS_NOT_FALSE:
+		kind, what = plan.IsNotFalse, "IS NOT FALSE"
+	case pg_query.BoolTestType_IS_UNKNOWN:
+		kind, what = plan.IsUnknown, "IS UNKNOWN"
+	case pg_query.BoolTestType_IS_NOT_UNKNOWN:
+		kind, what = plan.IsNotUnknown, "IS NOT UNKNOWN"
+	}
+	if arg, err = b.coerceToBool(arg, what); err != nil {
+		return nil, err
+	}
+	return &plan.BoolTest{Arg: arg, Kind: kind}, nil
+}
+
+func (b *binder) bindCase(s *scope, ce *pg_query.CaseExpr) (plan.Expr, error) {
+	var testArg plan.Expr
+	if ce.Arg != nil {
+		var err error
+		if testArg, err = b.bindExpr(s, ce.Arg); err != nil {
+			return nil, err
+		}
+	}
+	var whens []plan.When
+	var results []plan.Expr
+	for _, wn := range ce.Args {
+		w := wn.GetCaseWhen()
+		cond, err := b.bindExpr(s, w.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if testArg != nil {
+			// Simple CASE: arg = value.
+			if cond, err = b.operator("=", testArg, cond, w.Location); err != nil {
+				return nil, err
+			}
+		} else if cond, err = b.coerceToBool(cond, "CASE/WHEN"); err != nil {
+			return nil, err
+		}
+		res, err := b.bindExpr(s, w.Result)
+		if err != nil {
+			return nil, err
+		}
+		whens = append(whens, plan.When{Cond: cond, Result: res})
+		results = append(results, res)
+	}
+	var els plan.Expr
+	if ce.Defresult != nil {
+		var err error
+		if els, err = b.bindExpr(s, ce.Defresult); err != nil {
+			return nil, err
+		}
+	}
+	// PostgreSQL considers the ELSE result first when choosing the type.
+	all := results
+	if els != nil {
+		all = append([]plan.Expr{els}, results...)
+	}
+	t, err := b.commonType("CASE", all)
+	if err != nil {
+		return nil, err
+	}
+	for i := range whens {
+		if whens[i].Result, err = b.coerceCommon("CASE", whens[i].Result, t); err != nil {
+			return nil, err
+		}
+	}
+	if els != nil {
+		if els, err = b.coerceCommon("CASE", els, t); err != nil {
+			return nil, err
+		}
+	}
+	return &plan.Case{Whens: whens, Else: els, T: t}, nil
+}
+
+func (b *binder) bindList(s *scope, nodes []*pg_query.Node) ([]plan.Expr, error) {
+	out := make([]plan.Expr, 0, len(nodes))
+	for _, n := range nodes {
+		e, err := b.bindExpr(s, n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func (b *binder) bindCoalesce(s *scope, ce *pg_query.CoalesceExpr) (plan.Expr, error) {
+	args, err := b.bindList(s, ce.Args)
+	if err != nil {
+		return nil, err
+	}
+	t, err := b.commonType("COALESCE", args)
+	if err != nil {
+		return nil, err
+	}
+	for i := range args {
+		if args[i], err = b.coerceCommon("COALESCE", args[i], t); err != nil {
+			return nil, err
+		}
+	}
+	return &plan.Coalesce{Args: args, T: t}, nil
+}
+
+// bindMinMax binds GREATEST/LEAST as a Call of a non-strict overload that
+// ignores NULL arguments and compares with the type's ">" or "<" operator.
+func (b *binder) bindMinMax(s *scope, mm *pg_query.MinMaxExpr) (plan.Expr, error) {
+	name, op := "greatest", ">"
+	if mm.Op == pg_query.MinMaxOp_IS_LEAST {
+		name, op = "least", "<"
+	}
+	args, err := b.bindList(s, mm.Args)
+	if err != nil {
+		return nil, err
+	}
+	ctx := strings.ToUpper(name)
+	t, err := b.commonType(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	argTypes := make([]types.Type, len(args))
+	for i := range args {
+		if args[i], err = b.coerceCommon(ctx, args[i], t); err != nil {
+			return nil, err
+		}
+		argTypes[i] = t
+	}
+	cmp, err := types.ResolveOperator(op, t, t)
+	if err != nil {
+		return nil, b.wrapAt(err, mm.Location)
+	}
+	ov := &types.Overload{
+		Name:   name,
+		Args:   argTypes,
+		Result: t,
+		Eval: func(ctx *types.EvalContext, vals []types.Value) (types.Value, error) {
+			best := types.NullValue
+			for _, v := range vals {
+				if v.Null {
+					continue
+				}
+				if best.Null {
+					best = v
+					continue
+				}
+				better, err := cmp.Eval(ctx, []types.Value{v, best})
+				if err != nil {
+					return types.NullValue, err
+				}
+				if !better.Null && better.I != 0 {
+					best = v
+				}
+			}
+			return best, nil
+		},
+	}
+	return &plan.Call{Func: ov, Args: args}, nil
+}
+
+func (b *binder) bindSQLValueFunction(f *pg_query.SQLValueFunction) (plan.Expr, error) {
+	name := sqlValueFunctionName(f.Op)
+	if name == "" {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "%s is not supported", f.Op.String()), f.Location)
+	}
+	var args []types.Type
+	var argExprs []plan.Expr
+	if f.Typmod >= 0 {
+		args = []types.Type{types.Int4Type}
+		argExprs = []plan.Expr{&plan.Const{Val: types.IntValue(int64(f.Typmod)), T: types.Int4Type}}
+	}
+	ov, err := types.ResolveFunction(name, args)
+	if err != nil {
+		return nil, b.wrapAt(err, f.Location)
+	}
+	return &plan.Call{Func: ov, Args: argExprs}, nil
+}
+
+func sqlValueFunctionName(op pg_query.SQLValueFunctionOp) string {
+	switch op {
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
+		return "current_date"
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:
+		return "current_time"
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
+		return "current_timestamp"
+	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
+		return "localtime"
+	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+		return "localtimestamp"
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
+		return "current_role"
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER:
+		return "current_user"
+	case pg_query.SQLValueFunctionOp_SVFOP_USER:
+		return "user"
+	case pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER:
+		return "session_user"
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
+		return "current_catalog"
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
+		return "current_schema"
+	}
+	return ""
+}
+
+func funcName(names []*pg_query.Node) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return names[len(names)-1].GetString_().GetSval()
+}
+
+func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error) {
+	name := funcName(fc.Funcname)
+	if len(fc.Funcname) > 1 {
+		schema := fc.Funcname[0].GetString_().GetSval()
+		if len(fc.Funcname) > 2 || (schema != "pg_catalog" && schema != "public") {
+			return nil, b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", schema), fc.Location)
+		}
+	}
+	if fc.Over != nil {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported"), fc.Location)
+	}
+	if fc.FuncVariadic {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "VARIADIC is not supported"), fc.Location)
+	}
+	for _, a := range fc.Args {
+		if na := a.GetNamedArgExpr(); na != nil {
+			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "named arguments are not supported"), na.Location)
+		}
+	}
+	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || isAggregateName(name) {
+		return b.bindAggregate(s, fc, name)
+	}
+	args, err := b.bindList(s, fc.Args)
+	if err != nil {
+		return nil, err
+	}
+	argTypes := make([]types.Type, len(args))
+	for i, a := range args {
+		argTypes[i] = a.Type()
+	}
+	ov, err := types.ResolveFunction(name, argTypes)
+	if err != nil {
+		return nil, b.wrapAt(err, fc.Location)
+	}
+	if err := b.castArgs(args, ov.Args); err != nil {
+		return nil, err
+	}
+	return &plan.Call{Func: ov, Args: args}, nil
+}
+
+// aggState collects the aggregate calls of one query level.
+type aggState struct {
+	calls  []plan.AggCall
+	cols   []plan.Column
+	locs   []int32
+	inAgg  bool
+	anyAgg bool
+}
+
+func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (plan.Expr, error) {
+	if s.agg == nil {
+		what := s.exprKind
+		if what == "" {
+			what = "this context"
+		}
+		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", what), fc.Location)
+	}
+	if s.agg.inAgg {
+		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), fc.Location)
+	}
+	if len(fc.AggOrder) > 0 {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY in aggregate calls is not supported"), fc.Location)
+	}
+	if fc.AggWithinGroup {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITHIN GROUP is not supported"), fc.Location)
+	}
+	s.agg.inAgg = true
+	defer func() { s.agg.inAgg = false }()
+	args, err := b.bindList(s, fc.Args)
+	if err != nil {
+		return nil, err
+	}
+	var filter plan.Expr
+	if fc.AggFilter != nil {
+		if filter, err = b.bindExpr(s, fc.AggFilter); err != nil {
+			return nil, err
+		}
+		if filter, err = b.coerceToBool(filter, "FILTER"); err != nil {
+			return nil, err
+		}
+	}
+	argTypes := make([]types.Type, len(args))
+	for i, a := range args {
+		argTypes[i] = a.Type()
+	}
+	ov, err := resolveAggregate(name, argTypes, fc.AggStar)
+	if err != nil {
+		return nil, b.wrapAt(err, fc.Location)
+	}
+	if err := b.castArgs(args, ov.Args); err != nil {
+		return nil, err
+	}
+	col := plan.Column{ID: b.ids.Next(), Name: name, Type: ov.Result, NotNull: name == "count"}
+	s.agg.calls = append(s.agg.calls, plan.AggCall{Func: ov, Args: args, Distinct: fc.AggDistinct, Filter: filter})
+	s.agg.cols = append(s.agg.cols, col)
+	s.agg.locs = append(s.agg.locs, fc.Location)
+	s.agg.anyAgg = true
+	ref := &plan.ColRef{ID: col.ID, T: col.Type, Name: name}
+	b.aggRefs[col.ID] = true
+	return ref, nil
+}
+
+// isAggregateName reports whether name is one of the built-in aggregates
+// (PostgreSQL resolves function names to aggregates by pg_proc.prokind).
+func isAggregateName(name string) bool {
+	switch name {
+	case "count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every",
+		"string_agg", "array_agg", "stddev", "stddev_samp", "stddev_pop",
+		"variance", "var_samp", "var_pop", "bit_and", "bit_or", "bit_xor":
+		return true
+	}
+	return false
+}

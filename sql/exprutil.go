@@ -1,0 +1,180 @@
+package sql
+
+import (
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// exprEqual reports whether two bound expressions are structurally equal
+// (PostgreSQL's equal() on expression trees), used to match GROUP BY and
+// ORDER BY expressions against the select list.
+func exprEqual(a, b plan.Expr) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	switch x := a.(type) {
+	case *plan.ColRef:
+		y, ok := b.(*plan.ColRef)
+		return ok && x.ID == y.ID
+	case *plan.Const:
+		y, ok := b.(*plan.Const)
+		return ok && x.T == y.T && valueEqual(x.Val, y.Val)
+	case *plan.Param:
+		y, ok := b.(*plan.Param)
+		return ok && x.Index == y.Index
+	case *plan.Call:
+		y, ok := b.(*plan.Call)
+		if !ok || x.Func.Name != y.Func.Name || x.Func.Result != y.Func.Result || x.Func.Volatile {
+			return false
+		}
+		return exprsEqual(x.Args, y.Args)
+	case *plan.Cast:
+		y, ok := b.(*plan.Cast)
+		return ok && x.T == y.T && exprEqual(x.Input, y.Input)
+	case *plan.And:
+		y, ok := b.(*plan.And)
+		return ok && exprsEqual(x.Args, y.Args)
+	case *plan.Or:
+		y, ok := b.(*plan.Or)
+		return ok && exprsEqual(x.Args, y.Args)
+	case *plan.Not:
+		y, ok := b.(*plan.Not)
+		return ok && exprEqual(x.Arg, y.Arg)
+	case *plan.IsNull:
+		y, ok := b.(*plan.IsNull)
+		return ok && x.Negate == y.Negate && exprEqual(x.Arg, y.Arg)
+	case *plan.BoolTest:
+		y, ok := b.(*plan.BoolTest)
+		return ok && x.Kind == y.Kind && exprEqual(x.Arg, y.Arg)
+	case *plan.IsDistinct:
+		y, ok := b.(*plan.IsDistinct)
+		return ok && x.Negate == y.Negate && exprEqual(x.Left, y.Left) && exprEqual(x.Right, y.Right)
+	case *plan.Case:
+		y, ok := b.(*plan.Case)
+		if !ok || x.T != y.T || len(x.Whens) != len(y.Whens) || !exprEqual(x.Else, y.Else) {
+			return false
+		}
+		for i := range x.Whens {
+			if !exprEqual(x.Whens[i].Cond, y.Whens[i].Cond) || !exprEqual(x.Whens[i].Result, y.Whens[i].Result) {
+				return false
+			}
+		}
+		return true
+	case *plan.Coalesce:
+		y, ok := b.(*plan.Coalesce)
+		return ok && x.T == y.T && exprsEqual(x.Args, y.Args)
+	case *plan.NullIf:
+		y, ok := b.(*plan.NullIf)
+		return ok && exprEqual(x.Left, y.Left) && exprEqual(x.Right, y.Right)
+	case *plan.Subquery:
+		// Subqueries are equal only to themselves.
+		return a == b
+	}
+	return false
+}
+
+func exprsEqual(a, b []plan.Expr) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !exprEqual(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func valueEqual(a, b types.Value) bool {
+	if a.Null || b.Null {
+		return a.Null == b.Null
+	}
+	if a.Num != nil || b.Num != nil {
+		return a.Num != nil && b.Num != nil && a.Num.Cmp(b.Num) == 0 && a.Num.Exponent == b.Num.Exponent
+	}
+	return a.I == b.I && a.F == b.F && a.S == b.S && a.Iv == b.Iv
+}
+
+// mapChildren returns a copy of e with each child replaced by f(child).
+func mapChildren(e plan.Expr, f func(plan.Expr) (plan.Expr, error)) (plan.Expr, error) {
+	list := func(xs []plan.Expr) ([]plan.Expr, error) {
+		out := make([]plan.Expr, len(xs))
+		for i, x := range xs {
+			y, err := f(x)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = y
+		}
+		return out, nil
+	}
+	var err error
+	switch x := e.(type) {
+	case *plan.Call:
+		c := *x
+		c.Args, err = list(x.Args)
+		return &c, err
+	case *plan.Cast:
+		c := *x
+		c.Input, err = f(x.Input)
+		return &c, err
+	case *plan.And:
+		c := *x
+		c.Args, err = list(x.Args)
+		return &c, err
+	case *plan.Or:
+		c := *x
+		c.Args, err = list(x.Args)
+		return &c, err
+	case *plan.Not:
+		c := *x
+		c.Arg, err = f(x.Arg)
+		return &c, err
+	case *plan.IsNull:
+		c := *x
+		c.Arg, err = f(x.Arg)
+		return &c, err
+	case *plan.BoolTest:
+		c := *x
+		c.Arg, err = f(x.Arg)
+		return &c, err
+	case *plan.IsDistinct:
+		c := *x
+		if c.Left, err = f(x.Left); err != nil {
+			return nil, err
+		}
+		c.Right, err = f(x.Right)
+		return &c, err
+	case *plan.Case:
+		c := *x
+		c.Whens = make([]plan.When, len(x.Whens))
+		for i, w := range x.Whens {
+			if c.Whens[i].Cond, err = f(w.Cond); err != nil {
+				return nil, err
+			}
+			if c.Whens[i].Result, err = f(w.Result); err != nil {
+				return nil, err
+			}
+		}
+		if x.Else != nil {
+			c.Else, err = f(x.Else)
+		}
+		return &c, err
+	case *plan.Coalesce:
+		c := *x
+		c.Args, err = list(x.Args)
+		return &c, err
+	case *plan.NullIf:
+		c := *x
+		if c.Left, err = f(x.Left); err != nil {
+			return nil, err
+		}
+		c.Right, err = f(x.Right)
+		return &c, err
+	case *plan.Subquery:
+		c := *x
+		c.LHS, err = list(x.LHS)
+		return &c, err
+	}
+	return e, nil
+}

@@ -1,0 +1,515 @@
+package sql
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// bindFromList binds a FROM clause: comma-separated items are cross joined.
+// Subqueries and join conditions see s as their parent; s has no items yet,
+// so they cannot see sibling items but do record outer references on s.
+func (b *binder) bindFromList(s *scope, from []*pg_query.Node) (plan.Node, []*nsItem, error) {
+	var node plan.Node
+	var items []*nsItem
+	for _, f := range from {
+		n, its, err := b.bindFromItem(s, f)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := checkNameConflicts(items, its); err != nil {
+			return nil, nil, err
+		}
+		items = append(items, its...)
+		if node == nil {
+			node = n
+		} else {
+			node = &plan.Join{Type: plan.CrossJoin, Left: node, Right: n}
+		}
+	}
+	return node, items, nil
+}
+
+// checkNameConflicts is checkNameSpaceConflicts: two visible relation
+// names in one FROM clause may not coincide.
+func checkNameConflicts(a, c []*nsItem) error {
+	for _, x := range a {
+		if !x.relVisible {
+			continue
+		}
+		for _, y := range c {
+			if y.relVisible && x.name == y.name {
+				return pgerr.New(pgerr.DuplicateAlias, "table name \"%s\" specified more than once", x.name)
+			}
+		}
+	}
+	return nil
+}
+
+func (b *binder) bindFromItem(s *scope, n *pg_query.Node) (plan.Node, []*nsItem, error) {
+	switch x := n.GetNode().(type) {
+	case *pg_query.Node_RangeVar:
+		return b.bindRangeVar(s, x.RangeVar)
+	case *pg_query.Node_RangeSubselect:
+		rs := x.RangeSubselect
+		if rs.Lateral {
+			return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "LATERAL is not supported"), -1)
+		}
+		sel := rs.Subquery.GetSelectStmt()
+		if rs.Alias == nil {
+			loc := b.parenBefore(rs.Subquery)
+			if sel != nil && len(sel.ValuesLists) > 0 && sel.Op == pg_query.SetOperation_SETOP_NONE {
+				return nil, nil, b.errAt(pgerr.New(pgerr.SyntaxError, "VALUES in FROM must have an alias").
+					WithHint("For example, FROM (VALUES ...) [AS] foo."), loc)
+			}
+			return nil, nil, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery in FROM must have an alias").
+				WithHint("For example, FROM (SELECT ...) [AS] foo."), loc)
+		}
+		q, _, err := b.bindSelect(sel, s, s.ctes, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		it, err := b.itemFromQuery(q, rs.Alias.Aliasname, rs.Alias)
+		if err != nil {
+			return nil, nil, err
+		}
+		return q.node, []*nsItem{it}, nil
+	case *pg_query.Node_RangeFunction:
+		return b.bindRangeFunction(s, x.RangeFunction)
+	case *pg_query.Node_JoinExpr:
+		return b.bindJoin(s, x.JoinExpr)
+	}
+	return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "FROM item %s is not supported", nodeTypeName(n)), nodeLocation(n))
+}
+
+// itemFromQuery exposes a bound query's outputs as a FROM item.
+func (b *binder) itemFromQuery(q *boundQuery, name string, alias *pg_query.Alias) (*nsItem, error) {
+	cols := q.node.Columns()
+	names := append([]string{}, q.names...)
+	if alias != nil && len(alias.Colnames) > 0 {
+		if len(alias.Colnames) > len(cols) {
+			return nil, pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
+				name, len(cols), len(alias.Colnames))
+		}
+		for i, cn := range alias.Colnames {
+			names[i] = cn.GetString_().GetSval()
+		}
+	}
+	it := &nsItem{name: name, relVisible: true, colsVisible: true}
+	for i, c := range cols {
+		it.cols = append(it.cols, nsColumn{name: names[i], table: name, notNull: c.NotNull,
+			expr: &plan.ColRef{ID: c.ID, T: c.Type, Name: names[i]}})
+		b.colTable[c.ID], b.colName[c.ID] = name, names[i]
+	}
+	return it, nil
+}
+
+func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*nsItem, error) {
+	name := rv.Relname
+	alias := name
+	if rv.Alias != nil {
+		alias = rv.Alias.Aliasname
+	}
+	if rv.Schemaname == "" {
+		if env := s.ctes.lookup(name); env != nil {
+			return b.bindCTERef(env, alias, rv.Alias)
+		}
+	}
+	if rv.Catalogname != "" {
+		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s",
+			rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
+	}
+	tbl, err := b.lookupTable(rv)
+	if err != nil {
+		return nil, nil, err
+	}
+	defs := tbl.Columns()
+	if rv.Alias != nil && len(rv.Alias.Colnames) > len(defs) {
+		return nil, nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
+			alias, len(defs), len(rv.Alias.Colnames)), rv.Location)
+	}
+	scan := &plan.Scan{Table: tbl, Alias: alias}
+	it := &nsItem{name: alias, relVisible: true, colsVisible: true}
+	for i, d := range defs {
+		cname := d.Name
+		if rv.Alias != nil && i < len(rv.Alias.Colnames) {
+			cname = rv.Alias.Colnames[i].GetString_().GetSval()
+		}
+		c := plan.Column{ID: b.ids.Next(), Name: cname, Table: alias, Type: d.Type, NotNull: d.NotNull}
+		scan.Cols = append(scan.Cols, c)
+		scan.Ordinals = append(scan.Ordinals, i)
+		it.cols = append(it.cols, nsColumn{name: cname, table: alias, notNull: d.NotNull,
+			expr: &plan.ColRef{ID: c.ID, T: c.Type, Name: cname}})
+		b.colTable[c.ID], b.colName[c.ID] = alias, cname
+	}
+	return scan, []*nsItem{it}, nil
+}
+
+// lookupTable finds a stored table; "public" and "pg_catalog" are the only
+// schemas, and both map to the one catalog.
+func (b *binder) lookupTable(rv *pg_query.RangeVar) (storageTable, error) {
+	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_catalog" {
+		return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
+	}
+	tbl, ok := b.cat.Lookup(rv.Relname)
+	if !ok {
+		name := rv.Relname
+		if rv.Schemaname != "" {
+			name = rv.Schemaname + "." + name
+		}
+		return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name), rv.Location)
+	}
+	return tbl, nil
+}
+
+// bindCTERef binds a WITH query afresh at each reference, so every
+// reference has its own ColumnIDs.
+func (b *binder) bindCTERef(env *cteEnv, alias string, a *pg_query.Alias) (plan.Node, []*nsItem, error) {
+	// The body sees the enclosing levels of the defining query, not its FROM items.
+	bodyParent := &scope{parent: env.def.parent, ctes: env.bodyEnv}
+	q, _, err := b.bindSelect(env.cte.Ctequery.GetSelectStmt(), bodyParent, env.bodyEnv, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(env.cte.Aliascolnames) > 0 {
+		if len(env.cte.Aliascolnames) > len(q.names) {
+			return nil, nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified",
+				env.name, len(q.names), len(env.cte.Aliascolnames)), env.cte.Location)
+		}
+		for i, cn := range env.cte.Aliascolnames {
+			q.names[i] = cn.GetString_().GetSval()
+		}
+	}
+	it, err := b.itemFromQuery(q, alias, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	return q.node, []*nsItem{it}, nil
+}
+
+func (b *binder) bindRangeFunction(s *scope, rf *pg_query.RangeFunction) (plan.Node, []*nsItem, error) {
+	if rf.Lateral {
+		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "LATERAL is not supported"), -1)
+	}
+	if rf.Ordinality || rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
+		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "only a single set-returning function call is supported in FROM"), -1)
+	}
+	fl := rf.Functions[0].GetList().GetItems()
+	fc := fl[0].GetFuncCall()
+	if fc == nil {
+		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "unsupported function in FROM"), nodeLocation(fl[0]))
+	}
+	name := funcName(fc.Funcname)
+	if name != "generate_series" {
+		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
+	}
+	fs := &scope{parent: s, ctes: s.ctes, exprKind: "functions in FROM"}
+	args, err := b.bindList(fs, fc.Args)
+	if err != nil {
+		return nil, nil, err
+	}
+	argTypes := make([]types.Type, len(args))
+	for i, a := range args {
+		argTypes[i] = a.Type()
+	}
+	ov, err := types.ResolveFunction(name, argTypes)
+	if err != nil {
+		return nil, nil, b.wrapAt(err, fc.Location)
+	}
+	if err := b.castArgs(args, ov.Args); err != nil {
+		return nil, nil, err
+	}
+	alias, colName := name, name
+	if rf.Alias != nil {
+		alias, colName = rf.Alias.Aliasname, rf.Alias.Aliasname
+		if len(rf.Alias.Colnames) > 1 {
+			return nil, nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "too many column aliases specified for function %s", name), fc.Location)
+		}
+		if len(rf.Alias.Colnames) == 1 {
+			colName = rf.Alias.Colnames[0].GetString_().GetSval()
+		}
+	}
+	c := plan.Column{ID: b.ids.Next(), Name: colName, Table: alias, Type: ov.Result}
+	node := &plan.FunctionScan{Name: name, Args: args, Cols: []plan.Column{c}}
+	b.colTable[c.ID], b.colName[c.ID] = alias, colName
+	it := &nsItem{name: alias, relVisible: true, colsVisible: true,
+		cols: []nsColumn{{name: colName, table: alias, expr: &plan.ColRef{ID: c.ID, T: c.Type, Name: colName}}}}
+	return node, []*nsItem{it}, nil
+}
+
+func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr) (plan.Node, []*nsItem, error) {
+	left, litems, err := b.bindFromItem(s, j.Larg)
+	if err != nil {
+		return nil, nil, err
+	}
+	right, ritems, err := b.bindFromItem(s, j.Rarg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkNameConflicts(litems, ritems); err != nil {
+		return nil, nil, err
+	}
+	var jt plan.JoinType
+	switch j.Jointype {
+	case pg_query.JoinType_JOIN_INNER:
+		jt = plan.InnerJoin
+	case pg_query.JoinType_JOIN_LEFT:
+		jt = plan.LeftJoin
+	case pg_query.JoinType_JOIN_RIGHT:
+		jt = plan.RightJoin
+	case pg_query.JoinType_JOIN_FULL:
+		jt = plan.FullJoin
+	default:
+		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "join type %s is not supported", j.Jointype.String()), -1)
+	}
+	lvis, rvis := visibleCols(litems), visibleCols(ritems)
+	nullL := jt == plan.RightJoin || jt == plan.FullJoin
+	nullR := jt == plan.LeftJoin || jt == plan.FullJoin
+	join := &plan.Join{Type: jt, Left: left, Right: right}
+	var using []string
+	if j.IsNatural {
+		for _, lc := range lvis {
+			for _, rc := range rvis {
+				if lc.name == rc.name && !contains(using, lc.name) {
+					using = append(using, lc.name)
+				}
+			}
+		}
+	} else {
+		for _, u := range j.UsingClause {
+			using = append(using, u.GetString_().GetSval())
+		}
+	}
+	item := &nsItem{colsVisible: true}
+	usedL, usedR := map[int]bool{}, map[int]bool{}
+	if j.IsNatural || len(j.UsingClause) > 0 {
+		var conds []plan.Expr
+		for _, name := range using {
+			li, err := findUsingCol(lvis, name, "left")
+			if err != nil {
+				return nil, nil, err
+			}
+			ri, err := findUsingCol(rvis, name, "right")
+			if err != nil {
+				return nil, nil, err
+			}
+			usedL[li], usedR[ri] = true, true
+			l, r := lvis[li].expr, rvis[ri].expr
+			t, err := b.commonTypeOf("JOIN/USING", []types.Type{l.Type(), r.Type()}, []int32{-1, -1})
+			if err != nil {
+				return nil, nil, err
+			}
+			if l, err = b.coerceCommon("JOIN/USING", l, t); err != nil {
+				return nil, nil, err
+			}
+			if r, err = b.coerceCommon("JOIN/USING", r, t); err != nil {
+				return nil, nil, err
+			}
+			eq, err := b.operator("=", l, r, -1)
+			if err != nil {
+				return nil, nil, err
+			}
+			conds = append(conds, eq)
+			merged := nsColumn{name: name, table: lvis[li].table}
+			switch jt {
+			case plan.RightJoin:
+				merged.expr, merged.table, merged.notNull = r, rvis[ri].table, rvis[ri].notNull
+			case plan.FullJoin:
+				merged.expr = &plan.Coalesce{Args: []plan.Expr{l, r}, T: t}
+				merged.notNull = lvis[li].notNull || rvis[ri].notNull
+			default:
+				merged.expr, merged.notNull = l, lvis[li].notNull
+			}
+			item.cols = append(item.cols, merged)
+		}
+		switch len(conds) {
+		case 0:
+		case 1:
+			join.On = conds[0]
+		default:
+			join.On = &plan.And{Args: conds}
+		}
+	} else if j.Quals != nil {
+		js := &scope{parent: s, ctes: s.ctes, items: append(append([]*nsItem{}, litems...), ritems...), exprKind: "JOIN conditions"}
+		e, err := b.bindExpr(js, j.Quals)
+		if err != nil {
+			return nil, nil, err
+		}
+		if join.On, err = b.coerceToBool(e, "JOIN/ON"); err != nil {
+			return nil, nil, err
+		}
+		for _, id := range js.outerRefs {
+			s.addOuterRef(id)
+		}
+	} else if jt == plan.InnerJoin {
+		join.Type = plan.CrossJoin
+	}
+	for i, c := range lvis {
+		if !usedL[i] {
+			if nullL {
+				c.notNull = false
+			}
+			item.cols = append(item.cols, c)
+		}
+	}
+	for i, c := range rvis {
+		if !usedR[i] {
+			if nullR {
+				c.notNull = false
+			}
+			item.cols = append(item.cols, c)
+		}
+	}
+	var items []*nsItem
+	if j.Alias != nil {
+		item.name, item.relVisible = j.Alias.Aliasname, true
+		if len(j.Alias.Colnames) > len(item.cols) {
+			return nil, nil, pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
+				item.name, len(item.cols), len(j.Alias.Colnames))
+		}
+		for i, cn := range j.Alias.Colnames {
+			item.cols[i].name = cn.GetString_().GetSval()
+		}
+		for i := range item.cols {
+			item.cols[i].table = item.name
+		}
+		items = []*nsItem{item}
+	} else {
+		for _, it := range append(append([]*nsItem{}, litems...), ritems...) {
+			hidden := *it
+			hidden.colsVisible = false
+			items = append(items, &hidden)
+		}
+		items = append(items, item)
+	}
+	return join, items, nil
+}
+
+func visibleCols(items []*nsItem) []nsColumn {
+	var out []nsColumn
+	for _, it := range items {
+		if it.colsVisible {
+			out = append(out, it.cols...)
+		}
+	}
+	return out
+}
+
+func findUsingCol(cols []nsColumn, name, side string) (int, error) {
+	found := -1
+	for i, c := range cols {
+		if c.name == name {
+			if found >= 0 {
+				return 0, pgerr.New(pgerr.AmbiguousColumn, "common column name \"%s\" appears more than once in %s table", name, side)
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return 0, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in %s table", name, side)
+	}
+	return found, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// parenBefore finds the "(" opening a FROM subquery, which pg_query does not
+// locate: the earliest location inside it, then back over keywords.
+func (b *binder) parenBefore(n *pg_query.Node) int32 {
+	minLoc := int32(-1)
+	visitLocations(n, func(l int32) {
+		if l >= 0 && (minLoc < 0 || l < minLoc) {
+			minLoc = l
+		}
+	})
+	if minLoc < 0 {
+		return -1
+	}
+	q := b.query
+	best := int32(-1)
+	for i := int(minLoc) - 1; i >= 0; i-- {
+		c := q[i]
+		switch {
+		case c == '(':
+			best = int32(i)
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_':
+		default:
+			return best
+		}
+	}
+	return best
+}
+
+// visitRangeVars calls f for every RangeVar inside n.
+func visitRangeVars(n *pg_query.Node, f func(*pg_query.RangeVar)) {
+	if n == nil {
+		return
+	}
+	walkProto(n.ProtoReflect(), func(m protoreflect.Message) {
+		if rv, ok := m.Interface().(*pg_query.RangeVar); ok {
+			f(rv)
+		}
+	})
+}
+
+// visitLocations calls f with every "location" field inside n.
+func visitLocations(n *pg_query.Node, f func(int32)) {
+	if n == nil {
+		return
+	}
+	walkProto(n.ProtoReflect(), func(m protoreflect.Message) {
+		fd := m.Descriptor().Fields().ByName("location")
+		if fd != nil && fd.Kind() == protoreflect.Int32Kind {
+			f(int32(m.Get(fd).Int()))
+		}
+	})
+}
+
+func walkProto(m protoreflect.Message, f func(protoreflect.Message)) {
+	f(m)
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList() && fd.Kind() == protoreflect.MessageKind:
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				walkProto(l.Get(i).Message(), f)
+			}
+		case fd.Kind() == protoreflect.MessageKind && !fd.IsMap():
+			walkProto(v.Message(), f)
+		}
+		return true
+	})
+}
+
+// nodeTypeName names a parse node's type for messages ("SelectStmt").
+func nodeTypeName(n *pg_query.Node) string {
+	if n == nil || n.GetNode() == nil {
+		return "empty node"
+	}
+	name := string(n.ProtoReflect().WhichOneof(n.ProtoReflect().Descriptor().Oneofs().Get(0)).Message().Name())
+	return strings.TrimPrefix(name, "pg_query.")
+}
+
+// nodeLocation returns PostgreSQL's exprLocation of a raw expression: the
+// leftmost location within it (-1 if none).
+func nodeLocation(n *pg_query.Node) int32 {
+	minLoc := int32(-1)
+	visitLocations(n, func(l int32) {
+		if l >= 0 && (minLoc < 0 || l < minLoc) {
+			minLoc = l
+		}
+	})
+	return minLoc
+}

@@ -1,0 +1,164 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+)
+
+func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
+	if len(is.ReturningList) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "INSERT ... RETURNING is not supported")
+	}
+	if is.OnConflictClause != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT is not supported")
+	}
+	if is.WithClause != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH in INSERT is not supported")
+	}
+	tbl, err := b.lookupTable(is.Relation)
+	if err != nil {
+		return nil, err
+	}
+	defs := tbl.Columns()
+	// Target columns, in the order the statement lists them.
+	var targets []int
+	var tlocs []int32
+	if len(is.Cols) == 0 {
+		for i := range defs {
+			targets = append(targets, i)
+			tlocs = append(tlocs, -1)
+		}
+	} else {
+		seen := map[int]bool{}
+		for _, cn := range is.Cols {
+			rt := cn.GetResTarget()
+			if len(rt.Indirection) > 0 {
+				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "subfield assignment is not supported"), rt.Location)
+			}
+			idx := -1
+			for i, d := range defs {
+				if d.Name == rt.Name {
+					idx = i
+				}
+			}
+			if idx < 0 {
+				return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, tbl.Name()), rt.Location)
+			}
+			if seen[idx] {
+				return nil, b.errAt(pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)
+			}
+			seen[idx] = true
+			targets = append(targets, idx)
+			tlocs = append(tlocs, rt.Location)
+		}
+	}
+	// fill builds a full table row from the values given for targets.
+	fill := func(given []plan.Expr) ([]plan.Expr, error) {
+		row := make([]plan.Expr, len(defs))
+		for i, ti := range targets {
+			row[ti] = given[i]
+		}
+		for i := range row {
+			if row[i] == nil {
+				d, err := b.bindDefault(defs[i])
+				if err != nil {
+					return nil, err
+				}
+				row[i] = d
+			}
+		}
+		return row, nil
+	}
+	out := &plan.Values{}
+	for _, d := range defs {
+		out.Cols = append(out.Cols, plan.Column{ID: b.ids.Next(), Name: d.Name, Type: d.Type})
+	}
+	sel := is.SelectStmt.GetSelectStmt()
+	switch {
+	case sel == nil:
+		// DEFAULT VALUES
+		targets = nil
+		row, err := fill(nil)
+		if err != nil {
+			return nil, err
+		}
+		out.Rows = [][]plan.Expr{row}
+	case len(sel.ValuesLists) > 0 && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.SortClause) == 0 &&
+		sel.LimitCount == nil && sel.LimitOffset == nil && sel.WithClause == nil:
+		s := &scope{exprKind: "VALUES"}
+		for _, ln := range sel.ValuesLists {
+			items := ln.GetList().GetItems()
+			if len(items) > len(targets) {
+				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns"), nodeLocation(items[len(targets)]))
+			}
+			if len(items) < len(targets) {
+				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions"), tlocs[len(items)])
+			}
+			given := make([]plan.Expr, len(items))
+			for i, it := range items {
+				d := defs[targets[i]]
+				if it.GetSetToDefault() != nil {
+					e, err := b.bindDefault(d)
+					if err != nil {
+						return nil, err
+					}
+					given[i] = e
+					continue
+				}
+				e, err := b.bindExpr(s, it)
+				if err != nil {
+					return nil, err
+				}
+				if given[i], err = b.coerceAssign(e, d.Type, d.Name, nodeLocation(it)); err != nil {
+					return nil, err
+				}
+			}
+			row, err := fill(given)
+			if err != nil {
+				return nil, err
+			}
+			out.Rows = append(out.Rows, row)
+		}
+	default:
+		q, _, err := b.bindSelect(sel, nil, nil, true)
+		if err != nil {
+			return nil, err
+		}
+		cols := q.node.Columns()
+		if len(cols) > len(targets) {
+			return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns"), q.locs[len(targets)])
+		}
+		if len(cols) < len(targets) {
+			return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions"), tlocs[len(cols)])
+		}
+		given := make([]plan.Expr, len(cols))
+		for i, c := range cols {
+			d := defs[targets[i]]
+			var ref plan.Expr = &plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name}
+			if given[i], err = b.coerceAssign(ref, d.Type, d.Name, q.locs[i]); err != nil {
+				return nil, err
+			}
+		}
+		row, err := fill(given)
+		if err != nil {
+			return nil, err
+		}
+		p := &plan.Project{Input: q.node, Exprs: row}
+		for _, c := range out.Cols {
+			c.ID = b.ids.Next()
+			p.Cols = append(p.Cols, c)
+		}
+		return &Insert{Table: tbl, Source: &Query{Plan: p, IDs: b.ids, Names: colNames(p.Cols)}}, nil
+	}
+	return &Insert{Table: tbl, Source: &Query{Plan: out, IDs: b.ids, Names: colNames(out.Cols)}}, nil
+}
+
+func colNames(cols []plan.Column) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.Name
+	}
+	return out
+}

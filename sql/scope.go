@@ -1,0 +1,293 @@
+package sql
+
+import (
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+)
+
+// nsColumn is one column a namespace item exposes to name resolution.
+type nsColumn struct {
+	name    string
+	expr    plan.Expr // usually a *plan.ColRef; a Coalesce for FULL JOIN USING columns
+	table   string    // range-table alias, for error messages
+	notNull bool
+}
+
+// nsItem is one FROM item visible in a scope (PostgreSQL's
+// ParseNamespaceItem): a table, subquery or join.
+type nsItem struct {
+	name        string // alias visible for qualification ("" for an unaliased join)
+	relVisible  bool   // can be named as name.col
+	colsVisible bool   // its columns can be referenced unqualified
+	cols        []nsColumn
+	// hidden are columns reachable only for *-expansion bookkeeping (none yet).
+}
+
+// scope is the name-resolution context of one query level.
+type scope struct {
+	parent *scope
+	items  []*nsItem
+	// outerRefs collects the columns of enclosing levels referenced from
+	// this level (or deeper): the OuterRefs of the subquery this level is.
+	outerRefs []plan.ColumnID
+	ctes      *cteEnv
+	// aggs is non-nil while binding the target list/HAVING/ORDER BY of a
+	// level that may aggregate.
+	agg *aggState
+	// exprKind names the clause being bound, for "not allowed in X" errors.
+	exprKind string
+}
+
+func (s *scope) addOuterRef(id plan.ColumnID) {
+	for _, x := range s.outerRefs {
+		if x == id {
+			return
+		}
+	}
+	s.outerRefs = append(s.outerRefs, id)
+}
+
+// lookupColumn resolves an unqualified column name, searching enclosing
+// levels when the current one has none. It records outer references.
+func (b *binder) lookupColumn(s *scope, name string, loc int32) (nsColumn, error) {
+	for lvl, cur := 0, s; cur != nil; lvl, cur = lvl+1, cur.parent {
+		var found *nsColumn
+		for _, it := range cur.items {
+			if !it.colsVisible {
+				continue
+			}
+			for i := range it.cols {
+				if it.cols[i].name == name {
+					if found != nil {
+						return nsColumn{}, b.errAt(pgerr.New(pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", name), loc)
+					}
+					found = &it.cols[i]
+				}
+			}
+		}
+		if found != nil {
+			b.noteOuter(s, lvl, found.expr)
+			return *found, nil
+		}
+	}
+	return nsColumn{}, b.missingColumn(s, "", name, loc)
+}
+
+// lookupQualified resolves rel.col.
+func (b *binder) lookupQualified(s *scope, rel, name string, loc int32) (nsColumn, error) {
+	for lvl, cur := 0, s; cur != nil; lvl, cur = lvl+1, cur.parent {
+		for _, it := range cur.items {
+			if !it.relVisible || it.name != rel {
+				continue
+			}
+			var found *nsColumn
+			for i := range it.cols {
+				if it.cols[i].name == name {
+					if found != nil {
+						return nsColumn{}, b.errAt(pgerr.New(pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", rel+"."+name), loc)
+					}
+					found = &it.cols[i]
+				}
+			}
+			if found == nil {
+				return nsColumn{}, b.missingColumn(s, rel, name, loc)
+			}
+			b.noteOuter(s, lvl, found.expr)
+			return *found, nil
+		}
+	}
+	return nsColumn{}, b.errAt(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), loc)
+}
+
+// lookupRel finds the namespace item named rel (for rel.*).
+func (b *binder) lookupRel(s *scope, rel string, loc int32) (*nsItem, int, error) {
+	for lvl, cur := 0, s; cur != nil; lvl, cur = lvl+1, cur.parent {
+		for _, it := range cur.items {
+			if it.relVisible && it.name == rel {
+				return it, lvl, nil
+			}
+		}
+	}
+	return nil, 0, b.errAt(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), loc)
+}
+
+// noteOuter records that expr, found lvl levels up, is referenced from s.
+func (b *binder) noteOuter(s *scope, lvl int, e plan.Expr) {
+	if lvl == 0 {
+		return
+	}
+	var ids []plan.ColumnID
+	collectColRefs(e, &ids)
+	cur := s
+	for i := 0; i < lvl; i++ {
+		for _, id := range ids {
+			cur.addOuterRef(id)
+		}
+		cur = cur.parent
+	}
+}
+
+// missingColumn builds PostgreSQL's 42703 with its fuzzy-match hint.
+func (b *binder) missingColumn(s *scope, rel, name string, loc int32) error {
+	var e *pgerr.Error
+	if rel != "" {
+		e = pgerr.New(pgerr.UndefinedColumn, "column %s.%s does not exist", rel, name)
+	} else {
+		e = pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", name)
+	}
+	// PostgreSQL searches every range-table entry of every level for the
+	// closest column name (at most 3 edits, at most half the name).
+	type cand struct{ table, col string }
+	best := maxFuzzyDistance + 1
+	var first, second *cand
+	exactHidden := ""
+	for cur := s; cur != nil; cur = cur.parent {
+		for _, it := range cur.allItems() {
+			if it.name == "" {
+				continue
+			}
+			penalty := 0
+			if rel != "" && it.name != rel {
+				penalty = levenshtein(rel, it.name)
+				if penalty > maxFuzzyDistance {
+					continue
+				}
+			}
+			for _, c := range it.cols {
+				if c.name == name && penalty == 0 && !it.colsVisible && rel == "" {
+					exactHidden = it.name
+				}
+				d := levenshtein(name, c.name)
+				if d > len(name)/2 {
+					continue
+				}
+				d += penalty
+				if d > maxFuzzyDistance {
+					continue
+				}
+				switch {
+				case d < best:
+					best = d
+					first, second = &cand{it.name, c.name}, nil
+				case d == best && first != nil:
+					if second == nil {
+						second = &cand{it.name, c.name}
+					} else {
+						// Too many equally good matches: no hint.
+						first, second = nil, nil
+					}
+				}
+			}
+		}
+	}
+	switch {
+	case exactHidden != "":
+		e = e.WithHint("There is a column named \"%s\" in table \"%s\", but it cannot be referenced from this part of the query.", name, exactHidden)
+	case first != nil && second == nil:
+		e = e.WithHint("Perhaps you meant to reference the column \"%s.%s\".", first.table, first.col)
+	case first != nil && second != nil:
+		e = e.WithHint("Perhaps you meant to reference the column \"%s.%s\" or the column \"%s.%s\".", first.table, first.col, second.table, second.col)
+	}
+	return b.errAt(e, loc)
+}
+
+const maxFuzzyDistance = 3
+
+// allItems returns the items of s that correspond to base range-table
+// entries (tables, subqueries), for error hints.
+func (s *scope) allItems() []*nsItem {
+	var out []*nsItem
+	for _, it := range s.items {
+		if it.name != "" && it.relVisible {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			c := prev[j-1]
+			if ra[i-1] != rb[j-1] {
+				c++
+			}
+			c = min(c, prev[j]+1, cur[j-1]+1)
+			cur[j] = c
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// collectColRefs appends the ColumnIDs e reads (not descending into subquery plans).
+func collectColRefs(e plan.Expr, out *[]plan.ColumnID) {
+	walkExpr(e, func(x plan.Expr) bool {
+		switch x := x.(type) {
+		case *plan.ColRef:
+			*out = append(*out, x.ID)
+		case *plan.Subquery:
+			*out = append(*out, x.OuterRefs...)
+			for _, l := range x.LHS {
+				collectColRefs(l, out)
+			}
+			return false
+		}
+		return true
+	})
+}
+
+// walkExpr visits e and its children in pre-order; f returns false to skip
+// children.
+func walkExpr(e plan.Expr, f func(plan.Expr) bool) {
+	if e == nil || !f(e) {
+		return
+	}
+	for _, c := range exprChildren(e) {
+		walkExpr(c, f)
+	}
+}
+
+func exprChildren(e plan.Expr) []plan.Expr {
+	switch x := e.(type) {
+	case *plan.Call:
+		return x.Args
+	case *plan.Cast:
+		return []plan.Expr{x.Input}
+	case *plan.And:
+		return x.Args
+	case *plan.Or:
+		return x.Args
+	case *plan.Not:
+		return []plan.Expr{x.Arg}
+	case *plan.IsNull:
+		return []plan.Expr{x.Arg}
+	case *plan.BoolTest:
+		return []plan.Expr{x.Arg}
+	case *plan.IsDistinct:
+		return []plan.Expr{x.Left, x.Right}
+	case *plan.Case:
+		var out []plan.Expr
+		for _, w := range x.Whens {
+			out = append(out, w.Cond, w.Result)
+		}
+		if x.Else != nil {
+			out = append(out, x.Else)
+		}
+		return out
+	case *plan.Coalesce:
+		return x.Args
+	case *plan.NullIf:
+		return []plan.Expr{x.Left, x.Right}
+	case *plan.Subquery:
+		return x.LHS
+	}
+	return nil
+}
