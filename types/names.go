@@ -9,17 +9,17 @@ import (
 
 // Type categories (pg_type.typcategory) used by overload resolution.
 const (
-	catBool      = 'B'
-	catNumeric   = 'N'
-	catString    = 'S'
-	catDateTime  = 'D'
-	catTimespan  = 'T'
-	catUnknown   = 'X'
-	catPseudo    = 'P'
-	catInvalid   = 0
-	maxNumPrec   = 1000
-	maxNumScale  = 1000
-	minNumScale  = -1000
+	catBool       = 'B'
+	catNumeric    = 'N'
+	catString     = 'S'
+	catDateTime   = 'D'
+	catTimespan   = 'T'
+	catUnknown    = 'X'
+	catPseudo     = 'P'
+	catInvalid    = 0
+	maxNumPrec    = 1000
+	maxNumScale   = 1000
+	minNumScale   = -1000
 	maxVarcharLen = 10485760
 )
 
@@ -84,8 +84,8 @@ func (t Type) CharLen() int {
 }
 
 // VarcharOf returns varchar(n); CharOf returns character(n); NumericOf numeric(p,s).
-func VarcharOf(n int) Type          { return Type{Varchar, int32(n) + 4} }
-func CharOf(n int) Type             { return Type{Char, int32(n) + 4} }
+func VarcharOf(n int) Type                { return Type{Varchar, int32(n) + 4} }
+func CharOf(n int) Type                   { return Type{Char, int32(n) + 4} }
 func NumericOf(precision, scale int) Type { return Type{Numeric, NumericTypmod(precision, scale)} }
 
 // FromTypeName resolves a type name as pg_query's TypeName gives it

@@ -1,0 +1,504 @@
+package types
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/joind/joind/pgerr"
+)
+
+var unitAliases = map[string]string{
+	"microsecond": "microseconds", "microseconds": "microseconds", "us": "microseconds", "usec": "microseconds", "usecs": "microseconds", "useconds": "microseconds",
+	"millisecond": "milliseconds", "milliseconds": "milliseconds", "ms": "milliseconds", "msec": "milliseconds", "msecs": "milliseconds", "mseconds": "milliseconds",
+	"second": "second", "seconds": "second", "s": "second", "sec": "second", "secs": "second",
+	"minute": "minute", "minutes": "minute", "m": "minute", "min": "minute", "mins": "minute",
+	"hour": "hour", "hours": "hour", "h": "hour", "hr": "hour", "hrs": "hour",
+	"day": "day", "days": "day", "d": "day",
+	"week": "week", "weeks": "week", "w": "week",
+	"month": "month", "months": "month", "mon": "month", "mons": "month",
+	"quarter": "quarter", "qtr": "quarter",
+	"year": "year", "years": "year", "y": "year", "yr": "year", "yrs": "year",
+	"decade": "decade", "decades": "decade", "dec": "decade", "decs": "decade",
+	"century": "century", "centuries": "century", "c": "century", "cent": "century",
+	"millennium": "millennium", "millennia": "millennium", "mil": "millennium", "mils": "millennium", "millenniums": "millennium",
+	"epoch": "epoch", "dow": "dow", "isodow": "isodow", "doy": "doy", "isoyear": "isoyear",
+	"julian": "julian", "j": "julian", "timezone": "timezone", "timezone_hour": "timezone_hour", "timezone_minute": "timezone_minute",
+}
+
+func unitErr(unit string, t Type, supported bool) error {
+	if supported {
+		return pgerr.New(pgerr.FeatureNotSupported, "unit \"%s\" not supported for type %s", unit, t.BaseSQLName())
+	}
+	return pgerr.New(pgerr.InvalidParameterValue, "unit \"%s\" not recognized for type %s", unit, t.BaseSQLName())
+}
+
+// isoWeek returns ISO 8601 week number and ISO year.
+func isoWeek(y, m, d int) (week, isoYear int) {
+	jd := date2j(y, m, d)
+	dow := (j2day(jd) + 6) % 7 // Monday = 0
+	// Thursday of this week decides the year
+	thu := jd - dow + 3
+	ty, _, _ := j2date(thu)
+	first := date2j(ty, 1, 1)
+	return (thu-first)/7 + 1, ty
+}
+
+// dec builds a numeric from an integer and a scale (value = n / 10^scale).
+func dec(n int64, scale int) *apd.Decimal { return apd.New(n, int32(-scale)) }
+
+// extractTimestamp implements extract(field from timestamp) returning numeric.
+func extractTimestamp(unitIn string, tsv int64, t Type) (*apd.Decimal, bool, error) {
+	unit, ok := unitAliases[strings.ToLower(unitIn)]
+	if !ok {
+		return nil, false, unitErr(unitIn, t, false)
+	}
+	if tsv == TimestampInfinity || tsv == TimestampNegInfinity {
+		switch unit {
+		case "epoch", "year", "decade", "century", "millennium", "julian", "isoyear":
+			return &apd.Decimal{Form: apd.Infinite, Negative: tsv < 0}, true, nil
+		case "timezone", "timezone_hour", "timezone_minute":
+			return nil, false, unitErr(unitIn, t, true)
+		}
+		return nil, false, nil
+	}
+	y, mo, d, h, mi, s, fsec := tsSplit(tsv)
+	var yearOut int64 = int64(y)
+	if y <= 0 {
+		yearOut = int64(y) - 1
+	}
+	switch unit {
+	case "microseconds":
+		return dec(int64(s)*1000000+fsec, 0), true, nil
+	case "milliseconds":
+		return dec(int64(s)*1000000+fsec, 3), true, nil
+	case "second":
+		return dec(int64(s)*1000000+fsec, 6), true, nil
+	case "minute":
+		return dec(int64(mi), 0), true, nil
+	case "hour":
+		return dec(int64(h), 0), true, nil
+	case "day":
+		return dec(int64(d), 0), true, nil
+	case "month":
+		return dec(int64(mo), 0), true, nil
+	case "quarter":
+		return dec(int64((mo-1)/3+1), 0), true, nil
+	case "week":
+		w, _ := isoWeek(y, mo, d)
+		return dec(int64(w), 0), true, nil
+	case "year":
+		return dec(yearOut, 0), true, nil
+	case "decade":
+		if y >= 0 {
+			return dec(int64(y/10), 0), true, nil
+		}
+		return dec(-int64((8-(y-1))/10), 0), true, nil
+	case "century":
+		if y > 0 {
+			return dec(int64((y+99)/100), 0), true, nil
+		}
+		return dec(-int64((99-(y-1))/100), 0), true, nil
+	case "millennium":
+		if y > 0 {
+			return dec(int64((y+999)/1000), 0), true, nil
+		}
+		return dec(-int64((999-(y-1))/1000), 0), true, nil
+	case "julian":
+		jd := int64(date2j(y, mo, d))
+		tod := int64(h)*usecsPerHour + int64(mi)*usecsPerMinute + int64(s)*usecsPerSec + fsec
+		// julian + tod/usecs_per_day, as numeric_div would print it
+		num := apd.New(jd*usecsPerDay+tod, 0)
+		r, _ := numDiv(num, apd.New(usecsPerDay, 0))
+		if tod == 0 {
+			r = apd.New(jd, 0)
+		}
+		return r, true, nil
+	case "isoyear":
+		_, iy := isoWeek(y, mo, d)
+		if iy <= 0 {
+			iy--
+		}
+		return dec(int64(iy), 0), true, nil
+	case "dow":
+		return dec(int64(j2day(date2j(y, mo, d))), 0), true, nil
+	case "isodow":
+		w := j2day(date2j(y, mo, d))
+		if w == 0 {
+			w = 7
+		}
+		return dec(int64(w), 0), true, nil
+	case "doy":
+		return dec(int64(date2j(y, mo, d)-date2j(y, 1, 1)+1), 0), true, nil
+	case "epoch":
+		return dec(tsv, 6), true, nil
+	}
+	return nil, false, unitErr(unitIn, t, true)
+}
+
+func extractDate(unitIn string, dv int64) (*apd.Decimal, bool, error) {
+	unit, ok := unitAliases[strings.ToLower(unitIn)]
+	if !ok {
+		return nil, false, unitErr(unitIn, DateType, false)
+	}
+	switch unit {
+	case "microseconds", "milliseconds", "second", "minute", "hour", "timezone", "timezone_hour", "timezone_minute":
+		return nil, false, unitErr(unitIn, DateType, true)
+	}
+	if isInfDate(dv) {
+		switch unit {
+		case "epoch", "year", "decade", "century", "millennium", "julian", "isoyear":
+			return &apd.Decimal{Form: apd.Infinite, Negative: dv < 0}, true, nil
+		}
+		return nil, false, nil
+	}
+	if unit == "epoch" {
+		return dec(dv*86400, 0), true, nil
+	}
+	return extractTimestamp(unitIn, dv*usecsPerDay, DateType)
+}
+
+func extractInterval(unitIn string, iv IntervalValue) (*apd.Decimal, bool, error) {
+	unit, ok := unitAliases[strings.ToLower(unitIn)]
+	if !ok {
+		return nil, false, unitErr(unitIn, IntervalType, false)
+	}
+	year, mon, mday, hour, min, sec, fsec := intervalFields(iv)
+	switch unit {
+	case "microseconds":
+		return dec(sec*1000000+fsec, 0), true, nil
+	case "milliseconds":
+		return dec(sec*1000000+fsec, 3), true, nil
+	case "second":
+		return dec(sec*1000000+fsec, 6), true, nil
+	case "minute":
+		return dec(min, 0), true, nil
+	case "hour":
+		return dec(hour, 0), true, nil
+	case "day":
+		return dec(mday, 0), true, nil
+	case "month":
+		return dec(mon, 0), true, nil
+	case "quarter":
+		return dec(mon/3+1, 0), true, nil
+	case "year":
+		return dec(year, 0), true, nil
+	case "decade":
+		return dec(year/10, 0), true, nil
+	case "century":
+		return dec(year/100, 0), true, nil
+	case "millennium":
+		return dec(year/1000, 0), true, nil
+	case "epoch":
+		// months count as 365.25/12 days, as in PostgreSQL
+		secs := new(apd.Decimal)
+		yearsSecs := apd.New(int64(iv.Months/12)*int64(36525*864), 0) // 365.25*86400 per year
+		monSecs := apd.New(int64(iv.Months%12)*30*86400, 0)
+		daySecs := apd.New(int64(iv.Days)*86400, 0)
+		us := dec(iv.Micros, 6)
+		_, _ = exactCtx.Add(secs, yearsSecs, monSecs)
+		_, _ = exactCtx.Add(secs, secs, daySecs)
+		_, _ = exactCtx.Add(secs, secs, us)
+		return normNum(secs), true, nil
+	}
+	return nil, false, unitErr(unitIn, IntervalType, true)
+}
+
+func truncTimestamp(unitIn string, tsv int64) (int64, error) {
+	unit, ok := unitAliases[strings.ToLower(unitIn)]
+	if !ok {
+		return 0, unitErr(unitIn, TimestampType, false)
+	}
+	if tsv == TimestampInfinity || tsv == TimestampNegInfinity {
+		return tsv, nil
+	}
+	y, mo, d, h, mi, s, fsec := tsSplit(tsv)
+	switch unit {
+	case "millennium":
+		if y > 0 {
+			y = ((y+999)/1000)*1000 - 999
+		} else {
+			y = -((999 - (y - 1)) / 1000 * 1000) + 1
+		}
+		mo, d, h, mi, s, fsec = 1, 1, 0, 0, 0, 0
+	case "century":
+		if y > 0 {
+			y = ((y+99)/100)*100 - 99
+		} else {
+			y = -((99 - (y - 1)) / 100 * 100) + 1
+		}
+		mo, d, h, mi, s, fsec = 1, 1, 0, 0, 0, 0
+	case "decade":
+		if y > 0 {
+			y = (y / 10) * 10
+		} else {
+			y = -((8-(y-1))/10)*10 + 1
+		}
+		mo, d, h, mi, s, fsec = 1, 1, 0, 0, 0, 0
+	case "year":
+		mo, d, h, mi, s, fsec = 1, 1, 0, 0, 0, 0
+	case "quarter":
+		mo = 3*((mo-1)/3) + 1
+		d, h, mi, s, fsec = 1, 0, 0, 0, 0
+	case "month":
+		d, h, mi, s, fsec = 1, 0, 0, 0, 0
+	case "week":
+		jd := date2j(y, mo, d)
+		jd -= (j2day(jd) + 6) % 7
+		y, mo, d = j2date(jd)
+		h, mi, s, fsec = 0, 0, 0, 0
+	case "day":
+		h, mi, s, fsec = 0, 0, 0, 0
+	case "hour":
+		mi, s, fsec = 0, 0, 0
+	case "minute":
+		s, fsec = 0, 0
+	case "second":
+		fsec = 0
+	case "milliseconds":
+		fsec = (fsec / 1000) * 1000
+	case "microseconds":
+	default:
+		return 0, unitErr(unitIn, TimestampType, true)
+	}
+	return DateFromYMD(y, mo, d)*usecsPerDay + int64(h)*usecsPerHour + int64(mi)*usecsPerMinute + int64(s)*usecsPerSec + fsec, nil
+}
+
+func truncInterval(unitIn string, iv IntervalValue) (IntervalValue, error) {
+	unit, ok := unitAliases[strings.ToLower(unitIn)]
+	if !ok {
+		return iv, unitErr(unitIn, IntervalType, false)
+	}
+	year, mon, mday, hour, min, sec, fsec := intervalFields(iv)
+	switch unit {
+	case "millennium":
+		year = (year / 1000) * 1000
+		mon, mday, hour, min, sec, fsec = 0, 0, 0, 0, 0, 0
+	case "century":
+		year = (year / 100) * 100
+		mon, mday, hour, min, sec, fsec = 0, 0, 0, 0, 0, 0
+	case "decade":
+		year = (year / 10) * 10
+		mon, mday, hour, min, sec, fsec = 0, 0, 0, 0, 0, 0
+	case "year":
+		mon, mday, hour, min, sec, fsec = 0, 0, 0, 0, 0, 0
+	case "quarter":
+		mon = 3 * (mon / 3)
+		mday, hour, min, sec, fsec = 0, 0, 0, 0, 0
+	case "month":
+		mday, hour, min, sec, fsec = 0, 0, 0, 0, 0
+	case "day":
+		hour, min, sec, fsec = 0, 0, 0, 0
+	case "hour":
+		min, sec, fsec = 0, 0, 0
+	case "minute":
+		sec, fsec = 0, 0
+	case "second":
+		fsec = 0
+	case "milliseconds":
+		fsec = (fsec / 1000) * 1000
+	case "microseconds":
+	case "week":
+		return iv, pgerr.New(pgerr.FeatureNotSupported, "unit \"%s\" not supported for type interval", unitIn).
+			WithDetail("Months usually have fractional weeks.")
+	default:
+		return iv, unitErr(unitIn, IntervalType, true)
+	}
+	return IntervalValue{
+		Months: int32(year*12 + mon),
+		Days:   int32(mday),
+		Micros: hour*usecsPerHour + min*usecsPerMinute + sec*usecsPerSec + fsec,
+	}, nil
+}
+
+func ctxNow(ctx *EvalContext) time.Time {
+	var n time.Time
+	if ctx != nil {
+		n = ctx.Now
+	}
+	if n.IsZero() {
+		n = time.Now()
+	}
+	loc := time.UTC
+	if ctx != nil && ctx.TimeZone != nil {
+		loc = ctx.TimeZone
+	}
+	return n.In(loc)
+}
+
+func registerDateFuncs() {
+	regFn("current_date", nil, Date, func(ctx *EvalContext, _ []Value) (Value, error) {
+		n := ctxNow(ctx)
+		return Value{I: DateFromYMD(n.Year(), int(n.Month()), n.Day())}, nil
+	})
+	regFn("localtimestamp", nil, Timestamp, func(ctx *EvalContext, _ []Value) (Value, error) {
+		n := ctxNow(ctx)
+		wall := time.Date(n.Year(), n.Month(), n.Day(), n.Hour(), n.Minute(), n.Second(), n.Nanosecond(), time.UTC)
+		return Value{I: wall.UnixMicro()}, nil
+	})
+	numRes := func(d *apd.Decimal, ok bool, err error) (Value, error) {
+		if err != nil {
+			return Value{}, err
+		}
+		if !ok {
+			return NullValue, nil
+		}
+		return Value{Num: d}, nil
+	}
+	floatRes := func(d *apd.Decimal, ok bool, err error) (Value, error) {
+		if err != nil {
+			return Value{}, err
+		}
+		if !ok {
+			return NullValue, nil
+		}
+		return Value{F: numericToFloat(d, 64)}, nil
+	}
+	regFn("extract", []ID{Text, Timestamp}, Numeric, func(_ *EvalContext, a []Value) (Value, error) {
+		return numRes(extractTimestamp(a[0].S, a[1].I, TimestampType))
+	})
+	regFn("extract", []ID{Text, Date}, Numeric, func(_ *EvalContext, a []Value) (Value, error) {
+		return numRes(extractDate(a[0].S, a[1].I))
+	})
+	regFn("extract", []ID{Text, Interval}, Numeric, func(_ *EvalContext, a []Value) (Value, error) {
+		return numRes(extractInterval(a[0].S, a[1].Iv))
+	})
+	regFn("date_part", []ID{Text, Timestamp}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
+		return floatRes(extractTimestamp(a[0].S, a[1].I, TimestampType))
+	})
+	regFn("date_part", []ID{Text, Date}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
+		// date_part(text, date) is date_part(text, date::timestamp) in PostgreSQL
+		return floatRes(extractTimestamp(a[0].S, dateToTimestamp(a[1].I), TimestampType))
+	})
+	regFn("date_part", []ID{Text, Interval}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
+		return floatRes(extractInterval(a[0].S, a[1].Iv))
+	})
+	regFn("date_trunc", []ID{Text, Timestamp}, Timestamp, func(_ *EvalContext, a []Value) (Value, error) {
+		r, err := truncTimestamp(a[0].S, a[1].I)
+		return Value{I: r}, err
+	})
+	regFn("date_trunc", []ID{Text, Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) {
+		r, err := truncInterval(a[0].S, a[1].Iv)
+		return Value{Iv: r}, err
+	})
+	regFn("make_date", []ID{Int4, Int4, Int4}, Date, func(_ *EvalContext, a []Value) (Value, error) {
+		y, m, d := a[0].I, a[1].I, a[2].I
+		bad := func() error {
+			return pgerr.New(pgerr.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", y, m, d)
+		}
+		if y == 0 || m < 1 || m > 12 || d < 1 {
+			return Value{}, bad()
+		}
+		yy := int(y)
+		if y < 0 {
+			yy = int(y) + 1
+		}
+		if int(d) > daysIn(yy, int(m)) {
+			return Value{}, bad()
+		}
+		jd := date2j(yy, int(m), int(d))
+		if !dateValid(jd) {
+			return Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range: %d-%02d-%02d", y, m, d)
+		}
+		return Value{I: int64(jd - unixEpochJD)}, nil
+	})
+	regFn("make_timestamp", []ID{Int4, Int4, Int4, Int4, Int4, Float8}, Timestamp, func(_ *EvalContext, a []Value) (Value, error) {
+		y, m, d := int(a[0].I), int(a[1].I), int(a[2].I)
+		if y < 0 {
+			y++
+		}
+		if a[0].I == 0 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
+			return Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", a[0].I, m, d)
+		}
+		sec := a[5].F
+		if a[3].I < 0 || a[3].I > 24 || a[4].I < 0 || a[4].I > 59 || sec < 0 || sec > 60 || math.IsNaN(sec) {
+			return Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "time field value out of range: %d:%02d:%02g", a[3].I, a[4].I, sec)
+		}
+		us := int64(math.RoundToEven(sec * 1e6))
+		return Value{I: DateFromYMD(y, m, d)*usecsPerDay + a[3].I*usecsPerHour + a[4].I*usecsPerMinute + us}, nil
+	})
+	regFn("age", []ID{Timestamp, Timestamp}, Interval, func(_ *EvalContext, a []Value) (Value, error) {
+		return Value{Iv: age(a[0].I, a[1].I)}, nil
+	})
+	regFn("justify_days", []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) { return Value{Iv: justifyDays(a[0].Iv)}, nil })
+	regFn("justify_hours", []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) { return Value{Iv: justifyHours(a[0].Iv)}, nil })
+	regFn("justify_interval", []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) {
+		iv := a[0].Iv
+		wd := iv.Micros / usecsPerDay
+		iv.Micros -= wd * usecsPerDay
+		iv.Days += int32(wd)
+		wm := iv.Days / daysPerMonth
+		iv.Days -= wm * daysPerMonth
+		iv.Months += wm
+		if iv.Months > 0 && (iv.Days < 0 || (iv.Days == 0 && iv.Micros < 0)) {
+			iv.Days += daysPerMonth
+			iv.Months--
+		} else if iv.Months < 0 && (iv.Days > 0 || (iv.Days == 0 && iv.Micros > 0)) {
+			iv.Days -= daysPerMonth
+			iv.Months++
+		}
+		if iv.Days > 0 && iv.Micros < 0 {
+			iv.Micros += usecsPerDay
+			iv.Days--
+		} else if iv.Days < 0 && iv.Micros > 0 {
+			iv.Micros -= usecsPerDay
+			iv.Days++
+		}
+		return Value{Iv: iv}, nil
+	})
+}
+
+// age is PostgreSQL's timestamp_age: symbolic years/months/days difference.
+func age(a, b int64) IntervalValue {
+	y1, m1, d1, h1, mi1, s1, f1 := tsSplit(a)
+	y2, m2, d2, h2, mi2, s2, f2 := tsSplit(b)
+	fsec := f1 - f2
+	sec := s1 - s2
+	min := mi1 - mi2
+	hour := h1 - h2
+	mday := d1 - d2
+	mon := m1 - m2
+	year := y1 - y2
+	neg := a < b
+	if neg {
+		fsec, sec, min, hour, mday, mon, year = -fsec, -sec, -min, -hour, -mday, -mon, -year
+	}
+	for fsec < 0 {
+		fsec += usecsPerSec
+		sec--
+	}
+	for sec < 0 {
+		sec += 60
+		min--
+	}
+	for min < 0 {
+		min += 60
+		hour--
+	}
+	for hour < 0 {
+		hour += 24
+		mday--
+	}
+	for mday < 0 {
+		if neg {
+			mday += daysIn(y1, m1)
+		} else {
+			pm, py := m2, y2
+			mday += daysIn(py, pm)
+		}
+		mon--
+	}
+	for mon < 0 {
+		mon += 12
+		year--
+	}
+	if neg {
+		fsec, sec, min, hour, mday, mon, year = -fsec, -sec, -min, -hour, -mday, -mon, -year
+	}
+	return IntervalValue{
+		Months: int32(year*12 + mon),
+		Days:   int32(mday),
+		Micros: int64(hour)*usecsPerHour + int64(min)*usecsPerMinute + int64(sec)*usecsPerSec + fsec,
+	}
+}
