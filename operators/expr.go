@@ -143,7 +143,7 @@ func (cp *compiler) compile(e plan.Expr) (node, error) {
 		if from == e.T || (from.ID == e.T.ID && e.T.Typmod == -1 && from.ID != types.Char) {
 			return in, nil
 		}
-		return &castNode{in: in, from: from, to: e.T}, nil
+		return &castNode{in: in, from: from, to: e.T, explicit: e.Explicit}, nil
 	case *plan.And:
 		args, err := cp.compileAll(e.Args)
 		if err != nil {
@@ -336,6 +336,7 @@ func (n *callNode) generic(st *evalState, argv []vec, rows int) (vec, error) {
 type castNode struct {
 	in       node
 	from, to types.Type
+	explicit bool // CAST/:: rather than an implicit or assignment cast
 }
 
 func (n *castNode) eval(st *evalState, b *batch) (vec, error) {
@@ -344,7 +345,7 @@ func (n *castNode) eval(st *evalState, b *batch) (vec, error) {
 		return vec{}, err
 	}
 	if v.isConst() {
-		r, err := castValue(st.env.Eval, v.c, n.from, n.to, true)
+		r, err := castValue(st.env.Eval, v.c, n.from, n.to, n.explicit)
 		return constVec(r), err
 	}
 	if arr, ok := fastCast(v.arr, n.from, n.to); ok {
@@ -357,7 +358,7 @@ func (n *castNode) eval(st *evalState, b *batch) (vec, error) {
 			bld.AppendNull()
 			continue
 		}
-		r, err := castValue(st.env.Eval, x, n.from, n.to, true)
+		r, err := castValue(st.env.Eval, x, n.from, n.to, n.explicit)
 		if err != nil {
 			return vec{}, err
 		}

@@ -70,7 +70,7 @@ func foldOne(ctx *types.EvalContext, n plan.Expr) plan.Expr {
 		if !ok {
 			return n
 		}
-		v, err := types.CastValue(ctx, c.Val, c.T, x.T, true)
+		v, err := types.CastValue(ctx, c.Val, c.T, x.T, x.Explicit)
 		if err != nil {
 			return n
 		}

@@ -242,11 +242,11 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 	}
 	if from.ID == types.Unknown {
 		// An unknown-typed non-literal (e.g. a subquery output): text input.
-		return b.keepLoc(&plan.Cast{Input: e, T: t}, e), nil
+		return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 	}
 	if from.ID == t.ID {
 		// Same type, different typmod: a length/precision coercion.
-		return b.keepLoc(&plan.Cast{Input: e, T: t}, e), nil
+		return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 	}
 	imp, asg, exp := types.CanCast(from, t)
 	ok := imp || (ctx >= coerceAssignment && asg) || (ctx == coerceExplicit && exp)
@@ -256,7 +256,7 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 		}
 		return nil, errCannotCoerce
 	}
-	return b.keepLoc(&plan.Cast{Input: e, T: t}, e), nil
+	return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 }
 
 var errCannotCoerce = pgerr.New(pgerr.CannotCoerce, "cannot coerce")

@@ -36,9 +36,12 @@ type Call struct {
 }
 
 // Cast converts Input to T (CAST, ::, and implicit casts the binder inserts).
+// Explicit is set for CAST and ::, whose semantics differ from assignment
+// casts (e.g. varchar(n) truncates instead of failing with 22001).
 type Cast struct {
-	Input Expr
-	T     types.Type
+	Input    Expr
+	T        types.Type
+	Explicit bool
 }
 
 // And, Or and Not follow SQL's three-valued logic.
