@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -26,6 +27,7 @@ type Joind struct {
 	log     *syncBuffer
 	done    chan struct{}
 	exitErr error
+	stopped atomic.Bool // Stop was called: an exit is expected
 }
 
 // Port is the TCP port joind listens on (127.0.0.1).
@@ -126,19 +128,32 @@ func Main(m *testing.M) {
 // the command line (e.g. "--partitions", "4").
 func StartJoind(tb testing.TB, extraArgs ...string) *Joind {
 	tb.Helper()
-	bin := Binary(tb)
+	return startBinary(tb, Binary(tb), tb.TempDir(), extraArgs)
+}
+
+// StartJoindWithDataDir is StartJoind on a given --data-dir, e.g. to
+// restart a server (after Stop) on the data an earlier one wrote.
+func StartJoindWithDataDir(tb testing.TB, dataDir string, extraArgs ...string) *Joind {
+	tb.Helper()
+	return startBinary(tb, Binary(tb), dataDir, extraArgs)
+}
+
+// startBinary is StartJoind for a given server binary (tests of this
+// package use a fake server).
+func startBinary(tb testing.TB, bin, dataDir string, extraArgs []string) *Joind {
+	tb.Helper()
 	var lastErr error
 	// A port probed free may be taken before joind binds it: retry.
 	for attempt := 0; attempt < 3; attempt++ {
-		j, err := launch(tb, bin, extraArgs)
+		j, err := launch(bin, dataDir, extraArgs)
 		if err == nil {
 			tb.Cleanup(func() {
-				if j.Exited() {
+				if j.Exited() && !j.stopped.Load() {
 					// A server that dies mid-test is a bug even when
 					// the test itself did not notice.
 					tb.Errorf("joind exited before the test ended: %v", j.exitErr)
 				}
-				j.stop()
+				j.Stop()
 				if tb.Failed() {
 					tb.Logf("joind log (port %d):\n%s", j.port, j.Log())
 				}
@@ -151,12 +166,12 @@ func StartJoind(tb testing.TB, extraArgs ...string) *Joind {
 	return nil
 }
 
-func launch(tb testing.TB, bin string, extraArgs []string) (*Joind, error) {
+func launch(bin, dataDir string, extraArgs []string) (*Joind, error) {
 	port, err := oracle.FreePort()
 	if err != nil {
 		return nil, err
 	}
-	j := &Joind{port: port, dataDir: tb.TempDir(), log: &syncBuffer{}, done: make(chan struct{})}
+	j := &Joind{port: port, dataDir: dataDir, log: &syncBuffer{}, done: make(chan struct{})}
 	args := append([]string{"--listen", "127.0.0.1:" + strconv.Itoa(port), "--data-dir", j.dataDir}, extraArgs...)
 	j.cmd = exec.Command(bin, args...)
 	j.cmd.Stdout = j.log
@@ -182,7 +197,7 @@ func launch(tb testing.TB, bin string, extraArgs []string) (*Joind, error) {
 				strings.Join(args, " "), j.exitErr, err, j.Log())
 		}
 		if time.Now().After(deadline) {
-			j.stop()
+			j.Stop()
 			return nil, fmt.Errorf("joind %s did not accept connections within 30s: %v\nlog:\n%s",
 				strings.Join(args, " "), err, j.Log())
 		}
@@ -190,9 +205,11 @@ func launch(tb testing.TB, bin string, extraArgs []string) (*Joind, error) {
 	}
 }
 
-// stop asks joind to shut down (SIGTERM) and kills it after 10s.
-func (j *Joind) stop() {
-	if j.cmd == nil || j.cmd.Process == nil {
+// Stop asks joind to shut down (SIGTERM), kills it after 10s, and waits
+// for it to exit. It is safe to call more than once.
+func (j *Joind) Stop() {
+	j.stopped.Store(true)
+	if j.cmd == nil || j.cmd.Process == nil || j.Exited() {
 		return
 	}
 	j.cmd.Process.Signal(syscall.SIGTERM)
