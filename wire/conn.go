@@ -52,7 +52,8 @@ type conn struct {
 func newConn(s *Server, nc net.Conn, pid uint32) *conn {
 	c := &conn{srv: s, nc: nc, pid: pid, reported: make(map[string]string)}
 	_, _ = rand.Read(c.secret[:])
-	c.ctx, c.cancel = context.WithCancelCause(context.Background())
+	base := WithConnInfo(context.Background(), ConnInfo{PID: pid, RemoteAddr: nc.RemoteAddr().String()})
+	c.ctx, c.cancel = context.WithCancelCause(base)
 	c.log = s.log.With("pid", pid, "remote", nc.RemoteAddr().String())
 	return c
 }

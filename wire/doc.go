@@ -28,8 +28,9 @@
 // "-c name=value" switches). A client asking for 3.x with x > 0 or for _pq_.*
 // protocol options gets NegotiateProtocolVersion and carries on with 3.0.
 // Authentication is "trust" for now: AuthenticationOk at once. The engine then
-// opens a Session with the parameters (names lower-cased); its refusal becomes
-// a FATAL error. The server sends ParameterStatus for every reported setting,
+// opens a Session with the parameters (names lower-cased) and a context that
+// lives as long as the connection and carries its ConnInfo (process id,
+// client address); the engine's refusal becomes a FATAL error. The server sends ParameterStatus for every reported setting,
 // BackendKeyData (process id + random secret, needed to cancel), and
 // ReadyForQuery. The connection ends on Terminate, on a lost socket, on a
 // protocol violation (FATAL 08P01), or on shutdown (FATAL 57P01).

@@ -322,6 +322,12 @@ func TestPgxSimpleProtocol(t *testing.T) {
 		t.Fatalf("after panic: %d, %v", n, err)
 	}
 
+	// The session knows its backend process id (for pg_backend_pid()).
+	var pid int32
+	if err := conn.QueryRow(ctx, "pid").Scan(&pid); err != nil || uint32(pid) != conn.PgConn().PID() {
+		t.Fatalf("pid: %d, %v; BackendKeyData said %d", pid, err, conn.PgConn().PID())
+	}
+
 	if _, err := conn.Exec(ctx, "set TimeZone=Asia/Tokyo"); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ package wire
 //	sleep           blocks until its context ends, returns ctx.Err()
 //	set name=value  changes a reported setting (tag SET)
 //	show name       the startup parameter name (one row)
+//	pid             the backend process id from ConnInfo
 //	begin/commit    transaction status T / I
 //	notice          a NOTICE, then SELECT 0
 
@@ -44,7 +45,8 @@ func (e *protocolTestEngine) NewSession(ctx context.Context, params map[string]s
 	if e.refuse != nil {
 		return nil, e.refuse
 	}
-	s := &testSession{eng: e, params: maps.Clone(params), tx: 'I', settings: map[string]string{
+	ci, _ := ConnInfoFrom(ctx)
+	s := &testSession{eng: e, params: maps.Clone(params), conn: ci, tx: 'I', settings: map[string]string{
 		"server_version":              "15.0",
 		"server_encoding":             "UTF8",
 		"client_encoding":             "UTF8",
@@ -82,6 +84,7 @@ func (s testStmt) SQL() string { return s.sql }
 type testSession struct {
 	eng      *protocolTestEngine
 	params   map[string]string
+	conn     ConnInfo
 	mu       sync.Mutex
 	settings map[string]string
 	tx       byte
@@ -155,6 +158,14 @@ func (s *testSession) Execute(ctx context.Context, st Statement, w ResultWriter)
 		s.settings[name] = value
 		s.mu.Unlock()
 		return "SET", nil
+	case "pid":
+		if err := w.Describe([]ColumnDesc{{Name: "pid", TypeOID: 23, TypeSize: 4, TypeMod: -1}}); err != nil {
+			return "", err
+		}
+		if err := w.Row([][]byte{[]byte(strconv.Itoa(int(s.conn.PID)))}); err != nil {
+			return "", err
+		}
+		return "SELECT 1", nil
 	case "show":
 		if err := w.Describe([]ColumnDesc{{Name: arg, TypeOID: 25, TypeSize: -1, TypeMod: -1}}); err != nil {
 			return "", err
