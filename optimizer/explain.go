@@ -21,10 +21,11 @@ func Explain(p *Physical, note Annotator) []string {
 }
 
 func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
-	indent := strings.Repeat("  ", depth)
-	head := indent
+	// PostgreSQL's layout: a child's line starts "->  " under its parent's
+	// text; details sit two columns right of the node's text.
+	head := ""
 	if depth > 0 {
-		head = strings.Repeat("  ", depth-1) + "->  "
+		head = strings.Repeat(" ", 2+6*(depth-1)) + "->  "
 	}
 	title := p.Op.String()
 	var details []string
@@ -99,10 +100,7 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 		}
 	}
 	*lines = append(*lines, line)
-	detailIndent := indent + "      "
-	if depth == 0 {
-		detailIndent = "  "
-	}
+	detailIndent := strings.Repeat(" ", 2+6*depth)
 	for _, d := range details {
 		*lines = append(*lines, detailIndent+d)
 	}
