@@ -123,6 +123,7 @@ func TestServeUntilSIGTERM(t *testing.T) {
 		}
 	}
 
+	t.Logf("engine opened a session: %v", sessionOpen)
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
