@@ -270,6 +270,16 @@ func exprString(e plan.Expr) string {
 		return joinExprs(x.Args, " OR ")
 	case *plan.Not:
 		return "NOT " + exprString(x.Arg)
+	case *plan.Case:
+		var sb strings.Builder
+		sb.WriteString("CASE")
+		for _, w := range x.Whens {
+			sb.WriteString(" WHEN " + exprString(w.Cond) + " THEN " + exprString(w.Result))
+		}
+		if x.Else != nil {
+			sb.WriteString(" ELSE " + exprString(x.Else))
+		}
+		return sb.String() + " END"
 	case *plan.IsNull:
 		if x.Negate {
 			return "(" + exprString(x.Arg) + " IS NOT NULL)"
