@@ -115,9 +115,23 @@ probe_group:
 	SHLQ $4, R13
 	ORQ  R13, AX
 	ANDQ DX, AX
-	JNE  found
 	CMPQ DX, $0xFF
-	JNE  miss
+	JEQ  group_full
+	// The group has an empty slot, so the walk ends here. Without a branch
+	// on hit/miss: bit 8 makes BSF return 8 when nothing matched; vals[8]
+	// is the padding word at offset 104 (inside the group), replaced by
+	// notFound through CMOV.
+	ORQ  $0x100, AX
+	BSFQ AX, AX
+	MOVL 72(R9)(AX*4), DX
+	MOVL $0xFFFFFFFF, R13
+	CMPQ AX, $8
+	CMOVLEQ R13, DX
+	JMP  store
+
+group_full:
+	TESTQ AX, AX
+	JNE  found
 	// Group full and no match: next group, wrapping with the 64-bit mask.
 	MOVQ R9, AX
 	SUBQ SI, AX
@@ -131,10 +145,6 @@ probe_group:
 found:
 	BSFQ AX, AX
 	MOVL 72(R9)(AX*4), DX
-	JMP  store
-
-miss:
-	MOVL $0xFFFFFFFF, DX
 
 store:
 	MOVQ res+64(FP), R13

@@ -120,6 +120,14 @@ func (m *Matches) expand(p *payload, fill func(pos, n int)) bool {
 			m.pos += n
 		}
 		res := m.res[:m.chunkLen]
+		if capLeft >= len(res)-m.ci {
+			// Fast path: the rest of the chunk fits. Singletons and misses
+			// are written without a branch on hit/miss; a duplicate list
+			// drops to the general loop below.
+			before := len(m.ProbeRows)
+			m.fastExpand(res)
+			capLeft -= len(m.ProbeRows) - before
+		}
 		for m.ci < len(res) {
 			v := res[m.ci]
 			if v == notFound {
@@ -153,6 +161,46 @@ func (m *Matches) expand(p *payload, fill func(pos, n int)) bool {
 			m.ci++
 		}
 	}
+}
+
+// fastExpand appends pairs for res[m.ci:] until the end or the first
+// duplicate-list value. The caller guarantees the capacity.
+func (m *Matches) fastExpand(res []uint32) {
+	n := len(m.ProbeRows)
+	need := n + len(res) - m.ci
+	if cap(m.ProbeRows) < need {
+		m.ProbeRows = append(m.ProbeRows[:n], make([]int32, need-n)...)
+		m.BuildRows = append(m.BuildRows[:n], make([]uint32, need-n)...)
+	}
+	pr := m.ProbeRows[:need]
+	br := m.BuildRows[:need]
+	ci := m.ci
+	if m.sel == nil {
+		base := int32(m.chunkBeg)
+		for ; ci < len(res); ci++ {
+			v := res[ci]
+			if v&dupFlag != 0 && v != notFound {
+				break
+			}
+			pr[n] = base + int32(ci)
+			br[n] = v
+			n += int(1 - (uint64(v)+1)>>32) // +1 unless v == notFound
+		}
+	} else {
+		sel := m.sel[m.chunkBeg:]
+		for ; ci < len(res); ci++ {
+			v := res[ci]
+			if v&dupFlag != 0 && v != notFound {
+				break
+			}
+			pr[n] = sel[ci]
+			br[n] = v
+			n += int(1 - (uint64(v)+1)>>32)
+		}
+	}
+	m.ci = ci
+	m.ProbeRows = pr[:n]
+	m.BuildRows = br[:n]
 }
 
 // MatchedBits is one bit per build row, set when the row found a partner.
