@@ -1,0 +1,409 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+type options struct {
+	scale       float64
+	runs        int
+	only        string
+	peers       string
+	joindDSN    string
+	pgDSN       string
+	joindSrc    string
+	partitions  int
+	pgBin       string
+	pgPort      int
+	duckThreads int
+	timeout     time.Duration
+	loadTimeout time.Duration
+	pgSlow      bool
+	jsonPath    string
+	keepTemp    bool
+}
+
+func parseFlags(args []string) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("peerbench", flag.ContinueOnError)
+	fs.Float64Var(&o.scale, "scale", 1, "row-count multiplier for probe, build, t1/t2, s1/s2 (0.1 or 0.01 for a quick run)")
+	fs.IntVar(&o.runs, "runs", 3, "timed runs per query and peer, after one warm-up; the median is reported")
+	fs.StringVar(&o.only, "only", "", "comma-separated workloads to run (default all): "+workloadNames())
+	fs.StringVar(&o.peers, "peers", "joind,postgres,duckdb", "comma-separated peers to run")
+	fs.StringVar(&o.joindDSN, "joind-dsn", "", "connect to this running joind instead of building and starting one")
+	fs.StringVar(&o.pgDSN, "pg-dsn", "", "connect to this running PostgreSQL instead of starting a scratch cluster")
+	fs.StringVar(&o.joindSrc, "joind-src", "..", "joind's module root, where `go build ./cmd/joind` runs")
+	fs.IntVar(&o.partitions, "joind-partitions", 2, "joind --partitions")
+	fs.StringVar(&o.pgBin, "pg-bin", "/usr/lib/postgresql/15/bin", "PostgreSQL server binaries (initdb, pg_ctl)")
+	fs.IntVar(&o.pgPort, "pg-port", 0, "port of the scratch PostgreSQL cluster (0 = any free port)")
+	fs.IntVar(&o.duckThreads, "duckdb-threads", 2, "DuckDB SET threads")
+	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "per-query timeout")
+	fs.DurationVar(&o.loadTimeout, "load-timeout", 10*time.Minute, "per-statement timeout while loading tables")
+	fs.BoolVar(&o.pgSlow, "pg-slow", false, "run PostgreSQL on corr_not_in_100k at full size too (one run, ~4 minutes)")
+	fs.StringVar(&o.jsonPath, "json", "", "also write the results as JSON to this file")
+	fs.BoolVar(&o.keepTemp, "keep-temp", false, "keep the temporary directory (PostgreSQL cluster, joind data and log)")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if o.scale <= 0 || o.runs < 1 {
+		return nil, errors.New("--scale must be > 0 and --runs >= 1")
+	}
+	for _, p := range o.peerList() {
+		if !slices.Contains([]string{"joind", "postgres", "duckdb"}, p) {
+			return nil, fmt.Errorf("unknown peer %q (have: joind, postgres, duckdb)", p)
+		}
+	}
+	return o, nil
+}
+
+func (o *options) peerList() []string {
+	var out []string
+	for _, p := range strings.Split(o.peers, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func workloadNames() string {
+	var n []string
+	for _, w := range workloads {
+		n = append(n, w.Name)
+	}
+	return strings.Join(n, ", ")
+}
+
+func main() {
+	o, err := parseFlags(os.Args[1:])
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "peerbench:", err)
+		os.Exit(2)
+	}
+	code, err := run(o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "peerbench:", err)
+		os.Exit(2)
+	}
+	os.Exit(code)
+}
+
+// bench holds the live peers of one run.
+type bench struct {
+	o       *options
+	sz      sizes
+	peers   []peer
+	down    map[string]string // peer -> why it is unavailable
+	joind   *joindServer
+	rep     *report
+	loadErr map[string]map[string]string // peer -> table -> error
+}
+
+func run(o *options) (int, error) {
+	ws, err := selectWorkloads(o.only)
+	if err != nil {
+		return 0, err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	tmp, err := os.MkdirTemp("", "peerbench-")
+	if err != nil {
+		return 0, err
+	}
+	// PostgreSQL runs as user postgres and must be able to enter tmp.
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return 0, err
+	}
+	if o.keepTemp {
+		fmt.Fprintln(os.Stderr, "peerbench: temporary directory", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
+
+	b := &bench{o: o, sz: sizesFor(o.scale), down: map[string]string{}, loadErr: map[string]map[string]string{}}
+	b.rep = &report{Started: time.Now().UTC(), Scale: o.scale, Sizes: b.sz, Runs: o.runs, Versions: map[string]string{}}
+	cleanup := b.start(ctx, tmp)
+	defer cleanup()
+
+	b.load(ctx, ws)
+	for _, w := range ws {
+		if ctx.Err() != nil {
+			break
+		}
+		wr := b.runWorkload(ctx, w)
+		b.rep.Workloads = append(b.rep.Workloads, wr)
+		if len(wr.Mismatch) > 0 {
+			b.rep.Mismatches++
+		}
+	}
+	b.rep.writeText(os.Stdout)
+	if o.jsonPath != "" {
+		if err := b.rep.writeJSON(o.jsonPath); err != nil {
+			return 0, err
+		}
+	}
+	if ctx.Err() != nil {
+		return 0, ctx.Err()
+	}
+	if b.rep.Mismatches > 0 {
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// start brings up every requested peer; one that cannot start is recorded
+// as down and the others still run. The returned func stops what it started.
+func (b *bench) start(ctx context.Context, tmp string) func() {
+	var stops []func()
+	fail := func(name string, err error) {
+		b.down[name] = err.Error()
+		b.rep.Setup = append(b.rep.Setup, name+": "+err.Error())
+		fmt.Fprintf(os.Stderr, "peerbench: %s unavailable: %v\n", name, err)
+	}
+	for _, name := range b.o.peerList() {
+		fmt.Fprintf(os.Stderr, "peerbench: starting %s\n", name)
+		var p peer
+		var err error
+		switch name {
+		case "joind":
+			dsn := b.o.joindDSN
+			if dsn == "" {
+				var bin string
+				src, _ := filepath.Abs(b.o.joindSrc)
+				if bin, err = buildJoind(src, tmp); err == nil {
+					var port int
+					if port, err = freePort(); err == nil {
+						if b.joind, err = startJoind(ctx, bin, tmp, port, b.o.partitions); err == nil {
+							stops = append(stops, b.joind.stop)
+							dsn = b.joind.dsn()
+						}
+					}
+				}
+			}
+			if err == nil {
+				p, err = dialPG(ctx, "joind", dsn)
+			}
+		case "postgres":
+			dsn := b.o.pgDSN
+			if dsn == "" {
+				port := b.o.pgPort
+				if port == 0 {
+					port, err = freePort()
+				}
+				var c *pgCluster
+				if err == nil {
+					if c, err = startPG(ctx, b.o.pgBin, tmp, port); err == nil {
+						stops = append(stops, c.stop)
+						dsn = c.dsn()
+					}
+				}
+			}
+			if err == nil {
+				p, err = dialPG(ctx, "postgres", dsn)
+			}
+		case "duckdb":
+			p, err = openDuck(ctx, b.o.duckThreads)
+		}
+		if err != nil {
+			fail(name, err)
+			continue
+		}
+		b.peers = append(b.peers, p)
+		b.rep.Versions[name] = p.Version(ctx)
+		stops = append(stops, p.Close)
+	}
+	return func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
+	}
+}
+
+// load creates and fills the tables the workloads need, on every peer.
+func (b *bench) load(ctx context.Context, ws []workload) {
+	ts := neededTables(b.sz, ws)
+	for _, p := range b.peers {
+		b.loadErr[p.Name()] = map[string]string{}
+		for _, t := range ts {
+			if ctx.Err() != nil {
+				return
+			}
+			fmt.Fprintf(os.Stderr, "peerbench: loading %s.%s\n", p.Name(), t.Name)
+			start := time.Now()
+			err := b.loadTable(ctx, p, t)
+			lr := loadResult{Peer: p.Name(), Table: t.Name, MS: ms(time.Since(start))}
+			if err != nil {
+				lr.Error = b.describe(p, err)
+				b.loadErr[p.Name()][t.Name] = lr.Error
+			}
+			b.rep.Loads = append(b.rep.Loads, lr)
+		}
+		if p.Name() == "postgres" {
+			// Fresh tables have no statistics and no hint bits: settle both
+			// before timing, as any real deployment would have.
+			lctx, cancel := context.WithTimeout(ctx, b.o.loadTimeout)
+			if err := p.Exec(lctx, "VACUUM ANALYZE"); err != nil {
+				b.rep.Setup = append(b.rep.Setup, "postgres: VACUUM ANALYZE: "+err.Error())
+			}
+			cancel()
+		}
+	}
+}
+
+func (b *bench) loadTable(ctx context.Context, p peer, t table) error {
+	// Tables may exist from an earlier run against a --*-dsn server. A DROP
+	// failure is not fatal: the table may simply not exist.
+	dctx, cancel := context.WithTimeout(ctx, b.o.timeout)
+	_ = p.Exec(dctx, "DROP TABLE IF EXISTS "+t.Name)
+	cancel()
+	for _, stmt := range t.SQL {
+		sctx, cancel := context.WithTimeout(ctx, b.o.loadTimeout)
+		err := p.Exec(sctx, stmt)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("%s: %w", stmt, err)
+		}
+	}
+	return nil
+}
+
+// describe words an error, noting a timeout or a joind that died.
+func (b *bench) describe(p peer, err error) string {
+	msg := err.Error()
+	if errors.Is(err, context.DeadlineExceeded) || strings.Contains(msg, "timeout") {
+		msg = "timeout: " + msg
+	}
+	if p.Name() == "joind" && b.joind != nil {
+		if xerr := b.joind.exitedEarly(); xerr != nil {
+			msg += fmt.Sprintf(" (joind exited: %v; log tail:\n%s)", xerr, tail(b.joind.log, 15))
+			b.down["joind"] = "joind exited: " + xerr.Error()
+		}
+	}
+	return msg
+}
+
+// runWorkload runs w on every peer: one warm-up round, then o.runs timed
+// rounds, interleaving peers so that machine noise hits them alike.
+func (b *bench) runWorkload(ctx context.Context, w workload) workloadResult {
+	wr := workloadResult{Name: w.Name, SQL: w.SQL, Expected: w.Expected(b.sz)}
+	fmt.Fprintf(os.Stderr, "peerbench: workload %s\n", w.Name)
+
+	type slot struct {
+		p       peer
+		res     *peerResult
+		runs    int
+		timeout time.Duration
+		warm    bool
+	}
+	var slots []*slot
+	for _, name := range b.o.peerList() {
+		wr.Peers = append(wr.Peers, peerResult{Peer: name})
+	}
+	for i := range wr.Peers {
+		res := &wr.Peers[i]
+		if why, ok := b.down[res.Peer]; ok {
+			res.Error = "unavailable: " + why
+			continue
+		}
+		var p peer
+		for _, q := range b.peers {
+			if q.Name() == res.Peer {
+				p = q
+			}
+		}
+		if p == nil {
+			res.Error = "unavailable"
+			continue
+		}
+		if missing := b.missingTables(res.Peer, w); missing != "" {
+			res.Error = missing
+			continue
+		}
+		s := &slot{p: p, res: res, runs: b.o.runs, timeout: b.o.timeout, warm: true}
+		if w.SlowOnPG && res.Peer == "postgres" {
+			switch {
+			case b.sz.T <= fullS:
+				res.Note = fmt.Sprintf("t1/t2 at %d rows (≤ the s1/s2 size PostgreSQL runs by default)", b.sz.T)
+			case b.o.pgSlow:
+				s.runs, s.warm = 1, false
+				s.timeout = max(b.o.timeout, 15*time.Minute)
+				res.Note = "--pg-slow: one cold run, no warm-up (PostgreSQL re-runs the subquery per outer row)"
+			default:
+				res.Skipped = fmt.Sprintf("PostgreSQL cannot decorrelate NOT IN (~4 min at %d rows); "+
+					"see corr_not_in_10k for it at %d rows, or pass --pg-slow", b.sz.T, fullS)
+				continue
+			}
+		}
+		slots = append(slots, s)
+	}
+
+	// Round 0 is the warm-up; its answer is the one compared.
+	for round := 0; round <= b.o.runs; round++ {
+		for _, s := range slots {
+			if s.res.Error != "" || ctx.Err() != nil {
+				continue
+			}
+			if round == 0 && !s.warm {
+				continue
+			}
+			if len(s.res.RunsMS) >= s.runs {
+				continue
+			}
+			qctx, cancel := context.WithTimeout(ctx, s.timeout)
+			start := time.Now()
+			ans, err := s.p.Query(qctx, w.SQL)
+			elapsed := time.Since(start)
+			cancel()
+			if err != nil {
+				if errors.Is(qctx.Err(), context.DeadlineExceeded) {
+					err = fmt.Errorf("timeout after %s: %w", s.timeout, err)
+				}
+				s.res.Error = b.describe(s.p, err)
+				continue
+			}
+			if s.res.Answer == nil {
+				s.res.Answer, s.res.Rows = ans, len(ans)
+			} else if !slices.Equal(ans, s.res.Answer) {
+				s.res.Error = fmt.Sprintf("answer changed between runs: %s, then %s", short(s.res.Answer), short(ans))
+				continue
+			}
+			if round > 0 || !s.warm {
+				s.res.RunsMS = append(s.res.RunsMS, ms(elapsed))
+			}
+		}
+	}
+	for _, s := range slots {
+		if len(s.res.RunsMS) > 0 {
+			s.res.MedianMS = median(s.res.RunsMS)
+			s.res.MinMS = slices.Min(s.res.RunsMS)
+		}
+	}
+	wr.finish()
+	return wr
+}
+
+func (b *bench) missingTables(peer string, w workload) string {
+	for _, t := range w.Tables {
+		if e, ok := b.loadErr[peer][t]; ok {
+			return fmt.Sprintf("table %s failed to load: %s", t, e)
+		}
+	}
+	return ""
+}

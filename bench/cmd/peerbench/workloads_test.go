@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+// The figures performance.md recorded for the full-size tables.
+func TestExpectedFullScale(t *testing.T) {
+	sz := sizesFor(1)
+	if sz != (sizes{Probe: 10_000_000, Build: 1_000_000, T: 100_000, S: 10_000}) {
+		t.Fatalf("sizesFor(1) = %+v", sz)
+	}
+	want := map[string][]string{
+		"join_count":       {"1000000"},
+		"join_group_top3":  {"dim0|10000", "dim10|10000", "dim1|10000"}, // canonical (byte) order of the lines,
+		"not_in":           {"9000000"},
+		"not_exists":       {"9000000"},
+		"corr_not_in_100k": {"99833"},
+	}
+	for _, w := range workloads {
+		exp, ok := want[w.Name]
+		if !ok {
+			continue
+		}
+		if got := w.Expected(sz); !slices.Equal(got, exp) {
+			t.Errorf("%s: expected() = %v, want %v", w.Name, got, exp)
+		}
+	}
+}
+
+// correlatedNotIn against a literal evaluation of a tiny case:
+// a = {(0,0),(1,1),(2,0),(3,1)}, b = {(0,0),(3,1),(6,0),(9,1)} with 2 scopes
+// and nullZ = 7 outside them: x=0 matches scope 0, x=3 matches scope 1,
+// 1 and 2 do not match -> 2.
+func TestCorrelatedNotInSmall(t *testing.T) {
+	if got := correlatedNotIn(4, 2); got != 2 {
+		t.Fatalf("correlatedNotIn(4, 2) = %d, want 2", got)
+	}
+	// With 8 scopes each x has its own scope holding y = 3x (scope 7 also
+	// the NULL): x=0 matches, x=1..6 do not, x=7 is NULL -> 6.
+	if got := correlatedNotIn(8, 8); got != 6 {
+		t.Fatalf("correlatedNotIn(8, 8) = %d, want 6", got)
+	}
+}
+
+func TestScaledNeverEmpty(t *testing.T) {
+	sz := sizesFor(1e-9)
+	if sz.Probe != 1 || sz.Build != 1 || sz.T != 1 || sz.S != 1 {
+		t.Fatalf("sizesFor(1e-9) = %+v, want all 1", sz)
+	}
+}
+
+func TestSelectWorkloads(t *testing.T) {
+	ws, err := selectWorkloads(" not_in,join_count ")
+	if err != nil || len(ws) != 2 || ws[0].Name != "not_in" || ws[1].Name != "join_count" {
+		t.Fatalf("selectWorkloads = %v, %v", ws, err)
+	}
+	if _, err := selectWorkloads("nope"); err == nil {
+		t.Fatal("unknown workload accepted")
+	}
+	var names []string
+	for _, tb := range neededTables(sizesFor(1), ws) {
+		names = append(names, tb.Name)
+	}
+	if !slices.Equal(names, []string{"probe", "build"}) {
+		t.Fatalf("neededTables = %v", names)
+	}
+}
+
+// Every workload's answer from DuckDB on the generated tables must equal the
+// answer computed in Go: this checks the table SQL and expected.go together.
+func TestDuckDBMatchesExpected(t *testing.T) {
+	ctx := context.Background()
+	d, err := openDuck(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, scale := range []float64{0.001, 0.0123} {
+		sz := sizesFor(scale)
+		for _, tb := range tables(sz) {
+			_ = d.Exec(ctx, "DROP TABLE IF EXISTS "+tb.Name)
+			for _, s := range tb.SQL {
+				if err := d.Exec(ctx, s); err != nil {
+					t.Fatalf("%s: %v", s, err)
+				}
+			}
+		}
+		for _, w := range workloads {
+			got, err := d.Query(ctx, w.SQL)
+			if err != nil {
+				t.Fatalf("%s: %v", w.Name, err)
+			}
+			if exp := w.Expected(sz); !slices.Equal(got, exp) {
+				t.Errorf("scale %g %s: duckdb %v, expected %v", scale, w.Name, got, exp)
+			}
+		}
+	}
+}
