@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/optimizer"
 	"github.com/joind/joind/pgerr"
@@ -342,7 +343,7 @@ func (s *session) appendRecords(ctx context.Context, t storage.Table, recs []arr
 			cols[c] = parts[0]
 			continue
 		}
-		a, err := array.Concatenate(parts, nil)
+		a, err := array.Concatenate(parts, memory.DefaultAllocator)
 		if err != nil {
 			return 0, pgerr.Wrap(err, pgerr.InternalError, "concatenating inserted rows: %v", err)
 		}
