@@ -242,6 +242,8 @@ func numPow(x, y *apd.Decimal) (*apd.Decimal, error) {
 	}
 	rscale := clampScale(numericMinSigDigits-int(est), dscale(x), dscale(y))
 	if isInt {
+		// power_var with an integral exponent: fixed 16 digits or the base's scale
+		rscale = clampScale(numericMinSigDigits, dscale(x))
 		if n, err := yInt.Int64(); err == nil && n >= -100000 && n <= 100000 {
 			// exact integer power, then one rounding
 			base := toBig(x)
@@ -304,12 +306,12 @@ func numCeilFloor(ceil bool) evalFn {
 		} else {
 			_, _ = roundCtx.Floor(r, x)
 		}
-		_, _ = exactCtx.Quantize(r, r, 0)
+		_, _ = roundCtx.Quantize(r, r, 0)
 		return Value{Num: normNum(r)}, nil
 	}
 }
 
-func init() {
+func registerFunctions() {
 	// abs
 	for _, id := range []ID{Int2, Int4, Int8, Float4, Float8, Numeric} {
 		b := operatorTable[opKey("@", 1)]

@@ -126,7 +126,7 @@ func parseNumeric(in string) (*apd.Decimal, error) {
 	d.Negative = neg
 	if d.Exponent > 0 {
 		// "1e5" has display scale 0: keep exponent 0 so the text has no exponent.
-		if _, err := exactCtx.Quantize(d, d, 0); err != nil {
+		if _, err := roundCtx.Quantize(d, d, 0); err != nil {
 			return nil, err
 		}
 	}
@@ -146,7 +146,7 @@ func roundNumericScale(d *apd.Decimal, scale int) *apd.Decimal {
 		return d
 	}
 	if scale < 0 {
-		_, _ = exactCtx.Quantize(r, r, 0)
+		_, _ = roundCtx.Quantize(r, r, 0)
 	}
 	return normNum(r)
 }
@@ -160,7 +160,7 @@ func truncNumericScale(d *apd.Decimal, scale int) *apd.Decimal {
 		return d
 	}
 	if scale < 0 {
-		_, _ = exactCtx.Quantize(r, r, 0)
+		_, _ = roundCtx.Quantize(r, r, 0)
 	}
 	return normNum(r)
 }
@@ -305,7 +305,7 @@ func divRound(x, y *apd.Decimal, rscale int, round bool) *apd.Decimal {
 	res.Negative = q.Sign() < 0
 	res.Exponent = int32(-rscale)
 	if rscale < 0 {
-		_, _ = exactCtx.Quantize(res, res, 0)
+		_, _ = roundCtx.Quantize(res, res, 0)
 	}
 	return normNum(res)
 }

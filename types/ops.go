@@ -165,7 +165,7 @@ func crossEval(op string, conv func(v Value, left bool) Value, t Type) evalFn {
 	}
 }
 
-func init() {
+func registerOperators() {
 	// Integer arithmetic and comparison, all width combinations (PostgreSQL
 	// has int24pl, int48pl, ... so mixed widths resolve exactly).
 	for _, l := range intIDs {
@@ -345,7 +345,7 @@ func registerStringOps() {
 		neg, ci bool
 	}{{"~~", false, false}, {"!~~", true, false}, {"~~*", false, true}, {"!~~*", true, true}} {
 		regOp(op.name, []ID{Text, Text}, Bool, like(op.neg, op.ci, false))
-		regOp(op.name, []ID{Char, Text}, Bool, like(op.neg, op.ci, true))
+		regOp(op.name, []ID{Char, Text}, Bool, like(op.neg, op.ci, false))
 	}
 	re := func(neg, ci bool) evalFn {
 		return func(_ *EvalContext, a []Value) (Value, error) {

@@ -90,6 +90,13 @@ func exactMatch(in []ID, target []ID) bool {
 // remain.
 func selectBest(cands []*builtin, in []ID) (best *builtin, ambiguous bool) {
 	n := len(in)
+	var arity []*builtin
+	for _, c := range cands {
+		if len(c.args) == n || (c.variadic && n >= len(c.args)) {
+			arity = append(arity, c)
+		}
+	}
+	cands = arity
 	for _, c := range cands {
 		if exactMatch(in, c.argsFor(n)) {
 			return c, false
@@ -320,6 +327,10 @@ func ResolveOperator(name string, left, right Type) (*Overload, error) {
 		return nil, pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s", desc).
 			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
 	}
+	if len(in) == 1 {
+		return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", desc).
+			WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
+	}
 	return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", desc).
 		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 }
@@ -353,6 +364,12 @@ func funcError(name string, args []Type, amb bool) error {
 
 // IsFunction reports whether a scalar built-in of that name exists (any arity).
 func IsFunction(name string) bool { return len(functionTable[normFuncName(name)]) > 0 }
+
+func init() {
+	// Functions reuse operator implementations (abs, mod), so order matters.
+	registerOperators()
+	registerFunctions()
+}
 
 // registration helpers
 
