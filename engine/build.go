@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/joind/joind/operators"
+	"github.com/joind/joind/operators/join"
 	"github.com/joind/joind/optimizer"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
@@ -17,6 +18,8 @@ type builder struct {
 	env  *operators.Env
 	ids  *plan.IDAllocator
 	inst map[*optimizer.Physical]*operators.Instrumented
+	// joins remembers the hash joins built, for EXPLAIN's index line.
+	joins map[*optimizer.Physical]*join.HashJoin
 	// subplans caches the physical plan of each subquery expression.
 	subplans map[plan.Node]*optimizer.Physical
 }

@@ -4,7 +4,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/operators/join"
-	"github.com/joind/joind/operators/join/hashtable"
 	"github.com/joind/joind/optimizer"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
@@ -21,6 +20,9 @@ func (b *builder) buildJoin(p *optimizer.Physical, left, right operators.Operato
 	jp := p.Join
 	lj := jp.Logical
 	if p.Op == optimizer.OpNestedLoopJoin {
+		if lj.NullAware {
+			return join.NewNestedLoopJoinNullAware(left, right, lj.Type, lj.On, lj.ValueKeys, lj.Columns(), lj.Mark, b.env)
+		}
 		return join.NewNestedLoopJoin(left, right, lj.Type, lj.On, lj.Columns(), lj.Mark, b.env)
 	}
 	spec := join.Spec{
@@ -54,14 +56,24 @@ func (b *builder) buildJoin(p *optimizer.Physical, left, right operators.Operato
 			return nil, pgerr.New(pgerr.InternalError, "engine: a mark join must build its outer side")
 		}
 	}
-	return join.NewHashJoin(build, probe, spec, b.env)
+	op, err := join.NewHashJoin(build, probe, spec, b.env)
+	if err != nil {
+		return nil, err
+	}
+	if hj, ok := op.(*join.HashJoin); ok {
+		if b.joins == nil {
+			b.joins = map[*optimizer.Physical]*join.HashJoin{}
+		}
+		b.joins[p] = hj
+	}
+	return op, nil
 }
 
-// joinNote is the EXPLAIN annotation a hash join adds: the Swiss-table
-// kernel in use.
-func joinNote(p *optimizer.Physical) string {
-	if p.Op != optimizer.OpHashJoin {
-		return ""
+// joinNote is the EXPLAIN annotation a hash join adds: the index its build
+// side uses (the Swiss table's kernel for one integer-like key).
+func (b *builder) joinNote(p *optimizer.Physical) string {
+	if hj, ok := b.joins[p]; ok {
+		return "(index=" + hj.KernelName() + ")"
 	}
-	return "(kernel=" + hashtable.KernelName() + ")"
+	return ""
 }

@@ -55,9 +55,9 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 
 // prepared is a query planned and built into operators.
 type prepared struct {
-	phys *optimizer.Physical
-	op   operators.Operator
-	inst map[*optimizer.Physical]*operators.Instrumented // EXPLAIN ANALYZE only
+	phys    *optimizer.Physical
+	op      operators.Operator
+	builder *builder
 }
 
 // prepare plans q and builds its operators.
@@ -76,7 +76,7 @@ func (s *session) prepare(q *sql.Query, ectx *types.EvalContext, instrument bool
 	if err != nil {
 		return nil, nil, err
 	}
-	return &prepared{phys: phys, op: op, inst: b.inst}, env, nil
+	return &prepared{phys: phys, op: op, builder: b}, env, nil
 }
 
 func (s *session) planOptions(ectx *types.EvalContext) optimizer.Options {
@@ -209,7 +209,7 @@ func (s *session) explain(ctx context.Context, x *sql.Explain, ectx *types.EvalC
 			return err
 		}
 		note = func(ph *optimizer.Physical) string {
-			in, ok := p.inst[ph]
+			in, ok := p.builder.inst[ph]
 			if !ok {
 				return ""
 			}
@@ -218,7 +218,7 @@ func (s *session) explain(ctx context.Context, x *sql.Explain, ectx *types.EvalC
 	}
 	base := note
 	note = func(ph *optimizer.Physical) string {
-		extra := joinNote(ph)
+		extra := p.builder.joinNote(ph)
 		if base != nil {
 			if a := base(ph); a != "" {
 				if extra != "" {
