@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Full-scale row counts, from shared/reference/performance.md.
@@ -41,47 +42,100 @@ func sizesFor(scale float64) sizes {
 	}
 }
 
-// table is one benchmark table: the SQL that creates and fills it. The same
-// statements run on every peer (generate_series(a, b) AS t(g) is accepted by
-// PostgreSQL, DuckDB and joind alike), so the data is identical.
+// table is one benchmark table. Its rows are g = 0..N-1 mapped through
+// Series (a SELECT list over g, run server-side from generate_series) or,
+// equivalently, through Row (a VALUES tuple built client-side, for a peer
+// without generate_series), plus Extra literal rows. The two spellings must
+// produce identical data; TestValuesMatchSeries checks that on DuckDB.
 type table struct {
-	Name string
-	SQL  []string
+	Name   string
+	Create string
+	N      int64
+	Series string
+	Row    func(g int64) string
+	Extra  []string
 }
 
-func series(n int64) string { return fmt.Sprintf("generate_series(0, %d) AS t(g)", n-1) }
+// seriesSQL is the statements that create and fill t server-side. The same
+// statements run on every peer: generate_series(a, b) AS t(g) is accepted by
+// PostgreSQL, DuckDB and joind's grammar alike.
+func (t table) seriesSQL() []string {
+	out := []string{t.Create,
+		fmt.Sprintf("INSERT INTO %s SELECT %s FROM generate_series(0, %d) AS t(g)", t.Name, t.Series, t.N-1)}
+	if len(t.Extra) > 0 {
+		out = append(out, fmt.Sprintf("INSERT INTO %s VALUES %s", t.Name, strings.Join(t.Extra, ", ")))
+	}
+	return out
+}
+
+// forEachValues calls fn with the statements that create and fill t with
+// multi-row INSERT ... VALUES of at most batch rows each, one at a time, so
+// that 10M rows never sit in memory as text at once.
+func (t table) forEachValues(batch int, fn func(stmt string) error) error {
+	if err := fn(t.Create); err != nil {
+		return err
+	}
+	var sb strings.Builder
+	n := 0
+	flush := func() error {
+		if n == 0 {
+			return nil
+		}
+		stmt := sb.String()
+		sb.Reset()
+		n = 0
+		return fn(stmt)
+	}
+	add := func(tuple string) error {
+		if n == 0 {
+			sb.WriteString("INSERT INTO " + t.Name + " VALUES ")
+		} else {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(tuple)
+		if n++; n >= batch {
+			return flush()
+		}
+		return nil
+	}
+	for g := int64(0); g < t.N; g++ {
+		if err := add(t.Row(g)); err != nil {
+			return err
+		}
+	}
+	for _, e := range t.Extra {
+		if err := add(e); err != nil {
+			return err
+		}
+	}
+	return flush()
+}
 
 func tables(sz sizes) []table {
+	nullRow := fmt.Sprintf("(NULL, %d)", nullZ)
 	return []table{
-		{"probe", []string{
-			"CREATE TABLE probe (k bigint)",
-			"INSERT INTO probe SELECT g FROM " + series(sz.Probe),
-		}},
-		{"build", []string{
-			"CREATE TABLE build (k bigint, g int)",
-			fmt.Sprintf("INSERT INTO build SELECT g * 10, g %% %d FROM %s", dimRows, series(sz.Build)),
-		}},
-		{"dim", []string{
-			"CREATE TABLE dim (g int, name text)",
-			"INSERT INTO dim SELECT g, 'dim' || CAST(g AS text) FROM " + series(dimRows),
-		}},
-		{"t1", []string{
-			"CREATE TABLE t1 (x bigint, z int)",
-			fmt.Sprintf("INSERT INTO t1 SELECT g, g %% %d FROM %s", tScopes, series(sz.T)),
-		}},
-		{"t2", []string{
-			"CREATE TABLE t2 (y bigint, z int)",
-			fmt.Sprintf("INSERT INTO t2 SELECT 3 * g, g %% %d FROM %s", tScopes, series(sz.T)),
-			fmt.Sprintf("INSERT INTO t2 VALUES (NULL, %d)", nullZ),
-		}},
-		{"s1", []string{
-			"CREATE TABLE s1 (x bigint, z int)",
-			fmt.Sprintf("INSERT INTO s1 SELECT g, g %% %d FROM %s", sScopes, series(sz.S)),
-		}},
-		{"s2", []string{
-			"CREATE TABLE s2 (y bigint, z int)",
-			fmt.Sprintf("INSERT INTO s2 SELECT 3 * g, g %% %d FROM %s", sScopes, series(sz.S)),
-			fmt.Sprintf("INSERT INTO s2 VALUES (NULL, %d)", nullZ),
-		}},
+		{Name: "probe", Create: "CREATE TABLE probe (k bigint)", N: sz.Probe,
+			Series: "g",
+			Row:    func(g int64) string { return fmt.Sprintf("(%d)", g) }},
+		{Name: "build", Create: "CREATE TABLE build (k bigint, g int)", N: sz.Build,
+			Series: fmt.Sprintf("g * 10, g %% %d", dimRows),
+			Row:    func(g int64) string { return fmt.Sprintf("(%d, %d)", g*10, g%dimRows) }},
+		{Name: "dim", Create: "CREATE TABLE dim (g int, name text)", N: dimRows,
+			Series: "g, 'dim' || CAST(g AS text)",
+			Row:    func(g int64) string { return fmt.Sprintf("(%d, 'dim%d')", g, g) }},
+		{Name: "t1", Create: "CREATE TABLE t1 (x bigint, z int)", N: sz.T,
+			Series: fmt.Sprintf("g, g %% %d", tScopes),
+			Row:    func(g int64) string { return fmt.Sprintf("(%d, %d)", g, g%tScopes) }},
+		{Name: "t2", Create: "CREATE TABLE t2 (y bigint, z int)", N: sz.T,
+			Series: fmt.Sprintf("3 * g, g %% %d", tScopes),
+			Row:    func(g int64) string { return fmt.Sprintf("(%d, %d)", 3*g, g%tScopes) },
+			Extra:  []string{nullRow}},
+		{Name: "s1", Create: "CREATE TABLE s1 (x bigint, z int)", N: sz.S,
+			Series: fmt.Sprintf("g, g %% %d", sScopes),
+			Row:    func(g int64) string { return fmt.Sprintf("(%d, %d)", g, g%sScopes) }},
+		{Name: "s2", Create: "CREATE TABLE s2 (y bigint, z int)", N: sz.S,
+			Series: fmt.Sprintf("3 * g, g %% %d", sScopes),
+			Row:    func(g int64) string { return fmt.Sprintf("(%d, %d)", 3*g, g%sScopes) },
+			Extra:  []string{nullRow}},
 	}
 }

@@ -30,6 +30,8 @@ type options struct {
 	loadTimeout time.Duration
 	pgSlow      bool
 	jsonPath    string
+	load        string
+	valuesBatch int
 	keepTemp    bool
 }
 
@@ -50,6 +52,8 @@ func parseFlags(args []string) (*options, error) {
 	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "per-query timeout")
 	fs.DurationVar(&o.loadTimeout, "load-timeout", 10*time.Minute, "per-statement timeout while loading tables")
 	fs.BoolVar(&o.pgSlow, "pg-slow", false, "run PostgreSQL on corr_not_in_100k at full size too (one run, ~4 minutes)")
+	fs.StringVar(&o.load, "load", "auto", "how to fill tables: series (server-side generate_series), values (client-built INSERT ... VALUES batches) or auto (series, falling back to values per peer and table)")
+	fs.IntVar(&o.valuesBatch, "values-batch", 10000, "rows per INSERT ... VALUES statement")
 	fs.StringVar(&o.jsonPath, "json", "", "also write the results as JSON to this file")
 	fs.BoolVar(&o.keepTemp, "keep-temp", false, "keep the temporary directory (PostgreSQL cluster, joind data and log)")
 	if err := fs.Parse(args); err != nil {
@@ -58,8 +62,11 @@ func parseFlags(args []string) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
-	if o.scale <= 0 || o.runs < 1 {
-		return nil, errors.New("--scale must be > 0 and --runs >= 1")
+	if o.scale <= 0 || o.runs < 1 || o.valuesBatch < 1 {
+		return nil, errors.New("--scale must be > 0, --runs and --values-batch >= 1")
+	}
+	if !slices.Contains([]string{"auto", "series", "values"}, o.load) {
+		return nil, fmt.Errorf("--load must be auto, series or values, not %q", o.load)
 	}
 	for _, p := range o.peerList() {
 		if !slices.Contains([]string{"joind", "postgres", "duckdb"}, p) {
@@ -247,8 +254,8 @@ func (b *bench) load(ctx context.Context, ws []workload) {
 			}
 			fmt.Fprintf(os.Stderr, "peerbench: loading %s.%s\n", p.Name(), t.Name)
 			start := time.Now()
-			err := b.loadTable(ctx, p, t)
-			lr := loadResult{Peer: p.Name(), Table: t.Name, MS: ms(time.Since(start))}
+			method, err := b.loadTable(ctx, p, t)
+			lr := loadResult{Peer: p.Name(), Table: t.Name, Method: method, MS: ms(time.Since(start))}
 			if err != nil {
 				lr.Error = b.describe(p, err)
 				b.loadErr[p.Name()][t.Name] = lr.Error
@@ -267,21 +274,54 @@ func (b *bench) load(ctx context.Context, ws []workload) {
 	}
 }
 
-func (b *bench) loadTable(ctx context.Context, p peer, t table) error {
-	// Tables may exist from an earlier run against a --*-dsn server. A DROP
-	// failure is not fatal: the table may simply not exist.
-	dctx, cancel := context.WithTimeout(ctx, b.o.timeout)
-	_ = p.Exec(dctx, "DROP TABLE IF EXISTS "+t.Name)
-	cancel()
-	for _, stmt := range t.SQL {
+// loadTable creates and fills t on p: server-side from generate_series, or
+// with client-built INSERT ... VALUES batches (--load values, or --load auto
+// when generate_series fails). It returns how the table was loaded.
+func (b *bench) loadTable(ctx context.Context, p peer, t table) (string, error) {
+	exec := func(stmt string) error {
 		sctx, cancel := context.WithTimeout(ctx, b.o.loadTimeout)
-		err := p.Exec(sctx, stmt)
+		defer cancel()
+		if err := p.Exec(sctx, stmt); err != nil {
+			return fmt.Errorf("%s: %w", abbrev(stmt), err)
+		}
+		return nil
+	}
+	// Tables may exist from an earlier attempt or an earlier run against a
+	// --*-dsn server. A DROP failure is not fatal: the table may not exist.
+	drop := func() {
+		dctx, cancel := context.WithTimeout(ctx, b.o.timeout)
+		_ = p.Exec(dctx, "DROP TABLE IF EXISTS "+t.Name)
 		cancel()
-		if err != nil {
-			return fmt.Errorf("%s: %w", stmt, err)
+	}
+	values := func() error {
+		drop()
+		return t.forEachValues(b.o.valuesBatch, exec)
+	}
+	if b.o.load == "values" {
+		return "values", values()
+	}
+	drop()
+	var err error
+	for _, stmt := range t.seriesSQL() {
+		if err = exec(stmt); err != nil {
+			break
 		}
 	}
-	return nil
+	if err == nil || b.o.load == "series" {
+		return "series", err
+	}
+	if verr := values(); verr != nil {
+		return "values", fmt.Errorf("generate_series: %v; then VALUES: %w", err, verr)
+	}
+	return "values (generate_series failed: " + firstLine(err.Error()) + ")", nil
+}
+
+// abbrev shortens a statement for an error message (VALUES batches are long).
+func abbrev(stmt string) string {
+	if len(stmt) > 120 {
+		return stmt[:117] + "..."
+	}
+	return stmt
 }
 
 // describe words an error, noting a timeout or a joind that died.
@@ -402,7 +442,7 @@ func (b *bench) runWorkload(ctx context.Context, w workload) workloadResult {
 func (b *bench) missingTables(peer string, w workload) string {
 	for _, t := range w.Tables {
 		if e, ok := b.loadErr[peer][t]; ok {
-			return fmt.Sprintf("table %s failed to load: %s", t, e)
+			return fmt.Sprintf("table %s failed to load (see load): %s", t, e)
 		}
 	}
 	return ""

@@ -123,10 +123,16 @@ func (p *pgPeer) Query(ctx context.Context, sql string) ([]string, error) {
 
 func (p *pgPeer) Version(ctx context.Context) string {
 	rows, err := p.Query(ctx, "SELECT version()")
-	if err != nil || len(rows) != 1 {
-		return fmt.Sprintf("unknown (%v)", err)
+	if err == nil && len(rows) == 1 {
+		return rows[0]
 	}
-	return rows[0]
+	// joind has no version() yet: take what the server said at startup.
+	if p.conn != nil && !p.conn.IsClosed() {
+		if v := p.conn.PgConn().ParameterStatus("server_version"); v != "" {
+			return "server_version " + v + " (reported at startup)"
+		}
+	}
+	return fmt.Sprintf("unknown (%v)", err)
 }
 
 func (p *pgPeer) Close() {

@@ -39,10 +39,12 @@ type workloadResult struct {
 }
 
 type loadResult struct {
-	Peer  string  `json:"peer"`
-	Table string  `json:"table"`
-	MS    float64 `json:"ms"`
-	Error string  `json:"error,omitempty"`
+	Peer  string `json:"peer"`
+	Table string `json:"table"`
+	// Method is series or values (see main.go loadTable).
+	Method string  `json:"method"`
+	MS     float64 `json:"ms"`
+	Error  string  `json:"error,omitempty"`
 }
 
 type report struct {
@@ -140,14 +142,14 @@ func (r *report) writeText(out io.Writer) {
 		fmt.Fprintf(out, "  setup: %s\n", indent(e))
 	}
 	if len(r.Loads) > 0 {
-		fmt.Fprintln(out, "\nload (server-side INSERT ... SELECT FROM generate_series)")
+		fmt.Fprintln(out, "\nload")
 		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  peer\ttable\tms\t")
+		fmt.Fprintln(tw, "  peer\ttable\tms\thow")
 		for _, l := range r.Loads {
 			if l.Error != "" {
-				fmt.Fprintf(tw, "  %s\t%s\tERROR: %s\t\n", l.Peer, l.Table, firstLine(l.Error))
+				fmt.Fprintf(tw, "  %s\t%s\t-\tERROR: %s\n", l.Peer, l.Table, clip(firstLine(l.Error), 160))
 			} else {
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t\n", l.Peer, l.Table, fmtMS(l.MS))
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", l.Peer, l.Table, fmtMS(l.MS), clip(l.Method, 160))
 			}
 		}
 		tw.Flush()
@@ -155,18 +157,18 @@ func (r *report) writeText(out io.Writer) {
 	for _, w := range r.Workloads {
 		fmt.Fprintf(out, "\n== %s: %s\n", w.Name, w.SQL)
 		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  peer\tmedian ms\tmin ms\trows\tanswer\t")
+		fmt.Fprintln(tw, "  peer\tmedian ms\tmin ms\trows\tanswer")
 		for _, p := range w.Peers {
 			switch {
 			case p.Skipped != "":
-				fmt.Fprintf(tw, "  %s\t-\t-\t-\tskipped: %s\t\n", p.Peer, p.Skipped)
+				fmt.Fprintf(tw, "  %s\t-\t-\t-\tskipped: %s\n", p.Peer, p.Skipped)
 			case p.Error != "":
-				fmt.Fprintf(tw, "  %s\t-\t-\t-\tERROR: %s\t\n", p.Peer, firstLine(p.Error))
+				fmt.Fprintf(tw, "  %s\t-\t-\t-\tERROR: %s\n", p.Peer, clip(firstLine(p.Error), 200))
 			default:
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t\n", p.Peer, fmtMS(p.MedianMS), fmtMS(p.MinMS), p.Rows, short(p.Answer))
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\n", p.Peer, fmtMS(p.MedianMS), fmtMS(p.MinMS), p.Rows, short(p.Answer))
 			}
 			if p.Note != "" {
-				fmt.Fprintf(tw, "  \t\t\t\tnote: %s\t\n", p.Note)
+				fmt.Fprintf(tw, "  \t\t\t\tnote: %s\n", p.Note)
 			}
 		}
 		tw.Flush()
@@ -191,6 +193,13 @@ func (r *report) writeText(out io.Writer) {
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i] + " ..."
+	}
+	return s
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n-3] + "..."
 	}
 	return s
 }

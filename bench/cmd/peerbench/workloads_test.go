@@ -82,7 +82,7 @@ func TestDuckDBMatchesExpected(t *testing.T) {
 		sz := sizesFor(scale)
 		for _, tb := range tables(sz) {
 			_ = d.Exec(ctx, "DROP TABLE IF EXISTS "+tb.Name)
-			for _, s := range tb.SQL {
+			for _, s := range tb.seriesSQL() {
 				if err := d.Exec(ctx, s); err != nil {
 					t.Fatalf("%s: %v", s, err)
 				}
@@ -96,6 +96,57 @@ func TestDuckDBMatchesExpected(t *testing.T) {
 			if exp := w.Expected(sz); !slices.Equal(got, exp) {
 				t.Errorf("scale %g %s: duckdb %v, expected %v", scale, w.Name, got, exp)
 			}
+		}
+	}
+}
+
+func TestForEachValuesBatches(t *testing.T) {
+	tb := tables(sizes{Probe: 1, Build: 1, T: 5, S: 1})[4] // t2: 5 rows + (NULL, 7)
+	var got []string
+	if err := tb.forEachValues(4, func(s string) error { got = append(got, s); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"CREATE TABLE t2 (y bigint, z int)",
+		"INSERT INTO t2 VALUES (0, 0), (3, 1), (6, 2), (9, 3)",
+		"INSERT INTO t2 VALUES (12, 4), (NULL, 7)",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("forEachValues:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// The VALUES spelling of every table must hold exactly the rows of its
+// generate_series spelling (the fallback for a peer without generate_series).
+func TestValuesMatchSeries(t *testing.T) {
+	ctx := context.Background()
+	d, err := openDuck(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, tb := range tables(sizesFor(0.0037)) {
+		for _, s := range tb.seriesSQL() {
+			if err := d.Exec(ctx, s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+		}
+		series, err := d.Query(ctx, "SELECT * FROM "+tb.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Exec(ctx, "DROP TABLE "+tb.Name); err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.forEachValues(997, func(s string) error { return d.Exec(ctx, s) }); err != nil {
+			t.Fatal(err)
+		}
+		values, err := d.Query(ctx, "SELECT * FROM "+tb.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int64(len(series)) < tb.N || !slices.Equal(series, values) {
+			t.Errorf("%s: series %d rows, values %d rows, equal=%v", tb.Name, len(series), len(values), slices.Equal(series, values))
 		}
 	}
 }
