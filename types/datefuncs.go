@@ -109,11 +109,11 @@ func extractTimestamp(unitIn string, tsv int64, t Type) (*apd.Decimal, bool, err
 		jd := int64(date2j(y, mo, d))
 		tod := int64(h)*usecsPerHour + int64(mi)*usecsPerMinute + int64(s)*usecsPerSec + fsec
 		// julian + tod/usecs_per_day, as numeric_div would print it
-		num := apd.New(jd*usecsPerDay+tod, 0)
-		r, _ := numDiv(num, apd.New(usecsPerDay, 0))
 		if tod == 0 {
-			r = apd.New(jd, 0)
+			return apd.New(jd, 0), true, nil
 		}
+		frac, _ := numDiv(apd.New(tod, 0), apd.New(usecsPerDay, 0))
+		r, _ := numAdd(apd.New(jd, 0), frac, false)
 		return r, true, nil
 	case "isoyear":
 		_, iy := isoWeek(y, mo, d)

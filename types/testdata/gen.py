@@ -31,7 +31,10 @@ def sql_for(fields):
         for a in fields[2:]:
             l, t = a.rsplit(":", 1)
             args.append(lit(l, t))
-        return "select pg_catalog.%s(%s)" % (fields[1], ", ".join(args))
+        name = fields[1]
+        if name in ("extract", "position", "substring", "overlay", "trim"):
+            name = "pg_catalog." + name  # keywords with special grammar
+        return "select %s(%s)" % (name, ", ".join(args))
     if kind == "agg":  # agg|name|type|v1,v2,...
         vals = ",".join("(%s)" % lit(v, fields[2]) for v in fields[3].split(","))
         return "select %s(x) from (values %s) v(x)" % (fields[1], vals)
