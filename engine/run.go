@@ -66,7 +66,7 @@ func (s *session) prepare(q *sql.Query, ectx *types.EvalContext, instrument bool
 	if err != nil {
 		return nil, nil, err
 	}
-	env := &operators.Env{Eval: ectx, BatchSize: s.eng.opts.BatchSize}
+	env := &operators.Env{Eval: ectx, BatchSize: s.eng.opts.BatchSize, Params: s.params}
 	b := &builder{s: s, env: env, ids: q.IDs}
 	if instrument {
 		b.inst = map[*optimizer.Physical]*operators.Instrumented{}

@@ -27,6 +27,8 @@ type session struct {
 	settings sessionSettings
 	user     string
 	tx       byte
+	// params are the $n values of the statement running (extended protocol).
+	params []types.Value
 }
 
 var _ wire.Session = (*session)(nil)
@@ -98,6 +100,12 @@ func (s *session) Execute(ctx context.Context, st wire.Statement, w wire.ResultW
 	raw := st.(*statement).raw
 	ectx := s.evalContext()
 	bound, bindErr := sql.Bind(raw, s.eng.catalog, &sql.BindOptions{EvalContext: ectx})
+	return s.execBound(ctx, bound, bindErr, ectx, w)
+}
+
+// execBound runs a bound statement (or reports its bind error) with the
+// transaction-block rules; the simple and the extended protocol share it.
+func (s *session) execBound(ctx context.Context, bound sql.Statement, bindErr error, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
 	if s.tx == txFailed {
 		if t, ok := bound.(*sql.Transaction); ok && bindErr == nil && (t.Kind == sql.TxRollback || t.Kind == sql.TxCommit || t.Kind == sql.TxRollbackTo) {
 			return s.transaction(t, w)
