@@ -41,6 +41,7 @@ type conn struct {
 	sess           Session
 	reported       map[string]string // last ParameterStatus value sent per name
 	ignoreTillSync bool              // after an extended-protocol error
+	ext            extState
 
 	qctx     context.Context // of the running query
 	pending  int             // bytes buffered since the last flush
@@ -89,6 +90,7 @@ func (c *conn) serve() {
 			c.log.Error("panic in connection", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 		}
 		if c.sess != nil {
+			c.closeExtended()
 			c.closeSession()
 		}
 		c.cancel(nil)
@@ -235,7 +237,7 @@ func (c *conn) loop() {
 			switch msg.(type) {
 			case *pgproto3.Sync:
 				c.ignoreTillSync = false
-				c.readyForQuery()
+				c.sync()
 			case *pgproto3.Terminate:
 				return
 			}
@@ -247,11 +249,11 @@ func (c *conn) loop() {
 				return
 			}
 		case *pgproto3.Parse, *pgproto3.Bind, *pgproto3.Describe, *pgproto3.Execute, *pgproto3.Close:
-			c.sendError(pgerr.New(pgerr.FeatureNotSupported, "extended query protocol is not supported yet"))
-			c.ignoreTillSync = true
-			c.flush()
+			if !c.extended(m) {
+				return
+			}
 		case *pgproto3.Sync:
-			c.readyForQuery()
+			c.sync()
 		case *pgproto3.Flush:
 			c.flush()
 		case *pgproto3.FunctionCall:
@@ -309,18 +311,8 @@ func (c *conn) receiveFailed(err error) {
 // simpleQuery answers one Query message. It returns false when the
 // connection must close.
 func (c *conn) simpleQuery(sql string) bool {
-	qctx, cancel := context.WithCancelCause(c.ctx)
-	c.mu.Lock()
-	c.queryCancel = cancel
-	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		c.queryCancel = nil
-		c.mu.Unlock()
-		cancel(nil)
-		c.qctx = nil
-	}()
-	c.qctx, c.rows = qctx, 0
+	qctx, done := c.beginQuery()
+	defer done()
 
 	stmts, err := c.parse(sql)
 	if err == nil && len(stmts) == 0 {

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"io"
 
 	"github.com/joind/joind/pgerr"
 )
@@ -30,10 +31,14 @@ type ColumnDesc struct {
 	TypeOID  uint32
 	TypeSize int16
 	TypeMod  int32
+	// Format is the column's format code: 0 text, 1 binary (extended
+	// protocol only).
+	Format int16
 }
 
 // ResultWriter receives one statement's output. Row values are already
-// encoded in text format (nil = NULL).
+// encoded (nil = NULL): in text format for the simple protocol, in the
+// portal's result formats for the extended one.
 type ResultWriter interface {
 	// Describe announces the columns of a statement that returns rows
 	// (RowDescription); it is called before the first Row, even if there are none.
@@ -64,4 +69,62 @@ type Session interface {
 	ReportedSettings() map[string]string
 	// Close releases the session; it is called once when the connection ends.
 	Close()
+}
+
+// ExtendedSession is implemented by sessions that serve the extended query
+// protocol (Parse/Bind/Describe/Execute). wire keeps the tables of named
+// statements and portals; the session prepares and runs them. A Session
+// that does not implement it gets 0A000 for every extended message.
+type ExtendedSession interface {
+	Session
+	// Prepare parses and binds one statement (Parse message). paramOIDs are
+	// the client's parameter types (0 = infer); sql may hold at most one
+	// statement and may be empty.
+	Prepare(sql string, paramOIDs []uint32) (PreparedStatement, error)
+}
+
+// PreparedStatement is a statement prepared by the Parse message.
+type PreparedStatement interface {
+	// ParamOIDs are the parameter types after inference
+	// (ParameterDescription).
+	ParamOIDs() []uint32
+	// Columns describes the rows the statement returns, with text format;
+	// nil for a statement that returns none (NoData).
+	Columns() []ColumnDesc
+	// Bind makes a portal from parameter values (nil = NULL) in the given
+	// formats (0 text, 1 binary; already expanded to one code per
+	// parameter) and asks for the result columns in resultFormats (expanded
+	// to one code per column, or empty for all text).
+	Bind(params [][]byte, paramFormats, resultFormats []int16) (Portal, error)
+	// Close releases the statement.
+	Close()
+}
+
+// Portal is a bound statement ready to run (Bind message).
+type Portal interface {
+	// Columns describes the rows with their result formats; nil if none.
+	Columns() []ColumnDesc
+	// Execute runs the portal, sending at most maxRows rows (0 = all) to w.
+	// Row values are already encoded in the portal's result formats. It
+	// returns suspended=true if rows remain (PortalSuspended, no tag); a
+	// later Execute continues. An empty statement returns tag "" (sent as
+	// EmptyQueryResponse).
+	Execute(ctx context.Context, maxRows int, w ResultWriter) (tag string, suspended bool, err error)
+	// Close releases the portal (and stops a suspended query).
+	Close()
+}
+
+// CopyChannel is implemented by the ResultWriter of a statement that may run
+// COPY ... FROM STDIN or COPY ... TO STDOUT: it switches the connection into
+// the copy sub-protocol.
+type CopyChannel interface {
+	// CopyIn sends CopyInResponse (format 0 text, 1 binary; one format per
+	// column) and returns the client's data: the payloads of its CopyData
+	// messages, io.EOF at CopyDone, and a 57014 error at CopyFail. The
+	// engine may stop reading early (on a bad row); the rest of the data is
+	// then ignored.
+	CopyIn(format int16, columns int) (io.Reader, error)
+	// CopyOut sends CopyOutResponse; each Write of the returned writer sends
+	// one CopyData message, and Close sends CopyDone (on success only).
+	CopyOut(format int16, columns int) (io.WriteCloser, error)
 }

@@ -190,7 +190,7 @@ func TestExtendedProtocolRefusedUntilSync(t *testing.T) {
 	c := connected(t, ts)
 	c.send(&pgproto3.Parse{Query: "select 1"}, &pgproto3.Bind{}, &pgproto3.Describe{ObjectType: 'P'},
 		&pgproto3.Execute{}, &pgproto3.Sync{})
-	expectMessages(t, c.untilReady(), "E:ERROR:0A000:extended query protocol is not supported yet", "Z:I")
+	expectMessages(t, c.untilReady(), "E:ERROR:0A000:extended query protocol is not supported", "Z:I")
 	expectMessages(t, c.query("select 1"), "T:?column?/23", "D:1", "C:SELECT 1", "Z:I")
 	// A lone Sync just gets ReadyForQuery.
 	c.send(&pgproto3.Sync{})

@@ -1,0 +1,105 @@
+package wire
+
+import (
+	"errors"
+	"io"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/joind/joind/pgerr"
+)
+
+var _ CopyChannel = (*stmtWriter)(nil)
+
+// CopyIn implements CopyChannel.
+func (w *stmtWriter) CopyIn(format int16, columns int) (io.Reader, error) {
+	c := w.c
+	fc := make([]uint16, columns)
+	for i := range fc {
+		fc[i] = uint16(format)
+	}
+	c.be.Send(&pgproto3.CopyInResponse{OverallFormat: byte(format), ColumnFormatCodes: fc})
+	c.flush()
+	if c.writeErr != nil {
+		return nil, c.writeErr
+	}
+	return &copyInReader{c: c}, nil
+}
+
+// copyInReader reads the client's CopyData messages.
+type copyInReader struct {
+	c    *conn
+	buf  []byte
+	done error // io.EOF after CopyDone, the failure after CopyFail
+}
+
+func (r *copyInReader) Read(p []byte) (int, error) {
+	for len(r.buf) == 0 {
+		if r.done != nil {
+			return 0, r.done
+		}
+		if r.c.qctx != nil {
+			if err := r.c.qctx.Err(); err != nil {
+				return 0, err
+			}
+		}
+		msg, err := r.c.be.Receive()
+		if err != nil {
+			r.done = pgerr.New("08006", "unexpected EOF on client connection with an open transaction")
+			return 0, r.done
+		}
+		switch m := msg.(type) {
+		case *pgproto3.CopyData:
+			// pgproto3 reuses its buffer on the next Receive.
+			r.buf = append(r.buf[:0], m.Data...)
+		case *pgproto3.CopyDone:
+			r.done = io.EOF
+		case *pgproto3.CopyFail:
+			r.done = pgerr.New(pgerr.QueryCanceled, "COPY from stdin failed: %s", m.Message)
+		case *pgproto3.Flush, *pgproto3.Sync:
+			// PostgreSQL ignores these during COPY FROM STDIN.
+		default:
+			r.done = pgerr.New(pgerr.ProtocolViolation, "unexpected message type 0x%02X during COPY from stdin", messageTypeOf(msg))
+		}
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+// CopyOut implements CopyChannel.
+func (w *stmtWriter) CopyOut(format int16, columns int) (io.WriteCloser, error) {
+	c := w.c
+	fc := make([]uint16, columns)
+	for i := range fc {
+		fc[i] = uint16(format)
+	}
+	c.be.Send(&pgproto3.CopyOutResponse{OverallFormat: byte(format), ColumnFormatCodes: fc})
+	if err := c.wrote(16 + columns*2); err != nil {
+		return nil, err
+	}
+	return &copyOutWriter{c: c}, nil
+}
+
+type copyOutWriter struct {
+	c      *conn
+	closed bool
+}
+
+func (w *copyOutWriter) Write(p []byte) (int, error) {
+	if w.closed {
+		return 0, errors.New("copy out: write after close")
+	}
+	w.c.be.Send(&pgproto3.CopyData{Data: p})
+	if err := w.c.wrote(len(p) + 5); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (w *copyOutWriter) Close() error {
+	if !w.closed {
+		w.closed = true
+		w.c.be.Send(&pgproto3.CopyDone{})
+	}
+	return w.c.writeErr
+}
