@@ -25,7 +25,10 @@ import (
 	"github.com/joind/joind/regress/joindtest"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/known_failures.txt from this run")
+var (
+	update = flag.Bool("update", false, "rewrite testdata/known_failures.txt from this run")
+	show   = flag.Bool("show", false, "log why each known failure fails")
+)
 
 func TestMain(m *testing.M) { joindtest.Main(m) }
 
@@ -225,6 +228,9 @@ func TestCorpus(t *testing.T) {
 				continue
 			}
 			failing = append(failing, c.id+" "+c.file)
+			if *show {
+				t.Logf("%s (%s): %s", c.id, c.file, why)
+			}
 			if !known[c.id] && !*update {
 				t.Errorf("%s (%s) fails and is not a known failure: %s", c.id, c.file, why)
 			}
