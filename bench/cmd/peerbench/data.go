@@ -22,7 +22,10 @@ const (
 // sizes are the row counts of one run; the scopes and dim stay fixed so that
 // the shape of each query is the same at every scale.
 type sizes struct {
-	Probe, Build, T, S int64
+	Probe int64 `json:"probe"`
+	Build int64 `json:"build"`
+	T     int64 `json:"t1_t2"`
+	S     int64 `json:"s1_s2"`
 }
 
 func scaled(n int64, scale float64) int64 {

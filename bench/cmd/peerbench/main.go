@@ -282,6 +282,9 @@ func (b *bench) loadTable(ctx context.Context, p peer, t table) (string, error) 
 		sctx, cancel := context.WithTimeout(ctx, b.o.loadTimeout)
 		defer cancel()
 		if err := p.Exec(sctx, stmt); err != nil {
+			if errors.Is(sctx.Err(), context.DeadlineExceeded) {
+				err = fmt.Errorf("timeout after %s (--load-timeout): %w", b.o.loadTimeout, err)
+			}
 			return fmt.Errorf("%s: %w", abbrev(stmt), err)
 		}
 		return nil
@@ -313,7 +316,11 @@ func (b *bench) loadTable(ctx context.Context, p peer, t table) (string, error) 
 	if verr := values(); verr != nil {
 		return "values", fmt.Errorf("generate_series: %v; then VALUES: %w", err, verr)
 	}
-	return "values (generate_series failed: " + firstLine(err.Error()) + ")", nil
+	cause := err
+	if u := errors.Unwrap(err); u != nil {
+		cause = u // drop the statement text: the load table names it
+	}
+	return "values (generate_series: " + firstLine(cause.Error()) + ")", nil
 }
 
 // abbrev shortens a statement for an error message (VALUES batches are long).
@@ -327,7 +334,7 @@ func abbrev(stmt string) string {
 // describe words an error, noting a timeout or a joind that died.
 func (b *bench) describe(p peer, err error) string {
 	msg := err.Error()
-	if errors.Is(err, context.DeadlineExceeded) || strings.Contains(msg, "timeout") {
+	if errors.Is(err, context.DeadlineExceeded) && !strings.Contains(msg, "timeout") {
 		msg = "timeout: " + msg
 	}
 	if p.Name() == "joind" && b.joind != nil {
