@@ -250,3 +250,37 @@ func TestPruneScanColumns(t *testing.T) {
 		t.Fatalf("scan should read only column v, reads %v", scan.Ordinals)
 	}
 }
+
+func TestJoinOrderFollowsEstimatesNotSyntax(t *testing.T) {
+	f := &fixture{}
+	probe := f.scan("probe", 10_000_000, false, "k")
+	build := f.scan("build", 1_000_000, false, "k", "g")
+	dim := f.scan("dim", 100, false, "g", "name")
+	j1 := &plan.Join{Type: plan.InnerJoin, Left: probe, Right: build, On: op(t, "=", ref(probe.Cols[0]), ref(build.Cols[0]))}
+	j2 := &plan.Join{Type: plan.InnerJoin, Left: j1, Right: dim, On: op(t, "=", ref(build.Cols[1]), ref(dim.Cols[0]))}
+	p := planOf(t, f, project(j2, dim.Cols[1], probe.Cols[0]))
+	top := findJoin(p)
+	if top == nil || top.Op != OpHashJoin {
+		t.Fatalf("no hash join:\n%s", explainText(p))
+	}
+	// The largest relation is joined last, and the smaller side is built.
+	var probeSide *Physical
+	for _, in := range top.Inputs {
+		if s, ok := in.Logical.(*plan.Scan); ok && s.Table.Name() == "probe" {
+			probeSide = in
+		}
+	}
+	if probeSide == nil {
+		t.Fatalf("probe should be joined last, directly under the top join:\n%s", explainText(p))
+	}
+	if side := top.Join.Build; (side == LeftSide) == (top.Inputs[0] == probeSide) {
+		t.Fatalf("the 10M-row probe table must not be the build side:\n%s", explainText(p))
+	}
+	inner := findJoin(top.Inputs[0])
+	if inner == nil {
+		inner = findJoin(top.Inputs[1])
+	}
+	if inner == nil || len(inner.Join.LeftKeys) != 1 {
+		t.Fatalf("dim and build should be joined first on g:\n%s", explainText(p))
+	}
+}

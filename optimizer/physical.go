@@ -110,6 +110,9 @@ type Options struct {
 func Plan(n plan.Node, ids *plan.IDAllocator, opts Options) (*Physical, error) {
 	c := &Context{Eval: opts.Eval, IDs: ids}
 	n = Rewrite(c, n, DefaultRules)
+	// Reorder inner joins once their conditions have been gathered into ON,
+	// then push the conditions back down the new tree.
+	n = Rewrite(c, ReorderJoins(n), DefaultRules)
 	n = PruneColumns(n)
 	pl := &planner{opts: opts}
 	return pl.build(n)
