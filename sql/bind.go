@@ -121,6 +121,8 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindInsert(x.InsertStmt)
 	case *pg_query.Node_TruncateStmt:
 		return b.bindTruncate(x.TruncateStmt)
+	case *pg_query.Node_CopyStmt:
+		return b.bindCopy(x.CopyStmt)
 	case *pg_query.Node_ExplainStmt:
 		return b.bindExplain(x.ExplainStmt)
 	case *pg_query.Node_VariableSetStmt:
