@@ -338,7 +338,7 @@ func (c *conn) simpleQuery(sql string) bool {
 			c.sendFatal(pe)
 			return false
 		}
-		c.sendError(pe)
+		c.sendErrorWhere(pe, whereOf(err))
 	}
 	c.reportSettings()
 	c.readyForQuery()
@@ -445,8 +445,11 @@ func errorFields(pe *pgerr.Error, severity string) pgproto3.ErrorResponse {
 	}
 }
 
-func (c *conn) sendError(pe *pgerr.Error) {
+func (c *conn) sendError(pe *pgerr.Error) { c.sendErrorWhere(pe, "") }
+
+func (c *conn) sendErrorWhere(pe *pgerr.Error, where string) {
 	m := errorFields(pe, "ERROR")
+	m.Where = where
 	c.be.Send(&m)
 }
 

@@ -64,7 +64,9 @@ func (c *conn) extended(msg pgproto3.FrontendMessage) bool {
 			c.sendFatal(pe)
 			return false
 		}
-		c.extError(pe)
+		c.sendErrorWhere(pe, whereOf(err))
+		c.ignoreTillSync = true
+		c.flush()
 	}
 	return c.writeErr == nil
 }
@@ -192,6 +194,9 @@ func (c *conn) executeMsg(m *pgproto3.Execute) error {
 		return c.writeErr
 	}
 	if err != nil {
+		if w := whereOf(err); w != "" {
+			return WithWhere(queryError(qctx, err), w)
+		}
 		return queryError(qctx, err)
 	}
 	switch {

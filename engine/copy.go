@@ -1,0 +1,532 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/types"
+	"github.com/joind/joind/wire"
+)
+
+// copyStmt runs COPY FROM STDIN / TO STDOUT over the client's copy channel.
+func (s *session) copyStmt(ctx context.Context, x *sql.Copy, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
+	ch, ok := w.(wire.CopyChannel)
+	if !ok {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "COPY is not supported in this context")
+	}
+	if x.From {
+		return s.copyFrom(ctx, x, ectx, ch)
+	}
+	return s.copyTo(ctx, x, ectx, ch)
+}
+
+// copyLoadError is a COPY FROM error with PostgreSQL's CONTEXT line.
+func copyLoadError(err error, table string, line int, col string, raw string) error {
+	where := fmt.Sprintf("COPY %s, line %d", table, line)
+	if col != "" {
+		where += fmt.Sprintf(", column %s: \"%s\"", col, clipContext(raw))
+	} else if raw != "" {
+		where += fmt.Sprintf(": \"%s\"", clipContext(raw))
+	}
+	return wire.WithWhere(pgerr.As(err), where)
+}
+
+// clipContext shortens a quoted value as PostgreSQL's CONTEXT does.
+func clipContext(s string) string {
+	if len(s) > 100 {
+		return s[:100] + "..."
+	}
+	return s
+}
+
+// copyFrom loads the client's rows into the table as one batch: a bad row
+// fails the statement and nothing is loaded.
+func (s *session) copyFrom(ctx context.Context, x *sql.Copy, ectx *types.EvalContext, ch wire.CopyChannel) (string, error) {
+	defs := x.Table.Columns()
+	// Omitted columns get their DEFAULT (evaluated once) or NULL.
+	fill := make([]types.Value, len(defs))
+	given := make([]bool, len(defs))
+	for _, c := range x.Columns {
+		given[c] = true
+	}
+	for i, d := range defs {
+		fill[i] = types.NullValue
+		if given[i] || d.Default == "" {
+			continue
+		}
+		v, err := s.evalDefault(ctx, d.Default, d.Type, ectx)
+		if err != nil {
+			return "", err
+		}
+		fill[i] = v
+	}
+
+	r, err := ch.CopyIn(0, len(x.Columns))
+	if err != nil {
+		return "", err
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	builders := make([]array.Builder, len(defs))
+	for i, d := range defs {
+		builders[i] = array.NewBuilder(memory.DefaultAllocator, d.Type.ArrowType())
+	}
+	f := s.format()
+	now := time.Now()
+	row := make([]types.Value, len(defs))
+	var rows int64
+	line := 0
+	csv := x.Format == "csv"
+	for {
+		raw, fields, nulls, err := readCopyRow(br, x, csv)
+		if err == io.EOF {
+			break
+		}
+		line++
+		if err != nil {
+			var pe *pgerr.Error
+			if errors.As(err, &pe) && pe.Code != pgerr.QueryCanceled && pe.Code != pgerr.ProtocolViolation {
+				return "", copyLoadError(err, x.Table.Name(), line, "", raw)
+			}
+			return "", err
+		}
+		if x.Header && line == 1 {
+			continue
+		}
+		if len(fields) == 1 && !csv && raw == `\.` {
+			break // end-of-data marker
+		}
+		if csv && len(fields) == 1 && raw == `\.` {
+			break
+		}
+		if len(fields) < len(x.Columns) {
+			return "", copyLoadError(pgerr.New(codeBadCopyFormat, "missing data for column \"%s\"", defs[x.Columns[len(fields)]].Name),
+				x.Table.Name(), line, "", raw)
+		}
+		if len(fields) > len(x.Columns) {
+			return "", copyLoadError(pgerr.New(codeBadCopyFormat, "extra data after last expected column"), x.Table.Name(), line, "", raw)
+		}
+		copy(row, fill)
+		for i, c := range x.Columns {
+			if nulls[i] {
+				row[c] = types.NullValue
+				continue
+			}
+			v, err := types.ParseTextFormat(fields[i], defs[c].Type, f, now)
+			if err != nil {
+				return "", copyLoadError(err, x.Table.Name(), line, defs[c].Name, fields[i])
+			}
+			row[c] = v
+		}
+		for c, d := range defs {
+			if d.NotNull && row[c].Null {
+				vals := make([]string, len(defs))
+				for k, dk := range defs {
+					if row[k].Null {
+						vals[k] = "null"
+					} else {
+						vals[k] = string(types.FormatText(nil, row[k], dk.Type, f))
+					}
+				}
+				return "", copyLoadError(pgerr.New(pgerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+					d.Name, x.Table.Name()).WithDetail("Failing row contains (%s).", strings.Join(vals, ", ")), x.Table.Name(), line, "", raw)
+			}
+		}
+		for c, d := range defs {
+			types.AppendValue(builders[c], d.Type, row[c])
+		}
+		rows++
+		if rows&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return "", err
+			}
+		}
+	}
+	if rows == 0 {
+		return "COPY 0", nil
+	}
+	cols := make([]arrow.Array, len(defs))
+	fields := make([]arrow.Field, len(defs))
+	for c, d := range defs {
+		cols[c] = builders[c].NewArray()
+		fields[c] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: !d.NotNull}
+	}
+	rec := array.NewRecord(arrow.NewSchema(fields, nil), cols, rows)
+	n, err := s.appendRecords(ctx, x.Table, []arrow.Record{rec})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("COPY %d", n), nil
+}
+
+// evalDefault evaluates a column's DEFAULT expression once.
+func (s *session) evalDefault(ctx context.Context, expr string, t types.Type, ectx *types.EvalContext) (types.Value, error) {
+	raws, err := sql.Parse("SELECT CAST((" + expr + ") AS " + typeSQLName(t) + ")")
+	if err != nil || len(raws) != 1 {
+		return types.Value{}, fmt.Errorf("column default %q: %v", expr, err)
+	}
+	st, err := sql.Bind(raws[0], s.eng.catalog, &sql.BindOptions{EvalContext: ectx})
+	if err != nil {
+		return types.Value{}, err
+	}
+	q, ok := st.(*sql.Query)
+	if !ok {
+		return types.NullValue, nil
+	}
+	recs, err := s.collect(ctx, q, ectx)
+	if err != nil {
+		return types.Value{}, err
+	}
+	for _, r := range recs {
+		if r.NumRows() > 0 {
+			return types.GetValue(r.Column(0), t, 0), nil
+		}
+	}
+	return types.NullValue, nil
+}
+
+// typeSQLName spells t for a CAST.
+func typeSQLName(t types.Type) string {
+	switch t.ID {
+	case types.Bool:
+		return "boolean"
+	case types.Int2:
+		return "smallint"
+	case types.Int4:
+		return "integer"
+	case types.Int8:
+		return "bigint"
+	case types.Float4:
+		return "real"
+	case types.Float8:
+		return "double precision"
+	case types.Numeric:
+		if p, sc, ok := types.NumericPrecScale(t.Typmod); ok {
+			return fmt.Sprintf("numeric(%d,%d)", p, sc)
+		}
+		return "numeric"
+	case types.Varchar:
+		if t.Typmod >= 4 {
+			return fmt.Sprintf("varchar(%d)", t.Typmod-4)
+		}
+		return "varchar"
+	case types.Char:
+		if t.Typmod >= 4 {
+			return fmt.Sprintf("char(%d)", t.Typmod-4)
+		}
+		return "bpchar"
+	case types.Date:
+		return "date"
+	case types.Timestamp:
+		return "timestamp"
+	case types.Interval:
+		return "interval"
+	}
+	return "text"
+}
+
+// readCopyRow reads one row: its raw line (for error context), its fields
+// de-escaped, and which fields are NULL. It returns io.EOF at the end of data.
+func readCopyRow(br *bufio.Reader, x *sql.Copy, csv bool) (raw string, fields []string, nulls []bool, err error) {
+	line, err := readLine(br)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if !csv {
+		fields, nulls, err = splitTextRow(line, x.Delimiter[0], x.Null)
+		return line, fields, nulls, err
+	}
+	return readCSVRow(br, line, x)
+}
+
+// readLine reads a line without its terminator (\n or \r\n); io.EOF only
+// when nothing is left.
+func readLine(br *bufio.Reader) (string, error) {
+	line, err := br.ReadString('\n')
+	if err != nil {
+		if err == io.EOF && line != "" {
+			err = nil
+		} else {
+			return "", err
+		}
+	}
+	line = strings.TrimSuffix(line, "\n")
+	line = strings.TrimSuffix(line, "\r")
+	return line, nil
+}
+
+// splitTextRow splits a text-format line and resolves its backslash escapes.
+// A field equal to the NULL string (before de-escaping) is NULL.
+func splitTextRow(line string, delim byte, null string) ([]string, []bool, error) {
+	var fields []string
+	var nulls []bool
+	var cur strings.Builder
+	start := 0
+	flush := func(end int) {
+		rawField := line[start:end]
+		fields = append(fields, cur.String())
+		nulls = append(nulls, rawField == null)
+		cur.Reset()
+	}
+	for i := 0; i < len(line); i++ {
+		ch := line[i]
+		switch {
+		case ch == delim:
+			flush(i)
+			start = i + 1
+		case ch == '\\' && i+1 < len(line):
+			i++
+			e := line[i]
+			switch e {
+			case 'b':
+				cur.WriteByte('\b')
+			case 'f':
+				cur.WriteByte('\f')
+			case 'n':
+				cur.WriteByte('\n')
+			case 'r':
+				cur.WriteByte('\r')
+			case 't':
+				cur.WriteByte('\t')
+			case 'v':
+				cur.WriteByte('\v')
+			case 'x':
+				j := i + 1
+				for j < len(line) && j < i+3 && isHex(line[j]) {
+					j++
+				}
+				if j == i+1 {
+					cur.WriteByte('x')
+					continue
+				}
+				v, _ := strconv.ParseUint(line[i+1:j], 16, 8)
+				cur.WriteByte(byte(v))
+				i = j - 1
+			case '0', '1', '2', '3', '4', '5', '6', '7':
+				j := i
+				for j < len(line) && j < i+3 && line[j] >= '0' && line[j] <= '7' {
+					j++
+				}
+				v, _ := strconv.ParseUint(line[i:j], 8, 16)
+				cur.WriteByte(byte(v))
+				i = j - 1
+			default:
+				cur.WriteByte(e)
+			}
+		default:
+			cur.WriteByte(ch)
+		}
+	}
+	flush(len(line))
+	return fields, nulls, nil
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// readCSVRow parses a CSV row starting with line; a quoted field may span
+// further lines. An unquoted field equal to the NULL string is NULL (unless
+// FORCE_NOT_NULL); a quoted one is NULL only under FORCE_NULL.
+func readCSVRow(br *bufio.Reader, line string, x *sql.Copy) (string, []string, []bool, error) {
+	delim, quote, esc := x.Delimiter[0], x.Quote[0], x.Escape[0]
+	raw := line
+	var fields []string
+	var nulls []bool
+	var cur strings.Builder
+	quotedField := false
+	col := 0
+	i := 0
+	end := func() {
+		v := cur.String()
+		isNull := !quotedField && v == x.Null
+		if col < len(x.ForceNotNull) && x.ForceNotNull[col] {
+			isNull = false
+		}
+		if quotedField && col < len(x.ForceNull) && x.ForceNull[col] && v == x.Null {
+			isNull = true
+		}
+		fields = append(fields, v)
+		nulls = append(nulls, isNull)
+		cur.Reset()
+		quotedField = false
+		col++
+	}
+	for {
+		if i >= len(line) {
+			end()
+			return raw, fields, nulls, nil
+		}
+		ch := line[i]
+		switch {
+		case ch == delim:
+			end()
+			i++
+		case ch == quote:
+			quotedField = true
+			i++
+			for {
+				if i >= len(line) {
+					// The quoted field continues on the next line.
+					next, err := readLine(br)
+					if err != nil {
+						if err == io.EOF {
+							return raw, nil, nil, pgerr.New(codeBadCopyFormat, "unterminated CSV quoted field")
+						}
+						return raw, nil, nil, err
+					}
+					cur.WriteByte('\n')
+					raw += "\n" + next
+					line, i = next, 0
+					continue
+				}
+				c := line[i]
+				if c == esc && i+1 < len(line) && (line[i+1] == quote || line[i+1] == esc) && !(esc == quote && line[i+1] != quote) {
+					cur.WriteByte(line[i+1])
+					i += 2
+					continue
+				}
+				if c == quote {
+					i++
+					break
+				}
+				cur.WriteByte(c)
+				i++
+			}
+		default:
+			cur.WriteByte(ch)
+			i++
+		}
+	}
+}
+
+// copyTo streams a query's rows to the client as COPY data.
+func (s *session) copyTo(ctx context.Context, x *sql.Copy, ectx *types.EvalContext, ch wire.CopyChannel) (string, error) {
+	p, _, err := s.prepare(x.Query, ectx, false)
+	if err != nil {
+		return "", err
+	}
+	cols := x.Query.Plan.Columns()
+	out, err := ch.CopyOut(0, len(cols))
+	if err != nil {
+		return "", err
+	}
+	csv := x.Format == "csv"
+	f := s.format()
+	var buf, val []byte
+	if x.Header {
+		buf = buf[:0]
+		for i, name := range x.Query.Names {
+			if i > 0 {
+				buf = append(buf, x.Delimiter...)
+			}
+			if csv {
+				buf = appendCSVField(buf, []byte(name), x, i, false)
+			} else {
+				buf = appendTextField(buf, []byte(name), x.Delimiter[0])
+			}
+		}
+		buf = append(buf, '\n')
+		if _, err := out.Write(buf); err != nil {
+			return "", err
+		}
+	}
+	var n int64
+	err = forEachBatch(ctx, p.op, func(rec arrow.Record) error {
+		for r := 0; r < int(rec.NumRows()); r++ {
+			buf = buf[:0]
+			for c, col := range cols {
+				if c > 0 {
+					buf = append(buf, x.Delimiter...)
+				}
+				v := types.GetValue(rec.Column(c), col.Type, r)
+				if v.Null {
+					buf = append(buf, x.Null...)
+					continue
+				}
+				val = types.FormatText(val[:0], v, col.Type, f)
+				if csv {
+					buf = appendCSVField(buf, val, x, c, true)
+				} else {
+					buf = appendTextField(buf, val, x.Delimiter[0])
+				}
+			}
+			buf = append(buf, '\n')
+			if _, err := out.Write(buf); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if err := out.Close(); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("COPY %d", n), nil
+}
+
+// appendTextField escapes a value for the text format.
+func appendTextField(dst, v []byte, delim byte) []byte {
+	for _, ch := range v {
+		switch ch {
+		case '\\':
+			dst = append(dst, '\\', '\\')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\v':
+			dst = append(dst, '\\', 'v')
+		default:
+			if ch == delim {
+				dst = append(dst, '\\')
+			}
+			dst = append(dst, ch)
+		}
+	}
+	return dst
+}
+
+// appendCSVField quotes a value for CSV when it must be (it holds the
+// delimiter, quote, a line break, equals the NULL string, or is forced).
+func appendCSVField(dst, v []byte, x *sql.Copy, col int, isValue bool) []byte {
+	q, e := x.Quote[0], x.Escape[0]
+	need := (col < len(x.ForceQuote) && x.ForceQuote[col] && isValue) ||
+		bytes.IndexByte(v, x.Delimiter[0]) >= 0 || bytes.IndexByte(v, q) >= 0 ||
+		bytes.IndexByte(v, '\n') >= 0 || bytes.IndexByte(v, '\r') >= 0 ||
+		string(v) == x.Null || (len(v) == 2 && v[0] == '\\' && v[1] == '.')
+	if !need {
+		return append(dst, v...)
+	}
+	dst = append(dst, q)
+	for _, ch := range v {
+		if ch == q || ch == e {
+			dst = append(dst, e)
+		}
+		dst = append(dst, ch)
+	}
+	return append(dst, q)
+}
+
+// codeBadCopyFormat is SQLSTATE bad_copy_file_format.
+const codeBadCopyFormat = "22P04"

@@ -1,0 +1,375 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/joind/joind/operators"
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/types"
+	"github.com/joind/joind/wire"
+)
+
+var _ wire.ExtendedSession = (*session)(nil)
+
+// typeForOID maps a parameter type OID a client sends in Parse to a type;
+// ok is false for OID 0 / unknown (infer from context).
+func typeForOID(oid uint32) (t types.Type, ok bool, err error) {
+	switch oid {
+	case 0, types.OIDUnknown:
+		return types.UnknownType, false, nil
+	case types.OIDBool:
+		return types.BoolType, true, nil
+	case types.OIDInt2:
+		return types.Int2Type, true, nil
+	case types.OIDInt4:
+		return types.Int4Type, true, nil
+	case types.OIDInt8, 26: // oid: unsigned 32-bit, widened
+		return types.Int8Type, true, nil
+	case types.OIDFloat4:
+		return types.Float4Type, true, nil
+	case types.OIDFloat8:
+		return types.Float8Type, true, nil
+	case types.OIDNumeric:
+		return types.NumericType, true, nil
+	case types.OIDText, 19: // name: text for joind
+		return types.TextType, true, nil
+	case types.OIDVarchar:
+		return types.VarcharType, true, nil
+	case types.OIDBpchar:
+		return types.CharType, true, nil
+	case types.OIDDate:
+		return types.DateType, true, nil
+	case types.OIDTimestamp, 1184: // timestamptz: joind has no zoned type
+		return types.TimestampType, true, nil
+	case types.OIDInterval:
+		return types.IntervalType, true, nil
+	}
+	return types.Type{}, false, pgerr.New(pgerr.FeatureNotSupported, "parameter type with OID %d is not supported", oid)
+}
+
+// preparedStmt is a statement prepared by Parse.
+type preparedStmt struct {
+	s          *session
+	raw        *sql.RawStatement // nil for an empty query string
+	paramTypes []types.Type
+	bound      sql.Statement // as bound at Parse, for Describe
+	cols       []wire.ColumnDesc
+}
+
+// Prepare implements wire.ExtendedSession.
+func (s *session) Prepare(query string, paramOIDs []uint32) (wire.PreparedStatement, error) {
+	raws, err := sql.Parse(query)
+	if err != nil {
+		return nil, err
+	}
+	if len(raws) > 1 {
+		return nil, pgerr.New(pgerr.SyntaxError, "cannot insert multiple commands into a prepared statement")
+	}
+	ps := &preparedStmt{s: s}
+	if len(raws) == 0 {
+		return ps, nil
+	}
+	ps.raw = raws[0]
+	pts := make([]types.Type, len(paramOIDs))
+	for i, oid := range paramOIDs {
+		if pts[i], _, err = typeForOID(oid); err != nil {
+			return nil, err
+		}
+	}
+	opts := &sql.BindOptions{ParamTypes: pts, EvalContext: s.evalContext()}
+	bound, err := sql.Bind(ps.raw, s.eng.catalog, opts)
+	if err != nil {
+		if s.tx == txFailed {
+			return nil, errAborted()
+		}
+		s.failTx()
+		return nil, err
+	}
+	if s.tx == txFailed && !endsFailedBlock(bound) {
+		return nil, errAborted()
+	}
+	ps.bound, ps.paramTypes = bound, opts.ParamTypes
+	ps.cols = statementColumns(bound)
+	return ps, nil
+}
+
+func errAborted() error {
+	return pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+}
+
+// endsFailedBlock reports whether st may run in a failed transaction block.
+func endsFailedBlock(st sql.Statement) bool {
+	t, ok := st.(*sql.Transaction)
+	return ok && (t.Kind == sql.TxRollback || t.Kind == sql.TxCommit || t.Kind == sql.TxRollbackTo)
+}
+
+// statementColumns is the RowDescription of a bound statement (nil: no rows).
+func statementColumns(st sql.Statement) []wire.ColumnDesc {
+	text := func(name string) []wire.ColumnDesc {
+		return []wire.ColumnDesc{{Name: name, TypeOID: types.OIDText, TypeSize: -1, TypeMod: -1}}
+	}
+	switch x := st.(type) {
+	case *sql.Query:
+		return describe(x.Plan.Columns())
+	case *sql.Explain:
+		return text("QUERY PLAN")
+	case *sql.Show:
+		if x.Name == "all" {
+			return append(append(text("name"), text("setting")...), text("description")...)
+		}
+		if st, err := lookupSetting(x.Name); err == nil {
+			return text(st.name)
+		}
+		return text(x.Name)
+	}
+	return nil
+}
+
+func (p *preparedStmt) ParamOIDs() []uint32 {
+	out := make([]uint32, len(p.paramTypes))
+	for i, t := range p.paramTypes {
+		out[i] = t.OID()
+	}
+	return out
+}
+
+func (p *preparedStmt) Columns() []wire.ColumnDesc { return p.cols }
+
+func (p *preparedStmt) Close() {}
+
+// Bind implements wire.PreparedStatement.
+func (p *preparedStmt) Bind(params [][]byte, paramFormats, resultFormats []int16) (wire.Portal, error) {
+	s := p.s
+	pt := &portal{s: s, ps: p}
+	if p.raw == nil {
+		return pt, nil
+	}
+	f := s.format()
+	now := time.Now()
+	pt.params = make([]types.Value, len(params))
+	for i, b := range params {
+		t := p.paramTypes[i]
+		switch {
+		case b == nil:
+			pt.params[i] = types.NullValue
+		case paramFormats[i] == 1:
+			v, err := decodeBinary(b, t)
+			if err != nil {
+				return nil, err
+			}
+			pt.params[i] = v
+		default:
+			v, err := types.ParseTextFormat(string(b), t, f, now)
+			if err != nil {
+				return nil, err
+			}
+			pt.params[i] = v
+		}
+	}
+	// Bind again so that the plan sees the catalog as it is now (a table may
+	// have been dropped and recreated since Parse); the parameter types are
+	// fixed by then.
+	opts := &sql.BindOptions{ParamTypes: append([]types.Type(nil), p.paramTypes...), EvalContext: s.evalContext()}
+	pt.ectx = opts.EvalContext
+	pt.bound, pt.bindErr = sql.Bind(p.raw, s.eng.catalog, opts)
+	cols := p.cols
+	if pt.bindErr == nil {
+		cols = statementColumns(pt.bound)
+	}
+	if cols != nil {
+		pt.cols = make([]wire.ColumnDesc, len(cols))
+		copy(pt.cols, cols)
+		for i := range pt.cols {
+			if i < len(resultFormats) {
+				pt.cols[i].Format = resultFormats[i]
+			}
+		}
+	}
+	return pt, nil
+}
+
+// portal is a bound statement; a query run with a row limit keeps its
+// stream open between Execute messages.
+type portal struct {
+	s       *session
+	ps      *preparedStmt
+	params  []types.Value
+	ectx    *types.EvalContext
+	bound   sql.Statement
+	bindErr error
+	cols    []wire.ColumnDesc
+
+	// Suspended query state.
+	started bool
+	done    bool
+	stream  operators.Stream
+	cancel  context.CancelFunc
+	rec     arrow.Record
+	row     int
+	enc     *portalEncoder
+}
+
+func (p *portal) Columns() []wire.ColumnDesc { return p.cols }
+
+func (p *portal) Close() {
+	if p.stream != nil {
+		p.stream.Close()
+		p.stream = nil
+	}
+	if p.cancel != nil {
+		p.cancel()
+		p.cancel = nil
+	}
+}
+
+// Execute implements wire.Portal.
+func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) (string, bool, error) {
+	s := p.s
+	if p.ps.raw == nil {
+		return "", false, nil
+	}
+	q, isQuery := p.bound.(*sql.Query)
+	if !isQuery || p.bindErr != nil {
+		if p.done {
+			return "", false, pgerr.New(pgerr.FeatureNotSupported, "portal has already been run")
+		}
+		p.done = true
+		s.params = p.params
+		defer func() { s.params = nil }()
+		tag, err := s.execBound(ctx, p.bound, p.bindErr, p.ectx, w)
+		return tag, false, err
+	}
+	if s.tx == txFailed {
+		return "", false, errAborted()
+	}
+	if p.done {
+		return "SELECT 0", false, nil
+	}
+	ctx, cancel, err := s.withStatementTimeout(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	defer cancel()
+	n, suspended, err := p.runQuery(ctx, q, maxRows, w)
+	if err != nil {
+		p.Close()
+		p.done = true
+		err = s.translateCancel(ctx, err)
+		s.failTx()
+		return "", false, err
+	}
+	if suspended {
+		return "", true, nil
+	}
+	return fmt.Sprintf("SELECT %d", n), false, nil
+}
+
+// runQuery sends up to maxRows rows (0 = all) of the portal's query.
+func (p *portal) runQuery(ctx context.Context, q *sql.Query, maxRows int, w wire.ResultWriter) (int64, bool, error) {
+	s := p.s
+	if !p.started {
+		p.started = true
+		s.params = p.params
+		prep, _, err := s.prepare(q, p.ectx, false)
+		s.params = nil
+		if err != nil {
+			return 0, false, err
+		}
+		op := prep.op
+		if op.Partitions() > 1 {
+			op = operators.NewGather(op)
+		}
+		// The stream outlives this Execute when the portal is suspended, so
+		// it gets its own context; each Execute's context cancels it.
+		sctx, scancel := context.WithCancel(context.WithoutCancel(ctx))
+		p.cancel = scancel
+		if p.stream, err = op.Open(sctx, 0); err != nil {
+			return 0, false, err
+		}
+		p.enc = newPortalEncoder(q, p.cols, s.format())
+	}
+	stop := context.AfterFunc(ctx, p.cancel)
+	defer stop()
+	var n int64
+	for maxRows <= 0 || n < int64(maxRows) {
+		if p.rec == nil || p.row >= int(p.rec.NumRows()) {
+			rec, err := p.stream.Next()
+			if err == io.EOF {
+				p.done = true
+				p.Close()
+				return n, false, nil
+			}
+			if err != nil {
+				if ctx.Err() != nil {
+					return n, false, ctx.Err()
+				}
+				return n, false, err
+			}
+			p.rec, p.row = rec, 0
+			continue
+		}
+		if err := w.Row(p.enc.encode(p.rec, p.row)); err != nil {
+			return n, false, err
+		}
+		p.row++
+		n++
+	}
+	// The limit is reached: suspended, unless the stream is exhausted
+	// (PostgreSQL peeks no further either, so it also reports suspension).
+	return n, true, nil
+}
+
+// portalEncoder encodes rows in each column's result format.
+type portalEncoder struct {
+	types   []types.Type
+	formats []int16
+	f       *types.Format
+	vals    [][]byte
+	buf     []byte
+}
+
+func newPortalEncoder(q *sql.Query, cols []wire.ColumnDesc, f *types.Format) *portalEncoder {
+	pc := q.Plan.Columns()
+	e := &portalEncoder{f: f, vals: make([][]byte, len(pc)), formats: make([]int16, len(pc))}
+	for i, c := range pc {
+		e.types = append(e.types, c.Type)
+		if i < len(cols) {
+			e.formats[i] = cols[i].Format
+		}
+	}
+	return e
+}
+
+func (e *portalEncoder) encode(rec arrow.Record, i int) [][]byte {
+	e.buf = e.buf[:0]
+	ends := make([]int, len(e.types))
+	for c, t := range e.types {
+		v := types.GetValue(rec.Column(c), t, i)
+		if v.Null {
+			ends[c] = -1
+			continue
+		}
+		if e.formats[c] == 1 {
+			e.buf = appendBinary(e.buf, v, t)
+		} else {
+			e.buf = types.FormatText(e.buf, v, t, e.f)
+		}
+		ends[c] = len(e.buf)
+	}
+	start := 0
+	for c := range e.types {
+		if ends[c] < 0 {
+			e.vals[c] = nil
+			continue
+		}
+		e.vals[c] = e.buf[start:ends[c]:ends[c]]
+		start = ends[c]
+	}
+	return e.vals
+}
+
