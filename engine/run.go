@@ -38,7 +38,7 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 	case *sql.Copy:
 		return s.copyStmt(ctx, x, ectx, w)
 	case *sql.Truncate:
-		return "TRUNCATE TABLE", s.cur.Truncate(ctx, x.Tables)
+		return "TRUNCATE TABLE", s.eng.catalog.Truncate(ctx, x.Tables)
 	case *sql.Set:
 		return s.set(x)
 	case *sql.Show:
@@ -243,16 +243,16 @@ func (s *session) explain(ctx context.Context, x *sql.Explain, ectx *types.EvalC
 }
 
 func (s *session) createTable(ctx context.Context, x *sql.CreateTable, w wire.ResultWriter) (string, error) {
-	if _, exists := s.cur.Lookup(x.Name); exists && x.IfNotExists {
+	if _, exists := s.eng.catalog.Lookup(x.Name); exists && x.IfNotExists {
 		return "CREATE TABLE", w.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
 			Message: fmt.Sprintf("relation %q already exists, skipping", x.Name)})
 	}
-	_, err := s.cur.Create(ctx, x.Name, x.Columns)
+	_, err := s.eng.catalog.Create(ctx, x.Name, x.Columns)
 	return "CREATE TABLE", err
 }
 
 func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
-	if _, exists := s.cur.Lookup(x.Name); exists {
+	if _, exists := s.eng.catalog.Lookup(x.Name); exists {
 		if x.IfNotExists {
 			return "CREATE TABLE AS", w.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
 				Message: fmt.Sprintf("relation %q already exists, skipping", x.Name)})
@@ -266,7 +266,7 @@ func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx 
 			return "", err
 		}
 	}
-	t, err := s.cur.Create(ctx, x.Name, x.Columns)
+	t, err := s.eng.catalog.Create(ctx, x.Name, x.Columns)
 	if err != nil {
 		return "", err
 	}
@@ -275,7 +275,8 @@ func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx 
 	}
 	n, err := s.appendRecords(ctx, t, recs)
 	if err != nil {
-		// The statement's transaction is discarded: no table is left behind.
+		// The statement is atomic: a failed load leaves no table behind.
+		_ = s.eng.catalog.Drop(ctx, x.Name)
 		return "", err
 	}
 	return fmt.Sprintf("SELECT %d", n), nil
@@ -284,7 +285,7 @@ func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx 
 func (s *session) dropTable(ctx context.Context, x *sql.DropTable, w wire.ResultWriter) (string, error) {
 	var present []string
 	for _, name := range x.Names {
-		if _, ok := s.cur.Lookup(name); ok {
+		if _, ok := s.eng.catalog.Lookup(name); ok {
 			present = append(present, name)
 			continue
 		}
@@ -297,7 +298,7 @@ func (s *session) dropTable(ctx context.Context, x *sql.DropTable, w wire.Result
 		}
 	}
 	for _, name := range present {
-		if err := s.cur.Drop(ctx, name); err != nil {
+		if err := s.eng.catalog.Drop(ctx, name); err != nil {
 			return "", err
 		}
 	}
@@ -351,7 +352,7 @@ func (s *session) appendRecords(ctx context.Context, t storage.Table, recs []arr
 		cols[c] = a
 	}
 	batch := array.NewRecord(arrow.NewSchema(fields, nil), cols, total)
-	if err := s.cur.Append(ctx, t, batch); err != nil {
+	if err := s.eng.catalog.Append(ctx, t, batch); err != nil {
 		return 0, err
 	}
 	return total, nil
