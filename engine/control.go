@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"strings"
 
 	"github.com/joind/joind/pgerr"
@@ -52,11 +53,12 @@ func (s *session) show(x *sql.Show, w wire.ResultWriter) error {
 	return w.Row([][]byte{[]byte(s.settings[strings.ToLower(st.name)])})
 }
 
-// transaction runs transaction-control statements. joind tracks the block
-// state PostgreSQL clients rely on (ReadyForQuery T/E, 25P02 after an error);
-// writes inside a block are applied as they run — atomic COMMIT/ROLLBACK of
-// a block's writes comes with the transactional storage.
-func (s *session) transaction(x *sql.Transaction, w wire.ResultWriter) (string, error) {
+// transaction runs transaction-control statements. BEGIN opens a
+// storage transaction that the block's statements read and write through;
+// COMMIT makes its changes durable and visible atomically, ROLLBACK (or
+// COMMIT of a failed block) discards them. Savepoints snapshot the
+// transaction's pending changes.
+func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.ResultWriter) (string, error) {
 	warn := func(msg string) error {
 		return w.Notice(&pgerr.Error{Severity: "WARNING", Code: "25000", Message: msg})
 	}
@@ -66,36 +68,49 @@ func (s *session) transaction(x *sql.Transaction, w wire.ResultWriter) (string, 
 			if err := warn("there is already a transaction in progress"); err != nil {
 				return "", err
 			}
+			return "BEGIN", nil
 		}
+		s.txn = s.eng.catalog.Begin()
 		s.tx = txOpen
 		return "BEGIN", nil
 	case sql.TxCommit:
-		was := s.tx
-		s.tx = txIdle
+		was, txn := s.tx, s.txn
+		s.txn, s.tx = nil, txIdle
 		switch was {
 		case txIdle:
 			return "COMMIT", warn("there is no transaction in progress")
 		case txFailed:
+			txn.Rollback()
 			return "ROLLBACK", nil
+		}
+		if err := txn.Commit(ctx); err != nil {
+			return "", err
 		}
 		return "COMMIT", nil
 	case sql.TxRollback:
 		was := s.tx
-		s.tx = txIdle
+		s.abortBlock()
 		if was == txIdle {
 			return "ROLLBACK", warn("there is no transaction in progress")
 		}
 		return "ROLLBACK", nil
 	case sql.TxSavepoint, sql.TxRelease, sql.TxRollbackTo:
-		names := map[sql.TxKind]string{sql.TxSavepoint: "SAVEPOINT", sql.TxRelease: "RELEASE", sql.TxRollbackTo: "ROLLBACK"}
 		if s.tx == txIdle {
 			return "", pgerr.New("25P01", "%s can only be used in transaction blocks", map[sql.TxKind]string{
 				sql.TxSavepoint: "SAVEPOINT", sql.TxRelease: "RELEASE SAVEPOINT", sql.TxRollbackTo: "ROLLBACK TO SAVEPOINT"}[x.Kind])
 		}
-		if x.Kind == sql.TxRollbackTo {
-			s.tx = txOpen
+		switch x.Kind {
+		case sql.TxSavepoint:
+			s.txn.Savepoint(x.Savepoint)
+			return "SAVEPOINT", nil
+		case sql.TxRelease:
+			return "RELEASE", s.txn.Release(x.Savepoint)
 		}
-		return names[x.Kind], nil
+		if err := s.txn.RollbackTo(x.Savepoint); err != nil {
+			return "", err
+		}
+		s.tx = txOpen
+		return "ROLLBACK", nil
 	}
 	return "", pgerr.New(pgerr.FeatureNotSupported, "transaction statement not supported")
 }

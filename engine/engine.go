@@ -19,13 +19,16 @@ type Options struct {
 	MemoryLimit int64 // per-query memory budget in bytes (0 = unlimited)
 	// HashKernel is "auto" or "portable" (forces the pure-Go Swiss-table kernel).
 	HashKernel string
-	Logger     *slog.Logger
+	// NoFsync skips fsync in the data directory (tests and benchmarks
+	// only: a crash may then lose acknowledged commits).
+	NoFsync bool
+	Logger  *slog.Logger
 }
 
 // Engine runs SQL for wire sessions. It owns the catalog; sessions share it.
 type Engine struct {
 	opts    Options
-	catalog storage.Catalog
+	catalog *storage.DB
 	log     *slog.Logger
 	// sessions counts live sessions (for logs and tests).
 	sessions atomic.Int64
@@ -33,7 +36,8 @@ type Engine struct {
 
 var _ wire.Engine = (*Engine)(nil)
 
-// New opens the data directory and returns a ready engine.
+// New opens the data directory and returns a ready engine. An empty
+// DataDir keeps the tables in memory only.
 func New(opts Options) (*Engine, error) {
 	if opts.Partitions < 1 {
 		opts.Partitions = runtime.NumCPU()
@@ -44,7 +48,11 @@ func New(opts Options) (*Engine, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Engine{opts: opts, catalog: storage.NewMemoryCatalog(), log: opts.Logger}, nil
+	db, err := storage.Open(opts.DataDir, storage.Options{NoSync: opts.NoFsync, Logger: opts.Logger})
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{opts: opts, catalog: db, log: opts.Logger}, nil
 }
 
 // NewSession implements wire.Engine.
@@ -58,4 +66,4 @@ func (e *Engine) NewSession(ctx context.Context, params map[string]string) (wire
 }
 
 // Close flushes and closes the data directory.
-func (e *Engine) Close() error { return nil }
+func (e *Engine) Close() error { return e.catalog.Close() }

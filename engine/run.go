@@ -38,13 +38,13 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 	case *sql.Copy:
 		return s.copyStmt(ctx, x, ectx, w)
 	case *sql.Truncate:
-		return "TRUNCATE TABLE", s.eng.catalog.Truncate(ctx, x.Tables)
+		return "TRUNCATE TABLE", s.cur.Truncate(ctx, x.Tables)
 	case *sql.Set:
 		return s.set(x)
 	case *sql.Show:
 		return "SHOW", s.show(x, w)
 	case *sql.Transaction:
-		return s.transaction(x, w)
+		return s.transaction(ctx, x, w)
 	case *sql.Discard:
 		s.settings = newSessionSettings()
 		s.settings["session_authorization"] = s.user
@@ -243,16 +243,16 @@ func (s *session) explain(ctx context.Context, x *sql.Explain, ectx *types.EvalC
 }
 
 func (s *session) createTable(ctx context.Context, x *sql.CreateTable, w wire.ResultWriter) (string, error) {
-	if _, exists := s.eng.catalog.Lookup(x.Name); exists && x.IfNotExists {
+	if _, exists := s.cur.Lookup(x.Name); exists && x.IfNotExists {
 		return "CREATE TABLE", w.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
 			Message: fmt.Sprintf("relation %q already exists, skipping", x.Name)})
 	}
-	_, err := s.eng.catalog.Create(ctx, x.Name, x.Columns)
+	_, err := s.cur.Create(ctx, x.Name, x.Columns)
 	return "CREATE TABLE", err
 }
 
 func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
-	if _, exists := s.eng.catalog.Lookup(x.Name); exists {
+	if _, exists := s.cur.Lookup(x.Name); exists {
 		if x.IfNotExists {
 			return "CREATE TABLE AS", w.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
 				Message: fmt.Sprintf("relation %q already exists, skipping", x.Name)})
@@ -266,7 +266,7 @@ func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx 
 			return "", err
 		}
 	}
-	t, err := s.eng.catalog.Create(ctx, x.Name, x.Columns)
+	t, err := s.cur.Create(ctx, x.Name, x.Columns)
 	if err != nil {
 		return "", err
 	}
@@ -275,8 +275,7 @@ func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx 
 	}
 	n, err := s.appendRecords(ctx, t, recs)
 	if err != nil {
-		// The statement is atomic: a failed load leaves no table behind.
-		_ = s.eng.catalog.Drop(ctx, x.Name)
+		// The statement's transaction is discarded: no table is left behind.
 		return "", err
 	}
 	return fmt.Sprintf("SELECT %d", n), nil
@@ -285,7 +284,7 @@ func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx 
 func (s *session) dropTable(ctx context.Context, x *sql.DropTable, w wire.ResultWriter) (string, error) {
 	var present []string
 	for _, name := range x.Names {
-		if _, ok := s.eng.catalog.Lookup(name); ok {
+		if _, ok := s.cur.Lookup(name); ok {
 			present = append(present, name)
 			continue
 		}
@@ -298,7 +297,7 @@ func (s *session) dropTable(ctx context.Context, x *sql.DropTable, w wire.Result
 		}
 	}
 	for _, name := range present {
-		if err := s.eng.catalog.Drop(ctx, name); err != nil {
+		if err := s.cur.Drop(ctx, name); err != nil {
 			return "", err
 		}
 	}
@@ -352,7 +351,7 @@ func (s *session) appendRecords(ctx context.Context, t storage.Table, recs []arr
 		cols[c] = a
 	}
 	batch := array.NewRecord(arrow.NewSchema(fields, nil), cols, total)
-	if err := s.eng.catalog.Append(ctx, t, batch); err != nil {
+	if err := s.cur.Append(ctx, t, batch); err != nil {
 		return 0, err
 	}
 	return total, nil

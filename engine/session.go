@@ -9,6 +9,7 @@ import (
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 	"github.com/joind/joind/wire"
 )
@@ -29,6 +30,12 @@ type session struct {
 	tx       byte
 	// params are the $n values of the statement running (extended protocol).
 	params []types.Value
+	// txn is the open transaction block's (nil when idle); implicit is the
+	// single-statement transaction of the statement being bound, cur the
+	// one the running statement writes through (see txn.go).
+	txn      *storage.Txn
+	implicit *storage.Txn
+	cur      *storage.Txn
 }
 
 var _ wire.Session = (*session)(nil)
@@ -93,24 +100,42 @@ func (s *session) TxStatus() byte { return s.tx }
 func (s *session) ReportedSettings() map[string]string { return s.settings.reported() }
 
 // Close implements wire.Session.
-func (s *session) Close() { s.eng.sessions.Add(-1) }
+func (s *session) Close() {
+	s.abortBlock()
+	s.eng.sessions.Add(-1)
+}
 
 // Execute implements wire.Session.
 func (s *session) Execute(ctx context.Context, st wire.Statement, w wire.ResultWriter) (string, error) {
 	raw := st.(*statement).raw
 	ectx := s.evalContext()
-	bound, bindErr := sql.Bind(raw, s.eng.catalog, &sql.BindOptions{EvalContext: ectx})
+	bound, bindErr := sql.Bind(raw, s.bindCatalog(), &sql.BindOptions{EvalContext: ectx})
 	return s.execBound(ctx, bound, bindErr, ectx, w)
 }
 
 // execBound runs a bound statement (or reports its bind error) with the
 // transaction-block rules; the simple and the extended protocol share it.
 func (s *session) execBound(ctx context.Context, bound sql.Statement, bindErr error, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
+	txn, implicit := s.statementTxn()
+	s.cur = txn
+	tag, err := s.execIn(ctx, bound, bindErr, ectx, w)
+	err = s.endStatement(ctx, txn, implicit, err)
+	s.cur = nil
+	if err != nil {
+		tag = ""
+	}
+	return tag, err
+}
+
+func (s *session) execIn(ctx context.Context, bound sql.Statement, bindErr error, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
 	if s.tx == txFailed {
 		if t, ok := bound.(*sql.Transaction); ok && bindErr == nil && (t.Kind == sql.TxRollback || t.Kind == sql.TxCommit || t.Kind == sql.TxRollbackTo) {
-			return s.transaction(t, w)
+			return s.transaction(ctx, t, w)
 		}
 		return "", pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+	}
+	if bindErr == nil {
+		bindErr = s.cur.Err() // a segment file the statement reads is unreadable
 	}
 	if bindErr != nil {
 		s.failTx()

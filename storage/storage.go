@@ -20,6 +20,12 @@ type ColumnDef struct {
 // Stats are the planner's estimates for a table.
 type Stats struct {
 	Rows int64
+	// Distinct is the estimated number of distinct non-NULL values of each
+	// column, by ordinal (nil when the table does not keep sketches). The
+	// estimate is exact below 64 distinct values and within ~15% above.
+	Distinct []int64
+	// Nulls is the number of NULLs of each column, by ordinal (nil = unknown).
+	Nulls []int64
 }
 
 // Table is a columnar table. Batches use the Arrow types of types.Type.ArrowType
@@ -45,4 +51,46 @@ type Catalog interface {
 	Append(ctx context.Context, t Table, batch arrow.Record) error
 	// Truncate removes all rows of the listed tables atomically.
 	Truncate(ctx context.Context, tables []Table) error
+}
+
+// ColumnStats summarise one column of one segment.
+type ColumnStats struct {
+	// Nulls is the number of NULLs in the segment.
+	Nulls int64
+	// HasMinMax is false when every value is NULL or the bounds were not
+	// kept (strings longer than MaxStatBytes).
+	HasMinMax bool
+	// Min and Max bound the non-NULL values under types.Compare for the
+	// column's type (floats: NaN is the greatest value, as in PostgreSQL).
+	Min, Max types.Value
+}
+
+// MaxStatBytes is the longest string (or numeric text) kept as a bound.
+const MaxStatBytes = 128
+
+// Segment is an immutable run of a table's rows with its statistics.
+type Segment struct {
+	Rows    int64
+	Columns []ColumnStats // by column ordinal
+	// Records are the segment's batches; concatenated over all segments in
+	// order they equal Table.Snapshot().
+	Records []arrow.Record
+}
+
+// Segmented is implemented by tables that keep per-segment statistics (the
+// durable tables of DB). A filter can skip a segment whose bounds exclude
+// every row, e.g. for `c > 10` every segment with Columns[c].HasMinMax &&
+// types.Compare(Max, 10) <= 0 and, for any predicate that is false on NULL,
+// segments with Nulls == Rows:
+//
+//	if st, ok := tbl.(storage.Segmented); ok {
+//		for _, seg := range st.Segments() { ... seg.Columns[ord] ... seg.Records ... }
+//	}
+//
+// Segments is one consistent snapshot (the same rows as Snapshot at that
+// moment); uncommitted rows of the caller's transaction come last as a
+// segment with exact statistics.
+type Segmented interface {
+	Table
+	Segments() []Segment
 }

@@ -1,0 +1,323 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"golang.org/x/sys/unix"
+)
+
+// Options configure a DB.
+type Options struct {
+	// NoSync skips fsync (tests and benchmarks only: a crash may lose
+	// acknowledged commits).
+	NoSync bool
+	// NoCompaction turns the background merging of small segments off.
+	NoCompaction bool
+	Logger       *slog.Logger
+}
+
+// DB is a durable catalog in a data directory: Arrow IPC segment files plus
+// a manifest naming them. All changes go through transactions (Begin); the
+// committer goroutine groups concurrent commits into one manifest write.
+type DB struct {
+	dir  string // "" = in memory, nothing written
+	opts Options
+	log  *slog.Logger
+	lock *os.File // flock'd LOCK file
+
+	cur    atomic.Pointer[version]
+	nextID atomic.Uint64 // table and segment ids
+
+	sendMu   sync.RWMutex // held (R) while sending to commits; closed under W
+	closed   bool
+	commits  chan *commitReq
+	quit     chan struct{}
+	wg       sync.WaitGroup
+	failed   error // a manifest write failed half-way: refuse further commits
+	compactC chan struct{}
+
+	retireMu sync.Mutex
+	retired  []retiredFile
+}
+
+type retiredFile struct {
+	path string
+	at   time.Time
+}
+
+// retireGrace is how long an unreferenced segment file is kept: a reader
+// that took its snapshot just before the file left the manifest may still
+// be reading it.
+const retireGrace = 30 * time.Second
+
+// version is one committed state of the catalog. It is immutable once
+// published; writers build a new one (copy on write).
+type version struct {
+	tables map[string]*tableState
+	byID   map[uint64]*tableState
+}
+
+func newVersion() *version {
+	return &version{tables: map[string]*tableState{}, byID: map[uint64]*tableState{}}
+}
+
+func (v *version) put(t *tableState) { v.tables[t.name] = t; v.byID[t.id] = t }
+func (v *version) del(t *tableState) { delete(v.tables, t.name); delete(v.byID, t.id) }
+
+func (v *version) clone() *version {
+	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID))}
+	for k, t := range v.tables {
+		n.tables[k] = t
+	}
+	for k, t := range v.byID {
+		n.byID[k] = t
+	}
+	return n
+}
+
+func (v *version) sorted() []*tableState {
+	out := make([]*tableState, 0, len(v.tables))
+	for _, t := range v.tables {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// tableState is a table in one version. Immutable once published.
+type tableState struct {
+	id   uint64
+	name string
+	cols []ColumnDef
+	segs []*segment
+	rows int64
+
+	fresh []arrow.Record // committer only: rows of this group not yet in a segment
+
+	statsOnce sync.Once
+	stats     Stats
+}
+
+func (t *tableState) copy() *tableState {
+	return &tableState{id: t.id, name: t.name, cols: t.cols, segs: append([]*segment(nil), t.segs...),
+		rows: t.rows, fresh: append([]arrow.Record(nil), t.fresh...)}
+}
+
+// tableStats merges the segments' statistics (once per version).
+func (t *tableState) tableStats() Stats {
+	t.statsOnce.Do(func() {
+		st := Stats{Rows: t.rows, Distinct: make([]int64, len(t.cols)), Nulls: make([]int64, len(t.cols))}
+		for c := range t.cols {
+			sk := make([][]uint64, 0, len(t.segs))
+			for _, s := range t.segs {
+				sk = append(sk, s.stats[c].sketch.h)
+				st.Nulls[c] += s.stats[c].nulls
+			}
+			st.Distinct[c] = estimateDistinct(mergeSketches(sk...))
+		}
+		t.stats = st
+	})
+	return t.stats
+}
+
+// Open opens (creating if needed) the data directory dir. An empty dir
+// gives an in-memory DB. A corrupt or truncated manifest or segment file
+// makes Open fail with an error naming the file.
+func Open(dir string, opts Options) (*DB, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	db := &DB{dir: dir, opts: opts, log: opts.Logger, commits: make(chan *commitReq, 1024),
+		quit: make(chan struct{}), compactC: make(chan struct{}, 1)}
+	db.nextID.Store(1)
+	if dir == "" {
+		db.cur.Store(newVersion())
+	} else if err := db.load(); err != nil {
+		db.unlock()
+		return nil, err
+	}
+	db.wg.Add(1)
+	go db.committer()
+	if !opts.NoCompaction {
+		db.wg.Add(1)
+		go db.compactor()
+	}
+	return db, nil
+}
+
+func (db *DB) sync() bool { return !db.opts.NoSync }
+
+func (db *DB) unlock() {
+	if db.lock != nil {
+		db.lock.Close()
+		db.lock = nil
+	}
+}
+
+// load reads the manifest and checks every segment file it names.
+func (db *DB) load() error {
+	if err := os.MkdirAll(db.dir, 0o755); err != nil {
+		return fmt.Errorf("create data directory: %w", err)
+	}
+	lock, err := os.OpenFile(filepath.Join(db.dir, "LOCK"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		lock.Close()
+		return fmt.Errorf("data directory %s is in use by another joind (lock %s): %v", db.dir, lock.Name(), err)
+	}
+	db.lock = lock
+	entries, err := os.ReadDir(db.dir)
+	if err != nil {
+		return err
+	}
+	mpath := filepath.Join(db.dir, manifestName)
+	data, err := os.ReadFile(mpath)
+	if errors.Is(err, os.ErrNotExist) {
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), "seg-") {
+				return fmt.Errorf("data directory %s holds segment files (e.g. %s) but no %s: refusing to start rather than lose them",
+					db.dir, e.Name(), manifestName)
+			}
+		}
+		// A new data directory: write an empty manifest first, so a
+		// missing manifest always means damage.
+		v := newVersion()
+		m, err := encodeManifest(v, 1)
+		if err != nil {
+			return err
+		}
+		if err := writeManifest(db.dir, m, db.sync()); err != nil {
+			return err
+		}
+		db.cur.Store(v)
+		db.log.Info("storage: initialised a new data directory", "dir", db.dir)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", mpath, err)
+	}
+	v, next, err := decodeManifest(mpath, data)
+	if err != nil {
+		return err
+	}
+	live := map[string]bool{}
+	var rows int64
+	nseg := 0
+	for _, t := range v.tables {
+		for _, s := range t.segs {
+			name := segmentFile(s.id)
+			live[name] = true
+			if err := checkSegmentFile(filepath.Join(db.dir, name), s); err != nil {
+				return err
+			}
+			if s.id >= next {
+				return fmt.Errorf("manifest \"%s\" is corrupt: segment id %d >= next id %d", mpath, s.id, next)
+			}
+			nseg++
+		}
+		if t.id >= next {
+			return fmt.Errorf("manifest \"%s\" is corrupt: table id %d >= next id %d", mpath, t.id, next)
+		}
+		rows += t.rows
+	}
+	// Files the manifest does not name were written by a commit that never
+	// reached its manifest rename: nothing acknowledged lives in them.
+	for _, e := range entries {
+		n := e.Name()
+		if n == manifestTemp || (strings.HasPrefix(n, "seg-") && !live[n]) {
+			if err := os.Remove(filepath.Join(db.dir, n)); err != nil {
+				return err
+			}
+			db.log.Info("storage: removed a file of an interrupted commit", "file", filepath.Join(db.dir, n))
+		}
+	}
+	db.nextID.Store(next)
+	db.cur.Store(v)
+	db.log.Info("storage: opened data directory", "dir", db.dir, "tables", len(v.tables), "segments", nseg, "rows", rows)
+	return nil
+}
+
+// checkSegmentFile verifies what can be checked without reading the data:
+// the size and the Arrow file trailer. The CRC is verified on first read.
+func checkSegmentFile(path string, s *segment) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("segment file \"%s\" named by the manifest: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if fi.Size() != s.size {
+		return fmt.Errorf("segment file \"%s\" is %d bytes, the manifest says %d (truncated or damaged)", path, fi.Size(), s.size)
+	}
+	var tail [6]byte
+	if s.size < 6 {
+		return fmt.Errorf("segment file \"%s\" is too short", path)
+	}
+	if _, err := f.ReadAt(tail[:], s.size-6); err != nil || string(tail[:]) != "ARROW1" {
+		return fmt.Errorf("segment file \"%s\" does not end with the Arrow file trailer (damaged)", path)
+	}
+	return nil
+}
+
+// Close stops the background work after the commits already queued.
+func (db *DB) Close() error {
+	db.sendMu.Lock()
+	if db.closed {
+		db.sendMu.Unlock()
+		return nil
+	}
+	db.closed = true
+	db.sendMu.Unlock()
+	close(db.quit)
+	db.wg.Wait()
+	db.purgeRetired(true)
+	db.unlock()
+	return nil
+}
+
+// retire schedules files for deletion after the grace period.
+func (db *DB) retire(segs []*segment) {
+	if db.dir == "" || len(segs) == 0 {
+		return
+	}
+	db.retireMu.Lock()
+	defer db.retireMu.Unlock()
+	now := time.Now()
+	for _, s := range segs {
+		db.retired = append(db.retired, retiredFile{path: filepath.Join(db.dir, segmentFile(s.id)), at: now})
+	}
+}
+
+// purgeRetired deletes retired files whose grace period is over (all if
+// final: no reader is left).
+func (db *DB) purgeRetired(final bool) {
+	db.retireMu.Lock()
+	defer db.retireMu.Unlock()
+	keep := db.retired[:0]
+	for _, r := range db.retired {
+		if final || time.Since(r.at) > retireGrace {
+			if err := os.Remove(r.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				db.log.Warn("storage: could not remove an unused segment file", "file", r.path, "err", err)
+			}
+			continue
+		}
+		keep = append(keep, r)
+	}
+	db.retired = keep
+}

@@ -1,0 +1,213 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/joind/joind/types"
+)
+
+// The manifest is the single source of truth of a data directory: the
+// tables, their schemas and their segments in order. It is replaced
+// atomically (write MANIFEST.tmp, fsync, rename, fsync the directory), so a
+// crash leaves either the old or the new one; segment files it does not
+// name are leftovers of an interrupted commit.
+const (
+	manifestName   = "MANIFEST"
+	manifestTemp   = "MANIFEST.tmp"
+	manifestFormat = 1
+	manifestMagic  = "joind-manifest"
+)
+
+type manifestJSON struct {
+	Format int         `json:"format"`
+	NextID uint64      `json:"next_id"`
+	Tables []tableJSON `json:"tables"`
+}
+
+type tableJSON struct {
+	ID       uint64        `json:"id"`
+	Name     string        `json:"name"`
+	Columns  []columnJSON  `json:"columns"`
+	Segments []segmentJSON `json:"segments"`
+}
+
+type columnJSON struct {
+	Name    string `json:"name"`
+	OID     uint32 `json:"oid"` // PostgreSQL's type OID: stable across joind versions
+	Typmod  int32  `json:"typmod"`
+	NotNull bool   `json:"not_null,omitempty"`
+	Default string `json:"default,omitempty"`
+}
+
+type segmentJSON struct {
+	ID    uint64     `json:"id"`
+	Rows  int64      `json:"rows"`
+	Size  int64      `json:"size"`
+	CRC   uint32     `json:"crc32c"`
+	Stats []statJSON `json:"stats"`
+}
+
+type statJSON struct {
+	Nulls  int64  `json:"nulls,omitempty"`
+	Min    []byte `json:"min,omitempty"`
+	Max    []byte `json:"max,omitempty"`
+	Has    bool   `json:"has,omitempty"`
+	Sketch []byte `json:"sketch,omitempty"`
+}
+
+// typeByOID maps a stored OID back to its type.
+var typeByOID = func() map[uint32]types.ID {
+	m := map[uint32]types.ID{}
+	for _, id := range []types.ID{types.Bool, types.Int2, types.Int4, types.Int8, types.Float4, types.Float8,
+		types.Numeric, types.Text, types.Varchar, types.Char, types.Date, types.Timestamp, types.Interval} {
+		m[types.Type{ID: id, Typmod: -1}.OID()] = id
+	}
+	return m
+}()
+
+func encodeManifest(v *version, nextID uint64) ([]byte, error) {
+	m := manifestJSON{Format: manifestFormat, NextID: nextID, Tables: []tableJSON{}}
+	for _, t := range v.sorted() {
+		tj := tableJSON{ID: t.id, Name: t.name, Segments: []segmentJSON{}}
+		for _, c := range t.cols {
+			tj.Columns = append(tj.Columns, columnJSON{Name: c.Name, OID: c.Type.OID(), Typmod: c.Type.Typmod, NotNull: c.NotNull, Default: c.Default})
+		}
+		for _, s := range t.segs {
+			sj := segmentJSON{ID: s.id, Rows: s.rows, Size: s.size, CRC: s.crc}
+			for c, st := range s.stats {
+				j := statJSON{Nulls: st.nulls, Has: st.has, Sketch: encodeSketch(mergeSketches(st.sketch.h))}
+				if st.has {
+					j.Min, j.Max = encodeValue(st.min, t.cols[c].Type), encodeValue(st.max, t.cols[c].Type)
+				}
+				sj.Stats = append(sj.Stats, j)
+			}
+			tj.Segments = append(tj.Segments, sj)
+		}
+		m.Tables = append(m.Tables, tj)
+	}
+	body, err := json.Marshal(&m)
+	if err != nil {
+		return nil, err
+	}
+	head := fmt.Sprintf("%s %d %08x %d\n", manifestMagic, manifestFormat, crc32.Checksum(body, castagnoli), len(body))
+	return append([]byte(head), body...), nil
+}
+
+// decodeManifest parses and verifies a manifest file's content.
+func decodeManifest(path string, data []byte) (*version, uint64, error) {
+	bad := func(format string, args ...any) (*version, uint64, error) {
+		return nil, 0, fmt.Errorf("manifest \"%s\" is corrupt: %s", path, fmt.Sprintf(format, args...))
+	}
+	nl := bytes.IndexByte(data, '\n')
+	if nl < 0 {
+		return bad("no header line (truncated?)")
+	}
+	var magic string
+	var format int
+	var crcHex string
+	var n int
+	if _, err := fmt.Sscanf(string(data[:nl]), "%s %d %s %d", &magic, &format, &crcHex, &n); err != nil || magic != manifestMagic {
+		return bad("bad header %q", data[:nl])
+	}
+	if format != manifestFormat {
+		return bad("format %d, this joind reads format %d", format, manifestFormat)
+	}
+	body := data[nl+1:]
+	if len(body) != n {
+		return bad("body has %d bytes, the header says %d (truncated?)", len(body), n)
+	}
+	want, err := strconv.ParseUint(crcHex, 16, 32)
+	if err != nil || uint32(want) != crc32.Checksum(body, castagnoli) {
+		return bad("checksum mismatch")
+	}
+	var m manifestJSON
+	if err := json.Unmarshal(body, &m); err != nil {
+		return bad("%v", err)
+	}
+	v := newVersion()
+	for _, tj := range m.Tables {
+		t := &tableState{id: tj.ID, name: tj.Name}
+		for _, c := range tj.Columns {
+			id, ok := typeByOID[c.OID]
+			if !ok {
+				return bad("table %q column %q has unknown type OID %d", tj.Name, c.Name, c.OID)
+			}
+			t.cols = append(t.cols, ColumnDef{Name: c.Name, Type: types.Type{ID: id, Typmod: c.Typmod}, NotNull: c.NotNull, Default: c.Default})
+		}
+		for _, sj := range tj.Segments {
+			if len(sj.Stats) != len(t.cols) {
+				return bad("segment %d of table %q has %d column statistics, want %d", sj.ID, tj.Name, len(sj.Stats), len(t.cols))
+			}
+			s := &segment{id: sj.ID, rows: sj.Rows, size: sj.Size, crc: sj.CRC}
+			for c, st := range sj.Stats {
+				cs := colStats{nulls: st.Nulls, has: st.Has}
+				if cs.has {
+					if cs.min, err = decodeValue(st.Min, t.cols[c].Type); err != nil {
+						return bad("segment %d: %v", sj.ID, err)
+					}
+					if cs.max, err = decodeValue(st.Max, t.cols[c].Type); err != nil {
+						return bad("segment %d: %v", sj.ID, err)
+					}
+				}
+				if cs.sketch.h, err = decodeSketch(st.Sketch); err != nil {
+					return bad("segment %d: %v", sj.ID, err)
+				}
+				s.stats = append(s.stats, cs)
+			}
+			t.segs = append(t.segs, s)
+			t.rows += s.rows
+		}
+		if _, dup := v.tables[t.name]; dup {
+			return bad("table %q listed twice", t.name)
+		}
+		v.put(t)
+	}
+	return v, m.NextID, nil
+}
+
+// writeManifest replaces the manifest atomically.
+func writeManifest(dir string, data []byte, sync bool) error {
+	tmp := filepath.Join(dir, manifestTemp)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return ioError("create", tmp, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return ioError("write", tmp, err)
+	}
+	if sync {
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return ioError("fsync", tmp, err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		return ioError("close", tmp, err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, manifestName)); err != nil {
+		return ioError("rename", tmp, err)
+	}
+	if sync {
+		return syncDir(dir)
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return ioError("open", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return ioError("fsync", dir, err)
+	}
+	return nil
+}

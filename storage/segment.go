@@ -1,0 +1,195 @@
+package storage
+
+import (
+	"bufio"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/joind/joind/pgerr"
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// segment is one immutable Arrow IPC file of a table. Its metadata lives in
+// the manifest; its batches are read on first use and then kept (decoded
+// without copying from the file's bytes).
+type segment struct {
+	id    uint64
+	rows  int64
+	size  int64  // file size in bytes
+	crc   uint32 // CRC-32C of the whole file
+	stats []colStats
+
+	mu     sync.Mutex
+	recs   []arrow.Record // nil until loaded
+	loaded bool
+}
+
+func segmentFile(id uint64) string { return fmt.Sprintf("seg-%016x.arrow", id) }
+
+// records returns the segment's batches, reading the file the first time.
+func (s *segment) records(db *DB, cols []ColumnDef) ([]arrow.Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.loaded {
+		return s.recs, nil
+	}
+	recs, err := readSegment(filepath.Join(db.dir, segmentFile(s.id)), s, cols)
+	if err != nil {
+		return nil, err
+	}
+	s.recs, s.loaded = recs, true
+	return recs, nil
+}
+
+// cached returns the batches if they are in memory.
+func (s *segment) cached() ([]arrow.Record, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.recs, s.loaded
+}
+
+func corrupt(path, format string, args ...any) error {
+	return pgerr.New(codeDataCorrupted, "could not read segment file \"%s\": %s", path, fmt.Sprintf(format, args...))
+}
+
+// readSegment reads and verifies a segment file against its manifest entry.
+func readSegment(path string, s *segment, cols []ColumnDef) ([]arrow.Record, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, corrupt(path, "%v", err)
+	}
+	if int64(len(data)) != s.size {
+		return nil, corrupt(path, "size is %d bytes, the manifest says %d", len(data), s.size)
+	}
+	if c := crc32.Checksum(data, castagnoli); c != s.crc {
+		return nil, corrupt(path, "checksum mismatch (file %08x, manifest %08x)", c, s.crc)
+	}
+	r, err := ipc.NewMappedFileReader(data)
+	if err != nil {
+		return nil, corrupt(path, "%v", err)
+	}
+	defer r.Close()
+	if err := checkSchema(r.Schema(), cols); err != nil {
+		return nil, corrupt(path, "%v", err)
+	}
+	var recs []arrow.Record
+	var rows int64
+	for i := 0; i < r.NumRecords(); i++ {
+		rec, err := r.RecordBatchAt(i)
+		if err != nil {
+			return nil, corrupt(path, "batch %d: %v", i, err)
+		}
+		rows += rec.NumRows()
+		recs = append(recs, rec)
+	}
+	if rows != s.rows {
+		return nil, corrupt(path, "holds %d rows, the manifest says %d", rows, s.rows)
+	}
+	return recs, nil
+}
+
+func checkSchema(sc *arrow.Schema, cols []ColumnDef) error {
+	if sc.NumFields() != len(cols) {
+		return fmt.Errorf("has %d columns, the table has %d", sc.NumFields(), len(cols))
+	}
+	for i, c := range cols {
+		if !arrow.TypeEqual(sc.Field(i).Type, c.Type.ArrowType()) {
+			return fmt.Errorf("column %d has Arrow type %s, want %s", i+1, sc.Field(i).Type, c.Type.ArrowType())
+		}
+	}
+	return nil
+}
+
+func arrowSchema(cols []ColumnDef) *arrow.Schema {
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = arrow.Field{Name: c.Name, Type: c.Type.ArrowType(), Nullable: !c.NotNull}
+	}
+	return arrow.NewSchema(fields, nil)
+}
+
+// crcWriter counts and checksums what passes through it.
+type crcWriter struct {
+	w   io.Writer
+	crc uint32
+	n   int64
+}
+
+func (c *crcWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.crc = crc32.Update(c.crc, castagnoli, p[:n])
+	c.n += int64(n)
+	return n, err
+}
+
+// writeSegment writes recs as segment id in dir and fsyncs the file (not the
+// directory: the committer syncs it once for the whole group). The records
+// are kept as the segment's cache.
+func writeSegment(dir string, id uint64, cols []ColumnDef, recs []arrow.Record, sync bool) (*segment, error) {
+	path := filepath.Join(dir, segmentFile(id))
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, ioError("create", path, err)
+	}
+	fail := func(err error) (*segment, error) {
+		f.Close()
+		os.Remove(path)
+		return nil, ioError("write", path, err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	cw := &crcWriter{w: bw}
+	w, err := ipc.NewFileWriter(cw, ipc.WithSchema(arrowSchema(cols)))
+	if err != nil {
+		return fail(err)
+	}
+	seg := &segment{id: id, stats: make([]colStats, len(cols))}
+	for i := range seg.stats {
+		seg.stats[i] = newColStats()
+	}
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			return fail(err)
+		}
+		seg.rows += r.NumRows()
+		for c, def := range cols {
+			seg.stats[c].add(r.Column(c), def.Type)
+		}
+	}
+	if err := w.Close(); err != nil {
+		return fail(err)
+	}
+	for c, def := range cols {
+		seg.stats[c].finish(def.Type)
+	}
+	if err := bw.Flush(); err != nil {
+		return fail(err)
+	}
+	if sync {
+		if err := f.Sync(); err != nil {
+			return fail(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(path)
+		return nil, ioError("close", path, err)
+	}
+	seg.size, seg.crc = cw.n, cw.crc
+	seg.recs, seg.loaded = recs, true
+	return seg, nil
+}
+
+func ioError(op, path string, err error) error {
+	return pgerr.Wrap(err, codeIOError, "could not %s file \"%s\": %v", op, path, err)
+}
+
+func arrowRecordWithSchema(sc *arrow.Schema, r arrow.Record) arrow.Record {
+	return array.NewRecord(sc, r.Columns(), r.NumRows())
+}

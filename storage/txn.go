@@ -1,0 +1,402 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/joind/joind/pgerr"
+)
+
+// pending is a transaction's uncommitted changes.
+type pending struct {
+	created   map[uint64]*tableState    // tables created by the transaction, by id
+	dropped   map[uint64]string         // committed tables dropped (id → name)
+	truncated map[uint64]bool           // tables whose committed rows are hidden
+	appends   map[uint64][]arrow.Record // rows added, in order
+}
+
+func newPending() *pending {
+	return &pending{created: map[uint64]*tableState{}, dropped: map[uint64]string{},
+		truncated: map[uint64]bool{}, appends: map[uint64][]arrow.Record{}}
+}
+
+func (p *pending) empty() bool {
+	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0
+}
+
+func (p *pending) clone() *pending {
+	n := newPending()
+	for k, v := range p.created {
+		n.created[k] = v
+	}
+	for k, v := range p.dropped {
+		n.dropped[k] = v
+	}
+	for k, v := range p.truncated {
+		n.truncated[k] = v
+	}
+	for k, v := range p.appends {
+		n.appends[k] = append([]arrow.Record(nil), v...)
+	}
+	return n
+}
+
+func (p *pending) nameOf(id uint64) string {
+	if t := p.created[id]; t != nil {
+		return t.name
+	}
+	return fmt.Sprintf("#%d", id)
+}
+
+// Txn is one transaction: a Catalog whose reads see the committed state
+// of the DB as of the start of the current statement plus the
+// transaction's own changes, and whose writes stay private until Commit.
+// A Txn is used by one session (one goroutine at a time).
+type Txn struct {
+	db   *DB
+	snap *version // committed state this statement reads
+	p    *pending
+	done bool
+	// loadErr is the first segment read error met by Lookup; see Err.
+	loadErr    error
+	savepoints []savepoint
+}
+
+type savepoint struct {
+	name string
+	p    *pending
+}
+
+var _ Catalog = (*Txn)(nil)
+
+// Begin starts a transaction reading the current committed state.
+func (db *DB) Begin() *Txn {
+	return &Txn{db: db, snap: db.cur.Load(), p: newPending()}
+}
+
+var errDone = pgerr.New(pgerr.InternalError, "transaction already finished")
+
+// NewStatement moves the transaction's read snapshot to the latest commit
+// (READ COMMITTED: each statement sees what was committed before it began).
+func (t *Txn) NewStatement() {
+	if !t.done {
+		t.snap = t.db.cur.Load()
+	}
+	t.loadErr = nil
+}
+
+// Err is the first error met while reading segment files on behalf of
+// Lookup (which cannot return one); a statement must fail with it.
+func (t *Txn) Err() error { return t.loadErr }
+
+// Changed reports whether the transaction has uncommitted changes.
+func (t *Txn) Changed() bool { return !t.p.empty() }
+
+// Commit makes the transaction's changes durable and visible atomically.
+// It returns after the manifest naming them is on disk (fsync'd).
+func (t *Txn) Commit(ctx context.Context) error {
+	if t.done {
+		return errDone
+	}
+	p := t.p
+	t.finish()
+	if p.empty() {
+		return nil
+	}
+	return t.db.submit(&commitReq{p: p})
+}
+
+// Rollback discards the transaction's changes.
+func (t *Txn) Rollback() { t.finish() }
+
+// finish ends the transaction; its tables then show the latest committed
+// state (they may outlive it, e.g. in a prepared statement).
+func (t *Txn) finish() {
+	t.done = true
+	t.p = newPending()
+	t.snap = nil
+	t.savepoints = nil
+}
+
+// version is the committed state the transaction reads.
+func (t *Txn) version() *version {
+	if t.snap == nil {
+		return t.db.cur.Load()
+	}
+	return t.snap
+}
+
+// Savepoint marks the current changes under name (a later one of the same
+// name hides the earlier, as in PostgreSQL).
+func (t *Txn) Savepoint(name string) {
+	t.savepoints = append(t.savepoints, savepoint{name: name, p: t.p.clone()})
+}
+
+func (t *Txn) findSavepoint(name string) (int, error) {
+	for i := len(t.savepoints) - 1; i >= 0; i-- {
+		if t.savepoints[i].name == name {
+			return i, nil
+		}
+	}
+	return 0, pgerr.New(codeInvalidSavepoint, "savepoint \"%s\" does not exist", name)
+}
+
+// RollbackTo discards the changes made since the savepoint, which stays.
+func (t *Txn) RollbackTo(name string) error {
+	i, err := t.findSavepoint(name)
+	if err != nil {
+		return err
+	}
+	t.savepoints = t.savepoints[:i+1]
+	t.p = t.savepoints[i].p.clone()
+	return nil
+}
+
+// Release forgets the savepoint and the later ones, keeping the changes.
+func (t *Txn) Release(name string) error {
+	i, err := t.findSavepoint(name)
+	if err != nil {
+		return err
+	}
+	t.savepoints = t.savepoints[:i]
+	return nil
+}
+
+// txnTable is a table as a transaction sees it.
+type txnTable struct {
+	txn  *Txn
+	id   uint64
+	name string
+	cols []ColumnDef
+}
+
+var _ Segmented = (*txnTable)(nil)
+
+func (tt *txnTable) Name() string         { return tt.name }
+func (tt *txnTable) Columns() []ColumnDef { return tt.cols }
+
+// committed is the table's committed state visible to the transaction
+// (nil if the transaction created or truncated it).
+func (tt *txnTable) committed() *tableState {
+	p := tt.txn.p
+	if p.created[tt.id] != nil || p.truncated[tt.id] {
+		return nil
+	}
+	return tt.txn.version().byID[tt.id]
+}
+
+// Snapshot implements Table.
+func (tt *txnTable) Snapshot() []arrow.Record {
+	var out []arrow.Record
+	if cs := tt.committed(); cs != nil {
+		for _, s := range cs.segs {
+			recs, err := s.records(tt.txn.db, cs.cols)
+			if err != nil {
+				// Lookup read every segment of the statement's snapshot
+				// and the statement failed if one was unreadable.
+				panic(err)
+			}
+			out = append(out, recs...)
+		}
+	}
+	return append(out, tt.txn.p.appends[tt.id]...)
+}
+
+// Stats implements Table.
+func (tt *txnTable) Stats() Stats {
+	var st Stats
+	if cs := tt.committed(); cs != nil {
+		st = cs.tableStats()
+		st.Distinct = append([]int64(nil), st.Distinct...)
+		st.Nulls = append([]int64(nil), st.Nulls...)
+	}
+	for _, r := range tt.txn.p.appends[tt.id] {
+		st.Rows += r.NumRows()
+		if st.Nulls != nil {
+			for c := range st.Nulls {
+				st.Nulls[c] += int64(r.Column(c).NullN())
+			}
+		}
+	}
+	return st
+}
+
+// Segments implements Segmented.
+func (tt *txnTable) Segments() []Segment {
+	var out []Segment
+	if cs := tt.committed(); cs != nil {
+		for _, s := range cs.segs {
+			recs, err := s.records(tt.txn.db, cs.cols)
+			if err != nil {
+				panic(err)
+			}
+			seg := Segment{Rows: s.rows, Records: recs, Columns: make([]ColumnStats, len(s.stats))}
+			for c := range s.stats {
+				seg.Columns[c] = s.stats[c].public()
+			}
+			out = append(out, seg)
+		}
+	}
+	if recs := tt.txn.p.appends[tt.id]; len(recs) > 0 {
+		ms, _ := memSegment(0, tt.cols, recs)
+		seg := Segment{Rows: ms.rows, Records: recs, Columns: make([]ColumnStats, len(ms.stats))}
+		for c := range ms.stats {
+			seg.Columns[c] = ms.stats[c].public()
+		}
+		out = append(out, seg)
+	}
+	return out
+}
+
+// view returns the table the transaction sees under name.
+func (t *Txn) view(name string) *txnTable {
+	for _, c := range t.p.created {
+		if c.name == name {
+			return &txnTable{txn: t, id: c.id, name: c.name, cols: c.cols}
+		}
+	}
+	cs := t.version().tables[name]
+	if cs == nil {
+		return nil
+	}
+	if _, gone := t.p.dropped[cs.id]; gone {
+		return nil
+	}
+	return &txnTable{txn: t, id: cs.id, name: cs.name, cols: cs.cols}
+}
+
+// Lookup implements Catalog. It reads the table's segment files on first
+// use; a read error is kept for Err.
+func (t *Txn) Lookup(name string) (Table, bool) {
+	tt := t.view(name)
+	if tt == nil {
+		return nil, false
+	}
+	if cs := tt.committed(); cs != nil {
+		for _, s := range cs.segs {
+			if _, err := s.records(t.db, cs.cols); err != nil && t.loadErr == nil {
+				t.loadErr = err
+			}
+		}
+	}
+	return tt, true
+}
+
+// Tables implements Catalog; tables are listed by name.
+func (t *Txn) Tables() []Table {
+	seen := map[string]bool{}
+	var out []Table
+	for _, c := range t.p.created {
+		seen[c.name] = true
+		out = append(out, &txnTable{txn: t, id: c.id, name: c.name, cols: c.cols})
+	}
+	for name, cs := range t.version().tables {
+		if _, gone := t.p.dropped[cs.id]; gone || seen[name] {
+			continue
+		}
+		out = append(out, &txnTable{txn: t, id: cs.id, name: cs.name, cols: cs.cols})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out
+}
+
+// Create implements Catalog.
+func (t *Txn) Create(ctx context.Context, name string, cols []ColumnDef) (Table, error) {
+	if t.done {
+		return nil, errDone
+	}
+	if t.view(name) != nil {
+		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
+	}
+	ts := &tableState{id: t.db.nextID.Add(1) - 1, name: name, cols: append([]ColumnDef(nil), cols...)}
+	t.p.created[ts.id] = ts
+	return &txnTable{txn: t, id: ts.id, name: ts.name, cols: ts.cols}, nil
+}
+
+// Drop implements Catalog.
+func (t *Txn) Drop(ctx context.Context, name string) error {
+	if t.done {
+		return errDone
+	}
+	tt := t.view(name)
+	if tt == nil {
+		return pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
+	}
+	if t.p.created[tt.id] != nil {
+		delete(t.p.created, tt.id)
+	} else {
+		t.p.dropped[tt.id] = name
+	}
+	delete(t.p.appends, tt.id)
+	delete(t.p.truncated, tt.id)
+	return nil
+}
+
+// own checks that tb is a table of this transaction that it can still see.
+func (t *Txn) own(tb Table) (*txnTable, error) {
+	tt, ok := tb.(*txnTable)
+	if !ok || tt.txn.db != t.db {
+		return nil, pgerr.New(pgerr.InternalError, "table %q does not belong to this catalog", tb.Name())
+	}
+	// The table may come from another transaction (a statement bound
+	// earlier): what counts is that this one sees the same table.
+	v := t.view(tt.name)
+	if v == nil || v.id != tt.id {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", tt.name)
+	}
+	return v, nil
+}
+
+// Append implements Catalog: the batch becomes visible to this transaction
+// at once and to others at Commit.
+func (t *Txn) Append(ctx context.Context, tb Table, batch arrow.Record) error {
+	if t.done {
+		return errDone
+	}
+	tt, err := t.own(tb)
+	if err != nil {
+		return err
+	}
+	if int(batch.NumCols()) != len(tt.cols) {
+		return pgerr.New(pgerr.InternalError, "append to %q: batch has %d columns, table has %d", tt.name, batch.NumCols(), len(tt.cols))
+	}
+	for i, col := range tt.cols {
+		if !arrow.TypeEqual(batch.Column(i).DataType(), col.Type.ArrowType()) {
+			return pgerr.New(pgerr.InternalError, "append to %q: column %q has Arrow type %s, want %s",
+				tt.name, col.Name, batch.Column(i).DataType(), col.Type.ArrowType())
+		}
+	}
+	if batch.NumRows() == 0 {
+		return nil
+	}
+	// One schema for every stored batch, whatever names the caller used.
+	if !batch.Schema().Equal(arrowSchema(tt.cols)) {
+		batch = arrowRecordWithSchema(arrowSchema(tt.cols), batch)
+	}
+	t.p.appends[tt.id] = append(t.p.appends[tt.id], batch)
+	return nil
+}
+
+// Truncate implements Catalog.
+func (t *Txn) Truncate(ctx context.Context, tables []Table) error {
+	if t.done {
+		return errDone
+	}
+	owned := make([]*txnTable, len(tables))
+	for i, tb := range tables {
+		tt, err := t.own(tb)
+		if err != nil {
+			return err
+		}
+		owned[i] = tt
+	}
+	for _, tt := range owned {
+		delete(t.p.appends, tt.id)
+		if t.p.created[tt.id] == nil {
+			t.p.truncated[tt.id] = true
+		}
+	}
+	return nil
+}
