@@ -31,6 +31,8 @@ var DefaultRules = []Rule{
 	{"push-filter-through-sort", pushFilterThroughSort},
 	{"push-filter-into-join", pushFilterIntoJoin},
 	{"push-join-condition-down", pushJoinConditionDown},
+	{"merge-projections", mergeProjections},
+	{"remove-identity-projection", removeIdentityProjection},
 }
 
 // maxPasses bounds the fixpoint loop: every rule shrinks or moves a filter
@@ -366,4 +368,54 @@ func isVolatile(e plan.Expr) bool {
 		}
 	})
 	return v
+}
+
+// mergeProjections folds a projection that only selects or renames columns
+// into the projection below it.
+func mergeProjections(c *Context, n plan.Node) (plan.Node, bool) {
+	outer, ok := n.(*plan.Project)
+	if !ok {
+		return n, false
+	}
+	inner, ok := outer.Input.(*plan.Project)
+	if !ok {
+		return n, false
+	}
+	defs := make(map[plan.ColumnID]plan.Expr, len(inner.Cols))
+	for i, col := range inner.Cols {
+		defs[col.ID] = inner.Exprs[i]
+	}
+	exprs := make([]plan.Expr, len(outer.Exprs))
+	for i, e := range outer.Exprs {
+		r, ok := e.(*plan.ColRef)
+		if !ok {
+			return n, false
+		}
+		d, ok := defs[r.ID]
+		if !ok {
+			return n, false
+		}
+		exprs[i] = d
+	}
+	return &plan.Project{Input: inner.Input, Exprs: exprs, Cols: outer.Cols}, true
+}
+
+// removeIdentityProjection drops a projection that passes its input's
+// columns through unchanged, in order.
+func removeIdentityProjection(c *Context, n plan.Node) (plan.Node, bool) {
+	p, ok := n.(*plan.Project)
+	if !ok {
+		return n, false
+	}
+	in := p.Input.Columns()
+	if len(in) != len(p.Cols) {
+		return n, false
+	}
+	for i, e := range p.Exprs {
+		r, ok := e.(*plan.ColRef)
+		if !ok || r.ID != in[i].ID || p.Cols[i].ID != in[i].ID || p.Cols[i].Name != in[i].Name {
+			return n, false
+		}
+	}
+	return p.Input, true
 }

@@ -369,6 +369,7 @@ func init() {
 	// Functions reuse operator implementations (abs, mod), so order matters.
 	registerOperators()
 	registerFunctions()
+	registerSetReturning()
 }
 
 // registration helpers

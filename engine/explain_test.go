@@ -1,0 +1,124 @@
+package engine
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/wire"
+)
+
+var rewrite = flag.Bool("rewrite", false, "rewrite golden files under testdata/")
+
+// captureWriter is a wire.ResultWriter that keeps rows as text.
+type captureWriter struct {
+	cols    []wire.ColumnDesc
+	rows    [][]string
+	notices []string
+}
+
+func (w *captureWriter) Describe(cols []wire.ColumnDesc) error { w.cols = cols; return nil }
+func (w *captureWriter) Notice(n *pgerr.Error) error {
+	w.notices = append(w.notices, n.Message)
+	return nil
+}
+func (w *captureWriter) Row(vals [][]byte) error {
+	row := make([]string, len(vals))
+	for i, v := range vals {
+		if v == nil {
+			row[i] = "NULL"
+		} else {
+			row[i] = string(v)
+		}
+	}
+	w.rows = append(w.rows, row)
+	return nil
+}
+
+// testSession opens a session on a fresh engine with the given partitions.
+func testSession(t testing.TB, partitions int) *session {
+	t.Helper()
+	e, err := New(Options{Partitions: partitions})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := e.NewSession(context.Background(), map[string]string{"user": "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.(*session)
+}
+
+// run executes every statement of sql and returns the last one's output.
+func run(t testing.TB, s *session, sql string) *captureWriter {
+	t.Helper()
+	sts, err := s.Parse(sql)
+	if err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	var w *captureWriter
+	for _, st := range sts {
+		w = &captureWriter{}
+		if _, err := s.Execute(context.Background(), st, w); err != nil {
+			t.Fatalf("%s: %v", st.SQL(), err)
+		}
+	}
+	return w
+}
+
+// TestExplainGolden pins the plans of the query shapes joind must plan as
+// joins: join ordering and sides, and every null-aware mode with its value
+// and scope keys. Regenerate with `go test ./engine -run ExplainGolden -rewrite`.
+func TestExplainGolden(t *testing.T) {
+	s := testSession(t, 2)
+	run(t, s, `CREATE TABLE probe AS SELECT g::bigint AS k FROM generate_series(0, 9999) g;
+		CREATE TABLE build AS SELECT (g * 10)::bigint AS k, g % 100 AS g FROM generate_series(0, 999) g;
+		CREATE TABLE dim AS SELECT g, 'n' || g AS name FROM generate_series(0, 99) g;
+		CREATE TABLE t1 (x int, z int NOT NULL);
+		CREATE TABLE t2 (y int, z int);
+		CREATE TABLE nn (y int NOT NULL);
+		INSERT INTO t1 SELECT g, g % 10 FROM generate_series(1, 100) g;
+		INSERT INTO t2 SELECT 3 * g, g % 10 FROM generate_series(1, 200) g;
+		INSERT INTO nn VALUES (1), (2)`)
+	queries := []string{
+		`SELECT count(*) FROM probe JOIN build ON probe.k = build.k`,
+		`SELECT dim.name, count(*) FROM probe JOIN build ON probe.k = build.k JOIN dim ON build.g = dim.g GROUP BY dim.name ORDER BY 2 DESC, 1 LIMIT 3`,
+		`SELECT count(*) FROM probe WHERE k NOT IN (SELECT k FROM build)`,
+		`SELECT count(*) FROM probe WHERE NOT EXISTS (SELECT 1 FROM build WHERE build.k = probe.k)`,
+		`SELECT count(*) FROM t1 WHERE x NOT IN (SELECT y FROM t2 WHERE t2.z = t1.z)`,
+		`SELECT count(*) FROM t1 WHERE x NOT IN (SELECT y FROM t2 WHERE t2.z > t1.z)`,
+		`SELECT x, x NOT IN (SELECT y FROM t2) FROM t1`,
+		`SELECT x FROM t1 WHERE x NOT IN (SELECT y FROM t2) OR z = 1`,
+		`SELECT x FROM t1 WHERE (x, z) NOT IN (SELECT y, z FROM t2)`,
+		`SELECT x FROM t1 WHERE 5 NOT IN (SELECT y FROM t2)`,
+		`SELECT z FROM t1 WHERE z NOT IN (SELECT y FROM nn)`,
+		`SELECT x FROM t1 WHERE x IN (SELECT y FROM t2 WHERE t2.z = t1.z)`,
+		`SELECT a.x FROM t1 a LEFT JOIN t2 b ON a.x = b.y WHERE b.y IS NULL`,
+	}
+	var out strings.Builder
+	for _, q := range queries {
+		out.WriteString("-- " + q + "\n")
+		for _, row := range run(t, s, "EXPLAIN "+q).rows {
+			out.WriteString(row[0] + "\n")
+		}
+		out.WriteString("\n")
+	}
+	golden := filepath.Join("testdata", "explain.golden")
+	if *rewrite {
+		if err := os.WriteFile(golden, []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -rewrite to create it)", err)
+	}
+	if string(want) != out.String() {
+		t.Errorf("EXPLAIN output differs from %s (rerun with -rewrite if intended):\n%s", golden, out.String())
+	}
+}
