@@ -175,7 +175,7 @@ func (r *report) writeText(out io.Writer) {
 		var ratios []string
 		for _, k := range []string{"joind/duckdb", "joind/postgres"} {
 			if v, ok := w.Ratios[k]; ok {
-				ratios = append(ratios, fmt.Sprintf("%s = %.2fx", k, v))
+				ratios = append(ratios, fmt.Sprintf("%s = %sx", k, fmtRatio(v)))
 			} else {
 				ratios = append(ratios, k+" = n/a")
 			}
@@ -188,6 +188,14 @@ func (r *report) writeText(out io.Writer) {
 	if r.Mismatches > 0 {
 		fmt.Fprintf(out, "\n!!! %d workload(s) with DISAGREEING ANSWERS — see the lines marked !!! above\n", r.Mismatches)
 	}
+}
+
+// fmtRatio keeps two significant digits for small ratios (0.0016x, not 0.00x).
+func fmtRatio(v float64) string {
+	if v < 0.1 {
+		return fmt.Sprintf("%.2g", v)
+	}
+	return fmt.Sprintf("%.2f", v)
 }
 
 func firstLine(s string) string {

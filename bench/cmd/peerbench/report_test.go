@@ -56,6 +56,15 @@ func TestFinishFlagsDisagreementAndRatios(t *testing.T) {
 	}
 }
 
+func TestFmtRatio(t *testing.T) {
+	if got := fmtRatio(0.0016); got != "0.0016" {
+		t.Errorf("fmtRatio(0.0016) = %s", got)
+	}
+	if got := fmtRatio(2.5); got != "2.50" {
+		t.Errorf("fmtRatio(2.5) = %s", got)
+	}
+}
+
 func TestFinishIgnoresErrorsButNoRatio(t *testing.T) {
 	w := workloadResult{
 		Expected: []string{"10"},
