@@ -176,7 +176,7 @@ func (s *session) evalDefault(ctx context.Context, expr string, t types.Type, ec
 	if err != nil || len(raws) != 1 {
 		return types.Value{}, fmt.Errorf("column default %q: %v", expr, err)
 	}
-	st, err := sql.Bind(raws[0], s.eng.catalog, &sql.BindOptions{EvalContext: ectx})
+	st, err := sql.Bind(raws[0], s.cur, &sql.BindOptions{EvalContext: ectx})
 	if err != nil {
 		return types.Value{}, err
 	}

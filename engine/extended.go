@@ -10,6 +10,7 @@ import (
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 	"github.com/joind/joind/wire"
 )
@@ -82,7 +83,15 @@ func (s *session) Prepare(query string, paramOIDs []uint32) (wire.PreparedStatem
 		}
 	}
 	opts := &sql.BindOptions{ParamTypes: pts, EvalContext: s.evalContext()}
-	bound, err := sql.Bind(ps.raw, s.eng.catalog, opts)
+	// Bound here only to infer parameter types and describe the result;
+	// Execute binds again in the statement's own transaction.
+	var cat storage.Catalog = s.txn
+	if s.txn == nil {
+		look := s.eng.catalog.Begin()
+		defer look.Rollback()
+		cat = look
+	}
+	bound, err := sql.Bind(ps.raw, cat, opts)
 	if err != nil {
 		if s.tx == txFailed {
 			return nil, errAborted()
@@ -171,19 +180,9 @@ func (p *preparedStmt) Bind(params [][]byte, paramFormats, resultFormats []int16
 			pt.params[i] = v
 		}
 	}
-	// Bind again so that the plan sees the catalog as it is now (a table may
-	// have been dropped and recreated since Parse); the parameter types are
-	// fixed by then.
-	opts := &sql.BindOptions{ParamTypes: append([]types.Type(nil), p.paramTypes...), EvalContext: s.evalContext()}
-	pt.ectx = opts.EvalContext
-	pt.bound, pt.bindErr = sql.Bind(p.raw, s.eng.catalog, opts)
-	cols := p.cols
-	if pt.bindErr == nil {
-		cols = statementColumns(pt.bound)
-	}
-	if cols != nil {
-		pt.cols = make([]wire.ColumnDesc, len(cols))
-		copy(pt.cols, cols)
+	if p.cols != nil {
+		pt.cols = make([]wire.ColumnDesc, len(p.cols))
+		copy(pt.cols, p.cols)
 		for i := range pt.cols {
 			if i < len(resultFormats) {
 				pt.cols[i].Format = resultFormats[i]
@@ -193,30 +192,42 @@ func (p *preparedStmt) Bind(params [][]byte, paramFormats, resultFormats []int16
 	return pt, nil
 }
 
-// portal is a bound statement; a query run with a row limit keeps its
-// stream open between Execute messages.
+// portal is a bound statement. It is bound again at its first Execute, in
+// the transaction it runs in, so it sees the catalog as it is then. A query
+// run with a row limit keeps its stream (and implicit transaction) open
+// between Execute messages.
 type portal struct {
-	s       *session
-	ps      *preparedStmt
-	params  []types.Value
-	ectx    *types.EvalContext
-	bound   sql.Statement
-	bindErr error
-	cols    []wire.ColumnDesc
+	s      *session
+	ps     *preparedStmt
+	params []types.Value
+	cols   []wire.ColumnDesc
 
-	// Suspended query state.
-	started bool
-	done    bool
-	stream  operators.Stream
-	cancel  context.CancelFunc
-	rec     arrow.Record
-	row     int
-	enc     *portalEncoder
+	started  bool
+	done     bool
+	q        *sql.Query
+	ectx     *types.EvalContext
+	txn      *storage.Txn
+	implicit bool
+	stream   operators.Stream
+	cancel   context.CancelFunc
+	rec      arrow.Record
+	row      int
+	enc      *portalEncoder
 }
 
 func (p *portal) Columns() []wire.ColumnDesc { return p.cols }
 
+// Close implements wire.Portal: a suspended query ends (its implicit
+// transaction, which wrote nothing, is committed).
 func (p *portal) Close() {
+	p.stopStream()
+	if p.txn != nil {
+		_ = p.s.endStatement(context.Background(), p.txn, p.implicit, nil)
+		p.txn = nil
+	}
+}
+
+func (p *portal) stopStream() {
 	if p.stream != nil {
 		p.stream.Close()
 		p.stream = nil
@@ -227,44 +238,70 @@ func (p *portal) Close() {
 	}
 }
 
+// finish ends the query's transaction after its last row or an error.
+func (p *portal) finish(ctx context.Context, err error) error {
+	p.stopStream()
+	p.done = true
+	if p.txn != nil {
+		err = p.s.endStatement(ctx, p.txn, p.implicit, err)
+		p.txn = nil
+	}
+	return err
+}
+
 // Execute implements wire.Portal.
 func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) (string, bool, error) {
 	s := p.s
 	if p.ps.raw == nil {
 		return "", false, nil
 	}
-	q, isQuery := p.bound.(*sql.Query)
-	if !isQuery || p.bindErr != nil {
-		if p.done {
+	if !p.started {
+		p.started = true
+		ectx := s.evalContext()
+		opts := &sql.BindOptions{ParamTypes: append([]types.Type(nil), p.ps.paramTypes...), EvalContext: ectx}
+		bound, bindErr := sql.Bind(p.ps.raw, s.bindCatalog(), opts)
+		q, isQuery := bound.(*sql.Query)
+		if !isQuery || bindErr != nil || s.tx == txFailed {
+			p.done = true
+			s.params = p.params
+			defer func() { s.params = nil }()
+			tag, err := s.execBound(ctx, bound, bindErr, ectx, w)
+			return tag, false, err
+		}
+		p.q, p.ectx = q, ectx
+		p.txn, p.implicit = s.statementTxn()
+		if err := p.txn.Err(); err != nil {
+			s.failTx()
+			return "", false, p.finish(ctx, err)
+		}
+	}
+	if p.done {
+		if p.q == nil {
 			return "", false, pgerr.New(pgerr.FeatureNotSupported, "portal has already been run")
 		}
-		p.done = true
-		s.params = p.params
-		defer func() { s.params = nil }()
-		tag, err := s.execBound(ctx, p.bound, p.bindErr, p.ectx, w)
-		return tag, false, err
+		return "SELECT 0", false, nil
 	}
 	if s.tx == txFailed {
 		return "", false, errAborted()
 	}
-	if p.done {
-		return "SELECT 0", false, nil
-	}
-	ctx, cancel, err := s.withStatementTimeout(ctx)
+	s.cur = p.txn
+	defer func() { s.cur = nil }()
+	tctx, cancel, err := s.withStatementTimeout(ctx)
 	if err != nil {
 		return "", false, err
 	}
 	defer cancel()
-	n, suspended, err := p.runQuery(ctx, q, maxRows, w)
+	n, suspended, err := p.runQuery(tctx, p.q, maxRows, w)
 	if err != nil {
-		p.Close()
-		p.done = true
-		err = s.translateCancel(ctx, err)
+		err = s.translateCancel(tctx, err)
 		s.failTx()
-		return "", false, err
+		return "", false, p.finish(ctx, err)
 	}
 	if suspended {
 		return "", true, nil
+	}
+	if err := p.finish(ctx, nil); err != nil {
+		return "", false, err
 	}
 	return fmt.Sprintf("SELECT %d", n), false, nil
 }
@@ -272,8 +309,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 // runQuery sends up to maxRows rows (0 = all) of the portal's query.
 func (p *portal) runQuery(ctx context.Context, q *sql.Query, maxRows int, w wire.ResultWriter) (int64, bool, error) {
 	s := p.s
-	if !p.started {
-		p.started = true
+	if p.enc == nil {
 		s.params = p.params
 		prep, _, err := s.prepare(q, p.ectx, false)
 		s.params = nil
@@ -300,8 +336,6 @@ func (p *portal) runQuery(ctx context.Context, q *sql.Query, maxRows int, w wire
 		if p.rec == nil || p.row >= int(p.rec.NumRows()) {
 			rec, err := p.stream.Next()
 			if err == io.EOF {
-				p.done = true
-				p.Close()
 				return n, false, nil
 			}
 			if err != nil {
