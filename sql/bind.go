@@ -24,6 +24,7 @@ type storageTable = storage.Table
 type BindOptions struct {
 	ParamTypes  []types.Type
 	EvalContext *types.EvalContext
+	Session     *SessionInfo // answers current_setting(), current_user, ... (catalogfuncs.go)
 }
 
 // binder holds the state of binding one statement.

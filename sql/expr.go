@@ -695,6 +695,9 @@ func (b *binder) bindSQLValueFunction(f *pg_query.SQLValueFunction) (plan.Expr, 
 	if name == "" {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "%s is not supported", f.Op.String()), f.Location)
 	}
+	if e, ok, err := b.catalogFunc(name, nil, f.Location); ok {
+		return e, err
+	}
 	var args []types.Type
 	var argExprs []plan.Expr
 	if f.Typmod >= 0 {
@@ -768,6 +771,9 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	args, err := b.bindList(s, fc.Args)
 	if err != nil {
 		return nil, err
+	}
+	if e, ok, err := b.catalogFunc(name, args, fc.Location); ok {
+		return e, err
 	}
 	argTypes := make([]types.Type, len(args))
 	for i, a := range args {

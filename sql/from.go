@@ -153,6 +153,9 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 // lookupTable finds a stored table; "public" and "pg_catalog" are the only
 // schemas, and both map to the one catalog.
 func (b *binder) lookupTable(rv *pg_query.RangeVar) (storageTable, error) {
+	if t, ok := b.catalogTable(rv.Schemaname, rv.Relname); ok {
+		return t, nil
+	}
 	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_catalog" {
 		return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
 	}
