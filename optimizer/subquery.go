@@ -256,6 +256,13 @@ func markJoinsFor(c *Context, input plan.Node, e plan.Expr) (plan.Node, plan.Exp
 				return n
 			}
 			on = andOf(hoisted)
+		case plan.ScalarSubquery:
+			in, e, ok := scalarAggregateJoin(c, input, sq)
+			if !ok {
+				return n
+			}
+			input, changed = in, true
+			return e
 		case plan.AnySubquery, plan.AllSubquery:
 			if anti, ok = membershipPolarity(sq, false); !ok {
 				return n
@@ -472,4 +479,103 @@ func notNullCols(n plan.Node) colSet {
 		}
 	}
 	return out
+}
+
+// scalarAggregateJoin decorrelates a scalar subquery that aggregates over
+// equality-correlated rows, `(SELECT agg(..) FROM t2 WHERE t2.z = t1.z)`:
+// the aggregate is grouped by the inner correlation keys and left-joined to
+// the outer rows on them. An outer row whose scope is empty gets the
+// subquery's value over no rows (count → 0, others NULL, computed once by
+// running the same aggregate over an empty input), not the join's NULL.
+// One row per scope, so 21000 cannot arise; other scalar subqueries stay
+// per-row expressions (which raise 21000 as PostgreSQL does).
+func scalarAggregateJoin(c *Context, input plan.Node, sq *plan.Subquery) (plan.Node, plan.Expr, bool) {
+	if len(sq.OuterRefs) == 0 {
+		return nil, nil, false // uncorrelated: evaluated once, nothing to gain
+	}
+	proj, ok := sq.Plan.(*plan.Project)
+	if !ok || len(proj.Cols) != 1 {
+		return nil, nil, false
+	}
+	agg, ok := proj.Input.(*plan.Aggregate)
+	if !ok || len(agg.GroupBy) != 0 {
+		return nil, nil, false
+	}
+	outer := outputCols(input)
+	for _, e := range proj.Exprs {
+		if readsAny(e, outer) || hasSubquery(e) {
+			return nil, nil, false
+		}
+	}
+	for _, a := range agg.Aggs {
+		for _, arg := range a.Args {
+			if readsAny(arg, outer) {
+				return nil, nil, false
+			}
+		}
+		if a.Filter != nil && readsAny(a.Filter, outer) {
+			return nil, nil, false
+		}
+	}
+	inner, hoisted, ok := decorrelate(agg.Input, outer)
+	if !ok || len(hoisted) == 0 {
+		return nil, nil, false
+	}
+	innerCols := outputCols(inner)
+	var keyExprs []plan.Expr
+	var keyCols []plan.Column
+	var on []plan.Expr
+	for _, h := range hoisted {
+		call, ok := h.(*plan.Call)
+		if !ok || call.Func.Name != "=" || len(call.Args) != 2 {
+			return nil, nil, false
+		}
+		innerPos := -1
+		for i, a := range call.Args {
+			cols := exprCols(a)
+			switch {
+			case len(cols) > 0 && cols.subsetOf(innerCols) && !hasSubquery(a):
+				innerPos = i
+			case len(cols) > 0 && cols.subsetOf(outer):
+			default:
+				return nil, nil, false
+			}
+		}
+		if innerPos < 0 || exprCols(call.Args[1-innerPos]).subsetOf(innerCols) {
+			return nil, nil, false
+		}
+		k := call.Args[innerPos]
+		col := plan.Column{ID: c.IDs.Next(), Name: "?column?", Type: k.Type()}
+		keyExprs = append(keyExprs, k)
+		keyCols = append(keyCols, col)
+		args := append([]plan.Expr(nil), call.Args...)
+		args[innerPos] = &plan.ColRef{ID: col.ID, T: col.Type, Name: col.Name}
+		on = append(on, &plan.Call{Func: call.Func, Args: args})
+	}
+	grouped := &plan.Aggregate{Input: inner, GroupBy: keyExprs, Aggs: agg.Aggs,
+		Cols: append(append([]plan.Column(nil), keyCols...), agg.Cols...)}
+	value := proj.Cols[0]
+	exprs := append([]plan.Expr(nil), proj.Exprs...)
+	cols := append([]plan.Column(nil), proj.Cols...)
+	for _, kc := range keyCols {
+		exprs = append(exprs, &plan.ColRef{ID: kc.ID, T: kc.Type, Name: kc.Name})
+		cols = append(cols, kc)
+	}
+	right := &plan.Project{Input: grouped, Exprs: exprs, Cols: cols}
+	joined := &plan.Join{Type: plan.LeftJoin, Left: input, Right: right, On: andOf(on)}
+
+	// The subquery's value over an empty scope: the same projection and
+	// aggregate over no rows, an uncorrelated scalar subquery run once.
+	empty := &plan.Project{
+		Input: &plan.Aggregate{Input: &plan.Values{Cols: inner.Columns()}, Aggs: agg.Aggs, Cols: agg.Cols},
+		Exprs: proj.Exprs, Cols: proj.Cols,
+	}
+	emptyValue := &plan.Subquery{Kind: plan.ScalarSubquery, Plan: empty, T: sq.T}
+	matched := &plan.IsNull{Arg: &plan.ColRef{ID: keyCols[0].ID, T: keyCols[0].Type, Name: keyCols[0].Name}, Negate: true}
+	result := &plan.Case{
+		Whens: []plan.When{{Cond: matched, Result: &plan.ColRef{ID: value.ID, T: value.Type, Name: value.Name}}},
+		Else:  emptyValue,
+		T:     sq.T,
+	}
+	return joined, result, true
 }
