@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
+	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 	"github.com/joind/joind/wire"
@@ -82,7 +84,7 @@ func (s *session) Prepare(query string, paramOIDs []uint32) (wire.PreparedStatem
 			return nil, err
 		}
 	}
-	opts := &sql.BindOptions{ParamTypes: pts, EvalContext: s.evalContext()}
+	opts := &sql.BindOptions{ParamTypes: pts, EvalContext: s.evalContext(), Session: s.sessionInfo()}
 	// Bound here only to infer parameter types and describe the result;
 	// Execute binds again in the statement's own transaction.
 	var cat storage.Catalog = s.txn
@@ -258,7 +260,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 	if !p.started {
 		p.started = true
 		ectx := s.evalContext()
-		opts := &sql.BindOptions{ParamTypes: append([]types.Type(nil), p.ps.paramTypes...), EvalContext: ectx}
+		opts := &sql.BindOptions{ParamTypes: append([]types.Type(nil), p.ps.paramTypes...), EvalContext: ectx, Session: s.sessionInfo()}
 		bound, bindErr := sql.Bind(p.ps.raw, s.bindCatalog(), opts)
 		q, isQuery := bound.(*sql.Query)
 		if !isQuery || bindErr != nil || s.tx == txFailed {
@@ -268,6 +270,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 			tag, err := s.execBound(ctx, bound, bindErr, ectx, w)
 			return tag, false, err
 		}
+		paramsIntoLimits(q.Plan, p.params)
 		p.q, p.ectx = q, ectx
 		p.txn, p.implicit = s.statementTxn()
 		if err := p.txn.Err(); err != nil {
@@ -407,3 +410,44 @@ func (e *portalEncoder) encode(rec arrow.Record, i int) [][]byte {
 	return e.vals
 }
 
+
+// paramsIntoLimits replaces $n in LIMIT/OFFSET by the bound values: the
+// planner needs those as constants, and a portal's plan is its own.
+func paramsIntoLimits(n plan.Node, params []types.Value) {
+	if l, ok := n.(*plan.Limit); ok {
+		l.Count = paramConst(l.Count, params)
+		l.Offset = paramConst(l.Offset, params)
+	}
+	for _, c := range n.Children() {
+		paramsIntoLimits(c, params)
+	}
+}
+
+func paramConst(e plan.Expr, params []types.Value) plan.Expr {
+	switch x := e.(type) {
+	case *plan.Param:
+		if x.Index >= 1 && x.Index <= len(params) {
+			return &plan.Const{Val: params[x.Index-1], T: x.T}
+		}
+	case *plan.Cast:
+		c := *x
+		c.Input = paramConst(x.Input, params)
+		return &c
+	}
+	return e
+}
+
+// sessionInfo lets the binder answer current_setting(), current_user, ...
+func (s *session) sessionInfo() *sql.SessionInfo {
+	return &sql.SessionInfo{
+		User:     s.user,
+		Database: s.database,
+		Setting: func(name string) (string, error) {
+			st, err := lookupSetting(name)
+			if err != nil {
+				return "", err
+			}
+			return s.settings[strings.ToLower(st.name)], nil
+		},
+	}
+}

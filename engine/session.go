@@ -27,6 +27,7 @@ type session struct {
 	eng      *Engine
 	settings sessionSettings
 	user     string
+	database string
 	tx       byte
 	// params are the $n values of the statement running (extended protocol).
 	params []types.Value
@@ -48,6 +49,7 @@ func (s *statement) SQL() string { return s.raw.SQL() }
 func newSession(e *Engine, params map[string]string) *session {
 	s := &session{eng: e, settings: newSessionSettings(), tx: txIdle}
 	s.user = params["user"]
+	s.database = params["database"]
 	if s.user == "" {
 		s.user = "joind"
 	}
@@ -109,7 +111,7 @@ func (s *session) Close() {
 func (s *session) Execute(ctx context.Context, st wire.Statement, w wire.ResultWriter) (string, error) {
 	raw := st.(*statement).raw
 	ectx := s.evalContext()
-	bound, bindErr := sql.Bind(raw, s.bindCatalog(), &sql.BindOptions{EvalContext: ectx})
+	bound, bindErr := sql.Bind(raw, s.bindCatalog(), &sql.BindOptions{EvalContext: ectx, Session: s.sessionInfo()})
 	return s.execBound(ctx, bound, bindErr, ectx, w)
 }
 
