@@ -2,7 +2,9 @@ package operators
 
 import (
 	"context"
+	"encoding/binary"
 	"io"
+	"math/bits"
 	"sort"
 	"sync"
 
@@ -19,6 +21,10 @@ type aggSpec struct {
 	argT     []types.Type
 	filter   *Compiled
 	distinct bool
+	// counter: count(*) or count(x) without DISTINCT. Such an aggregate is a
+	// per-group int64 (group.counts), bumped batch-wise, never an
+	// Accumulator: count(*) reads no values at all.
+	counter bool
 }
 
 type hashAggOp struct {
@@ -57,6 +63,7 @@ func NewHashAggregate(in Operator, groupBy []plan.Expr, aggs []plan.AggCall, col
 			return nil, errPlan("aggregate without an implementation")
 		}
 		s := aggSpec{fn: a.Func, distinct: a.Distinct}
+		s.counter = a.Func.Name == "count" && !a.Distinct && len(a.Args) <= 1 && a.Func.Result.ID == types.Int8
 		for _, e := range a.Args {
 			c, err := Compile(e, in.Columns(), env)
 			if err != nil {
@@ -86,9 +93,10 @@ func (a *hashAggOp) Open(ctx context.Context, _ int) (Stream, error) {
 
 // group is one group's state.
 type group struct {
-	keys []types.Value
-	accs []types.Accumulator        // nil entries for DISTINCT aggregates
-	seen []map[string][]types.Value // per DISTINCT aggregate: argument tuples
+	keys   []types.Value
+	accs   []types.Accumulator        // nil entries for DISTINCT and counter aggregates
+	counts []int64                    // per counter aggregate (aggSpec.counter)
+	seen   []map[string][]types.Value // per DISTINCT aggregate: argument tuples
 }
 
 // aggTable is one partition's (or the merged) hash table of groups.
@@ -99,8 +107,11 @@ type aggTable struct {
 }
 
 func (a *hashAggOp) newGroup(keys []types.Value) *group {
-	g := &group{keys: keys, accs: make([]types.Accumulator, len(a.aggs)), seen: make([]map[string][]types.Value, len(a.aggs))}
+	g := &group{keys: keys, accs: make([]types.Accumulator, len(a.aggs)), seen: make([]map[string][]types.Value, len(a.aggs)), counts: make([]int64, len(a.aggs))}
 	for i, s := range a.aggs {
+		if s.counter {
+			continue
+		}
 		if s.distinct {
 			g.seen[i] = map[string][]types.Value{}
 		} else {
@@ -147,29 +158,59 @@ func (a *hashAggOp) consume(ctx context.Context, s Stream) (*aggTable, error) {
 				filters[j] = f.(*array.Boolean)
 			}
 		}
-		buf, offs = rowKeys(keyArrs, a.groupT, n, buf, offs)
 		// gidx maps each row to its group, so the aggregate loops below run
-		// one aggregate at a time over the batch.
-		gidx := make([]int, n)
-		for i := 0; i < n; i++ {
-			key := buf[offs[i]:offs[i+1]]
-			gi, ok := t.index[string(key)]
-			if !ok {
-				kv := make([]types.Value, len(keyArrs))
-				for k, arr := range keyArrs {
-					kv[k] = types.GetValue(arr, a.groupT[k], i)
-				}
-				gi = len(t.groups)
-				ks := string(key)
-				t.index[ks] = gi
-				t.keys = append(t.keys, ks)
-				t.groups = append(t.groups, a.newGroup(kv))
+		// one aggregate at a time over the batch. Without GROUP BY there is
+		// one group and gidx stays nil.
+		var gidx []int
+		if len(a.groupBy) == 0 {
+			if len(t.groups) == 0 {
+				t.index[""] = 0
+				t.keys = append(t.keys, "")
+				t.groups = append(t.groups, a.newGroup(nil))
 			}
-			gidx[i] = gi
+		} else {
+			buf, offs = rowKeys(keyArrs, a.groupT, n, buf, offs)
+			gidx = make([]int, n)
+			last, lastKey := -1, []byte(nil)
+			for i := 0; i < n; i++ {
+				key := buf[offs[i]:offs[i+1]]
+				if last >= 0 && string(key) == string(lastKey) {
+					gidx[i] = last // runs of one group are common (sorted or clustered input)
+					continue
+				}
+				gi, ok := t.index[string(key)]
+				if !ok {
+					kv := make([]types.Value, len(keyArrs))
+					for k, arr := range keyArrs {
+						kv[k] = types.GetValue(arr, a.groupT[k], i)
+					}
+					gi = len(t.groups)
+					ks := string(key)
+					t.index[ks] = gi
+					t.keys = append(t.keys, ks)
+					t.groups = append(t.groups, a.newGroup(kv))
+				}
+				gidx[i] = gi
+				last, lastKey = gi, key
+			}
+		}
+		groupOf := func(i int) *group {
+			if gidx == nil {
+				return t.groups[0]
+			}
+			return t.groups[gidx[i]]
 		}
 		for j, s := range a.aggs {
-			args := make([]types.Value, len(s.args))
 			f := filters[j]
+			if s.counter {
+				var arg arrow.Array
+				if len(argArrs[j]) == 1 {
+					arg = argArrs[j][0]
+				}
+				countRows(t.groups, gidx, j, n, f, arg)
+				continue
+			}
+			args := make([]types.Value, len(s.args))
 			for i := 0; i < n; i++ {
 				if f != nil && (f.IsNull(i) || !f.Value(i)) {
 					continue
@@ -177,7 +218,7 @@ func (a *hashAggOp) consume(ctx context.Context, s Stream) (*aggTable, error) {
 				for k, arr := range argArrs[j] {
 					args[k] = types.GetValue(arr, s.argT[k], i)
 				}
-				g := t.groups[gidx[i]]
+				g := groupOf(i)
 				if s.distinct {
 					abuf = abuf[:0]
 					for k, arr := range argArrs[j] {
@@ -212,6 +253,10 @@ func (a *hashAggOp) merge(dst, src *aggTable) error {
 		}
 		dg := dst.groups[gi]
 		for j, s := range a.aggs {
+			if s.counter {
+				dg.counts[j] += sg.counts[j]
+				continue
+			}
 			if s.distinct {
 				for k, v := range sg.seen[j] {
 					if _, dup := dg.seen[j][k]; !dup {
@@ -288,6 +333,10 @@ func (s *aggStream) Next() (arrow.Record, error) {
 			types.AppendValue(bs[k], a.cols[k].Type, v)
 		}
 		for j, sp := range a.aggs {
+			if sp.counter {
+				types.AppendValue(bs[nk+j], a.cols[nk+j].Type, types.Value{I: g.counts[j]})
+				continue
+			}
 			acc := g.accs[j]
 			if sp.distinct {
 				acc = sp.fn.New()
@@ -340,4 +389,61 @@ func compareTuples(a, b []types.Value, ts []types.Type) int {
 		}
 	}
 	return 0
+}
+
+// countRows adds aggregate j's counts of one batch of n rows: the rows whose
+// filter f (nil = none) is TRUE and whose argument arg (nil for count(*)) is
+// not NULL. gidx maps rows to groups (nil: every row is in groups[0]).
+func countRows(groups []*group, gidx []int, j, n int, f *array.Boolean, arg arrow.Array) {
+	if arg != nil && arg.NullN() == 0 {
+		arg = nil // count(x) over a column without NULLs is count(*)
+	}
+	if f != nil && f.NullN() == 0 && f.Len() > 0 && f.Data().Offset() == 0 && arg == nil && gidx == nil {
+		// The common filtered count(*): count the TRUE bits a word at a time.
+		groups[0].counts[j] += int64(popcountPrefix(f.Data().Buffers()[1].Bytes(), n))
+		return
+	}
+	if f == nil && arg == nil {
+		if gidx == nil {
+			groups[0].counts[j] += int64(n)
+			return
+		}
+		for _, g := range gidx {
+			groups[g].counts[j]++
+		}
+		return
+	}
+	var c int64
+	for i := 0; i < n; i++ {
+		if f != nil && (f.IsNull(i) || !f.Value(i)) {
+			continue
+		}
+		if arg != nil && arg.IsNull(i) {
+			continue
+		}
+		if gidx == nil {
+			c++
+		} else {
+			groups[gidx[i]].counts[j]++
+		}
+	}
+	if gidx == nil {
+		groups[0].counts[j] += c
+	}
+}
+
+// popcountPrefix counts the set bits among the first n bits of b (Arrow's
+// LSB-first bit order).
+func popcountPrefix(b []byte, n int) int {
+	c := 0
+	for len(b) >= 8 && n >= 64 {
+		c += bits.OnesCount64(binary.LittleEndian.Uint64(b))
+		b, n = b[8:], n-64
+	}
+	for i := 0; i < n; i++ {
+		if b[i>>3]&(1<<(uint(i)&7)) != 0 {
+			c++
+		}
+	}
+	return c
 }

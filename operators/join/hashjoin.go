@@ -35,6 +35,7 @@ type HashJoin struct {
 	schema                        *arrow.Schema
 	batchSize                     int
 	parts                         int
+	fast                          bool // fastEligible: see fast.go
 
 	// Run state, shared by the partitions.
 	buildBytes atomic.Int64 // bytes held by build sides, for MemoryLimit
@@ -124,6 +125,7 @@ func newJoin(left, right operators.Operator, spec Spec, env *operators.Env, k ki
 	if j.batchSize <= 0 {
 		j.batchSize = 1024
 	}
+	j.fast = j.fastEligible()
 	j.parts = right.Partitions()
 	if spec.Mode == Partitioned {
 		j.parts = spec.Partitions
@@ -294,6 +296,11 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 	case j.nested:
 		b.idx = &listIndex{n: n}
 	case len(j.allCols) == 1 && !j.nullsEq[0] && b.keys.cols[0].ints != nil:
+		k := &b.keys.cols[0]
+		if lo, span, ok := denseSpan(k.ints, k.nulls); ok && forceIndex != "swiss" {
+			b.idx = newDenseIndex(k.ints, k.nulls, lo, span)
+			break
+		}
 		si, err := newSwissIndex(b.keys, 0)
 		if err != nil {
 			return nil, err
@@ -438,6 +445,9 @@ type stream struct {
 	status    []int8 // residual results, reused
 
 	// emitting
+	hit         []bool // fast path: probe row has a match
+	pendingRows int64  // fast path: rows counted but not yet emitted
+
 	summary   Summary
 	emitBuild int
 	emitRow   int
@@ -460,6 +470,9 @@ func (s *stream) Next() (arrow.Record, error) {
 				s.state = stDone
 			}
 		case stProbing:
+			if s.pendingRows > 0 {
+				return s.takePending(), nil
+			}
 			if s.rec == nil {
 				if s.j.na == naLeftAnti && s.grp.comp.Hint(FactNullKey) {
 					// A NULL probe key was recorded: no build row can be
@@ -474,6 +487,13 @@ func (s *stream) Next() (arrow.Record, error) {
 				}
 				if err != nil {
 					return nil, err
+				}
+				if ix, ok := s.build.idx.(intIndex); ok && s.j.fast {
+					out, err := s.fastBatch(ix, rec)
+					if err != nil || out != nil {
+						return out, err
+					}
+					continue
 				}
 				if err := s.startBatch(rec); err != nil {
 					return nil, err

@@ -152,10 +152,15 @@ func encodeColumn(arr arrow.Array, t types.Type) (keyCol, error) {
 	}
 	fam := familyOf(t)
 	if fam.intLike() {
-		k.ints = make([]int64, n)
+		if _, ok := arr.(*array.Int64); !ok {
+			k.ints = make([]int64, n)
+		}
 		switch a := arr.(type) {
 		case *array.Int64:
-			copy(k.ints, a.Int64Values())
+			// Keys are read-only: share the batch's values.
+			if k.ints = a.Int64Values(); k.ints == nil {
+				k.ints = []int64{}
+			}
 		case *array.Int32:
 			for i, v := range a.Int32Values() {
 				k.ints[i] = int64(v)

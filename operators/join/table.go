@@ -26,7 +26,8 @@ type pairBuf struct {
 	pos int   // next index into sel
 	cur int32 // next build row of the current chain, -1 = start a new one
 	// scratch of the Swiss table
-	ht *hashtable.Matches
+	ht  *hashtable.Matches
+	hit []bool
 }
 
 func newPairBuf(capacity int) *pairBuf {

@@ -1,0 +1,189 @@
+package join
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/joind/joind/operators/join/hashtable"
+)
+
+// The int-key fast path. A join on one int-like key without a residual whose
+// answer per probe row is "how many build rows match" (inner) or "does one
+// match" (RightSemi, RightAnti, NULL-aware or not) needs no (probe, build)
+// pairs when its output has no build columns: it asks the index once per
+// probe batch and gathers (or, with no output columns at all, merely
+// counts) the probe rows. count(*) over a join is the common case: column
+// pruning leaves the join no output columns, and the join then emits
+// zero-column batches that carry only a row count.
+
+// intIndex is an index over one int64-encoded key that answers whole
+// batches. keys are the probe batch's keys; sel lists the rows to probe (nil
+// = every row) and never holds a NULL-key row.
+type intIndex interface {
+	index
+	// contains sets hit[p] for every probed row p: whether its key has a
+	// build row. Rows outside sel are left alone.
+	contains(keys []int64, sel []int32, hit []bool, pb *pairBuf)
+	// countMatches is the number of (probe row, build row) pairs of sel.
+	countMatches(keys []int64, sel []int32, pb *pairBuf) int64
+}
+
+func (s *swissIndex) contains(keys []int64, sel []int32, hit []bool, pb *pairBuf) {
+	if pb.ht == nil {
+		pb.ht = hashtable.NewMatches(pb.cap)
+	}
+	s.t.Contains(keys, sel, hit, pb.ht)
+}
+
+func (s *swissIndex) countMatches(keys []int64, sel []int32, pb *pairBuf) int64 {
+	if pb.ht == nil {
+		pb.ht = hashtable.NewMatches(pb.cap)
+	}
+	if s.t.Distinct() == s.t.Rows()-s.t.NullCount() {
+		// Unique keys: a hit is one pair.
+		if cap(pb.hit) < len(keys) {
+			pb.hit = make([]bool, len(keys))
+		}
+		hit := pb.hit[:len(keys)]
+		clear(hit)
+		s.t.Contains(keys, sel, hit, pb.ht)
+		var c int64
+		for _, h := range hit {
+			if h {
+				c++
+			}
+		}
+		return c
+	}
+	if sel == nil {
+		sel = identity(len(keys))
+	}
+	pb.ht.Reset()
+	var c int64
+	for done := false; !done; {
+		done = s.t.Probe(keys, sel, pb.ht)
+		c += int64(pb.ht.Len())
+	}
+	return c
+}
+
+var (
+	_ intIndex = (*swissIndex)(nil)
+	_ intIndex = (*denseIndex)(nil)
+)
+
+// identity returns 0, 1, ..., n-1.
+func identity(n int) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = int32(i)
+	}
+	return s
+}
+
+// fastEligible reports whether the join can take the int-key fast path
+// (decided at construction; the index is checked when the build is done).
+func (j *HashJoin) fastEligible() bool {
+	if j.nested || len(j.allCols) != 1 || j.nullsEq[0] || j.residual != nil {
+		return false
+	}
+	if !familyOf(j.spec.LeftKeys[0].Type()).intLike() || !familyOf(j.spec.RightKeys[0].Type()).intLike() {
+		return false
+	}
+	switch j.kind {
+	case kInner:
+		return len(j.out) == 0 // with output columns the pairs are needed
+	case kRightSemi, kRightAnti:
+		return j.na == naNone || j.na == naRightAnti
+	}
+	return false
+}
+
+// fastBatch joins one probe batch on the fast path. It returns the output
+// rows as a batch, or nil when there are none.
+func (s *stream) fastBatch(ix intIndex, rec arrow.Record) (arrow.Record, error) {
+	j := s.j
+	kb, err := j.rightKeys.eval(s.ctx, rec)
+	if err != nil {
+		return nil, err
+	}
+	n := kb.n
+	k := &kb.cols[0]
+	var sel []int32 // nil: every row has a key
+	if k.nulls != nil {
+		if s.sel == nil {
+			s.sel = make([]int32, 0, n) // non-nil even when empty: nil means all rows
+		}
+		sel = s.sel[:0]
+		for i, isNull := range k.nulls {
+			if !isNull {
+				sel = append(sel, int32(i))
+			}
+		}
+		s.sel = sel
+	}
+	if j.kind == kInner {
+		c := int64(0)
+		if s.build.n > 0 {
+			c = ix.countMatches(k.ints, sel, s.pb)
+		}
+		return s.countBatch(c), nil
+	}
+	if cap(s.hit) < n {
+		s.hit = make([]bool, n)
+	}
+	hit := s.hit[:n]
+	clear(hit)
+	if s.build.n > 0 {
+		ix.contains(k.ints, sel, hit, s.pb)
+	}
+	// want is the hit value of an emitted row; NULL-key rows never hit. A
+	// NULL NOT IN (non-empty set) is UNKNOWN: the NULL-aware anti join drops
+	// NULL-key rows unless the build side is empty.
+	want := j.kind == kRightSemi
+	dropNull := j.na == naRightAnti && s.build.n > 0
+	if len(j.out) == 0 {
+		var c int64
+		for i, h := range hit {
+			if h == want && !(dropNull && k.null(i)) {
+				c++
+			}
+		}
+		return s.countBatch(c), nil
+	}
+	rows := s.outP[:0]
+	for i, h := range hit {
+		if h == want && !(dropNull && k.null(i)) {
+			rows = append(rows, int32(i))
+		}
+	}
+	s.outP = rows[:0]
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	cols := make([]arrow.Array, len(j.out))
+	for i, src := range j.out {
+		c := rec.Column(src.pos)
+		if len(rows) < n {
+			c = take(c, src.col.Type, rows)
+		}
+		cols[i] = c
+	}
+	return array.NewRecordBatch(j.schema, cols, int64(len(rows))), nil
+}
+
+// countBatch is a batch of c rows without columns (nil for 0); the rows are
+// emitted in pieces of at most the batch size, since a consumer may
+// materialise constants per row.
+func (s *stream) countBatch(c int64) arrow.Record {
+	s.pendingRows += c
+	return s.takePending()
+}
+
+func (s *stream) takePending() arrow.Record {
+	if s.pendingRows == 0 {
+		return nil
+	}
+	n := min(s.pendingRows, int64(max(s.j.batchSize, 1)))
+	s.pendingRows -= n
+	return array.NewRecordBatch(s.j.schema, []arrow.Array{}, n)
+}

@@ -1,0 +1,124 @@
+package join
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/joind/joind/operators"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// The matrix again with the Swiss table forced where a dense index would be
+// chosen (the matrix's keys are small, so it otherwise tests the dense one).
+func TestJoinMatrixSwissIndex(t *testing.T) {
+	forceIndex = "swiss"
+	defer func() { forceIndex = "" }()
+	TestJoinMatrixAgainstReference(t)
+}
+
+// countRows runs op and returns its number of rows (batches may have no
+// columns).
+func countRows(t *testing.T, op operators.Operator) int {
+	t.Helper()
+	recs, err := operators.Collect(context.Background(), op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range recs {
+		if r.NumRows() == 0 {
+			t.Fatal("empty batch")
+		}
+		if r.NumCols() != 0 {
+			t.Fatalf("batch has %d columns, want none", r.NumCols())
+		}
+		n += int(r.NumRows())
+	}
+	return n
+}
+
+// A join with no output columns (count(*) over a join) emits only row
+// counts; they must equal the reference's number of rows, for every join
+// type and both indexes.
+func TestJoinWithoutOutputColumns(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	var sets [][2][][]types.Value
+	for i := 0; i < 8; i++ {
+		sets = append(sets, [2][][]types.Value{genRows(rng, rng.Intn(30)+1), genRows(rng, rng.Intn(30)+1)})
+	}
+	sets = append(sets, [2][][]types.Value{nil, genRows(rng, 5)}, [2][][]types.Value{genRows(rng, 5), nil},
+		[2][][]types.Value{genRows(rng, 5), {nulls3, nulls3}})
+	for _, force := range []string{"", "swiss"} {
+		forceIndex = force
+		for _, c := range allCases() {
+			for si, d := range sets {
+				want := len(reference(c, d[0], d[1]))
+				for _, parts := range []int{1, 2} {
+					for _, size := range []int{2, 1024} {
+						spec := c.spec()
+						spec.Cols = nil
+						if c.typ == plan.MarkJoin {
+							continue // the mark column is always an output
+						}
+						env := &operators.Env{BatchSize: size}
+						op, err := NewHashJoin(newMem(lc, d[0], parts, size), newMem(rc, d[1], parts, size), spec, env)
+						if err != nil {
+							t.Fatalf("%v: %v", c, err)
+						}
+						if got := countRows(t, op); got != want {
+							t.Fatalf("index %q, %v, set %d, %d partitions, batch %d: %d rows, want %d", force, c, si, parts, size, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	forceIndex = ""
+}
+
+// The dense index against the Swiss table on wide, sparse, negative and
+// duplicate keys, through the fast path and the pair path.
+func TestDenseIndexChoiceAndEdges(t *testing.T) {
+	for _, tc := range []struct {
+		keys  []int64
+		dense bool
+	}{
+		{[]int64{5}, true},
+		{[]int64{-3, -1, -3, 7}, true},
+		{[]int64{-1 << 63, 1<<63 - 1}, false},
+		{[]int64{0, 1 << 40}, false},
+		{[]int64{1<<63 - 2, 1<<63 - 1, 1<<63 - 1}, true},
+		{[]int64{-1 << 63, -1<<63 + 1}, true},
+	} {
+		lo, span, ok := denseSpan(tc.keys, nil)
+		if ok != tc.dense {
+			t.Fatalf("%v: dense=%v, want %v", tc.keys, ok, tc.dense)
+		}
+		if !ok {
+			continue
+		}
+		ix := newDenseIndex(tc.keys, nil, lo, span)
+		probe := append([]int64{lo - 1, lo + int64(span)}, tc.keys...)
+		for _, k := range probe {
+			var want []int32
+			for r, b := range tc.keys {
+				if b == k {
+					want = append(want, int32(r))
+				}
+			}
+			d, has := ix.has(k)
+			if has != (len(want) > 0) {
+				t.Fatalf("%v: has(%d) = %v", tc.keys, k, has)
+			}
+			if has && fmt.Sprint(ix.matches(d)) != fmt.Sprint(want) {
+				t.Fatalf("%v: matches(%d) = %v, want %v", tc.keys, k, ix.matches(d), want)
+			}
+			if c := ix.countMatches([]int64{k}, nil, nil); c != int64(len(want)) {
+				t.Fatalf("%v: countMatches(%d) = %d, want %d", tc.keys, k, c, len(want))
+			}
+		}
+	}
+}
