@@ -67,6 +67,11 @@ var notInQueries = []string{
 	`SELECT x, z FROM t1 WHERE x < ANY (SELECT y FROM t2)`,
 	`SELECT x, z FROM t1 WHERE x >= ALL (SELECT y FROM t2)`,
 	`SELECT x, z, x > ALL (SELECT y FROM t2 WHERE t2.z = t1.z) FROM t1`,
+	// correlated scalar aggregates (decorrelated into grouped left joins)
+	`SELECT x, z, (SELECT count(*) FROM t2 WHERE t2.z = t1.z) FROM t1`,
+	`SELECT x, z, (SELECT sum(y) FROM t2 WHERE t2.z = t1.z), (SELECT count(y) + 1 FROM t2 WHERE t2.z = t1.z) FROM t1`,
+	`SELECT x, z FROM t1 WHERE x < (SELECT max(y) FROM t2 WHERE t2.z = t1.z)`,
+	`SELECT x, z FROM t1 WHERE (SELECT count(*) FROM t2 WHERE t2.z = t1.z AND t2.y > t1.x) = 0`,
 	// literal lists
 	`SELECT x, z FROM t1 WHERE x NOT IN (1, 2)`,
 	`SELECT x, z FROM t1 WHERE x NOT IN (1, NULL)`,
