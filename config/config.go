@@ -29,6 +29,13 @@ type Config struct {
 	LogLevel        string        // "debug", "info", "warn" or "error"
 	LogFormat       string        // "text" or "json"
 	ShutdownTimeout time.Duration // grace period for clients at shutdown
+	// NoFsync (fsync = off) acknowledges commits without waiting for
+	// fsync: for tests and benchmarks only, a crash may lose them.
+	NoFsync bool
+	// CopyDirs lists (comma-separated) the absolute directories
+	// server-side COPY may read and write (COPY t FROM/TO '/path'); empty
+	// disables server-side files. CopyDirList splits it.
+	CopyDirs string
 
 	// ConfigFile is the file that was read ("" if none).
 	ConfigFile string
@@ -168,6 +175,50 @@ var settings = []setting{
 			return nil
 		},
 	},
+	{
+		key: "fsync", flag: "fsync", arg: "on|off",
+		usage: "wait for fsync before acknowledging a commit (off: faster, a crash may lose acknowledged data)",
+		def:   func() string { return "on" },
+		apply: func(c *Config, v string) error {
+			switch strings.ToLower(strings.TrimSpace(v)) {
+			case "on", "true", "yes", "1":
+				c.NoFsync = false
+			case "off", "false", "no", "0":
+				c.NoFsync = true
+			default:
+				return errors.New("must be on or off")
+			}
+			return nil
+		},
+	},
+	{
+		key: "copy_dirs", flag: "copy-dirs", arg: "DIRS",
+		usage: "comma-separated absolute directories that server-side COPY files may be in (empty: none)",
+		def:   func() string { return "" },
+		apply: func(c *Config, v string) error {
+			var dirs []string
+			for _, d := range strings.Split(v, ",") {
+				d = strings.TrimSpace(d)
+				if d == "" {
+					continue
+				}
+				if !strings.HasPrefix(d, "/") {
+					return fmt.Errorf("%q is not an absolute path", d)
+				}
+				dirs = append(dirs, d)
+			}
+			c.CopyDirs = strings.Join(dirs, ",")
+			return nil
+		},
+	},
+}
+
+// CopyDirList is CopyDirs as a list.
+func (c *Config) CopyDirList() []string {
+	if c.CopyDirs == "" {
+		return nil
+	}
+	return strings.Split(c.CopyDirs, ",")
 }
 
 func oneOf(set func(*Config, string), allowed ...string) func(*Config, string) error {
