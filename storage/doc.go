@@ -1,13 +1,17 @@
-// Package storage holds joind's tables: a catalog of named columnar tables
-// whose rows are Arrow record batches (one Arrow type per SQL type, see
-// types.Type.ArrowType).
+// Package storage holds joind's tables: a durable catalog (DB) of named
+// columnar tables in a data directory, whose rows are Arrow record batches
+// (one Arrow type per SQL type, see types.Type.ArrowType).
 //
-// The Catalog and Table interfaces are what the rest of joind sees; today
-// they are implemented in memory (MemoryCatalog), and a durable data
-// directory will implement the same interfaces. Snapshots are immutable
-// slices of immutable batches, so a reader never blocks a writer and never
-// sees a partial statement: Append and Truncate publish a new slice under the
-// table's lock.
+// A table is a list of immutable segments, each an Arrow IPC file; a
+// manifest, replaced atomically, names the tables and their segments. All
+// changes go through transactions (Txn, itself a Catalog): a transaction's
+// changes are private until Commit, which a single committer goroutine
+// makes durable (fsync) in groups. Readers get immutable snapshots, so they
+// never block writers and never see a partial statement. ARCHITECTURE.md
+// ("Storage") describes the format and the crash-safety argument.
+//
+// MemoryCatalog is a plain in-memory Catalog kept for tests of other
+// packages; joind itself uses DB (in memory when opened with dir "").
 //
 // storage is the bottom layer: it imports types and pgerr only, never sql,
 // optimizer, operators, engine or wire.
