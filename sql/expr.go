@@ -228,7 +228,16 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 			if x.Val.Null {
 				return b.keepLoc(&plan.Const{Val: types.NullValue, T: t}, e), nil
 			}
-			v, err := types.ParseText(x.Val.S, t)
+			// Input conversion ignores the typmod (except for interval);
+			// the length coercion then follows the cast context.
+			in := t
+			if t.ID != types.Interval {
+				in.Typmod = -1
+			}
+			v, err := types.ParseText(x.Val.S, in)
+			if err == nil && in != t {
+				v, err = types.CastValue(b.evalContext(), v, in, t, ctx == coerceExplicit)
+			}
 			if err != nil {
 				return nil, b.wrapAt(err, b.locOf(e))
 			}
@@ -256,7 +265,23 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 		}
 		return nil, errCannotCoerce
 	}
+	if c, isConst := e.(*plan.Const); isConst {
+		// Fold casts of constants, as PostgreSQL's eval_const_expressions
+		// would; errors point at the constant.
+		v, err := types.CastValue(b.evalContext(), c.Val, from, t, ctx == coerceExplicit)
+		if err != nil {
+			return nil, b.wrapAt(err, b.locOf(e))
+		}
+		return b.keepLoc(&plan.Const{Val: v, T: t}, e), nil
+	}
 	return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
+}
+
+func (b *binder) evalContext() *types.EvalContext {
+	if b.opts != nil && b.opts.EvalContext != nil {
+		return b.opts.EvalContext
+	}
+	return &types.EvalContext{}
 }
 
 var errCannotCoerce = pgerr.New(pgerr.CannotCoerce, "cannot coerce")
@@ -328,7 +353,8 @@ func (b *binder) castArgs(args []plan.Expr, want []types.Type) error {
 		if args[i].Type() == want[i] {
 			continue
 		}
-		c, err := b.coerce(args[i], want[i], coerceExplicit, b.locOf(args[i]))
+		// Overload resolution only picks implicitly castable arguments.
+		c, err := b.coerce(args[i], want[i], coerceImplicit, b.locOf(args[i]))
 		if err != nil {
 			return err
 		}
@@ -841,8 +867,17 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 	if err := b.castArgs(args, ov.Args); err != nil {
 		return nil, err
 	}
+	call := plan.AggCall{Func: ov, Args: args, Distinct: fc.AggDistinct, Filter: filter}
+	for i, c := range s.agg.calls {
+		// Identical aggregate calls share one computation.
+		if c.Func.Name == call.Func.Name && c.Distinct == call.Distinct && exprsEqual(c.Args, call.Args) &&
+			exprEqual(c.Filter, call.Filter) && len(c.Func.Args) == len(call.Func.Args) {
+			col := s.agg.cols[i]
+			return &plan.ColRef{ID: col.ID, T: col.Type, Name: col.Name}, nil
+		}
+	}
 	col := plan.Column{ID: b.ids.Next(), Name: name, Type: ov.Result, NotNull: name == "count"}
-	s.agg.calls = append(s.agg.calls, plan.AggCall{Func: ov, Args: args, Distinct: fc.AggDistinct, Filter: filter})
+	s.agg.calls = append(s.agg.calls, call)
 	s.agg.cols = append(s.agg.cols, col)
 	s.agg.locs = append(s.agg.locs, fc.Location)
 	s.agg.anyAgg = true

@@ -13,11 +13,31 @@ import (
 // debugging; the format is not stable API.
 func FormatPlan(n plan.Node) string {
 	var sb strings.Builder
-	formatNode(&sb, n, 0)
+	f := &planFormatter{sb: &sb, subs: map[*plan.Subquery]int{}}
+	f.node(n, 0)
 	return sb.String()
 }
 
-func formatNode(sb *strings.Builder, n plan.Node, depth int) {
+// planFormatter numbers subqueries in order of appearance, so the output
+// is deterministic.
+type planFormatter struct {
+	sb   *strings.Builder
+	subs map[*plan.Subquery]int
+}
+
+func (f *planFormatter) subID(sq *plan.Subquery) int {
+	id, ok := f.subs[sq]
+	if !ok {
+		id = len(f.subs) + 1
+		f.subs[sq] = id
+	}
+	return id
+}
+
+func (f *planFormatter) node(n plan.Node, depth int) {
+	sb := f.sb
+	FormatExpr := func(e plan.Expr) string { return formatExpr(e, f) }
+	formatExprs := func(es []plan.Expr) string { return formatExprList(es, f) }
 	ind := strings.Repeat("  ", depth)
 	sb.WriteString(ind)
 	switch x := n.(type) {
@@ -59,7 +79,7 @@ func formatNode(sb *strings.Builder, n plan.Node, depth int) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			sb.WriteString(formatAgg(a))
+			sb.WriteString(formatAgg(a, f))
 		}
 		fmt.Fprintf(sb, "] %s", formatCols(x.Cols))
 	case *plan.Sort:
@@ -98,14 +118,14 @@ func formatNode(sb *strings.Builder, n plan.Node, depth int) {
 	}
 	sb.WriteByte('\n')
 	for _, c := range n.Children() {
-		formatNode(sb, c, depth+1)
+		f.node(c, depth+1)
 	}
 	// Subquery plans hang below the node that uses them.
 	for _, e := range nodeExprs(n) {
 		walkExpr(e, func(x plan.Expr) bool {
 			if sq, ok := x.(*plan.Subquery); ok {
-				fmt.Fprintf(sb, "%s  [subquery %p]\n", ind, sq)
-				formatNode(sb, sq.Plan, depth+2)
+				fmt.Fprintf(sb, "%s  [subquery %d]\n", ind, f.subID(sq))
+				f.node(sq.Plan, depth+2)
 			}
 			return true
 		})
@@ -168,8 +188,8 @@ func formatCols(cs []plan.Column) string {
 	return "[" + strings.Join(parts, " ") + "]"
 }
 
-func formatAgg(a plan.AggCall) string {
-	args := formatExprs(a.Args)
+func formatAgg(a plan.AggCall, f *planFormatter) string {
+	args := formatExprList(a.Args, f)
 	if len(a.Args) == 0 && len(a.Func.Args) == 0 && a.Func.Name == "count" {
 		args = "*"
 	}
@@ -178,15 +198,15 @@ func formatAgg(a plan.AggCall) string {
 	}
 	s := fmt.Sprintf("%s(%s)", a.Func.Name, args)
 	if a.Filter != nil {
-		s += " FILTER " + FormatExpr(a.Filter)
+		s += " FILTER " + formatExpr(a.Filter, f)
 	}
 	return s
 }
 
-func formatExprs(es []plan.Expr) string {
+func formatExprList(es []plan.Expr, f *planFormatter) string {
 	parts := make([]string, len(es))
 	for i, e := range es {
-		parts[i] = FormatExpr(e)
+		parts[i] = formatExpr(e, f)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -237,6 +257,19 @@ func shortType(t types.Type) string {
 
 // FormatExpr renders a bound expression compactly (for tests and debugging).
 func FormatExpr(e plan.Expr) string {
+	return formatExpr(e, &planFormatter{subs: map[*plan.Subquery]int{}})
+}
+
+func formatExpr(e plan.Expr, f *planFormatter) string {
+	FormatExpr := func(e plan.Expr) string { return formatExpr(e, f) }
+	formatExprs := func(es []plan.Expr) string { return formatExprList(es, f) }
+	joinExprs := func(es []plan.Expr, sep string) string {
+		parts := make([]string, len(es))
+		for i, e := range es {
+			parts[i] = formatExpr(e, f)
+		}
+		return strings.Join(parts, sep)
+	}
 	switch x := e.(type) {
 	case nil:
 		return "<nil>"
@@ -304,9 +337,9 @@ func FormatExpr(e plan.Expr) string {
 		}
 		switch x.Kind {
 		case plan.ExistsSubquery:
-			return fmt.Sprintf("EXISTS(subquery %p%s)", x, refs)
+			return fmt.Sprintf("EXISTS(subquery %d%s)", f.subID(x), refs)
 		case plan.ScalarSubquery:
-			return fmt.Sprintf("(subquery %p%s)", x, refs)
+			return fmt.Sprintf("(subquery %d%s)", f.subID(x), refs)
 		}
 		kind := "ANY"
 		if x.Kind == plan.AllSubquery {
@@ -316,18 +349,11 @@ func FormatExpr(e plan.Expr) string {
 		for i, o := range x.Ops {
 			ops[i] = o.Name
 		}
-		return fmt.Sprintf("(%s) %s %s(subquery %p%s)", formatExprs(x.LHS), strings.Join(ops, ","), kind, x, refs)
+		return fmt.Sprintf("(%s) %s %s(subquery %d%s)", formatExprs(x.LHS), strings.Join(ops, ","), kind, f.subID(x), refs)
 	}
 	return fmt.Sprintf("%T", e)
 }
 
-func joinExprs(es []plan.Expr, sep string) string {
-	parts := make([]string, len(es))
-	for i, e := range es {
-		parts[i] = FormatExpr(e)
-	}
-	return strings.Join(parts, sep)
-}
 
 func isOperatorName(n string) bool {
 	if n == "" {

@@ -220,11 +220,11 @@ func (b *binder) bindRangeFunction(s *scope, rf *pg_query.RangeFunction) (plan.N
 	for i, a := range args {
 		argTypes[i] = a.Type()
 	}
-	ov, err := types.ResolveFunction(name, argTypes)
+	want, result, err := b.generateSeriesSignature(argTypes)
 	if err != nil {
 		return nil, nil, b.wrapAt(err, fc.Location)
 	}
-	if err := b.castArgs(args, ov.Args); err != nil {
+	if err := b.castArgs(args, want); err != nil {
 		return nil, nil, err
 	}
 	alias, colName := name, name
@@ -237,12 +237,55 @@ func (b *binder) bindRangeFunction(s *scope, rf *pg_query.RangeFunction) (plan.N
 			colName = rf.Alias.Colnames[0].GetString_().GetSval()
 		}
 	}
-	c := plan.Column{ID: b.ids.Next(), Name: colName, Table: alias, Type: ov.Result}
+	c := plan.Column{ID: b.ids.Next(), Name: colName, Table: alias, Type: result}
 	node := &plan.FunctionScan{Name: name, Args: args, Cols: []plan.Column{c}}
 	b.colTable[c.ID], b.colName[c.ID] = alias, colName
 	it := &nsItem{name: alias, relVisible: true, colsVisible: true,
 		cols: []nsColumn{{name: colName, table: alias, expr: &plan.ColRef{ID: c.ID, T: c.Type, Name: colName}}}}
 	return node, []*nsItem{it}, nil
+}
+
+// generateSeriesSignature resolves generate_series's overloads:
+// (int4, int4[, int4]), (int8, int8[, int8]), (numeric, numeric[, numeric])
+// and (timestamp, timestamp, interval), choosing as PostgreSQL's function
+// resolution would (unknown literals take the other arguments' type).
+func (b *binder) generateSeriesSignature(args []types.Type) ([]types.Type, types.Type, error) {
+	if ov, err := types.ResolveFunction("generate_series", args); err == nil {
+		return ov.Args, ov.Result, nil
+	}
+	notFound := func() error {
+		names := make([]string, len(args))
+		for i, a := range args {
+			names[i] = a.BaseSQLName()
+		}
+		return pgerr.New(pgerr.UndefinedFunction, "function generate_series(%s) does not exist", strings.Join(names, ", ")).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	if len(args) != 2 && len(args) != 3 {
+		return nil, types.Type{}, notFound()
+	}
+	// Timestamp series.
+	if len(args) == 3 && (args[0].ID == types.Timestamp || args[0].ID == types.Date || args[1].ID == types.Timestamp) {
+		if args[2].ID != types.Interval && args[2].ID != types.Unknown {
+			return nil, types.Type{}, notFound()
+		}
+		return []types.Type{types.TimestampType, types.TimestampType, types.IntervalType}, types.TimestampType, nil
+	}
+	rank := map[types.ID]int{types.Unknown: 0, types.Int2: 1, types.Int4: 1, types.Int8: 2, types.Numeric: 3}
+	best := 1
+	for _, a := range args {
+		r, ok := rank[a.ID]
+		if !ok {
+			return nil, types.Type{}, notFound()
+		}
+		best = max(best, r)
+	}
+	t := [...]types.Type{types.Int4Type, types.Int4Type, types.Int8Type, types.NumericType}[best]
+	want := make([]types.Type, len(args))
+	for i := range want {
+		want[i] = t
+	}
+	return want, t, nil
 }
 
 func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr) (plan.Node, []*nsItem, error) {

@@ -93,10 +93,10 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 			if len(items) > len(targets) {
 				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns"), nodeLocation(items[len(targets)]))
 			}
-			if len(items) < len(targets) {
+			if len(items) < len(targets) && len(is.Cols) > 0 {
 				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions"), tlocs[len(items)])
 			}
-			given := make([]plan.Expr, len(items))
+			given := make([]plan.Expr, len(targets))
 			for i, it := range items {
 				d := defs[targets[i]]
 				if it.GetSetToDefault() != nil {
@@ -130,10 +130,10 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 		if len(cols) > len(targets) {
 			return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns"), q.locs[len(targets)])
 		}
-		if len(cols) < len(targets) {
+		if len(cols) < len(targets) && len(is.Cols) > 0 {
 			return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions"), tlocs[len(cols)])
 		}
-		given := make([]plan.Expr, len(cols))
+		given := make([]plan.Expr, len(targets))
 		for i, c := range cols {
 			d := defs[targets[i]]
 			var ref plan.Expr = &plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name}

@@ -531,19 +531,32 @@ func (b *binder) bindLimitExpr(s *scope, n *pg_query.Node, what string) (plan.Ex
 	if c := n.GetAConst(); c != nil && c.Isnull {
 		return nil, nil // LIMIT ALL / LIMIT NULL
 	}
-	ls := &scope{parent: s.parent, ctes: s.ctes, exprKind: what}
-	e, err := b.bindExpr(ls, n)
+	saved := s.exprKind
+	s.exprKind = what
+	e, err := b.bindExpr(s, n)
+	s.exprKind = saved
 	if err != nil {
 		return nil, err
 	}
+	// Only variables of this level are forbidden (checkExprIsVarFree).
+	local := map[plan.ColumnID]bool{}
+	for _, it := range s.items {
+		for _, c := range it.cols {
+			var ids []plan.ColumnID
+			collectColRefs(c.expr, &ids)
+			for _, id := range ids {
+				local[id] = true
+			}
+		}
+	}
 	var bad plan.Expr
 	walkExpr(e, func(x plan.Expr) bool {
-		if _, ok := x.(*plan.ColRef); ok && bad == nil {
+		if r, ok := x.(*plan.ColRef); ok && bad == nil && local[r.ID] {
 			bad = x
 		}
 		return true
 	})
-	if bad != nil || len(ls.outerRefs) > 0 {
+	if bad != nil {
 		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "argument of %s must not contain variables", what), b.locOf(bad))
 	}
 	out, err := b.coerce(e, types.Int8Type, coerceAssignment, b.locOf(e))

@@ -67,6 +67,12 @@ func (b *binder) bindSubLink(s *scope, sl *pg_query.SubLink, notIn bool) (plan.E
 	var casts []plan.Expr
 	needCast := false
 	for i := range lhs {
+		if notIn {
+			// PostgreSQL resolves = and negates: report its errors.
+			if _, err := types.ResolveOperator("=", lhs[i].Type(), cols[i].Type); err != nil {
+				return nil, b.wrapAt(err, sl.Location)
+			}
+		}
 		ov, err := types.ResolveOperator(op, lhs[i].Type(), cols[i].Type)
 		if err != nil {
 			return nil, b.wrapAt(err, sl.Location)
@@ -74,12 +80,12 @@ func (b *binder) bindSubLink(s *scope, sl *pg_query.SubLink, notIn bool) (plan.E
 		if ov.Result.ID != types.Bool {
 			return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "operator %s must return type boolean, not type %s", op, typeName(ov.Result)), sl.Location)
 		}
-		if lhs[i], err = b.coerce(lhs[i], ov.Args[0], coerceExplicit, b.locOf(lhs[i])); err != nil {
+		if lhs[i], err = b.coerce(lhs[i], ov.Args[0], coerceImplicit, b.locOf(lhs[i])); err != nil {
 			return nil, err
 		}
 		var ref plan.Expr = &plan.ColRef{ID: cols[i].ID, T: cols[i].Type, Name: cols[i].Name}
 		if cols[i].Type != ov.Args[1] {
-			if ref, err = b.coerce(ref, ov.Args[1], coerceExplicit, sl.Location); err != nil {
+			if ref, err = b.coerce(ref, ov.Args[1], coerceImplicit, sl.Location); err != nil {
 				return nil, err
 			}
 			needCast = true
