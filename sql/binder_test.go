@@ -49,7 +49,10 @@ func (c *fakeCatalog) Create(ctx context.Context, name string, cols []storage.Co
 	c.tables[name] = t
 	return t, nil
 }
-func (c *fakeCatalog) Drop(ctx context.Context, name string) error { delete(c.tables, name); return nil }
+func (c *fakeCatalog) Drop(ctx context.Context, name string) error {
+	delete(c.tables, name)
+	return nil
+}
 func (c *fakeCatalog) Append(ctx context.Context, t storage.Table, batch arrow.Record) error {
 	return nil
 }

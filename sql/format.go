@@ -354,7 +354,6 @@ func formatExpr(e plan.Expr, f *planFormatter) string {
 	return fmt.Sprintf("%T", e)
 }
 
-
 func isOperatorName(n string) bool {
 	if n == "" {
 		return false
