@@ -40,6 +40,7 @@ type binder struct {
 	aggRefs  map[plan.ColumnID]bool
 	colTable map[plan.ColumnID]string
 	colName  map[plan.ColumnID]string
+	outerLoc map[plan.ColumnID]int32 // where a column was first referenced from a subquery
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
@@ -49,6 +50,7 @@ func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
 		aggRefs:  map[plan.ColumnID]bool{},
 		colTable: map[plan.ColumnID]string{},
 		colName:  map[plan.ColumnID]string{},
+		outerLoc: map[plan.ColumnID]int32{},
 	}
 }
 

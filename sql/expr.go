@@ -235,11 +235,14 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 				in.Typmod = -1
 			}
 			v, err := types.ParseText(x.Val.S, in)
-			if err == nil && in != t {
-				v, err = types.CastValue(b.evalContext(), v, in, t, ctx == coerceExplicit)
-			}
 			if err != nil {
 				return nil, b.wrapAt(err, b.locOf(e))
+			}
+			if in != t {
+				// A length coercion runs at execution in PostgreSQL: no position.
+				if v, err = types.CastValue(b.evalContext(), v, in, t, ctx == coerceExplicit); err != nil {
+					return nil, err
+				}
 			}
 			return b.keepLoc(&plan.Const{Val: v, T: t}, e), nil
 		}
@@ -268,9 +271,10 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 	if c, isConst := e.(*plan.Const); isConst {
 		// Fold casts of constants, as PostgreSQL's eval_const_expressions
 		// would; errors point at the constant.
+		// Errors carry no position: PostgreSQL folds while planning.
 		v, err := types.CastValue(b.evalContext(), c.Val, from, t, ctx == coerceExplicit)
 		if err != nil {
-			return nil, b.wrapAt(err, b.locOf(e))
+			return nil, err
 		}
 		return b.keepLoc(&plan.Const{Val: v, T: t}, e), nil
 	}

@@ -78,6 +78,7 @@ func (b *binder) bindFromItem(s *scope, n *pg_query.Node) (plan.Node, []*nsItem,
 		if err != nil {
 			return nil, nil, err
 		}
+		s.rtes = append(s.rtes, rteInfo{alias: it.name})
 		return q.node, []*nsItem{it}, nil
 	case *pg_query.Node_RangeFunction:
 		return b.bindRangeFunction(s, x.RangeFunction)
@@ -117,6 +118,7 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	}
 	if rv.Schemaname == "" {
 		if env := s.ctes.lookup(name); env != nil {
+			s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
 			return b.bindCTERef(env, alias, rv.Alias)
 		}
 	}
@@ -130,9 +132,10 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	}
 	defs := tbl.Columns()
 	if rv.Alias != nil && len(rv.Alias.Colnames) > len(defs) {
-		return nil, nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
-			alias, len(defs), len(rv.Alias.Colnames)), rv.Location)
+		return nil, nil, pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
+			alias, len(defs), len(rv.Alias.Colnames))
 	}
+	s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
 	scan := &plan.Scan{Table: tbl, Alias: alias}
 	it := &nsItem{name: alias, relVisible: true, colsVisible: true}
 	for i, d := range defs {
@@ -240,6 +243,7 @@ func (b *binder) bindRangeFunction(s *scope, rf *pg_query.RangeFunction) (plan.N
 	c := plan.Column{ID: b.ids.Next(), Name: colName, Table: alias, Type: result}
 	node := &plan.FunctionScan{Name: name, Args: args, Cols: []plan.Column{c}}
 	b.colTable[c.ID], b.colName[c.ID] = alias, colName
+	s.rtes = append(s.rtes, rteInfo{alias: alias})
 	it := &nsItem{name: alias, relVisible: true, colsVisible: true,
 		cols: []nsColumn{{name: colName, table: alias, expr: &plan.ColRef{ID: c.ID, T: c.Type, Name: colName}}}}
 	return node, []*nsItem{it}, nil

@@ -36,6 +36,15 @@ type scope struct {
 	agg *aggState
 	// exprKind names the clause being bound, for "not allowed in X" errors.
 	exprKind string
+	// rtes lists every FROM entry bound at this level so far, visible or
+	// not (PostgreSQL's p_rtable), for error hints.
+	rtes []rteInfo
+}
+
+// rteInfo is a range-table entry's names.
+type rteInfo struct {
+	alias   string // the name it is referenced by
+	relname string // the stored table's name ("" for subqueries etc.)
 }
 
 func (s *scope) addOuterRef(id plan.ColumnID) {
@@ -66,8 +75,15 @@ func (b *binder) lookupColumn(s *scope, name string, loc int32) (nsColumn, error
 			}
 		}
 		if found != nil {
-			b.noteOuter(s, lvl, found.expr)
+			b.noteOuterAt(s, lvl, found.expr, loc)
 			return *found, nil
+		}
+	}
+	for cur := s; cur != nil; cur = cur.parent {
+		for _, it := range cur.items {
+			if it.relVisible && it.name == name {
+				return nsColumn{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "whole-row references are not supported"), loc)
+			}
 		}
 	}
 	return nsColumn{}, b.missingColumn(s, "", name, loc)
@@ -92,11 +108,11 @@ func (b *binder) lookupQualified(s *scope, rel, name string, loc int32) (nsColum
 			if found == nil {
 				return nsColumn{}, b.missingColumn(s, rel, name, loc)
 			}
-			b.noteOuter(s, lvl, found.expr)
+			b.noteOuterAt(s, lvl, found.expr, loc)
 			return *found, nil
 		}
 	}
-	return nsColumn{}, b.errAt(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), loc)
+	return nsColumn{}, b.missingRTE(s, rel, loc)
 }
 
 // lookupRel finds the namespace item named rel (for rel.*).
@@ -108,7 +124,40 @@ func (b *binder) lookupRel(s *scope, rel string, loc int32) (*nsItem, int, error
 			}
 		}
 	}
-	return nil, 0, b.errAt(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), loc)
+	return nil, 0, b.missingRTE(s, rel, loc)
+}
+
+// missingRTE is errorMissingRTE: a table name that is not visible here.
+func (b *binder) missingRTE(s *scope, rel string, loc int32) error {
+	for cur := s; cur != nil; cur = cur.parent {
+		for _, r := range cur.rtes {
+			if r.alias != rel && r.relname != rel {
+				continue
+			}
+			e := pgerr.New(pgerr.UndefinedTable, "invalid reference to FROM-clause entry for table \"%s\"", rel)
+			if r.alias != rel {
+				e = e.WithHint("Perhaps you meant to reference the table alias \"%s\".", r.alias)
+			} else {
+				e = e.WithHint("There is an entry for table \"%s\", but it cannot be referenced from this part of the query.", rel)
+			}
+			return b.errAt(e, loc)
+		}
+	}
+	return b.errAt(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), loc)
+}
+
+// noteOuterAt is noteOuter remembering where the reference was written.
+func (b *binder) noteOuterAt(s *scope, lvl int, e plan.Expr, loc int32) {
+	if lvl > 0 {
+		var ids []plan.ColumnID
+		collectColRefs(e, &ids)
+		for _, id := range ids {
+			if _, ok := b.outerLoc[id]; !ok {
+				b.outerLoc[id] = loc
+			}
+		}
+	}
+	b.noteOuter(s, lvl, e)
 }
 
 // noteOuter records that expr, found lvl levels up, is referenced from s.

@@ -189,10 +189,14 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 	// GROUP BY.
 	s.agg, s.exprKind = nil, "GROUP BY"
 	var groups []plan.Expr
+	grouped := len(sel.GroupClause) > 0
 	for _, gn := range sel.GroupClause {
 		g, err := b.bindGroupItem(s, gn, targets)
 		if err != nil {
 			return nil, err
+		}
+		if g == nil {
+			continue
 		}
 		dup := false
 		for _, h := range groups {
@@ -235,7 +239,7 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 	if where != nil {
 		node = &plan.Filter{Input: node, Pred: where}
 	}
-	if agg.anyAgg || len(groups) > 0 || having != nil {
+	if agg.anyAgg || grouped || having != nil {
 		an := &plan.Aggregate{Input: node, GroupBy: groups, Aggs: agg.calls}
 		gcols := make([]plan.Column, len(groups))
 		inCols := map[plan.ColumnID]plan.Column{}
@@ -448,8 +452,11 @@ func (b *binder) findTarget(s *scope, n *pg_query.Node, targets *[]*target, clau
 // input column names win over output names (SQL99), then output names and
 // ordinals, then arbitrary expressions.
 func (b *binder) bindGroupItem(s *scope, n *pg_query.Node, targets []*target) (plan.Expr, error) {
-	switch n.GetNode().(type) {
+	switch x := n.GetNode().(type) {
 	case *pg_query.Node_GroupingSet:
+		if x.GroupingSet.Kind == pg_query.GroupingSetKind_GROUPING_SET_EMPTY {
+			return nil, nil // GROUP BY (): one group
+		}
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "GROUPING SETS, ROLLUP and CUBE are not supported"), nodeLocation(n))
 	}
 	fromTarget := func(t *target) (plan.Expr, error) {
@@ -812,8 +819,12 @@ func (r *regrouper) rewrite(e plan.Expr) (plan.Expr, error) {
 		for _, id := range x.OuterRefs {
 			if r.inputIDs[id] && !r.isGroupCol(id) {
 				ref := &plan.ColRef{ID: id}
+				loc, ok := r.b.outerLoc[id]
+				if !ok {
+					loc = r.b.locOf(x)
+				}
 				return nil, r.b.errAt(pgerr.New(pgerr.GroupingError, "subquery uses ungrouped column \"%s\" from outer query",
-					r.b.qualifiedName(ref)), r.b.locOf(x))
+					r.b.qualifiedName(ref)), loc)
 			}
 		}
 	}
