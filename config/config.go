@@ -29,6 +29,17 @@ type Config struct {
 	LogLevel        string        // "debug", "info", "warn" or "error"
 	LogFormat       string        // "text" or "json"
 	ShutdownTimeout time.Duration // grace period for clients at shutdown
+
+	// Users maps user names to passwords (plain text or a PostgreSQL
+	// md5/SCRAM-SHA-256 verifier). Empty: local clients are trusted.
+	Users map[string]string
+	// HBA are the client authentication rules, first match wins (empty:
+	// the default of wire.AuthConfig).
+	HBA []HBARule
+	// TLSCert and TLSKey are PEM files; with both, clients may use TLS.
+	TLSCert, TLSKey string
+	// TLSRequireRemote refuses unencrypted connections from other machines.
+	TLSRequireRemote bool
 	// NoFsync (fsync = off) acknowledges commits without waiting for
 	// fsync: for tests and benchmarks only, a crash may lose them.
 	NoFsync bool
@@ -221,6 +232,133 @@ func (c *Config) CopyDirList() []string {
 	return strings.Split(c.CopyDirs, ",")
 }
 
+// HBARule is one client authentication rule (a pg_hba.conf line):
+// TYPE DATABASES USERS ADDRESS METHOD.
+type HBARule struct {
+	Type      string   // host, hostssl or hostnossl
+	Databases []string // names or "all"
+	Users     []string // names or "all"
+	Address   string   // "all", "samehost", an IP address or a CIDR
+	Method    string   // trust, reject, password, md5 or scram-sha-256
+}
+
+func init() {
+	settings = append(settings,
+		setting{
+			key: "users", flag: "users", arg: "LIST",
+			usage: "users and passwords, one \"name:password\" per line (or comma-separated); a password may be an md5 or SCRAM-SHA-256 verifier; empty = trust local clients",
+			def:   func() string { return "" },
+			apply: func(c *Config, v string) error {
+				users, err := parseUsers(v)
+				c.Users = users
+				return err
+			},
+		},
+		setting{
+			key: "hba", flag: "hba", arg: "RULES",
+			usage: "client authentication rules, one per line or ';'-separated: TYPE DATABASES USERS ADDRESS METHOD (e.g. \"hostssl all all 0.0.0.0/0 scram-sha-256\"); empty = scram-sha-256 for everyone when users are set",
+			def:   func() string { return "" },
+			apply: func(c *Config, v string) error {
+				rules, err := parseHBA(v)
+				c.HBA = rules
+				return err
+			},
+		},
+		setting{
+			key: "tls_cert", flag: "tls-cert", arg: "FILE",
+			usage: "PEM certificate (chain) for TLS; needs tls_key",
+			def:   func() string { return "" },
+			apply: func(c *Config, v string) error { c.TLSCert = strings.TrimSpace(v); return nil },
+		},
+		setting{
+			key: "tls_key", flag: "tls-key", arg: "FILE",
+			usage: "PEM private key for TLS; needs tls_cert",
+			def:   func() string { return "" },
+			apply: func(c *Config, v string) error { c.TLSKey = strings.TrimSpace(v); return nil },
+		},
+		setting{
+			key: "tls_require_remote", flag: "tls-require-remote", arg: "BOOL",
+			usage: "refuse connections from other machines that do not use TLS",
+			def:   func() string { return "false" },
+			apply: func(c *Config, v string) error {
+				b, err := strconv.ParseBool(strings.TrimSpace(v))
+				if err != nil {
+					return errors.New("must be true or false")
+				}
+				c.TLSRequireRemote = b
+				return nil
+			},
+		},
+	)
+}
+
+// parseUsers reads "name:password" entries, one per line (or, on a single
+// line, comma-separated).
+func parseUsers(v string) (map[string]string, error) {
+	users := map[string]string{}
+	var entries []string
+	if strings.Contains(v, "\n") {
+		entries = strings.Split(v, "\n")
+	} else {
+		entries = strings.Split(v, ",")
+	}
+	for _, e := range entries {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			continue
+		}
+		name, pw, ok := strings.Cut(e, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			return nil, errors.New(`each user must be written "name:password"`)
+		}
+		name = strings.TrimSpace(name)
+		if _, dup := users[name]; dup {
+			return nil, fmt.Errorf("user %q is listed twice", name)
+		}
+		users[name] = pw
+	}
+	if len(users) == 0 {
+		return nil, nil
+	}
+	return users, nil
+}
+
+// parseHBA reads rules, one per line or ';'-separated; '#' starts a comment.
+func parseHBA(v string) ([]HBARule, error) {
+	var rules []HBARule
+	for _, line := range strings.FieldsFunc(v, func(r rune) bool { return r == '\n' || r == ';' }) {
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) != 5 {
+			return nil, fmt.Errorf("rule %q: want TYPE DATABASES USERS ADDRESS METHOD", strings.TrimSpace(line))
+		}
+		r := HBARule{Type: strings.ToLower(f[0]), Databases: strings.Split(f[1], ","), Users: strings.Split(f[2], ","),
+			Address: f[3], Method: strings.ToLower(f[4])}
+		switch r.Type {
+		case "host", "hostssl", "hostnossl":
+		default:
+			return nil, fmt.Errorf("rule %q: type must be host, hostssl or hostnossl", strings.TrimSpace(line))
+		}
+		switch r.Method {
+		case "trust", "reject", "password", "md5", "scram-sha-256":
+		default:
+			return nil, fmt.Errorf("rule %q: method must be trust, reject, password, md5 or scram-sha-256", strings.TrimSpace(line))
+		}
+		if r.Address != "all" && r.Address != "samehost" {
+			if _, _, err := net.ParseCIDR(r.Address); err != nil && net.ParseIP(r.Address) == nil {
+				return nil, fmt.Errorf("rule %q: address must be all, samehost, an IP address or a CIDR", strings.TrimSpace(line))
+			}
+		}
+		rules = append(rules, r)
+	}
+	return rules, nil
+}
+
 func oneOf(set func(*Config, string), allowed ...string) func(*Config, string) error {
 	return func(c *Config, v string) error {
 		v = strings.ToLower(strings.TrimSpace(v))
@@ -318,6 +456,12 @@ func Load(args []string, env []string) (*Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("invalid value %q for %s (%s / --%s): %v", raw, s.key, s.env(), s.flag, err)
 		}
+	}
+	if (cfg.TLSCert == "") != (cfg.TLSKey == "") {
+		return nil, errors.New("tls_cert and tls_key must be given together")
+	}
+	if cfg.TLSRequireRemote && cfg.TLSCert == "" {
+		return nil, errors.New("tls_require_remote needs tls_cert and tls_key")
 	}
 	return cfg, nil
 }

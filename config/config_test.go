@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -30,7 +31,7 @@ func TestDefaults(t *testing.T) {
 		BatchSize: 4096, MemoryLimit: 0, HashKernel: "auto", LogLevel: "info", LogFormat: "text",
 		ShutdownTimeout: 10 * time.Second,
 	}
-	if *cfg != want {
+	if !reflect.DeepEqual(*cfg, want) {
 		t.Fatalf("defaults\n got  %+v\n want %+v", *cfg, want)
 	}
 }
@@ -61,7 +62,7 @@ log_format: json
 		MemoryLimit: 1 << 30, HashKernel: "portable", LogLevel: "debug", LogFormat: "json",
 		ShutdownTimeout: 10 * time.Second, ConfigFile: file,
 	}
-	if *cfg != want {
+	if !reflect.DeepEqual(*cfg, want) {
 		t.Fatalf("\n got  %+v\n want %+v", *cfg, want)
 	}
 }
@@ -195,6 +196,63 @@ func TestParseSize(t *testing.T) {
 	for _, in := range []string{"", "GiB", "-1", "1.2.3MiB", "4XB", "0.5B", "99999999TiB"} {
 		if got, err := ParseSize(in); err == nil {
 			t.Errorf("ParseSize(%q) = %d; want an error", in, got)
+		}
+	}
+}
+
+func TestAuthAndTLSSettings(t *testing.T) {
+	t.Chdir(t.TempDir())
+	file := writeFile(t, "c.yaml", `
+users: |
+  alice:s3cret:with:colons
+  bob:md5aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+hba: |
+  hostssl all all 0.0.0.0/0 scram-sha-256   # remote: TLS + SCRAM
+  host    d1,d2 bob samehost md5
+  host    all all ::1/128 trust
+tls_cert: /c.pem
+tls_key: /k.pem
+tls_require_remote: true
+`)
+	cfg, err := Load([]string{"--config", file}, []string{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantUsers := map[string]string{"alice": "s3cret:with:colons", "bob": "md5aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}
+	if !reflect.DeepEqual(cfg.Users, wantUsers) {
+		t.Errorf("users = %v, want %v", cfg.Users, wantUsers)
+	}
+	wantHBA := []HBARule{
+		{Type: "hostssl", Databases: []string{"all"}, Users: []string{"all"}, Address: "0.0.0.0/0", Method: "scram-sha-256"},
+		{Type: "host", Databases: []string{"d1", "d2"}, Users: []string{"bob"}, Address: "samehost", Method: "md5"},
+		{Type: "host", Databases: []string{"all"}, Users: []string{"all"}, Address: "::1/128", Method: "trust"},
+	}
+	if !reflect.DeepEqual(cfg.HBA, wantHBA) {
+		t.Errorf("hba = %+v, want %+v", cfg.HBA, wantHBA)
+	}
+	if cfg.TLSCert != "/c.pem" || cfg.TLSKey != "/k.pem" || !cfg.TLSRequireRemote {
+		t.Errorf("tls = %q %q %v", cfg.TLSCert, cfg.TLSKey, cfg.TLSRequireRemote)
+	}
+	// The environment takes single-line, separated forms.
+	cfg, err = Load(nil, []string{"JOIND_USERS=a:x,b:y", "JOIND_HBA=host all a all md5; host all all all reject"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Users) != 2 || cfg.Users["b"] != "y" || len(cfg.HBA) != 2 || cfg.HBA[1].Method != "reject" {
+		t.Errorf("env forms: users %v hba %+v", cfg.Users, cfg.HBA)
+	}
+	for _, bad := range [][]string{
+		{"--hba", "host all all all kerberos"},
+		{"--hba", "hostgss all all all md5"},
+		{"--hba", "host all all 300.1.1.1 md5"},
+		{"--hba", "host all all"},
+		{"--users", "nopassword"},
+		{"--users", "a:x,a:y"},
+		{"--tls-cert", "/c.pem"},
+		{"--tls-require-remote", "true"},
+	} {
+		if _, err := Load(bad, []string{}); err == nil {
+			t.Errorf("Load(%q) accepted", bad)
 		}
 	}
 }

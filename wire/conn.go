@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -24,7 +25,8 @@ import (
 // which is also the only writer of the socket.
 type conn struct {
 	srv    *Server
-	nc     net.Conn
+	nc     net.Conn // replaced by the TLS connection after SSLRequest (under mu)
+	tls    bool
 	pid    uint32
 	secret [4]byte
 	log    *slog.Logger
@@ -64,7 +66,10 @@ func newConn(s *Server, nc net.Conn, pid uint32) *conn {
 // FATAL 57P01 and closes.
 func (c *conn) shutdown() {
 	c.cancel(errServerShutdown)
-	_ = c.nc.SetReadDeadline(time.Now())
+	c.mu.Lock()
+	nc := c.nc
+	c.mu.Unlock()
+	_ = nc.SetReadDeadline(time.Now())
 }
 
 // cancelQuery cancels the running query, if any (from a CancelRequest).
@@ -126,9 +131,17 @@ func (c *conn) startup() bool {
 			return false
 		}
 		switch major, minor := pkt.code>>16, pkt.code&0xffff; {
+		case pkt.code == sslRequestCode && c.srv.opts.TLS != nil && !c.tls:
+			if n >= maxNegotiations || len(pkt.body) != 0 {
+				return false
+			}
+			if !c.startTLS() {
+				return false
+			}
 		case pkt.code == sslRequestCode || pkt.code == gssEncRequestCode:
-			// No TLS or GSSAPI encryption yet: 'N' tells the client to go on
-			// in plain text with a StartupMessage on this same socket.
+			// No TLS (not configured, or already on) and no GSSAPI
+			// encryption: 'N' tells the client to go on in plain text with
+			// a StartupMessage on this same socket.
 			if n >= maxNegotiations || len(pkt.body) != 0 {
 				return false
 			}
@@ -151,6 +164,23 @@ func (c *conn) startup() bool {
 	}
 }
 
+// startTLS answers an SSLRequest with 'S' and runs the TLS handshake; the
+// startup continues over TLS.
+func (c *conn) startTLS() bool {
+	if _, err := c.nc.Write([]byte{'S'}); err != nil {
+		return false
+	}
+	tc := tls.Server(c.nc, c.srv.opts.TLS)
+	if err := tc.Handshake(); err != nil {
+		c.log.Info("TLS handshake failed", "err", err)
+		return false
+	}
+	c.mu.Lock()
+	c.nc, c.tls = tc, true
+	c.mu.Unlock()
+	return true
+}
+
 func (c *conn) startSession(minor uint32, body []byte) bool {
 	c.be = pgproto3.NewBackend(c.nc, c.nc)
 	c.be.SetMaxBodyLen(c.srv.opts.MaxMessageSize)
@@ -170,7 +200,10 @@ func (c *conn) startSession(minor uint32, body []byte) bool {
 		slices.Sort(pqOpts)
 		c.be.Send(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: protocolLatest, UnrecognizedOptions: pqOpts})
 	}
-	// Trust authentication: every user is accepted.
+	if fail := c.authenticate(params["user"], params["database"]); fail != nil {
+		c.sendFatal(fail)
+		return false
+	}
 	c.be.Send(&pgproto3.AuthenticationOk{})
 	if optErr != nil {
 		c.sendFatal(pgerr.As(optErr))
@@ -196,7 +229,7 @@ func (c *conn) startSession(minor uint32, body []byte) bool {
 	c.reportSettings()
 	c.be.Send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.secret[:]})
 	c.log.Info("connection authorized", "user", params["user"], "database", params["database"],
-		"application_name", params["application_name"])
+		"application_name", params["application_name"], "tls", c.tls)
 	c.readyForQuery()
 	return c.writeErr == nil
 }

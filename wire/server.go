@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
@@ -44,6 +45,13 @@ type ServerOptions struct {
 	// StartupTimeout bounds the startup phase (default 1 minute), like
 	// PostgreSQL's authentication_timeout.
 	StartupTimeout time.Duration
+	// Auth says who may connect and how (see AuthConfig for the default).
+	Auth AuthConfig
+	// TLS, if set, makes the server answer SSLRequest with 'S' and
+	// encrypt the connection.
+	TLS *tls.Config
+	// RequireTLSRemote refuses unencrypted connections from other machines.
+	RequireTLSRemote bool
 }
 
 // Server accepts PostgreSQL wire-protocol connections and serves each with a
@@ -59,6 +67,8 @@ type Server struct {
 	conns     map[uint32]*conn // by backend process id
 	nextPID   uint32
 	wg        sync.WaitGroup // one per accepted connection
+	// scramCache holds SCRAM verifiers derived from plain-text passwords.
+	scramCache map[string]*scramVerifier
 }
 
 // NewServer returns a Server for engine. A nil logger discards logs.
