@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -81,7 +82,14 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "joind: cannot listen on %s: %v\n", cfg.Listen, err)
 		return 1
 	}
-	srv := wire.NewServer(eng, wire.ServerOptions{}, logger)
+	srvOpts, err := serverOptions(cfg)
+	if err != nil {
+		ln.Close()
+		_ = eng.Close()
+		fmt.Fprintf(stderr, "joind: %v\n", err)
+		return 1
+	}
+	srv := wire.NewServer(eng, srvOpts, logger)
 	logger.Info("joind listening", "address", ln.Addr().String(), "version", versionString(),
 		"kernel", hashtable.KernelName(), "data_dir", cfg.DataDir, "partitions", cfg.Partitions,
 		"memory_limit", cfg.MemoryLimit, "config_file", cfg.ConfigFile)
@@ -129,4 +137,21 @@ func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// serverOptions turns the authentication and TLS settings into wire's.
+func serverOptions(cfg *config.Config) (wire.ServerOptions, error) {
+	opts := wire.ServerOptions{Auth: wire.AuthConfig{Users: cfg.Users}, RequireTLSRemote: cfg.TLSRequireRemote}
+	for _, r := range cfg.HBA {
+		opts.Auth.Rules = append(opts.Auth.Rules, wire.HBARule{Type: r.Type, Databases: r.Databases,
+			Users: r.Users, Address: r.Address, Method: r.Method})
+	}
+	if cfg.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.TLSCert, cfg.TLSKey)
+		if err != nil {
+			return opts, fmt.Errorf("cannot load TLS certificate: %v", err)
+		}
+		opts.TLS = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	return opts, nil
 }
