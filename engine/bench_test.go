@@ -119,7 +119,32 @@ func newPeerSession() (wire.Session, error) {
 			}
 		}
 	}
+	settle(e)
 	return s, nil
+}
+
+// settle waits until background storage work (compaction of the many small
+// loaded batches) stops changing the tables' batch layout, so the timed
+// queries neither compete with it nor see the layout change between runs.
+func settle(e *Engine) {
+	layout := func() string {
+		var sb strings.Builder
+		for _, pt := range peerTables {
+			t, _ := e.catalog.Lookup(strings.Fields(pt.create)[2])
+			sb.WriteString(strconv.Itoa(len(t.Snapshot())) + ",")
+		}
+		return sb.String()
+	}
+	prev, stable := layout(), 0
+	for deadline := time.Now().Add(30 * time.Second); stable < 3 && time.Now().Before(deadline); {
+		time.Sleep(200 * time.Millisecond)
+		cur := layout()
+		if cur == prev {
+			stable++
+		} else {
+			prev, stable = cur, 0
+		}
+	}
 }
 
 // discardWriter drops rows but keeps a copy of the last ones (at most keep).

@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/sql/plan"
@@ -118,6 +122,49 @@ func TestDenseIndexChoiceAndEdges(t *testing.T) {
 			}
 			if c := ix.countMatches([]int64{k}, nil, nil); c != int64(len(want)) {
 				t.Fatalf("%v: countMatches(%d) = %d, want %d", tc.keys, k, c, len(want))
+			}
+		}
+	}
+}
+
+// take's builder-free paths against GetValue, with NULL inputs, -1 indexes
+// and sliced inputs.
+func TestTakeAgainstValues(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for _, typ := range []types.Type{types.Int8Type, types.Int4Type, types.Int2Type, types.Float8Type, types.TextType, types.DateType, types.TimestampType} {
+		for trial := 0; trial < 20; trial++ {
+			n := rng.Intn(40) + 1
+			b := array.NewBuilder(memory.DefaultAllocator, typ.ArrowType())
+			for i := 0; i < n; i++ {
+				if trial%2 == 0 && rng.Intn(4) == 0 {
+					b.AppendNull()
+					continue
+				}
+				v := types.Value{I: int64(rng.Intn(1000)), F: float64(rng.Intn(1000)) / 4, S: strings.Repeat("x", rng.Intn(5)) + fmt.Sprint(i)}
+				types.AppendValue(b, typ, v)
+			}
+			arr := b.NewArray()
+			lo := rng.Intn(n)
+			arr = array.NewSlice(arr, int64(lo), int64(n))
+			idx := make([]int32, rng.Intn(50))
+			for j := range idx {
+				idx[j] = int32(rng.Intn(arr.Len()+1)) - 1
+			}
+			got := take(arr, typ, idx)
+			if got.Len() != len(idx) {
+				t.Fatalf("%v: len %d, want %d", typ, got.Len(), len(idx))
+			}
+			for j, i := range idx {
+				var want types.Value
+				if i < 0 {
+					want = types.NullValue
+				} else {
+					want = types.GetValue(arr, typ, int(i))
+				}
+				g := types.GetValue(got, typ, j)
+				if g.Null != want.Null || !g.Null && (g.I != want.I || g.F != want.F || g.S != want.S) {
+					t.Fatalf("%v: row %d (from %d) = %+v, want %+v", typ, j, i, g, want)
+				}
 			}
 		}
 	}

@@ -585,7 +585,14 @@ func (s *stream) startBatch(rec arrow.Record) error {
 	s.pb.restart()
 	fact := FactRow
 	s.sel = s.sel[:0]
-	for i := 0; i < n; i++ {
+	noNulls := true
+	for c := range kb.cols {
+		noNulls = noNulls && kb.cols[c].nulls == nil
+	}
+	for i := 0; noNulls && i < n; i++ {
+		s.sel = append(s.sel, int32(i))
+	}
+	for i := 0; !noNulls && i < n; i++ {
 		if kb.anyNull(j.allCols, j.nullsEq, i) {
 			if kb.anyNull(j.valueCols, j.nullsEq, i) {
 				fact |= FactNullKey
@@ -622,6 +629,12 @@ func (s *stream) step() (arrow.Record, error) {
 			s.batchDone = s.build.idx.probe(s.kb, s.sel, s.pb)
 		}
 		if len(s.pb.probe) == 0 {
+			continue
+		}
+		if j.kind == kInner && j.residual == nil {
+			// Every pair is an output row.
+			s.outB = append(s.outB, s.pb.build...)
+			s.outP = append(s.outP, s.pb.probe...)
 			continue
 		}
 		status, err := s.evalResidual(s.pb.probe, s.pb.build)

@@ -1,8 +1,12 @@
 package join
 
 import (
+	"math"
+	"unsafe"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
@@ -14,18 +18,23 @@ func take(arr arrow.Array, t types.Type, idx []int32) arrow.Array {
 	mem := memory.DefaultAllocator
 	switch a := arr.(type) {
 	case *array.Int64:
-		return takePrim(a, idx, a.Int64Values(), array.NewInt64Builder(mem))
+		return takeFixed(a, idx, a.Int64Values())
 	case *array.Int32:
-		return takePrim(a, idx, a.Int32Values(), array.NewInt32Builder(mem))
+		return takeFixed(a, idx, a.Int32Values())
 	case *array.Int16:
-		return takePrim(a, idx, a.Int16Values(), array.NewInt16Builder(mem))
+		return takeFixed(a, idx, a.Int16Values())
 	case *array.Float64:
-		return takePrim(a, idx, a.Float64Values(), array.NewFloat64Builder(mem))
+		return takeFixed(a, idx, a.Float64Values())
 	case *array.Float32:
-		return takePrim(a, idx, a.Float32Values(), array.NewFloat32Builder(mem))
+		return takeFixed(a, idx, a.Float32Values())
 	case *array.Date32:
-		return takePrim(a, idx, a.Date32Values(), array.NewDate32Builder(mem))
+		return takeFixed(a, idx, a.Date32Values())
+	case *array.Timestamp:
+		return takeFixed(a, idx, a.TimestampValues())
 	case *array.String:
+		if out := takeString(a, idx); out != nil {
+			return out
+		}
 		b := array.NewStringBuilder(mem)
 		b.Reserve(len(idx))
 		for _, i := range idx {
@@ -61,32 +70,82 @@ func take(arr arrow.Array, t types.Type, idx []int32) arrow.Array {
 	return b.NewArray()
 }
 
-type primBuilder[T any] interface {
-	array.Builder
-	Append(T)
-	UnsafeAppend(T)
+// takeNulls returns the validity bitmap of a gather (nil when no output row
+// is NULL) and the NULL count: output row j is NULL when idx[j] < 0 or
+// input row idx[j] is NULL.
+func takeNulls(a arrow.Array, idx []int32) ([]byte, int) {
+	var valid []byte
+	nulls := 0
+	hasNulls := a.NullN() > 0
+	for j, i := range idx {
+		if i >= 0 && (!hasNulls || a.IsValid(int(i))) {
+			continue
+		}
+		if valid == nil {
+			valid = make([]byte, bitutil.BytesForBits(int64(len(idx))))
+			bitutil.SetBitsTo(valid, 0, int64(len(idx)), true)
+		}
+		bitutil.ClearBit(valid, j)
+		nulls++
+	}
+	return valid, nulls
 }
 
-func takePrim[T any](a arrow.Array, idx []int32, vals []T, b primBuilder[T]) arrow.Array {
-	b.Reserve(len(idx))
-	if a.NullN() == 0 {
-		for _, i := range idx {
-			if i < 0 {
-				b.AppendNull()
-			} else {
-				b.UnsafeAppend(vals[i])
+func bufferOrNil(b []byte) *memory.Buffer {
+	if b == nil {
+		return nil
+	}
+	return memory.NewBufferBytes(b)
+}
+
+// takeFixed gathers a fixed-width column straight into Go memory (no
+// builder): one pass for the values, one for NULLs only if there are any.
+func takeFixed[T any](a arrow.Array, idx []int32, vals []T) arrow.Array {
+	n := len(idx)
+	out := make([]T, n)
+	valid, nulls := takeNulls(a, idx)
+	if nulls == 0 {
+		for j, i := range idx {
+			out[j] = vals[i]
+		}
+	} else {
+		for j, i := range idx {
+			if i >= 0 {
+				out[j] = vals[i] // a NULL slot's value is never read
 			}
 		}
-		return b.NewArray()
 	}
-	for _, i := range idx {
-		if i < 0 || a.IsNull(int(i)) {
-			b.AppendNull()
-		} else {
-			b.UnsafeAppend(vals[i])
+	var zero T
+	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), n*int(unsafe.Sizeof(zero)))
+	data := array.NewData(a.DataType(), n, []*memory.Buffer{bufferOrNil(valid), memory.NewBufferBytes(raw)}, nil, nulls, 0)
+	return array.MakeFromData(data)
+}
+
+// takeString gathers a string column with exact-size offsets and data
+// buffers; nil if the result would overflow 32-bit offsets.
+func takeString(a *array.String, idx []int32) arrow.Array {
+	n := len(idx)
+	valid, nulls := takeNulls(a, idx)
+	offs := make([]int32, n+1)
+	total := 0
+	for j, i := range idx {
+		if i >= 0 && (nulls == 0 || bitutil.BitIsSet(valid, j)) {
+			total += a.ValueLen(int(i))
+			if total > math.MaxInt32 {
+				return nil
+			}
+		}
+		offs[j+1] = int32(total)
+	}
+	buf := make([]byte, total)
+	for j, i := range idx {
+		if offs[j+1] > offs[j] {
+			copy(buf[offs[j]:], a.Value(int(i)))
 		}
 	}
-	return b.NewArray()
+	rawOffs := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(offs))), 4*(n+1))
+	data := array.NewData(a.DataType(), n, []*memory.Buffer{bufferOrNil(valid), memory.NewBufferBytes(rawOffs), memory.NewBufferBytes(buf)}, nil, nulls, 0)
+	return array.MakeFromData(data)
 }
 
 // nullArray is n NULLs of type t.
