@@ -5,6 +5,7 @@ import (
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
 )
 
 func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
@@ -122,9 +123,28 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 			out.Rows = append(out.Rows, row)
 		}
 	default:
-		q, _, err := b.bindSelect(sel, nil, nil, true)
+		// As in PostgreSQL, unknown literals of the SELECT list take the
+		// target columns' types instead of text.
+		q, _, err := b.bindSelect(sel, nil, nil, false)
 		if err != nil {
 			return nil, err
+		}
+		if p, ok := q.node.(*plan.Project); ok {
+			for i := range p.Exprs {
+				if p.Cols[i].Type.ID != types.Unknown {
+					continue
+				}
+				var e plan.Expr = p.Exprs[i]
+				if i < len(targets) {
+					d := defs[targets[i]]
+					if e, err = b.coerceAssign(e, d.Type, d.Name, q.locs[i]); err != nil {
+						return nil, err
+					}
+				} else {
+					e = b.resolveUnknown(e)
+				}
+				p.Exprs[i], p.Cols[i].Type = e, e.Type()
+			}
 		}
 		cols := q.node.Columns()
 		if len(cols) > len(targets) {

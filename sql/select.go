@@ -243,7 +243,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 		an := &plan.Aggregate{Input: node, GroupBy: groups, Aggs: agg.calls}
 		gcols := make([]plan.Column, len(groups))
 		inCols := map[plan.ColumnID]plan.Column{}
+		inNotNull := columnNotNull(input)
 		for _, c := range input.Columns() {
+			c.NotNull = inNotNull[c.ID]
 			inCols[c.ID] = c
 		}
 		for i, g := range groups {
@@ -279,7 +281,7 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 	hasJunk := false
 	for _, t := range targets {
 		e := t.expr
-		if resolveUnknown && !t.junk {
+		if resolveUnknown || t.junk {
 			e = b.resolveUnknown(e)
 		}
 		col := plan.Column{ID: b.ids.Next(), Name: t.name, Type: e.Type(), NotNull: exprNotNull(e, notNull)}
@@ -848,11 +850,36 @@ func (b *binder) qualifiedName(r *plan.ColRef) string {
 }
 
 // columnNotNull maps a node's output columns to their NotNull flag.
+// plan.Join.Columns passes its inputs' flags through unchanged, so the
+// columns of an outer join's nullable side are cleared here.
 func columnNotNull(n plan.Node) map[plan.ColumnID]bool {
 	m := map[plan.ColumnID]bool{}
 	for _, c := range n.Columns() {
 		m[c.ID] = c.NotNull
 	}
+	var walk func(plan.Node)
+	walk = func(x plan.Node) {
+		if j, ok := x.(*plan.Join); ok {
+			clear := func(side plan.Node) {
+				for _, c := range side.Columns() {
+					m[c.ID] = false
+				}
+			}
+			switch j.Type {
+			case plan.LeftJoin:
+				clear(j.Right)
+			case plan.RightJoin:
+				clear(j.Left)
+			case plan.FullJoin:
+				clear(j.Left)
+				clear(j.Right)
+			}
+		}
+		for _, c := range x.Children() {
+			walk(c)
+		}
+	}
+	walk(n)
 	return m
 }
 
