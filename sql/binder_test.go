@@ -209,6 +209,6 @@ func runGolden(t *testing.T, file string) {
 	}
 }
 
-func TestBindGolden(t *testing.T)   { runGolden(t, "bind.txt") }
-func TestErrorsGolden(t *testing.T) { runGolden(t, "errors.txt") }
+func TestBindGolden(t *testing.T)    { runGolden(t, "bind.txt") }
+func TestErrorsGolden(t *testing.T)  { runGolden(t, "errors.txt") }
 func TestErrors2Golden(t *testing.T) { runGolden(t, "errors2.txt") }
