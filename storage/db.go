@@ -234,14 +234,15 @@ func (db *DB) load() error {
 		rows += t.rows
 	}
 	// Files the manifest does not name were written by a commit that never
-	// reached its manifest rename: nothing acknowledged lives in them.
+	// reached its manifest rename, or replaced by a compaction and not yet
+	// deleted: nothing acknowledged lives only in them.
 	for _, e := range entries {
 		n := e.Name()
 		if n == manifestTemp || (strings.HasPrefix(n, "seg-") && !live[n]) {
 			if err := os.Remove(filepath.Join(db.dir, n)); err != nil {
 				return err
 			}
-			db.log.Info("storage: removed a file of an interrupted commit", "file", filepath.Join(db.dir, n))
+			db.log.Info("storage: removed a segment file the manifest does not name (interrupted commit or replaced by compaction)", "file", filepath.Join(db.dir, n))
 		}
 	}
 	db.nextID.Store(next)

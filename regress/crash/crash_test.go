@@ -77,13 +77,14 @@ type ledger struct {
 	mu    sync.Mutex
 	acked map[[2]int]bool
 	next  []int // next seq per writer (units below it were attempted)
+	kinds map[string]int
 }
 
 const parts = 3 // rows per unit
 
 // writer inserts units until its connection fails: single multi-row
-// INSERTs, BEGIN/INSERT/INSERT/COMMIT blocks, and rolled-back blocks that
-// must never be seen (negative seq).
+// INSERTs, COPY FROM STDIN, BEGIN/INSERT/INSERT/COMMIT blocks, and
+// rolled-back blocks that must never be seen (negative seq).
 func (l *ledger) writer(ctx context.Context, j *joindtest.Joind, w int, rng *rand.Rand) {
 	c, err := connect(ctx, j)
 	if err != nil {
@@ -96,7 +97,11 @@ func (l *ledger) writer(ctx context.Context, j *joindtest.Joind, w int, rng *ran
 		l.next[w]++
 		l.mu.Unlock()
 		var err error
-		switch rng.Intn(6) {
+		kind := rng.Intn(7)
+		switch kind {
+		case 6:
+			data := fmt.Sprintf("%d\t%d\t0\n%d\t%d\t1\n%d\t%d\t2\n", w, s, w, s, w, s)
+			_, err = c.PgConn().CopyFrom(ctx, strings.NewReader(data), "COPY crash FROM STDIN")
 		case 0, 1, 2:
 			_, err = c.Exec(ctx, fmt.Sprintf("INSERT INTO crash VALUES (%d,%d,0),(%d,%d,1),(%d,%d,2)", w, s, w, s, w, s))
 		case 3, 4:
@@ -125,6 +130,7 @@ func (l *ledger) writer(ctx context.Context, j *joindtest.Joind, w int, rng *ran
 		}
 		l.mu.Lock()
 		l.acked[[2]int{w, s}] = true
+		l.kinds[[]string{"INSERT", "INSERT", "INSERT", "BEGIN/COMMIT", "BEGIN/COMMIT", "", "COPY"}[kind]]++
 		l.mu.Unlock()
 	}
 }
@@ -199,7 +205,7 @@ func TestCrashRecovery(t *testing.T) {
 	seed := time.Now().UnixNano()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewSource(seed))
-	l := &ledger{acked: map[[2]int]bool{}, next: make([]int, writers)}
+	l := &ledger{acked: map[[2]int]bool{}, next: make([]int, writers), kinds: map[string]int{}}
 
 	j := joindtest.StartJoindWithDataDir(t, dir)
 	c := mustConnect(t, j)
@@ -232,8 +238,8 @@ func TestCrashRecovery(t *testing.T) {
 	l.mu.Lock()
 	acked := len(l.acked)
 	l.mu.Unlock()
-	t.Logf("%d kill/restart cycles in %v: %d units acknowledged, %d rows present, none lost or duplicated",
-		cycles, time.Since(start).Round(time.Millisecond), acked, rows)
+	t.Logf("%d kill/restart cycles in %v: %d units acknowledged (%v), %d rows present, none lost or duplicated",
+		cycles, time.Since(start).Round(time.Millisecond), acked, l.kinds, rows)
 	j.Stop()
 }
 
