@@ -199,7 +199,23 @@ func (n *Join) Columns() []Column {
 	}
 	l, r := n.Left.Columns(), n.Right.Columns()
 	out := make([]Column, 0, len(l)+len(r))
-	return append(append(out, l...), r...)
+	out = append(out, l...)
+	if n.Type == RightJoin || n.Type == FullJoin {
+		clearNotNull(out)
+	}
+	start := len(out)
+	out = append(out, r...)
+	if n.Type == LeftJoin || n.Type == FullJoin {
+		clearNotNull(out[start:])
+	}
+	return out
+}
+
+// clearNotNull marks columns of an outer join's null-extended side nullable.
+func clearNotNull(cols []Column) {
+	for i := range cols {
+		cols[i].NotNull = false
+	}
 }
 
 func (n *Scan) Children() []Node         { return nil }
