@@ -510,7 +510,7 @@ func (w *stmtWriter) Describe(cols []ColumnDesc) error {
 			DataTypeOID:          col.TypeOID,
 			DataTypeSize:         col.TypeSize,
 			TypeModifier:         col.TypeMod,
-			Format:               0, // text: the simple protocol sends only text
+			Format:               col.Format,
 		}
 		n += len(col.Name) + 19
 	}
