@@ -292,7 +292,11 @@ func (db *DB) Close() error {
 	return nil
 }
 
-// retire schedules files for deletion after the grace period.
+// retire deletes the files of segments the durable manifest no longer
+// names. A loaded segment's file is deleted at once: every reader, even
+// one holding an older version, uses the cached batches. An unloaded one
+// (a TRUNCATE or DROP of a table not read since start-up) waits out a
+// grace period, for a statement that pinned the older version just before.
 func (db *DB) retire(segs []*segment) {
 	if db.dir == "" || len(segs) == 0 {
 		return
@@ -301,7 +305,14 @@ func (db *DB) retire(segs []*segment) {
 	defer db.retireMu.Unlock()
 	now := time.Now()
 	for _, s := range segs {
-		db.retired = append(db.retired, retiredFile{path: filepath.Join(db.dir, segmentFile(s.id)), at: now})
+		path := filepath.Join(db.dir, segmentFile(s.id))
+		if _, loaded := s.cached(); loaded {
+			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				db.log.Warn("storage: could not remove an unused segment file", "file", path, "err", err)
+			}
+			continue
+		}
+		db.retired = append(db.retired, retiredFile{path: path, at: now})
 	}
 }
 
