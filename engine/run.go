@@ -85,6 +85,7 @@ func (s *session) planOptions(ectx *types.EvalContext) optimizer.Options {
 	return optimizer.Options{
 		Partitions:         s.eng.opts.Partitions,
 		CollectLeftMaxRows: 4 << 20,
+		JoinMode:           s.settings["joind.join_mode"],
 		Eval:               ectx,
 	}
 }

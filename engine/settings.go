@@ -37,6 +37,9 @@ var settingList = []setting{
 	{name: "in_hot_standby", dflt: "off", reported: true, readOnly: true},
 	{name: "integer_datetimes", dflt: "on", reported: true, readOnly: true},
 	{name: "IntervalStyle", dflt: "postgres", reported: true, check: oneOf("postgres", "postgres_verbose", "sql_standard", "iso_8601")},
+	// joind.join_mode forces hash joins' partition mode (auto, collect_left,
+	// partitioned) where the join's semantics allow it.
+	{name: "joind.join_mode", dflt: "auto", check: oneOf("auto", "collect_left", "partitioned")},
 	{name: "is_superuser", dflt: "on", reported: true, readOnly: true},
 	{name: "lc_messages", dflt: "C.UTF-8"},
 	{name: "lc_monetary", dflt: "C.UTF-8"},

@@ -103,7 +103,11 @@ type Options struct {
 	// CollectLeftMaxRows is the largest estimated build side planned as
 	// CollectLeft; bigger ones are Partitioned where semantics allow.
 	CollectLeftMaxRows float64
-	Eval               *types.EvalContext
+	// JoinMode forces the partition mode of hash joins where it is legal:
+	// "" or "auto" chooses by size; "collect_left" or "partitioned" (for
+	// tests and experiments: SET joind.join_mode).
+	JoinMode string
+	Eval     *types.EvalContext
 }
 
 // Plan rewrites a logical plan and chooses its physical operators.
@@ -276,8 +280,16 @@ func (pl *planner) planJoin(p *Physical, j *plan.Join) error {
 		buildRows = l.Rows
 	}
 	jp.Mode = CollectLeft
-	if buildRows > pl.opts.CollectLeftMaxRows && !needsCollectLeft(j, jp) {
-		jp.Mode = Partitioned
+	if !needsCollectLeft(j, jp) {
+		switch pl.opts.JoinMode {
+		case "partitioned":
+			jp.Mode = Partitioned
+		case "collect_left":
+		default:
+			if buildRows > pl.opts.CollectLeftMaxRows {
+				jp.Mode = Partitioned
+			}
+		}
 	}
 	return nil
 }
