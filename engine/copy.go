@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -14,8 +15,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/joind/joind/operators"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
+	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
 	"github.com/joind/joind/wire"
 )
@@ -73,7 +76,12 @@ func (s *session) copyFrom(ctx context.Context, x *sql.Copy, ectx *types.EvalCon
 		fill[i] = v
 	}
 
-	r, err := ch.CopyIn(0, len(x.Columns))
+	binaryFormat := x.Format == "binary"
+	var format int16
+	if binaryFormat {
+		format = 1
+	}
+	r, err := ch.CopyIn(format, len(x.Columns))
 	if err != nil {
 		return "", err
 	}
@@ -82,10 +90,16 @@ func (s *session) copyFrom(ctx context.Context, x *sql.Copy, ectx *types.EvalCon
 	for i, d := range defs {
 		builders[i] = array.NewBuilder(memory.DefaultAllocator, d.Type.ArrowType())
 	}
+	var rows int64
+	if binaryFormat {
+		if rows, err = s.copyFromBinary(ctx, x, br, fill, builders); err != nil {
+			return "", err
+		}
+		return s.finishCopyFrom(ctx, x, builders, rows)
+	}
 	f := s.format()
 	now := time.Now()
 	row := make([]types.Value, len(defs))
-	var rows int64
 	line := 0
 	csv := x.Format == "csv"
 	for {
@@ -129,19 +143,8 @@ func (s *session) copyFrom(ctx context.Context, x *sql.Copy, ectx *types.EvalCon
 			}
 			row[c] = v
 		}
-		for c, d := range defs {
-			if d.NotNull && row[c].Null {
-				vals := make([]string, len(defs))
-				for k, dk := range defs {
-					if row[k].Null {
-						vals[k] = "null"
-					} else {
-						vals[k] = string(types.FormatText(nil, row[k], dk.Type, f))
-					}
-				}
-				return "", copyLoadError(pgerr.New(pgerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
-					d.Name, x.Table.Name()).WithDetail("Failing row contains (%s).", strings.Join(vals, ", ")), x.Table.Name(), line, "", raw)
-			}
+		if err := checkNotNull(x, row, f); err != nil {
+			return "", copyLoadError(err, x.Table.Name(), line, "", raw)
 		}
 		for c, d := range defs {
 			types.AppendValue(builders[c], d.Type, row[c])
@@ -153,6 +156,33 @@ func (s *session) copyFrom(ctx context.Context, x *sql.Copy, ectx *types.EvalCon
 			}
 		}
 	}
+	return s.finishCopyFrom(ctx, x, builders, rows)
+}
+
+// checkNotNull returns PostgreSQL's 23502 error for a row with a NULL in a
+// NOT NULL column.
+func checkNotNull(x *sql.Copy, row []types.Value, f *types.Format) error {
+	defs := x.Table.Columns()
+	for c, d := range defs {
+		if d.NotNull && row[c].Null {
+			vals := make([]string, len(defs))
+			for k, dk := range defs {
+				if row[k].Null {
+					vals[k] = "null"
+				} else {
+					vals[k] = string(types.FormatText(nil, row[k], dk.Type, f))
+				}
+			}
+			return pgerr.New(pgerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+				d.Name, x.Table.Name()).WithDetail("Failing row contains (%s).", strings.Join(vals, ", "))
+		}
+	}
+	return nil
+}
+
+// finishCopyFrom appends the loaded rows as one batch.
+func (s *session) finishCopyFrom(ctx context.Context, x *sql.Copy, builders []array.Builder, rows int64) (string, error) {
+	defs := x.Table.Columns()
 	if rows == 0 {
 		return "COPY 0", nil
 	}
@@ -418,6 +448,9 @@ func (s *session) copyTo(ctx context.Context, x *sql.Copy, ectx *types.EvalConte
 		return "", err
 	}
 	cols := x.Query.Plan.Columns()
+	if x.Format == "binary" {
+		return s.copyToBinary(ctx, p.op, cols, ch)
+	}
 	out, err := ch.CopyOut(0, len(cols))
 	if err != nil {
 		return "", err
@@ -530,3 +563,136 @@ func appendCSVField(dst, v []byte, x *sql.Copy, col int, isValue bool) []byte {
 
 // codeBadCopyFormat is SQLSTATE bad_copy_file_format.
 const codeBadCopyFormat = "22P04"
+
+// binaryCopySignature starts a binary COPY stream.
+const binaryCopySignature = "PGCOPY\n\xff\r\n\x00"
+
+// copyFromBinary reads PostgreSQL's binary COPY format: a header, then per
+// row a 16-bit field count and length-prefixed fields (-1 = NULL), ending
+// with a count of -1.
+func (s *session) copyFromBinary(ctx context.Context, x *sql.Copy, br *bufio.Reader, fill []types.Value, builders []array.Builder) (int64, error) {
+	defs := x.Table.Columns()
+	name := x.Table.Name()
+	f := s.format()
+	bad := func(line int64, msg string) error {
+		return copyLoadError(pgerr.New(codeBadCopyFormat, "%s", msg), name, int(line), "", "")
+	}
+	hdr := make([]byte, 19)
+	if _, err := io.ReadFull(br, hdr); err != nil || string(hdr[:11]) != binaryCopySignature {
+		if err != nil && pgerr.Code(err) == pgerr.QueryCanceled {
+			return 0, err
+		}
+		return 0, bad(0, "COPY file signature not recognized")
+	}
+	if ext := binary.BigEndian.Uint32(hdr[15:]); ext > 0 {
+		if _, err := io.CopyN(io.Discard, br, int64(ext)); err != nil {
+			return 0, bad(0, "invalid COPY file header (wrong length)")
+		}
+	}
+	row := make([]types.Value, len(defs))
+	var rows int64
+	var buf []byte
+	for line := int64(1); ; line++ {
+		var cnt [2]byte
+		if _, err := io.ReadFull(br, cnt[:]); err != nil {
+			if err == io.EOF {
+				return rows, nil // end of data without a trailer, as PostgreSQL allows
+			}
+			if pgerr.Code(err) == pgerr.QueryCanceled {
+				return 0, err
+			}
+			return 0, bad(line, "unexpected EOF in COPY data")
+		}
+		n := int16(binary.BigEndian.Uint16(cnt[:]))
+		if n == -1 {
+			return rows, nil
+		}
+		if int(n) != len(x.Columns) {
+			return 0, bad(line, fmt.Sprintf("row field count is %d, expected %d", n, len(x.Columns)))
+		}
+		copy(row, fill)
+		for _, c := range x.Columns {
+			var l [4]byte
+			if _, err := io.ReadFull(br, l[:]); err != nil {
+				return 0, bad(line, "unexpected EOF in COPY data")
+			}
+			size := int32(binary.BigEndian.Uint32(l[:]))
+			if size == -1 {
+				row[c] = types.NullValue
+				continue
+			}
+			if size < 0 {
+				return 0, bad(line, "invalid field size")
+			}
+			buf = append(buf[:0], make([]byte, size)...)
+			if _, err := io.ReadFull(br, buf); err != nil {
+				return 0, bad(line, "unexpected EOF in COPY data")
+			}
+			v, err := decodeBinary(buf, defs[c].Type)
+			if err != nil {
+				return 0, copyLoadError(err, name, int(line), defs[c].Name, "")
+			}
+			if defs[c].Type.Typmod >= 0 {
+				// Length and precision limits, as a text value would get.
+				if v, err = types.CastValue(nil, v, types.Type{ID: defs[c].Type.ID, Typmod: -1}, defs[c].Type, false); err != nil {
+					return 0, copyLoadError(err, name, int(line), defs[c].Name, "")
+				}
+			}
+			row[c] = v
+		}
+		if err := checkNotNull(x, row, f); err != nil {
+			return 0, copyLoadError(err, name, int(line), "", "")
+		}
+		for c, d := range defs {
+			types.AppendValue(builders[c], d.Type, row[c])
+		}
+		rows++
+		if rows&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
+	}
+}
+
+// copyToBinary writes rows in the binary COPY format.
+func (s *session) copyToBinary(ctx context.Context, op operators.Operator, cols []plan.Column, ch wire.CopyChannel) (string, error) {
+	out, err := ch.CopyOut(1, len(cols))
+	if err != nil {
+		return "", err
+	}
+	buf := append([]byte(binaryCopySignature), 0, 0, 0, 0, 0, 0, 0, 0)
+	var n int64
+	err = forEachBatch(ctx, op, func(rec arrow.Record) error {
+		for r := 0; r < int(rec.NumRows()); r++ {
+			buf = binary.BigEndian.AppendUint16(buf, uint16(len(cols)))
+			for c, col := range cols {
+				v := types.GetValue(rec.Column(c), col.Type, r)
+				if v.Null {
+					buf = binary.BigEndian.AppendUint32(buf, 0xFFFFFFFF)
+					continue
+				}
+				at := len(buf)
+				buf = appendBinary(append(buf, 0, 0, 0, 0), v, col.Type)
+				binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
+			}
+			if _, err := out.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	buf = binary.BigEndian.AppendUint16(buf, 0xFFFF)
+	if _, err := out.Write(buf); err != nil {
+		return "", err
+	}
+	if err := out.Close(); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("COPY %d", n), nil
+}

@@ -410,7 +410,6 @@ func (e *portalEncoder) encode(rec arrow.Record, i int) [][]byte {
 	return e.vals
 }
 
-
 // paramsIntoLimits replaces $n in LIMIT/OFFSET by the bound values: the
 // planner needs those as constants, and a portal's plan is its own.
 func paramsIntoLimits(n plan.Node, params []types.Value) {

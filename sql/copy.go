@@ -18,7 +18,7 @@ type Copy struct {
 	Columns []int
 	// Query yields the rows of COPY TO (for a table too: SELECT cols FROM t).
 	Query *Query
-	// Format is "text" or "csv" ("binary" is refused by the binder).
+	// Format is "text", "csv" or "binary".
 	Format    string
 	Header    bool
 	Delimiter string // one byte: tab for text, comma for csv
@@ -156,10 +156,8 @@ func (b *binder) copyOptions(c *Copy, opts []*pg_query.Node, names []string) err
 		switch d.Defname {
 		case "format":
 			switch strings.ToLower(s) {
-			case "text", "csv":
+			case "text", "csv", "binary":
 				c.Format = strings.ToLower(s)
-			case "binary":
-				return pgerr.New(pgerr.FeatureNotSupported, "COPY format \"binary\" is not supported")
 			default:
 				return b.errAt(pgerr.New(pgerr.InvalidParameterValue, "COPY format \"%s\" not recognized", s), d.Location)
 			}
@@ -198,6 +196,16 @@ func (b *binder) copyOptions(c *Copy, opts []*pg_query.Node, names []string) err
 			}
 		default:
 			return b.errAt(pgerr.New(pgerr.SyntaxError, "option \"%s\" not recognized", d.Defname), d.Location)
+		}
+	}
+	if c.Format == "binary" {
+		switch {
+		case delim != nil:
+			return pgerr.New(pgerr.SyntaxError, "cannot specify DELIMITER in BINARY mode")
+		case null != nil:
+			return pgerr.New(pgerr.SyntaxError, "cannot specify NULL in BINARY mode")
+		case c.Header:
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot specify HEADER in BINARY mode")
 		}
 	}
 	csv := c.Format == "csv"
