@@ -49,16 +49,16 @@ func TestPgxTypesEveryMode(t *testing.T) {
 		n := 0
 		for rows.Next() {
 			var (
-				i2              int16
-				i4              int32
-				i8              int64
-				f4              float32
-				f8              float64
-				b               bool
-				tx, v, ch       string
-				gn              pgtype.Numeric
-				gd, gts         time.Time
-				giv             pgtype.Interval
+				i2        int16
+				i4        int32
+				i8        int64
+				f4        float32
+				f8        float64
+				b         bool
+				tx, v, ch string
+				gn        pgtype.Numeric
+				gd, gts   time.Time
+				giv       pgtype.Interval
 			)
 			if err := rows.Scan(&i2, &i4, &i8, &f4, &f8, &b, &tx, &v, &ch, &gn, &gd, &gts, &giv); err != nil {
 				t.Fatalf("scan in mode %v: %v", mode, err)
@@ -266,7 +266,7 @@ func TestPgxConnectQueries(t *testing.T) {
 	ctx := context.Background()
 	var s string
 	for q, want := range map[string]string{
-		`select version()`:                                 "PostgreSQL 15.0 (joind)",
+		`select version()`: "PostgreSQL 15.0 (joind)",
 		`select current_setting('server_version_num')`:     "150000",
 		`select current_schema()`:                          "public",
 		`select current_database()`:                        "regression",
