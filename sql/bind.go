@@ -62,6 +62,15 @@ func (b *binder) errAt(e *pgerr.Error, loc int32) error {
 	return e
 }
 
+// withoutPosition drops the cursor position of a binder error.
+func withoutPosition(err error) error {
+	e := pgerr.As(err)
+	if e.Position == 0 {
+		return e
+	}
+	return e.WithPosition(0)
+}
+
 // wrapAt positions an error returned by another package.
 func (b *binder) wrapAt(err error, loc int32) error {
 	return b.errAt(pgerr.As(err), loc)
@@ -476,7 +485,9 @@ func (b *binder) bindTruncate(ts *pg_query.TruncateStmt) (Statement, error) {
 		rv := r.GetRangeVar()
 		t, err := b.lookupTable(rv)
 		if err != nil {
-			return nil, err
+			// PostgreSQL opens TRUNCATE's relations without a parse
+			// state, so its errors carry no cursor position.
+			return nil, withoutPosition(err)
 		}
 		out.Tables = append(out.Tables, t)
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/cockroachdb/apd/v3"
 	"github.com/joind/joind/pgerr"
 )
 
@@ -178,12 +179,13 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 		case Float4, Float8:
 			x = v.F
 		case Numeric:
-			bits := 64
-			if to.ID == Float4 {
-				bits = 32
+			// numeric_float4/8 print the numeric and read it back with
+			// float4in/float8in, whose range errors quote the digits.
+			if v.Num.Form != apd.Finite {
+				return Value{F: numericToFloat(v.Num, 64)}, nil
 			}
-			x = numericToFloat(v.Num, bits)
-			return Value{F: x}, nil
+			f, err := parseFloat(NumericString(v.Num), to.ID)
+			return Value{F: f}, err
 		default:
 			return Value{}, errCannotCast(from, to)
 		}

@@ -350,7 +350,7 @@ func registerFunctions() {
 	})
 	regFn("sqrt", []ID{Float8}, Float8, evalSqrtFloat)
 	regFn("sqrt", []ID{Numeric}, Numeric, evalSqrtNumeric)
-	regFn("cbrt", []ID{Float8}, Float8, f1(math.Cbrt))
+	regFn("cbrt", []ID{Float8}, Float8, f1(cbrt))
 	for _, n := range []string{"power", "pow"} {
 		regFn(n, []ID{Float8, Float8}, Float8, evalPowFloat)
 		regFn(n, []ID{Numeric, Numeric}, Numeric, evalPowNumeric)

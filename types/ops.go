@@ -234,7 +234,7 @@ func registerOperators() {
 	}
 	regOp("^", []ID{Float8, Float8}, Float8, evalPowFloat)
 	regOp("|/", []ID{Float8}, Float8, evalSqrtFloat)
-	regOp("||/", []ID{Float8}, Float8, func(_ *EvalContext, a []Value) (Value, error) { return Value{F: math.Cbrt(a[0].F)}, nil })
+	regOp("||/", []ID{Float8}, Float8, func(_ *EvalContext, a []Value) (Value, error) { return Value{F: cbrt(a[0].F)}, nil })
 	// Numeric.
 	for _, op := range []byte{'+', '-', '*', '/', '%'} {
 		regOp(string(op), []ID{Numeric, Numeric}, Numeric, numArith(op))
@@ -249,7 +249,6 @@ func registerOperators() {
 	})
 	regOp("+", []ID{Numeric}, Numeric, func(_ *EvalContext, a []Value) (Value, error) { return a[0], nil })
 	regOp("@", []ID{Numeric}, Numeric, evalAbsNumeric)
-	regOp("|/", []ID{Numeric}, Numeric, evalSqrtNumeric)
 	// Comparisons of every other type with itself.
 	for _, id := range []ID{Bool, Numeric, Text, Char, Date, Timestamp, Interval} {
 		for _, op := range cmpOps {
