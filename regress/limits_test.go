@@ -1,0 +1,68 @@
+package regress
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/joind/joind/regress/joindtest"
+)
+
+// TestMemoryLimitStopsOnlyTheQuery: a join whose build side exceeds the
+// per-query memory limit fails with 53200, and the same connection and
+// others keep working.
+func TestMemoryLimitStopsOnlyTheQuery(t *testing.T) {
+	j := joindtest.StartJoind(t, "--memory-limit", "1MiB", "--partitions", "2")
+	ep := endpoint{name: "joind", dsn: j.DSN()}
+	c := connect(t, ep)
+	other := connect(t, ep)
+	mustExec(t, c, "CREATE TABLE big AS SELECT g::bigint AS k FROM generate_series(1, 300000) g")
+	mustExec(t, c, "CREATE TABLE small AS SELECT g::bigint AS k FROM generate_series(1, 10) g")
+	for i := 0; i < 3; i++ {
+		_, err := c.Exec(ctxT(t), "SELECT count(*) FROM big a JOIN big b ON a.k = b.k")
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "53200" {
+			t.Fatalf("join over the memory limit: want SQLSTATE 53200, got %v", err)
+		}
+		if !strings.Contains(pe.Detail, "limit is 1048576 bytes") {
+			t.Errorf("53200 detail should name the limit, got %q", pe.Detail)
+		}
+	}
+	var n int64
+	if err := c.QueryRow(ctxT(t), "SELECT count(*) FROM big JOIN small ON big.k = small.k").Scan(&n); err != nil || n != 10 {
+		t.Fatalf("a join within the limit on the same connection: n=%d err=%v", n, err)
+	}
+	if err := other.QueryRow(ctxT(t), "SELECT count(*) FROM big").Scan(&n); err != nil || n != 300000 {
+		t.Fatalf("another connection after the failure: n=%d err=%v", n, err)
+	}
+}
+
+// TestExplainAnalyzeReportsActuals: EXPLAIN ANALYZE runs the query and adds
+// actual rows and time to each operator, and shows the join's index.
+func TestExplainAnalyzeReportsActuals(t *testing.T) {
+	j := joindtest.StartJoind(t)
+	c := connect(t, endpoint{name: "joind", dsn: j.DSN()})
+	mustExec(t, c, "CREATE TABLE ea AS SELECT g::bigint AS k FROM generate_series(1, 1000) g")
+	rows, err := c.Query(ctxT(t), "EXPLAIN ANALYZE SELECT count(*) FROM ea a JOIN ea b ON a.k = b.k WHERE a.k > 500")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for rows.Next() {
+		var l string
+		if err := rows.Scan(&l); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, l)
+	}
+	if rows.Err() != nil {
+		t.Fatal(rows.Err())
+	}
+	plan := strings.Join(lines, "\n")
+	for _, want := range []string{"Hash Join Inner", "actual rows=500 ", "actual rows=1000 ", "index=", "Build Side:"} {
+		if !strings.Contains(plan, want) {
+			t.Errorf("EXPLAIN ANALYZE output lacks %q:\n%s", want, plan)
+		}
+	}
+}
