@@ -66,3 +66,35 @@ func TestExplainAnalyzeReportsActuals(t *testing.T) {
 		}
 	}
 }
+
+// TestHashKernelSetting: --hash-kernel portable forces the pure-Go Swiss
+// table kernel, and EXPLAIN shows which kernel a join's table uses.
+func TestHashKernelSetting(t *testing.T) {
+	for _, kernel := range []string{"portable", "auto"} {
+		j := joindtest.StartJoind(t, "--hash-kernel", kernel)
+		c := connect(t, endpoint{name: "joind", dsn: j.DSN()})
+		// Keys spread far apart, so the join uses the Swiss table rather
+		// than a dense array index.
+		mustExec(t, c, "CREATE TABLE hk AS SELECT (g * 1000003)::bigint AS k FROM generate_series(1, 2000) g")
+		var plan []string
+		rows, err := c.Query(ctxT(t), "EXPLAIN ANALYZE SELECT count(*) FROM hk a JOIN hk b ON a.k = b.k")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var l string
+			rows.Scan(&l)
+			plan = append(plan, l)
+		}
+		text := strings.Join(plan, "\n")
+		if kernel == "portable" && !strings.Contains(text, "swiss-int64/portable") {
+			t.Errorf("--hash-kernel portable: EXPLAIN should show the portable Swiss kernel:\n%s", text)
+		}
+		if kernel == "auto" && !strings.Contains(text, "swiss-int64/") {
+			t.Errorf("--hash-kernel auto: EXPLAIN should show a Swiss kernel:\n%s", text)
+		}
+		if !strings.Contains(j.Log(), "kernel=") {
+			t.Errorf("the start-up log should name the kernel:\n%s", j.Log())
+		}
+	}
+}
