@@ -229,6 +229,7 @@ func (ix *denseIndex) bytes() int64 {
 	return int64(len(ix.words))*12 + int64(len(ix.rowOf)+len(ix.start)+len(ix.rows))*4
 }
 
-// forceIndex, set by tests only, makes a single int key use "swiss" even
-// where a dense index fits ("" = choose).
+// forceIndex, set by tests only, overrides the index choice: "swiss" for a
+// single int key even where a dense index fits, "chain" for integer tuples
+// ("" = choose).
 var forceIndex string

@@ -15,6 +15,14 @@ import (
 	"github.com/joind/joind/types"
 )
 
+// The matrix again with byte-string chained indexes in place of the integer
+// tuple index (the matrix's keys are all integers).
+func TestJoinMatrixChainIndex(t *testing.T) {
+	forceIndex = "chain"
+	defer func() { forceIndex = "" }()
+	TestJoinMatrixAgainstReference(t)
+}
+
 // The matrix again with the Swiss table forced where a dense index would be
 // chosen (the matrix's keys are small, so it otherwise tests the dense one).
 func TestJoinMatrixSwissIndex(t *testing.T) {
@@ -55,7 +63,7 @@ func TestJoinWithoutOutputColumns(t *testing.T) {
 	}
 	sets = append(sets, [2][][]types.Value{nil, genRows(rng, 5)}, [2][][]types.Value{genRows(rng, 5), nil},
 		[2][][]types.Value{genRows(rng, 5), {nulls3, nulls3}})
-	for _, force := range []string{"", "swiss"} {
+	for _, force := range []string{"", "swiss", "chain"} {
 		forceIndex = force
 		for _, c := range allCases() {
 			for si, d := range sets {

@@ -2,14 +2,12 @@ package join
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/operators/join/hashtable"
 	"github.com/joind/joind/pgerr"
@@ -246,10 +244,12 @@ func (j *HashJoin) collectSide(ctx context.Context, open func(ctx context.Contex
 		}(p)
 	}
 	wg.Wait()
-	// The cause, not the cancellation it triggered in the other partitions.
 	var first error
 	for _, e := range errs {
-		if e != nil && (first == nil || isCanceled(first) && !isCanceled(e)) {
+		if e != nil && (first == nil || ctx.Err() != nil && first == context.Canceled) {
+			first = e
+		}
+		if e != nil && e != context.Canceled && first == context.Canceled {
 			first = e
 		}
 	}
@@ -275,9 +275,36 @@ func (j *HashJoin) account(n int64) error {
 	return nil
 }
 
+// buildNeeds marks the build columns the join reads after the build: output
+// and residual columns, and the key columns (all of them when a key is an
+// expression). The others are never concatenated.
+func (j *HashJoin) buildNeeds() []bool {
+	need := make([]bool, len(j.left.Columns()))
+	for _, src := range j.out {
+		if src.side == 0 {
+			need[src.pos] = true
+		}
+	}
+	for _, src := range j.resSrc {
+		if src.side == 0 {
+			need[src.pos] = true
+		}
+	}
+	for i, pos := range j.leftKeys.pos {
+		if pos < 0 || j.leftKeys.comp[i] != nil {
+			for c := range need {
+				need[c] = true
+			}
+			break
+		}
+		need[pos] = true
+	}
+	return need
+}
+
 // newBuild indexes collected build batches.
 func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSide, error) {
-	cols, n, err := concat(recs, j.left.Columns())
+	cols, n, err := concat(recs, j.left.Columns(), j.buildNeeds())
 	if err != nil {
 		return nil, err
 	}
@@ -285,12 +312,13 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 		return nil, pgerr.New(pgerr.ProgramLimitExceeded, "hash join build side has too many rows (%d)", n)
 	}
 	b := &buildSide{cols: cols, n: n}
-	colArrs := make([]arrow.Array, len(cols))
-	copy(colArrs, cols)
-	rec := array.NewRecordBatch(schemaOf(j.left.Columns()), colArrs, int64(n))
-	if b.keys, err = j.leftKeys.eval(ctx, rec); err != nil {
+	if b.keys, err = j.leftKeys.evalColumns(ctx, cols, n, j.left.Columns()); err != nil {
 		return nil, err
 	}
+	// The NULL-aware side indexes are built on another goroutine while this
+	// one builds the main index (the probe partitions wait for both).
+	sideDone := make(chan error, 1)
+	go func() { sideDone <- j.buildSideIndexes(b) }()
 	switch {
 	case j.nested:
 		b.idx = &listIndex{n: n}
@@ -315,7 +343,7 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 		if rows == nil {
 			rows = []int32{}
 		}
-		b.idx = newChainIndex(b.keys, j.allCols, rows)
+		b.idx = newKeyIndex(b.keys, j.allCols, rows)
 	}
 	if err := j.account(b.idx.bytes()); err != nil {
 		return nil, err
@@ -328,36 +356,43 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 			break
 		}
 	}
-	if j.na == naPerRow {
-		b.unknown = newBitmap(n)
-		var nullValued, inScope []int32
-		for r := 0; r < n; r++ {
-			if b.keys.anyNull(j.scopeCols, j.nullsEq, r) {
-				continue // in nobody's scope
-			}
-			inScope = append(inScope, int32(r))
-			if b.keys.anyNull(j.valueCols, j.nullsEq, r) {
-				nullValued = append(nullValued, int32(r))
-			}
-		}
-		if nullValued == nil {
-			nullValued = []int32{}
-		}
-		if inScope == nil {
-			inScope = []int32{}
-		}
-		if len(j.scopeCols) == 0 {
-			b.nullValueIdx = &listIndex{rows: nullValued}
-			b.scopeIdx = &listIndex{rows: inScope}
-		} else {
-			b.nullValueIdx = newChainIndex(b.keys, j.scopeCols, nullValued)
-			b.scopeIdx = newChainIndex(b.keys, j.scopeCols, inScope)
-		}
-		if err := j.account(b.nullValueIdx.bytes() + b.scopeIdx.bytes()); err != nil {
-			return nil, err
-		}
+	if err := <-sideDone; err != nil {
+		return nil, err
 	}
 	return b, nil
+}
+
+// buildSideIndexes builds the per-row NULL-aware side indexes of b.
+func (j *HashJoin) buildSideIndexes(b *buildSide) error {
+	if j.na != naPerRow {
+		return nil
+	}
+	n := b.n
+	b.unknown = newBitmap(n)
+	var nullValued, inScope []int32
+	for r := 0; r < n; r++ {
+		if b.keys.anyNull(j.scopeCols, j.nullsEq, r) {
+			continue // in nobody's scope
+		}
+		inScope = append(inScope, int32(r))
+		if b.keys.anyNull(j.valueCols, j.nullsEq, r) {
+			nullValued = append(nullValued, int32(r))
+		}
+	}
+	if nullValued == nil {
+		nullValued = []int32{}
+	}
+	if inScope == nil {
+		inScope = []int32{}
+	}
+	if len(j.scopeCols) == 0 {
+		b.nullValueIdx = &listIndex{rows: nullValued}
+		b.scopeIdx = &listIndex{rows: inScope}
+	} else {
+		b.nullValueIdx = newKeyIndex(b.keys, j.scopeCols, nullValued)
+		b.scopeIdx = newKeyIndex(b.keys, j.scopeCols, inScope)
+	}
+	return j.account(b.nullValueIdx.bytes() + b.scopeIdx.bytes())
 }
 
 // Open starts output partition p.
@@ -663,11 +698,4 @@ func (s *stream) step() (arrow.Record, error) {
 		s.rec = nil
 	}
 	return out, nil
-}
-
-// isCanceled reports a cancellation (context or SQLSTATE 57014), which is
-// never the root cause when another partition failed.
-func isCanceled(err error) bool {
-	var pe *pgerr.Error
-	return errors.Is(err, context.Canceled) || errors.As(err, &pe) && pe.Code == pgerr.QueryCanceled
 }

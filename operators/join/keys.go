@@ -141,6 +141,26 @@ func (ke *keyEval) eval(ctx context.Context, rec arrow.Record) (*keyBatch, error
 	return kb, nil
 }
 
+// evalColumns encodes the keys of n rows given as columns (cols, described
+// by input; columns no key reads may be nil).
+func (ke *keyEval) evalColumns(ctx context.Context, cols []arrow.Array, n int, input []plan.Column) (*keyBatch, error) {
+	for i := range ke.exprs {
+		if ke.pos[i] < 0 {
+			rec := array.NewRecordBatch(schemaOf(input), cols, int64(n))
+			return ke.eval(ctx, rec)
+		}
+	}
+	kb := &keyBatch{n: n, cols: make([]keyCol, len(ke.exprs))}
+	for i := range ke.exprs {
+		col, err := encodeColumn(cols[ke.pos[i]], ke.typs[i])
+		if err != nil {
+			return nil, err
+		}
+		kb.cols[i] = col
+	}
+	return kb, nil
+}
+
 func encodeColumn(arr arrow.Array, t types.Type) (keyCol, error) {
 	n := arr.Len()
 	var k keyCol

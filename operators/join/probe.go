@@ -337,5 +337,10 @@ func (j *HashJoin) KernelName() string {
 	case len(j.allCols) == 1 && !j.nullsEq[0] && familyOf(j.spec.LeftKeys[0].Type()).intLike():
 		return "swiss-int64/" + hashtable.KernelName()
 	}
-	return "go-map"
+	for _, k := range j.spec.LeftKeys {
+		if !familyOf(k.Type()).intLike() {
+			return "go-map"
+		}
+	}
+	return "hash-int-tuple"
 }

@@ -166,13 +166,17 @@ func schemaOf(cols []plan.Column) *arrow.Schema {
 
 // concat joins the batches of one side into one column array per column
 // (the build side is addressed by a single row id).
-func concat(recs []arrow.Record, cols []plan.Column) ([]arrow.Array, int, error) {
+// Columns with need[c] false are left nil.
+func concat(recs []arrow.Record, cols []plan.Column, need []bool) ([]arrow.Array, int, error) {
 	out := make([]arrow.Array, len(cols))
 	n := 0
 	for _, r := range recs {
 		n += int(r.NumRows())
 	}
 	for c := range cols {
+		if !need[c] {
+			continue
+		}
 		if len(recs) == 1 {
 			out[c] = recs[0].Column(c)
 			continue
