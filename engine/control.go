@@ -72,6 +72,7 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 		}
 		s.txn = s.eng.catalog.Begin()
 		s.tx = txOpen
+		s.saveBlockSettings()
 		return "BEGIN", nil
 	case sql.TxCommit:
 		was, txn := s.tx, s.txn
@@ -81,8 +82,10 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 			return "COMMIT", warn("there is no transaction in progress")
 		case txFailed:
 			txn.Rollback()
+			s.restoreBlockSettings()
 			return "ROLLBACK", nil
 		}
+		s.blockSettings = nil
 		if err := txn.Commit(ctx); err != nil {
 			return "", err
 		}

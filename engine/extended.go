@@ -176,6 +176,13 @@ func (p *preparedStmt) Bind(params [][]byte, paramFormats, resultFormats []int16
 			pt.params[i] = v
 		default:
 			v, err := types.ParseTextFormat(string(b), t, f, now)
+			if err != nil && (t.ID == types.Date || t.ID == types.Timestamp) {
+				// PostgreSQL's date and timestamp input ignore a zone
+				// (pgjdbc sends "2024-01-01 +00"); types does not yet.
+				if rest, ok := stripZone(string(b)); ok {
+					v, err = types.ParseTextFormat(rest, t, f, now)
+				}
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -449,4 +456,28 @@ func (s *session) sessionInfo() *sql.SessionInfo {
 			return s.settings[strings.ToLower(st.name)], nil
 		},
 	}
+}
+
+// stripZone removes a trailing numeric zone ("+00", " -08:00", "+0530").
+func stripZone(s string) (string, bool) {
+	i := strings.LastIndexAny(s, "+-")
+	if i <= 0 {
+		return s, false
+	}
+	zone := s[i+1:]
+	if zone == "" || len(zone) > 8 {
+		return s, false
+	}
+	for _, r := range zone {
+		if (r < '0' || r > '9') && r != ':' {
+			return s, false
+		}
+	}
+	rest := strings.TrimRight(s[:i], " ")
+	// A date's own '-' (2024-01-01) is not a zone: a zone follows a time
+	// or a space.
+	if i > 0 && s[i-1] != ' ' && !strings.Contains(rest, ":") {
+		return s, false
+	}
+	return rest, true
 }

@@ -28,7 +28,9 @@ type session struct {
 	settings sessionSettings
 	user     string
 	database string
-	tx       byte
+	// blockSettings are the settings at BEGIN, restored by ROLLBACK.
+	blockSettings sessionSettings
+	tx            byte
 	// params are the $n values of the statement running (extended protocol).
 	params []types.Value
 	// txn is the open transaction block's (nil when idle); implicit is the

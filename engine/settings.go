@@ -290,3 +290,20 @@ func loadZone(name string) (*time.Location, error) {
 	}
 	return time.LoadLocation(name)
 }
+
+// saveBlockSettings remembers the settings at BEGIN: SET inside a
+// transaction block is undone by ROLLBACK, as in PostgreSQL.
+func (s *session) saveBlockSettings() {
+	s.blockSettings = make(sessionSettings, len(s.settings))
+	for k, v := range s.settings {
+		s.blockSettings[k] = v
+	}
+}
+
+// restoreBlockSettings undoes the block's SETs (ROLLBACK, a failed block's
+// COMMIT); wire then re-reports the reported ones that changed back.
+func (s *session) restoreBlockSettings() {
+	if s.blockSettings != nil {
+		s.settings, s.blockSettings = s.blockSettings, nil
+	}
+}

@@ -59,5 +59,6 @@ func (s *session) abortBlock() {
 		s.txn.Rollback()
 		s.txn = nil
 	}
+	s.restoreBlockSettings()
 	s.tx = txIdle
 }
