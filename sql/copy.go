@@ -166,6 +166,10 @@ func (b *binder) copyOptions(c *Copy, opts []*pg_query.Node, names []string) err
 				c.Header = true
 				continue
 			}
+			if bv := d.Arg.GetBoolean(); bv != nil {
+				c.Header = bv.Boolval // the pre-9.0 syntax: WITH CSV HEADER
+				continue
+			}
 			if c.Header, err = defElemBool(d); err != nil {
 				return err
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -95,3 +96,5 @@ func sameLines(t *testing.T, what, got, want string) {
 		}
 	}
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }
