@@ -481,3 +481,20 @@ func stripZone(s string) (string, bool) {
 	}
 	return rest, true
 }
+
+// deallocStmt is DEALLOCATE, which wire runs (it owns prepared statements).
+type deallocStmt struct {
+	statement
+	name string
+	all  bool
+}
+
+func (d *deallocStmt) Deallocate() (string, bool) { return d.name, d.all }
+
+// wrapStatement makes the wire.Statement of a parsed statement.
+func wrapStatement(r *sql.RawStatement) wire.Statement {
+	if d := r.AST().GetDeallocateStmt(); d != nil {
+		return &deallocStmt{statement: statement{raw: r}, name: d.Name, all: d.Name == ""}
+	}
+	return &statement{raw: r}
+}

@@ -92,7 +92,7 @@ func (s *session) Parse(query string) ([]wire.Statement, error) {
 	}
 	out := make([]wire.Statement, len(raws))
 	for i, r := range raws {
-		out[i] = &statement{raw: r}
+		out[i] = wrapStatement(r)
 	}
 	return out, nil
 }

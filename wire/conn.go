@@ -356,7 +356,11 @@ func (c *conn) simpleQuery(sql string) bool {
 			break // cancelled between statements
 		}
 		var tag string
-		tag, err = c.execute(qctx, st)
+		if d, ok := st.(Deallocation); ok {
+			tag, err = c.deallocate(d)
+		} else {
+			tag, err = c.execute(qctx, st)
+		}
 		if c.writeErr != nil {
 			return false
 		}

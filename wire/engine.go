@@ -128,3 +128,9 @@ type CopyChannel interface {
 	// one CopyData message, and Close sends CopyDone (on success only).
 	CopyOut(format int16, columns int) (io.WriteCloser, error)
 }
+
+// Deallocation is implemented by a Statement that is DEALLOCATE [PREPARE]
+// name | ALL: wire owns the prepared statements, so it runs it itself.
+type Deallocation interface {
+	Deallocate() (name string, all bool)
+}

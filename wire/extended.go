@@ -274,3 +274,28 @@ func (c *conn) beginQuery() (context.Context, func()) {
 type portalWriter struct{ stmtWriter }
 
 func (w *portalWriter) Describe([]ColumnDesc) error { return nil }
+
+// deallocate runs DEALLOCATE: it closes a named statement, or all of them.
+func (c *conn) deallocate(d Deallocation) (string, error) {
+	if c.sess.TxStatus() == 'E' {
+		return "", pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+	}
+	name, all := d.Deallocate()
+	c.extSession()
+	if all {
+		for n, ps := range c.ext.stmts {
+			if n != "" {
+				ps.Close()
+				delete(c.ext.stmts, n)
+			}
+		}
+		return "DEALLOCATE ALL", nil
+	}
+	ps, ok := c.ext.stmts[name]
+	if !ok || name == "" {
+		return "", pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", name)
+	}
+	ps.Close()
+	delete(c.ext.stmts, name)
+	return "DEALLOCATE", nil
+}
