@@ -829,14 +829,7 @@ type aggState struct {
 }
 
 func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (plan.Expr, error) {
-	if s.agg == nil {
-		what := s.exprKind
-		if what == "" {
-			what = "this context"
-		}
-		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", what), fc.Location)
-	}
-	if s.agg.inAgg {
+	if s.agg != nil && s.agg.inAgg {
 		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), fc.Location)
 	}
 	if len(fc.AggOrder) > 0 {
@@ -845,21 +838,135 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 	if fc.AggWithinGroup {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITHIN GROUP is not supported"), fc.Location)
 	}
-	s.agg.inAgg = true
-	defer func() { s.agg.inAgg = false }()
-	args, err := b.bindList(s, fc.Args)
+	// The arguments decide which query level the aggregate belongs to, so
+	// bind them first, remembering the outer-reference bookkeeping: if the
+	// aggregate turns out to belong to an outer level, its arguments are
+	// that level's columns and not outer references of this one.
+	saved := saveOuterRefs(s)
+	savedLoc := make(map[plan.ColumnID]int32, len(b.outerLoc))
+	for k, v := range b.outerLoc {
+		savedLoc[k] = v
+	}
+	if s.agg != nil {
+		s.agg.inAgg = true
+	}
+	args, filter, err := b.bindAggArgs(s, fc)
+	if s.agg != nil {
+		s.agg.inAgg = false
+	}
 	if err != nil {
 		return nil, err
+	}
+	// PostgreSQL's check_agg_arguments: the aggregate's level is the
+	// lowest level of the columns its arguments read.
+	lvl := b.aggLevel(s, args, filter)
+	target := s
+	for i := 0; i < lvl; i++ {
+		target = target.parent
+	}
+	if target.agg == nil {
+		what := target.exprKind
+		if what == "" {
+			what = "this context"
+		}
+		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", what), fc.Location)
+	}
+	if lvl > 0 && target.agg.inAgg {
+		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), fc.Location)
+	}
+	if lvl > 0 {
+		restoreOuterRefs(saved)
+		b.outerLoc = savedLoc
+	}
+	ref, err := b.addAggCall(target, fc, name, args, filter)
+	if err != nil {
+		return nil, err
+	}
+	// An outer aggregate is, from here, a reference to a column of that level.
+	b.noteOuterAt(s, lvl, ref, fc.Location)
+	return ref, nil
+}
+
+func (b *binder) bindAggArgs(s *scope, fc *pg_query.FuncCall) ([]plan.Expr, plan.Expr, error) {
+	args, err := b.bindList(s, fc.Args)
+	if err != nil {
+		return nil, nil, err
 	}
 	var filter plan.Expr
 	if fc.AggFilter != nil {
 		if filter, err = b.bindExpr(s, fc.AggFilter); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if filter, err = b.coerceToBool(filter, "FILTER"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
+	return args, filter, nil
+}
+
+// aggLevel is the number of levels above s of the nearest level whose FROM
+// columns the aggregate's arguments read (0 when they read none).
+func (b *binder) aggLevel(s *scope, args []plan.Expr, filter plan.Expr) int {
+	var ids []plan.ColumnID
+	for _, a := range args {
+		collectColRefs(a, &ids)
+	}
+	if filter != nil {
+		collectColRefs(filter, &ids)
+	}
+	if len(ids) == 0 {
+		return 0
+	}
+	want := map[plan.ColumnID]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	for lvl, cur := 0, s; cur != nil; lvl, cur = lvl+1, cur.parent {
+		for _, it := range cur.items {
+			for _, c := range it.cols {
+				var cids []plan.ColumnID
+				collectColRefs(c.expr, &cids)
+				for _, id := range cids {
+					if want[id] {
+						return lvl
+					}
+				}
+			}
+		}
+		if cur.agg != nil {
+			for _, c := range cur.agg.cols {
+				if want[c.ID] {
+					return lvl
+				}
+			}
+		}
+	}
+	return 0
+}
+
+type savedOuterRefs struct {
+	s    *scope
+	refs []plan.ColumnID
+}
+
+func saveOuterRefs(s *scope) []savedOuterRefs {
+	var out []savedOuterRefs
+	for cur := s; cur != nil; cur = cur.parent {
+		out = append(out, savedOuterRefs{cur, append([]plan.ColumnID(nil), cur.outerRefs...)})
+	}
+	return out
+}
+
+func restoreOuterRefs(saved []savedOuterRefs) {
+	for _, x := range saved {
+		x.s.outerRefs = x.refs
+	}
+}
+
+// addAggCall registers an aggregate call with level t and returns a
+// reference to its output column.
+func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args []plan.Expr, filter plan.Expr) (*plan.ColRef, error) {
+	s := t
 	argTypes := make([]types.Type, len(args))
 	for i, a := range args {
 		argTypes[i] = a.Type()
