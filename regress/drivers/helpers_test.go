@@ -2,6 +2,7 @@ package drivers
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"strconv"
@@ -98,3 +99,18 @@ func sameLines(t *testing.T, what, got, want string) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// runStatus is run for a command whose exit status is part of the result.
+func runStatus(t *testing.T, env []string, name string, args ...string) (string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("%s: %v\n%s", name, err, out)
+	}
+	return string(out), cmd.ProcessState.ExitCode()
+}
