@@ -93,6 +93,9 @@ func (b *binder) bindSubLink(s *scope, sl *pg_query.SubLink, notIn bool) (plan.E
 		casts = append(casts, ref)
 		sq.Ops = append(sq.Ops, ov)
 	}
+	if len(lhs) > 1 && orderingOp(op) {
+		return b.rowCompareSubquery(sq, q.node, lhs, casts, op)
+	}
 	if needCast {
 		p := &plan.Project{Input: q.node, Exprs: casts}
 		for i, c := range cols {
@@ -103,5 +106,75 @@ func (b *binder) bindSubLink(s *scope, sl *pg_query.SubLink, notIn bool) (plan.E
 		sq.Plan = p
 	}
 	sq.LHS = lhs
+	return sq, nil
+}
+
+// orderingOp reports whether a row comparison with op is lexicographic
+// (PostgreSQL's RowCompareExpr) rather than an AND (=) or OR (<>) of the
+// element comparisons.
+func orderingOp(op string) bool {
+	switch op {
+	case "<", "<=", ">", ">=":
+		return true
+	}
+	return false
+}
+
+// rowCompareSubquery binds (l1, ..., ln) op ANY/ALL (subquery) for an
+// ordering op. The rows compare lexicographically, which per-column
+// operators cannot express, so the comparison moves into the subquery:
+//
+//	true = ANY/ALL (SELECT rowcmp(l, c) FROM (subquery) c)
+//
+// with the left-hand values as outer references. rowcmp is
+// l1 < c1 OR (l1 = c1 AND (... ln op cn)), whose three-valued result is
+// RowCompareExpr's (NULL as soon as a NULL pair decides nothing).
+func (b *binder) rowCompareSubquery(sq *plan.Subquery, input plan.Node, lhs, rhs []plan.Expr, op string) (plan.Expr, error) {
+	strict := op[:1]
+	n := len(lhs)
+	cmp := plan.Expr(&plan.Call{Func: sq.Ops[n-1], Args: []plan.Expr{lhs[n-1], rhs[n-1]}})
+	for i := n - 2; i >= 0; i-- {
+		pair := func(name string) (plan.Expr, error) {
+			ov, err := types.ResolveOperator(name, lhs[i].Type(), rhs[i].Type())
+			if err != nil {
+				return nil, b.wrapAt(err, b.locOf(lhs[i]))
+			}
+			args := []plan.Expr{lhs[i], rhs[i]}
+			if err := b.castArgs(args, ov.Args); err != nil {
+				return nil, err
+			}
+			return &plan.Call{Func: ov, Args: args}, nil
+		}
+		lt, err := pair(strict)
+		if err != nil {
+			return nil, err
+		}
+		eq, err := pair("=")
+		if err != nil {
+			return nil, err
+		}
+		cmp = &plan.Or{Args: []plan.Expr{lt, &plan.And{Args: []plan.Expr{eq, cmp}}}}
+	}
+	sq.Plan = &plan.Project{Input: input, Exprs: []plan.Expr{cmp},
+		Cols: []plan.Column{{ID: b.ids.Next(), Name: "?column?", Type: types.BoolType}}}
+	for _, l := range lhs {
+		var ids []plan.ColumnID
+		collectColRefs(l, &ids)
+		for _, id := range ids {
+			dup := false
+			for _, x := range sq.OuterRefs {
+				dup = dup || x == id
+			}
+			if !dup {
+				sq.OuterRefs = append(sq.OuterRefs, id)
+			}
+		}
+	}
+	eq, err := types.ResolveOperator("=", types.BoolType, types.BoolType)
+	if err != nil {
+		return nil, err
+	}
+	sq.LHS = []plan.Expr{&plan.Const{Val: types.BoolValue(true), T: types.BoolType}}
+	sq.Ops = []*types.Overload{eq}
 	return sq, nil
 }
