@@ -190,7 +190,7 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 	s.agg, s.exprKind = nil, "GROUP BY"
 	var groups []plan.Expr
 	grouped := len(sel.GroupClause) > 0
-	for _, gn := range sel.GroupClause {
+	for _, gn := range flattenGroupingSets(sel.GroupClause) {
 		g, err := b.bindGroupItem(s, gn, targets)
 		if err != nil {
 			return nil, err
@@ -448,6 +448,31 @@ func (b *binder) findTarget(s *scope, n *pg_query.Node, targets *[]*target, clau
 	}
 	*targets = append(*targets, &target{expr: e, name: "?column?", loc: nodeLocation(n), junk: true})
 	return len(*targets) - 1, nil
+}
+
+// flattenGroupingSets replaces GROUPING SETS with a single set, e.g.
+// GROUPING SETS ((a, b)), by that set's items: one grouping set is plain
+// grouping (PostgreSQL simplifies it the same way). Several sets, ROLLUP and
+// CUBE are left for bindGroupItem to reject.
+func flattenGroupingSets(clause []*pg_query.Node) []*pg_query.Node {
+	var out []*pg_query.Node
+	for _, n := range clause {
+		gs := n.GetGroupingSet()
+		if gs == nil || gs.Kind != pg_query.GroupingSetKind_GROUPING_SET_SETS || len(gs.Content) != 1 {
+			out = append(out, n)
+			continue
+		}
+		c := gs.Content[0]
+		switch {
+		case c.GetRowExpr() != nil:
+			out = append(out, c.GetRowExpr().Args...)
+		case c.GetGroupingSet() != nil && c.GetGroupingSet().Kind != pg_query.GroupingSetKind_GROUPING_SET_EMPTY:
+			out = append(out, n) // nested ROLLUP/CUBE/SETS: not flattened
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // bindGroupItem resolves one GROUP BY item to an expression over the input:
