@@ -3,6 +3,8 @@ package storage
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -120,4 +122,33 @@ func BenchmarkScan(b *testing.B) {
 		tb, _ := db.Lookup("t")
 		scan(b, tb)
 	})
+}
+
+// BenchmarkOpen is start-up on a data directory of 500 tables × 4
+// segments: manifest plus a size/trailer check per segment, no data read.
+func BenchmarkOpen(b *testing.B) {
+	ctx := context.Background()
+	dir := b.TempDir()
+	db, err := Open(dir, Options{NoSync: true, NoCompaction: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 500; i++ {
+		tb, _ := db.Create(ctx, fmt.Sprintf("t%d", i), benchCols)
+		for s := 0; s < 4; s++ {
+			db.Append(ctx, tb, benchBatch(s*1000, 1000))
+		}
+	}
+	db.Close()
+	if fi, err := os.Stat(filepath.Join(dir, manifestName)); err == nil {
+		b.ReportMetric(float64(fi.Size()), "manifest-bytes")
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		db, err := Open(dir, Options{NoCompaction: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		db.Close()
+	}
 }

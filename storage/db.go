@@ -104,6 +104,7 @@ type tableState struct {
 	rows int64
 
 	fresh []arrow.Record // committer only: rows of this group not yet in a segment
+	enc   []byte         // committer only: cached manifest entry
 
 	statsOnce sync.Once
 	stats     Stats

@@ -31,10 +31,10 @@ type manifestJSON struct {
 }
 
 type tableJSON struct {
-	ID       uint64        `json:"id"`
-	Name     string        `json:"name"`
-	Columns  []columnJSON  `json:"columns"`
-	Segments []segmentJSON `json:"segments"`
+	ID       uint64            `json:"id"`
+	Name     string            `json:"name"`
+	Columns  []columnJSON      `json:"columns"`
+	Segments []json.RawMessage `json:"segments"`
 }
 
 type columnJSON struct {
@@ -72,13 +72,36 @@ var typeByOID = func() map[uint32]types.ID {
 }()
 
 func encodeManifest(v *version, nextID uint64) ([]byte, error) {
-	m := manifestJSON{Format: manifestFormat, NextID: nextID, Tables: []tableJSON{}}
-	for _, t := range v.sorted() {
-		tj := tableJSON{ID: t.id, Name: t.name, Segments: []segmentJSON{}}
-		for _, c := range t.cols {
-			tj.Columns = append(tj.Columns, columnJSON{Name: c.Name, OID: c.Type.OID(), Typmod: c.Type.Typmod, NotNull: c.NotNull, Default: c.Default})
+	var body bytes.Buffer
+	fmt.Fprintf(&body, `{"format":%d,"next_id":%d,"tables":[`, manifestFormat, nextID)
+	for i, t := range v.sorted() {
+		if i > 0 {
+			body.WriteByte(',')
 		}
-		for _, s := range t.segs {
+		enc, err := t.encoded()
+		if err != nil {
+			return nil, err
+		}
+		body.Write(enc)
+	}
+	body.WriteString("]}")
+	head := fmt.Sprintf("%s %d %08x %d\n", manifestMagic, manifestFormat, crc32.Checksum(body.Bytes(), castagnoli), body.Len())
+	return append([]byte(head), body.Bytes()...), nil
+}
+
+// encoded is the table's manifest entry, computed once per tableState
+// (immutable once published), so a commit re-encodes only the tables it
+// changed.
+func (t *tableState) encoded() ([]byte, error) {
+	if t.enc != nil {
+		return t.enc, nil
+	}
+	tj := tableJSON{ID: t.id, Name: t.name, Segments: []json.RawMessage{}}
+	for _, c := range t.cols {
+		tj.Columns = append(tj.Columns, columnJSON{Name: c.Name, OID: c.Type.OID(), Typmod: c.Type.Typmod, NotNull: c.NotNull, Default: c.Default})
+	}
+	for _, s := range t.segs {
+		if s.enc == nil {
 			sj := segmentJSON{ID: s.id, Rows: s.rows, Size: s.size, CRC: s.crc}
 			for c, st := range s.stats {
 				j := statJSON{Nulls: st.nulls, Has: st.has, Sketch: encodeSketch(mergeSketches(st.sketch.h))}
@@ -87,16 +110,20 @@ func encodeManifest(v *version, nextID uint64) ([]byte, error) {
 				}
 				sj.Stats = append(sj.Stats, j)
 			}
-			tj.Segments = append(tj.Segments, sj)
+			b, err := json.Marshal(&sj)
+			if err != nil {
+				return nil, err
+			}
+			s.enc = b
 		}
-		m.Tables = append(m.Tables, tj)
+		tj.Segments = append(tj.Segments, s.enc)
 	}
-	body, err := json.Marshal(&m)
+	b, err := json.Marshal(&tj)
 	if err != nil {
 		return nil, err
 	}
-	head := fmt.Sprintf("%s %d %08x %d\n", manifestMagic, manifestFormat, crc32.Checksum(body, castagnoli), len(body))
-	return append([]byte(head), body...), nil
+	t.enc = b
+	return b, nil
 }
 
 // decodeManifest parses and verifies a manifest file's content.
@@ -140,7 +167,11 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 			}
 			t.cols = append(t.cols, ColumnDef{Name: c.Name, Type: types.Type{ID: id, Typmod: c.Typmod}, NotNull: c.NotNull, Default: c.Default})
 		}
-		for _, sj := range tj.Segments {
+		for _, raw := range tj.Segments {
+			var sj segmentJSON
+			if err := json.Unmarshal(raw, &sj); err != nil {
+				return bad("table %q: %v", tj.Name, err)
+			}
 			if len(sj.Stats) != len(t.cols) {
 				return bad("segment %d of table %q has %d column statistics, want %d", sj.ID, tj.Name, len(sj.Stats), len(t.cols))
 			}

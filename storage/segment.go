@@ -26,6 +26,7 @@ type segment struct {
 	size  int64  // file size in bytes
 	crc   uint32 // CRC-32C of the whole file
 	stats []colStats
+	enc   []byte // committer only: cached manifest entry
 
 	mu     sync.Mutex
 	recs   []arrow.Record // nil until loaded
