@@ -49,6 +49,16 @@ func NewHashAggregate(in Operator, groupBy []plan.Expr, aggs []plan.AggCall, col
 	if len(cols) != len(groupBy)+len(aggs) {
 		return nil, errPlan("aggregate has %d columns for %d keys and %d aggregates", len(cols), len(groupBy), len(aggs))
 	}
+	read := append([]plan.Expr(nil), groupBy...)
+	for _, a := range aggs {
+		read = append(read, a.Args...)
+		if a.Filter != nil {
+			read = append(read, a.Filter)
+		}
+	}
+	if err := NarrowInput(in, read...); err != nil {
+		return nil, err
+	}
 	op := &hashAggOp{in: in, cols: cols, schema: schemaOf(cols), size: batchSize(env)}
 	for _, g := range groupBy {
 		c, err := Compile(g, in.Columns(), env)

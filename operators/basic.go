@@ -16,6 +16,9 @@ import (
 type filterOp struct {
 	in   Operator
 	pred *Compiled
+	// for Narrow: the predicate is recompiled when the input narrows
+	predExpr plan.Expr
+	env      *Env
 }
 
 var _ Operator = (*filterOp)(nil)
@@ -29,7 +32,7 @@ func NewFilter(in Operator, pred plan.Expr, env *Env) (Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &filterOp{in: in, pred: c}, nil
+	return &filterOp{in: in, pred: c, predExpr: pred, env: env}, nil
 }
 
 func (f *filterOp) Columns() []plan.Column { return f.in.Columns() }
@@ -110,6 +113,9 @@ var _ Operator = (*projectOp)(nil)
 func NewProject(in Operator, exprs []plan.Expr, cols []plan.Column, env *Env) (Operator, error) {
 	if len(exprs) != len(cols) {
 		return nil, pgerr.New(pgerr.InternalError, "operators: project has %d expressions for %d columns", len(exprs), len(cols))
+	}
+	if err := NarrowInput(in, exprs...); err != nil {
+		return nil, err
 	}
 	op := &projectOp{in: in, cols: cols, schema: schemaOf(cols)}
 	for i, e := range exprs {

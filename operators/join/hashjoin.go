@@ -34,7 +34,8 @@ type HashJoin struct {
 	schema                        *arrow.Schema
 	batchSize                     int
 	parts                         int
-	fast                          bool // fastEligible: see fast.go
+	fast                          bool        // fastEligible: see fast.go
+	opened                        atomic.Bool // Narrow is legal only before
 
 	// Run state, shared by the partitions.
 	buildBytes atomic.Int64 // bytes held by build sides, for MemoryLimit
@@ -76,7 +77,6 @@ func newJoin(left, right operators.Operator, spec Spec, env *operators.Env, k ki
 		env = &operators.Env{}
 	}
 	j := &HashJoin{left: left, right: right, spec: spec, env: env, kind: k, na: na, nested: nested}
-	var err error
 	nk := len(spec.LeftKeys)
 	j.nullsEq = make([]bool, nk)
 	copy(j.nullsEq, spec.KeyNullsEqual)
@@ -90,41 +90,13 @@ func newJoin(left, right operators.Operator, spec Spec, env *operators.Env, k ki
 		}
 		j.valueCols, j.scopeCols = j.allCols[:vk], j.allCols[vk:]
 	}
-	lc, rc := left.Columns(), right.Columns()
-	if j.leftKeys, err = newKeyEval(spec.LeftKeys, lc, env); err != nil {
+	if err := j.setup(); err != nil {
 		return nil, err
 	}
-	if j.rightKeys, err = newKeyEval(spec.RightKeys, rc, env); err != nil {
-		return nil, err
-	}
-	if spec.Residual != nil {
-		if err := j.compileResidual(lc, rc); err != nil {
-			return nil, err
-		}
-	}
-	// Output columns by ColumnID.
-	for _, c := range spec.Cols {
-		src, ok := colSrc{}, false
-		if spec.Mark != nil && c.ID == spec.Mark.ID && k == kLeftMark {
-			src, ok = colSrc{side: 2, col: c}, true
-		}
-		if !ok && k.outputsBuild() {
-			src, ok = find(lc, c, 0)
-		}
-		if !ok && k.outputsProbe() {
-			src, ok = find(rc, c, 1)
-		}
-		if !ok {
-			return nil, planErr("%s join output column %q (#%d) is not an input column", k, c.Name, c.ID)
-		}
-		j.out = append(j.out, src)
-	}
-	j.schema = schemaOf(spec.Cols)
 	j.batchSize = env.BatchSize
 	if j.batchSize <= 0 {
 		j.batchSize = 1024
 	}
-	j.fast = j.fastEligible()
 	j.parts = right.Partitions()
 	if spec.Mode == Partitioned {
 		j.parts = spec.Partitions
@@ -133,6 +105,81 @@ func newJoin(left, right operators.Operator, spec Spec, env *operators.Env, k ki
 		}
 	}
 	return j, nil
+}
+
+// setup compiles what depends on the inputs' and the output's columns: key
+// evaluators, the residual and the output column sources.
+func (j *HashJoin) setup() error {
+	lc, rc := j.left.Columns(), j.right.Columns()
+	var err error
+	if j.leftKeys, err = newKeyEval(j.spec.LeftKeys, lc, j.env); err != nil {
+		return err
+	}
+	if j.rightKeys, err = newKeyEval(j.spec.RightKeys, rc, j.env); err != nil {
+		return err
+	}
+	j.residual, j.resSrc, j.out = nil, nil, nil
+	if j.spec.Residual != nil {
+		if err := j.compileResidual(lc, rc); err != nil {
+			return err
+		}
+	}
+	// Output columns by ColumnID.
+	for _, c := range j.spec.Cols {
+		src, ok := colSrc{}, false
+		if j.spec.Mark != nil && c.ID == j.spec.Mark.ID && j.kind == kLeftMark {
+			src, ok = colSrc{side: 2, col: c}, true
+		}
+		if !ok && j.kind.outputsBuild() {
+			src, ok = find(lc, c, 0)
+		}
+		if !ok && j.kind.outputsProbe() {
+			src, ok = find(rc, c, 1)
+		}
+		if !ok {
+			return planErr("%s join output column %q (#%d) is not an input column", j.kind, c.Name, c.ID)
+		}
+		j.out = append(j.out, src)
+	}
+	j.schema = schemaOf(j.spec.Cols)
+	j.fast = j.fastEligible()
+	return nil
+}
+
+// Narrow implements operators.Narrower: the join drops the output columns
+// its consumer does not read and narrows its inputs to the rest plus the
+// keys and the residual's columns. A join whose output is only counted then
+// takes the no-column fast path.
+func (j *HashJoin) Narrow(keep func(plan.ColumnID) bool) error {
+	if j.opened.Load() {
+		return planErr("hash join narrowed after it was opened")
+	}
+	var cols []plan.Column
+	for _, c := range j.spec.Cols {
+		if keep(c.ID) || j.spec.Mark != nil && c.ID == j.spec.Mark.ID {
+			cols = append(cols, c)
+		}
+	}
+	j.spec.Cols = cols
+	ids := map[plan.ColumnID]bool{}
+	for _, c := range cols {
+		ids[c.ID] = true
+	}
+	known := operators.ExprColumns(j.spec.Residual, ids)
+	for i := range j.spec.LeftKeys {
+		known = operators.ExprColumns(j.spec.LeftKeys[i], ids) && known
+		known = operators.ExprColumns(j.spec.RightKeys[i], ids) && known
+	}
+	if known {
+		for _, in := range []operators.Operator{j.left, j.right} {
+			if n, ok := in.(operators.Narrower); ok {
+				if err := n.Narrow(func(id plan.ColumnID) bool { return ids[id] }); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return j.setup()
 }
 
 func find(cols []plan.Column, c plan.Column, side int) (colSrc, bool) {
@@ -148,7 +195,7 @@ func find(cols []plan.Column, c plan.Column, side int) (colSrc, bool) {
 // gathered per candidate pair.
 func (j *HashJoin) compileResidual(lc, rc []plan.Column) error {
 	ids := map[plan.ColumnID]bool{}
-	all := !exprColumns(j.spec.Residual, ids)
+	all := !operators.ExprColumns(j.spec.Residual, ids)
 	var input []plan.Column
 	for side, cols := range [][]plan.Column{lc, rc} {
 		for i, c := range cols {
@@ -400,6 +447,7 @@ func (j *HashJoin) Open(ctx context.Context, p int) (operators.Stream, error) {
 	if p < 0 || p >= j.parts {
 		return nil, planErr("hash join has no partition %d", p)
 	}
+	j.opened.Store(true)
 	s := &stream{j: j, ctx: ctx, p: p, pb: newPairBuf(j.batchSize), upb: newPairBuf(j.batchSize)}
 	if j.spec.Mode == Partitioned {
 		j.partd.once.Do(j.startPartitioned)
