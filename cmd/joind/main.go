@@ -64,6 +64,12 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 	// The kernel choice is process-wide; setting it here (the engine also gets
 	// HashKernel) makes the start-up log below state the kernel really used.
 	hashtable.ForcePortable(cfg.HashKernel == "portable")
+	// Listen first: a taken port fails fast, before the data directory is touched.
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		fmt.Fprintf(stderr, "joind: cannot listen on %s: %v\n", cfg.Listen, err)
+		return 1
+	}
 	eng, err := engine.New(engine.Options{
 		DataDir:     cfg.DataDir,
 		Partitions:  cfg.Partitions,
@@ -73,13 +79,8 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 		Logger:      logger,
 	})
 	if err != nil {
+		ln.Close()
 		fmt.Fprintf(stderr, "joind: cannot open data directory %s: %v\n", cfg.DataDir, err)
-		return 1
-	}
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		_ = eng.Close()
-		fmt.Fprintf(stderr, "joind: cannot listen on %s: %v\n", cfg.Listen, err)
 		return 1
 	}
 	srvOpts, err := serverOptions(cfg)
