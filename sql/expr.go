@@ -829,9 +829,6 @@ type aggState struct {
 }
 
 func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (plan.Expr, error) {
-	if s.agg != nil && s.agg.inAgg {
-		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), fc.Location)
-	}
 	if len(fc.AggOrder) > 0 {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY in aggregate calls is not supported"), fc.Location)
 	}
@@ -847,19 +844,23 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 	for k, v := range b.outerLoc {
 		savedLoc[k] = v
 	}
+	var wasInAgg bool
 	if s.agg != nil {
-		s.agg.inAgg = true
+		wasInAgg, s.agg.inAgg = s.agg.inAgg, true
 	}
 	args, filter, err := b.bindAggArgs(s, fc)
 	if s.agg != nil {
-		s.agg.inAgg = false
+		s.agg.inAgg = wasInAgg
 	}
 	if err != nil {
 		return nil, err
 	}
 	// PostgreSQL's check_agg_arguments: the aggregate's level is the
 	// lowest level of the columns its arguments read.
-	lvl := b.aggLevel(s, args, filter)
+	lvl, nestedLoc := b.aggLevel(s, args, filter)
+	if nestedLoc >= 0 {
+		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), nestedLoc)
+	}
 	target := s
 	for i := 0; i < lvl; i++ {
 		target = target.parent
@@ -871,7 +872,7 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 		}
 		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", what), fc.Location)
 	}
-	if lvl > 0 && target.agg.inAgg {
+	if target.agg.inAgg {
 		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), fc.Location)
 	}
 	if lvl > 0 {
@@ -894,7 +895,12 @@ func (b *binder) bindAggArgs(s *scope, fc *pg_query.FuncCall) ([]plan.Expr, plan
 	}
 	var filter plan.Expr
 	if fc.AggFilter != nil {
-		if filter, err = b.bindExpr(s, fc.AggFilter); err != nil {
+		// No aggregate of this level may appear in FILTER.
+		savedAgg, savedKind := s.agg, s.exprKind
+		s.agg, s.exprKind = nil, "FILTER"
+		filter, err = b.bindExpr(s, fc.AggFilter)
+		s.agg, s.exprKind = savedAgg, savedKind
+		if err != nil {
 			return nil, nil, err
 		}
 		if filter, err = b.coerceToBool(filter, "FILTER"); err != nil {
@@ -904,9 +910,12 @@ func (b *binder) bindAggArgs(s *scope, fc *pg_query.FuncCall) ([]plan.Expr, plan
 	return args, filter, nil
 }
 
-// aggLevel is the number of levels above s of the nearest level whose FROM
-// columns the aggregate's arguments read (0 when they read none).
-func (b *binder) aggLevel(s *scope, args []plan.Expr, filter plan.Expr) int {
+// aggLevel is PostgreSQL's check_agg_arguments: the aggregate belongs to
+// the nearest level (0 = s, 1 = its parent, ...) whose columns or
+// aggregates its arguments read (0 when they read none). An argument that
+// reads an aggregate of that same level is a nested aggregate: nestedLoc is
+// then that aggregate's location (else -1).
+func (b *binder) aggLevel(s *scope, args []plan.Expr, filter plan.Expr) (lvl int, nestedLoc int32) {
 	var ids []plan.ColumnID
 	for _, a := range args {
 		collectColRefs(a, &ids)
@@ -914,34 +923,45 @@ func (b *binder) aggLevel(s *scope, args []plan.Expr, filter plan.Expr) int {
 	if filter != nil {
 		collectColRefs(filter, &ids)
 	}
-	if len(ids) == 0 {
-		return 0
-	}
 	want := map[plan.ColumnID]bool{}
 	for _, id := range ids {
 		want[id] = true
 	}
-	for lvl, cur := 0, s; cur != nil; lvl, cur = lvl+1, cur.parent {
+	for l, cur := 0, s; cur != nil && len(want) > 0; l, cur = l+1, cur.parent {
+		if cur.agg != nil {
+			for _, c := range cur.agg.cols {
+				if want[c.ID] {
+					return l, b.aggRefLoc(c.ID, append(append([]plan.Expr{}, args...), filter))
+				}
+			}
+		}
 		for _, it := range cur.items {
 			for _, c := range it.cols {
 				var cids []plan.ColumnID
 				collectColRefs(c.expr, &cids)
 				for _, id := range cids {
 					if want[id] {
-						return lvl
+						return l, -1
 					}
 				}
 			}
 		}
-		if cur.agg != nil {
-			for _, c := range cur.agg.cols {
-				if want[c.ID] {
-					return lvl
-				}
-			}
-		}
 	}
-	return 0
+	return 0, -1
+}
+
+// aggRefLoc is where the aggregate read through column id was written in es.
+func (b *binder) aggRefLoc(id plan.ColumnID, es []plan.Expr) int32 {
+	loc := int32(-1)
+	for _, e := range es {
+		walkExpr(e, func(x plan.Expr) bool {
+			if r, ok := x.(*plan.ColRef); ok && r.ID == id && loc < 0 {
+				loc = b.locOf(r)
+			}
+			return loc < 0
+		})
+	}
+	return loc
 }
 
 type savedOuterRefs struct {
