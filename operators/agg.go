@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/bits"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -114,6 +115,86 @@ type aggTable struct {
 	index  map[string]int
 	keys   []string
 	groups []*group
+	// One grouping column of an integer or text type: groups by value
+	// (strIdx/intIdx, NULL in nullGroup) without encoding each row's key;
+	// index and keys are kept for the merge.
+	strIdx    map[string]int
+	intIdx    map[int64]int
+	nullGroup int // -1 = none yet
+}
+
+// addGroup adds the group of row i with encoded key key.
+func (t *aggTable) addGroup(a *hashAggOp, key string, keyArrs []arrow.Array, i int) int {
+	kv := make([]types.Value, len(keyArrs))
+	for k, arr := range keyArrs {
+		kv[k] = types.GetValue(arr, a.groupT[k], i)
+	}
+	gi := len(t.groups)
+	t.index[key] = gi
+	t.keys = append(t.keys, key)
+	t.groups = append(t.groups, a.newGroup(kv))
+	return gi
+}
+
+// singleKeyGroups fills gidx for one grouping column whose values group by
+// plain equality (integers; text and varchar, not char(n) or numeric). It
+// reports false for other columns.
+func (t *aggTable) singleKeyGroups(a *hashAggOp, arr arrow.Array, gidx []int) bool {
+	var ints func(i int) int64
+	switch x := arr.(type) {
+	case *array.Int64:
+		ints = func(i int) int64 { return x.Value(i) }
+	case *array.Int32:
+		ints = func(i int) int64 { return int64(x.Value(i)) }
+	case *array.Int16:
+		ints = func(i int) int64 { return int64(x.Value(i)) }
+	case *array.String:
+		if id := a.groupT[0].ID; id != types.Text && id != types.Varchar {
+			return false
+		}
+	default:
+		return false
+	}
+	keyArrs := []arrow.Array{arr}
+	var buf []byte
+	encoded := func(i int) string {
+		buf = appendKey(buf[:0], arr, a.groupT[0], i)
+		return string(buf)
+	}
+	hasNulls := arr.NullN() > 0
+	for i := range gidx {
+		if hasNulls && arr.IsNull(i) {
+			if t.nullGroup < 0 {
+				t.nullGroup = t.addGroup(a, encoded(i), keyArrs, i)
+			}
+			gidx[i] = t.nullGroup
+			continue
+		}
+		if ints != nil {
+			if t.intIdx == nil {
+				t.intIdx = map[int64]int{}
+			}
+			v := ints(i)
+			gi, ok := t.intIdx[v]
+			if !ok {
+				gi = t.addGroup(a, encoded(i), keyArrs, i)
+				t.intIdx[v] = gi
+			}
+			gidx[i] = gi
+			continue
+		}
+		if t.strIdx == nil {
+			t.strIdx = map[string]int{}
+		}
+		v := arr.(*array.String).Value(i)
+		gi, ok := t.strIdx[v]
+		if !ok {
+			gi = t.addGroup(a, encoded(i), keyArrs, i)
+			t.strIdx[strings.Clone(v)] = gi // v points into the batch
+		}
+		gidx[i] = gi
+	}
+	return true
 }
 
 func (a *hashAggOp) newGroup(keys []types.Value) *group {
@@ -133,7 +214,7 @@ func (a *hashAggOp) newGroup(keys []types.Value) *group {
 
 // consume folds one input partition into a fresh table.
 func (a *hashAggOp) consume(ctx context.Context, s Stream) (*aggTable, error) {
-	t := &aggTable{index: map[string]int{}}
+	t := &aggTable{index: map[string]int{}, nullGroup: -1}
 	var buf, abuf []byte
 	var offs []int
 	for {
@@ -178,9 +259,10 @@ func (a *hashAggOp) consume(ctx context.Context, s Stream) (*aggTable, error) {
 				t.keys = append(t.keys, "")
 				t.groups = append(t.groups, a.newGroup(nil))
 			}
+		} else if gidx = make([]int, n); len(keyArrs) == 1 && t.singleKeyGroups(a, keyArrs[0], gidx) {
+			// grouped by value
 		} else {
 			buf, offs = rowKeys(keyArrs, a.groupT, n, buf, offs)
-			gidx = make([]int, n)
 			last, lastKey := -1, []byte(nil)
 			for i := 0; i < n; i++ {
 				key := buf[offs[i]:offs[i+1]]
@@ -190,15 +272,7 @@ func (a *hashAggOp) consume(ctx context.Context, s Stream) (*aggTable, error) {
 				}
 				gi, ok := t.index[string(key)]
 				if !ok {
-					kv := make([]types.Value, len(keyArrs))
-					for k, arr := range keyArrs {
-						kv[k] = types.GetValue(arr, a.groupT[k], i)
-					}
-					gi = len(t.groups)
-					ks := string(key)
-					t.index[ks] = gi
-					t.keys = append(t.keys, ks)
-					t.groups = append(t.groups, a.newGroup(kv))
+					gi = t.addGroup(a, string(key), keyArrs, i)
 				}
 				gidx[i] = gi
 				last, lastKey = gi, key

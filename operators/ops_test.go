@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -569,5 +571,53 @@ func TestInstrumented(t *testing.T) {
 	in := NewInstrumented(NewScanBatch(newMemTable(cs, kvRows(40), 1), []int{0, 1}, cs, 4, 3))
 	if got := collectRows(t, in); len(got) != 40 || in.Rows() != 40 || in.Elapsed() <= 0 {
 		t.Fatalf("rows %d counted %d elapsed %v", len(got), in.Rows(), in.Elapsed())
+	}
+}
+
+// Single-column grouping by value (int4, text with '' and NULL distinct,
+// char(n) through the encoded path) against a map reference.
+func TestHashAggregateSingleKeyTypes(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	for _, kt := range []types.Type{types.Int4Type, types.TextType, {ID: types.Char, Typmod: 3}} {
+		cs := []plan.Column{{ID: 1, Name: "k", Type: kt}}
+		var rows [][]types.Value
+		want := map[string]int{}
+		for i := 0; i < 300; i++ {
+			var v types.Value
+			switch r := rng.Intn(6); {
+			case r == 0:
+				v = types.NullValue
+			case kt.ID == types.Int4:
+				v = I(int64(r - 3))
+			default:
+				v = S([]string{"", "a", "b", "a ", "b"}[r-1])
+			}
+			rows = append(rows, []types.Value{v})
+			k := fmtVal(v, kt)
+			if kt.ID == types.Char && !v.Null {
+				k = strings.TrimRight(k, " ")
+			}
+			want[k]++
+		}
+		var wantRows []string
+		for k, n := range want {
+			wantRows = append(wantRows, fmt.Sprintf("%s|%d", k, n))
+		}
+		for _, parts := range partitionCounts {
+			sc := NewScanBatch(newMemTable(cs, rows, 7), []int{0}, cs, parts, 5)
+			a, err := NewHashAggregate(sc, []plan.Expr{col(1, kt)}, []plan.AggCall{{Func: countStar}}, []plan.Column{{ID: 2, Name: "k", Type: kt}, {ID: 3, Name: "n", Type: i8}}, &Env{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range collectRows(t, a) {
+				if kt.ID == types.Char {
+					f := strings.SplitN(r, "|", 2)
+					r = strings.TrimRight(f[0], " ") + "|" + f[1]
+				}
+				got = append(got, r)
+			}
+			sameMultiset(t, got, wantRows)
+		}
 	}
 }

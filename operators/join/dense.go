@@ -144,6 +144,25 @@ func (ix *denseIndex) matches(d uint64) []int32 {
 
 func (ix *denseIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
 	keys := kb.cols[0].ints
+	if ix.unique {
+		// One row per key: no resume inside a key's rows.
+		lo, span, words := ix.min, ix.span, ix.words
+		for pb.pos < len(sel) {
+			if len(pb.probe) >= pb.cap {
+				return false
+			}
+			p := sel[pb.pos]
+			pb.pos++
+			d := uint64(keys[p] - lo)
+			if d >= span || words[d>>6]&(1<<(d&63)) == 0 {
+				continue
+			}
+			pb.probe = append(pb.probe, p)
+			pb.build = append(pb.build, ix.rowOf[ix.rankOf(d)])
+		}
+		pb.pos, pb.cur = 0, -1
+		return true
+	}
 	for pb.pos < len(sel) {
 		p := sel[pb.pos]
 		d, ok := ix.has(keys[p])

@@ -110,16 +110,16 @@ func (s *stream) fastBatch(ix intIndex, rec arrow.Record) (arrow.Record, error) 
 	k := &kb.cols[0]
 	var sel []int32 // nil: every row has a key
 	if k.nulls != nil {
-		if s.sel == nil {
-			s.sel = make([]int32, 0, n) // non-nil even when empty: nil means all rows
+		if s.selBuf == nil {
+			s.selBuf = make([]int32, 0, n) // non-nil even when empty: nil means all rows
 		}
-		sel = s.sel[:0]
+		sel = s.selBuf[:0]
 		for i, isNull := range k.nulls {
 			if !isNull {
 				sel = append(sel, int32(i))
 			}
 		}
-		s.sel = sel
+		s.selBuf = sel
 	}
 	if j.kind == kInner {
 		c := int64(0)

@@ -518,6 +518,8 @@ type stream struct {
 	rec       arrow.Record
 	kb        *keyBatch
 	sel       []int32 // probe rows with no NULL key
+	selBuf    []int32 // backing of sel when some rows have a NULL key
+	ident     []int32 // 0, 1, 2, ...: sel when no row has a NULL key
 	pb, upb   *pairBuf
 	batchDone bool
 	pmatched  []bool // probe row matched (right/full/RightSemi/RightAnti)
@@ -666,13 +668,18 @@ func (s *stream) startBatch(rec arrow.Record) error {
 	s.rec, s.kb, s.batchDone = rec, kb, false
 	s.pb.restart()
 	fact := FactRow
-	s.sel = s.sel[:0]
 	noNulls := true
 	for c := range kb.cols {
 		noNulls = noNulls && kb.cols[c].nulls == nil
 	}
-	for i := 0; noNulls && i < n; i++ {
-		s.sel = append(s.sel, int32(i))
+	if noNulls {
+		// Every row: a shared identity selection, never appended to.
+		if len(s.ident) < n {
+			s.ident = identity(n)
+		}
+		s.sel = s.ident[:n:n]
+	} else {
+		s.sel = s.selBuf[:0]
 	}
 	for i := 0; !noNulls && i < n; i++ {
 		if kb.anyNull(j.allCols, j.nullsEq, i) {
@@ -683,12 +690,15 @@ func (s *stream) startBatch(rec arrow.Record) error {
 		}
 		s.sel = append(s.sel, int32(i))
 	}
+	if !noNulls {
+		s.selBuf = s.sel
+	}
 	if j.kind.emitsBuild() {
 		s.grp.comp.Record(fact)
 	}
 	if j.na == naLeftAnti && fact&FactNullKey != 0 {
 		// This batch already empties the result; skip its probing.
-		s.sel = s.sel[:0]
+		s.sel = []int32{}
 	}
 	if s.j.kind == kRight || s.j.kind == kFull || s.j.kind == kRightSemi || s.j.kind == kRightAnti {
 		s.pmatched = make([]bool, n)
