@@ -377,6 +377,10 @@ func (c *conn) simpleQuery(sql string) bool {
 		}
 		c.sendErrorWhere(pe, whereOf(err))
 	}
+	if c.sess.TxStatus() == 'I' {
+		// Portals end with the transaction, as PostgreSQL's do.
+		c.closePortals()
+	}
 	c.reportSettings()
 	c.readyForQuery()
 	return c.writeErr == nil

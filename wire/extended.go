@@ -229,7 +229,7 @@ func (c *conn) closeMsg(m *pgproto3.Close) {
 // sync ends an extended-protocol exchange: outside a transaction block the
 // portals end with the implicit transaction, as PostgreSQL's do.
 func (c *conn) sync() {
-	if c.ext.portals != nil && c.sess.TxStatus() == 'I' {
+	if c.sess.TxStatus() == 'I' {
 		c.closePortals()
 	}
 	c.reportSettings()
