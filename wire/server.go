@@ -3,8 +3,8 @@ package wire
 import (
 	"context"
 	"crypto/rand"
-	"crypto/tls"
 	"crypto/subtle"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"log/slog"
