@@ -20,20 +20,36 @@
 //
 // # Connection lifecycle
 //
-// A connection starts with untyped packets. SSLRequest and GSSENCRequest are
-// answered 'N' (no encryption offered) and the client continues in plain text
-// on the same socket. A CancelRequest is handled and the socket closed at
+// A connection starts with untyped packets. SSLRequest is answered 'S' and
+// the connection switches to TLS when a certificate is configured, else 'N'
+// (GSSENCRequest always gets 'N') and the client continues in plain text on
+// the same socket. A CancelRequest is handled and the socket closed at
 // once. A StartupMessage carries the protocol version and parameters (user,
 // database, application_name, DateStyle, ...; "options" holds
 // "-c name=value" switches). A client asking for 3.x with x > 0 or for _pq_.*
 // protocol options gets NegotiateProtocolVersion and carries on with 3.0.
-// Authentication is "trust" for now: AuthenticationOk at once. The engine then
-// opens a Session with the parameters (names lower-cased) and a context that
-// lives as long as the connection and carries its ConnInfo (process id,
-// client address); the engine's refusal becomes a FATAL error. The server sends ParameterStatus for every reported setting,
-// BackendKeyData (process id + random secret, needed to cancel), and
-// ReadyForQuery. The connection ends on Terminate, on a lost socket, on a
-// protocol violation (FATAL 08P01), or on shutdown (FATAL 57P01).
+//
+// # Authentication (auth.go)
+//
+// The first HBARule matching the connection type (TLS or not), database,
+// user and client address picks the method: trust, reject, password
+// (cleartext), md5 or scram-sha-256 (RFC 5802/7677, no channel binding).
+// Passwords come from AuthConfig.Users, in plain text or as PostgreSQL's
+// md5 / SCRAM-SHA-256 verifiers; an md5 rule uses SCRAM for a SCRAM
+// verifier, as PostgreSQL does. Without rules, a server with users asks
+// everyone for SCRAM, and a server without users trusts clients on this
+// machine and refuses others. RequireTLSRemote refuses unencrypted clients
+// from other machines. Failures are FATAL 28P01 (password) or 28000 (no or
+// a rejecting rule), worded as PostgreSQL words them; the log gives the
+// reason and never the password.
+//
+// After AuthenticationOk the engine opens a Session with the parameters
+// (names lower-cased) and a context that lives as long as the connection
+// and carries its ConnInfo (process id, client address); the engine's
+// refusal becomes a FATAL error. The server sends ParameterStatus for every
+// reported setting, BackendKeyData (process id + random secret, needed to
+// cancel), and ReadyForQuery. The connection ends on Terminate, on a lost
+// socket, on a protocol violation (FATAL 08P01), or on shutdown (FATAL 57P01).
 //
 // # Simple query protocol
 //
@@ -46,9 +62,28 @@
 // the transaction status (I, T or E). Output is buffered and written at
 // ReadyForQuery, or earlier once about 64 KiB of results are pending.
 //
-// The extended protocol (Parse/Bind/Describe/Execute/Sync) is not served yet:
-// such messages get 0A000 and are discarded up to Sync, so the connection
-// stays usable.
+// # Extended query protocol (extended.go)
+//
+// A Session that implements ExtendedSession serves Parse/Bind/Describe/
+// Execute/Close/Flush/Sync. wire keeps the named and unnamed prepared
+// statements and portals (Parse of an existing name is 42P05, an unknown one
+// 26000 / 34000) and expands format codes; the session prepares (inferring
+// parameter types), binds, describes and executes, encoding rows in each
+// column's result format. Execute with a row limit ends in PortalSuspended
+// and a later Execute continues. After an error every message up to Sync is
+// discarded; Sync sends changed ParameterStatus and ReadyForQuery, and
+// portals end with the transaction (at Sync or a simple Query outside a
+// block). DEALLOCATE, a SQL statement about wire's statements, is run by
+// wire (Deallocation).
+//
+// # COPY (copy.go)
+//
+// The ResultWriter of a statement also implements CopyChannel: the engine
+// calls CopyIn for COPY FROM STDIN (CopyInResponse, then the client's
+// CopyData until CopyDone, or CopyFail = 57014) and CopyOut for COPY TO
+// STDOUT (CopyOutResponse, CopyData per Write, CopyDone on Close). An error
+// may carry a CONTEXT line (WithWhere), e.g. COPY's `COPY t, line 3, column
+// b: "x"`.
 //
 // # Cancellation and shutdown
 //
