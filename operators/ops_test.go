@@ -574,7 +574,7 @@ func TestInstrumented(t *testing.T) {
 	}
 }
 
-// Single-column grouping by value (int4, text with '' and NULL distinct,
+// Single-column grouping by value (int4, text with ” and NULL distinct,
 // char(n) through the encoded path) against a map reference.
 func TestHashAggregateSingleKeyTypes(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))

@@ -202,27 +202,31 @@ func (ix *denseIndex) contains(keys []int64, sel []int32, hit []bool, _ *pairBuf
 	}
 }
 
-func (ix *denseIndex) countMatches(keys []int64, sel []int32, _ *pairBuf) int64 {
+func (ix *denseIndex) countHits(keys []int64, sel []int32, _ *pairBuf) int64 {
 	var c int64
-	if ix.unique {
-		// One row per present key: count the set bits probed, branch-free.
-		lo, span, words := ix.min, ix.span, ix.words
-		if sel == nil {
-			for _, k := range keys {
-				d := uint64(k - lo)
-				if d < span {
-					c += int64(words[d>>6] >> (d & 63) & 1)
-				}
-			}
-			return c
-		}
-		for _, p := range sel {
-			d := uint64(keys[p] - lo)
+	lo, span, words := ix.min, ix.span, ix.words
+	if sel == nil {
+		for _, k := range keys {
+			d := uint64(k - lo)
 			if d < span {
 				c += int64(words[d>>6] >> (d & 63) & 1)
 			}
 		}
 		return c
+	}
+	for _, p := range sel {
+		d := uint64(keys[p] - lo)
+		if d < span {
+			c += int64(words[d>>6] >> (d & 63) & 1)
+		}
+	}
+	return c
+}
+
+func (ix *denseIndex) countMatches(keys []int64, sel []int32, _ *pairBuf) int64 {
+	var c int64
+	if ix.unique {
+		return ix.countHits(keys, sel, nil) // one row per present key
 	}
 	add := func(k int64) {
 		if d, ok := ix.has(k); ok {

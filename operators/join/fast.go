@@ -25,6 +25,8 @@ type intIndex interface {
 	contains(keys []int64, sel []int32, hit []bool, pb *pairBuf)
 	// countMatches is the number of (probe row, build row) pairs of sel.
 	countMatches(keys []int64, sel []int32, pb *pairBuf) int64
+	// countHits is the number of rows of sel whose key has a build row.
+	countHits(keys []int64, sel []int32, pb *pairBuf) int64
 }
 
 func (s *swissIndex) contains(keys []int64, sel []int32, hit []bool, pb *pairBuf) {
@@ -39,20 +41,7 @@ func (s *swissIndex) countMatches(keys []int64, sel []int32, pb *pairBuf) int64 
 		pb.ht = hashtable.NewMatches(pb.cap)
 	}
 	if s.t.Distinct() == s.t.Rows()-s.t.NullCount() {
-		// Unique keys: a hit is one pair.
-		if cap(pb.hit) < len(keys) {
-			pb.hit = make([]bool, len(keys))
-		}
-		hit := pb.hit[:len(keys)]
-		clear(hit)
-		s.t.Contains(keys, sel, hit, pb.ht)
-		var c int64
-		for _, h := range hit {
-			if h {
-				c++
-			}
-		}
-		return c
+		return s.countHits(keys, sel, pb) // unique keys: a hit is one pair
 	}
 	if sel == nil {
 		sel = identity(len(keys))
@@ -62,6 +51,25 @@ func (s *swissIndex) countMatches(keys []int64, sel []int32, pb *pairBuf) int64 
 	for done := false; !done; {
 		done = s.t.Probe(keys, sel, pb.ht)
 		c += int64(pb.ht.Len())
+	}
+	return c
+}
+
+func (s *swissIndex) countHits(keys []int64, sel []int32, pb *pairBuf) int64 {
+	if pb.ht == nil {
+		pb.ht = hashtable.NewMatches(pb.cap)
+	}
+	if cap(pb.hit) < len(keys) {
+		pb.hit = make([]bool, len(keys))
+	}
+	hit := pb.hit[:len(keys)]
+	clear(hit)
+	s.t.Contains(keys, sel, hit, pb.ht)
+	var c int64
+	for _, h := range hit {
+		if h {
+			c++
+		}
 	}
 	return c
 }
@@ -128,6 +136,25 @@ func (s *stream) fastBatch(ix intIndex, rec arrow.Record) (arrow.Record, error) 
 		}
 		return s.countBatch(c), nil
 	}
+	// want is the hit value of an emitted row; NULL-key rows never hit. A
+	// NULL NOT IN (non-empty set) is UNKNOWN: the NULL-aware anti join drops
+	// NULL-key rows unless the build side is empty.
+	want := j.kind == kRightSemi
+	dropNull := j.na == naRightAnti && s.build.n > 0
+	if len(j.out) == 0 {
+		var hits int64
+		if s.build.n > 0 {
+			hits = ix.countHits(k.ints, sel, s.pb)
+		}
+		if want {
+			return s.countBatch(hits), nil
+		}
+		c := int64(n) - hits
+		if dropNull && sel != nil {
+			c -= int64(n - len(sel))
+		}
+		return s.countBatch(c), nil
+	}
 	if cap(s.hit) < n {
 		s.hit = make([]bool, n)
 	}
@@ -135,20 +162,6 @@ func (s *stream) fastBatch(ix intIndex, rec arrow.Record) (arrow.Record, error) 
 	clear(hit)
 	if s.build.n > 0 {
 		ix.contains(k.ints, sel, hit, s.pb)
-	}
-	// want is the hit value of an emitted row; NULL-key rows never hit. A
-	// NULL NOT IN (non-empty set) is UNKNOWN: the NULL-aware anti join drops
-	// NULL-key rows unless the build side is empty.
-	want := j.kind == kRightSemi
-	dropNull := j.na == naRightAnti && s.build.n > 0
-	if len(j.out) == 0 {
-		var c int64
-		for i, h := range hit {
-			if h == want && !(dropNull && k.null(i)) {
-				c++
-			}
-		}
-		return s.countBatch(c), nil
 	}
 	rows := s.outP[:0]
 	for i, h := range hit {

@@ -129,6 +129,9 @@ func TestDenseIndexChoiceAndEdges(t *testing.T) {
 			if has && fmt.Sprint(ix.matches(d)) != fmt.Sprint(want) {
 				t.Fatalf("%v: matches(%d) = %v, want %v", tc.keys, k, ix.matches(d), want)
 			}
+			if h := ix.countHits([]int64{k}, []int32{0}, nil); h != int64(min(1, len(want))) {
+				t.Fatalf("%v: countHits(%d) = %d", tc.keys, k, h)
+			}
 			if c := ix.countMatches([]int64{k}, nil, nil); c != int64(len(want)) {
 				t.Fatalf("%v: countMatches(%d) = %d, want %d", tc.keys, k, c, len(want))
 			}
