@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"sync"
 
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/operators/join"
@@ -20,7 +21,10 @@ type builder struct {
 	inst map[*optimizer.Physical]*operators.Instrumented
 	// joins remembers the hash joins built, for EXPLAIN's index line.
 	joins map[*optimizer.Physical]*join.HashJoin
-	// subplans caches the physical plan of each subquery expression.
+	// subplans caches the physical plan of each subquery expression. It is
+	// shared by the builders of nested subqueries and read from every
+	// partition's goroutine, so subMu guards it.
+	subMu    *sync.Mutex
 	subplans map[plan.Node]*optimizer.Physical
 }
 
@@ -74,20 +78,27 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 	return nil, pgerr.New(pgerr.InternalError, "engine: cannot build %T", p.Logical)
 }
 
+// subplan returns the cached physical plan of a subquery expression's plan.
+func (b *builder) subplan(n plan.Node) (*optimizer.Physical, error) {
+	b.subMu.Lock()
+	defer b.subMu.Unlock()
+	if phys, ok := b.subplans[n]; ok {
+		return phys, nil
+	}
+	phys, err := optimizer.Plan(n, b.ids, b.s.planOptions(b.env.Eval))
+	if err != nil {
+		return nil, err
+	}
+	b.subplans[n] = phys
+	return phys, nil
+}
+
 // RunSubquery implements operators.SubqueryRunner: it plans the subquery once
 // per statement and runs it with the outer row's values bound.
 func (b *builder) RunSubquery(ctx context.Context, n plan.Node, outer map[plan.ColumnID]types.Value, limit int) ([][]types.Value, error) {
-	if b.subplans == nil {
-		b.subplans = map[plan.Node]*optimizer.Physical{}
-	}
-	phys, ok := b.subplans[n]
-	if !ok {
-		var err error
-		phys, err = optimizer.Plan(n, b.ids, b.s.planOptions(b.env.Eval))
-		if err != nil {
-			return nil, err
-		}
-		b.subplans[n] = phys
+	phys, err := b.subplan(n)
+	if err != nil {
+		return nil, err
 	}
 	env := *b.env
 	env.Outer = outer
@@ -102,7 +113,7 @@ func (b *builder) RunSubquery(ctx context.Context, n plan.Node, outer map[plan.C
 		}
 		env.Outer = merged
 	}
-	sub := &builder{s: b.s, env: &env, ids: b.ids, subplans: b.subplans}
+	sub := &builder{s: b.s, env: &env, ids: b.ids, subMu: b.subMu, subplans: b.subplans}
 	env.Subqueries = sub
 	op, err := sub.build(phys)
 	if err != nil {

@@ -122,3 +122,17 @@ func TestExplainGolden(t *testing.T) {
 		t.Errorf("EXPLAIN output differs from %s (rerun with -rewrite if intended):\n%s", golden, out.String())
 	}
 }
+
+// TestSubqueryExpressionsAcrossPartitions runs a subquery the optimizer
+// keeps as an expression (a non-aggregate correlated scalar subquery) from
+// several partitions at once: the shared subquery plan cache must be safe
+// under -race, and the answers right.
+func TestSubqueryExpressionsAcrossPartitions(t *testing.T) {
+	s := testSession(t, 4)
+	run(t, s, `CREATE TABLE o AS SELECT g % 100 + 1 AS id FROM generate_series(1, 20000) g;
+		CREATE TABLE i AS SELECT g AS id, g * 2 AS v FROM generate_series(1, 100) g`)
+	w := run(t, s, `SELECT count(*), sum((SELECT v FROM i WHERE i.id = o.id)) FROM o`)
+	if got := w.rows[0]; got[0] != "20000" || got[1] != "2020000" {
+		t.Fatalf("got %v, want [20000 2020000]", got)
+	}
+}

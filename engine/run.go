@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -69,7 +70,7 @@ func (s *session) prepare(q *sql.Query, ectx *types.EvalContext, instrument bool
 		return nil, nil, err
 	}
 	env := &operators.Env{Eval: ectx, BatchSize: s.eng.opts.BatchSize, Params: s.params}
-	b := &builder{s: s, env: env, ids: q.IDs}
+	b := &builder{s: s, env: env, ids: q.IDs, subMu: &sync.Mutex{}, subplans: map[plan.Node]*optimizer.Physical{}}
 	if instrument {
 		b.inst = map[*optimizer.Physical]*operators.Instrumented{}
 	}
