@@ -2,6 +2,7 @@ package join
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -291,12 +292,10 @@ func (j *HashJoin) collectSide(ctx context.Context, open func(ctx context.Contex
 		}(p)
 	}
 	wg.Wait()
+	// The cause, not the cancellation it triggered in the other partitions.
 	var first error
 	for _, e := range errs {
-		if e != nil && (first == nil || ctx.Err() != nil && first == context.Canceled) {
-			first = e
-		}
-		if e != nil && e != context.Canceled && first == context.Canceled {
+		if e != nil && (first == nil || isCanceled(first) && !isCanceled(e)) {
 			first = e
 		}
 	}
@@ -756,4 +755,11 @@ func (s *stream) step() (arrow.Record, error) {
 		s.rec = nil
 	}
 	return out, nil
+}
+
+// isCanceled reports a cancellation (context or SQLSTATE 57014), which is
+// never the root cause when another partition failed.
+func isCanceled(err error) bool {
+	var pe *pgerr.Error
+	return errors.Is(err, context.Canceled) || errors.As(err, &pe) && pe.Code == pgerr.QueryCanceled
 }
