@@ -76,6 +76,7 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 		BatchSize:   cfg.BatchSize,
 		MemoryLimit: cfg.MemoryLimit,
 		HashKernel:  cfg.HashKernel,
+		NoFsync:     cfg.NoFsync,
 		Logger:      logger,
 	})
 	if err != nil {
