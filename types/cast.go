@@ -67,11 +67,18 @@ func castContext(from, to ID) byte {
 			return 'i'
 		}
 	case Date:
-		if to == Timestamp {
+		if to == Timestamp || to == TimestampTZ {
 			return 'i'
 		}
 	case Timestamp:
-		if to == Date {
+		switch to {
+		case Date:
+			return 'a'
+		case TimestampTZ:
+			return 'i'
+		}
+	case TimestampTZ:
+		if to == Date || to == Timestamp {
 			return 'a'
 		}
 	}
@@ -121,10 +128,7 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 	if v.Null {
 		return NullValue, nil
 	}
-	var f *Format
-	if ctx != nil {
-		f = ctx.Format
-	}
+	f := ctxFormat(ctx)
 	switch from.ID {
 	case Unknown:
 		return castFromString(ctx, v.S, to, explicit)
@@ -239,6 +243,14 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 				return Value{I: DateNegInfinity}, nil
 			}
 			return Value{I: floorDiv(v.I, usecsPerDay)}, nil
+		case TimestampTZ:
+			switch v.I {
+			case TimestampInfinity:
+				return Value{I: DateInfinity}, nil
+			case TimestampNegInfinity:
+				return Value{I: DateNegInfinity}, nil
+			}
+			return Value{I: floorDiv(tzToLocal(v.I, ctxZone(ctx)), usecsPerDay)}, nil
 		}
 	case Timestamp:
 		switch from.ID {
@@ -246,6 +258,30 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 			return Value{I: roundTimestamp(v.I, to.Typmod)}, nil
 		case Date:
 			return Value{I: dateToTimestamp(v.I)}, nil
+		case TimestampTZ:
+			r := tzToLocal(v.I, ctxZone(ctx))
+			if !tsFinite(v.I) {
+				return Value{I: r}, nil
+			}
+			if !tsValid(r) {
+				return Value{}, errTimestampOutOfRange()
+			}
+			return Value{I: roundTimestamp(r, to.Typmod)}, nil
+		}
+	case TimestampTZ:
+		switch from.ID {
+		case TimestampTZ:
+			return Value{I: roundTimestamp(v.I, to.Typmod)}, nil
+		case Timestamp, Date:
+			wall := v.I
+			if from.ID == Date {
+				wall = dateToTimestamp(v.I)
+			}
+			r, err := localToTZChecked(wall, ctxZone(ctx))
+			if err != nil {
+				return Value{}, err
+			}
+			return Value{I: roundTimestamp(r, to.Typmod)}, nil
 		}
 	case Interval:
 		if from.ID == Interval {
@@ -275,10 +311,7 @@ func castFromString(ctx *EvalContext, s string, to Type, explicit bool) (Value, 
 	if isStringID(to.ID) || to.ID == Unknown {
 		return coerceString(s, to, explicit)
 	}
-	if ctx != nil {
-		return ParseTextFormat(s, to, ctx.Format, ctx.Now)
-	}
-	return ParseText(s, to)
+	return ParseTextCtx(ctx, s, to)
 }
 
 // floatToInt is dtoi2/dtoi4/dtoi8: round half to even, then range-check.

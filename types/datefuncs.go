@@ -421,6 +421,7 @@ func registerDateFuncs() {
 	regFn("age", []ID{Timestamp, Timestamp}, Interval, func(_ *EvalContext, a []Value) (Value, error) {
 		return Value{Iv: age(a[0].I, a[1].I)}, nil
 	})
+	registerTimestampTZFuncs()
 	regFn("justify_days", []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) { return Value{Iv: justifyDays(a[0].Iv)}, nil })
 	regFn("justify_hours", []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) { return Value{Iv: justifyHours(a[0].Iv)}, nil })
 	regFn("justify_interval", []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) {

@@ -245,6 +245,12 @@ func appendTimestamp(dst []byte, ts int64, ds dateStyle) []byte {
 	case TimestampNegInfinity:
 		return append(dst, "-infinity"...)
 	}
+	return appendDateTime(dst, ts, ds, nil)
+}
+
+// appendDateTime is EncodeDateTime for a finite wall-clock time; tz is the
+// zone of a timestamptz (nil for timestamp).
+func appendDateTime(dst []byte, ts int64, ds dateStyle, tz *tzLabel) []byte {
 	y, m, d, h, mi, s, fsec := tsSplit(ts)
 	yy, bc := bcYear(y)
 	switch ds.style {
@@ -263,6 +269,9 @@ func appendTimestamp(dst []byte, ts int64, ds dateStyle) []byte {
 		dst = pad(append(dst, ':'), mi, 2)
 		dst = appendSeconds(append(dst, ':'), int64(s), fsec, true)
 		dst = pad(append(dst, ' '), yy, 4)
+		if tz != nil {
+			dst = tz.appendAbbrev(append(dst, ' '))
+		}
 	case "SQL", "German":
 		if ds.style == "German" {
 			dst = pad(append(pad(append(pad(dst, d, 2), '.'), m, 2), '.'), yy, 4)
@@ -277,11 +286,17 @@ func appendTimestamp(dst []byte, ts int64, ds dateStyle) []byte {
 		dst = pad(append(dst, ' '), h, 2)
 		dst = pad(append(dst, ':'), mi, 2)
 		dst = appendSeconds(append(dst, ':'), int64(s), fsec, true)
+		if tz != nil {
+			dst = tz.appendAbbrev(append(dst, ' '))
+		}
 	default:
 		dst = pad(append(pad(append(pad(dst, yy, 4), '-'), m, 2), '-'), d, 2)
 		dst = pad(append(dst, ' '), h, 2)
 		dst = pad(append(dst, ':'), mi, 2)
 		dst = appendSeconds(append(dst, ':'), int64(s), fsec, true)
+		if tz != nil {
+			dst = appendTZOffset(dst, tz.off)
+		}
 	}
 	if bc {
 		dst = append(dst, " BC"...)
@@ -541,7 +556,13 @@ func tokenizeDateTime(s string) ([]dtToken, bool) {
 			for j < len(s) && isAlpha(s[j]) {
 				j++
 			}
-			if j < len(s) && (s[j] == '-' || s[j] == '/') && j+1 < len(s) && isDigit(s[j+1]) {
+			if j < len(s) && s[j] == '/' && j+1 < len(s) && isAlpha(s[j+1]) {
+				// A zone name: "America/New_York", "Etc/GMT+5".
+				for j < len(s) && (isAlpha(s[j]) || isDigit(s[j]) || s[j] == '/' || s[j] == '_' || s[j] == '+' || s[j] == '-') {
+					j++
+				}
+				toks = append(toks, dtToken{'Z', s[i:j]})
+			} else if j < len(s) && (s[j] == '-' || s[j] == '/') && j+1 < len(s) && isDigit(s[j+1]) {
 				// "Jan-02-2024"
 				sep := s[j]
 				for j < len(s) && (isDigit(s[j]) || isAlpha(s[j]) || s[j] == sep) {
@@ -607,6 +628,11 @@ type dtFields struct {
 	haveDate, haveTime bool
 	h, mi, s           int
 	fsec               int64
+	// A zone given in the input: a fixed offset (seconds east of UTC) or,
+	// for a zone name, a location whose offset depends on the date.
+	tz    bool
+	tzOff int
+	tzLoc *time.Location
 }
 
 // decodeDateTime decodes date or timestamp input. order is "MDY", "DMY" or "YMD".
@@ -662,11 +688,28 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			}
 			f.haveTime = true
 		case 'z':
-			// A zone offset after a time is accepted and ignored: timestamp
-			// without time zone discards it, as PostgreSQL does.
-			if !f.haveTime {
+			// timestamp without time zone checks and then discards a zone,
+			// as PostgreSQL does; timestamptz applies it.
+			if !f.haveTime || f.tz {
 				return f, dtSyntaxErr(typ, in)
 			}
+			off, ok, rangeErr := parseZoneOffset(t.s)
+			if rangeErr {
+				return f, pgerr.New(codeTZDisplacement, "time zone displacement out of range: \"%s\"", in)
+			}
+			if !ok {
+				return f, dtSyntaxErr(typ, in)
+			}
+			f.tz, f.tzOff = true, off
+		case 'Z':
+			if f.tz {
+				return f, dtSyntaxErr(typ, in)
+			}
+			loc, err := loadZoneName(t.s)
+			if err != nil {
+				return f, pgerr.New(pgerr.InvalidParameterValue, "time zone \"%s\" not recognized", strings.ToLower(t.s))
+			}
+			f.tz, f.tzLoc = true, loc
 		case 'n':
 			nums = append(nums, t.s)
 		case 'w':
@@ -678,7 +721,8 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 				am = true
 			case t.s == "pm" || t.s == "p":
 				pm = true
-			case t.s == "z" || t.s == "utc" || t.s == "gmt" || t.s == "zulu":
+			case zoneAbbrevs[t.s] != nil && !f.tz && monthByName(t.s) == 0 && !isDayName(t.s):
+				f.tz, f.tzOff = true, *zoneAbbrevs[t.s]
 			case t.s == "t" && idx > 0:
 			case monthByName(t.s) > 0 && month == 0:
 				month = monthByName(t.s)
@@ -910,21 +954,28 @@ func parseTimestamp(s, order string, now time.Time) (Value, error) {
 		}
 		return Value{I: d * usecsPerDay}, nil
 	}
+	ts, err := fieldsToTimestamp(f, s)
+	return Value{I: ts}, err
+}
+
+// fieldsToTimestamp assembles decoded date and time fields into a
+// wall-clock timestamp.
+func fieldsToTimestamp(f dtFields, s string) (int64, error) {
 	jd := date2j(f.y, f.m, f.d)
 	if !dateValid(jd) {
-		return Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", s)
+		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", s)
 	}
 	days := int64(jd - unixEpochJD)
 	tod := int64(f.h)*usecsPerHour + int64(f.mi)*usecsPerMinute + int64(f.s)*usecsPerSec + f.fsec
 	// Overflow-safe: the date range is far inside int64 microseconds except at the top end.
 	if days > (math.MaxInt64-usecsPerDay)/usecsPerDay {
-		return Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", s)
+		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", s)
 	}
 	ts := days*usecsPerDay + tod
 	if !tsValid(ts) {
-		return Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", s)
+		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", s)
 	}
-	return Value{I: ts}, nil
+	return ts, nil
 }
 
 // roundTimestamp applies a timestamp(p) typmod (AdjustTimestampForTypmod).

@@ -34,7 +34,7 @@ func idCategory(id ID) byte {
 		return catNumeric
 	case Text, Varchar, Char:
 		return catString
-	case Date, Timestamp:
+	case Date, Timestamp, TimestampTZ:
 		return catDateTime
 	case Interval:
 		return catTimespan
@@ -52,7 +52,7 @@ func (t Type) IsPreferred() bool { return idPreferred(t.ID) }
 
 func idPreferred(id ID) bool {
 	switch id {
-	case Float8, Text, Interval, Bool:
+	case Float8, Text, Interval, Bool, TimestampTZ:
 		return true
 	}
 	return false
@@ -151,7 +151,9 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Interval
 	case "unknown":
 		id = Unknown
-	case "timestamptz", "timestamp with time zone", "time", "timetz", "time without time zone",
+	case "timestamptz", "timestamp with time zone":
+		id = TimestampTZ
+	case "time", "timetz", "time without time zone",
 		"time with time zone", "bytea", "json", "jsonb", "uuid", "oid", "name", "regclass", "regtype", "inet":
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", name)
 	default:
@@ -197,13 +199,17 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 			return Type{}, pgerr.New(pgerr.InvalidParameterValue, "NUMERIC scale %d must be between %d and %d", s, minNumScale, maxNumScale)
 		}
 		t.Typmod = NumericTypmod(p, s)
-	case Timestamp:
+	case Timestamp, TimestampTZ:
 		if len(typmods) != 1 {
 			return Type{}, pgerr.New(pgerr.InvalidParameterValue, "invalid type modifier")
 		}
 		p := typmods[0]
 		if p < 0 {
-			return Type{}, pgerr.New(pgerr.InvalidParameterValue, "TIMESTAMP(%d) precision must not be negative", p)
+			tz := ""
+			if id == TimestampTZ {
+				tz = " WITH TIME ZONE"
+			}
+			return Type{}, pgerr.New(pgerr.InvalidParameterValue, "TIMESTAMP(%d)%s precision must not be negative", p, tz)
 		}
 		if p > 6 {
 			p = 6 // PostgreSQL warns and reduces to the maximum
@@ -248,6 +254,8 @@ func (t Type) BaseSQLName() string {
 		return "date"
 	case Timestamp:
 		return "timestamp without time zone"
+	case TimestampTZ:
+		return "timestamp with time zone"
 	case Interval:
 		return "interval"
 	case idAnyNonArray:
@@ -274,6 +282,10 @@ func (t Type) SQLName() string {
 	case Timestamp:
 		if t.Typmod >= 0 {
 			return fmt.Sprintf("timestamp(%d) without time zone", t.Typmod)
+		}
+	case TimestampTZ:
+		if t.Typmod >= 0 {
+			return fmt.Sprintf("timestamp(%d) with time zone", t.Typmod)
 		}
 	}
 	return t.BaseSQLName()
@@ -307,6 +319,8 @@ func (t Type) PgTypeName() string {
 		return "date"
 	case Timestamp:
 		return "timestamp"
+	case TimestampTZ:
+		return "timestamptz"
 	case Interval:
 		return "interval"
 	}

@@ -250,7 +250,7 @@ func registerOperators() {
 	regOp("+", []ID{Numeric}, Numeric, func(_ *EvalContext, a []Value) (Value, error) { return a[0], nil })
 	regOp("@", []ID{Numeric}, Numeric, evalAbsNumeric)
 	// Comparisons of every other type with itself.
-	for _, id := range []ID{Bool, Numeric, Text, Char, Date, Timestamp, Interval} {
+	for _, id := range []ID{Bool, Numeric, Text, Char, Date, Timestamp, TimestampTZ, Interval} {
 		for _, op := range cmpOps {
 			regOp(op, []ID{id, id}, Bool, cmpEval(op, Type{ID: id, Typmod: -1}))
 		}
@@ -273,6 +273,7 @@ func registerOperators() {
 	}
 	registerStringOps()
 	registerDateTimeOps()
+	registerTimestampTZOps()
 }
 
 func evalPowFloat(_ *EvalContext, a []Value) (Value, error) {
@@ -369,10 +370,7 @@ func anyToText(ctx *EvalContext, v Value, t Type) string {
 	if t.ID == Text || t.ID == Varchar || t.ID == Unknown {
 		return v.S
 	}
-	var f *Format
-	if ctx != nil {
-		f = ctx.Format
-	}
+	f := ctxFormat(ctx)
 	if t.ID == Char {
 		return strings.TrimRight(v.S, " ")
 	}

@@ -15,4 +15,5 @@ func registerSetReturning() {
 		regFn("generate_series", []ID{id, id, id}, id, notScalar)
 	}
 	regFn("generate_series", []ID{Timestamp, Timestamp, Interval}, Timestamp, notScalar)
+	regFn("generate_series", []ID{TimestampTZ, TimestampTZ, Interval}, TimestampTZ, notScalar)
 }

@@ -15,6 +15,9 @@ type Format struct {
 	DateStyle        string // "ISO, MDY" when empty
 	IntervalStyle    string // "postgres" when empty
 	ExtraFloatDigits int    // PostgreSQL's default is 1 (shortest round-trip)
+	// TimeZone is the session TimeZone: timestamptz output is shown in it
+	// and zone-less timestamptz input is read in it (nil = UTC).
+	TimeZone *time.Location
 }
 
 // DefaultFormat is PostgreSQL's default output settings.
@@ -57,6 +60,8 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return appendDate(dst, v.I, parseDateStyle(f.DateStyle))
 	case Timestamp:
 		return appendTimestamp(dst, v.I, parseDateStyle(f.DateStyle))
+	case TimestampTZ:
+		return appendTimestampTZ(dst, v.I, parseDateStyle(f.DateStyle), f.TimeZone)
 	case Interval:
 		return appendInterval(dst, v.Iv, f.IntervalStyle)
 	}
@@ -146,11 +151,43 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 		}
 		v.I = roundTimestamp(v.I, t.Typmod)
 		return v, nil
+	case TimestampTZ:
+		fo := f.orDefault()
+		v, err := parseTimestampTZ(s, parseDateStyle(fo.DateStyle).order, now, fo.TimeZone)
+		if err != nil {
+			return v, err
+		}
+		v.I = roundTimestamp(v.I, t.Typmod)
+		return v, nil
 	case Interval:
 		iv, err := parseInterval(s)
 		return Value{Iv: iv}, err
 	}
 	return Value{}, pgerr.New(pgerr.FeatureNotSupported, "cannot read input for type %s", t.SQLName())
+}
+
+// ParseTextCtx is ParseTextFormat with a session's EvalContext: its
+// Format, TimeZone and statement time. ctx may be nil.
+func ParseTextCtx(ctx *EvalContext, s string, t Type) (Value, error) {
+	if ctx == nil {
+		return ParseText(s, t)
+	}
+	return ParseTextFormat(s, t, ctxFormat(ctx), ctx.Now)
+}
+
+// ctxFormat is ctx's Format with the session TimeZone filled in, so that
+// casts to and from text see the zone even when the caller set only
+// EvalContext.TimeZone.
+func ctxFormat(ctx *EvalContext) *Format {
+	if ctx == nil {
+		return nil
+	}
+	if ctx.Format != nil && (ctx.Format.TimeZone != nil || ctx.TimeZone == nil) {
+		return ctx.Format
+	}
+	f := *ctx.Format.orDefault()
+	f.TimeZone = ctx.TimeZone
+	return &f
 }
 
 func trimSpace(s string) string {

@@ -27,6 +27,8 @@ const (
 	Date
 	Timestamp
 	Interval
+	// TimestampTZ is timestamp with time zone: an instant, stored as UTC.
+	TimestampTZ
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -53,24 +55,27 @@ var (
 	DateType      = Type{Date, -1}
 	TimestampType = Type{Timestamp, -1}
 	IntervalType  = Type{Interval, -1}
+	// TimestampTZType is timestamp with time zone.
+	TimestampTZType = Type{TimestampTZ, -1}
 )
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
 const (
-	OIDBool      uint32 = 16
-	OIDInt8      uint32 = 20
-	OIDInt2      uint32 = 21
-	OIDInt4      uint32 = 23
-	OIDText      uint32 = 25
-	OIDFloat4    uint32 = 700
-	OIDFloat8    uint32 = 701
-	OIDUnknown   uint32 = 705
-	OIDBpchar    uint32 = 1042
-	OIDVarchar   uint32 = 1043
-	OIDDate      uint32 = 1082
-	OIDTimestamp uint32 = 1114
-	OIDInterval  uint32 = 1186
-	OIDNumeric   uint32 = 1700
+	OIDBool        uint32 = 16
+	OIDInt8        uint32 = 20
+	OIDInt2        uint32 = 21
+	OIDInt4        uint32 = 23
+	OIDText        uint32 = 25
+	OIDFloat4      uint32 = 700
+	OIDFloat8      uint32 = 701
+	OIDUnknown     uint32 = 705
+	OIDBpchar      uint32 = 1042
+	OIDVarchar     uint32 = 1043
+	OIDDate        uint32 = 1082
+	OIDTimestamp   uint32 = 1114
+	OIDTimestampTZ uint32 = 1184
+	OIDInterval    uint32 = 1186
+	OIDNumeric     uint32 = 1700
 )
 
 // OID returns the PostgreSQL type OID of t.
@@ -100,6 +105,8 @@ func (t Type) OID() uint32 {
 		return OIDDate
 	case Timestamp:
 		return OIDTimestamp
+	case TimestampTZ:
+		return OIDTimestampTZ
 	case Interval:
 		return OIDInterval
 	}
@@ -116,7 +123,7 @@ func (t Type) Size() int16 {
 		return 2
 	case Int4, Float4, Date:
 		return 4
-	case Int8, Float8, Timestamp:
+	case Int8, Float8, Timestamp, TimestampTZ:
 		return 8
 	case Interval:
 		return 16
@@ -129,6 +136,10 @@ func (t Type) Size() int16 {
 //	bool→Boolean, int2/4/8→Int16/32/64, float4/8→Float32/64,
 //	numeric→String (canonical PostgreSQL text, exact), text/varchar/char→String,
 //	date→Date32 (days since 1970-01-01), timestamp→Timestamp(µs, no zone),
+//	timestamptz→Timestamp(µs, zone "UTC"): the same physical layout as
+//	timestamp (so every *array.Timestamp code path reads both), marked as an
+//	instant for Arrow consumers; the types.ID, not the Arrow type, tells the
+//	two apart inside joind,
 //	interval→MonthDayNanoInterval (nanoseconds always a multiple of 1000).
 func (t Type) ArrowType() arrow.DataType {
 	switch t.ID {
@@ -148,6 +159,8 @@ func (t Type) ArrowType() arrow.DataType {
 		return arrow.FixedWidthTypes.Date32
 	case Timestamp:
 		return &arrow.TimestampType{Unit: arrow.Microsecond}
+	case TimestampTZ:
+		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
 	case Interval:
 		return arrow.FixedWidthTypes.MonthDayNanoInterval
 	}
@@ -165,6 +178,7 @@ func (t Type) ArrowType() arrow.DataType {
 //	Text/Varchar/Char/Unknown: S
 //	Date:             I (days since 1970-01-01; ±infinity as math.MinInt32/MaxInt32)
 //	Timestamp:        I (µs since 1970-01-01 00:00:00; ±infinity as math.MinInt64/MaxInt64)
+//	TimestampTZ:      I (µs since 1970-01-01 00:00:00 UTC; ±infinity as for Timestamp)
 //	Interval:         Iv
 type Value struct {
 	Null bool
