@@ -11,6 +11,9 @@ import (
 )
 
 func (s *session) set(x *sql.Set) (string, error) {
+	if tag, err, done := s.setScoped(x); done {
+		return tag, err
+	}
 	if x.Reset {
 		if x.All {
 			for _, st := range settingList {
@@ -50,7 +53,7 @@ func (s *session) show(x *sql.Show, w wire.ResultWriter) error {
 	if err := w.Describe([]wire.ColumnDesc{text(st.name)}); err != nil {
 		return err
 	}
-	return w.Row([][]byte{[]byte(s.settings[strings.ToLower(st.name)])})
+	return w.Row([][]byte{[]byte(s.settingValue(st.name))})
 }
 
 // transaction runs transaction-control statements. BEGIN opens a
@@ -85,7 +88,7 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 			s.restoreBlockSettings()
 			return "ROLLBACK", nil
 		}
-		s.blockSettings = nil
+		s.endBlockSettings()
 		if err := txn.Commit(ctx); err != nil {
 			return "", err
 		}

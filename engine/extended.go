@@ -453,7 +453,7 @@ func (s *session) sessionInfo() *sql.SessionInfo {
 			if err != nil {
 				return "", err
 			}
-			return s.settings[strings.ToLower(st.name)], nil
+			return s.settingValue(st.name), nil
 		},
 	}
 }

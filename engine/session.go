@@ -30,6 +30,7 @@ type session struct {
 	database string
 	// blockSettings are the settings at BEGIN, restored by ROLLBACK.
 	blockSettings sessionSettings
+	localSaved    sessionSettings // values before SET LOCAL, restored at COMMIT
 	tx            byte
 	// params are the $n values of the statement running (extended protocol).
 	params []types.Value

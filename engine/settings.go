@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
 )
 
 // setting describes one run-time parameter a session can SHOW and SET.
@@ -41,6 +42,8 @@ var settingList = []setting{
 	// partitioned) where the join's semantics allow it.
 	{name: "joind.join_mode", dflt: "auto", check: oneOf("auto", "collect_left", "partitioned")},
 	{name: "is_superuser", dflt: "on", reported: true, readOnly: true},
+	{name: "lc_collate", dflt: "C.UTF-8", readOnly: true},
+	{name: "lc_ctype", dflt: "C.UTF-8", readOnly: true},
 	{name: "lc_messages", dflt: "C.UTF-8"},
 	{name: "lc_monetary", dflt: "C.UTF-8"},
 	{name: "lc_numeric", dflt: "C.UTF-8"},
@@ -298,6 +301,9 @@ func (s *session) saveBlockSettings() {
 	for k, v := range s.settings {
 		s.blockSettings[k] = v
 	}
+	s.localSaved = nil
+	s.settings["transaction_isolation"] = s.settings["default_transaction_isolation"]
+	s.settings["transaction_read_only"] = s.settings["default_transaction_read_only"]
 }
 
 // restoreBlockSettings undoes the block's SETs (ROLLBACK, a failed block's
@@ -306,4 +312,60 @@ func (s *session) restoreBlockSettings() {
 	if s.blockSettings != nil {
 		s.settings, s.blockSettings = s.blockSettings, nil
 	}
+	s.localSaved = nil
+}
+
+// endBlockSettings keeps the block's SETs at COMMIT but undoes its SET
+// LOCALs.
+func (s *session) endBlockSettings() {
+	for k, v := range s.localSaved {
+		s.settings[k] = v
+	}
+	s.blockSettings, s.localSaved = nil, nil
+}
+
+// setScoped runs SET LOCAL and SET TRANSACTION (whose values last until
+// the block ends); done is false for a plain SET, which then forgets any
+// SET LOCAL of the same setting.
+func (s *session) setScoped(x *sql.Set) (tag string, err error, done bool) {
+	if x.All {
+		return "", nil, false
+	}
+	st, lerr := lookupSetting(x.Name)
+	if lerr != nil {
+		return "", nil, false
+	}
+	key := strings.ToLower(st.name)
+	if !x.Local {
+		delete(s.localSaved, key)
+		return "", nil, false
+	}
+	tag = "SET"
+	if x.Reset {
+		tag = "RESET"
+	}
+	if s.tx == txIdle {
+		// Outside a block it lasts no longer than the statement: no effect.
+		return tag, nil, true
+	}
+	if _, saved := s.localSaved[key]; !saved {
+		if s.localSaved == nil {
+			s.localSaved = sessionSettings{}
+		}
+		s.localSaved[key] = s.settings[key]
+	}
+	if x.Reset || strings.EqualFold(x.Value, "default") {
+		return tag, s.settings.reset(x.Name), true
+	}
+	return tag, s.settings.set(x.Name, x.Value), true
+}
+
+// settingValue is what SHOW and current_setting() report.
+func (s *session) settingValue(name string) string {
+	key := strings.ToLower(name)
+	if s.tx == txIdle && (key == "transaction_isolation" || key == "transaction_read_only") {
+		// Outside a block these show the next transaction's: the defaults.
+		return s.settings["default_"+key]
+	}
+	return s.settings[key]
 }

@@ -614,9 +614,8 @@ func (b *binder) bindSet(vs *pg_query.VariableSetStmt) (Statement, error) {
 	case pg_query.VariableSetKind_VAR_RESET_ALL:
 		return &Set{Reset: true, All: true}, nil
 	case pg_query.VariableSetKind_VAR_SET_MULTI:
-		// SET TRANSACTION / SET SESSION CHARACTERISTICS: accepted, no effect
-		// (there is one isolation level).
-		return &NoOp{Tag: "SET"}, nil
+		// SET TRANSACTION / SET SESSION CHARACTERISTICS (settx.go).
+		return b.bindSetMulti(vs)
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "SET %s FROM CURRENT is not supported", name)
 }
