@@ -59,7 +59,7 @@ func testType(t *testing.T, s string) Type {
 }
 
 // literal reproduces how PostgreSQL reads 'lit'::type (or a bare 'lit').
-func literal(lit string, typ Type) (Value, error) {
+func literal(ctx *EvalContext, lit string, typ Type) (Value, error) {
 	if lit == "NULL" {
 		return NullValue, nil
 	}
@@ -69,11 +69,11 @@ func literal(lit string, typ Type) (Value, error) {
 	// The parser reads a typed literal with the base type's input function and
 	// then applies the typmod as an explicit cast (truncating varchar(n)).
 	base := Type{ID: typ.ID, Typmod: -1}
-	v, err := ParseText(lit, base)
+	v, err := ParseTextCtx(ctx, lit, base)
 	if err != nil || typ.Typmod == -1 {
 		return v, err
 	}
-	return CastValue(nil, v, base, typ, true)
+	return CastValue(ctx, v, base, typ, true)
 }
 
 func errString(err error) string {
@@ -96,10 +96,10 @@ func okString(v Value, t Type, f *Format) string {
 }
 
 // callOverload casts literal arguments to the overload's types and evaluates it.
-func callOverload(ov *Overload, vals []Value, types []Type) (Value, error) {
+func callOverload(ctx *EvalContext, ov *Overload, vals []Value, types []Type) (Value, error) {
 	args := make([]Value, len(vals))
 	for i := range vals {
-		v, err := CastValue(nil, vals[i], types[i], ov.Args[i], false)
+		v, err := CastValue(ctx, vals[i], types[i], ov.Args[i], false)
 		if err != nil {
 			return Value{}, err
 		}
@@ -108,18 +108,30 @@ func callOverload(ov *Overload, vals []Value, types []Type) (Value, error) {
 			return NullValue, nil
 		}
 	}
-	return ov.Eval(&EvalContext{}, args)
+	return ov.Eval(ctx, args)
 }
 
 func runCase(t *testing.T, f []string) string {
+	return runCaseCtx(t, f, &EvalContext{})
+}
+
+// runCaseCtx runs a case under a session's settings; "tz|zone|datestyle|case..."
+// runs the inner case with that TimeZone and DateStyle.
+func runCaseCtx(t *testing.T, f []string, ctx *EvalContext) string {
+	fm := ctxFormat(ctx)
 	switch f[0] {
+	case "tz":
+		loc, err := LoadTimeZone(f[1])
+		if err != nil {
+			t.Fatalf("zone %q: %v", f[1], err)
+		}
+		return runCaseCtx(t, f[3:], &EvalContext{TimeZone: loc, Format: &Format{DateStyle: f[2], IntervalStyle: "postgres", ExtraFloatDigits: 1, TimeZone: loc}})
 	case "in", "fmt":
 		typ := testType(t, f[2])
-		v, err := literal(f[1], typ)
+		v, err := literal(ctx, f[1], typ)
 		if err != nil {
 			return errString(err)
 		}
-		var fm *Format
 		if f[0] == "fmt" {
 			efd, _ := strconv.Atoi(f[5])
 			fm = &Format{DateStyle: f[3], IntervalStyle: f[4], ExtraFloatDigits: efd}
@@ -127,28 +139,28 @@ func runCase(t *testing.T, f []string) string {
 		return okString(v, typ, fm)
 	case "conv":
 		from, to := testType(t, f[2]), testType(t, f[3])
-		v, err := literal(f[1], from)
+		v, err := literal(ctx, f[1], from)
 		if err == nil {
-			v, err = CastValue(nil, v, from, to, true)
+			v, err = CastValue(ctx, v, from, to, true)
 		}
 		if err != nil {
 			return errString(err)
 		}
-		return okString(v, to, nil)
+		return okString(v, to, fm)
 	case "op":
 		var vals []Value
 		var types []Type
 		left := NoArgType
 		if f[2] != "" {
 			left = testType(t, f[2])
-			v, err := literal(f[1], left)
+			v, err := literal(ctx, f[1], left)
 			if err != nil {
 				return errString(err)
 			}
 			vals, types = append(vals, v), append(types, left)
 		}
 		right := testType(t, f[5])
-		v, err := literal(f[4], right)
+		v, err := literal(ctx, f[4], right)
 		if err != nil {
 			return errString(err)
 		}
@@ -157,18 +169,18 @@ func runCase(t *testing.T, f []string) string {
 		if err != nil {
 			return errString(err)
 		}
-		r, err := callOverload(ov, vals, types)
+		r, err := callOverload(ctx, ov, vals, types)
 		if err != nil {
 			return errString(err)
 		}
-		return okString(r, ov.Result, nil)
+		return okString(r, ov.Result, fm)
 	case "fn":
 		var vals []Value
 		var types []Type
 		for _, a := range f[2:] {
 			k := strings.LastIndexByte(a, ':')
 			typ := testType(t, a[k+1:])
-			v, err := literal(a[:k], typ)
+			v, err := literal(ctx, a[:k], typ)
 			if err != nil {
 				return errString(err)
 			}
@@ -178,11 +190,11 @@ func runCase(t *testing.T, f []string) string {
 		if err != nil {
 			return errString(err)
 		}
-		r, err := callOverload(ov, vals, types)
+		r, err := callOverload(ctx, ov, vals, types)
 		if err != nil {
 			return errString(err)
 		}
-		return okString(r, ov.Result, nil)
+		return okString(r, ov.Result, fm)
 	case "agg":
 		typ := testType(t, f[2])
 		argT := typ
@@ -199,9 +211,9 @@ func runCase(t *testing.T, f []string) string {
 			if typ.ID == Unknown {
 				src = TextType // VALUES resolves an all-unknown column to text
 			}
-			v, err := literal(s, src)
+			v, err := literal(ctx, s, src)
 			if err == nil {
-				v, err = CastValue(nil, v, src, agg.Args[0], false)
+				v, err = CastValue(ctx, v, src, agg.Args[0], false)
 			}
 			if err != nil {
 				return errString(err)
@@ -214,11 +226,11 @@ func runCase(t *testing.T, f []string) string {
 		if err != nil {
 			return errString(err)
 		}
-		return okString(r, agg.Result, nil)
+		return okString(r, agg.Result, fm)
 	case "cmp":
 		typ := testType(t, f[3])
-		a, err1 := literal(f[1], typ)
-		b, err2 := literal(f[2], typ)
+		a, err1 := literal(ctx, f[1], typ)
+		b, err2 := literal(ctx, f[2], typ)
 		if err1 != nil || err2 != nil {
 			t.Fatalf("bad cmp literals %v %v", err1, err2)
 		}

@@ -18,6 +18,8 @@ def lit(l, t):
 def sql_for(fields):
     kind = fields[0]
     pre = ""
+    if kind == "tz":  # tz|TimeZone|DateStyle|inner case...
+        return "set timezone='%s'; set datestyle='%s'; %s" % (fields[1], fields[2], sql_for(fields[3:]))
     if kind == "in":  # in|lit|type
         return "select " + lit(fields[1], fields[2])
     if kind == "conv":  # conv|lit|from|to
