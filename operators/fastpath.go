@@ -27,7 +27,7 @@ func pickFast(fn *types.Overload) fastFunc {
 	switch {
 	case op != cmpNone && fn.Result.ID == types.Bool:
 		switch {
-		case isIntID(a) && isIntID(b), a == b && (a == types.Date || a == types.Timestamp):
+		case isIntID(a) && isIntID(b), a == b && (a == types.Date || a == types.Timestamp || a == types.TimestampTZ):
 			return func(argv []vec, n int) (arrow.Array, bool, error) {
 				return fastCompare[int64](argv, n, op, asInt64s)
 			}

@@ -21,6 +21,7 @@ type funcScanOp struct {
 	cols   []plan.Column
 	schema *arrow.Schema
 	size   int
+	eval   *types.EvalContext // session TimeZone for timestamptz series
 }
 
 var _ Operator = (*funcScanOp)(nil)
@@ -36,6 +37,9 @@ func NewFunctionScan(name string, args []plan.Expr, cols []plan.Column, env *Env
 		return nil, errPlan("generate_series with %d arguments and %d columns", len(args), len(cols))
 	}
 	op := &funcScanOp{name: name, cols: cols, schema: schemaOf(cols), size: batchSize(env)}
+	if env != nil {
+		op.eval = env.Eval
+	}
 	for _, a := range args {
 		c, err := Compile(a, nil, env)
 		if err != nil {
@@ -46,7 +50,7 @@ func NewFunctionScan(name string, args []plan.Expr, cols []plan.Column, env *Env
 	}
 	switch cols[0].Type.ID {
 	case types.Int4, types.Int8, types.Numeric:
-	case types.Timestamp:
+	case types.Timestamp, types.TimestampTZ:
 		if len(args) != 3 {
 			return nil, errPlan("generate_series(timestamp) needs a step")
 		}
@@ -142,6 +146,28 @@ func (s *seriesStream) init() error {
 			apd.BaseContext.WithPrecision(1000).Add(nxt, cur, step)
 			cur = nxt
 			return types.Value{Num: v}, true
+		}
+	case types.TimestampTZ:
+		// generate_series_timestamptz: repeated timestamptz + interval in
+		// the session zone (days across a DST change keep the wall clock).
+		step := vals[2].Iv
+		span := float64(step.Months)*30*86400e6 + float64(step.Days)*86400e6 + float64(step.Micros)
+		if span == 0 {
+			return pgerr.New(pgerr.InvalidParameterValue, "step size cannot equal zero")
+		}
+		cur, stop := vals[0].I, vals[1].I
+		finished := false
+		s.next = func() (types.Value, bool) {
+			if finished || (span > 0 && cur > stop) || (span < 0 && cur < stop) {
+				return types.NullValue, false
+			}
+			v := cur
+			nxt, err := types.TimestampTZPlusInterval(s.op.eval, cur, step)
+			if err != nil {
+				finished = true // PostgreSQL errors on the next step; stop here
+			}
+			cur = nxt
+			return types.IntValue(v), true
 		}
 	case types.Timestamp:
 		step := vals[2].Iv

@@ -413,6 +413,12 @@ func tzPlusInterval(ts int64, iv IntervalValue, loc *time.Location) (int64, erro
 	return r, nil
 }
 
+// TimestampTZPlusInterval is timestamptz + interval in ctx's TimeZone
+// (generate_series over timestamptz steps with it).
+func TimestampTZPlusInterval(ctx *EvalContext, ts int64, iv IntervalValue) (int64, error) {
+	return tzPlusInterval(ts, iv, ctxZone(ctx))
+}
+
 // truncTimestampTZ is timestamptz_trunc: truncation happens on the wall-clock
 // time in loc; units of a day or more take the offset of the truncated time,
 // smaller units keep the original offset (PostgreSQL's redotz).

@@ -35,6 +35,7 @@ const (
 	famDate
 	famTimestamp
 	famInterval
+	famTimestampTZ // same int64 µs encoding, but never equal to a timestamp's bits
 )
 
 func familyOf(t types.Type) family {
@@ -51,6 +52,8 @@ func familyOf(t types.Type) family {
 		return famDate
 	case types.Timestamp:
 		return famTimestamp
+	case types.TimestampTZ:
+		return famTimestampTZ
 	case types.Interval:
 		return famInterval
 	}
@@ -59,7 +62,7 @@ func familyOf(t types.Type) family {
 
 // intLike families encode as a single int64.
 func (f family) intLike() bool {
-	return f == famInt || f == famBool || f == famFloat || f == famDate || f == famTimestamp
+	return f == famInt || f == famBool || f == famFloat || f == famDate || f == famTimestamp || f == famTimestampTZ
 }
 
 // keyCol is one key column of a batch, encoded.
@@ -293,7 +296,7 @@ func typeName(t types.Type) string {
 	names := map[types.ID]string{types.Unknown: "unknown", types.Bool: "boolean", types.Int2: "smallint", types.Int4: "integer",
 		types.Int8: "bigint", types.Float4: "real", types.Float8: "double precision", types.Numeric: "numeric",
 		types.Text: "text", types.Varchar: "character varying", types.Char: "character", types.Date: "date",
-		types.Timestamp: "timestamp without time zone", types.Interval: "interval"}
+		types.Timestamp: "timestamp without time zone", types.TimestampTZ: "timestamp with time zone", types.Interval: "interval"}
 	if n, ok := names[t.ID]; ok {
 		return n
 	}

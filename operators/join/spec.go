@@ -243,7 +243,7 @@ func exprString(e plan.Expr) string {
 			return "NULL"
 		}
 		switch familyOf(x.T) {
-		case famInt, famDate, famTimestamp, famBool:
+		case famInt, famDate, famTimestamp, famTimestampTZ, famBool:
 			return fmt.Sprint(x.Val.I)
 		case famFloat:
 			return fmt.Sprint(x.Val.F)
