@@ -42,6 +42,9 @@ func (b *builder) build(p *optimizer.Physical) (operators.Operator, error) {
 }
 
 func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
+	if x, ok := p.Logical.(*plan.Apply); ok {
+		return b.buildApply(p, x)
+	}
 	ins := make([]operators.Operator, len(p.Inputs))
 	for i, in := range p.Inputs {
 		op, err := b.build(in)

@@ -92,6 +92,11 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 	case *plan.Join:
 		title = explainJoinTitle(p)
 		details = append(details, explainJoinDetails(p.Join)...)
+	case *plan.Apply:
+		title = "Lateral " + joinTypeNames[x.Type] + " Apply"
+		if x.On != nil && !isTrue(x.On) {
+			details = append(details, "Join Filter: "+FormatExpr(x.On))
+		}
 	}
 	line := fmt.Sprintf("%s%s  (rows=%.0f)", head, title, p.Rows)
 	if note != nil {

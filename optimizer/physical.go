@@ -22,12 +22,14 @@ const (
 	OpSetOp
 	OpHashJoin
 	OpNestedLoopJoin
+	OpApply
 )
 
 var opNames = [...]string{
 	OpScan: "Scan", OpValues: "Values", OpFunctionScan: "Function Scan", OpFilter: "Filter",
 	OpProject: "Project", OpHashAggregate: "Hash Aggregate", OpSort: "Sort", OpLimit: "Limit",
 	OpDistinct: "Distinct", OpSetOp: "Set Operation", OpHashJoin: "Hash Join", OpNestedLoopJoin: "Nested Loop Join",
+	OpApply: "Apply",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -182,6 +184,14 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 	case *plan.Join:
 		if err := pl.planJoin(p, x); err != nil {
 			return nil, err
+		}
+	case *plan.Apply:
+		// Inputs[1] is the right side planned once; the executor runs it
+		// per left row with that row's OuterRefs bound.
+		p.Op = OpApply
+		p.Rows = kids[0].Rows * max(1, kids[1].Rows)
+		if x.Type == plan.LeftJoin {
+			p.Rows = max(p.Rows, kids[0].Rows)
 		}
 	default:
 		return nil, pgerr.New(pgerr.InternalError, "optimizer: unexpected logical node %T", n)

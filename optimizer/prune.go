@@ -86,6 +86,16 @@ func prune(n plan.Node, need colSet) plan.Node {
 		c.Left = prune(x.Left, childNeed)
 		c.Right = prune(x.Right, childNeed)
 		return &c
+	case *plan.Apply:
+		// The left side also keeps the columns the right side reads per row.
+		leftNeed := union(need, exprCols(x.On))
+		for _, id := range x.OuterRefs {
+			leftNeed.add(id)
+		}
+		c := *x
+		c.Left = prune(x.Left, leftNeed)
+		c.Right = prune(x.Right, union(need, exprCols(x.On)))
+		return &c
 	case *plan.Distinct:
 		c := *x
 		c.Input = prune(x.Input, outputCols(x.Input))

@@ -30,6 +30,7 @@ var DefaultRules = []Rule{
 	{"push-filter-through-project", pushFilterThroughProject},
 	{"push-filter-through-sort", pushFilterThroughSort},
 	{"push-filter-into-join", pushFilterIntoJoin},
+	{"push-filter-into-apply", pushFilterIntoApply},
 	{"push-join-condition-down", pushJoinConditionDown},
 	{"merge-projections", mergeProjections},
 	{"remove-identity-projection", removeIdentityProjection},
@@ -108,6 +109,10 @@ func withChildren(n plan.Node, kids []plan.Node) plan.Node {
 		c := *x
 		c.Left, c.Right = kids[0], kids[1]
 		return &c
+	case *plan.Apply:
+		c := *x
+		c.Left, c.Right = kids[0], kids[1]
+		return &c
 	}
 	return n
 }
@@ -132,6 +137,12 @@ func mapNodeExprs(n plan.Node, f func(plan.Expr) plan.Expr) plan.Node {
 		c.Exprs = mapList(x.Exprs)
 		return &c
 	case *plan.Join:
+		c := *x
+		if x.On != nil {
+			c.On = f(x.On)
+		}
+		return &c
+	case *plan.Apply:
 		c := *x
 		if x.On != nil {
 			c.On = f(x.On)
@@ -304,6 +315,40 @@ func pushFilterIntoJoin(c *Context, n plan.Node) (plan.Node, bool) {
 		return &nj, true
 	}
 	return &plan.Filter{Input: &nj, Pred: andOf(keep)}, true
+}
+
+// pushFilterIntoApply moves WHERE conjuncts over a lateral join that read
+// only its left input into that input: the left side is preserved by every
+// Apply type, so filtering it first only saves running the right side for
+// rows that would be dropped anyway.
+func pushFilterIntoApply(c *Context, n plan.Node) (plan.Node, bool) {
+	f, ok := n.(*plan.Filter)
+	if !ok {
+		return n, false
+	}
+	a, ok := f.Input.(*plan.Apply)
+	if !ok {
+		return n, false
+	}
+	leftCols := outputCols(a.Left)
+	var toLeft, keep []plan.Expr
+	for _, e := range conjuncts(f.Pred) {
+		cols := exprCols(e)
+		if !hasSubquery(e) && !isVolatile(e) && len(cols) > 0 && cols.subsetOf(leftCols) {
+			toLeft = append(toLeft, e)
+		} else {
+			keep = append(keep, e)
+		}
+	}
+	if len(toLeft) == 0 {
+		return n, false
+	}
+	na := *a
+	na.Left = &plan.Filter{Input: a.Left, Pred: andOf(toLeft)}
+	if len(keep) == 0 {
+		return &na, true
+	}
+	return &plan.Filter{Input: &na, Pred: andOf(keep)}, true
 }
 
 // pushJoinConditionDown moves ON conjuncts that read only one input into

@@ -73,6 +73,16 @@ func (f *planFormatter) node(n plan.Node, depth int) {
 		if x.Mark != nil {
 			fmt.Fprintf(sb, " mark %s", formatCol(*x.Mark))
 		}
+	case *plan.Apply:
+		fmt.Fprintf(sb, "Apply %s", joinTypeName(x.Type))
+		if x.On != nil {
+			fmt.Fprintf(sb, " on %s", FormatExpr(x.On))
+		}
+		refs := make([]string, len(x.OuterRefs))
+		for i, id := range x.OuterRefs {
+			refs[i] = fmt.Sprintf("#%d", id)
+		}
+		fmt.Fprintf(sb, " outer=[%s]", strings.Join(refs, ", "))
 	case *plan.Aggregate:
 		fmt.Fprintf(sb, "Aggregate group=[%s] aggs=[", formatExprs(x.GroupBy))
 		for i, a := range x.Aggs {
@@ -140,6 +150,10 @@ func nodeExprs(n plan.Node) []plan.Expr {
 	case *plan.Project:
 		return x.Exprs
 	case *plan.Join:
+		if x.On != nil {
+			return []plan.Expr{x.On}
+		}
+	case *plan.Apply:
 		if x.On != nil {
 			return []plan.Expr{x.On}
 		}

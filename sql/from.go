@@ -14,11 +14,13 @@ import (
 // bindFromList binds a FROM clause: comma-separated items are cross joined.
 // Subqueries and join conditions see s as their parent; s has no items yet,
 // so they cannot see sibling items but do record outer references on s.
+// LATERAL items (and functions) see the items to their left: an item that
+// references them is joined by a plan.Apply instead.
 func (b *binder) bindFromList(s *scope, from []*pg_query.Node) (plan.Node, []*nsItem, error) {
 	var node plan.Node
 	var items []*nsItem
 	for _, f := range from {
-		n, its, err := b.bindFromItem(s, f)
+		n, its, lat, err := b.bindFromItem(s, f, items)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -26,13 +28,58 @@ func (b *binder) bindFromList(s *scope, from []*pg_query.Node) (plan.Node, []*ns
 			return nil, nil, err
 		}
 		items = append(items, its...)
-		if node == nil {
+		switch {
+		case node == nil:
 			node = n
-		} else {
+		case len(lat) > 0:
+			node = &plan.Apply{Type: plan.CrossJoin, Left: node, Right: n, OuterRefs: lat}
+		default:
 			node = &plan.Join{Type: plan.CrossJoin, Left: node, Right: n}
 		}
 	}
 	return node, items, nil
+}
+
+// lateralScope is the parent scope of a LATERAL item: s plus the FROM items
+// to its left (none: s itself).
+func lateralScope(s *scope, lateral []*nsItem) *scope {
+	if len(lateral) == 0 {
+		return s
+	}
+	return &scope{parent: s, ctes: s.ctes, items: lateral, exprKind: s.exprKind}
+}
+
+// lateralRefs returns the columns of the lateral items among refs.
+func lateralRefs(refs []plan.ColumnID, lateral []*nsItem) []plan.ColumnID {
+	if len(lateral) == 0 || len(refs) == 0 {
+		return nil
+	}
+	ids := map[plan.ColumnID]bool{}
+	for _, it := range lateral {
+		for _, c := range it.cols {
+			var cs []plan.ColumnID
+			collectColRefs(c.expr, &cs)
+			for _, id := range cs {
+				ids[id] = true
+			}
+		}
+	}
+	var out []plan.ColumnID
+	for _, id := range refs {
+		if ids[id] && !containsID(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func containsID(ids []plan.ColumnID, id plan.ColumnID) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
 }
 
 // checkNameConflicts is checkNameSpaceConflicts: two visible relation
@@ -51,41 +98,56 @@ func checkNameConflicts(a, c []*nsItem) error {
 	return nil
 }
 
-func (b *binder) bindFromItem(s *scope, n *pg_query.Node) (plan.Node, []*nsItem, error) {
+// bindFromItem binds one FROM item. lateral lists the items to its left that
+// a LATERAL item may reference; lat returns the columns of them it does
+// reference (the caller joins it with a plan.Apply).
+func (b *binder) bindFromItem(s *scope, n *pg_query.Node, lateral []*nsItem) (node plan.Node, items []*nsItem, lat []plan.ColumnID, err error) {
 	switch x := n.GetNode().(type) {
 	case *pg_query.Node_RangeVar:
-		return b.bindRangeVar(s, x.RangeVar)
+		node, items, err = b.bindRangeVar(s, x.RangeVar)
+		return node, items, nil, err
 	case *pg_query.Node_RangeSubselect:
-		rs := x.RangeSubselect
-		if rs.Lateral {
-			return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "LATERAL is not supported"), -1)
-		}
+		node, items, lat, err = b.bindRangeSubselect(s, x.RangeSubselect, lateral)
+		return node, items, lat, err
+	case *pg_query.Node_RangeFunction:
+		return b.bindRangeFunction(s, x.RangeFunction, lateral)
+	case *pg_query.Node_JoinExpr:
+		return b.bindJoin(s, x.JoinExpr, lateral)
+	}
+	return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "FROM item %s is not supported", nodeTypeName(n)), nodeLocation(n))
+}
+
+func (b *binder) bindRangeSubselect(s *scope, rs *pg_query.RangeSubselect, lateral []*nsItem) (plan.Node, []*nsItem, []plan.ColumnID, error) {
+	{
 		sel := rs.Subquery.GetSelectStmt()
 		if rs.Alias == nil {
 			loc := b.parenBefore(rs.Subquery)
 			if sel != nil && len(sel.ValuesLists) > 0 && sel.Op == pg_query.SetOperation_SETOP_NONE {
-				return nil, nil, b.errAt(pgerr.New(pgerr.SyntaxError, "VALUES in FROM must have an alias").
+				return nil, nil, nil, b.errAt(pgerr.New(pgerr.SyntaxError, "VALUES in FROM must have an alias").
 					WithHint("For example, FROM (VALUES ...) [AS] foo."), loc)
 			}
-			return nil, nil, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery in FROM must have an alias").
+			return nil, nil, nil, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery in FROM must have an alias").
 				WithHint("For example, FROM (SELECT ...) [AS] foo."), loc)
 		}
-		q, _, err := b.bindSelect(sel, s, s.ctes, true)
+		parent := s
+		if rs.Lateral {
+			parent = lateralScope(s, lateral)
+		}
+		q, child, err := b.bindSelect(sel, parent, s.ctes, true)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		it, err := b.itemFromQuery(q, rs.Alias.Aliasname, rs.Alias)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		s.rtes = append(s.rtes, rteInfo{alias: it.name})
-		return q.node, []*nsItem{it}, nil
-	case *pg_query.Node_RangeFunction:
-		return b.bindRangeFunction(s, x.RangeFunction)
-	case *pg_query.Node_JoinExpr:
-		return b.bindJoin(s, x.JoinExpr)
+		var lat []plan.ColumnID
+		if rs.Lateral {
+			lat = lateralRefs(child.outerRefs, lateral)
+		}
+		return q.node, []*nsItem{it}, lat, nil
 	}
-	return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "FROM item %s is not supported", nodeTypeName(n)), nodeLocation(n))
 }
 
 // itemFromQuery exposes a bound query's outputs as a FROM item.
@@ -119,7 +181,7 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	if rv.Schemaname == "" {
 		if env := s.ctes.lookup(name); env != nil {
 			s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
-			return b.bindCTERef(env, alias, rv.Alias)
+			return b.bindCTERef(s, env, alias, rv.Alias)
 		}
 	}
 	if rv.Catalogname != "" {
@@ -175,12 +237,22 @@ func (b *binder) lookupTable(rv *pg_query.RangeVar) (storageTable, error) {
 
 // bindCTERef binds a WITH query afresh at each reference, so every
 // reference has its own ColumnIDs.
-func (b *binder) bindCTERef(env *cteEnv, alias string, a *pg_query.Alias) (plan.Node, []*nsItem, error) {
+func (b *binder) bindCTERef(s *scope, env *cteEnv, alias string, a *pg_query.Alias) (plan.Node, []*nsItem, error) {
 	// The body sees the enclosing levels of the defining query, not its FROM items.
 	bodyParent := &scope{parent: env.def.parent, ctes: env.bodyEnv}
 	q, _, err := b.bindSelect(env.cte.Ctequery.GetSelectStmt(), bodyParent, env.bodyEnv, true)
 	if err != nil {
 		return nil, nil, err
+	}
+	// The body's outer references (to levels above the defining query) are
+	// correlation of every level from this reference up to the defining one.
+	for cur := s; cur != nil; cur = cur.parent {
+		for _, id := range bodyParent.outerRefs {
+			cur.addOuterRef(id)
+		}
+		if cur == env.def {
+			break
+		}
 	}
 	if len(env.cte.Aliascolnames) > 0 {
 		if len(env.cte.Aliascolnames) > len(q.names) {
@@ -198,26 +270,33 @@ func (b *binder) bindCTERef(env *cteEnv, alias string, a *pg_query.Alias) (plan.
 	return q.node, []*nsItem{it}, nil
 }
 
-func (b *binder) bindRangeFunction(s *scope, rf *pg_query.RangeFunction) (plan.Node, []*nsItem, error) {
-	if rf.Lateral {
-		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "LATERAL is not supported"), -1)
+// bindRangeFunction binds a function in FROM; like PostgreSQL's, its
+// arguments may reference the items to its left (LATERAL or not).
+func (b *binder) bindRangeFunction(s *scope, rf *pg_query.RangeFunction, lateral []*nsItem) (plan.Node, []*nsItem, []plan.ColumnID, error) {
+	node, items, fs, err := b.bindRangeFunctionIn(s, rf, lateral)
+	if err != nil {
+		return nil, nil, nil, err
 	}
+	return node, items, lateralRefs(fs.outerRefs, lateral), nil
+}
+
+func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, lateral []*nsItem) (plan.Node, []*nsItem, *scope, error) {
 	if rf.Ordinality || rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
-		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "only a single set-returning function call is supported in FROM"), -1)
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "only a single set-returning function call is supported in FROM"), -1)
 	}
 	fl := rf.Functions[0].GetList().GetItems()
 	fc := fl[0].GetFuncCall()
 	if fc == nil {
-		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "unsupported function in FROM"), nodeLocation(fl[0]))
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "unsupported function in FROM"), nodeLocation(fl[0]))
 	}
 	name := funcName(fc.Funcname)
 	if name != "generate_series" {
-		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
 	}
-	fs := &scope{parent: s, ctes: s.ctes, exprKind: "functions in FROM"}
+	fs := &scope{parent: lateralScope(s, lateral), ctes: s.ctes, exprKind: "functions in FROM"}
 	args, err := b.bindList(fs, fc.Args)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	argTypes := make([]types.Type, len(args))
 	for i, a := range args {
@@ -225,16 +304,16 @@ func (b *binder) bindRangeFunction(s *scope, rf *pg_query.RangeFunction) (plan.N
 	}
 	want, result, err := b.generateSeriesSignature(argTypes)
 	if err != nil {
-		return nil, nil, b.wrapAt(err, fc.Location)
+		return nil, nil, nil, b.wrapAt(err, fc.Location)
 	}
 	if err := b.castArgs(args, want); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	alias, colName := name, name
 	if rf.Alias != nil {
 		alias, colName = rf.Alias.Aliasname, rf.Alias.Aliasname
 		if len(rf.Alias.Colnames) > 1 {
-			return nil, nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "too many column aliases specified for function %s", name), fc.Location)
+			return nil, nil, nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "too many column aliases specified for function %s", name), fc.Location)
 		}
 		if len(rf.Alias.Colnames) == 1 {
 			colName = rf.Alias.Colnames[0].GetString_().GetSval()
@@ -246,7 +325,7 @@ func (b *binder) bindRangeFunction(s *scope, rf *pg_query.RangeFunction) (plan.N
 	s.rtes = append(s.rtes, rteInfo{alias: alias})
 	it := &nsItem{name: alias, relVisible: true, colsVisible: true,
 		cols: []nsColumn{{name: colName, table: alias, expr: &plan.ColRef{ID: c.ID, T: c.Type, Name: colName}}}}
-	return node, []*nsItem{it}, nil
+	return node, []*nsItem{it}, fs, nil
 }
 
 // generateSeriesSignature resolves generate_series's overloads:
@@ -292,18 +371,36 @@ func (b *binder) generateSeriesSignature(args []types.Type) ([]types.Type, types
 	return want, t, nil
 }
 
-func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr) (plan.Node, []*nsItem, error) {
-	left, litems, err := b.bindFromItem(s, j.Larg)
+// bindJoin binds a JOIN. Its right input may be LATERAL over its left
+// input (and over lateral, the FROM items left of the whole join); a right
+// input that references the left one makes the join a plan.Apply.
+func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr, lateral []*nsItem) (plan.Node, []*nsItem, []plan.ColumnID, error) {
+	left, litems, llat, err := b.bindFromItem(s, j.Larg, lateral)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	right, ritems, err := b.bindFromItem(s, j.Rarg)
+	// SQL makes the left input visible to a LATERAL right input of a RIGHT
+	// or FULL join too, but referencing it is an error.
+	rightLateral := append([]*nsItem{}, lateral...)
+	for _, it := range litems {
+		if j.Jointype == pg_query.JoinType_JOIN_RIGHT || j.Jointype == pg_query.JoinType_JOIN_FULL {
+			bad := *it
+			bad.lateralBad = true
+			it = &bad
+		}
+		rightLateral = append(rightLateral, it)
+	}
+	right, ritems, rlat, err := b.bindFromItem(s, j.Rarg, rightLateral)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := checkNameConflicts(litems, ritems); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	// The whole join references what either input references of lateral;
+	// the right input's references to the left input make it an Apply.
+	lat := append(lateralRefs(llat, lateral), lateralRefs(rlat, lateral)...)
+	applyRefs := lateralRefs(rlat, litems)
 	var jt plan.JoinType
 	switch j.Jointype {
 	case pg_query.JoinType_JOIN_INNER:
@@ -315,7 +412,7 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr) (plan.Node, []*nsItem,
 	case pg_query.JoinType_JOIN_FULL:
 		jt = plan.FullJoin
 	default:
-		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "join type %s is not supported", j.Jointype.String()), -1)
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "join type %s is not supported", j.Jointype.String()), -1)
 	}
 	lvis, rvis := visibleCols(litems), visibleCols(ritems)
 	nullL := jt == plan.RightJoin || jt == plan.FullJoin
@@ -342,27 +439,27 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr) (plan.Node, []*nsItem,
 		for _, name := range using {
 			li, err := findUsingCol(lvis, name, "left")
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			ri, err := findUsingCol(rvis, name, "right")
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			usedL[li], usedR[ri] = true, true
 			l, r := lvis[li].expr, rvis[ri].expr
 			t, err := b.commonTypeOf("JOIN/USING", []types.Type{l.Type(), r.Type()}, []int32{-1, -1})
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			if l, err = b.coerceCommon("JOIN/USING", l, t); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			if r, err = b.coerceCommon("JOIN/USING", r, t); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			eq, err := b.operator("=", l, r, -1)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			conds = append(conds, eq)
 			merged := nsColumn{name: name, table: lvis[li].table}
@@ -388,10 +485,10 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr) (plan.Node, []*nsItem,
 		js := &scope{parent: s, ctes: s.ctes, items: append(append([]*nsItem{}, litems...), ritems...), exprKind: "JOIN conditions"}
 		e, err := b.bindExpr(js, j.Quals)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if join.On, err = b.coerceToBool(e, "JOIN/ON"); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, id := range js.outerRefs {
 			s.addOuterRef(id)
@@ -419,7 +516,7 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr) (plan.Node, []*nsItem,
 	if j.Alias != nil {
 		item.name, item.relVisible = j.Alias.Aliasname, true
 		if len(j.Alias.Colnames) > len(item.cols) {
-			return nil, nil, pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
+			return nil, nil, nil, pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
 				item.name, len(item.cols), len(j.Alias.Colnames))
 		}
 		for i, cn := range j.Alias.Colnames {
@@ -437,7 +534,14 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr) (plan.Node, []*nsItem,
 		}
 		items = append(items, item)
 	}
-	return join, items, nil
+	if len(applyRefs) > 0 {
+		typ := join.Type
+		if typ != plan.InnerJoin && typ != plan.CrossJoin && typ != plan.LeftJoin {
+			return nil, nil, nil, pgerr.New(pgerr.InternalError, "LATERAL reference under a %v join", typ)
+		}
+		return &plan.Apply{Type: typ, Left: join.Left, Right: join.Right, On: join.On, OuterRefs: applyRefs}, items, lat, nil
+	}
+	return join, items, lat, nil
 }
 
 func visibleCols(items []*nsItem) []nsColumn {

@@ -20,6 +20,9 @@ type nsItem struct {
 	relVisible  bool   // can be named as name.col
 	colsVisible bool   // its columns can be referenced unqualified
 	cols        []nsColumn
+	// lateralBad marks the left input of a RIGHT or FULL join as seen from
+	// a LATERAL right input: visible, but an error to reference.
+	lateralBad bool
 	// hidden are columns reachable only for *-expansion bookkeeping (none yet).
 }
 
@@ -61,6 +64,7 @@ func (s *scope) addOuterRef(id plan.ColumnID) {
 func (b *binder) lookupColumn(s *scope, name string, loc int32) (nsColumn, error) {
 	for lvl, cur := 0, s; cur != nil; lvl, cur = lvl+1, cur.parent {
 		var found *nsColumn
+		var foundIn *nsItem
 		for _, it := range cur.items {
 			if !it.colsVisible {
 				continue
@@ -70,11 +74,14 @@ func (b *binder) lookupColumn(s *scope, name string, loc int32) (nsColumn, error
 					if found != nil {
 						return nsColumn{}, b.errAt(pgerr.New(pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", name), loc)
 					}
-					found = &it.cols[i]
+					found, foundIn = &it.cols[i], it
 				}
 			}
 		}
 		if found != nil {
+			if foundIn.lateralBad {
+				return nsColumn{}, b.badLateral(found.table, loc)
+			}
 			b.noteOuterAt(s, lvl, found.expr, loc)
 			return *found, nil
 		}
@@ -108,6 +115,9 @@ func (b *binder) lookupQualified(s *scope, rel, name string, loc int32) (nsColum
 			if found == nil {
 				return nsColumn{}, b.missingColumn(s, rel, name, loc)
 			}
+			if it.lateralBad {
+				return nsColumn{}, b.badLateral(rel, loc)
+			}
 			b.noteOuterAt(s, lvl, found.expr, loc)
 			return *found, nil
 		}
@@ -125,6 +135,13 @@ func (b *binder) lookupRel(s *scope, rel string, loc int32) (*nsItem, int, error
 		}
 	}
 	return nil, 0, b.missingRTE(s, rel, loc)
+}
+
+// badLateral is PostgreSQL's error for a LATERAL reference to the left
+// input of a RIGHT or FULL join.
+func (b *binder) badLateral(rel string, loc int32) error {
+	return b.errAt(pgerr.New(pgerr.InvalidColumnReference, "invalid reference to FROM-clause entry for table \"%s\"", rel).
+		WithDetail("The combining JOIN type must be INNER or LEFT for a LATERAL reference."), loc)
 }
 
 // missingRTE is errorMissingRTE: a table name that is not visible here.

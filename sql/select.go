@@ -884,6 +884,11 @@ func columnNotNull(n plan.Node) map[plan.ColumnID]bool {
 	}
 	var walk func(plan.Node)
 	walk = func(x plan.Node) {
+		if a, ok := x.(*plan.Apply); ok && a.Type == plan.LeftJoin {
+			for _, c := range a.Right.Columns() {
+				m[c.ID] = false
+			}
+		}
 		if j, ok := x.(*plan.Join); ok {
 			clear := func(side plan.Node) {
 				for _, c := range side.Columns() {

@@ -229,3 +229,32 @@ func (n *Limit) Children() []Node        { return []Node{n.Input} }
 func (n *Distinct) Children() []Node     { return []Node{n.Input} }
 func (n *SetOp) Children() []Node        { return []Node{n.Left, n.Right} }
 func (n *Join) Children() []Node         { return []Node{n.Left, n.Right} }
+
+// Apply is a lateral join (FROM a LEFT JOIN LATERAL (...) s ON c, or
+// FROM a CROSS JOIN LATERAL (...) / a, LATERAL (...)): Right is evaluated
+// once per row of Left with that row's OuterRefs bound as outer values (the
+// Left columns Right reads), and the row is joined with each Right row for
+// which On is TRUE (nil means TRUE). Type is InnerJoin, CrossJoin or
+// LeftJoin; a LeftJoin keeps a Left row without matches, NULL-extended.
+//
+// Output columns: Left's then Right's. Right is a correlated plan like a
+// Subquery's: executors run it through the SubqueryRunner.
+type Apply struct {
+	Type      JoinType
+	Left      Node
+	Right     Node
+	On        Expr
+	OuterRefs []ColumnID
+}
+
+func (n *Apply) Columns() []Column {
+	l, r := n.Left.Columns(), n.Right.Columns()
+	out := make([]Column, 0, len(l)+len(r))
+	out = append(append(out, l...), r...)
+	if n.Type == LeftJoin {
+		clearNotNull(out[len(l):])
+	}
+	return out
+}
+
+func (n *Apply) Children() []Node { return []Node{n.Left, n.Right} }
