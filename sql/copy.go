@@ -47,7 +47,8 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
 	if cs.Relation != nil {
 		t, err := b.lookupTable(cs.Relation)
 		if err != nil {
-			return nil, err
+			// PostgreSQL reports COPY's relation without a position.
+			return nil, pgerr.As(err).WithPosition(0)
 		}
 		c.Table = t
 		defs := t.Columns()
