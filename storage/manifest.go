@@ -65,7 +65,7 @@ type statJSON struct {
 var typeByOID = func() map[uint32]types.ID {
 	m := map[uint32]types.ID{}
 	for _, id := range []types.ID{types.Bool, types.Int2, types.Int4, types.Int8, types.Float4, types.Float8,
-		types.Numeric, types.Text, types.Varchar, types.Char, types.Date, types.Timestamp, types.Interval} {
+		types.Numeric, types.Text, types.Varchar, types.Char, types.Date, types.Timestamp, types.TimestampTZ, types.Interval} {
 		m[types.Type{ID: id, Typmod: -1}.OID()] = id
 	}
 	return m

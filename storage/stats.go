@@ -82,7 +82,7 @@ func peekValue(arr arrow.Array, t types.Type, i int) types.Value {
 // encodeValue is the manifest's binary form of a bound.
 func encodeValue(v types.Value, t types.Type) []byte {
 	switch t.ID {
-	case types.Bool, types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp:
+	case types.Bool, types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ:
 		return binary.LittleEndian.AppendUint64(nil, uint64(v.I))
 	case types.Float4, types.Float8:
 		return binary.LittleEndian.AppendUint64(nil, math.Float64bits(v.F))
@@ -98,7 +98,7 @@ func encodeValue(v types.Value, t types.Type) []byte {
 
 func decodeValue(b []byte, t types.Type) (types.Value, error) {
 	switch t.ID {
-	case types.Bool, types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp:
+	case types.Bool, types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ:
 		if len(b) != 8 {
 			return types.Value{}, fmt.Errorf("bad %s bound", t.SQLName())
 		}
