@@ -17,8 +17,9 @@ type denseIndex struct {
 	span  uint64   // number of values covered: keys min .. min+span-1
 	words []uint64 // bit k-min set: some build row has key k
 	rank  []uint32 // set bits in words[:w]
-	// Build rows by rank: unique keys keep one row per rank in rowOf;
-	// duplicate keys keep rows[start[r]:start[r+1]] (ascending) instead.
+	// Build rows by rank: unique keys keep one row per rank in rowOf (nil
+	// when the keys ascend, so that the rank is the row); duplicate keys
+	// keep rows[start[r]:start[r+1]] (ascending) instead.
 	rowOf  []int32
 	start  []int32
 	rows   []int32
@@ -69,14 +70,28 @@ func newDenseIndex(ints []int64, nulls []bool, lo int64, span uint64) *denseInde
 	nw := (span + 63) / 64
 	ix := &denseIndex{min: lo, span: span, words: make([]uint64, nw), rank: make([]uint32, nw)}
 	nonNull := 0
+	// Set the bits, keeping the current word in a register while the keys
+	// stay in it (ascending keys touch each word several times in a row).
+	cur, acc := uint64(0), uint64(0)
+	sorted := nulls == nil // ascending, no NULLs: rank = row
+	prev := lo - 1
 	for i, v := range ints {
 		if nulls != nil && nulls[i] {
 			continue
 		}
+		if v <= prev && i > 0 {
+			sorted = false
+		}
+		prev = v
 		d := uint64(v - lo)
-		ix.words[d>>6] |= 1 << (d & 63)
+		if w := d >> 6; w != cur {
+			ix.words[cur] |= acc
+			cur, acc = w, 0
+		}
+		acc |= 1 << (d & 63)
 		nonNull++
 	}
+	ix.words[cur] |= acc
 	var total uint32
 	for w, x := range ix.words {
 		ix.rank[w] = total
@@ -85,6 +100,9 @@ func newDenseIndex(ints []int64, nulls []bool, lo int64, span uint64) *denseInde
 	distinct := int(total)
 	ix.unique = distinct == nonNull
 	if ix.unique {
+		if sorted {
+			return ix // rowOf nil: the rank is the row
+		}
 		ix.rowOf = make([]int32, distinct)
 		for i, v := range ints {
 			if nulls != nil && nulls[i] {
@@ -137,6 +155,9 @@ func (ix *denseIndex) has(k int64) (uint64, bool) {
 func (ix *denseIndex) matches(d uint64) []int32 {
 	r := ix.rankOf(d)
 	if ix.unique {
+		if ix.rowOf == nil {
+			return []int32{int32(r)}
+		}
 		return ix.rowOf[r : r+1]
 	}
 	return ix.rows[ix.start[r]:ix.start[r+1]]
@@ -145,20 +166,32 @@ func (ix *denseIndex) matches(d uint64) []int32 {
 func (ix *denseIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
 	keys := kb.cols[0].ints
 	if ix.unique {
-		// One row per key: no resume inside a key's rows.
-		lo, span, words := ix.min, ix.span, ix.words
-		for pb.pos < len(sel) {
-			if len(pb.probe) >= pb.cap {
-				return false
-			}
-			p := sel[pb.pos]
-			pb.pos++
+		// One row per key: no resume inside a key's rows. The loop keeps its
+		// state in locals; the pair slices never grow past their capacity.
+		lo, span, words, rank, rowOf := ix.min, ix.span, ix.words, ix.rank, ix.rowOf
+		pos, probe, build := pb.pos, pb.probe, pb.build
+		for room := pb.cap - len(probe); pos < len(sel) && room > 0; pos++ {
+			p := sel[pos]
 			d := uint64(keys[p] - lo)
-			if d >= span || words[d>>6]&(1<<(d&63)) == 0 {
+			if d >= span {
 				continue
 			}
-			pb.probe = append(pb.probe, p)
-			pb.build = append(pb.build, ix.rowOf[ix.rankOf(d)])
+			w := words[d>>6]
+			if w&(1<<(d&63)) == 0 {
+				continue
+			}
+			r := int32(rank[d>>6] + uint32(bits.OnesCount64(w&(1<<(d&63)-1))))
+			if rowOf != nil {
+				r = rowOf[r]
+			}
+			probe = append(probe, p)
+			build = append(build, r)
+			room--
+		}
+		pb.probe, pb.build = probe, build
+		if pos < len(sel) {
+			pb.pos = pos
+			return false
 		}
 		pb.pos, pb.cur = 0, -1
 		return true

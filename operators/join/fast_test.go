@@ -100,6 +100,9 @@ func TestDenseIndexChoiceAndEdges(t *testing.T) {
 		dense bool
 	}{
 		{[]int64{5}, true},
+		{[]int64{1, 2, 3, 70}, true}, // ascending: rank = row
+		{[]int64{3, 1, 2, 70}, true},
+		{[]int64{1, 2, 2, 3}, true},
 		{[]int64{-3, -1, -3, 7}, true},
 		{[]int64{-1 << 63, 1<<63 - 1}, false},
 		{[]int64{0, 1 << 40}, false},

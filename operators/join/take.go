@@ -122,15 +122,21 @@ func takeFixed[T any](a arrow.Array, idx []int32, vals []T) arrow.Array {
 }
 
 // takeString gathers a string column with exact-size offsets and data
-// buffers; nil if the result would overflow 32-bit offsets.
+// buffers, reading the input's offsets directly; nil if the result would
+// overflow 32-bit offsets.
 func takeString(a *array.String, idx []int32) arrow.Array {
 	n := len(idx)
 	valid, nulls := takeNulls(a, idx)
+	in := a.ValueOffsets() // absolute positions in raw
+	var raw []byte
+	if b := a.Data().Buffers()[2]; b != nil {
+		raw = b.Bytes()
+	}
 	offs := make([]int32, n+1)
 	total := 0
 	for j, i := range idx {
 		if i >= 0 && (nulls == 0 || bitutil.BitIsSet(valid, j)) {
-			total += a.ValueLen(int(i))
+			total += int(in[i+1] - in[i])
 			if total > math.MaxInt32 {
 				return nil
 			}
@@ -139,8 +145,18 @@ func takeString(a *array.String, idx []int32) arrow.Array {
 	}
 	buf := make([]byte, total)
 	for j, i := range idx {
-		if offs[j+1] > offs[j] {
-			copy(buf[offs[j]:], a.Value(int(i)))
+		lo, hi := offs[j], offs[j+1]
+		if hi == lo {
+			continue
+		}
+		src := raw[in[i]:in[i+1]]
+		dst := buf[lo:hi]
+		if len(src) <= 16 {
+			for k := range dst { // short values: cheaper than a memmove call
+				dst[k] = src[k]
+			}
+		} else {
+			copy(dst, src)
 		}
 	}
 	rawOffs := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(offs))), 4*(n+1))
