@@ -169,7 +169,7 @@ var pgType = func() *virtualTable {
 		{"bool", types.BoolType}, {"int2", types.Int2Type}, {"int4", types.Int4Type}, {"int8", types.Int8Type},
 		{"float4", types.Float4Type}, {"float8", types.Float8Type}, {"numeric", types.NumericType},
 		{"text", types.TextType}, {"varchar", types.VarcharType}, {"bpchar", types.CharType},
-		{"date", types.DateType}, {"timestamp", types.TimestampType}, {"interval", types.IntervalType},
+		{"date", types.DateType}, {"timestamp", types.TimestampType}, {"timestamptz", types.TimestampTZType}, {"interval", types.IntervalType},
 	} {
 		rows = append(rows, []types.Value{
 			types.IntValue(int64(t.t.OID())), types.TextValue(t.name), types.IntValue(11), types.IntValue(int64(t.t.Size())),

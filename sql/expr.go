@@ -234,7 +234,12 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 			if t.ID != types.Interval {
 				in.Typmod = -1
 			}
-			v, err := types.ParseText(x.Val.S, in)
+			// timestamptz literals without a zone are read in the session TimeZone.
+			parse := types.ParseText
+			if in.ID == types.TimestampTZ {
+				parse = func(s string, t types.Type) (types.Value, error) { return types.ParseTextCtx(b.evalContext(), s, t) }
+			}
+			v, err := parse(x.Val.S, in)
 			if err != nil {
 				return nil, b.wrapAt(err, b.locOf(e))
 			}
