@@ -348,11 +348,20 @@ func (b *binder) generateSeriesSignature(args []types.Type) ([]types.Type, types
 		return nil, types.Type{}, notFound()
 	}
 	// Timestamp series.
-	if len(args) == 3 && (args[0].ID == types.Timestamp || args[0].ID == types.Date || args[1].ID == types.Timestamp) {
+	isDT := func(t types.Type) bool {
+		return t.ID == types.Timestamp || t.ID == types.TimestampTZ || t.ID == types.Date
+	}
+	if len(args) == 3 && (isDT(args[0]) || isDT(args[1])) {
 		if args[2].ID != types.Interval && args[2].ID != types.Unknown {
 			return nil, types.Type{}, notFound()
 		}
-		return []types.Type{types.TimestampType, types.TimestampType, types.IntervalType}, types.TimestampType, nil
+		// timestamp or timestamptz by PostgreSQL's resolution: dates take
+		// the preferred timestamptz, as there.
+		ov, err := types.ResolveFunction("generate_series", args)
+		if err != nil {
+			return nil, types.Type{}, notFound()
+		}
+		return ov.Args, ov.Result, nil
 	}
 	rank := map[types.ID]int{types.Unknown: 0, types.Int2: 1, types.Int4: 1, types.Int8: 2, types.Numeric: 3}
 	best := 1
