@@ -346,6 +346,7 @@ func (c *conn) receiveFailed(err error) {
 func (c *conn) simpleQuery(sql string) bool {
 	qctx, done := c.beginQuery()
 	defer done()
+	c.dropUnnamed()
 
 	stmts, err := c.parse(sql)
 	if err == nil && len(stmts) == 0 {

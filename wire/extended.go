@@ -121,7 +121,7 @@ func expandFormats(codes []int16, n int, what string) ([]int16, error) {
 func (c *conn) bindMsg(m *pgproto3.Bind) error {
 	ps, ok := c.ext.stmts[m.PreparedStatement]
 	if !ok {
-		return pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", m.PreparedStatement)
+		return noSuchStatement(m.PreparedStatement)
 	}
 	if m.DestinationPortal != "" {
 		if _, dup := c.ext.portals[m.DestinationPortal]; dup {
@@ -162,7 +162,7 @@ func (c *conn) describeMsg(m *pgproto3.Describe) error {
 	case 'S':
 		ps, ok := c.ext.stmts[m.Name]
 		if !ok {
-			return pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", m.Name)
+			return noSuchStatement(m.Name)
 		}
 		c.be.Send(&pgproto3.ParameterDescription{ParameterOIDs: ps.ParamOIDs()})
 		cols = ps.Columns()
@@ -298,4 +298,24 @@ func (c *conn) deallocate(d Deallocation) (string, error) {
 	ps.Close()
 	delete(c.ext.stmts, name)
 	return "DEALLOCATE", nil
+}
+
+// dropUnnamed closes the unnamed statement and portal: a simple Query
+// replaces them, as in PostgreSQL.
+func (c *conn) dropUnnamed() {
+	if p, ok := c.ext.portals[""]; ok {
+		p.Close()
+		delete(c.ext.portals, "")
+	}
+	if ps, ok := c.ext.stmts[""]; ok {
+		ps.Close()
+		delete(c.ext.stmts, "")
+	}
+}
+
+func noSuchStatement(name string) error {
+	if name == "" {
+		return pgerr.New(pgerr.InvalidSQLStatementName, "unnamed prepared statement does not exist")
+	}
+	return pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", name)
 }
