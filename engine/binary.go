@@ -46,7 +46,7 @@ func appendBinary(dst []byte, v types.Value, t types.Type) []byte {
 			d -= pgEpochDays
 		}
 		return binary.BigEndian.AppendUint32(dst, uint32(int32(d)))
-	case types.Timestamp:
+	case types.Timestamp, types.TimestampTZ:
 		ts := v.I
 		if ts != math.MinInt64 && ts != math.MaxInt64 {
 			ts -= pgEpochMicros
@@ -261,7 +261,7 @@ func decodeBinary(b []byte, t types.Type) (types.Value, error) {
 			d += pgEpochDays
 		}
 		return types.IntValue(d), nil
-	case types.Timestamp:
+	case types.Timestamp, types.TimestampTZ:
 		if err := want(8); err != nil {
 			return types.Value{}, err
 		}

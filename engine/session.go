@@ -167,11 +167,8 @@ func (s *session) failTx() {
 }
 
 func (s *session) evalContext() *types.EvalContext {
-	loc, err := loadZone(s.settings["timezone"])
-	if err != nil {
-		loc = time.UTC
-	}
-	return &types.EvalContext{TimeZone: loc, Now: time.Now()}
+	f := s.format()
+	return &types.EvalContext{TimeZone: f.TimeZone, Now: time.Now(), Format: f}
 }
 
 // format is the session's output format for FormatText.
@@ -182,7 +179,17 @@ func (s *session) format() *types.Format {
 		DateStyle:        s.settings["datestyle"],
 		IntervalStyle:    s.settings["intervalstyle"],
 		ExtraFloatDigits: efd,
+		TimeZone:         s.zone(),
 	}
+}
+
+// zone is the session TimeZone (UTC if the setting does not load).
+func (s *session) zone() *time.Location {
+	loc, err := loadZone(s.settings["timezone"])
+	if err != nil {
+		return time.UTC
+	}
+	return loc
 }
 
 // errStatementTimeout marks the cancellation cause of statement_timeout.
