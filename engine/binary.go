@@ -83,9 +83,9 @@ func appendNumericBinary(dst []byte, s string) []byte {
 	case "NaN":
 		return head(0, 0, numericNaN, 0)
 	case "Infinity":
-		return head(0, 0, numericPInf, 0)
+		return head(0, 0, numericPInf, 0x20) // dscale bits as PostgreSQL 15 sends them
 	case "-Infinity":
-		return head(0, 0, numericNInf, 0)
+		return head(0, 0, numericNInf, 0x20)
 	}
 	sign := uint16(numericPos)
 	if strings.HasPrefix(s, "-") {
