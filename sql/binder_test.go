@@ -28,7 +28,10 @@ func (t *fakeTable) Columns() []storage.ColumnDef { return t.cols }
 func (t *fakeTable) Snapshot() []arrow.Record     { return nil }
 func (t *fakeTable) Stats() storage.Stats         { return storage.Stats{} }
 
-type fakeCatalog struct{ tables map[string]*fakeTable }
+type fakeCatalog struct {
+	tables map[string]*fakeTable
+	views  map[string]storage.View
+}
 
 func (c *fakeCatalog) Lookup(name string) (storage.Table, bool) {
 	t, ok := c.tables[name]
@@ -57,6 +60,25 @@ func (c *fakeCatalog) Append(ctx context.Context, t storage.Table, batch arrow.R
 	return nil
 }
 func (c *fakeCatalog) Truncate(ctx context.Context, tables []storage.Table) error { return nil }
+func (c *fakeCatalog) LookupView(name string) (storage.View, bool) {
+	v, ok := c.views[name]
+	return v, ok
+}
+func (c *fakeCatalog) Views() []storage.View {
+	var out []storage.View
+	for _, v := range c.views {
+		out = append(out, v)
+	}
+	return out
+}
+func (c *fakeCatalog) CreateView(ctx context.Context, v storage.View, replace bool) error {
+	c.views[v.Name] = v
+	return nil
+}
+func (c *fakeCatalog) DropView(ctx context.Context, name string) error {
+	delete(c.views, name)
+	return nil
+}
 
 // testCatalog mirrors the tables created in the scratch PostgreSQL used to
 // obtain the expected errors:

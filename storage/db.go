@@ -66,6 +66,7 @@ const retireGrace = 30 * time.Second
 type version struct {
 	tables map[string]*tableState
 	byID   map[uint64]*tableState
+	views  map[string]*View // shared between versions: replaced, never modified (views.go)
 }
 
 func newVersion() *version {
@@ -76,7 +77,7 @@ func (v *version) put(t *tableState) { v.tables[t.name] = t; v.byID[t.id] = t }
 func (v *version) del(t *tableState) { delete(v.tables, t.name); delete(v.byID, t.id) }
 
 func (v *version) clone() *version {
-	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID))}
+	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID)), views: v.views}
 	for k, t := range v.tables {
 		n.tables[k] = t
 	}

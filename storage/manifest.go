@@ -28,6 +28,7 @@ type manifestJSON struct {
 	Format int         `json:"format"`
 	NextID uint64      `json:"next_id"`
 	Tables []tableJSON `json:"tables"`
+	Views  []viewJSON  `json:"views,omitempty"`
 }
 
 type tableJSON struct {
@@ -84,7 +85,16 @@ func encodeManifest(v *version, nextID uint64) ([]byte, error) {
 		}
 		body.Write(enc)
 	}
-	body.WriteString("]}")
+	body.WriteString("]")
+	if views := sortedViews(v); len(views) > 0 {
+		enc, err := json.Marshal(views)
+		if err != nil {
+			return nil, err
+		}
+		body.WriteString(`,"views":`)
+		body.Write(enc)
+	}
+	body.WriteString("}")
 	head := fmt.Sprintf("%s %d %08x %d\n", manifestMagic, manifestFormat, crc32.Checksum(body.Bytes(), castagnoli), body.Len())
 	return append([]byte(head), body.Bytes()...), nil
 }
@@ -198,6 +208,9 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 			return bad("table %q listed twice", t.name)
 		}
 		v.put(t)
+	}
+	if err := decodeViews(v, m.Views); err != nil {
+		return bad("%v", err)
 	}
 	return v, m.NextID, nil
 }

@@ -13,6 +13,7 @@ import (
 type MemoryCatalog struct {
 	mu     sync.RWMutex
 	tables map[string]*memTable
+	views  map[string]*View // views.go
 }
 
 var _ Catalog = (*MemoryCatalog)(nil)
@@ -74,6 +75,9 @@ func (c *MemoryCatalog) Create(ctx context.Context, name string, cols []ColumnDe
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.tables[name]; ok {
+		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
+	}
+	if _, ok := c.views[name]; ok {
 		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
 	t := &memTable{name: name, cols: append([]ColumnDef(nil), cols...)}

@@ -51,6 +51,28 @@ type Catalog interface {
 	Append(ctx context.Context, t Table, batch arrow.Record) error
 	// Truncate removes all rows of the listed tables atomically.
 	Truncate(ctx context.Context, tables []Table) error
+
+	// LookupView finds a view by name.
+	LookupView(name string) (View, bool)
+	// Views lists the views by name (for dependency checks).
+	Views() []View
+	// CreateView adds a view, or replaces the view of that name when
+	// replace is set; it fails with 42P07 if a table (or, without replace,
+	// a view) has the name.
+	CreateView(ctx context.Context, v View, replace bool) error
+	// DropView removes a view; it fails with 42P01 if there is none.
+	DropView(ctx context.Context, name string) error
+}
+
+// View is a stored view: a query kept as SQL text and bound afresh at each
+// use (like a WITH query), its output column names, and the relations it
+// reads (so dropping one of them can be refused or cascade). Tables and
+// views share one namespace.
+type View struct {
+	Name    string
+	SQL     string   // the defining SELECT
+	Columns []string // output column names, in order
+	Deps    []string // names of the tables and views the query reads
 }
 
 // ColumnStats summarise one column of one segment.

@@ -15,6 +15,7 @@ type pending struct {
 	dropped   map[uint64]string         // committed tables dropped (id → name)
 	truncated map[uint64]bool           // tables whose committed rows are hidden
 	appends   map[uint64][]arrow.Record // rows added, in order
+	views     map[string]viewChange     // views created, replaced or dropped (views.go)
 }
 
 func newPending() *pending {
@@ -23,7 +24,7 @@ func newPending() *pending {
 }
 
 func (p *pending) empty() bool {
-	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0
+	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0
 }
 
 func (p *pending) clone() *pending {
@@ -40,6 +41,7 @@ func (p *pending) clone() *pending {
 	for k, v := range p.appends {
 		n.appends[k] = append([]arrow.Record(nil), v...)
 	}
+	n.views = cloneViews(p.views)
 	return n
 }
 
@@ -307,7 +309,7 @@ func (t *Txn) Create(ctx context.Context, name string, cols []ColumnDef) (Table,
 	if t.done {
 		return nil, errDone
 	}
-	if t.view(name) != nil {
+	if t.view(name) != nil || t.viewDef(name) != nil {
 		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
 	ts := &tableState{id: t.db.nextID.Add(1) - 1, name: name, cols: append([]ColumnDef(nil), cols...)}
