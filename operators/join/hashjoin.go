@@ -396,7 +396,7 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 	}
 	j.kernel.Store(b.idx.kernelName())
 	b.matched = newBitmap(n)
-	for r := 0; r < n; r++ {
+	for r := 0; r < n && b.keys.mayBeNull(j.valueCols); r++ {
 		if b.keys.anyNull(j.valueCols, j.nullsEq, r) {
 			b.hasNullValue = true
 			break
@@ -415,25 +415,25 @@ func (j *HashJoin) buildSideIndexes(b *buildSide) error {
 	}
 	n := b.n
 	b.unknown = newBitmap(n)
-	var nullValued, inScope []int32
-	for r := 0; r < n; r++ {
-		if b.keys.anyNull(j.scopeCols, j.nullsEq, r) {
-			continue // in nobody's scope
-		}
-		inScope = append(inScope, int32(r))
-		if b.keys.anyNull(j.valueCols, j.nullsEq, r) {
-			nullValued = append(nullValued, int32(r))
-		}
-	}
-	if nullValued == nil {
-		nullValued = []int32{}
-	}
-	if inScope == nil {
+	// inScope: rows with no NULL scope key (nil = every row); nullValued:
+	// those of them with a NULL value key.
+	var inScope []int32
+	nullValued := []int32{}
+	if b.keys.mayBeNull(j.scopeCols) || b.keys.mayBeNull(j.valueCols) {
 		inScope = []int32{}
+		for r := 0; r < n; r++ {
+			if b.keys.anyNull(j.scopeCols, j.nullsEq, r) {
+				continue // in nobody's scope
+			}
+			inScope = append(inScope, int32(r))
+			if b.keys.anyNull(j.valueCols, j.nullsEq, r) {
+				nullValued = append(nullValued, int32(r))
+			}
+		}
 	}
 	if len(j.scopeCols) == 0 {
 		b.nullValueIdx = &listIndex{rows: nullValued}
-		b.scopeIdx = &listIndex{rows: inScope}
+		b.scopeIdx = &listIndex{rows: inScope, n: n}
 	} else {
 		b.nullValueIdx = newKeyIndex(b.keys, j.scopeCols, nullValued)
 		b.scopeIdx = newKeyIndex(b.keys, j.scopeCols, inScope)

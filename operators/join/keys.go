@@ -323,6 +323,17 @@ func (kb *keyBatch) composite(buf []byte, cols []int, i int) []byte {
 	return buf
 }
 
+// mayBeNull reports whether some row may be NULL in one of cols (false:
+// anyNull is false for every row).
+func (kb *keyBatch) mayBeNull(cols []int) bool {
+	for _, c := range cols {
+		if kb.cols[c].nulls != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // anyNull reports whether row i is NULL in one of cols, ignoring columns
 // whose NULLs compare equal.
 func (kb *keyBatch) anyNull(cols []int, nullsEq []bool, i int) bool {

@@ -5,16 +5,15 @@ package join
 // correlation columns). It does what chainIndex does without building a
 // byte-string key per row or hashing through a Go map: one 64-bit hash per
 // row, a power-of-two bucket array of chain heads, and a per-row next link;
-// candidates are checked against the stored hashes, then column by column.
+// candidates are compared column by column.
 // A NULL in a column equals only a NULL (the callers leave NULLs only in
 // IS NOT DISTINCT FROM columns).
 type tupleIndex struct {
-	kb     *keyBatch
-	cols   []int
-	mask   uint64
-	heads  []int32 // bucket -> first row of its chain, -1 = empty
-	next   []int32 // row -> next row of its bucket's chain, -1 = end
-	hashes []uint64
+	kb    *keyBatch
+	cols  []int
+	mask  uint64
+	heads []int32 // bucket -> 1 + first row of its chain, 0 = empty
+	next  []int32 // row -> 1 + next row of its bucket's chain, 0 = end
 }
 
 // tupleIndexFits reports whether every column in cols is int-encoded.
@@ -34,19 +33,15 @@ func newTupleIndex(kb *keyBatch, cols []int, rows []int32) *tupleIndex {
 		n = len(rows)
 	}
 	nb := 1
-	for nb < 2*n {
-		nb <<= 1
+	for nb < n {
+		nb <<= 1 // load at most 1: chains stay short, the arrays small
 	}
-	ix := &tupleIndex{kb: kb, cols: cols, mask: uint64(nb - 1), heads: make([]int32, nb), next: make([]int32, kb.n), hashes: make([]uint64, kb.n)}
-	for i := range ix.heads {
-		ix.heads[i] = -1
-	}
+	// Links are stored +1 so that the zeroed arrays mean "empty".
+	ix := &tupleIndex{kb: kb, cols: cols, mask: uint64(nb - 1), heads: make([]int32, nb), next: make([]int32, kb.n)}
 	add := func(r int32) {
-		h := hashTuple(kb, cols, int(r))
-		ix.hashes[r] = h
-		b := h & ix.mask
+		b := hashTuple(kb, cols, int(r)) & ix.mask
 		ix.next[r] = ix.heads[b]
-		ix.heads[b] = r
+		ix.heads[b] = r + 1
 	}
 	// Insert in reverse so each chain lists rows in ascending order.
 	if rows == nil {
@@ -97,15 +92,16 @@ func (ix *tupleIndex) sameKey(pk *keyBatch, p int, r int) bool {
 }
 
 func (ix *tupleIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
+	// pb.cur is the next chain entry to examine (+1 encoded, so 0 = chain
+	// done), or -1 before the row's chain was looked up.
 	for pb.pos < len(sel) {
 		p := sel[pb.pos]
-		h := hashTuple(kb, ix.cols, int(p))
 		if pb.cur < 0 {
-			pb.cur = ix.heads[h&ix.mask]
+			pb.cur = ix.heads[hashTuple(kb, ix.cols, int(p))&ix.mask]
 		}
-		for pb.cur >= 0 {
-			r := pb.cur
-			if ix.hashes[r] == h && ix.sameKey(kb, int(p), int(r)) {
+		for pb.cur > 0 {
+			r := pb.cur - 1
+			if ix.sameKey(kb, int(p), int(r)) {
 				if len(pb.probe) >= pb.cap {
 					return false // resume at r
 				}
@@ -114,6 +110,7 @@ func (ix *tupleIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
 			}
 			pb.cur = ix.next[r]
 		}
+		pb.cur = -1
 		pb.pos++
 	}
 	pb.pos, pb.cur = 0, -1
@@ -122,7 +119,7 @@ func (ix *tupleIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
 
 func (ix *tupleIndex) kernelName() string { return "hash-int-tuple" }
 func (ix *tupleIndex) bytes() int64 {
-	return int64(len(ix.heads))*4 + int64(len(ix.next))*12
+	return int64(len(ix.heads))*4 + int64(len(ix.next))*4
 }
 
 // newKeyIndex indexes rows (nil = all) of kb by cols: integer tuples in a
