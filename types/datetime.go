@@ -546,7 +546,16 @@ func tokenizeDateTime(s string) ([]dtToken, bool) {
 				for j < len(s) && (isDigit(s[j]) || isAlpha(s[j]) || s[j] == sep) {
 					j++
 				}
-				toks = append(toks, dtToken{'d', s[i:j]})
+				// A zone glued to a date ("2030-01-01Z") is a word of its own.
+				k := j
+				for k > i && isAlpha(s[k-1]) {
+					k--
+				}
+				if k < j && isDigit(s[k-1]) {
+					toks = append(toks, dtToken{'d', s[i:k]}, dtToken{'w', strings.ToLower(s[k:j])})
+				} else {
+					toks = append(toks, dtToken{'d', s[i:j]})
+				}
 			} else {
 				toks = append(toks, dtToken{'n', s[i:j]})
 			}
