@@ -1,7 +1,12 @@
 # syntax=docker/dockerfile:1
 # joind container image.
 #   docker build -t joind --build-arg VERSION=$(git describe --always) .
-#   docker run -p 5433:5433 -v joind-data:/var/lib/joind joind
+#   docker run -p 5433:5433 -v joind-data:/var/lib/joind -e JOIND_USERS=app:secret joind
+#   psql "host=127.0.0.1 port=5433 user=app password=secret"
+# Clients reach a container from outside its network namespace, so they are
+# remote to joind: with no users configured joind trusts only local clients
+# and refuses them. Set JOIND_USERS (SCRAM-SHA-256 by default) or, knowingly,
+# JOIND_HBA="host all all 0.0.0.0/0 trust".
 # Settings: flags after the image name (docker run joind --partitions 8) or
 # JOIND_* environment variables (-e JOIND_MEMORY_LIMIT=4GiB); see --help.
 
