@@ -34,6 +34,10 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 		return s.createTableAs(ctx, x, ectx, w)
 	case *sql.DropTable:
 		return s.dropTable(ctx, x, w)
+	case *sql.CreateView:
+		return s.createView(ctx, x)
+	case *sql.DropView:
+		return s.dropView(ctx, x, w)
 	case *sql.Insert:
 		return s.insert(ctx, x, ectx)
 	case *sql.Copy:
@@ -286,6 +290,9 @@ func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx 
 func (s *session) dropTable(ctx context.Context, x *sql.DropTable, w wire.ResultWriter) (string, error) {
 	var present []string
 	for _, name := range x.Names {
+		if err := notATable(s.cur, name); err != nil {
+			return "", err
+		}
 		if _, ok := s.cur.Lookup(name); ok {
 			present = append(present, name)
 			continue
@@ -297,6 +304,9 @@ func (s *session) dropTable(ctx context.Context, x *sql.DropTable, w wire.Result
 			Message: fmt.Sprintf("table %q does not exist, skipping", name)}); err != nil {
 			return "", err
 		}
+	}
+	if err := s.dropDependents(ctx, w, "table", present, x.Cascade); err != nil {
+		return "", err
 	}
 	for _, name := range present {
 		if err := s.cur.Drop(ctx, name); err != nil {

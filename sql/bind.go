@@ -41,6 +41,11 @@ type binder struct {
 	colTable map[plan.ColumnID]string
 	colName  map[plan.ColumnID]string
 	outerLoc map[plan.ColumnID]int32 // where a column was first referenced from a subquery
+	// viewDeps collects the relations a CREATE VIEW's query reads directly
+	// (not through the views it reads: views.go); nil otherwise.
+	viewDeps []string
+	// expanding lists the views being expanded, innermost last.
+	expanding []string
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
@@ -129,6 +134,8 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindCreateTableAs(x.CreateTableAsStmt)
 	case *pg_query.Node_DropStmt:
 		return b.bindDrop(x.DropStmt)
+	case *pg_query.Node_ViewStmt:
+		return b.bindCreateView(x.ViewStmt)
 	case *pg_query.Node_InsertStmt:
 		return b.bindInsert(x.InsertStmt)
 	case *pg_query.Node_TruncateStmt:
@@ -453,10 +460,10 @@ func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, e
 }
 
 func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
-	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE {
+	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}
-	out := &DropTable{IfExists: ds.MissingOk}
+	out := &DropTable{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
 	for _, o := range ds.Objects {
 		var parts []string
 		for _, p := range o.GetList().GetItems() {
@@ -475,6 +482,9 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 			return nil, pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
 		}
 		out.Names = append(out.Names, parts[len(parts)-1])
+	}
+	if ds.RemoveType == pg_query.ObjectType_OBJECT_VIEW {
+		return &DropView{Names: out.Names, IfExists: out.IfExists, Cascade: out.Cascade}, nil
 	}
 	return out, nil
 }

@@ -188,10 +188,18 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s",
 			rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
 	}
+	if rv.Schemaname == "" || rv.Schemaname == "public" {
+		if v, ok := b.cat.LookupView(name); ok {
+			b.noteDep(name)
+			s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
+			return b.bindViewRef(v, alias, rv)
+		}
+	}
 	tbl, err := b.lookupTable(rv)
 	if err != nil {
 		return nil, nil, err
 	}
+	b.noteDep(name)
 	defs := tbl.Columns()
 	if rv.Alias != nil && len(rv.Alias.Colnames) > len(defs) {
 		return nil, nil, pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",

@@ -32,10 +32,25 @@ type CreateTableAs struct {
 	IfNotExists bool
 }
 
-// DropTable is DROP TABLE [IF EXISTS] names.
+// DropTable is DROP TABLE [IF EXISTS] names [CASCADE | RESTRICT].
 type DropTable struct {
 	Names    []string
 	IfExists bool
+	Cascade  bool // also drop the views that depend on the tables
+}
+
+// CreateView is CREATE [OR REPLACE] VIEW name [(cols)] AS query. The view
+// holds the query as SQL text; the binder checked that it binds.
+type CreateView struct {
+	View    storage.View
+	Replace bool
+}
+
+// DropView is DROP VIEW [IF EXISTS] names [CASCADE | RESTRICT].
+type DropView struct {
+	Names    []string
+	IfExists bool
+	Cascade  bool // also drop the views that depend on them
 }
 
 // Insert is INSERT INTO table [(cols)] source. Source yields one column per
@@ -104,6 +119,8 @@ func (*Query) statement()         {}
 func (*CreateTable) statement()   {}
 func (*CreateTableAs) statement() {}
 func (*DropTable) statement()     {}
+func (*CreateView) statement()    {}
+func (*DropView) statement()      {}
 func (*Insert) statement()        {}
 func (*Truncate) statement()      {}
 func (*Explain) statement()       {}

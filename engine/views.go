@@ -1,0 +1,169 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/wire"
+)
+
+// CREATE VIEW / DROP VIEW, and the dependency rules DROP TABLE shares with
+// DROP VIEW: a view records the relations its query reads; dropping one of
+// them fails with 2BP01 (RESTRICT) or drops the views too (CASCADE).
+
+const (
+	codeDependentObjects       = "2BP01"
+	codeInvalidTableDefinition = "42P16"
+)
+
+func (s *session) createView(ctx context.Context, x *sql.CreateView) (string, error) {
+	name := x.View.Name
+	if _, isTable := s.cur.Lookup(name); isTable {
+		if x.Replace {
+			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", name)
+		}
+		return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", name)
+	}
+	if old, ok := s.cur.LookupView(name); ok {
+		if !x.Replace {
+			return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", name)
+		}
+		// CREATE OR REPLACE may only add columns at the end.
+		if len(x.View.Columns) < len(old.Columns) {
+			return "", pgerr.New(codeInvalidTableDefinition, "cannot drop columns from view")
+		}
+		for i, c := range old.Columns {
+			if x.View.Columns[i] != c {
+				return "", pgerr.New(codeInvalidTableDefinition, "cannot change name of view column \"%s\" to \"%s\"", c, x.View.Columns[i]).
+					WithHint("Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.")
+			}
+		}
+	}
+	return "CREATE VIEW", s.cur.CreateView(ctx, x.View, x.Replace)
+}
+
+func (s *session) dropView(ctx context.Context, x *sql.DropView, w wire.ResultWriter) (string, error) {
+	var present []string
+	for _, name := range x.Names {
+		if _, ok := s.cur.LookupView(name); ok {
+			present = append(present, name)
+			continue
+		}
+		if _, ok := s.cur.Lookup(name); ok {
+			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", name).WithHint("Use DROP TABLE to remove a table.")
+		}
+		if !x.IfExists {
+			return "", pgerr.New(pgerr.UndefinedTable, "view \"%s\" does not exist", name)
+		}
+		if err := w.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
+			Message: fmt.Sprintf("view \"%s\" does not exist, skipping", name)}); err != nil {
+			return "", err
+		}
+	}
+	if err := s.dropDependents(ctx, w, "view", present, x.Cascade); err != nil {
+		return "", err
+	}
+	for _, name := range present {
+		if err := s.cur.DropView(ctx, name); err != nil {
+			return "", err
+		}
+	}
+	return "DROP VIEW", nil
+}
+
+// notATable is DROP TABLE's error for a view.
+func notATable(cat storage.Catalog, name string) error {
+	if _, ok := cat.LookupView(name); ok {
+		return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", name).WithHint("Use DROP VIEW to remove a view.")
+	}
+	return nil
+}
+
+// dependent is a view that depends on relation on (of kind "table" or "view").
+type dependent struct{ view, on, kind string }
+
+// dependentsOf lists the views that read the named relations, directly or
+// through other views, depth first as PostgreSQL reports them; the named
+// relations themselves are not listed.
+func dependentsOf(cat storage.Catalog, names []string) []dependent {
+	views := cat.Views()
+	isView := map[string]bool{}
+	for _, v := range views {
+		isView[v.Name] = true
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		seen[n] = true
+	}
+	var out []dependent
+	var visit func(name string)
+	visit = func(name string) {
+		kind := "table"
+		if isView[name] {
+			kind = "view"
+		}
+		for _, v := range views {
+			if seen[v.Name] {
+				continue
+			}
+			for _, d := range v.Deps {
+				if d == name {
+					seen[v.Name] = true
+					out = append(out, dependent{view: v.Name, on: name, kind: kind})
+					visit(v.Name)
+					break
+				}
+			}
+		}
+	}
+	for _, n := range names {
+		visit(n)
+	}
+	return out
+}
+
+// dropDependents refuses to drop names while views depend on them, or with
+// cascade drops those views (with PostgreSQL's notice). kind names what
+// names are ("table" or "view") for the message.
+func (s *session) dropDependents(ctx context.Context, w wire.ResultWriter, kind string, names []string, cascade bool) error {
+	deps := dependentsOf(s.cur, names)
+	if len(deps) == 0 {
+		return nil
+	}
+	if !cascade {
+		lines := make([]string, len(deps))
+		for i, d := range deps {
+			lines[i] = fmt.Sprintf("view %s depends on %s %s", d.view, d.kind, d.on)
+		}
+		msg := "cannot drop desired object(s) because other objects depend on them"
+		if len(names) == 1 {
+			msg = fmt.Sprintf("cannot drop %s %s because other objects depend on it", kind, names[0])
+		}
+		return pgerr.New(codeDependentObjects, "%s", msg).WithDetail("%s", strings.Join(lines, "\n")).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	n := &pgerr.Error{Severity: "NOTICE", Code: "00000"}
+	if len(deps) == 1 {
+		n.Message = "drop cascades to view " + deps[0].view
+	} else {
+		lines := make([]string, len(deps))
+		for i, d := range deps {
+			lines[i] = "drop cascades to view " + d.view
+		}
+		n.Message = fmt.Sprintf("drop cascades to %d other objects", len(deps))
+		n.Detail = strings.Join(lines, "\n")
+	}
+	if err := w.Notice(n); err != nil {
+		return err
+	}
+	for _, d := range deps {
+		if err := s.cur.DropView(ctx, d.view); err != nil {
+			return err
+		}
+	}
+	return nil
+}
