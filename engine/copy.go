@@ -43,7 +43,7 @@ func copyLoadError(err error, table string, line int, col string, raw string) er
 	} else if raw != "" {
 		where += fmt.Sprintf(": \"%s\"", clipContext(raw))
 	}
-	return wire.WithWhere(pgerr.As(err), where)
+	return pgerr.As(err).WithWhere(where)
 }
 
 // clipContext shortens a quoted value as PostgreSQL's CONTEXT does.

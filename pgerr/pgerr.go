@@ -62,7 +62,9 @@ type Error struct {
 	Message  string // lower-case, no trailing period, as PostgreSQL words it
 	Detail   string
 	Hint     string
-	Position int    // 1-based character offset into the query text; 0 = none
+	Position int // 1-based character offset into the query text; 0 = none
+	// Where is the CONTEXT line, e.g. COPY's `COPY t, line 3, column b: "x"`.
+	Where    string
 	Severity string // "" means ERROR
 	cause    error
 }
@@ -91,6 +93,13 @@ func (e *Error) WithPosition(pos int) *Error {
 func (e *Error) WithDetail(format string, args ...any) *Error {
 	c := *e
 	c.Detail = fmt.Sprintf(format, args...)
+	return &c
+}
+
+// WithWhere returns a copy of e with a CONTEXT line.
+func (e *Error) WithWhere(where string) *Error {
+	c := *e
+	c.Where = where
 	return &c
 }
 

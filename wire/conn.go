@@ -376,7 +376,7 @@ func (c *conn) simpleQuery(sql string) bool {
 			c.sendFatal(pe)
 			return false
 		}
-		c.sendErrorWhere(pe, whereOf(err))
+		c.sendError(pe)
 	}
 	if c.sess.TxStatus() == 'I' {
 		// Portals end with the transaction, as PostgreSQL's do.
@@ -484,14 +484,12 @@ func errorFields(pe *pgerr.Error, severity string) pgproto3.ErrorResponse {
 		Detail:              pe.Detail,
 		Hint:                pe.Hint,
 		Position:            int32(pe.Position),
+		Where:               pe.Where,
 	}
 }
 
-func (c *conn) sendError(pe *pgerr.Error) { c.sendErrorWhere(pe, "") }
-
-func (c *conn) sendErrorWhere(pe *pgerr.Error, where string) {
+func (c *conn) sendError(pe *pgerr.Error) {
 	m := errorFields(pe, "ERROR")
-	m.Where = where
 	c.be.Send(&m)
 }
 

@@ -82,7 +82,7 @@
 // calls CopyIn for COPY FROM STDIN (CopyInResponse, then the client's
 // CopyData until CopyDone, or CopyFail = 57014) and CopyOut for COPY TO
 // STDOUT (CopyOutResponse, CopyData per Write, CopyDone on Close). An error
-// may carry a CONTEXT line (WithWhere), e.g. COPY's `COPY t, line 3, column
+// may carry a CONTEXT line (pgerr.Error.Where), e.g. COPY's `COPY t, line 3, column
 // b: "x"`.
 //
 // # Cancellation and shutdown

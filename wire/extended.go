@@ -64,7 +64,7 @@ func (c *conn) extended(msg pgproto3.FrontendMessage) bool {
 			c.sendFatal(pe)
 			return false
 		}
-		c.sendErrorWhere(pe, whereOf(err))
+		c.sendError(pe)
 		c.ignoreTillSync = true
 		c.flush()
 	}
@@ -194,9 +194,6 @@ func (c *conn) executeMsg(m *pgproto3.Execute) error {
 		return c.writeErr
 	}
 	if err != nil {
-		if w := whereOf(err); w != "" {
-			return WithWhere(queryError(qctx, err), w)
-		}
 		return queryError(qctx, err)
 	}
 	switch {
