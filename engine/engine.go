@@ -22,7 +22,10 @@ type Options struct {
 	// NoFsync skips fsync in the data directory (tests and benchmarks
 	// only: a crash may then lose acknowledged commits).
 	NoFsync bool
-	Logger  *slog.Logger
+	// CopyDirs are the absolute directories server-side COPY files may be
+	// in (COPY t FROM/TO '/path'); empty refuses every server-side file.
+	CopyDirs []string
+	Logger   *slog.Logger
 }
 
 // Engine runs SQL for wire sessions. It owns the catalog; sessions share it.

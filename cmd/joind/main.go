@@ -77,6 +77,7 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 		MemoryLimit: cfg.MemoryLimit,
 		HashKernel:  cfg.HashKernel,
 		NoFsync:     cfg.NoFsync,
+		CopyDirs:    cfg.CopyDirList(),
 		Logger:      logger,
 	})
 	if err != nil {
