@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/joind/joind/pgerr"
@@ -91,6 +92,7 @@ type dependent struct{ view, on, kind string }
 // relations themselves are not listed.
 func dependentsOf(cat storage.Catalog, names []string) []dependent {
 	views := cat.Views()
+	sort.Slice(views, func(i, j int) bool { return views[i].ID < views[j].ID })
 	isView := map[string]bool{}
 	for _, v := range views {
 		isView[v.Name] = true

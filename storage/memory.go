@@ -11,9 +11,10 @@ import (
 
 // MemoryCatalog is a Catalog whose tables live in memory.
 type MemoryCatalog struct {
-	mu     sync.RWMutex
-	tables map[string]*memTable
-	views  map[string]*View // views.go
+	mu      sync.RWMutex
+	tables  map[string]*memTable
+	views   map[string]*View // views.go
+	viewSeq uint64
 }
 
 var _ Catalog = (*MemoryCatalog)(nil)

@@ -73,6 +73,9 @@ type View struct {
 	SQL     string   // the defining SELECT
 	Columns []string // output column names, in order
 	Deps    []string // names of the tables and views the query reads
+	// ID orders views by creation (set by the catalog; kept by OR REPLACE),
+	// the order PostgreSQL lists dependent objects in.
+	ID uint64
 }
 
 // ColumnStats summarise one column of one segment.

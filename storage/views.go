@@ -78,8 +78,14 @@ func (t *Txn) CreateView(ctx context.Context, v View, replace bool) error {
 	if t.view(v.Name) != nil {
 		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", v.Name)
 	}
-	if t.viewDef(v.Name) != nil && !replace {
+	old := t.viewDef(v.Name)
+	if old != nil && !replace {
 		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", v.Name)
+	}
+	if old != nil {
+		v.ID = old.ID
+	} else {
+		v.ID = t.db.nextID.Add(1) - 1
 	}
 	t.setView(v.Name, copyView(v))
 	return nil
@@ -177,12 +183,13 @@ type viewJSON struct {
 	SQL     string   `json:"sql"`
 	Columns []string `json:"columns"`
 	Deps    []string `json:"deps,omitempty"`
+	ID      uint64   `json:"id"`
 }
 
 func sortedViews(v *version) []viewJSON {
 	out := make([]viewJSON, 0, len(v.views))
 	for _, x := range v.views {
-		out = append(out, viewJSON{Name: x.Name, SQL: x.SQL, Columns: x.Columns, Deps: x.Deps})
+		out = append(out, viewJSON{Name: x.Name, SQL: x.SQL, Columns: x.Columns, Deps: x.Deps, ID: x.ID})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -200,7 +207,7 @@ func decodeViews(v *version, views []viewJSON) error {
 		if _, dup := v.tables[x.Name]; dup {
 			return fmt.Errorf("%q is both a table and a view", x.Name)
 		}
-		v.views[x.Name] = &View{Name: x.Name, SQL: x.SQL, Columns: x.Columns, Deps: x.Deps}
+		v.views[x.Name] = &View{Name: x.Name, SQL: x.SQL, Columns: x.Columns, Deps: x.Deps, ID: x.ID}
 	}
 	return nil
 }
@@ -263,8 +270,15 @@ func (c *MemoryCatalog) CreateView(ctx context.Context, v View, replace bool) er
 	if _, ok := c.tables[v.Name]; ok {
 		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", v.Name)
 	}
-	if _, ok := c.views[v.Name]; ok && !replace {
+	old, ok := c.views[v.Name]
+	if ok && !replace {
 		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", v.Name)
+	}
+	if ok {
+		v.ID = old.ID
+	} else {
+		c.viewSeq++
+		v.ID = c.viewSeq
 	}
 	if c.views == nil {
 		c.views = map[string]*View{}

@@ -47,7 +47,7 @@ func TestViewsPersistAndShareTheTableNamespace(t *testing.T) {
 	db = open(t, dir)
 	defer db.Close()
 	got, ok := db.LookupView("v")
-	if !ok || !reflect.DeepEqual(got, v2) {
+	if v2.ID = got.ID; !ok || got.ID == 0 || !reflect.DeepEqual(got, v2) {
 		t.Fatalf("after reopen: %+v %v, want %+v", got, ok, v2)
 	}
 	if vs := db.Views(); len(vs) != 1 || vs[0].Name != "v" {
