@@ -1,5 +1,8 @@
 -- timestamp with time zone: input, output under several TimeZones and
 -- DateStyles, casts, comparisons, arithmetic, functions, storage, joins.
+SET DateStyle = 'ISO, MDY';
+SET TimeZone = 'UTC';
+SET IntervalStyle = 'postgres';
 SELECT timestamptz '2024-01-02 03:04:05+02' AS a, '2024-01-02 03:04:05Z'::timestamptz AS b,
        '2024-07-02 03:04:05.5 America/New_York'::timestamptz AS c, 'epoch'::timestamptz AS d,
        'infinity'::timestamptz AS e;
