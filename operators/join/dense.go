@@ -2,6 +2,7 @@ package join
 
 import (
 	"math/bits"
+	"slices"
 )
 
 // denseIndex is a perfect-hash index for a single int64-encoded key whose
@@ -166,27 +167,38 @@ func (ix *denseIndex) matches(d uint64) []int32 {
 func (ix *denseIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
 	keys := kb.cols[0].ints
 	if ix.unique {
-		// One row per key: no resume inside a key's rows. The loop keeps its
-		// state in locals; the pair slices never grow past their capacity.
-		lo, span, words, rank, rowOf := ix.min, ix.span, ix.words, ix.rank, ix.rowOf
+		// One row per key: no resume inside a key's rows. Each round takes
+		// as many probe rows as there is room for pairs, compacts the hits
+		// without a data-dependent branch (a hit advances the write index),
+		// then looks up their build rows.
+		lo, span, words, rowOf := ix.min, ix.span, ix.words, ix.rowOf
 		pos, probe, build := pb.pos, pb.probe, pb.build
-		for room := pb.cap - len(probe); pos < len(sel) && room > 0; pos++ {
-			p := sel[pos]
-			d := uint64(keys[p] - lo)
-			if d >= span {
-				continue
+		for pos < len(sel) {
+			start := len(probe)
+			chunk := min(pb.cap-start, len(sel)-pos)
+			if chunk <= 0 {
+				break
 			}
-			w := words[d>>6]
-			if w&(1<<(d&63)) == 0 {
-				continue
+			probe = slices.Grow(probe, chunk)[:start+chunk]
+			k := start
+			for _, p := range sel[pos : pos+chunk] {
+				d := uint64(keys[p] - lo)
+				hit := 0
+				if d < span {
+					hit = int(words[d>>6] >> (d & 63) & 1)
+				}
+				probe[k] = p
+				k += hit
 			}
-			r := int32(rank[d>>6] + uint32(bits.OnesCount64(w&(1<<(d&63)-1))))
-			if rowOf != nil {
-				r = rowOf[r]
+			probe = probe[:k]
+			pos += chunk
+			for _, p := range probe[start:k] {
+				r := int32(ix.rankOf(uint64(keys[p] - lo)))
+				if rowOf != nil {
+					r = rowOf[r]
+				}
+				build = append(build, r)
 			}
-			probe = append(probe, p)
-			build = append(build, r)
-			room--
 		}
 		pb.probe, pb.build = probe, build
 		if pos < len(sel) {

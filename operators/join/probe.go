@@ -75,7 +75,14 @@ func (s *stream) flush(probe arrow.Record, b *buildSide) arrow.Record {
 	j := s.j
 	n := len(s.outB)
 	cols := make([]arrow.Array, len(j.out))
+	// Every probe row once, in order (an inner join on a key every probe row
+	// finds once): the probe columns pass through untaken.
+	whole := probe != nil && n == int(probe.NumRows()) && isIdentity(s.outP)
 	for i, src := range j.out {
+		if src.side == 1 && whole {
+			cols[i] = probe.Column(src.pos)
+			continue
+		}
 		switch src.side {
 		case 0:
 			cols[i] = take(b.cols[src.pos], src.col.Type, s.outB)
@@ -100,6 +107,16 @@ func (s *stream) flush(probe arrow.Record, b *buildSide) arrow.Record {
 	}
 	s.outB, s.outP, s.marks = s.outB[:0], s.outP[:0], s.marks[:0]
 	return array.NewRecordBatch(j.schema, cols, int64(n))
+}
+
+// isIdentity reports whether idx is 0, 1, ..., len(idx)-1.
+func isIdentity(idx []int32) bool {
+	for i, v := range idx {
+		if v != int32(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // evalResidual returns per pair 1 (TRUE), 0 (FALSE) or -1 (NULL).
