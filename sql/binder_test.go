@@ -86,8 +86,14 @@ func (c *fakeCatalog) DropView(ctx context.Context, name string) error {
 //	create table t(a int not null, b text, c numeric);
 //	create table u(a int, d text);
 //	create table w(x int default 7, y varchar(5), z date);
+//
+// and one view:
+//
+//	create view tv as select a, b from t where a > 0;
 func testCatalog() *fakeCatalog {
-	return &fakeCatalog{tables: map[string]*fakeTable{
+	return &fakeCatalog{views: map[string]storage.View{
+		"tv": {Name: "tv", SQL: "SELECT a, b FROM t WHERE a > 0", Columns: []string{"a", "b"}, Deps: []string{"t"}},
+	}, tables: map[string]*fakeTable{
 		"t": {"t", []storage.ColumnDef{
 			{Name: "a", Type: types.Int4Type, NotNull: true},
 			{Name: "b", Type: types.TextType},
@@ -231,6 +237,7 @@ func runGolden(t *testing.T, file string) {
 	}
 }
 
-func TestBindGolden(t *testing.T)    { runGolden(t, "bind.txt") }
-func TestErrorsGolden(t *testing.T)  { runGolden(t, "errors.txt") }
-func TestErrors2Golden(t *testing.T) { runGolden(t, "errors2.txt") }
+func TestBindGolden(t *testing.T)         { runGolden(t, "bind.txt") }
+func TestErrorsGolden(t *testing.T)       { runGolden(t, "errors.txt") }
+func TestErrors2Golden(t *testing.T)      { runGolden(t, "errors2.txt") }
+func TestLateralViewsGolden(t *testing.T) { runGolden(t, "lateral_views.txt") }
