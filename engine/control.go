@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
@@ -75,6 +76,7 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 		}
 		s.txn = s.eng.catalog.Begin()
 		s.tx = txOpen
+		s.txStart = time.Now()
 		s.saveBlockSettings()
 		return "BEGIN", nil
 	case sql.TxCommit:

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/wire"
@@ -134,5 +135,23 @@ func TestSubqueryExpressionsAcrossPartitions(t *testing.T) {
 	w := run(t, s, `SELECT count(*), sum((SELECT v FROM i WHERE i.id = o.id)) FROM o`)
 	if got := w.rows[0]; got[0] != "20000" || got[1] != "2020000" {
 		t.Fatalf("got %v, want [20000 2020000]", got)
+	}
+}
+
+// TestNowIsTransactionStart: inside a BEGIN block every statement's now()
+// is the block's start, as in PostgreSQL.
+func TestNowIsTransactionStart(t *testing.T) {
+	s := testSession(t, 1)
+	run(t, s, "BEGIN")
+	first := run(t, s, "SELECT now()::text").rows[0][0]
+	time.Sleep(2 * time.Millisecond)
+	second := run(t, s, "SELECT now()::text").rows[0][0]
+	run(t, s, "COMMIT")
+	if first != second {
+		t.Fatalf("now() changed inside a transaction block: %s then %s", first, second)
+	}
+	time.Sleep(2 * time.Millisecond)
+	if after := run(t, s, "SELECT now()::text").rows[0][0]; after == first {
+		t.Fatalf("now() after COMMIT still %s", after)
 	}
 }

@@ -47,8 +47,10 @@ func typeForOID(oid uint32) (t types.Type, ok bool, err error) {
 		return types.CharType, true, nil
 	case types.OIDDate:
 		return types.DateType, true, nil
-	case types.OIDTimestamp, 1184: // timestamptz: joind has no zoned type
+	case types.OIDTimestamp:
 		return types.TimestampType, true, nil
+	case types.OIDTimestampTZ:
+		return types.TimestampTZType, true, nil
 	case types.OIDInterval:
 		return types.IntervalType, true, nil
 	}

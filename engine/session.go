@@ -32,6 +32,8 @@ type session struct {
 	blockSettings sessionSettings
 	localSaved    sessionSettings // values before SET LOCAL, restored at COMMIT
 	tx            byte
+	// txStart is when the open transaction block began: now() inside it.
+	txStart time.Time
 	// params are the $n values of the statement running (extended protocol).
 	params []types.Value
 	// txn is the open transaction block's (nil when idle); implicit is the
@@ -166,9 +168,15 @@ func (s *session) failTx() {
 	}
 }
 
+// evalContext is what a statement's expressions see: now() is the start of
+// the transaction — the BEGIN block's, or this statement's — as in PostgreSQL.
 func (s *session) evalContext() *types.EvalContext {
 	f := s.format()
-	return &types.EvalContext{TimeZone: f.TimeZone, Now: time.Now(), Format: f}
+	now := time.Now()
+	if s.tx != txIdle && !s.txStart.IsZero() {
+		now = s.txStart
+	}
+	return &types.EvalContext{TimeZone: f.TimeZone, Now: now, Format: f}
 }
 
 // format is the session's output format for FormatText.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
+	"github.com/joind/joind/types"
 )
 
 // setting describes one run-time parameter a session can SHOW and SET.
@@ -272,7 +273,7 @@ func checkDateStyle(v, cur string) (string, error) {
 	return style + ", " + order, nil
 }
 
-// checkTimeZone accepts IANA names, UTC/GMT and numeric hour offsets.
+// checkTimeZone accepts what PostgreSQL accepts for TimeZone.
 func checkTimeZone(v, _ string) (string, error) {
 	t := strings.TrimSpace(v)
 	if _, err := loadZone(t); err != nil {
@@ -281,17 +282,10 @@ func checkTimeZone(v, _ string) (string, error) {
 	return t, nil
 }
 
-// loadZone resolves a TimeZone setting to a location.
+// loadZone resolves a TimeZone setting to a location with PostgreSQL's
+// rules (names, abbreviations, numeric hours east, POSIX strings west).
 func loadZone(name string) (*time.Location, error) {
-	switch strings.ToUpper(name) {
-	case "UTC", "GMT", "Z", "ZULU":
-		return time.UTC, nil
-	}
-	if h, err := strconv.ParseFloat(name, 64); err == nil {
-		// POSIX-style numeric zones: a number of hours east of UTC.
-		return time.FixedZone(name, int(h*3600)), nil
-	}
-	return time.LoadLocation(name)
+	return types.LoadTimeZone(name)
 }
 
 // saveBlockSettings remembers the settings at BEGIN: SET inside a
