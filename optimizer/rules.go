@@ -24,6 +24,7 @@ type Context struct {
 // DefaultRules is the logical rewrite set, in application order.
 var DefaultRules = []Rule{
 	{"unnest-subqueries", unnestSubqueries},
+	{"decorrelate-apply", decorrelateApply},
 	{"fold-constants", foldNodeConstants},
 	{"merge-filters", mergeFilters},
 	{"remove-true-filter", removeTrueFilter},
