@@ -47,6 +47,10 @@ func ints(vs ...int64) []types.Value {
 var peerTables = []peerTable{
 	{"CREATE TABLE probe (k bigint)", 10_000_000, func(g int64) []types.Value { return ints(g) }, nil},
 	{"CREATE TABLE build (k bigint, g int)", 1_000_000, func(g int64) []types.Value { return ints(g*10, g%100) }, nil},
+	// sbuild is build's keys plus one far outlier, so that its key range is
+	// too wide for the dense index: the Swiss table's path.
+	{"CREATE TABLE sbuild (k bigint)", 1_000_000, func(g int64) []types.Value { return ints(g * 10) },
+		[][]types.Value{{{I: 1 << 40}}}},
 	{"CREATE TABLE dim (g int, name text)", 100, func(g int64) []types.Value {
 		return []types.Value{{I: g}, {S: "dim" + strconv.FormatInt(g, 10)}}
 	}, nil},
@@ -247,6 +251,16 @@ func render(rows [][]string) string {
 
 func BenchmarkPeerQ1InnerJoinCount(b *testing.B) {
 	benchPeer(b, "SELECT count(*) FROM probe JOIN build ON probe.k = build.k", wantCount(1000000))
+}
+
+// Q1 with a key range the dense index does not cover (the Swiss table).
+func BenchmarkPeerQ1SparseKeys(b *testing.B) {
+	benchPeer(b, "SELECT count(*) FROM probe JOIN sbuild ON probe.k = sbuild.k", wantCount(1000000))
+}
+
+// Q3 over the same sparse keys.
+func BenchmarkPeerQ3SparseKeys(b *testing.B) {
+	benchPeer(b, "SELECT count(*) FROM probe WHERE k NOT IN (SELECT k FROM sbuild)", wantCount(9000000))
 }
 
 func BenchmarkPeerQ2JoinJoinGroup(b *testing.B) {

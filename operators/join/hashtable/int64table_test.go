@@ -210,3 +210,60 @@ func TestMatchedBits(t *testing.T) {
 		t.Fatal(u)
 	}
 }
+
+// Large appends take the clustered path (keys ordered by hash bucket before
+// inserting): the table must hold exactly the same rows, duplicate lists
+// still ascending, NULLs counted, row ids continuing across appends.
+func TestInt64ClusteredBuildAgainstMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	const n = 300_000
+	tab := NewInt64(n)
+	ref := reference{}
+	keys := make([]int64, n)
+	valid := make([]bool, n)
+	for i := range keys {
+		keys[i] = r.Int64N(n/3) * 7919 // duplicates, spread over the table
+		valid[i] = r.IntN(20) != 0
+		if valid[i] {
+			ref[keys[i]] = append(ref[keys[i]], uint32(i))
+		}
+	}
+	h := n / 2
+	if !tab.clusterable(h) {
+		t.Fatalf("a %d-key append into %d groups is not clustered; the test does not cover the path", h, tab.Groups())
+	}
+	if err := tab.AppendSlice(keys[:h], valid[:h]); err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.AppendSlice(keys[h:], nil); err != nil { // all valid
+		t.Fatal(err)
+	}
+	for i := h; i < n; i++ {
+		if !valid[i] {
+			ref[keys[i]] = append(ref[keys[i]], uint32(i))
+			slices.Sort(ref[keys[i]])
+		}
+	}
+	tab.Finish()
+	nulls := 0
+	for _, v := range valid[:h] {
+		if !v {
+			nulls++
+		}
+	}
+	if tab.NullCount() != int64(nulls) || tab.Distinct() != int64(len(ref)) || tab.Rows() != n {
+		t.Fatalf("nulls %d distinct %d rows %d, want %d %d %d", tab.NullCount(), tab.Distinct(), tab.Rows(), nulls, len(ref), n)
+	}
+	for k, rows := range ref {
+		if got := tab.BuildRowsOf(k, nil); !slices.Equal(got, rows) {
+			t.Fatalf("rows of %d = %v, want %v", k, got, rows)
+		}
+	}
+	probe := make([]int64, 5000)
+	for i := range probe {
+		probe[i] = r.Int64N(n/3+10) * 7919
+	}
+	if got, want := pairsOf(t, tab, probe, nil, 1024), expectedPairs(ref, probe, nil, nil); !slices.Equal(got, want) {
+		t.Fatalf("%d pairs, want %d", len(got), len(want))
+	}
+}
