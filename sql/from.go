@@ -46,7 +46,9 @@ func lateralScope(s *scope, lateral []*nsItem) *scope {
 	if len(lateral) == 0 {
 		return s
 	}
-	return &scope{parent: s, ctes: s.ctes, items: lateral, exprKind: s.exprKind}
+	// An aggregate over only these columns would belong to the level whose
+	// FROM clause is being bound.
+	return &scope{parent: s, ctes: s.ctes, items: lateral, exprKind: "FROM clause of their own query level"}
 }
 
 // lateralRefs returns the columns of the lateral items among refs.
