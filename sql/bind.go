@@ -88,6 +88,7 @@ func Bind(raw *RawStatement, cat storage.Catalog, opts *BindOptions) (Statement,
 	}
 	b := newBinder(raw.query, cat, opts)
 	st, err := b.bindStatement(raw.stmt)
+	st, err = b.catalogFallback(raw.stmt, st, err) // SELECTs over empty catalogs (pgcatalogempty.go)
 	if err != nil {
 		return nil, err
 	}

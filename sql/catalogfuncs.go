@@ -3,10 +3,6 @@ package sql
 import (
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
@@ -34,6 +30,9 @@ func (b *binder) catalogFunc(name string, args []plan.Expr, loc int32) (e plan.E
 		si = *b.opts.Session
 	}
 	text := func(s string) plan.Expr { return &plan.Const{Val: types.TextValue(s), T: types.TextType} }
+	if e, ok, err := b.pgCatalogFunc(name, args, loc); ok {
+		return e, ok, err
+	}
 	switch name {
 	case "version":
 		if len(args) == 0 {
@@ -94,88 +93,8 @@ func (b *binder) catalogFunc(name string, args []plan.Expr, loc int32) (e plan.E
 	return nil, false, nil
 }
 
-// catalogTable returns the few pg_catalog tables that clients query while
-// connecting (psqlODBC aborts the connect if pg_type is missing). A user
-// table of the same name wins unless pg_catalog is named explicitly.
+// catalogTable returns the pg_catalog / information_schema relation of
+// that name (pgcatalog.go); unqualified names find pg_catalog's first.
 func (b *binder) catalogTable(schema, name string) (storage.Table, bool) {
-	if schema != "" && schema != "pg_catalog" {
-		return nil, false
-	}
-	if schema == "" {
-		if _, ok := b.cat.Lookup(name); ok {
-			return nil, false
-		}
-	}
-	switch name {
-	case "pg_type":
-		return pgType, true
-	}
-	return nil, false
+	return b.systemTable(schema, name)
 }
-
-// virtualTable is a read-only table built once from constant rows.
-type virtualTable struct {
-	name string
-	cols []storage.ColumnDef
-	recs []arrow.Record
-}
-
-func (t *virtualTable) Name() string                 { return t.name }
-func (t *virtualTable) Columns() []storage.ColumnDef { return t.cols }
-func (t *virtualTable) Snapshot() []arrow.Record     { return t.recs }
-func (t *virtualTable) Stats() storage.Stats {
-	var n int64
-	for _, r := range t.recs {
-		n += r.NumRows()
-	}
-	return storage.Stats{Rows: n}
-}
-
-func newVirtualTable(name string, cols []storage.ColumnDef, rows [][]types.Value) *virtualTable {
-	fields := make([]arrow.Field, len(cols))
-	arrs := make([]arrow.Array, len(cols))
-	for c, d := range cols {
-		fields[c] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: true}
-		bld := array.NewBuilder(memory.DefaultAllocator, d.Type.ArrowType())
-		for _, r := range rows {
-			types.AppendValue(bld, d.Type, r[c])
-		}
-		arrs[c] = bld.NewArray()
-	}
-	rec := array.NewRecord(arrow.NewSchema(fields, nil), arrs, int64(len(rows)))
-	return &virtualTable{name: name, cols: cols, recs: []arrow.Record{rec}}
-}
-
-// pgType lists joind's types with the pg_type columns drivers read.
-var pgType = func() *virtualTable {
-	cols := []storage.ColumnDef{
-		{Name: "oid", Type: types.Int8Type},
-		{Name: "typname", Type: types.TextType},
-		{Name: "typnamespace", Type: types.Int8Type},
-		{Name: "typlen", Type: types.Int2Type},
-		{Name: "typtype", Type: types.TextType},
-		{Name: "typbasetype", Type: types.Int8Type},
-		{Name: "typtypmod", Type: types.Int4Type},
-		{Name: "typrelid", Type: types.Int8Type},
-		{Name: "typelem", Type: types.Int8Type},
-		{Name: "typarray", Type: types.Int8Type},
-		{Name: "typnotnull", Type: types.BoolType},
-	}
-	var rows [][]types.Value
-	for _, t := range []struct {
-		name string
-		t    types.Type
-	}{
-		{"bool", types.BoolType}, {"int2", types.Int2Type}, {"int4", types.Int4Type}, {"int8", types.Int8Type},
-		{"float4", types.Float4Type}, {"float8", types.Float8Type}, {"numeric", types.NumericType},
-		{"text", types.TextType}, {"varchar", types.VarcharType}, {"bpchar", types.CharType},
-		{"date", types.DateType}, {"timestamp", types.TimestampType}, {"timestamptz", types.TimestampTZType}, {"interval", types.IntervalType},
-	} {
-		rows = append(rows, []types.Value{
-			types.IntValue(int64(t.t.OID())), types.TextValue(t.name), types.IntValue(11), types.IntValue(int64(t.t.Size())),
-			types.TextValue("b"), types.IntValue(0), types.IntValue(-1), types.IntValue(0), types.IntValue(0), types.IntValue(0),
-			types.BoolValue(false),
-		})
-	}
-	return newVirtualTable("pg_type", cols, rows)
-}()

@@ -190,6 +190,9 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (types.Type, error) {
 }
 
 func (b *binder) bindTypeCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, error) {
+	if e, ok, err := b.regCast(s, tc); ok { // object-identifier casts (pgcatalog.go)
+		return e, err
+	}
 	t, err := b.typeFromName(tc.TypeName)
 	if err != nil {
 		return nil, err

@@ -300,6 +300,9 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "unsupported function in FROM"), nodeLocation(fl[0]))
 	}
 	name := funcName(fc.Funcname)
+	if name == "pg_get_keywords" && len(fc.Args) == 0 { // pgcatalogempty.go
+		return b.bindKeywords(s, rf)
+	}
 	if name != "generate_series" {
 		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
 	}

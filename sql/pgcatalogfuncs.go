@@ -1,0 +1,225 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// pgCatalogFunc binds the system-information functions psql, drivers and
+// BI tools call on the catalogs; ok is false when name is none of them.
+// OID arguments are int8 (joind has no oid type).
+func (b *binder) pgCatalogFunc(name string, args []plan.Expr, loc int32) (plan.Expr, bool, error) {
+	n := len(args)
+	// argsAs coerces the arguments to the given types (implicitly, as a
+	// function call would).
+	argsAs := func(ts ...types.Type) error {
+		for i := range args {
+			t := types.TextType
+			if i < len(ts) {
+				t = ts[i]
+			}
+			c, err := b.coerce(args[i], t, coerceImplicit, b.locOf(args[i]))
+			if err != nil {
+				return b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, argTypeList(args)).
+					WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), loc)
+			}
+			args[i] = c
+		}
+		return nil
+	}
+	strict := func(result types.Type, f func(v []types.Value) types.Value, ts ...types.Type) (plan.Expr, bool, error) {
+		if err := argsAs(ts...); err != nil {
+			return nil, true, err
+		}
+		return b.call(name, args, result, func(v []types.Value) (types.Value, error) { return f(v), nil }), true, nil
+	}
+	oid, i4, text, boolT := types.Int8Type, types.Int4Type, types.TextType, types.BoolType
+	null := func(t types.Type) (plan.Expr, bool, error) {
+		if err := argsAs(); err != nil {
+			return nil, true, err
+		}
+		return &plan.Const{Val: types.NullValue, T: t}, true, nil
+	}
+	env := b.systemEnv()
+	switch name {
+	case "pg_table_is_visible", "pg_type_is_visible", "pg_function_is_visible", "pg_collation_is_visible",
+		"pg_operator_is_visible", "pg_opclass_is_visible", "pg_conversion_is_visible", "pg_ts_config_is_visible",
+		"pg_statistics_obj_is_visible":
+		if n == 1 {
+			// Every object lives in pg_catalog or public, both on the path.
+			return strict(boolT, func([]types.Value) types.Value { return types.BoolValue(true) }, oid)
+		}
+	case "format_type":
+		if n == 2 {
+			if err := argsAs(oid, i4); err != nil {
+				return nil, true, err
+			}
+			ov := &types.Overload{Name: name, Args: []types.Type{oid, i4}, Result: text,
+				Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) {
+					if v[0].Null {
+						return types.NullValue, nil
+					}
+					if v[1].Null {
+						return types.TextValue(formatType(uint32(v[0].I), -1, true)), nil
+					}
+					return types.TextValue(formatType(uint32(v[0].I), int32(v[1].I), false)), nil
+				}}
+			return &plan.Call{Func: ov, Args: args}, true, nil
+		}
+	case "pg_get_expr":
+		// adbin already holds the rendered expression (storage keeps SQL text).
+		if n == 2 || n == 3 {
+			return strict(text, func(v []types.Value) types.Value { return v[0] }, text, oid, boolT)
+		}
+	case "pg_get_userbyid":
+		if n == 1 {
+			return strict(text, func(v []types.Value) types.Value {
+				return types.TextValue(storage.RoleName(env, uint32(v[0].I)))
+			}, oid)
+		}
+	case "pg_encoding_to_char":
+		if n == 1 {
+			return strict(text, func(v []types.Value) types.Value {
+				switch v[0].I {
+				case 0:
+					return types.TextValue("SQL_ASCII")
+				case 6:
+					return types.TextValue("UTF8")
+				}
+				return types.TextValue("")
+			}, i4)
+		}
+	case "pg_char_to_encoding":
+		if n == 1 {
+			return strict(i4, func(v []types.Value) types.Value {
+				switch strings.ToUpper(v[0].S) {
+				case "SQL_ASCII":
+					return types.IntValue(0)
+				case "UTF8", "UTF-8":
+					return types.IntValue(6)
+				}
+				return types.IntValue(-1)
+			}, text)
+		}
+	case "pg_get_viewdef":
+		if n == 1 || n == 2 {
+			return strict(text, func(v []types.Value) types.Value {
+				if r, ok := storage.RelationByOID(b.cat, env, uint32(v[0].I)); ok && r.View != nil {
+					return types.TextValue(" " + r.View.SQL + ";")
+				}
+				return types.NullValue
+			}, oid, boolT)
+		}
+	case "pg_get_constraintdef", "pg_get_indexdef", "pg_get_triggerdef", "pg_get_ruledef",
+		"pg_get_statisticsobjdef_columns", "pg_get_function_result", "pg_get_function_arguments",
+		"pg_get_function_identity_arguments", "pg_get_partkeydef", "pg_get_serial_sequence",
+		"obj_description", "col_description", "shobj_description", "pg_get_functiondef":
+		// joind keeps no constraints, indexes, triggers, rules, functions
+		// or comments: there is nothing these could describe.
+		return null(text)
+	case "pg_relation_is_publishable", "pg_is_in_recovery", "pg_is_other_temp_schema":
+		return strict(boolT, func([]types.Value) types.Value { return types.BoolValue(false) }, oid)
+	case "has_table_privilege", "has_schema_privilege", "has_database_privilege", "has_column_privilege",
+		"has_any_column_privilege", "has_function_privilege", "has_sequence_privilege", "pg_has_role",
+		"has_type_privilege", "has_tablespace_privilege", "has_language_privilege",
+		"has_foreign_data_wrapper_privilege", "has_server_privilege":
+		if n >= 2 && n <= 4 {
+			// The session user owns every object.
+			return strict(boolT, func([]types.Value) types.Value { return types.BoolValue(true) })
+		}
+	case "current_schemas":
+		if n == 1 {
+			return strict(text, func(v []types.Value) types.Value {
+				if v[0].I != 0 {
+					return types.TextValue("{pg_catalog,public}")
+				}
+				return types.TextValue("{public}")
+			}, boolT)
+		}
+	case "array_to_string":
+		// Catalog arrays are text in joind ("{a,b}" or NULL).
+		if n == 2 || n == 3 {
+			return strict(text, func(v []types.Value) types.Value {
+				return types.TextValue(strings.Join(arrayElems(v[0].S), v[1].S))
+			}, text, text, text)
+		}
+	case "array_length", "array_upper", "cardinality":
+		if n == 1 || n == 2 {
+			return strict(i4, func(v []types.Value) types.Value {
+				if k := len(arrayElems(v[0].S)); k > 0 {
+					return types.IntValue(int64(k))
+				}
+				return types.NullValue
+			}, text, i4)
+		}
+	case "to_regclass", "to_regtype", "to_regnamespace", "to_regrole":
+		if n == 1 {
+			target := "reg" + strings.TrimPrefix(name, "to_reg")
+			return strict(oid, func(v []types.Value) types.Value {
+				e, err := b.regLookup(target, v[0].S)
+				if err != nil {
+					return types.NullValue
+				}
+				return e.(*plan.Const).Val
+			}, text)
+		}
+	case "pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size":
+		if n == 1 || n == 2 {
+			// Not tracked per relation: reported as empty.
+			return strict(types.Int8Type, func([]types.Value) types.Value { return types.IntValue(0) }, oid, text)
+		}
+	case "pg_tablespace_location":
+		if n == 1 {
+			return strict(text, func([]types.Value) types.Value { return types.TextValue("") }, oid)
+		}
+	}
+	return nil, false, nil
+}
+
+// arrayElems splits a one-dimensional array's text ("{a,b}") into its
+// elements (unquoted; NULL elements dropped).
+func arrayElems(s string) []string {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' || s == "{}" {
+		return nil
+	}
+	var out []string
+	var cur strings.Builder
+	inQuote, quoted := false, false
+	flush := func() {
+		if v := cur.String(); quoted || v != "NULL" {
+			out = append(out, v)
+		}
+		cur.Reset()
+		quoted = false
+	}
+	body := s[1 : len(s)-1]
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c == '\\' && i+1 < len(body):
+			i++
+			cur.WriteByte(body[i])
+		case c == '"':
+			inQuote, quoted = !inQuote, true
+		case c == ',' && !inQuote:
+			flush()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	flush()
+	return out
+}
+
+func argTypeList(args []plan.Expr) string {
+	names := make([]string, len(args))
+	for i, a := range args {
+		names[i] = typeName(a.Type())
+	}
+	return strings.Join(names, ", ")
+}
