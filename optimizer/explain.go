@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/joind/joind/sql/plan"
-	"github.com/joind/joind/types"
 )
 
 // Annotator adds run-time facts (EXPLAIN ANALYZE actuals, the hash-table
@@ -203,95 +202,5 @@ func formatAgg(a plan.AggCall) string {
 	return s
 }
 
-// FormatExpr renders an expression for EXPLAIN.
-func FormatExpr(e plan.Expr) string {
-	switch x := e.(type) {
-	case nil:
-		return "true"
-	case *plan.ColRef:
-		if x.Name != "" {
-			return x.Name
-		}
-		return fmt.Sprintf("#%d", x.ID)
-	case *plan.Const:
-		if x.Val.Null {
-			return "NULL"
-		}
-		s := string(types.FormatText(nil, x.Val, x.T, &types.Format{DateStyle: "ISO, MDY", IntervalStyle: "postgres", ExtraFloatDigits: 1}))
-		switch x.T.ID {
-		case types.Int2, types.Int4, types.Int8, types.Numeric, types.Float4, types.Float8, types.Bool:
-			return s
-		}
-		return "'" + strings.ReplaceAll(s, "'", "''") + "'::" + x.T.SQLName()
-	case *plan.Param:
-		return fmt.Sprintf("$%d", x.Index)
-	case *plan.Call:
-		if len(x.Args) == 2 && isOperatorName(x.Func.Name) {
-			return "(" + FormatExpr(x.Args[0]) + " " + x.Func.Name + " " + FormatExpr(x.Args[1]) + ")"
-		}
-		if len(x.Args) == 1 && isOperatorName(x.Func.Name) {
-			return "(" + x.Func.Name + " " + FormatExpr(x.Args[0]) + ")"
-		}
-		return x.Func.Name + "(" + formatList(x.Args) + ")"
-	case *plan.Cast:
-		return FormatExpr(x.Input) + "::" + x.T.SQLName()
-	case *plan.And:
-		return "(" + joinExprs(x.Args, " AND ") + ")"
-	case *plan.Or:
-		return "(" + joinExprs(x.Args, " OR ") + ")"
-	case *plan.Not:
-		return "(NOT " + FormatExpr(x.Arg) + ")"
-	case *plan.IsNull:
-		if x.Negate {
-			return "(" + FormatExpr(x.Arg) + " IS NOT NULL)"
-		}
-		return "(" + FormatExpr(x.Arg) + " IS NULL)"
-	case *plan.BoolTest:
-		return "(" + FormatExpr(x.Arg) + " IS " + [...]string{"TRUE", "NOT TRUE", "FALSE", "NOT FALSE", "UNKNOWN", "NOT UNKNOWN"}[x.Kind] + ")"
-	case *plan.IsDistinct:
-		op := " IS DISTINCT FROM "
-		if x.Negate {
-			op = " IS NOT DISTINCT FROM "
-		}
-		return "(" + FormatExpr(x.Left) + op + FormatExpr(x.Right) + ")"
-	case *plan.Case:
-		s := "CASE"
-		for _, w := range x.Whens {
-			s += " WHEN " + FormatExpr(w.Cond) + " THEN " + FormatExpr(w.Result)
-		}
-		if x.Else != nil {
-			s += " ELSE " + FormatExpr(x.Else)
-		}
-		return s + " END"
-	case *plan.Coalesce:
-		return "COALESCE(" + formatList(x.Args) + ")"
-	case *plan.NullIf:
-		return "NULLIF(" + FormatExpr(x.Left) + ", " + FormatExpr(x.Right) + ")"
-	case *plan.Subquery:
-		kind := [...]string{"EXISTS", "SubPlan", "ANY", "ALL"}[x.Kind]
-		if len(x.LHS) > 0 {
-			return "(" + formatList(x.LHS) + ") " + kind + " (SubPlan)"
-		}
-		return kind + " (SubPlan)"
-	}
-	return fmt.Sprintf("%T", e)
-}
-
-func isOperatorName(name string) bool {
-	for _, r := range name {
-		if strings.ContainsRune("+-*/<>=~!@#%^&|`?", r) {
-			return true
-		}
-	}
-	return false
-}
-
-func formatList(es []plan.Expr) string { return joinExprs(es, ", ") }
-
-func joinExprs(es []plan.Expr, sep string) string {
-	parts := make([]string, len(es))
-	for i, e := range es {
-		parts[i] = FormatExpr(e)
-	}
-	return strings.Join(parts, sep)
-}
+// FormatExpr renders an expression for EXPLAIN (plan.FormatExpr).
+func FormatExpr(e plan.Expr) string { return plan.FormatExpr(e) }
