@@ -21,6 +21,8 @@ func (b *binder) pgCatalogFunc(name string, args []plan.Expr, loc int32) (plan.E
 			t := types.TextType
 			if i < len(ts) {
 				t = ts[i]
+			} else if args[i].Type().ID != types.Unknown {
+				continue // any type: the value is not read
 			}
 			c, err := b.coerce(args[i], t, coerceImplicit, b.locOf(args[i]))
 			if err != nil {
@@ -39,9 +41,6 @@ func (b *binder) pgCatalogFunc(name string, args []plan.Expr, loc int32) (plan.E
 	}
 	oid, i4, text, boolT := types.Int8Type, types.Int4Type, types.TextType, types.BoolType
 	null := func(t types.Type) (plan.Expr, bool, error) {
-		if err := argsAs(); err != nil {
-			return nil, true, err
-		}
 		return &plan.Const{Val: types.NullValue, T: t}, true, nil
 	}
 	env := b.systemEnv()

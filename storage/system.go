@@ -21,6 +21,7 @@ import (
 
 // Well-known object ids, as PostgreSQL 15 assigns them.
 const (
+	OIDNamespacePgToast    = 99
 	OIDNamespacePgCatalog  = 11
 	OIDNamespacePublic     = 2200
 	OIDNamespaceInfoSchema = 13207

@@ -13,6 +13,7 @@ func init() {
 	const pc = "pg_catalog"
 	defSystem(pc, "pg_namespace", 2615, 'r', "oid:o nspname:n nspowner:o nspacl:t", func(c *sysCtx) [][]any {
 		return [][]any{
+			{OIDNamespacePgToast, "pg_toast", OIDBootstrapUser, nil},
 			{OIDNamespacePgCatalog, "pg_catalog", OIDBootstrapUser, nil},
 			{OIDNamespacePublic, "public", OIDDatabaseOwnerRole, nil},
 			{OIDNamespaceInfoSchema, "information_schema", OIDBootstrapUser, nil},
@@ -224,6 +225,7 @@ func init() {
 		return [][]any{
 			{db, "information_schema", u, nil, nil, nil, nil},
 			{db, "pg_catalog", u, nil, nil, nil, nil},
+			{db, "pg_toast", u, nil, nil, nil, nil},
 			{db, "public", "pg_database_owner", nil, nil, nil, nil},
 		}
 	})
