@@ -36,6 +36,21 @@
 // NULLs. Illegal combinations are plan errors at construction (XX000 /
 // 0A000), never wrong answers at run time.
 //
+// # Indexes and the fast path
+//
+//	key                                index (table.go, dense.go, tuple.go)
+//	one int-like key, span <= 32/row   dense: bitmap + popcount ranks, a bit test per probe
+//	one int-like key, wider            Swiss table (package hashtable) + a blocked Bloom
+//	                                   filter for big tables, dropped when most keys pass
+//	several int-like keys              tuple: chained hash over the int64 encodings
+//	anything else                      chain: Go map of byte-string encodings
+//
+// A consumer narrows the join to the columns it reads (operators.Narrower).
+// An inner join left with no output columns, or a RightSemi/RightAnti one
+// without build columns, takes the batch fast path (fast.go): one index
+// call per probe batch that counts or flags rows, and zero-column batches
+// that carry only a row count when nothing is read (count(*)).
+//
 // # Probe completion
 //
 // Invariant: whoever observes itself to be the last probe partition sees

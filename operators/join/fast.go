@@ -33,7 +33,7 @@ func (s *swissIndex) contains(keys []int64, sel []int32, hit []bool, pb *pairBuf
 	if pb.ht == nil {
 		pb.ht = hashtable.NewMatches(pb.cap)
 	}
-	s.t.Contains(keys, sel, hit, pb.ht)
+	s.t.Contains(keys, s.filterSel(keys, sel, pb), hit, pb.ht)
 }
 
 func (s *swissIndex) countMatches(keys []int64, sel []int32, pb *pairBuf) int64 {
@@ -46,6 +46,7 @@ func (s *swissIndex) countMatches(keys []int64, sel []int32, pb *pairBuf) int64 
 	if sel == nil {
 		sel = identity(len(keys))
 	}
+	sel = s.filterSel(keys, sel, pb)
 	pb.ht.Reset()
 	var c int64
 	for done := false; !done; {
@@ -64,7 +65,7 @@ func (s *swissIndex) countHits(keys []int64, sel []int32, pb *pairBuf) int64 {
 	}
 	hit := pb.hit[:len(keys)]
 	clear(hit)
-	s.t.Contains(keys, sel, hit, pb.ht)
+	s.t.Contains(keys, s.filterSel(keys, sel, pb), hit, pb.ht)
 	var c int64
 	for _, h := range hit {
 		if h {

@@ -24,6 +24,45 @@ func TestJoinMatrixChainIndex(t *testing.T) {
 	TestJoinMatrixAgainstReference(t)
 }
 
+// The matrix again with the Swiss table and its key filter on every build
+// side, judged after a few rows (so some streams switch it off midway).
+func TestJoinMatrixSwissWithFilter(t *testing.T) {
+	forceIndex = "swiss"
+	filterMinKeys, filterSample = 0, 7
+	defer func() { forceIndex, filterMinKeys, filterSample = "", 1<<16, 1<<16 }()
+	TestJoinMatrixAgainstReference(t)
+	TestJoinWithoutOutputColumns(t)
+}
+
+func TestKeyFilterHasNoFalseNegatives(t *testing.T) {
+	rng := rand.New(rand.NewSource(12))
+	for _, n := range []int{1, 5, 64, 1000, 100_000} {
+		keys := make([]int64, n)
+		for i := range keys {
+			keys[i] = rng.Int63() - rng.Int63()
+		}
+		f := newKeyFilter(keys, nil, n)
+		for _, k := range keys {
+			if !f.mayHave(k) {
+				t.Fatalf("n=%d: key %d rejected", n, k)
+			}
+		}
+		if got := f.keep(keys, nil, nil); len(got) != n {
+			t.Fatalf("n=%d: keep dropped build keys", n)
+		}
+		// Absent keys: most are rejected.
+		pass := 0
+		for i := 0; i < 10000; i++ {
+			if f.mayHave(rng.Int63()) {
+				pass++
+			}
+		}
+		if n >= 1000 && pass > 1500 {
+			t.Fatalf("n=%d: %d of 10000 absent keys pass", n, pass)
+		}
+	}
+}
+
 // The matrix again with the Swiss table forced where a dense index would be
 // chosen (the matrix's keys are small, so it otherwise tests the dense one).
 func TestJoinMatrixSwissIndex(t *testing.T) {

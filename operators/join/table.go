@@ -28,6 +28,12 @@ type pairBuf struct {
 	// scratch of the Swiss table
 	ht  *hashtable.Matches
 	hit []bool
+	// key filter (filter.go): the current batch's filtered rows, and this
+	// prober's pass statistics
+	fsel, fbatch []int32
+	fvalid       bool
+	fseen, fpass int64
+	filterOff    bool
 }
 
 func newPairBuf(capacity int) *pairBuf {
@@ -40,6 +46,7 @@ func (pb *pairBuf) reset() { pb.probe, pb.build = pb.probe[:0], pb.build[:0] }
 // restart abandons the resume state: the next probe starts a new batch.
 func (pb *pairBuf) restart() {
 	pb.pos, pb.cur = 0, -1
+	pb.fvalid = false
 	if pb.ht != nil {
 		pb.ht.Reset()
 	}
@@ -47,8 +54,9 @@ func (pb *pairBuf) restart() {
 
 // swissIndex adapts hashtable.Int64Table (single int-like key).
 type swissIndex struct {
-	t   *hashtable.Int64Table
-	col int
+	t      *hashtable.Int64Table
+	col    int
+	filter *keyFilter // nil for small tables
 }
 
 func newSwissIndex(kb *keyBatch, col int) (*swissIndex, error) {
@@ -65,7 +73,11 @@ func newSwissIndex(kb *keyBatch, col int) (*swissIndex, error) {
 		return nil, err
 	}
 	t.Finish()
-	return &swissIndex{t: t, col: col}, nil
+	si := &swissIndex{t: t, col: col}
+	if t.Distinct() >= filterMinKeys {
+		si.filter = newKeyFilter(k.ints, k.nulls, int(t.Distinct()))
+	}
+	return si, nil
 }
 
 func (s *swissIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
@@ -75,7 +87,15 @@ func (s *swissIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
 	if sel == nil {
 		sel = []int32{} // nil would mean "every row" to the table
 	}
-	done := s.t.Probe(kb.cols[s.col].ints, sel, pb.ht)
+	keys := kb.cols[s.col].ints
+	if !pb.fvalid {
+		// Once per batch: the calls that resume it pass the same rows.
+		pb.fbatch, pb.fvalid = s.filterSel(keys, sel, pb), true
+	}
+	done := s.t.Probe(keys, pb.fbatch, pb.ht)
+	if done {
+		pb.fvalid = false
+	}
 	pb.probe = append(pb.probe, pb.ht.ProbeRows...)
 	for _, b := range pb.ht.BuildRows {
 		pb.build = append(pb.build, int32(b))
@@ -84,7 +104,13 @@ func (s *swissIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
 }
 
 func (s *swissIndex) kernelName() string { return "swiss-int64/" + s.t.Kernel() }
-func (s *swissIndex) bytes() int64       { return s.t.Groups() * 128 }
+func (s *swissIndex) bytes() int64 {
+	n := s.t.Groups() * 128
+	if s.filter != nil {
+		n += int64(len(s.filter.words)) * 8
+	}
+	return n
+}
 
 // chainIndex is a Go map from the encoded key to the first build row of a
 // chain; next links the rest. It handles composite and string keys, and the
