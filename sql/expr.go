@@ -69,6 +69,9 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 	case *pg_query.Node_AArrayExpr:
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported"), x.AArrayExpr.Location)
 	case *pg_query.Node_AIndirection:
+		if e, ok, err := b.textArraySubscript(s, x.AIndirection); ok { // catalog text arrays (pgcatalogfuncs.go)
+			return e, err
+		}
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "subscripts and field selection are not supported"), nodeLocation(x.AIndirection.Arg))
 	case *pg_query.Node_GroupingFunc:
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "GROUPING is not supported"), x.GroupingFunc.Location)
@@ -450,6 +453,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 		pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
 		return b.bindBetween(s, a)
 	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
+		if e, ok, err := b.anyOverText(s, a); ok { // catalog text arrays (pgcatalogfuncs.go)
+			return e, err
+		}
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "op ANY/ALL (array) is not supported"), a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_SIMILAR:
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "SIMILAR TO is not supported"), a.Location)

@@ -98,7 +98,15 @@ func textConst(s string) plan.Expr { return &plan.Const{Val: types.TextValue(s),
 // other target type.
 func (b *binder) regCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, error) {
 	tn := tc.TypeName
-	if len(tn.ArrayBounds) > 0 || len(tn.Names) == 0 || len(tn.Names) > 2 {
+	if len(tn.ArrayBounds) > 0 {
+		// An array literal ('{a,b}'::text[]) stays its text: joind's catalog
+		// arrays are text, and ANY/ALL and subscripts read them as such.
+		if c := tc.Arg.GetAConst(); c != nil && c.GetSval() != nil {
+			return textConst(c.GetSval().Sval), true, nil
+		}
+		return nil, false, nil
+	}
+	if len(tn.Names) == 0 || len(tn.Names) > 2 {
 		return nil, false, nil
 	}
 	target := strings.ToLower(tn.Names[len(tn.Names)-1].GetString_().GetSval())
@@ -147,6 +155,12 @@ func (b *binder) regCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, erro
 		}
 		switch c.T.ID {
 		case types.Unknown, types.Text, types.Varchar, types.Char:
+			if target == "regproc" || target == "regprocedure" {
+				// Functions are named, not numbered, in joind's catalogs
+				// (pg_type.typinput is text): a regproc is its name.
+				parts := splitQualified(strings.TrimSpace(c.Val.S))
+				return textConst(parts[len(parts)-1]), true, nil
+			}
 			e, err := b.regLookup(target, c.Val.S)
 			if err != nil {
 				return nil, true, b.wrapAt(err, b.locOf(arg))

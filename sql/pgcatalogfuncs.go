@@ -3,6 +3,8 @@ package sql
 import (
 	"strings"
 
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
@@ -221,4 +223,93 @@ func argTypeList(args []plan.Expr) string {
 		names[i] = typeName(a.Type())
 	}
 	return strings.Join(names, ", ")
+}
+
+// Catalog arrays are text in joind ("{a,b}"): current_schemas(), and the
+// array columns of the system catalogs. anyOverText binds `x op ANY (arr)`
+// / `x op ALL (arr)` over such a text array, comparing x with each element
+// read as x's type; ok is false when arr is not text (a real array, which
+// joind does not have).
+func (b *binder) anyOverText(s *scope, a *pg_query.A_Expr) (plan.Expr, bool, error) {
+	r, err := b.bindExpr(s, a.Rexpr)
+	if err != nil || r.Type().ID != types.Text {
+		return nil, false, nil
+	}
+	l, err := b.bindExpr(s, a.Lexpr)
+	if err != nil {
+		return nil, true, err
+	}
+	lt := l.Type()
+	if lt.ID == types.Unknown {
+		if l, err = b.coerce(l, types.TextType, coerceImplicit, b.locOf(l)); err != nil {
+			return nil, true, err
+		}
+		lt = types.TextType
+	}
+	op, err := types.ResolveOperator(opName(a.Name), lt, lt)
+	if err != nil {
+		return nil, true, b.wrapAt(err, a.Location)
+	}
+	all := a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL
+	ov := &types.Overload{Name: "any", Args: []types.Type{lt, types.TextType}, Result: types.BoolType,
+		Eval: func(ctx *types.EvalContext, v []types.Value) (types.Value, error) {
+			if v[1].Null {
+				return types.NullValue, nil
+			}
+			sawNull := v[0].Null
+			for _, e := range arrayElems(v[1].S) {
+				if v[0].Null {
+					break
+				}
+				ev, err := types.ParseText(e, lt)
+				if err != nil {
+					return types.NullValue, err
+				}
+				res, err := op.Eval(ctx, []types.Value{v[0], ev})
+				if err != nil {
+					return types.NullValue, err
+				}
+				switch {
+				case res.Null:
+					sawNull = true
+				case (res.I != 0) != all:
+					return types.BoolValue(!all), nil
+				}
+			}
+			if sawNull {
+				return types.NullValue, nil
+			}
+			return types.BoolValue(all), nil
+		}}
+	return &plan.Call{Func: ov, Args: []plan.Expr{l, r}}, true, nil
+}
+
+// textArraySubscript binds arr[i] over a text array; ok is false for
+// anything else (slices, field selection, non-text values).
+func (b *binder) textArraySubscript(s *scope, ind *pg_query.A_Indirection) (plan.Expr, bool, error) {
+	if len(ind.Indirection) != 1 {
+		return nil, false, nil
+	}
+	idx := ind.Indirection[0].GetAIndices()
+	if idx == nil || idx.IsSlice || idx.Uidx == nil {
+		return nil, false, nil
+	}
+	arr, err := b.bindExpr(s, ind.Arg)
+	if err != nil || arr.Type().ID != types.Text {
+		return nil, false, nil
+	}
+	i, err := b.bindExpr(s, idx.Uidx)
+	if err != nil {
+		return nil, true, err
+	}
+	if i, err = b.coerce(i, types.Int4Type, coerceImplicit, b.locOf(i)); err != nil {
+		return nil, true, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer"), b.locOf(i))
+	}
+	return b.call("array_subscript", []plan.Expr{arr, i}, types.TextType, func(v []types.Value) (types.Value, error) {
+		el := arrayElems(v[0].S)
+		if v[1].I < 1 || v[1].I > int64(len(el)) {
+			return types.NullValue, nil
+		}
+		return types.TextValue(el[v[1].I-1]), nil
+	}), true, nil
 }
