@@ -5,12 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -23,8 +22,15 @@ import (
 	"github.com/joind/joind/wire"
 )
 
-// copyStmt runs COPY FROM STDIN / TO STDOUT over the client's copy channel.
+// copyStmt runs COPY FROM STDIN / TO STDOUT over the client's copy channel,
+// or COPY FROM/TO a server-side file (copy_file.go).
 func (s *session) copyStmt(ctx context.Context, x *sql.Copy, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
+	if x.Filename != "" {
+		if x.From {
+			return s.copyFromFile(ctx, x, ectx)
+		}
+		return s.copyToFile(ctx, x, ectx)
+	}
 	ch, ok := w.(wire.CopyChannel)
 	if !ok {
 		return "", pgerr.New(pgerr.FeatureNotSupported, "COPY is not supported in this context")
@@ -54,11 +60,28 @@ func clipContext(s string) string {
 	return s
 }
 
-// copyFrom loads the client's rows into the table as one batch: a bad row
-// fails the statement and nothing is loaded.
+// copyFrom loads the client's rows: a bad row fails the statement and
+// nothing is loaded.
 func (s *session) copyFrom(ctx context.Context, x *sql.Copy, ectx *types.EvalContext, ch wire.CopyChannel) (string, error) {
+	fill, err := s.copyFill(ctx, x, ectx)
+	if err != nil {
+		return "", err
+	}
+	var format int16
+	if x.Format == "binary" || x.Format == "parquet" {
+		format = 1
+	}
+	r, err := ch.CopyIn(format, len(x.Columns))
+	if err != nil {
+		return "", err
+	}
+	return s.copyFromReader(ctx, x, fill, r, nil)
+}
+
+// copyFill gives each table column's value when COPY omits it: its
+// DEFAULT (evaluated once) or NULL.
+func (s *session) copyFill(ctx context.Context, x *sql.Copy, ectx *types.EvalContext) ([]types.Value, error) {
 	defs := x.Table.Columns()
-	// Omitted columns get their DEFAULT (evaluated once) or NULL.
 	fill := make([]types.Value, len(defs))
 	given := make([]bool, len(defs))
 	for _, c := range x.Columns {
@@ -71,92 +94,45 @@ func (s *session) copyFrom(ctx context.Context, x *sql.Copy, ectx *types.EvalCon
 		}
 		v, err := s.evalDefault(ctx, d.Default, d.Type, ectx)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		fill[i] = v
 	}
+	return fill, nil
+}
 
-	binaryFormat := x.Format == "binary"
-	var format int16
-	if binaryFormat {
-		format = 1
-	}
-	r, err := ch.CopyIn(format, len(x.Columns))
-	if err != nil {
-		return "", err
-	}
-	br := bufio.NewReaderSize(r, 64<<10)
-	builders := make([]array.Builder, len(defs))
-	for i, d := range defs {
-		builders[i] = array.NewBuilder(memory.DefaultAllocator, d.Type.ArrowType())
-	}
+// copyFromReader loads r in x's format. file is the open server-side file
+// (Parquet reads it at random), nil for STDIN.
+func (s *session) copyFromReader(ctx context.Context, x *sql.Copy, fill []types.Value, r io.Reader, file *os.File) (string, error) {
+	var recs []arrow.Record
 	var rows int64
-	if binaryFormat {
-		if rows, err = s.copyFromBinary(ctx, x, br, fill, builders); err != nil {
+	var err error
+	switch x.Format {
+	case "binary":
+		defs := x.Table.Columns()
+		builders := make([]array.Builder, len(defs))
+		for i, d := range defs {
+			builders[i] = array.NewBuilder(memory.DefaultAllocator, d.Type.ArrowType())
+		}
+		if rows, err = s.copyFromBinary(ctx, x, bufio.NewReaderSize(r, 64<<10), fill, builders); err != nil {
 			return "", err
 		}
 		return s.finishCopyFrom(ctx, x, builders, rows)
+	case "parquet":
+		recs, rows, err = s.copyFromParquet(ctx, x, fill, r, file)
+	default:
+		l := newCopyLoader(x, fill, s.format(), s.eng.opts.BatchSize, s.copyWorkers())
+		recs, rows, err = l.load(ctx, r)
 	}
-	f := s.format()
-	now := time.Now()
-	row := make([]types.Value, len(defs))
-	line := 0
-	csv := x.Format == "csv"
-	for {
-		raw, fields, nulls, err := readCopyRow(br, x, csv)
-		if err == io.EOF {
-			break
-		}
-		line++
-		if err != nil {
-			var pe *pgerr.Error
-			if errors.As(err, &pe) && pe.Code != pgerr.QueryCanceled && pe.Code != pgerr.ProtocolViolation {
-				return "", copyLoadError(err, x.Table.Name(), line, "", raw)
-			}
+	if err != nil {
+		return "", err
+	}
+	for _, rec := range recs {
+		if err := s.cur.Append(ctx, x.Table, rec); err != nil {
 			return "", err
 		}
-		if x.Header && line == 1 {
-			continue
-		}
-		if len(fields) == 1 && !csv && raw == `\.` {
-			break // end-of-data marker
-		}
-		if csv && len(fields) == 1 && raw == `\.` {
-			break
-		}
-		if len(fields) < len(x.Columns) {
-			return "", copyLoadError(pgerr.New(codeBadCopyFormat, "missing data for column \"%s\"", defs[x.Columns[len(fields)]].Name),
-				x.Table.Name(), line, "", raw)
-		}
-		if len(fields) > len(x.Columns) {
-			return "", copyLoadError(pgerr.New(codeBadCopyFormat, "extra data after last expected column"), x.Table.Name(), line, "", raw)
-		}
-		copy(row, fill)
-		for i, c := range x.Columns {
-			if nulls[i] {
-				row[c] = types.NullValue
-				continue
-			}
-			v, err := types.ParseTextFormat(fields[i], defs[c].Type, f, now)
-			if err != nil {
-				return "", copyLoadError(err, x.Table.Name(), line, defs[c].Name, fields[i])
-			}
-			row[c] = v
-		}
-		if err := checkNotNull(x, row, f); err != nil {
-			return "", copyLoadError(err, x.Table.Name(), line, "", raw)
-		}
-		for c, d := range defs {
-			types.AppendValue(builders[c], d.Type, row[c])
-		}
-		rows++
-		if rows&4095 == 0 {
-			if err := ctx.Err(); err != nil {
-				return "", err
-			}
-		}
 	}
-	return s.finishCopyFrom(ctx, x, builders, rows)
+	return fmt.Sprintf("COPY %d", rows), nil
 }
 
 // checkNotNull returns PostgreSQL's 23502 error for a row with a NULL in a
@@ -451,10 +427,36 @@ func (s *session) copyTo(ctx context.Context, x *sql.Copy, ectx *types.EvalConte
 	if x.Format == "binary" {
 		return s.copyToBinary(ctx, p.op, cols, ch)
 	}
-	out, err := ch.CopyOut(0, len(cols))
+	var format int16
+	if x.Format == "parquet" {
+		format = 1
+	}
+	out, err := ch.CopyOut(format, len(cols))
 	if err != nil {
 		return "", err
 	}
+	var n int64
+	if x.Format == "parquet" {
+		// CopyData messages of 64 KiB rather than one per Parquet write.
+		bw := bufio.NewWriterSize(out, 64<<10)
+		if n, err = s.writeParquet(ctx, x, p.op, cols, bw); err == nil {
+			err = bw.Flush()
+		}
+	} else {
+		n, err = s.writeCopyText(ctx, x, p.op, cols, out)
+	}
+	if err != nil {
+		return "", err
+	}
+	if err := out.Close(); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("COPY %d", n), nil
+}
+
+// writeCopyText writes the rows of op in text or CSV format, one Write per
+// row (one CopyData message each, as PostgreSQL sends them).
+func (s *session) writeCopyText(ctx context.Context, x *sql.Copy, op operators.Operator, cols []plan.Column, out io.Writer) (int64, error) {
 	csv := x.Format == "csv"
 	f := s.format()
 	var buf, val []byte
@@ -472,11 +474,11 @@ func (s *session) copyTo(ctx context.Context, x *sql.Copy, ectx *types.EvalConte
 		}
 		buf = append(buf, '\n')
 		if _, err := out.Write(buf); err != nil {
-			return "", err
+			return 0, err
 		}
 	}
 	var n int64
-	err = forEachBatch(ctx, p.op, func(rec arrow.Record) error {
+	err := forEachBatch(ctx, op, func(rec arrow.Record) error {
 		for r := 0; r < int(rec.NumRows()); r++ {
 			buf = buf[:0]
 			for c, col := range cols {
@@ -503,13 +505,7 @@ func (s *session) copyTo(ctx context.Context, x *sql.Copy, ectx *types.EvalConte
 		}
 		return nil
 	})
-	if err != nil {
-		return "", err
-	}
-	if err := out.Close(); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("COPY %d", n), nil
+	return n, err
 }
 
 // appendTextField escapes a value for the text format.
@@ -661,9 +657,21 @@ func (s *session) copyToBinary(ctx context.Context, op operators.Operator, cols 
 	if err != nil {
 		return "", err
 	}
+	n, err := s.writeCopyBinary(ctx, op, cols, out)
+	if err != nil {
+		return "", err
+	}
+	if err := out.Close(); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("COPY %d", n), nil
+}
+
+// writeCopyBinary writes the binary COPY format, one Write per row.
+func (s *session) writeCopyBinary(ctx context.Context, op operators.Operator, cols []plan.Column, out io.Writer) (int64, error) {
 	buf := append([]byte(binaryCopySignature), 0, 0, 0, 0, 0, 0, 0, 0)
 	var n int64
-	err = forEachBatch(ctx, op, func(rec arrow.Record) error {
+	err := forEachBatch(ctx, op, func(rec arrow.Record) error {
 		for r := 0; r < int(rec.NumRows()); r++ {
 			buf = binary.BigEndian.AppendUint16(buf, uint16(len(cols)))
 			for c, col := range cols {
@@ -685,14 +693,11 @@ func (s *session) copyToBinary(ctx context.Context, op operators.Operator, cols 
 		return nil
 	})
 	if err != nil {
-		return "", err
+		return 0, err
 	}
 	buf = binary.BigEndian.AppendUint16(buf, 0xFFFF)
 	if _, err := out.Write(buf); err != nil {
-		return "", err
+		return 0, err
 	}
-	if err := out.Close(); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("COPY %d", n), nil
+	return n, nil
 }

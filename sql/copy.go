@@ -9,16 +9,21 @@ import (
 	"github.com/joind/joind/storage"
 )
 
-// Copy is COPY table [(cols)] FROM STDIN and COPY table|(query) TO STDOUT.
+// Copy is COPY table [(cols)] FROM STDIN|'file' and COPY table|(query) TO
+// STDOUT|'file'.
 type Copy struct {
 	From bool
+	// Filename is the server-side file of COPY ... FROM/TO 'file' as
+	// written ("" = STDIN/STDOUT). The engine resolves it against its
+	// allowed directories.
+	Filename string
 	// Table is the target of COPY FROM, and the source of COPY table TO.
 	Table storage.Table
 	// Columns are the table's column indexes, in input/output field order.
 	Columns []int
 	// Query yields the rows of COPY TO (for a table too: SELECT cols FROM t).
 	Query *Query
-	// Format is "text", "csv" or "binary".
+	// Format is "text", "csv", "binary" or "parquet".
 	Format    string
 	Header    bool
 	Delimiter string // one byte: tab for text, comma for csv
@@ -35,14 +40,14 @@ type Copy struct {
 func (*Copy) statement() {}
 
 func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
-	if cs.Filename != "" || cs.IsProgram {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY to or from a file is not supported").
+	if cs.IsProgram {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY to or from a program is not supported").
 			WithHint("Use COPY ... FROM STDIN / TO STDOUT, or psql's \\copy.")
 	}
 	if cs.WhereClause != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM ... WHERE is not supported")
 	}
-	c := &Copy{From: cs.IsFrom, Format: "text"}
+	c := &Copy{From: cs.IsFrom, Format: "text", Filename: cs.Filename}
 	var names []string
 	if cs.Relation != nil {
 		t, err := b.lookupTable(cs.Relation)
@@ -157,7 +162,7 @@ func (b *binder) copyOptions(c *Copy, opts []*pg_query.Node, names []string) err
 		switch d.Defname {
 		case "format":
 			switch strings.ToLower(s) {
-			case "text", "csv", "binary":
+			case "text", "csv", "binary", "parquet":
 				c.Format = strings.ToLower(s)
 			default:
 				return b.errAt(pgerr.New(pgerr.InvalidParameterValue, "COPY format \"%s\" not recognized", s), d.Location)
@@ -203,14 +208,15 @@ func (b *binder) copyOptions(c *Copy, opts []*pg_query.Node, names []string) err
 			return b.errAt(pgerr.New(pgerr.SyntaxError, "option \"%s\" not recognized", d.Defname), d.Location)
 		}
 	}
-	if c.Format == "binary" {
+	if c.Format == "binary" || c.Format == "parquet" {
+		mode := strings.ToUpper(c.Format)
 		switch {
 		case delim != nil:
-			return pgerr.New(pgerr.SyntaxError, "cannot specify DELIMITER in BINARY mode")
+			return pgerr.New(pgerr.SyntaxError, "cannot specify DELIMITER in %s mode", mode)
 		case null != nil:
-			return pgerr.New(pgerr.SyntaxError, "cannot specify NULL in BINARY mode")
+			return pgerr.New(pgerr.SyntaxError, "cannot specify NULL in %s mode", mode)
 		case c.Header:
-			return pgerr.New(pgerr.FeatureNotSupported, "cannot specify HEADER in BINARY mode")
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot specify HEADER in %s mode", mode)
 		}
 	}
 	csv := c.Format == "csv"

@@ -340,10 +340,8 @@ func memSegment(id uint64, cols []ColumnDef, recs []arrow.Record) (*segment, err
 	seg := &segment{id: id, stats: make([]colStats, len(cols)), recs: recs, loaded: true}
 	for _, r := range recs {
 		seg.rows += r.NumRows()
-		for c, def := range cols {
-			seg.stats[c].add(r.Column(c), def.Type)
-		}
 	}
+	addStats(seg.stats, recs, cols)
 	for c, def := range cols {
 		seg.stats[c].finish(def.Type)
 	}

@@ -155,15 +155,21 @@ func writeSegment(dir string, id uint64, cols []ColumnDef, recs []arrow.Record, 
 	for i := range seg.stats {
 		seg.stats[i] = newColStats()
 	}
+	// Statistics are computed while the file is written (addStats: in
+	// parallel per column for large segments).
+	statsDone := make(chan struct{})
+	go func() {
+		defer close(statsDone)
+		addStats(seg.stats, recs, cols)
+	}()
 	for _, r := range recs {
 		if err := w.Write(r); err != nil {
+			<-statsDone
 			return fail(err)
 		}
 		seg.rows += r.NumRows()
-		for c, def := range cols {
-			seg.stats[c].add(r.Column(c), def.Type)
-		}
 	}
+	<-statsDone
 	if err := w.Close(); err != nil {
 		return fail(err)
 	}

@@ -34,6 +34,9 @@ func (c *colStats) public() ColumnStats {
 
 // add folds the non-NULL values of arr (of SQL type t) into the statistics.
 func (c *colStats) add(arr arrow.Array, t types.Type) {
+	if c.addTyped(arr, t) {
+		return
+	}
 	c.nulls += int64(arr.NullN())
 	n := arr.Len()
 	for i := 0; i < n; i++ {

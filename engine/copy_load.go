@@ -1,0 +1,879 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// The text/CSV loader of COPY FROM. The input is cut into chunks at record
+// boundaries by one reader (for CSV it tracks quotes, so a quoted newline
+// never ends a chunk); workers parse chunks in parallel straight into Arrow
+// buffers (integers and text without a types.Value per field); the chunks'
+// batches are kept in input order. The first bad record in input order
+// fails the whole load: PostgreSQL counts lines as records, so every chunk
+// counts its records and the line of an error is known once the chunks
+// before it are counted.
+
+// copyChunkSize is the bytes per parse task: big enough that per-chunk
+// overhead vanishes, small enough that both cores get work early.
+const copyChunkSize = 2 << 20
+
+// copyLoader holds what every worker needs to parse rows of one COPY.
+type copyLoader struct {
+	x       *sql.Copy
+	defs    []storage.ColumnDef
+	fill    []types.Value // per table column: the value of an omitted column
+	given   []bool
+	f       *types.Format
+	now     time.Time
+	csv     bool
+	batch   int
+	workers int
+	schema  *arrow.Schema
+}
+
+func newCopyLoader(x *sql.Copy, fill []types.Value, f *types.Format, batch, workers int) *copyLoader {
+	defs := x.Table.Columns()
+	given := make([]bool, len(defs))
+	for _, c := range x.Columns {
+		given[c] = true
+	}
+	fields := make([]arrow.Field, len(defs))
+	for c, d := range defs {
+		fields[c] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: !d.NotNull}
+	}
+	if workers < 1 {
+		workers = 1
+	}
+	if batch < 1 {
+		batch = 4096
+	}
+	return &copyLoader{x: x, defs: defs, fill: fill, given: given, f: f, now: time.Now(),
+		csv: x.Format == "csv", batch: batch, workers: workers, schema: arrow.NewSchema(fields, nil)}
+}
+
+// chunkResult is what a worker made of one chunk.
+type chunkResult struct {
+	recs  []arrow.Record
+	rows  int64
+	lines int  // records seen (including a header and the end marker)
+	ended bool // the chunk held the end-of-data marker \.
+	err   error
+	// errLine is the line of err within the chunk (1-based); raw is that
+	// record's text, col the column name when the error is a field's.
+	errLine int
+}
+
+type copyChunk struct {
+	idx  int
+	data []byte
+}
+
+// load parses all of r. It returns the batches in input order and the row
+// count, or the first error in input order with PostgreSQL's CONTEXT line.
+func (l *copyLoader) load(ctx context.Context, r io.Reader) ([]arrow.Record, int64, error) {
+	var (
+		mu      sync.Mutex
+		results []*chunkResult
+		// stopAt is the index of the first chunk known to fail or to end
+		// the data: later chunks need no parsing.
+		stopAt = int(^uint(0) >> 1)
+	)
+	tasks := make(chan copyChunk, l.workers)
+	var wg sync.WaitGroup
+	for w := 0; w < l.workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := newChunkParser(l)
+			for t := range tasks {
+				mu.Lock()
+				skip := t.idx > stopAt
+				mu.Unlock()
+				var res *chunkResult
+				if skip {
+					res = &chunkResult{}
+				} else {
+					res = p.parse(t.data, t.idx == 0)
+				}
+				mu.Lock()
+				for len(results) <= t.idx {
+					results = append(results, nil)
+				}
+				results[t.idx] = res
+				if (res.err != nil || res.ended) && t.idx < stopAt {
+					stopAt = t.idx
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	readErr := l.split(ctx, r, tasks, func(idx int) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return idx > stopAt
+	})
+	close(tasks)
+	wg.Wait()
+
+	var recs []arrow.Record
+	var rows int64
+	line := 0
+	for _, res := range results {
+		if res.err != nil {
+			if res.errLine == 0 {
+				return nil, 0, res.err // cancelled, or not about a row
+			}
+			return nil, 0, res.err.(*rowError).withLine(l.x.Table.Name(), line+res.errLine)
+		}
+		recs = append(recs, res.recs...)
+		rows += res.rows
+		line += res.lines
+		if res.ended {
+			return recs, rows, nil
+		}
+	}
+	if readErr != nil {
+		return nil, 0, readErr
+	}
+	return recs, rows, nil
+}
+
+// split reads r and hands out chunks that end at record boundaries. It
+// stops early once stop says the chunk about to be sent is not needed.
+func (l *copyLoader) split(ctx context.Context, r io.Reader, tasks chan<- copyChunk, stop func(int) bool) error {
+	var carry []byte
+	inQuote := false // CSV: the quote state after the first scanned carried bytes
+	scanned := 0
+	idx := 0
+	eof := false
+	for !eof {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		buf := make([]byte, len(carry), len(carry)+copyChunkSize)
+		copy(buf, carry)
+		for len(buf) < cap(buf) {
+			n, err := r.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if err == io.EOF {
+				eof = true
+				break
+			}
+			if err != nil {
+				return err
+			}
+		}
+		cut := len(buf)
+		if !eof {
+			var q bool
+			cut, q = l.cutPoint(buf, scanned, inQuote)
+			if cut < 0 {
+				// No record ends in this buffer: keep it all and read more
+				// (its quote state is known, so it is not scanned again).
+				carry, inQuote, scanned = buf, q, len(buf)
+				continue
+			}
+		}
+		// The bytes after the cut start a record: scan them afresh.
+		carry = append([]byte(nil), buf[cut:]...)
+		inQuote, scanned = false, 0
+		if cut > 0 {
+			if stop(idx) {
+				return nil
+			}
+			tasks <- copyChunk{idx: idx, data: buf[:cut]}
+			idx++
+		}
+	}
+	return nil
+}
+
+// cutPoint returns the offset just past the last record end in buf (-1 if
+// none) and, when there is none, the quote state at the end of buf. Bytes
+// before from were scanned already and ended in state inQuote.
+func (l *copyLoader) cutPoint(buf []byte, from int, inQuote bool) (int, bool) {
+	if !l.csv {
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			return i + 1, false
+		}
+		return -1, false
+	}
+	q, e := l.x.Quote[0], l.x.Escape[0]
+	if !inQuote && bytes.IndexByte(buf[from:], q) < 0 {
+		// No quote at all: the common case.
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			return i + 1, false
+		}
+		return -1, false
+	}
+	// A quote toggles the state wherever it is, as PostgreSQL's line reader
+	// does; inside quotes an escape protects the next quote or escape.
+	last := -1
+	for i := from; i < len(buf); i++ {
+		c := buf[i]
+		switch {
+		case inQuote && c == e && e != q && i+1 < len(buf) && (buf[i+1] == q || buf[i+1] == e):
+			i++
+		case c == q:
+			inQuote = !inQuote
+		case c == '\n' && !inQuote:
+			last = i
+		}
+	}
+	if last < 0 {
+		return -1, inQuote
+	}
+	return last + 1, false
+}
+
+// rowError is a bad record before its absolute line number is known.
+type rowError struct {
+	err error
+	col string
+	raw string // the field (col != "") or the whole record
+}
+
+func (e *rowError) Error() string { return e.err.Error() }
+
+func (e *rowError) withLine(table string, line int) error {
+	return copyLoadError(e.err, table, line, e.col, e.raw)
+}
+
+// colAcc accumulates one column of the current batch.
+type colAcc struct {
+	t     types.Type
+	kind  int
+	valid []byte // validity bitmap, one bit per row
+	nulls int
+	i64   []int64
+	i32   []int32
+	i16   []int16
+	offs  []int32
+	data  []byte
+	b     array.Builder // kindGeneric
+}
+
+const (
+	kindGeneric = iota
+	kindInt64
+	kindInt32
+	kindInt16
+	kindText
+)
+
+func newColAcc(t types.Type) *colAcc {
+	a := &colAcc{t: t}
+	switch t.ID {
+	case types.Int8:
+		a.kind = kindInt64
+	case types.Int4:
+		a.kind = kindInt32
+	case types.Int2:
+		a.kind = kindInt16
+	case types.Text, types.Unknown:
+		a.kind = kindText
+		a.offs = []int32{0}
+	default:
+		a.b = array.NewBuilder(memory.DefaultAllocator, t.ArrowType())
+	}
+	return a
+}
+
+// setValid records row n's validity.
+func (a *colAcc) setValid(n int, ok bool) {
+	if n>>3 >= len(a.valid) {
+		a.valid = append(a.valid, 0)
+	}
+	if ok {
+		a.valid[n>>3] |= 1 << (n & 7)
+	} else {
+		a.nulls++
+	}
+}
+
+func (a *colAcc) appendNull(n int) {
+	a.setValid(n, false)
+	switch a.kind {
+	case kindInt64:
+		a.i64 = append(a.i64, 0)
+	case kindInt32:
+		a.i32 = append(a.i32, 0)
+	case kindInt16:
+		a.i16 = append(a.i16, 0)
+	case kindText:
+		a.offs = append(a.offs, int32(len(a.data)))
+	default:
+		a.b.AppendNull()
+	}
+}
+
+// appendValue appends a parsed Value (the slow path and omitted columns).
+func (a *colAcc) appendValue(n int, v types.Value) {
+	if v.Null {
+		a.appendNull(n)
+		return
+	}
+	a.setValid(n, true)
+	switch a.kind {
+	case kindInt64:
+		a.i64 = append(a.i64, v.I)
+	case kindInt32:
+		a.i32 = append(a.i32, int32(v.I))
+	case kindInt16:
+		a.i16 = append(a.i16, int16(v.I))
+	case kindText:
+		a.data = append(a.data, v.S...)
+		a.offs = append(a.offs, int32(len(a.data)))
+	default:
+		types.AppendValue(a.b, a.t, v)
+	}
+}
+
+// appendField parses one field's text into the column; row n.
+func (a *colAcc) appendField(n int, b []byte, l *copyLoader) error {
+	switch a.kind {
+	case kindText:
+		a.setValid(n, true)
+		a.data = append(a.data, b...)
+		a.offs = append(a.offs, int32(len(a.data)))
+		return nil
+	case kindInt64, kindInt32, kindInt16:
+		if v, ok := parseDecimalInt(b); ok {
+			switch {
+			case a.kind == kindInt64:
+				a.setValid(n, true)
+				a.i64 = append(a.i64, v)
+				return nil
+			case a.kind == kindInt32 && v >= -1<<31 && v < 1<<31:
+				a.setValid(n, true)
+				a.i32 = append(a.i32, int32(v))
+				return nil
+			case a.kind == kindInt16 && v >= -1<<15 && v < 1<<15:
+				a.setValid(n, true)
+				a.i16 = append(a.i16, int16(v))
+				return nil
+			}
+		}
+	}
+	// Everything else goes through the type's own input function (it
+	// copies what it keeps, so the field may alias the chunk).
+	v, err := types.ParseTextFormat(unsafe.String(unsafe.SliceData(b), len(b)), a.t, l.f, l.now)
+	if err != nil {
+		return err
+	}
+	a.appendValue(n, v)
+	return nil
+}
+
+// parseDecimalInt reads an optionally signed run of at most 18 digits: the
+// common case, which cannot overflow int64. Anything else (spaces, longer
+// numbers, junk) returns false and takes the exact path.
+func parseDecimalInt(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		neg = b[0] == '-'
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		d := c - '0'
+		if d > 9 {
+			return 0, false
+		}
+		v = v*10 + int64(d)
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// finish turns the accumulated rows into an array and resets the column.
+func (a *colAcc) finish(rows int) arrow.Array {
+	var validity *memory.Buffer
+	if a.nulls > 0 {
+		validity = memory.NewBufferBytes(a.valid[:bitutil.BytesForBits(int64(rows))])
+	}
+	var data arrow.ArrayData
+	switch a.kind {
+	case kindInt64:
+		data = array.NewData(arrow.PrimitiveTypes.Int64, rows, []*memory.Buffer{validity, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(a.i64))}, nil, a.nulls, 0)
+		a.i64 = make([]int64, 0, rows)
+	case kindInt32:
+		data = array.NewData(arrow.PrimitiveTypes.Int32, rows, []*memory.Buffer{validity, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(a.i32))}, nil, a.nulls, 0)
+		a.i32 = make([]int32, 0, rows)
+	case kindInt16:
+		data = array.NewData(arrow.PrimitiveTypes.Int16, rows, []*memory.Buffer{validity, memory.NewBufferBytes(arrow.Int16Traits.CastToBytes(a.i16))}, nil, a.nulls, 0)
+		a.i16 = make([]int16, 0, rows)
+	case kindText:
+		data = array.NewData(arrow.BinaryTypes.String, rows, []*memory.Buffer{validity, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(a.offs)), memory.NewBufferBytes(a.data)}, nil, a.nulls, 0)
+		a.offs = append(make([]int32, 0, rows+1), 0)
+		a.data = make([]byte, 0, len(a.data)+len(a.data)/8)
+	default:
+		a.nulls, a.valid = 0, a.valid[:0]
+		return a.b.NewArray()
+	}
+	a.nulls = 0
+	a.valid = make([]byte, 0, len(a.valid))
+	return array.MakeFromData(data)
+}
+
+// chunkParser parses chunks; one per worker, reused.
+type chunkParser struct {
+	l       *copyLoader
+	cols    []*colAcc // by table column
+	rows    int       // rows in the current batch
+	scratch []byte    // de-escaped / unquoted field
+	res     *chunkResult
+}
+
+func newChunkParser(l *copyLoader) *chunkParser {
+	p := &chunkParser{l: l, cols: make([]*colAcc, len(l.defs))}
+	for c, d := range l.defs {
+		p.cols[c] = newColAcc(d.Type)
+	}
+	return p
+}
+
+// flush closes the current batch.
+func (p *chunkParser) flush() {
+	if p.rows == 0 {
+		return
+	}
+	arrs := make([]arrow.Array, len(p.cols))
+	for c, a := range p.cols {
+		if !p.l.given[c] {
+			for r := 0; r < p.rows; r++ {
+				a.appendValue(r, p.l.fill[c])
+			}
+		}
+		arrs[c] = a.finish(p.rows)
+	}
+	p.res.recs = append(p.res.recs, array.NewRecord(p.l.schema, arrs, int64(p.rows)))
+	p.res.rows += int64(p.rows)
+	p.rows = 0
+}
+
+// parse parses one chunk of whole records.
+func (p *chunkParser) parse(buf []byte, first bool) *chunkResult {
+	p.res = &chunkResult{}
+	p.rows = 0
+	for _, a := range p.cols {
+		a.reset()
+	}
+	x, l := p.l.x, p.l
+	pos := 0
+	for pos < len(buf) {
+		start := pos
+		p.res.lines++
+		if isEndMarker(buf[pos:]) {
+			p.res.ended = true
+			break
+		}
+		if first && x.Header && p.res.lines == 1 {
+			var err error
+			if pos, err = p.skipRecord(buf, pos); err != nil {
+				return p.fail(err, trimEOL(buf[start:pos]))
+			}
+			continue
+		}
+		next, err := p.record(buf, pos)
+		if err != nil {
+			var end int
+			if l.csv {
+				end, _ = p.skipRecord(buf, start)
+			} else {
+				end = lineEnd(buf, start)
+			}
+			return p.fail(err, trimEOL(buf[start:end]))
+		}
+		pos = next
+		p.rows++
+		if p.rows == l.batch {
+			p.flush()
+		}
+	}
+	p.flush()
+	// A short last batch joins the one before it, so batches average at
+	// least the batch size (storage would otherwise re-concatenate them).
+	if n := len(p.res.recs); n >= 2 && p.res.recs[n-1].NumRows() < int64(l.batch) {
+		a, b := p.res.recs[n-2], p.res.recs[n-1]
+		arrs := make([]arrow.Array, a.NumCols())
+		for c := range arrs {
+			m, err := array.Concatenate([]arrow.Array{a.Column(c), b.Column(c)}, memory.DefaultAllocator)
+			if err != nil {
+				return &chunkResult{err: err}
+			}
+			arrs[c] = m
+		}
+		p.res.recs = append(p.res.recs[:n-2], array.NewRecord(l.schema, arrs, a.NumRows()+b.NumRows()))
+	}
+	return p.res
+}
+
+func (a *colAcc) reset() {
+	a.nulls, a.valid = 0, a.valid[:0]
+	a.i64, a.i32, a.i16 = a.i64[:0], a.i32[:0], a.i16[:0]
+	if a.kind == kindText {
+		a.offs, a.data = append(a.offs[:0], 0), a.data[:0]
+	}
+	if a.b != nil {
+		a.b = array.NewBuilder(memory.DefaultAllocator, a.t.ArrowType())
+	}
+}
+
+// fail records the chunk's error at its current line. The exact error of
+// a bad row comes from the reference path (rowCheck), which follows
+// PostgreSQL's order of checks; other errors get the record as context.
+func (p *chunkParser) fail(err error, raw []byte) *chunkResult {
+	res := &chunkResult{lines: p.res.lines, errLine: p.res.lines}
+	var re *rowError
+	if errors.As(err, &re) {
+		res.err = re
+		return res
+	}
+	res.err = &rowError{err: err, raw: string(raw)}
+	return res
+}
+
+func isEndMarker(b []byte) bool {
+	return len(b) >= 2 && b[0] == '\\' && b[1] == '.' &&
+		(len(b) == 2 || b[2] == '\n' || (b[2] == '\r' && (len(b) == 3 || b[3] == '\n')))
+}
+
+func lineEnd(buf []byte, pos int) int {
+	if i := bytes.IndexByte(buf[pos:], '\n'); i >= 0 {
+		return pos + i
+	}
+	return len(buf)
+}
+
+func trimEOL(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte{'\n'})
+	return bytes.TrimSuffix(b, []byte{'\r'})
+}
+
+// record parses the record at pos into the columns and returns the offset
+// of the next record. On any problem it returns the exact error from the
+// reference path.
+func (p *chunkParser) record(buf []byte, pos int) (int, error) {
+	l := p.l
+	ncols := len(l.x.Columns)
+	start := pos
+	nf := 0
+	bad := false
+	for {
+		val, isNull, next, eol, err := p.field(buf, pos, nf)
+		if err != nil {
+			return 0, err
+		}
+		if nf < ncols {
+			c := l.x.Columns[nf]
+			a := p.cols[c]
+			if isNull {
+				if l.defs[c].NotNull {
+					bad = true
+				}
+				a.appendNull(p.rows)
+			} else if err := a.appendField(p.rows, val, l); err != nil {
+				bad = true
+			}
+		} else {
+			bad = true
+		}
+		nf++
+		pos = next
+		if eol {
+			break
+		}
+	}
+	if nf < ncols {
+		bad = true
+	}
+	if !bad {
+		for c, d := range l.defs {
+			if !l.given[c] && d.NotNull && l.fill[c].Null {
+				bad = true
+			}
+		}
+	}
+	if bad {
+		end := pos
+		raw := string(trimEOL(buf[start:end]))
+		return 0, l.rowCheck(raw)
+	}
+	return pos, nil
+}
+
+// rowCheck re-reads a bad record on the reference path (split into strings,
+// types.ParseTextFormat per field) and returns its error in PostgreSQL's
+// order: extra data, then per column missing data or bad input, then NOT NULL.
+func (l *copyLoader) rowCheck(raw string) error {
+	var fields []string
+	var nulls []bool
+	var err error
+	if l.csv {
+		_, fields, nulls, err = readCSVRow(bufio.NewReader(strings.NewReader("")), raw, l.x)
+	} else {
+		fields, nulls, err = splitTextRow(raw, l.x.Delimiter[0], l.x.Null)
+	}
+	if err != nil {
+		return &rowError{err: err, raw: raw}
+	}
+	defs := l.defs
+	if len(fields) > len(l.x.Columns) {
+		return &rowError{err: pgerr.New(codeBadCopyFormat, "extra data after last expected column"), raw: raw}
+	}
+	row := append([]types.Value(nil), l.fill...)
+	for i, c := range l.x.Columns {
+		if i >= len(fields) {
+			return &rowError{err: pgerr.New(codeBadCopyFormat, "missing data for column \"%s\"", defs[c].Name), raw: raw}
+		}
+		if nulls[i] {
+			row[c] = types.NullValue
+			continue
+		}
+		v, err := types.ParseTextFormat(fields[i], defs[c].Type, l.f, l.now)
+		if err != nil {
+			return &rowError{err: err, col: defs[c].Name, raw: fields[i]}
+		}
+		row[c] = v
+	}
+	if err := checkNotNull(l.x, row, l.f); err != nil {
+		return &rowError{err: err, raw: raw}
+	}
+	return &rowError{err: pgerr.New(codeBadCopyFormat, "invalid COPY data"), raw: raw}
+}
+
+// skipRecord returns the offset after the record at pos.
+func (p *chunkParser) skipRecord(buf []byte, pos int) (int, error) {
+	if !p.l.csv {
+		e := lineEnd(buf, pos)
+		if e < len(buf) {
+			e++
+		}
+		return e, nil
+	}
+	for nf := 0; ; nf++ {
+		_, _, next, eol, err := p.field(buf, pos, nf)
+		if err != nil {
+			return len(buf), err
+		}
+		pos = next
+		if eol {
+			return pos, nil
+		}
+	}
+}
+
+// field reads field number nf at pos: its value (aliasing buf or the
+// scratch buffer), whether it is NULL, where the next field or record
+// starts, and whether it ended the record.
+func (p *chunkParser) field(buf []byte, pos, nf int) (val []byte, isNull bool, next int, eol bool, err error) {
+	if p.l.csv {
+		return p.csvField(buf, pos, nf)
+	}
+	return p.textField(buf, pos)
+}
+
+func (p *chunkParser) textField(buf []byte, pos int) ([]byte, bool, int, bool, error) {
+	delim := p.l.x.Delimiter[0]
+	i := pos
+	for i < len(buf) {
+		c := buf[i]
+		if c == delim || c == '\n' || c == '\\' {
+			break
+		}
+		i++
+	}
+	if i == len(buf) || buf[i] != '\\' {
+		val := buf[pos:i]
+		eol := i == len(buf) || buf[i] == '\n'
+		if eol && len(val) > 0 && val[len(val)-1] == '\r' {
+			val = val[:len(val)-1]
+		}
+		next := i + 1
+		if i == len(buf) {
+			next = i
+		}
+		return val, string(val) == p.l.x.Null, next, eol, nil
+	}
+	// Escapes: find the field's end, then de-escape it as splitTextRow does.
+	j := i
+	for j < len(buf) && buf[j] != delim && buf[j] != '\n' {
+		if buf[j] == '\\' && j+1 < len(buf) && buf[j+1] != '\n' {
+			j++
+		}
+		j++
+	}
+	raw := buf[pos:j]
+	eol := j == len(buf) || buf[j] == '\n'
+	if eol && len(raw) > 0 && raw[len(raw)-1] == '\r' {
+		raw = raw[:len(raw)-1]
+	}
+	next := j + 1
+	if j == len(buf) {
+		next = j
+	}
+	if string(raw) == p.l.x.Null {
+		return raw, true, next, eol, nil
+	}
+	p.scratch = unescapeText(p.scratch[:0], raw)
+	return p.scratch, false, next, eol, nil
+}
+
+// unescapeText resolves the text format's backslash escapes.
+func unescapeText(dst, s []byte) []byte {
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if ch != '\\' || i+1 >= len(s) {
+			dst = append(dst, ch)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'v':
+			dst = append(dst, '\v')
+		case 'x':
+			j, v := i+1, byte(0)
+			for j < len(s) && j < i+3 && isHex(s[j]) {
+				v = v<<4 | hexVal(s[j])
+				j++
+			}
+			if j == i+1 {
+				dst = append(dst, 'x')
+				continue
+			}
+			dst = append(dst, v)
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j, v := i, 0
+			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
+				v = v<<3 | int(s[j]-'0')
+				j++
+			}
+			dst = append(dst, byte(v))
+			i = j - 1
+		default:
+			dst = append(dst, e)
+		}
+	}
+	return dst
+}
+
+func hexVal(c byte) byte {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0'
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+func (p *chunkParser) csvField(buf []byte, pos, nf int) ([]byte, bool, int, bool, error) {
+	x := p.l.x
+	delim, q, e := x.Delimiter[0], x.Quote[0], x.Escape[0]
+	i := pos
+	for i < len(buf) {
+		c := buf[i]
+		if c == delim || c == '\n' || c == q {
+			break
+		}
+		i++
+	}
+	var val []byte
+	quoted := false
+	if i < len(buf) && buf[i] == q {
+		// Quoted section(s): unquote into scratch.
+		quoted = true
+		s := append(p.scratch[:0], buf[pos:i]...)
+		for i < len(buf) && buf[i] != delim && buf[i] != '\n' {
+			c := buf[i]
+			if c != q {
+				s = append(s, c)
+				i++
+				continue
+			}
+			i++ // opening quote
+			for {
+				if i >= len(buf) {
+					p.scratch = s
+					return nil, false, 0, false, pgerr.New(codeBadCopyFormat, "unterminated CSV quoted field")
+				}
+				c := buf[i]
+				if c == e && i+1 < len(buf) && (buf[i+1] == q || buf[i+1] == e) && !(e == q && buf[i+1] != q) {
+					s = append(s, buf[i+1])
+					i += 2
+					continue
+				}
+				if c == q {
+					i++
+					break
+				}
+				s = append(s, c)
+				i++
+			}
+		}
+		p.scratch = s
+		val = s
+	} else {
+		val = buf[pos:i]
+	}
+	eol := i == len(buf) || buf[i] == '\n'
+	if eol && len(val) > 0 && val[len(val)-1] == '\r' && (!quoted || i > 0 && buf[i-1] == '\r') {
+		val = val[:len(val)-1]
+	}
+	next := i + 1
+	if i == len(buf) {
+		next = i
+	}
+	isNull := !quoted && string(val) == x.Null
+	if nf < len(x.ForceNotNull) && x.ForceNotNull[nf] {
+		isNull = false
+	}
+	if quoted && nf < len(x.ForceNull) && x.ForceNull[nf] && string(val) == x.Null {
+		isNull = true
+	}
+	return val, isNull, next, eol, nil
+}
+
+// copyWorkers is how many goroutines parse COPY input.
+func (s *session) copyWorkers() int {
+	n := s.eng.opts.Partitions
+	if c := runtime.NumCPU(); n > c {
+		n = c
+	}
+	return n
+}

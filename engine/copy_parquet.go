@@ -1,0 +1,378 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/cockroachdb/apd/v3"
+	"github.com/joind/joind/operators"
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// COPY ... (FORMAT parquet), through arrow-go's pqarrow. Column mapping,
+// joind → Parquet (COPY TO):
+//
+//	boolean, smallint, integer, bigint   BOOLEAN, INT32 (INT(16)), INT32, INT64
+//	real, double precision               FLOAT, DOUBLE
+//	numeric(p,s), p ≤ 38, 0 ≤ s ≤ p      DECIMAL(p,s)
+//	numeric otherwise (and NaN-free or not) STRING (PostgreSQL's text form)
+//	text, varchar, char                  STRING
+//	date                                 DATE
+//	timestamp                            TIMESTAMP(MICROS, not adjusted to UTC)
+//	timestamptz                          TIMESTAMP(MICROS, adjusted to UTC)
+//	interval                             STRING (PostgreSQL's text form: pqarrow
+//	                                     cannot write month_day_nano)
+//
+// COPY FROM matches the file's columns to the target columns by name (extra
+// file columns are ignored) and converts with PostgreSQL's assignment casts:
+// any integer, float, decimal, string, date, timestamp (any unit; a zone
+// means timestamptz), month_day_nano or Parquet INTERVAL column loads into
+// a column its type casts to; strings load through the target type's text
+// input. Nested and binary columns are refused naming the column.
+
+// parquetOutType is the Arrow type joind writes for t.
+func parquetOutType(t types.Type) arrow.DataType {
+	switch t.ID {
+	case types.Numeric:
+		if p, sc, ok := types.NumericPrecScale(t.Typmod); ok && p <= 38 && sc >= 0 && sc <= p {
+			return &arrow.Decimal128Type{Precision: int32(p), Scale: int32(sc)}
+		}
+		return arrow.BinaryTypes.String
+	case types.Interval:
+		return arrow.BinaryTypes.String
+	}
+	return t.ArrowType()
+}
+
+// writeParquet writes op's rows as one Parquet file to w.
+func (s *session) writeParquet(ctx context.Context, x *sql.Copy, op operators.Operator, cols []plan.Column, w io.Writer) (int64, error) {
+	fields := make([]arrow.Field, len(cols))
+	for c, col := range cols {
+		fields[c] = arrow.Field{Name: x.Query.Names[c], Type: parquetOutType(col.Type), Nullable: true}
+	}
+	schema := arrow.NewSchema(fields, nil)
+	props := parquet.NewWriterProperties(
+		parquet.WithCompression(compress.Codecs.Snappy),
+		parquet.WithMaxRowGroupLength(1<<20),
+		parquet.WithCreatedBy("joind"))
+	fw, err := pqarrow.NewFileWriter(schema, w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		return 0, pgerr.Wrap(err, pgerr.InternalError, "parquet: %v", err)
+	}
+	f := s.format()
+	var n int64
+	err = forEachBatch(ctx, op, func(rec arrow.Record) error {
+		arrs := make([]arrow.Array, len(cols))
+		for c, col := range cols {
+			a, err := toParquetArray(rec.Column(c), col.Type, fields[c], f)
+			if err != nil {
+				return err
+			}
+			arrs[c] = a
+		}
+		out := array.NewRecord(schema, arrs, rec.NumRows())
+		n += rec.NumRows()
+		return fw.WriteBuffered(out)
+	})
+	if err != nil {
+		fw.Close()
+		return 0, err
+	}
+	if err := fw.Close(); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// toParquetArray converts one column of a batch to its Parquet Arrow type.
+func toParquetArray(arr arrow.Array, t types.Type, field arrow.Field, f *types.Format) (arrow.Array, error) {
+	if arrow.TypeEqual(arr.DataType(), field.Type) {
+		return arr, nil
+	}
+	b := array.NewBuilder(memory.DefaultAllocator, field.Type)
+	var buf []byte
+	for i := 0; i < arr.Len(); i++ {
+		if arr.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		switch bb := b.(type) {
+		case *array.Decimal128Builder:
+			s := arr.(*array.String).Value(i)
+			dt := field.Type.(*arrow.Decimal128Type)
+			num, err := decimal128.FromString(s, dt.Precision, dt.Scale)
+			if err != nil {
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot write numeric value %s of column \"%s\" as Parquet decimal(%d,%d)", s, field.Name, dt.Precision, dt.Scale)
+			}
+			bb.Append(num)
+		case *array.StringBuilder:
+			buf = types.FormatText(buf[:0], types.GetValue(arr, t, i), t, f)
+			bb.BinaryBuilder.Append(buf)
+		default:
+			return nil, pgerr.New(pgerr.InternalError, "parquet: cannot write %s as %s", arr.DataType(), field.Type)
+		}
+	}
+	return b.NewArray(), nil
+}
+
+// copyFromParquet reads a Parquet file (file, or all of r for STDIN).
+func (s *session) copyFromParquet(ctx context.Context, x *sql.Copy, fill []types.Value, r io.Reader, f *os.File) ([]arrow.Record, int64, error) {
+	var src parquet.ReaderAtSeeker
+	name := x.Filename
+	if f != nil {
+		src = f
+	} else {
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return nil, 0, err
+		}
+		src, name = bytes.NewReader(data), "STDIN"
+	}
+	pr, err := file.NewParquetReader(src)
+	if err != nil {
+		return nil, 0, pgerr.New(codeBadCopyFormat, "COPY file \"%s\" is not a Parquet file: %v", name, err)
+	}
+	defer pr.Close()
+	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{Parallel: true, BatchSize: int64(max(s.eng.opts.BatchSize, 1))}, memory.DefaultAllocator)
+	if err != nil {
+		return nil, 0, pgerr.New(codeBadCopyFormat, "COPY file \"%s\" is not a Parquet file: %v", name, err)
+	}
+	fsc, err := fr.Schema()
+	if err != nil {
+		return nil, 0, pgerr.New(codeBadCopyFormat, "Parquet file \"%s\": %v", name, err)
+	}
+	defs := x.Table.Columns()
+	// For each listed column: its file column and how to convert it.
+	leaves := make([]int, len(x.Columns))
+	srcTypes := make([]types.Type, len(x.Columns))
+	for i, c := range x.Columns {
+		d := defs[c]
+		fi := fsc.FieldIndices(d.Name)
+		if len(fi) == 0 {
+			return nil, 0, pgerr.New(codeBadCopyFormat, "Parquet file \"%s\" has no column \"%s\"", name, d.Name)
+		}
+		fld := fsc.Field(fi[0])
+		st, ok := parquetSourceType(fld.Type, d.Type)
+		leaf := pr.MetaData().Schema.ColumnIndexByName(d.Name)
+		if !ok || leaf < 0 {
+			return nil, 0, pgerr.New(pgerr.FeatureNotSupported, "Parquet column \"%s\" has type %s, which joind cannot load", d.Name, fld.Type)
+		}
+		if st.ID != types.Unknown && st.ID != types.Text {
+			if _, assign, _ := types.CanCast(st, d.Type); !assign && st.ID != d.Type.ID {
+				return nil, 0, pgerr.New(pgerr.DatatypeMismatch, "Parquet column \"%s\" of type %s cannot be loaded into column \"%s\" of type %s",
+					d.Name, fld.Type, d.Name, d.Type.SQLName())
+			}
+		}
+		leaves[i], srcTypes[i] = leaf, st
+	}
+	rr, err := fr.GetRecordReader(ctx, leaves, nil)
+	if err != nil {
+		return nil, 0, pgerr.New(codeBadCopyFormat, "Parquet file \"%s\": %v", name, err)
+	}
+	defer rr.Release()
+	schema := arrowSchemaOf(defs)
+	ectx := &types.EvalContext{}
+	f2 := s.format()
+	var recs []arrow.Record
+	var rows int64
+	for rr.Next() {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		in := rr.RecordBatch()
+		n := int(in.NumRows())
+		arrs := make([]arrow.Array, len(defs))
+		for i, c := range x.Columns {
+			col := in.Column(in.Schema().FieldIndices(defs[c].Name)[0])
+			a, err := fromParquetArray(col, srcTypes[i], defs[c], f2, ectx)
+			if err != nil {
+				return nil, 0, err
+			}
+			arrs[c] = a
+		}
+		for c, d := range defs {
+			if arrs[c] != nil {
+				continue
+			}
+			b := array.NewBuilder(memory.DefaultAllocator, d.Type.ArrowType())
+			for r := 0; r < n; r++ {
+				types.AppendValue(b, d.Type, fill[c])
+			}
+			arrs[c] = b.NewArray()
+		}
+		rec := array.NewRecord(schema, arrs, int64(n))
+		for c, d := range defs {
+			if d.NotNull && arrs[c].NullN() > 0 {
+				return nil, 0, s.notNullViolation(x.Table, rec, c)
+			}
+		}
+		recs = append(recs, rec)
+		rows += int64(n)
+	}
+	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+		return nil, 0, pgerr.New(codeBadCopyFormat, "Parquet file \"%s\": %v", name, err)
+	}
+	return recs, rows, nil
+}
+
+func arrowSchemaOf(defs []storage.ColumnDef) *arrow.Schema {
+	fields := make([]arrow.Field, len(defs))
+	for c, d := range defs {
+		fields[c] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: !d.NotNull}
+	}
+	return arrow.NewSchema(fields, nil)
+}
+
+// parquetSourceType is the joind type whose values an Arrow column read
+// from Parquet holds (Unknown for an all-NULL column).
+func parquetSourceType(dt arrow.DataType, target types.Type) (types.Type, bool) {
+	switch dt.ID() {
+	case arrow.NULL:
+		return types.Type{ID: types.Unknown, Typmod: -1}, true
+	case arrow.BOOL:
+		return types.Type{ID: types.Bool, Typmod: -1}, true
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64:
+		return types.Type{ID: types.Int8, Typmod: -1}, true
+	case arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64:
+		return types.Type{ID: types.Float8, Typmod: -1}, true
+	case arrow.STRING, arrow.LARGE_STRING:
+		return types.Type{ID: types.Text, Typmod: -1}, true
+	case arrow.DECIMAL128, arrow.DECIMAL256:
+		return types.Type{ID: types.Numeric, Typmod: -1}, true
+	case arrow.DATE32, arrow.DATE64:
+		return types.Type{ID: types.Date, Typmod: -1}, true
+	case arrow.TIMESTAMP:
+		if dt.(*arrow.TimestampType).TimeZone != "" {
+			return types.Type{ID: types.TimestampTZ, Typmod: -1}, true
+		}
+		return types.Type{ID: types.Timestamp, Typmod: -1}, true
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		return types.Type{ID: types.Interval, Typmod: -1}, true
+	case arrow.FIXED_SIZE_BINARY:
+		// Parquet's INTERVAL: months, days, milliseconds (uint32 LE each).
+		if dt.(*arrow.FixedSizeBinaryType).ByteWidth == 12 && target.ID == types.Interval {
+			return types.Type{ID: types.Interval, Typmod: -1}, true
+		}
+	}
+	return types.Type{}, false
+}
+
+// parquetValue reads row i of arr as a value of type st.
+func parquetValue(arr arrow.Array, st types.Type, i int) (types.Value, error) {
+	if arr.IsNull(i) {
+		return types.NullValue, nil
+	}
+	switch a := arr.(type) {
+	case *array.Boolean:
+		return types.BoolValue(a.Value(i)), nil
+	case *array.Int8:
+		return types.Value{I: int64(a.Value(i))}, nil
+	case *array.Int16:
+		return types.Value{I: int64(a.Value(i))}, nil
+	case *array.Int32:
+		return types.Value{I: int64(a.Value(i))}, nil
+	case *array.Int64:
+		return types.Value{I: a.Value(i)}, nil
+	case *array.Uint8:
+		return types.Value{I: int64(a.Value(i))}, nil
+	case *array.Uint16:
+		return types.Value{I: int64(a.Value(i))}, nil
+	case *array.Uint32:
+		return types.Value{I: int64(a.Value(i))}, nil
+	case *array.Uint64:
+		if a.Value(i) > math.MaxInt64 {
+			return types.Value{}, pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range")
+		}
+		return types.Value{I: int64(a.Value(i))}, nil
+	case *array.Float16:
+		return types.Value{F: float64(a.Value(i).Float32())}, nil
+	case *array.Float32:
+		return types.Value{F: float64(a.Value(i))}, nil
+	case *array.Float64:
+		return types.Value{F: a.Value(i)}, nil
+	case *array.String:
+		return types.Value{S: a.Value(i)}, nil
+	case *array.LargeString:
+		return types.Value{S: a.Value(i)}, nil
+	case *array.Decimal128:
+		return decimalValue(a.Value(i).ToString(a.DataType().(*arrow.Decimal128Type).Scale))
+	case *array.Decimal256:
+		return decimalValue(a.Value(i).ToString(a.DataType().(*arrow.Decimal256Type).Scale))
+	case *array.Date32:
+		return types.Value{I: int64(a.Value(i))}, nil
+	case *array.Date64:
+		return types.Value{I: int64(a.Value(i)) / 86_400_000}, nil
+	case *array.Timestamp:
+		v := int64(a.Value(i))
+		switch a.DataType().(*arrow.TimestampType).Unit {
+		case arrow.Second:
+			v *= 1_000_000
+		case arrow.Millisecond:
+			v *= 1_000
+		case arrow.Nanosecond:
+			v /= 1_000
+		}
+		return types.Value{I: v}, nil
+	case *array.MonthDayNanoInterval:
+		v := a.Value(i)
+		return types.Value{Iv: types.IntervalValue{Months: v.Months, Days: v.Days, Micros: v.Nanoseconds / 1000}}, nil
+	case *array.FixedSizeBinary:
+		b := a.Value(i)
+		le := func(o int) int64 {
+			return int64(uint32(b[o]) | uint32(b[o+1])<<8 | uint32(b[o+2])<<16 | uint32(b[o+3])<<24)
+		}
+		return types.Value{Iv: types.IntervalValue{Months: int32(le(0)), Days: int32(le(4)), Micros: le(8) * 1000}}, nil
+	}
+	return types.Value{}, pgerr.New(pgerr.FeatureNotSupported, "cannot read Parquet %s", arr.DataType())
+}
+
+func decimalValue(s string) (types.Value, error) {
+	d, _, err := apd.NewFromString(s)
+	if err != nil {
+		return types.Value{}, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type numeric: \"%s\"", s)
+	}
+	return types.Value{Num: d}, nil
+}
+
+// fromParquetArray converts a file column to the table column's Arrow
+// array: as is when the types agree exactly, else value by value.
+func fromParquetArray(arr arrow.Array, st types.Type, d storage.ColumnDef, f *types.Format, ectx *types.EvalContext) (arrow.Array, error) {
+	want := d.Type.ArrowType()
+	plain := d.Type.Typmod < 0 || d.Type.ID == types.Text
+	if plain && d.Type.ID != types.Numeric && arrow.TypeEqual(arr.DataType(), want) {
+		return arr, nil
+	}
+	b := array.NewBuilder(memory.DefaultAllocator, want)
+	for i := 0; i < arr.Len(); i++ {
+		v, err := parquetValue(arr, st, i)
+		if err == nil && !v.Null {
+			if st.ID == types.Text {
+				v, err = types.ParseTextFormat(v.S, d.Type, f, ectx.Now)
+			} else {
+				v, err = types.CastValue(ectx, v, st, d.Type, false)
+			}
+		}
+		if err != nil {
+			return nil, pgerr.As(err).WithWhere(fmt.Sprintf("COPY column %s", d.Name))
+		}
+		types.AppendValue(b, d.Type, v)
+	}
+	return b.NewArray(), nil
+}
