@@ -798,6 +798,9 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 			return nil, b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", schema), fc.Location)
 		}
 	}
+	if e, ok, err := b.attnumRowNumber(s, fc); ok { // pgjdbc getColumns (pgcatalogfuncs.go)
+		return e, err
+	}
 	if fc.Over != nil {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported"), fc.Location)
 	}

@@ -313,3 +313,67 @@ func (b *binder) textArraySubscript(s *scope, ind *pg_query.A_Indirection) (plan
 		return types.TextValue(el[v[1].I-1]), nil
 	}), true, nil
 }
+
+// attnumRowNumber binds pgjdbc's getColumns idiom
+// `row_number() OVER (PARTITION BY a.attrelid ORDER BY a.attnum)` without
+// window functions: joind's pg_attribute numbers each relation's columns
+// densely from 1 (there are no dropped or system columns), so the row
+// number is attnum itself. ok is false for any other window call.
+func (b *binder) attnumRowNumber(s *scope, fc *pg_query.FuncCall) (plan.Expr, bool, error) {
+	w := fc.Over
+	if funcName(fc.Funcname) != "row_number" || len(fc.Args) != 0 || w == nil || w.Name != "" || w.Refname != "" ||
+		len(w.PartitionClause) != 1 || len(w.OrderClause) != 1 || w.FrameOptions&0x1 != 0 {
+		return nil, false, nil
+	}
+	part := w.PartitionClause[0].GetColumnRef()
+	sb := w.OrderClause[0].GetSortBy()
+	if part == nil || sb == nil || sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC || sb.Node.GetColumnRef() == nil {
+		return nil, false, nil
+	}
+	last := func(cr *pg_query.ColumnRef) (string, string) {
+		f := cr.Fields
+		q := ""
+		if len(f) == 2 {
+			q = f[0].GetString_().GetSval()
+		}
+		return q, f[len(f)-1].GetString_().GetSval()
+	}
+	pq, pcol := last(part)
+	oq, ocol := last(sb.Node.GetColumnRef())
+	if pcol != "attrelid" || ocol != "attnum" || pq != oq {
+		return nil, false, nil
+	}
+	// Both columns must come from pg_catalog.pg_attribute.
+	attrelid, err := b.bindExpr(s, w.PartitionClause[0])
+	if err != nil {
+		return nil, false, nil
+	}
+	attnum, err := b.bindExpr(s, sb.Node)
+	if err != nil {
+		return nil, false, nil
+	}
+	r1, ok1 := attrelid.(*plan.ColRef)
+	r2, ok2 := attnum.(*plan.ColRef)
+	if !ok1 || !ok2 || !b.isPgAttributeColumn(s, r1.ID) || !b.isPgAttributeColumn(s, r2.ID) {
+		return nil, false, nil
+	}
+	e, err := b.coerce(attnum, types.Int8Type, coerceImplicit, b.locOf(attnum))
+	return e, true, err
+}
+
+// isPgAttributeColumn reports whether column id is read from a scan of
+// the pg_attribute system catalog at this level of the query.
+func (b *binder) isPgAttributeColumn(s *scope, id plan.ColumnID) bool {
+	for _, it := range s.items {
+		for _, c := range it.cols {
+			if r, ok := c.expr.(*plan.ColRef); ok && r.ID == id {
+				for _, rte := range s.rtes {
+					if rte.alias == it.name && rte.relname == "pg_attribute" {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}

@@ -63,14 +63,38 @@ public class JdbcCheck {
                 ResultSetMetaData m = rs.getMetaData();
                 StringBuilder sb = new StringBuilder();
                 for (int k = 1; k <= m.getColumnCount(); k++) {
-                    // getColumnTypeName of interval (not in pgjdbc's built-in
-                    // table) queries pg_namespace, which joind lacks so far.
-                    String tn = k == 13 ? "-" : m.getColumnTypeName(k);
-                    sb.append(m.getColumnName(k)).append(":").append(tn).append(":").append(k == 13 ? 0 : m.getColumnType(k))
+                    // interval is not in pgjdbc's built-in type table: its
+                    // name and SQL type come from pg_type/pg_namespace.
+                    String tn = m.getColumnTypeName(k);
+                    sb.append(m.getColumnName(k)).append(":").append(tn).append(":").append(m.getColumnType(k))
                       .append(":").append(m.isNullable(k)).append(" ");
                 }
                 System.out.println("meta " + sb.toString().trim());
             }
+            // Catalog metadata: tables and columns as getTables/getColumns see them.
+            try (ResultSet rs = md.getTables(c.getCatalog(), "public", "jt", new String[] {"TABLE"})) {
+                while (rs.next()) {
+                    System.out.println("table " + rs.getString("TABLE_CAT") + " " + rs.getString("TABLE_SCHEM") + " "
+                        + rs.getString("TABLE_NAME") + " " + rs.getString("TABLE_TYPE"));
+                }
+            }
+            try (ResultSet rs = md.getColumns(c.getCatalog(), "public", "jt", "%")) {
+                StringBuilder sb = new StringBuilder();
+                while (rs.next()) {
+                    sb.append(rs.getString("COLUMN_NAME")).append(":").append(rs.getInt("DATA_TYPE")).append(":")
+                      .append(rs.getString("TYPE_NAME")).append(":").append(rs.getInt("COLUMN_SIZE")).append(":")
+                      .append(rs.getInt("NULLABLE")).append(":").append(rs.getInt("ORDINAL_POSITION")).append(" ");
+                }
+                System.out.println("columns " + sb.toString().trim());
+            }
+            try (ResultSet rs = md.getSchemas()) {
+                StringBuilder sb = new StringBuilder();
+                while (rs.next()) {
+                    sb.append(rs.getString(1)).append(" ");
+                }
+                System.out.println("schemas " + sb.toString().trim());
+            }
+
             PreparedStatement typed = c.prepareStatement("select ?::numeric + 1, ?::date, ?::timestamp, ? + 1");
             typed.setBigDecimal(1, new BigDecimal("1.25"));
             typed.setDate(2, Date.valueOf("2000-02-29"));
