@@ -26,6 +26,8 @@ type sizes struct {
 	Build int64 `json:"build"`
 	T     int64 `json:"t1_t2"`
 	S     int64 `json:"s1_s2"`
+	// Load is the rows of the bulk-load CSV (load.go).
+	Load int64 `json:"load"`
 }
 
 func scaled(n int64, scale float64) int64 {
@@ -42,6 +44,7 @@ func sizesFor(scale float64) sizes {
 		Build: scaled(fullBuild, scale),
 		T:     scaled(fullT, scale),
 		S:     scaled(fullS, scale),
+		Load:  scaled(fullLoad, scale),
 	}
 }
 

@@ -120,6 +120,8 @@ type bench struct {
 	joind   *joindServer
 	rep     *report
 	loadErr map[string]map[string]string // peer -> table -> error
+	// loadFile is the bulk-load CSV (load.go), "" when no load workload runs.
+	loadFile string
 }
 
 func run(o *options) (int, error) {
@@ -149,10 +151,28 @@ func run(o *options) (int, error) {
 	cleanup := b.start(ctx, tmp)
 	defer cleanup()
 
+	for i := range ws {
+		if ws[i].Name == "scan_filter" {
+			ws[i].SQL = scanFilterSQL(b.sz.Load)
+		}
+	}
 	b.load(ctx, ws)
+	for _, w := range ws {
+		if w.Group == "load" && b.loadFile == "" {
+			fmt.Fprintf(os.Stderr, "peerbench: writing %d-row load CSV\n", b.sz.Load)
+			if b.loadFile, err = writeLoadCSV(tmp, b.sz.Load); err != nil {
+				return 0, err
+			}
+		}
+	}
+	scansReady := false
 	for _, w := range ws {
 		if ctx.Err() != nil {
 			break
+		}
+		if slices.Contains(w.Tables, loadTable) && !scansReady {
+			b.prepareScans(ctx)
+			scansReady = true
 		}
 		wr := b.runWorkload(ctx, w)
 		b.rep.Workloads = append(b.rep.Workloads, wr)
@@ -383,7 +403,11 @@ func (b *bench) runWorkload(ctx context.Context, w workload) workloadResult {
 			res.Error = missing
 			continue
 		}
-		s := &slot{p: p, res: res, runs: b.o.runs, timeout: b.o.timeout, warm: true}
+		if w.OnlyPeers != nil && !slices.Contains(w.OnlyPeers, res.Peer) {
+			res.Skipped = "not applicable"
+			continue
+		}
+		s := &slot{p: p, res: res, runs: b.o.runs, timeout: b.o.timeout, warm: !w.NoWarmup}
 		if w.SlowOnPG && res.Peer == "postgres" {
 			switch {
 			case b.sz.T <= fullS:
@@ -414,9 +438,21 @@ func (b *bench) runWorkload(ctx context.Context, w workload) workloadResult {
 				continue
 			}
 			qctx, cancel := context.WithTimeout(ctx, s.timeout)
-			start := time.Now()
-			ans, err := s.p.Query(qctx, w.SQL)
-			elapsed := time.Since(start)
+			var ans []string
+			var err error
+			var elapsed time.Duration
+			if w.Run != nil {
+				ans, err = w.Run(qctx, b, s.p, func(f func() error) error {
+					start := time.Now()
+					err := f()
+					elapsed = time.Since(start)
+					return err
+				})
+			} else {
+				start := time.Now()
+				ans, err = s.p.Query(qctx, w.SQL)
+				elapsed = time.Since(start)
+			}
 			cancel()
 			if err != nil {
 				if errors.Is(qctx.Err(), context.DeadlineExceeded) {

@@ -154,7 +154,7 @@ func startJoind(ctx context.Context, bin, tmp string, port, partitions int) (*jo
 		return nil, err
 	}
 	cmd := exec.Command(bin, "--listen", fmt.Sprintf("127.0.0.1:%d", port),
-		"--data-dir", data, "--partitions", strconv.Itoa(partitions))
+		"--data-dir", data, "--partitions", strconv.Itoa(partitions), "--copy-dirs", tmp)
 	cmd.Stdout, cmd.Stderr = lf, lf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {

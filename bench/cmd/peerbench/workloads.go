@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -18,7 +19,19 @@ type workload struct {
 	// SlowOnPG marks a query PostgreSQL runs once per outer row (it cannot
 	// decorrelate NOT IN): ~4 minutes at full size.
 	SlowOnPG bool
+	// Group is a name --only accepts for several workloads ("load").
+	Group string
+	// OnlyPeers limits the workload to these peers (the others show it
+	// as not applicable).
+	OnlyPeers []string
+	// NoWarmup: every run is timed (a load has nothing to warm).
+	NoWarmup bool
+	// Run replaces running SQL: it calls timed around the part to time and
+	// returns the answer to check.
+	Run func(ctx context.Context, b *bench, p peer, timed func(func() error) error) ([]string, error)
 }
+
+func init() { workloads = append(workloads, loadWorkloads...) }
 
 var workloads = []workload{
 	{
@@ -147,7 +160,7 @@ func selectWorkloads(only string) ([]workload, error) {
 		name = strings.TrimSpace(name)
 		found := false
 		for _, w := range workloads {
-			if w.Name == name {
+			if w.Name == name || w.Group == name {
 				out = append(out, w)
 				found = true
 			}
@@ -157,7 +170,7 @@ func selectWorkloads(only string) ([]workload, error) {
 			for _, w := range workloads {
 				names = append(names, w.Name)
 			}
-			return nil, fmt.Errorf("unknown workload %q (have: %s)", name, strings.Join(names, ", "))
+			return nil, fmt.Errorf("unknown workload %q (have: %s, or the group load)", name, strings.Join(names, ", "))
 		}
 	}
 	return out, nil
