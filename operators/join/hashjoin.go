@@ -37,6 +37,7 @@ type HashJoin struct {
 	parts                         int
 	fast                          bool        // fastEligible: see fast.go
 	opened                        atomic.Bool // Narrow is legal only before
+	buildOnly                     bool        // inner, no residual, only build columns out: step may hold pairs across probe batches
 
 	// Run state, shared by the partitions.
 	buildBytes atomic.Int64 // bytes held by build sides, for MemoryLimit
@@ -144,6 +145,10 @@ func (j *HashJoin) setup() error {
 	}
 	j.schema = schemaOf(j.spec.Cols)
 	j.fast = j.fastEligible()
+	j.buildOnly = j.kind == kInner && j.residual == nil && len(j.out) > 0
+	for _, src := range j.out {
+		j.buildOnly = j.buildOnly && src.side == 0
+	}
 	return nil
 }
 
@@ -321,11 +326,13 @@ func (j *HashJoin) account(n int64) error {
 	return nil
 }
 
-// buildNeeds marks the build columns the join reads after the build: output
-// and residual columns, and the key columns (all of them when a key is an
-// expression). The others are never concatenated.
-func (j *HashJoin) buildNeeds() []bool {
-	need := make([]bool, len(j.left.Columns()))
+// buildNeeds marks the build columns the join reads after the build:
+// output and residual columns, and the key columns (all of them when a key
+// is an expression); keyNeed marks those the key evaluation reads. The
+// others are never concatenated.
+func (j *HashJoin) buildNeeds() (need, keyNeed []bool) {
+	need = make([]bool, len(j.left.Columns()))
+	keyNeed = make([]bool, len(need))
 	for _, src := range j.out {
 		if src.side == 0 {
 			need[src.pos] = true
@@ -339,18 +346,40 @@ func (j *HashJoin) buildNeeds() []bool {
 	for i, pos := range j.leftKeys.pos {
 		if pos < 0 || j.leftKeys.comp[i] != nil {
 			for c := range need {
-				need[c] = true
+				need[c], keyNeed[c] = true, true
 			}
 			break
 		}
-		need[pos] = true
+		need[pos], keyNeed[pos] = true, true
 	}
-	return need
+	return need, keyNeed
 }
 
 // newBuild indexes collected build batches.
 func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSide, error) {
-	cols, n, err := concat(recs, j.left.Columns(), j.buildNeeds())
+	// The key columns are concatenated first; the other columns the join
+	// reads are concatenated on another goroutine while the index is built.
+	need, keyNeed := j.buildNeeds()
+	otherNeed := make([]bool, len(need))
+	others := false
+	for c := range need {
+		otherNeed[c] = need[c] && !keyNeed[c]
+		others = others || otherNeed[c]
+	}
+	type concatResult struct {
+		cols []arrow.Array
+		err  error
+	}
+	otherDone := make(chan concatResult, 1)
+	if others {
+		go func() {
+			cols, _, err := concat(recs, j.left.Columns(), otherNeed)
+			otherDone <- concatResult{cols, err}
+		}()
+	} else {
+		otherDone <- concatResult{}
+	}
+	cols, n, err := concat(recs, j.left.Columns(), keyNeed)
 	if err != nil {
 		return nil, err
 	}
@@ -404,6 +433,15 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 	}
 	if err := <-sideDone; err != nil {
 		return nil, err
+	}
+	res := <-otherDone
+	if res.err != nil {
+		return nil, res.err
+	}
+	for c, a := range res.cols {
+		if otherNeed[c] {
+			b.cols[c] = a
+		}
 	}
 	return b, nil
 }
@@ -587,6 +625,9 @@ func (s *stream) Next() (arrow.Record, error) {
 				return out, err
 			}
 		case stFinishing:
+			if len(s.outB) > 0 { // held by step (buildOnly)
+				return s.flush(nil, s.build), nil
+			}
 			summary, last := s.grp.comp.Finish()
 			s.state = stDone
 			if last && s.j.kind.emitsBuild() {
@@ -748,7 +789,11 @@ func (s *stream) step() (arrow.Record, error) {
 		s.probeSideRows()
 	}
 	var out arrow.Record
-	if len(s.outP) > 0 {
+	// An output of build columns only may gather pairs from several probe
+	// batches: a selective join then emits full batches, not one small
+	// batch per probe batch.
+	hold := j.buildOnly && s.batchDone && len(s.outB) < j.batchSize
+	if len(s.outP) > 0 && !hold {
 		out = s.flush(s.rec, s.build)
 	}
 	if s.batchDone {
