@@ -31,6 +31,15 @@
 // Aggregate, Sort, Limit, Distinct, set operations and Values produce one
 // partition, reading all of their input's partitions concurrently.
 //
+// # Narrowing
+//
+// A plan's join outputs every column of both inputs. Consumers that know
+// what they read (aggregates, projections) narrow their input at
+// construction through the Narrower interface (narrow.go); filters and
+// joins pass the request on. A join under count(*) thus produces batches
+// with no columns at all, and the aggregate counts rows without touching
+// values (count(*) and count(x) are batch counters, not accumulators).
+//
 // # Expressions
 //
 // Compile resolves column references to input positions once; Eval returns
