@@ -9,7 +9,7 @@ import (
 // The figures performance.md recorded for the full-size tables.
 func TestExpectedFullScale(t *testing.T) {
 	sz := sizesFor(1)
-	if sz != (sizes{Probe: 10_000_000, Build: 1_000_000, T: 100_000, S: 10_000}) {
+	if sz != (sizes{Probe: 10_000_000, Build: 1_000_000, T: 100_000, S: 10_000, Load: 10_000_000}) {
 		t.Fatalf("sizesFor(1) = %+v", sz)
 	}
 	want := map[string][]string{
@@ -18,6 +18,9 @@ func TestExpectedFullScale(t *testing.T) {
 		"not_in":           {"9000000"},
 		"not_exists":       {"9000000"},
 		"corr_not_in_100k": {"99833"},
+		"load_server_copy": {"10000000|4995000000"},
+		"scan_full":        {"10000000|4995000000"},
+		"scan_filter":      {"1000000|499500000"},
 	}
 	for _, w := range workloads {
 		exp, ok := want[w.Name]
@@ -88,8 +91,25 @@ func TestDuckDBMatchesExpected(t *testing.T) {
 				}
 			}
 		}
+		// The load group: server-side COPY of the CSV, then the scans.
+		file, err := writeLoadCSV(t.TempDir(), sz.Load)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := &bench{o: &options{}, sz: sz, loadFile: file}
 		for _, w := range workloads {
-			got, err := d.Query(ctx, w.SQL)
+			if w.OnlyPeers != nil && !slices.Contains(w.OnlyPeers, "duckdb") {
+				continue
+			}
+			if w.Name == "scan_filter" {
+				w.SQL = scanFilterSQL(sz.Load)
+			}
+			var got []string
+			if w.Run != nil {
+				got, err = w.Run(ctx, b, d, func(f func() error) error { return f() })
+			} else {
+				got, err = d.Query(ctx, w.SQL)
+			}
 			if err != nil {
 				t.Fatalf("%s: %v", w.Name, err)
 			}
