@@ -40,7 +40,10 @@ type binder struct {
 	aggRefs  map[plan.ColumnID]bool
 	colTable map[plan.ColumnID]string
 	colName  map[plan.ColumnID]string
-	outerLoc map[plan.ColumnID]int32 // where a column was first referenced from a subquery
+	// colOrigin maps columns that pass a stored column through unchanged to
+	// that column (for RowDescription's table OID and attribute number).
+	colOrigin map[plan.ColumnID]plan.Column
+	outerLoc  map[plan.ColumnID]int32 // where a column was first referenced from a subquery
 	// viewDeps collects the relations a CREATE VIEW's query reads directly
 	// (not through the views it reads: views.go); nil otherwise.
 	viewDeps []string
@@ -51,11 +54,12 @@ type binder struct {
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
 	return &binder{
 		query: query, cat: cat, opts: opts, ids: &plan.IDAllocator{},
-		locs:     map[plan.Expr]int32{},
-		aggRefs:  map[plan.ColumnID]bool{},
-		colTable: map[plan.ColumnID]string{},
-		colName:  map[plan.ColumnID]string{},
-		outerLoc: map[plan.ColumnID]int32{},
+		locs:      map[plan.Expr]int32{},
+		aggRefs:   map[plan.ColumnID]bool{},
+		colTable:  map[plan.ColumnID]string{},
+		colName:   map[plan.ColumnID]string{},
+		colOrigin: map[plan.ColumnID]plan.Column{},
+		outerLoc:  map[plan.ColumnID]int32{},
 	}
 }
 

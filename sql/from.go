@@ -8,6 +8,7 @@ import (
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
 
@@ -215,7 +216,9 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 		if rv.Alias != nil && i < len(rv.Alias.Colnames) {
 			cname = rv.Alias.Colnames[i].GetString_().GetSval()
 		}
-		c := plan.Column{ID: b.ids.Next(), Name: cname, Table: alias, Type: d.Type, NotNull: d.NotNull}
+		c := plan.Column{ID: b.ids.Next(), Name: cname, Table: alias, Type: d.Type, NotNull: d.NotNull,
+			TableOID: storage.RelationOID(tbl), AttNum: int16(i + 1)}
+		b.colOrigin[c.ID] = c
 		scan.Cols = append(scan.Cols, c)
 		scan.Ordinals = append(scan.Ordinals, i)
 		it.cols = append(it.cols, nsColumn{name: cname, table: alias, notNull: d.NotNull,

@@ -287,6 +287,10 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 		col := plan.Column{ID: b.ids.Next(), Name: t.name, Type: e.Type(), NotNull: exprNotNull(e, notNull)}
 		if ref, ok := e.(*plan.ColRef); ok {
 			col.Table = b.colTable[ref.ID]
+			if o, ok := b.colOrigin[ref.ID]; ok {
+				col.TableOID, col.AttNum = o.TableOID, o.AttNum
+				b.colOrigin[col.ID] = o
+			}
 		}
 		proj.Exprs = append(proj.Exprs, e)
 		proj.Cols = append(proj.Cols, col)

@@ -10,8 +10,8 @@ import (
 
 // TestPgJDBC compiles and runs testdata/JdbcCheck.java with pgjdbc. Its
 // expected output, testdata/jdbc.out, is what the program prints against
-// PostgreSQL 15, except ResultSetMetaData.isNullable: PostgreSQL reports 1
-// (it sends table OIDs, so pgjdbc looks the column up), joind 2 (unknown).
+// PostgreSQL 15 (ResultSetMetaData.isNullable included: joind sends table
+// OIDs and attribute numbers in RowDescription, so pgjdbc looks columns up).
 func TestPgJDBC(t *testing.T) {
 	javac := need(t, "javac (default-jdk-headless)", "javac")
 	java := need(t, "java", "java")

@@ -34,6 +34,11 @@ type Column struct {
 	Table   string     // the range-table alias it belongs to, "" if none (for EXPLAIN and qualified lookups)
 	Type    types.Type // its SQL type
 	NotNull bool       // provably never NULL (NOT NULL column, or a NULL-rejecting filter below)
+	// TableOID and AttNum name the stored column this one passes through
+	// unchanged (0 when computed); clients read them from RowDescription
+	// (pgjdbc's ResultSetMetaData, for one).
+	TableOID uint32
+	AttNum   int16
 }
 
 // Node is a logical plan operator.
