@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/joind/joind/operators/join/hashtable"
+	"github.com/joind/joind/sql/plan"
 )
 
 // match records one (probe row, build row) pair whose keys are equal and
@@ -313,7 +314,7 @@ func (j *HashJoin) Explain() string {
 	if j.nested {
 		fmt.Fprintf(&sb, "Nested Loop Join: type=%s build=left", j.kind)
 		if j.spec.Residual != nil {
-			fmt.Fprintf(&sb, " on=%s", exprString(j.spec.Residual))
+			fmt.Fprintf(&sb, " on=%s", plan.FormatExpr(j.spec.Residual))
 		}
 		return sb.String()
 	}
@@ -326,11 +327,11 @@ func (j *HashJoin) Explain() string {
 		if j.nullsEq[i] {
 			op = "IS NOT DISTINCT FROM"
 		}
-		fmt.Fprintf(&sb, "%s %s %s", exprString(j.spec.LeftKeys[i]), op, exprString(j.spec.RightKeys[i]))
+		fmt.Fprintf(&sb, "%s %s %s", plan.FormatExpr(j.spec.LeftKeys[i]), op, plan.FormatExpr(j.spec.RightKeys[i]))
 	}
 	sb.WriteString("]")
 	if j.spec.Residual != nil {
-		fmt.Fprintf(&sb, " residual=%s", exprString(j.spec.Residual))
+		fmt.Fprintf(&sb, " residual=%s", plan.FormatExpr(j.spec.Residual))
 	}
 	if j.spec.NullAware {
 		fmt.Fprintf(&sb, " null-aware=%s", j.na)

@@ -1,9 +1,6 @@
 package join
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
@@ -225,83 +222,4 @@ func classify(spec *Spec) (kind, naMode, error) {
 		return k, naLeftMark, nil
 	}
 	return 0, 0, planErr("null-aware %s join is not supported", k)
-}
-
-// exprString renders a key or filter for EXPLAIN (column names, constants,
-// calls); it is not SQL.
-func exprString(e plan.Expr) string {
-	switch x := e.(type) {
-	case nil:
-		return ""
-	case *plan.ColRef:
-		if x.Name != "" {
-			return x.Name
-		}
-		return fmt.Sprintf("#%d", x.ID)
-	case *plan.Const:
-		if x.Val.Null {
-			return "NULL"
-		}
-		switch familyOf(x.T) {
-		case famInt, famDate, famTimestamp, famTimestampTZ, famBool:
-			return fmt.Sprint(x.Val.I)
-		case famFloat:
-			return fmt.Sprint(x.Val.F)
-		case famNumeric:
-			return x.Val.Num.String()
-		}
-		return "'" + x.Val.S + "'"
-	case *plan.Param:
-		return fmt.Sprintf("$%d", x.Index)
-	case *plan.Cast:
-		return "(" + exprString(x.Input) + ")::" + typeName(x.T)
-	case *plan.Call:
-		args := make([]string, len(x.Args))
-		for i, a := range x.Args {
-			args[i] = exprString(a)
-		}
-		if len(args) == 2 && !isIdent(x.Func.Name) {
-			return "(" + args[0] + " " + x.Func.Name + " " + args[1] + ")"
-		}
-		return x.Func.Name + "(" + strings.Join(args, ", ") + ")"
-	case *plan.And:
-		return joinExprs(x.Args, " AND ")
-	case *plan.Or:
-		return joinExprs(x.Args, " OR ")
-	case *plan.Not:
-		return "NOT " + exprString(x.Arg)
-	case *plan.Case:
-		var sb strings.Builder
-		sb.WriteString("CASE")
-		for _, w := range x.Whens {
-			sb.WriteString(" WHEN " + exprString(w.Cond) + " THEN " + exprString(w.Result))
-		}
-		if x.Else != nil {
-			sb.WriteString(" ELSE " + exprString(x.Else))
-		}
-		return sb.String() + " END"
-	case *plan.IsNull:
-		if x.Negate {
-			return "(" + exprString(x.Arg) + " IS NOT NULL)"
-		}
-		return "(" + exprString(x.Arg) + " IS NULL)"
-	}
-	return fmt.Sprintf("<%T>", e)
-}
-
-func isIdent(s string) bool {
-	for _, c := range s {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-func joinExprs(es []plan.Expr, sep string) string {
-	parts := make([]string, len(es))
-	for i, e := range es {
-		parts[i] = exprString(e)
-	}
-	return "(" + strings.Join(parts, sep) + ")"
 }
