@@ -223,7 +223,7 @@ type portal struct {
 	cancel   context.CancelFunc
 	rec      arrow.Record
 	row      int
-	enc      *portalEncoder
+	enc      *rowEncoder
 }
 
 func (p *portal) Columns() []wire.ColumnDesc { return p.cols }
@@ -370,53 +370,17 @@ func (p *portal) runQuery(ctx context.Context, q *sql.Query, maxRows int, w wire
 	return n, true, nil
 }
 
-// portalEncoder encodes rows in each column's result format.
-type portalEncoder struct {
-	types   []types.Type
-	formats []int16
-	f       *types.Format
-	vals    [][]byte
-	buf     []byte
-}
-
-func newPortalEncoder(q *sql.Query, cols []wire.ColumnDesc, f *types.Format) *portalEncoder {
+// newPortalEncoder encodes rows in each column's result format.
+func newPortalEncoder(q *sql.Query, cols []wire.ColumnDesc, f *types.Format) *rowEncoder {
 	pc := q.Plan.Columns()
-	e := &portalEncoder{f: f, vals: make([][]byte, len(pc)), formats: make([]int16, len(pc))}
-	for i, c := range pc {
-		e.types = append(e.types, c.Type)
+	e := newRowEncoder(pc, f)
+	e.formats = make([]int16, len(pc))
+	for i := range pc {
 		if i < len(cols) {
 			e.formats[i] = cols[i].Format
 		}
 	}
 	return e
-}
-
-func (e *portalEncoder) encode(rec arrow.Record, i int) [][]byte {
-	e.buf = e.buf[:0]
-	ends := make([]int, len(e.types))
-	for c, t := range e.types {
-		v := types.GetValue(rec.Column(c), t, i)
-		if v.Null {
-			ends[c] = -1
-			continue
-		}
-		if e.formats[c] == 1 {
-			e.buf = appendBinary(e.buf, v, t)
-		} else {
-			e.buf = types.FormatText(e.buf, v, t, e.f)
-		}
-		ends[c] = len(e.buf)
-	}
-	start := 0
-	for c := range e.types {
-		if ends[c] < 0 {
-			e.vals[c] = nil
-			continue
-		}
-		e.vals[c] = e.buf[start:ends[c]:ends[c]]
-		start = ends[c]
-	}
-	return e.vals
 }
 
 // paramsIntoLimits replaces $n in LIMIT/OFFSET by the bound values: the

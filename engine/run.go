@@ -166,12 +166,14 @@ func describe(cols []plan.Column) []wire.ColumnDesc {
 	return out
 }
 
-// rowEncoder turns rows of a batch into text-format DataRow values.
+// rowEncoder turns rows of a batch into DataRow values: text format, or per
+// column binary (formats[c] == 1) for extended-protocol portals.
 type rowEncoder struct {
-	types []types.Type
-	f     *types.Format
-	vals  [][]byte
-	buf   []byte
+	formats []int16 // nil: all text
+	types   []types.Type
+	f       *types.Format
+	vals    [][]byte
+	buf     []byte
 }
 
 func newRowEncoder(cols []plan.Column, f *types.Format) *rowEncoder {
@@ -192,7 +194,11 @@ func (e *rowEncoder) encode(rec arrow.Record, i int) [][]byte {
 			ends[c] = -1
 			continue
 		}
-		e.buf = types.FormatText(e.buf, v, t, e.f)
+		if e.formats != nil && e.formats[c] == 1 {
+			e.buf = appendBinary(e.buf, v, t)
+		} else {
+			e.buf = types.FormatText(e.buf, v, t, e.f)
+		}
 		ends[c] = len(e.buf)
 	}
 	start := 0
