@@ -123,25 +123,30 @@ func (db *DB) commitGroup(group []*commitReq) {
 		if !live || len(t.fresh) == 0 {
 			continue
 		}
-		recs := coalesce(t.fresh)
-		var seg *segment
-		var err error
-		segID := db.nextID.Add(1) - 1
-		if db.dir == "" {
-			seg, err = memSegment(segID, t.cols, recs)
-		} else {
-			seg, err = writeSegment(db.dir, segID, t.cols, recs, db.sync())
-		}
-		if err != nil {
-			for _, s := range written {
-				os.Remove(filepath.Join(db.dir, segmentFile(s.id)))
+		// A large write (COPY of millions of rows) becomes several
+		// segments of at most maxRows rows, so their statistics can let a
+		// filter skip most of it; they still share the group's one
+		// manifest write, so the statement stays atomic.
+		for _, recs := range splitRecords(coalesce(t.fresh), maxRows) {
+			var seg *segment
+			var err error
+			segID := db.nextID.Add(1) - 1
+			if db.dir == "" {
+				seg, err = memSegment(segID, t.cols, recs)
+			} else {
+				seg, err = writeSegment(db.dir, segID, t.cols, recs, db.sync())
 			}
-			fail(err)
-			return
+			if err != nil {
+				for _, s := range written {
+					os.Remove(filepath.Join(db.dir, segmentFile(s.id)))
+				}
+				fail(err)
+				return
+			}
+			written = append(written, seg)
+			t.segs = append(t.segs, seg)
+			t.rows += seg.rows
 		}
-		written = append(written, seg)
-		t.segs = append(t.segs, seg)
-		t.rows += seg.rows
 		t.fresh = nil
 	}
 	if db.dir != "" {
@@ -295,6 +300,33 @@ func applyCompaction(work *version, touched map[uint64]bool, c *compaction) erro
 	segs = append(segs, c.seg)
 	t.segs = append(segs, t.segs[at+len(c.old):]...)
 	return nil
+}
+
+// splitRecords cuts recs into runs of at most max rows each, slicing a
+// batch that straddles a boundary (slices share the batch's buffers).
+func splitRecords(recs []arrow.Record, max int64) [][]arrow.Record {
+	var out [][]arrow.Record
+	var cur []arrow.Record
+	var rows int64
+	for _, r := range recs {
+		for off, n := int64(0), r.NumRows(); off < n; {
+			take := min(n-off, max-rows)
+			part := r
+			if off != 0 || take != n {
+				part = r.NewSlice(off, off+take)
+			}
+			cur = append(cur, part)
+			rows += take
+			off += take
+			if rows == max {
+				out, cur, rows = append(out, cur), nil, 0
+			}
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
 }
 
 // coalesce concatenates many small batches into one, so a segment built
