@@ -47,6 +47,9 @@ type Config struct {
 	// server-side COPY may read and write (COPY t FROM/TO '/path'); empty
 	// disables server-side files. CopyDirList splits it.
 	CopyDirs string
+	// Pprof is the host:port of an opt-in net/http/pprof debug listener
+	// (profiling a running server); empty = none.
+	Pprof string
 
 	// ConfigFile is the file that was read ("" if none).
 	ConfigFile string
@@ -222,6 +225,24 @@ var settings = []setting{
 			return nil
 		},
 	},
+}
+
+func init() {
+	settings = append(settings, setting{
+		key: "pprof", flag: "pprof", arg: "HOST:PORT",
+		usage: "address of a net/http/pprof debug listener (e.g. 127.0.0.1:6060); empty = off. Never expose it beyond localhost",
+		def:   func() string { return "" },
+		apply: func(c *Config, v string) error {
+			v = strings.TrimSpace(v)
+			if v != "" {
+				if _, _, err := net.SplitHostPort(v); err != nil {
+					return errors.New("must be HOST:PORT such as 127.0.0.1:6060")
+				}
+			}
+			c.Pprof = v
+			return nil
+		},
+	})
 }
 
 // CopyDirList is CopyDirs as a list.

@@ -10,6 +10,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
+	_ "net/http/pprof" // handlers for the opt-in --pprof listener
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -96,6 +98,18 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 	logger.Info("joind listening", "address", ln.Addr().String(), "version", versionString(),
 		"kernel", hashtable.KernelName(), "data_dir", cfg.DataDir, "partitions", cfg.Partitions,
 		"memory_limit", cfg.MemoryLimit, "config_file", cfg.ConfigFile)
+
+	if cfg.Pprof != "" {
+		// Debug only (off by default): profiles of a running server.
+		pln, err := net.Listen("tcp", cfg.Pprof)
+		if err != nil {
+			logger.Warn("pprof listener not started", "address", cfg.Pprof, "err", err)
+		} else {
+			logger.Info("pprof listening", "address", pln.Addr().String())
+			go func() { _ = http.Serve(pln, http.DefaultServeMux) }()
+			defer pln.Close()
+		}
+	}
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(context.Background(), ln) }()
