@@ -56,7 +56,7 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 	env, parts := b.env, b.s.eng.opts.Partitions
 	switch x := p.Logical.(type) {
 	case *plan.Scan:
-		return operators.NewScanBatch(x.Table, x.Ordinals, x.Cols, parts, b.s.eng.opts.BatchSize), nil
+		return operators.NewScanSkip(x.Table, x.Ordinals, x.Cols, parts, b.s.eng.opts.BatchSize, x.Skip), nil
 	case *plan.Values:
 		return operators.NewValues(x.Rows, x.Cols, env), nil
 	case *plan.FunctionScan:

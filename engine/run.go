@@ -228,7 +228,11 @@ func (s *session) explain(ctx context.Context, x *sql.Explain, ectx *types.EvalC
 			if !ok {
 				return ""
 			}
-			return fmt.Sprintf("(actual rows=%d time=%.3f ms)", in.Rows(), float64(in.Elapsed().Microseconds())/1000)
+			s := fmt.Sprintf("(actual rows=%d time=%.3f ms)", in.Rows(), float64(in.Elapsed().Microseconds())/1000)
+			if extra := in.Note(); extra != "" {
+				s += " " + extra
+			}
+			return s
 		}
 	}
 	base := note

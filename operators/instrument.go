@@ -34,6 +34,15 @@ func (o *Instrumented) Partitions() int        { return o.in.Partitions() }
 // Rows is the number of rows produced so far.
 func (o *Instrumented) Rows() int64 { return o.rows.Load() }
 
+// Note is the wrapped operator's own EXPLAIN ANALYZE addition, e.g. a
+// scan's "(segments skipped: 8 of 10)"; "" when it has none.
+func (o *Instrumented) Note() string {
+	if n, ok := o.in.(interface{ ExplainNote() string }); ok {
+		return n.ExplainNote()
+	}
+	return ""
+}
+
 // Streams is the number of partitions opened.
 func (o *Instrumented) Streams() int64 { return o.loops.Load() }
 

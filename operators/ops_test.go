@@ -221,6 +221,8 @@ func TestHashAggregate(t *testing.T) {
 			sameMultiset(t, collectRows(t, a), want)
 
 			// No GROUP BY over empty input: one row, count 0, sum NULL.
+			// (A fresh scan: the aggregate above narrowed sc to its columns.)
+			sc = NewScanBatch(newMemTable(cs, rows, 7), []int{0, 1}, cs, parts, 5)
 			empty, _ := NewFilter(sc, cst(B(false), bl), &Env{})
 			a2, err := NewHashAggregate(empty, nil, aggs[:3], cols(i8, i8, i8), &Env{})
 			if err != nil {
@@ -228,6 +230,8 @@ func TestHashAggregate(t *testing.T) {
 			}
 			sameMultiset(t, collectRows(t, a2), []string{"0|0|NULL"})
 			// GROUP BY over empty input: no rows.
+			sc = NewScanBatch(newMemTable(cs, rows, 7), []int{0, 1}, cs, parts, 5)
+			empty, _ = NewFilter(sc, cst(B(false), bl), &Env{})
 			a3, _ := NewHashAggregate(empty, []plan.Expr{col(1, i8)}, aggs[:1], cols(i8, i8), &Env{})
 			sameMultiset(t, collectRows(t, a3), nil)
 		})

@@ -2,6 +2,7 @@ package operators
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -37,6 +38,11 @@ type scanOp struct {
 
 	snap  func() []arrow.Record
 	taken []arrow.Record
+
+	// Segment skipping (skip.go): tests from plan.Scan.Skip, and what the
+	// snapshot skipped, for EXPLAIN ANALYZE (segTotal < 0: not segmented).
+	tests                []segTest
+	segSkipped, segTotal int
 }
 
 var _ Operator = (*scanOp)(nil)
@@ -51,6 +57,60 @@ func NewScan(t storage.Table, ordinals []int, cols []plan.Column, partitions int
 	s := &scanOp{table: t, ordinals: ordinals, cols: cols, parts: partitions, size: defaultScanBatch, schema: schemaOf(cols)}
 	s.snap = onceValue(t.Snapshot)
 	return s
+}
+
+// NewScanSkip is NewScanBatch that also skips the segments of a
+// storage.Segmented table whose statistics prove no row satisfies one of
+// the skip predicates (plan.Scan.Skip). size <= 0 keeps the default.
+func NewScanSkip(t storage.Table, ordinals []int, cols []plan.Column, partitions, size int, skip []plan.Expr) Operator {
+	s := NewScanBatch(t, ordinals, cols, partitions, size).(*scanOp)
+	s.segTotal = -1
+	if st, ok := t.(storage.Segmented); ok {
+		if s.tests = compileSkips(skip, ordinals, cols); len(s.tests) > 0 {
+			s.snap = onceValue(func() []arrow.Record {
+				segs := st.Segments()
+				recs, skipped := skipSegments(segs, s.tests)
+				s.segSkipped, s.segTotal = skipped, len(segs)
+				return recs
+			})
+		}
+	}
+	return s
+}
+
+// SegmentsSkipped reports how many of the table's segments the scan skipped
+// (ok=false when it did not consult segment statistics, or has not run).
+// It is read after the scan has finished.
+func (s *scanOp) SegmentsSkipped() (skipped, total int, ok bool) {
+	if len(s.tests) == 0 {
+		return 0, 0, false
+	}
+	s.snap() // already taken when the scan ran; cheap then
+	return s.segSkipped, s.segTotal, s.segTotal >= 0
+}
+
+// ExplainNote is the scan's EXPLAIN ANALYZE addition.
+func (s *scanOp) ExplainNote() string {
+	sk, tot, ok := s.SegmentsSkipped()
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("(segments skipped: %d of %d)", sk, tot)
+}
+
+// Narrow implements Narrower: the scan reads only the columns its consumer
+// keeps (a filter's predicate columns plus what is above it).
+func (s *scanOp) Narrow(keep func(plan.ColumnID) bool) error {
+	var ords []int
+	var cols []plan.Column
+	for i, c := range s.cols {
+		if keep(c.ID) {
+			ords = append(ords, s.ordinals[i])
+			cols = append(cols, c)
+		}
+	}
+	s.ordinals, s.cols, s.schema = ords, cols, schemaOf(cols)
+	return nil
 }
 
 // NewScanBatch is NewScan with an explicit batch size.

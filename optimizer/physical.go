@@ -119,7 +119,7 @@ func Plan(n plan.Node, ids *plan.IDAllocator, opts Options) (*Physical, error) {
 	// Reorder inner joins once their conditions have been gathered into ON,
 	// then push the conditions back down the new tree.
 	n = Rewrite(c, ReorderJoins(n), DefaultRules)
-	n = PruneColumns(n)
+	n = AttachSkips(PruneColumns(n))
 	pl := &planner{opts: opts}
 	return pl.build(n)
 }

@@ -56,6 +56,11 @@ type Scan struct {
 	Alias    string
 	Ordinals []int
 	Cols     []Column
+	// Skip holds simple conjuncts (column op constant) of the Filter
+	// directly above, over columns of Cols. It is used only to skip
+	// segments whose statistics prove no row can pass; the Filter above
+	// still decides every row, so results never depend on it.
+	Skip []Expr
 }
 
 // Values is a VALUES list (also a FROM-less SELECT: one row, no columns).

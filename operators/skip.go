@@ -1,0 +1,135 @@
+package operators
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// Segment skipping. A scan given skip predicates (plan.Scan.Skip: simple
+// conjuncts of the Filter above it) drops whole segments of a
+// storage.Segmented table when a segment's statistics prove that one of
+// the predicates is not TRUE for any of its rows. The Filter above still
+// tests every remaining row, so a predicate the scan cannot use is
+// ignored, never an error.
+
+// segTest is one compiled skip predicate over a table ordinal.
+type segTest struct {
+	ord    int
+	t      types.Type // the column's type: the order the bounds are kept in
+	op     cmpOp      // col op val; cmpNone for IS [NOT] NULL
+	isNull bool       // IS NULL (op == cmpNone); IS NOT NULL otherwise
+	val    types.Value
+}
+
+// compileSkips turns skip predicates into segment tests; shapes it does not
+// know are dropped (plan.Scan.Skip is advisory).
+func compileSkips(skip []plan.Expr, ordinals []int, cols []plan.Column) []segTest {
+	ordOf := func(id plan.ColumnID) (int, bool) {
+		for i, c := range cols {
+			if c.ID == id {
+				return ordinals[i], true
+			}
+		}
+		return 0, false
+	}
+	var out []segTest
+	for _, e := range skip {
+		switch x := e.(type) {
+		case *plan.IsNull:
+			r, ok := x.Arg.(*plan.ColRef)
+			if !ok {
+				continue
+			}
+			if o, ok := ordOf(r.ID); ok {
+				out = append(out, segTest{ord: o, t: r.T, isNull: !x.Negate})
+			}
+		case *plan.Call:
+			if x.Func == nil || len(x.Args) != 2 {
+				continue
+			}
+			op := cmpOpOf(x.Func.Name)
+			col, k := x.Args[0], x.Args[1]
+			if _, ok := col.(*plan.ColRef); !ok {
+				col, k, op = k, col, flipCmp(op)
+			}
+			r, ok1 := col.(*plan.ColRef)
+			c, ok2 := k.(*plan.Const)
+			if !ok1 || !ok2 || c.Val.Null || op == cmpNone || op == cmpNe {
+				continue
+			}
+			if o, ok := ordOf(r.ID); ok {
+				out = append(out, segTest{ord: o, t: r.T, op: op, val: c.Val})
+			}
+		}
+	}
+	return out
+}
+
+// flipCmp turns `c op col` into `col op' c`.
+func flipCmp(op cmpOp) cmpOp {
+	switch op {
+	case cmpLt:
+		return cmpGt
+	case cmpLe:
+		return cmpGe
+	case cmpGt:
+		return cmpLt
+	case cmpGe:
+		return cmpLe
+	}
+	return op
+}
+
+// excludes reports whether the statistics prove the test is not TRUE for
+// any row of a segment of rows rows.
+func (st segTest) excludes(cs storage.ColumnStats, rows int64) bool {
+	if st.op == cmpNone {
+		if st.isNull {
+			return cs.Nulls == 0
+		}
+		return cs.Nulls >= rows
+	}
+	if cs.Nulls >= rows {
+		return true // every value NULL: the comparison is NULL everywhere
+	}
+	if !cs.HasMinMax {
+		return false
+	}
+	lo := types.Compare(cs.Min, st.val, st.t) // min vs constant
+	hi := types.Compare(cs.Max, st.val, st.t) // max vs constant
+	switch st.op {
+	case cmpEq:
+		return lo > 0 || hi < 0
+	case cmpLt:
+		return lo >= 0
+	case cmpLe:
+		return lo > 0
+	case cmpGt:
+		return hi <= 0
+	case cmpGe:
+		return hi < 0
+	}
+	return false
+}
+
+// skipSegments returns the batches of the segments no test excludes, and
+// how many of how many segments were skipped.
+func skipSegments(segs []storage.Segment, tests []segTest) (recs []arrow.Record, skipped int) {
+	for _, seg := range segs {
+		out := false
+		for _, st := range tests {
+			if st.ord < len(seg.Columns) && st.excludes(seg.Columns[st.ord], seg.Rows) {
+				out = true
+				break
+			}
+		}
+		if out {
+			skipped++
+			continue
+		}
+		recs = append(recs, seg.Records...)
+	}
+	return recs, skipped
+}
