@@ -47,6 +47,12 @@ type copyLoader struct {
 	batch   int
 	workers int
 	schema  *arrow.Schema
+	// free holds parsed chunks' buffers for reuse: nothing a worker makes
+	// aliases its chunk, and a fresh 2 MiB buffer would be zeroed and
+	// collected each time.
+	free chan []byte
+	// noFast turns fastRecord off (tests compare both paths).
+	noFast bool
 }
 
 func newCopyLoader(x *sql.Copy, fill []types.Value, f *types.Format, batch, workers int) *copyLoader {
@@ -66,7 +72,8 @@ func newCopyLoader(x *sql.Copy, fill []types.Value, f *types.Format, batch, work
 		batch = 4096
 	}
 	return &copyLoader{x: x, defs: defs, fill: fill, given: given, f: f, now: time.Now(),
-		csv: x.Format == "csv", batch: batch, workers: workers, schema: arrow.NewSchema(fields, nil)}
+		csv: x.Format == "csv", batch: batch, workers: workers, schema: arrow.NewSchema(fields, nil),
+		free: make(chan []byte, workers+2)}
 }
 
 // chunkResult is what a worker made of one chunk.
@@ -113,6 +120,7 @@ func (l *copyLoader) load(ctx context.Context, r io.Reader) ([]arrow.Record, int
 				} else {
 					res = p.parse(t.data, t.idx == 0)
 				}
+				l.putBuf(t.data)
 				mu.Lock()
 				for len(results) <= t.idx {
 					results = append(results, nil)
@@ -168,7 +176,7 @@ func (l *copyLoader) split(ctx context.Context, r io.Reader, tasks chan<- copyCh
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		buf := make([]byte, len(carry), len(carry)+copyChunkSize)
+		buf := l.getBuf(len(carry) + copyChunkSize)[:len(carry)]
 		copy(buf, carry)
 		for len(buf) < cap(buf) {
 			n, err := r.Read(buf[len(buf):cap(buf)])
@@ -204,6 +212,30 @@ func (l *copyLoader) split(ctx context.Context, r io.Reader, tasks chan<- copyCh
 		}
 	}
 	return nil
+}
+
+// copyBufSlack lets a reused chunk buffer also hold the start of a record
+// carried over from the previous chunk.
+const copyBufSlack = 64 << 10
+
+// getBuf returns an empty buffer with room for at least n bytes.
+func (l *copyLoader) getBuf(n int) []byte {
+	select {
+	case b := <-l.free:
+		if cap(b) >= n {
+			return b[:0]
+		}
+	default:
+	}
+	return make([]byte, 0, max(n, copyChunkSize+copyBufSlack))
+}
+
+// putBuf offers a parsed chunk's buffer for reuse.
+func (l *copyLoader) putBuf(b []byte) {
+	select {
+	case l.free <- b[:0]:
+	default:
+	}
 }
 
 // cutPoint returns the offset just past the last record end in buf (-1 if
@@ -297,8 +329,23 @@ func newColAcc(t types.Type) *colAcc {
 	return a
 }
 
-// setValid records row n's validity.
+// setValid records row n's validity. Rows are recorded in order, and the
+// bitmap exists only from the first NULL on (finish needs none without
+// NULLs), so the common all-valid column costs one branch per value.
 func (a *colAcc) setValid(n int, ok bool) {
+	if a.nulls == 0 {
+		if ok {
+			return
+		}
+		// First NULL: every row before it was valid.
+		a.valid = a.valid[:0]
+		for i := 0; i < n>>3; i++ {
+			a.valid = append(a.valid, 0xFF)
+		}
+		a.valid = append(a.valid, byte(1)<<(n&7)-1)
+		a.nulls = 1
+		return
+	}
 	if n>>3 >= len(a.valid) {
 		a.valid = append(a.valid, 0)
 	}
@@ -446,6 +493,15 @@ type chunkParser struct {
 	rows    int       // rows in the current batch
 	scratch []byte    // de-escaped / unquoted field
 	res     *chunkResult
+
+	// The fast path (fastRecord): fast says it may be tried; special
+	// marks the bytes it leaves to record (delimiter, line ends, the
+	// quote in CSV, the backslash in text); ints and bounds hold one
+	// record's parsed integers and field offsets, by field.
+	fast    bool
+	special [256]bool
+	ints    []int64
+	bounds  []int
 }
 
 func newChunkParser(l *copyLoader) *chunkParser {
@@ -453,6 +509,23 @@ func newChunkParser(l *copyLoader) *chunkParser {
 	for c, d := range l.defs {
 		p.cols[c] = newColAcc(d.Type)
 	}
+	x := l.x
+	p.fast = !l.noFast && len(x.Columns) > 0 && len(x.Delimiter) == 1
+	for c, d := range l.defs {
+		if !l.given[c] && d.NotNull && l.fill[c].Null {
+			p.fast = false // every row fails: let record say how
+		}
+	}
+	p.special[x.Delimiter[0]] = true
+	p.special['\n'] = true
+	p.special['\r'] = true
+	if l.csv {
+		p.special[x.Quote[0]] = true
+	} else {
+		p.special['\\'] = true
+	}
+	p.ints = make([]int64, len(x.Columns))
+	p.bounds = make([]int, len(x.Columns)+1)
 	return p
 }
 
@@ -498,7 +571,10 @@ func (p *chunkParser) parse(buf []byte, first bool) *chunkResult {
 			}
 			continue
 		}
-		next, err := p.record(buf, pos)
+		next, ok, err := p.fastRecord(buf, pos)
+		if !ok {
+			next, err = p.record(buf, pos)
+		}
 		if err != nil {
 			var end int
 			if l.csv {
@@ -624,6 +700,94 @@ func (p *chunkParser) record(buf []byte, pos int) (int, error) {
 		return 0, l.rowCheck(raw)
 	}
 	return pos, nil
+}
+
+// fastRecord parses the common record: every field plain (no quotes,
+// escapes or carriage returns), not NULL, integers as at most 18 digits with
+// an optional minus sign. It reports ok = false, having appended nothing,
+// for any other record, which record then parses; err is a bad value of a
+// type without a fast path, as record would report it.
+func (p *chunkParser) fastRecord(buf []byte, pos int) (next int, ok bool, err error) {
+	if !p.fast {
+		return 0, false, nil
+	}
+	l := p.l
+	cols := l.x.Columns
+	last := len(cols) - 1
+	delim := l.x.Delimiter[0]
+	null := l.x.Null
+	sp := &p.special
+	ints, bounds := p.ints, p.bounds
+	i := pos
+	for f, c := range cols {
+		start := i
+		switch kind := p.cols[c].kind; kind {
+		case kindInt64, kindInt32, kindInt16:
+			neg := i < len(buf) && buf[i] == '-'
+			if neg {
+				i++
+			}
+			digits := i
+			var v int64
+			for i < len(buf) {
+				d := buf[i] - '0'
+				if d > 9 {
+					break
+				}
+				v = v*10 + int64(d)
+				i++
+			}
+			if n := i - digits; n == 0 || n > 18 {
+				return 0, false, nil
+			}
+			if neg {
+				v = -v
+			}
+			if kind == kindInt32 && int64(int32(v)) != v || kind == kindInt16 && int64(int16(v)) != v {
+				return 0, false, nil
+			}
+			ints[f] = v
+		default:
+			for i < len(buf) && !sp[buf[i]] {
+				i++
+			}
+		}
+		if i-start == len(null) && string(buf[start:i]) == null {
+			return 0, false, nil // NULL (or, forced, not): record decides
+		}
+		bounds[f] = start
+		if f < last {
+			if i >= len(buf) || buf[i] != delim {
+				return 0, false, nil
+			}
+		} else if i < len(buf) && buf[i] != '\n' {
+			return 0, false, nil
+		}
+		i++
+	}
+	bounds[len(cols)] = i
+	n := p.rows
+	for f, c := range cols {
+		a := p.cols[c]
+		switch a.kind {
+		case kindInt64:
+			a.i64 = append(a.i64, ints[f])
+		case kindInt32:
+			a.i32 = append(a.i32, int32(ints[f]))
+		case kindInt16:
+			a.i16 = append(a.i16, int16(ints[f]))
+		case kindText:
+			a.data = append(a.data, buf[bounds[f]:bounds[f+1]-1]...)
+			a.offs = append(a.offs, int32(len(a.data)))
+		default:
+			if err := a.appendField(n, buf[bounds[f]:bounds[f+1]-1], l); err != nil {
+				return 0, true, l.rowCheck(string(trimEOL(buf[pos:min(i, len(buf))])))
+			}
+			continue
+		}
+		a.setValid(n, true)
+	}
+	return min(i, len(buf)), true, nil
 }
 
 // rowCheck re-reads a bad record on the reference path (split into strings,

@@ -25,32 +25,49 @@ func (w *stmtWriter) CopyIn(format int16, columns int) (io.Reader, error) {
 	return &copyInReader{c: c}, nil
 }
 
-// copyInReader reads the client's CopyData messages.
+// copyInReader reads the client's CopyData messages. psql sends one
+// message per 8 KiB of lines, so a Read fills the caller's buffer from as
+// many messages as fit, copying each payload once straight out of
+// pgproto3's receive buffer (which the next Receive reuses); only the part
+// of a message that does not fit is kept, in spill, for the next Read.
 type copyInReader struct {
-	c    *conn
-	buf  []byte
-	done error // io.EOF after CopyDone, the failure after CopyFail
+	c     *conn
+	buf   []byte // unread bytes of the last message (aliases spill)
+	spill []byte
+	done  error // io.EOF after CopyDone, the failure after CopyFail
 }
 
 func (r *copyInReader) Read(p []byte) (int, error) {
-	for len(r.buf) == 0 {
+	n := 0
+	for n < len(p) {
+		if len(r.buf) > 0 {
+			k := copy(p[n:], r.buf)
+			r.buf = r.buf[k:]
+			n += k
+			continue
+		}
 		if r.done != nil {
-			return 0, r.done
+			break
 		}
 		if r.c.qctx != nil {
 			if err := r.c.qctx.Err(); err != nil {
-				return 0, err
+				r.done = err
+				break
 			}
 		}
 		msg, err := r.c.be.Receive()
 		if err != nil {
 			r.done = pgerr.New("08006", "unexpected EOF on client connection with an open transaction")
-			return 0, r.done
+			break
 		}
 		switch m := msg.(type) {
 		case *pgproto3.CopyData:
-			// pgproto3 reuses its buffer on the next Receive.
-			r.buf = append(r.buf[:0], m.Data...)
+			k := copy(p[n:], m.Data)
+			n += k
+			if k < len(m.Data) {
+				r.spill = append(r.spill[:0], m.Data[k:]...)
+				r.buf = r.spill
+			}
 		case *pgproto3.CopyDone:
 			r.done = io.EOF
 		case *pgproto3.CopyFail:
@@ -61,9 +78,15 @@ func (r *copyInReader) Read(p []byte) (int, error) {
 			r.done = pgerr.New(pgerr.ProtocolViolation, "unexpected message type 0x%02X during COPY from stdin", messageTypeOf(msg))
 		}
 	}
-	n := copy(p, r.buf)
-	r.buf = r.buf[n:]
-	return n, nil
+	if n > 0 {
+		// The data before an end or a failure is delivered first; the
+		// next Read reports the end or the failure.
+		return n, nil
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	return 0, r.done
 }
 
 // CopyOut implements CopyChannel.
