@@ -26,6 +26,10 @@ type aggSpec struct {
 	// per-group int64 (group.counts), bumped batch-wise, never an
 	// Accumulator: count(*) reads no values at all.
 	counter bool
+	// kernel folds whole batches of one group (aggfast.go); max tells
+	// kernMinMaxInt which bound it keeps.
+	kernel aggKernel
+	max    bool
 }
 
 type hashAggOp struct {
@@ -89,6 +93,9 @@ func NewHashAggregate(in Operator, groupBy []plan.Expr, aggs []plan.AggCall, col
 				return nil, err
 			}
 			s.filter = c
+		}
+		if !s.counter {
+			s.kernel, s.max = pickAggKernel(a.Func, s.argT, a.Distinct), a.Func.Name == "max"
 		}
 		op.aggs = append(op.aggs, s)
 	}
@@ -293,6 +300,16 @@ func (a *hashAggOp) consume(ctx context.Context, s Stream) (*aggTable, error) {
 				}
 				countRows(t.groups, gidx, j, n, f, arg)
 				continue
+			}
+			if s.kernel != kernNone && gidx == nil && aggKernels {
+				if v, have, ok := batchPartial(s.kernel, s.max, argArrs[j][0], f, n); ok {
+					if have {
+						if err := t.groups[0].accs[j].Add([]types.Value{v}); err != nil {
+							return nil, err
+						}
+					}
+					continue
+				}
 			}
 			args := make([]types.Value, len(s.args))
 			for i := 0; i < n; i++ {

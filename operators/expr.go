@@ -383,6 +383,9 @@ func (n *logicNode) eval(st *evalState, b *batch) (vec, error) {
 	if !n.and {
 		decided, neutral = triTrue, triFalse
 	}
+	if v, ok, err := n.evalBitwise(st, b); ok || err != nil {
+		return v, err
+	}
 	state := make([]tri, b.n)
 	for i := range state {
 		state[i] = neutral

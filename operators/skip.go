@@ -42,7 +42,7 @@ func compileSkips(skip []plan.Expr, ordinals []int, cols []plan.Column) []segTes
 			if !ok {
 				continue
 			}
-			if o, ok := ordOf(r.ID); ok {
+			if o, ok := ordOf(r.ID); ok && skipFamily(r.T.ID) != 0 {
 				out = append(out, segTest{ord: o, t: r.T, isNull: !x.Negate})
 			}
 		case *plan.Call:
@@ -59,12 +59,37 @@ func compileSkips(skip []plan.Expr, ordinals []int, cols []plan.Column) []segTes
 			if !ok1 || !ok2 || c.Val.Null || op == cmpNone || op == cmpNe {
 				continue
 			}
+			if f := skipFamily(r.T.ID); f == 0 || f != skipFamily(c.T.ID) {
+				continue // bounds would not compare like the operator
+			}
 			if o, ok := ordOf(r.ID); ok {
 				out = append(out, segTest{ord: o, t: r.T, op: op, val: c.Val})
 			}
 		}
 	}
 	return out
+}
+
+// skipFamily groups the types whose values types.Compare orders alike
+// under the column's type (0: not usable for skipping): the integers,
+// the floats, text/varchar (byte order), and date, timestamp, timestamptz
+// each on their own.
+func skipFamily(id types.ID) int {
+	switch id {
+	case types.Int2, types.Int4, types.Int8:
+		return 1
+	case types.Float4, types.Float8:
+		return 2
+	case types.Text, types.Varchar:
+		return 3
+	case types.Date:
+		return 4
+	case types.Timestamp:
+		return 5
+	case types.TimestampTZ:
+		return 6
+	}
+	return 0
 }
 
 // flipCmp turns `c op col` into `col op' c`.

@@ -1,0 +1,102 @@
+package operators
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// AND/OR of comparisons that cannot fail. logicNode normally evaluates
+// each argument only on the rows the earlier ones left undecided (so
+// `x <> 0 AND 1/x > 1` never divides by zero), which copies the batch's
+// rows for every argument. When every argument after the first is a plain
+// comparison of columns and constants (it cannot raise an error, so
+// evaluating it on decided rows changes nothing), the arguments are
+// evaluated on the whole batch and combined bitwise with SQL's
+// three-valued logic.
+
+// safeCompare reports whether n is a comparison of columns/constants that
+// has a vectorized implementation (integer, float, date/timestamp types):
+// such a comparison never raises an error.
+func safeCompare(n node) bool {
+	c, ok := n.(*callNode)
+	if !ok || c.fast == nil || cmpOpOf(c.fn.Name) == cmpNone {
+		return false
+	}
+	for _, a := range c.args {
+		switch a.(type) {
+		case *colNode, *constNode, *paramNode:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// evalBitwise is logicNode.eval for safe arguments; ok=false leaves the
+// batch to the general path (a constant argument, an unexpected layout).
+func (n *logicNode) evalBitwise(st *evalState, b *batch) (vec, bool, error) {
+	if len(n.args) < 2 || b.n == 0 {
+		return vec{}, false, nil
+	}
+	for _, a := range n.args[1:] {
+		if !safeCompare(a) {
+			return vec{}, false, nil
+		}
+	}
+	nb := int(bitutil.BytesForBits(int64(b.n)))
+	decided := make([]byte, nb) // AND: some argument FALSE; OR: some TRUE
+	nulls := make([]byte, nb)   // some argument NULL
+	anyNull := false
+	for _, a := range n.args {
+		v, err := a.eval(st, b)
+		if err != nil {
+			return vec{}, false, err
+		}
+		arr, ok := v.arr.(*array.Boolean)
+		if v.isConst() || !ok || arr.Data().Offset() != 0 || arr.Len() != b.n {
+			return vec{}, false, nil
+		}
+		vals := arr.Data().Buffers()[1].Bytes()
+		var valid []byte
+		if arr.NullN() > 0 {
+			valid = arr.Data().Buffers()[0].Bytes()
+			anyNull = true
+		}
+		for i := 0; i < nb; i++ {
+			x := vals[i]
+			if !n.and {
+				x = ^x
+			}
+			// decided where valid and the value settles the row
+			d := ^x
+			if valid != nil {
+				d &= valid[i]
+				nulls[i] |= ^valid[i]
+			}
+			decided[i] |= d
+		}
+	}
+	out := make([]byte, nb)
+	validOut := make([]byte, nb)
+	for i := 0; i < nb; i++ {
+		und := ^decided[i] // not settled by any argument
+		if n.and {
+			out[i] = und &^ nulls[i] // TRUE: nothing FALSE, nothing NULL
+		} else {
+			out[i] = decided[i] // TRUE: some argument TRUE
+		}
+		validOut[i] = decided[i] | ^nulls[i]
+	}
+	bufs := []*memory.Buffer{nil, memory.NewBufferBytes(out)}
+	nullCount := 0
+	if anyNull {
+		nullCount = b.n - bitutil.CountSetBits(validOut, 0, b.n)
+		if nullCount > 0 {
+			bufs[0] = memory.NewBufferBytes(validOut)
+		}
+	}
+	data := array.NewData(arrow.FixedWidthTypes.Boolean, b.n, bufs, nil, nullCount, 0)
+	return vec{arr: array.NewBooleanData(data)}, true, nil
+}
