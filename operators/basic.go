@@ -89,7 +89,11 @@ func filterRecord(rec arrow.Record, mask *array.Boolean) arrow.Record {
 	if first, last := idx[0], idx[len(idx)-1]; last-first+1 == len(idx) {
 		// One run of rows (a range filter over clustered data): a slice
 		// shares the batch's buffers instead of copying them.
-		return rec.NewSlice(int64(first), int64(last+1))
+		out := rec.NewSlice(int64(first), int64(last+1))
+		for _, c := range out.Columns() {
+			c.NullN() // count now: a lazy count is a data race if readers share the batch
+		}
+		return out
 	}
 	return takeRecord(rec, idx)
 }

@@ -314,6 +314,12 @@ func splitRecords(recs []arrow.Record, max int64) [][]arrow.Record {
 			part := r
 			if off != 0 || take != n {
 				part = r.NewSlice(off, off+take)
+				// A slice counts its NULLs lazily on first NullN, which
+				// would race between the segment writer and the
+				// statistics goroutine: count them now.
+				for _, c := range part.Columns() {
+					c.NullN()
+				}
 			}
 			cur = append(cur, part)
 			rows += take
