@@ -498,10 +498,17 @@ type chunkParser struct {
 	// marks the bytes it leaves to record (delimiter, line ends, the
 	// quote in CSV, the backslash in text); ints and bounds hold one
 	// record's parsed integers and field offsets, by field.
-	fast    bool
-	special [256]bool
-	ints    []int64
-	bounds  []int
+	fast     bool
+	special  [256]bool
+	fastCols []fastCol // by field
+	delim    byte
+	null     string
+	bounds   []int // generic fields' start and end offsets, by field
+}
+
+// fastCol is one input field's column for fastRecord.
+type fastCol struct {
+	acc *colAcc
 }
 
 func newChunkParser(l *copyLoader) *chunkParser {
@@ -524,8 +531,11 @@ func newChunkParser(l *copyLoader) *chunkParser {
 	} else {
 		p.special['\\'] = true
 	}
-	p.ints = make([]int64, len(x.Columns))
-	p.bounds = make([]int, len(x.Columns)+1)
+	for _, c := range x.Columns {
+		p.fastCols = append(p.fastCols, fastCol{acc: p.cols[c]})
+	}
+	p.delim, p.null = x.Delimiter[0], x.Null
+	p.bounds = make([]int, 2*len(x.Columns))
 	return p
 }
 
@@ -704,24 +714,23 @@ func (p *chunkParser) record(buf []byte, pos int) (int, error) {
 
 // fastRecord parses the common record: every field plain (no quotes,
 // escapes or carriage returns), not NULL, integers as at most 18 digits with
-// an optional minus sign. It reports ok = false, having appended nothing,
-// for any other record, which record then parses; err is a bad value of a
-// type without a fast path, as record would report it.
+// an optional minus sign. Integer and text fields are appended as they are
+// scanned; for any other record it truncates what it appended to the
+// batch's p.rows rows and reports ok = false, and record parses it. err is
+// a bad value of a type without a fast path, as record would report it.
 func (p *chunkParser) fastRecord(buf []byte, pos int) (next int, ok bool, err error) {
 	if !p.fast {
 		return 0, false, nil
 	}
-	l := p.l
-	cols := l.x.Columns
-	last := len(cols) - 1
-	delim := l.x.Delimiter[0]
-	null := l.x.Null
+	fc := p.fastCols
+	last := len(fc) - 1
+	delim, null := p.delim, p.null
 	sp := &p.special
-	ints, bounds := p.ints, p.bounds
 	i := pos
-	for f, c := range cols {
+	for f := range fc {
 		start := i
-		switch kind := p.cols[c].kind; kind {
+		a := fc[f].acc
+		switch kind := a.kind; kind {
 		case kindInt64, kindInt32, kindInt16:
 			neg := i < len(buf) && buf[i] == '-'
 			if neg {
@@ -737,57 +746,84 @@ func (p *chunkParser) fastRecord(buf []byte, pos int) (next int, ok bool, err er
 				v = v*10 + int64(d)
 				i++
 			}
-			if n := i - digits; n == 0 || n > 18 {
-				return 0, false, nil
+			if n := i - digits; n == 0 || n > 18 || i-start == len(null) && string(buf[start:i]) == null {
+				return p.declineFast(f)
 			}
 			if neg {
 				v = -v
 			}
-			if kind == kindInt32 && int64(int32(v)) != v || kind == kindInt16 && int64(int16(v)) != v {
-				return 0, false, nil
+			switch kind {
+			case kindInt64:
+				a.i64 = append(a.i64, v)
+			case kindInt32:
+				if int64(int32(v)) != v {
+					return p.declineFast(f)
+				}
+				a.i32 = append(a.i32, int32(v))
+			default:
+				if int64(int16(v)) != v {
+					return p.declineFast(f)
+				}
+				a.i16 = append(a.i16, int16(v))
 			}
-			ints[f] = v
 		default:
 			for i < len(buf) && !sp[buf[i]] {
 				i++
 			}
+			if i-start == len(null) && string(buf[start:i]) == null {
+				return p.declineFast(f)
+			}
+			if kind == kindText {
+				a.data = append(a.data, buf[start:i]...)
+				a.offs = append(a.offs, int32(len(a.data)))
+			} else {
+				p.bounds[2*f], p.bounds[2*f+1] = start, i
+			}
 		}
-		if i-start == len(null) && string(buf[start:i]) == null {
-			return 0, false, nil // NULL (or, forced, not): record decides
-		}
-		bounds[f] = start
 		if f < last {
 			if i >= len(buf) || buf[i] != delim {
-				return 0, false, nil
+				return p.declineFast(f + 1)
 			}
 		} else if i < len(buf) && buf[i] != '\n' {
-			return 0, false, nil
+			return p.declineFast(f + 1)
 		}
 		i++
 	}
-	bounds[len(cols)] = i
 	n := p.rows
-	for f, c := range cols {
-		a := p.cols[c]
-		switch a.kind {
-		case kindInt64:
-			a.i64 = append(a.i64, ints[f])
-		case kindInt32:
-			a.i32 = append(a.i32, int32(ints[f]))
-		case kindInt16:
-			a.i16 = append(a.i16, int16(ints[f]))
-		case kindText:
-			a.data = append(a.data, buf[bounds[f]:bounds[f+1]-1]...)
-			a.offs = append(a.offs, int32(len(a.data)))
-		default:
-			if err := a.appendField(n, buf[bounds[f]:bounds[f+1]-1], l); err != nil {
-				return 0, true, l.rowCheck(string(trimEOL(buf[pos:min(i, len(buf))])))
+	for f := range fc {
+		a := fc[f].acc
+		if a.kind != kindGeneric {
+			if a.nulls != 0 {
+				a.setValid(n, true)
 			}
 			continue
 		}
-		a.setValid(n, true)
+		if err := a.appendField(n, buf[p.bounds[2*f]:p.bounds[2*f+1]], p.l); err != nil {
+			return 0, true, p.l.rowCheck(string(trimEOL(buf[pos:min(i, len(buf))])))
+		}
 	}
 	return min(i, len(buf)), true, nil
+}
+
+// declineFast undoes the integer and text values fastRecord appended to
+// its first k fields (they hold p.rows rows again).
+func (p *chunkParser) declineFast(k int) (int, bool, error) {
+	n := p.rows
+	for f := 0; f < k; f++ {
+		a := p.fastCols[f].acc
+		switch a.kind {
+		case kindInt64:
+			a.i64 = a.i64[:n]
+		case kindInt32:
+			a.i32 = a.i32[:n]
+		case kindInt16:
+			a.i16 = a.i16[:n]
+		case kindText:
+			a.offs = a.offs[:n+1]
+			a.data = a.data[:a.offs[n]]
+		}
+	}
+	return 0, false, nil
 }
 
 // rowCheck re-reads a bad record on the reference path (split into strings,
