@@ -196,17 +196,7 @@ func EstimateRows(n plan.Node) float64 {
 		}
 		return max(1, EstimateRows(x.Input)/10)
 	case *plan.Join:
-		l, r := EstimateRows(x.Left), EstimateRows(x.Right)
-		switch x.Type {
-		case plan.SemiJoin, plan.AntiJoin, plan.MarkJoin:
-			return l
-		case plan.CrossJoin:
-			return l * r
-		}
-		if x.On == nil {
-			return l * r
-		}
-		return max(l, r)
+		return joinRows(x, EstimateRows(x.Left), EstimateRows(x.Right))
 	case *plan.SetOp:
 		return EstimateRows(x.Left) + EstimateRows(x.Right)
 	case *plan.Distinct:
@@ -216,4 +206,95 @@ func EstimateRows(n plan.Node) float64 {
 		return EstimateRows(kids[0])
 	}
 	return 1000
+}
+
+// joinRows estimates a join's output from its inputs' estimates. With an
+// equi-key whose distinct counts storage knows, an inner join yields
+// l·r / max(d_l, d_r) rows (each key value matches r/d_r rows); otherwise
+// the larger input, the usual foreign-key guess.
+func joinRows(j *plan.Join, l, r float64) float64 {
+	switch j.Type {
+	case plan.SemiJoin, plan.AntiJoin, plan.MarkJoin:
+		return l
+	case plan.CrossJoin:
+		return l * r
+	}
+	if j.On == nil {
+		return l * r
+	}
+	inner := max(l, r)
+	leftCols, rightCols := outputCols(j.Left), outputCols(j.Right)
+	for _, e := range conjuncts(j.On) {
+		lk, rk, _, ok := equiKey(e, leftCols, rightCols)
+		if !ok {
+			continue
+		}
+		dl, okl := distinctOf(j.Left, lk)
+		dr, okr := distinctOf(j.Right, rk)
+		if okl && okr && dl > 0 && dr > 0 {
+			inner = max(1, l*r/max(dl, dr))
+			break
+		}
+	}
+	switch j.Type {
+	case plan.LeftJoin:
+		return max(inner, l)
+	case plan.RightJoin:
+		return max(inner, r)
+	case plan.FullJoin:
+		return max(inner, l, r)
+	}
+	return inner
+}
+
+// distinctOf is storage's distinct-value estimate for a key that is a plain
+// column of n's input tables (through casts, projections and filters), or
+// false when unknown.
+func distinctOf(n plan.Node, key plan.Expr) (float64, bool) {
+	for {
+		c, ok := key.(*plan.Cast)
+		if !ok {
+			break
+		}
+		key = c.Input
+	}
+	ref, ok := key.(*plan.ColRef)
+	if !ok {
+		return 0, false
+	}
+	return columnDistinct(n, ref.ID)
+}
+
+func columnDistinct(n plan.Node, id plan.ColumnID) (float64, bool) {
+	switch x := n.(type) {
+	case *plan.Scan:
+		for i, c := range x.Cols {
+			if c.ID != id {
+				continue
+			}
+			st := x.Table.Stats()
+			if ord := x.Ordinals[i]; ord < len(st.Distinct) && st.Distinct[ord] > 0 {
+				return float64(st.Distinct[ord]), true
+			}
+			return 0, false
+		}
+		return 0, false
+	case *plan.Project:
+		for i, c := range x.Cols {
+			if c.ID == id {
+				if r, ok := x.Exprs[i].(*plan.ColRef); ok {
+					return columnDistinct(x.Input, r.ID)
+				}
+				return 0, false
+			}
+		}
+		return columnDistinct(x.Input, id)
+	case *plan.Filter, *plan.Sort, *plan.Limit, *plan.Distinct, *plan.Join:
+		for _, k := range n.Children() {
+			if outputCols(k).has(id) {
+				return columnDistinct(k, id)
+			}
+		}
+	}
+	return 0, false
 }

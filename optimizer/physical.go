@@ -262,18 +262,7 @@ func (pl *planner) planJoin(p *Physical, j *plan.Join) error {
 	jp.Residual = andOf(residual)
 	p.Join = jp
 
-	switch j.Type {
-	case plan.SemiJoin, plan.AntiJoin, plan.MarkJoin:
-		p.Rows = l.Rows
-	case plan.LeftJoin:
-		p.Rows = max(l.Rows, r.Rows)
-	default:
-		if len(jp.LeftKeys) == 0 {
-			p.Rows = l.Rows * r.Rows
-		} else {
-			p.Rows = max(l.Rows, r.Rows)
-		}
-	}
+	p.Rows = joinRows(j, l.Rows, r.Rows)
 
 	if j.NullAware && len(jp.LeftKeys) < j.ValueKeys {
 		return pgerr.New(pgerr.InternalError, "optimizer: null-aware join without an equi-key for each IN value")
