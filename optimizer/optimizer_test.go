@@ -13,9 +13,10 @@ import (
 // fakeTable is a storage.Table with a row count and no data: planner tests
 // never execute.
 type fakeTable struct {
-	name string
-	cols []storage.ColumnDef
-	rows int64
+	name     string
+	cols     []storage.ColumnDef
+	rows     int64
+	distinct []int64
 }
 
 func (t *fakeTable) Name() string                 { return t.name }
@@ -282,5 +283,29 @@ func TestJoinOrderFollowsEstimatesNotSyntax(t *testing.T) {
 	}
 	if inner == nil || len(inner.Join.LeftKeys) != 1 {
 		t.Fatalf("dim and build should be joined first on g:\n%s", explainText(p))
+	}
+}
+
+func TestJoinEstimateUsesDistinctCounts(t *testing.T) {
+	f := &fixture{}
+	orders := f.scan("orders", 100_000, false, "cust")
+	custs := f.scan("custs", 1_000, false, "id")
+	orders.Table.(*fakeTable).distinct = []int64{500}
+	custs.Table.(*fakeTable).distinct = []int64{1_000}
+	j := &plan.Join{Type: plan.InnerJoin, Left: orders, Right: custs, On: op(t, "=", ref(orders.Cols[0]), ref(custs.Cols[0]))}
+	// 100k·1k / max(500, 1k) = 100k: each order finds its one customer.
+	if got := EstimateRows(j); got != 100_000 {
+		t.Fatalf("estimate = %v, want 100000", got)
+	}
+	// Many-to-many on a low-cardinality key multiplies.
+	custs.Table.(*fakeTable).distinct = []int64{10}
+	orders.Table.(*fakeTable).distinct = []int64{10}
+	if got := EstimateRows(j); got != 10_000_000 {
+		t.Fatalf("estimate = %v, want 1e7", got)
+	}
+	// Without statistics: the larger input.
+	custs.Table.(*fakeTable).distinct = nil
+	if got := EstimateRows(j); got != 100_000 {
+		t.Fatalf("estimate without stats = %v, want 100000", got)
 	}
 }
