@@ -22,7 +22,9 @@ type fakeTable struct {
 func (t *fakeTable) Name() string                 { return t.name }
 func (t *fakeTable) Columns() []storage.ColumnDef { return t.cols }
 func (t *fakeTable) Snapshot() []arrow.Record     { return nil }
-func (t *fakeTable) Stats() storage.Stats         { return storage.Stats{Rows: t.rows} }
+func (t *fakeTable) Stats() storage.Stats {
+	return storage.Stats{Rows: t.rows, Distinct: t.distinct}
+}
 
 // fixture builds scans over two-column integer tables.
 type fixture struct{ ids plan.IDAllocator }
