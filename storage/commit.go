@@ -11,6 +11,77 @@ import (
 	"github.com/joind/joind/pgerr"
 )
 
+// The commit protocol: how transactions and compaction change the
+// committed state, and what readers may rely on.
+//
+// Sessions queue commits (submit); one committer goroutine takes every
+// queued commit as a group, validates and applies them in order to a copy of
+// the published version (applyGroup, the decision), writes one segment per
+// touched table and one manifest, publishes the new version and acknowledges
+// each commit. Compaction (compact.go) is one more kind of commit in the same
+// queue. INVARIANTS (checked after every schedule by the explorer in
+// commit_explore_test.go):
+//
+//   - Order: commits are applied in queue order, each against the state the
+//     earlier ones left, so the committed history is one sequence.
+//   - Whole groups: a version is published only once every commit of its
+//     group is applied and its segments written, and is never modified after
+//     (copy on write), so every published version is the state after some
+//     prefix of the queue.
+//   - Durability: a version is published only after the manifest naming its
+//     segments is durable, and a commit is acknowledged only after that
+//     publication: an acknowledged commit survives a crash, and the session's
+//     next statement sees it.
+//   - Atomic failure: a conflicting commit (its table dropped or truncated by
+//     an earlier one, its new name taken) fails whole and changes nothing; a
+//     failed write fails the whole group.
+//   - Snapshots: a reader's snapshot (Txn: the version pinned at statement
+//     start) never changes; it only ever moves forward, to a later version.
+//   - Compaction never loses, duplicates or reorders a row, and never
+//     replaces a segment a concurrent commit removed (truncated, dropped):
+//     it applies only if its run of segments is still in place.
+//
+// The synchronization points — the queue, publication, acknowledgement — go
+// through commitSync, and the side effects (segment files, manifest) through
+// commitStore. The shipped DB instantiates them with a channel, an atomic
+// pointer and per-commit channels (chanSync) and the data directory
+// (dbStore); the explorer instantiates them with a deterministic scheduler
+// over this same code. Keep every step of the protocol in the code below
+// (committerLoop, commitGroup and its phases): a second copy elsewhere would
+// not be covered by the model check.
+
+// commitSync is the committer protocol's synchronization points.
+type commitSync interface {
+	// send queues r (session side); errClosed once the DB is closing.
+	send(r *commitReq) error
+	// wait returns r's outcome once the committer acknowledged it.
+	wait(r *commitReq) error
+	// next waits for the first commit of the next group; false once the DB
+	// is closed and nothing is queued.
+	next() (*commitReq, bool)
+	// more takes another queued commit without waiting.
+	more() (*commitReq, bool)
+	// load returns the published version.
+	load() *version
+	// publish makes v the version later statements read.
+	publish(v *version)
+	// ack delivers r's outcome to its submitter.
+	ack(r *commitReq, err error)
+}
+
+// commitStore is where the committer's durable effects go.
+type commitStore interface {
+	// newSegment stores recs (rows of a table with columns cols) as
+	// segment id, durably if the DB syncs.
+	newSegment(id uint64, cols []ColumnDef, recs []arrow.Record) (*segment, error)
+	// removeSegment deletes the file of a segment no manifest names.
+	removeSegment(s *segment)
+	// persist makes v (with the id counter at nextID) the durable state:
+	// once it returns nil, a crash recovers v. newFiles: some segment v
+	// names was written since the last persist.
+	persist(v *version, nextID uint64, newFiles bool) error
+}
+
 // commitReq is one transaction's changes (or one compaction) waiting for
 // the committer.
 type commitReq struct {
@@ -32,94 +103,224 @@ var errClosed = pgerr.New(pgerr.AdminShutdown, "terminating connection due to ad
 // submitted a commit is not abandoned: the caller must learn whether it
 // happened.
 func (db *DB) submit(r *commitReq) error {
+	if err := db.cs.send(r); err != nil {
+		return err
+	}
+	return db.cs.wait(r)
+}
+
+// chanSync is the shipped commitSync: a buffered channel as the queue, the
+// DB's atomic version pointer, a one-slot channel per commit for its
+// outcome.
+type chanSync struct{ db *DB }
+
+func (s chanSync) send(r *commitReq) error {
+	db := s.db
 	r.done = make(chan error, 1)
 	db.sendMu.RLock()
+	defer db.sendMu.RUnlock()
 	if db.closed {
-		db.sendMu.RUnlock()
 		return errClosed
 	}
 	db.commits <- r
-	db.sendMu.RUnlock()
-	return <-r.done
+	return nil
 }
 
-// committer applies queued commits in groups: everything queued while the
-// previous group was being written shares one manifest write (group commit).
+func (s chanSync) wait(r *commitReq) error { return <-r.done }
+
+func (s chanSync) next() (*commitReq, bool) {
+	select {
+	case r := <-s.db.commits:
+		return r, true
+	case <-s.db.quit:
+		// Close waited for all senders: finish what is queued.
+		return s.more()
+	}
+}
+
+func (s chanSync) more() (*commitReq, bool) {
+	select {
+	case r := <-s.db.commits:
+		return r, true
+	default:
+		return nil, false
+	}
+}
+
+func (s chanSync) load() *version              { return s.db.cur.Load() }
+func (s chanSync) publish(v *version)          { s.db.cur.Store(v) }
+func (s chanSync) ack(r *commitReq, err error) { r.done <- err }
+
+// dbStore is the shipped commitStore: segment files and the manifest in
+// the data directory, or nothing at all for an in-memory DB.
+type dbStore struct{ db *DB }
+
+func (s dbStore) newSegment(id uint64, cols []ColumnDef, recs []arrow.Record) (*segment, error) {
+	if s.db.dir == "" {
+		return memSegment(id, cols, recs)
+	}
+	return writeSegment(s.db.dir, id, cols, recs, s.db.sync())
+}
+
+func (s dbStore) removeSegment(seg *segment) {
+	if s.db.dir != "" {
+		os.Remove(filepath.Join(s.db.dir, segmentFile(seg.id)))
+	}
+}
+
+func (s dbStore) persist(v *version, nextID uint64, newFiles bool) error {
+	db := s.db
+	if db.dir == "" {
+		return nil
+	}
+	if db.sync() && newFiles {
+		// The segments' directory entries must be durable before the
+		// manifest that names them.
+		if err := syncDir(db.dir); err != nil {
+			return err
+		}
+	}
+	m, err := encodeManifest(v, nextID)
+	if err == nil {
+		err = writeManifest(db.dir, m, db.sync())
+	}
+	if err != nil {
+		// The rename may or may not have happened: the in-memory state
+		// can no longer be trusted to match the disk.
+		db.failed = pgerr.Wrap(err, codeIOError, "data directory is in an unknown state after a failed write (restart joind): %v", err)
+		db.log.Error("storage: manifest write failed; refusing further commits", "err", err)
+	}
+	return err
+}
+
+// maxGroup bounds a group, so one manifest write never waits on an
+// unbounded queue.
+const maxGroup = 512
+
+// committer is the committer goroutine.
 func (db *DB) committer() {
 	defer db.wg.Done()
+	db.committerLoop(db.commitGroup)
+}
+
+// committerLoop applies queued commits in groups: everything queued while
+// the previous group was being written shares one manifest write (group
+// commit). commit is db.commitGroup (a parameter only so a test can run a
+// deliberately broken variant through the same loop).
+func (db *DB) committerLoop(commit func([]*commitReq)) {
 	for {
-		var group []*commitReq
-		select {
-		case r := <-db.commits:
+		r, ok := db.cs.next()
+		if !ok {
+			return
+		}
+		group := []*commitReq{r}
+		for len(group) < maxGroup {
+			r, ok := db.cs.more()
+			if !ok {
+				break
+			}
 			group = append(group, r)
-		case <-db.quit:
-			// Close waited for all senders: finish what is queued.
-			for {
-				select {
-				case r := <-db.commits:
-					db.commitGroup([]*commitReq{r})
-				default:
-					return
-				}
-			}
 		}
-	drain:
-		for len(group) < 512 {
-			select {
-			case r := <-db.commits:
-				group = append(group, r)
-			default:
-				break drain
-			}
-		}
-		db.commitGroup(group)
+		commit(group)
 	}
 }
 
 // commitGroup validates and applies each request on a working copy of the
 // current version, writes the new segments and the manifest, publishes the
-// new version and answers every request.
+// new version and answers every request. The order of the phases is the
+// protocol: decide → write segments → persist → publish → acknowledge.
 func (db *DB) commitGroup(group []*commitReq) {
+	g := db.decide(group)
+	if g == nil {
+		return
+	}
+	if err := g.writeSegments(); err != nil {
+		g.fail(err)
+		return
+	}
+	if err := g.persist(); err != nil {
+		g.fail(err)
+		return
+	}
+	g.publish()
+	g.acknowledge()
+}
+
+// groupCommit is one group on its way through the committer.
+type groupCommit struct {
+	db       *DB
+	old      *version        // the published version the group applies to
+	work     *version        // old with the group's commits applied; private until published
+	touched  map[uint64]bool // tables of work copied (and changed) by the group
+	ok       []*commitReq    // the commits that applied, in queue order
+	newFiles bool            // a compaction wrote a segment file
+	written  []*segment      // segments written for the group
+}
+
+// decide loads the published version and applies the group to a copy of
+// it (applyGroup). A commit that fails validation is answered at once: it
+// changed nothing. It returns nil if no commit of the group applied.
+func (db *DB) decide(group []*commitReq) *groupCommit {
 	if db.failed != nil {
 		for _, r := range group {
-			r.done <- db.failed
+			db.cs.ack(r, db.failed)
 		}
-		return
+		return nil
 	}
-	old := db.cur.Load()
-	work := old.clone()
-	touched := map[uint64]bool{}
-	ok := make([]*commitReq, 0, len(group))
-	newFiles := false
-	for _, r := range group {
-		var err error
-		if r.compact != nil {
-			err = applyCompaction(work, touched, r.compact)
-		} else {
-			err = applyPending(work, touched, r.p)
-		}
-		if err != nil {
-			if r.compact != nil && db.dir != "" {
-				os.Remove(filepath.Join(db.dir, segmentFile(r.compact.seg.id)))
+	old := db.cs.load()
+	work, touched, errs := applyGroup(old, group)
+	g := &groupCommit{db: db, old: old, work: work, touched: touched, ok: make([]*commitReq, 0, len(group))}
+	for i, r := range group {
+		if errs[i] != nil {
+			if r.compact != nil {
+				db.store.removeSegment(r.compact.seg)
 			}
-			r.done <- err
+			db.cs.ack(r, errs[i])
 			continue
 		}
-		newFiles = newFiles || r.compact != nil
-		ok = append(ok, r)
+		g.newFiles = g.newFiles || r.compact != nil
+		g.ok = append(g.ok, r)
 	}
-	if len(ok) == 0 {
-		return
+	if len(g.ok) == 0 {
+		return nil
 	}
-	fail := func(err error) {
-		for _, r := range ok {
-			r.done <- err
+	return g
+}
+
+// applyGroup is the committer's decision: it validates and applies each
+// commit of group, in order, to a copy of old, each against the state the
+// earlier ones left. A commit that fails validation changes nothing (its
+// error is errs[i]). It touches no shared state and writes nothing; the
+// rows of the group are left in work's tables' fresh lists, for
+// writeSegments.
+func applyGroup(old *version, group []*commitReq) (work *version, touched map[uint64]bool, errs []error) {
+	work = old.clone()
+	touched = map[uint64]bool{}
+	errs = make([]error, len(group))
+	for i, r := range group {
+		if r.compact != nil {
+			errs[i] = applyCompaction(work, touched, r.compact)
+		} else {
+			errs[i] = applyPending(work, touched, r.p)
 		}
 	}
-	// One segment per table per group, however many commits fed it.
-	var written []*segment
-	for id := range touched {
-		t, live := work.byID[id]
+	return work, touched, errs
+}
+
+// fail answers every applied commit of the group with err; nothing of the
+// group is published.
+func (g *groupCommit) fail(err error) {
+	for _, r := range g.ok {
+		g.db.cs.ack(r, err)
+	}
+}
+
+// writeSegments turns the rows the group added to each table into
+// segments: one per table per group, however many commits fed it.
+func (g *groupCommit) writeSegments() error {
+	db := g.db
+	for id := range g.touched {
+		t, live := g.work.byID[id]
 		if !live || len(t.fresh) == 0 {
 			continue
 		}
@@ -128,57 +329,46 @@ func (db *DB) commitGroup(group []*commitReq) {
 		// filter skip most of it; they still share the group's one
 		// manifest write, so the statement stays atomic.
 		for _, recs := range splitRecords(coalesce(t.fresh), maxRows) {
-			var seg *segment
-			var err error
-			segID := db.nextID.Add(1) - 1
-			if db.dir == "" {
-				seg, err = memSegment(segID, t.cols, recs)
-			} else {
-				seg, err = writeSegment(db.dir, segID, t.cols, recs, db.sync())
-			}
+			seg, err := db.store.newSegment(db.nextID.Add(1)-1, t.cols, recs)
 			if err != nil {
-				for _, s := range written {
-					os.Remove(filepath.Join(db.dir, segmentFile(s.id)))
+				for _, s := range g.written {
+					db.store.removeSegment(s)
 				}
-				fail(err)
-				return
+				return err
 			}
-			written = append(written, seg)
+			g.written = append(g.written, seg)
 			t.segs = append(t.segs, seg)
 			t.rows += seg.rows
 		}
 		t.fresh = nil
 	}
-	if db.dir != "" {
-		if db.sync() && (newFiles || len(written) > 0) {
-			// The segments' directory entries must be durable before the
-			// manifest that names them.
-			if err := syncDir(db.dir); err != nil {
-				fail(err)
-				return
-			}
-		}
-		m, err := encodeManifest(work, db.nextID.Load())
-		if err == nil {
-			err = writeManifest(db.dir, m, db.sync())
-		}
-		if err != nil {
-			// The rename may or may not have happened: the in-memory state
-			// can no longer be trusted to match the disk.
-			db.failed = pgerr.Wrap(err, codeIOError, "data directory is in an unknown state after a failed write (restart joind): %v", err)
-			db.log.Error("storage: manifest write failed; refusing further commits", "err", err)
-			fail(err)
-			return
-		}
+	return nil
+}
+
+// persist makes the group's version durable: its manifest names every
+// segment it needs and nothing the group wrote is missing from the disk.
+func (g *groupCommit) persist() error {
+	return g.db.store.persist(g.work, g.db.nextID.Load(), g.newFiles || len(g.written) > 0)
+}
+
+// publish makes the group's version the one later statements read (after
+// persist: nothing visible can be lost by a crash) and retires the segments
+// it no longer names.
+func (g *groupCommit) publish() {
+	g.db.cs.publish(g.work)
+	g.db.retire(unreferenced(g.old, g.work))
+}
+
+// acknowledge answers every applied commit (after publish: a session's
+// next statement sees its commit) and wakes the compactor if the group
+// wrote segments.
+func (g *groupCommit) acknowledge() {
+	for _, r := range g.ok {
+		g.db.cs.ack(r, nil)
 	}
-	db.cur.Store(work)
-	db.retire(unreferenced(old, work))
-	for _, r := range ok {
-		r.done <- nil
-	}
-	if len(written) > 0 {
+	if len(g.written) > 0 {
 		select {
-		case db.compactC <- struct{}{}:
+		case g.db.compactC <- struct{}{}:
 		default:
 		}
 	}
@@ -220,6 +410,10 @@ func mutable(work *version, touched map[uint64]bool, id uint64) *tableState {
 var errConflict = errors.New("conflict")
 
 // applyPending applies one transaction to work, all or nothing.
+// INVARIANT: every check comes before the first change, so a conflicting
+// commit (a table it changes was dropped, or truncated and dropped, by an
+// earlier commit; a name it creates is taken) returns an error with work
+// untouched.
 func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	// Validate first, against work as the earlier commits of the group left it.
 	for id, name := range p.dropped {
@@ -275,6 +469,9 @@ func concurrentDrop(name string) error {
 	return pgerr.New(codeSerialization, "could not serialize access: relation %q was dropped or truncated by a concurrent transaction", name)
 }
 
+// applyCompaction replaces c's run of segments by the merged one if the run
+// is still in place (same segments, adjacent, in order) in work; otherwise
+// it returns errConflict and leaves work untouched.
 func applyCompaction(work *version, touched map[uint64]bool, c *compaction) error {
 	t := work.byID[c.table]
 	if t == nil {

@@ -46,7 +46,7 @@ func (db *DB) compactor() {
 
 // compactOnce merges one run of small segments; it reports whether it did.
 func (db *DB) compactOnce() bool {
-	v := db.cur.Load()
+	v := db.cs.load()
 	for _, t := range v.sorted() {
 		run := pickRun(t.segs)
 		if run == nil {
@@ -86,6 +86,13 @@ func pickRun(segs []*segment) []*segment {
 	return nil
 }
 
+// merge writes run's rows as one segment and submits the replacement.
+// INVARIANT: the committer applies it only if run is still in place in the
+// then current version (applyCompaction), so a TRUNCATE, DROP or another
+// compaction committed since t was read makes it fail (errConflict) and
+// its segment is deleted; appends committed meanwhile come after run and
+// do not conflict. The merged segment holds run's rows in run's order, so
+// a successful compaction never loses, duplicates or reorders a row.
 func (db *DB) merge(t *tableState, run []*segment) error {
 	var recs []arrow.Record
 	for _, s := range run {
@@ -98,14 +105,7 @@ func (db *DB) merge(t *tableState, run []*segment) error {
 	if len(recs) > 1 {
 		recs = []arrow.Record{concatRecords(recs)}
 	}
-	id := db.nextID.Add(1) - 1
-	var seg *segment
-	var err error
-	if db.dir == "" {
-		seg, err = memSegment(id, t.cols, recs)
-	} else {
-		seg, err = writeSegment(db.dir, id, t.cols, recs, db.sync())
-	}
+	seg, err := db.store.newSegment(db.nextID.Add(1)-1, t.cols, recs)
 	if err != nil {
 		return err
 	}

@@ -36,8 +36,11 @@ type DB struct {
 	log  *slog.Logger
 	lock *os.File // flock'd LOCK file
 
-	cur    atomic.Pointer[version]
-	nextID atomic.Uint64 // table and segment ids
+	cur    atomic.Pointer[version] // the published version (read through cs.load)
+	nextID atomic.Uint64           // table and segment ids
+
+	cs    commitSync  // the commit protocol's synchronization points (commit.go)
+	store commitStore // where commits are made durable
 
 	sendMu   sync.RWMutex // held (R) while sending to commits; closed under W
 	closed   bool
@@ -143,6 +146,7 @@ func Open(dir string, opts Options) (*DB, error) {
 	db := &DB{dir: dir, opts: opts, log: opts.Logger, commits: make(chan *commitReq, 1024),
 		quit: make(chan struct{}), compactC: make(chan struct{}, 1)}
 	db.nextID.Store(1)
+	db.cs, db.store = chanSync{db}, dbStore{db}
 	if dir == "" {
 		db.cur.Store(newVersion())
 	} else if err := db.load(); err != nil {

@@ -56,6 +56,14 @@ func (p *pending) nameOf(id uint64) string {
 // of the DB as of the start of the current statement plus the
 // transaction's own changes, and whose writes stay private until Commit.
 // A Txn is used by one session (one goroutine at a time).
+//
+// INVARIANTS (the commit protocol, commit.go): the snapshot a statement
+// pins (Begin, NewStatement) is a published version, which never changes,
+// so a statement never sees a commit half-applied or a row twice; a later
+// statement's snapshot is the same or a later version. Nothing of the
+// transaction is visible to others before Commit returns nil, and then all
+// of it is, durably. A commit that conflicts with one queued before it
+// fails whole at Commit and changes nothing.
 type Txn struct {
 	db   *DB
 	snap *version // committed state this statement reads
@@ -75,7 +83,7 @@ var _ Catalog = (*Txn)(nil)
 
 // Begin starts a transaction reading the current committed state.
 func (db *DB) Begin() *Txn {
-	return &Txn{db: db, snap: db.cur.Load(), p: newPending()}
+	return &Txn{db: db, snap: db.cs.load(), p: newPending()}
 }
 
 var errDone = pgerr.New(pgerr.InternalError, "transaction already finished")
@@ -84,7 +92,7 @@ var errDone = pgerr.New(pgerr.InternalError, "transaction already finished")
 // (READ COMMITTED: each statement sees what was committed before it began).
 func (t *Txn) NewStatement() {
 	if !t.done {
-		t.snap = t.db.cur.Load()
+		t.snap = t.db.cs.load()
 	}
 	t.loadErr = nil
 }
@@ -125,7 +133,7 @@ func (t *Txn) finish() {
 // version is the committed state the transaction reads.
 func (t *Txn) version() *version {
 	if t.snap == nil {
-		return t.db.cur.Load()
+		return t.db.cs.load()
 	}
 	return t.snap
 }
