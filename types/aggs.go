@@ -67,6 +67,20 @@ func ResolveAggregate(name string, args []Type, star bool) (*AggOverload, error)
 	return nil, funcError(lname, args, amb)
 }
 
+// NumericAdd is numeric addition as sum and avg accumulate it: exact, NaN
+// and infinities as in PostgreSQL, 22003 when the result overflows numeric.
+// Batch aggregation (operators) uses it for the values its scaled-int64
+// path cannot hold.
+func NumericAdd(a, b *apd.Decimal) (*apd.Decimal, error) { return numAdd(a, b, false) }
+
+// AvgNumeric is avg's final step for integer and numeric inputs: sum / n
+// (n > 0) with numeric division's result scale, so a batch aggregate's
+// output text is the accumulators' byte for byte.
+func AvgNumeric(sum *apd.Decimal, n int64) (Value, error) {
+	r, err := numDiv(sum, apd.New(n, 0))
+	return Value{Num: r}, err
+}
+
 func errAggMerge() error {
 	return pgerr.New(pgerr.InternalError, "aggregate merge of mismatched accumulators")
 }
@@ -161,8 +175,7 @@ func (a *intSumAcc) Result() (Value, error) {
 	}
 	switch {
 	case a.avg:
-		r, err := numDiv(a.total(), apd.New(a.n, 0))
-		return Value{Num: r}, err
+		return AvgNumeric(a.total(), a.n)
 	case a.toNum:
 		return Value{Num: a.total()}, nil
 	}
@@ -212,8 +225,7 @@ func (a *numSumAcc) Result() (Value, error) {
 		return NullValue, nil
 	}
 	if a.avg {
-		r, err := numDiv(a.sum, apd.New(a.n, 0))
-		return Value{Num: r}, err
+		return AvgNumeric(a.sum, a.n)
 	}
 	return Value{Num: a.sum}, nil
 }
