@@ -1,6 +1,7 @@
 package operators
 
 import (
+	"hash/maphash"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -36,7 +37,7 @@ func newGroupKeys(ts []types.Type) groupKeys {
 		case types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ:
 			return newIntKeys(ts[0])
 		case types.Text, types.Varchar:
-			return &strKeys{t: ts[0], index: map[string]int32{}, null: -1}
+			return newStrKeys(ts[0])
 		}
 	}
 	return &encKeys{ts: ts, index: map[string]int32{}}
@@ -187,13 +188,43 @@ func (k *intKeys) appendKeys(bs []array.Builder, lo, hi int) {
 	}
 }
 
-// strKeys: one text or varchar column.
+// strKeys: one text or varchar column, in an open-addressing table that
+// keeps each key's 64-bit hash: growing and merging never rehash, and a
+// probe reads a key's bytes only when the hashes are equal.
 type strKeys struct {
-	t     types.Type
-	index map[string]int32
-	keys  []string // per group, pointing into arena chunks
-	null  int32
-	arena []byte
+	t      types.Type
+	slotH  []uint64
+	slotG  []int32 // group id + 1; 0 = empty slot
+	shift  uint
+	keys   []string // per group, pointing into arena chunks
+	hashes []uint64 // per group
+	null   int32
+	arena  []byte
+}
+
+// strSeed is shared by every table so merged tables agree on hashes.
+var strSeed = maphash.MakeSeed()
+
+func newStrKeys(t types.Type) *strKeys {
+	k := &strKeys{t: t, null: -1}
+	k.resize(256)
+	return k
+}
+
+func (k *strKeys) resize(slots int) {
+	k.slotH, k.slotG = make([]uint64, slots), make([]int32, slots)
+	k.shift = uint(64 - bitsLen(slots))
+	mask := uint64(slots - 1)
+	for g, h := range k.hashes {
+		if int32(g) == k.null {
+			continue
+		}
+		p := h >> k.shift
+		for k.slotG[p] != 0 {
+			p = (p + 1) & mask
+		}
+		k.slotH[p], k.slotG[p] = h, int32(g)+1
+	}
 }
 
 // intern copies s into the arena: one allocation per 64 KiB of keys, not
@@ -215,21 +246,39 @@ func (k *strKeys) intern(s string) string {
 
 func (k *strKeys) count() int { return len(k.keys) }
 
-func (k *strKeys) find(s string) int32 {
-	if g, ok := k.index[s]; ok {
-		return g
+// find returns the group of s (hash h), adding it when new (copied into
+// the arena unless owned: a merged table's keys are already copies).
+func (k *strKeys) find(s string, h uint64, owned bool) int32 {
+	mask := uint64(len(k.slotG) - 1)
+	p := h >> k.shift
+	for {
+		g := k.slotG[p]
+		if g == 0 {
+			break
+		}
+		if k.slotH[p] == h && k.keys[g-1] == s {
+			return g - 1
+		}
+		p = (p + 1) & mask
 	}
-	g := int32(len(k.keys))
-	s = k.intern(s)
+	id := int32(len(k.keys))
+	if !owned {
+		s = k.intern(s)
+	}
 	k.keys = append(k.keys, s)
-	k.index[s] = g
-	return g
+	k.hashes = append(k.hashes, h)
+	k.slotH[p], k.slotG[p] = h, id+1
+	if len(k.keys)*2 > len(k.slotG) {
+		k.resize(2 * len(k.slotG))
+	}
+	return id
 }
 
 func (k *strKeys) nullGroup() int32 {
 	if k.null < 0 {
 		k.null = int32(len(k.keys))
 		k.keys = append(k.keys, "")
+		k.hashes = append(k.hashes, 0)
 	}
 	return k.null
 }
@@ -254,7 +303,7 @@ func (k *strKeys) assign(arrs []arrow.Array, n int, gids []int32) {
 			gids[i] = lastG
 			continue
 		}
-		g := k.find(s)
+		g := k.find(s, maphash.String(strSeed, s), false)
 		gids[i], last, lastG = g, s, g
 	}
 }
@@ -266,7 +315,7 @@ func (k *strKeys) absorb(src groupKeys) []int32 {
 		if int32(i) == s.null {
 			m[i] = k.nullGroup()
 		} else {
-			m[i] = k.find(v)
+			m[i] = k.find(v, s.hashes[i], true)
 		}
 	}
 	return m

@@ -2,6 +2,8 @@ package types
 
 import (
 	"math"
+	"math/big"
+	"math/bits"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -77,8 +79,50 @@ func NumericAdd(a, b *apd.Decimal) (*apd.Decimal, error) { return numAdd(a, b, f
 // (n > 0) with numeric division's result scale, so a batch aggregate's
 // output text is the accumulators' byte for byte.
 func AvgNumeric(sum *apd.Decimal, n int64) (Value, error) {
-	r, err := numDiv(sum, apd.New(n, 0))
+	den := apd.New(n, 0)
+	if r := avgSmall(sum, den, n); r != nil {
+		return Value{Num: r}, nil
+	}
+	r, err := numDiv(sum, den)
 	return Value{Num: r}, err
+}
+
+// avgSmall is numDiv(sum, n) in 128-bit integers when the scaled dividend
+// fits (the common case: sums of up to 19 digits): the same scale, the same
+// rounding (half away from zero), no big.Int. nil when it does not apply.
+func avgSmall(sum, den *apd.Decimal, n int64) *apd.Decimal {
+	if sum.Form != apd.Finite || n <= 0 || !sum.Coeff.IsUint64() || sum.Exponent > 0 {
+		return nil
+	}
+	rs := divScale(sum, den)
+	k := int(sum.Exponent) + rs // >= 0: rs >= dscale(sum) = -Exponent
+	if k < 0 || k > 19 {
+		return nil
+	}
+	p := uint64(1)
+	for i := 0; i < k; i++ {
+		p *= 10
+	}
+	hi, lo := bits.Mul64(sum.Coeff.Uint64(), p)
+	d := uint64(n)
+	qhi, r1 := hi/d, hi%d
+	qlo, r := bits.Div64(r1, lo, d)
+	if r >= d-r { // 2r >= d without overflow: round half away from zero
+		var c uint64
+		qlo, c = bits.Add64(qlo, 1, 0)
+		qhi += c
+	}
+	res := new(apd.Decimal)
+	if qhi == 0 {
+		res.Coeff.SetUint64(qlo)
+	} else {
+		b := new(big.Int).SetUint64(qhi)
+		res.Coeff.SetMathBigInt(b.Lsh(b, 64).Or(b, new(big.Int).SetUint64(qlo)))
+	}
+	q := qhi | qlo
+	res.Negative = sum.Negative && q != 0
+	res.Exponent = int32(-rs)
+	return res
 }
 
 func errAggMerge() error {
