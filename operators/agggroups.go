@@ -46,8 +46,7 @@ func newGroupKeys(ts []types.Type) groupKeys {
 // intKeys: one integer-like column.
 type intKeys struct {
 	t     types.Type
-	slotK []int64
-	slotG []int32 // group id + 1; 0 = empty slot
+	slots []intSlot
 	shift uint
 	keys  []int64 // per group (0 for the NULL group)
 	null  int32   // the NULL group's id, -1 = none yet
@@ -60,20 +59,27 @@ func newIntKeys(t types.Type) *intKeys {
 	return k
 }
 
+// intSlot is one slot of the table: key and group id side by side, so a
+// probe touches one cache line.
+type intSlot struct {
+	k int64
+	g int32 // group id + 1; 0 = empty slot
+}
+
 func (k *intKeys) resize(slots int) {
-	oldK, oldG := k.slotK, k.slotG
-	k.slotK, k.slotG = make([]int64, slots), make([]int32, slots)
+	old := k.slots
+	k.slots = make([]intSlot, slots)
 	k.shift = uint(64 - bitsLen(slots))
 	mask := uint64(slots - 1)
-	for i, g := range oldG {
-		if g == 0 {
+	for _, sl := range old {
+		if sl.g == 0 {
 			continue
 		}
-		h := (uint64(oldK[i]) * 0x9E3779B97F4A7C15) >> k.shift
-		for k.slotG[h] != 0 {
+		h := (uint64(sl.k) * 0x9E3779B97F4A7C15) >> k.shift
+		for k.slots[h].g != 0 {
 			h = (h + 1) & mask
 		}
-		k.slotK[h], k.slotG[h] = oldK[i], g
+		k.slots[h] = sl
 	}
 }
 
@@ -91,23 +97,23 @@ func (k *intKeys) count() int { return len(k.keys) }
 
 // find returns key v's group, adding it when new.
 func (k *intKeys) find(v int64) int32 {
-	mask := uint64(len(k.slotG) - 1)
+	mask := uint64(len(k.slots) - 1)
 	h := (uint64(v) * 0x9E3779B97F4A7C15) >> k.shift
 	for {
-		g := k.slotG[h]
-		if g == 0 {
+		sl := &k.slots[h]
+		if sl.g == 0 {
 			break
 		}
-		if k.slotK[h] == v {
-			return g - 1
+		if sl.k == v {
+			return sl.g - 1
 		}
 		h = (h + 1) & mask
 	}
 	id := int32(len(k.keys))
 	k.keys = append(k.keys, v)
-	k.slotK[h], k.slotG[h] = v, id+1
-	if len(k.keys)*2 > len(k.slotG) { // load at most 1/2
-		k.resize(2 * len(k.slotG))
+	k.slots[h] = intSlot{v, id + 1}
+	if len(k.keys)*2 > len(k.slots) { // load at most 1/2
+		k.resize(2 * len(k.slots))
 	}
 	return id
 }
@@ -193,8 +199,7 @@ func (k *intKeys) appendKeys(bs []array.Builder, lo, hi int) {
 // probe reads a key's bytes only when the hashes are equal.
 type strKeys struct {
 	t      types.Type
-	slotH  []uint64
-	slotG  []int32 // group id + 1; 0 = empty slot
+	slots  []intSlot // k: the key's hash
 	shift  uint
 	keys   []string // per group, pointing into arena chunks
 	hashes []uint64 // per group
@@ -212,7 +217,7 @@ func newStrKeys(t types.Type) *strKeys {
 }
 
 func (k *strKeys) resize(slots int) {
-	k.slotH, k.slotG = make([]uint64, slots), make([]int32, slots)
+	k.slots = make([]intSlot, slots)
 	k.shift = uint(64 - bitsLen(slots))
 	mask := uint64(slots - 1)
 	for g, h := range k.hashes {
@@ -220,10 +225,10 @@ func (k *strKeys) resize(slots int) {
 			continue
 		}
 		p := h >> k.shift
-		for k.slotG[p] != 0 {
+		for k.slots[p].g != 0 {
 			p = (p + 1) & mask
 		}
-		k.slotH[p], k.slotG[p] = h, int32(g)+1
+		k.slots[p] = intSlot{int64(h), int32(g) + 1}
 	}
 }
 
@@ -249,15 +254,15 @@ func (k *strKeys) count() int { return len(k.keys) }
 // find returns the group of s (hash h), adding it when new (copied into
 // the arena unless owned: a merged table's keys are already copies).
 func (k *strKeys) find(s string, h uint64, owned bool) int32 {
-	mask := uint64(len(k.slotG) - 1)
+	mask := uint64(len(k.slots) - 1)
 	p := h >> k.shift
 	for {
-		g := k.slotG[p]
-		if g == 0 {
+		sl := &k.slots[p]
+		if sl.g == 0 {
 			break
 		}
-		if k.slotH[p] == h && k.keys[g-1] == s {
-			return g - 1
+		if uint64(sl.k) == h && k.keys[sl.g-1] == s {
+			return sl.g - 1
 		}
 		p = (p + 1) & mask
 	}
@@ -267,9 +272,9 @@ func (k *strKeys) find(s string, h uint64, owned bool) int32 {
 	}
 	k.keys = append(k.keys, s)
 	k.hashes = append(k.hashes, h)
-	k.slotH[p], k.slotG[p] = h, id+1
-	if len(k.keys)*2 > len(k.slotG) {
-		k.resize(2 * len(k.slotG))
+	k.slots[p] = intSlot{int64(h), id + 1}
+	if len(k.keys)*2 > len(k.slots) {
+		k.resize(2 * len(k.slots))
 	}
 	return id
 }
