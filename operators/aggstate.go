@@ -596,15 +596,20 @@ func (s *floatSumState) result(g int) (types.Value, error) {
 type numSumState struct {
 	avg bool
 	t   types.Type
-	m   []int64
-	sc  []int8
-	cnt []int64
+	a   []numAcc
 	big []*apd.Decimal // nil until a group needs it
 	sel []int32
 }
 
+// numAcc is one group's fast state, packed so a row touches one cache line.
+type numAcc struct {
+	m   int64 // mantissa
+	cnt int64
+	sc  int8 // scale
+}
+
 func (s *numSumState) grow(n int) {
-	s.m, s.sc, s.cnt = growTo(s.m, n), growTo(s.sc, n), growTo(s.cnt, n)
+	s.a = growTo(s.a, n)
 	if s.big != nil {
 		s.big = growTo(s.big, n)
 	}
@@ -615,15 +620,15 @@ func (s *numSumState) total(g int32) *apd.Decimal {
 	if s.big != nil && s.big[g] != nil {
 		return s.big[g]
 	}
-	return apd.New(s.m[g], -int32(s.sc[g]))
+	return apd.New(s.a[g].m, -int32(s.a[g].sc))
 }
 
 // addBig adds d to group g exactly.
 func (s *numSumState) addBig(g int32, d *apd.Decimal) error {
 	if s.big == nil {
-		s.big = make([]*apd.Decimal, len(s.m))
+		s.big = make([]*apd.Decimal, len(s.a))
 	}
-	if s.cnt[g] == 0 && s.big[g] == nil {
+	if s.a[g].cnt == 0 && s.big[g] == nil {
 		s.big[g] = d // as the accumulator: the first value is the sum
 		return nil
 	}
@@ -640,7 +645,7 @@ func (s *numSumState) addFast(g int32, v int64, sc int) bool {
 	if s.big != nil && s.big[g] != nil {
 		return false
 	}
-	cur, gs := s.m[g], int(s.sc[g])
+	cur, gs := s.a[g].m, int(s.a[g].sc)
 	ok := true
 	if sc > gs {
 		if cur, ok = rescale(cur, sc-gs); !ok {
@@ -656,19 +661,19 @@ func (s *numSumState) addFast(g int32, v int64, sc int) bool {
 	if (r > cur) != (v > 0) {
 		return false
 	}
-	s.m[g], s.sc[g] = r, int8(gs)
+	s.a[g].m, s.a[g].sc = r, int8(gs)
 	return true
 }
 
 func (s *numSumState) addText(g int32, arg arrow.Array, str string, i int) error {
 	if m, sc, ok := parseDec(str); ok && s.addFast(g, m, sc) {
-		s.cnt[g]++
+		s.a[g].cnt++
 		return nil
 	}
 	if err := s.addBig(g, types.GetValue(arg, s.t, i).Num); err != nil {
 		return err
 	}
-	s.cnt[g]++
+	s.a[g].cnt++
 	return nil
 }
 
@@ -684,7 +689,7 @@ func (s *numSumState) update(_ context.Context, gids []int32, args []arrow.Array
 					if err := s.addBig(gidOf(gids, i), v.Num); err != nil {
 						return err
 					}
-					s.cnt[gidOf(gids, i)]++
+					s.a[gidOf(gids, i)].cnt++
 				}
 			}
 		}
@@ -734,7 +739,7 @@ func (s *numSumState) update(_ context.Context, gids []int32, args []arrow.Array
 			}
 		}
 		if ok && (cnt == 0 || s.addFast(0, sum, scale)) {
-			s.cnt[0] += cnt
+			s.a[0].cnt += cnt
 			return nil
 		}
 		// Fall through: row by row (exact) from the batch's start.
@@ -758,35 +763,35 @@ func (s *numSumState) update(_ context.Context, gids []int32, args []arrow.Array
 func (s *numSumState) merge(src aggState, m []int32, _ int32) error {
 	o := src.(*numSumState)
 	for i, d := range m {
-		if o.cnt[i] == 0 {
+		if o.a[i].cnt == 0 {
 			continue
 		}
 		si := int32(i)
 		srcBig := o.big != nil && o.big[i] != nil
-		if !srcBig && s.addFast(d, o.m[i], int(o.sc[i])) {
-			s.cnt[d] += o.cnt[i]
+		if !srcBig && s.addFast(d, o.a[i].m, int(o.a[i].sc)) {
+			s.a[d].cnt += o.a[i].cnt
 			continue
 		}
-		if s.cnt[d] == 0 && (s.big == nil || s.big[d] == nil) {
+		if s.a[d].cnt == 0 && (s.big == nil || s.big[d] == nil) {
 			if s.big == nil {
-				s.big = make([]*apd.Decimal, len(s.m))
+				s.big = make([]*apd.Decimal, len(s.a))
 			}
 			s.big[d] = o.total(si)
 		} else if err := s.addBig(d, o.total(si)); err != nil {
 			return err
 		}
-		s.cnt[d] += o.cnt[i]
+		s.a[d].cnt += o.a[i].cnt
 	}
 	return nil
 }
 
 func (s *numSumState) result(g int) (types.Value, error) {
-	if s.cnt[g] == 0 {
+	if s.a[g].cnt == 0 {
 		return types.NullValue, nil
 	}
 	t := s.total(int32(g))
 	if s.avg {
-		return types.AvgNumeric(t, s.cnt[g])
+		return types.AvgNumeric(t, s.a[g].cnt)
 	}
 	return types.Value{Num: t}, nil
 }

@@ -90,11 +90,47 @@ func AvgNumeric(sum *apd.Decimal, n int64) (Value, error) {
 // avgSmall is numDiv(sum, n) in 128-bit integers when the scaled dividend
 // fits (the common case: sums of up to 19 digits): the same scale, the same
 // rounding (half away from zero), no big.Int. nil when it does not apply.
+// avgScale is divScale(c×10^exp, n) without formatting c: the same
+// select_div_scale arithmetic over base-10000 weights and first digits.
+func avgScale(c uint64, exp int, n int64) int {
+	weight := func(c uint64, exp int) (int, int) {
+		if c == 0 {
+			return 0, 0
+		}
+		var digs [20]byte
+		d := len(digs)
+		for x := c; x > 0; x /= 10 {
+			d--
+			digs[d] = byte(x % 10)
+		}
+		ds := digs[d:]
+		msd := len(ds) + exp - 1
+		w := int(floorDiv(int64(msd), 4))
+		fd := 0
+		for i := 0; i < msd-4*w+1; i++ {
+			fd *= 10
+			if i < len(ds) {
+				fd += int(ds[i])
+			}
+		}
+		return w, fd
+	}
+	w1, f1 := weight(c, exp)
+	w2, f2 := weight(uint64(n), 0)
+	qweight := w1 - w2
+	if f1 <= f2 {
+		qweight--
+	}
+	rscale := numericMinSigDigits - qweight*4
+	rscale = max(rscale, max(-exp, 0), numericMinDispScale)
+	return min(rscale, numericMaxDispScale)
+}
+
 func avgSmall(sum, den *apd.Decimal, n int64) *apd.Decimal {
 	if sum.Form != apd.Finite || n <= 0 || !sum.Coeff.IsUint64() || sum.Exponent > 0 {
 		return nil
 	}
-	rs := divScale(sum, den)
+	rs := avgScale(sum.Coeff.Uint64(), int(sum.Exponent), n)
 	k := int(sum.Exponent) + rs // >= 0: rs >= dscale(sum) = -Exponent
 	if k < 0 || k > 19 {
 		return nil
