@@ -568,6 +568,15 @@ func (p *chunkParser) parse(buf []byte, first bool) *chunkResult {
 	x, l := p.l.x, p.l
 	pos := 0
 	for pos < len(buf) {
+		if !first || !x.Header || p.res.lines > 0 {
+			var err error
+			if pos, err = p.fastRecords(buf, pos); err != nil {
+				return p.fail(err, nil)
+			}
+			if pos >= len(buf) {
+				break
+			}
+		}
 		start := pos
 		p.res.lines++
 		if isEndMarker(buf[pos:]) {
@@ -581,10 +590,7 @@ func (p *chunkParser) parse(buf []byte, first bool) *chunkResult {
 			}
 			continue
 		}
-		next, ok, err := p.fastRecord(buf, pos)
-		if !ok {
-			next, err = p.record(buf, pos)
-		}
+		next, err := p.record(buf, pos)
 		if err != nil {
 			var end int
 			if l.csv {
@@ -712,102 +718,122 @@ func (p *chunkParser) record(buf []byte, pos int) (int, error) {
 	return pos, nil
 }
 
-// fastRecord parses the common record: every field plain (no quotes,
-// escapes or carriage returns), not NULL, integers as at most 18 digits with
-// an optional minus sign. Integer and text fields are appended as they are
-// scanned; for any other record it truncates what it appended to the
-// batch's p.rows rows and reports ok = false, and record parses it. err is
-// a bad value of a type without a fast path, as record would report it.
-func (p *chunkParser) fastRecord(buf []byte, pos int) (next int, ok bool, err error) {
+// fastRecords parses common records from pos on, each a row and a line,
+// and returns where it stopped: at the end of buf, or at a record that is
+// not common or starts with a backslash (it may be the end marker), which
+// parse's general path then reads. A common record has every field plain
+// (no quotes, escapes or carriage returns) and not NULL, integers as at
+// most 18 digits with an optional minus sign. Integer and text fields are
+// appended as they are scanned; on an uncommon record declineFast
+// truncates them back to the batch's p.rows rows. err is a bad value of a
+// type without a fast path, as record would report it (its line counted).
+func (p *chunkParser) fastRecords(buf []byte, pos int) (int, error) {
 	if !p.fast {
-		return 0, false, nil
+		return pos, nil
 	}
+	batch := p.l.batch
 	fc := p.fastCols
 	last := len(fc) - 1
 	delim, null := p.delim, p.null
 	sp := &p.special
-	i := pos
-	for f := range fc {
-		start := i
-		a := fc[f].acc
-		switch kind := a.kind; kind {
-		case kindInt64, kindInt32, kindInt16:
-			neg := i < len(buf) && buf[i] == '-'
-			if neg {
-				i++
-			}
-			digits := i
-			var v int64
-			for i < len(buf) {
-				d := buf[i] - '0'
-				if d > 9 {
-					break
+records:
+	for pos < len(buf) && buf[pos] != '\\' {
+		i := pos
+		for f := range fc {
+			start := i
+			a := fc[f].acc
+			switch kind := a.kind; kind {
+			case kindInt64, kindInt32, kindInt16:
+				neg := i < len(buf) && buf[i] == '-'
+				if neg {
+					i++
 				}
-				v = v*10 + int64(d)
-				i++
-			}
-			if n := i - digits; n == 0 || n > 18 || i-start == len(null) && string(buf[start:i]) == null {
-				return p.declineFast(f)
-			}
-			if neg {
-				v = -v
-			}
-			switch kind {
-			case kindInt64:
-				a.i64 = append(a.i64, v)
-			case kindInt32:
-				if int64(int32(v)) != v {
-					return p.declineFast(f)
+				digits := i
+				var v int64
+				for i < len(buf) {
+					d := buf[i] - '0'
+					if d > 9 {
+						break
+					}
+					v = v*10 + int64(d)
+					i++
 				}
-				a.i32 = append(a.i32, int32(v))
+				if n := i - digits; n == 0 || n > 18 || i-start == len(null) && string(buf[start:i]) == null {
+					p.declineFast(f)
+					break records
+				}
+				if neg {
+					v = -v
+				}
+				switch kind {
+				case kindInt64:
+					a.i64 = append(a.i64, v)
+				case kindInt32:
+					if int64(int32(v)) != v {
+						p.declineFast(f)
+						break records
+					}
+					a.i32 = append(a.i32, int32(v))
+				default:
+					if int64(int16(v)) != v {
+						p.declineFast(f)
+						break records
+					}
+					a.i16 = append(a.i16, int16(v))
+				}
 			default:
-				if int64(int16(v)) != v {
-					return p.declineFast(f)
+				for i < len(buf) && !sp[buf[i]] {
+					i++
 				}
-				a.i16 = append(a.i16, int16(v))
+				if i-start == len(null) && string(buf[start:i]) == null {
+					p.declineFast(f)
+					break records
+				}
+				if kind == kindText {
+					a.data = append(a.data, buf[start:i]...)
+					a.offs = append(a.offs, int32(len(a.data)))
+				} else {
+					p.bounds[2*f], p.bounds[2*f+1] = start, i
+				}
 			}
-		default:
-			for i < len(buf) && !sp[buf[i]] {
-				i++
+			if f < last {
+				if i >= len(buf) || buf[i] != delim {
+					p.declineFast(f + 1)
+					break records
+				}
+			} else if i < len(buf) && buf[i] != '\n' {
+				p.declineFast(f + 1)
+				break records
 			}
-			if i-start == len(null) && string(buf[start:i]) == null {
-				return p.declineFast(f)
+			i++
+		}
+		n := p.rows
+		for f := range fc {
+			a := fc[f].acc
+			if a.kind != kindGeneric {
+				if a.nulls != 0 {
+					a.setValid(n, true)
+				}
+				continue
 			}
-			if kind == kindText {
-				a.data = append(a.data, buf[start:i]...)
-				a.offs = append(a.offs, int32(len(a.data)))
-			} else {
-				p.bounds[2*f], p.bounds[2*f+1] = start, i
+			if err := a.appendField(n, buf[p.bounds[2*f]:p.bounds[2*f+1]], p.l); err != nil {
+				p.res.lines++
+				return pos, p.l.rowCheck(string(trimEOL(buf[pos:min(i, len(buf))])))
 			}
 		}
-		if f < last {
-			if i >= len(buf) || buf[i] != delim {
-				return p.declineFast(f + 1)
-			}
-		} else if i < len(buf) && buf[i] != '\n' {
-			return p.declineFast(f + 1)
+		pos = min(i, len(buf))
+		p.res.lines++
+		p.rows++
+		if p.rows == batch {
+			p.flush()
 		}
-		i++
 	}
-	n := p.rows
-	for f := range fc {
-		a := fc[f].acc
-		if a.kind != kindGeneric {
-			if a.nulls != 0 {
-				a.setValid(n, true)
-			}
-			continue
-		}
-		if err := a.appendField(n, buf[p.bounds[2*f]:p.bounds[2*f+1]], p.l); err != nil {
-			return 0, true, p.l.rowCheck(string(trimEOL(buf[pos:min(i, len(buf))])))
-		}
-	}
-	return min(i, len(buf)), true, nil
+	return pos, nil
 }
 
 // declineFast undoes the integer and text values fastRecord appended to
 // its first k fields (they hold p.rows rows again).
-func (p *chunkParser) declineFast(k int) (int, bool, error) {
+func (p *chunkParser) declineFast(k int) {
 	n := p.rows
 	for f := 0; f < k; f++ {
 		a := p.fastCols[f].acc
@@ -823,7 +849,6 @@ func (p *chunkParser) declineFast(k int) (int, bool, error) {
 			a.data = a.data[:a.offs[n]]
 		}
 	}
-	return 0, false, nil
 }
 
 // rowCheck re-reads a bad record on the reference path (split into strings,
