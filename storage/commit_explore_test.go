@@ -475,11 +475,11 @@ func session(s *sim, id int, txns []txnSpec) {
 			case opNewStmt:
 				txn.NewStatement()
 			case opRead:
+				// The statement's snapshot plus the transaction's own changes.
 				before := txnState(txn)
-				if !txn.Changed() {
-					if want := s.m.at(s, me.loadPrefix); before.String() != want.String() {
-						s.failf("S%d reads %v, but its snapshot is the first %d commits: %v", id, before, me.loadPrefix, want)
-					}
+				want, ok, _ := specApply(s.m.at(s, me.loadPrefix), &commitReq{p: txn.p}, 0, nil)
+				if !ok || before.String() != want.String() {
+					s.failf("S%d reads %v, but its snapshot (the first %d commits) with its own changes is %v", id, before, me.loadPrefix, want)
 				}
 				s.reads = append(s.reads, fmt.Sprintf("S%d read %v", id, before))
 				s.park("pause", nil)
@@ -742,7 +742,7 @@ var exploreScenarios = []exploreScenario{
 		{commitTxn(ap("t", 20))},
 	}},
 	{name: "truncate vs compaction, with a reader", compactor: true, sessions: [][]txnSpec{
-		{commitTxn(tr("t"), ap("t", 10))},
+		{commitTxn(tr("t"), ap("t", 10), opRd)},
 		{commitTxn(opRd, opNS, opRd)},
 	}},
 	{name: "create race and a rollback", sessions: [][]txnSpec{
@@ -751,7 +751,7 @@ var exploreScenarios = []exploreScenario{
 		{rollbackTxn(ap("t", 30)), commitTxn(opRd)},
 	}},
 	{name: "two transactions each, drop then recreate", sessions: [][]txnSpec{
-		{commitTxn(ap("t", 10)), commitTxn(dr("t"), cr("t"), ap("t", 11))},
+		{commitTxn(ap("t", 10)), commitTxn(dr("t"), cr("t"), ap("t", 11), opRd)},
 		{commitTxn(ap("t", 20)), commitTxn(opRd)},
 	}},
 	{name: "three sessions: create, drop, append", sessions: [][]txnSpec{

@@ -10,6 +10,12 @@
 // never block writers and never see a partial statement. ARCHITECTURE.md
 // ("Storage") describes the format and the crash-safety argument.
 //
+// The commit protocol (group commit, snapshots, compaction through the
+// committer) is stated as invariants in commit.go and checked by an
+// exhaustive interleaving explorer (commit_explore_test.go) that runs the
+// shipped committer, Txn and compactor over a deterministic scheduler
+// through the commitSync and commitStore interfaces.
+//
 // MemoryCatalog is a plain in-memory Catalog kept for tests of other
 // packages; joind itself uses DB (in memory when opened with dir "").
 //
