@@ -1,5 +1,3 @@
-// Command joind is the joind server: a PostgreSQL-wire-compatible analytic
-// SQL server. See `joind --help` for its settings.
 package main
 
 import (
