@@ -19,6 +19,9 @@ type builder struct {
 	env  *operators.Env
 	ids  *plan.IDAllocator
 	inst map[*optimizer.Physical]*operators.Instrumented
+	// partitions overrides the engine's scan partitions (0 = default); COPY
+	// table TO uses 1 so rows leave in storage order, as PostgreSQL's do.
+	partitions int
 	// joins remembers the hash joins built, for EXPLAIN's index line.
 	joins map[*optimizer.Physical]*join.HashJoin
 	// subplans caches the physical plan of each subquery expression. It is
@@ -54,6 +57,9 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 		ins[i] = op
 	}
 	env, parts := b.env, b.s.eng.opts.Partitions
+	if b.partitions > 0 {
+		parts = b.partitions
+	}
 	switch x := p.Logical.(type) {
 	case *plan.Scan:
 		return operators.NewScanSkip(x.Table, x.Ordinals, x.Cols, parts, b.s.eng.opts.BatchSize, x.Skip), nil

@@ -74,7 +74,13 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 			}
 			return "BEGIN", nil
 		}
-		s.txn = s.eng.catalog.Begin()
+		if s.multiTxn != nil {
+			// BEGIN inside a multi-statement query: the implicit
+			// transaction becomes the explicit block.
+			s.txn, s.multiTxn = s.multiTxn, nil
+		} else {
+			s.txn = s.eng.catalog.Begin()
+		}
 		s.tx = txOpen
 		s.txStart = time.Now()
 		s.saveBlockSettings()
@@ -84,6 +90,9 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 		s.txn, s.tx = nil, txIdle
 		switch was {
 		case txIdle:
+			if err := s.endImplicitBlock(ctx, true); err != nil {
+				return "", err
+			}
 			return "COMMIT", warn("there is no transaction in progress")
 		case txFailed:
 			txn.Rollback()
@@ -99,6 +108,9 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 		was := s.tx
 		s.abortBlock()
 		if was == txIdle {
+			if err := s.endImplicitBlock(ctx, false); err != nil {
+				return "", err
+			}
 			return "ROLLBACK", warn("there is no transaction in progress")
 		}
 		return "ROLLBACK", nil

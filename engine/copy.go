@@ -419,7 +419,7 @@ func readCSVRow(br *bufio.Reader, line string, x *sql.Copy) (string, []string, [
 
 // copyTo streams a query's rows to the client as COPY data.
 func (s *session) copyTo(ctx context.Context, x *sql.Copy, ectx *types.EvalContext, ch wire.CopyChannel) (string, error) {
-	p, _, err := s.prepare(x.Query, ectx, false)
+	p, _, err := s.prepareWith(x.Query, ectx, false, copyOutPartitions(x))
 	if err != nil {
 		return "", err
 	}
@@ -700,4 +700,13 @@ func (s *session) writeCopyBinary(ctx context.Context, op operators.Operator, co
 		return 0, err
 	}
 	return n, nil
+}
+
+// copyOutPartitions is 1 for COPY table TO, whose rows leave in storage
+// order as PostgreSQL's do, and the default for COPY (query) TO.
+func copyOutPartitions(x *sql.Copy) int {
+	if x.Table != nil {
+		return 1
+	}
+	return 0
 }

@@ -138,7 +138,7 @@ func (s *session) copyToFile(ctx context.Context, x *sql.Copy, ectx *types.EvalC
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return "", pgerr.New(codeWrongObjectType, "\"%s\" is a directory", path)
 	}
-	p, _, err := s.prepare(x.Query, ectx, false)
+	p, _, err := s.prepareWith(x.Query, ectx, false, copyOutPartitions(x))
 	if err != nil {
 		return "", err
 	}

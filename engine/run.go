@@ -69,12 +69,18 @@ type prepared struct {
 
 // prepare plans q and builds its operators.
 func (s *session) prepare(q *sql.Query, ectx *types.EvalContext, instrument bool) (*prepared, *operators.Env, error) {
+	return s.prepareWith(q, ectx, instrument, 0)
+}
+
+// prepareWith is prepare with the scans' partition count overridden
+// (partitions > 0).
+func (s *session) prepareWith(q *sql.Query, ectx *types.EvalContext, instrument bool, partitions int) (*prepared, *operators.Env, error) {
 	phys, err := optimizer.Plan(q.Plan, q.IDs, s.planOptions(ectx))
 	if err != nil {
 		return nil, nil, err
 	}
 	env := &operators.Env{Eval: ectx, BatchSize: s.eng.opts.BatchSize, Params: s.params}
-	b := &builder{s: s, env: env, ids: q.IDs, subMu: &sync.Mutex{}, subplans: map[plan.Node]*optimizer.Physical{}}
+	b := &builder{s: s, env: env, ids: q.IDs, subMu: &sync.Mutex{}, subplans: map[plan.Node]*optimizer.Physical{}, partitions: partitions}
 	if instrument {
 		b.inst = map[*optimizer.Physical]*operators.Instrumented{}
 	}

@@ -42,6 +42,15 @@ type session struct {
 	txn      *storage.Txn
 	implicit *storage.Txn
 	cur      *storage.Txn
+	// multi is set while a simple Query of several statements runs outside
+	// a block: its statements share one implicit transaction, multiTxn
+	// (created by the first statement, committed by EndQuery, discarded if
+	// a statement fails), as PostgreSQL runs such a string.
+	multi    bool
+	multiTxn *storage.Txn
+	// multiSettings are the settings when the multi-statement query began,
+	// restored if it fails before anything was committed.
+	multiSettings sessionSettings
 }
 
 var _ wire.Session = (*session)(nil)

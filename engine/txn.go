@@ -21,6 +21,13 @@ func (s *session) bindCatalog() storage.Catalog {
 		s.txn.NewStatement()
 		return s.txn
 	}
+	if s.multi {
+		if s.multiTxn == nil {
+			s.multiTxn = s.eng.catalog.Begin()
+		}
+		s.multiTxn.NewStatement()
+		return s.multiTxn
+	}
 	s.implicit = s.eng.catalog.Begin()
 	return s.implicit
 }
@@ -30,6 +37,12 @@ func (s *session) bindCatalog() storage.Catalog {
 func (s *session) statementTxn() (*storage.Txn, bool) {
 	if s.txn != nil {
 		return s.txn, false
+	}
+	if s.multi {
+		if s.multiTxn == nil {
+			s.multiTxn = s.eng.catalog.Begin()
+		}
+		return s.multiTxn, false
 	}
 	if s.implicit == nil {
 		s.implicit = s.eng.catalog.Begin()
@@ -61,4 +74,61 @@ func (s *session) abortBlock() {
 	}
 	s.restoreBlockSettings()
 	s.tx = txIdle
+}
+
+// BeginQuery implements wire.QueryBlock: the statements of a simple Query
+// run outside a block share one implicit transaction, so a failure undoes
+// them all; BEGIN inside the string turns it into the explicit block, and
+// COMMIT or ROLLBACK inside it end it early (with PostgreSQL's warning).
+func (s *session) BeginQuery(statements int) {
+	if statements < 2 || s.tx != txIdle {
+		return
+	}
+	s.multi = true
+	s.multiSettings = make(sessionSettings, len(s.settings))
+	for k, v := range s.settings {
+		s.multiSettings[k] = v
+	}
+}
+
+// EndQuery implements wire.QueryBlock: it commits the implicit transaction
+// of a multi-statement query, or discards it when a statement failed.
+func (s *session) EndQuery(ctx context.Context, failed bool) error {
+	if !s.multi {
+		return nil
+	}
+	s.multi = false
+	t := s.multiTxn
+	s.multiTxn = nil
+	if failed {
+		if t != nil {
+			t.Rollback()
+		}
+		if s.multiSettings != nil && s.tx == txIdle {
+			s.settings = s.multiSettings
+		}
+		s.multiSettings = nil
+		return nil
+	}
+	s.multiSettings = nil
+	if t == nil {
+		return nil
+	}
+	return t.Commit(ctx)
+}
+
+// endImplicitBlock ends the multi-statement implicit transaction early, for
+// COMMIT (commit=true) or ROLLBACK written inside the query string.
+func (s *session) endImplicitBlock(ctx context.Context, commit bool) error {
+	t := s.multiTxn
+	s.multiTxn = nil
+	s.multiSettings = nil // what came before is settled either way
+	if t == nil {
+		return nil
+	}
+	if commit {
+		return t.Commit(ctx)
+	}
+	t.Rollback()
+	return nil
 }

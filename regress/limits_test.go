@@ -2,11 +2,13 @@ package regress
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/joind/joind/regress/joindtest"
+	"github.com/joind/joind/regress/oracle"
 )
 
 // TestMemoryLimitStopsOnlyTheQuery: a join whose build side exceeds the
@@ -95,6 +97,62 @@ func TestHashKernelSetting(t *testing.T) {
 		}
 		if !strings.Contains(j.Log(), "kernel=") {
 			t.Errorf("the start-up log should name the kernel:\n%s", j.Log())
+		}
+	}
+}
+
+// TestMultiStatementQueryIsOneTransaction: the statements of one simple
+// Query message share an implicit transaction, exactly as in PostgreSQL: a
+// failure undoes the earlier ones, COMMIT/ROLLBACK inside the string end it
+// early, BEGIN turns it into an explicit block. Run on joind and on the
+// PostgreSQL oracle; the table contents after each step must agree.
+func TestMultiStatementQueryIsOneTransaction(t *testing.T) {
+	pg := oracle.Start(t)
+	pg.CreateDatabase(t, "multistmt")
+	j := joindtest.StartJoind(t)
+	steps := []string{
+		"insert into m values (1); select 1/0",
+		"insert into m values (2); commit; select 1/0",
+		"insert into m values (3); begin; insert into m values (4); select 1/0",
+		"begin; insert into m values (5); commit; insert into m values (6); select 1/0",
+		"insert into m values (7); rollback; insert into m values (8)",
+		"insert into m values (9); insert into m values (10)",
+		"create table m2 (a int); insert into m2 values (1); select 1/0",
+	}
+	contents := func(ep endpoint) []string {
+		var out []string
+		for _, step := range steps {
+			c := connect(t, ep) // a fresh session per step, as psql -c
+			_, err := c.Exec(ctxT(t), step)
+			c.Close(ctxT(t)) // an open block ends with the session
+			c = connect(t, ep)
+			var rows []string
+			r, qerr := c.Query(ctxT(t), "select a from m order by a")
+			if qerr != nil {
+				t.Fatalf("%s: %v", ep.name, qerr)
+			}
+			for r.Next() {
+				var a int32
+				if err := r.Scan(&a); err != nil {
+					t.Fatal(err)
+				}
+				rows = append(rows, fmt.Sprint(a))
+			}
+			r.Close()
+			_, m2err := c.Exec(ctxT(t), "select 1 from m2")
+			out = append(out, fmt.Sprintf("%s => err=%v rows=%v m2=%v", step, err != nil, rows, m2err == nil))
+		}
+		return out
+	}
+	pgc := connect(t, endpoint{name: "postgres", dsn: pg.DSNFor("multistmt")})
+	mustExec(t, pgc, "create table m (a int)")
+	jc := connect(t, endpoint{name: "joind", dsn: j.DSN()})
+	mustExec(t, jc, "create table m (a int)")
+	want := contents(endpoint{name: "postgres", dsn: pg.DSNFor("multistmt")})
+	got := contents(endpoint{name: "joind", dsn: j.DSN()})
+	for i := range want {
+		if want[i] != got[i] {
+			t.Errorf("step %d:\n postgres: %s\n joind:    %s", i, want[i], got[i])
 		}
 	}
 }

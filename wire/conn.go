@@ -352,6 +352,10 @@ func (c *conn) simpleQuery(sql string) bool {
 	if err == nil && len(stmts) == 0 {
 		c.be.Send(&pgproto3.EmptyQueryResponse{})
 	}
+	block, _ := c.sess.(QueryBlock)
+	if block != nil {
+		block.BeginQuery(len(stmts))
+	}
 	for _, st := range stmts {
 		if err = qctx.Err(); err != nil {
 			break // cancelled between statements
@@ -363,12 +367,20 @@ func (c *conn) simpleQuery(sql string) bool {
 			tag, err = c.execute(qctx, st)
 		}
 		if c.writeErr != nil {
+			if block != nil {
+				_ = block.EndQuery(qctx, true) // the client is gone: undo
+			}
 			return false
 		}
 		if err != nil {
 			break
 		}
 		c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+	}
+	if block != nil {
+		if endErr := block.EndQuery(qctx, err != nil); err == nil {
+			err = endErr
+		}
 	}
 	if err != nil {
 		pe := queryError(qctx, err)

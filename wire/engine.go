@@ -134,3 +134,14 @@ type CopyChannel interface {
 type Deallocation interface {
 	Deallocate() (name string, all bool)
 }
+
+// QueryBlock is implemented by sessions that run the statements of one
+// simple Query message as a single implicit transaction, as PostgreSQL
+// does: a later statement's failure undoes the earlier ones. wire calls
+// BeginQuery with the number of statements before running them and
+// EndQuery after the last one ran or one failed; an EndQuery error (a
+// failed commit) is reported like a statement's.
+type QueryBlock interface {
+	BeginQuery(statements int)
+	EndQuery(ctx context.Context, failed bool) error
+}
