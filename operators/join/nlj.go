@@ -21,34 +21,17 @@ import (
 // NOT EXISTS). NOT IN and IN with NULLs want NewNestedLoopJoinNullAware.
 func NewNestedLoopJoin(left, right operators.Operator, typ plan.JoinType, on plan.Expr, cols []plan.Column, mark *plan.Column, env *operators.Env) (operators.Operator, error) {
 	spec := Spec{Type: typ, Residual: on, Cols: cols, Mark: mark, Mode: CollectLeft}
-	var k kind
-	na := naNone
-	switch typ {
-	case plan.InnerJoin, plan.CrossJoin:
-		k = kInner
+	if typ == plan.CrossJoin {
 		spec.Type = plan.InnerJoin
-	case plan.LeftJoin:
-		k = kLeft
-	case plan.RightJoin:
-		k = kRight
-	case plan.FullJoin:
-		k = kFull
-	case plan.SemiJoin:
-		k = kLeftSemi
-	case plan.AntiJoin:
-		k = kLeftAnti
-	case plan.MarkJoin:
-		if mark == nil {
-			return nil, planErr("mark join has no mark column")
-		}
-		k = kLeftMark
-	default:
-		return nil, pgerr.New(pgerr.InternalError, "nested loop join does not support join type %d", typ)
+	}
+	k, err := kindOf(spec.Type, false, mark, "nested loop join")
+	if err != nil {
+		return nil, err
 	}
 	if on != nil && on.Type().ID != types.Bool {
 		return nil, planErr("nested loop join condition is not boolean")
 	}
-	return newJoin(left, right, spec, env, k, na, true)
+	return newJoin(left, right, spec, env, k, naNone, true)
 }
 
 // NewNestedLoopJoinNullAware is the null-aware anti or mark join (NOT IN /
@@ -59,17 +42,12 @@ func NewNestedLoopJoin(left, right operators.Operator, typ plan.JoinType, on pla
 // row: TRUE if some right row in scope compares TRUE, else NULL if some
 // compares NULL, else FALSE; the anti join keeps the FALSE rows.
 func NewNestedLoopJoinNullAware(left, right operators.Operator, typ plan.JoinType, on plan.Expr, valueConjuncts int, cols []plan.Column, mark *plan.Column, env *operators.Env) (operators.Operator, error) {
-	var k kind
-	switch typ {
-	case plan.AntiJoin:
-		k = kLeftAnti
-	case plan.MarkJoin:
-		if mark == nil {
-			return nil, planErr("mark join has no mark column")
-		}
-		k = kLeftMark
-	default:
+	if typ != plan.AntiJoin && typ != plan.MarkJoin {
 		return nil, pgerr.New(pgerr.InternalError, "null-aware nested loop join must be anti or mark, not type %d", typ)
+	}
+	k, err := kindOf(typ, false, mark, "nested loop join")
+	if err != nil {
+		return nil, err
 	}
 	var conj []plan.Expr
 	if a, ok := on.(*plan.And); ok {

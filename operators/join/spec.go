@@ -124,32 +124,43 @@ func planErr(format string, args ...any) error {
 	return pgerr.New(pgerr.InternalError, format, args...)
 }
 
+// kindOf maps a logical join type to the physical kind: left is the build
+// side; emitProbe turns semi/anti into RightSemi/RightAnti. what names the
+// operator in errors.
+func kindOf(t plan.JoinType, emitProbe bool, mark *plan.Column, what string) (kind, error) {
+	switch t {
+	case plan.InnerJoin:
+		return kInner, nil
+	case plan.LeftJoin:
+		return kLeft, nil
+	case plan.RightJoin:
+		return kRight, nil
+	case plan.FullJoin:
+		return kFull, nil
+	case plan.SemiJoin:
+		if emitProbe {
+			return kRightSemi, nil
+		}
+		return kLeftSemi, nil
+	case plan.AntiJoin:
+		if emitProbe {
+			return kRightAnti, nil
+		}
+		return kLeftAnti, nil
+	case plan.MarkJoin:
+		if mark == nil {
+			return 0, planErr("mark join has no mark column")
+		}
+		return kLeftMark, nil
+	}
+	return 0, planErr("%s does not support join type %d", what, t)
+}
+
 // classify validates spec and derives the kind and null-aware mode.
 func classify(spec *Spec) (kind, naMode, error) {
-	var k kind
-	switch spec.Type {
-	case plan.InnerJoin:
-		k = kInner
-	case plan.LeftJoin:
-		k = kLeft
-	case plan.RightJoin:
-		k = kRight
-	case plan.FullJoin:
-		k = kFull
-	case plan.SemiJoin:
-		k = kLeftSemi
-		if spec.EmitProbe {
-			k = kRightSemi
-		}
-	case plan.AntiJoin:
-		k = kLeftAnti
-		if spec.EmitProbe {
-			k = kRightAnti
-		}
-	case plan.MarkJoin:
-		k = kLeftMark
-	default:
-		return 0, 0, planErr("hash join does not support join type %d", spec.Type)
+	k, err := kindOf(spec.Type, spec.EmitProbe, spec.Mark, "hash join")
+	if err != nil {
+		return 0, 0, err
 	}
 	if spec.EmitProbe && k != kRightSemi && k != kRightAnti {
 		return 0, 0, planErr("EmitProbe applies only to semi and anti joins, not %s", k)
@@ -166,9 +177,6 @@ func classify(spec *Spec) (kind, naMode, error) {
 	}
 	if err := checkKeyTypes(spec.LeftKeys, spec.RightKeys); err != nil {
 		return 0, 0, err
-	}
-	if k == kLeftMark && spec.Mark == nil {
-		return 0, 0, planErr("mark join has no mark column")
 	}
 	if spec.Residual != nil && spec.Residual.Type().ID != types.Bool {
 		return 0, 0, planErr("hash join residual filter is not boolean")
