@@ -1,7 +1,6 @@
 package joindtest
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -24,7 +23,7 @@ type Joind struct {
 	port    int
 	dataDir string
 	cmd     *exec.Cmd
-	log     *syncBuffer
+	log     *oracle.SyncBuffer
 	done    chan struct{}
 	exitErr error
 	stopped atomic.Bool // Stop was called: an exit is expected
@@ -171,7 +170,7 @@ func launch(bin, dataDir string, extraArgs []string) (*Joind, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &Joind{port: port, dataDir: dataDir, log: &syncBuffer{}, done: make(chan struct{})}
+	j := &Joind{port: port, dataDir: dataDir, log: &oracle.SyncBuffer{}, done: make(chan struct{})}
 	args := append([]string{"--listen", "127.0.0.1:" + strconv.Itoa(port), "--data-dir", j.dataDir}, extraArgs...)
 	j.cmd = exec.Command(bin, args...)
 	j.cmd.Stdout = j.log
@@ -219,22 +218,4 @@ func (j *Joind) Stop() {
 		j.cmd.Process.Kill()
 		<-j.done
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for a writing process and a reading test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }

@@ -28,7 +28,7 @@ type Server struct {
 	dir  string // temp root: data/, the socket, owned by the server's user
 	port int
 	cmd  *exec.Cmd
-	log  *syncBuffer
+	log  *SyncBuffer
 	done chan struct{} // closed when the postmaster exits
 }
 
@@ -172,7 +172,7 @@ func start() (*Server, error) {
 			return nil, err
 		}
 	}
-	s := &Server{dir: dir, log: &syncBuffer{}, done: make(chan struct{})}
+	s := &Server{dir: dir, log: &SyncBuffer{}, done: make(chan struct{})}
 	ok := false
 	defer func() {
 		if !ok {
@@ -315,25 +315,26 @@ func FreePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// syncBuffer is a bytes.Buffer safe for a writing process and a reading test.
-type syncBuffer struct {
+// SyncBuffer is a bytes.Buffer safe for a writing process and a reading
+// test (server logs; joindtest uses it too).
+type SyncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (b *syncBuffer) Write(p []byte) (int, error) {
+func (b *SyncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.Write(p)
 }
 
-func (b *syncBuffer) String() string {
+func (b *SyncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
 }
 
-func (b *syncBuffer) Reset() {
+func (b *SyncBuffer) Reset() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.b.Reset()
