@@ -3,9 +3,7 @@
 package engine
 
 import (
-	"context"
 	"math/big"
-	"os"
 	"strconv"
 	"sync"
 	"testing"
@@ -40,10 +38,7 @@ var (
 
 func aggSession(b *testing.B) wire.Session {
 	aggOnce.Do(func() {
-		aggRows = 10_000_000
-		if v, err := strconv.ParseInt(os.Getenv("JOIND_AGG_ROWS"), 10, 64); err == nil && v > 0 {
-			aggRows = v
-		}
+		aggRows = benchRows("JOIND_AGG_ROWS", 10_000_000)
 		aggSess, aggErr = newAggSession(aggRows)
 	})
 	if aggErr != nil {
@@ -55,68 +50,30 @@ func aggSession(b *testing.B) wire.Session {
 func aggAmount(id int64) int64 { return id % 1000003 } // cents
 
 func newAggSession(n int64) (wire.Session, error) {
-	dir, err := os.MkdirTemp("", "joind-aggbench-")
-	if err != nil {
-		return nil, err
-	}
-	e, err := New(Options{DataDir: dir, NoFsync: true})
-	if err != nil {
-		return nil, err
-	}
-	s, err := e.NewSession(context.Background(), map[string]string{"user": "bench"})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := execAll(s, "CREATE TABLE lt (id bigint, n int, s text, amount numeric(10,2), g int, k bigint)", &discardWriter{}); err != nil {
-		return nil, err
-	}
-	ctx := context.Background()
-	txn := e.catalog.Begin()
-	t, _ := txn.Lookup("lt")
-	defs := t.Columns()
-	fields := make([]arrow.Field, len(defs))
-	for c, d := range defs {
-		fields[c] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: true}
-	}
-	schema := arrow.NewSchema(fields, nil)
-	const chunk = 65536
 	var buf []byte
-	for lo := int64(0); lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		ib := array.NewInt64Builder(memory.DefaultAllocator)
-		nb := array.NewInt32Builder(memory.DefaultAllocator)
-		sb := array.NewStringBuilder(memory.DefaultAllocator)
-		ab := array.NewStringBuilder(memory.DefaultAllocator)
-		gb := array.NewInt32Builder(memory.DefaultAllocator)
-		kb := array.NewInt64Builder(memory.DefaultAllocator)
-		for id := lo; id < hi; id++ {
-			ib.Append(id)
-			nb.Append(int32(id % 1000))
-			buf = strconv.AppendInt(append(buf[:0], "row-"...), id, 10)
-			sb.BinaryBuilder.Append(buf)
-			c := aggAmount(id)
-			buf = strconv.AppendInt(buf[:0], c/100, 10)
-			buf = append(buf, '.', byte('0'+c%100/10), byte('0'+c%10))
-			ab.BinaryBuilder.Append(buf)
-			gb.Append(int32(id % 100))
-			kb.Append(id % 100000)
-		}
-		rec := array.NewRecord(schema, []arrow.Array{ib.NewArray(), nb.NewArray(), sb.NewArray(), ab.NewArray(), gb.NewArray(), kb.NewArray()}, hi-lo)
-		if err := txn.Append(ctx, t, rec); err != nil {
-			return nil, err
-		}
-	}
-	if err := txn.Commit(ctx); err != nil {
-		return nil, err
-	}
-	if err := e.Close(); err != nil {
-		return nil, err
-	}
-	e, err = New(Options{DataDir: dir, NoFsync: true})
-	if err != nil {
-		return nil, err
-	}
-	return e.NewSession(context.Background(), map[string]string{"user": "bench"})
+	return newStoredBenchSession("joind-aggbench-",
+		"CREATE TABLE lt (id bigint, n int, s text, amount numeric(10,2), g int, k bigint)", n,
+		func(lo, hi int64) []arrow.Array {
+			ib := array.NewInt64Builder(memory.DefaultAllocator)
+			nb := array.NewInt32Builder(memory.DefaultAllocator)
+			sb := array.NewStringBuilder(memory.DefaultAllocator)
+			ab := array.NewStringBuilder(memory.DefaultAllocator)
+			gb := array.NewInt32Builder(memory.DefaultAllocator)
+			kb := array.NewInt64Builder(memory.DefaultAllocator)
+			for id := lo; id < hi; id++ {
+				ib.Append(id)
+				nb.Append(int32(id % 1000))
+				buf = strconv.AppendInt(append(buf[:0], "row-"...), id, 10)
+				sb.BinaryBuilder.Append(buf)
+				c := aggAmount(id)
+				buf = strconv.AppendInt(buf[:0], c/100, 10)
+				buf = append(buf, '.', byte('0'+c%100/10), byte('0'+c%10))
+				ab.BinaryBuilder.Append(buf)
+				gb.Append(int32(id % 100))
+				kb.Append(id % 100000)
+			}
+			return []arrow.Array{ib.NewArray(), nb.NewArray(), sb.NewArray(), ab.NewArray(), gb.NewArray(), kb.NewArray()}
+		})
 }
 
 // keyWriter counts rows and keeps the first whose first column is key

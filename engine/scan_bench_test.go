@@ -3,7 +3,6 @@
 package engine
 
 import (
-	"context"
 	"os"
 	"strconv"
 	"sync"
@@ -36,10 +35,7 @@ var (
 
 func scanSession(b *testing.B) wire.Session {
 	scanOnce.Do(func() {
-		scanRows = 10_000_000
-		if v, err := strconv.ParseInt(os.Getenv("JOIND_SCAN_ROWS"), 10, 64); err == nil && v > 0 {
-			scanRows = v
-		}
+		scanRows = benchRows("JOIND_SCAN_ROWS", 10_000_000)
 		scanSess, scanErr = newScanSession(scanRows)
 	})
 	if scanErr != nil {
@@ -49,60 +45,20 @@ func scanSession(b *testing.B) wire.Session {
 }
 
 func newScanSession(n int64) (wire.Session, error) {
-	dir, err := os.MkdirTemp("", "joind-scanbench-")
-	if err != nil {
-		return nil, err
-	}
-	// The directory lives as long as the process: the reopened engine maps it.
-	e, err := New(Options{DataDir: dir, NoFsync: true})
-	if err != nil {
-		return nil, err
-	}
-	s, err := e.NewSession(context.Background(), map[string]string{"user": "bench"})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := execAll(s, "CREATE TABLE lt (id bigint, n int, s text)", &discardWriter{}); err != nil {
-		return nil, err
-	}
-	ctx := context.Background()
-	txn := e.catalog.Begin()
-	t, _ := txn.Lookup("lt")
-	defs := t.Columns()
-	fields := make([]arrow.Field, len(defs))
-	for c, d := range defs {
-		fields[c] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: true}
-	}
-	schema := arrow.NewSchema(fields, nil)
-	const chunk = 65536 // COPY's batch size order of magnitude
 	var buf []byte
-	for lo := int64(0); lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		ib := array.NewInt64Builder(memory.DefaultAllocator)
-		nb := array.NewInt32Builder(memory.DefaultAllocator)
-		sb := array.NewStringBuilder(memory.DefaultAllocator)
-		for id := lo; id < hi; id++ {
-			ib.Append(id)
-			nb.Append(int32(id % 1000))
-			buf = strconv.AppendInt(append(buf[:0], "row-"...), id, 10)
-			sb.BinaryBuilder.Append(buf)
-		}
-		rec := array.NewRecord(schema, []arrow.Array{ib.NewArray(), nb.NewArray(), sb.NewArray()}, hi-lo)
-		if err := txn.Append(ctx, t, rec); err != nil {
-			return nil, err
-		}
-	}
-	if err := txn.Commit(ctx); err != nil {
-		return nil, err
-	}
-	if err := e.Close(); err != nil {
-		return nil, err
-	}
-	e, err = New(Options{DataDir: dir, NoFsync: true})
-	if err != nil {
-		return nil, err
-	}
-	return e.NewSession(context.Background(), map[string]string{"user": "bench"})
+	return newStoredBenchSession("joind-scanbench-", "CREATE TABLE lt (id bigint, n int, s text)", n,
+		func(lo, hi int64) []arrow.Array {
+			ib := array.NewInt64Builder(memory.DefaultAllocator)
+			nb := array.NewInt32Builder(memory.DefaultAllocator)
+			sb := array.NewStringBuilder(memory.DefaultAllocator)
+			for id := lo; id < hi; id++ {
+				ib.Append(id)
+				nb.Append(int32(id % 1000))
+				buf = strconv.AppendInt(append(buf[:0], "row-"...), id, 10)
+				sb.BinaryBuilder.Append(buf)
+			}
+			return []arrow.Array{ib.NewArray(), nb.NewArray(), sb.NewArray()}
+		})
 }
 
 func benchScan(b *testing.B, q string, want func(n int64) string) {
