@@ -183,7 +183,9 @@ type rowEncoder struct {
 }
 
 func newRowEncoder(cols []plan.Column, f *types.Format) *rowEncoder {
-	e := &rowEncoder{f: f, vals: make([][]byte, len(cols))}
+	// buf starts non-nil: slicing a nil buffer yields nil, which the wire
+	// sends as NULL, so a row of empty strings would arrive as NULLs.
+	e := &rowEncoder{f: f, vals: make([][]byte, len(cols)), buf: make([]byte, 0, 256)}
 	for _, c := range cols {
 		e.types = append(e.types, c.Type)
 	}

@@ -43,7 +43,8 @@ type ResultWriter interface {
 	// Describe announces the columns of a statement that returns rows
 	// (RowDescription); it is called before the first Row, even if there are none.
 	Describe(cols []ColumnDesc) error
-	// Row sends one DataRow. The slices may be reused after Row returns.
+	// Row sends one DataRow: a nil value is NULL, an empty non-nil slice the
+	// empty string. The slices may be reused after Row returns.
 	Row(values [][]byte) error
 	// Notice sends a NoticeResponse (Severity NOTICE, WARNING, ...).
 	Notice(n *pgerr.Error) error
