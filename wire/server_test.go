@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
 	"reflect"
 	"strings"
@@ -463,9 +464,14 @@ func TestServeStopsWhenContextEnds(t *testing.T) {
 }
 
 func TestPsql(t *testing.T) {
-	psql, err := exec.LookPath("psql")
+	psql, err := exec.LookPath("/usr/lib/postgresql/15/bin/psql")
 	if err != nil {
-		t.Skip("psql not on PATH")
+		if psql, err = exec.LookPath("psql"); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatal("psql is not installed (CI=true: .ci/run installs postgresql-client-15)")
+			}
+			t.Skip("psql not on PATH")
+		}
 	}
 	ts := startTestServer(t, ServerOptions{})
 	host, port, _ := net.SplitHostPort(ts.addr)

@@ -3,6 +3,7 @@ package join
 import (
 	"context"
 	"fmt"
+	"github.com/joind/joind/regress/oracle"
 	"math/rand"
 	"os"
 	"slices"
@@ -16,12 +17,13 @@ import (
 
 // TestReferenceAgainstPostgres checks the test's reference NOT IN / IN
 // semantics against real PostgreSQL, so the matrix test's oracle is itself
-// verified. It runs only when JOIND_JOIN_PG names a server, e.g.
+// verified. It runs on a scratch PostgreSQL 15 (regress/oracle), or on the
+// server JOIND_JOIN_PG names, e.g.
 // JOIND_JOIN_PG="host=/tmp/pg-join55443 port=55443 user=postgres".
 func TestReferenceAgainstPostgres(t *testing.T) {
 	dsn := os.Getenv("JOIND_JOIN_PG")
 	if dsn == "" {
-		t.Skip("JOIND_JOIN_PG not set")
+		dsn = oracle.Start(t).DSN()
 	}
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, dsn)
