@@ -14,9 +14,9 @@ import (
 )
 
 // End-to-end tests through pgx, the way a Go application talks to joind.
-// They use the simple query protocol (QueryExecModeSimpleProtocol): the
-// extended protocol is a later issue. lib/pq is not tested yet because it
-// always uses the extended protocol (Parse/Bind/Execute).
+// They use the simple query protocol (QueryExecModeSimpleProtocol); the
+// extended protocol, and the other drivers (lib/pq, pgjdbc, psycopg2,
+// psqlODBC), are tested in regress/drivers.
 //
 // Each test runs against joind (a fresh server per test) unless
 // JOIND_REGRESS_TARGET=postgres, which runs the same checks on the oracle.
