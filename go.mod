@@ -10,6 +10,7 @@ require (
 	github.com/pganalyze/pg_query_go/v5 v5.1.0
 	github.com/spf13/pflag v1.1.0
 	github.com/spf13/viper v1.21.0
+	github.com/xdg-go/stringprep v1.0.4
 	golang.org/x/sys v0.50.0
 	google.golang.org/protobuf v1.36.12
 )

@@ -10,6 +10,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"github.com/xdg-go/stringprep"
 	"net"
 	"strconv"
 	"strings"
@@ -195,7 +196,7 @@ func (c *conn) authenticate(user, database string) *pgerr.Error {
 	case AuthMD5:
 		ok, reason = c.authMD5(user, secret, known)
 	case AuthSCRAM:
-		ok, reason = c.authSCRAM(secret, known)
+		ok, reason = c.authSCRAM(user, secret, known)
 	}
 	if !ok {
 		if reason == "" {
@@ -333,9 +334,19 @@ func hmacSHA256(key []byte, msg string) []byte {
 	return h.Sum(nil)
 }
 
+// saslPrep normalizes a password as PostgreSQL does before SCRAM (RFC 4013
+// SASLprep); like PostgreSQL, a password that is not valid under SASLprep
+// is used as its raw bytes.
+func saslPrep(pw string) string {
+	if p, err := stringprep.SASLprep.Prepare(pw); err == nil {
+		return p
+	}
+	return pw
+}
+
 // scramKeys derives ClientKey, StoredKey and ServerKey from a password.
 func scramKeys(pw string, salt []byte, iter int) (clientKey, storedKey, serverKey []byte) {
-	salted, err := pbkdf2.Key(sha256.New, pw, salt, iter, sha256.Size)
+	salted, err := pbkdf2.Key(sha256.New, saslPrep(pw), salt, iter, sha256.Size)
 	if err != nil {
 		return nil, nil, nil
 	}
@@ -349,14 +360,27 @@ func scramKeys(pw string, salt []byte, iter int) (clientKey, storedKey, serverKe
 func SCRAMVerifier(pw string) string {
 	salt := make([]byte, 16)
 	_, _ = rand.Read(salt)
+	return scramVerifierWithSalt(pw, salt)
+}
+
+func scramVerifierWithSalt(pw string, salt []byte) string {
 	_, stored, server := scramKeys(pw, salt, 4096)
 	return fmt.Sprintf("SCRAM-SHA-256$4096:%s$%s:%s", base64.StdEncoding.EncodeToString(salt),
 		base64.StdEncoding.EncodeToString(stored), base64.StdEncoding.EncodeToString(server))
 }
 
+// mockSalt is the salt SCRAM shows for user when the server holds no
+// verifier with a salt of its own: an unknown user, or a plain-text password
+// from the config. It is a keyed hash of the name, so repeated attempts see
+// the same salt whether or not the user exists (PostgreSQL's
+// scram_mock_salt does the same with the cluster's mock nonce).
+func (s *Server) mockSalt(user string) []byte {
+	return hmacSHA256(s.mockKey[:], "scram salt\x00"+user)[:16]
+}
+
 // verifierFor returns the SCRAM verifier of a stored secret, derived once
 // per user and cached (PBKDF2 is deliberately slow).
-func (s *Server) verifierFor(secret string) (*scramVerifier, error) {
+func (s *Server) verifierFor(user, secret string) (*scramVerifier, error) {
 	if strings.HasPrefix(secret, "SCRAM-SHA-256$") {
 		return parseSCRAMVerifier(secret)
 	}
@@ -365,24 +389,25 @@ func (s *Server) verifierFor(secret string) (*scramVerifier, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if v, ok := s.scramCache[secret]; ok {
+	key := user + "\x00" + secret
+	if v, ok := s.scramCache[key]; ok {
 		return v, nil
 	}
-	v, err := parseSCRAMVerifier(SCRAMVerifier(secret))
+	v, err := parseSCRAMVerifier(scramVerifierWithSalt(secret, s.mockSalt(user)))
 	if err != nil {
 		return nil, err
 	}
 	if s.scramCache == nil {
 		s.scramCache = map[string]*scramVerifier{}
 	}
-	s.scramCache[secret] = v
+	s.scramCache[key] = v
 	return v, nil
 }
 
 // authSCRAM runs SCRAM-SHA-256 (RFC 5802, RFC 7677) without channel
 // binding. An unknown user goes through the whole exchange with a made-up
 // verifier, so the answer does not reveal which users exist.
-func (c *conn) authSCRAM(secret string, known bool) (bool, string) {
+func (c *conn) authSCRAM(user, secret string, known bool) (bool, string) {
 	c.be.Send(&pgproto3.AuthenticationSASL{AuthMechanisms: []string{"SCRAM-SHA-256"}})
 	msg, err := c.receivePassword(pgproto3.AuthTypeSASL)
 	if err != nil {
@@ -401,24 +426,34 @@ func (c *conn) authSCRAM(secret string, known bool) (bool, string) {
 	default:
 		return false, "unsupported SCRAM channel binding"
 	}
+	// client-first-message-bare: [m=ext,] n=saslname, r=nonce [,ext...].
+	// PostgreSQL takes the user from the startup packet (n= is usually
+	// empty) and refuses mandatory extensions.
 	bare := cfm[len(gs2):]
-	var cnonce string
-	for _, attr := range strings.Split(bare, ",") {
-		if v, ok := strings.CutPrefix(attr, "r="); ok {
-			cnonce = v
-		}
+	attrs := strings.Split(bare, ",")
+	if strings.HasPrefix(attrs[0], "m=") {
+		return false, "client requires an unsupported SCRAM extension"
 	}
-	if cnonce == "" {
+	if len(attrs) < 2 || !strings.HasPrefix(attrs[0], "n=") || !strings.HasPrefix(attrs[1], "r=") || len(attrs[1]) == 2 {
 		return false, "malformed SCRAM client-first-message"
+	}
+	cnonce := attrs[1][2:]
+	for _, ch := range cnonce {
+		if ch < 0x21 || ch > 0x7e || ch == ',' {
+			return false, "malformed SCRAM nonce"
+		}
 	}
 	var v *scramVerifier
 	if known {
-		if v, err = c.srv.verifierFor(secret); err != nil {
+		if v, err = c.srv.verifierFor(user, secret); err != nil {
 			known = false
 		}
 	}
 	if !known {
-		v, _ = parseSCRAMVerifier(SCRAMVerifier(""))
+		// A made-up verifier with the user's stable mock salt; its keys
+		// are random, so no proof matches.
+		v = &scramVerifier{iter: 4096, salt: c.srv.mockSalt(user), storedKey: make([]byte, sha256.Size), serverKey: make([]byte, sha256.Size)}
+		_, _ = rand.Read(v.storedKey)
 	}
 	nb := make([]byte, 18)
 	_, _ = rand.Read(nb)

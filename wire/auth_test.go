@@ -11,11 +11,14 @@ import (
 	"errors"
 	"math/big"
 	"net"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 )
 
 // remoteListener makes every client look as if it came from another
@@ -218,5 +221,106 @@ func TestTLSRequiredForRemoteClients(t *testing.T) {
 	}
 	if got := sqlState(tryConnect(t, local.addr, "u", "", "sslmode=require")); got != "ok" {
 		t.Errorf("local client with TLS: %s", got)
+	}
+}
+
+// scramFirstStep connects as user, sends a SCRAM client-first-message with
+// the given bare part and returns the server's reply: the server-first
+// message's salt, or the error it answered with.
+func scramFirstStep(t *testing.T, addr, user, bare string) (salt string, errMsg string) {
+	t.Helper()
+	nc, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	_ = nc.SetDeadline(time.Now().Add(10 * time.Second))
+	fe := pgproto3.NewFrontend(nc, nc)
+	fe.Send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersionNumber, Parameters: map[string]string{"user": user, "database": "d"}})
+	if err := fe.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := fe.Receive(); err != nil {
+		t.Fatal(err)
+	} else if _, ok := msg.(*pgproto3.AuthenticationSASL); !ok {
+		t.Fatalf("want AuthenticationSASL, got %T", msg)
+	}
+	fe.Send(&pgproto3.SASLInitialResponse{AuthMechanism: "SCRAM-SHA-256", Data: []byte("n,," + bare)})
+	if err := fe.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	msg, err := fe.Receive()
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch m := msg.(type) {
+	case *pgproto3.AuthenticationSASLContinue:
+		for _, attr := range strings.Split(string(m.Data), ",") {
+			if s, ok := strings.CutPrefix(attr, "s="); ok {
+				return s, ""
+			}
+		}
+		t.Fatalf("server-first-message without a salt: %q", m.Data)
+	case *pgproto3.ErrorResponse:
+		return "", m.Code + " " + m.Message
+	}
+	t.Fatalf("unexpected %T", msg)
+	return "", ""
+}
+
+// TestSCRAMDoesNotRevealWhichUsersExist: an unknown user sees a salt that
+// is as stable across attempts as a known user's, and different per name.
+func TestSCRAMDoesNotRevealWhichUsersExist(t *testing.T) {
+	ts := startAuthServer(t, ServerOptions{Auth: AuthConfig{Users: map[string]string{"u": "pw", "v": SCRAMVerifier("pw")}}}, false)
+	for _, user := range []string{"u", "v", "nobody", "nobody2"} {
+		a, errA := scramFirstStep(t, ts.addr, user, "n=,r=abcdef")
+		b, errB := scramFirstStep(t, ts.addr, user, "n=,r=ghijkl")
+		if errA != "" || errB != "" {
+			t.Fatalf("%s: %s %s", user, errA, errB)
+		}
+		if a != b {
+			t.Errorf("%s: salt changed between attempts (%s, %s)", user, a, b)
+		}
+	}
+	x, _ := scramFirstStep(t, ts.addr, "nobody", "n=,r=abcdef")
+	y, _ := scramFirstStep(t, ts.addr, "nobody2", "n=,r=abcdef")
+	if x == y {
+		t.Errorf("two unknown users share the salt %s", x)
+	}
+}
+
+// TestSCRAMClientFirstMessage: attributes are checked as RFC 5802 and
+// PostgreSQL require (n= then r=; mandatory extensions refused).
+func TestSCRAMClientFirstMessage(t *testing.T) {
+	ts := startAuthServer(t, ServerOptions{Auth: AuthConfig{Users: map[string]string{"u": "pw"}}}, false)
+	want := `28P01 password authentication failed for user "u"`
+	for _, bare := range []string{"m=ext,n=,r=abc", "r=abc,n=", "n=,r=", "n=", "x=1,r=abc", "n=,r=a b"} {
+		if _, got := scramFirstStep(t, ts.addr, "u", bare); got != want {
+			t.Errorf("client-first-message-bare %q: got %q, want %q", bare, got, want)
+		}
+	}
+	if _, got := scramFirstStep(t, ts.addr, "u", "n=,r=abc,x=ext"); got != "" {
+		t.Errorf("an optional extension after r= is allowed: got %q", got)
+	}
+}
+
+// TestSCRAMSASLprep: the stored password and the client's are compared
+// after SASLprep (RFC 4013), as PostgreSQL does: "Ⅸ" normalizes to "IX".
+func TestSCRAMSASLprep(t *testing.T) {
+	ts := startAuthServer(t, ServerOptions{Auth: AuthConfig{Users: map[string]string{"u": "\u2168", "w": SCRAMVerifier("IX")}}}, false)
+	if !passwordMatches("u", SCRAMVerifier("\u2168"), "IX") || !passwordMatches("u", SCRAMVerifier("IX"), "\u2168") {
+		t.Error("SCRAM verifiers of Ⅸ and IX differ after SASLprep")
+	}
+	// Through a real client: pgx sends the password as given; the server's
+	// verifier for "Ⅸ" is the one for "IX".
+	if got := sqlState(tryConnect(t, ts.addr, "u", "IX", "")); got != "ok" {
+		t.Errorf(`u/"IX": %s`, got)
+	}
+	// psql (libpq) applies SASLprep on its side too.
+	host, port, _ := net.SplitHostPort(ts.addr)
+	cmd := exec.Command("/usr/lib/postgresql/15/bin/psql", "-X", "-h", host, "-p", port, "-U", "w", "-d", "d", "-c", "select 1")
+	cmd.Env = append(os.Environ(), "PGPASSWORD=\u2168", "PGSSLMODE=disable")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("psql as w with password Ⅸ: %v\n%s", err, out)
 	}
 }

@@ -69,6 +69,8 @@ type Server struct {
 	wg        sync.WaitGroup // one per accepted connection
 	// scramCache holds SCRAM verifiers derived from plain-text passwords.
 	scramCache map[string]*scramVerifier
+	// mockKey keys the SCRAM salts the server makes up (mockSalt).
+	mockKey [32]byte
 }
 
 // NewServer returns a Server for engine. A nil logger discards logs.
@@ -87,7 +89,10 @@ func NewServer(engine Engine, opts ServerOptions, logger *slog.Logger) *Server {
 	}
 	var seed [2]byte
 	_, _ = rand.Read(seed[:])
+	var mockKey [32]byte
+	_, _ = rand.Read(mockKey[:])
 	return &Server{
+		mockKey:   mockKey,
 		engine:    engine,
 		opts:      opts,
 		log:       logger,
