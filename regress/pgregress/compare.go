@@ -17,7 +17,7 @@ type Outcome struct {
 	Lost    error           // the connection broke or the statement timed out
 	Tag     string
 	Columns int
-	Names   []string // column names
+	Names   []string   // column names
 	Rows    [][]string // text values; "\x00NULL" for NULL
 }
 

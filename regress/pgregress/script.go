@@ -206,14 +206,14 @@ func splitMeta(line string) (string, []string) {
 
 // lexState follows psql's lexer far enough to find statement ends.
 type lexState struct {
-	quote      byte   // ' or " while inside a quoted literal/identifier
-	escape     bool   // inside E'...' (backslash escapes)
-	dollar     string // the $tag$ while inside a dollar-quoted string
-	block      int    // /* */ nesting
-	paren      int
-	begin      int // BEGIN ATOMIC ... END nesting
-	lastWord   string
-	nonEmpty   bool
+	quote    byte   // ' or " while inside a quoted literal/identifier
+	escape   bool   // inside E'...' (backslash escapes)
+	dollar   string // the $tag$ while inside a dollar-quoted string
+	block    int    // /* */ nesting
+	paren    int
+	begin    int // BEGIN ATOMIC ... END nesting
+	lastWord string
+	nonEmpty bool
 }
 
 // outsideQuotes reports whether a line starting now would be seen by psql
