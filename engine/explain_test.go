@@ -14,7 +14,7 @@ import (
 	"github.com/joind/joind/wire"
 )
 
-var rewrite = flag.Bool("rewrite", false, "rewrite golden files under testdata/")
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // captureWriter is a wire.ResultWriter that keeps rows as text.
 type captureWriter struct {
@@ -74,7 +74,7 @@ func run(t testing.TB, s *session, sql string) *captureWriter {
 
 // TestExplainGolden pins the plans of the query shapes joind must plan as
 // joins: join ordering and sides, and every null-aware mode with its value
-// and scope keys. Regenerate with `go test ./engine -run ExplainGolden -rewrite`.
+// and scope keys. Regenerate with `go test ./engine -run ExplainGolden -update`.
 func TestExplainGolden(t *testing.T) {
 	s := testSession(t, 2)
 	run(t, s, `CREATE TABLE probe AS SELECT g::bigint AS k FROM generate_series(0, 9999) g;
@@ -113,7 +113,7 @@ func TestExplainGolden(t *testing.T) {
 	// portable); the golden file names it as <kernel> so it holds on every machine.
 	got := strings.ReplaceAll(out.String(), "/"+hashtable.KernelName()+")", "/<kernel>)")
 	golden := filepath.Join("testdata", "explain.golden")
-	if *rewrite {
+	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -121,10 +121,10 @@ func TestExplainGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (run with -rewrite to create it)", err)
+		t.Fatalf("%v (run with -update to create it)", err)
 	}
 	if string(want) != got {
-		t.Errorf("EXPLAIN output differs from %s (rerun with -rewrite if intended):\n%s", golden, got)
+		t.Errorf("EXPLAIN output differs from %s (rerun with -update if intended):\n%s", golden, got)
 	}
 }
 

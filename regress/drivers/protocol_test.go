@@ -20,7 +20,7 @@ import (
 	"github.com/joind/joind/regress/oracle"
 )
 
-var updateProto = flag.Bool("update-proto", false, "rewrite wire/testdata/*.out from PostgreSQL's answers")
+var updateProto = flag.Bool("update", false, "rewrite wire/testdata/*.out from PostgreSQL's answers")
 
 // TestProtocolScripts plays each wire/testdata/*.proto script of frontend
 // messages against PostgreSQL 15 and against joind, and compares both
@@ -58,7 +58,7 @@ func TestProtocolScripts(t *testing.T) {
 			}
 			want, err := os.ReadFile(outFile)
 			if err != nil {
-				t.Fatalf("%v (run with -update-proto to create it from PostgreSQL)", err)
+				t.Fatalf("%v (run with -update to create it from PostgreSQL)", err)
 			}
 			sameLines(t, "PostgreSQL vs "+filepath.Base(outFile), pgTrace, string(want))
 			sameLines(t, "joind vs "+filepath.Base(outFile), playScript(t, j.DSNFor(db), msgs, waits), string(want))
