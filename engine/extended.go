@@ -135,10 +135,7 @@ func statementColumns(st sql.Statement) []wire.ColumnDesc {
 		if x.Name == "all" {
 			return append(append(text("name"), text("setting")...), text("description")...)
 		}
-		if st, err := lookupSetting(x.Name); err == nil {
-			return text(st.name)
-		}
-		return text(x.Name)
+		return text(showColumn(x.Name))
 	}
 	return nil
 }
@@ -414,13 +411,7 @@ func (s *session) sessionInfo() *sql.SessionInfo {
 	return &sql.SessionInfo{
 		User:     s.user,
 		Database: s.database,
-		Setting: func(name string) (string, error) {
-			st, err := lookupSetting(name)
-			if err != nil {
-				return "", err
-			}
-			return s.settingValue(st.name), nil
-		},
+		Settings: s.settings.Rows,
 	}
 }
 

@@ -45,14 +45,15 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 	case *sql.Truncate:
 		return "TRUNCATE TABLE", s.cur.Truncate(ctx, x.Tables)
 	case *sql.Set:
-		return s.set(x)
+		return s.set(x, w)
 	case *sql.Show:
 		return "SHOW", s.show(x, w)
 	case *sql.Transaction:
 		return s.transaction(ctx, x, w)
 	case *sql.Discard:
-		s.settings = newSessionSettings()
-		s.settings["session_authorization"] = s.user
+ 		if x.What == "all" {
+			s.settings.ResetAll()
+		}
 		return "DISCARD " + strings.ToUpper(x.What), nil
 	case *sql.NoOp:
 		return x.Tag, nil
@@ -96,7 +97,7 @@ func (s *session) planOptions(ectx *types.EvalContext) optimizer.Options {
 	return optimizer.Options{
 		Partitions:         s.eng.opts.Partitions,
 		CollectLeftMaxRows: 4 << 20,
-		JoinMode:           s.settings["joind.join_mode"],
+		JoinMode:           s.settings.Get("joind.join_mode"),
 		Eval:               ectx,
 	}
 }

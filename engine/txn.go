@@ -72,7 +72,7 @@ func (s *session) abortBlock() {
 		s.txn.Rollback()
 		s.txn = nil
 	}
-	s.restoreBlockSettings()
+	s.settings.Abort()
 	s.tx = txIdle
 }
 
@@ -85,10 +85,7 @@ func (s *session) BeginQuery(statements int) {
 		return
 	}
 	s.multi = true
-	s.multiSettings = make(sessionSettings, len(s.settings))
-	for k, v := range s.settings {
-		s.multiSettings[k] = v
-	}
+	s.settings.Begin()
 }
 
 // EndQuery implements wire.QueryBlock: it commits the implicit transaction
@@ -104,17 +101,23 @@ func (s *session) EndQuery(ctx context.Context, failed bool) error {
 		if t != nil {
 			t.Rollback()
 		}
-		if s.multiSettings != nil && s.tx == txIdle {
-			s.settings = s.multiSettings
+		if s.tx == txIdle {
+			s.settings.Abort()
 		}
-		s.multiSettings = nil
 		return nil
 	}
-	s.multiSettings = nil
-	if t == nil {
-		return nil
+	if t != nil {
+		if err := t.Commit(ctx); err != nil {
+			if s.tx == txIdle {
+				s.settings.Abort()
+			}
+			return err
+		}
 	}
-	return t.Commit(ctx)
+	if s.tx == txIdle {
+		s.settings.Commit()
+	}
+	return nil
 }
 
 // endImplicitBlock ends the multi-statement implicit transaction early, for
@@ -122,13 +125,21 @@ func (s *session) EndQuery(ctx context.Context, failed bool) error {
 func (s *session) endImplicitBlock(ctx context.Context, commit bool) error {
 	t := s.multiTxn
 	s.multiTxn = nil
-	s.multiSettings = nil // what came before is settled either way
-	if t == nil {
+	// What came before is settled either way: later statements of the
+	// string start a new implicit transaction.
+	if !commit {
+		if t != nil {
+			t.Rollback()
+		}
+		s.settings.Abort()
 		return nil
 	}
-	if commit {
-		return t.Commit(ctx)
+	if t != nil {
+		if err := t.Commit(ctx); err != nil {
+			s.settings.Abort()
+			return err
+		}
 	}
-	t.Rollback()
+	s.settings.Commit()
 	return nil
 }

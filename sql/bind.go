@@ -614,17 +614,27 @@ func (b *binder) bindSet(vs *pg_query.VariableSetStmt) (Statement, error) {
 				parts = append(parts, constText(x.AConst))
 			case *pg_query.Node_TypeCast:
 				// SET TIME ZONE INTERVAL '...' and typed literals.
-				if c := x.TypeCast.Arg.GetAConst(); c != nil {
-					parts = append(parts, constText(c))
+				c := x.TypeCast.Arg.GetAConst()
+				if c == nil {
+					return nil, pgerr.New(pgerr.FeatureNotSupported, "unsupported SET value")
+				}
+				if isIntervalName(x.TypeCast.TypeName) {
+					v, err := setIntervalArg(constText(c), x.TypeCast.TypeName)
+					if err != nil {
+						return nil, err
+					}
+					parts = append(parts, v)
 					continue
 				}
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "unsupported SET value")
+				parts = append(parts, constText(c))
 			default:
 				return nil, pgerr.New(pgerr.FeatureNotSupported, "unsupported SET value")
 			}
 		}
-		return &Set{Name: name, Value: strings.Join(parts, ", "), Local: vs.IsLocal}, nil
-	case pg_query.VariableSetKind_VAR_SET_DEFAULT, pg_query.VariableSetKind_VAR_RESET:
+		return &Set{Name: name, Value: strings.Join(parts, ", "), Args: parts, Local: vs.IsLocal}, nil
+	case pg_query.VariableSetKind_VAR_SET_DEFAULT:
+		return &Set{Name: name, Reset: true, Default: true, Local: vs.IsLocal}, nil
+	case pg_query.VariableSetKind_VAR_RESET:
 		return &Set{Name: name, Reset: true, Local: vs.IsLocal}, nil
 	case pg_query.VariableSetKind_VAR_RESET_ALL:
 		return &Set{Reset: true, All: true}, nil

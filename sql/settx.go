@@ -1,9 +1,13 @@
 package sql
 
 import (
+	"regexp"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/types"
 )
 
 // bindSetMulti binds SET TRANSACTION ... (the block's
@@ -34,11 +38,54 @@ func (b *binder) bindSetMulti(vs *pg_query.VariableSetStmt) (Statement, error) {
 			continue // DEFERRABLE: no setting to show
 		}
 		if first == nil {
-			first = &Set{Name: prefix + d.Defname, Value: v, Local: prefix == ""}
+			first = &Set{Name: prefix + d.Defname, Value: v, Args: []string{v}, Local: prefix == "", Transaction: prefix == ""}
 		}
 	}
 	if first == nil {
 		return &NoOp{Tag: "SET"}, nil
 	}
 	return first, nil
+}
+
+func isIntervalName(tn *pg_query.TypeName) bool {
+	n := len(tn.Names)
+	return n > 0 && strings.EqualFold(tn.Names[n-1].GetString_().Sval, "interval")
+}
+
+// Interval field masks of a typmod (PostgreSQL's INTERVAL_MASK).
+const (
+	intervalHour   = 1 << 10
+	intervalMinute = 1 << 11
+)
+
+var hoursMinutes = regexp.MustCompile(`^\s*[+-]?\d+:\d{1,2}\s*$`)
+var wholeHours = regexp.MustCompile(`^\s*[+-]?\d+\s*$`)
+
+// setIntervalArg is SET TIME ZONE INTERVAL '...' [fields]: the value
+// becomes "INTERVAL '<interval_out>'", as PostgreSQL flattens it, for
+// TimeZone to read. Of the field restrictions, HOUR and HOUR TO MINUTE are
+// understood on the inputs they leave unchanged or scale plainly; others
+// fail rather than be misread.
+func setIntervalArg(s string, tn *pg_query.TypeName) (string, error) {
+	in := s
+	if len(tn.Typmods) > 0 {
+		mask := int32(-1)
+		if c := tn.Typmods[0].GetAConst(); c != nil {
+			if iv, ok := c.Val.(*pg_query.A_Const_Ival); ok {
+				mask = iv.Ival.Ival
+			}
+		}
+		switch {
+		case len(tn.Typmods) == 1 && mask == intervalHour|intervalMinute && hoursMinutes.MatchString(s):
+		case len(tn.Typmods) == 1 && mask == intervalHour && wholeHours.MatchString(s):
+			in = strings.TrimSpace(s) + " hours"
+		default:
+			return "", pgerr.New(pgerr.FeatureNotSupported, "SET TIME ZONE INTERVAL with this field restriction is not supported")
+		}
+	}
+	v, err := types.ParseText(in, types.IntervalType)
+	if err != nil {
+		return "", err
+	}
+	return "INTERVAL '" + string(types.FormatText(nil, v, types.IntervalType, nil)) + "'", nil
 }

@@ -77,11 +77,15 @@ type Explain struct {
 
 // Set is SET [SESSION|LOCAL] name TO value / = value, and RESET (Value "" and Reset true).
 type Set struct {
-	Name  string // lower-case
-	Value string // the value as text (list values joined with ", ")
-	Local bool
-	Reset bool
-	All   bool // RESET ALL
+	Name    string // lower-case
+	Value   string   // the value as text (list values joined with ", ")
+	Args    []string // the list values, each as text (settings flattens them)
+	Local   bool
+	Reset   bool
+	Default bool // SET name TO DEFAULT: a reset whose command tag is SET
+	All     bool // RESET ALL
+	// Transaction marks SET TRANSACTION (a SET LOCAL of transaction_*).
+	Transaction bool
 }
 
 // Show is SHOW name / SHOW ALL.

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/joind/joind/settings"
 	"github.com/joind/joind/types"
 )
 
@@ -41,15 +42,12 @@ const (
 	FirstUserOID = 16384
 )
 
-// Setting is one run-time setting as pg_settings lists it.
-type Setting struct{ Name, Value string }
-
 // SystemEnv is what the system catalogs need from the session.
 type SystemEnv struct {
 	User     string // session user: owner of every object
 	Database string // current database name
 	// Settings lists the session's settings (nil: pg_settings is empty).
-	Settings func() []Setting
+	Settings func() []settings.Row
 	// FormatDefault renders a stored DEFAULT text as pg_get_expr shows it
 	// for a column of type t (nil: the text unchanged).
 	FormatDefault func(def string, t types.Type) string

@@ -205,15 +205,15 @@ func init() {
 			return nil
 		}
 		var out [][]any
-		for _, s := range c.env.Settings() {
-			vartype := "string"
-			if s.Value == "on" || s.Value == "off" {
-				vartype = "bool"
-			} else if _, err := strconv.ParseInt(s.Value, 10, 64); err == nil {
-				vartype = "integer"
+		null := func(s string) any {
+			if s == "" {
+				return nil
 			}
-			out = append(out, []any{s.Name, s.Value, nil, "", "", nil, "user", vartype, "session", nil, nil, nil,
-				s.Value, s.Value, nil, nil, false})
+			return s
+		}
+		for _, s := range c.env.Settings() {
+			out = append(out, []any{s.Name, s.Setting, null(s.Unit), s.Category, s.ShortDesc, nil, s.Context, s.Vartype,
+				s.Source, null(s.MinVal), null(s.MaxVal), null(s.EnumVals), s.BootVal, s.ResetVal, nil, nil, false})
 		}
 		return out
 	})
