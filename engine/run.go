@@ -51,7 +51,7 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 	case *sql.Transaction:
 		return s.transaction(ctx, x, w)
 	case *sql.Discard:
- 		if x.What == "all" {
+		if x.What == "all" {
 			s.settings.ResetAll()
 		}
 		return "DISCARD " + strings.ToUpper(x.What), nil

@@ -25,7 +25,7 @@ const (
 // session is one client's state. It is used by one goroutine at a time
 // (wire.Session's contract), so it needs no locks of its own.
 type session struct {
-	eng      *Engine
+	eng *Engine
 	// settings are the session's run-time settings; their transaction
 	// levels follow the statement's (settings.go).
 	settings *settings.Values

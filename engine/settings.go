@@ -151,4 +151,3 @@ func loadZone(name string) (*time.Location, error) {
 func (s *session) statementTimeout() time.Duration {
 	return time.Duration(settings.Int64(s.settings.Get("statement_timeout"))) * time.Millisecond
 }
-

@@ -358,7 +358,7 @@ func (v *Values) ShowAll() [][3]string {
 // EnumVals are NULL.
 type Row struct {
 	Name, Setting, Unit, Category, ShortDesc, Context, Vartype, Source string
-	MinVal, MaxVal, EnumVals, BootVal, ResetVal                         string
+	MinVal, MaxVal, EnumVals, BootVal, ResetVal                        string
 }
 
 // Rows returns pg_settings' rows.

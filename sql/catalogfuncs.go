@@ -1,7 +1,6 @@
 package sql
 
 import (
-
 	"github.com/joind/joind/settings"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"

@@ -77,7 +77,7 @@ type Explain struct {
 
 // Set is SET [SESSION|LOCAL] name TO value / = value, and RESET (Value "" and Reset true).
 type Set struct {
-	Name    string // lower-case
+	Name    string   // lower-case
 	Value   string   // the value as text (list values joined with ", ")
 	Args    []string // the list values, each as text (settings flattens them)
 	Local   bool
