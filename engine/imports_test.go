@@ -15,9 +15,10 @@ const module = "github.com/joind/joind/"
 var allowedImports = map[string][]string{
 	"pgerr":                    {},
 	"types":                    {"pgerr"},
-	"storage":                  {"types", "pgerr"},
+	"settings":                 {"types", "pgerr"},
+	"storage":                  {"settings", "types", "pgerr"},
 	"sql/plan":                 {"storage", "types"},
-	"sql":                      {"sql/plan", "storage", "types", "pgerr"},
+	"sql":                      {"sql/plan", "settings", "storage", "types", "pgerr"},
 	"optimizer":                {"sql/plan", "storage", "types", "pgerr"},
 	"operators":                {"sql/plan", "storage", "types", "pgerr"},
 	"operators/join/hashtable": {"pgerr"},
