@@ -619,7 +619,11 @@ func (b *binder) bindSet(vs *pg_query.VariableSetStmt) (Statement, error) {
 					return nil, pgerr.New(pgerr.FeatureNotSupported, "unsupported SET value")
 				}
 				if isIntervalName(x.TypeCast.TypeName) {
-					v, err := setIntervalArg(constText(c), x.TypeCast.TypeName)
+					var f *types.Format
+					if b.opts != nil && b.opts.EvalContext != nil {
+						f = b.opts.EvalContext.Format
+					}
+					v, err := setIntervalArg(constText(c), x.TypeCast.TypeName, f)
 					if err != nil {
 						return nil, err
 					}

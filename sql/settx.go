@@ -66,7 +66,7 @@ var wholeHours = regexp.MustCompile(`^\s*[+-]?\d+\s*$`)
 // TimeZone to read. Of the field restrictions, HOUR and HOUR TO MINUTE are
 // understood on the inputs they leave unchanged or scale plainly; others
 // fail rather than be misread.
-func setIntervalArg(s string, tn *pg_query.TypeName) (string, error) {
+func setIntervalArg(s string, tn *pg_query.TypeName, f *types.Format) (string, error) {
 	in := s
 	if len(tn.Typmods) > 0 {
 		mask := int32(-1)
@@ -87,5 +87,6 @@ func setIntervalArg(s string, tn *pg_query.TypeName) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return "INTERVAL '" + string(types.FormatText(nil, v, types.IntervalType, nil)) + "'", nil
+	// Written out in the session's IntervalStyle, as interval_out does.
+	return "INTERVAL '" + string(types.FormatText(nil, v, types.IntervalType, f)) + "'", nil
 }
