@@ -253,6 +253,7 @@ func (p *portal) finish(ctx context.Context, err error) error {
 	if p.txn != nil {
 		err = p.s.endStatement(ctx, p.txn, p.implicit, err)
 		p.txn = nil
+		p.s.endStatementSettings(err)
 	}
 	return err
 }
@@ -279,6 +280,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 		paramsIntoLimits(q.Plan, p.params)
 		p.q, p.ectx = q, ectx
 		p.txn, p.implicit = s.statementTxn()
+		s.beginStatementSettings()
 		if err := p.txn.Err(); err != nil {
 			s.failTx()
 			return "", false, p.finish(ctx, err)

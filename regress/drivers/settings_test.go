@@ -89,5 +89,18 @@ func settingsTranscript(t *testing.T, dsn string) string {
 	execSQL(t, c, "BEGIN", "SET LOCAL datestyle = 'Postgres'", "COMMIT")
 	status("after SET LOCAL and COMMIT")
 	show(all...)
+	// The extended protocol: a local set_config outside a block ends with
+	// its statement, a session one stays.
+	var v string
+	if err := c.QueryRow(ctx, "SELECT set_config('timezone', $1, true)", "Asia/Tokyo").Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&b, "extended set_config local = %s\n", v)
+	if err := c.QueryRow(ctx, "SELECT set_config('intervalstyle', $1, false)", "iso_8601").Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&b, "extended set_config session = %s\n", v)
+	status("after extended set_config")
+	show(all...)
 	return b.String()
 }
