@@ -47,15 +47,15 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 			return "COMMIT", warn("there is no transaction in progress")
 		case txFailed:
 			txn.Rollback()
-			s.settings.Abort()
+			s.localAbort()
 			return "ROLLBACK", nil
 		}
 		err := txn.Commit(ctx)
 		if err != nil {
-			s.settings.Abort()
+			s.localAbort()
 			return "", err
 		}
-		s.settings.Commit()
+		s.localCommit(ctx)
 		return "COMMIT", nil
 	case sql.TxRollback:
 		was := s.tx
@@ -75,19 +75,19 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 		switch x.Kind {
 		case sql.TxSavepoint:
 			s.txn.Savepoint(x.Savepoint)
-			s.settings.Savepoint(x.Savepoint)
+			s.localSavepoint(x.Savepoint)
 			return "SAVEPOINT", nil
 		case sql.TxRelease:
 			if err := s.txn.Release(x.Savepoint); err != nil {
 				return "", err
 			}
-			s.settings.Release(x.Savepoint)
+			s.localRelease(x.Savepoint)
 			return "RELEASE", nil
 		}
 		if err := s.txn.RollbackTo(x.Savepoint); err != nil {
 			return "", err
 		}
-		s.settings.RollbackTo(x.Savepoint)
+		s.localRollbackTo(x.Savepoint)
 		s.tx = txOpen
 		return "ROLLBACK", nil
 	}

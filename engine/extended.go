@@ -253,7 +253,7 @@ func (p *portal) finish(ctx context.Context, err error) error {
 	if p.txn != nil {
 		err = p.s.endStatement(ctx, p.txn, p.implicit, err)
 		p.txn = nil
-		p.s.endStatementSettings(err)
+		p.s.endStatementSettings(ctx, err)
 	}
 	return err
 }
@@ -295,7 +295,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 	if s.tx == txFailed {
 		return "", false, errAborted()
 	}
-	s.cur = p.txn
+	s.cur = s.catalogOf(p.txn)
 	defer func() { s.cur = nil }()
 	tctx, cancel, err := s.withStatementTimeout(ctx)
 	if err != nil {

@@ -51,7 +51,15 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 	case *sql.Transaction:
 		return s.transaction(ctx, x, w)
 	case *sql.Discard:
-		if x.What == "all" {
+		if x.What == "ALL" && s.tx != txIdle {
+			return "", pgerr.New("25001", "DISCARD ALL cannot run inside a transaction block")
+		}
+		if x.What == "ALL" || x.What == "TEMP" {
+			if err := s.discardTemp(ctx); err != nil {
+				return "", err
+			}
+		}
+		if x.What == "ALL" {
 			s.settings.ResetAll()
 		}
 		return "DISCARD " + strings.ToUpper(x.What), nil
@@ -269,16 +277,35 @@ func (s *session) explain(ctx context.Context, x *sql.Explain, ectx *types.EvalC
 }
 
 func (s *session) createTable(ctx context.Context, x *sql.CreateTable, w wire.ResultWriter) (string, error) {
-	if _, exists := s.cur.Lookup(x.Name); exists && x.IfNotExists {
+	if s.relationExists(x.Name, x.Temp) && x.IfNotExists {
 		return "CREATE TABLE", w.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
 			Message: fmt.Sprintf("relation %q already exists, skipping", x.Name)})
 	}
-	_, err := s.cur.Create(ctx, x.Name, x.Columns)
+	_, err := s.createIn(ctx, x.Name, x.Columns, x.Temp, x.OnCommit)
 	return "CREATE TABLE", err
 }
 
+// relationExists reports whether the schema a new table goes to (pg_temp
+// or public) has a relation of that name.
+func (s *session) relationExists(name string, temp bool) bool {
+	if temp {
+		_, ok := s.cur.LookupIn("pg_temp", name)
+		return ok
+	}
+	_, ok := s.cur.LookupIn("public", name)
+	return ok
+}
+
+// createIn creates a permanent or a temporary table.
+func (s *session) createIn(ctx context.Context, name string, cols []storage.ColumnDef, temp bool, oc sql.OnCommit) (storage.Table, error) {
+	if temp {
+		return s.createTemp(ctx, name, cols, oc)
+	}
+	return s.cur.Create(ctx, name, cols)
+}
+
 func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
-	if _, exists := s.cur.Lookup(x.Name); exists {
+	if s.relationExists(x.Name, x.Temp) {
 		if x.IfNotExists {
 			return "CREATE TABLE AS", w.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
 				Message: fmt.Sprintf("relation %q already exists, skipping", x.Name)})
@@ -292,7 +319,7 @@ func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx 
 			return "", err
 		}
 	}
-	t, err := s.cur.Create(ctx, x.Name, x.Columns)
+	t, err := s.createIn(ctx, x.Name, x.Columns, x.Temp, x.OnCommit)
 	if err != nil {
 		return "", err
 	}
@@ -308,14 +335,35 @@ func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx 
 }
 
 func (s *session) dropTable(ctx context.Context, x *sql.DropTable, w wire.ResultWriter) (string, error) {
-	var present []string
-	for _, name := range x.Names {
-		if err := notATable(s.cur, name); err != nil {
-			return "", err
+	// Each name goes to the schema it names, or the first on the search
+	// path that has it: pg_temp, then public.
+	type target struct {
+		name string
+		temp bool
+	}
+	var present []target
+	var permanent []string
+	for i, name := range x.Names {
+		schema := ""
+		if i < len(x.Schemas) {
+			schema = x.Schemas[i]
 		}
-		if _, ok := s.cur.Lookup(name); ok {
-			present = append(present, name)
+		_, isTemp := s.cur.LookupIn("pg_temp", name)
+		if schema == "public" || schema == "pg_catalog" || (schema == "" && !isTemp) {
+			if err := notATable(s.cur.Txn, name); err != nil {
+				return "", err
+			}
+		}
+		if isTemp && schema != "public" && schema != "pg_catalog" {
+			present = append(present, target{name, true})
 			continue
+		}
+		if schema != "pg_temp" {
+			if _, ok := s.cur.LookupIn("public", name); ok {
+				present = append(present, target{name, false})
+				permanent = append(permanent, name)
+				continue
+			}
 		}
 		if !x.IfExists {
 			return "", pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
@@ -325,11 +373,18 @@ func (s *session) dropTable(ctx context.Context, x *sql.DropTable, w wire.Result
 			return "", err
 		}
 	}
-	if err := s.dropDependents(ctx, w, "table", present, x.Cascade); err != nil {
+	// Views depend on permanent tables only.
+	if err := s.dropDependents(ctx, w, "table", permanent, x.Cascade); err != nil {
 		return "", err
 	}
-	for _, name := range present {
-		if err := s.cur.Drop(ctx, name); err != nil {
+	for _, t := range present {
+		var err error
+		if t.temp {
+			err = s.temp.current().Drop(ctx, t.name)
+		} else {
+			err = s.cur.Txn.Drop(ctx, t.name)
+		}
+		if err != nil {
 			return "", err
 		}
 	}

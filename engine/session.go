@@ -32,6 +32,8 @@ type session struct {
 	user     string
 	database string
 	tx       byte
+	// temp are the session's temporary tables (temp.go).
+	temp tempTables
 	// txStart is when the open transaction block began: now() inside it.
 	txStart time.Time
 	// params are the $n values of the statement running (extended protocol).
@@ -41,7 +43,7 @@ type session struct {
 	// one the running statement writes through (see txn.go).
 	txn      *storage.Txn
 	implicit *storage.Txn
-	cur      *storage.Txn
+	cur      *sessionCatalog
 	// multi is set while a simple Query of several statements runs outside
 	// a block: its statements share one implicit transaction, multiTxn
 	// (created by the first statement, committed by EndQuery, discarded if
@@ -114,6 +116,7 @@ func (s *session) ReportedSettings() map[string]string { return s.settings.Repor
 // Close implements wire.Session.
 func (s *session) Close() {
 	s.abortBlock()
+	s.closeTemp()
 	s.eng.sessions.Add(-1)
 }
 
@@ -129,11 +132,11 @@ func (s *session) Execute(ctx context.Context, st wire.Statement, w wire.ResultW
 // transaction-block rules; the simple and the extended protocol share it.
 func (s *session) execBound(ctx context.Context, bound sql.Statement, bindErr error, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
 	txn, implicit := s.statementTxn()
-	s.cur = txn
 	s.beginStatementSettings()
+	s.cur = s.catalogOf(txn)
 	tag, err := s.execIn(ctx, bound, bindErr, ectx, w)
 	err = s.endStatement(ctx, txn, implicit, err)
-	s.endStatementSettings(err)
+	s.endStatementSettings(ctx, err)
 	s.cur = nil
 	if err != nil {
 		tag = ""

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -87,14 +88,14 @@ func (s *session) beginStatementSettings() { s.settings.Begin() }
 
 // endStatementSettings ends the level of a statement that ran outside any
 // block: its SETs stay unless it failed, its SET LOCALs end with it.
-func (s *session) endStatementSettings(err error) {
+func (s *session) endStatementSettings(ctx context.Context, err error) {
 	if s.tx != txIdle || s.multi {
 		return
 	}
 	if err != nil {
-		s.settings.Abort()
+		s.localAbort()
 	} else {
-		s.settings.Commit()
+		s.localCommit(ctx)
 	}
 }
 

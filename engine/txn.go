@@ -19,17 +19,17 @@ import (
 func (s *session) bindCatalog() storage.Catalog {
 	if s.txn != nil {
 		s.txn.NewStatement()
-		return s.txn
+		return s.catalogOf(s.txn)
 	}
 	if s.multi {
 		if s.multiTxn == nil {
 			s.multiTxn = s.eng.catalog.Begin()
 		}
 		s.multiTxn.NewStatement()
-		return s.multiTxn
+		return s.catalogOf(s.multiTxn)
 	}
 	s.implicit = s.eng.catalog.Begin()
-	return s.implicit
+	return s.catalogOf(s.implicit)
 }
 
 // statementTxn returns the transaction a bound statement runs in and
@@ -72,7 +72,7 @@ func (s *session) abortBlock() {
 		s.txn.Rollback()
 		s.txn = nil
 	}
-	s.settings.Abort()
+	s.localAbort()
 	s.tx = txIdle
 }
 
@@ -102,20 +102,20 @@ func (s *session) EndQuery(ctx context.Context, failed bool) error {
 			t.Rollback()
 		}
 		if s.tx == txIdle {
-			s.settings.Abort()
+			s.localAbort()
 		}
 		return nil
 	}
 	if t != nil {
 		if err := t.Commit(ctx); err != nil {
 			if s.tx == txIdle {
-				s.settings.Abort()
+				s.localAbort()
 			}
 			return err
 		}
 	}
 	if s.tx == txIdle {
-		s.settings.Commit()
+		s.localCommit(ctx)
 	}
 	return nil
 }
@@ -131,15 +131,15 @@ func (s *session) endImplicitBlock(ctx context.Context, commit bool) error {
 		if t != nil {
 			t.Rollback()
 		}
-		s.settings.Abort()
+		s.localAbort()
 		return nil
 	}
 	if t != nil {
 		if err := t.Commit(ctx); err != nil {
-			s.settings.Abort()
+			s.localAbort()
 			return err
 		}
 	}
-	s.settings.Commit()
+	s.localCommit(ctx)
 	return nil
 }

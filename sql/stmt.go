@@ -21,6 +21,8 @@ type CreateTable struct {
 	Name        string
 	Columns     []storage.ColumnDef
 	IfNotExists bool
+	Temp        bool     // CREATE TEMP TABLE (sql/temp.go)
+	OnCommit    OnCommit // a temporary table's ON COMMIT action
 }
 
 // CreateTableAs is CREATE TABLE name [(col names)] AS query [WITH [NO] DATA].
@@ -30,11 +32,15 @@ type CreateTableAs struct {
 	Query       *Query
 	WithNoData  bool
 	IfNotExists bool
+	Temp        bool
+	OnCommit    OnCommit
 }
 
 // DropTable is DROP TABLE [IF EXISTS] names [CASCADE | RESTRICT].
 type DropTable struct {
-	Names    []string
+	Names []string
+	// Schemas are the names' schemas as written ("", "public", "pg_temp").
+	Schemas  []string
 	IfExists bool
 	Cascade  bool // also drop the views that depend on the tables
 }
