@@ -33,8 +33,8 @@ type binder struct {
 	cat   storage.Catalog
 	// usedTemp is set when a temporary table was bound (sql/temp.go).
 	usedTemp bool
-	opts  *BindOptions
-	ids   *plan.IDAllocator
+	opts     *BindOptions
+	ids      *plan.IDAllocator
 	// locs maps bound expressions to the byte offset of their source, for
 	// error positions.
 	locs     map[plan.Expr]int32
