@@ -35,6 +35,11 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 		}
 		s.tx = txOpen
 		s.txStart = time.Now()
+		for _, m := range x.Modes {
+			if err := s.applySet(m); err != nil {
+				return "", err
+			}
+		}
 		return "BEGIN", nil
 	case sql.TxCommit:
 		was, txn := s.tx, s.txn

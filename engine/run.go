@@ -22,6 +22,9 @@ import (
 
 // run executes one bound statement and returns its command tag.
 func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
+	if err := s.readOnlyErr(st); err != nil {
+		return "", err
+	}
 	switch x := st.(type) {
 	case *sql.Query:
 		n, err := s.runQuery(ctx, x, ectx, w)
@@ -466,4 +469,40 @@ func (s *session) notNullViolation(t storage.Table, r arrow.Record, col int) err
 	}
 	return pgerr.New(pgerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint",
 		defs[col].Name, t.Name()).WithDetail("Failing row contains (%s).", strings.Join(vals, ", "))
+}
+
+// readOnlyErr refuses a statement that writes in a read-only transaction
+// (transaction_read_only on), as PostgreSQL: writing rows to a temporary
+// table is allowed, any DDL is not.
+func (s *session) readOnlyErr(st sql.Statement) error {
+	if s.settings.Get("transaction_read_only") != "on" {
+		return nil
+	}
+	var what string
+	switch x := st.(type) {
+	case *sql.CreateTable:
+		what = "CREATE TABLE"
+	case *sql.CreateTableAs:
+		what = "CREATE TABLE AS"
+	case *sql.DropTable:
+		what = "DROP TABLE"
+	case *sql.CreateView:
+		what = "CREATE VIEW"
+	case *sql.DropView:
+		what = "DROP VIEW"
+	case *sql.Truncate:
+		what = "TRUNCATE TABLE"
+	case *sql.Insert:
+		if !s.cur.IsTemp(x.Table) {
+			what = "INSERT"
+		}
+	case *sql.Copy:
+		if x.From && !s.cur.IsTemp(x.Table) {
+			what = "COPY FROM"
+		}
+	}
+	if what == "" {
+		return nil
+	}
+	return pgerr.New("25006", "cannot execute %s in a read-only transaction", what)
 }

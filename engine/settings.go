@@ -32,6 +32,15 @@ func (s *session) set(x *sql.Set, w wire.ResultWriter) (string, error) {
 			return "", err
 		}
 	}
+	if err := s.applySet(x); err != nil {
+		return "", err
+	}
+	return tag, nil
+}
+
+// applySet applies one SET or RESET (and the further modes of a SET
+// TRANSACTION).
+func (s *session) applySet(x *sql.Set) error {
 	var err error
 	switch {
 	case x.All:
@@ -42,9 +51,14 @@ func (s *session) set(x *sql.Set, w wire.ResultWriter) (string, error) {
 		_, err = s.settings.SetArgs(x.Name, x.Args, x.Local)
 	}
 	if err != nil {
-		return "", err
+		return err
 	}
-	return tag, nil
+	for _, a := range x.Also {
+		if err := s.applySet(a); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // show runs SHOW name and SHOW ALL.

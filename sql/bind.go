@@ -668,7 +668,7 @@ func (b *binder) bindTransaction(ts *pg_query.TransactionStmt) (Statement, error
 	}
 	switch ts.Kind {
 	case pg_query.TransactionStmtKind_TRANS_STMT_BEGIN, pg_query.TransactionStmtKind_TRANS_STMT_START:
-		return &Transaction{Kind: TxBegin}, nil
+		return &Transaction{Kind: TxBegin, Modes: transactionModes(ts.Options, "")}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_COMMIT:
 		return &Transaction{Kind: TxCommit}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK:

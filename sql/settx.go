@@ -19,8 +19,22 @@ func (b *binder) bindSetMulti(vs *pg_query.VariableSetStmt) (Statement, error) {
 	if strings.EqualFold(vs.Name, "SESSION CHARACTERISTICS") {
 		prefix = "default_"
 	}
-	var first *Set
-	for _, a := range vs.Args {
+	sets := transactionModes(vs.Args, prefix)
+	if len(sets) == 0 {
+		return &NoOp{Tag: "SET"}, nil
+	}
+	first := sets[0]
+	first.Also = sets[1:]
+	return first, nil
+}
+
+// transactionModes turns ISOLATION LEVEL / READ ONLY / READ WRITE (of SET
+// TRANSACTION, SET SESSION CHARACTERISTICS, BEGIN) into the settings they
+// set: transaction_* as SET LOCAL, default_transaction_* (prefix
+// "default_") as SET. DEFERRABLE has no setting joind shows.
+func transactionModes(args []*pg_query.Node, prefix string) []*Set {
+	var out []*Set
+	for _, a := range args {
 		d := a.GetDefElem()
 		if d == nil {
 			continue
@@ -35,16 +49,11 @@ func (b *binder) bindSetMulti(vs *pg_query.VariableSetStmt) (Statement, error) {
 				v = "on"
 			}
 		default:
-			continue // DEFERRABLE: no setting to show
+			continue
 		}
-		if first == nil {
-			first = &Set{Name: prefix + d.Defname, Value: v, Args: []string{v}, Local: prefix == "", Transaction: prefix == ""}
-		}
+		out = append(out, &Set{Name: prefix + d.Defname, Value: v, Args: []string{v}, Local: prefix == "", Transaction: prefix == ""})
 	}
-	if first == nil {
-		return &NoOp{Tag: "SET"}, nil
-	}
-	return first, nil
+	return out
 }
 
 func isIntervalName(tn *pg_query.TypeName) bool {

@@ -92,6 +92,9 @@ type Set struct {
 	All     bool // RESET ALL
 	// Transaction marks SET TRANSACTION (a SET LOCAL of transaction_*).
 	Transaction bool
+	// Also are the further settings of one SET TRANSACTION (ISOLATION
+	// LEVEL ..., READ ONLY), applied after this one.
+	Also []*Set
 }
 
 // Show is SHOW name / SHOW ALL.
@@ -116,6 +119,9 @@ const (
 type Transaction struct {
 	Kind      TxKind
 	Savepoint string
+	// Modes are BEGIN's ISOLATION LEVEL / READ ONLY / READ WRITE, as SET
+	// LOCALs of the new block.
+	Modes []*Set
 }
 
 // Discard is DISCARD ALL (and friends).

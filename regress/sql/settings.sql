@@ -9,46 +9,44 @@ RESET datestyle;
 SET TIME ZONE DEFAULT;
 RESET ALL;
 \set QUIET on
--- RESET goes back to the startup values (PGDATESTYLE, PGTZ, PGOPTIONS),
--- not to the built-in defaults.
-SET datestyle = 'SQL, DMY';
-SET intervalstyle = 'sql_standard';
-SET timezone = 'Asia/Tokyo';
-SHOW datestyle;
-RESET datestyle;
-SHOW datestyle;
-SET datestyle TO DEFAULT;
-SHOW datestyle;
-RESET ALL;
-SHOW intervalstyle;
-SHOW timezone;
--- A reconnect with options: the new reset values are those.
-\c 'dbname=regression options=''-c extra_float_digits=0 -c intervalstyle=iso_8601 -c statement_timeout=90s -c application_name=st_app -c st.custom=abc'''
+-- RESET goes back to the values the session started with (the startup
+-- packet's parameters and options), not to the built-in defaults. Those of
+-- this connection come from the runner's environment, so a connection of
+-- its own sets them with options.
+\c 'dbname=regression options=''-c extra_float_digits=0 -c intervalstyle=iso_8601 -c statement_timeout=90s -c st.custom=abc'''
 SHOW extra_float_digits;
 SHOW intervalstyle;
 SHOW statement_timeout;
-SHOW application_name;
 SHOW st.custom;
 SET extra_float_digits = 3;
 SET intervalstyle = postgres_verbose;
 SET statement_timeout = '1min';
-SET application_name = 'other';
 SET st.custom = 'def';
 SELECT current_setting('extra_float_digits'), current_setting('intervalstyle'),
        current_setting('statement_timeout'), current_setting('st.custom');
 SELECT name, setting, unit, reset_val, boot_val, source FROM pg_settings
- WHERE name IN ('extra_float_digits', 'IntervalStyle', 'statement_timeout', 'application_name')
+ WHERE name IN ('extra_float_digits', 'IntervalStyle', 'statement_timeout')
  ORDER BY name;
+SET intervalstyle TO DEFAULT;
+SHOW intervalstyle;
 RESET extra_float_digits;
 SHOW extra_float_digits;
 RESET ALL;
 SHOW intervalstyle;
 SHOW statement_timeout;
-SHOW application_name;
 SHOW st.custom;
 SELECT name, setting, reset_val, source FROM pg_settings
- WHERE name IN ('extra_float_digits', 'IntervalStyle', 'statement_timeout', 'application_name')
+ WHERE name IN ('extra_float_digits', 'IntervalStyle', 'statement_timeout')
  ORDER BY name;
+BEGIN;
+SET intervalstyle = 'postgres';
+SAVEPOINT a;
+RESET intervalstyle;
+SHOW intervalstyle;
+ROLLBACK TO a;
+SHOW intervalstyle;
+ROLLBACK;
+SHOW intervalstyle;
 \c 'dbname=regression'
 SET DateStyle = 'ISO, MDY'; SET TimeZone = 'UTC'; SET IntervalStyle = 'postgres';
 -- Transactions: ROLLBACK undoes SET and RESET, COMMIT keeps SET and
@@ -192,3 +190,59 @@ SELECT name, setting, unit, context, vartype, min_val, max_val, enumvals, boot_v
  WHERE name IN ('DateStyle', 'IntervalStyle', 'extra_float_digits', 'statement_timeout', 'work_mem',
                 'integer_datetimes', 'default_transaction_isolation', 'search_path')
  ORDER BY name;
+-- Transaction modes: SET TRANSACTION with several modes, BEGIN's modes,
+-- session characteristics, and read-only transactions refusing writes
+-- (rows of a temporary table may still be written).
+BEGIN;
+SET TRANSACTION ISOLATION LEVEL SERIALIZABLE, READ ONLY;
+SHOW transaction_isolation;
+SHOW transaction_read_only;
+COMMIT;
+SHOW transaction_read_only;
+BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
+SHOW transaction_isolation;
+SHOW transaction_read_only;
+COMMIT;
+SET TRANSACTION READ ONLY;
+SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY, ISOLATION LEVEL REPEATABLE READ;
+SHOW default_transaction_read_only;
+SHOW default_transaction_isolation;
+SHOW transaction_read_only;
+CREATE TABLE st_ro(a int);
+RESET ALL;
+SET DateStyle = 'ISO, MDY'; SET TimeZone = 'UTC'; SET IntervalStyle = 'postgres';
+CREATE TABLE st_ro(a int);
+CREATE TEMP TABLE st_rotemp(a int);
+BEGIN READ ONLY;
+INSERT INTO st_ro VALUES (1);
+ROLLBACK;
+BEGIN READ ONLY;
+INSERT INTO st_rotemp VALUES (1);
+COPY st_rotemp FROM stdin;
+2
+\.
+TRUNCATE st_rotemp;
+ROLLBACK;
+BEGIN READ ONLY;
+COPY st_ro FROM stdin;
+ROLLBACK;
+BEGIN READ ONLY;
+CREATE TABLE st_ro2(a int);
+ROLLBACK;
+BEGIN READ ONLY;
+DROP TABLE st_ro;
+ROLLBACK;
+BEGIN READ ONLY;
+CREATE VIEW st_rov AS SELECT 1;
+ROLLBACK;
+BEGIN READ ONLY;
+CREATE TABLE st_ro3 AS SELECT 1 AS a;
+ROLLBACK;
+BEGIN;
+SET TRANSACTION READ WRITE;
+INSERT INTO st_ro VALUES (2);
+COMMIT;
+SELECT * FROM st_ro;
+SELECT * FROM st_rotemp;
+DROP TABLE st_ro;
+DROP TABLE st_rotemp;
