@@ -35,8 +35,8 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 		}
 		s.tx = txOpen
 		s.txStart = time.Now()
-		for _, m := range x.Modes {
-			if err := s.applySet(m); err != nil {
+		for i := range x.Modes {
+			if err := s.applySet(&x.Modes[i]); err != nil {
 				return "", err
 			}
 		}

@@ -53,8 +53,8 @@ func (s *session) applySet(x *sql.Set) error {
 	if err != nil {
 		return err
 	}
-	for _, a := range x.Also {
-		if err := s.applySet(a); err != nil {
+	for i := range x.Also {
+		if err := s.applySet(&x.Also[i]); err != nil {
 			return err
 		}
 	}

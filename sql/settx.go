@@ -25,15 +25,15 @@ func (b *binder) bindSetMulti(vs *pg_query.VariableSetStmt) (Statement, error) {
 	}
 	first := sets[0]
 	first.Also = sets[1:]
-	return first, nil
+	return &first, nil
 }
 
 // transactionModes turns ISOLATION LEVEL / READ ONLY / READ WRITE (of SET
 // TRANSACTION, SET SESSION CHARACTERISTICS, BEGIN) into the settings they
 // set: transaction_* as SET LOCAL, default_transaction_* (prefix
 // "default_") as SET. DEFERRABLE has no setting joind shows.
-func transactionModes(args []*pg_query.Node, prefix string) []*Set {
-	var out []*Set
+func transactionModes(args []*pg_query.Node, prefix string) []Set {
+	var out []Set
 	for _, a := range args {
 		d := a.GetDefElem()
 		if d == nil {
@@ -51,7 +51,7 @@ func transactionModes(args []*pg_query.Node, prefix string) []*Set {
 		default:
 			continue
 		}
-		out = append(out, &Set{Name: prefix + d.Defname, Value: v, Args: []string{v}, Local: prefix == "", Transaction: prefix == ""})
+		out = append(out, Set{Name: prefix + d.Defname, Value: v, Args: []string{v}, Local: prefix == "", Transaction: prefix == ""})
 	}
 	return out
 }

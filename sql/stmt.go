@@ -94,7 +94,7 @@ type Set struct {
 	Transaction bool
 	// Also are the further settings of one SET TRANSACTION (ISOLATION
 	// LEVEL ..., READ ONLY), applied after this one.
-	Also []*Set
+	Also []Set
 }
 
 // Show is SHOW name / SHOW ALL.
@@ -121,7 +121,7 @@ type Transaction struct {
 	Savepoint string
 	// Modes are BEGIN's ISOLATION LEVEL / READ ONLY / READ WRITE, as SET
 	// LOCALs of the new block.
-	Modes []*Set
+	Modes []Set
 }
 
 // Discard is DISCARD ALL (and friends).
