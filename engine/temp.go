@@ -47,7 +47,9 @@ func (t *tempTables) current() *storage.Txn {
 // create makes a temporary table in the current transaction.
 func (s *session) createTemp(ctx context.Context, name string, cols []storage.ColumnDef, oc sql.OnCommit) (storage.Table, error) {
 	if s.temp.db == nil {
-		db, err := storage.Open("", storage.Options{NoSync: true, NoCompaction: true, Logger: s.eng.log})
+		// Ids from 1<<30 give temporary tables object ids (OIDs in
+		// RowDescription) no permanent table has.
+		db, err := storage.Open("", storage.Options{NoSync: true, NoCompaction: true, Logger: s.eng.log, FirstID: 1 << 30})
 		if err != nil {
 			return nil, err
 		}
