@@ -157,8 +157,9 @@ var registry = []*Setting{
 	{Name: "server_version_num", Kind: Int, Boot: "150000", Min: 150000, Max: 150000, Context: Internal,
 		Category: catPreset, Desc: "Shows the server version as an integer."},
 	// session_authorization is the session user; SET SESSION AUTHORIZATION
-	// is not supported, so it is fixed here.
-	{Name: "session_authorization", Kind: String, Report: true, Context: Internal, NoShowAll: true, NoResetAll: true,
+	// to another user is not supported.
+	{Name: "session_authorization", Kind: String, Report: true, Context: Superuser, NoShowAll: true, NoResetAll: true,
+		Check: checkSessionAuthorization,
 		Category: catPreset, Desc: "Sets the session user name."},
 	{Name: "standard_conforming_strings", Kind: Bool, Boot: "on", Report: true, Check: checkStandardStrings,
 		Category: "Version and Platform Compatibility / Previous PostgreSQL Versions",

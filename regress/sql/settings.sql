@@ -178,6 +178,8 @@ RESET default_transaction_isolation;
 SET server_version = '1';
 RESET server_version;
 SET integer_datetimes = off;
+SET session_authorization = 'postgres';
+SHOW session_authorization;
 SHOW nosuch;
 SET nosuch = 1;
 RESET nosuch;
