@@ -159,7 +159,7 @@ var registry = []*Setting{
 	// session_authorization is the session user; SET SESSION AUTHORIZATION
 	// to another user is not supported.
 	{Name: "session_authorization", Kind: String, Report: true, Context: Superuser, NoShowAll: true, NoResetAll: true,
-		Check: checkSessionAuthorization,
+		Check:    checkSessionAuthorization,
 		Category: catPreset, Desc: "Sets the session user name."},
 	{Name: "standard_conforming_strings", Kind: Bool, Boot: "on", Report: true, Check: checkStandardStrings,
 		Category: "Version and Platform Compatibility / Previous PostgreSQL Versions",
