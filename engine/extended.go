@@ -89,11 +89,13 @@ func (s *session) Prepare(query string, paramOIDs []uint32) (wire.PreparedStatem
 	opts := &sql.BindOptions{ParamTypes: pts, EvalContext: s.evalContext(), Session: s.sessionInfo()}
 	// Bound here only to infer parameter types and describe the result;
 	// Execute binds again in the statement's own transaction.
-	var cat storage.Catalog = s.txn
-	if s.txn == nil {
+	var cat storage.Catalog
+	if s.txn != nil {
+		cat = s.catalogOf(s.txn)
+	} else {
 		look := s.eng.catalog.Begin()
 		defer look.Rollback()
-		cat = look
+		cat = s.catalogOf(look)
 	}
 	bound, err := sql.Bind(ps.raw, cat, opts)
 	if err != nil {
