@@ -24,7 +24,8 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 			if err := warn("there is already a transaction in progress"); err != nil {
 				return "", err
 			}
-			return "BEGIN", nil
+			// Its modes still apply, as in PostgreSQL.
+			return "BEGIN", s.applyModes(x.Modes)
 		}
 		if s.multiTxn != nil {
 			// BEGIN inside a multi-statement query: the implicit
@@ -35,10 +36,8 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 		}
 		s.tx = txOpen
 		s.txStart = time.Now()
-		for i := range x.Modes {
-			if err := s.applySet(&x.Modes[i]); err != nil {
-				return "", err
-			}
+		if err := s.applyModes(x.Modes); err != nil {
+			return "", err
 		}
 		return "BEGIN", nil
 	case sql.TxCommit:
@@ -97,4 +96,14 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 		return "ROLLBACK", nil
 	}
 	return "", pgerr.New(pgerr.FeatureNotSupported, "transaction statement not supported")
+}
+
+// applyModes applies BEGIN's transaction modes to the block.
+func (s *session) applyModes(modes []sql.Set) error {
+	for i := range modes {
+		if err := s.applySet(&modes[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
