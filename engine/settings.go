@@ -149,13 +149,6 @@ func (a *settingsAccess) SetConfig(name string, value *string, local bool) (stri
 	return v, err
 }
 
-// settingValue is what SHOW and current_setting() report ("" for an
-// unknown name).
-func (s *session) settingValue(name string) string {
-	v, _, _ := s.settings.Show(name)
-	return v
-}
-
 // loadZone resolves a TimeZone setting to a location with PostgreSQL's
 // rules (names, abbreviations, numeric hours east, POSIX strings west).
 func loadZone(name string) (*time.Location, error) {
