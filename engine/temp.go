@@ -285,3 +285,13 @@ func (c *sessionCatalog) Truncate(ctx context.Context, tables []storage.Table) e
 	}
 	return nil
 }
+
+// TempTables implements storage.TempLister: the system catalogs list the
+// temporary tables in the session's temporary schema.
+func (c *sessionCatalog) TempTables() ([]storage.Table, bool) {
+	t := c.temp()
+	if t == nil {
+		return nil, false
+	}
+	return t.Tables(), true
+}

@@ -22,6 +22,17 @@ SELECT * FROM tmp_u;
 SELECT * FROM public.tmp_u;
 CREATE TEMP TABLE public.tmp_v(x int);
 SELECT count(*) FROM tmp_t t JOIN public.tmp_t p ON p.a = length(t.b) - 3;
+-- The catalogs list the temporary table in the session's temporary
+-- schema (its number depends on the server, so only its prefix is shown);
+-- the permanent one it hides is not visible.
+SELECT n.nspname LIKE 'pg_temp_%' AS temp_schema, c.relname, c.relpersistence, pg_table_is_visible(c.oid)
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+ WHERE c.relname LIKE 'tmp_%' ORDER BY 1, 2;
+SELECT table_schema LIKE 'pg_temp_%' AS temp_schema, table_name, table_type, is_insertable_into
+  FROM information_schema.tables WHERE table_name LIKE 'tmp_%' ORDER BY 1, 2;
+SELECT 'tmp_t'::regclass::oid = 'pg_temp.tmp_t'::regclass::oid AS temp_first,
+       'public.tmp_t'::regclass::oid = 'tmp_t'::regclass::oid AS same;
+SELECT a.attname, a.attnotnull FROM pg_attribute a WHERE a.attrelid = 'pg_temp.tmp_u'::regclass AND a.attnum > 0 ORDER BY a.attnum;
 TRUNCATE tmp_t;
 SELECT count(*) FROM tmp_t;
 SELECT count(*) FROM public.tmp_t;
