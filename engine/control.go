@@ -2,60 +2,12 @@ package engine
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
-	"github.com/joind/joind/types"
 	"github.com/joind/joind/wire"
 )
-
-func (s *session) set(x *sql.Set) (string, error) {
-	if tag, err, done := s.setScoped(x); done {
-		return tag, err
-	}
-	if x.Reset {
-		if x.All {
-			for _, st := range settingList {
-				if !st.readOnly {
-					s.settings[strings.ToLower(st.name)] = st.dflt
-				}
-			}
-			return "RESET", nil
-		}
-		return "RESET", s.settings.reset(x.Name)
-	}
-	if strings.EqualFold(x.Value, "default") {
-		return "SET", s.settings.reset(x.Name)
-	}
-	return "SET", s.settings.set(x.Name, x.Value)
-}
-
-func (s *session) show(x *sql.Show, w wire.ResultWriter) error {
-	text := func(name string) wire.ColumnDesc {
-		return wire.ColumnDesc{Name: name, TypeOID: types.OIDText, TypeSize: -1, TypeMod: -1}
-	}
-	if x.Name == "all" {
-		if err := w.Describe([]wire.ColumnDesc{text("name"), text("setting"), text("description")}); err != nil {
-			return err
-		}
-		for _, name := range settingNames() {
-			if err := w.Row([][]byte{[]byte(name), []byte(s.settings[strings.ToLower(name)]), []byte("")}); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	st, err := lookupSetting(x.Name)
-	if err != nil {
-		return err
-	}
-	if err := w.Describe([]wire.ColumnDesc{text(st.name)}); err != nil {
-		return err
-	}
-	return w.Row([][]byte{[]byte(s.settingValue(st.name))})
-}
 
 // transaction runs transaction-control statements. BEGIN opens a
 // storage transaction that the block's statements read and write through;
@@ -72,7 +24,8 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 			if err := warn("there is already a transaction in progress"); err != nil {
 				return "", err
 			}
-			return "BEGIN", nil
+			// Its modes still apply, as in PostgreSQL.
+			return "BEGIN", s.applyModes(x.Modes)
 		}
 		if s.multiTxn != nil {
 			// BEGIN inside a multi-statement query: the implicit
@@ -83,7 +36,9 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 		}
 		s.tx = txOpen
 		s.txStart = time.Now()
-		s.saveBlockSettings()
+		if err := s.applyModes(x.Modes); err != nil {
+			return "", err
+		}
 		return "BEGIN", nil
 	case sql.TxCommit:
 		was, txn := s.tx, s.txn
@@ -96,13 +51,15 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 			return "COMMIT", warn("there is no transaction in progress")
 		case txFailed:
 			txn.Rollback()
-			s.restoreBlockSettings()
+			s.localAbort()
 			return "ROLLBACK", nil
 		}
-		s.endBlockSettings()
-		if err := txn.Commit(ctx); err != nil {
+		err := txn.Commit(ctx)
+		if err != nil {
+			s.localAbort()
 			return "", err
 		}
+		s.localCommit(ctx)
 		return "COMMIT", nil
 	case sql.TxRollback:
 		was := s.tx
@@ -122,15 +79,31 @@ func (s *session) transaction(ctx context.Context, x *sql.Transaction, w wire.Re
 		switch x.Kind {
 		case sql.TxSavepoint:
 			s.txn.Savepoint(x.Savepoint)
+			s.localSavepoint(x.Savepoint)
 			return "SAVEPOINT", nil
 		case sql.TxRelease:
-			return "RELEASE", s.txn.Release(x.Savepoint)
+			if err := s.txn.Release(x.Savepoint); err != nil {
+				return "", err
+			}
+			s.localRelease(x.Savepoint)
+			return "RELEASE", nil
 		}
 		if err := s.txn.RollbackTo(x.Savepoint); err != nil {
 			return "", err
 		}
+		s.localRollbackTo(x.Savepoint)
 		s.tx = txOpen
 		return "ROLLBACK", nil
 	}
 	return "", pgerr.New(pgerr.FeatureNotSupported, "transaction statement not supported")
+}
+
+// applyModes applies BEGIN's transaction modes to the block.
+func (s *session) applyModes(modes []sql.Set) error {
+	for i := range modes {
+		if err := s.applySet(&modes[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }

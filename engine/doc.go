@@ -3,14 +3,16 @@
 //
 //	sql.Parse → sql.Bind → optimizer.Plan → (builder) operators → rows
 //
-// A session holds the client's settings (DateStyle, TimeZone, ...), its
-// transaction-block state and nothing else; the catalog is the engine's and
-// is shared by all sessions. DDL and DML are executed here against the
+// A session holds the client's settings (a settings.Values; settings.go
+// maps SET/SHOW and transaction boundaries onto it), its transaction-block
+// state and its temporary tables (temp.go: an in-memory catalog of its own
+// in front of the shared one); the permanent catalog is the engine's and is
+// shared by all sessions. DDL and DML are executed here against the
 // storage.Catalog; queries are planned by the optimizer and built into
 // operators by builder (build.go), which is also the SubqueryRunner for
 // subquery expressions the optimizer kept as expressions.
 //
 // engine imports every lower layer (sql, optimizer, operators,
-// operators/join, storage, types) and wire's interfaces; nothing imports
+// operators/join, settings, storage, types) and wire's interfaces; nothing imports
 // engine but cmd/joind and tests.
 package engine

@@ -89,11 +89,13 @@ func (s *session) Prepare(query string, paramOIDs []uint32) (wire.PreparedStatem
 	opts := &sql.BindOptions{ParamTypes: pts, EvalContext: s.evalContext(), Session: s.sessionInfo()}
 	// Bound here only to infer parameter types and describe the result;
 	// Execute binds again in the statement's own transaction.
-	var cat storage.Catalog = s.txn
-	if s.txn == nil {
+	var cat storage.Catalog
+	if s.txn != nil {
+		cat = s.catalogOf(s.txn)
+	} else {
 		look := s.eng.catalog.Begin()
 		defer look.Rollback()
-		cat = look
+		cat = s.catalogOf(look)
 	}
 	bound, err := sql.Bind(ps.raw, cat, opts)
 	if err != nil {
@@ -135,10 +137,7 @@ func statementColumns(st sql.Statement) []wire.ColumnDesc {
 		if x.Name == "all" {
 			return append(append(text("name"), text("setting")...), text("description")...)
 		}
-		if st, err := lookupSetting(x.Name); err == nil {
-			return text(st.name)
-		}
-		return text(x.Name)
+		return text(showColumn(x.Name))
 	}
 	return nil
 }
@@ -256,6 +255,7 @@ func (p *portal) finish(ctx context.Context, err error) error {
 	if p.txn != nil {
 		err = p.s.endStatement(ctx, p.txn, p.implicit, err)
 		p.txn = nil
+		p.s.endStatementSettings(ctx, err)
 	}
 	return err
 }
@@ -282,6 +282,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 		paramsIntoLimits(q.Plan, p.params)
 		p.q, p.ectx = q, ectx
 		p.txn, p.implicit = s.statementTxn()
+		s.beginStatementSettings()
 		if err := p.txn.Err(); err != nil {
 			s.failTx()
 			return "", false, p.finish(ctx, err)
@@ -296,7 +297,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 	if s.tx == txFailed {
 		return "", false, errAborted()
 	}
-	s.cur = p.txn
+	s.cur = s.catalogOf(p.txn)
 	defer func() { s.cur = nil }()
 	tctx, cancel, err := s.withStatementTimeout(ctx)
 	if err != nil {
@@ -414,13 +415,7 @@ func (s *session) sessionInfo() *sql.SessionInfo {
 	return &sql.SessionInfo{
 		User:     s.user,
 		Database: s.database,
-		Setting: func(name string) (string, error) {
-			st, err := lookupSetting(name)
-			if err != nil {
-				return "", err
-			}
-			return s.settingValue(st.name), nil
-		},
+		Settings: s.settings.Rows,
 	}
 }
 

@@ -22,6 +22,9 @@ import (
 
 // run executes one bound statement and returns its command tag.
 func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
+	if err := s.readOnlyErr(st); err != nil {
+		return "", err
+	}
 	switch x := st.(type) {
 	case *sql.Query:
 		n, err := s.runQuery(ctx, x, ectx, w)
@@ -45,14 +48,23 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 	case *sql.Truncate:
 		return "TRUNCATE TABLE", s.cur.Truncate(ctx, x.Tables)
 	case *sql.Set:
-		return s.set(x)
+		return s.set(x, w)
 	case *sql.Show:
 		return "SHOW", s.show(x, w)
 	case *sql.Transaction:
 		return s.transaction(ctx, x, w)
 	case *sql.Discard:
-		s.settings = newSessionSettings()
-		s.settings["session_authorization"] = s.user
+		if x.What == "ALL" && s.tx != txIdle {
+			return "", pgerr.New("25001", "DISCARD ALL cannot run inside a transaction block")
+		}
+		if x.What == "ALL" || x.What == "TEMP" {
+			if err := s.discardTemp(ctx); err != nil {
+				return "", err
+			}
+		}
+		if x.What == "ALL" {
+			s.settings.ResetAll()
+		}
 		return "DISCARD " + strings.ToUpper(x.What), nil
 	case *sql.NoOp:
 		return x.Tag, nil
@@ -96,7 +108,7 @@ func (s *session) planOptions(ectx *types.EvalContext) optimizer.Options {
 	return optimizer.Options{
 		Partitions:         s.eng.opts.Partitions,
 		CollectLeftMaxRows: 4 << 20,
-		JoinMode:           s.settings["joind.join_mode"],
+		JoinMode:           s.settings.Get("joind.join_mode"),
 		Eval:               ectx,
 	}
 }
@@ -268,16 +280,35 @@ func (s *session) explain(ctx context.Context, x *sql.Explain, ectx *types.EvalC
 }
 
 func (s *session) createTable(ctx context.Context, x *sql.CreateTable, w wire.ResultWriter) (string, error) {
-	if _, exists := s.cur.Lookup(x.Name); exists && x.IfNotExists {
+	if s.relationExists(x.Name, x.Temp) && x.IfNotExists {
 		return "CREATE TABLE", w.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
 			Message: fmt.Sprintf("relation %q already exists, skipping", x.Name)})
 	}
-	_, err := s.cur.Create(ctx, x.Name, x.Columns)
+	_, err := s.createIn(ctx, x.Name, x.Columns, x.Temp, x.OnCommit)
 	return "CREATE TABLE", err
 }
 
+// relationExists reports whether the schema a new table goes to (pg_temp
+// or public) has a relation of that name.
+func (s *session) relationExists(name string, temp bool) bool {
+	if temp {
+		_, ok := s.cur.LookupIn("pg_temp", name)
+		return ok
+	}
+	_, ok := s.cur.LookupIn("public", name)
+	return ok
+}
+
+// createIn creates a permanent or a temporary table.
+func (s *session) createIn(ctx context.Context, name string, cols []storage.ColumnDef, temp bool, oc sql.OnCommit) (storage.Table, error) {
+	if temp {
+		return s.createTemp(ctx, name, cols, oc)
+	}
+	return s.cur.Create(ctx, name, cols)
+}
+
 func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
-	if _, exists := s.cur.Lookup(x.Name); exists {
+	if s.relationExists(x.Name, x.Temp) {
 		if x.IfNotExists {
 			return "CREATE TABLE AS", w.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
 				Message: fmt.Sprintf("relation %q already exists, skipping", x.Name)})
@@ -291,7 +322,7 @@ func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx 
 			return "", err
 		}
 	}
-	t, err := s.cur.Create(ctx, x.Name, x.Columns)
+	t, err := s.createIn(ctx, x.Name, x.Columns, x.Temp, x.OnCommit)
 	if err != nil {
 		return "", err
 	}
@@ -307,14 +338,35 @@ func (s *session) createTableAs(ctx context.Context, x *sql.CreateTableAs, ectx 
 }
 
 func (s *session) dropTable(ctx context.Context, x *sql.DropTable, w wire.ResultWriter) (string, error) {
-	var present []string
-	for _, name := range x.Names {
-		if err := notATable(s.cur, name); err != nil {
-			return "", err
+	// Each name goes to the schema it names, or the first on the search
+	// path that has it: pg_temp, then public.
+	type target struct {
+		name string
+		temp bool
+	}
+	var present []target
+	var permanent []string
+	for i, name := range x.Names {
+		schema := ""
+		if i < len(x.Schemas) {
+			schema = x.Schemas[i]
 		}
-		if _, ok := s.cur.Lookup(name); ok {
-			present = append(present, name)
+		_, isTemp := s.cur.LookupIn("pg_temp", name)
+		if schema == "public" || schema == "pg_catalog" || (schema == "" && !isTemp) {
+			if err := notATable(s.cur.Txn, name); err != nil {
+				return "", err
+			}
+		}
+		if isTemp && schema != "public" && schema != "pg_catalog" {
+			present = append(present, target{name, true})
 			continue
+		}
+		if schema != "pg_temp" {
+			if _, ok := s.cur.LookupIn("public", name); ok {
+				present = append(present, target{name, false})
+				permanent = append(permanent, name)
+				continue
+			}
 		}
 		if !x.IfExists {
 			return "", pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
@@ -324,11 +376,18 @@ func (s *session) dropTable(ctx context.Context, x *sql.DropTable, w wire.Result
 			return "", err
 		}
 	}
-	if err := s.dropDependents(ctx, w, "table", present, x.Cascade); err != nil {
+	// Views depend on permanent tables only.
+	if err := s.dropDependents(ctx, w, "table", permanent, x.Cascade); err != nil {
 		return "", err
 	}
-	for _, name := range present {
-		if err := s.cur.Drop(ctx, name); err != nil {
+	for _, t := range present {
+		var err error
+		if t.temp {
+			err = s.temp.current().Drop(ctx, t.name)
+		} else {
+			err = s.cur.Txn.Drop(ctx, t.name)
+		}
+		if err != nil {
 			return "", err
 		}
 	}
@@ -410,4 +469,40 @@ func (s *session) notNullViolation(t storage.Table, r arrow.Record, col int) err
 	}
 	return pgerr.New(pgerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint",
 		defs[col].Name, t.Name()).WithDetail("Failing row contains (%s).", strings.Join(vals, ", "))
+}
+
+// readOnlyErr refuses a statement that writes in a read-only transaction
+// (transaction_read_only on), as PostgreSQL: writing rows to a temporary
+// table is allowed, any DDL is not.
+func (s *session) readOnlyErr(st sql.Statement) error {
+	if s.settings.Get("transaction_read_only") != "on" {
+		return nil
+	}
+	var what string
+	switch x := st.(type) {
+	case *sql.CreateTable:
+		what = "CREATE TABLE"
+	case *sql.CreateTableAs:
+		what = "CREATE TABLE AS"
+	case *sql.DropTable:
+		what = "DROP TABLE"
+	case *sql.CreateView:
+		what = "CREATE VIEW"
+	case *sql.DropView:
+		what = "DROP VIEW"
+	case *sql.Truncate:
+		what = "TRUNCATE TABLE"
+	case *sql.Insert:
+		if !s.cur.IsTemp(x.Table) {
+			what = "INSERT"
+		}
+	case *sql.Copy:
+		if x.From && !s.cur.IsTemp(x.Table) {
+			what = "COPY FROM"
+		}
+	}
+	if what == "" {
+		return nil
+	}
+	return pgerr.New("25006", "cannot execute %s in a read-only transaction", what)
 }

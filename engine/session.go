@@ -3,11 +3,12 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/settings"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
@@ -24,14 +25,15 @@ const (
 // session is one client's state. It is used by one goroutine at a time
 // (wire.Session's contract), so it needs no locks of its own.
 type session struct {
-	eng      *Engine
-	settings sessionSettings
+	eng *Engine
+	// settings are the session's run-time settings; their transaction
+	// levels follow the statement's (settings.go).
+	settings *settings.Values
 	user     string
 	database string
-	// blockSettings are the settings at BEGIN, restored by ROLLBACK.
-	blockSettings sessionSettings
-	localSaved    sessionSettings // values before SET LOCAL, restored at COMMIT
-	tx            byte
+	tx       byte
+	// temp are the session's temporary tables (temp.go).
+	temp tempTables
 	// txStart is when the open transaction block began: now() inside it.
 	txStart time.Time
 	// params are the $n values of the statement running (extended protocol).
@@ -41,16 +43,13 @@ type session struct {
 	// one the running statement writes through (see txn.go).
 	txn      *storage.Txn
 	implicit *storage.Txn
-	cur      *storage.Txn
+	cur      *sessionCatalog
 	// multi is set while a simple Query of several statements runs outside
 	// a block: its statements share one implicit transaction, multiTxn
 	// (created by the first statement, committed by EndQuery, discarded if
 	// a statement fails), as PostgreSQL runs such a string.
 	multi    bool
 	multiTxn *storage.Txn
-	// multiSettings are the settings when the multi-statement query began,
-	// restored if it fails before anything was committed.
-	multiSettings sessionSettings
 }
 
 var _ wire.Session = (*session)(nil)
@@ -61,35 +60,34 @@ type statement struct{ raw *sql.RawStatement }
 func (s *statement) SQL() string { return s.raw.SQL() }
 
 func newSession(e *Engine, params map[string]string) *session {
-	s := &session{eng: e, settings: newSessionSettings(), tx: txIdle}
+	s := &session{eng: e, tx: txIdle}
 	s.user = params["user"]
 	s.database = params["database"]
 	if s.user == "" {
 		s.user = "joind"
 	}
-	s.settings["session_authorization"] = s.user
+	s.settings = settings.New(s.user)
 	return s
 }
 
-// startupKeys maps the startup-packet parameters joind honours to settings.
-// user and database are connection attributes, not settings.
+// startupIgnored are the startup-packet parameters that are connection
+// attributes, not settings.
 var startupIgnored = map[string]bool{"user": true, "database": true, "replication": true}
 
 // applyStartup applies the client's startup parameters (options -c k=v
-// arrive here already split by wire).
+// arrive here already split by wire): they are the session's reset values.
+// They are applied in name order, so a bad one is reported the same way
+// every time.
 func (s *session) applyStartup(params map[string]string) error {
-	for k, v := range params {
-		if startupIgnored[k] || strings.HasPrefix(k, "_pq_.") {
-			continue
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		if !startupIgnored[k] && !strings.HasPrefix(k, "_pq_.") {
+			keys = append(keys, k)
 		}
-		st, err := lookupSetting(k)
-		if err != nil {
-			return err
-		}
-		if st.readOnly {
-			continue
-		}
-		if err := s.settings.set(k, v); err != nil {
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := s.settings.Startup(k, params[k]); err != nil {
 			return err
 		}
 	}
@@ -113,11 +111,12 @@ func (s *session) Parse(query string) ([]wire.Statement, error) {
 func (s *session) TxStatus() byte { return s.tx }
 
 // ReportedSettings implements wire.Session.
-func (s *session) ReportedSettings() map[string]string { return s.settings.reported() }
+func (s *session) ReportedSettings() map[string]string { return s.settings.Reported() }
 
 // Close implements wire.Session.
 func (s *session) Close() {
 	s.abortBlock()
+	s.closeTemp()
 	s.eng.sessions.Add(-1)
 }
 
@@ -133,9 +132,11 @@ func (s *session) Execute(ctx context.Context, st wire.Statement, w wire.ResultW
 // transaction-block rules; the simple and the extended protocol share it.
 func (s *session) execBound(ctx context.Context, bound sql.Statement, bindErr error, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
 	txn, implicit := s.statementTxn()
-	s.cur = txn
+	s.beginStatementSettings()
+	s.cur = s.catalogOf(txn)
 	tag, err := s.execIn(ctx, bound, bindErr, ectx, w)
 	err = s.endStatement(ctx, txn, implicit, err)
+	s.endStatementSettings(ctx, err)
 	s.cur = nil
 	if err != nil {
 		tag = ""
@@ -185,24 +186,22 @@ func (s *session) evalContext() *types.EvalContext {
 	if s.tx != txIdle && !s.txStart.IsZero() {
 		now = s.txStart
 	}
-	return &types.EvalContext{TimeZone: f.TimeZone, Now: now, Format: f}
+	return &types.EvalContext{TimeZone: f.TimeZone, Now: now, Format: f, Settings: &settingsAccess{s: s}}
 }
 
 // format is the session's output format for FormatText.
 func (s *session) format() *types.Format {
-	efd := 1
-	fmt.Sscan(s.settings["extra_float_digits"], &efd)
 	return &types.Format{
-		DateStyle:        s.settings["datestyle"],
-		IntervalStyle:    s.settings["intervalstyle"],
-		ExtraFloatDigits: efd,
+		DateStyle:        s.settings.Get("DateStyle"),
+		IntervalStyle:    s.settings.Get("IntervalStyle"),
+		ExtraFloatDigits: int(settings.Int64(s.settings.Get("extra_float_digits"))),
 		TimeZone:         s.zone(),
 	}
 }
 
 // zone is the session TimeZone (UTC if the setting does not load).
 func (s *session) zone() *time.Location {
-	loc, err := loadZone(s.settings["timezone"])
+	loc, err := loadZone(s.settings.Get("TimeZone"))
 	if err != nil {
 		return time.UTC
 	}
@@ -213,12 +212,12 @@ func (s *session) zone() *time.Location {
 var errStatementTimeout = errors.New("statement timeout")
 
 func (s *session) withStatementTimeout(ctx context.Context) (context.Context, context.CancelFunc, error) {
-	ms, err := parseDurationMS(s.settings["statement_timeout"])
-	if err != nil || ms == 0 {
+	d := s.statementTimeout()
+	if d == 0 {
 		ctx, cancel := context.WithCancel(ctx)
 		return ctx, cancel, nil
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, time.Duration(ms)*time.Millisecond, errStatementTimeout)
+	ctx, cancel := context.WithTimeoutCause(ctx, d, errStatementTimeout)
 	return ctx, cancel, nil
 }
 

@@ -19,17 +19,17 @@ import (
 func (s *session) bindCatalog() storage.Catalog {
 	if s.txn != nil {
 		s.txn.NewStatement()
-		return s.txn
+		return s.catalogOf(s.txn)
 	}
 	if s.multi {
 		if s.multiTxn == nil {
 			s.multiTxn = s.eng.catalog.Begin()
 		}
 		s.multiTxn.NewStatement()
-		return s.multiTxn
+		return s.catalogOf(s.multiTxn)
 	}
 	s.implicit = s.eng.catalog.Begin()
-	return s.implicit
+	return s.catalogOf(s.implicit)
 }
 
 // statementTxn returns the transaction a bound statement runs in and
@@ -72,7 +72,7 @@ func (s *session) abortBlock() {
 		s.txn.Rollback()
 		s.txn = nil
 	}
-	s.restoreBlockSettings()
+	s.localAbort()
 	s.tx = txIdle
 }
 
@@ -85,10 +85,7 @@ func (s *session) BeginQuery(statements int) {
 		return
 	}
 	s.multi = true
-	s.multiSettings = make(sessionSettings, len(s.settings))
-	for k, v := range s.settings {
-		s.multiSettings[k] = v
-	}
+	s.settings.Begin()
 }
 
 // EndQuery implements wire.QueryBlock: it commits the implicit transaction
@@ -104,17 +101,23 @@ func (s *session) EndQuery(ctx context.Context, failed bool) error {
 		if t != nil {
 			t.Rollback()
 		}
-		if s.multiSettings != nil && s.tx == txIdle {
-			s.settings = s.multiSettings
+		if s.tx == txIdle {
+			s.localAbort()
 		}
-		s.multiSettings = nil
 		return nil
 	}
-	s.multiSettings = nil
-	if t == nil {
-		return nil
+	if t != nil {
+		if err := t.Commit(ctx); err != nil {
+			if s.tx == txIdle {
+				s.localAbort()
+			}
+			return err
+		}
 	}
-	return t.Commit(ctx)
+	if s.tx == txIdle {
+		s.localCommit(ctx)
+	}
+	return nil
 }
 
 // endImplicitBlock ends the multi-statement implicit transaction early, for
@@ -122,13 +125,21 @@ func (s *session) EndQuery(ctx context.Context, failed bool) error {
 func (s *session) endImplicitBlock(ctx context.Context, commit bool) error {
 	t := s.multiTxn
 	s.multiTxn = nil
-	s.multiSettings = nil // what came before is settled either way
-	if t == nil {
+	// What came before is settled either way: later statements of the
+	// string start a new implicit transaction.
+	if !commit {
+		if t != nil {
+			t.Rollback()
+		}
+		s.localAbort()
 		return nil
 	}
-	if commit {
-		return t.Commit(ctx)
+	if t != nil {
+		if err := t.Commit(ctx); err != nil {
+			s.localAbort()
+			return err
+		}
 	}
-	t.Rollback()
+	s.localCommit(ctx)
 	return nil
 }

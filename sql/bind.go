@@ -31,8 +31,10 @@ type BindOptions struct {
 type binder struct {
 	query string
 	cat   storage.Catalog
-	opts  *BindOptions
-	ids   *plan.IDAllocator
+	// usedTemp is set when a temporary table was bound (sql/temp.go).
+	usedTemp bool
+	opts     *BindOptions
+	ids      *plan.IDAllocator
 	// locs maps bound expressions to the byte offset of their source, for
 	// error positions.
 	locs     map[plan.Expr]int32
@@ -271,6 +273,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 		return nil, err
 	}
 	ct := &CreateTable{Name: name, IfNotExists: cs.IfNotExists}
+	if ct.Temp, ct.OnCommit, err = b.tempTarget(cs.Relation, cs.Oncommit); err != nil {
+		return nil, err
+	}
 	index := map[string]int{}
 	var pk []string
 	for _, el := range cs.TableElts {
@@ -422,7 +427,7 @@ func (b *binder) tableName(rv *pg_query.RangeVar) (string, error) {
 	if rv.Catalogname != "" {
 		return "", b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
 	}
-	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_catalog" {
+	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_catalog" && rv.Schemaname != "pg_temp" {
 		return "", b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", rv.Schemaname), rv.Location)
 	}
 	return rv.Relname, nil
@@ -449,6 +454,9 @@ func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, e
 		return nil, pgerr.New(pgerr.SyntaxError, "too many column names were specified")
 	}
 	out := &CreateTableAs{Name: name, Query: q, WithNoData: cs.Into.SkipData, IfNotExists: cs.IfNotExists}
+	if out.Temp, out.OnCommit, err = b.tempTarget(cs.Into.Rel, cs.Into.OnCommit); err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	for i, c := range cols {
 		cn := q.Names[i]
@@ -477,7 +485,7 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 		switch len(parts) {
 		case 1:
 		case 2:
-			if parts[0] != "public" && parts[0] != "pg_catalog" {
+			if parts[0] != "public" && parts[0] != "pg_catalog" && parts[0] != "pg_temp" {
 				if ds.MissingOk {
 					continue
 				}
@@ -487,6 +495,11 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 			return nil, pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
 		}
 		out.Names = append(out.Names, parts[len(parts)-1])
+		schema := ""
+		if len(parts) == 2 {
+			schema = parts[0]
+		}
+		out.Schemas = append(out.Schemas, schema)
 	}
 	if ds.RemoveType == pg_query.ObjectType_OBJECT_VIEW {
 		return &DropView{Names: out.Names, IfExists: out.IfExists, Cascade: out.Cascade}, nil
@@ -614,17 +627,31 @@ func (b *binder) bindSet(vs *pg_query.VariableSetStmt) (Statement, error) {
 				parts = append(parts, constText(x.AConst))
 			case *pg_query.Node_TypeCast:
 				// SET TIME ZONE INTERVAL '...' and typed literals.
-				if c := x.TypeCast.Arg.GetAConst(); c != nil {
-					parts = append(parts, constText(c))
+				c := x.TypeCast.Arg.GetAConst()
+				if c == nil {
+					return nil, pgerr.New(pgerr.FeatureNotSupported, "unsupported SET value")
+				}
+				if isIntervalName(x.TypeCast.TypeName) {
+					var f *types.Format
+					if b.opts != nil && b.opts.EvalContext != nil {
+						f = b.opts.EvalContext.Format
+					}
+					v, err := setIntervalArg(constText(c), x.TypeCast.TypeName, f)
+					if err != nil {
+						return nil, err
+					}
+					parts = append(parts, v)
 					continue
 				}
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "unsupported SET value")
+				parts = append(parts, constText(c))
 			default:
 				return nil, pgerr.New(pgerr.FeatureNotSupported, "unsupported SET value")
 			}
 		}
-		return &Set{Name: name, Value: strings.Join(parts, ", "), Local: vs.IsLocal}, nil
-	case pg_query.VariableSetKind_VAR_SET_DEFAULT, pg_query.VariableSetKind_VAR_RESET:
+		return &Set{Name: name, Value: strings.Join(parts, ", "), Args: parts, Local: vs.IsLocal}, nil
+	case pg_query.VariableSetKind_VAR_SET_DEFAULT:
+		return &Set{Name: name, Reset: true, Default: true, Local: vs.IsLocal}, nil
+	case pg_query.VariableSetKind_VAR_RESET:
 		return &Set{Name: name, Reset: true, Local: vs.IsLocal}, nil
 	case pg_query.VariableSetKind_VAR_RESET_ALL:
 		return &Set{Reset: true, All: true}, nil
@@ -641,7 +668,7 @@ func (b *binder) bindTransaction(ts *pg_query.TransactionStmt) (Statement, error
 	}
 	switch ts.Kind {
 	case pg_query.TransactionStmtKind_TRANS_STMT_BEGIN, pg_query.TransactionStmtKind_TRANS_STMT_START:
-		return &Transaction{Kind: TxBegin}, nil
+		return &Transaction{Kind: TxBegin, Modes: transactionModes(ts.Options, "")}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_COMMIT:
 		return &Transaction{Kind: TxCommit}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK:

@@ -1,9 +1,7 @@
 package sql
 
 import (
-	"strings"
-
-	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/settings"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
@@ -14,8 +12,8 @@ import (
 type SessionInfo struct {
 	User     string
 	Database string
-	// Setting returns a run-time setting's current value (SHOW's text).
-	Setting func(name string) (string, error)
+	// Settings lists the session's settings for pg_settings (nil: none).
+	Settings func() []settings.Row
 }
 
 // VersionString is what version() returns; drivers parse "PostgreSQL N.M".
@@ -61,34 +59,6 @@ func (b *binder) catalogFunc(name string, args []plan.Expr, loc int32) (e plan.E
 	case "pg_backend_pid":
 		// Answered by the engine through the connection, not here.
 		return nil, false, nil
-	case "current_setting":
-		if len(args) < 1 || len(args) > 2 {
-			return nil, false, nil
-		}
-		c, isConst := args[0].(*plan.Const)
-		if !isConst || (c.T.ID != types.Unknown && c.T.ID != types.Text && c.T.ID != types.Varchar) {
-			return nil, true, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "current_setting() needs a constant setting name"), loc)
-		}
-		if c.Val.Null {
-			return &plan.Const{Val: types.NullValue, T: types.TextType}, true, nil
-		}
-		missingOK := false
-		if len(args) == 2 {
-			if m, isC := args[1].(*plan.Const); isC && !m.Val.Null {
-				missingOK = m.Val.I != 0 || strings.EqualFold(m.Val.S, "true") || m.Val.S == "t"
-			}
-		}
-		if si.Setting == nil {
-			return nil, true, b.errAt(pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter \"%s\"", c.Val.S), loc)
-		}
-		v, err := si.Setting(c.Val.S)
-		if err != nil {
-			if missingOK {
-				return &plan.Const{Val: types.NullValue, T: types.TextType}, true, nil
-			}
-			return nil, true, b.wrapAt(err, loc)
-		}
-		return text(v), true, nil
 	}
 	return nil, false, nil
 }

@@ -191,7 +191,7 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s",
 			rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
 	}
-	if rv.Schemaname == "" || rv.Schemaname == "public" {
+	if (rv.Schemaname == "" && !b.tempShadows(name)) || rv.Schemaname == "public" {
 		if v, ok := b.cat.LookupView(name); ok {
 			b.noteDep(name)
 			s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
@@ -234,10 +234,10 @@ func (b *binder) lookupTable(rv *pg_query.RangeVar) (storageTable, error) {
 	if t, ok := b.catalogTable(rv.Schemaname, rv.Relname); ok {
 		return t, nil
 	}
-	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_catalog" {
+	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_catalog" && rv.Schemaname != "pg_temp" {
 		return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
 	}
-	tbl, ok := b.cat.Lookup(rv.Relname)
+	tbl, ok := b.lookupStored(rv.Schemaname, rv.Relname)
 	if !ok {
 		name := rv.Relname
 		if rv.Schemaname != "" {

@@ -22,35 +22,13 @@ import (
 // clients make of them (`attrelid = 't'::regclass`, `oid::regclass` in a
 // select list).
 
-// settingNames are the settings pg_settings lists when the session knows
-// them (the engine's own list is not visible from here).
-var settingNames = []string{
-	"application_name", "client_encoding", "client_min_messages", "DateStyle",
-	"default_transaction_isolation", "default_transaction_read_only", "extra_float_digits",
-	"in_hot_standby", "integer_datetimes", "IntervalStyle", "is_superuser", "lc_collate",
-	"lc_ctype", "lc_messages", "lc_monetary", "lc_numeric", "lc_time", "max_identifier_length",
-	"search_path", "server_encoding", "server_version", "server_version_num",
-	"session_authorization", "standard_conforming_strings", "statement_timeout", "TimeZone",
-	"transaction_isolation", "transaction_read_only", "work_mem",
-}
-
 // systemEnv describes the session to the system catalogs.
 func (b *binder) systemEnv() *storage.SystemEnv {
 	env := &storage.SystemEnv{FormatDefault: formatDefault}
 	if b.opts != nil && b.opts.Session != nil {
 		si := b.opts.Session
 		env.User, env.Database = si.User, si.Database
-		if si.Setting != nil {
-			env.Settings = func() []storage.Setting {
-				var out []storage.Setting
-				for _, n := range settingNames {
-					if v, err := si.Setting(n); err == nil {
-						out = append(out, storage.Setting{Name: n, Value: v})
-					}
-				}
-				return out
-			}
-		}
+		env.Settings = si.Settings
 	}
 	env.ViewColumns = func(v storage.View) ([]storage.ColumnDef, error) {
 		raws, err := Parse(v.SQL)

@@ -47,7 +47,20 @@ func (b *binder) pgCatalogFunc(name string, args []plan.Expr, loc int32) (plan.E
 	}
 	env := b.systemEnv()
 	switch name {
-	case "pg_table_is_visible", "pg_type_is_visible", "pg_function_is_visible", "pg_collation_is_visible",
+	case "pg_table_is_visible":
+		if n == 1 {
+			// Everything is on the search path; a permanent table is hidden
+			// by a temporary table of its name (pg_temp comes first).
+			temps, _ := storage.TempTablesOf(b.cat)
+			hidden := map[uint32]bool{}
+			for _, t := range temps {
+				if p, ok := storage.RelationByName(b.cat, env, "public", t.Name()); ok {
+					hidden[p.OID] = true
+				}
+			}
+			return strict(boolT, func(v []types.Value) types.Value { return types.BoolValue(!hidden[uint32(v[0].I)]) }, oid)
+		}
+	case "pg_type_is_visible", "pg_function_is_visible", "pg_collation_is_visible",
 		"pg_operator_is_visible", "pg_opclass_is_visible", "pg_conversion_is_visible", "pg_ts_config_is_visible",
 		"pg_statistics_obj_is_visible":
 		if n == 1 {

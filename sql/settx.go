@@ -1,9 +1,13 @@
 package sql
 
 import (
+	"regexp"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/types"
 )
 
 // bindSetMulti binds SET TRANSACTION ... (the block's
@@ -15,8 +19,22 @@ func (b *binder) bindSetMulti(vs *pg_query.VariableSetStmt) (Statement, error) {
 	if strings.EqualFold(vs.Name, "SESSION CHARACTERISTICS") {
 		prefix = "default_"
 	}
-	var first *Set
-	for _, a := range vs.Args {
+	sets := transactionModes(vs.Args, prefix)
+	if len(sets) == 0 {
+		return &NoOp{Tag: "SET"}, nil
+	}
+	first := sets[0]
+	first.Also = sets[1:]
+	return &first, nil
+}
+
+// transactionModes turns ISOLATION LEVEL / READ ONLY / READ WRITE (of SET
+// TRANSACTION, SET SESSION CHARACTERISTICS, BEGIN) into the settings they
+// set: transaction_* as SET LOCAL, default_transaction_* (prefix
+// "default_") as SET. DEFERRABLE has no setting joind shows.
+func transactionModes(args []*pg_query.Node, prefix string) []Set {
+	var out []Set
+	for _, a := range args {
 		d := a.GetDefElem()
 		if d == nil {
 			continue
@@ -31,14 +49,53 @@ func (b *binder) bindSetMulti(vs *pg_query.VariableSetStmt) (Statement, error) {
 				v = "on"
 			}
 		default:
-			continue // DEFERRABLE: no setting to show
+			continue
 		}
-		if first == nil {
-			first = &Set{Name: prefix + d.Defname, Value: v, Local: prefix == ""}
+		out = append(out, Set{Name: prefix + d.Defname, Value: v, Args: []string{v}, Local: prefix == "", Transaction: prefix == ""})
+	}
+	return out
+}
+
+func isIntervalName(tn *pg_query.TypeName) bool {
+	n := len(tn.Names)
+	return n > 0 && strings.EqualFold(tn.Names[n-1].GetString_().Sval, "interval")
+}
+
+// Interval field masks of a typmod (PostgreSQL's INTERVAL_MASK).
+const (
+	intervalHour   = 1 << 10
+	intervalMinute = 1 << 11
+)
+
+var hoursMinutes = regexp.MustCompile(`^\s*[+-]?\d+:\d{1,2}\s*$`)
+var wholeHours = regexp.MustCompile(`^\s*[+-]?\d+\s*$`)
+
+// setIntervalArg is SET TIME ZONE INTERVAL '...' [fields]: the value
+// becomes "INTERVAL '<interval_out>'", as PostgreSQL flattens it, for
+// TimeZone to read. Of the field restrictions, HOUR and HOUR TO MINUTE are
+// understood on the inputs they leave unchanged or scale plainly; others
+// fail rather than be misread.
+func setIntervalArg(s string, tn *pg_query.TypeName, f *types.Format) (string, error) {
+	in := s
+	if len(tn.Typmods) > 0 {
+		mask := int32(-1)
+		if c := tn.Typmods[0].GetAConst(); c != nil {
+			if iv, ok := c.Val.(*pg_query.A_Const_Ival); ok {
+				mask = iv.Ival.Ival
+			}
+		}
+		switch {
+		case len(tn.Typmods) == 1 && mask == intervalHour|intervalMinute && hoursMinutes.MatchString(s):
+		case len(tn.Typmods) == 1 && mask == intervalHour && wholeHours.MatchString(s):
+			in = strings.TrimSpace(s) + " hours"
+		default:
+			return "", pgerr.New(pgerr.FeatureNotSupported, "SET TIME ZONE INTERVAL with this field restriction is not supported")
 		}
 	}
-	if first == nil {
-		return &NoOp{Tag: "SET"}, nil
+	v, err := types.ParseText(in, types.IntervalType)
+	if err != nil {
+		return "", err
 	}
-	return first, nil
+	// Written out in the session's IntervalStyle, as interval_out does.
+	return "INTERVAL '" + string(types.FormatText(nil, v, types.IntervalType, f)) + "'", nil
 }

@@ -21,6 +21,8 @@ type CreateTable struct {
 	Name        string
 	Columns     []storage.ColumnDef
 	IfNotExists bool
+	Temp        bool     // CREATE TEMP TABLE (sql/temp.go)
+	OnCommit    OnCommit // a temporary table's ON COMMIT action
 }
 
 // CreateTableAs is CREATE TABLE name [(col names)] AS query [WITH [NO] DATA].
@@ -30,11 +32,15 @@ type CreateTableAs struct {
 	Query       *Query
 	WithNoData  bool
 	IfNotExists bool
+	Temp        bool
+	OnCommit    OnCommit
 }
 
 // DropTable is DROP TABLE [IF EXISTS] names [CASCADE | RESTRICT].
 type DropTable struct {
-	Names    []string
+	Names []string
+	// Schemas are the names' schemas as written ("", "public", "pg_temp").
+	Schemas  []string
 	IfExists bool
 	Cascade  bool // also drop the views that depend on the tables
 }
@@ -77,11 +83,18 @@ type Explain struct {
 
 // Set is SET [SESSION|LOCAL] name TO value / = value, and RESET (Value "" and Reset true).
 type Set struct {
-	Name  string // lower-case
-	Value string // the value as text (list values joined with ", ")
-	Local bool
-	Reset bool
-	All   bool // RESET ALL
+	Name    string   // lower-case
+	Value   string   // the value as text (list values joined with ", ")
+	Args    []string // the list values, each as text (settings flattens them)
+	Local   bool
+	Reset   bool
+	Default bool // SET name TO DEFAULT: a reset whose command tag is SET
+	All     bool // RESET ALL
+	// Transaction marks SET TRANSACTION (a SET LOCAL of transaction_*).
+	Transaction bool
+	// Also are the further settings of one SET TRANSACTION (ISOLATION
+	// LEVEL ..., READ ONLY), applied after this one.
+	Also []Set
 }
 
 // Show is SHOW name / SHOW ALL.
@@ -106,6 +119,9 @@ const (
 type Transaction struct {
 	Kind      TxKind
 	Savepoint string
+	// Modes are BEGIN's ISOLATION LEVEL / READ ONLY / READ WRITE, as SET
+	// LOCALs of the new block.
+	Modes []Set
 }
 
 // Discard is DISCARD ALL (and friends).

@@ -29,12 +29,19 @@ func (b *binder) bindCreateView(vs *pg_query.ViewStmt) (Statement, error) {
 	if sel == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "unsupported view query")
 	}
+	if vs.View.Relpersistence == "t" || vs.View.Schemaname == "pg_temp" {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "temporary views are not supported")
+	}
 	b.viewDeps = []string{}
 	q, _, err := b.bindSelect(sel, nil, nil, true)
 	deps := b.viewDeps
 	b.viewDeps = nil
 	if err != nil {
 		return nil, err
+	}
+	if b.usedTemp {
+		// PostgreSQL would make it a temporary view.
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "views over temporary tables are not supported")
 	}
 	names := append([]string(nil), q.names...)
 	if len(vs.Aliases) > len(names) {

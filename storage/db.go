@@ -25,6 +25,9 @@ type Options struct {
 	// NoCompaction turns the background merging of small segments off.
 	NoCompaction bool
 	Logger       *slog.Logger
+	// FirstID is where an in-memory catalog's ids start (0: 1), so that a
+	// session's temporary tables get object ids of their own.
+	FirstID uint64
 }
 
 // DB is a durable catalog in a data directory: Arrow IPC segment files plus
@@ -145,7 +148,7 @@ func Open(dir string, opts Options) (*DB, error) {
 	}
 	db := &DB{dir: dir, opts: opts, log: opts.Logger, commits: make(chan *commitReq, 1024),
 		quit: make(chan struct{}), compactC: make(chan struct{}, 1)}
-	db.nextID.Store(1)
+	db.nextID.Store(max(1, opts.FirstID))
 	db.cs, db.store = chanSync{db}, dbStore{db}
 	if dir == "" {
 		db.cur.Store(newVersion())

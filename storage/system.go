@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/joind/joind/settings"
 	"github.com/joind/joind/types"
 )
 
@@ -25,31 +26,33 @@ const (
 	OIDNamespacePgCatalog  = 11
 	OIDNamespacePublic     = 2200
 	OIDNamespaceInfoSchema = 13207
-	OIDBootstrapUser       = 10   // the session user owns everything
-	OIDDatabaseOwnerRole   = 6171 // pg_database_owner, owner of public
-	OIDDatabase            = 5
-	OIDAmHeap              = 2
-	OIDAmBtree             = 403
-	OIDAmHash              = 405
-	OIDCollationDefault    = 100
-	OIDCollationC          = 950
-	OIDCollationPOSIX      = 951
-	OIDTablespaceDefault   = 1663
-	OIDTablespaceGlobal    = 1664
+	// The session's temporary schema and its toast schema. PostgreSQL
+	// numbers them by backend slot (pg_temp_3 for the first client of a
+	// quiet cluster); joind gives every session the same.
+	OIDNamespaceTemp      = 1<<31 - 1
+	OIDNamespaceToastTemp = 1<<31 - 2
+	OIDBootstrapUser      = 10   // the session user owns everything
+	OIDDatabaseOwnerRole  = 6171 // pg_database_owner, owner of public
+	OIDDatabase           = 5
+	OIDAmHeap             = 2
+	OIDAmBtree            = 403
+	OIDAmHash             = 405
+	OIDCollationDefault   = 100
+	OIDCollationC         = 950
+	OIDCollationPOSIX     = 951
+	OIDTablespaceDefault  = 1663
+	OIDTablespaceGlobal   = 1664
 	// FirstUserOID is PostgreSQL's FirstNormalObjectId: user relations
 	// get OIDs from here.
 	FirstUserOID = 16384
 )
-
-// Setting is one run-time setting as pg_settings lists it.
-type Setting struct{ Name, Value string }
 
 // SystemEnv is what the system catalogs need from the session.
 type SystemEnv struct {
 	User     string // session user: owner of every object
 	Database string // current database name
 	// Settings lists the session's settings (nil: pg_settings is empty).
-	Settings func() []Setting
+	Settings func() []settings.Row
 	// FormatDefault renders a stored DEFAULT text as pg_get_expr shows it
 	// for a column of type t (nil: the text unchanged).
 	FormatDefault func(def string, t types.Type) string
@@ -112,12 +115,39 @@ type Relation struct {
 	Columns   []ColumnDef
 	Rows      int64 // estimated (-1: unknown)
 	View      *View // for a user view
+	Temp      bool  // a temporary table of the session
+}
+
+// TempSchema and TempToastSchema name the session's temporary schemas.
+const (
+	TempSchema      = "pg_temp_3"
+	TempToastSchema = "pg_toast_temp_3"
+)
+
+// TempLister is implemented by a catalog that holds a session's temporary
+// tables as well (the engine's); has says the session has a temporary
+// schema (it made a temporary table).
+type TempLister interface {
+	TempTables() (tables []Table, has bool)
+}
+
+// TempTablesOf lists cat's temporary tables (none for a plain catalog).
+func TempTablesOf(cat Catalog) ([]Table, bool) {
+	if tl, ok := cat.(TempLister); ok {
+		return tl.TempTables()
+	}
+	return nil, false
 }
 
 // Relations lists the user tables and views of cat, then the system
 // relations, each with its OID.
 func Relations(cat Catalog, env *SystemEnv) []Relation {
 	var out []Relation
+	temps, _ := TempTablesOf(cat)
+	for _, t := range temps {
+		out = append(out, Relation{OID: RelationOID(t), Name: t.Name(), Namespace: OIDNamespaceTemp, Schema: TempSchema,
+			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Temp: true})
+	}
 	for _, t := range cat.Tables() {
 		out = append(out, Relation{OID: RelationOID(t), Name: t.Name(), Namespace: OIDNamespacePublic, Schema: "public",
 			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows})
@@ -149,10 +179,13 @@ func RelationByOID(cat Catalog, env *SystemEnv, oid uint32) (Relation, bool) {
 	return Relation{}, false
 }
 
-// RelationByName finds a relation by schema ("" = search path:
-// pg_catalog, then public) and name, as ::regclass does.
+// RelationByName finds a relation by schema ("" = search path: the
+// temporary schema, pg_catalog, then public) and name, as ::regclass does.
 func RelationByName(cat Catalog, env *SystemEnv, schema, name string) (Relation, bool) {
-	for _, pass := range []string{"pg_catalog", "public", "information_schema"} {
+	if schema == "pg_temp" {
+		schema = TempSchema
+	}
+	for _, pass := range []string{TempSchema, "pg_catalog", "public", "information_schema"} {
 		if schema != "" && pass != schema || schema == "" && pass == "information_schema" {
 			continue
 		}
@@ -171,6 +204,8 @@ func schemaOID(s string) uint32 {
 		return OIDNamespacePgCatalog
 	case "information_schema":
 		return OIDNamespaceInfoSchema
+	case TempSchema:
+		return OIDNamespaceTemp
 	}
 	return OIDNamespacePublic
 }
@@ -184,6 +219,10 @@ func SchemaName(oid uint32) string {
 		return "public"
 	case OIDNamespaceInfoSchema:
 		return "information_schema"
+	case OIDNamespaceTemp:
+		return TempSchema
+	case OIDNamespaceToastTemp:
+		return TempToastSchema
 	}
 	return ""
 }
@@ -191,8 +230,10 @@ func SchemaName(oid uint32) string {
 // SchemaOID is the OID of a schema by name.
 func SchemaOID(name string) (uint32, bool) {
 	switch name {
-	case "pg_catalog", "public", "information_schema":
+	case "pg_catalog", "public", "information_schema", TempSchema:
 		return schemaOID(name), true
+	case TempToastSchema:
+		return OIDNamespaceToastTemp, true
 	}
 	return 0, false
 }

@@ -12,12 +12,17 @@ import (
 func init() {
 	const pc = "pg_catalog"
 	defSystem(pc, "pg_namespace", 2615, 'r', "oid:o nspname:n nspowner:o nspacl:t", func(c *sysCtx) [][]any {
-		return [][]any{
+		out := [][]any{
 			{OIDNamespacePgToast, "pg_toast", OIDBootstrapUser, nil},
 			{OIDNamespacePgCatalog, "pg_catalog", OIDBootstrapUser, nil},
 			{OIDNamespacePublic, "public", OIDDatabaseOwnerRole, nil},
 			{OIDNamespaceInfoSchema, "information_schema", OIDBootstrapUser, nil},
 		}
+		if _, has := TempTablesOf(c.cat); has {
+			out = append(out, []any{OIDNamespaceTemp, TempSchema, OIDBootstrapUser, nil},
+				[]any{OIDNamespaceToastTemp, TempToastSchema, OIDBootstrapUser, nil})
+		}
+		return out
 	})
 	defSystem(pc, "pg_class", 1259, 'r', "oid:o relname:n relnamespace:o reltype:o reloftype:o relowner:o relam:o "+
 		"relfilenode:o reltablespace:o relpages:i reltuples:f relallvisible:i reltoastrelid:o relhasindex:b "+
@@ -31,9 +36,13 @@ func init() {
 				if r.Kind == 'v' {
 					am = 0
 				}
+				persistence := "p"
+				if r.Temp {
+					persistence = "t"
+				}
 				out = append(out, []any{r.OID, r.Name, r.Namespace, 0, 0, OIDBootstrapUser, am,
 					r.OID, 0, 0, float64(r.Rows), 0, 0, false,
-					false, "p", string(r.Kind), len(r.Columns), 0, r.Kind == 'v', false,
+					false, persistence, string(r.Kind), len(r.Columns), 0, r.Kind == 'v', false,
 					false, false, false, true, "d",
 					false, 0, 0, 0, nil, nil, nil})
 			}
@@ -205,15 +214,15 @@ func init() {
 			return nil
 		}
 		var out [][]any
-		for _, s := range c.env.Settings() {
-			vartype := "string"
-			if s.Value == "on" || s.Value == "off" {
-				vartype = "bool"
-			} else if _, err := strconv.ParseInt(s.Value, 10, 64); err == nil {
-				vartype = "integer"
+		null := func(s string) any {
+			if s == "" {
+				return nil
 			}
-			out = append(out, []any{s.Name, s.Value, nil, "", "", nil, "user", vartype, "session", nil, nil, nil,
-				s.Value, s.Value, nil, nil, false})
+			return s
+		}
+		for _, s := range c.env.Settings() {
+			out = append(out, []any{s.Name, s.Setting, null(s.Unit), s.Category, s.ShortDesc, nil, s.Context, s.Vartype,
+				s.Source, null(s.MinVal), null(s.MaxVal), null(s.EnumVals), s.BootVal, s.ResetVal, nil, nil, false})
 		}
 		return out
 	})
@@ -239,7 +248,9 @@ func init() {
 				if r.Kind == 'v' {
 					typ, ins = "VIEW", "NO"
 				}
-				if r.Schema != "public" && r.Kind == 'r' {
+				if r.Temp {
+					typ = "LOCAL TEMPORARY"
+				} else if r.Schema != "public" && r.Kind == 'r' {
 					ins = "NO"
 				}
 				out = append(out, []any{c.env.database(), r.Schema, r.Name, typ, nil, nil, nil, nil, nil, ins, "NO", nil})
@@ -343,5 +354,5 @@ func infoColumn(c *sysCtx, r Relation, i int, col ColumnDef) []any {
 		nil, nil, nil, db, "pg_catalog", t.PgTypeName(), nil,
 		nil, nil, nil, strconv.Itoa(i + 1), "NO", "NO",
 		nil, nil, nil, nil, nil,
-		"NO", "NEVER", nil, map[bool]string{true: "YES", false: "NO"}[r.Kind == 'r' && r.Schema == "public"]}
+		"NO", "NEVER", nil, map[bool]string{true: "YES", false: "NO"}[r.Kind == 'r' && (r.Schema == "public" || r.Temp)]}
 }

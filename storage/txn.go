@@ -344,6 +344,13 @@ func (t *Txn) Drop(ctx context.Context, name string) error {
 	return nil
 }
 
+// Holds reports whether tb is a table of this transaction's catalog (a
+// session keeps its temporary tables in a catalog of their own).
+func (t *Txn) Holds(tb Table) bool {
+	tt, ok := tb.(*txnTable)
+	return ok && tt.txn.db == t.db
+}
+
 // own checks that tb is a table of this transaction that it can still see.
 func (t *Txn) own(tb Table) (*txnTable, error) {
 	tt, ok := tb.(*txnTable)

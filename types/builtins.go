@@ -9,6 +9,18 @@ type EvalContext struct {
 	// Format is the session's output/input settings (DateStyle, IntervalStyle,
 	// extra_float_digits) used by casts to and from text; nil = defaults.
 	Format *Format
+	// Settings answers current_setting() and set_config() (nil: no
+	// session, every name is unrecognized).
+	Settings SettingsAccess
+}
+
+// SettingsAccess is the session's run-time settings as functions see them.
+type SettingsAccess interface {
+	// Current is SHOW's text of a setting; ok is false for an unknown name
+	// when missingOK.
+	Current(name string, missingOK bool) (v string, ok bool, err error)
+	// SetConfig sets (value nil: resets) a setting and returns its new text.
+	SetConfig(name string, value *string, local bool) (string, error)
 }
 
 // Overload is one resolved built-in function or operator (PostgreSQL's

@@ -1,0 +1,377 @@
+package settings
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/types"
+)
+
+// Normalize validates a value for s and returns its canonical form (for an
+// integer, the number in its base unit). cur is the current value; name is
+// the spelling the user wrote, which PostgreSQL's parse errors quote.
+func (s *Setting) Normalize(v, cur, name string) (string, error) {
+	if s.Context == Internal {
+		return "", pgerr.New("55P02", "parameter \"%s\" cannot be changed", s.Name)
+	}
+	switch s.Kind {
+	case Bool:
+		b, ok := parseBool(v)
+		if !ok {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "parameter \"%s\" requires a Boolean value", name)
+		}
+		out := "off"
+		if b {
+			out = "on"
+		}
+		if s.Check != nil {
+			return s.Check(out, cur)
+		}
+		return out, nil
+	case Int:
+		n, err := s.parseInt(v, name)
+		if err != nil {
+			return "", err
+		}
+		return strconv.FormatInt(n, 10), nil
+	case Enum:
+		lv := strings.ToLower(strings.TrimSpace(v))
+		for _, ok := range s.Values {
+			if lv == ok {
+				return ok, nil
+			}
+		}
+		if h, ok := s.Hidden[lv]; ok {
+			return h, nil
+		}
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+			WithHint("Available values: %s.", strings.Join(s.Values, ", "))
+	}
+	if s.Check != nil {
+		return s.Check(v, cur)
+	}
+	return v, nil
+}
+
+// Show renders a canonical value as SHOW prints it: an integer with a unit
+// in the largest unit that divides it.
+func (s *Setting) Show(v string) string {
+	if s.Kind != Int || s.Unit == NoUnit {
+		return v
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return v
+	}
+	units := unitTable[s.Unit]
+	for _, u := range units {
+		if u.mult >= 1 && n%int64(u.mult) == 0 {
+			return strconv.FormatInt(n/int64(u.mult), 10) + u.name
+		}
+	}
+	return v
+}
+
+// Int64 returns the integer value of an Int setting's canonical value.
+func Int64(v string) int64 {
+	n, _ := strconv.ParseInt(v, 10, 64)
+	return n
+}
+
+func parseBool(v string) (bool, bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "on", "true", "yes", "1", "t", "y", "tr", "tru", "ye":
+		return true, true
+	case "off", "false", "no", "0", "f", "n", "of", "fa", "fal", "fals":
+		return false, true
+	}
+	return false, false
+}
+
+type unit struct {
+	name string
+	mult float64 // in base units
+}
+
+// unitTable lists each base unit's units from the largest, as guc.c's
+// conversion tables do.
+var unitTable = map[Unit][]unit{
+	Milliseconds: {{"d", 86400000}, {"h", 3600000}, {"min", 60000}, {"s", 1000}, {"ms", 1}, {"us", 0.001}},
+	Kilobytes:    {{"TB", 1 << 30}, {"GB", 1 << 20}, {"MB", 1 << 10}, {"kB", 1}, {"B", 1.0 / 1024}},
+}
+
+var unitHints = map[Unit]string{
+	Milliseconds: `Valid units for this parameter are "us", "ms", "s", "min", "h", and "d".`,
+	Kilobytes:    `Valid units for this parameter are "B", "kB", "MB", "GB", and "TB".`,
+}
+
+// parseInt reads an integer setting as guc.c's parse_int: a number
+// (fractions round), optionally followed by a unit, converted to the base
+// unit, within [Min, Max].
+func (s *Setting) parseInt(v, name string) (int64, error) {
+	bad := func() *pgerr.Error {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
+	}
+	t := strings.TrimSpace(v)
+	i := 0
+	for i < len(t) && (t[i] == '+' || t[i] == '-' || t[i] == '.' || (t[i] >= '0' && t[i] <= '9') ||
+		((t[i] == 'e' || t[i] == 'E') && i > 0)) {
+		i++
+	}
+	num, rest := t[:i], strings.TrimSpace(t[i:])
+	var f float64
+	if n, err := strconv.ParseInt(num, 0, 64); err == nil {
+		f = float64(n)
+	} else if x, err := strconv.ParseFloat(num, 64); err == nil && !math.IsInf(x, 0) && !math.IsNaN(x) {
+		f = x
+	} else {
+		return 0, bad()
+	}
+	if rest != "" {
+		if s.Unit == NoUnit {
+			return 0, bad()
+		}
+		found := false
+		for j, u := range unitTable[s.Unit] {
+			if u.name == rest {
+				f *= u.mult
+				// A fraction of a unit rounds to the next smaller unit.
+				if next := unitTable[s.Unit][j+1:]; f != math.Round(f) && len(next) > 0 && next[0].mult < 1 {
+					f = math.Round(f/next[0].mult) * next[0].mult
+				}
+				found = true
+				break
+			}
+		}
+		if !found {
+			return 0, bad().WithHint("%s", unitHints[s.Unit])
+		}
+	}
+	f = math.RoundToEven(f)
+	if f > math.MaxInt32 || f < math.MinInt32 {
+		return 0, bad().WithHint("Value exceeds integer range.")
+	}
+	n := int64(f)
+	if n < s.Min || n > s.Max {
+		u := ""
+		if s.Unit != NoUnit {
+			u = " " + s.Unit.String()
+		}
+		return 0, pgerr.New(pgerr.InvalidParameterValue, "%d%s is outside the valid range for parameter \"%s\" (%d .. %d)",
+			n, u, name, s.Min, s.Max)
+	}
+	return n, nil
+}
+
+// ---- check hooks -----------------------------------------------------------
+
+func checkAppName(v, _ string) (string, error) {
+	// Non-ASCII bytes become '?', as PostgreSQL's check_application_name.
+	b := []byte(v)
+	for i, c := range b {
+		if c < 32 || c > 126 {
+			b[i] = '?'
+		}
+	}
+	return string(b), nil
+}
+
+func checkSessionAuthorization(v, cur string) (string, error) {
+	if v != cur {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "SET SESSION AUTHORIZATION is not supported")
+	}
+	return v, nil
+}
+
+func checkEncoding(v, _ string) (string, error) {
+	switch strings.ToUpper(strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(v), "-", ""), "_", "")) {
+	case "UTF8", "UNICODE":
+		return "UTF8", nil
+	}
+	return "", pgerr.New(pgerr.FeatureNotSupported, "conversion between %s and UTF8 is not supported", v)
+}
+
+func checkStandardStrings(v, _ string) (string, error) {
+	if v != "on" {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "joind supports only standard_conforming_strings = on")
+	}
+	return v, nil
+}
+
+// checkLocale accepts the locales joind has: C and C.UTF-8 (POSIX is C).
+func checkLocale(name string) func(string, string) (string, error) {
+	return func(v, _ string) (string, error) {
+		switch t := strings.TrimSpace(v); t {
+		case "", "C", "POSIX", "C.UTF-8", "C.utf8":
+			return t, nil
+		}
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
+	}
+}
+
+// Flatten turns SET's list of values into one value string as guc.c's
+// flatten_set_variable_args: only List settings take several, and
+// ListQuote ones quote each element as an identifier.
+func (s *Setting) Flatten(args []string, name string) (string, error) {
+	if len(args) != 1 && !s.List {
+		return "", pgerr.New(pgerr.InvalidParameterValue, "SET %s takes only one argument", name)
+	}
+	if !s.ListQuote {
+		return strings.Join(args, ", "), nil
+	}
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = quoteIdent(a)
+	}
+	return strings.Join(out, ", "), nil
+}
+
+// quoteIdent quotes an identifier unless it is lower-case letters, digits
+// and underscores not starting with a digit.
+func quoteIdent(s string) string {
+	safe := s != ""
+	for i, r := range s {
+		if !(r == '_' || (r >= 'a' && r <= 'z') || (i > 0 && r >= '0' && r <= '9')) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// checkDateStyle canonicalises DateStyle as PostgreSQL's check_datestyle:
+// an output style (ISO, Postgres, SQL, German) and a field order (MDY, DMY,
+// YMD); a part not given keeps its current value.
+func checkDateStyle(v, cur string) (string, error) {
+	style, order := "ISO", "MDY"
+	if parts := strings.Split(cur, ","); len(parts) == 2 {
+		style, order = strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])
+	}
+	newStyle, newOrder := "", ""
+	conflict := false
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		var st, ord string
+		switch strings.ToLower(f) {
+		case "iso":
+			st = "ISO"
+		case "postgres":
+			st = "Postgres"
+		case "sql":
+			st = "SQL"
+		case "german":
+			st = "German"
+			if newOrder == "" {
+				// German implies DMY unless an order is given too.
+				order = "DMY"
+			}
+		case "mdy", "us", "noneuropean":
+			ord = "MDY"
+		case "dmy", "european", "euro":
+			ord = "DMY"
+		case "ymd":
+			ord = "YMD"
+		case "default":
+			st, ord = "ISO", "MDY"
+			if newStyle == "" {
+				newStyle = st
+			}
+			if newOrder == "" {
+				newOrder = ord
+			}
+			continue
+		default:
+			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"DateStyle\": \"%s\"", v).
+				WithDetail("Unrecognized key word: \"%s\".", f)
+		}
+		if st != "" {
+			if newStyle != "" && newStyle != st {
+				conflict = true
+			}
+			newStyle = st
+		}
+		if ord != "" {
+			if newOrder != "" && newOrder != ord {
+				conflict = true
+			}
+			newOrder = ord
+		}
+	}
+	if conflict {
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"DateStyle\": \"%s\"", v).
+			WithDetail("Conflicting \"datestyle\" specifications.")
+	}
+	if newStyle != "" {
+		style = newStyle
+	}
+	if newOrder != "" {
+		order = newOrder
+	}
+	return style + ", " + order, nil
+}
+
+// checkTimeZone accepts what PostgreSQL accepts for TimeZone and returns
+// what SHOW prints: the zone's name as the time zone database spells it, a
+// number of hours as its POSIX form ('5' is '<+05>-05'), other POSIX specs
+// as written.
+func checkTimeZone(v, _ string) (string, error) {
+	t := strings.TrimSpace(v)
+	if len(t) > 8 && strings.EqualFold(t[:8], "interval") {
+		// SET TIME ZONE INTERVAL '...': its time part, hours east.
+		bad := pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": \"%s\"", v)
+		q := strings.TrimSpace(t[8:])
+		if len(q) < 2 || q[0] != '\'' || q[len(q)-1] != '\'' {
+			return "", bad
+		}
+		iv, err := types.ParseText(strings.ReplaceAll(q[1:len(q)-1], "''", "'"), types.IntervalType)
+		if err != nil {
+			return "", bad
+		}
+		if iv.Iv.Months != 0 {
+			return "", bad.WithDetail("Cannot specify months in time zone interval.")
+		}
+		if iv.Iv.Days != 0 {
+			return "", bad.WithDetail("Cannot specify days in time zone interval.")
+		}
+		t = strconv.FormatFloat(float64(iv.Iv.Micros)/3.6e9, 'g', -1, 64)
+	}
+	loc, err := types.LoadTimeZone(t)
+	if err != nil {
+		e := pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": \"%s\"", v)
+		if pe, ok := err.(*pgerr.Error); ok && strings.Contains(pe.Message, "out of range") {
+			e = e.WithDetail("%s", pe.Message)
+		}
+		return "", e
+	}
+	if _, err := strconv.ParseFloat(t, 64); err == nil {
+		_, off := time.Unix(0, 0).In(loc).Zone()
+		return "<" + zoneOffset(off) + ">" + zoneOffset(-off), nil
+	}
+	if strings.EqualFold(loc.String(), t) {
+		return loc.String(), nil
+	}
+	return t, nil
+}
+
+// zoneOffset formats seconds east as [+-]hh[:mm[:ss]].
+func zoneOffset(east int) string {
+	sign := '+'
+	if east < 0 {
+		sign, east = '-', -east
+	}
+	h, m, s := east/3600, east/60%60, east%60
+	out := fmt.Sprintf("%c%02d", sign, h)
+	if m != 0 || s != 0 {
+		out += fmt.Sprintf(":%02d", m)
+	}
+	if s != 0 {
+		out += fmt.Sprintf(":%02d", s)
+	}
+	return out
+}

@@ -1,0 +1,256 @@
+package settings
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/joind/joind/pgerr"
+)
+
+// Kind is a setting's value type, as pg_settings.vartype names it.
+type Kind uint8
+
+const (
+	Bool Kind = iota
+	Int
+	Enum
+	String
+)
+
+func (k Kind) String() string {
+	return [...]string{"bool", "integer", "enum", "string"}[k]
+}
+
+// Context says who may change a setting (pg_settings.context).
+type Context uint8
+
+const (
+	// User settings can be SET by any session.
+	User Context = iota
+	// Superuser settings can be SET by a superuser (every joind user is).
+	Superuser
+	// Internal settings are fixed: SHOW only.
+	Internal
+)
+
+func (c Context) String() string {
+	return [...]string{"user", "superuser", "internal"}[c]
+}
+
+// Unit is the base unit of an integer setting.
+type Unit uint8
+
+const (
+	NoUnit Unit = iota
+	Milliseconds
+	Kilobytes
+)
+
+func (u Unit) String() string {
+	return [...]string{"", "ms", "kB"}[u]
+}
+
+// Setting declares one run-time setting.
+type Setting struct {
+	Name    string // canonical spelling, as SHOW and pg_settings print it
+	Kind    Kind
+	Context Context
+	// Boot is the built-in default, in canonical form (an integer in its
+	// base unit).
+	Boot string
+	// Report settings are sent to the client in ParameterStatus when they
+	// change (PostgreSQL's GUC_REPORT).
+	Report bool
+	// NoShowAll settings are left out of SHOW ALL and pg_settings
+	// (GUC_NO_SHOW_ALL).
+	NoShowAll bool
+	// NoResetAll settings keep their value on RESET ALL (GUC_NO_RESET_ALL).
+	NoResetAll bool
+	Unit       Unit
+	Min, Max   int64    // Int
+	Values     []string // Enum: the accepted values, canonical spelling
+	// Hidden are further accepted Enum spellings (not listed in hints or
+	// enumvals), mapped to the value they mean.
+	Hidden map[string]string
+	// List settings take a list in SET (GUC_LIST_INPUT), joined with ", ";
+	// ListQuote ones quote each element as an identifier (GUC_LIST_QUOTE).
+	List, ListQuote bool
+	// Check validates and canonicalises a String value; cur is the current
+	// value (DateStyle keeps the part a value leaves out). nil: any value.
+	Check func(v, cur string) (string, error)
+	// TxStart names the setting whose value this one takes at the start of
+	// each transaction (transaction_isolation from
+	// default_transaction_isolation).
+	TxStart string
+	// Category and Desc are pg_settings' category and short_desc (and SHOW
+	// ALL's description).
+	Category, Desc string
+
+	placeholder bool
+	index       int
+}
+
+// ServerVersion is the PostgreSQL version joind reports: libpq and drivers
+// parse the leading number, psql picks its catalog queries from it.
+const ServerVersion = "15.0"
+
+const (
+	catLocale  = "Client Connection Defaults / Locale and Formatting"
+	catStmt    = "Client Connection Defaults / Statement Behavior"
+	catPreset  = "Preset Options"
+	catLogging = "Reporting and Logging / What to Log"
+)
+
+var isolationLevels = []string{"serializable", "repeatable read", "read committed", "read uncommitted"}
+
+// registry is every setting joind knows, in one list.
+var registry = []*Setting{
+	{Name: "application_name", Kind: String, Report: true, Check: checkAppName,
+		Category: catLogging, Desc: "Sets the application name to be reported in statistics and logs."},
+	{Name: "client_encoding", Kind: String, Boot: "UTF8", Report: true, Check: checkEncoding,
+		Category: catLocale, Desc: "Sets the client's character set encoding."},
+	{Name: "client_min_messages", Kind: Enum, Boot: "notice",
+		Values:   []string{"debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"},
+		Hidden:   map[string]string{"debug": "debug2", "info": "info"},
+		Category: catStmt, Desc: "Sets the message levels that are sent to the client."},
+	{Name: "DateStyle", Kind: String, Boot: "ISO, MDY", Report: true, Check: checkDateStyle, List: true,
+		Category: catLocale, Desc: "Sets the display format for date and time values."},
+	{Name: "default_transaction_isolation", Kind: Enum, Boot: "read committed", Values: isolationLevels,
+		Category: catStmt, Desc: "Sets the transaction isolation level of each new transaction."},
+	{Name: "default_transaction_read_only", Kind: Bool, Boot: "off", Report: true,
+		Category: catStmt, Desc: "Sets the default read-only status of new transactions."},
+	{Name: "extra_float_digits", Kind: Int, Boot: "1", Min: -15, Max: 3,
+		Category: catLocale, Desc: "Sets the number of digits displayed for floating-point values."},
+	{Name: "in_hot_standby", Kind: Bool, Boot: "off", Report: true, Context: Internal,
+		Category: catPreset, Desc: "Shows whether hot standby is currently active."},
+	{Name: "integer_datetimes", Kind: Bool, Boot: "on", Report: true, Context: Internal,
+		Category: catPreset, Desc: "Shows whether datetimes are integer based."},
+	{Name: "IntervalStyle", Kind: Enum, Boot: "postgres", Report: true,
+		Values:   []string{"postgres", "postgres_verbose", "sql_standard", "iso_8601"},
+		Category: catLocale, Desc: "Sets the display format for interval values."},
+	{Name: "is_superuser", Kind: Bool, Boot: "on", Report: true, Context: Internal, NoShowAll: true,
+		Category: catPreset, Desc: "Shows whether the current user is a superuser."},
+	// joind.join_mode forces hash joins' partition mode where the join's
+	// semantics allow it.
+	{Name: "joind.join_mode", Kind: Enum, Boot: "auto", Values: []string{"auto", "collect_left", "partitioned"},
+		Category: "Customized Options", Desc: "Forces the partition mode of hash joins."},
+	{Name: "lc_collate", Kind: String, Boot: "C.UTF-8", Context: Internal,
+		Category: catPreset, Desc: "Shows the collation order locale."},
+	{Name: "lc_ctype", Kind: String, Boot: "C.UTF-8", Context: Internal,
+		Category: catPreset, Desc: "Shows the character classification and case conversion locale."},
+	{Name: "lc_messages", Kind: String, Boot: "C.UTF-8", Context: Superuser, Check: checkLocale("lc_messages"),
+		Category: catLocale, Desc: "Sets the language in which messages are displayed."},
+	{Name: "lc_monetary", Kind: String, Boot: "C.UTF-8", Check: checkLocale("lc_monetary"),
+		Category: catLocale, Desc: "Sets the locale for formatting monetary amounts."},
+	{Name: "lc_numeric", Kind: String, Boot: "C.UTF-8", Check: checkLocale("lc_numeric"),
+		Category: catLocale, Desc: "Sets the locale for formatting numbers."},
+	{Name: "lc_time", Kind: String, Boot: "C.UTF-8", Check: checkLocale("lc_time"),
+		Category: catLocale, Desc: "Sets the locale for formatting date and time values."},
+	{Name: "max_identifier_length", Kind: Int, Boot: "63", Min: 63, Max: 63, Context: Internal,
+		Category: catPreset, Desc: "Shows the maximum identifier length."},
+	{Name: "search_path", Kind: String, Boot: `"$user", public`, List: true, ListQuote: true,
+		Category: catStmt, Desc: "Sets the schema search order for names that are not schema-qualified."},
+	{Name: "server_encoding", Kind: String, Boot: "UTF8", Report: true, Context: Internal,
+		Category: catPreset, Desc: "Shows the server (database) character set encoding."},
+	{Name: "server_version", Kind: String, Boot: ServerVersion, Report: true, Context: Internal,
+		Category: catPreset, Desc: "Shows the server version."},
+	{Name: "server_version_num", Kind: Int, Boot: "150000", Min: 150000, Max: 150000, Context: Internal,
+		Category: catPreset, Desc: "Shows the server version as an integer."},
+	// session_authorization is the session user; SET SESSION AUTHORIZATION
+	// to another user is not supported.
+	{Name: "session_authorization", Kind: String, Report: true, Context: Superuser, NoShowAll: true, NoResetAll: true,
+		Check:    checkSessionAuthorization,
+		Category: catPreset, Desc: "Sets the session user name."},
+	{Name: "standard_conforming_strings", Kind: Bool, Boot: "on", Report: true, Check: checkStandardStrings,
+		Category: "Version and Platform Compatibility / Previous PostgreSQL Versions",
+		Desc:     "Causes '...' strings to treat backslashes literally."},
+	{Name: "statement_timeout", Kind: Int, Boot: "0", Unit: Milliseconds, Min: 0, Max: 2147483647,
+		Category: catStmt, Desc: "Sets the maximum allowed duration of any statement."},
+	{Name: "TimeZone", Kind: String, Boot: "UTC", Report: true, Check: checkTimeZone,
+		Category: catLocale, Desc: "Sets the time zone for displaying and interpreting time stamps."},
+	{Name: "transaction_isolation", Kind: Enum, Boot: "read committed", Values: isolationLevels, NoResetAll: true,
+		TxStart: "default_transaction_isolation", Category: catStmt, Desc: "Sets the current transaction's isolation level."},
+	{Name: "transaction_read_only", Kind: Bool, Boot: "off", NoResetAll: true,
+		TxStart: "default_transaction_read_only", Category: catStmt, Desc: "Sets the current transaction's read-only status."},
+	{Name: "work_mem", Kind: Int, Boot: "4096", Unit: Kilobytes, Min: 64, Max: 2147483647,
+		Category: "Resource Usage / Memory", Desc: "Sets the maximum memory to be used for query workspaces."},
+}
+
+// byKey indexes the registry by lower-case name.
+var byKey = func() map[string]*Setting {
+	m := make(map[string]*Setting, len(registry))
+	for i, s := range registry {
+		s.index = i
+		m[strings.ToLower(s.Name)] = s
+	}
+	return m
+}()
+
+// aliases are other spellings of a setting's name (SHOW TIME ZONE).
+var aliases = map[string]string{"time zone": "timezone"}
+
+// reservedPrefixes are the placeholder prefixes owned by joind itself: an
+// unknown joind.x is an error, not a custom option.
+var reservedPrefixes = []string{"joind"}
+
+// Lookup finds a registered setting by name, case-insensitively.
+func Lookup(name string) (*Setting, error) {
+	key := strings.ToLower(name)
+	if a, ok := aliases[key]; ok {
+		key = a
+	}
+	if s, ok := byKey[key]; ok {
+		return s, nil
+	}
+	return nil, unrecognized(name)
+}
+
+// All returns the registered settings sorted case-insensitively by name,
+// the order of SHOW ALL and pg_settings.
+func All() []*Setting {
+	out := append([]*Setting(nil), registry...)
+	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name) })
+	return out
+}
+
+func unrecognized(name string) *pgerr.Error {
+	return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+}
+
+// placeholderName checks that name can be a custom option ("a.b"): it
+// returns an error for a name without a dot, with an invalid part, or under
+// a reserved prefix.
+func placeholderName(name string) error {
+	dot := strings.IndexByte(name, '.')
+	if dot < 0 {
+		return unrecognized(name)
+	}
+	for _, part := range strings.Split(name, ".") {
+		if part == "" || !validIdent(part) {
+			return pgerr.New("42602", "invalid configuration parameter name \"%s\"", name).
+				WithDetail("Custom parameter names must be two or more simple identifiers separated by dots.")
+		}
+	}
+	for _, p := range reservedPrefixes {
+		if strings.EqualFold(name[:dot], p) {
+			return pgerr.New("42602", "invalid configuration parameter name \"%s\"", name).
+				WithDetail("\"%s\" is a reserved prefix.", p)
+		}
+	}
+	return nil
+}
+
+func validIdent(s string) bool {
+	for i, r := range s {
+		switch {
+		case r == '_', r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= 0x80:
+		case (r >= '0' && r <= '9') || r == '$':
+			if i == 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,147 @@
+package settings
+
+import (
+	"testing"
+
+	"github.com/joind/joind/pgerr"
+)
+
+func show(t *testing.T, v *Values, name string) string {
+	t.Helper()
+	s, _, err := v.Show(name)
+	if err != nil {
+		t.Fatalf("SHOW %s: %v", name, err)
+	}
+	return s
+}
+
+func TestResetGoesToStartupValue(t *testing.T) {
+	v := New("u")
+	if err := v.Startup("datestyle", "sql, dmy"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Set("DateStyle", "German", false); err != nil {
+		t.Fatal(err)
+	}
+	if got := show(t, v, "datestyle"); got != "German, DMY" {
+		t.Fatalf("after SET: %q", got)
+	}
+	if _, err := v.Reset("datestyle", false); err != nil {
+		t.Fatal(err)
+	}
+	if got := show(t, v, "datestyle"); got != "SQL, DMY" {
+		t.Fatalf("after RESET: %q, want the startup value", got)
+	}
+	v.Set("timezone", "Asia/Tokyo", false)
+	v.ResetAll()
+	if got := show(t, v, "TimeZone"); got != "UTC" {
+		t.Fatalf("after RESET ALL: %q, want the boot value", got)
+	}
+}
+
+// The nest-level stack of guc.c: the cases of regress/sql/settings.sql,
+// at the level of Values.
+func TestTransactionStack(t *testing.T) {
+	v := New("u")
+	set := func(name, val string, local bool) {
+		t.Helper()
+		if _, err := v.Set(name, val, local); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := func(name, val string) {
+		t.Helper()
+		if got := show(t, v, name); got != val {
+			t.Fatalf("%s = %q, want %q", name, got, val)
+		}
+	}
+	v.Begin()
+	set("extra_float_digits", "0", false)
+	set("timezone", "Europe/Paris", true)
+	v.Abort()
+	want("extra_float_digits", "1")
+	want("timezone", "UTC")
+
+	v.Begin()
+	set("timezone", "Asia/Tokyo", false)
+	set("timezone", "Europe/Paris", true)
+	want("timezone", "Europe/Paris")
+	v.Commit()
+	want("timezone", "Asia/Tokyo")
+
+	v.Begin()
+	set("datestyle", "German", false)
+	v.Savepoint("a")
+	set("datestyle", "SQL", false)
+	v.RollbackTo("a")
+	want("datestyle", "German, DMY")
+	v.Savepoint("b")
+	set("datestyle", "Postgres", true)
+	v.Release("b")
+	want("datestyle", "Postgres, DMY")
+	v.Commit()
+	want("datestyle", "German, DMY")
+}
+
+func TestPlaceholders(t *testing.T) {
+	v := New("u")
+	if _, _, err := v.Show("app.x"); pgerr.Code(err) != pgerr.UndefinedObject {
+		t.Fatalf("unset placeholder: %v", err)
+	}
+	v.Begin()
+	if _, err := v.Set("app.x", "1", false); err != nil {
+		t.Fatal(err)
+	}
+	v.Abort()
+	// It exists from then on, at its reset value "".
+	if got := show(t, v, "app.x"); got != "" {
+		t.Fatalf("after ROLLBACK: %q", got)
+	}
+	if _, err := v.Set("joind.nosuch", "1", false); pgerr.Code(err) != "42602" {
+		t.Fatalf("reserved prefix: %v", err)
+	}
+	if _, err := v.Set("nosuch", "1", false); pgerr.Code(err) != pgerr.UndefinedObject {
+		t.Fatalf("unknown name: %v", err)
+	}
+}
+
+func TestIntegerUnits(t *testing.T) {
+	st, _ := Lookup("statement_timeout")
+	for in, want := range map[string]string{"1.5s": "1500ms", "60000": "1min", "100us": "0", "90 min": "90min", "1.5": "2ms"} {
+		c, err := st.Normalize(in, "0", "statement_timeout")
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if got := st.Show(c); got != want {
+			t.Errorf("%s shows %q, want %q", in, got, want)
+		}
+	}
+	if _, err := st.Normalize("-1", "0", "statement_timeout"); err == nil ||
+		err.Error() != `-1 ms is outside the valid range for parameter "statement_timeout" (0 .. 2147483647)` {
+		t.Fatalf("range error: %v", err)
+	}
+}
+
+func TestRegistryIsConsistent(t *testing.T) {
+	for _, s := range All() {
+		if s.Kind == Enum && s.Boot != "" {
+			ok := false
+			for _, x := range s.Values {
+				ok = ok || x == s.Boot
+			}
+			if !ok {
+				t.Errorf("%s: boot value %q is not one of its values", s.Name, s.Boot)
+			}
+		}
+		if s.Context != Internal && s.Boot != "" {
+			if c, err := s.Normalize(s.Boot, s.Boot, s.Name); err != nil || c != s.Boot {
+				t.Errorf("%s: boot value %q is not canonical (%q, %v)", s.Name, s.Boot, c, err)
+			}
+		}
+		if s.TxStart != "" {
+			if _, err := Lookup(s.TxStart); err != nil {
+				t.Errorf("%s: TxStart %s: %v", s.Name, s.TxStart, err)
+			}
+		}
+	}
+}

@@ -1,0 +1,90 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/storage"
+)
+
+// Temporary tables. A session's temporary tables live in its own schema,
+// pg_temp, which PostgreSQL searches first: an unqualified name means the
+// temporary table when there is one, pg_temp.x is only the temporary one
+// and public.x only the permanent one. The engine binds with a TempCatalog
+// that keeps the two apart; a plain storage.Catalog has no temporary
+// tables. Views read permanent tables only (PostgreSQL binds a view's
+// names when it is created; a view over a temporary table would itself be
+// temporary, which joind does not do).
+
+// TempCatalog is a catalog with the session's temporary tables in front.
+type TempCatalog interface {
+	storage.Catalog
+	// LookupIn finds a table in one schema: "pg_temp" or "public".
+	LookupIn(schema, name string) (storage.Table, bool)
+	// IsTemp reports whether t is one of the session's temporary tables.
+	IsTemp(t storage.Table) bool
+}
+
+// OnCommit is a temporary table's ON COMMIT action.
+type OnCommit uint8
+
+const (
+	PreserveRows OnCommit = iota
+	DeleteRows
+	DropOnCommit
+)
+
+// lookupStored finds a stored table by schema ("" = the search path) and
+// name, noting a temporary one (CREATE VIEW refuses those).
+func (b *binder) lookupStored(schema, name string) (storage.Table, bool) {
+	tc, ok := b.cat.(TempCatalog)
+	if !ok {
+		if schema == "pg_temp" {
+			return nil, false
+		}
+		return b.cat.Lookup(name)
+	}
+	if schema == "pg_temp" {
+		t, ok := tc.LookupIn("pg_temp", name)
+		b.usedTemp = b.usedTemp || ok
+		return t, ok
+	}
+	if schema != "" || len(b.expanding) > 0 {
+		return tc.LookupIn("public", name)
+	}
+	t, ok := tc.Lookup(name)
+	if ok && tc.IsTemp(t) {
+		b.usedTemp = true
+	}
+	return t, ok
+}
+
+// tempShadows reports whether an unqualified name is a temporary table,
+// which hides a permanent view of that name.
+func (b *binder) tempShadows(name string) bool {
+	tc, ok := b.cat.(TempCatalog)
+	if !ok || len(b.expanding) > 0 {
+		return false
+	}
+	_, ok = tc.LookupIn("pg_temp", name)
+	return ok
+}
+
+// tempTarget reads CREATE [TEMP] TABLE's persistence and ON COMMIT clause.
+func (b *binder) tempTarget(rv *pg_query.RangeVar, oc pg_query.OnCommitAction) (bool, OnCommit, error) {
+	temp := rv.Relpersistence == "t" || rv.Schemaname == "pg_temp"
+	if temp && rv.Schemaname != "" && rv.Schemaname != "pg_temp" {
+		return false, 0, b.errAt(pgerr.New("42P16", "cannot create temporary relation in non-temporary schema"), rv.Location)
+	}
+	var action OnCommit
+	switch oc {
+	case pg_query.OnCommitAction_ONCOMMIT_DELETE_ROWS:
+		action = DeleteRows
+	case pg_query.OnCommitAction_ONCOMMIT_DROP:
+		action = DropOnCommit
+	}
+	if !temp && oc != pg_query.OnCommitAction_ONCOMMIT_NOOP && oc != pg_query.OnCommitAction_ON_COMMIT_ACTION_UNDEFINED {
+		return false, 0, pgerr.New("42P16", "ON COMMIT can only be used on temporary tables")
+	}
+	return temp, action, nil
+}
