@@ -240,12 +240,9 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 			if t.ID != types.Interval {
 				in.Typmod = -1
 			}
-			// timestamptz literals without a zone are read in the session TimeZone.
-			parse := types.ParseText
-			if in.ID == types.TimestampTZ {
-				parse = func(s string, t types.Type) (types.Value, error) { return types.ParseTextCtx(b.evalContext(), s, t) }
-			}
-			v, err := parse(x.Val.S, in)
+			// Literals are read with the session's settings: DateStyle's
+			// field order for dates and timestamps, TimeZone for timestamptz.
+			v, err := types.ParseTextCtx(b.evalContext(), x.Val.S, in)
 			if err != nil {
 				return nil, b.wrapAt(err, b.locOf(e))
 			}

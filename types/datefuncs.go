@@ -422,32 +422,16 @@ func registerDateFuncs() {
 		return Value{Iv: age(a[0].I, a[1].I)}, nil
 	})
 	registerTimestampTZFuncs()
-	regFn("justify_days", []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) { return Value{Iv: justifyDays(a[0].Iv)}, nil })
-	regFn("justify_hours", []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) { return Value{Iv: justifyHours(a[0].Iv)}, nil })
-	regFn("justify_interval", []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) {
-		iv := a[0].Iv
-		wd := iv.Micros / usecsPerDay
-		iv.Micros -= wd * usecsPerDay
-		iv.Days += int32(wd)
-		wm := iv.Days / daysPerMonth
-		iv.Days -= wm * daysPerMonth
-		iv.Months += wm
-		if iv.Months > 0 && (iv.Days < 0 || (iv.Days == 0 && iv.Micros < 0)) {
-			iv.Days += daysPerMonth
-			iv.Months--
-		} else if iv.Months < 0 && (iv.Days > 0 || (iv.Days == 0 && iv.Micros > 0)) {
-			iv.Days -= daysPerMonth
-			iv.Months++
-		}
-		if iv.Days > 0 && iv.Micros < 0 {
-			iv.Micros += usecsPerDay
-			iv.Days--
-		} else if iv.Days < 0 && iv.Micros > 0 {
-			iv.Micros -= usecsPerDay
-			iv.Days++
-		}
-		return Value{Iv: iv}, nil
-	})
+	for _, j := range []struct {
+		name string
+		fn   func(IntervalValue) (IntervalValue, error)
+	}{{"justify_days", justifyDays}, {"justify_hours", justifyHours}, {"justify_interval", justifyInterval}} {
+		fn := j.fn
+		regFn(j.name, []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) {
+			iv, err := fn(a[0].Iv)
+			return Value{Iv: iv}, err
+		})
+	}
 }
 
 // age is PostgreSQL's timestamp_age: symbolic years/months/days difference.

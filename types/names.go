@@ -154,7 +154,11 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 	case "timestamptz", "timestamp with time zone":
 		id = TimestampTZ
 	case "time", "timetz", "time without time zone",
-		"time with time zone", "bytea", "json", "jsonb", "uuid", "oid", "name", "regclass", "regtype", "inet":
+		"time with time zone", "bytea", "json", "jsonb", "uuid", "oid", "name", "regclass", "regtype", "inet",
+		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
+		"bit", "varbit", "bit varying", "money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
+		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "jsonpath", "pg_lsn",
+		"int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange", "xid", "cid", "tid":
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", name)
 	default:
 		return Type{}, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", full)
@@ -216,8 +220,11 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		}
 		t.Typmod = p
 	case Interval:
-		// Interval field restrictions (YEAR TO MONTH ...) are accepted and ignored.
-		return t, nil
+		tm, err := intervalTypmodIn(typmods)
+		if err != nil {
+			return Type{}, err
+		}
+		t.Typmod = tm
 	default:
 		return Type{}, pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type \"%s\"", tn)
 	}
@@ -287,6 +294,8 @@ func (t Type) SQLName() string {
 		if t.Typmod >= 0 {
 			return fmt.Sprintf("timestamp(%d) with time zone", t.Typmod)
 		}
+	case Interval:
+		return "interval" + intervalTypmodOut(t.Typmod)
 	}
 	return t.BaseSQLName()
 }
