@@ -204,55 +204,166 @@ func rangeUnit(rng int32) string {
 }
 
 type ivTok struct {
-	kind byte // 'n' number, 'w' word, 't' time h:m[:s], 'y' year-month "1-2"
+	kind byte // 'n' number, 'd' date-like (1-2, 5.), 'z' signed, 't' time, 'w' word
 	s    string
 }
 
+func isPunct(c byte) bool {
+	return c > ' ' && c < 0x7f && !isDigit(c) && !isAlpha(c)
+}
+
+// tokenizeInterval splits interval input into fields as ParseDateTime does:
+// digits with ':' are a time, with '-' '/' '.' a date-like field, a sign
+// starts a signed field, words are lower-cased, other punctuation separates.
 func tokenizeInterval(s string) ([]ivTok, bool) {
 	var toks []ivTok
 	i := 0
+	digits := func(j int) int {
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		return j
+	}
 	for i < len(s) {
 		c := s[i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
 			i++
-		case c == '@' && len(toks) == 0:
-			i++
-		case isDigit(c) || c == '.' || c == '+' || c == '-':
-			j := i
-			if c == '+' || c == '-' {
-				j++
-			}
-			for j < len(s) && (isDigit(s[j]) || s[j] == '.' || s[j] == ':') {
-				j++
-			}
+		case isDigit(c):
+			j := digits(i)
 			kind := byte('n')
-			if strings.IndexByte(s[i:j], ':') >= 0 {
+			switch {
+			case j < len(s) && s[j] == ':':
 				kind = 't'
-			} else if j < len(s) && s[j] == '-' && j+1 < len(s) && isDigit(s[j+1]) {
-				j++
-				for j < len(s) && isDigit(s[j]) {
+				for j < len(s) && (isDigit(s[j]) || s[j] == ':' || s[j] == '.') {
 					j++
 				}
-				kind = 'y'
-			}
-			if j == i || (j == i+1 && (c == '+' || c == '-')) {
-				return nil, false
+			case j < len(s) && (s[j] == '-' || s[j] == '/' || s[j] == '.'):
+				delim := s[j]
+				j++
+				if j < len(s) && isDigit(s[j]) {
+					if delim != '.' {
+						kind = 'd'
+					}
+					j = digits(j)
+					if j < len(s) && s[j] == delim {
+						kind = 'd'
+						for j < len(s) && (isDigit(s[j]) || s[j] == delim) {
+							j++
+						}
+					}
+				} else {
+					kind = 'd'
+					for j < len(s) && (isDigit(s[j]) || isAlpha(s[j]) || s[j] == delim) {
+						j++
+					}
+				}
 			}
 			toks = append(toks, ivTok{kind, s[i:j]})
+			i = j
+		case c == '.':
+			j := digits(i + 1)
+			toks = append(toks, ivTok{'n', s[i:j]})
 			i = j
 		case isAlpha(c):
 			j := i
 			for j < len(s) && isAlpha(s[j]) {
 				j++
 			}
+			// A word running into '-', '/', '.', '+' or a digit is a date
+			// or zone name, never an interval unit.
+			if j < len(s) && (s[j] == '-' || s[j] == '/' || s[j] == '.' || s[j] == '+' || isDigit(s[j])) {
+				return nil, false
+			}
 			toks = append(toks, ivTok{'w', strings.ToLower(s[i:j])})
 			i = j
+		case c == '+' || c == '-':
+			j := i + 1
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r' || s[j] == '\v' || s[j] == '\f') {
+				j++
+			}
+			if j >= len(s) || !isDigit(s[j]) {
+				return nil, false // signed words (zones) have no meaning here
+			}
+			k := j
+			for k < len(s) && (isDigit(s[k]) || s[k] == ':' || s[k] == '.' || s[k] == '-') {
+				k++
+			}
+			toks = append(toks, ivTok{'z', string(c) + s[j:k]})
+			i = k
+		case isPunct(c):
+			i++
 		default:
 			return nil, false
 		}
 	}
 	return toks, true
+}
+
+// ivNumber reads a number field as DecodeInterval does: an int64, then
+// nothing, "-m" (SQL-standard years-months, reported as months) or a
+// fraction. ym reports the years-months form.
+func ivNumber(f string) (val int64, fval float64, ym bool, e dtErr) {
+	j := 0
+	if j < len(f) && (f[j] == '+' || f[j] == '-') {
+		j++
+	}
+	k := j
+	for k < len(f) && isDigit(f[k]) {
+		k++
+	}
+	if k > j {
+		v, err := strconv.ParseInt(f[:k], 10, 64)
+		if err != nil {
+			return 0, 0, false, dtFieldOverflow
+		}
+		val = v
+	} else {
+		k = 0 // strtol consumed nothing
+	}
+	rest := f[k:]
+	switch {
+	case rest == "":
+	case rest[0] == '-':
+		m := rest[1:]
+		n := 0
+		for n < len(m) && isDigit(m[n]) {
+			n++
+		}
+		var v2 int64
+		if n > 0 { // strtoint reads "" as 0: "1-" is one year
+			var err error
+			if v2, err = strconv.ParseInt(m[:n], 10, 32); err != nil || v2 >= 12 {
+				return 0, 0, false, dtFieldOverflow
+			}
+		}
+		if n != len(m) {
+			return 0, 0, false, dtBadFormat
+		}
+		if f[0] == '-' {
+			v2 = -v2
+		}
+		v, ok1 := mulInt64(val, 12)
+		r, ok2 := addInt64(v, v2)
+		if !ok1 || !ok2 {
+			return 0, 0, false, dtFieldOverflow
+		}
+		return r, 0, true, dtOK
+	case rest[0] == '.':
+		if rest != "." {
+			fv, err := strconv.ParseFloat(rest, 64)
+			if err != nil || strings.ContainsAny(rest[1:], ".+-eEnNiIxXpP_") {
+				return 0, 0, false, dtBadFormat
+			}
+			fval = fv
+		}
+		if f[0] == '-' {
+			fval = -fval
+		}
+	default:
+		return 0, 0, false, dtBadFormat
+	}
+	return val, fval, false, dtOK
 }
 
 // parseInterval implements interval_in(text, typmod) for the postgres,
@@ -312,69 +423,31 @@ func decodeInterval(s string, rng int32, t *itmIn) dtErr {
 			}
 			unit = u
 			continue
-		case 't':
-			us, e := decodeTimeForInterval(tk.s, rng)
-			if e != dtOK {
-				return e
+		case 't', 'z':
+			if tk.kind == 't' || strings.IndexByte(tk.s, ':') >= 0 {
+				us, e := decodeTimeForInterval(tk.s, rng)
+				if e == dtOK || tk.kind == 't' {
+					if e != dtOK {
+						return e
+					}
+					t.usec = us
+					tmask = fmTime
+					unit = "day"
+					break
+				}
+				// a signed field that is no time reads as a number
 			}
-			t.usec = us
-			tmask = fmTime
-			unit = "day"
-		case 'n', 'y':
+			fallthrough
+		case 'n', 'd':
 			if unit == "" {
 				unit = rangeUnit(rng)
 			}
-			var val int64
-			var fval float64
-			if tk.kind == 'y' {
-				// SQL-standard "years-months"
-				k := strings.IndexByte(tk.s[1:], '-') + 1
-				y, err := strconv.ParseInt(tk.s[:k], 10, 64)
-				if err != nil {
-					return dtFieldOverflow
-				}
-				m, err := strconv.ParseInt(tk.s[k+1:], 10, 32)
-				if err != nil || m >= 12 {
-					return dtFieldOverflow
-				}
-				if tk.s[0] == '-' {
-					m = -m
-				}
+			val, fval, ym, e := ivNumber(tk.s)
+			if e != dtOK {
+				return e
+			}
+			if ym {
 				unit = "month"
-				v, ok1 := mulInt64(y, 12)
-				if val, ok = addInt64(v, m); !ok1 || !ok {
-					return dtFieldOverflow
-				}
-			} else {
-				ip, fp := tk.s, ""
-				if k := strings.IndexByte(tk.s, '.'); k >= 0 {
-					ip, fp = tk.s[:k], tk.s[k+1:]
-				}
-				if strings.IndexByte(fp, '.') >= 0 {
-					return dtBadFormat
-				}
-				switch ip {
-				case "", "+", "-":
-					if fp == "" && ip != "" {
-						return dtBadFormat
-					}
-				default:
-					v, err := strconv.ParseInt(ip, 10, 64)
-					if err != nil {
-						return dtFieldOverflow
-					}
-					val = v
-				}
-				if fp != "" {
-					f, err := strconv.ParseFloat("0."+fp, 64)
-					if err != nil {
-						return dtBadFormat
-					}
-					fval = f
-					if tk.s[0] == '-' {
-						fval = -fval
-					}
-				}
 			}
 			m, known := unitMask[unit]
 			if !known {
