@@ -256,8 +256,15 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 		}
 	case *plan.Param:
 		if from.ID == types.Unknown {
-			x.T = t
-			return e, nil
+			// As PostgreSQL's coerce_type: the parameter takes the type
+			// without its modifier (its value is read with typmod -1) and a
+			// length coercion follows, so $1 into an interval month column
+			// reads '3' as seconds, and $1::varchar(3) truncates.
+			x.T = types.Type{ID: t.ID, Typmod: -1}
+			if t.Typmod < 0 {
+				return e, nil
+			}
+			return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 		}
 	}
 	if from.ID == types.Unknown {

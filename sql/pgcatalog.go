@@ -437,9 +437,12 @@ func plainTypeName(tn *pg_query.TypeName) (types.Type, error) {
 	}
 	var mods []int32
 	for _, m := range tn.Typmods {
-		if c := m.GetAConst(); c != nil && c.GetIval() != nil {
-			mods = append(mods, c.GetIval().Ival)
+		c := m.GetAConst()
+		if c == nil || c.GetIval() == nil {
+			// never drop a modifier silently
+			return types.Type{}, pgerr.New(pgerr.SyntaxError, "type modifiers must be simple constants or identifiers")
 		}
+		mods = append(mods, c.GetIval().Ival)
 	}
 	return types.FromTypeName(names, mods, len(tn.ArrayBounds))
 }
