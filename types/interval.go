@@ -737,6 +737,9 @@ func intervalNeg(a IntervalValue) (IntervalValue, error) {
 	return IntervalValue{-a.Months, -a.Days, -a.Micros}, nil
 }
 
+// float8FitsInt32 is FLOAT8_FITS_IN_INT32: [-2^31, 2^31), NaN never fits.
+func float8FitsInt32(x float64) bool { return x >= math.MinInt32 && x < -math.MinInt32 }
+
 func tsround(x float64) float64 { return math.RoundToEven(x*1e6) / 1e6 }
 
 // intervalMul implements interval_mul (and interval_div via 1/factor-free path).
@@ -754,22 +757,27 @@ func intervalMulDiv(span IntervalValue, factor float64, div bool) (IntervalValue
 		return IntervalValue{}, errIntervalOutOfRange()
 	}
 	resMonthF := op(float64(span.Months))
-	if math.IsNaN(resMonthF) || resMonthF > math.MaxInt32 || resMonthF < math.MinInt32 {
+	if !float8FitsInt32(resMonthF) {
 		return IntervalValue{}, errIntervalOutOfRange()
 	}
 	resDayF := op(float64(span.Days))
-	if math.IsNaN(resDayF) || resDayF > math.MaxInt32 || resDayF < math.MinInt32 {
+	if !float8FitsInt32(resDayF) {
 		return IntervalValue{}, errIntervalOutOfRange()
 	}
 	month := int32(resMonthF)
 	day := int32(resDayF)
 	monthRemDays := tsround((resMonthF - float64(month)) * daysPerMonth)
 	secRem := tsround((resDayF - float64(day) + monthRemDays - math.Trunc(monthRemDays)) * 86400)
+	var ok bool
 	if math.Abs(secRem) >= 86400 {
-		day += int32(secRem / 86400)
+		if day, ok = addInt32(day, int32(secRem/86400)); !ok {
+			return IntervalValue{}, errIntervalOutOfRange()
+		}
 		secRem -= math.Trunc(secRem/86400) * 86400
 	}
-	day += int32(monthRemDays)
+	if day, ok = addInt32(day, int32(monthRemDays)); !ok {
+		return IntervalValue{}, errIntervalOutOfRange()
+	}
 	t := math.RoundToEven(op(float64(span.Micros)) + secRem*1e6)
 	if math.IsNaN(t) || t >= 9.223372036854775807e18 || t < -9.223372036854775808e18 {
 		return IntervalValue{}, errIntervalOutOfRange()
@@ -901,9 +909,7 @@ func timestampMinus(a, b int64) (IntervalValue, error) {
 	if a == TimestampInfinity || a == TimestampNegInfinity || b == TimestampInfinity || b == TimestampNegInfinity {
 		return IntervalValue{}, pgerr.New(pgerr.DatetimeFieldOverflow, "cannot subtract infinite timestamps")
 	}
-	d, ok := subInt64(a, b)
-	if !ok {
-		return IntervalValue{}, errIntervalOutOfRange()
-	}
-	return justifyHours(IntervalValue{Micros: d})
+	// PostgreSQL 15's timestamp_mi does not check this subtraction: a
+	// difference beyond the int64 range wraps, and so does ours.
+	return justifyHours(IntervalValue{Micros: a - b})
 }

@@ -87,9 +87,23 @@ SELECT interval '2147483647 months' + interval '1 month';
 SELECT interval '2147483647 days' * 2;
 SELECT interval '1000000000 months' * 3;
 SELECT -interval '-2147483648 days';
+SELECT interval '1 month' * 2147483647.5 AS a, interval '1 day' * 2147483647.9 AS b,
+       interval '-1 month' * 2147483648 AS c, interval '5 mons 3 days 01:02:03.4' / 7 AS d;
+SELECT interval '1 mon 1 day' * 2147483647.9;
+SELECT interval '-1 month' * 2147483648.5;
+SELECT interval '2147483647 months' / 0.5;
+SELECT interval '1 day' / 'nan'::float8;
+SELECT interval '1 day' / 0;
+SELECT sum(x) FROM (VALUES (interval '2147483647 days'), (interval '1 day')) v(x);
+SELECT avg(x) FROM (VALUES (interval '2147483647 days'), (interval '2147483647 days')) v(x);
+-- PostgreSQL 15 does not check timestamp - timestamp: the difference wraps.
+SELECT timestamp '294000-01-01' - timestamp '4000-01-01 BC' AS wrapped;
 SELECT justify_days(interval '2147483647 days 2147483647 months');
 SELECT justify_interval(interval '2147483647 months 30 days');
-SELECT justify_days(interval '2147483647 days') AS a, justify_interval(interval '-2147483647 months -29 days -23:59:59') AS b;
+SELECT justify_days(interval '2147483647 days') AS a, justify_interval(interval '-2147483647 months -29 days -23:59:59') AS b,
+       justify_interval(interval '1 mon -1 day 25:00:00') AS c, justify_hours(interval '2147483646 days 47:00:00') AS d;
+SELECT justify_hours(interval '2147483647 days 48:00:00');
+SELECT justify_days(interval '-2147483648 months -30 days');
 
 -- Interval input syntax details.
 SELECT interval '1 day 2 hours ago' AS a, interval '1:00:60' AS b, interval '1 2:03:04' AS c,
