@@ -369,14 +369,17 @@ func ivNumber(f string) (val int64, fval float64, ym bool, e dtErr) {
 // parseInterval implements interval_in(text, typmod) for the postgres,
 // postgres_verbose, SQL-standard and ISO 8601 input syntaxes: the typmod's
 // range decides the unit of bare numbers, then AdjustIntervalForTypmod.
-func parseInterval(in string, typmod int32) (IntervalValue, error) {
+//
+// sqlStd is IntervalStyle sql_standard, under which a leading minus applies
+// to every field when no other field has a sign ('-1 2:03:04').
+func parseInterval(in string, typmod int32, sqlStd bool) (IntervalValue, error) {
 	s := strings.TrimSpace(in)
 	var t itmIn
 	var e dtErr
 	if s != "" && (s[0] == 'P' || s[0] == 'p') {
 		e = decodeISOInterval(s[1:], &t)
 	} else {
-		e = decodeInterval(s, intervalRange(typmod), &t)
+		e = decodeInterval(s, intervalRange(typmod), sqlStd, &t)
 	}
 	switch e {
 	case dtBadFormat:
@@ -399,10 +402,19 @@ func parseInterval(in string, typmod int32) (IntervalValue, error) {
 // unit word applies to the number before it, and a bare number takes the
 // unit left over from its right neighbour (days before a time or an hour
 // count) or else the range's last field.
-func decodeInterval(s string, rng int32, t *itmIn) dtErr {
+func decodeInterval(s string, rng int32, sqlStd bool, t *itmIn) dtErr {
 	toks, ok := tokenizeInterval(s)
 	if !ok || len(toks) == 0 {
 		return dtBadFormat
+	}
+	forceNeg := false
+	if sqlStd && toks[0].s[0] == '-' {
+		forceNeg = true
+		for _, tk := range toks[1:] {
+			if tk.s[0] == '-' || tk.s[0] == '+' {
+				forceNeg = false
+			}
+		}
 	}
 	unit := "" // "" is IGNORE_DTF: not yet decided
 	fmask := 0
@@ -431,6 +443,9 @@ func decodeInterval(s string, rng int32, t *itmIn) dtErr {
 						return e
 					}
 					t.usec = us
+					if forceNeg && t.usec > 0 {
+						t.usec = -t.usec
+					}
 					tmask = fmTime
 					unit = "day"
 					break
@@ -448,6 +463,14 @@ func decodeInterval(s string, rng int32, t *itmIn) dtErr {
 			}
 			if ym {
 				unit = "month"
+			}
+			if forceNeg {
+				if val > 0 {
+					val = -val
+				}
+				if fval > 0 {
+					fval = -fval
+				}
 			}
 			m, known := unitMask[unit]
 			if !known {

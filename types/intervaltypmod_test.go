@@ -102,13 +102,33 @@ func TestParseIntervalWithQualifier(t *testing.T) {
 	}
 	for _, c := range cases {
 		tm := qualTypmod(t, c.qual)
-		iv, err := parseInterval(c.in, tm)
+		iv, err := parseInterval(c.in, tm, false)
 		if err != nil {
 			t.Errorf("interval %q %s: %v", c.in, c.qual, err)
 			continue
 		}
 		if got := string(appendInterval(nil, iv, "postgres")); got != c.want {
 			t.Errorf("interval %q %s = %q, PostgreSQL gives %q", c.in, c.qual, got, c.want)
+		}
+	}
+}
+
+// PostgreSQL under SET IntervalStyle = sql_standard (output shown in the
+// postgres style): a leading minus applies to every unsigned field.
+func TestParseIntervalSQLStandardSign(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"-1 2:03:04", "-1 days -02:03:04"},
+		{"-1 -2:03:04", "-1 days -02:03:04"},
+		{"-1 +2:03:04", "-1 days +02:03:04"},
+		{"-1-2 3 4:05:06", "-1 years -2 mons -3 days -04:05:06"},
+		{"-1 day 2 hours", "-1 days -02:00:00"},
+	} {
+		iv, err := parseInterval(c.in, -1, true)
+		if err != nil {
+			t.Fatalf("%q: %v", c.in, err)
+		}
+		if got := string(appendInterval(nil, iv, "postgres")); got != c.want {
+			t.Errorf("%q = %q, PostgreSQL gives %q", c.in, got, c.want)
 		}
 	}
 }
@@ -139,7 +159,7 @@ func TestParseIntervalErrors(t *testing.T) {
 		{"9223372036854775807 microseconds", pgerr.FeatureNotSupported, "intervals with a time part beyond 2562047 hours are not supported"},
 	}
 	for _, c := range cases {
-		_, err := parseInterval(c.in, -1)
+		_, err := parseInterval(c.in, -1, false)
 		var pe *pgerr.Error
 		if !errors.As(err, &pe) || pe.Code != c.code || pe.Message != c.msg {
 			t.Errorf("interval %q: got %v, want %s %s", c.in, err, c.code, c.msg)

@@ -109,6 +109,13 @@ SELECT justify_days(interval '-2147483648 months -30 days');
 SELECT interval '1 day 2 hours ago' AS a, interval '1:00:60' AS b, interval '1 2:03:04' AS c,
        interval '1 year 1-2' AS d, interval '@ 1 hour' AS e, interval '1.5 weeks' AS f,
        interval '0.5 microseconds' AS g, interval '1.5 microseconds' AS h, interval '2.5 microseconds' AS i;
+-- Under IntervalStyle sql_standard a lone leading minus negates every field.
+SET IntervalStyle = 'sql_standard';
+SELECT interval '-1 2:03:04' AS a, interval '-1 2' day to hour AS b, interval '-1 -2:03:04' AS c,
+       interval '-1 +2:03:04' AS d, interval '-1-2 3 4:05:06' AS e, interval '-1 day 2 hours' AS f;
+SELECT '-1 2:03:04'::text::interval AS a, interval '-3' month AS b;
+SET IntervalStyle = 'postgres';
+SELECT interval '-1 2:03:04' AS a, interval '-1 day 2 hours' AS b;
 SELECT interval '1 2';
 SELECT interval '1 ago';
 SELECT interval '1:60';
