@@ -127,6 +127,10 @@ func (b *binder) regCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, erro
 			}
 		}
 	}
+	if len(tn.Typmods) > 0 && (target == "oid" || target == "xid" || target == "cid" || target == "name" || isRegType(target)) {
+		// None of these takes a modifier; never drop one silently.
+		return nil, true, b.errAt(pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type \"%s\"", target), tn.Location)
+	}
 	switch {
 	case target == "oid" || target == "xid" || target == "cid":
 		arg, err := b.bindExpr(s, tc.Arg)

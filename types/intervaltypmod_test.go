@@ -245,12 +245,14 @@ func TestIntervalTypmodInAndName(t *testing.T) {
 // all, never read as something else (PostgreSQL itself answers these).
 func TestUnsupportedTypesAreRefused(t *testing.T) {
 	for _, n := range [][]string{
-		{"pg_catalog", "time"}, {"pg_catalog", "timetz"}, {"pg_catalog", "bit"}, {"pg_catalog", "varbit"}, {"varbit"}, {"money"},
+		{"pg_catalog", "time"}, {"pg_catalog", "timetz"}, {"pg_catalog", "bit"}, {"pg_catalog", "varbit"}, {"varbit"}, {"money"}, {"char"}, {"pg_catalog", "char"},
 	} {
-		_, err := FromTypeName(n, []int32{3}, 0)
-		var pe *pgerr.Error
-		if !errors.As(err, &pe) || pe.Code != pgerr.FeatureNotSupported {
-			t.Errorf("%v: got %v, want 0A000", n, err)
+		for _, mods := range [][]int32{nil, {3}} {
+			_, err := FromTypeName(n, mods, 0)
+			var pe *pgerr.Error
+			if !errors.As(err, &pe) || pe.Code != pgerr.FeatureNotSupported {
+				t.Errorf("%v%v: got %v, want 0A000", n, mods, err)
+			}
 		}
 	}
 }

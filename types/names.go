@@ -141,8 +141,12 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Text
 	case "varchar", "character varying":
 		id = Varchar
-	case "bpchar", "char", "character":
+	case "bpchar", "character":
 		id = Char
+	case "char":
+		// Only a quoted "char" arrives here (the grammar turns CHAR into
+		// bpchar): PostgreSQL's one-byte "char" type, which joind lacks.
+		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type \"char\" is not supported")
 	case "date":
 		id = Date
 	case "timestamp", "timestamp without time zone":
@@ -170,7 +174,6 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 	if len(typmods) == 0 {
 		return t, nil
 	}
-	tn := Type{ID: id, Typmod: -1}.BaseSQLName()
 	switch id {
 	case Varchar, Char:
 		if len(typmods) != 1 {
@@ -226,7 +229,7 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		}
 		t.Typmod = tm
 	default:
-		return Type{}, pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type \"%s\"", tn)
+		return Type{}, pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type \"%s\"", full) // the name as written, as TypeNameToString
 	}
 	return t, nil
 }

@@ -140,6 +140,20 @@ INSERT INTO li_len VALUES ('abc   ', 'ab   ');
 SELECT v, c, length(v) AS lv, octet_length(c) AS lc FROM li_len ORDER BY v, c;
 DROP TABLE li_len;
 
+-- Modifiers are applied or refused, never dropped.
+SELECT '1'::int4(3);
+SELECT 'x'::pg_catalog.text(3);
+SELECT '2020-01-01'::date(1);
+SELECT 'x'::name(3);
+SELECT 'pg_class'::regclass(2);
+SELECT '1'::float(0);
+SELECT '1'::float(54);
+SELECT '1'::float(24) AS r, '1'::float(25) AS d;
+SELECT 'a'::varchar(0);
+SELECT '1'::numeric(1001);
+SELECT '1'::numeric(1,2,3);
+SELECT '1'::interval(-1);
+
 -- DateStyle decides the field order of ambiguous dates on input.
 SET DateStyle = 'ISO, DMY';
 SELECT '01/02/03'::date AS a, date '01/02/03' AS b, '01/02/03'::timestamp AS c,
