@@ -98,6 +98,11 @@ SELECT sum(x) FROM (VALUES (interval '2147483647 days'), (interval '1 day')) v(x
 SELECT avg(x) FROM (VALUES (interval '2147483647 days'), (interval '2147483647 days')) v(x);
 -- PostgreSQL 15 does not check timestamp - timestamp: the difference wraps.
 SELECT timestamp '294000-01-01' - timestamp '4000-01-01 BC' AS wrapped;
+SELECT make_interval() AS a, make_interval(1, 2) AS b, make_interval(1, 2, 3, 4, 5, 6, 7.5) AS c,
+       make_interval(0, 0, 0, 0, 0, 0, -2.5e-6) AS d, make_interval(0, 0, 0, 2147483647, 1) AS e;
+-- PostgreSQL 15 checks only the seconds; years * 12 wraps.
+SELECT make_interval(2147483647) AS wrapped;
+SELECT make_interval(0, 0, 0, 0, 0, 0, 'infinity');
 SELECT justify_days(interval '2147483647 days 2147483647 months');
 SELECT justify_interval(interval '2147483647 months 30 days');
 SELECT justify_days(interval '2147483647 days') AS a, justify_interval(interval '-2147483647 months -29 days -23:59:59') AS b,
