@@ -246,6 +246,7 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 			if err != nil {
 				return nil, b.wrapAt(err, b.locOf(e))
 			}
+			b.noteStoredLiteral(e, v, in)
 			if in != t {
 				// A length coercion runs at execution in PostgreSQL: no position.
 				if v, err = types.CastValue(b.evalContext(), v, in, t, ctx == coerceExplicit); err != nil {

@@ -403,7 +403,20 @@ func formatDefault(def string, t types.Type) string {
 		}
 		return "false"
 	case *pg_query.A_Const_Sval:
-		val, err := types.ParseText(v.Sval.Sval, types.Type{ID: constType.ID, Typmod: -1})
+		in := types.Type{ID: constType.ID, Typmod: -1}
+		if constType.ID == types.Interval {
+			// Interval input alone obeys the typmod, and the constant then
+			// carries the column's (coerce_type, applyRelabelType).
+			in = constType
+			if t.ID == types.Interval {
+				val, err := types.ParseText(v.Sval.Sval, in)
+				if err != nil {
+					return def
+				}
+				return quote(string(types.FormatText(nil, val, in, nil))) + "::" + formatType(t.OID(), t.Typmod, false)
+			}
+		}
+		val, err := types.ParseText(v.Sval.Sval, in)
 		if err != nil {
 			return def
 		}

@@ -30,12 +30,14 @@ func (b *binder) bindCreateView(vs *pg_query.ViewStmt) (Statement, error) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "unsupported view query")
 	}
 	b.viewDeps = []string{}
+	b.storedLits = map[int32]string{}
 	q, _, err := b.bindSelect(sel, nil, nil, true)
-	deps := b.viewDeps
-	b.viewDeps = nil
+	deps, lits := b.viewDeps, b.storedLits
+	b.viewDeps, b.storedLits = nil, nil
 	if err != nil {
 		return nil, err
 	}
+	rewriteStoredLiterals(vs.Query.ProtoReflect(), lits)
 	names := append([]string(nil), q.names...)
 	if len(vs.Aliases) > len(names) {
 		return nil, pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")

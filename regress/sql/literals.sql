@@ -180,6 +180,27 @@ COPY li_dates FROM stdin;
 2	03/04/05	03/04/05 06:07:08	03/04/05 06:07:08+00
 \.
 INSERT INTO li_dates SELECT 3, x::date, x::timestamp, x::timestamptz FROM (VALUES ('05/06/07'::text)) v(x);
+-- Views and defaults keep the value their literals had when created, as
+-- PostgreSQL stores them converted.
+SET TimeZone = 'America/New_York';
+CREATE VIEW li_view AS SELECT '01/02/03'::date AS d, '01/02/03 04:05'::timestamptz AS tz,
+  '01/02/03 04:05'::timestamp(0) AS ts, interval '3' month AS m, interval '1 2' day to hour AS dh,
+  '1.5'::interval(0) AS p, 'epoch'::timestamp AS e
+  FROM (VALUES (1)) v(x) WHERE '01/02/03'::date < '05/02/03';
+CREATE TABLE li_defaults (id int, d date DEFAULT '01/02/03', tz timestamptz DEFAULT '01/02/03 04:05',
+  iv interval DEFAULT '-1 day 2 hours', m interval month DEFAULT '3', p interval(2) DEFAULT '1.2345',
+  q interval DEFAULT '1.2345'::interval(1));
 SET DateStyle = 'ISO, MDY';
+SET TimeZone = 'UTC';
+SET IntervalStyle = 'sql_standard';
+INSERT INTO li_defaults (id) VALUES (1);
+SELECT * FROM li_view;
+SET IntervalStyle = 'postgres';
+INSERT INTO li_defaults (id) VALUES (2);
+SELECT * FROM li_view;
+SELECT * FROM li_defaults ORDER BY id;
 SELECT * FROM li_dates ORDER BY id;
+\d li_defaults
+DROP VIEW li_view;
+DROP TABLE li_defaults;
 DROP TABLE li_dates;
