@@ -734,6 +734,13 @@ func mulInt64(a, b int64) (int64, bool) {
 // (PostgreSQL allows ±2562047788) cannot be represented.
 const maxStoredMicros = math.MaxInt64 / 1000
 
+// CheckStorableInterval is checkStorable for values decoded elsewhere
+// (binary parameters).
+func CheckStorableInterval(iv IntervalValue) error {
+	_, err := checkStorable(iv)
+	return err
+}
+
 // checkStorable refuses, with 0A000, an interval joind cannot represent
 // rather than let it wrap around.
 func checkStorable(iv IntervalValue) (IntervalValue, error) {
