@@ -271,9 +271,15 @@ func tokenizeInterval(s string) ([]ivTok, bool) {
 				j++
 			}
 			// A word running into '-', '/', '.', '+' or a digit is a date
-			// or zone name, never an interval unit.
+			// or zone name, never an interval unit: a field that fails only
+			// when decoded (right to left, so an overflow to its right wins).
 			if j < len(s) && (s[j] == '-' || s[j] == '/' || s[j] == '.' || s[j] == '+' || isDigit(s[j])) {
-				return nil, false
+				for j < len(s) && (isDigit(s[j]) || isAlpha(s[j]) || strings.IndexByte("+-/_.:", s[j]) >= 0) {
+					j++
+				}
+				toks = append(toks, ivTok{'d', s[i:j]})
+				i = j
+				continue
 			}
 			toks = append(toks, ivTok{'w', strings.ToLower(s[i:j])})
 			i = j
@@ -282,8 +288,18 @@ func tokenizeInterval(s string) ([]ivTok, bool) {
 			for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r' || s[j] == '\v' || s[j] == '\f') {
 				j++
 			}
+			if j < len(s) && isAlpha(s[j]) {
+				// A signed word (DTK_SPECIAL): no unit, so it fails when decoded.
+				k := j
+				for k < len(s) && isAlpha(s[k]) {
+					k++
+				}
+				toks = append(toks, ivTok{'w', string(c) + strings.ToLower(s[j:k])})
+				i = k
+				continue
+			}
 			if j >= len(s) || !isDigit(s[j]) {
-				return nil, false // signed words (zones) have no meaning here
+				return nil, false
 			}
 			k := j
 			for k < len(s) && (isDigit(s[k]) || s[k] == ':' || s[k] == '.' || s[k] == '-') {

@@ -154,6 +154,12 @@ func TestParseIntervalErrors(t *testing.T) {
 		{"1/2 day", pgerr.InvalidDatetimeFormat, `invalid input syntax for type interval: "1/2 day"`},
 		{"-1:60", pgerr.InvalidDatetimeFormat, `invalid input syntax for type interval: "-1:60"`},
 		{"", pgerr.InvalidDatetimeFormat, `invalid input syntax for type interval: ""`},
+		// Fields decode right to left: an overflow right of a bad field wins.
+		{"1e3 9999999999 days", pgerr.IntervalFieldOverflow, `interval field value out of range: "1e3 9999999999 days"`},
+		{"- h 9999999999 months", pgerr.IntervalFieldOverflow, `interval field value out of range: "- h 9999999999 months"`},
+		{"1e3 1-12", pgerr.IntervalFieldOverflow, `interval field value out of range: "1e3 1-12"`},
+		{"x1 day", pgerr.InvalidDatetimeFormat, `invalid input syntax for type interval: "x1 day"`},
+		{"-h", pgerr.InvalidDatetimeFormat, `invalid input syntax for type interval: "-h"`},
 		// PostgreSQL accepts this (2562047788:00:54.775807); joind's Arrow
 		// storage cannot hold it, so it must refuse rather than wrap.
 		{"9223372036854775807 microseconds", pgerr.FeatureNotSupported, "intervals with a time part beyond 2562047 hours are not supported"},
