@@ -169,6 +169,16 @@ SELECT '02/13/03'::date;
 SET DateStyle = 'ISO, YMD';
 SELECT '01/02/03'::date AS a, date '03/02/01' AS b, '2003-01-02'::date AS c,
        '99/12/31'::timestamp AS d, '1 Feb 2003'::date AS e;
+SELECT 'Jan 12 01'::date AS a, '2 Jan 03'::date AS b, '13-December-1'::date AS c, '03/Sept/03 BC'::date AS d,
+       '00-feb-03'::date AS e, '20030102'::date AS f;
+SELECT 'Sept 1 31 BC'::date;
+SELECT '1/2/2003'::date;
+SELECT '13/03/feb'::date;
+SET DateStyle = 'ISO, MDY';
+SELECT 'Jan 12 01'::date AS a, '2 Jan 03'::date AS b, 'Sept 1 31 BC'::date AS c, '1-31-70 BC'::date AS d,
+       'feb.1.00'::date AS e, '1.feb.70'::date AS f, '030102'::date AS g;
+SELECT '00-feb-03'::date;
+SELECT '13/01/03'::date;
 SET DateStyle = 'Postgres, DMY';
 SELECT '01/02/03'::date AS a, '01/02/2003 10:00'::timestamp AS b, '2003-01-02'::date AS c;
 SET DateStyle = 'SQL, MDY';
