@@ -704,6 +704,14 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			}
 			f.tz, f.tzOff = true, off
 		case 'Z':
+			if da.fmask&(daMonth|daDay) != daMonth|daDay {
+				// a zone name is only taken after the month and day:
+				// before them it is read as a date ("America/New_York" fails)
+				if e := da.date(t.s); e != dtOK {
+					return f, dtErrFor(e, typ, in)
+				}
+				continue
+			}
 			if f.tz {
 				return f, dtSyntaxErr(typ, in)
 			}
@@ -757,24 +765,32 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			}
 		}
 	}
-	// ValidateDate: every date field present, the two-digit year rule
-	// (never for BC years), then range checks.
-	if da.fmask != daDate {
-		return f, dtSyntaxErr(typ, in)
-	}
-	f.y, f.m, f.d, f.haveDate = da.y, da.m, da.d, true
-	if bc {
-		if f.y <= 0 {
+	// ValidateDate on the fields present (the two-digit year rule never
+	// applies to BC years; month and day ranges carry the datestyle hint),
+	// then AM/PM, and only then must the date be complete, in PostgreSQL's
+	// order, which decides the SQLSTATE of bad input.
+	f.y, f.m, f.d = da.y, da.m, da.d
+	if da.fmask&daYear != 0 {
+		if bc {
+			if f.y <= 0 {
+				return f, dtRangeErr(in)
+			}
+			f.y = 1 - f.y
+		} else if da.is2digits {
+			if f.y < 70 {
+				f.y += 2000
+			} else if f.y < 100 {
+				f.y += 1900
+			}
+		} else if f.y <= 0 {
 			return f, dtRangeErr(in)
 		}
-		f.y = 1 - f.y
-	} else if da.is2digits {
-		if f.y < 70 {
-			f.y += 2000
-		} else if f.y < 100 {
-			f.y += 1900
-		}
-	} else if f.y <= 0 {
+	}
+	if (da.fmask&daMonth != 0 && (f.m < 1 || f.m > 12)) || (da.fmask&daDay != 0 && (f.d < 1 || f.d > 31)) {
+		return f, pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", in).
+			WithHint("Perhaps you need a different \"datestyle\" setting.")
+	}
+	if da.fmask == daDate && f.d > daysIn(f.y, f.m) {
 		return f, dtRangeErr(in)
 	}
 	if pm || am {
@@ -787,13 +803,10 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			f.h = 0
 		}
 	}
-	if f.m < 1 || f.m > 12 || f.d < 1 || f.d > 31 {
-		return f, pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", in).
-			WithHint("Perhaps you need a different \"datestyle\" setting.")
+	if da.fmask != daDate {
+		return f, dtSyntaxErr(typ, in)
 	}
-	if f.d > daysIn(f.y, f.m) {
-		return f, dtRangeErr(in)
-	}
+	f.haveDate = true
 	return f, nil
 }
 
