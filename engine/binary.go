@@ -274,11 +274,12 @@ func decodeBinary(b []byte, t types.Type) (types.Value, error) {
 		if err := want(16); err != nil {
 			return types.Value{}, err
 		}
-		return types.Value{Iv: types.IntervalValue{
+		iv := types.IntervalValue{
 			Micros: int64(binary.BigEndian.Uint64(b)),
 			Days:   int32(binary.BigEndian.Uint32(b[8:])),
 			Months: int32(binary.BigEndian.Uint32(b[12:])),
-		}}, nil
+		}
+		return types.Value{Iv: iv}, types.CheckStorableInterval(iv)
 	}
 	return types.ParseText(string(b), t)
 }

@@ -15,6 +15,7 @@ const (
 	InvalidDatetimeFormat     = "22007"
 	DatetimeFieldOverflow     = "22008"
 	DivisionByZero            = "22012"
+	IntervalFieldOverflow     = "22015"
 	InvalidParameterValue     = "22023"
 	InvalidTextRepresentation = "22P02"
 	InvalidEscapeSequence     = "22025"

@@ -51,6 +51,10 @@ type binder struct {
 	viewDeps []string
 	// expanding lists the views being expanded, innermost last.
 	expanding []string
+	// storedLits collects, while binding SQL that is stored (a view, a
+	// DEFAULT), literal locations and their settings-free spelling
+	// (storedlit.go); nil otherwise.
+	storedLits map[int32]string
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
@@ -370,6 +374,8 @@ func constraintName(t pg_query.ConstrType) string {
 // checkDefault validates a DEFAULT expression and returns its SQL text.
 func (b *binder) checkDefault(n *pg_query.Node, def storage.ColumnDef) (string, error) {
 	s := &scope{exprKind: "DEFAULT expressions"}
+	b.storedLits = map[int32]string{}
+	defer func() { b.storedLits = nil }()
 	e, err := b.bindExpr(s, n)
 	if err != nil {
 		return "", err
@@ -380,6 +386,7 @@ func (b *binder) checkDefault(n *pg_query.Node, def storage.ColumnDef) (string, 
 	if _, err := b.coerceAssign(e, def.Type, def.Name, nodeLocation(n)); err != nil {
 		return "", err
 	}
+	rewriteStoredLiterals(n.ProtoReflect(), b.storedLits)
 	return deparseExpr(n)
 }
 

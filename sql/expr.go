@@ -240,15 +240,13 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 			if t.ID != types.Interval {
 				in.Typmod = -1
 			}
-			// timestamptz literals without a zone are read in the session TimeZone.
-			parse := types.ParseText
-			if in.ID == types.TimestampTZ {
-				parse = func(s string, t types.Type) (types.Value, error) { return types.ParseTextCtx(b.evalContext(), s, t) }
-			}
-			v, err := parse(x.Val.S, in)
+			// Literals are read with the session's settings: DateStyle's
+			// field order for dates and timestamps, TimeZone for timestamptz.
+			v, err := types.ParseTextCtx(b.evalContext(), x.Val.S, in)
 			if err != nil {
 				return nil, b.wrapAt(err, b.locOf(e))
 			}
+			b.noteStoredLiteral(e, v, in)
 			if in != t {
 				// A length coercion runs at execution in PostgreSQL: no position.
 				if v, err = types.CastValue(b.evalContext(), v, in, t, ctx == coerceExplicit); err != nil {
@@ -259,8 +257,15 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 		}
 	case *plan.Param:
 		if from.ID == types.Unknown {
-			x.T = t
-			return e, nil
+			// As PostgreSQL's coerce_type: the parameter takes the type
+			// without its modifier (its value is read with typmod -1) and a
+			// length coercion follows, so $1 into an interval month column
+			// reads '3' as seconds, and $1::varchar(3) truncates.
+			x.T = types.Type{ID: t.ID, Typmod: -1}
+			if t.Typmod < 0 {
+				return e, nil
+			}
+			return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 		}
 	}
 	if from.ID == types.Unknown {

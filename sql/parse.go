@@ -76,6 +76,8 @@ func convertParseError(query string, err error) error {
 		code = pgerr.SyntaxError
 	case strings.Contains(msg, "not supported"):
 		code = pgerr.FeatureNotSupported
+	case strings.HasPrefix(msg, "precision for type float must be"):
+		code = pgerr.InvalidParameterValue // the grammar's float(p) check
 	}
 	e := pgerr.Wrap(err, code, "%s", msg)
 	if pe.Cursorpos > 0 {

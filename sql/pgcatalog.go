@@ -105,6 +105,10 @@ func (b *binder) regCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, erro
 			}
 		}
 	}
+	if len(tn.Typmods) > 0 && (target == "oid" || target == "xid" || target == "cid" || target == "name" || isRegType(target)) {
+		// None of these takes a modifier; never drop one silently.
+		return nil, true, b.errAt(pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type \"%s\"", target), tn.Location)
+	}
 	switch {
 	case target == "oid" || target == "xid" || target == "cid":
 		arg, err := b.bindExpr(s, tc.Arg)
@@ -377,7 +381,20 @@ func formatDefault(def string, t types.Type) string {
 		}
 		return "false"
 	case *pg_query.A_Const_Sval:
-		val, err := types.ParseText(v.Sval.Sval, types.Type{ID: constType.ID, Typmod: -1})
+		in := types.Type{ID: constType.ID, Typmod: -1}
+		if constType.ID == types.Interval {
+			// Interval input alone obeys the typmod, and the constant then
+			// carries the column's (coerce_type, applyRelabelType).
+			in = constType
+			if t.ID == types.Interval {
+				val, err := types.ParseText(v.Sval.Sval, in)
+				if err != nil {
+					return def
+				}
+				return quote(string(types.FormatText(nil, val, in, nil))) + "::" + formatType(t.OID(), t.Typmod, false)
+			}
+		}
+		val, err := types.ParseText(v.Sval.Sval, in)
 		if err != nil {
 			return def
 		}
@@ -415,9 +432,12 @@ func plainTypeName(tn *pg_query.TypeName) (types.Type, error) {
 	}
 	var mods []int32
 	for _, m := range tn.Typmods {
-		if c := m.GetAConst(); c != nil && c.GetIval() != nil {
-			mods = append(mods, c.GetIval().Ival)
+		c := m.GetAConst()
+		if c == nil || c.GetIval() == nil {
+			// never drop a modifier silently
+			return types.Type{}, pgerr.New(pgerr.SyntaxError, "type modifiers must be simple constants or identifiers")
 		}
+		mods = append(mods, c.GetIval().Ival)
 	}
 	return types.FromTypeName(names, mods, len(tn.ArrayBounds))
 }

@@ -33,9 +33,10 @@ func (b *binder) bindCreateView(vs *pg_query.ViewStmt) (Statement, error) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "temporary views are not supported")
 	}
 	b.viewDeps = []string{}
+	b.storedLits = map[int32]string{}
 	q, _, err := b.bindSelect(sel, nil, nil, true)
-	deps := b.viewDeps
-	b.viewDeps = nil
+	deps, lits := b.viewDeps, b.storedLits
+	b.viewDeps, b.storedLits = nil, nil
 	if err != nil {
 		return nil, err
 	}
@@ -43,6 +44,7 @@ func (b *binder) bindCreateView(vs *pg_query.ViewStmt) (Statement, error) {
 		// PostgreSQL would make it a temporary view.
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "views over temporary tables are not supported")
 	}
+	rewriteStoredLiterals(vs.Query.ProtoReflect(), lits)
 	names := append([]string(nil), q.names...)
 	if len(vs.Aliases) > len(names) {
 		return nil, pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")

@@ -285,7 +285,9 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 		}
 	case Interval:
 		if from.ID == Interval {
-			return v, nil
+			// interval_scale: the length coercion to interval(p) / a range.
+			iv, err := adjustIntervalForTypmod(v.Iv, to.Typmod)
+			return Value{Iv: iv}, err
 		}
 	}
 	return Value{}, errCannotCast(from, to)
@@ -310,6 +312,17 @@ func errCannotCast(from, to Type) error {
 func castFromString(ctx *EvalContext, s string, to Type, explicit bool) (Value, error) {
 	if isStringID(to.ID) || to.ID == Unknown {
 		return coerceString(s, to, explicit)
+	}
+	if to.ID == Interval && to.Typmod >= 0 {
+		// A text value goes through interval_in without the typmod (so a
+		// bare number is seconds), then the length coercion, as PostgreSQL's
+		// CoerceViaIO + interval_scale: '3'::text::interval month is 0.
+		v, err := ParseTextCtx(ctx, s, IntervalType)
+		if err != nil {
+			return v, err
+		}
+		v.Iv, err = adjustIntervalForTypmod(v.Iv, to.Typmod)
+		return v, err
 	}
 	return ParseTextCtx(ctx, s, to)
 }

@@ -422,32 +422,25 @@ func registerDateFuncs() {
 		return Value{Iv: age(a[0].I, a[1].I)}, nil
 	})
 	registerTimestampTZFuncs()
-	regFn("justify_days", []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) { return Value{Iv: justifyDays(a[0].Iv)}, nil })
-	regFn("justify_hours", []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) { return Value{Iv: justifyHours(a[0].Iv)}, nil })
-	regFn("justify_interval", []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) {
-		iv := a[0].Iv
-		wd := iv.Micros / usecsPerDay
-		iv.Micros -= wd * usecsPerDay
-		iv.Days += int32(wd)
-		wm := iv.Days / daysPerMonth
-		iv.Days -= wm * daysPerMonth
-		iv.Months += wm
-		if iv.Months > 0 && (iv.Days < 0 || (iv.Days == 0 && iv.Micros < 0)) {
-			iv.Days += daysPerMonth
-			iv.Months--
-		} else if iv.Months < 0 && (iv.Days > 0 || (iv.Days == 0 && iv.Micros > 0)) {
-			iv.Days -= daysPerMonth
-			iv.Months++
-		}
-		if iv.Days > 0 && iv.Micros < 0 {
-			iv.Micros += usecsPerDay
-			iv.Days--
-		} else if iv.Days < 0 && iv.Micros > 0 {
-			iv.Micros -= usecsPerDay
-			iv.Days++
-		}
-		return Value{Iv: iv}, nil
-	})
+	// make_interval(years, months, weeks, days, hours, mins int, secs float8),
+	// every argument defaulting to 0: one overload per arity.
+	mkArgs := []ID{Int4, Int4, Int4, Int4, Int4, Int4, Float8}
+	for n := 0; n <= len(mkArgs); n++ {
+		regFn("make_interval", mkArgs[:n], Interval, func(_ *EvalContext, a []Value) (Value, error) {
+			iv, err := makeInterval(a)
+			return Value{Iv: iv}, err
+		})
+	}
+	for _, j := range []struct {
+		name string
+		fn   func(IntervalValue) (IntervalValue, error)
+	}{{"justify_days", justifyDays}, {"justify_hours", justifyHours}, {"justify_interval", justifyInterval}} {
+		fn := j.fn
+		regFn(j.name, []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) {
+			iv, err := fn(a[0].Iv)
+			return Value{Iv: iv}, err
+		})
+	}
 }
 
 // age is PostgreSQL's timestamp_age: symbolic years/months/days difference.
@@ -502,4 +495,37 @@ func age(a, b int64) IntervalValue {
 		Days:   int32(mday),
 		Micros: int64(hour)*usecsPerHour + int64(min)*usecsPerMinute + int64(sec)*usecsPerSec + fsec,
 	}
+}
+
+// makeInterval is PostgreSQL 15's make_interval: only secs is range-checked;
+// the integer arithmetic wraps as the C code does.
+func makeInterval(a []Value) (IntervalValue, error) {
+	var f [6]int32
+	secs := 0.0
+	for i, v := range a {
+		if i < 6 {
+			f[i] = int32(v.I)
+		} else {
+			secs = v.F
+		}
+	}
+	if math.IsInf(secs, 0) || math.IsNaN(secs) {
+		return IntervalValue{}, errIntervalOutOfRange()
+	}
+	us := math.RoundToEven(secs * 1e6)
+	iv := IntervalValue{
+		Months: f[0]*12 + f[1],
+		Days:   f[2]*7 + f[3],
+		Micros: int64(f[4])*usecsPerHour + int64(f[5])*usecsPerMinute + float8ToInt64(us),
+	}
+	return checkStorable(iv)
+}
+
+// float8ToInt64 is C's (int64) conversion as x86-64 does it: out-of-range
+// values become INT64_MIN.
+func float8ToInt64(x float64) int64 {
+	if x >= -9.223372036854775808e18 && x < 9.223372036854775808e18 {
+		return int64(x)
+	}
+	return math.MinInt64
 }

@@ -530,18 +530,27 @@ func tokenizeDateTime(s string) ([]dtToken, bool) {
 				}
 				toks = append(toks, dtToken{'t', s[i:j]})
 			} else if j < len(s) && (s[j] == '-' || s[j] == '/' || s[j] == '.') {
+				// As ParseDateTime: after digits and a delimiter, more digits
+				// ("12.5" is a number) and only a repeated delimiter make a
+				// three-field date; a letter makes a date with a text month.
 				sep := s[j]
-				if sep == '.' {
-					// "12.5" is a number; "02.01.2024" a date.
-					k := j + 1
-					for k < len(s) && isDigit(s[k]) {
-						k++
+				j++
+				if j < len(s) && isDigit(s[j]) {
+					for j < len(s) && isDigit(s[j]) {
+						j++
 					}
-					if k >= len(s) || s[k] != '.' {
-						toks = append(toks, dtToken{'n', s[i:k]})
-						i = k
+					if j < len(s) && s[j] == sep {
+						for j < len(s) && (isDigit(s[j]) || s[j] == sep) {
+							j++
+						}
+					} else if sep == '.' {
+						toks = append(toks, dtToken{'n', s[i:j]})
+						i = j
 						continue
 					}
+					toks = append(toks, dtToken{'d', s[i:j]})
+					i = j
+					continue
 				}
 				for j < len(s) && (isDigit(s[j]) || isAlpha(s[j]) || s[j] == sep) {
 					j++
@@ -571,10 +580,9 @@ func tokenizeDateTime(s string) ([]dtToken, bool) {
 					j++
 				}
 				toks = append(toks, dtToken{'Z', s[i:j]})
-			} else if j < len(s) && (s[j] == '-' || s[j] == '/') && j+1 < len(s) && isDigit(s[j+1]) {
-				// "Jan-02-2024"
-				sep := s[j]
-				for j < len(s) && (isDigit(s[j]) || isAlpha(s[j]) || s[j] == sep) {
+			} else if j < len(s) && (s[j] == '-' || s[j] == '/' || s[j] == '.') && monthByName(s[i:j]) > 0 {
+				// "Jan-02-2024", "feb.1.00": a date led by its text month
+				for j < len(s) && (isDigit(s[j]) || isAlpha(s[j]) || strings.IndexByte("+-/_.:", s[j]) >= 0) {
 					j++
 				}
 				toks = append(toks, dtToken{'d', s[i:j]})
@@ -665,29 +673,14 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 	if !ok || len(toks) == 0 {
 		return f, dtSyntaxErr(typ, in)
 	}
-	var nums []string
-	month := 0
+	da := &dateAsg{order: order}
 	bc, pm, am := false, false, false
 	for idx, t := range toks {
 		switch t.kind {
 		case 'd':
-			if f.haveDate {
-				return f, dtSyntaxErr(typ, in)
+			if e := da.date(t.s); e != dtOK {
+				return f, dtErrFor(e, typ, in)
 			}
-			sep := "-"
-			if strings.Contains(t.s, "/") {
-				sep = "/"
-			} else if strings.Contains(t.s, ".") {
-				sep = "."
-			}
-			parts := strings.Split(t.s, sep)
-			if len(parts) != 3 {
-				return f, dtSyntaxErr(typ, in)
-			}
-			if err := decodeDateParts(&f, parts, order, in, typ); err != nil {
-				return f, err
-			}
-			f.haveDate = true
 		case 't':
 			if f.haveTime {
 				return f, dtSyntaxErr(typ, in)
@@ -711,6 +704,14 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			}
 			f.tz, f.tzOff = true, off
 		case 'Z':
+			if da.fmask&(daMonth|daDay) != daMonth|daDay {
+				// a zone name is only taken after the month and day:
+				// before them it is read as a date ("America/New_York" fails)
+				if e := da.date(t.s); e != dtOK {
+					return f, dtErrFor(e, typ, in)
+				}
+				continue
+			}
 			if f.tz {
 				return f, dtSyntaxErr(typ, in)
 			}
@@ -720,7 +721,21 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			}
 			f.tz, f.tzLoc = true, loc
 		case 'n':
-			nums = append(nums, t.s)
+			var e dtErr
+			switch {
+			case strings.IndexByte(t.s, '.') >= 0 && da.fmask&daDate == 0:
+				e = da.date(t.s)
+			case (len(t.s) == 8 || len(t.s) == 6) && da.fmask&daDate == 0:
+				// run-together YYYYMMDD / YYMMDD (DecodeNumberField)
+				yl := len(t.s) - 4
+				da.y, da.m, da.d = atoi(t.s[:yl]), atoi(t.s[yl:yl+2]), atoi(t.s[yl+2:])
+				da.fmask, da.is2digits = daDate, yl == 2
+			default:
+				e = da.number(t.s)
+			}
+			if e != dtOK {
+				return f, dtErrFor(e, typ, in)
+			}
 		case 'w':
 			switch {
 			case t.s == "bc":
@@ -733,46 +748,49 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			case zoneAbbrevs[t.s] != nil && !f.tz && monthByName(t.s) == 0 && !isDayName(t.s):
 				f.tz, f.tzOff = true, *zoneAbbrevs[t.s]
 			case t.s == "t" && idx > 0:
-			case monthByName(t.s) > 0 && month == 0:
-				month = monthByName(t.s)
+			case monthByName(t.s) > 0:
+				switch {
+				case da.fmask&daMonth == 0:
+					da.fmask |= daMonth
+				case !da.textMonth && da.fmask&daDay == 0 && da.m >= 1 && da.m <= 31:
+					// "2 Jan": the number taken for the month was the day
+					da.d, da.fmask = da.m, da.fmask|daDay
+				default:
+					return f, dtSyntaxErr(typ, in)
+				}
+				da.m, da.textMonth = monthByName(t.s), true
 			case isDayName(t.s):
 			default:
 				return f, dtSyntaxErr(typ, in)
 			}
 		}
 	}
-	if !f.haveDate {
-		switch {
-		case month > 0 && len(nums) == 2:
-			a, b := nums[0], nums[1]
-			ai, _ := strconv.Atoi(a)
-			if len(a) >= 3 || ai > 31 {
-				f.y, f.d = atoiYear(a), atoi(b)
-			} else {
-				f.d, f.y = ai, atoiYear(b)
+	// ValidateDate on the fields present (the two-digit year rule never
+	// applies to BC years; month and day ranges carry the datestyle hint),
+	// then AM/PM, and only then must the date be complete, in PostgreSQL's
+	// order, which decides the SQLSTATE of bad input.
+	f.y, f.m, f.d = da.y, da.m, da.d
+	if da.fmask&daYear != 0 {
+		if bc {
+			if f.y <= 0 {
+				return f, dtRangeErr(in)
 			}
-			f.m = month
-		case month == 0 && len(nums) == 1 && (len(nums[0]) == 8 || len(nums[0]) == 6):
-			n := nums[0]
-			yl := len(n) - 4
-			f.y, f.m, f.d = atoiYear(n[:yl]), atoi(n[yl:yl+2]), atoi(n[yl+2:])
-		case month == 0 && len(nums) == 3:
-			if err := decodeDateParts(&f, nums, order, in, typ); err != nil {
-				return f, err
+			f.y = 1 - f.y
+		} else if da.is2digits {
+			if f.y < 70 {
+				f.y += 2000
+			} else if f.y < 100 {
+				f.y += 1900
 			}
-		default:
-			return f, dtSyntaxErr(typ, in)
-		}
-		f.haveDate = true
-	} else if len(nums) > 0 || month > 0 {
-		return f, dtSyntaxErr(typ, in)
-	}
-	if bc {
-		if f.y <= 0 {
+		} else if f.y <= 0 {
 			return f, dtRangeErr(in)
 		}
-		f.y = 1 - f.y
-	} else if f.y == 0 {
+	}
+	if (da.fmask&daMonth != 0 && (f.m < 1 || f.m > 12)) || (da.fmask&daDay != 0 && (f.d < 1 || f.d > 31)) {
+		return f, pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", in).
+			WithHint("Perhaps you need a different \"datestyle\" setting.")
+	}
+	if da.fmask == daDate && f.d > daysIn(f.y, f.m) {
 		return f, dtRangeErr(in)
 	}
 	if pm || am {
@@ -785,16 +803,10 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			f.h = 0
 		}
 	}
-	if f.m < 1 || f.m > 12 {
-		e := pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", in)
-		if f.m > 12 && f.m <= 31 && f.d <= 12 {
-			return f, e.WithHint("Perhaps you need a different \"datestyle\" setting.")
-		}
-		return f, e
+	if da.fmask != daDate {
+		return f, dtSyntaxErr(typ, in)
 	}
-	if f.d < 1 || f.d > daysIn(f.y, f.m) {
-		return f, dtRangeErr(in)
-	}
+	f.haveDate = true
 	return f, nil
 }
 
@@ -806,58 +818,141 @@ func atoi(s string) int {
 	return n
 }
 
-// atoiYear applies PostgreSQL's two-digit year rule (70..99 → 19xx, else 20xx).
-func atoiYear(s string) int {
-	n := atoi(s)
-	if len(s) <= 2 && n >= 0 {
-		if n < 70 {
-			return n + 2000
-		}
-		return n + 1900
-	}
-	return n
+// Date field masks for dateAsg (DTK_M(YEAR|MONTH|DAY)).
+const (
+	daYear = 1 << iota
+	daMonth
+	daDay
+	daDate = daYear | daMonth | daDay
+)
+
+// dateAsg assigns date fields the way DecodeDate and DecodeNumber do: a
+// text month is unambiguous, and each number's role follows from the
+// fields already seen and the DateStyle order.
+type dateAsg struct {
+	order     string // "MDY", "DMY" or "YMD"
+	fmask     int
+	y, m, d   int
+	textMonth bool
+	is2digits bool
 }
 
-func decodeDateParts(f *dtFields, parts []string, order, in, typ string) error {
-	mIdx := -1
+func dtErrFor(e dtErr, typ, in string) error {
+	if e == dtFieldOverflow {
+		return dtRangeErr(in)
+	}
+	return dtSyntaxErr(typ, in)
+}
+
+// date is DecodeDate: the fields of one separated date token, text
+// months first.
+func (a *dateAsg) date(str string) dtErr {
+	// fields are runs of digits or of letters; anything else separates
+	var parts []string
+	for i := 0; i < len(str); {
+		for i < len(str) && !isDigit(str[i]) && !isAlpha(str[i]) {
+			i++
+		}
+		if i >= len(str) {
+			return dtBadFormat // end of string after a separator
+		}
+		j := i
+		if isDigit(str[i]) {
+			for j < len(str) && isDigit(str[j]) {
+				j++
+			}
+		} else {
+			for j < len(str) && isAlpha(str[j]) {
+				j++
+			}
+		}
+		parts = append(parts, str[i:j])
+		i = j
+		if i < len(str) && !isDigit(str[i]) && !isAlpha(str[i]) {
+			i++ // one separator ends a field
+		}
+	}
+	if len(parts) == 0 {
+		return dtBadFormat
+	}
 	for i, p := range parts {
+		if p != "" && isAlpha(p[0]) {
+			m := monthByName(p)
+			if m == 0 || a.fmask&daMonth != 0 {
+				return dtBadFormat
+			}
+			a.m, a.fmask, a.textMonth = m, a.fmask|daMonth, true
+			parts[i] = "\x00"
+		}
+	}
+	for _, p := range parts {
+		if p == "\x00" {
+			continue
+		}
 		if p == "" {
-			return dtSyntaxErr(typ, in)
+			return dtBadFormat
 		}
-		if isAlpha(p[0]) {
-			if mIdx >= 0 || monthByName(p) == 0 {
-				return dtSyntaxErr(typ, in)
+		for j := 0; j < len(p); j++ {
+			if !isDigit(p[j]) {
+				return dtBadFormat
 			}
-			mIdx = i
-		} else {
-			for j := 0; j < len(p); j++ {
-				if !isDigit(p[j]) {
-					return dtSyntaxErr(typ, in)
-				}
-			}
+		}
+		if e := a.number(p); e != dtOK {
+			return e
 		}
 	}
-	a, b, c := parts[0], parts[1], parts[2]
-	switch {
-	case mIdx == 1:
-		f.m = monthByName(b)
-		if len(a) >= 3 {
-			f.y, f.d = atoiYear(a), atoi(c)
-		} else {
-			f.d, f.y = atoi(a), atoiYear(c)
+	if a.fmask != daDate {
+		return dtBadFormat // a date field must complete the date
+	}
+	return dtOK
+}
+
+// number is DecodeNumber for an all-digit date field.
+func (a *dateAsg) number(str string) dtErr {
+	val, err := strconv.ParseInt(str, 10, 32)
+	if err != nil {
+		return dtFieldOverflow
+	}
+	v, flen := int(val), len(str)
+	var t int
+	switch a.fmask {
+	case 0:
+		switch {
+		case flen >= 3 || a.order == "YMD":
+			t, a.y = daYear, v
+		case a.order == "DMY":
+			t, a.d = daDay, v
+		default:
+			t, a.m = daMonth, v
 		}
-	case mIdx == 0:
-		f.m, f.d, f.y = monthByName(a), atoi(b), atoiYear(c)
-	case mIdx == 2:
-		return dtSyntaxErr(typ, in)
-	case len(a) >= 3 || order == "YMD":
-		f.y, f.m, f.d = atoiYear(a), atoi(b), atoi(c)
-	case order == "DMY":
-		f.d, f.m, f.y = atoi(a), atoi(b), atoiYear(c)
+	case daYear:
+		t, a.m = daMonth, v
+	case daMonth:
+		if a.textMonth && (flen >= 3 || a.order == "YMD") {
+			t, a.y = daYear, v
+		} else {
+			t, a.d = daDay, v
+		}
+	case daYear | daMonth:
+		if a.textMonth && flen >= 3 && a.is2digits {
+			// DD-MON-YYYY even in YMD mode: the first number was the day
+			t, a.d, a.y = daDay, a.y, v
+			a.is2digits = false
+		} else {
+			t, a.d = daDay, v
+		}
+	case daDay:
+		t, a.m = daMonth, v
+	case daMonth | daDay:
+		t, a.y = daYear, v
 	default:
-		f.m, f.d, f.y = atoi(a), atoi(b), atoiYear(c)
+		return dtBadFormat
 	}
-	return nil
+	a.fmask |= t
+	if t == daYear {
+		a.is2digits = flen <= 2
+	}
+	return dtOK
 }
 
 func decodeTime(f *dtFields, s, in, typ string) error {

@@ -48,8 +48,11 @@ func testType(t *testing.T, s string) Type {
 			mods = append(mods, int32(n))
 		}
 	}
-	if name == "double precision" {
+	switch name { // SQL spellings the grammar would rewrite
+	case "double precision":
 		name = "float8"
+	case "char":
+		name = "bpchar"
 	}
 	typ, err := FromTypeName([]string{name}, mods, 0)
 	if err != nil {

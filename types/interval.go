@@ -12,77 +12,136 @@ func ivSyntaxErr(s string) error {
 	return pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type interval: \"%s\"", s)
 }
 
+// ivRangeErr is interval_in's DTERR_INTERVAL_OVERFLOW: a field that does
+// not fit while decoding.
 func ivRangeErr(s string) error {
-	return pgerr.New(pgerr.DatetimeFieldOverflow, "interval field value out of range: \"%s\"", s)
+	return pgerr.New(pgerr.IntervalFieldOverflow, "interval field value out of range: \"%s\"", s)
 }
 
 func errIntervalOutOfRange() error {
 	return pgerr.New(pgerr.DatetimeFieldOverflow, "interval out of range")
 }
 
-// ivAcc accumulates interval input the way PostgreSQL's pg_itm_in does, with
-// overflow checks deferred to the end.
-type ivAcc struct {
-	months, days float64 // float64 holds exact integers here; checked at the end
-	micros       float64
+// Decoding outcomes, as datetime.c's DTERR_* codes.
+type dtErr uint8
+
+const (
+	dtOK dtErr = iota
+	dtBadFormat
+	dtFieldOverflow
+)
+
+// itmIn is PostgreSQL's pg_itm_in: interval input with years and months kept
+// apart (so "2147483647 years" decodes and only itmin2interval overflows),
+// each field overflow-checked as it is added.
+type itmIn struct {
+	usec            int64
+	mday, mon, year int32
 }
 
-func (a *ivAcc) addFracMicros(frac float64, scale float64) {
-	if frac == 0 {
-		return
+func mulInt32(a int64, b int32) (int32, bool) {
+	if a < math.MinInt32 || a > math.MaxInt32 {
+		return 0, false
 	}
-	a.micros += math.RoundToEven(frac * scale)
+	r := a * int64(b)
+	return int32(r), r >= math.MinInt32 && r <= math.MaxInt32
 }
 
-func (a *ivAcc) addFracDays(frac float64, scale float64) {
+// fracMicros is AdjustFractMicroseconds: a fraction of scale microseconds,
+// rounded away from zero only beyond one half, as PostgreSQL does.
+func (t *itmIn) fracMicros(frac float64, scale int64) bool {
 	if frac == 0 {
-		return
+		return true
 	}
-	frac *= scale
-	extra := math.Trunc(frac)
-	a.days += extra
-	a.addFracMicros(frac-extra, float64(usecsPerDay))
+	frac *= float64(scale)
+	usec := int64(frac)
+	frac -= float64(usec)
+	if frac > 0.5 {
+		usec++
+	} else if frac < -0.5 {
+		usec--
+	}
+	var ok bool
+	t.usec, ok = addInt64(t.usec, usec)
+	return ok
 }
 
-func (a *ivAcc) apply(unit string, ival, frac float64) {
+// fracDays is AdjustFractDays.
+func (t *itmIn) fracDays(frac float64, scale int32) bool {
+	if frac == 0 {
+		return true
+	}
+	frac *= float64(scale)
+	extra := int32(frac)
+	var ok bool
+	if t.mday, ok = addInt32(t.mday, extra); !ok {
+		return false
+	}
+	return t.fracMicros(frac-float64(extra), usecsPerDay)
+}
+
+// apply adds val+fval of unit as DecodeInterval's per-unit Adjust* calls do.
+func (t *itmIn) apply(unit string, val int64, fval float64) bool {
+	var ok bool
 	switch unit {
-	case "microsecond":
-		a.micros += ival
-		a.addFracMicros(frac, 1)
-	case "millisecond":
-		a.micros += ival * 1000
-		a.addFracMicros(frac, 1000)
-	case "second":
-		a.micros += ival * float64(usecsPerSec)
-		a.addFracMicros(frac, float64(usecsPerSec))
-	case "minute":
-		a.micros += ival * float64(usecsPerMinute)
-		a.addFracMicros(frac, float64(usecsPerMinute))
-	case "hour":
-		a.micros += ival * float64(usecsPerHour)
-		a.addFracMicros(frac, float64(usecsPerHour))
-	case "day":
-		a.days += ival
-		a.addFracMicros(frac, float64(usecsPerDay))
-	case "week":
-		a.days += ival * 7
-		a.addFracDays(frac, 7)
+	case "microsecond", "millisecond", "second", "minute", "hour":
+		scale := map[string]int64{"microsecond": 1, "millisecond": 1000, "second": usecsPerSec, "minute": usecsPerMinute, "hour": usecsPerHour}[unit]
+		v, ok1 := mulInt64(val, scale)
+		if !ok1 {
+			return false
+		}
+		if t.usec, ok = addInt64(t.usec, v); !ok {
+			return false
+		}
+		return t.fracMicros(fval, scale)
+	case "day", "week":
+		scale := int32(1)
+		if unit == "week" {
+			scale = 7
+		}
+		d, ok1 := mulInt32(val, scale)
+		if !ok1 {
+			return false
+		}
+		if t.mday, ok = addInt32(t.mday, d); !ok {
+			return false
+		}
+		if unit == "day" {
+			return t.fracMicros(fval, usecsPerDay)
+		}
+		return t.fracDays(fval, 7)
 	case "month":
-		a.months += ival
-		a.addFracDays(frac, daysPerMonth)
+		m, ok1 := mulInt32(val, 1)
+		if !ok1 {
+			return false
+		}
+		if t.mon, ok = addInt32(t.mon, m); !ok {
+			return false
+		}
+		return t.fracDays(fval, daysPerMonth)
 	case "year", "decade", "century", "millennium":
-		scale := map[string]float64{"year": 1, "decade": 10, "century": 100, "millennium": 1000}[unit]
-		a.months += ival * scale * 12
-		a.months += math.RoundToEven(frac * scale * 12)
+		scale := map[string]int32{"year": 1, "decade": 10, "century": 100, "millennium": 1000}[unit]
+		y, ok1 := mulInt32(val, scale)
+		if !ok1 {
+			return false
+		}
+		if t.year, ok = addInt32(t.year, y); !ok {
+			return false
+		}
+		// AdjustFractYears: whole months, rint (half to even).
+		t.mon, ok = addInt32(t.mon, int32(math.RoundToEven(fval*float64(scale)*12)))
+		return ok
 	}
+	return false
 }
 
-func (a *ivAcc) result(in string) (IntervalValue, error) {
-	if a.months > math.MaxInt32 || a.months < math.MinInt32 || a.days > math.MaxInt32 || a.days < math.MinInt32 ||
-		a.micros >= 9.223372036854775807e18 || a.micros < -9.223372036854775808e18 {
-		return IntervalValue{}, ivRangeErr(in)
+// interval is itmin2interval; only the combined month count can overflow.
+func (t *itmIn) interval() (IntervalValue, bool) {
+	months := int64(t.year)*12 + int64(t.mon)
+	if months < math.MinInt32 || months > math.MaxInt32 {
+		return IntervalValue{}, false
 	}
-	return IntervalValue{Months: int32(a.months), Days: int32(a.days), Micros: int64(a.micros)}, nil
+	return IntervalValue{Months: int32(months), Days: t.mday, Micros: t.usec}, true
 }
 
 var intervalUnits = map[string]string{
@@ -100,90 +159,156 @@ var intervalUnits = map[string]string{
 	"millennium": "millennium", "millennia": "millennium", "mil": "millennium", "mils": "millennium", "millenniums": "millennium",
 }
 
-// splitNumber separates a signed decimal number into integer and fraction.
-func splitNumber(s string) (ival, frac float64, ok bool) {
-	if s == "" {
-		return 0, 0, false
+// Field masks for DecodeInterval's duplicate-field check (DTK_M).
+const (
+	fmUS = 1 << iota
+	fmMS
+	fmSec
+	fmMin
+	fmHour
+	fmDay
+	fmWeek
+	fmMonth
+	fmYear
+	fmDecade
+	fmCentury
+	fmMillennium
+
+	fmAllSecs = fmSec | fmMS | fmUS
+	fmTime    = fmHour | fmMin | fmAllSecs
+)
+
+var unitMask = map[string]int{
+	"microsecond": fmUS, "millisecond": fmMS, "second": fmSec, "minute": fmMin, "hour": fmHour,
+	"day": fmDay, "week": fmWeek, "month": fmMonth, "year": fmYear, "decade": fmDecade,
+	"century": fmCentury, "millennium": fmMillennium,
+}
+
+// rangeUnit is the unit a bare number takes under an interval range: the
+// range's last field (DecodeInterval's "use typmod to decide what rightmost
+// field is"); seconds otherwise.
+func rangeUnit(rng int32) string {
+	switch rng {
+	case ivYear:
+		return "year"
+	case ivMonth, ivYear | ivMonth:
+		return "month"
+	case ivDay:
+		return "day"
+	case ivHour, ivDay | ivHour:
+		return "hour"
+	case ivMinute, ivHour | ivMinute, ivDay | ivHour | ivMinute:
+		return "minute"
 	}
-	neg := false
-	body := s
-	if body[0] == '+' || body[0] == '-' {
-		neg = body[0] == '-'
-		body = body[1:]
-	}
-	ip, fp := body, ""
-	if k := strings.IndexByte(body, '.'); k >= 0 {
-		ip, fp = body[:k], body[k+1:]
-	}
-	if ip == "" && fp == "" {
-		return 0, 0, false
-	}
-	for _, c := range []byte(ip + fp) {
-		if !isDigit(c) {
-			return 0, 0, false
-		}
-	}
-	if ip != "" {
-		v, err := strconv.ParseFloat(ip, 64)
-		if err != nil {
-			return 0, 0, false
-		}
-		ival = v
-	}
-	if fp != "" {
-		frac, _ = strconv.ParseFloat("0."+fp, 64)
-	}
-	if neg {
-		ival, frac = -ival, -frac
-	}
-	return ival, frac, true
+	return "second"
 }
 
 type ivTok struct {
-	kind byte // 'n' number, 'w' word, 't' time h:m[:s], 'y' year-month "1-2"
+	kind byte // 'n' number, 'd' date-like (1-2, 5.), 'z' signed, 't' time, 'w' word
 	s    string
 }
 
+func isPunct(c byte) bool {
+	return c > ' ' && c < 0x7f && !isDigit(c) && !isAlpha(c)
+}
+
+// tokenizeInterval splits interval input into fields as ParseDateTime does:
+// digits with ':' are a time, with '-' '/' '.' a date-like field, a sign
+// starts a signed field, words are lower-cased, other punctuation separates.
 func tokenizeInterval(s string) ([]ivTok, bool) {
 	var toks []ivTok
 	i := 0
+	digits := func(j int) int {
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		return j
+	}
 	for i < len(s) {
 		c := s[i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
 			i++
-		case c == '@' && len(toks) == 0:
-			i++
-		case isDigit(c) || c == '.' || c == '+' || c == '-':
-			j := i
-			if c == '+' || c == '-' {
-				j++
-			}
-			for j < len(s) && (isDigit(s[j]) || s[j] == '.' || s[j] == ':') {
-				j++
-			}
+		case isDigit(c):
+			j := digits(i)
 			kind := byte('n')
-			if strings.IndexByte(s[i:j], ':') >= 0 {
+			switch {
+			case j < len(s) && s[j] == ':':
 				kind = 't'
-			} else if j < len(s) && s[j] == '-' && j+1 < len(s) && isDigit(s[j+1]) {
-				j++
-				for j < len(s) && isDigit(s[j]) {
+				for j < len(s) && (isDigit(s[j]) || s[j] == ':' || s[j] == '.') {
 					j++
 				}
-				kind = 'y'
-			}
-			if j == i || (j == i+1 && (c == '+' || c == '-')) {
-				return nil, false
+			case j < len(s) && (s[j] == '-' || s[j] == '/' || s[j] == '.'):
+				delim := s[j]
+				j++
+				if j < len(s) && isDigit(s[j]) {
+					if delim != '.' {
+						kind = 'd'
+					}
+					j = digits(j)
+					if j < len(s) && s[j] == delim {
+						kind = 'd'
+						for j < len(s) && (isDigit(s[j]) || s[j] == delim) {
+							j++
+						}
+					}
+				} else {
+					kind = 'd'
+					for j < len(s) && (isDigit(s[j]) || isAlpha(s[j]) || s[j] == delim) {
+						j++
+					}
+				}
 			}
 			toks = append(toks, ivTok{kind, s[i:j]})
+			i = j
+		case c == '.':
+			j := digits(i + 1)
+			toks = append(toks, ivTok{'n', s[i:j]})
 			i = j
 		case isAlpha(c):
 			j := i
 			for j < len(s) && isAlpha(s[j]) {
 				j++
 			}
+			// A word running into '-', '/', '.', '+' or a digit is a date
+			// or zone name, never an interval unit: a field that fails only
+			// when decoded (right to left, so an overflow to its right wins).
+			if j < len(s) && (s[j] == '-' || s[j] == '/' || s[j] == '.' || s[j] == '+' || isDigit(s[j])) {
+				for j < len(s) && (isDigit(s[j]) || isAlpha(s[j]) || strings.IndexByte("+-/_.:", s[j]) >= 0) {
+					j++
+				}
+				toks = append(toks, ivTok{'d', s[i:j]})
+				i = j
+				continue
+			}
 			toks = append(toks, ivTok{'w', strings.ToLower(s[i:j])})
 			i = j
+		case c == '+' || c == '-':
+			j := i + 1
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r' || s[j] == '\v' || s[j] == '\f') {
+				j++
+			}
+			if j < len(s) && isAlpha(s[j]) {
+				// A signed word (DTK_SPECIAL): no unit, so it fails when decoded.
+				k := j
+				for k < len(s) && isAlpha(s[k]) {
+					k++
+				}
+				toks = append(toks, ivTok{'w', string(c) + strings.ToLower(s[j:k])})
+				i = k
+				continue
+			}
+			if j >= len(s) || !isDigit(s[j]) {
+				return nil, false
+			}
+			k := j
+			for k < len(s) && (isDigit(s[k]) || s[k] == ':' || s[k] == '.' || s[k] == '-') {
+				k++
+			}
+			toks = append(toks, ivTok{'z', string(c) + s[j:k]})
+			i = k
+		case isPunct(c):
+			i++
 		default:
 			return nil, false
 		}
@@ -191,108 +316,213 @@ func tokenizeInterval(s string) ([]ivTok, bool) {
 	return toks, true
 }
 
-// parseInterval implements interval_in for the postgres, postgres_verbose,
-// SQL-standard and ISO 8601 input syntaxes.
-func parseInterval(in string) (IntervalValue, error) {
+// ivNumber reads a number field as DecodeInterval does: an int64, then
+// nothing, "-m" (SQL-standard years-months, reported as months) or a
+// fraction. ym reports the years-months form.
+func ivNumber(f string) (val int64, fval float64, ym bool, e dtErr) {
+	j := 0
+	if j < len(f) && (f[j] == '+' || f[j] == '-') {
+		j++
+	}
+	k := j
+	for k < len(f) && isDigit(f[k]) {
+		k++
+	}
+	if k > j {
+		v, err := strconv.ParseInt(f[:k], 10, 64)
+		if err != nil {
+			return 0, 0, false, dtFieldOverflow
+		}
+		val = v
+	} else {
+		k = 0 // strtol consumed nothing
+	}
+	rest := f[k:]
+	switch {
+	case rest == "":
+	case rest[0] == '-':
+		m := rest[1:]
+		n := 0
+		for n < len(m) && isDigit(m[n]) {
+			n++
+		}
+		var v2 int64
+		if n > 0 { // strtoint reads "" as 0: "1-" is one year
+			var err error
+			if v2, err = strconv.ParseInt(m[:n], 10, 32); err != nil || v2 >= 12 {
+				return 0, 0, false, dtFieldOverflow
+			}
+		}
+		if n != len(m) {
+			return 0, 0, false, dtBadFormat
+		}
+		if f[0] == '-' {
+			v2 = -v2
+		}
+		v, ok1 := mulInt64(val, 12)
+		r, ok2 := addInt64(v, v2)
+		if !ok1 || !ok2 {
+			return 0, 0, false, dtFieldOverflow
+		}
+		return r, 0, true, dtOK
+	case rest[0] == '.':
+		if rest != "." {
+			fv, err := strconv.ParseFloat(rest, 64)
+			if err != nil || strings.ContainsAny(rest[1:], ".+-eEnNiIxXpP_") {
+				return 0, 0, false, dtBadFormat
+			}
+			fval = fv
+		}
+		if f[0] == '-' {
+			fval = -fval
+		}
+	default:
+		return 0, 0, false, dtBadFormat
+	}
+	return val, fval, false, dtOK
+}
+
+// parseInterval implements interval_in(text, typmod) for the postgres,
+// postgres_verbose, SQL-standard and ISO 8601 input syntaxes: the typmod's
+// range decides the unit of bare numbers, then AdjustIntervalForTypmod.
+//
+// sqlStd is IntervalStyle sql_standard, under which a leading minus applies
+// to every field when no other field has a sign ('-1 2:03:04').
+func parseInterval(in string, typmod int32, sqlStd bool) (IntervalValue, error) {
 	s := strings.TrimSpace(in)
-	if s == "" {
+	var t itmIn
+	var e dtErr
+	if s != "" && (s[0] == 'P' || s[0] == 'p') {
+		e = decodeISOInterval(s[1:], &t)
+	} else {
+		e = decodeInterval(s, intervalRange(typmod), sqlStd, &t)
+	}
+	switch e {
+	case dtBadFormat:
 		return IntervalValue{}, ivSyntaxErr(in)
+	case dtFieldOverflow:
+		return IntervalValue{}, ivRangeErr(in)
 	}
-	if s[0] == 'P' || s[0] == 'p' {
-		return parseISOInterval(s, in)
+	iv, ok := t.interval()
+	if !ok {
+		return IntervalValue{}, errIntervalOutOfRange()
 	}
-	toks, ok := tokenizeInterval(s)
-	if !ok || len(toks) == 0 {
-		return IntervalValue{}, ivSyntaxErr(in)
-	}
-	var acc ivAcc
-	seen := map[string]bool{}
-	ago := false
-	use := func(unit string) bool {
-		if seen[unit] {
-			return false
-		}
-		seen[unit] = true
-		return true
-	}
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		switch t.kind {
-		case 'w':
-			if t.s == "ago" && i == len(toks)-1 {
-				ago = true
-				continue
-			}
-			return IntervalValue{}, ivSyntaxErr(in)
-		case 't':
-			if !use("time") {
-				return IntervalValue{}, ivSyntaxErr(in)
-			}
-			us, ok := parseIntervalTime(t.s)
-			if !ok {
-				return IntervalValue{}, ivSyntaxErr(in)
-			}
-			acc.micros += us
-		case 'y':
-			if !use("year") || !use("month") {
-				return IntervalValue{}, ivSyntaxErr(in)
-			}
-			neg := t.s[0] == '-'
-			body := strings.TrimLeft(t.s, "+-")
-			k := strings.IndexByte(body, '-')
-			y, err1 := strconv.ParseFloat(body[:k], 64)
-			m, err2 := strconv.ParseFloat(body[k+1:], 64)
-			if err1 != nil || err2 != nil || strings.IndexByte(body[:k], '.') >= 0 {
-				return IntervalValue{}, ivSyntaxErr(in)
-			}
-			if m > 11 {
-				return IntervalValue{}, ivRangeErr(in)
-			}
-			tot := y*12 + m
-			if neg {
-				tot = -tot
-			}
-			acc.months += tot
-		case 'n':
-			ival, frac, ok := splitNumber(t.s)
-			if !ok {
-				return IntervalValue{}, ivSyntaxErr(in)
-			}
-			unit := ""
-			if i+1 < len(toks) && toks[i+1].kind == 'w' {
-				if u, ok := intervalUnits[toks[i+1].s]; ok {
-					unit = u
-					i++
-				}
-			}
-			if unit == "" {
-				if i+1 < len(toks) && toks[i+1].kind == 't' {
-					unit = "day"
-				} else {
-					unit = "second"
-				}
-			}
-			if !use(unit) {
-				return IntervalValue{}, ivSyntaxErr(in)
-			}
-			acc.apply(unit, ival, frac)
-		}
-	}
-	iv, err := acc.result(in)
+	iv, err := adjustIntervalForTypmod(iv, typmod)
 	if err != nil {
 		return iv, err
 	}
-	if ago {
-		if iv.Months == math.MinInt32 || iv.Days == math.MinInt32 || iv.Micros == math.MinInt64 {
-			return iv, ivRangeErr(in)
-		}
-		iv = IntervalValue{-iv.Months, -iv.Days, -iv.Micros}
-	}
-	return iv, nil
+	return checkStorable(iv)
 }
 
-// parseIntervalTime reads [-]h:m[:s[.f]] (or m:s.f) as microseconds.
-func parseIntervalTime(s string) (float64, bool) {
+// decodeInterval is DecodeInterval: fields are read right to left so that a
+// unit word applies to the number before it, and a bare number takes the
+// unit left over from its right neighbour (days before a time or an hour
+// count) or else the range's last field.
+func decodeInterval(s string, rng int32, sqlStd bool, t *itmIn) dtErr {
+	toks, ok := tokenizeInterval(s)
+	if !ok || len(toks) == 0 {
+		return dtBadFormat
+	}
+	forceNeg := false
+	if sqlStd && toks[0].s[0] == '-' {
+		forceNeg = true
+		for _, tk := range toks[1:] {
+			if tk.s[0] == '-' || tk.s[0] == '+' {
+				forceNeg = false
+			}
+		}
+	}
+	unit := "" // "" is IGNORE_DTF: not yet decided
+	fmask := 0
+	ago := false
+	for i := len(toks) - 1; i >= 0; i-- {
+		tk := toks[i]
+		tmask := 0
+		switch tk.kind {
+		case 'w':
+			if tk.s == "ago" {
+				ago = true
+				unit = "ago" // a number right before "ago" is an error
+				continue
+			}
+			u, ok := intervalUnits[tk.s]
+			if !ok {
+				return dtBadFormat
+			}
+			unit = u
+			continue
+		case 't', 'z':
+			if tk.kind == 't' || strings.IndexByte(tk.s, ':') >= 0 {
+				us, e := decodeTimeForInterval(tk.s, rng)
+				if e == dtOK || tk.kind == 't' {
+					if e != dtOK {
+						return e
+					}
+					t.usec = us
+					if forceNeg && t.usec > 0 {
+						t.usec = -t.usec
+					}
+					tmask = fmTime
+					unit = "day"
+					break
+				}
+				// a signed field that is no time reads as a number
+			}
+			fallthrough
+		case 'n', 'd':
+			if unit == "" {
+				unit = rangeUnit(rng)
+			}
+			val, fval, ym, e := ivNumber(tk.s)
+			if e != dtOK {
+				return e
+			}
+			if ym {
+				unit = "month"
+			}
+			if forceNeg {
+				if val > 0 {
+					val = -val
+				}
+				if fval > 0 {
+					fval = -fval
+				}
+			}
+			m, known := unitMask[unit]
+			if !known {
+				return dtBadFormat
+			}
+			if !t.apply(unit, val, fval) {
+				return dtFieldOverflow
+			}
+			tmask = m
+			if unit == "second" && fval != 0 {
+				tmask = fmAllSecs
+			}
+			if unit == "hour" {
+				unit = "day" // "1 2" under DAY TO HOUR is 1 day 2 hours
+			}
+		}
+		if tmask&fmask != 0 {
+			return dtBadFormat
+		}
+		fmask |= tmask
+	}
+	if fmask == 0 {
+		return dtBadFormat
+	}
+	if ago {
+		if t.usec == math.MinInt64 || t.mday == math.MinInt32 || t.mon == math.MinInt32 || t.year == math.MinInt32 {
+			return dtFieldOverflow
+		}
+		t.usec, t.mday, t.mon, t.year = -t.usec, -t.mday, -t.mon, -t.year
+	}
+	return dtOK
+}
+
+// decodeTimeForInterval is DecodeTimeForInterval: [+-]h:m[:s[.f]] or m:s.f
+// (and m:s under MINUTE TO SECOND) as microseconds.
+func decodeTimeForInterval(s string, rng int32) (int64, dtErr) {
 	neg := false
 	if s[0] == '-' || s[0] == '+' {
 		neg = s[0] == '-'
@@ -300,47 +530,92 @@ func parseIntervalTime(s string) (float64, bool) {
 	}
 	parts := strings.Split(s, ":")
 	if len(parts) < 2 || len(parts) > 3 {
-		return 0, false
+		return 0, dtBadFormat
 	}
-	if len(parts) == 2 && strings.IndexByte(parts[1], '.') >= 0 {
-		parts = []string{"0", parts[0], parts[1]}
+	// Only the last field may carry a fraction (ParseFractionalSecond).
+	var fsec int64
+	hasFrac := false
+	if last := parts[len(parts)-1]; strings.IndexByte(last, '.') >= 0 {
+		k := strings.IndexByte(last, '.')
+		f := last[k:]
+		fv, err := strconv.ParseFloat(f, 64)
+		if err != nil || strings.ContainsAny(f[1:], ".+-eEnNiIxXpP_") {
+			return 0, dtBadFormat
+		}
+		fsec = int64(math.RoundToEven(fv * 1e6))
+		parts[len(parts)-1] = last[:k]
+		hasFrac = true
 	}
-	var h, m, sec float64
+	var hms [3]int64
 	for i, p := range parts {
 		if p == "" {
-			return 0, false
+			return 0, dtBadFormat
 		}
-		if i < 2 && strings.IndexByte(p, '.') >= 0 {
-			return 0, false
+		for _, c := range []byte(p) {
+			if !isDigit(c) {
+				return 0, dtBadFormat
+			}
 		}
-		v, err := strconv.ParseFloat(p, 64)
-		if err != nil || strings.ContainsAny(p, "eE+-") {
-			return 0, false
+		bits := 32
+		if i == 0 {
+			bits = 64 // pg_itm's hour is int64
 		}
-		switch i {
-		case 0:
-			h = v
-		case 1:
-			m = v
-		case 2:
-			sec = v
+		v, err := strconv.ParseInt(p, 10, bits)
+		if err != nil {
+			return 0, dtFieldOverflow
+		}
+		hms[i] = v
+	}
+	// mm:ss.fff is always minutes and seconds; mm:ss too under MINUTE TO SECOND.
+	if len(parts) == 2 && (hasFrac || rng == ivMinute|ivSecond) {
+		hms = [3]int64{0, hms[0], hms[1]}
+	}
+	if hms[1] > 59 || hms[2] > 60 || fsec > usecsPerSec {
+		return 0, dtFieldOverflow
+	}
+	us := fsec
+	for i, scale := range []int64{usecsPerHour, usecsPerMinute, usecsPerSec} {
+		v, ok := mulInt64(hms[i], scale)
+		if !ok {
+			return 0, dtFieldOverflow
+		}
+		if us, ok = addInt64(us, v); !ok {
+			return 0, dtFieldOverflow
 		}
 	}
-	if m > 59 || sec >= 60 {
-		return 0, false
-	}
-	us := h*float64(usecsPerHour) + m*float64(usecsPerMinute) + math.RoundToEven(sec*1e6)
 	if neg {
 		us = -us
 	}
-	return us, true
+	return us, dtOK
 }
 
-func parseISOInterval(s, in string) (IntervalValue, error) {
-	body := s[1:]
-	var acc ivAcc
+// isoNumber is ParseISO8601Number: a decimal split into int64 and fraction.
+func isoNumber(s string) (int64, float64, dtErr) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || strings.ContainsAny(s, "eEnNiI") {
+		return 0, 0, dtBadFormat
+	}
+	if v < -9.223372036854775808e18 || v >= 9.223372036854775807e18 {
+		return 0, 0, dtFieldOverflow
+	}
+	ip := math.Trunc(v)
+	return int64(ip), v - ip, dtOK
+}
+
+// decodeISOInterval is DecodeISO8601Interval on the text after the 'P'.
+func decodeISOInterval(body string, t *itmIn) dtErr {
 	if body == "" {
-		return IntervalValue{}, ivSyntaxErr(in)
+		return dtBadFormat
+	}
+	add := func(unit, num string) dtErr {
+		val, frac, e := isoNumber(num)
+		if e != dtOK {
+			return e
+		}
+		if !t.apply(unit, val, frac) {
+			return dtFieldOverflow
+		}
+		return dtOK
 	}
 	// Alternative format: P0001-02-03T04:05:06
 	if len(body) >= 4 && isDigit(body[0]) && strings.Count(body, "-") == 2 && !strings.ContainsAny(body, "YMDWHSymdwhs") {
@@ -349,23 +624,22 @@ func parseISOInterval(s, in string) (IntervalValue, error) {
 			datePart, timePart = body[:k], body[k+1:]
 		}
 		p := strings.Split(datePart, "-")
-		y, e1 := strconv.ParseFloat(p[0], 64)
-		m, e2 := strconv.ParseFloat(p[1], 64)
-		d, e3 := strconv.ParseFloat(p[2], 64)
-		if e1 != nil || e2 != nil || e3 != nil {
-			return IntervalValue{}, ivSyntaxErr(in)
-		}
-		acc.apply("year", math.Trunc(y), y-math.Trunc(y))
-		acc.apply("month", math.Trunc(m), m-math.Trunc(m))
-		acc.apply("day", math.Trunc(d), d-math.Trunc(d))
-		if timePart != "" {
-			us, ok := parseIntervalTime(timePart)
-			if !ok {
-				return IntervalValue{}, ivSyntaxErr(in)
+		for i, unit := range []string{"year", "month", "day"} {
+			if e := add(unit, p[i]); e != dtOK {
+				return e
 			}
-			acc.micros += us
 		}
-		return acc.result(in)
+		if timePart != "" {
+			us, e := decodeTimeForInterval(timePart, ivFullRange)
+			if e != dtOK {
+				return e
+			}
+			var ok bool
+			if t.usec, ok = addInt64(t.usec, us); !ok {
+				return dtFieldOverflow
+			}
+		}
+		return dtOK
 	}
 	inTime := false
 	i := 0
@@ -373,7 +647,7 @@ func parseISOInterval(s, in string) (IntervalValue, error) {
 		c := body[i]
 		if c == 'T' || c == 't' {
 			if inTime {
-				return IntervalValue{}, ivSyntaxErr(in)
+				return dtBadFormat
 			}
 			inTime = true
 			i++
@@ -387,15 +661,10 @@ func parseISOInterval(s, in string) (IntervalValue, error) {
 			j++
 		}
 		if j == i || j >= len(body) {
-			return IntervalValue{}, ivSyntaxErr(in)
+			return dtBadFormat
 		}
-		ival, frac, ok := splitNumber(body[i:j])
-		if !ok {
-			return IntervalValue{}, ivSyntaxErr(in)
-		}
-		u := body[j] | 0x20
 		var unit string
-		switch {
+		switch u := body[j] | 0x20; {
 		case !inTime && u == 'y':
 			unit = "year"
 		case !inTime && u == 'm':
@@ -411,12 +680,14 @@ func parseISOInterval(s, in string) (IntervalValue, error) {
 		case inTime && u == 's':
 			unit = "second"
 		default:
-			return IntervalValue{}, ivSyntaxErr(in)
+			return dtBadFormat
 		}
-		acc.apply(unit, ival, frac)
+		if e := add(unit, body[i:j]); e != dtOK {
+			return e
+		}
 		i = j + 1
 	}
-	return acc.result(in)
+	return dtOK
 }
 
 // ---- interval arithmetic ----------------------------------------------------
@@ -474,6 +745,27 @@ func mulInt64(a, b int64) (int64, bool) {
 	return r, true
 }
 
+// maxStoredMicros bounds an interval's time part: columns hold intervals as
+// Arrow month-day-nanosecond values, so a time beyond ±2562047 hours
+// (PostgreSQL allows ±2562047788) cannot be represented.
+const maxStoredMicros = math.MaxInt64 / 1000
+
+// CheckStorableInterval is checkStorable for values decoded elsewhere
+// (binary parameters).
+func CheckStorableInterval(iv IntervalValue) error {
+	_, err := checkStorable(iv)
+	return err
+}
+
+// checkStorable refuses, with 0A000, an interval joind cannot represent
+// rather than let it wrap around.
+func checkStorable(iv IntervalValue) (IntervalValue, error) {
+	if iv.Micros > maxStoredMicros || iv.Micros < -maxStoredMicros {
+		return IntervalValue{}, pgerr.New(pgerr.FeatureNotSupported, "intervals with a time part beyond 2562047 hours are not supported")
+	}
+	return iv, nil
+}
+
 func intervalAdd(a, b IntervalValue) (IntervalValue, error) {
 	m, ok1 := addInt32(a.Months, b.Months)
 	d, ok2 := addInt32(a.Days, b.Days)
@@ -481,7 +773,7 @@ func intervalAdd(a, b IntervalValue) (IntervalValue, error) {
 	if !ok1 || !ok2 || !ok3 {
 		return IntervalValue{}, errIntervalOutOfRange()
 	}
-	return IntervalValue{m, d, us}, nil
+	return checkStorable(IntervalValue{m, d, us})
 }
 
 func intervalNeg(a IntervalValue) (IntervalValue, error) {
@@ -490,6 +782,9 @@ func intervalNeg(a IntervalValue) (IntervalValue, error) {
 	}
 	return IntervalValue{-a.Months, -a.Days, -a.Micros}, nil
 }
+
+// float8FitsInt32 is FLOAT8_FITS_IN_INT32: [-2^31, 2^31), NaN never fits.
+func float8FitsInt32(x float64) bool { return x >= math.MinInt32 && x < -math.MinInt32 }
 
 func tsround(x float64) float64 { return math.RoundToEven(x*1e6) / 1e6 }
 
@@ -508,34 +803,43 @@ func intervalMulDiv(span IntervalValue, factor float64, div bool) (IntervalValue
 		return IntervalValue{}, errIntervalOutOfRange()
 	}
 	resMonthF := op(float64(span.Months))
-	if math.IsNaN(resMonthF) || resMonthF > math.MaxInt32 || resMonthF < math.MinInt32 {
+	if !float8FitsInt32(resMonthF) {
 		return IntervalValue{}, errIntervalOutOfRange()
 	}
 	resDayF := op(float64(span.Days))
-	if math.IsNaN(resDayF) || resDayF > math.MaxInt32 || resDayF < math.MinInt32 {
+	if !float8FitsInt32(resDayF) {
 		return IntervalValue{}, errIntervalOutOfRange()
 	}
 	month := int32(resMonthF)
 	day := int32(resDayF)
 	monthRemDays := tsround((resMonthF - float64(month)) * daysPerMonth)
 	secRem := tsround((resDayF - float64(day) + monthRemDays - math.Trunc(monthRemDays)) * 86400)
+	var ok bool
 	if math.Abs(secRem) >= 86400 {
-		day += int32(secRem / 86400)
+		if day, ok = addInt32(day, int32(secRem/86400)); !ok {
+			return IntervalValue{}, errIntervalOutOfRange()
+		}
 		secRem -= math.Trunc(secRem/86400) * 86400
 	}
-	day += int32(monthRemDays)
+	if day, ok = addInt32(day, int32(monthRemDays)); !ok {
+		return IntervalValue{}, errIntervalOutOfRange()
+	}
 	t := math.RoundToEven(op(float64(span.Micros)) + secRem*1e6)
 	if math.IsNaN(t) || t >= 9.223372036854775807e18 || t < -9.223372036854775808e18 {
 		return IntervalValue{}, errIntervalOutOfRange()
 	}
-	return IntervalValue{month, day, int64(t)}, nil
+	return checkStorable(IntervalValue{month, day, int64(t)})
 }
 
 // justifyHours moves whole days out of the time field (interval_justify_hours).
-func justifyHours(iv IntervalValue) IntervalValue {
+func justifyHours(iv IntervalValue) (IntervalValue, error) {
 	wd := iv.Micros / usecsPerDay
 	iv.Micros -= wd * usecsPerDay
-	iv.Days += int32(wd)
+	d, ok := addInt32(iv.Days, int32(wd))
+	if !ok || wd > math.MaxInt32 || wd < math.MinInt32 {
+		return IntervalValue{}, errIntervalOutOfRange()
+	}
+	iv.Days = d
 	if iv.Days > 0 && iv.Micros < 0 {
 		iv.Micros += usecsPerDay
 		iv.Days--
@@ -543,13 +847,18 @@ func justifyHours(iv IntervalValue) IntervalValue {
 		iv.Micros -= usecsPerDay
 		iv.Days++
 	}
-	return iv
+	return iv, nil
 }
 
-func justifyDays(iv IntervalValue) IntervalValue {
+// justifyDays is interval_justify_days: whole 30-day months into months.
+func justifyDays(iv IntervalValue) (IntervalValue, error) {
 	wm := iv.Days / daysPerMonth
 	iv.Days -= wm * daysPerMonth
-	iv.Months += wm
+	m, ok := addInt32(iv.Months, wm)
+	if !ok {
+		return IntervalValue{}, errIntervalOutOfRange()
+	}
+	iv.Months = m
 	if iv.Months > 0 && iv.Days < 0 {
 		iv.Days += daysPerMonth
 		iv.Months--
@@ -557,7 +866,43 @@ func justifyDays(iv IntervalValue) IntervalValue {
 		iv.Days -= daysPerMonth
 		iv.Months++
 	}
-	return iv
+	return iv, nil
+}
+
+// justifyInterval is interval_justify_interval, with PostgreSQL's
+// pre-justification of days that avoids needless overflow.
+func justifyInterval(iv IntervalValue) (IntervalValue, error) {
+	var ok bool
+	if (iv.Days > 0 && iv.Micros > 0) || (iv.Days < 0 && iv.Micros < 0) {
+		wm := iv.Days / daysPerMonth
+		iv.Days -= wm * daysPerMonth
+		if iv.Months, ok = addInt32(iv.Months, wm); !ok {
+			return IntervalValue{}, errIntervalOutOfRange()
+		}
+	}
+	wd := iv.Micros / usecsPerDay
+	iv.Micros -= wd * usecsPerDay
+	iv.Days += int32(wd) // cannot overflow: see PostgreSQL's comment
+	wm := iv.Days / daysPerMonth
+	iv.Days -= wm * daysPerMonth
+	if iv.Months, ok = addInt32(iv.Months, wm); !ok {
+		return IntervalValue{}, errIntervalOutOfRange()
+	}
+	if iv.Months > 0 && (iv.Days < 0 || (iv.Days == 0 && iv.Micros < 0)) {
+		iv.Days += daysPerMonth
+		iv.Months--
+	} else if iv.Months < 0 && (iv.Days > 0 || (iv.Days == 0 && iv.Micros > 0)) {
+		iv.Days -= daysPerMonth
+		iv.Months++
+	}
+	if iv.Days > 0 && iv.Micros < 0 {
+		iv.Micros += usecsPerDay
+		iv.Days--
+	} else if iv.Days < 0 && iv.Micros > 0 {
+		iv.Micros -= usecsPerDay
+		iv.Days++
+	}
+	return iv, nil
 }
 
 // timestampPlusInterval implements timestamp_pl_interval.
@@ -610,9 +955,7 @@ func timestampMinus(a, b int64) (IntervalValue, error) {
 	if a == TimestampInfinity || a == TimestampNegInfinity || b == TimestampInfinity || b == TimestampNegInfinity {
 		return IntervalValue{}, pgerr.New(pgerr.DatetimeFieldOverflow, "cannot subtract infinite timestamps")
 	}
-	d, ok := subInt64(a, b)
-	if !ok {
-		return IntervalValue{}, errIntervalOutOfRange()
-	}
-	return justifyHours(IntervalValue{Micros: d}), nil
+	// PostgreSQL 15's timestamp_mi does not check this subtraction: a
+	// difference beyond the int64 range wraps, and so does ours.
+	return justifyHours(IntervalValue{Micros: a - b})
 }

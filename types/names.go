@@ -141,8 +141,12 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Text
 	case "varchar", "character varying":
 		id = Varchar
-	case "bpchar", "char", "character":
+	case "bpchar", "character":
 		id = Char
+	case "char":
+		// Only a quoted "char" arrives here (the grammar turns CHAR into
+		// bpchar): PostgreSQL's one-byte "char" type, which joind lacks.
+		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type \"char\" is not supported")
 	case "date":
 		id = Date
 	case "timestamp", "timestamp without time zone":
@@ -154,7 +158,11 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 	case "timestamptz", "timestamp with time zone":
 		id = TimestampTZ
 	case "time", "timetz", "time without time zone",
-		"time with time zone", "bytea", "json", "jsonb", "uuid", "oid", "name", "regclass", "regtype", "inet":
+		"time with time zone", "bytea", "json", "jsonb", "uuid", "oid", "name", "regclass", "regtype", "inet",
+		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
+		"bit", "varbit", "bit varying", "money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
+		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "jsonpath", "pg_lsn",
+		"int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange", "xid", "cid", "tid":
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", name)
 	default:
 		return Type{}, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", full)
@@ -166,7 +174,6 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 	if len(typmods) == 0 {
 		return t, nil
 	}
-	tn := Type{ID: id, Typmod: -1}.BaseSQLName()
 	switch id {
 	case Varchar, Char:
 		if len(typmods) != 1 {
@@ -216,10 +223,13 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		}
 		t.Typmod = p
 	case Interval:
-		// Interval field restrictions (YEAR TO MONTH ...) are accepted and ignored.
-		return t, nil
+		tm, err := intervalTypmodIn(typmods)
+		if err != nil {
+			return Type{}, err
+		}
+		t.Typmod = tm
 	default:
-		return Type{}, pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type \"%s\"", tn)
+		return Type{}, pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type \"%s\"", full) // the name as written, as TypeNameToString
 	}
 	return t, nil
 }
@@ -287,6 +297,8 @@ func (t Type) SQLName() string {
 		if t.Typmod >= 0 {
 			return fmt.Sprintf("timestamp(%d) with time zone", t.Typmod)
 		}
+	case Interval:
+		return "interval" + intervalTypmodOut(t.Typmod)
 	}
 	return t.BaseSQLName()
 }

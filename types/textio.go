@@ -160,7 +160,7 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 		v.I = roundTimestamp(v.I, t.Typmod)
 		return v, nil
 	case Interval:
-		iv, err := parseInterval(s)
+		iv, err := parseInterval(s, t.Typmod, strings.EqualFold(f.orDefault().IntervalStyle, "sql_standard"))
 		return Value{Iv: iv}, err
 	}
 	return Value{}, pgerr.New(pgerr.FeatureNotSupported, "cannot read input for type %s", t.SQLName())
