@@ -89,8 +89,10 @@ func parseNumeric(in string) (*apd.Decimal, error) {
 		i++
 		nd++
 	}
+	intEnd, fracStart := i, i
 	if i < len(body) && body[i] == '.' {
 		i++
+		fracStart = i
 		for i < len(body) && isDigit(body[i]) {
 			i++
 			nd++
@@ -99,6 +101,8 @@ func parseNumeric(in string) (*apd.Decimal, error) {
 	if nd == 0 {
 		return nil, errNumericSyntax(in)
 	}
+	digits := body[:intEnd] + body[fracStart:i]
+	e := -(i - fracStart) // power of ten of the last digit
 	if i < len(body) && (body[i] == 'e' || body[i] == 'E') {
 		j := i + 1
 		if j < len(body) && (body[j] == '+' || body[j] == '-') {
@@ -111,28 +115,43 @@ func parseNumeric(in string) (*apd.Decimal, error) {
 		if k == j {
 			return nil, errNumericSyntax(in)
 		}
-		if e, err := strconv.Atoi(body[j:k]); err != nil || e > 1000+numericMaxDispScale {
-			return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
+		// set_var_from_str's bound; the weight and scale checks follow
+		x, err := strconv.Atoi(body[j:k])
+		if err != nil || x >= math.MaxInt32/2 {
+			return nil, errNumericOverflow()
 		}
+		if body[j-1] == '-' {
+			x = -x
+		}
+		e += x
 		i = k
 	}
 	if i != len(body) {
 		return nil, errNumericSyntax(in)
 	}
-	d, _, err := apd.NewFromString(body)
-	if err != nil {
+	// make_result's limits: display scale at most NUMERIC_DSCALE_MAX and, for
+	// a nonzero value, base-10000 weight at most NUMERIC_WEIGHT_MAX.
+	if -e > numericMaxDscale {
+		return nil, errNumericOverflow()
+	}
+	if sig := strings.TrimLeft(digits, "0"); sig != "" && floorDiv(int64(len(sig)-1+e), nbaseDecDigits) > numShrtMax {
+		return nil, errNumericOverflow()
+	}
+	c, ok := new(big.Int).SetString(digits, 10)
+	if !ok {
 		return nil, errNumericSyntax(in)
 	}
-	d.Negative = neg
-	if d.Exponent > 0 {
+	if e > 0 {
 		// "1e5" has display scale 0: keep exponent 0 so the text has no exponent.
-		if _, err := roundCtx.Quantize(d, d, 0); err != nil {
-			return nil, err
+		if c.Sign() != 0 {
+			c.Mul(c, pow10Big(e))
 		}
+		e = 0
 	}
-	if -d.Exponent > 16383 {
-		return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
-	}
+	d := new(apd.Decimal)
+	d.Coeff.SetMathBigInt(c)
+	d.Exponent = int32(e)
+	d.Negative = neg
 	return normNum(d), nil
 }
 

@@ -98,13 +98,37 @@ func pgRound(d *apd.Decimal, scale int) *apd.Decimal {
 	return normNum(r)
 }
 
-// pgMul is mul_var: the product rounded to rscale.
+// pgMul is mul_var: the product rounded to rscale. It works on big.Int
+// coefficients because the exact product's scale may exceed apd's exponent
+// range (power_var_int squares values carrying thousands of digits).
 func pgMul(a, b *apd.Decimal, rscale int) (*apd.Decimal, error) {
-	p, err := numMul(a, b)
-	if err != nil {
-		return nil, err
+	if a.Form != apd.Finite || b.Form != apd.Finite {
+		return numMul(a, b)
 	}
-	return pgRound(p, rscale), nil
+	p := new(big.Int).Mul(toBig(a), toBig(b))
+	if k := int(a.Exponent) + int(b.Exponent) + rscale; k >= 0 {
+		p.Mul(p, pow10Big(k))
+	} else {
+		den := pow10Big(-k)
+		q, r := new(big.Int).QuoRem(p, den, new(big.Int))
+		// half away from zero: |2r| >= den
+		if r.Abs(r).Lsh(r, 1).Cmp(den) >= 0 {
+			if p.Sign() < 0 {
+				q.Sub(q, big.NewInt(1))
+			} else {
+				q.Add(q, big.NewInt(1))
+			}
+		}
+		p = q
+	}
+	if -rscale > apd.MaxExponent || rscale > -apd.MinExponent {
+		return nil, errNumericOverflow()
+	}
+	res := new(apd.Decimal)
+	res.Coeff.SetMathBigInt(new(big.Int).Abs(p))
+	res.Negative = p.Sign() < 0
+	res.Exponent = int32(-rscale)
+	return normNum(res), nil
 }
 
 // pgDiv is div_var (and div_var_fast, div_var_int): the quotient rounded to rscale.
