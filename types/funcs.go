@@ -19,9 +19,9 @@ func f1(fn func(float64) float64) evalFn {
 
 func errLog(x float64) error {
 	if x == 0 {
-		return pgerr.New("2201E", "cannot take logarithm of zero")
+		return errLogZero()
 	}
-	return pgerr.New("2201E", "cannot take logarithm of a negative number")
+	return errLogNegative()
 }
 
 func numUnary(fn func(*apd.Decimal) (*apd.Decimal, error)) evalFn {
@@ -120,22 +120,32 @@ func registerFunctions() {
 		regFn(n, []ID{Numeric, Numeric}, Numeric, evalPowNumeric)
 	}
 	regFn("exp", []ID{Float8}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
-		r := math.Exp(a[0].F)
-		return checkFloat(r, math.IsInf(a[0].F, 1), math.IsInf(a[0].F, -1), 64)
+		x := a[0].F
+		if math.IsNaN(x) || math.IsInf(x, 1) {
+			return a[0], nil
+		}
+		if math.IsInf(x, -1) {
+			return Value{F: 0}, nil
+		}
+		return checkFloat(crExp(x), false, false, 64)
 	})
 	regFn("exp", []ID{Numeric}, Numeric, numUnary(numExp))
 	floatLog := func(fn func(float64) float64) evalFn {
 		return func(_ *EvalContext, a []Value) (Value, error) {
-			if a[0].F <= 0 {
-				return Value{}, errLog(a[0].F)
+			x := a[0].F
+			if x <= 0 {
+				return Value{}, errLog(x)
 			}
-			return Value{F: fn(a[0].F)}, nil
+			if math.IsNaN(x) || math.IsInf(x, 1) {
+				return a[0], nil
+			}
+			return Value{F: fn(x)}, nil
 		}
 	}
-	regFn("ln", []ID{Float8}, Float8, floatLog(math.Log))
+	regFn("ln", []ID{Float8}, Float8, floatLog(crLog))
 	regFn("ln", []ID{Numeric}, Numeric, numUnary(numLn))
 	for _, n := range []string{"log", "log10"} {
-		regFn(n, []ID{Float8}, Float8, floatLog(math.Log10))
+		regFn(n, []ID{Float8}, Float8, floatLog(glibcLog10))
 		regFn(n, []ID{Numeric}, Numeric, numUnary(func(x *apd.Decimal) (*apd.Decimal, error) { return numLog(apd.New(10, 0), x) }))
 	}
 	regFn("log", []ID{Numeric, Numeric}, Numeric, func(_ *EvalContext, a []Value) (Value, error) {
