@@ -179,6 +179,7 @@ func registerFunctions() {
 	regFn("atan2", []ID{Float8, Float8}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
 		return Value{F: math.Atan2(a[0].F, a[1].F)}, nil
 	})
+	registerNumericFuncs()
 	registerStringFuncs()
 	registerDateFuncs()
 }
