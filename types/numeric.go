@@ -287,7 +287,7 @@ func divScale(x, y *apd.Decimal) int {
 }
 
 func toBig(d *apd.Decimal) *big.Int {
-	b := new(big.Int).Set(d.Coeff.MathBigInt())
+	b := d.Coeff.MathBigInt() // a copy
 	if d.Negative {
 		b.Neg(b)
 	}
@@ -296,7 +296,24 @@ func toBig(d *apd.Decimal) *big.Int {
 
 var bigTen = big.NewInt(10)
 
-func pow10Big(n int) *big.Int { return new(big.Int).Exp(bigTen, big.NewInt(int64(n)), nil) }
+// pow10Cache holds 10^0 .. 10^(len-1): the transcendental functions scale
+// by powers of ten at every step.
+var pow10Cache = func() []*big.Int {
+	c := make([]*big.Int, 2*numericMaxDispScale+64)
+	c[0] = big.NewInt(1)
+	for i := 1; i < len(c); i++ {
+		c[i] = new(big.Int).Mul(c[i-1], bigTen)
+	}
+	return c
+}()
+
+// pow10Big returns 10^n; callers must not modify the result.
+func pow10Big(n int) *big.Int {
+	if n < len(pow10Cache) {
+		return pow10Cache[n]
+	}
+	return new(big.Int).Exp(bigTen, big.NewInt(int64(n)), nil)
+}
 
 // divRound computes x/y rounded (half away from zero) or truncated to rscale digits.
 func divRound(x, y *apd.Decimal, rscale int, round bool) *apd.Decimal {

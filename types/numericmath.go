@@ -136,8 +136,10 @@ func pgDiv(a, b *apd.Decimal, rscale int) *apd.Decimal { return divRound(a, b, r
 
 // nbaseWeightOf is a NumericVar's weight (0 for zero).
 func nbaseWeightOf(d *apd.Decimal) int {
-	w, _, _ := nbaseDigits(d, 0)
-	return w
+	if d.Form != apd.Finite || d.Coeff.Sign() == 0 {
+		return 0
+	}
+	return int(floorDiv(d.NumDigits()+int64(d.Exponent)-1, nbaseDecDigits))
 }
 
 func numZero(scale int) *apd.Decimal { return roundNumericScale(apd.New(0, 0), scale) }

@@ -186,3 +186,21 @@ func TestNumericMathMatchesPostgres(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkNumericLn(b *testing.B) {
+	x, _ := parseNumeric("12345.678")
+	for i := 0; i < b.N; i++ {
+		if _, err := numLn(x); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkNumericExp(b *testing.B) {
+	x, _ := parseNumeric("0.12345")
+	for i := 0; i < b.N; i++ {
+		if _, err := numExp(x); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
