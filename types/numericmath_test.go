@@ -204,3 +204,13 @@ func BenchmarkNumericExp(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkNumericPower(b *testing.B) {
+	x, _ := parseNumeric("12.345")
+	y, _ := parseNumeric("1.5")
+	for i := 0; i < b.N; i++ {
+		if _, err := numPow(x, y); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
