@@ -70,3 +70,32 @@ func TestFloatMathMatchesPostgres(t *testing.T) {
 		t.Fatalf("only %d cases read", n)
 	}
 }
+
+// TestShortestFloatNeverAMidpoint checks float text output where Go's
+// shortest digits sit exactly on a midpoint; outputs are PostgreSQL 15's.
+func TestShortestFloatNeverAMidpoint(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		bits int
+		want string
+	}{
+		{"1e23", 64, "9.999999999999999e+22"},
+		{"-1e23", 64, "-9.999999999999999e+22"},
+		{"19994758824423808", 64, "1.9994758824423808e+16"},
+		{"2.80208006923568e+18", 64, "2.8020800692356803e+18"},
+		{"1e22", 64, "1e+22"},
+		{"9007199254740993", 64, "9.007199254740992e+15"},
+		{"3e10", 32, "3.0000001e+10"},
+		{"16777217", 32, "1.6777216e+07"},
+		{"1e38", 32, "1e+38"},
+		{"33554434", 32, "3.3554432e+07"},
+	} {
+		f, err := strconv.ParseFloat(c.in, c.bits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(appendFloat(nil, f, c.bits, 1)); got != c.want {
+			t.Errorf("%s (float%d) = %s, PostgreSQL %s", c.in, c.bits/8, got, c.want)
+		}
+	}
+}

@@ -57,6 +57,7 @@ SELECT power('-Infinity'::float8, -3), power('-Infinity'::float8, 3), power('-In
   power(-1::float8, 'Infinity'), power(0.5::float8, '-Infinity'), power(2::float8, '-Infinity'),
   power('NaN'::float8, 0), power(1::float8, 'NaN'), power(0::float8, 0), power(-0.0::float8, 3);
 SELECT exp('Infinity'::float8), exp('-Infinity'::float8), ln('Infinity'::float8), ln('NaN'::float8), sqrt('-0'::float8);
+SELECT '1e23'::float8, '19994758824423808'::float8, '1e22'::float8, '3e10'::float4, '16777217'::float4;
 SELECT exp(710::float8);
 SELECT exp(-746::float8);
 SELECT power(10::float8, 309);
