@@ -315,35 +315,47 @@ func pow10Big(n int) *big.Int {
 	return new(big.Int).Exp(bigTen, big.NewInt(int64(n)), nil)
 }
 
-// divRound computes x/y rounded (half away from zero) or truncated to rscale digits.
+// divRound computes x/y rounded (half away from zero) or truncated to rscale
+// digits. It works on apd.BigInt magnitudes, which keep small values inline.
 func divRound(x, y *apd.Decimal, rscale int, round bool) *apd.Decimal {
-	num, den := toBig(x), toBig(y)
-	k := int(x.Exponent) - int(y.Exponent) + rscale
-	if k >= 0 {
-		num.Mul(num, pow10Big(k))
+	var num, den, r apd.BigInt
+	num.Set(&x.Coeff)
+	den.Set(&y.Coeff)
+	if k := int(x.Exponent) - int(y.Exponent) + rscale; k >= 0 {
+		num.Mul(&num, pow10Apd(k))
 	} else {
-		den.Mul(den, pow10Big(-k))
-	}
-	q, r := new(big.Int).QuoRem(num, den, new(big.Int))
-	if round && r.Sign() != 0 {
-		r2 := new(big.Int).Abs(r)
-		r2.Lsh(r2, 1)
-		if r2.Cmp(new(big.Int).Abs(den)) >= 0 {
-			if (num.Sign() < 0) != (den.Sign() < 0) {
-				q.Sub(q, big.NewInt(1))
-			} else {
-				q.Add(q, big.NewInt(1))
-			}
-		}
+		den.Mul(&den, pow10Apd(-k))
 	}
 	res := new(apd.Decimal)
-	res.Coeff.SetMathBigInt(new(big.Int).Abs(q))
-	res.Negative = q.Sign() < 0
+	res.Coeff.QuoRem(&num, &den, &r)
+	if round && r.Sign() != 0 && r.Lsh(&r, 1).Cmp(&den) >= 0 {
+		res.Coeff.Add(&res.Coeff, apdOne)
+	}
+	res.Negative = x.Negative != y.Negative
 	res.Exponent = int32(-rscale)
 	if rscale < 0 {
 		_, _ = roundCtx.Quantize(res, res, 0)
 	}
 	return normNum(res)
+}
+
+var apdOne = apd.NewBigInt(1)
+
+// pow10ApdCache is pow10Cache as apd.BigInt.
+var pow10ApdCache = func() []*apd.BigInt {
+	c := make([]*apd.BigInt, len(pow10Cache))
+	for i, p := range pow10Cache {
+		c[i] = new(apd.BigInt).SetMathBigInt(p)
+	}
+	return c
+}()
+
+// pow10Apd returns 10^n; callers must not modify the result.
+func pow10Apd(n int) *apd.BigInt {
+	if n < len(pow10ApdCache) {
+		return pow10ApdCache[n]
+	}
+	return new(apd.BigInt).SetMathBigInt(pow10Big(n))
 }
 
 func errDivisionByZero() error { return pgerr.New(pgerr.DivisionByZero, "division by zero") }

@@ -2,7 +2,6 @@ package types
 
 import (
 	"math"
-	"math/big"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -98,36 +97,29 @@ func pgRound(d *apd.Decimal, scale int) *apd.Decimal {
 	return normNum(r)
 }
 
-// pgMul is mul_var: the product rounded to rscale. It works on big.Int
-// coefficients because the exact product's scale may exceed apd's exponent
-// range (power_var_int squares values carrying thousands of digits).
+// pgMul is mul_var: the product rounded to rscale. It works on coefficients
+// because the exact product's scale may exceed apd's exponent range
+// (power_var_int squares values carrying thousands of digits).
 func pgMul(a, b *apd.Decimal, rscale int) (*apd.Decimal, error) {
 	if a.Form != apd.Finite || b.Form != apd.Finite {
 		return numMul(a, b)
 	}
-	p := new(big.Int).Mul(toBig(a), toBig(b))
-	if k := int(a.Exponent) + int(b.Exponent) + rscale; k >= 0 {
-		p.Mul(p, pow10Big(k))
-	} else {
-		den := pow10Big(-k)
-		q, r := new(big.Int).QuoRem(p, den, new(big.Int))
-		// half away from zero: |2r| >= den
-		if r.Abs(r).Lsh(r, 1).Cmp(den) >= 0 {
-			if p.Sign() < 0 {
-				q.Sub(q, big.NewInt(1))
-			} else {
-				q.Add(q, big.NewInt(1))
-			}
-		}
-		p = q
-	}
 	if -rscale > apd.MaxExponent || rscale > -apd.MinExponent {
 		return nil, errNumericOverflow()
 	}
-	res := new(apd.Decimal)
-	res.Coeff.SetMathBigInt(new(big.Int).Abs(p))
-	res.Negative = p.Sign() < 0
-	res.Exponent = int32(-rscale)
+	res := &apd.Decimal{Negative: a.Negative != b.Negative, Exponent: int32(-rscale)}
+	p := &res.Coeff
+	p.Mul(&a.Coeff, &b.Coeff)
+	if k := int(a.Exponent) + int(b.Exponent) + rscale; k > 0 {
+		p.Mul(p, pow10Apd(k))
+	} else if k < 0 {
+		den := pow10Apd(-k)
+		var r apd.BigInt
+		p.QuoRem(p, den, &r)
+		if r.Lsh(&r, 1).Cmp(den) >= 0 { // half away from zero
+			p.Add(p, apdOne)
+		}
+	}
 	return normNum(res), nil
 }
 
@@ -181,31 +173,30 @@ func numSqrt(x *apd.Decimal) (*apd.Decimal, error) {
 // rscale digits after the point (rscale may be negative).
 func sqrtVar(x *apd.Decimal, rscale int) *apd.Decimal {
 	// s = floor(sqrt(c * 10^k)) is the root scaled by 10^rscale.
-	c := x.Coeff.MathBigInt()
+	c := &x.Coeff
 	k := int(x.Exponent) + 2*rscale
-	n := new(big.Int).Set(c)
+	var n, lhs, rhs apd.BigInt
 	if k >= 0 {
-		n.Mul(n, pow10Big(k))
+		n.Mul(c, pow10Apd(k))
 	} else {
-		n.Quo(n, pow10Big(-k))
+		n.Quo(c, pow10Apd(-k))
 	}
-	s := new(big.Int).Sqrt(n)
+	r := &apd.Decimal{Exponent: int32(-rscale)}
+	s := &r.Coeff
+	s.Sqrt(&n)
 	// Round up when sqrt(c*10^k) >= s + 1/2, i.e. 4*c*10^k >= (2s+1)^2.
-	lhs := new(big.Int).Lsh(c, 2)
-	rhs := new(big.Int).Lsh(s, 1)
-	rhs.Add(rhs, big.NewInt(1))
-	rhs.Mul(rhs, rhs)
+	lhs.Lsh(c, 2)
+	rhs.Lsh(s, 1)
+	rhs.Add(&rhs, apdOne)
+	rhs.Mul(&rhs, &rhs)
 	if k >= 0 {
-		lhs.Mul(lhs, pow10Big(k))
+		lhs.Mul(&lhs, pow10Apd(k))
 	} else {
-		rhs.Mul(rhs, pow10Big(-k))
+		rhs.Mul(&rhs, pow10Apd(-k))
 	}
-	if lhs.Cmp(rhs) >= 0 {
-		s.Add(s, big.NewInt(1))
+	if lhs.Cmp(&rhs) >= 0 {
+		s.Add(s, apdOne)
 	}
-	r := new(apd.Decimal)
-	r.Coeff.SetMathBigInt(s)
-	r.Exponent = int32(-rscale)
 	return r
 }
 
