@@ -141,6 +141,9 @@ func parseNumeric(in string) (*apd.Decimal, error) {
 	if !ok {
 		return nil, errNumericSyntax(in)
 	}
+	if sig := strings.TrimLeft(digits, "0"); sig != "" && len(sig)-1+e > apd.MaxExponent {
+		return nil, errNumericOverflow() // beyond what apd (and so joind) can hold
+	}
 	if e > 0 {
 		// "1e5" has display scale 0: keep exponent 0 so the text has no exponent.
 		if c.Sign() != 0 {
@@ -388,6 +391,17 @@ func numAdd(a, b *apd.Decimal, sub bool) (*apd.Decimal, error) {
 		return nil, errNumericOverflow()
 	}
 	return normNum(r), nil
+}
+
+// numCheckRange rejects finite values apd cannot operate on (decimal
+// exponent of the leading digit above apd.MaxExponent, 10^100000):
+// PostgreSQL's own limit is 10^131072, so this is an overflow error where
+// PostgreSQL would still answer, never a wrong value.
+func numCheckRange(d *apd.Decimal) (*apd.Decimal, error) {
+	if d != nil && d.Form == apd.Finite && d.Coeff.Sign() != 0 && d.NumDigits()+int64(d.Exponent)-1 > apd.MaxExponent {
+		return nil, errNumericOverflow()
+	}
+	return d, nil
 }
 
 func errNumericOverflow() error {

@@ -466,7 +466,11 @@ func numPow(x, y *apd.Decimal) (*apd.Decimal, error) {
 	if x.IsZero() && y.Negative {
 		return nil, errZeroNegativePower()
 	}
-	return powerVar(x, y)
+	r, err := powerVar(x, y)
+	if err != nil {
+		return nil, err
+	}
+	return numCheckRange(r)
 }
 
 // powerVar is power_var for finite inputs.

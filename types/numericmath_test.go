@@ -214,3 +214,44 @@ func BenchmarkNumericPower(b *testing.B) {
 		}
 	}
 }
+
+// TestNumericRangeCap: values past apd's exponent range (PostgreSQL allows
+// up to 10^131072) fail with PostgreSQL's overflow error instead of reaching
+// storage, which re-reads numeric text with apd and cannot hold them.
+func TestNumericRangeCap(t *testing.T) {
+	for _, c := range []struct {
+		fn   string
+		args []string
+	}{
+		{"power", []string{"10", "100001"}},
+		{"power", []string{"10.5", "100001"}},
+	} {
+		_, err := numericMathEval(c.fn, c.args)
+		var pe *pgerr.Error
+		if !errors.As(err, &pe) || pe.Code != pgerr.NumericValueOutOfRange {
+			t.Errorf("%s%v: %v, want value overflows numeric format", c.fn, c.args, err)
+		}
+	}
+	if _, err := parseNumeric("1e100001"); err == nil {
+		t.Error("1e100001 parsed")
+	}
+	if _, err := numFactorial(30000); err == nil {
+		t.Error("factorial(30000) computed")
+	}
+	for _, s := range []string{"9e100000", "1e-16383"} {
+		d, err := parseNumeric(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		if _, _, err := apd.NewFromString(NumericString(d)); err != nil {
+			t.Errorf("%s does not read back: %v", s, err)
+		}
+	}
+	r, err := numericMathEval("power", []string{"10", "99999"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := apd.NewFromString(NumericString(r)); err != nil {
+		t.Errorf("10^99999 does not read back: %v", err)
+	}
+}

@@ -95,7 +95,7 @@ func numFactorial(n int64) (*apd.Decimal, error) {
 	if n > 32177 { // the result would exceed numeric's range
 		return nil, errNumericOverflow()
 	}
-	return decimalFromBig(new(big.Int).MulRange(2, n), 0), nil
+	return numCheckRange(decimalFromBig(new(big.Int).MulRange(2, n), 0))
 }
 
 func errWidthBucket(msg string) error { return pgerr.New("2201G", "%s", msg) }
@@ -213,7 +213,8 @@ func registerNumericFuncs() {
 		return Value{Num: numGcd(a[0].Num, a[1].Num)}, nil
 	})
 	regFn("lcm", []ID{Numeric, Numeric}, Numeric, func(_ *EvalContext, a []Value) (Value, error) {
-		return Value{Num: numLcm(a[0].Num, a[1].Num)}, nil
+		r, err := numCheckRange(numLcm(a[0].Num, a[1].Num))
+		return Value{Num: r}, err
 	})
 	regFn("factorial", []ID{Int8}, Numeric, func(_ *EvalContext, a []Value) (Value, error) {
 		r, err := numFactorial(a[0].I)
