@@ -422,6 +422,10 @@ func numMul(a, b *apd.Decimal) (*apd.Decimal, error) {
 	if _, err := exactCtx.Mul(r, a, b); err != nil {
 		return nil, errNumericOverflow()
 	}
+	if dscale(r) > numericMaxDscale {
+		// numeric_mul: the exact product rounded to what a numeric can hold
+		r = roundNumericScale(r, numericMaxDscale)
+	}
 	return normNum(r), nil
 }
 

@@ -542,11 +542,7 @@ func powerVarInt(base *apd.Decimal, n int64, rscale int) (*apd.Decimal, error) {
 	case -1:
 		return divRound(apd.New(1, 0), base, rscale, true), nil
 	case 2:
-		p, err := numMul(base, base)
-		if err != nil {
-			return nil, err
-		}
-		return roundNumericScale(p, rscale), nil
+		return pgMul(base, base, rscale)
 	}
 	if base.IsZero() {
 		return numZero(rscale), nil

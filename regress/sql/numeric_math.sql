@@ -31,6 +31,7 @@ SELECT length(exp(5999::numeric)::text), exp(-6000::numeric) = 0, scale(exp(-600
 SELECT length(round(1.5, 3000)::text), round(123.456, -131073), round(999, -3), round(999, -4), trunc(-2.59, 1);
 SELECT 1::numeric / 3, 10::numeric / 4, 1.000 / 3, 2 / 0.0000007, 123456789012345678901234567890 / 7.0;
 SELECT length((1e-16383::numeric)::text), length((1e99999::numeric)::text), 0e20000::numeric;
+SELECT length((1e-10000::numeric * 1e-10000::numeric)::text), right((1.5e-10000::numeric * 1.5e-8000::numeric)::text, 5);
 -- errors
 SELECT sqrt(-1::numeric);
 SELECT sqrt('-Infinity'::numeric);
