@@ -4,7 +4,6 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"math"
-	"math/big"
 	"math/rand/v2"
 	"strings"
 	"unicode"
@@ -20,255 +19,9 @@ func f1(fn func(float64) float64) evalFn {
 
 func errLog(x float64) error {
 	if x == 0 {
-		return pgerr.New("2201E", "cannot take logarithm of zero")
+		return errLogZero()
 	}
-	return pgerr.New("2201E", "cannot take logarithm of a negative number")
-}
-
-// nbaseDigits returns the base-10000 weight and up to two leading base-10000
-// digits of a positive finite numeric (PostgreSQL's NumericVar view).
-func nbaseDigits(d *apd.Decimal) (weight int, d0, d1 int, nd int) {
-	if d.Form != apd.Finite || d.Coeff.Sign() == 0 {
-		return 0, 0, 0, 0
-	}
-	digits := d.Coeff.String()
-	msd := len(digits) + int(d.Exponent) - 1
-	weight = int(floorDiv(int64(msd), 4))
-	lsd := int(d.Exponent) // power of ten of last digit
-	lastGroup := int(floorDiv(int64(lsd), 4))
-	nd = weight - lastGroup + 1
-	group := func(w int) int {
-		v := 0
-		for p := 4*w + 3; p >= 4*w; p-- {
-			idx := msd - p // index into digits
-			v *= 10
-			if idx >= 0 && idx < len(digits) {
-				v += int(digits[idx] - '0')
-			}
-		}
-		return v
-	}
-	d0 = group(weight)
-	if nd > 1 {
-		d1 = group(weight - 1)
-	}
-	return
-}
-
-func estimateLnDweight(x *apd.Decimal) int {
-	if x.Negative || x.Form != apd.Finite || x.IsZero() {
-		return 0
-	}
-	lo, hi := apd.New(9, -1), apd.New(11, -1)
-	if x.Cmp(lo) >= 0 && x.Cmp(hi) <= 0 {
-		diff, _ := numAdd(x, apd.New(1, 0), true)
-		if diff.IsZero() {
-			return 0
-		}
-		w, d0, _, _ := nbaseDigits(new(apd.Decimal).Abs(diff))
-		return w*4 + int(math.Log10(float64(d0)))
-	}
-	w, d0, d1, nd := nbaseDigits(x)
-	digits := d0
-	dweight := w * 4
-	if nd > 1 {
-		digits = d0*10000 + d1
-		dweight -= 4
-	}
-	lnv := math.Log(float64(digits)) + float64(dweight)*2.302585092994046
-	return int(math.Log10(math.Abs(lnv)))
-}
-
-func clampScale(r int, scales ...int) int {
-	for _, s := range scales {
-		r = max(r, s)
-	}
-	return min(max(r, numericMinDispScale), numericMaxDispScale)
-}
-
-// numApprox evaluates f at enough precision for rscale digits after the point.
-func numApprox(rscale int, log10est float64, f func(c *apd.Context, d *apd.Decimal) error) (*apd.Decimal, error) {
-	intDigits := 1
-	if log10est > 0 && !math.IsInf(log10est, 0) {
-		intDigits = int(log10est) + 2
-	}
-	c := roundCtx.WithPrecision(uint32(rscale + intDigits + 12))
-	c.Rounding = apd.RoundHalfEven
-	d := new(apd.Decimal)
-	if err := f(c, d); err != nil {
-		return nil, errNumericOverflow()
-	}
-	return roundNumericScale(d, rscale), nil
-}
-
-func evalSqrtNumeric(_ *EvalContext, a []Value) (Value, error) {
-	x := a[0].Num
-	if isNaNNum(x) {
-		return a[0], nil
-	}
-	if x.Negative && !x.IsZero() {
-		return Value{}, pgerr.New("2201F", "cannot take square root of a negative number")
-	}
-	if x.Form == apd.Infinite {
-		return a[0], nil
-	}
-	w, _, _, _ := nbaseDigits(x)
-	sweight := (w+1)*4/2 - 1
-	rscale := clampScale(numericMinSigDigits-sweight, dscale(x))
-	r, err := numApprox(rscale, numericToFloat(x, 64)/2, func(c *apd.Context, d *apd.Decimal) error {
-		_, err := c.Sqrt(d, x)
-		return err
-	})
-	return Value{Num: r}, err
-}
-
-func numLn(x *apd.Decimal) (*apd.Decimal, error) {
-	if isNaNNum(x) {
-		return x, nil
-	}
-	if x.Form == apd.Finite && x.IsZero() {
-		return nil, pgerr.New("2201E", "cannot take logarithm of zero")
-	}
-	if x.Negative {
-		return nil, pgerr.New("2201E", "cannot take logarithm of a negative number")
-	}
-	if x.Form == apd.Infinite {
-		return x, nil
-	}
-	rscale := clampScale(numericMinSigDigits-estimateLnDweight(x), dscale(x))
-	return numApprox(rscale, 4, func(c *apd.Context, d *apd.Decimal) error {
-		_, err := c.Ln(d, x)
-		return err
-	})
-}
-
-func numLog(base, x *apd.Decimal) (*apd.Decimal, error) {
-	if isNaNNum(x) || isNaNNum(base) {
-		return &apd.Decimal{Form: apd.NaN}, nil
-	}
-	for _, v := range []*apd.Decimal{base, x} {
-		if v.Form == apd.Finite && v.IsZero() {
-			return nil, pgerr.New("2201E", "cannot take logarithm of zero")
-		}
-		if v.Negative {
-			return nil, pgerr.New("2201E", "cannot take logarithm of a negative number")
-		}
-	}
-	if base.Cmp(apd.New(1, 0)) == 0 {
-		return nil, errDivisionByZero()
-	}
-	rdw := estimateLnDweight(x) - estimateLnDweight(base)
-	rscale := clampScale(numericMinSigDigits-rdw, dscale(base), dscale(x))
-	return numApprox(rscale, 4, func(c *apd.Context, d *apd.Decimal) error {
-		lb, lx := new(apd.Decimal), new(apd.Decimal)
-		if _, err := c.Ln(lb, base); err != nil {
-			return err
-		}
-		if _, err := c.Ln(lx, x); err != nil {
-			return err
-		}
-		_, err := c.Quo(d, lx, lb)
-		return err
-	})
-}
-
-func numExp(x *apd.Decimal) (*apd.Decimal, error) {
-	if isNaNNum(x) {
-		return x, nil
-	}
-	if x.Form == apd.Infinite {
-		if x.Negative {
-			return apd.New(0, 0), nil
-		}
-		return x, nil
-	}
-	val := numericToFloat(x, 64) * 0.434294481903252
-	val = math.Max(-2000, math.Min(2000, val))
-	if val > 131072 {
-		return nil, errNumericOverflow()
-	}
-	rscale := clampScale(numericMinSigDigits-int(val), dscale(x))
-	return numApprox(rscale, val, func(c *apd.Context, d *apd.Decimal) error {
-		_, err := c.Exp(d, x)
-		return err
-	})
-}
-
-func evalPowNumeric(_ *EvalContext, a []Value) (Value, error) {
-	r, err := numPow(a[0].Num, a[1].Num)
-	return Value{Num: r}, err
-}
-
-func numPow(x, y *apd.Decimal) (*apd.Decimal, error) {
-	if isNaNNum(x) {
-		if y.Form == apd.Finite && y.IsZero() {
-			return apd.New(1, 0), nil
-		}
-		return x, nil
-	}
-	if isNaNNum(y) {
-		if x.Cmp(apd.New(1, 0)) == 0 {
-			return apd.New(1, 0), nil
-		}
-		return y, nil
-	}
-	if x.Form != apd.Finite || y.Form != apd.Finite {
-		fx, fy := numericToFloat(x, 64), numericToFloat(y, 64)
-		v, err := evalPowFloat(nil, []Value{{F: fx}, {F: fy}})
-		if err != nil {
-			return nil, err
-		}
-		return floatToNumeric(v.F, 64)
-	}
-	if x.IsZero() && y.Negative {
-		return nil, pgerr.New("2201F", "zero raised to a negative power is undefined")
-	}
-	yInt := new(apd.Decimal)
-	_, _ = exactCtx.RoundToIntegralValue(yInt, y)
-	isInt := yInt.Cmp(y) == 0
-	if x.Negative && !isInt {
-		return nil, pgerr.New("2201F", "a negative number raised to a non-integer power yields a complex result")
-	}
-	if x.IsZero() {
-		if y.IsZero() {
-			return apd.New(1, 0), nil
-		}
-		return roundNumericScale(apd.New(0, 0), clampScale(numericMinSigDigits, dscale(x), dscale(y))), nil
-	}
-	fx, fy := math.Abs(numericToFloat(x, 64)), numericToFloat(y, 64)
-	est := fy * math.Log10(fx)
-	if est > 131072*4 {
-		return nil, errNumericOverflow()
-	}
-	rscale := clampScale(numericMinSigDigits-int(est), dscale(x), dscale(y))
-	if isInt {
-		// power_var with an integral exponent: fixed 16 digits or the base's scale
-		rscale = clampScale(numericMinSigDigits, dscale(x))
-		if n, err := yInt.Int64(); err == nil && n >= -100000 && n <= 100000 {
-			// exact integer power, then one rounding
-			base := toBig(x)
-			p := new(big.Int).Exp(new(big.Int).Abs(base), big.NewInt(absInt(n)), nil)
-			r := new(apd.Decimal)
-			r.Coeff.SetMathBigInt(p)
-			r.Exponent = x.Exponent * int32(absInt(n))
-			r.Negative = x.Negative && n%2 != 0
-			if n < 0 {
-				return divRound(apd.New(1, 0), r, rscale, true), nil
-			}
-			return roundNumericScale(r, rscale), nil
-		}
-	}
-	return numApprox(rscale, est, func(c *apd.Context, d *apd.Decimal) error {
-		_, err := c.Pow(d, x, y)
-		return err
-	})
-}
-
-func absInt(n int64) int64 {
-	if n < 0 {
-		return -n
-	}
-	return n
+	return errLogNegative()
 }
 
 func numUnary(fn func(*apd.Decimal) (*apd.Decimal, error)) evalFn {
@@ -282,10 +35,21 @@ func numRoundLike(trunc bool) evalFn {
 	return func(_ *EvalContext, a []Value) (Value, error) {
 		s := 0
 		if len(a) > 1 {
-			s = int(max(min(a[1].I, 2000), -2000))
+			// numeric_round/numeric_trunc's limits: NUMERIC_DSCALE_MAX after
+			// the point, (NUMERIC_WEIGHT_MAX+1)*DEC_DIGITS(+1) before it.
+			lo := int64(-(numShrtMax + 1) * nbaseDecDigits)
+			if !trunc {
+				lo--
+			}
+			s = int(max(min(a[1].I, numericMaxDscale), lo))
 		}
-		if a[0].Num.Form != apd.Finite {
+		x := a[0].Num
+		if x.Form != apd.Finite {
 			return a[0], nil
+		}
+		if s < 0 && -s > int(x.NumDigits())+int(x.Exponent) {
+			// rounding left of the leading digit's next position gives 0
+			return Value{Num: apd.New(0, 0)}, nil
 		}
 		if trunc {
 			return Value{Num: truncNumericScale(a[0].Num, s)}, nil
@@ -356,22 +120,32 @@ func registerFunctions() {
 		regFn(n, []ID{Numeric, Numeric}, Numeric, evalPowNumeric)
 	}
 	regFn("exp", []ID{Float8}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
-		r := math.Exp(a[0].F)
-		return checkFloat(r, math.IsInf(a[0].F, 1), math.IsInf(a[0].F, -1), 64)
+		x := a[0].F
+		if math.IsNaN(x) || math.IsInf(x, 1) {
+			return a[0], nil
+		}
+		if math.IsInf(x, -1) {
+			return Value{F: 0}, nil
+		}
+		return checkFloat(crExp(x), false, false, 64)
 	})
 	regFn("exp", []ID{Numeric}, Numeric, numUnary(numExp))
 	floatLog := func(fn func(float64) float64) evalFn {
 		return func(_ *EvalContext, a []Value) (Value, error) {
-			if a[0].F <= 0 {
-				return Value{}, errLog(a[0].F)
+			x := a[0].F
+			if x <= 0 {
+				return Value{}, errLog(x)
 			}
-			return Value{F: fn(a[0].F)}, nil
+			if math.IsNaN(x) || math.IsInf(x, 1) {
+				return a[0], nil
+			}
+			return Value{F: fn(x)}, nil
 		}
 	}
-	regFn("ln", []ID{Float8}, Float8, floatLog(math.Log))
+	regFn("ln", []ID{Float8}, Float8, floatLog(crLog))
 	regFn("ln", []ID{Numeric}, Numeric, numUnary(numLn))
 	for _, n := range []string{"log", "log10"} {
-		regFn(n, []ID{Float8}, Float8, floatLog(math.Log10))
+		regFn(n, []ID{Float8}, Float8, floatLog(glibcLog10))
 		regFn(n, []ID{Numeric}, Numeric, numUnary(func(x *apd.Decimal) (*apd.Decimal, error) { return numLog(apd.New(10, 0), x) }))
 	}
 	regFn("log", []ID{Numeric, Numeric}, Numeric, func(_ *EvalContext, a []Value) (Value, error) {
@@ -405,6 +179,7 @@ func registerFunctions() {
 	regFn("atan2", []ID{Float8, Float8}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
 		return Value{F: math.Atan2(a[0].F, a[1].F)}, nil
 	})
+	registerNumericFuncs()
 	registerStringFuncs()
 	registerDateFuncs()
 }

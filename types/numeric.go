@@ -89,8 +89,10 @@ func parseNumeric(in string) (*apd.Decimal, error) {
 		i++
 		nd++
 	}
+	intEnd, fracStart := i, i
 	if i < len(body) && body[i] == '.' {
 		i++
+		fracStart = i
 		for i < len(body) && isDigit(body[i]) {
 			i++
 			nd++
@@ -99,6 +101,8 @@ func parseNumeric(in string) (*apd.Decimal, error) {
 	if nd == 0 {
 		return nil, errNumericSyntax(in)
 	}
+	digits := body[:intEnd] + body[fracStart:i]
+	e := -(i - fracStart) // power of ten of the last digit
 	if i < len(body) && (body[i] == 'e' || body[i] == 'E') {
 		j := i + 1
 		if j < len(body) && (body[j] == '+' || body[j] == '-') {
@@ -111,28 +115,46 @@ func parseNumeric(in string) (*apd.Decimal, error) {
 		if k == j {
 			return nil, errNumericSyntax(in)
 		}
-		if e, err := strconv.Atoi(body[j:k]); err != nil || e > 1000+numericMaxDispScale {
-			return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
+		// set_var_from_str's bound; the weight and scale checks follow
+		x, err := strconv.Atoi(body[j:k])
+		if err != nil || x >= math.MaxInt32/2 {
+			return nil, errNumericOverflow()
 		}
+		if body[j-1] == '-' {
+			x = -x
+		}
+		e += x
 		i = k
 	}
 	if i != len(body) {
 		return nil, errNumericSyntax(in)
 	}
-	d, _, err := apd.NewFromString(body)
-	if err != nil {
+	// make_result's limits: display scale at most NUMERIC_DSCALE_MAX and, for
+	// a nonzero value, base-10000 weight at most NUMERIC_WEIGHT_MAX.
+	if -e > numericMaxDscale {
+		return nil, errNumericOverflow()
+	}
+	if sig := strings.TrimLeft(digits, "0"); sig != "" && floorDiv(int64(len(sig)-1+e), nbaseDecDigits) > numShrtMax {
+		return nil, errNumericOverflow()
+	}
+	c, ok := new(big.Int).SetString(digits, 10)
+	if !ok {
 		return nil, errNumericSyntax(in)
 	}
-	d.Negative = neg
-	if d.Exponent > 0 {
+	if sig := strings.TrimLeft(digits, "0"); sig != "" && len(sig)-1+e > apd.MaxExponent {
+		return nil, errNumericOverflow() // beyond what apd (and so joind) can hold
+	}
+	if e > 0 {
 		// "1e5" has display scale 0: keep exponent 0 so the text has no exponent.
-		if _, err := roundCtx.Quantize(d, d, 0); err != nil {
-			return nil, err
+		if c.Sign() != 0 {
+			c.Mul(c, pow10Big(e))
 		}
+		e = 0
 	}
-	if -d.Exponent > 16383 {
-		return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
-	}
+	d := new(apd.Decimal)
+	d.Coeff.SetMathBigInt(c)
+	d.Exponent = int32(e)
+	d.Negative = neg
 	return normNum(d), nil
 }
 
@@ -268,7 +290,7 @@ func divScale(x, y *apd.Decimal) int {
 }
 
 func toBig(d *apd.Decimal) *big.Int {
-	b := new(big.Int).Set(d.Coeff.MathBigInt())
+	b := d.Coeff.MathBigInt() // a copy
 	if d.Negative {
 		b.Neg(b)
 	}
@@ -277,37 +299,66 @@ func toBig(d *apd.Decimal) *big.Int {
 
 var bigTen = big.NewInt(10)
 
-func pow10Big(n int) *big.Int { return new(big.Int).Exp(bigTen, big.NewInt(int64(n)), nil) }
-
-// divRound computes x/y rounded (half away from zero) or truncated to rscale digits.
-func divRound(x, y *apd.Decimal, rscale int, round bool) *apd.Decimal {
-	num, den := toBig(x), toBig(y)
-	k := int(x.Exponent) - int(y.Exponent) + rscale
-	if k >= 0 {
-		num.Mul(num, pow10Big(k))
-	} else {
-		den.Mul(den, pow10Big(-k))
+// pow10Cache holds 10^0 .. 10^(len-1): the transcendental functions scale
+// by powers of ten at every step.
+var pow10Cache = func() []*big.Int {
+	c := make([]*big.Int, 2*numericMaxDispScale+64)
+	c[0] = big.NewInt(1)
+	for i := 1; i < len(c); i++ {
+		c[i] = new(big.Int).Mul(c[i-1], bigTen)
 	}
-	q, r := new(big.Int).QuoRem(num, den, new(big.Int))
-	if round && r.Sign() != 0 {
-		r2 := new(big.Int).Abs(r)
-		r2.Lsh(r2, 1)
-		if r2.Cmp(new(big.Int).Abs(den)) >= 0 {
-			if (num.Sign() < 0) != (den.Sign() < 0) {
-				q.Sub(q, big.NewInt(1))
-			} else {
-				q.Add(q, big.NewInt(1))
-			}
-		}
+	return c
+}()
+
+// pow10Big returns 10^n; callers must not modify the result.
+func pow10Big(n int) *big.Int {
+	if n < len(pow10Cache) {
+		return pow10Cache[n]
+	}
+	return new(big.Int).Exp(bigTen, big.NewInt(int64(n)), nil)
+}
+
+// divRound computes x/y rounded (half away from zero) or truncated to rscale
+// digits. It works on apd.BigInt magnitudes, which keep small values inline.
+func divRound(x, y *apd.Decimal, rscale int, round bool) *apd.Decimal {
+	var num, den, r apd.BigInt
+	num.Set(&x.Coeff)
+	den.Set(&y.Coeff)
+	if k := int(x.Exponent) - int(y.Exponent) + rscale; k >= 0 {
+		num.Mul(&num, pow10Apd(k))
+	} else {
+		den.Mul(&den, pow10Apd(-k))
 	}
 	res := new(apd.Decimal)
-	res.Coeff.SetMathBigInt(new(big.Int).Abs(q))
-	res.Negative = q.Sign() < 0
+	res.Coeff.QuoRem(&num, &den, &r)
+	if round && r.Sign() != 0 && r.Lsh(&r, 1).Cmp(&den) >= 0 {
+		res.Coeff.Add(&res.Coeff, apdOne)
+	}
+	res.Negative = x.Negative != y.Negative
 	res.Exponent = int32(-rscale)
 	if rscale < 0 {
 		_, _ = roundCtx.Quantize(res, res, 0)
 	}
 	return normNum(res)
+}
+
+var apdOne = apd.NewBigInt(1)
+
+// pow10ApdCache is pow10Cache as apd.BigInt.
+var pow10ApdCache = func() []*apd.BigInt {
+	c := make([]*apd.BigInt, len(pow10Cache))
+	for i, p := range pow10Cache {
+		c[i] = new(apd.BigInt).SetMathBigInt(p)
+	}
+	return c
+}()
+
+// pow10Apd returns 10^n; callers must not modify the result.
+func pow10Apd(n int) *apd.BigInt {
+	if n < len(pow10ApdCache) {
+		return pow10ApdCache[n]
+	}
+	return new(apd.BigInt).SetMathBigInt(pow10Big(n))
 }
 
 func errDivisionByZero() error { return pgerr.New(pgerr.DivisionByZero, "division by zero") }
@@ -342,6 +393,17 @@ func numAdd(a, b *apd.Decimal, sub bool) (*apd.Decimal, error) {
 	return normNum(r), nil
 }
 
+// numCheckRange rejects finite values apd cannot operate on (decimal
+// exponent of the leading digit above apd.MaxExponent, 10^100000):
+// PostgreSQL's own limit is 10^131072, so this is an overflow error where
+// PostgreSQL would still answer, never a wrong value.
+func numCheckRange(d *apd.Decimal) (*apd.Decimal, error) {
+	if d != nil && d.Form == apd.Finite && d.Coeff.Sign() != 0 && d.NumDigits()+int64(d.Exponent)-1 > apd.MaxExponent {
+		return nil, errNumericOverflow()
+	}
+	return d, nil
+}
+
 func errNumericOverflow() error {
 	return pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
 }
@@ -359,6 +421,10 @@ func numMul(a, b *apd.Decimal) (*apd.Decimal, error) {
 	r := new(apd.Decimal)
 	if _, err := exactCtx.Mul(r, a, b); err != nil {
 		return nil, errNumericOverflow()
+	}
+	if dscale(r) > numericMaxDscale {
+		// numeric_mul: the exact product rounded to what a numeric can hold
+		r = roundNumericScale(r, numericMaxDscale)
 	}
 	return normNum(r), nil
 }

@@ -276,21 +276,76 @@ func registerOperators() {
 	registerTimestampTZOps()
 }
 
+// evalPowFloat is dpow: POSIX pow(3) rules for NaN and infinities, then a
+// correctly rounded power with PostgreSQL's overflow/underflow errors.
 func evalPowFloat(_ *EvalContext, a []Value) (Value, error) {
 	x, y := a[0].F, a[1].F
+	if math.IsNaN(x) {
+		if math.IsNaN(y) || y != 0 {
+			return Value{F: math.NaN()}, nil
+		}
+		return Value{F: 1}, nil
+	}
+	if math.IsNaN(y) {
+		if x != 1 {
+			return Value{F: math.NaN()}, nil
+		}
+		return Value{F: 1}, nil
+	}
 	if x == 0 && y < 0 {
-		return Value{}, pgerr.New("2201F", "zero raised to a negative power is undefined")
+		return Value{}, errZeroNegativePower()
 	}
-	if x < 0 && y != math.Floor(y) && !math.IsInf(y, 0) {
-		return Value{}, pgerr.New("2201F", "a negative number raised to a non-integer power yields a complex result")
+	if x < 0 && math.Floor(y) != y {
+		return Value{}, errComplexPower()
 	}
-	r := math.Pow(x, y)
-	return checkFloat(r, math.IsInf(x, 0) || math.IsInf(y, 0), x == 0 || math.IsInf(y, -1) || (math.Abs(x) > 1 && math.IsInf(y, -1)) || (math.Abs(x) < 1 && math.IsInf(y, 1)), 64)
+	switch {
+	case math.IsInf(y, 0):
+		absx := math.Abs(x)
+		switch {
+		case absx == 1:
+			return Value{F: 1}, nil
+		case (absx > 1) == (y > 0):
+			return Value{F: math.Inf(1)}, nil
+		}
+		return Value{F: 0}, nil
+	case math.IsInf(x, 0):
+		switch {
+		case y == 0:
+			return Value{F: 1}, nil
+		case x > 0 && y > 0:
+			return Value{F: x}, nil
+		case x > 0:
+			return Value{F: 0}, nil
+		}
+		halfy := y / 2
+		odd := math.Floor(halfy) != halfy
+		if y > 0 {
+			if odd {
+				return Value{F: x}, nil
+			}
+			return Value{F: -x}, nil
+		}
+		if odd {
+			return Value{F: math.Copysign(0, -1)}, nil
+		}
+		return Value{F: 0}, nil
+	}
+	var r float64
+	switch {
+	case x == 0 || y == 0 || x == 1:
+		r = math.Pow(x, y) // exact, with IEEE's signed zeros
+	default:
+		r = crPow(x, y)
+		if x < 0 && math.Abs(y) < 1<<53 && math.Mod(y, 2) != 0 {
+			r = -r
+		}
+	}
+	return checkFloat(r, false, x == 0, 64)
 }
 
 func evalSqrtFloat(_ *EvalContext, a []Value) (Value, error) {
 	if a[0].F < 0 {
-		return Value{}, pgerr.New("2201F", "cannot take square root of a negative number")
+		return Value{}, errSqrtNegative()
 	}
 	return Value{F: math.Sqrt(a[0].F)}, nil
 }

@@ -92,7 +92,7 @@ func appendFloat(dst []byte, f float64, bits int, efd int) []byte {
 	}
 	if efd > 0 {
 		// Shortest round-trip digits, scientific outside PostgreSQL's range.
-		e := strconv.FormatFloat(f, 'e', -1, bits)
+		e := shortestFloat(f, bits)
 		k := strings.LastIndexByte(e, 'e')
 		exp, _ := strconv.Atoi(e[k+1:])
 		if exp < -4 || exp >= digits {
