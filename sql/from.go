@@ -248,9 +248,16 @@ func (b *binder) lookupTable(rv *pg_query.RangeVar) (storageTable, error) {
 	return tbl, nil
 }
 
-// bindCTERef binds a WITH query afresh at each reference, so every
-// reference has its own ColumnIDs.
+// bindCTERef binds a reference to a WITH query. As in PostgreSQL 12+, a
+// WITH query is materialized (evaluated once, every reference reading the
+// same rows: plan.CTE) unless it may be inlined: NOT MATERIALIZED without
+// volatile functions. A materialized query with one reference is inlined
+// later by the optimizer when that cannot change the answer. A body that
+// reads outer query levels is bound afresh at each reference.
 func (b *binder) bindCTERef(s *scope, env *cteEnv, alias string, a *pg_query.Alias) (plan.Node, []*nsItem, error) {
+	if env.shared != nil {
+		return b.cteScan(env, alias, a)
+	}
 	// The body sees the enclosing levels of the defining query, not its FROM items.
 	bodyParent := &scope{parent: env.def.parent, ctes: env.bodyEnv}
 	q, _, err := b.bindSelect(env.cte.Ctequery.GetSelectStmt(), bodyParent, env.bodyEnv, true)
@@ -276,11 +283,74 @@ func (b *binder) bindCTERef(s *scope, env *cteEnv, alias string, a *pg_query.Ali
 			q.names[i] = cn.GetString_().GetSval()
 		}
 	}
+	volatile := planHasVolatile(q.node)
+	mode := env.cte.Ctematerialized
+	if len(bodyParent.outerRefs) == 0 && (mode != pg_query.CTEMaterialize_CTEMaterializeNever || volatile) {
+		env.shared = &plan.CTE{Name: env.name, Plan: q.node,
+			Materialized: mode == pg_query.CTEMaterialize_CTEMaterializeAlways || volatile}
+		env.names = q.names
+		return b.cteScan(env, alias, a)
+	}
+	// A correlated body is re-bound per reference; that is PostgreSQL's
+	// answer only while the copies cannot differ.
+	env.inlined++
+	env.volatile = env.volatile || volatile
+	if env.inlined > 1 && env.volatile {
+		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported,
+			"WITH query \"%s\" referencing an outer query and calling volatile functions cannot be referenced more than once", env.name), env.cte.Location)
+	}
 	it, err := b.itemFromQuery(q, alias, a)
 	if err != nil {
 		return nil, nil, err
 	}
 	return q.node, []*nsItem{it}, nil
+}
+
+// cteScan is one reference to a materialized WITH query: fresh columns
+// carrying the shared plan's.
+func (b *binder) cteScan(env *cteEnv, alias string, a *pg_query.Alias) (plan.Node, []*nsItem, error) {
+	cte := env.shared
+	cte.Refs++
+	scan := &plan.CTEScan{CTE: cte}
+	for _, c := range cte.Plan.Columns() {
+		nc := c
+		nc.ID = b.ids.Next()
+		if o, ok := b.colOrigin[c.ID]; ok {
+			b.colOrigin[nc.ID] = o
+		}
+		scan.Cols = append(scan.Cols, nc)
+	}
+	it, err := b.itemFromQuery(&boundQuery{node: scan, names: append([]string{}, env.names...)}, alias, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	return scan, []*nsItem{it}, nil
+}
+
+// planHasVolatile reports whether n (or a subquery inside it) calls a
+// volatile function. A materialized WITH query it reads does not count: its
+// rows are the same for every reader.
+func planHasVolatile(n plan.Node) bool {
+	found := false
+	var visit func(plan.Node)
+	visit = func(n plan.Node) {
+		for _, e := range nodeExprs(n) {
+			walkExpr(e, func(x plan.Expr) bool {
+				switch x := x.(type) {
+				case *plan.Call:
+					found = found || x.Func.Volatile
+				case *plan.Subquery:
+					visit(x.Plan)
+				}
+				return !found
+			})
+		}
+		for _, c := range n.Children() {
+			visit(c)
+		}
+	}
+	visit(n)
+	return found
 }
 
 // bindRangeFunction binds a function in FROM; like PostgreSQL's, its

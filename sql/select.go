@@ -24,6 +24,14 @@ type cteEnv struct {
 	cte     *pg_query.CommonTableExpr
 	def     *scope  // the query level whose WITH defined it
 	bodyEnv *cteEnv // the CTEs its own body may reference
+	// shared is the materialized body once bound (nil while unbound or
+	// when each reference inlines its own copy); names its column names.
+	shared *plan.CTE
+	names  []string
+	// inlined counts references bound as their own copy; volatile is set
+	// when such a copy calls a volatile function.
+	inlined  int
+	volatile bool
 }
 
 func (e *cteEnv) lookup(name string) *cteEnv {
