@@ -99,11 +99,8 @@ func textConst(s string) plan.Expr { return &plan.Const{Val: types.TextValue(s),
 func (b *binder) regCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, error) {
 	tn := tc.TypeName
 	if len(tn.ArrayBounds) > 0 {
-		// An array literal ('{a,b}'::text[]) stays its text: joind's catalog
-		// arrays are text, and ANY/ALL and subscripts read them as such.
-		if c := tc.Arg.GetAConst(); c != nil && c.GetSval() != nil {
-			return textConst(c.GetSval().Sval), true, nil
-		}
+		// joind has no array types; an array literal is accepted only where
+		// a text-encoded catalog array is read (textArrayArg).
 		return nil, false, nil
 	}
 	if len(tn.Names) == 0 || len(tn.Names) > 2 {
@@ -431,6 +428,12 @@ func formatDefault(def string, t types.Type) string {
 
 // plainTypeName resolves a type name outside any statement (no positions).
 func plainTypeName(tn *pg_query.TypeName) (types.Type, error) {
+	names, mods := typeNameParts(tn)
+	return types.FromTypeName(names, mods, len(tn.ArrayBounds))
+}
+
+// typeNameParts returns a TypeName's name parts and constant modifiers.
+func typeNameParts(tn *pg_query.TypeName) ([]string, []int32) {
 	var names []string
 	for _, n := range tn.Names {
 		names = append(names, n.GetString_().GetSval())
@@ -441,7 +444,7 @@ func plainTypeName(tn *pg_query.TypeName) (types.Type, error) {
 			mods = append(mods, c.GetIval().Ival)
 		}
 	}
-	return types.FromTypeName(names, mods, len(tn.ArrayBounds))
+	return names, mods
 }
 
 // reservedKeyword holds PostgreSQL's reserved key words (pg_get_keywords'

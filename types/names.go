@@ -157,6 +157,12 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		"time with time zone", "bytea", "json", "jsonb", "uuid", "oid", "name", "regclass", "regtype", "inet":
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", name)
 	default:
+		// _int4 and friends: PostgreSQL's names of the array types.
+		if strings.HasPrefix(name, "_") {
+			if _, err := FromTypeName([]string{name[1:]}, nil, 0); err == nil {
+				return Type{}, pgerr.New(pgerr.FeatureNotSupported, "array types are not supported")
+			}
+		}
 		return Type{}, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", full)
 	}
 	if arrayBounds > 0 {
