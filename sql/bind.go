@@ -49,6 +49,8 @@ type binder struct {
 	viewDeps []string
 	// expanding lists the views being expanded, innermost last.
 	expanding []string
+	// collation is the collation the statement's COLLATE clauses name ("" = none; collate.go).
+	collation string
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
@@ -315,8 +317,14 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 			if sawNull && sawNotNull {
 				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"", cd.Colname, name), cd.Location)
 			}
-			if cd.CollClause != nil {
-				// Only the C collation exists.
+			if cc := cd.CollClause; cc != nil {
+				if t.ID != types.Text && t.ID != types.Varchar && t.ID != types.Char {
+					return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "collations are not supported by type %s", typeName(t)), cc.Location)
+				}
+				if err := b.checkCollation(cc.Collname, cc.Location); err != nil {
+					return nil, err
+				}
+				b.collation = "" // each column's own: none is kept
 			}
 			index[cd.Colname] = len(ct.Columns)
 			ct.Columns = append(ct.Columns, def)

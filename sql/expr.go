@@ -60,8 +60,7 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 	case *pg_query.Node_SubLink:
 		return b.bindSubLink(s, x.SubLink, false)
 	case *pg_query.Node_CollateClause:
-		// Only the C collation exists; COLLATE is accepted and ignored.
-		return b.bindExpr(s, x.CollateClause.Arg)
+		return b.bindCollate(s, x.CollateClause) // collate.go
 	case *pg_query.Node_RowExpr:
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "row expressions are not supported here"), x.RowExpr.Location)
 	case *pg_query.Node_SetToDefault:
