@@ -248,21 +248,14 @@ func (b *binder) lookupTable(rv *pg_query.RangeVar) (storageTable, error) {
 	return tbl, nil
 }
 
-// bindCTERef binds a reference to a WITH query. As in PostgreSQL 12+, a
-// WITH query is materialized (evaluated once, every reference reading the
-// same rows: plan.CTE) unless it may be inlined: NOT MATERIALIZED without
-// volatile functions. A materialized query with one reference is inlined
-// later by the optimizer when that cannot change the answer. A body that
-// reads outer query levels is bound afresh at each reference.
-func (b *binder) bindCTERef(s *scope, env *cteEnv, alias string, a *pg_query.Alias) (plan.Node, []*nsItem, error) {
-	if env.shared != nil {
-		return b.cteScan(env, alias, a)
-	}
+// bindCTEBody binds a WITH query's body as referenced from scope s; corr
+// reports that it reads outer query levels.
+func (b *binder) bindCTEBody(s *scope, env *cteEnv) (q *boundQuery, corr, volatile bool, err error) {
 	// The body sees the enclosing levels of the defining query, not its FROM items.
 	bodyParent := &scope{parent: env.def.parent, ctes: env.bodyEnv}
-	q, _, err := b.bindSelect(env.cte.Ctequery.GetSelectStmt(), bodyParent, env.bodyEnv, true)
+	q, _, err = b.bindSelect(env.cte.Ctequery.GetSelectStmt(), bodyParent, env.bodyEnv, true)
 	if err != nil {
-		return nil, nil, err
+		return nil, false, false, err
 	}
 	// The body's outer references (to levels above the defining query) are
 	// correlation of every level from this reference up to the defining one.
@@ -276,22 +269,48 @@ func (b *binder) bindCTERef(s *scope, env *cteEnv, alias string, a *pg_query.Ali
 	}
 	if len(env.cte.Aliascolnames) > 0 {
 		if len(env.cte.Aliascolnames) > len(q.names) {
-			return nil, nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified",
+			return nil, false, false, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified",
 				env.name, len(q.names), len(env.cte.Aliascolnames)), env.cte.Location)
 		}
 		for i, cn := range env.cte.Aliascolnames {
 			q.names[i] = cn.GetString_().GetSval()
 		}
 	}
-	volatile := planHasVolatile(q.node)
+	return q, len(bodyParent.outerRefs) > 0, planHasVolatile(q.node), nil
+}
+
+// defineCTE binds a WITH query where it is defined, as PostgreSQL analyzes
+// every WITH query (referenced or not) before the query using it. As in
+// PostgreSQL 12+, the query is materialized (evaluated once, every
+// reference reading the same rows: plan.CTE) unless it may be inlined: NOT
+// MATERIALIZED without volatile functions. A materialized query with one
+// reference is inlined later by the optimizer when that cannot change the
+// answer. A body that reads outer query levels is bound again at each
+// reference (bindCTERef).
+func (b *binder) defineCTE(s *scope, env *cteEnv) error {
+	q, corr, volatile, err := b.bindCTEBody(s, env)
+	if err != nil {
+		return err
+	}
 	mode := env.cte.Ctematerialized
-	if len(bodyParent.outerRefs) == 0 && (mode != pg_query.CTEMaterialize_CTEMaterializeNever || volatile) {
+	if !corr && (mode != pg_query.CTEMaterialize_CTEMaterializeNever || volatile) {
 		env.shared = &plan.CTE{Name: env.name, Plan: q.node,
 			Materialized: mode == pg_query.CTEMaterialize_CTEMaterializeAlways || volatile}
 		env.names = q.names
+	}
+	return nil
+}
+
+// bindCTERef binds a reference to a WITH query (see defineCTE).
+func (b *binder) bindCTERef(s *scope, env *cteEnv, alias string, a *pg_query.Alias) (plan.Node, []*nsItem, error) {
+	if env.shared != nil {
 		return b.cteScan(env, alias, a)
 	}
-	// A correlated body is re-bound per reference; that is PostgreSQL's
+	q, _, volatile, err := b.bindCTEBody(s, env)
+	if err != nil {
+		return nil, nil, err
+	}
+	// An inlined body is bound afresh per reference; that is PostgreSQL's
 	// answer only while the copies cannot differ.
 	env.inlined++
 	env.volatile = env.volatile || volatile

@@ -72,7 +72,11 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt, parent *scope, ctes *cteEn
 			if cte.Ctequery.GetSelectStmt() == nil {
 				return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "data-modifying statements in WITH are not supported"), cte.Location)
 			}
-			s.ctes = &cteEnv{parent: s.ctes, name: cte.Ctename, cte: cte, def: s, bodyEnv: s.ctes}
+			env := &cteEnv{parent: s.ctes, name: cte.Ctename, cte: cte, def: s, bodyEnv: s.ctes}
+			if err := b.defineCTE(s, env); err != nil {
+				return nil, nil, err
+			}
+			s.ctes = env
 		}
 	}
 	if len(sel.LockingClause) > 0 {
