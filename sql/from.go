@@ -543,7 +543,11 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr, lateral []*nsItem) (pl
 		}
 	} else {
 		for _, u := range j.UsingClause {
-			using = append(using, u.GetString_().GetSval())
+			name := u.GetString_().GetSval()
+			if contains(using, name) {
+				return nil, nil, nil, b.errAt(pgerr.New(pgerr.DuplicateColumn, "column name \"%s\" appears more than once in USING clause", name), nodeLocation(u))
+			}
+			using = append(using, name)
 		}
 	}
 	item := &nsItem{colsVisible: true}
@@ -647,6 +651,20 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr, lateral []*nsItem) (pl
 			items = append(items, &hidden)
 		}
 		items = append(items, item)
+	}
+	if ua := j.JoinUsingAlias; ua != nil && j.Alias == nil {
+		// USING (...) AS name: a relation holding just the merged columns,
+		// qualified-only, as PostgreSQL's join_using_alias (hidden, like
+		// the inputs' names, by an alias of the whole join).
+		alias := &nsItem{name: ua.Aliasname, relVisible: true}
+		for _, c := range item.cols[:len(using)] {
+			c.table = ua.Aliasname
+			alias.cols = append(alias.cols, c)
+		}
+		if err := checkNameConflicts(append(append([]*nsItem{}, litems...), ritems...), []*nsItem{alias}); err != nil {
+			return nil, nil, nil, err
+		}
+		items = append(items, alias)
 	}
 	if len(applyRefs) > 0 {
 		typ := join.Type
