@@ -383,8 +383,19 @@ func (b *binder) bindRangeFunction(s *scope, rf *pg_query.RangeFunction, lateral
 }
 
 func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, lateral []*nsItem) (plan.Node, []*nsItem, *scope, error) {
-	if rf.Ordinality || rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
-		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "only a single set-returning function call is supported in FROM"), -1)
+	loc := int32(-1)
+	if len(rf.Functions) > 0 {
+		if fl := rf.Functions[0].GetList().GetItems(); len(fl) > 0 {
+			loc = nodeLocation(fl[0])
+		}
+	}
+	switch {
+	case rf.Ordinality:
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH ORDINALITY is not supported"), loc)
+	case rf.IsRowsfrom || len(rf.Functions) != 1:
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ROWS FROM is not supported"), loc)
+	case len(rf.Coldeflist) > 0:
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "column definition lists are not supported"), loc)
 	}
 	fl := rf.Functions[0].GetList().GetItems()
 	fc := fl[0].GetFuncCall()
