@@ -11,8 +11,8 @@ import (
 )
 
 // joind compares strings bytewise: the C collation, which is also what the
-// database default (C.UTF-8) does for UTF-8 text. So COLLATE "C", "POSIX"
-// and "default" change nothing and are accepted; any other collation would
+// database default (C.UTF-8) does for UTF-8 text. So COLLATE "C", "POSIX",
+// "ucs_basic", "C.utf8" and "default" change nothing and are accepted; any other collation would
 // order or compare differently and is 0A000. PostgreSQL rejects two
 // different explicit collations meeting in one operation (42P21); joind
 // does not derive collations, so a statement naming more than one is 0A000.
@@ -29,7 +29,7 @@ func (b *binder) checkCollation(names []*pg_query.Node, loc int32) error {
 		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "collation \"%s\" is not supported", strings.Join(parts, ".")), loc)
 	}
 	switch name {
-	case "C", "POSIX", "default":
+	case "C", "POSIX", "ucs_basic", "C.utf8", "default":
 	default:
 		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "collation \"%s\" is not supported", name), loc)
 	}
