@@ -274,7 +274,6 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 	}
 	ct := &CreateTable{Name: name, IfNotExists: cs.IfNotExists}
 	index := map[string]int{}
-	var pk []string
 	for _, el := range cs.TableElts {
 		switch x := el.GetNode().(type) {
 		case *pg_query.Node_ColumnDef:
@@ -305,11 +304,6 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 						return nil, err
 					}
 					def.Default = text
-				case pg_query.ConstrType_CONSTR_PRIMARY:
-					def.NotNull = true
-					pk = append(pk, cd.Colname)
-				case pg_query.ConstrType_CONSTR_UNIQUE:
-					// Accepted, not enforced.
 				default:
 					return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
 				}
@@ -330,26 +324,13 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 			ct.Columns = append(ct.Columns, def)
 		case *pg_query.Node_Constraint:
 			c := x.Constraint
-			switch c.Contype {
-			case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE:
-				for _, k := range c.Keys {
-					kn := k.GetString_().GetSval()
-					if c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
-						pk = append(pk, kn)
-					}
-					if _, ok := index[kn]; !ok {
-						return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" named in key does not exist", kn), c.Location)
-					}
-				}
-			default:
-				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
-			}
+			// PRIMARY KEY and UNIQUE included: joind cannot enforce them
+			// (a duplicate row PostgreSQL rejects would be stored), and
+			// accepting them unenforced changes answers.
+			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
 		default:
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s in CREATE TABLE is not supported", nodeTypeName(el))
 		}
-	}
-	for _, k := range pk {
-		ct.Columns[index[k]].NotNull = true
 	}
 	return ct, nil
 }
@@ -366,6 +347,8 @@ func constraintName(t pg_query.ConstrType) string {
 		return "GENERATED AS IDENTITY"
 	case pg_query.ConstrType_CONSTR_GENERATED:
 		return "GENERATED"
+	case pg_query.ConstrType_CONSTR_PRIMARY:
+		return "PRIMARY KEY"
 	}
 	return strings.TrimPrefix(t.String(), "CONSTR_")
 }

@@ -116,6 +116,10 @@ func TestSurface(t *testing.T) {
 		{"create table n (a int, b int generated always as (a * 2) stored)", unsupported},
 		{"create table n (a int generated always as identity)", unsupported},
 		{"create table n (a int not null default 1, b text null)", ok},
+		{"create table n (a int primary key)", unsupported}, // unenforced, a duplicate would be stored
+		{"create table n (a int unique)", unsupported},
+		{"create table n (a int, b int, primary key (a, b))", unsupported},
+		{"create table n (a int, unique (a))", unsupported},
 		{"create table n () inherits (t)", unsupported},
 		{"create table n (a int) partition by range (a)", unsupported},
 		{"create table n partition of t for values in (1)", unsupported},
