@@ -115,6 +115,9 @@ type Options struct {
 
 // Plan rewrites a logical plan and chooses its physical operators.
 func Plan(n plan.Node, ids *plan.IDAllocator, opts Options) (*Physical, error) {
+	if err := PlanTimeError(opts.Eval, n); err != nil {
+		return nil, err
+	}
 	c := &Context{Eval: opts.Eval, IDs: ids}
 	n = Rewrite(c, n, DefaultRules)
 	// Reorder inner joins once their conditions have been gathered into ON,

@@ -103,5 +103,23 @@ SELECT * FROM un_d ORDER BY a, b;
 CREATE TABLE un_c (s text COLLATE "C", i int COLLATE "C");
 DROP TABLE un_d;
 
+-- PostgreSQL folds constant subexpressions when it plans: a failing one
+-- fails the statement even if no row is read, in its order and only for
+-- what the query still computes.
+SELECT 1 / 0 FROM un_t WHERE false;
+SELECT a FROM un_t WHERE a > 5 AND 1 / 0 = 1;
+SELECT (1 / 0 = 1) AND false;
+SELECT false AND (1 / 0 = 1) AS f;
+SELECT CASE WHEN a > 1 THEN 1 ELSE 1 / 0 END FROM un_t WHERE false;
+SELECT CASE WHEN false THEN 1 / 0 END AS c;
+SELECT CASE WHEN true THEN 1 ELSE 1 / 0 END AS c;
+SELECT coalesce(1, 1 / 0) AS c;
+SELECT sum(1 / 0) FROM un_t WHERE false;
+SELECT (SELECT 1 / 0 FROM un_t WHERE false);
+SELECT EXISTS (SELECT 1 / 0) AS e;
+SELECT 1 AS one FROM (SELECT 1 / 0 AS x) s;
+SELECT 1 AS one FROM (VALUES (1 / 0)) v(x);
+SELECT count(*) FROM (VALUES (1, 1 / 0), (2, 3)) v(a, b);
+
 DROP TABLE un_t;
 DROP TABLE un_u;
