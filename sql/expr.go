@@ -748,6 +748,10 @@ func (b *binder) bindSQLValueFunction(f *pg_query.SQLValueFunction) (plan.Expr, 
 		argExprs = []plan.Expr{&plan.Const{Val: types.IntValue(int64(f.Typmod)), T: types.Int4Type}}
 	}
 	ov, err := types.ResolveFunction(name, args)
+	if err != nil && (name == "current_time" || name == "localtime") {
+		// Their types (time with/without time zone) are what joind lacks.
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "%s is not supported", strings.ToUpper(name)), f.Location)
+	}
 	if err != nil {
 		return nil, b.wrapAt(err, f.Location)
 	}
@@ -811,7 +815,12 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "named arguments are not supported"), na.Location)
 		}
 	}
-	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || isAggregateName(name) {
+	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.AggWithinGroup || isAggregateName(name) {
+		if !isAggregateName(name) {
+			if err := b.notAggregate(s, fc, name); err != nil {
+				return nil, err
+			}
+		}
 		return b.bindAggregate(s, fc, name)
 	}
 	args, err := b.bindList(s, fc.Args)
@@ -833,6 +842,35 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 		return nil, err
 	}
 	return &plan.Call{Func: ov, Args: args}, nil
+}
+
+// notAggregate is PostgreSQL's 42809 for aggregate syntax (*, DISTINCT,
+// WITHIN GROUP, ORDER BY, FILTER) on a plain function; nil when name is no
+// function for these arguments (the aggregate lookup then reports it).
+func (b *binder) notAggregate(s *scope, fc *pg_query.FuncCall, name string) error {
+	args, err := b.bindList(s, fc.Args)
+	if err != nil {
+		return err
+	}
+	argTypes := make([]types.Type, len(args))
+	for i, a := range args {
+		argTypes[i] = a.Type()
+	}
+	if _, err := types.ResolveFunction(name, argTypes); err != nil {
+		return nil
+	}
+	what := "FILTER"
+	switch {
+	case fc.AggStar:
+		what = name + "(*)"
+	case fc.AggDistinct:
+		what = "DISTINCT"
+	case fc.AggWithinGroup:
+		what = "WITHIN GROUP"
+	case len(fc.AggOrder) > 0:
+		what = "ORDER BY"
+	}
+	return b.errAt(pgerr.New(pgerr.WrongObjectType, "%s specified, but %s is not an aggregate function", what, name), fc.Location)
 }
 
 // aggState collects the aggregate calls of one query level.

@@ -221,9 +221,8 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 			groups = append(groups, g)
 		}
 	}
-	if sel.GroupDistinct {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "GROUP BY DISTINCT is not supported"), -1)
-	}
+	// GROUP BY DISTINCT only removes duplicate grouping sets; without
+	// grouping sets (rejected above) it is GROUP BY.
 
 	// DISTINCT.
 	distinct := false
