@@ -79,6 +79,11 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt, parent *scope, ctes *cteEn
 			s.ctes = env
 		}
 	}
+	// FOR UPDATE/SHARE is not a no-op in PostgreSQL: the row locks make
+	// concurrent writers and TRUNCATE/DROP wait, NOWAIT and SKIP LOCKED
+	// answer from them, and a locked row is re-read after a concurrent
+	// change. joind takes no row locks, so accepting it would answer
+	// differently under concurrency.
 	if len(sel.LockingClause) > 0 {
 		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "SELECT FOR UPDATE/SHARE is not supported"), -1)
 	}
