@@ -281,6 +281,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 			if _, dup := index[cd.Colname]; dup {
 				return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
 			}
+			if systemColumns[cd.Colname] {
+				return nil, pgerr.New(pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", cd.Colname)
+			}
 			t, err := b.typeFromName(cd.TypeName)
 			if err != nil {
 				return nil, err
@@ -448,6 +451,9 @@ func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, e
 		}
 		if seen[cn] {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", cn)
+		}
+		if systemColumns[cn] {
+			return nil, pgerr.New(pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", cn)
 		}
 		seen[cn] = true
 		out.Columns = append(out.Columns, storage.ColumnDef{Name: cn, Type: c.Type})

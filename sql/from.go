@@ -210,7 +210,7 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	}
 	s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
 	scan := &plan.Scan{Table: tbl, Alias: alias}
-	it := &nsItem{name: alias, relVisible: true, colsVisible: true}
+	it := &nsItem{name: alias, relVisible: true, colsVisible: true, stored: true}
 	for i, d := range defs {
 		cname := d.Name
 		if rv.Alias != nil && i < len(rv.Alias.Colnames) {

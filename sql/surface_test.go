@@ -80,6 +80,12 @@ func TestSurface(t *testing.T) {
 		{"select j.a from (t join u using (a) as j) as jj", "42P01"},
 		{"select * from t join u using (a, a)", "42701"},
 		{"select * from t natural join u", ok},
+		// System columns: every PostgreSQL table has them, joind none.
+		{"select xmin, ctid from t", unsupported},
+		{"select t.tableoid from t", unsupported},
+		{"select xmin from (select 1 as a) s", "42703"},
+		{"create table n (xmin int)", "42701"},
+		{"create table n as select 1 as ctid", "42701"},
 		// Rows, arrays, field selection.
 		{"select t from t", unsupported},
 		{"select (t).a from t", unsupported},
