@@ -497,6 +497,9 @@ func (b *binder) bindTruncate(ts *pg_query.TruncateStmt) (Statement, error) {
 		rv := r.GetRangeVar()
 		t, err := b.lookupTable(rv)
 		if err != nil {
+			if verr := b.notATable(rv, "truncate"); verr != nil {
+				return nil, verr
+			}
 			// PostgreSQL opens TRUNCATE's relations without a parse
 			// state, so its errors carry no cursor position.
 			return nil, withoutPosition(err)

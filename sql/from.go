@@ -228,6 +228,30 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	return scan, []*nsItem{it}, nil
 }
 
+// notATable is the error for a statement that needs a stored table but
+// names a view (what: "insert", "truncate", "copy from", "copy to"); nil
+// when rv is no view.
+func (b *binder) notATable(rv *pg_query.RangeVar, what string) error {
+	if rv.Schemaname != "" && rv.Schemaname != "public" {
+		return nil
+	}
+	if _, ok := b.cat.LookupView(rv.Relname); !ok {
+		return nil
+	}
+	switch what {
+	case "insert":
+		// PostgreSQL writes through simple views; joind does not.
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "inserting into a view is not supported"), rv.Location)
+	case "copy from":
+		return pgerr.New(pgerr.WrongObjectType, "cannot copy to view \"%s\"", rv.Relname).
+			WithHint("To enable copying to a view, provide an INSTEAD OF INSERT trigger.")
+	case "copy to":
+		return pgerr.New(pgerr.WrongObjectType, "cannot copy from view \"%s\"", rv.Relname).
+			WithHint("Try the COPY (SELECT ...) TO variant.")
+	}
+	return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", rv.Relname)
+}
+
 // lookupTable finds a stored table; "public" and "pg_catalog" are the only
 // schemas, and both map to the one catalog.
 func (b *binder) lookupTable(rv *pg_query.RangeVar) (storageTable, error) {
