@@ -66,6 +66,10 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt, parent *scope, ctes *cteEn
 				return nil, nil, b.errAt(pgerr.New(pgerr.DuplicateAlias, "WITH query name \"%s\" specified more than once", cte.Ctename), cte.Location)
 			}
 			seen[cte.Ctename] = true
+			if (cte.SearchClause != nil || cte.CycleClause != nil) && !(w.Recursive && refersTo(cte.Ctequery, cte.Ctename)) {
+				// SEARCH/CYCLE add columns; only a recursive query may have them.
+				return nil, nil, b.errAt(pgerr.New(pgerr.SyntaxError, "WITH query is not recursive"), cte.Location)
+			}
 			if w.Recursive && refersTo(cte.Ctequery, cte.Ctename) {
 				return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH RECURSIVE is not supported"), cte.Location)
 			}

@@ -28,6 +28,8 @@ func TestSurface(t *testing.T) {
 		{"with q as (select * from nosuch) select 1", "42P01"},        // idem
 		{"with recursive r(n) as (select 1 union all select n + 1 from r where n < 3) select * from r", unsupported},
 		{"with r(n) as (select 1) select * from r", ok},
+		{"with recursive r(n) as (select 1) search depth first by n set ord select * from r", "42601"},
+		{"with r(n) as (select 1 union all select 2) cycle n set c using p select * from r", "42601"},
 		{"with q as (insert into u values (1, 'x') returning *) select * from q", unsupported},
 		{"select (select count(*) from (with q as (select random() as r, o.a) select r from q union select r from q) s) from t o", unsupported},
 		// Locking: FOR UPDATE/SHARE takes row locks that block concurrent
@@ -109,6 +111,12 @@ func TestSurface(t *testing.T) {
 		{"select array_length(b, 1) from t", unsupported},
 		{"select a = any (select a from u), a = all (select a from u) from t", ok},
 		{"create table n (a int[])", unsupported},
+		// PostgreSQL 16 literals pg_query reads and PostgreSQL 15 does not.
+		{"select 1_000", "42601"},
+		{"select 0x1F, 0o17, 0b101", "42601"},
+		{"select 1.5_0", "42601"},
+		{"select $1_0", "42601"},
+		{"select t1_0, '0x1F', 10, 0.5, 1e3 from (select 1 as t1_0) s", ok},
 		// Scalar expression forms.
 		{"select case a when 1 then 'x' end, coalesce(a, 1), greatest(a, 2), least(a, 3), nullif(a, 1) from t", ok},
 		{"select (a > 1) is not unknown, (a > 1) is true, a is distinct from 1 from t", ok},

@@ -35,6 +35,9 @@ SELECT (SELECT count(*) FROM q), (SELECT max(a) FROM q);
 WITH q AS (SELECT 1 / 0) SELECT 1 AS one;
 WITH q(x, y, z) AS (SELECT * FROM un_t) SELECT 1;
 WITH q AS (SELECT * FROM un_nosuch) SELECT 1;
+-- SEARCH and CYCLE belong to recursive queries only.
+WITH RECURSIVE q(x) AS (SELECT 1) SEARCH DEPTH FIRST BY x SET ord SELECT * FROM q;
+WITH q(x) AS (SELECT 1 UNION ALL SELECT 2) CYCLE x SET is_cycle USING path SELECT * FROM q;
 -- CREATE RECURSIVE VIEW of a non-recursive query.
 CREATE RECURSIVE VIEW un_rv (n) AS SELECT 1;
 SELECT * FROM un_rv;
@@ -102,6 +105,13 @@ INSERT INTO un_d AS d (a) VALUES (9);
 SELECT * FROM un_d ORDER BY a, b;
 CREATE TABLE un_c (s text COLLATE "C", i int COLLATE "C");
 DROP TABLE un_d;
+
+-- Numeric literals of PostgreSQL 16 (which pg_query parses) are PostgreSQL
+-- 15 scanner errors.
+SELECT 1_000;
+SELECT 0x1F;
+SELECT 1.5_0 AS x;
+SELECT t1_0, '0x1F' AS s FROM (SELECT 1 AS t1_0) s;
 
 -- PostgreSQL folds constant subexpressions when it plans: a failing one
 -- fails the statement even if no row is read, in its order and only for
