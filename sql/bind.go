@@ -284,6 +284,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 			if systemColumns[cd.Colname] {
 				return nil, pgerr.New(pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", cd.Colname)
 			}
+			if cd.StorageName != "" {
+				return nil, b.pg16Keyword("storage", cd.Location) // a PostgreSQL 16 column option
+			}
 			t, err := b.typeFromName(cd.TypeName)
 			if err != nil {
 				return nil, err
@@ -336,6 +339,19 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 		}
 	}
 	return ct, nil
+}
+
+// pg16Keyword is PostgreSQL 15's syntax error at the first keyword word at
+// or after byte offset from: grammar PostgreSQL 16 added.
+func (b *binder) pg16Keyword(word string, from int32) error {
+	at := int32(-1)
+	if from >= 0 && int(from) <= len(b.query) {
+		if i := strings.Index(strings.ToLower(b.query[from:]), word); i >= 0 {
+			at = from + int32(i)
+			word = b.query[at : int(at)+len(word)]
+		}
+	}
+	return b.errAt(pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%s\"", word), at)
 }
 
 func constraintName(t pg_query.ConstrType) string {

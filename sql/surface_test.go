@@ -116,6 +116,7 @@ func TestSurface(t *testing.T) {
 		{"select 0x1F, 0o17, 0b101", "42601"},
 		{"select 1.5_0", "42601"},
 		{"select $1_0", "42601"},
+		{"create table n (a int storage plain)", "42601"},
 		{"select t1_0, '0x1F', 10, 0.5, 1e3 from (select 1 as t1_0) s", ok},
 		// Scalar expression forms.
 		{"select case a when 1 then 'x' end, coalesce(a, 1), greatest(a, 2), least(a, 3), nullif(a, 1) from t", ok},
