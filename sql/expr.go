@@ -384,6 +384,38 @@ func opName(names []*pg_query.Node) string {
 	return names[len(names)-1].GetString_().GetSval()
 }
 
+// checkOperatorSchema checks OPERATOR(schema.op): every operator joind has
+// is pg_catalog's, so public holds none and other schemas do not exist.
+func (b *binder) checkOperatorSchema(a *pg_query.A_Expr, l, r plan.Expr) error {
+	if len(a.Name) < 2 {
+		return nil
+	}
+	schema := a.Name[0].GetString_().GetSval()
+	switch {
+	case len(a.Name) == 2 && schema == "pg_catalog":
+		return nil
+	case len(a.Name) == 2 && schema == "public":
+		op := "public." + opName(a.Name)
+		hint := "No operator matches the given name and argument type. You might need to add an explicit type cast."
+		if l != nil {
+			op = typeName(l.Type()) + " " + op
+			hint = "No operator matches the given name and argument types. You might need to add explicit type casts."
+		}
+		return b.errAt(pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s", op, typeName(r.Type())).WithHint("%s", hint), a.Location)
+	case len(a.Name) > 2:
+		return pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", strings.Join(nameParts(a.Name), "."))
+	}
+	return b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", schema), a.Location)
+}
+
+func nameParts(ns []*pg_query.Node) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = n.GetString_().GetSval()
+	}
+	return out
+}
+
 func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 	name := opName(a.Name)
 	switch a.Kind {
@@ -397,6 +429,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 		}
 		r, err := b.bindExpr(s, a.Rexpr)
 		if err != nil {
+			return nil, err
+		}
+		if err := b.checkOperatorSchema(a, l, r); err != nil {
 			return nil, err
 		}
 		return b.operator(name, l, r, a.Location)

@@ -119,6 +119,9 @@ func TestSurface(t *testing.T) {
 		{"create table n (a int storage plain)", "42601"},
 		{"select t1_0, '0x1F', 10, 0.5, 1e3 from (select 1 as t1_0) s", ok},
 		// Scalar expression forms.
+		{"select 2 operator(pg_catalog.+) 3", ok},
+		{"select 2 operator(public.+) 3", "42883"},
+		{"select 2 operator(nosuch.+) 3", "3F000"},
 		{"select case a when 1 then 'x' end, coalesce(a, 1), greatest(a, 2), least(a, 3), nullif(a, 1) from t", ok},
 		{"select (a > 1) is not unknown, (a > 1) is true, a is distinct from 1 from t", ok},
 		{"select current_date, current_user, session_user, current_schema, localtimestamp(2)", ok},

@@ -83,6 +83,14 @@ SELECT a, (a > 1) IS TRUE AS t, (a > 1) IS NOT UNKNOWN AS u, a IS DISTINCT FROM 
 FROM un_t ORDER BY a;
 SELECT current_date = current_date AS d, localtimestamp(2) IS NOT NULL AS l, current_user = session_user AS u;
 
+-- OPERATOR(schema.op): joind's operators are pg_catalog's.
+SELECT 2 OPERATOR(pg_catalog.+) 3 AS five;
+SELECT 2 OPERATOR(public.+) 3;
+SELECT OPERATOR(public.-) 3;
+SELECT 2 OPERATOR(un_nosuch.+) 3;
+-- A scalar VALUES subquery's column is column1.
+SELECT (VALUES (1)), (SELECT a FROM un_t ORDER BY a LIMIT 1);
+
 -- Joins: NATURAL, USING, USING ... AS alias.
 SELECT * FROM un_t NATURAL JOIN un_u ORDER BY a;
 SELECT * FROM un_t JOIN un_u USING (a) ORDER BY a;
