@@ -832,7 +832,19 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	name := funcName(fc.Funcname)
 	if len(fc.Funcname) > 1 {
 		schema := fc.Funcname[0].GetString_().GetSval()
-		if len(fc.Funcname) > 2 || (schema != "pg_catalog" && schema != "public") {
+		switch {
+		case len(fc.Funcname) > 2:
+			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s",
+				strings.Join(nameParts(fc.Funcname), ".")), fc.Location)
+		case schema == "public":
+			// Every function joind has is pg_catalog's; public holds none.
+			args, err := b.bindList(s, fc.Args)
+			if err != nil {
+				return nil, err
+			}
+			return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function public.%s(%s) does not exist", name, argTypeList(args)).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+		case schema != "pg_catalog":
 			return nil, b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", schema), fc.Location)
 		}
 	}

@@ -122,6 +122,9 @@ func TestSurface(t *testing.T) {
 		{"select 2 operator(pg_catalog.+) 3", ok},
 		{"select 2 operator(public.+) 3", "42883"},
 		{"select 2 operator(nosuch.+) 3", "3F000"},
+		{"select pg_catalog.lower(b), pg_catalog.count(*) from t group by b", ok},
+		{"select public.lower(b) from t", "42883"}, // joind's functions are pg_catalog's
+		{"select a.b.lower('x')", unsupported},
 		{"select case a when 1 then 'x' end, coalesce(a, 1), greatest(a, 2), least(a, 3), nullif(a, 1) from t", ok},
 		{"select (a > 1) is not unknown, (a > 1) is true, a is distinct from 1 from t", ok},
 		{"select current_date, current_user, session_user, current_schema, localtimestamp(2)", ok},

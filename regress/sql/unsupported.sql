@@ -88,6 +88,8 @@ SELECT 2 OPERATOR(pg_catalog.+) 3 AS five;
 SELECT 2 OPERATOR(public.+) 3;
 SELECT OPERATOR(public.-) 3;
 SELECT 2 OPERATOR(un_nosuch.+) 3;
+SELECT pg_catalog.lower('A') AS l, public.lower('A');
+SELECT public.count(*) FROM un_t;
 -- A scalar VALUES subquery's column is column1.
 SELECT (VALUES (1)), (SELECT a FROM un_t ORDER BY a LIMIT 1);
 
