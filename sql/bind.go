@@ -432,7 +432,12 @@ func (b *binder) tableName(rv *pg_query.RangeVar) (string, error) {
 	if rv.Catalogname != "" {
 		return "", b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
 	}
-	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_catalog" {
+	if rv.Schemaname == "pg_catalog" {
+		// pg_catalog holds only the system catalogs.
+		return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create \"pg_catalog.%s\"", rv.Relname).
+			WithDetail("System catalog modifications are currently disallowed.")
+	}
+	if rv.Schemaname != "" && rv.Schemaname != "public" {
 		return "", b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", rv.Schemaname), rv.Location)
 	}
 	return rv.Relname, nil

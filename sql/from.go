@@ -258,7 +258,8 @@ func (b *binder) lookupTable(rv *pg_query.RangeVar) (storageTable, error) {
 	if t, ok := b.catalogTable(rv.Schemaname, rv.Relname); ok {
 		return t, nil
 	}
-	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_catalog" {
+	// pg_catalog holds only the system catalogs (found above).
+	if rv.Schemaname != "" && rv.Schemaname != "public" {
 		return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
 	}
 	tbl, ok := b.cat.Lookup(rv.Relname)

@@ -71,6 +71,9 @@ func TestSurface(t *testing.T) {
 		{"select percentile_cont(0.5) within group (order by a) from t", unsupported},
 		{"select concat(variadic b) from t", unsupported},
 		// FROM items.
+		{"select * from public.t, pg_catalog.pg_class", ok},
+		{"select * from pg_catalog.t", "42P01"}, // pg_catalog holds only the catalogs
+		{"create table pg_catalog.n (a int)", "42501"},
 		{"select * from only t", ok}, // no inheritance: ONLY t and t* are t
 		{"select * from t*", ok},
 		{"select * from generate_series(1, 3) with ordinality", unsupported},
