@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
@@ -406,14 +407,16 @@ func (b *binder) bindSortClause(s *scope, clause []*pg_query.Node, targets *[]*t
 	var out []sortItem
 	for _, n := range clause {
 		sb := n.GetSortBy()
-		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
-			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY ... USING is not supported"), sb.Location)
-		}
 		idx, err := b.findTarget(s, sb.Node, targets, "ORDER BY")
 		if err != nil {
 			return nil, err
 		}
 		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
+			if desc, err = b.usingDirection(sb, (*targets)[idx].expr.Type()); err != nil {
+				return nil, err
+			}
+		}
 		nf := desc
 		switch sb.SortbyNulls {
 		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
@@ -424,6 +427,28 @@ func (b *binder) bindSortClause(s *scope, clause []*pg_query.Node, targets *[]*t
 		out = append(out, sortItem{target: idx, desc: desc, nullsFirst: nf, loc: nodeLocation(sb.Node)})
 	}
 	return out, nil
+}
+
+// usingDirection resolves ORDER BY x USING op: PostgreSQL accepts a btree
+// ordering operator of x's type, "<" sorting ascending and ">" descending
+// (NULLS FIRST by default then, as for DESC).
+func (b *binder) usingDirection(sb *pg_query.SortBy, t types.Type) (bool, error) {
+	op := opName(sb.UseOp)
+	if len(sb.UseOp) > 1 && (len(sb.UseOp) > 2 || sb.UseOp[0].GetString_().GetSval() != "pg_catalog") {
+		return false, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY ... USING %s is not supported",
+			strings.Join(nameParts(sb.UseOp), ".")), sb.Location)
+	}
+	if op != "<" && op != ">" {
+		if _, err := types.ResolveOperator(op, t, t); err != nil {
+			return false, b.wrapAt(err, sb.Location)
+		}
+		return false, b.errAt(pgerr.New(pgerr.WrongObjectType, "operator %s is not a valid ordering operator", op).
+			WithHint("Ordering operators must be \"<\" or \">\" members of btree operator families."), sb.Location)
+	}
+	if _, err := types.ResolveOperator(op, t, t); err != nil {
+		return false, b.wrapAt(err, sb.Location)
+	}
+	return op == ">", nil
 }
 
 // findTarget is findTargetlistEntrySQL92/99 for ORDER BY: an output name or

@@ -51,6 +51,11 @@ SELECT count(*) FROM un_t*;
 SELECT a FROM un_t ORDER BY a NULLS FIRST;
 SELECT a FROM un_t ORDER BY a DESC NULLS LAST;
 SELECT b FROM un_t ORDER BY b DESC;
+-- ORDER BY ... USING: < is ascending, > descending (NULLS FIRST).
+SELECT a FROM un_t ORDER BY a USING >;
+SELECT a FROM un_t ORDER BY a USING < NULLS FIRST;
+SELECT b FROM un_t ORDER BY b USING > NULLS LAST;
+SELECT a FROM un_t ORDER BY a USING =;
 
 -- COLLATE "C", "POSIX" and "default" are joind's comparison.
 SELECT b FROM un_t ORDER BY b COLLATE "C";
