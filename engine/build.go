@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/operators/join"
 	"github.com/joind/joind/optimizer"
@@ -29,6 +30,9 @@ type builder struct {
 	// partition's goroutine, so subMu guards it.
 	subMu    *sync.Mutex
 	subplans map[plan.Node]*optimizer.Physical
+	// ctes holds each materialized WITH query's shared rows, computed at
+	// most once per statement (its plan is uncorrelated), under subMu.
+	ctes map[*plan.CTE]*operators.Materialized
 }
 
 func (b *builder) build(p *optimizer.Physical) (operators.Operator, error) {
@@ -67,6 +71,8 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 		return operators.NewValues(x.Rows, x.Cols, env), nil
 	case *plan.FunctionScan:
 		return operators.NewFunctionScan(x.Name, x.Args, x.Cols, env)
+	case *plan.CTEScan:
+		return operators.NewMaterializedScan(b.materialized(x.CTE), x.Cols), nil
 	case *plan.Filter:
 		return operators.NewFilter(ins[0], x.Pred, env)
 	case *plan.Project:
@@ -102,6 +108,30 @@ func (b *builder) subplan(n plan.Node) (*optimizer.Physical, error) {
 	return phys, nil
 }
 
+// materialized returns the statement's shared rows of a WITH query; the
+// first reader runs its plan.
+func (b *builder) materialized(cte *plan.CTE) *operators.Materialized {
+	b.subMu.Lock()
+	defer b.subMu.Unlock()
+	if m, ok := b.ctes[cte]; ok {
+		return m
+	}
+	m := operators.NewMaterialized(func(ctx context.Context) ([]arrow.Record, error) {
+		phys, err := b.subplan(cte.Plan)
+		if err != nil {
+			return nil, err
+		}
+		sub := &builder{s: b.s, env: b.env, ids: b.ids, subMu: b.subMu, subplans: b.subplans, ctes: b.ctes}
+		op, err := sub.build(phys)
+		if err != nil {
+			return nil, err
+		}
+		return operators.Collect(ctx, op)
+	})
+	b.ctes[cte] = m
+	return m
+}
+
 // RunSubquery implements operators.SubqueryRunner: it plans the subquery once
 // per statement and runs it with the outer row's values bound.
 func (b *builder) RunSubquery(ctx context.Context, n plan.Node, outer map[plan.ColumnID]types.Value, limit int) ([][]types.Value, error) {
@@ -122,7 +152,7 @@ func (b *builder) RunSubquery(ctx context.Context, n plan.Node, outer map[plan.C
 		}
 		env.Outer = merged
 	}
-	sub := &builder{s: b.s, env: &env, ids: b.ids, subMu: b.subMu, subplans: b.subplans}
+	sub := &builder{s: b.s, env: &env, ids: b.ids, subMu: b.subMu, subplans: b.subplans, ctes: b.ctes}
 	env.Subqueries = sub
 	op, err := sub.build(phys)
 	if err != nil {

@@ -92,7 +92,8 @@ func (s *session) prepareWith(q *sql.Query, ectx *types.EvalContext, instrument 
 		return nil, nil, err
 	}
 	env := &operators.Env{Eval: ectx, BatchSize: s.eng.opts.BatchSize, Params: s.params}
-	b := &builder{s: s, env: env, ids: q.IDs, subMu: &sync.Mutex{}, subplans: map[plan.Node]*optimizer.Physical{}, partitions: partitions}
+	b := &builder{s: s, env: env, ids: q.IDs, subMu: &sync.Mutex{}, subplans: map[plan.Node]*optimizer.Physical{},
+		ctes: map[*plan.CTE]*operators.Materialized{}, partitions: partitions}
 	if instrument {
 		b.inst = map[*optimizer.Physical]*operators.Instrumented{}
 	}

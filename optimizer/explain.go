@@ -36,6 +36,8 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 		}
 	case *plan.FunctionScan:
 		title += " on " + x.Name
+	case *plan.CTEScan:
+		title += " on " + x.CTE.Name
 	case *plan.Filter:
 		details = append(details, "Filter: "+FormatExpr(x.Pred))
 	case *plan.Project:

@@ -23,13 +23,14 @@ const (
 	OpHashJoin
 	OpNestedLoopJoin
 	OpApply
+	OpCTEScan
 )
 
 var opNames = [...]string{
 	OpScan: "Scan", OpValues: "Values", OpFunctionScan: "Function Scan", OpFilter: "Filter",
 	OpProject: "Project", OpHashAggregate: "Hash Aggregate", OpSort: "Sort", OpLimit: "Limit",
 	OpDistinct: "Distinct", OpSetOp: "Set Operation", OpHashJoin: "Hash Join", OpNestedLoopJoin: "Nested Loop Join",
-	OpApply: "Apply",
+	OpApply: "Apply", OpCTEScan: "CTE Scan",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -114,6 +115,9 @@ type Options struct {
 
 // Plan rewrites a logical plan and chooses its physical operators.
 func Plan(n plan.Node, ids *plan.IDAllocator, opts Options) (*Physical, error) {
+	if err := PlanTimeError(opts.Eval, n); err != nil {
+		return nil, err
+	}
 	c := &Context{Eval: opts.Eval, IDs: ids}
 	n = Rewrite(c, n, DefaultRules)
 	// Reorder inner joins once their conditions have been gathered into ON,
@@ -146,6 +150,11 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 	case *plan.FunctionScan:
 		p.Op = OpFunctionScan
 		p.Rows = 1000
+	case *plan.CTEScan:
+		// The shared plan is planned once by the executor (like a
+		// subquery expression's), not here.
+		p.Op = OpCTEScan
+		p.Rows = EstimateRows(x.CTE.Plan)
 	case *plan.Filter:
 		p.Op = OpFilter
 		p.Rows = kids[0].Rows * selectivity(x.Pred)

@@ -28,6 +28,34 @@ func prune(n plan.Node, need colSet) plan.Node {
 			ords, cols = x.Ordinals[:1], x.Cols[:1]
 		}
 		return &plan.Scan{Table: x.Table, Alias: x.Alias, Ordinals: ords, Cols: cols}
+	case *plan.Values:
+		// The unread columns of a one-row VALUES are not computed:
+		// PostgreSQL plans it as a plain SELECT and drops them too, so
+		// `(VALUES (1/0)) v(x)` read without x does not fail. A longer
+		// list it keeps, and folds, whole.
+		if len(x.Rows) != 1 {
+			return n
+		}
+		var keep []int
+		for i, c := range x.Cols {
+			if need.has(c.ID) {
+				keep = append(keep, i)
+			}
+		}
+		if len(keep) == len(x.Cols) {
+			return n
+		}
+		c := &plan.Values{Rows: make([][]plan.Expr, len(x.Rows))}
+		for _, i := range keep {
+			c.Cols = append(c.Cols, x.Cols[i])
+		}
+		for r, row := range x.Rows {
+			c.Rows[r] = make([]plan.Expr, 0, len(keep))
+			for _, i := range keep {
+				c.Rows[r] = append(c.Rows[r], row[i])
+			}
+		}
+		return c
 	case *plan.Project:
 		var exprs []plan.Expr
 		var cols []plan.Column

@@ -23,6 +23,7 @@ type Context struct {
 
 // DefaultRules is the logical rewrite set, in application order.
 var DefaultRules = []Rule{
+	{"inline-cte", inlineCTE},
 	{"unnest-subqueries", unnestSubqueries},
 	{"decorrelate-apply", decorrelateApply},
 	{"fold-constants", foldNodeConstants},
@@ -444,6 +445,21 @@ func mergeProjections(c *Context, n plan.Node) (plan.Node, bool) {
 		exprs[i] = d
 	}
 	return &plan.Project{Input: inner.Input, Exprs: exprs, Cols: outer.Cols}, true
+}
+
+// inlineCTE replaces the only reference to a WITH query that need not be
+// materialized by the query itself, so filters and pruning reach into it.
+func inlineCTE(_ *Context, n plan.Node) (plan.Node, bool) {
+	cs, ok := n.(*plan.CTEScan)
+	if !ok || cs.CTE.Refs != 1 || cs.CTE.Materialized {
+		return n, false
+	}
+	body := cs.CTE.Plan.Columns()
+	exprs := make([]plan.Expr, len(body))
+	for i, c := range body {
+		exprs[i] = &plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name}
+	}
+	return &plan.Project{Input: cs.CTE.Plan, Exprs: exprs, Cols: cs.Cols}, true
 }
 
 // removeIdentityProjection drops a projection that passes its input's

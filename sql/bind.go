@@ -55,6 +55,8 @@ type binder struct {
 	// DEFAULT), literal locations and their settings-free spelling
 	// (storedlit.go); nil otherwise.
 	storedLits map[int32]string
+	// collation is the collation the statement's COLLATE clauses name ("" = none; collate.go).
+	collation string
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
@@ -281,13 +283,18 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 		return nil, err
 	}
 	index := map[string]int{}
-	var pk []string
 	for _, el := range cs.TableElts {
 		switch x := el.GetNode().(type) {
 		case *pg_query.Node_ColumnDef:
 			cd := x.ColumnDef
 			if _, dup := index[cd.Colname]; dup {
 				return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
+			}
+			if systemColumns[cd.Colname] {
+				return nil, pgerr.New(pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", cd.Colname)
+			}
+			if cd.StorageName != "" {
+				return nil, b.pg16Keyword("storage", cd.Location) // a PostgreSQL 16 column option
 			}
 			t, err := b.typeFromName(cd.TypeName)
 			if err != nil {
@@ -312,11 +319,6 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 						return nil, err
 					}
 					def.Default = text
-				case pg_query.ConstrType_CONSTR_PRIMARY:
-					def.NotNull = true
-					pk = append(pk, cd.Colname)
-				case pg_query.ConstrType_CONSTR_UNIQUE:
-					// Accepted, not enforced.
 				default:
 					return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
 				}
@@ -324,35 +326,41 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 			if sawNull && sawNotNull {
 				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"", cd.Colname, name), cd.Location)
 			}
-			if cd.CollClause != nil {
-				// Only the C collation exists.
+			if cc := cd.CollClause; cc != nil {
+				if t.ID != types.Text && t.ID != types.Varchar && t.ID != types.Char {
+					return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "collations are not supported by type %s", typeName(t)), cc.Location)
+				}
+				if err := b.checkCollation(cc.Collname, cc.Location); err != nil {
+					return nil, err
+				}
+				b.collation = "" // each column's own: none is kept
 			}
 			index[cd.Colname] = len(ct.Columns)
 			ct.Columns = append(ct.Columns, def)
 		case *pg_query.Node_Constraint:
 			c := x.Constraint
-			switch c.Contype {
-			case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE:
-				for _, k := range c.Keys {
-					kn := k.GetString_().GetSval()
-					if c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
-						pk = append(pk, kn)
-					}
-					if _, ok := index[kn]; !ok {
-						return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" named in key does not exist", kn), c.Location)
-					}
-				}
-			default:
-				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
-			}
+			// PRIMARY KEY and UNIQUE included: joind cannot enforce them
+			// (a duplicate row PostgreSQL rejects would be stored), and
+			// accepting them unenforced changes answers.
+			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
 		default:
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s in CREATE TABLE is not supported", nodeTypeName(el))
 		}
 	}
-	for _, k := range pk {
-		ct.Columns[index[k]].NotNull = true
-	}
 	return ct, nil
+}
+
+// pg16Keyword is PostgreSQL 15's syntax error at the first keyword word at
+// or after byte offset from: grammar PostgreSQL 16 added.
+func (b *binder) pg16Keyword(word string, from int32) error {
+	at := int32(-1)
+	if from >= 0 && int(from) <= len(b.query) {
+		if i := strings.Index(strings.ToLower(b.query[from:]), word); i >= 0 {
+			at = from + int32(i)
+			word = b.query[at : int(at)+len(word)]
+		}
+	}
+	return b.errAt(pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%s\"", word), at)
 }
 
 func constraintName(t pg_query.ConstrType) string {
@@ -367,6 +375,8 @@ func constraintName(t pg_query.ConstrType) string {
 		return "GENERATED AS IDENTITY"
 	case pg_query.ConstrType_CONSTR_GENERATED:
 		return "GENERATED"
+	case pg_query.ConstrType_CONSTR_PRIMARY:
+		return "PRIMARY KEY"
 	}
 	return strings.TrimPrefix(t.String(), "CONSTR_")
 }
@@ -434,7 +444,12 @@ func (b *binder) tableName(rv *pg_query.RangeVar) (string, error) {
 	if rv.Catalogname != "" {
 		return "", b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
 	}
-	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_catalog" && rv.Schemaname != "pg_temp" {
+	if rv.Schemaname == "pg_catalog" {
+		// pg_catalog holds only the system catalogs.
+		return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create \"pg_catalog.%s\"", rv.Relname).
+			WithDetail("System catalog modifications are currently disallowed.")
+	}
+	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_temp" {
 		return "", b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", rv.Schemaname), rv.Location)
 	}
 	return rv.Relname, nil
@@ -472,6 +487,9 @@ func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, e
 		}
 		if seen[cn] {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", cn)
+		}
+		if systemColumns[cn] {
+			return nil, pgerr.New(pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", cn)
 		}
 		seen[cn] = true
 		out.Columns = append(out.Columns, storage.ColumnDef{Name: cn, Type: c.Type})
@@ -520,6 +538,9 @@ func (b *binder) bindTruncate(ts *pg_query.TruncateStmt) (Statement, error) {
 		rv := r.GetRangeVar()
 		t, err := b.lookupTable(rv)
 		if err != nil {
+			if verr := b.notATable(rv, "truncate"); verr != nil {
+				return nil, verr
+			}
 			// PostgreSQL opens TRUNCATE's relations without a parse
 			// state, so its errors carry no cursor position.
 			return nil, withoutPosition(err)

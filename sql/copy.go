@@ -52,6 +52,13 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
 	if cs.Relation != nil {
 		t, err := b.lookupTable(cs.Relation)
 		if err != nil {
+			what := "copy to"
+			if cs.IsFrom {
+				what = "copy from"
+			}
+			if verr := b.notATable(cs.Relation, what); verr != nil {
+				return nil, verr
+			}
 			// PostgreSQL reports COPY's relation without a position.
 			return nil, pgerr.As(err).WithPosition(0)
 		}

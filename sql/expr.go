@@ -60,8 +60,7 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 	case *pg_query.Node_SubLink:
 		return b.bindSubLink(s, x.SubLink, false)
 	case *pg_query.Node_CollateClause:
-		// Only the C collation exists; COLLATE is accepted and ignored.
-		return b.bindExpr(s, x.CollateClause.Arg)
+		return b.bindCollate(s, x.CollateClause) // collate.go
 	case *pg_query.Node_RowExpr:
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "row expressions are not supported here"), x.RowExpr.Location)
 	case *pg_query.Node_SetToDefault:
@@ -390,6 +389,38 @@ func opName(names []*pg_query.Node) string {
 	return names[len(names)-1].GetString_().GetSval()
 }
 
+// checkOperatorSchema checks OPERATOR(schema.op): every operator joind has
+// is pg_catalog's, so public holds none and other schemas do not exist.
+func (b *binder) checkOperatorSchema(a *pg_query.A_Expr, l, r plan.Expr) error {
+	if len(a.Name) < 2 {
+		return nil
+	}
+	schema := a.Name[0].GetString_().GetSval()
+	switch {
+	case len(a.Name) == 2 && schema == "pg_catalog":
+		return nil
+	case len(a.Name) == 2 && schema == "public":
+		op := "public." + opName(a.Name)
+		hint := "No operator matches the given name and argument type. You might need to add an explicit type cast."
+		if l != nil {
+			op = typeName(l.Type()) + " " + op
+			hint = "No operator matches the given name and argument types. You might need to add explicit type casts."
+		}
+		return b.errAt(pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s", op, typeName(r.Type())).WithHint("%s", hint), a.Location)
+	case len(a.Name) > 2:
+		return pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", strings.Join(nameParts(a.Name), "."))
+	}
+	return b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", schema), a.Location)
+}
+
+func nameParts(ns []*pg_query.Node) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = n.GetString_().GetSval()
+	}
+	return out
+}
+
 func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 	name := opName(a.Name)
 	switch a.Kind {
@@ -403,6 +434,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 		}
 		r, err := b.bindExpr(s, a.Rexpr)
 		if err != nil {
+			return nil, err
+		}
+		if err := b.checkOperatorSchema(a, l, r); err != nil {
 			return nil, err
 		}
 		return b.operator(name, l, r, a.Location)
@@ -754,6 +788,10 @@ func (b *binder) bindSQLValueFunction(f *pg_query.SQLValueFunction) (plan.Expr, 
 		argExprs = []plan.Expr{&plan.Const{Val: types.IntValue(int64(f.Typmod)), T: types.Int4Type}}
 	}
 	ov, err := types.ResolveFunction(name, args)
+	if err != nil && (name == "current_time" || name == "localtime") {
+		// Their types (time with/without time zone) are what joind lacks.
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "%s is not supported", strings.ToUpper(name)), f.Location)
+	}
 	if err != nil {
 		return nil, b.wrapAt(err, f.Location)
 	}
@@ -799,7 +837,19 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	name := funcName(fc.Funcname)
 	if len(fc.Funcname) > 1 {
 		schema := fc.Funcname[0].GetString_().GetSval()
-		if len(fc.Funcname) > 2 || (schema != "pg_catalog" && schema != "public") {
+		switch {
+		case len(fc.Funcname) > 2:
+			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s",
+				strings.Join(nameParts(fc.Funcname), ".")), fc.Location)
+		case schema == "public":
+			// Every function joind has is pg_catalog's; public holds none.
+			args, err := b.bindList(s, fc.Args)
+			if err != nil {
+				return nil, err
+			}
+			return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function public.%s(%s) does not exist", name, argTypeList(args)).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+		case schema != "pg_catalog":
 			return nil, b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", schema), fc.Location)
 		}
 	}
@@ -817,7 +867,12 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "named arguments are not supported"), na.Location)
 		}
 	}
-	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || isAggregateName(name) {
+	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.AggWithinGroup || isAggregateName(name) {
+		if !isAggregateName(name) {
+			if err := b.notAggregate(s, fc, name); err != nil {
+				return nil, err
+			}
+		}
 		return b.bindAggregate(s, fc, name)
 	}
 	args, err := b.bindList(s, fc.Args)
@@ -839,6 +894,35 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 		return nil, err
 	}
 	return &plan.Call{Func: ov, Args: args}, nil
+}
+
+// notAggregate is PostgreSQL's 42809 for aggregate syntax (*, DISTINCT,
+// WITHIN GROUP, ORDER BY, FILTER) on a plain function; nil when name is no
+// function for these arguments (the aggregate lookup then reports it).
+func (b *binder) notAggregate(s *scope, fc *pg_query.FuncCall, name string) error {
+	args, err := b.bindList(s, fc.Args)
+	if err != nil {
+		return err
+	}
+	argTypes := make([]types.Type, len(args))
+	for i, a := range args {
+		argTypes[i] = a.Type()
+	}
+	if _, err := types.ResolveFunction(name, argTypes); err != nil {
+		return nil
+	}
+	what := "FILTER"
+	switch {
+	case fc.AggStar:
+		what = name + "(*)"
+	case fc.AggDistinct:
+		what = "DISTINCT"
+	case fc.AggWithinGroup:
+		what = "WITHIN GROUP"
+	case len(fc.AggOrder) > 0:
+		what = "ORDER BY"
+	}
+	return b.errAt(pgerr.New(pgerr.WrongObjectType, "%s specified, but %s is not an aggregate function", what, name), fc.Location)
 }
 
 // aggState collects the aggregate calls of one query level.

@@ -54,6 +54,10 @@ func (f *planFormatter) node(n plan.Node, depth int) {
 		}
 	case *plan.FunctionScan:
 		fmt.Fprintf(sb, "FunctionScan %s(%s) %s", x.Name, formatExprs(x.Args), formatCols(x.Cols))
+	case *plan.CTEScan:
+		fmt.Fprintf(sb, "CTEScan %s %s\n", x.CTE.Name, formatCols(x.Cols))
+		f.node(x.CTE.Plan, depth+1)
+		return
 	case *plan.Filter:
 		fmt.Fprintf(sb, "Filter %s", FormatExpr(x.Pred))
 	case *plan.Project:
@@ -166,6 +170,8 @@ func nodeExprs(n plan.Node) []plan.Expr {
 			}
 		}
 		return out
+	case *plan.FunctionScan:
+		return x.Args
 	case *plan.Values:
 		var out []plan.Expr
 		for _, r := range x.Rows {

@@ -210,7 +210,7 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	}
 	s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
 	scan := &plan.Scan{Table: tbl, Alias: alias}
-	it := &nsItem{name: alias, relVisible: true, colsVisible: true}
+	it := &nsItem{name: alias, relVisible: true, colsVisible: true, stored: true}
 	for i, d := range defs {
 		cname := d.Name
 		if rv.Alias != nil && i < len(rv.Alias.Colnames) {
@@ -228,13 +228,38 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	return scan, []*nsItem{it}, nil
 }
 
+// notATable is the error for a statement that needs a stored table but
+// names a view (what: "insert", "truncate", "copy from", "copy to"); nil
+// when rv is no view.
+func (b *binder) notATable(rv *pg_query.RangeVar, what string) error {
+	if rv.Schemaname != "" && rv.Schemaname != "public" {
+		return nil
+	}
+	if _, ok := b.cat.LookupView(rv.Relname); !ok {
+		return nil
+	}
+	switch what {
+	case "insert":
+		// PostgreSQL writes through simple views; joind does not.
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "inserting into a view is not supported"), rv.Location)
+	case "copy from":
+		return pgerr.New(pgerr.WrongObjectType, "cannot copy to view \"%s\"", rv.Relname).
+			WithHint("To enable copying to a view, provide an INSTEAD OF INSERT trigger.")
+	case "copy to":
+		return pgerr.New(pgerr.WrongObjectType, "cannot copy from view \"%s\"", rv.Relname).
+			WithHint("Try the COPY (SELECT ...) TO variant.")
+	}
+	return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", rv.Relname)
+}
+
 // lookupTable finds a stored table; "public" and "pg_catalog" are the only
 // schemas, and both map to the one catalog.
 func (b *binder) lookupTable(rv *pg_query.RangeVar) (storageTable, error) {
 	if t, ok := b.catalogTable(rv.Schemaname, rv.Relname); ok {
 		return t, nil
 	}
-	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_catalog" && rv.Schemaname != "pg_temp" {
+	// pg_catalog holds only the system catalogs (found above).
+	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_temp" {
 		return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
 	}
 	tbl, ok := b.lookupStored(rv.Schemaname, rv.Relname)
@@ -248,14 +273,14 @@ func (b *binder) lookupTable(rv *pg_query.RangeVar) (storageTable, error) {
 	return tbl, nil
 }
 
-// bindCTERef binds a WITH query afresh at each reference, so every
-// reference has its own ColumnIDs.
-func (b *binder) bindCTERef(s *scope, env *cteEnv, alias string, a *pg_query.Alias) (plan.Node, []*nsItem, error) {
+// bindCTEBody binds a WITH query's body as referenced from scope s; corr
+// reports that it reads outer query levels.
+func (b *binder) bindCTEBody(s *scope, env *cteEnv) (q *boundQuery, corr, volatile bool, err error) {
 	// The body sees the enclosing levels of the defining query, not its FROM items.
 	bodyParent := &scope{parent: env.def.parent, ctes: env.bodyEnv}
-	q, _, err := b.bindSelect(env.cte.Ctequery.GetSelectStmt(), bodyParent, env.bodyEnv, true)
+	q, _, err = b.bindSelect(env.cte.Ctequery.GetSelectStmt(), bodyParent, env.bodyEnv, true)
 	if err != nil {
-		return nil, nil, err
+		return nil, false, false, err
 	}
 	// The body's outer references (to levels above the defining query) are
 	// correlation of every level from this reference up to the defining one.
@@ -269,18 +294,107 @@ func (b *binder) bindCTERef(s *scope, env *cteEnv, alias string, a *pg_query.Ali
 	}
 	if len(env.cte.Aliascolnames) > 0 {
 		if len(env.cte.Aliascolnames) > len(q.names) {
-			return nil, nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified",
+			return nil, false, false, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified",
 				env.name, len(q.names), len(env.cte.Aliascolnames)), env.cte.Location)
 		}
 		for i, cn := range env.cte.Aliascolnames {
 			q.names[i] = cn.GetString_().GetSval()
 		}
 	}
+	return q, len(bodyParent.outerRefs) > 0, planHasVolatile(q.node), nil
+}
+
+// defineCTE binds a WITH query where it is defined, as PostgreSQL analyzes
+// every WITH query (referenced or not) before the query using it. As in
+// PostgreSQL 12+, the query is materialized (evaluated once, every
+// reference reading the same rows: plan.CTE) unless it may be inlined: NOT
+// MATERIALIZED without volatile functions. A materialized query with one
+// reference is inlined later by the optimizer when that cannot change the
+// answer. A body that reads outer query levels is bound again at each
+// reference (bindCTERef).
+func (b *binder) defineCTE(s *scope, env *cteEnv) error {
+	q, corr, volatile, err := b.bindCTEBody(s, env)
+	if err != nil {
+		return err
+	}
+	mode := env.cte.Ctematerialized
+	if !corr && (mode != pg_query.CTEMaterialize_CTEMaterializeNever || volatile) {
+		env.shared = &plan.CTE{Name: env.name, Plan: q.node,
+			Materialized: mode == pg_query.CTEMaterialize_CTEMaterializeAlways || volatile}
+		env.names = q.names
+	}
+	return nil
+}
+
+// bindCTERef binds a reference to a WITH query (see defineCTE).
+func (b *binder) bindCTERef(s *scope, env *cteEnv, alias string, a *pg_query.Alias) (plan.Node, []*nsItem, error) {
+	if env.shared != nil {
+		return b.cteScan(env, alias, a)
+	}
+	q, _, volatile, err := b.bindCTEBody(s, env)
+	if err != nil {
+		return nil, nil, err
+	}
+	// An inlined body is bound afresh per reference; that is PostgreSQL's
+	// answer only while the copies cannot differ.
+	env.inlined++
+	env.volatile = env.volatile || volatile
+	if env.inlined > 1 && env.volatile {
+		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported,
+			"WITH query \"%s\" referencing an outer query and calling volatile functions cannot be referenced more than once", env.name), env.cte.Location)
+	}
 	it, err := b.itemFromQuery(q, alias, a)
 	if err != nil {
 		return nil, nil, err
 	}
 	return q.node, []*nsItem{it}, nil
+}
+
+// cteScan is one reference to a materialized WITH query: fresh columns
+// carrying the shared plan's.
+func (b *binder) cteScan(env *cteEnv, alias string, a *pg_query.Alias) (plan.Node, []*nsItem, error) {
+	cte := env.shared
+	cte.Refs++
+	scan := &plan.CTEScan{CTE: cte}
+	for _, c := range cte.Plan.Columns() {
+		nc := c
+		nc.ID = b.ids.Next()
+		if o, ok := b.colOrigin[c.ID]; ok {
+			b.colOrigin[nc.ID] = o
+		}
+		scan.Cols = append(scan.Cols, nc)
+	}
+	it, err := b.itemFromQuery(&boundQuery{node: scan, names: append([]string{}, env.names...)}, alias, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	return scan, []*nsItem{it}, nil
+}
+
+// planHasVolatile reports whether n (or a subquery inside it) calls a
+// volatile function. A materialized WITH query it reads does not count: its
+// rows are the same for every reader.
+func planHasVolatile(n plan.Node) bool {
+	found := false
+	var visit func(plan.Node)
+	visit = func(n plan.Node) {
+		for _, e := range nodeExprs(n) {
+			walkExpr(e, func(x plan.Expr) bool {
+				switch x := x.(type) {
+				case *plan.Call:
+					found = found || x.Func.Volatile
+				case *plan.Subquery:
+					visit(x.Plan)
+				}
+				return !found
+			})
+		}
+		for _, c := range n.Children() {
+			visit(c)
+		}
+	}
+	visit(n)
+	return found
 }
 
 // bindRangeFunction binds a function in FROM; like PostgreSQL's, its
@@ -294,8 +408,19 @@ func (b *binder) bindRangeFunction(s *scope, rf *pg_query.RangeFunction, lateral
 }
 
 func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, lateral []*nsItem) (plan.Node, []*nsItem, *scope, error) {
-	if rf.Ordinality || rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
-		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "only a single set-returning function call is supported in FROM"), -1)
+	loc := int32(-1)
+	if len(rf.Functions) > 0 {
+		if fl := rf.Functions[0].GetList().GetItems(); len(fl) > 0 {
+			loc = nodeLocation(fl[0])
+		}
+	}
+	switch {
+	case rf.Ordinality:
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH ORDINALITY is not supported"), loc)
+	case rf.IsRowsfrom || len(rf.Functions) != 1:
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ROWS FROM is not supported"), loc)
+	case len(rf.Coldeflist) > 0:
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "column definition lists are not supported"), loc)
 	}
 	fl := rf.Functions[0].GetList().GetItems()
 	fc := fl[0].GetFuncCall()
@@ -454,7 +579,11 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr, lateral []*nsItem) (pl
 		}
 	} else {
 		for _, u := range j.UsingClause {
-			using = append(using, u.GetString_().GetSval())
+			name := u.GetString_().GetSval()
+			if contains(using, name) {
+				return nil, nil, nil, b.errAt(pgerr.New(pgerr.DuplicateColumn, "column name \"%s\" appears more than once in USING clause", name), nodeLocation(u))
+			}
+			using = append(using, name)
 		}
 	}
 	item := &nsItem{colsVisible: true}
@@ -558,6 +687,20 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr, lateral []*nsItem) (pl
 			items = append(items, &hidden)
 		}
 		items = append(items, item)
+	}
+	if ua := j.JoinUsingAlias; ua != nil && j.Alias == nil {
+		// USING (...) AS name: a relation holding just the merged columns,
+		// qualified-only, as PostgreSQL's join_using_alias (hidden, like
+		// the inputs' names, by an alias of the whole join).
+		alias := &nsItem{name: ua.Aliasname, relVisible: true}
+		for _, c := range item.cols[:len(using)] {
+			c.table = ua.Aliasname
+			alias.cols = append(alias.cols, c)
+		}
+		if err := checkNameConflicts(append(append([]*nsItem{}, litems...), ritems...), []*nsItem{alias}); err != nil {
+			return nil, nil, nil, err
+		}
+		items = append(items, alias)
 	}
 	if len(applyRefs) > 0 {
 		typ := join.Type

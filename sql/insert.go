@@ -20,6 +20,9 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 	}
 	tbl, err := b.lookupTable(is.Relation)
 	if err != nil {
+		if verr := b.notATable(is.Relation, "insert"); verr != nil {
+			return nil, verr
+		}
 		return nil, err
 	}
 	defs := tbl.Columns()

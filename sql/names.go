@@ -63,6 +63,9 @@ func figureColnameInner(n *pg_query.Node) (string, int) {
 			for sel != nil && sel.Larg != nil {
 				sel = sel.Larg
 			}
+			if sel != nil && len(sel.ValuesLists) > 0 {
+				return "column1", 2
+			}
 			if sel != nil && len(sel.TargetList) > 0 {
 				rt := sel.TargetList[0].GetResTarget()
 				if rt.Name != "" {

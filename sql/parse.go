@@ -39,6 +39,9 @@ func Parse(query string) ([]*RawStatement, error) {
 	if err != nil {
 		return nil, convertParseError(query, err)
 	}
+	if err := checkPG15Numbers(query); err != nil {
+		return nil, err
+	}
 	out := make([]*RawStatement, 0, len(tree.Stmts))
 	for _, rs := range tree.Stmts {
 		start := int(rs.StmtLocation)
@@ -101,4 +104,73 @@ func charPos(query string, loc int32) int {
 		l = len(query)
 	}
 	return utf8.RuneCountInString(query[:l]) + 1
+}
+
+// checkPG15Numbers rejects the numeric literals pg_query's (PostgreSQL 16)
+// scanner reads but PostgreSQL 15's does not: 1_000, 0x1F, 0o17, 0b101.
+// PostgreSQL 15 fails the whole query string with its scanner's error.
+func checkPG15Numbers(query string) error {
+	maybe := false
+	for i := 0; i+1 < len(query) && !maybe; i++ {
+		c, d := query[i], query[i+1]
+		maybe = c >= '0' && c <= '9' && (d == '_' || c == '0' && strings.IndexByte("xXoObB", d) >= 0)
+	}
+	if !maybe {
+		return nil
+	}
+	sr, err := pg_query.Scan(query)
+	if err != nil {
+		return nil // the parse succeeded; leave errors to it
+	}
+	identChar := func(c byte) bool {
+		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+	}
+	digits := func(i int) int {
+		for i < len(query) && query[i] >= '0' && query[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	for _, tok := range sr.Tokens {
+		start, end := int(tok.Start), int(tok.End)
+		switch tok.Token {
+		case pg_query.Token_PARAM:
+			if end < len(query) && identChar(query[end]) {
+				for end < len(query) && identChar(query[end]) {
+					end++
+				}
+				return pgerr.New(pgerr.SyntaxError, "trailing junk after parameter at or near \"%s\"", query[start:end]).
+					WithPosition(charPos(query, tok.Start))
+			}
+			continue
+		case pg_query.Token_ICONST, pg_query.Token_FCONST:
+		default:
+			continue
+		}
+		text := query[start:end]
+		if !strings.Contains(text, "_") && !(len(text) > 1 && text[0] == '0' && strings.IndexByte("xXoObB", text[1]) >= 0) {
+			continue
+		}
+		// PostgreSQL 15's number (digits, fraction, exponent), then the
+		// identifier characters stuck to it.
+		i := digits(start)
+		if i < len(query) && query[i] == '.' {
+			i = digits(i + 1)
+		}
+		if i+1 < len(query) && (query[i] == 'e' || query[i] == 'E') {
+			j := i + 1
+			if query[j] == '+' || query[j] == '-' {
+				j++
+			}
+			if k := digits(j); k > j {
+				i = k
+			}
+		}
+		for i < len(query) && identChar(query[i]) {
+			i++
+		}
+		return pgerr.New(pgerr.SyntaxError, "trailing junk after numeric literal at or near \"%s\"", query[start:i]).
+			WithPosition(charPos(query, tok.Start))
+	}
+	return nil
 }

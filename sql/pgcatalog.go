@@ -77,11 +77,8 @@ func textConst(s string) plan.Expr { return &plan.Const{Val: types.TextValue(s),
 func (b *binder) regCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, error) {
 	tn := tc.TypeName
 	if len(tn.ArrayBounds) > 0 {
-		// An array literal ('{a,b}'::text[]) stays its text: joind's catalog
-		// arrays are text, and ANY/ALL and subscripts read them as such.
-		if c := tc.Arg.GetAConst(); c != nil && c.GetSval() != nil {
-			return textConst(c.GetSval().Sval), true, nil
-		}
+		// joind has no array types; an array literal is accepted only where
+		// a text-encoded catalog array is read (textArrayArg).
 		return nil, false, nil
 	}
 	if len(tn.Names) == 0 || len(tn.Names) > 2 {
@@ -426,6 +423,15 @@ func formatDefault(def string, t types.Type) string {
 
 // plainTypeName resolves a type name outside any statement (no positions).
 func plainTypeName(tn *pg_query.TypeName) (types.Type, error) {
+	names, mods, err := typeNameParts(tn)
+	if err != nil {
+		return types.Type{}, err
+	}
+	return types.FromTypeName(names, mods, len(tn.ArrayBounds))
+}
+
+// typeNameParts returns a TypeName's name parts and constant modifiers.
+func typeNameParts(tn *pg_query.TypeName) ([]string, []int32, error) {
 	var names []string
 	for _, n := range tn.Names {
 		names = append(names, n.GetString_().GetSval())
@@ -435,11 +441,11 @@ func plainTypeName(tn *pg_query.TypeName) (types.Type, error) {
 		c := m.GetAConst()
 		if c == nil || c.GetIval() == nil {
 			// never drop a modifier silently
-			return types.Type{}, pgerr.New(pgerr.SyntaxError, "type modifiers must be simple constants or identifiers")
+			return nil, nil, pgerr.New(pgerr.SyntaxError, "type modifiers must be simple constants or identifiers")
 		}
 		mods = append(mods, c.GetIval().Ival)
 	}
-	return types.FromTypeName(names, mods, len(tn.ArrayBounds))
+	return names, mods, nil
 }
 
 // reservedKeyword holds PostgreSQL's reserved key words (pg_get_keywords'

@@ -154,18 +154,36 @@ func (b *binder) pgCatalogFunc(name string, args []plan.Expr, loc int32) (plan.E
 				return types.TextValue("{public}")
 			}, boolT)
 		}
-	case "array_to_string":
-		// Catalog arrays are text in joind ("{a,b}" or NULL).
-		if n == 2 || n == 3 {
-			return strict(text, func(v []types.Value) types.Value {
-				return types.TextValue(strings.Join(arrayElems(v[0].S), v[1].S))
-			}, text, text, text)
+	case "array_to_string", "array_length", "array_upper", "cardinality":
+		// Catalog arrays are text in joind ("{a,b}" or NULL); no other
+		// value is an array.
+		if n == 0 || !b.isCatalogArray(args[0]) {
+			return nil, true, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported"), loc)
 		}
-	case "array_length", "array_upper", "cardinality":
-		if n == 1 || n == 2 {
+		switch {
+		case name == "array_to_string" && (n == 2 || n == 3):
+			return strict(text, func(v []types.Value) types.Value {
+				vals, nulls, _ := arrayItems(v[0].S)
+				var out []string
+				for i, e := range vals {
+					switch {
+					case !nulls[i]:
+						out = append(out, e)
+					case n == 3:
+						out = append(out, v[2].S)
+					}
+				}
+				return types.TextValue(strings.Join(out, v[1].S))
+			}, text, text, text)
+		case name == "cardinality" && n == 1:
 			return strict(i4, func(v []types.Value) types.Value {
-				if k := len(arrayElems(v[0].S)); k > 0 {
-					return types.IntValue(int64(k))
+				vals, _, _ := arrayItems(v[0].S)
+				return types.IntValue(int64(len(vals)))
+			}, text)
+		case name != "array_to_string" && name != "cardinality" && n == 2:
+			return strict(i4, func(v []types.Value) types.Value {
+				if vals, _, _ := arrayItems(v[0].S); len(vals) > 0 && v[1].I == 1 {
+					return types.IntValue(int64(len(vals)))
 				}
 				return types.NullValue
 			}, text, i4)
@@ -194,24 +212,35 @@ func (b *binder) pgCatalogFunc(name string, args []plan.Expr, loc int32) (plan.E
 	return nil, false, nil
 }
 
-// arrayElems splits a one-dimensional array's text ("{a,b}") into its
-// elements (unquoted; NULL elements dropped).
-func arrayElems(s string) []string {
+// arrayItems splits a one-dimensional array's text as PostgreSQL's array
+// input reads it: unquoted elements are trimmed and an unquoted NULL is
+// NULL (nulls[i]). ok is false for anything else (nested braces,
+// dimension decorations, empty or malformed elements).
+func arrayItems(s string) (vals []string, nulls []bool, ok bool) {
 	s = strings.TrimSpace(s)
-	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' || s == "{}" {
-		return nil
-	}
-	var out []string
-	var cur strings.Builder
-	inQuote, quoted := false, false
-	flush := func() {
-		if v := cur.String(); quoted || v != "NULL" {
-			out = append(out, v)
-		}
-		cur.Reset()
-		quoted = false
+	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' {
+		return nil, nil, false
 	}
 	body := s[1 : len(s)-1]
+	if strings.TrimSpace(body) == "" {
+		return nil, nil, true
+	}
+	var cur strings.Builder
+	inQuote, quoted := false, false
+	flush := func() bool {
+		v := cur.String()
+		if !quoted {
+			v = strings.TrimSpace(v)
+			if v == "" {
+				return false
+			}
+		}
+		vals = append(vals, v)
+		nulls = append(nulls, !quoted && strings.EqualFold(v, "NULL"))
+		cur.Reset()
+		quoted = false
+		return true
+	}
 	for i := 0; i < len(body); i++ {
 		c := body[i]
 		switch {
@@ -220,14 +249,84 @@ func arrayElems(s string) []string {
 			cur.WriteByte(body[i])
 		case c == '"':
 			inQuote, quoted = !inQuote, true
-		case c == ',' && !inQuote:
-			flush()
+		case inQuote:
+			cur.WriteByte(c)
+		case c == ',':
+			if !flush() {
+				return nil, nil, false
+			}
+		case c == '{' || c == '}':
+			return nil, nil, false
+		case quoted && c != ' ' && c != '\t':
+			return nil, nil, false // text after a closing quote
+		case quoted:
 		default:
 			cur.WriteByte(c)
 		}
 	}
-	flush()
-	return out
+	if inQuote || !flush() {
+		return nil, nil, false
+	}
+	return vals, nulls, true
+}
+
+// textArrayArg binds n where joind accepts one of its text-encoded arrays:
+// an array literal ('{a,NULL}'::text[], its elements checked against the
+// element type), or an expression isCatalogArray accepts. Anything else is
+// an array joind does not have.
+func (b *binder) textArrayArg(s *scope, n *pg_query.Node) (plan.Expr, error) {
+	if tc := n.GetTypeCast(); tc != nil && len(tc.TypeName.ArrayBounds) > 0 {
+		c := tc.Arg.GetAConst()
+		if c == nil || c.GetSval() == nil {
+			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported"), tc.Location)
+		}
+		names, mods, err := typeNameParts(tc.TypeName)
+		if err != nil {
+			return nil, b.wrapAt(err, tc.TypeName.Location)
+		}
+		et, err := types.FromTypeName(names, mods, 0)
+		if err != nil {
+			return nil, b.wrapAt(err, tc.TypeName.Location)
+		}
+		text := c.GetSval().Sval
+		vals, nulls, ok := arrayItems(text)
+		if !ok {
+			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported"), c.Location)
+		}
+		for i, v := range vals {
+			if !nulls[i] {
+				if _, err := types.ParseText(v, et); err != nil {
+					return nil, b.wrapAt(err, c.Location)
+				}
+			}
+		}
+		return textConst(text), nil
+	}
+	e, err := b.bindExpr(s, n)
+	if err != nil {
+		return nil, err
+	}
+	if !b.isCatalogArray(e) {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported"), nodeLocation(n))
+	}
+	return e, nil
+}
+
+// isCatalogArray reports whether e may be one of joind's text-encoded
+// catalog arrays: a text column of a system catalog (its array columns are
+// text), or current_schemas(). User text is never an array.
+func (b *binder) isCatalogArray(e plan.Expr) bool {
+	if e.Type().ID != types.Text {
+		return false
+	}
+	switch x := e.(type) {
+	case *plan.ColRef:
+		o, ok := b.colOrigin[x.ID]
+		return ok && o.TableOID != 0 && o.TableOID < storage.FirstUserOID
+	case *plan.Call:
+		return x.Func.Name == "current_schemas"
+	}
+	return false
 }
 
 func argTypeList(args []plan.Expr) string {
@@ -244,9 +343,9 @@ func argTypeList(args []plan.Expr) string {
 // read as x's type; ok is false when arr is not text (a real array, which
 // joind does not have).
 func (b *binder) anyOverText(s *scope, a *pg_query.A_Expr) (plan.Expr, bool, error) {
-	r, err := b.bindExpr(s, a.Rexpr)
-	if err != nil || r.Type().ID != types.Text {
-		return nil, false, nil
+	r, err := b.textArrayArg(s, a.Rexpr)
+	if err != nil {
+		return nil, true, err
 	}
 	l, err := b.bindExpr(s, a.Lexpr)
 	if err != nil {
@@ -270,9 +369,14 @@ func (b *binder) anyOverText(s *scope, a *pg_query.A_Expr) (plan.Expr, bool, err
 				return types.NullValue, nil
 			}
 			sawNull := v[0].Null
-			for _, e := range arrayElems(v[1].S) {
+			vals, nulls, _ := arrayItems(v[1].S)
+			for i, e := range vals {
 				if v[0].Null {
 					break
+				}
+				if nulls[i] {
+					sawNull = true
+					continue
 				}
 				ev, err := types.ParseText(e, lt)
 				if err != nil {
@@ -307,9 +411,9 @@ func (b *binder) textArraySubscript(s *scope, ind *pg_query.A_Indirection) (plan
 	if idx == nil || idx.IsSlice || idx.Uidx == nil {
 		return nil, false, nil
 	}
-	arr, err := b.bindExpr(s, ind.Arg)
-	if err != nil || arr.Type().ID != types.Text {
-		return nil, false, nil
+	arr, err := b.textArrayArg(s, ind.Arg)
+	if err != nil {
+		return nil, true, err
 	}
 	i, err := b.bindExpr(s, idx.Uidx)
 	if err != nil {
@@ -319,8 +423,8 @@ func (b *binder) textArraySubscript(s *scope, ind *pg_query.A_Indirection) (plan
 		return nil, true, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer"), b.locOf(i))
 	}
 	return b.call("array_subscript", []plan.Expr{arr, i}, types.TextType, func(v []types.Value) (types.Value, error) {
-		el := arrayElems(v[0].S)
-		if v[1].I < 1 || v[1].I > int64(len(el)) {
+		el, nulls, _ := arrayItems(v[0].S)
+		if v[1].I < 1 || v[1].I > int64(len(el)) || nulls[v[1].I-1] {
 			return types.NullValue, nil
 		}
 		return types.TextValue(el[v[1].I-1]), nil

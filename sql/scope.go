@@ -23,8 +23,13 @@ type nsItem struct {
 	// lateralBad marks the left input of a RIGHT or FULL join as seen from
 	// a LATERAL right input: visible, but an error to reference.
 	lateralBad bool
+	// stored marks a table (which has PostgreSQL's system columns).
+	stored bool
 	// hidden are columns reachable only for *-expansion bookkeeping (none yet).
 }
+
+// systemColumns are the columns PostgreSQL gives every table.
+var systemColumns = map[string]bool{"tableoid": true, "cmax": true, "xmax": true, "cmin": true, "xmin": true, "ctid": true}
 
 // scope is the name-resolution context of one query level.
 type scope struct {
@@ -195,6 +200,16 @@ func (b *binder) noteOuter(s *scope, lvl int, e plan.Expr) {
 
 // missingColumn builds PostgreSQL's 42703 with its fuzzy-match hint.
 func (b *binder) missingColumn(s *scope, rel, name string, loc int32) error {
+	if systemColumns[name] {
+		// A table's system column exists in PostgreSQL; joind has none.
+		for cur := s; cur != nil; cur = cur.parent {
+			for _, it := range cur.items {
+				if it.stored && (rel == "" && it.colsVisible || rel != "" && it.relVisible && it.name == rel) {
+					return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "system column \"%s\" is not supported", name), loc)
+				}
+			}
+		}
+	}
 	var e *pgerr.Error
 	if rel != "" {
 		e = pgerr.New(pgerr.UndefinedColumn, "column %s.%s does not exist", rel, name)

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
@@ -24,6 +25,14 @@ type cteEnv struct {
 	cte     *pg_query.CommonTableExpr
 	def     *scope  // the query level whose WITH defined it
 	bodyEnv *cteEnv // the CTEs its own body may reference
+	// shared is the materialized body once bound (nil while unbound or
+	// when each reference inlines its own copy); names its column names.
+	shared *plan.CTE
+	names  []string
+	// inlined counts references bound as their own copy; volatile is set
+	// when such a copy calls a volatile function.
+	inlined  int
+	volatile bool
 }
 
 func (e *cteEnv) lookup(name string) *cteEnv {
@@ -58,15 +67,28 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt, parent *scope, ctes *cteEn
 				return nil, nil, b.errAt(pgerr.New(pgerr.DuplicateAlias, "WITH query name \"%s\" specified more than once", cte.Ctename), cte.Location)
 			}
 			seen[cte.Ctename] = true
+			if (cte.SearchClause != nil || cte.CycleClause != nil) && !(w.Recursive && refersTo(cte.Ctequery, cte.Ctename)) {
+				// SEARCH/CYCLE add columns; only a recursive query may have them.
+				return nil, nil, b.errAt(pgerr.New(pgerr.SyntaxError, "WITH query is not recursive"), cte.Location)
+			}
 			if w.Recursive && refersTo(cte.Ctequery, cte.Ctename) {
 				return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH RECURSIVE is not supported"), cte.Location)
 			}
 			if cte.Ctequery.GetSelectStmt() == nil {
 				return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "data-modifying statements in WITH are not supported"), cte.Location)
 			}
-			s.ctes = &cteEnv{parent: s.ctes, name: cte.Ctename, cte: cte, def: s, bodyEnv: s.ctes}
+			env := &cteEnv{parent: s.ctes, name: cte.Ctename, cte: cte, def: s, bodyEnv: s.ctes}
+			if err := b.defineCTE(s, env); err != nil {
+				return nil, nil, err
+			}
+			s.ctes = env
 		}
 	}
+	// FOR UPDATE/SHARE is not a no-op in PostgreSQL: the row locks make
+	// concurrent writers and TRUNCATE/DROP wait, NOWAIT and SKIP LOCKED
+	// answer from them, and a locked row is re-read after a concurrent
+	// change. joind takes no row locks, so accepting it would answer
+	// differently under concurrency.
 	if len(sel.LockingClause) > 0 {
 		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "SELECT FOR UPDATE/SHARE is not supported"), -1)
 	}
@@ -209,9 +231,8 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 			groups = append(groups, g)
 		}
 	}
-	if sel.GroupDistinct {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "GROUP BY DISTINCT is not supported"), -1)
-	}
+	// GROUP BY DISTINCT only removes duplicate grouping sets; without
+	// grouping sets (rejected above) it is GROUP BY.
 
 	// DISTINCT.
 	distinct := false
@@ -386,14 +407,16 @@ func (b *binder) bindSortClause(s *scope, clause []*pg_query.Node, targets *[]*t
 	var out []sortItem
 	for _, n := range clause {
 		sb := n.GetSortBy()
-		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
-			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY ... USING is not supported"), sb.Location)
-		}
 		idx, err := b.findTarget(s, sb.Node, targets, "ORDER BY")
 		if err != nil {
 			return nil, err
 		}
 		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
+			if desc, err = b.usingDirection(sb, (*targets)[idx].expr.Type()); err != nil {
+				return nil, err
+			}
+		}
 		nf := desc
 		switch sb.SortbyNulls {
 		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
@@ -404,6 +427,28 @@ func (b *binder) bindSortClause(s *scope, clause []*pg_query.Node, targets *[]*t
 		out = append(out, sortItem{target: idx, desc: desc, nullsFirst: nf, loc: nodeLocation(sb.Node)})
 	}
 	return out, nil
+}
+
+// usingDirection resolves ORDER BY x USING op: PostgreSQL accepts a btree
+// ordering operator of x's type, "<" sorting ascending and ">" descending
+// (NULLS FIRST by default then, as for DESC).
+func (b *binder) usingDirection(sb *pg_query.SortBy, t types.Type) (bool, error) {
+	op := opName(sb.UseOp)
+	if len(sb.UseOp) > 1 && (len(sb.UseOp) > 2 || sb.UseOp[0].GetString_().GetSval() != "pg_catalog") {
+		return false, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY ... USING %s is not supported",
+			strings.Join(nameParts(sb.UseOp), ".")), sb.Location)
+	}
+	if op != "<" && op != ">" {
+		if _, err := types.ResolveOperator(op, t, t); err != nil {
+			return false, b.wrapAt(err, sb.Location)
+		}
+		return false, b.errAt(pgerr.New(pgerr.WrongObjectType, "operator %s is not a valid ordering operator", op).
+			WithHint("Ordering operators must be \"<\" or \">\" members of btree operator families."), sb.Location)
+	}
+	if _, err := types.ResolveOperator(op, t, t); err != nil {
+		return false, b.wrapAt(err, sb.Location)
+	}
+	return op == ">", nil
 }
 
 // findTarget is findTargetlistEntrySQL92/99 for ORDER BY: an output name or

@@ -165,6 +165,12 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		"int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange", "xid", "cid", "tid":
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", name)
 	default:
+		// _int4 and friends: PostgreSQL's names of the array types.
+		if strings.HasPrefix(name, "_") {
+			if _, err := FromTypeName([]string{name[1:]}, nil, 0); err == nil {
+				return Type{}, pgerr.New(pgerr.FeatureNotSupported, "array types are not supported")
+			}
+		}
 		return Type{}, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", full)
 	}
 	if arrayBounds > 0 {

@@ -257,3 +257,30 @@ func (n *Apply) Columns() []Column {
 }
 
 func (n *Apply) Children() []Node { return []Node{n.Left, n.Right} }
+
+// CTE is a materialized WITH query: its Plan runs at most once per
+// statement and every CTEScan of it reads the same rows, as PostgreSQL
+// evaluates a WITH query referenced more than once, marked MATERIALIZED, or
+// calling volatile functions (random() must not differ between references).
+// Plan is planned on its own, like a subquery expression's plan.
+type CTE struct {
+	Name string
+	Plan Node
+	// Refs counts the CTEScans of this CTE in the statement.
+	Refs int
+	// Materialized forces sharing even for one reference (MATERIALIZED, or
+	// volatile functions in Plan); otherwise a single reference may be
+	// inlined by the optimizer.
+	Materialized bool
+}
+
+// CTEScan reads the rows of a materialized WITH query; Cols[i] is a fresh
+// column carrying the i-th column of CTE.Plan. It is a leaf: rewrites never
+// look into the shared plan.
+type CTEScan struct {
+	CTE  *CTE
+	Cols []Column
+}
+
+func (n *CTEScan) Columns() []Column { return n.Cols }
+func (n *CTEScan) Children() []Node  { return nil }

@@ -1,0 +1,93 @@
+package operators
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/joind/joind/sql/plan"
+)
+
+// Materialized holds the rows of a plan computed at most once and shared
+// by every reader (a materialized WITH query). The first reader to open
+// runs the plan; the others wait for and reuse its rows.
+type Materialized struct {
+	run  func(context.Context) ([]arrow.Record, error)
+	mu   sync.Mutex
+	done bool
+	recs []arrow.Record
+	err  error
+}
+
+// NewMaterialized returns the shared rows of run, not yet computed.
+func NewMaterialized(run func(context.Context) ([]arrow.Record, error)) *Materialized {
+	return &Materialized{run: run}
+}
+
+func (m *Materialized) rows(ctx context.Context) ([]arrow.Record, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.done {
+		recs, err := m.run(ctx)
+		// A reader cancelled early (its consumer stopped) must not leave
+		// its cancellation behind for the others: the next reader retries.
+		if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) && ctx.Err() != nil {
+			return nil, err
+		}
+		m.recs, m.err, m.done = recs, err, true
+	}
+	return m.recs, m.err
+}
+
+// NewMaterializedScan reads m's rows as columns cols (positionally the
+// shared plan's columns, under the reader's own ColumnIDs).
+func NewMaterializedScan(m *Materialized, cols []plan.Column) Operator {
+	return &materializedScan{m: m, cols: cols, schema: schemaOf(cols)}
+}
+
+type materializedScan struct {
+	m      *Materialized
+	cols   []plan.Column
+	schema *arrow.Schema
+}
+
+func (s *materializedScan) Columns() []plan.Column { return s.cols }
+func (s *materializedScan) Partitions() int        { return 1 }
+
+func (s *materializedScan) Open(ctx context.Context, _ int) (Stream, error) {
+	return &materializedStream{scan: s, ctx: ctx}, nil
+}
+
+type materializedStream struct {
+	scan   *materializedScan
+	ctx    context.Context
+	recs   []arrow.Record
+	loaded bool
+	at     int
+}
+
+func (st *materializedStream) Next() (arrow.Record, error) {
+	if err := checkCtx(st.ctx); err != nil {
+		return nil, err
+	}
+	if !st.loaded {
+		recs, err := st.scan.m.rows(st.ctx)
+		if err != nil {
+			return nil, err
+		}
+		st.recs, st.loaded = recs, true
+	}
+	for st.at < len(st.recs) {
+		r := st.recs[st.at]
+		st.at++
+		if r.NumRows() > 0 {
+			return array.NewRecord(st.scan.schema, r.Columns(), r.NumRows()), nil
+		}
+	}
+	return nil, io.EOF
+}
+
+func (st *materializedStream) Close() error { return nil }

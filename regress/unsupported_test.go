@@ -1,0 +1,77 @@
+package regress
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// TestUnsupportedOverWire sends statements PostgreSQL answers but joind
+// does not implement, and checks each fails over the wire with SQLSTATE
+// 0A000 (a message naming the feature, and the error position at the
+// construct when at is set) rather than answering differently. Under
+// JOIND_REGRESS_TARGET=postgres it checks instead that PostgreSQL answers
+// every one, so the list cannot hold statements that are errors anyway.
+// The features joind does implement are in sql/unsupported.sql.
+func TestUnsupportedOverWire(t *testing.T) {
+	ep := startTarget(t, regressDB)
+	c := connect(t, ep)
+	mustExec(t, c, "DROP TABLE IF EXISTS uw_t")
+	mustExec(t, c, "CREATE TABLE uw_t (a int, b text)")
+	mustExec(t, c, "INSERT INTO uw_t VALUES (1, 'x'), (2, NULL)")
+	t.Cleanup(func() {
+		c.Exec(context.Background(), "DROP TABLE IF EXISTS uw_t")
+		c.Exec(context.Background(), "DROP TABLE IF EXISTS uw_c")
+	})
+	cases := []struct {
+		sql string
+		at  string // the error position is at this text's first occurrence ("" = not checked)
+	}{
+		{"SELECT '{1,null,3}'::int[]", "int[]"},
+		{"SELECT '{1}'::_int4", "_int4"},
+		{"SELECT ARRAY[1, 2]", "ARRAY"},
+		{"SELECT 1 = ANY (ARRAY[1, 2])", "ARRAY"},
+		{"SELECT cardinality('{1,2}'::int[])", "int[]"},
+		{"SELECT ARRAY(SELECT a FROM uw_t)", "ARRAY"},
+		{"SELECT sum(a) OVER () FROM uw_t", "sum"},
+		{"SELECT DISTINCT ON (a) a FROM uw_t", ""},
+		{"SELECT a, count(*) FROM uw_t GROUP BY ROLLUP (a)", "ROLLUP"},
+		{"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r", "r(n)"},
+		{"SELECT a FROM uw_t FOR UPDATE", ""},
+		{`SELECT b FROM uw_t ORDER BY b COLLATE "en-x-icu"`, "COLLATE"},
+		{"SELECT string_agg(b, ',' ORDER BY b) FROM uw_t", "string_agg"},
+		{"SELECT * FROM generate_series(1, 3) WITH ORDINALITY", "generate_series"},
+		{"SELECT row(a, b) IS NULL FROM uw_t", "row"},
+		{"SELECT * FROM uw_t TABLESAMPLE bernoulli (100)", ""},
+		{"INSERT INTO uw_t VALUES (3, 'y') RETURNING a", ""},
+		{"UPDATE uw_t SET b = 'u' WHERE a = 1", ""},
+		{"CREATE TABLE uw_c (a int CHECK (a > 0))", "CHECK"},
+	}
+	onPostgres := os.Getenv(targetEnv) == "postgres"
+	for _, tc := range cases {
+		_, err := c.Exec(ctxT(t), tc.sql)
+		if onPostgres {
+			if err != nil {
+				t.Errorf("%s: PostgreSQL fails: %v", tc.sql, err)
+			}
+			continue
+		}
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) {
+			t.Errorf("%s: got %v, want SQLSTATE 0A000", tc.sql, err)
+			continue
+		}
+		if pgErr.Code != "0A000" || !strings.Contains(pgErr.Message, "not supported") {
+			t.Errorf("%s: got %s %q, want 0A000 naming the feature", tc.sql, pgErr.Code, pgErr.Message)
+		}
+		if tc.at != "" {
+			if want := int32(strings.Index(tc.sql, tc.at) + 1); pgErr.Position != want {
+				t.Errorf("%s: error position %d, want %d (at %q)", tc.sql, pgErr.Position, want, tc.at)
+			}
+		}
+	}
+}
