@@ -18,7 +18,6 @@ type Narrower interface {
 }
 
 // NarrowInput narrows in, if it is a Narrower, to the columns exprs read.
-// An expression whose columns cannot be told leaves in unchanged.
 func NarrowInput(in Operator, exprs ...plan.Expr) error {
 	n, ok := in.(Narrower)
 	if !ok {
@@ -26,65 +25,16 @@ func NarrowInput(in Operator, exprs ...plan.Expr) error {
 	}
 	ids := map[plan.ColumnID]bool{}
 	for _, e := range exprs {
-		if !ExprColumns(e, ids) {
-			return nil
-		}
+		ExprColumns(e, ids)
 	}
 	return n.Narrow(func(id plan.ColumnID) bool { return ids[id] })
 }
 
-// ExprColumns adds the ColumnIDs e reads to ids. It returns false when e
-// holds an expression it does not know (then every column may be read).
-func ExprColumns(e plan.Expr, ids map[plan.ColumnID]bool) bool {
-	switch x := e.(type) {
-	case nil, *plan.Const, *plan.Param:
-		return true
-	case *plan.ColRef:
-		ids[x.ID] = true
-		return true
-	case *plan.Call:
-		return allExprColumns(x.Args, ids)
-	case *plan.Cast:
-		return ExprColumns(x.Input, ids)
-	case *plan.And:
-		return allExprColumns(x.Args, ids)
-	case *plan.Or:
-		return allExprColumns(x.Args, ids)
-	case *plan.Not:
-		return ExprColumns(x.Arg, ids)
-	case *plan.IsNull:
-		return ExprColumns(x.Arg, ids)
-	case *plan.BoolTest:
-		return ExprColumns(x.Arg, ids)
-	case *plan.IsDistinct:
-		return ExprColumns(x.Left, ids) && ExprColumns(x.Right, ids)
-	case *plan.NullIf:
-		return ExprColumns(x.Left, ids) && ExprColumns(x.Right, ids)
-	case *plan.Coalesce:
-		return allExprColumns(x.Args, ids)
-	case *plan.Case:
-		for _, w := range x.Whens {
-			if !ExprColumns(w.Cond, ids) || !ExprColumns(w.Result, ids) {
-				return false
-			}
-		}
-		return ExprColumns(x.Else, ids)
-	case *plan.Subquery:
-		for _, id := range x.OuterRefs {
-			ids[id] = true
-		}
-		return allExprColumns(x.LHS, ids)
+// ExprColumns adds the ColumnIDs e reads to ids.
+func ExprColumns(e plan.Expr, ids map[plan.ColumnID]bool) {
+	for _, id := range plan.ColumnRefs(e, nil) {
+		ids[id] = true
 	}
-	return false
-}
-
-func allExprColumns(es []plan.Expr, ids map[plan.ColumnID]bool) bool {
-	for _, e := range es {
-		if !ExprColumns(e, ids) {
-			return false
-		}
-	}
-	return true
 }
 
 // Narrow implements Narrower for the wrapped operator (EXPLAIN ANALYZE
@@ -104,9 +54,7 @@ func (f *filterOp) Narrow(keep func(plan.ColumnID) bool) error {
 		return nil
 	}
 	ids := map[plan.ColumnID]bool{}
-	if !ExprColumns(f.predExpr, ids) {
-		return nil
-	}
+	ExprColumns(f.predExpr, ids)
 	if err := n.Narrow(func(id plan.ColumnID) bool { return ids[id] || keep(id) }); err != nil {
 		return err
 	}

@@ -176,17 +176,9 @@ func (c *constChecker) andOr(args []plan.Expr, isOr bool) (*plan.Const, error) {
 // operands lists the direct sub-expressions of the expressions simplify
 // does not handle itself.
 func operands(e plan.Expr) []plan.Expr {
-	switch x := e.(type) {
-	case *plan.Not:
-		return []plan.Expr{x.Arg}
-	case *plan.IsNull:
-		return []plan.Expr{x.Arg}
-	case *plan.BoolTest:
-		return []plan.Expr{x.Arg}
-	case *plan.IsDistinct:
-		return []plan.Expr{x.Left, x.Right}
-	case *plan.NullIf:
-		return []plan.Expr{x.Left, x.Right}
+	switch e.(type) {
+	case *plan.Not, *plan.IsNull, *plan.BoolTest, *plan.IsDistinct, *plan.NullIf:
+		return e.Children()
 	}
 	return nil
 }

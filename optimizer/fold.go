@@ -28,7 +28,7 @@ func foldNodeConstants(c *Context, n plan.Node) (plan.Node, bool) {
 // itself when nothing changed.
 func FoldConstants(ctx *types.EvalContext, e plan.Expr) plan.Expr {
 	changed := false
-	out := mapExpr(e, func(n plan.Expr) plan.Expr {
+	out := plan.Rewrite(e, func(n plan.Expr) plan.Expr {
 		f := foldOne(ctx, n)
 		if f != n {
 			changed = true

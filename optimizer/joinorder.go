@@ -44,7 +44,7 @@ func ReorderJoins(n plan.Node) plan.Node {
 	if !changed {
 		return n
 	}
-	return withChildren(n, newKids)
+	return n.WithChildren(newKids)
 }
 
 func isInnerJoin(n plan.Node) bool {

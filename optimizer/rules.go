@@ -65,7 +65,7 @@ func rewriteOnce(c *Context, n plan.Node, rules []Rule) (plan.Node, bool) {
 			changed = changed || ch
 		}
 		if changed {
-			n = withChildren(n, newKids)
+			n = n.WithChildren(newKids)
 		}
 	}
 	for _, r := range rules {
@@ -74,49 +74,6 @@ func rewriteOnce(c *Context, n plan.Node, rules []Rule) (plan.Node, bool) {
 		}
 	}
 	return n, changed
-}
-
-// withChildren returns a shallow copy of n with new inputs.
-func withChildren(n plan.Node, kids []plan.Node) plan.Node {
-	switch x := n.(type) {
-	case *plan.Filter:
-		c := *x
-		c.Input = kids[0]
-		return &c
-	case *plan.Project:
-		c := *x
-		c.Input = kids[0]
-		return &c
-	case *plan.Aggregate:
-		c := *x
-		c.Input = kids[0]
-		return &c
-	case *plan.Sort:
-		c := *x
-		c.Input = kids[0]
-		return &c
-	case *plan.Limit:
-		c := *x
-		c.Input = kids[0]
-		return &c
-	case *plan.Distinct:
-		c := *x
-		c.Input = kids[0]
-		return &c
-	case *plan.SetOp:
-		c := *x
-		c.Left, c.Right = kids[0], kids[1]
-		return &c
-	case *plan.Join:
-		c := *x
-		c.Left, c.Right = kids[0], kids[1]
-		return &c
-	case *plan.Apply:
-		c := *x
-		c.Left, c.Right = kids[0], kids[1]
-		return &c
-	}
-	return n
 }
 
 // mapNodeExprs applies f to every expression held by n itself (not its

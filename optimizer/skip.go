@@ -33,7 +33,7 @@ func AttachSkips(n plan.Node) plan.Node {
 	if !changed {
 		return n
 	}
-	return withChildren(n, out)
+	return n.WithChildren(out)
 }
 
 // skipConjuncts returns the conjuncts of pred a scan can test against

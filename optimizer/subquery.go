@@ -240,7 +240,7 @@ func colRefsOf(node plan.Node, n int) []plan.Expr {
 // a mark join stacked on input.
 func markJoinsFor(c *Context, input plan.Node, e plan.Expr) (plan.Node, plan.Expr, bool) {
 	changed := false
-	out := mapExpr(e, func(n plan.Expr) plan.Expr {
+	out := plan.Rewrite(e, func(n plan.Expr) plan.Expr {
 		sq, ok := n.(*plan.Subquery)
 		if !ok {
 			return n

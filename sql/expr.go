@@ -1060,7 +1060,7 @@ func (b *binder) aggLevel(s *scope, args []plan.Expr, filter plan.Expr) (lvl int
 func (b *binder) aggRefLoc(id plan.ColumnID, es []plan.Expr) int32 {
 	loc := int32(-1)
 	for _, e := range es {
-		walkExpr(e, func(x plan.Expr) bool {
+		plan.Walk(e, func(x plan.Expr) bool {
 			if r, ok := x.(*plan.ColRef); ok && r.ID == id && loc < 0 {
 				loc = b.locOf(r)
 			}

@@ -136,7 +136,7 @@ func (f *planFormatter) node(n plan.Node, depth int) {
 	}
 	// Subquery plans hang below the node that uses them.
 	for _, e := range nodeExprs(n) {
-		walkExpr(e, func(x plan.Expr) bool {
+		plan.Walk(e, func(x plan.Expr) bool {
 			if sq, ok := x.(*plan.Subquery); ok {
 				fmt.Fprintf(sb, "%s  [subquery %d]\n", ind, f.subID(sq))
 				f.node(sq.Plan, depth+2)

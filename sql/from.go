@@ -379,7 +379,7 @@ func planHasVolatile(n plan.Node) bool {
 	var visit func(plan.Node)
 	visit = func(n plan.Node) {
 		for _, e := range nodeExprs(n) {
-			walkExpr(e, func(x plan.Expr) bool {
+			plan.Walk(e, func(x plan.Expr) bool {
 				switch x := x.(type) {
 				case *plan.Call:
 					found = found || x.Func.Volatile

@@ -537,7 +537,7 @@ func (b *binder) bindGroupItem(s *scope, n *pg_query.Node, targets []*target) (p
 	}
 	fromTarget := func(t *target) (plan.Expr, error) {
 		bad := false
-		walkExpr(t.expr, func(e plan.Expr) bool {
+		plan.Walk(t.expr, func(e plan.Expr) bool {
 			if r, ok := e.(*plan.ColRef); ok && b.aggRefs[r.ID] {
 				bad = true
 			}
@@ -633,7 +633,7 @@ func (b *binder) bindLimitExpr(s *scope, n *pg_query.Node, what string) (plan.Ex
 		}
 	}
 	var bad plan.Expr
-	walkExpr(e, func(x plan.Expr) bool {
+	plan.Walk(e, func(x plan.Expr) bool {
 		if r, ok := x.(*plan.ColRef); ok && bad == nil && local[r.ID] {
 			bad = x
 		}
@@ -904,7 +904,7 @@ func (r *regrouper) rewrite(e plan.Expr) (plan.Expr, error) {
 			}
 		}
 	}
-	return mapChildren(e, r.rewrite)
+	return plan.MapChildren(e, r.rewrite)
 }
 
 func (r *regrouper) isGroupCol(id plan.ColumnID) bool {

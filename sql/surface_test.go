@@ -264,7 +264,7 @@ func collectCTEScans(n plan.Node, out map[*plan.CTE]int) {
 		out[cs.CTE]++
 	}
 	for _, e := range nodeExprs(n) {
-		walkExpr(e, func(x plan.Expr) bool {
+		plan.Walk(e, func(x plan.Expr) bool {
 			if sq, ok := x.(*plan.Subquery); ok {
 				collectCTEScans(sq.Plan, out)
 			}

@@ -171,17 +171,15 @@ func (j *HashJoin) Narrow(keep func(plan.ColumnID) bool) error {
 	for _, c := range cols {
 		ids[c.ID] = true
 	}
-	known := operators.ExprColumns(j.spec.Residual, ids)
+	operators.ExprColumns(j.spec.Residual, ids)
 	for i := range j.spec.LeftKeys {
-		known = operators.ExprColumns(j.spec.LeftKeys[i], ids) && known
-		known = operators.ExprColumns(j.spec.RightKeys[i], ids) && known
+		operators.ExprColumns(j.spec.LeftKeys[i], ids)
+		operators.ExprColumns(j.spec.RightKeys[i], ids)
 	}
-	if known {
-		for _, in := range []operators.Operator{j.left, j.right} {
-			if n, ok := in.(operators.Narrower); ok {
-				if err := n.Narrow(func(id plan.ColumnID) bool { return ids[id] }); err != nil {
-					return err
-				}
+	for _, in := range []operators.Operator{j.left, j.right} {
+		if n, ok := in.(operators.Narrower); ok {
+			if err := n.Narrow(func(id plan.ColumnID) bool { return ids[id] }); err != nil {
+				return err
 			}
 		}
 	}
@@ -201,11 +199,11 @@ func find(cols []plan.Column, c plan.Column, side int) (colSrc, bool) {
 // gathered per candidate pair.
 func (j *HashJoin) compileResidual(lc, rc []plan.Column) error {
 	ids := map[plan.ColumnID]bool{}
-	all := !operators.ExprColumns(j.spec.Residual, ids)
+	operators.ExprColumns(j.spec.Residual, ids)
 	var input []plan.Column
 	for side, cols := range [][]plan.Column{lc, rc} {
 		for i, c := range cols {
-			if all || ids[c.ID] {
+			if ids[c.ID] {
 				j.resSrc = append(j.resSrc, colSrc{side: side, pos: i, col: c})
 				input = append(input, c)
 			}

@@ -6,6 +6,12 @@ import "github.com/joind/joind/types"
 // batches; column references name ColumnIDs of the node's input(s).
 type Expr interface {
 	Type() types.Type
+	// Children returns the direct sub-expressions in evaluation order
+	// (walk.go); subquery plans are not among them.
+	Children() []Expr
+	// WithChildren returns a copy of the expression over kids, which
+	// stand where Children's results stood.
+	WithChildren(kids []Expr) Expr
 }
 
 // ColRef reads a column of the input (or, inside a correlated subquery, of an

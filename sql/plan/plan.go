@@ -36,6 +36,9 @@ type Node interface {
 	Columns() []Column
 	// Children returns the inputs in order (left before right).
 	Children() []Node
+	// WithChildren returns a shallow copy of the node over new inputs, in
+	// Children's order (walk.go).
+	WithChildren(kids []Node) Node
 }
 
 // Scan reads a stored table. Ordinals[i] is the table column behind Cols[i],
