@@ -419,6 +419,11 @@ func (c *conn) parse(sql string) (stmts []Statement, err error) {
 			stmts, err = nil, pgerr.New(pgerr.InternalError, "internal error: %v", r)
 		}
 	}()
+	// Like PostgreSQL (pq_getmsgstring), refuse a query string that is
+	// not UTF-8 before anything parses it.
+	if err := pgerr.CheckUTF8String(sql); err != nil {
+		return nil, err
+	}
 	return c.sess.Parse(sql)
 }
 
