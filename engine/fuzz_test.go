@@ -113,10 +113,11 @@ func FuzzCopyText(f *testing.F) {
 		if fast != slow {
 			t.Fatalf("%s\ninput %q\nfast path: %s\nreference: %s", x.Table.Name(), data, fast, slow)
 		}
-		if slowErr != nil {
-			checkCopyError(t, slowErr, data)
+		for _, err := range []error{fastErr, slowErr} {
+			if err != nil {
+				checkCopyError(t, err, data)
+			}
 		}
-		_ = fastErr
 	})
 }
 
@@ -144,9 +145,14 @@ func fuzzLoad(x *sql.Copy, data []byte, fast bool) (string, error) {
 				}
 				if v.Null {
 					b.WriteString("NULL")
-				} else {
-					fmt.Fprintf(&b, "%q", types.FormatText(nil, v, d.Type, f))
+					continue
 				}
+				txt := types.FormatText(nil, v, d.Type, f)
+				if pgerr.CheckUTF8(txt) != nil {
+					// PostgreSQL checks the input's encoding.
+					return "", fmt.Errorf("loaded text that is not UTF-8: %q", txt)
+				}
+				fmt.Fprintf(&b, "%q", txt)
 			}
 			b.WriteString(")")
 		}
@@ -320,6 +326,21 @@ func FuzzBinaryParam(f *testing.F) {
 				t.Fatalf("%v %x: unexpected SQLSTATE %s: %s", typ, data, pe.Code, pe.Message)
 			}
 			return
+		}
+		// The value is one of the type's: its text output reads back as
+		// itself, and text is valid UTF-8 (textrecv checks it).
+		txt := types.FormatText(nil, v, typ, &types.Format{DateStyle: "ISO, MDY"})
+		if typ.ID == types.Text || typ.ID == types.Varchar || typ.ID == types.Char || typ.ID == types.Unknown {
+			if err := pgerr.CheckUTF8(txt); err != nil {
+				t.Fatalf("%v %x decoded to text that is not UTF-8: %q", typ, data, txt)
+			}
+		}
+		back, err := types.ParseTextFormat(string(txt), typ, &types.Format{DateStyle: "ISO, MDY"}, time.Now())
+		if err != nil {
+			t.Fatalf("%v %x decoded to %+v, whose text %q does not read back: %v", typ, data, v, txt, err)
+		}
+		if again := types.FormatText(nil, back, typ, &types.Format{DateStyle: "ISO, MDY"}); !bytes.Equal(again, txt) {
+			t.Fatalf("%v %x: text %q reads back as %q", typ, data, txt, again)
 		}
 		enc := appendBinary(nil, v, typ)
 		v2, err := decodeBinary(enc, typ)

@@ -146,6 +146,10 @@ func TestSimpleQueryMessages(t *testing.T) {
 		{"set TimeZone=UTC; set application_name=x", []string{"C:SET", "C:SET", "S:application_name=x", "S:TimeZone=UTC", "Z:I"}},
 		{"begin", []string{"C:BEGIN", "Z:T"}},
 		{"commit", []string{"C:COMMIT", "Z:I"}},
+		// A query string that is not UTF-8 fails whole before parsing,
+		// naming the bad character's bytes (as PostgreSQL 15 does).
+		{"select 1; select 'a\xc3'", []string{`E:ERROR:22021:invalid byte sequence for encoding "UTF8": 0xc3 0x27`, "Z:I"}},
+		{"select '\xed\xa0\x80'", []string{`E:ERROR:22021:invalid byte sequence for encoding "UTF8": 0xed 0xa0 0x80`, "Z:I"}},
 	}
 	for _, tc := range cases {
 		expectMessages(t, c.query(tc.sql), tc.want...)
