@@ -96,4 +96,36 @@
 // 57P01 before closing. A panic in the engine while serving a query is
 // recovered, logged with its stack, and reported to that client as XX000; the
 // connection and the server keep running.
+//
+// # Fuzzing
+//
+// Native Go fuzz targets check that no input bytes make the server panic,
+// hang, allocate from a length field, or answer without a PostgreSQL
+// SQLSTATE:
+//
+//   - FuzzStartup (fuzz_test.go): the startup phase — SSL/GSSENC/cancel
+//     requests, StartupMessages of any version and parameters, password
+//     and SASL messages, absurd lengths — against protocolTestEngine.
+//   - FuzzFrontendMessages (fuzz_engine_test.go, package wire_test): every
+//     message after startup, including extended protocol, binary
+//     parameters and COPY data, against joind's engine.
+//   - FuzzCopyText, FuzzCopyBinary, FuzzBinaryParam (engine/fuzz_test.go):
+//     the text/CSV COPY loader (its fast path must agree with the
+//     reference path), the binary COPY reader and the binary parameter
+//     decoder.
+//
+// Each input of the wire targets goes to a fresh loopback connection; the
+// server must answer with well-formed messages, errors with a SQLSTATE
+// valid at that point (never XX000), nothing after FATAL, close within a
+// deadline once the client half-closes, log no recovered panic, and then
+// serve another client. `go test` runs every target's seeds and its
+// testdata/fuzz/<Target>/ corpus, which keeps each input that once failed
+// as a regression. .ci/run fuzzes each target for 10s (JOIND_FUZZTIME);
+// to search longer, run one target at a time from the repository root:
+//
+//	go test ./wire -run '^$' -fuzz '^FuzzFrontendMessages$' -fuzztime 30m
+//	go test ./engine -run '^$' -fuzz '^FuzzCopyText$' -fuzztime 30m
+//
+// A failing input is written to the package's testdata/fuzz/<Target>/;
+// fix the code and commit the file with the fix.
 package wire
