@@ -182,7 +182,7 @@ func (c *conn) startTLS() bool {
 }
 
 func (c *conn) startSession(minor uint32, body []byte) bool {
-	c.be = pgproto3.NewBackend(c.nc, c.nc)
+	c.be = pgproto3.NewBackend(&lengthGuard{r: c.nc}, c.nc)
 	c.be.SetMaxBodyLen(c.srv.opts.MaxMessageSize)
 	startup, err := parseStartupParams(body)
 	if err != nil {

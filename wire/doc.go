@@ -50,6 +50,11 @@
 // reported setting, BackendKeyData (process id + random secret, needed to
 // cancel), and ReadyForQuery. The connection ends on Terminate, on a lost
 // socket, on a protocol violation (FATAL 08P01), or on shutdown (FATAL 57P01).
+// A message's length is checked as its header arrives (msglimit.go), before
+// any buffer is made for it: as in PostgreSQL, messages without data (Sync,
+// Flush, Terminate, Close, Describe, Execute, CopyDone, CopyFail) may claim
+// at most 10000 bytes and a password message 65535; others are bounded by
+// ServerOptions.MaxMessageSize.
 //
 // # Simple query protocol
 //
