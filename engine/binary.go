@@ -7,6 +7,7 @@ package engine
 
 import (
 	"encoding/binary"
+	"errors"
 	"math"
 	"strings"
 
@@ -128,18 +129,42 @@ func appendNumericBinary(dst []byte, s string) []byte {
 	return dst
 }
 
-// numericTextFromBinary decodes the binary numeric format to text.
+// numericTextFromBinary decodes the binary numeric format to text, reading
+// its fields in numeric_recv's order so that a short value and a bad field
+// fail as PostgreSQL's do. Digits hidden by dscale are dropped, as
+// numeric_recv truncates them.
 func numericTextFromBinary(b []byte) (string, error) {
-	bad := pgerr.New(codeInvalidBinary, "invalid numeric binary representation")
-	if len(b) < 8 {
-		return "", bad
+	if len(b) < 4 {
+		return "", errBinaryShort()
 	}
 	ndigits := int(binary.BigEndian.Uint16(b))
 	weight := int(int16(binary.BigEndian.Uint16(b[2:])))
+	if len(b) < 6 {
+		return "", errBinaryShort()
+	}
 	sign := binary.BigEndian.Uint16(b[4:])
+	switch sign {
+	case numericPos, numericNeg, numericNaN, numericPInf, numericNInf:
+	default:
+		return "", pgerr.New(codeInvalidBinary, "invalid sign in external \"numeric\" value")
+	}
+	if len(b) < 8 {
+		return "", errBinaryShort()
+	}
 	dscale := int(binary.BigEndian.Uint16(b[6:]))
-	if len(b) != 8+2*ndigits || dscale > 0x3FFF {
-		return "", bad
+	if dscale > 0x3FFF { // NUMERIC_DSCALE_MASK
+		return "", pgerr.New(codeInvalidBinary, "invalid scale in external \"numeric\" value")
+	}
+	for i := 0; i < ndigits; i++ {
+		if len(b) < 8+2*i+2 {
+			return "", errBinaryShort()
+		}
+		if binary.BigEndian.Uint16(b[8+2*i:]) > 9999 {
+			return "", pgerr.New(codeInvalidBinary, "invalid digit in external \"numeric\" value")
+		}
+	}
+	if len(b) > 8+2*ndigits {
+		return "", errBinaryTrailing
 	}
 	switch sign {
 	case numericNaN:
@@ -148,17 +173,13 @@ func numericTextFromBinary(b []byte) (string, error) {
 		return "Infinity", nil
 	case numericNInf:
 		return "-Infinity", nil
-	case numericPos, numericNeg:
-	default:
-		return "", pgerr.New(codeInvalidBinary, "invalid sign in external \"numeric\" value")
 	}
 	digit := func(pos int) int { // base-10000 digit of weight pos
 		i := weight - pos
 		if i < 0 || i >= ndigits {
 			return 0
 		}
-		d := int(binary.BigEndian.Uint16(b[8+2*i:]))
-		return d
+		return int(binary.BigEndian.Uint16(b[8+2*i:]))
 	}
 	var sb strings.Builder
 	if sign == numericNeg {
@@ -168,14 +189,10 @@ func numericTextFromBinary(b []byte) (string, error) {
 		sb.WriteByte('0')
 	} else {
 		for pos := weight; pos >= 0; pos-- {
-			d := digit(pos)
-			if d > 9999 {
-				return "", pgerr.New(codeInvalidBinary, "invalid digit in external \"numeric\" value")
-			}
 			if pos == weight {
-				sb.WriteString(itoa(d))
+				sb.WriteString(itoa(digit(pos)))
 			} else {
-				sb.WriteString(pad4(d))
+				sb.WriteString(pad4(digit(pos)))
 			}
 		}
 	}
@@ -207,11 +224,41 @@ func pad4(d int) string {
 	return string([]byte{byte('0' + d/1000%10), byte('0' + d/100%10), byte('0' + d/10%10), byte('0' + d%10)})
 }
 
-// decodeBinary decodes a parameter sent in binary format as type t.
+// codeInvalidBinary is SQLSTATE invalid_binary_representation.
+const codeInvalidBinary = "22P03"
+
+// errBinaryTrailing is a binary value longer than its type's format: the
+// caller words it for its context, as PostgreSQL does ("incorrect binary
+// data format in bind parameter N" for Bind, "incorrect binary data format"
+// for COPY), both 22P03.
+var errBinaryTrailing = errors.New("incorrect binary data format")
+
+// errBinaryShort is a binary value shorter than its type's format:
+// PostgreSQL's receive functions then read past the value's end, which is
+// pq_getmsg*'s protocol violation.
+func errBinaryShort() error {
+	return pgerr.New(pgerr.ProtocolViolation, "insufficient data left in message")
+}
+
+// The ranges of PostgreSQL's date_recv and timestamp_recv (IS_VALID_DATE,
+// IS_VALID_TIMESTAMP), in days and microseconds since 2000-01-01.
+const (
+	pgMinDate      = -2451545                   // DATETIME_MIN_JULIAN - POSTGRES_EPOCH_JDATE
+	pgEndDate      = 2147483494 - 2451545       // DATE_END_JULIAN - POSTGRES_EPOCH_JDATE
+	pgMinTimestamp = int64(-211813488000000000) // MIN_TIMESTAMP
+)
+
+// decodeBinary decodes a value in PostgreSQL's binary format (a Bind
+// parameter or a binary COPY field) as type t, as t's typreceive does:
+// a short value is 08P01, a long one errBinaryTrailing, a bad one the
+// type's own error.
 func decodeBinary(b []byte, t types.Type) (types.Value, error) {
 	want := func(n int) error {
-		if len(b) != n {
-			return pgerr.New(codeInvalidBinary, "incorrect binary data format in bind parameter")
+		switch {
+		case len(b) < n:
+			return errBinaryShort()
+		case len(b) > n:
+			return errBinaryTrailing
 		}
 		return nil
 	}
@@ -251,13 +298,23 @@ func decodeBinary(b []byte, t types.Type) (types.Value, error) {
 		if err != nil {
 			return types.Value{}, err
 		}
-		return types.ParseText(s, t)
+		v, err := types.ParseText(s, t)
+		if err != nil && pgerr.Code(err) == pgerr.InvalidTextRepresentation {
+			// The digits are well formed, so only their number can be
+			// refused (PostgreSQL's own limit is far above joind's).
+			return types.Value{}, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
+		}
+		return v, err
 	case types.Date:
 		if err := want(4); err != nil {
 			return types.Value{}, err
 		}
 		d := int64(int32(binary.BigEndian.Uint32(b)))
-		if d != math.MinInt32 && d != math.MaxInt32 {
+		switch {
+		case d == math.MinInt32 || d == math.MaxInt32: // -infinity, infinity
+		case d < pgMinDate || d >= pgEndDate:
+			return types.Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range")
+		default:
 			d += pgEpochDays
 		}
 		return types.IntValue(d), nil
@@ -267,6 +324,11 @@ func decodeBinary(b []byte, t types.Type) (types.Value, error) {
 		}
 		ts := int64(binary.BigEndian.Uint64(b))
 		if ts != math.MinInt64 && ts != math.MaxInt64 {
+			// PostgreSQL's upper bound is a little above what joind's
+			// microseconds since 1970 can hold: that part is refused too.
+			if ts < pgMinTimestamp || ts >= math.MaxInt64-pgEpochMicros {
+				return types.Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range")
+			}
 			ts += pgEpochMicros
 		}
 		return types.IntValue(ts), nil
@@ -281,8 +343,9 @@ func decodeBinary(b []byte, t types.Type) (types.Value, error) {
 		}
 		return types.Value{Iv: iv}, types.CheckStorableInterval(iv)
 	}
+	// text, varchar, bpchar, unknown: the characters themselves (textrecv).
+	if err := pgerr.CheckUTF8(b); err != nil {
+		return types.Value{}, err
+	}
 	return types.ParseText(string(b), t)
 }
-
-// codeInvalidBinary is SQLSTATE invalid_binary_representation.
-const codeInvalidBinary = "22P03"

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"testing"
 
+	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/types"
 )
 
@@ -82,6 +83,57 @@ func TestStripZone(t *testing.T) {
 		}
 		if !ok || got != want {
 			t.Errorf("stripZone(%q) = %q %v, want %q", in, got, ok, want)
+		}
+	}
+}
+
+// TestDecodeBinaryLikePostgres: each case is what PostgreSQL 15 answers to
+// SELECT $1::<type> with the bytes bound in binary format (checked with
+// pgconn's ExecParams against the oracle); a trailing-bytes error is
+// errBinaryTrailing, which Bind words "in bind parameter N".
+func TestDecodeBinaryLikePostgres(t *testing.T) {
+	for _, c := range []struct {
+		typ  types.Type
+		hex  string
+		want string // the value's text, or "code: message"
+	}{
+		{types.Int4Type, "000001", "08P01: insufficient data left in message"},
+		{types.Int4Type, "", "08P01: insufficient data left in message"},
+		{types.Int4Type, "0000000102", "trailing"},
+		{types.BoolType, "02", "t"},
+		{types.BoolType, "0101", "trailing"},
+		{types.DateType, "7f000000", "5835676-01-26"},
+		{types.DateType, "7fffffff", "infinity"},
+		{types.DateType, "80000001", "22008: date out of range"},
+		{types.TimestampType, "7f00000000000000", "291993-08-11 05:40:16.847872"},
+		{types.TextType, "61ff", `22021: invalid byte sequence for encoding "UTF8": 0xff`},
+		{types.TextType, "6100", `22021: invalid byte sequence for encoding "UTF8": 0x00`},
+		{types.TextType, "61e282", `22021: invalid byte sequence for encoding "UTF8": 0xe2 0x82`},
+		{types.VarcharType, "6162", "ab"},
+		{types.NumericType, "00010000", "08P01: insufficient data left in message"},
+		{types.NumericType, "00020000000000000001", "08P01: insufficient data left in message"},
+		{types.NumericType, "0001000000000000000109", "trailing"},
+		{types.NumericType, "00010000000000002710", `22P03: invalid digit in external "numeric" value`},
+		{types.NumericType, "00010000120000000001", `22P03: invalid sign in external "numeric" value`},
+		{types.NumericType, "00010000000040000001", `22P03: invalid scale in external "numeric" value`},
+		{types.NumericType, "000200000000000000010005", "1"}, // dscale 0 hides the second digit
+		{types.NumericType, "00018000000000000001", "0"},
+		{types.NumericType, "00010000c00000000001", "NaN"},
+		{types.IntervalType, "000000000000000000000000000000", "08P01: insufficient data left in message"},
+	} {
+		b, _ := hex.DecodeString(c.hex)
+		v, err := decodeBinary(b, c.typ)
+		var got string
+		switch {
+		case err == errBinaryTrailing:
+			got = "trailing"
+		case err != nil:
+			got = pgerr.Code(err) + ": " + err.Error()
+		default:
+			got = string(types.FormatText(nil, v, c.typ, &types.Format{DateStyle: "ISO, MDY"}))
+		}
+		if got != c.want {
+			t.Errorf("%v %s: got %q, want %q", c.typ, c.hex, got, c.want)
 		}
 	}
 }

@@ -565,79 +565,122 @@ const binaryCopySignature = "PGCOPY\n\xff\r\n\x00"
 
 // copyFromBinary reads PostgreSQL's binary COPY format: a header, then per
 // row a 16-bit field count and length-prefixed fields (-1 = NULL), ending
-// with a count of -1.
+// with a count of -1 or the end of the data. The checks, their order and
+// their wording are CopyFrom's (ReceiveCopyBinaryHeader, NextCopyFrom,
+// CopyReadBinaryAttribute); header errors have no CONTEXT line, row errors
+// name the line and, for a field, the column but not its bytes.
 func (s *session) copyFromBinary(ctx context.Context, x *sql.Copy, br *bufio.Reader, fill []types.Value, builders []array.Builder) (int64, error) {
 	defs := x.Table.Columns()
 	name := x.Table.Name()
 	f := s.format()
-	bad := func(line int64, msg string) error {
-		return copyLoadError(pgerr.New(codeBadCopyFormat, "%s", msg), name, int(line), "", "")
-	}
-	hdr := make([]byte, 19)
-	if _, err := io.ReadFull(br, hdr); err != nil || string(hdr[:11]) != binaryCopySignature {
-		if err != nil && pgerr.Code(err) == pgerr.QueryCanceled {
-			return 0, err
+	bad := func(msg string) error { return pgerr.New(codeBadCopyFormat, "%s", msg) }
+	// read fills b; it returns how much it read and any error that is not
+	// the data's end (a CopyFail, a cancel), which ends the COPY as it is.
+	read := func(b []byte) (int, error) {
+		n, err := io.ReadFull(br, b)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			err = nil
 		}
-		return 0, bad(0, "COPY file signature not recognized")
+		return n, err
 	}
-	if ext := binary.BigEndian.Uint32(hdr[15:]); ext > 0 {
-		if _, err := io.CopyN(io.Discard, br, int64(ext)); err != nil {
-			return 0, bad(0, "invalid COPY file header (wrong length)")
+	var sig [len(binaryCopySignature)]byte
+	if n, err := read(sig[:]); err != nil {
+		return 0, err
+	} else if n < len(sig) || string(sig[:]) != binaryCopySignature {
+		return 0, bad("COPY file signature not recognized")
+	}
+	var word [4]byte
+	if n, err := read(word[:]); err != nil {
+		return 0, err
+	} else if n < 4 {
+		return 0, bad("invalid COPY file header (missing flags)")
+	}
+	flags := binary.BigEndian.Uint32(word[:])
+	if flags&(1<<16) != 0 {
+		return 0, bad("invalid COPY file header (WITH OIDS)")
+	}
+	if (flags&^(1<<16))>>16 != 0 {
+		return 0, bad("unrecognized critical flags in COPY file header")
+	}
+	if n, err := read(word[:]); err != nil {
+		return 0, err
+	} else if n < 4 || int32(binary.BigEndian.Uint32(word[:])) < 0 {
+		return 0, bad("invalid COPY file header (missing length)")
+	}
+	if ext := int64(binary.BigEndian.Uint32(word[:])); ext > 0 {
+		if n, err := io.CopyN(io.Discard, br, ext); err != nil && err != io.EOF {
+			return 0, err
+		} else if n < ext {
+			return 0, bad("invalid COPY file header (wrong length)")
 		}
 	}
 	row := make([]types.Value, len(defs))
 	var rows int64
-	var buf []byte
-	for line := int64(1); ; line++ {
+	var field bytes.Buffer
+	for line := 1; ; line++ {
+		rowErr := func(err error) error { return pgerr.As(err).WithWhere(fmt.Sprintf("COPY %s, line %d", name, line)) }
 		var cnt [2]byte
-		if _, err := io.ReadFull(br, cnt[:]); err != nil {
-			if err == io.EOF {
-				return rows, nil // end of data without a trailer, as PostgreSQL allows
-			}
-			if pgerr.Code(err) == pgerr.QueryCanceled {
-				return 0, err
-			}
-			return 0, bad(line, "unexpected EOF in COPY data")
+		if n, err := read(cnt[:]); err != nil {
+			return 0, err
+		} else if n < 2 {
+			return rows, nil // end of data without a trailer, as PostgreSQL allows
 		}
 		n := int16(binary.BigEndian.Uint16(cnt[:]))
 		if n == -1 {
+			// The trailer must end the data.
+			if k, err := read(cnt[:1]); err != nil {
+				return 0, err
+			} else if k > 0 {
+				return 0, rowErr(bad("received copy data after EOF marker"))
+			}
 			return rows, nil
 		}
 		if int(n) != len(x.Columns) {
-			return 0, bad(line, fmt.Sprintf("row field count is %d, expected %d", n, len(x.Columns)))
+			return 0, rowErr(bad(fmt.Sprintf("row field count is %d, expected %d", n, len(x.Columns))))
 		}
 		copy(row, fill)
 		for _, c := range x.Columns {
-			var l [4]byte
-			if _, err := io.ReadFull(br, l[:]); err != nil {
-				return 0, bad(line, "unexpected EOF in COPY data")
+			fieldErr := func(err error) error {
+				return pgerr.As(err).WithWhere(fmt.Sprintf("COPY %s, line %d, column %s", name, line, defs[c].Name))
 			}
-			size := int32(binary.BigEndian.Uint32(l[:]))
+			if k, err := read(word[:]); err != nil {
+				return 0, err
+			} else if k < 4 {
+				return 0, fieldErr(bad("unexpected EOF in COPY data"))
+			}
+			size := int32(binary.BigEndian.Uint32(word[:]))
 			if size == -1 {
 				row[c] = types.NullValue
 				continue
 			}
 			if size < 0 {
-				return 0, bad(line, "invalid field size")
+				return 0, fieldErr(bad("invalid field size"))
 			}
-			buf = append(buf[:0], make([]byte, size)...)
-			if _, err := io.ReadFull(br, buf); err != nil {
-				return 0, bad(line, "unexpected EOF in COPY data")
+			// The buffer grows with the bytes that arrive, not with the
+			// length word, so a lying length cannot allocate gigabytes.
+			field.Reset()
+			if k, err := io.CopyN(&field, br, int64(size)); err != nil && err != io.EOF {
+				return 0, err
+			} else if k < int64(size) {
+				return 0, fieldErr(bad("unexpected EOF in COPY data"))
 			}
-			v, err := decodeBinary(buf, defs[c].Type)
+			v, err := decodeBinary(field.Bytes(), defs[c].Type)
+			if err == errBinaryTrailing {
+				err = pgerr.New(codeInvalidBinary, "incorrect binary data format")
+			}
 			if err != nil {
-				return 0, copyLoadError(err, name, int(line), defs[c].Name, "")
+				return 0, fieldErr(err)
 			}
 			if defs[c].Type.Typmod >= 0 {
 				// Length and precision limits, as a text value would get.
 				if v, err = types.CastValue(nil, v, types.Type{ID: defs[c].Type.ID, Typmod: -1}, defs[c].Type, false); err != nil {
-					return 0, copyLoadError(err, name, int(line), defs[c].Name, "")
+					return 0, fieldErr(err)
 				}
 			}
 			row[c] = v
 		}
 		if err := checkNotNull(x, row, f); err != nil {
-			return 0, copyLoadError(err, name, int(line), "", "")
+			return 0, rowErr(err)
 		}
 		for c, d := range defs {
 			types.AppendValue(builders[c], d.Type, row[c])

@@ -558,8 +558,26 @@ func (p *chunkParser) flush() {
 	p.rows = 0
 }
 
-// parse parses one chunk of whole records.
+// parse parses one chunk of whole records. Text must be valid UTF-8:
+// PostgreSQL checks the encoding as it reads, so the records before a bad
+// byte load (or fail) first, then the record holding it fails with 22021
+// and a CONTEXT line without its text.
 func (p *chunkParser) parse(buf []byte, first bool) *chunkResult {
+	bad := pgerr.InvalidUTF8At(buf)
+	if bad < 0 {
+		return p.parseRecords(buf, first)
+	}
+	start, _ := p.l.cutPoint(buf[:bad], 0, false)
+	res := p.parseRecords(buf[:max(start, 0)], first)
+	if res.err != nil || res.ended {
+		return res
+	}
+	res.lines++
+	return &chunkResult{lines: res.lines, errLine: res.lines, err: &rowError{err: pgerr.InvalidEncoding(buf[bad:])}}
+}
+
+// parseRecords parses one chunk of whole records of valid text.
+func (p *chunkParser) parseRecords(buf []byte, first bool) *chunkResult {
 	p.res = &chunkResult{}
 	p.rows = 0
 	for _, a := range p.cols {

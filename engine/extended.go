@@ -171,11 +171,17 @@ func (p *preparedStmt) Bind(params [][]byte, paramFormats, resultFormats []int16
 			pt.params[i] = types.NullValue
 		case paramFormats[i] == 1:
 			v, err := decodeBinary(b, t)
+			if err == errBinaryTrailing {
+				err = pgerr.New(codeInvalidBinary, "incorrect binary data format in bind parameter %d", i+1)
+			}
 			if err != nil {
 				return nil, err
 			}
 			pt.params[i] = v
 		default:
+			if err := pgerr.CheckUTF8(b); err != nil {
+				return nil, err
+			}
 			v, err := types.ParseTextFormat(string(b), t, f, now)
 			if err != nil && (t.ID == types.Date || t.ID == types.Timestamp) {
 				// PostgreSQL's date and timestamp input ignore a zone

@@ -182,7 +182,7 @@ func (c *conn) startTLS() bool {
 }
 
 func (c *conn) startSession(minor uint32, body []byte) bool {
-	c.be = pgproto3.NewBackend(c.nc, c.nc)
+	c.be = pgproto3.NewBackend(&lengthGuard{r: c.nc}, c.nc)
 	c.be.SetMaxBodyLen(c.srv.opts.MaxMessageSize)
 	startup, err := parseStartupParams(body)
 	if err != nil {
@@ -419,6 +419,11 @@ func (c *conn) parse(sql string) (stmts []Statement, err error) {
 			stmts, err = nil, pgerr.New(pgerr.InternalError, "internal error: %v", r)
 		}
 	}()
+	// Like PostgreSQL (pq_getmsgstring), refuse a query string that is
+	// not UTF-8 before anything parses it.
+	if err := pgerr.CheckUTF8String(sql); err != nil {
+		return nil, err
+	}
 	return c.sess.Parse(sql)
 }
 

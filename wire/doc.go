@@ -50,6 +50,11 @@
 // reported setting, BackendKeyData (process id + random secret, needed to
 // cancel), and ReadyForQuery. The connection ends on Terminate, on a lost
 // socket, on a protocol violation (FATAL 08P01), or on shutdown (FATAL 57P01).
+// A message's length is checked as its header arrives (msglimit.go), before
+// any buffer is made for it: as in PostgreSQL, messages without data (Sync,
+// Flush, Terminate, Close, Describe, Execute, CopyDone, CopyFail) may claim
+// at most 10000 bytes and a password message 65535; others are bounded by
+// ServerOptions.MaxMessageSize.
 //
 // # Simple query protocol
 //
@@ -96,4 +101,36 @@
 // 57P01 before closing. A panic in the engine while serving a query is
 // recovered, logged with its stack, and reported to that client as XX000; the
 // connection and the server keep running.
+//
+// # Fuzzing
+//
+// Native Go fuzz targets check that no input bytes make the server panic,
+// hang, allocate from a length field, or answer without a PostgreSQL
+// SQLSTATE:
+//
+//   - FuzzStartup (fuzz_test.go): the startup phase — SSL/GSSENC/cancel
+//     requests, StartupMessages of any version and parameters, password
+//     and SASL messages, absurd lengths — against protocolTestEngine.
+//   - FuzzFrontendMessages (fuzz_engine_test.go, package wire_test): every
+//     message after startup, including extended protocol, binary
+//     parameters and COPY data, against joind's engine.
+//   - FuzzCopyText, FuzzCopyBinary, FuzzBinaryParam (engine/fuzz_test.go):
+//     the text/CSV COPY loader (its fast path must agree with the
+//     reference path), the binary COPY reader and the binary parameter
+//     decoder.
+//
+// Each input of the wire targets goes to a fresh loopback connection; the
+// server must answer with well-formed messages, errors with a SQLSTATE
+// valid at that point (never XX000), nothing after FATAL, close within a
+// deadline once the client half-closes, log no recovered panic, and then
+// serve another client. `go test` runs every target's seeds and its
+// testdata/fuzz/<Target>/ corpus, which keeps each input that once failed
+// as a regression. .ci/run fuzzes each target for 10s (JOIND_FUZZTIME);
+// to search longer, run one target at a time from the repository root:
+//
+//	go test ./wire -run '^$' -fuzz '^FuzzFrontendMessages$' -fuzztime 30m
+//	go test ./engine -run '^$' -fuzz '^FuzzCopyText$' -fuzztime 30m
+//
+// A failing input is written to the package's testdata/fuzz/<Target>/;
+// fix the code and commit the file with the fix.
 package wire

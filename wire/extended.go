@@ -83,6 +83,9 @@ func (c *conn) parseMsg(es ExtendedSession, m *pgproto3.Parse) error {
 			return pgerr.New("42P05", "prepared statement \"%s\" already exists", m.Name)
 		}
 	}
+	if err := pgerr.CheckUTF8String(m.Query); err != nil {
+		return err
+	}
 	ps, err := es.Prepare(m.Query, m.ParameterOIDs)
 	if err != nil {
 		return err

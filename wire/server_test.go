@@ -147,6 +147,10 @@ func TestSimpleQueryMessages(t *testing.T) {
 		{"set TimeZone=UTC; set application_name=x", []string{"C:SET", "C:SET", "S:application_name=x", "S:TimeZone=UTC", "Z:I"}},
 		{"begin", []string{"C:BEGIN", "Z:T"}},
 		{"commit", []string{"C:COMMIT", "Z:I"}},
+		// A query string that is not UTF-8 fails whole before parsing,
+		// naming the bad character's bytes (as PostgreSQL 15 does).
+		{"select 1; select 'a\xc3'", []string{`E:ERROR:22021:invalid byte sequence for encoding "UTF8": 0xc3 0x27`, "Z:I"}},
+		{"select '\xed\xa0\x80'", []string{`E:ERROR:22021:invalid byte sequence for encoding "UTF8": 0xed 0xa0 0x80`, "Z:I"}},
 	}
 	for _, tc := range cases {
 		expectMessages(t, c.query(tc.sql), tc.want...)
@@ -196,6 +200,28 @@ func TestExtendedProtocolRefusedUntilSync(t *testing.T) {
 	// A lone Sync just gets ReadyForQuery.
 	c.send(&pgproto3.Sync{})
 	expectMessages(t, c.untilReady(), "Z:I")
+}
+
+// TestSmallMessageLimit: a message without data claiming more than
+// PostgreSQL's 10000-byte limit for it fails before its body arrives (no
+// buffer of the claimed size is made, though the server takes 64 MiB
+// messages); the query before it, in the same packet, is answered first.
+func TestSmallMessageLimit(t *testing.T) {
+	ts := startTestServer(t, ServerOptions{})
+	for _, typ := range []byte{'S', 'H', 'X', 'C', 'D', 'E', 'c', 'f'} {
+		c := connected(t, ts)
+		q, _ := (&pgproto3.Query{String: "select 5"}).Encode(nil)
+		c.writeRaw(append(q, typ, 0, 0, 0x27, 0x15)) // 10005 bytes of body claimed, none sent
+		expectMessages(t, c.untilReady(), "T:?column?/23", "D:5", "C:SELECT 1", "Z:I")
+		expectMessages(t, c.untilReady(), "E:FATAL:08P01:invalid message length", "EOF")
+	}
+	// At the limit the body is read, and a Sync's must be empty.
+	c := connected(t, ts)
+	c.writeRaw(append([]byte{'S', 0, 0, 0x27, 0x14}, make([]byte, 10000)...))
+	expectMessages(t, c.untilReady(), "E:FATAL:08P01:invalid message format", "EOF")
+	// A large Query is fine.
+	c = connected(t, ts)
+	expectMessages(t, c.query("select 6; -- "+strings.Repeat("x", 20000)), "T:?column?/23", "D:6", "C:SELECT 1", "Z:I")
 }
 
 func TestMalformedMessageClosesOnlyThatConnection(t *testing.T) {
