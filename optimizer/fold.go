@@ -7,6 +7,9 @@ import (
 
 // foldNodeConstants folds the constant subexpressions of one node.
 func foldNodeConstants(c *Context, n plan.Node) (plan.Node, bool) {
+	if j, ok := n.(*plan.Join); ok && j.NullAware && j.On != nil {
+		return foldNullAwareOn(c, j)
+	}
 	changed := false
 	out := mapNodeExprs(n, func(e plan.Expr) plan.Expr {
 		f := FoldConstants(c.Eval, e)
@@ -19,6 +22,45 @@ func foldNodeConstants(c *Context, n plan.Node) (plan.Node, bool) {
 		return n, false
 	}
 	return out, true
+}
+
+// foldNullAwareOn folds a null-aware join's condition below its key
+// comparisons: each IN value's comparison must stay a key of the join
+// (its NULL decides per row), even when both of its operands fold to
+// constants (NULL::int2 / t.c NOT IN (SELECT 1 ...)).
+func foldNullAwareOn(c *Context, j *plan.Join) (plan.Node, bool) {
+	parts := conjuncts(j.On)
+	changed := false
+	for i, e := range parts {
+		var f plan.Expr
+		switch e.(type) {
+		case *plan.Call, *plan.IsDistinct:
+			f, _ = plan.MapChildren(e, func(k plan.Expr) (plan.Expr, error) { return FoldConstants(c.Eval, k), nil })
+			if kids, old := f.Children(), e.Children(); equalPtrs(kids, old) {
+				f = e
+			}
+		default:
+			f = FoldConstants(c.Eval, e)
+		}
+		if f != e {
+			parts[i], changed = f, true
+		}
+	}
+	if !changed {
+		return j, false
+	}
+	out := *j
+	out.On = andOf(parts)
+	return &out, true
+}
+
+func equalPtrs(a, b []plan.Expr) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // FoldConstants evaluates the constant parts of e at plan time. An

@@ -225,7 +225,7 @@ func joinRows(j *plan.Join, l, r float64) float64 {
 	inner := max(l, r)
 	leftCols, rightCols := outputCols(j.Left), outputCols(j.Right)
 	for _, e := range conjuncts(j.On) {
-		lk, rk, _, ok := equiKey(e, leftCols, rightCols)
+		lk, rk, _, ok := equiKey(e, leftCols, rightCols, false)
 		if !ok {
 			continue
 		}

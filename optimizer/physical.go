@@ -259,7 +259,7 @@ func (pl *planner) planJoin(p *Physical, j *plan.Join) error {
 	leftCols, rightCols := outputCols(j.Left), outputCols(j.Right)
 	var residual []plan.Expr
 	for _, e := range conjuncts(j.On) {
-		lk, rk, nullsEq, ok := equiKey(e, leftCols, rightCols)
+		lk, rk, nullsEq, ok := equiKey(e, leftCols, rightCols, j.NullAware)
 		if !ok {
 			residual = append(residual, e)
 			continue
@@ -334,8 +334,11 @@ func needsCollectLeft(j *plan.Join, jp *JoinPlan) bool {
 }
 
 // equiKey recognises `l = r` (or IS NOT DISTINCT FROM) with one side over
-// each input and hash-compatible types.
-func equiKey(e plan.Expr, leftCols, rightCols colSet) (lk, rk plan.Expr, nullsEq, ok bool) {
+// each input and hash-compatible types. With constSide, a side may read no
+// column at all (it is then computed per row of the input it is given to):
+// a null-aware join's IN values must all be keys, in order, and constant
+// folding can leave one a constant (NULL / t.c NOT IN (SELECT 1 ...)).
+func equiKey(e plan.Expr, leftCols, rightCols colSet, constSide bool) (lk, rk plan.Expr, nullsEq, ok bool) {
 	var a, b plan.Expr
 	switch x := e.(type) {
 	case *plan.Call:
@@ -355,7 +358,7 @@ func equiKey(e plan.Expr, leftCols, rightCols colSet) (lk, rk plan.Expr, nullsEq
 		return nil, nil, false, false
 	}
 	ac, bc := exprCols(a), exprCols(b)
-	if len(ac) == 0 || len(bc) == 0 {
+	if (len(ac) == 0 || len(bc) == 0) && !constSide {
 		return nil, nil, false, false
 	}
 	switch {

@@ -321,8 +321,11 @@ func pushJoinConditionDown(c *Context, n plan.Node) (plan.Node, bool) {
 	}
 	leftCols, rightCols := outputCols(j.Left), outputCols(j.Right)
 	var toLeft, toRight, keep []plan.Expr
-	for _, e := range conjuncts(j.On) {
-		if hasSubquery(e) || isVolatile(e) {
+	for i, e := range conjuncts(j.On) {
+		// A null-aware join's IN-value comparisons are its keys, first and
+		// in order, even when one reads a single side: as a filter its NULL
+		// would drop rows that NOT IN must answer NULL for.
+		if hasSubquery(e) || isVolatile(e) || j.NullAware && i < j.ValueKeys {
 			keep = append(keep, e)
 			continue
 		}

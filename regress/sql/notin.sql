@@ -97,3 +97,16 @@ SELECT id FROM ni_outer WHERE x < ANY (SELECT y FROM ni_inner) ORDER BY id;
 SELECT id, x >= ALL (SELECT y FROM ni_inner) AS ge_all FROM ni_outer ORDER BY id;
 
 DROP TABLE ni_outer, ni_inner, ni_nn, ni_empty, ni_allnull;
+
+-- IN values that constant folding turns into constants stay keys of the
+-- null-aware join (found by regress/sqlfuzz: was XX000).
+CREATE TABLE ni_f (c smallint, b bool);
+INSERT INTO ni_f VALUES (1, true), (NULL, false), (2, NULL);
+SELECT 1 FROM ni_f WHERE (NULL::smallint / ni_f.c) NOT IN (SELECT 1 FROM ni_f);
+SELECT count(*) FROM ni_f WHERE (NULL::smallint / ni_f.c) NOT IN (SELECT 1 FROM ni_f WHERE false);
+SELECT c, ((b AND ('1970-01-01 00:00+00'::timestamptz = '1999-12-31 23:59:59.999999+05:30'::timestamptz)) NOT IN (SELECT true FROM ni_f)) FROM ni_f ORDER BY 1;
+SELECT c, ((NULL::timestamptz = CASE WHEN b THEN '2020-01-01'::timestamptz END) IN (SELECT true FROM ni_f)) FROM ni_f ORDER BY 1;
+SELECT c FROM ni_f WHERE (1 + 1) NOT IN (SELECT c FROM ni_f WHERE c IS NOT NULL) ORDER BY 1;
+SELECT c, NULL::int NOT IN (SELECT c FROM ni_f WHERE c IS NOT NULL) FROM ni_f ORDER BY 1;
+SELECT c, (c * 0 + 3) NOT IN (SELECT c FROM ni_f) FROM ni_f ORDER BY 1;
+DROP TABLE ni_f;
