@@ -691,8 +691,9 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			f.haveTime = true
 		case 'z':
 			// timestamp without time zone checks and then discards a zone,
-			// as PostgreSQL does; timestamptz applies it.
-			if !f.haveTime || f.tz {
+			// as PostgreSQL does; timestamptz applies it. As DecodeDateTime's
+			// DTK_TZ, it needs no time before it ('1970-01-01+00').
+			if f.tz {
 				return f, dtSyntaxErr(typ, in)
 			}
 			off, ok, rangeErr := parseZoneOffset(t.s)

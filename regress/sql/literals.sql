@@ -214,3 +214,10 @@ SELECT * FROM li_dates ORDER BY id;
 DROP VIEW li_view;
 DROP TABLE li_defaults;
 DROP TABLE li_dates;
+
+-- A zone offset needs no time before it (DecodeDateTime's DTK_TZ).
+SELECT '1970-01-01+00'::timestamptz, '1970-01-01 +05:30'::timestamptz, '2020-06-15+02:00'::timestamptz;
+SELECT '+05 2020-01-01'::timestamptz, 'Jan 5 2020 +3'::timestamptz, '2020-01-01 +3 12:00'::timestamptz, '20200101+02'::timestamptz;
+SELECT '1970-01-01+00'::timestamp, '2020-01-01 -15:59:59'::timestamp, '1970-01-01+00'::date;
+SELECT '2020-01-01 12:00 +01 +02'::timestamptz;
+SELECT '2020-01-01 +16'::timestamptz;
