@@ -560,7 +560,7 @@ func registerDateTimeOps() {
 		r, err := intervalNeg(a[0].Iv)
 		return Value{Iv: r}, err
 	})
-	regOp("+", []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) { return a[0], nil })
+	// PostgreSQL 15 has no prefix + for interval (interval_um only).
 	regOp("*", []ID{Interval, Float8}, Interval, func(_ *EvalContext, a []Value) (Value, error) {
 		r, err := intervalMulDiv(a[0].Iv, a[1].F, false)
 		return Value{Iv: r}, err
