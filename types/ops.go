@@ -316,9 +316,9 @@ func registerStringOps() {
 			}
 			return func(ctx *EvalContext, a []Value) (Value, error) {
 				if textLeft {
-					return Value{S: a[0].S + anyToText(ctx, a[1], other)}, nil
+					return Value{S: a[0].S + castToText(ctx, a[1], other)}, nil
 				}
-				return Value{S: anyToText(ctx, a[0], other) + a[1].S}, nil
+				return Value{S: castToText(ctx, a[0], other) + a[1].S}, nil
 			}
 		}
 	}
@@ -363,6 +363,19 @@ func registerStringOps() {
 	regOp("^@", []ID{Text, Text}, Bool, func(_ *EvalContext, a []Value) (Value, error) {
 		return BoolValue(strings.HasPrefix(a[0].S, a[1].S)), nil
 	})
+}
+
+// castToText is v::text, as text || anynonarray (anytextcat: $1::text ||
+// $2) converts its other operand: the output function, except that
+// boolean's cast to text spells true/false where its output is t/f.
+func castToText(ctx *EvalContext, v Value, t Type) string {
+	if t.ID == Bool {
+		if v.I != 0 {
+			return "true"
+		}
+		return "false"
+	}
+	return anyToText(ctx, v, t)
 }
 
 // anyToText is the output function of a polymorphic argument.

@@ -16,3 +16,19 @@ INSERT INTO ff_t VALUES (1), (-2147483648);
 SELECT a FROM ff_t WHERE a = -2147483648;
 SELECT CASE WHEN a > 0 THEN -2147483648 ELSE a END AS c FROM ff_t ORDER BY c;
 DROP TABLE ff_t;
+-- text || anynonarray casts the other operand to text: boolean is true/false
+-- (concat uses the output function: t/f)
+SELECT false || bpchar '1', 'x' || true, true || 'y', concat(true, 'x'), concat_ws(',', false, 1);
+-- a constant GROUP BY / ORDER BY item other than an integer is an error
+CREATE TABLE ff_g (a int4, b text);
+INSERT INTO ff_g VALUES (1, 'x'), (2, 'y'), (1, 'z');
+SELECT a FROM ff_g GROUP BY (1.5);
+SELECT a FROM ff_g GROUP BY a, 'x';
+SELECT a FROM ff_g GROUP BY NULL;
+SELECT a FROM ff_g ORDER BY true;
+SELECT a FROM ff_g ORDER BY 1.0;
+SELECT a FROM ff_g ORDER BY NULL;
+SELECT a FROM ff_g UNION SELECT 3 ORDER BY 'x';
+SELECT a, count(*) FROM ff_g GROUP BY 1 ORDER BY 1;
+SELECT a FROM ff_g GROUP BY a, bigint '1' ORDER BY a;
+DROP TABLE ff_g;

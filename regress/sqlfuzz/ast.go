@@ -71,6 +71,10 @@ func typeName(id types.ID) string {
 	return types.Type{ID: id, Typmod: -1}.SQLName()
 }
 
+// sqlSyntaxFuncs are functions PostgreSQL's grammar spells with keywords
+// (position and extract only so; substring both ways, Flag picks).
+var sqlSyntaxFuncs = map[string]string{"position": "IN", "extract": "FROM", "substring": "FOR"}
+
 var likeNames = map[string]string{"~~": "LIKE", "!~~": "NOT LIKE", "~~*": "ILIKE", "!~~*": "NOT ILIKE"}
 
 func (n *Node) render(b *strings.Builder) {
@@ -102,7 +106,24 @@ func (n *Node) render(b *strings.Builder) {
 		}
 		b.WriteByte(')')
 	case kFunc, kAgg:
-		if n.Text == "count*" {
+		if sep, ok := sqlSyntaxFuncs[n.Text]; ok && n.K == kFunc && len(n.Args) >= 2 && (n.Flag || n.Text != "substring") {
+			// keyword syntax: position(b IN a), EXTRACT(f FROM x), substring(s FROM i [FOR n])
+			b.WriteString(n.Text + "(")
+			if n.Text == "position" {
+				arg(1)
+				b.WriteString(" IN ")
+				arg(0)
+			} else {
+				arg(0)
+				b.WriteString(" FROM ")
+				arg(1)
+				if len(n.Args) > 2 {
+					b.WriteString(" " + sep + " ")
+					arg(2)
+				}
+			}
+			b.WriteByte(')')
+		} else if n.Text == "count*" {
 			b.WriteString("count(*)")
 		} else {
 			b.WriteString(n.Text)

@@ -39,10 +39,11 @@ type Stats struct {
 	// BothErrors counts both-error outcomes by PostgreSQL's SQLSTATE and
 	// message head: what the generator wastes queries on.
 	BothErrors map[string]int
+	sample     map[string]string // one query per BothErrors key
 }
 
 // TopErrors is the n most frequent both-error kinds.
-func (s *Stats) TopErrors(n int) string {
+func (s *Stats) TopErrors(n int, verbose bool) string {
 	type kv struct {
 		k string
 		n int
@@ -58,6 +59,9 @@ func (s *Stats) TopErrors(n int) string {
 			break
 		}
 		fmt.Fprintf(&b, "  %6d %s\n", e.n, e.k)
+		if verbose {
+			fmt.Fprintf(&b, "         e.g. %s\n", s.sample[e.k])
+		}
 	}
 	return b.String()
 }
@@ -108,6 +112,7 @@ func NewFuzzer(cfg Config, joindDSN, pgDSN string) (*Fuzzer, error) {
 	f := &Fuzzer{cfg: cfg, j: &peer{name: "joind", dsn: joindDSN}, pg: &peer{name: "postgres", dsn: pgDSN, pg: true},
 		cat: newCatalog(&cfg.Knobs), shown: map[verdict]int{}}
 	f.Stats.BothErrors = map[string]int{}
+	f.Stats.sample = map[string]string{}
 	for _, p := range []*peer{f.j, f.pg} {
 		if err := p.connect(); err != nil {
 			return nil, err
@@ -169,12 +174,17 @@ func (f *Fuzzer) Run() error {
 		for i := 0; i < f.cfg.PerSchema && !f.done(start); i++ {
 			q := g.query()
 			q.analyze(sch)
+			q.strictPrecedence = !f.cfg.Knobs.AllowErrorPrecedence
 			f.Stats.Queries++
 			jr, pr := both(f.j, f.pg, q.sel.SQL())
 			v, sig, detail := compare(q, jr, pr)
 			f.Stats.Verdicts[v]++
 			if v == vBothError {
-				f.Stats.BothErrors[pr.state+" "+errHead(pr.err)]++
+				k := pr.state + " " + errHead(pr.err)
+				f.Stats.BothErrors[k]++
+				if _, ok := f.Stats.sample[k]; !ok {
+					f.Stats.sample[k] = errContext(q.sel.SQL(), pr.err)
+				}
 			}
 			if jr.broken() || pr.broken() {
 				if err := f.reconnect(sch); err != nil {
@@ -226,7 +236,7 @@ func (f *Fuzzer) shrinkDiff(seed int64, sch *schema, q *query, sig, detail strin
 	deadline := time.Now().Add(shrinkBudget)
 	cur := sch
 	fails := func(s *Select) bool {
-		c := &query{sel: s, mode: q.mode}
+		c := &query{sel: s, mode: q.mode, strictPrecedence: q.strictPrecedence}
 		c.analyze(cur)
 		jr, pr := both(f.j, f.pg, s.SQL())
 		if jr.broken() || pr.broken() {
@@ -238,7 +248,7 @@ func (f *Fuzzer) shrinkDiff(seed int64, sch *schema, q *query, sig, detail strin
 	min := shrinkSelect(q.sel.clone(), fails, deadline)
 	small := shrinkRows(sch, func() bool { return fails(min) }, func(s *schema) error { cur = s; return f.load(s) }, deadline)
 	min = shrinkSelect(min, fails, deadline)
-	final := &query{sel: min, mode: q.mode}
+	final := &query{sel: min, mode: q.mode, strictPrecedence: q.strictPrecedence}
 	final.analyze(cur)
 	jr, pr := both(f.j, f.pg, min.SQL())
 	v, _, d := compare(final, jr, pr)
@@ -296,4 +306,25 @@ func errHead(err error) string {
 		msg = pe.Message
 	}
 	return quoted.ReplaceAllString(msg, "_")
+}
+
+// errContext is the part of sql around the error's position.
+func errContext(sql string, err error) string {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Position == 0 {
+		return sql
+	}
+	r := []rune(sql)
+	at := int(pe.Position) - 1
+	lo, hi := at-80, at+40
+	if lo < 0 {
+		lo = 0
+	}
+	if hi > len(r) {
+		hi = len(r)
+	}
+	if at > len(r) {
+		at = len(r)
+	}
+	return string(r[lo:at]) + " <HERE> " + string(r[at:hi])
 }

@@ -182,7 +182,13 @@ func (g *gen) compound(t types.ID, depth int, sc *scope) *Node {
 		if len(from) == 0 {
 			return nil
 		}
-		return &Node{K: kCast, T: t, Flag: g.pct(50), Args: []*Node{g.expr(from[g.r.Intn(len(from))], d, sc)}}
+		src := from[g.r.Intn(len(from))]
+		arg := g.expr(src, d, sc)
+		if isString(src) && !isString(t) && g.pct(75) {
+			// text -> t mostly of valid input text (else most casts fail)
+			arg = &Node{K: kLit, T: src, Text: quote(g.inputText(t)) + "::" + typeName(src)}
+		}
+		return &Node{K: kCast, T: t, Flag: g.pct(50), Args: []*Node{arg}}
 	case c < 70:
 		n := &Node{K: kCase, T: t}
 		for i := 0; i < 1+g.r.Intn(2); i++ {
@@ -216,9 +222,24 @@ func (g *gen) compound(t types.ID, depth int, sc *scope) *Node {
 	return nil
 }
 
+func isString(id types.ID) bool {
+	return id == types.Text || id == types.Varchar || id == types.Char
+}
+
+// inputText is valid input text of type t.
+func (g *gen) inputText(t types.ID) string {
+	var pool []string
+	if t == types.Float4 || t == types.Float8 {
+		pool = floatLitPool
+	} else {
+		pool = g.k.filterPool(t, dataPool(colType{id: t}))
+	}
+	return pool[g.r.Intn(len(pool))]
+}
+
 // call is an operator or function call of signature sig.
 func (g *gen) call(k kind, sig types.Signature, t types.ID, d int, sc *scope) *Node {
-	n := &Node{K: k, T: t, Text: sig.Name}
+	n := &Node{K: k, T: t, Text: sig.Name, Flag: g.pct(50)}
 	nargs := len(sig.Args)
 	if sig.Variadic {
 		nargs += g.r.Intn(3)
@@ -603,6 +624,9 @@ type query struct {
 	condEval   bool // set by analyze
 	reprChoice bool // set by analyze
 	emptyInput bool // set by analyze
+	// strictPrecedence: a joind data exception against a PostgreSQL
+	// analysis error is a disagreement (Knobs.AllowErrorPrecedence off)
+	strictPrecedence bool
 }
 
 func (q *query) clone() *query {

@@ -29,6 +29,11 @@ type Knobs struct {
 	// there; PostgreSQL counts from 2000 and accepts up to 294276-12-31).
 	// FINDINGS.md #1.
 	AvoidTimestampsPastInt64 bool
+	// AllowErrorPrecedence: when both fail, a joind data exception (class
+	// 22, raised while folding constants during binding) against a
+	// PostgreSQL analysis error (class 42, raised before any evaluation)
+	// counts as error-precedence, not a disagreement. FINDINGS.md #2.
+	AllowErrorPrecedence bool
 }
 
 // DefaultKnobs avoids every form with an open finding.
@@ -38,6 +43,7 @@ func DefaultKnobs() Knobs {
 		AvoidTypmodLiterals:        true,
 		AvoidNumericTranscendental: true,
 		AvoidTimestampsPastInt64:   true,
+		AllowErrorPrecedence:       true,
 	}
 }
 

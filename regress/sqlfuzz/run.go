@@ -137,12 +137,13 @@ const (
 	vBothError             // same SQLSTATE class
 	vOrderError            // a data exception on one side where evaluation order is open
 	vTimeout               // a side timed out or lost its connection (not a verdict on the answer)
+	vPrecedence            // both failed: joind with a data exception, PostgreSQL with an analysis error (FINDINGS.md #2)
 	vDisagree
 	vInternal // joind XX000
 )
 
 var verdictNames = []string{"agree", "agree-modulo-representative", "joind-0A000", "pg-0A000", "both-error",
-	"order-dependent-error", "timeout", "DISAGREE", "XX000"}
+	"order-dependent-error", "timeout", "error-precedence", "DISAGREE", "XX000"}
 
 func (v verdict) String() string { return verdictNames[v] }
 
@@ -172,6 +173,9 @@ func compare(q *query, jr, pr *result) (v verdict, sig, detail string) {
 	case !jr.ok() && !pr.ok():
 		if jr.state[:2] == pr.state[:2] {
 			return vBothError, "", ""
+		}
+		if !q.strictPrecedence && isDataException(jr.state) && strings.HasPrefix(pr.state, "42") {
+			return vPrecedence, "", fmt.Sprintf("joind %v, postgres %v", jr.err, pr.err)
 		}
 		return vDisagree, "classes " + jr.state + "/" + pr.state,
 			fmt.Sprintf("error classes differ: joind %v, postgres %v", jr.err, pr.err)
