@@ -309,11 +309,18 @@ func (f *From) clone() *From {
 	return &c
 }
 
-func (f *From) render(b *strings.Builder) {
+func (f *From) render(b *strings.Builder) { f.renderAs(b, false) }
+
+// renderAs renders f; noComma spells a "," join as CROSS JOIN, needed left
+// of an explicit JOIN (which binds tighter than a comma: "a, b JOIN c ON
+// a.x = c.x" cannot see a).
+func (f *From) renderAs(b *strings.Builder, noComma bool) {
 	switch {
 	case f.Join != "":
-		f.L.render(b)
-		if f.Join == "," {
+		f.L.renderAs(b, noComma || f.Join != ",")
+		if f.Join == "," && noComma {
+			b.WriteString(" CROSS JOIN ")
+		} else if f.Join == "," {
 			b.WriteString(", ")
 		} else {
 			b.WriteString(" " + f.Join + " ")

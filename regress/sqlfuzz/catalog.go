@@ -55,6 +55,11 @@ func newCatalog(k *Knobs) *catalog {
 			}
 			continue
 		}
+		if orderSensitive[s.Name] {
+			// generated as length(agg(...)): see aggCall
+			c.aggs[types.Int4] = append(c.aggs[types.Int4], s)
+			continue
+		}
 		c.aggs[s.Result] = append(c.aggs[s.Result], s)
 	}
 	for _, to := range types.ConcreteIDs() {

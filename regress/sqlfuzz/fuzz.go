@@ -36,6 +36,8 @@ type Stats struct {
 	MetaFail    int
 	Schemas     int
 	Elapsed     time.Duration
+	JoindTime   time.Duration // spent waiting for joind (differential and metamorphic)
+	PGTime      time.Duration
 	// BothErrors counts both-error outcomes by PostgreSQL's SQLSTATE and
 	// message head: what the generator wastes queries on.
 	BothErrors map[string]int
@@ -72,8 +74,8 @@ func (s *Stats) String() string {
 		parts = append(parts, fmt.Sprintf("%s=%d", verdict(v), n))
 	}
 	qps := float64(s.Queries) / s.Elapsed.Seconds()
-	return fmt.Sprintf("queries=%d (%.0f/s, %d schemas) %s; metamorphic checks=%d skipped=%d failed=%d",
-		s.Queries, qps, s.Schemas, strings.Join(parts, " "), s.MetaChecks, s.MetaSkipped, s.MetaFail)
+	return fmt.Sprintf("queries=%d (%.0f/s, %d schemas; time in joind %.1fs, postgres %.1fs) %s; metamorphic checks=%d skipped=%d failed=%d",
+		s.Queries, qps, s.Schemas, s.JoindTime.Seconds(), s.PGTime.Seconds(), strings.Join(parts, " "), s.MetaChecks, s.MetaSkipped, s.MetaFail)
 }
 
 // Failure is one shrunk, printable failure.
@@ -156,7 +158,10 @@ func (f *Fuzzer) done(start time.Time) bool {
 func (f *Fuzzer) Run() error {
 	start := time.Now()
 	lastProgress := start
-	defer func() { f.Stats.Elapsed = time.Since(start) }()
+	defer func() {
+		f.Stats.Elapsed = time.Since(start)
+		f.Stats.JoindTime, f.Stats.PGTime = f.j.busy, f.pg.busy
+	}()
 	for round := int64(0); !f.done(start); round++ {
 		seed := f.cfg.Seed + round
 		r := rand.New(rand.NewSource(seed))
@@ -175,6 +180,7 @@ func (f *Fuzzer) Run() error {
 			q := g.query()
 			q.analyze(sch)
 			q.strictPrecedence = !f.cfg.Knobs.AllowErrorPrecedence
+			q.lenientData = f.cfg.Knobs.AllowOneSidedDataErrors
 			f.Stats.Queries++
 			jr, pr := both(f.j, f.pg, q.sel.SQL())
 			v, sig, detail := compare(q, jr, pr)
@@ -219,6 +225,7 @@ func (f *Fuzzer) Run() error {
 			if f.cfg.Progress > 0 && time.Since(lastProgress) >= f.cfg.Progress {
 				lastProgress = time.Now()
 				f.Stats.Elapsed = time.Since(start)
+				f.Stats.JoindTime, f.Stats.PGTime = f.j.busy, f.pg.busy
 				f.cfg.Logf("progress: %s", &f.Stats)
 			}
 		}
@@ -236,7 +243,7 @@ func (f *Fuzzer) shrinkDiff(seed int64, sch *schema, q *query, sig, detail strin
 	deadline := time.Now().Add(shrinkBudget)
 	cur := sch
 	fails := func(s *Select) bool {
-		c := &query{sel: s, mode: q.mode, strictPrecedence: q.strictPrecedence}
+		c := &query{sel: s, mode: q.mode, strictPrecedence: q.strictPrecedence, lenientData: q.lenientData}
 		c.analyze(cur)
 		jr, pr := both(f.j, f.pg, s.SQL())
 		if jr.broken() || pr.broken() {
@@ -248,7 +255,7 @@ func (f *Fuzzer) shrinkDiff(seed int64, sch *schema, q *query, sig, detail strin
 	min := shrinkSelect(q.sel.clone(), fails, deadline)
 	small := shrinkRows(sch, func() bool { return fails(min) }, func(s *schema) error { cur = s; return f.load(s) }, deadline)
 	min = shrinkSelect(min, fails, deadline)
-	final := &query{sel: min, mode: q.mode, strictPrecedence: q.strictPrecedence}
+	final := &query{sel: min, mode: q.mode, strictPrecedence: q.strictPrecedence, lenientData: q.lenientData}
 	final.analyze(cur)
 	jr, pr := both(f.j, f.pg, min.SQL())
 	v, _, d := compare(final, jr, pr)

@@ -116,6 +116,9 @@ func (g *gen) aggCall(t types.ID, rs *scope) *Node {
 		return nil
 	}
 	sig := sigs[g.r.Intn(len(sigs))]
+	if orderSensitive[sig.Name] != (sig.Result != t) {
+		return nil // an order-sensitive aggregate is only generated inside length()
+	}
 	argScope := &scope{cols: rs.cols, noSub: true}
 	n := &Node{K: kAgg, T: sig.Result, Text: sig.Name}
 	for i, a := range sig.Args {
@@ -501,11 +504,15 @@ func (g *gen) from() (*From, []colRef) {
 					}
 				}
 			}
-			if len(common) > 0 && g.pct(25) {
-				j.Using = common[:1+g.r.Intn(len(common))]
-				if dupNames(common) {
-					j.Using = nil
+			// USING needs a name that occurs once on each side
+			var once []string
+			for _, c := range common {
+				if countName(names, c) == 1 && countName(rnames, c) == 1 && !contains(once, c) {
+					once = append(once, c)
 				}
+			}
+			if len(once) > 0 && g.pct(25) {
+				j.Using = once[:1+g.r.Intn(len(once))]
 			}
 			if j.Using == nil {
 				j.On = g.joinCond(cols, rcols)
@@ -518,13 +525,21 @@ func (g *gen) from() (*From, []colRef) {
 	return f, cols
 }
 
-func dupNames(s []string) bool {
-	seen := map[string]bool{}
-	for _, x := range s {
-		if seen[x] {
+func countName(ns []namedCol, name string) int {
+	n := 0
+	for _, c := range ns {
+		if c.name == name {
+			n++
+		}
+	}
+	return n
+}
+
+func contains(s []string, x string) bool {
+	for _, y := range s {
+		if y == x {
 			return true
 		}
-		seen[x] = true
 	}
 	return false
 }
@@ -582,6 +597,9 @@ func (g *gen) simpleSelect(want []types.ID, width int) (*Select, []types.ID) {
 			} else {
 				k = g.expr(g.outType(cols), 2, &scope{cols: cols, noSub: true})
 			}
+			if k.K == kLit {
+				continue // a constant GROUP BY item is a position (or an error)
+			}
 			q.GroupBy = append(q.GroupBy, k)
 		}
 		asc.keys = q.GroupBy
@@ -627,6 +645,7 @@ type query struct {
 	// strictPrecedence: a joind data exception against a PostgreSQL
 	// analysis error is a disagreement (Knobs.AllowErrorPrecedence off)
 	strictPrecedence bool
+	lenientData      bool // Knobs.AllowOneSidedDataErrors
 }
 
 func (q *query) clone() *query {

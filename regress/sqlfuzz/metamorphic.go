@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/joind/joind/types"
 )
@@ -149,8 +150,10 @@ const (
 // check runs m on joind and says whether the relation holds.
 func (m *metaCase) check(j *peer) (metaVerdict, string) {
 	whole, parts := m.queries()
+	t := time.Now()
 	wr := j.query(whole)
 	pr := j.query(parts)
+	j.busy += time.Since(t)
 	for _, r := range []*result{wr, pr} {
 		if r.state == "XX000" || (r.broken() && !isTimeout(r.err)) {
 			return mInternal, r.err.Error()

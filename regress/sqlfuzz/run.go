@@ -28,6 +28,7 @@ type peer struct {
 	dsn  string
 	conn *pgconn.PgConn
 	pg   bool // the PostgreSQL oracle (statement_timeout guards it)
+	busy time.Duration
 }
 
 func (p *peer) connect() error {
@@ -120,8 +121,15 @@ func (p *peer) query(sql string) *result {
 // both runs sql on the two servers concurrently.
 func both(j, pg *peer, sql string) (jr, pr *result) {
 	done := make(chan struct{})
-	go func() { pr = pg.query(sql); close(done) }()
+	go func() {
+		t := time.Now()
+		pr = pg.query(sql)
+		pg.busy += time.Since(t)
+		close(done)
+	}()
+	t := time.Now()
 	jr = j.query(sql)
+	j.busy += time.Since(t)
 	<-done
 	return jr, pr
 }
@@ -184,7 +192,7 @@ func compare(q *query, jr, pr *result) (v verdict, sig, detail string) {
 		if jr.ok() {
 			bad, other = pr, "postgres"
 		}
-		if (q.condEval || q.emptyInput) && isDataException(bad.state) {
+		if (q.condEval || q.emptyInput || q.lenientData) && isDataException(bad.state) {
 			return vOrderError, "", other + ": " + bad.err.Error()
 		}
 		return vDisagree, "only " + other + " " + bad.state, fmt.Sprintf("only %s failed: %v", other, bad.err)
@@ -202,10 +210,11 @@ func isTimeout(err error) bool {
 	return errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err)
 }
 
-// isDataException: class 22 (data exception) and 21 (cardinality
-// violation) errors depend on which rows an expression is evaluated for.
+// isDataException: class 22 (data exception), 21 (cardinality violation)
+// and 54000 (chr(0): null character not permitted) errors depend on which
+// rows an expression is evaluated for.
 func isDataException(state string) bool {
-	return strings.HasPrefix(state, "22") || strings.HasPrefix(state, "21") || state == "2201F"
+	return strings.HasPrefix(state, "22") || strings.HasPrefix(state, "21") || state == "54000"
 }
 
 // diffRows describes how the rows differ ("" = equal).
