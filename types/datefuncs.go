@@ -108,10 +108,8 @@ func extractTimestamp(unitIn string, tsv int64, t Type) (*apd.Decimal, bool, err
 	case "julian":
 		jd := int64(date2j(y, mo, d))
 		tod := int64(h)*usecsPerHour + int64(mi)*usecsPerMinute + int64(s)*usecsPerSec + fsec
-		// julian + tod/usecs_per_day, as numeric_div would print it
-		if tod == 0 {
-			return apd.New(jd, 0), true, nil
-		}
+		// julian + tod/usecs_per_day, as numeric_div would print it (also
+		// at midnight: 0/86400000000 has scale 28)
 		frac, _ := numDiv(apd.New(tod, 0), apd.New(usecsPerDay, 0))
 		r, _ := numAdd(apd.New(jd, 0), frac, false)
 		return r, true, nil
@@ -153,8 +151,12 @@ func extractDate(unitIn string, dv int64) (*apd.Decimal, bool, error) {
 		}
 		return nil, false, nil
 	}
-	if unit == "epoch" {
+	switch unit {
+	case "epoch":
 		return dec(dv*86400, 0), true, nil
+	case "julian":
+		// date_part_common's DTK_JULIAN for date: the day number, an integer
+		return dec(dv+unixEpochJD, 0), true, nil
 	}
 	return extractTimestamp(unitIn, dv*usecsPerDay, DateType)
 }

@@ -32,3 +32,6 @@ SELECT a FROM ff_g UNION SELECT 3 ORDER BY 'x';
 SELECT a, count(*) FROM ff_g GROUP BY 1 ORDER BY 1;
 SELECT a FROM ff_g GROUP BY a, bigint '1' ORDER BY a;
 DROP TABLE ff_g;
+-- extract(julian) of a timestamp at midnight keeps numeric_div's scale
+SELECT extract(julian FROM timestamp '1970-01-01 00:00'), extract(julian FROM timestamptz '1970-01-01 00:00+00'),
+       extract(julian FROM timestamp '1970-01-01 12:00'), extract(julian FROM date '1970-01-01');
