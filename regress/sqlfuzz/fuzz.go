@@ -129,7 +129,32 @@ func (f *Fuzzer) load(s *schema) error {
 	if err := f.pg.exec(stmts); err != nil {
 		return err
 	}
-	return f.j.exec(stmts)
+	if err := f.j.exec(stmts); err != nil {
+		f.cfg.Logf("joind failed to load a schema: %v", err)
+		return err
+	}
+	return f.verifyLoad(s)
+}
+
+// verifyLoad checks that joind holds exactly the rows just loaded (a
+// schema that silently diverged would make every later answer differ).
+func (f *Fuzzer) verifyLoad(s *schema) error {
+	for _, t := range s.tables {
+		jr, pr := both(f.j, f.pg, "SELECT * FROM "+t.name)
+		d := ""
+		switch {
+		case !jr.ok() || !pr.ok():
+			d = fmt.Sprintf("joind: %v; postgres: %v", jr.err, pr.err)
+		default:
+			d = diffRows(multiset, jr, pr, false)
+		}
+		if d != "" {
+			err := fmt.Errorf("%s differs after loading: %s", t.name, d)
+			f.fail(&Failure{Kind: "LOAD", Schema: s.script(), Query: "SELECT * FROM " + t.name, Detail: err.Error()})
+			return err
+		}
+	}
+	return nil
 }
 
 // reconnect reopens a broken connection (after a timeout) and reloads.
@@ -173,6 +198,9 @@ func (f *Fuzzer) Run() error {
 			// the statement in err is the repro; the next round drops the tables
 			f.fail(&Failure{Kind: "LOAD", Seed: seed, Schema: sch.script(), Detail: err.Error()})
 			continue
+		}
+		if f.verifyLoad(sch) != nil {
+			continue // recorded by verifyLoad
 		}
 		f.Stats.Schemas++
 		g := &gen{r: r, cat: f.cat, k: f.cfg.Knobs, s: sch}

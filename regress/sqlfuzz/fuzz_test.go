@@ -84,6 +84,7 @@ func TestSQLFuzz(t *testing.T) {
 	t.Logf("sqlfuzz: seed %d, knobs %s", cfg.Seed, knobs)
 	runErr := f.Run()
 	t.Logf("sqlfuzz final: %s", &f.Stats)
+	t.Logf("slowest: joind %v, postgres %v: %.300s", f.j.slowestTime, f.pg.slowestTime, f.pg.slowest)
 	t.Logf("most frequent both-error outcomes:\n%s", f.Stats.TopErrors(15, os.Getenv("JOIND_FUZZ_VERBOSE") != ""))
 	if runErr != nil {
 		t.Fatal(runErr)

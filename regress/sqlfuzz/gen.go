@@ -2,6 +2,7 @@ package sqlfuzz
 
 import (
 	"math/rand"
+	"strings"
 
 	"github.com/joind/joind/types"
 )
@@ -436,7 +437,14 @@ func (g *gen) inSub(d int, sc *scope) *Node {
 	if g.pct(50) {
 		q.Where = g.expr(types.Bool, 2, inner)
 	}
-	return &Node{K: kInSub, T: types.Bool, Flag: g.pct(50), Args: []*Node{g.expr(c.t, d, sc)}, Sub: q}
+	n := &Node{K: kInSub, T: types.Bool, Flag: g.pct(50), Args: []*Node{g.expr(c.t, d, sc)}, Sub: q}
+	if n.Flag && g.k.AvoidNotInNullOperand && strings.Contains(n.Args[0].SQL(), "NULL") {
+		n.Args[0] = g.leaf(c.t, 0, &scope{cols: sc.colsOf(c.t)})
+		for strings.Contains(n.Args[0].SQL(), "NULL") {
+			n.Args[0] = g.leaf(c.t, 0, &scope{cols: sc.colsOf(c.t)})
+		}
+	}
+	return n
 }
 
 // fromTable is one base table under a fresh alias, and its columns.

@@ -29,6 +29,16 @@ type peer struct {
 	conn *pgconn.PgConn
 	pg   bool // the PostgreSQL oracle (statement_timeout guards it)
 	busy time.Duration
+	// slowest query so far, to tune the generator's cost
+	slowest     string
+	slowestTime time.Duration
+}
+
+func (p *peer) note(sql string, d time.Duration) {
+	p.busy += d
+	if d > p.slowestTime {
+		p.slowest, p.slowestTime = sql, d
+	}
 }
 
 func (p *peer) connect() error {
@@ -124,12 +134,12 @@ func both(j, pg *peer, sql string) (jr, pr *result) {
 	go func() {
 		t := time.Now()
 		pr = pg.query(sql)
-		pg.busy += time.Since(t)
+		pg.note(sql, time.Since(t))
 		close(done)
 	}()
 	t := time.Now()
 	jr = j.query(sql)
-	j.busy += time.Since(t)
+	j.note(sql, time.Since(t))
 	<-done
 	return jr, pr
 }
@@ -170,6 +180,10 @@ func compare(q *query, jr, pr *result) (v verdict, sig, detail string) {
 		}
 		return vTimeout, "", fmt.Sprintf("joind: %v; postgres: %v", jr.err, pr.err)
 	}
+	if jr.state == "57014" || pr.state == "57014" {
+		// statement_timeout: the oracle guards itself against runaway plans
+		return vTimeout, "", fmt.Sprintf("joind: %v; postgres: %v", jr.err, pr.err)
+	}
 	if jr.state == "0A000" {
 		return vUnsupported, "", jr.err.Error()
 	}
@@ -179,7 +193,8 @@ func compare(q *query, jr, pr *result) (v verdict, sig, detail string) {
 	}
 	switch {
 	case !jr.ok() && !pr.ok():
-		if jr.state[:2] == pr.state[:2] {
+		if jr.state[:2] == pr.state[:2] || (isDataException(jr.state) && isDataException(pr.state)) {
+			// which data exception comes first depends on evaluation order
 			return vBothError, "", ""
 		}
 		if !q.strictPrecedence && isDataException(jr.state) && strings.HasPrefix(pr.state, "42") {
