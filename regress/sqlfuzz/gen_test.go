@@ -119,7 +119,9 @@ func TestShrinkKeepsFailure(t *testing.T) {
 		if !strings.Contains(q.SQL(), " AS c0") {
 			continue
 		}
-		fails := func(s *Select) bool { return strings.Contains(s.SQL(), "SELECT") && strings.Contains(s.SQL(), " AS c0") }
+		fails := func(s *Select) bool {
+			return strings.Contains(s.SQL(), "SELECT") && strings.Contains(s.SQL(), " AS c0")
+		}
 		min := shrinkSelect(q, fails, timeNowPlus())
 		if !fails(min) {
 			t.Fatalf("shrunk to a query that passes: %s", min.SQL())
