@@ -64,6 +64,13 @@ func extractTimestamp(unitIn string, tsv int64, t Type) (*apd.Decimal, bool, err
 		return nil, false, nil
 	}
 	y, mo, d, h, mi, s, fsec := tsSplit(tsv)
+	return extractFields(unit, unitIn, t, tsv, y, mo, d, h, mi, s, fsec)
+}
+
+// extractFields is extract(unit) of the broken-down datetime (tsv is the
+// timestamp itself, for epoch; a date past the timestamp range has fields
+// but no tsv and never asks for epoch).
+func extractFields(unit, unitIn string, t Type, tsv int64, y, mo, d, h, mi, s int, fsec int64) (*apd.Decimal, bool, error) {
 	var yearOut int64 = int64(y)
 	if y <= 0 {
 		yearOut = int64(y) - 1
@@ -158,7 +165,10 @@ func extractDate(unitIn string, dv int64) (*apd.Decimal, bool, error) {
 		// date_part_common's DTK_JULIAN for date: the day number, an integer
 		return dec(dv+unixEpochJD, 0), true, nil
 	}
-	return extractTimestamp(unitIn, dv*usecsPerDay, DateType)
+	// from the date's fields: dv*usecsPerDay overflows for dates past
+	// the timestamp range, which extract(... FROM date) still accepts
+	y, mo, d := DateToYMD(dv)
+	return extractFields(unit, unitIn, DateType, 0, y, mo, d, 0, 0, 0, 0)
 }
 
 func extractInterval(unitIn string, iv IntervalValue) (*apd.Decimal, bool, error) {
@@ -371,7 +381,11 @@ func registerDateFuncs() {
 	})
 	regFn("date_part", []ID{Text, Date}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
 		// date_part(text, date) is date_part(text, date::timestamp) in PostgreSQL
-		return floatRes(extractTimestamp(a[0].S, dateToTimestamp(a[1].I), TimestampType))
+		ts, err := dateToTimestampChecked(a[1].I)
+		if err != nil {
+			return Value{}, err
+		}
+		return floatRes(extractTimestamp(a[0].S, ts, TimestampType))
 	})
 	regFn("date_part", []ID{Text, Interval}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
 		return floatRes(extractInterval(a[0].S, a[1].Iv))

@@ -520,13 +520,20 @@ func registerDateTimeOps() {
 		}
 		return Value{I: a[0].I - a[1].I}, nil
 	})
-	dateTS := func(v Value) int64 { return dateToTimestamp(v.I) }
 	regOp("+", []ID{Date, Interval}, Timestamp, func(_ *EvalContext, a []Value) (Value, error) {
-		r, err := timestampPlusInterval(dateTS(a[0]), a[1].Iv)
+		ts, err := dateToTimestampChecked(a[0].I)
+		if err != nil {
+			return Value{}, err
+		}
+		r, err := timestampPlusInterval(ts, a[1].Iv)
 		return Value{I: r}, err
 	})
 	regOp("+", []ID{Interval, Date}, Timestamp, func(_ *EvalContext, a []Value) (Value, error) {
-		r, err := timestampPlusInterval(dateTS(a[1]), a[0].Iv)
+		ts, err := dateToTimestampChecked(a[1].I)
+		if err != nil {
+			return Value{}, err
+		}
+		r, err := timestampPlusInterval(ts, a[0].Iv)
 		return Value{I: r}, err
 	})
 	regOp("-", []ID{Date, Interval}, Timestamp, func(_ *EvalContext, a []Value) (Value, error) {
@@ -534,7 +541,11 @@ func registerDateTimeOps() {
 		if err != nil {
 			return Value{}, err
 		}
-		r, err := timestampPlusInterval(dateTS(a[0]), n)
+		ts, err := dateToTimestampChecked(a[0].I)
+		if err != nil {
+			return Value{}, err
+		}
+		r, err := timestampPlusInterval(ts, n)
 		return Value{I: r}, err
 	})
 	regOp("+", []ID{Timestamp, Interval}, Timestamp, func(_ *EvalContext, a []Value) (Value, error) {

@@ -537,7 +537,11 @@ func registerTimestampTZOps() {
 	asTZ := func(v Value, id ID, loc *time.Location) int64 {
 		switch id {
 		case Date:
-			return localToTZ(dateToTimestamp(v.I), loc)
+			ts := dateToTimestamp(v.I)
+			if !tsFinite(ts) || ts == TimestampInfinity-1 {
+				return ts // infinite, or saturated past the last timestamp
+			}
+			return localToTZ(ts, loc)
 		case Timestamp:
 			return localToTZ(v.I, loc)
 		}

@@ -35,3 +35,14 @@ DROP TABLE ff_g;
 -- extract(julian) of a timestamp at midnight keeps numeric_div's scale
 SELECT extract(julian FROM timestamp '1970-01-01 00:00'), extract(julian FROM timestamptz '1970-01-01 00:00+00'),
        extract(julian FROM timestamp '1970-01-01 12:00'), extract(julian FROM date '1970-01-01');
+-- a date past the last timestamp: the cast and date ± interval fail, comparisons
+-- treat it as larger than every finite timestamp (it overflowed before)
+SELECT '5874897-12-31'::date::timestamp;
+SELECT '5874897-12-31'::date::timestamptz;
+SELECT '5874897-12-31'::date > '294246-12-31 23:59:59.999999'::timestamp, '5874897-12-31'::date < 'infinity'::timestamp, '5874897-12-31'::date = 'infinity'::timestamp, 'infinity'::timestamp > '5874897-12-31'::date;
+SELECT '5874897-12-31'::date > '294246-12-31 23:59:59.999999+00'::timestamptz, '5874897-12-31'::date < 'infinity'::timestamptz;
+SELECT '5874897-12-31'::date + interval '1 day';
+SELECT '5874897-12-31'::date - interval '1 day';
+SELECT extract(year FROM '5874897-12-31'::date), extract(doy FROM '5874897-12-31'::date), extract(dow FROM '5874897-12-31'::date), extract(isoyear FROM '5874897-12-31'::date);
+SELECT '294247-01-09'::date::timestamp;
+SELECT '2020-01-01'::date::timestamp, '2020-01-01'::date < '2020-01-01 00:00:01'::timestamp;
