@@ -46,3 +46,6 @@ SELECT '5874897-12-31'::date - interval '1 day';
 SELECT extract(year FROM '5874897-12-31'::date), extract(doy FROM '5874897-12-31'::date), extract(dow FROM '5874897-12-31'::date), extract(isoyear FROM '5874897-12-31'::date);
 SELECT '294247-01-09'::date::timestamp;
 SELECT '2020-01-01'::date::timestamp, '2020-01-01'::date < '2020-01-01 00:00:01'::timestamp;
+-- float output never relies on a decimal exactly on a rounding boundary
+SELECT 3e10::float4, 9e9::float4, 104934416::float4, 1e23::float8, (1024.375::float4 * (1024.375::float4 * '100'::real));
+SELECT 0.1::float4, 1.5::float8, 1e300::float8, 16777216::float4;

@@ -25,6 +25,7 @@ type Config struct {
 	Knobs       Knobs
 	Logf        func(format string, args ...any)
 	Progress    time.Duration // progress line interval (0: none)
+	Prefix      string        // table name prefix (default fz_)
 }
 
 // Stats counts a run's outcomes.
@@ -42,6 +43,32 @@ type Stats struct {
 	// message head: what the generator wastes queries on.
 	BothErrors map[string]int
 	sample     map[string]string // one query per BothErrors key
+}
+
+// Add folds another worker's counts into s (Elapsed: the longest).
+func (s *Stats) Add(o *Stats) {
+	s.Queries += o.Queries
+	for i := range s.Verdicts {
+		s.Verdicts[i] += o.Verdicts[i]
+	}
+	s.MetaChecks += o.MetaChecks
+	s.MetaSkipped += o.MetaSkipped
+	s.MetaFail += o.MetaFail
+	s.Schemas += o.Schemas
+	s.JoindTime += o.JoindTime
+	s.PGTime += o.PGTime
+	if o.Elapsed > s.Elapsed {
+		s.Elapsed = o.Elapsed
+	}
+	if s.BothErrors == nil {
+		s.BothErrors, s.sample = map[string]int{}, map[string]string{}
+	}
+	for k, n := range o.BothErrors {
+		s.BothErrors[k] += n
+		if _, ok := s.sample[k]; !ok {
+			s.sample[k] = o.sample[k]
+		}
+	}
 }
 
 // TopErrors is the n most frequent both-error kinds.
@@ -107,6 +134,9 @@ type Fuzzer struct {
 func NewFuzzer(cfg Config, joindDSN, pgDSN string) (*Fuzzer, error) {
 	if cfg.PerSchema == 0 {
 		cfg.PerSchema = 150
+	}
+	if cfg.Prefix == "" {
+		cfg.Prefix = defaultPrefix
 	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
@@ -190,7 +220,7 @@ func (f *Fuzzer) Run() error {
 	for round := int64(0); !f.done(start); round++ {
 		seed := f.cfg.Seed + round
 		r := rand.New(rand.NewSource(seed))
-		sch := genSchema(r, &f.cfg.Knobs)
+		sch := genSchema(r, &f.cfg.Knobs, f.cfg.Prefix)
 		if err := f.pg.exec(sch.setup()); err != nil {
 			return fmt.Errorf("seed %d: PostgreSQL rejected the generated schema: %v", seed, err)
 		}

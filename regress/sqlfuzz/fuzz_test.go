@@ -3,6 +3,7 @@ package sqlfuzz
 import (
 	"os"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -47,6 +48,7 @@ func servers(t *testing.T) (joindDSN, pgDSN string) {
 //	JOIND_FUZZ_DURATION=30m  run for a duration instead (unbounded queries)
 //	JOIND_FUZZ_PER_SCHEMA=n  queries per generated schema (default 150)
 //	JOIND_FUZZ_KNOBS=...     generator knobs (see Knobs)
+//	JOIND_FUZZ_WORKERS=n     parallel worker pairs of connections (default 1)
 //	JOIND_FUZZ_JOIND_DSN, JOIND_FUZZ_PG_DSN: use running servers
 func TestSQLFuzz(t *testing.T) {
 	knobs, err := knobsFromEnv()
@@ -77,22 +79,58 @@ func TestSQLFuzz(t *testing.T) {
 		}
 	}
 	jdsn, pdsn := servers(t)
-	f, err := NewFuzzer(cfg, jdsn, pdsn)
-	if err != nil {
-		t.Fatal(err)
+	workers := int(envInt(t, "JOIND_FUZZ_WORKERS", 1))
+	if workers < 1 {
+		t.Fatalf("JOIND_FUZZ_WORKERS=%d", workers)
 	}
-	t.Logf("sqlfuzz: seed %d, knobs %s", cfg.Seed, knobs)
-	runErr := f.Run()
-	t.Logf("sqlfuzz final: %s", &f.Stats)
-	t.Logf("slowest: joind %v, postgres %v: %.300s", f.j.slowestTime, f.pg.slowestTime, f.pg.slowest)
-	t.Logf("most frequent both-error outcomes:\n%s", f.Stats.TopErrors(15, os.Getenv("JOIND_FUZZ_VERBOSE") != ""))
-	if runErr != nil {
-		t.Fatal(runErr)
+	t.Logf("sqlfuzz: seed %d, %d worker(s), knobs %s", cfg.Seed, workers, knobs)
+	// Workers share the servers, each with its own connections, seeds
+	// (seed + i*1e9) and tables (fz<i>_t0, ...).
+	fs := make([]*Fuzzer, workers)
+	for i := range fs {
+		wc := cfg
+		if workers > 1 {
+			wc.Seed = cfg.Seed + int64(i)*1_000_000_000
+			wc.Prefix = "fz" + strconv.Itoa(i) + "_"
+			wc.Queries = (cfg.Queries + workers - 1) / workers
+			if i > 0 {
+				wc.Progress = 0 // one progress line: worker 0's
+			}
+		}
+		f, err := NewFuzzer(wc, jdsn, pdsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs[i] = f
 	}
-	for _, fl := range f.Failures {
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for i, f := range fs {
+		wg.Add(1)
+		go func(i int, f *Fuzzer) {
+			defer wg.Done()
+			errs[i] = f.Run()
+		}(i, f)
+	}
+	wg.Wait()
+	total := &Stats{}
+	var failures []*Failure
+	for _, f := range fs {
+		total.Add(&f.Stats)
+		failures = append(failures, f.Failures...)
+	}
+	t.Logf("sqlfuzz final: %s", total)
+	t.Logf("slowest: joind %v, postgres %v: %.300s", fs[0].j.slowestTime, fs[0].pg.slowestTime, fs[0].pg.slowest)
+	t.Logf("most frequent both-error outcomes:\n%s", total.TopErrors(15, os.Getenv("JOIND_FUZZ_VERBOSE") != ""))
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, fl := range failures {
 		t.Errorf("sqlfuzz failure %s (seed %d); minimal repro above", fl.Kind, fl.Seed)
 	}
-	if f.Stats.Verdicts[vAgree] == 0 {
+	if total.Verdicts[vAgree] == 0 {
 		t.Errorf("no query agreed: the generator produces nothing valid")
 	}
 }

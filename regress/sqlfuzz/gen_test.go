@@ -15,7 +15,7 @@ func genQueries(seed int64, n int) []string {
 	k := DefaultKnobs()
 	cat := newCatalog(&k)
 	r := rand.New(rand.NewSource(seed))
-	sch := genSchema(r, &k)
+	sch := genSchema(r, &k, defaultPrefix)
 	g := &gen{r: r, cat: cat, k: k, s: sch}
 	out := sch.setup()
 	for i := 0; i < n; i++ {
@@ -112,7 +112,7 @@ func TestNormalize(t *testing.T) {
 func TestShrinkKeepsFailure(t *testing.T) {
 	k := DefaultKnobs()
 	r := rand.New(rand.NewSource(3))
-	sch := genSchema(r, &k)
+	sch := genSchema(r, &k, defaultPrefix)
 	g := &gen{r: r, cat: newCatalog(&k), k: k, s: sch}
 	for i := 0; i < 50; i++ {
 		q := g.query().sel

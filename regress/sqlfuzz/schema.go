@@ -23,17 +23,19 @@ type schema struct {
 	tables []*table
 }
 
-const tablePrefix = "fz_"
+// defaultPrefix names the tables of a single-worker run (fz_t0, ...);
+// parallel workers use fz<i>_ so they can share a database.
+const defaultPrefix = "fz_"
 
 // genSchema makes 2-3 tables. Every table shares a few column types with
 // the others (so joins and set operations find matching columns), and
 // column names repeat across tables (so USING finds common names).
-func genSchema(r *rand.Rand, k *Knobs) *schema {
+func genSchema(r *rand.Rand, k *Knobs, prefix string) *schema {
 	s := &schema{}
 	nt := 2 + r.Intn(2)
 	shared := []colType{randColType(r), randColType(r)}
 	for i := 0; i < nt; i++ {
-		t := &table{name: tablePrefix + "t" + itoa(i)}
+		t := &table{name: prefix + "t" + itoa(i)}
 		nc := 2 + r.Intn(4)
 		for c := 0; c < nc; c++ {
 			ct := randColType(r)
@@ -65,7 +67,7 @@ func uniqueName(cols []column, name string) string {
 // genRows makes NULL-heavy data with duplicates: each column draws from a
 // small random subset of its type's pool.
 func genRows(r *rand.Rand, k *Knobs, cols []column) [][]*string {
-	n := []int{0, 1, 3, 8, 15, 25}[r.Intn(6)]
+	n := []int{0, 1, 2, 5, 10, 20}[r.Intn(6)]
 	type colGen struct {
 		pool     []string
 		nullRate int
