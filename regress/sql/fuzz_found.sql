@@ -49,3 +49,8 @@ SELECT '2020-01-01'::date::timestamp, '2020-01-01'::date < '2020-01-01 00:00:01'
 -- float output never relies on a decimal exactly on a rounding boundary
 SELECT 3e10::float4, 9e9::float4, 104934416::float4, 1e23::float8, (1024.375::float4 * (1024.375::float4 * '100'::real));
 SELECT 0.1::float4, 1.5::float8, 1e300::float8, 16777216::float4;
+-- degrees/radians use PostgreSQL's RADIANS_PER_DEGREE and float8_div/mul's range checks
+SELECT degrees(0.1::float8), degrees(1::float8), degrees(-3.25::float8), degrees(1e-320::float8), radians(180::float8), radians(0.1::float8), radians(1e-320::float8);
+SELECT degrees('NaN'::float8), degrees('Infinity'::float8), radians('-Infinity'::float8);
+SELECT degrees(1e308::float8);
+SELECT radians(1e-323::float8);

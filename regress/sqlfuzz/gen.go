@@ -438,7 +438,7 @@ func (g *gen) inSub(d int, sc *scope) *Node {
 		q.Where = g.expr(types.Bool, 2, inner)
 	}
 	n := &Node{K: kInSub, T: types.Bool, Flag: g.pct(50), Args: []*Node{g.expr(c.t, d, sc)}, Sub: q}
-	if n.Flag && g.k.AvoidNotInNullOperand && strings.Contains(n.Args[0].SQL(), "NULL") {
+	if g.k.AvoidNotInNullOperand && strings.Contains(n.Args[0].SQL(), "NULL") {
 		n.Args[0] = g.leaf(c.t, 0, &scope{cols: sc.colsOf(c.t)})
 		for strings.Contains(n.Args[0].SQL(), "NULL") {
 			n.Args[0] = g.leaf(c.t, 0, &scope{cols: sc.colsOf(c.t)})
