@@ -544,6 +544,11 @@ func registerStringFuncs() {
 	regFn("right", []ID{Text, Int4}, Text, func(_ *EvalContext, a []Value) (Value, error) {
 		r := []rune(a[0].S)
 		n := a[1].I
+		if n == math.MinInt32 {
+			// text_right negates n in int32: -INT_MIN wraps to INT_MIN,
+			// which clips to zero characters dropped
+			return a[0], nil
+		}
 		if n < 0 {
 			n = max(int64(len(r))+n, 0)
 		}

@@ -54,3 +54,6 @@ SELECT degrees(0.1::float8), degrees(1::float8), degrees(-3.25::float8), degrees
 SELECT degrees('NaN'::float8), degrees('Infinity'::float8), radians('-Infinity'::float8);
 SELECT degrees(1e308::float8);
 SELECT radians(1e-323::float8);
+-- right(s, -2147483648) keeps the whole string (text_right's int32 negation wraps)
+SELECT right('1 day', -2147483648), left('1 day', -2147483648), right('abc', -2147483647), left('abc', -2147483647), right('abc', 2147483647), left('abc', 2147483647);
+SELECT substr('abc', -2147483648, 2147483647), substr('abc', 2147483647, 2), repeat('x', -2147483648), lpad('ab', -2147483648), split_part('a,b', ',', -2147483648);
