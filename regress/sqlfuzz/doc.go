@@ -14,7 +14,9 @@
 // from a random subset of its type's pool) and full of edge values: 0, -0,
 // NaN and ±Infinity, min/max integers, empty and 300-character strings,
 // unicode, LIKE metacharacters, BC and far-future dates, infinite dates
-// and timestamps, huge intervals. Both servers get the same INSERTs.
+// and timestamps, huge intervals. Both servers get the same INSERTs, and
+// every load is verified (each table read back from both) before queries
+// run on it.
 //
 // Expressions (gen.go) are typed from joind's own catalog (catalog.go:
 // types.Operators, types.Functions, types.Aggregates, types.CanCast): to
@@ -96,6 +98,7 @@
 //	JOIND_FUZZ_PER_SCHEMA=n    queries per generated schema (default 150)
 //	JOIND_FUZZ_KNOBS=K=false   generator/compare knobs (Knobs; FINDINGS.md)
 //	JOIND_FUZZ_JOIND_DSN, JOIND_FUZZ_PG_DSN   use running servers instead of starting them
+//	JOIND_FUZZ_WORKERS=n       n worker pairs of connections in parallel (tables fz<i>_*, seeds +i*1e9)
 //	JOIND_FUZZ_VERBOSE=1       show a sample query for each frequent both-error kind
 //
 // With -v it prints progress every 30s and the final counts: queries,
