@@ -369,25 +369,25 @@ func registerStringOps() {
 // $2) converts its other operand: the output function, except that
 // boolean's cast to text spells true/false where its output is t/f.
 func castToText(ctx *EvalContext, v Value, t Type) string {
-	if t.ID == Bool {
+	switch t.ID {
+	case Bool:
 		if v.I != 0 {
 			return "true"
 		}
 		return "false"
+	case Char:
+		return strings.TrimRight(v.S, " ") // rtrim1: bpchar::text drops the padding
 	}
 	return anyToText(ctx, v, t)
 }
 
-// anyToText is the output function of a polymorphic argument.
+// anyToText is the output function of a polymorphic argument (concat,
+// concat_ws): bpchar keeps its padding.
 func anyToText(ctx *EvalContext, v Value, t Type) string {
-	if t.ID == Text || t.ID == Varchar || t.ID == Unknown {
+	if t.ID == Text || t.ID == Varchar || t.ID == Unknown || t.ID == Char {
 		return v.S
 	}
-	f := ctxFormat(ctx)
-	if t.ID == Char {
-		return strings.TrimRight(v.S, " ")
-	}
-	return string(FormatText(nil, v, t, f))
+	return string(FormatText(nil, v, t, ctxFormat(ctx)))
 }
 
 // likeMatch implements LIKE with backslash as the escape character (the

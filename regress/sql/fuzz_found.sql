@@ -57,3 +57,9 @@ SELECT radians(1e-323::float8);
 -- right(s, -2147483648) keeps the whole string (text_right's int32 negation wraps)
 SELECT right('1 day', -2147483648), left('1 day', -2147483648), right('abc', -2147483647), left('abc', -2147483647), right('abc', 2147483647), left('abc', 2147483647);
 SELECT substr('abc', -2147483648, 2147483647), substr('abc', 2147483647, 2), repeat('x', -2147483648), lpad('ab', -2147483648), split_part('a,b', ',', -2147483648);
+-- concat/concat_ws print bpchar with its padding (output function); || casts it to text
+SELECT concat('a'::char(3), 'x'), concat_ws(',', 'a'::char(3), 1), 'a'::char(3) || 'x', 5 || 'a'::char(3);
+CREATE TABLE ff_c (c char(10));
+INSERT INTO ff_c VALUES ('%'), (''), (NULL);
+SELECT concat_ws('-', c, 1) AS w, concat(c, '|') AS x, c || '|' AS y FROM ff_c ORDER BY w;
+DROP TABLE ff_c;
