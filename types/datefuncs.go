@@ -242,10 +242,12 @@ func truncTimestamp(unitIn string, tsv int64) (int64, error) {
 		}
 		mo, d, h, mi, s, fsec = 1, 1, 0, 0, 0, 0
 	case "decade":
+		// timestamp_trunc's DTK_DECADE has no "+ 1" for BC years (unlike
+		// century and millennium): 1 BC (year 0) stays in decade 0
 		if y > 0 {
 			y = (y / 10) * 10
 		} else {
-			y = -((8-(y-1))/10)*10 + 1
+			y = -((8 - (y - 1)) / 10) * 10
 		}
 		mo, d, h, mi, s, fsec = 1, 1, 0, 0, 0, 0
 	case "year":

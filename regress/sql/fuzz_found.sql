@@ -63,3 +63,9 @@ CREATE TABLE ff_c (c char(10));
 INSERT INTO ff_c VALUES ('%'), (''), (NULL);
 SELECT concat_ws('-', c, 1) AS w, concat(c, '|') AS x, c || '|' AS y FROM ff_c ORDER BY w;
 DROP TABLE ff_c;
+-- date_trunc('decade') of BC years: no "+1" (unlike century and millennium)
+SELECT date_trunc('decade', timestamp '0001-06-01 BC') a, date_trunc('decade', timestamp '0005-06-01 BC') b,
+       date_trunc('decade', timestamp '0010-06-01 BC') c, date_trunc('decade', timestamp '0011-06-01 BC') d,
+       date_trunc('decade', timestamp '0009-06-01') e, date_trunc('century', timestamp '0001-06-01 BC') f,
+       date_trunc('millennium', timestamp '0100-06-01 BC') g;
+SELECT date_trunc('decade', timestamptz '0001-01-01 00:00:00+00', 'EST5EDT');

@@ -2,7 +2,6 @@ package sqlfuzz
 
 import (
 	"math/rand"
-	"strings"
 
 	"github.com/joind/joind/types"
 )
@@ -438,11 +437,14 @@ func (g *gen) inSub(d int, sc *scope) *Node {
 		q.Where = g.expr(types.Bool, 2, inner)
 	}
 	n := &Node{K: kInSub, T: types.Bool, Flag: g.pct(50), Args: []*Node{g.expr(c.t, d, sc)}, Sub: q}
-	if g.k.AvoidNotInNullOperand && strings.Contains(n.Args[0].SQL(), "NULL") {
-		n.Args[0] = g.leaf(c.t, 0, &scope{cols: sc.colsOf(c.t)})
-		for strings.Contains(n.Args[0].SQL(), "NULL") {
-			n.Args[0] = g.leaf(c.t, 0, &scope{cols: sc.colsOf(c.t)})
+	if g.k.AvoidNotInNullOperand {
+		// an operand that folds to a constant (NULL / c, c AND false)
+		// trips FINDINGS #5: use a bare column
+		cols := sc.colsOf(c.t)
+		if len(cols) == 0 {
+			return nil
 		}
+		n.Args[0] = &Node{K: kCol, T: c.t, Text: cols[g.r.Intn(len(cols))].name}
 	}
 	return n
 }

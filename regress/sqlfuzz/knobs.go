@@ -47,10 +47,10 @@ type Knobs struct {
 	// package and glibc's libm (PostgreSQL) differ in the last digit
 	// (log10(3.141592653589793), tan(1e300)). FINDINGS.md #4.
 	AvoidLibmFloatFunctions bool
-	// AvoidNotInNullOperand: the left operand of [NOT] IN (subquery) never
-	// contains a NULL literal: `(NULL::smallint / c) NOT IN (SELECT 1 ...)`
-	// (and IN in a SELECT list) is XX000 "null-aware join without an
-	// equi-key". FINDINGS.md #5.
+	// AvoidNotInNullOperand: the left operand of [NOT] IN (subquery) is a
+	// bare column: one that folds to a constant (`(NULL::smallint / c)
+	// NOT IN (SELECT 1 ...)`, `(c AND false) NOT IN (...)`, IN as a value)
+	// is XX000 "null-aware join without an equi-key". FINDINGS.md #5.
 	AvoidNotInNullOperand bool
 	// AvoidAge: no age(): age() of an infinite timestamp differs (joind
 	// decodes infinity from its 1970 epoch, PostgreSQL 15 from 2000).
