@@ -99,6 +99,7 @@
 //	JOIND_FUZZ_KNOBS=K=false   generator/compare knobs (Knobs; FINDINGS.md)
 //	JOIND_FUZZ_JOIND_DSN, JOIND_FUZZ_PG_DSN   use running servers instead of starting them
 //	JOIND_FUZZ_WORKERS=n       n worker pairs of connections in parallel (tables fz<i>_*, seeds +i*1e9)
+//	JOIND_FUZZ_MAX_FAILURES=n  a worker stops after n (shrunk) failures (default 10)
 //	JOIND_FUZZ_VERBOSE=1       show a sample query for each frequent both-error kind
 //
 // With -v it prints progress every 30s and the final counts: queries,

@@ -112,11 +112,17 @@ type Failure struct {
 	Schema string // DDL and data after shrinking
 	Query  string // minimal query (or the metamorphic pair)
 	Detail string
+	// Original is the query as generated, before shrinking
+	Original string
 }
 
 func (f *Failure) String() string {
-	return fmt.Sprintf("=== sqlfuzz %s (JOIND_FUZZ_SEED=%d)\n-- schema and data:\n%s-- query:\n%s;\n-- %s\n",
-		f.Kind, f.Seed, f.Schema, f.Query, strings.ReplaceAll(f.Detail, "\n", "\n-- "))
+	orig := ""
+	if f.Original != "" {
+		orig = "-- as generated (before shrinking, on the full data):\n-- " + f.Original + "\n"
+	}
+	return fmt.Sprintf("=== sqlfuzz %s (JOIND_FUZZ_SEED=%d)\n-- schema and data:\n%s-- query:\n%s;\n-- %s\n%s",
+		f.Kind, f.Seed, f.Schema, f.Query, strings.ReplaceAll(f.Detail, "\n", "\n-- "), orig)
 }
 
 // Fuzzer runs generated queries on joind and PostgreSQL.
@@ -317,10 +323,15 @@ func (f *Fuzzer) shrinkDiff(seed int64, sch *schema, q *query, sig, detail strin
 	final.analyze(cur)
 	jr, pr := both(f.j, f.pg, min.SQL())
 	v, _, d := compare(final, jr, pr)
-	if d == "" {
-		d = detail
+	fl := &Failure{Kind: v.String(), Seed: seed, Schema: small.script(), Query: min.SQL(), Detail: d}
+	if d == "" || min.SQL() == q.sel.SQL() {
+		// not reproduced after shrinking (flaky?): keep the original
+		fl.Detail = detail
 	}
-	f.fail(&Failure{Kind: v.String(), Seed: seed, Schema: small.script(), Query: min.SQL(), Detail: d})
+	if fl.Query != q.sel.SQL() {
+		fl.Original = q.sel.SQL()
+	}
+	f.fail(fl)
 	if err := f.load(sch); err != nil {
 		f.reconnect(sch)
 	}

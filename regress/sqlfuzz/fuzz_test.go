@@ -49,6 +49,7 @@ func servers(t *testing.T) (joindDSN, pgDSN string) {
 //	JOIND_FUZZ_PER_SCHEMA=n  queries per generated schema (default 150)
 //	JOIND_FUZZ_KNOBS=...     generator knobs (see Knobs)
 //	JOIND_FUZZ_WORKERS=n     parallel worker pairs of connections (default 1)
+//	JOIND_FUZZ_MAX_FAILURES=n  a worker stops after n failures (default 10)
 //	JOIND_FUZZ_JOIND_DSN, JOIND_FUZZ_PG_DSN: use running servers
 func TestSQLFuzz(t *testing.T) {
 	knobs, err := knobsFromEnv()
@@ -60,7 +61,7 @@ func TestSQLFuzz(t *testing.T) {
 		Queries:     int(envInt(t, "JOIND_FUZZ_QUERIES", 3000)),
 		PerSchema:   int(envInt(t, "JOIND_FUZZ_PER_SCHEMA", 150)),
 		MetaRate:    25,
-		MaxFailures: 10,
+		MaxFailures: int(envInt(t, "JOIND_FUZZ_MAX_FAILURES", 10)),
 		Knobs:       knobs,
 		Logf:        t.Logf,
 		Progress:    30 * time.Second,

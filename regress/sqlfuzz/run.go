@@ -216,7 +216,13 @@ func compare(q *query, jr, pr *result) (v verdict, sig, detail string) {
 		if q.reprChoice && diffRows(q.mode, jr, pr, true) == "" {
 			return vAgreeRepr, "", ""
 		}
-		return vDisagree, "rows", d
+		// the kind of difference is part of the signature, so shrinking
+		// cannot drift from a column-count to a value difference
+		kind := "rows"
+		if i := strings.IndexByte(d, ':'); i > 0 && !strings.HasPrefix(d, "rows") {
+			kind = d[:i]
+		}
+		return vDisagree, kind, d
 	}
 	return vAgree, "", ""
 }
