@@ -709,7 +709,7 @@ func registerStringFuncs() {
 			c := s[i]
 			ok = c == '_' || (c >= 'a' && c <= 'z') || isDigit(c)
 		}
-		if ok {
+		if ok && !reservedKeywords[s] {
 			return s
 		}
 		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`

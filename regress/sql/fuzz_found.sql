@@ -69,3 +69,6 @@ SELECT date_trunc('decade', timestamp '0001-06-01 BC') a, date_trunc('decade', t
        date_trunc('decade', timestamp '0009-06-01') e, date_trunc('century', timestamp '0001-06-01 BC') f,
        date_trunc('millennium', timestamp '0100-06-01 BC') g;
 SELECT date_trunc('decade', timestamptz '0001-01-01 00:00:00+00', 'EST5EDT');
+-- quote_ident quotes keywords that are not unreserved
+SELECT quote_ident('true'), quote_ident('select'), quote_ident('between'), quote_ident('integer'), quote_ident('left'),
+       quote_ident('year'), quote_ident('text'), quote_ident('abc'), quote_ident('Abc'), quote_ident('a b'), quote_ident('');

@@ -56,10 +56,6 @@ type Knobs struct {
 	// decodes infinity from its 1970 epoch, PostgreSQL 15 from 2000).
 	// FINDINGS.md #6.
 	AvoidAge bool
-	// AvoidQuoteIdent: no quote_ident(): PostgreSQL also quotes keywords
-	// that are not unreserved (quote_ident('true') is "true"), joind only
-	// unsafe characters. FINDINGS.md #8.
-	AvoidQuoteIdent bool
 }
 
 // DefaultKnobs avoids every form with an open finding.
@@ -74,7 +70,6 @@ func DefaultKnobs() Knobs {
 		AvoidLibmFloatFunctions:    true,
 		AvoidNotInNullOperand:      true,
 		AvoidAge:                   true,
-		AvoidQuoteIdent:            true,
 	}
 }
 
@@ -129,7 +124,7 @@ func (k *Knobs) excludedFunc(s types.Signature) bool {
 	if k.AvoidNumericTranscendental && numericTranscendental[s.Name] && hasArg(s, types.Numeric) {
 		return true
 	}
-	if (k.AvoidAge && s.Name == "age") || (k.AvoidQuoteIdent && s.Name == "quote_ident") {
+	if k.AvoidAge && s.Name == "age" {
 		return true
 	}
 	return k.AvoidLibmFloatFunctions && libmFloat[s.Name] && hasArg(s, types.Float8)
