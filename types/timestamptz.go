@@ -240,7 +240,10 @@ func intervalZone(iv IntervalValue) (*time.Location, error) {
 	if iv.Months != 0 || iv.Days != 0 {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "interval time zone \"%s\" must not include months or days", string(appendInterval(nil, iv, "postgres")))
 	}
-	return time.FixedZone("", int(iv.Micros/usecsPerSec)), nil
+	// timestamp_izone keeps the offset in a C int: tz = -(time / USECS_PER_SEC)
+	// wraps for an interval beyond ±68 years of seconds
+	tz := int32(-(iv.Micros / usecsPerSec))
+	return time.FixedZone("", -int(tz)), nil
 }
 
 // parseZoneOffset reads a numeric zone "+h", "+hh", "+hhmm", "+hh:mm",

@@ -72,3 +72,14 @@ SELECT date_trunc('decade', timestamptz '0001-01-01 00:00:00+00', 'EST5EDT');
 -- quote_ident quotes keywords that are not unreserved
 SELECT quote_ident('true'), quote_ident('select'), quote_ident('between'), quote_ident('integer'), quote_ident('left'),
        quote_ident('year'), quote_ident('text'), quote_ident('abc'), quote_ident('Abc'), quote_ident('a b'), quote_ident('');
+-- sum over floats starts from the first value: sum of -0 is -0 (avg starts from 0)
+CREATE TABLE ff_z (g int4, x float8, y float4);
+INSERT INTO ff_z VALUES (1, '-0', '-0'), (1, '-0', '-0'), (1, NULL, NULL), (2, '-0', '-0'), (2, 0, 0), (3, NULL, NULL);
+SELECT sum(x) AS sx, sum(y) AS sy, avg(x) AS ax FROM ff_z WHERE g = 1;
+SELECT g, sum(x) AS sx, sum(y) AS sy, avg(x) AS ax FROM ff_z GROUP BY g ORDER BY g;
+SELECT (SELECT sum('-0'::double precision) FROM ff_z) AS s;
+DROP TABLE ff_z;
+-- timezone(interval, ...) keeps the offset in a C int, as PostgreSQL does
+SELECT timezone((interval '36:00:00' * '123456.789'::double precision), '0001-01-01 00:00:00'::timestamp);
+SELECT timezone((CAST('36:00:00' AS interval) * (real '123456.789' - CAST('-3.25' AS double precision))), '2020-02-29 12:34:56.789'::timestamp);
+SELECT timezone(interval '-05:00', '2020-01-01 12:00:00'::timestamp), timezone(interval '+05:30', '2020-01-01 12:00:00+00'::timestamptz);
