@@ -83,3 +83,10 @@ DROP TABLE ff_z;
 SELECT timezone((interval '36:00:00' * '123456.789'::double precision), '0001-01-01 00:00:00'::timestamp);
 SELECT timezone((CAST('36:00:00' AS interval) * (real '123456.789' - CAST('-3.25' AS double precision))), '2020-02-29 12:34:56.789'::timestamp);
 SELECT timezone(interval '-05:00', '2020-01-01 12:00:00'::timestamp), timezone(interval '+05:30', '2020-01-01 12:00:00+00'::timestamptz);
+-- a GROUP BY expression with a NaN constant matches the same select-list expression
+CREATE TABLE ff_g2 (k1 real, c1 float8);
+INSERT INTO ff_g2 VALUES (1.5, 2), (NULL, 3);
+SELECT CAST((k1 * 'NaN'::real) AS bpchar) AS c0 FROM ff_g2 GROUP BY CAST((k1 * 'NaN'::real) AS bpchar) ORDER BY c0;
+SELECT (real 'NaN' - c1)::bpchar AS c0 FROM ff_g2 GROUP BY (real 'NaN' - c1)::bpchar;
+SELECT c1 * '-0'::float8 AS c0 FROM ff_g2 GROUP BY c1 * '0'::float8;
+DROP TABLE ff_g2;
