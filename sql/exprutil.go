@@ -1,9 +1,10 @@
 package sql
 
 import (
+	"math"
+
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
-	"math"
 )
 
 // exprEqual reports whether two bound expressions are structurally equal
