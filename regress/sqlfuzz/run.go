@@ -95,35 +95,47 @@ func (r *result) broken() bool { return r.err != nil && r.state == "" }
 func (p *peer) query(sql string) *result {
 	ctx, cancel := context.WithTimeout(context.Background(), queryTimeout)
 	defer cancel()
-	rs, err := p.conn.Exec(ctx, sql).ReadAll()
+	// Read through ResultReader, not ReadAll: ReadAll's Result has no
+	// FieldDescriptions when there are no rows.
+	mrr := p.conn.Exec(ctx, sql)
 	res := &result{}
-	if err != nil {
+	n := 0
+	for mrr.NextResult() {
+		n++
+		rr := mrr.ResultReader()
+		res.oids = res.oids[:0]
+		for _, f := range rr.FieldDescriptions() {
+			res.oids = append(res.oids, f.DataTypeOID)
+		}
+		res.rows = res.rows[:0]
+		for rr.NextRow() {
+			vals := rr.Values()
+			cells := make([]string, len(vals))
+			for j, v := range vals {
+				if v == nil {
+					cells[j] = nullText
+				} else {
+					cells[j] = string(v)
+				}
+			}
+			res.rows = append(res.rows, cells)
+		}
+		if _, err := rr.Close(); err != nil && res.err == nil {
+			res.err = err
+		}
+	}
+	if err := mrr.Close(); err != nil && res.err == nil {
 		res.err = err
+	}
+	if res.err == nil && n == 0 {
+		res.err = fmt.Errorf("no result")
+	}
+	if res.err != nil {
 		var pe *pgconn.PgError
-		if errors.As(err, &pe) {
+		if errors.As(res.err, &pe) {
 			res.state = pe.Code
 		}
-		return res
-	}
-	if len(rs) == 0 {
-		res.err = fmt.Errorf("no result")
-		return res
-	}
-	last := rs[len(rs)-1]
-	for _, f := range last.FieldDescriptions {
-		res.oids = append(res.oids, f.DataTypeOID)
-	}
-	res.rows = make([][]string, len(last.Rows))
-	for i, row := range last.Rows {
-		cells := make([]string, len(row))
-		for j, v := range row {
-			if v == nil {
-				cells[j] = nullText
-			} else {
-				cells[j] = string(v)
-			}
-		}
-		res.rows[i] = cells
+		res.rows, res.oids = nil, nil
 	}
 	return res
 }
