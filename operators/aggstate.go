@@ -511,9 +511,16 @@ func errFloatOverflow() error {
 }
 
 func (s *floatSumState) add(g int32, x float64) error {
-	if s.f4 {
+	switch {
+	case s.cnt[g] == 0 && !s.avg:
+		// sum starts from the first value (float8pl), so sum(-0) is -0
+		s.sum[g] = x
+		if s.f4 {
+			s.sum[g] = float64(float32(x))
+		}
+	case s.f4:
 		s.sum[g] = float64(float32(s.sum[g]) + float32(x))
-	} else {
+	default:
 		s.sum[g] += x
 	}
 	s.cnt[g]++
@@ -567,9 +574,10 @@ func floatRows[T float32 | float64](s *floatSumState, gids []int32, vals []T, se
 func (s *floatSumState) merge(src aggState, m []int32, fresh int32) error {
 	o := src.(*floatSumState)
 	for i, d := range m {
-		if d >= fresh {
+		switch {
+		case d >= fresh || (s.cnt[d] == 0 && o.cnt[i] > 0):
 			s.sum[d] = o.sum[i] // keeps a -0 as the moved accumulator did
-		} else {
+		case o.cnt[i] > 0:
 			s.sum[d] += o.sum[i]
 		}
 		s.cnt[d] += o.cnt[i]

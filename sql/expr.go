@@ -126,6 +126,11 @@ func (b *binder) bindConst(c *pg_query.A_Const) (plan.Expr, error) {
 		s := v.Fval.Fval
 		if !strings.ContainsAny(s, ".eE") {
 			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+				// an oversize integer token can still fit int4 once
+				// negated (-2147483648): make_const checks the value
+				if i == int64(int32(i)) {
+					return &plan.Const{Val: types.IntValue(i), T: types.Int4Type}, nil
+				}
 				return &plan.Const{Val: types.IntValue(i), T: types.Int8Type}, nil
 			}
 		}

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"math"
+
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
 )
@@ -92,5 +94,7 @@ func valueEqual(a, b types.Value) bool {
 	if a.Num != nil || b.Num != nil {
 		return a.Num != nil && b.Num != nil && a.Num.Cmp(b.Num) == 0 && a.Num.Exponent == b.Num.Exponent
 	}
-	return a.I == b.I && a.F == b.F && a.S == b.S && a.Iv == b.Iv
+	// floats by their bits: NaN is the same constant as NaN, and -0 is
+	// not the constant 0 (x * -0.0 and x * 0.0 differ)
+	return a.I == b.I && math.Float64bits(a.F) == math.Float64bits(b.F) && a.S == b.S && a.Iv == b.Iv
 }

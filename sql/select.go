@@ -451,6 +451,13 @@ func (b *binder) usingDirection(sb *pg_query.SortBy, t types.Type) (bool, error)
 	return op == ">", nil
 }
 
+// errNonIntegerConstant: a constant ORDER BY / GROUP BY item is an output
+// column position, so any other constant (1.5, 'x', true, NULL) is an
+// error, as in findTargetlistEntrySQL92.
+func errNonIntegerConstant(b *binder, clause string, c *pg_query.A_Const) error {
+	return b.errAt(pgerr.New(pgerr.SyntaxError, "non-integer constant in %s", clause), c.Location)
+}
+
 // findTarget is findTargetlistEntrySQL92/99 for ORDER BY: an output name or
 // ordinal, else an expression over the input (added as a junk target
 // unless equal to an existing one).
@@ -472,6 +479,9 @@ func (b *binder) findTarget(s *scope, n *pg_query.Node, targets *[]*target, clau
 		if found >= 0 {
 			return found, nil
 		}
+	}
+	if c := n.GetAConst(); c != nil && (c.Isnull || c.GetIval() == nil) {
+		return 0, errNonIntegerConstant(b, clause, c)
 	}
 	if c := n.GetAConst(); c != nil && c.GetIval() != nil && !c.Isnull {
 		pos := int(c.GetIval().Ival)
@@ -578,6 +588,9 @@ func (b *binder) bindGroupItem(s *scope, n *pg_query.Node, targets []*target) (p
 				return fromTarget(found)
 			}
 		}
+	}
+	if c := n.GetAConst(); c != nil && (c.Isnull || c.GetIval() == nil) {
+		return nil, errNonIntegerConstant(b, "GROUP BY", c)
 	}
 	if c := n.GetAConst(); c != nil && c.GetIval() != nil && !c.Isnull {
 		pos := int(c.GetIval().Ival)
@@ -826,6 +839,9 @@ func (b *binder) finishOutput(s *scope, q *boundQuery, sel *pg_query.SelectStmt,
 	for _, n := range sel.SortClause {
 		sb := n.GetSortBy()
 		var e plan.Expr
+		if c := sb.Node.GetAConst(); c != nil && (c.Isnull || c.GetIval() == nil) {
+			return nil, errNonIntegerConstant(b, "ORDER BY", c)
+		}
 		if c := sb.Node.GetAConst(); c != nil && c.GetIval() != nil {
 			pos := int(c.GetIval().Ival)
 			if pos < 1 || pos > len(cols) {

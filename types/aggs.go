@@ -324,9 +324,17 @@ func (a *floatSumAcc) Add(args []Value) error {
 	}
 	a.n++
 	x := args[0].F
-	if a.f4 {
+	switch {
+	case a.n == 1 && !a.avg:
+		// sum's transition (float8pl) starts from the first value, not
+		// from 0: sum of -0 is -0 (avg's float8_accum starts from 0)
+		a.sum = x
+		if a.f4 {
+			a.sum = float64(float32(x))
+		}
+	case a.f4:
 		a.sum = float64(float32(a.sum) + float32(x))
-	} else {
+	default:
 		a.sum += x
 	}
 	if math.IsInf(a.sum, 0) && !math.IsInf(x, 0) && !a.infs {
@@ -343,8 +351,14 @@ func (a *floatSumAcc) Merge(o Accumulator) error {
 	if !ok {
 		return errAggMerge()
 	}
+	switch {
+	case b.n == 0:
+	case a.n == 0:
+		a.sum = b.sum
+	default:
+		a.sum += b.sum
+	}
 	a.n += b.n
-	a.sum += b.sum
 	a.infs = a.infs || b.infs
 	return nil
 }

@@ -257,7 +257,8 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 		case Timestamp:
 			return Value{I: roundTimestamp(v.I, to.Typmod)}, nil
 		case Date:
-			return Value{I: dateToTimestamp(v.I)}, nil
+			ts, err := dateToTimestampChecked(v.I)
+			return Value{I: ts}, err
 		case TimestampTZ:
 			r := tzToLocal(v.I, ctxZone(ctx))
 			if !tsFinite(v.I) {
@@ -275,7 +276,10 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 		case Timestamp, Date:
 			wall := v.I
 			if from.ID == Date {
-				wall = dateToTimestamp(v.I)
+				var err error
+				if wall, err = dateToTimestampChecked(v.I); err != nil {
+					return Value{}, err
+				}
 			}
 			r, err := localToTZChecked(wall, ctxZone(ctx))
 			if err != nil {
@@ -293,6 +297,12 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 	return Value{}, errCannotCast(from, to)
 }
 
+// maxTimestampDate is the last date whose midnight is a valid timestamp.
+const maxTimestampDate = (math.MaxInt64 - 1) / usecsPerDay
+
+// dateToTimestamp is the date's midnight for comparisons with timestamps
+// (date_cmp_timestamp_internal): a date past the last timestamp saturates
+// to just below infinity, larger than every finite timestamp.
 func dateToTimestamp(d int64) int64 {
 	switch d {
 	case DateInfinity:
@@ -300,7 +310,19 @@ func dateToTimestamp(d int64) int64 {
 	case DateNegInfinity:
 		return TimestampNegInfinity
 	}
+	if d > maxTimestampDate {
+		return TimestampInfinity - 1
+	}
 	return d * usecsPerDay
+}
+
+// dateToTimestampChecked is date2timestamp: the cast and date arithmetic
+// fail for a date past the last timestamp.
+func dateToTimestampChecked(d int64) (int64, error) {
+	if d > maxTimestampDate && d != DateInfinity {
+		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range for timestamp")
+	}
+	return dateToTimestamp(d), nil
 }
 
 func isStringID(id ID) bool { return id == Text || id == Varchar || id == Char }

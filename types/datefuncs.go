@@ -64,6 +64,13 @@ func extractTimestamp(unitIn string, tsv int64, t Type) (*apd.Decimal, bool, err
 		return nil, false, nil
 	}
 	y, mo, d, h, mi, s, fsec := tsSplit(tsv)
+	return extractFields(unit, unitIn, t, tsv, y, mo, d, h, mi, s, fsec)
+}
+
+// extractFields is extract(unit) of the broken-down datetime (tsv is the
+// timestamp itself, for epoch; a date past the timestamp range has fields
+// but no tsv and never asks for epoch).
+func extractFields(unit, unitIn string, t Type, tsv int64, y, mo, d, h, mi, s int, fsec int64) (*apd.Decimal, bool, error) {
 	var yearOut int64 = int64(y)
 	if y <= 0 {
 		yearOut = int64(y) - 1
@@ -108,10 +115,8 @@ func extractTimestamp(unitIn string, tsv int64, t Type) (*apd.Decimal, bool, err
 	case "julian":
 		jd := int64(date2j(y, mo, d))
 		tod := int64(h)*usecsPerHour + int64(mi)*usecsPerMinute + int64(s)*usecsPerSec + fsec
-		// julian + tod/usecs_per_day, as numeric_div would print it
-		if tod == 0 {
-			return apd.New(jd, 0), true, nil
-		}
+		// julian + tod/usecs_per_day, as numeric_div would print it (also
+		// at midnight: 0/86400000000 has scale 28)
 		frac, _ := numDiv(apd.New(tod, 0), apd.New(usecsPerDay, 0))
 		r, _ := numAdd(apd.New(jd, 0), frac, false)
 		return r, true, nil
@@ -153,10 +158,17 @@ func extractDate(unitIn string, dv int64) (*apd.Decimal, bool, error) {
 		}
 		return nil, false, nil
 	}
-	if unit == "epoch" {
+	switch unit {
+	case "epoch":
 		return dec(dv*86400, 0), true, nil
+	case "julian":
+		// date_part_common's DTK_JULIAN for date: the day number, an integer
+		return dec(dv+unixEpochJD, 0), true, nil
 	}
-	return extractTimestamp(unitIn, dv*usecsPerDay, DateType)
+	// from the date's fields: dv*usecsPerDay overflows for dates past
+	// the timestamp range, which extract(... FROM date) still accepts
+	y, mo, d := DateToYMD(dv)
+	return extractFields(unit, unitIn, DateType, 0, y, mo, d, 0, 0, 0, 0)
 }
 
 func extractInterval(unitIn string, iv IntervalValue) (*apd.Decimal, bool, error) {
@@ -230,10 +242,12 @@ func truncTimestamp(unitIn string, tsv int64) (int64, error) {
 		}
 		mo, d, h, mi, s, fsec = 1, 1, 0, 0, 0, 0
 	case "decade":
+		// timestamp_trunc's DTK_DECADE has no "+ 1" for BC years (unlike
+		// century and millennium): 1 BC (year 0) stays in decade 0
 		if y > 0 {
 			y = (y / 10) * 10
 		} else {
-			y = -((8-(y-1))/10)*10 + 1
+			y = -((8 - (y - 1)) / 10) * 10
 		}
 		mo, d, h, mi, s, fsec = 1, 1, 0, 0, 0, 0
 	case "year":
@@ -369,7 +383,11 @@ func registerDateFuncs() {
 	})
 	regFn("date_part", []ID{Text, Date}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
 		// date_part(text, date) is date_part(text, date::timestamp) in PostgreSQL
-		return floatRes(extractTimestamp(a[0].S, dateToTimestamp(a[1].I), TimestampType))
+		ts, err := dateToTimestampChecked(a[1].I)
+		if err != nil {
+			return Value{}, err
+		}
+		return floatRes(extractTimestamp(a[0].S, ts, TimestampType))
 	})
 	regFn("date_part", []ID{Text, Interval}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
 		return floatRes(extractInterval(a[0].S, a[1].Iv))

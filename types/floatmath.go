@@ -3,8 +3,6 @@ package types
 import (
 	"math"
 	"math/big"
-	"strconv"
-	"strings"
 
 	"github.com/cockroachdb/apd/v3"
 )
@@ -201,49 +199,3 @@ func crPow(x, y float64) float64 {
 	return ddScale(m, k)
 }
 
-// shortestFloat is PostgreSQL's float8out/float4out shortest form (Ryu): the
-// shortest digits that read back as f. Go's shortest may land exactly on the
-// midpoint to a neighbour, which reads back as f under ties-to-even
-// (1e23 is the midpoint above 9.999999999999999e+22); Ryu as PostgreSQL
-// uses it never picks a midpoint, so one more digit is needed then.
-// Midpoints are integers only from 2^53 (2^24 for float4) up, so smaller
-// values never need the check.
-func shortestFloat(f float64, bits int) string {
-	s := strconv.FormatFloat(f, 'e', -1, bits)
-	limit := 0x1p53
-	if bits == 32 {
-		limit = 0x1p24
-	}
-	if math.Abs(f) < limit {
-		return s
-	}
-	for prec := len(strings.TrimLeft(s[:strings.IndexByte(s, 'e')], "-")) - 1; isMidpoint(s, f, bits) && prec < 17; prec++ {
-		s = strconv.FormatFloat(f, 'e', prec, bits)
-	}
-	return s
-}
-
-// isMidpoint reports whether the decimal s is exactly halfway between f and
-// a neighbouring float of the given width.
-func isMidpoint(s string, f float64, bits int) bool {
-	d, ok := new(big.Float).SetPrec(2048).SetString(s)
-	if !ok || !d.IsInt() {
-		return false
-	}
-	next, prev := math.Nextafter(f, math.Inf(1)), math.Nextafter(f, math.Inf(-1))
-	if bits == 32 {
-		next = float64(math.Nextafter32(float32(f), float32(math.Inf(1))))
-		prev = float64(math.Nextafter32(float32(f), float32(math.Inf(-1))))
-	}
-	for _, n := range []float64{next, prev} {
-		if math.IsInf(n, 0) {
-			continue
-		}
-		mid := new(big.Float).SetPrec(2048).SetFloat64(f)
-		mid.Add(mid, new(big.Float).SetFloat64(n)).Quo(mid, big.NewFloat(2))
-		if mid.Cmp(d) == 0 {
-			return true
-		}
-	}
-	return false
-}

@@ -167,8 +167,18 @@ func registerFunctions() {
 	b := regFn("random", nil, Float8, func(_ *EvalContext, _ []Value) (Value, error) { return Value{F: rand.Float64()}, nil })
 	b.volatile = true
 	regFn("pi", nil, Float8, func(_ *EvalContext, _ []Value) (Value, error) { return Value{F: math.Pi}, nil })
-	regFn("degrees", []ID{Float8}, Float8, f1(func(x float64) float64 { return x * (180.0 / math.Pi) }))
-	regFn("radians", []ID{Float8}, Float8, f1(func(x float64) float64 { return x * (math.Pi / 180.0) }))
+	// degrees divides by and radians multiplies by PostgreSQL's
+	// RADIANS_PER_DEGREE (x*(180/π) differs in the last digit), with
+	// float8_div/float8_mul's overflow and underflow checks.
+	const radiansPerDegree = 0.0174532925199432957692
+	regFn("degrees", []ID{Float8}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
+		x := a[0].F
+		return checkFloat(x/radiansPerDegree, math.IsInf(x, 0), x == 0, 64)
+	})
+	regFn("radians", []ID{Float8}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
+		x := a[0].F
+		return checkFloat(x*radiansPerDegree, math.IsInf(x, 0), x == 0, 64)
+	})
 	for name, fn := range map[string]func(float64) float64{
 		"sin": math.Sin, "cos": math.Cos, "tan": math.Tan, "asin": math.Asin, "acos": math.Acos, "atan": math.Atan,
 		"cot":  func(x float64) float64 { return 1 / math.Tan(x) },
@@ -309,6 +319,11 @@ func registerStringFuncs() {
 	regFn("right", []ID{Text, Int4}, Text, func(_ *EvalContext, a []Value) (Value, error) {
 		r := []rune(a[0].S)
 		n := a[1].I
+		if n == math.MinInt32 {
+			// text_right negates n in int32: -INT_MIN wraps to INT_MIN,
+			// which clips to zero characters dropped
+			return a[0], nil
+		}
 		if n < 0 {
 			n = max(int64(len(r))+n, 0)
 		}
@@ -469,7 +484,7 @@ func registerStringFuncs() {
 			c := s[i]
 			ok = c == '_' || (c >= 'a' && c <= 'z') || isDigit(c)
 		}
-		if ok {
+		if ok && !reservedKeywords[s] {
 			return s
 		}
 		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`

@@ -371,9 +371,9 @@ func registerStringOps() {
 			}
 			return func(ctx *EvalContext, a []Value) (Value, error) {
 				if textLeft {
-					return Value{S: a[0].S + anyToText(ctx, a[1], other)}, nil
+					return Value{S: a[0].S + castToText(ctx, a[1], other)}, nil
 				}
-				return Value{S: anyToText(ctx, a[0], other) + a[1].S}, nil
+				return Value{S: castToText(ctx, a[0], other) + a[1].S}, nil
 			}
 		}
 	}
@@ -420,16 +420,29 @@ func registerStringOps() {
 	})
 }
 
-// anyToText is the output function of a polymorphic argument.
+// castToText is v::text, as text || anynonarray (anytextcat: $1::text ||
+// $2) converts its other operand: the output function, except that
+// boolean's cast to text spells true/false where its output is t/f.
+func castToText(ctx *EvalContext, v Value, t Type) string {
+	switch t.ID {
+	case Bool:
+		if v.I != 0 {
+			return "true"
+		}
+		return "false"
+	case Char:
+		return strings.TrimRight(v.S, " ") // rtrim1: bpchar::text drops the padding
+	}
+	return anyToText(ctx, v, t)
+}
+
+// anyToText is the output function of a polymorphic argument (concat,
+// concat_ws): bpchar keeps its padding.
 func anyToText(ctx *EvalContext, v Value, t Type) string {
-	if t.ID == Text || t.ID == Varchar || t.ID == Unknown {
+	if t.ID == Text || t.ID == Varchar || t.ID == Unknown || t.ID == Char {
 		return v.S
 	}
-	f := ctxFormat(ctx)
-	if t.ID == Char {
-		return strings.TrimRight(v.S, " ")
-	}
-	return string(FormatText(nil, v, t, f))
+	return string(FormatText(nil, v, t, ctxFormat(ctx)))
 }
 
 // likeMatch implements LIKE with backslash as the escape character (the
@@ -562,13 +575,20 @@ func registerDateTimeOps() {
 		}
 		return Value{I: a[0].I - a[1].I}, nil
 	})
-	dateTS := func(v Value) int64 { return dateToTimestamp(v.I) }
 	regOp("+", []ID{Date, Interval}, Timestamp, func(_ *EvalContext, a []Value) (Value, error) {
-		r, err := timestampPlusInterval(dateTS(a[0]), a[1].Iv)
+		ts, err := dateToTimestampChecked(a[0].I)
+		if err != nil {
+			return Value{}, err
+		}
+		r, err := timestampPlusInterval(ts, a[1].Iv)
 		return Value{I: r}, err
 	})
 	regOp("+", []ID{Interval, Date}, Timestamp, func(_ *EvalContext, a []Value) (Value, error) {
-		r, err := timestampPlusInterval(dateTS(a[1]), a[0].Iv)
+		ts, err := dateToTimestampChecked(a[1].I)
+		if err != nil {
+			return Value{}, err
+		}
+		r, err := timestampPlusInterval(ts, a[0].Iv)
 		return Value{I: r}, err
 	})
 	regOp("-", []ID{Date, Interval}, Timestamp, func(_ *EvalContext, a []Value) (Value, error) {
@@ -576,7 +596,11 @@ func registerDateTimeOps() {
 		if err != nil {
 			return Value{}, err
 		}
-		r, err := timestampPlusInterval(dateTS(a[0]), n)
+		ts, err := dateToTimestampChecked(a[0].I)
+		if err != nil {
+			return Value{}, err
+		}
+		r, err := timestampPlusInterval(ts, n)
 		return Value{I: r}, err
 	})
 	regOp("+", []ID{Timestamp, Interval}, Timestamp, func(_ *EvalContext, a []Value) (Value, error) {
@@ -615,7 +639,7 @@ func registerDateTimeOps() {
 		r, err := intervalNeg(a[0].Iv)
 		return Value{Iv: r}, err
 	})
-	regOp("+", []ID{Interval}, Interval, func(_ *EvalContext, a []Value) (Value, error) { return a[0], nil })
+	// PostgreSQL 15 has no prefix + for interval (interval_um only).
 	regOp("*", []ID{Interval, Float8}, Interval, func(_ *EvalContext, a []Value) (Value, error) {
 		r, err := intervalMulDiv(a[0].Iv, a[1].F, false)
 		return Value{Iv: r}, err

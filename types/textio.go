@@ -2,6 +2,7 @@ package types
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -76,6 +77,106 @@ func TextOf(v Value, t Type) string {
 	return string(FormatText(nil, v, t, nil))
 }
 
+// pgShortest is the shortest decimal (in strconv's 'e' form) that
+// PostgreSQL's Ryu prints: unlike strconv, it never accepts a decimal lying
+// exactly on the rounding boundary between two floats (acceptBounds is
+// false unless STRICTLY_SHORTEST), so 1e23::float8 is 9.999999999999999e+22
+// and 3e10::float4 is 3.0000001e+10.
+func pgShortest(f float64, bits int) string {
+	if bits == 32 {
+		f = float64(float32(f))
+	}
+	e := strconv.FormatFloat(f, 'e', -1, bits)
+	for onBoundary(e, f, bits) {
+		k := strings.IndexByte(e, 'e')
+		n := strings.Count(e[:k], "") - 1 - strings.Count(e[:k], ".") - strings.Count(e[:k], "-")
+		// one more significant digit, correctly rounded, until it
+		// round-trips without relying on the tie
+		for {
+			e = strconv.FormatFloat(f, 'e', n, bits)
+			if g, err := strconv.ParseFloat(e, bits); err == nil && g == f {
+				break
+			}
+			n++
+		}
+	}
+	return e
+}
+
+// onBoundary reports whether the decimal e is exactly halfway between f
+// and its neighbouring float (only a dyadic decimal can be).
+func onBoundary(e string, f float64, bits int) bool {
+	k := strings.IndexByte(e, 'e')
+	mant := strings.TrimPrefix(e[:k], "-")
+	exp, _ := strconv.Atoi(e[k+1:])
+	digits := strings.Replace(mant, ".", "", 1)
+	scale := exp - (len(digits) - 1) // value = digits × 10^scale
+	if scale < 0 {
+		if -scale > 27 {
+			return false
+		}
+		d, err := strconv.ParseUint(digits, 10, 64)
+		p5 := uint64(1)
+		for i := 0; i < -scale; i++ {
+			p5 *= 5
+		}
+		if err != nil || d%p5 != 0 {
+			return false // not dyadic: cannot be a midpoint of floats
+		}
+	}
+	r, ok := new(big.Rat).SetString(e)
+	if !ok {
+		return false
+	}
+	x := new(big.Rat).SetFloat64(f)
+	dir := math.Inf(1)
+	if r.Cmp(x) < 0 {
+		dir = math.Inf(-1)
+	} else if r.Cmp(x) == 0 {
+		return false
+	}
+	var next float64
+	if bits == 32 {
+		next = float64(math.Nextafter32(float32(f), float32(dir)))
+	} else {
+		next = math.Nextafter(f, dir)
+	}
+	if math.IsInf(next, 0) {
+		return false
+	}
+	mid := new(big.Rat).Add(x, new(big.Rat).SetFloat64(next))
+	mid.Quo(mid, big.NewRat(2, 1))
+	return r.Cmp(mid) == 0
+}
+
+// appendFixed writes the 'e'-form significand mant (d.ddd, maybe signed)
+// with decimal exponent exp in positional notation.
+func appendFixed(dst []byte, mant string, exp int) []byte {
+	if mant[0] == '-' {
+		dst = append(dst, '-')
+		mant = mant[1:]
+	}
+	digits := strings.Replace(mant, ".", "", 1)
+	point := exp + 1 // digits before the point
+	switch {
+	case point <= 0:
+		dst = append(dst, "0."...)
+		for i := 0; i < -point; i++ {
+			dst = append(dst, '0')
+		}
+		return append(dst, digits...)
+	case point >= len(digits):
+		dst = append(dst, digits...)
+		for i := len(digits); i < point; i++ {
+			dst = append(dst, '0')
+		}
+		return dst
+	}
+	dst = append(dst, digits[:point]...)
+	dst = append(dst, '.')
+	return append(dst, digits[point:]...)
+}
+
 // appendFloat is float4out/float8out.
 func appendFloat(dst []byte, f float64, bits int, efd int) []byte {
 	switch {
@@ -92,13 +193,13 @@ func appendFloat(dst []byte, f float64, bits int, efd int) []byte {
 	}
 	if efd > 0 {
 		// Shortest round-trip digits, scientific outside PostgreSQL's range.
-		e := shortestFloat(f, bits)
+		e := pgShortest(f, bits)
 		k := strings.LastIndexByte(e, 'e')
 		exp, _ := strconv.Atoi(e[k+1:])
 		if exp < -4 || exp >= digits {
 			return append(dst, e...)
 		}
-		return strconv.AppendFloat(dst, f, 'f', -1, bits)
+		return appendFixed(dst, e[:k], exp)
 	}
 	p := digits + efd
 	if p < 1 {

@@ -240,7 +240,10 @@ func intervalZone(iv IntervalValue) (*time.Location, error) {
 	if iv.Months != 0 || iv.Days != 0 {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "interval time zone \"%s\" must not include months or days", string(appendInterval(nil, iv, "postgres")))
 	}
-	return time.FixedZone("", int(iv.Micros/usecsPerSec)), nil
+	// timestamp_izone keeps the offset in a C int: tz = -(time / USECS_PER_SEC)
+	// wraps for an interval beyond ±68 years of seconds
+	tz := int32(-(iv.Micros / usecsPerSec))
+	return time.FixedZone("", -int(tz)), nil
 }
 
 // parseZoneOffset reads a numeric zone "+h", "+hh", "+hhmm", "+hh:mm",
@@ -537,7 +540,11 @@ func registerTimestampTZOps() {
 	asTZ := func(v Value, id ID, loc *time.Location) int64 {
 		switch id {
 		case Date:
-			return localToTZ(dateToTimestamp(v.I), loc)
+			ts := dateToTimestamp(v.I)
+			if !tsFinite(ts) || ts == TimestampInfinity-1 {
+				return ts // infinite, or saturated past the last timestamp
+			}
+			return localToTZ(ts, loc)
 		case Timestamp:
 			return localToTZ(v.I, loc)
 		}

@@ -1,0 +1,251 @@
+package sqlfuzz
+
+import (
+	"math/rand"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/joind/joind/types"
+)
+
+// Value pools: the input text of values per type, edge values included.
+// Stored data uses only values whose sums are exact in any order (binary
+// fractions for floats) and no two equal values of one type with different
+// text in one pool (numeric 1.5 and 1.50), so aggregation order cannot
+// change an answer; literals in expressions may use the wider pools.
+var (
+	int2Pool = []string{"0", "1", "-1", "2", "3", "7", "10", "-10", "100", "32767", "-32768", "-32767"}
+	int4Pool = []string{"0", "1", "-1", "2", "3", "7", "-10", "100", "65536", "2147483647", "-2147483648", "-2147483647"}
+	int8Pool = []string{"0", "1", "-1", "2", "3", "-7", "100", "4294967296", "9223372036854775807", "-9223372036854775808", "-9223372036854775807"}
+	// binary fractions, exact in float4 and in sums of a few dozen rows
+	floatDataPool = []string{"0", "-0", "1", "-1", "0.5", "-0.5", "0.125", "2.75", "-3.25", "100", "1024.375", "NaN", "Infinity", "-Infinity"}
+	floatLitPool  = []string{"1.1", "3.141592653589793", "-1e-300", "3.4e38", "1e-45", "123456.789", "0.1", "2.5", "-0", "1e300"}
+	numericPool   = []string{"0", "1", "-1", "2", "1.5", "-2.25", "0.001", "10.10", "100", "-0.5", "3.14159",
+		"123456789012345678901234567890.123456789", "0.00000000000000000001", "99999", "NaN", "Infinity", "-Infinity"}
+	textPool = []string{"", "a", "A", "b", "abc", "ABC", "a b", " a", "a ", "%", "_", "a%b", "x_y", "it's", `back\slash`,
+		"é", "ß", "Ωmega", "日本", "0", "1", "-1", "1.5", "true", "2020-01-01", "NaN", "1 day",
+		strings.Repeat("xyz", 100)}
+	datePool = []string{"2020-01-01", "2020-02-29", "1999-12-31", "1970-01-01", "2000-01-01", "0001-01-01",
+		"0044-03-15 BC", "4713-11-24 BC", "5874897-12-31", "infinity", "-infinity", "2024-06-15", "1900-02-28"}
+	timestampPool = []string{"2020-01-01 00:00:00", "2020-02-29 12:34:56.789", "1999-12-31 23:59:59.999999",
+		"1970-01-01 00:00:00", "0001-01-01 00:00:00", "4713-11-24 00:00:00 BC", "294276-12-31 23:59:59.999999",
+		"infinity", "-infinity", "2024-06-15 08:00:00", "2000-01-01 00:00:00.5", "294246-12-31 23:59:59.999999"}
+	timestamptzPool = []string{"2020-01-01 00:00:00+00", "2020-06-15 12:00:00-07", "1999-12-31 23:59:59.999999+05:30",
+		"1970-01-01 00:00:00+00", "0001-01-01 00:00:00+00", "294276-12-31 23:59:59.999999+00", "infinity", "-infinity",
+		"2024-03-10 02:30:00+01", "2000-01-01 00:00:00.5+00", "294246-12-31 23:59:59.999999+00"}
+	intervalPool = []string{"0", "1 day", "-1 day", "1 mon", "1 year 2 mons 3 days 04:05:06.789", "36:00:00",
+		"30 days", "-00:00:01", "1 day -01:00:00", "178000000 years", "-178000000 years", "00:00:00.000001",
+		"2 weeks", "1 mon -1 days"}
+	boolPool = []string{"true", "false"}
+)
+
+// colType is a column's full type, typmod included.
+type colType struct {
+	id        types.ID
+	n         int // varchar(n)/char(n) length; 0 = none
+	prec, scl int // numeric(p,s); prec 0 = unconstrained
+}
+
+func (c colType) sql() string {
+	switch c.id {
+	case types.Varchar:
+		if c.n > 0 {
+			return "varchar(" + itoa(c.n) + ")"
+		}
+		return "varchar"
+	case types.Char:
+		return "char(" + itoa(c.n) + ")"
+	case types.Numeric:
+		if c.prec > 0 {
+			return "numeric(" + itoa(c.prec) + "," + itoa(c.scl) + ")"
+		}
+		return "numeric"
+	}
+	return typeName(c.id)
+}
+
+// randColType picks a column type: every type joind supports, with typmods.
+func randColType(r *rand.Rand) colType {
+	ids := types.ConcreteIDs()
+	id := ids[r.Intn(len(ids))]
+	c := colType{id: id}
+	switch id {
+	case types.Varchar:
+		c.n = []int{0, 1, 5, 300}[r.Intn(4)]
+	case types.Char:
+		c.n = []int{1, 3, 10}[r.Intn(3)]
+	case types.Numeric:
+		ps := [][2]int{{0, 0}, {10, 2}, {5, 0}, {20, 6}, {3, 3}}[r.Intn(5)]
+		c.prec, c.scl = ps[0], ps[1]
+	}
+	return c
+}
+
+// dataPool is the pool of stored values for a column of type c (input
+// text, unquoted), each of which fits the column's typmod.
+func dataPool(c colType) []string {
+	switch c.id {
+	case types.Bool:
+		return boolPool
+	case types.Int2:
+		return int2Pool
+	case types.Int4:
+		return int4Pool
+	case types.Int8:
+		return int8Pool
+	case types.Float4, types.Float8:
+		return floatDataPool
+	case types.Numeric:
+		if c.prec == 0 {
+			return numericPool
+		}
+		return numericFit(c.prec, c.scl)
+	case types.Text:
+		return textPool
+	case types.Varchar, types.Char:
+		if c.n == 0 {
+			return textPool
+		}
+		var out []string
+		for _, s := range textPool {
+			if utf8.RuneCountInString(s) <= c.n {
+				out = append(out, s)
+			}
+		}
+		if c.id == types.Char {
+			// char(n) ignores trailing blanks: keep one of "a" / "a "
+			seen := map[string]bool{}
+			var dedup []string
+			for _, s := range out {
+				k := strings.TrimRight(s, " ")
+				if !seen[k] {
+					seen[k] = true
+					dedup = append(dedup, s)
+				}
+			}
+			out = dedup
+		}
+		return out
+	case types.Date:
+		return datePool
+	case types.Timestamp:
+		return timestampPool
+	case types.TimestampTZ:
+		return timestamptzPool
+	case types.Interval:
+		return intervalPool
+	}
+	panic("no pool for type")
+}
+
+// numericFit are values that fit numeric(p,s) (rounding on input included).
+func numericFit(p, s int) []string {
+	intDigits := p - s
+	out := []string{"0", "NaN"}
+	if intDigits >= 2 {
+		out = append(out, "1", "-1", "7", strings.Repeat("9", intDigits-1))
+	}
+	if s > 0 {
+		out = append(out, "0."+strings.Repeat("0", s-1)+"5", "-0."+strings.Repeat("3", s))
+		if intDigits >= 2 {
+			out = append(out, "1."+strings.Repeat("2", s+1), "-2.5")
+		}
+	}
+	return out
+}
+
+// quote is s as a SQL string literal (standard_conforming_strings on).
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+func itoa(i int) string {
+	var b [20]byte
+	n := len(b)
+	neg := i < 0
+	if neg {
+		i = -i
+	}
+	for {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+		if i == 0 {
+			break
+		}
+	}
+	if neg {
+		n--
+		b[n] = '-'
+	}
+	return string(b[n:])
+}
+
+// literal is a random literal of type id in one of SQL's spellings.
+func literal(r *rand.Rand, k *Knobs, id types.ID) string {
+	var pool []string
+	switch id {
+	case types.Float4, types.Float8:
+		pool = floatDataPool
+		if r.Intn(3) == 0 {
+			pool = floatLitPool
+			if id == types.Float4 {
+				pool = pool[:len(pool)-1] // no 1e300 (out of range for real)
+			}
+		}
+	case types.Varchar, types.Char:
+		pool = textPool[:len(textPool)-1]
+	default:
+		pool = k.filterPool(id, dataPool(colType{id: id}))
+	}
+	v := pool[r.Intn(len(pool))]
+	tn := typeName(id)
+	switch id {
+	case types.Bool:
+		if r.Intn(4) == 0 {
+			return quote(v[:1]) + "::boolean"
+		}
+		return v
+	case types.Int4:
+		if isDigits(v) && r.Intn(2) == 0 {
+			return v
+		}
+		if v[0] == '-' && r.Intn(2) == 0 {
+			return "(" + v + ")"
+		}
+	case types.Int8:
+		if r.Intn(3) == 0 && len(v) > 11 {
+			return "(" + v + ")" // out of int4 range: a bare literal is bigint
+		}
+	case types.Numeric:
+		if strings.Contains(v, ".") && r.Intn(2) == 0 {
+			return "(" + v + ")" // a literal with a point is numeric
+		}
+	case types.Text:
+		if r.Intn(2) == 0 {
+			return quote(v) // unknown-typed: resolution coerces it
+		}
+	}
+	switch r.Intn(3) {
+	case 0:
+		return quote(v) + "::" + tn
+	case 1:
+		return "CAST(" + quote(v) + " AS " + tn + ")"
+	}
+	return tn + " " + quote(v)
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// nullLit is a NULL of type id.
+func nullLit(r *rand.Rand, id types.ID) string {
+	if r.Intn(2) == 0 {
+		return "CAST(NULL AS " + typeName(id) + ")"
+	}
+	return "NULL::" + typeName(id)
+}

@@ -1,0 +1,89 @@
+package types
+
+import "sort"
+
+// Exported pseudo-type IDs of built-in signatures, for tools that enumerate
+// the catalog (regress/sqlfuzz generates expressions from it).
+const (
+	// AnyNonArray is PostgreSQL's anynonarray (text || anynonarray).
+	AnyNonArray = idAnyNonArray
+	// AnyArg is PostgreSQL's "any" (count(x), concat's VARIADIC "any").
+	AnyArg = idAny
+)
+
+// Signature is one built-in operator, function or aggregate as registered:
+// its name, argument types (pseudo-types included) and result type.
+type Signature struct {
+	Name     string
+	Args     []ID
+	Result   ID // AnyNonArray: the (first) argument's type
+	Variadic bool
+	Strict   bool
+	Volatile bool
+}
+
+func sigOf(b *builtin) Signature {
+	return Signature{Name: b.name, Args: append([]ID(nil), b.args...), Result: b.result,
+		Variadic: b.variadic, Strict: b.strict, Volatile: b.volatile}
+}
+
+func sortSigs(s []Signature) []Signature {
+	sort.SliceStable(s, func(i, j int) bool { return s[i].Name < s[j].Name })
+	return s
+}
+
+// Operators lists every built-in operator (prefix operators have one arg),
+// in a stable order.
+func Operators() []Signature {
+	var out []Signature
+	for _, k := range sortedKeys(operatorTable) {
+		for _, b := range operatorTable[k] {
+			out = append(out, sigOf(b))
+		}
+	}
+	return sortSigs(out)
+}
+
+// Functions lists every built-in scalar (and set-returning) function, in a
+// stable order.
+func Functions() []Signature {
+	var out []Signature
+	for _, k := range sortedKeys(functionTable) {
+		for _, b := range functionTable[k] {
+			out = append(out, sigOf(b))
+		}
+	}
+	return sortSigs(out)
+}
+
+// Aggregates lists every built-in aggregate overload (count(*) excluded), in
+// a stable order.
+func Aggregates() []Signature {
+	var out []Signature
+	keys := make([]string, 0, len(aggTable))
+	for k := range aggTable {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, a := range aggTable[k] {
+			out = append(out, Signature{Name: a.name, Args: append([]ID(nil), a.args...), Result: a.result})
+		}
+	}
+	return out
+}
+
+// ConcreteIDs lists the SQL types a column can have (no Unknown, no pseudo-types).
+func ConcreteIDs() []ID {
+	return []ID{Bool, Int2, Int4, Int8, Float4, Float8, Numeric, Text, Varchar, Char,
+		Date, Timestamp, Interval, TimestampTZ}
+}
+
+func sortedKeys(m map[string][]*builtin) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
