@@ -198,4 +198,3 @@ func crPow(x, y float64) float64 {
 	m, k := expDD(t)
 	return ddScale(m, k)
 }
-

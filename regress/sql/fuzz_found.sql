@@ -80,8 +80,8 @@ SELECT g, sum(x) AS sx, sum(y) AS sy, avg(x) AS ax FROM ff_z GROUP BY g ORDER BY
 SELECT (SELECT sum('-0'::double precision) FROM ff_z) AS s;
 DROP TABLE ff_z;
 -- timezone(interval, ...) keeps the offset in a C int, as PostgreSQL does
-SELECT timezone((interval '36:00:00' * '123456.789'::double precision), '0001-01-01 00:00:00'::timestamp);
-SELECT timezone((CAST('36:00:00' AS interval) * (real '123456.789' - CAST('-3.25' AS double precision))), '2020-02-29 12:34:56.789'::timestamp);
+SELECT timezone((interval '36:00:00' * '20000.5'::double precision), '0001-01-01 00:00:00'::timestamp);
+SELECT timezone((CAST('36:00:00' AS interval) * (real '60000.789' - CAST('-3.25' AS double precision))), '2020-02-29 12:34:56.789'::timestamp);
 SELECT timezone(interval '-05:00', '2020-01-01 12:00:00'::timestamp), timezone(interval '+05:30', '2020-01-01 12:00:00+00'::timestamptz);
 -- a GROUP BY expression with a NaN constant matches the same select-list expression
 CREATE TABLE ff_g2 (k1 real, c1 float8);

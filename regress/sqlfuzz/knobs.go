@@ -61,14 +61,14 @@ type Knobs struct {
 // DefaultKnobs avoids every form with an open finding.
 func DefaultKnobs() Knobs {
 	return Knobs{
-		AvoidIntervalQualifiers:    true,
-		AvoidTypmodLiterals:        true,
-		AvoidNumericTranscendental: true,
+		AvoidIntervalQualifiers:    false,
+		AvoidTypmodLiterals:        false,
+		AvoidNumericTranscendental: false,
 		AvoidTimestampsPastInt64:   true,
 		AllowErrorPrecedence:       true,
 		AllowOneSidedDataErrors:    true,
 		AvoidLibmFloatFunctions:    true,
-		AvoidNotInNullOperand:      true,
+		AvoidNotInNullOperand:      false,
 		AvoidAge:                   true,
 	}
 }
