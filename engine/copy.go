@@ -71,11 +71,19 @@ func (s *session) copyFrom(ctx context.Context, x *sql.Copy, ectx *types.EvalCon
 	if x.Format == "binary" || x.Format == "parquet" {
 		format = 1
 	}
-	r, err := ch.CopyIn(format, len(x.Columns))
-	if err != nil {
+	if _, err := s.fire(evCopyStart, nil); err != nil {
 		return "", err
 	}
-	return s.copyFromReader(ctx, x, fill, r, nil)
+	r, err := ch.CopyIn(format, len(x.Columns))
+	if err == nil {
+		var tag string
+		if tag, err = s.copyFromReader(ctx, x, fill, r, nil); err == nil {
+			_, err = s.fire(evCopyDone, nil)
+			return tag, err
+		}
+	}
+	_, _ = s.fire(evCopyFail, nil)
+	return "", err
 }
 
 // copyFill gives each table column's value when COPY omits it: its

@@ -4,9 +4,15 @@
 //	sql.Parse → sql.Bind → optimizer.Plan → (builder) operators → rows
 //
 // A session holds the client's settings (a settings.Values; settings.go
-// maps SET/SHOW and transaction boundaries onto it), its transaction-block
-// state and its temporary tables (temp.go: an in-memory catalog of its own
-// in front of the shared one); the permanent catalog is the engine's and is
+// maps SET/SHOW onto it), its transaction state and its temporary tables (temp.go: an in-memory catalog of its own
+// in front of the shared one). The transaction state is an explicit state
+// machine (txnfsm.go): states (Idle, ImplicitMulti, ImplicitPipeline,
+// InBlock, FailedBlock, CopyIn, Closed), events (statement ok/error,
+// BEGIN/COMMIT/ROLLBACK/savepoints, Sync, start and end of a simple Query,
+// COPY start/done/fail, close) and one table of transitions whose actions
+// begin, commit and discard storage transactions and end the settings' and
+// temporary tables' transaction levels with them; the session fires events
+// and ReadyForQuery's status derives from the state. The permanent catalog is the engine's and is
 // shared by all sessions. DDL and DML are executed here against the
 // storage.Catalog; queries are planned by the optimizer and built into
 // operators by builder (build.go), which is also the SubqueryRunner for

@@ -66,8 +66,22 @@ type preparedStmt struct {
 	cols       []wire.ColumnDesc
 }
 
-// Prepare implements wire.ExtendedSession.
+// Prepare implements wire.ExtendedSession. Parse starts the extended
+// protocol's implicit transaction, as in PostgreSQL; an error here ends
+// it (or fails the block).
 func (s *session) Prepare(query string, paramOIDs []uint32) (wire.PreparedStatement, error) {
+	if _, err := s.fire(evExtStmt, nil); err != nil {
+		return nil, err
+	}
+	ps, err := s.prepareStmt(query, paramOIDs)
+	if err != nil {
+		_, _ = s.fire(evStmtErr, nil)
+		return nil, err
+	}
+	return ps, nil
+}
+
+func (s *session) prepareStmt(query string, paramOIDs []uint32) (*preparedStmt, error) {
 	raws, err := sql.Parse(query)
 	if err != nil {
 		return nil, err
@@ -88,39 +102,17 @@ func (s *session) Prepare(query string, paramOIDs []uint32) (wire.PreparedStatem
 	}
 	opts := &sql.BindOptions{ParamTypes: pts, EvalContext: s.evalContext(), Session: s.sessionInfo()}
 	// Bound here only to infer parameter types and describe the result;
-	// Execute binds again in the statement's own transaction.
-	var cat storage.Catalog
-	if s.txn != nil {
-		cat = s.catalogOf(s.txn)
-	} else {
-		look := s.eng.catalog.Begin()
-		defer look.Rollback()
-		cat = s.catalogOf(look)
-	}
-	bound, err := sql.Bind(ps.raw, cat, opts)
-	if err != nil {
-		if s.tx == txFailed {
-			return nil, errAborted()
-		}
-		s.failTx()
-		return nil, err
-	}
-	if s.tx == txFailed && !endsFailedBlock(bound) {
+	// Execute binds again, at its start.
+	bound, err := sql.Bind(ps.raw, s.catalogOf(s.sharedTxn()), opts)
+	if s.fsm.state == stFailedBlock && (err != nil || !endsFailedBlock(bound)) {
 		return nil, errAborted()
+	}
+	if err != nil {
+		return nil, err
 	}
 	ps.bound, ps.paramTypes = bound, opts.ParamTypes
 	ps.cols = statementColumns(bound)
 	return ps, nil
-}
-
-func errAborted() error {
-	return pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
-}
-
-// endsFailedBlock reports whether st may run in a failed transaction block.
-func endsFailedBlock(st sql.Statement) bool {
-	t, ok := st.(*sql.Transaction)
-	return ok && (t.Kind == sql.TxRollback || t.Kind == sql.TxCommit || t.Kind == sql.TxRollbackTo)
 }
 
 // statementColumns is the RowDescription of a bound statement (nil: no rows).
@@ -154,8 +146,21 @@ func (p *preparedStmt) Columns() []wire.ColumnDesc { return p.cols }
 
 func (p *preparedStmt) Close() {}
 
-// Bind implements wire.PreparedStatement.
+// Bind implements wire.PreparedStatement; a bad parameter value fails
+// the transaction like a statement.
 func (p *preparedStmt) Bind(params [][]byte, paramFormats, resultFormats []int16) (wire.Portal, error) {
+	if _, err := p.s.fire(evExtStmt, nil); err != nil {
+		return nil, err
+	}
+	pt, err := p.bind(params, paramFormats, resultFormats)
+	if err != nil {
+		_, _ = p.s.fire(evStmtErr, nil)
+		return nil, err
+	}
+	return pt, nil
+}
+
+func (p *preparedStmt) bind(params [][]byte, paramFormats, resultFormats []int16) (*portal, error) {
 	s := p.s
 	pt := &portal{s: s, ps: p}
 	if p.raw == nil {
@@ -218,29 +223,25 @@ type portal struct {
 	params []types.Value
 	cols   []wire.ColumnDesc
 
-	started  bool
-	done     bool
-	q        *sql.Query
-	ectx     *types.EvalContext
-	txn      *storage.Txn
-	implicit bool
-	stream   operators.Stream
-	cancel   context.CancelFunc
-	rec      arrow.Record
-	row      int
-	enc      *rowEncoder
+	started bool
+	done    bool
+	q       *sql.Query
+	ectx    *types.EvalContext
+	txn     *storage.Txn // the shared transaction it reads
+	stream  operators.Stream
+	cancel  context.CancelFunc
+	rec     arrow.Record
+	row     int
+	enc     *rowEncoder
 }
 
 func (p *portal) Columns() []wire.ColumnDesc { return p.cols }
 
-// Close implements wire.Portal: a suspended query ends (its implicit
-// transaction, which wrote nothing, is committed).
+// Close implements wire.Portal: a suspended query ends; its transaction
+// goes on (a block's, or the pipeline's until Sync).
 func (p *portal) Close() {
 	p.stopStream()
-	if p.txn != nil {
-		_ = p.s.endStatement(context.Background(), p.txn, p.implicit, nil)
-		p.txn = nil
-	}
+	p.txn = nil
 }
 
 func (p *portal) stopStream() {
@@ -254,15 +255,21 @@ func (p *portal) stopStream() {
 	}
 }
 
-// finish ends the query's transaction after its last row or an error.
+// finish ends the query after its last row or an error: StmtOK or
+// StmtErr.
 func (p *portal) finish(ctx context.Context, err error) error {
 	p.stopStream()
 	p.done = true
-	if p.txn != nil {
-		err = p.s.endStatement(ctx, p.txn, p.implicit, err)
-		p.txn = nil
-		p.s.endStatementSettings(ctx, err)
+	if p.txn == nil {
+		return err
 	}
+	p.txn = nil
+	a := &txArgs{ctx: ctx}
+	if err != nil {
+		_, _ = p.s.fire(evStmtErr, a)
+		return err
+	}
+	_, err = p.s.fire(evStmtOK, a)
 	return err
 }
 
@@ -274,11 +281,14 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 	}
 	if !p.started {
 		p.started = true
+		if _, err := s.fire(evExtStmt, nil); err != nil {
+			return "", false, err
+		}
 		ectx := s.evalContext()
 		opts := &sql.BindOptions{ParamTypes: append([]types.Type(nil), p.ps.paramTypes...), EvalContext: ectx, Session: s.sessionInfo()}
 		bound, bindErr := sql.Bind(p.ps.raw, s.bindCatalog(), opts)
 		q, isQuery := bound.(*sql.Query)
-		if !isQuery || bindErr != nil || s.tx == txFailed {
+		if !isQuery || bindErr != nil || s.fsm.state == stFailedBlock {
 			p.done = true
 			s.params = p.params
 			defer func() { s.params = nil }()
@@ -287,10 +297,9 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 		}
 		paramsIntoLimits(q.Plan, p.params)
 		p.q, p.ectx = q, ectx
-		p.txn, p.implicit = s.statementTxn()
+		p.txn, _ = s.statementTxn() // shared: ExtStmt left Idle
 		s.beginStatementSettings()
 		if err := p.txn.Err(); err != nil {
-			s.failTx()
 			return "", false, p.finish(ctx, err)
 		}
 	}
@@ -300,7 +309,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 		}
 		return "SELECT 0", false, nil
 	}
-	if s.tx == txFailed {
+	if s.fsm.state == stFailedBlock {
 		return "", false, errAborted()
 	}
 	s.cur = s.catalogOf(p.txn)
@@ -313,7 +322,6 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 	n, suspended, err := p.runQuery(tctx, p.q, maxRows, w)
 	if err != nil {
 		err = s.translateCancel(tctx, err)
-		s.failTx()
 		return "", false, p.finish(ctx, err)
 	}
 	if suspended {

@@ -51,10 +51,8 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 		return s.set(x, w)
 	case *sql.Show:
 		return "SHOW", s.show(x, w)
-	case *sql.Transaction:
-		return s.transaction(ctx, x, w)
 	case *sql.Discard:
-		if x.What == "ALL" && s.tx != txIdle {
+		if x.What == "ALL" && s.fsm.state.inTransactionBlock() {
 			return "", pgerr.New("25001", "DISCARD ALL cannot run inside a transaction block")
 		}
 		if x.What == "ALL" || x.What == "TEMP" {

@@ -15,13 +15,6 @@ import (
 	"github.com/joind/joind/wire"
 )
 
-// Transaction states, as ReadyForQuery reports them.
-const (
-	txIdle   = 'I'
-	txOpen   = 'T'
-	txFailed = 'E'
-)
-
 // session is one client's state. It is used by one goroutine at a time
 // (wire.Session's contract), so it needs no locks of its own.
 type session struct {
@@ -31,25 +24,22 @@ type session struct {
 	settings *settings.Values
 	user     string
 	database string
-	tx       byte
+	// fsm is the transaction state (txnfsm.go); only fire changes it.
+	fsm txFSM
 	// temp are the session's temporary tables (temp.go).
 	temp tempTables
 	// txStart is when the open transaction block began: now() inside it.
 	txStart time.Time
 	// params are the $n values of the statement running (extended protocol).
 	params []types.Value
-	// txn is the open transaction block's (nil when idle); implicit is the
-	// single-statement transaction of the statement being bound, cur the
-	// one the running statement writes through (see txn.go).
+	// txn is the transaction the state's statements share: the block's
+	// (InBlock, FailedBlock) or the implicit one of ImplicitMulti and
+	// ImplicitPipeline (begun by their first statement); nil in Idle.
+	// implicit is the own transaction of the Idle statement being bound,
+	// cur the catalog the running statement writes through (see txn.go).
 	txn      *storage.Txn
 	implicit *storage.Txn
 	cur      *sessionCatalog
-	// multi is set while a simple Query of several statements runs outside
-	// a block: its statements share one implicit transaction, multiTxn
-	// (created by the first statement, committed by EndQuery, discarded if
-	// a statement fails), as PostgreSQL runs such a string.
-	multi    bool
-	multiTxn *storage.Txn
 }
 
 var _ wire.Session = (*session)(nil)
@@ -60,7 +50,7 @@ type statement struct{ raw *sql.RawStatement }
 func (s *statement) SQL() string { return s.raw.SQL() }
 
 func newSession(e *Engine, params map[string]string) *session {
-	s := &session{eng: e, tx: txIdle}
+	s := &session{eng: e}
 	s.user = params["user"]
 	s.database = params["database"]
 	if s.user == "" {
@@ -98,6 +88,8 @@ func (s *session) applyStartup(params map[string]string) error {
 func (s *session) Parse(query string) ([]wire.Statement, error) {
 	raws, err := sql.Parse(query)
 	if err != nil {
+		// A syntax error fails the transaction like any statement's.
+		_, _ = s.fire(evStmtErr, nil)
 		return nil, err
 	}
 	out := make([]wire.Statement, len(raws))
@@ -108,14 +100,15 @@ func (s *session) Parse(query string) ([]wire.Statement, error) {
 }
 
 // TxStatus implements wire.Session.
-func (s *session) TxStatus() byte { return s.tx }
+func (s *session) TxStatus() byte { return s.fsm.state.status() }
 
 // ReportedSettings implements wire.Session.
 func (s *session) ReportedSettings() map[string]string { return s.settings.Reported() }
 
 // Close implements wire.Session.
 func (s *session) Close() {
-	s.abortBlock()
+	s.dropImplicit()
+	_, _ = s.fire(evClose, nil)
 	s.closeTemp()
 	s.eng.sessions.Add(-1)
 }
@@ -128,34 +121,44 @@ func (s *session) Execute(ctx context.Context, st wire.Statement, w wire.ResultW
 	return s.execBound(ctx, bound, bindErr, ectx, w)
 }
 
-// execBound runs a bound statement (or reports its bind error) with the
-// transaction-block rules; the simple and the extended protocol share it.
+// execBound runs a bound statement (or reports its bind error) and fires
+// its events; the simple and the extended protocol share it.
 func (s *session) execBound(ctx context.Context, bound sql.Statement, bindErr error, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
+	if x, ok := bound.(*sql.Transaction); ok && bindErr == nil {
+		// A transaction statement is its own event; it needs no
+		// transaction of its own.
+		s.dropImplicit()
+		tag, err := s.fireTx(ctx, x, w)
+		if err != nil {
+			_, _ = s.fire(evStmtErr, &txArgs{ctx: ctx})
+			return "", err
+		}
+		return tag, nil
+	}
 	txn, implicit := s.statementTxn()
 	s.beginStatementSettings()
 	s.cur = s.catalogOf(txn)
 	tag, err := s.execIn(ctx, bound, bindErr, ectx, w)
-	err = s.endStatement(ctx, txn, implicit, err)
-	s.endStatementSettings(ctx, err)
 	s.cur = nil
+	a := &txArgs{ctx: ctx, txn: implicit}
 	if err != nil {
-		tag = ""
+		_, _ = s.fire(evStmtErr, a)
+		return "", err
 	}
-	return tag, err
+	if _, err := s.fire(evStmtOK, a); err != nil {
+		return "", err
+	}
+	return tag, nil
 }
 
 func (s *session) execIn(ctx context.Context, bound sql.Statement, bindErr error, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
-	if s.tx == txFailed {
-		if t, ok := bound.(*sql.Transaction); ok && bindErr == nil && (t.Kind == sql.TxRollback || t.Kind == sql.TxCommit || t.Kind == sql.TxRollbackTo) {
-			return s.transaction(ctx, t, w)
-		}
-		return "", pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+	if s.fsm.state == stFailedBlock {
+		return "", errAborted()
 	}
 	if bindErr == nil {
 		bindErr = s.cur.Err() // a segment file the statement reads is unreadable
 	}
 	if bindErr != nil {
-		s.failTx()
 		return "", bindErr
 	}
 	ctx, cancel, err := s.withStatementTimeout(ctx)
@@ -166,16 +169,8 @@ func (s *session) execIn(ctx context.Context, bound sql.Statement, bindErr error
 	tag, err := s.run(ctx, bound, ectx, w)
 	if err != nil {
 		err = s.translateCancel(ctx, err)
-		s.failTx()
 	}
 	return tag, err
-}
-
-// failTx marks an open transaction block failed after an error.
-func (s *session) failTx() {
-	if s.tx == txOpen {
-		s.tx = txFailed
-	}
 }
 
 // evalContext is what a statement's expressions see: now() is the start of
@@ -183,7 +178,7 @@ func (s *session) failTx() {
 func (s *session) evalContext() *types.EvalContext {
 	f := s.format()
 	now := time.Now()
-	if s.tx != txIdle && !s.txStart.IsZero() {
+	if s.fsm.state != stIdle && !s.txStart.IsZero() {
 		now = s.txStart
 	}
 	return &types.EvalContext{TimeZone: f.TimeZone, Now: now, Format: f, Settings: &settingsAccess{s: s}}

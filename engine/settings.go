@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"sync"
 	"time"
 
@@ -22,7 +21,7 @@ func (s *session) set(x *sql.Set, w wire.ResultWriter) (string, error) {
 	if x.Reset && !x.Default {
 		tag = "RESET"
 	}
-	if x.Local && s.tx == txIdle && !s.multi {
+	if x.Local && !s.fsm.state.inTransactionBlock() {
 		// It lasts only until this statement's own transaction ends.
 		what := "SET LOCAL"
 		if x.Transaction {
@@ -97,21 +96,9 @@ func showColumn(name string) string {
 }
 
 // beginStatementSettings opens the settings' transaction level for a
-// statement that runs outside a block (a block's level is already open).
+// statement that runs outside a block (a block's level is already open);
+// the state machine's actions end it with the transaction.
 func (s *session) beginStatementSettings() { s.settings.Begin() }
-
-// endStatementSettings ends the level of a statement that ran outside any
-// block: its SETs stay unless it failed, its SET LOCALs end with it.
-func (s *session) endStatementSettings(ctx context.Context, err error) {
-	if s.tx != txIdle || s.multi {
-		return
-	}
-	if err != nil {
-		s.localAbort()
-	} else {
-		s.localCommit(ctx)
-	}
-}
 
 // settingsAccess gives expressions (current_setting, set_config) the
 // session's settings; partitions evaluate on several goroutines.

@@ -6,74 +6,66 @@ import (
 	"github.com/joind/joind/storage"
 )
 
-// Transactions. Every statement runs in a storage.Txn: the open block's
-// (BEGIN ... COMMIT), or an implicit one of its own that commits when the
-// statement succeeds and is discarded when it fails, so a statement lands
-// whole or not at all. A statement must be bound with bindCatalog, so the
-// tables it names are the ones its transaction sees (its own uncommitted
+// Transactions. Every statement runs in a storage.Txn: the one its state
+// shares (a BEGIN block's, or the implicit transaction of a
+// multi-statement Query or of an extended-protocol pipeline up to Sync),
+// or in Idle an implicit one of its own that commits when the statement
+// succeeds and is discarded when it fails, so a statement lands whole or
+// not at all. Which one, and when it ends, is the state machine's
+// (txnfsm.go). A statement must be bound with bindCatalog, so the tables
+// it names are the ones its transaction sees (its own uncommitted
 // CREATE/INSERT/DROP included).
 
-// bindCatalog returns the catalog the next statement is bound with: the
-// open block's transaction (reading what was committed before the
-// statement, READ COMMITTED), or a fresh implicit transaction.
-func (s *session) bindCatalog() storage.Catalog {
-	if s.txn != nil {
-		s.txn.NewStatement()
-		return s.catalogOf(s.txn)
-	}
-	if s.multi {
-		if s.multiTxn == nil {
-			s.multiTxn = s.eng.catalog.Begin()
+// sharedTxn is the transaction the current state's statements share,
+// begun by the first one that needs it; nil in Idle.
+func (s *session) sharedTxn() *storage.Txn {
+	switch s.fsm.state {
+	case stImplicitMulti, stImplicitPipeline:
+		if s.txn == nil {
+			s.txn = s.eng.catalog.Begin()
 		}
-		s.multiTxn.NewStatement()
-		return s.catalogOf(s.multiTxn)
+	case stInBlock, stFailedBlock:
+	default:
+		return nil
 	}
+	return s.txn
+}
+
+// bindCatalog returns the catalog the next statement is bound with: the
+// shared transaction (reading what was committed before the statement,
+// READ COMMITTED), or a fresh implicit transaction.
+func (s *session) bindCatalog() storage.Catalog {
+	if t := s.sharedTxn(); t != nil {
+		t.NewStatement()
+		return s.catalogOf(t)
+	}
+	s.dropImplicit()
 	s.implicit = s.eng.catalog.Begin()
 	return s.catalogOf(s.implicit)
 }
 
-// statementTxn returns the transaction a bound statement runs in and
-// whether it is implicit (to be committed by endStatement).
-func (s *session) statementTxn() (*storage.Txn, bool) {
-	if s.txn != nil {
-		return s.txn, false
-	}
-	if s.multi {
-		if s.multiTxn == nil {
-			s.multiTxn = s.eng.catalog.Begin()
-		}
-		return s.multiTxn, false
+// statementTxn returns the transaction a bound statement runs in and, when
+// it is the statement's own (Idle), that transaction again: StmtOK or
+// StmtErr settles it.
+func (s *session) statementTxn() (txn, implicit *storage.Txn) {
+	if t := s.sharedTxn(); t != nil {
+		return t, nil
 	}
 	if s.implicit == nil {
 		s.implicit = s.eng.catalog.Begin()
 	}
 	t := s.implicit
 	s.implicit = nil
-	return t, true
+	return t, t
 }
 
-// endStatement commits or discards an implicit transaction. The commit is
-// durable when it returns: only then does the client see CommandComplete.
-func (s *session) endStatement(ctx context.Context, t *storage.Txn, implicit bool, err error) error {
-	if !implicit {
-		return err
+// dropImplicit discards an implicit transaction bound but not run (a
+// transaction statement needs none).
+func (s *session) dropImplicit() {
+	if s.implicit != nil {
+		s.implicit.Rollback()
+		s.implicit = nil
 	}
-	if err != nil {
-		t.Rollback()
-		return err
-	}
-	return t.Commit(ctx)
-}
-
-// abortBlock discards the open block's transaction (ROLLBACK, a failed
-// COMMIT, session end).
-func (s *session) abortBlock() {
-	if s.txn != nil {
-		s.txn.Rollback()
-		s.txn = nil
-	}
-	s.localAbort()
-	s.tx = txIdle
 }
 
 // BeginQuery implements wire.QueryBlock: the statements of a simple Query
@@ -81,65 +73,27 @@ func (s *session) abortBlock() {
 // them all; BEGIN inside the string turns it into the explicit block, and
 // COMMIT or ROLLBACK inside it end it early (with PostgreSQL's warning).
 func (s *session) BeginQuery(statements int) {
-	if statements < 2 || s.tx != txIdle {
-		return
+	ev := evQueryOne
+	if statements > 1 {
+		ev = evQueryMany
 	}
-	s.multi = true
-	s.settings.Begin()
+	_, _ = s.fire(ev, nil)
 }
 
 // EndQuery implements wire.QueryBlock: it commits the implicit transaction
 // of a multi-statement query, or discards it when a statement failed.
 func (s *session) EndQuery(ctx context.Context, failed bool) error {
-	if !s.multi {
-		return nil
-	}
-	s.multi = false
-	t := s.multiTxn
-	s.multiTxn = nil
+	ev := evQueryDone
 	if failed {
-		if t != nil {
-			t.Rollback()
-		}
-		if s.tx == txIdle {
-			s.localAbort()
-		}
-		return nil
+		ev = evQueryFailed
 	}
-	if t != nil {
-		if err := t.Commit(ctx); err != nil {
-			if s.tx == txIdle {
-				s.localAbort()
-			}
-			return err
-		}
-	}
-	if s.tx == txIdle {
-		s.localCommit(ctx)
-	}
-	return nil
+	_, err := s.fire(ev, &txArgs{ctx: ctx})
+	return err
 }
 
-// endImplicitBlock ends the multi-statement implicit transaction early, for
-// COMMIT (commit=true) or ROLLBACK written inside the query string.
-func (s *session) endImplicitBlock(ctx context.Context, commit bool) error {
-	t := s.multiTxn
-	s.multiTxn = nil
-	// What came before is settled either way: later statements of the
-	// string start a new implicit transaction.
-	if !commit {
-		if t != nil {
-			t.Rollback()
-		}
-		s.localAbort()
-		return nil
-	}
-	if t != nil {
-		if err := t.Commit(ctx); err != nil {
-			s.localAbort()
-			return err
-		}
-	}
-	s.localCommit(ctx)
-	return nil
+// Sync implements wire.PipelineBlock: it ends the extended protocol's
+// implicit transaction (commits it; a failed statement already undid it).
+func (s *session) Sync(ctx context.Context) error {
+	_, err := s.fire(evSync, &txArgs{ctx: ctx})
+	return err
 }

@@ -76,7 +76,9 @@
 // parameter types), binds, describes and executes, encoding rows in each
 // column's result format. Execute with a row limit ends in PortalSuspended
 // and a later Execute continues. After an error every message up to Sync is
-// discarded; Sync sends changed ParameterStatus and ReadyForQuery, and
+// discarded; Sync ends the session's implicit transaction of the exchange
+// (PipelineBlock: committed, as PostgreSQL commits at Sync), then sends
+// changed ParameterStatus and ReadyForQuery, and
 // portals end with the transaction (at Sync or a simple Query outside a
 // block). DEALLOCATE, a SQL statement about wire's statements, is run by
 // wire (Deallocation).

@@ -146,3 +146,11 @@ type QueryBlock interface {
 	BeginQuery(statements int)
 	EndQuery(ctx context.Context, failed bool) error
 }
+
+// PipelineBlock is implemented by sessions whose extended-protocol
+// statements share one implicit transaction up to Sync, as PostgreSQL's
+// do. wire calls Sync for each Sync message before ReadyForQuery; an
+// error (a failed commit) is sent as an ErrorResponse.
+type PipelineBlock interface {
+	Sync(ctx context.Context) error
+}

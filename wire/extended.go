@@ -229,6 +229,11 @@ func (c *conn) closeMsg(m *pgproto3.Close) {
 // sync ends an extended-protocol exchange: outside a transaction block the
 // portals end with the implicit transaction, as PostgreSQL's do.
 func (c *conn) sync() {
+	if pb, ok := c.sess.(PipelineBlock); ok {
+		if err := pb.Sync(c.ctx); err != nil {
+			c.sendError(pgerr.As(err))
+		}
+	}
 	if c.sess.TxStatus() == 'I' {
 		c.closePortals()
 	}
