@@ -22,5 +22,6 @@
 //	go test ./regress/pgregress/ -update
 //
 // JOIND_PGREGRESS_FILES=all (or a comma-separated list of names) plays other
-// files too and reports them without the ratchet.
+// files too and reports them without the ratchet; JOIND_PGREGRESS_VERBOSE=1
+// logs every statement that does not agree, with both outcomes.
 package pgregress

@@ -274,10 +274,24 @@ func play(t *testing.T, dir, name string, j *joindtest.Joind, pg *oracle.Server,
 		if c == JoindError {
 			r.features[Feature(jo)]++
 		}
+		if c != Agree && os.Getenv("JOIND_PGREGRESS_VERBOSE") != "" {
+			t.Logf("%s %s: %s\n  joind: %s\n  pg:    %s", name, c, truncate(st.String(), 300), brief(jo), brief(po))
+		}
 		if c != Agree && len(r.examples) < 5 {
 			r.examples = append(r.examples, fmt.Sprintf("%s %s: %s", name, c, truncate(st.String(), 200)))
 		}
 	}
+}
+
+// brief is an outcome in one line, for the verbose log.
+func brief(o Outcome) string {
+	switch {
+	case o.Lost != nil:
+		return "lost: " + o.Lost.Error()
+	case o.Err != nil:
+		return o.Err.Code + " " + o.Err.Message
+	}
+	return truncate(fmt.Sprintf("%s %v", o.Tag, o.Rows), 300)
 }
 
 func truncate(s string, n int) string {

@@ -251,3 +251,15 @@ SELECT * FROM st_ro;
 SELECT * FROM st_rotemp;
 DROP TABLE st_ro;
 DROP TABLE st_rotemp;
+
+-- Planner settings are accepted and shown; joind's answers never depend on them.
+SET enable_hashagg = off;
+SHOW enable_hashagg;
+SET enable_nestloop TO false;
+SELECT name, setting, category, short_desc FROM pg_settings WHERE name IN ('enable_hashagg', 'enable_nestloop', 'jit') ORDER BY name;
+RESET enable_hashagg;
+SHOW enable_hashagg;
+SET join_collapse_limit = 0;
+SET enable_sort TO 'maybe';
+RESET ALL;
+SHOW enable_nestloop;
