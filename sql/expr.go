@@ -283,15 +283,15 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 		}
 		return nil, errCannotCoerce
 	}
-	if c, isConst := e.(*plan.Const); isConst {
-		// Fold casts of constants, as PostgreSQL's eval_const_expressions
-		// would; errors point at the constant.
-		// Errors carry no position: PostgreSQL folds while planning.
-		v, err := types.CastValue(b.evalContext(), c.Val, from, t, ctx == coerceExplicit)
-		if err != nil {
-			return nil, err
+	if c, isConst := e.(*plan.Const); isConst && !types.CastStable(from.ID, t.ID) {
+		// Fold immutable casts of constants, as PostgreSQL's
+		// eval_const_expressions would. A failing one stays a cast: the
+		// planner's error is raised by optimizer.PlanTimeError, and only if
+		// the expression survives pruning. Stable casts (text to date, ...)
+		// run per row at execution, as in PostgreSQL.
+		if v, err := types.CastValue(b.evalContext(), c.Val, from, t, ctx == coerceExplicit); err == nil {
+			return b.keepLoc(&plan.Const{Val: v, T: t}, e), nil
 		}
-		return b.keepLoc(&plan.Const{Val: v, T: t}, e), nil
 	}
 	return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 }
