@@ -133,6 +133,7 @@ func (s *session) Execute(ctx context.Context, st wire.Statement, w wire.ResultW
 func (s *session) execBound(ctx context.Context, bound sql.Statement, bindErr error, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
 	txn, implicit := s.statementTxn()
 	s.beginStatementSettings()
+	s.takeSnapshot(txn, bound, bindErr)
 	s.cur = s.catalogOf(txn)
 	tag, err := s.execIn(ctx, bound, bindErr, ectx, w)
 	err = s.endStatement(ctx, txn, implicit, err)

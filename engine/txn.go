@@ -2,7 +2,10 @@ package engine
 
 import (
 	"context"
+	"strings"
 
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
 	"github.com/joind/joind/storage"
 )
 
@@ -15,7 +18,8 @@ import (
 
 // bindCatalog returns the catalog the next statement is bound with: the
 // open block's transaction (reading what was committed before the
-// statement, READ COMMITTED), or a fresh implicit transaction.
+// statement under READ COMMITTED, the transaction's snapshot under
+// REPEATABLE READ and SERIALIZABLE), or a fresh implicit transaction.
 func (s *session) bindCatalog() storage.Catalog {
 	if s.txn != nil {
 		s.txn.NewStatement()
@@ -142,4 +146,34 @@ func (s *session) endImplicitBlock(ctx context.Context, commit bool) error {
 	}
 	s.localCommit(ctx)
 	return nil
+}
+
+// takeSnapshot fixes the transaction's snapshot and isolation level at its
+// first statement that needs a snapshot: in PostgreSQL every statement but
+// transaction control, SET and SHOW (PlannedStmtRequiresSnapshot).
+func (s *session) takeSnapshot(t *storage.Txn, st sql.Statement, bindErr error) {
+	if bindErr != nil {
+		return
+	}
+	switch st.(type) {
+	case *sql.Transaction, *sql.Set, *sql.Show, *sql.NoOp:
+		return
+	}
+	t.TakeSnapshot(storage.ParseIsolation(s.settings.Get("transaction_isolation")))
+}
+
+// checkIsolationChange refuses to change transaction_isolation once the
+// transaction has taken its snapshot, as PostgreSQL's check_XactIsoLevel.
+func (s *session) checkIsolationChange(x *sql.Set) error {
+	if x.Name != "transaction_isolation" {
+		return nil
+	}
+	t := s.txn
+	if t == nil {
+		t = s.multiTxn
+	}
+	if t == nil || !t.SnapshotTaken() || strings.EqualFold(strings.TrimSpace(x.Value), s.settings.Get("transaction_isolation")) {
+		return nil
+	}
+	return pgerr.New("25001", "SET TRANSACTION ISOLATION LEVEL must be called before any query")
 }

@@ -1,0 +1,138 @@
+package regress
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// TestIsolationLevels interleaves two connections through READ COMMITTED,
+// REPEATABLE READ and SERIALIZABLE transactions, step by step, on joind
+// and on PostgreSQL 15, and compares what every step answered (rows, or
+// SQLSTATE, message, detail and hint).
+func TestIsolationLevels(t *testing.T) {
+	type step struct {
+		conn byte // 'A' or 'B'
+		sql  string
+	}
+	steps := []step{
+		{'A', "DROP TABLE IF EXISTS iso_t, iso_x, iso_y"},
+		{'A', "CREATE TABLE iso_t (a int)"},
+		{'A', "CREATE TABLE iso_x (a int)"},
+		{'A', "CREATE TABLE iso_y (a int)"},
+		{'A', "INSERT INTO iso_t VALUES (1)"},
+		// READ COMMITTED: each statement sees the latest commit.
+		{'A', "BEGIN"},
+		{'A', "SHOW transaction_isolation"},
+		{'A', "SELECT count(*) FROM iso_t"},
+		{'B', "INSERT INTO iso_t VALUES (2)"},
+		{'A', "SELECT count(*) FROM iso_t"},
+		{'A', "COMMIT"},
+		// REPEATABLE READ: the snapshot of the first query, not of BEGIN.
+		{'A', "BEGIN ISOLATION LEVEL REPEATABLE READ"},
+		{'A', "SHOW transaction_isolation"},
+		{'B', "INSERT INTO iso_t VALUES (3)"},
+		{'A', "SELECT count(*), current_setting('transaction_isolation') FROM iso_t"},
+		{'B', "INSERT INTO iso_t VALUES (4)"},
+		{'A', "SELECT count(*) FROM iso_t"},
+		{'A', "INSERT INTO iso_t VALUES (5)"},
+		{'A', "SELECT count(*), max(a) FROM iso_t"},
+		{'A', "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"},
+		{'A', "SET TRANSACTION ISOLATION LEVEL READ COMMITTED"},
+		{'A', "ROLLBACK"},
+		{'A', "SELECT count(*), max(a) FROM iso_t"},
+		// SET TRANSACTION before the first query; default_transaction_isolation.
+		{'A', "BEGIN"},
+		{'A', "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"},
+		{'A', "SHOW transaction_isolation"},
+		{'A', "SELECT count(*) FROM iso_t"},
+		{'B', "INSERT INTO iso_t VALUES (6)"},
+		{'A', "SELECT count(*) FROM iso_t"},
+		{'A', "COMMIT"},
+		{'A', "SET default_transaction_isolation = 'repeatable read'"},
+		{'A', "SHOW transaction_isolation"},
+		{'A', "BEGIN"},
+		{'A', "SELECT count(*), current_setting('transaction_isolation') FROM iso_t"},
+		{'B', "INSERT INTO iso_t VALUES (7)"},
+		{'A', "SELECT count(*) FROM iso_t"},
+		{'A', "COMMIT"},
+		{'A', "SELECT count(*) FROM iso_t"},
+		{'A', "RESET default_transaction_isolation"},
+		{'A', "SHOW transaction_isolation"},
+		// SERIALIZABLE: disjoint reads and writes both commit.
+		{'A', "BEGIN ISOLATION LEVEL SERIALIZABLE"},
+		{'B', "BEGIN ISOLATION LEVEL SERIALIZABLE"},
+		{'A', "SELECT count(*) FROM iso_x"},
+		{'B', "SELECT count(*) FROM iso_y"},
+		{'A', "INSERT INTO iso_x VALUES (1)"},
+		{'B', "INSERT INTO iso_y VALUES (1)"},
+		{'A', "COMMIT"},
+		{'B', "COMMIT"},
+		// SERIALIZABLE write skew: each reads what the other writes.
+		{'A', "BEGIN ISOLATION LEVEL SERIALIZABLE"},
+		{'B', "BEGIN ISOLATION LEVEL SERIALIZABLE"},
+		{'A', "SELECT count(*) FROM iso_x"},
+		{'B', "SELECT count(*) FROM iso_y"},
+		{'A', "INSERT INTO iso_y VALUES (2)"},
+		{'B', "INSERT INTO iso_x VALUES (2)"},
+		{'A', "COMMIT"},
+		{'B', "COMMIT"},
+		{'A', "SELECT (SELECT count(*) FROM iso_x), (SELECT count(*) FROM iso_y)"},
+		{'A', "DROP TABLE iso_t, iso_x, iso_y"},
+	}
+	run := func(ep endpoint) []string {
+		a, b := connect(t, ep), connect(t, ep)
+		var out []string
+		for _, s := range steps {
+			c := a
+			if s.conn == 'B' {
+				c = b
+			}
+			out = append(out, fmt.Sprintf("%c: %s\n   %s", s.conn, s.sql, outcome(ctxT(t), c, s.sql)))
+		}
+		return out
+	}
+	got := run(startTarget(t, regressDB))
+	want := run(startOracle(t, regressDB))
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("step %d:\n joind    %s\n postgres %s", i+1, got[i], want[i])
+		}
+	}
+	if t.Failed() || testing.Verbose() {
+		t.Logf("PostgreSQL's transcript:\n%s", strings.Join(want, "\n"))
+	}
+}
+
+// outcome runs one statement and describes its rows or its error.
+func outcome(ctx context.Context, c *pgx.Conn, sql string) string {
+	rows, err := c.Query(ctx, sql)
+	if err != nil {
+		return describeErr(err)
+	}
+	var out []string
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			return describeErr(err)
+		}
+		out = append(out, fmt.Sprint(vals...))
+	}
+	if err := rows.Err(); err != nil {
+		return describeErr(err)
+	}
+	return fmt.Sprintf("%s %v", rows.CommandTag(), out)
+}
+
+func describeErr(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("ERROR %s: %s (detail %q, hint %q)", pe.Code, pe.Message, pe.Detail, pe.Hint)
+	}
+	return "ERROR " + err.Error()
+}
