@@ -126,7 +126,13 @@ func (b *binder) bindConst(c *pg_query.A_Const) (plan.Expr, error) {
 		s := v.Fval.Fval
 		if !strings.ContainsAny(s, ".eE") {
 			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-				return &plan.Const{Val: types.IntValue(i), T: types.Int8Type}, nil
+				// As make_const: an integer the lexer found too long
+				// (the parser folds -2147483648 into one) is int4 if it fits.
+				t := types.Int8Type
+				if i == int64(int32(i)) {
+					t = types.Int4Type
+				}
+				return &plan.Const{Val: types.IntValue(i), T: t}, nil
 			}
 		}
 		val, err := types.ParseText(s, types.NumericType)

@@ -28,4 +28,15 @@ SELECT '2020-01-01'::timestamptz + '1 day'::interval FROM wa_t WHERE false;
 SELECT date_trunc('foo', '2020-01-01'::timestamptz) FROM wa_t;
 -- ON COMMIT needs a temporary table.
 CREATE TABLE wa_oc (a int) ON COMMIT DELETE ROWS;
+-- -2147483648 is one integer constant (the parser folds the minus in).
+SELECT -2147483648 AS a, -2147483649 AS b, 2147483648 AS c, -9223372036854775808 AS d;
+SELECT -2147483648 - 1;
+SELECT gcd(-2147483648, 0);
+SELECT gcd(-2147483648, -2147483648);
+SELECT lcm(-2147483648, 1);
+SELECT abs(-2147483648);
+SELECT -(-2147483648);
+SELECT gcd((-9223372036854775808)::int8, 0);
+-- Interval qualifiers.
+SELECT interval '1' year, interval '1-2' year to month, interval '3' month;
 DROP TABLE wa_t;
