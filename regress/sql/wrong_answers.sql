@@ -37,6 +37,9 @@ SELECT lcm(-2147483648, 1);
 SELECT abs(-2147483648);
 SELECT -(-2147483648);
 SELECT gcd((-9223372036854775808)::int8, 0);
+CREATE TABLE wa_d (a bigint DEFAULT -2147483648, b int DEFAULT -2147483648, c bigint DEFAULT -2147483649);
+SELECT column_name, column_default FROM information_schema.columns WHERE table_name = 'wa_d' ORDER BY 1;
+DROP TABLE wa_d;
 -- Interval qualifiers.
 SELECT interval '1' year, interval '1-2' year to month, interval '3' month;
 DROP TABLE wa_t;
