@@ -283,6 +283,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 		p.q, p.ectx = q, ectx
 		p.txn, p.implicit = s.statementTxn()
 		s.beginStatementSettings()
+		s.takeSnapshot(p.txn, bound, nil)
 		if err := p.txn.Err(); err != nil {
 			s.failTx()
 			return "", false, p.finish(ctx, err)

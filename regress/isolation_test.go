@@ -14,7 +14,8 @@ import (
 // TestIsolationLevels interleaves two connections through READ COMMITTED,
 // REPEATABLE READ and SERIALIZABLE transactions, step by step, on joind
 // and on PostgreSQL 15, and compares what every step answered (rows, or
-// SQLSTATE, message, detail and hint).
+// SQLSTATE, message, detail and hint), over the simple and the extended
+// query protocol.
 func TestIsolationLevels(t *testing.T) {
 	type step struct {
 		conn byte // 'A' or 'B'
@@ -85,8 +86,8 @@ func TestIsolationLevels(t *testing.T) {
 		{'A', "SELECT (SELECT count(*) FROM iso_x), (SELECT count(*) FROM iso_y)"},
 		{'A', "DROP TABLE iso_t, iso_x, iso_y"},
 	}
-	run := func(ep endpoint) []string {
-		a, b := connect(t, ep), connect(t, ep)
+	run := func(ep endpoint, mode pgx.QueryExecMode) []string {
+		a, b := connectMode(t, ep, mode), connectMode(t, ep, mode)
 		var out []string
 		for _, s := range steps {
 			c := a
@@ -97,16 +98,34 @@ func TestIsolationLevels(t *testing.T) {
 		}
 		return out
 	}
-	got := run(startTarget(t, regressDB))
-	want := run(startOracle(t, regressDB))
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("step %d:\n joind    %s\n postgres %s", i+1, got[i], want[i])
+	jd, pg := startTarget(t, regressDB), startOracle(t, regressDB)
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeExec} {
+		got, want := run(jd, mode), run(pg, mode)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("%v step %d:\n joind    %s\n postgres %s", mode, i+1, got[i], want[i])
+			}
+		}
+		if t.Failed() || testing.Verbose() {
+			t.Logf("PostgreSQL's transcript (%v):\n%s", mode, strings.Join(want, "\n"))
 		}
 	}
-	if t.Failed() || testing.Verbose() {
-		t.Logf("PostgreSQL's transcript:\n%s", strings.Join(want, "\n"))
+}
+
+// connectMode is connect with the given query protocol.
+func connectMode(t *testing.T, ep endpoint, mode pgx.QueryExecMode) *pgx.Conn {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(ep.dsn)
+	if err != nil {
+		t.Fatal(err)
 	}
+	cfg.DefaultQueryExecMode = mode
+	c, err := pgx.ConnectConfig(ctxT(t), cfg)
+	if err != nil {
+		t.Fatalf("connect to %s: %v", ep.name, err)
+	}
+	t.Cleanup(func() { c.Close(context.Background()) })
+	return c
 }
 
 // outcome runs one statement and describes its rows or its error.

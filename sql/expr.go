@@ -755,6 +755,9 @@ func (b *binder) bindMinMax(s *scope, mm *pg_query.MinMaxExpr) (plan.Expr, error
 		Name:   name,
 		Args:   argTypes,
 		Result: t,
+		// As volatile as its comparison (greatest(date, timestamptz) is stable).
+		Stable:   cmp.Stable,
+		Volatile: cmp.Volatile,
 		Eval: func(ctx *types.EvalContext, vals []types.Value) (types.Value, error) {
 			best := types.NullValue
 			for _, v := range vals {
