@@ -172,8 +172,14 @@ func (s *session) checkIsolationChange(x *sql.Set) error {
 	if t == nil {
 		t = s.multiTxn
 	}
-	if t == nil || !t.SnapshotTaken() || strings.EqualFold(strings.TrimSpace(x.Value), s.settings.Get("transaction_isolation")) {
+	if t == nil || strings.EqualFold(strings.TrimSpace(x.Value), s.settings.Get("transaction_isolation")) {
 		return nil
 	}
-	return pgerr.New("25001", "SET TRANSACTION ISOLATION LEVEL must be called before any query")
+	if t.SnapshotTaken() {
+		return pgerr.New("25001", "SET TRANSACTION ISOLATION LEVEL must be called before any query")
+	}
+	if t.InSavepoint() {
+		return pgerr.New("25001", "SET TRANSACTION ISOLATION LEVEL must not be called in a subtransaction")
+	}
+	return nil
 }

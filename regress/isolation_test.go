@@ -47,6 +47,10 @@ func TestIsolationLevels(t *testing.T) {
 		{'A', "SET TRANSACTION ISOLATION LEVEL READ COMMITTED"},
 		{'A', "ROLLBACK"},
 		{'A', "SELECT count(*), max(a) FROM iso_t"},
+		{'A', "BEGIN"},
+		{'A', "SAVEPOINT s"},
+		{'A', "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE"},
+		{'A', "ROLLBACK"},
 		// SET TRANSACTION before the first query; default_transaction_isolation.
 		{'A', "BEGIN"},
 		{'A', "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"},

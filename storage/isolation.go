@@ -50,6 +50,10 @@ func (t *Txn) TakeSnapshot(iso Isolation) {
 // level).
 func (t *Txn) SnapshotTaken() bool { return t.taken }
 
+// InSavepoint reports whether a savepoint is open (PostgreSQL's
+// subtransaction, in which the isolation level cannot change either).
+func (t *Txn) InSavepoint() bool { return len(t.savepoints) > 0 }
+
 // noteRead records that the transaction read name (a table or view, or
 // its absence) from its snapshot, for serialCheck.
 func (t *Txn) noteRead(name string) {
