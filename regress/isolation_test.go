@@ -22,7 +22,7 @@ func TestIsolationLevels(t *testing.T) {
 		sql  string
 	}
 	steps := []step{
-		{'A', "DROP TABLE IF EXISTS iso_t, iso_x, iso_y"},
+		{'A', "DROP TABLE IF EXISTS iso_t, iso_x, iso_y, iso_d, iso_new"},
 		{'A', "CREATE TABLE iso_t (a int)"},
 		{'A', "CREATE TABLE iso_x (a int)"},
 		{'A', "CREATE TABLE iso_y (a int)"},
@@ -46,6 +46,20 @@ func TestIsolationLevels(t *testing.T) {
 		{'A', "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"},
 		{'A', "SET TRANSACTION ISOLATION LEVEL READ COMMITTED"},
 		{'A', "ROLLBACK"},
+		// Names resolve in the latest catalog, rows come from the snapshot.
+		{'A', "CREATE TABLE iso_d (a int)"},
+		{'A', "BEGIN ISOLATION LEVEL REPEATABLE READ"},
+		{'A', "SELECT count(*) FROM iso_t"},
+		{'B', "CREATE TABLE iso_new (a int)"},
+		{'B', "INSERT INTO iso_new VALUES (1)"},
+		{'A', "SELECT count(*) FROM iso_new"},
+		{'A', "INSERT INTO iso_new VALUES (2)"},
+		{'A', "SELECT a FROM iso_new"},
+		{'B', "DROP TABLE iso_d"},
+		{'A', "SELECT count(*) FROM iso_d"},
+		{'A', "ROLLBACK"},
+		{'A', "SELECT a FROM iso_new"},
+		{'A', "DROP TABLE iso_new"},
 		{'A', "SELECT count(*), max(a) FROM iso_t"},
 		{'A', "BEGIN"},
 		{'A', "SAVEPOINT s"},

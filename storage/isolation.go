@@ -54,6 +54,28 @@ func (t *Txn) SnapshotTaken() bool { return t.taken }
 // subtransaction, in which the isolation level cannot change either).
 func (t *Txn) InSavepoint() bool { return len(t.savepoints) > 0 }
 
+// catalogEntry resolves a table name for a transaction with a fixed
+// snapshot as PostgreSQL does: in the latest committed catalog (its
+// catalog snapshot), while the rows still come from the transaction's
+// snapshot — so a table created since reads as empty and one dropped since
+// does not exist. A table once resolved stays what it was: PostgreSQL holds
+// its lock to the transaction's end, so no one could have dropped or
+// replaced it meanwhile.
+func (t *Txn) catalogEntry(name string) *tableState {
+	if cs, ok := t.resolved[name]; ok {
+		return cs
+	}
+	cs := t.db.cs.load().tables[name]
+	if cs == nil {
+		return nil
+	}
+	if t.resolved == nil {
+		t.resolved = map[string]*tableState{}
+	}
+	t.resolved[name] = cs
+	return cs
+}
+
 // noteRead records that the transaction read name (a table or view, or
 // its absence) from its snapshot, for serialCheck.
 func (t *Txn) noteRead(name string) {

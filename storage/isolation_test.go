@@ -70,6 +70,21 @@ func TestIsolationSnapshots(t *testing.T) {
 	if n := rowsOf(t, rr, "t"); n != 3 {
 		t.Fatalf("repeatable read sees %d rows with its own, want 3", n)
 	}
+	// Names resolve in the latest catalog: a table created since reads
+	// as empty, one dropped since is gone.
+	if _, err := db.Create(ctx, "since", cols); err != nil {
+		t.Fatal(err)
+	}
+	insert("since", 1, 2)
+	if n := rowsOf(t, rr, "since"); n != 0 {
+		t.Fatalf("repeatable read sees %d rows of a table created since, want 0", n)
+	}
+	if err := db.Drop(ctx, "since"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := rr.Lookup("since"); !ok {
+		t.Fatal("a table once resolved must stay (PostgreSQL holds its lock)")
+	}
 	if err := rr.Commit(ctx); err != nil { // blind appends commit
 		t.Fatal(err)
 	}

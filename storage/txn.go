@@ -81,6 +81,9 @@ type Txn struct {
 	// listed the catalog: a Serializable commit's check (serialCheck).
 	reads   map[string]bool
 	readAll bool
+	// resolved are the tables a RepeatableRead/Serializable transaction
+	// has named (catalogEntry).
+	resolved map[string]*tableState
 }
 
 type savepoint struct {
@@ -143,7 +146,7 @@ func (t *Txn) finish() {
 	t.p = newPending()
 	t.snap = nil
 	t.savepoints = nil
-	t.reads, t.readAll = nil, false
+	t.reads, t.readAll, t.resolved = nil, false, nil
 }
 
 // version is the committed state the transaction reads.
@@ -285,6 +288,9 @@ func (t *Txn) view(name string) *txnTable {
 		}
 	}
 	cs := t.version().tables[name]
+	if t.taken && t.iso >= RepeatableRead {
+		cs = t.catalogEntry(name)
+	}
 	if cs == nil {
 		return nil
 	}
