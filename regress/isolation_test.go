@@ -22,6 +22,7 @@ func TestIsolationLevels(t *testing.T) {
 		sql  string
 	}
 	steps := []step{
+		{'A', "DROP VIEW IF EXISTS iso_v"},
 		{'A', "DROP TABLE IF EXISTS iso_t, iso_x, iso_y, iso_d, iso_new"},
 		{'A', "CREATE TABLE iso_t (a int)"},
 		{'A', "CREATE TABLE iso_x (a int)"},
@@ -55,10 +56,13 @@ func TestIsolationLevels(t *testing.T) {
 		{'A', "SELECT count(*) FROM iso_new"},
 		{'A', "INSERT INTO iso_new VALUES (2)"},
 		{'A', "SELECT a FROM iso_new"},
+		{'B', "CREATE VIEW iso_v AS SELECT count(*) AS n FROM iso_t"},
+		{'A', "SELECT n FROM iso_v"},
 		{'B', "DROP TABLE iso_d"},
 		{'A', "SELECT count(*) FROM iso_d"},
 		{'A', "ROLLBACK"},
 		{'A', "SELECT a FROM iso_new"},
+		{'A', "DROP VIEW iso_v"},
 		{'A', "DROP TABLE iso_new"},
 		{'A', "SELECT count(*), max(a) FROM iso_t"},
 		{'A', "BEGIN"},

@@ -76,6 +76,22 @@ func (t *Txn) catalogEntry(name string) *tableState {
 	return cs
 }
 
+// catalogView is catalogEntry for a view.
+func (t *Txn) catalogView(name string) *View {
+	if v, ok := t.resolvedViews[name]; ok {
+		return v
+	}
+	v := t.db.cs.load().views[name]
+	if v == nil {
+		return nil
+	}
+	if t.resolvedViews == nil {
+		t.resolvedViews = map[string]*View{}
+	}
+	t.resolvedViews[name] = v
+	return v
+}
+
 // noteRead records that the transaction read name (a table or view, or
 // its absence) from its snapshot, for serialCheck.
 func (t *Txn) noteRead(name string) {

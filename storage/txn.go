@@ -83,7 +83,8 @@ type Txn struct {
 	readAll bool
 	// resolved are the tables a RepeatableRead/Serializable transaction
 	// has named (catalogEntry).
-	resolved map[string]*tableState
+	resolved      map[string]*tableState
+	resolvedViews map[string]*View
 }
 
 type savepoint struct {
@@ -146,7 +147,7 @@ func (t *Txn) finish() {
 	t.p = newPending()
 	t.snap = nil
 	t.savepoints = nil
-	t.reads, t.readAll, t.resolved = nil, false, nil
+	t.reads, t.readAll, t.resolved, t.resolvedViews = nil, false, nil, nil
 }
 
 // version is the committed state the transaction reads.

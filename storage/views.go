@@ -43,6 +43,9 @@ func (t *Txn) viewDef(name string) *View {
 	if ch, ok := t.p.views[name]; ok {
 		return ch.def
 	}
+	if t.taken && t.iso >= RepeatableRead {
+		return t.catalogView(name)
+	}
 	return t.version().views[name]
 }
 
