@@ -299,6 +299,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 		p.q, p.ectx = q, ectx
 		p.txn, _ = s.statementTxn() // shared: ExtStmt left Idle
 		s.beginStatementSettings()
+		s.takeSnapshot(p.txn, bound, nil)
 		if err := p.txn.Err(); err != nil {
 			return "", false, p.finish(ctx, err)
 		}

@@ -137,6 +137,7 @@ func (s *session) execBound(ctx context.Context, bound sql.Statement, bindErr er
 	}
 	txn, implicit := s.statementTxn()
 	s.beginStatementSettings()
+	s.takeSnapshot(txn, bound, bindErr)
 	s.cur = s.catalogOf(txn)
 	tag, err := s.execIn(ctx, bound, bindErr, ectx, w)
 	s.cur = nil

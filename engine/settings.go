@@ -47,7 +47,9 @@ func (s *session) applySet(x *sql.Set) error {
 	case x.Reset:
 		_, err = s.settings.Reset(x.Name, x.Local)
 	default:
-		_, err = s.settings.SetArgs(x.Name, x.Args, x.Local)
+		if err = s.checkIsolationChange(x); err == nil {
+			_, err = s.settings.SetArgs(x.Name, x.Args, x.Local)
+		}
 	}
 	if err != nil {
 		return err

@@ -2,6 +2,10 @@ package engine
 
 import (
 	"context"
+	"strings"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
 
 	"github.com/joind/joind/storage"
 )
@@ -96,4 +100,37 @@ func (s *session) EndQuery(ctx context.Context, failed bool) error {
 func (s *session) Sync(ctx context.Context) error {
 	_, err := s.fire(evSync, &txArgs{ctx: ctx})
 	return err
+}
+
+// takeSnapshot fixes the transaction's snapshot and isolation level at its
+// first statement that needs a snapshot: in PostgreSQL every statement but
+// transaction control, SET and SHOW (PlannedStmtRequiresSnapshot).
+func (s *session) takeSnapshot(t *storage.Txn, st sql.Statement, bindErr error) {
+	if bindErr != nil {
+		return
+	}
+	switch st.(type) {
+	case *sql.Transaction, *sql.Set, *sql.Show, *sql.NoOp:
+		return
+	}
+	t.TakeSnapshot(storage.ParseIsolation(s.settings.Get("transaction_isolation")))
+}
+
+// checkIsolationChange refuses to change transaction_isolation once the
+// transaction has taken its snapshot, as PostgreSQL's check_XactIsoLevel.
+func (s *session) checkIsolationChange(x *sql.Set) error {
+	if x.Name != "transaction_isolation" {
+		return nil
+	}
+	t := s.txn
+	if t == nil || strings.EqualFold(strings.TrimSpace(x.Value), s.settings.Get("transaction_isolation")) {
+		return nil
+	}
+	if t.SnapshotTaken() {
+		return pgerr.New("25001", "SET TRANSACTION ISOLATION LEVEL must be called before any query")
+	}
+	if t.InSavepoint() {
+		return pgerr.New("25001", "SET TRANSACTION ISOLATION LEVEL must not be called in a subtransaction")
+	}
+	return nil
 }

@@ -14,9 +14,9 @@ import (
 // TRUE condition and the results of constant FALSE/NULL ones, COALESCE
 // stops at a non-NULL constant. FoldConstants itself never fails (an
 // expression it cannot fold is left for run time), so this check runs once
-// on the bound plan, pruned as PostgreSQL prunes it. Functions and casts
-// over date/time types are skipped: many are only stable in PostgreSQL
-// (they read TimeZone or DateStyle) and are not folded there.
+// on the bound plan, pruned as PostgreSQL prunes it. Stable casts
+// (types.CastStable) and stable functions (Overload.Stable) are skipped:
+// they read TimeZone or DateStyle, so PostgreSQL does not fold them.
 func PlanTimeError(ctx *types.EvalContext, n plan.Node) error {
 	c := &constChecker{ctx: ctx, ctes: map[*plan.CTE]bool{}}
 	return c.node(PruneColumns(n))
@@ -62,7 +62,7 @@ func (c *constChecker) simplify(e plan.Expr) (*plan.Const, error) {
 		return x, nil
 	case *plan.Call:
 		args, err := c.all(x.Args)
-		if err != nil || args == nil || x.Func.Volatile || x.Func.Eval == nil || dateTimeCall(x) {
+		if err != nil || args == nil || x.Func.Volatile || x.Func.Stable || x.Func.Eval == nil {
 			return nil, err
 		}
 		vals := make([]types.Value, len(args))
@@ -79,7 +79,7 @@ func (c *constChecker) simplify(e plan.Expr) (*plan.Const, error) {
 		return constOf(v, x.Func.Result), nil
 	case *plan.Cast:
 		in, err := c.simplify(x.Input)
-		if err != nil || in == nil || isDateTime(in.T) || isDateTime(x.T) {
+		if err != nil || in == nil || types.CastStable(in.T.ID, x.T.ID) {
 			return nil, err
 		}
 		v, err := types.CastValue(c.ctx, in.Val, in.T, x.T, x.Explicit)
@@ -181,24 +181,4 @@ func operands(e plan.Expr) []plan.Expr {
 		return e.Children()
 	}
 	return nil
-}
-
-func isDateTime(t types.Type) bool {
-	switch t.ID {
-	case types.Date, types.Timestamp, types.TimestampTZ, types.Interval:
-		return true
-	}
-	return false
-}
-
-func dateTimeCall(x *plan.Call) bool {
-	if isDateTime(x.Func.Result) {
-		return true
-	}
-	for _, a := range x.Func.Args {
-		if isDateTime(a) {
-			return true
-		}
-	}
-	return false
 }

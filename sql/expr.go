@@ -126,12 +126,13 @@ func (b *binder) bindConst(c *pg_query.A_Const) (plan.Expr, error) {
 		s := v.Fval.Fval
 		if !strings.ContainsAny(s, ".eE") {
 			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-				// an oversize integer token can still fit int4 once
-				// negated (-2147483648): make_const checks the value
+				// As make_const: an integer the lexer found too long
+				// (the parser folds -2147483648 into one) is int4 if it fits.
+				t := types.Int8Type
 				if i == int64(int32(i)) {
-					return &plan.Const{Val: types.IntValue(i), T: types.Int4Type}, nil
+					t = types.Int4Type
 				}
-				return &plan.Const{Val: types.IntValue(i), T: types.Int8Type}, nil
+				return &plan.Const{Val: types.IntValue(i), T: t}, nil
 			}
 		}
 		val, err := types.ParseText(s, types.NumericType)
@@ -288,15 +289,15 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 		}
 		return nil, errCannotCoerce
 	}
-	if c, isConst := e.(*plan.Const); isConst {
-		// Fold casts of constants, as PostgreSQL's eval_const_expressions
-		// would; errors point at the constant.
-		// Errors carry no position: PostgreSQL folds while planning.
-		v, err := types.CastValue(b.evalContext(), c.Val, from, t, ctx == coerceExplicit)
-		if err != nil {
-			return nil, err
+	if c, isConst := e.(*plan.Const); isConst && !types.CastStable(from.ID, t.ID) {
+		// Fold immutable casts of constants, as PostgreSQL's
+		// eval_const_expressions would. A failing one stays a cast: the
+		// planner's error is raised by optimizer.PlanTimeError, and only if
+		// the expression survives pruning. Stable casts (text to date, ...)
+		// run per row at execution, as in PostgreSQL.
+		if v, err := types.CastValue(b.evalContext(), c.Val, from, t, ctx == coerceExplicit); err == nil {
+			return b.keepLoc(&plan.Const{Val: v, T: t}, e), nil
 		}
-		return b.keepLoc(&plan.Const{Val: v, T: t}, e), nil
 	}
 	return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 }
@@ -754,6 +755,9 @@ func (b *binder) bindMinMax(s *scope, mm *pg_query.MinMaxExpr) (plan.Expr, error
 		Name:   name,
 		Args:   argTypes,
 		Result: t,
+		// As volatile as its comparison (greatest(date, timestamptz) is stable).
+		Stable:   cmp.Stable,
+		Volatile: cmp.Volatile,
 		Eval: func(ctx *types.EvalContext, vals []types.Value) (types.Value, error) {
 			best := types.NullValue
 			for _, v := range vals {

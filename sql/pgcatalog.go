@@ -366,6 +366,10 @@ func formatDefault(def string, t types.Type) string {
 	case *pg_query.A_Const_Fval:
 		s := v.Fval.Fval
 		if !strings.ContainsAny(s, ".eE") {
+			// Typed as bindConst types it: int4 when it fits.
+			if i, err := strconv.ParseInt(s, 10, 64); err == nil && i == int64(int32(i)) {
+				return quote(s) + "::integer"
+			}
 			return quote(s) + "::bigint"
 		}
 		if strings.HasPrefix(s, "-") {

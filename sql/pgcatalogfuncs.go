@@ -364,6 +364,7 @@ func (b *binder) anyOverText(s *scope, a *pg_query.A_Expr) (plan.Expr, bool, err
 	}
 	all := a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL
 	ov := &types.Overload{Name: "any", Args: []types.Type{lt, types.TextType}, Result: types.BoolType,
+		Stable: op.Stable, Volatile: op.Volatile,
 		Eval: func(ctx *types.EvalContext, v []types.Value) (types.Value, error) {
 			if v[1].Null {
 				return types.NullValue, nil

@@ -12,8 +12,9 @@ import (
 
 // bindSetMulti binds SET TRANSACTION ... (the block's
 // transaction_isolation / transaction_read_only) and SET SESSION
-// CHARACTERISTICS AS TRANSACTION ... (their session defaults). joind runs
-// every transaction the same way, but clients read the settings back.
+// CHARACTERISTICS AS TRANSACTION ... (their session defaults). The engine
+// runs a transaction at the transaction_isolation in effect at its first
+// query (storage/isolation.go) and refuses writes under READ ONLY.
 func (b *binder) bindSetMulti(vs *pg_query.VariableSetStmt) (Statement, error) {
 	prefix := ""
 	if strings.EqualFold(vs.Name, "SESSION CHARACTERISTICS") {

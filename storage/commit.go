@@ -86,6 +86,7 @@ type commitStore interface {
 // the committer.
 type commitReq struct {
 	p       *pending
+	ser     *serialCheck // a SERIALIZABLE transaction's reads (isolation.go)
 	compact *compaction
 	done    chan error
 }
@@ -300,6 +301,10 @@ func applyGroup(old *version, group []*commitReq) (work *version, touched map[ui
 	for i, r := range group {
 		if r.compact != nil {
 			errs[i] = applyCompaction(work, touched, r.compact)
+		} else if r.ser != nil {
+			if errs[i] = r.ser.check(work); errs[i] == nil {
+				errs[i] = applyPending(work, touched, r.p)
+			}
 		} else {
 			errs[i] = applyPending(work, touched, r.p)
 		}
@@ -457,10 +462,12 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 		}
 		t := mutable(work, touched, id)
 		t.segs, t.fresh, t.rows = nil, nil, 0
+		t.gen++
 	}
 	for id, recs := range p.appends {
 		t := mutable(work, touched, id)
 		t.fresh = append(t.fresh, recs...)
+		t.gen++
 	}
 	return nil
 }

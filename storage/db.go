@@ -109,6 +109,9 @@ type tableState struct {
 	cols []ColumnDef
 	segs []*segment
 	rows int64
+	// gen counts the commits that changed the rows (not compaction), for
+	// a SERIALIZABLE transaction's check (isolation.go); in memory only.
+	gen uint64
 
 	fresh []arrow.Record // committer only: rows of this group not yet in a segment
 	enc   []byte         // committer only: cached manifest entry
@@ -119,7 +122,7 @@ type tableState struct {
 
 func (t *tableState) copy() *tableState {
 	return &tableState{id: t.id, name: t.name, cols: t.cols, segs: append([]*segment(nil), t.segs...),
-		rows: t.rows, fresh: append([]arrow.Record(nil), t.fresh...)}
+		rows: t.rows, gen: t.gen, fresh: append([]arrow.Record(nil), t.fresh...)}
 }
 
 // tableStats merges the segments' statistics (once per version).

@@ -72,6 +72,19 @@ type Txn struct {
 	// loadErr is the first segment read error met by Lookup; see Err.
 	loadErr    error
 	savepoints []savepoint
+	// iso is the level fixed when taken became true (TakeSnapshot);
+	// under RepeatableRead and Serializable snap is then the
+	// transaction's snapshot for good.
+	iso   Isolation
+	taken bool
+	// reads are the names the transaction looked up, readAll whether it
+	// listed the catalog: a Serializable commit's check (serialCheck).
+	reads   map[string]bool
+	readAll bool
+	// resolved are the tables a RepeatableRead/Serializable transaction
+	// has named (catalogEntry).
+	resolved      map[string]*tableState
+	resolvedViews map[string]*View
 }
 
 type savepoint struct {
@@ -89,9 +102,11 @@ func (db *DB) Begin() *Txn {
 var errDone = pgerr.New(pgerr.InternalError, "transaction already finished")
 
 // NewStatement moves the transaction's read snapshot to the latest commit
-// (READ COMMITTED: each statement sees what was committed before it began).
+// (READ COMMITTED: each statement sees what was committed before it began),
+// unless a REPEATABLE READ or SERIALIZABLE transaction has taken its
+// snapshot (TakeSnapshot), which every later statement reads.
 func (t *Txn) NewStatement() {
-	if !t.done {
+	if !t.done && !(t.taken && t.iso >= RepeatableRead) {
 		t.snap = t.db.cs.load()
 	}
 	t.loadErr = nil
@@ -111,11 +126,15 @@ func (t *Txn) Commit(ctx context.Context) error {
 		return errDone
 	}
 	p := t.p
+	var ser *serialCheck
+	if t.iso == Serializable && t.taken {
+		ser = &serialCheck{snap: t.snap, names: t.reads, all: t.readAll}
+	}
 	t.finish()
 	if p.empty() {
-		return nil
+		return nil // a read-only transaction serializes at its snapshot
 	}
-	return t.db.submit(&commitReq{p: p})
+	return t.db.submit(&commitReq{p: p, ser: ser})
 }
 
 // Rollback discards the transaction's changes.
@@ -128,6 +147,7 @@ func (t *Txn) finish() {
 	t.p = newPending()
 	t.snap = nil
 	t.savepoints = nil
+	t.reads, t.readAll, t.resolved, t.resolvedViews = nil, false, nil, nil
 }
 
 // version is the committed state the transaction reads.
@@ -262,12 +282,16 @@ func (tt *txnTable) Segments() []Segment {
 
 // view returns the table the transaction sees under name.
 func (t *Txn) view(name string) *txnTable {
+	t.noteRead(name)
 	for _, c := range t.p.created {
 		if c.name == name {
 			return &txnTable{txn: t, id: c.id, name: c.name, cols: c.cols}
 		}
 	}
 	cs := t.version().tables[name]
+	if t.taken && t.iso >= RepeatableRead {
+		cs = t.catalogEntry(name)
+	}
 	if cs == nil {
 		return nil
 	}
@@ -296,6 +320,7 @@ func (t *Txn) Lookup(name string) (Table, bool) {
 
 // Tables implements Catalog; tables are listed by name.
 func (t *Txn) Tables() []Table {
+	t.readAll = true
 	seen := map[string]bool{}
 	var out []Table
 	for _, c := range t.p.created {

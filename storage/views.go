@@ -39,8 +39,12 @@ func copyView(v View) *View {
 
 // viewDef returns the view the transaction sees under name.
 func (t *Txn) viewDef(name string) *View {
+	t.noteRead(name)
 	if ch, ok := t.p.views[name]; ok {
 		return ch.def
+	}
+	if t.taken && t.iso >= RepeatableRead {
+		return t.catalogView(name)
 	}
 	return t.version().views[name]
 }
@@ -55,6 +59,7 @@ func (t *Txn) LookupView(name string) (View, bool) {
 
 // Views implements Catalog.
 func (t *Txn) Views() []View {
+	t.readAll = true
 	var out []View
 	for name, v := range t.version().views {
 		if _, changed := t.p.views[name]; !changed {

@@ -33,9 +33,13 @@ type Overload struct {
 	// Strict overloads return NULL when any argument is NULL without calling
 	// Eval (PostgreSQL's STRICT); non-strict ones see NULL arguments.
 	Strict bool
-	// Volatile overloads (random(), now() is stable) must not be constant-folded.
+	// Volatile overloads (random()) must not be constant-folded.
 	Volatile bool
-	Eval     func(ctx *EvalContext, args []Value) (Value, error)
+	// Stable overloads (now(), timestamptz arithmetic: PostgreSQL's
+	// provolatile 's') may be folded for one statement but are not
+	// evaluated while planning, so their errors arise only at run time.
+	Stable bool
+	Eval   func(ctx *EvalContext, args []Value) (Value, error)
 }
 
 // AggOverload is one resolved aggregate function.

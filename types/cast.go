@@ -99,6 +99,31 @@ func castContext(from, to ID) byte {
 	return 0
 }
 
+// CastStable reports whether PostgreSQL's cast from one type to another is
+// only stable (pg_proc.provolatile 's' for its cast function, or for the
+// input/output function of an I/O conversion cast): its result depends on
+// TimeZone, DateStyle or IntervalStyle, so PostgreSQL evaluates it at run
+// time, never while planning. Every other cast joind has is immutable.
+// (An unknown literal's input conversion is not a cast: the parser runs it.)
+func CastStable(from, to ID) bool {
+	switch {
+	case from == Unknown || from == to:
+		return false
+	case from == TimestampTZ || to == TimestampTZ:
+		// timestamptz's casts to and from date and timestamp read TimeZone,
+		// and its text I/O does too.
+		return true
+	case isStringID(from) || isStringID(to):
+		// date_in/out, timestamp_in/out and interval_in/out are stable.
+		return isDateTimeID(from) || isDateTimeID(to)
+	}
+	return false
+}
+
+func isDateTimeID(id ID) bool {
+	return id == Date || id == Timestamp || id == TimestampTZ || id == Interval
+}
+
 // CanCast reports in which contexts PostgreSQL allows a cast from one type to
 // another (each context implies the weaker ones: implicit ⇒ assignment ⇒ explicit).
 func CanCast(from, to Type) (implicit, assignment, explicit bool) {

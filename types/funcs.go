@@ -398,7 +398,7 @@ func registerStringFuncs() {
 		}
 		return Value{S: parts[n-1]}, nil
 	})
-	concat := &builtin{name: "concat", args: []ID{idAny}, variadic: true, result: Text}
+	concat := &builtin{name: "concat", args: []ID{idAny}, variadic: true, result: Text, stable: true}
 	concat.bind = func(args []Type) evalFn {
 		return func(ctx *EvalContext, a []Value) (Value, error) {
 			var b strings.Builder
@@ -411,7 +411,7 @@ func registerStringFuncs() {
 		}
 	}
 	functionTable["concat"] = append(functionTable["concat"], concat)
-	concatWS := &builtin{name: "concat_ws", args: []ID{Text, idAny}, variadic: true, result: Text}
+	concatWS := &builtin{name: "concat_ws", args: []ID{Text, idAny}, variadic: true, result: Text, stable: true}
 	concatWS.bind = func(args []Type) evalFn {
 		return func(ctx *EvalContext, a []Value) (Value, error) {
 			if a[0].Null {

@@ -30,6 +30,7 @@ type builtin struct {
 	result   ID
 	strict   bool
 	volatile bool
+	stable   bool // PostgreSQL's provolatile 's' (volatility.go)
 	eval     evalFn
 	// bind, if set, builds the Eval for the actual (resolved) argument types;
 	// polymorphic candidates need them (e.g. text || anynonarray formats its
@@ -271,7 +272,7 @@ func (b *builtin) instantiate(in []Type) *Overload {
 	if b.bind != nil {
 		ev = b.bind(args)
 	}
-	return &Overload{Name: b.name, Args: args, Result: Type{ID: b.result, Typmod: -1}, Strict: b.strict, Volatile: b.volatile, Eval: ev}
+	return &Overload{Name: b.name, Args: args, Result: Type{ID: b.result, Typmod: -1}, Strict: b.strict, Volatile: b.volatile, Stable: b.stable, Eval: ev}
 }
 
 func typeNames(ts []Type) string {
@@ -375,14 +376,14 @@ func init() {
 // registration helpers
 
 func regOp(name string, args []ID, result ID, eval evalFn) *builtin {
-	b := &builtin{name: name, args: args, result: result, strict: true, eval: eval}
+	b := &builtin{name: name, args: args, result: result, strict: true, stable: isStable(name, args), eval: eval}
 	k := opKey(name, len(args))
 	operatorTable[k] = append(operatorTable[k], b)
 	return b
 }
 
 func regFn(name string, args []ID, result ID, eval evalFn) *builtin {
-	b := &builtin{name: name, args: args, result: result, strict: true, eval: eval}
+	b := &builtin{name: name, args: args, result: result, strict: true, stable: isStable(name, args), eval: eval}
 	functionTable[name] = append(functionTable[name], b)
 	return b
 }

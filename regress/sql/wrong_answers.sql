@@ -1,0 +1,45 @@
+-- Answers joind once gave differently from PostgreSQL 15.
+SET DateStyle = 'ISO, MDY';
+SET TimeZone = 'UTC';
+SET IntervalStyle = 'postgres';
+CREATE TABLE wa_t (a int);
+INSERT INTO wa_t VALUES (1);
+-- An unknown literal is read by its type's input function in the parser:
+-- an error even where no row is read.
+SELECT 'abc'::date FROM wa_t WHERE false;
+-- text to date/interval/timestamptz casts are stable: run per row, never
+-- while planning.
+SELECT ('abc'::text)::date FROM wa_t WHERE false;
+SELECT ('abc'::text)::date FROM wa_t;
+SELECT ('abc'::text)::interval FROM wa_t WHERE false;
+SELECT ('x'::varchar)::timestamptz FROM wa_t WHERE false;
+SELECT ('2020-01-02'::text)::date FROM wa_t;
+SELECT ('2020-01-01 00:00'::timestamp)::timestamptz FROM wa_t;
+-- Immutable casts and functions of constants fold while planning: their
+-- errors arise even where no row is read, unless the expression is pruned.
+SELECT (1000000::int)::smallint FROM wa_t WHERE false;
+SELECT x FROM (SELECT (1000000::int)::smallint AS y, a AS x FROM wa_t) s;
+SELECT ('abc'::text)::int FROM wa_t WHERE false;
+SELECT date_trunc('foo', '2020-01-01'::timestamp) FROM wa_t WHERE false;
+SELECT make_date(2020, 13, 1) FROM wa_t WHERE false;
+-- ... but stable ones (timestamptz's) only when evaluated.
+SELECT date_trunc('foo', '2020-01-01'::timestamptz) FROM wa_t WHERE false;
+SELECT '2020-01-01'::timestamptz + '1 day'::interval FROM wa_t WHERE false;
+SELECT date_trunc('foo', '2020-01-01'::timestamptz) FROM wa_t;
+-- ON COMMIT needs a temporary table.
+CREATE TABLE wa_oc (a int) ON COMMIT DELETE ROWS;
+-- -2147483648 is one integer constant (the parser folds the minus in).
+SELECT -2147483648 AS a, -2147483649 AS b, 2147483648 AS c, -9223372036854775808 AS d;
+SELECT -2147483648 - 1;
+SELECT gcd(-2147483648, 0);
+SELECT gcd(-2147483648, -2147483648);
+SELECT lcm(-2147483648, 1);
+SELECT abs(-2147483648);
+SELECT -(-2147483648);
+SELECT gcd((-9223372036854775808)::int8, 0);
+CREATE TABLE wa_d (a bigint DEFAULT -2147483648, b int DEFAULT -2147483648, c bigint DEFAULT -2147483649);
+SELECT column_name, column_default FROM information_schema.columns WHERE table_name = 'wa_d' ORDER BY 1;
+DROP TABLE wa_d;
+-- Interval qualifiers.
+SELECT interval '1' year, interval '1-2' year to month, interval '3' month;
+DROP TABLE wa_t;

@@ -1,0 +1,78 @@
+package types
+
+import "strings"
+
+// stableSignatures lists the built-ins joind has that PostgreSQL 15 marks
+// stable (pg_proc.provolatile = 's', for an operator that of its oprcode;
+// current_date & co. are SQLValueFunctions, stable too): they read
+// TimeZone, DateStyle or the transaction's start time, so PostgreSQL never
+// evaluates them while planning. Queried on PostgreSQL 15 with
+//
+//	SELECT proname, pg_get_function_identity_arguments(oid), provolatile FROM pg_proc
+//
+// and the join of pg_operator to pg_proc; everything else joind registers
+// is immutable there, except the volatile random(), clock_timestamp() and
+// set_config() (and current_setting(), stable in PostgreSQL, which joind
+// keeps volatile so a set_config earlier in the query is seen, as
+// PostgreSQL's per-row evaluation sees it).
+//
+// A variable initializer, not init(): package variables are set before any
+// file's init() registers the built-ins.
+var stableSignatures = stableSet()
+
+func stableSet() map[string]bool {
+	set := map[string]bool{}
+	tz, ts, d, iv, tx := "timestamptz", "timestamp", "date", "interval", "text"
+	for _, sig := range [][]string{
+		{"now"}, {"transaction_timestamp"}, {"statement_timestamp"},
+		{"current_date"}, {"current_timestamp"}, {"current_timestamp", "int4"},
+		{"localtimestamp"}, {"localtimestamp", "int4"},
+		{"concat", "any"}, {"concat_ws", tx, "any"},
+		{"date_part", tx, tz}, {"extract", tx, tz},
+		{"date_trunc", tx, tz}, {"date_trunc", tx, tz, tx},
+		{"generate_series", tz, tz, iv},
+		{"+", iv, tz}, {"+", tz, iv}, {"-", tz, iv},
+	} {
+		set[sigKey(sig[0], sig[1:])] = true
+	}
+	for _, op := range []string{"=", "<>", "<", "<=", ">", ">="} {
+		for _, pair := range [][2]string{{d, tz}, {tz, d}, {ts, tz}, {tz, ts}} {
+			set[sigKey(op, pair[:])] = true
+		}
+	}
+	return set
+}
+
+func sigKey(name string, args []string) string {
+	return name + "(" + strings.Join(args, ",") + ")"
+}
+
+// idSigName names an ID in stableSignatures' keys.
+func idSigName(id ID) string {
+	switch id {
+	case idAny:
+		return "any"
+	case Int4:
+		return "int4"
+	case Text:
+		return "text"
+	case Date:
+		return "date"
+	case Timestamp:
+		return "timestamp"
+	case TimestampTZ:
+		return "timestamptz"
+	case Interval:
+		return "interval"
+	}
+	return "?"
+}
+
+// isStable reports whether PostgreSQL marks the built-in name(args) stable.
+func isStable(name string, args []ID) bool {
+	names := make([]string, len(args))
+	for i, a := range args {
+		names[i] = idSigName(a)
+	}
+	return stableSignatures[sigKey(name, names)]
+}
