@@ -426,8 +426,11 @@ func (a *minMaxAcc) Add(args []Value) error {
 		a.v, a.have = args[0], true
 		return nil
 	}
+	// As float8smaller, numeric_smaller, interval_smaller...: the kept
+	// value wins only when strictly smaller (larger), so of equal values
+	// the later is kept: min of 0 then -0 is -0, of 1.0 then 1.00 is 1.00.
 	c := Compare(args[0], a.v, a.t)
-	if (a.max && c > 0) || (!a.max && c < 0) {
+	if (a.max && c >= 0) || (!a.max && c <= 0) {
 		a.v = args[0]
 	}
 	return nil

@@ -120,11 +120,15 @@ func numWidthBucket(op, b1, b2 *apd.Decimal, count int64) (int64, error) {
 	case c < 0 && compareNumeric(op, b2) >= 0, c > 0 && compareNumeric(op, b2) <= 0:
 		r = count + 1
 	default:
-		// compute_bucket: trunc((op - b1) * count / (b2 - b1)) + 1
+		// compute_bucket: floor((op - b1) * count / (b2 - b1)) + 1, the
+		// division at select_div_scale and rounded as numeric division
+		// is (so a quotient a hair below an integer may round up to it);
+		// the quotient is never negative here, so truncating is floor.
 		num, _ := numAdd(op, b1, true)
 		den, _ := numAdd(b2, b1, true)
 		num, _ = numMul(num, apd.New(count, 0))
-		q, err := divRound(num, den, 0, false).Int64()
+		qd, _ := numDiv(num, den)
+		q, err := divRound(qd, apd.New(1, 0), 0, false).Int64()
 		if err != nil {
 			return 0, errIntOutOfRange(Int4)
 		}

@@ -411,10 +411,14 @@ func registerStringOps() {
 			return BoolValue(r.MatchString(a[0].S) != neg), nil
 		}
 	}
-	regOp("~", []ID{Text, Text}, Bool, re(false, false))
-	regOp("!~", []ID{Text, Text}, Bool, re(true, false))
-	regOp("~*", []ID{Text, Text}, Bool, re(false, true))
-	regOp("!~*", []ID{Text, Text}, Bool, re(true, true))
+	// bpchar has its own regex operators (bpcharregexeq ...): the value is
+	// matched with its padding, as for LIKE.
+	for _, id := range []ID{Text, Char} {
+		regOp("~", []ID{id, Text}, Bool, re(false, false))
+		regOp("!~", []ID{id, Text}, Bool, re(true, false))
+		regOp("~*", []ID{id, Text}, Bool, re(false, true))
+		regOp("!~*", []ID{id, Text}, Bool, re(true, true))
+	}
 	regOp("^@", []ID{Text, Text}, Bool, func(_ *EvalContext, a []Value) (Value, error) {
 		return BoolValue(strings.HasPrefix(a[0].S, a[1].S)), nil
 	})

@@ -90,3 +90,13 @@ SELECT CAST((k1 * 'NaN'::real) AS bpchar) AS c0 FROM ff_g2 GROUP BY CAST((k1 * '
 SELECT (real 'NaN' - c1)::bpchar AS c0 FROM ff_g2 GROUP BY (real 'NaN' - c1)::bpchar;
 SELECT c1 * '-0'::float8 AS c0 FROM ff_g2 GROUP BY c1 * '0'::float8;
 DROP TABLE ff_g2;
+
+-- Found by the long sqlfuzz run (seeds 1000090234, 90453, 1000090496).
+-- width_bucket divides at select_div_scale, rounded, then floors.
+SELECT width_bucket(numeric '0.00000000000000000001', 123456789012345678901234567890.123456789, (0.00000000000000000001 - 100), 65536);
+SELECT width_bucket(9.999999999999999999999999, 0, 10, 10), width_bucket(9.99999999999999999999999999999999, 10, 0, 100000);
+-- bpchar regular expressions see the padding (bpcharregexeq), as LIKE does.
+SELECT 'a'::char(3) ~* 'a$', 'a'::char(3) ~ 'a  $', 'a'::char(3) !~ 'a$', 'a'::char(3) !~* 'A  $';
+-- min/max keep the later of equal values (float8smaller, numeric_smaller, interval_smaller).
+SELECT min(x), max(x) FROM (VALUES (0::float8), ('-0'::float8)) v(x);
+SELECT min(n), max(n), min(i), max(i) FROM (VALUES (1.0, interval '1 day'), (1.00, interval '24 hours')) v(n, i);
