@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/optimizer"
 	"github.com/joind/joind/sql"
@@ -31,6 +33,11 @@ type copyDefaults struct {
 	// perRow is set when row has work beyond copying fill: a volatile
 	// default or an error.
 	perRow bool
+	// ordered is set when a default has side effects (set_config): every
+	// volatile default is then evaluated a row at a time, rows in input
+	// order, as PostgreSQL evaluates them (a batch would run each call of
+	// the expression for all rows before the next call).
+	ordered bool
 }
 
 type volatileDefault struct {
@@ -78,6 +85,7 @@ func newCopyDefaults(ctx context.Context, x *sql.Copy, ectx *types.EvalContext) 
 			d.volAt[cd.Column] = len(d.vol)
 			d.vol = append(d.vol, volatileDefault{col: cd.Column, expr: c})
 			d.perRow = true
+			d.ordered = d.ordered || cd.Ordered
 			continue
 		}
 		if d.fill[cd.Column], err = c.EvalConst(ctx); err != nil {
@@ -119,6 +127,25 @@ func (d *copyDefaults) row(vals []types.Value) error {
 // vol. An error does not say which row failed: the caller finds it with row.
 func (d *copyDefaults) batch(n int) ([]arrow.Array, error) {
 	out := make([]arrow.Array, len(d.vol))
+	if d.ordered {
+		bs := make([]array.Builder, len(d.vol))
+		for i, v := range d.vol {
+			bs[i] = array.NewBuilder(memory.DefaultAllocator, v.expr.Type().ArrowType())
+		}
+		for r := 0; r < n; r++ {
+			for i, v := range d.vol {
+				val, err := v.expr.EvalConst(d.ctx)
+				if err != nil {
+					return nil, err
+				}
+				types.AppendValue(bs[i], v.expr.Type(), val)
+			}
+		}
+		for i, b := range bs {
+			out[i] = b.NewArray()
+		}
+		return out, nil
+	}
 	for i, v := range d.vol {
 		a, err := v.expr.EvalColumns(d.ctx, nil, n)
 		if err != nil {

@@ -64,8 +64,8 @@ func newCopyLoader(x *sql.Copy, dflt *copyDefaults, f *types.Format, now time.Ti
 	for c, d := range defs {
 		fields[c] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: !d.NotNull}
 	}
-	if workers < 1 {
-		workers = 1
+	if workers < 1 || dflt.ordered {
+		workers = 1 // rows in input order
 	}
 	if batch < 1 {
 		batch = 4096
@@ -560,7 +560,9 @@ func (p *chunkParser) flush(lastLine, end int) error {
 	var vol []arrow.Array
 	if len(l.dflt.vol) > 0 {
 		var err error
-		if vol, err = l.dflt.batch(p.rows); err == nil {
+		if l.dflt.ordered {
+			err = errOrderedDefaults // each row once, by rowByRow
+		} else if vol, err = l.dflt.batch(p.rows); err == nil {
 			for i, v := range l.dflt.vol {
 				if l.defs[v.col].NotNull && vol[i].NullN() > 0 {
 					err = errNullDefault
@@ -596,6 +598,10 @@ func (p *chunkParser) flush(lastLine, end int) error {
 // errNullDefault marks a batch whose volatile default gave a NOT NULL
 // column a NULL.
 var errNullDefault = errors.New("NULL default in a NOT NULL column")
+
+// errOrderedDefaults sends a batch with side-effecting defaults straight
+// to rowByRow.
+var errOrderedDefaults = errors.New("defaults with side effects")
 
 // rowByRow evaluates the batch's volatile defaults one row at a time on
 // the reference path (rowValues, which checks each row whole): the first

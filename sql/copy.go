@@ -50,6 +50,9 @@ type CopyDefault struct {
 	// clock_timestamp()): it gets a value per row. Other defaults have one
 	// value for the whole statement.
 	Volatile bool
+	// Ordered is set when Expr calls a function with side effects
+	// (set_config): it is evaluated a row at a time, in input order.
+	Ordered bool
 }
 
 func (*Copy) statement() {}
@@ -114,7 +117,14 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
 				if err != nil {
 					return nil, err
 				}
-				c.Defaults = append(c.Defaults, CopyDefault{Column: i, Expr: e, Volatile: exprHasVolatile(e)})
+				ordered := false
+				plan.Walk(e, func(x plan.Expr) bool {
+					if c, ok := x.(*plan.Call); ok && c.Func.SideEffects {
+						ordered = true
+					}
+					return !ordered
+				})
+				c.Defaults = append(c.Defaults, CopyDefault{Column: i, Expr: e, Volatile: exprHasVolatile(e), Ordered: ordered})
 			}
 		}
 		if !c.From {

@@ -35,7 +35,10 @@ type Overload struct {
 	Strict bool
 	// Volatile overloads (random(), now() is stable) must not be constant-folded.
 	Volatile bool
-	Eval     func(ctx *EvalContext, args []Value) (Value, error)
+	// SideEffects overloads (set_config) change what later calls see, so
+	// calls must run one row at a time, in row order. They are volatile.
+	SideEffects bool
+	Eval        func(ctx *EvalContext, args []Value) (Value, error)
 }
 
 // AggOverload is one resolved aggregate function.

@@ -30,7 +30,9 @@ type builtin struct {
 	result   ID
 	strict   bool
 	volatile bool
-	eval     evalFn
+	// sideEffects marks a function that changes session state (set_config).
+	sideEffects bool
+	eval        evalFn
 	// bind, if set, builds the Eval for the actual (resolved) argument types;
 	// polymorphic candidates need them (e.g. text || anynonarray formats its
 	// argument by type).
@@ -271,7 +273,7 @@ func (b *builtin) instantiate(in []Type) *Overload {
 	if b.bind != nil {
 		ev = b.bind(args)
 	}
-	return &Overload{Name: b.name, Args: args, Result: Type{ID: b.result, Typmod: -1}, Strict: b.strict, Volatile: b.volatile, Eval: ev}
+	return &Overload{Name: b.name, Args: args, Result: Type{ID: b.result, Typmod: -1}, Strict: b.strict, Volatile: b.volatile, SideEffects: b.sideEffects, Eval: ev}
 }
 
 func typeNames(ts []Type) string {
