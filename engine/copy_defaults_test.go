@@ -72,7 +72,9 @@ func TestCopyDefaultsPerFormat(t *testing.T) {
 		{"binary", func() (string, error) {
 			return execAll(s, "COPY t (a) FROM STDIN (FORMAT binary)", &copyFeed{in: strings.NewReader(bin.out.String())})
 		}, 2000},
-		{"parquet", func() (string, error) { return execAll(s, "COPY t (a) FROM 'src.parquet' (FORMAT parquet)", &copyFeed{}) }, 2000},
+		{"parquet", func() (string, error) {
+			return execAll(s, "COPY t (a) FROM 'src.parquet' (FORMAT parquet)", &copyFeed{})
+		}, 2000},
 	} {
 		mustExec(t, s, table)
 		mustExec(t, s, "BEGIN")
