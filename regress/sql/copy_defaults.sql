@@ -84,6 +84,28 @@ COPY cdf_s (a) FROM stdin (FORMAT csv);
 SELECT * FROM cdf_s ORDER BY a;
 SHOW cdf.n;
 DROP TABLE cdf_s;
+-- The row whose default fails names its line; the failed statement's
+-- settings are rolled back.
+SET cdf.q = '0';
+CREATE TABLE cdf_r (a int, b int DEFAULT 10 / (3 - set_config('cdf.q',
+  (current_setting('cdf.q')::int + 1)::text, false)::int));
+COPY cdf_r (a) FROM stdin;
+1
+2
+3
+4
+\.
+SHOW cdf.q;
+BEGIN;
+COPY cdf_r (a) FROM stdin;
+1
+2
+\.
+SHOW cdf.q;
+COMMIT;
+SELECT * FROM cdf_r ORDER BY a;
+DROP TABLE cdf_r;
+RESET cdf.q;
 
 -- A default that fails does so only when used, on the first row that uses it.
 CREATE TABLE cdf_e (a int, b int DEFAULT 10 / (random() * 0)::int);
