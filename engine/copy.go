@@ -61,9 +61,10 @@ func clipContext(s string) string {
 }
 
 // copyFrom loads the client's rows: a bad row fails the statement and
-// nothing is loaded.
+// nothing is loaded. The omitted columns' defaults are prepared (and may
+// fail) before the client is asked for data, as in PostgreSQL.
 func (s *session) copyFrom(ctx context.Context, x *sql.Copy, ectx *types.EvalContext, ch wire.CopyChannel) (string, error) {
-	fill, err := s.copyFill(ctx, x, ectx)
+	dflt, err := newCopyDefaults(ctx, x, ectx)
 	if err != nil {
 		return "", err
 	}
@@ -77,7 +78,7 @@ func (s *session) copyFrom(ctx context.Context, x *sql.Copy, ectx *types.EvalCon
 	r, err := ch.CopyIn(format, len(x.Columns))
 	if err == nil {
 		var tag string
-		if tag, err = s.copyFromReader(ctx, x, fill, r, nil); err == nil {
+		if tag, err = s.copyFromReader(ctx, x, dflt, ectx, r, nil); err == nil {
 			_, err = s.fire(evCopyDone, nil)
 			return tag, err
 		}
@@ -86,32 +87,9 @@ func (s *session) copyFrom(ctx context.Context, x *sql.Copy, ectx *types.EvalCon
 	return "", err
 }
 
-// copyFill gives each table column's value when COPY omits it: its
-// DEFAULT (evaluated once) or NULL.
-func (s *session) copyFill(ctx context.Context, x *sql.Copy, ectx *types.EvalContext) ([]types.Value, error) {
-	defs := x.Table.Columns()
-	fill := make([]types.Value, len(defs))
-	given := make([]bool, len(defs))
-	for _, c := range x.Columns {
-		given[c] = true
-	}
-	for i, d := range defs {
-		fill[i] = types.NullValue
-		if given[i] || d.Default == "" {
-			continue
-		}
-		v, err := s.evalDefault(ctx, d.Default, d.Type, ectx)
-		if err != nil {
-			return nil, err
-		}
-		fill[i] = v
-	}
-	return fill, nil
-}
-
 // copyFromReader loads r in x's format. file is the open server-side file
 // (Parquet reads it at random), nil for STDIN.
-func (s *session) copyFromReader(ctx context.Context, x *sql.Copy, fill []types.Value, r io.Reader, file *os.File) (string, error) {
+func (s *session) copyFromReader(ctx context.Context, x *sql.Copy, dflt *copyDefaults, ectx *types.EvalContext, r io.Reader, file *os.File) (string, error) {
 	var recs []arrow.Record
 	var rows int64
 	var err error
@@ -122,14 +100,14 @@ func (s *session) copyFromReader(ctx context.Context, x *sql.Copy, fill []types.
 		for i, d := range defs {
 			builders[i] = array.NewBuilder(memory.DefaultAllocator, d.Type.ArrowType())
 		}
-		if rows, err = s.copyFromBinary(ctx, x, bufio.NewReaderSize(r, 64<<10), fill, builders); err != nil {
+		if rows, err = s.copyFromBinary(ctx, x, bufio.NewReaderSize(r, 64<<10), dflt, builders); err != nil {
 			return "", err
 		}
 		return s.finishCopyFrom(ctx, x, builders, rows)
 	case "parquet":
-		recs, rows, err = s.copyFromParquet(ctx, x, fill, r, file)
+		recs, rows, err = s.copyFromParquet(ctx, x, dflt, ectx, r, file)
 	default:
-		l := newCopyLoader(x, fill, s.format(), s.eng.opts.BatchSize, s.copyWorkers())
+		l := newCopyLoader(x, dflt, s.format(), ectx.Now, s.eng.opts.BatchSize, s.copyWorkers())
 		recs, rows, err = l.load(ctx, r)
 	}
 	if err != nil {
@@ -182,72 +160,6 @@ func (s *session) finishCopyFrom(ctx context.Context, x *sql.Copy, builders []ar
 		return "", err
 	}
 	return fmt.Sprintf("COPY %d", n), nil
-}
-
-// evalDefault evaluates a column's DEFAULT expression once.
-func (s *session) evalDefault(ctx context.Context, expr string, t types.Type, ectx *types.EvalContext) (types.Value, error) {
-	raws, err := sql.Parse("SELECT CAST((" + expr + ") AS " + typeSQLName(t) + ")")
-	if err != nil || len(raws) != 1 {
-		return types.Value{}, fmt.Errorf("column default %q: %v", expr, err)
-	}
-	st, err := sql.Bind(raws[0], s.cur, &sql.BindOptions{EvalContext: ectx})
-	if err != nil {
-		return types.Value{}, err
-	}
-	q, ok := st.(*sql.Query)
-	if !ok {
-		return types.NullValue, nil
-	}
-	recs, err := s.collect(ctx, q, ectx)
-	if err != nil {
-		return types.Value{}, err
-	}
-	for _, r := range recs {
-		if r.NumRows() > 0 {
-			return types.GetValue(r.Column(0), t, 0), nil
-		}
-	}
-	return types.NullValue, nil
-}
-
-// typeSQLName spells t for a CAST.
-func typeSQLName(t types.Type) string {
-	switch t.ID {
-	case types.Bool:
-		return "boolean"
-	case types.Int2:
-		return "smallint"
-	case types.Int4:
-		return "integer"
-	case types.Int8:
-		return "bigint"
-	case types.Float4:
-		return "real"
-	case types.Float8:
-		return "double precision"
-	case types.Numeric:
-		if p, sc, ok := types.NumericPrecScale(t.Typmod); ok {
-			return fmt.Sprintf("numeric(%d,%d)", p, sc)
-		}
-		return "numeric"
-	case types.Varchar:
-		if t.Typmod >= 4 {
-			return fmt.Sprintf("varchar(%d)", t.Typmod-4)
-		}
-		return "varchar"
-	case types.Char:
-		if t.Typmod >= 4 {
-			return fmt.Sprintf("char(%d)", t.Typmod-4)
-		}
-		return "bpchar"
-	case types.Date:
-		return "date"
-	case types.Timestamp:
-		return "timestamp"
-	case types.Interval:
-		return "interval"
-	}
-	return "text"
 }
 
 // readCopyRow reads one row: its raw line (for error context), its fields
@@ -577,7 +489,7 @@ const binaryCopySignature = "PGCOPY\n\xff\r\n\x00"
 // their wording are CopyFrom's (ReceiveCopyBinaryHeader, NextCopyFrom,
 // CopyReadBinaryAttribute); header errors have no CONTEXT line, row errors
 // name the line and, for a field, the column but not its bytes.
-func (s *session) copyFromBinary(ctx context.Context, x *sql.Copy, br *bufio.Reader, fill []types.Value, builders []array.Builder) (int64, error) {
+func (s *session) copyFromBinary(ctx context.Context, x *sql.Copy, br *bufio.Reader, dflt *copyDefaults, builders []array.Builder) (int64, error) {
 	defs := x.Table.Columns()
 	name := x.Table.Name()
 	f := s.format()
@@ -646,7 +558,7 @@ func (s *session) copyFromBinary(ctx context.Context, x *sql.Copy, br *bufio.Rea
 		if int(n) != len(x.Columns) {
 			return 0, rowErr(bad(fmt.Sprintf("row field count is %d, expected %d", n, len(x.Columns))))
 		}
-		copy(row, fill)
+		copy(row, dflt.fill)
 		for _, c := range x.Columns {
 			fieldErr := func(err error) error {
 				return pgerr.As(err).WithWhere(fmt.Sprintf("COPY %s, line %d, column %s", name, line, defs[c].Name))
@@ -686,6 +598,11 @@ func (s *session) copyFromBinary(ctx context.Context, x *sql.Copy, br *bufio.Rea
 				}
 			}
 			row[c] = v
+		}
+		if dflt.perRow {
+			if err := dflt.row(row); err != nil {
+				return 0, rowErr(err)
+			}
 		}
 		if err := checkNotNull(x, row, f); err != nil {
 			return 0, rowErr(err)

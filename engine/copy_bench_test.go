@@ -21,6 +21,24 @@ import (
 //
 //	go test ./engine -run '^$' -bench CopyFrom -benchtime 3x -cpuprofile /tmp/copy.prof
 func BenchmarkCopyFromStdin(b *testing.B) {
+	benchCopyFromStdin(b, "CREATE TABLE t (id bigint, n int, s text)", "COPY t FROM STDIN (FORMAT csv)")
+}
+
+// BenchmarkCopyFromStdinDefaults is BenchmarkCopyFromStdin into a table
+// with two more columns the COPY omits: a per-statement DEFAULT now() and
+// a per-row DEFAULT random().
+func BenchmarkCopyFromStdinDefaults(b *testing.B) {
+	b.Run("now", func(b *testing.B) {
+		benchCopyFromStdin(b, "CREATE TABLE t (id bigint, n int, s text, ts timestamptz DEFAULT now())",
+			"COPY t (id, n, s) FROM STDIN (FORMAT csv)")
+	})
+	b.Run("random", func(b *testing.B) {
+		benchCopyFromStdin(b, "CREATE TABLE t (id bigint, n int, s text, r float8 DEFAULT random())",
+			"COPY t (id, n, s) FROM STDIN (FORMAT csv)")
+	})
+}
+
+func benchCopyFromStdin(b *testing.B, create, copyStmt string) {
 	rows := 1_000_000
 	if v, err := strconv.Atoi(os.Getenv("JOIND_COPY_ROWS")); err == nil && v > 0 {
 		rows = v
@@ -45,11 +63,11 @@ func BenchmarkCopyFromStdin(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := execAll(s, "CREATE TABLE t (id bigint, n int, s text)", &discardWriter{}); err != nil {
+		if _, err := execAll(s, create, &discardWriter{}); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		tag, err := execAll(s, "COPY t FROM STDIN (FORMAT csv)", &copyFeed{in: bytes.NewReader(data)})
+		tag, err := execAll(s, copyStmt, &copyFeed{in: bytes.NewReader(data)})
 		b.StopTimer()
 		if err != nil || tag != "COPY "+strconv.Itoa(rows) {
 			b.Fatalf("COPY: %q %v", tag, err)

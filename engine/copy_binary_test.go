@@ -60,7 +60,7 @@ func TestCopyBinaryLikePostgres(t *testing.T) {
 			array.NewBuilder(memory.DefaultAllocator, types.Int4Type.ArrowType()),
 			array.NewBuilder(memory.DefaultAllocator, types.TextType.ArrowType()),
 		}
-		rows, err := s.copyFromBinary(context.Background(), x, bufio.NewReader(strings.NewReader(c.data)), nullFill(x), builders)
+		rows, err := s.copyFromBinary(context.Background(), x, bufio.NewReader(strings.NewReader(c.data)), noCopyDefaults(x), builders)
 		got := fmt.Sprintf("%d rows", rows)
 		if err != nil {
 			e := pgerr.As(err)

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
@@ -96,7 +97,7 @@ func TestCopyFastPathMatches(t *testing.T) {
 // the error with its code, detail and CONTEXT.
 func loadForTest(t *testing.T, x *sql.Copy, data string, fast bool) string {
 	t.Helper()
-	l := newCopyLoader(x, nullFill(x), &types.Format{DateStyle: "ISO, MDY"}, 3, 2)
+	l := newCopyLoader(x, noCopyDefaults(x), &types.Format{DateStyle: "ISO, MDY"}, time.Time{}, 3, 2)
 	l.noFast = !fast
 	recs, rows, err := l.load(context.Background(), bytes.NewReader([]byte(data)))
 	if err != nil {

@@ -104,7 +104,7 @@ func (s *session) copyFromFile(ctx context.Context, x *sql.Copy, ectx *types.Eva
 	if err != nil {
 		return "", err
 	}
-	fill, err := s.copyFill(ctx, x, ectx)
+	dflt, err := newCopyDefaults(ctx, x, ectx)
 	if err != nil {
 		return "", err
 	}
@@ -116,7 +116,7 @@ func (s *session) copyFromFile(ctx context.Context, x *sql.Copy, ectx *types.Eva
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		return "", pgerr.New(codeWrongObjectType, "\"%s\" is a directory", path)
 	}
-	tag, err := s.copyFromReader(ctx, x, fill, f, f)
+	tag, err := s.copyFromReader(ctx, x, dflt, ectx, f, f)
 	if err != nil {
 		var pe *pgerr.Error
 		if errors.As(err, &pe) {

@@ -39,7 +39,8 @@ const copyChunkSize = 2 << 20
 type copyLoader struct {
 	x       *sql.Copy
 	defs    []storage.ColumnDef
-	fill    []types.Value // per table column: the value of an omitted column
+	dflt    *copyDefaults // the omitted columns' values
+	fill    []types.Value // dflt.fill
 	given   []bool
 	f       *types.Format
 	now     time.Time
@@ -55,23 +56,21 @@ type copyLoader struct {
 	noFast bool
 }
 
-func newCopyLoader(x *sql.Copy, fill []types.Value, f *types.Format, batch, workers int) *copyLoader {
+// newCopyLoader prepares to load x's rows; now is the time input 'now'
+// means (the transaction's start).
+func newCopyLoader(x *sql.Copy, dflt *copyDefaults, f *types.Format, now time.Time, batch, workers int) *copyLoader {
 	defs := x.Table.Columns()
-	given := make([]bool, len(defs))
-	for _, c := range x.Columns {
-		given[c] = true
-	}
 	fields := make([]arrow.Field, len(defs))
 	for c, d := range defs {
 		fields[c] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: !d.NotNull}
 	}
-	if workers < 1 {
-		workers = 1
+	if workers < 1 || dflt.ordered {
+		workers = 1 // rows in input order
 	}
 	if batch < 1 {
 		batch = 4096
 	}
-	return &copyLoader{x: x, defs: defs, fill: fill, given: given, f: f, now: time.Now(),
+	return &copyLoader{x: x, defs: defs, dflt: dflt, fill: dflt.fill, given: dflt.given, f: f, now: now,
 		csv: x.Format == "csv", batch: batch, workers: workers, schema: arrow.NewSchema(fields, nil),
 		free: make(chan []byte, workers+2)}
 }
@@ -281,6 +280,9 @@ type rowError struct {
 	err error
 	col string
 	raw string // the field (col != "") or the whole record
+	// line is the record's line in its chunk when it is not the record
+	// being parsed (a batch's volatile default); 0 otherwise.
+	line int
 }
 
 func (e *rowError) Error() string { return e.err.Error() }
@@ -504,6 +506,12 @@ type chunkParser struct {
 	delim    byte
 	null     string
 	bounds   []int // generic fields' start and end offsets, by field
+
+	// With volatile defaults, starts holds where each row of the batch
+	// starts in buf, so that a failing batch can be re-read row by row.
+	track  bool
+	starts []int
+	buf    []byte
 }
 
 // fastCol is one input field's column for fastRecord.
@@ -519,10 +527,11 @@ func newChunkParser(l *copyLoader) *chunkParser {
 	x := l.x
 	p.fast = !l.noFast && len(x.Columns) > 0 && len(x.Delimiter) == 1
 	for c, d := range l.defs {
-		if !l.given[c] && d.NotNull && l.fill[c].Null {
+		if l.dflt.rowFails(c, d.NotNull) {
 			p.fast = false // every row fails: let record say how
 		}
 	}
+	p.track = len(l.dflt.vol) > 0
 	p.special[x.Delimiter[0]] = true
 	p.special['\n'] = true
 	p.special['\r'] = true
@@ -539,23 +548,90 @@ func newChunkParser(l *copyLoader) *chunkParser {
 	return p
 }
 
-// flush closes the current batch.
-func (p *chunkParser) flush() {
+// flush closes the current batch, whose last row is on line lastLine of
+// the chunk and ends at offset end. Volatile defaults are evaluated over
+// the whole batch; when that fails (an error, or NULL in a NOT NULL column)
+// the batch's rows are re-read one by one for the first failing row.
+func (p *chunkParser) flush(lastLine, end int) error {
 	if p.rows == 0 {
-		return
+		return nil
+	}
+	l := p.l
+	var vol []arrow.Array
+	if len(l.dflt.vol) > 0 {
+		var err error
+		if l.dflt.ordered {
+			err = errOrderedDefaults // each row once, by rowByRow
+		} else if vol, err = l.dflt.batch(p.rows); err == nil {
+			for i, v := range l.dflt.vol {
+				if l.defs[v.col].NotNull && vol[i].NullN() > 0 {
+					err = errNullDefault
+				}
+			}
+		}
+		if err != nil {
+			if vol, err = p.rowByRow(lastLine, end); err != nil {
+				return err
+			}
+		}
 	}
 	arrs := make([]arrow.Array, len(p.cols))
 	for c, a := range p.cols {
-		if !p.l.given[c] {
+		if !l.given[c] {
+			if k := l.dflt.volAt[c]; k >= 0 {
+				arrs[c] = vol[k]
+				continue
+			}
 			for r := 0; r < p.rows; r++ {
-				a.appendValue(r, p.l.fill[c])
+				a.appendValue(r, l.fill[c])
 			}
 		}
 		arrs[c] = a.finish(p.rows)
 	}
-	p.res.recs = append(p.res.recs, array.NewRecord(p.l.schema, arrs, int64(p.rows)))
+	p.res.recs = append(p.res.recs, array.NewRecord(l.schema, arrs, int64(p.rows)))
 	p.res.rows += int64(p.rows)
 	p.rows = 0
+	p.starts = p.starts[:0]
+	return nil
+}
+
+// errNullDefault marks a batch whose volatile default gave a NOT NULL
+// column a NULL.
+var errNullDefault = errors.New("NULL default in a NOT NULL column")
+
+// errOrderedDefaults sends a batch with side-effecting defaults straight
+// to rowByRow.
+var errOrderedDefaults = errors.New("defaults with side effects")
+
+// rowByRow evaluates the batch's volatile defaults one row at a time on
+// the reference path (rowValues, which checks each row whole): the first
+// row that fails gives the error, on its own line; if none does, its
+// values are the batch's.
+func (p *chunkParser) rowByRow(lastLine, end int) ([]arrow.Array, error) {
+	l := p.l
+	bs := make([]array.Builder, len(l.dflt.vol))
+	for i, v := range l.dflt.vol {
+		bs[i] = array.NewBuilder(memory.DefaultAllocator, l.defs[v.col].Type.ArrowType())
+	}
+	for r := 0; r < p.rows; r++ {
+		e := end
+		if r+1 < p.rows {
+			e = p.starts[r+1]
+		}
+		row, re := l.rowValues(string(trimEOL(p.buf[p.starts[r]:e])))
+		if re != nil {
+			re.line = lastLine - p.rows + 1 + r
+			return nil, re
+		}
+		for i, v := range l.dflt.vol {
+			types.AppendValue(bs[i], l.defs[v.col].Type, row[v.col])
+		}
+	}
+	out := make([]arrow.Array, len(bs))
+	for i, b := range bs {
+		out[i] = b.NewArray()
+	}
+	return out, nil
 }
 
 // parse parses one chunk of whole records. Text must be valid UTF-8:
@@ -579,7 +655,7 @@ func (p *chunkParser) parse(buf []byte, first bool) *chunkResult {
 // parseRecords parses one chunk of whole records of valid text.
 func (p *chunkParser) parseRecords(buf []byte, first bool) *chunkResult {
 	p.res = &chunkResult{}
-	p.rows = 0
+	p.rows, p.buf, p.starts = 0, buf, p.starts[:0]
 	for _, a := range p.cols {
 		a.reset()
 	}
@@ -589,7 +665,7 @@ func (p *chunkParser) parseRecords(buf []byte, first bool) *chunkResult {
 		if !first || !x.Header || p.res.lines > 0 {
 			var err error
 			if pos, err = p.fastRecords(buf, pos); err != nil {
-				return p.fail(err, nil)
+				return p.failAfter(err, nil, pos)
 			}
 			if pos >= len(buf) {
 				break
@@ -616,15 +692,26 @@ func (p *chunkParser) parseRecords(buf []byte, first bool) *chunkResult {
 			} else {
 				end = lineEnd(buf, start)
 			}
-			return p.fail(err, trimEOL(buf[start:end]))
+			return p.failAfter(err, trimEOL(buf[start:end]), start)
+		}
+		if p.track {
+			p.starts = append(p.starts, start)
 		}
 		pos = next
 		p.rows++
 		if p.rows == l.batch {
-			p.flush()
+			if err := p.flush(p.res.lines, pos); err != nil {
+				return p.fail(err, nil)
+			}
 		}
 	}
-	p.flush()
+	last := p.res.lines
+	if p.res.ended {
+		last-- // the end marker's line
+	}
+	if err := p.flush(last, pos); err != nil {
+		return p.fail(err, nil)
+	}
 	// A short last batch joins the one before it, so batches average at
 	// least the batch size (storage would otherwise re-concatenate them).
 	if n := len(p.res.recs); n >= 2 && p.res.recs[n-1].NumRows() < int64(l.batch) {
@@ -653,18 +740,35 @@ func (a *colAcc) reset() {
 	}
 }
 
-// fail records the chunk's error at its current line. The exact error of
-// a bad row comes from the reference path (rowCheck), which follows
-// PostgreSQL's order of checks; other errors get the record as context.
+// fail records the chunk's error at its current line (or the line a
+// batch's error names). The exact error of a bad row comes from the
+// reference path (rowCheck), which follows PostgreSQL's order of checks;
+// other errors get the record as context.
 func (p *chunkParser) fail(err error, raw []byte) *chunkResult {
 	res := &chunkResult{lines: p.res.lines, errLine: p.res.lines}
 	var re *rowError
 	if errors.As(err, &re) {
+		if re.line > 0 {
+			res.errLine = re.line
+		}
 		res.err = re
 		return res
 	}
 	res.err = &rowError{err: err, raw: string(raw)}
 	return res
+}
+
+// failAfter is fail for the record being parsed, which starts at offset
+// start, once the rows before it in the batch have their volatile
+// defaults: a failing one is on an earlier line, so its error comes first.
+func (p *chunkParser) failAfter(err error, raw []byte, start int) *chunkResult {
+	var re *rowError
+	if p.track && p.rows > 0 && !(errors.As(err, &re) && re.line > 0) {
+		if ferr := p.flush(p.res.lines-1, start); ferr != nil {
+			return p.fail(ferr, nil)
+		}
+	}
+	return p.fail(err, raw)
 }
 
 func isEndMarker(b []byte) bool {
@@ -723,7 +827,7 @@ func (p *chunkParser) record(buf []byte, pos int) (int, error) {
 	}
 	if !bad {
 		for c, d := range l.defs {
-			if !l.given[c] && d.NotNull && l.fill[c].Null {
+			if l.dflt.rowFails(c, d.NotNull) {
 				bad = true
 			}
 		}
@@ -839,11 +943,16 @@ records:
 				return pos, p.l.rowCheck(string(trimEOL(buf[pos:min(i, len(buf))])))
 			}
 		}
+		if p.track {
+			p.starts = append(p.starts, pos)
+		}
 		pos = min(i, len(buf))
 		p.res.lines++
 		p.rows++
 		if p.rows == batch {
-			p.flush()
+			if err := p.flush(p.res.lines, pos); err != nil {
+				return pos, err
+			}
 		}
 	}
 	return pos, nil
@@ -869,10 +978,20 @@ func (p *chunkParser) declineFast(k int) {
 	}
 }
 
-// rowCheck re-reads a bad record on the reference path (split into strings,
-// types.ParseTextFormat per field) and returns its error in PostgreSQL's
-// order: extra data, then per column missing data or bad input, then NOT NULL.
+// rowCheck re-reads a bad record on the reference path and returns its
+// error (rowValues).
 func (l *copyLoader) rowCheck(raw string) error {
+	if _, re := l.rowValues(raw); re != nil {
+		return re
+	}
+	return &rowError{err: pgerr.New(codeBadCopyFormat, "invalid COPY data"), raw: raw}
+}
+
+// rowValues reads a record on the reference path (split into strings,
+// types.ParseTextFormat per field, then the omitted columns' defaults) and
+// returns its row or its error in PostgreSQL's order: extra data, then per
+// column missing data or bad input, then the defaults, then NOT NULL.
+func (l *copyLoader) rowValues(raw string) ([]types.Value, *rowError) {
 	var fields []string
 	var nulls []bool
 	var err error
@@ -882,16 +1001,16 @@ func (l *copyLoader) rowCheck(raw string) error {
 		fields, nulls, err = splitTextRow(raw, l.x.Delimiter[0], l.x.Null)
 	}
 	if err != nil {
-		return &rowError{err: err, raw: raw}
+		return nil, &rowError{err: err, raw: raw}
 	}
 	defs := l.defs
 	if len(fields) > len(l.x.Columns) {
-		return &rowError{err: pgerr.New(codeBadCopyFormat, "extra data after last expected column"), raw: raw}
+		return nil, &rowError{err: pgerr.New(codeBadCopyFormat, "extra data after last expected column"), raw: raw}
 	}
 	row := append([]types.Value(nil), l.fill...)
 	for i, c := range l.x.Columns {
 		if i >= len(fields) {
-			return &rowError{err: pgerr.New(codeBadCopyFormat, "missing data for column \"%s\"", defs[c].Name), raw: raw}
+			return nil, &rowError{err: pgerr.New(codeBadCopyFormat, "missing data for column \"%s\"", defs[c].Name), raw: raw}
 		}
 		if nulls[i] {
 			row[c] = types.NullValue
@@ -899,14 +1018,17 @@ func (l *copyLoader) rowCheck(raw string) error {
 		}
 		v, err := types.ParseTextFormat(fields[i], defs[c].Type, l.f, l.now)
 		if err != nil {
-			return &rowError{err: err, col: defs[c].Name, raw: fields[i]}
+			return nil, &rowError{err: err, col: defs[c].Name, raw: fields[i]}
 		}
 		row[c] = v
 	}
-	if err := checkNotNull(l.x, row, l.f); err != nil {
-		return &rowError{err: err, raw: raw}
+	if err := l.dflt.row(row); err != nil {
+		return nil, &rowError{err: err, raw: raw}
 	}
-	return &rowError{err: pgerr.New(codeBadCopyFormat, "invalid COPY data"), raw: raw}
+	if err := checkNotNull(l.x, row, l.f); err != nil {
+		return nil, &rowError{err: err, raw: raw}
+	}
+	return row, nil
 }
 
 // skipRecord returns the offset after the record at pos.

@@ -133,7 +133,7 @@ func toParquetArray(arr arrow.Array, t types.Type, field arrow.Field, f *types.F
 }
 
 // copyFromParquet reads a Parquet file (file, or all of r for STDIN).
-func (s *session) copyFromParquet(ctx context.Context, x *sql.Copy, fill []types.Value, r io.Reader, f *os.File) ([]arrow.Record, int64, error) {
+func (s *session) copyFromParquet(ctx context.Context, x *sql.Copy, dflt *copyDefaults, ectx *types.EvalContext, r io.Reader, f *os.File) ([]arrow.Record, int64, error) {
 	var src parquet.ReaderAtSeeker
 	name := x.Filename
 	if f != nil {
@@ -188,7 +188,6 @@ func (s *session) copyFromParquet(ctx context.Context, x *sql.Copy, fill []types
 	}
 	defer rr.Release()
 	schema := arrowSchemaOf(defs)
-	ectx := &types.EvalContext{}
 	f2 := s.format()
 	var recs []arrow.Record
 	var rows int64
@@ -207,13 +206,23 @@ func (s *session) copyFromParquet(ctx context.Context, x *sql.Copy, fill []types
 			}
 			arrs[c] = a
 		}
+		vol, err := dflt.batch(n)
+		if err != nil {
+			return nil, 0, err
+		}
 		for c, d := range defs {
-			if arrs[c] != nil {
+			switch {
+			case arrs[c] != nil:
+				continue
+			case dflt.errs[c] != nil && n > 0:
+				return nil, 0, dflt.errs[c]
+			case dflt.volAt[c] >= 0:
+				arrs[c] = vol[dflt.volAt[c]]
 				continue
 			}
 			b := array.NewBuilder(memory.DefaultAllocator, d.Type.ArrowType())
 			for r := 0; r < n; r++ {
-				types.AppendValue(b, d.Type, fill[c])
+				types.AppendValue(b, d.Type, dflt.fill[c])
 			}
 			arrs[c] = b.NewArray()
 		}

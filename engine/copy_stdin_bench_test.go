@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/joind/joind/sql"
@@ -106,7 +107,7 @@ func BenchmarkCopyChunkParse(b *testing.B) {
 	data := genCopyCSV(100_000)
 	data = data[:bytes.LastIndexByte(data[:min(len(data), copyChunkSize)], '\n')+1]
 	x := copyBenchStmt(b)
-	l := newCopyLoader(x, nullFill(x), nil, 4096, 1)
+	l := newCopyLoader(x, noCopyDefaults(x), nil, time.Time{}, 4096, 1)
 	p := newChunkParser(l)
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
@@ -141,12 +142,4 @@ func copyStmtFor(tb testing.TB, cols []storage.ColumnDef, query string) *sql.Cop
 		tb.Fatal(err)
 	}
 	return st.(*sql.Copy)
-}
-
-func nullFill(x *sql.Copy) []types.Value {
-	fill := make([]types.Value, len(x.Table.Columns()))
-	for i := range fill {
-		fill[i] = types.NullValue
-	}
-	return fill
 }

@@ -124,7 +124,7 @@ func FuzzCopyText(f *testing.F) {
 // fuzzLoad loads data and describes the outcome: each row's values, or the
 // error with its code, detail and CONTEXT.
 func fuzzLoad(x *sql.Copy, data []byte, fast bool) (string, error) {
-	l := newCopyLoader(x, nullFill(x), &types.Format{DateStyle: "ISO, MDY"}, 3, 2)
+	l := newCopyLoader(x, noCopyDefaults(x), &types.Format{DateStyle: "ISO, MDY"}, time.Time{}, 3, 2)
 	l.noFast = !fast
 	recs, rows, err := l.load(context.Background(), bytes.NewReader(data))
 	if err != nil {
@@ -231,7 +231,7 @@ func FuzzCopyBinary(f *testing.F) {
 		for i, d := range defs {
 			builders[i] = array.NewBuilder(memory.DefaultAllocator, d.Type.ArrowType())
 		}
-		rows, err := s.copyFromBinary(context.Background(), cx, bufio.NewReaderSize(bytes.NewReader(data), 64<<10), nullFill(cx), builders)
+		rows, err := s.copyFromBinary(context.Background(), cx, bufio.NewReaderSize(bytes.NewReader(data), 64<<10), noCopyDefaults(cx), builders)
 		return rows, builders, err
 	}
 	if rows, _, err := load(x, append(append(append([]byte(nil), full...), full[len(hdr):]...), trailer...)); rows != 2 || err != nil {

@@ -55,6 +55,11 @@ type binder struct {
 	// DEFAULT), literal locations and their settings-free spelling
 	// (storedlit.go); nil otherwise.
 	storedLits map[int32]string
+	// lazyCasts leaves a cast of a constant that fails for run time
+	// instead of failing the statement: a DEFAULT is checked, not
+	// evaluated, by CREATE TABLE (`numeric(3,1) DEFAULT 12345` fails when
+	// it is used).
+	lazyCasts bool
 	// collation is the collation the statement's COLLATE clauses name ("" = none; collate.go).
 	collation string
 }
@@ -384,8 +389,8 @@ func constraintName(t pg_query.ConstrType) string {
 // checkDefault validates a DEFAULT expression and returns its SQL text.
 func (b *binder) checkDefault(n *pg_query.Node, def storage.ColumnDef) (string, error) {
 	s := &scope{exprKind: "DEFAULT expressions"}
-	b.storedLits = map[int32]string{}
-	defer func() { b.storedLits = nil }()
+	b.storedLits, b.lazyCasts = map[int32]string{}, true
+	defer func() { b.storedLits, b.lazyCasts = nil, false }()
 	e, err := b.bindExpr(s, n)
 	if err != nil {
 		return "", err
@@ -424,6 +429,9 @@ func (b *binder) bindDefault(def storage.ColumnDef) (plan.Expr, error) {
 	rt := tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget()
 	sub := newBinder("SELECT "+def.Default, b.cat, b.opts)
 	sub.ids = b.ids
+	// A failing cast of a constant fails when the planner folds it, in
+	// the column order of the statement's defaults (PlanTimeError).
+	sub.lazyCasts = true
 	e, err := sub.bindExpr(&scope{exprKind: "DEFAULT expressions"}, rt.Val)
 	if err != nil {
 		pe := *pgerr.As(err)

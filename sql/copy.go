@@ -6,6 +6,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
 )
 
@@ -35,6 +36,23 @@ type Copy struct {
 	ForceNotNull []bool
 	ForceNull    []bool
 	ForceQuote   []bool // COPY TO csv: always quote these output columns
+	// Defaults are, for COPY FROM, the DEFAULTs of the table columns the
+	// column list omits, in table column order, bound as INSERT binds them
+	// (bindDefault). An omitted column without a DEFAULT is NULL.
+	Defaults []CopyDefault
+}
+
+// CopyDefault is the DEFAULT of a column COPY FROM omits.
+type CopyDefault struct {
+	Column int       // table column index
+	Expr   plan.Expr // of the column's type
+	// Volatile is set when Expr calls a volatile function (random(),
+	// clock_timestamp()): it gets a value per row. Other defaults have one
+	// value for the whole statement.
+	Volatile bool
+	// Ordered is set when Expr calls a function with side effects
+	// (set_config): it is evaluated a row at a time, in input order.
+	Ordered bool
 }
 
 func (*Copy) statement() {}
@@ -89,6 +107,25 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
 		}
 		for _, i := range c.Columns {
 			names = append(names, defs[i].Name)
+		}
+		if c.From {
+			for i, d := range defs {
+				if seen[i] || len(cs.Attlist) == 0 || d.Default == "" {
+					continue
+				}
+				e, err := b.bindDefault(d)
+				if err != nil {
+					return nil, err
+				}
+				ordered := false
+				plan.Walk(e, func(x plan.Expr) bool {
+					if c, ok := x.(*plan.Call); ok && c.Func.SideEffects {
+						ordered = true
+					}
+					return !ordered
+				})
+				c.Defaults = append(c.Defaults, CopyDefault{Column: i, Expr: e, Volatile: exprHasVolatile(e), Ordered: ordered})
+			}
 		}
 		if !c.From {
 			quoted := make([]string, len(names))

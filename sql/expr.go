@@ -254,9 +254,14 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 			b.noteStoredLiteral(e, v, in)
 			if in != t {
 				// A length coercion runs at execution in PostgreSQL: no position.
-				if v, err = types.CastValue(b.evalContext(), v, in, t, ctx == coerceExplicit); err != nil {
+				w, err := types.CastValue(b.evalContext(), v, in, t, ctx == coerceExplicit)
+				if err != nil {
+					if b.lazyCasts {
+						return b.keepLoc(&plan.Cast{Input: &plan.Const{Val: v, T: in}, T: t, Explicit: ctx == coerceExplicit}, e), nil
+					}
 					return nil, err
 				}
+				v = w
 			}
 			return b.keepLoc(&plan.Const{Val: v, T: t}, e), nil
 		}

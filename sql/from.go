@@ -375,25 +375,32 @@ func (b *binder) cteScan(env *cteEnv, alias string, a *pg_query.Alias) (plan.Nod
 // volatile function. A materialized WITH query it reads does not count: its
 // rows are the same for every reader.
 func planHasVolatile(n plan.Node) bool {
-	found := false
-	var visit func(plan.Node)
-	visit = func(n plan.Node) {
-		for _, e := range nodeExprs(n) {
-			plan.Walk(e, func(x plan.Expr) bool {
-				switch x := x.(type) {
-				case *plan.Call:
-					found = found || x.Func.Volatile
-				case *plan.Subquery:
-					visit(x.Plan)
-				}
-				return !found
-			})
-		}
-		for _, c := range n.Children() {
-			visit(c)
+	for _, e := range nodeExprs(n) {
+		if exprHasVolatile(e) {
+			return true
 		}
 	}
-	visit(n)
+	for _, c := range n.Children() {
+		if planHasVolatile(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// exprHasVolatile reports whether e (or a subquery inside it) calls a
+// volatile function.
+func exprHasVolatile(e plan.Expr) bool {
+	found := false
+	plan.Walk(e, func(x plan.Expr) bool {
+		switch x := x.(type) {
+		case *plan.Call:
+			found = found || x.Func.Volatile
+		case *plan.Subquery:
+			found = found || planHasVolatile(x.Plan)
+		}
+		return !found
+	})
 	return found
 }
 

@@ -39,7 +39,10 @@ type Overload struct {
 	// provolatile 's') may be folded for one statement but are not
 	// evaluated while planning, so their errors arise only at run time.
 	Stable bool
-	Eval   func(ctx *EvalContext, args []Value) (Value, error)
+	// SideEffects overloads (set_config) change what later calls see, so
+	// calls must run one row at a time, in row order. They are volatile.
+	SideEffects bool
+	Eval        func(ctx *EvalContext, args []Value) (Value, error)
 }
 
 // AggOverload is one resolved aggregate function.

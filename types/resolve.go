@@ -31,7 +31,9 @@ type builtin struct {
 	strict   bool
 	volatile bool
 	stable   bool // PostgreSQL's provolatile 's' (volatility.go)
-	eval     evalFn
+	// sideEffects marks a function that changes session state (set_config).
+	sideEffects bool
+	eval        evalFn
 	// bind, if set, builds the Eval for the actual (resolved) argument types;
 	// polymorphic candidates need them (e.g. text || anynonarray formats its
 	// argument by type).
@@ -272,7 +274,7 @@ func (b *builtin) instantiate(in []Type) *Overload {
 	if b.bind != nil {
 		ev = b.bind(args)
 	}
-	return &Overload{Name: b.name, Args: args, Result: Type{ID: b.result, Typmod: -1}, Strict: b.strict, Volatile: b.volatile, Stable: b.stable, Eval: ev}
+	return &Overload{Name: b.name, Args: args, Result: Type{ID: b.result, Typmod: -1}, Strict: b.strict, Volatile: b.volatile, Stable: b.stable, SideEffects: b.sideEffects, Eval: ev}
 }
 
 func typeNames(ts []Type) string {

@@ -46,5 +46,5 @@ func init() {
 		}
 		return TextValue(v), nil
 	})
-	b.volatile, b.strict = true, false
+	b.volatile, b.sideEffects, b.strict = true, true, false
 }
