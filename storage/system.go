@@ -3,6 +3,7 @@ package storage
 import (
 	"hash/fnv"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -261,27 +262,7 @@ func RoleOID(env *SystemEnv, name string) (uint32, bool) {
 	return 0, false
 }
 
-func itoa(i int64) string {
-	var b [20]byte
-	n := len(b)
-	neg := i < 0
-	if neg {
-		i = -i
-	}
-	for {
-		n--
-		b[n] = byte('0' + i%10)
-		i /= 10
-		if i == 0 {
-			break
-		}
-	}
-	if neg {
-		n--
-		b[n] = '-'
-	}
-	return string(b[n:])
-}
+func itoa(i int64) string { return strconv.FormatInt(i, 10) }
 
 // SystemType is one row of pg_type.
 type SystemType struct {

@@ -41,21 +41,7 @@ type testCase struct {
 }
 
 func corpusDir(t *testing.T) string {
-	if d := os.Getenv("JOIND_CORPUS_DIR"); d != "" {
-		return d
-	}
-	root, err := joindtest.ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The corpus is shared material beside the project (not copied into it):
-	// ../shared/corpus from the checkout, or /work/shared/corpus for a clone elsewhere.
-	for _, d := range []string{filepath.Join(root, "..", "shared", "corpus"), "/work/shared/corpus"} {
-		if _, err := os.Stat(d); err == nil {
-			return d
-		}
-	}
-	return filepath.Join(root, "..", "shared", "corpus")
+	return joindtest.SharedDir(t, "corpus", "JOIND_CORPUS_DIR", "README.md")
 }
 
 func parseFile(path string) ([]*testCase, error) {

@@ -219,3 +219,31 @@ func (j *Joind) Stop() {
 		<-j.done
 	}
 }
+
+// SharedDir finds shared material beside the project (../shared/<name>,
+// not copied into it): $envVar if set, else ../shared/<name> from the
+// checkout, else /work/shared/<name> for a clone elsewhere. probe is a
+// path inside the directory that must exist. A missing directory fails
+// the test under CI=true (a skipped check counts as not run) and skips it
+// otherwise.
+func SharedDir(tb testing.TB, name, envVar, probe string) string {
+	tb.Helper()
+	if d := os.Getenv(envVar); d != "" {
+		return d
+	}
+	root, err := ModuleRoot()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, d := range []string{filepath.Join(root, "..", "shared", name), filepath.Join("/work/shared", name)} {
+		if _, err := os.Stat(filepath.Join(d, probe)); err == nil {
+			return d
+		}
+	}
+	msg := fmt.Sprintf("no ../shared/%s (set %s)", name, envVar)
+	if os.Getenv("CI") == "true" {
+		tb.Fatal(msg + "; CI=true: it must run")
+	}
+	tb.Skip(msg)
+	return ""
+}

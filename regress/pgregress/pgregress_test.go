@@ -30,23 +30,7 @@ var sessionParams = map[string]string{
 }
 
 func suiteDir(t *testing.T) string {
-	if d := os.Getenv("JOIND_PGREGRESS_DIR"); d != "" {
-		return d
-	}
-	root, err := joindtest.ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []string{filepath.Join(root, "..", "shared", "pg-regress"), "/work/shared/pg-regress"} {
-		if _, err := os.Stat(filepath.Join(d, "sql", "test_setup.sql")); err == nil {
-			return d
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("PostgreSQL's regression files are not at ../shared/pg-regress (set JOIND_PGREGRESS_DIR; CI=true: they must run)")
-	}
-	t.Skip("no ../shared/pg-regress (set JOIND_PGREGRESS_DIR)")
-	return ""
+	return joindtest.SharedDir(t, "pg-regress", "JOIND_PGREGRESS_DIR", filepath.Join("sql", "test_setup.sql"))
 }
 
 type ratchetRow struct {

@@ -2,6 +2,7 @@ package sqlfuzz
 
 import (
 	"math/rand"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -157,27 +158,7 @@ func numericFit(p, s int) []string {
 // quote is s as a SQL string literal (standard_conforming_strings on).
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-func itoa(i int) string {
-	var b [20]byte
-	n := len(b)
-	neg := i < 0
-	if neg {
-		i = -i
-	}
-	for {
-		n--
-		b[n] = byte('0' + i%10)
-		i /= 10
-		if i == 0 {
-			break
-		}
-	}
-	if neg {
-		n--
-		b[n] = '-'
-	}
-	return string(b[n:])
-}
+func itoa(i int) string { return strconv.Itoa(i) }
 
 // literal is a random literal of type id in one of SQL's spellings.
 func literal(r *rand.Rand, k *Knobs, id types.ID) string {
