@@ -302,7 +302,10 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 	hasJunk := false
 	for _, t := range targets {
 		e := t.expr
-		if resolveUnknown || t.junk {
+		// DISTINCT needs an equality operator for every column, so it
+		// resolves unknown literals to text even in a set operation's arm
+		// (transformDistinctClause), before the set operation types them.
+		if resolveUnknown || t.junk || distinct {
 			e = b.resolveUnknown(e)
 		}
 		col := plan.Column{ID: b.ids.Next(), Name: t.name, Type: e.Type(), NotNull: exprNotNull(e, notNull)}

@@ -100,3 +100,8 @@ SELECT 'a'::char(3) ~* 'a$', 'a'::char(3) ~ 'a  $', 'a'::char(3) !~ 'a$', 'a'::c
 -- min/max keep the later of equal values (float8smaller, numeric_smaller, interval_smaller).
 SELECT min(x), max(x) FROM (VALUES (0::float8), ('-0'::float8)) v(x);
 SELECT min(n), max(n), min(i), max(i) FROM (VALUES (1.0, interval '1 day'), (1.00, interval '24 hours')) v(n, i);
+-- DISTINCT resolves an arm's unknown literals to text before the set
+-- operation types its columns (seed 1000090635): text keeps the blanks.
+SELECT c0 || '|' AS v FROM ((SELECT DISTINCT 'x  ' AS c0) UNION ALL (SELECT 'a'::char(3))) s ORDER BY 1;
+SELECT c0 || '|' AS v FROM ((SELECT 'x  ' AS c0) UNION ALL (SELECT 'a'::char(3))) s ORDER BY 1;
+SELECT DISTINCT 'x' UNION SELECT 1;
