@@ -246,9 +246,11 @@ func FuzzCopyBinary(f *testing.F) {
 		runtime.ReadMemStats(&before)
 		rows, builders, err := load(cx, data)
 		runtime.ReadMemStats(&after)
-		// 64 KiB read buffer, builders, and per field a decoded value (a
-		// numeric's digits may be 32767 base-10000 words from 8 bytes).
-		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20+uint64(len(data))*4096 {
+		// 64 KiB read buffer, builders, and per field a decoded value: a
+		// numeric's weight may claim 32767 base-10000 words from 8 bytes,
+		// whose scaling to a decimal coefficient allocates up to ~26 MiB of
+		// transient garbage (bounded per field, not held).
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 48<<20+uint64(len(data))*4096 {
 			t.Fatalf("input of %d bytes allocated %d bytes", len(data), alloc)
 		}
 		if err != nil {
@@ -321,7 +323,9 @@ func FuzzBinaryParam(f *testing.F) {
 				t.Fatalf("%v %x: error %T %v is not a pgerr.Error", typ, data, err, err)
 			}
 			switch pe.Code {
-			case "08P01", "22P03", "22008", "22003", "22021", "22001":
+			// 0A000: an interval beyond joind's range (a time part over
+			// 2562047 hours) is refused, never answered differently.
+			case "08P01", "22P03", "22008", "22003", "22021", "22001", "0A000":
 			default:
 				t.Fatalf("%v %x: unexpected SQLSTATE %s: %s", typ, data, pe.Code, pe.Message)
 			}

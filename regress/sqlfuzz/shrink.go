@@ -216,7 +216,10 @@ func shrinkSelect(s *Select, fails func(*Select) bool, deadline time.Time) *Sele
 				continue
 			}
 			sql := c.SQL()
-			if seen[sql] {
+			// Only smaller queries: a column replaced by a literal can be
+			// spelled longer ('1'::smallint for a1.c2), and shrinking must
+			// not trade a short query for a longer one.
+			if seen[sql] || len(sql) > len(s.SQL()) {
 				continue
 			}
 			seen[sql] = true
