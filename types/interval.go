@@ -840,6 +840,12 @@ func justifyHours(iv IntervalValue) (IntervalValue, error) {
 		return IntervalValue{}, errIntervalOutOfRange()
 	}
 	iv.Days = d
+	return borrowDay(iv), nil
+}
+
+// borrowDay gives the time part the days' sign, moving one day across, as
+// the last step of interval_justify_hours and interval_justify_interval.
+func borrowDay(iv IntervalValue) IntervalValue {
 	if iv.Days > 0 && iv.Micros < 0 {
 		iv.Micros += usecsPerDay
 		iv.Days--
@@ -847,7 +853,7 @@ func justifyHours(iv IntervalValue) (IntervalValue, error) {
 		iv.Micros -= usecsPerDay
 		iv.Days++
 	}
-	return iv, nil
+	return iv
 }
 
 // justifyDays is interval_justify_days: whole 30-day months into months.
@@ -895,14 +901,7 @@ func justifyInterval(iv IntervalValue) (IntervalValue, error) {
 		iv.Days -= daysPerMonth
 		iv.Months++
 	}
-	if iv.Days > 0 && iv.Micros < 0 {
-		iv.Micros += usecsPerDay
-		iv.Days--
-	} else if iv.Days < 0 && iv.Micros > 0 {
-		iv.Micros -= usecsPerDay
-		iv.Days++
-	}
-	return iv, nil
+	return borrowDay(iv), nil
 }
 
 // timestampPlusInterval implements timestamp_pl_interval.
