@@ -25,7 +25,6 @@ func PlanTimeError(ctx *types.EvalContext, n plan.Node) error {
 type constChecker struct {
 	ctx  *types.EvalContext
 	ctes map[*plan.CTE]bool
-	err  error
 }
 
 func (c *constChecker) node(n plan.Node) error {
@@ -37,14 +36,10 @@ func (c *constChecker) node(n plan.Node) error {
 			return err
 		}
 	}
-	mapNodeExprs(n, func(e plan.Expr) plan.Expr {
-		if c.err == nil {
-			_, c.err = c.simplify(e)
+	for _, e := range n.Expressions() {
+		if _, err := c.simplify(e); err != nil {
+			return err
 		}
-		return e
-	})
-	if c.err != nil {
-		return c.err
 	}
 	for _, k := range n.Children() {
 		if err := c.node(k); err != nil {

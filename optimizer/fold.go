@@ -11,7 +11,7 @@ func foldNodeConstants(c *Context, n plan.Node) (plan.Node, bool) {
 		return foldNullAwareOn(c, j)
 	}
 	changed := false
-	out := mapNodeExprs(n, func(e plan.Expr) plan.Expr {
+	out := plan.MapNodeExprs(n, func(e plan.Expr) plan.Expr {
 		f := FoldConstants(c.Eval, e)
 		if f != e {
 			changed = true

@@ -372,15 +372,10 @@ func readsAny(e plan.Expr, cols colSet) bool {
 
 // subtreeReads reports whether any expression in the plan reads cols.
 func subtreeReads(n plan.Node, cols colSet) bool {
-	found := false
-	mapNodeExprs(n, func(e plan.Expr) plan.Expr {
+	for _, e := range n.Expressions() {
 		if readsAny(e, cols) {
-			found = true
+			return true
 		}
-		return e
-	})
-	if found {
-		return true
 	}
 	for _, k := range n.Children() {
 		if subtreeReads(k, cols) {

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
@@ -129,7 +130,7 @@ func describe(query string) string {
 		if len(opts.ParamTypes) > 0 {
 			var ps []string
 			for _, p := range opts.ParamTypes {
-				ps = append(ps, shortType(p))
+				ps = append(ps, plan.FormatType(p))
 			}
 			fmt.Fprintf(&sb, "params: %s\n", strings.Join(ps, ", "))
 		}
@@ -151,11 +152,11 @@ func bindNoPanic(raw *RawStatement, opts *BindOptions) (st Statement, err error)
 func describeStmt(st Statement) string {
 	switch x := st.(type) {
 	case *Query:
-		return fmt.Sprintf("Query %s\n%s", strings.Join(x.Names, ","), FormatPlan(x.Plan))
+		return fmt.Sprintf("Query %s\n%s", strings.Join(x.Names, ","), plan.Format(x.Plan))
 	case *CreateTable:
 		var cols []string
 		for _, c := range x.Columns {
-			s := c.Name + " " + shortType(c.Type)
+			s := c.Name + " " + plan.FormatType(c.Type)
 			if c.NotNull {
 				s += " NOT NULL"
 			}
@@ -168,13 +169,13 @@ func describeStmt(st Statement) string {
 	case *CreateTableAs:
 		var cols []string
 		for _, c := range x.Columns {
-			cols = append(cols, c.Name+" "+shortType(c.Type))
+			cols = append(cols, c.Name+" "+plan.FormatType(c.Type))
 		}
-		return fmt.Sprintf("CreateTableAs %s nodata=%v (%s)\n%s", x.Name, x.WithNoData, strings.Join(cols, ", "), FormatPlan(x.Query.Plan))
+		return fmt.Sprintf("CreateTableAs %s nodata=%v (%s)\n%s", x.Name, x.WithNoData, strings.Join(cols, ", "), plan.Format(x.Query.Plan))
 	case *Insert:
-		return fmt.Sprintf("Insert %s\n%s", x.Table.Name(), FormatPlan(x.Source.Plan))
+		return fmt.Sprintf("Insert %s\n%s", x.Table.Name(), plan.Format(x.Source.Plan))
 	case *Explain:
-		return fmt.Sprintf("Explain analyze=%v verbose=%v costs=%v\n%s", x.Analyze, x.Verbose, x.Costs, FormatPlan(x.Query.Plan))
+		return fmt.Sprintf("Explain analyze=%v verbose=%v costs=%v\n%s", x.Analyze, x.Verbose, x.Costs, plan.Format(x.Query.Plan))
 	case *Truncate:
 		var names []string
 		for _, t := range x.Tables {

@@ -375,7 +375,7 @@ func (b *binder) cteScan(env *cteEnv, alias string, a *pg_query.Alias) (plan.Nod
 // volatile function. A materialized WITH query it reads does not count: its
 // rows are the same for every reader.
 func planHasVolatile(n plan.Node) bool {
-	for _, e := range nodeExprs(n) {
+	for _, e := range n.Expressions() {
 		if exprHasVolatile(e) {
 			return true
 		}

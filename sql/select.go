@@ -950,8 +950,7 @@ func columnNotNull(n plan.Node) map[plan.ColumnID]bool {
 	for _, c := range n.Columns() {
 		m[c.ID] = c.NotNull
 	}
-	var walk func(plan.Node)
-	walk = func(x plan.Node) {
+	plan.WalkNodes(n, func(x plan.Node) bool {
 		if a, ok := x.(*plan.Apply); ok && a.Type == plan.LeftJoin {
 			for _, c := range a.Right.Columns() {
 				m[c.ID] = false
@@ -973,11 +972,8 @@ func columnNotNull(n plan.Node) map[plan.ColumnID]bool {
 				clear(j.Right)
 			}
 		}
-		for _, c := range x.Children() {
-			walk(c)
-		}
-	}
-	walk(n)
+		return true
+	})
 	return m
 }
 

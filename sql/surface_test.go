@@ -263,14 +263,7 @@ func collectCTEScans(n plan.Node, out map[*plan.CTE]int) {
 	if cs, ok := n.(*plan.CTEScan); ok {
 		out[cs.CTE]++
 	}
-	for _, e := range nodeExprs(n) {
-		plan.Walk(e, func(x plan.Expr) bool {
-			if sq, ok := x.(*plan.Subquery); ok {
-				collectCTEScans(sq.Plan, out)
-			}
-			return true
-		})
-	}
+	plan.Subqueries(n, func(sq *plan.Subquery) { collectCTEScans(sq.Plan, out) })
 	for _, c := range n.Children() {
 		collectCTEScans(c, out)
 	}

@@ -39,6 +39,10 @@ type Node interface {
 	// WithChildren returns a shallow copy of the node over new inputs, in
 	// Children's order (walk.go).
 	WithChildren(kids []Node) Node
+	// Expressions returns the expressions the node evaluates itself, and
+	// WithExpressions a shallow copy over new ones in that order (walk.go).
+	Expressions() []Expr
+	WithExpressions(es []Expr) Node
 }
 
 // Scan reads a stored table. Ordinals[i] is the table column behind Cols[i],

@@ -191,3 +191,153 @@ func WalkNodes(n Node, f func(Node) bool) {
 		WalkNodes(c, f)
 	}
 }
+
+// Expressions of the node kinds: the expressions a node evaluates itself
+// (not its inputs'), non-nil ones only, in a fixed order that
+// WithExpressions reads back. A Scan's Skip list is a copy of the Filter
+// above's conjuncts, not its own; a CTEScan's shared plan is not entered.
+func (n *Scan) Expressions() []Expr     { return nil }
+func (n *CTEScan) Expressions() []Expr  { return nil }
+func (n *Distinct) Expressions() []Expr { return nil }
+func (n *SetOp) Expressions() []Expr    { return nil }
+func (n *Filter) Expressions() []Expr   { return []Expr{n.Pred} }
+func (n *Project) Expressions() []Expr  { return n.Exprs }
+func (n *FunctionScan) Expressions() []Expr {
+	return n.Args
+}
+func (n *Join) Expressions() []Expr  { return optional(nil, n.On) }
+func (n *Apply) Expressions() []Expr { return optional(nil, n.On) }
+func (n *Limit) Expressions() []Expr { return optional(optional(nil, n.Count), n.Offset) }
+
+// Expressions of Values: the rows, one after another.
+func (n *Values) Expressions() []Expr {
+	var out []Expr
+	for _, r := range n.Rows {
+		out = append(out, r...)
+	}
+	return out
+}
+
+// Expressions of an Aggregate: the grouping expressions, then each call's
+// arguments and FILTER.
+func (n *Aggregate) Expressions() []Expr {
+	out := append([]Expr(nil), n.GroupBy...)
+	for _, a := range n.Aggs {
+		out = optional(append(out, a.Args...), a.Filter)
+	}
+	return out
+}
+
+func (n *Sort) Expressions() []Expr {
+	out := make([]Expr, len(n.Keys))
+	for i, k := range n.Keys {
+		out[i] = k.Expr
+	}
+	return out
+}
+
+func optional(out []Expr, e Expr) []Expr {
+	if e != nil {
+		out = append(out, e)
+	}
+	return out
+}
+
+// WithExpressions of the node kinds: a shallow copy over new expressions, which
+// stand where Expressions' results stood.
+func (n *Scan) WithExpressions([]Expr) Node     { return n }
+func (n *CTEScan) WithExpressions([]Expr) Node  { return n }
+func (n *Distinct) WithExpressions([]Expr) Node { return n }
+func (n *SetOp) WithExpressions([]Expr) Node    { return n }
+func (n *Filter) WithExpressions(k []Expr) Node { c := *n; c.Pred = k[0]; return &c }
+func (n *Project) WithExpressions(k []Expr) Node {
+	c := *n
+	c.Exprs = k
+	return &c
+}
+func (n *FunctionScan) WithExpressions(k []Expr) Node {
+	c := *n
+	c.Args = k
+	return &c
+}
+func (n *Join) WithExpressions(k []Expr) Node {
+	c := *n
+	if n.On != nil {
+		c.On = k[0]
+	}
+	return &c
+}
+func (n *Apply) WithExpressions(k []Expr) Node {
+	c := *n
+	if n.On != nil {
+		c.On = k[0]
+	}
+	return &c
+}
+func (n *Limit) WithExpressions(k []Expr) Node {
+	c := *n
+	if n.Count != nil {
+		c.Count, k = k[0], k[1:]
+	}
+	if n.Offset != nil {
+		c.Offset = k[0]
+	}
+	return &c
+}
+func (n *Values) WithExpressions(k []Expr) Node {
+	c := *n
+	c.Rows = make([][]Expr, len(n.Rows))
+	for i, r := range n.Rows {
+		c.Rows[i], k = k[:len(r):len(r)], k[len(r):]
+	}
+	return &c
+}
+func (n *Aggregate) WithExpressions(k []Expr) Node {
+	c := *n
+	c.GroupBy, k = k[:len(n.GroupBy):len(n.GroupBy)], k[len(n.GroupBy):]
+	c.Aggs = make([]AggCall, len(n.Aggs))
+	for i, a := range n.Aggs {
+		a.Args, k = k[:len(a.Args):len(a.Args)], k[len(a.Args):]
+		if a.Filter != nil {
+			a.Filter, k = k[0], k[1:]
+		}
+		c.Aggs[i] = a
+	}
+	return &c
+}
+func (n *Sort) WithExpressions(k []Expr) Node {
+	c := *n
+	c.Keys = make([]SortKey, len(n.Keys))
+	for i, key := range n.Keys {
+		key.Expr = k[i]
+		c.Keys[i] = key
+	}
+	return &c
+}
+
+// MapNodeExprs returns n over f applied to each of its own expressions (not
+// its inputs'); n itself when it has none.
+func MapNodeExprs(n Node, f func(Expr) Expr) Node {
+	es := n.Expressions()
+	if len(es) == 0 {
+		return n
+	}
+	out := make([]Expr, len(es))
+	for i, e := range es {
+		out[i] = f(e)
+	}
+	return n.WithExpressions(out)
+}
+
+// Subqueries calls f on each subquery expression that n itself evaluates, in
+// the order of Expressions and pre-order within each (not entering their plans).
+func Subqueries(n Node, f func(*Subquery)) {
+	for _, e := range n.Expressions() {
+		Walk(e, func(x Expr) bool {
+			if sq, ok := x.(*Subquery); ok {
+				f(sq)
+			}
+			return true
+		})
+	}
+}

@@ -80,3 +80,46 @@ func TestRewriteIsBottomUp(t *testing.T) {
 		t.Errorf("Rewrite changed its input: %v", got)
 	}
 }
+
+// TestExpressionsRoundTrip: every node kind rebuilt over its own
+// expressions is unchanged, and over replacements reads them back in
+// Expressions' order (nil optional expressions stay nil).
+func TestExpressionsRoundTrip(t *testing.T) {
+	agg := &types.AggOverload{Name: "sum"}
+	nodes := []Node{
+		&Scan{},
+		&CTEScan{},
+		&Distinct{},
+		&SetOp{},
+		&Filter{Pred: col(1)},
+		&Project{Exprs: []Expr{col(1), col(2)}},
+		&FunctionScan{Args: []Expr{col(1), col(2)}},
+		&Join{On: col(1)},
+		&Join{},
+		&Apply{On: col(1)},
+		&Apply{},
+		&Limit{Count: col(1), Offset: col(2)},
+		&Limit{Offset: col(2)},
+		&Limit{Count: col(1)},
+		&Values{Rows: [][]Expr{{col(1), col(2)}, {col(3), col(4)}}},
+		&Aggregate{GroupBy: []Expr{col(1)}, Aggs: []AggCall{{Func: agg, Args: []Expr{col(2)}, Filter: col(3)}, {Func: agg, Args: []Expr{col(4)}}}},
+		&Sort{Keys: []SortKey{{Expr: col(1), Desc: true}, {Expr: col(2)}}},
+	}
+	for _, n := range nodes {
+		es := n.Expressions()
+		if again := n.WithExpressions(es); !reflect.DeepEqual(again, n) {
+			t.Errorf("%T: WithExpressions(Expressions()) = %#v, want %#v", n, again, n)
+		}
+		repl := make([]Expr, len(es))
+		for i := range es {
+			repl[i] = col(ColumnID(100 + i))
+		}
+		got := n.WithExpressions(repl).Expressions()
+		if len(got) != len(repl) || (len(repl) > 0 && !reflect.DeepEqual(got, repl)) {
+			t.Errorf("%T: expressions after WithExpressions = %v, want %v", n, got, repl)
+		}
+		if len(es) > 0 && MapNodeExprs(n, func(e Expr) Expr { return e }) == n {
+			t.Errorf("%T: MapNodeExprs returned the same node, not a copy", n)
+		}
+	}
+}
