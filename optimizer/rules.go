@@ -303,7 +303,9 @@ func isVolatile(e plan.Expr) bool {
 }
 
 // mergeProjections folds a projection that only selects or renames columns
-// into the projection below it.
+// into the projection below it, unless that would compute a volatile or
+// subquery column twice (`SELECT r, r FROM (SELECT random() r ...)` reads
+// one value twice).
 func mergeProjections(c *Context, n plan.Node) (plan.Node, bool) {
 	outer, ok := n.(*plan.Project)
 	if !ok {
@@ -318,15 +320,17 @@ func mergeProjections(c *Context, n plan.Node) (plan.Node, bool) {
 		defs[col.ID] = inner.Exprs[i]
 	}
 	exprs := make([]plan.Expr, len(outer.Exprs))
+	read := colSet{}
 	for i, e := range outer.Exprs {
 		r, ok := e.(*plan.ColRef)
 		if !ok {
 			return n, false
 		}
 		d, ok := defs[r.ID]
-		if !ok {
+		if !ok || read.has(r.ID) && (isVolatile(d) || hasSubquery(d)) {
 			return n, false
 		}
+		read.add(r.ID)
 		exprs[i] = d
 	}
 	return &plan.Project{Input: inner.Input, Exprs: exprs, Cols: outer.Cols}, true

@@ -42,4 +42,8 @@ SELECT column_name, column_default FROM information_schema.columns WHERE table_n
 DROP TABLE wa_d;
 -- Interval qualifiers.
 SELECT interval '1' year, interval '1-2' year to month, interval '3' month;
+-- A volatile or subquery column read twice through a subquery is one value
+-- per row (projections are not merged into two evaluations).
+SELECT count(*) FILTER (WHERE r = r2) AS same FROM (SELECT r, r AS r2 FROM (SELECT random() AS r FROM generate_series(1, 20)) s) q;
+SELECT count(*) FILTER (WHERE m = m2) AS same FROM (SELECT m, m AS m2 FROM (SELECT (SELECT random() FROM wa_t) AS m FROM generate_series(1, 20)) s) q;
 DROP TABLE wa_t;

@@ -106,16 +106,17 @@ func joinExprs(es []Expr, sep string) string {
 // debugging; the format is not stable API.
 func Format(n Node) string {
 	var sb strings.Builder
-	f := &treeFormatter{sb: &sb, subs: map[*Subquery]int{}}
+	f := &treeFormatter{sb: &sb, subs: map[*Subquery]int{}, ctes: map[*CTE]bool{}}
 	f.node(n, 0)
 	return sb.String()
 }
 
 // treeFormatter numbers subqueries in order of appearance, so the output
-// is deterministic.
+// is deterministic, and prints a shared WITH query's plan once.
 type treeFormatter struct {
 	sb   *strings.Builder
 	subs map[*Subquery]int
+	ctes map[*CTE]bool
 }
 
 func (f *treeFormatter) subID(sq *Subquery) int {
@@ -149,7 +150,13 @@ func (f *treeFormatter) node(n Node, depth int) {
 	case *FunctionScan:
 		fmt.Fprintf(sb, "FunctionScan %s(%s) %s", x.Name, f.exprs(x.Args), formatCols(x.Cols))
 	case *CTEScan:
-		fmt.Fprintf(sb, "CTEScan %s %s\n", x.CTE.Name, formatCols(x.Cols))
+		fmt.Fprintf(sb, "CTEScan %s %s", x.CTE.Name, formatCols(x.Cols))
+		if f.ctes[x.CTE] {
+			sb.WriteString(" (shared, plan above)\n")
+			return
+		}
+		f.ctes[x.CTE] = true
+		sb.WriteByte('\n')
 		f.node(x.CTE.Plan, depth+1)
 		return
 	case *Filter:
@@ -163,7 +170,7 @@ func (f *treeFormatter) node(n Node, depth int) {
 	case *Join:
 		fmt.Fprintf(sb, "Join %s", joinTypeName(x.Type))
 		if x.NullAware {
-			sb.WriteString(" null-aware")
+			fmt.Fprintf(sb, " null-aware keys=%d", x.ValueKeys)
 		}
 		if x.On != nil {
 			fmt.Fprintf(sb, " on %s", f.expr(x.On))
