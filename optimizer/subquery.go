@@ -549,15 +549,7 @@ func scalarAggregateJoin(c *Context, input plan.Node, sq *plan.Subquery) (plan.N
 	}
 	grouped := &plan.Aggregate{Input: inner, GroupBy: keyExprs, Aggs: agg.Aggs,
 		Cols: append(append([]plan.Column(nil), keyCols...), agg.Cols...)}
-	value := proj.Cols[0]
-	exprs := append([]plan.Expr(nil), proj.Exprs...)
-	cols := append([]plan.Column(nil), proj.Cols...)
-	for _, kc := range keyCols {
-		exprs = append(exprs, &plan.ColRef{ID: kc.ID, T: kc.Type, Name: kc.Name})
-		cols = append(cols, kc)
-	}
-	right := &plan.Project{Input: grouped, Exprs: exprs, Cols: cols}
-	joined := &plan.Join{Type: plan.LeftJoin, Left: input, Right: right, On: andOf(on)}
+	joined := &plan.Join{Type: plan.LeftJoin, Left: input, Right: grouped, On: andOf(on)}
 
 	// The subquery's value over an empty scope: the same projection and
 	// aggregate over no rows, an uncorrelated scalar subquery run once.
@@ -567,8 +559,11 @@ func scalarAggregateJoin(c *Context, input plan.Node, sq *plan.Subquery) (plan.N
 	}
 	emptyValue := &plan.Subquery{Kind: plan.ScalarSubquery, Plan: empty, T: sq.T}
 	matched := &plan.IsNull{Arg: &plan.ColRef{ID: keyCols[0].ID, T: keyCols[0].Type, Name: keyCols[0].Name}, Negate: true}
+	// The select list over the aggregates is computed above the join, for
+	// matched rows only: PostgreSQL computes it once per outer row, so
+	// `10 / min(x)` must not fail for a group no outer row reads.
 	result := &plan.Case{
-		Whens: []plan.When{{Cond: matched, Result: &plan.ColRef{ID: value.ID, T: value.Type, Name: value.Name}}},
+		Whens: []plan.When{{Cond: matched, Result: proj.Exprs[0]}},
 		Else:  emptyValue,
 		T:     sq.T,
 	}

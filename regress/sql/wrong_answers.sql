@@ -46,4 +46,11 @@ SELECT interval '1' year, interval '1-2' year to month, interval '3' month;
 -- per row (projections are not merged into two evaluations).
 SELECT count(*) FILTER (WHERE r = r2) AS same FROM (SELECT r, r AS r2 FROM (SELECT random() AS r FROM generate_series(1, 20)) s) q;
 SELECT count(*) FILTER (WHERE m = m2) AS same FROM (SELECT m, m AS m2 FROM (SELECT (SELECT random() FROM wa_t) AS m FROM generate_series(1, 20)) s) q;
+CREATE TABLE wa_u (a int);
+INSERT INTO wa_u VALUES (0), (1), (1);
+-- A correlated aggregate subquery's select list is computed for the outer
+-- rows only: the group a = 0, which no outer row reads, divides by nothing.
+SELECT a, (SELECT 10 / min(wa_u.a) FROM wa_u WHERE wa_u.a = wa_t.a) AS q FROM wa_t ORDER BY a;
+SELECT a FROM wa_t WHERE a < (SELECT 10 / max(wa_u.a) FROM wa_u WHERE wa_u.a = wa_t.a) ORDER BY a;
+DROP TABLE wa_u;
 DROP TABLE wa_t;
