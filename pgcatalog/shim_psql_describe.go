@@ -2,9 +2,9 @@ package pgcatalog
 
 import pg_query "github.com/pganalyze/pg_query_go/v5"
 
-// psql's \d NAME runs queries over pg_policy, pg_statistic_ext and
-// pg_publication* that use arrays (`= any (pol.polroles)`, `ARRAY(SELECT
-// ...)`, `prattrs[s]`, `int2[]`), which joind cannot bind. Those catalogs
+// psql's \d NAME runs queries over pg_policy and pg_publication* that use
+// arrays (`= any (pol.polroles)`, `ARRAY(SELECT ...)`, `prattrs[s]`,
+// `int2[]`), which joind cannot bind. Those catalogs
 // are always empty in joind, and every row such a query could produce
 // would come from an inner join with one of them: its answer is known
 // without binding it, no rows. Package sql answers a SELECT that fails to
@@ -14,7 +14,7 @@ import pg_query "github.com/pganalyze/pg_query_go/v5"
 var (
 	_ = registerShim(Shim{
 		Client: "psql 15 \\d pc_t (row-level security policies)",
-		Setup:  []string{"CREATE TABLE pc_t (a int, b text)"},
+		Setup:  []string{"DROP TABLE IF EXISTS pc_t", "CREATE TABLE pc_t (a int, b text)"},
 		OIDOf:  "pc_t",
 		Query: `SELECT pol.polname, pol.polpermissive,
   CASE WHEN pol.polroles = '{0}' THEN NULL ELSE pg_catalog.array_to_string(array(select rolname from pg_catalog.pg_roles where oid = any (pol.polroles) order by 1),',') END,
@@ -30,22 +30,8 @@ FROM pg_catalog.pg_policy pol
 WHERE pol.polrelid = '{oid}' ORDER BY 1;`,
 	})
 	_ = registerShim(Shim{
-		Client: "psql 15 \\d pc_t (extended statistics)",
-		Setup:  []string{"CREATE TABLE pc_t (a int, b text)"},
-		OIDOf:  "pc_t",
-		Query: `SELECT oid, stxrelid::pg_catalog.regclass, stxnamespace::pg_catalog.regnamespace::pg_catalog.text AS nsp, stxname,
-pg_catalog.pg_get_statisticsobjdef_columns(oid) AS columns,
-  'd' = any(stxkind) AS ndist_enabled,
-  'f' = any(stxkind) AS deps_enabled,
-  'm' = any(stxkind) AS mcv_enabled,
-stxstattarget
-FROM pg_catalog.pg_statistic_ext
-WHERE stxrelid = '{oid}'
-ORDER BY nsp, stxname;`,
-	})
-	_ = registerShim(Shim{
 		Client: "psql 15 \\d pc_t (publications)",
-		Setup:  []string{"CREATE TABLE pc_t (a int, b text)"},
+		Setup:  []string{"DROP TABLE IF EXISTS pc_t", "CREATE TABLE pc_t (a int, b text)"},
 		OIDOf:  "pc_t",
 		Query: `SELECT pubname
      , NULL

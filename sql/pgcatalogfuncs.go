@@ -217,10 +217,11 @@ func (b *binder) textArraySubscript(s *scope, ind *pg_query.A_Indirection) (plan
 // attnumRowNumber binds pgjdbc's getColumns idiom (the shim in
 // pgcatalog/shim_pgjdbc_getcolumns.go): `row_number() OVER (PARTITION BY
 // a.attrelid ORDER BY a.attnum)` is attnum when both columns are read from
-// pg_attribute. ok is false for any other window call.
+// pg_attribute and the query level keeps whole relations, each row once
+// (pgcatalog.AttnumRowNumberSound). ok is false for any other window call.
 func (b *binder) attnumRowNumber(s *scope, fc *pg_query.FuncCall) (plan.Expr, bool, error) {
-	relNode, numNode, ok := pgcatalog.AttnumRowNumber(fc)
-	if !ok {
+	relNode, numNode, q, ok := pgcatalog.AttnumRowNumber(fc)
+	if !ok || !pgcatalog.AttnumRowNumberSound(s.sel, q) {
 		return nil, false, nil
 	}
 	attrelid, err := b.bindExpr(s, relNode)
