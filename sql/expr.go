@@ -1112,7 +1112,7 @@ func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args [
 	for i, a := range args {
 		argTypes[i] = a.Type()
 	}
-	ov, err := resolveAggregate(name, argTypes, fc.AggStar)
+	ov, err := types.ResolveAggregate(name, argTypes, fc.AggStar)
 	if err != nil {
 		return nil, b.wrapAt(err, fc.Location)
 	}
