@@ -430,7 +430,7 @@ func (s *session) sessionInfo() *sql.SessionInfo {
 	return &sql.SessionInfo{
 		User:     s.user,
 		Database: s.database,
-		Settings: s.settings.Rows,
+		Settings: s.settings,
 	}
 }
 

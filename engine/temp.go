@@ -286,7 +286,7 @@ func (c *sessionCatalog) Truncate(ctx context.Context, tables []storage.Table) e
 	return nil
 }
 
-// TempTables implements storage.TempLister: the system catalogs list the
+// TempTables implements pgcatalog.TempLister: the system catalogs list the
 // temporary tables in the session's temporary schema.
 func (c *sessionCatalog) TempTables() ([]storage.Table, bool) {
 	t := c.temp()

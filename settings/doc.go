@@ -7,7 +7,8 @@
 // Everything that reads or writes a setting goes through here: SET, SET
 // LOCAL, SET ... TO DEFAULT, RESET, RESET ALL, SHOW, SHOW ALL (engine),
 // current_setting() and set_config() (through types.EvalContext),
-// pg_settings (storage), and the ParameterStatus messages wire sends
+// pg_settings (a virtual relation of package pgcatalog reading
+// Values.Rows), and the ParameterStatus messages wire sends
 // (Values.Reported).
 //
 // Values follow PostgreSQL's rules: a setting's reset value is the value
@@ -18,6 +19,6 @@
 // stack, see Values.Begin). Names with a dot that are not joind's own are
 // placeholders (custom options such as myapp.user_id), as in PostgreSQL.
 //
-// The package imports only types and pgerr, so storage, sql and engine can
-// all read the registry.
+// The package imports only types and pgerr, so pgcatalog, sql and engine
+// can all read the registry.
 package settings

@@ -6,6 +6,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
@@ -62,6 +63,7 @@ type binder struct {
 	lazyCasts bool
 	// collation is the collation the statement's COLLATE clauses name ("" = none; collate.go).
 	collation string
+	snap      *pgcatalog.Snapshot // the statement's system catalogs (pgcatalog.go)
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {

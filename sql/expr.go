@@ -6,6 +6,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
@@ -1111,7 +1112,7 @@ func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args [
 	for i, a := range args {
 		argTypes[i] = a.Type()
 	}
-	ov, err := resolveAggregate(name, argTypes, fc.AggStar)
+	ov, err := types.ResolveAggregate(name, argTypes, fc.AggStar)
 	if err != nil {
 		return nil, b.wrapAt(err, fc.Location)
 	}
@@ -1138,13 +1139,5 @@ func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args [
 }
 
 // isAggregateName reports whether name is one of the built-in aggregates
-// (PostgreSQL resolves function names to aggregates by pg_proc.prokind).
-func isAggregateName(name string) bool {
-	switch name {
-	case "count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every",
-		"string_agg", "array_agg", "stddev", "stddev_samp", "stddev_pop",
-		"variance", "var_samp", "var_pop", "bit_and", "bit_or", "bit_xor":
-		return true
-	}
-	return false
-}
+// (pgcatalog holds the list: PostgreSQL knows them by pg_proc.prokind).
+func isAggregateName(name string) bool { return pgcatalog.IsAggregateName(name) }

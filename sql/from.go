@@ -6,9 +6,9 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
-	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
 
@@ -217,7 +217,7 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 			cname = rv.Alias.Colnames[i].GetString_().GetSval()
 		}
 		c := plan.Column{ID: b.ids.Next(), Name: cname, Table: alias, Type: d.Type, NotNull: d.NotNull,
-			TableOID: storage.RelationOID(tbl), AttNum: int16(i + 1)}
+			TableOID: pgcatalog.RelationOID(tbl), AttNum: int16(i + 1)}
 		b.colOrigin[c.ID] = c
 		scan.Cols = append(scan.Cols, c)
 		scan.Ordinals = append(scan.Ordinals, i)

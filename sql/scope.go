@@ -1,6 +1,8 @@
 package sql
 
 import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 )
@@ -47,6 +49,7 @@ type scope struct {
 	// rtes lists every FROM entry bound at this level so far, visible or
 	// not (PostgreSQL's p_rtable), for error hints.
 	rtes []rteInfo
+	sel  *pg_query.SelectStmt // the level's SELECT (pgcatalog's shims read it)
 }
 
 // rteInfo is a range-table entry's names.

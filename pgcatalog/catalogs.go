@@ -1,0 +1,9 @@
+package pgcatalog
+
+// The system relations are declared in one order (pg_class lists them in
+// it): pg_catalog's tables and views, pg_settings, information_schema.
+func init() {
+	declarePgCatalog()
+	declarePgSettings()
+	declareInformationSchema()
+}

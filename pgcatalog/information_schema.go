@@ -1,0 +1,261 @@
+package pgcatalog
+
+import (
+	"strconv"
+
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// information_schema's views, as PostgreSQL 15 defines them over its
+// catalogs; found only qualified (information_schema is not on the
+// search path).
+
+const is = "information_schema"
+
+func declareInformationSchema() {
+	declare(is, "schemata", 13382, 'v', func(s *Snapshot) []isSchemataRow {
+		db, u := s.database(), s.user()
+		return []isSchemataRow{
+			{CatalogName: db, SchemaName: "information_schema", SchemaOwner: u},
+			{CatalogName: db, SchemaName: "pg_catalog", SchemaOwner: u},
+			{CatalogName: db, SchemaName: "pg_toast", SchemaOwner: u},
+			{CatalogName: db, SchemaName: "public", SchemaOwner: "pg_database_owner"},
+		}
+	})
+	declare(is, "tables", 13425, 'v', func(s *Snapshot) []isTablesRow {
+		var out []isTablesRow
+		for _, r := range s.Relations() {
+			typ, ins := "BASE TABLE", "YES"
+			if r.Kind == 'v' {
+				typ, ins = "VIEW", "NO"
+			}
+			if r.Temp {
+				typ = "LOCAL TEMPORARY"
+			} else if r.Schema != "public" && r.Kind == 'r' {
+				ins = "NO"
+			}
+			out = append(out, isTablesRow{TableCatalog: s.database(), TableSchema: r.Schema, TableName: r.Name,
+				TableType: typ, IsInsertableInto: ins, IsTyped: "NO"})
+		}
+		return out
+	})
+	declare(is, "views", 13483, 'v', func(s *Snapshot) []isViewsRow {
+		var out []isViewsRow
+		for _, v := range s.cat.Views() {
+			out = append(out, isViewsRow{TableCatalog: s.database(), TableSchema: "public", TableName: v.Name,
+				ViewDefinition: viewDef(v), CheckOption: "NONE", IsUpdatable: "NO", IsInsertableInto: "NO",
+				IsTriggerUpdatable: "NO", IsTriggerDeletable: "NO", IsTriggerInsertableInto: "NO"})
+		}
+		return out
+	})
+	declare(is, "columns", 13295, 'v', func(s *Snapshot) []isColumnsRow {
+		var out []isColumnsRow
+		for _, r := range s.Relations() {
+			for i, col := range r.Columns {
+				out = append(out, infoColumn(s, r, i, col))
+			}
+		}
+		return out
+	})
+	declare[isTableConstraintsRow](is, "table_constraints", 13411, 'v', nil)
+	declare[isKeyColumnUsageRow](is, "key_column_usage", 13360, 'v', nil)
+	declare[isReferentialConstraintsRow](is, "referential_constraints", 13390, 'v', nil)
+	declare[isRoutinesRow](is, "routines", 13400, 'v', nil)
+}
+
+// infoColumn is one row of information_schema.columns.
+func infoColumn(s *Snapshot, r Relation, i int, col storage.ColumnDef) isColumnsRow {
+	t := col.Type
+	n := func(v int32) *int32 { return &v }
+	db := s.database()
+	row := isColumnsRow{TableCatalog: db, TableSchema: r.Schema, TableName: r.Name, ColumnName: col.Name,
+		OrdinalPosition: int32(i + 1), IsNullable: "YES", DataType: t.BaseSQLName(),
+		UdtCatalog: db, UdtSchema: "pg_catalog", UdtName: t.PgTypeName(), DtdIdentifier: strconv.Itoa(i + 1),
+		IsSelfReferencing: "NO", IsIdentity: "NO", IdentityCycle: "NO", IsGenerated: "NEVER", IsUpdatable: "NO"}
+	if col.NotNull {
+		row.IsNullable = "NO"
+	}
+	if col.Default != "" {
+		def := FormatDefault(col.Default, t)
+		row.ColumnDefault = &def
+	}
+	if r.Kind == 'r' && (r.Schema == "public" || r.Temp) {
+		row.IsUpdatable = "YES"
+	}
+	switch t.ID {
+	case types.Varchar, types.Char, types.Text:
+		if l := t.CharLen(); l >= 0 {
+			row.CharacterMaximumLength, row.CharacterOctetLength = n(int32(l)), n(int32(l*4))
+		} else if t.ID == types.Char {
+			row.CharacterMaximumLength, row.CharacterOctetLength = n(1), n(4)
+		} else {
+			row.CharacterOctetLength = n(1073741824)
+		}
+	case types.Int2:
+		row.NumericPrecision, row.NumericPrecisionRadix, row.NumericScale = n(16), n(2), n(0)
+	case types.Int4:
+		row.NumericPrecision, row.NumericPrecisionRadix, row.NumericScale = n(32), n(2), n(0)
+	case types.Int8:
+		row.NumericPrecision, row.NumericPrecisionRadix, row.NumericScale = n(64), n(2), n(0)
+	case types.Float4:
+		row.NumericPrecision, row.NumericPrecisionRadix = n(24), n(2)
+	case types.Float8:
+		row.NumericPrecision, row.NumericPrecisionRadix = n(53), n(2)
+	case types.Numeric:
+		row.NumericPrecisionRadix = n(10)
+		if p, sc, ok := types.NumericPrecScale(t.Typmod); ok {
+			row.NumericPrecision, row.NumericScale = n(int32(p)), n(int32(sc))
+		}
+	case types.Date:
+		row.DatetimePrecision = n(0)
+	case types.Timestamp, types.TimestampTZ, types.Interval:
+		row.DatetimePrecision = n(6)
+		if t.ID != types.Interval && t.Typmod >= 0 {
+			row.DatetimePrecision = n(t.Typmod)
+		}
+	}
+	return row
+}
+
+// isSchemataRow is a row of information_schema.schemata.
+type isSchemataRow struct {
+	CatalogName                string  `pg:"catalog_name"`
+	SchemaName                 string  `pg:"schema_name"`
+	SchemaOwner                string  `pg:"schema_owner"`
+	DefaultCharacterSetCatalog *string `pg:"default_character_set_catalog"`
+	DefaultCharacterSetSchema  *string `pg:"default_character_set_schema"`
+	DefaultCharacterSetName    *string `pg:"default_character_set_name"`
+	SqlPath                    *string `pg:"sql_path"`
+}
+
+// isTablesRow is a row of information_schema.tables.
+type isTablesRow struct {
+	TableCatalog              string  `pg:"table_catalog"`
+	TableSchema               string  `pg:"table_schema"`
+	TableName                 string  `pg:"table_name"`
+	TableType                 string  `pg:"table_type"`
+	SelfReferencingColumnName *string `pg:"self_referencing_column_name"`
+	ReferenceGeneration       *string `pg:"reference_generation"`
+	UserDefinedTypeCatalog    *string `pg:"user_defined_type_catalog"`
+	UserDefinedTypeSchema     *string `pg:"user_defined_type_schema"`
+	UserDefinedTypeName       *string `pg:"user_defined_type_name"`
+	IsInsertableInto          string  `pg:"is_insertable_into"`
+	IsTyped                   string  `pg:"is_typed"`
+	CommitAction              *string `pg:"commit_action"`
+}
+
+// isViewsRow is a row of information_schema.views.
+type isViewsRow struct {
+	TableCatalog            string `pg:"table_catalog"`
+	TableSchema             string `pg:"table_schema"`
+	TableName               string `pg:"table_name"`
+	ViewDefinition          string `pg:"view_definition"`
+	CheckOption             string `pg:"check_option"`
+	IsUpdatable             string `pg:"is_updatable"`
+	IsInsertableInto        string `pg:"is_insertable_into"`
+	IsTriggerUpdatable      string `pg:"is_trigger_updatable"`
+	IsTriggerDeletable      string `pg:"is_trigger_deletable"`
+	IsTriggerInsertableInto string `pg:"is_trigger_insertable_into"`
+}
+
+// isColumnsRow is a row of information_schema.columns.
+type isColumnsRow struct {
+	TableCatalog           string  `pg:"table_catalog"`
+	TableSchema            string  `pg:"table_schema"`
+	TableName              string  `pg:"table_name"`
+	ColumnName             string  `pg:"column_name"`
+	OrdinalPosition        int32   `pg:"ordinal_position"`
+	ColumnDefault          *string `pg:"column_default"`
+	IsNullable             string  `pg:"is_nullable"`
+	DataType               string  `pg:"data_type"`
+	CharacterMaximumLength *int32  `pg:"character_maximum_length"`
+	CharacterOctetLength   *int32  `pg:"character_octet_length"`
+	NumericPrecision       *int32  `pg:"numeric_precision"`
+	NumericPrecisionRadix  *int32  `pg:"numeric_precision_radix"`
+	NumericScale           *int32  `pg:"numeric_scale"`
+	DatetimePrecision      *int32  `pg:"datetime_precision"`
+	IntervalType           *string `pg:"interval_type"`
+	IntervalPrecision      *int32  `pg:"interval_precision"`
+	CharacterSetCatalog    *string `pg:"character_set_catalog"`
+	CharacterSetSchema     *string `pg:"character_set_schema"`
+	CharacterSetName       *string `pg:"character_set_name"`
+	CollationCatalog       *string `pg:"collation_catalog"`
+	CollationSchema        *string `pg:"collation_schema"`
+	CollationName          *string `pg:"collation_name"`
+	DomainCatalog          *string `pg:"domain_catalog"`
+	DomainSchema           *string `pg:"domain_schema"`
+	DomainName             *string `pg:"domain_name"`
+	UdtCatalog             string  `pg:"udt_catalog"`
+	UdtSchema              string  `pg:"udt_schema"`
+	UdtName                string  `pg:"udt_name"`
+	ScopeCatalog           *string `pg:"scope_catalog"`
+	ScopeSchema            *string `pg:"scope_schema"`
+	ScopeName              *string `pg:"scope_name"`
+	MaximumCardinality     *int32  `pg:"maximum_cardinality"`
+	DtdIdentifier          string  `pg:"dtd_identifier"`
+	IsSelfReferencing      string  `pg:"is_self_referencing"`
+	IsIdentity             string  `pg:"is_identity"`
+	IdentityGeneration     *string `pg:"identity_generation"`
+	IdentityStart          *string `pg:"identity_start"`
+	IdentityIncrement      *string `pg:"identity_increment"`
+	IdentityMaximum        *string `pg:"identity_maximum"`
+	IdentityMinimum        *string `pg:"identity_minimum"`
+	IdentityCycle          string  `pg:"identity_cycle"`
+	IsGenerated            string  `pg:"is_generated"`
+	GenerationExpression   *string `pg:"generation_expression"`
+	IsUpdatable            string  `pg:"is_updatable"`
+}
+
+// isTableConstraintsRow is a row of information_schema.table_constraints.
+type isTableConstraintsRow struct {
+	ConstraintCatalog string `pg:"constraint_catalog"`
+	ConstraintSchema  string `pg:"constraint_schema"`
+	ConstraintName    string `pg:"constraint_name"`
+	TableCatalog      string `pg:"table_catalog"`
+	TableSchema       string `pg:"table_schema"`
+	TableName         string `pg:"table_name"`
+	ConstraintType    string `pg:"constraint_type"`
+	IsDeferrable      string `pg:"is_deferrable"`
+	InitiallyDeferred string `pg:"initially_deferred"`
+	Enforced          string `pg:"enforced"`
+	NullsDistinct     string `pg:"nulls_distinct"`
+}
+
+// isKeyColumnUsageRow is a row of information_schema.key_column_usage.
+type isKeyColumnUsageRow struct {
+	ConstraintCatalog          string `pg:"constraint_catalog"`
+	ConstraintSchema           string `pg:"constraint_schema"`
+	ConstraintName             string `pg:"constraint_name"`
+	TableCatalog               string `pg:"table_catalog"`
+	TableSchema                string `pg:"table_schema"`
+	TableName                  string `pg:"table_name"`
+	ColumnName                 string `pg:"column_name"`
+	OrdinalPosition            int32  `pg:"ordinal_position"`
+	PositionInUniqueConstraint int32  `pg:"position_in_unique_constraint"`
+}
+
+// isReferentialConstraintsRow is a row of information_schema.referential_constraints.
+type isReferentialConstraintsRow struct {
+	ConstraintCatalog       string `pg:"constraint_catalog"`
+	ConstraintSchema        string `pg:"constraint_schema"`
+	ConstraintName          string `pg:"constraint_name"`
+	UniqueConstraintCatalog string `pg:"unique_constraint_catalog"`
+	UniqueConstraintSchema  string `pg:"unique_constraint_schema"`
+	UniqueConstraintName    string `pg:"unique_constraint_name"`
+	MatchOption             string `pg:"match_option"`
+	UpdateRule              string `pg:"update_rule"`
+	DeleteRule              string `pg:"delete_rule"`
+}
+
+// isRoutinesRow is a row of information_schema.routines.
+type isRoutinesRow struct {
+	SpecificCatalog string `pg:"specific_catalog"`
+	SpecificSchema  string `pg:"specific_schema"`
+	SpecificName    string `pg:"specific_name"`
+	RoutineCatalog  string `pg:"routine_catalog"`
+	RoutineSchema   string `pg:"routine_schema"`
+	RoutineName     string `pg:"routine_name"`
+	RoutineType     string `pg:"routine_type"`
+	DataType        string `pg:"data_type"`
+}

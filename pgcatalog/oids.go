@@ -1,0 +1,89 @@
+package pgcatalog
+
+import "github.com/joind/joind/storage"
+
+// Well-known object ids, as PostgreSQL 15 assigns them.
+const (
+	OIDNamespacePgToast    = 99
+	OIDNamespacePgCatalog  = 11
+	OIDNamespacePublic     = 2200
+	OIDNamespaceInfoSchema = 13207
+	// The session's temporary schema and its toast schema. PostgreSQL
+	// numbers them by backend slot (pg_temp_3 for the first client of a
+	// quiet cluster); joind gives every session the same.
+	OIDNamespaceTemp      = 1<<31 - 1
+	OIDNamespaceToastTemp = 1<<31 - 2
+	OIDBootstrapUser      = 10   // the session user owns everything
+	OIDDatabaseOwnerRole  = 6171 // pg_database_owner, owner of public
+	OIDDatabase           = 5
+	OIDAmHeap             = 2
+	OIDAmBtree            = 403
+	OIDAmHash             = 405
+	OIDCollationDefault   = 100
+	OIDCollationC         = 950
+	OIDCollationPOSIX     = 951
+	OIDTablespaceDefault  = 1663
+	OIDTablespaceGlobal   = 1664
+	// FirstUserOID is PostgreSQL's FirstNormalObjectId: user relations
+	// get OIDs from here (storage.FirstUserOID).
+	FirstUserOID = storage.FirstUserOID
+)
+
+// RelationOID is the OID of a user or system table (0 if unknown): a
+// stored table's comes from its storage identity, a system relation's is
+// PostgreSQL's.
+func RelationOID(t storage.Table) uint32 {
+	if x, ok := t.(interface{ ObjectID() uint32 }); ok {
+		return x.ObjectID()
+	}
+	return 0
+}
+
+// ViewOID is the OID of a view: odd, so disjoint from the tables' even ones.
+func ViewOID(v storage.View) uint32 { return FirstUserOID + 1 + 2*uint32(v.ID) }
+
+// TempSchema and TempToastSchema name the session's temporary schemas.
+const (
+	TempSchema      = "pg_temp_3"
+	TempToastSchema = "pg_toast_temp_3"
+)
+
+func schemaOID(s string) uint32 {
+	switch s {
+	case "pg_catalog":
+		return OIDNamespacePgCatalog
+	case "information_schema":
+		return OIDNamespaceInfoSchema
+	case TempSchema:
+		return OIDNamespaceTemp
+	}
+	return OIDNamespacePublic
+}
+
+// SchemaName is the name of the schema with the given OID ("" if none).
+func SchemaName(oid uint32) string {
+	switch oid {
+	case OIDNamespacePgCatalog:
+		return "pg_catalog"
+	case OIDNamespacePublic:
+		return "public"
+	case OIDNamespaceInfoSchema:
+		return "information_schema"
+	case OIDNamespaceTemp:
+		return TempSchema
+	case OIDNamespaceToastTemp:
+		return TempToastSchema
+	}
+	return ""
+}
+
+// SchemaOID is the OID of a schema by name.
+func SchemaOID(name string) (uint32, bool) {
+	switch name {
+	case "pg_catalog", "public", "information_schema", TempSchema:
+		return schemaOID(name), true
+	case TempToastSchema:
+		return OIDNamespaceToastTemp, true
+	}
+	return 0, false
+}

@@ -1,0 +1,682 @@
+package pgcatalog
+
+// pg_catalog's relations: the columns clients read, in PostgreSQL 15's
+// order, and how their rows derive from the catalog. A relation declared
+// without rows is one joind keeps empty (no constraints, indexes,
+// triggers, rules, comments, policies, publications, ...).
+
+const pc = "pg_catalog"
+
+func declarePgCatalog() {
+	declare(pc, "pg_namespace", 2615, 'r', func(s *Snapshot) []pgNamespaceRow {
+		out := []pgNamespaceRow{
+			{Oid: OIDNamespacePgToast, Nspname: "pg_toast", Nspowner: OIDBootstrapUser},
+			{Oid: OIDNamespacePgCatalog, Nspname: "pg_catalog", Nspowner: OIDBootstrapUser},
+			{Oid: OIDNamespacePublic, Nspname: "public", Nspowner: OIDDatabaseOwnerRole},
+			{Oid: OIDNamespaceInfoSchema, Nspname: "information_schema", Nspowner: OIDBootstrapUser},
+		}
+		if _, has := s.TempTables(); has {
+			out = append(out, pgNamespaceRow{Oid: OIDNamespaceTemp, Nspname: TempSchema, Nspowner: OIDBootstrapUser},
+				pgNamespaceRow{Oid: OIDNamespaceToastTemp, Nspname: TempToastSchema, Nspowner: OIDBootstrapUser})
+		}
+		return out
+	})
+	declare(pc, "pg_class", 1259, 'r', func(s *Snapshot) []pgClassRow {
+		var out []pgClassRow
+		for _, r := range s.Relations() {
+			row := pgClassRow{Oid: r.OID, Relname: r.Name, Relnamespace: r.Namespace, Relowner: OIDBootstrapUser,
+				Relam: OIDAmHeap, Relfilenode: r.OID, Reltuples: float32(r.Rows), Relpersistence: 'p', Relkind: r.Kind,
+				Relnatts: int16(len(r.Columns)), Relhasrules: r.Kind == 'v', Relispopulated: true, Relreplident: 'd'}
+			if r.Kind == 'v' {
+				row.Relam = 0
+			}
+			if r.Temp {
+				row.Relpersistence = 't'
+			}
+			out = append(out, row)
+		}
+		return out
+	})
+	declare(pc, "pg_attribute", 1249, 'r', func(s *Snapshot) []pgAttributeRow {
+		var out []pgAttributeRow
+		for _, r := range s.Relations() {
+			for i, col := range r.Columns {
+				st, _ := TypeByOID(col.Type.OID())
+				row := pgAttributeRow{Attrelid: r.OID, Attname: col.Name, Atttypid: col.Type.OID(), Attstattarget: -1,
+					Attlen: st.Len, Attnum: int16(i + 1), Attcacheoff: -1, Atttypmod: col.Type.Typmod,
+					Attbyval: st.Len > 0 && st.Len <= 8, Attalign: st.Align, Attstorage: 'p', Attnotnull: col.NotNull,
+					Atthasdef: col.Default != "", Attislocal: true}
+				if st.Collate {
+					row.Attcollation = OIDCollationDefault
+				}
+				if st.Len < 0 {
+					row.Attstorage = 'x'
+				}
+				out = append(out, row)
+			}
+		}
+		return out
+	})
+	declare(pc, "pg_type", 1247, 'r', func(*Snapshot) []pgTypeRow {
+		var out []pgTypeRow
+		for _, t := range SystemTypes {
+			row := pgTypeRow{Oid: t.OID, Typname: t.Name, Typnamespace: OIDNamespacePgCatalog, Typowner: OIDBootstrapUser,
+				Typlen: t.Len, Typbyval: t.Len > 0 && t.Len <= 8, Typtype: 'b', Typcategory: t.Category,
+				Typispreferred: t.Preferd, Typisdefined: true, Typdelim: ',', Typsubscript: "-",
+				Typinput: t.In, Typoutput: t.Out, Typreceive: t.Name + "recv", Typsend: t.Name + "send",
+				Typmodin: "-", Typmodout: "-", Typanalyze: "-", Typalign: t.Align, Typstorage: 'p', Typtypmod: -1}
+			if t.Collate {
+				row.Typcollation = OIDCollationDefault
+			}
+			if t.Len < 0 {
+				row.Typstorage = 'x'
+			}
+			out = append(out, row)
+		}
+		return out
+	})
+	declare(pc, "pg_attrdef", 2604, 'r', func(s *Snapshot) []pgAttrdefRow {
+		var out []pgAttrdefRow
+		for _, r := range s.Relations() {
+			for i, col := range r.Columns {
+				if col.Default == "" {
+					continue
+				}
+				// The default's own OID: beside its table's, never a relation's.
+				out = append(out, pgAttrdefRow{Oid: int64(r.OID)<<16 | int64(i+1), Adrelid: r.OID, Adnum: int16(i + 1),
+					Adbin: FormatDefault(col.Default, col.Type)})
+			}
+		}
+		return out
+	})
+	declare[pgConstraintRow](pc, "pg_constraint", 2606, 'r', nil)
+	declare[pgIndexRow](pc, "pg_index", 2610, 'r', nil)
+	declare[pgInheritsRow](pc, "pg_inherits", 2611, 'r', nil)
+	declare[pgDescriptionRow](pc, "pg_description", 2609, 'r', nil)
+	declare[pgShdescriptionRow](pc, "pg_shdescription", 2396, 'r', nil)
+	declare[pgDependRow](pc, "pg_depend", 2608, 'r', nil)
+	declare[pgRewriteRow](pc, "pg_rewrite", 2618, 'r', nil)
+	declare[pgTriggerRow](pc, "pg_trigger", 2620, 'r', nil)
+	declare[pgPolicyRow](pc, "pg_policy", 3256, 'r', nil)
+	declare[pgStatisticExtRow](pc, "pg_statistic_ext", 3381, 'r', nil)
+	declare[pgPublicationRow](pc, "pg_publication", 6104, 'r', nil)
+	declare[pgPublicationRelRow](pc, "pg_publication_rel", 6106, 'r', nil)
+	declare[pgPublicationNamespaceRow](pc, "pg_publication_namespace", 6237, 'r', nil)
+	declare[pgRangeRow](pc, "pg_range", 3541, 'r', nil)
+	declare[pgEnumRow](pc, "pg_enum", 3501, 'r', nil)
+	declare[pgExtensionRow](pc, "pg_extension", 3079, 'r', nil)
+	declare[pgSequenceRow](pc, "pg_sequence", 2224, 'r', nil)
+	declare[pgForeignTableRow](pc, "pg_foreign_table", 3118, 'r', nil)
+	declare[pgAuthMembersRow](pc, "pg_auth_members", 1261, 'r', nil)
+	declare[pgProcRow](pc, "pg_proc", 1255, 'r', nil)
+	declare(pc, "pg_am", 2601, 'r', func(*Snapshot) []pgAmRow {
+		return []pgAmRow{
+			{Oid: OIDAmHeap, Amname: "heap", Amhandler: "heap_tableam_handler", Amtype: 't'},
+			{Oid: OIDAmBtree, Amname: "btree", Amhandler: "bthandler", Amtype: 'i'},
+			{Oid: OIDAmHash, Amname: "hash", Amhandler: "hashhandler", Amtype: 'i'},
+		}
+	})
+	declare(pc, "pg_collation", 3456, 'r', func(*Snapshot) []pgCollationRow {
+		c, posix := "C", "POSIX"
+		return []pgCollationRow{
+			{Oid: OIDCollationDefault, Collname: "default", Collnamespace: OIDNamespacePgCatalog, Collowner: OIDBootstrapUser,
+				Collprovider: 'd', Collisdeterministic: true, Collencoding: -1},
+			{Oid: OIDCollationC, Collname: "C", Collnamespace: OIDNamespacePgCatalog, Collowner: OIDBootstrapUser,
+				Collprovider: 'c', Collisdeterministic: true, Collencoding: -1, Collcollate: &c, Collctype: &c},
+			{Oid: OIDCollationPOSIX, Collname: "POSIX", Collnamespace: OIDNamespacePgCatalog, Collowner: OIDBootstrapUser,
+				Collprovider: 'c', Collisdeterministic: true, Collencoding: -1, Collcollate: &posix, Collctype: &posix},
+		}
+	})
+	declare(pc, "pg_tablespace", 1213, 'r', func(*Snapshot) []pgTablespaceRow {
+		return []pgTablespaceRow{
+			{Oid: OIDTablespaceDefault, Spcname: "pg_default", Spcowner: OIDBootstrapUser},
+			{Oid: OIDTablespaceGlobal, Spcname: "pg_global", Spcowner: OIDBootstrapUser},
+		}
+	})
+	declare(pc, "pg_database", 1262, 'r', func(s *Snapshot) []pgDatabaseRow {
+		// joind answers to any database name: the current one is the only one.
+		return []pgDatabaseRow{{Oid: OIDDatabase, Datname: s.database(), Datdba: OIDBootstrapUser, Encoding: 6,
+			Datlocprovider: 'c', Datallowconn: true, Datconnlimit: -1, Datminmxid: 1, Dattablespace: OIDTablespaceDefault,
+			Datcollate: "C.UTF-8", Datctype: "C.UTF-8"}}
+	})
+	roles := func(s *Snapshot) []pgRoleRow {
+		return []pgRoleRow{{Rolname: s.user(), Rolsuper: true, Rolinherit: true, Rolcreaterole: true, Rolcreatedb: true,
+			Rolcanlogin: true, Rolreplication: true, Rolconnlimit: -1, Rolpassword: "********", Rolbypassrls: true,
+			Oid: OIDBootstrapUser}}
+	}
+	declare(pc, "pg_roles", 12000, 'v', roles)
+	declare(pc, "pg_authid", 1260, 'r', roles)
+	declare(pc, "pg_user", 12014, 'v', func(s *Snapshot) []pgUserRow {
+		return []pgUserRow{{Usename: s.user(), Usesysid: OIDBootstrapUser, Usecreatedb: true, Usesuper: true,
+			Userepl: true, Usebypassrls: true, Passwd: "********"}}
+	})
+	declare(pc, "pg_views", 12028, 'v', func(s *Snapshot) []pgViewsRow {
+		var out []pgViewsRow
+		for _, v := range s.cat.Views() {
+			out = append(out, pgViewsRow{Schemaname: "public", Viewname: v.Name, Viewowner: s.user(), Definition: viewDef(v)})
+		}
+		return out
+	})
+	declare(pc, "pg_tables", 12033, 'v', func(s *Snapshot) []pgTablesRow {
+		var out []pgTablesRow
+		for _, r := range s.Relations() {
+			if r.Kind == 'r' {
+				out = append(out, pgTablesRow{Schemaname: r.Schema, Tablename: r.Name, Tableowner: s.user()})
+			}
+		}
+		return out
+	})
+	declare[pgMatviewsRow](pc, "pg_matviews", 12043, 'v', nil)
+	declare[pgIndexesRow](pc, "pg_indexes", 12048, 'v', nil)
+}
+
+// pgNamespaceRow is a row of pg_catalog.pg_namespace.
+type pgNamespaceRow struct {
+	Oid      OID     `pg:"oid"`
+	Nspname  Name    `pg:"nspname"`
+	Nspowner OID     `pg:"nspowner"`
+	Nspacl   *string `pg:"nspacl"`
+}
+
+// pgClassRow is a row of pg_catalog.pg_class.
+type pgClassRow struct {
+	Oid                 OID     `pg:"oid"`
+	Relname             Name    `pg:"relname"`
+	Relnamespace        OID     `pg:"relnamespace"`
+	Reltype             OID     `pg:"reltype"`
+	Reloftype           OID     `pg:"reloftype"`
+	Relowner            OID     `pg:"relowner"`
+	Relam               OID     `pg:"relam"`
+	Relfilenode         OID     `pg:"relfilenode"`
+	Reltablespace       OID     `pg:"reltablespace"`
+	Relpages            int32   `pg:"relpages"`
+	Reltuples           float32 `pg:"reltuples"`
+	Relallvisible       int32   `pg:"relallvisible"`
+	Reltoastrelid       OID     `pg:"reltoastrelid"`
+	Relhasindex         bool    `pg:"relhasindex"`
+	Relisshared         bool    `pg:"relisshared"`
+	Relpersistence      Char    `pg:"relpersistence"`
+	Relkind             Char    `pg:"relkind"`
+	Relnatts            int16   `pg:"relnatts"`
+	Relchecks           int16   `pg:"relchecks"`
+	Relhasrules         bool    `pg:"relhasrules"`
+	Relhastriggers      bool    `pg:"relhastriggers"`
+	Relhassubclass      bool    `pg:"relhassubclass"`
+	Relrowsecurity      bool    `pg:"relrowsecurity"`
+	Relforcerowsecurity bool    `pg:"relforcerowsecurity"`
+	Relispopulated      bool    `pg:"relispopulated"`
+	Relreplident        Char    `pg:"relreplident"`
+	Relispartition      bool    `pg:"relispartition"`
+	Relrewrite          OID     `pg:"relrewrite"`
+	Relfrozenxid        int64   `pg:"relfrozenxid"`
+	Relminmxid          int64   `pg:"relminmxid"`
+	Relacl              *string `pg:"relacl"`
+	Reloptions          *string `pg:"reloptions"`
+	Relpartbound        *string `pg:"relpartbound"`
+}
+
+// pgAttributeRow is a row of pg_catalog.pg_attribute.
+type pgAttributeRow struct {
+	Attrelid       OID     `pg:"attrelid"`
+	Attname        Name    `pg:"attname"`
+	Atttypid       OID     `pg:"atttypid"`
+	Attstattarget  int32   `pg:"attstattarget"`
+	Attlen         int16   `pg:"attlen"`
+	Attnum         int16   `pg:"attnum"`
+	Attndims       int32   `pg:"attndims"`
+	Attcacheoff    int32   `pg:"attcacheoff"`
+	Atttypmod      int32   `pg:"atttypmod"`
+	Attbyval       bool    `pg:"attbyval"`
+	Attalign       Char    `pg:"attalign"`
+	Attstorage     Char    `pg:"attstorage"`
+	Attcompression Char    `pg:"attcompression"`
+	Attnotnull     bool    `pg:"attnotnull"`
+	Atthasdef      bool    `pg:"atthasdef"`
+	Atthasmissing  bool    `pg:"atthasmissing"`
+	Attidentity    Char    `pg:"attidentity"`
+	Attgenerated   Char    `pg:"attgenerated"`
+	Attisdropped   bool    `pg:"attisdropped"`
+	Attislocal     bool    `pg:"attislocal"`
+	Attinhcount    int32   `pg:"attinhcount"`
+	Attcollation   OID     `pg:"attcollation"`
+	Attacl         *string `pg:"attacl"`
+	Attoptions     *string `pg:"attoptions"`
+	Attfdwoptions  *string `pg:"attfdwoptions"`
+	Attmissingval  *string `pg:"attmissingval"`
+}
+
+// pgTypeRow is a row of pg_catalog.pg_type.
+type pgTypeRow struct {
+	Oid            OID     `pg:"oid"`
+	Typname        Name    `pg:"typname"`
+	Typnamespace   OID     `pg:"typnamespace"`
+	Typowner       OID     `pg:"typowner"`
+	Typlen         int16   `pg:"typlen"`
+	Typbyval       bool    `pg:"typbyval"`
+	Typtype        Char    `pg:"typtype"`
+	Typcategory    Char    `pg:"typcategory"`
+	Typispreferred bool    `pg:"typispreferred"`
+	Typisdefined   bool    `pg:"typisdefined"`
+	Typdelim       Char    `pg:"typdelim"`
+	Typrelid       OID     `pg:"typrelid"`
+	Typsubscript   string  `pg:"typsubscript"`
+	Typelem        OID     `pg:"typelem"`
+	Typarray       OID     `pg:"typarray"`
+	Typinput       string  `pg:"typinput"`
+	Typoutput      string  `pg:"typoutput"`
+	Typreceive     string  `pg:"typreceive"`
+	Typsend        string  `pg:"typsend"`
+	Typmodin       string  `pg:"typmodin"`
+	Typmodout      string  `pg:"typmodout"`
+	Typanalyze     string  `pg:"typanalyze"`
+	Typalign       Char    `pg:"typalign"`
+	Typstorage     Char    `pg:"typstorage"`
+	Typnotnull     bool    `pg:"typnotnull"`
+	Typbasetype    OID     `pg:"typbasetype"`
+	Typtypmod      int32   `pg:"typtypmod"`
+	Typndims       int32   `pg:"typndims"`
+	Typcollation   OID     `pg:"typcollation"`
+	Typdefaultbin  *string `pg:"typdefaultbin"`
+	Typdefault     *string `pg:"typdefault"`
+	Typacl         *string `pg:"typacl"`
+}
+
+// pgAttrdefRow is a row of pg_catalog.pg_attrdef.
+type pgAttrdefRow struct {
+	Oid     int64  `pg:"oid"` // beside its table's OID, which it can exceed
+	Adrelid OID    `pg:"adrelid"`
+	Adnum   int16  `pg:"adnum"`
+	Adbin   string `pg:"adbin"`
+}
+
+// pgConstraintRow is a row of pg_catalog.pg_constraint.
+type pgConstraintRow struct {
+	Oid            OID    `pg:"oid"`
+	Conname        Name   `pg:"conname"`
+	Connamespace   OID    `pg:"connamespace"`
+	Contype        Char   `pg:"contype"`
+	Condeferrable  bool   `pg:"condeferrable"`
+	Condeferred    bool   `pg:"condeferred"`
+	Convalidated   bool   `pg:"convalidated"`
+	Conrelid       OID    `pg:"conrelid"`
+	Contypid       OID    `pg:"contypid"`
+	Conindid       OID    `pg:"conindid"`
+	Conparentid    OID    `pg:"conparentid"`
+	Confrelid      OID    `pg:"confrelid"`
+	Confupdtype    Char   `pg:"confupdtype"`
+	Confdeltype    Char   `pg:"confdeltype"`
+	Confmatchtype  Char   `pg:"confmatchtype"`
+	Conislocal     bool   `pg:"conislocal"`
+	Coninhcount    int32  `pg:"coninhcount"`
+	Connoinherit   bool   `pg:"connoinherit"`
+	Conkey         string `pg:"conkey"`
+	Confkey        string `pg:"confkey"`
+	Conpfeqop      string `pg:"conpfeqop"`
+	Conppeqop      string `pg:"conppeqop"`
+	Conffeqop      string `pg:"conffeqop"`
+	Confdelsetcols string `pg:"confdelsetcols"`
+	Conexclop      string `pg:"conexclop"`
+	Conbin         string `pg:"conbin"`
+}
+
+// pgIndexRow is a row of pg_catalog.pg_index.
+type pgIndexRow struct {
+	Indexrelid          OID    `pg:"indexrelid"`
+	Indrelid            OID    `pg:"indrelid"`
+	Indnatts            int16  `pg:"indnatts"`
+	Indnkeyatts         int16  `pg:"indnkeyatts"`
+	Indisunique         bool   `pg:"indisunique"`
+	Indnullsnotdistinct bool   `pg:"indnullsnotdistinct"`
+	Indisprimary        bool   `pg:"indisprimary"`
+	Indisexclusion      bool   `pg:"indisexclusion"`
+	Indimmediate        bool   `pg:"indimmediate"`
+	Indisclustered      bool   `pg:"indisclustered"`
+	Indisvalid          bool   `pg:"indisvalid"`
+	Indcheckxmin        bool   `pg:"indcheckxmin"`
+	Indisready          bool   `pg:"indisready"`
+	Indislive           bool   `pg:"indislive"`
+	Indisreplident      bool   `pg:"indisreplident"`
+	Indkey              string `pg:"indkey"`
+	Indcollation        string `pg:"indcollation"`
+	Indclass            string `pg:"indclass"`
+	Indoption           string `pg:"indoption"`
+	Indexprs            string `pg:"indexprs"`
+	Indpred             string `pg:"indpred"`
+}
+
+// pgInheritsRow is a row of pg_catalog.pg_inherits.
+type pgInheritsRow struct {
+	Inhrelid         OID   `pg:"inhrelid"`
+	Inhparent        OID   `pg:"inhparent"`
+	Inhseqno         int32 `pg:"inhseqno"`
+	Inhdetachpending bool  `pg:"inhdetachpending"`
+}
+
+// pgDescriptionRow is a row of pg_catalog.pg_description.
+type pgDescriptionRow struct {
+	Objoid      OID    `pg:"objoid"`
+	Classoid    OID    `pg:"classoid"`
+	Objsubid    int32  `pg:"objsubid"`
+	Description string `pg:"description"`
+}
+
+// pgShdescriptionRow is a row of pg_catalog.pg_shdescription.
+type pgShdescriptionRow struct {
+	Objoid      OID    `pg:"objoid"`
+	Classoid    OID    `pg:"classoid"`
+	Description string `pg:"description"`
+}
+
+// pgDependRow is a row of pg_catalog.pg_depend.
+type pgDependRow struct {
+	Classid     OID   `pg:"classid"`
+	Objid       OID   `pg:"objid"`
+	Objsubid    int32 `pg:"objsubid"`
+	Refclassid  OID   `pg:"refclassid"`
+	Refobjid    OID   `pg:"refobjid"`
+	Refobjsubid int32 `pg:"refobjsubid"`
+	Deptype     Char  `pg:"deptype"`
+}
+
+// pgRewriteRow is a row of pg_catalog.pg_rewrite.
+type pgRewriteRow struct {
+	Oid       OID    `pg:"oid"`
+	Rulename  Name   `pg:"rulename"`
+	EvClass   OID    `pg:"ev_class"`
+	EvType    Char   `pg:"ev_type"`
+	EvEnabled Char   `pg:"ev_enabled"`
+	IsInstead bool   `pg:"is_instead"`
+	EvQual    string `pg:"ev_qual"`
+	EvAction  string `pg:"ev_action"`
+}
+
+// pgTriggerRow is a row of pg_catalog.pg_trigger.
+type pgTriggerRow struct {
+	Oid            OID    `pg:"oid"`
+	Tgrelid        OID    `pg:"tgrelid"`
+	Tgparentid     OID    `pg:"tgparentid"`
+	Tgname         Name   `pg:"tgname"`
+	Tgfoid         OID    `pg:"tgfoid"`
+	Tgtype         int16  `pg:"tgtype"`
+	Tgenabled      Char   `pg:"tgenabled"`
+	Tgisinternal   bool   `pg:"tgisinternal"`
+	Tgconstrrelid  OID    `pg:"tgconstrrelid"`
+	Tgconstrindid  OID    `pg:"tgconstrindid"`
+	Tgconstraint   OID    `pg:"tgconstraint"`
+	Tgdeferrable   bool   `pg:"tgdeferrable"`
+	Tginitdeferred bool   `pg:"tginitdeferred"`
+	Tgnargs        int16  `pg:"tgnargs"`
+	Tgattr         string `pg:"tgattr"`
+	Tgargs         string `pg:"tgargs"`
+	Tgqual         string `pg:"tgqual"`
+	Tgoldtable     Name   `pg:"tgoldtable"`
+	Tgnewtable     Name   `pg:"tgnewtable"`
+}
+
+// pgPolicyRow is a row of pg_catalog.pg_policy.
+type pgPolicyRow struct {
+	Oid           OID    `pg:"oid"`
+	Polname       Name   `pg:"polname"`
+	Polrelid      OID    `pg:"polrelid"`
+	Polcmd        Char   `pg:"polcmd"`
+	Polpermissive bool   `pg:"polpermissive"`
+	Polroles      string `pg:"polroles"`
+	Polqual       string `pg:"polqual"`
+	Polwithcheck  string `pg:"polwithcheck"`
+}
+
+// pgStatisticExtRow is a row of pg_catalog.pg_statistic_ext.
+type pgStatisticExtRow struct {
+	Oid           OID    `pg:"oid"`
+	Stxrelid      OID    `pg:"stxrelid"`
+	Stxname       Name   `pg:"stxname"`
+	Stxnamespace  OID    `pg:"stxnamespace"`
+	Stxowner      OID    `pg:"stxowner"`
+	Stxstattarget int32  `pg:"stxstattarget"`
+	Stxkeys       string `pg:"stxkeys"`
+	Stxkind       string `pg:"stxkind"`
+	Stxexprs      string `pg:"stxexprs"`
+}
+
+// pgPublicationRow is a row of pg_catalog.pg_publication.
+type pgPublicationRow struct {
+	Oid          OID  `pg:"oid"`
+	Pubname      Name `pg:"pubname"`
+	Pubowner     OID  `pg:"pubowner"`
+	Puballtables bool `pg:"puballtables"`
+	Pubinsert    bool `pg:"pubinsert"`
+	Pubupdate    bool `pg:"pubupdate"`
+	Pubdelete    bool `pg:"pubdelete"`
+	Pubtruncate  bool `pg:"pubtruncate"`
+	Pubviaroot   bool `pg:"pubviaroot"`
+}
+
+// pgPublicationRelRow is a row of pg_catalog.pg_publication_rel.
+type pgPublicationRelRow struct {
+	Oid     OID    `pg:"oid"`
+	Prpubid OID    `pg:"prpubid"`
+	Prrelid OID    `pg:"prrelid"`
+	Prqual  string `pg:"prqual"`
+	Prattrs string `pg:"prattrs"`
+}
+
+// pgPublicationNamespaceRow is a row of pg_catalog.pg_publication_namespace.
+type pgPublicationNamespaceRow struct {
+	Oid     OID `pg:"oid"`
+	Pnpubid OID `pg:"pnpubid"`
+	Pnnspid OID `pg:"pnnspid"`
+}
+
+// pgRangeRow is a row of pg_catalog.pg_range.
+type pgRangeRow struct {
+	Rngtypid      OID    `pg:"rngtypid"`
+	Rngsubtype    OID    `pg:"rngsubtype"`
+	Rngmultitypid OID    `pg:"rngmultitypid"`
+	Rngcollation  OID    `pg:"rngcollation"`
+	Rngsubopc     OID    `pg:"rngsubopc"`
+	Rngcanonical  string `pg:"rngcanonical"`
+	Rngsubdiff    string `pg:"rngsubdiff"`
+}
+
+// pgEnumRow is a row of pg_catalog.pg_enum.
+type pgEnumRow struct {
+	Oid           OID     `pg:"oid"`
+	Enumtypid     OID     `pg:"enumtypid"`
+	Enumsortorder float32 `pg:"enumsortorder"`
+	Enumlabel     Name    `pg:"enumlabel"`
+}
+
+// pgExtensionRow is a row of pg_catalog.pg_extension.
+type pgExtensionRow struct {
+	Oid            OID    `pg:"oid"`
+	Extname        Name   `pg:"extname"`
+	Extowner       OID    `pg:"extowner"`
+	Extnamespace   OID    `pg:"extnamespace"`
+	Extrelocatable bool   `pg:"extrelocatable"`
+	Extversion     string `pg:"extversion"`
+	Extconfig      string `pg:"extconfig"`
+	Extcondition   string `pg:"extcondition"`
+}
+
+// pgSequenceRow is a row of pg_catalog.pg_sequence.
+type pgSequenceRow struct {
+	Seqrelid     OID   `pg:"seqrelid"`
+	Seqtypid     OID   `pg:"seqtypid"`
+	Seqstart     int64 `pg:"seqstart"`
+	Seqincrement int64 `pg:"seqincrement"`
+	Seqmax       int64 `pg:"seqmax"`
+	Seqmin       int64 `pg:"seqmin"`
+	Seqcache     int64 `pg:"seqcache"`
+	Seqcycle     bool  `pg:"seqcycle"`
+}
+
+// pgForeignTableRow is a row of pg_catalog.pg_foreign_table.
+type pgForeignTableRow struct {
+	Ftrelid   OID    `pg:"ftrelid"`
+	Ftserver  OID    `pg:"ftserver"`
+	Ftoptions string `pg:"ftoptions"`
+}
+
+// pgAuthMembersRow is a row of pg_catalog.pg_auth_members.
+type pgAuthMembersRow struct {
+	Roleid      OID  `pg:"roleid"`
+	Member      OID  `pg:"member"`
+	Grantor     OID  `pg:"grantor"`
+	AdminOption bool `pg:"admin_option"`
+}
+
+// pgProcRow is a row of pg_catalog.pg_proc.
+type pgProcRow struct {
+	Oid             OID     `pg:"oid"`
+	Proname         Name    `pg:"proname"`
+	Pronamespace    OID     `pg:"pronamespace"`
+	Proowner        OID     `pg:"proowner"`
+	Prolang         OID     `pg:"prolang"`
+	Procost         float32 `pg:"procost"`
+	Prorows         float32 `pg:"prorows"`
+	Provariadic     OID     `pg:"provariadic"`
+	Prosupport      string  `pg:"prosupport"`
+	Prokind         Char    `pg:"prokind"`
+	Prosecdef       bool    `pg:"prosecdef"`
+	Proleakproof    bool    `pg:"proleakproof"`
+	Proisstrict     bool    `pg:"proisstrict"`
+	Proretset       bool    `pg:"proretset"`
+	Provolatile     Char    `pg:"provolatile"`
+	Proparallel     Char    `pg:"proparallel"`
+	Pronargs        int16   `pg:"pronargs"`
+	Pronargdefaults int16   `pg:"pronargdefaults"`
+	Prorettype      OID     `pg:"prorettype"`
+	Proargtypes     string  `pg:"proargtypes"`
+	Proallargtypes  string  `pg:"proallargtypes"`
+	Proargmodes     string  `pg:"proargmodes"`
+	Proargnames     string  `pg:"proargnames"`
+	Proargdefaults  string  `pg:"proargdefaults"`
+	Protrftypes     string  `pg:"protrftypes"`
+	Prosrc          string  `pg:"prosrc"`
+	Probin          string  `pg:"probin"`
+	Prosqlbody      string  `pg:"prosqlbody"`
+	Proconfig       string  `pg:"proconfig"`
+	Proacl          string  `pg:"proacl"`
+}
+
+// pgAmRow is a row of pg_catalog.pg_am.
+type pgAmRow struct {
+	Oid       OID    `pg:"oid"`
+	Amname    Name   `pg:"amname"`
+	Amhandler string `pg:"amhandler"`
+	Amtype    Char   `pg:"amtype"`
+}
+
+// pgCollationRow is a row of pg_catalog.pg_collation.
+type pgCollationRow struct {
+	Oid                 OID     `pg:"oid"`
+	Collname            Name    `pg:"collname"`
+	Collnamespace       OID     `pg:"collnamespace"`
+	Collowner           OID     `pg:"collowner"`
+	Collprovider        Char    `pg:"collprovider"`
+	Collisdeterministic bool    `pg:"collisdeterministic"`
+	Collencoding        int32   `pg:"collencoding"`
+	Collcollate         *string `pg:"collcollate"`
+	Collctype           *string `pg:"collctype"`
+	Colliculocale       *string `pg:"colliculocale"`
+	Collversion         *string `pg:"collversion"`
+}
+
+// pgTablespaceRow is a row of pg_catalog.pg_tablespace.
+type pgTablespaceRow struct {
+	Oid        OID     `pg:"oid"`
+	Spcname    Name    `pg:"spcname"`
+	Spcowner   OID     `pg:"spcowner"`
+	Spcacl     *string `pg:"spcacl"`
+	Spcoptions *string `pg:"spcoptions"`
+}
+
+// pgDatabaseRow is a row of pg_catalog.pg_database.
+type pgDatabaseRow struct {
+	Oid            OID     `pg:"oid"`
+	Datname        Name    `pg:"datname"`
+	Datdba         OID     `pg:"datdba"`
+	Encoding       int32   `pg:"encoding"`
+	Datlocprovider Char    `pg:"datlocprovider"`
+	Datistemplate  bool    `pg:"datistemplate"`
+	Datallowconn   bool    `pg:"datallowconn"`
+	Datconnlimit   int32   `pg:"datconnlimit"`
+	Datfrozenxid   int64   `pg:"datfrozenxid"`
+	Datminmxid     int64   `pg:"datminmxid"`
+	Dattablespace  OID     `pg:"dattablespace"`
+	Datcollate     string  `pg:"datcollate"`
+	Datctype       string  `pg:"datctype"`
+	Daticulocale   *string `pg:"daticulocale"`
+	Datcollversion *string `pg:"datcollversion"`
+	Datacl         *string `pg:"datacl"`
+}
+
+// pgRoleRow is a row of pg_catalog.pg_roles and of pg_catalog.pg_authid.
+type pgRoleRow struct {
+	Rolname        Name    `pg:"rolname"`
+	Rolsuper       bool    `pg:"rolsuper"`
+	Rolinherit     bool    `pg:"rolinherit"`
+	Rolcreaterole  bool    `pg:"rolcreaterole"`
+	Rolcreatedb    bool    `pg:"rolcreatedb"`
+	Rolcanlogin    bool    `pg:"rolcanlogin"`
+	Rolreplication bool    `pg:"rolreplication"`
+	Rolconnlimit   int32   `pg:"rolconnlimit"`
+	Rolpassword    string  `pg:"rolpassword"`
+	Rolvaliduntil  *int64  `pg:"rolvaliduntil" type:"timestamptz"`
+	Rolbypassrls   bool    `pg:"rolbypassrls"`
+	Rolconfig      *string `pg:"rolconfig"`
+	Oid            OID     `pg:"oid"`
+}
+
+// pgUserRow is a row of pg_catalog.pg_user.
+type pgUserRow struct {
+	Usename      Name    `pg:"usename"`
+	Usesysid     OID     `pg:"usesysid"`
+	Usecreatedb  bool    `pg:"usecreatedb"`
+	Usesuper     bool    `pg:"usesuper"`
+	Userepl      bool    `pg:"userepl"`
+	Usebypassrls bool    `pg:"usebypassrls"`
+	Passwd       string  `pg:"passwd"`
+	Valuntil     *int64  `pg:"valuntil" type:"timestamptz"`
+	Useconfig    *string `pg:"useconfig"`
+}
+
+// pgViewsRow is a row of pg_catalog.pg_views.
+type pgViewsRow struct {
+	Schemaname Name   `pg:"schemaname"`
+	Viewname   Name   `pg:"viewname"`
+	Viewowner  Name   `pg:"viewowner"`
+	Definition string `pg:"definition"`
+}
+
+// pgTablesRow is a row of pg_catalog.pg_tables.
+type pgTablesRow struct {
+	Schemaname  Name  `pg:"schemaname"`
+	Tablename   Name  `pg:"tablename"`
+	Tableowner  Name  `pg:"tableowner"`
+	Tablespace  *Name `pg:"tablespace"`
+	Hasindexes  bool  `pg:"hasindexes"`
+	Hasrules    bool  `pg:"hasrules"`
+	Hastriggers bool  `pg:"hastriggers"`
+	Rowsecurity bool  `pg:"rowsecurity"`
+}
+
+// pgMatviewsRow is a row of pg_catalog.pg_matviews.
+type pgMatviewsRow struct {
+	Schemaname   Name   `pg:"schemaname"`
+	Matviewname  Name   `pg:"matviewname"`
+	Matviewowner Name   `pg:"matviewowner"`
+	Tablespace   Name   `pg:"tablespace"`
+	Hasindexes   bool   `pg:"hasindexes"`
+	Ispopulated  bool   `pg:"ispopulated"`
+	Definition   string `pg:"definition"`
+}
+
+// pgIndexesRow is a row of pg_catalog.pg_indexes.
+type pgIndexesRow struct {
+	Schemaname Name   `pg:"schemaname"`
+	Tablename  Name   `pg:"tablename"`
+	Indexname  Name   `pg:"indexname"`
+	Tablespace Name   `pg:"tablespace"`
+	Indexdef   string `pg:"indexdef"`
+}

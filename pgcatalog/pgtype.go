@@ -1,0 +1,81 @@
+package pgcatalog
+
+import (
+	"sort"
+
+	"github.com/joind/joind/types"
+)
+
+// SystemType is one row of pg_type.
+type SystemType struct {
+	OID      uint32
+	Name     string // typname
+	T        types.Type
+	Len      int16
+	Category byte
+	Align    byte
+	In, Out  string // typinput / typoutput procedure names
+	Preferd  bool
+	Collate  bool // collatable (typcollation = 100)
+}
+
+// SystemTypes lists the types joind supports with PostgreSQL's OIDs.
+var SystemTypes = func() []SystemType {
+	var out []SystemType
+	for _, t := range []types.Type{types.BoolType, types.Int2Type, types.Int4Type, types.Int8Type,
+		types.TextType, types.Float4Type, types.Float8Type, types.CharType, types.VarcharType,
+		types.DateType, types.TimestampType, types.TimestampTZType, types.IntervalType, types.NumericType} {
+		st := SystemType{OID: t.OID(), Name: t.PgTypeName(), T: t, Len: t.Size(), Category: t.Category(), Preferd: t.IsPreferred()}
+		switch st.Len {
+		case 1:
+			st.Align = 'c'
+		case 2:
+			st.Align = 's'
+		case 8, 16:
+			st.Align = 'd'
+		default:
+			st.Align = 'i'
+		}
+		switch t.ID {
+		case types.Numeric, types.Date, types.Timestamp, types.TimestampTZ, types.Interval:
+			st.In, st.Out = st.Name+"_in", st.Name+"_out"
+		default:
+			st.In, st.Out = st.Name+"in", st.Name+"out"
+		}
+		st.Collate = t.Category() == 'S'
+		out = append(out, st)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].OID < out[j].OID })
+	return out
+}()
+
+// TypeByOID finds a supported type by OID.
+func TypeByOID(oid uint32) (SystemType, bool) {
+	for _, t := range SystemTypes {
+		if t.OID == oid {
+			return t, true
+		}
+	}
+	return SystemType{}, false
+}
+
+// FormatType is format_type(oid, typmod); base (typmod NULL) omits the
+// modifiers and, like PostgreSQL, names bpchar "character" only with one.
+func FormatType(oid uint32, typmod int32, base bool) string {
+	st, ok := TypeByOID(oid)
+	if !ok {
+		return "???"
+	}
+	t := st.T
+	if base {
+		if t.ID == types.Char {
+			return "bpchar"
+		}
+		return t.BaseSQLName()
+	}
+	t.Typmod = typmod
+	if t.ID == types.Char && typmod < 0 {
+		return "bpchar"
+	}
+	return t.SQLName()
+}

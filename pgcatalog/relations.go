@@ -1,0 +1,181 @@
+package pgcatalog
+
+import (
+	"strconv"
+	"sync"
+
+	"github.com/joind/joind/settings"
+	"github.com/joind/joind/storage"
+)
+
+// Env is what the catalogs need from the session.
+type Env struct {
+	User     string // session user: owner of every object
+	Database string // current database name
+	// Settings are the session's settings (nil: pg_settings is empty).
+	Settings *settings.Values
+	// Views gives a view's column definitions (nil: views are listed
+	// without columns). Binding a view's query is package sql's work.
+	Views ViewColumner
+}
+
+// ViewColumner derives a view's output columns by binding its query.
+type ViewColumner interface {
+	ViewColumns(v storage.View) ([]storage.ColumnDef, error)
+}
+
+// TempLister is implemented by a catalog that holds a session's temporary
+// tables as well (the engine's); has says the session has a temporary
+// schema (it made a temporary table).
+type TempLister interface {
+	TempTables() (tables []storage.Table, has bool)
+}
+
+// Snapshot is the catalog as one statement sees it: the statement's
+// catalog (its transaction) and the session. Every system relation and
+// catalog function of the statement reads the same Snapshot; its relation
+// list is computed once.
+type Snapshot struct {
+	cat storage.Catalog
+	env Env
+
+	once sync.Once
+	rels []Relation
+
+	hiddenOnce sync.Once
+	hidden     map[uint32]bool
+}
+
+// NewSnapshot describes cat to the catalogs of one statement.
+func NewSnapshot(cat storage.Catalog, env Env) *Snapshot {
+	return &Snapshot{cat: cat, env: env}
+}
+
+// Catalog is the statement's catalog.
+func (s *Snapshot) Catalog() storage.Catalog { return s.cat }
+
+func (s *Snapshot) user() string {
+	if s.env.User == "" {
+		return "joind"
+	}
+	return s.env.User
+}
+
+func (s *Snapshot) database() string {
+	if s.env.Database == "" {
+		return "joind"
+	}
+	return s.env.Database
+}
+
+// TempTables lists the session's temporary tables (none for a plain
+// catalog); has says the session has a temporary schema.
+func (s *Snapshot) TempTables() ([]storage.Table, bool) {
+	if tl, ok := s.cat.(TempLister); ok {
+		return tl.TempTables()
+	}
+	return nil, false
+}
+
+// Relation is one entry of pg_class.
+type Relation struct {
+	OID       uint32
+	Name      string
+	Namespace uint32 // OID of its schema
+	Schema    string
+	Kind      byte // 'r' table, 'v' view
+	Columns   []storage.ColumnDef
+	Rows      int64         // estimated (-1: unknown)
+	View      *storage.View // for a user view
+	Temp      bool          // a temporary table of the session
+}
+
+// Relations lists the temporary tables, the user tables and views, then
+// the system relations, each with its OID.
+func (s *Snapshot) Relations() []Relation {
+	s.once.Do(func() { s.rels = s.relations() })
+	return s.rels
+}
+
+func (s *Snapshot) relations() []Relation {
+	var out []Relation
+	temps, _ := s.TempTables()
+	for _, t := range temps {
+		out = append(out, Relation{OID: RelationOID(t), Name: t.Name(), Namespace: OIDNamespaceTemp, Schema: TempSchema,
+			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Temp: true})
+	}
+	for _, t := range s.cat.Tables() {
+		out = append(out, Relation{OID: RelationOID(t), Name: t.Name(), Namespace: OIDNamespacePublic, Schema: "public",
+			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows})
+	}
+	for _, v := range s.cat.Views() {
+		v := v
+		r := Relation{OID: ViewOID(v), Name: v.Name, Namespace: OIDNamespacePublic, Schema: "public", Kind: 'v', Rows: 0, View: &v}
+		if s.env.Views != nil {
+			if cols, err := s.env.Views.ViewColumns(v); err == nil {
+				r.Columns = cols
+			}
+		}
+		out = append(out, r)
+	}
+	for _, d := range defs {
+		out = append(out, Relation{OID: d.OID, Name: d.Name, Namespace: schemaOID(d.Schema), Schema: d.Schema,
+			Kind: d.Kind, Columns: d.Cols, Rows: -1})
+	}
+	return out
+}
+
+// RelationByOID finds a relation (user or system) by OID.
+func (s *Snapshot) RelationByOID(oid uint32) (Relation, bool) {
+	for _, r := range s.Relations() {
+		if r.OID == oid {
+			return r, true
+		}
+	}
+	return Relation{}, false
+}
+
+// RelationByName finds a relation by schema ("" = search path: the
+// temporary schema, pg_catalog, then public) and name, as ::regclass does.
+func (s *Snapshot) RelationByName(schema, name string) (Relation, bool) {
+	if schema == "pg_temp" {
+		schema = TempSchema
+	}
+	for _, pass := range []string{TempSchema, "pg_catalog", "public", "information_schema"} {
+		if schema != "" && pass != schema || schema == "" && pass == "information_schema" {
+			continue
+		}
+		for _, r := range s.Relations() {
+			if r.Schema == pass && r.Name == name {
+				return r, true
+			}
+		}
+	}
+	return Relation{}, false
+}
+
+// RoleName is pg_get_userbyid: the session user for the bootstrap
+// superuser, the built-in role names, else "unknown (OID=n)".
+func (s *Snapshot) RoleName(oid uint32) string {
+	switch oid {
+	case OIDBootstrapUser:
+		return s.user()
+	case OIDDatabaseOwnerRole:
+		return "pg_database_owner"
+	}
+	return "unknown (OID=" + strconv.FormatInt(int64(oid), 10) + ")"
+}
+
+// RoleOID is the OID of a role by name (the session user or a built-in role).
+func (s *Snapshot) RoleOID(name string) (uint32, bool) {
+	switch name {
+	case s.user():
+		return OIDBootstrapUser, true
+	case "pg_database_owner":
+		return OIDDatabaseOwnerRole, true
+	}
+	return 0, false
+}
+
+// viewDef is a view's definition as pg_get_viewdef and pg_views print it.
+func viewDef(v storage.View) string { return " " + v.SQL + ";" }
