@@ -1,7 +1,7 @@
 // Package engine is where the layers meet: it implements wire.Engine and
 // wire.Session, and runs each statement through the pipeline
 //
-//	sql.Parse → sql.Bind → optimizer.Plan → (builder) operators → rows
+//	sql.Parse → sql.Bind → executor (optimizer.Plan, operators) → rows
 //
 // A session holds the client's settings (a settings.Values; settings.go
 // maps SET/SHOW onto it), its transaction state and its temporary tables (temp.go: an in-memory catalog of its own
@@ -14,11 +14,13 @@
 // temporary tables' transaction levels with them; the session fires events
 // and ReadyForQuery's status derives from the state. The permanent catalog is the engine's and is
 // shared by all sessions. DDL and DML are executed here against the
-// storage.Catalog; queries are planned by the optimizer and built into
-// operators by builder (build.go), which is also the SubqueryRunner for
-// subquery expressions the optimizer kept as expressions.
+// storage.Catalog; queries are handed to package executor, which plans them
+// (optimizer.Plan), builds their operators and runs them (and is the
+// SubqueryRunner for subquery expressions the optimizer kept as
+// expressions); engine encodes the rows, in portals for the extended
+// protocol.
 //
-// engine imports every lower layer (sql, optimizer, operators,
-// operators/join, settings, storage, types) and wire's interfaces; nothing imports
-// engine but cmd/joind and tests.
+// engine imports every lower layer (sql, optimizer, executor, operators,
+// settings, storage, types) and wire's interfaces; nothing imports engine
+// but cmd/joind and tests.
 package engine

@@ -73,8 +73,9 @@ func run(t testing.TB, s *session, sql string) *captureWriter {
 }
 
 // TestExplainGolden pins the plans of the query shapes joind must plan as
-// joins: join ordering and sides, and every null-aware mode with its value
-// and scope keys. Regenerate with `go test ./engine -run ExplainGolden -update`.
+// joins: join ordering and sides, every null-aware mode with its value and
+// scope keys, and the exchanges and partition count of every node (the
+// session has 2 partitions whatever the machine's cores). Regenerate with `go test ./engine -run ExplainGolden -update`.
 func TestExplainGolden(t *testing.T) {
 	s := testSession(t, 2)
 	run(t, s, `CREATE TABLE probe AS SELECT g::bigint AS k FROM generate_series(0, 9999) g;
@@ -100,15 +101,32 @@ func TestExplainGolden(t *testing.T) {
 		`SELECT z FROM t1 WHERE z NOT IN (SELECT y FROM nn)`,
 		`SELECT x FROM t1 WHERE x IN (SELECT y FROM t2 WHERE t2.z = t1.z)`,
 		`SELECT a.x FROM t1 a LEFT JOIN t2 b ON a.x = b.y WHERE b.y IS NULL`,
+		// Exchanges: Gather below LIMIT and DISTINCT, UNION as Distinct over
+		// a Gather of UNION ALL, an Apply's per-row side gathered.
+		`SELECT DISTINCT z FROM t1`,
+		`SELECT x FROM t1 UNION SELECT y FROM t2`,
+		`SELECT x FROM t1 UNION ALL SELECT y FROM t2 LIMIT 5`,
+		`SELECT x FROM t1 INTERSECT SELECT y FROM t2`,
+		`SELECT t1.x, s.y FROM t1, LATERAL (SELECT y FROM t2 WHERE t2.y > t1.x LIMIT 1) s`,
+		`SELECT count(*) FROM t1 JOIN t2 ON t1.x < t2.y`,
 	}
 	var out strings.Builder
-	for _, q := range queries {
+	explain := func(q string) {
 		out.WriteString("-- " + q + "\n")
 		for _, row := range run(t, s, "EXPLAIN "+q).rows {
 			out.WriteString(row[0] + "\n")
 		}
 		out.WriteString("\n")
 	}
+	for _, q := range queries {
+		explain(q)
+	}
+	// A Partitioned join reads both inputs through a Repartition on its keys.
+	run(t, s, "SET joind.join_mode = partitioned")
+	out.WriteString("-- SET joind.join_mode = partitioned\n")
+	explain(`SELECT count(*) FROM probe JOIN build ON probe.k = build.k`)
+	explain(`SELECT probe.k FROM probe LEFT JOIN build ON probe.k = build.k WHERE build.g IS NULL ORDER BY 1 LIMIT 2`)
+	run(t, s, "RESET joind.join_mode")
 	// The hash-table kernel depends on the CPU and build tags (avx2,
 	// portable); the golden file names it as <kernel> so it holds on every machine.
 	got := strings.ReplaceAll(out.String(), "/"+hashtable.KernelName()+")", "/<kernel>)")

@@ -344,15 +344,11 @@ func (p *portal) runQuery(ctx context.Context, q *sql.Query, maxRows int, w wire
 		if err != nil {
 			return 0, false, err
 		}
-		op := prep.op
-		if op.Partitions() > 1 {
-			op = operators.NewGather(op)
-		}
 		// The stream outlives this Execute when the portal is suspended, so
 		// it gets its own context; each Execute's context cancels it.
 		sctx, scancel := context.WithCancel(context.WithoutCancel(ctx))
 		p.cancel = scancel
-		if p.stream, err = op.Open(sctx, 0); err != nil {
+		if p.stream, err = prep.q.Open(sctx); err != nil {
 			return 0, false, err
 		}
 		p.enc = newPortalEncoder(q, p.cols, s.format())

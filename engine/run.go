@@ -3,13 +3,12 @@ package engine
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/joind/joind/executor"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/optimizer"
 	"github.com/joind/joind/pgerr"
@@ -70,11 +69,10 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 	return "", pgerr.New(pgerr.FeatureNotSupported, "statement type %T is not supported", st)
 }
 
-// prepared is a query planned and built into operators.
+// prepared is a query planned and built into operators by the executor.
 type prepared struct {
-	phys    *optimizer.Physical
-	op      operators.Operator
-	builder *builder
+	q  *executor.Query
+	op operators.Operator // q.Op: the root, one partition
 }
 
 // prepare plans q and builds its operators.
@@ -82,25 +80,20 @@ func (s *session) prepare(q *sql.Query, ectx *types.EvalContext, instrument bool
 	return s.prepareWith(q, ectx, instrument, 0)
 }
 
-// prepareWith is prepare with the scans' partition count overridden
-// (partitions > 0).
+// prepareWith is prepare with the partition count overridden (partitions >
+// 0); COPY table TO uses 1 so rows leave in storage order, as PostgreSQL's
+// do.
 func (s *session) prepareWith(q *sql.Query, ectx *types.EvalContext, instrument bool, partitions int) (*prepared, *operators.Env, error) {
-	phys, err := optimizer.Plan(q.Plan, q.IDs, s.planOptions(ectx))
-	if err != nil {
-		return nil, nil, err
-	}
 	env := &operators.Env{Eval: ectx, BatchSize: s.eng.opts.BatchSize, Params: s.params}
-	b := &builder{s: s, env: env, ids: q.IDs, subMu: &sync.Mutex{}, subplans: map[plan.Node]*optimizer.Physical{},
-		ctes: map[*plan.CTE]*operators.Materialized{}, partitions: partitions}
-	if instrument {
-		b.inst = map[*optimizer.Physical]*operators.Instrumented{}
+	opts := s.planOptions(ectx)
+	if partitions > 0 {
+		opts.Partitions = partitions
 	}
-	env.Subqueries = b
-	op, err := b.build(phys)
+	eq, err := executor.Prepare(q.Plan, q.IDs, env, executor.Config{PlanOptions: opts, MemoryLimit: s.eng.opts.MemoryLimit, Instrument: instrument})
 	if err != nil {
 		return nil, nil, err
 	}
-	return &prepared{phys: phys, op: op, builder: b}, env, nil
+	return &prepared{q: eq, op: eq.Op}, env, nil
 }
 
 func (s *session) planOptions(ectx *types.EvalContext) optimizer.Options {
@@ -136,28 +129,10 @@ func (s *session) runQuery(ctx context.Context, q *sql.Query, ectx *types.EvalCo
 	return n, err
 }
 
-// forEachBatch runs op to completion, calling f on each batch in order.
+// forEachBatch runs a plan's root operator to completion, calling f on each
+// batch in order.
 func forEachBatch(ctx context.Context, op operators.Operator, f func(arrow.Record) error) error {
-	if op.Partitions() > 1 {
-		op = operators.NewGather(op)
-	}
-	st, err := op.Open(ctx, 0)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	for {
-		rec, err := st.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := f(rec); err != nil {
-			return err
-		}
-	}
+	return executor.ForEachBatch(ctx, op, f)
 }
 
 // collect runs q and returns all its batches.
@@ -237,40 +212,15 @@ func (s *session) explain(ctx context.Context, x *sql.Explain, ectx *types.EvalC
 	if err != nil {
 		return err
 	}
-	var note optimizer.Annotator
 	if x.Analyze {
-		if err := forEachBatch(ctx, p.op, func(arrow.Record) error { return nil }); err != nil {
+		if err := p.q.Run(ctx, func(arrow.Record) error { return nil }); err != nil {
 			return err
 		}
-		note = func(ph *optimizer.Physical) string {
-			in, ok := p.builder.inst[ph]
-			if !ok {
-				return ""
-			}
-			s := fmt.Sprintf("(actual rows=%d time=%.3f ms)", in.Rows(), float64(in.Elapsed().Microseconds())/1000)
-			if extra := in.Note(); extra != "" {
-				s += " " + extra
-			}
-			return s
-		}
-	}
-	base := note
-	note = func(ph *optimizer.Physical) string {
-		extra := p.builder.joinNote(ph)
-		if base != nil {
-			if a := base(ph); a != "" {
-				if extra != "" {
-					extra += " "
-				}
-				extra += a
-			}
-		}
-		return extra
 	}
 	if err := w.Describe([]wire.ColumnDesc{{Name: "QUERY PLAN", TypeOID: types.OIDText, TypeSize: -1, TypeMod: -1}}); err != nil {
 		return err
 	}
-	for _, line := range optimizer.Explain(p.phys, note) {
+	for _, line := range p.q.Explain() {
 		if err := w.Row([][]byte{[]byte(line)}); err != nil {
 			return err
 		}

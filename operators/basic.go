@@ -267,11 +267,13 @@ type limitOp struct {
 
 var _ Operator = (*limitOp)(nil)
 
-// NewLimit skips offset rows and returns at most count rows (count < 0: all)
-// in one partition, reading no more input than it needs.
+// NewLimit skips offset rows and returns at most count rows (count < 0: all),
+// reading no more input than it needs. Its input must be one partition: the
+// plan puts an explicit Gather below it (a Limit on several partitions fails
+// when opened).
 func NewLimit(in Operator, count, offset int64) Operator {
-	if in.Partitions() > 1 {
-		in = NewGather(in)
+	if in.Partitions() != 1 {
+		return &errOp{cols: in.Columns(), err: errPlan("limit needs one input partition, got %d", in.Partitions())}
 	}
 	if offset < 0 {
 		offset = 0

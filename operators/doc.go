@@ -28,8 +28,13 @@
 //
 // Scan deals its table's batches round-robin over N partitions; Filter and
 // Project preserve partitioning; Repartition hash-partitions by key;
-// Aggregate, Sort, Limit, Distinct, set operations and Values produce one
-// partition, reading all of their input's partitions concurrently.
+// Gather merges N partitions into one; Aggregate, Sort, INTERSECT / EXCEPT
+// and Values produce one partition, reading all of their input's partitions
+// concurrently; UNION ALL concatenates its inputs' partitions. Limit and
+// Distinct read exactly one partition: no constructor inserts an exchange —
+// the physical plan puts an explicit Gather or Repartition wherever
+// partitioning changes (package optimizer), and a Partitioned hash join
+// reads both inputs through a Repartition on its keys.
 //
 // # Narrowing
 //

@@ -290,10 +290,10 @@ func TestSortLimit(t *testing.T) {
 			if g := collectRows(t, NewLimit(s, -1, 48)); fmt.Sprint(g) != fmt.Sprint(got[48:]) {
 				t.Fatalf("offset only: %v", g)
 			}
-			if g := collectRows(t, NewLimit(sc, 0, 0)); len(g) != 0 {
+			if g := collectRows(t, NewLimit(NewGather(sc), 0, 0)); len(g) != 0 {
 				t.Fatalf("limit 0: %v", g)
 			}
-			if g := collectRows(t, NewLimit(sc, 10, 0)); len(g) != 10 {
+			if g := collectRows(t, NewLimit(NewGather(sc), 10, 0)); len(g) != 10 {
 				t.Fatalf("limit over partitions: %d rows", len(g))
 			}
 		})
@@ -353,14 +353,23 @@ func TestDistinctAndSetOps(t *testing.T) {
 				l := NewScanBatch(newMemTable(cs, left, int64(parts)), []int{0}, cs, parts, 2)
 				r := NewScanBatch(newMemTable(cs, right, int64(parts+1)), []int{0}, cs, parts, 1)
 				out := []plan.Column{{ID: 50, Name: "x", Type: i8}}
-				op, err := NewSetOp(c.op, c.all, l, r, out, &Env{})
+				var op Operator
+				var err error
+				if c.op == plan.Union && !c.all {
+					// UNION as the plan builds it: Distinct over a Gather of UNION ALL.
+					if op, err = NewSetOp(c.op, true, l, r, out, &Env{}); err == nil {
+						op, err = NewDistinct(NewGather(op), &Env{})
+					}
+				} else {
+					op, err = NewSetOp(c.op, c.all, l, r, out, &Env{})
+				}
 				if err != nil {
 					t.Fatal(err)
 				}
 				sameMultiset(t, collectRows(t, op), c.want)
 			})
 		}
-		d, _ := NewDistinct(NewScanBatch(newMemTable(cs, left, 3), []int{0}, cs, parts, 2), &Env{})
+		d, _ := NewDistinct(NewGather(NewScanBatch(newMemTable(cs, left, 3), []int{0}, cs, parts, 2)), &Env{})
 		sameMultiset(t, collectRows(t, d), []string{"1", "2", "3", "NULL", "5"})
 	}
 }
@@ -486,7 +495,7 @@ func TestGatherNoLeaks(t *testing.T) {
 	waitGoroutines(t, base)
 
 	// Limit over a never-ending gather stops it.
-	l := NewLimit(&blockingOp{parts: 3}, 5, 0)
+	l := NewLimit(NewGather(&blockingOp{parts: 3}), 5, 0)
 	if got := collectRows(t, l); len(got) != 5 {
 		t.Fatalf("limit: %d", len(got))
 	}

@@ -20,10 +20,14 @@ type distinctOp struct {
 
 var _ Operator = (*distinctOp)(nil)
 
-// NewDistinct removes duplicate rows (NULLs equal) into one partition. It
-// streams: each batch yields the rows not seen before.
+// NewDistinct removes duplicate rows (NULLs equal) of its one input
+// partition (the plan puts an explicit Gather below it). It streams: each
+// batch yields the rows not seen before.
 func NewDistinct(in Operator, env *Env) (Operator, error) {
-	op := &distinctOp{in: NewGather(in)}
+	if in.Partitions() != 1 {
+		return nil, errPlan("distinct needs one input partition, got %d", in.Partitions())
+	}
+	op := &distinctOp{in: in}
 	for _, c := range in.Columns() {
 		op.colT = append(op.colT, c.Type)
 	}
@@ -142,7 +146,8 @@ func NewSetOp(op plan.SetOpKind, all bool, left, right Operator, cols []plan.Col
 		if all {
 			return u, nil
 		}
-		return NewDistinct(u, env)
+		// UNION is planned as Distinct over a Gather of UNION ALL.
+		return nil, errPlan("UNION without ALL is a Distinct over a Gather of UNION ALL")
 	}
 	s := &setOpOp{op: op, all: all, left: left, right: right, cols: cols, schema: u.schema, size: batchSize(env)}
 	for _, c := range cols {

@@ -7,16 +7,23 @@
 //     bottom-up to a fixpoint — constant folding, filter merging, predicate
 //     pushdown through projections, sorts and joins, and join-condition
 //     pushdown — then PruneColumns drops columns nobody reads.
-//  2. Physical planning (Plan): each logical node becomes a Physical node;
+//  2. Physical planning (Plan): each logical node becomes a Physical node,
+//     one per operator, carrying every decision and its partition count;
 //     joins are split into equi-keys and a residual filter and given an
 //     algorithm (hash or nested loop), a build side and a partition mode
-//     (CollectLeft or Partitioned) from the row estimates storage keeps.
+//     (plan.JoinMode: CollectLeft or Partitioned) from the row estimates
+//     storage keeps, then laid out as executed — inputs, keys and join type
+//     in (build, probe) order, mirrored when the logical right side is
+//     built. Exchanges are explicit nodes: Gather (N → 1) below Limit,
+//     Distinct, an Apply's per-row side and at the root; Repartition on the
+//     keys below both inputs of a Partitioned join.
 //
 // Every rule must keep SQL's three-valued logic: a rewrite may never turn
 // UNKNOWN into FALSE where that is visible (NOT IN, outer joins, mark joins).
 // Null-aware joins keep their sides and their NULL handling.
 //
-// The optimizer produces a description, not running operators: package engine
-// builds operators from it, so planner tests run without executing. It
-// imports sql/plan, storage and types; never operators, engine or wire.
+// The optimizer produces a description, not running operators: package
+// executor builds one operator per node from it without deciding anything,
+// so planner tests and EXPLAIN run without executing. It imports sql/plan,
+// types and pgerr; never operators, executor, engine or wire.
 package optimizer

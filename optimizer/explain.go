@@ -28,25 +28,27 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 	}
 	title := p.Op.String()
 	var details []string
-	switch x := p.Logical.(type) {
-	case *plan.Scan:
+	switch p.Op {
+	case OpScan:
+		x := p.Logical.(*plan.Scan)
 		title += " on " + x.Table.Name()
 		if x.Alias != "" && x.Alias != x.Table.Name() {
 			title += " " + x.Alias
 		}
-	case *plan.FunctionScan:
-		title += " on " + x.Name
-	case *plan.CTEScan:
-		title += " on " + x.CTE.Name
-	case *plan.Filter:
-		details = append(details, "Filter: "+FormatExpr(x.Pred))
-	case *plan.Project:
+	case OpFunctionScan:
+		title += " on " + p.Logical.(*plan.FunctionScan).Name
+	case OpCTEScan:
+		title += " on " + p.Logical.(*plan.CTEScan).CTE.Name
+	case OpFilter:
+		details = append(details, "Filter: "+FormatExpr(p.Logical.(*plan.Filter).Pred))
+	case OpProject:
 		var out []string
-		for _, e := range x.Exprs {
+		for _, e := range p.Logical.(*plan.Project).Exprs {
 			out = append(out, FormatExpr(e))
 		}
 		details = append(details, "Output: "+strings.Join(out, ", "))
-	case *plan.Aggregate:
+	case OpHashAggregate:
+		x := p.Logical.(*plan.Aggregate)
 		if len(x.GroupBy) > 0 {
 			var g []string
 			for _, e := range x.GroupBy {
@@ -61,9 +63,9 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 		if len(a) > 0 {
 			details = append(details, "Aggregates: "+strings.Join(a, ", "))
 		}
-	case *plan.Sort:
+	case OpSort:
 		var k []string
-		for _, key := range x.Keys {
+		for _, key := range p.Logical.(*plan.Sort).Keys {
 			s := FormatExpr(key.Expr)
 			if key.Desc {
 				s += " DESC"
@@ -78,28 +80,36 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 			k = append(k, s)
 		}
 		details = append(details, "Sort Key: "+strings.Join(k, ", "))
-	case *plan.Limit:
+	case OpLimit:
 		if p.Count >= 0 {
 			details = append(details, fmt.Sprintf("Count: %d", p.Count))
 		}
 		if p.Offset > 0 {
 			details = append(details, fmt.Sprintf("Offset: %d", p.Offset))
 		}
-	case *plan.SetOp:
+	case OpSetOp:
+		x := p.Logical.(*plan.SetOp)
 		title = [...]string{"Union", "Intersect", "Except"}[x.Op]
 		if x.All {
 			title += " All"
 		}
-	case *plan.Join:
+	case OpHashJoin, OpNestedLoopJoin:
 		title = explainJoinTitle(p)
-		details = append(details, explainJoinDetails(p.Join)...)
-	case *plan.Apply:
+		details = append(details, explainJoinDetails(p)...)
+	case OpApply:
+		x := p.Logical.(*plan.Apply)
 		title = "Lateral " + joinTypeNames[x.Type] + " Apply"
 		if x.On != nil && !isTrue(x.On) {
 			details = append(details, "Join Filter: "+FormatExpr(x.On))
 		}
+	case OpRepartition:
+		var k []string
+		for _, e := range p.HashKeys {
+			k = append(k, FormatExpr(e))
+		}
+		details = append(details, "Hash Keys: "+strings.Join(k, ", "))
 	}
-	line := fmt.Sprintf("%s%s  (rows=%.0f)", head, title, p.Rows)
+	line := fmt.Sprintf("%s%s  (rows=%.0f partitions=%s)", head, title, p.Rows, explainPartitions(p))
 	if note != nil {
 		if extra := note(p); extra != "" {
 			line += " " + extra
@@ -120,6 +130,18 @@ var joinTypeNames = [...]string{
 	plan.CrossJoin: "Cross", plan.SemiJoin: "Semi", plan.AntiJoin: "Anti", plan.MarkJoin: "Mark",
 }
 
+// explainPartitions is a node's partition count: "N", or "N→M" for an
+// exchange and for a node that reads its input's N partitions itself and
+// produces M (an aggregate's partial aggregates merged into one).
+func explainPartitions(p *Physical) string {
+	if len(p.Inputs) == 1 {
+		if in := p.Inputs[0].Partitions; in != p.Partitions || p.Op == OpGather || p.Op == OpRepartition {
+			return fmt.Sprintf("%d→%d", in, p.Partitions)
+		}
+	}
+	return fmt.Sprint(p.Partitions)
+}
+
 func explainJoinTitle(p *Physical) string {
 	j := p.Join.Logical
 	t := joinTypeNames[j.Type]
@@ -129,25 +151,43 @@ func explainJoinTitle(p *Physical) string {
 	return fmt.Sprintf("%s %s", p.Op, t)
 }
 
-func explainJoinDetails(jp *JoinPlan) []string {
+// executedNames name a join type over (build, probe), as operators/join
+// runs it.
+var executedNames = [...]string{
+	plan.InnerJoin: "Inner", plan.LeftJoin: "Left (build rows kept)", plan.RightJoin: "Right (probe rows kept)",
+	plan.FullJoin: "Full", plan.CrossJoin: "Cross", plan.SemiJoin: "LeftSemi", plan.AntiJoin: "LeftAnti", plan.MarkJoin: "LeftMark",
+}
+
+func executedName(jp *JoinPlan) string {
+	if jp.EmitProbe {
+		return map[plan.JoinType]string{plan.SemiJoin: "RightSemi", plan.AntiJoin: "RightAnti"}[jp.Type]
+	}
+	return executedNames[jp.Type]
+}
+
+func explainJoinDetails(p *Physical) []string {
+	jp := p.Join
 	var d []string
-	if len(jp.LeftKeys) > 0 {
+	if p.Op == OpHashJoin {
 		var keys []string
-		for i := range jp.LeftKeys {
+		for i := range jp.BuildKeys {
 			op := "="
 			if jp.NullsEqual[i] {
 				op = "IS NOT DISTINCT FROM"
 			}
-			keys = append(keys, fmt.Sprintf("%s %s %s", FormatExpr(jp.LeftKeys[i]), op, FormatExpr(jp.RightKeys[i])))
+			keys = append(keys, fmt.Sprintf("%s %s %s", FormatExpr(jp.BuildKeys[i]), op, FormatExpr(jp.ProbeKeys[i])))
 		}
-		d = append(d, "Hash Keys: "+strings.Join(keys, ", "))
-		d = append(d, fmt.Sprintf("Build Side: %s, Mode: %s", jp.Build, jp.Mode))
+		d = append(d, "Hash Keys (build = probe): "+strings.Join(keys, ", "))
+		d = append(d, fmt.Sprintf("Build Side: %s, Mode: %s, Executed As: %s", jp.Build, jp.Mode, executedName(jp)))
 	}
-	if j := jp.Logical; j.NullAware {
+	if jp.NullAware && p.Op == OpHashJoin {
 		d = append(d, explainNullAware(jp)...)
 	}
 	if jp.Residual != nil {
 		d = append(d, "Join Filter: "+FormatExpr(jp.Residual))
+	}
+	if jp.On != nil && !isTrue(jp.On) {
+		d = append(d, "Join Filter: "+FormatExpr(jp.On))
 	}
 	return d
 }
@@ -155,13 +195,12 @@ func explainJoinDetails(jp *JoinPlan) []string {
 // explainNullAware names the null-aware mode, whether it is correlated, and
 // which keys carry the IN value and which the correlation scope.
 func explainNullAware(jp *JoinPlan) []string {
-	j := jp.Logical
-	correlated := len(jp.LeftKeys) > j.ValueKeys || jp.Residual != nil
+	correlated := len(jp.BuildKeys) > jp.ValueKeys || jp.Residual != nil
 	mode := "LeftAnti"
 	switch {
-	case j.Type == plan.MarkJoin:
+	case jp.Type == plan.MarkJoin:
 		mode = "LeftMark"
-	case jp.Build == RightSide:
+	case jp.EmitProbe:
 		mode = "RightAnti"
 	}
 	corr := "uncorrelated"
@@ -170,9 +209,9 @@ func explainNullAware(jp *JoinPlan) []string {
 	}
 	out := []string{fmt.Sprintf("Null-Aware Mode: %s (%s)", mode, corr)}
 	var value, scope []string
-	for i := range jp.LeftKeys {
-		k := FormatExpr(jp.LeftKeys[i]) + " = " + FormatExpr(jp.RightKeys[i])
-		if i < j.ValueKeys {
+	for i := range jp.BuildKeys {
+		k := FormatExpr(jp.BuildKeys[i]) + " = " + FormatExpr(jp.ProbeKeys[i])
+		if i < jp.ValueKeys {
 			value = append(value, k)
 		} else {
 			scope = append(scope, k)

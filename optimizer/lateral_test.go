@@ -34,7 +34,7 @@ func TestLateralEqualityCorrelationBecomesHashJoin(t *testing.T) {
 		t.Fatal("equality-correlated lateral join still runs per row")
 	}
 	j := findJoin(p)
-	if j == nil || j.Op != OpHashJoin || j.Join.Logical.Type != plan.LeftJoin || len(j.Join.LeftKeys) != 1 {
+	if j == nil || j.Op != OpHashJoin || j.Join.Logical.Type != plan.LeftJoin || len(j.Join.BuildKeys) != 1 {
 		t.Fatalf("want a hash left join on one key, got %+v", j)
 	}
 	got := p.Columns()

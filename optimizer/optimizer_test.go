@@ -71,6 +71,10 @@ func planOf(t *testing.T, f *fixture, n plan.Node) *Physical {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The tests look at the plan below the root's Gather.
+	if p.Op == OpGather {
+		p = p.Inputs[0]
+	}
 	return p
 }
 
@@ -104,9 +108,9 @@ func TestNotInUncorrelatedNullableBuildsSubquery(t *testing.T) {
 	if j.Join.Logical.Type != plan.AntiJoin || !j.Join.Logical.NullAware {
 		t.Fatalf("want null-aware anti join, got type %d nullAware=%v", j.Join.Logical.Type, j.Join.Logical.NullAware)
 	}
-	if j.Join.Build != RightSide || j.Join.Mode != CollectLeft || len(j.Join.LeftKeys) != 1 {
+	if j.Join.Build != RightSide || j.Join.Mode != CollectLeft || len(j.Join.BuildKeys) != 1 {
 		t.Fatalf("want RightAnti (build = subquery, CollectLeft, 1 key), got build=%s mode=%s keys=%d",
-			j.Join.Build, j.Join.Mode, len(j.Join.LeftKeys))
+			j.Join.Build, j.Join.Mode, len(j.Join.BuildKeys))
 	}
 }
 
@@ -126,9 +130,9 @@ func TestNotInCorrelatedBuildsOuterSideWithScopeKey(t *testing.T) {
 		t.Fatalf("correlated NOT IN was not unnested:\n%s", explainText(p))
 	}
 	jp := j.Join
-	if !jp.Logical.NullAware || jp.Logical.ValueKeys != 1 || len(jp.LeftKeys) != 2 {
+	if !jp.Logical.NullAware || jp.Logical.ValueKeys != 1 || len(jp.BuildKeys) != 2 {
 		t.Fatalf("want null-aware anti with value key + scope key, got nullAware=%v valueKeys=%d keys=%d\n%s",
-			jp.Logical.NullAware, jp.Logical.ValueKeys, len(jp.LeftKeys), explainText(p))
+			jp.Logical.NullAware, jp.Logical.ValueKeys, len(jp.BuildKeys), explainText(p))
 	}
 	if jp.Build != LeftSide || jp.Mode != CollectLeft {
 		t.Fatalf("correlated null-aware anti must build the outer side under CollectLeft, got %s/%s", jp.Build, jp.Mode)
@@ -186,7 +190,7 @@ func TestConstantNotInValueIsProjectedAsKey(t *testing.T) {
 		Ops: []*types.Overload{ne}, T: types.BoolType}
 	p := planOf(t, f, project(&plan.Filter{Input: t1, Pred: sub}, t1.Cols[0]))
 	j := findJoin(p)
-	if j == nil || j.Op != OpHashJoin || len(j.Join.LeftKeys) != 1 {
+	if j == nil || j.Op != OpHashJoin || len(j.Join.BuildKeys) != 1 {
 		t.Fatalf("5 NOT IN (...) should become a hash join on a projected constant key:\n%s", explainText(p))
 	}
 }
@@ -203,7 +207,7 @@ func TestFilterPushdownIntoInnerJoin(t *testing.T) {
 	}}
 	p := planOf(t, f, project(&plan.Filter{Input: j, Pred: pred}, a.Cols[1], b.Cols[1]))
 	jn := findJoin(p)
-	if jn == nil || jn.Op != OpHashJoin || len(jn.Join.LeftKeys) != 1 || jn.Join.Residual != nil {
+	if jn == nil || jn.Op != OpHashJoin || len(jn.Join.BuildKeys) != 1 || jn.Join.Residual != nil {
 		t.Fatalf("cross join + equality should become a hash join:\n%s", explainText(p))
 	}
 	for _, in := range jn.Inputs {
@@ -269,6 +273,9 @@ func TestJoinOrderFollowsEstimatesNotSyntax(t *testing.T) {
 	// The largest relation is joined last, and the smaller side is built.
 	var probeSide *Physical
 	for _, in := range top.Inputs {
+		if in.Op == OpRepartition {
+			in = in.Inputs[0]
+		}
 		if s, ok := in.Logical.(*plan.Scan); ok && s.Table.Name() == "probe" {
 			probeSide = in
 		}
@@ -276,14 +283,15 @@ func TestJoinOrderFollowsEstimatesNotSyntax(t *testing.T) {
 	if probeSide == nil {
 		t.Fatalf("probe should be joined last, directly under the top join:\n%s", explainText(p))
 	}
-	if side := top.Join.Build; (side == LeftSide) == (top.Inputs[0] == probeSide) {
+	// Inputs are (build, probe).
+	if build := top.Inputs[0]; build == probeSide || build.Op == OpRepartition && build.Inputs[0] == probeSide {
 		t.Fatalf("the 10M-row probe table must not be the build side:\n%s", explainText(p))
 	}
 	inner := findJoin(top.Inputs[0])
 	if inner == nil {
 		inner = findJoin(top.Inputs[1])
 	}
-	if inner == nil || len(inner.Join.LeftKeys) != 1 {
+	if inner == nil || len(inner.Join.BuildKeys) != 1 {
 		t.Fatalf("dim and build should be joined first on g:\n%s", explainText(p))
 	}
 }
@@ -309,5 +317,72 @@ func TestJoinEstimateUsesDistinctCounts(t *testing.T) {
 	custs.Table.(*fakeTable).distinct = nil
 	if got := EstimateRows(j); got != 100_000 {
 		t.Fatalf("estimate without stats = %v, want 100000", got)
+	}
+}
+
+// TestPhysicalPlanCarriesExchanges: every change of partitioning is an
+// exchange node, and every node knows its partition count.
+func TestPhysicalPlanCarriesExchanges(t *testing.T) {
+	f := &fixture{}
+	a := f.scan("a", 100, false, "k")
+	lim := &plan.Limit{Input: a, Count: intConst(3)}
+	p, err := Plan(lim, &f.ids, Options{Partitions: 4, Eval: &types.EvalContext{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Op != OpLimit || p.Partitions != 1 || p.Inputs[0].Op != OpGather || p.Inputs[0].Inputs[0].Op != OpScan || p.Inputs[0].Inputs[0].Partitions != 4 {
+		t.Fatalf("want Limit(1) ← Gather(4→1) ← Scan(4):\n%s", explainText(p))
+	}
+	if !strings.Contains(explainText(p), "Gather  (rows=100 partitions=4→1)") {
+		t.Fatalf("EXPLAIN should show the gather and its partitions:\n%s", explainText(p))
+	}
+
+	b := f.scan("b", 100, false, "k")
+	j := &plan.Join{Type: plan.InnerJoin, Left: a, Right: b, On: op(t, "=", ref(a.Cols[0]), ref(b.Cols[0]))}
+	p, err = Plan(project(j, a.Cols[0]), &f.ids, Options{Partitions: 3, JoinMode: "partitioned", Eval: &types.EvalContext{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Op != OpGather || p.Partitions != 1 || p.Inputs[0].Partitions != 3 {
+		t.Fatalf("the root must gather its 3 partitions:\n%s", explainText(p))
+	}
+	hj := findJoin(p)
+	if hj.Join.Mode != Partitioned || hj.Partitions != 3 {
+		t.Fatalf("want a Partitioned join of 3 partitions:\n%s", explainText(p))
+	}
+	for i, keys := range [][]plan.Expr{hj.Join.BuildKeys, hj.Join.ProbeKeys} {
+		in := hj.Inputs[i]
+		if in.Op != OpRepartition || in.Partitions != 3 || len(in.HashKeys) != 1 || in.HashKeys[0] != keys[0] {
+			t.Fatalf("input %d of a Partitioned join must be a repartition on its keys:\n%s", i, explainText(p))
+		}
+	}
+}
+
+// TestBuildOnRightMirrorsTheJoin: a LEFT JOIN whose right side is the
+// smaller is executed with the right side built: inputs, keys and type in
+// (build, probe) order.
+func TestBuildOnRightMirrorsTheJoin(t *testing.T) {
+	f := &fixture{}
+	big := f.scan("big", 10000, false, "k")
+	small := f.scan("small", 10, false, "k")
+	for _, c := range []struct {
+		typ       plan.JoinType
+		want      plan.JoinType
+		emitProbe bool
+	}{{plan.LeftJoin, plan.RightJoin, false}, {plan.RightJoin, plan.LeftJoin, false}, {plan.InnerJoin, plan.InnerJoin, false},
+		{plan.SemiJoin, plan.SemiJoin, true}, {plan.AntiJoin, plan.AntiJoin, true}} {
+		j := &plan.Join{Type: c.typ, Left: big, Right: small, On: op(t, "=", ref(big.Cols[0]), ref(small.Cols[0]))}
+		p := planOf(t, f, j)
+		hj := findJoin(p)
+		jp := hj.Join
+		if jp.Build != RightSide || jp.Type != c.want || jp.EmitProbe != c.emitProbe {
+			t.Fatalf("%d: want build=right type=%d emitProbe=%v, got build=%s type=%d emitProbe=%v", c.typ, c.want, c.emitProbe, jp.Build, jp.Type, jp.EmitProbe)
+		}
+		if s, ok := hj.Inputs[0].Logical.(*plan.Scan); !ok || s.Table.Name() != "small" {
+			t.Fatalf("%d: the first input must be the build side (small):\n%s", c.typ, explainText(p))
+		}
+		if r := jp.BuildKeys[0].(*plan.ColRef); r.ID != small.Cols[0].ID {
+			t.Fatalf("%d: build keys must read the build side", c.typ)
+		}
 	}
 }

@@ -6,7 +6,8 @@ import (
 	"github.com/joind/joind/types"
 )
 
-// Op is a physical operator kind.
+// Op is a physical operator kind: the executor builds exactly one operator
+// for each physical node, switching on its Op.
 type Op uint8
 
 const (
@@ -19,41 +20,64 @@ const (
 	OpSort
 	OpLimit
 	OpDistinct
-	OpSetOp
+	OpSetOp // INTERSECT / EXCEPT [ALL]
+	OpAppend
 	OpHashJoin
 	OpNestedLoopJoin
 	OpApply
 	OpCTEScan
+	OpGather
+	OpRepartition
 )
 
 var opNames = [...]string{
 	OpScan: "Scan", OpValues: "Values", OpFunctionScan: "Function Scan", OpFilter: "Filter",
 	OpProject: "Project", OpHashAggregate: "Hash Aggregate", OpSort: "Sort", OpLimit: "Limit",
-	OpDistinct: "Distinct", OpSetOp: "Set Operation", OpHashJoin: "Hash Join", OpNestedLoopJoin: "Nested Loop Join",
-	OpApply: "Apply", OpCTEScan: "CTE Scan",
+	OpDistinct: "Distinct", OpSetOp: "Set Operation", OpAppend: "Union All", OpHashJoin: "Hash Join",
+	OpNestedLoopJoin: "Nested Loop Join", OpApply: "Apply", OpCTEScan: "CTE Scan",
+	OpGather: "Gather", OpRepartition: "Repartition",
 }
 
 func (o Op) String() string { return opNames[o] }
 
-// Physical is one node of a physical plan. Logical holds the expressions and
-// columns of the logical node it implements; the physical fields add the
-// choices the optimizer made.
+// Physical is one node of a physical plan: one operator, with every choice
+// the executor needs already made. Logical holds the expressions and
+// columns of the logical node it implements (nil for an exchange, which
+// only moves its input's rows between partitions).
+//
+// Partitions is how many partitions the node's operator produces. Where
+// partitioning changes there is an explicit exchange node: Gather (N → 1)
+// below a Limit, a Distinct, an Apply's per-row side and the root;
+// Repartition (hash keys, N → P) below both inputs of a Partitioned hash
+// join. Aggregate, Sort, INTERSECT / EXCEPT and a CollectLeft join's build
+// side read all their input partitions concurrently themselves (partial
+// aggregates and sorted runs per partition, merged inside the operator);
+// EXPLAIN shows that as the node's "partitions=N→1".
 type Physical struct {
 	Op      Op
 	Logical plan.Node
 	Inputs  []*Physical
 	// Rows is the estimated output row count.
 	Rows float64
+	// Partitions is the number of output partitions (>= 1).
+	Partitions int
 	// Join is set for hash and nested-loop joins.
 	Join *JoinPlan
 	// Count and Offset are the evaluated LIMIT/OFFSET (Count < 0: no limit).
 	Count, Offset int64
+	// HashKeys are a Repartition's keys, over its input's columns.
+	HashKeys []plan.Expr
 }
 
 // Columns returns the node's output columns.
-func (p *Physical) Columns() []plan.Column { return p.Logical.Columns() }
+func (p *Physical) Columns() []plan.Column {
+	if p.Logical == nil {
+		return p.Inputs[0].Columns()
+	}
+	return p.Logical.Columns()
+}
 
-// Side names a join input.
+// Side names a logical join input.
 type Side uint8
 
 const (
@@ -68,36 +92,41 @@ func (s Side) String() string {
 	return "right"
 }
 
-// JoinMode is how a hash join spreads over partitions.
-type JoinMode uint8
+// JoinMode is the partition mode of a hash join (plan.JoinMode, the type
+// operators/join executes).
+type JoinMode = plan.JoinMode
 
 const (
-	// CollectLeft: the build side is collected once and shared read-only by
-	// all probe partitions.
-	CollectLeft JoinMode = iota
-	// Partitioned: both sides are hash-repartitioned on the keys; partition i
-	// joins its own pair.
-	Partitioned
+	CollectLeft = plan.CollectLeft
+	Partitioned = plan.Partitioned
 )
 
-func (m JoinMode) String() string {
-	if m == CollectLeft {
-		return "CollectLeft"
-	}
-	return "Partitioned"
-}
-
-// JoinPlan is the physical choice for a logical join. Keys are expressed over
-// the logical sides: LeftKeys[i] reads Logical.Left, RightKeys[i] reads
-// Logical.Right.
+// JoinPlan is a join as executed. The physical node's Inputs are (build,
+// probe) — for a nested-loop join (the collected side, the probed side) —
+// and every field is in that order: the executor copies them into
+// join.Spec without deciding anything.
 type JoinPlan struct {
-	Logical    *plan.Join
-	Build      Side // which logical side the hash table is built from
+	// Logical is the join it implements (EXPLAIN's title; the row estimate).
+	Logical *plan.Join
+	// Build is the logical side Inputs[0] is.
+	Build Side
+	// Type is the join type over (build, probe): LeftJoin keeps unmatched
+	// build rows, RightJoin unmatched probe rows; SemiJoin / AntiJoin /
+	// MarkJoin emit build rows unless EmitProbe (RightSemi / RightAnti).
+	// A logical join built on its right side is mirrored here.
+	Type       plan.JoinType
+	EmitProbe  bool
+	NullAware  bool
+	ValueKeys  int // null-aware: how many leading keys are the IN values
 	Mode       JoinMode
-	LeftKeys   []plan.Expr
-	RightKeys  []plan.Expr
+	BuildKeys  []plan.Expr // BuildKeys[i] = ProbeKeys[i]
+	ProbeKeys  []plan.Expr
 	NullsEqual []bool    // IS NOT DISTINCT FROM keys
 	Residual   plan.Expr // the rest of the condition, nil if none
+	// On is a nested-loop join's whole condition (nil: TRUE).
+	On   plan.Expr
+	Cols []plan.Column // output columns, matched to the inputs by ColumnID
+	Mark *plan.Column  // a mark join's mark column
 }
 
 // Options steer physical planning.
@@ -125,10 +154,35 @@ func Plan(n plan.Node, ids *plan.IDAllocator, opts Options) (*Physical, error) {
 	n = Rewrite(c, ReorderJoins(n), DefaultRules)
 	n = AttachSkips(PruneColumns(n))
 	pl := &planner{opts: opts}
-	return pl.build(n)
+	p, err := pl.build(n)
+	if err != nil {
+		return nil, err
+	}
+	// The root is read as one stream (rows to the client, a subquery's
+	// rows, a WITH query's materialized rows).
+	return gather(p), nil
 }
 
 type planner struct{ opts Options }
+
+// parts is the partition count of scans and of Partitioned joins.
+func (pl *planner) parts() int { return max(1, pl.opts.Partitions) }
+
+// gather puts a Gather (N → 1) above p unless it is one partition already.
+func gather(p *Physical) *Physical {
+	if p.Partitions <= 1 {
+		return p
+	}
+	return &Physical{Op: OpGather, Inputs: []*Physical{p}, Rows: p.Rows, Partitions: 1}
+}
+
+// repartition hash-partitions p's rows on keys into n partitions.
+func repartition(p *Physical, keys []plan.Expr, n int) *Physical {
+	if p.Partitions == 1 && n == 1 {
+		return p
+	}
+	return &Physical{Op: OpRepartition, Inputs: []*Physical{p}, Rows: p.Rows, Partitions: n, HashKeys: keys}
+}
 
 func (pl *planner) build(n plan.Node) (*Physical, error) {
 	var kids []*Physical
@@ -139,11 +193,12 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 		}
 		kids = append(kids, pk)
 	}
-	p := &Physical{Logical: n, Inputs: kids}
+	p := &Physical{Logical: n, Inputs: kids, Partitions: 1}
 	switch x := n.(type) {
 	case *plan.Scan:
 		p.Op = OpScan
 		p.Rows = float64(x.Table.Stats().Rows)
+		p.Partitions = pl.parts()
 	case *plan.Values:
 		p.Op = OpValues
 		p.Rows = float64(len(x.Rows))
@@ -158,10 +213,13 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 	case *plan.Filter:
 		p.Op = OpFilter
 		p.Rows = kids[0].Rows * selectivity(x.Pred)
+		p.Partitions = kids[0].Partitions
 	case *plan.Project:
 		p.Op = OpProject
 		p.Rows = kids[0].Rows
+		p.Partitions = kids[0].Partitions
 	case *plan.Aggregate:
+		// Partial aggregation per input partition, merged into one.
 		p.Op = OpHashAggregate
 		if len(x.GroupBy) == 0 {
 			p.Rows = 1
@@ -184,24 +242,40 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 		if p.Count >= 0 {
 			p.Rows = min(p.Rows, float64(p.Count))
 		}
+		p.Inputs[0] = gather(kids[0])
 	case *plan.Distinct:
 		p.Op = OpDistinct
 		p.Rows = max(1, kids[0].Rows/2)
+		p.Inputs[0] = gather(kids[0])
 	case *plan.SetOp:
-		p.Op = OpSetOp
-		p.Rows = kids[0].Rows + kids[1].Rows
+		rows := kids[0].Rows + kids[1].Rows
+		if x.Op != plan.Union {
+			p.Op = OpSetOp
+			p.Rows = rows
+			break
+		}
+		// UNION ALL concatenates the inputs' partitions; UNION removes
+		// duplicates from the gathered concatenation.
+		p.Op = OpAppend
+		p.Rows = rows
+		p.Partitions = kids[0].Partitions + kids[1].Partitions
+		if !x.All {
+			p = &Physical{Op: OpDistinct, Logical: n, Inputs: []*Physical{gather(p)}, Rows: rows, Partitions: 1}
+		}
 	case *plan.Join:
 		if err := pl.planJoin(p, x); err != nil {
 			return nil, err
 		}
 	case *plan.Apply:
 		// Inputs[1] is the right side planned once; the executor runs it
-		// per left row with that row's OuterRefs bound.
+		// per left row with that row's OuterRefs bound, as one stream.
 		p.Op = OpApply
 		p.Rows = kids[0].Rows * max(1, kids[1].Rows)
 		if x.Type == plan.LeftJoin {
 			p.Rows = max(p.Rows, kids[0].Rows)
 		}
+		p.Inputs[1] = gather(kids[1])
+		p.Partitions = kids[0].Partitions
 	default:
 		return nil, pgerr.New(pgerr.InternalError, "optimizer: unexpected logical node %T", n)
 	}
@@ -251,21 +325,23 @@ func selectivity(e plan.Expr) float64 {
 	return s
 }
 
-// planJoin splits the condition into equi-keys and a residual and picks the
-// algorithm, build side and partition mode.
+// planJoin splits the condition into equi-keys and a residual, picks the
+// algorithm, build side and partition mode, and lays the join out as
+// executed: inputs, keys and join type in (build, probe) order, with the
+// exchanges a Partitioned join reads through.
 func (pl *planner) planJoin(p *Physical, j *plan.Join) error {
 	l, r := p.Inputs[0], p.Inputs[1]
-	jp := &JoinPlan{Logical: j}
+	jp := &JoinPlan{Logical: j, Type: j.Type, NullAware: j.NullAware, ValueKeys: j.ValueKeys, Cols: j.Columns(), Mark: j.Mark}
 	leftCols, rightCols := outputCols(j.Left), outputCols(j.Right)
-	var residual []plan.Expr
+	var leftKeys, rightKeys, residual []plan.Expr
 	for _, e := range conjuncts(j.On) {
 		lk, rk, nullsEq, ok := equiKey(e, leftCols, rightCols, j.NullAware)
 		if !ok {
 			residual = append(residual, e)
 			continue
 		}
-		jp.LeftKeys = append(jp.LeftKeys, lk)
-		jp.RightKeys = append(jp.RightKeys, rk)
+		leftKeys = append(leftKeys, lk)
+		rightKeys = append(rightKeys, rk)
 		jp.NullsEqual = append(jp.NullsEqual, nullsEq)
 	}
 	jp.Residual = andOf(residual)
@@ -273,32 +349,58 @@ func (pl *planner) planJoin(p *Physical, j *plan.Join) error {
 
 	p.Rows = joinRows(j, l.Rows, r.Rows)
 
-	if j.NullAware && len(jp.LeftKeys) < j.ValueKeys {
+	if j.NullAware && len(leftKeys) < j.ValueKeys {
 		return pgerr.New(pgerr.InternalError, "optimizer: null-aware join without an equi-key for each IN value")
 	}
-	if len(jp.LeftKeys) == 0 {
+	if len(leftKeys) == 0 {
+		// The nested-loop join collects its left input and probes with
+		// its right.
 		p.Op = OpNestedLoopJoin
-		jp.Build = RightSide
+		jp.Build = LeftSide
+		jp.On = j.On
+		jp.Residual = nil
+		p.Partitions = r.Partitions
 		return nil
 	}
 	p.Op = OpHashJoin
-	jp.Build = pl.chooseBuild(j, jp, l.Rows, r.Rows)
-	buildRows := r.Rows
-	if jp.Build == LeftSide {
-		buildRows = l.Rows
+	jp.Build = pl.chooseBuild(j, len(leftKeys), jp.Residual, l.Rows, r.Rows)
+	build, probe := l, r
+	jp.BuildKeys, jp.ProbeKeys = leftKeys, rightKeys
+	if jp.Build == RightSide {
+		// The hash table holds the logical right side: mirror the join.
+		build, probe = r, l
+		jp.BuildKeys, jp.ProbeKeys = rightKeys, leftKeys
+		switch j.Type {
+		case plan.LeftJoin:
+			jp.Type = plan.RightJoin
+		case plan.RightJoin:
+			jp.Type = plan.LeftJoin
+		case plan.SemiJoin, plan.AntiJoin:
+			jp.EmitProbe = true
+		case plan.MarkJoin:
+			return pgerr.New(pgerr.InternalError, "optimizer: a mark join must build its outer side")
+		}
 	}
 	jp.Mode = CollectLeft
-	if !needsCollectLeft(j, jp) {
+	if !needsCollectLeft(j) {
 		switch pl.opts.JoinMode {
 		case "partitioned":
 			jp.Mode = Partitioned
 		case "collect_left":
 		default:
-			if buildRows > pl.opts.CollectLeftMaxRows {
+			if build.Rows > pl.opts.CollectLeftMaxRows {
 				jp.Mode = Partitioned
 			}
 		}
 	}
+	if jp.Mode == Partitioned {
+		n := pl.parts()
+		build, probe = repartition(build, jp.BuildKeys, n), repartition(probe, jp.ProbeKeys, n)
+		p.Partitions = n
+	} else {
+		p.Partitions = probe.Partitions
+	}
+	p.Inputs = []*Physical{build, probe}
 	return nil
 }
 
@@ -307,7 +409,7 @@ func (pl *planner) planJoin(p *Physical, j *plan.Join) error {
 // the subquery side is built for uncorrelated single-key NOT IN, the outer
 // side otherwise; mark joins build the outer side so it can emit one mark per
 // outer row after all probes finished.
-func (pl *planner) chooseBuild(j *plan.Join, jp *JoinPlan, leftRows, rightRows float64) Side {
+func (pl *planner) chooseBuild(j *plan.Join, keys int, residual plan.Expr, leftRows, rightRows float64) Side {
 	switch j.Type {
 	case plan.MarkJoin:
 		return LeftSide
@@ -315,7 +417,7 @@ func (pl *planner) chooseBuild(j *plan.Join, jp *JoinPlan, leftRows, rightRows f
 		if j.NullAware {
 			// RightAnti (build the subquery) decides NULLs globally: legal
 			// only for one value key and nothing else in the condition.
-			if len(jp.LeftKeys) == 1 && jp.Residual == nil {
+			if keys == 1 && residual == nil {
 				return RightSide
 			}
 			return LeftSide
@@ -329,7 +431,7 @@ func (pl *planner) chooseBuild(j *plan.Join, jp *JoinPlan, leftRows, rightRows f
 
 // needsCollectLeft reports joins whose per-build-row decisions need every
 // probe row to see the whole build side.
-func needsCollectLeft(j *plan.Join, jp *JoinPlan) bool {
+func needsCollectLeft(j *plan.Join) bool {
 	return j.Type == plan.MarkJoin || j.NullAware
 }
 

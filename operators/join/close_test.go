@@ -23,7 +23,7 @@ func TestEarlyCloseAndCancel(t *testing.T) {
 	for _, mode := range []Mode{CollectLeft, Partitioned} {
 		for _, cancelIt := range []bool{false, true} {
 			c := jcase{typ: plan.InnerJoin, nkeys: 1, mode: mode}
-			op, err := NewHashJoin(newMem(lc, L, 4, 64), newMem(rc, R, 4, 64), c.spec(), &operators.Env{BatchSize: 64})
+			op, err := newHashJoin(newMem(lc, L, 4, 64), newMem(rc, R, 4, 64), c.spec(), &operators.Env{BatchSize: 64})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,8 +13,9 @@
 //	CollectLeft  collected once from every left          the last probe partition to finish
 //	             partition, shared read-only by all      (left/full/semi/anti/mark), via the
 //	             probe partitions                        completion protocol
-//	Partitioned  both sides hash-repartitioned on the    each partition its own; null-aware
-//	             keys; partition i joins pair i          LeftAnti: the last partition, for all
+//	Partitioned  both sides arrive hash-repartitioned    each partition its own; null-aware
+//	             on the keys (an exchange below the      LeftAnti: the last partition, for all
+//	             join); partition i joins pair i
 //
 // # Null-aware joins (NOT IN)
 //

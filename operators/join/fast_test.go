@@ -116,7 +116,7 @@ func TestJoinWithoutOutputColumns(t *testing.T) {
 							continue // the mark column is always an output
 						}
 						env := &operators.Env{BatchSize: size}
-						op, err := NewHashJoin(newMem(lc, d[0], parts, size), newMem(rc, d[1], parts, size), spec, env)
+						op, err := newHashJoin(newMem(lc, d[0], parts, size), newMem(rc, d[1], parts, size), spec, env)
 						if err != nil {
 							t.Fatalf("%v: %v", c, err)
 						}
@@ -253,7 +253,7 @@ func TestNarrowAgainstReference(t *testing.T) {
 				}
 				slices.Sort(want)
 				env := &operators.Env{BatchSize: 3}
-				op, err := NewHashJoin(newMem(lc, L, 2, 3), newMem(rc, R, 2, 3), spec, env)
+				op, err := newHashJoin(newMem(lc, L, 2, 3), newMem(rc, R, 2, 3), spec, env)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -297,7 +297,7 @@ func TestCountOverFilterOverJoinNarrows(t *testing.T) {
 		ref := jcase{typ: plan.InnerJoin, nkeys: 1, residual: true}
 		want := len(reference(ref, L, R))
 		env := &operators.Env{BatchSize: 4}
-		j, err := NewHashJoin(newMem(lc, L, 2, 4), newMem(rc, R, 2, 4), jcase{typ: plan.InnerJoin, nkeys: 1}.spec(), env)
+		j, err := newHashJoin(newMem(lc, L, 2, 4), newMem(rc, R, 2, 4), jcase{typ: plan.InnerJoin, nkeys: 1}.spec(), env)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -49,9 +49,8 @@ type HashJoin struct {
 		grp                *group
 	}
 	partd struct { // Partitioned
-		once        sync.Once
-		left, right *exchange
-		groups      []*group
+		once   sync.Once
+		groups []*group
 	}
 }
 
@@ -101,9 +100,15 @@ func newJoin(left, right operators.Operator, spec Spec, env *operators.Env, k ki
 	}
 	j.parts = right.Partitions()
 	if spec.Mode == Partitioned {
+		// The inputs arrive repartitioned on the keys by the exchange the
+		// plan put below each: partition i of both holds the same keys.
 		j.parts = spec.Partitions
 		if j.parts <= 0 {
-			j.parts = max(left.Partitions(), right.Partitions())
+			j.parts = right.Partitions()
+		}
+		if left.Partitions() != j.parts || right.Partitions() != j.parts {
+			return nil, planErr("partitioned hash join of %d partitions has inputs of %d and %d partitions (a repartition belongs below each)",
+				j.parts, left.Partitions(), right.Partitions())
 		}
 	}
 	return j, nil
@@ -485,8 +490,9 @@ func (j *HashJoin) Open(ctx context.Context, p int) (operators.Stream, error) {
 	j.opened.Store(true)
 	s := &stream{j: j, ctx: ctx, p: p, pb: newPairBuf(j.batchSize), upb: newPairBuf(j.batchSize)}
 	if j.spec.Mode == Partitioned {
+		// The probe partition is opened once this partition's build is done
+		// (doBuild), so probe rows are not queued while builds run.
 		j.partd.once.Do(j.startPartitioned)
-		s.in = j.partd.right.stream(ctx, p)
 		s.grp = j.partd.groups[p]
 		return s, nil
 	}
@@ -500,10 +506,8 @@ func (j *HashJoin) Open(ctx context.Context, p int) (operators.Stream, error) {
 	return s, nil
 }
 
-// startPartitioned sets up the exchanges and the completion groups.
+// startPartitioned sets up the completion groups.
 func (j *HashJoin) startPartitioned() {
-	j.partd.left = newExchange(j.left, j.leftKeys, j, j.parts)
-	j.partd.right = newExchange(j.right, j.rightKeys, j, j.parts)
 	j.partd.groups = make([]*group, j.parts)
 	if j.na == naLeftAnti {
 		// The Summary must cover the whole probe side: one group, and the
@@ -659,13 +663,16 @@ func (s *stream) doBuild() error {
 	j := s.j
 	if j.spec.Mode == Partitioned {
 		recs, err := j.collectSide(s.ctx, func(ctx context.Context, _ int) (operators.Stream, error) {
-			return j.partd.left.stream(ctx, s.p), nil
+			return j.left.Open(ctx, s.p)
 		}, 1)
 		if err != nil {
 			return err
 		}
 		b, err := j.newBuild(s.ctx, recs)
 		if err != nil {
+			return err
+		}
+		if s.in, err = j.right.Open(s.ctx, s.p); err != nil {
 			return err
 		}
 		s.build = b

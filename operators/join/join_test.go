@@ -414,7 +414,7 @@ func TestJoinMatrixAgainstReference(t *testing.T) {
 			for _, parts := range []int{1, 2, 8} {
 				for _, size := range []int{2, 1024} {
 					env := &operators.Env{BatchSize: size}
-					op, err := NewHashJoin(newMem(lc, d.L, parts, size), newMem(rc, d.R, parts, size), c.spec(), env)
+					op, err := newHashJoin(newMem(lc, d.L, parts, size), newMem(rc, d.R, parts, size), c.spec(), env)
 					if err != nil {
 						t.Fatalf("%v: %v", c, err)
 					}
@@ -457,7 +457,7 @@ func TestIllegalNullAwareCombinationsArePlanErrors(t *testing.T) {
 		{"nulls-equal value key", jcase{typ: plan.AntiJoin, na: true, nkeys: 1, nullsEq: []bool{true}}, "IS NOT DISTINCT FROM"},
 	}
 	for _, tc := range cases {
-		_, err := NewHashJoin(newMem(lc, nil, 1, 4), newMem(rc, nil, 1, 4), tc.c.spec(), nil)
+		_, err := newHashJoin(newMem(lc, nil, 1, 4), newMem(rc, nil, 1, 4), tc.c.spec(), nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want an error mentioning %q", tc.name, err, tc.want)
 			continue
@@ -472,7 +472,7 @@ func TestBuildSideMemoryLimit(t *testing.T) {
 	rows := genRows(rand.New(rand.NewSource(2)), 5000)
 	s := jcase{typ: plan.InnerJoin, nkeys: 1}.spec()
 	s.MemoryLimit = 10_000
-	op, err := NewHashJoin(newMem(lc, rows, 2, 256), newMem(rc, rows[:10], 2, 256), s, nil)
+	op, err := newHashJoin(newMem(lc, rows, 2, 256), newMem(rc, rows[:10], 2, 256), s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -485,7 +485,7 @@ func TestBuildSideMemoryLimit(t *testing.T) {
 
 func TestExplain(t *testing.T) {
 	c := jcase{typ: plan.AntiJoin, na: true, nkeys: 2, valueKeys: 1, residual: true}
-	op, err := NewHashJoin(newMem(lc, nil, 1, 4), newMem(rc, nil, 1, 4), c.spec(), nil)
+	op, err := newHashJoin(newMem(lc, nil, 1, 4), newMem(rc, nil, 1, 4), c.spec(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -496,8 +496,29 @@ func TestExplain(t *testing.T) {
 		}
 	}
 	c = jcase{typ: plan.InnerJoin, nkeys: 1}
-	op, _ = NewHashJoin(newMem(lc, nil, 1, 4), newMem(rc, nil, 1, 4), c.spec(), nil)
+	op, _ = newHashJoin(newMem(lc, nil, 1, 4), newMem(rc, nil, 1, 4), c.spec(), nil)
 	if got := op.(*HashJoin).Explain(); !strings.Contains(got, "kernel=swiss-int64/") {
 		t.Errorf("Explain() = %q, want the Swiss table kernel", got)
 	}
+}
+
+// newHashJoin is NewHashJoin as the executor builds it: the inputs of a
+// Partitioned join each come through a hash repartition on their keys.
+func newHashJoin(left, right operators.Operator, spec Spec, env *operators.Env) (operators.Operator, error) {
+	if spec.Mode == Partitioned {
+		if env == nil {
+			env = &operators.Env{}
+		}
+		if spec.Partitions <= 0 {
+			spec.Partitions = max(left.Partitions(), right.Partitions())
+		}
+		var err error
+		if left, err = operators.NewRepartition(left, spec.LeftKeys, spec.Partitions, env); err != nil {
+			return nil, err
+		}
+		if right, err = operators.NewRepartition(right, spec.RightKeys, spec.Partitions, env); err != nil {
+			return nil, err
+		}
+	}
+	return NewHashJoin(left, right, spec, env)
 }

@@ -143,7 +143,7 @@ func TestKeyEncodings(t *testing.T) {
 			Cols: []plan.Column{lcols[1], rcols[1]}}
 		for _, mode := range []Mode{CollectLeft, Partitioned} {
 			spec.Mode = mode
-			op, err := NewHashJoin(newMem(lcols, L, 2, 2), newMem(rcols, R, 2, 2), spec, nil)
+			op, err := newHashJoin(newMem(lcols, L, 2, 2), newMem(rcols, R, 2, 2), spec, nil)
 			if err != nil {
 				t.Fatalf("%s: %v", tc.name, err)
 			}

@@ -6,25 +6,23 @@ import (
 	"github.com/joind/joind/types"
 )
 
-// Mode is how the build side is distributed over the probe partitions.
-type Mode uint8
+// Mode is how the build side is distributed over the probe partitions: the
+// partition-mode type the optimizer plans with (plan.JoinMode).
+//
+// CollectLeft collects the whole build (left) side once and shares it,
+// read-only, with every probe partition. Build rows whose output depends on
+// the whole probe side are emitted by the last probe partition.
+//
+// Partitioned joins build partition i with probe partition i: both inputs
+// arrive already hash-repartitioned on their keys by an exchange operator
+// below the join (operators.NewRepartition), with Spec.Partitions
+// partitions each.
+type Mode = plan.JoinMode
 
 const (
-	// CollectLeft collects the whole build (left) side once and shares it,
-	// read-only, with every probe partition. Build rows whose output depends
-	// on the whole probe side are emitted by the last probe partition.
-	CollectLeft Mode = iota
-	// Partitioned hash-repartitions both inputs on the keys; partition i
-	// joins build partition i with probe partition i.
-	Partitioned
+	CollectLeft = plan.CollectLeft
+	Partitioned = plan.Partitioned
 )
-
-func (m Mode) String() string {
-	if m == Partitioned {
-		return "Partitioned"
-	}
-	return "CollectLeft"
-}
 
 // Spec describes a hash join. LEFT IS THE BUILD SIDE (collected first), RIGHT
 // the probe side.
@@ -70,8 +68,8 @@ type Spec struct {
 	// MemoryLimit caps the build side's bytes (0 = no limit); beyond it the
 	// join fails with SQLSTATE 53200.
 	MemoryLimit int64
-	// Partitions is the number of partitions in Partitioned mode (0 = the
-	// larger of the inputs' partition counts).
+	// Partitions is the number of partitions in Partitioned mode: both
+	// inputs must have exactly this many (0 = the inputs' count).
 	Partitions int
 }
 

@@ -1,4 +1,4 @@
-package engine
+package executor
 
 import (
 	"github.com/joind/joind/operators"
@@ -8,8 +8,10 @@ import (
 
 // buildApply builds a lateral join. Only its left input is built here: the
 // right side runs per left row through RunSubquery, whose plan cache is
-// seeded with the right side the optimizer already planned (Inputs[1]).
-func (b *builder) buildApply(p *optimizer.Physical, x *plan.Apply) (operators.Operator, error) {
+// seeded with the right side the optimizer already planned (Inputs[1], one
+// partition).
+func (b *builder) buildApply(p *optimizer.Physical) (operators.Operator, error) {
+	x := p.Logical.(*plan.Apply)
 	left, err := b.build(p.Inputs[0])
 	if err != nil {
 		return nil, err
