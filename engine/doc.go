@@ -16,9 +16,11 @@
 // shared by all sessions. DDL and DML are executed here against the
 // storage.Catalog; queries are planned by the optimizer and built into
 // operators by builder (build.go), which is also the SubqueryRunner for
-// subquery expressions the optimizer kept as expressions.
+// subquery expressions the optimizer kept as expressions. COPY runs here as
+// a statement (copy.go: the copy channel, the transaction, appending the
+// rows); its formats, parsing and writing are pgcopy's.
 //
-// engine imports every lower layer (sql, optimizer, operators,
+// engine imports every lower layer (pgcopy, sql, optimizer, operators,
 // operators/join, settings, storage, types) and wire's interfaces; nothing imports
 // engine but cmd/joind and tests.
 package engine

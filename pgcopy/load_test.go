@@ -1,4 +1,4 @@
-package engine
+package pgcopy
 
 import (
 	"bytes"
@@ -97,9 +97,9 @@ func TestCopyFastPathMatches(t *testing.T) {
 // the error with its code, detail and CONTEXT.
 func loadForTest(t *testing.T, x *sql.Copy, data string, fast bool) string {
 	t.Helper()
-	l := newCopyLoader(x, noCopyDefaults(x), &types.Format{DateStyle: "ISO, MDY"}, time.Time{}, 3, 2)
+	l := NewLoader(x, noDefaults(x), &types.Format{DateStyle: "ISO, MDY"}, time.Time{}, 3, 2)
 	l.noFast = !fast
-	recs, rows, err := l.load(context.Background(), bytes.NewReader([]byte(data)))
+	recs, rows, err := l.Load(context.Background(), bytes.NewReader([]byte(data)))
 	if err != nil {
 		e := pgerr.As(err)
 		return fmt.Sprintf("error %s: %s (%s) [%s]", e.Code, e.Message, e.Detail, e.Where)

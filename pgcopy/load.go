@@ -1,4 +1,4 @@
-package engine
+package pgcopy
 
 import (
 	"bufio"
@@ -6,9 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
-	"runtime"
 	"strings"
-	"sync"
 	"time"
 	"unsafe"
 
@@ -35,11 +33,11 @@ import (
 // overhead vanishes, small enough that both cores get work early.
 const copyChunkSize = 2 << 20
 
-// copyLoader holds what every worker needs to parse rows of one COPY.
-type copyLoader struct {
+// Loader holds what every worker needs to parse rows of one COPY.
+type Loader struct {
 	x       *sql.Copy
 	defs    []storage.ColumnDef
-	dflt    *copyDefaults // the omitted columns' values
+	dflt    *Defaults     // the omitted columns' values
 	fill    []types.Value // dflt.fill
 	given   []bool
 	f       *types.Format
@@ -56,9 +54,10 @@ type copyLoader struct {
 	noFast bool
 }
 
-// newCopyLoader prepares to load x's rows; now is the time input 'now'
-// means (the transaction's start).
-func newCopyLoader(x *sql.Copy, dflt *copyDefaults, f *types.Format, now time.Time, batch, workers int) *copyLoader {
+// NewLoader prepares to load x's rows in text or CSV format: f is the
+// session's format, now the time input 'now' means (the transaction's
+// start), batch the rows per batch, workers the goroutines that parse.
+func NewLoader(x *sql.Copy, dflt *Defaults, f *types.Format, now time.Time, batch, workers int) *Loader {
 	defs := x.Table.Columns()
 	fields := make([]arrow.Field, len(defs))
 	for c, d := range defs {
@@ -70,7 +69,7 @@ func newCopyLoader(x *sql.Copy, dflt *copyDefaults, f *types.Format, now time.Ti
 	if batch < 1 {
 		batch = 4096
 	}
-	return &copyLoader{x: x, defs: defs, dflt: dflt, fill: dflt.fill, given: dflt.given, f: f, now: now,
+	return &Loader{x: x, defs: defs, dflt: dflt, fill: dflt.fill, given: dflt.given, f: f, now: now,
 		csv: x.Format == "csv", batch: batch, workers: workers, schema: arrow.NewSchema(fields, nil),
 		free: make(chan []byte, workers+2)}
 }
@@ -92,54 +91,19 @@ type copyChunk struct {
 	data []byte
 }
 
-// load parses all of r. It returns the batches in input order and the row
+// Load parses all of r. It returns the batches in input order and the row
 // count, or the first error in input order with PostgreSQL's CONTEXT line.
-func (l *copyLoader) load(ctx context.Context, r io.Reader) ([]arrow.Record, int64, error) {
-	var (
-		mu      sync.Mutex
-		results []*chunkResult
-		// stopAt is the index of the first chunk known to fail or to end
-		// the data: later chunks need no parsing.
-		stopAt = int(^uint(0) >> 1)
-	)
-	tasks := make(chan copyChunk, l.workers)
-	var wg sync.WaitGroup
-	for w := 0; w < l.workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+func (l *Loader) Load(ctx context.Context, r io.Reader) ([]arrow.Record, int64, error) {
+	results, readErr := parseChunks(l.workers,
+		func(tasks chan<- copyChunk, stop func(int) bool) error { return l.split(ctx, r, tasks, stop) },
+		func() func(copyChunk) *chunkResult {
 			p := newChunkParser(l)
-			for t := range tasks {
-				mu.Lock()
-				skip := t.idx > stopAt
-				mu.Unlock()
-				var res *chunkResult
-				if skip {
-					res = &chunkResult{}
-				} else {
-					res = p.parse(t.data, t.idx == 0)
-				}
+			return func(t copyChunk) *chunkResult {
+				res := p.parse(t.data, t.idx == 0)
 				l.putBuf(t.data)
-				mu.Lock()
-				for len(results) <= t.idx {
-					results = append(results, nil)
-				}
-				results[t.idx] = res
-				if (res.err != nil || res.ended) && t.idx < stopAt {
-					stopAt = t.idx
-				}
-				mu.Unlock()
+				return res
 			}
-		}()
-	}
-	readErr := l.split(ctx, r, tasks, func(idx int) bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return idx > stopAt
-	})
-	close(tasks)
-	wg.Wait()
-
+		})
 	var recs []arrow.Record
 	var rows int64
 	line := 0
@@ -165,7 +129,7 @@ func (l *copyLoader) load(ctx context.Context, r io.Reader) ([]arrow.Record, int
 
 // split reads r and hands out chunks that end at record boundaries. It
 // stops early once stop says the chunk about to be sent is not needed.
-func (l *copyLoader) split(ctx context.Context, r io.Reader, tasks chan<- copyChunk, stop func(int) bool) error {
+func (l *Loader) split(ctx context.Context, r io.Reader, tasks chan<- copyChunk, stop func(int) bool) error {
 	var carry []byte
 	inQuote := false // CSV: the quote state after the first scanned carried bytes
 	scanned := 0
@@ -218,7 +182,7 @@ func (l *copyLoader) split(ctx context.Context, r io.Reader, tasks chan<- copyCh
 const copyBufSlack = 64 << 10
 
 // getBuf returns an empty buffer with room for at least n bytes.
-func (l *copyLoader) getBuf(n int) []byte {
+func (l *Loader) getBuf(n int) []byte {
 	select {
 	case b := <-l.free:
 		if cap(b) >= n {
@@ -230,7 +194,7 @@ func (l *copyLoader) getBuf(n int) []byte {
 }
 
 // putBuf offers a parsed chunk's buffer for reuse.
-func (l *copyLoader) putBuf(b []byte) {
+func (l *Loader) putBuf(b []byte) {
 	select {
 	case l.free <- b[:0]:
 	default:
@@ -240,7 +204,7 @@ func (l *copyLoader) putBuf(b []byte) {
 // cutPoint returns the offset just past the last record end in buf (-1 if
 // none) and, when there is none, the quote state at the end of buf. Bytes
 // before from were scanned already and ended in state inQuote.
-func (l *copyLoader) cutPoint(buf []byte, from int, inQuote bool) (int, bool) {
+func (l *Loader) cutPoint(buf []byte, from int, inQuote bool) (int, bool) {
 	if !l.csv {
 		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
 			return i + 1, false
@@ -397,7 +361,7 @@ func (a *colAcc) appendValue(n int, v types.Value) {
 }
 
 // appendField parses one field's text into the column; row n.
-func (a *colAcc) appendField(n int, b []byte, l *copyLoader) error {
+func (a *colAcc) appendField(n int, b []byte, l *Loader) error {
 	switch a.kind {
 	case kindText:
 		a.setValid(n, true)
@@ -490,7 +454,7 @@ func (a *colAcc) finish(rows int) arrow.Array {
 
 // chunkParser parses chunks; one per worker, reused.
 type chunkParser struct {
-	l       *copyLoader
+	l       *Loader
 	cols    []*colAcc // by table column
 	rows    int       // rows in the current batch
 	scratch []byte    // de-escaped / unquoted field
@@ -519,7 +483,7 @@ type fastCol struct {
 	acc *colAcc
 }
 
-func newChunkParser(l *copyLoader) *chunkParser {
+func newChunkParser(l *Loader) *chunkParser {
 	p := &chunkParser{l: l, cols: make([]*colAcc, len(l.defs))}
 	for c, d := range l.defs {
 		p.cols[c] = newColAcc(d.Type)
@@ -980,18 +944,18 @@ func (p *chunkParser) declineFast(k int) {
 
 // rowCheck re-reads a bad record on the reference path and returns its
 // error (rowValues).
-func (l *copyLoader) rowCheck(raw string) error {
+func (l *Loader) rowCheck(raw string) error {
 	if _, re := l.rowValues(raw); re != nil {
 		return re
 	}
-	return &rowError{err: pgerr.New(codeBadCopyFormat, "invalid COPY data"), raw: raw}
+	return &rowError{err: pgerr.New(CodeBadCopyFormat, "invalid COPY data"), raw: raw}
 }
 
 // rowValues reads a record on the reference path (split into strings,
 // types.ParseTextFormat per field, then the omitted columns' defaults) and
 // returns its row or its error in PostgreSQL's order: extra data, then per
 // column missing data or bad input, then the defaults, then NOT NULL.
-func (l *copyLoader) rowValues(raw string) ([]types.Value, *rowError) {
+func (l *Loader) rowValues(raw string) ([]types.Value, *rowError) {
 	var fields []string
 	var nulls []bool
 	var err error
@@ -1005,12 +969,12 @@ func (l *copyLoader) rowValues(raw string) ([]types.Value, *rowError) {
 	}
 	defs := l.defs
 	if len(fields) > len(l.x.Columns) {
-		return nil, &rowError{err: pgerr.New(codeBadCopyFormat, "extra data after last expected column"), raw: raw}
+		return nil, &rowError{err: pgerr.New(CodeBadCopyFormat, "extra data after last expected column"), raw: raw}
 	}
 	row := append([]types.Value(nil), l.fill...)
 	for i, c := range l.x.Columns {
 		if i >= len(fields) {
-			return nil, &rowError{err: pgerr.New(codeBadCopyFormat, "missing data for column \"%s\"", defs[c].Name), raw: raw}
+			return nil, &rowError{err: pgerr.New(CodeBadCopyFormat, "missing data for column \"%s\"", defs[c].Name), raw: raw}
 		}
 		if nulls[i] {
 			row[c] = types.NullValue
@@ -1195,7 +1159,7 @@ func (p *chunkParser) csvField(buf []byte, pos, nf int) ([]byte, bool, int, bool
 			for {
 				if i >= len(buf) {
 					p.scratch = s
-					return nil, false, 0, false, pgerr.New(codeBadCopyFormat, "unterminated CSV quoted field")
+					return nil, false, 0, false, pgerr.New(CodeBadCopyFormat, "unterminated CSV quoted field")
 				}
 				c := buf[i]
 				if c == e && i+1 < len(buf) && (buf[i+1] == q || buf[i+1] == e) && !(e == q && buf[i+1] != q) {
@@ -1232,13 +1196,4 @@ func (p *chunkParser) csvField(buf []byte, pos, nf int) ([]byte, bool, int, bool
 		isNull = true
 	}
 	return val, isNull, next, eol, nil
-}
-
-// copyWorkers is how many goroutines parse COPY input.
-func (s *session) copyWorkers() int {
-	n := s.eng.opts.Partitions
-	if c := runtime.NumCPU(); n > c {
-		n = c
-	}
-	return n
 }

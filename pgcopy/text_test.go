@@ -1,8 +1,7 @@
-package engine
+package pgcopy
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -65,14 +64,4 @@ func TestAppendFields(t *testing.T) {
 	if got := string(appendTextField(nil, []byte("a\tb\\c\nd|"), '|')); got != `a\tb\\c\nd\|` {
 		t.Errorf("text = %q", got)
 	}
-}
-
-// noCopyDefaults is copyDefaults for a COPY whose omitted columns are
-// all NULL (x binds over a table without DEFAULTs).
-func noCopyDefaults(x *sql.Copy) *copyDefaults {
-	d, err := newCopyDefaults(context.Background(), x, nil)
-	if err != nil || len(x.Defaults) > 0 {
-		panic(fmt.Sprintf("noCopyDefaults: %v (%d defaults)", err, len(x.Defaults)))
-	}
-	return d
 }
