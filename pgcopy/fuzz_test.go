@@ -80,7 +80,7 @@ var copyErrorCodes = map[string]bool{
 }
 
 // FuzzCopyText loads arbitrary bytes with the text/CSV loader twice, with
-// and without its fast record path: both must give the same rows or the
+// and without its fast scan of plain records: both must give the same rows or the
 // same error (code, message, detail, CONTEXT), and an error must be one of
 // copyErrorCodes with a CONTEXT line.
 func FuzzCopyText(f *testing.F) {
@@ -112,7 +112,7 @@ func FuzzCopyText(f *testing.F) {
 		fast, fastErr := fuzzLoad(x, data, true)
 		slow, slowErr := fuzzLoad(x, data, false)
 		if fast != slow {
-			t.Fatalf("%s\ninput %q\nfast path: %s\nreference: %s", x.Table.Name(), data, fast, slow)
+			t.Fatalf("%s\ninput %q\nfast scan: %s\nwithout: %s", x.Table.Name(), data, fast, slow)
 		}
 		for _, err := range []error{fastErr, slowErr} {
 			if err != nil {

@@ -1,12 +1,10 @@
 package pgcopy
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"io"
-	"strings"
 	"time"
 	"unsafe"
 
@@ -21,13 +19,24 @@ import (
 )
 
 // The text/CSV loader of COPY FROM. The input is cut into chunks at record
-// boundaries by one reader (for CSV it tracks quotes, so a quoted newline
-// never ends a chunk); workers parse chunks in parallel straight into Arrow
-// buffers (integers and text without a types.Value per field); the chunks'
-// batches are kept in input order. The first bad record in input order
-// fails the whole load: PostgreSQL counts lines as records, so every chunk
-// counts its records and the line of an error is known once the chunks
-// before it are counted.
+// boundaries by one reader (for CSV it tracks quotes as PostgreSQL's line
+// reader does, so a quoted newline never ends a chunk); workers (pool.go)
+// parse chunks in parallel straight into Arrow buffers (integers and text
+// without a types.Value per field); the chunks' batches are kept in input
+// order. The first bad record in input order fails the whole load.
+//
+// There is one record parser. Its fast scan (fastRecords) takes plain
+// records (no quotes, escapes, NULLs or carriage returns) field by field
+// into the columns; any other record, and any record whose value a type
+// refuses, goes through splitRecord (PostgreSQL's CopyReadAttributesText
+// and CopyReadAttributesCSV) and then appendRow; a bad row's error is
+// found by rowValues over the same split fields, in PostgreSQL's order
+// (NextCopyFrom, then the defaults, then NOT NULL).
+//
+// Line numbers are PostgreSQL's: a line per record, plus the line breaks
+// inside quoted CSV fields (lineCount says which). Every chunk counts its
+// own, and the line of an error is known once the chunks before it are
+// counted.
 
 // copyChunkSize is the bytes per parse task: big enough that per-chunk
 // overhead vanishes, small enough that both cores get work early.
@@ -78,12 +87,34 @@ func NewLoader(x *sql.Copy, dflt *Defaults, f *types.Format, now time.Time, batc
 type chunkResult struct {
 	recs  []arrow.Record
 	rows  int64
-	lines int  // records seen (including a header and the end marker)
-	ended bool // the chunk held the end-of-data marker \.
-	err   error
-	// errLine is the line of err within the chunk (1-based); raw is that
-	// record's text, col the column name when the error is a field's.
-	errLine int
+	at    lineCount // the records seen (including a header and the end marker)
+	ended bool      // the chunk held the end-of-data marker \.
+	// crlf is set in the first chunk when the data's first record ends
+	// with CR LF.
+	crlf bool
+	err  error
+	// errAt is the line of err within the chunk (recs 0: err is not about
+	// a record, as a cancel).
+	errAt lineCount
+}
+
+// lineCount is a stretch of records in PostgreSQL's line numbers
+// (CopyReadLineText's cur_lineno): a line per record, plus each line break
+// inside a quoted CSV field of the kind the data's line ends are, LF, or
+// CR for CR LF data. The data's first record, read before that kind is
+// known, counts its CRs: it adds them to both lf and cr.
+type lineCount struct{ recs, lf, cr int }
+
+func (a lineCount) add(b lineCount) lineCount {
+	return lineCount{a.recs + b.recs, a.lf + b.lf, a.cr + b.cr}
+}
+
+// line is the line number of the stretch's end.
+func (a lineCount) line(crlf bool) int {
+	if crlf {
+		return a.recs + a.cr
+	}
+	return a.recs + a.lf
 }
 
 type copyChunk struct {
@@ -106,17 +137,18 @@ func (l *Loader) Load(ctx context.Context, r io.Reader) ([]arrow.Record, int64, 
 		})
 	var recs []arrow.Record
 	var rows int64
-	line := 0
+	var at lineCount
+	crlf := len(results) > 0 && results[0].crlf
 	for _, res := range results {
 		if res.err != nil {
-			if res.errLine == 0 {
+			if res.errAt.recs == 0 {
 				return nil, 0, res.err // cancelled, or not about a row
 			}
-			return nil, 0, res.err.(*rowError).withLine(l.x.Table.Name(), line+res.errLine)
+			return nil, 0, res.err.(*rowError).withLine(l.x.Table.Name(), at.add(res.errAt).line(crlf))
 		}
 		recs = append(recs, res.recs...)
 		rows += res.rows
-		line += res.lines
+		at = at.add(res.at)
 		if res.ended {
 			return recs, rows, nil
 		}
@@ -211,32 +243,69 @@ func (l *Loader) cutPoint(buf []byte, from int, inQuote bool) (int, bool) {
 		}
 		return -1, false
 	}
-	q, e := l.x.Quote[0], l.x.Escape[0]
-	if !inQuote && bytes.IndexByte(buf[from:], q) < 0 {
+	if !inQuote && bytes.IndexByte(buf[from:], l.x.Quote[0]) < 0 {
 		// No quote at all: the common case.
 		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
 			return i + 1, false
 		}
 		return -1, false
 	}
-	// A quote toggles the state wherever it is, as PostgreSQL's line reader
-	// does; inside quotes an escape protects the next quote or escape.
 	last := -1
-	for i := from; i < len(buf); i++ {
+	for i := from; ; {
+		lf, q, _ := l.scanCSVLine(buf, i, inQuote)
+		if lf < 0 {
+			if last < 0 {
+				return -1, q
+			}
+			return last + 1, false
+		}
+		last, i, inQuote = lf, lf+1, false
+	}
+}
+
+// scanCSVLine scans CSV from buf[i], in quote state inQuote, as
+// PostgreSQL's line reader does (CopyReadLineText: a quote toggles the
+// state wherever it is; inside quotes an escape protects a following quote
+// or escape) up to the first line feed outside quotes. It returns its
+// offset (-1 if none), the quote state there or at the end of buf, and the
+// line breaks it passed inside quotes.
+func (l *Loader) scanCSVLine(buf []byte, i int, inQuote bool) (int, bool, lineCount) {
+	q, e := l.x.Quote[0], l.x.Escape[0]
+	var b lineCount
+	for ; i < len(buf); i++ {
 		c := buf[i]
 		switch {
 		case inQuote && c == e && e != q && i+1 < len(buf) && (buf[i+1] == q || buf[i+1] == e):
 			i++
 		case c == q:
 			inQuote = !inQuote
-		case c == '\n' && !inQuote:
-			last = i
+		case c == '\n':
+			if !inQuote {
+				return i, false, b
+			}
+			b.lf++
+		case c == '\r' && inQuote:
+			b.cr++
 		}
 	}
-	if last < 0 {
-		return -1, inQuote
+	return -1, inQuote, b
+}
+
+// lineEnd returns the offset after the line at pos (or the end of buf) as
+// PostgreSQL's line reader finds it, and in CSV the line breaks inside its
+// quotes.
+func (l *Loader) lineEnd(buf []byte, pos int) (int, lineCount) {
+	if !l.csv {
+		if i := bytes.IndexByte(buf[pos:], '\n'); i >= 0 {
+			return pos + i + 1, lineCount{}
+		}
+		return len(buf), lineCount{}
 	}
-	return last + 1, false
+	lf, _, b := l.scanCSVLine(buf, pos, false)
+	if lf < 0 {
+		return len(buf), b
+	}
+	return lf + 1, b
 }
 
 // rowError is a bad record before its absolute line number is known.
@@ -244,9 +313,9 @@ type rowError struct {
 	err error
 	col string
 	raw string // the field (col != "") or the whole record
-	// line is the record's line in its chunk when it is not the record
-	// being parsed (a batch's volatile default); 0 otherwise.
-	line int
+	// at is the record's line in its chunk when it is not the record
+	// being parsed (a batch's volatile default); recs 0 otherwise.
+	at lineCount
 }
 
 func (e *rowError) Error() string { return e.err.Error() }
@@ -454,11 +523,25 @@ func (a *colAcc) finish(rows int) arrow.Array {
 
 // chunkParser parses chunks; one per worker, reused.
 type chunkParser struct {
-	l       *Loader
-	cols    []*colAcc // by table column
-	rows    int       // rows in the current batch
-	scratch []byte    // de-escaped / unquoted field
-	res     *chunkResult
+	l     *Loader
+	cols  []*colAcc // by table column
+	rows  int       // rows in the current batch
+	res   *chunkResult
+	first bool // the chunk is the data's first
+	// batchAt counts the chunk's records before the batch's first row.
+	batchAt lineCount
+
+	// The record splitRecord split last: each field's value (aliasing
+	// the chunk or attr, which holds de-escaped and unquoted values, as
+	// PostgreSQL's attribute_buf) and whether it is NULL.
+	vals  [][]byte
+	nulls []bool
+	attr  []byte
+	// breaks counts the line breaks inside its quoted fields (lf, cr).
+	breaks lineCount
+	// rowFails is set when an omitted column fails every row (its
+	// per-statement default errs or is NULL under NOT NULL).
+	rowFails bool
 
 	// The fast path (fastRecord): fast says it may be tried; special
 	// marks the bytes it leaves to record (delimiter, line ends, the
@@ -492,6 +575,7 @@ func newChunkParser(l *Loader) *chunkParser {
 	p.fast = !l.noFast && len(x.Columns) > 0 && len(x.Delimiter) == 1
 	for c, d := range l.defs {
 		if l.dflt.rowFails(c, d.NotNull) {
+			p.rowFails = true
 			p.fast = false // every row fails: let record say how
 		}
 	}
@@ -512,11 +596,10 @@ func newChunkParser(l *Loader) *chunkParser {
 	return p
 }
 
-// flush closes the current batch, whose last row is on line lastLine of
-// the chunk and ends at offset end. Volatile defaults are evaluated over
+// flush closes the current batch, whose last row ends at offset end. Volatile defaults are evaluated over
 // the whole batch; when that fails (an error, or NULL in a NOT NULL column)
 // the batch's rows are re-read one by one for the first failing row.
-func (p *chunkParser) flush(lastLine, end int) error {
+func (p *chunkParser) flush(end int) error {
 	if p.rows == 0 {
 		return nil
 	}
@@ -534,7 +617,7 @@ func (p *chunkParser) flush(lastLine, end int) error {
 			}
 		}
 		if err != nil {
-			if vol, err = p.rowByRow(lastLine, end); err != nil {
+			if vol, err = p.rowByRow(end); err != nil {
 				return err
 			}
 		}
@@ -556,6 +639,7 @@ func (p *chunkParser) flush(lastLine, end int) error {
 	p.res.rows += int64(p.rows)
 	p.rows = 0
 	p.starts = p.starts[:0]
+	p.batchAt = p.res.at
 	return nil
 }
 
@@ -567,24 +651,30 @@ var errNullDefault = errors.New("NULL default in a NOT NULL column")
 // to rowByRow.
 var errOrderedDefaults = errors.New("defaults with side effects")
 
-// rowByRow evaluates the batch's volatile defaults one row at a time on
-// the reference path (rowValues, which checks each row whole): the first
+// rowByRow evaluates the batch's volatile defaults one row at a time,
+// splitting each row again and checking it whole (rowValues): the first
 // row that fails gives the error, on its own line; if none does, its
 // values are the batch's.
-func (p *chunkParser) rowByRow(lastLine, end int) ([]arrow.Array, error) {
+func (p *chunkParser) rowByRow(end int) ([]arrow.Array, error) {
 	l := p.l
 	bs := make([]array.Builder, len(l.dflt.vol))
 	for i, v := range l.dflt.vol {
 		bs[i] = array.NewBuilder(memory.DefaultAllocator, l.defs[v.col].Type.ArrowType())
 	}
+	at := p.batchAt
 	for r := 0; r < p.rows; r++ {
 		e := end
 		if r+1 < p.rows {
 			e = p.starts[r+1]
 		}
-		row, re := l.rowValues(string(trimEOL(p.buf[p.starts[r]:e])))
+		if _, err := p.splitRecord(p.buf[:e], p.starts[r]); err != nil {
+			return nil, err // the row split before
+		}
+		at.recs++
+		at = at.add(p.recordBreaks(at.recs))
+		row, re := p.rowValues(trimEOL(p.buf[p.starts[r]:e]))
 		if re != nil {
-			re.line = lastLine - p.rows + 1 + r
+			re.at = at
 			return nil, re
 		}
 		for i, v := range l.dflt.vol {
@@ -612,68 +702,72 @@ func (p *chunkParser) parse(buf []byte, first bool) *chunkResult {
 	if res.err != nil || res.ended {
 		return res
 	}
-	res.lines++
-	return &chunkResult{lines: res.lines, errLine: res.lines, err: &rowError{err: pgerr.InvalidEncoding(buf[bad:])}}
+	// The bad record's line: PostgreSQL stops reading at the bad byte.
+	p.res = res
+	_, p.breaks = p.l.lineEnd(buf[:bad], max(start, 0))
+	res.at.recs++
+	return &chunkResult{at: res.at, errAt: res.at.add(p.recordBreaks(res.at.recs)), crlf: res.crlf, err: &rowError{err: pgerr.InvalidEncoding(buf[bad:])}}
 }
 
 // parseRecords parses one chunk of whole records of valid text.
 func (p *chunkParser) parseRecords(buf []byte, first bool) *chunkResult {
 	p.res = &chunkResult{}
 	p.rows, p.buf, p.starts = 0, buf, p.starts[:0]
+	p.first, p.batchAt = first, lineCount{}
 	for _, a := range p.cols {
 		a.reset()
 	}
 	x, l := p.l.x, p.l
 	pos := 0
 	for pos < len(buf) {
-		if !first || !x.Header || p.res.lines > 0 {
+		if !first || !x.Header || p.res.at.recs > 0 {
 			var err error
 			if pos, err = p.fastRecords(buf, pos); err != nil {
-				return p.failAfter(err, nil, pos)
+				return p.failAfter(err, nil, pos, lineCount{})
 			}
 			if pos >= len(buf) {
 				break
 			}
 		}
 		start := pos
-		p.res.lines++
+		p.res.at.recs++
 		if isEndMarker(buf[pos:]) {
 			p.res.ended = true
 			break
 		}
-		if first && x.Header && p.res.lines == 1 {
-			var err error
-			if pos, err = p.skipRecord(buf, pos); err != nil {
-				return p.fail(err, trimEOL(buf[start:pos]))
-			}
+		if first && x.Header && p.res.at.recs == 1 {
+			// PostgreSQL reads the header as a line and ignores it.
+			pos = p.skipLine(buf, pos)
+			p.res.crlf = pos >= 2 && buf[pos-2] == '\r' && buf[pos-1] == '\n'
+			p.batchAt = p.res.at
 			continue
 		}
 		next, err := p.record(buf, pos)
-		if err != nil {
-			var end int
-			if l.csv {
-				end, _ = p.skipRecord(buf, start)
-			} else {
-				end = lineEnd(buf, start)
-			}
-			return p.failAfter(err, trimEOL(buf[start:end]), start)
+		if first && p.res.at.recs == 1 {
+			p.res.crlf = next >= 2 && buf[next-2] == '\r' && buf[next-1] == '\n'
 		}
+		if err != nil {
+			// An unterminated quote's record ends at the end of the data,
+			// whose line break is the field's.
+			raw := buf[start:next]
+			if errors.As(err, new(*rowError)) {
+				raw = nil
+			}
+			return p.failAfter(err, raw, start, p.recordBreaks(p.res.at.recs))
+		}
+		p.res.at = p.res.at.add(p.recordBreaks(p.res.at.recs))
 		if p.track {
 			p.starts = append(p.starts, start)
 		}
 		pos = next
 		p.rows++
 		if p.rows == l.batch {
-			if err := p.flush(p.res.lines, pos); err != nil {
+			if err := p.flush(pos); err != nil {
 				return p.fail(err, nil)
 			}
 		}
 	}
-	last := p.res.lines
-	if p.res.ended {
-		last-- // the end marker's line
-	}
-	if err := p.flush(last, pos); err != nil {
+	if err := p.flush(pos); err != nil {
 		return p.fail(err, nil)
 	}
 	// A short last batch joins the one before it, so batches average at
@@ -705,15 +799,20 @@ func (a *colAcc) reset() {
 }
 
 // fail records the chunk's error at its current line (or the line a
-// batch's error names). The exact error of a bad row comes from the
-// reference path (rowCheck), which follows PostgreSQL's order of checks;
-// other errors get the record as context.
+// batch's error names). A bad row's error (a *rowError from rowValues)
+// carries its own context; other errors get the record as context.
 func (p *chunkParser) fail(err error, raw []byte) *chunkResult {
-	res := &chunkResult{lines: p.res.lines, errLine: p.res.lines}
+	return p.failAt(err, raw, lineCount{})
+}
+
+// failAt is fail for a record whose quoted fields hold the line breaks
+// breaks.
+func (p *chunkParser) failAt(err error, raw []byte, breaks lineCount) *chunkResult {
+	res := &chunkResult{at: p.res.at, errAt: p.res.at.add(breaks), crlf: p.res.crlf}
 	var re *rowError
 	if errors.As(err, &re) {
-		if re.line > 0 {
-			res.errLine = re.line
+		if re.at.recs > 0 {
+			res.errAt = re.at
 		}
 		res.err = re
 		return res
@@ -722,29 +821,42 @@ func (p *chunkParser) fail(err error, raw []byte) *chunkResult {
 	return res
 }
 
-// failAfter is fail for the record being parsed, which starts at offset
-// start, once the rows before it in the batch have their volatile
+// failAfter is failAt for the record being parsed, which starts at
+// offset start, once the rows before it in the batch have their volatile
 // defaults: a failing one is on an earlier line, so its error comes first.
-func (p *chunkParser) failAfter(err error, raw []byte, start int) *chunkResult {
+func (p *chunkParser) failAfter(err error, raw []byte, start int, breaks lineCount) *chunkResult {
 	var re *rowError
-	if p.track && p.rows > 0 && !(errors.As(err, &re) && re.line > 0) {
-		if ferr := p.flush(p.res.lines-1, start); ferr != nil {
+	if p.track && p.rows > 0 && !(errors.As(err, &re) && re.at.recs > 0) {
+		if ferr := p.flush(start); ferr != nil {
 			return p.fail(ferr, nil)
 		}
 	}
-	return p.fail(err, raw)
+	return p.failAt(err, raw, breaks)
+}
+
+// recordBreaks is the line breaks inside the quoted fields of the record
+// splitRecord split last, record number rec of the chunk.
+func (p *chunkParser) recordBreaks(rec int) lineCount {
+	b := p.breaks
+	if p.first && rec == 1 {
+		b.lf = b.cr // the data's first record counts CRs
+	}
+	return b
+}
+
+// skipLine returns the offset after the line at pos, as PostgreSQL's line
+// reader finds its end (in CSV, no line break inside quotes ends it), and
+// counts the breaks inside quotes.
+func (p *chunkParser) skipLine(buf []byte, pos int) int {
+	end, b := p.l.lineEnd(buf, pos)
+	p.breaks = b
+	p.res.at = p.res.at.add(p.recordBreaks(p.res.at.recs))
+	return end
 }
 
 func isEndMarker(b []byte) bool {
 	return len(b) >= 2 && b[0] == '\\' && b[1] == '.' &&
 		(len(b) == 2 || b[2] == '\n' || (b[2] == '\r' && (len(b) == 3 || b[3] == '\n')))
-}
-
-func lineEnd(buf []byte, pos int) int {
-	if i := bytes.IndexByte(buf[pos:], '\n'); i >= 0 {
-		return pos + i
-	}
-	return len(buf)
 }
 
 func trimEOL(b []byte) []byte {
@@ -753,55 +865,40 @@ func trimEOL(b []byte) []byte {
 }
 
 // record parses the record at pos into the columns and returns the offset
-// of the next record. On any problem it returns the exact error from the
-// reference path.
+// of the next record. A record that does not split (an unterminated CSV
+// quote) returns that error and the end of the chunk; a bad row returns
+// its error as rowValues finds it, in PostgreSQL's order.
 func (p *chunkParser) record(buf []byte, pos int) (int, error) {
+	next, err := p.splitRecord(buf, pos)
+	if err != nil {
+		return next, err
+	}
+	if !p.appendRow() {
+		return next, p.rowError(trimEOL(buf[pos:next]))
+	}
+	return next, nil
+}
+
+// appendRow appends the split record to the batch's columns (as row
+// p.rows) and reports whether it is a good row. On a bad one some columns
+// may hold a value of it: the chunk fails, so they are never used.
+func (p *chunkParser) appendRow() bool {
 	l := p.l
-	ncols := len(l.x.Columns)
-	start := pos
-	nf := 0
-	bad := false
-	for {
-		val, isNull, next, eol, err := p.field(buf, pos, nf)
-		if err != nil {
-			return 0, err
-		}
-		if nf < ncols {
-			c := l.x.Columns[nf]
-			a := p.cols[c]
-			if isNull {
-				if l.defs[c].NotNull {
-					bad = true
-				}
-				a.appendNull(p.rows)
-			} else if err := a.appendField(p.rows, val, l); err != nil {
-				bad = true
+	if len(p.vals) != len(l.x.Columns) || p.rowFails {
+		return false
+	}
+	for i, c := range l.x.Columns {
+		a := p.cols[c]
+		if p.nulls[i] {
+			if l.defs[c].NotNull {
+				return false
 			}
-		} else {
-			bad = true
-		}
-		nf++
-		pos = next
-		if eol {
-			break
+			a.appendNull(p.rows)
+		} else if err := a.appendField(p.rows, p.vals[i], l); err != nil {
+			return false
 		}
 	}
-	if nf < ncols {
-		bad = true
-	}
-	if !bad {
-		for c, d := range l.defs {
-			if l.dflt.rowFails(c, d.NotNull) {
-				bad = true
-			}
-		}
-	}
-	if bad {
-		end := pos
-		raw := string(trimEOL(buf[start:end]))
-		return 0, l.rowCheck(raw)
-	}
-	return pos, nil
+	return true
 }
 
 // fastRecords parses common records from pos on, each a row and a line,
@@ -812,7 +909,8 @@ func (p *chunkParser) record(buf []byte, pos int) (int, error) {
 // most 18 digits with an optional minus sign. Integer and text fields are
 // appended as they are scanned; on an uncommon record declineFast
 // truncates them back to the batch's p.rows rows. err is a bad value of a
-// type without a fast path, as record would report it (its line counted).
+// type without a fast path, as record reports it (splitRecord and
+// rowValues; its line counted).
 func (p *chunkParser) fastRecords(buf []byte, pos int) (int, error) {
 	if !p.fast {
 		return pos, nil
@@ -903,18 +1001,21 @@ records:
 				continue
 			}
 			if err := a.appendField(n, buf[p.bounds[2*f]:p.bounds[2*f+1]], p.l); err != nil {
-				p.res.lines++
-				return pos, p.l.rowCheck(string(trimEOL(buf[pos:min(i, len(buf))])))
+				// A plain record splits without error; rowValues then
+				// finds its first error in PostgreSQL's order.
+				p.res.at.recs++
+				end, _ := p.splitRecord(buf, pos)
+				return pos, p.rowError(trimEOL(buf[pos:end]))
 			}
 		}
 		if p.track {
 			p.starts = append(p.starts, pos)
 		}
 		pos = min(i, len(buf))
-		p.res.lines++
+		p.res.at.recs++
 		p.rows++
 		if p.rows == batch {
-			if err := p.flush(p.res.lines, pos); err != nil {
+			if err := p.flush(pos); err != nil {
 				return pos, err
 			}
 		}
@@ -942,73 +1043,64 @@ func (p *chunkParser) declineFast(k int) {
 	}
 }
 
-// rowCheck re-reads a bad record on the reference path and returns its
-// error (rowValues).
-func (l *Loader) rowCheck(raw string) error {
-	if _, re := l.rowValues(raw); re != nil {
+// rowError is the error of the split record, a bad row (rowValues).
+func (p *chunkParser) rowError(raw []byte) error {
+	if _, re := p.rowValues(raw); re != nil {
 		return re
 	}
-	return &rowError{err: pgerr.New(CodeBadCopyFormat, "invalid COPY data"), raw: raw}
+	return &rowError{err: pgerr.New(pgerr.InternalError, "COPY row rejected without an error"), raw: string(raw)}
 }
 
-// rowValues reads a record on the reference path (split into strings,
-// types.ParseTextFormat per field, then the omitted columns' defaults) and
-// returns its row or its error in PostgreSQL's order: extra data, then per
-// column missing data or bad input, then the defaults, then NOT NULL.
-func (l *Loader) rowValues(raw string) ([]types.Value, *rowError) {
-	var fields []string
-	var nulls []bool
-	var err error
-	if l.csv {
-		_, fields, nulls, err = readCSVRow(bufio.NewReader(strings.NewReader("")), raw, l.x)
-	} else {
-		fields, nulls, err = splitTextRow(raw, l.x.Delimiter[0], l.x.Null)
-	}
-	if err != nil {
-		return nil, &rowError{err: err, raw: raw}
-	}
+// rowValues converts the record splitRecord split (raw is its text, for
+// CONTEXT) into a row, checking in PostgreSQL's order (NextCopyFrom, then
+// ExecConstraints): extra data after the last column, then column by
+// column missing data or bad input, then the omitted columns' defaults in
+// table order, then NOT NULL.
+func (p *chunkParser) rowValues(raw []byte) ([]types.Value, *rowError) {
+	l := p.l
 	defs := l.defs
-	if len(fields) > len(l.x.Columns) {
-		return nil, &rowError{err: pgerr.New(CodeBadCopyFormat, "extra data after last expected column"), raw: raw}
+	if len(p.vals) > len(l.x.Columns) {
+		return nil, &rowError{err: pgerr.New(CodeBadCopyFormat, "extra data after last expected column"), raw: string(raw)}
 	}
 	row := append([]types.Value(nil), l.fill...)
 	for i, c := range l.x.Columns {
-		if i >= len(fields) {
-			return nil, &rowError{err: pgerr.New(CodeBadCopyFormat, "missing data for column \"%s\"", defs[c].Name), raw: raw}
+		if i >= len(p.vals) {
+			return nil, &rowError{err: pgerr.New(CodeBadCopyFormat, "missing data for column \"%s\"", defs[c].Name), raw: string(raw)}
 		}
-		if nulls[i] {
+		if p.nulls[i] {
 			row[c] = types.NullValue
 			continue
 		}
-		v, err := types.ParseTextFormat(fields[i], defs[c].Type, l.f, l.now)
+		v, err := types.ParseTextFormat(string(p.vals[i]), defs[c].Type, l.f, l.now)
 		if err != nil {
-			return nil, &rowError{err: err, col: defs[c].Name, raw: fields[i]}
+			return nil, &rowError{err: err, col: defs[c].Name, raw: string(p.vals[i])}
 		}
 		row[c] = v
 	}
 	if err := l.dflt.row(row); err != nil {
-		return nil, &rowError{err: err, raw: raw}
+		return nil, &rowError{err: err, raw: string(raw)}
 	}
 	if err := checkNotNull(l.x, row, l.f); err != nil {
-		return nil, &rowError{err: err, raw: raw}
+		return nil, &rowError{err: err, raw: string(raw)}
 	}
 	return row, nil
 }
 
-// skipRecord returns the offset after the record at pos.
-func (p *chunkParser) skipRecord(buf []byte, pos int) (int, error) {
-	if !p.l.csv {
-		e := lineEnd(buf, pos)
-		if e < len(buf) {
-			e++
-		}
-		return e, nil
-	}
+// splitRecord splits the record at pos into p.vals and p.nulls, as
+// PostgreSQL's CopyReadAttributesText / CopyReadAttributesCSV split a line,
+// and returns where the next record starts. A CSV quote left open at the
+// end of the chunk (the end of the data: chunks end at record boundaries)
+// is an error, with the end of the chunk.
+func (p *chunkParser) splitRecord(buf []byte, pos int) (int, error) {
+	p.vals, p.nulls, p.attr = p.vals[:0], p.nulls[:0], p.attr[:0]
+	p.breaks = lineCount{}
 	for nf := 0; ; nf++ {
-		_, _, next, eol, err := p.field(buf, pos, nf)
+		val, isNull, next, eol, err := p.field(buf, pos, nf)
 		if err != nil {
 			return len(buf), err
 		}
+		p.vals = append(p.vals, val)
+		p.nulls = append(p.nulls, isNull)
 		pos = next
 		if eol {
 			return pos, nil
@@ -1016,8 +1108,8 @@ func (p *chunkParser) skipRecord(buf []byte, pos int) (int, error) {
 	}
 }
 
-// field reads field number nf at pos: its value (aliasing buf or the
-// scratch buffer), whether it is NULL, where the next field or record
+// field reads field number nf at pos: its value (aliasing buf, or
+// appended to p.attr), whether it is NULL, where the next field or record
 // starts, and whether it ended the record.
 func (p *chunkParser) field(buf []byte, pos, nf int) (val []byte, isNull bool, next int, eol bool, err error) {
 	if p.l.csv {
@@ -1068,8 +1160,9 @@ func (p *chunkParser) textField(buf []byte, pos int) ([]byte, bool, int, bool, e
 	if string(raw) == p.l.x.Null {
 		return raw, true, next, eol, nil
 	}
-	p.scratch = unescapeText(p.scratch[:0], raw)
-	return p.scratch, false, next, eol, nil
+	at := len(p.attr)
+	p.attr = unescapeText(p.attr, raw)
+	return p.attr[at:], false, next, eol, nil
 }
 
 // unescapeText resolves the text format's backslash escapes.
@@ -1121,6 +1214,10 @@ func unescapeText(dst, s []byte) []byte {
 	return dst
 }
 
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
 func hexVal(c byte) byte {
 	switch {
 	case c >= '0' && c <= '9':
@@ -1145,9 +1242,10 @@ func (p *chunkParser) csvField(buf []byte, pos, nf int) ([]byte, bool, int, bool
 	var val []byte
 	quoted := false
 	if i < len(buf) && buf[i] == q {
-		// Quoted section(s): unquote into scratch.
+		// Quoted section(s): unquote into attr.
 		quoted = true
-		s := append(p.scratch[:0], buf[pos:i]...)
+		at := len(p.attr)
+		s := append(p.attr, buf[pos:i]...)
 		for i < len(buf) && buf[i] != delim && buf[i] != '\n' {
 			c := buf[i]
 			if c != q {
@@ -1158,7 +1256,7 @@ func (p *chunkParser) csvField(buf []byte, pos, nf int) ([]byte, bool, int, bool
 			i++ // opening quote
 			for {
 				if i >= len(buf) {
-					p.scratch = s
+					p.attr = s
 					return nil, false, 0, false, pgerr.New(CodeBadCopyFormat, "unterminated CSV quoted field")
 				}
 				c := buf[i]
@@ -1171,12 +1269,18 @@ func (p *chunkParser) csvField(buf []byte, pos, nf int) ([]byte, bool, int, bool
 					i++
 					break
 				}
+				switch c {
+				case '\n':
+					p.breaks.lf++
+				case '\r':
+					p.breaks.cr++
+				}
 				s = append(s, c)
 				i++
 			}
 		}
-		p.scratch = s
-		val = s
+		p.attr = s
+		val = s[at:]
 	} else {
 		val = buf[pos:i]
 	}
