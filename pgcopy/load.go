@@ -531,12 +531,13 @@ type chunkParser struct {
 	// batchAt counts the chunk's records before the batch's first row.
 	batchAt lineCount
 
-	// The record splitRecord split last: each field's value (aliasing
-	// the chunk or attr, which holds de-escaped and unquoted values, as
-	// PostgreSQL's attribute_buf) and whether it is NULL.
-	vals  [][]byte
-	nulls []bool
-	attr  []byte
+	// The record splitRecord split last (from the chunk split): each
+	// field's value, in split or in attr, which holds de-escaped and
+	// unquoted values as PostgreSQL's attribute_buf; offsets, not slices,
+	// so that storing them costs no write barrier.
+	fields []fieldRef
+	split  []byte
+	attr   []byte
 	// breaks counts the line breaks inside its quoted fields (lf, cr).
 	breaks lineCount
 	// rowFails is set when an omitted column fails every row (its
@@ -884,17 +885,17 @@ func (p *chunkParser) record(buf []byte, pos int) (int, error) {
 // may hold a value of it: the chunk fails, so they are never used.
 func (p *chunkParser) appendRow() bool {
 	l := p.l
-	if len(p.vals) != len(l.x.Columns) || p.rowFails {
+	if len(p.fields) != len(l.x.Columns) || p.rowFails {
 		return false
 	}
 	for i, c := range l.x.Columns {
 		a := p.cols[c]
-		if p.nulls[i] {
+		if p.fields[i].null {
 			if l.defs[c].NotNull {
 				return false
 			}
 			a.appendNull(p.rows)
-		} else if err := a.appendField(p.rows, p.vals[i], l); err != nil {
+		} else if err := a.appendField(p.rows, p.val(i), l); err != nil {
 			return false
 		}
 	}
@@ -1059,21 +1060,21 @@ func (p *chunkParser) rowError(raw []byte) error {
 func (p *chunkParser) rowValues(raw []byte) ([]types.Value, *rowError) {
 	l := p.l
 	defs := l.defs
-	if len(p.vals) > len(l.x.Columns) {
+	if len(p.fields) > len(l.x.Columns) {
 		return nil, &rowError{err: pgerr.New(CodeBadCopyFormat, "extra data after last expected column"), raw: string(raw)}
 	}
 	row := append([]types.Value(nil), l.fill...)
 	for i, c := range l.x.Columns {
-		if i >= len(p.vals) {
+		if i >= len(p.fields) {
 			return nil, &rowError{err: pgerr.New(CodeBadCopyFormat, "missing data for column \"%s\"", defs[c].Name), raw: string(raw)}
 		}
-		if p.nulls[i] {
+		if p.fields[i].null {
 			row[c] = types.NullValue
 			continue
 		}
-		v, err := types.ParseTextFormat(string(p.vals[i]), defs[c].Type, l.f, l.now)
+		v, err := types.ParseTextFormat(string(p.val(i)), defs[c].Type, l.f, l.now)
 		if err != nil {
-			return nil, &rowError{err: err, col: defs[c].Name, raw: string(p.vals[i])}
+			return nil, &rowError{err: err, col: defs[c].Name, raw: string(p.val(i))}
 		}
 		row[c] = v
 	}
@@ -1086,21 +1087,36 @@ func (p *chunkParser) rowValues(raw []byte) ([]types.Value, *rowError) {
 	return row, nil
 }
 
-// splitRecord splits the record at pos into p.vals and p.nulls, as
+// fieldRef is one field of the split record: its value is split[lo:hi],
+// or attr[lo:hi] when inAttr.
+type fieldRef struct {
+	lo, hi       int
+	inAttr, null bool
+}
+
+// val is field i's value.
+func (p *chunkParser) val(i int) []byte {
+	f := p.fields[i]
+	if f.inAttr {
+		return p.attr[f.lo:f.hi]
+	}
+	return p.split[f.lo:f.hi]
+}
+
+// splitRecord splits the record at pos into p.fields, as
 // PostgreSQL's CopyReadAttributesText / CopyReadAttributesCSV split a line,
 // and returns where the next record starts. A CSV quote left open at the
 // end of the chunk (the end of the data: chunks end at record boundaries)
 // is an error, with the end of the chunk.
 func (p *chunkParser) splitRecord(buf []byte, pos int) (int, error) {
-	p.vals, p.nulls, p.attr = p.vals[:0], p.nulls[:0], p.attr[:0]
+	p.fields, p.split, p.attr = p.fields[:0], buf, p.attr[:0]
 	p.breaks = lineCount{}
 	for nf := 0; ; nf++ {
-		val, isNull, next, eol, err := p.field(buf, pos, nf)
+		f, next, eol, err := p.field(buf, pos, nf)
 		if err != nil {
 			return len(buf), err
 		}
-		p.vals = append(p.vals, val)
-		p.nulls = append(p.nulls, isNull)
+		p.fields = append(p.fields, f)
 		pos = next
 		if eol {
 			return pos, nil
@@ -1108,17 +1124,17 @@ func (p *chunkParser) splitRecord(buf []byte, pos int) (int, error) {
 	}
 }
 
-// field reads field number nf at pos: its value (aliasing buf, or
-// appended to p.attr), whether it is NULL, where the next field or record
-// starts, and whether it ended the record.
-func (p *chunkParser) field(buf []byte, pos, nf int) (val []byte, isNull bool, next int, eol bool, err error) {
+// field reads field number nf at pos: its value (in buf, or appended to
+// p.attr) and whether it is NULL, where the next field or record starts,
+// and whether it ended the record.
+func (p *chunkParser) field(buf []byte, pos, nf int) (f fieldRef, next int, eol bool, err error) {
 	if p.l.csv {
 		return p.csvField(buf, pos, nf)
 	}
 	return p.textField(buf, pos)
 }
 
-func (p *chunkParser) textField(buf []byte, pos int) ([]byte, bool, int, bool, error) {
+func (p *chunkParser) textField(buf []byte, pos int) (fieldRef, int, bool, error) {
 	delim := p.l.x.Delimiter[0]
 	i := pos
 	for i < len(buf) {
@@ -1138,9 +1154,9 @@ func (p *chunkParser) textField(buf []byte, pos int) ([]byte, bool, int, bool, e
 		if i == len(buf) {
 			next = i
 		}
-		return val, string(val) == p.l.x.Null, next, eol, nil
+		return fieldRef{lo: pos, hi: pos + len(val), null: string(val) == p.l.x.Null}, next, eol, nil
 	}
-	// Escapes: find the field's end, then de-escape it as splitTextRow does.
+	// Escapes: find the field's end, then de-escape it.
 	j := i
 	for j < len(buf) && buf[j] != delim && buf[j] != '\n' {
 		if buf[j] == '\\' && j+1 < len(buf) && buf[j+1] != '\n' {
@@ -1158,11 +1174,11 @@ func (p *chunkParser) textField(buf []byte, pos int) ([]byte, bool, int, bool, e
 		next = j
 	}
 	if string(raw) == p.l.x.Null {
-		return raw, true, next, eol, nil
+		return fieldRef{lo: pos, hi: pos + len(raw), null: true}, next, eol, nil
 	}
 	at := len(p.attr)
 	p.attr = unescapeText(p.attr, raw)
-	return p.attr[at:], false, next, eol, nil
+	return fieldRef{lo: at, hi: len(p.attr), inAttr: true}, next, eol, nil
 }
 
 // unescapeText resolves the text format's backslash escapes.
@@ -1228,7 +1244,7 @@ func hexVal(c byte) byte {
 	return c - 'A' + 10
 }
 
-func (p *chunkParser) csvField(buf []byte, pos, nf int) ([]byte, bool, int, bool, error) {
+func (p *chunkParser) csvField(buf []byte, pos, nf int) (fieldRef, int, bool, error) {
 	x := p.l.x
 	delim, q, e := x.Delimiter[0], x.Quote[0], x.Escape[0]
 	i := pos
@@ -1241,10 +1257,11 @@ func (p *chunkParser) csvField(buf []byte, pos, nf int) ([]byte, bool, int, bool
 	}
 	var val []byte
 	quoted := false
+	at := pos
 	if i < len(buf) && buf[i] == q {
 		// Quoted section(s): unquote into attr.
 		quoted = true
-		at := len(p.attr)
+		at = len(p.attr)
 		s := append(p.attr, buf[pos:i]...)
 		for i < len(buf) && buf[i] != delim && buf[i] != '\n' {
 			c := buf[i]
@@ -1257,7 +1274,7 @@ func (p *chunkParser) csvField(buf []byte, pos, nf int) ([]byte, bool, int, bool
 			for {
 				if i >= len(buf) {
 					p.attr = s
-					return nil, false, 0, false, pgerr.New(CodeBadCopyFormat, "unterminated CSV quoted field")
+					return fieldRef{}, 0, false, pgerr.New(CodeBadCopyFormat, "unterminated CSV quoted field")
 				}
 				c := buf[i]
 				if c == e && i+1 < len(buf) && (buf[i+1] == q || buf[i+1] == e) && !(e == q && buf[i+1] != q) {
@@ -1299,5 +1316,5 @@ func (p *chunkParser) csvField(buf []byte, pos, nf int) ([]byte, bool, int, bool
 	if quoted && nf < len(x.ForceNull) && x.ForceNull[nf] && string(val) == x.Null {
 		isNull = true
 	}
-	return val, isNull, next, eol, nil
+	return fieldRef{lo: at, hi: at + len(val), inAttr: quoted, null: isNull}, next, eol, nil
 }

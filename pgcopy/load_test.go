@@ -148,8 +148,9 @@ func TestSplitRecord(t *testing.T) {
 				break
 			}
 			var fs []string
-			for i, v := range p.vals {
-				if p.nulls[i] {
+			for i, f := range p.fields {
+				v := p.val(i)
+				if f.null {
 					fs = append(fs, "NULL")
 				} else {
 					fs = append(fs, fmt.Sprintf("%q", v))
