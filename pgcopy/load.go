@@ -748,13 +748,7 @@ func (p *chunkParser) parseRecords(buf []byte, first bool) *chunkResult {
 			p.res.crlf = next >= 2 && buf[next-2] == '\r' && buf[next-1] == '\n'
 		}
 		if err != nil {
-			// An unterminated quote's record ends at the end of the data,
-			// whose line break is the field's.
-			raw := buf[start:next]
-			if errors.As(err, new(*rowError)) {
-				raw = nil
-			}
-			return p.failAfter(err, raw, start, p.recordBreaks(p.res.at.recs))
+			return p.failAfter(err, nil, start, p.recordBreaks(p.res.at.recs))
 		}
 		p.res.at = p.res.at.add(p.recordBreaks(p.res.at.recs))
 		if p.track {
@@ -866,13 +860,16 @@ func trimEOL(b []byte) []byte {
 }
 
 // record parses the record at pos into the columns and returns the offset
-// of the next record. A record that does not split (an unterminated CSV
-// quote) returns that error and the end of the chunk; a bad row returns
-// its error as rowValues finds it, in PostgreSQL's order.
+// of the next record. A record that does not split returns that error; a
+// bad row returns its error as rowValues finds it, in PostgreSQL's order.
 func (p *chunkParser) record(buf []byte, pos int) (int, error) {
 	next, err := p.splitRecord(buf, pos)
 	if err != nil {
-		return next, err
+		raw := buf[pos:next]
+		if !p.l.csv {
+			raw = trimEOL(raw)
+		} // else an unterminated quote, whose line break is the field's
+		return next, &rowError{err: err, raw: string(raw)}
 	}
 	if !p.appendRow() {
 		return next, p.rowError(trimEOL(buf[pos:next]))
@@ -1105,16 +1102,19 @@ func (p *chunkParser) val(i int) []byte {
 
 // splitRecord splits the record at pos into p.fields, as
 // PostgreSQL's CopyReadAttributesText / CopyReadAttributesCSV split a line,
-// and returns where the next record starts. A CSV quote left open at the
-// end of the chunk (the end of the data: chunks end at record boundaries)
-// is an error, with the end of the chunk.
+// and returns where the next record starts. Its errors, with the end of
+// the record: a CSV quote left open at the end of the chunk (the end of the
+// data: chunks end at record boundaries; the record ends there), and text
+// that escapes made invalid.
 func (p *chunkParser) splitRecord(buf []byte, pos int) (int, error) {
 	p.fields, p.split, p.attr = p.fields[:0], buf, p.attr[:0]
 	p.breaks = lineCount{}
+	start := pos
 	for nf := 0; ; nf++ {
 		f, next, eol, err := p.field(buf, pos, nf)
 		if err != nil {
-			return len(buf), err
+			end, _ := p.l.lineEnd(buf, start)
+			return end, err
 		}
 		p.fields = append(p.fields, f)
 		pos = next
@@ -1178,6 +1178,11 @@ func (p *chunkParser) textField(buf []byte, pos int) (fieldRef, int, bool, error
 	}
 	at := len(p.attr)
 	p.attr = unescapeText(p.attr, raw)
+	// PostgreSQL checks the encoding of a field whose escapes gave a NUL
+	// or a non-ASCII byte as it splits the line (CopyReadAttributesText).
+	if err := pgerr.CheckUTF8(p.attr[at:]); err != nil {
+		return fieldRef{}, next, eol, err
+	}
 	return fieldRef{lo: at, hi: len(p.attr), inAttr: true}, next, eol, nil
 }
 

@@ -178,11 +178,22 @@ func TestCopyErrorsLikePostgres(t *testing.T) {
 	loose := []storage.ColumnDef{
 		{Name: "a", Type: types.TextType}, {Name: "b", Type: types.Int4Type}, {Name: "c", Type: types.TextType},
 	}
+	enc := []storage.ColumnDef{
+		{Name: "a", Type: types.Int4Type}, {Name: "b", Type: types.TextType}, {Name: "c", Type: types.Int4Type},
+	}
 	for _, c := range []struct {
 		cols        []storage.ColumnDef
 		query, data string
 		want        string
 	}{
+		// Escapes that make a NUL or bad UTF-8 fail as the line is split,
+		// before any other check.
+		{enc, "COPY t FROM STDIN", "1\tab\\0c\t3\n", `error 22021: invalid byte sequence for encoding "UTF8": 0x00 () [COPY t, line 1: "1	ab\0c	3"]`},
+		{enc, "COPY t FROM STDIN", "x\tab\\x00c\t3\n", `error 22021: invalid byte sequence for encoding "UTF8": 0x00 () [COPY t, line 1: "x	ab\x00c	3"]`},
+		{enc, "COPY t FROM STDIN", "1\tab\\xffc\t3\r\n", `error 22021: invalid byte sequence for encoding "UTF8": 0xff () [COPY t, line 1: "1	ab\xffc	3"]`},
+		{enc, "COPY t FROM STDIN", "1\tab\\0c\t3\t4\n", `error 22021: invalid byte sequence for encoding "UTF8": 0x00 () [COPY t, line 1: "1	ab\0c	3	4"]`},
+		{enc, "COPY t FROM STDIN", "1\t\\0\n", `error 22021: invalid byte sequence for encoding "UTF8": 0x00 () [COPY t, line 1: "1	\0"]`},
+		{enc, "COPY t FROM STDIN", "1\tab\\xc3\\xa9\t3\n", "1 rows"},
 		{strict, "COPY t FROM STDIN", "x\t\\N\tabc\textra\n", `error 22P04: extra data after last expected column () [COPY t, line 1: "x	\N	abc	extra"]`},
 		{strict, "COPY t FROM STDIN", "x\n", `error 22P02: invalid input syntax for type integer: "x" () [COPY t, line 1, column a: "x"]`},
 		{strict, "COPY t FROM STDIN", "1\tx\tabc\n", `error 22P02: invalid input syntax for type integer: "x" () [COPY t, line 1, column b: "x"]`},
