@@ -1291,11 +1291,12 @@ func (p *chunkParser) csvField(buf []byte, pos, nf int) (fieldRef, int, bool, er
 					i++
 					break
 				}
-				switch c {
-				case '\n':
-					p.breaks.lf++
-				case '\r':
-					p.breaks.cr++
+				if c <= '\r' { // a line break inside quotes counts as a line
+					if c == '\n' {
+						p.breaks.lf++
+					} else if c == '\r' {
+						p.breaks.cr++
+					}
 				}
 				s = append(s, c)
 				i++

@@ -213,6 +213,8 @@ func TestCopyErrorsLikePostgres(t *testing.T) {
 		{loose, "COPY t FROM STDIN (FORMAT csv)", "1,2,ab\n\"3\n4\",5,ab\n6,y,z\n", `error 22P02: invalid input syntax for type integer: "y" () [COPY t, line 4, column b: "y"]`},
 		{loose, "COPY t FROM STDIN (FORMAT csv)", "\"3\n4\",5,ab\n6,y,z\n", `error 22P02: invalid input syntax for type integer: "y" () [COPY t, line 2, column b: "y"]`},
 		{loose, "COPY t FROM STDIN (FORMAT csv)", "1,2,3\r\n\"3\r\n4\",5,ab\r\n6,y,z\r\n", `error 22P02: invalid input syntax for type integer: "y" () [COPY t, line 4, column b: "y"]`},
+		{loose, "COPY t FROM STDIN (FORMAT csv)", "1,2,\"a\"\r\n\"3\r\n4\",5,\"ab\"\r\n6,y,\"z\"\r\n", `error 22P02: invalid input syntax for type integer: "y" () [COPY t, line 4, column b: "y"]`},
+		{loose, "COPY t FROM STDIN (FORMAT csv)", "1,2,\"a\"\n\"3\r\n4\",5,\"ab\"\n6,y,\"z\"\n", `error 22P02: invalid input syntax for type integer: "y" () [COPY t, line 4, column b: "y"]`},
 		{loose, "COPY t FROM STDIN (FORMAT csv, HEADER)", "\"h\r\nx\",b,c\r\n\"3\r\n4\",5,ab\r\n6,y,z\r\n", `error 22P02: invalid input syntax for type integer: "y" () [COPY t, line 5, column b: "y"]`},
 		{loose, "COPY t FROM STDIN (FORMAT csv, HEADER)", "\"h\nx\",b,c\n\"3\n4\",5,ab\n6,y,z\n", `error 22P02: invalid input syntax for type integer: "y" () [COPY t, line 4, column b: "y"]`},
 		{loose, "COPY t FROM STDIN (FORMAT csv)", "\"a\rb\",1,2\n\"3\n4\",5,ab\n6,y,z\n", `error 22P02: invalid input syntax for type integer: "y" () [COPY t, line 5, column b: "y"]`},
