@@ -1,10 +1,11 @@
 // Package pgcopy holds COPY's data formats and the client's binary value
 // format, below the engine that runs the statements:
 //
-//   - text and CSV COPY FROM (load.go, the record parser; pool.go, the
-//     workers that parse chunks in parallel): one parser, with PostgreSQL's
-//     semantics and its order of errors, and a fast scan for plain records
-//     inside it;
+//   - text and CSV COPY FROM (load.go, cutting the input into chunks and
+//     putting the results together; pool.go, the workers that parse chunks
+//     in parallel; parse.go, the record parser; columns.go, the Arrow
+//     columns it fills): one parser, with PostgreSQL's semantics, error
+//     order and line numbers, and a fast scan for plain records inside it;
 //   - the omitted columns' DEFAULTs (defaults.go), which the engine binds
 //     and compiles and pgcopy evaluates per row or per batch;
 //   - binary COPY (binarycopy.go) and the binary send/receive format of
