@@ -3,62 +3,26 @@ package engine
 import (
 	"context"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/optimizer"
+	"github.com/joind/joind/pgcopy"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
 )
 
-// copyDefaults gives COPY FROM the values of the columns its column list
-// omits, from the DEFAULTs the binder bound (sql.Copy.Defaults) as INSERT
-// binds them, evaluated as PostgreSQL's CopyFrom evaluates them: errors
-// its planner raises folding constants fail the statement before any data
-// is read; a volatile default (random(), clock_timestamp()) is evaluated
-// for every row, vectorized over each batch; any other default has one
-// value for the statement, computed once. A per-statement default that
-// fails to evaluate fails the first row (after that row's own fields are
-// checked), as it fails every row in PostgreSQL, and a COPY of no rows
-// succeeds.
-type copyDefaults struct {
-	ctx   context.Context
-	given []bool        // per table column: the column list names it
-	fill  []types.Value // per table column: the value of an omitted, non-volatile column
-	errs  []error       // per table column: its per-statement default's error
-	volAt []int         // per table column: its entry in vol, or -1
-	vol   []volatileDefault
-	// perRow is set when row has work beyond copying fill: a volatile
-	// default or an error.
-	perRow bool
-	// ordered is set when a default has side effects (set_config): every
-	// volatile default is then evaluated a row at a time, rows in input
-	// order, as PostgreSQL evaluates them (a batch would run each call of
-	// the expression for all rows before the next call).
-	ordered bool
-}
-
-type volatileDefault struct {
-	col  int
-	expr *operators.Compiled
-}
-
-// newCopyDefaults prepares x's defaults under the statement's EvalContext.
-func newCopyDefaults(ctx context.Context, x *sql.Copy, ectx *types.EvalContext) (*copyDefaults, error) {
-	defs := x.Table.Columns()
-	d := &copyDefaults{ctx: ctx, given: make([]bool, len(defs)), fill: make([]types.Value, len(defs)),
-		errs: make([]error, len(defs)), volAt: make([]int, len(defs))}
-	for _, c := range x.Columns {
-		d.given[c] = true
-	}
-	for i := range d.fill {
-		d.fill[i], d.volAt[i] = types.NullValue, -1
-	}
+// newCopyDefaults prepares the DEFAULTs of the columns COPY FROM omits
+// (bound by the binder as INSERT's are, sql.Copy.Defaults) under the
+// statement's EvalContext, for pgcopy to evaluate (pgcopy.Defaults says
+// how): errors PostgreSQL's planner raises folding constants fail here,
+// before any data is read; a constant default is one value, a volatile one
+// is compiled to run per row, any other is evaluated once now.
+func newCopyDefaults(ctx context.Context, x *sql.Copy, ectx *types.EvalContext) (*pgcopy.Defaults, error) {
+	d := pgcopy.NewDefaults(ctx, x)
 	if len(x.Defaults) == 0 {
 		return d, nil
 	}
+	defs := x.Table.Columns()
 	// PostgreSQL plans the defaults when COPY starts (expression_planner):
 	// `DEFAULT 1/0` fails then, even for no rows.
 	row := make([]plan.Expr, len(x.Defaults))
@@ -74,7 +38,7 @@ func newCopyDefaults(ctx context.Context, x *sql.Copy, ectx *types.EvalContext) 
 	for _, cd := range x.Defaults {
 		e := optimizer.FoldConstants(ectx, cd.Expr)
 		if k, ok := e.(*plan.Const); ok {
-			d.fill[cd.Column] = k.Val
+			d.SetValue(cd.Column, k.Val)
 			continue
 		}
 		c, err := operators.Compile(e, nil, env)
@@ -82,76 +46,14 @@ func newCopyDefaults(ctx context.Context, x *sql.Copy, ectx *types.EvalContext) 
 			return nil, err
 		}
 		if cd.Volatile {
-			d.volAt[cd.Column] = len(d.vol)
-			d.vol = append(d.vol, volatileDefault{col: cd.Column, expr: c})
-			d.perRow = true
-			d.ordered = d.ordered || cd.Ordered
+			d.AddVolatile(cd.Column, c, cd.Ordered)
 			continue
 		}
-		if d.fill[cd.Column], err = c.EvalConst(ctx); err != nil {
-			d.errs[cd.Column], d.perRow = err, true
+		if v, err := c.EvalConst(ctx); err != nil {
+			d.SetError(cd.Column, err)
+		} else {
+			d.SetValue(cd.Column, v)
 		}
 	}
 	return d, nil
-}
-
-// rowFails reports whether every row fails on omitted column c: its
-// per-statement default errs, or is NULL in a NOT NULL column.
-func (d *copyDefaults) rowFails(c int, notNull bool) bool {
-	return !d.given[c] && d.volAt[c] < 0 && (d.errs[c] != nil || notNull && d.fill[c].Null)
-}
-
-// row sets the omitted columns of one row whose given columns are set, in
-// table column order as PostgreSQL evaluates them; it returns the first
-// error.
-func (d *copyDefaults) row(vals []types.Value) error {
-	for c, given := range d.given {
-		switch {
-		case given:
-		case d.errs[c] != nil:
-			return d.errs[c]
-		case d.volAt[c] >= 0:
-			v, err := d.vol[d.volAt[c]].expr.EvalConst(d.ctx)
-			if err != nil {
-				return err
-			}
-			vals[c] = v
-		default:
-			vals[c] = d.fill[c]
-		}
-	}
-	return nil
-}
-
-// batch evaluates the volatile defaults for n rows: one array per entry of
-// vol. An error does not say which row failed: the caller finds it with row.
-func (d *copyDefaults) batch(n int) ([]arrow.Array, error) {
-	out := make([]arrow.Array, len(d.vol))
-	if d.ordered {
-		bs := make([]array.Builder, len(d.vol))
-		for i, v := range d.vol {
-			bs[i] = array.NewBuilder(memory.DefaultAllocator, v.expr.Type().ArrowType())
-		}
-		for r := 0; r < n; r++ {
-			for i, v := range d.vol {
-				val, err := v.expr.EvalConst(d.ctx)
-				if err != nil {
-					return nil, err
-				}
-				types.AppendValue(bs[i], v.expr.Type(), val)
-			}
-		}
-		for i, b := range bs {
-			out[i] = b.NewArray()
-		}
-		return out, nil
-	}
-	for i, v := range d.vol {
-		a, err := v.expr.EvalColumns(d.ctx, nil, n)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = a
-	}
-	return out, nil
 }

@@ -11,12 +11,8 @@ import (
 	"os"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/joind/joind/sql"
-	"github.com/joind/joind/storage"
-	"github.com/joind/joind/types"
 	"github.com/joind/joind/wire"
 )
 
@@ -99,47 +95,4 @@ func (r *psqlLines) Read(p []byte) (int, error) {
 	copy(p, r.data[:n])
 	r.data = r.data[n:]
 	return n, nil
-}
-
-// BenchmarkCopyChunkParse is one worker parsing one 2 MiB chunk of the
-// issue-7 CSV: the per-row cost of the parser alone.
-func BenchmarkCopyChunkParse(b *testing.B) {
-	data := genCopyCSV(100_000)
-	data = data[:bytes.LastIndexByte(data[:min(len(data), copyChunkSize)], '\n')+1]
-	x := copyBenchStmt(b)
-	l := newCopyLoader(x, noCopyDefaults(x), nil, time.Time{}, 4096, 1)
-	p := newChunkParser(l)
-	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if res := p.parse(data, true); res.err != nil {
-			b.Fatal(res.err)
-		}
-	}
-}
-
-// copyBenchStmt is COPY t (id bigint, n int, s text) FROM STDIN (FORMAT csv).
-func copyBenchStmt(b *testing.B) *sql.Copy {
-	return copyStmtFor(b, []storage.ColumnDef{
-		{Name: "id", Type: types.Type{ID: types.Int8, Typmod: -1}},
-		{Name: "n", Type: types.Type{ID: types.Int4, Typmod: -1}},
-		{Name: "s", Type: types.Type{ID: types.Text, Typmod: -1}},
-	}, "COPY t FROM STDIN (FORMAT csv)")
-}
-
-// copyStmtFor binds query (a COPY of table t) over a table t of cols.
-func copyStmtFor(tb testing.TB, cols []storage.ColumnDef, query string) *sql.Copy {
-	cat := storage.NewMemoryCatalog()
-	if _, err := cat.Create(context.Background(), "t", cols); err != nil {
-		tb.Fatal(err)
-	}
-	raws, err := sql.Parse(query)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	st, err := sql.Bind(raws[0], cat, &sql.BindOptions{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return st.(*sql.Copy)
 }

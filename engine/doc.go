@@ -18,9 +18,11 @@
 // (optimizer.Plan), builds their operators and runs them (and is the
 // SubqueryRunner for subquery expressions the optimizer kept as
 // expressions); engine encodes the rows, in portals for the extended
-// protocol.
+// protocol. COPY runs here as a statement (copy.go: the copy channel, the
+// transaction, appending the rows); its formats, parsing and writing are
+// pgcopy's.
 //
-// engine imports every lower layer (sql, optimizer, executor, operators,
-// settings, storage, types) and wire's interfaces; nothing imports engine
-// but cmd/joind and tests.
+// engine imports every lower layer (pgcopy, sql, optimizer, executor,
+// operators, settings, storage, types) and wire's interfaces; nothing
+// imports engine but cmd/joind and tests.
 package engine

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/operators"
+	"github.com/joind/joind/pgcopy"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/sql/plan"
@@ -175,9 +176,9 @@ func (p *preparedStmt) bind(params [][]byte, paramFormats, resultFormats []int16
 		case b == nil:
 			pt.params[i] = types.NullValue
 		case paramFormats[i] == 1:
-			v, err := decodeBinary(b, t)
-			if err == errBinaryTrailing {
-				err = pgerr.New(codeInvalidBinary, "incorrect binary data format in bind parameter %d", i+1)
+			v, err := pgcopy.DecodeBinary(b, t)
+			if err == pgcopy.ErrBinaryTrailing {
+				err = pgerr.New(pgcopy.CodeInvalidBinary, "incorrect binary data format in bind parameter %d", i+1)
 			}
 			if err != nil {
 				return nil, err

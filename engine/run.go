@@ -11,6 +11,7 @@ import (
 	"github.com/joind/joind/executor"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/optimizer"
+	"github.com/joind/joind/pgcopy"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/sql/plan"
@@ -189,7 +190,7 @@ func (e *rowEncoder) encode(rec arrow.Record, i int) [][]byte {
 			continue
 		}
 		if e.formats != nil && e.formats[c] == 1 {
-			e.buf = appendBinary(e.buf, v, t)
+			e.buf = pgcopy.AppendBinary(e.buf, v, t)
 		} else {
 			e.buf = types.FormatText(e.buf, v, t, e.f)
 		}

@@ -116,10 +116,9 @@
 //   - FuzzFrontendMessages (fuzz_engine_test.go, package wire_test): every
 //     message after startup, including extended protocol, binary
 //     parameters and COPY data, against joind's engine.
-//   - FuzzCopyText, FuzzCopyBinary, FuzzBinaryParam (engine/fuzz_test.go):
-//     the text/CSV COPY loader (its fast path must agree with the
-//     reference path), the binary COPY reader and the binary parameter
-//     decoder.
+//   - FuzzCopyText, FuzzCopyBinary, FuzzBinaryParam (pgcopy/fuzz_test.go):
+//     the text/CSV COPY loader (with and without its fast scan it must
+//     agree), the binary COPY reader and the binary parameter decoder.
 //
 // Each input of the wire targets goes to a fresh loopback connection; the
 // server must answer with well-formed messages, errors with a SQLSTATE
@@ -131,7 +130,7 @@
 // to search longer, run one target at a time from the repository root:
 //
 //	go test ./wire -run '^$' -fuzz '^FuzzFrontendMessages$' -fuzztime 30m
-//	go test ./engine -run '^$' -fuzz '^FuzzCopyText$' -fuzztime 30m
+//	go test ./pgcopy -run '^$' -fuzz '^FuzzCopyText$' -fuzztime 30m
 //
 // A failing input is written to the package's testdata/fuzz/<Target>/;
 // fix the code and commit the file with the fix.

@@ -1,4 +1,4 @@
-package engine
+package pgcopy
 
 import (
 	"encoding/hex"
@@ -56,41 +56,21 @@ func TestBinaryRoundTrip(t *testing.T) {
 		{types.IntervalType, types.Value{Iv: types.IntervalValue{Months: -3, Days: 40, Micros: 1}}},
 		{types.TextType, types.TextValue("héllo")},
 	} {
-		b := appendBinary(nil, c.v, c.typ)
-		got, err := decodeBinary(b, c.typ)
+		b := AppendBinary(nil, c.v, c.typ)
+		got, err := DecodeBinary(b, c.typ)
 		if err != nil || got.I != c.v.I || got.F != c.v.F || got.S != c.v.S || got.Iv != c.v.Iv {
 			t.Errorf("%v: %+v -> %x -> %+v, %v", c.typ, c.v, b, got, err)
 		}
 	}
-	if _, err := decodeBinary([]byte{1, 2, 3}, types.Int4Type); err == nil {
+	if _, err := DecodeBinary([]byte{1, 2, 3}, types.Int4Type); err == nil {
 		t.Error("3-byte int4 accepted")
-	}
-}
-
-func TestStripZone(t *testing.T) {
-	for in, want := range map[string]string{
-		"2024-01-01 +00":            "2024-01-01",
-		"2024-03-04 05:06:07.89+00": "2024-03-04 05:06:07.89",
-		"2024-03-04 05:06:07-08:00": "2024-03-04 05:06:07",
-		"2024-01-01":                "",
-	} {
-		got, ok := stripZone(in)
-		if want == "" {
-			if ok {
-				t.Errorf("stripZone(%q) = %q, want no change", in, got)
-			}
-			continue
-		}
-		if !ok || got != want {
-			t.Errorf("stripZone(%q) = %q %v, want %q", in, got, ok, want)
-		}
 	}
 }
 
 // TestDecodeBinaryLikePostgres: each case is what PostgreSQL 15 answers to
 // SELECT $1::<type> with the bytes bound in binary format (checked with
 // pgconn's ExecParams against the oracle); a trailing-bytes error is
-// errBinaryTrailing, which Bind words "in bind parameter N".
+// ErrBinaryTrailing, which Bind words "in bind parameter N".
 func TestDecodeBinaryLikePostgres(t *testing.T) {
 	for _, c := range []struct {
 		typ  types.Type
@@ -122,10 +102,10 @@ func TestDecodeBinaryLikePostgres(t *testing.T) {
 		{types.IntervalType, "000000000000000000000000000000", "08P01: insufficient data left in message"},
 	} {
 		b, _ := hex.DecodeString(c.hex)
-		v, err := decodeBinary(b, c.typ)
+		v, err := DecodeBinary(b, c.typ)
 		var got string
 		switch {
-		case err == errBinaryTrailing:
+		case err == ErrBinaryTrailing:
 			got = "trailing"
 		case err != nil:
 			got = pgerr.Code(err) + ": " + err.Error()

@@ -1,4 +1,4 @@
-package engine
+package pgcopy
 
 import (
 	"bufio"
@@ -19,7 +19,6 @@ import (
 // Each want is what PostgreSQL 15 answers to \copy t FROM file (FORMAT
 // binary) of the same bytes: rows loaded, or the error and its CONTEXT.
 func TestCopyBinaryLikePostgres(t *testing.T) {
-	s := testSession(t, 1)
 	x := copyStmtFor(t, []storage.ColumnDef{
 		{Name: "a", Type: types.Int4Type},
 		{Name: "b", Type: types.TextType},
@@ -60,7 +59,7 @@ func TestCopyBinaryLikePostgres(t *testing.T) {
 			array.NewBuilder(memory.DefaultAllocator, types.Int4Type.ArrowType()),
 			array.NewBuilder(memory.DefaultAllocator, types.TextType.ArrowType()),
 		}
-		rows, err := s.copyFromBinary(context.Background(), x, bufio.NewReader(strings.NewReader(c.data)), noCopyDefaults(x), builders)
+		rows, err := readBinary(context.Background(), x, bufio.NewReader(strings.NewReader(c.data)), noDefaults(x), &types.Format{DateStyle: "ISO, MDY"}, builders)
 		got := fmt.Sprintf("%d rows", rows)
 		if err != nil {
 			e := pgerr.As(err)

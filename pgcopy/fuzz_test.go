@@ -1,12 +1,12 @@
-package engine
+package pgcopy
 
 // Native fuzz targets for the input joind takes in bytes from clients: the
 // text/CSV and binary COPY FROM parsers and the binary parameter decoder.
-// `go test ./engine` runs their seeds and testdata/fuzz/<Name>/ (the
+// `go test ./pgcopy` runs their seeds and testdata/fuzz/<Name>/ (the
 // regression corpus: every input that once crashed or misbehaved); to
 // search for new inputs run one at a time, e.g.
 //
-//	go test ./engine -run '^$' -fuzz '^FuzzCopyText$' -fuzztime 5m
+//	go test ./pgcopy -run '^$' -fuzz '^FuzzCopyText$' -fuzztime 5m
 //
 // (.ci/run runs each for a few seconds.) A failing input is written to
 // testdata/fuzz/<Name>/; fix the code and commit it there.
@@ -80,7 +80,7 @@ var copyErrorCodes = map[string]bool{
 }
 
 // FuzzCopyText loads arbitrary bytes with the text/CSV loader twice, with
-// and without its fast record path: both must give the same rows or the
+// and without its fast scan of plain records: both must give the same rows or the
 // same error (code, message, detail, CONTEXT), and an error must be one of
 // copyErrorCodes with a CONTEXT line.
 func FuzzCopyText(f *testing.F) {
@@ -112,7 +112,7 @@ func FuzzCopyText(f *testing.F) {
 		fast, fastErr := fuzzLoad(x, data, true)
 		slow, slowErr := fuzzLoad(x, data, false)
 		if fast != slow {
-			t.Fatalf("%s\ninput %q\nfast path: %s\nreference: %s", x.Table.Name(), data, fast, slow)
+			t.Fatalf("%s\ninput %q\nfast scan: %s\nwithout: %s", x.Table.Name(), data, fast, slow)
 		}
 		for _, err := range []error{fastErr, slowErr} {
 			if err != nil {
@@ -125,9 +125,9 @@ func FuzzCopyText(f *testing.F) {
 // fuzzLoad loads data and describes the outcome: each row's values, or the
 // error with its code, detail and CONTEXT.
 func fuzzLoad(x *sql.Copy, data []byte, fast bool) (string, error) {
-	l := newCopyLoader(x, noCopyDefaults(x), &types.Format{DateStyle: "ISO, MDY"}, time.Time{}, 3, 2)
+	l := NewLoader(x, noDefaults(x), &types.Format{DateStyle: "ISO, MDY"}, time.Time{}, 3, 2)
 	l.noFast = !fast
-	recs, rows, err := l.load(context.Background(), bytes.NewReader(data))
+	recs, rows, err := l.Load(context.Background(), bytes.NewReader(data))
 	if err != nil {
 		e := pgerr.As(err)
 		return fmt.Sprintf("error %s: %s (%s) [%s]", e.Code, e.Message, e.Detail, e.Where), err
@@ -182,7 +182,6 @@ func checkCopyError(t *testing.T, err error, data []byte) {
 // the memory allocated is bounded by the input's size, whatever its length
 // words claim.
 func FuzzCopyBinary(f *testing.F) {
-	s := testSession(f, 1)
 	x := copyStmtFor(f, fuzzCopyColumns, "COPY t FROM STDIN (FORMAT binary)")
 	sub := copyStmtFor(f, fuzzCopyColumns, "COPY t (d, c, f) FROM STDIN (FORMAT binary)")
 	hdr := []byte(binaryCopySignature + "\x00\x00\x00\x00\x00\x00\x00\x00")
@@ -192,7 +191,7 @@ func FuzzCopyBinary(f *testing.F) {
 		}
 		return append(binary.BigEndian.AppendUint32(b, uint32(len(v))), v...)
 	}
-	// A full row, as appendBinary (COPY TO's encoder) writes each type.
+	// A full row, as AppendBinary (COPY TO's encoder) writes each type.
 	fmtv := &types.Format{DateStyle: "ISO, MDY"}
 	full := binary.BigEndian.AppendUint16(append([]byte(nil), hdr...), uint16(len(fuzzCopyColumns)))
 	for _, d := range fuzzCopyColumns {
@@ -206,7 +205,7 @@ func FuzzCopyBinary(f *testing.F) {
 		if err != nil {
 			f.Fatalf("%s: %v", d.Name, err)
 		}
-		full = field(full, appendBinary(nil, v, d.Type))
+		full = field(full, AppendBinary(nil, v, d.Type))
 	}
 	trailer := []byte{0xff, 0xff}
 	nulls := binary.BigEndian.AppendUint16(append([]byte(nil), hdr...), 3)
@@ -232,7 +231,7 @@ func FuzzCopyBinary(f *testing.F) {
 		for i, d := range defs {
 			builders[i] = array.NewBuilder(memory.DefaultAllocator, d.Type.ArrowType())
 		}
-		rows, err := s.copyFromBinary(context.Background(), cx, bufio.NewReaderSize(bytes.NewReader(data), 64<<10), noCopyDefaults(cx), builders)
+		rows, err := readBinary(context.Background(), cx, bufio.NewReaderSize(bytes.NewReader(data), 64<<10), noDefaults(cx), fmtv, builders)
 		return rows, builders, err
 	}
 	if rows, _, err := load(x, append(append(append([]byte(nil), full...), full[len(hdr):]...), trailer...)); rows != 2 || err != nil {
@@ -282,7 +281,7 @@ var binaryFuzzTypes = []types.Type{
 // FuzzBinaryParam decodes arbitrary bytes as each type's binary format (a
 // Bind parameter with format 1): the result is a value or one of the errors
 // PostgreSQL's receive functions raise, never a panic; re-encoding a value
-// with appendBinary and decoding it again is stable, and gives back the
+// with AppendBinary and decoding it again is stable, and gives back the
 // input itself where PostgreSQL's format has one spelling per value.
 func FuzzBinaryParam(f *testing.F) {
 	for i, t := range binaryFuzzTypes {
@@ -314,9 +313,9 @@ func FuzzBinaryParam(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, sel byte, data []byte) {
 		typ := binaryFuzzTypes[int(sel)%len(binaryFuzzTypes)]
-		v, err := decodeBinary(data, typ)
+		v, err := DecodeBinary(data, typ)
 		if err != nil {
-			if err == errBinaryTrailing {
+			if err == ErrBinaryTrailing {
 				return
 			}
 			var pe *pgerr.Error
@@ -347,12 +346,12 @@ func FuzzBinaryParam(f *testing.F) {
 		if again := types.FormatText(nil, back, typ, &types.Format{DateStyle: "ISO, MDY"}); !bytes.Equal(again, txt) {
 			t.Fatalf("%v %x: text %q reads back as %q", typ, data, txt, again)
 		}
-		enc := appendBinary(nil, v, typ)
-		v2, err := decodeBinary(enc, typ)
+		enc := AppendBinary(nil, v, typ)
+		v2, err := DecodeBinary(enc, typ)
 		if err != nil {
 			t.Fatalf("%v %x decoded to %+v, whose encoding %x does not decode: %v", typ, data, v, enc, err)
 		}
-		if enc2 := appendBinary(nil, v2, typ); !bytes.Equal(enc, enc2) {
+		if enc2 := AppendBinary(nil, v2, typ); !bytes.Equal(enc, enc2) {
 			t.Fatalf("%v %x: encoding is not stable: %x then %x", typ, data, enc, enc2)
 		}
 		if canonicalBinary(typ, data) && !bytes.Equal(enc, data) {

@@ -1,9 +1,8 @@
-package engine
+package pgcopy
 
-// PostgreSQL's binary wire formats (the typsend/typrecv of each type) for the
-// extended protocol. They live in engine, not wire, because wire must not
-// know about SQL types (its layering rule), and not in types, whose owner was
-// still editing the package when these were written.
+// PostgreSQL's binary formats of values (the typsend/typrecv of each type):
+// the extended protocol's binary parameters and result columns, and the
+// fields of binary COPY. Not in wire, which must not know SQL types.
 
 import (
 	"encoding/binary"
@@ -21,8 +20,8 @@ const (
 	pgEpochMicros = pgEpochDays * 86400 * 1000000
 )
 
-// appendBinary appends the binary send format of v (not NULL) of type t.
-func appendBinary(dst []byte, v types.Value, t types.Type) []byte {
+// AppendBinary appends the binary send format of v (not NULL) of type t.
+func AppendBinary(dst []byte, v types.Value, t types.Type) []byte {
 	switch t.ID {
 	case types.Bool:
 		if v.I != 0 {
@@ -146,25 +145,25 @@ func numericTextFromBinary(b []byte) (string, error) {
 	switch sign {
 	case numericPos, numericNeg, numericNaN, numericPInf, numericNInf:
 	default:
-		return "", pgerr.New(codeInvalidBinary, "invalid sign in external \"numeric\" value")
+		return "", pgerr.New(CodeInvalidBinary, "invalid sign in external \"numeric\" value")
 	}
 	if len(b) < 8 {
 		return "", errBinaryShort()
 	}
 	dscale := int(binary.BigEndian.Uint16(b[6:]))
 	if dscale > 0x3FFF { // NUMERIC_DSCALE_MASK
-		return "", pgerr.New(codeInvalidBinary, "invalid scale in external \"numeric\" value")
+		return "", pgerr.New(CodeInvalidBinary, "invalid scale in external \"numeric\" value")
 	}
 	for i := 0; i < ndigits; i++ {
 		if len(b) < 8+2*i+2 {
 			return "", errBinaryShort()
 		}
 		if binary.BigEndian.Uint16(b[8+2*i:]) > 9999 {
-			return "", pgerr.New(codeInvalidBinary, "invalid digit in external \"numeric\" value")
+			return "", pgerr.New(CodeInvalidBinary, "invalid digit in external \"numeric\" value")
 		}
 	}
 	if len(b) > 8+2*ndigits {
-		return "", errBinaryTrailing
+		return "", ErrBinaryTrailing
 	}
 	switch sign {
 	case numericNaN:
@@ -224,14 +223,14 @@ func pad4(d int) string {
 	return string([]byte{byte('0' + d/1000%10), byte('0' + d/100%10), byte('0' + d/10%10), byte('0' + d%10)})
 }
 
-// codeInvalidBinary is SQLSTATE invalid_binary_representation.
-const codeInvalidBinary = "22P03"
+// CodeInvalidBinary is SQLSTATE invalid_binary_representation.
+const CodeInvalidBinary = "22P03"
 
-// errBinaryTrailing is a binary value longer than its type's format: the
+// ErrBinaryTrailing is a binary value longer than its type's format: the
 // caller words it for its context, as PostgreSQL does ("incorrect binary
 // data format in bind parameter N" for Bind, "incorrect binary data format"
 // for COPY), both 22P03.
-var errBinaryTrailing = errors.New("incorrect binary data format")
+var ErrBinaryTrailing = errors.New("incorrect binary data format")
 
 // errBinaryShort is a binary value shorter than its type's format:
 // PostgreSQL's receive functions then read past the value's end, which is
@@ -248,17 +247,17 @@ const (
 	pgMinTimestamp = int64(-211813488000000000) // MIN_TIMESTAMP
 )
 
-// decodeBinary decodes a value in PostgreSQL's binary format (a Bind
+// DecodeBinary decodes a value in PostgreSQL's binary format (a Bind
 // parameter or a binary COPY field) as type t, as t's typreceive does:
-// a short value is 08P01, a long one errBinaryTrailing, a bad one the
+// a short value is 08P01, a long one ErrBinaryTrailing, a bad one the
 // type's own error.
-func decodeBinary(b []byte, t types.Type) (types.Value, error) {
+func DecodeBinary(b []byte, t types.Type) (types.Value, error) {
 	want := func(n int) error {
 		switch {
 		case len(b) < n:
 			return errBinaryShort()
 		case len(b) > n:
-			return errBinaryTrailing
+			return ErrBinaryTrailing
 		}
 		return nil
 	}

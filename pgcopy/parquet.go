@@ -1,4 +1,4 @@
-package engine
+package pgcopy
 
 import (
 	"bytes"
@@ -18,7 +18,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/cockroachdb/apd/v3"
-	"github.com/joind/joind/operators"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/sql/plan"
@@ -61,8 +60,9 @@ func parquetOutType(t types.Type) arrow.DataType {
 	return t.ArrowType()
 }
 
-// writeParquet writes op's rows as one Parquet file to w.
-func (s *session) writeParquet(ctx context.Context, x *sql.Copy, op operators.Operator, cols []plan.Column, w io.Writer) (int64, error) {
+// WriteParquet writes the rows of rows as one Parquet file to w; f is the
+// session's output format (for columns written as text).
+func WriteParquet(x *sql.Copy, rows Batches, cols []plan.Column, f *types.Format, w io.Writer) (int64, error) {
 	fields := make([]arrow.Field, len(cols))
 	for c, col := range cols {
 		fields[c] = arrow.Field{Name: x.Query.Names[c], Type: parquetOutType(col.Type), Nullable: true}
@@ -76,9 +76,8 @@ func (s *session) writeParquet(ctx context.Context, x *sql.Copy, op operators.Op
 	if err != nil {
 		return 0, pgerr.Wrap(err, pgerr.InternalError, "parquet: %v", err)
 	}
-	f := s.format()
 	var n int64
-	err = forEachBatch(ctx, op, func(rec arrow.Record) error {
+	err = rows(func(rec arrow.Record) error {
 		arrs := make([]arrow.Array, len(cols))
 		for c, col := range cols {
 			a, err := toParquetArray(rec.Column(c), col.Type, fields[c], f)
@@ -132,12 +131,14 @@ func toParquetArray(arr arrow.Array, t types.Type, field arrow.Field, f *types.F
 	return b.NewArray(), nil
 }
 
-// copyFromParquet reads a Parquet file (file, or all of r for STDIN).
-func (s *session) copyFromParquet(ctx context.Context, x *sql.Copy, dflt *copyDefaults, ectx *types.EvalContext, r io.Reader, f *os.File) ([]arrow.Record, int64, error) {
+// LoadParquet reads a Parquet file (fh, or all of r for STDIN) in
+// batches of batchSize rows; f is the session's format and ectx the
+// statement's (for text input and casts).
+func LoadParquet(ctx context.Context, x *sql.Copy, dflt *Defaults, f *types.Format, ectx *types.EvalContext, r io.Reader, fh *os.File, batchSize int) ([]arrow.Record, int64, error) {
 	var src parquet.ReaderAtSeeker
 	name := x.Filename
-	if f != nil {
-		src = f
+	if fh != nil {
+		src = fh
 	} else {
 		data, err := io.ReadAll(r)
 		if err != nil {
@@ -147,16 +148,16 @@ func (s *session) copyFromParquet(ctx context.Context, x *sql.Copy, dflt *copyDe
 	}
 	pr, err := file.NewParquetReader(src)
 	if err != nil {
-		return nil, 0, pgerr.New(codeBadCopyFormat, "COPY file \"%s\" is not a Parquet file: %v", name, err)
+		return nil, 0, pgerr.New(CodeBadCopyFormat, "COPY file \"%s\" is not a Parquet file: %v", name, err)
 	}
 	defer pr.Close()
-	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{Parallel: true, BatchSize: int64(max(s.eng.opts.BatchSize, 1))}, memory.DefaultAllocator)
+	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{Parallel: true, BatchSize: int64(max(batchSize, 1))}, memory.DefaultAllocator)
 	if err != nil {
-		return nil, 0, pgerr.New(codeBadCopyFormat, "COPY file \"%s\" is not a Parquet file: %v", name, err)
+		return nil, 0, pgerr.New(CodeBadCopyFormat, "COPY file \"%s\" is not a Parquet file: %v", name, err)
 	}
 	fsc, err := fr.Schema()
 	if err != nil {
-		return nil, 0, pgerr.New(codeBadCopyFormat, "Parquet file \"%s\": %v", name, err)
+		return nil, 0, pgerr.New(CodeBadCopyFormat, "Parquet file \"%s\": %v", name, err)
 	}
 	defs := x.Table.Columns()
 	// For each listed column: its file column and how to convert it.
@@ -166,7 +167,7 @@ func (s *session) copyFromParquet(ctx context.Context, x *sql.Copy, dflt *copyDe
 		d := defs[c]
 		fi := fsc.FieldIndices(d.Name)
 		if len(fi) == 0 {
-			return nil, 0, pgerr.New(codeBadCopyFormat, "Parquet file \"%s\" has no column \"%s\"", name, d.Name)
+			return nil, 0, pgerr.New(CodeBadCopyFormat, "Parquet file \"%s\" has no column \"%s\"", name, d.Name)
 		}
 		fld := fsc.Field(fi[0])
 		st, ok := parquetSourceType(fld.Type, d.Type)
@@ -184,11 +185,10 @@ func (s *session) copyFromParquet(ctx context.Context, x *sql.Copy, dflt *copyDe
 	}
 	rr, err := fr.GetRecordReader(ctx, leaves, nil)
 	if err != nil {
-		return nil, 0, pgerr.New(codeBadCopyFormat, "Parquet file \"%s\": %v", name, err)
+		return nil, 0, pgerr.New(CodeBadCopyFormat, "Parquet file \"%s\": %v", name, err)
 	}
 	defer rr.Release()
 	schema := arrowSchemaOf(defs)
-	f2 := s.format()
 	var recs []arrow.Record
 	var rows int64
 	for rr.Next() {
@@ -200,7 +200,7 @@ func (s *session) copyFromParquet(ctx context.Context, x *sql.Copy, dflt *copyDe
 		arrs := make([]arrow.Array, len(defs))
 		for i, c := range x.Columns {
 			col := in.Column(in.Schema().FieldIndices(defs[c].Name)[0])
-			a, err := fromParquetArray(col, srcTypes[i], defs[c], f2, ectx)
+			a, err := fromParquetArray(col, srcTypes[i], defs[c], f, ectx)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -229,18 +229,34 @@ func (s *session) copyFromParquet(ctx context.Context, x *sql.Copy, dflt *copyDe
 		rec := array.NewRecord(schema, arrs, int64(n))
 		for c, d := range defs {
 			if d.NotNull && arrs[c].NullN() > 0 {
-				return nil, 0, s.notNullViolation(x.Table, rec, c)
+				return nil, 0, notNullInBatch(x, rec, c, f)
 			}
 		}
 		recs = append(recs, rec)
 		rows += int64(n)
 	}
 	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return nil, 0, pgerr.New(codeBadCopyFormat, "Parquet file \"%s\": %v", name, err)
+		return nil, 0, pgerr.New(CodeBadCopyFormat, "Parquet file \"%s\": %v", name, err)
 	}
 	return recs, rows, nil
 }
 
+// notNullInBatch is checkNotNull's error for the first row of rec with a
+// NULL in column c.
+func notNullInBatch(x *sql.Copy, rec arrow.Record, c int, f *types.Format) error {
+	defs := x.Table.Columns()
+	r := 0
+	for rec.Column(c).IsValid(r) {
+		r++
+	}
+	row := make([]types.Value, len(defs))
+	for k, d := range defs {
+		row[k] = types.GetValue(rec.Column(k), d.Type, r)
+	}
+	return checkNotNull(x, row, f)
+}
+
+// arrowSchemaOf is the Arrow schema of a table's batches.
 func arrowSchemaOf(defs []storage.ColumnDef) *arrow.Schema {
 	fields := make([]arrow.Field, len(defs))
 	for c, d := range defs {

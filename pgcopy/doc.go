@@ -1,0 +1,21 @@
+// Package pgcopy holds COPY's data formats and the client's binary value
+// format, below the engine that runs the statements:
+//
+//   - text and CSV COPY FROM (load.go, cutting the input into chunks and
+//     putting the results together; pool.go, the workers that parse chunks
+//     in parallel; parse.go, the record parser; columns.go, the Arrow
+//     columns it fills): one parser, with PostgreSQL's semantics, error
+//     order and line numbers, and a fast scan for plain records inside it;
+//   - the omitted columns' DEFAULTs (defaults.go), which the engine binds
+//     and compiles and pgcopy evaluates per row or per batch;
+//   - binary COPY (binarycopy.go) and the binary send/receive format of
+//     each type (binary.go), which the extended protocol's Bind and DataRow
+//     use too;
+//   - COPY TO in text and CSV (text.go), and Parquet both ways (parquet.go);
+//   - the server-side file rule (files.go: copy_dirs).
+//
+// The engine keeps the statement's side: the copy channel, the
+// transaction state machine, running COPY TO's query (it hands pgcopy the
+// batches as a Batches function) and appending what pgcopy loaded to the
+// statement's transaction. pgcopy imports neither engine nor wire.
+package pgcopy
