@@ -4,25 +4,28 @@
 //	sql.Parse → sql.Bind → executor (optimizer.Plan, operators) → rows
 //
 // A session holds the client's settings (a settings.Values; settings.go
-// maps SET/SHOW onto it), its transaction state and its temporary tables (temp.go: an in-memory catalog of its own
-// in front of the shared one). The transaction state is an explicit state
-// machine (txnfsm.go): states (Idle, ImplicitMulti, ImplicitPipeline,
-// InBlock, FailedBlock, CopyIn, Closed), events (statement ok/error,
-// BEGIN/COMMIT/ROLLBACK/savepoints, Sync, start and end of a simple Query,
-// COPY start/done/fail, close) and one table of transitions whose actions
-// begin, commit and discard storage transactions and end the settings' and
-// temporary tables' transaction levels with them; the session fires events
-// and ReadyForQuery's status derives from the state. The permanent catalog is the engine's and is
-// shared by all sessions. DDL and DML are executed here against the
-// storage.Catalog; queries are handed to package executor, which plans them
+// maps SET/SHOW onto it), its transaction state and its temporary tables
+// (a commands.TempTables: an in-memory catalog of its own in front of the
+// shared one, whose transaction temp.go ends with the session's). The
+// transaction state is an explicit state machine (txnfsm.go): states
+// (Idle, ImplicitMulti, ImplicitPipeline, InBlock, FailedBlock, CopyIn,
+// Closed), events (statement ok/error, BEGIN/COMMIT/ROLLBACK/savepoints,
+// Sync, start and end of a simple Query, COPY start/done/fail, close) and
+// one table of transitions whose actions begin, commit and discard storage
+// transactions and end the settings' and temporary tables' transaction
+// levels with them; the session fires events and ReadyForQuery's status
+// derives from the state. The permanent catalog is the engine's and is
+// shared by all sessions. Statement dispatch is run.go's: DDL and DML go
+// to package commands (commands.Execute, through the commands.Session of
+// commands.go); queries are handed to package executor, which plans them
 // (optimizer.Plan), builds their operators and runs them (and is the
 // SubqueryRunner for subquery expressions the optimizer kept as
 // expressions); engine encodes the rows, in portals for the extended
-// protocol. COPY runs here as a statement (copy.go: the copy channel, the
-// transaction, appending the rows); its formats, parsing and writing are
-// pgcopy's.
+// protocol (extended.go). COPY runs here as a statement (copy.go: the copy
+// channel, the transaction, appending the rows); its formats, parsing and
+// writing are pgcopy's.
 //
-// engine imports every lower layer (pgcopy, sql, optimizer, executor,
+// engine imports every lower layer (commands, pgcopy, sql, optimizer, executor,
 // operators, settings, storage, types) and wire's interfaces; nothing
 // imports engine but cmd/joind and tests.
 package engine

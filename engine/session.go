@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/joind/joind/commands"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/settings"
 	"github.com/joind/joind/sql"
@@ -26,8 +27,9 @@ type session struct {
 	database string
 	// fsm is the transaction state (txnfsm.go); only fire changes it.
 	fsm txFSM
-	// temp are the session's temporary tables (temp.go).
-	temp tempTables
+	// temp are the session's temporary tables (commands.TempTables; its
+	// transaction follows the session's, temp.go).
+	temp *commands.TempTables
 	// txStart is when the open transaction block began: now() inside it.
 	txStart time.Time
 	// params are the $n values of the statement running (extended protocol).
@@ -39,7 +41,7 @@ type session struct {
 	// cur the catalog the running statement writes through (see txn.go).
 	txn      *storage.Txn
 	implicit *storage.Txn
-	cur      *sessionCatalog
+	cur      *commands.Catalog
 }
 
 var _ wire.Session = (*session)(nil)
@@ -50,7 +52,7 @@ type statement struct{ raw *sql.RawStatement }
 func (s *statement) SQL() string { return s.raw.SQL() }
 
 func newSession(e *Engine, params map[string]string) *session {
-	s := &session{eng: e}
+	s := &session{eng: e, temp: commands.NewTempTables(e.log)}
 	s.user = params["user"]
 	s.database = params["database"]
 	if s.user == "" {
@@ -109,7 +111,7 @@ func (s *session) ReportedSettings() map[string]string { return s.settings.Repor
 func (s *session) Close() {
 	s.dropImplicit()
 	_, _ = s.fire(evClose, nil)
-	s.closeTemp()
+	s.temp.Close()
 	s.eng.sessions.Add(-1)
 }
 

@@ -1,4 +1,4 @@
-package engine
+package commands
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/storage"
-	"github.com/joind/joind/wire"
 )
 
 // CREATE VIEW / DROP VIEW, and the dependency rules DROP TABLE shares with
@@ -21,15 +20,16 @@ const (
 	codeInvalidTableDefinition = "42P16"
 )
 
-func (s *session) createView(ctx context.Context, x *sql.CreateView) (string, error) {
+func createView(ctx context.Context, s Session, x *sql.CreateView) (string, error) {
+	cat := s.Catalog()
 	name := x.View.Name
-	if _, isTable := s.cur.Lookup(name); isTable {
+	if _, isTable := cat.Lookup(name); isTable {
 		if x.Replace {
 			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", name)
 		}
 		return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", name)
 	}
-	if old, ok := s.cur.LookupView(name); ok {
+	if old, ok := cat.LookupView(name); ok {
 		if !x.Replace {
 			return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", name)
 		}
@@ -44,32 +44,33 @@ func (s *session) createView(ctx context.Context, x *sql.CreateView) (string, er
 			}
 		}
 	}
-	return "CREATE VIEW", s.cur.CreateView(ctx, x.View, x.Replace)
+	return "CREATE VIEW", cat.CreateView(ctx, x.View, x.Replace)
 }
 
-func (s *session) dropView(ctx context.Context, x *sql.DropView, w wire.ResultWriter) (string, error) {
+func dropView(ctx context.Context, s Session, x *sql.DropView) (string, error) {
+	cat := s.Catalog()
 	var present []string
 	for _, name := range x.Names {
-		if _, ok := s.cur.LookupView(name); ok {
+		if _, ok := cat.LookupView(name); ok {
 			present = append(present, name)
 			continue
 		}
-		if _, ok := s.cur.Lookup(name); ok {
+		if _, ok := cat.Lookup(name); ok {
 			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", name).WithHint("Use DROP TABLE to remove a table.")
 		}
 		if !x.IfExists {
 			return "", pgerr.New(pgerr.UndefinedTable, "view \"%s\" does not exist", name)
 		}
-		if err := w.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
+		if err := s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
 			Message: fmt.Sprintf("view \"%s\" does not exist, skipping", name)}); err != nil {
 			return "", err
 		}
 	}
-	if err := s.dropDependents(ctx, w, "view", present, x.Cascade); err != nil {
+	if err := dropDependents(ctx, s, "view", present, x.Cascade); err != nil {
 		return "", err
 	}
 	for _, name := range present {
-		if err := s.cur.DropView(ctx, name); err != nil {
+		if err := cat.DropView(ctx, name); err != nil {
 			return "", err
 		}
 	}
@@ -131,8 +132,9 @@ func dependentsOf(cat storage.Catalog, names []string) []dependent {
 // dropDependents refuses to drop names while views depend on them, or with
 // cascade drops those views (with PostgreSQL's notice). kind names what
 // names are ("table" or "view") for the message.
-func (s *session) dropDependents(ctx context.Context, w wire.ResultWriter, kind string, names []string, cascade bool) error {
-	deps := dependentsOf(s.cur, names)
+func dropDependents(ctx context.Context, s Session, kind string, names []string, cascade bool) error {
+	cat := s.Catalog()
+	deps := dependentsOf(cat, names)
 	if len(deps) == 0 {
 		return nil
 	}
@@ -159,11 +161,11 @@ func (s *session) dropDependents(ctx context.Context, w wire.ResultWriter, kind 
 		n.Message = fmt.Sprintf("drop cascades to %d other objects", len(deps))
 		n.Detail = strings.Join(lines, "\n")
 	}
-	if err := w.Notice(n); err != nil {
+	if err := s.Notice(n); err != nil {
 		return err
 	}
 	for _, d := range deps {
-		if err := s.cur.DropView(ctx, d.view); err != nil {
+		if err := cat.DropView(ctx, d.view); err != nil {
 			return err
 		}
 	}

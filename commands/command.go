@@ -1,0 +1,87 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/types"
+)
+
+// Session is what a command needs of the session running it, and all it
+// may reach: the statement's catalog, its queries' results, the output
+// format and the client's NOTICEs.
+type Session interface {
+	// Catalog is the statement's catalog: the session's temporary tables
+	// in front of its transaction's permanent ones.
+	Catalog() *Catalog
+	// Collect runs a bound query in the statement's transaction and eval
+	// context and returns all its batches (CREATE TABLE AS, INSERT).
+	Collect(ctx context.Context, q *sql.Query) ([]arrow.Record, error)
+	// Format is the session's output format (an error's detail quotes
+	// values in it).
+	Format() *types.Format
+	// Notice sends n (a NOTICE or WARNING) to the client before the
+	// command completes.
+	Notice(n *pgerr.Error) error
+}
+
+// Execute runs st if it is a command of this package and returns its
+// command tag; ok is false for any other statement (the caller runs it).
+func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok bool, err error) {
+	switch x := st.(type) {
+	case *sql.CreateTable:
+		tag, err = createTable(ctx, s, x)
+	case *sql.CreateTableAs:
+		tag, err = createTableAs(ctx, s, x)
+	case *sql.DropTable:
+		tag, err = dropTable(ctx, s, x)
+	case *sql.CreateView:
+		tag, err = createView(ctx, s, x)
+	case *sql.DropView:
+		tag, err = dropView(ctx, s, x)
+	case *sql.Insert:
+		tag, err = insert(ctx, s, x)
+	case *sql.Truncate:
+		tag, err = "TRUNCATE TABLE", s.Catalog().Truncate(ctx, x.Tables)
+	default:
+		return "", false, nil
+	}
+	return tag, true, err
+}
+
+// ReadOnlyErr refuses a statement that writes, for a read-only
+// transaction (transaction_read_only on), as PostgreSQL: writing rows to
+// a temporary table is allowed, any DDL is not. It judges every statement,
+// COPY FROM included.
+func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
+	var what string
+	switch x := st.(type) {
+	case *sql.CreateTable:
+		what = "CREATE TABLE"
+	case *sql.CreateTableAs:
+		what = "CREATE TABLE AS"
+	case *sql.DropTable:
+		what = "DROP TABLE"
+	case *sql.CreateView:
+		what = "CREATE VIEW"
+	case *sql.DropView:
+		what = "DROP VIEW"
+	case *sql.Truncate:
+		what = "TRUNCATE TABLE"
+	case *sql.Insert:
+		if !cat.IsTemp(x.Table) {
+			what = "INSERT"
+		}
+	case *sql.Copy:
+		if x.From && !cat.IsTemp(x.Table) {
+			what = "COPY FROM"
+		}
+	}
+	if what == "" {
+		return nil
+	}
+	return pgerr.New("25006", "cannot execute %s in a read-only transaction", what)
+}

@@ -1,0 +1,96 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// INSERT, and the append every statement that adds rows shares.
+
+func insert(ctx context.Context, s Session, x *sql.Insert) (string, error) {
+	recs, err := s.Collect(ctx, x.Source)
+	if err != nil {
+		return "", err
+	}
+	n, err := AppendRecords(ctx, s.Catalog(), x.Table, recs, s.Format())
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("INSERT 0 %d", n), nil
+}
+
+// AppendRecords checks NOT NULL constraints and appends the rows to t as
+// one batch, so the statement lands whole or not at all; f is the format
+// of the values a 23502 error's detail quotes.
+func AppendRecords(ctx context.Context, cat *Catalog, t storage.Table, recs []arrow.Record, f *types.Format) (int64, error) {
+	defs := t.Columns()
+	var total int64
+	for _, r := range recs {
+		total += r.NumRows()
+		for c, d := range defs {
+			if d.NotNull && r.Column(c).NullN() > 0 {
+				return 0, NotNullViolation(t, r, c, f)
+			}
+		}
+	}
+	if total == 0 {
+		return 0, nil
+	}
+	cols := make([]arrow.Array, len(defs))
+	fields := make([]arrow.Field, len(defs))
+	for c, d := range defs {
+		fields[c] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: !d.NotNull}
+		parts := make([]arrow.Array, len(recs))
+		for i, r := range recs {
+			parts[i] = r.Column(c)
+		}
+		if len(parts) == 1 {
+			cols[c] = parts[0]
+			continue
+		}
+		a, err := array.Concatenate(parts, memory.DefaultAllocator)
+		if err != nil {
+			return 0, pgerr.Wrap(err, pgerr.InternalError, "concatenating inserted rows: %v", err)
+		}
+		cols[c] = a
+	}
+	batch := array.NewRecord(arrow.NewSchema(fields, nil), cols, total)
+	if err := cat.Append(ctx, t, batch); err != nil {
+		return 0, err
+	}
+	return total, nil
+}
+
+// NotNullViolation builds PostgreSQL's 23502 error for the first row of r
+// whose column col is NULL, its detail quoting the row in format f.
+func NotNullViolation(t storage.Table, r arrow.Record, col int, f *types.Format) error {
+	defs := t.Columns()
+	row := 0
+	for i := 0; i < int(r.NumRows()); i++ {
+		if r.Column(col).IsNull(i) {
+			row = i
+			break
+		}
+	}
+	vals := make([]string, len(defs))
+	for c, d := range defs {
+		v := types.GetValue(r.Column(c), d.Type, row)
+		if v.Null {
+			vals[c] = "null"
+		} else {
+			vals[c] = string(types.FormatText(nil, v, d.Type, f))
+		}
+	}
+	return pgerr.New(pgerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint",
+		defs[col].Name, t.Name()).WithDetail("Failing row contains (%s).", strings.Join(vals, ", "))
+}
