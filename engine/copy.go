@@ -9,6 +9,7 @@ import (
 	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/joind/joind/executor"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/pgcopy"
 	"github.com/joind/joind/pgerr"
@@ -46,7 +47,7 @@ func (s *session) copyStmt(ctx context.Context, x *sql.Copy, ectx *types.EvalCon
 // nothing is loaded. The omitted columns' defaults are prepared (and may
 // fail) before the client is asked for data, as in PostgreSQL.
 func (s *session) copyFrom(ctx context.Context, x *sql.Copy, ectx *types.EvalContext, ch wire.CopyChannel) (string, error) {
-	dflt, err := newCopyDefaults(ctx, x, ectx)
+	dflt, err := executor.CopyDefaults(ctx, x, ectx)
 	if err != nil {
 		return "", err
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/joind/joind/executor"
 	"github.com/joind/joind/pgcopy"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
@@ -23,7 +24,7 @@ func (s *session) copyFromFile(ctx context.Context, x *sql.Copy, ectx *types.Eva
 	if err != nil {
 		return "", err
 	}
-	dflt, err := newCopyDefaults(ctx, x, ectx)
+	dflt, err := executor.CopyDefaults(ctx, x, ectx)
 	if err != nil {
 		return "", err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -19,44 +18,6 @@ import (
 )
 
 var _ wire.ExtendedSession = (*session)(nil)
-
-// typeForOID maps a parameter type OID a client sends in Parse to a type;
-// ok is false for OID 0 / unknown (infer from context).
-func typeForOID(oid uint32) (t types.Type, ok bool, err error) {
-	switch oid {
-	case 0, types.OIDUnknown:
-		return types.UnknownType, false, nil
-	case types.OIDBool:
-		return types.BoolType, true, nil
-	case types.OIDInt2:
-		return types.Int2Type, true, nil
-	case types.OIDInt4:
-		return types.Int4Type, true, nil
-	case types.OIDInt8, 26: // oid: unsigned 32-bit, widened
-		return types.Int8Type, true, nil
-	case types.OIDFloat4:
-		return types.Float4Type, true, nil
-	case types.OIDFloat8:
-		return types.Float8Type, true, nil
-	case types.OIDNumeric:
-		return types.NumericType, true, nil
-	case types.OIDText, 19: // name: text for joind
-		return types.TextType, true, nil
-	case types.OIDVarchar:
-		return types.VarcharType, true, nil
-	case types.OIDBpchar:
-		return types.CharType, true, nil
-	case types.OIDDate:
-		return types.DateType, true, nil
-	case types.OIDTimestamp:
-		return types.TimestampType, true, nil
-	case types.OIDTimestampTZ:
-		return types.TimestampTZType, true, nil
-	case types.OIDInterval:
-		return types.IntervalType, true, nil
-	}
-	return types.Type{}, false, pgerr.New(pgerr.FeatureNotSupported, "parameter type with OID %d is not supported", oid)
-}
 
 // preparedStmt is a statement prepared by Parse.
 type preparedStmt struct {
@@ -97,7 +58,7 @@ func (s *session) prepareStmt(query string, paramOIDs []uint32) (*preparedStmt, 
 	ps.raw = raws[0]
 	pts := make([]types.Type, len(paramOIDs))
 	for i, oid := range paramOIDs {
-		if pts[i], _, err = typeForOID(oid); err != nil {
+		if pts[i], _, err = types.TypeForParamOID(oid); err != nil {
 			return nil, err
 		}
 	}
@@ -171,36 +132,11 @@ func (p *preparedStmt) bind(params [][]byte, paramFormats, resultFormats []int16
 	now := time.Now()
 	pt.params = make([]types.Value, len(params))
 	for i, b := range params {
-		t := p.paramTypes[i]
-		switch {
-		case b == nil:
-			pt.params[i] = types.NullValue
-		case paramFormats[i] == 1:
-			v, err := pgcopy.DecodeBinary(b, t)
-			if err == pgcopy.ErrBinaryTrailing {
-				err = pgerr.New(pgcopy.CodeInvalidBinary, "incorrect binary data format in bind parameter %d", i+1)
-			}
-			if err != nil {
-				return nil, err
-			}
-			pt.params[i] = v
-		default:
-			if err := pgerr.CheckUTF8(b); err != nil {
-				return nil, err
-			}
-			v, err := types.ParseTextFormat(string(b), t, f, now)
-			if err != nil && (t.ID == types.Date || t.ID == types.Timestamp) {
-				// PostgreSQL's date and timestamp input ignore a zone
-				// (pgjdbc sends "2024-01-01 +00"); types does not yet.
-				if rest, ok := stripZone(string(b)); ok {
-					v, err = types.ParseTextFormat(rest, t, f, now)
-				}
-			}
-			if err != nil {
-				return nil, err
-			}
-			pt.params[i] = v
+		v, err := pgcopy.DecodeParam(i, b, paramFormats[i], p.paramTypes[i], f, now)
+		if err != nil {
+			return nil, err
 		}
+		pt.params[i] = v
 	}
 	if p.cols != nil {
 		pt.cols = make([]wire.ColumnDesc, len(p.cols))
@@ -233,7 +169,7 @@ type portal struct {
 	cancel  context.CancelFunc
 	rec     arrow.Record
 	row     int
-	enc     *rowEncoder
+	enc     *pgcopy.RowEncoder
 }
 
 func (p *portal) Columns() []wire.ColumnDesc { return p.cols }
@@ -296,7 +232,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 			tag, err := s.execBound(ctx, bound, bindErr, ectx, w)
 			return tag, false, err
 		}
-		paramsIntoLimits(q.Plan, p.params)
+		plan.BindLimitParams(q.Plan, p.params)
 		p.q, p.ectx = q, ectx
 		p.txn, _ = s.statementTxn() // shared: ExtStmt left Idle
 		s.beginStatementSettings()
@@ -372,7 +308,7 @@ func (p *portal) runQuery(ctx context.Context, q *sql.Query, maxRows int, w wire
 			p.rec, p.row = rec, 0
 			continue
 		}
-		if err := w.Row(p.enc.encode(p.rec, p.row)); err != nil {
+		if err := w.Row(p.enc.Encode(p.rec, p.row)); err != nil {
 			return n, false, err
 		}
 		p.row++
@@ -384,42 +320,15 @@ func (p *portal) runQuery(ctx context.Context, q *sql.Query, maxRows int, w wire
 }
 
 // newPortalEncoder encodes rows in each column's result format.
-func newPortalEncoder(q *sql.Query, cols []wire.ColumnDesc, f *types.Format) *rowEncoder {
+func newPortalEncoder(q *sql.Query, cols []wire.ColumnDesc, f *types.Format) *pgcopy.RowEncoder {
 	pc := q.Plan.Columns()
-	e := newRowEncoder(pc, f)
-	e.formats = make([]int16, len(pc))
+	formats := make([]int16, len(pc))
 	for i := range pc {
 		if i < len(cols) {
-			e.formats[i] = cols[i].Format
+			formats[i] = cols[i].Format
 		}
 	}
-	return e
-}
-
-// paramsIntoLimits replaces $n in LIMIT/OFFSET by the bound values: the
-// planner needs those as constants, and a portal's plan is its own.
-func paramsIntoLimits(n plan.Node, params []types.Value) {
-	if l, ok := n.(*plan.Limit); ok {
-		l.Count = paramConst(l.Count, params)
-		l.Offset = paramConst(l.Offset, params)
-	}
-	for _, c := range n.Children() {
-		paramsIntoLimits(c, params)
-	}
-}
-
-func paramConst(e plan.Expr, params []types.Value) plan.Expr {
-	switch x := e.(type) {
-	case *plan.Param:
-		if x.Index >= 1 && x.Index <= len(params) {
-			return &plan.Const{Val: params[x.Index-1], T: x.T}
-		}
-	case *plan.Cast:
-		c := *x
-		c.Input = paramConst(x.Input, params)
-		return &c
-	}
-	return e
+	return newRowEncoder(pc, formats, f)
 }
 
 // sessionInfo lets the binder answer current_setting(), current_user, ...
@@ -429,30 +338,6 @@ func (s *session) sessionInfo() *sql.SessionInfo {
 		Database: s.database,
 		Settings: s.settings,
 	}
-}
-
-// stripZone removes a trailing numeric zone ("+00", " -08:00", "+0530").
-func stripZone(s string) (string, bool) {
-	i := strings.LastIndexAny(s, "+-")
-	if i <= 0 {
-		return s, false
-	}
-	zone := s[i+1:]
-	if zone == "" || len(zone) > 8 {
-		return s, false
-	}
-	for _, r := range zone {
-		if (r < '0' || r > '9') && r != ':' {
-			return s, false
-		}
-	}
-	rest := strings.TrimRight(s[:i], " ")
-	// A date's own '-' (2024-01-01) is not a zone: a zone follows a time
-	// or a space.
-	if i > 0 && s[i-1] != ' ' && !strings.Contains(rest, ":") {
-		return s, false
-	}
-	return rest, true
 }
 
 // deallocStmt is DEALLOCATE, which wire runs (it owns prepared statements).

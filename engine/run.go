@@ -103,11 +103,11 @@ func (s *session) runQuery(ctx context.Context, q *sql.Query, ectx *types.EvalCo
 	if err := w.Describe(describe(cols)); err != nil {
 		return 0, err
 	}
-	enc := newRowEncoder(cols, s.format())
+	enc := newRowEncoder(cols, nil, s.format())
 	var n int64
 	err = forEachBatch(ctx, p.op, func(rec arrow.Record) error {
 		for i := 0; i < int(rec.NumRows()); i++ {
-			if err := w.Row(enc.encode(rec, i)); err != nil {
+			if err := w.Row(enc.Encode(rec, i)); err != nil {
 				return err
 			}
 		}
@@ -146,55 +146,6 @@ func describe(cols []plan.Column) []wire.ColumnDesc {
 	return out
 }
 
-// rowEncoder turns rows of a batch into DataRow values: text format, or per
-// column binary (formats[c] == 1) for extended-protocol portals.
-type rowEncoder struct {
-	formats []int16 // nil: all text
-	types   []types.Type
-	f       *types.Format
-	vals    [][]byte
-	buf     []byte
-}
-
-func newRowEncoder(cols []plan.Column, f *types.Format) *rowEncoder {
-	// buf starts non-nil: slicing a nil buffer yields nil, which the wire
-	// sends as NULL, so a row of empty strings would arrive as NULLs.
-	e := &rowEncoder{f: f, vals: make([][]byte, len(cols)), buf: make([]byte, 0, 256)}
-	for _, c := range cols {
-		e.types = append(e.types, c.Type)
-	}
-	return e
-}
-
-// encode returns row i of rec; the result is valid until the next call.
-func (e *rowEncoder) encode(rec arrow.Record, i int) [][]byte {
-	e.buf = e.buf[:0]
-	ends := make([]int, len(e.types))
-	for c, t := range e.types {
-		v := types.GetValue(rec.Column(c), t, i)
-		if v.Null {
-			ends[c] = -1
-			continue
-		}
-		if e.formats != nil && e.formats[c] == 1 {
-			e.buf = pgcopy.AppendBinary(e.buf, v, t)
-		} else {
-			e.buf = types.FormatText(e.buf, v, t, e.f)
-		}
-		ends[c] = len(e.buf)
-	}
-	start := 0
-	for c := range e.types {
-		if ends[c] < 0 {
-			e.vals[c] = nil
-			continue
-		}
-		e.vals[c] = e.buf[start:ends[c]:ends[c]]
-		start = ends[c]
-	}
-	return e.vals
-}
-
 func (s *session) explain(ctx context.Context, x *sql.Explain, ectx *types.EvalContext, w wire.ResultWriter) error {
 	p, _, err := s.prepare(x.Query, ectx, x.Analyze)
 	if err != nil {
@@ -214,4 +165,13 @@ func (s *session) explain(ctx context.Context, x *sql.Explain, ectx *types.EvalC
 		}
 	}
 	return nil
+}
+
+// newRowEncoder encodes rows of the given columns in formats (nil: text).
+func newRowEncoder(cols []plan.Column, formats []int16, f *types.Format) *pgcopy.RowEncoder {
+	ts := make([]types.Type, len(cols))
+	for i, c := range cols {
+		ts[i] = c.Type
+	}
+	return pgcopy.NewRowEncoder(ts, formats, f)
 }

@@ -6,11 +6,12 @@
 //     in parallel; parse.go, the record parser; columns.go, the Arrow
 //     columns it fills): one parser, with PostgreSQL's semantics, error
 //     order and line numbers, and a fast scan for plain records inside it;
-//   - the omitted columns' DEFAULTs (defaults.go), which the engine binds
-//     and compiles and pgcopy evaluates per row or per batch;
+//   - the omitted columns' DEFAULTs (defaults.go), which the binder binds and
+//     executor.CopyDefaults compiles; pgcopy evaluates per row or per batch;
 //   - binary COPY (binarycopy.go) and the binary send/receive format of
 //     each type (binary.go), which the extended protocol's Bind and DataRow
-//     use too;
+//     use too; a client's values in Bind (DecodeParam) and DataRow
+//     (RowEncoder, text or binary per column) in client.go;
 //   - COPY TO in text and CSV (text.go), and Parquet both ways (parquet.go);
 //   - the server-side file rule (files.go: copy_dirs).
 //

@@ -1,4 +1,4 @@
-package engine
+package executor
 
 import (
 	"context"
@@ -11,13 +11,13 @@ import (
 	"github.com/joind/joind/types"
 )
 
-// newCopyDefaults prepares the DEFAULTs of the columns COPY FROM omits
+// CopyDefaults prepares the DEFAULTs of the columns COPY FROM omits
 // (bound by the binder as INSERT's are, sql.Copy.Defaults) under the
 // statement's EvalContext, for pgcopy to evaluate (pgcopy.Defaults says
 // how): errors PostgreSQL's planner raises folding constants fail here,
 // before any data is read; a constant default is one value, a volatile one
 // is compiled to run per row, any other is evaluated once now.
-func newCopyDefaults(ctx context.Context, x *sql.Copy, ectx *types.EvalContext) (*pgcopy.Defaults, error) {
+func CopyDefaults(ctx context.Context, x *sql.Copy, ectx *types.EvalContext) (*pgcopy.Defaults, error) {
 	d := pgcopy.NewDefaults(ctx, x)
 	if len(x.Defaults) == 0 {
 		return d, nil

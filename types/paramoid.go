@@ -1,0 +1,41 @@
+package types
+
+import "github.com/joind/joind/pgerr"
+
+// TypeForParamOID maps a parameter type OID a client sends in Parse to a
+// type; ok is false for OID 0 / unknown (infer from context).
+func TypeForParamOID(oid uint32) (t Type, ok bool, err error) {
+	switch oid {
+	case 0, OIDUnknown:
+		return UnknownType, false, nil
+	case OIDBool:
+		return BoolType, true, nil
+	case OIDInt2:
+		return Int2Type, true, nil
+	case OIDInt4:
+		return Int4Type, true, nil
+	case OIDInt8, 26: // oid: unsigned 32-bit, widened
+		return Int8Type, true, nil
+	case OIDFloat4:
+		return Float4Type, true, nil
+	case OIDFloat8:
+		return Float8Type, true, nil
+	case OIDNumeric:
+		return NumericType, true, nil
+	case OIDText, 19: // name: text for joind
+		return TextType, true, nil
+	case OIDVarchar:
+		return VarcharType, true, nil
+	case OIDBpchar:
+		return CharType, true, nil
+	case OIDDate:
+		return DateType, true, nil
+	case OIDTimestamp:
+		return TimestampType, true, nil
+	case OIDTimestampTZ:
+		return TimestampTZType, true, nil
+	case OIDInterval:
+		return IntervalType, true, nil
+	}
+	return Type{}, false, pgerr.New(pgerr.FeatureNotSupported, "parameter type with OID %d is not supported", oid)
+}
