@@ -65,6 +65,6 @@
 // # Imports
 //
 // join may import operators, sql/plan, types, pgerr and
-// operators/join/hashtable (and Arrow). It must never import sql, optimizer,
+// operators/hashtable (and Arrow). It must never import sql, optimizer,
 // engine or wire: plans reach it as operators and plan expressions.
 package join

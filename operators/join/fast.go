@@ -3,7 +3,7 @@ package join
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/joind/joind/operators/join/hashtable"
+	"github.com/joind/joind/operators/hashtable"
 )
 
 // The int-key fast path. A join on one int-like key without a residual whose

@@ -10,7 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/operators"
-	"github.com/joind/joind/operators/join/hashtable"
+	"github.com/joind/joind/operators/hashtable"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 )

@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/joind/joind/operators/join/hashtable"
+	"github.com/joind/joind/operators/hashtable"
 	"github.com/joind/joind/sql/plan"
 )
 

@@ -1,7 +1,7 @@
 package join
 
 import (
-	"github.com/joind/joind/operators/join/hashtable"
+	"github.com/joind/joind/operators/hashtable"
 )
 
 // index finds build rows for probe rows. Everything that looks up build rows
