@@ -1,11 +1,11 @@
 package operators
 
 import (
-	"hash/maphash"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/joind/joind/operators/hashtable"
 	"github.com/joind/joind/types"
 )
 
@@ -40,82 +40,32 @@ func newGroupKeys(ts []types.Type) groupKeys {
 			return newStrKeys(ts[0])
 		}
 	}
-	return &encKeys{ts: ts, index: map[string]int32{}}
+	return newEncKeys(ts)
 }
 
-// intKeys: one integer-like column.
+// intKeys: one integer-like column, in the Swiss table of package
+// hashtable (the join's table for one int-like key, as a map).
 type intKeys struct {
-	t     types.Type
-	slots []intSlot
-	shift uint
-	keys  []int64 // per group (0 for the NULL group)
-	null  int32   // the NULL group's id, -1 = none yet
-	vals  []int64 // scratch: one batch's keys widened
+	t    types.Type
+	tab  *hashtable.Int64Table
+	keys []int64 // per group (0 for the NULL group)
+	null int32   // the NULL group's id, -1 = none yet
+	vals []int64 // scratch: one batch's keys widened
 }
 
 func newIntKeys(t types.Type) *intKeys {
-	k := &intKeys{t: t, null: -1}
-	k.resize(256)
-	return k
-}
-
-// intSlot is one slot of the table: key and group id side by side, so a
-// probe touches one cache line.
-type intSlot struct {
-	k int64
-	g int32 // group id + 1; 0 = empty slot
-}
-
-func (k *intKeys) resize(slots int) {
-	old := k.slots
-	k.slots = make([]intSlot, slots)
-	k.shift = uint(64 - bitsLen(slots))
-	mask := uint64(slots - 1)
-	for _, sl := range old {
-		if sl.g == 0 {
-			continue
-		}
-		h := (uint64(sl.k) * 0x9E3779B97F4A7C15) >> k.shift
-		for k.slots[h].g != 0 {
-			h = (h + 1) & mask
-		}
-		k.slots[h] = sl
-	}
-}
-
-// bitsLen is log2 of a power of two.
-func bitsLen(n int) int {
-	b := 0
-	for n > 1 {
-		n >>= 1
-		b++
-	}
-	return b
+	return &intKeys{t: t, null: -1, tab: hashtable.NewInt64(256)}
 }
 
 func (k *intKeys) count() int { return len(k.keys) }
 
 // find returns key v's group, adding it when new.
 func (k *intKeys) find(v int64) int32 {
-	mask := uint64(len(k.slots) - 1)
-	h := (uint64(v) * 0x9E3779B97F4A7C15) >> k.shift
-	for {
-		sl := &k.slots[h]
-		if sl.g == 0 {
-			break
-		}
-		if sl.k == v {
-			return sl.g - 1
-		}
-		h = (h + 1) & mask
+	g, added := k.tab.FindOrAdd(v, uint32(len(k.keys)))
+	if added {
+		k.keys = append(k.keys, v)
 	}
-	id := int32(len(k.keys))
-	k.keys = append(k.keys, v)
-	k.slots[h] = intSlot{v, id + 1}
-	if len(k.keys)*2 > len(k.slots) { // load at most 1/2
-		k.resize(2 * len(k.slots))
-	}
-	return id
+	return int32(g)
 }
 
 func (k *intKeys) nullGroup() int32 {
@@ -194,43 +144,25 @@ func (k *intKeys) appendKeys(bs []array.Builder, lo, hi int) {
 	}
 }
 
-// strKeys: one text or varchar column, in an open-addressing table that
-// keeps each key's 64-bit hash: growing and merging never rehash, and a
-// probe reads a key's bytes only when the hashes are equal.
+// strKeys: one text or varchar column, in the Swiss table keyed by each
+// key's 64-bit hash (kept per group: growing and merging never rehash); a
+// candidate's bytes are compared only when the hashes are equal.
 type strKeys struct {
 	t      types.Type
-	slots  []intSlot // k: the key's hash
-	shift  uint
+	tab    *hashtable.Int64Table
 	keys   []string // per group, pointing into arena chunks
 	hashes []uint64 // per group
 	null   int32
 	arena  []byte
+	probe  string // the key being looked up (Match)
 }
-
-// strSeed is shared by every table so merged tables agree on hashes.
-var strSeed = maphash.MakeSeed()
 
 func newStrKeys(t types.Type) *strKeys {
-	k := &strKeys{t: t, null: -1}
-	k.resize(256)
-	return k
+	return &strKeys{t: t, null: -1, tab: hashtable.NewInt64(256)}
 }
 
-func (k *strKeys) resize(slots int) {
-	k.slots = make([]intSlot, slots)
-	k.shift = uint(64 - bitsLen(slots))
-	mask := uint64(slots - 1)
-	for g, h := range k.hashes {
-		if int32(g) == k.null {
-			continue
-		}
-		p := h >> k.shift
-		for k.slots[p].g != 0 {
-			p = (p + 1) & mask
-		}
-		k.slots[p] = intSlot{int64(h), int32(g) + 1}
-	}
-}
+// Match reports whether group g's key is the one being looked up.
+func (k *strKeys) Match(g uint32) bool { return k.keys[g] == k.probe }
 
 // intern copies s into the arena: one allocation per 64 KiB of keys, not
 // one per group, and the batch's buffer is not pinned.
@@ -254,29 +186,16 @@ func (k *strKeys) count() int { return len(k.keys) }
 // find returns the group of s (hash h), adding it when new (copied into
 // the arena unless owned: a merged table's keys are already copies).
 func (k *strKeys) find(s string, h uint64, owned bool) int32 {
-	mask := uint64(len(k.slots) - 1)
-	p := h >> k.shift
-	for {
-		sl := &k.slots[p]
-		if sl.g == 0 {
-			break
+	k.probe = s
+	g, added := k.tab.FindOrAddHash(h, uint32(len(k.keys)), k)
+	if added {
+		if !owned {
+			s = k.intern(s)
 		}
-		if uint64(sl.k) == h && k.keys[sl.g-1] == s {
-			return sl.g - 1
-		}
-		p = (p + 1) & mask
+		k.keys = append(k.keys, s)
+		k.hashes = append(k.hashes, h)
 	}
-	id := int32(len(k.keys))
-	if !owned {
-		s = k.intern(s)
-	}
-	k.keys = append(k.keys, s)
-	k.hashes = append(k.hashes, h)
-	k.slots[p] = intSlot{int64(h), id + 1}
-	if len(k.keys)*2 > len(k.slots) {
-		k.resize(2 * len(k.slots))
-	}
-	return id
+	return int32(g)
 }
 
 func (k *strKeys) nullGroup() int32 {
@@ -308,7 +227,7 @@ func (k *strKeys) assign(arrs []arrow.Array, n int, gids []int32) {
 			gids[i] = lastG
 			continue
 		}
-		g := k.find(s, maphash.String(strSeed, s), false)
+		g := k.find(s, hashtable.HashString(s, keySeed), false)
 		gids[i], last, lastG = g, s, g
 	}
 }
@@ -337,45 +256,64 @@ func (k *strKeys) appendKeys(bs []array.Builder, lo, hi int) {
 	}
 }
 
-// encKeys: any grouping columns, by their byte encoding.
+// encKeys: any grouping columns, by their row encoding (keys.go) in the
+// Swiss table keyed by the encoding's hash.
 type encKeys struct {
-	ts    []types.Type
-	index map[string]int32
-	enc   []string      // per group: the encoded key (for absorb)
-	vals  []types.Value // len(ts) per group
-	buf   []byte
-	offs  []int
+	ts     []types.Type
+	tab    *hashtable.Int64Table
+	enc    []string      // per group: the encoded key
+	hashes []uint64      // per group: its hash (absorb does not rehash)
+	vals   []types.Value // len(ts) per group: the first row's values
+	ks     []KeyCol
+	buf    []byte
+	probe  string // the key being looked up (Match)
+}
+
+func newEncKeys(ts []types.Type) *encKeys {
+	return &encKeys{ts: ts, tab: hashtable.NewInt64(256)}
 }
 
 func (k *encKeys) count() int { return len(k.enc) }
 
-func (k *encKeys) add(key string, vals []types.Value) int32 {
-	g := int32(len(k.enc))
-	k.index[key] = g
-	k.enc = append(k.enc, key)
-	k.vals = append(k.vals, vals...)
-	return g
+// Match reports whether group g's key is the one being looked up.
+func (k *encKeys) Match(g uint32) bool { return k.enc[g] == k.probe }
+
+// find returns the group of key (hash h), or -1 when absent; with vals it
+// adds the key (copied unless owned) with those values instead.
+func (k *encKeys) find(key string, h uint64, owned bool, vals func() []types.Value) int32 {
+	k.probe = key
+	g, added := k.tab.FindOrAddHash(h, uint32(len(k.enc)), k)
+	if added {
+		if !owned {
+			key = string([]byte(key))
+		}
+		k.enc = append(k.enc, key)
+		k.hashes = append(k.hashes, h)
+		k.vals = append(k.vals, vals()...)
+	}
+	return int32(g)
 }
 
 func (k *encKeys) assign(arrs []arrow.Array, n int, gids []int32) {
-	k.buf, k.offs = rowKeys(arrs, k.ts, n, k.buf, k.offs)
-	last, lastKey := int32(-1), []byte(nil)
+	k.ks = encodeBatch(arrs, k.ts, k.ks)
+	last, lastKey := int32(-1), ""
 	row := make([]types.Value, len(arrs))
 	for i := 0; i < n; i++ {
-		key := k.buf[k.offs[i]:k.offs[i+1]]
-		if last >= 0 && string(key) == string(lastKey) {
+		k.buf = AppendKeyRow(k.buf[:0], k.ks, nil, i)
+		key := unsafe.String(unsafe.SliceData(k.buf), len(k.buf))
+		if last >= 0 && key == lastKey {
 			gids[i] = last
 			continue
 		}
-		g, ok := k.index[string(key)]
-		if !ok {
+		g := k.find(key, hashtable.HashString(key, keySeed), false, func() []types.Value {
 			for c, arr := range arrs {
 				row[c] = types.GetValue(arr, k.ts[c], i)
 			}
-			g = k.add(string(key), row)
-		}
+			return row
+		})
 		gids[i] = g
-		last, lastKey = g, key
+		// lastKey must outlive k.buf's reuse: the group's own copy.
+		last, lastKey = g, k.enc[g]
 	}
 }
 
@@ -384,11 +322,7 @@ func (k *encKeys) absorb(src groupKeys) []int32 {
 	m := make([]int32, len(s.enc))
 	nk := len(k.ts)
 	for i, key := range s.enc {
-		g, ok := k.index[key]
-		if !ok {
-			g = k.add(key, s.vals[i*nk:(i+1)*nk])
-		}
-		m[i] = g
+		m[i] = k.find(key, s.hashes[i], true, func() []types.Value { return s.vals[i*nk : (i+1)*nk] })
 	}
 	return m
 }

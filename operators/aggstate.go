@@ -158,6 +158,7 @@ type genericState struct {
 	accs []types.Accumulator
 	seen []map[string][]types.Value
 	abuf []byte
+	ks   []KeyCol // DISTINCT: the batch's arguments, encoded
 }
 
 func (s *genericState) grow(n int) {
@@ -174,6 +175,9 @@ func (s *genericState) grow(n int) {
 func (s *genericState) update(_ context.Context, gids []int32, argArrs []arrow.Array, f *array.Boolean, n int) error {
 	sp := s.spec
 	args := make([]types.Value, len(sp.args))
+	if sp.distinct {
+		s.ks = encodeBatch(argArrs, sp.argT, s.ks)
+	}
 	for i := 0; i < n; i++ {
 		if f != nil && (f.IsNull(i) || !f.Value(i)) {
 			continue
@@ -186,10 +190,7 @@ func (s *genericState) update(_ context.Context, gids []int32, argArrs []arrow.A
 			g = gids[i]
 		}
 		if sp.distinct {
-			s.abuf = s.abuf[:0]
-			for k, arr := range argArrs {
-				s.abuf = appendKey(s.abuf, arr, sp.argT[k], i)
-			}
+			s.abuf = AppendKeyRow(s.abuf[:0], s.ks, nil, i)
 			if _, dup := s.seen[g][string(s.abuf)]; !dup {
 				s.seen[g][string(s.abuf)] = append([]types.Value(nil), args...)
 			}

@@ -165,7 +165,7 @@ func (ix *denseIndex) matches(d uint64) []int32 {
 }
 
 func (ix *denseIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
-	keys := kb.cols[0].ints
+	keys := kb.cols[0].Ints
 	if ix.unique {
 		// One row per key: no resume inside a key's rows. Each round takes
 		// as many probe rows as there is room for pairs, compacts the hits

@@ -395,10 +395,10 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 	switch {
 	case j.nested:
 		b.idx = &listIndex{n: n}
-	case len(j.allCols) == 1 && !j.nullsEq[0] && b.keys.cols[0].ints != nil:
+	case len(j.allCols) == 1 && !j.nullsEq[0] && b.keys.cols[0].Ints != nil:
 		k := &b.keys.cols[0]
-		if lo, span, ok := denseSpan(k.ints, k.nulls); ok && forceIndex != "swiss" {
-			b.idx = newDenseIndex(k.ints, k.nulls, lo, span)
+		if lo, span, ok := denseSpan(k.Ints, k.Nulls); ok && forceIndex != "swiss" {
+			b.idx = newDenseIndex(k.Ints, k.Nulls, lo, span)
 			break
 		}
 		si, err := newSwissIndex(b.keys, 0)
@@ -708,7 +708,7 @@ func (s *stream) startBatch(rec arrow.Record) error {
 	fact := FactRow
 	noNulls := true
 	for c := range kb.cols {
-		noNulls = noNulls && kb.cols[c].nulls == nil
+		noNulls = noNulls && kb.cols[c].Nulls == nil
 	}
 	if noNulls {
 		// Every row: a shared identity selection, never appended to.

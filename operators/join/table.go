@@ -63,19 +63,19 @@ func newSwissIndex(kb *keyBatch, col int) (*swissIndex, error) {
 	k := &kb.cols[col]
 	t := hashtable.NewInt64(kb.n)
 	var valid []bool
-	if k.nulls != nil {
+	if k.Nulls != nil {
 		valid = make([]bool, kb.n)
 		for i := range valid {
-			valid[i] = !k.nulls[i]
+			valid[i] = !k.Nulls[i]
 		}
 	}
-	if err := t.AppendSlice(k.ints, valid); err != nil {
+	if err := t.AppendSlice(k.Ints, valid); err != nil {
 		return nil, err
 	}
 	t.Finish()
 	si := &swissIndex{t: t, col: col}
 	if t.Distinct() >= filterMinKeys {
-		si.filter = newKeyFilter(k.ints, k.nulls, int(t.Distinct()))
+		si.filter = newKeyFilter(k.Ints, k.Nulls, int(t.Distinct()))
 	}
 	return si, nil
 }
@@ -87,7 +87,7 @@ func (s *swissIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
 	if sel == nil {
 		sel = []int32{} // nil would mean "every row" to the table
 	}
-	keys := kb.cols[s.col].ints
+	keys := kb.cols[s.col].Ints
 	if !pb.fvalid {
 		// Once per batch: the calls that resume it pass the same rows.
 		pb.fbatch, pb.fvalid = s.filterSel(keys, sel, pb), true

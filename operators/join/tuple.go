@@ -19,7 +19,7 @@ type tupleIndex struct {
 // tupleIndexFits reports whether every column in cols is int-encoded.
 func tupleIndexFits(kb *keyBatch, cols []int) bool {
 	for _, c := range cols {
-		if kb.cols[c].ints == nil {
+		if kb.cols[c].Ints == nil {
 			return false
 		}
 	}
@@ -61,8 +61,8 @@ func hashTuple(kb *keyBatch, cols []int, i int) uint64 {
 	h := uint64(0x9E3779B97F4A7C15)
 	for _, c := range cols {
 		k := &kb.cols[c]
-		v := uint64(k.ints[i])
-		if k.null(i) {
+		v := uint64(k.Ints[i])
+		if k.Null(i) {
 			v = 0x6a09e667f3bcc908
 		}
 		h = fmix64(h ^ v + 0x9E3779B97F4A7C15)
@@ -83,8 +83,8 @@ func fmix64(h uint64) uint64 {
 func (ix *tupleIndex) sameKey(pk *keyBatch, p int, r int) bool {
 	for _, c := range ix.cols {
 		a, b := &pk.cols[c], &ix.kb.cols[c]
-		an, bn := a.null(p), b.null(r)
-		if an != bn || !an && a.ints[p] != b.ints[r] {
+		an, bn := a.Null(p), b.Null(r)
+		if an != bn || !an && a.Ints[p] != b.Ints[r] {
 			return false
 		}
 	}
