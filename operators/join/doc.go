@@ -42,8 +42,11 @@
 //	one int-like key, span <= 32/row   dense: bitmap + popcount ranks, a bit test per probe
 //	one int-like key, wider            Swiss table (package hashtable) + a blocked Bloom
 //	                                   filter for big tables, dropped when most keys pass
-//	several int-like keys              tuple: chained hash over the int64 encodings
-//	anything else                      chain: Go map of byte-string encodings
+//	anything else                      hash: the Swiss table keyed by the keys'
+//	                                   64-bit hash, candidates compared by key
+//
+// Keys are in the not-distinct encoding of operators/keys.go and hash with
+// the one hash family of package hashtable, as in aggregation.
 //
 // A consumer narrows the join to the columns it reads (operators.Narrower).
 // An inner join left with no output columns, or a RightSemi/RightAnti one

@@ -395,7 +395,7 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 	switch {
 	case j.nested:
 		b.idx = &listIndex{n: n}
-	case len(j.allCols) == 1 && !j.nullsEq[0] && b.keys.cols[0].Ints != nil:
+	case len(j.allCols) == 1 && !j.nullsEq[0] && b.keys.cols[0].Ints != nil && forceIndex != "hash":
 		k := &b.keys.cols[0]
 		if lo, span, ok := denseSpan(k.Ints, k.Nulls); ok && forceIndex != "swiss" {
 			b.idx = newDenseIndex(k.Ints, k.Nulls, lo, span)
@@ -416,7 +416,9 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 		if rows == nil {
 			rows = []int32{}
 		}
-		b.idx = newKeyIndex(b.keys, j.allCols, rows)
+		if b.idx, err = newKeyIndex(b.keys, j.allCols, rows); err != nil {
+			return nil, err
+		}
 	}
 	if err := j.account(b.idx.bytes()); err != nil {
 		return nil, err
@@ -471,8 +473,13 @@ func (j *HashJoin) buildSideIndexes(b *buildSide) error {
 		b.nullValueIdx = &listIndex{rows: nullValued}
 		b.scopeIdx = &listIndex{rows: inScope, n: n}
 	} else {
-		b.nullValueIdx = newKeyIndex(b.keys, j.scopeCols, nullValued)
-		b.scopeIdx = newKeyIndex(b.keys, j.scopeCols, inScope)
+		var err error
+		if b.nullValueIdx, err = newKeyIndex(b.keys, j.scopeCols, nullValued); err != nil {
+			return err
+		}
+		if b.scopeIdx, err = newKeyIndex(b.keys, j.scopeCols, inScope); err != nil {
+			return err
+		}
 	}
 	return j.account(b.nullValueIdx.bytes() + b.scopeIdx.bytes())
 }

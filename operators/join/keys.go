@@ -161,12 +161,6 @@ func typeName(t types.Type) string {
 	return fmt.Sprintf("type %d", t.ID)
 }
 
-// composite appends the encoding of the given columns of row i to buf. A
-// NULL encodes as a marker, so NULL matches NULL (for nulls-equal columns).
-func (kb *keyBatch) composite(buf []byte, cols []int, i int) []byte {
-	return operators.AppendKeyRow(buf, kb.cols, cols, i)
-}
-
 // hashes returns the hash of every row over cols (NULLs hash as a fixed
 // value) into dst.
 func (kb *keyBatch) hashes(cols []int, dst []uint64) []uint64 {

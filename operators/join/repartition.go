@@ -2,7 +2,6 @@ package join
 
 import (
 	"context"
-	"hash/maphash"
 	"io"
 	"sync"
 
@@ -12,9 +11,10 @@ import (
 )
 
 // exchange hash-repartitions one input of a Partitioned join on its keys
-// into n streams. Both inputs of a join use the join's seed and the same key
-// encoding, so equal keys land in the same partition. Rows with a NULL key
-// never match; they are spread round-robin.
+// into n streams. Both inputs of a join hash their keys with
+// operators.HashKeys (one encoding, one hash), so equal keys land in the
+// same partition. Rows with a NULL key never match; they are spread
+// round-robin.
 //
 // Producers (one goroutine per input partition) start when the first
 // consumer opens. A consumer that closes early stops receiving (producers
@@ -37,8 +37,6 @@ type exchange struct {
 	err     error
 	nClosed int
 }
-
-var seed = maphash.MakeSeed()
 
 func newExchange(in operators.Operator, keys *keyEval, j *HashJoin, n int) *exchange {
 	x := &exchange{in: in, keys: keys, j: j, n: n,
@@ -86,9 +84,7 @@ func (x *exchange) produce(ctx context.Context, p int) error {
 	}
 	defer s.Close()
 	rr := p
-	var buf []byte
-	var h maphash.Hash
-	h.SetSeed(seed)
+	var hs []uint64
 	for {
 		rec, err := s.Next()
 		if err == io.EOF {
@@ -102,16 +98,14 @@ func (x *exchange) produce(ctx context.Context, p int) error {
 			return err
 		}
 		dest := make([][]int32, x.n)
+		hs = kb.hashes(x.j.allCols, hs)
 		for i := 0; i < kb.n; i++ {
 			var d int
 			if kb.anyNull(x.j.allCols, x.j.nullsEq, i) {
 				d = rr % x.n
 				rr++
 			} else {
-				buf = kb.composite(buf[:0], x.j.allCols, i)
-				h.Reset()
-				h.Write(buf)
-				d = int(h.Sum64() % uint64(x.n))
+				d = int(hs[i] % uint64(x.n))
 			}
 			dest[d] = append(dest[d], int32(i))
 		}

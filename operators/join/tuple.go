@@ -1,132 +1,103 @@
 package join
 
-// tupleIndex is a chained hash index over several int64-encoded key columns
-// (composite integer keys, and the NULL-aware side indexes keyed by integer
-// correlation columns). It does what chainIndex does without building a
-// byte-string key per row or hashing through a Go map: one 64-bit hash per
-// row, a power-of-two bucket array of chain heads, and a per-row next link;
-// candidates are compared column by column.
-// A NULL in a column equals only a NULL (the callers leave NULLs only in
-// IS NOT DISTINCT FROM columns).
-type tupleIndex struct {
-	kb    *keyBatch
-	cols  []int
-	mask  uint64
-	heads []int32 // bucket -> 1 + first row of its chain, 0 = empty
-	next  []int32 // row -> 1 + next row of its bucket's chain, 0 = end
+import (
+	"github.com/joind/joind/operators/hashtable"
+)
+
+// hashIndex indexes build rows by the hash of their key columns in the
+// Swiss table: composite keys, one key that is not int-like (text,
+// numeric, interval), and the NULL-aware side indexes keyed by correlation
+// columns. The table maps each row's 64-bit hash (operators.HashKeys: the
+// shared encoding and hash family) to its rows; a probe takes the
+// candidates of a batch's hashes from the table's kernel and keeps the
+// pairs whose keys are equal column by column, which also drops the rare
+// different keys colliding on all 64 bits. A NULL in a column equals only a
+// NULL (the callers leave NULLs only in IS NOT DISTINCT FROM columns).
+type hashIndex struct {
+	t    *hashtable.Int64Table
+	kb   *keyBatch
+	cols []int
+	rows []int32 // table row id → build row; nil: the same
 }
 
-// tupleIndexFits reports whether every column in cols is int-encoded.
-func tupleIndexFits(kb *keyBatch, cols []int) bool {
-	for _, c := range cols {
-		if kb.cols[c].Ints == nil {
-			return false
-		}
-	}
-	return true
-}
-
-// newTupleIndex indexes rows (nil = all rows of kb) by cols.
-func newTupleIndex(kb *keyBatch, cols []int, rows []int32) *tupleIndex {
-	n := kb.n
-	if rows != nil {
-		n = len(rows)
-	}
-	nb := 1
-	for nb < n {
-		nb <<= 1 // load at most 1: chains stay short, the arrays small
-	}
-	// Links are stored +1 so that the zeroed arrays mean "empty".
-	ix := &tupleIndex{kb: kb, cols: cols, mask: uint64(nb - 1), heads: make([]int32, nb), next: make([]int32, kb.n)}
-	add := func(r int32) {
-		b := hashTuple(kb, cols, int(r)) & ix.mask
-		ix.next[r] = ix.heads[b]
-		ix.heads[b] = r + 1
-	}
-	// Insert in reverse so each chain lists rows in ascending order.
+// newHashIndex indexes rows (nil = all rows of kb) by cols.
+func newHashIndex(kb *keyBatch, cols []int, rows []int32) (*hashIndex, error) {
+	h := kb.hashes(cols, nil)
+	var keys []int64
 	if rows == nil {
-		for r := kb.n - 1; r >= 0; r-- {
-			add(int32(r))
+		keys = make([]int64, kb.n)
+		for i, x := range h {
+			keys[i] = int64(x)
 		}
 	} else {
-		for i := len(rows) - 1; i >= 0; i-- {
-			add(rows[i])
+		keys = make([]int64, len(rows))
+		for i, r := range rows {
+			keys[i] = int64(h[r])
 		}
 	}
-	return ix
-}
-
-// hashTuple mixes row i's values of cols (NULL as a fixed value).
-func hashTuple(kb *keyBatch, cols []int, i int) uint64 {
-	h := uint64(0x9E3779B97F4A7C15)
-	for _, c := range cols {
-		k := &kb.cols[c]
-		v := uint64(k.Ints[i])
-		if k.Null(i) {
-			v = 0x6a09e667f3bcc908
-		}
-		h = fmix64(h ^ v + 0x9E3779B97F4A7C15)
+	t := hashtable.NewInt64(len(keys))
+	if err := t.AppendSlice(keys, nil); err != nil {
+		return nil, err
 	}
-	return h
-}
-
-func fmix64(h uint64) uint64 {
-	h ^= h >> 33
-	h *= 0xff51afd7ed558ccd
-	h ^= h >> 33
-	h *= 0xc4ceb9fe1a85ec53
-	h ^= h >> 33
-	return h
+	t.Finish()
+	return &hashIndex{t: t, kb: kb, cols: cols, rows: rows}, nil
 }
 
 // sameKey reports whether probe row p of pk equals build row r on cols.
-func (ix *tupleIndex) sameKey(pk *keyBatch, p int, r int) bool {
+func (ix *hashIndex) sameKey(pk *keyBatch, p int, r int) bool {
 	for _, c := range ix.cols {
 		a, b := &pk.cols[c], &ix.kb.cols[c]
 		an, bn := a.Null(p), b.Null(r)
-		if an != bn || !an && a.Ints[p] != b.Ints[r] {
+		if an != bn || !an && !a.Equal(p, b, r) {
 			return false
 		}
 	}
 	return true
 }
 
-func (ix *tupleIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
-	// pb.cur is the next chain entry to examine (+1 encoded, so 0 = chain
-	// done), or -1 before the row's chain was looked up.
-	for pb.pos < len(sel) {
-		p := sel[pb.pos]
-		if pb.cur < 0 {
-			pb.cur = ix.heads[hashTuple(kb, ix.cols, int(p))&ix.mask]
-		}
-		for pb.cur > 0 {
-			r := pb.cur - 1
-			if ix.sameKey(kb, int(p), int(r)) {
-				if len(pb.probe) >= pb.cap {
-					return false // resume at r
-				}
-				pb.probe = append(pb.probe, p)
-				pb.build = append(pb.build, r)
-			}
-			pb.cur = ix.next[r]
-		}
-		pb.cur = -1
-		pb.pos++
+func (ix *hashIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
+	if pb.ht == nil {
+		pb.ht = hashtable.NewMatches(pb.cap)
 	}
-	pb.pos, pb.cur = 0, -1
-	return true
+	if sel == nil {
+		sel = []int32{} // nil would mean "every row" to the table
+	}
+	if !pb.hvalid {
+		// Once per batch: the calls that resume it pass the same rows.
+		h := kb.hashes(ix.cols, pb.hbuf)
+		pb.hbuf = h
+		if cap(pb.hkeys) < len(h) {
+			pb.hkeys = make([]int64, len(h))
+		}
+		pb.hkeys = pb.hkeys[:len(h)]
+		for i, x := range h {
+			pb.hkeys[i] = int64(x)
+		}
+		pb.hvalid = true
+	}
+	done := ix.t.Probe(pb.hkeys, sel, pb.ht)
+	if done {
+		pb.hvalid = false
+	}
+	for i, p := range pb.ht.ProbeRows {
+		r := int32(pb.ht.BuildRows[i])
+		if ix.rows != nil {
+			r = ix.rows[r]
+		}
+		if ix.sameKey(kb, int(p), int(r)) {
+			pb.probe = append(pb.probe, p)
+			pb.build = append(pb.build, r)
+		}
+	}
+	return done
 }
 
-func (ix *tupleIndex) kernelName() string { return "hash-int-tuple" }
-func (ix *tupleIndex) bytes() int64 {
-	return int64(len(ix.heads))*4 + int64(len(ix.next))*4
+func (ix *hashIndex) kernelName() string { return "swiss-hash/" + ix.t.Kernel() }
+func (ix *hashIndex) bytes() int64 {
+	return ix.t.Groups()*128 + int64(len(ix.rows))*4 + ix.t.Rows()*4
 }
 
-// newKeyIndex indexes rows (nil = all) of kb by cols: integer tuples in a
-// tupleIndex, anything else in a chainIndex.
-func newKeyIndex(kb *keyBatch, cols []int, rows []int32) index {
-	if tupleIndexFits(kb, cols) && forceIndex != "chain" {
-		return newTupleIndex(kb, cols, rows)
-	}
-	return newChainIndex(kb, cols, rows)
+// newKeyIndex indexes rows (nil = all) of kb by cols in a hashIndex.
+func newKeyIndex(kb *keyBatch, cols []int, rows []int32) (index, error) {
+	return newHashIndex(kb, cols, rows)
 }
