@@ -50,7 +50,33 @@ type intKeys struct {
 	tab  *hashtable.Int64Table
 	keys []int64 // per group (0 for the NULL group)
 	null int32   // the NULL group's id, -1 = none yet
-	vals []int64 // scratch: one batch's keys widened
+	lookups
+}
+
+// lookups is the scratch of a batch's lookup: its keys encoded, the rows
+// without a NULL key (when some are NULL), the kernel's answers.
+type lookups struct {
+	enc KeyCol
+	sel []int32
+	res []uint32
+}
+
+// nonNull returns the rows of the batch (n rows, encoded in l.enc) whose
+// key is not NULL, or nil when no row is NULL.
+func (l *lookups) nonNull(n int) []int32 {
+	if l.enc.Nulls == nil {
+		return nil
+	}
+	l.sel = l.sel[:0]
+	for i, null := range l.enc.Nulls[:n] {
+		if !null {
+			l.sel = append(l.sel, int32(i))
+		}
+	}
+	if l.sel == nil {
+		l.sel = []int32{} // nil would mean every row
+	}
+	return l.sel
 }
 
 func newIntKeys(t types.Type) *intKeys {
@@ -76,48 +102,33 @@ func (k *intKeys) nullGroup() int32 {
 	return k.null
 }
 
-func widenInto[T int16 | int32 | int64 | arrow.Date32 | arrow.Timestamp](dst []int64, src []T) {
-	for i, x := range src {
-		dst[i] = int64(x)
-	}
-}
-
 func (k *intKeys) assign(arrs []arrow.Array, n int, gids []int32) {
 	arr := arrs[0]
-	if cap(k.vals) < n {
-		k.vals = make([]int64, n)
+	if err := k.enc.Encode(arr, k.t); err != nil {
+		panic(err)
 	}
-	vals := k.vals[:n]
-	switch a := arr.(type) {
-	case *array.Int64:
-		vals = a.Int64Values()[:n]
-	case *array.Int32:
-		widenInto(vals, a.Int32Values()[:n])
-	case *array.Int16:
-		widenInto(vals, a.Int16Values()[:n])
-	case *array.Date32:
-		widenInto(vals, a.Date32Values()[:n])
-	case *array.Timestamp:
-		widenInto(vals, a.TimestampValues()[:n])
-	default: // e.g. an all-NULL column of another Arrow type
-		for i := range vals {
-			vals[i] = types.GetValue(arr, k.t, i).I
-		}
+	vals := k.enc.Ints
+	// The batch's known keys in one call of the probe kernel; the rest
+	// (new keys, or keys added earlier in this batch) one by one.
+	sel := k.nonNull(n)
+	k.res = grow(k.res, n)
+	res := k.res[:n]
+	if sel != nil {
+		res = res[:len(sel)]
 	}
-	nulls := arr.NullN() > 0
-	// Runs of one key (sorted or clustered input) skip the table.
-	last, lastG := int64(0), int32(-1)
-	for i, v := range vals {
-		if nulls && arr.IsNull(i) {
+	k.tab.Lookup(vals, sel, res)
+	j := 0
+	for i := 0; i < n; i++ {
+		if k.enc.Null(i) {
 			gids[i] = k.nullGroup()
 			continue
 		}
-		if v == last && lastG >= 0 {
-			gids[i] = lastG
-			continue
+		g := int32(res[j])
+		j++
+		if res[j-1] == hashtable.NotFound {
+			g = k.find(vals[i])
 		}
-		g := k.find(v)
-		gids[i], last, lastG = g, v, g
+		gids[i] = g
 	}
 }
 
@@ -154,7 +165,9 @@ type strKeys struct {
 	hashes []uint64 // per group
 	null   int32
 	arena  []byte
-	probe  string // the key being looked up (Match)
+	probe  string  // the key being looked up (Match)
+	hs     []int64 // scratch: the batch's hashes
+	lookups
 }
 
 func newStrKeys(t types.Type) *strKeys {
@@ -208,27 +221,36 @@ func (k *strKeys) nullGroup() int32 {
 }
 
 func (k *strKeys) assign(arrs []arrow.Array, n int, gids []int32) {
-	arr := arrs[0]
-	a, ok := arr.(*array.String)
-	nulls := arr.NullN() > 0
-	last, lastG := "", int32(-1)
+	if err := k.enc.Encode(arrs[0], k.t); err != nil {
+		panic(err)
+	}
+	strs := k.enc.Strs
+	k.hs = grow(k.hs, n)
+	for i, s := range strs[:n] {
+		k.hs[i] = int64(hashtable.HashString(s, keySeed))
+	}
+	sel := k.nonNull(n)
+	k.res = grow(k.res, n)
+	res := k.res[:n]
+	if sel != nil {
+		res = res[:len(sel)]
+	}
+	// The first candidate of every row from the probe kernel; a row whose
+	// candidate is not its key (new, or a collision) is looked up alone.
+	k.tab.Lookup(k.hs, sel, res)
+	j := 0
 	for i := 0; i < n; i++ {
-		if nulls && arr.IsNull(i) {
+		if k.enc.Null(i) {
 			gids[i] = k.nullGroup()
 			continue
 		}
-		var s string
-		if ok {
-			s = a.Value(i)
+		g := res[j]
+		j++
+		if g == hashtable.NotFound || k.keys[g] != strs[i] {
+			gids[i] = k.find(strs[i], uint64(k.hs[i]), false)
 		} else {
-			s = types.GetValue(arr, k.t, i).S
+			gids[i] = int32(g)
 		}
-		if lastG >= 0 && s == last {
-			gids[i] = lastG
-			continue
-		}
-		g := k.find(s, hashtable.HashString(s, keySeed), false)
-		gids[i], last, lastG = g, s, g
 	}
 }
 
@@ -265,8 +287,11 @@ type encKeys struct {
 	hashes []uint64      // per group: its hash (absorb does not rehash)
 	vals   []types.Value // len(ts) per group: the first row's values
 	ks     []KeyCol
-	buf    []byte
-	probe  string // the key being looked up (Match)
+	buf    []byte // scratch: the batch's keys, row i at offs[i]:offs[i+1]
+	offs   []int
+	hs     []int64  // scratch: their hashes
+	res    []uint32 // scratch: the kernel's candidates
+	probe  string   // the key being looked up (Match)
 }
 
 func newEncKeys(ts []types.Type) *encKeys {
@@ -296,24 +321,29 @@ func (k *encKeys) find(key string, h uint64, owned bool, vals func() []types.Val
 
 func (k *encKeys) assign(arrs []arrow.Array, n int, gids []int32) {
 	k.ks = encodeBatch(arrs, k.ts, k.ks)
-	last, lastKey := int32(-1), ""
+	k.buf, k.offs = k.buf[:0], append(k.offs[:0], 0)
+	k.hs = grow(k.hs, n)
+	for i := 0; i < n; i++ {
+		at := len(k.buf)
+		k.buf = AppendKeyRow(k.buf, k.ks, nil, i)
+		k.offs = append(k.offs, len(k.buf))
+		k.hs[i] = int64(hashtable.HashString(unsafe.String(&k.buf[at], len(k.buf)-at), keySeed))
+	}
+	k.res = grow(k.res, n)
+	k.tab.Lookup(k.hs, nil, k.res[:n])
 	row := make([]types.Value, len(arrs))
 	for i := 0; i < n; i++ {
-		k.buf = AppendKeyRow(k.buf[:0], k.ks, nil, i)
-		key := unsafe.String(unsafe.SliceData(k.buf), len(k.buf))
-		if last >= 0 && key == lastKey {
-			gids[i] = last
+		key := unsafe.String(&k.buf[k.offs[i]], k.offs[i+1]-k.offs[i])
+		if g := k.res[i]; g != hashtable.NotFound && k.enc[g] == key {
+			gids[i] = int32(g)
 			continue
 		}
-		g := k.find(key, hashtable.HashString(key, keySeed), false, func() []types.Value {
+		gids[i] = k.find(key, uint64(k.hs[i]), false, func() []types.Value {
 			for c, arr := range arrs {
 				row[c] = types.GetValue(arr, k.ts[c], i)
 			}
 			return row
 		})
-		gids[i] = g
-		// lastKey must outlive k.buf's reuse: the group's own copy.
-		last, lastKey = g, k.enc[g]
 	}
 }
 

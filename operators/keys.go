@@ -53,6 +53,10 @@ type KeyCol struct {
 	Nulls []bool   // nil when no row is NULL
 	Ints  []int64  // IntKey types
 	Strs  []string // the others
+
+	// Buffers Encode reuses (Ints may instead share a batch's values).
+	nulls []bool
+	ints  []int64
 }
 
 // Null reports whether row i is NULL.
@@ -159,11 +163,20 @@ func AppendKeyRow(buf []byte, ks []KeyCol, cols []int, i int) []byte {
 
 // EncodeKeys encodes the column arr of type t.
 func EncodeKeys(arr arrow.Array, t types.Type) (KeyCol, error) {
-	n := arr.Len()
 	var k KeyCol
+	err := k.Encode(arr, t)
+	return k, err
+}
+
+// Encode encodes the column arr of type t into k, reusing k's buffers (the
+// previous batch's encoding becomes invalid).
+func (k *KeyCol) Encode(arr arrow.Array, t types.Type) error {
+	n := arr.Len()
 	nulls := arr.NullN()
+	k.Nulls, k.Ints, k.Strs = nil, nil, k.Strs[:0]
 	if nulls > 0 {
-		k.Nulls = make([]bool, n)
+		k.nulls = grow(k.nulls, n)
+		k.Nulls = k.nulls
 		for i := range k.Nulls {
 			k.Nulls[i] = arr.IsNull(i)
 		}
@@ -174,9 +187,11 @@ func EncodeKeys(arr arrow.Array, t types.Type) (KeyCol, error) {
 			if k.Ints = a.Int64Values(); k.Ints == nil {
 				k.Ints = []int64{}
 			}
-			return k, nil
+			k.Strs = nil
+			return nil
 		}
-		k.Ints = make([]int64, n)
+		k.ints = grow(k.ints, n)
+		k.Ints, k.Strs = k.ints, nil
 		switch a := arr.(type) {
 		case *array.Int32:
 			for i, v := range a.Int32Values() {
@@ -196,6 +211,7 @@ func EncodeKeys(arr arrow.Array, t types.Type) (KeyCol, error) {
 			}
 		case *array.Boolean:
 			for i := range n {
+				k.Ints[i] = 0
 				if a.Value(i) {
 					k.Ints[i] = 1
 				}
@@ -210,16 +226,17 @@ func EncodeKeys(arr arrow.Array, t types.Type) (KeyCol, error) {
 			}
 		default:
 			if nulls != n { // an all-NULL column may come in another Arrow type
-				return k, errKeyArray(arr, t)
+				return errKeyArray(arr, t)
 			}
 		}
-		return k, nil
+		return nil
 	}
-	k.Strs = make([]string, n)
+	k.Strs = grow(k.Strs, n)
 	switch a := arr.(type) {
 	case *array.String:
 		for i := range n {
 			if k.Null(i) {
+				k.Strs[i] = ""
 				continue
 			}
 			s := a.Value(i)
@@ -227,7 +244,7 @@ func EncodeKeys(arr arrow.Array, t types.Type) (KeyCol, error) {
 			case types.Numeric:
 				c, err := numericKey(s)
 				if err != nil {
-					return k, err
+					return err
 				}
 				s = c
 			case types.Char:
@@ -237,16 +254,27 @@ func EncodeKeys(arr arrow.Array, t types.Type) (KeyCol, error) {
 		}
 	case *array.MonthDayNanoInterval:
 		for i, v := range a.MonthDayNanoIntervalValues() {
+			k.Strs[i] = ""
 			if !k.Null(i) {
 				k.Strs[i] = intervalKey(v)
 			}
 		}
 	default:
 		if nulls != n {
-			return k, errKeyArray(arr, t)
+			return errKeyArray(arr, t)
 		}
+		clear(k.Strs)
 	}
-	return k, nil
+	return nil
+}
+
+// grow returns s with length n, reusing its array when large enough; never
+// nil (a nil Ints or Strs would say which kind the column is not).
+func grow[T any](s []T, n int) []T {
+	if s == nil || cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 func errKeyArray(arr arrow.Array, t types.Type) error {
@@ -346,16 +374,18 @@ func intervalKey(v arrow.MonthDayNanoInterval) string {
 	return string(b[:])
 }
 
-// encodeBatch encodes n rows of several columns; a column that cannot be a
-// key is an internal error (the planner only makes keys of key types).
+// encodeBatch encodes the columns arrs into ks, reusing its columns'
+// buffers; a column that cannot be a key is an internal error (the planner
+// only makes keys of key types).
 func encodeBatch(arrs []arrow.Array, ts []types.Type, ks []KeyCol) []KeyCol {
-	ks = ks[:0]
+	for len(ks) < len(arrs) {
+		ks = append(ks, KeyCol{})
+	}
+	ks = ks[:len(arrs)]
 	for c, a := range arrs {
-		k, err := EncodeKeys(a, ts[c])
-		if err != nil {
+		if err := ks[c].Encode(a, ts[c]); err != nil {
 			panic(err)
 		}
-		ks = append(ks, k)
 	}
 	return ks
 }
@@ -363,7 +393,7 @@ func encodeBatch(arrs []arrow.Array, ts []types.Type, ks []KeyCol) []KeyCol {
 // rowKeys encodes the keys of every row of a batch into one buffer;
 // offsets[i]:offsets[i+1] is row i's key.
 func rowKeys(arrs []arrow.Array, ts []types.Type, n int, buf []byte, offsets []int) ([]byte, []int) {
-	ks := encodeBatch(arrs, ts, make([]KeyCol, 0, len(arrs)))
+	ks := encodeBatch(arrs, ts, nil)
 	buf = buf[:0]
 	offsets = append(offsets[:0], 0)
 	for i := 0; i < n; i++ {

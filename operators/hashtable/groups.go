@@ -79,3 +79,26 @@ func (t *Int64Table) add(grp *group, s uint64, k int64, h uint64, id uint32) {
 	grp.ctrl |= uint64(uint8(h&tagMask)|ctrlFull) << (8 * s)
 	t.used++
 }
+
+// NotFound is what Lookup writes for an absent key.
+const NotFound = notFound
+
+// Lookup sets res[i] to the id stored under keys[sel[i]] (keys[i] when sel
+// is nil), or NotFound, for the len(res) rows: the table's probe kernel
+// over a batch, whose memory loads overlap. In a table keyed by hashes
+// (FindOrAddHash) the id is the first candidate; the caller confirms it and
+// falls back to FindOrAddHash. Lookup uses scratch of the table: one
+// goroutine at a time, as for FindOrAdd.
+func (t *Int64Table) Lookup(keys []int64, sel []int32, res []uint32) {
+	if t.scratch == nil {
+		t.scratch = make([]uint64, chunkRows)
+	}
+	for pos := 0; pos < len(res); pos += chunkRows {
+		n := min(chunkRows, len(res)-pos)
+		if sel == nil {
+			t.find(&t.view, keys[pos:pos+n], nil, n, t.scratch, res[pos:pos+n])
+		} else {
+			t.find(&t.view, keys, sel[pos:pos+n], n, t.scratch, res[pos:pos+n])
+		}
+	}
+}
