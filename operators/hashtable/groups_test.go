@@ -63,3 +63,33 @@ func TestFindOrAddHashCollisions(t *testing.T) {
 		}
 	}
 }
+
+// Lookup (the probe kernel over a map) finds exactly the keys FindOrAdd
+// stored, with and without a selection, for every kernel.
+func TestLookupAfterFindOrAdd(t *testing.T) {
+	for _, portable := range []bool{false, true} {
+		ForcePortable(portable)
+		tab := NewInt64(8)
+		for k := int64(0); k < 3000; k += 3 {
+			tab.FindOrAdd(k, uint32(k/3))
+		}
+		keys := make([]int64, 2500)
+		for i := range keys {
+			keys[i] = int64(i)
+		}
+		res := make([]uint32, len(keys))
+		tab.Lookup(keys, nil, res)
+		for i, r := range res {
+			if want := uint32(i / 3); i%3 != 0 && r != NotFound || i%3 == 0 && r != want {
+				t.Fatalf("portable %v: key %d: %d", portable, i, r)
+			}
+		}
+		sel := []int32{2498, 3, 4, 0}
+		res = res[:len(sel)]
+		tab.Lookup(keys, sel, res)
+		if res[0] != NotFound || res[1] != 1 || res[2] != NotFound || res[3] != 0 {
+			t.Fatalf("portable %v: with a selection: %v", portable, res)
+		}
+	}
+	ForcePortable(false)
+}
