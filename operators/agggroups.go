@@ -15,11 +15,13 @@ import (
 // into another maps its ids to the other's, appending new groups in the
 // partition's order, so the output order is what the per-group tables gave.
 //
-// One grouping column of an integer-like type uses an open-addressing table
-// of int64 keys; one text/varchar column a Go map over strings copied into
+// Every shape is the Swiss table of package hashtable, the one under hash
+// joins: one grouping column of an integer-like type keyed by its int64;
+// one text/varchar column keyed by the string's hash, strings copied into
 // an arena; anything else (several columns, numeric, char(n), floats,
-// intervals) the byte encoding of keys.go, whose equality is SQL's "not
-// distinct".
+// intervals) keyed by the hash of the row encoding of keys.go, whose
+// equality is SQL's "not distinct". A batch is looked up with one call of
+// the table's probe kernel; the rows it does not find are added one by one.
 type groupKeys interface {
 	// assign sets gids[i] to row i's group for n rows, adding new groups.
 	assign(arrs []arrow.Array, n int, gids []int32)
