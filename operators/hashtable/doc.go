@@ -6,10 +6,11 @@
 //
 // # Who uses it how
 //
-//   - A join builds an Int64Table keyed by its single int-like key, or by
-//     the 64-bit hash of its keys (composite, text, numeric, interval),
-//     with duplicate lists (Append, Finish), then probes it (Probe,
-//     Contains); a hash-keyed join compares the candidates' keys.
+//   - A join on a single int-like key builds an Int64Table with duplicate
+//     lists (Append, Finish), then probes it (Probe, Contains). Joins on
+//     other keys chain build rows by the same hash family (package join's
+//     chainIndex: built in two cheap passes, which matters more there
+//     than probe speed).
 //   - Hash aggregation keeps an Int64Table as a map from a group key to a
 //     dense group id (groups.go): Lookup runs the probe kernel over a
 //     batch, FindOrAdd adds the keys it did not find; keys of other shapes

@@ -298,6 +298,6 @@ func (ix *denseIndex) bytes() int64 {
 }
 
 // forceIndex, set by tests only, overrides the index choice: "swiss" for a
-// single int key even where a dense index fits, "hash" for the hash index
-// on every key ("" = choose).
+// single int key even where a dense index fits, "chain" for the chained
+// index on every key ("" = choose).
 var forceIndex string

@@ -42,8 +42,8 @@
 //	one int-like key, span <= 32/row   dense: bitmap + popcount ranks, a bit test per probe
 //	one int-like key, wider            Swiss table (package hashtable) + a blocked Bloom
 //	                                   filter for big tables, dropped when most keys pass
-//	anything else                      hash: the Swiss table keyed by the keys'
-//	                                   64-bit hash, candidates compared by key
+//	anything else                      chain: buckets by the keys' 64-bit hash,
+//	                                   candidates compared column by column
 //
 // Keys are in the not-distinct encoding of operators/keys.go and hash with
 // the one hash family of package hashtable, as in aggregation.

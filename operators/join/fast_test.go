@@ -16,10 +16,10 @@ import (
 	"github.com/joind/joind/types"
 )
 
-// The matrix again with the hash index (the Swiss table keyed by the keys' hash)
-// in place of the single-key Swiss and dense indexes.
-func TestJoinMatrixHashIndex(t *testing.T) {
-	forceIndex = "hash"
+// The matrix again with the chained hash index in place of the Swiss and
+// dense indexes of a single int-like key.
+func TestJoinMatrixChainIndex(t *testing.T) {
+	forceIndex = "chain"
 	defer func() { forceIndex = "" }()
 	TestJoinMatrixAgainstReference(t)
 }
@@ -103,7 +103,7 @@ func TestJoinWithoutOutputColumns(t *testing.T) {
 	}
 	sets = append(sets, [2][][]types.Value{nil, genRows(rng, 5)}, [2][][]types.Value{genRows(rng, 5), nil},
 		[2][][]types.Value{genRows(rng, 5), {nulls3, nulls3}})
-	for _, force := range []string{"", "swiss", "hash"} {
+	for _, force := range []string{"", "swiss", "chain"} {
 		forceIndex = force
 		for _, c := range allCases() {
 			for si, d := range sets {
@@ -228,7 +228,7 @@ func TestTakeAgainstValues(t *testing.T) {
 // reference's rows projected onto them, for every configuration and index.
 func TestNarrowAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewSource(9))
-	for _, force := range []string{"", "swiss", "hash"} {
+	for _, force := range []string{"", "swiss", "chain"} {
 		forceIndex = force
 		for _, c := range allCases() {
 			for trial := 0; trial < 4; trial++ {

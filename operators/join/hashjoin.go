@@ -395,7 +395,7 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 	switch {
 	case j.nested:
 		b.idx = &listIndex{n: n}
-	case len(j.allCols) == 1 && !j.nullsEq[0] && b.keys.cols[0].Ints != nil && forceIndex != "hash":
+	case len(j.allCols) == 1 && !j.nullsEq[0] && b.keys.cols[0].Ints != nil && forceIndex != "chain":
 		k := &b.keys.cols[0]
 		if lo, span, ok := denseSpan(k.Ints, k.Nulls); ok && forceIndex != "swiss" {
 			b.idx = newDenseIndex(k.Ints, k.Nulls, lo, span)

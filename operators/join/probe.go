@@ -345,7 +345,7 @@ func (j *HashJoin) Explain() string {
 }
 
 // KernelName is the index the build side uses (or will use): the Swiss
-// table's kernel, keyed by one int-like key or by the keys' hash.
+// table's kernel for one int-like key, the hash chains otherwise.
 func (j *HashJoin) KernelName() string {
 	if k, ok := j.kernel.Load().(string); ok {
 		return k
@@ -356,5 +356,5 @@ func (j *HashJoin) KernelName() string {
 	case len(j.allCols) == 1 && !j.nullsEq[0] && operators.IntKey(j.spec.LeftKeys[0].Type()):
 		return "swiss-int64/" + hashtable.KernelName()
 	}
-	return "swiss-hash/" + hashtable.KernelName()
+	return "hash-chain"
 }

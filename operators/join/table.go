@@ -6,8 +6,8 @@ import (
 
 // index finds build rows for probe rows. Everything that looks up build rows
 // goes through it, so the table behind a join is a one-file choice: the
-// Swiss table of package hashtable keyed by a single int64-like key
-// (swissIndex) or by the hash of the keys (hashIndex), a dense index, or
+// Swiss table of package hashtable or a dense index for a single int64-like
+// key, a chained index over the keys' hash (chainIndex) for the rest, or
 // every row (no keys).
 type index interface {
 	// probe appends (probe row, build row) pairs for the probe rows sel of
@@ -29,9 +29,8 @@ type pairBuf struct {
 	// scratch of the Swiss table
 	ht  *hashtable.Matches
 	hit []bool
-	// hashIndex: the current batch's key hashes (valid while hvalid)
+	// chainIndex: the current batch's key hashes (valid while hvalid)
 	hbuf   []uint64
-	hkeys  []int64
 	hvalid bool
 	// key filter (filter.go): the current batch's filtered rows, and this
 	// prober's pass statistics

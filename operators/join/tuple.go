@@ -1,50 +1,58 @@
 package join
 
-import (
-	"github.com/joind/joind/operators/hashtable"
-)
-
-// hashIndex indexes build rows by the hash of their key columns in the
-// Swiss table: composite keys, one key that is not int-like (text,
-// numeric, interval), and the NULL-aware side indexes keyed by correlation
-// columns. The table maps each row's 64-bit hash (operators.HashKeys: the
-// shared encoding and hash family) to its rows; a probe takes the
-// candidates of a batch's hashes from the table's kernel and keeps the
-// pairs whose keys are equal column by column, which also drops the rare
-// different keys colliding on all 64 bits. A NULL in a column equals only a
-// NULL (the callers leave NULLs only in IS NOT DISTINCT FROM columns).
-type hashIndex struct {
-	t    *hashtable.Int64Table
-	kb   *keyBatch
-	cols []int
-	rows []int32 // table row id → build row; nil: the same
+// chainIndex indexes build rows by the hash of their key columns: composite
+// keys, one key that is not int-like (text, numeric, interval), and the
+// NULL-aware side indexes keyed by correlation columns. Each row's 64-bit
+// hash (operators.HashKeys: the shared key encoding and hash family) picks
+// a bucket of a power-of-two array of chain heads; a per-row next link
+// chains the rest, and candidates are compared column by column, which
+// also drops different keys that share a bucket. It is built in two
+// passes over arrays of 4 bytes per slot, so building (which dominates a
+// join with a small probe side, and the side indexes) stays cheap; a
+// single int-like key uses the Swiss table or the dense index instead.
+// A NULL in a column equals only a NULL (the callers leave NULLs only in
+// IS NOT DISTINCT FROM columns).
+type chainIndex struct {
+	kb    *keyBatch
+	cols  []int
+	shift uint    // bucket = hash >> shift
+	heads []int32 // bucket -> 1 + first row of its chain, 0 = empty
+	next  []int32 // row -> 1 + next row of its bucket's chain, 0 = end
 }
 
-// newHashIndex indexes rows (nil = all rows of kb) by cols.
-func newHashIndex(kb *keyBatch, cols []int, rows []int32) (*hashIndex, error) {
+// newChainIndex indexes rows (nil = all rows of kb) by cols.
+func newChainIndex(kb *keyBatch, cols []int, rows []int32) *chainIndex {
+	n := kb.n
+	if rows != nil {
+		n = len(rows)
+	}
+	lg := 0
+	for 1<<lg < n {
+		lg++ // load at most 1: chains stay short, the arrays small
+	}
 	h := kb.hashes(cols, nil)
-	var keys []int64
+	// Links are stored +1 so that the zeroed arrays mean "empty".
+	ix := &chainIndex{kb: kb, cols: cols, shift: uint(64 - lg), heads: make([]int32, 1<<lg), next: make([]int32, kb.n)}
+	add := func(r int32) {
+		b := h[r] >> ix.shift
+		ix.next[r] = ix.heads[b]
+		ix.heads[b] = r + 1
+	}
+	// Insert in reverse so each chain lists rows in ascending order.
 	if rows == nil {
-		keys = make([]int64, kb.n)
-		for i, x := range h {
-			keys[i] = int64(x)
+		for r := kb.n - 1; r >= 0; r-- {
+			add(int32(r))
 		}
 	} else {
-		keys = make([]int64, len(rows))
-		for i, r := range rows {
-			keys[i] = int64(h[r])
+		for i := len(rows) - 1; i >= 0; i-- {
+			add(rows[i])
 		}
 	}
-	t := hashtable.NewInt64(len(keys))
-	if err := t.AppendSlice(keys, nil); err != nil {
-		return nil, err
-	}
-	t.Finish()
-	return &hashIndex{t: t, kb: kb, cols: cols, rows: rows}, nil
+	return ix
 }
 
 // sameKey reports whether probe row p of pk equals build row r on cols.
-func (ix *hashIndex) sameKey(pk *keyBatch, p int, r int) bool {
+func (ix *chainIndex) sameKey(pk *keyBatch, p int, r int) bool {
 	for _, c := range ix.cols {
 		a, b := &pk.cols[c], &ix.kb.cols[c]
 		an, bn := a.Null(p), b.Null(r)
@@ -55,49 +63,43 @@ func (ix *hashIndex) sameKey(pk *keyBatch, p int, r int) bool {
 	return true
 }
 
-func (ix *hashIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
-	if pb.ht == nil {
-		pb.ht = hashtable.NewMatches(pb.cap)
-	}
-	if sel == nil {
-		sel = []int32{} // nil would mean "every row" to the table
-	}
+func (ix *chainIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
 	if !pb.hvalid {
 		// Once per batch: the calls that resume it pass the same rows.
-		h := kb.hashes(ix.cols, pb.hbuf)
-		pb.hbuf = h
-		if cap(pb.hkeys) < len(h) {
-			pb.hkeys = make([]int64, len(h))
-		}
-		pb.hkeys = pb.hkeys[:len(h)]
-		for i, x := range h {
-			pb.hkeys[i] = int64(x)
-		}
-		pb.hvalid = true
+		pb.hbuf, pb.hvalid = kb.hashes(ix.cols, pb.hbuf), true
 	}
-	done := ix.t.Probe(pb.hkeys, sel, pb.ht)
-	if done {
-		pb.hvalid = false
-	}
-	for i, p := range pb.ht.ProbeRows {
-		r := int32(pb.ht.BuildRows[i])
-		if ix.rows != nil {
-			r = ix.rows[r]
+	h := pb.hbuf
+	// pb.cur is the next chain entry to examine (+1 encoded, so 0 = chain
+	// done), or -1 before the row's chain was looked up.
+	for pb.pos < len(sel) {
+		p := sel[pb.pos]
+		if pb.cur < 0 {
+			pb.cur = ix.heads[h[p]>>ix.shift]
 		}
-		if ix.sameKey(kb, int(p), int(r)) {
-			pb.probe = append(pb.probe, p)
-			pb.build = append(pb.build, r)
+		for pb.cur > 0 {
+			r := pb.cur - 1
+			if ix.sameKey(kb, int(p), int(r)) {
+				if len(pb.probe) >= pb.cap {
+					return false // resume at r
+				}
+				pb.probe = append(pb.probe, p)
+				pb.build = append(pb.build, r)
+			}
+			pb.cur = ix.next[r]
 		}
+		pb.cur = -1
+		pb.pos++
 	}
-	return done
+	pb.pos, pb.cur, pb.hvalid = 0, -1, false
+	return true
 }
 
-func (ix *hashIndex) kernelName() string { return "swiss-hash/" + ix.t.Kernel() }
-func (ix *hashIndex) bytes() int64 {
-	return ix.t.Groups()*128 + int64(len(ix.rows))*4 + ix.t.Rows()*4
+func (ix *chainIndex) kernelName() string { return "hash-chain" }
+func (ix *chainIndex) bytes() int64 {
+	return int64(len(ix.heads))*4 + int64(len(ix.next))*4
 }
 
-// newKeyIndex indexes rows (nil = all) of kb by cols in a hashIndex.
+// newKeyIndex indexes rows (nil = all) of kb by cols in a chainIndex.
 func newKeyIndex(kb *keyBatch, cols []int, rows []int32) (index, error) {
-	return newHashIndex(kb, cols, rows)
+	return newChainIndex(kb, cols, rows), nil
 }
