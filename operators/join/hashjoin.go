@@ -416,9 +416,7 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 		if rows == nil {
 			rows = []int32{}
 		}
-		if b.idx, err = newKeyIndex(b.keys, j.allCols, rows); err != nil {
-			return nil, err
-		}
+		b.idx = newKeyIndex(b.keys, j.allCols, rows)
 	}
 	if err := j.account(b.idx.bytes()); err != nil {
 		return nil, err
@@ -473,13 +471,8 @@ func (j *HashJoin) buildSideIndexes(b *buildSide) error {
 		b.nullValueIdx = &listIndex{rows: nullValued}
 		b.scopeIdx = &listIndex{rows: inScope, n: n}
 	} else {
-		var err error
-		if b.nullValueIdx, err = newKeyIndex(b.keys, j.scopeCols, nullValued); err != nil {
-			return err
-		}
-		if b.scopeIdx, err = newKeyIndex(b.keys, j.scopeCols, inScope); err != nil {
-			return err
-		}
+		b.nullValueIdx = newKeyIndex(b.keys, j.scopeCols, nullValued)
+		b.scopeIdx = newKeyIndex(b.keys, j.scopeCols, inScope)
 	}
 	return j.account(b.nullValueIdx.bytes() + b.scopeIdx.bytes())
 }

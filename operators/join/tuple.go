@@ -100,6 +100,6 @@ func (ix *chainIndex) bytes() int64 {
 }
 
 // newKeyIndex indexes rows (nil = all) of kb by cols in a chainIndex.
-func newKeyIndex(kb *keyBatch, cols []int, rows []int32) (index, error) {
-	return newChainIndex(kb, cols, rows), nil
+func newKeyIndex(kb *keyBatch, cols []int, rows []int32) index {
+	return newChainIndex(kb, cols, rows)
 }
