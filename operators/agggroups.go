@@ -119,6 +119,15 @@ func (k *intKeys) assign(arrs []arrow.Array, n int, gids []int32) {
 		res = res[:len(sel)]
 	}
 	k.tab.Lookup(vals, sel, res)
+	if sel == nil {
+		for i, g := range res {
+			if g == hashtable.NotFound {
+				g = uint32(k.find(vals[i]))
+			}
+			gids[i] = int32(g)
+		}
+		return
+	}
 	j := 0
 	for i := 0; i < n; i++ {
 		if k.enc.Null(i) {
