@@ -146,14 +146,35 @@ func (k *intKeys) assign(arrs []arrow.Array, n int, gids []int32) {
 func (k *intKeys) absorb(src groupKeys) []int32 {
 	s := src.(*intKeys)
 	m := make([]int32, len(s.keys))
+	known := lookupAll(k.tab, s.keys)
 	for i, v := range s.keys {
-		if int32(i) == s.null {
+		switch {
+		case int32(i) == s.null:
 			m[i] = k.nullGroup()
-		} else {
+		case known[i] != hashtable.NotFound:
+			m[i] = int32(known[i])
+		default:
 			m[i] = k.find(v)
 		}
 	}
 	return m
+}
+
+// lookupAll looks up every key with one call of the probe kernel: the
+// groups of a merged table that are known already.
+func lookupAll(tab *hashtable.Int64Table, keys []int64) []uint32 {
+	res := make([]uint32, len(keys))
+	tab.Lookup(keys, nil, res)
+	return res
+}
+
+// hashKeysOf is hashes as the table's int64 keys.
+func hashKeysOf(hashes []uint64) []int64 {
+	ks := make([]int64, len(hashes))
+	for i, h := range hashes {
+		ks[i] = int64(h)
+	}
+	return ks
 }
 
 func (k *intKeys) appendKeys(bs []array.Builder, lo, hi int) {
@@ -268,10 +289,14 @@ func (k *strKeys) assign(arrs []arrow.Array, n int, gids []int32) {
 func (k *strKeys) absorb(src groupKeys) []int32 {
 	s := src.(*strKeys)
 	m := make([]int32, len(s.keys))
+	cand := lookupAll(k.tab, hashKeysOf(s.hashes))
 	for i, v := range s.keys {
-		if int32(i) == s.null {
+		switch g := cand[i]; {
+		case int32(i) == s.null:
 			m[i] = k.nullGroup()
-		} else {
+		case g != hashtable.NotFound && k.keys[g] == v:
+			m[i] = int32(g)
+		default:
 			m[i] = k.find(v, s.hashes[i], true)
 		}
 	}
@@ -362,7 +387,12 @@ func (k *encKeys) absorb(src groupKeys) []int32 {
 	s := src.(*encKeys)
 	m := make([]int32, len(s.enc))
 	nk := len(k.ts)
+	cand := lookupAll(k.tab, hashKeysOf(s.hashes))
 	for i, key := range s.enc {
+		if g := cand[i]; g != hashtable.NotFound && k.enc[g] == key {
+			m[i] = int32(g)
+			continue
+		}
 		m[i] = k.find(key, s.hashes[i], true, func() []types.Value { return s.vals[i*nk : (i+1)*nk] })
 	}
 	return m
