@@ -3,7 +3,7 @@ package engine
 import (
 	"context"
 	"flag"
-	"github.com/joind/joind/operators/join/hashtable"
+	"github.com/joind/joind/operators/hashtable"
 	"os"
 	"path/filepath"
 	"strings"

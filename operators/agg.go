@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"io"
 	"math/bits"
-	"sort"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -283,16 +282,6 @@ func (s *aggStream) Next() (arrow.Record, error) {
 }
 
 func (s *aggStream) Close() error { s.ran, s.table = true, nil; return nil }
-
-// sortedTuples orders a DISTINCT aggregate's argument tuples (NULLs last).
-func sortedTuples(m map[string][]types.Value, ts []types.Type) [][]types.Value {
-	out := make([][]types.Value, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	sort.Slice(out, func(i, j int) bool { return compareTuples(out[i], out[j], ts) < 0 })
-	return out
-}
 
 func compareTuples(a, b []types.Value, ts []types.Type) int {
 	for k := range a {

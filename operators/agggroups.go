@@ -1,11 +1,11 @@
 package operators
 
 import (
-	"hash/maphash"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/joind/joind/operators/hashtable"
 	"github.com/joind/joind/types"
 )
 
@@ -15,11 +15,13 @@ import (
 // into another maps its ids to the other's, appending new groups in the
 // partition's order, so the output order is what the per-group tables gave.
 //
-// One grouping column of an integer-like type uses an open-addressing table
-// of int64 keys; one text/varchar column a Go map over strings copied into
+// Every shape is the Swiss table of package hashtable, the one under hash
+// joins: one grouping column of an integer-like type keyed by its int64;
+// one text/varchar column keyed by the string's hash, strings copied into
 // an arena; anything else (several columns, numeric, char(n), floats,
-// intervals) the byte encoding of keys.go, whose equality is SQL's "not
-// distinct".
+// intervals) keyed by the hash of the row encoding of keys.go, whose
+// equality is SQL's "not distinct". A batch is looked up with one call of
+// the table's probe kernel; the rows it does not find are added one by one.
 type groupKeys interface {
 	// assign sets gids[i] to row i's group for n rows, adding new groups.
 	assign(arrs []arrow.Array, n int, gids []int32)
@@ -40,82 +42,58 @@ func newGroupKeys(ts []types.Type) groupKeys {
 			return newStrKeys(ts[0])
 		}
 	}
-	return &encKeys{ts: ts, index: map[string]int32{}}
+	return newEncKeys(ts)
 }
 
-// intKeys: one integer-like column.
+// intKeys: one integer-like column, in the Swiss table of package
+// hashtable (the join's table for one int-like key, as a map).
 type intKeys struct {
-	t     types.Type
-	slots []intSlot
-	shift uint
-	keys  []int64 // per group (0 for the NULL group)
-	null  int32   // the NULL group's id, -1 = none yet
-	vals  []int64 // scratch: one batch's keys widened
+	t    types.Type
+	tab  *hashtable.Int64Table
+	keys []int64 // per group (0 for the NULL group)
+	null int32   // the NULL group's id, -1 = none yet
+	lookups
+}
+
+// lookups is the scratch of a batch's lookup: its keys encoded, the rows
+// without a NULL key (when some are NULL), the kernel's answers.
+type lookups struct {
+	enc KeyCol
+	sel []int32
+	res []uint32
+}
+
+// nonNull returns the rows of the batch (n rows, encoded in l.enc) whose
+// key is not NULL, or nil when no row is NULL.
+func (l *lookups) nonNull(n int) []int32 {
+	if l.enc.Nulls == nil {
+		return nil
+	}
+	l.sel = l.sel[:0]
+	for i, null := range l.enc.Nulls[:n] {
+		if !null {
+			l.sel = append(l.sel, int32(i))
+		}
+	}
+	if l.sel == nil {
+		l.sel = []int32{} // nil would mean every row
+	}
+	return l.sel
 }
 
 func newIntKeys(t types.Type) *intKeys {
-	k := &intKeys{t: t, null: -1}
-	k.resize(256)
-	return k
-}
-
-// intSlot is one slot of the table: key and group id side by side, so a
-// probe touches one cache line.
-type intSlot struct {
-	k int64
-	g int32 // group id + 1; 0 = empty slot
-}
-
-func (k *intKeys) resize(slots int) {
-	old := k.slots
-	k.slots = make([]intSlot, slots)
-	k.shift = uint(64 - bitsLen(slots))
-	mask := uint64(slots - 1)
-	for _, sl := range old {
-		if sl.g == 0 {
-			continue
-		}
-		h := (uint64(sl.k) * 0x9E3779B97F4A7C15) >> k.shift
-		for k.slots[h].g != 0 {
-			h = (h + 1) & mask
-		}
-		k.slots[h] = sl
-	}
-}
-
-// bitsLen is log2 of a power of two.
-func bitsLen(n int) int {
-	b := 0
-	for n > 1 {
-		n >>= 1
-		b++
-	}
-	return b
+	return &intKeys{t: t, null: -1, tab: hashtable.NewInt64(256)}
 }
 
 func (k *intKeys) count() int { return len(k.keys) }
 
 // find returns key v's group, adding it when new.
 func (k *intKeys) find(v int64) int32 {
-	mask := uint64(len(k.slots) - 1)
-	h := (uint64(v) * 0x9E3779B97F4A7C15) >> k.shift
-	for {
-		sl := &k.slots[h]
-		if sl.g == 0 {
-			break
-		}
-		if sl.k == v {
-			return sl.g - 1
-		}
-		h = (h + 1) & mask
+	g, added := k.tab.FindOrAdd(v, uint32(len(k.keys)))
+	if added {
+		k.keys = append(k.keys, v)
 	}
-	id := int32(len(k.keys))
-	k.keys = append(k.keys, v)
-	k.slots[h] = intSlot{v, id + 1}
-	if len(k.keys)*2 > len(k.slots) { // load at most 1/2
-		k.resize(2 * len(k.slots))
-	}
-	return id
+	return int32(g)
 }
 
 func (k *intKeys) nullGroup() int32 {
@@ -126,62 +104,77 @@ func (k *intKeys) nullGroup() int32 {
 	return k.null
 }
 
-func widenInto[T int16 | int32 | int64 | arrow.Date32 | arrow.Timestamp](dst []int64, src []T) {
-	for i, x := range src {
-		dst[i] = int64(x)
-	}
-}
-
 func (k *intKeys) assign(arrs []arrow.Array, n int, gids []int32) {
 	arr := arrs[0]
-	if cap(k.vals) < n {
-		k.vals = make([]int64, n)
+	if err := k.enc.Encode(arr, k.t); err != nil {
+		panic(err)
 	}
-	vals := k.vals[:n]
-	switch a := arr.(type) {
-	case *array.Int64:
-		vals = a.Int64Values()[:n]
-	case *array.Int32:
-		widenInto(vals, a.Int32Values()[:n])
-	case *array.Int16:
-		widenInto(vals, a.Int16Values()[:n])
-	case *array.Date32:
-		widenInto(vals, a.Date32Values()[:n])
-	case *array.Timestamp:
-		widenInto(vals, a.TimestampValues()[:n])
-	default: // e.g. an all-NULL column of another Arrow type
-		for i := range vals {
-			vals[i] = types.GetValue(arr, k.t, i).I
+	vals := k.enc.Ints
+	// The batch's known keys in one call of the probe kernel; the rest
+	// (new keys, or keys added earlier in this batch) one by one.
+	sel := k.nonNull(n)
+	k.res = grow(k.res, n)
+	res := k.res[:n]
+	if sel != nil {
+		res = res[:len(sel)]
+	}
+	k.tab.Lookup(vals, sel, res)
+	if sel == nil {
+		for i, g := range res {
+			if g == hashtable.NotFound {
+				g = uint32(k.find(vals[i]))
+			}
+			gids[i] = int32(g)
 		}
+		return
 	}
-	nulls := arr.NullN() > 0
-	// Runs of one key (sorted or clustered input) skip the table.
-	last, lastG := int64(0), int32(-1)
-	for i, v := range vals {
-		if nulls && arr.IsNull(i) {
+	j := 0
+	for i := 0; i < n; i++ {
+		if k.enc.Null(i) {
 			gids[i] = k.nullGroup()
 			continue
 		}
-		if v == last && lastG >= 0 {
-			gids[i] = lastG
-			continue
+		g := int32(res[j])
+		j++
+		if res[j-1] == hashtable.NotFound {
+			g = k.find(vals[i])
 		}
-		g := k.find(v)
-		gids[i], last, lastG = g, v, g
+		gids[i] = g
 	}
 }
 
 func (k *intKeys) absorb(src groupKeys) []int32 {
 	s := src.(*intKeys)
 	m := make([]int32, len(s.keys))
+	known := lookupAll(k.tab, s.keys)
 	for i, v := range s.keys {
-		if int32(i) == s.null {
+		switch {
+		case int32(i) == s.null:
 			m[i] = k.nullGroup()
-		} else {
+		case known[i] != hashtable.NotFound:
+			m[i] = int32(known[i])
+		default:
 			m[i] = k.find(v)
 		}
 	}
 	return m
+}
+
+// lookupAll looks up every key with one call of the probe kernel: the
+// groups of a merged table that are known already.
+func lookupAll(tab *hashtable.Int64Table, keys []int64) []uint32 {
+	res := make([]uint32, len(keys))
+	tab.Lookup(keys, nil, res)
+	return res
+}
+
+// hashKeysOf is hashes as the table's int64 keys.
+func hashKeysOf(hashes []uint64) []int64 {
+	ks := make([]int64, len(hashes))
+	for i, h := range hashes {
+		ks[i] = int64(h)
+	}
+	return ks
 }
 
 func (k *intKeys) appendKeys(bs []array.Builder, lo, hi int) {
@@ -194,43 +187,27 @@ func (k *intKeys) appendKeys(bs []array.Builder, lo, hi int) {
 	}
 }
 
-// strKeys: one text or varchar column, in an open-addressing table that
-// keeps each key's 64-bit hash: growing and merging never rehash, and a
-// probe reads a key's bytes only when the hashes are equal.
+// strKeys: one text or varchar column, in the Swiss table keyed by each
+// key's 64-bit hash (kept per group: growing and merging never rehash); a
+// candidate's bytes are compared only when the hashes are equal.
 type strKeys struct {
 	t      types.Type
-	slots  []intSlot // k: the key's hash
-	shift  uint
+	tab    *hashtable.Int64Table
 	keys   []string // per group, pointing into arena chunks
 	hashes []uint64 // per group
 	null   int32
 	arena  []byte
+	probe  string  // the key being looked up (Match)
+	hs     []int64 // scratch: the batch's hashes
+	lookups
 }
-
-// strSeed is shared by every table so merged tables agree on hashes.
-var strSeed = maphash.MakeSeed()
 
 func newStrKeys(t types.Type) *strKeys {
-	k := &strKeys{t: t, null: -1}
-	k.resize(256)
-	return k
+	return &strKeys{t: t, null: -1, tab: hashtable.NewInt64(256)}
 }
 
-func (k *strKeys) resize(slots int) {
-	k.slots = make([]intSlot, slots)
-	k.shift = uint(64 - bitsLen(slots))
-	mask := uint64(slots - 1)
-	for g, h := range k.hashes {
-		if int32(g) == k.null {
-			continue
-		}
-		p := h >> k.shift
-		for k.slots[p].g != 0 {
-			p = (p + 1) & mask
-		}
-		k.slots[p] = intSlot{int64(h), int32(g) + 1}
-	}
-}
+// Match reports whether group g's key is the one being looked up.
+func (k *strKeys) Match(g uint32) bool { return k.keys[g] == k.probe }
 
 // intern copies s into the arena: one allocation per 64 KiB of keys, not
 // one per group, and the batch's buffer is not pinned.
@@ -254,29 +231,16 @@ func (k *strKeys) count() int { return len(k.keys) }
 // find returns the group of s (hash h), adding it when new (copied into
 // the arena unless owned: a merged table's keys are already copies).
 func (k *strKeys) find(s string, h uint64, owned bool) int32 {
-	mask := uint64(len(k.slots) - 1)
-	p := h >> k.shift
-	for {
-		sl := &k.slots[p]
-		if sl.g == 0 {
-			break
+	k.probe = s
+	g, added := k.tab.FindOrAddHash(h, uint32(len(k.keys)), k)
+	if added {
+		if !owned {
+			s = k.intern(s)
 		}
-		if uint64(sl.k) == h && k.keys[sl.g-1] == s {
-			return sl.g - 1
-		}
-		p = (p + 1) & mask
+		k.keys = append(k.keys, s)
+		k.hashes = append(k.hashes, h)
 	}
-	id := int32(len(k.keys))
-	if !owned {
-		s = k.intern(s)
-	}
-	k.keys = append(k.keys, s)
-	k.hashes = append(k.hashes, h)
-	k.slots[p] = intSlot{int64(h), id + 1}
-	if len(k.keys)*2 > len(k.slots) {
-		k.resize(2 * len(k.slots))
-	}
-	return id
+	return int32(g)
 }
 
 func (k *strKeys) nullGroup() int32 {
@@ -289,37 +253,50 @@ func (k *strKeys) nullGroup() int32 {
 }
 
 func (k *strKeys) assign(arrs []arrow.Array, n int, gids []int32) {
-	arr := arrs[0]
-	a, ok := arr.(*array.String)
-	nulls := arr.NullN() > 0
-	last, lastG := "", int32(-1)
+	if err := k.enc.Encode(arrs[0], k.t); err != nil {
+		panic(err)
+	}
+	strs := k.enc.Strs
+	k.hs = grow(k.hs, n)
+	for i, s := range strs[:n] {
+		k.hs[i] = int64(hashtable.HashString(s, keySeed))
+	}
+	sel := k.nonNull(n)
+	k.res = grow(k.res, n)
+	res := k.res[:n]
+	if sel != nil {
+		res = res[:len(sel)]
+	}
+	// The first candidate of every row from the probe kernel; a row whose
+	// candidate is not its key (new, or a collision) is looked up alone.
+	k.tab.Lookup(k.hs, sel, res)
+	j := 0
 	for i := 0; i < n; i++ {
-		if nulls && arr.IsNull(i) {
+		if k.enc.Null(i) {
 			gids[i] = k.nullGroup()
 			continue
 		}
-		var s string
-		if ok {
-			s = a.Value(i)
+		g := res[j]
+		j++
+		if g == hashtable.NotFound || k.keys[g] != strs[i] {
+			gids[i] = k.find(strs[i], uint64(k.hs[i]), false)
 		} else {
-			s = types.GetValue(arr, k.t, i).S
+			gids[i] = int32(g)
 		}
-		if lastG >= 0 && s == last {
-			gids[i] = lastG
-			continue
-		}
-		g := k.find(s, maphash.String(strSeed, s), false)
-		gids[i], last, lastG = g, s, g
 	}
 }
 
 func (k *strKeys) absorb(src groupKeys) []int32 {
 	s := src.(*strKeys)
 	m := make([]int32, len(s.keys))
+	cand := lookupAll(k.tab, hashKeysOf(s.hashes))
 	for i, v := range s.keys {
-		if int32(i) == s.null {
+		switch g := cand[i]; {
+		case int32(i) == s.null:
 			m[i] = k.nullGroup()
-		} else {
+		case g != hashtable.NotFound && k.keys[g] == v:
+			m[i] = int32(g)
+		default:
 			m[i] = k.find(v, s.hashes[i], true)
 		}
 	}
@@ -337,45 +314,72 @@ func (k *strKeys) appendKeys(bs []array.Builder, lo, hi int) {
 	}
 }
 
-// encKeys: any grouping columns, by their byte encoding.
+// encKeys: any grouping columns, by their row encoding (keys.go) in the
+// Swiss table keyed by the encoding's hash.
 type encKeys struct {
-	ts    []types.Type
-	index map[string]int32
-	enc   []string      // per group: the encoded key (for absorb)
-	vals  []types.Value // len(ts) per group
-	buf   []byte
-	offs  []int
+	ts     []types.Type
+	tab    *hashtable.Int64Table
+	enc    []string      // per group: the encoded key
+	hashes []uint64      // per group: its hash (absorb does not rehash)
+	vals   []types.Value // len(ts) per group: the first row's values
+	ks     []KeyCol
+	buf    []byte // scratch: the batch's keys, row i at offs[i]:offs[i+1]
+	offs   []int
+	hs     []int64  // scratch: their hashes
+	res    []uint32 // scratch: the kernel's candidates
+	probe  string   // the key being looked up (Match)
+}
+
+func newEncKeys(ts []types.Type) *encKeys {
+	return &encKeys{ts: ts, tab: hashtable.NewInt64(256)}
 }
 
 func (k *encKeys) count() int { return len(k.enc) }
 
-func (k *encKeys) add(key string, vals []types.Value) int32 {
-	g := int32(len(k.enc))
-	k.index[key] = g
-	k.enc = append(k.enc, key)
-	k.vals = append(k.vals, vals...)
-	return g
+// Match reports whether group g's key is the one being looked up.
+func (k *encKeys) Match(g uint32) bool { return k.enc[g] == k.probe }
+
+// find returns the group of key (hash h), or -1 when absent; with vals it
+// adds the key (copied unless owned) with those values instead.
+func (k *encKeys) find(key string, h uint64, owned bool, vals func() []types.Value) int32 {
+	k.probe = key
+	g, added := k.tab.FindOrAddHash(h, uint32(len(k.enc)), k)
+	if added {
+		if !owned {
+			key = string([]byte(key))
+		}
+		k.enc = append(k.enc, key)
+		k.hashes = append(k.hashes, h)
+		k.vals = append(k.vals, vals()...)
+	}
+	return int32(g)
 }
 
 func (k *encKeys) assign(arrs []arrow.Array, n int, gids []int32) {
-	k.buf, k.offs = rowKeys(arrs, k.ts, n, k.buf, k.offs)
-	last, lastKey := int32(-1), []byte(nil)
+	k.ks = encodeBatch(arrs, k.ts, k.ks)
+	k.buf, k.offs = k.buf[:0], append(k.offs[:0], 0)
+	k.hs = grow(k.hs, n)
+	for i := 0; i < n; i++ {
+		at := len(k.buf)
+		k.buf = AppendKeyRow(k.buf, k.ks, nil, i)
+		k.offs = append(k.offs, len(k.buf))
+		k.hs[i] = int64(hashtable.HashString(unsafe.String(&k.buf[at], len(k.buf)-at), keySeed))
+	}
+	k.res = grow(k.res, n)
+	k.tab.Lookup(k.hs, nil, k.res[:n])
 	row := make([]types.Value, len(arrs))
 	for i := 0; i < n; i++ {
-		key := k.buf[k.offs[i]:k.offs[i+1]]
-		if last >= 0 && string(key) == string(lastKey) {
-			gids[i] = last
+		key := unsafe.String(&k.buf[k.offs[i]], k.offs[i+1]-k.offs[i])
+		if g := k.res[i]; g != hashtable.NotFound && k.enc[g] == key {
+			gids[i] = int32(g)
 			continue
 		}
-		g, ok := k.index[string(key)]
-		if !ok {
+		gids[i] = k.find(key, uint64(k.hs[i]), false, func() []types.Value {
 			for c, arr := range arrs {
 				row[c] = types.GetValue(arr, k.ts[c], i)
 			}
-			g = k.add(string(key), row)
-		}
-		gids[i] = g
-		last, lastKey = g, key
+			return row
+		})
 	}
 }
 
@@ -383,12 +387,13 @@ func (k *encKeys) absorb(src groupKeys) []int32 {
 	s := src.(*encKeys)
 	m := make([]int32, len(s.enc))
 	nk := len(k.ts)
+	cand := lookupAll(k.tab, hashKeysOf(s.hashes))
 	for i, key := range s.enc {
-		g, ok := k.index[key]
-		if !ok {
-			g = k.add(key, s.vals[i*nk:(i+1)*nk])
+		if g := cand[i]; g != hashtable.NotFound && k.enc[g] == key {
+			m[i] = int32(g)
+			continue
 		}
-		m[i] = g
+		m[i] = k.find(key, s.hashes[i], true, func() []types.Value { return s.vals[i*nk : (i+1)*nk] })
 	}
 	return m
 }

@@ -5,10 +5,13 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"sort"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/cockroachdb/apd/v3"
+	"github.com/joind/joind/operators/hashtable"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/types"
 )
@@ -156,14 +159,18 @@ func (s *countState) result(g int) (types.Value, error) { return types.Value{I: 
 type genericState struct {
 	spec *aggSpec
 	accs []types.Accumulator
-	seen []map[string][]types.Value
+	seen *distinctSet // DISTINCT
 	abuf []byte
+	ks   []KeyCol // DISTINCT: the batch's arguments, encoded
 }
 
 func (s *genericState) grow(n int) {
 	for len(s.accs) < n {
 		if s.spec.distinct {
-			s.seen = append(s.seen, map[string][]types.Value{})
+			if s.seen == nil {
+				s.seen = newDistinctSet()
+			}
+			s.seen.byGroup = append(s.seen.byGroup, nil)
 			s.accs = append(s.accs, nil)
 		} else {
 			s.accs = append(s.accs, s.spec.fn.New())
@@ -171,9 +178,66 @@ func (s *genericState) grow(n int) {
 	}
 }
 
+// distinctSet holds a DISTINCT aggregate's argument tuples of every group
+// in one Swiss table, keyed by the hash of (group, the tuple's encoding).
+type distinctSet struct {
+	tab     *hashtable.Int64Table
+	grp     []int32  // per tuple: its group
+	enc     []string // per tuple: its encoding
+	vals    [][]types.Value
+	byGroup [][]int32 // per group: its tuples
+	probeG  int32     // the tuple being looked up (Match)
+	probeK  string
+}
+
+func newDistinctSet() *distinctSet { return &distinctSet{tab: hashtable.NewInt64(256)} }
+
+// Match reports whether tuple e is the one being looked up.
+func (d *distinctSet) Match(e uint32) bool { return d.grp[e] == d.probeG && d.enc[e] == d.probeK }
+
+// add adds the tuple of encoding key to group g unless there; vals gives
+// its values (copied) when it is new, and key is copied unless owned.
+func (d *distinctSet) add(g int32, key string, owned bool, vals []types.Value) {
+	d.probeG, d.probeK = g, key
+	h := hashtable.HashString(key, hashtable.HashInt64(int64(g), keySeed))
+	if _, added := d.tab.FindOrAddHash(h, uint32(len(d.enc)), d); !added {
+		return
+	}
+	for int(g) >= len(d.byGroup) {
+		d.byGroup = append(d.byGroup, nil)
+	}
+	if !owned {
+		key = string([]byte(key))
+		vals = append([]types.Value(nil), vals...)
+	}
+	d.byGroup[g] = append(d.byGroup[g], int32(len(d.enc)))
+	d.grp = append(d.grp, g)
+	d.enc = append(d.enc, key)
+	d.vals = append(d.vals, vals)
+}
+
+// sorted returns group g's tuples in order (NULLs last).
+func (d *distinctSet) sorted(g int, ts []types.Type) [][]types.Value {
+	if d == nil || g >= len(d.byGroup) {
+		return nil
+	}
+	out := make([][]types.Value, 0, len(d.byGroup[g]))
+	for _, e := range d.byGroup[g] {
+		out = append(out, d.vals[e])
+	}
+	sort.Slice(out, func(i, j int) bool { return compareTuples(out[i], out[j], ts) < 0 })
+	return out
+}
+
 func (s *genericState) update(_ context.Context, gids []int32, argArrs []arrow.Array, f *array.Boolean, n int) error {
 	sp := s.spec
 	args := make([]types.Value, len(sp.args))
+	if sp.distinct {
+		s.ks = encodeBatch(argArrs, sp.argT, s.ks)
+		if s.seen == nil {
+			s.seen = newDistinctSet()
+		}
+	}
 	for i := 0; i < n; i++ {
 		if f != nil && (f.IsNull(i) || !f.Value(i)) {
 			continue
@@ -186,13 +250,8 @@ func (s *genericState) update(_ context.Context, gids []int32, argArrs []arrow.A
 			g = gids[i]
 		}
 		if sp.distinct {
-			s.abuf = s.abuf[:0]
-			for k, arr := range argArrs {
-				s.abuf = appendKey(s.abuf, arr, sp.argT[k], i)
-			}
-			if _, dup := s.seen[g][string(s.abuf)]; !dup {
-				s.seen[g][string(s.abuf)] = append([]types.Value(nil), args...)
-			}
+			s.abuf = AppendKeyRow(s.abuf[:0], s.ks, nil, i)
+			s.seen.add(g, unsafe.String(unsafe.SliceData(s.abuf), len(s.abuf)), false, args)
 			continue
 		}
 		if err := s.accs[g].Add(args); err != nil {
@@ -204,19 +263,20 @@ func (s *genericState) update(_ context.Context, gids []int32, argArrs []arrow.A
 
 func (s *genericState) merge(src aggState, m []int32, fresh int32) error {
 	o := src.(*genericState)
-	for i, d := range m {
-		if s.spec.distinct {
-			if d >= fresh {
-				s.seen[d] = o.seen[i]
-				continue
-			}
-			for k, v := range o.seen[i] {
-				if _, dup := s.seen[d][k]; !dup {
-					s.seen[d][k] = v
-				}
-			}
-			continue
+	if s.spec.distinct {
+		// The source's tuples under their groups' ids here: ids change, so
+		// the keys rehash.
+		if s.seen == nil {
+			s.seen = newDistinctSet()
 		}
+		if o.seen != nil {
+			for e, key := range o.seen.enc {
+				s.seen.add(m[o.seen.grp[e]], key, true, o.seen.vals[e])
+			}
+		}
+		return nil
+	}
+	for i, d := range m {
 		if d >= fresh {
 			s.accs[d] = o.accs[i]
 			continue
@@ -232,7 +292,7 @@ func (s *genericState) result(g int) (types.Value, error) {
 	acc := s.accs[g]
 	if s.spec.distinct {
 		acc = s.spec.fn.New()
-		for _, args := range sortedTuples(s.seen[g], s.spec.argT) {
+		for _, args := range s.seen.sorted(g, s.spec.argT) {
 			if err := acc.Add(args); err != nil {
 				return types.Value{}, err
 			}

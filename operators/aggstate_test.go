@@ -182,3 +182,51 @@ func TestGroupedInt8SumBeyondInt64(t *testing.T) {
 		"8|-27670116110564327424|-9223372036854775808",
 	})
 }
+
+// DISTINCT aggregates keep one tuple per not-distinct argument value per
+// group (1.0 = 1.00, -0 = 0, NULL skipped by the aggregate), across batch
+// sizes and the merge of partition tables.
+func TestDistinctAggregateNotDistinct(t *testing.T) {
+	cs := cols(types.Int8Type, types.NumericType)
+	vals := []string{"1.0", "1.00", "1", "2", "2.000", "-0", "0.0", "NaN", "NULL", "3.5", "3.50"} // 11: every group sees all
+	var rows [][]types.Value
+	for i := 0; i < 300; i++ {
+		v := types.Value{Null: true}
+		if s := vals[i%len(vals)]; s != "NULL" {
+			var err error
+			if v, err = types.ParseText(s, types.NumericType); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows = append(rows, []types.Value{{I: int64(i % 3)}, v})
+	}
+	cnt, _ := types.ResolveAggregate("count", []types.Type{types.NumericType}, false)
+	sum, _ := types.ResolveAggregate("sum", []types.Type{types.NumericType}, false)
+	ref := &plan.ColRef{ID: cs[1].ID, T: cs[1].Type}
+	calls := []plan.AggCall{{Func: cnt, Args: []plan.Expr{ref}, Distinct: true}, {Func: sum, Args: []plan.Expr{ref}, Distinct: true}}
+	// Every group sees every value: 1, 2, 0, NaN, 3.5 are its distinct values.
+	want := "0|5|NaN\n1|5|NaN\n2|5|NaN"
+	for _, parts := range []int{1, 3} {
+		for _, size := range []int{2, 1024} {
+			a, err := NewHashAggregate(NewScanBatch(newMemTable(cs, rows, 5), []int{0, 1}, cs, parts, size),
+				[]plan.Expr{&plan.ColRef{ID: cs[0].ID, T: cs[0].Type}}, calls, cols(types.Int8Type, cnt.Result, sum.Result), &Env{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, err := Collect(context.Background(), a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []string
+			for _, r := range recs {
+				for _, row := range recRows(r, a.Columns()) {
+					lines = append(lines, fmtRow(row, a.Columns()))
+				}
+			}
+			sort.Strings(lines)
+			if got := strings.Join(lines, "\n"); got != want {
+				t.Errorf("parts %d, batch %d: got\n%s\nwant\n%s", parts, size, got, want)
+			}
+		}
+	}
+}

@@ -19,9 +19,6 @@ func castValue(ctx *types.EvalContext, v types.Value, from, to types.Type, expli
 // compareValues orders two non-NULL values of type t.
 func compareValues(a, b types.Value, t types.Type) int { return types.Compare(a, b, t) }
 
-// hashValue hashes a non-NULL value of type t consistently with compareValues.
-func hashValue(v types.Value, t types.Type) uint64 { return types.Hash(v, t) }
-
 // canceled turns a context error into PostgreSQL's query-cancel error.
 func canceled(err error) error {
 	var pe *pgerr.Error

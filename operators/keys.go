@@ -8,100 +8,396 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/cockroachdb/apd/v3"
+	"github.com/joind/joind/operators/hashtable"
+	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/types"
 )
 
-// Grouping keys (GROUP BY, DISTINCT, set operations) are encoded into byte
-// strings that are equal exactly when the SQL values are "not distinct":
-// NULL equals NULL, 1.0 equals 1.00, -0 equals 0, 'a ' equals 'a' for char(n),
-// and intervals compare by their total span as in PostgreSQL. The encoded
-// string is the key of a Go map.
+// The not-distinct key encoding: the one way joins, hash aggregation,
+// DISTINCT, set operations and repartition routing turn SQL values into
+// comparable keys. Two non-NULL values of a key type are equal under
+// PostgreSQL's equality operator exactly when their encodings are equal:
+//
+//   - integers of every width, date, timestamp(tz) and bool: the value as
+//     an int64 (int2 = int4 = int8 across widths);
+//   - float4 and float8: the float64's bits, with -0 folded to 0 and every
+//     NaN to one NaN (PostgreSQL orders NaN equal to itself);
+//   - numeric: the text of the reduced value (1.0 = 1.00 → "1"; "0" for
+//     every zero; "NaN", "Infinity", "-Infinity");
+//   - char(n): the text without trailing blanks; text, varchar and other
+//     text-like types: their bytes (C collation);
+//   - interval: PostgreSQL's interval_cmp_value, a month as 30 days and a
+//     day as 24 hours, as 16 bytes (whole days, then nanoseconds in the
+//     day), so '1 mon' = '30 days' = '720 hours'.
+//
+// A column encodes into a KeyCol; a row of several columns into bytes
+// (AppendKeyRow) where NULL is a marker equal only to NULL, which is what
+// grouping and IS NOT DISTINCT FROM need. Keys hash with the one hash
+// family of package hashtable (KeyCol.Hash, HashKeys).
 
-// appendKey appends the encoding of row i of arr (type t) to buf.
-func appendKey(buf []byte, arr arrow.Array, t types.Type, i int) []byte {
-	if arr.IsNull(i) {
+// IntKey reports whether keys of type t encode as one int64 each (KeyCol.
+// Ints); the other types encode as byte strings (KeyCol.Strs).
+func IntKey(t types.Type) bool {
+	switch t.ID {
+	case types.Int2, types.Int4, types.Int8, types.Bool, types.Float4, types.Float8,
+		types.Date, types.Timestamp, types.TimestampTZ:
+		return true
+	}
+	return false
+}
+
+// KeyCol is one column of keys, encoded. Ints is non-nil for IntKey types,
+// Strs for the others; a NULL row's entry is meaningless. Strings may point
+// into the batch's buffers (batches are immutable and Go-allocated).
+type KeyCol struct {
+	Nulls []bool   // nil when no row is NULL
+	Ints  []int64  // IntKey types
+	Strs  []string // the others
+
+	// Buffers Encode reuses (Ints may instead share a batch's values).
+	nulls []bool
+	ints  []int64
+}
+
+// Null reports whether row i is NULL.
+func (k *KeyCol) Null(i int) bool { return k.Nulls != nil && k.Nulls[i] }
+
+// Equal reports whether non-NULL row i of k equals non-NULL row j of o.
+func (k *KeyCol) Equal(i int, o *KeyCol, j int) bool {
+	if k.Ints != nil {
+		return k.Ints[i] == o.Ints[j]
+	}
+	return k.Strs[i] == o.Strs[j]
+}
+
+// nullKey is what a NULL hashes as (any fixed value: hashes only route and
+// pick candidates, keys decide).
+const nullKey = 0x6a09e667f3bcc908
+
+// Hash is row i's hash seeded with seed (the hash of the columns before).
+func (k *KeyCol) Hash(i int, seed uint64) uint64 {
+	switch {
+	case k.Null(i):
+		return hashtable.HashInt64(nullKey, seed)
+	case k.Ints != nil:
+		return hashtable.HashInt64(k.Ints[i], seed)
+	}
+	return hashtable.HashString(k.Strs[i], seed)
+}
+
+// hashInto replaces h[i] by row i's hash seeded with h[i], for every row.
+func (k *KeyCol) hashInto(h []uint64) {
+	switch {
+	case k.Nulls != nil:
+		for i := range h {
+			h[i] = k.Hash(i, h[i])
+		}
+	case k.Ints != nil:
+		ints := k.Ints[:len(h)]
+		for i, v := range ints {
+			h[i] = hashtable.HashInt64(v, h[i])
+		}
+	default:
+		strs := k.Strs[:len(h)]
+		for i, s := range strs {
+			h[i] = hashtable.HashString(s, h[i])
+		}
+	}
+}
+
+// keySeed starts every row hash.
+const keySeed = 0x2545F4914F6CDD1D
+
+// HashKeys returns the hash of every row (n rows) over the columns cols of
+// ks (all of them when cols is nil) into dst, reused if large enough.
+// Equal keys, NULLs included, hash equal.
+func HashKeys(ks []KeyCol, cols []int, n int, dst []uint64) []uint64 {
+	if cap(dst) < n {
+		dst = make([]uint64, n)
+	}
+	dst = dst[:n]
+	for i := range dst {
+		dst[i] = keySeed
+	}
+	if cols == nil {
+		for c := range ks {
+			ks[c].hashInto(dst)
+		}
+		return dst
+	}
+	for _, c := range cols {
+		ks[c].hashInto(dst)
+	}
+	return dst
+}
+
+// AppendKey appends row i's encoding to buf: a NULL marker, or a non-NULL
+// marker and the value (8 bytes, or a length and the bytes).
+func (k *KeyCol) AppendKey(buf []byte, i int) []byte {
+	if k.Null(i) {
 		return append(buf, 0)
 	}
 	buf = append(buf, 1)
+	if k.Ints != nil {
+		return binary.LittleEndian.AppendUint64(buf, uint64(k.Ints[i]))
+	}
+	s := k.Strs[i]
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+// AppendKeyRow appends row i's encoding over the columns cols of ks (all
+// when cols is nil).
+func AppendKeyRow(buf []byte, ks []KeyCol, cols []int, i int) []byte {
+	if cols == nil {
+		for c := range ks {
+			buf = ks[c].AppendKey(buf, i)
+		}
+		return buf
+	}
+	for _, c := range cols {
+		buf = ks[c].AppendKey(buf, i)
+	}
+	return buf
+}
+
+// EncodeKeys encodes the column arr of type t.
+func EncodeKeys(arr arrow.Array, t types.Type) (KeyCol, error) {
+	var k KeyCol
+	err := k.Encode(arr, t)
+	return k, err
+}
+
+// Encode encodes the column arr of type t into k, reusing k's buffers (the
+// previous batch's encoding becomes invalid).
+func (k *KeyCol) Encode(arr arrow.Array, t types.Type) error {
+	n := arr.Len()
+	nulls := arr.NullN()
+	k.Nulls, k.Ints, k.Strs = nil, nil, k.Strs[:0]
+	if nulls > 0 {
+		k.nulls = grow(k.nulls, n)
+		k.Nulls = k.nulls
+		for i := range k.Nulls {
+			k.Nulls[i] = arr.IsNull(i)
+		}
+	}
+	if IntKey(t) {
+		if a, ok := arr.(*array.Int64); ok {
+			// Keys are read-only: share the batch's values.
+			if k.Ints = a.Int64Values(); k.Ints == nil {
+				k.Ints = []int64{}
+			}
+			k.Strs = nil
+			return nil
+		}
+		k.ints = grow(k.ints, n)
+		k.Ints, k.Strs = k.ints, nil
+		switch a := arr.(type) {
+		case *array.Int32:
+			for i, v := range a.Int32Values() {
+				k.Ints[i] = int64(v)
+			}
+		case *array.Int16:
+			for i, v := range a.Int16Values() {
+				k.Ints[i] = int64(v)
+			}
+		case *array.Date32:
+			for i, v := range a.Date32Values() {
+				k.Ints[i] = int64(v)
+			}
+		case *array.Timestamp:
+			for i, v := range a.TimestampValues() {
+				k.Ints[i] = int64(v)
+			}
+		case *array.Boolean:
+			for i := range n {
+				k.Ints[i] = 0
+				if a.Value(i) {
+					k.Ints[i] = 1
+				}
+			}
+		case *array.Float64:
+			for i, v := range a.Float64Values() {
+				k.Ints[i] = floatKey(v)
+			}
+		case *array.Float32:
+			for i, v := range a.Float32Values() {
+				k.Ints[i] = floatKey(float64(v))
+			}
+		default:
+			if nulls != n { // an all-NULL column may come in another Arrow type
+				return errKeyArray(arr, t)
+			}
+		}
+		return nil
+	}
+	k.Strs = grow(k.Strs, n)
 	switch a := arr.(type) {
-	case *array.Int64:
-		return binary.LittleEndian.AppendUint64(buf, uint64(a.Value(i)))
-	case *array.Int32:
-		return binary.LittleEndian.AppendUint64(buf, uint64(int64(a.Value(i))))
-	case *array.Int16:
-		return binary.LittleEndian.AppendUint64(buf, uint64(int64(a.Value(i))))
-	case *array.Date32:
-		return binary.LittleEndian.AppendUint64(buf, uint64(int64(a.Value(i))))
-	case *array.Timestamp:
-		return binary.LittleEndian.AppendUint64(buf, uint64(a.Value(i)))
-	case *array.Boolean:
-		if a.Value(i) {
-			return append(buf, 1)
-		}
-		return append(buf, 0)
-	case *array.Float64:
-		return appendFloatKey(buf, a.Value(i))
-	case *array.Float32:
-		return appendFloatKey(buf, float64(a.Value(i)))
-	case *array.MonthDayNanoInterval:
-		v := a.Value(i)
-		// PostgreSQL's interval equality: a month is 30 days, a day 24 hours.
-		days := int64(v.Months)*30 + int64(v.Days)
-		micros := v.Nanoseconds / 1000
-		days += micros / 86400e6
-		micros %= 86400e6
-		if micros < 0 {
-			micros += 86400e6
-			days--
-		}
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(days))
-		return binary.LittleEndian.AppendUint64(buf, uint64(micros))
 	case *array.String:
-		s := a.Value(i)
-		switch t.ID {
-		case types.Numeric:
-			s = canonicalNumeric(types.GetValue(arr, t, i))
-		case types.Char:
-			s = strings.TrimRight(s, " ")
+		for i := range n {
+			if k.Null(i) {
+				k.Strs[i] = ""
+				continue
+			}
+			s := a.Value(i)
+			switch t.ID {
+			case types.Numeric:
+				c, err := numericKey(s)
+				if err != nil {
+					return err
+				}
+				s = c
+			case types.Char:
+				s = strings.TrimRight(s, " ")
+			}
+			k.Strs[i] = s
 		}
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(s)))
-		return append(buf, s...)
+	case *array.MonthDayNanoInterval:
+		for i, v := range a.MonthDayNanoIntervalValues() {
+			k.Strs[i] = ""
+			if !k.Null(i) {
+				k.Strs[i] = intervalKey(v)
+			}
+		}
+	default:
+		if nulls != n {
+			return errKeyArray(arr, t)
+		}
+		clear(k.Strs)
 	}
-	panic("operators: unsupported key column")
+	return nil
 }
 
-func appendFloatKey(buf []byte, f float64) []byte {
+// grow returns s with length n, reusing its array when large enough; never
+// nil (a nil Ints or Strs would say which kind the column is not).
+func grow[T any](s []T, n int) []T {
+	if s == nil || cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+func errKeyArray(arr arrow.Array, t types.Type) error {
+	return pgerr.New(pgerr.InternalError, "key of type %d has unexpected array %T", t.ID, arr)
+}
+
+// floatKey maps equal SQL floats to equal bits: both zeros to +0, every NaN
+// to one NaN.
+func floatKey(f float64) int64 {
 	switch {
-	case f == 0:
-		f = 0
 	case f != f:
-		return append(buf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
+		return int64(math.Float64bits(math.NaN()))
+	case f == 0:
+		return 0
 	}
-	return binary.LittleEndian.AppendUint64(buf, math.Float64bits(f))
+	return int64(math.Float64bits(f))
 }
 
-// canonicalNumeric is a numeric's text without trailing fractional zeros.
-func canonicalNumeric(v types.Value) string {
-	if v.Num.Form != 0 {
-		return v.Num.String() // NaN, Infinity
+// numericKey is a numeric's text reduced: no trailing fractional zeros, no
+// "-" on zero. PostgreSQL's output form ("[-]digits[.digits]", what a
+// numeric column holds) is reduced in place; anything else through apd.
+func numericKey(s string) (string, error) {
+	if c, ok := reducePlain(s); ok {
+		return c, nil
 	}
-	var d apd.Decimal
-	d.Reduce(v.Num)
+	d, _, err := apd.NewFromString(s)
+	if err != nil {
+		return "", pgerr.New(pgerr.InternalError, "corrupt numeric %q in a key", s)
+	}
+	if d.Form != apd.Finite {
+		return d.String(), nil // NaN, Infinity, -Infinity
+	}
 	if d.IsZero() {
-		return "0"
+		return "0", nil
 	}
-	return d.Text('f')
+	var r apd.Decimal
+	r.Reduce(d)
+	return r.Text('f'), nil
+}
+
+// reducePlain reduces a numeric in PostgreSQL's output form: an optional
+// "-", digits without a redundant leading zero, an optional "." and
+// digits. It reports false for any other form.
+func reducePlain(s string) (string, bool) {
+	i := 0
+	if len(s) > 0 && s[0] == '-' {
+		i = 1
+	}
+	start, dot, zero := i, -1, true
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '1' && c <= '9':
+			zero = false
+		case c == '0':
+		case c == '.' && dot < 0:
+			dot = i
+		default:
+			return "", false
+		}
+	}
+	intEnd := len(s)
+	if dot >= 0 {
+		intEnd = dot
+	}
+	if intEnd == start || intEnd-start > 1 && s[start] == '0' || dot == len(s)-1 {
+		return "", false
+	}
+	if zero {
+		return "0", true
+	}
+	if dot < 0 {
+		return s, true
+	}
+	e := len(s)
+	for s[e-1] == '0' {
+		e--
+	}
+	if e-1 == dot {
+		e--
+	}
+	return s[:e], true
+}
+
+// intervalKey is PostgreSQL's interval_cmp_value in canonical form: whole
+// days, then nanoseconds within [0, 1 day).
+func intervalKey(v arrow.MonthDayNanoInterval) string {
+	const day = 86_400_000_000_000
+	days := int64(v.Months)*30 + int64(v.Days) + v.Nanoseconds/day
+	rem := v.Nanoseconds % day
+	if rem < 0 {
+		rem += day
+		days--
+	}
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], uint64(days))
+	binary.LittleEndian.PutUint64(b[8:], uint64(rem))
+	return string(b[:])
+}
+
+// encodeBatch encodes the columns arrs into ks, reusing its columns'
+// buffers; a column that cannot be a key is an internal error (the planner
+// only makes keys of key types).
+func encodeBatch(arrs []arrow.Array, ts []types.Type, ks []KeyCol) []KeyCol {
+	for len(ks) < len(arrs) {
+		ks = append(ks, KeyCol{})
+	}
+	ks = ks[:len(arrs)]
+	for c, a := range arrs {
+		if err := ks[c].Encode(a, ts[c]); err != nil {
+			panic(err)
+		}
+	}
+	return ks
 }
 
 // rowKeys encodes the keys of every row of a batch into one buffer;
 // offsets[i]:offsets[i+1] is row i's key.
 func rowKeys(arrs []arrow.Array, ts []types.Type, n int, buf []byte, offsets []int) ([]byte, []int) {
+	ks := encodeBatch(arrs, ts, nil)
 	buf = buf[:0]
 	offsets = append(offsets[:0], 0)
 	for i := 0; i < n; i++ {
-		for k, a := range arrs {
-			buf = appendKey(buf, a, ts[k], i)
-		}
+		buf = AppendKeyRow(buf, ks, nil, i)
 		offsets = append(offsets, len(buf))
 	}
 	return buf, offsets

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
@@ -237,36 +236,29 @@ func (r *repartOp) produce(ctx context.Context, p int) error {
 // nullHash marks a row with a NULL key.
 const nullHash = ^uint64(0)
 
-// hashKeys hashes each row's keys (nullHash if any key is NULL).
+// hashKeys hashes each row's keys (nullHash if any key is NULL) in the
+// shared key encoding and hash family (keys.go).
 func hashKeys(ctx context.Context, keys []*Compiled, keyT []types.Type, rec arrow.Record) ([]uint64, error) {
-	n := int(rec.NumRows())
-	hs := make([]uint64, n)
+	ks := make([]KeyCol, len(keys))
 	for k, c := range keys {
 		arr, err := c.Eval(ctx, rec)
 		if err != nil {
 			return nil, err
 		}
-		t := keyT[k]
-		ints, isInt := arr.(*array.Int64)
-		for i := 0; i < n; i++ {
-			if hs[i] == nullHash {
-				continue
-			}
-			if arr.IsNull(i) {
+		if ks[k], err = EncodeKeys(arr, keyT[k]); err != nil {
+			return nil, err
+		}
+	}
+	hs := HashKeys(ks, nil, int(rec.NumRows()), nil)
+	for i := range hs {
+		if hs[i] == nullHash {
+			hs[i]--
+		}
+		for k := range ks {
+			if ks[k].Null(i) {
 				hs[i] = nullHash
-				continue
+				break
 			}
-			var h uint64
-			if isInt {
-				h = hashValue(types.Value{I: ints.Value(i)}, t)
-			} else {
-				h = hashValue(types.GetValue(arr, t, i), t)
-			}
-			h = hs[i]*0x9E3779B97F4A7C15 ^ h
-			if h == nullHash {
-				h--
-			}
-			hs[i] = h
 		}
 	}
 	return hs, nil

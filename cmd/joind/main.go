@@ -17,7 +17,7 @@ import (
 
 	"github.com/joind/joind/config"
 	"github.com/joind/joind/engine"
-	"github.com/joind/joind/operators/join/hashtable"
+	"github.com/joind/joind/operators/hashtable"
 	"github.com/joind/joind/wire"
 )
 

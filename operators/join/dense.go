@@ -165,7 +165,7 @@ func (ix *denseIndex) matches(d uint64) []int32 {
 }
 
 func (ix *denseIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
-	keys := kb.cols[0].ints
+	keys := kb.cols[0].Ints
 	if ix.unique {
 		// One row per key: no resume inside a key's rows. Each round takes
 		// as many probe rows as there is room for pairs, compacts the hits
@@ -298,6 +298,6 @@ func (ix *denseIndex) bytes() int64 {
 }
 
 // forceIndex, set by tests only, overrides the index choice: "swiss" for a
-// single int key even where a dense index fits, "chain" for integer tuples
-// ("" = choose).
+// single int key even where a dense index fits, "chain" for the chained
+// index on every key ("" = choose).
 var forceIndex string

@@ -43,8 +43,11 @@
 //	one int-like key, span <= 32/row   dense: bitmap + popcount ranks, a bit test per probe
 //	one int-like key, wider            Swiss table (package hashtable) + a blocked Bloom
 //	                                   filter for big tables, dropped when most keys pass
-//	several int-like keys              tuple: chained hash over the int64 encodings
-//	anything else                      chain: Go map of byte-string encodings
+//	anything else                      chain: buckets by the keys' 64-bit hash,
+//	                                   candidates compared column by column
+//
+// Keys are in the not-distinct encoding of operators/keys.go and hash with
+// the one hash family of package hashtable, as in aggregation.
 //
 // A consumer narrows the join to the columns it reads (operators.Narrower).
 // An inner join left with no output columns, or a RightSemi/RightAnti one
@@ -66,6 +69,6 @@
 // # Imports
 //
 // join may import operators, sql/plan, types, pgerr and
-// operators/join/hashtable (and Arrow). It must never import sql, optimizer,
+// operators/hashtable (and Arrow). It must never import sql, optimizer,
 // engine or wire: plans reach it as operators and plan expressions.
 package join

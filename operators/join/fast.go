@@ -3,7 +3,8 @@ package join
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/joind/joind/operators/join/hashtable"
+	"github.com/joind/joind/operators"
+	"github.com/joind/joind/operators/hashtable"
 )
 
 // The int-key fast path. A join on one int-like key without a residual whose
@@ -95,7 +96,7 @@ func (j *HashJoin) fastEligible() bool {
 	if j.nested || len(j.allCols) != 1 || j.nullsEq[0] || j.residual != nil {
 		return false
 	}
-	if !familyOf(j.spec.LeftKeys[0].Type()).intLike() || !familyOf(j.spec.RightKeys[0].Type()).intLike() {
+	if !operators.IntKey(j.spec.LeftKeys[0].Type()) || !operators.IntKey(j.spec.RightKeys[0].Type()) {
 		return false
 	}
 	switch j.kind {
@@ -118,12 +119,12 @@ func (s *stream) fastBatch(ix intIndex, rec arrow.Record) (arrow.Record, error) 
 	n := kb.n
 	k := &kb.cols[0]
 	var sel []int32 // nil: every row has a key
-	if k.nulls != nil {
+	if k.Nulls != nil {
 		if s.selBuf == nil {
 			s.selBuf = make([]int32, 0, n) // non-nil even when empty: nil means all rows
 		}
 		sel = s.selBuf[:0]
-		for i, isNull := range k.nulls {
+		for i, isNull := range k.Nulls {
 			if !isNull {
 				sel = append(sel, int32(i))
 			}
@@ -133,7 +134,7 @@ func (s *stream) fastBatch(ix intIndex, rec arrow.Record) (arrow.Record, error) 
 	if j.kind == kInner {
 		c := int64(0)
 		if s.build.n > 0 {
-			c = ix.countMatches(k.ints, sel, s.pb)
+			c = ix.countMatches(k.Ints, sel, s.pb)
 		}
 		return s.countBatch(c), nil
 	}
@@ -145,7 +146,7 @@ func (s *stream) fastBatch(ix intIndex, rec arrow.Record) (arrow.Record, error) 
 	if len(j.out) == 0 {
 		var hits int64
 		if s.build.n > 0 {
-			hits = ix.countHits(k.ints, sel, s.pb)
+			hits = ix.countHits(k.Ints, sel, s.pb)
 		}
 		if want {
 			return s.countBatch(hits), nil
@@ -162,11 +163,11 @@ func (s *stream) fastBatch(ix intIndex, rec arrow.Record) (arrow.Record, error) 
 	hit := s.hit[:n]
 	clear(hit)
 	if s.build.n > 0 {
-		ix.contains(k.ints, sel, hit, s.pb)
+		ix.contains(k.Ints, sel, hit, s.pb)
 	}
 	rows := s.outP[:0]
 	for i, h := range hit {
-		if h == want && !(dropNull && k.null(i)) {
+		if h == want && !(dropNull && k.Null(i)) {
 			rows = append(rows, int32(i))
 		}
 	}

@@ -16,8 +16,8 @@ import (
 	"github.com/joind/joind/types"
 )
 
-// The matrix again with byte-string chained indexes in place of the integer
-// tuple index (the matrix's keys are all integers).
+// The matrix again with the chained hash index in place of the Swiss and
+// dense indexes of a single int-like key.
 func TestJoinMatrixChainIndex(t *testing.T) {
 	forceIndex = "chain"
 	defer func() { forceIndex = "" }()

@@ -10,7 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/operators"
-	"github.com/joind/joind/operators/join/hashtable"
+	"github.com/joind/joind/operators/hashtable"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 )
@@ -400,10 +400,10 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 	switch {
 	case j.nested:
 		b.idx = &listIndex{n: n}
-	case len(j.allCols) == 1 && !j.nullsEq[0] && b.keys.cols[0].ints != nil:
+	case len(j.allCols) == 1 && !j.nullsEq[0] && b.keys.cols[0].Ints != nil && forceIndex != "chain":
 		k := &b.keys.cols[0]
-		if lo, span, ok := denseSpan(k.ints, k.nulls); ok && forceIndex != "swiss" {
-			b.idx = newDenseIndex(k.ints, k.nulls, lo, span)
+		if lo, span, ok := denseSpan(k.Ints, k.Nulls); ok && forceIndex != "swiss" {
+			b.idx = newDenseIndex(k.Ints, k.Nulls, lo, span)
 			break
 		}
 		si, err := newSwissIndex(b.keys, 0)
@@ -715,7 +715,7 @@ func (s *stream) startBatch(rec arrow.Record) error {
 	fact := FactRow
 	noNulls := true
 	for c := range kb.cols {
-		noNulls = noNulls && kb.cols[c].nulls == nil
+		noNulls = noNulls && kb.cols[c].Nulls == nil
 	}
 	if noNulls {
 		// Every row: a shared identity selection, never appended to.

@@ -7,7 +7,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/joind/joind/operators/join/hashtable"
+	"github.com/joind/joind/operators"
+	"github.com/joind/joind/operators/hashtable"
 	"github.com/joind/joind/sql/plan"
 )
 
@@ -211,7 +212,7 @@ func (s *stream) unknownPairs(ix index, sel []int32) error {
 			}
 			for _, c := range j.valueCols {
 				pc, bc := &kb.cols[c], &b.keys.cols[c]
-				if !pc.null(int(p)) && !bc.null(int(r)) && !pc.equal(int(p), bc, int(r)) {
+				if !pc.Null(int(p)) && !bc.Null(int(r)) && !pc.Equal(int(p), bc, int(r)) {
 					continue pairs
 				}
 			}
@@ -344,7 +345,7 @@ func (j *HashJoin) Explain() string {
 }
 
 // KernelName is the index the build side uses (or will use): the Swiss
-// table's kernel for one int-like key, the Go map otherwise.
+// table's kernel for one int-like key, the hash chains otherwise.
 func (j *HashJoin) KernelName() string {
 	if k, ok := j.kernel.Load().(string); ok {
 		return k
@@ -352,13 +353,8 @@ func (j *HashJoin) KernelName() string {
 	switch {
 	case j.nested:
 		return "nested-loop"
-	case len(j.allCols) == 1 && !j.nullsEq[0] && familyOf(j.spec.LeftKeys[0].Type()).intLike():
+	case len(j.allCols) == 1 && !j.nullsEq[0] && operators.IntKey(j.spec.LeftKeys[0].Type()):
 		return "swiss-int64/" + hashtable.KernelName()
 	}
-	for _, k := range j.spec.LeftKeys {
-		if !familyOf(k.Type()).intLike() {
-			return "go-map"
-		}
-	}
-	return "hash-int-tuple"
+	return "hash-chain"
 }

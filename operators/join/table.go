@@ -1,13 +1,14 @@
 package join
 
 import (
-	"github.com/joind/joind/operators/join/hashtable"
+	"github.com/joind/joind/operators/hashtable"
 )
 
 // index finds build rows for probe rows. Everything that looks up build rows
 // goes through it, so the table behind a join is a one-file choice: the
-// Swiss table of package hashtable for a single int64-like key, a chained
-// Go map for composite and string keys, or every row (no keys).
+// Swiss table of package hashtable or a dense index for a single int64-like
+// key, a chained index over the keys' hash (chainIndex) for the rest, or
+// every row (no keys).
 type index interface {
 	// probe appends (probe row, build row) pairs for the probe rows sel of
 	// kb to pb, at most pb.cap per call. It returns true when sel is
@@ -28,6 +29,9 @@ type pairBuf struct {
 	// scratch of the Swiss table
 	ht  *hashtable.Matches
 	hit []bool
+	// chainIndex: the current batch's key hashes (valid while hvalid)
+	hbuf   []uint64
+	hvalid bool
 	// key filter (filter.go): the current batch's filtered rows, and this
 	// prober's pass statistics
 	fsel, fbatch []int32
@@ -46,7 +50,7 @@ func (pb *pairBuf) reset() { pb.probe, pb.build = pb.probe[:0], pb.build[:0] }
 // restart abandons the resume state: the next probe starts a new batch.
 func (pb *pairBuf) restart() {
 	pb.pos, pb.cur = 0, -1
-	pb.fvalid = false
+	pb.fvalid, pb.hvalid = false, false
 	if pb.ht != nil {
 		pb.ht.Reset()
 	}
@@ -63,19 +67,19 @@ func newSwissIndex(kb *keyBatch, col int) (*swissIndex, error) {
 	k := &kb.cols[col]
 	t := hashtable.NewInt64(kb.n)
 	var valid []bool
-	if k.nulls != nil {
+	if k.Nulls != nil {
 		valid = make([]bool, kb.n)
 		for i := range valid {
-			valid[i] = !k.nulls[i]
+			valid[i] = !k.Nulls[i]
 		}
 	}
-	if err := t.AppendSlice(k.ints, valid); err != nil {
+	if err := t.AppendSlice(k.Ints, valid); err != nil {
 		return nil, err
 	}
 	t.Finish()
 	si := &swissIndex{t: t, col: col}
 	if t.Distinct() >= filterMinKeys {
-		si.filter = newKeyFilter(k.ints, k.nulls, int(t.Distinct()))
+		si.filter = newKeyFilter(k.Ints, k.Nulls, int(t.Distinct()))
 	}
 	return si, nil
 }
@@ -87,7 +91,7 @@ func (s *swissIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
 	if sel == nil {
 		sel = []int32{} // nil would mean "every row" to the table
 	}
-	keys := kb.cols[s.col].ints
+	keys := kb.cols[s.col].Ints
 	if !pb.fvalid {
 		// Once per batch: the calls that resume it pass the same rows.
 		pb.fbatch, pb.fvalid = s.filterSel(keys, sel, pb), true
@@ -111,74 +115,6 @@ func (s *swissIndex) bytes() int64 {
 	}
 	return n
 }
-
-// chainIndex is a Go map from the encoded key to the first build row of a
-// chain; next links the rest. It handles composite and string keys, and the
-// NULL-aware side indexes keyed by correlation-scope columns.
-type chainIndex struct {
-	cols  []int
-	heads map[string]int32
-	next  []int32 // per build row; -1 ends a chain
-	size  int64
-}
-
-// newChainIndex indexes the build rows rows (nil = all) of kb by cols.
-func newChainIndex(kb *keyBatch, cols []int, rows []int32) *chainIndex {
-	ix := &chainIndex{cols: cols, heads: make(map[string]int32), next: make([]int32, kb.n)}
-	var buf []byte
-	add := func(r int32) {
-		buf = kb.composite(buf[:0], cols, int(r))
-		if h, ok := ix.heads[string(buf)]; ok {
-			ix.next[r] = h
-		} else {
-			ix.next[r] = -1
-			ix.size += int64(len(buf)) + 48
-		}
-		ix.heads[string(buf)] = r
-	}
-	// Insert in reverse so chains list rows in ascending order.
-	if rows == nil {
-		for r := kb.n - 1; r >= 0; r-- {
-			add(int32(r))
-		}
-	} else {
-		for i := len(rows) - 1; i >= 0; i-- {
-			add(rows[i])
-		}
-	}
-	ix.size += int64(kb.n) * 4
-	return ix
-}
-
-func (ix *chainIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
-	var buf []byte
-	for pb.pos < len(sel) {
-		p := sel[pb.pos]
-		if pb.cur < 0 {
-			buf = kb.composite(buf[:0], ix.cols, int(p))
-			h, ok := ix.heads[string(buf)]
-			if !ok {
-				pb.pos++
-				continue
-			}
-			pb.cur = h
-		}
-		for pb.cur >= 0 {
-			if len(pb.probe) >= pb.cap {
-				return false
-			}
-			pb.probe = append(pb.probe, p)
-			pb.build = append(pb.build, pb.cur)
-			pb.cur = ix.next[pb.cur]
-		}
-		pb.pos++
-	}
-	pb.pos, pb.cur = 0, -1
-	return true
-}
-
-func (ix *chainIndex) kernelName() string { return "go-map" }
-func (ix *chainIndex) bytes() int64       { return ix.size }
 
 // listIndex matches every probe row with every row of a fixed list of build
 // rows (no keys: nested loops, or a NULL-aware side index without scope

@@ -1,45 +1,40 @@
 package join
 
-// tupleIndex is a chained hash index over several int64-encoded key columns
-// (composite integer keys, and the NULL-aware side indexes keyed by integer
-// correlation columns). It does what chainIndex does without building a
-// byte-string key per row or hashing through a Go map: one 64-bit hash per
-// row, a power-of-two bucket array of chain heads, and a per-row next link;
-// candidates are compared column by column.
+// chainIndex indexes build rows by the hash of their key columns: composite
+// keys, one key that is not int-like (text, numeric, interval), and the
+// NULL-aware side indexes keyed by correlation columns. Each row's 64-bit
+// hash (operators.HashKeys: the shared key encoding and hash family) picks
+// a bucket of a power-of-two array of chain heads; a per-row next link
+// chains the rest, and candidates are compared column by column, which
+// also drops different keys that share a bucket. It is built in two
+// passes over arrays of 4 bytes per slot, so building (which dominates a
+// join with a small probe side, and the side indexes) stays cheap; a
+// single int-like key uses the Swiss table or the dense index instead.
 // A NULL in a column equals only a NULL (the callers leave NULLs only in
 // IS NOT DISTINCT FROM columns).
-type tupleIndex struct {
+type chainIndex struct {
 	kb    *keyBatch
 	cols  []int
-	mask  uint64
+	shift uint    // bucket = hash >> shift
 	heads []int32 // bucket -> 1 + first row of its chain, 0 = empty
 	next  []int32 // row -> 1 + next row of its bucket's chain, 0 = end
 }
 
-// tupleIndexFits reports whether every column in cols is int-encoded.
-func tupleIndexFits(kb *keyBatch, cols []int) bool {
-	for _, c := range cols {
-		if kb.cols[c].ints == nil {
-			return false
-		}
-	}
-	return true
-}
-
-// newTupleIndex indexes rows (nil = all rows of kb) by cols.
-func newTupleIndex(kb *keyBatch, cols []int, rows []int32) *tupleIndex {
+// newChainIndex indexes rows (nil = all rows of kb) by cols.
+func newChainIndex(kb *keyBatch, cols []int, rows []int32) *chainIndex {
 	n := kb.n
 	if rows != nil {
 		n = len(rows)
 	}
-	nb := 1
-	for nb < n {
-		nb <<= 1 // load at most 1: chains stay short, the arrays small
+	lg := 0
+	for 1<<lg < n {
+		lg++ // load at most 1: chains stay short, the arrays small
 	}
+	h := kb.hashes(cols, nil)
 	// Links are stored +1 so that the zeroed arrays mean "empty".
-	ix := &tupleIndex{kb: kb, cols: cols, mask: uint64(nb - 1), heads: make([]int32, nb), next: make([]int32, kb.n)}
+	ix := &chainIndex{kb: kb, cols: cols, shift: uint(64 - lg), heads: make([]int32, 1<<lg), next: make([]int32, kb.n)}
 	add := func(r int32) {
-		b := hashTuple(kb, cols, int(r)) & ix.mask
+		b := h[r] >> ix.shift
 		ix.next[r] = ix.heads[b]
 		ix.heads[b] = r + 1
 	}
@@ -56,48 +51,30 @@ func newTupleIndex(kb *keyBatch, cols []int, rows []int32) *tupleIndex {
 	return ix
 }
 
-// hashTuple mixes row i's values of cols (NULL as a fixed value).
-func hashTuple(kb *keyBatch, cols []int, i int) uint64 {
-	h := uint64(0x9E3779B97F4A7C15)
-	for _, c := range cols {
-		k := &kb.cols[c]
-		v := uint64(k.ints[i])
-		if k.null(i) {
-			v = 0x6a09e667f3bcc908
-		}
-		h = fmix64(h ^ v + 0x9E3779B97F4A7C15)
-	}
-	return h
-}
-
-func fmix64(h uint64) uint64 {
-	h ^= h >> 33
-	h *= 0xff51afd7ed558ccd
-	h ^= h >> 33
-	h *= 0xc4ceb9fe1a85ec53
-	h ^= h >> 33
-	return h
-}
-
 // sameKey reports whether probe row p of pk equals build row r on cols.
-func (ix *tupleIndex) sameKey(pk *keyBatch, p int, r int) bool {
+func (ix *chainIndex) sameKey(pk *keyBatch, p int, r int) bool {
 	for _, c := range ix.cols {
 		a, b := &pk.cols[c], &ix.kb.cols[c]
-		an, bn := a.null(p), b.null(r)
-		if an != bn || !an && a.ints[p] != b.ints[r] {
+		an, bn := a.Null(p), b.Null(r)
+		if an != bn || !an && !a.Equal(p, b, r) {
 			return false
 		}
 	}
 	return true
 }
 
-func (ix *tupleIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
+func (ix *chainIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
+	if !pb.hvalid {
+		// Once per batch: the calls that resume it pass the same rows.
+		pb.hbuf, pb.hvalid = kb.hashes(ix.cols, pb.hbuf), true
+	}
+	h := pb.hbuf
 	// pb.cur is the next chain entry to examine (+1 encoded, so 0 = chain
 	// done), or -1 before the row's chain was looked up.
 	for pb.pos < len(sel) {
 		p := sel[pb.pos]
 		if pb.cur < 0 {
-			pb.cur = ix.heads[hashTuple(kb, ix.cols, int(p))&ix.mask]
+			pb.cur = ix.heads[h[p]>>ix.shift]
 		}
 		for pb.cur > 0 {
 			r := pb.cur - 1
@@ -113,20 +90,16 @@ func (ix *tupleIndex) probe(kb *keyBatch, sel []int32, pb *pairBuf) bool {
 		pb.cur = -1
 		pb.pos++
 	}
-	pb.pos, pb.cur = 0, -1
+	pb.pos, pb.cur, pb.hvalid = 0, -1, false
 	return true
 }
 
-func (ix *tupleIndex) kernelName() string { return "hash-int-tuple" }
-func (ix *tupleIndex) bytes() int64 {
+func (ix *chainIndex) kernelName() string { return "hash-chain" }
+func (ix *chainIndex) bytes() int64 {
 	return int64(len(ix.heads))*4 + int64(len(ix.next))*4
 }
 
-// newKeyIndex indexes rows (nil = all) of kb by cols: integer tuples in a
-// tupleIndex, anything else in a chainIndex.
+// newKeyIndex indexes rows (nil = all) of kb by cols in a chainIndex.
 func newKeyIndex(kb *keyBatch, cols []int, rows []int32) index {
-	if tupleIndexFits(kb, cols) && forceIndex != "chain" {
-		return newTupleIndex(kb, cols, rows)
-	}
 	return newChainIndex(kb, cols, rows)
 }

@@ -1,6 +1,20 @@
-// Package hashtable is the hash table under every joind hash join (and hash
-// aggregation where it fits): a Swiss table probed a batch at a time by a
-// kernel chosen for the CPU.
+// Package hashtable is the hash table under every joind hash join and hash
+// aggregation: a Swiss table probed a batch at a time by a kernel chosen
+// for the CPU. It also holds the one hash function family of the execution
+// layer (HashInt64, HashString in hash.go) that joins, aggregation,
+// DISTINCT, set operations and repartition routing hash keys with.
+//
+// # Who uses it how
+//
+//   - A join on a single int-like key builds an Int64Table with duplicate
+//     lists (Append, Finish), then probes it (Probe, Contains). Joins on
+//     other keys chain build rows by the same hash family (package join's
+//     chainIndex: built in two cheap passes, which matters more there
+//     than probe speed).
+//   - Hash aggregation keeps an Int64Table as a map from a group key to a
+//     dense group id (groups.go): Lookup runs the probe kernel over a
+//     batch, FindOrAdd adds the keys it did not find; keys of other shapes
+//     are looked up by hash with FindOrAddHash, a Matcher comparing keys.
 //
 // # Why it exists
 //
@@ -18,7 +32,7 @@
 //
 // The table is a power-of-two array of 128-byte groups of 8 slots:
 //
-//	bytes   0..63   keys[8]  int64 key (Int64Table) or 64-bit row hash (GenericTable)
+//	bytes   0..63   keys[8]  int64 key, or the 64-bit hash of a key of another shape
 //	bytes  64..71   ctrl     one control byte per slot: 0x00 empty, 0x80|tag full
 //	bytes  72..103  vals[8]  uint32 payload
 //	bytes 104..127  padding  (stride stays a power of two)
@@ -77,15 +91,17 @@
 //
 // NULL build keys are never inserted; the table counts them (SawNull,
 // NullCount) because NOT IN and mark joins must know. NULL probe keys never
-// match (ProbeArrow and GenericProber drop them from the selection).
+// match (ProbeArrow drops them from the selection; the other callers pass
+// only non-NULL rows).
 // Unmatched-row emission (MatchedBits.AppendUnset) naturally includes
 // NULL-key build rows, as outer joins require.
 //
 // # Concurrency
 //
-// Build (NewInt64/NewGeneric, Append, Finish) is single-writer. After
-// Finish the table is read-only and safe for any number of concurrent
-// probers, each with its own Matches (or GenericProber). MatchedBits is
+// Build (NewInt64, Append, Finish) is single-writer. After Finish the
+// table is read-only and safe for any number of concurrent probers, each
+// with its own Matches. A table used as a map (FindOrAdd, FindOrAddHash,
+// Lookup) belongs to one goroutine. MatchedBits is
 // shared: Set uses atomic OR; read it only after all probers finished
 // (the join supplies that barrier).
 //
@@ -99,6 +115,6 @@
 //
 // This package sits at the bottom of the execution layer: it may import
 // the Arrow library, golang.org/x/sys and pgerr, and must not import
-// operators, sql, engine, wire or storage (joins import it, not the
-// reverse).
+// operators, sql, engine, wire or storage (joins and aggregation import
+// it, not the reverse).
 package hashtable

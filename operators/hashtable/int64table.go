@@ -39,6 +39,8 @@ type Int64Table struct {
 
 	// release frees memory not owned by the Go heap (see alloc.go).
 	release func()
+
+	scratch []uint64 // Lookup's kernel hashes
 }
 
 // NewInt64 returns an empty table sized so that capacityHint distinct keys

@@ -59,7 +59,7 @@ const (
 // loads never split a line), ctrl at 64, vals at 72+4*i. The assembly kernel
 // relies on these offsets (checked in layout_test.go).
 type group struct {
-	keys [groupSlots]int64 // int64 keys, or full 64-bit hashes in GenericTable
+	keys [groupSlots]int64 // int64 keys, or 64-bit hashes of keys of other shapes
 	ctrl uint64            // byte i: 0 = empty, 0x80|tag = full
 	vals [groupSlots]uint32
 	_    [24]byte
