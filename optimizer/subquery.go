@@ -339,15 +339,21 @@ func decorrelateChain(n plan.Node, outer colSet, policy failPolicy) (plan.Node, 
 		if !ok {
 			return nil, nil, false
 		}
-		var local, deferred []plan.Expr
+		var corr, local, deferred []plan.Expr
 		for _, conj := range conjuncts(x.Pred) {
-			switch {
-			case readsAny(conj, outer):
+			if readsAny(conj, outer) {
 				if hasSubquery(conj) {
 					return nil, nil, false
 				}
-				hoisted = append(hoisted, conj)
-			case policy == failMoves || cannotFail(conj):
+				corr = append(corr, conj)
+			}
+		}
+		for _, conj := range conjuncts(x.Pred) {
+			switch {
+			case readsAny(conj, outer):
+			case policy == failMoves || cannotFail(conj) || !costlierThanAll(conj, corr):
+				// PostgreSQL's scan tests a condition no costlier than the
+				// correlation before it, on every row: so may the join.
 				local = append(local, conj)
 			case policy == failDefers:
 				deferred = append(deferred, conj)
@@ -355,7 +361,7 @@ func decorrelateChain(n plan.Node, outer colSet, policy failPolicy) (plan.Node, 
 				return nil, nil, false
 			}
 		}
-		hoisted = append(hoisted, deferred...)
+		hoisted = append(append(hoisted, corr...), deferred...)
 		if len(local) == 0 {
 			return in, hoisted, true
 		}
@@ -408,6 +414,42 @@ func passThrough(exprs []plan.Expr, cols []plan.Column, in plan.Node, es []plan.
 		}
 	}
 	return exprs, cols
+}
+
+// qualCost is PostgreSQL's cost of evaluating e (cost_qual_eval) in
+// cpu_operator_cost units: one per operator, function and cast function
+// call (built-ins have procost 1). PostgreSQL's scan tests a relation's
+// conditions cheapest first, a correlation equality (rebuilt from its
+// equivalence class, so listed last) after the other conditions of equal
+// cost.
+func qualCost(e plan.Expr) int {
+	n := 0
+	walkExpr(e, func(x plan.Expr) {
+		switch c := x.(type) {
+		case *plan.Call, *plan.IsDistinct, *plan.NullIf:
+			n++
+		case *plan.Cast:
+			if c.Input.Type().ID != c.T.ID {
+				n++
+			}
+		case *plan.Subquery:
+			n += 1000
+		}
+	})
+	return n
+}
+
+// costlierThanAll reports whether PostgreSQL tests e only after every
+// correlation condition in corr (an empty corr: the correlation sits in a
+// filter below, tested first).
+func costlierThanAll(e plan.Expr, corr []plan.Expr) bool {
+	c := qualCost(e)
+	for _, k := range corr {
+		if c <= qualCost(k) {
+			return false
+		}
+	}
+	return true
 }
 
 // cannotFail reports whether e raises no error for any row: column
