@@ -418,13 +418,16 @@ func passThrough(exprs []plan.Expr, cols []plan.Column, in plan.Node, es []plan.
 
 // qualCost is PostgreSQL's cost of evaluating e (cost_qual_eval) in
 // cpu_operator_cost units: one per operator, function and cast function
-// call (built-ins have procost 1). PostgreSQL's scan tests a relation's
-// conditions cheapest first, a correlation equality (rebuilt from its
-// equivalence class, so listed last) after the other conditions of equal
-// cost.
+// call (built-ins have procost 1), constant subexpressions folded away
+// first. PostgreSQL's scan tests a relation's conditions cheapest first, a
+// correlation equality (rebuilt from its equivalence class, so listed last)
+// after the other conditions of equal cost.
 func qualCost(e plan.Expr) int {
 	n := 0
-	walkExpr(e, func(x plan.Expr) {
+	plan.Walk(e, func(x plan.Expr) bool {
+		if foldable(x) {
+			return false
+		}
 		switch c := x.(type) {
 		case *plan.Call, *plan.IsDistinct, *plan.NullIf:
 			n++
@@ -435,8 +438,29 @@ func qualCost(e plan.Expr) int {
 		case *plan.Subquery:
 			n += 1000
 		}
+		return true
 	})
 	return n
+}
+
+// foldable reports whether PostgreSQL's planner evaluates e once, as a
+// constant (eval_const_expressions: no columns, subqueries, parameters or
+// stable and volatile calls), so that any error of it arises while planning
+// (PlanTimeError), whichever rows the plan reads.
+func foldable(e plan.Expr) bool {
+	ok := true
+	plan.Walk(e, func(x plan.Expr) bool {
+		switch c := x.(type) {
+		case *plan.ColRef, *plan.Param, *plan.Subquery:
+			ok = false
+		case *plan.Call:
+			ok = ok && !c.Func.Volatile && !c.Func.Stable
+		case *plan.Cast:
+			ok = ok && !types.CastStable(c.Input.Type().ID, c.T.ID)
+		}
+		return ok
+	})
+	return ok
 }
 
 // costlierThanAll reports whether PostgreSQL tests e only after every
@@ -459,7 +483,10 @@ func costlierThanAll(e plan.Expr, corr []plan.Expr) bool {
 // may be evaluated on rows PostgreSQL's plan would not reach.
 func cannotFail(e plan.Expr) bool {
 	ok := true
-	walkExpr(e, func(n plan.Expr) {
+	plan.Walk(e, func(n plan.Expr) bool {
+		if foldable(n) {
+			return false // fails, if at all, while planning
+		}
 		switch x := n.(type) {
 		case *plan.ColRef, *plan.Const, *plan.Param, *plan.And, *plan.Or, *plan.Not,
 			*plan.IsNull, *plan.BoolTest, *plan.Case, *plan.Coalesce:
@@ -474,6 +501,7 @@ func cannotFail(e plan.Expr) bool {
 		default: // subqueries, and any kind added later
 			ok = false
 		}
+		return ok
 	})
 	return ok
 }
