@@ -252,8 +252,15 @@ func markJoinsFor(c *Context, input plan.Node, e plan.Expr) (plan.Node, plan.Exp
 		switch sq.Kind {
 		case plan.ExistsSubquery:
 			var hoisted []plan.Expr
-			if right, hoisted, ok = decorrelate(sq.Plan, outputCols(input), failMoves); !ok {
+			outer := outputCols(input)
+			if right, hoisted, ok = decorrelate(sq.Plan, outer, failMoves); !ok {
 				return n
+			}
+			if !hashedExists(hoisted, outer) {
+				// PostgreSQL runs this EXISTS per outer row.
+				if right, hoisted, ok = decorrelate(sq.Plan, outer, failDefers); !ok {
+					return n
+				}
 			}
 			on = andOf(hoisted)
 		case plan.ScalarSubquery:
@@ -318,6 +325,46 @@ const (
 	// input): any such computation refuses, the subquery stays per row.
 	failRefuses
 )
+
+// hashedExists reports whether PostgreSQL may run an EXISTS that is not a
+// WHERE conjunct (which it makes a semi join) as a hashed subplan over all of
+// its rows (convert_EXISTS_to_ANY, failMoves): every correlation predicate an
+// equality with a hashable operator between an outer-only and an inner-only
+// side. Otherwise it runs the subquery per outer row (failDefers). (Which of
+// the two PostgreSQL picks is a cost decision; joind takes the hashed one.)
+func hashedExists(hoisted []plan.Expr, outer colSet) bool {
+	for _, h := range hoisted {
+		call, ok := h.(*plan.Call)
+		if !ok || call.Func.Name != "=" || len(call.Args) != 2 || isVolatile(h) {
+			return false
+		}
+		l, r := exprCols(call.Args[0]), exprCols(call.Args[1])
+		if len(l) == 0 || len(r) == 0 || l.subsetOf(outer) == r.subsetOf(outer) ||
+			!(l.subsetOf(outer) || disjoint(l, outer)) || !(r.subsetOf(outer) || disjoint(r, outer)) {
+			return false
+		}
+		// PostgreSQL's = between date, timestamp and timestamptz (of two
+		// different types) cannot hash.
+		lt, rt := call.Func.Args[0].ID, call.Func.Args[1].ID
+		if lt != rt && isDateTime(lt) && isDateTime(rt) {
+			return false
+		}
+	}
+	return true
+}
+
+func isDateTime(id types.ID) bool {
+	return id == types.Date || id == types.Timestamp || id == types.TimestampTZ
+}
+
+func disjoint(a, b colSet) bool {
+	for id := range a {
+		if b.has(id) {
+			return false
+		}
+	}
+	return true
+}
 
 // decorrelate pulls the correlation predicates (conjuncts reading columns of
 // outer) out of a subquery plan. It succeeds when they sit in filters reached

@@ -65,6 +65,7 @@ SELECT * FROM wa_dt CROSS JOIN LATERAL (SELECT 10 / wa_du.a AS q FROM wa_du WHER
 SELECT * FROM wa_dt LEFT JOIN LATERAL (SELECT 10 / wa_du.a AS q FROM wa_du WHERE wa_du.a = wa_dt.a) s ON true ORDER BY 1, 2;
 SELECT * FROM wa_dt LEFT JOIN LATERAL (SELECT 10 / wa_du.a AS q, wa_du.b FROM wa_du WHERE wa_du.a = wa_dt.a) s ON true ORDER BY 1, 2, 3;
 -- PostgreSQL pulls these up and evaluates them at the scan: errors there too.
+SELECT * FROM wa_dt CROSS JOIN LATERAL (SELECT 10 / wa_du.a AS q FROM wa_du WHERE wa_du.a = wa_dt.a) s WHERE s.q > 1 ORDER BY 1, 2;
 SELECT * FROM wa_dt LEFT JOIN LATERAL (SELECT coalesce(10 / wa_du.a, 0) AS q FROM wa_du WHERE wa_du.a = wa_dt.a) s ON true ORDER BY 1, 2;
 SELECT * FROM wa_dt CROSS JOIN LATERAL (SELECT wa_du.b FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) s ORDER BY 1, 2;
 -- A correlated IN runs per outer row in PostgreSQL: its value and its
@@ -94,6 +95,13 @@ SELECT a, (SELECT max(wa_du.b) FILTER (WHERE 10 / wa_du.a > 1) FROM wa_du WHERE 
 -- conditions evaluated on every row: an error there too.
 SELECT * FROM wa_dt WHERE EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) ORDER BY 1;
 SELECT * FROM wa_dt WHERE NOT EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) ORDER BY 1;
+-- Not a WHERE conjunct and correlated by an inequality, EXISTS runs per
+-- outer row in PostgreSQL: the division sees the correlation's rows only.
+-- (Outer NULLs left out: a NULL correlation test must end the AND, as in a
+-- WHERE clause, which the join's condition does not do yet.)
+SELECT a, EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a > wa_dt.a AND 10 / wa_du.a > 1) AS e FROM wa_dt WHERE a IS NOT NULL ORDER BY 1;
+SELECT a FROM (SELECT a FROM wa_dt WHERE a IS NOT NULL) d WHERE a = 1 OR NOT EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a > d.a AND 10 / wa_du.a > 1) ORDER BY 1;
+SELECT a FROM wa_dt WHERE EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a > wa_dt.a AND 10 / wa_du.a > 1) ORDER BY 1;
 -- An EXISTS subquery's select list is never evaluated.
 SELECT * FROM wa_dt WHERE EXISTS (SELECT 10 / wa_du.a FROM wa_du WHERE wa_du.a = wa_dt.a) ORDER BY 1;
 -- Uncorrelated subqueries run once over all their rows: errors.
