@@ -1,8 +1,10 @@
 #!/bin/sh
-# Regenerates leakproof_pg15.tsv (types/testdata/genleakproof.sh > types/testdata/leakproof_pg15.tsv) from a PostgreSQL 15 (psql's environment:
-# PGHOST, PGPORT, PGUSER). Every operator, function and cast over the types
-# joind has, with pg_proc.proleakproof (an operator: its oprcode's; a cast:
-# its cast function's, binary-coercible casts 't').
+# Regenerates leakproof_pg15.tsv from a PostgreSQL 15, with psql's
+# environment (PGHOST, PGPORT, PGUSER) and psql on PATH:
+#   types/testdata/genleakproof.sh > types/testdata/leakproof_pg15.tsv
+# Every operator, function and cast over the types joind has, with
+# pg_proc.proleakproof (an operator: its oprcode's; a cast: its cast
+# function's, binary-coercible casts 't'). TestLeakproofAsPgProc reads it.
 set -e
 types="'bool','int2','int4','int8','float4','float8','numeric','text','varchar','bpchar','date','timestamp','interval','timestamptz','any','anynonarray'"
 psql -X -AtF '	' -v ON_ERROR_STOP=1 <<SQL
