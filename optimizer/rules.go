@@ -260,9 +260,17 @@ func pushJoinConditionDown(c *Context, n plan.Node) (plan.Node, bool) {
 			keep = append(keep, e)
 		case cols.subsetOf(leftCols) && (j.Type == plan.InnerJoin || j.Type == plan.RightJoin):
 			toLeft = append(toLeft, e)
-		case cols.subsetOf(rightCols) && (j.Type == plan.InnerJoin || j.Type == plan.LeftJoin ||
-			j.Type == plan.SemiJoin || j.Type == plan.AntiJoin || j.Type == plan.MarkJoin):
+		case cols.subsetOf(rightCols) && (j.Type == plan.InnerJoin || j.Type == plan.LeftJoin):
 			toRight = append(toRight, e)
+		case cols.subsetOf(rightCols) && (j.Type == plan.SemiJoin || j.Type == plan.AntiJoin || j.Type == plan.MarkJoin):
+			// A semi/anti/mark join is an unnested subquery; a condition that
+			// can fail sits in its ON because PostgreSQL evaluates it per
+			// outer row, on the correlation's matches only (failDefers).
+			if cannotFail(e) {
+				toRight = append(toRight, e)
+			} else {
+				keep = append(keep, e)
+			}
 		default:
 			keep = append(keep, e)
 		}

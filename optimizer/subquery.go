@@ -110,7 +110,7 @@ func conjunctAsJoin(c *Context, input plan.Node, conj plan.Expr) (plan.Node, boo
 	}
 	switch sq.Kind {
 	case plan.ExistsSubquery:
-		right, hoisted, ok := decorrelate(sq.Plan, outputCols(input))
+		right, hoisted, ok := decorrelate(sq.Plan, outputCols(input), failMoves)
 		if !ok {
 			return nil, false
 		}
@@ -161,7 +161,7 @@ func membershipPolarity(sq *plan.Subquery, negated bool) (anti, ok bool) {
 // condition: the value comparisons LHS[i] = col_i first (hash-compatible, or
 // the rewrite is refused), then the hoisted correlation predicates.
 func membershipJoinInput(input plan.Node, lhsList []plan.Expr, sq *plan.Subquery) (plan.Node, plan.Expr, bool) {
-	right, hoisted, ok := decorrelate(sq.Plan, outputCols(input))
+	right, hoisted, ok := decorrelate(sq.Plan, outputCols(input), failDefers)
 	if !ok {
 		return nil, nil, false
 	}
@@ -252,8 +252,15 @@ func markJoinsFor(c *Context, input plan.Node, e plan.Expr) (plan.Node, plan.Exp
 		switch sq.Kind {
 		case plan.ExistsSubquery:
 			var hoisted []plan.Expr
-			if right, hoisted, ok = decorrelate(sq.Plan, outputCols(input)); !ok {
+			outer := outputCols(input)
+			if right, hoisted, ok = decorrelate(sq.Plan, outer, failMoves); !ok {
 				return n
+			}
+			if !hashedExists(hoisted, outer) {
+				// PostgreSQL runs this EXISTS per outer row.
+				if right, hoisted, ok = decorrelate(sq.Plan, outer, failDefers); !ok {
+					return n
+				}
 			}
 			on = andOf(hoisted)
 		case plan.ScalarSubquery:
@@ -295,40 +302,124 @@ func markJoinsFor(c *Context, input plan.Node, e plan.Expr) (plan.Node, plan.Exp
 	return input, out, true
 }
 
+// failPolicy says what decorrelate does with a computation of a correlated
+// subquery that can fail (cannotFail is false: 10 / x, a narrowing cast)
+// and that decorrelation would move below the join, onto inner rows outside
+// every outer row's scope. PostgreSQL evaluates it only where its own plan
+// puts it, and the policy follows that plan.
+type failPolicy uint8
+
+const (
+	// failMoves: PostgreSQL pulls the subquery up into a join itself (WHERE
+	// EXISTS becomes a semi join, a LATERAL subquery is flattened) and
+	// pushes its conditions down to the inner scan, so it fails there too.
+	failMoves failPolicy = iota
+	// failDefers: PostgreSQL runs the subquery once per outer row (it never
+	// unnests a correlated IN / NOT IN), its scan testing the correlation
+	// (cheap) before other conditions: a condition that can fail joins the
+	// hoisted predicates, after the correlation, evaluated in the join only
+	// on key-matched pairs; a projection that can fail refuses.
+	failDefers
+	// failRefuses: PostgreSQL runs the subquery per outer row and the join
+	// cannot restrict the computation to matched rows (an aggregate's
+	// input): any such computation refuses, the subquery stays per row.
+	failRefuses
+)
+
+// hashedExists reports whether PostgreSQL may run an EXISTS that is not a
+// WHERE conjunct (which it makes a semi join) as a hashed subplan over all of
+// its rows (convert_EXISTS_to_ANY, failMoves): every correlation predicate an
+// equality with a hashable operator between an outer-only and an inner-only
+// side. Otherwise it runs the subquery per outer row (failDefers). (Which of
+// the two PostgreSQL picks is a cost decision; joind takes the hashed one.)
+func hashedExists(hoisted []plan.Expr, outer colSet) bool {
+	for _, h := range hoisted {
+		call, ok := h.(*plan.Call)
+		if !ok || call.Func.Name != "=" || len(call.Args) != 2 || isVolatile(h) {
+			return false
+		}
+		l, r := exprCols(call.Args[0]), exprCols(call.Args[1])
+		if len(l) == 0 || len(r) == 0 || l.subsetOf(outer) == r.subsetOf(outer) ||
+			!(l.subsetOf(outer) || disjoint(l, outer)) || !(r.subsetOf(outer) || disjoint(r, outer)) {
+			return false
+		}
+		// PostgreSQL's = between date, timestamp and timestamptz (of two
+		// different types) cannot hash.
+		lt, rt := call.Func.Args[0].ID, call.Func.Args[1].ID
+		if lt != rt && isDateTime(lt) && isDateTime(rt) {
+			return false
+		}
+	}
+	return true
+}
+
+func isDateTime(id types.ID) bool {
+	return id == types.Date || id == types.Timestamp || id == types.TimestampTZ
+}
+
+func disjoint(a, b colSet) bool {
+	for id := range a {
+		if b.has(id) {
+			return false
+		}
+	}
+	return true
+}
+
 // decorrelate pulls the correlation predicates (conjuncts reading columns of
 // outer) out of a subquery plan. It succeeds when they sit in filters reached
 // through projections and filters only, and nothing else in the plan reads
 // outer columns; projections are widened to pass through the inner columns the
-// hoisted predicates read.
-func decorrelate(n plan.Node, outer colSet) (plan.Node, []plan.Expr, bool) {
+// hoisted predicates read. An uncorrelated plan comes back unchanged: it is
+// evaluated once over all its rows, errors included, in PostgreSQL too.
+func decorrelate(n plan.Node, outer colSet, policy failPolicy) (plan.Node, []plan.Expr, bool) {
+	if !subtreeReads(n, outer) {
+		policy = failMoves
+	}
+	return decorrelateChain(n, outer, policy)
+}
+
+func decorrelateChain(n plan.Node, outer colSet, policy failPolicy) (plan.Node, []plan.Expr, bool) {
 	switch x := n.(type) {
 	case *plan.Filter:
-		in, hoisted, ok := decorrelate(x.Input, outer)
+		in, hoisted, ok := decorrelateChain(x.Input, outer, policy)
 		if !ok {
 			return nil, nil, false
 		}
-		var local []plan.Expr
+		var corr, local, deferred []plan.Expr
 		for _, conj := range conjuncts(x.Pred) {
 			if readsAny(conj, outer) {
 				if hasSubquery(conj) {
 					return nil, nil, false
 				}
-				hoisted = append(hoisted, conj)
-			} else {
-				local = append(local, conj)
+				corr = append(corr, conj)
 			}
 		}
+		for _, conj := range conjuncts(x.Pred) {
+			switch {
+			case readsAny(conj, outer):
+			case policy == failMoves || cannotFail(conj) || !costlierThanAll(conj, corr):
+				// PostgreSQL's scan tests a condition no costlier than the
+				// correlation before it, on every row: so may the join.
+				local = append(local, conj)
+			case policy == failDefers:
+				deferred = append(deferred, conj)
+			default:
+				return nil, nil, false
+			}
+		}
+		hoisted = append(append(hoisted, corr...), deferred...)
 		if len(local) == 0 {
 			return in, hoisted, true
 		}
 		return &plan.Filter{Input: in, Pred: andOf(local)}, hoisted, true
 	case *plan.Project:
 		for _, e := range x.Exprs {
-			if readsAny(e, outer) {
+			if readsAny(e, outer) || policy != failMoves && !cannotFail(e) {
 				return nil, nil, false
 			}
 		}
-		in, hoisted, ok := decorrelate(x.Input, outer)
+		in, hoisted, ok := decorrelateChain(x.Input, outer, policy)
 		if !ok {
 			return nil, nil, false
 		}
@@ -336,29 +427,130 @@ func decorrelate(n plan.Node, outer colSet) (plan.Node, []plan.Expr, bool) {
 			return &plan.Project{Input: in, Exprs: x.Exprs, Cols: x.Cols}, nil, true
 		}
 		// Pass through the inner columns the hoisted predicates read.
-		exprs, cols := append([]plan.Expr(nil), x.Exprs...), append([]plan.Column(nil), x.Cols...)
-		have := outputCols(x)
-		inCols := in.Columns()
-		for _, h := range hoisted {
-			for id := range exprCols(h) {
-				if outer.has(id) || have.has(id) {
-					continue
-				}
-				for _, ic := range inCols {
-					if ic.ID == id {
-						exprs = append(exprs, &plan.ColRef{ID: id, T: ic.Type, Name: ic.Name})
-						cols = append(cols, ic)
-						have.add(id)
-					}
-				}
-			}
-		}
+		exprs, cols := passThrough(x.Exprs, x.Cols, in, hoisted, outer)
 		return &plan.Project{Input: in, Exprs: exprs, Cols: cols}, hoisted, true
 	}
 	if subtreeReads(n, outer) {
 		return nil, nil, false
 	}
 	return n, nil, true
+}
+
+// passThrough widens a projection over in (exprs computing cols) with
+// references to the columns of in that es read and the projection lacks
+// (columns of outer excepted).
+func passThrough(exprs []plan.Expr, cols []plan.Column, in plan.Node, es []plan.Expr, outer colSet) ([]plan.Expr, []plan.Column) {
+	exprs, cols = append([]plan.Expr(nil), exprs...), append([]plan.Column(nil), cols...)
+	have := colSet{}
+	for _, c := range cols {
+		have.add(c.ID)
+	}
+	inCols := in.Columns()
+	for _, h := range es {
+		for id := range exprCols(h) {
+			if outer.has(id) || have.has(id) {
+				continue
+			}
+			for _, ic := range inCols {
+				if ic.ID == id {
+					exprs = append(exprs, &plan.ColRef{ID: id, T: ic.Type, Name: ic.Name})
+					cols = append(cols, ic)
+					have.add(id)
+				}
+			}
+		}
+	}
+	return exprs, cols
+}
+
+// qualCost is PostgreSQL's cost of evaluating e (cost_qual_eval) in
+// cpu_operator_cost units: one per operator, function and cast function
+// call (built-ins have procost 1), constant subexpressions folded away
+// first. PostgreSQL's scan tests a relation's conditions cheapest first, a
+// correlation equality (rebuilt from its equivalence class, so listed last)
+// after the other conditions of equal cost.
+func qualCost(e plan.Expr) int {
+	n := 0
+	plan.Walk(e, func(x plan.Expr) bool {
+		if foldable(x) {
+			return false
+		}
+		switch c := x.(type) {
+		case *plan.Call, *plan.IsDistinct, *plan.NullIf:
+			n++
+		case *plan.Cast:
+			if c.Input.Type().ID != c.T.ID {
+				n++
+			}
+		case *plan.Subquery:
+			n += 1000
+		}
+		return true
+	})
+	return n
+}
+
+// foldable reports whether PostgreSQL's planner evaluates e once, as a
+// constant (eval_const_expressions: no columns, subqueries, parameters or
+// stable and volatile calls), so that any error of it arises while planning
+// (PlanTimeError), whichever rows the plan reads.
+func foldable(e plan.Expr) bool {
+	ok := true
+	plan.Walk(e, func(x plan.Expr) bool {
+		switch c := x.(type) {
+		case *plan.ColRef, *plan.Param, *plan.Subquery:
+			ok = false
+		case *plan.Call:
+			ok = ok && !c.Func.Volatile && !c.Func.Stable
+		case *plan.Cast:
+			ok = ok && !types.CastStable(c.Input.Type().ID, c.T.ID)
+		}
+		return ok
+	})
+	return ok
+}
+
+// costlierThanAll reports whether PostgreSQL tests e only after every
+// correlation condition in corr (an empty corr: the correlation sits in a
+// filter below, tested first).
+func costlierThanAll(e plan.Expr, corr []plan.Expr) bool {
+	c := qualCost(e)
+	for _, k := range corr {
+		if c <= qualCost(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// cannotFail reports whether e raises no error for any row: column
+// references, constants, parameters, leakproof calls and casts
+// (PostgreSQL's proleakproof: types.Overload.Leakproof, types.CastLeakproof)
+// and the logical and NULL-testing forms over such expressions. Only these
+// may be evaluated on rows PostgreSQL's plan would not reach.
+func cannotFail(e plan.Expr) bool {
+	ok := true
+	plan.Walk(e, func(n plan.Expr) bool {
+		if foldable(n) {
+			return false // fails, if at all, while planning
+		}
+		switch x := n.(type) {
+		case *plan.ColRef, *plan.Const, *plan.Param, *plan.And, *plan.Or, *plan.Not,
+			*plan.IsNull, *plan.BoolTest, *plan.Case, *plan.Coalesce:
+		case *plan.Call:
+			ok = ok && x.Func.Leakproof
+		case *plan.Cast:
+			ok = ok && types.CastLeakproof(x.Input.Type(), x.T)
+		case *plan.IsDistinct:
+			ok = ok && x.Eq.Leakproof
+		case *plan.NullIf:
+			ok = ok && x.Eq.Leakproof
+		default: // subqueries, and any kind added later
+			ok = false
+		}
+		return ok
+	})
+	return ok
 }
 
 func readsAny(e plan.Expr, cols colSet) bool {
@@ -502,17 +694,21 @@ func scalarAggregateJoin(c *Context, input plan.Node, sq *plan.Subquery) (plan.N
 			return nil, nil, false
 		}
 	}
+	// The aggregates run on every inner row, grouped by the correlation
+	// keys, also in groups no outer row reads: PostgreSQL computes them
+	// per outer row over its scope only, so an argument or FILTER that can
+	// fail (sum(10 / x)) keeps the subquery per row.
 	for _, a := range agg.Aggs {
 		for _, arg := range a.Args {
-			if readsAny(arg, outer) {
+			if readsAny(arg, outer) || !cannotFail(arg) {
 				return nil, nil, false
 			}
 		}
-		if a.Filter != nil && readsAny(a.Filter, outer) {
+		if a.Filter != nil && (readsAny(a.Filter, outer) || !cannotFail(a.Filter)) {
 			return nil, nil, false
 		}
 	}
-	inner, hoisted, ok := decorrelate(agg.Input, outer)
+	inner, hoisted, ok := decorrelate(agg.Input, outer, failRefuses)
 	if !ok || len(hoisted) == 0 {
 		return nil, nil, false
 	}

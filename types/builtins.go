@@ -39,6 +39,12 @@ type Overload struct {
 	// provolatile 's') may be folded for one statement but are not
 	// evaluated while planning, so their errors arise only at run time.
 	Stable bool
+	// Leakproof overloads raise no error for any argument (PostgreSQL's
+	// pg_proc.proleakproof: int4eq, texteq, date_lt; not int4div or
+	// numeric_mul), so the optimizer may evaluate them on rows PostgreSQL's
+	// plan would not reach, e.g. a correlated subquery's condition below a
+	// join, on every inner row.
+	Leakproof bool
 	// SideEffects overloads (set_config) change what later calls see, so
 	// calls must run one row at a time, in row order. They are volatile.
 	SideEffects bool

@@ -31,6 +31,8 @@ type builtin struct {
 	strict   bool
 	volatile bool
 	stable   bool // PostgreSQL's provolatile 's' (volatility.go)
+	// leakproof: PostgreSQL's proleakproof (leakproof.go).
+	leakproof bool
 	// sideEffects marks a function that changes session state (set_config).
 	sideEffects bool
 	eval        evalFn
@@ -274,7 +276,7 @@ func (b *builtin) instantiate(in []Type) *Overload {
 	if b.bind != nil {
 		ev = b.bind(args)
 	}
-	return &Overload{Name: b.name, Args: args, Result: Type{ID: b.result, Typmod: -1}, Strict: b.strict, Volatile: b.volatile, Stable: b.stable, SideEffects: b.sideEffects, Eval: ev}
+	return &Overload{Name: b.name, Args: args, Result: Type{ID: b.result, Typmod: -1}, Strict: b.strict, Volatile: b.volatile, Stable: b.stable, Leakproof: b.leakproof, SideEffects: b.sideEffects, Eval: ev}
 }
 
 func typeNames(ts []Type) string {
@@ -378,14 +380,14 @@ func init() {
 // registration helpers
 
 func regOp(name string, args []ID, result ID, eval evalFn) *builtin {
-	b := &builtin{name: name, args: args, result: result, strict: true, stable: isStable(name, args), eval: eval}
+	b := &builtin{name: name, args: args, result: result, strict: true, stable: isStable(name, args), leakproof: isLeakproof(name, args), eval: eval}
 	k := opKey(name, len(args))
 	operatorTable[k] = append(operatorTable[k], b)
 	return b
 }
 
 func regFn(name string, args []ID, result ID, eval evalFn) *builtin {
-	b := &builtin{name: name, args: args, result: result, strict: true, stable: isStable(name, args), eval: eval}
+	b := &builtin{name: name, args: args, result: result, strict: true, stable: isStable(name, args), leakproof: isLeakproof(name, args), eval: eval}
 	functionTable[name] = append(functionTable[name], b)
 	return b
 }

@@ -47,15 +47,34 @@ func sigKey(name string, args []string) string {
 	return name + "(" + strings.Join(args, ",") + ")"
 }
 
-// idSigName names an ID in stableSignatures' keys.
+// idSigName names an ID in signature keys as pg_type.typname does
+// (stableSignatures, leakproofSignatures, testdata/leakproof_pg15.tsv).
 func idSigName(id ID) string {
 	switch id {
 	case idAny:
 		return "any"
+	case idAnyNonArray:
+		return "anynonarray"
+	case Bool:
+		return "bool"
+	case Int2:
+		return "int2"
 	case Int4:
 		return "int4"
+	case Int8:
+		return "int8"
+	case Float4:
+		return "float4"
+	case Float8:
+		return "float8"
+	case Numeric:
+		return "numeric"
 	case Text:
 		return "text"
+	case Varchar:
+		return "varchar"
+	case Char:
+		return "bpchar"
 	case Date:
 		return "date"
 	case Timestamp:
@@ -68,11 +87,15 @@ func idSigName(id ID) string {
 	return "?"
 }
 
-// isStable reports whether PostgreSQL marks the built-in name(args) stable.
-func isStable(name string, args []ID) bool {
+func sigNames(args []ID) []string {
 	names := make([]string, len(args))
 	for i, a := range args {
 		names[i] = idSigName(a)
 	}
-	return stableSignatures[sigKey(name, names)]
+	return names
+}
+
+// isStable reports whether PostgreSQL marks the built-in name(args) stable.
+func isStable(name string, args []ID) bool {
+	return stableSignatures[sigKey(name, sigNames(args))]
 }

@@ -53,4 +53,61 @@ INSERT INTO wa_u VALUES (0), (1), (1);
 SELECT a, (SELECT 10 / min(wa_u.a) FROM wa_u WHERE wa_u.a = wa_t.a) AS q FROM wa_t ORDER BY a;
 SELECT a FROM wa_t WHERE a < (SELECT 10 / max(wa_u.a) FROM wa_u WHERE wa_u.a = wa_t.a) ORDER BY a;
 DROP TABLE wa_u;
+-- A correlated subquery's computations that can fail (division) run only
+-- where PostgreSQL runs them: u has a row a = 0 that no row of t matches.
+CREATE TABLE wa_dt (a int);
+CREATE TABLE wa_du (a int, b int);
+INSERT INTO wa_dt VALUES (1), (2), (NULL);
+INSERT INTO wa_du VALUES (0, 0), (1, 1), (2, NULL), (2, 2), (NULL, 5);
+-- LATERAL select lists are computed for joined rows (LEFT: NULL-extended
+-- rows get NULL).
+SELECT * FROM wa_dt CROSS JOIN LATERAL (SELECT 10 / wa_du.a AS q FROM wa_du WHERE wa_du.a = wa_dt.a) s ORDER BY 1, 2;
+SELECT * FROM wa_dt LEFT JOIN LATERAL (SELECT 10 / wa_du.a AS q FROM wa_du WHERE wa_du.a = wa_dt.a) s ON true ORDER BY 1, 2;
+SELECT * FROM wa_dt LEFT JOIN LATERAL (SELECT 10 / wa_du.a AS q, wa_du.b FROM wa_du WHERE wa_du.a = wa_dt.a) s ON true ORDER BY 1, 2, 3;
+-- PostgreSQL pulls these up and evaluates them at the scan: errors there too.
+SELECT * FROM wa_dt CROSS JOIN LATERAL (SELECT 10 / wa_du.a AS q FROM wa_du WHERE wa_du.a = wa_dt.a) s WHERE s.q > 1 ORDER BY 1, 2;
+SELECT * FROM wa_dt LEFT JOIN LATERAL (SELECT coalesce(10 / wa_du.a, 0) AS q FROM wa_du WHERE wa_du.a = wa_dt.a) s ON true ORDER BY 1, 2;
+SELECT * FROM wa_dt CROSS JOIN LATERAL (SELECT wa_du.b FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) s ORDER BY 1, 2;
+-- A correlated IN runs per outer row in PostgreSQL: its value and its
+-- conditions only see the rows the correlation selects.
+SELECT * FROM wa_dt WHERE a IN (SELECT 10 / wa_du.a FROM wa_du WHERE wa_du.a = wa_dt.a) ORDER BY 1;
+SELECT * FROM wa_dt WHERE a NOT IN (SELECT 10 / wa_du.a FROM wa_du WHERE wa_du.a = wa_dt.a) ORDER BY 1;
+SELECT a, a IN (SELECT 20 / wa_du.a FROM wa_du WHERE wa_du.a = wa_dt.a) AS m FROM wa_dt ORDER BY 1;
+SELECT * FROM wa_dt WHERE a IN (SELECT wa_du.a FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) ORDER BY 1;
+SELECT * FROM wa_dt WHERE a NOT IN (SELECT wa_du.a FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) ORDER BY 1;
+SELECT * FROM wa_dt WHERE a NOT IN (SELECT wa_du.b FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) ORDER BY 1;
+SELECT a, a IN (SELECT wa_du.b FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) AS m FROM wa_dt ORDER BY 1;
+SELECT a, a NOT IN (SELECT wa_du.b FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) AS m FROM wa_dt ORDER BY 1;
+-- The condition decides which NULLs NOT IN sees: (2, NULL) fails 10 / a > 5.
+SELECT a, a NOT IN (SELECT wa_du.b FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 5) AS m FROM wa_dt ORDER BY 1;
+SELECT a, a NOT IN (SELECT wa_du.b FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 4) AS m FROM wa_dt ORDER BY 1;
+SELECT * FROM wa_dt WHERE a NOT IN (SELECT wa_du.b FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 5) ORDER BY 1;
+SELECT * FROM wa_dt WHERE a IN (SELECT wa_du.b FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 5) ORDER BY 1;
+-- PostgreSQL tests the cheaper condition first: wa_dt.a + 1 costs as much
+-- as the division, which it then tests first, on every row.
+SELECT a, a NOT IN (SELECT wa_du.b FROM wa_du WHERE wa_du.a = wa_dt.a + 1 AND 10 / wa_du.a > 5) AS m FROM wa_dt ORDER BY 1;
+-- Aggregate scalar subqueries run per outer row too: their arguments and
+-- conditions see only that row's scope.
+SELECT a, (SELECT sum(10 / wa_du.a) FROM wa_du WHERE wa_du.a = wa_dt.a) AS s FROM wa_dt ORDER BY 1;
+SELECT a, (SELECT count(*) FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) AS n FROM wa_dt WHERE a IS NOT NULL ORDER BY 1;
+SELECT a, (SELECT max(wa_du.b) FILTER (WHERE 10 / wa_du.a > 1) FROM wa_du WHERE wa_du.a = wa_dt.a) AS m FROM wa_dt ORDER BY 1;
+-- EXISTS becomes a semi join (or a hashed subplan) in PostgreSQL, its
+-- conditions evaluated on every row: an error there too.
+SELECT * FROM wa_dt WHERE EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) ORDER BY 1;
+SELECT * FROM wa_dt WHERE NOT EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) ORDER BY 1;
+-- Not a WHERE conjunct and correlated by an inequality, EXISTS runs per
+-- outer row in PostgreSQL: the division sees the correlation's rows only.
+-- (Outer NULLs left out: a NULL correlation test must end the AND, as in a
+-- WHERE clause, which the join's condition does not do yet.)
+SELECT a, EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a > wa_dt.a AND 10 / wa_du.a > 1) AS e FROM wa_dt WHERE a IS NOT NULL ORDER BY 1;
+SELECT a FROM (SELECT a FROM wa_dt WHERE a IS NOT NULL) d WHERE a = 1 OR NOT EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a > d.a AND 10 / wa_du.a > 1) ORDER BY 1;
+SELECT a FROM wa_dt WHERE EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a > wa_dt.a AND 10 / wa_du.a > 1) ORDER BY 1;
+-- An EXISTS subquery's select list is never evaluated.
+SELECT * FROM wa_dt WHERE EXISTS (SELECT 10 / wa_du.a FROM wa_du WHERE wa_du.a = wa_dt.a) ORDER BY 1;
+-- Uncorrelated subqueries run once over all their rows: errors.
+SELECT * FROM wa_dt WHERE a IN (SELECT 10 / wa_du.a FROM wa_du) ORDER BY 1;
+SELECT * FROM wa_dt WHERE a NOT IN (SELECT wa_du.a FROM wa_du WHERE 10 / wa_du.a > 1) ORDER BY 1;
+SELECT a, (SELECT sum(10 / wa_du.a) FROM wa_du) FROM wa_dt ORDER BY 1;
+DROP TABLE wa_dt;
+DROP TABLE wa_du;
 DROP TABLE wa_t;
