@@ -71,7 +71,7 @@ func NewApply(left Operator, right plan.Node, typ plan.JoinType, on plan.Expr, o
 		if on.Type().ID != types.Bool {
 			return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of JOIN/ON must be type boolean")
 		}
-		c, err := Compile(on, op.cols, env)
+		c, err := CompileQual(on, op.cols, env)
 		if err != nil {
 			return nil, err
 		}

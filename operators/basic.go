@@ -28,7 +28,7 @@ func NewFilter(in Operator, pred plan.Expr, env *Env) (Operator, error) {
 	if pred.Type().ID != types.Bool {
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of WHERE must be type boolean")
 	}
-	c, err := Compile(pred, in.Columns(), env)
+	c, err := CompileQual(pred, in.Columns(), env)
 	if err != nil {
 		return nil, err
 	}

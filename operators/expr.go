@@ -40,6 +40,32 @@ func Compile(e plan.Expr, input []plan.Column, env *Env) (*Compiled, error) {
 	return &Compiled{root: n, typ: e.Type(), env: env}, nil
 }
 
+// CompileQual is Compile for a condition whose NULL rejects a row as FALSE
+// does (WHERE, HAVING, a join's ON): like PostgreSQL's implicit-AND qual
+// list, its top-level AND stops at the first argument that is not TRUE,
+// so `nullif(a, 0) > 0 AND 10 / a > 1` never divides by zero. A rejected
+// row's value may then be NULL where FALSE was due, which a qual cannot
+// tell apart.
+func CompileQual(e plan.Expr, input []plan.Column, env *Env) (*Compiled, error) {
+	c, err := Compile(e, input, env)
+	if err != nil {
+		return nil, err
+	}
+	markQual(c.root)
+	return c, nil
+}
+
+// markQual makes an AND at the top of a qual (and the ANDs directly under
+// it) settle a row on NULL too.
+func markQual(n node) {
+	if l, ok := n.(*logicNode); ok && l.and {
+		l.qual = true
+		for _, a := range l.args {
+			markQual(a)
+		}
+	}
+}
+
 // Type is the SQL type of the expression's values.
 func (c *Compiled) Type() types.Type { return c.typ }
 
@@ -375,6 +401,8 @@ func (n *castNode) eval(st *evalState, b *batch) (vec, error) {
 type logicNode struct {
 	args []node
 	and  bool
+	// qual: NULL settles a row as FALSE does (CompileQual).
+	qual bool
 }
 
 func (n *logicNode) eval(st *evalState, b *batch) (vec, error) {
@@ -405,6 +433,9 @@ func (n *logicNode) eval(st *evalState, b *batch) (vec, error) {
 			if s == decided {
 				return constVec(triValue(decided)), nil
 			}
+			if s == triNull && n.qual {
+				return constVec(triValue(triNull)), nil
+			}
 			if s == triNull {
 				for i := range state {
 					state[i] = triNull
@@ -420,8 +451,8 @@ func (n *logicNode) eval(st *evalState, b *batch) (vec, error) {
 				r = pending[k]
 			}
 			s := triAt(v, k)
-			if s == decided {
-				state[r] = decided
+			if s == decided || (s == triNull && n.qual) {
+				state[r] = s
 				if nextAll {
 					nextAll = false
 					next = make([]int, 0, cur.n)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
@@ -187,4 +188,48 @@ func TestColRefErrors(t *testing.T) {
 	cancel()
 	_, err = c.Eval(ctx, mkRecord(cols(i8), [][]types.Value{{I(1)}}))
 	wantCode(t, err, pgerr.QueryCanceled)
+}
+
+// A qual's AND stops at NULL as at FALSE (PostgreSQL's implicit-AND qual
+// list); the same AND as a value does not, so the division fails there.
+func TestCompileQualStopsAtNull(t *testing.T) {
+	cols := []plan.Column{{ID: 1, Name: "a", Type: types.Int4Type}, {ID: 2, Name: "b", Type: types.Int4Type}}
+	a := &plan.ColRef{ID: 1, T: types.Int4Type, Name: "a"}
+	b := &plan.ColRef{ID: 2, T: types.Int4Type, Name: "b"}
+	gt, err := types.ResolveOperator(">", types.Int4Type, types.Int4Type)
+	if err != nil {
+		t.Fatal(err)
+	}
+	div, err := types.ResolveOperator("/", types.Int4Type, types.Int4Type)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := func(v int64) plan.Expr { return &plan.Const{Val: types.IntValue(v), T: types.Int4Type} }
+	// b > 0 AND 10 / a > 1 over (a, b) = (0, NULL), (1, 1), (2, 1).
+	pred := &plan.And{Args: []plan.Expr{
+		&plan.Call{Func: gt, Args: []plan.Expr{b, k(0)}},
+		&plan.Call{Func: gt, Args: []plan.Expr{&plan.Call{Func: div, Args: []plan.Expr{k(10), a}}, k(1)}},
+	}}
+	rec := mkRecord(cols, [][]types.Value{
+		{types.IntValue(0), types.NullValue}, {types.IntValue(1), types.IntValue(1)}, {types.IntValue(2), types.IntValue(1)},
+	})
+	q, err := CompileQual(pred, cols, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arr, err := q.Eval(context.Background(), rec)
+	if err != nil {
+		t.Fatalf("qual: %v", err)
+	}
+	got := arr.(*array.Boolean)
+	if got.IsValid(0) && got.Value(0) || !got.Value(1) || !got.Value(2) {
+		t.Fatalf("qual = %v, want row 0 rejected, rows 1 and 2 kept", got)
+	}
+	v, err := Compile(pred, cols, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Eval(context.Background(), rec); err == nil {
+		t.Fatal("the AND as a value divided by zero without an error")
+	}
 }

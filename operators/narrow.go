@@ -58,7 +58,7 @@ func (f *filterOp) Narrow(keep func(plan.ColumnID) bool) error {
 	if err := n.Narrow(func(id plan.ColumnID) bool { return ids[id] || keep(id) }); err != nil {
 		return err
 	}
-	c, err := Compile(f.predExpr, f.in.Columns(), f.env)
+	c, err := CompileQual(f.predExpr, f.in.Columns(), f.env)
 	if err != nil {
 		return err
 	}

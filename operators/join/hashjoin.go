@@ -214,7 +214,13 @@ func (j *HashJoin) compileResidual(lc, rc []plan.Column) error {
 			}
 		}
 	}
-	c, err := operators.Compile(j.spec.Residual, input, j.env)
+	// A NULL residual rejects the pair as FALSE does, except where it is
+	// the NOT IN comparison itself (ResidualUnknown).
+	compile := operators.CompileQual
+	if j.spec.ResidualUnknown {
+		compile = operators.Compile
+	}
+	c, err := compile(j.spec.Residual, input, j.env)
 	if err != nil {
 		return err
 	}

@@ -89,18 +89,17 @@ SELECT a, a NOT IN (SELECT wa_du.b FROM wa_du WHERE wa_du.a = wa_dt.a + 1 AND 10
 -- Aggregate scalar subqueries run per outer row too: their arguments and
 -- conditions see only that row's scope.
 SELECT a, (SELECT sum(10 / wa_du.a) FROM wa_du WHERE wa_du.a = wa_dt.a) AS s FROM wa_dt ORDER BY 1;
-SELECT a, (SELECT count(*) FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) AS n FROM wa_dt WHERE a IS NOT NULL ORDER BY 1;
+SELECT a, (SELECT count(*) FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) AS n FROM wa_dt ORDER BY 1;
 SELECT a, (SELECT max(wa_du.b) FILTER (WHERE 10 / wa_du.a > 1) FROM wa_du WHERE wa_du.a = wa_dt.a) AS m FROM wa_dt ORDER BY 1;
 -- EXISTS becomes a semi join (or a hashed subplan) in PostgreSQL, its
 -- conditions evaluated on every row: an error there too.
 SELECT * FROM wa_dt WHERE EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) ORDER BY 1;
 SELECT * FROM wa_dt WHERE NOT EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a = wa_dt.a AND 10 / wa_du.a > 1) ORDER BY 1;
 -- Not a WHERE conjunct and correlated by an inequality, EXISTS runs per
--- outer row in PostgreSQL: the division sees the correlation's rows only.
--- (Outer NULLs left out: a NULL correlation test must end the AND, as in a
--- WHERE clause, which the join's condition does not do yet.)
-SELECT a, EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a > wa_dt.a AND 10 / wa_du.a > 1) AS e FROM wa_dt WHERE a IS NOT NULL ORDER BY 1;
-SELECT a FROM (SELECT a FROM wa_dt WHERE a IS NOT NULL) d WHERE a = 1 OR NOT EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a > d.a AND 10 / wa_du.a > 1) ORDER BY 1;
+-- outer row in PostgreSQL: the division sees the correlation's rows only;
+-- a NULL correlation test ends the AND, as in any WHERE clause.
+SELECT a, EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a > wa_dt.a AND 10 / wa_du.a > 1) AS e FROM wa_dt ORDER BY 1;
+SELECT a FROM wa_dt d WHERE a = 1 OR NOT EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a > d.a AND 10 / wa_du.a > 1) ORDER BY 1;
 SELECT a FROM wa_dt WHERE EXISTS (SELECT 1 FROM wa_du WHERE wa_du.a > wa_dt.a AND 10 / wa_du.a > 1) ORDER BY 1;
 -- An EXISTS subquery's select list is never evaluated.
 SELECT * FROM wa_dt WHERE EXISTS (SELECT 10 / wa_du.a FROM wa_du WHERE wa_du.a = wa_dt.a) ORDER BY 1;
@@ -108,6 +107,13 @@ SELECT * FROM wa_dt WHERE EXISTS (SELECT 10 / wa_du.a FROM wa_du WHERE wa_du.a =
 SELECT * FROM wa_dt WHERE a IN (SELECT 10 / wa_du.a FROM wa_du) ORDER BY 1;
 SELECT * FROM wa_dt WHERE a NOT IN (SELECT wa_du.a FROM wa_du WHERE 10 / wa_du.a > 1) ORDER BY 1;
 SELECT a, (SELECT sum(10 / wa_du.a) FROM wa_du) FROM wa_dt ORDER BY 1;
+-- A WHERE clause's AND stops at the first condition that is not true,
+-- NULL included (PostgreSQL's qual list); a select list's AND does not.
+SELECT * FROM (VALUES (0), (1), (2)) v(a) WHERE nullif(a, 0) > 0 AND 10 / a > 1 ORDER BY 1;
+SELECT * FROM (VALUES (0), (1), (2)) v(a) WHERE NOT (nullif(a, 0) > 0 AND 10 / a > 1) ORDER BY 1;
+SELECT a, nullif(a, 0) > 0 AND 10 / a > 1 AS c FROM (VALUES (0), (1), (2)) v(a) ORDER BY 1;
+SELECT * FROM wa_dt JOIN wa_du ON nullif(wa_du.a, 0) = wa_dt.a AND 10 / wa_du.a > 1 ORDER BY 1, 2;
+SELECT a, b FROM (VALUES (0, NULL), (1, 2)) v(a, b) GROUP BY a, b HAVING b > 0 AND 10 / a > 1 ORDER BY 1;
 DROP TABLE wa_dt;
 DROP TABLE wa_du;
 DROP TABLE wa_t;
