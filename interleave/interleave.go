@@ -1,6 +1,7 @@
 package interleave
 
 import (
+	"errors"
 	"fmt"
 	"iter"
 	"strings"
@@ -18,15 +19,16 @@ type Run struct {
 }
 
 type thread struct {
-	name    string
-	body    func()
-	next    func() (string, bool)
-	stop    func()
-	yield   func(string) bool
-	pending string      // the label of the step the thread runs next
-	ready   func() bool // nil: runnable
-	started bool
-	done    bool
+	name     string
+	body     func()
+	next     func() (string, bool)
+	stop     func()
+	yield    func(string) bool
+	pending  string      // the label of the step the thread runs next
+	ready    func() bool // nil: runnable
+	started  bool
+	done     bool
+	stopping bool
 }
 
 // Go starts a thread running body and returns its number. Threads started
@@ -39,6 +41,11 @@ func (r *Run) Go(name string, body func()) int {
 	r.threads = append(r.threads, th)
 	th.next, th.stop = iter.Pull(func(yield func(string) bool) {
 		th.yield = yield
+		defer func() {
+			if p := recover(); p != nil && p != errStopped {
+				panic(p)
+			}
+		}()
 		th.body()
 	})
 	if r.cur < 0 {
@@ -71,10 +78,22 @@ func (r *Run) Block(label string, ready func() bool) {
 		return
 	}
 	th := r.threads[r.cur]
+	if th.stopping {
+		panic(errStopped)
+	}
 	th.ready = ready
-	th.yield(label)
+	if !th.yield(label) {
+		// The run is over (Explore stops every thread at the end of a
+		// schedule): unwind the thread, deferred code included, without
+		// running any more of it.
+		th.stopping = true
+		panic(errStopped)
+	}
 	th.ready = nil
 }
+
+// errStopped unwinds a thread whose schedule has ended.
+var errStopped = errors.New("interleave: schedule ended")
 
 // Current is the running thread's number (-1 in setup and checks).
 func (r *Run) Current() int { return r.cur }
@@ -114,7 +133,8 @@ func (r *Run) Failed() bool { return r.failure != "" }
 func (r *Run) Check(f func() string) { r.checks = append(r.checks, f) }
 
 // AtEnd adds a function run when every thread has returned without a
-// failure (not for abandoned schedules); it may call Failf.
+// failure (not for abandoned schedules); it may call Failf, and the checks
+// run once more after it.
 func (r *Run) AtEnd(f func()) { r.atEnd = append(r.atEnd, f) }
 
 func (r *Run) check() {
@@ -129,9 +149,11 @@ func (r *Run) check() {
 }
 
 func (r *Run) stopAll() {
-	for _, th := range r.threads {
+	for i, th := range r.threads {
+		r.cur = i
 		th.stop()
 	}
+	r.cur = -1
 }
 
 // Step names a thread's step for Options.Dependent.
@@ -255,6 +277,7 @@ func runOne(setup func(*Run), opt Options, choices, seq []int) outcome {
 		for _, f := range r.atEnd {
 			f()
 		}
+		r.check()
 	}
 	o.failure = r.failure
 	return o
