@@ -22,6 +22,10 @@
 // enables another (makes its Block condition true, or starts it) must be
 // dependent with it.
 //
+// Options.MaxPreemptions bounds the search instead, for programs whose
+// full space is too large: every schedule with at most that many
+// preemptions.
+//
 // The users are operators/join's probe-completion check (its Completion is
 // generic over its atomic words), storage's group-commit check (its
 // committer runs over a simulated commitSync), and the parallel-execution

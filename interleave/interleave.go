@@ -13,6 +13,7 @@ import (
 type Run struct {
 	threads []*thread
 	cur     int // running thread; -1 outside any thread (setup, checks)
+	last    int // the thread of the last step; -1 before the first
 	failure string
 	checks  []func() string
 	atEnd   []func()
@@ -98,6 +99,10 @@ var errStopped = errors.New("interleave: schedule ended")
 // Current is the running thread's number (-1 in setup and checks).
 func (r *Run) Current() int { return r.cur }
 
+// Last is the thread that ran the last step (-1 before the first), for
+// checks.
+func (r *Run) Last() int { return r.last }
+
 // Name is thread i's name.
 func (r *Run) Name(i int) string { return r.threads[i].name }
 
@@ -174,6 +179,12 @@ type Options struct {
 	MaxSteps int
 	// NoShrink keeps a failing schedule's trace as found.
 	NoShrink bool
+	// MaxPreemptions, if positive, explores only the schedules with at
+	// most that many preemptions (switching away from a thread that could
+	// go on; switches at a Block or a thread's end are free): exhaustive
+	// within the bound, for programs whose full space is too large (most
+	// concurrency bugs need very few preemptions).
+	MaxPreemptions int
 }
 
 // Result is what Explore found.
@@ -203,7 +214,7 @@ type outcome struct {
 // runs thread seq[i] if it is runnable, else the lowest runnable one, and
 // the reduction is off.
 func runOne(setup func(*Run), opt Options, choices, seq []int) outcome {
-	r := &Run{cur: -1}
+	r := &Run{cur: -1, last: -1}
 	defer r.stopAll()
 	setup(r)
 	var o outcome
@@ -214,6 +225,7 @@ func runOne(setup func(*Run), opt Options, choices, seq []int) outcome {
 	}
 	reduce := opt.Dependent != nil && seq == nil
 	prev, prevLabel := -1, ""
+	preemptions := 0
 	for step := 0; r.failure == ""; step++ {
 		var runnable []int
 		live, pruned := false, false
@@ -248,6 +260,14 @@ func runOne(setup func(*Run), opt Options, choices, seq []int) outcome {
 			r.Failf("deadlock: %s", strings.Join(blocked, ", "))
 			break
 		}
+		if opt.MaxPreemptions > 0 && preemptions >= opt.MaxPreemptions && seq == nil {
+			for _, i := range runnable {
+				if i == prev {
+					runnable = []int{prev} // no preemption left: prev goes on
+					break
+				}
+			}
+		}
 		if step >= maxSteps {
 			r.Failf("no end after %d steps", maxSteps)
 			break
@@ -267,9 +287,13 @@ func runOne(setup func(*Run), opt Options, choices, seq []int) outcome {
 		o.alts = append(o.alts, len(runnable))
 		i := runnable[c]
 		th := r.threads[i]
+		if prev >= 0 && i != prev && !r.threads[prev].done && (r.threads[prev].ready == nil || r.threads[prev].ready()) {
+			preemptions++
+		}
 		o.seq = append(o.seq, i)
 		o.trace = append(o.trace, th.name+" "+th.pending)
 		prev, prevLabel = i, th.pending
+		r.last = i
 		r.resume(i)
 		r.check()
 	}

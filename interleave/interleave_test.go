@@ -130,3 +130,32 @@ func keys(m map[string]bool) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Bounded preemptions: with none to spare after one, two threads of three
+// parks each run fewer schedules, and the lost update (one preemption) is
+// still found.
+func TestPreemptionBound(t *testing.T) {
+	prog := func(r *Run) {
+		for i := 0; i < 2; i++ {
+			r.Go(fmt.Sprint("T", i), func() { r.Park("a"); r.Park("b"); r.Park("c") })
+		}
+	}
+	full, bounded := Explore(prog, Options{}), Explore(prog, Options{MaxPreemptions: 1})
+	if full.Schedules != 20 || bounded.Schedules >= full.Schedules || bounded.Schedules < 2 {
+		t.Fatalf("full %d, bounded %d schedules", full.Schedules, bounded.Schedules)
+	}
+	res := Explore(func(r *Run) {
+		x := 0
+		for i := 0; i < 2; i++ {
+			r.Go(fmt.Sprint("T", i), func() { r.Park("read"); v := x; r.Park("write"); x = v + 1 })
+		}
+		r.AtEnd(func() {
+			if x != 2 {
+				r.Failf("x = %d", x)
+			}
+		})
+	}, Options{MaxPreemptions: 1})
+	if res.Failure != "x = 1" {
+		t.Fatalf("bounded explorer missed the lost update: %+v", res)
+	}
+}

@@ -3,6 +3,7 @@ package operators
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/joind/joind/pgerr"
@@ -83,7 +84,9 @@ func hooksOf(ctx context.Context) hooks {
 
 // monitor is a mutex with one condition, whose waits also end when a
 // context is done (no goroutine per wait). Under hooks, taking the lock is
-// a park point and a wait is an explorer Block.
+// a park point and a wait is an explorer Block; the mutex itself is not
+// used then, since explorer threads run one at a time and a step never
+// parks inside a critical section.
 type monitor struct {
 	mu   sync.Mutex
 	wake chan struct{} // closed by broadcast; nil while nobody waits
@@ -94,11 +97,16 @@ type monitor struct {
 func (m *monitor) lock() {
 	if m.h != nil {
 		m.h.Park("lock " + m.name)
+		return
 	}
 	m.mu.Lock()
 }
 
-func (m *monitor) unlock() { m.mu.Unlock() }
+func (m *monitor) unlock() {
+	if m.h == nil {
+		m.mu.Unlock()
+	}
+}
 
 // broadcast wakes every waiter; the lock is held.
 func (m *monitor) broadcast() {
@@ -120,9 +128,7 @@ func (m *monitor) await(ctx context.Context, label string, cond func() bool) boo
 			return false
 		}
 		if m.h != nil {
-			m.mu.Unlock()
 			m.h.Block(label+" "+m.name, func() bool { return cond() || ctx != nil && ctx.Err() != nil })
-			m.mu.Lock()
 			continue
 		}
 		if m.wake == nil {
@@ -159,26 +165,29 @@ func newGroup(ctx context.Context, name string) *group {
 	return g
 }
 
-// spawn runs f on a goroutine of the group; its error fails the group.
-func (g *group) spawn(name string, f func(ctx context.Context) error) {
+// spawn runs f(ctx, i) for i < n, each on a goroutine of the group; an
+// error fails the group. name names goroutine i in explorer traces.
+func (g *group) spawn(n int, name string, f func(ctx context.Context, i int) error) {
 	g.m.lock()
-	g.running++
+	g.running += n
 	g.m.unlock()
-	run := func() {
-		err := f(g.ctx)
-		if err != nil {
-			g.fail(err)
+	for i := 0; i < n; i++ {
+		run := func() {
+			err := f(g.ctx, i)
+			if err != nil {
+				g.fail(err)
+			}
+			g.m.lock()
+			g.running--
+			g.m.broadcast()
+			g.m.unlock()
 		}
-		g.m.lock()
-		g.running--
-		g.m.broadcast()
-		g.m.unlock()
+		if g.h != nil {
+			g.h.Go(fmt.Sprintf("%s%d", name, i), run)
+			continue
+		}
+		go run()
 	}
-	if g.h != nil {
-		g.h.Go(name, run)
-		return
-	}
-	go run()
 }
 
 // fail records err (by firstCause) and cancels the group.

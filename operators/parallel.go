@@ -2,7 +2,6 @@ package operators
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"sync"
 
@@ -43,17 +42,15 @@ func Streams(n int, open func(ctx context.Context, p int) (Stream, error)) Sourc
 // if ctx was cancelled, or nil.
 func RunPartitions(ctx context.Context, src Source, f func(ctx context.Context, p int, s Stream) error) error {
 	g := newGroup(ctx, "partitions")
-	for p := 0; p < src.Partitions(); p++ {
-		g.spawn(fmt.Sprintf("P%d", p), func(ctx context.Context) error {
-			s, err := src.Open(ctx, p)
-			if err != nil {
-				return err
-			}
-			err = f(ctx, p, s)
-			s.Close()
+	g.spawn(src.Partitions(), "P", func(ctx context.Context, p int) error {
+		s, err := src.Open(ctx, p)
+		if err != nil {
 			return err
-		})
-	}
+		}
+		err = f(ctx, p, s)
+		s.Close()
+		return err
+	})
 	err := g.wait()
 	g.cancel() // every goroutine has returned: release the context
 	if err == nil {
@@ -85,9 +82,7 @@ func (g *gatherOp) Partitions() int        { return 1 }
 func (g *gatherOp) Open(ctx context.Context, _ int) (Stream, error) {
 	n := g.in.Partitions()
 	s := &gatherStream{g: newGroup(ctx, "gather"), bound: max(2, n)}
-	for p := 0; p < n; p++ {
-		s.g.spawn(fmt.Sprintf("gather P%d", p), func(ctx context.Context) error { return s.produce(ctx, g.in, p) })
-	}
+	s.g.spawn(n, "gather P", func(ctx context.Context, p int) error { return s.produce(ctx, g.in, p) })
 	return s, nil
 }
 
@@ -219,7 +214,8 @@ func (r *repartOp) Open(ctx context.Context, p int) (Stream, error) {
 	r.mu.Lock()
 	x, first := r.x, r.x == nil
 	if first {
-		x = &exchange{op: r, g: newGroup(ctx, "repartition"), q: make([][]arrow.Record, r.n), closed: make([]bool, r.n)}
+		x = &exchange{op: r, g: newGroup(ctx, "repartition"), q: make([][]arrow.Record, r.n),
+			closed: make([]bool, r.n), waiting: make([]bool, r.n)}
 		r.x = x
 	}
 	r.mu.Unlock()
@@ -236,17 +232,15 @@ type exchange struct {
 	q       [][]arrow.Record
 	closed  []bool
 	nclosed int
-	started bool // every producer is spawned
-	waiting int  // consumers waiting on an empty partition
-	blocked int  // producers waiting for room
+	started bool   // every producer is spawned
+	waiting []bool // per partition: its consumer waits in Next
+	blocked int    // producers waiting for room
 	// overflow counts batches queued beyond the bound.
 	overflow int
 }
 
 func (x *exchange) start() {
-	for p := 0; p < x.op.in.Partitions(); p++ {
-		x.g.spawn(fmt.Sprintf("repartition P%d", p), func(ctx context.Context) error { return x.produce(ctx, p) })
-	}
+	x.g.spawn(x.op.in.Partitions(), "repartition P", x.produce)
 	m := &x.g.m
 	m.lock()
 	x.started = true
@@ -256,6 +250,16 @@ func (x *exchange) start() {
 
 // ended: every producer has returned (the lock is held).
 func (x *exchange) ended() bool { return x.started && x.g.running == 0 }
+
+// stalled: some consumer waits on an empty partition (the lock is held).
+func (x *exchange) stalled() bool {
+	for d, w := range x.waiting {
+		if w && len(x.q[d]) == 0 {
+			return true
+		}
+	}
+	return false
+}
 
 func (x *exchange) produce(ctx context.Context, p int) error {
 	r := x.op
@@ -313,7 +317,7 @@ func (x *exchange) push(ctx context.Context, d int, rec arrow.Record) bool {
 	defer m.unlock()
 	room := func() bool {
 		return x.closed[d] || len(x.q[d]) < repartBound ||
-			!x.op.noRelease && x.waiting > 0 && x.blocked == x.g.running
+			!x.op.noRelease && x.blocked == x.g.running && x.stalled()
 	}
 	if !room() {
 		x.blocked++
@@ -348,10 +352,10 @@ func (s *repartStream) Next() (arrow.Record, error) {
 	m.lock()
 	defer m.unlock()
 	if len(x.q[d]) == 0 && !x.ended() {
-		x.waiting++
+		x.waiting[d] = true
 		m.broadcast() // a release may now be due
 		m.await(s.ctx, "next", func() bool { return len(x.q[d]) > 0 || x.ended() })
-		x.waiting--
+		x.waiting[d] = false
 	}
 	if len(x.q[d]) > 0 {
 		rec := x.q[d][0]

@@ -1,9 +1,6 @@
 package operators
 
-import (
-	"context"
-	"fmt"
-)
+import "context"
 
 // Ordered is the toolkit's worker pool. next yields the items in input
 // order (called on one goroutine of the pool, never concurrently, with
@@ -25,13 +22,12 @@ func Ordered[T, R any](ctx context.Context, workers int,
 	workers = max(workers, 1)
 	p := &pool[T, R]{g: newGroup(ctx, "pool"), window: 2 * workers}
 	p.results = make([]poolResult[R], p.window)
-	p.g.spawn("feeder", func(ctx context.Context) error { return p.feed(ctx, next) })
-	for w := 0; w < workers; w++ {
-		p.g.spawn(fmt.Sprintf("worker%d", w), func(ctx context.Context) error { return p.work(ctx, w, work) })
-	}
+	p.g.spawn(1, "feeder", func(ctx context.Context, _ int) error { return p.feed(ctx, next) })
+	p.g.spawn(workers, "worker", func(ctx context.Context, w int) error { return p.work(ctx, w, work) })
 	err := p.deliver(done)
+	// The goroutines fail only by cancellation (work's errors are
+	// results), so the group's own error is never the cause.
 	p.g.close()
-	err = firstCause(err, p.g.err)
 	if err == nil {
 		err = checkCtx(ctx)
 	}
