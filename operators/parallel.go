@@ -235,8 +235,6 @@ type exchange struct {
 	started bool   // every producer is spawned
 	waiting []bool // per partition: its consumer waits in Next
 	blocked int    // producers waiting for room
-	// overflow counts batches queued beyond the bound.
-	overflow int
 }
 
 func (x *exchange) start() {
@@ -330,9 +328,6 @@ func (x *exchange) push(ctx context.Context, d int, rec arrow.Record) bool {
 	}
 	if x.closed[d] {
 		return true // nobody reads it any more
-	}
-	if len(x.q[d]) >= repartBound {
-		x.overflow++
 	}
 	x.q[d] = append(x.q[d], rec)
 	m.broadcast()
