@@ -68,8 +68,11 @@
 //
 // The toolkit keeps its state under monitors whose locks and waits take
 // explorer hooks from the context; parallel_explore_test.go runs this
-// shipped code under every schedule (package interleave) and checks the
-// rules above, including that Repartition without its release deadlocks.
+// shipped code under the interleaving explorer (package interleave) and
+// checks the rules above — Gather and RunPartitions under every schedule,
+// Repartition and Ordered (whose full spaces are out of reach) under every
+// schedule of at most 2 and 1 preemptions — including that Repartition
+// without its release deadlocks.
 //
 // # Narrowing
 //
