@@ -3,9 +3,7 @@ package operators
 import (
 	"context"
 	"encoding/binary"
-	"io"
 	"math/bits"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -97,7 +95,7 @@ func (a *hashAggOp) Columns() []plan.Column { return a.cols }
 func (a *hashAggOp) Partitions() int        { return 1 }
 
 func (a *hashAggOp) Open(ctx context.Context, _ int) (Stream, error) {
-	return &aggStream{op: a, ctx: ctx}, nil
+	return newBreakerStream(ctx, a.run), nil
 }
 
 // aggTable is one partition's (or the merged) groups: their keys and, per
@@ -131,62 +129,70 @@ func (t *aggTable) grow(n int) {
 	t.n = n
 }
 
-// consume folds one input partition into a fresh table.
-func (a *hashAggOp) consume(ctx context.Context, s Stream) (*aggTable, error) {
-	t := a.newTable()
-	var gids []int32
-	keyArrs := make([]arrow.Array, len(a.groupBy))
-	args := make([][]arrow.Array, len(a.aggs))
+// aggPart is one input partition's table and its scratch buffers.
+type aggPart struct {
+	t       *aggTable
+	gids    []int32
+	keyArrs []arrow.Array
+	args    [][]arrow.Array
+}
+
+// aggSink is the aggregate's Sink: partial aggregation per input
+// partition, merged in partition order.
+type aggSink struct{ a *hashAggOp }
+
+func (k aggSink) Init(int) *aggPart {
+	a := k.a
+	s := &aggPart{t: a.newTable(), keyArrs: make([]arrow.Array, len(a.groupBy)), args: make([][]arrow.Array, len(a.aggs))}
 	for j := range a.aggs {
-		args[j] = make([]arrow.Array, len(a.aggs[j].args))
+		s.args[j] = make([]arrow.Array, len(a.aggs[j].args))
 	}
-	for {
-		rec, err := s.Next()
-		if err == io.EOF {
-			return t, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		n := int(rec.NumRows())
-		for k, c := range a.groupBy {
-			if keyArrs[k], err = c.Eval(ctx, rec); err != nil {
-				return nil, err
-			}
-		}
-		// gids maps each row to its group, so each aggregate then folds the
-		// whole batch into its state arrays. Without GROUP BY it stays nil.
-		var rowGids []int32
-		if t.keys != nil {
-			if cap(gids) < n {
-				gids = make([]int32, n)
-			}
-			rowGids = gids[:n]
-			t.keys.assign(keyArrs, n, rowGids)
-			t.grow(t.keys.count())
-		}
-		for j, sp := range a.aggs {
-			for k, c := range sp.args {
-				if args[j][k], err = c.Eval(ctx, rec); err != nil {
-					return nil, err
-				}
-			}
-			var f *array.Boolean
-			if sp.filter != nil {
-				fa, err := sp.filter.Eval(ctx, rec)
-				if err != nil {
-					return nil, err
-				}
-				f = fa.(*array.Boolean)
-			}
-			if err := t.states[j].update(ctx, rowGids, args[j], f, n); err != nil {
-				return nil, err
-			}
-		}
-		if err := checkCtx(ctx); err != nil {
-			return nil, err
+	return s
+}
+
+func (k aggSink) Combine(dst, src *aggPart) error { return k.a.merge(dst.t, src.t) }
+
+// Consume folds one batch into the partition's table.
+func (k aggSink) Consume(ctx context.Context, s *aggPart, rec arrow.Record) error {
+	a, t := k.a, s.t
+	keyArrs, args := s.keyArrs, s.args
+	var err error
+	n := int(rec.NumRows())
+	for k, c := range a.groupBy {
+		if keyArrs[k], err = c.Eval(ctx, rec); err != nil {
+			return err
 		}
 	}
+	// gids maps each row to its group, so each aggregate then folds the
+	// whole batch into its state arrays. Without GROUP BY it stays nil.
+	var rowGids []int32
+	if t.keys != nil {
+		if cap(s.gids) < n {
+			s.gids = make([]int32, n)
+		}
+		rowGids = s.gids[:n]
+		t.keys.assign(keyArrs, n, rowGids)
+		t.grow(t.keys.count())
+	}
+	for j, sp := range a.aggs {
+		for k, c := range sp.args {
+			if args[j][k], err = c.Eval(ctx, rec); err != nil {
+				return err
+			}
+		}
+		var f *array.Boolean
+		if sp.filter != nil {
+			fa, err := sp.filter.Eval(ctx, rec)
+			if err != nil {
+				return err
+			}
+			f = fa.(*array.Boolean)
+		}
+		if err := t.states[j].update(ctx, rowGids, args[j], f, n); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // merge folds src into dst.
@@ -207,81 +213,45 @@ func (a *hashAggOp) merge(dst, src *aggTable) error {
 	return nil
 }
 
-type aggStream struct {
-	op    *hashAggOp
-	ctx   context.Context
-	table *aggTable
-	at    int
-	ran   bool
-}
-
-func (s *aggStream) run() error {
-	a := s.op
-	tables := make([]*aggTable, a.in.Partitions())
-	var mu sync.Mutex
-	err := runPartitions(s.ctx, a.in, func(p int, st Stream) error {
-		t, err := a.consume(s.ctx, st)
-		mu.Lock()
-		tables[p] = t
-		mu.Unlock()
-		return err
-	})
+// run drains the input into one merged table and returns its emitter.
+func (a *hashAggOp) run(ctx context.Context) (func() (arrow.Record, error), error) {
+	part, err := Drain(ctx, a.in, aggSink{a})
 	if err != nil {
-		return err
-	}
-	merged := tables[0]
-	for _, t := range tables[1:] {
-		if err := a.merge(merged, t); err != nil {
-			return err
-		}
-	}
-	s.table = merged
-	return nil
-}
-
-func (s *aggStream) Next() (arrow.Record, error) {
-	if !s.ran {
-		s.ran = true
-		if err := s.run(); err != nil {
-			return nil, err
-		}
-	}
-	if s.table == nil || s.at >= s.table.n {
-		return nil, io.EOF
-	}
-	if err := checkCtx(s.ctx); err != nil {
 		return nil, err
 	}
-	a, t := s.op, s.table
-	end := min(s.at+a.size, t.n)
-	bs := make([]array.Builder, len(a.cols))
-	for i, c := range a.cols {
-		bs[i] = newBuilder(c.Type, end-s.at)
-	}
-	nk := len(a.groupBy)
-	if t.keys != nil {
-		t.keys.appendKeys(bs[:nk], s.at, end)
-	}
-	for j, st := range t.states {
-		b, ct := bs[nk+j], a.cols[nk+j].Type
-		for g := s.at; g < end; g++ {
-			v, err := st.result(g)
-			if err != nil {
-				return nil, err
-			}
-			types.AppendValue(b, ct, v)
+	t, at := part.t, 0
+	return func() (arrow.Record, error) {
+		if at >= t.n {
+			return nil, nil
 		}
-	}
-	arrs := make([]arrow.Array, len(bs))
-	for i, b := range bs {
-		arrs[i] = b.NewArray()
-	}
-	n := end - s.at
-	s.at = end
-	return array.NewRecord(a.schema, arrs, int64(n)), nil
+		end := min(at+a.size, t.n)
+		bs := make([]array.Builder, len(a.cols))
+		for i, c := range a.cols {
+			bs[i] = newBuilder(c.Type, end-at)
+		}
+		nk := len(a.groupBy)
+		if t.keys != nil {
+			t.keys.appendKeys(bs[:nk], at, end)
+		}
+		for j, st := range t.states {
+			b, ct := bs[nk+j], a.cols[nk+j].Type
+			for g := at; g < end; g++ {
+				v, err := st.result(g)
+				if err != nil {
+					return nil, err
+				}
+				types.AppendValue(b, ct, v)
+			}
+		}
+		arrs := make([]arrow.Array, len(bs))
+		for i, b := range bs {
+			arrs[i] = b.NewArray()
+		}
+		n := end - at
+		at = end
+		return array.NewRecord(a.schema, arrs, int64(n)), nil
+	}, nil
 }
-
-func (s *aggStream) Close() error { s.ran, s.table = true, nil; return nil }
 
 func compareTuples(a, b []types.Value, ts []types.Type) int {
 	for k := range a {

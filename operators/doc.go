@@ -7,7 +7,8 @@
 //
 // An Operator describes its output columns and a number of partitions. Each
 // partition is an independent Stream obtained with Open(ctx, p); the caller
-// runs different partitions on different goroutines (see Gather, Collect).
+// runs different partitions on different goroutines, through the toolkit
+// below (RunPartitions, Gather).
 //
 //   - A batch is obtained with Stream.Next. It is never empty.
 //   - A batch never becomes invalid: batches are immutable and built on Go
@@ -18,11 +19,12 @@
 //   - Errors carry a SQLSTATE (package pgerr) from where they arise: the
 //     expression evaluator returns types' errors unchanged (22003, 22012 ...).
 //   - Cancellation is by context: every loop checks ctx at least once per
-//     batch and a cancelled query fails with 57014 "canceling statement due
-//     to user request" (wrapping ctx.Err()).
+//     batch, and a context error leaves an operator as 57014 "canceling
+//     statement due to user request" wrapping ctx.Err(), made in one place
+//     (canceled, exec.go); engine only picks the statement_timeout message.
 //   - Close may be called at any time, before the end too, and twice. Closing
-//     a stream that owns goroutines (Gather, Repartition) stops and waits for
-//     them, so no goroutine outlives its stream.
+//     a stream that owns goroutines stops and waits for them (see below), so
+//     no goroutine outlives its stream.
 //
 // # Partitions
 //
@@ -35,6 +37,47 @@
 // the physical plan puts an explicit Gather or Repartition wherever
 // partitioning changes (package optimizer), and a Partitioned hash join
 // reads both inputs through a Repartition on its keys.
+//
+// # Parallel execution
+//
+// Every concurrent read of partitions goes through one toolkit (exec.go,
+// parallel.go, collect.go, pool.go), and its contract holds everywhere:
+//
+//   - RunPartitions is the one fan-out: each partition of a Source on its
+//     own goroutine, under a context derived from the caller's (the first
+//     failure cancels it), returning only after every goroutine returned.
+//   - Drain and Sink are how pipeline breakers read their input: a state
+//     per input partition, filled on that partition's goroutine without
+//     locks, combined in partition order; breakerStream is the output
+//     (finalize) side. Aggregate, Sort, the set operations, Collect and the
+//     hash join's build side are written on them. Distinct streams (each
+//     batch yields its new rows) and reads one partition.
+//   - Gather queues at most max(2, partitions) batches: producers block.
+//   - Repartition queues at most 2 batches per output partition, except
+//     that when every producer is blocked and some consumer waits on an
+//     empty partition, a producer queues beyond the bound. So output
+//     partitions may be consumed in any order (concurrently, or one after
+//     another by one goroutine) without a deadlock; the bound holds
+//     whenever the consumers keep up with each other. Rows with a NULL key
+//     go to partition 0. Producers start at the first Open, under a context
+//     derived from that Open's; every output partition must be opened and
+//     closed, and the last Close cancels and waits for the producers.
+//   - Ordered is the worker pool (COPY's loader): results in input order on
+//     the caller's goroutine, at most 2×workers items in flight.
+//   - One error-precedence rule (firstCause): the first error stands, but a
+//     real error beats the cancellations it caused. Cancellation becomes
+//     57014 through canceled only.
+//   - Close (Gather's stream, the last Repartition stream) cancels and
+//     waits for every goroutine it owns; RunPartitions, Drain and Ordered
+//     wait before returning.
+//
+// The toolkit keeps its state under monitors whose locks and waits take
+// explorer hooks from the context; parallel_explore_test.go runs this
+// shipped code under the interleaving explorer (package interleave) and
+// checks the rules above — Gather and RunPartitions under every schedule,
+// Repartition and Ordered (whose full spaces are out of reach) under every
+// schedule of at most 2 and 1 preemptions — including that Repartition
+// without its release deadlocks.
 //
 // # Narrowing
 //

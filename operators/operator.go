@@ -18,7 +18,7 @@ type Operator interface {
 	Partitions() int
 	// Open starts output partition p (0 <= p < Partitions()). Each partition
 	// is opened at most once per execution. ctx cancels the stream: Next then
-	// returns ctx.Err() (wrapped with SQLSTATE 57014 by the caller).
+	// returns 57014 wrapping ctx.Err() (see doc.go, "Parallel execution").
 	Open(ctx context.Context, p int) (Stream, error)
 }
 

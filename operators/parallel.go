@@ -11,6 +11,53 @@ import (
 	"github.com/joind/joind/types"
 )
 
+// Source is what the toolkit reads: partitions, each opened once. Every
+// Operator is a Source.
+type Source interface {
+	Partitions() int
+	Open(ctx context.Context, p int) (Stream, error)
+}
+
+type streamsSource struct {
+	n    int
+	open func(ctx context.Context, p int) (Stream, error)
+}
+
+func (s streamsSource) Partitions() int { return s.n }
+func (s streamsSource) Open(ctx context.Context, p int) (Stream, error) {
+	return s.open(ctx, p)
+}
+
+// Streams is the Source of n partitions that open opens.
+func Streams(n int, open func(ctx context.Context, p int) (Stream, error)) Source {
+	return streamsSource{n: n, open: open}
+}
+
+// RunPartitions is the toolkit's fan-out: it opens every partition of src
+// on a goroutine of its own, under a context derived from ctx, calls f with
+// that context and the stream, and closes the stream. The first failure
+// cancels the others. It returns once every goroutine has returned, with
+// the first cause (a real error beats the cancellations it caused), 57014
+// if ctx was cancelled, or nil.
+func RunPartitions(ctx context.Context, src Source, f func(ctx context.Context, p int, s Stream) error) error {
+	g := newGroup(ctx, "partitions")
+	g.spawn(src.Partitions(), "P", func(ctx context.Context, p int) error {
+		s, err := src.Open(ctx, p)
+		if err != nil {
+			return err
+		}
+		err = f(ctx, p, s)
+		s.Close()
+		return err
+	})
+	err := g.wait()
+	g.cancel() // every goroutine has returned: release the context
+	if err == nil {
+		err = checkCtx(ctx)
+	}
+	return err
+}
+
 // ---- Gather ----
 
 type gatherOp struct{ in Operator }
@@ -18,7 +65,9 @@ type gatherOp struct{ in Operator }
 var _ Operator = (*gatherOp)(nil)
 
 // NewGather runs all partitions of in concurrently, one goroutine each, and
-// merges their batches into one partition (in no particular order).
+// merges their batches into one partition (in no particular order). At most
+// max(2, partitions) batches wait in its queue: producers block when it is
+// full. Close cancels the producers and waits for them.
 func NewGather(in Operator) Operator {
 	if in.Partitions() == 1 {
 		return in
@@ -30,75 +79,60 @@ func (g *gatherOp) Columns() []plan.Column { return g.in.Columns() }
 func (g *gatherOp) Partitions() int        { return 1 }
 
 func (g *gatherOp) Open(ctx context.Context, _ int) (Stream, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	s := &gatherStream{ctx: ctx, cancel: cancel, ch: make(chan arrow.Record, g.in.Partitions())}
 	n := g.in.Partitions()
-	s.wg.Add(n)
-	for p := 0; p < n; p++ {
-		go s.produce(g.in, p)
-	}
-	go func() { s.wg.Wait(); close(s.ch) }()
+	s := &gatherStream{g: newGroup(ctx, "gather"), bound: max(2, n)}
+	s.g.spawn(n, "gather P", func(ctx context.Context, p int) error { return s.produce(ctx, g.in, p) })
 	return s, nil
 }
 
 type gatherStream struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	ch     chan arrow.Record
-	wg     sync.WaitGroup
-
-	mu  sync.Mutex
-	err error // first error of a producer
+	g      *group
+	bound  int
+	q      []arrow.Record // under g.m
+	closed bool
 }
 
-func (s *gatherStream) fail(err error) {
-	s.mu.Lock()
-	if s.err == nil || isCancel(s.err) && !isCancel(err) {
-		s.err = err
-	}
-	s.mu.Unlock()
-	s.cancel()
-}
-
-func (s *gatherStream) produce(in Operator, p int) {
-	defer s.wg.Done()
-	st, err := in.Open(s.ctx, p)
+func (s *gatherStream) produce(ctx context.Context, in Operator, p int) error {
+	st, err := in.Open(ctx, p)
 	if err != nil {
-		s.fail(err)
-		return
+		return err
 	}
 	defer st.Close()
+	m := &s.g.m
 	for {
 		rec, err := st.Next()
 		if err == io.EOF {
-			return
+			return nil
 		}
 		if err != nil {
-			s.fail(err)
-			return
+			return err
 		}
-		select {
-		case s.ch <- rec:
-		case <-s.ctx.Done():
-			return
+		m.lock()
+		ok := m.await(ctx, "push", func() bool { return len(s.q) < s.bound })
+		if ok {
+			s.q = append(s.q, rec)
+			m.broadcast()
+		}
+		m.unlock()
+		if !ok {
+			return checkCtx(ctx)
 		}
 	}
 }
 
 func (s *gatherStream) Next() (arrow.Record, error) {
-	rec, ok := <-s.ch
-	if ok {
+	m := &s.g.m
+	m.lock()
+	defer m.unlock()
+	m.await(s.g.ctx, "next", func() bool { return len(s.q) > 0 || s.g.running == 0 })
+	if len(s.q) > 0 {
+		rec := s.q[0]
+		s.q[0] = nil
+		s.q = s.q[1:]
+		m.broadcast()
 		return rec, nil
 	}
-	s.mu.Lock()
-	err := s.err
-	s.mu.Unlock()
-	if err == nil {
-		if err = s.ctx.Err(); err != nil {
-			err = canceled(err)
-		}
-	}
-	if err != nil {
+	if err := s.g.failure(); err != nil {
 		return nil, err
 	}
 	return nil, io.EOF
@@ -106,34 +140,53 @@ func (s *gatherStream) Next() (arrow.Record, error) {
 
 // Close stops the producers and waits for them to exit.
 func (s *gatherStream) Close() error {
-	s.cancel()
-	for range s.ch { // drain so every producer can finish; ends when all exit
+	if s.closed {
+		return nil
 	}
+	s.closed = true
+	s.g.close()
+	s.q = nil
 	return nil
 }
 
 // ---- Repartition ----
 
-type repartOp struct {
-	in    Operator
-	keys  []*Compiled
-	keyT  []types.Type
-	n     int
-	start sync.Once
+// repartBound is the number of batches an exchange queues per output
+// partition before its producers block (but see exchange.push).
+const repartBound = 2
 
-	queues []*queue
-	cancel context.CancelFunc
-	mu     sync.Mutex
-	closed int
+type repartOp struct {
+	in   Operator
+	keys []*Compiled
+	keyT []types.Type
+	n    int
+
+	mu sync.Mutex
+	x  *exchange // the run's exchange, made by the first Open
+	// noRelease is the explorer's broken variant: producers block on a
+	// full queue even when that stalls a waiting consumer.
+	noRelease bool
 }
 
 var _ Operator = (*repartOp)(nil)
 
-// NewRepartition hash-partitions the rows of in into n partitions by keys
-// (rows with equal keys meet in one partition; NULL keys go to partition 0).
-// The input is read by one goroutine per input partition, started when the
-// first output partition opens; output partitions may be consumed in any
-// order, since rows are queued without bound.
+// NewRepartition hash-partitions the rows of in into n partitions by keys:
+// rows with equal keys meet in one partition, and rows with a NULL key all
+// go to partition 0 (so NULLs group together). The input is read by one
+// goroutine per input partition, started by the first Open under a
+// context derived from that Open's. Every output partition of an execution
+// must be opened and closed (RunPartitions and Gather do); the last Close
+// cancels the producers and waits for them, and a partition closed early
+// drops its rows.
+//
+// Back-pressure: each output partition queues at most 2 batches, and a
+// producer waits for room — except when every producer is waiting so and
+// some consumer waits on an empty partition: then a producer queues beyond
+// the bound. So output partitions may be read in any order (one goroutine
+// after another, or reading one to its end before the next) without a
+// deadlock, and the queues stay within the bound whenever the consumers
+// keep up with each other; the extra batches are what an uneven order
+// costs.
 func NewRepartition(in Operator, keys []plan.Expr, n int, env *Env) (Operator, error) {
 	if n < 1 {
 		n = 1
@@ -154,43 +207,59 @@ func (r *repartOp) Columns() []plan.Column { return r.in.Columns() }
 func (r *repartOp) Partitions() int        { return r.n }
 
 func (r *repartOp) Open(ctx context.Context, p int) (Stream, error) {
-	r.start.Do(func() { r.run(ctx) })
-	return &repartStream{op: r, q: r.queues[p], ctx: ctx}, nil
+	if h := hooksOf(ctx); h != nil {
+		h.Park("lock repartition") // r.x is shared
+	}
+	r.mu.Lock()
+	x, first := r.x, r.x == nil
+	if first {
+		x = &exchange{op: r, g: newGroup(ctx, "repartition"), q: make([][]arrow.Record, r.n),
+			closed: make([]bool, r.n), waiting: make([]bool, r.n)}
+		r.x = x
+	}
+	r.mu.Unlock()
+	if first {
+		x.start()
+	}
+	return &repartStream{x: x, p: p, ctx: ctx}, nil
 }
 
-func (r *repartOp) run(ctx context.Context) {
-	ctx, r.cancel = context.WithCancel(ctx)
-	r.queues = make([]*queue, r.n)
-	for i := range r.queues {
-		r.queues[i] = newQueue()
-	}
-	var wg sync.WaitGroup
-	parts := r.in.Partitions()
-	wg.Add(parts)
-	var errMu sync.Mutex
-	var firstErr error
-	for p := 0; p < parts; p++ {
-		go func(p int) {
-			defer wg.Done()
-			if err := r.produce(ctx, p); err != nil {
-				errMu.Lock()
-				if firstErr == nil || isCancel(firstErr) && !isCancel(err) {
-					firstErr = err
-				}
-				errMu.Unlock()
-				r.cancel()
-			}
-		}(p)
-	}
-	go func() {
-		wg.Wait()
-		for _, q := range r.queues {
-			q.finish(firstErr)
+// exchange is one run of a Repartition; its state is under g.m.
+type exchange struct {
+	op      *repartOp
+	g       *group // the producers
+	q       [][]arrow.Record
+	closed  []bool
+	nclosed int
+	started bool   // every producer is spawned
+	waiting []bool // per partition: its consumer waits in Next
+	blocked int    // producers waiting for room
+}
+
+func (x *exchange) start() {
+	x.g.spawn(x.op.in.Partitions(), "repartition P", x.produce)
+	m := &x.g.m
+	m.lock()
+	x.started = true
+	m.broadcast()
+	m.unlock()
+}
+
+// ended: every producer has returned (the lock is held).
+func (x *exchange) ended() bool { return x.started && x.g.running == 0 }
+
+// stalled: some consumer waits on an empty partition (the lock is held).
+func (x *exchange) stalled() bool {
+	for d, w := range x.waiting {
+		if w && len(x.q[d]) == 0 {
+			return true
 		}
-	}()
+	}
+	return false
 }
 
-func (r *repartOp) produce(ctx context.Context, p int) error {
+func (x *exchange) produce(ctx context.Context, p int) error {
+	r := x.op
 	st, err := r.in.Open(ctx, p)
 	if err != nil {
 		return err
@@ -205,7 +274,9 @@ func (r *repartOp) produce(ctx context.Context, p int) error {
 			return err
 		}
 		if r.n == 1 {
-			r.queues[0].push(rec)
+			if !x.push(ctx, 0, rec) {
+				return checkCtx(ctx)
+			}
 			continue
 		}
 		hashes, err := hashKeys(ctx, r.keys, r.keyT, rec)
@@ -224,13 +295,99 @@ func (r *repartOp) produce(ctx context.Context, p int) error {
 			if len(idx) == 0 {
 				continue
 			}
-			if len(idx) == int(rec.NumRows()) {
-				r.queues[d].push(rec)
-			} else {
-				r.queues[d].push(takeRecord(rec, idx))
+			part := rec
+			if len(idx) != int(rec.NumRows()) {
+				part = takeRecord(rec, idx)
+			}
+			if !x.push(ctx, d, part) {
+				return checkCtx(ctx)
 			}
 		}
 	}
+}
+
+// push queues rec for partition d, waiting for room as NewRepartition
+// states; false if ctx ended the wait.
+func (x *exchange) push(ctx context.Context, d int, rec arrow.Record) bool {
+	m := &x.g.m
+	m.lock()
+	defer m.unlock()
+	room := func() bool {
+		return x.closed[d] || len(x.q[d]) < repartBound ||
+			!x.op.noRelease && x.blocked == x.g.running && x.stalled()
+	}
+	if !room() {
+		x.blocked++
+		m.broadcast() // a release may now be due
+		ok := m.await(ctx, "push", room)
+		x.blocked--
+		if !ok {
+			return false
+		}
+	}
+	if x.closed[d] {
+		return true // nobody reads it any more
+	}
+	x.q[d] = append(x.q[d], rec)
+	m.broadcast()
+	return true
+}
+
+type repartStream struct {
+	x      *exchange
+	p      int
+	ctx    context.Context
+	closed bool
+}
+
+func (s *repartStream) Next() (arrow.Record, error) {
+	x, d := s.x, s.p
+	m := &x.g.m
+	m.lock()
+	defer m.unlock()
+	if len(x.q[d]) == 0 && !x.ended() {
+		x.waiting[d] = true
+		m.broadcast() // a release may now be due
+		m.await(s.ctx, "next", func() bool { return len(x.q[d]) > 0 || x.ended() })
+		x.waiting[d] = false
+	}
+	if len(x.q[d]) > 0 {
+		rec := x.q[d][0]
+		x.q[d][0] = nil
+		x.q[d] = x.q[d][1:]
+		m.broadcast()
+		return rec, nil
+	}
+	err := x.g.err
+	if cerr := s.ctx.Err(); cerr != nil {
+		err = firstCause(cerr, err)
+	}
+	if err == nil && x.ended() {
+		if err = x.g.ctx.Err(); err == nil {
+			return nil, io.EOF
+		}
+	}
+	return nil, canceledIf(err)
+}
+
+func (s *repartStream) Close() error {
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	x := s.x
+	m := &x.g.m
+	m.lock()
+	x.closed[s.p] = true
+	x.q[s.p] = nil
+	x.nclosed++
+	last := x.nclosed == len(x.q)
+	m.broadcast()
+	m.unlock()
+	if last {
+		x.g.close() // nobody reads any more: stop the producers
+	}
+	return nil
 }
 
 // nullHash marks a row with a NULL key.
@@ -262,130 +419,6 @@ func hashKeys(ctx context.Context, keys []*Compiled, keyT []types.Type, rec arro
 		}
 	}
 	return hs, nil
-}
-
-type repartStream struct {
-	op     *repartOp
-	q      *queue
-	ctx    context.Context
-	closed bool
-}
-
-func (s *repartStream) Next() (arrow.Record, error) { return s.q.pop(s.ctx) }
-
-func (s *repartStream) Close() error {
-	if s.closed {
-		return nil
-	}
-	s.closed = true
-	s.q.discard()
-	r := s.op
-	r.mu.Lock()
-	r.closed++
-	all := r.closed == r.n
-	r.mu.Unlock()
-	if all {
-		r.cancel() // nobody is reading: stop the producers
-	}
-	return nil
-}
-
-// queue is an unbounded FIFO of batches between goroutines.
-type queue struct {
-	mu      sync.Mutex
-	items   []arrow.Record
-	done    bool
-	dropped bool
-	err     error
-	notify  chan struct{}
-}
-
-func newQueue() *queue { return &queue{notify: make(chan struct{}, 1)} }
-
-func (q *queue) signal() {
-	select {
-	case q.notify <- struct{}{}:
-	default:
-	}
-}
-
-func (q *queue) push(r arrow.Record) {
-	q.mu.Lock()
-	if !q.dropped {
-		q.items = append(q.items, r)
-	}
-	q.mu.Unlock()
-	q.signal()
-}
-
-func (q *queue) finish(err error) {
-	q.mu.Lock()
-	q.done, q.err = true, err
-	q.mu.Unlock()
-	q.signal()
-}
-
-func (q *queue) discard() {
-	q.mu.Lock()
-	q.dropped, q.items = true, nil
-	q.mu.Unlock()
-}
-
-func (q *queue) pop(ctx context.Context) (arrow.Record, error) {
-	for {
-		q.mu.Lock()
-		if len(q.items) > 0 {
-			r := q.items[0]
-			q.items[0] = nil
-			q.items = q.items[1:]
-			q.mu.Unlock()
-			return r, nil
-		}
-		if q.done {
-			err := q.err
-			q.mu.Unlock()
-			if err != nil {
-				return nil, err
-			}
-			return nil, io.EOF
-		}
-		q.mu.Unlock()
-		select {
-		case <-q.notify:
-		case <-ctx.Done():
-			return nil, canceled(ctx.Err())
-		}
-	}
-}
-
-// runPartitions opens every partition of op and calls f on each stream in
-// its own goroutine; the first error cancels the rest.
-func runPartitions(ctx context.Context, op Operator, f func(p int, s Stream) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	n := op.Partitions()
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	wg.Add(n)
-	for p := 0; p < n; p++ {
-		go func(p int) {
-			defer wg.Done()
-			s, err := op.Open(ctx, p)
-			if err == nil {
-				err = f(p, s)
-				s.Close()
-			}
-			if err != nil {
-				errs[p] = err
-				cancel()
-			}
-		}(p)
-	}
-	wg.Wait()
-	if err := firstError(errs); err != nil {
-		return err
-	}
-	return checkCtx(ctx)
 }
 
 // errPlan is a plan error raised by a constructor.

@@ -2,8 +2,6 @@ package operators
 
 import (
 	"context"
-	"io"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -172,62 +170,124 @@ func (s *setOpOp) Columns() []plan.Column { return s.cols }
 func (s *setOpOp) Partitions() int        { return 1 }
 
 func (s *setOpOp) Open(ctx context.Context, _ int) (Stream, error) {
-	return &setOpStream{op: s, ctx: ctx}, nil
+	return newBreakerStream(ctx, s.run), nil
 }
 
 // setEntry counts one distinct row on both sides.
 type setEntry struct {
+	key         string
+	idx         int          // position in the left side's order
 	rec         arrow.Record // a batch holding the first left copy
 	row         int
 	left, right int64
 }
 
+// setRows is the left side's distinct rows in first-seen order (a
+// partition's, then the combination's).
+type setRows struct {
+	m     map[string]*setEntry
+	order []*setEntry
+	buf   []byte
+	offs  []int
+}
+
+// leftSink counts the left side's rows per partition.
+type leftSink struct{ colT []types.Type }
+
+func (leftSink) Init(int) *setRows { return &setRows{m: map[string]*setEntry{}} }
+
+func (k leftSink) Consume(_ context.Context, s *setRows, rec arrow.Record) error {
+	n := int(rec.NumRows())
+	s.buf, s.offs = rowKeys(rec.Columns(), k.colT, n, s.buf, s.offs)
+	for i := 0; i < n; i++ {
+		key := s.buf[s.offs[i]:s.offs[i+1]]
+		e, ok := s.m[string(key)]
+		if !ok {
+			e = &setEntry{key: string(key), rec: rec, row: i}
+			s.m[e.key] = e
+			s.order = append(s.order, e)
+		}
+		e.left++
+	}
+	return nil
+}
+
+func (leftSink) Combine(dst, src *setRows) error {
+	for _, e := range src.order {
+		if d, ok := dst.m[e.key]; ok {
+			d.left += e.left
+			continue
+		}
+		dst.m[e.key] = e
+		dst.order = append(dst.order, e)
+	}
+	return nil
+}
+
+// rightCounts is one right partition's count per left entry (by idx).
+type rightCounts struct {
+	n    []int64
+	buf  []byte
+	offs []int
+}
+
+// rightSink counts, per partition, the right side's copies of left rows
+// (the left rows' map is only read).
+type rightSink struct {
+	colT []types.Type
+	left *setRows
+}
+
+func (k rightSink) Init(int) *rightCounts {
+	return &rightCounts{n: make([]int64, len(k.left.order))}
+}
+
+func (k rightSink) Consume(_ context.Context, s *rightCounts, rec arrow.Record) error {
+	n := int(rec.NumRows())
+	s.buf, s.offs = rowKeys(rec.Columns(), k.colT, n, s.buf, s.offs)
+	for i := 0; i < n; i++ {
+		if e, ok := k.left.m[string(s.buf[s.offs[i]:s.offs[i+1]])]; ok {
+			s.n[e.idx]++ // only rows of the left side can appear
+		}
+	}
+	return nil
+}
+
+func (rightSink) Combine(dst, src *rightCounts) error {
+	for i, c := range src.n {
+		dst.n[i] += c
+	}
+	return nil
+}
+
 type setOpStream struct {
 	op   *setOpOp
-	ctx  context.Context
-	ran  bool
 	out  []*setEntry
 	at   int   // entry being emitted
 	left int64 // copies of out[at] still to emit
 }
 
-// count tallies the rows of one side into m (side 0: left).
-func (s *setOpStream) count(in Operator, side int, m map[string]*setEntry, order *[]*setEntry) error {
-	var mu sync.Mutex
-	return runPartitions(s.ctx, in, func(p int, st Stream) error {
-		var buf []byte
-		var offs []int
-		for {
-			rec, err := st.Next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			n := int(rec.NumRows())
-			buf, offs = rowKeys(rec.Columns(), s.op.colT, n, buf, offs)
-			mu.Lock()
-			for i := 0; i < n; i++ {
-				k := buf[offs[i]:offs[i+1]]
-				e, ok := m[string(k)]
-				if !ok {
-					if side == 1 {
-						continue // only rows of the left side can appear
-					}
-					e = &setEntry{rec: rec, row: i}
-					m[string(k)] = e
-					*order = append(*order, e)
-				}
-				if side == 0 {
-					e.left++
-				} else {
-					e.right++
-				}
-			}
-			mu.Unlock()
-		}
-	})
+// run counts both sides and returns the emitter of the result rows.
+func (s *setOpOp) run(ctx context.Context) (func() (arrow.Record, error), error) {
+	left, err := Drain(ctx, s.left, leftSink{s.colT})
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range left.order {
+		e.idx = i
+	}
+	right, err := Drain(ctx, s.right, rightSink{colT: s.colT, left: left})
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range left.order {
+		e.right = right.n[i]
+	}
+	st := &setOpStream{op: s, out: left.order}
+	if len(st.out) > 0 {
+		st.left = st.copies(st.out[0])
+	}
+	return st.emit, nil
 }
 
 func (s *setOpStream) copies(e *setEntry) int64 {
@@ -249,23 +309,8 @@ func (s *setOpStream) copies(e *setEntry) int64 {
 	return 0
 }
 
-func (s *setOpStream) Next() (arrow.Record, error) {
-	if !s.ran {
-		s.ran = true
-		m := map[string]*setEntry{}
-		if err := s.count(s.op.left, 0, m, &s.out); err != nil {
-			return nil, err
-		}
-		if err := s.count(s.op.right, 1, m, &s.out); err != nil {
-			return nil, err
-		}
-		if len(s.out) > 0 {
-			s.left = s.copies(s.out[0])
-		}
-	}
-	if err := checkCtx(s.ctx); err != nil {
-		return nil, err
-	}
+// emit returns the next batch of result rows (nil at the end).
+func (s *setOpStream) emit() (arrow.Record, error) {
 	bs := make([]array.Builder, len(s.op.cols))
 	for i, c := range s.op.cols {
 		bs[i] = newBuilder(c.Type, 0)
@@ -287,7 +332,7 @@ func (s *setOpStream) Next() (arrow.Record, error) {
 		rows++
 	}
 	if rows == 0 {
-		return nil, io.EOF
+		return nil, nil
 	}
 	arrs := make([]arrow.Array, len(bs))
 	for i, b := range bs {
@@ -295,5 +340,3 @@ func (s *setOpStream) Next() (arrow.Record, error) {
 	}
 	return array.NewRecord(s.op.schema, arrs, int64(rows)), nil
 }
-
-func (s *setOpStream) Close() error { s.ran, s.out = true, nil; return nil }

@@ -2,9 +2,7 @@ package operators
 
 import (
 	"context"
-	"io"
 	"sort"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -39,45 +37,14 @@ func (o *sortOp) Columns() []plan.Column { return o.in.Columns() }
 func (o *sortOp) Partitions() int        { return 1 }
 
 func (o *sortOp) Open(ctx context.Context, _ int) (Stream, error) {
-	return &sortStream{op: o, ctx: ctx}, nil
-}
-
-type sortStream struct {
-	op   *sortOp
-	ctx  context.Context
-	ran  bool
-	all  arrow.Record
-	perm []int
-	at   int
+	return newBreakerStream(ctx, o.run), nil
 }
 
 // gatherAll reads every partition of op into one record (nil when empty).
 func gatherAll(ctx context.Context, op Operator) (arrow.Record, error) {
-	parts := make([][]arrow.Record, op.Partitions())
-	var mu sync.Mutex
-	err := runPartitions(ctx, op, func(p int, s Stream) error {
-		var recs []arrow.Record
-		for {
-			r, err := s.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return err
-			}
-			recs = append(recs, r)
-		}
-		mu.Lock()
-		parts[p] = recs
-		mu.Unlock()
-		return nil
-	})
+	recs, err := Collect(ctx, op)
 	if err != nil {
 		return nil, err
-	}
-	var recs []arrow.Record
-	for _, rs := range parts {
-		recs = append(recs, rs...)
 	}
 	return concatRecords(schemaOf(op.Columns()), recs)
 }
@@ -109,17 +76,19 @@ func concatRecords(schema *arrow.Schema, recs []arrow.Record) (arrow.Record, err
 	return array.NewRecord(schema, arrs, rows), nil
 }
 
-func (s *sortStream) run() error {
-	all, err := gatherAll(s.ctx, s.op.in)
+// run gathers and orders the input and returns the emitter of the
+// ordered rows.
+func (o *sortOp) run(ctx context.Context) (func() (arrow.Record, error), error) {
+	all, err := gatherAll(ctx, o.in)
 	if err != nil || all == nil {
-		return err
+		return nil, err
 	}
 	n := int(all.NumRows())
-	keys := make([][]types.Value, len(s.op.keys))
-	for k, c := range s.op.keys {
-		arr, err := c.Eval(s.ctx, all)
+	keys := make([][]types.Value, len(o.keys))
+	for k, c := range o.keys {
+		arr, err := c.Eval(ctx, all)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		t := c.Type()
 		vals := make([]types.Value, n)
@@ -132,7 +101,7 @@ func (s *sortStream) run() error {
 	for i := range perm {
 		perm[i] = i
 	}
-	spec := s.op.spec
+	spec := o.spec
 	sort.SliceStable(perm, func(x, y int) bool {
 		i, j := perm[x], perm[y]
 		for k, vals := range keys {
@@ -154,7 +123,7 @@ func (s *sortStream) run() error {
 				}
 				return c < 0
 			}
-			c = compareValues(a, b, s.op.keys[k].Type())
+			c = compareValues(a, b, o.keys[k].Type())
 			if c == 0 {
 				continue
 			}
@@ -165,27 +134,17 @@ func (s *sortStream) run() error {
 		}
 		return false
 	})
-	s.all, s.perm = all, perm
-	return checkCtx(s.ctx)
-}
-
-func (s *sortStream) Next() (arrow.Record, error) {
-	if !s.ran {
-		s.ran = true
-		if err := s.run(); err != nil {
-			return nil, err
-		}
-	}
-	if s.at >= len(s.perm) {
-		return nil, io.EOF
-	}
-	if err := checkCtx(s.ctx); err != nil {
+	if err := checkCtx(ctx); err != nil {
 		return nil, err
 	}
-	end := min(s.at+s.op.size, len(s.perm))
-	out := takeRecord(s.all, s.perm[s.at:end])
-	s.at = end
-	return out, nil
+	at := 0
+	return func() (arrow.Record, error) {
+		if at >= len(perm) {
+			return nil, nil
+		}
+		end := min(at+o.size, len(perm))
+		out := takeRecord(all, perm[at:end])
+		at = end
+		return out, nil
+	}, nil
 }
-
-func (s *sortStream) Close() error { s.ran, s.perm, s.all = true, nil, nil; return nil }

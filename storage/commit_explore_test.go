@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"iter"
 	"log/slog"
 	"sort"
 	"strings"
@@ -12,17 +11,18 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/joind/joind/interleave"
 	"github.com/joind/joind/types"
 )
 
-// This file is a stateless model checker for the commit protocol
-// (commit.go). Sessions, a reader, the compactor and the committer run as
-// coroutines (iter.Pull) over a real in-memory DB whose commitSync is the
-// simulator below: every synchronization point — queueing a commit, the
-// committer taking one, loading or publishing the version — is a choice
-// point where the thread parks and the explorer decides who runs next, and
-// waiting for an acknowledgement blocks the thread until it arrives. A
-// depth-first search over the choice points enumerates every schedule. The
+// This file model-checks the commit protocol (commit.go) with the
+// interleaving explorer (package interleave). Sessions, a reader, the
+// compactor and the committer run as explorer threads over a real
+// in-memory DB whose commitSync is the simulator below: every
+// synchronization point — queueing a commit, the committer taking one,
+// loading or publishing the version — is a park point where the explorer
+// decides who runs next, and waiting for an acknowledgement blocks the
+// thread until it arrives. The explorer enumerates every schedule. The
 // code under test is the shipped Txn, committerLoop, commitGroup and
 // compactOnce; only the synchronization and the manifest write are
 // simulated.
@@ -193,24 +193,13 @@ func versionState(v *version) (modelState, string) {
 	return st, ""
 }
 
-// ---- the simulator: commitSync and commitStore over a scheduler ----
-
-type simThread struct {
-	name       string
-	next       func() (string, bool)
-	stop       func()
-	yield      func(string) bool
-	pending    string
-	ready      func() bool // nil: runnable
-	done       bool
-	loadPrefix int // published prefix at the thread's last load
-}
+// ---- the simulator: commitSync and commitStore over the explorer ----
 
 type sim struct {
-	db        *DB
-	threads   []*simThread
-	cur       int // running thread; -1 during setup (no choice points)
-	committer int // index of the committer thread
+	db         *DB
+	run        *interleave.Run
+	loadPrefix []int // per thread: published prefix at its last load
+	committer  int   // index of the committer thread
 
 	queue     []*commitReq
 	idx       map[*commitReq]int
@@ -232,19 +221,14 @@ func (s *sim) failf(format string, args ...any) {
 	}
 }
 
-func (s *sim) park(label string, ready func() bool) {
-	if s.cur < 0 {
-		return
-	}
-	t := s.threads[s.cur]
-	t.ready = ready
-	t.yield(label)
-	t.ready = nil
-}
+// cur is the running thread; -1 during setup (no choice points).
+func (s *sim) cur() int { return s.run.Current() }
+
+func (s *sim) park(label string, ready func() bool) { s.run.Block(label, ready) }
 
 func (s *sim) othersDone() bool {
-	for i, t := range s.threads {
-		if i != s.committer && !t.done {
+	for i := 0; i < s.run.Threads(); i++ {
+		if i != s.committer && !s.run.Done(i) {
 			return false
 		}
 	}
@@ -255,14 +239,14 @@ func (s *sim) send(r *commitReq) error {
 	s.park("send", nil)
 	s.idx[r] = len(s.queue)
 	s.queue = append(s.queue, r)
-	if s.cur >= 0 {
-		s.snapOf[r] = s.threads[s.cur].loadPrefix
+	if s.cur() >= 0 {
+		s.snapOf[r] = s.loadPrefix[s.cur()]
 	}
 	return nil
 }
 
 func (s *sim) wait(r *commitReq) error {
-	if s.cur < 0 {
+	if s.cur() < 0 {
 		// Setup: run the committer inline.
 		for s.dequeued < len(s.queue) {
 			g := s.queue[s.dequeued:]
@@ -293,9 +277,9 @@ func (s *sim) more() (*commitReq, bool) {
 }
 
 func (s *sim) load() *version {
-	if s.cur >= 0 && s.cur != s.committer {
+	if s.cur() >= 0 && s.cur() != s.committer {
 		s.park("load", nil)
-		s.threads[s.cur].loadPrefix = s.published
+		s.loadPrefix[s.cur()] = s.published
 	}
 	return s.db.cur.Load()
 }
@@ -303,7 +287,7 @@ func (s *sim) load() *version {
 func (s *sim) publish(v *version) {
 	s.park("publish", nil)
 	s.db.cur.Store(v)
-	if s.cur < 0 {
+	if s.cur() < 0 {
 		return
 	}
 	st, bad := versionState(v)
@@ -325,7 +309,7 @@ func (s *sim) ack(r *commitReq, err error) {
 		s.failf("commit #%d acknowledged twice", s.idx[r])
 	}
 	s.acked[r] = err
-	if s.cur < 0 {
+	if s.cur() < 0 {
 		return
 	}
 	i := s.idx[r]
@@ -349,7 +333,7 @@ type simStore struct {
 
 func (st simStore) persist(v *version, nextID uint64, newFiles bool) error {
 	s := st.s
-	if s.cur < 0 {
+	if s.cur() < 0 {
 		return nil
 	}
 	got, bad := versionState(v)
@@ -447,7 +431,7 @@ func txnState(txn *Txn) modelState {
 func session(s *sim, id int, txns []txnSpec) {
 	ctx := context.Background()
 	db := s.db
-	me := s.threads[s.cur]
+	me := s.cur()
 	for _, ts := range txns {
 		txn := db.Begin()
 	ops:
@@ -477,9 +461,9 @@ func session(s *sim, id int, txns []txnSpec) {
 			case opRead:
 				// The statement's snapshot plus the transaction's own changes.
 				before := txnState(txn)
-				want, ok, _ := specApply(s.m.at(s, me.loadPrefix), &commitReq{p: txn.p}, 0, nil)
+				want, ok, _ := specApply(s.m.at(s, s.loadPrefix[me]), &commitReq{p: txn.p}, 0, nil)
 				if !ok || before.String() != want.String() {
-					s.failf("S%d reads %v, but its snapshot (the first %d commits) with its own changes is %v", id, before, me.loadPrefix, want)
+					s.failf("S%d reads %v, but its snapshot (the first %d commits) with its own changes is %v", id, before, s.loadPrefix[me], want)
 				}
 				s.reads = append(s.reads, fmt.Sprintf("S%d read %v", id, before))
 				s.park("pause", nil)
@@ -504,13 +488,14 @@ func session(s *sim, id int, txns []txnSpec) {
 
 // ---- the explorer ----
 
-// newSimDB builds an in-memory DB whose commit protocol runs on a new sim,
-// with table t holding four one-row segments (a run for the compactor).
-func newSimDB() (*sim, *DB) {
+// newSimDB builds an in-memory DB whose commit protocol runs on a new sim
+// over run, with table t holding four one-row segments (a run for the
+// compactor).
+func newSimDB(run *interleave.Run) (*sim, *DB) {
 	db := &DB{log: slog.New(slog.NewTextHandler(io.Discard, nil)), compactC: make(chan struct{}, 1)}
 	db.nextID.Store(1)
 	db.cur.Store(newVersion())
-	s := &sim{db: db, cur: -1, idx: map[*commitReq]int{}, snapOf: map[*commitReq]int{}, acked: map[*commitReq]error{}}
+	s := &sim{db: db, run: run, idx: map[*commitReq]int{}, snapOf: map[*commitReq]int{}, acked: map[*commitReq]error{}}
 	db.cs, db.store = s, simStore{dbStore{db}, s}
 	ctx := context.Background()
 	tb, err := db.Create(ctx, "t", cols1)
@@ -532,105 +517,41 @@ func newSimDB() (*sim, *DB) {
 	return s, db
 }
 
-// runExplore runs one schedule of sc (see completion_test.go's runSchedule
-// for the choice encoding); group is the committer's group function
-// (nil: the shipped commitGroup).
-func runExplore(sc exploreScenario, group func(db *DB) func([]*commitReq), reduce bool, choices []int) (made, alts []int, trace []string, failure string, abandoned bool) {
-	s, db := newSimDB()
-	defer func() {
-		if observeRun != nil && !abandoned {
-			observeRun(s)
+// program is one run of sc on a fresh simulated DB; group is the
+// committer's group function (nil: the shipped commitGroup).
+func program(sc exploreScenario, group func(db *DB) func([]*commitReq)) func(*interleave.Run) {
+	return func(run *interleave.Run) {
+		s, db := newSimDB(run)
+		commit := db.commitGroup
+		if group != nil {
+			commit = group(db)
 		}
-	}()
-	commit := db.commitGroup
-	if group != nil {
-		commit = group(db)
-	}
-	var progs []func()
-	var names []string
-	for i, txns := range sc.sessions {
-		progs = append(progs, func() { session(s, i, txns) })
-		names = append(names, fmt.Sprintf("S%d", i))
-	}
-	if sc.compactor {
-		progs = append(progs, func() { db.compactOnce() })
-		names = append(names, "compactor")
-	}
-	s.committer = len(progs)
-	progs = append(progs, func() { db.committerLoop(commit) })
-	names = append(names, "committer")
-
-	for i, prog := range progs {
-		th := &simThread{name: names[i]}
-		s.threads = append(s.threads, th)
-		th.next, th.stop = iter.Pull(func(yield func(string) bool) {
-			th.yield = yield
-			prog()
+		s.committer = committerOf(sc)
+		s.loadPrefix = make([]int, s.committer+1)
+		run.Check(func() string { return s.failure })
+		for i, txns := range sc.sessions {
+			run.Go(fmt.Sprintf("S%d", i), func() { session(s, i, txns) })
+		}
+		if sc.compactor {
+			run.Go("compactor", func() { db.compactOnce() })
+		}
+		run.Go("committer", func() { db.committerLoop(commit) })
+		run.AtEnd(func() {
+			s.finalChecks()
+			if observeRun != nil {
+				observeRun(s)
+			}
 		})
 	}
-	defer func() {
-		for _, th := range s.threads {
-			th.stop()
-		}
-	}()
-	for i, th := range s.threads {
-		s.cur = i
-		var ok bool
-		th.pending, ok = th.next()
-		th.done = !ok
+}
+
+// committerOf is the committer's thread number: it starts after the
+// sessions and the compactor.
+func committerOf(sc exploreScenario) int {
+	if sc.compactor {
+		return len(sc.sessions) + 1
 	}
-	prev, prevLabel := -1, ""
-	for step := 0; ; step++ {
-		var runnable []int
-		live, pruned := false, false
-		for i, th := range s.threads {
-			if th.done {
-				continue
-			}
-			live = true
-			if th.ready != nil && !th.ready() {
-				continue
-			}
-			if reduce && prev > i && !s.dependent(prev, prevLabel, i, th.pending) {
-				// The same steps in the other order are explored.
-				pruned = true
-				continue
-			}
-			runnable = append(runnable, i)
-		}
-		if !live {
-			break
-		}
-		if len(runnable) == 0 {
-			if pruned {
-				return made, alts, trace, "", true
-			}
-			s.failf("deadlock")
-			break
-		}
-		c := 0
-		if step < len(choices) {
-			c = choices[step]
-		}
-		made = append(made, c)
-		alts = append(alts, len(runnable))
-		i := runnable[c]
-		th := s.threads[i]
-		trace = append(trace, th.name+" "+th.pending)
-		prev, prevLabel = i, th.pending
-		s.cur = i
-		var ok bool
-		th.pending, ok = th.next()
-		th.done = !ok
-		if s.failure != "" {
-			break
-		}
-	}
-	s.cur = -1
-	if s.failure == "" {
-		s.finalChecks()
-	}
-	return made, alts, trace, s.failure, false
+	return len(sc.sessions)
 }
 
 // dependent reports whether two steps (a thread's step runs from its park
@@ -650,13 +571,21 @@ func runExplore(sc exploreScenario, group func(db *DB) func([]*commitReq), reduc
 // not depend on. Enabling implies dependence here: a send enables next, an
 // acknowledgement enables a wait, and a thread finishing enables the
 // committer's last next, which is the highest-numbered thread.
-func (s *sim) dependent(a int, la string, b int, lb string) bool {
-	if b == s.committer {
-		a, la, b, lb = b, lb, a, la
+func dependent(committer int) func(x, y interleave.Step) bool {
+	return func(x, y interleave.Step) bool {
+		a, la, b, lb := x.Thread, x.Label, y.Thread, y.Label
+		if b == committer {
+			a, la, b, lb = b, lb, a, la
+		}
+		if a != committer {
+			return la == "send" && lb == "send"
+		}
+		return committerDependent(la, lb)
 	}
-	if a != s.committer {
-		return la == "send" && lb == "send"
-	}
+}
+
+// committerDependent: the committer's step la against another thread's lb.
+func committerDependent(la, lb string) bool {
 	switch lb {
 	case "wait":
 		return true
@@ -691,31 +620,17 @@ func (s *sim) finalChecks() {
 // observeRun, if set, sees every complete schedule's final simulator state.
 var observeRun func(s *sim)
 
-// exploreAll enumerates the schedules of sc depth-first (with the
-// reduction if reduce). It returns the number of complete schedules run,
-// the number abandoned as equivalent to another, and the first failing
-// schedule's trace and message.
+// exploreAll enumerates the schedules of sc (with the reduction if
+// reduce). It returns the number of complete schedules run, the number
+// abandoned as equivalent to another, and the first failing schedule's
+// trace and message.
 func exploreAll(sc exploreScenario, group func(db *DB) func([]*commitReq), reduce bool) (schedules, abandoned int, failTrace []string, failure string) {
-	var prefix []int
-	for {
-		made, alts, trace, f, ab := runExplore(sc, group, reduce, prefix)
-		if ab {
-			abandoned++
-		} else {
-			schedules++
-		}
-		if f != "" {
-			return schedules, abandoned, trace, f
-		}
-		i := len(made) - 1
-		for i >= 0 && made[i]+1 >= alts[i] {
-			i--
-		}
-		if i < 0 {
-			return schedules, abandoned, nil, ""
-		}
-		prefix = append(made[:i:i], made[i]+1)
+	var opt interleave.Options
+	if reduce {
+		opt.Dependent = dependent(committerOf(sc))
 	}
+	res := interleave.Explore(program(sc, group), opt)
+	return res.Schedules, res.Abandoned, res.Trace, res.Failure
 }
 
 func ap(table string, row int64) op { return op{kind: opAppend, table: table, row: row} }

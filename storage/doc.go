@@ -12,9 +12,9 @@
 //
 // The commit protocol (group commit, snapshots, compaction through the
 // committer) is stated as invariants in commit.go and checked by an
-// exhaustive interleaving explorer (commit_explore_test.go) that runs the
-// shipped committer, Txn and compactor over a deterministic scheduler
-// through the commitSync and commitStore interfaces.
+// exhaustive interleaving explorer (package interleave, driven by
+// commit_explore_test.go) that runs the shipped committer, Txn and
+// compactor through the commitSync and commitStore interfaces.
 //
 // MemoryCatalog is a plain in-memory Catalog kept for tests of other
 // packages; joind itself uses DB (in memory when opened with dir "").

@@ -2,34 +2,27 @@ package join
 
 import (
 	"fmt"
-	"iter"
-	"strings"
 	"sync"
 	"testing"
+
+	"github.com/joind/joind/interleave"
 )
 
-// This file is a small stateless model checker for the probe-completion
-// protocol. Each simulated partition runs as a coroutine (iter.Pull); every
-// operation on a shared Word is a choice point where the partition parks and
-// the explorer decides who runs next. A depth-first search over the choice
-// points enumerates every interleaving (sync/atomic is sequentially
-// consistent, so interleavings are all the behaviours there are). The code
-// under test is the real Completion, instantiated over simWord.
-
-// explorer runs one schedule at a time.
-type explorer struct {
-	yields []func(string) bool // per thread: park with a label for the pending op
-	cur    int                 // thread currently running
-}
+// This file checks the probe-completion protocol with the interleaving
+// explorer (package interleave): each simulated partition is a thread, and
+// every operation on a shared Word is a park point where the explorer
+// decides who runs next. sync/atomic is sequentially consistent, so
+// interleavings are all the behaviours there are. The code under test is
+// the real Completion, instantiated over simWord.
 
 // simWord is a Word whose every operation is a scheduling point.
 type simWord struct {
-	x    *explorer
+	r    *interleave.Run
 	name string
 	v    uint64
 }
 
-func (w *simWord) park(op string) { w.x.yields[w.x.cur](w.name + "." + op) }
+func (w *simWord) park(op string) { w.r.Park(w.name + "." + op) }
 
 func (w *simWord) Load() uint64 { w.park("Load"); return w.v }
 func (w *simWord) Add(d uint64) uint64 {
@@ -114,95 +107,35 @@ func partition(p protocol, g *ghost, id int, batches []Fact) {
 	}
 }
 
-// runSchedule runs one schedule: choices[i] picks among the runnable threads
-// (in id order) at choice point i; past the end of choices it picks 0. It
-// returns every choice made, the number of alternatives at each point, the
-// trace and the ghost.
-func runSchedule(sc scenario, broken bool, choices []int) (made, alts []int, trace []string, g *ghost) {
-	x := &explorer{yields: make([]func(string) bool, len(sc))}
-	running := &simWord{x: x, name: "running"}
-	facts := &simWord{x: x, name: "facts"}
-	g = &ghost{}
-	// Construction happens before the partitions start: no choice points.
-	running.v = uint64(len(sc))
-	c := &Completion[*simWord]{running: running, facts: facts}
-	var p protocol = c
-	if broken {
-		p = brokenCompletion[*simWord]{c}
-	}
-
-	type thread struct {
-		next    func() (string, bool)
-		stop    func()
-		pending string
-		done    bool
-	}
-	ts := make([]*thread, len(sc))
-	for i := range sc {
-		seq := func(yield func(string) bool) {
-			x.yields[i] = yield
-			partition(p, g, i, sc[i])
+// program is one run of sc: the partitions as threads over a fresh
+// Completion (the broken variant if broken), checked when all have finished.
+func program(sc scenario, broken bool) func(*interleave.Run) {
+	return func(run *interleave.Run) {
+		running := &simWord{r: run, name: "running"}
+		facts := &simWord{r: run, name: "facts"}
+		g := &ghost{}
+		// Construction happens before the partitions start: no choice points.
+		running.v = uint64(len(sc))
+		c := &Completion[*simWord]{running: running, facts: facts}
+		var p protocol = c
+		if broken {
+			p = brokenCompletion[*simWord]{c}
 		}
-		next, stop := iter.Pull(seq)
-		ts[i] = &thread{next: next, stop: stop}
-		x.cur = i
-		ts[i].pending, ts[i].done = ts[i].next()
-		ts[i].done = !ts[i].done
-	}
-	defer func() {
-		for _, t := range ts {
-			t.stop()
+		for i := range sc {
+			run.Go(fmt.Sprintf("P%d", i), func() { partition(p, g, i, sc[i]) })
 		}
-	}()
-	for step := 0; ; step++ {
-		var runnable []int
-		for i, t := range ts {
-			if !t.done {
-				runnable = append(runnable, i)
+		run.Check(func() string { return g.failure })
+		run.AtEnd(func() {
+			if g.lasts != 1 {
+				run.Failf("%d partitions observed themselves last", g.lasts)
 			}
-		}
-		if len(runnable) == 0 {
-			break
-		}
-		c := 0
-		if step < len(choices) {
-			c = choices[step]
-		}
-		made = append(made, c)
-		alts = append(alts, len(runnable))
-		i := runnable[c]
-		trace = append(trace, fmt.Sprintf("P%d %s", i, ts[i].pending))
-		x.cur = i
-		var ok bool
-		ts[i].pending, ok = ts[i].next()
-		ts[i].done = !ok
+		})
 	}
-	if g.failure == "" && g.lasts != 1 {
-		g.failure = fmt.Sprintf("%d partitions observed themselves last", g.lasts)
-	}
-	return made, alts, trace, g
 }
 
-// explore enumerates every schedule of sc depth-first. It returns the number
-// of schedules and the first failing one's trace and message, if any.
-func explore(sc scenario, broken bool) (schedules int, failTrace []string, failure string) {
-	var prefix []int
-	for {
-		made, alts, trace, g := runSchedule(sc, broken, prefix)
-		schedules++
-		if g.failure != "" {
-			return schedules, trace, g.failure
-		}
-		// Backtrack: bump the deepest choice that has an untried alternative.
-		i := len(made) - 1
-		for i >= 0 && made[i]+1 >= alts[i] {
-			i--
-		}
-		if i < 0 {
-			return schedules, nil, ""
-		}
-		prefix = append(made[:i:i], made[i]+1)
-	}
+// explore enumerates every schedule of sc.
+func explore(sc scenario, broken bool) interleave.Result {
+	return interleave.Explore(program(sc, broken), interleave.Options{})
 }
 
 const (
@@ -224,10 +157,11 @@ var scenarios = []scenario{
 
 func TestCompletionAllSchedules(t *testing.T) {
 	for _, sc := range scenarios {
-		n, trace, failure := explore(sc, false)
-		if failure != "" {
-			t.Fatalf("scenario %v: %s\nschedule:\n  %s", sc, failure, strings.Join(trace, "\n  "))
+		res := explore(sc, false)
+		if res.Failure != "" {
+			t.Fatalf("scenario %v: %s\nschedule:\n%s", sc, res.Failure, res.TraceString())
 		}
+		n := res.Schedules
 		// Sanity: the explorer did branch (more than one schedule with >1 partition).
 		if n < 2 {
 			t.Fatalf("scenario %v: only %d schedule explored", sc, n)
@@ -240,13 +174,13 @@ func TestCompletionAllSchedules(t *testing.T) {
 func TestCompletionExplorerCatchesEarlyRead(t *testing.T) {
 	found := false
 	for _, sc := range scenarios {
-		n, trace, failure := explore(sc, true)
-		if failure == "" {
+		res := explore(sc, true)
+		if res.Failure == "" {
 			continue
 		}
 		found = true
-		t.Logf("broken variant fails on scenario %v after %d schedules: %s\nschedule:\n  %s",
-			sc, n, failure, strings.Join(trace, "\n  "))
+		t.Logf("broken variant fails on scenario %v after %d schedules: %s\nschedule:\n%s",
+			sc, res.Schedules, res.Failure, res.TraceString())
 		break
 	}
 	if !found {
@@ -259,9 +193,9 @@ func TestCompletionExplorerCatchesEarlyRead(t *testing.T) {
 // Record of a non-NULL fact, Finish) plus the final facts Load of the last one
 // (which has no alternatives) → C(4,2) = 6.
 func TestExplorerCountsSchedules(t *testing.T) {
-	n, _, failure := explore(scenario{{r}, {r}}, false)
-	if failure != "" || n != 6 {
-		t.Fatalf("got %d schedules (%q), want 6", n, failure)
+	res := explore(scenario{{r}, {r}}, false)
+	if res.Failure != "" || res.Schedules != 6 {
+		t.Fatalf("got %d schedules (%q), want 6", res.Schedules, res.Failure)
 	}
 }
 

@@ -62,8 +62,8 @@
 // NULL key) are obtainable only from the call that decrements the running
 // counter; a "saw a NULL" hint may lag but never claims an unrecorded NULL.
 // The protocol (completion.go) is written once, generic over its atomic
-// operations, and model-checked under every interleaving in
-// completion_test.go, which also shows that the read-before-decrement
+// operations, and model-checked under every interleaving by package
+// interleave's explorer in completion_test.go, which also shows that the read-before-decrement
 // variant fails.
 //
 // # Imports

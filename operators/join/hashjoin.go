@@ -2,7 +2,6 @@ package join
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -268,60 +267,29 @@ func (b bitmap) set(i int32) {
 
 func (b bitmap) test(i int32) bool { return b[i>>6].Load()&(uint64(1)<<(uint(i)&63)) != 0 }
 
-// collectSide reads every partition of op concurrently, counting bytes
-// against the join's memory limit.
+// collectSide reads every partition of a build side concurrently, counting
+// bytes against the join's memory limit (operators.Drain: its cancellation
+// and error rules).
 func (j *HashJoin) collectSide(ctx context.Context, open func(ctx context.Context, p int) (operators.Stream, error), parts int) ([]arrow.Record, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	out := make([][]arrow.Record, parts)
-	errs := make([]error, parts)
-	var wg sync.WaitGroup
-	for p := 0; p < parts; p++ {
-		wg.Add(1)
-		go func(p int) {
-			defer wg.Done()
-			errs[p] = func() error {
-				s, err := open(ctx, p)
-				if err != nil {
-					return err
-				}
-				defer s.Close()
-				for {
-					r, err := s.Next()
-					if err == io.EOF {
-						return nil
-					}
-					if err != nil {
-						return err
-					}
-					if err := j.account(recordBytes(r)); err != nil {
-						return err
-					}
-					out[p] = append(out[p], r)
-				}
-			}()
-			if errs[p] != nil {
-				cancel()
-			}
-		}(p)
+	recs, err := operators.Drain(ctx, operators.Streams(parts, open), buildSink{j})
+	if err != nil {
+		return nil, err
 	}
-	wg.Wait()
-	// The cause, not the cancellation it triggered in the other partitions.
-	var first error
-	for _, e := range errs {
-		if e != nil && (first == nil || isCanceled(first) && !isCanceled(e)) {
-			first = e
-		}
-	}
-	if first != nil {
-		return nil, first
-	}
-	var all []arrow.Record
-	for _, rs := range out {
-		all = append(all, rs...)
-	}
-	return all, nil
+	return *recs, nil
 }
+
+// buildSink keeps a build side's batches, accounting for each.
+type buildSink struct{ j *HashJoin }
+
+func (buildSink) Init(int) *[]arrow.Record { return new([]arrow.Record) }
+func (k buildSink) Consume(_ context.Context, s *[]arrow.Record, r arrow.Record) error {
+	if err := k.j.account(recordBytes(r)); err != nil {
+		return err
+	}
+	*s = append(*s, r)
+	return nil
+}
+func (buildSink) Combine(dst, src *[]arrow.Record) error { *dst = append(*dst, *src...); return nil }
 
 // account adds n bytes to the build sides' total and enforces MemoryLimit.
 func (j *HashJoin) account(n int64) error {
@@ -811,11 +779,4 @@ func (s *stream) step() (arrow.Record, error) {
 		s.rec = nil
 	}
 	return out, nil
-}
-
-// isCanceled reports a cancellation (context or SQLSTATE 57014), which is
-// never the root cause when another partition failed.
-func isCanceled(err error) bool {
-	var pe *pgerr.Error
-	return errors.Is(err, context.Canceled) || errors.As(err, &pe) && pe.Code == pgerr.QueryCanceled
 }
