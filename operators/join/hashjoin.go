@@ -636,9 +636,14 @@ func (s *stream) Close() error {
 func (s *stream) doBuild() error {
 	j := s.j
 	if j.spec.Mode == Partitioned {
-		recs, err := j.collectSide(s.ctx, func(ctx context.Context, _ int) (operators.Stream, error) {
-			return j.left.Open(ctx, s.p)
-		}, 1)
+		// Opened under the stream's own context, not collectSide's: the
+		// first Open of a Repartition starts its producers under the
+		// opener's context, which must outlive this partition's build.
+		in, err := j.left.Open(s.ctx, s.p)
+		if err != nil {
+			return err
+		}
+		recs, err := j.collectSide(s.ctx, func(context.Context, int) (operators.Stream, error) { return in, nil }, 1)
 		if err != nil {
 			return err
 		}
