@@ -1,10 +1,10 @@
 // Package pgcopy holds COPY's data formats and the client's binary value
 // format, below the engine that runs the statements:
 //
-//   - text and CSV COPY FROM (load.go, cutting the input into chunks and
-//     putting the results together; pool.go, the workers that parse chunks
-//     in parallel; parse.go, the record parser; columns.go, the Arrow
-//     columns it fills): one parser, with PostgreSQL's semantics, error
+//   - text and CSV COPY FROM (load.go, cutting the input into chunks,
+//     parsing them on the toolkit's worker pool operators.Ordered and
+//     putting the results together; parse.go, the record parser;
+//     columns.go, the Arrow columns it fills): one parser, with PostgreSQL's semantics, error
 //     order and line numbers, and a fast scan for plain records inside it;
 //   - the omitted columns' DEFAULTs (defaults.go), which the binder binds and
 //     executor.CopyDefaults compiles; pgcopy evaluates per row or per batch;

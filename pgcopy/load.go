@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/joind/joind/operators"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
@@ -74,7 +75,7 @@ func NewLoader(x *sql.Copy, dflt *Defaults, f *types.Format, now time.Time, batc
 	}
 	return &Loader{x: x, defs: defs, dflt: dflt, fill: dflt.fill, given: dflt.given, f: f, now: now,
 		csv: x.Format == "csv", batch: batch, workers: workers, schema: arrow.NewSchema(fields, nil),
-		free: make(chan []byte, workers+2)}
+		free: make(chan []byte, 2*workers+1)}
 }
 
 // chunkResult is what a worker made of one chunk.
@@ -118,89 +119,98 @@ type copyChunk struct {
 
 // Load parses all of r. It returns the batches in input order and the row
 // count, or the first error in input order with PostgreSQL's CONTEXT line.
+// The chunks are parsed on the toolkit's worker pool (operators.Ordered):
+// one splitter reads, l.workers parsers work, results come back in chunk
+// order, and nothing is read past `\.` or the first failing chunk.
 func (l *Loader) Load(ctx context.Context, r io.Reader) ([]arrow.Record, int64, error) {
-	results, readErr := parseChunks(l.workers,
-		func(tasks chan<- copyChunk, stop func(int) bool) error { return l.split(ctx, r, tasks, stop) },
-		func() func(copyChunk) *chunkResult {
-			p := newChunkParser(l)
-			return func(t copyChunk) *chunkResult {
-				res := p.parse(t.data, t.idx == 0)
-				l.putBuf(t.data)
-				return res
-			}
-		})
+	parsers := make([]*chunkParser, max(l.workers, 1))
+	for i := range parsers {
+		parsers[i] = newChunkParser(l)
+	}
+	sp := &splitter{l: l, r: r}
 	var recs []arrow.Record
 	var rows int64
 	var at lineCount
-	crlf := len(results) > 0 && results[0].crlf
-	for _, res := range results {
-		if res.err != nil {
-			if res.errAt.recs == 0 {
-				return nil, 0, res.err // cancelled, or not about a row
+	crlf, first := false, true
+	err := operators.Ordered(ctx, len(parsers), sp.next,
+		func(_ context.Context, w int, t copyChunk) (*chunkResult, error) {
+			res := parsers[w].parse(t.data, t.idx == 0)
+			l.putBuf(t.data)
+			return res, nil
+		},
+		func(res *chunkResult) (bool, error) {
+			if first {
+				crlf, first = res.crlf, false
 			}
-			return nil, 0, res.err.(*rowError).withLine(l.x.Table.Name(), at.add(res.errAt).line(crlf))
-		}
-		recs = append(recs, res.recs...)
-		rows += res.rows
-		at = at.add(res.at)
-		if res.ended {
-			return recs, rows, nil
-		}
-	}
-	if readErr != nil {
-		return nil, 0, readErr
+			if res.err != nil {
+				if res.errAt.recs == 0 {
+					return true, res.err // cancelled, or not about a row
+				}
+				return true, res.err.(*rowError).withLine(l.x.Table.Name(), at.add(res.errAt).line(crlf))
+			}
+			recs = append(recs, res.recs...)
+			rows += res.rows
+			at = at.add(res.at)
+			return res.ended, nil
+		})
+	if err != nil {
+		return nil, 0, err
 	}
 	return recs, rows, nil
 }
 
-// split reads r and hands out chunks that end at record boundaries. It
-// stops early once stop says the chunk about to be sent is not needed.
-func (l *Loader) split(ctx context.Context, r io.Reader, tasks chan<- copyChunk, stop func(int) bool) error {
-	var carry []byte
-	inQuote := false // CSV: the quote state after the first scanned carried bytes
-	scanned := 0
-	idx := 0
-	eof := false
-	for !eof {
+// splitter reads r and hands out chunks that end at record boundaries, one
+// per call of next (the pool's feeder).
+type splitter struct {
+	l       *Loader
+	r       io.Reader
+	carry   []byte
+	inQuote bool // CSV: the quote state after the first scanned carried bytes
+	scanned int
+	idx     int
+	eof     bool
+}
+
+func (sp *splitter) next(ctx context.Context) (copyChunk, bool, error) {
+	l := sp.l
+	for !sp.eof {
 		if err := ctx.Err(); err != nil {
-			return err
+			return copyChunk{}, false, err
 		}
-		buf := l.getBuf(len(carry) + copyChunkSize)[:len(carry)]
-		copy(buf, carry)
+		buf := l.getBuf(len(sp.carry) + copyChunkSize)[:len(sp.carry)]
+		copy(buf, sp.carry)
 		for len(buf) < cap(buf) {
-			n, err := r.Read(buf[len(buf):cap(buf)])
+			n, err := sp.r.Read(buf[len(buf):cap(buf)])
 			buf = buf[:len(buf)+n]
 			if err == io.EOF {
-				eof = true
+				sp.eof = true
 				break
 			}
 			if err != nil {
-				return err
+				return copyChunk{}, false, err
 			}
 		}
 		cut := len(buf)
-		if !eof {
+		if !sp.eof {
 			var q bool
-			cut, q = l.cutPoint(buf, scanned, inQuote)
+			cut, q = l.cutPoint(buf, sp.scanned, sp.inQuote)
 			if cut < 0 {
 				// No record ends in this buffer: keep it all and read more
 				// (its quote state is known, so it is not scanned again).
-				carry, inQuote, scanned = buf, q, len(buf)
+				sp.carry, sp.inQuote, sp.scanned = buf, q, len(buf)
 				continue
 			}
 		}
 		// The bytes after the cut start a record: scan them afresh.
-		carry = append([]byte(nil), buf[cut:]...)
-		inQuote, scanned = false, 0
+		sp.carry = append([]byte(nil), buf[cut:]...)
+		sp.inQuote, sp.scanned = false, 0
 		if cut > 0 {
-			if stop(idx) {
-				return nil
-			}
-			tasks <- copyChunk{idx: idx, data: buf[:cut]}
-			idx++
+			t := copyChunk{idx: sp.idx, data: buf[:cut]}
+			sp.idx++
+			return t, true, nil
 		}
 	}
-	return nil
+	return copyChunk{}, false, nil
 }
 
 // copyBufSlack lets a reused chunk buffer also hold the start of a record
