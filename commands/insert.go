@@ -82,15 +82,26 @@ func NotNullViolation(t storage.Table, r arrow.Record, col int, f *types.Format)
 			break
 		}
 	}
+	vals := make([]types.Value, len(defs))
+	for c, d := range defs {
+		vals[c] = types.GetValue(r.Column(c), d.Type, row)
+	}
+	return NotNullRowError(t, col, vals, f)
+}
+
+// NotNullRowError is the 23502 error for row (one value per column of t)
+// whose column col is NULL, with PostgreSQL's "Failing row contains" detail;
+// INSERT and COPY FROM both report it.
+func NotNullRowError(t storage.Table, col int, row []types.Value, f *types.Format) error {
+	defs := t.Columns()
 	vals := make([]string, len(defs))
 	for c, d := range defs {
-		v := types.GetValue(r.Column(c), d.Type, row)
-		if v.Null {
+		if row[c].Null {
 			vals[c] = "null"
 		} else {
-			vals[c] = string(types.FormatText(nil, v, d.Type, f))
+			vals[c] = string(types.FormatText(nil, row[c], d.Type, f))
 		}
 	}
-	return pgerr.New(pgerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint",
+	return pgerr.New(pgerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
 		defs[col].Name, t.Name()).WithDetail("Failing row contains (%s).", strings.Join(vals, ", "))
 }

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/joind/joind/commands"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/sql/plan"
@@ -39,19 +39,9 @@ func clipContext(s string) string {
 // checkNotNull returns PostgreSQL's 23502 error for a row with a NULL in a
 // NOT NULL column.
 func checkNotNull(x *sql.Copy, row []types.Value, f *types.Format) error {
-	defs := x.Table.Columns()
-	for c, d := range defs {
+	for c, d := range x.Table.Columns() {
 		if d.NotNull && row[c].Null {
-			vals := make([]string, len(defs))
-			for k, dk := range defs {
-				if row[k].Null {
-					vals[k] = "null"
-				} else {
-					vals[k] = string(types.FormatText(nil, row[k], dk.Type, f))
-				}
-			}
-			return pgerr.New(pgerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
-				d.Name, x.Table.Name()).WithDetail("Failing row contains (%s).", strings.Join(vals, ", "))
+			return commands.NotNullRowError(x.Table, c, row, f)
 		}
 	}
 	return nil

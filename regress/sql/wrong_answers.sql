@@ -114,6 +114,14 @@ SELECT * FROM (VALUES (0), (1), (2)) v(a) WHERE NOT (nullif(a, 0) > 0 AND 10 / a
 SELECT a, nullif(a, 0) > 0 AND 10 / a > 1 AS c FROM (VALUES (0), (1), (2)) v(a) ORDER BY 1;
 SELECT * FROM wa_dt JOIN wa_du ON nullif(wa_du.a, 0) = wa_dt.a AND 10 / wa_du.a > 1 ORDER BY 1, 2;
 SELECT a, b FROM (VALUES (0, NULL), (1, 2)) v(a, b) GROUP BY a, b HAVING b > 0 AND 10 / a > 1 ORDER BY 1;
+-- A NOT NULL violation names the column and relation as written, quotes
+-- included (INSERT and COPY FROM build the one message).
+CREATE TABLE "wa_we""ird" ("c""ol" int NOT NULL, b text);
+INSERT INTO "wa_we""ird" VALUES (NULL, 'x"y');
+COPY "wa_we""ird" FROM STDIN (FORMAT csv);
+,z
+\.
+DROP TABLE "wa_we""ird";
 DROP TABLE wa_dt;
 DROP TABLE wa_du;
 DROP TABLE wa_t;
