@@ -176,15 +176,19 @@ func (s *setOpOp) Open(ctx context.Context, _ int) (Stream, error) {
 
 // setRows is the left side's distinct rows (groups of the group table
 // aggregation uses) in first-seen order, a partition's, then the
-// combination's: per group, a batch holding its first copy and the copies
-// on each side.
+// combination's: per group, where its first copy is and the copies on
+// each side.
 type setRows struct {
 	keys        groupKeys
-	recs        []arrow.Record
-	rows        []int32
+	batches     []arrow.Record // the batches holding first copies
+	firsts      []rowRef
 	left, right []int64
 	gids        []int32 // scratch
 }
+
+// rowRef is a row of one of setRows' batches (8 bytes a group, not an
+// interface's 16 and a row).
+type rowRef struct{ batch, row int32 }
 
 // leftSink counts the left side's rows per partition.
 type leftSink struct{ colT []types.Type }
@@ -195,22 +199,27 @@ func (leftSink) Consume(_ context.Context, s *setRows, rec arrow.Record) error {
 	n := int(rec.NumRows())
 	s.gids = grow(s.gids, n)
 	s.keys.assign(rec.Columns(), n, s.gids[:n])
+	b := int32(len(s.batches))
 	for i, g := range s.gids[:n] {
 		if int(g) == len(s.left) {
-			s.recs = append(s.recs, rec)
-			s.rows = append(s.rows, int32(i))
+			s.firsts = append(s.firsts, rowRef{b, int32(i)})
 			s.left = append(s.left, 0)
 		}
 		s.left[g]++
+	}
+	if len(s.firsts) > 0 && s.firsts[len(s.firsts)-1].batch == b {
+		s.batches = append(s.batches, rec)
 	}
 	return nil
 }
 
 func (leftSink) Combine(dst, src *setRows) error {
+	off := int32(len(dst.batches))
+	dst.batches = append(dst.batches, src.batches...)
 	for g, d := range dst.keys.absorb(src.keys) {
 		if int(d) == len(dst.left) { // new groups come in src's order
-			dst.recs = append(dst.recs, src.recs[g])
-			dst.rows = append(dst.rows, src.rows[g])
+			r := src.firsts[g]
+			dst.firsts = append(dst.firsts, rowRef{r.batch + off, r.row})
 			dst.left = append(dst.left, 0)
 		}
 		dst.left[d] += src.left[g]
@@ -325,7 +334,8 @@ func (s *setOpStream) emit() (arrow.Record, error) {
 			}
 			continue
 		}
-		rec, row := s.rows.recs[s.at], int(s.rows.rows[s.at])
+		r := s.rows.firsts[s.at]
+		rec, row := s.rows.batches[r.batch], int(r.row)
 		for c, b := range bs {
 			appendFrom(b, rec.Column(c), row)
 		}
