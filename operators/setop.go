@@ -40,15 +40,16 @@ func (d *distinctOp) Open(ctx context.Context, p int) (Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &distinctStream{op: d, in: s, seen: map[string]struct{}{}}, nil
+	return &distinctStream{in: s, keys: newGroupKeys(d.colT)}, nil
 }
 
+// distinctStream looks every row up in the group table aggregation uses:
+// a row is new when it opens a group (ids are dense in first-seen order).
 type distinctStream struct {
-	op   *distinctOp
 	in   Stream
-	seen map[string]struct{}
-	buf  []byte
-	offs []int
+	keys groupKeys
+	gids []int32
+	keep []int
 }
 
 func (s *distinctStream) Next() (arrow.Record, error) {
@@ -58,23 +59,23 @@ func (s *distinctStream) Next() (arrow.Record, error) {
 			return nil, err
 		}
 		n := int(rec.NumRows())
-		s.buf, s.offs = rowKeys(rec.Columns(), s.op.colT, n, s.buf, s.offs)
-		var keep []int
-		for i := 0; i < n; i++ {
-			k := s.buf[s.offs[i]:s.offs[i+1]]
-			if _, dup := s.seen[string(k)]; dup {
-				continue
+		next := int32(s.keys.count())
+		s.gids = grow(s.gids, n)
+		s.keys.assign(rec.Columns(), n, s.gids[:n])
+		s.keep = s.keep[:0]
+		for i, g := range s.gids[:n] {
+			if g == next {
+				s.keep = append(s.keep, i)
+				next++
 			}
-			s.seen[string(k)] = struct{}{}
-			keep = append(keep, i)
 		}
-		switch len(keep) {
+		switch len(s.keep) {
 		case 0:
 			continue
 		case n:
 			return rec, nil
 		}
-		return takeRecord(rec, keep), nil
+		return takeRecord(rec, s.keep), nil
 	}
 }
 
@@ -173,98 +174,101 @@ func (s *setOpOp) Open(ctx context.Context, _ int) (Stream, error) {
 	return newBreakerStream(ctx, s.run), nil
 }
 
-// setEntry counts one distinct row on both sides.
-type setEntry struct {
-	key         string
-	idx         int          // position in the left side's order
-	rec         arrow.Record // a batch holding the first left copy
-	row         int
-	left, right int64
+// setRows is the left side's distinct rows (groups of the group table
+// aggregation uses) in first-seen order, a partition's, then the
+// combination's: per group, where its first copy is and the copies on
+// each side.
+type setRows struct {
+	keys        groupKeys
+	batches     []arrow.Record // the batches holding first copies
+	firsts      []rowRef
+	left, right []int64
+	gids        []int32 // scratch
 }
 
-// setRows is the left side's distinct rows in first-seen order (a
-// partition's, then the combination's).
-type setRows struct {
-	m     map[string]*setEntry
-	order []*setEntry
-	buf   []byte
-	offs  []int
-}
+// rowRef is a row of one of setRows' batches (8 bytes a group, not an
+// interface's 16 and a row).
+type rowRef struct{ batch, row int32 }
 
 // leftSink counts the left side's rows per partition.
 type leftSink struct{ colT []types.Type }
 
-func (leftSink) Init(int) *setRows { return &setRows{m: map[string]*setEntry{}} }
+func (k leftSink) Init(int) *setRows { return &setRows{keys: newGroupKeys(k.colT)} }
 
-func (k leftSink) Consume(_ context.Context, s *setRows, rec arrow.Record) error {
+func (leftSink) Consume(_ context.Context, s *setRows, rec arrow.Record) error {
 	n := int(rec.NumRows())
-	s.buf, s.offs = rowKeys(rec.Columns(), k.colT, n, s.buf, s.offs)
-	for i := 0; i < n; i++ {
-		key := s.buf[s.offs[i]:s.offs[i+1]]
-		e, ok := s.m[string(key)]
-		if !ok {
-			e = &setEntry{key: string(key), rec: rec, row: i}
-			s.m[e.key] = e
-			s.order = append(s.order, e)
+	s.gids = grow(s.gids, n)
+	s.keys.assign(rec.Columns(), n, s.gids[:n])
+	b := int32(len(s.batches))
+	for i, g := range s.gids[:n] {
+		if int(g) == len(s.left) {
+			s.firsts = append(s.firsts, rowRef{b, int32(i)})
+			s.left = append(s.left, 0)
 		}
-		e.left++
+		s.left[g]++
+	}
+	if len(s.firsts) > 0 && s.firsts[len(s.firsts)-1].batch == b {
+		s.batches = append(s.batches, rec)
 	}
 	return nil
 }
 
 func (leftSink) Combine(dst, src *setRows) error {
-	for _, e := range src.order {
-		if d, ok := dst.m[e.key]; ok {
-			d.left += e.left
-			continue
+	off := int32(len(dst.batches))
+	dst.batches = append(dst.batches, src.batches...)
+	for g, d := range dst.keys.absorb(src.keys) {
+		if int(d) == len(dst.left) { // new groups come in src's order
+			r := src.firsts[g]
+			dst.firsts = append(dst.firsts, rowRef{r.batch + off, r.row})
+			dst.left = append(dst.left, 0)
 		}
-		dst.m[e.key] = e
-		dst.order = append(dst.order, e)
+		dst.left[d] += src.left[g]
 	}
 	return nil
 }
 
-// rightCounts is one right partition's count per left entry (by idx).
+// rightCounts is one right partition's distinct rows and their copies.
 type rightCounts struct {
+	keys groupKeys
 	n    []int64
-	buf  []byte
-	offs []int
+	gids []int32 // scratch
 }
 
-// rightSink counts, per partition, the right side's copies of left rows
-// (the left rows' map is only read).
-type rightSink struct {
-	colT []types.Type
-	left *setRows
-}
+// rightSink counts the right side's rows per partition in tables of their
+// own (the left table is not written concurrently); run maps them onto the
+// left's groups.
+type rightSink struct{ colT []types.Type }
 
-func (k rightSink) Init(int) *rightCounts {
-	return &rightCounts{n: make([]int64, len(k.left.order))}
-}
+func (k rightSink) Init(int) *rightCounts { return &rightCounts{keys: newGroupKeys(k.colT)} }
 
-func (k rightSink) Consume(_ context.Context, s *rightCounts, rec arrow.Record) error {
+func (rightSink) Consume(_ context.Context, s *rightCounts, rec arrow.Record) error {
 	n := int(rec.NumRows())
-	s.buf, s.offs = rowKeys(rec.Columns(), k.colT, n, s.buf, s.offs)
-	for i := 0; i < n; i++ {
-		if e, ok := k.left.m[string(s.buf[s.offs[i]:s.offs[i+1]])]; ok {
-			s.n[e.idx]++ // only rows of the left side can appear
+	s.gids = grow(s.gids, n)
+	s.keys.assign(rec.Columns(), n, s.gids[:n])
+	for _, g := range s.gids[:n] {
+		if int(g) == len(s.n) {
+			s.n = append(s.n, 0)
 		}
+		s.n[g]++
 	}
 	return nil
 }
 
 func (rightSink) Combine(dst, src *rightCounts) error {
-	for i, c := range src.n {
-		dst.n[i] += c
+	for g, d := range dst.keys.absorb(src.keys) {
+		if int(d) == len(dst.n) {
+			dst.n = append(dst.n, 0)
+		}
+		dst.n[d] += src.n[g]
 	}
 	return nil
 }
 
 type setOpStream struct {
 	op   *setOpOp
-	out  []*setEntry
-	at   int   // entry being emitted
-	left int64 // copies of out[at] still to emit
+	rows *setRows
+	at   int   // group being emitted
+	left int64 // copies of group at still to emit
 }
 
 // run counts both sides and returns the emitter of the result rows.
@@ -273,37 +277,42 @@ func (s *setOpOp) run(ctx context.Context) (func() (arrow.Record, error), error)
 	if err != nil {
 		return nil, err
 	}
-	for i, e := range left.order {
-		e.idx = i
-	}
-	right, err := Drain(ctx, s.right, rightSink{colT: s.colT, left: left})
+	right, err := Drain(ctx, s.right, rightSink{s.colT})
 	if err != nil {
 		return nil, err
 	}
-	for i, e := range left.order {
-		e.right = right.n[i]
+	// The right side's groups onto the left's; the ones only on the right
+	// are added past the left's groups and never emitted.
+	nl := len(left.left)
+	left.right = make([]int64, nl)
+	for g, d := range left.keys.absorb(right.keys) {
+		if int(d) < nl {
+			left.right[d] += right.n[g]
+		}
 	}
-	st := &setOpStream{op: s, out: left.order}
-	if len(st.out) > 0 {
-		st.left = st.copies(st.out[0])
+	st := &setOpStream{op: s, rows: left}
+	if nl > 0 {
+		st.left = st.copies(0)
 	}
 	return st.emit, nil
 }
 
-func (s *setOpStream) copies(e *setEntry) int64 {
+// copies is how many copies of left group g the result has.
+func (s *setOpStream) copies(g int) int64 {
+	l, r := s.rows.left[g], s.rows.right[g]
 	if s.op.op == plan.Intersect {
 		if s.op.all {
-			return min(e.left, e.right)
+			return min(l, r)
 		}
-		if e.left > 0 && e.right > 0 {
+		if l > 0 && r > 0 {
 			return 1
 		}
 		return 0
 	}
 	if s.op.all {
-		return max(e.left-e.right, 0)
+		return max(l-r, 0)
 	}
-	if e.left > 0 && e.right == 0 {
+	if l > 0 && r == 0 {
 		return 1
 	}
 	return 0
@@ -316,17 +325,19 @@ func (s *setOpStream) emit() (arrow.Record, error) {
 		bs[i] = newBuilder(c.Type, 0)
 	}
 	rows := 0
-	for rows < s.op.size && s.at < len(s.out) {
+	ng := len(s.rows.left)
+	for rows < s.op.size && s.at < ng {
 		if s.left == 0 {
 			s.at++
-			if s.at < len(s.out) {
-				s.left = s.copies(s.out[s.at])
+			if s.at < ng {
+				s.left = s.copies(s.at)
 			}
 			continue
 		}
-		e := s.out[s.at]
+		r := s.rows.firsts[s.at]
+		rec, row := s.rows.batches[r.batch], int(r.row)
 		for c, b := range bs {
-			appendFrom(b, e.rec.Column(c), e.row)
+			appendFrom(b, rec.Column(c), row)
 		}
 		s.left--
 		rows++
