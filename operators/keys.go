@@ -389,16 +389,3 @@ func encodeBatch(arrs []arrow.Array, ts []types.Type, ks []KeyCol) []KeyCol {
 	}
 	return ks
 }
-
-// rowKeys encodes the keys of every row of a batch into one buffer;
-// offsets[i]:offsets[i+1] is row i's key.
-func rowKeys(arrs []arrow.Array, ts []types.Type, n int, buf []byte, offsets []int) ([]byte, []int) {
-	ks := encodeBatch(arrs, ts, nil)
-	buf = buf[:0]
-	offsets = append(offsets[:0], 0)
-	for i := 0; i < n; i++ {
-		buf = AppendKeyRow(buf, ks, nil, i)
-		offsets = append(offsets, len(buf))
-	}
-	return buf, offsets
-}
