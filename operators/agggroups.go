@@ -363,13 +363,13 @@ func (k *encKeys) assign(arrs []arrow.Array, n int, gids []int32) {
 		at := len(k.buf)
 		k.buf = AppendKeyRow(k.buf, k.ks, nil, i)
 		k.offs = append(k.offs, len(k.buf))
-		k.hs[i] = int64(hashtable.HashString(unsafe.String(&k.buf[at], len(k.buf)-at), keySeed))
+		k.hs[i] = int64(hashtable.HashString(bytesString(k.buf[at:]), keySeed))
 	}
 	k.res = grow(k.res, n)
 	k.tab.Lookup(k.hs, nil, k.res[:n])
 	row := make([]types.Value, len(arrs))
 	for i := 0; i < n; i++ {
-		key := unsafe.String(&k.buf[k.offs[i]], k.offs[i+1]-k.offs[i])
+		key := bytesString(k.buf[k.offs[i]:k.offs[i+1]])
 		if g := k.res[i]; g != hashtable.NotFound && k.enc[g] == key {
 			gids[i] = int32(g)
 			continue
@@ -405,4 +405,13 @@ func (k *encKeys) appendKeys(bs []array.Builder, lo, hi int) {
 			types.AppendValue(bs[c], k.ts[c], k.vals[g*nk+c])
 		}
 	}
+}
+
+// bytesString views b as a string without copying; an empty b (a row of no
+// key columns, as in SELECT DISTINCT with an empty select list) is "".
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }

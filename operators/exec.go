@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"sync"
 
 	"github.com/joind/joind/pgerr"
@@ -173,7 +175,7 @@ func (g *group) spawn(n int, name string, f func(ctx context.Context, i int) err
 	g.m.unlock()
 	for i := 0; i < n; i++ {
 		run := func() {
-			err := f(g.ctx, i)
+			err := runRecovered(g.ctx, i, f)
 			if err != nil {
 				g.fail(err)
 			}
@@ -231,4 +233,17 @@ func (g *group) failure() error {
 		return canceledIf(g.err)
 	}
 	return checkCtx(g.ctx)
+}
+
+// runRecovered runs f(ctx, i), turning a panic into an XX000 error: a bug
+// in one partition's goroutine fails its statement (as a panic on the
+// session's goroutine does in package wire), never the server.
+func runRecovered(ctx context.Context, i int, f func(ctx context.Context, i int) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			slog.Error("panic in a partition goroutine", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			err = pgerr.New(pgerr.InternalError, "internal error: %v", r)
+		}
+	}()
+	return f(ctx, i)
 }

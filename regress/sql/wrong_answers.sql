@@ -122,6 +122,12 @@ COPY "wa_we""ird" FROM STDIN (FORMAT csv);
 ,z
 \.
 DROP TABLE "wa_we""ird";
+-- Set operations and DISTINCT over rows of no columns.
+SELECT UNION SELECT;
+SELECT INTERSECT SELECT;
+SELECT EXCEPT ALL SELECT;
+SELECT count(*) FROM (SELECT FROM generate_series(1, 3) INTERSECT ALL SELECT FROM generate_series(1, 2)) s;
+SELECT count(*) FROM (SELECT DISTINCT FROM generate_series(1, 3)) s;
 DROP TABLE wa_dt;
 DROP TABLE wa_du;
 DROP TABLE wa_t;
