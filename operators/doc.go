@@ -67,6 +67,8 @@
 //   - One error-precedence rule (firstCause): the first error stands, but a
 //     real error beats the cancellations it caused. Cancellation becomes
 //     57014 through canceled only.
+//   - A panic on a toolkit goroutine becomes the statement's XX000 error
+//     (runRecovered), never the process's end.
 //   - Close (Gather's stream, the last Repartition stream) cancels and
 //     waits for every goroutine it owns; RunPartitions, Drain and Ordered
 //     wait before returning.
