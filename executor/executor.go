@@ -3,7 +3,6 @@ package executor
 import (
 	"context"
 	"fmt"
-	"io"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -86,18 +85,7 @@ func ForEachBatch(ctx context.Context, op operators.Operator, f func(arrow.Recor
 		return err
 	}
 	defer st.Close()
-	for {
-		rec, err := st.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := f(rec); err != nil {
-			return err
-		}
-	}
+	return operators.EachBatch(st, f)
 }
 
 // Note is the optimizer.Annotator of EXPLAIN: the index a hash join's build

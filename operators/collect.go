@@ -31,21 +31,12 @@ func Drain[S any](ctx context.Context, src Source, sink Sink[S]) (S, error) {
 		states[p] = sink.Init(p)
 	}
 	err := RunPartitions(ctx, src, func(ctx context.Context, p int, s Stream) error {
-		for {
-			rec, err := s.Next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
+		return EachBatch(s, func(rec arrow.Record) error {
 			if err := sink.Consume(ctx, states[p], rec); err != nil {
 				return err
 			}
-			if err := checkCtx(ctx); err != nil {
-				return err
-			}
-		}
+			return checkCtx(ctx)
+		})
 	})
 	var zero S
 	if err != nil {
@@ -130,4 +121,21 @@ func (s *breakerStream) Close() error { s.ran, s.emit = true, nil; return nil }
 // onceValue returns a function computing f once (concurrency-safe).
 func onceValue[T any](f func() T) func() T {
 	return sync.OnceValue(f)
+}
+
+// EachBatch calls f on every batch of s, in order, until the end of the
+// stream or the first error (s's or f's).
+func EachBatch(s Stream, f func(arrow.Record) error) error {
+	for {
+		rec, err := s.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := f(rec); err != nil {
+			return err
+		}
+	}
 }

@@ -99,14 +99,7 @@ func (s *gatherStream) produce(ctx context.Context, in Operator, p int) error {
 	}
 	defer st.Close()
 	m := &s.g.m
-	for {
-		rec, err := st.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	return EachBatch(st, func(rec arrow.Record) error {
 		m.lock()
 		ok := m.await(ctx, "push", func() bool { return len(s.q) < s.bound })
 		if ok {
@@ -117,7 +110,8 @@ func (s *gatherStream) produce(ctx context.Context, in Operator, p int) error {
 		if !ok {
 			return checkCtx(ctx)
 		}
-	}
+		return nil
+	})
 }
 
 func (s *gatherStream) Next() (arrow.Record, error) {
@@ -265,19 +259,12 @@ func (x *exchange) produce(ctx context.Context, p int) error {
 		return err
 	}
 	defer st.Close()
-	for {
-		rec, err := st.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	return EachBatch(st, func(rec arrow.Record) error {
 		if r.n == 1 {
 			if !x.push(ctx, 0, rec) {
 				return checkCtx(ctx)
 			}
-			continue
+			return nil
 		}
 		hashes, err := hashKeys(ctx, r.keys, r.keyT, rec)
 		if err != nil {
@@ -303,7 +290,8 @@ func (x *exchange) produce(ctx context.Context, p int) error {
 				return checkCtx(ctx)
 			}
 		}
-	}
+		return nil
+	})
 }
 
 // push queues rec for partition d, waiting for room as NewRepartition
