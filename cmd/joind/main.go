@@ -43,6 +43,9 @@ func versionString() string {
 // setting, 1 for any other start-up or shutdown failure. Cancelling ctx acts
 // like SIGTERM.
 func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "tpch" {
+		return runTPCH(args[1:], stdout, stderr)
+	}
 	cfg, err := config.Load(args, env)
 	switch {
 	case errors.Is(err, config.ErrHelp):
