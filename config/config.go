@@ -611,6 +611,11 @@ Other flags:
   -h, --help
         print this help and exit
 
+Commands:
+  joind tpch generate|schema|query
+        the TPC-H kit: generate dbgen's tables, print the schema or a
+        query (joind tpch --help)
+
 Example joind.yaml:
   listen: 0.0.0.0:5433
   data_dir: /var/lib/joind
