@@ -1,0 +1,15 @@
+// Package tpch runs TPC-H as a standing test: `joind tpch generate` writes
+// SF 0.01, the same files are loaded by COPY into joind and a scratch
+// PostgreSQL 15, and each of the 22 queries (package tpch's, with qgen's
+// default parameters) runs on both; the answers are compared as
+// PostgreSQL's text, row by row, in the order of the query's ORDER BY.
+//
+// testdata/ratchet.tsv lists the queries joind answers differently today,
+// with what differs. The test fails when a query not listed disagrees, and
+// when a listed query now agrees, so the list stays true. Rewrite it with
+//
+//	go test ./regress/tpch/ -update
+//
+// JOIND_TPCH_SF runs another scale factor (e.g. 1) by hand; the ratchet
+// holds for SF 0.01 only, so other scale factors only report.
+package tpch
