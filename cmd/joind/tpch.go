@@ -20,6 +20,9 @@ const tpchUsage = `Usage:
         fraction such as 0.01) as D/<table>.tbl: dbgen's rows, '|'-separated,
         without dbgen's trailing '|'; load each with
         COPY <table> FROM '<file>' (DELIMITER '|')
+  joind tpch table NAME [--sf N]
+        write one table to standard output, e.g. into
+        psql -c "COPY NAME FROM STDIN (DELIMITER '|')"
   joind tpch schema
         print the DDL of the eight tables
   joind tpch query N [--sf S]
@@ -74,6 +77,23 @@ func runTPCH(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if err := generateTPCH(*sf, *dir, which); err != nil {
+			fmt.Fprintf(stderr, "joind tpch: %v\n", err)
+			return 1
+		}
+		return 0
+	case "table":
+		if fs.NArg() != 1 {
+			return usageErr(errors.New("table needs one table name"))
+		}
+		t, ok := tpch.ParseTable(fs.Arg(0))
+		if !ok {
+			return usageErr(fmt.Errorf("no TPC-H table %q", fs.Arg(0)))
+		}
+		g, err := tpch.NewGenerator(*sf)
+		if err == nil {
+			err = g.Write(stdout, t)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "joind tpch: %v\n", err)
 			return 1
 		}

@@ -30,6 +30,9 @@ func TestTPCHCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "lineitem.tbl")); err == nil {
 		t.Error("--tables nation,region also wrote lineitem.tbl")
 	}
+	if code := run1("table", "region", "--sf", "0.01"); code != 0 || !strings.HasPrefix(out.String(), "0|AFRICA|lar deposits.") || strings.Count(out.String(), "\n") != 5 {
+		t.Errorf("table region: code %d: %s", code, out.String())
+	}
 	if code := run1("schema"); code != 0 || !strings.Contains(out.String(), "create table partsupp (") {
 		t.Errorf("schema: code %d: %s", code, out.String())
 	}
@@ -45,6 +48,8 @@ func TestTPCHCommand(t *testing.T) {
 		{"generate", "--sf", "0.01"},
 		{"generate", "--sf", "1.5", "--dir", dir},
 		{"generate", "--dir", dir, "--tables", "lineitems"},
+		{"table"},
+		{"table", "lineitems"},
 		{"query", "23"},
 		{"query"},
 		{"schema", "extra"},
