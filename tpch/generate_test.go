@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -185,3 +186,27 @@ func TestParseDistsErrors(t *testing.T) {
 		t.Errorf("parsed %+v", d)
 	}
 }
+
+func TestWriteParallelIsWrite(t *testing.T) {
+	g := generator(t, 0.01)
+	for _, tb := range []Table{Orders, LineItem, Region} {
+		for _, workers := range []int{1, 2, 5} {
+			var buf bytes.Buffer
+			// Small chunks, so SF 0.01 has many.
+			if err := g.writeParallel(&buf, tb, workers, 1000); err != nil {
+				t.Fatal(err)
+			}
+			if d := digest(buf.Bytes()); d != sf001Digests[tb] {
+				t.Errorf("%s with %d workers: sha256 %s, want %s", tb, workers, d, sf001Digests[tb])
+			}
+		}
+	}
+	// A failing writer stops the generation with its error.
+	if err := g.writeParallel(failWriter{}, LineItem, 3, 100); err == nil || err.Error() != "disk full" {
+		t.Errorf("failing writer: %v", err)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
