@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
 
@@ -122,7 +123,8 @@ func runTPCH(args []string, stdout, stderr io.Writer) int {
 	return usageErr(fmt.Errorf("unknown command %q", args[0]))
 }
 
-// generateTPCH writes the tables in parallel, one goroutine per table.
+// generateTPCH writes the tables in parallel, one goroutine per table, the
+// large ones in chunks on all CPUs.
 func generateTPCH(sf float64, dir string, tables []tpch.Table) error {
 	g, err := tpch.NewGenerator(sf)
 	if err != nil {
@@ -149,7 +151,7 @@ func writeTable(g *tpch.Generator, t tpch.Table, path string) error {
 	if err != nil {
 		return err
 	}
-	if err := g.Write(f, t); err != nil {
+	if err := g.WriteParallel(f, t, runtime.GOMAXPROCS(0)); err != nil {
 		f.Close()
 		return fmt.Errorf("%s: %w", path, err)
 	}
