@@ -22,8 +22,9 @@
 // stream to a fixed number of draws per row, so a row depends only on its
 // table's streams and its row number. The generator keeps that state per
 // table generation (no global state): tables generate independently and in
-// parallel, and WriteRange starts at any row by skipping whole rows, as
-// dbgen's parallel -C/-S does. Comments are slices of dbgen's 300 MiB text
+// parallel, WriteRange starts at any row by skipping whole rows, as dbgen's
+// parallel -C/-S does, and WriteParallel generates one table's chunks on
+// several goroutines. Comments are slices of dbgen's 300 MiB text
 // pool, built once per Generator on first use.
 //
 // dists.dss, embedded, is TPC's distributions file from dbgen 2.14.0.
