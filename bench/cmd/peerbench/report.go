@@ -168,8 +168,11 @@ func fmtMS(v float64) string {
 }
 
 func (r *report) writeText(out io.Writer) {
-	fmt.Fprintf(out, "peerbench  scale %g  probe %d  build %d  t1/t2 %d  s1/s2 %d  gbuild %d  gprobe %d  median of %d runs after 1 warm-up\n",
-		r.Scale, r.Sizes.Probe, r.Sizes.Build, r.Sizes.T, r.Sizes.S, r.Sizes.GBuild, r.Sizes.GProbe, r.Runs)
+	fmt.Fprintf(out, "peerbench  scale %g  probe %d  build %d  t1/t2 %d  s1/s2 %d  gbuild %d  gprobe %d  lt %d  median of %d runs after 1 warm-up\n",
+		r.Scale, r.Sizes.Probe, r.Sizes.Build, r.Sizes.T, r.Sizes.S, r.Sizes.GBuild, r.Sizes.GProbe, r.Sizes.Load, r.Runs)
+	if r.TPCH != nil {
+		fmt.Fprintf(out, "  TPC-H SF %g (--scale does not apply to it)\n", r.TPCH.SF)
+	}
 	for _, name := range []string{"joind", "postgres", "duckdb"} {
 		if v, ok := r.Versions[name]; ok {
 			fmt.Fprintf(out, "  %-9s %s\n", name, v)
