@@ -12,6 +12,8 @@ const (
 	fullBuild = 1_000_000  // build(k) = 0, 10, 20, ...
 	fullT     = 100_000    // t1, t2 (correlated NOT IN, 1000 scopes)
 	fullS     = 10_000     // s1, s2 (correlated NOT IN, 100 scopes)
+	fullGB    = 2_000_000  // gbuild (general keys, keys.go)
+	fullGP    = 10_000_000 // gprobe (general keys, half its rows match)
 
 	dimRows = 100  // dim(g, name); build.g = (k/10) % 100
 	tScopes = 1000 // t1.z = x % 1000, t2.z = i % 1000
@@ -28,6 +30,9 @@ type sizes struct {
 	S     int64 `json:"s1_s2"`
 	// Load is the rows of the bulk-load CSV (load.go).
 	Load int64 `json:"load"`
+	// GBuild and GProbe are the general-key tables (keys.go).
+	GBuild int64 `json:"gbuild"`
+	GProbe int64 `json:"gprobe"`
 }
 
 func scaled(n int64, scale float64) int64 {
@@ -45,6 +50,9 @@ func sizesFor(scale float64) sizes {
 		T:     scaled(fullT, scale),
 		S:     scaled(fullS, scale),
 		Load:  scaled(fullLoad, scale),
+
+		GBuild: scaled(fullGB, scale),
+		GProbe: scaled(fullGP, scale),
 	}
 }
 
@@ -119,7 +127,7 @@ func (t table) forEachValues(batch int, fn func(stmt string) error) error {
 
 func tables(sz sizes) []table {
 	nullRow := fmt.Sprintf("(NULL, %d)", nullZ)
-	return []table{
+	return append([]table{
 		{Name: "probe", Create: "CREATE TABLE probe (k bigint)", N: sz.Probe,
 			Series: "g",
 			Row:    func(g int64) string { return fmt.Sprintf("(%d)", g) }},
@@ -143,5 +151,5 @@ func tables(sz sizes) []table {
 			Series: fmt.Sprintf("3 * g, g %% %d", sScopes),
 			Row:    func(g int64) string { return fmt.Sprintf("(%d, %d)", 3*g, g%sScopes) },
 			Extra:  []string{nullRow}},
-	}
+	}, keyTables(sz)...)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -33,6 +34,13 @@ type options struct {
 	load        string
 	valuesBatch int
 	keepTemp    bool
+
+	// TPC-H (tpch.go)
+	sf           float64
+	tpchDir      string
+	tpchQueryDir string
+	tpchSchema   string
+	tpchTimeout  time.Duration
 }
 
 func parseFlags(args []string) (*options, error) {
@@ -56,14 +64,25 @@ func parseFlags(args []string) (*options, error) {
 	fs.IntVar(&o.valuesBatch, "values-batch", 10000, "rows per INSERT ... VALUES statement")
 	fs.StringVar(&o.jsonPath, "json", "", "also write the results as JSON to this file")
 	fs.BoolVar(&o.keepTemp, "keep-temp", false, "keep the temporary directory (PostgreSQL cluster, joind data and log)")
+	fs.Float64Var(&o.sf, "sf", 1, "TPC-H scale factor (tpch workloads)")
+	fs.StringVar(&o.tpchDir, "tpch-dir", "", "directory of the TPC-H .tbl files; generated there by `joind tpch generate` when absent (default: in the temporary directory)")
+	fs.StringVar(&o.tpchQueryDir, "tpch-queries", "", "directory of the TPC-H query files q01.sql ... q22.sql (default <joind-src>/tpch/queries)")
+	fs.StringVar(&o.tpchSchema, "tpch-schema", "", "TPC-H CREATE TABLE script (default <joind-src>/tpch/schema.sql)")
+	fs.DurationVar(&o.tpchTimeout, "tpch-timeout", 120*time.Second, "per-query timeout of the TPC-H queries")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
-	if o.scale <= 0 || o.runs < 1 || o.valuesBatch < 1 {
-		return nil, errors.New("--scale must be > 0, --runs and --values-batch >= 1")
+	if o.scale <= 0 || o.runs < 1 || o.valuesBatch < 1 || o.sf <= 0 {
+		return nil, errors.New("--scale and --sf must be > 0, --runs and --values-batch >= 1")
+	}
+	if o.tpchQueryDir == "" {
+		o.tpchQueryDir = filepath.Join(o.joindSrc, "tpch", "queries")
+	}
+	if o.tpchSchema == "" {
+		o.tpchSchema = filepath.Join(o.joindSrc, "tpch", "schema.sql")
 	}
 	if !slices.Contains([]string{"auto", "series", "values"}, o.load) {
 		return nil, fmt.Errorf("--load must be auto, series or values, not %q", o.load)
@@ -89,9 +108,12 @@ func (o *options) peerList() []string {
 func workloadNames() string {
 	var n []string
 	for _, w := range workloads {
-		n = append(n, w.Name)
+		if w.Group != "tpch" {
+			n = append(n, w.Name)
+		}
 	}
-	return strings.Join(n, ", ")
+	n = append(n, tpchName(1)+" ... "+tpchName(tpchQueries))
+	return strings.Join(n, ", ") + "; or the groups load, keys, tpch (tpch runs only when named)"
 }
 
 func main() {
@@ -122,6 +144,10 @@ type bench struct {
 	loadErr map[string]map[string]string // peer -> table -> error
 	// loadFile is the bulk-load CSV (load.go), "" when no load workload runs.
 	loadFile string
+	// joindBin is the joind binary this run built ("" if none yet).
+	joindBin string
+	// tpch is set when a TPC-H workload runs (tpch.go).
+	tpch *tpchState
 }
 
 func run(o *options) (int, error) {
@@ -148,7 +174,25 @@ func run(o *options) (int, error) {
 
 	b := &bench{o: o, sz: sizesFor(o.scale), down: map[string]string{}, loadErr: map[string]map[string]string{}}
 	b.rep = &report{Started: time.Now().UTC(), Scale: o.scale, Sizes: b.sz, Runs: o.runs, Versions: map[string]string{}}
-	cleanup := b.start(ctx, tmp)
+	var copyDirs []string // for joind's --copy-dirs, besides tmp
+	if hasGroup(ws, "tpch") {
+		dir, err := o.tpchDataDir(tmp)
+		if err != nil {
+			return 0, err
+		}
+		if b.tpch, err = readTPCH(o, dir); err != nil {
+			return 0, err
+		}
+		qdir, _ := filepath.Abs(o.tpchQueryDir)
+		b.rep.TPCH = &tpchInfo{SF: o.sf, Dir: dir, Queries: qdir, TimeoutMS: ms(o.tpchTimeout)}
+		copyDirs = append(copyDirs, dir)
+		for i := range ws {
+			if ws[i].Group == "tpch" {
+				ws[i].Timeout = o.tpchTimeout
+			}
+		}
+	}
+	cleanup := b.start(ctx, tmp, copyDirs)
 	defer cleanup()
 
 	for i := range ws {
@@ -157,6 +201,12 @@ func run(o *options) (int, error) {
 		}
 	}
 	b.load(ctx, ws)
+	if b.tpch != nil {
+		if err := b.ensureTPCHData(ctx, tmp); err != nil {
+			return 0, err
+		}
+		b.loadTPCH(ctx)
+	}
 	for _, w := range ws {
 		if w.Group == "load" && b.loadFile == "" {
 			fmt.Fprintf(os.Stderr, "peerbench: writing %d-row load CSV\n", b.sz.Load)
@@ -197,7 +247,7 @@ func run(o *options) (int, error) {
 
 // start brings up every requested peer; one that cannot start is recorded
 // as down and the others still run. The returned func stops what it started.
-func (b *bench) start(ctx context.Context, tmp string) func() {
+func (b *bench) start(ctx context.Context, tmp string, copyDirs []string) func() {
 	var stops []func()
 	fail := func(name string, err error) {
 		b.down[name] = err.Error()
@@ -215,9 +265,10 @@ func (b *bench) start(ctx context.Context, tmp string) func() {
 				var bin string
 				src, _ := filepath.Abs(b.o.joindSrc)
 				if bin, err = buildJoind(src, tmp); err == nil {
+					b.joindBin = bin
 					var port int
 					if port, err = freePort(); err == nil {
-						if b.joind, err = startJoind(ctx, bin, tmp, port, b.o.partitions); err == nil {
+						if b.joind, err = startJoind(ctx, bin, tmp, port, b.o.partitions, copyDirs); err == nil {
 							stops = append(stops, b.joind.stop)
 							dsn = b.joind.dsn()
 						}
@@ -369,7 +420,12 @@ func (b *bench) describe(p peer, err error) string {
 // runWorkload runs w on every peer: one warm-up round, then o.runs timed
 // rounds, interleaving peers so that machine noise hits them alike.
 func (b *bench) runWorkload(ctx context.Context, w workload) workloadResult {
-	wr := workloadResult{Name: w.Name, SQL: w.SQL, Expected: w.Expected(b.sz)}
+	wr := workloadResult{Name: w.Name, SQL: w.SQL, Group: w.Group, Tolerant: w.Tolerant}
+	if w.Expected != nil {
+		wr.Expected = w.Expected(b.sz)
+	}
+	timeout := cmp.Or(w.Timeout, b.o.timeout)
+	wr.TimeoutMS = ms(timeout)
 	fmt.Fprintf(os.Stderr, "peerbench: workload %s\n", w.Name)
 
 	type slot struct {
@@ -407,14 +463,14 @@ func (b *bench) runWorkload(ctx context.Context, w workload) workloadResult {
 			res.Skipped = "not applicable"
 			continue
 		}
-		s := &slot{p: p, res: res, runs: b.o.runs, timeout: b.o.timeout, warm: !w.NoWarmup}
+		s := &slot{p: p, res: res, runs: b.o.runs, timeout: timeout, warm: !w.NoWarmup}
 		if w.SlowOnPG && res.Peer == "postgres" {
 			switch {
 			case b.sz.T <= fullS:
 				res.Note = fmt.Sprintf("t1/t2 at %d rows (≤ the s1/s2 size PostgreSQL runs by default)", b.sz.T)
 			case b.o.pgSlow:
 				s.runs, s.warm = 1, false
-				s.timeout = max(b.o.timeout, 15*time.Minute)
+				s.timeout = max(timeout, 15*time.Minute)
 				res.Note = "--pg-slow: one cold run, no warm-up (PostgreSQL re-runs the subquery per outer row)"
 			default:
 				res.Skipped = fmt.Sprintf("PostgreSQL cannot decorrelate NOT IN (~4 min at %d rows); "+
@@ -457,13 +513,14 @@ func (b *bench) runWorkload(ctx context.Context, w workload) workloadResult {
 			if err != nil {
 				if errors.Is(qctx.Err(), context.DeadlineExceeded) {
 					err = fmt.Errorf("timeout after %s: %w", s.timeout, err)
+					s.res.TimedOut = true
 				}
 				s.res.Error = b.describe(s.p, err)
 				continue
 			}
 			if s.res.Answer == nil {
 				s.res.Answer, s.res.Rows = ans, len(ans)
-			} else if !slices.Equal(ans, s.res.Answer) {
+			} else if wr.answerDiff(s.p.Name(), s.p.Name(), s.res.Answer, ans) != "" {
 				s.res.Error = fmt.Sprintf("answer changed between runs: %s, then %s", short(s.res.Answer), short(ans))
 				continue
 			}

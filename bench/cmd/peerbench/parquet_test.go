@@ -34,7 +34,7 @@ func TestParquetWithDuckDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, err := startJoind(ctx, bin, tmp, port, 2)
+	js, err := startJoind(ctx, bin, tmp, port, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

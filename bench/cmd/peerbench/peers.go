@@ -4,12 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
+	"github.com/duckdb/duckdb-go/v2" // also registers the "duckdb" driver
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
@@ -232,6 +233,14 @@ func duckText(v any) string {
 			return "t"
 		}
 		return "f"
+	case duckdb.Decimal:
+		return decimalText(x)
+	case time.Time:
+		// DuckDB's DATE arrives as midnight UTC: PostgreSQL prints a date.
+		if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 && x.Nanosecond() == 0 {
+			return x.Format("2006-01-02")
+		}
+		return x.Format("2006-01-02 15:04:05.999999")
 	default:
 		return fmt.Sprint(x)
 	}
@@ -246,3 +255,21 @@ func (d *duckPeer) Version(ctx context.Context) string {
 }
 
 func (d *duckPeer) Close() { d.db.Close() }
+
+// decimalText spells a DuckDB DECIMAL with all its scale digits, as
+// PostgreSQL spells numeric (12.50, not the driver's 12.5).
+func decimalText(d duckdb.Decimal) string {
+	digits := new(big.Int).Abs(d.Value).String()
+	sign := ""
+	if d.Value.Sign() < 0 {
+		sign = "-"
+	}
+	scale := int(d.Scale)
+	if scale == 0 {
+		return sign + digits
+	}
+	if len(digits) <= scale {
+		digits = strings.Repeat("0", scale-len(digits)+1) + digits
+	}
+	return sign + digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+}

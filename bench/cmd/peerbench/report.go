@@ -20,6 +20,7 @@ type peerResult struct {
 	Rows     int       `json:"rows"`
 	Answer   []string  `json:"answer,omitempty"`
 	Error    string    `json:"error,omitempty"`
+	TimedOut bool      `json:"timed_out,omitempty"`
 	Skipped  string    `json:"skipped,omitempty"`
 	Note     string    `json:"note,omitempty"`
 }
@@ -36,6 +37,15 @@ type workloadResult struct {
 	Ratios map[string]float64 `json:"ratios,omitempty"`
 	// Mismatch lists every disagreement between peers or with Expected.
 	Mismatch []string `json:"mismatch,omitempty"`
+	// Tolerant: DuckDB's answer is compared with tolerantDiff (compare.go).
+	Tolerant bool `json:"tolerant,omitempty"`
+	// JoindEqualsPG is "yes" when joind's answer is PostgreSQL's exact text,
+	// "NO" when it differs, "" when either has no answer.
+	JoindEqualsPG string `json:"joind_equals_postgres,omitempty"`
+	// Group is the workload's group ("tpch", "keys", "load" or "").
+	Group string `json:"group,omitempty"`
+	// TimeoutMS is the per-query timeout the workload ran under.
+	TimeoutMS float64 `json:"timeout_ms"`
 }
 
 type loadResult struct {
@@ -57,6 +67,7 @@ type report struct {
 	Loads      []loadResult      `json:"loads"`
 	Workloads  []workloadResult  `json:"workloads"`
 	Mismatches int               `json:"mismatches"`
+	TPCH       *tpchInfo         `json:"tpch,omitempty"`
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -88,7 +99,16 @@ func (w *workloadResult) finish() {
 		}
 	}
 	w.Mismatch = nil
-	var first *peerResult
+	// The reference is PostgreSQL's answer when it has one.
+	var ref *peerResult
+	if pg := byPeer["postgres"]; pg != nil && pg.Answer != nil {
+		ref = pg
+	}
+	for i := range w.Peers {
+		if p := &w.Peers[i]; ref == nil && p.Answer != nil {
+			ref = p
+		}
+	}
 	for i := range w.Peers {
 		p := &w.Peers[i]
 		if p.Answer == nil { // never answered (error, skipped)
@@ -98,13 +118,30 @@ func (w *workloadResult) finish() {
 			w.Mismatch = append(w.Mismatch, fmt.Sprintf("%s answered %s, expected %s",
 				p.Peer, short(p.Answer), short(w.Expected)))
 		}
-		if first == nil {
-			first = p
-		} else if !slices.Equal(p.Answer, first.Answer) {
-			w.Mismatch = append(w.Mismatch, fmt.Sprintf("%s and %s disagree: %s vs %s",
-				first.Peer, p.Peer, short(first.Answer), short(p.Answer)))
+		if p == ref {
+			continue
+		}
+		if d := w.answerDiff(ref.Peer, p.Peer, ref.Answer, p.Answer); d != "" {
+			w.Mismatch = append(w.Mismatch, fmt.Sprintf("%s and %s disagree: %s vs %s (%s)",
+				ref.Peer, p.Peer, short(ref.Answer), short(p.Answer), d))
 		}
 	}
+	w.JoindEqualsPG = ""
+	if j, pg := byPeer["joind"], byPeer["postgres"]; j != nil && pg != nil && j.Answer != nil && pg.Answer != nil {
+		w.JoindEqualsPG = "yes"
+		if exactDiff(j.Answer, pg.Answer) != "" {
+			w.JoindEqualsPG = "NO"
+		}
+	}
+}
+
+// answerDiff compares the answers of peers a and b: with tolerantDiff when
+// the workload is Tolerant and one of them is DuckDB, else as exact text.
+func (w *workloadResult) answerDiff(a, b string, x, y []string) string {
+	if w.Tolerant && (a == "duckdb" || b == "duckdb") {
+		return tolerantDiff(x, y)
+	}
+	return exactDiff(x, y)
 }
 
 // short renders an answer in one line for the table.
@@ -131,8 +168,11 @@ func fmtMS(v float64) string {
 }
 
 func (r *report) writeText(out io.Writer) {
-	fmt.Fprintf(out, "peerbench  scale %g  probe %d  build %d  t1/t2 %d  s1/s2 %d  median of %d runs after 1 warm-up\n",
-		r.Scale, r.Sizes.Probe, r.Sizes.Build, r.Sizes.T, r.Sizes.S, r.Runs)
+	fmt.Fprintf(out, "peerbench  scale %g  probe %d  build %d  t1/t2 %d  s1/s2 %d  gbuild %d  gprobe %d  lt %d  median of %d runs after 1 warm-up\n",
+		r.Scale, r.Sizes.Probe, r.Sizes.Build, r.Sizes.T, r.Sizes.S, r.Sizes.GBuild, r.Sizes.GProbe, r.Sizes.Load, r.Runs)
+	if r.TPCH != nil {
+		fmt.Fprintf(out, "  TPC-H SF %g (--scale does not apply to it)\n", r.TPCH.SF)
+	}
 	for _, name := range []string{"joind", "postgres", "duckdb"} {
 		if v, ok := r.Versions[name]; ok {
 			fmt.Fprintf(out, "  %-9s %s\n", name, v)
@@ -185,6 +225,7 @@ func (r *report) writeText(out io.Writer) {
 			fmt.Fprintf(out, "  !!! ANSWER MISMATCH: %s\n", m)
 		}
 	}
+	r.writeTPCHTable(out)
 	if r.Mismatches > 0 {
 		fmt.Fprintf(out, "\n!!! %d workload(s) with DISAGREEING ANSWERS — see the lines marked !!! above\n", r.Mismatches)
 	}
@@ -220,4 +261,142 @@ func (r *report) writeJSON(path string) error {
 		return err
 	}
 	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// tpchCell is one peer's figure in the TPC-H table.
+func tpchCell(p *peerResult, timeoutMS float64) string {
+	switch {
+	case p == nil || p.Skipped != "":
+		return "-"
+	case p.TimedOut:
+		return fmt.Sprintf(">%.0f s", timeoutMS/1000)
+	case p.Error != "":
+		return "ERROR"
+	case !p.ok():
+		return "-"
+	}
+	return fmtMS(p.MedianMS)
+}
+
+// writeTPCHTable prints the summary table of issue 12: per query the
+// medians, the ratios, whether joind's answer is PostgreSQL's exact text and
+// whether DuckDB's agrees with PostgreSQL's within tolerance (compare.go).
+func (r *report) writeTPCHTable(out io.Writer) {
+	var ws []*workloadResult
+	for i := range r.Workloads {
+		if r.Workloads[i].Group == "tpch" {
+			ws = append(ws, &r.Workloads[i])
+		}
+	}
+	if len(ws) == 0 {
+		return
+	}
+	t := r.TPCH
+	if t == nil {
+		t = &tpchInfo{}
+	}
+	fmt.Fprintf(out, "\nTPC-H SF %g (%s; queries %s): median of %d runs after 1 warm-up, timeout %.0f s per query\n",
+		t.SF, t.Dir, t.Queries, r.Runs, t.TimeoutMS/1000)
+	if t.Generated {
+		fmt.Fprintf(out, "  data generated by joind tpch generate in %s ms\n", fmtMS(t.GenerateMS))
+	}
+	for _, peer := range []string{"postgres", "duckdb", "joind"} {
+		var parts []string
+		for _, l := range r.Loads {
+			if l.Peer != peer || !(l.Table == "(all 8 tables)" || strings.HasPrefix(l.Table, "(")) {
+				continue
+			}
+			v := fmtMS(l.MS) + " ms"
+			if l.Error != "" {
+				v = "ERROR"
+			}
+			parts = append(parts, fmt.Sprintf("%s %s", l.Method, v))
+		}
+		if len(parts) > 0 {
+			fmt.Fprintf(out, "  load %-8s %s\n", peer, strings.Join(parts, "; "))
+		}
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "query\tPG ms\tDuckDB ms\tjoind ms\tjoind/PG\tjoind/DuckDB\tjoind = PG\tDuckDB ≈ PG\t")
+	peers := []string{"postgres", "duckdb", "joind"}
+	type total struct {
+		ms             float64
+		timeouts, errs int
+	}
+	totals := map[string]*total{}
+	for _, p := range peers {
+		totals[p] = &total{}
+	}
+	common := map[string]float64{}
+	nCommon := 0
+	for _, w := range ws {
+		by := map[string]*peerResult{}
+		for i := range w.Peers {
+			by[w.Peers[i].Peer] = &w.Peers[i]
+		}
+		all := true
+		for _, p := range peers {
+			pr := by[p]
+			switch {
+			case pr != nil && pr.ok():
+				totals[p].ms += pr.MedianMS
+			case pr != nil && pr.TimedOut:
+				totals[p].timeouts++
+				totals[p].ms += w.TimeoutMS
+			case pr != nil && pr.Error != "":
+				totals[p].errs++
+			}
+			all = all && pr != nil && pr.ok()
+		}
+		if all {
+			nCommon++
+			for _, p := range peers {
+				common[p] += by[p].MedianMS
+			}
+		}
+		ratio := func(k string) string {
+			if v, ok := w.Ratios[k]; ok {
+				return fmtRatio(v) + "x"
+			}
+			return "-"
+		}
+		duckPG := "-"
+		if d, pg := by["duckdb"], by["postgres"]; d != nil && pg != nil && d.Answer != nil && pg.Answer != nil {
+			duckPG = "yes"
+			if tolerantDiff(pg.Answer, d.Answer) != "" {
+				duckPG = "NO"
+			}
+		}
+		eq := w.JoindEqualsPG
+		if eq == "" {
+			eq = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", strings.TrimPrefix(w.Name, "tpch_"),
+			tpchCell(by["postgres"], w.TimeoutMS), tpchCell(by["duckdb"], w.TimeoutMS), tpchCell(by["joind"], w.TimeoutMS),
+			ratio("joind/postgres"), ratio("joind/duckdb"), eq, duckPG)
+	}
+	cell := func(p string) string {
+		t := totals[p]
+		s := fmtMS(t.ms)
+		if t.timeouts > 0 {
+			s = ">" + s
+		}
+		if t.errs > 0 {
+			s += fmt.Sprintf(" +%d err", t.errs)
+		}
+		return s
+	}
+	fmt.Fprintf(tw, "total (%d)\t%s\t%s\t%s\t\t\t\t\t\n", len(ws), cell("postgres"), cell("duckdb"), cell("joind"))
+	cr := func(a, b string) string {
+		if nCommon == 0 || common[b] == 0 {
+			return "-"
+		}
+		return fmtRatio(common[a]/common[b]) + "x"
+	}
+	fmt.Fprintf(tw, "total of the %d all three ran\t%s\t%s\t%s\t%s\t%s\t\t\t\n", nCommon,
+		fmtMS(common["postgres"]), fmtMS(common["duckdb"]), fmtMS(common["joind"]), cr("joind", "postgres"), cr("joind", "duckdb"))
+	tw.Flush()
+	fmt.Fprintln(out, "  (>N s: timed out, counted as the timeout in the total; ERROR and +N err: failed, not counted;")
+	fmt.Fprintln(out, "   joind = PG: joind's rows are PostgreSQL's exact text, as a sorted multiset;")
+	fmt.Fprintln(out, "   DuckDB ≈ PG: equal after dropping trailing blanks, numbers within a relative 1e-9)")
 }

@@ -143,7 +143,7 @@ func buildJoind(src, tmp string) (string, error) {
 	return bin, nil
 }
 
-func startJoind(ctx context.Context, bin, tmp string, port, partitions int) (*joindServer, error) {
+func startJoind(ctx context.Context, bin, tmp string, port, partitions int, copyDirs []string) (*joindServer, error) {
 	data := filepath.Join(tmp, "joind-data")
 	if err := os.MkdirAll(data, 0o755); err != nil {
 		return nil, err
@@ -154,7 +154,7 @@ func startJoind(ctx context.Context, bin, tmp string, port, partitions int) (*jo
 		return nil, err
 	}
 	cmd := exec.Command(bin, "--listen", fmt.Sprintf("127.0.0.1:%d", port),
-		"--data-dir", data, "--partitions", strconv.Itoa(partitions), "--copy-dirs", tmp)
+		"--data-dir", data, "--partitions", strconv.Itoa(partitions), "--copy-dirs", strings.Join(append([]string{tmp}, copyDirs...), ","))
 	cmd.Stdout, cmd.Stderr = lf, lf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
