@@ -153,7 +153,7 @@ func Plan(n plan.Node, ids *plan.IDAllocator, opts Options) (*Physical, error) {
 	// Reorder inner joins once their conditions have been gathered into ON,
 	// then push the conditions back down the new tree.
 	n = Rewrite(c, ReorderJoins(n), DefaultRules)
-	n = AttachSkips(PruneColumns(n))
+	n = AttachSkips(PruneColumns(ReduceGroupedJoins(c, n)))
 	pl := &planner{opts: opts}
 	p, err := pl.build(n)
 	if err != nil {

@@ -538,7 +538,7 @@ func cannotFail(e plan.Expr) bool {
 		case *plan.ColRef, *plan.Const, *plan.Param, *plan.And, *plan.Or, *plan.Not,
 			*plan.IsNull, *plan.BoolTest, *plan.Case, *plan.Coalesce:
 		case *plan.Call:
-			ok = ok && x.Func.Leakproof
+			ok = ok && (x.Func.Leakproof || likeConstPattern(x))
 		case *plan.Cast:
 			ok = ok && types.CastLeakproof(x.Input.Type(), x.T)
 		case *plan.IsDistinct:
@@ -551,6 +551,27 @@ func cannotFail(e plan.Expr) bool {
 		return ok
 	})
 	return ok
+}
+
+// likeConstPattern reports whether call is [NOT] LIKE with a constant,
+// well-formed pattern: textlike's only error (22025, a pattern ending in
+// the escape character) depends on the pattern alone, so with a good
+// constant one it fails for no row, though PostgreSQL does not mark it
+// leakproof.
+func likeConstPattern(call *plan.Call) bool {
+	if call.Func.Name != "~~" && call.Func.Name != "!~~" || len(call.Args) != 2 {
+		return false
+	}
+	k, ok := call.Args[1].(*plan.Const)
+	if !ok || k.Val.Null || k.T.ID != types.Text && k.T.ID != types.Varchar && k.T.ID != types.Char {
+		return false
+	}
+	p := k.Val.S
+	n := 0
+	for i := len(p) - 1; i >= 0 && p[i] == '\\'; i-- {
+		n++
+	}
+	return n%2 == 0
 }
 
 func readsAny(e plan.Expr, cols colSet) bool {
@@ -736,6 +757,11 @@ func scalarAggregateJoin(c *Context, input plan.Node, sq *plan.Subquery) (plan.N
 			return nil, nil, false
 		}
 		k := call.Args[innerPos]
+		if !cannotFail(k) {
+			// Grouping computes the key on every inner row, also where
+			// PostgreSQL never evaluates it (no outer row at all).
+			return nil, nil, false
+		}
 		col := plan.Column{ID: c.IDs.Next(), Name: "?column?", Type: k.Type()}
 		keyExprs = append(keyExprs, k)
 		keyCols = append(keyCols, col)
