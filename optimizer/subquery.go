@@ -554,10 +554,10 @@ func cannotFail(e plan.Expr) bool {
 }
 
 // likeConstPattern reports whether call is [NOT] LIKE with a constant,
-// well-formed pattern: textlike's only error (22025, a pattern ending in
-// the escape character) depends on the pattern alone, so with a good
-// constant one it fails for no row, though PostgreSQL does not mark it
-// leakproof.
+// well-formed pattern: textlike's only error (22025, raised when matching
+// reaches a pattern's trailing escape character) cannot arise from a
+// pattern without one, so it fails for no row, though PostgreSQL does not
+// mark it leakproof.
 func likeConstPattern(call *plan.Call) bool {
 	if call.Func.Name != "~~" && call.Func.Name != "!~~" || len(call.Args) != 2 {
 		return false
