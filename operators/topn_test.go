@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
 
@@ -99,6 +100,44 @@ func TestTopNRejectsBadBound(t *testing.T) {
 	for _, b := range [][2]int64{{0, 0}, {-1, 0}, {1, -1}} {
 		if _, err := NewTopN(sc, []plan.SortKey{{Expr: col(1, i8)}}, b[0], b[1], &Env{}); err == nil {
 			t.Fatalf("bound %v accepted", b)
+		}
+	}
+}
+
+// BenchmarkTopN / BenchmarkSortLimit: LIMIT 5 over 1M rows of one integer
+// key in 4096-row batches, two partitions, as a Top-N Sort and as the full
+// sort it replaces.
+func BenchmarkTopN(b *testing.B) { benchLimit(b, true) }
+
+func BenchmarkSortLimit(b *testing.B) { benchLimit(b, false) }
+
+func benchLimit(b *testing.B, topN bool) {
+	cs := cols(i8)
+	m := &memTable{name: "t", defs: []storage.ColumnDef{{Name: "k", Type: i8}}}
+	for start := 0; start < 1<<20; start += 4096 {
+		rows := make([][]types.Value, 4096)
+		for i := range rows {
+			rows[i] = []types.Value{I(int64(((start + i) * 7919) % 1000003))}
+		}
+		m.recs = append(m.recs, mkRecord(cs, rows))
+	}
+	keys := []plan.SortKey{{Expr: col(1, i8), Desc: true}}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sc := NewScanBatch(m, []int{0}, cs, 2, 4096)
+		var op Operator
+		var err error
+		if topN {
+			op, err = NewTopN(sc, keys, 5, 0, &Env{})
+		} else {
+			op, err = NewSort(sc, keys, &Env{})
+			op = NewLimit(op, 5, 0)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		if got := collectRows(b, op); len(got) != 5 {
+			b.Fatalf("%d rows", len(got))
 		}
 	}
 }
