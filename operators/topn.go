@@ -67,12 +67,11 @@ func (o *topNOp) Open(ctx context.Context, _ int) (Stream, error) {
 // topRow is one kept row: its sort key values, its place in the gathered
 // input (the tiebreak) and where its columns are.
 type topRow struct {
-	keys      []types.Value
-	part      int
-	seq       int64
-	rec       arrow.Record
-	row       int
-	heapIndex int
+	keys []types.Value
+	part int
+	seq  int64
+	rec  arrow.Record
+	row  int
 }
 
 // topHeap is one partition's kept rows, a max-heap under the sort order:
@@ -88,15 +87,8 @@ type topHeap struct {
 
 func (h *topHeap) Len() int           { return len(h.rows) }
 func (h *topHeap) Less(i, j int) bool { return h.op.less(h.rows[j], h.rows[i]) }
-func (h *topHeap) Swap(i, j int) {
-	h.rows[i], h.rows[j] = h.rows[j], h.rows[i]
-	h.rows[i].heapIndex, h.rows[j].heapIndex = i, j
-}
-func (h *topHeap) Push(x any) {
-	r := x.(*topRow)
-	r.heapIndex = len(h.rows)
-	h.rows = append(h.rows, r)
-}
+func (h *topHeap) Swap(i, j int)      { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
+func (h *topHeap) Push(x any)         { h.rows = append(h.rows, x.(*topRow)) }
 func (h *topHeap) Pop() any {
 	r := h.rows[len(h.rows)-1]
 	h.rows = h.rows[:len(h.rows)-1]
@@ -117,7 +109,6 @@ func (h *topHeap) offer(r *topRow) bool {
 	}
 	h.release(worst)
 	h.rows[0] = r
-	r.heapIndex = 0
 	heap.Fix(h, 0)
 	h.refs[r.rec]++
 	return true
