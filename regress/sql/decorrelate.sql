@@ -81,3 +81,19 @@ SELECT dc_o.name, s.n FROM dc_o LEFT JOIN (SELECT ok, count(*) n FROM dc_l GROUP
   WHERE dc_o.name LIKE 'fiv\' ORDER BY 1;
 
 DROP TABLE dc_l, dc_o, dc_ps;
+
+-- keys whose equality is not identity (float -0 = 0, NaN = NaN, numeric 1.0 = 1.00), reduced by a filtered outer side
+CREATE TABLE dc_fa (x int, z float8, n numeric, t text);
+CREATE TABLE dc_fb (y int, z float8, n numeric, t text);
+INSERT INTO dc_fa VALUES (1, 0, 1.0, 'a'), (2, '-0', 1.00, 'b'), (3, 'NaN', 2, NULL), (4, NULL, NULL, 'a'), (5, 1, 3, 'c'), (6, 0, 1, 'a');
+INSERT INTO dc_fb VALUES (10, '-0', 1, 'a'), (20, 0, 1.000, 'a'), (30, 'NaN', 2.0, NULL), (40, 'NaN', 2, 'b'), (50, NULL, NULL, NULL), (60, 2, 5, 'zz');
+SELECT x, (SELECT count(*) FROM dc_fb WHERE dc_fb.z = dc_fa.z) c, (SELECT sum(y) FROM dc_fb WHERE dc_fb.z = dc_fa.z) s FROM dc_fa WHERE x > 1 ORDER BY x;
+SELECT x, (SELECT count(*) FROM dc_fb WHERE dc_fb.n = dc_fa.n) c, (SELECT max(y) FROM dc_fb WHERE dc_fb.n = dc_fa.n) s FROM dc_fa WHERE x <> 5 ORDER BY x;
+SELECT x, (SELECT count(*) FROM dc_fb WHERE dc_fb.n = dc_fa.x) c FROM dc_fa WHERE t = 'a' ORDER BY x;
+SELECT x, (SELECT count(*) FROM dc_fb WHERE dc_fb.t = dc_fa.t AND dc_fb.z = dc_fa.z) c FROM dc_fa WHERE x < 6 ORDER BY x;
+SELECT x, s.c FROM dc_fa LEFT JOIN (SELECT z, count(*) c FROM dc_fb GROUP BY z) s ON s.z = dc_fa.z WHERE x > 1 ORDER BY x;
+SELECT x, s.c FROM dc_fa JOIN (SELECT n, count(*) c FROM dc_fb GROUP BY n) s ON s.n = dc_fa.n WHERE x > 1 ORDER BY x;
+SELECT x, s.c FROM dc_fa JOIN (SELECT n, t, count(*) c FROM dc_fb GROUP BY n, t) s ON s.n = dc_fa.n AND s.t = dc_fa.t WHERE x > 0 ORDER BY x;
+SELECT x, s.c FROM dc_fa LEFT JOIN (SELECT y % 20 AS k, count(*) c FROM dc_fb GROUP BY y % 20) s ON s.k = dc_fa.x * 10 WHERE x > 0 ORDER BY x;
+SELECT a1.x, a2.x, (SELECT count(*) FROM dc_fb WHERE dc_fb.z = a2.z) FROM dc_fa a1 JOIN dc_fa a2 ON a1.t = a2.t WHERE a1.x > 1 ORDER BY 1, 2;
+DROP TABLE dc_fa, dc_fb;
