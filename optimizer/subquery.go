@@ -705,6 +705,20 @@ func scalarAggregateJoin(c *Context, input plan.Node, sq *plan.Subquery) (plan.N
 	if !ok || len(proj.Cols) != 1 {
 		return nil, nil, false
 	}
+	joined, values, ok := aggregateScopeJoin(c, input, proj, []types.Type{sq.T})
+	if !ok {
+		return nil, nil, false
+	}
+	return joined, values[0], true
+}
+
+// aggregateScopeJoin is scalarAggregateJoin's rewrite of a correlated
+// subquery plan proj — a projection over an aggregate without GROUP BY,
+// exactly one row per outer row — into a left join of input with the
+// aggregate grouped by the correlation keys, and the value of each of
+// proj's expressions per joined row (of type ts[i]): computed over the
+// row's group where it has one, else the subquery's value over no rows.
+func aggregateScopeJoin(c *Context, input plan.Node, proj *plan.Project, ts []types.Type) (plan.Node, []plan.Expr, bool) {
 	agg, ok := proj.Input.(*plan.Aggregate)
 	if !ok || len(agg.GroupBy) != 0 {
 		return nil, nil, false
@@ -773,21 +787,24 @@ func scalarAggregateJoin(c *Context, input plan.Node, sq *plan.Subquery) (plan.N
 		Cols: append(append([]plan.Column(nil), keyCols...), agg.Cols...)}
 	joined := &plan.Join{Type: plan.LeftJoin, Left: input, Right: grouped, On: andOf(on)}
 
-	// The subquery's value over an empty scope: the same projection and
-	// aggregate over no rows, an uncorrelated scalar subquery run once.
-	empty := &plan.Project{
-		Input: &plan.Aggregate{Input: &plan.Values{Cols: inner.Columns()}, Aggs: agg.Aggs, Cols: agg.Cols},
-		Exprs: proj.Exprs, Cols: proj.Cols,
-	}
-	emptyValue := &plan.Subquery{Kind: plan.ScalarSubquery, Plan: empty, T: sq.T}
 	matched := &plan.IsNull{Arg: &plan.ColRef{ID: keyCols[0].ID, T: keyCols[0].Type, Name: keyCols[0].Name}, Negate: true}
-	// The select list over the aggregates is computed above the join, for
-	// matched rows only: PostgreSQL computes it once per outer row, so
-	// `10 / min(x)` must not fail for a group no outer row reads.
-	result := &plan.Case{
-		Whens: []plan.When{{Cond: matched, Result: proj.Exprs[0]}},
-		Else:  emptyValue,
-		T:     sq.T,
+	values := make([]plan.Expr, len(proj.Exprs))
+	for i, e := range proj.Exprs {
+		// The subquery's value over an empty scope: the same projection
+		// and aggregate over no rows, an uncorrelated scalar subquery run
+		// once.
+		empty := &plan.Project{
+			Input: &plan.Aggregate{Input: &plan.Values{Cols: inner.Columns()}, Aggs: agg.Aggs, Cols: agg.Cols},
+			Exprs: []plan.Expr{e}, Cols: []plan.Column{proj.Cols[i]},
+		}
+		// The select list over the aggregates is computed above the join,
+		// for matched rows only: PostgreSQL computes it once per outer row,
+		// so `10 / min(x)` must not fail for a group no outer row reads.
+		values[i] = &plan.Case{
+			Whens: []plan.When{{Cond: matched, Result: e}},
+			Else:  &plan.Subquery{Kind: plan.ScalarSubquery, Plan: empty, T: ts[i]},
+			T:     ts[i],
+		}
 	}
-	return joined, result, true
+	return joined, values, true
 }

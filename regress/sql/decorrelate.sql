@@ -1,6 +1,6 @@
 --
 -- decorrelate: correlated subqueries of TPC-H's shapes (Q2, Q17, Q20, Q21,
--- Q22) unnested into joins and grouped aggregates, and the semi-join
+-- Q22) and LATERAL aggregates unnested into joins and grouped aggregates, and the semi-join
 -- reduction of a grouped aggregate by the outer side's keys: NULL keys,
 -- empty scopes, the count bug, duplicates on the outer side, 21000, and
 -- errors that must neither vanish nor appear.
@@ -97,3 +97,20 @@ SELECT x, s.c FROM dc_fa JOIN (SELECT n, t, count(*) c FROM dc_fb GROUP BY n, t)
 SELECT x, s.c FROM dc_fa LEFT JOIN (SELECT y % 20 AS k, count(*) c FROM dc_fb GROUP BY y % 20) s ON s.k = dc_fa.x * 10 WHERE x > 0 ORDER BY x;
 SELECT a1.x, a2.x, (SELECT count(*) FROM dc_fb WHERE dc_fb.z = a2.z) FROM dc_fa a1 JOIN dc_fa a2 ON a1.t = a2.t WHERE a1.x > 1 ORDER BY 1, 2;
 DROP TABLE dc_fa, dc_fb;
+
+-- LATERAL over an aggregate without GROUP BY (one row per left row): the grouped left join, every column
+CREATE TABLE dc_la (x int, z int);
+CREATE TABLE dc_lb (y int, z int, w text);
+INSERT INTO dc_la VALUES (1, 1), (2, 2), (3, NULL), (4, 4), (5, 1), (6, 9);
+INSERT INTO dc_lb VALUES (10, 1, 'a'), (20, 1, 'b'), (30, 2, NULL), (NULL, 2, 'c'), (40, NULL, 'd'), (0, 9, 'e');
+SELECT x, s.n, s.ny, s.total, s.top FROM dc_la CROSS JOIN LATERAL (SELECT count(*) n, count(y) ny, sum(y) total, max(w) top FROM dc_lb WHERE dc_lb.z = dc_la.z) s ORDER BY x;
+SELECT x, s.* FROM dc_la LEFT JOIN LATERAL (SELECT count(*) + 100 AS shifted, coalesce(sum(y), -1) AS filled FROM dc_lb WHERE dc_lb.z = dc_la.z) s ON true ORDER BY x;
+SELECT x, s.r FROM dc_la JOIN LATERAL (SELECT 100 / count(*) AS r FROM dc_lb WHERE dc_lb.z = dc_la.z) s ON true WHERE x <> 3 AND x <> 4 ORDER BY x;
+SELECT x, s.r FROM dc_la JOIN LATERAL (SELECT 100 / count(*) AS r FROM dc_lb WHERE dc_lb.z = dc_la.z) s ON true ORDER BY x;
+SELECT x, s.r FROM dc_la, LATERAL (SELECT 100 / min(y) AS r FROM dc_lb WHERE dc_lb.z = dc_la.z) s WHERE x < 6 ORDER BY x;
+SELECT x, s.r FROM dc_la, LATERAL (SELECT 100 / min(y) AS r FROM dc_lb WHERE dc_lb.z = dc_la.z) s ORDER BY x;
+SELECT x, s.n FROM dc_la LEFT JOIN LATERAL (SELECT count(*) AS n FROM dc_lb WHERE dc_lb.z = dc_la.z) s ON s.n > 1 ORDER BY x;
+SELECT x, s.n FROM dc_la, LATERAL (SELECT count(*) AS n FROM dc_lb WHERE dc_lb.z = dc_la.z AND dc_lb.y > 5) s WHERE s.n = 0 ORDER BY x;
+SELECT x, s.n FROM dc_la, LATERAL (SELECT count(*) AS n FROM dc_lb WHERE dc_lb.z + 2147483647 = dc_la.z) s WHERE x > 100;
+SELECT a1.x, s.n FROM dc_la a1 JOIN dc_la a2 ON a1.z = a2.z, LATERAL (SELECT count(*) AS n FROM dc_lb WHERE dc_lb.z = a2.z) s ORDER BY 1, 2;
+DROP TABLE dc_la, dc_lb;
