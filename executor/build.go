@@ -95,6 +95,8 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 		return operators.NewSort(ins[0], p.Logical.(*plan.Sort).Keys, env)
 	case optimizer.OpLimit:
 		return operators.NewLimit(ins[0], p.Count, p.Offset), nil
+	case optimizer.OpTopN:
+		return operators.NewTopN(ins[0], p.Logical.(*plan.Sort).Keys, p.Count, p.Offset, env)
 	case optimizer.OpDistinct:
 		return operators.NewDistinct(ins[0], env)
 	case optimizer.OpSetOp:

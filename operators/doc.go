@@ -30,8 +30,8 @@
 //
 // Scan deals its table's batches round-robin over N partitions; Filter and
 // Project preserve partitioning; Repartition hash-partitions by key;
-// Gather merges N partitions into one; Aggregate, Sort, INTERSECT / EXCEPT
-// and Values produce one partition, reading all of their input's partitions
+// Gather merges N partitions into one; Aggregate, Sort, Top-N Sort,
+// INTERSECT / EXCEPT and Values produce one partition, reading all of their input's partitions
 // concurrently; UNION ALL concatenates its inputs' partitions. Limit and
 // Distinct read exactly one partition: no constructor inserts an exchange —
 // the physical plan puts an explicit Gather or Repartition wherever
@@ -49,8 +49,9 @@
 //   - Drain and Sink are how pipeline breakers read their input: a state
 //     per input partition, filled on that partition's goroutine without
 //     locks, combined in partition order; breakerStream is the output
-//     (finalize) side. Aggregate, Sort, the set operations, Collect and the
-//     hash join's build side are written on them. Distinct streams (each
+//     (finalize) side. Aggregate, Sort, Top-N Sort (a bounded heap per
+//     partition), the set operations, Collect and the hash join's build
+//     side are written on them. Distinct streams (each
 //     batch yields its new rows) and reads one partition.
 //   - Gather queues at most max(2, partitions) batches: producers block.
 //   - Repartition queues at most 2 batches per output partition, except

@@ -92,7 +92,7 @@ func fmtRow(row []types.Value, cs []plan.Column) string {
 }
 
 // collectRows runs op and returns its rows formatted, in output order.
-func collectRows(t *testing.T, op Operator) []string {
+func collectRows(t testing.TB, op Operator) []string {
 	t.Helper()
 	recs, err := Collect(context.Background(), op)
 	if err != nil {

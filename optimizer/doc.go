@@ -6,7 +6,9 @@
 //  1. Rewrite: a rule framework (Rule, Rewrite) applies logical rewrites
 //     bottom-up to a fixpoint — constant folding, filter merging, predicate
 //     pushdown through projections, sorts and joins, and join-condition
-//     pushdown — then PruneColumns drops columns nobody reads.
+//     pushdown — then join ordering, the semi-join reduction of grouped
+//     aggregates joined on their keys (ReduceGroupedJoins), and
+//     PruneColumns drops columns nobody reads.
 //  2. Physical planning (Plan): each logical node becomes a Physical node,
 //     one per operator, carrying every decision and its partition count;
 //     joins are split into equi-keys and a residual filter and given an
@@ -14,7 +16,8 @@
 //     (plan.JoinMode: CollectLeft or Partitioned) from the row estimates
 //     storage keeps, then laid out as executed — inputs, keys and join type
 //     in (build, probe) order, mirrored when the logical right side is
-//     built. Exchanges are explicit nodes: Gather (N → 1) below Limit,
+//     built. ORDER BY ... LIMIT is one Top-N Sort (a bounded heap per
+//     partition, merged). Exchanges are explicit nodes: Gather (N → 1) below Limit,
 //     Distinct, an Apply's per-row side and at the root; Repartition on the
 //     keys below both inputs of a Partitioned join.
 //

@@ -63,7 +63,7 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 		if len(a) > 0 {
 			details = append(details, "Aggregates: "+strings.Join(a, ", "))
 		}
-	case OpSort:
+	case OpSort, OpTopN:
 		var k []string
 		for _, key := range p.Logical.(*plan.Sort).Keys {
 			s := FormatExpr(key.Expr)
@@ -80,13 +80,11 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 			k = append(k, s)
 		}
 		details = append(details, "Sort Key: "+strings.Join(k, ", "))
+		if p.Op == OpTopN {
+			details = append(details, limitDetails(p)...)
+		}
 	case OpLimit:
-		if p.Count >= 0 {
-			details = append(details, fmt.Sprintf("Count: %d", p.Count))
-		}
-		if p.Offset > 0 {
-			details = append(details, fmt.Sprintf("Offset: %d", p.Offset))
-		}
+		details = append(details, limitDetails(p)...)
 	case OpSetOp:
 		x := p.Logical.(*plan.SetOp)
 		title = [...]string{"Union", "Intersect", "Except"}[x.Op]
@@ -245,3 +243,15 @@ func formatAgg(a plan.AggCall) string {
 
 // FormatExpr renders an expression for EXPLAIN (plan.FormatExpr).
 func FormatExpr(e plan.Expr) string { return plan.FormatExpr(e) }
+
+// limitDetails are a Limit's or Top-N Sort's Count and Offset lines.
+func limitDetails(p *Physical) []string {
+	var d []string
+	if p.Count >= 0 {
+		d = append(d, fmt.Sprintf("Count: %d", p.Count))
+	}
+	if p.Offset > 0 {
+		d = append(d, fmt.Sprintf("Offset: %d", p.Offset))
+	}
+	return d
+}

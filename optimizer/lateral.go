@@ -1,6 +1,9 @@
 package optimizer
 
-import "github.com/joind/joind/sql/plan"
+import (
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
 
 // decorrelateApply turns a lateral join into an ordinary join when its right
 // side reads the left row only in filters reached through projections and
@@ -8,7 +11,9 @@ import "github.com/joind/joind/sql/plan"
 // a.x) s ON c` is `a LEFT JOIN (SELECT .., b.x FROM b) s ON b.x = a.x AND c`,
 // since per left row the right rows are exactly those the hoisted predicates
 // accept. The join can then hash on the equalities instead of running the
-// right side once per left row. Anything else (aggregates, LIMIT, joins or
+// right side once per left row. An aggregate without GROUP BY over such
+// rows becomes the scalar subquery's grouped left join
+// (lateralAggregateJoin). Anything else (LIMIT, grouped aggregates, joins or
 // functions over the left row) stays an Apply.
 //
 // PostgreSQL flattens such a subquery too and pushes its conditions down to
@@ -23,7 +28,7 @@ func decorrelateApply(c *Context, n plan.Node) (plan.Node, bool) {
 	leftCols := outputCols(a.Left)
 	right, hoisted, ok := decorrelate(a.Right, leftCols, failMoves)
 	if !ok || subtreeReads(right, leftCols) {
-		return n, false
+		return lateralAggregateJoin(c, a)
 	}
 	typ := a.Type
 	var conds []plan.Expr
@@ -110,4 +115,40 @@ func nullOnNullColumn(e plan.Expr) bool {
 		}
 	})
 	return ok && col
+}
+
+// lateralAggregateJoin decorrelates a lateral subquery that aggregates over
+// equality-correlated rows without GROUP BY, `a, LATERAL (SELECT count(*),
+// max(y) FROM b WHERE b.z = a.z) s`: it yields exactly one row per left
+// row, so it is the scalar subquery rewrite (aggregateScopeJoin: a left join
+// of the aggregate grouped by the keys, the subquery's value over no rows
+// where a left row has no group) computing every column. Only when the
+// lateral join's own condition is TRUE (CROSS JOIN LATERAL, or JOIN / LEFT
+// JOIN LATERAL ... ON true): each left row then keeps its one row.
+func lateralAggregateJoin(c *Context, a *plan.Apply) (plan.Node, bool) {
+	if a.Type != plan.CrossJoin && a.Type != plan.InnerJoin && a.Type != plan.LeftJoin {
+		return a, false
+	}
+	if a.On != nil && !isTrue(a.On) {
+		return a, false
+	}
+	proj, ok := a.Right.(*plan.Project)
+	if !ok || !subtreeReads(proj, outputCols(a.Left)) {
+		return a, false
+	}
+	ts := make([]types.Type, len(proj.Cols))
+	for i, col := range proj.Cols {
+		ts[i] = col.Type
+	}
+	joined, values, ok := aggregateScopeJoin(c, a.Left, proj, ts)
+	if !ok {
+		return a, false
+	}
+	cols := a.Columns()
+	exprs := make([]plan.Expr, 0, len(cols))
+	for _, col := range a.Left.Columns() {
+		exprs = append(exprs, &plan.ColRef{ID: col.ID, T: col.Type, Name: col.Name})
+	}
+	exprs = append(exprs, values...)
+	return &plan.Project{Input: joined, Exprs: exprs, Cols: cols}, true
 }

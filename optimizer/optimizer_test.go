@@ -386,3 +386,37 @@ func TestBuildOnRightMirrorsTheJoin(t *testing.T) {
 		}
 	}
 }
+
+// TestTopNPlanning: ORDER BY ... LIMIT n [OFFSET m] is one Top-N Sort over
+// the sort's input partitions (no Gather: it merges them itself); LIMIT 0,
+// OFFSET alone and bounds above topNMax keep Sort and Limit.
+func TestTopNPlanning(t *testing.T) {
+	f := &fixture{}
+	a := f.scan("a", 100, false, "k")
+	sorted := &plan.Sort{Input: a, Keys: []plan.SortKey{{Expr: ref(a.Cols[0]), Desc: true}}}
+	opts := Options{Partitions: 4, Eval: &types.EvalContext{}}
+	p, err := Plan(&plan.Limit{Input: sorted, Count: intConst(3), Offset: intConst(2)}, &f.ids, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Op != OpTopN || p.Count != 3 || p.Offset != 2 || p.Partitions != 1 || p.Inputs[0].Op != OpScan || p.Inputs[0].Partitions != 4 {
+		t.Fatalf("want Top-N Sort(4→1) ← Scan(4):\n%s", explainText(p))
+	}
+	if want := "Top-N Sort  (rows=3 partitions=4→1)\n  Sort Key: a.k DESC NULLS LAST\n  Count: 3\n  Offset: 2\n"; !strings.HasPrefix(explainText(p), want) {
+		t.Fatalf("EXPLAIN:\n%s\nwant prefix\n%s", explainText(p), want)
+	}
+	for _, lim := range []*plan.Limit{
+		{Input: sorted, Count: intConst(0)},
+		{Input: sorted, Offset: intConst(5)},
+		{Input: sorted, Count: intConst(topNMax + 1)},
+		{Input: sorted, Count: intConst(topNMax), Offset: intConst(1)},
+	} {
+		p, err := Plan(lim, &f.ids, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Op != OpLimit || p.Inputs[0].Op != OpSort {
+			t.Fatalf("want Limit ← Sort:\n%s", explainText(p))
+		}
+	}
+}

@@ -28,6 +28,7 @@ const (
 	OpCTEScan
 	OpGather
 	OpRepartition
+	OpTopN // ORDER BY ... LIMIT: a bounded heap per partition, merged
 )
 
 var opNames = [...]string{
@@ -35,7 +36,7 @@ var opNames = [...]string{
 	OpProject: "Project", OpHashAggregate: "Hash Aggregate", OpSort: "Sort", OpLimit: "Limit",
 	OpDistinct: "Distinct", OpSetOp: "Set Operation", OpAppend: "Union All", OpHashJoin: "Hash Join",
 	OpNestedLoopJoin: "Nested Loop Join", OpApply: "Apply", OpCTEScan: "CTE Scan",
-	OpGather: "Gather", OpRepartition: "Repartition",
+	OpGather: "Gather", OpRepartition: "Repartition", OpTopN: "Top-N Sort",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -152,7 +153,7 @@ func Plan(n plan.Node, ids *plan.IDAllocator, opts Options) (*Physical, error) {
 	// Reorder inner joins once their conditions have been gathered into ON,
 	// then push the conditions back down the new tree.
 	n = Rewrite(c, ReorderJoins(n), DefaultRules)
-	n = AttachSkips(PruneColumns(n))
+	n = AttachSkips(PruneColumns(ReduceGroupedJoins(c, n)))
 	pl := &planner{opts: opts}
 	p, err := pl.build(n)
 	if err != nil {
@@ -242,6 +243,12 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 		if p.Count >= 0 {
 			p.Rows = min(p.Rows, float64(p.Count))
 		}
+		if s := kids[0]; s.Op == OpSort && p.Count > 0 && p.Count <= topNMax && p.Offset <= topNMax-p.Count {
+			// Sort then Limit: one Top-N over the sort's input, its
+			// Logical the Sort (keys, columns).
+			p.Op, p.Logical, p.Inputs = OpTopN, s.Logical, s.Inputs
+			break
+		}
 		p.Inputs[0] = gather(kids[0])
 	case *plan.Distinct:
 		p.Op = OpDistinct
@@ -281,6 +288,10 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 	}
 	return p, nil
 }
+
+// topNMax is the largest LIMIT + OFFSET planned as a Top-N Sort: a heap
+// of more rows than that saves little over sorting them all.
+const topNMax = 100000
 
 // constInt evaluates a LIMIT/OFFSET expression folded to a constant.
 func (pl *planner) constInt(e plan.Expr, dflt int64, what string) (int64, error) {

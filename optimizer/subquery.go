@@ -538,7 +538,7 @@ func cannotFail(e plan.Expr) bool {
 		case *plan.ColRef, *plan.Const, *plan.Param, *plan.And, *plan.Or, *plan.Not,
 			*plan.IsNull, *plan.BoolTest, *plan.Case, *plan.Coalesce:
 		case *plan.Call:
-			ok = ok && x.Func.Leakproof
+			ok = ok && (x.Func.Leakproof || likeConstPattern(x))
 		case *plan.Cast:
 			ok = ok && types.CastLeakproof(x.Input.Type(), x.T)
 		case *plan.IsDistinct:
@@ -551,6 +551,27 @@ func cannotFail(e plan.Expr) bool {
 		return ok
 	})
 	return ok
+}
+
+// likeConstPattern reports whether call is [NOT] LIKE with a constant,
+// well-formed pattern: textlike's only error (22025, raised when matching
+// reaches a pattern's trailing escape character) cannot arise from a
+// pattern without one, so it fails for no row, though PostgreSQL does not
+// mark it leakproof.
+func likeConstPattern(call *plan.Call) bool {
+	if call.Func.Name != "~~" && call.Func.Name != "!~~" || len(call.Args) != 2 {
+		return false
+	}
+	k, ok := call.Args[1].(*plan.Const)
+	if !ok || k.Val.Null || k.T.ID != types.Text && k.T.ID != types.Varchar && k.T.ID != types.Char {
+		return false
+	}
+	p := k.Val.S
+	n := 0
+	for i := len(p) - 1; i >= 0 && p[i] == '\\'; i-- {
+		n++
+	}
+	return n%2 == 0
 }
 
 func readsAny(e plan.Expr, cols colSet) bool {
@@ -684,6 +705,20 @@ func scalarAggregateJoin(c *Context, input plan.Node, sq *plan.Subquery) (plan.N
 	if !ok || len(proj.Cols) != 1 {
 		return nil, nil, false
 	}
+	joined, values, ok := aggregateScopeJoin(c, input, proj, []types.Type{sq.T})
+	if !ok {
+		return nil, nil, false
+	}
+	return joined, values[0], true
+}
+
+// aggregateScopeJoin is scalarAggregateJoin's rewrite of a correlated
+// subquery plan proj — a projection over an aggregate without GROUP BY,
+// exactly one row per outer row — into a left join of input with the
+// aggregate grouped by the correlation keys, and the value of each of
+// proj's expressions per joined row (of type ts[i]): computed over the
+// row's group where it has one, else the subquery's value over no rows.
+func aggregateScopeJoin(c *Context, input plan.Node, proj *plan.Project, ts []types.Type) (plan.Node, []plan.Expr, bool) {
 	agg, ok := proj.Input.(*plan.Aggregate)
 	if !ok || len(agg.GroupBy) != 0 {
 		return nil, nil, false
@@ -736,6 +771,11 @@ func scalarAggregateJoin(c *Context, input plan.Node, sq *plan.Subquery) (plan.N
 			return nil, nil, false
 		}
 		k := call.Args[innerPos]
+		if !cannotFail(k) {
+			// Grouping computes the key on every inner row, also where
+			// PostgreSQL never evaluates it (no outer row at all).
+			return nil, nil, false
+		}
 		col := plan.Column{ID: c.IDs.Next(), Name: "?column?", Type: k.Type()}
 		keyExprs = append(keyExprs, k)
 		keyCols = append(keyCols, col)
@@ -747,21 +787,24 @@ func scalarAggregateJoin(c *Context, input plan.Node, sq *plan.Subquery) (plan.N
 		Cols: append(append([]plan.Column(nil), keyCols...), agg.Cols...)}
 	joined := &plan.Join{Type: plan.LeftJoin, Left: input, Right: grouped, On: andOf(on)}
 
-	// The subquery's value over an empty scope: the same projection and
-	// aggregate over no rows, an uncorrelated scalar subquery run once.
-	empty := &plan.Project{
-		Input: &plan.Aggregate{Input: &plan.Values{Cols: inner.Columns()}, Aggs: agg.Aggs, Cols: agg.Cols},
-		Exprs: proj.Exprs, Cols: proj.Cols,
-	}
-	emptyValue := &plan.Subquery{Kind: plan.ScalarSubquery, Plan: empty, T: sq.T}
 	matched := &plan.IsNull{Arg: &plan.ColRef{ID: keyCols[0].ID, T: keyCols[0].Type, Name: keyCols[0].Name}, Negate: true}
-	// The select list over the aggregates is computed above the join, for
-	// matched rows only: PostgreSQL computes it once per outer row, so
-	// `10 / min(x)` must not fail for a group no outer row reads.
-	result := &plan.Case{
-		Whens: []plan.When{{Cond: matched, Result: proj.Exprs[0]}},
-		Else:  emptyValue,
-		T:     sq.T,
+	values := make([]plan.Expr, len(proj.Exprs))
+	for i, e := range proj.Exprs {
+		// The subquery's value over an empty scope: the same projection
+		// and aggregate over no rows, an uncorrelated scalar subquery run
+		// once.
+		empty := &plan.Project{
+			Input: &plan.Aggregate{Input: &plan.Values{Cols: inner.Columns()}, Aggs: agg.Aggs, Cols: agg.Cols},
+			Exprs: []plan.Expr{e}, Cols: []plan.Column{proj.Cols[i]},
+		}
+		// The select list over the aggregates is computed above the join,
+		// for matched rows only: PostgreSQL computes it once per outer row,
+		// so `10 / min(x)` must not fail for a group no outer row reads.
+		values[i] = &plan.Case{
+			Whens: []plan.When{{Cond: matched, Result: e}},
+			Else:  &plan.Subquery{Kind: plan.ScalarSubquery, Plan: empty, T: ts[i]},
+			T:     ts[i],
+		}
 	}
-	return joined, result, true
+	return joined, values, true
 }
