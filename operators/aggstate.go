@@ -749,15 +749,17 @@ func (s *numSumState) update(_ context.Context, gids []int32, args []arrow.Array
 	arg := args[0]
 	var all bool
 	s.sel, all = selectRows(f, arg, n, s.sel)
+	if d, ok := arg.(*array.Decimal64); ok {
+		return s.updateDec64(gids, d, all, n)
+	}
 	a, isStr := arg.(*array.String)
 	if !isStr {
 		for i := 0; i < n; i++ {
 			if all || selected(s.sel, i) {
 				if v := types.GetValue(arg, s.t, i); !v.Null {
-					if err := s.addBig(gidOf(gids, i), v.Num); err != nil {
+					if err := s.addNum(gidOf(gids, i), v.Num); err != nil {
 						return err
 					}
-					s.a[gidOf(gids, i)].cnt++
 				}
 			}
 		}
