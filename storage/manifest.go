@@ -18,8 +18,8 @@ import (
 // crash leaves either the old or the new one; segment files it does not
 // name are leftovers of an interrupted commit.
 const (
-	manifestName   = "MANIFEST"
-	manifestTemp   = "MANIFEST.tmp"
+	manifestName = "MANIFEST"
+	manifestTemp = "MANIFEST.tmp"
 	// manifestFormat 2: numeric columns in their Decimal64/Decimal128/
 	// Binary forms (types/decimal.go). Format 1 (read, never written) held
 	// them as text; its segments keep numeric_text in a format-2 manifest
