@@ -217,7 +217,9 @@ func TestNumericKernelsMatchApd(t *testing.T) {
 				arr, ok := fastCast(argv[0].arr, types.Int8Type, to)
 				return arr, ok, nil
 			}
-			ref := func(v []types.Value) (types.Value, error) { return types.CastValue(ectx, v[0], types.Int8Type, to, true) }
+			ref := func(v []types.Value) (types.Value, error) {
+				return types.CastValue(ectx, v[0], types.Int8Type, to, true)
+			}
 			if checkKernel(t, "int8 to "+to.SQLName(), fast, ref, to, []types.Type{types.Int8Type}, []vec{iv}, n) {
 				answered["int8 to numeric"]++
 			}
