@@ -62,6 +62,21 @@ func (s *numSumState) updateDec64(gids []int32, a *array.Decimal64, all bool, n 
 		}
 		// Fall through: row by row (exact).
 	}
+	if all && sc <= 127 {
+		// The common case inline: the group's sum is at this scale already.
+		for i, v := range vals[:n] {
+			g := gidOf(gids, i)
+			acc := &s.a[g]
+			if r := acc.m + v; int(acc.sc) == sc && v != types.Dec64NaN && (r > acc.m) == (v > 0) && (s.big == nil || s.big[g] == nil) {
+				acc.m, acc.cnt = r, acc.cnt+1
+				continue
+			}
+			if err := one(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	if all {
 		for i := 0; i < n; i++ {
 			if err := one(i); err != nil {

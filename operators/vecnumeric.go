@@ -465,21 +465,7 @@ func fitPrecision(vals []int64, p int, arr arrow.Array) bool {
 // takeNumeric copies rows idx of a numeric array (any form).
 func takeNumeric(arr arrow.Array, idx []int) arrow.Array {
 	if a, ok := arr.(*array.Decimal64); ok {
-		vals := a.Values()
-		out := make([]int64, len(idx))
-		for k, i := range idx {
-			out[k] = int64(vals[i])
-		}
-		var valid []bool
-		if a.NullN() > 0 {
-			valid = make([]bool, len(idx))
-			for k, i := range idx {
-				valid[k] = a.IsValid(i)
-			}
-		}
-		b := array.NewDecimal64Builder(mem, a.DataType().(*arrow.Decimal64Type))
-		b.AppendValues(decimal64s(out), valid)
-		return b.NewArray()
+		return takePrim(a, idx, a.Values(), array.NewDecimal64Builder(mem, a.DataType().(*arrow.Decimal64Type)))
 	}
 	b := array.NewBuilder(mem, arr.DataType())
 	b.Reserve(len(idx))
