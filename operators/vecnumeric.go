@@ -352,6 +352,8 @@ func pickNumericFast(fn *types.Overload) fastFunc {
 		return func(argv []vec, n int) (arrow.Array, bool, error) { return numAddSub(argv, n, true) }
 	case len(fn.Args) == 2 && fn.Name == "*":
 		return numMul
+	case len(fn.Args) == 2 && fn.Name == "/":
+		return numDivide
 	case len(fn.Args) == 1 && fn.Name == "-":
 		return numNeg
 	case fn.Name == "round" || fn.Name == "trunc":
@@ -522,4 +524,35 @@ func (c *Compiled) evalAnyForm(ctx context.Context, rec arrow.Record) (arrow.Arr
 		return v.arr, nil
 	}
 	return v.materialize(c.typ, n), nil
+}
+
+// numDivide is a / b: each row's result scale is select_div_scale's for its
+// operands, so the result is in the exact (binary) form with per-row scales.
+func numDivide(argv []vec, n int) (arrow.Array, bool, error) {
+	a, ok1 := asDec(argv[0], n)
+	b, ok2 := asDec(argv[1], n)
+	if !ok1 || !ok2 {
+		return nil, false, nil
+	}
+	valid, _ := andValidity(n, a, b)
+	var vb []byte
+	if valid != nil {
+		vb = valid.Bytes()
+	}
+	bld := array.NewBinaryBuilder(mem, types.NumericBinaryType)
+	bld.Reserve(n)
+	bld.ReserveData(n * 11)
+	var buf [16]byte
+	for i := 0; i < n; i++ {
+		if vb != nil && !bitutil.BitIsSet(vb, i) {
+			bld.AppendNull()
+			continue
+		}
+		q, rs, ok := types.DivScaled(a.vals[i], a.scale, b.vals[i], b.scale)
+		if !ok {
+			return nil, false, nil // division by zero or a wide quotient: the apd path
+		}
+		bld.Append(types.AppendNumBinScaled(buf[:0], q, rs))
+	}
+	return bld.NewArray(), true, nil
 }

@@ -37,6 +37,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -483,3 +484,77 @@ func appendScaled(dst []byte, m int64, s int) []byte {
 }
 
 func decimalOf64(m int64) decimal.Decimal64 { return decimal.Decimal64(m) }
+
+// nbaseWeightScaled is nbaseWeight of c × 10^exp: PostgreSQL's base-10000
+// weight and first digit, without formatting an apd.Decimal.
+func nbaseWeightScaled(c uint64, exp int) (int, int) {
+	if c == 0 {
+		return 0, 0
+	}
+	var digs [20]byte
+	d := len(digs)
+	for x := c; x > 0; x /= 10 {
+		d--
+		digs[d] = byte(x % 10)
+	}
+	ds := digs[d:]
+	msd := len(ds) + exp - 1
+	w := int(floorDiv(int64(msd), 4))
+	fd := 0
+	for i := 0; i < msd-4*w+1; i++ {
+		fd *= 10
+		if i < len(ds) {
+			fd += int(ds[i])
+		}
+	}
+	return w, fd
+}
+
+// DivScaled is numeric division of a × 10^-sa by b × 10^-sb (b ≠ 0) with
+// PostgreSQL's result scale (select_div_scale) and rounding (half away
+// from zero), as q × 10^-rscale; ok=false when the exact quotient needs
+// more than an int64 (the caller then takes the apd path).
+func DivScaled(a int64, sa int, b int64, sb int) (q int64, rscale int, ok bool) {
+	ua, ub := uint64(a), uint64(b)
+	if a < 0 {
+		ua = -ua
+	}
+	if b < 0 {
+		ub = -ub
+	}
+	if b == 0 {
+		return 0, 0, false
+	}
+	w1, f1 := nbaseWeightScaled(ua, -sa)
+	w2, f2 := nbaseWeightScaled(ub, -sb)
+	qweight := w1 - w2
+	if f1 <= f2 {
+		qweight--
+	}
+	rscale = max(numericMinSigDigits-qweight*4, sa, sb, numericMinDispScale)
+	rscale = min(rscale, numericMaxDispScale)
+	k := rscale + sb - sa // ≥ 0: rscale ≥ sa
+	if k > 19 {
+		return 0, 0, false
+	}
+	p := uint64(1)
+	for i := 0; i < k; i++ {
+		p *= 10
+	}
+	hi, lo := bits.Mul64(ua, p)
+	if hi >= ub {
+		return 0, 0, false
+	}
+	uq, r := bits.Div64(hi, lo, ub)
+	if r >= ub-r {
+		uq++
+	}
+	if uq > math.MaxInt64 {
+		return 0, 0, false
+	}
+	q = int64(uq)
+	if (a < 0) != (b < 0) {
+		q = -q
+	}
+	return q, rscale, true
+}
