@@ -326,9 +326,12 @@ func numRound(argv []vec, n int, trunc bool) (arrow.Array, bool, error) {
 	return dec64Array(out[:n], s, valid, nulls), true, nil
 }
 
+// numericKernels can be switched off by benchmarks to measure the apd path.
+var numericKernels = true
+
 // pickNumericFast returns a kernel for numeric operator or function fn.
 func pickNumericFast(fn *types.Overload) fastFunc {
-	if fn == nil || !fn.Strict || fn.Result.ID != types.Numeric && fn.Result.ID != types.Bool {
+	if !numericKernels || fn == nil || !fn.Strict || fn.Result.ID != types.Numeric && fn.Result.ID != types.Bool {
 		return nil
 	}
 	for _, t := range fn.Args {
