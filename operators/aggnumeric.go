@@ -1,6 +1,8 @@
 package operators
 
 import (
+	"context"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/cockroachdb/apd/v3"
@@ -91,4 +93,101 @@ func (s *numSumState) updateDec64(gids []int32, a *array.Decimal64, all bool, n 
 		}
 	}
 	return nil
+}
+
+// numMinMaxState: min and max over numeric. A group's value is a scaled
+// int64 (m at scale sc) while its inputs come from Decimal64 arrays of one
+// scale (a numeric(p≤18,s) column or a kernel's result) without NaN;
+// anything else compares through types.Compare and keeps an exact value.
+// Of equal values the later is kept, as numeric_smaller/numeric_larger do
+// (types.minMaxAcc).
+type numMinMaxState struct {
+	max bool
+	t   types.Type
+	g   []numBest
+}
+
+type numBest struct {
+	have, fast bool
+	sc         int32
+	m          int64
+	d          *apd.Decimal // when !fast
+}
+
+func (s *numMinMaxState) grow(n int) { s.g = growTo(s.g, n) }
+
+func (b *numBest) value() *apd.Decimal {
+	if b.fast {
+		return types.NumericFromScaled(b.m, int(b.sc))
+	}
+	return b.d
+}
+
+// add folds d (not NULL) into group g by PostgreSQL's rule.
+func (s *numMinMaxState) add(g int32, d *apd.Decimal) {
+	b := &s.g[g]
+	if b.have {
+		c := types.Compare(types.Value{Num: d}, types.Value{Num: b.value()}, s.t)
+		if (s.max && c < 0) || (!s.max && c > 0) {
+			return
+		}
+	}
+	*b = numBest{have: true, d: d}
+}
+
+func (s *numMinMaxState) update(_ context.Context, gids []int32, args []arrow.Array, f *array.Boolean, n int) error {
+	arg := args[0]
+	sel, all := selectRows(f, arg, n, nil)
+	one := func(i int) {}
+	if a, ok := arg.(*array.Decimal64); ok {
+		vals := int64s(a.Values())
+		sc := a.DataType().(*arrow.Decimal64Type).Scale
+		one = func(i int) {
+			g, v := gidOf(gids, i), vals[i]
+			b := &s.g[g]
+			switch {
+			case v == types.Dec64NaN || b.have && (!b.fast || b.sc != sc):
+				s.add(g, types.GetValue(a, s.t, i).Num)
+			case !b.have || (s.max && v >= b.m) || (!s.max && v <= b.m):
+				*b = numBest{have: true, fast: true, sc: sc, m: v}
+			}
+		}
+	} else {
+		one = func(i int) { s.add(gidOf(gids, i), types.GetValue(arg, s.t, i).Num) }
+	}
+	if all {
+		for i := 0; i < n; i++ {
+			one(i)
+		}
+		return nil
+	}
+	for _, r := range sel {
+		one(int(r))
+	}
+	return nil
+}
+
+func (s *numMinMaxState) merge(src aggState, m []int32, _ int32) error {
+	o := src.(*numMinMaxState)
+	for i, d := range m {
+		b := o.g[i]
+		if !b.have {
+			continue
+		}
+		if cur := s.g[d]; !cur.have || b.fast && cur.fast && b.sc == cur.sc {
+			if !cur.have || (s.max && b.m >= cur.m) || (!s.max && b.m <= cur.m) {
+				s.g[d] = b
+			}
+			continue
+		}
+		s.add(d, b.value())
+	}
+	return nil
+}
+
+func (s *numMinMaxState) result(g int) (types.Value, error) {
+	if !s.g[g].have {
+		return types.NullValue, nil
+	}
+	return types.Value{Num: s.g[g].value()}, nil
 }

@@ -57,6 +57,8 @@ func newAggState(s *aggSpec) aggState {
 		return &floatSumState{avg: name == "avg", f4: name == "sum" && id == types.Float4}
 	case (name == "min" || name == "max") && intLike(id) && res == id:
 		return &minMaxState{max: name == "max"}
+	case (name == "min" || name == "max") && id == types.Numeric && res == types.Numeric:
+		return &numMinMaxState{max: name == "max", t: s.argT[0]}
 	}
 	return &genericState{spec: s}
 }
