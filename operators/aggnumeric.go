@@ -26,17 +26,52 @@ func (s *numSumState) addNum(g int32, d *apd.Decimal) error {
 // updateDec64 folds a Decimal64 column (a numeric(p≤18,s) column or a
 // kernel's result): every value is an int64 at the array's scale, NaN as
 // types.Dec64NaN.
-func (s *numSumState) updateDec64(gids []int32, a *array.Decimal64, all bool, n int) error {
+func (s *numSumState) updateDec64(gids []int32, a *array.Decimal64, all bool, n int) (err error) {
 	vals := int64s(a.Values())
 	sc := int(a.DataType().(*arrow.Decimal64Type).Scale)
+	// Groups already on the exact path sum the batch in int64 first
+	// (partial), so they cost one apd addition per batch (or per int64
+	// overflow), not one per row.
+	var touched []int32
+	flush := func(g int32) error {
+		err := s.addBig(g, types.NumericFromScaled(s.part[g], sc))
+		s.part[g], s.pcnt[g] = 0, 0
+		return err
+	}
 	one := func(i int) error {
 		g, v := gidOf(gids, i), vals[i]
 		if v != types.Dec64NaN && sc <= 127 && s.addFast(g, v, sc) {
 			s.a[g].cnt++
 			return nil
 		}
+		if v != types.Dec64NaN && s.big != nil && s.big[g] != nil {
+			s.part, s.pcnt = growTo(s.part, len(s.a)), growTo(s.pcnt, len(s.a))
+			if s.pcnt[g] == 0 {
+				touched = append(touched, g)
+			}
+			if r := s.part[g] + v; (r > s.part[g]) == (v > 0) {
+				s.part[g] = r
+			} else {
+				if err := flush(g); err != nil {
+					return err
+				}
+				s.part[g] = v
+			}
+			s.pcnt[g]++
+			s.a[g].cnt++
+			return nil
+		}
 		return s.addNum(g, types.GetValue(a, s.t, i).Num)
 	}
+	defer func() {
+		for _, g := range touched {
+			if s.pcnt[g] > 0 {
+				if e := flush(g); err == nil {
+					err = e
+				}
+			}
+		}
+	}()
 	if gids == nil && (s.big == nil || s.big[0] == nil) && sc <= 127 {
 		// One group: sum the batch first, then fold it in once.
 		var sum, cnt int64

@@ -669,6 +669,9 @@ type numSumState struct {
 	a   []numAcc
 	big []*apd.Decimal // nil until a group needs it
 	sel []int32
+	// part, pcnt: a batch's partial int64 sums of groups on the big path
+	// (aggnumeric.go), flushed into big at the batch's end.
+	part, pcnt []int64
 }
 
 // numAcc is one group's fast state, packed so a row touches one cache line.
