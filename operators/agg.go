@@ -176,7 +176,7 @@ func (k aggSink) Consume(ctx context.Context, s *aggPart, rec arrow.Record) erro
 	}
 	for j, sp := range a.aggs {
 		for k, c := range sp.args {
-			if args[j][k], err = c.Eval(ctx, rec); err != nil {
+			if args[j][k], err = c.evalAnyForm(ctx, rec); err != nil {
 				return err
 			}
 		}

@@ -57,6 +57,8 @@ func newAggState(s *aggSpec) aggState {
 		return &floatSumState{avg: name == "avg", f4: name == "sum" && id == types.Float4}
 	case (name == "min" || name == "max") && intLike(id) && res == id:
 		return &minMaxState{max: name == "max"}
+	case (name == "min" || name == "max") && id == types.Numeric && res == types.Numeric:
+		return &numMinMaxState{max: name == "max", t: s.argT[0]}
 	}
 	return &genericState{spec: s}
 }
@@ -667,6 +669,9 @@ type numSumState struct {
 	a   []numAcc
 	big []*apd.Decimal // nil until a group needs it
 	sel []int32
+	// part, pcnt: a batch's partial int64 sums of groups on the big path
+	// (aggnumeric.go), flushed into big at the batch's end.
+	part, pcnt []int64
 }
 
 // numAcc is one group's fast state, packed so a row touches one cache line.
@@ -749,15 +754,17 @@ func (s *numSumState) update(_ context.Context, gids []int32, args []arrow.Array
 	arg := args[0]
 	var all bool
 	s.sel, all = selectRows(f, arg, n, s.sel)
+	if d, ok := arg.(*array.Decimal64); ok {
+		return s.updateDec64(gids, d, all, n)
+	}
 	a, isStr := arg.(*array.String)
 	if !isStr {
 		for i := 0; i < n; i++ {
 			if all || selected(s.sel, i) {
 				if v := types.GetValue(arg, s.t, i); !v.Null {
-					if err := s.addBig(gidOf(gids, i), v.Num); err != nil {
+					if err := s.addNum(gidOf(gids, i), v.Num); err != nil {
 						return err
 					}
-					s.a[gidOf(gids, i)].cnt++
 				}
 			}
 		}

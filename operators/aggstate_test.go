@@ -77,9 +77,10 @@ func groupedRun(t *testing.T, cs []plan.Column, rows [][]types.Value, keys []int
 func TestGroupedStatesMatchGeneric(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	// c1 int8 (small keys), c2 text, c3 int4, c4 int8 near the limits,
-	// c5 numeric, c6 float8, c7 int2, c8 date, c9 float4.
+	// c5 numeric, c6 float8, c7 int2, c8 date, c9 float4, c10 numeric(18,2)
+	// (Decimal64, sums beyond int64, NaN).
 	cs := cols(types.Int8Type, types.TextType, types.Int4Type, types.Int8Type, types.NumericType,
-		types.Float8Type, types.Int2Type, types.DateType, types.Float4Type)
+		types.Float8Type, types.Int2Type, types.DateType, types.Float4Type, types.NumericOf(18, 2))
 	numeric := []string{"0", "1.5", "-2.25", "100", "0.001", "-0.50", "7.125", "123456789012345678",
 		"-99999999999999999.99", "1234567890123456789.5", "0.000000000000000000001", "NaN", "12.30"}
 	keySets := [][]int{{0}, {1}, {0, 1}, {4}, {7}, {2}, nil}
@@ -128,6 +129,16 @@ func TestGroupedStatesMatchGeneric(t *testing.T) {
 					row[c] = I(rng.Int63n(groups))
 				case 8:
 					row[c] = F(float64(float32(rng.Float64() * 100)))
+				case 9:
+					m := rng.Int63n(100000) - 50000
+					switch {
+					case round%3 == 2:
+						m = 999999999999999999 - rng.Int63n(1000)
+					case rng.Intn(500) == 0 && round%4 == 0:
+						row[c] = numVal(t, "NaN")
+						continue
+					}
+					row[c] = types.Value{Num: types.NumericFromScaled(m, 2)}
 				}
 			}
 			rows = append(rows, row)

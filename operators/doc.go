@@ -100,6 +100,12 @@
 // AND and OR evaluate later arguments only on the rows still undecided, so
 // guarded errors (CASE WHEN x = 0 THEN 0 ELSE 1/x END) never fire.
 //
+// Numeric kernels (vecnumeric.go) compute over scaled integers in numeric's
+// column forms (types/decimal.go) and decline to the apd path on overflow,
+// NaN or a failing cast. A numeric result may stay in a kernel's form inside
+// the evaluator (aggregate arguments are read so); Eval conforms it to its
+// type's form.
+//
 // # Imports
 //
 // operators imports types, sql/plan, storage and pgerr only. It must not

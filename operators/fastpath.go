@@ -19,6 +19,9 @@ func isIntID(id types.ID) bool { return id == types.Int2 || id == types.Int4 || 
 
 // pickFast returns a vectorized implementation of fn, or nil.
 func pickFast(fn *types.Overload) fastFunc {
+	if f := pickNumericFast(fn); f != nil {
+		return f
+	}
 	if fn == nil || len(fn.Args) != 2 || !fn.Strict {
 		return nil
 	}
@@ -364,6 +367,9 @@ func intArray(t types.Type, vals []int64, valid []bool) arrow.Array {
 
 // fastCast converts whole arrays for casts that cannot fail.
 func fastCast(arr arrow.Array, from, to types.Type) (arrow.Array, bool) {
+	if from.ID == types.Numeric || to.ID == types.Numeric {
+		return numericCast(arr, from, to)
+	}
 	if isIntID(from.ID) && isIntID(to.ID) {
 		_, hi, _ := intRange(to)
 		_, fhi, _ := intRange(from)

@@ -259,6 +259,15 @@ func (k *KeyCol) Encode(arr arrow.Array, t types.Type) error {
 				k.Strs[i] = intervalKey(v)
 			}
 		}
+	case *array.Decimal64, *array.Decimal128, *array.Binary:
+		var buf []byte
+		for i := range n {
+			k.Strs[i] = ""
+			if !k.Null(i) {
+				buf = types.AppendNumericKey(buf[:0], arr, i)
+				k.Strs[i] = string(buf)
+			}
+		}
 	default:
 		if nulls != n {
 			return errKeyArray(arr, t)

@@ -106,6 +106,9 @@ func (v vec) get(t types.Type, i int) types.Value {
 // materialize returns v as an array of n rows of type t.
 func (v vec) materialize(t types.Type, n int) arrow.Array {
 	if v.arr != nil {
+		if t.ID == types.Numeric {
+			return types.ConformNumeric(v.arr, t) // a kernel's form → t's
+		}
 		return v.arr
 	}
 	return repeatValue(t, v.c, n)
@@ -190,6 +193,8 @@ func takeArray(arr arrow.Array, idx []int) arrow.Array {
 		return b.NewArray()
 	case *array.Null:
 		return array.NewNull(len(idx))
+	case *array.Decimal64, *array.Decimal128, *array.Binary:
+		return takeNumeric(arr, idx)
 	}
 	panic(fmt.Sprintf("operators: take on unsupported array %T", arr))
 }
@@ -242,6 +247,8 @@ func appendFrom(b array.Builder, arr arrow.Array, i int) {
 		b.(*array.TimestampBuilder).Append(a.Value(i))
 	case *array.MonthDayNanoInterval:
 		b.(*array.MonthDayNanoIntervalBuilder).Append(a.Value(i))
+	case *array.Decimal64, *array.Decimal128, *array.Binary:
+		appendNumericFrom(b, arr, i)
 	default:
 		panic(fmt.Sprintf("operators: appendFrom on unsupported array %T", arr))
 	}

@@ -114,7 +114,7 @@ func toParquetArray(arr arrow.Array, t types.Type, field arrow.Field, f *types.F
 		}
 		switch bb := b.(type) {
 		case *array.Decimal128Builder:
-			s := arr.(*array.String).Value(i)
+			s := types.NumericString(types.GetValue(arr, t, i).Num)
 			dt := field.Type.(*arrow.Decimal128Type)
 			num, err := decimal128.FromString(s, dt.Precision, dt.Scale)
 			if err != nil {

@@ -18,9 +18,13 @@ import (
 // crash leaves either the old or the new one; segment files it does not
 // name are leftovers of an interrupted commit.
 const (
-	manifestName   = "MANIFEST"
-	manifestTemp   = "MANIFEST.tmp"
-	manifestFormat = 1
+	manifestName = "MANIFEST"
+	manifestTemp = "MANIFEST.tmp"
+	// manifestFormat 2: numeric columns in their Decimal64/Decimal128/
+	// Binary forms (types/decimal.go). Format 1 (read, never written) held
+	// them as text; its segments keep numeric_text in a format-2 manifest
+	// until compaction rewrites them.
+	manifestFormat = 2
 	manifestMagic  = "joind-manifest"
 )
 
@@ -52,6 +56,8 @@ type segmentJSON struct {
 	Size  int64      `json:"size"`
 	CRC   uint32     `json:"crc32c"`
 	Stats []statJSON `json:"stats"`
+	// NumericText: a segment written under format 1 (numeric as text).
+	NumericText bool `json:"numeric_text,omitempty"`
 }
 
 type statJSON struct {
@@ -112,7 +118,7 @@ func (t *tableState) encoded() ([]byte, error) {
 	}
 	for _, s := range t.segs {
 		if s.enc == nil {
-			sj := segmentJSON{ID: s.id, Rows: s.rows, Size: s.size, CRC: s.crc}
+			sj := segmentJSON{ID: s.id, Rows: s.rows, Size: s.size, CRC: s.crc, NumericText: s.numText}
 			for c, st := range s.stats {
 				j := statJSON{Nulls: st.nulls, Has: st.has, Sketch: encodeSketch(mergeSketches(st.sketch.h))}
 				if st.has {
@@ -152,8 +158,8 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 	if _, err := fmt.Sscanf(string(data[:nl]), "%s %d %s %d", &magic, &format, &crcHex, &n); err != nil || magic != manifestMagic {
 		return bad("bad header %q", data[:nl])
 	}
-	if format != manifestFormat {
-		return bad("format %d, this joind reads format %d", format, manifestFormat)
+	if format != 1 && format != manifestFormat {
+		return bad("format %d, this joind reads formats 1 and %d", format, manifestFormat)
 	}
 	body := data[nl+1:]
 	if len(body) != n {
@@ -185,7 +191,7 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 			if len(sj.Stats) != len(t.cols) {
 				return bad("segment %d of table %q has %d column statistics, want %d", sj.ID, tj.Name, len(sj.Stats), len(t.cols))
 			}
-			s := &segment{id: sj.ID, rows: sj.Rows, size: sj.Size, crc: sj.CRC}
+			s := &segment{id: sj.ID, rows: sj.Rows, size: sj.Size, crc: sj.CRC, numText: format == 1 || sj.NumericText}
 			for c, st := range sj.Stats {
 				cs := colStats{nulls: st.Nulls, has: st.Has}
 				if cs.has {

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/types"
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -27,6 +28,10 @@ type segment struct {
 	crc   uint32 // CRC-32C of the whole file
 	stats []colStats
 	enc   []byte // committer only: cached manifest entry
+	// numText: the file holds numeric columns as PostgreSQL's text, as
+	// joind wrote them before manifest format 2; they are converted to
+	// numeric's column forms (types/decimal.go) when read.
+	numText bool
 
 	mu     sync.Mutex
 	recs   []arrow.Record // nil until loaded
@@ -78,7 +83,7 @@ func readSegment(path string, s *segment, cols []ColumnDef) ([]arrow.Record, err
 		return nil, corrupt(path, "%v", err)
 	}
 	defer r.Close()
-	if err := checkSchema(r.Schema(), cols); err != nil {
+	if err := checkSchema(r.Schema(), cols, s.numText); err != nil {
 		return nil, corrupt(path, "%v", err)
 	}
 	var recs []arrow.Record
@@ -89,6 +94,9 @@ func readSegment(path string, s *segment, cols []ColumnDef) ([]arrow.Record, err
 			return nil, corrupt(path, "batch %d: %v", i, err)
 		}
 		rows += rec.NumRows()
+		if s.numText {
+			rec = numericFromText(rec, cols)
+		}
 		recs = append(recs, rec)
 	}
 	if rows != s.rows {
@@ -97,16 +105,32 @@ func readSegment(path string, s *segment, cols []ColumnDef) ([]arrow.Record, err
 	return recs, nil
 }
 
-func checkSchema(sc *arrow.Schema, cols []ColumnDef) error {
+func checkSchema(sc *arrow.Schema, cols []ColumnDef, numText bool) error {
 	if sc.NumFields() != len(cols) {
 		return fmt.Errorf("has %d columns, the table has %d", sc.NumFields(), len(cols))
 	}
 	for i, c := range cols {
+		if numText && c.Type.ID == types.Numeric && arrow.TypeEqual(sc.Field(i).Type, arrow.BinaryTypes.String) {
+			continue
+		}
 		if !arrow.TypeEqual(sc.Field(i).Type, c.Type.ArrowType()) {
 			return fmt.Errorf("column %d has Arrow type %s, want %s", i+1, sc.Field(i).Type, c.Type.ArrowType())
 		}
 	}
 	return nil
+}
+
+// numericFromText converts the text numeric columns of a format-1 batch.
+func numericFromText(rec arrow.Record, cols []ColumnDef) arrow.Record {
+	arrs := rec.Columns()
+	out := make([]arrow.Array, len(arrs))
+	for i, c := range cols {
+		out[i] = arrs[i]
+		if c.Type.ID == types.Numeric {
+			out[i] = types.ConformNumeric(arrs[i], c.Type)
+		}
+	}
+	return array.NewRecord(arrowSchema(cols), out, rec.NumRows())
 }
 
 func arrowSchema(cols []ColumnDef) *arrow.Schema {

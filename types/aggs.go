@@ -93,30 +93,8 @@ func AvgNumeric(sum *apd.Decimal, n int64) (Value, error) {
 // avgScale is divScale(c×10^exp, n) without formatting c: the same
 // select_div_scale arithmetic over base-10000 weights and first digits.
 func avgScale(c uint64, exp int, n int64) int {
-	weight := func(c uint64, exp int) (int, int) {
-		if c == 0 {
-			return 0, 0
-		}
-		var digs [20]byte
-		d := len(digs)
-		for x := c; x > 0; x /= 10 {
-			d--
-			digs[d] = byte(x % 10)
-		}
-		ds := digs[d:]
-		msd := len(ds) + exp - 1
-		w := int(floorDiv(int64(msd), 4))
-		fd := 0
-		for i := 0; i < msd-4*w+1; i++ {
-			fd *= 10
-			if i < len(ds) {
-				fd += int(ds[i])
-			}
-		}
-		return w, fd
-	}
-	w1, f1 := weight(c, exp)
-	w2, f2 := weight(uint64(n), 0)
+	w1, f1 := nbaseWeightScaled(c, exp)
+	w2, f2 := nbaseWeightScaled(uint64(n), 0)
 	qweight := w1 - w2
 	if f1 <= f2 {
 		qweight--

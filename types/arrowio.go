@@ -5,7 +5,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/cockroachdb/apd/v3"
 )
 
 // GetValue reads row i of arr as a Value of type t. arr must have t's Arrow
@@ -35,15 +34,13 @@ func GetValue(arr arrow.Array, t Type, i int) Value {
 	case *array.MonthDayNanoInterval:
 		v := a.Value(i)
 		return Value{Iv: IntervalValue{Months: v.Months, Days: v.Days, Micros: v.Nanoseconds / 1000}}
+	case *array.Decimal64, *array.Decimal128, *array.Binary:
+		return Value{Num: getNumeric(arr, i)}
 	case *array.String:
-		s := a.Value(i)
 		if t.ID == Numeric {
-			d, _, err := apd.NewFromString(s)
-			if err != nil {
-				panic(fmt.Sprintf("types: corrupt numeric %q in column: %v", s, err))
-			}
-			return Value{Num: d}
+			return Value{Num: getNumeric(arr, i)} // a segment of manifest format 1
 		}
+		s := a.Value(i)
 		// Copy: the array's buffer must not be pinned by long-lived values.
 		return Value{S: string([]byte(s))}
 	}
@@ -75,9 +72,11 @@ func AppendValue(b array.Builder, t Type, v Value) {
 		bb.Append(arrow.Timestamp(v.I))
 	case *array.MonthDayNanoIntervalBuilder:
 		bb.Append(arrow.MonthDayNanoInterval{Months: v.Iv.Months, Days: v.Iv.Days, Nanoseconds: v.Iv.Micros * 1000})
+	case *array.Decimal64Builder, *array.Decimal128Builder, *array.BinaryBuilder:
+		appendNumericTo(b, v.Num)
 	case *array.StringBuilder:
 		if t.ID == Numeric {
-			bb.Append(v.Num.Text('f'))
+			appendNumericTo(b, v.Num)
 			return
 		}
 		bb.Append(v.S)

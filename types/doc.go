@@ -8,6 +8,10 @@
 // agrees on one definition of what a value is and how it behaves; the
 // behavioural oracle is PostgreSQL 15 and the tests' golden files come from it.
 //
+// Numeric columns are Arrow Decimal64/Decimal128 (numeric(p,s), p ≤ 18 /
+// p ≤ 38) or an exact binary form (unconstrained numeric); decimal.go says
+// why and how.
+//
 // It is a leaf package: it may import only the standard library, arrow-go,
 // cockroachdb/apd and joind's pgerr. It must never import the binder,
 // planner, operators, storage, wire or engine.

@@ -134,7 +134,7 @@ func (t Type) Size() int16 {
 // ArrowType is the Arrow type of a column of t. Storage and operators use it:
 //
 //	bool→Boolean, int2/4/8→Int16/32/64, float4/8→Float32/64,
-//	numeric→String (canonical PostgreSQL text, exact), text/varchar/char→String,
+//	numeric→Decimal64/Decimal128/Binary by typmod (decimal.go), text/varchar/char→String,
 //	date→Date32 (days since 1970-01-01), timestamp→Timestamp(µs, no zone),
 //	timestamptz→Timestamp(µs, zone "UTC"): the same physical layout as
 //	timestamp (so every *array.Timestamp code path reads both), marked as an
@@ -163,6 +163,8 @@ func (t Type) ArrowType() arrow.DataType {
 		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
 	case Interval:
 		return arrow.FixedWidthTypes.MonthDayNanoInterval
+	case Numeric:
+		return numericArrowType(t.Typmod)
 	}
 	return arrow.BinaryTypes.String
 }

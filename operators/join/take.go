@@ -31,6 +31,8 @@ func take(arr arrow.Array, t types.Type, idx []int32) arrow.Array {
 		return takeFixed(a, idx, a.Date32Values())
 	case *array.Timestamp:
 		return takeFixed(a, idx, a.TimestampValues())
+	case *array.Decimal64:
+		return takeFixed(a, idx, a.Values())
 	case *array.String:
 		if out := takeString(a, idx); out != nil {
 			return out
