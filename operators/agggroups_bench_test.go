@@ -21,12 +21,16 @@ func BenchmarkGroupKeys(b *testing.B) {
 		rng := rand.New(rand.NewSource(1))
 		ib := array.NewInt64Builder(memory.DefaultAllocator)
 		sb := array.NewStringBuilder(memory.DefaultAllocator)
+		hb, lb := array.NewInt32Builder(memory.DefaultAllocator), array.NewInt32Builder(memory.DefaultAllocator)
 		for i := 0; i < n*16; i++ {
 			k := rng.Intn(groups)
 			ib.Append(int64(k))
 			sb.Append("row-" + strconv.Itoa(k))
+			hb.Append(int32(k / 1000))
+			lb.Append(int32(k % 1000))
 		}
 		ints, strs := ib.NewArray(), sb.NewArray()
+		his, los := hb.NewArray(), lb.NewArray()
 		for _, sh := range []struct {
 			name string
 			ts   []types.Type
@@ -35,6 +39,8 @@ func BenchmarkGroupKeys(b *testing.B) {
 			{"int8", []types.Type{types.Int8Type}, []arrow.Array{ints}},
 			{"text", []types.Type{types.TextType}, []arrow.Array{strs}},
 			{"int8+text", []types.Type{types.Int8Type, types.TextType}, []arrow.Array{ints, strs}},
+			{"int4+int4", []types.Type{types.Int4Type, types.Int4Type}, []arrow.Array{his, los}},
+			{"text+text", []types.Type{types.TextType, types.TextType}, []arrow.Array{strs, strs}},
 		} {
 			b.Run(fmt.Sprintf("%s/groups=%d", sh.name, groups), func(b *testing.B) {
 				slices := make([][]arrow.Array, 16)
