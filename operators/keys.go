@@ -32,10 +32,12 @@ import (
 //     day as 24 hours, as 16 bytes (whole days, then nanoseconds in the
 //     day), so '1 mon' = '30 days' = '720 hours'.
 //
-// A column encodes into a KeyCol; a row of several columns into bytes
-// (AppendKeyRow) where NULL is a marker equal only to NULL, which is what
-// grouping and IS NOT DISTINCT FROM need. Keys hash with the one hash
-// family of package hashtable (KeyCol.Hash, HashKeys).
+// A column encodes into a KeyCol, which joins, grouping, DISTINCT and set
+// operations hash and compare column by column (the key layouts below);
+// a row of several columns can also encode into bytes (AppendKeyRow, for
+// DISTINCT aggregates' per-group sets) where NULL is a marker equal only
+// to NULL. Keys hash with the one hash family of package hashtable
+// (KeyCol.Hash, HashKeys).
 
 // IntKey reports whether keys of type t encode as one int64 each (KeyCol.
 // Ints); the other types encode as byte strings (KeyCol.Strs).
