@@ -46,6 +46,10 @@ type groupCol struct {
 	vals []types.Value
 }
 
+// nullInt is the key a NULL group stores in ints (any value: equal keys
+// are confirmed with the NULL flags).
+const nullInt = -0x3c6ef372fe94f82b
+
 // keyIsValue reports whether a key of type t is its value: the group's
 // output needs nothing but the key.
 func keyIsValue(t types.Type) bool {
@@ -103,17 +107,22 @@ func (gc *groupCol) confirm(kc *KeyCol, res []uint32, keep []bool) {
 		}
 		return
 	}
+	// A NULL group's key is the placeholder (nullInt, ""), so its NULL flag
+	// is read only for rows equal to the placeholder: one memory access
+	// per row and column.
 	nulls := gc.nulls
 	if gc.isInt {
 		ints, vals := gc.ints, kc.Ints[:len(res)]
 		for i, g := range res {
-			keep[i] = keep[i] && !nulls[g] && ints[g] == vals[i]
+			v := vals[i]
+			keep[i] = keep[i] && ints[g] == v && (v != nullInt || !nulls[g])
 		}
 		return
 	}
 	strs, vals := gc.strs, kc.Strs[:len(res)]
 	for i, g := range res {
-		keep[i] = keep[i] && !nulls[g] && strs[g] == vals[i]
+		v := vals[i]
+		keep[i] = keep[i] && strs[g] == v && (len(v) != 0 || !nulls[g])
 	}
 }
 
@@ -163,7 +172,7 @@ func (k *colKeys) addRow(arrs []arrow.Array, i int) {
 		gc.nulls = append(gc.nulls, null)
 		switch {
 		case gc.isInt:
-			v := int64(0)
+			v := int64(nullInt)
 			if !null {
 				v = kc.Ints[i]
 			}

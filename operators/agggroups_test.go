@@ -17,7 +17,7 @@ import (
 // groups onto the first's (new groups appended in its order).
 func TestGroupKeysAgainstModel(t *testing.T) {
 	pick := func(rng *rand.Rand, vs []string) string { return vs[rng.Intn(len(vs))] }
-	ints := []string{"1", "2", "-3", "1000000000000", "NULL", "0"}
+	ints := []string{"1", "2", "-3", "1000000000000", "NULL", "0", "-4354685564936845355"} // the last is colKeys' NULL placeholder
 	texts := []string{"a", "b", "", "a ", "NULL", "longer text value"}
 	nums := []string{"1", "1.0", "1.00", "-0", "0.00", "2.5", "2.50", "NULL", "NaN"}
 	floats := []string{"0", "-0", "NaN", "1.5", "NULL", "Infinity"}
@@ -39,6 +39,7 @@ func TestGroupKeysAgainstModel(t *testing.T) {
 		{[]types.Type{types.TextType}, [][]string{texts}},
 		{[]types.Type{types.NumericType}, [][]string{nums}},
 		{[]types.Type{types.TextType, types.Int8Type, types.NumericType}, [][]string{texts, ints, nums}},
+		{[]types.Type{types.Int8Type, types.TextType}, [][]string{ints, texts}},
 		{[]types.Type{types.Int4Type, types.Int4Type}, [][]string{{"1", "2", "NULL"}, {"1", "-3", "NULL", "0"}}},
 		{[]types.Type{types.TextType, types.TextType}, [][]string{texts, texts}},
 		{[]types.Type{types.Float8Type, types.CharOf(3), types.IntervalType}, [][]string{floats, chars, ivs}},
