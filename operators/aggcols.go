@@ -224,6 +224,9 @@ func (k *colKeys) absorb(src groupKeys) []int32 {
 	m := make([]int32, s.n)
 	cand := make([]uint32, s.n)
 	k.tab.Lookup(int64s(s.hashes), nil, cand)
+	if err := k.tab.Reserve(s.n); err != nil {
+		panic(err) // unreachable: group ids stay below 2^31
+	}
 	gm := &groupMatcher{k: k, src: s}
 	for i := range m {
 		if g := cand[i]; g != hashtable.NotFound && k.sameGroup(g, s, uint32(i)) {

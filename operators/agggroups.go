@@ -142,6 +142,9 @@ func (k *intKeys) assign(arrs []arrow.Array, n int, gids []int32) {
 func (k *intKeys) absorb(src groupKeys) []int32 {
 	s := src.(*intKeys)
 	m := make([]int32, len(s.keys))
+	if err := k.tab.Reserve(len(s.keys)); err != nil {
+		panic(err) // unreachable: group ids stay below 2^31
+	}
 	known := lookupAll(k.tab, s.keys)
 	for i, v := range s.keys {
 		switch {
