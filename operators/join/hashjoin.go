@@ -545,6 +545,7 @@ type stream struct {
 
 	// emitting
 	hit         []bool // fast path: probe row has a match
+	packed      keyCol // fast path: the batch's packed keys
 	pendingRows int64  // fast path: rows counted but not yet emitted
 
 	summary   Summary
@@ -587,8 +588,8 @@ func (s *stream) Next() (arrow.Record, error) {
 				if err != nil {
 					return nil, err
 				}
-				if ix, ok := s.build.idx.(intIndex); ok && s.j.fast {
-					out, err := s.fastBatch(ix, rec)
+				if ix, pk, ok := fastIndex(s.build.idx); ok && s.j.fast {
+					out, err := s.fastBatch(ix, pk, rec)
 					if err != nil || out != nil {
 						return out, err
 					}
