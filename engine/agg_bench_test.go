@@ -182,6 +182,20 @@ func BenchmarkAggGroupText1M(b *testing.B) {
 		func(n int64) int { return int(rows(n)) }, "row-4321", func(int64) string { return "(row-4321,1)" })
 }
 
+// The many-group benchmarks of issue 12: 1M groups on two integer columns
+// and on (int, text).
+func BenchmarkAggGroupTwoInts1M(b *testing.B) {
+	rows := func(n int64) int64 { return min(n, 1_000_000) }
+	benchAgg(b, "SELECT id / 1000 * 1000 + n, count(*) FROM lt WHERE id < 1000000 GROUP BY id / 1000, n",
+		func(n int64) int { return int(rows(n)) }, "4321", func(int64) string { return "(4321,1)" })
+}
+
+func BenchmarkAggGroupIntText1M(b *testing.B) {
+	rows := func(n int64) int64 { return min(n, 1_000_000) }
+	benchAgg(b, "SELECT s, g, count(*) FROM lt WHERE id < 1000000 GROUP BY g, s",
+		func(n int64) int { return int(rows(n)) }, "row-4321", func(int64) string { return "(row-4321,21,1)" })
+}
+
 func BenchmarkAggAvgUngrouped(b *testing.B) {
 	benchAgg(b, "SELECT avg(n), avg(amount) FROM lt",
 		func(int64) int { return 1 }, "", func(n int64) string {

@@ -3,7 +3,9 @@ package operators
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"strings"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -30,10 +32,12 @@ import (
 //     day as 24 hours, as 16 bytes (whole days, then nanoseconds in the
 //     day), so '1 mon' = '30 days' = '720 hours'.
 //
-// A column encodes into a KeyCol; a row of several columns into bytes
-// (AppendKeyRow) where NULL is a marker equal only to NULL, which is what
-// grouping and IS NOT DISTINCT FROM need. Keys hash with the one hash
-// family of package hashtable (KeyCol.Hash, HashKeys).
+// A column encodes into a KeyCol, which joins, grouping, DISTINCT and set
+// operations hash and compare column by column (the key layouts below);
+// a row of several columns can also encode into bytes (AppendKeyRow, for
+// DISTINCT aggregates' per-group sets) where NULL is a marker equal only
+// to NULL. Keys hash with the one hash family of package hashtable
+// (KeyCol.Hash, HashKeys).
 
 // IntKey reports whether keys of type t encode as one int64 each (KeyCol.
 // Ints); the other types encode as byte strings (KeyCol.Strs).
@@ -397,4 +401,149 @@ func encodeBatch(arrs []arrow.Array, ts []types.Type, ks []KeyCol) []KeyCol {
 		}
 	}
 	return ks
+}
+
+// Key layouts. A hash table over keys of several columns, or of one column
+// that is not an int64, needs neither a per-row byte encoding nor a copy of
+// the keys: the columns are hashed one after the other into one hash per
+// row (HashKeys), the table holds the hash, and candidates are confirmed
+// column by column (EqualRows) against the key columns the table was built
+// from. When every column is fixed-width and the build side's values span
+// few enough bits, the columns instead pack into one int64 (KeyPacker) that
+// is the key itself: exact, so no confirmation, and dense when the values
+// are.
+
+// KeyPacker packs fixed-width key columns (KeyCol.Ints) into one int64 per
+// row: the mixed-radix number of the values' offsets from the build side's
+// minimum of each column. Equal rows pack equal, different rows different;
+// a row outside the build side's ranges packs to -1, which no build row
+// packs to.
+type KeyPacker struct {
+	lo   []int64
+	span []uint64 // values per column: max-lo+1
+}
+
+// NewKeyPacker returns the packer for the key columns cols of ks over its
+// first n rows (rows with a NULL in any of cols are ignored), or false when
+// a column is not fixed-width or the product of the spans passes 2^62.
+func NewKeyPacker(ks []KeyCol, cols []int, n int) (*KeyPacker, bool) {
+	p := &KeyPacker{lo: make([]int64, len(cols)), span: make([]uint64, len(cols))}
+	total := uint64(1)
+	for i, c := range cols {
+		k := &ks[c]
+		if k.Ints == nil {
+			return nil, false
+		}
+		lo, hi, any := int64(math.MaxInt64), int64(math.MinInt64), false
+		for r, v := range k.Ints[:n] {
+			if anyNullAt(ks, cols, r) {
+				continue
+			}
+			lo, hi, any = min(lo, v), max(hi, v), true
+		}
+		if !any {
+			lo, hi = 0, 0
+		}
+		span := uint64(hi-lo) + 1
+		if span == 0 || span > 1<<62 {
+			return nil, false
+		}
+		hiP, loP := bits.Mul64(total, span)
+		if hiP != 0 || loP > 1<<62 {
+			return nil, false
+		}
+		total = loP
+		p.lo[i], p.span[i] = lo, span
+	}
+	return p, true
+}
+
+func anyNullAt(ks []KeyCol, cols []int, r int) bool {
+	for _, c := range cols {
+		if ks[c].Null(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Pack packs the columns cols of ks over n rows into dst (reused when large
+// enough) and returns it with the rows' NULLs (a row is NULL when any of
+// its columns is; nil when none is), in a KeyCol of Ints.
+func (p *KeyPacker) Pack(ks []KeyCol, cols []int, n int, dst *KeyCol) {
+	dst.ints = grow(dst.ints, n)
+	out := dst.ints[:n]
+	dst.Ints, dst.Strs, dst.Nulls = out, nil, nil
+	// Column by column; a row out of range gets bit 63 (sticky under the
+	// mixed-radix steps because every partial result stays below 2^62).
+	const bad = uint64(1) << 63
+	u := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(out))), n)
+	for i, c := range cols {
+		vals := ks[c].Ints[:n]
+		lo, span := p.lo[i], p.span[i]
+		if i == 0 {
+			for r, v := range vals {
+				d := uint64(v - lo)
+				if d >= span {
+					d = bad
+				}
+				u[r] = d
+			}
+			continue
+		}
+		for r, v := range vals {
+			d := uint64(v - lo)
+			acc := u[r]
+			if d >= span || acc&bad != 0 {
+				u[r] = bad
+				continue
+			}
+			u[r] = acc*span + d
+		}
+	}
+	for r, v := range u {
+		if v&bad != 0 {
+			u[r] = ^uint64(0) // -1
+		}
+	}
+	for _, c := range cols {
+		if ks[c].Nulls == nil {
+			continue
+		}
+		if dst.Nulls == nil {
+			dst.nulls = grow(dst.nulls, n)
+			dst.Nulls = dst.nulls[:n]
+			clear(dst.Nulls)
+		}
+		for r, null := range ks[c].Nulls[:n] {
+			dst.Nulls[r] = dst.Nulls[r] || null
+		}
+	}
+}
+
+// EqualRows clears keep[i] unless row a[i] of k equals row b[i] of o, a
+// NULL equal to a NULL only (callers drop the rows whose NULLs never
+// match). Both columns come from the same key type family.
+func (k *KeyCol) EqualRows(a []int32, o *KeyCol, b []int32, keep []bool) {
+	keep = keep[:len(a)]
+	b = b[:len(a)]
+	if k.Nulls != nil || o.Nulls != nil {
+		for i, p := range a {
+			r := b[i]
+			kn, on := k.Null(int(p)), o.Null(int(r))
+			keep[i] = keep[i] && kn == on && (kn || k.Equal(int(p), o, int(r)))
+		}
+		return
+	}
+	if k.Ints != nil {
+		ki, oi := k.Ints, o.Ints
+		for i, p := range a {
+			keep[i] = keep[i] && ki[p] == oi[b[i]]
+		}
+		return
+	}
+	ks, os := k.Strs, o.Strs
+	for i, p := range a {
+		keep[i] = keep[i] && ks[p] == os[b[i]]
+	}
 }

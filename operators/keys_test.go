@@ -192,3 +192,69 @@ func TestNumericKeyFastPath(t *testing.T) {
 		t.Error("floatKey does not fold -0 and NaN")
 	}
 }
+
+// KeyPacker: equal rows pack equal, different rows differently, rows
+// outside the build's ranges to -1, NULL rows are flagged; spans whose
+// product passes 2^62 (or a column that is not fixed-width) do not pack.
+func TestKeyPacker(t *testing.T) {
+	enc := func(typ types.Type, vals ...string) KeyCol {
+		k, err := EncodeKeys(keyArr(t, typ, vals...), typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	build := []KeyCol{
+		enc(types.Int4Type, "1", "2", "-3", "NULL", "2", "7"),
+		enc(types.Int8Type, "10", "10", "11", "99999999999", "12", "10"),
+	}
+	p, ok := NewKeyPacker(build, []int{0, 1}, 6)
+	if !ok {
+		t.Fatal("small spans did not pack")
+	}
+	var out KeyCol
+	p.Pack(build, []int{0, 1}, 6, &out)
+	if out.Nulls == nil || !out.Nulls[3] || out.Nulls[0] {
+		t.Fatalf("NULL flags %v", out.Nulls)
+	}
+	packed := append([]int64(nil), out.Ints...)
+	seen := map[int64]int{}
+	for r, v := range packed {
+		if r == 3 {
+			continue
+		}
+		if v < 0 {
+			t.Fatalf("build row %d packed to %d", r, v)
+		}
+		if o, dup := seen[v]; dup {
+			t.Fatalf("rows %d and %d pack equal", o, r)
+		}
+		seen[v] = r
+	}
+	probe := []KeyCol{
+		enc(types.Int8Type, "2", "8", "-4", "1", "7", "-3"),
+		enc(types.Int2Type, "10", "10", "10", "9", "10", "11"),
+	}
+	p.Pack(probe, []int{0, 1}, 6, &out)
+	// probe row -> the build row of the same pair, or -1: out of range
+	want := []int{1, -1, -1, -1, 5, 2}
+	for r, v := range out.Ints {
+		switch {
+		case want[r] < 0 && v != -1:
+			t.Fatalf("probe row %d out of range packed to %d, want -1", r, v)
+		case want[r] >= 0 && v != packed[want[r]]:
+			t.Fatalf("probe row %d packed to %d, not build row %d's %d", r, v, want[r], packed[want[r]])
+		}
+	}
+	wide := []KeyCol{enc(types.Int8Type, "0", "9223372036854775807"), enc(types.Int8Type, "0", "1")}
+	if _, ok := NewKeyPacker(wide, []int{0, 1}, 2); ok {
+		t.Fatal("a span past 2^62 packed")
+	}
+	mid := []KeyCol{enc(types.Int8Type, "0", "4294967295"), enc(types.Int8Type, "0", "2147483647")}
+	if _, ok := NewKeyPacker(mid, []int{0, 1}, 2); ok {
+		t.Fatal("spans whose product passes 2^62 packed")
+	}
+	if _, ok := NewKeyPacker([]KeyCol{enc(types.TextType, "a")}, []int{0}, 1); ok {
+		t.Fatal("a text column packed")
+	}
+}

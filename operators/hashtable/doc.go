@@ -8,9 +8,10 @@
 //
 //   - A join on a single int-like key builds an Int64Table with duplicate
 //     lists (Append, Finish), then probes it (Probe, Contains). Joins on
-//     other keys chain build rows by the same hash family (package join's
-//     chainIndex: built in two cheap passes, which matters more there
-//     than probe speed).
+//     several fixed-width columns pack them into one int64 key first; joins
+//     on other keys build the table on the rows' 64-bit hashes, so the
+//     duplicate lists hold candidates that package join confirms column by
+//     column.
 //   - Hash aggregation keeps an Int64Table as a map from a group key to a
 //     dense group id (groups.go): Lookup runs the probe kernel over a
 //     batch, FindOrAdd adds the keys it did not find; keys of other shapes

@@ -93,3 +93,32 @@ func TestLookupAfterFindOrAdd(t *testing.T) {
 	}
 	ForcePortable(false)
 }
+
+// Reserve sizes the table once: the keys it made room for are added
+// without growing, and every key stays found across the regrowth.
+func TestReserve(t *testing.T) {
+	tab := NewInt64(16)
+	for i := range 100 {
+		tab.FindOrAdd(int64(i*7919), uint32(i))
+	}
+	if err := tab.Reserve(100_000); err != nil {
+		t.Fatal(err)
+	}
+	groups := tab.Groups()
+	for i := 100; i < 100_100; i++ {
+		if id, added := tab.FindOrAdd(int64(i*7919), uint32(i)); !added || id != uint32(i) {
+			t.Fatalf("key %d: id %d added %v", i, id, added)
+		}
+	}
+	if tab.Groups() != groups {
+		t.Fatalf("grew from %d to %d groups after Reserve", groups, tab.Groups())
+	}
+	for i := range 100_100 {
+		if id, added := tab.FindOrAdd(int64(i*7919), 0); added || id != uint32(i) {
+			t.Fatalf("key %d: id %d added %v", i, id, added)
+		}
+	}
+	if err := tab.Reserve(10); err != nil || tab.Groups() != groups {
+		t.Fatalf("a reserve that fits changed the table (%v, %d groups)", err, tab.Groups())
+	}
+}

@@ -288,8 +288,20 @@ func (t *Int64Table) addDup(grp *group, s uint64, r uint32) {
 
 // grow doubles the group array and reinserts every slot. Keys are distinct,
 // so reinsertion only looks for the first empty slot.
-func (t *Int64Table) grow() error {
-	lg := t.logGroups + 1
+func (t *Int64Table) grow() error { return t.growTo(t.logGroups + 1) }
+
+// Reserve grows the table at once so that n more distinct keys fit without
+// growing (a merge of n keys rehashes once, not once per doubling).
+func (t *Int64Table) Reserve(n int) error {
+	lg := logGroupsFor(int(t.used) + n)
+	if lg <= t.logGroups || (t.used+uint64(n))*8 <= uint64(len(t.view.groups))*groupSlots*7 {
+		return nil
+	}
+	return t.growTo(min(lg, maxLogGroups))
+}
+
+// growTo moves every slot into a group array of 2^lg groups.
+func (t *Int64Table) growTo(lg int) error {
 	if lg > maxLogGroups {
 		return pgerr.New(pgerr.ProgramLimitExceeded, "hash table too large: more than 2^%d groups", maxLogGroups)
 	}

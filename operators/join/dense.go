@@ -298,6 +298,7 @@ func (ix *denseIndex) bytes() int64 {
 }
 
 // forceIndex, set by tests only, overrides the index choice: "swiss" for a
-// single int key even where a dense index fits, "chain" for the chained
-// index on every key ("" = choose).
+// single int key even where a dense index fits (and under packed keys),
+// "chain" for the chained index and "hashed" for the hashed key layout on
+// every key of several columns or another type ("" = choose).
 var forceIndex string

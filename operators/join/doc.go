@@ -39,15 +39,19 @@
 //
 // # Indexes and the fast path
 //
-//	key                                index (table.go, dense.go, tuple.go)
+//	key                                index (table.go, dense.go, layout.go, tuple.go)
 //	one int-like key, span <= 32/row   dense: bitmap + popcount ranks, a bit test per probe
 //	one int-like key, wider            Swiss table (package hashtable) + a blocked Bloom
 //	                                   filter for big tables, dropped when most keys pass
-//	anything else                      chain: buckets by the keys' 64-bit hash,
-//	                                   candidates compared column by column
+//	fixed-width keys whose build       packed: one int64 per row (mixed radix over the
+//	ranges multiply to <= 2^62         build's ranges), then dense or Swiss as above
+//	anything else (text, numeric,      hashed: Swiss table on the per-column-combined
+//	wide keys, IS NOT DISTINCT FROM)   hash, candidates confirmed column by column
+//	NULL-aware side indexes            chain: buckets by the keys' hash
 //
-// Keys are in the not-distinct encoding of operators/keys.go and hash with
-// the one hash family of package hashtable, as in aggregation.
+// Keys are in the not-distinct encoding of operators/keys.go (never encoded
+// per row into bytes) and hash with the one hash family of package
+// hashtable, as in aggregation.
 //
 // A consumer narrows the join to the columns it reads (operators.Narrower).
 // An inner join left with no output columns, or a RightSemi/RightAnti one

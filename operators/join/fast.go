@@ -92,12 +92,18 @@ func identity(n int) []int32 {
 
 // fastEligible reports whether the join can take the int-key fast path
 // (decided at construction; the index is checked when the build is done).
+//
+// Keys of several fixed-width columns take it when the build packs them
+// (layout.go), except under NOT IN, whose NULLs in single columns the
+// packed key cannot express.
 func (j *HashJoin) fastEligible() bool {
-	if j.nested || len(j.allCols) != 1 || j.nullsEq[0] || j.residual != nil {
+	if j.nested || j.residual != nil || len(j.allCols) > 1 && j.na != naNone {
 		return false
 	}
-	if !operators.IntKey(j.spec.LeftKeys[0].Type()) || !operators.IntKey(j.spec.RightKeys[0].Type()) {
-		return false
+	for i := range j.allCols {
+		if j.nullsEq[i] || !operators.IntKey(j.spec.LeftKeys[i].Type()) || !operators.IntKey(j.spec.RightKeys[i].Type()) {
+			return false
+		}
 	}
 	switch j.kind {
 	case kInner:
@@ -108,9 +114,21 @@ func (j *HashJoin) fastEligible() bool {
 	return false
 }
 
+// fastIndex is the index the fast path asks: the build's index over one
+// int64 key, or the one under packed keys (pk non-nil). ok is false for
+// the other indexes.
+func fastIndex(ix index) (fi intIndex, pk *packedIndex, ok bool) {
+	if p, isPacked := ix.(*packedIndex); isPacked {
+		fi, ok = p.inner.(intIndex)
+		return fi, p, ok
+	}
+	fi, ok = ix.(intIndex)
+	return fi, nil, ok
+}
+
 // fastBatch joins one probe batch on the fast path. It returns the output
 // rows as a batch, or nil when there are none.
-func (s *stream) fastBatch(ix intIndex, rec arrow.Record) (arrow.Record, error) {
+func (s *stream) fastBatch(ix intIndex, pk *packedIndex, rec arrow.Record) (arrow.Record, error) {
 	j := s.j
 	kb, err := j.rightKeys.eval(s.ctx, rec)
 	if err != nil {
@@ -118,6 +136,10 @@ func (s *stream) fastBatch(ix intIndex, rec arrow.Record) (arrow.Record, error) 
 	}
 	n := kb.n
 	k := &kb.cols[0]
+	if pk != nil {
+		pk.p.Pack(kb.cols, pk.cols, n, &s.packed)
+		k = &s.packed
+	}
 	var sel []int32 // nil: every row has a key
 	if k.Nulls != nil {
 		if s.selBuf == nil {

@@ -103,7 +103,7 @@ func TestJoinWithoutOutputColumns(t *testing.T) {
 	}
 	sets = append(sets, [2][][]types.Value{nil, genRows(rng, 5)}, [2][][]types.Value{genRows(rng, 5), nil},
 		[2][][]types.Value{genRows(rng, 5), {nulls3, nulls3}})
-	for _, force := range []string{"", "swiss", "chain"} {
+	for _, force := range []string{"", "swiss", "chain", "hashed"} {
 		forceIndex = force
 		for _, c := range allCases() {
 			for si, d := range sets {
@@ -228,7 +228,7 @@ func TestTakeAgainstValues(t *testing.T) {
 // reference's rows projected onto them, for every configuration and index.
 func TestNarrowAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewSource(9))
-	for _, force := range []string{"", "swiss", "chain"} {
+	for _, force := range []string{"", "swiss", "chain", "hashed"} {
 		forceIndex = force
 		for _, c := range allCases() {
 			for trial := 0; trial < 4; trial++ {

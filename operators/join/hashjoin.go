@@ -374,7 +374,7 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 	switch {
 	case j.nested:
 		b.idx = &listIndex{n: n}
-	case len(j.allCols) == 1 && !j.nullsEq[0] && b.keys.cols[0].Ints != nil && forceIndex != "chain":
+	case len(j.allCols) == 1 && !j.nullsEq[0] && b.keys.cols[0].Ints != nil && forceIndex != "chain" && forceIndex != "hashed":
 		k := &b.keys.cols[0]
 		if lo, span, ok := denseSpan(k.Ints, k.Nulls); ok && forceIndex != "swiss" {
 			b.idx = newDenseIndex(k.Ints, k.Nulls, lo, span)
@@ -386,16 +386,18 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 		}
 		b.idx = si
 	default:
-		var rows []int32
-		for r := 0; r < n; r++ {
-			if !b.keys.anyNull(j.allCols, j.nullsEq, r) {
-				rows = append(rows, int32(r))
+		var rows []int32 // the rows whose NULLs may match; nil = all
+		if b.keys.mayBeNull(j.allCols) {
+			rows = []int32{}
+			for r := 0; r < n; r++ {
+				if !b.keys.anyNull(j.allCols, j.nullsEq, r) {
+					rows = append(rows, int32(r))
+				}
 			}
 		}
-		if rows == nil {
-			rows = []int32{}
+		if b.idx, err = newKeyLayoutIndex(b.keys, j.allCols, j.nullsEq, rows); err != nil {
+			return nil, err
 		}
-		b.idx = newKeyIndex(b.keys, j.allCols, rows)
 	}
 	if err := j.account(b.idx.bytes()); err != nil {
 		return nil, err
@@ -543,6 +545,7 @@ type stream struct {
 
 	// emitting
 	hit         []bool // fast path: probe row has a match
+	packed      keyCol // fast path: the batch's packed keys
 	pendingRows int64  // fast path: rows counted but not yet emitted
 
 	summary   Summary
@@ -585,8 +588,8 @@ func (s *stream) Next() (arrow.Record, error) {
 				if err != nil {
 					return nil, err
 				}
-				if ix, ok := s.build.idx.(intIndex); ok && s.j.fast {
-					out, err := s.fastBatch(ix, rec)
+				if ix, pk, ok := fastIndex(s.build.idx); ok && s.j.fast {
+					out, err := s.fastBatch(ix, pk, rec)
 					if err != nil || out != nil {
 						return out, err
 					}

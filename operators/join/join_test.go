@@ -408,24 +408,28 @@ func TestJoinMatrixAgainstReference(t *testing.T) {
 	)
 	cases := allCases()
 	n := 0
-	for _, c := range cases {
-		for _, d := range sets {
-			want := reference(c, d.L, d.R)
-			for _, parts := range []int{1, 2, 8} {
-				for _, size := range []int{2, 1024} {
-					env := &operators.Env{BatchSize: size}
-					op, err := newHashJoin(newMem(lc, d.L, parts, size), newMem(rc, d.R, parts, size), c.spec(), env)
-					if err != nil {
-						t.Fatalf("%v: %v", c, err)
+	defer func() { forceIndex = "" }()
+	for _, force := range []string{"", "hashed"} {
+		forceIndex = force
+		for _, c := range cases {
+			for _, d := range sets {
+				want := reference(c, d.L, d.R)
+				for _, parts := range []int{1, 2, 8} {
+					for _, size := range []int{2, 1024} {
+						env := &operators.Env{BatchSize: size}
+						op, err := newHashJoin(newMem(lc, d.L, parts, size), newMem(rc, d.R, parts, size), c.spec(), env)
+						if err != nil {
+							t.Fatalf("%v: %v", c, err)
+						}
+						got, err := run(t, op)
+						if err != nil {
+							t.Fatalf("%v %s parts=%d: %v", c, d.name, parts, err)
+						}
+						if !slices.Equal(got, want) {
+							t.Fatalf("index %q, %v on %s, %d partitions, batch %d:\n got %v\nwant %v\nL=%v\nR=%v\n%s", force, c, d.name, parts, size, got, want, d.L, d.R, op.(*HashJoin).Explain())
+						}
+						n++
 					}
-					got, err := run(t, op)
-					if err != nil {
-						t.Fatalf("%v %s parts=%d: %v", c, d.name, parts, err)
-					}
-					if !slices.Equal(got, want) {
-						t.Fatalf("%v on %s, %d partitions, batch %d:\n got %v\nwant %v\nL=%v\nR=%v\n%s", c, d.name, parts, size, got, want, d.L, d.R, op.(*HashJoin).Explain())
-					}
-					n++
 				}
 			}
 		}
@@ -490,7 +494,7 @@ func TestExplain(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := op.(*HashJoin).Explain()
-	for _, want := range []string{"type=LeftAnti", "mode=CollectLeft", "build=left", "lk = rk", "lk2 = rk2", "residual=(lv < rv)", "null-aware=per build row (correlated)", "value-keys=1 scope-keys=1", "kernel=hash-chain"} {
+	for _, want := range []string{"type=LeftAnti", "mode=CollectLeft", "build=left", "lk = rk", "lk2 = rk2", "residual=(lv < rv)", "null-aware=per build row (correlated)", "value-keys=1 scope-keys=1", "kernel=swiss-hash/"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("Explain() = %q, missing %q", got, want)
 		}

@@ -345,7 +345,8 @@ func (j *HashJoin) Explain() string {
 }
 
 // KernelName is the index the build side uses (or will use): the Swiss
-// table's kernel for one int-like key, the hash chains otherwise.
+// table's kernel for one int-like key, else the hashed layout until the
+// build has chosen (packed keys when they fit).
 func (j *HashJoin) KernelName() string {
 	if k, ok := j.kernel.Load().(string); ok {
 		return k
@@ -356,5 +357,5 @@ func (j *HashJoin) KernelName() string {
 	case len(j.allCols) == 1 && !j.nullsEq[0] && operators.IntKey(j.spec.LeftKeys[0].Type()):
 		return "swiss-int64/" + hashtable.KernelName()
 	}
-	return "hash-chain"
+	return "swiss-hash/" + hashtable.KernelName()
 }

@@ -7,8 +7,9 @@ import (
 // index finds build rows for probe rows. Everything that looks up build rows
 // goes through it, so the table behind a join is a one-file choice: the
 // Swiss table of package hashtable or a dense index for a single int64-like
-// key, a chained index over the keys' hash (chainIndex) for the rest, or
-// every row (no keys).
+// key, the key layouts of layout.go (packed or hashed) for the rest, a
+// chained index (chainIndex) for the NULL-aware side indexes, or every row
+// (no keys).
 type index interface {
 	// probe appends (probe row, build row) pairs for the probe rows sel of
 	// kb to pb, at most pb.cap per call. It returns true when sel is
@@ -32,6 +33,11 @@ type pairBuf struct {
 	// chainIndex: the current batch's key hashes (valid while hvalid)
 	hbuf   []uint64
 	hvalid bool
+	// packedIndex: the current batch's packed keys (valid while pvalid);
+	// hashIndex: its confirmation scratch
+	pkb    *keyBatch
+	pvalid bool
+	keep   []bool
 	// key filter (filter.go): the current batch's filtered rows, and this
 	// prober's pass statistics
 	fsel, fbatch []int32
@@ -50,7 +56,7 @@ func (pb *pairBuf) reset() { pb.probe, pb.build = pb.probe[:0], pb.build[:0] }
 // restart abandons the resume state: the next probe starts a new batch.
 func (pb *pairBuf) restart() {
 	pb.pos, pb.cur = 0, -1
-	pb.fvalid, pb.hvalid = false, false
+	pb.fvalid, pb.hvalid, pb.pvalid = false, false, false
 	if pb.ht != nil {
 		pb.ht.Reset()
 	}

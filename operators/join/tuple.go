@@ -1,17 +1,15 @@
 package join
 
-// chainIndex indexes build rows by the hash of their key columns: composite
-// keys, one key that is not int-like (text, numeric, interval), and the
-// NULL-aware side indexes keyed by correlation columns. Each row's 64-bit
-// hash (operators.HashKeys: the shared key encoding and hash family) picks
-// a bucket of a power-of-two array of chain heads; a per-row next link
-// chains the rest, and candidates are compared column by column, which
-// also drops different keys that share a bucket. It is built in two
-// passes over arrays of 4 bytes per slot, so building (which dominates a
-// join with a small probe side, and the side indexes) stays cheap; a
-// single int-like key uses the Swiss table or the dense index instead.
-// A NULL in a column equals only a NULL (the callers leave NULLs only in
-// IS NOT DISTINCT FROM columns).
+// chainIndex indexes build rows by the hash of their key columns: the
+// NULL-aware side indexes keyed by correlation columns, which are built
+// per join on subsets of the build rows (the main index of other keys is a
+// key layout, layout.go). Each row's 64-bit hash (operators.HashKeys: the
+// shared key encoding and hash family) picks a bucket of a power-of-two
+// array of chain heads; a per-row next link chains the rest, and
+// candidates are compared column by column, which also drops different
+// keys that share a bucket. It is built in two passes over arrays of 4
+// bytes per slot, so building stays cheap. A NULL in a column equals only
+// a NULL (the callers leave NULLs only in IS NOT DISTINCT FROM columns).
 type chainIndex struct {
 	kb    *keyBatch
 	cols  []int
