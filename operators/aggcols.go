@@ -290,11 +290,6 @@ func (k *colKeys) appendKeys(bs []array.Builder, lo, hi int) {
 	}
 }
 
-// int64s views hashes as the table's int64 keys.
-func int64s(h []uint64) []int64 {
-	return unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(h))), len(h))
-}
-
 // arena holds the strings of new groups: one allocation per 64 KiB of
 // keys, not one per group, and no batch buffer is pinned.
 type arena struct{ buf []byte }

@@ -34,8 +34,9 @@ type decCol struct {
 	arr   arrow.Array // validity; nil for a constant
 }
 
-// int64s views Decimal64 values as int64s.
-func int64s[T ~int64](v []T) []int64 {
+// int64s views 64-bit values (Decimal64s, hashes as the table's keys) as
+// int64s, without a copy.
+func int64s[T ~int64 | ~uint64](v []T) []int64 {
 	return unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
 }
 
