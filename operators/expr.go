@@ -694,6 +694,9 @@ type caseNode struct {
 }
 
 func (n *caseNode) eval(st *evalState, b *batch) (vec, error) {
+	if n.typed && b.n > 0 && n.safeConds() {
+		return n.evalEager(st, b)
+	}
 	var pieces []piece
 	var pending []int // rows of b not yet taken; nil = all
 	cur := b

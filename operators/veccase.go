@@ -156,3 +156,83 @@ func scatterTyped(t types.Type, n int, pieces []piece) (arrow.Array, bool) {
 	}
 	return nil, false
 }
+
+// safeConds: every WHEN condition raises no error on any row (safeCond),
+// so all of them may be evaluated on the whole batch.
+func (n *caseNode) safeConds() bool {
+	for _, c := range n.conds {
+		if !safeCond(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// evalEager is CASE whose conditions are safe: each condition runs once
+// over the whole batch (no copying of the undecided rows per branch), then
+// each result, and ELSE, only on the rows that take it, in branch order, as
+// the lazy path would.
+func (n *caseNode) evalEager(st *evalState, b *batch) (vec, error) {
+	branch := make([]int32, b.n) // 1 + the WHEN taken; 0 = none yet
+	open := b.n
+	for k, c := range n.conds {
+		if open == 0 {
+			break
+		}
+		cv, err := c.eval(st, b)
+		if err != nil {
+			return vec{}, err
+		}
+		if cv.isConst() {
+			if triAt(cv, 0) == triTrue {
+				for i := range branch {
+					if branch[i] == 0 {
+						branch[i] = int32(k + 1)
+					}
+				}
+				open = 0
+			}
+			continue
+		}
+		a, ok := cv.arr.(*array.Boolean)
+		if !ok {
+			return vec{}, errUnexpectedArray(cv.arr)
+		}
+		nulls := a.NullN() > 0
+		for i := range branch {
+			if branch[i] == 0 && a.Value(i) && (!nulls || a.IsValid(i)) {
+				branch[i] = int32(k + 1)
+				open--
+			}
+		}
+	}
+	rows := make([][]int, len(n.conds)+1)
+	for i, k := range branch {
+		rows[k] = append(rows[k], i)
+	}
+	var pieces []piece
+	for k := 1; k <= len(n.conds); k++ {
+		if len(rows[k]) == 0 {
+			continue
+		}
+		rv, err := n.results[k-1].eval(st, b.sub(rows[k]))
+		if err != nil {
+			return vec{}, err
+		}
+		pieces = append(pieces, piece{v: rv, rows: rows[k]})
+	}
+	if len(rows[0]) > 0 && n.els != nil {
+		ev, err := n.els.eval(st, b.sub(rows[0]))
+		if err != nil {
+			return vec{}, err
+		}
+		pieces = append(pieces, piece{v: ev, rows: rows[0]})
+	}
+	if len(pieces) == 0 {
+		return constVec(types.NullValue), nil
+	}
+	if len(pieces) == 1 && pieces[0].v.isConst() && len(pieces[0].rows) == b.n {
+		return pieces[0].v, nil
+	}
+	return vec{arr: scatter(n.t, b.n, pieces, n.typed)}, nil
+}

@@ -231,6 +231,9 @@ func fixedArray(t types.Type, vals []int64, valid *memory.Buffer, nulls int) arr
 // substring). Being fn.Eval itself, it is exact by construction.
 func rowKernel(fn *types.Overload, ctx *types.EvalContext) fastFunc {
 	return func(argv []vec, n int) (arrow.Array, bool, error) {
+		if arr, ok, err := memoKernel(fn, ctx, argv, n); ok || err != nil {
+			return arr, ok, err
+		}
 		rd := make([]reader, len(argv))
 		for k, v := range argv {
 			rd[k] = readerOf(v, fn.Args[k])
@@ -258,6 +261,72 @@ func rowKernel(fn *types.Overload, ctx *types.EvalContext) fastFunc {
 		}
 		return w.array(), true, nil
 	}
+}
+
+// memoKernel is rowKernel for a call whose only non-constant argument is an
+// integer-like column (extract(year from d), date_trunc('month', ts),
+// d + interval '1 month'): such columns repeat values (dates most of all),
+// so each distinct value of the batch is computed once. fn is not volatile
+// (pickFast), so equal arguments give equal results. ok=false when the
+// shape does not fit.
+func memoKernel(fn *types.Overload, ctx *types.EvalContext, argv []vec, n int) (arrow.Array, bool, error) {
+	col := -1
+	for k, v := range argv {
+		if v.isConst() {
+			if v.c.Null {
+				return nil, false, nil
+			}
+			continue
+		}
+		if col >= 0 {
+			return nil, false, nil
+		}
+		col = k
+	}
+	if col < 0 {
+		return nil, false, nil
+	}
+	c, ok := asInt64s(argv[col])
+	if !ok {
+		return nil, false, nil
+	}
+	vals := make([]types.Value, len(argv))
+	for k, v := range argv {
+		vals[k] = v.c
+	}
+	type result struct {
+		v   types.Value
+		err error
+	}
+	memo := make(map[int64]result, 64)
+	w := newWriter(fn.Result, n)
+	nulls := c.arr.NullN() > 0
+	for i, x := range c.vals {
+		if nulls && c.arr.IsNull(i) {
+			w.null()
+			continue
+		}
+		if i == 512 && len(memo) > 256 {
+			memo = nil // mostly distinct values: the map costs more than it saves
+		}
+		r, seen := memo[x]
+		if !seen {
+			vals[col] = types.Value{I: x}
+			r.v, r.err = fn.Eval(ctx, vals)
+			if memo != nil {
+				memo[x] = r
+			}
+		}
+		if r.err != nil {
+			return nil, true, r.err
+		}
+		if r.v.Null {
+			w.null()
+			continue
+		}
+		w.add(r.v)
+	}
+	return w.array(), true, nil
 }
 
 // registerRow registers rowKernel for each signature.
