@@ -1,6 +1,9 @@
 package operators
 
 import (
+	"sync"
+	"sync/atomic"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -230,8 +233,9 @@ func fixedArray(t types.Type, vals []int64, valid *memory.Buffer, nulls int) arr
 // not worth repeating here (date/interval arithmetic, extract, date_trunc,
 // substring). Being fn.Eval itself, it is exact by construction.
 func rowKernel(fn *types.Overload, ctx *types.EvalContext) fastFunc {
+	m := &memo{}
 	return func(argv []vec, n int) (arrow.Array, bool, error) {
-		if arr, ok, err := memoKernel(fn, ctx, argv, n); ok || err != nil {
+		if arr, ok, err := m.kernel(fn, ctx, argv, n); ok || err != nil {
 			return arr, ok, err
 		}
 		rd := make([]reader, len(argv))
@@ -263,13 +267,34 @@ func rowKernel(fn *types.Overload, ctx *types.EvalContext) fastFunc {
 	}
 }
 
+// memo is the cache of one call site's memoKernel: the results of fn by
+// its one varying integer-like argument. Each batch takes a map from the
+// pool and returns it, so a partition keeps its map across batches without
+// sharing it; a map that fills up while missing most lookups (a column of
+// mostly distinct values) switches memoization off for the call site.
+type memo struct {
+	pool sync.Pool
+	off  atomic.Bool
+}
+
+type memoResult struct {
+	v   types.Value
+	err error
+}
+
+// memoCap bounds a partition's cache (a variable for the tests).
+var memoCap = 16384
+
 // memoKernel is rowKernel for a call whose only non-constant argument is an
 // integer-like column (extract(year from d), date_trunc('month', ts),
-// d + interval '1 month'): such columns repeat values (dates most of all),
-// so each distinct value of the batch is computed once. fn is not volatile
-// (pickFast), so equal arguments give equal results. ok=false when the
-// shape does not fit.
-func memoKernel(fn *types.Overload, ctx *types.EvalContext, argv []vec, n int) (arrow.Array, bool, error) {
+// d + interval '1 month'): dates repeat, so each distinct value is computed
+// once per partition. fn is not volatile (pickFast) and ctx is fixed, so
+// equal arguments give equal results (and errors). ok=false when the shape
+// does not fit.
+func (m *memo) kernel(fn *types.Overload, ctx *types.EvalContext, argv []vec, n int) (arrow.Array, bool, error) {
+	if m.off.Load() {
+		return nil, false, nil
+	}
 	col := -1
 	for k, v := range argv {
 		if v.isConst() {
@@ -294,11 +319,12 @@ func memoKernel(fn *types.Overload, ctx *types.EvalContext, argv []vec, n int) (
 	for k, v := range argv {
 		vals[k] = v.c
 	}
-	type result struct {
-		v   types.Value
-		err error
+	cache, _ := m.pool.Get().(map[int64]memoResult)
+	if cache == nil {
+		cache = make(map[int64]memoResult, 256)
 	}
-	memo := make(map[int64]result, 64)
+	defer m.pool.Put(cache)
+	misses := 0
 	w := newWriter(fn.Result, n)
 	nulls := c.arr.NullN() > 0
 	for i, x := range c.vals {
@@ -306,15 +332,13 @@ func memoKernel(fn *types.Overload, ctx *types.EvalContext, argv []vec, n int) (
 			w.null()
 			continue
 		}
-		if i == 512 && len(memo) > 256 {
-			memo = nil // mostly distinct values: the map costs more than it saves
-		}
-		r, seen := memo[x]
+		r, seen := cache[x]
 		if !seen {
+			misses++
 			vals[col] = types.Value{I: x}
 			r.v, r.err = fn.Eval(ctx, vals)
-			if memo != nil {
-				memo[x] = r
+			if len(cache) < memoCap {
+				cache[x] = r
 			}
 		}
 		if r.err != nil {
@@ -325,6 +349,9 @@ func memoKernel(fn *types.Overload, ctx *types.EvalContext, argv []vec, n int) (
 			continue
 		}
 		w.add(r.v)
+	}
+	if len(cache) >= memoCap && misses > n/2 {
+		m.off.Store(true)
 	}
 	return w.array(), true, nil
 }

@@ -30,7 +30,11 @@ func TestKernelsMatchGeneric(t *testing.T) {
 	r := rand.New(rand.NewSource(seed))
 	g := &exprGen{r: r}
 	stats := map[string]int{}
+	defer func(c int) { memoCap = c }(memoCap)
 	for it := 0; it < iters; it++ {
+		if it == iters/2 {
+			memoCap = 16 // the second half fills memo caches and turns them off
+		}
 		g.newColumns()
 		g.edges = r.Intn(4) == 0
 		rows := 1 + r.Intn(300)
