@@ -10,14 +10,14 @@ import (
 	"github.com/joind/joind/types"
 )
 
-// AND/OR of comparisons that cannot fail. logicNode normally evaluates
+// AND/OR of conditions that cannot fail. logicNode normally evaluates
 // each argument only on the rows the earlier ones left undecided (so
 // `x <> 0 AND 1/x > 1` never divides by zero), which copies the batch's
-// rows for every argument. When every argument after the first is a plain
-// comparison of columns and constants (it cannot raise an error, so
-// evaluating it on decided rows changes nothing), the arguments are
-// evaluated on the whole batch and combined bitwise with SQL's
-// three-valued logic.
+// rows for every argument. When every argument after the first is a
+// condition that cannot raise an error (safeCond: a comparison of columns
+// and constants, an IN list, LIKE without escapes), evaluating it on
+// decided rows changes nothing: the arguments are evaluated on the whole
+// batch and combined bitwise with SQL's three-valued logic.
 
 // safeCompare reports whether n is a comparison of columns/constants that
 // has a vectorized kernel (integer, float, date/timestamp, text types): the
