@@ -23,7 +23,7 @@ import (
 // and NULLs, or the same error with the same SQLSTATE.
 func TestKernelsMatchGeneric(t *testing.T) {
 	seed := int64(20261201)
-	iters := 3000
+	iters := 2000
 	if testing.Short() {
 		iters = 500
 	}

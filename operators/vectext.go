@@ -88,11 +88,20 @@ func textCompare(argv []vec, n int, op cmpOp, bpchar bool) (arrow.Array, bool, e
 	if b.arr != nil {
 		arrs = append(arrs, b.arr)
 	}
+	if bpchar {
+		// constants lose their padding once, not per row
+		a.c, b.c = strings.TrimRight(a.c, " "), strings.TrimRight(b.c, " ")
+	}
 	bits := make([]byte, bitutil.BytesForBits(int64(n)))
 	for i := 0; i < n; i++ {
 		x, y := a.at(i), b.at(i)
 		if bpchar {
-			x, y = strings.TrimRight(x, " "), strings.TrimRight(y, " ")
+			if !a.konst {
+				x = strings.TrimRight(x, " ")
+			}
+			if !b.konst {
+				y = strings.TrimRight(y, " ")
+			}
 		}
 		var r bool
 		switch op {
