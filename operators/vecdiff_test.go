@@ -49,6 +49,12 @@ func TestKernelsMatchGeneric(t *testing.T) {
 			}
 		}
 		rec := mkRecord(g.cols, data)
+		if rows > 3 && r.Intn(4) == 0 {
+			// scans hand on slices of segments: arrays with an offset
+			lo := 1 + r.Intn(rows/2)
+			rec = rec.NewSlice(int64(lo), int64(rows))
+			data, rows = data[lo:], rows-lo
+		}
 		want := g.anyType()
 		e := g.gen(want, 3)
 		fast, ferr := evalWith(t, e, g.cols, rec, false)
