@@ -249,6 +249,7 @@ func (cp *compiler) compile(e plan.Expr) (node, error) {
 			}
 			n.els = el
 		}
+		n.eager = n.typed && n.safeConds()
 		return n, nil
 	case *plan.Coalesce:
 		args, err := cp.compileAll(e.Args)
@@ -691,10 +692,11 @@ type caseNode struct {
 	els            node
 	t              types.Type
 	typed          bool // assemble with scatterTyped
+	eager          bool // conditions are safe: evalEager
 }
 
 func (n *caseNode) eval(st *evalState, b *batch) (vec, error) {
-	if n.typed && b.n > 0 && n.safeConds() {
+	if n.eager && b.n > 0 {
 		return n.evalEager(st, b)
 	}
 	var pieces []piece
