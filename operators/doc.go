@@ -94,11 +94,22 @@
 // # Expressions
 //
 // Compile resolves column references to input positions once; Eval returns
-// one value per row. Evaluation is column-at-a-time with typed fast paths for
-// integer and float comparisons and integer arithmetic; everything else goes
-// row by row through types.Value and the overloads' Eval. CASE, COALESCE,
-// AND and OR evaluate later arguments only on the rows still undecided, so
-// guarded errors (CASE WHEN x = 0 THEN 0 ELSE 1/x END) never fire.
+// one value per row. Evaluation is column-at-a-time. A call runs its
+// vectorized kernel when one is registered for the overload's signature
+// (vecregistry.go: registerKernel; casts: registerCastKernel): inline loops
+// over the Arrow buffers for integer, float, date/timestamp and text
+// comparisons, integer arithmetic, date ± integer and LIKE/ILIKE against a
+// constant pattern; rowKernel (the overload's own Eval over typed readers
+// and writers, memoized per distinct date/timestamp) for the other datetime
+// arithmetic, extract, date_part, date_trunc, substring and casts. Without
+// a kernel a call goes row by row through types.Value and the overload's
+// Eval (callNode.generic), the reference every kernel is held to by
+// vecdiff_test.go. `x IN (constants)` is one set lookup per row (vecin.go).
+// CASE, COALESCE, AND and OR evaluate later arguments only on the rows
+// still undecided, so guarded errors (CASE WHEN x = 0 THEN 0 ELSE 1/x END)
+// never fire; conditions that cannot fail (safeCond: comparisons, IN lists,
+// LIKE without escapes) are instead evaluated once over the whole batch and
+// combined, which gives the same results without copying rows.
 //
 // Numeric kernels (vecnumeric.go) compute over scaled integers in numeric's
 // column forms (types/decimal.go) and decline to the apd path on overflow,

@@ -23,6 +23,10 @@ type Compiled struct {
 
 // Compile prepares e for evaluation over batches with the given columns.
 func Compile(e plan.Expr, input []plan.Column, env *Env) (*Compiled, error) {
+	return compile(e, input, env, false)
+}
+
+func compile(e plan.Expr, input []plan.Column, env *Env, generic bool) (*Compiled, error) {
 	if env == nil {
 		env = &Env{}
 	}
@@ -32,7 +36,7 @@ func Compile(e plan.Expr, input []plan.Column, env *Env) (*Compiled, error) {
 			pos[c.ID] = i
 		}
 	}
-	cp := &compiler{input: input, pos: pos, env: env}
+	cp := &compiler{input: input, pos: pos, env: env, generic: generic}
 	n, err := cp.compile(e)
 	if err != nil {
 		return nil, err
@@ -123,6 +127,10 @@ type compiler struct {
 	input []plan.Column
 	pos   map[plan.ColumnID]int
 	env   *Env
+	// generic compiles without any vectorized kernel: every call, cast,
+	// IN list and conditional takes the row-by-row reference path (the
+	// differential tests compare the two).
+	generic bool
 }
 
 func (cp *compiler) compileAll(es []plan.Expr) ([]node, error) {
@@ -159,7 +167,7 @@ func (cp *compiler) compile(e plan.Expr) (node, error) {
 		if e.Func == nil || e.Func.Eval == nil {
 			return nil, pgerr.New(pgerr.InternalError, "operators: call without an implementation")
 		}
-		return newCallNode(e.Func, args), nil
+		return cp.newCallNode(e.Func, args), nil
 	case *plan.Cast:
 		in, err := cp.compile(e.Input)
 		if err != nil {
@@ -169,14 +177,24 @@ func (cp *compiler) compile(e plan.Expr) (node, error) {
 		if from == e.T || (from.ID == e.T.ID && e.T.Typmod == -1 && from.ID != types.Char) {
 			return in, nil
 		}
-		return &castNode{in: in, from: from, to: e.T, explicit: e.Explicit}, nil
+		n := &castNode{in: in, from: from, to: e.T, explicit: e.Explicit}
+		if !cp.generic {
+			n.kern = pickCast(from, e.T, e.Explicit, cp.env.Eval)
+		}
+		return n, nil
 	case *plan.And:
+		if n, err := cp.inList(e.Args, true); n != nil || err != nil {
+			return n, err
+		}
 		args, err := cp.compileAll(e.Args)
 		if err != nil {
 			return nil, err
 		}
 		return &logicNode{args: args, and: true}, nil
 	case *plan.Or:
+		if n, err := cp.inList(e.Args, false); n != nil || err != nil {
+			return n, err
+		}
 		args, err := cp.compileAll(e.Args)
 		if err != nil {
 			return nil, err
@@ -211,7 +229,7 @@ func (cp *compiler) compile(e plan.Expr) (node, error) {
 		}
 		return &distinctNode{l: l, r: r, lt: e.Left.Type(), rt: e.Right.Type(), eq: e.Eq, negate: e.Negate}, nil
 	case *plan.Case:
-		n := &caseNode{t: e.T}
+		n := &caseNode{t: e.T, typed: !cp.generic}
 		for _, w := range e.Whens {
 			c, err := cp.compile(w.Cond)
 			if err != nil {
@@ -231,13 +249,14 @@ func (cp *compiler) compile(e plan.Expr) (node, error) {
 			}
 			n.els = el
 		}
+		n.eager = n.typed && n.safeConds()
 		return n, nil
 	case *plan.Coalesce:
 		args, err := cp.compileAll(e.Args)
 		if err != nil {
 			return nil, err
 		}
-		return &coalesceNode{args: args, t: e.T}, nil
+		return &coalesceNode{args: args, t: e.T, typed: !cp.generic}, nil
 	case *plan.NullIf:
 		l, err := cp.compile(e.Left)
 		if err != nil {
@@ -293,8 +312,12 @@ type callNode struct {
 	fast fastFunc // nil: generic per-row path
 }
 
-func newCallNode(fn *types.Overload, args []node) *callNode {
-	return &callNode{fn: fn, args: args, fast: pickFast(fn)}
+func (cp *compiler) newCallNode(fn *types.Overload, args []node) *callNode {
+	n := &callNode{fn: fn, args: args}
+	if !cp.generic {
+		n.fast = pickFast(fn, cp.env.Eval)
+	}
+	return n
 }
 
 func (n *callNode) eval(st *evalState, b *batch) (vec, error) {
@@ -362,7 +385,8 @@ func (n *callNode) generic(st *evalState, argv []vec, rows int) (vec, error) {
 type castNode struct {
 	in       node
 	from, to types.Type
-	explicit bool // CAST/:: rather than an implicit or assignment cast
+	explicit bool     // CAST/:: rather than an implicit or assignment cast
+	kern     castFunc // nil: the generic per-row path
 }
 
 func (n *castNode) eval(st *evalState, b *batch) (vec, error) {
@@ -374,8 +398,10 @@ func (n *castNode) eval(st *evalState, b *batch) (vec, error) {
 		r, err := castValue(st.env.Eval, v.c, n.from, n.to, n.explicit)
 		return constVec(r), err
 	}
-	if arr, ok := fastCast(v.arr, n.from, n.to); ok {
-		return vec{arr: arr}, nil
+	if n.kern != nil {
+		if arr, ok, err := n.kern(v.arr, b.n); ok || err != nil {
+			return vec{arr: arr}, err
+		}
 	}
 	bld := newBuilder(n.to, b.n)
 	for i := 0; i < b.n; i++ {
@@ -665,9 +691,14 @@ type caseNode struct {
 	conds, results []node
 	els            node
 	t              types.Type
+	typed          bool // assemble with scatterTyped
+	eager          bool // conditions are safe: evalEager
 }
 
 func (n *caseNode) eval(st *evalState, b *batch) (vec, error) {
+	if n.eager && b.n > 0 {
+		return n.evalEager(st, b)
+	}
 	var pieces []piece
 	var pending []int // rows of b not yet taken; nil = all
 	cur := b
@@ -729,7 +760,7 @@ func (n *caseNode) eval(st *evalState, b *batch) (vec, error) {
 	if len(pieces) == 1 && pieces[0].v.isConst() && len(pieces[0].rows) == b.n {
 		return pieces[0].v, nil
 	}
-	return vec{arr: scatter(n.t, b.n, pieces)}, nil
+	return vec{arr: scatter(n.t, b.n, pieces, n.typed)}, nil
 }
 
 // mapRows translates rows of a sub-batch (sel; nil = all n of them) into rows
@@ -756,8 +787,9 @@ func mapRows(pending, sel []int, n int) []int {
 }
 
 type coalesceNode struct {
-	args []node
-	t    types.Type
+	args  []node
+	t     types.Type
+	typed bool // assemble with scatterTyped
 }
 
 func (n *coalesceNode) eval(st *evalState, b *batch) (vec, error) {
@@ -809,7 +841,7 @@ func (n *coalesceNode) eval(st *evalState, b *batch) (vec, error) {
 	if len(pieces) == 0 {
 		return constVec(types.NullValue), nil
 	}
-	return vec{arr: scatter(n.t, b.n, pieces)}, nil
+	return vec{arr: scatter(n.t, b.n, pieces, n.typed)}, nil
 }
 
 // ---- subqueries ----

@@ -9,46 +9,60 @@ import (
 	"github.com/joind/joind/types"
 )
 
-// fastFunc evaluates a call over whole columns without going through
-// types.Value. ok=false means "not applicable to these inputs": the caller
-// falls back to the generic per-row path. It must give exactly the results
-// (and errors) of the overload's Eval.
-type fastFunc func(argv []vec, n int) (arr arrow.Array, ok bool, err error)
-
 func isIntID(id types.ID) bool { return id == types.Int2 || id == types.Int4 || id == types.Int8 }
 
-// pickFast returns a vectorized implementation of fn, or nil.
-func pickFast(fn *types.Overload) fastFunc {
-	if f := pickNumericFast(fn); f != nil {
-		return f
-	}
-	if fn == nil || len(fn.Args) != 2 || !fn.Strict {
-		return nil
-	}
-	a, b := fn.Args[0].ID, fn.Args[1].ID
-	op := cmpOpOf(fn.Name)
-	switch {
-	case op != cmpNone && fn.Result.ID == types.Bool:
-		switch {
-		case isIntID(a) && isIntID(b), a == b && (a == types.Date || a == types.Timestamp || a == types.TimestampTZ):
-			return func(argv []vec, n int) (arrow.Array, bool, error) {
-				return fastCompare[int64](argv, n, op, asInt64s)
+var cmpNames = []string{"=", "<>", "<", "<=", ">", ">="}
+
+// The integer, float and date/timestamp comparisons and integer arithmetic.
+func init() {
+	ints := []types.ID{types.Int2, types.Int4, types.Int8}
+	for _, a := range ints {
+		for _, b := range ints {
+			for _, name := range cmpNames {
+				op := cmpOpOf(name)
+				registerKernel(name, []types.ID{a, b}, func(*types.Overload, *types.EvalContext) fastFunc {
+					return func(argv []vec, n int) (arrow.Array, bool, error) {
+						return fastCompare[int64](argv, n, op, asInt64s)
+					}
+				})
 			}
-		case (a == types.Float8 || a == types.Float4) && (b == types.Float8 || b == types.Float4):
-			return func(argv []vec, n int) (arrow.Array, bool, error) {
-				return fastCompare[float64](argv, n, op, asFloat64s)
-			}
-		}
-	case isIntID(a) && isIntID(b) && isIntID(fn.Result.ID):
-		switch fn.Name {
-		case "+", "-", "*", "/", "%":
-			name, res := fn.Name, fn.Result
-			return func(argv []vec, n int) (arrow.Array, bool, error) {
-				return fastIntArith(argv, n, name, res)
+			for _, name := range []string{"+", "-", "*", "/", "%"} {
+				name := name
+				registerKernel(name, []types.ID{a, b}, func(fn *types.Overload, _ *types.EvalContext) fastFunc {
+					res := fn.Result
+					if !isIntID(res.ID) {
+						return nil
+					}
+					return func(argv []vec, n int) (arrow.Array, bool, error) {
+						return fastIntArith(argv, n, name, res)
+					}
+				})
 			}
 		}
 	}
-	return nil
+	for _, id := range []types.ID{types.Date, types.Timestamp, types.TimestampTZ} {
+		for _, name := range cmpNames {
+			op := cmpOpOf(name)
+			registerKernel(name, []types.ID{id, id}, func(*types.Overload, *types.EvalContext) fastFunc {
+				return func(argv []vec, n int) (arrow.Array, bool, error) {
+					return fastCompare[int64](argv, n, op, asInt64s)
+				}
+			})
+		}
+	}
+	fl := []types.ID{types.Float4, types.Float8}
+	for _, a := range fl {
+		for _, b := range fl {
+			for _, name := range cmpNames {
+				op := cmpOpOf(name)
+				registerKernel(name, []types.ID{a, b}, func(*types.Overload, *types.EvalContext) fastFunc {
+					return func(argv []vec, n int) (arrow.Array, bool, error) {
+						return fastCompare[float64](argv, n, op, asFloat64s)
+					}
+				})
+			}
+		}
+	}
 }
 
 type cmpOp uint8
@@ -187,8 +201,14 @@ func validity(n int, arrs ...arrow.Array) []bool {
 }
 
 func fastCompare[T int64 | float64](argv []vec, n int, op cmpOp, read func(vec) (column[T], bool)) (arrow.Array, bool, error) {
-	a, ok1 := read(argv[0])
-	b, ok2 := read(argv[1])
+	return fastCompare2(argv, n, op, read, read)
+}
+
+// fastCompare2 is fastCompare with a reader per operand (operands of two
+// types converted to one ordering).
+func fastCompare2[T int64 | float64](argv []vec, n int, op cmpOp, readA, readB func(vec) (column[T], bool)) (arrow.Array, bool, error) {
+	a, ok1 := readA(argv[0])
+	b, ok2 := readB(argv[1])
 	if !ok1 || !ok2 {
 		return nil, false, nil
 	}
@@ -367,9 +387,6 @@ func intArray(t types.Type, vals []int64, valid []bool) arrow.Array {
 
 // fastCast converts whole arrays for casts that cannot fail.
 func fastCast(arr arrow.Array, from, to types.Type) (arrow.Array, bool) {
-	if from.ID == types.Numeric || to.ID == types.Numeric {
-		return numericCast(arr, from, to)
-	}
 	if isIntID(from.ID) && isIntID(to.ID) {
 		_, hi, _ := intRange(to)
 		_, fhi, _ := intRange(from)

@@ -1,37 +1,79 @@
 package operators
 
 import (
+	"strings"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/joind/joind/types"
 )
 
-// AND/OR of comparisons that cannot fail. logicNode normally evaluates
+// AND/OR of conditions that cannot fail. logicNode normally evaluates
 // each argument only on the rows the earlier ones left undecided (so
 // `x <> 0 AND 1/x > 1` never divides by zero), which copies the batch's
-// rows for every argument. When every argument after the first is a plain
-// comparison of columns and constants (it cannot raise an error, so
-// evaluating it on decided rows changes nothing), the arguments are
-// evaluated on the whole batch and combined bitwise with SQL's
-// three-valued logic.
+// rows for every argument. When every argument after the first is a
+// condition that cannot raise an error (safeCond: a comparison of columns
+// and constants, an IN list, LIKE without escapes), evaluating it on
+// decided rows changes nothing: the arguments are evaluated on the whole
+// batch and combined bitwise with SQL's three-valued logic.
 
 // safeCompare reports whether n is a comparison of columns/constants that
-// has a vectorized implementation (integer, float, date/timestamp types):
-// such a comparison never raises an error.
+// has a vectorized kernel (integer, float, date/timestamp, text types): the
+// comparison operators of package types never raise an error.
 func safeCompare(n node) bool {
 	c, ok := n.(*callNode)
 	if !ok || c.fast == nil || cmpOpOf(c.fn.Name) == cmpNone {
 		return false
 	}
 	for _, a := range c.args {
-		switch a.(type) {
-		case *colNode, *constNode, *paramNode:
-		default:
+		if !safeOperand(a) {
 			return false
 		}
 	}
 	return true
+}
+
+// safeOperand: a column, constant or parameter, or a cast of a column that
+// cannot fail (varchar → text).
+func safeOperand(n node) bool {
+	switch a := n.(type) {
+	case *colNode, *constNode, *paramNode:
+		return true
+	case *castNode:
+		return a.kern != nil && types.CastLeakproof(a.from, a.to) && safeOperand(a.in)
+	}
+	return false
+}
+
+// safeCond reports whether a condition can be evaluated on rows a lazy
+// construct (CASE, AND, OR) would not reach without changing any result:
+// it raises no error and has no side effect.
+func safeCond(n node) bool {
+	switch c := n.(type) {
+	case *inListNode:
+		return safeOperand(c.x)
+	case *isNullNode:
+		return safeOperand(c.arg)
+	case *notNode:
+		return safeCond(c.arg)
+	case *callNode:
+		if safeCompare(c) {
+			return true
+		}
+		// LIKE against a constant pattern without escapes cannot fail.
+		if c.fast != nil && isLikeOp(c.fn.Name) && len(c.args) == 2 && safeOperand(c.args[0]) {
+			if k, ok := c.args[1].(*constNode); ok && !k.v.Null && !strings.Contains(k.v.S, `\`) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isLikeOp(name string) bool {
+	return name == "~~" || name == "!~~" || name == "~~*" || name == "!~~*"
 }
 
 // evalBitwise is logicNode.eval for safe arguments; ok=false leaves the
@@ -41,7 +83,7 @@ func (n *logicNode) evalBitwise(st *evalState, b *batch) (vec, bool, error) {
 		return vec{}, false, nil
 	}
 	for _, a := range n.args[1:] {
-		if !safeCompare(a) {
+		if !safeCond(a) {
 			return vec{}, false, nil
 		}
 	}

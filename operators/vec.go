@@ -270,10 +270,16 @@ type piece struct {
 }
 
 // scatter assembles an n-row array of type t from pieces that partition the
-// rows; rows covered by no piece are NULL.
-func scatter(t types.Type, n int, pieces []piece) arrow.Array {
+// rows; rows covered by no piece are NULL. typed picks scatterTyped's
+// slice copies where the type has them.
+func scatter(t types.Type, n int, pieces []piece, typed bool) arrow.Array {
 	if len(pieces) == 1 && (pieces[0].rows == nil || len(pieces[0].rows) == n) {
 		return pieces[0].v.materialize(t, n)
+	}
+	if typed {
+		if arr, ok := scatterTyped(t, n, pieces); ok {
+			return arr
+		}
 	}
 	which := make([]int32, n) // piece index + 1; 0 = NULL
 	at := make([]int32, n)    // row within that piece

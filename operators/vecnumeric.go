@@ -447,6 +447,25 @@ func numericCast(arr arrow.Array, from, to types.Type) (arrow.Array, bool) {
 	return nil, false
 }
 
+// The numeric casts run numericCast; a column it declines goes row by row.
+func init() {
+	kernel := func(from, to types.Type, _ bool, _ *types.EvalContext) castFunc {
+		if !numericKernels {
+			return nil
+		}
+		return func(arr arrow.Array, _ int) (arrow.Array, bool, error) {
+			r, ok := numericCast(arr, from, to)
+			return r, ok, nil
+		}
+	}
+	for _, id := range []types.ID{types.Int2, types.Int4, types.Int8} {
+		registerCastKernel(id, types.Numeric, kernel)
+		registerCastKernel(types.Numeric, id, kernel)
+	}
+	registerCastKernel(types.Numeric, types.Numeric, kernel)
+	registerCastKernel(types.Numeric, types.Float8, kernel)
+}
+
 // numericCastInput is an integer column as a Decimal64 array at scale 0.
 func numericCastInput(c decCol, n int) arrow.Array {
 	valid, nulls := andValidity(n, c)

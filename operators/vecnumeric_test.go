@@ -164,7 +164,7 @@ func TestNumericKernelsMatchApd(t *testing.T) {
 				t.Fatal(err)
 			}
 			ref := func(v []types.Value) (types.Value, error) { return fn.Eval(ectx, v) }
-			if checkKernel(t, op, pickFast(fn), ref, fn.Result, fn.Args, []vec{a, b}, n) {
+			if checkKernel(t, op, pickFast(fn, nil), ref, fn.Result, fn.Args, []vec{a, b}, n) {
 				answered[op]++
 			}
 		}
@@ -182,22 +182,22 @@ func TestNumericKernelsMatchApd(t *testing.T) {
 			}
 			types.AppendValue(nz, num, types.Value{Num: types.NumericFromScaled(m, int(nz.Type().(*arrow.Decimal64Type).GetScale()))})
 		}
-		if checkKernel(t, "/ nonzero", pickFast(div), func(v []types.Value) (types.Value, error) { return div.Eval(ectx, v) }, num, div.Args, []vec{a, {arr: nz.NewArray()}}, n) {
+		if checkKernel(t, "/ nonzero", pickFast(div, nil), func(v []types.Value) (types.Value, error) { return div.Eval(ectx, v) }, num, div.Args, []vec{a, {arr: nz.NewArray()}}, n) {
 			answered["/"]++
 		}
 		neg, _ := types.ResolveOperator("-", types.NoArgType, num)
-		if checkKernel(t, "unary -", pickFast(neg), func(v []types.Value) (types.Value, error) { return neg.Eval(ectx, v) }, num, neg.Args, []vec{a}, n) {
+		if checkKernel(t, "unary -", pickFast(neg, nil), func(v []types.Value) (types.Value, error) { return neg.Eval(ectx, v) }, num, neg.Args, []vec{a}, n) {
 			answered["neg"]++
 		}
 		for _, name := range []string{"round", "trunc"} {
 			s := []int64{0, 1, 2, 3, 5, 18, 19, -1}[rng.Intn(8)]
 			fn, _ := types.ResolveFunction(name, []types.Type{num, types.Int4Type})
 			argv := []vec{a, constVec(types.IntValue(s))}
-			if checkKernel(t, fmt.Sprintf("%s(x,%d)", name, s), pickFast(fn), func(v []types.Value) (types.Value, error) { return fn.Eval(ectx, v) }, num, fn.Args, argv, n) {
+			if checkKernel(t, fmt.Sprintf("%s(x,%d)", name, s), pickFast(fn, nil), func(v []types.Value) (types.Value, error) { return fn.Eval(ectx, v) }, num, fn.Args, argv, n) {
 				answered[name]++
 			}
 			fn1, _ := types.ResolveFunction(name, []types.Type{num})
-			if checkKernel(t, name+"(x)", pickFast(fn1), func(v []types.Value) (types.Value, error) { return fn1.Eval(ectx, v) }, num, fn1.Args, []vec{a}, n) {
+			if checkKernel(t, name+"(x)", pickFast(fn1, nil), func(v []types.Value) (types.Value, error) { return fn1.Eval(ectx, v) }, num, fn1.Args, []vec{a}, n) {
 				answered[name]++
 			}
 		}
@@ -211,7 +211,7 @@ func TestNumericKernelsMatchApd(t *testing.T) {
 		for _, to := range targets {
 			to := to
 			fast := func(argv []vec, n int) (arrow.Array, bool, error) {
-				arr, ok := fastCast(argv[0].arr, num, to)
+				arr, ok := numericCast(argv[0].arr, num, to)
 				return arr, ok, nil
 			}
 			ref := func(v []types.Value) (types.Value, error) { return types.CastValue(ectx, v[0], num, to, true) }
@@ -232,7 +232,7 @@ func TestNumericKernelsMatchApd(t *testing.T) {
 		for _, to := range []types.Type{num, types.NumericOf(p, s), types.NumericOf(18, 2)} {
 			to := to
 			fast := func(argv []vec, n int) (arrow.Array, bool, error) {
-				arr, ok := fastCast(argv[0].arr, types.Int8Type, to)
+				arr, ok := numericCast(argv[0].arr, types.Int8Type, to)
 				return arr, ok, nil
 			}
 			ref := func(v []types.Value) (types.Value, error) {
@@ -260,7 +260,7 @@ func TestNumericResultConformed(t *testing.T) {
 	}
 	col := d.NewArray()
 	mul, _ := types.ResolveOperator("*", types.NumericType, types.NumericType)
-	out, ok, err := pickFast(mul)([]vec{{arr: col}, {arr: col}}, 3)
+	out, ok, err := pickFast(mul, nil)([]vec{{arr: col}, {arr: col}}, 3)
 	if err != nil || !ok {
 		t.Fatalf("mul declined: %v", err)
 	}

@@ -123,6 +123,23 @@ func TestLikeEscape(t *testing.T) {
 	}
 }
 
+// A pattern ending with the escape character fails only when the text is
+// not exhausted before the escape is reached, as PostgreSQL's MatchText.
+func TestLikeTrailingEscape(t *testing.T) {
+	for _, c := range []struct {
+		s, p    string
+		wantErr bool
+	}{
+		{"a", `a\`, false}, {"", `\`, false}, {"ab", `a\`, true}, {"a", `%a\`, false},
+		{"a", `%\`, true}, {"", `%\`, false}, {"ab", `_\`, true}, {"a", `_\`, false},
+	} {
+		m, err := likeMatch(c.s, c.p, false)
+		if (err != nil) != c.wantErr || m {
+			t.Errorf("%q LIKE %q: got %v, %v; want error %v", c.s, c.p, m, err, c.wantErr)
+		}
+	}
+}
+
 func TestResolveShapes(t *testing.T) {
 	ov, err := ResolveOperator("+", Int4Type, Float8Type)
 	if err != nil || ov.Args[0].ID != Float8 || ov.Result.ID != Float8 {

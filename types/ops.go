@@ -488,6 +488,11 @@ func likeRec(s, p string) (bool, error) {
 			_, sz := utf8.DecodeRuneInString(s)
 			s, p = s[sz:], p[1:]
 		case '\\':
+			if len(s) == 0 {
+				// MatchText stops when the text runs out, before it
+				// looks at the escape: 'a' LIKE 'a\' is false, no error.
+				return false, nil
+			}
 			if len(p) < 2 {
 				return false, pgerr.New(pgerr.InvalidEscapeSequence, "LIKE pattern must not end with escape character")
 			}
