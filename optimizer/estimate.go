@@ -302,9 +302,8 @@ func (r *colRange) selectivity() float64 {
 }
 
 // rangeClause recognises column op constant (op one of < <= > >=, either
-// way round) over a stored column with numeric-like bounds; lo is set for
-// a lower bound. The constant's type must be the column's, so that both
-// convert to numbers alike.
+// way round) over a stored column with bounds on a number line; lo is set
+// for a lower bound. The constant must be on the column's number line.
 func rangeClause(e plan.Expr, in plan.Node) (id plan.ColumnID, ci colInfo, lo bool, v float64, ok bool) {
 	call, isCall := e.(*plan.Call)
 	if !isCall || len(call.Args) != 2 {
@@ -334,7 +333,7 @@ func rangeClause(e plan.Expr, in plan.Node) (id plan.ColumnID, ci colInfo, lo bo
 	}
 	ref, isRef := a.(*plan.ColRef)
 	c, isConst := b.(*plan.Const)
-	if !isRef || !isConst || c.Val.Null || c.T.ID != ref.T.ID || !numericLike(ref.T.ID) {
+	if !isRef || !isConst || c.Val.Null || numberLine(c.T.ID) == 0 || numberLine(c.T.ID) != numberLine(ref.T.ID) {
 		return
 	}
 	ci, found := columnInfo(in, ref.ID)
@@ -344,16 +343,20 @@ func rangeClause(e plan.Expr, in plan.Node) (id plan.ColumnID, ci colInfo, lo bo
 	return ref.ID, ci, lo, boundFloat(c.Val, c.T), true
 }
 
-func numericLike(id types.ID) bool {
+// numberLine says which number line boundFloat puts a type's values on:
+// 1 numbers, 2 days (dates and timestamps, so date < timestamp compares
+// alike), 0 none.
+func numberLine(id types.ID) int {
 	switch id {
-	case types.Int2, types.Int4, types.Int8, types.Float4, types.Float8, types.Numeric,
-		types.Date, types.Timestamp, types.TimestampTZ:
-		return true
+	case types.Int2, types.Int4, types.Int8, types.Float4, types.Float8, types.Numeric:
+		return 1
+	case types.Date, types.Timestamp, types.TimestampTZ:
+		return 2
 	}
-	return false
+	return 0
 }
 
-// boundFloat places a value of a numeric-like type on the number line.
+// boundFloat places a value on its type's number line (numberLine).
 func boundFloat(v types.Value, t types.Type) float64 {
 	switch t.ID {
 	case types.Float4, types.Float8:
@@ -367,6 +370,8 @@ func boundFloat(v types.Value, t types.Type) float64 {
 			return math.NaN()
 		}
 		return f
+	case types.Timestamp, types.TimestampTZ:
+		return float64(v.I) / 86_400_000_000 // µs since 1970 → days
 	}
 	return float64(v.I)
 }

@@ -116,3 +116,18 @@ func TestJoinOrderAvoidsManyToManyFirst(t *testing.T) {
 		t.Fatalf("no hash join:\n%s", text)
 	}
 }
+
+// A date column compared with a timestamp (date + interval '3' month) is a
+// range on the same line of days.
+func TestRangeSelectivityDateAgainstTimestamp(t *testing.T) {
+	var ids plan.IDAllocator
+	tb := &fakeTable{name: "o", rows: 1000, cols: []storage.ColumnDef{{Name: "d", Type: types.DateType}},
+		distinct: []int64{1000}, bounds: []storage.ColumnStats{{HasMinMax: true, Min: types.Value{I: 0}, Max: types.Value{I: 100}}}}
+	col := plan.Column{ID: ids.Next(), Name: "d", Table: "o", Type: types.DateType}
+	s := &plan.Scan{Table: tb, Ordinals: []int{0}, Cols: []plan.Column{col}}
+	ts := &plan.Const{Val: types.Value{I: 25 * 86_400_000_000}, T: types.TimestampType}
+	pred := &plan.And{Args: []plan.Expr{op(t, ">=", ref(col), &plan.Const{Val: types.Value{I: 10}, T: types.DateType}), op(t, "<", ref(col), ts)}}
+	if got := filterSelectivity(pred, s); !near(got, 0.15) {
+		t.Errorf("selectivity %v, want 0.15", got)
+	}
+}
