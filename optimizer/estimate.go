@@ -80,6 +80,9 @@ type colInfo struct {
 	distinct float64 // 0: unknown
 	nulls    float64 // -1: unknown
 	bounds   storage.ColumnStats
+	// outerNulls: an outer join below may have added NULLs (its
+	// null-extended side), so the table's NULL count does not tell.
+	outerNulls bool
 }
 
 func (c colInfo) nullFrac() float64 {
@@ -123,7 +126,16 @@ func columnInfo(n plan.Node, id plan.ColumnID) (colInfo, bool) {
 			}
 		}
 		return columnInfo(x.Input, id)
-	case *plan.Filter, *plan.Sort, *plan.Limit, *plan.Distinct, *plan.Join:
+	case *plan.Join:
+		for i, k := range n.Children() {
+			if outputCols(k).has(id) {
+				ci, ok := columnInfo(k, id)
+				nullExtended := x.Type == plan.FullJoin || x.Type == plan.LeftJoin && i == 1 || x.Type == plan.RightJoin && i == 0
+				ci.outerNulls = ci.outerNulls || nullExtended
+				return ci, ok
+			}
+		}
+	case *plan.Filter, *plan.Sort, *plan.Limit, *plan.Distinct:
 		for _, k := range n.Children() {
 			if outputCols(k).has(id) {
 				return columnInfo(k, id)
@@ -219,7 +231,9 @@ func clauseSelectivity(e plan.Expr, in plan.Node) float64 {
 	case *plan.IsNull:
 		nf := 0.005 // PostgreSQL's DEFAULT_UNK_SEL
 		if r, ok := stripCasts(x.Arg); ok {
-			if ci, ok := columnInfo(in, r.ID); ok && ci.nulls >= 0 {
+			if ci, ok := columnInfo(in, r.ID); ok && ci.outerNulls {
+				nf = defaultSel // the rows an outer join extended, unknown
+			} else if ok && ci.nulls >= 0 {
 				nf = ci.nullFrac()
 			}
 		}
