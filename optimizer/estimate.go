@@ -64,7 +64,7 @@ func groupRows(a *plan.Aggregate, in float64) float64 {
 	}
 	groups := 1.0
 	for _, g := range a.GroupBy {
-		d, ok := distinctOf(a.Input, g)
+		d, ok := distinctOf(a.Input, g, in)
 		if !ok {
 			return max(1, in/10)
 		}
@@ -159,9 +159,9 @@ func stripCasts(e plan.Expr) (*plan.ColRef, bool) {
 }
 
 // distinctOf is the distinct-value estimate of a key that is a plain
-// column of n's input tables (through casts), at most n's estimated rows,
-// or false when unknown.
-func distinctOf(n plan.Node, key plan.Expr) (float64, bool) {
+// column of n's input tables (through casts), at most rows (n's estimated
+// rows, which the caller has), or false when unknown.
+func distinctOf(n plan.Node, key plan.Expr, rows float64) (float64, bool) {
 	ref, ok := stripCasts(key)
 	if !ok {
 		return 0, false
@@ -170,7 +170,7 @@ func distinctOf(n plan.Node, key plan.Expr) (float64, bool) {
 	if !ok || ci.distinct <= 0 {
 		return 0, false
 	}
-	return max(1, min(ci.distinct, EstimateRows(n))), true
+	return max(1, min(ci.distinct, rows)), true
 }
 
 // filterSelectivity estimates the fraction of in's rows pred keeps. Range
@@ -417,8 +417,8 @@ func joinRows(j *plan.Join, l, r float64) float64 {
 			continue
 		}
 		keys++
-		a, okl := distinctOf(j.Left, lk)
-		b, okr := distinctOf(j.Right, rk)
+		a, okl := distinctOf(j.Left, lk, l)
+		b, okr := distinctOf(j.Right, rk, r)
 		if !okl || !okr {
 			known = false
 			continue
