@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/joind/joind/sql/plan"
-	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
 
@@ -79,7 +78,9 @@ type colInfo struct {
 	rows     float64 // the table's rows
 	distinct float64 // 0: unknown
 	nulls    float64 // -1: unknown
-	bounds   storage.ColumnStats
+	// hasBounds: min and max bound the non-NULL values (storage's).
+	hasBounds bool
+	min, max  types.Value
 	// outerNulls: an outer join below may have added NULLs (its
 	// null-extended side), so the table's NULL count does not tell.
 	outerNulls bool
@@ -110,8 +111,8 @@ func columnInfo(n plan.Node, id plan.ColumnID) (colInfo, bool) {
 			if ord < len(st.Nulls) {
 				ci.nulls = float64(st.Nulls[ord])
 			}
-			if ord < len(st.Bounds) {
-				ci.bounds = st.Bounds[ord]
+			if ord < len(st.Bounds) && st.Bounds[ord].HasMinMax {
+				ci.hasBounds, ci.min, ci.max = true, st.Bounds[ord].Min, st.Bounds[ord].Max
 			}
 			return ci, true
 		}
@@ -288,8 +289,8 @@ func eqSelectivity(a, b plan.Expr, in plan.Node) float64 {
 		if c.Val.Null {
 			return 0
 		}
-		if _, direct := a.(*plan.ColRef); direct && ci.bounds.HasMinMax && c.T.ID == ci.t.ID &&
-			(types.Compare(c.Val, ci.bounds.Min, ci.t) < 0 || types.Compare(c.Val, ci.bounds.Max, ci.t) > 0) {
+		if _, direct := a.(*plan.ColRef); direct && ci.hasBounds && c.T.ID == ci.t.ID &&
+			(types.Compare(c.Val, ci.min, ci.t) < 0 || types.Compare(c.Val, ci.max, ci.t) > 0) {
 			return 0
 		}
 	}
@@ -303,7 +304,7 @@ type colRange struct {
 }
 
 func (r *colRange) selectivity() float64 {
-	lo, hi := boundFloat(r.ci.bounds.Min, r.ci.t), boundFloat(r.ci.bounds.Max, r.ci.t)
+	lo, hi := boundFloat(r.ci.min, r.ci.t), boundFloat(r.ci.max, r.ci.t)
 	width := hi - lo
 	if width <= 0 || math.IsNaN(width) || math.IsInf(width, 0) {
 		if r.lo <= lo && r.hi >= hi {
@@ -351,7 +352,7 @@ func rangeClause(e plan.Expr, in plan.Node) (id plan.ColumnID, ci colInfo, lo bo
 		return
 	}
 	ci, found := columnInfo(in, ref.ID)
-	if !found || !ci.bounds.HasMinMax {
+	if !found || !ci.hasBounds {
 		return
 	}
 	return ref.ID, ci, lo, boundFloat(c.Val, c.T), true
