@@ -223,10 +223,12 @@ func DeriveOrRestrictions(n plan.Node) plan.Node {
 		if !ok || hasSubquery(or) || isVolatile(or) {
 			continue
 		}
-		if d := orRestriction(or, leftCols); d != nil {
+		// As PostgreSQL (orclauses.c), a restriction estimated to keep over
+		// 90% of the input is not worth evaluating.
+		if d := orRestriction(or, leftCols); d != nil && filterSelectivity(d, j.Left) <= 0.9 {
 			toLeft = append(toLeft, d)
 		}
-		if d := orRestriction(or, rightCols); d != nil {
+		if d := orRestriction(or, rightCols); d != nil && filterSelectivity(d, j.Right) <= 0.9 {
 			toRight = append(toRight, d)
 		}
 	}
