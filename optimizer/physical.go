@@ -149,9 +149,12 @@ func Plan(n plan.Node, ids *plan.IDAllocator, opts Options) (*Physical, error) {
 	}
 	c := &Context{Eval: opts.Eval, IDs: ids}
 	n = Rewrite(c, n, DefaultRules)
-	// Reorder inner joins once their conditions have been gathered into ON,
-	// then push the conditions back down the new tree.
-	n = Rewrite(c, ReorderJoins(DeriveOrRestrictions(n)), DefaultRules)
+	// Push the restrictions ORs imply down to their relations (a filter
+	// left over a join would hide it from join ordering), reorder inner
+	// joins once their conditions have been gathered into ON, then push
+	// the conditions back down the new tree.
+	n = Rewrite(c, DeriveOrRestrictions(n), DefaultRules)
+	n = Rewrite(c, ReorderJoins(n), DefaultRules)
 	n = AttachSkips(PruneColumns(n))
 	pl := &planner{opts: opts}
 	p, err := pl.build(n)
