@@ -199,7 +199,7 @@ type joinGraph struct {
 	cols  []colSet
 	conds []plan.Expr
 	masks []uint32 // relations a condition reads; 0 = none (or outer columns only)
-	top   []bool   // conditions placed on the root join (read columns of no relation)
+	top   []bool   // conditions placed on the root join (they read an outer query's columns)
 	// groups are the conditions by the relations they read, each with its
 	// combined selectivity.
 	groups []condGroup
