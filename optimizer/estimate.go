@@ -399,7 +399,9 @@ func boundFloat(v types.Value, t types.Type) float64 {
 // foreign-key guess.
 func joinRows(j *plan.Join, l, r float64) float64 {
 	switch j.Type {
-	case plan.SemiJoin, plan.AntiJoin, plan.MarkJoin:
+	case plan.SemiJoin:
+		return semiJoinRows(j, l, r)
+	case plan.AntiJoin, plan.MarkJoin:
 		return l
 	case plan.CrossJoin:
 		return l * r
@@ -443,4 +445,29 @@ func joinRows(j *plan.Join, l, r float64) float64 {
 		return max(inner, l, r)
 	}
 	return inner
+}
+
+// semiJoinRows: a semi join keeps the left rows whose key the right side
+// has, l · min(1, D_r / D_l) with the key tuples' distinct counts (as
+// joinRows; all of l when a count is unknown).
+func semiJoinRows(j *plan.Join, l, r float64) float64 {
+	leftCols, rightCols := outputCols(j.Left), outputCols(j.Right)
+	dl, dr, keys := 1.0, 1.0, 0
+	for _, e := range conjuncts(j.On) {
+		lk, rk, _, ok := equiKey(e, leftCols, rightCols, false)
+		if !ok {
+			continue
+		}
+		a, okl := distinctOf(j.Left, lk, l)
+		b, okr := distinctOf(j.Right, rk, r)
+		if !okl || !okr {
+			return l
+		}
+		keys++
+		dl, dr = dl*a, dr*b
+	}
+	if keys == 0 {
+		return l
+	}
+	return max(1, l*min(1, min(dr, r)/min(dl, l)))
 }

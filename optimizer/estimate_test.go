@@ -131,3 +131,23 @@ func TestRangeSelectivityDateAgainstTimestamp(t *testing.T) {
 		t.Errorf("selectivity %v, want 0.15", got)
 	}
 }
+
+// A semi join keeps the share of left keys the right side has: partsupp
+// rows of the 1% of parts a filter keeps (TPC-H Q20).
+func TestSemiJoinEstimate(t *testing.T) {
+	f := &fixture{}
+	ps := f.scan("partsupp", 800_000, false, "pk")
+	ps.Table.(*fakeTable).distinct = []int64{200_000}
+	part := f.scan("part", 200_000, false, "pk", "name")
+	part.Table.(*fakeTable).distinct = []int64{200_000, 200_000}
+	few := &plan.Filter{Input: part, Pred: op(t, "=", ref(part.Cols[1]), intConst(1))}
+	j := &plan.Join{Type: plan.SemiJoin, Left: ps, Right: few, On: op(t, "=", ref(ps.Cols[0]), ref(part.Cols[0]))}
+	// 800k · 1/200k: one part's four partsupp rows.
+	if got := EstimateRows(j); !near(got, 4) {
+		t.Errorf("semi join estimate %v, want 4", got)
+	}
+	ps.Table.(*fakeTable).distinct = nil
+	if got := EstimateRows(j); got != 800_000 {
+		t.Errorf("without statistics: %v, want all 800000 left rows", got)
+	}
+}
