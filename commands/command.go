@@ -46,6 +46,8 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = insert(ctx, s, x)
 	case *sql.Truncate:
 		tag, err = "TRUNCATE TABLE", s.Catalog().Truncate(ctx, x.Tables)
+	case *sql.Analyze:
+		tag, err = analyze(s, x)
 	default:
 		return "", false, nil
 	}

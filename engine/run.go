@@ -50,6 +50,10 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 		return "DISCARD " + strings.ToUpper(x.What), nil
 	case *sql.NoOp:
 		return x.Tag, nil
+	case *sql.Analyze:
+		if x.Vacuum && s.fsm.state.inTransactionBlock() {
+			return "", pgerr.New("25001", "VACUUM cannot run inside a transaction block")
+		}
 	}
 	if tag, ok, err := commands.Execute(ctx, &command{s: s, ectx: ectx, w: w}, st); ok {
 		return tag, err

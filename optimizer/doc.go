@@ -4,11 +4,16 @@
 // It works in two steps:
 //
 //  1. Rewrite: a rule framework (Rule, Rewrite) applies logical rewrites
-//     bottom-up to a fixpoint — constant folding, filter merging, predicate
-//     pushdown through projections, sorts and joins, and join-condition
-//     pushdown — then join ordering, the semi-join reduction of grouped
-//     aggregates joined on their keys (ReduceGroupedJoins), and
-//     PruneColumns drops columns nobody reads.
+//     bottom-up to a fixpoint — constant folding, OR factoring, filter
+//     merging, predicate pushdown through projections, sorts and joins, and
+//     join-condition pushdown; then, once, restrictions implied by ORs over
+//     join inputs (orclauses.go), the order of inner joins by estimated
+//     cost (joinorder.go: dynamic programming over connected subsets up to
+//     10 relations, greedy above), from the estimates of estimate.go over
+//     storage's statistics (rows, NULLs, distinct sketches, bounds), and the
+//     semi-join reduction of grouped aggregates joined on their keys
+//     (ReduceGroupedJoins); the rules run again and PruneColumns drops
+//     columns nobody reads.
 //  2. Physical planning (Plan): each logical node becomes a Physical node,
 //     one per operator, carrying every decision and its partition count;
 //     joins are split into equi-keys and a residual filter and given an

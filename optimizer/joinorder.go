@@ -6,12 +6,18 @@ import (
 	"github.com/joind/joind/sql/plan"
 )
 
-// Join ordering (issue 4): a tree of inner and cross joins is flattened into
-// its relations and conditions and rebuilt left-deep, greedily: start from
-// the smallest relation, then repeatedly join the smallest relation that a
-// condition connects to what is already joined (a cross product only when
-// nothing connects). The order written in the query does not matter; the
-// estimates from storage statistics do.
+// Join ordering (issues 4, 12): a tree of inner and cross joins is flattened
+// into its relations and conditions and rebuilt by estimated cost. Up to
+// maxDPRelations relations, dynamic programming over connected subsets
+// (DPsub) finds the cheapest tree, bushy ones included, where the cost of
+// a join is its output rows plus its build side's rows (the smaller input's,
+// as physical planning builds), summed over the tree; row counts come from
+// storage statistics (estimate.go), so the order written in the query does
+// not matter. Subsets are joined only along conditions: a cross product
+// only between the graph's connected components, smallest first. Above
+// maxDPRelations the tree is built greedily, left-deep: start from the
+// smallest relation, then repeatedly join the smallest relation a condition
+// connects to what is already joined.
 
 // ReorderJoins rebuilds every maximal inner-join tree of n by estimated size.
 // Output columns keep their order (a projection restores it when the new
@@ -24,8 +30,11 @@ func ReorderJoins(n plan.Node) plan.Node {
 		for i, r := range rels {
 			rels[i] = ReorderJoins(r)
 		}
-		if len(rels) > 2 {
+		if len(rels) > maxDPRelations {
 			return restoreColumnOrder(greedyJoin(rels, conds), n.Columns())
+		}
+		if len(rels) > 2 {
+			return restoreColumnOrder(dpJoin(rels, conds), n.Columns())
 		}
 		j := *n.(*plan.Join)
 		j.Left, j.Right = rels[0], rels[1]
@@ -179,122 +188,244 @@ func restoreColumnOrder(n plan.Node, cols []plan.Column) plan.Node {
 	return &plan.Project{Input: n, Exprs: exprs, Cols: cols}
 }
 
-// EstimateRows is the planner's row estimate for a logical node.
-func EstimateRows(n plan.Node) float64 {
-	switch x := n.(type) {
-	case *plan.Scan:
-		return float64(x.Table.Stats().Rows)
-	case *plan.Values:
-		return float64(len(x.Rows))
-	case *plan.FunctionScan:
-		return 1000
-	case *plan.Filter:
-		return EstimateRows(x.Input) * selectivity(x.Pred)
-	case *plan.Aggregate:
-		if len(x.GroupBy) == 0 {
-			return 1
-		}
-		return max(1, EstimateRows(x.Input)/10)
-	case *plan.Join:
-		return joinRows(x, EstimateRows(x.Left), EstimateRows(x.Right))
-	case *plan.SetOp:
-		return EstimateRows(x.Left) + EstimateRows(x.Right)
-	case *plan.Distinct:
-		return max(1, EstimateRows(x.Input)/2)
-	}
-	if kids := n.Children(); len(kids) == 1 {
-		return EstimateRows(kids[0])
-	}
-	return 1000
+// maxDPRelations bounds the dynamic program (3^n subset pairs: 59,049 at 10).
+const maxDPRelations = 10
+
+// joinGraph is a flattened inner-join tree: relations with their estimated
+// rows and columns, and conditions with the set of relations each reads.
+type joinGraph struct {
+	rels  []plan.Node
+	rows  []float64
+	cols  []colSet
+	conds []plan.Expr
+	masks []uint32 // relations a condition reads; 0 = none (or outer columns only)
+	top   []bool   // conditions placed on the root join (they read an outer query's columns)
+	// groups are the conditions by the relations they read, each with its
+	// combined selectivity.
+	groups []condGroup
 }
 
-// joinRows estimates a join's output from its inputs' estimates. With an
-// equi-key whose distinct counts storage knows, an inner join yields
-// l·r / max(d_l, d_r) rows (each key value matches r/d_r rows); otherwise
-// the larger input, the usual foreign-key guess.
-func joinRows(j *plan.Join, l, r float64) float64 {
-	switch j.Type {
-	case plan.SemiJoin, plan.AntiJoin, plan.MarkJoin:
-		return l
-	case plan.CrossJoin:
-		return l * r
+type condGroup struct {
+	mask uint32
+	sel  float64
+}
+
+func newJoinGraph(rels []plan.Node, conds []plan.Expr) *joinGraph {
+	g := &joinGraph{rels: rels, conds: conds, masks: make([]uint32, len(conds)), top: make([]bool, len(conds))}
+	all := colSet{}
+	for _, r := range rels {
+		g.rows = append(g.rows, EstimateRows(r))
+		cs := outputCols(r)
+		g.cols = append(g.cols, cs)
+		for id := range cs {
+			all.add(id)
+		}
 	}
-	if j.On == nil {
-		return l * r
-	}
-	inner := max(l, r)
-	leftCols, rightCols := outputCols(j.Left), outputCols(j.Right)
-	for _, e := range conjuncts(j.On) {
-		lk, rk, _, ok := equiKey(e, leftCols, rightCols, false)
-		if !ok {
+	byMask := map[uint32][]int{}
+	var order []uint32
+	for i, c := range conds {
+		cc := exprCols(c)
+		if !cc.subsetOf(all) {
+			g.top[i] = true // reads an outer query's columns: keep it above all
+		}
+		for r, rc := range g.cols {
+			if readsSet(cc, rc) {
+				g.masks[i] |= 1 << r
+			}
+		}
+		if g.masks[i] == 0 || g.top[i] {
 			continue
 		}
-		dl, okl := distinctOf(j.Left, lk)
-		dr, okr := distinctOf(j.Right, rk)
-		if okl && okr && dl > 0 && dr > 0 {
-			inner = max(1, l*r/max(dl, dr))
-			break
+		if _, seen := byMask[g.masks[i]]; !seen {
+			order = append(order, g.masks[i])
 		}
+		byMask[g.masks[i]] = append(byMask[g.masks[i]], i)
 	}
-	switch j.Type {
-	case plan.LeftJoin:
-		return max(inner, l)
-	case plan.RightJoin:
-		return max(inner, r)
-	case plan.FullJoin:
-		return max(inner, l, r)
+	for _, m := range order {
+		g.groups = append(g.groups, condGroup{mask: m, sel: g.groupSelectivity(m, byMask[m])})
 	}
-	return inner
+	return g
 }
 
-// distinctOf is storage's distinct-value estimate for a key that is a plain
-// column of n's input tables (through casts, projections and filters), or
-// false when unknown.
-func distinctOf(n plan.Node, key plan.Expr) (float64, bool) {
-	for {
-		c, ok := key.(*plan.Cast)
-		if !ok {
-			break
+// groupSelectivity is the fraction of the relations' cross product that
+// the conditions over exactly those relations keep: for two relations,
+// equi-keys as in joinRows (the key tuple's distinct counts) and the rest
+// as filters; for one or three and more, as filters.
+func (g *joinGraph) groupSelectivity(mask uint32, idx []int) float64 {
+	var in []int
+	for r := range g.rels {
+		if mask&(1<<r) != 0 {
+			in = append(in, r)
 		}
-		key = c.Input
 	}
-	ref, ok := key.(*plan.ColRef)
-	if !ok {
-		return 0, false
+	var es []plan.Expr
+	for _, i := range idx {
+		es = append(es, g.conds[i])
 	}
-	return columnDistinct(n, ref.ID)
+	if len(in) != 2 {
+		var node plan.Node = g.rels[in[0]]
+		for _, r := range in[1:] {
+			node = &plan.Join{Type: plan.CrossJoin, Left: node, Right: g.rels[r]}
+		}
+		return filterSelectivity(andOf(es), node)
+	}
+	a, b := in[0], in[1]
+	j := &plan.Join{Type: plan.InnerJoin, Left: g.rels[a], Right: g.rels[b], On: andOf(es)}
+	return joinRows(j, g.rows[a], g.rows[b]) / (g.rows[a] * g.rows[b])
 }
 
-func columnDistinct(n plan.Node, id plan.ColumnID) (float64, bool) {
-	switch x := n.(type) {
-	case *plan.Scan:
-		for i, c := range x.Cols {
-			if c.ID != id {
+// subsetRows is the estimated rows of joining the relations of s: their
+// product times the selectivity of every condition group within s, so it
+// does not depend on the order of joining.
+func (g *joinGraph) subsetRows(s uint32) float64 {
+	rows := 1.0
+	for r := range g.rels {
+		if s&(1<<r) != 0 {
+			rows *= g.rows[r]
+		}
+	}
+	for _, cg := range g.groups {
+		if cg.mask&s == cg.mask {
+			rows *= cg.sel
+		}
+	}
+	return max(1, rows)
+}
+
+// connected reports whether a condition group joins a and b: it reads
+// both and only relations of a ∪ b.
+func (g *joinGraph) connected(a, b uint32) bool {
+	for _, cg := range g.groups {
+		if cg.mask&a != 0 && cg.mask&b != 0 && cg.mask&^(a|b) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// dpPlan is the best tree found for one subset.
+type dpPlan struct {
+	cost        float64
+	left, right uint32 // 0 for a single relation
+}
+
+// dpJoin builds the cheapest tree of each connected component by dynamic
+// programming over subsets, then cross-joins the components, smallest
+// first.
+func dpJoin(rels []plan.Node, conds []plan.Expr) plan.Node {
+	g := newJoinGraph(rels, conds)
+	n := len(rels)
+	full := uint32(1)<<n - 1
+	best := make([]*dpPlan, full+1)
+	rows := make([]float64, full+1)
+	for s := uint32(1); s <= full; s++ {
+		rows[s] = g.subsetRows(s)
+		if s&(s-1) == 0 {
+			best[s] = &dpPlan{}
+			continue
+		}
+		// Each unordered split once: s1 holds s's lowest relation.
+		low := s & -s
+		for s1 := (s - 1) & s; s1 > 0; s1 = (s1 - 1) & s {
+			if s1&low == 0 {
 				continue
 			}
-			st := x.Table.Stats()
-			if ord := x.Ordinals[i]; ord < len(st.Distinct) && st.Distinct[ord] > 0 {
-				return float64(st.Distinct[ord]), true
+			s2 := s &^ s1
+			p1, p2 := best[s1], best[s2]
+			if p1 == nil || p2 == nil || !g.connected(s1, s2) {
+				continue
 			}
-			return 0, false
-		}
-		return 0, false
-	case *plan.Project:
-		for i, c := range x.Cols {
-			if c.ID == id {
-				if r, ok := x.Exprs[i].(*plan.ColRef); ok {
-					return columnDistinct(x.Input, r.ID)
-				}
-				return 0, false
-			}
-		}
-		return columnDistinct(x.Input, id)
-	case *plan.Filter, *plan.Sort, *plan.Limit, *plan.Distinct, *plan.Join:
-		for _, k := range n.Children() {
-			if outputCols(k).has(id) {
-				return columnDistinct(k, id)
+			cost := p1.cost + p2.cost + rows[s] + min(rows[s1], rows[s2])
+			if best[s] == nil || cost < best[s].cost {
+				best[s] = &dpPlan{cost: cost, left: s1, right: s2}
 			}
 		}
 	}
-	return 0, false
+	// The connected components: the largest planned subsets covering all.
+	var comps []uint32
+	left := full
+	for left != 0 {
+		low := left & -left
+		comp := low
+		for s := left; s > 0; s = (s - 1) & left {
+			if s&low != 0 && best[s] != nil && bits(s) > bits(comp) {
+				comp = s
+			}
+		}
+		comps = append(comps, comp)
+		left &^= comp
+	}
+	sort.SliceStable(comps, func(i, j int) bool { return rows[comps[i]] < rows[comps[j]] })
+	placed := make([]bool, len(conds))
+	var tree plan.Node
+	var treeSet uint32
+	for _, c := range comps {
+		sub := g.build(c, best, placed)
+		if tree == nil {
+			tree, treeSet = sub, c
+			continue
+		}
+		treeSet |= c
+		tree = g.join(tree, sub, treeSet, placed)
+	}
+	// Conditions over no relation (constants, outer columns) go on the top join.
+	var rest []plan.Expr
+	for i, c := range conds {
+		if !placed[i] {
+			rest = append(rest, c)
+		}
+	}
+	if len(rest) > 0 {
+		j := tree.(*plan.Join)
+		j.On = andOf(append(conjuncts(j.On), rest...))
+		j.Type = plan.InnerJoin
+	}
+	return tree
+}
+
+func bits(s uint32) int {
+	n := 0
+	for ; s != 0; s &= s - 1 {
+		n++
+	}
+	return n
+}
+
+// build makes the tree best records for s.
+func (g *joinGraph) build(s uint32, best []*dpPlan, placed []bool) plan.Node {
+	p := best[s]
+	if p.left == 0 {
+		for r := range g.rels {
+			if s == 1<<r {
+				return g.rels[r]
+			}
+		}
+	}
+	l, r := g.build(p.left, best, placed), g.build(p.right, best, placed)
+	// The subtree of more relations on the left, as a left-deep tree
+	// reads; of two single relations the smaller (physical planning
+	// decides the build side either way).
+	if nl, nr := bits(p.left), bits(p.right); nr > nl || nr == nl && g.subsetRows(p.right) < g.subsetRows(p.left) {
+		l, r = r, l
+	}
+	return g.join(l, r, s, placed)
+}
+
+// join joins l and r (together the relations of s) on the conditions not
+// yet placed that read only relations of s: the lowest join that has all
+// their columns.
+func (g *joinGraph) join(l, r plan.Node, s uint32, placed []bool) plan.Node {
+	var on []plan.Expr
+	for i, c := range g.conds {
+		if placed[i] || g.top[i] || g.masks[i] == 0 || g.masks[i]&^s != 0 {
+			continue
+		}
+		on = append(on, c)
+		placed[i] = true
+	}
+	typ := plan.InnerJoin
+	if len(on) == 0 {
+		typ = plan.CrossJoin
+	}
+	return &plan.Join{Type: typ, Left: l, Right: r, On: andOf(on)}
 }

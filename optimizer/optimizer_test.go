@@ -17,13 +17,15 @@ type fakeTable struct {
 	cols     []storage.ColumnDef
 	rows     int64
 	distinct []int64
+	nulls    []int64
+	bounds   []storage.ColumnStats
 }
 
 func (t *fakeTable) Name() string                 { return t.name }
 func (t *fakeTable) Columns() []storage.ColumnDef { return t.cols }
 func (t *fakeTable) Snapshot() []arrow.Record     { return nil }
 func (t *fakeTable) Stats() storage.Stats {
-	return storage.Stats{Rows: t.rows, Distinct: t.distinct}
+	return storage.Stats{Rows: t.rows, Distinct: t.distinct, Nulls: t.nulls, Bounds: t.bounds}
 }
 
 // fixture builds scans over two-column integer tables.

@@ -150,8 +150,11 @@ func Plan(n plan.Node, ids *plan.IDAllocator, opts Options) (*Physical, error) {
 	}
 	c := &Context{Eval: opts.Eval, IDs: ids}
 	n = Rewrite(c, n, DefaultRules)
-	// Reorder inner joins once their conditions have been gathered into ON,
-	// then push the conditions back down the new tree.
+	// Push the restrictions ORs imply down to their relations (a filter
+	// left over a join would hide it from join ordering), reorder inner
+	// joins once their conditions have been gathered into ON, then push
+	// the conditions back down the new tree.
+	n = Rewrite(c, DeriveOrRestrictions(n), DefaultRules)
 	n = Rewrite(c, ReorderJoins(n), DefaultRules)
 	n = AttachSkips(PruneColumns(ReduceGroupedJoins(c, n)))
 	pl := &planner{opts: opts}
@@ -213,7 +216,7 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 		p.Rows = EstimateRows(x.CTE.Plan)
 	case *plan.Filter:
 		p.Op = OpFilter
-		p.Rows = kids[0].Rows * selectivity(x.Pred)
+		p.Rows = max(1, kids[0].Rows*filterSelectivity(x.Pred, x.Input))
 		p.Partitions = kids[0].Partitions
 	case *plan.Project:
 		p.Op = OpProject
@@ -222,11 +225,7 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 	case *plan.Aggregate:
 		// Partial aggregation per input partition, merged into one.
 		p.Op = OpHashAggregate
-		if len(x.GroupBy) == 0 {
-			p.Rows = 1
-		} else {
-			p.Rows = max(1, kids[0].Rows/10)
-		}
+		p.Rows = groupRows(x, kids[0].Rows)
 	case *plan.Sort:
 		p.Op = OpSort
 		p.Rows = kids[0].Rows
@@ -321,19 +320,6 @@ func (pl *planner) constInt(e plan.Expr, dflt int64, what string) (int64, error)
 		return 0, pgerr.New("2201X", "OFFSET must not be negative")
 	}
 	return v, nil
-}
-
-// selectivity is a crude estimate of the fraction of rows a predicate keeps.
-func selectivity(e plan.Expr) float64 {
-	s := 1.0
-	for _, c := range conjuncts(e) {
-		if call, ok := c.(*plan.Call); ok && call.Func.Name == "=" {
-			s *= 0.1
-		} else {
-			s *= 0.33
-		}
-	}
-	return s
 }
 
 // planJoin splits the condition into equi-keys and a residual, picks the

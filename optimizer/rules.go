@@ -27,6 +27,7 @@ var DefaultRules = []Rule{
 	{"unnest-subqueries", unnestSubqueries},
 	{"decorrelate-apply", decorrelateApply},
 	{"fold-constants", foldNodeConstants},
+	{"factor-or", factorOr},
 	{"merge-filters", mergeFilters},
 	{"remove-true-filter", removeTrueFilter},
 	{"push-filter-through-project", pushFilterThroughProject},

@@ -31,10 +31,11 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 // rule applied alone to a fixpoint, and the passes Plan runs once.
 func rulePasses() map[string]func(*Context, plan.Node) (plan.Node, error) {
 	m := map[string]func(*Context, plan.Node) (plan.Node, error){
-		"reorder-joins":        func(_ *Context, n plan.Node) (plan.Node, error) { return ReorderJoins(n), nil },
-		"prune-columns":        func(_ *Context, n plan.Node) (plan.Node, error) { return PruneColumns(n), nil },
-		"attach-skips":         func(_ *Context, n plan.Node) (plan.Node, error) { return AttachSkips(n), nil },
-		"reduce-grouped-joins": func(c *Context, n plan.Node) (plan.Node, error) { return ReduceGroupedJoins(c, n), nil },
+		"derive-or-restrictions": func(_ *Context, n plan.Node) (plan.Node, error) { return DeriveOrRestrictions(n), nil },
+		"reorder-joins":          func(_ *Context, n plan.Node) (plan.Node, error) { return ReorderJoins(n), nil },
+		"prune-columns":          func(_ *Context, n plan.Node) (plan.Node, error) { return PruneColumns(n), nil },
+		"attach-skips":           func(_ *Context, n plan.Node) (plan.Node, error) { return AttachSkips(n), nil },
+		"reduce-grouped-joins":   func(c *Context, n plan.Node) (plan.Node, error) { return ReduceGroupedJoins(c, n), nil },
 		// PlanTimeError rewrites nothing: its "after" is the error, if any.
 		"plan-time-error": func(c *Context, n plan.Node) (plan.Node, error) { return n, PlanTimeError(c.Eval, n) },
 	}

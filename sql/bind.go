@@ -164,6 +164,8 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindCopy(x.CopyStmt)
 	case *pg_query.Node_ExplainStmt:
 		return b.bindExplain(x.ExplainStmt)
+	case *pg_query.Node_VacuumStmt:
+		return b.bindAnalyze(x.VacuumStmt)
 	case *pg_query.Node_VariableSetStmt:
 		return b.bindSet(x.VariableSetStmt)
 	case *pg_query.Node_VariableShowStmt:
@@ -214,8 +216,6 @@ func statementName(n *pg_query.Node) string {
 		return "EXECUTE"
 	case *pg_query.Node_DeallocateStmt:
 		return "DEALLOCATE"
-	case *pg_query.Node_VacuumStmt:
-		return "VACUUM"
 	case *pg_query.Node_DeclareCursorStmt:
 		return "DECLARE CURSOR"
 	case *pg_query.Node_FetchStmt:

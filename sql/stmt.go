@@ -73,6 +73,23 @@ type Truncate struct {
 	Tables []storage.Table
 }
 
+// Analyze is ANALYZE [table [(columns)], ...] and VACUUM [ANALYZE] ...
+// (Vacuum). joind's statistics are kept current by every commit (per
+// segment, merged per version: storage.Stats), so the statement checks its
+// relations and columns and changes nothing. No relations: every table.
+type Analyze struct {
+	Vacuum bool
+	Rels   []AnalyzeRel
+}
+
+// AnalyzeRel is one relation of ANALYZE: Table is nil for a view, which
+// PostgreSQL skips with a WARNING.
+type AnalyzeRel struct {
+	Table storage.Table
+	Name  string
+	Cols  []string
+}
+
 // Explain is EXPLAIN [ANALYZE] query.
 type Explain struct {
 	Query   *Query
@@ -140,6 +157,7 @@ func (*DropView) statement()      {}
 func (*Insert) statement()        {}
 func (*Truncate) statement()      {}
 func (*Explain) statement()       {}
+func (*Analyze) statement()       {}
 func (*Set) statement()           {}
 func (*Show) statement()          {}
 func (*Transaction) statement()   {}

@@ -128,14 +128,18 @@ func (t *tableState) copy() *tableState {
 // tableStats merges the segments' statistics (once per version).
 func (t *tableState) tableStats() Stats {
 	t.statsOnce.Do(func() {
-		st := Stats{Rows: t.rows, Distinct: make([]int64, len(t.cols)), Nulls: make([]int64, len(t.cols))}
+		st := Stats{Rows: t.rows, Distinct: make([]int64, len(t.cols)), Nulls: make([]int64, len(t.cols)),
+			Bounds: make([]ColumnStats, len(t.cols))}
 		for c := range t.cols {
 			sk := make([][]uint64, 0, len(t.segs))
+			b := boundsMerger{t: t.cols[c].Type, ok: true}
 			for _, s := range t.segs {
 				sk = append(sk, s.stats[c].sketch.h)
 				st.Nulls[c] += s.stats[c].nulls
+				b.add(&s.stats[c], s.rows)
 			}
 			st.Distinct[c] = estimateDistinct(mergeSketches(sk...))
+			st.Bounds[c] = b.result()
 		}
 		t.stats = st
 	})

@@ -57,6 +57,40 @@ func (c *colStats) add(arr arrow.Array, t types.Type) {
 	}
 }
 
+// boundsMerger merges segments' bounds into a table's: known only when
+// every segment holding a non-NULL value kept its bounds.
+type boundsMerger struct {
+	t        types.Type
+	ok, has  bool
+	min, max types.Value
+}
+
+func (b *boundsMerger) add(c *colStats, rows int64) {
+	if !c.has {
+		if c.nulls < rows {
+			b.ok = false // values whose bounds were not kept
+		}
+		return
+	}
+	if !b.has {
+		b.min, b.max, b.has = c.min, c.max, true
+		return
+	}
+	if types.Compare(c.min, b.min, b.t) < 0 {
+		b.min = c.min
+	}
+	if types.Compare(c.max, b.max, b.t) > 0 {
+		b.max = c.max
+	}
+}
+
+func (b *boundsMerger) result() ColumnStats {
+	if !b.ok || !b.has {
+		return ColumnStats{}
+	}
+	return ColumnStats{HasMinMax: true, Min: b.min, Max: b.max}
+}
+
 // finish drops bounds too long to keep in the manifest.
 func (c *colStats) finish(t types.Type) {
 	if !c.has {

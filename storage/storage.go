@@ -26,6 +26,10 @@ type Stats struct {
 	Distinct []int64
 	// Nulls is the number of NULLs of each column, by ordinal (nil = unknown).
 	Nulls []int64
+	// Bounds are each column's bounds over all rows, by ordinal (nil =
+	// unknown): HasMinMax only when every segment kept its bounds. They
+	// are exact (the segments' are); Nulls is left zero here.
+	Bounds []ColumnStats
 }
 
 // Table is a columnar table. Batches use the Arrow types of types.Type.ArrowType

@@ -242,6 +242,9 @@ func (tt *txnTable) Stats() Stats {
 		st.Distinct = append([]int64(nil), st.Distinct...)
 		st.Nulls = append([]int64(nil), st.Nulls...)
 	}
+	if len(tt.txn.p.appends[tt.id]) > 0 {
+		st.Bounds = nil // the pending rows' bounds are not merged in
+	}
 	for _, r := range tt.txn.p.appends[tt.id] {
 		st.Rows += r.NumRows()
 		if st.Nulls != nil {
