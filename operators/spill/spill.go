@@ -299,6 +299,9 @@ func RecordBytes(r arrow.Record) int64 {
 	return n
 }
 
+// ArrayBytes is the memory an array holds.
+func ArrayBytes(a arrow.Array) int64 { return arrayBytes(a.Data()) }
+
 func arrayBytes(d arrow.ArrayData) int64 {
 	var n int64
 	for _, b := range d.Buffers() {
