@@ -34,7 +34,11 @@ type hashAggOp struct {
 	schema  *arrow.Schema
 	size    int
 	space   *spill.Space // the query's memory limit (aggspill.go)
+	spilled spill.Stats
 }
+
+// ExplainNote is EXPLAIN ANALYZE's note: what the aggregation spilled.
+func (a *hashAggOp) ExplainNote() string { return a.spilled.Note() }
 
 var _ Operator = (*hashAggOp)(nil)
 

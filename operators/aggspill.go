@@ -215,6 +215,7 @@ func (x *aggExec) run(ctx context.Context) (func() (arrow.Record, error), error)
 		if err := f.Finish(); err != nil {
 			return nil, err
 		}
+		a.spilled.Count(f)
 	}
 	known, err := x.index(ctx, m)
 	if err != nil {

@@ -26,7 +26,11 @@ type sortOp struct {
 	// values (evaluated once per row, so a volatile key orders
 	// consistently across runs).
 	runSchema *arrow.Schema
+	spilled   spill.Stats
 }
+
+// ExplainNote is EXPLAIN ANALYZE's note: what the sort spilled.
+func (o *sortOp) ExplainNote() string { return o.spilled.Note() }
 
 var _ Operator = (*sortOp)(nil)
 
@@ -264,7 +268,11 @@ func (x *sortExec) writeRun(ctx context.Context, r *sortRun) (*spill.File, error
 			return nil, err
 		}
 	}
-	return f, f.Finish()
+	if err := f.Finish(); err != nil {
+		return nil, err
+	}
+	x.o.spilled.Count(f)
+	return f, nil
 }
 
 // sortRecs sorts batches (of runSchema) into an in-memory run.
@@ -439,6 +447,7 @@ func (x *sortExec) mergeToFile(ctx context.Context, sub []*sortRun) (*sortRun, e
 	if err := f.Finish(); err != nil {
 		return nil, err
 	}
+	x.o.spilled.Count(f)
 	for _, r := range sub {
 		r.file.Remove()
 	}

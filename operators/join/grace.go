@@ -124,9 +124,18 @@ func (w *writer) finish() error {
 			if err := f.Finish(); err != nil {
 				return err
 			}
+			w.g.j.top().spilled.Count(f)
 		}
 	}
 	return nil
+}
+
+// top is the join a sub-join works for (itself at level 0).
+func (j *HashJoin) top() *HashJoin {
+	for j.parent != nil {
+		j = j.parent
+	}
+	return j
 }
 
 // graceSink collects a build side like buildSink, and past the limit
@@ -345,7 +354,7 @@ func (s *graceStream) startSub() error {
 	if err != nil {
 		return err
 	}
-	sub.level = j.level + 1
+	sub.level, sub.parent = j.level+1, j
 	st, err := sub.Open(s.ctx, 0)
 	if err != nil {
 		return err
@@ -487,3 +496,6 @@ func (j *HashJoin) closeUnspilled() {
 		g.closeStream()
 	}
 }
+
+// ExplainNote is EXPLAIN ANALYZE's note: what the join spilled.
+func (j *HashJoin) ExplainNote() string { return j.spilled.Note() }

@@ -47,14 +47,14 @@ func checkSpillClean(t *testing.T, sp *spill.Space, dir string) {
 // null-aware ones fail with 53200.
 func TestGraceJoinMatrixAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
-	L, R := wideRows(rng, 700, 150), wideRows(rng, 500, 150)
+	L, R := wideRows(rng, 500, 150), wideRows(rng, 300, 150)
 	for _, c := range allCases() {
 		want := reference(c, L, R)
 		for _, parts := range []int{1, 3} {
 			dir := t.TempDir()
-			sp := spill.NewSpace(dir, 6<<10)
-			env := &operators.Env{BatchSize: 16, Spill: sp}
-			op, err := newHashJoin(newMem(lc, L, parts, 16), newMem(rc, R, parts, 16), c.spec(), env)
+			sp := spill.NewSpace(dir, 8<<10)
+			env := &operators.Env{BatchSize: 32, Spill: sp}
+			op, err := newHashJoin(newMem(lc, L, parts, 32), newMem(rc, R, parts, 32), c.spec(), env)
 			if err != nil {
 				t.Fatalf("%v: %v", c, err)
 			}

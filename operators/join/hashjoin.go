@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/operators/hashtable"
+	"github.com/joind/joind/operators/spill"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 )
@@ -42,6 +43,8 @@ type HashJoin struct {
 	buildBytes atomic.Int64 // bytes held by build sides, for MemoryLimit
 	kernel     atomic.Value // string: the index kind actually built
 	level      int          // grace.go: 0, or the depth of a sub-join
+	parent     *HashJoin    // grace.go: the join a sub-join works for
+	spilled    spill.Stats  // grace.go: the files the join wrote
 	collect    struct {     // CollectLeft
 		grpOnce, buildOnce sync.Once
 		build              *buildSide

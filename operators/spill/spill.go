@@ -314,3 +314,23 @@ func arrayBytes(d arrow.ArrayData) int64 {
 	}
 	return n
 }
+
+// Stats counts what an operator spilled, for EXPLAIN ANALYZE.
+type Stats struct {
+	files, rows atomic.Int64
+}
+
+// Count adds a finished file.
+func (s *Stats) Count(f *File) {
+	s.files.Add(1)
+	s.rows.Add(f.Rows())
+}
+
+// Note is EXPLAIN ANALYZE's "(spilled: N files, M rows)", or "" when
+// nothing spilled.
+func (s *Stats) Note() string {
+	if s.files.Load() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("(spilled: %d files, %d rows)", s.files.Load(), s.rows.Load())
+}
