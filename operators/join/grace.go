@@ -367,8 +367,7 @@ func (s *graceStream) startSub() error {
 // memory.
 func (s *graceStream) endSub() {
 	g := s.g
-	s.subS.Close()
-	s.sub.unaccount(s.sub.buildBytes.Load())
+	s.subS.Close() // returns its memory (streamClosed)
 	g.mu.Lock()
 	files := append(append([]*spill.File(nil), g.build[s.f]...), g.probe[s.f]...)
 	g.build[s.f], g.probe[s.f] = nil, nil
@@ -385,7 +384,6 @@ func (s *graceStream) Close() error {
 	s.closed = true
 	if s.subS != nil {
 		s.subS.Close()
-		s.sub.unaccount(s.sub.buildBytes.Load())
 	}
 	err := s.in.Close()
 	s.g.closeStream()
@@ -499,3 +497,12 @@ func (j *HashJoin) closeUnspilled() {
 
 // ExplainNote is EXPLAIN ANALYZE's note: what the join spilled.
 func (j *HashJoin) ExplainNote() string { return j.spilled.Note() }
+
+// streamClosed counts a closed output stream; after the last the build
+// sides' memory goes back to the query's budget, for the operators that
+// run on.
+func (j *HashJoin) streamClosed() {
+	if j.closes.Add(1) == int64(j.parts) {
+		j.unaccount(j.buildBytes.Load())
+	}
+}

@@ -45,6 +45,7 @@ type HashJoin struct {
 	level      int          // grace.go: 0, or the depth of a sub-join
 	parent     *HashJoin    // grace.go: the join a sub-join works for
 	spilled    spill.Stats  // grace.go: the files the join wrote
+	closes     atomic.Int64 // streams closed: the last returns the memory
 	collect    struct {     // CollectLeft
 		grpOnce, buildOnce sync.Once
 		build              *buildSide
@@ -656,6 +657,7 @@ func (s *stream) Close() error {
 		return nil
 	}
 	s.closed = true
+	defer s.j.streamClosed()
 	if s.gs != nil {
 		return s.gs.Close()
 	}
