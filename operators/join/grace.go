@@ -25,12 +25,25 @@ import (
 // so they meet in the same hash partition, and every outer, semi, anti and
 // mark decision is made within one: the result is the join's own.
 //
-// Null-aware joins (NOT IN) decide a probe row by the whole build side
-// (a NULL key anywhere), so they do not spill: past the limit they fail
-// with 53200 as before. Nor does the nested-loop join, which has no key.
+// Null-aware joins (NOT IN) depend on facts of a whole side, which the
+// files record as they are written. Uncorrelated probe NOT IN (build)
+// (RightAnti): a NULL build key empties the result; otherwise NULL probe
+// keys are dropped as they are written (the build side is not empty) and
+// each partition is a plain anti join. Uncorrelated build NOT IN (probe)
+// (LeftAnti, CollectLeft): a NULL probe key empties the result; an empty
+// probe side emits every build row (NULL keys too: they wait in a file of
+// their own); otherwise NULL-keyed build rows are dropped and each
+// partition is an anti join whose probe side holds no NULL. The
+// correlated modes (a NULL decided per build row) and mark joins do not
+// spill: past the limit they fail with 53200 as before. Nor does the
+// nested-loop join, which has no key.
 
 // graceFanOut is the number of hash partitions per level.
 const graceFanOut = 16
+
+// graceNullSlot is the extra build slot of a null-aware LeftAnti join's
+// NULL-keyed rows.
+const graceNullSlot = graceFanOut
 
 // graceMaxLevel bounds the recursion: a sub-join this deep (the rows of
 // very few keys exceed the limit, or other operators hold it) builds its
@@ -43,7 +56,8 @@ const graceSeed = 0x243F6A8885A308D3
 
 // canSpill reports whether the join may spill its build side.
 func (j *HashJoin) canSpill() bool {
-	return j.na == naNone && !j.nested && j.env.Spill.CanSpill() && j.level < graceMaxLevel
+	na := j.na == naNone || j.na == naRightAnti || j.na == naLeftAnti && j.spec.Mode == CollectLeft
+	return na && !j.nested && j.env.Spill.CanSpill() && j.level < graceMaxLevel
 }
 
 // grace is one spilled join's files: the build side's and the probe
@@ -51,16 +65,19 @@ func (j *HashJoin) canSpill() bool {
 type grace struct {
 	j        *HashJoin
 	mu       sync.Mutex
-	build    [graceFanOut][]*spill.File
-	probe    [graceFanOut][]*spill.File
+	build    [graceFanOut + 1][]*spill.File // + graceNullSlot
+	probe    [graceFanOut + 1][]*spill.File
 	all      []*spill.File
 	spilling bool // the build side goes to files
 	parts    int  // probe streams writing to it
 	done     int  // of them finished writing
 	closed   int  // of them closed
+	// Facts of whole sides for the null-aware modes.
+	buildRows, probeRows int64
+	buildNull, probeNull bool // some row has a NULL value key
 }
 
-func (g *grace) create(schema *arrow.Schema, side *[graceFanOut][]*spill.File, f int) (*spill.File, error) {
+func (g *grace) create(schema *arrow.Schema, side *[graceFanOut + 1][]*spill.File, f int) (*spill.File, error) {
 	file, err := g.j.env.Spill.Create(schema)
 	if err != nil {
 		return nil, err
@@ -75,10 +92,14 @@ func (g *grace) create(schema *arrow.Schema, side *[graceFanOut][]*spill.File, f
 // writer is one goroutine's open files of one side.
 type writer struct {
 	g     *grace
-	side  *[graceFanOut][]*spill.File
+	side  *[graceFanOut + 1][]*spill.File
 	keys  *keyEval
-	files [graceFanOut]*spill.File
+	files [graceFanOut + 1]*spill.File
 	hs    []uint64
+	probe bool // writing the probe side
+	// what this writer saw, for grace's facts (finish)
+	rows int64
+	null bool
 }
 
 // write appends rec's rows to their hash partitions' files.
@@ -92,9 +113,20 @@ func (w *writer) write(ctx context.Context, rec arrow.Record) error {
 	}
 	j := w.g.j
 	w.hs = kb.hashes(j.allCols, w.hs)
-	var rows [graceFanOut][]int
+	var rows [graceFanOut + 1][]int
 	seed := graceSeed + uint64(j.level)
+	w.rows += int64(kb.n)
 	for i, h := range w.hs[:kb.n] {
+		if j.na != naNone && kb.anyNull(j.valueCols, j.nullsEq, i) {
+			w.null = true
+			switch {
+			case w.probe && j.na == naRightAnti:
+				continue // never TRUE: the build side is not empty
+			case !w.probe && j.na == naLeftAnti:
+				rows[graceNullSlot] = append(rows[graceNullSlot], i)
+				continue
+			}
+		}
 		f := hashtable.HashInt64(int64(h), seed) >> 60
 		rows[f] = append(rows[f], i)
 	}
@@ -127,7 +159,31 @@ func (w *writer) finish() error {
 			w.g.j.top().spilled.Count(f)
 		}
 	}
+	g := w.g
+	g.mu.Lock()
+	if w.probe {
+		g.probeRows += w.rows
+		g.probeNull = g.probeNull || w.null
+	} else {
+		g.buildRows += w.rows
+		g.buildNull = g.buildNull || w.null
+	}
+	g.mu.Unlock()
 	return nil
+}
+
+// empty reports whether the null-aware facts already decide that the
+// join emits nothing; emitAll, that a LeftAnti join emits every build row.
+func (g *grace) empty() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.j.na == naRightAnti && g.buildNull || g.j.na == naLeftAnti && g.probeNull
+}
+
+func (g *grace) emitAll() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.j.na == naLeftAnti && g.probeRows == 0
 }
 
 // top is the join a sub-join works for (itself at level 0).
@@ -295,8 +351,11 @@ func (s *graceStream) Next() (arrow.Record, error) {
 	g, j := s.g, s.g.j
 	if !s.wrote {
 		s.wrote = true
-		w := &writer{g: g, side: &g.probe, keys: j.rightKeys}
+		w := &writer{g: g, side: &g.probe, keys: j.rightKeys, probe: true}
 		err := operators.EachBatch(s.in, func(rec arrow.Record) error {
+			if g.empty() {
+				return nil // decided: nothing to write
+			}
 			if err := w.write(s.ctx, rec); err != nil {
 				return err
 			}
@@ -331,7 +390,10 @@ func (s *graceStream) Next() (arrow.Record, error) {
 			s.endSub()
 			continue
 		}
-		if s.f >= graceFanOut {
+		if s.f == 0 && g.empty() {
+			return nil, io.EOF
+		}
+		if s.f > graceFanOut || s.f == graceNullSlot && !g.emitAll() {
 			return nil, io.EOF
 		}
 		if err := s.startSub(); err != nil {
