@@ -11,6 +11,9 @@ INSERT INTO sp_t VALUES (NULL, NULL, NULL, NULL, NULL), (40001, NULL, 'zzz', NUL
 CREATE TABLE sp_small (k int4, name text);
 INSERT INTO sp_small SELECT k, 'k' || k FROM generate_series(0, 1200, 3) k;
 INSERT INTO sp_small VALUES (NULL, 'null key');
+-- Partial string_agg states merge with their delimiters (once lost).
+SELECT count(*), sum(length(m)) FROM
+  (SELECT g % 5000 b, string_agg(m, ',') m FROM sp_t GROUP BY 1) x;
 -- Far below every working set below (each is several MB).
 SET joind.memory_limit = '256kB';
 -- Sort: external merge sort, one and several keys, NULLS FIRST/LAST.
@@ -37,6 +40,11 @@ SELECT count(*) FROM sp_t a WHERE a.k IN (SELECT k FROM sp_small);
 -- NOT IN with a small subquery side keeps its NULL semantics.
 SELECT count(*) FROM sp_t WHERE k NOT IN (SELECT k FROM sp_small WHERE k IS NOT NULL);
 SELECT count(*) FROM sp_t WHERE k NOT IN (SELECT k FROM sp_small);
+-- NOT IN over the big side spills too: a NULL in the subquery empties
+-- the result; without one, NULL outer values are dropped.
+SELECT count(*) FROM sp_small WHERE k NOT IN (SELECT k FROM sp_t);
+SELECT count(*), count(k) FROM sp_small WHERE k + 2000 NOT IN (SELECT coalesce(k, 0) FROM sp_t);
+SELECT count(*) FROM sp_small WHERE k NOT IN (SELECT coalesce(k, 0) FROM sp_t);
 -- All three in one query.
 SELECT s.k, s.name, count(*), sum(t.g) FROM sp_t t JOIN sp_small s ON t.k = s.k
   GROUP BY s.k, s.name ORDER BY sum(t.g) DESC, s.k LIMIT 5;
