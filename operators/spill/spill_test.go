@@ -25,7 +25,7 @@ func TestBudget(t *testing.T) {
 		t.Fatalf("after release: used %d", s.Used())
 	}
 	var none *Space
-	if !none.Reserve(1 << 40) || none.CanSpill() || NewSpace("", 10).CanSpill() || NewSpace("x", 0).CanSpill() {
+	if !none.Reserve(1<<40) || none.CanSpill() || NewSpace("", 10).CanSpill() || NewSpace("x", 0).CanSpill() {
 		t.Fatal("no space / no dir / no limit: never limited, never spills")
 	}
 }
