@@ -290,7 +290,8 @@ func ioErr(op, path string, err error) error {
 	return pgerr.Wrap(err, codeIOError, "could not %s file \"%s\": %v", op, path, err)
 }
 
-// RecordBytes is the memory a batch holds (its buffers' lengths).
+// RecordBytes is the memory a batch's rows take: of a slice (a scan's
+// batches are slices of stored ones) only its rows' part of the buffers.
 func RecordBytes(r arrow.Record) int64 {
 	var n int64
 	for _, c := range r.Columns() {
@@ -299,20 +300,38 @@ func RecordBytes(r arrow.Record) int64 {
 	return n
 }
 
-// ArrayBytes is the memory an array holds.
+// ArrayBytes is the memory an array's rows take.
 func ArrayBytes(a arrow.Array) int64 { return arrayBytes(a.Data()) }
 
 func arrayBytes(d arrow.ArrayData) int64 {
-	var n int64
-	for _, b := range d.Buffers() {
-		if b != nil {
-			n += int64(b.Len())
+	n := int64(d.Len())
+	bufs := d.Buffers()
+	var b int64
+	if len(bufs) > 0 && bufs[0] != nil {
+		b += (n + 7) / 8 // validity
+	}
+	switch dt := d.DataType().(type) {
+	case arrow.FixedWidthDataType:
+		return b + (n*int64(dt.BitWidth())+7)/8
+	case *arrow.StringType, *arrow.BinaryType:
+		b += (n + 1) * 4
+		if len(bufs) > 2 && bufs[1] != nil && bufs[2] != nil {
+			offs := arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())
+			if lo, hi := d.Offset(), d.Offset()+int(n); hi < len(offs) {
+				b += int64(offs[hi] - offs[lo])
+			}
+		}
+		return b
+	}
+	for _, buf := range bufs {
+		if buf != nil {
+			b += int64(buf.Len())
 		}
 	}
 	for _, c := range d.Children() {
-		n += arrayBytes(c)
+		b += arrayBytes(c)
 	}
-	return n
+	return b
 }
 
 // Stats counts what an operator spilled, for EXPLAIN ANALYZE.

@@ -52,6 +52,9 @@ func TestFileRoundTripAndCleanup(t *testing.T) {
 		t.Fatal(err)
 	}
 	whole := mk(0, 100)
+	if part, all := RecordBytes(whole.NewSlice(10, 20)), RecordBytes(whole); part*5 > all || part == 0 {
+		t.Fatalf("a tenth of the rows counts %d bytes of %d", part, all)
+	}
 	for _, r := range []arrow.Record{mk(0, 10), whole.NewSlice(10, 60), mk(60, 40)} {
 		if err := f.Write(r); err != nil {
 			t.Fatal(err)
