@@ -272,16 +272,13 @@ func (j *HashJoin) collectOrSpill(ctx context.Context, open func(ctx context.Con
 	k := graceSink{j: j, g: g}
 	var states []*gracePart
 	sink := &recordingSink{graceSink: k, states: &states}
-	if _, err := operators.Drain(ctx, operators.Streams(parts, open), sink); err != nil {
+	all, err := operators.Drain(ctx, operators.Streams(parts, open), sink)
+	if err != nil {
 		g.remove()
 		return nil, nil, err
 	}
 	if !k.spilling() {
-		var recs []arrow.Record
-		for _, s := range states {
-			recs = append(recs, s.recs...)
-		}
-		return recs, nil, nil
+		return all.recs, nil, nil // combined in partition order
 	}
 	for _, s := range states {
 		if err := k.flush(ctx, s); err != nil {

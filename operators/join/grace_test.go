@@ -151,3 +151,35 @@ func TestGraceJoinCancelRemovesFiles(t *testing.T) {
 	checkSpillClean(t, sp, dir)
 	_ = fmt.Sprint()
 }
+
+// Within the limit a join that could spill collects its build side in
+// memory (graceSink) exactly once: every configuration, several build
+// partitions of several batches each.
+func TestSpillableJoinWithinLimitMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	L, R := wideRows(rng, 300, 60), wideRows(rng, 200, 60)
+	for _, c := range allCases() {
+		want := reference(c, L, R)
+		for _, parts := range []int{1, 3} {
+			dir := t.TempDir()
+			sp := spill.NewSpace(dir, 1<<30)
+			op, err := newHashJoin(newMem(lc, L, parts, 16), newMem(rc, R, parts, 16), c.spec(), &operators.Env{BatchSize: 16, Spill: sp})
+			if err != nil {
+				t.Fatalf("%v: %v", c, err)
+			}
+			got, err := run(t, op)
+			if err != nil {
+				t.Fatalf("%v parts=%d: %v", c, parts, err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%v parts=%d: %d rows, want %d", c, parts, len(got), len(want))
+			}
+			if sp.Created() != 0 {
+				t.Fatalf("%v: spilled within the limit", c)
+			}
+			if u := sp.Used(); u != 0 {
+				t.Fatalf("%v: %d bytes still counted after the join closed", c, u)
+			}
+		}
+	}
+}
