@@ -12,9 +12,10 @@ import (
 )
 
 // TestMemoryLimitStopsOnlyTheQuery: a join whose build side exceeds the
-// per-query memory limit spills (a grace hash join) and answers; a
-// null-aware one (NOT IN), which cannot spill, fails with 53200, and the
-// same connection and others keep working.
+// per-query memory limit spills (a grace hash join) and answers, an
+// uncorrelated NOT IN too; a null-aware mark join (NOT IN under OR), which
+// cannot spill, fails with 53200, and the same connection and others keep
+// working.
 func TestMemoryLimitStopsOnlyTheQuery(t *testing.T) {
 	j := joindtest.StartJoind(t, "--memory-limit", "1MiB", "--partitions", "2")
 	ep := endpoint{name: "joind", dsn: j.DSN()}
@@ -26,8 +27,11 @@ func TestMemoryLimitStopsOnlyTheQuery(t *testing.T) {
 	if err := c.QueryRow(ctxT(t), "SELECT count(*) FROM big a JOIN big b ON a.k = b.k").Scan(&n); err != nil || n != 300000 {
 		t.Fatalf("join over the memory limit (spilled): n=%d err=%v", n, err)
 	}
+	if err := c.QueryRow(ctxT(t), "SELECT count(*) FROM small WHERE k NOT IN (SELECT k FROM big)").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("NOT IN over the memory limit (spilled): n=%d err=%v", n, err)
+	}
 	for i := 0; i < 3; i++ {
-		_, err := c.Exec(ctxT(t), "SELECT count(*) FROM small WHERE k NOT IN (SELECT k FROM big)")
+		_, err := c.Exec(ctxT(t), "SELECT count(*) FROM big WHERE k NOT IN (SELECT k FROM small) OR k = 0")
 		var pe *pgconn.PgError
 		if !errors.As(err, &pe) || pe.Code != "53200" {
 			t.Fatalf("null-aware join over the memory limit: want SQLSTATE 53200, got %v", err)
