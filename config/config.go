@@ -143,9 +143,13 @@ var settings = []setting{
 	},
 	{
 		key: "memory_limit", flag: "memory-limit", arg: "SIZE",
-		usage: "memory budget of one query, e.g. 512MiB or 4GiB; 0 = unlimited",
-		def:   func() string { return "0" },
+		usage: `memory limit of one query, e.g. 512MiB or 4GiB: past it sorts, hash aggregations and hash joins spill to <data_dir>/tmp; "auto" = a quarter of the machine's memory (the smaller of /proc/meminfo's MemTotal and the cgroup's memory.max); 0 = unlimited`,
+		def:   func() string { return "auto" },
 		apply: func(c *Config, v string) error {
+			if strings.EqualFold(strings.TrimSpace(v), "auto") {
+				c.MemoryLimit = AutoMemoryLimit()
+				return nil
+			}
 			n, err := ParseSize(v)
 			if err != nil {
 				return err

@@ -28,7 +28,7 @@ func TestDefaults(t *testing.T) {
 	}
 	want := Config{
 		Listen: "127.0.0.1:5433", DataDir: "./joind-data", Partitions: runtime.GOMAXPROCS(0),
-		BatchSize: 4096, MemoryLimit: 0, HashKernel: "auto", LogLevel: "info", LogFormat: "text",
+		BatchSize: 4096, MemoryLimit: AutoMemoryLimit(), HashKernel: "auto", LogLevel: "info", LogFormat: "text",
 		ShutdownTimeout: 10 * time.Second,
 	}
 	if !reflect.DeepEqual(*cfg, want) {
@@ -254,5 +254,36 @@ tls_require_remote: true
 		if _, err := Load(bad, []string{}); err == nil {
 			t.Errorf("Load(%q) accepted", bad)
 		}
+	}
+}
+
+func TestAutoMemoryLimit(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := dir + "/" + name
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	saved := memorySources
+	defer func() { memorySources = saved }()
+	memorySources.meminfo = write("meminfo", "MemFree: 10 kB\nMemTotal:  8388608 kB\n")
+	memorySources.cgroupV2 = write("v2", "max\n")
+	memorySources.cgroupV1 = dir + "/absent"
+	if got := AutoMemoryLimit(); got != 2<<30 {
+		t.Fatalf("8 GiB machine, no cgroup limit: %d, want 2 GiB", got)
+	}
+	memorySources.cgroupV2 = write("v2", "1073741824\n")
+	if got := AutoMemoryLimit(); got != 256<<20 {
+		t.Fatalf("1 GiB cgroup: %d, want 256 MiB", got)
+	}
+	memorySources.meminfo, memorySources.cgroupV2 = dir+"/absent", dir+"/absent"
+	if got := AutoMemoryLimit(); got != 0 {
+		t.Fatalf("nothing readable: %d, want 0 (unlimited)", got)
+	}
+	cfg, err := Load(nil, []string{"--memory-limit", "auto"})
+	if err != nil || cfg.MemoryLimit != 0 {
+		t.Fatalf("auto with nothing readable: %v, %v", cfg, err)
 	}
 }

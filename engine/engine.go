@@ -3,10 +3,13 @@ package engine
 import (
 	"context"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sync/atomic"
 	_ "time/tzdata" // TimeZone settings must not depend on the host's zoneinfo
 
+	"github.com/joind/joind/operators/spill"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/wire"
 )
@@ -33,6 +36,10 @@ type Engine struct {
 	opts    Options
 	catalog *storage.DB
 	log     *slog.Logger
+	// spillDir is where queries past their memory limit spill: the data
+	// directory's tmp/ (emptied at startup), or a private temporary
+	// directory without a data directory (removed at Close).
+	spillDir, ownTmp string
 	// sessions counts live sessions (for logs and tests).
 	sessions atomic.Int64
 }
@@ -55,7 +62,20 @@ func New(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{opts: opts, catalog: db, log: opts.Logger}, nil
+	e := &Engine{opts: opts, catalog: db, log: opts.Logger}
+	if opts.DataDir != "" {
+		// After storage.Open: its lock makes the directory this process's.
+		e.spillDir = filepath.Join(opts.DataDir, "tmp")
+		err = spill.Clean(e.spillDir)
+	} else {
+		e.spillDir, err = os.MkdirTemp("", "joind-tmp-")
+		e.ownTmp = e.spillDir
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return e, nil
 }
 
 // NewSession implements wire.Engine.
@@ -69,4 +89,9 @@ func (e *Engine) NewSession(ctx context.Context, params map[string]string) (wire
 }
 
 // Close flushes and closes the data directory.
-func (e *Engine) Close() error { return e.catalog.Close() }
+func (e *Engine) Close() error {
+	if e.ownTmp != "" {
+		os.RemoveAll(e.ownTmp)
+	}
+	return e.catalog.Close()
+}

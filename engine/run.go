@@ -9,6 +9,7 @@ import (
 	"github.com/joind/joind/commands"
 	"github.com/joind/joind/executor"
 	"github.com/joind/joind/operators"
+	"github.com/joind/joind/operators/spill"
 	"github.com/joind/joind/optimizer"
 	"github.com/joind/joind/pgcopy"
 	"github.com/joind/joind/pgerr"
@@ -76,12 +77,13 @@ func (s *session) prepare(q *sql.Query, ectx *types.EvalContext, instrument bool
 // 0); COPY table TO uses 1 so rows leave in storage order, as PostgreSQL's
 // do.
 func (s *session) prepareWith(q *sql.Query, ectx *types.EvalContext, instrument bool, partitions int) (*prepared, *operators.Env, error) {
-	env := &operators.Env{Eval: ectx, BatchSize: s.eng.opts.BatchSize, Params: s.params}
+	limit := s.memoryLimit()
+	env := &operators.Env{Eval: ectx, BatchSize: s.eng.opts.BatchSize, Params: s.params, Spill: spill.NewSpace(s.eng.spillDir, limit)}
 	opts := s.planOptions(ectx)
 	if partitions > 0 {
 		opts.Partitions = partitions
 	}
-	eq, err := executor.Prepare(q.Plan, q.IDs, env, executor.Config{PlanOptions: opts, MemoryLimit: s.eng.opts.MemoryLimit, Instrument: instrument})
+	eq, err := executor.Prepare(q.Plan, q.IDs, env, executor.Config{PlanOptions: opts, MemoryLimit: limit, Instrument: instrument})
 	if err != nil {
 		return nil, nil, err
 	}

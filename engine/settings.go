@@ -148,3 +148,12 @@ func loadZone(name string) (*time.Location, error) {
 func (s *session) statementTimeout() time.Duration {
 	return time.Duration(settings.Int64(s.settings.Get("statement_timeout"))) * time.Millisecond
 }
+
+// memoryLimit is the query memory limit in bytes: joind.memory_limit when
+// set, else the server's memory_limit (0: none).
+func (s *session) memoryLimit() int64 {
+	if kb := settings.Int64(s.settings.Get("joind.memory_limit")); kb > 0 {
+		return kb << 10
+	}
+	return s.eng.opts.MemoryLimit
+}

@@ -17,7 +17,8 @@ type Config struct {
 	// PlanOptions plan the statement and its subqueries and WITH queries
 	// (Eval is replaced by the statement's, env.Eval).
 	PlanOptions optimizer.Options
-	// MemoryLimit caps each hash join's build side (0 = none).
+	// MemoryLimit caps each hash join's build side (0 = none) when the
+	// Env has no Spill space (which, when present, holds the query's limit).
 	MemoryLimit int64
 	// Instrument wraps every operator to count its rows and time, for
 	// EXPLAIN ANALYZE.

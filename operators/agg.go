@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/joind/joind/operators/spill"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
 )
@@ -32,7 +33,12 @@ type hashAggOp struct {
 	cols    []plan.Column
 	schema  *arrow.Schema
 	size    int
+	space   *spill.Space // the query's memory limit (aggspill.go)
+	spilled spill.Stats
 }
+
+// ExplainNote is EXPLAIN ANALYZE's note: what the aggregation spilled.
+func (a *hashAggOp) ExplainNote() string { return a.spilled.Note() }
 
 var _ Operator = (*hashAggOp)(nil)
 
@@ -57,6 +63,9 @@ func NewHashAggregate(in Operator, groupBy []plan.Expr, aggs []plan.AggCall, col
 		return nil, err
 	}
 	op := &hashAggOp{in: in, cols: cols, schema: schemaOf(cols), size: batchSize(env)}
+	if env != nil {
+		op.space = env.Spill
+	}
 	for _, g := range groupBy {
 		c, err := Compile(g, in.Columns(), env)
 		if err != nil {
@@ -95,6 +104,12 @@ func (a *hashAggOp) Columns() []plan.Column { return a.cols }
 func (a *hashAggOp) Partitions() int        { return 1 }
 
 func (a *hashAggOp) Open(ctx context.Context, _ int) (Stream, error) {
+	if len(a.groupBy) > 0 && a.space.CanSpill() {
+		x := &aggExec{a: a}
+		bs := newBreakerStream(ctx, x.run)
+		bs.cleanup = x.cleanup
+		return bs, nil
+	}
 	return newBreakerStream(ctx, a.run), nil
 }
 
@@ -174,6 +189,14 @@ func (k aggSink) Consume(ctx context.Context, s *aggPart, rec arrow.Record) erro
 		t.keys.assign(keyArrs, n, rowGids)
 		t.grow(t.keys.count())
 	}
+	return a.fold(ctx, t, args, rowGids, rec)
+}
+
+// fold folds rec's rows, row i into group gids[i] (nil: group 0), into
+// t's aggregate states; args is scratch for the arguments.
+func (a *hashAggOp) fold(ctx context.Context, t *aggTable, args [][]arrow.Array, gids []int32, rec arrow.Record) error {
+	n := int(rec.NumRows())
+	var err error
 	for j, sp := range a.aggs {
 		for k, c := range sp.args {
 			if args[j][k], err = c.evalAnyForm(ctx, rec); err != nil {
@@ -188,7 +211,7 @@ func (k aggSink) Consume(ctx context.Context, s *aggPart, rec arrow.Record) erro
 			}
 			f = fa.(*array.Boolean)
 		}
-		if err := t.states[j].update(ctx, rowGids, args[j], f, n); err != nil {
+		if err := t.states[j].update(ctx, gids, args[j], f, n); err != nil {
 			return err
 		}
 	}
@@ -219,7 +242,12 @@ func (a *hashAggOp) run(ctx context.Context) (func() (arrow.Record, error), erro
 	if err != nil {
 		return nil, err
 	}
-	t, at := part.t, 0
+	return a.emitter(part.t), nil
+}
+
+// emitter returns the emitter of t's groups.
+func (a *hashAggOp) emitter(t *aggTable) func() (arrow.Record, error) {
+	at := 0
 	return func() (arrow.Record, error) {
 		if at >= t.n {
 			return nil, nil
@@ -250,7 +278,7 @@ func (a *hashAggOp) run(ctx context.Context) (func() (arrow.Record, error), erro
 		n := end - at
 		at = end
 		return array.NewRecord(a.schema, arrs, int64(n)), nil
-	}, nil
+	}
 }
 
 func compareTuples(a, b []types.Value, ts []types.Type) int {

@@ -99,6 +99,9 @@ func filterRecord(rec arrow.Record, mask *array.Boolean) arrow.Record {
 }
 
 // takeRecord copies rows idx of rec.
+// TakeRecord is rec's rows idx, in that order (for operators/join).
+func TakeRecord(rec arrow.Record, idx []int) arrow.Record { return takeRecord(rec, idx) }
+
 func takeRecord(rec arrow.Record, idx []int) arrow.Record {
 	arrs := make([]arrow.Array, rec.NumCols())
 	for i := range arrs {

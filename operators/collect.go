@@ -21,6 +21,13 @@ type Sink[S any] interface {
 	Combine(dst, src S) error
 }
 
+// Finisher is a Sink's optional last step of a partition: Drain calls
+// Finish on the partition's goroutine after its stream ended, before any
+// Combine, so per-partition work (a sort's sorting) runs in parallel.
+type Finisher[S any] interface {
+	Finish(ctx context.Context, s S) error
+}
+
 // Drain reads every partition of src into its own state through
 // RunPartitions (its cancellation and error rules) and returns the
 // combined state. It checks ctx after every batch.
@@ -30,13 +37,18 @@ func Drain[S any](ctx context.Context, src Source, sink Sink[S]) (S, error) {
 	for p := range states {
 		states[p] = sink.Init(p)
 	}
+	fin, _ := any(sink).(Finisher[S])
 	err := RunPartitions(ctx, src, func(ctx context.Context, p int, s Stream) error {
-		return EachBatch(s, func(rec arrow.Record) error {
+		err := EachBatch(s, func(rec arrow.Record) error {
 			if err := sink.Consume(ctx, states[p], rec); err != nil {
 				return err
 			}
 			return checkCtx(ctx)
 		})
+		if err == nil && fin != nil {
+			err = fin.Finish(ctx, states[p])
+		}
+		return err
 	})
 	var zero S
 	if err != nil {
@@ -82,6 +94,9 @@ type breakerStream struct {
 	run  func(ctx context.Context) (emit func() (arrow.Record, error), err error)
 	emit func() (arrow.Record, error)
 	ran  bool
+	// cleanup (optional) releases what run left behind (spill files,
+	// reserved memory): called at the end, on an error and by Close.
+	cleanup func()
 }
 
 func newBreakerStream(ctx context.Context, run func(ctx context.Context) (func() (arrow.Record, error), error)) *breakerStream {
@@ -93,30 +108,42 @@ func (s *breakerStream) Next() (arrow.Record, error) {
 		s.ran = true
 		emit, err := s.run(s.ctx)
 		if err != nil {
+			s.clean()
 			return nil, err
 		}
 		s.emit = emit
 	}
 	if s.emit == nil {
+		s.clean()
 		return nil, io.EOF
 	}
 	if err := checkCtx(s.ctx); err != nil {
+		s.clean()
 		return nil, err
 	}
 	rec, err := s.emit()
 	if err != nil {
+		s.clean()
 		return nil, err
 	}
 	if rec == nil {
 		s.emit = nil
+		s.clean()
 		return nil, io.EOF
 	}
 	return rec, nil
 }
 
+func (s *breakerStream) clean() {
+	if s.cleanup != nil {
+		s.cleanup()
+		s.cleanup = nil
+	}
+}
+
 // Close drops the result; the input was drained (and its goroutines
 // waited for) inside Next.
-func (s *breakerStream) Close() error { s.ran, s.emit = true, nil; return nil }
+func (s *breakerStream) Close() error { s.ran, s.emit = true, nil; s.clean(); return nil }
 
 // onceValue returns a function computing f once (concurrency-safe).
 func onceValue[T any](f func() T) func() T {

@@ -48,10 +48,13 @@
 //     failure cancels it), returning only after every goroutine returned.
 //   - Drain and Sink are how pipeline breakers read their input: a state
 //     per input partition, filled on that partition's goroutine without
-//     locks, combined in partition order; breakerStream is the output
-//     (finalize) side. Aggregate, Sort, Top-N Sort (a bounded heap per
-//     partition), the set operations, Collect and the hash join's build
-//     side are written on them. Distinct streams (each
+//     locks, combined in partition order (a Sink that is also a Finisher
+//     finishes each partition's state on its goroutine first: Sort sorts
+//     its partitions in parallel there); breakerStream is the output
+//     (finalize) side, and its cleanup releases spill files. Aggregate,
+//     Sort, Top-N Sort (a bounded heap per partition), the set operations,
+//     Collect and the hash join's build side are written on them. Distinct
+//     streams (each
 //     batch yields its new rows) and reads one partition.
 //   - Gather queues at most max(2, partitions) batches: producers block.
 //   - Repartition queues at most 2 batches per output partition, except
@@ -119,6 +122,15 @@
 //
 // # Imports
 //
-// operators imports types, sql/plan, storage and pgerr only. It must not
+// # Memory
+//
+// Env.Spill is the query's memory limit and spill area (package
+// operators/spill). The pipeline breakers count what they hold against it
+// and, past it, spill instead of failing: Sort writes sorted runs and
+// merges them; hash aggregation and hash join partition rows by hash
+// into files (their comments say how, and which cases cannot spill).
+//
+// operators imports types, sql/plan, storage, operators/hashtable,
+// operators/spill and pgerr only. It must not
 // import sql, optimizer, engine or wire: they sit above it.
 package operators

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/joind/joind/operators/spill"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
 )
@@ -50,4 +51,6 @@ type Env struct {
 	Subqueries SubqueryRunner
 	// BatchSize is the target number of rows per produced batch.
 	BatchSize int
+	// Spill is the query's memory limit and spill area (nil: no limit).
+	Spill *spill.Space
 }

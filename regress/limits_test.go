@@ -12,8 +12,10 @@ import (
 )
 
 // TestMemoryLimitStopsOnlyTheQuery: a join whose build side exceeds the
-// per-query memory limit fails with 53200, and the same connection and
-// others keep working.
+// per-query memory limit spills (a grace hash join) and answers, an
+// uncorrelated NOT IN too; a null-aware mark join (NOT IN under OR), which
+// cannot spill, fails with 53200, and the same connection and others keep
+// working.
 func TestMemoryLimitStopsOnlyTheQuery(t *testing.T) {
 	j := joindtest.StartJoind(t, "--memory-limit", "1MiB", "--partitions", "2")
 	ep := endpoint{name: "joind", dsn: j.DSN()}
@@ -21,17 +23,23 @@ func TestMemoryLimitStopsOnlyTheQuery(t *testing.T) {
 	other := connect(t, ep)
 	mustExec(t, c, "CREATE TABLE big AS SELECT g::bigint AS k FROM generate_series(1, 300000) g")
 	mustExec(t, c, "CREATE TABLE small AS SELECT g::bigint AS k FROM generate_series(1, 10) g")
+	var n int64
+	if err := c.QueryRow(ctxT(t), "SELECT count(*) FROM big a JOIN big b ON a.k = b.k").Scan(&n); err != nil || n != 300000 {
+		t.Fatalf("join over the memory limit (spilled): n=%d err=%v", n, err)
+	}
+	if err := c.QueryRow(ctxT(t), "SELECT count(*) FROM small WHERE k NOT IN (SELECT k FROM big)").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("NOT IN over the memory limit (spilled): n=%d err=%v", n, err)
+	}
 	for i := 0; i < 3; i++ {
-		_, err := c.Exec(ctxT(t), "SELECT count(*) FROM big a JOIN big b ON a.k = b.k")
+		_, err := c.Exec(ctxT(t), "SELECT count(*) FROM big WHERE k NOT IN (SELECT k FROM small) OR k = 0")
 		var pe *pgconn.PgError
 		if !errors.As(err, &pe) || pe.Code != "53200" {
-			t.Fatalf("join over the memory limit: want SQLSTATE 53200, got %v", err)
+			t.Fatalf("null-aware join over the memory limit: want SQLSTATE 53200, got %v", err)
 		}
 		if !strings.Contains(pe.Detail, "limit is 1048576 bytes") {
 			t.Errorf("53200 detail should name the limit, got %q", pe.Detail)
 		}
 	}
-	var n int64
 	if err := c.QueryRow(ctxT(t), "SELECT count(*) FROM big JOIN small ON big.k = small.k").Scan(&n); err != nil || n != 10 {
 		t.Fatalf("a join within the limit on the same connection: n=%d err=%v", n, err)
 	}

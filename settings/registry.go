@@ -134,6 +134,10 @@ var registry = []*Setting{
 	// semantics allow it.
 	{Name: "joind.join_mode", Kind: Enum, Boot: "auto", Values: []string{"auto", "collect_left", "partitioned"},
 		Category: "Customized Options", Desc: "Forces the partition mode of hash joins."},
+	// joind.memory_limit is one query's memory limit; past it sorts, hash
+	// aggregations and hash joins spill to the data directory's tmp/.
+	{Name: "joind.memory_limit", Kind: Int, Boot: "0", Unit: Kilobytes, Min: 0, Max: 2147483647,
+		Category: "Customized Options", Desc: "Sets the memory limit of one query (0: the server's memory_limit)."},
 	{Name: "lc_collate", Kind: String, Boot: "C.UTF-8", Context: Internal,
 		Category: catPreset, Desc: "Shows the collation order locale."},
 	{Name: "lc_ctype", Kind: String, Boot: "C.UTF-8", Context: Internal,

@@ -474,14 +474,19 @@ func (a *boolAcc) Result() (Value, error) {
 type stringAggAcc struct {
 	have bool
 	b    strings.Builder
-	// parts keeps (delimiter, value) for Merge, which must re-join in order.
+	// lead is the delimiter of the first value, which the result drops
+	// but Merge puts between this side and the one before it, as
+	// PostgreSQL's combine function does.
+	lead Value
 }
 
 func (a *stringAggAcc) Add(args []Value) error {
 	if args[0].Null {
 		return nil
 	}
-	if a.have && !args[1].Null {
+	if !a.have {
+		a.lead = args[1]
+	} else if !args[1].Null {
 		a.b.WriteString(args[1].S)
 	}
 	a.b.WriteString(args[0].S)
@@ -489,18 +494,22 @@ func (a *stringAggAcc) Add(args []Value) error {
 	return nil
 }
 
-// Merge appends the other group's string; the first delimiter of the other
-// side is lost, so partial string_agg is joined with an empty delimiter.
-// The planner should not split string_agg (it is order-sensitive anyway).
+// Merge appends the other side's string after its first delimiter.
 func (a *stringAggAcc) Merge(o Accumulator) error {
 	b, ok := o.(*stringAggAcc)
 	if !ok {
 		return errAggMerge()
 	}
-	if b.have {
-		a.b.WriteString(b.b.String())
-		a.have = true
+	if !b.have {
+		return nil
 	}
+	if !a.have {
+		a.lead = b.lead
+	} else if !b.lead.Null {
+		a.b.WriteString(b.lead.S)
+	}
+	a.b.WriteString(b.b.String())
+	a.have = true
 	return nil
 }
 

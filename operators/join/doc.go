@@ -17,6 +17,13 @@
 //	             on the keys (an exchange below the      LeftAnti: the last partition, for all
 //	             join); partition i joins pair i
 //
+// # Memory
+//
+// The build side counts against the query's memory limit (Env.Spill).
+// Past it, a join that is not null-aware and has keys becomes a grace
+// hash join (grace.go): both sides hash-partitioned into spill files,
+// joined partition by partition. Null-aware joins fail with 53200.
+//
 // # Null-aware joins (NOT IN)
 //
 //	mode        emits                 NULL handling                                 legal with

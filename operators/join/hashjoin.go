@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/operators/hashtable"
+	"github.com/joind/joind/operators/spill"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 )
@@ -41,11 +42,21 @@ type HashJoin struct {
 	// Run state, shared by the partitions.
 	buildBytes atomic.Int64 // bytes held by build sides, for MemoryLimit
 	kernel     atomic.Value // string: the index kind actually built
+	level      int          // grace.go: 0, or the depth of a sub-join
+	parent     *HashJoin    // grace.go: the join a sub-join works for
+	spilled    spill.Stats  // grace.go: the files the join wrote
+	closes     atomic.Int64 // streams closed: the last returns the memory
 	collect    struct {     // CollectLeft
 		grpOnce, buildOnce sync.Once
 		build              *buildSide
 		err                error
 		grp                *group
+		// grace.go: the spilled build side; built and closedEarly count
+		// the streams closed before the build ended.
+		mu          sync.Mutex
+		grace       *grace
+		built       bool
+		closedEarly int
 	}
 	partd struct { // Partitioned
 		once   sync.Once
@@ -291,8 +302,20 @@ func (k buildSink) Consume(_ context.Context, s *[]arrow.Record, r arrow.Record)
 }
 func (buildSink) Combine(dst, src *[]arrow.Record) error { *dst = append(*dst, *src...); return nil }
 
-// account adds n bytes to the build sides' total and enforces MemoryLimit.
+// account adds n bytes to the build sides' total and enforces the query's
+// memory limit (env.Spill), or else Spec.MemoryLimit.
 func (j *HashJoin) account(n int64) error {
+	if sp := j.env.Spill; sp.Limit() > 0 {
+		if j.level >= graceMaxLevel {
+			// A partition still past the limit after every level of
+			// partitioning (the rows of a few keys) is built anyway.
+			sp.Force(n)
+		} else if !sp.Reserve(n) {
+			return sp.OutOfMemory("The build side of "+j.kind.String()+" hash join", j.buildBytes.Load()+n)
+		}
+		j.buildBytes.Add(n)
+		return nil
+	}
 	total := j.buildBytes.Add(n)
 	if lim := j.spec.MemoryLimit; lim > 0 && total > lim {
 		e := pgerr.New(pgerr.OutOfMemory, "out of memory")
@@ -552,6 +575,7 @@ type stream struct {
 	emitBuild int
 	emitRow   int
 	closed    bool
+	gs        *graceStream // the build side spilled: this stream is gs
 }
 
 func (s *stream) Next() (arrow.Record, error) {
@@ -559,10 +583,16 @@ func (s *stream) Next() (arrow.Record, error) {
 		if err := s.ctx.Err(); err != nil {
 			return nil, err
 		}
+		if s.gs != nil { // the build side spilled (grace.go)
+			return s.gs.Next()
+		}
 		switch s.state {
 		case stBuilding:
 			if err := s.doBuild(); err != nil {
 				return nil, err
+			}
+			if s.gs != nil {
+				continue
 			}
 			s.state = stProbing
 			if s.j.na == naRightAnti && s.build.n > 0 && s.build.hasNullValue {
@@ -630,6 +660,11 @@ func (s *stream) Close() error {
 		return nil
 	}
 	s.closed = true
+	defer s.j.streamClosed()
+	if s.gs != nil {
+		return s.gs.Close()
+	}
+	s.j.closeUnspilled()
 	if s.in != nil {
 		return s.in.Close()
 	}
@@ -646,13 +681,24 @@ func (s *stream) doBuild() error {
 		if err != nil {
 			return err
 		}
-		recs, err := j.collectSide(s.ctx, func(context.Context, int) (operators.Stream, error) { return in, nil }, 1)
+		recs, g, err := j.collectOrSpill(s.ctx, func(context.Context, int) (operators.Stream, error) { return in, nil }, 1, 1)
 		if err != nil {
 			return err
 		}
-		b, err := j.newBuild(s.ctx, recs)
-		if err != nil {
-			return err
+		var b *buildSide
+		if g == nil {
+			b, g, err = j.buildOrSpill(s.ctx, recs, 1)
+			if err != nil {
+				return err
+			}
+		}
+		if g != nil {
+			if s.in, err = j.right.Open(s.ctx, s.p); err != nil {
+				g.remove()
+				return err
+			}
+			s.gs = &graceStream{g: g, in: s.in, ctx: s.ctx}
+			return nil
 		}
 		if s.in, err = j.right.Open(s.ctx, s.p); err != nil {
 			return err
@@ -667,17 +713,27 @@ func (s *stream) doBuild() error {
 	}
 	c := &j.collect
 	c.buildOnce.Do(func() {
-		recs, err := j.collectSide(s.ctx, j.left.Open, j.left.Partitions())
-		if err == nil {
-			c.build, err = j.newBuild(s.ctx, recs)
+		recs, g, err := j.collectOrSpill(s.ctx, j.left.Open, j.left.Partitions(), j.parts)
+		if err == nil && g == nil {
+			c.build, g, err = j.buildOrSpill(s.ctx, recs, j.parts)
 		}
 		c.err = err
-		if err == nil {
+		if err == nil && g == nil {
 			c.grp.builds = []*buildSide{c.build}
 		}
+		c.mu.Lock()
+		c.built, c.grace = true, g
+		if g != nil {
+			g.closed = c.closedEarly
+		}
+		c.mu.Unlock()
 	})
 	if c.err != nil {
 		return c.err
+	}
+	if c.grace != nil {
+		s.gs = &graceStream{g: c.grace, in: s.in, ctx: s.ctx}
+		return nil
 	}
 	s.build = c.build
 	return nil

@@ -65,8 +65,9 @@ type Spec struct {
 	Cols []plan.Column
 	// Mark is the mark column of a mark join.
 	Mark *plan.Column
-	// MemoryLimit caps the build side's bytes (0 = no limit); beyond it the
-	// join fails with SQLSTATE 53200.
+	// MemoryLimit caps the build side's bytes (0 = no limit) when the Env
+	// has no Spill space; beyond it the join fails with SQLSTATE 53200.
+	// With one, the query's limit applies and the join spills (grace.go).
 	MemoryLimit int64
 	// Partitions is the number of partitions in Partitioned mode: both
 	// inputs must have exactly this many (0 = the inputs' count).

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/joind/joind/operators/spill"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
 )
@@ -216,24 +217,6 @@ func concat(recs []arrow.Record, cols []plan.Column, need []bool) ([]arrow.Array
 	return out, n, nil
 }
 
-// recordBytes is the memory held by a batch's buffers.
-func recordBytes(r arrow.Record) int64 {
-	var n int64
-	for _, c := range r.Columns() {
-		n += arrayBytes(c.Data())
-	}
-	return n
-}
-
-func arrayBytes(d arrow.ArrayData) int64 {
-	var n int64
-	for _, b := range d.Buffers() {
-		if b != nil {
-			n += int64(b.Len())
-		}
-	}
-	for _, c := range d.Children() {
-		n += arrayBytes(c)
-	}
-	return n
-}
+// recordBytes is the memory a batch's rows take (spill.RecordBytes: of a
+// slice, its part of the buffers).
+func recordBytes(r arrow.Record) int64 { return spill.RecordBytes(r) }
