@@ -309,34 +309,36 @@ func (x *sortExec) sortRecs(ctx context.Context, recs []arrow.Record) (*sortRun,
 // compare orders row i of keys a against row j of keys b by the sort keys.
 func (o *sortOp) compare(a [][]types.Value, i int, b [][]types.Value, j int) int {
 	for k := range a {
-		x, y := a[k][i], b[k][j]
-		var c int
-		switch {
-		case x.Null && y.Null:
-			continue
-		case x.Null:
-			c = 1
-			if o.spec[k].NullsFirst {
-				c = -1
-			}
-			return c
-		case y.Null:
-			c = -1
-			if o.spec[k].NullsFirst {
-				c = 1
-			}
+		if c := compareSortKey(o.spec[k], o.keyT[k], a[k][i], b[k][j]); c != 0 {
 			return c
 		}
-		c = compareValues(x, y, o.keyT[k])
-		if c == 0 {
-			continue
-		}
-		if o.spec[k].Desc {
-			c = -c
-		}
-		return c
 	}
 	return 0
+}
+
+// compareSortKey orders two values of one ORDER BY key by its rules:
+// ascending or descending, NULLs first or last as resolved. Sort and Top-N
+// Sort both order by it, so they agree on every tie.
+func compareSortKey(key plan.SortKey, t types.Type, x, y types.Value) int {
+	switch {
+	case x.Null && y.Null:
+		return 0
+	case x.Null:
+		if key.NullsFirst {
+			return -1
+		}
+		return 1
+	case y.Null:
+		if key.NullsFirst {
+			return 1
+		}
+		return -1
+	}
+	c := compareValues(x, y, t)
+	if key.Desc {
+		c = -c
+	}
+	return c
 }
 
 // run sorts the input into runs and returns the emitter of their merge.

@@ -167,36 +167,12 @@ func (o *topNOp) less(a, b *topRow) bool {
 	return a.seq < b.seq
 }
 
-// compareSortKeys compares two rows' key values under ORDER BY's rules:
-// each key ascending or descending, NULLs first or last as resolved.
+// compareSortKeys compares two rows' key values, key by key.
 func compareSortKeys(spec []plan.SortKey, keys []*Compiled, a, b []types.Value) int {
 	for k := range spec {
-		x, y := a[k], b[k]
-		var c int
-		switch {
-		case x.Null && y.Null:
-			continue
-		case x.Null:
-			c = 1
-			if spec[k].NullsFirst {
-				c = -1
-			}
-			return c
-		case y.Null:
-			c = -1
-			if spec[k].NullsFirst {
-				c = 1
-			}
+		if c := compareSortKey(spec[k], keys[k].Type(), a[k], b[k]); c != 0 {
 			return c
 		}
-		c = compareValues(x, y, keys[k].Type())
-		if c == 0 {
-			continue
-		}
-		if spec[k].Desc {
-			c = -c
-		}
-		return c
 	}
 	return 0
 }
