@@ -105,7 +105,7 @@ func (a *hashAggOp) Partitions() int        { return 1 }
 
 func (a *hashAggOp) Open(ctx context.Context, _ int) (Stream, error) {
 	if len(a.groupBy) > 0 && a.space.CanSpill() {
-		x := &aggExec{a: a}
+		x := &aggExec{a: a, acct: a.space.NewAccount()}
 		bs := newBreakerStream(ctx, x.run)
 		bs.cleanup = x.cleanup
 		return bs, nil

@@ -39,8 +39,7 @@ type aggExec struct {
 	mu       sync.Mutex
 	spilling bool
 	files    [aggSpillFanOut][]*spill.File
-	all      []*spill.File
-	reserved int64
+	acct     *spill.Account // the memory held and every spill file
 }
 
 // aggSpillPart is one input partition's state.
@@ -60,33 +59,12 @@ func (x *aggExec) isSpilling() bool {
 
 // charge counts n bytes; false when the limit is reached (they are then
 // counted anyway: the memory is in use).
-func (x *aggExec) charge(n int64) bool {
-	ok := x.a.space.Reserve(n)
-	if !ok {
-		x.a.space.Force(n)
-	}
-	x.mu.Lock()
-	x.reserved += n
-	x.mu.Unlock()
-	return ok
-}
+func (x *aggExec) charge(n int64) bool { return x.acct.Charge(n) }
 
-func (x *aggExec) release(n int64) {
-	x.a.space.Release(n)
-	x.mu.Lock()
-	x.reserved -= n
-	x.mu.Unlock()
-}
+func (x *aggExec) release(n int64) { x.acct.Release(n) }
 
 // cleanup removes the spill files and returns the memory.
-func (x *aggExec) cleanup() {
-	x.mu.Lock()
-	files, n := x.all, x.reserved
-	x.all, x.reserved = nil, 0
-	x.mu.Unlock()
-	spill.RemoveAll(files)
-	x.a.space.Release(n)
-}
+func (x *aggExec) cleanup() { x.acct.Close() }
 
 func (x *aggExec) Init(p int) *aggSpillPart { return &aggSpillPart{part: aggSink{x.a}.Init(p)} }
 
@@ -178,12 +156,11 @@ func (x *aggExec) spillRows(ctx context.Context, s *aggSpillPart, rec arrow.Reco
 			continue
 		}
 		if s.files[f] == nil {
-			file, err := x.a.space.Create(rec.Schema())
+			file, err := x.acct.Create(rec.Schema())
 			if err != nil {
 				return err
 			}
 			x.mu.Lock()
-			x.all = append(x.all, file)
 			x.files[f] = append(x.files[f], file)
 			x.mu.Unlock()
 			s.files[f] = file
@@ -211,7 +188,7 @@ func (x *aggExec) run(ctx context.Context) (func() (arrow.Record, error), error)
 	if !x.isSpilling() {
 		return a.emitter(m), nil
 	}
-	for _, f := range x.all {
+	for _, f := range x.acct.Files() {
 		if err := f.Finish(); err != nil {
 			return nil, err
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -64,7 +63,7 @@ func (o *sortOp) Columns() []plan.Column { return o.in.Columns() }
 func (o *sortOp) Partitions() int        { return 1 }
 
 func (o *sortOp) Open(ctx context.Context, _ int) (Stream, error) {
-	x := &sortExec{o: o}
+	x := &sortExec{o: o, acct: o.space.NewAccount()}
 	bs := newBreakerStream(ctx, x.run)
 	bs.cleanup = x.cleanup
 	return bs, nil
@@ -113,10 +112,8 @@ const sortFanIn = 64
 // sortExec is one execution of a sort: its runs, the memory they hold and
 // the spill files they are in, released by cleanup.
 type sortExec struct {
-	o        *sortOp
-	mu       sync.Mutex
-	files    []*spill.File
-	reserved int64
+	o    *sortOp
+	acct *spill.Account
 }
 
 // sortRun is a sorted run: in memory (rec in perm's order, keys per row of
@@ -136,50 +133,16 @@ type sortPart struct {
 	runs  []*sortRun
 }
 
-func (x *sortExec) reserve(n int64) bool {
-	if !x.o.space.Reserve(n) {
-		return false
-	}
-	x.mu.Lock()
-	x.reserved += n
-	x.mu.Unlock()
-	return true
-}
+func (x *sortExec) reserve(n int64) bool { return x.acct.Reserve(n) }
 
-func (x *sortExec) force(n int64) {
-	x.o.space.Force(n)
-	x.mu.Lock()
-	x.reserved += n
-	x.mu.Unlock()
-}
+func (x *sortExec) force(n int64) { x.acct.Force(n) }
 
-func (x *sortExec) release(n int64) {
-	x.o.space.Release(n)
-	x.mu.Lock()
-	x.reserved -= n
-	x.mu.Unlock()
-}
+func (x *sortExec) release(n int64) { x.acct.Release(n) }
 
-func (x *sortExec) create() (*spill.File, error) {
-	f, err := x.o.space.Create(x.o.runSchema)
-	if err != nil {
-		return nil, err
-	}
-	x.mu.Lock()
-	x.files = append(x.files, f)
-	x.mu.Unlock()
-	return f, nil
-}
+func (x *sortExec) create() (*spill.File, error) { return x.acct.Create(x.o.runSchema) }
 
 // cleanup removes the execution's spill files and returns its memory.
-func (x *sortExec) cleanup() {
-	x.mu.Lock()
-	files, n := x.files, x.reserved
-	x.files, x.reserved = nil, 0
-	x.mu.Unlock()
-	spill.RemoveAll(files)
-	x.o.space.Release(n)
-}
+func (x *sortExec) cleanup() { x.acct.Close() }
 
 // Init, Consume, Finish and Combine make sortExec the sort's Sink.
 func (x *sortExec) Init(int) *sortPart { return &sortPart{} }
@@ -417,11 +380,7 @@ func (x *sortExec) run(ctx context.Context) (func() (arrow.Record, error), error
 }
 
 // held is the memory the execution holds reserved.
-func (x *sortExec) held() int64 {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.reserved
-}
+func (x *sortExec) held() int64 { return x.acct.Held() }
 
 // mergeToFile merges spilled runs into a new one and removes their files.
 func (x *sortExec) mergeToFile(ctx context.Context, sub []*sortRun) (*sortRun, error) {
