@@ -108,12 +108,12 @@ func (o *options) peerList() []string {
 func workloadNames() string {
 	var n []string
 	for _, w := range workloads {
-		if w.Group != "tpch" {
+		if !onRequest[w.Group] {
 			n = append(n, w.Name)
 		}
 	}
 	n = append(n, tpchName(1)+" ... "+tpchName(tpchQueries))
-	return strings.Join(n, ", ") + "; or the groups load, keys, tpch (tpch runs only when named)"
+	return strings.Join(n, ", ") + "; or the groups load, keys, dml (only when named), tpch (only when named)"
 }
 
 func main() {

@@ -156,12 +156,15 @@ func correlatedNotIn(n int64, scopes int64) int64 {
 }
 
 // selectWorkloads resolves --only (comma-separated names; empty = all).
+// onRequest are the groups that run only when named: TPC-H needs generated
+// data and takes long; dml rebuilds a 10M-row table before every run.
+var onRequest = map[string]bool{"tpch": true, "dml": true}
+
 func selectWorkloads(only string) ([]workload, error) {
 	if strings.TrimSpace(only) == "" {
-		// TPC-H needs generated data and takes long: only on request.
 		var out []workload
 		for _, w := range workloads {
-			if w.Group != "tpch" {
+			if !onRequest[w.Group] {
 				out = append(out, w)
 			}
 		}
@@ -182,7 +185,7 @@ func selectWorkloads(only string) ([]workload, error) {
 			for _, w := range workloads {
 				names = append(names, w.Name)
 			}
-			return nil, fmt.Errorf("unknown workload %q (have: %s, or the groups load, keys, tpch)", name, strings.Join(names, ", "))
+			return nil, fmt.Errorf("unknown workload %q (have: %s, or the groups load, keys, dml, tpch)", name, strings.Join(names, ", "))
 		}
 	}
 	return out, nil
