@@ -191,7 +191,7 @@ func (s *scanOp) Columns() []plan.Column {
 	}
 	return append(s.cols[:len(s.cols):len(s.cols)], s.rowID)
 }
-func (s *scanOp) Partitions() int        { return s.parts }
+func (s *scanOp) Partitions() int { return s.parts }
 
 func (s *scanOp) Open(ctx context.Context, p int) (Stream, error) {
 	return &scanStream{op: s, ctx: ctx, p: p, recs: s.snap()}, nil
