@@ -17,6 +17,11 @@ const (
 	smallRows = 64 << 10
 	maxRows   = 1 << 20
 	minRun    = 4
+	// A segment with more than 1/foldShare of its rows deleted is
+	// rewritten live-only; one whose deleted rows are spread over more
+	// than maxDeltas delta files gets them folded into one file.
+	foldShare = 4
+	maxDeltas = 8
 )
 
 // compactor merges small segments in the background: after commits that
@@ -48,11 +53,17 @@ func (db *DB) compactor() {
 func (db *DB) compactOnce() bool {
 	v := db.cs.load()
 	for _, t := range v.sorted() {
-		run := pickRun(t.segs)
-		if run == nil {
+		var err error
+		if run := pickRun(t.segs); run != nil {
+			err = db.merge(t, run)
+		} else if s := pickFold(t); s != nil {
+			err = db.merge(t, []*segment{s})
+		} else if s := pickRefile(t); s != nil {
+			err = db.refile(t, s)
+		} else {
 			continue
 		}
-		if err := db.merge(t, run); err != nil {
+		if err != nil {
 			if err != errConflict {
 				db.log.Warn("storage: compaction failed", "table", t.name, "err", err)
 			}
@@ -86,6 +97,42 @@ func pickRun(segs []*segment) []*segment {
 	return nil
 }
 
+// pickFold returns a segment with so many deleted rows that it is worth
+// rewriting live-only.
+func pickFold(t *tableState) *segment {
+	for _, s := range t.segs {
+		if n := t.dels[s.id].Count(); n > 0 && n*foldShare > s.rows {
+			return s
+		}
+	}
+	return nil
+}
+
+// pickRefile returns a segment whose deleted rows are spread over too many
+// delta files.
+func pickRefile(t *tableState) *segment {
+	for _, s := range t.segs {
+		if len(t.delFiles[s.id]) > maxDeltas {
+			return s
+		}
+	}
+	return nil
+}
+
+// refile writes s's whole deletion vector as one delta file and submits it
+// to replace the segment's list of files. INVARIANT: applied only if the
+// segment's vector is still the one written (applyCompaction), so a delete
+// committed meanwhile makes it fail and its file is removed.
+func (db *DB) refile(t *tableState, s *segment) error {
+	dv := t.dels[s.id]
+	id := db.nextID.Add(1) - 1
+	ref, err := db.store.newDeleteFile(id, []delEntry{{table: t.id, seg: s.id, offs: dv.offsets()}})
+	if err != nil {
+		return err
+	}
+	return db.submit(&commitReq{compact: &compaction{table: t.id, old: []*segment{s}, dels: []*DeleteVector{dv}, refile: &ref}})
+}
+
 // merge writes run's rows as one segment and submits the replacement.
 // INVARIANT: the committer applies it only if run is still in place in the
 // then current version (applyCompaction), so a TRUNCATE, DROP or another
@@ -107,9 +154,12 @@ func (db *DB) merge(t *tableState, run []*segment) error {
 	if len(recs) > 1 {
 		recs = []arrow.Record{concatRecords(recs)}
 	}
-	seg, err := db.store.newSegment(db.nextID.Add(1)-1, t.cols, recs)
-	if err != nil {
-		return err
+	var seg *segment // nil: every row of run is deleted
+	if len(recs) > 0 {
+		var err error
+		if seg, err = db.store.newSegment(db.nextID.Add(1)-1, t.cols, recs); err != nil {
+			return err
+		}
 	}
 	return db.submit(&commitReq{compact: &compaction{table: t.id, old: run, dels: dels, seg: seg, locks: db.locks}})
 }
