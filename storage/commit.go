@@ -101,8 +101,8 @@ type compaction struct {
 	table uint64
 	old   []*segment
 	dels  []*DeleteVector // old's deleted rows the merged segment left out
-	seg   *segment   // nil: old had no live row left
-	locks *lockTable // a row lock on old makes it wait (nil: none checked)
+	seg   *segment        // nil: old had no live row left
+	locks *lockTable      // a row lock on old makes it wait (nil: none checked)
 	// refile, when set, is a delta file holding old[0]'s whole vector,
 	// to replace its list of files (the segment stays).
 	refile *delFileRef
