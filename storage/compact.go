@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -162,4 +163,69 @@ func (db *DB) merge(t *tableState, run []*segment) error {
 		}
 	}
 	return db.submit(&commitReq{compact: &compaction{table: t.id, old: run, dels: dels, seg: seg, locks: db.locks}})
+}
+
+// Vacuum compacts the named tables (all when names is empty) now, through
+// the committer like background compaction: VACUUM folds every deleted row
+// away (segments with deleted rows are rewritten live-only) and merges
+// small segments; full (VACUUM FULL) also merges all segments into runs of
+// maxRows rows. A segment a concurrent transaction holds row locks on, or
+// changes meanwhile, is left as it is (PostgreSQL's VACUUM skips what it
+// cannot clean now too).
+func (db *DB) Vacuum(ctx context.Context, names []string, full bool) error {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	tried := map[*segment]bool{}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		v := db.cs.load()
+		var t *tableState
+		var run []*segment
+		for _, tt := range v.sorted() {
+			if len(want) > 0 && !want[tt.name] {
+				continue
+			}
+			if run = vacuumRun(tt, full, tried); run != nil {
+				t = tt
+				break
+			}
+		}
+		if run == nil {
+			return nil
+		}
+		for _, s := range run {
+			tried[s] = true
+		}
+		if err := db.merge(t, run); err != nil && err != errConflict {
+			return err
+		}
+	}
+}
+
+// vacuumRun picks VACUUM's next run of t: a run of adjacent segments with
+// deleted rows or small (full: any) whose rows fit in maxRows, not tried
+// before, of two or more segments or of one with deleted rows.
+func vacuumRun(t *tableState, full bool, tried map[*segment]bool) []*segment {
+	worth := func(s *segment) bool {
+		return !tried[s] && (t.dels[s.id].Count() > 0 || s.rows < smallRows || full)
+	}
+	live := func(s *segment) int64 { return s.rows - t.dels[s.id].Count() }
+	for i := 0; i < len(t.segs); i++ {
+		if !worth(t.segs[i]) {
+			continue
+		}
+		j, rows := i, int64(0)
+		for j < len(t.segs) && worth(t.segs[j]) && (j == i || rows+live(t.segs[j]) <= maxRows) {
+			rows += live(t.segs[j])
+			j++
+		}
+		if j-i >= 2 || t.dels[t.segs[i].id].Count() > 0 {
+			return t.segs[i:j]
+		}
+	}
+	return nil
 }

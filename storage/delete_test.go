@@ -458,3 +458,61 @@ func TestOpenRefusesDamagedDeleteFile(t *testing.T) {
 		t.Fatalf("want an error naming %s, got %v", files[0], err)
 	}
 }
+
+func TestVacuumFoldsDeletesAndMerges(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := open(t, dir)
+	defer db.Close()
+	tb := mustCreate(t, db, "t")
+	other := mustCreate(t, db, "o", 1)
+	db.Append(ctx, other, intBatch(2))
+	for i := int64(0); i < 3; i++ {
+		if err := db.Append(ctx, tb, intBatch(10*i, 10*i+1, 10*i+2)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb, _ = db.Lookup("t")
+	if err := db.Delete(ctx, tb, idsWhere(tb, 1, 21)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Vacuum(ctx, []string{"t"}, false); err != nil {
+		t.Fatal(err)
+	}
+	tb, _ = db.Lookup("t")
+	segs := tb.(Segmented).Segments()
+	for _, s := range segs {
+		if s.Deletes.Count() != 0 {
+			t.Fatalf("VACUUM left %d deleted rows in segment %d", s.Deletes.Count(), s.ID)
+		}
+	}
+	want := []int64{0, 2, 10, 11, 12, 20, 22}
+	if got := keysOf(tb); !slices.Equal(got, want) || len(segs) != 1 || len(delFiles(t, dir)) != 0 {
+		t.Fatalf("after VACUUM: %v in %d segments, %d delta files", got, len(segs), len(delFiles(t, dir)))
+	}
+	other, _ = db.Lookup("o")
+	if n := len(other.(Segmented).Segments()); n != 2 {
+		t.Fatalf("VACUUM t touched o: %d segments", n)
+	}
+	// A row lock held by a live transaction leaves its segment alone.
+	x := db.Begin()
+	xt, _ := x.Lookup("t")
+	if err := x.Delete(ctx, xt, idsWhere(xt, 0)); err != nil {
+		t.Fatal(err)
+	}
+	db.Append(ctx, tb, intBatch(30))
+	if err := db.Vacuum(ctx, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Commit(ctx); err != nil {
+		t.Fatalf("commit after a VACUUM that had to skip its rows: %v", err)
+	}
+	if err := db.Vacuum(ctx, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	tb, _ = db.Lookup("t")
+	other, _ = db.Lookup("o")
+	if got := keysOf(tb); !slices.Equal(got, []int64{2, 10, 11, 12, 20, 22, 30}) || len(tb.(Segmented).Segments()) != 1 || len(other.(Segmented).Segments()) != 1 {
+		t.Fatalf("after VACUUM FULL: %v in %d segments", got, len(tb.(Segmented).Segments()))
+	}
+}
