@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -68,6 +69,11 @@ type commitSync interface {
 	publish(v *version)
 	// ack delivers r's outcome to its submitter.
 	ack(r *commitReq, err error)
+	// lockPoint comes before a session changes the row-lock table
+	// (rowlock.go), lockWait waits until ch is closed (a release) or
+	// ctx is done.
+	lockPoint()
+	lockWait(ctx context.Context, ch <-chan struct{}) error
 }
 
 // commitStore is where the committer's durable effects go.
@@ -161,6 +167,16 @@ func (s chanSync) more() (*commitReq, bool) {
 func (s chanSync) load() *version              { return s.db.cur.Load() }
 func (s chanSync) publish(v *version)          { s.db.cur.Store(v) }
 func (s chanSync) ack(r *commitReq, err error) { r.done <- err }
+func (s chanSync) lockPoint()                  {}
+
+func (s chanSync) lockWait(ctx context.Context, ch <-chan struct{}) error {
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
 // dbStore is the shipped commitStore: segment files and the manifest in
 // the data directory, or nothing at all for an in-memory DB.
@@ -341,6 +357,7 @@ func applyGroup(old *version, group []*commitReq) (work *version, touched map[ui
 // fail answers every applied commit of the group with err; nothing of the
 // group is published.
 func (g *groupCommit) fail(err error) {
+	g.unretire()
 	for _, r := range g.ok {
 		g.db.cs.ack(r, err)
 	}
@@ -427,6 +444,7 @@ func (g *groupCommit) persist() error {
 // it no longer names.
 func (g *groupCommit) publish() {
 	g.db.cs.publish(g.work)
+	g.unretire()
 	g.db.retire(unreferenced(g.old, g.work))
 	// Delta files are read only at start-up: one the durable manifest no
 	// longer names can go at once.
@@ -446,6 +464,16 @@ func (g *groupCommit) acknowledge() {
 		select {
 		case g.db.compactC <- struct{}{}:
 		default:
+		}
+	}
+}
+
+// unretire lifts the retiring marks of the group's compactions (after
+// publication a lock on their old segments finds them gone, as it should).
+func (g *groupCommit) unretire() {
+	for _, r := range g.ok {
+		if c := r.compact; c != nil && c.locks != nil && c.refile == nil {
+			c.locks.unretire(c.table, c.old)
 		}
 	}
 }
@@ -581,8 +609,10 @@ func applyCompaction(work *version, touched map[uint64]bool, c *compaction) erro
 		return nil
 	}
 	// A transaction holding a row lock may still delete the row by its
-	// RowID in old: leave the run to a later try.
-	if c.locks != nil && c.locks.holdsOn(c.table, c.old) {
+	// RowID in old: leave the run to a later try. Otherwise the run is
+	// marked retiring until the group is published or fails, so no lock
+	// is taken on it meanwhile (lockTable.retire).
+	if c.locks != nil && !c.locks.retire(c.table, c.old) {
 		return errConflict
 	}
 	t = mutable(work, touched, c.table)

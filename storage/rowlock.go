@@ -31,6 +31,9 @@ type lockTable struct {
 	segs  map[lockKey][]*lockHold // holders of rows of one segment
 	held  map[*Txn][]lockKey      // segments each transaction holds rows of
 	waits map[*Txn]*Txn           // waiter → the holder it waits for
+	// retiring are segments a compaction the committer applied replaces
+	// (until its group is published or fails): no lock is granted on them.
+	retiring map[lockKey]bool
 	// changed is closed (and replaced) whenever locks are released.
 	changed chan struct{}
 }
@@ -50,7 +53,7 @@ type lockHold struct {
 
 func newLockTable() *lockTable {
 	return &lockTable{segs: map[lockKey][]*lockHold{}, held: map[*Txn][]lockKey{},
-		waits: map[*Txn]*Txn{}, changed: make(chan struct{})}
+		waits: map[*Txn]*Txn{}, retiring: map[lockKey]bool{}, changed: make(chan struct{})}
 }
 
 func (h *lockHold) has(off int64) bool {
@@ -87,13 +90,25 @@ func (lt *lockTable) blocker(t *Txn, table uint64, rows []segRows) *Txn {
 	return nil
 }
 
-// acquire takes the locks of rows of table for t, waiting for holders.
-func (lt *lockTable) acquire(ctx context.Context, t *Txn, table uint64, rows []segRows) error {
+// acquire takes the locks of rows of table for t, waiting for holders and
+// for a compaction of their segments to be published (after which
+// Delete's check finds the segment gone).
+func (lt *lockTable) acquire(ctx context.Context, cs commitSync, t *Txn, table uint64, rows []segRows) error {
+	cs.lockPoint()
 	lt.mu.Lock()
 	for {
 		b := lt.blocker(t, table, rows)
 		if b == nil {
-			break
+			if !lt.retiringAny(table, rows) {
+				break
+			}
+			ch := lt.changed
+			lt.mu.Unlock()
+			if err := cs.lockWait(ctx, ch); err != nil {
+				return err
+			}
+			lt.mu.Lock()
+			continue
 		}
 		for x := b; x != nil; x = lt.waits[x] {
 			if x == t {
@@ -104,16 +119,13 @@ func (lt *lockTable) acquire(ctx context.Context, t *Txn, table uint64, rows []s
 		lt.waits[t] = b
 		ch := lt.changed
 		lt.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			lt.mu.Lock()
-			delete(lt.waits, t)
-			lt.mu.Unlock()
-			return ctx.Err()
-		}
+		err := cs.lockWait(ctx, ch)
 		lt.mu.Lock()
 		delete(lt.waits, t)
+		if err != nil {
+			lt.mu.Unlock()
+			return err
+		}
 	}
 	defer lt.mu.Unlock()
 	for _, g := range rows {
@@ -200,15 +212,39 @@ func (lt *lockTable) wake() {
 	lt.changed = make(chan struct{})
 }
 
-// holdsOn reports whether a live transaction holds a lock on a row of
-// one of segs of table (compaction leaves such segments alone).
-func (lt *lockTable) holdsOn(table uint64, segs []*segment) bool {
-	lt.mu.Lock()
-	defer lt.mu.Unlock()
-	for _, s := range segs {
-		if len(lt.segs[lockKey{table, s.id}]) > 0 {
+func (lt *lockTable) retiringAny(table uint64, rows []segRows) bool {
+	for _, g := range rows {
+		if lt.retiring[lockKey{table, g.seg}] {
 			return true
 		}
 	}
 	return false
+}
+
+// retire marks segs of table retiring unless a live transaction holds a
+// lock on one of their rows (then it reports false and marks nothing):
+// checking and marking under one lock orders every acquire before or
+// after the compaction's decision.
+func (lt *lockTable) retire(table uint64, segs []*segment) bool {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	for _, s := range segs {
+		if len(lt.segs[lockKey{table, s.id}]) > 0 {
+			return false
+		}
+	}
+	for _, s := range segs {
+		lt.retiring[lockKey{table, s.id}] = true
+	}
+	return true
+}
+
+// unretire lifts retire's marks and wakes the lockers waiting on them.
+func (lt *lockTable) unretire(table uint64, segs []*segment) {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	for _, s := range segs {
+		delete(lt.retiring, lockKey{table, s.id})
+	}
+	lt.wake()
 }
