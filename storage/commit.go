@@ -95,7 +95,9 @@ type commitReq struct {
 type compaction struct {
 	table uint64
 	old   []*segment
+	dels  []*DeleteVector // old's deleted rows the merged segment left out
 	seg   *segment
+	locks *lockTable // a row lock on old makes it wait (nil: none checked)
 }
 
 var errClosed = pgerr.New(pgerr.AdminShutdown, "terminating connection due to administrator command")
@@ -443,6 +445,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 			}
 		}
 	}
+	if err := validateDeletes(work, p); err != nil {
+		return err
+	}
 	if err := validateViews(work, p); err != nil {
 		return err
 	}
@@ -461,9 +466,10 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 			continue
 		}
 		t := mutable(work, touched, id)
-		t.segs, t.fresh, t.rows = nil, nil, 0
+		t.segs, t.fresh, t.rows, t.dels = nil, nil, 0, nil
 		t.gen++
 	}
+	applyDeletes(work, touched, p)
 	for id, recs := range p.appends {
 		t := mutable(work, touched, id)
 		t.fresh = append(t.fresh, recs...)
@@ -495,11 +501,23 @@ func applyCompaction(work *version, touched map[uint64]bool, c *compaction) erro
 		return errConflict
 	}
 	for i, s := range c.old {
-		if t.segs[at+i] != s {
+		// A delete committed since the merge read the run would be lost.
+		if t.segs[at+i] != s || t.dels[s.id] != c.dels[i] {
 			return errConflict
 		}
 	}
+	// A transaction holding a row lock may still delete the row by its
+	// RowID in old: leave the run to a later try.
+	if c.locks != nil && c.locks.holdsOn(c.table, c.old) {
+		return errConflict
+	}
 	t = mutable(work, touched, c.table)
+	for _, s := range c.old {
+		if t.dels[s.id] != nil {
+			t.rows -= t.dels[s.id].Count()
+			delete(t.dels, s.id)
+		}
+	}
 	segs := append([]*segment(nil), t.segs[:at]...)
 	segs = append(segs, c.seg)
 	t.segs = append(segs, t.segs[at+len(c.old):]...)

@@ -95,12 +95,14 @@ func pickRun(segs []*segment) []*segment {
 // a successful compaction never loses, duplicates or reorders a row.
 func (db *DB) merge(t *tableState, run []*segment) error {
 	var recs []arrow.Record
-	for _, s := range run {
+	dels := make([]*DeleteVector, len(run))
+	for i, s := range run {
 		r, err := s.records(db, t.cols)
 		if err != nil {
 			return err
 		}
-		recs = append(recs, r...)
+		dels[i] = t.dels[s.id]
+		recs = append(recs, liveRecords(r, dels[i])...)
 	}
 	if len(recs) > 1 {
 		recs = []arrow.Record{concatRecords(recs)}
@@ -109,5 +111,5 @@ func (db *DB) merge(t *tableState, run []*segment) error {
 	if err != nil {
 		return err
 	}
-	return db.submit(&commitReq{compact: &compaction{table: t.id, old: run, seg: seg}})
+	return db.submit(&commitReq{compact: &compaction{table: t.id, old: run, dels: dels, seg: seg, locks: db.locks}})
 }

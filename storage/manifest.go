@@ -24,7 +24,10 @@ const (
 	// Binary forms (types/decimal.go). Format 1 (read, never written) held
 	// them as text; its segments keep numeric_text in a format-2 manifest
 	// until compaction rewrites them.
-	manifestFormat = 2
+	//
+	// manifestFormat 3: tables list their segments' deleted rows
+	// (deletes; delete.go). Formats 1 and 2 have none.
+	manifestFormat = 3
 	manifestMagic  = "joind-manifest"
 )
 
@@ -40,6 +43,16 @@ type tableJSON struct {
 	Name     string            `json:"name"`
 	Columns  []columnJSON      `json:"columns"`
 	Segments []json.RawMessage `json:"segments"`
+	Deletes  []deleteJSON      `json:"deletes,omitempty"`
+}
+
+// deleteJSON is the deleted rows of one segment.
+type deleteJSON struct {
+	Seg  uint64 `json:"seg"`
+	Rows int64  `json:"rows"` // how many
+	// Offsets are the deleted offsets ascending, each as the uvarint of
+	// its distance from the previous one (the first: from 0).
+	Offsets []byte `json:"offsets"`
 }
 
 type columnJSON struct {
@@ -133,6 +146,9 @@ func (t *tableState) encoded() ([]byte, error) {
 			s.enc = b
 		}
 		tj.Segments = append(tj.Segments, s.enc)
+		if dv := t.dels[s.id]; dv.Count() > 0 {
+			tj.Deletes = append(tj.Deletes, deleteJSON{Seg: s.id, Rows: dv.Count(), Offsets: encodeOffsets(dv.offsets())})
+		}
 	}
 	b, err := json.Marshal(&tj)
 	if err != nil {
@@ -158,8 +174,8 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 	if _, err := fmt.Sscanf(string(data[:nl]), "%s %d %s %d", &magic, &format, &crcHex, &n); err != nil || magic != manifestMagic {
 		return bad("bad header %q", data[:nl])
 	}
-	if format != 1 && format != manifestFormat {
-		return bad("format %d, this joind reads formats 1 and %d", format, manifestFormat)
+	if format < 1 || format > manifestFormat {
+		return bad("format %d, this joind reads formats 1 to %d", format, manifestFormat)
 	}
 	body := data[nl+1:]
 	if len(body) != n {
@@ -209,6 +225,24 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 			}
 			t.segs = append(t.segs, s)
 			t.rows += s.rows
+		}
+		for _, dj := range tj.Deletes {
+			s := t.segment(dj.Seg)
+			if s == nil {
+				return bad("table %q: deleted rows of segment %d, which it does not have", tj.Name, dj.Seg)
+			}
+			offs, err := decodeOffsets(dj.Offsets, s.rows)
+			if err != nil || int64(len(offs)) != dj.Rows {
+				return bad("table %q: deleted rows of segment %d do not decode (%v)", tj.Name, dj.Seg, err)
+			}
+			dv, dup := (*DeleteVector)(nil).with(offs)
+			if dup >= 0 {
+				return bad("table %q: row %d of segment %d deleted twice", tj.Name, dup, dj.Seg)
+			}
+			if t.dels == nil {
+				t.dels = map[uint64]*DeleteVector{}
+			}
+			t.dels[dj.Seg] = dv
 		}
 		if _, dup := v.tables[t.name]; dup {
 			return bad("table %q listed twice", t.name)
