@@ -1,8 +1,9 @@
 package sql
 
 import (
+	"fmt"
+
 	pg_query "github.com/pganalyze/pg_query_go/v5"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
@@ -185,7 +186,7 @@ func (b *binder) bindSetList(s *scope, t *dmlTarget, list []*pg_query.Node) ([]p
 			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "assignment to a subfield or element of column \"%s\" is not supported", rt.Name), rt.Location)
 		}
 		if assigned[idx] {
-			return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name), rt.Location)
+			return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name)
 		}
 		assigned[idx] = true
 		d := defs[idx]
@@ -216,9 +217,9 @@ func (b *binder) bindSetList(s *scope, t *dmlTarget, list []*pg_query.Node) ([]p
 }
 
 // multiAssignSource is the expression that gives one column of
-// SET (a, b, ...) = source: the ROW's element, or a scalar subquery of the
-// sub-SELECT's column (each column its own subquery: the same rows, as
-// the sub-SELECT may only read, but at most one of them).
+// SET (a, b, ...) = source: the ROW's element, or a scalar subquery
+// reading that column of the sub-SELECT (each column its own subquery over
+// the same sub-SELECT, which yields at most one row).
 func (b *binder) multiAssignSource(s *scope, ma *pg_query.MultiAssignRef) (*pg_query.Node, error) {
 	src := ma.Source
 	if row := src.GetRowExpr(); row != nil {
@@ -228,28 +229,32 @@ func (b *binder) multiAssignSource(s *scope, ma *pg_query.MultiAssignRef) (*pg_q
 		return row.Args[ma.Colno-1], nil
 	}
 	sl := src.GetSubLink()
-	if sl == nil || sl.SubLinkType != pg_query.SubLinkType_MULTIEXPR_SUBLINK {
+	if sl == nil || (sl.SubLinkType != pg_query.SubLinkType_EXPR_SUBLINK && sl.SubLinkType != pg_query.SubLinkType_MULTIEXPR_SUBLINK) {
 		return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression"), nodeLocation(src))
 	}
-	sel := sl.Subselect.GetSelectStmt()
-	simple := sel != nil && (sel.Op == pg_query.SetOperation_SETOP_NONE || sel.Op == pg_query.SetOperation_SET_OPERATION_UNDEFINED) &&
-		len(sel.ValuesLists) == 0 && len(sel.DistinctClause) == 0 && len(sel.SortClause) == 0 &&
-		sel.LimitCount == nil && sel.LimitOffset == nil
-	if simple {
-		for _, tn := range sel.TargetList {
-			if cr := tn.GetResTarget().GetVal().GetColumnRef(); cr != nil && isStar(cr) {
-				simple = false
-			}
+	if ma.Colno == 1 {
+		// Checked once, at the first column.
+		q, _, err := b.bindSelect(sl.Subselect.GetSelectStmt(), s, s.ctes, true)
+		if err != nil {
+			return nil, err
+		}
+		if len(q.node.Columns()) != int(ma.Ncolumns) {
+			return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "number of columns does not match number of values"), sl.Location)
 		}
 	}
-	if !simple {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "this sub-SELECT in a multiple-column UPDATE item is not supported"), sl.Location)
+	// SELECT multiassign.cK FROM (sub-SELECT) AS multiassign(c1, ..., cN)
+	alias := &pg_query.Alias{Aliasname: "multiassign"}
+	for i := 1; i <= int(ma.Ncolumns); i++ {
+		alias.Colnames = append(alias.Colnames, pg_query.MakeStrNode(fmt.Sprintf("c%d", i)))
 	}
-	if len(sel.TargetList) != int(ma.Ncolumns) {
-		return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "number of columns does not match number of values"), sl.Location)
+	col := &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
+		Fields: []*pg_query.Node{pg_query.MakeStrNode("multiassign"), pg_query.MakeStrNode(fmt.Sprintf("c%d", ma.Colno))}, Location: sl.Location}}}
+	one := &pg_query.SelectStmt{
+		TargetList: []*pg_query.Node{{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{Val: col, Location: sl.Location}}}},
+		FromClause: []*pg_query.Node{{Node: &pg_query.Node_RangeSubselect{RangeSubselect: &pg_query.RangeSubselect{
+			Subquery: sl.Subselect, Alias: alias}}}},
+		Op: pg_query.SetOperation_SETOP_NONE,
 	}
-	one := proto.Clone(sel).(*pg_query.SelectStmt)
-	one.TargetList = []*pg_query.Node{one.TargetList[ma.Colno-1]}
 	return &pg_query.Node{Node: &pg_query.Node_SubLink{SubLink: &pg_query.SubLink{
 		SubLinkType: pg_query.SubLinkType_EXPR_SUBLINK,
 		Subselect:   &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: one}},
