@@ -118,6 +118,12 @@ type tableState struct {
 	// (delete.go); the map is copied with the tableState, the vectors
 	// are immutable.
 	dels map[uint64]*DeleteVector
+	// delFiles are the deletion-vector files holding each segment's
+	// deleted rows (dvfile.go); copied like dels, slices never modified.
+	delFiles map[uint64][]delFileRef
+	// freshDels: committer only, rows of each segment this group deleted
+	// and not yet in a file.
+	freshDels map[uint64][]int64
 
 	fresh []arrow.Record // committer only: rows of this group not yet in a segment
 	enc   []byte         // committer only: cached manifest entry
@@ -128,7 +134,7 @@ type tableState struct {
 
 func (t *tableState) copy() *tableState {
 	return &tableState{id: t.id, name: t.name, cols: t.cols, segs: append([]*segment(nil), t.segs...),
-		rows: t.rows, gen: t.gen, fresh: append([]arrow.Record(nil), t.fresh...), dels: cloneDels(t.dels)}
+		rows: t.rows, gen: t.gen, fresh: append([]arrow.Record(nil), t.fresh...), dels: cloneDels(t.dels), delFiles: cloneDelFiles(t.delFiles)}
 }
 
 // tableStats merges the segments' statistics (once per version).
@@ -237,6 +243,13 @@ func (db *DB) load() error {
 		return err
 	}
 	live := map[string]bool{}
+	for _, t := range v.tables {
+		for _, refs := range t.delFiles {
+			for _, r := range refs {
+				live[deleteFile(r.ID)] = true
+			}
+		}
+	}
 	var rows int64
 	nseg := 0
 	for _, t := range v.tables {
@@ -261,7 +274,7 @@ func (db *DB) load() error {
 	// deleted: nothing acknowledged lives only in them.
 	for _, e := range entries {
 		n := e.Name()
-		if n == manifestTemp || (strings.HasPrefix(n, "seg-") && !live[n]) {
+		if n == manifestTemp || ((strings.HasPrefix(n, "seg-") || strings.HasPrefix(n, "del-")) && !live[n]) {
 			if err := os.Remove(filepath.Join(db.dir, n)); err != nil {
 				return err
 			}

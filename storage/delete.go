@@ -332,8 +332,12 @@ func applyDeletes(work *version, touched map[uint64]bool, p *pending) {
 		if t.dels == nil {
 			t.dels = map[uint64]*DeleteVector{}
 		}
+		if t.freshDels == nil {
+			t.freshDels = map[uint64][]int64{}
+		}
 		for sid, dv := range segs {
 			t.dels[sid] = union(t.dels[sid], dv)
+			t.freshDels[sid] = append(t.freshDels[sid], dv.offsets()...)
 		}
 		t.gen++
 	}

@@ -1,8 +1,14 @@
 package storage
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -322,5 +328,191 @@ func TestCompactionFoldsDeletes(t *testing.T) {
 	tb, _ = db.Lookup("t")
 	if got := keysOf(tb); !slices.Equal(got, want) || tb.Stats().Rows != 6 {
 		t.Fatalf("after reopening %v", got)
+	}
+}
+
+func delFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(dir, "del-*.dv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// Deletes live in delta files named by the manifest: one per commit, read
+// back at start-up, folded into one by compaction; a file no manifest
+// names (an interrupted commit) is removed at start-up.
+func TestDeleteFilesFoldAndOrphans(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := open(t, dir)
+	var vals []int64
+	for i := int64(0); i < 100; i++ {
+		vals = append(vals, i)
+	}
+	mustCreate(t, db, "t", vals...)
+	for i := int64(0); i < maxDeltas+2; i++ {
+		tb, _ := db.Lookup("t")
+		if err := db.Delete(ctx, tb, idsWhere(tb, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(delFiles(t, dir)); n != maxDeltas+2 {
+		t.Fatalf("%d delta files, want %d", n, maxDeltas+2)
+	}
+	if !db.compactOnce() {
+		t.Fatal("compaction did not fold the delta files")
+	}
+	if n := len(delFiles(t, dir)); n != 1 {
+		t.Fatalf("after folding: %d delta files", n)
+	}
+	db.Close()
+	orphan := filepath.Join(dir, deleteFile(1<<40))
+	if err := os.WriteFile(orphan, []byte("JDV1junk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db = open(t, dir)
+	defer db.Close()
+	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
+		t.Fatalf("orphan delta file kept: %v", err)
+	}
+	tb, _ := db.Lookup("t")
+	if got := keysOf(tb); len(got) != 100-maxDeltas-2 || got[0] != maxDeltas+2 {
+		t.Fatalf("after reopening: %d rows starting %v", len(got), got[:1])
+	}
+	// Deleting most rows rewrites the segment live-only.
+	if err := db.Delete(ctx, tb, idsWhere(tb, vals[maxDeltas+2:90]...)); err != nil {
+		t.Fatal(err)
+	}
+	for db.compactOnce() {
+	}
+	tb, _ = db.Lookup("t")
+	segs := tb.(Segmented).Segments()
+	if len(segs) != 1 || segs[0].Rows != 10 || segs[0].Deletes.Count() != 0 || len(delFiles(t, dir)) != 0 {
+		t.Fatalf("after folding the segment: %d segments, %d rows, %d deleted, %d files", len(segs), segs[0].Rows, segs[0].Deletes.Count(), len(delFiles(t, dir)))
+	}
+}
+
+// A format-2 data directory opens, takes deletes, and is rewritten as the
+// current format.
+func TestOpensFormat2AndDeletes(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := open(t, dir)
+	mustCreate(t, db, "t", 1, 2, 3)
+	db.Close()
+	mpath := filepath.Join(dir, manifestName)
+	data, err := os.ReadFile(mpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := data[bytes.IndexByte(data, '\n')+1:]
+	body = bytes.Replace(body, []byte(fmt.Sprintf(`{"format":%d,`, manifestFormat)), []byte(`{"format":2,`), 1)
+	if bytes.Contains(body, []byte(`"deletes"`)) {
+		t.Fatal("a table without deletes lists some")
+	}
+	head := fmt.Sprintf("%s %d %08x %d\n", manifestMagic, 2, crc32.Checksum(body, castagnoli), len(body))
+	if err := os.WriteFile(mpath, append([]byte(head), body...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db = open(t, dir)
+	tb, _ := db.Lookup("t")
+	if err := db.Delete(ctx, tb, idsWhere(tb, 2)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	data, _ = os.ReadFile(mpath)
+	if !bytes.HasPrefix(data, []byte(fmt.Sprintf("%s %d ", manifestMagic, manifestFormat))) || !bytes.Contains(data, []byte(`"deletes"`)) {
+		t.Fatalf("manifest not rewritten as format %d with deletes: %.100s", manifestFormat, data)
+	}
+	db = open(t, dir)
+	defer db.Close()
+	tb, _ = db.Lookup("t")
+	if got := keysOf(tb); !slices.Equal(got, []int64{1, 3}) {
+		t.Fatalf("after reopening %v", got)
+	}
+}
+
+// A damaged delta file makes Open fail naming it, never resurrect rows.
+func TestOpenRefusesDamagedDeleteFile(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := open(t, dir)
+	tb := mustCreate(t, db, "t", 1, 2, 3)
+	if err := db.Delete(ctx, tb, idsWhere(tb, 2)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	files := delFiles(t, dir)
+	if len(files) != 1 {
+		t.Fatalf("%d delta files", len(files))
+	}
+	data, _ := os.ReadFile(files[0])
+	data[len(dvMagic)] ^= 0xff
+	os.WriteFile(files[0], data, 0o644)
+	if db, err := Open(dir, Options{NoCompaction: true}); err == nil || !strings.Contains(err.Error(), filepath.Base(files[0])) {
+		if db != nil {
+			db.Close()
+		}
+		t.Fatalf("want an error naming %s, got %v", files[0], err)
+	}
+}
+
+func TestVacuumFoldsDeletesAndMerges(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := open(t, dir)
+	defer db.Close()
+	tb := mustCreate(t, db, "t")
+	other := mustCreate(t, db, "o", 1)
+	db.Append(ctx, other, intBatch(2))
+	for i := int64(0); i < 3; i++ {
+		if err := db.Append(ctx, tb, intBatch(10*i, 10*i+1, 10*i+2)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb, _ = db.Lookup("t")
+	if err := db.Delete(ctx, tb, idsWhere(tb, 1, 21)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Vacuum(ctx, []string{"t"}, false); err != nil {
+		t.Fatal(err)
+	}
+	tb, _ = db.Lookup("t")
+	segs := tb.(Segmented).Segments()
+	for _, s := range segs {
+		if s.Deletes.Count() != 0 {
+			t.Fatalf("VACUUM left %d deleted rows in segment %d", s.Deletes.Count(), s.ID)
+		}
+	}
+	want := []int64{0, 2, 10, 11, 12, 20, 22}
+	if got := keysOf(tb); !slices.Equal(got, want) || len(segs) != 1 || len(delFiles(t, dir)) != 0 {
+		t.Fatalf("after VACUUM: %v in %d segments, %d delta files", got, len(segs), len(delFiles(t, dir)))
+	}
+	other, _ = db.Lookup("o")
+	if n := len(other.(Segmented).Segments()); n != 2 {
+		t.Fatalf("VACUUM t touched o: %d segments", n)
+	}
+	// A row lock held by a live transaction leaves its segment alone.
+	x := db.Begin()
+	xt, _ := x.Lookup("t")
+	if err := x.Delete(ctx, xt, idsWhere(xt, 0)); err != nil {
+		t.Fatal(err)
+	}
+	db.Append(ctx, tb, intBatch(30))
+	if err := db.Vacuum(ctx, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Commit(ctx); err != nil {
+		t.Fatalf("commit after a VACUUM that had to skip its rows: %v", err)
+	}
+	if err := db.Vacuum(ctx, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	tb, _ = db.Lookup("t")
+	other, _ = db.Lookup("o")
+	if got := keysOf(tb); !slices.Equal(got, []int64{2, 10, 11, 12, 20, 22, 30}) || len(tb.(Segmented).Segments()) != 1 || len(other.(Segmented).Segments()) != 1 {
+		t.Fatalf("after VACUUM FULL: %v in %d segments", got, len(tb.(Segmented).Segments()))
 	}
 }

@@ -46,13 +46,12 @@ type tableJSON struct {
 	Deletes  []deleteJSON      `json:"deletes,omitempty"`
 }
 
-// deleteJSON is the deleted rows of one segment.
+// deleteJSON is the deleted rows of one segment: how many, and the
+// deletion-vector files (dvfile.go) that hold them.
 type deleteJSON struct {
-	Seg  uint64 `json:"seg"`
-	Rows int64  `json:"rows"` // how many
-	// Offsets are the deleted offsets ascending, each as the uvarint of
-	// its distance from the previous one (the first: from 0).
-	Offsets []byte `json:"offsets"`
+	Seg   uint64       `json:"seg"`
+	Rows  int64        `json:"rows"`
+	Files []delFileRef `json:"files"`
 }
 
 type columnJSON struct {
@@ -147,7 +146,7 @@ func (t *tableState) encoded() ([]byte, error) {
 		}
 		tj.Segments = append(tj.Segments, s.enc)
 		if dv := t.dels[s.id]; dv.Count() > 0 {
-			tj.Deletes = append(tj.Deletes, deleteJSON{Seg: s.id, Rows: dv.Count(), Offsets: encodeOffsets(dv.offsets())})
+			tj.Deletes = append(tj.Deletes, deleteJSON{Seg: s.id, Rows: dv.Count(), Files: t.delFiles[s.id]})
 		}
 	}
 	b, err := json.Marshal(&tj)
@@ -190,6 +189,7 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 		return bad("%v", err)
 	}
 	v := newVersion()
+	dvFiles := map[uint64]map[[2]uint64][]int64{} // delta files read, by id
 	for _, tj := range m.Tables {
 		t := &tableState{id: tj.ID, name: tj.Name}
 		for _, c := range tj.Columns {
@@ -231,18 +231,31 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 			if s == nil {
 				return bad("table %q: deleted rows of segment %d, which it does not have", tj.Name, dj.Seg)
 			}
-			offs, err := decodeOffsets(dj.Offsets, s.rows)
-			if err != nil || int64(len(offs)) != dj.Rows {
-				return bad("table %q: deleted rows of segment %d do not decode (%v)", tj.Name, dj.Seg, err)
+			var dv *DeleteVector
+			for _, ref := range dj.Files {
+				f, ok := dvFiles[ref.ID]
+				if !ok {
+					if f, err = readDeleteFile(filepath.Dir(path), ref); err != nil {
+						return nil, 0, err
+					}
+					dvFiles[ref.ID] = f
+				}
+				offs := f[[2]uint64{t.id, s.id}]
+				if len(offs) == 0 || offs[len(offs)-1] >= s.rows {
+					return bad("table %q: deletion-vector file %s has no valid entry for segment %d", tj.Name, deleteFile(ref.ID), s.id)
+				}
+				var dup int64
+				if dv, dup = dv.with(offs); dup >= 0 {
+					return bad("table %q: row %d of segment %d deleted twice", tj.Name, dup, dj.Seg)
+				}
 			}
-			dv, dup := (*DeleteVector)(nil).with(offs)
-			if dup >= 0 {
-				return bad("table %q: row %d of segment %d deleted twice", tj.Name, dup, dj.Seg)
+			if dv.Count() != dj.Rows {
+				return bad("table %q: segment %d has %d deleted rows in its files, the manifest says %d", tj.Name, s.id, dv.Count(), dj.Rows)
 			}
 			if t.dels == nil {
-				t.dels = map[uint64]*DeleteVector{}
+				t.dels, t.delFiles = map[uint64]*DeleteVector{}, map[uint64][]delFileRef{}
 			}
-			t.dels[dj.Seg] = dv
+			t.dels[dj.Seg], t.delFiles[dj.Seg] = dv, dj.Files
 		}
 		if _, dup := v.tables[t.name]; dup {
 			return bad("table %q listed twice", t.name)

@@ -487,3 +487,13 @@ func (t *Txn) Truncate(ctx context.Context, tables []Table) error {
 	}
 	return nil
 }
+
+// Vacuum runs VACUUM [FULL] (DB.Vacuum) on tables of this transaction's
+// catalog (all when tables is empty).
+func (t *Txn) Vacuum(ctx context.Context, tables []Table, full bool) error {
+	names := make([]string, 0, len(tables))
+	for _, tb := range tables {
+		names = append(names, tb.Name())
+	}
+	return t.db.Vacuum(ctx, names, full)
+}
