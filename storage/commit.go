@@ -258,6 +258,7 @@ func (db *DB) commitGroup(group []*commitReq) {
 	if g == nil {
 		return
 	}
+	defer g.unretire()
 	if err := g.writeSegments(); err != nil {
 		g.fail(err)
 		return
@@ -317,7 +318,8 @@ func (db *DB) decide(group []*commitReq) *groupCommit {
 // applyGroup is the committer's decision: it validates and applies each
 // commit of group, in order, to a copy of old, each against the state the
 // earlier ones left. A commit that fails validation changes nothing (its
-// error is errs[i]). It touches no shared state and writes nothing; the
+// error is errs[i]). It writes nothing, and touches no shared state but
+// the retire marks of the compactions it applies (lockTable.retire); the
 // rows of the group are left in work's tables' fresh lists, for
 // writeSegments.
 func applyGroup(old *version, group []*commitReq) (work *version, touched map[uint64]bool, errs []error) {
@@ -336,6 +338,16 @@ func applyGroup(old *version, group []*commitReq) (work *version, touched map[ui
 		}
 	}
 	return work, touched, errs
+}
+
+// unretire ends the retire marks of the group's compactions (after it was
+// published or failed).
+func (g *groupCommit) unretire() {
+	for _, r := range g.ok {
+		if c := r.compact; c != nil && c.locks != nil {
+			c.locks.unretire(c.table, c.old)
+		}
+	}
 }
 
 // fail answers every applied commit of the group with err; nothing of the
@@ -582,7 +594,7 @@ func applyCompaction(work *version, touched map[uint64]bool, c *compaction) erro
 	}
 	// A transaction holding a row lock may still delete the row by its
 	// RowID in old: leave the run to a later try.
-	if c.locks != nil && c.locks.holdsOn(c.table, c.old) {
+	if c.locks != nil && !c.locks.retire(c.table, c.old) {
 		return errConflict
 	}
 	t = mutable(work, touched, c.table)

@@ -31,6 +31,9 @@ type lockTable struct {
 	segs  map[lockKey][]*lockHold // holders of rows of one segment
 	held  map[*Txn][]lockKey      // segments each transaction holds rows of
 	waits map[*Txn]*Txn           // waiter → the holder it waits for
+	// retiring are segments a decided, unpublished compaction replaces
+	// (retire).
+	retiring map[lockKey]bool
 	// changed is closed (and replaced) whenever locks are released.
 	changed chan struct{}
 }
@@ -91,6 +94,21 @@ func (lt *lockTable) blocker(t *Txn, table uint64, rows []segRows) *Txn {
 func (lt *lockTable) acquire(ctx context.Context, t *Txn, table uint64, rows []segRows) error {
 	lt.mu.Lock()
 	for {
+		if lt.retiringAny(table, rows) {
+			// A compaction replacing the segment is decided but not yet
+			// published: once it is, Delete's checkCurrent sees the
+			// segment gone (40001, and a READ COMMITTED restart reads the
+			// merged segment) instead of the commit failing later.
+			ch := lt.changed
+			lt.mu.Unlock()
+			select {
+			case <-ch:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			lt.mu.Lock()
+			continue
+		}
 		b := lt.blocker(t, table, rows)
 		if b == nil {
 			break
@@ -200,13 +218,45 @@ func (lt *lockTable) wake() {
 	lt.changed = make(chan struct{})
 }
 
-// holdsOn reports whether a live transaction holds a lock on a row of
-// one of segs of table (compaction leaves such segments alone).
-func (lt *lockTable) holdsOn(table uint64, segs []*segment) bool {
+// retire is the row-lock check of a compaction the committer applies
+// (compaction leaves segments with locked rows alone): when no lock is
+// held on a row of segs of table it marks them retiring, in the same critical section,
+// so that no Delete locks a row of them until unretire (after the group
+// is published or failed) — a lock taken between the committer's decision
+// and its publication would otherwise pass Delete's checkCurrent against
+// the old version and fail its commit on the new one. false: a lock is
+// held, nothing marked.
+func (lt *lockTable) retire(table uint64, segs []*segment) bool {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	for _, s := range segs {
 		if len(lt.segs[lockKey{table, s.id}]) > 0 {
+			return false
+		}
+	}
+	if lt.retiring == nil {
+		lt.retiring = map[lockKey]bool{}
+	}
+	for _, s := range segs {
+		lt.retiring[lockKey{table, s.id}] = true
+	}
+	return true
+}
+
+// unretire ends retire's mark and wakes the Deletes waiting on it.
+func (lt *lockTable) unretire(table uint64, segs []*segment) {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	for _, s := range segs {
+		delete(lt.retiring, lockKey{table, s.id})
+	}
+	lt.wake()
+}
+
+// retiringAny reports whether a segment of rows is retiring (lt.mu held).
+func (lt *lockTable) retiringAny(table uint64, rows []segRows) bool {
+	for _, g := range rows {
+		if lt.retiring[lockKey{table, g.seg}] {
 			return true
 		}
 	}
