@@ -17,7 +17,9 @@ func TestRetireBlocksAcquire(t *testing.T) {
 	}
 	tx := &Txn{}
 	done := make(chan error, 1)
-	go func() { done <- lt.acquire(context.Background(), chanSync{}, tx, 1, []segRows{{seg: 7, offs: []int64{0}}}) }()
+	go func() {
+		done <- lt.acquire(context.Background(), chanSync{}, tx, 1, []segRows{{seg: 7, offs: []int64{0}}})
+	}()
 	select {
 	case err := <-done:
 		t.Fatalf("acquire on a retiring segment returned %v before unretire", err)
