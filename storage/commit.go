@@ -109,9 +109,11 @@ type compaction struct {
 	dels  []*DeleteVector // old's deleted rows the merged segment left out
 	seg   *segment        // nil: old had no live row left
 	locks *lockTable      // a row lock on old makes it wait (nil: none checked)
-	// refile, when set, is a delta file holding old[0]'s whole vector,
-	// to replace its list of files (the segment stays).
-	refile *delFileRef
+	// refile, when set, is a delta file holding the deletes of
+	// old[0]'s delta files refiled (a run of its list), to replace that
+	// run (the segment and its rows stay).
+	refile  *delFileRef
+	refiled []delFileRef
 }
 
 var errClosed = pgerr.New(pgerr.AdminShutdown, "terminating connection due to administrator command")
@@ -410,7 +412,11 @@ func (g *groupCommit) writeDeletes() error {
 		}
 		tables = append(tables, t)
 	}
-	if len(entries) == 0 {
+	if len(entries) == 0 || db.dir == "" {
+		// In memory the vectors are the only copy: no files to list.
+		for _, t := range tables {
+			t.freshDels = nil
+		}
 		return nil
 	}
 	ref, err := db.store.newDeleteFile(db.nextID.Add(1)-1, entries)
@@ -597,16 +603,23 @@ func applyCompaction(work *version, touched map[uint64]bool, c *compaction) erro
 	if at < 0 || at+len(c.old) > len(t.segs) {
 		return errConflict
 	}
+	if c.refile != nil {
+		// Deletes committed since only added files after the run.
+		cur := t.delFiles[c.old[0].id]
+		at := refiledAt(cur, c.refiled)
+		if at < 0 {
+			return errConflict
+		}
+		t = mutable(work, touched, c.table)
+		files := append(append(append([]delFileRef(nil), cur[:at]...), *c.refile), cur[at+len(c.refiled):]...)
+		t.delFiles[c.old[0].id] = files
+		return nil
+	}
 	for i, s := range c.old {
 		// A delete committed since the merge read the run would be lost.
 		if t.segs[at+i] != s || t.dels[s.id] != c.dels[i] {
 			return errConflict
 		}
-	}
-	if c.refile != nil {
-		t = mutable(work, touched, c.table)
-		t.delFiles[c.old[0].id] = []delFileRef{*c.refile}
-		return nil
 	}
 	// A transaction holding a row lock may still delete the row by its
 	// RowID in old: leave the run to a later try. Otherwise the run is

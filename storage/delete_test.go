@@ -516,3 +516,45 @@ func TestVacuumFoldsDeletesAndMerges(t *testing.T) {
 		t.Fatalf("after VACUUM FULL: %v in %d segments", got, len(tb.(Segmented).Segments()))
 	}
 }
+
+// Folding delta files is leveled: a long tail of small files behind a large
+// one is merged into one file without rewriting the large one.
+func TestDeleteFilesLeveledFold(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := open(t, dir)
+	var vals []int64
+	for i := int64(0); i < 5000; i++ {
+		vals = append(vals, i)
+	}
+	tb := mustCreate(t, db, "t", vals...)
+	if err := db.Delete(ctx, tb, idsWhere(tb, vals[:1000]...)); err != nil {
+		t.Fatal(err)
+	}
+	for i := int64(0); i < maxDeltas; i++ {
+		tb, _ = db.Lookup("t")
+		if err := db.Delete(ctx, tb, idsWhere(tb, 1000+i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	big := db.cs.load().tables["t"].delFiles
+	var first delFileRef
+	for _, files := range big {
+		first = files[0]
+	}
+	if !db.compactOnce() {
+		t.Fatal("nothing folded")
+	}
+	for _, files := range db.cs.load().tables["t"].delFiles {
+		if len(files) != 2 || files[0] != first {
+			t.Fatalf("after folding: %v, want the first file kept and one more", files)
+		}
+	}
+	db.Close()
+	db = open(t, dir)
+	defer db.Close()
+	tb, _ = db.Lookup("t")
+	if got := keysOf(tb); !slices.Equal(got, vals[1000+maxDeltas:]) {
+		t.Fatalf("after reopening: %d rows", len(got))
+	}
+}
