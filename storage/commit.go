@@ -395,28 +395,44 @@ func (g *groupCommit) writeSegments() error {
 	return g.writeDeletes()
 }
 
-// writeDeletes stores the rows the group deleted as one deletion-vector
-// delta file and lists it for each segment it covers.
+// writeDeletes makes the rows the group deleted durable: a segment's few
+// recent deletes stay inline in the manifest (which is written anyway, so
+// a small UPDATE costs no extra fsync); once they outgrow maxInline they
+// go, with the segment's earlier inline ones, into one deletion-vector
+// delta file for the group, listed for each segment it covers.
 func (g *groupCommit) writeDeletes() error {
 	db := g.db
 	var entries []delEntry
 	var tables []*tableState
+	spilled := map[*tableState][]uint64{}
 	for id := range g.touched {
 		t, live := g.work.byID[id]
 		if !live || len(t.freshDels) == 0 {
 			continue
 		}
-		for seg, offs := range t.freshDels {
-			slices.Sort(offs)
-			entries = append(entries, delEntry{table: id, seg: seg, offs: offs})
+		if db.dir == "" {
+			// In memory the vectors are the only copy.
+			t.freshDels = nil
+			continue
 		}
+		for seg, offs := range t.freshDels {
+			merged := append(slices.Clone(t.delInline[seg]), offs...)
+			slices.Sort(merged)
+			if len(merged) <= maxInline {
+				if t.delInline == nil {
+					t.delInline = map[uint64][]int64{}
+				}
+				t.delInline[seg] = merged
+				continue
+			}
+			delete(t.delInline, seg)
+			entries = append(entries, delEntry{table: id, seg: seg, offs: merged})
+			spilled[t] = append(spilled[t], seg)
+		}
+		t.freshDels = nil
 		tables = append(tables, t)
 	}
-	if len(entries) == 0 || db.dir == "" {
-		// In memory the vectors are the only copy: no files to list.
-		for _, t := range tables {
-			t.freshDels = nil
-		}
+	if len(entries) == 0 {
 		return nil
 	}
 	ref, err := db.store.newDeleteFile(db.nextID.Add(1)-1, entries)
@@ -427,17 +443,20 @@ func (g *groupCommit) writeDeletes() error {
 		return err
 	}
 	g.wroteDel = append(g.wroteDel, ref.ID)
-	for _, t := range tables {
+	for t, segs := range spilled {
 		if t.delFiles == nil {
 			t.delFiles = map[uint64][]delFileRef{}
 		}
-		for seg := range t.freshDels {
+		for _, seg := range segs {
 			t.delFiles[seg] = append(t.delFiles[seg][:len(t.delFiles[seg]):len(t.delFiles[seg])], ref)
 		}
-		t.freshDels = nil
 	}
 	return nil
 }
+
+// maxInline is how many deleted offsets of a segment the manifest holds
+// inline before they move to a delta file.
+const maxInline = 1024
 
 // persist makes the group's version durable: its manifest names every
 // segment it needs and nothing the group wrote is missing from the disk.
@@ -569,7 +588,7 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 			continue
 		}
 		t := mutable(work, touched, id)
-		t.segs, t.fresh, t.rows, t.dels, t.delFiles, t.freshDels = nil, nil, 0, nil, nil, nil
+		t.segs, t.fresh, t.rows, t.dels, t.delFiles, t.freshDels, t.delInline = nil, nil, 0, nil, nil, nil, nil
 		t.gen++
 	}
 	applyDeletes(work, touched, p)
@@ -634,6 +653,7 @@ func applyCompaction(work *version, touched map[uint64]bool, c *compaction) erro
 			t.rows -= t.dels[s.id].Count()
 			delete(t.dels, s.id)
 			delete(t.delFiles, s.id)
+			delete(t.delInline, s.id)
 		}
 	}
 	segs := append([]*segment(nil), t.segs[:at]...)
