@@ -237,12 +237,7 @@ func (s *scanStream) Next() (arrow.Record, error) {
 			continue
 		}
 		if part.dels.Any(part.base+lo, part.base+end) {
-			s.live = s.live[:0]
-			for i := lo; i < end; i++ {
-				if !part.dels.Deleted(part.base + i) {
-					s.live = append(s.live, int(i))
-				}
-			}
+			s.live = part.dels.Live(part.base+lo, part.base+end, part.base, s.live[:0])
 			if len(s.live) == 0 {
 				continue
 			}

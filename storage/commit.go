@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -68,6 +69,11 @@ type commitSync interface {
 	publish(v *version)
 	// ack delivers r's outcome to its submitter.
 	ack(r *commitReq, err error)
+	// lockPoint comes before a session changes the row-lock table
+	// (rowlock.go), lockWait waits until ch is closed (a release) or
+	// ctx is done.
+	lockPoint()
+	lockWait(ctx context.Context, ch <-chan struct{}) error
 }
 
 // commitStore is where the committer's durable effects go.
@@ -103,9 +109,11 @@ type compaction struct {
 	dels  []*DeleteVector // old's deleted rows the merged segment left out
 	seg   *segment        // nil: old had no live row left
 	locks *lockTable      // a row lock on old makes it wait (nil: none checked)
-	// refile, when set, is a delta file holding old[0]'s whole vector,
-	// to replace its list of files (the segment stays).
-	refile *delFileRef
+	// refile, when set, is a delta file holding the deletes of
+	// old[0]'s delta files refiled (a run of its list), to replace that
+	// run (the segment and its rows stay).
+	refile  *delFileRef
+	refiled []delFileRef
 }
 
 var errClosed = pgerr.New(pgerr.AdminShutdown, "terminating connection due to administrator command")
@@ -161,6 +169,16 @@ func (s chanSync) more() (*commitReq, bool) {
 func (s chanSync) load() *version              { return s.db.cur.Load() }
 func (s chanSync) publish(v *version)          { s.db.cur.Store(v) }
 func (s chanSync) ack(r *commitReq, err error) { r.done <- err }
+func (s chanSync) lockPoint()                  {}
+
+func (s chanSync) lockWait(ctx context.Context, ch <-chan struct{}) error {
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
 // dbStore is the shipped commitStore: segment files and the manifest in
 // the data directory, or nothing at all for an in-memory DB.
@@ -258,7 +276,6 @@ func (db *DB) commitGroup(group []*commitReq) {
 	if g == nil {
 		return
 	}
-	defer g.unretire()
 	if err := g.writeSegments(); err != nil {
 		g.fail(err)
 		return
@@ -318,8 +335,7 @@ func (db *DB) decide(group []*commitReq) *groupCommit {
 // applyGroup is the committer's decision: it validates and applies each
 // commit of group, in order, to a copy of old, each against the state the
 // earlier ones left. A commit that fails validation changes nothing (its
-// error is errs[i]). It writes nothing, and touches no shared state but
-// the retire marks of the compactions it applies (lockTable.retire); the
+// error is errs[i]). It touches no shared state and writes nothing; the
 // rows of the group are left in work's tables' fresh lists, for
 // writeSegments.
 func applyGroup(old *version, group []*commitReq) (work *version, touched map[uint64]bool, errs []error) {
@@ -340,19 +356,10 @@ func applyGroup(old *version, group []*commitReq) (work *version, touched map[ui
 	return work, touched, errs
 }
 
-// unretire ends the retire marks of the group's compactions (after it was
-// published or failed).
-func (g *groupCommit) unretire() {
-	for _, r := range g.ok {
-		if c := r.compact; c != nil && c.locks != nil {
-			c.locks.unretire(c.table, c.old)
-		}
-	}
-}
-
 // fail answers every applied commit of the group with err; nothing of the
 // group is published.
 func (g *groupCommit) fail(err error) {
+	g.unretire()
 	for _, r := range g.ok {
 		g.db.cs.ack(r, err)
 	}
@@ -388,21 +395,41 @@ func (g *groupCommit) writeSegments() error {
 	return g.writeDeletes()
 }
 
-// writeDeletes stores the rows the group deleted as one deletion-vector
-// delta file and lists it for each segment it covers.
+// writeDeletes makes the rows the group deleted durable: a segment's few
+// recent deletes stay inline in the manifest (which is written anyway, so
+// a small UPDATE costs no extra fsync); once they outgrow maxInline they
+// go, with the segment's earlier inline ones, into one deletion-vector
+// delta file for the group, listed for each segment it covers.
 func (g *groupCommit) writeDeletes() error {
 	db := g.db
 	var entries []delEntry
 	var tables []*tableState
+	spilled := map[*tableState][]uint64{}
 	for id := range g.touched {
 		t, live := g.work.byID[id]
 		if !live || len(t.freshDels) == 0 {
 			continue
 		}
-		for seg, offs := range t.freshDels {
-			slices.Sort(offs)
-			entries = append(entries, delEntry{table: id, seg: seg, offs: offs})
+		if db.dir == "" {
+			// In memory the vectors are the only copy.
+			t.freshDels = nil
+			continue
 		}
+		for seg, offs := range t.freshDels {
+			merged := append(slices.Clone(t.delInline[seg]), offs...)
+			slices.Sort(merged)
+			if len(merged) <= maxInline {
+				if t.delInline == nil {
+					t.delInline = map[uint64][]int64{}
+				}
+				t.delInline[seg] = merged
+				continue
+			}
+			delete(t.delInline, seg)
+			entries = append(entries, delEntry{table: id, seg: seg, offs: merged})
+			spilled[t] = append(spilled[t], seg)
+		}
+		t.freshDels = nil
 		tables = append(tables, t)
 	}
 	if len(entries) == 0 {
@@ -416,17 +443,20 @@ func (g *groupCommit) writeDeletes() error {
 		return err
 	}
 	g.wroteDel = append(g.wroteDel, ref.ID)
-	for _, t := range tables {
+	for t, segs := range spilled {
 		if t.delFiles == nil {
 			t.delFiles = map[uint64][]delFileRef{}
 		}
-		for seg := range t.freshDels {
+		for _, seg := range segs {
 			t.delFiles[seg] = append(t.delFiles[seg][:len(t.delFiles[seg]):len(t.delFiles[seg])], ref)
 		}
-		t.freshDels = nil
 	}
 	return nil
 }
+
+// maxInline is how many deleted offsets of a segment the manifest holds
+// inline before they move to a delta file.
+const maxInline = 1024
 
 // persist makes the group's version durable: its manifest names every
 // segment it needs and nothing the group wrote is missing from the disk.
@@ -439,6 +469,7 @@ func (g *groupCommit) persist() error {
 // it no longer names.
 func (g *groupCommit) publish() {
 	g.db.cs.publish(g.work)
+	g.unretire()
 	g.db.retire(unreferenced(g.old, g.work))
 	// Delta files are read only at start-up: one the durable manifest no
 	// longer names can go at once.
@@ -458,6 +489,16 @@ func (g *groupCommit) acknowledge() {
 		select {
 		case g.db.compactC <- struct{}{}:
 		default:
+		}
+	}
+}
+
+// unretire lifts the retiring marks of the group's compactions (after
+// publication a lock on their old segments finds them gone, as it should).
+func (g *groupCommit) unretire() {
+	for _, r := range g.ok {
+		if c := r.compact; c != nil && c.locks != nil && c.refile == nil {
+			c.locks.unretire(c.table, c.old)
 		}
 	}
 }
@@ -547,7 +588,7 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 			continue
 		}
 		t := mutable(work, touched, id)
-		t.segs, t.fresh, t.rows, t.dels, t.delFiles, t.freshDels = nil, nil, 0, nil, nil, nil
+		t.segs, t.fresh, t.rows, t.dels, t.delFiles, t.freshDels, t.delInline = nil, nil, 0, nil, nil, nil, nil
 		t.gen++
 	}
 	applyDeletes(work, touched, p)
@@ -581,19 +622,28 @@ func applyCompaction(work *version, touched map[uint64]bool, c *compaction) erro
 	if at < 0 || at+len(c.old) > len(t.segs) {
 		return errConflict
 	}
+	if c.refile != nil {
+		// Deletes committed since only added files after the run.
+		cur := t.delFiles[c.old[0].id]
+		at := refiledAt(cur, c.refiled)
+		if at < 0 {
+			return errConflict
+		}
+		t = mutable(work, touched, c.table)
+		files := append(append(append([]delFileRef(nil), cur[:at]...), *c.refile), cur[at+len(c.refiled):]...)
+		t.delFiles[c.old[0].id] = files
+		return nil
+	}
 	for i, s := range c.old {
 		// A delete committed since the merge read the run would be lost.
 		if t.segs[at+i] != s || t.dels[s.id] != c.dels[i] {
 			return errConflict
 		}
 	}
-	if c.refile != nil {
-		t = mutable(work, touched, c.table)
-		t.delFiles[c.old[0].id] = []delFileRef{*c.refile}
-		return nil
-	}
 	// A transaction holding a row lock may still delete the row by its
-	// RowID in old: leave the run to a later try.
+	// RowID in old: leave the run to a later try. Otherwise the run is
+	// marked retiring until the group is published or fails, so no lock
+	// is taken on it meanwhile (lockTable.retire).
 	if c.locks != nil && !c.locks.retire(c.table, c.old) {
 		return errConflict
 	}
@@ -603,6 +653,7 @@ func applyCompaction(work *version, touched map[uint64]bool, c *compaction) erro
 			t.rows -= t.dels[s.id].Count()
 			delete(t.dels, s.id)
 			delete(t.delFiles, s.id)
+			delete(t.delInline, s.id)
 		}
 	}
 	segs := append([]*segment(nil), t.segs[:at]...)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/joind/joind/pgerr"
+
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
@@ -59,7 +61,7 @@ func (db *DB) compactOnce() bool {
 			err = db.merge(t, run)
 		} else if s := pickFold(t); s != nil {
 			err = db.merge(t, []*segment{s})
-		} else if s := pickRefile(t); s != nil {
+		} else if s := db.pickRefile(t); s != nil {
 			err = db.refile(t, s)
 		} else {
 			continue
@@ -110,8 +112,11 @@ func pickFold(t *tableState) *segment {
 }
 
 // pickRefile returns a segment whose deleted rows are spread over too many
-// delta files.
-func pickRefile(t *tableState) *segment {
+// delta files (only a data directory has them).
+func (db *DB) pickRefile(t *tableState) *segment {
+	if db.dir == "" {
+		return nil
+	}
 	for _, s := range t.segs {
 		if len(t.delFiles[s.id]) > maxDeltas {
 			return s
@@ -120,18 +125,61 @@ func pickRefile(t *tableState) *segment {
 	return nil
 }
 
-// refile writes s's whole deletion vector as one delta file and submits it
-// to replace the segment's list of files. INVARIANT: applied only if the
-// segment's vector is still the one written (applyCompaction), so a delete
-// committed meanwhile makes it fail and its file is removed.
+// refileRun picks the delta files to merge, leveled so that a stream of
+// small deletes does not rewrite a large vector each time: all of them
+// when the later ones hold at least half as much as the first, otherwise
+// all but the first.
+func refileRun(files []delFileRef) []delFileRef {
+	var tail int64
+	for _, f := range files[1:] {
+		tail += f.Size
+	}
+	if 2*tail >= files[0].Size {
+		return files
+	}
+	return files[1:]
+}
+
+// refiledAt is where run starts in files (-1: not a run of it).
+func refiledAt(files, run []delFileRef) int {
+	for at := 0; at+len(run) <= len(files); at++ {
+		if files[at].ID != run[0].ID {
+			continue
+		}
+		for i := range run {
+			if files[at+i].ID != run[i].ID {
+				return -1
+			}
+		}
+		return at
+	}
+	return -1
+}
+
+// refile merges a run of s's delta files (refileRun) into one and submits
+// it to replace them. INVARIANT: applied only if the segment still lists
+// that run (applyCompaction): deletes committed meanwhile add files after
+// it and do not conflict; a compaction or TRUNCATE that replaced the
+// segment does, and the new file is removed.
 func (db *DB) refile(t *tableState, s *segment) error {
-	dv := t.dels[s.id]
+	run := refileRun(t.delFiles[s.id])
+	var dv *DeleteVector
+	for _, ref := range run {
+		f, err := readDeleteFile(db.dir, ref)
+		if err != nil {
+			return err
+		}
+		var dup int64
+		if dv, dup = dv.with(f[[2]uint64{t.id, s.id}]); dup >= 0 {
+			return pgerr.New(codeDataCorrupted, "row %d of segment %d is deleted twice in its delta files", dup, s.id)
+		}
+	}
 	id := db.nextID.Add(1) - 1
 	ref, err := db.store.newDeleteFile(id, []delEntry{{table: t.id, seg: s.id, offs: dv.offsets()}})
 	if err != nil {
 		return err
 	}
-	return db.submit(&commitReq{compact: &compaction{table: t.id, old: []*segment{s}, dels: []*DeleteVector{dv}, refile: &ref}})
+	return db.submit(&commitReq{compact: &compaction{table: t.id, old: []*segment{s}, refile: &ref, refiled: run}})
 }
 
 // merge writes run's rows as one segment and submits the replacement.

@@ -121,6 +121,9 @@ type tableState struct {
 	// delFiles are the deletion-vector files holding each segment's
 	// deleted rows (dvfile.go); copied like dels, slices never modified.
 	delFiles map[uint64][]delFileRef
+	// delInline are deleted offsets of each segment kept in the manifest
+	// itself (sorted; commit.go writeDeletes), not in delFiles.
+	delInline map[uint64][]int64
 	// freshDels: committer only, rows of each segment this group deleted
 	// and not yet in a file.
 	freshDels map[uint64][]int64
@@ -134,7 +137,8 @@ type tableState struct {
 
 func (t *tableState) copy() *tableState {
 	return &tableState{id: t.id, name: t.name, cols: t.cols, segs: append([]*segment(nil), t.segs...),
-		rows: t.rows, gen: t.gen, fresh: append([]arrow.Record(nil), t.fresh...), dels: cloneDels(t.dels), delFiles: cloneDelFiles(t.delFiles)}
+		rows: t.rows, gen: t.gen, fresh: append([]arrow.Record(nil), t.fresh...), dels: cloneDels(t.dels), delFiles: cloneDelFiles(t.delFiles),
+		delInline: cloneInline(t.delInline)}
 }
 
 // tableStats merges the segments' statistics (once per version).

@@ -132,7 +132,8 @@ func (t *Txn) Delete(ctx context.Context, tb Table, ids []RowID) error {
 		next[g.seg] = dv
 	}
 	if len(locks) > 0 {
-		if err := t.db.locks.acquire(ctx, t, tt.id, locks); err != nil {
+		t.locked = true
+		if err := t.db.locks.acquire(ctx, t.db.cs, t, tt.id, locks); err != nil {
 			return err
 		}
 		// The locks are ours: a commit that deleted one of the rows has

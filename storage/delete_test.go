@@ -348,13 +348,14 @@ func TestDeleteFilesFoldAndOrphans(t *testing.T) {
 	dir := t.TempDir()
 	db := open(t, dir)
 	var vals []int64
-	for i := int64(0); i < 100; i++ {
+	for i := int64(0); i < 50000; i++ {
 		vals = append(vals, i)
 	}
 	mustCreate(t, db, "t", vals...)
+	const per = maxInline + 1 // too many to stay inline: one file per commit
 	for i := int64(0); i < maxDeltas+2; i++ {
 		tb, _ := db.Lookup("t")
-		if err := db.Delete(ctx, tb, idsWhere(tb, i)); err != nil {
+		if err := db.Delete(ctx, tb, idsWhere(tb, vals[i*per:(i+1)*per]...)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -378,11 +379,12 @@ func TestDeleteFilesFoldAndOrphans(t *testing.T) {
 		t.Fatalf("orphan delta file kept: %v", err)
 	}
 	tb, _ := db.Lookup("t")
-	if got := keysOf(tb); len(got) != 100-maxDeltas-2 || got[0] != maxDeltas+2 {
+	gone := (maxDeltas + 2) * per
+	if got := keysOf(tb); len(got) != 50000-gone || got[0] != int64(gone) {
 		t.Fatalf("after reopening: %d rows starting %v", len(got), got[:1])
 	}
 	// Deleting most rows rewrites the segment live-only.
-	if err := db.Delete(ctx, tb, idsWhere(tb, vals[maxDeltas+2:90]...)); err != nil {
+	if err := db.Delete(ctx, tb, idsWhere(tb, vals[gone:49990]...)); err != nil {
 		t.Fatal(err)
 	}
 	for db.compactOnce() {
@@ -439,8 +441,12 @@ func TestOpenRefusesDamagedDeleteFile(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	db := open(t, dir)
-	tb := mustCreate(t, db, "t", 1, 2, 3)
-	if err := db.Delete(ctx, tb, idsWhere(tb, 2)); err != nil {
+	var vals []int64
+	for i := int64(0); i < 3*maxInline; i++ {
+		vals = append(vals, i)
+	}
+	tb := mustCreate(t, db, "t", vals...)
+	if err := db.Delete(ctx, tb, idsWhere(tb, vals[:maxInline+1]...)); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -514,5 +520,90 @@ func TestVacuumFoldsDeletesAndMerges(t *testing.T) {
 	other, _ = db.Lookup("o")
 	if got := keysOf(tb); !slices.Equal(got, []int64{2, 10, 11, 12, 20, 22, 30}) || len(tb.(Segmented).Segments()) != 1 || len(other.(Segmented).Segments()) != 1 {
 		t.Fatalf("after VACUUM FULL: %v in %d segments", got, len(tb.(Segmented).Segments()))
+	}
+}
+
+// Folding delta files is leveled: a long tail of small files behind a large
+// one is merged into one file without rewriting the large one.
+func TestDeleteFilesLeveledFold(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := open(t, dir)
+	var vals []int64
+	for i := int64(0); i < 200000; i++ {
+		vals = append(vals, i)
+	}
+	tb := mustCreate(t, db, "t", vals...)
+	const base, per = 20000, maxInline + 1
+	if err := db.Delete(ctx, tb, idsWhere(tb, vals[:base]...)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < maxDeltas; i++ {
+		tb, _ = db.Lookup("t")
+		if err := db.Delete(ctx, tb, idsWhere(tb, vals[base+i*per:base+(i+1)*per]...)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	big := db.cs.load().tables["t"].delFiles
+	var first delFileRef
+	for _, files := range big {
+		first = files[0]
+	}
+	if !db.compactOnce() {
+		t.Fatal("nothing folded")
+	}
+	for _, files := range db.cs.load().tables["t"].delFiles {
+		if len(files) != 2 || files[0] != first {
+			t.Fatalf("after folding: %v, want the first file kept and one more", files)
+		}
+	}
+	db.Close()
+	db = open(t, dir)
+	defer db.Close()
+	tb, _ = db.Lookup("t")
+	if got := keysOf(tb); !slices.Equal(got, vals[base+maxDeltas*per:]) {
+		t.Fatalf("after reopening: %d rows", len(got))
+	}
+}
+
+// A segment's few deletes stay inline in the manifest (no delta file, no
+// extra fsync), survive a restart, and move to a file once they outgrow
+// maxInline.
+func TestDeletesInlineThenSpill(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := open(t, dir)
+	var vals []int64
+	for i := int64(0); i < 4*maxInline; i++ {
+		vals = append(vals, i)
+	}
+	mustCreate(t, db, "t", vals...)
+	for i := 0; i < 3; i++ {
+		tb, _ := db.Lookup("t")
+		if err := db.Delete(ctx, tb, idsWhere(tb, vals[i])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(delFiles(t, dir)); n != 0 {
+		t.Fatalf("%d delta files for 3 single-row deletes", n)
+	}
+	db.Close()
+	db = open(t, dir)
+	tb, _ := db.Lookup("t")
+	if got := keysOf(tb); !slices.Equal(got, vals[3:]) {
+		t.Fatalf("after reopening: %d rows from %d", len(got), got[0])
+	}
+	if err := db.Delete(ctx, tb, idsWhere(tb, vals[3:maxInline+1]...)); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(delFiles(t, dir)); n != 1 {
+		t.Fatalf("%d delta files after outgrowing maxInline", n)
+	}
+	db.Close()
+	db = open(t, dir)
+	defer db.Close()
+	tb, _ = db.Lookup("t")
+	if got := keysOf(tb); !slices.Equal(got, vals[maxInline+1:]) || tb.Stats().Rows != int64(3*maxInline-1) {
+		t.Fatalf("after reopening: %d rows", len(got))
 	}
 }

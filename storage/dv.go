@@ -77,11 +77,36 @@ func (d *DeleteVector) Any(lo, hi int64) bool {
 	return false
 }
 
-// Live appends to dst the offsets in [lo, hi) that are not deleted.
-func (d *DeleteVector) Live(lo, hi int64, dst []int) []int {
-	for off := lo; off < hi; off++ {
-		if !d.Deleted(off) {
-			dst = append(dst, int(off))
+// Live appends to dst the offsets in [lo, hi) that are not deleted, minus
+// shift (so a scan gets indexes into the batch starting at offset shift),
+// a 64-row word at a time.
+func (d *DeleteVector) Live(lo, hi, shift int64, dst []int) []int {
+	for off := lo; off < hi; {
+		ci := int(off >> chunkShift)
+		var c *dvChunk
+		if d != nil && ci < len(d.chunks) {
+			c = d.chunks[ci]
+		}
+		end := min(hi, int64(ci+1)<<chunkShift)
+		if c == nil {
+			for o := off; o < end; o++ {
+				dst = append(dst, int(o-shift))
+			}
+			off = end
+			continue
+		}
+		for off < end {
+			span := min(end-off, 64-(off&63))
+			live := ^(c[(off>>6)&(chunkWords-1)] >> (uint(off) & 63))
+			if span < 64 {
+				live &= 1<<uint(span) - 1
+			}
+			for live != 0 {
+				b := int64(bits.TrailingZeros64(live))
+				dst = append(dst, int(off+b-shift))
+				live &= live - 1
+			}
+			off += span
 		}
 	}
 	return dst
@@ -160,13 +185,7 @@ func union(a, b *DeleteVector) *DeleteVector {
 			out.chunks[i] = c
 		}
 	}
-	for _, c := range out.chunks {
-		if c != nil {
-			for _, w := range c {
-				out.n += int64(bits.OnesCount64(w))
-			}
-		}
-	}
+	out.n = a.n + b.n // disjoint: the callers checked (firstOverlap, with)
 	return out
 }
 

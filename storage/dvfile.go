@@ -140,6 +140,17 @@ func readDeleteFile(dir string, ref delFileRef) (map[[2]uint64][]int64, error) {
 	return out, nil
 }
 
+func cloneInline(m map[uint64][]int64) map[uint64][]int64 {
+	if len(m) == 0 {
+		return nil
+	}
+	n := make(map[uint64][]int64, len(m))
+	for k, v := range m {
+		n[k] = v
+	}
+	return n
+}
+
 func cloneDelFiles(m map[uint64][]delFileRef) map[uint64][]delFileRef {
 	if len(m) == 0 {
 		return nil

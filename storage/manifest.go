@@ -51,7 +51,10 @@ type tableJSON struct {
 type deleteJSON struct {
 	Seg   uint64       `json:"seg"`
 	Rows  int64        `json:"rows"`
-	Files []delFileRef `json:"files"`
+	Files []delFileRef `json:"files,omitempty"`
+	// Inline are more deleted offsets, ascending, as uvarint gaps
+	// (encodeOffsets): a segment's few recent deletes, kept here.
+	Inline []byte `json:"inline,omitempty"`
 }
 
 type columnJSON struct {
@@ -146,7 +149,8 @@ func (t *tableState) encoded() ([]byte, error) {
 		}
 		tj.Segments = append(tj.Segments, s.enc)
 		if dv := t.dels[s.id]; dv.Count() > 0 {
-			tj.Deletes = append(tj.Deletes, deleteJSON{Seg: s.id, Rows: dv.Count(), Files: t.delFiles[s.id]})
+			tj.Deletes = append(tj.Deletes, deleteJSON{Seg: s.id, Rows: dv.Count(), Files: t.delFiles[s.id],
+				Inline: encodeOffsets(t.delInline[s.id])})
 		}
 	}
 	b, err := json.Marshal(&tj)
@@ -249,13 +253,29 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 					return bad("table %q: row %d of segment %d deleted twice", tj.Name, dup, dj.Seg)
 				}
 			}
+			var inline []int64
+			if len(dj.Inline) > 0 {
+				if inline, err = decodeOffsets(dj.Inline, s.rows); err != nil {
+					return bad("table %q: inline deleted rows of segment %d: %v", tj.Name, s.id, err)
+				}
+				var dup int64
+				if dv, dup = dv.with(inline); dup >= 0 {
+					return bad("table %q: row %d of segment %d deleted twice", tj.Name, dup, dj.Seg)
+				}
+			}
 			if dv.Count() != dj.Rows {
 				return bad("table %q: segment %d has %d deleted rows in its files, the manifest says %d", tj.Name, s.id, dv.Count(), dj.Rows)
 			}
 			if t.dels == nil {
-				t.dels, t.delFiles = map[uint64]*DeleteVector{}, map[uint64][]delFileRef{}
+				t.dels, t.delFiles, t.delInline = map[uint64]*DeleteVector{}, map[uint64][]delFileRef{}, map[uint64][]int64{}
 			}
-			t.dels[dj.Seg], t.delFiles[dj.Seg] = dv, dj.Files
+			t.dels[dj.Seg] = dv
+			if len(dj.Files) > 0 {
+				t.delFiles[dj.Seg] = dj.Files
+			}
+			if len(inline) > 0 {
+				t.delInline[dj.Seg] = inline
+			}
 		}
 		if _, dup := v.tables[t.name]; dup {
 			return bad("table %q listed twice", t.name)

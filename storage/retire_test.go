@@ -17,7 +17,9 @@ func TestRetireBlocksAcquire(t *testing.T) {
 	}
 	tx := &Txn{}
 	done := make(chan error, 1)
-	go func() { done <- lt.acquire(context.Background(), tx, 1, []segRows{{seg: 7, offs: []int64{0}}}) }()
+	go func() {
+		done <- lt.acquire(context.Background(), chanSync{}, tx, 1, []segRows{{seg: 7, offs: []int64{0}}})
+	}()
 	select {
 	case err := <-done:
 		t.Fatalf("acquire on a retiring segment returned %v before unretire", err)
@@ -31,13 +33,13 @@ func TestRetireBlocksAcquire(t *testing.T) {
 		t.Fatal("retire marked a segment with a held row lock")
 	}
 	// Another segment of the table is not affected.
-	if err := lt.acquire(context.Background(), tx, 1, []segRows{{seg: 8, offs: []int64{1}}}); err != nil {
+	if err := lt.acquire(context.Background(), chanSync{}, tx, 1, []segRows{{seg: 8, offs: []int64{1}}}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	lt.retire(1, []*segment{{id: 9}})
 	cancel()
-	if err := lt.acquire(ctx, tx, 1, []segRows{{seg: 9, offs: []int64{0}}}); err == nil {
+	if err := lt.acquire(ctx, chanSync{}, tx, 1, []segRows{{seg: 9, offs: []int64{0}}}); err == nil {
 		t.Fatal("a cancelled wait on a retiring segment succeeded")
 	}
 }

@@ -31,8 +31,8 @@ type lockTable struct {
 	segs  map[lockKey][]*lockHold // holders of rows of one segment
 	held  map[*Txn][]lockKey      // segments each transaction holds rows of
 	waits map[*Txn]*Txn           // waiter → the holder it waits for
-	// retiring are segments a decided, unpublished compaction replaces
-	// (retire).
+	// retiring are segments a compaction the committer applied replaces
+	// (until its group is published or fails): no lock is granted on them.
 	retiring map[lockKey]bool
 	// changed is closed (and replaced) whenever locks are released.
 	changed chan struct{}
@@ -53,7 +53,7 @@ type lockHold struct {
 
 func newLockTable() *lockTable {
 	return &lockTable{segs: map[lockKey][]*lockHold{}, held: map[*Txn][]lockKey{},
-		waits: map[*Txn]*Txn{}, changed: make(chan struct{})}
+		waits: map[*Txn]*Txn{}, retiring: map[lockKey]bool{}, changed: make(chan struct{})}
 }
 
 func (h *lockHold) has(off int64) bool {
@@ -90,28 +90,25 @@ func (lt *lockTable) blocker(t *Txn, table uint64, rows []segRows) *Txn {
 	return nil
 }
 
-// acquire takes the locks of rows of table for t, waiting for holders.
-func (lt *lockTable) acquire(ctx context.Context, t *Txn, table uint64, rows []segRows) error {
+// acquire takes the locks of rows of table for t, waiting for holders and
+// for a compaction of their segments to be published (after which
+// Delete's check finds the segment gone).
+func (lt *lockTable) acquire(ctx context.Context, cs commitSync, t *Txn, table uint64, rows []segRows) error {
+	cs.lockPoint()
 	lt.mu.Lock()
 	for {
-		if lt.retiringAny(table, rows) {
-			// A compaction replacing the segment is decided but not yet
-			// published: once it is, Delete's checkCurrent sees the
-			// segment gone (40001, and a READ COMMITTED restart reads the
-			// merged segment) instead of the commit failing later.
+		b := lt.blocker(t, table, rows)
+		if b == nil {
+			if !lt.retiringAny(table, rows) {
+				break
+			}
 			ch := lt.changed
 			lt.mu.Unlock()
-			select {
-			case <-ch:
-			case <-ctx.Done():
-				return ctx.Err()
+			if err := cs.lockWait(ctx, ch); err != nil {
+				return err
 			}
 			lt.mu.Lock()
 			continue
-		}
-		b := lt.blocker(t, table, rows)
-		if b == nil {
-			break
 		}
 		for x := b; x != nil; x = lt.waits[x] {
 			if x == t {
@@ -122,16 +119,13 @@ func (lt *lockTable) acquire(ctx context.Context, t *Txn, table uint64, rows []s
 		lt.waits[t] = b
 		ch := lt.changed
 		lt.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			lt.mu.Lock()
-			delete(lt.waits, t)
-			lt.mu.Unlock()
-			return ctx.Err()
-		}
+		err := cs.lockWait(ctx, ch)
 		lt.mu.Lock()
 		delete(lt.waits, t)
+		if err != nil {
+			lt.mu.Unlock()
+			return err
+		}
 	}
 	defer lt.mu.Unlock()
 	for _, g := range rows {
@@ -218,14 +212,19 @@ func (lt *lockTable) wake() {
 	lt.changed = make(chan struct{})
 }
 
-// retire is the row-lock check of a compaction the committer applies
-// (compaction leaves segments with locked rows alone): when no lock is
-// held on a row of segs of table it marks them retiring, in the same critical section,
-// so that no Delete locks a row of them until unretire (after the group
-// is published or failed) — a lock taken between the committer's decision
-// and its publication would otherwise pass Delete's checkCurrent against
-// the old version and fail its commit on the new one. false: a lock is
-// held, nothing marked.
+func (lt *lockTable) retiringAny(table uint64, rows []segRows) bool {
+	for _, g := range rows {
+		if lt.retiring[lockKey{table, g.seg}] {
+			return true
+		}
+	}
+	return false
+}
+
+// retire marks segs of table retiring unless a live transaction holds a
+// lock on one of their rows (then it reports false and marks nothing):
+// checking and marking under one lock orders every acquire before or
+// after the compaction's decision.
 func (lt *lockTable) retire(table uint64, segs []*segment) bool {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
@@ -234,16 +233,13 @@ func (lt *lockTable) retire(table uint64, segs []*segment) bool {
 			return false
 		}
 	}
-	if lt.retiring == nil {
-		lt.retiring = map[lockKey]bool{}
-	}
 	for _, s := range segs {
 		lt.retiring[lockKey{table, s.id}] = true
 	}
 	return true
 }
 
-// unretire ends retire's mark and wakes the Deletes waiting on it.
+// unretire lifts retire's marks and wakes the lockers waiting on them.
 func (lt *lockTable) unretire(table uint64, segs []*segment) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
@@ -251,14 +247,4 @@ func (lt *lockTable) unretire(table uint64, segs []*segment) {
 		delete(lt.retiring, lockKey{table, s.id})
 	}
 	lt.wake()
-}
-
-// retiringAny reports whether a segment of rows is retiring (lt.mu held).
-func (lt *lockTable) retiringAny(table uint64, rows []segRows) bool {
-	for _, g := range rows {
-		if lt.retiring[lockKey{table, g.seg}] {
-			return true
-		}
-	}
-	return false
 }

@@ -100,6 +100,7 @@ type Txn struct {
 	// lockMark tags the row locks taken now (0: none open), markSeq
 	// numbers savepoints for it (rowlock.go releaseFrom).
 	lockMark, markSeq int
+	locked            bool // the transaction took row locks
 }
 
 type savepoint struct {
@@ -141,7 +142,7 @@ func (t *Txn) Commit(ctx context.Context) error {
 	if t.done {
 		return errDone
 	}
-	defer t.db.locks.release(t) // after publication: see lockTable
+	defer t.releaseLocks() // after publication: see lockTable
 	p := t.p
 	ownDeletes(p)
 	var ser *serialCheck
@@ -158,7 +159,16 @@ func (t *Txn) Commit(ctx context.Context) error {
 // Rollback discards the transaction's changes.
 func (t *Txn) Rollback() {
 	t.finish()
-	t.db.locks.release(t)
+	t.releaseLocks()
+}
+
+// releaseLocks drops the transaction's row locks, if it took any.
+func (t *Txn) releaseLocks() {
+	if t.locked {
+		t.db.cs.lockPoint()
+		t.db.locks.release(t)
+		t.locked = false
+	}
 }
 
 // finish ends the transaction; its tables then show the latest committed
@@ -205,7 +215,10 @@ func (t *Txn) RollbackTo(name string) error {
 	t.savepoints = t.savepoints[:i+1]
 	t.p = t.savepoints[i].p.clone()
 	t.lockMark = t.savepoints[i].mark
-	t.db.locks.releaseFrom(t, t.lockMark)
+	if t.locked {
+		t.db.cs.lockPoint()
+		t.db.locks.releaseFrom(t, t.lockMark)
+	}
 	return nil
 }
 
