@@ -162,6 +162,8 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindUpdate(x.UpdateStmt)
 	case *pg_query.Node_DeleteStmt:
 		return b.bindDelete(x.DeleteStmt)
+	case *pg_query.Node_MergeStmt:
+		return b.bindMerge(x.MergeStmt)
 	case *pg_query.Node_TruncateStmt:
 		return b.bindTruncate(x.TruncateStmt)
 	case *pg_query.Node_CopyStmt:

@@ -165,16 +165,19 @@ func TestSurface(t *testing.T) {
 		{"create recursive view v (n) as select 1 union all select n + 1 from v where n < 3", unsupported},
 		// DML and other statements joind does not have.
 		{"insert into u values (1, 'x') on conflict do nothing", unsupported},
-		{"insert into u values (1, 'x') returning a", unsupported},
+		{"insert into u values (1, 'x') returning a", ok},
 		{"insert into w (x) overriding system value values (1)", ok}, // no identity columns: nothing to override
 		{"insert into w default values", ok},
 		{"insert into w values (default, 'x', null)", ok},
 		{"insert into tv values (1, 'x')", unsupported}, // PostgreSQL writes through simple views
 		{"truncate tv", "42809"},
 		{"copy tv to stdout", "42809"},
-		{"update u set d = 'x'", unsupported},
-		{"delete from u", unsupported},
-		{"merge into u using t on u.a = t.a when matched then do nothing", unsupported},
+		{"update u set d = 'x'", ok},
+		{"delete from u", ok},
+		{"merge into u using t on u.a = t.a when matched then do nothing", ok},
+		{"update u set d = 'x' where current of c", unsupported},
+		{"with x as (select 1) delete from u", unsupported},
+		{"update tv set a = 1", unsupported},
 		{"create index i on t (a)", unsupported},
 		{"create sequence s", unsupported},
 		{"alter table t add column d int", unsupported},

@@ -223,14 +223,34 @@ func (b *binder) bindSetList(s *scope, t *dmlTarget, list []*pg_query.Node) ([]p
 func (b *binder) multiAssignSource(s *scope, ma *pg_query.MultiAssignRef) (*pg_query.Node, error) {
 	src := ma.Source
 	if row := src.GetRowExpr(); row != nil {
-		if len(row.Args) != int(ma.Ncolumns) {
+		// ROW(x.*, ...) expands x's columns, as PostgreSQL does here.
+		var args []*pg_query.Node
+		for _, a := range row.Args {
+			cr := a.GetColumnRef()
+			if cr == nil || !isStar(cr) {
+				args = append(args, a)
+				continue
+			}
+			if len(cr.Fields) != 2 {
+				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ROW(*) in a multiple-column UPDATE item is not supported"), cr.Location)
+			}
+			ts, err := b.expandStar(s, cr)
+			if err != nil {
+				return nil, err
+			}
+			for _, t := range ts {
+				args = append(args, &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
+					Fields: []*pg_query.Node{cr.Fields[0], pg_query.MakeStrNode(t.name)}, Location: cr.Location}}})
+			}
+		}
+		if len(args) != int(ma.Ncolumns) {
 			return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "number of columns does not match number of values"), row.Location)
 		}
-		return row.Args[ma.Colno-1], nil
+		return args[ma.Colno-1], nil
 	}
 	sl := src.GetSubLink()
 	if sl == nil || (sl.SubLinkType != pg_query.SubLinkType_EXPR_SUBLINK && sl.SubLinkType != pg_query.SubLinkType_MULTIEXPR_SUBLINK) {
-		return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression"), nodeLocation(src))
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression"), nodeLocation(src))
 	}
 	if ma.Colno == 1 {
 		// Checked once, at the first column.

@@ -37,6 +37,7 @@ SELECT * FROM upd_t ORDER BY id;
 -- multi-column SET
 UPDATE upd_t SET (v, s) = (100, 'row') WHERE id = 1;
 UPDATE upd_t SET (v, s) = ROW(v + 1, DEFAULT) WHERE id = 1;
+UPDATE upd_t SET (v, s) = ROW(x.*) FROM (VALUES (2, 7, 'x')) AS x(i, v, s) WHERE id = x.i - 1;
 UPDATE upd_t SET (v, d) = (SELECT 5, date '2025-05-05') WHERE id = 4;
 UPDATE upd_t SET (v, s) = (SELECT max(v), 'mx' FROM upd_t) WHERE id = 5;
 UPDATE upd_t SET (v, s) = (SELECT 1, 'z' WHERE false) WHERE id = 3;
