@@ -107,6 +107,7 @@ type tableState struct {
 	id   uint64
 	name string
 	cols []ColumnDef
+	cons []Constraint // constraint.go
 	segs []*segment
 	rows int64
 	// gen counts the commits that changed the rows (not compaction), for
@@ -121,7 +122,7 @@ type tableState struct {
 }
 
 func (t *tableState) copy() *tableState {
-	return &tableState{id: t.id, name: t.name, cols: t.cols, segs: append([]*segment(nil), t.segs...),
+	return &tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, segs: append([]*segment(nil), t.segs...),
 		rows: t.rows, gen: t.gen, fresh: append([]arrow.Record(nil), t.fresh...)}
 }
 

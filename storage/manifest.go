@@ -36,10 +36,13 @@ type manifestJSON struct {
 }
 
 type tableJSON struct {
-	ID       uint64            `json:"id"`
-	Name     string            `json:"name"`
-	Columns  []columnJSON      `json:"columns"`
-	Segments []json.RawMessage `json:"segments"`
+	ID      uint64       `json:"id"`
+	Name    string       `json:"name"`
+	Columns []columnJSON `json:"columns"`
+	// Constraints are the table's PRIMARY KEY, UNIQUE, CHECK and FOREIGN
+	// KEY constraints (constraint.go).
+	Constraints []Constraint      `json:"constraints,omitempty"`
+	Segments    []json.RawMessage `json:"segments"`
 }
 
 type columnJSON struct {
@@ -112,7 +115,7 @@ func (t *tableState) encoded() ([]byte, error) {
 	if t.enc != nil {
 		return t.enc, nil
 	}
-	tj := tableJSON{ID: t.id, Name: t.name, Segments: []json.RawMessage{}}
+	tj := tableJSON{ID: t.id, Name: t.name, Constraints: t.cons, Segments: []json.RawMessage{}}
 	for _, c := range t.cols {
 		tj.Columns = append(tj.Columns, columnJSON{Name: c.Name, OID: c.Type.OID(), Typmod: c.Type.Typmod, NotNull: c.NotNull, Default: c.Default})
 	}
@@ -175,7 +178,7 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 	}
 	v := newVersion()
 	for _, tj := range m.Tables {
-		t := &tableState{id: tj.ID, name: tj.Name}
+		t := &tableState{id: tj.ID, name: tj.Name, cons: tj.Constraints}
 		for _, c := range tj.Columns {
 			id, ok := typeByOID[c.OID]
 			if !ok {

@@ -16,6 +16,7 @@ type pending struct {
 	truncated map[uint64]bool           // tables whose committed rows are hidden
 	appends   map[uint64][]arrow.Record // rows added, in order
 	views     map[string]viewChange     // views created, replaced or dropped (views.go)
+	cons      *conPending               // constraint changes and checks (constraint.go)
 }
 
 func newPending() *pending {
@@ -24,7 +25,8 @@ func newPending() *pending {
 }
 
 func (p *pending) empty() bool {
-	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0
+	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 &&
+		(p.cons == nil || len(p.cons.set) == 0)
 }
 
 func (p *pending) clone() *pending {
@@ -42,6 +44,7 @@ func (p *pending) clone() *pending {
 		n.appends[k] = append([]arrow.Record(nil), v...)
 	}
 	n.views = cloneViews(p.views)
+	n.cons = p.cons.clone()
 	return n
 }
 
