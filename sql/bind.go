@@ -172,6 +172,14 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return &Show{Name: strings.ToLower(x.VariableShowStmt.Name)}, nil
 	case *pg_query.Node_TransactionStmt:
 		return b.bindTransaction(x.TransactionStmt)
+	case *pg_query.Node_IndexStmt:
+		return b.bindCreateIndex(x.IndexStmt)
+	case *pg_query.Node_ReindexStmt:
+		return b.bindReindex(x.ReindexStmt)
+	case *pg_query.Node_RenameStmt:
+		if x.RenameStmt.RenameType == pg_query.ObjectType_OBJECT_INDEX {
+			return b.bindAlterIndexRename(x.RenameStmt)
+		}
 	case *pg_query.Node_DiscardStmt:
 		what := "ALL"
 		switch x.DiscardStmt.Target {
@@ -508,6 +516,9 @@ func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, e
 }
 
 func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
+	if ds.RemoveType == pg_query.ObjectType_OBJECT_INDEX {
+		return b.bindDropIndex(ds)
+	}
 	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}
