@@ -12,8 +12,10 @@ import (
 )
 
 // The index structure: a sorted run per segment. A run lists the offsets
-// of a segment's rows whose key has no NULL, in key order (keys compared
-// column by column with types.Compare, the order of the = and < operators);
+// of a segment's rows in key order (keys compared column by column with
+// types.Compare, the order of the = and < operators, NULLs last), leaving
+// out the rows whose first key column is NULL: every lookup bounds the
+// first column, and NULL is within no bound;
 // a lookup binary-searches every run of the table and merges nothing — the
 // matches of each segment come out in key order, the segments in table
 // order. Segments are immutable, so a run is built once, on first use, and
@@ -45,7 +47,7 @@ type run struct {
 	starts []int64 // starts[i] is the offset of recs[i]'s first row; one more entry: the total
 	cols   []int
 	typs   []types.Type
-	order  []int32 // offsets of the rows without a NULL key, in key order
+	order  []int32 // offsets of the rows whose first key column is not NULL, in key order
 	ints   []int64 // single integer-like key column: ints[i] is order[i]'s key
 }
 
@@ -116,15 +118,13 @@ func buildRun(recs []arrow.Record, cols []int, typs []types.Type) *run {
 	var keys [][]types.Value
 	for ri, rec := range recs {
 		base := int32(r.starts[ri])
-	rows:
 		for i := 0; i < int(rec.NumRows()); i++ {
+			if rec.Column(cols[0]).IsNull(i) {
+				continue
+			}
 			k := make([]types.Value, len(cols))
 			for c, col := range cols {
-				a := rec.Column(col)
-				if a.IsNull(i) {
-					continue rows
-				}
-				k[c] = types.GetValue(a, typs[c], i)
+				k[c] = types.GetValue(rec.Column(col), typs[c], i)
 			}
 			r.order = append(r.order, base+int32(i))
 			keys = append(keys, k)
@@ -163,14 +163,33 @@ func (s genericRun) Swap(i, j int) {
 	s.r.order[i], s.r.order[j] = s.r.order[j], s.r.order[i]
 }
 
-// compareKeys compares a and b on their common prefix.
+// compareKeys compares a and b on their common prefix, NULL after every
+// value (btree's NULLS LAST); two NULLs compare equal here, which only
+// orders them: no key with a NULL is ever a duplicate (keyHasNull).
 func compareKeys(a, b []types.Value, typs []types.Type) int {
 	for c := 0; c < len(a) && c < len(b); c++ {
+		switch {
+		case a[c].Null && b[c].Null:
+			continue
+		case a[c].Null:
+			return 1
+		case b[c].Null:
+			return -1
+		}
 		if x := types.Compare(a[c], b[c], typs[c]); x != 0 {
 			return x
 		}
 	}
 	return 0
+}
+
+func keyHasNull(k []types.Value) bool {
+	for _, v := range k {
+		if v.Null {
+			return true
+		}
+	}
+	return false
 }
 
 // locate maps an offset to its record and row.
@@ -351,4 +370,14 @@ func (pr *pendingRuns) extend(recs []arrow.Record, cols []int, typs []types.Type
 			pr.runs = append(pr.runs[:n-2], mergeRuns(pr.runs[n-2], pr.runs[n-1]))
 		}
 	}
+}
+
+// sameKey reports whether positions i and j of order hold equal keys
+// without a NULL (a duplicate under a unique index).
+func (r *run) sameKey(i, j int) bool {
+	if r.ints != nil {
+		return r.ints[i] == r.ints[j]
+	}
+	a, b := r.keyAt(i, len(r.cols)), r.keyAt(j, len(r.cols))
+	return !keyHasNull(a) && compareKeys(a, b, r.typs) == 0
 }

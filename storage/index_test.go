@@ -274,13 +274,15 @@ func TestIndexMatchesScan(t *testing.T) {
 			}
 			want := 0
 			for _, r := range all {
-			rows:
 				for i := 0; i < int(r.NumRows()); i++ {
+					// The index holds every row whose first key column is
+					// not NULL, later NULLs ordered last.
 					k := make([]types.Value, len(ords))
 					for c, o := range ords {
-						if k[c] = types.GetValue(r.Column(o), typs[c], i); k[c].Null {
-							continue rows
-						}
+						k[c] = types.GetValue(r.Column(o), typs[c], i)
+					}
+					if k[0].Null {
+						continue
 					}
 					if kr.Lo != nil {
 						if c := compareKeys(k, kr.Lo, typs); c < 0 || c == 0 && !kr.LoInclusive {

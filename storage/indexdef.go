@@ -298,13 +298,7 @@ func (tt *txnTable) checkUnique(name string, ords []int) error {
 func duplicatedIn(name string, cols []ColumnDef, ords []int, recs []arrow.Record) error {
 	r := buildRun(recs, ords, keyTypes(cols, ords))
 	for i := 1; i < len(r.order); i++ {
-		var eq bool
-		if r.ints != nil {
-			eq = r.ints[i] == r.ints[i-1]
-		} else {
-			eq = compareKeys(r.keyAt(i, len(ords)), r.keyAt(i-1, len(ords)), r.typs) == 0
-		}
-		if eq {
+		if r.sameKey(i-1, i) {
 			ri, row := r.locate(r.order[i])
 			return pgerr.New(codeUniqueViolation, "could not create unique index \"%s\"", name).
 				WithDetail("Key %s is duplicated.", KeyText(cols, ords, r.recs[ri], row, nil))
@@ -412,13 +406,7 @@ func firstDuplicate(runs []*run, batch arrow.Record, ords []int, typs []types.Ty
 	// Within the batch: the later of two equal keys (runs keep equal keys
 	// in row order).
 	for i := 1; i < len(own.order); i++ {
-		var eq bool
-		if own.ints != nil {
-			eq = own.ints[i] == own.ints[i-1]
-		} else {
-			eq = compareKeys(own.keyAt(i, len(ords)), own.keyAt(i-1, len(ords)), typs) == 0
-		}
-		if eq {
+		if own.sameKey(i-1, i) {
 			note(int(own.order[i]))
 		}
 	}
@@ -433,6 +421,9 @@ func firstDuplicate(runs []*run, batch arrow.Record, ords []int, typs []types.Ty
 		} else {
 			for c, o := range ords {
 				key[c] = types.GetValue(batch.Column(o), typs[c], row)
+			}
+			if keyHasNull(key) {
+				continue
 			}
 		}
 		for _, r := range runs {
