@@ -47,7 +47,7 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 	case *sql.Truncate:
 		tag, err = "TRUNCATE TABLE", s.Catalog().Truncate(ctx, x.Tables)
 	case *sql.Analyze:
-		tag, err = analyze(s, x)
+		tag, err = analyze(ctx, s, x)
 	case *sql.CreateIndex:
 		tag, err = createIndex(ctx, s, x)
 	case *sql.DropIndex:

@@ -79,6 +79,7 @@ type Truncate struct {
 // relations and columns and changes nothing. No relations: every table.
 type Analyze struct {
 	Vacuum bool
+	Full   bool // VACUUM FULL
 	Rels   []AnalyzeRel
 }
 

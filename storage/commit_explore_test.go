@@ -492,7 +492,7 @@ func session(s *sim, id int, txns []txnSpec) {
 // over run, with table t holding four one-row segments (a run for the
 // compactor).
 func newSimDB(run *interleave.Run) (*sim, *DB) {
-	db := &DB{log: slog.New(slog.NewTextHandler(io.Discard, nil)), compactC: make(chan struct{}, 1)}
+	db := &DB{log: slog.New(slog.NewTextHandler(io.Discard, nil)), compactC: make(chan struct{}, 1), locks: newLockTable()}
 	db.nextID.Store(1)
 	db.cur.Store(newVersion())
 	s := &sim{db: db, run: run, idx: map[*commitReq]int{}, snapOf: map[*commitReq]int{}, acked: map[*commitReq]error{}}

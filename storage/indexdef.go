@@ -59,10 +59,12 @@ type Indexed interface {
 	FindDuplicate(def IndexDef, batch arrow.Record) (row int, ok bool, err error)
 }
 
-// IndexMatch is the rows of one batch an index lookup found.
+// IndexMatch is the rows of one batch an index lookup found: their
+// positions in Record and their RowIDs.
 type IndexMatch struct {
 	Record arrow.Record
 	Rows   []int
+	IDs    []RowID
 }
 
 // IndexesOf returns every index of tb: those backing its PRIMARY KEY and
@@ -279,18 +281,7 @@ func (t *Txn) Reindex(tb Table) {
 // checkUnique fails if the rows the transaction sees have two equal keys
 // on ords (CREATE UNIQUE INDEX over existing rows).
 func (tt *txnTable) checkUnique(name string, ords []int) error {
-	var recs []arrow.Record
-	if cs := tt.committed(); cs != nil {
-		for _, s := range cs.segs {
-			r, err := s.records(tt.txn.db, cs.cols)
-			if err != nil {
-				return err
-			}
-			recs = append(recs, r...)
-		}
-	}
-	recs = append(recs, tt.txn.p.appends[tt.id]...)
-	return duplicatedIn(name, tt.cols, ords, recs)
+	return duplicatedIn(name, tt.cols, ords, tt.Snapshot())
 }
 
 // duplicatedIn fails with PostgreSQL's CREATE UNIQUE INDEX error if two
@@ -332,19 +323,49 @@ func (tt *txnTable) pendingRuns(ords []int) []*run {
 	return pr.runs
 }
 
-// runs returns every run of the rows tt sees on key ords.
-func (tt *txnTable) runs(ords []int) ([]*run, error) {
-	var out []*run
+// liveRun is a run of one segment with the segment's deleted rows: its
+// offsets are those of the segment from base on.
+type liveRun struct {
+	r    *run
+	seg  uint64
+	base int64
+	dels *DeleteVector
+}
+
+func (lr liveRun) live(off int32) bool { return !lr.dels.Deleted(lr.base + int64(off)) }
+
+// containsLive reports whether a live row has key (full key, no NULL).
+func (lr liveRun) containsLive(key []types.Value) bool {
+	lo, hi := lr.r.span(EqualRange(key))
+	for i := lo; i < hi; i++ {
+		if lr.live(lr.r.order[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// runs returns every run of the rows tt sees on key ords, with the rows
+// deleted in its snapshot or by its transaction.
+func (tt *txnTable) runs(ords []int) ([]liveRun, error) {
+	var out []liveRun
+	mine := tt.txn.p.deletes[tt.id]
 	if cs := tt.committed(); cs != nil {
 		for _, s := range cs.segs {
 			r, err := s.indexRun(tt.txn.db, cs.cols, ords)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, r)
+			out = append(out, liveRun{r: r, seg: s.id, dels: union(cs.dels[s.id], mine[s.id])})
 		}
 	}
-	return append(out, tt.pendingRuns(ords)...), nil
+	seg := tt.txn.p.appendSeg[tt.id]
+	var base int64
+	for _, r := range tt.pendingRuns(ords) {
+		out = append(out, liveRun{r: r, seg: seg, base: base, dels: mine[seg]})
+		base += r.starts[len(r.recs)]
+	}
+	return out, nil
 }
 
 // IndexLookup implements Indexed.
@@ -358,7 +379,8 @@ func (tt *txnTable) IndexLookup(def IndexDef, kr KeyRange) ([]IndexMatch, error)
 		return nil, err
 	}
 	var out []IndexMatch
-	for _, r := range runs {
+	for _, lr := range runs {
+		r := lr.r
 		lo, hi := r.span(kr)
 		if lo >= hi {
 			continue
@@ -366,6 +388,9 @@ func (tt *txnTable) IndexLookup(def IndexDef, kr KeyRange) ([]IndexMatch, error)
 		// Group the matches by batch, keeping key order within each.
 		byRec := map[int]int{} // record index → position in out
 		for _, off := range r.order[lo:hi] {
+			if !lr.live(off) {
+				continue
+			}
 			ri, row := r.locate(off)
 			pos, ok := byRec[ri]
 			if !ok {
@@ -374,6 +399,7 @@ func (tt *txnTable) IndexLookup(def IndexDef, kr KeyRange) ([]IndexMatch, error)
 				out = append(out, IndexMatch{Record: r.recs[ri]})
 			}
 			out[pos].Rows = append(out[pos].Rows, row)
+			out[pos].IDs = append(out[pos].IDs, MakeRowID(lr.seg, lr.base+int64(off)))
 		}
 	}
 	return out, nil
@@ -393,9 +419,9 @@ func (tt *txnTable) FindDuplicate(def IndexDef, batch arrow.Record) (int, bool, 
 	return row, row >= 0, nil
 }
 
-// firstDuplicate returns the first row of batch whose key is in one of
-// runs or on an earlier row of batch (-1: none).
-func firstDuplicate(runs []*run, batch arrow.Record, ords []int, typs []types.Type) int {
+// firstDuplicate returns the first row of batch whose key is on a live row
+// of runs or on an earlier row of batch (-1: none).
+func firstDuplicate(runs []liveRun, batch arrow.Record, ords []int, typs []types.Type) int {
 	own := buildRun([]arrow.Record{batch}, ords, typs)
 	first := -1
 	note := func(row int) {
@@ -426,8 +452,8 @@ func firstDuplicate(runs []*run, batch arrow.Record, ords []int, typs []types.Ty
 				continue
 			}
 		}
-		for _, r := range runs {
-			if r.contains(key) {
+		for _, lr := range runs {
+			if lr.containsLive(key) {
 				note(row)
 				break
 			}
@@ -468,7 +494,7 @@ func validateIndexes(work *version, p *pending) error {
 		}
 		for _, d := range l {
 			if d.Unique {
-				if err := recheckUnique(ip.db, t, d, !isOld(d, ip, id), p.appends[id]); err != nil {
+				if err := recheckUnique(ip.db, t, d, !isOld(d, ip, id), p.appends[id], p.deletes[id]); err != nil {
 					return err
 				}
 			}
@@ -478,30 +504,32 @@ func validateIndexes(work *version, p *pending) error {
 }
 
 // recheckUnique checks, in the committer, unique index d of t (work's
-// state): all of its rows if the transaction created d, and the rows the
-// transaction adds against them.
-func recheckUnique(db *DB, t *tableState, d IndexDef, whole bool, adds []arrow.Record) error {
+// state, less the rows dels deletes: the committing transaction's
+// deletes): all of its rows if the transaction created d, and the rows
+// the transaction adds against them.
+func recheckUnique(db *DB, t *tableState, d IndexDef, whole bool, adds []arrow.Record, dels map[uint64]*DeleteVector) error {
 	ords, err := ColumnOrdinals(t.cols, d.Cols)
 	if err != nil {
 		return err
 	}
 	typs := keyTypes(t.cols, ords)
-	var runs []*run
-	var committed []arrow.Record
+	var runs []liveRun
+	var live []arrow.Record
 	for _, s := range t.segs {
 		r, err := s.indexRun(db, t.cols, ords)
 		if err != nil {
 			return err
 		}
-		runs = append(runs, r)
-		committed = append(committed, r.recs...)
+		dv := union(t.dels[s.id], dels[s.id])
+		runs = append(runs, liveRun{r: r, seg: s.id, dels: dv})
+		live = append(live, liveRecords(r.recs, dv)...)
 	}
 	if len(t.fresh) > 0 {
-		runs = append(runs, buildRun(t.fresh, ords, typs))
-		committed = append(committed, t.fresh...)
+		runs = append(runs, liveRun{r: buildRun(t.fresh, ords, typs)})
+		live = append(live, t.fresh...)
 	}
 	if whole {
-		if err := duplicatedIn(d.Name, t.cols, ords, committed); err != nil {
+		if err := duplicatedIn(d.Name, t.cols, ords, live); err != nil {
 			return err
 		}
 	}
