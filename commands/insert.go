@@ -22,6 +22,9 @@ func insert(ctx context.Context, s Session, x *sql.Insert) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := CheckRows(ctx, s, x.Table, recs); err != nil {
+		return "", err
+	}
 	n, err := AppendRecords(ctx, s.Catalog(), x.Table, recs, s.Format())
 	if err != nil {
 		return "", err

@@ -9,6 +9,7 @@ import (
 	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/joind/joind/commands"
 	"github.com/joind/joind/executor"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/pgcopy"
@@ -87,6 +88,9 @@ func (s *session) copyFromReader(ctx context.Context, x *sql.Copy, dflt *pgcopy.
 		recs, rows, err = l.Load(ctx, r)
 	}
 	if err != nil {
+		return "", err
+	}
+	if err := commands.CheckRows(ctx, &command{s: s, ectx: ectx}, x.Table, recs); err != nil {
 		return "", err
 	}
 	for _, rec := range recs {

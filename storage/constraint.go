@@ -275,8 +275,10 @@ func ColumnOrdinals(cols []ColumnDef, names []string) ([]int, error) {
 // consistently by types.Hash). A key with a NULL is never added nor found:
 // NULLs are distinct.
 type KeySet struct {
-	types []types.Type
-	ords  []int
+	types []types.Type // the stored keys' types (comparisons use these)
+	in    []types.Type // the types of the rows it is given
+	ords  []int        // where this set reads keys of the rows it is given
+	refs  []int // where the stored rows hold their keys
 	m     map[uint64][]keyRef
 }
 
@@ -292,13 +294,18 @@ func NewKeySet(cols []ColumnDef, ords []int) *KeySet {
 	for i, o := range ords {
 		ts[i] = cols[o].Type
 	}
-	return &KeySet{types: ts, ords: ords, m: map[uint64][]keyRef{}}
+	return &KeySet{types: ts, in: ts, ords: ords, refs: ords, m: map[uint64][]keyRef{}}
 }
 
-// WithOrdinals is a set sharing k's keys that reads rows through other
-// ordinals (a foreign key's columns probing the referenced table's keys).
-func (k *KeySet) WithOrdinals(ords []int) *KeySet {
-	return &KeySet{types: k.types, ords: ords, m: k.m}
+// Probe is a set sharing k's keys that reads rows with columns cols at
+// ordinals ords (a foreign key's columns probing the referenced table's
+// keys; their types compare as k's, e.g. int4 against int8).
+func (k *KeySet) Probe(cols []ColumnDef, ords []int) *KeySet {
+	in := make([]types.Type, len(ords))
+	for i, o := range ords {
+		in[i] = cols[o].Type
+	}
+	return &KeySet{types: k.types, in: in, ords: ords, refs: k.refs, m: k.m}
 }
 
 func (k *KeySet) hash(r arrow.Record, row int, ords []int) (uint64, bool) {
@@ -308,7 +315,7 @@ func (k *KeySet) hash(r arrow.Record, row int, ords []int) (uint64, bool) {
 		if col.IsNull(row) {
 			return 0, false
 		}
-		h = h*31 + types.Hash(types.GetValue(col, k.types[i], row), k.types[i])
+		h = h*31 + types.Hash(types.GetValue(col, k.in[i], row), k.types[i])
 	}
 	return h, true
 }
@@ -317,8 +324,8 @@ func (k *KeySet) find(h uint64, r arrow.Record, row int, ords []int) bool {
 	for _, ref := range k.m[h] {
 		eq := true
 		for i, o := range ords {
-			a := types.GetValue(r.Column(o), k.types[i], row)
-			b := types.GetValue(ref.r.Column(k.ords[i]), k.types[i], ref.row)
+			a := types.GetValue(r.Column(o), k.in[i], row)
+			b := types.GetValue(ref.r.Column(k.refs[i]), k.types[i], ref.row)
 			if !types.Equal(a, b, k.types[i]) {
 				eq = false
 				break
