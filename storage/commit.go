@@ -449,6 +449,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	if err := validateUnique(work, p); err != nil {
 		return err
 	}
+	if err := validateIndexes(work, p); err != nil {
+		return err
+	}
 	for id := range p.dropped {
 		t := work.byID[id]
 		work.del(t)
@@ -460,6 +463,7 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 		touched[t.id] = true
 	}
 	applyConstraints(work, touched, p)
+	applyIndexes(work, touched, p)
 	for id := range p.truncated {
 		if p.created[id] != nil {
 			continue

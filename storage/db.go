@@ -108,8 +108,10 @@ type tableState struct {
 	name string
 	cols []ColumnDef
 	cons []Constraint // constraint.go
-	segs []*segment
-	rows int64
+	// indexes are the table's own indexes (indexdef.go).
+	indexes []IndexDef
+	segs    []*segment
+	rows    int64
 	// gen counts the commits that changed the rows (not compaction), for
 	// a SERIALIZABLE transaction's check (isolation.go); in memory only.
 	gen uint64
@@ -122,7 +124,7 @@ type tableState struct {
 }
 
 func (t *tableState) copy() *tableState {
-	return &tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, segs: append([]*segment(nil), t.segs...),
+	return &tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, indexes: t.indexes, segs: append([]*segment(nil), t.segs...),
 		rows: t.rows, gen: t.gen, fresh: append([]arrow.Record(nil), t.fresh...)}
 }
 

@@ -41,8 +41,10 @@ type tableJSON struct {
 	Columns []columnJSON `json:"columns"`
 	// Constraints are the table's PRIMARY KEY, UNIQUE, CHECK and FOREIGN
 	// KEY constraints (constraint.go).
-	Constraints []Constraint      `json:"constraints,omitempty"`
-	Segments    []json.RawMessage `json:"segments"`
+	Constraints []Constraint `json:"constraints,omitempty"`
+	// Indexes are the table's own indexes (indexdef.go).
+	Indexes  []IndexDef        `json:"indexes,omitempty"`
+	Segments []json.RawMessage `json:"segments"`
 }
 
 type columnJSON struct {
@@ -115,7 +117,7 @@ func (t *tableState) encoded() ([]byte, error) {
 	if t.enc != nil {
 		return t.enc, nil
 	}
-	tj := tableJSON{ID: t.id, Name: t.name, Constraints: t.cons, Segments: []json.RawMessage{}}
+	tj := tableJSON{ID: t.id, Name: t.name, Constraints: t.cons, Indexes: t.indexes, Segments: []json.RawMessage{}}
 	for _, c := range t.cols {
 		tj.Columns = append(tj.Columns, columnJSON{Name: c.Name, OID: c.Type.OID(), Typmod: c.Type.Typmod, NotNull: c.NotNull, Default: c.Default})
 	}
@@ -178,7 +180,7 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 	}
 	v := newVersion()
 	for _, tj := range m.Tables {
-		t := &tableState{id: tj.ID, name: tj.Name, cons: tj.Constraints}
+		t := &tableState{id: tj.ID, name: tj.Name, cons: tj.Constraints, indexes: tj.Indexes}
 		for _, c := range tj.Columns {
 			id, ok := typeByOID[c.OID]
 			if !ok {

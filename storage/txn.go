@@ -17,6 +17,7 @@ type pending struct {
 	appends   map[uint64][]arrow.Record // rows added, in order
 	views     map[string]viewChange     // views created, replaced or dropped (views.go)
 	cons      *conPending               // constraint changes and checks (constraint.go)
+	idx       *idxPending               // index changes and checks (indexdef.go)
 }
 
 func newPending() *pending {
@@ -26,7 +27,7 @@ func newPending() *pending {
 
 func (p *pending) empty() bool {
 	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 &&
-		(p.cons == nil || len(p.cons.set) == 0)
+		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty()
 }
 
 func (p *pending) clone() *pending {
@@ -45,6 +46,7 @@ func (p *pending) clone() *pending {
 	}
 	n.views = cloneViews(p.views)
 	n.cons = p.cons.clone()
+	n.idx = p.idx.clone()
 	return n
 }
 
@@ -88,6 +90,8 @@ type Txn struct {
 	// has named (catalogEntry).
 	resolved      map[string]*tableState
 	resolvedViews map[string]*View
+	// pruns index the pending rows by table and key (indexdef.go).
+	pruns map[uint64]map[string]*pendingRuns
 }
 
 type savepoint struct {
@@ -150,7 +154,7 @@ func (t *Txn) finish() {
 	t.p = newPending()
 	t.snap = nil
 	t.savepoints = nil
-	t.reads, t.readAll, t.resolved, t.resolvedViews = nil, false, nil, nil
+	t.reads, t.readAll, t.resolved, t.resolvedViews, t.pruns = nil, false, nil, nil, nil
 }
 
 // version is the committed state the transaction reads.
@@ -348,7 +352,7 @@ func (t *Txn) Create(ctx context.Context, name string, cols []ColumnDef) (Table,
 	if t.done {
 		return nil, errDone
 	}
-	if t.view(name) != nil || t.viewDef(name) != nil {
+	if t.relationTaken(name) {
 		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
 	ts := &tableState{id: t.db.nextID.Add(1) - 1, name: name, cols: append([]ColumnDef(nil), cols...)}
@@ -372,6 +376,9 @@ func (t *Txn) Drop(ctx context.Context, name string) error {
 	}
 	delete(t.p.appends, tt.id)
 	delete(t.p.truncated, tt.id)
+	if t.p.idx != nil {
+		delete(t.p.idx.set, tt.id)
+	}
 	return nil
 }
 
@@ -418,6 +425,9 @@ func (t *Txn) Append(ctx context.Context, tb Table, batch arrow.Record) error {
 	}
 	if batch.NumRows() == 0 {
 		return nil
+	}
+	if err := t.checkAppend(tt, batch); err != nil {
+		return err
 	}
 	// One schema for every stored batch, whatever names the caller used.
 	if !batch.Schema().Equal(arrowSchema(tt.cols)) {
