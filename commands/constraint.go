@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
@@ -124,32 +126,63 @@ func CheckRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Rec
 			}
 		}
 	}
-	cat := s.Catalog()
-	for _, c := range cons {
-		if c.Kind != storage.ConPrimary && c.Kind != storage.ConUnique {
-			continue
-		}
-		ords, err := storage.ColumnOrdinals(defs, c.Cols)
-		if err != nil {
-			return err
-		}
-		keys := storage.NewKeySet(defs, ords)
-		keys.AddAll(t.Snapshot())
-	scan:
-		for ri, r := range recs {
-			for i := 0; i < int(r.NumRows()); i++ {
-				if !keys.Add(r, i) {
-					note(ri, i, storage.UniqueViolation(c.Name, defs, ords, r, i, f))
-					break scan
+	if first == nil {
+		// Append checks the unique keys (storage's index) and reports
+		// the first duplicate row itself.
+		return nil
+	}
+	// A duplicate key on an earlier row than the failure found is the
+	// error instead.
+	if ix, ok := t.(storage.Indexed); ok {
+		for _, d := range storage.IndexesOf(t) {
+			if !d.Unique {
+				continue
+			}
+			ords, err := storage.ColumnOrdinals(defs, d.Cols)
+			if err != nil {
+				return err
+			}
+			// Each batch against the table and the earlier batches.
+			var seen []arrow.Record
+			for ri, r := range recs {
+				if ri > first.rec {
+					break
 				}
+				row, dup, err := findDuplicate(ix, d, r, seen, ords)
+				if err != nil {
+					return err
+				}
+				if dup {
+					note(ri, row, storage.UniqueViolation(d.Name, defs, ords, r, row, f))
+					break
+				}
+				seen = append(seen, r)
 			}
 		}
-		cat.txnOf(t).NoteUniqueChecked(t)
 	}
-	if first != nil {
-		return first.err
+	return first.err
+}
+
+// findDuplicate is FindDuplicate of r against the table and the batches
+// seen before it in the same statement.
+func findDuplicate(ix storage.Indexed, d storage.IndexDef, r arrow.Record, seen []arrow.Record, ords []int) (int, bool, error) {
+	if len(seen) > 0 {
+		all := append(append([]arrow.Record(nil), seen...), r)
+		one, err := concat(ix.Columns(), all)
+		if err != nil {
+			return 0, false, err
+		}
+		var before int64
+		for _, x := range seen {
+			before += x.NumRows()
+		}
+		row, dup, err := ix.FindDuplicate(d, one)
+		if err != nil || !dup || int64(row) < before {
+			return 0, false, err
+		}
+		return row - int(before), true, nil
 	}
-	return checkForeignKeys(cat, t, cons, recs, f)
+	return ix.FindDuplicate(d, r)
 }
 
 func checkViolation(t storage.Table, name string, r arrow.Record, row int, f *types.Format) error {
@@ -171,11 +204,13 @@ func rowText(defs []storage.ColumnDef, r arrow.Record, row int, f *types.Format)
 	return "(" + strings.Join(vals, ", ") + ")"
 }
 
-// checkForeignKeys checks that every new row's key of each FOREIGN KEY of
-// t is present in the referenced table (as the statement sees it, the new
-// rows included when t references itself).
-func checkForeignKeys(cat *Catalog, t storage.Table, cons []storage.Constraint, recs []arrow.Record, f *types.Format) error {
-	defs := t.Columns()
+// CheckForeignKeys checks, after a statement added recs to t, that every
+// new row's key of each FOREIGN KEY of t is present in the referenced table
+// (as the statement sees it, so with the new rows when t references
+// itself), looked up through the referenced key's unique index.
+func CheckForeignKeys(s Session, t storage.Table, recs []arrow.Record) error {
+	cat, f, defs := s.Catalog(), s.Format(), t.Columns()
+	cons := storage.ConstraintsOf(t)
 	for _, c := range cons {
 		if c.Kind != storage.ConForeign {
 			continue
@@ -190,17 +225,32 @@ func checkForeignKeys(cat *Catalog, t storage.Table, cons []storage.Constraint, 
 		} else if parent, err = lookupReferenced(cat, t, c.RefTable); err != nil {
 			return err
 		}
+		ix, ok := parent.(storage.Indexed)
+		var key storage.IndexDef
+		for _, d := range storage.IndexesOf(parent) {
+			if d.Unique && sameCols(d.Cols, c.RefCols) {
+				key = d
+			}
+		}
+		if !ok || key.Name == "" {
+			return pgerr.New(pgerr.InternalError, "the key of table %q that foreign key %q references has no index", parent.Name(), c.Name)
+		}
+		// The index's columns in its order, the FK's columns matched to them.
+		probe := make([]int, len(key.Cols))
+		ptypes := make([]types.Type, len(key.Cols))
 		pdefs := parent.Columns()
-		pords, err := storage.ColumnOrdinals(pdefs, c.RefCols)
-		if err != nil {
-			return err
+		for i, kc := range key.Cols {
+			for j, rc := range c.RefCols {
+				if rc == kc {
+					probe[i] = ords[j]
+				}
+			}
+			for _, d := range pdefs {
+				if d.Name == kc {
+					ptypes[i] = d.Type
+				}
+			}
 		}
-		keys := storage.NewKeySet(pdefs, pords)
-		keys.AddAll(parent.Snapshot())
-		if parent == t {
-			keys.AddAll(recs)
-		}
-		probe := keys.Probe(defs, ords)
 		for _, r := range recs {
 			for i := 0; i < int(r.NumRows()); i++ {
 				nulls := 0
@@ -216,7 +266,18 @@ func checkForeignKeys(cat *Catalog, t storage.Table, cons []storage.Constraint, 
 					}
 					continue
 				}
-				if !probe.Contains(r, i) {
+				kv := make([]types.Value, len(probe))
+				for k, o := range probe {
+					// The referencing and referenced types are the same,
+					// two integer or two string types (sql.fkComparable),
+					// which share their Value fields.
+					kv[k] = types.GetValue(r.Column(o), defs[o].Type, i)
+				}
+				m, err := ix.IndexLookup(key, storage.EqualRange(kv))
+				if err != nil {
+					return err
+				}
+				if len(m) == 0 {
 					return pgerr.New(codeForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", t.Name(), c.Name).
 						WithDetail("Key %s is not present in table \"%s\".", storage.KeyText(defs, ords, r, i, f), parent.Name())
 				}
@@ -343,4 +404,46 @@ func dropForeignKeys(ctx context.Context, s Session, names []string, cascade boo
 		n.Detail = strings.Join(lines, "\n")
 	}
 	return s.Notice(n)
+}
+
+func sameCols(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, x := range a {
+		seen[x] = true
+	}
+	for _, x := range b {
+		if !seen[x] {
+			return false
+		}
+	}
+	return true
+}
+
+// concat makes one batch of recs (rows of a table with columns defs).
+func concat(defs []storage.ColumnDef, recs []arrow.Record) (arrow.Record, error) {
+	if len(recs) == 1 {
+		return recs[0], nil
+	}
+	cols := make([]arrow.Array, len(defs))
+	fields := make([]arrow.Field, len(defs))
+	var total int64
+	for _, r := range recs {
+		total += r.NumRows()
+	}
+	for c, d := range defs {
+		fields[c] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: true}
+		parts := make([]arrow.Array, len(recs))
+		for i, r := range recs {
+			parts[i] = r.Column(c)
+		}
+		a, err := array.Concatenate(parts, memory.DefaultAllocator)
+		if err != nil {
+			return nil, pgerr.Wrap(err, pgerr.InternalError, "concatenating rows: %v", err)
+		}
+		cols[c] = a
+	}
+	return array.NewRecord(arrow.NewSchema(fields, nil), cols, total), nil
 }

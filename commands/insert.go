@@ -29,6 +29,9 @@ func insert(ctx context.Context, s Session, x *sql.Insert) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := CheckForeignKeys(s, x.Table, recs); err != nil {
+		return "", err
+	}
 	return fmt.Sprintf("INSERT 0 %d", n), nil
 }
 

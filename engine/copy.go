@@ -90,13 +90,17 @@ func (s *session) copyFromReader(ctx context.Context, x *sql.Copy, dflt *pgcopy.
 	if err != nil {
 		return "", err
 	}
-	if err := commands.CheckRows(ctx, &command{s: s, ectx: ectx}, x.Table, recs); err != nil {
+	cmd := &command{s: s, ectx: ectx}
+	if err := commands.CheckRows(ctx, cmd, x.Table, recs); err != nil {
 		return "", err
 	}
 	for _, rec := range recs {
 		if err := s.cur.Append(ctx, x.Table, rec); err != nil {
 			return "", err
 		}
+	}
+	if err := commands.CheckForeignKeys(cmd, x.Table, recs); err != nil {
+		return "", err
 	}
 	return fmt.Sprintf("COPY %d", rows), nil
 }
