@@ -33,6 +33,7 @@ func declarePgCatalog() {
 			if r.Temp {
 				row.Relpersistence = 't'
 			}
+			row.Relchecks, row.Relhastriggers = s.constraintFlags(r) // constraint.go
 			out = append(out, row)
 		}
 		return out
@@ -89,7 +90,7 @@ func declarePgCatalog() {
 		}
 		return out
 	})
-	declare[pgConstraintRow](pc, "pg_constraint", 2606, 'r', nil)
+	declare(pc, "pg_constraint", 2606, 'r', pgConstraintRows) // constraint.go
 	declare[pgIndexRow](pc, "pg_index", 2610, 'r', nil)
 	declare[pgInheritsRow](pc, "pg_inherits", 2611, 'r', nil)
 	declare[pgDescriptionRow](pc, "pg_description", 2609, 'r', nil)
