@@ -45,7 +45,9 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 	case *sql.Insert:
 		tag, err = insert(ctx, s, x)
 	case *sql.Truncate:
-		tag, err = "TRUNCATE TABLE", s.Catalog().Truncate(ctx, x.Tables)
+		if err = truncateReferenced(s.Catalog(), x.Tables); err == nil {
+			tag, err = "TRUNCATE TABLE", s.Catalog().Truncate(ctx, x.Tables)
+		}
 	case *sql.Analyze:
 		tag, err = analyze(ctx, s, x)
 	case *sql.CreateIndex:

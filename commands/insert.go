@@ -22,8 +22,14 @@ func insert(ctx context.Context, s Session, x *sql.Insert) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := CheckRows(ctx, s, x.Table, recs); err != nil {
+		return "", err
+	}
 	n, err := AppendRecords(ctx, s.Catalog(), x.Table, recs, s.Format())
 	if err != nil {
+		return "", err
+	}
+	if err := CheckForeignKeys(s, x.Table, recs); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("INSERT 0 %d", n), nil

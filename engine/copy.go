@@ -9,6 +9,7 @@ import (
 	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/joind/joind/commands"
 	"github.com/joind/joind/executor"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/pgcopy"
@@ -89,10 +90,17 @@ func (s *session) copyFromReader(ctx context.Context, x *sql.Copy, dflt *pgcopy.
 	if err != nil {
 		return "", err
 	}
+	cmd := &command{s: s, ectx: ectx}
+	if err := commands.CheckRows(ctx, cmd, x.Table, recs); err != nil {
+		return "", err
+	}
 	for _, rec := range recs {
 		if err := s.cur.Append(ctx, x.Table, rec); err != nil {
 			return "", err
 		}
+	}
+	if err := commands.CheckForeignKeys(cmd, x.Table, recs); err != nil {
+		return "", err
 	}
 	return fmt.Sprintf("COPY %d", rows), nil
 }

@@ -37,6 +37,7 @@ func declarePgCatalog() {
 			if r.Temp {
 				row.Relpersistence = 't'
 			}
+			row.Relchecks, row.Relhastriggers = s.constraintFlags(r) // constraint.go
 			out = append(out, row)
 		}
 		return out
@@ -93,7 +94,7 @@ func declarePgCatalog() {
 		}
 		return out
 	})
-	declare[pgConstraintRow](pc, "pg_constraint", 2606, 'r', nil)
+	declare(pc, "pg_constraint", 2606, 'r', pgConstraintRows) // constraint.go
 	declare(pc, "pg_index", 2610, 'r', pgIndexRows)
 	declare[pgInheritsRow](pc, "pg_inherits", 2611, 'r', nil)
 	declare[pgDescriptionRow](pc, "pg_description", 2609, 'r', nil)

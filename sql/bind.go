@@ -298,6 +298,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 		return nil, err
 	}
 	index := map[string]int{}
+	var cons []conSpec // constraint.go
 	for _, el := range cs.TableElts {
 		switch x := el.GetNode().(type) {
 		case *pg_query.Node_ColumnDef:
@@ -335,7 +336,10 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 					}
 					def.Default = text
 				default:
-					return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
+					var ok bool
+					if cons, ok = collectConstraint(cons, c, cd.Colname); !ok {
+						return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
+					}
 				}
 			}
 			if sawNull && sawNotNull {
@@ -354,13 +358,16 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 			ct.Columns = append(ct.Columns, def)
 		case *pg_query.Node_Constraint:
 			c := x.Constraint
-			// PRIMARY KEY and UNIQUE included: joind cannot enforce them
-			// (a duplicate row PostgreSQL rejects would be stored), and
-			// accepting them unenforced changes answers.
-			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
+			var ok bool
+			if cons, ok = collectConstraint(cons, c, ""); !ok {
+				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
+			}
 		default:
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s in CREATE TABLE is not supported", nodeTypeName(el))
 		}
+	}
+	if ct.Constraints, err = b.bindConstraints(name, ct.Columns, cons, nil); err != nil {
+		return nil, err
 	}
 	return ct, nil
 }

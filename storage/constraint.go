@@ -15,11 +15,12 @@ import (
 // a transaction like any other write. NOT NULL stays a column property
 // (ColumnDef.NotNull), as in PostgreSQL 15's attnotnull.
 //
-// The uniqueness of a PRIMARY KEY or UNIQUE constraint is checked twice:
-// by the statement that adds rows, against the rows its snapshot sees
-// (commands), and by the committer, against rows committed since then by
-// others (validateUnique), so two transactions inserting the same key
-// cannot both commit: the later one fails with 23505.
+// A PRIMARY KEY or UNIQUE constraint is backed by a unique index of its
+// name (constraintIndexes, indexdef.go): Append checks the rows it adds
+// against the rows the transaction sees, and the committer re-checks them
+// against rows committed since by others (validateUnique), so two
+// transactions inserting the same key cannot both commit: the later one
+// fails with 23505.
 
 // Constraint kinds, as pg_constraint.contype spells them.
 const (
@@ -82,34 +83,26 @@ func ConstraintsOf(tb Table) []Constraint {
 	return nil
 }
 
-// conPending is a transaction's constraint changes: replaced constraint
-// lists of committed tables, and the committed version of each table whose
-// uniqueness a statement checked (the committer re-checks if it changed).
+// conPending is a transaction's constraint changes: the replaced
+// constraint lists of committed tables.
 type conPending struct {
-	db  *DB
 	set map[uint64][]Constraint
-	// checked is the gen of the committed table the first uniqueness check
-	// of the transaction read.
-	checked map[uint64]uint64
 }
 
 func (c *conPending) clone() *conPending {
 	if c == nil {
 		return nil
 	}
-	n := &conPending{db: c.db, set: map[uint64][]Constraint{}, checked: map[uint64]uint64{}}
+	n := &conPending{set: map[uint64][]Constraint{}}
 	for k, v := range c.set {
 		n.set[k] = v
-	}
-	for k, v := range c.checked {
-		n.checked[k] = v
 	}
 	return n
 }
 
 func (t *Txn) con() *conPending {
 	if t.p.cons == nil {
-		t.p.cons = &conPending{db: t.db, set: map[uint64][]Constraint{}, checked: map[uint64]uint64{}}
+		t.p.cons = &conPending{set: map[uint64][]Constraint{}}
 	}
 	return t.p.cons
 }
@@ -175,23 +168,6 @@ func (t *Txn) SetConstraints(ctx context.Context, tb Table, cons []Constraint) e
 	return nil
 }
 
-// NoteUniqueChecked records that a statement checked the uniqueness of rows
-// it adds to tb against the committed rows its snapshot sees; the committer
-// re-checks them if others committed rows to tb since the first such check.
-func (t *Txn) NoteUniqueChecked(tb Table) {
-	tt, ok := tb.(*txnTable)
-	if !ok || tt.txn != t || t.p.created[tt.id] != nil {
-		return
-	}
-	c := t.con()
-	if _, seen := c.checked[tt.id]; seen {
-		return
-	}
-	if ts := t.version().byID[tt.id]; ts != nil {
-		c.checked[tt.id] = ts.gen
-	}
-}
-
 // applyConstraints installs the transaction's replaced constraint lists.
 func applyConstraints(work *version, touched map[uint64]bool, p *pending) {
 	if p.cons == nil {
@@ -207,49 +183,44 @@ func applyConstraints(work *version, touched map[uint64]bool, p *pending) {
 
 // validateUnique re-checks, against work (the committed rows plus those of
 // the earlier commits of the group), the keys the transaction adds to each
-// table whose rows changed since its statements checked them.
+// table under its PRIMARY KEY and UNIQUE constraints, if others changed the
+// table's rows since its first check (Append's, checkAppend). The indexes
+// of the table's own unique indexes are validateIndexes'.
 func validateUnique(work *version, p *pending) error {
-	if p.cons == nil {
+	if p.idx == nil {
 		return nil
 	}
-	for id, gen := range p.cons.checked {
+	for id, gen := range p.idx.checked {
 		t := work.byID[id]
 		if t == nil || t.gen == gen || p.truncated[id] || len(p.appends[id]) == 0 {
 			continue
 		}
 		cons := t.cons
-		if cs, ok := p.cons.set[id]; ok {
-			cons = cs
+		if p.cons != nil {
+			if cs, ok := p.cons.set[id]; ok {
+				cons = cs
+			}
 		}
-		var committed []arrow.Record
-		for _, s := range t.segs {
-			recs, err := s.records(p.cons.db, t.cols)
-			if err != nil {
+		for _, d := range constraintIndexes(cons) {
+			if err := recheckUnique(p.idx.db, t, d, false, p.appends[id], p.deletes[id]); err != nil {
 				return err
-			}
-			committed = append(committed, recs...)
-		}
-		committed = append(committed, t.fresh...)
-		for _, c := range cons {
-			if c.Kind != ConPrimary && c.Kind != ConUnique {
-				continue
-			}
-			ords, err := ColumnOrdinals(t.cols, c.Cols)
-			if err != nil {
-				return err
-			}
-			keys := NewKeySet(t.cols, ords)
-			keys.AddAll(committed)
-			for _, r := range p.appends[id] {
-				for i := 0; i < int(r.NumRows()); i++ {
-					if keys.Contains(r, i) {
-						return UniqueViolation(c.Name, t.cols, ords, r, i, nil)
-					}
-				}
 			}
 		}
 	}
 	return nil
+}
+
+// constraintIndexes are the indexes backing PRIMARY KEY and UNIQUE
+// constraints, named like them, as PostgreSQL's.
+func constraintIndexes(cons []Constraint) []IndexDef {
+	var out []IndexDef
+	for _, c := range cons {
+		if c.Kind == ConPrimary || c.Kind == ConUnique {
+			out = append(out, IndexDef{Name: c.Name, Cols: c.Cols, Unique: true, Primary: c.Kind == ConPrimary,
+				Method: MethodBtree, Constraint: true, ID: c.ID})
+		}
+	}
+	return out
 }
 
 // ColumnOrdinals maps column names to their ordinals in cols.
@@ -268,96 +239,6 @@ func ColumnOrdinals(cols []ColumnDef, names []string) ([]int, error) {
 		}
 	}
 	return out, nil
-}
-
-// KeySet is a set of multi-column keys over Arrow rows, compared as
-// PostgreSQL's btree equality compares them (types.Equal, hashed
-// consistently by types.Hash). A key with a NULL is never added nor found:
-// NULLs are distinct.
-type KeySet struct {
-	types []types.Type
-	ords  []int
-	m     map[uint64][]keyRef
-}
-
-type keyRef struct {
-	r   arrow.Record
-	row int
-}
-
-// NewKeySet makes an empty set of the keys at column ordinals ords of rows
-// with columns cols.
-func NewKeySet(cols []ColumnDef, ords []int) *KeySet {
-	ts := make([]types.Type, len(ords))
-	for i, o := range ords {
-		ts[i] = cols[o].Type
-	}
-	return &KeySet{types: ts, ords: ords, m: map[uint64][]keyRef{}}
-}
-
-// WithOrdinals is a set sharing k's keys that reads rows through other
-// ordinals (a foreign key's columns probing the referenced table's keys).
-func (k *KeySet) WithOrdinals(ords []int) *KeySet {
-	return &KeySet{types: k.types, ords: ords, m: k.m}
-}
-
-func (k *KeySet) hash(r arrow.Record, row int, ords []int) (uint64, bool) {
-	h := uint64(0x9e3779b97f4a7c15)
-	for i, o := range ords {
-		col := r.Column(o)
-		if col.IsNull(row) {
-			return 0, false
-		}
-		h = h*31 + types.Hash(types.GetValue(col, k.types[i], row), k.types[i])
-	}
-	return h, true
-}
-
-func (k *KeySet) find(h uint64, r arrow.Record, row int, ords []int) bool {
-	for _, ref := range k.m[h] {
-		eq := true
-		for i, o := range ords {
-			a := types.GetValue(r.Column(o), k.types[i], row)
-			b := types.GetValue(ref.r.Column(k.ords[i]), k.types[i], ref.row)
-			if !types.Equal(a, b, k.types[i]) {
-				eq = false
-				break
-			}
-		}
-		if eq {
-			return true
-		}
-	}
-	return false
-}
-
-// Contains reports whether row of r (read at k's ordinals) has a key in k.
-func (k *KeySet) Contains(r arrow.Record, row int) bool {
-	h, ok := k.hash(r, row, k.ords)
-	return ok && k.find(h, r, row, k.ords)
-}
-
-// Add adds row of r's key; it reports false if the key was there already
-// (true for a key with a NULL, which is never a duplicate).
-func (k *KeySet) Add(r arrow.Record, row int) bool {
-	h, ok := k.hash(r, row, k.ords)
-	if !ok {
-		return true
-	}
-	if k.find(h, r, row, k.ords) {
-		return false
-	}
-	k.m[h] = append(k.m[h], keyRef{r, row})
-	return true
-}
-
-// AddAll adds every row of recs.
-func (k *KeySet) AddAll(recs []arrow.Record) {
-	for _, r := range recs {
-		for i := 0; i < int(r.NumRows()); i++ {
-			k.Add(r, i)
-		}
-	}
 }
 
 // KeyText is PostgreSQL's rendering of a key in a constraint error's

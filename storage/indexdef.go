@@ -70,13 +70,7 @@ type IndexMatch struct {
 // IndexesOf returns every index of tb: those backing its PRIMARY KEY and
 // UNIQUE constraints, then its own, by OID.
 func IndexesOf(tb Table) []IndexDef {
-	var out []IndexDef
-	for _, c := range ConstraintsOf(tb) {
-		if c.Kind == ConPrimary || c.Kind == ConUnique {
-			out = append(out, IndexDef{Name: c.Name, Cols: c.Cols, Unique: true, Primary: c.Kind == ConPrimary,
-				Method: MethodBtree, Constraint: true, ID: c.ID})
-		}
-	}
+	out := constraintIndexes(ConstraintsOf(tb))
 	if ix, ok := tb.(Indexed); ok {
 		out = append(out, ix.Indexes()...)
 	}
@@ -594,7 +588,7 @@ func (t *Txn) noteChecked(tt *txnTable) {
 
 // checkAppend enforces tt's unique indexes on batch before it is added.
 func (t *Txn) checkAppend(tt *txnTable, batch arrow.Record) error {
-	for _, d := range tt.Indexes() {
+	for _, d := range IndexesOf(tt) { // constraints' indexes too (constraint.go)
 		if !d.Unique {
 			continue
 		}
