@@ -16,15 +16,6 @@ import (
 // PostgreSQL's src/backend/commands/indexcmds.c: an index lives in the
 // catalog of its table (a temporary table's in the session's).
 
-// txnOf is the transaction holding tb: the temporary tables' or the
-// permanent one.
-func (c *Catalog) txnOf(tb storage.Table) *storage.Txn {
-	if c.IsTemp(tb) {
-		return c.temp()
-	}
-	return c.Txn
-}
-
 // lookupIndex finds an index by name, a temporary table's first.
 func (c *Catalog) lookupIndex(name string) (*storage.Txn, storage.Table, storage.IndexDef, bool) {
 	if t := c.temp(); t != nil {
