@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
@@ -25,16 +26,19 @@ type indexScanOp struct {
 	def      storage.IndexDef
 	bounds   IndexBounds
 	ordinals []int
-	cols     []plan.Column
+	cols     []plan.Column // x.Columns(): the RowID column last if any
+	rowID    bool
 	schema   *arrow.Schema
 	env      *Env
 }
 
-// NewIndexScan reads the rows of t whose key on index def lies within
-// bounds, as one partition, projected to the table columns ordinals
-// (described by cols). Rows come in key order within each segment.
-func NewIndexScan(t storage.Table, def storage.IndexDef, bounds IndexBounds, ordinals []int, cols []plan.Column, env *Env) Operator {
-	return &indexScanOp{table: t, def: def, bounds: bounds, ordinals: ordinals, cols: cols, schema: schemaOf(cols), env: env}
+// NewIndexScan reads the rows of scan x's table whose key on index def
+// lies within bounds, as one partition, with x's columns (and RowIDs when
+// x asks for them). Rows come in key order within each segment.
+func NewIndexScan(x *plan.Scan, def storage.IndexDef, bounds IndexBounds, env *Env) Operator {
+	cols := x.Columns()
+	return &indexScanOp{table: x.Table, def: def, bounds: bounds, ordinals: x.Ordinals, cols: cols,
+		rowID: x.RowID.ID != 0, schema: schemaOf(cols), env: env}
 }
 
 func (s *indexScanOp) Columns() []plan.Column { return s.cols }
@@ -103,9 +107,16 @@ func (s *indexScanStream) Next() (arrow.Record, error) {
 	}
 	m := s.matches[s.i]
 	s.i++
-	arrs := make([]arrow.Array, len(s.op.ordinals))
-	for i, o := range s.op.ordinals {
-		arrs[i] = takeArray(m.Record.Column(o), m.Rows)
+	arrs := make([]arrow.Array, 0, len(s.op.cols))
+	for _, o := range s.op.ordinals {
+		arrs = append(arrs, takeArray(m.Record.Column(o), m.Rows))
+	}
+	if s.op.rowID {
+		b := array.NewInt64Builder(memory.DefaultAllocator)
+		for _, id := range m.IDs {
+			b.Append(int64(id))
+		}
+		arrs = append(arrs, b.NewArray())
 	}
 	return array.NewRecord(s.op.schema, arrs, int64(len(m.Rows))), nil
 }
