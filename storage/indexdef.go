@@ -436,9 +436,12 @@ func firstDuplicate(runs []liveRun, batch arrow.Record, ords []int, typs []types
 		if first >= 0 && row >= first {
 			continue
 		}
-		if own.ints != nil {
+		switch {
+		case own.ints != nil:
 			key[0] = types.Value{I: own.ints[i]}
-		} else {
+		case own.strs != nil:
+			key[0] = types.Value{S: own.strs[i]}
+		default:
 			for c, o := range ords {
 				key[c] = types.GetValue(batch.Column(o), typs[c], row)
 			}
