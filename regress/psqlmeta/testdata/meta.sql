@@ -50,6 +50,9 @@ CREATE INDEX "Mixed idx" ON "Mixed Case" ("Col A", b);
 \di
 \di t*
 \dti
+\d t_a_idx
+\d t_kb
+\d "Mixed idx"
 SELECT schemaname, tablename, indexname, tablespace, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname;
 SELECT c.relname, c.relkind, c.relam, c.relhasindex, i.indkey, i.indisunique, i.indisprimary, i.indnatts
  FROM pg_class c LEFT JOIN pg_index i ON i.indexrelid = c.oid
