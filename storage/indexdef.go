@@ -2,7 +2,9 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"sort"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/pgerr"
@@ -602,10 +604,27 @@ func (t *Txn) checkAppend(tt *txnTable, batch arrow.Record) error {
 		}
 		if row >= 0 {
 			ords, _ := ColumnOrdinals(tt.cols, d.Cols)
-			return UniqueViolation(d.Name, tt.cols, ords, batch, row, nil)
+			e := pgerr.As(UniqueViolation(d.Name, tt.cols, ords, batch, row, nil))
+			return pgerr.Wrap(duplicateRow{row}, e.Code, "%s", e.Message).WithDetail("%s", e.Detail)
 		}
 	}
 	return nil
+}
+
+// duplicateRow carries the row of the batch a unique violation of Append
+// names (AppendedRow).
+type duplicateRow struct{ row int }
+
+func (d duplicateRow) Error() string { return "duplicate key in row " + strconv.Itoa(d.row) }
+
+// AppendedRow returns the row of its batch that Append's error names (a
+// unique violation), so COPY can say which input line it was.
+func AppendedRow(err error) (int, bool) {
+	var d duplicateRow
+	if errors.As(err, &d) {
+		return d.row, true
+	}
+	return 0, false
 }
 
 func sameIndexes(a, b []IndexDef) bool {

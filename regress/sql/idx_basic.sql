@@ -89,6 +89,19 @@ INSERT INTO ib_u SELECT g, 'k' || g, g FROM generate_series(10, 20) g;
 INSERT INTO ib_u SELECT g, 'm' || g, g FROM generate_series(20, 25) g;
 SELECT count(*) FROM ib_u;
 \d ib_u
+COPY ib_u FROM stdin;
+30	c30	30
+31	c31	30
+\.
+COPY ib_u (id, k, v) FROM stdin (FORMAT csv, HEADER true);
+id,k,v
+32,c32,32
+33,c33,12
+\.
+COPY ib_u FROM stdin;
+34	c34	34
+\.
+SELECT count(*) FROM ib_u WHERE id >= 30;
 -- temporary tables' indexes
 CREATE TEMP TABLE ib_tmp (a int);
 INSERT INTO ib_tmp SELECT g FROM generate_series(1, 100) g;
