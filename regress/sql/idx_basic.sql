@@ -91,12 +91,12 @@ SELECT count(*) FROM ib_u;
 \d ib_u
 COPY ib_u FROM stdin;
 30	c30	30
-31	c31	30
+30	c31	31
 \.
 COPY ib_u (id, k, v) FROM stdin (FORMAT csv, HEADER true);
 id,k,v
 32,c32,32
-33,c33,12
+32,c33,33
 \.
 COPY ib_u FROM stdin;
 34	c34	34
