@@ -54,9 +54,19 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 	case *sql.Merge:
 		tag, err = merge(ctx, s, x)
 	case *sql.Truncate:
-		tag, err = "TRUNCATE TABLE", s.Catalog().Truncate(ctx, x.Tables)
+		if err = truncateReferenced(s.Catalog(), x.Tables); err == nil {
+			tag, err = "TRUNCATE TABLE", s.Catalog().Truncate(ctx, x.Tables)
+		}
 	case *sql.Analyze:
 		tag, err = analyze(ctx, s, x)
+	case *sql.CreateIndex:
+		tag, err = createIndex(ctx, s, x)
+	case *sql.DropIndex:
+		tag, err = dropIndex(ctx, s, x)
+	case *sql.Reindex:
+		tag, err = reindex(s, x)
+	case *sql.AlterIndexRename:
+		tag, err = alterIndexRename(ctx, s, x)
 	default:
 		return "", false, nil
 	}
@@ -82,6 +92,14 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "DROP VIEW"
 	case *sql.Truncate:
 		what = "TRUNCATE TABLE"
+	case *sql.CreateIndex:
+		what = "CREATE INDEX"
+	case *sql.DropIndex:
+		what = "DROP INDEX"
+	case *sql.Reindex:
+		what = "REINDEX"
+	case *sql.AlterIndexRename:
+		what = "ALTER INDEX"
 	case *sql.Insert:
 		if !cat.IsTemp(x.Table) {
 			what = "INSERT"

@@ -30,8 +30,14 @@ func insert(ctx context.Context, s Session, x *sql.Insert) (string, error) {
 			rows[i] = columnRange(r, 0, ncols)
 		}
 	}
+	if err := CheckRows(ctx, s, x.Table, rows); err != nil {
+		return "", err
+	}
 	n, err := AppendRecords(ctx, s.Catalog(), x.Table, rows, s.Format())
 	if err != nil {
+		return "", err
+	}
+	if err := CheckForeignKeys(s, x.Table, rows); err != nil {
 		return "", err
 	}
 	if err := sendReturning(s, x.Returning, recs, len(x.Table.Columns())); err != nil {

@@ -19,8 +19,7 @@ func createTable(ctx context.Context, s Session, x *sql.CreateTable) (string, er
 		return "CREATE TABLE", s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
 			Message: fmt.Sprintf("relation %q already exists, skipping", x.Name)})
 	}
-	_, err := createIn(ctx, cat, x.Name, x.Columns, x.Temp, x.OnCommit)
-	return "CREATE TABLE", err
+	return "CREATE TABLE", createConstrained(ctx, cat, x)
 }
 
 // relationExists reports whether the schema a new table goes to (pg_temp
@@ -113,7 +112,11 @@ func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error)
 			return "", err
 		}
 	}
-	// Views depend on permanent tables only.
+	// Foreign keys of other tables (constraint.go), then views, depend
+	// on permanent tables only.
+	if err := dropForeignKeys(ctx, s, permanent, x.Cascade); err != nil {
+		return "", err
+	}
 	if err := dropDependents(ctx, s, "table", permanent, x.Cascade); err != nil {
 		return "", err
 	}

@@ -9,12 +9,14 @@ import (
 	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/joind/joind/commands"
 	"github.com/joind/joind/executor"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/pgcopy"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 	"github.com/joind/joind/wire"
 )
@@ -89,10 +91,27 @@ func (s *session) copyFromReader(ctx context.Context, x *sql.Copy, dflt *pgcopy.
 	if err != nil {
 		return "", err
 	}
+	cmd := &command{s: s, ectx: ectx}
+	if err := commands.CheckRows(ctx, cmd, x.Table, recs); err != nil {
+		return "", err
+	}
+	var before int64
 	for _, rec := range recs {
 		if err := s.cur.Append(ctx, x.Table, rec); err != nil {
+			if row, ok := storage.AppendedRow(err); ok && x.Format != "binary" && x.Format != "parquet" {
+				// A line per row (quoted newlines aside), after the header.
+				line := before + int64(row) + 1
+				if x.Header {
+					line++
+				}
+				err = pgerr.As(err).WithWhere(fmt.Sprintf("COPY %s, line %d", x.Table.Name(), line))
+			}
 			return "", err
 		}
+		before += rec.NumRows()
+	}
+	if err := commands.CheckForeignKeys(cmd, x.Table, recs); err != nil {
+		return "", err
 	}
 	return fmt.Sprintf("COPY %d", rows), nil
 }

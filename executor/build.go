@@ -74,6 +74,10 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 	case optimizer.OpScan:
 		x := p.Logical.(*plan.Scan)
 		return operators.NewPlanScan(x, p.Partitions, env.BatchSize)
+	case optimizer.OpIndexScan:
+		x, ix := p.Logical.(*plan.Scan), p.IndexScan
+		return operators.NewIndexScan(x, ix.Index, operators.IndexBounds{Lo: ix.Lo, Hi: ix.Hi,
+			LoInclusive: ix.LoInclusive, HiInclusive: ix.HiInclusive}, env), nil
 	case optimizer.OpValues:
 		x := p.Logical.(*plan.Values)
 		return operators.NewValues(x.Rows, x.Cols, env), nil

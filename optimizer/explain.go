@@ -35,6 +35,8 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 		if x.Alias != "" && x.Alias != x.Table.Name() {
 			title += " " + x.Alias
 		}
+	case OpIndexScan:
+		title, details = explainIndexScan(p)
 	case OpFunctionScan:
 		title += " on " + p.Logical.(*plan.FunctionScan).Name
 	case OpCTEScan:

@@ -29,6 +29,7 @@ const (
 	OpGather
 	OpRepartition
 	OpTopN // ORDER BY ... LIMIT: a bounded heap per partition, merged
+	OpIndexScan
 )
 
 var opNames = [...]string{
@@ -37,6 +38,7 @@ var opNames = [...]string{
 	OpDistinct: "Distinct", OpSetOp: "Set Operation", OpAppend: "Union All", OpHashJoin: "Hash Join",
 	OpNestedLoopJoin: "Nested Loop Join", OpApply: "Apply", OpCTEScan: "CTE Scan",
 	OpGather: "Gather", OpRepartition: "Repartition", OpTopN: "Top-N Sort",
+	OpIndexScan: "Index Scan",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -68,6 +70,8 @@ type Physical struct {
 	Count, Offset int64
 	// HashKeys are a Repartition's keys, over its input's columns.
 	HashKeys []plan.Expr
+	// IndexScan is an index scan's index and key bounds (indexscan.go).
+	IndexScan *IndexScanPlan
 }
 
 // Columns returns the node's output columns.
@@ -189,6 +193,11 @@ func repartition(p *Physical, keys []plan.Expr, n int) *Physical {
 }
 
 func (pl *planner) build(n plan.Node) (*Physical, error) {
+	if f, ok := n.(*plan.Filter); ok {
+		if p, ok := pl.chooseIndexScan(f); ok {
+			return p, nil
+		}
+	}
 	var kids []*Physical
 	for _, k := range n.Children() {
 		pk, err := pl.build(k)

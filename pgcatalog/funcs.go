@@ -99,7 +99,8 @@ var funcs = []*Func{
 		}},
 	// joind keeps no constraints, indexes, triggers, rules, functions or
 	// comments: there is nothing these could describe.
-	{Names: []string{"pg_get_constraintdef", "pg_get_indexdef", "pg_get_triggerdef", "pg_get_ruledef",
+	{Names: []string{"pg_get_indexdef"}, MinArgs: 1, MaxArgs: 3, Args: []types.Type{oid, i4, boolT}, Result: text, Eval: pgGetIndexdef},
+	{Names: []string{"pg_get_constraintdef", "pg_get_triggerdef", "pg_get_ruledef",
 		"pg_get_statisticsobjdef_columns", "pg_get_function_result", "pg_get_function_arguments",
 		"pg_get_function_identity_arguments", "pg_get_partkeydef", "pg_get_serial_sequence",
 		"obj_description", "col_description", "shobj_description", "pg_get_functiondef"},

@@ -26,6 +26,9 @@ func declareInformationSchema() {
 	declare(is, "tables", 13425, 'v', func(s *Snapshot) []isTablesRow {
 		var out []isTablesRow
 		for _, r := range s.Relations() {
+			if r.Kind == 'i' {
+				continue // indexes are no tables
+			}
 			typ, ins := "BASE TABLE", "YES"
 			if r.Kind == 'v' {
 				typ, ins = "VIEW", "NO"
@@ -52,6 +55,9 @@ func declareInformationSchema() {
 	declare(is, "columns", 13295, 'v', func(s *Snapshot) []isColumnsRow {
 		var out []isColumnsRow
 		for _, r := range s.Relations() {
+			if r.Kind == 'i' {
+				continue
+			}
 			for i, col := range r.Columns {
 				out = append(out, infoColumn(s, r, i, col))
 			}

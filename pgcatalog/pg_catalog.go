@@ -27,12 +27,17 @@ func declarePgCatalog() {
 			row := pgClassRow{Oid: r.OID, Relname: r.Name, Relnamespace: r.Namespace, Relowner: OIDBootstrapUser,
 				Relam: OIDAmHeap, Relfilenode: r.OID, Reltuples: float32(r.Rows), Relpersistence: 'p', Relkind: r.Kind,
 				Relnatts: int16(len(r.Columns)), Relhasrules: r.Kind == 'v', Relispopulated: true, Relreplident: 'd'}
-			if r.Kind == 'v' {
+			switch {
+			case r.Kind == 'v':
 				row.Relam = 0
+			case r.Index != nil:
+				row.Relam = amOID(r.Index.Def.Method)
 			}
+			row.Relhasindex = r.HasIndex
 			if r.Temp {
 				row.Relpersistence = 't'
 			}
+			row.Relchecks, row.Relhastriggers = s.constraintFlags(r) // constraint.go
 			out = append(out, row)
 		}
 		return out
@@ -89,8 +94,8 @@ func declarePgCatalog() {
 		}
 		return out
 	})
-	declare[pgConstraintRow](pc, "pg_constraint", 2606, 'r', nil)
-	declare[pgIndexRow](pc, "pg_index", 2610, 'r', nil)
+	declare(pc, "pg_constraint", 2606, 'r', pgConstraintRows) // constraint.go
+	declare(pc, "pg_index", 2610, 'r', pgIndexRows)
 	declare[pgInheritsRow](pc, "pg_inherits", 2611, 'r', nil)
 	declare[pgDescriptionRow](pc, "pg_description", 2609, 'r', nil)
 	declare[pgShdescriptionRow](pc, "pg_shdescription", 2396, 'r', nil)
@@ -167,7 +172,7 @@ func declarePgCatalog() {
 		return out
 	})
 	declare[pgMatviewsRow](pc, "pg_matviews", 12043, 'v', nil)
-	declare[pgIndexesRow](pc, "pg_indexes", 12048, 'v', nil)
+	declare(pc, "pg_indexes", 12048, 'v', pgIndexesRows)
 }
 
 // pgNamespaceRow is a row of pg_catalog.pg_namespace.
@@ -321,27 +326,27 @@ type pgConstraintRow struct {
 
 // pgIndexRow is a row of pg_catalog.pg_index.
 type pgIndexRow struct {
-	Indexrelid          OID    `pg:"indexrelid"`
-	Indrelid            OID    `pg:"indrelid"`
-	Indnatts            int16  `pg:"indnatts"`
-	Indnkeyatts         int16  `pg:"indnkeyatts"`
-	Indisunique         bool   `pg:"indisunique"`
-	Indnullsnotdistinct bool   `pg:"indnullsnotdistinct"`
-	Indisprimary        bool   `pg:"indisprimary"`
-	Indisexclusion      bool   `pg:"indisexclusion"`
-	Indimmediate        bool   `pg:"indimmediate"`
-	Indisclustered      bool   `pg:"indisclustered"`
-	Indisvalid          bool   `pg:"indisvalid"`
-	Indcheckxmin        bool   `pg:"indcheckxmin"`
-	Indisready          bool   `pg:"indisready"`
-	Indislive           bool   `pg:"indislive"`
-	Indisreplident      bool   `pg:"indisreplident"`
-	Indkey              string `pg:"indkey"`
-	Indcollation        string `pg:"indcollation"`
-	Indclass            string `pg:"indclass"`
-	Indoption           string `pg:"indoption"`
-	Indexprs            string `pg:"indexprs"`
-	Indpred             string `pg:"indpred"`
+	Indexrelid          OID     `pg:"indexrelid"`
+	Indrelid            OID     `pg:"indrelid"`
+	Indnatts            int16   `pg:"indnatts"`
+	Indnkeyatts         int16   `pg:"indnkeyatts"`
+	Indisunique         bool    `pg:"indisunique"`
+	Indnullsnotdistinct bool    `pg:"indnullsnotdistinct"`
+	Indisprimary        bool    `pg:"indisprimary"`
+	Indisexclusion      bool    `pg:"indisexclusion"`
+	Indimmediate        bool    `pg:"indimmediate"`
+	Indisclustered      bool    `pg:"indisclustered"`
+	Indisvalid          bool    `pg:"indisvalid"`
+	Indcheckxmin        bool    `pg:"indcheckxmin"`
+	Indisready          bool    `pg:"indisready"`
+	Indislive           bool    `pg:"indislive"`
+	Indisreplident      bool    `pg:"indisreplident"`
+	Indkey              string  `pg:"indkey"`
+	Indcollation        string  `pg:"indcollation"`
+	Indclass            string  `pg:"indclass"`
+	Indoption           string  `pg:"indoption"`
+	Indexprs            *string `pg:"indexprs"`
+	Indpred             *string `pg:"indpred"`
 }
 
 // pgInheritsRow is a row of pg_catalog.pg_inherits.
@@ -677,6 +682,6 @@ type pgIndexesRow struct {
 	Schemaname Name   `pg:"schemaname"`
 	Tablename  Name   `pg:"tablename"`
 	Indexname  Name   `pg:"indexname"`
-	Tablespace Name   `pg:"tablespace"`
+	Tablespace *Name  `pg:"tablespace"`
 	Indexdef   string `pg:"indexdef"`
 }

@@ -88,6 +88,8 @@ type Relation struct {
 	Rows      int64         // estimated (-1: unknown)
 	View      *storage.View // for a user view
 	Temp      bool          // a temporary table of the session
+	Index     *IndexRel     // for an index (indexes.go)
+	HasIndex  bool          // a table with indexes (relhasindex)
 }
 
 // Relations lists the temporary tables, the user tables and views, then
@@ -104,10 +106,12 @@ func (s *Snapshot) relations() []Relation {
 		out = append(out, Relation{OID: RelationOID(t), Name: t.Name(), Namespace: OIDNamespaceTemp, Schema: TempSchema,
 			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Temp: true})
 	}
-	for _, t := range s.cat.Tables() {
+	perm := s.cat.Tables()
+	for _, t := range perm {
 		out = append(out, Relation{OID: RelationOID(t), Name: t.Name(), Namespace: OIDNamespacePublic, Schema: "public",
 			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows})
 	}
+	out = withIndexes(out, append(temps, perm...))
 	for _, v := range s.cat.Views() {
 		v := v
 		r := Relation{OID: ViewOID(v), Name: v.Name, Namespace: OIDNamespacePublic, Schema: "public", Kind: 'v', Rows: 0, View: &v}

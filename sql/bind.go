@@ -178,6 +178,14 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return &Show{Name: strings.ToLower(x.VariableShowStmt.Name)}, nil
 	case *pg_query.Node_TransactionStmt:
 		return b.bindTransaction(x.TransactionStmt)
+	case *pg_query.Node_IndexStmt:
+		return b.bindCreateIndex(x.IndexStmt)
+	case *pg_query.Node_ReindexStmt:
+		return b.bindReindex(x.ReindexStmt)
+	case *pg_query.Node_RenameStmt:
+		if x.RenameStmt.RenameType == pg_query.ObjectType_OBJECT_INDEX {
+			return b.bindAlterIndexRename(x.RenameStmt)
+		}
 	case *pg_query.Node_DiscardStmt:
 		what := "ALL"
 		switch x.DiscardStmt.Target {
@@ -296,6 +304,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 		return nil, err
 	}
 	index := map[string]int{}
+	var cons []conSpec // constraint.go
 	for _, el := range cs.TableElts {
 		switch x := el.GetNode().(type) {
 		case *pg_query.Node_ColumnDef:
@@ -333,7 +342,10 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 					}
 					def.Default = text
 				default:
-					return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
+					var ok bool
+					if cons, ok = collectConstraint(cons, c, cd.Colname); !ok {
+						return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
+					}
 				}
 			}
 			if sawNull && sawNotNull {
@@ -352,13 +364,16 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 			ct.Columns = append(ct.Columns, def)
 		case *pg_query.Node_Constraint:
 			c := x.Constraint
-			// PRIMARY KEY and UNIQUE included: joind cannot enforce them
-			// (a duplicate row PostgreSQL rejects would be stored), and
-			// accepting them unenforced changes answers.
-			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
+			var ok bool
+			if cons, ok = collectConstraint(cons, c, ""); !ok {
+				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
+			}
 		default:
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s in CREATE TABLE is not supported", nodeTypeName(el))
 		}
+	}
+	if ct.Constraints, err = b.bindConstraints(name, ct.Columns, cons, nil); err != nil {
+		return nil, err
 	}
 	return ct, nil
 }
@@ -514,6 +529,9 @@ func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, e
 }
 
 func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
+	if ds.RemoveType == pg_query.ObjectType_OBJECT_INDEX {
+		return b.bindDropIndex(ds)
+	}
 	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}

@@ -23,6 +23,9 @@ type CreateTable struct {
 	IfNotExists bool
 	Temp        bool     // CREATE TEMP TABLE (sql/temp.go)
 	OnCommit    OnCommit // a temporary table's ON COMMIT action
+	// Constraints are its PRIMARY KEY, UNIQUE, CHECK and FOREIGN KEY
+	// constraints, named (sql/constraint.go).
+	Constraints []storage.Constraint
 }
 
 // CreateTableAs is CREATE TABLE name [(col names)] AS query [WITH [NO] DATA].

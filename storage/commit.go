@@ -573,6 +573,12 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	if err := validateViews(work, p); err != nil {
 		return err
 	}
+	if err := validateUnique(work, p); err != nil {
+		return err
+	}
+	if err := validateIndexes(work, p); err != nil {
+		return err
+	}
 	for id := range p.dropped {
 		t := work.byID[id]
 		work.del(t)
@@ -580,9 +586,11 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	}
 	applyViews(work, p)
 	for _, t := range p.created {
-		work.put(&tableState{id: t.id, name: t.name, cols: t.cols})
+		work.put(&tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons})
 		touched[t.id] = true
 	}
+	applyConstraints(work, touched, p)
+	applyIndexes(work, touched, p)
 	for id := range p.truncated {
 		if p.created[id] != nil {
 			continue

@@ -108,8 +108,11 @@ type tableState struct {
 	id   uint64
 	name string
 	cols []ColumnDef
-	segs []*segment
-	rows int64
+	cons []Constraint // constraint.go
+	// indexes are the table's own indexes (indexdef.go).
+	indexes []IndexDef
+	segs    []*segment
+	rows    int64
 	// gen counts the commits that changed the rows (not compaction), for
 	// a SERIALIZABLE transaction's check (isolation.go); in memory only.
 	gen uint64
@@ -136,7 +139,7 @@ type tableState struct {
 }
 
 func (t *tableState) copy() *tableState {
-	return &tableState{id: t.id, name: t.name, cols: t.cols, segs: append([]*segment(nil), t.segs...),
+	return &tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, indexes: t.indexes, segs: append([]*segment(nil), t.segs...),
 		rows: t.rows, gen: t.gen, fresh: append([]arrow.Record(nil), t.fresh...), dels: cloneDels(t.dels), delFiles: cloneDelFiles(t.delFiles),
 		delInline: cloneInline(t.delInline)}
 }

@@ -39,9 +39,14 @@ type manifestJSON struct {
 }
 
 type tableJSON struct {
-	ID       uint64            `json:"id"`
-	Name     string            `json:"name"`
-	Columns  []columnJSON      `json:"columns"`
+	ID      uint64       `json:"id"`
+	Name    string       `json:"name"`
+	Columns []columnJSON `json:"columns"`
+	// Constraints are the table's PRIMARY KEY, UNIQUE, CHECK and FOREIGN
+	// KEY constraints (constraint.go).
+	Constraints []Constraint `json:"constraints,omitempty"`
+	// Indexes are the table's own indexes (indexdef.go).
+	Indexes  []IndexDef        `json:"indexes,omitempty"`
 	Segments []json.RawMessage `json:"segments"`
 	Deletes  []deleteJSON      `json:"deletes,omitempty"`
 }
@@ -127,7 +132,7 @@ func (t *tableState) encoded() ([]byte, error) {
 	if t.enc != nil {
 		return t.enc, nil
 	}
-	tj := tableJSON{ID: t.id, Name: t.name, Segments: []json.RawMessage{}}
+	tj := tableJSON{ID: t.id, Name: t.name, Constraints: t.cons, Indexes: t.indexes, Segments: []json.RawMessage{}}
 	for _, c := range t.cols {
 		tj.Columns = append(tj.Columns, columnJSON{Name: c.Name, OID: c.Type.OID(), Typmod: c.Type.Typmod, NotNull: c.NotNull, Default: c.Default})
 	}
@@ -195,7 +200,7 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 	v := newVersion()
 	dvFiles := map[uint64]map[[2]uint64][]int64{} // delta files read, by id
 	for _, tj := range m.Tables {
-		t := &tableState{id: tj.ID, name: tj.Name}
+		t := &tableState{id: tj.ID, name: tj.Name, cons: tj.Constraints, indexes: tj.Indexes}
 		for _, c := range tj.Columns {
 			id, ok := typeByOID[c.OID]
 			if !ok {

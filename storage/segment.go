@@ -36,6 +36,8 @@ type segment struct {
 	mu     sync.Mutex
 	recs   []arrow.Record // nil until loaded
 	loaded bool
+
+	runs runCache // index runs by key (index.go)
 }
 
 func segmentFile(id uint64) string { return fmt.Sprintf("seg-%016x.arrow", id) }

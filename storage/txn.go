@@ -16,6 +16,8 @@ type pending struct {
 	truncated map[uint64]bool           // tables whose committed rows are hidden
 	appends   map[uint64][]arrow.Record // rows added, in order
 	views     map[string]viewChange     // views created, replaced or dropped (views.go)
+	cons      *conPending               // constraint changes and checks (constraint.go)
+	idx       *idxPending               // index changes and checks (indexdef.go)
 	// appendSeg is the id of each table's virtual segment of appended rows
 	// (their RowIDs); deletes the rows deleted, by table and segment id
 	// (delete.go). Both maps' values are immutable: clone copies the maps.
@@ -30,7 +32,8 @@ func newPending() *pending {
 }
 
 func (p *pending) empty() bool {
-	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 && len(p.deletes) == 0
+	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 && len(p.deletes) == 0 &&
+		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty()
 }
 
 func (p *pending) clone() *pending {
@@ -48,6 +51,8 @@ func (p *pending) clone() *pending {
 		n.appends[k] = append([]arrow.Record(nil), v...)
 	}
 	n.views = cloneViews(p.views)
+	n.cons = p.cons.clone()
+	n.idx = p.idx.clone()
 	for k, v := range p.appendSeg {
 		n.appendSeg[k] = v
 	}
@@ -97,6 +102,8 @@ type Txn struct {
 	// has named (catalogEntry).
 	resolved      map[string]*tableState
 	resolvedViews map[string]*View
+	// pruns index the pending rows by table and key (indexdef.go).
+	pruns map[uint64]map[string]*pendingRuns
 	// lockMark tags the row locks taken now (0: none open), markSeq
 	// numbers savepoints for it (rowlock.go releaseFrom).
 	lockMark, markSeq int
@@ -178,7 +185,7 @@ func (t *Txn) finish() {
 	t.p = newPending()
 	t.snap = nil
 	t.savepoints = nil
-	t.reads, t.readAll, t.resolved, t.resolvedViews = nil, false, nil, nil
+	t.reads, t.readAll, t.resolved, t.resolvedViews, t.pruns = nil, false, nil, nil, nil
 }
 
 // version is the committed state the transaction reads.
@@ -393,7 +400,7 @@ func (t *Txn) Create(ctx context.Context, name string, cols []ColumnDef) (Table,
 	if t.done {
 		return nil, errDone
 	}
-	if t.view(name) != nil || t.viewDef(name) != nil {
+	if t.relationTaken(name) {
 		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
 	ts := &tableState{id: t.db.nextID.Add(1) - 1, name: name, cols: append([]ColumnDef(nil), cols...)}
@@ -419,6 +426,9 @@ func (t *Txn) Drop(ctx context.Context, name string) error {
 	delete(t.p.truncated, tt.id)
 	delete(t.p.appendSeg, tt.id)
 	delete(t.p.deletes, tt.id)
+	if t.p.idx != nil {
+		delete(t.p.idx.set, tt.id)
+	}
 	return nil
 }
 
@@ -465,6 +475,9 @@ func (t *Txn) Append(ctx context.Context, tb Table, batch arrow.Record) error {
 	}
 	if batch.NumRows() == 0 {
 		return nil
+	}
+	if err := t.checkAppend(tt, batch); err != nil {
+		return err
 	}
 	// One schema for every stored batch, whatever names the caller used.
 	if !batch.Schema().Equal(arrowSchema(tt.cols)) {

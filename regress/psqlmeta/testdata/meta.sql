@@ -41,3 +41,19 @@ SELECT tablename, tableowner FROM pg_tables WHERE schemaname = 'public' ORDER BY
 SELECT has_table_privilege('t', 'SELECT'), has_schema_privilege('public', 'USAGE'),
   quote_ident('t'), quote_ident('Mixed Case'), pg_catalog.pg_get_userbyid(10) = current_user;
 SELECT count(*) FROM pg_catalog.pg_database WHERE datname = current_database();
+CREATE INDEX ON t (a);
+CREATE UNIQUE INDEX t_kb ON t (k, b);
+CREATE INDEX ON t USING hash (d);
+CREATE INDEX "Mixed idx" ON "Mixed Case" ("Col A", b);
+\d t
+\d "Mixed Case"
+\di
+\di t*
+\dti
+\d t_a_idx
+\d t_kb
+\d "Mixed idx"
+SELECT schemaname, tablename, indexname, tablespace, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname;
+SELECT c.relname, c.relkind, c.relam, c.relhasindex, i.indkey, i.indisunique, i.indisprimary, i.indnatts
+ FROM pg_class c LEFT JOIN pg_index i ON i.indexrelid = c.oid
+ WHERE c.relnamespace = 'public'::regnamespace ORDER BY 1;

@@ -1,0 +1,449 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// Constraint enforcement for rows a statement adds (INSERT, COPY FROM),
+// in PostgreSQL's order: row by row NOT NULL, then the CHECK constraints
+// (by name), then the unique keys (PRIMARY KEY first, then UNIQUE, in
+// creation order) — the first failing row's first failure is the error;
+// then, after the statement, the foreign keys (in creation order).
+
+const (
+	codeUniqueViolation     = "23505"
+	codeCheckViolation      = "23514"
+	codeForeignKeyViolation = "23503"
+)
+
+// createConstrained creates x's table with its constraints.
+func createConstrained(ctx context.Context, cat *Catalog, x *sql.CreateTable) error {
+	if len(x.Constraints) == 0 {
+		_, err := createIn(ctx, cat, x.Name, x.Columns, x.Temp, x.OnCommit)
+		return err
+	}
+	for _, c := range x.Constraints {
+		if c.Kind == storage.ConForeign && x.Temp != (c.RefTable == x.Name) {
+			// A temporary table's FK to itself is checked like any
+			// other; one to a permanent table would not see its deletes.
+			return pgerr.New(pgerr.FeatureNotSupported, "foreign keys of temporary tables are not supported")
+		}
+	}
+	tb, err := createIn(ctx, cat, x.Name, x.Columns, x.Temp, x.OnCommit)
+	if err != nil {
+		return err
+	}
+	if x.Temp {
+		return cat.temp().SetConstraints(ctx, tb, x.Constraints)
+	}
+	return cat.Txn.SetConstraints(ctx, tb, x.Constraints)
+}
+
+// txnOf is the transaction that holds tb (temporary or permanent).
+func (c *Catalog) txnOf(tb storage.Table) *storage.Txn {
+	if c.IsTemp(tb) {
+		return c.temp()
+	}
+	return c.Txn
+}
+
+// CheckRows checks the constraints of t on recs, the rows a statement is
+// about to add to it (the table's rows as the statement sees them are
+// already there).
+func CheckRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Record) error {
+	cons := storage.ConstraintsOf(t)
+	if len(cons) == 0 {
+		return nil
+	}
+	f := s.Format()
+	defs := t.Columns()
+	type failure struct {
+		rec, row int
+		err      error
+	}
+	var first *failure
+	note := func(ri, row int, err error) {
+		if first == nil || ri < first.rec || (ri == first.rec && row < first.row) {
+			first = &failure{ri, row, err}
+		}
+	}
+	// NOT NULL, for the row order of errors.
+	for ri, r := range recs {
+		for c, d := range defs {
+			if d.NotNull && r.Column(c).NullN() > 0 {
+				for i := 0; i < int(r.NumRows()); i++ {
+					if r.Column(c).IsNull(i) {
+						note(ri, i, NotNullViolation(t, r.NewSlice(int64(i), int64(i+1)), c, f))
+						break
+					}
+				}
+			}
+		}
+	}
+	var checks []storage.Constraint
+	for _, c := range cons {
+		if c.Kind == storage.ConCheck {
+			checks = append(checks, c)
+		}
+	}
+	sort.Slice(checks, func(i, j int) bool { return checks[i].Name < checks[j].Name })
+	if len(checks) > 0 {
+		q, err := sql.CheckQuery(t, checks, recs, s.Catalog(), nil)
+		if err != nil {
+			return err
+		}
+		out, err := s.Collect(ctx, q)
+		if err != nil {
+			return err
+		}
+		// The query's rows are recs' rows in order.
+		ri, row := 0, 0
+		for _, o := range out {
+			for i := 0; i < int(o.NumRows()); i++ {
+				for ri < len(recs) && row >= int(recs[ri].NumRows()) {
+					ri, row = ri+1, 0
+				}
+				for c := range checks {
+					v := types.GetValue(o.Column(c), types.BoolType, i)
+					if !v.Null && v.I == 0 {
+						note(ri, row, checkViolation(t, checks[c].Name, recs[ri], row, f))
+						break
+					}
+				}
+				row++
+			}
+		}
+	}
+	if first == nil {
+		// Append checks the unique keys (storage's index) and reports
+		// the first duplicate row itself.
+		return nil
+	}
+	// A duplicate key on an earlier row than the failure found is the
+	// error instead.
+	if ix, ok := t.(storage.Indexed); ok {
+		for _, d := range storage.IndexesOf(t) {
+			if !d.Unique {
+				continue
+			}
+			ords, err := storage.ColumnOrdinals(defs, d.Cols)
+			if err != nil {
+				return err
+			}
+			// Each batch against the table and the earlier batches.
+			var seen []arrow.Record
+			for ri, r := range recs {
+				if ri > first.rec {
+					break
+				}
+				row, dup, err := findDuplicate(ix, d, r, seen, ords)
+				if err != nil {
+					return err
+				}
+				if dup {
+					note(ri, row, storage.UniqueViolation(d.Name, defs, ords, r, row, f))
+					break
+				}
+				seen = append(seen, r)
+			}
+		}
+	}
+	return first.err
+}
+
+// findDuplicate is FindDuplicate of r against the table and the batches
+// seen before it in the same statement.
+func findDuplicate(ix storage.Indexed, d storage.IndexDef, r arrow.Record, seen []arrow.Record, ords []int) (int, bool, error) {
+	if len(seen) > 0 {
+		all := append(append([]arrow.Record(nil), seen...), r)
+		one, err := concat(ix.Columns(), all)
+		if err != nil {
+			return 0, false, err
+		}
+		var before int64
+		for _, x := range seen {
+			before += x.NumRows()
+		}
+		row, dup, err := ix.FindDuplicate(d, one)
+		if err != nil || !dup || int64(row) < before {
+			return 0, false, err
+		}
+		return row - int(before), true, nil
+	}
+	return ix.FindDuplicate(d, r)
+}
+
+func checkViolation(t storage.Table, name string, r arrow.Record, row int, f *types.Format) error {
+	return pgerr.New(codeCheckViolation, "new row for relation \"%s\" violates check constraint \"%s\"", t.Name(), name).
+		WithDetail("Failing row contains %s.", rowText(t.Columns(), r, row, f))
+}
+
+// rowText is a row as PostgreSQL's "Failing row contains" quotes it.
+func rowText(defs []storage.ColumnDef, r arrow.Record, row int, f *types.Format) string {
+	vals := make([]string, len(defs))
+	for c, d := range defs {
+		v := types.GetValue(r.Column(c), d.Type, row)
+		if v.Null {
+			vals[c] = "null"
+		} else {
+			vals[c] = string(types.FormatText(nil, v, d.Type, f))
+		}
+	}
+	return "(" + strings.Join(vals, ", ") + ")"
+}
+
+// CheckForeignKeys checks, after a statement added recs to t, that every
+// new row's key of each FOREIGN KEY of t is present in the referenced table
+// (as the statement sees it, so with the new rows when t references
+// itself), looked up through the referenced key's unique index.
+func CheckForeignKeys(s Session, t storage.Table, recs []arrow.Record) error {
+	cat, f, defs := s.Catalog(), s.Format(), t.Columns()
+	cons := storage.ConstraintsOf(t)
+	for _, c := range cons {
+		if c.Kind != storage.ConForeign {
+			continue
+		}
+		ords, err := storage.ColumnOrdinals(defs, c.Cols)
+		if err != nil {
+			return err
+		}
+		var parent storage.Table
+		if c.RefTable == t.Name() {
+			parent = t
+		} else if parent, err = lookupReferenced(cat, t, c.RefTable); err != nil {
+			return err
+		}
+		ix, ok := parent.(storage.Indexed)
+		var key storage.IndexDef
+		for _, d := range storage.IndexesOf(parent) {
+			if d.Unique && sameCols(d.Cols, c.RefCols) {
+				key = d
+			}
+		}
+		if !ok || key.Name == "" {
+			return pgerr.New(pgerr.InternalError, "the key of table %q that foreign key %q references has no index", parent.Name(), c.Name)
+		}
+		// The index's columns in its order, the FK's columns matched to them.
+		probe := make([]int, len(key.Cols))
+		ptypes := make([]types.Type, len(key.Cols))
+		pdefs := parent.Columns()
+		for i, kc := range key.Cols {
+			for j, rc := range c.RefCols {
+				if rc == kc {
+					probe[i] = ords[j]
+				}
+			}
+			for _, d := range pdefs {
+				if d.Name == kc {
+					ptypes[i] = d.Type
+				}
+			}
+		}
+		for _, r := range recs {
+			for i := 0; i < int(r.NumRows()); i++ {
+				nulls := 0
+				for _, o := range ords {
+					if r.Column(o).IsNull(i) {
+						nulls++
+					}
+				}
+				if nulls > 0 {
+					if c.Match == 'f' && nulls < len(ords) {
+						return pgerr.New(codeForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", t.Name(), c.Name).
+							WithDetail("MATCH FULL does not allow mixing of null and nonnull key values.")
+					}
+					continue
+				}
+				kv := make([]types.Value, len(probe))
+				for k, o := range probe {
+					// The referencing and referenced types are the same,
+					// two integer or two string types (sql.fkComparable),
+					// which share their Value fields.
+					kv[k] = types.GetValue(r.Column(o), defs[o].Type, i)
+				}
+				m, err := ix.IndexLookup(key, storage.EqualRange(kv))
+				if err != nil {
+					return err
+				}
+				if len(m) == 0 {
+					return pgerr.New(codeForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", t.Name(), c.Name).
+						WithDetail("Key %s is not present in table \"%s\".", storage.KeyText(defs, ords, r, i, f), parent.Name())
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// lookupReferenced finds the table a FOREIGN KEY of t references, in t's
+// own catalog.
+func lookupReferenced(cat *Catalog, t storage.Table, name string) (storage.Table, error) {
+	var p storage.Table
+	var ok bool
+	if cat.IsTemp(t) {
+		p, ok = cat.LookupIn("pg_temp", name)
+	} else {
+		p, ok = cat.Txn.Lookup(name)
+	}
+	if !ok {
+		return nil, pgerr.New(pgerr.InternalError, "table %q referenced by a foreign key of %q is missing", name, t.Name())
+	}
+	return p, nil
+}
+
+// referencing lists the FOREIGN KEYs of other tables that reference one of
+// names, as "constraint c on table t" in creation order.
+type fkRef struct {
+	table string
+	con   storage.Constraint
+}
+
+func referencing(cat *Catalog, names map[string]bool) []fkRef {
+	var out []fkRef
+	for _, t := range cat.Txn.Tables() {
+		if names[t.Name()] {
+			continue
+		}
+		for _, c := range storage.ConstraintsOf(t) {
+			if c.Kind == storage.ConForeign && names[c.RefTable] {
+				out = append(out, fkRef{t.Name(), c})
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].con.ID < out[j].con.ID })
+	return out
+}
+
+// dropReferencing refuses to drop tables other tables' FOREIGN KEYs
+// reference (2BP01), or with CASCADE drops those constraints. It returns
+// the NOTICE lines of the constraints it dropped.
+func dropReferencing(ctx context.Context, cat *Catalog, names []string, cascade bool) ([]string, error) {
+	set := map[string]bool{}
+	for _, n := range names {
+		set[n] = true
+	}
+	refs := referencing(cat, set)
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	var lines []string
+	for _, r := range refs {
+		lines = append(lines, fmt.Sprintf("constraint %s on table %s depends on table %s", r.con.Name, r.table, r.con.RefTable))
+	}
+	if !cascade {
+		return nil, pgerr.New(codeDependentObjects, "cannot drop table %s because other objects depend on it", names[0]).
+			WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	var notices []string
+	drop := map[string]map[string]bool{}
+	for _, r := range refs {
+		if drop[r.table] == nil {
+			drop[r.table] = map[string]bool{}
+		}
+		drop[r.table][r.con.Name] = true
+		notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", r.con.Name, r.table))
+	}
+	for tname, gone := range drop {
+		tb, ok := cat.Txn.Lookup(tname)
+		if !ok {
+			continue
+		}
+		var keep []storage.Constraint
+		for _, c := range storage.ConstraintsOf(tb) {
+			if !gone[c.Name] {
+				keep = append(keep, c)
+			}
+		}
+		if err := cat.Txn.SetConstraints(ctx, tb, keep); err != nil {
+			return nil, err
+		}
+	}
+	return notices, nil
+}
+
+// truncateReferenced refuses to truncate a table another table's FOREIGN
+// KEY references unless that table is truncated too.
+func truncateReferenced(cat *Catalog, tables []storage.Table) error {
+	set := map[string]bool{}
+	for _, t := range tables {
+		if !cat.IsTemp(t) {
+			set[t.Name()] = true
+		}
+	}
+	for _, r := range referencing(cat, set) {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
+			WithDetail("Table \"%s\" references \"%s\".", r.table, r.con.RefTable).
+			WithHint("Truncate table \"%s\" at the same time, or use TRUNCATE ... CASCADE.", r.table)
+	}
+	return nil
+}
+
+// dropForeignKeys is DROP TABLE's check of the foreign keys referencing
+// the tables it drops (permanent ones: a temporary table's can only
+// reference itself).
+func dropForeignKeys(ctx context.Context, s Session, names []string, cascade bool) error {
+	lines, err := dropReferencing(ctx, s.Catalog(), names, cascade)
+	if err != nil || len(lines) == 0 {
+		return err
+	}
+	n := &pgerr.Error{Severity: "NOTICE", Code: "00000", Message: lines[0]}
+	if len(lines) > 1 {
+		n.Message = fmt.Sprintf("drop cascades to %d other objects", len(lines))
+		n.Detail = strings.Join(lines, "\n")
+	}
+	return s.Notice(n)
+}
+
+func sameCols(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, x := range a {
+		seen[x] = true
+	}
+	for _, x := range b {
+		if !seen[x] {
+			return false
+		}
+	}
+	return true
+}
+
+// concat makes one batch of recs (rows of a table with columns defs).
+func concat(defs []storage.ColumnDef, recs []arrow.Record) (arrow.Record, error) {
+	if len(recs) == 1 {
+		return recs[0], nil
+	}
+	cols := make([]arrow.Array, len(defs))
+	fields := make([]arrow.Field, len(defs))
+	var total int64
+	for _, r := range recs {
+		total += r.NumRows()
+	}
+	for c, d := range defs {
+		fields[c] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: true}
+		parts := make([]arrow.Array, len(recs))
+		for i, r := range recs {
+			parts[i] = r.Column(c)
+		}
+		a, err := array.Concatenate(parts, memory.DefaultAllocator)
+		if err != nil {
+			return nil, pgerr.Wrap(err, pgerr.InternalError, "concatenating rows: %v", err)
+		}
+		cols[c] = a
+	}
+	return array.NewRecord(arrow.NewSchema(fields, nil), cols, total), nil
+}

@@ -1,0 +1,201 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/storage"
+)
+
+// CREATE INDEX, DROP INDEX, REINDEX and ALTER INDEX ... RENAME, as
+// PostgreSQL's src/backend/commands/indexcmds.c: an index lives in the
+// catalog of its table (a temporary table's in the session's).
+
+// lookupIndex finds an index by name, a temporary table's first.
+func (c *Catalog) lookupIndex(name string) (*storage.Txn, storage.Table, storage.IndexDef, bool) {
+	if t := c.temp(); t != nil {
+		if tb, d, ok := t.LookupIndex(name); ok {
+			return t, tb, d, true
+		}
+	}
+	tb, d, ok := c.Txn.LookupIndex(name)
+	return c.Txn, tb, d, ok
+}
+
+// relationExists reports whether name is a table, view or index.
+func (c *Catalog) relationExists(name string) bool {
+	if _, ok := c.Lookup(name); ok {
+		return true
+	}
+	if _, ok := c.LookupView(name); ok {
+		return true
+	}
+	_, _, _, ok := c.lookupIndex(name)
+	return ok
+}
+
+// namedataLen is PostgreSQL's NAMEDATALEN: names have at most 63 bytes.
+const namedataLen = 64
+
+// ChooseRelationName is PostgreSQL's ChooseRelationName: name1_name2_label
+// (name2 may be ""), the longer of name1 and name2 shortened to fit 63
+// bytes, with label numbered label1, label2, ... until no relation has
+// the name.
+func (c *Catalog) ChooseRelationName(name1, name2, label string) string {
+	mod := label
+	for pass := 1; ; pass++ {
+		name := makeObjectName(name1, name2, mod)
+		if !c.relationExists(name) {
+			return name
+		}
+		mod = label + strconv.Itoa(pass)
+	}
+}
+
+// makeObjectName is PostgreSQL's makeObjectName.
+func makeObjectName(name1, name2, label string) string {
+	overhead := 0
+	n1, n2 := len(name1), len(name2)
+	if name2 != "" {
+		overhead++
+	}
+	if label != "" {
+		overhead += len(label) + 1
+	}
+	avail := namedataLen - 1 - overhead
+	for n1+n2 > avail {
+		if n1 > n2 {
+			n1--
+		} else {
+			n2--
+		}
+	}
+	out := clipUTF8(name1, n1)
+	if name2 != "" {
+		out += "_" + clipUTF8(name2, n2)
+	}
+	if label != "" {
+		out += "_" + label
+	}
+	return out
+}
+
+// clipUTF8 is s cut to at most n bytes at a character boundary (pg_mbcliplen).
+func clipUTF8(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// indexNameAddition is PostgreSQL's ChooseIndexNameAddition: the column
+// names joined by "_", stopping once the result is NAMEDATALEN long.
+func indexNameAddition(cols []string) string {
+	var b strings.Builder
+	for _, c := range cols {
+		if b.Len() > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteString(clipUTF8(c, namedataLen-1))
+		if b.Len() >= namedataLen {
+			break
+		}
+	}
+	return b.String()
+}
+
+func createIndex(ctx context.Context, s Session, st *sql.CreateIndex) (string, error) {
+	const tag = "CREATE INDEX"
+	c := s.Catalog()
+	name := st.Name
+	if name == "" {
+		name = c.ChooseRelationName(st.Table.Name(), indexNameAddition(st.Cols), "idx")
+	} else if st.IfNotExists && c.relationExists(name) {
+		return tag, s.Notice(notice(pgerr.DuplicateTable, "relation \"%s\" already exists, skipping", name))
+	}
+	_, err := c.txnOf(st.Table).CreateIndex(ctx, st.Table, storage.IndexDef{Name: name, Cols: st.Cols, Unique: st.Unique, Method: st.Method})
+	return tag, err
+}
+
+func dropIndex(ctx context.Context, s Session, st *sql.DropIndex) (string, error) {
+	const tag = "DROP INDEX"
+	c := s.Catalog()
+	for _, name := range st.Names {
+		txn, tb, d, ok := c.lookupIndex(name)
+		if !ok {
+			if _, isTable := c.Lookup(name); isTable {
+				return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not an index", name).WithHint("Use DROP TABLE to remove a table.")
+			}
+			if _, isView := c.LookupView(name); isView {
+				return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not an index", name).WithHint("Use DROP VIEW to remove a view.")
+			}
+			if st.IfExists {
+				if err := s.Notice(notice("00000", "index \"%s\" does not exist, skipping", name)); err != nil {
+					return "", err
+				}
+				continue
+			}
+			return "", pgerr.New(pgerr.UndefinedObject, "index \"%s\" does not exist", name)
+		}
+		if d.Constraint {
+			return "", pgerr.New("2BP01", "cannot drop index %s because constraint %s on table %s requires it", name, name, tb.Name()).
+				WithHint("You can drop constraint %s on table %s instead.", name, tb.Name())
+		}
+		if err := txn.DropIndex(ctx, name); err != nil {
+			return "", err
+		}
+	}
+	return tag, nil
+}
+
+func reindex(s Session, st *sql.Reindex) (string, error) {
+	c := s.Catalog()
+	tb := st.Table
+	if tb == nil {
+		_, t, _, ok := c.lookupIndex(st.Index)
+		if !ok {
+			if _, isTable := c.Lookup(st.Index); isTable {
+				return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not an index", st.Index)
+			}
+			return "", pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", st.Index)
+		}
+		tb = t
+	}
+	c.txnOf(tb).Reindex(tb)
+	return "REINDEX", nil
+}
+
+func alterIndexRename(ctx context.Context, s Session, st *sql.AlterIndexRename) (string, error) {
+	const tag = "ALTER INDEX"
+	c := s.Catalog()
+	txn, _, d, ok := c.lookupIndex(st.Name)
+	if !ok {
+		if _, isTable := c.Lookup(st.Name); isTable {
+			return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER INDEX of table \"%s\" is not supported; use ALTER TABLE", st.Name)
+		}
+		if st.IfExists {
+			return tag, s.Notice(notice("00000", "relation \"%s\" does not exist, skipping", st.Name))
+		}
+		return "", pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", st.Name)
+	}
+	if d.Constraint {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "renaming the index of constraint \"%s\" is not supported", st.Name)
+	}
+	if st.To != st.Name && c.relationExists(st.To) {
+		return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", st.To)
+	}
+	return tag, txn.RenameIndex(ctx, st.Name, st.To)
+}
+
+// notice is a NOTICE with SQLSTATE code.
+func notice(code, format string, args ...any) *pgerr.Error {
+	return &pgerr.Error{Severity: "NOTICE", Code: code, Message: fmt.Sprintf(format, args...)}
+}

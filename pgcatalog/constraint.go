@@ -1,0 +1,319 @@
+package pgcatalog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// pg_constraint and pg_get_constraintdef over the tables' constraints
+// (storage/constraint.go), and the information_schema views built on them.
+
+// ConstraintOID is a constraint's OID: its storage id moved past every
+// table, view and index OID (those are FirstUserOID + 2*id, + 1 for views).
+func ConstraintOID(c storage.Constraint) uint32 { return 3_000_000_000 + uint32(c.ID) }
+
+// tableConstraint is one constraint with its table.
+type tableConstraint struct {
+	rel   Relation
+	table storage.Table
+	con   storage.Constraint
+}
+
+// constraints lists the constraints of the temporary and user tables, in
+// OID order.
+func (s *Snapshot) constraints() []tableConstraint {
+	var tables []storage.Table
+	temps, _ := s.TempTables()
+	tables = append(tables, temps...)
+	tables = append(tables, s.cat.Tables()...)
+	var out []tableConstraint
+	for _, t := range tables {
+		cons := storage.ConstraintsOf(t)
+		if len(cons) == 0 {
+			continue
+		}
+		rel, ok := s.RelationByOID(RelationOID(t))
+		if !ok {
+			continue
+		}
+		for _, c := range cons {
+			out = append(out, tableConstraint{rel, t, c})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].con.ID < out[j].con.ID })
+	return out
+}
+
+// attnums is an int2[] of the columns' numbers in cols.
+func attnums(cols []storage.ColumnDef, names []string) string {
+	var parts []string
+	for _, n := range names {
+		for i, c := range cols {
+			if c.Name == n {
+				parts = append(parts, fmt.Sprint(i+1))
+			}
+		}
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+func pgConstraintRows(s *Snapshot) []pgConstraintRow {
+	var out []pgConstraintRow
+	for _, tc := range s.constraints() {
+		c := tc.con
+		r := pgConstraintRow{Oid: OID(ConstraintOID(c)), Conname: Name(c.Name), Connamespace: OID(tc.rel.Namespace),
+			Contype: Char(c.Kind), Condeferrable: c.Deferrable, Condeferred: c.Deferred, Convalidated: true,
+			Conrelid: OID(tc.rel.OID), Conislocal: true, Connoinherit: c.NoInherit,
+			Conkey: attnums(tc.rel.Columns, c.Cols), Confupdtype: ' ', Confdeltype: ' ', Confmatchtype: ' '}
+		switch c.Kind {
+		case storage.ConPrimary, storage.ConUnique:
+			r.Conindid = OID(storage.IndexDef{ID: c.ID}.ObjectID())
+		case storage.ConCheck:
+			r.Conbin = c.Check
+		case storage.ConForeign:
+			if p, ok := s.referenced(tc); ok {
+				r.Confrelid = OID(p.OID)
+				r.Confkey = attnums(p.Columns, c.RefCols)
+				if idx, ok := s.referencedIndex(tc); ok {
+					r.Conindid = OID(idx.ObjectID())
+				}
+			}
+			r.Confupdtype, r.Confdeltype, r.Confmatchtype = Char(c.OnUpdate), Char(c.OnDelete), Char(c.Match)
+			eq := make([]string, len(c.Cols))
+			for i := range eq {
+				eq[i] = "96" // int4eq: joind keeps no operator OIDs
+			}
+			r.Conpfeqop, r.Conppeqop, r.Conffeqop = "{"+strings.Join(eq, ",")+"}", "{"+strings.Join(eq, ",")+"}", "{"+strings.Join(eq, ",")+"}"
+		}
+		if c.Kind == storage.ConCheck {
+			r.Conkey = attnums(tc.rel.Columns, c.Cols)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// referenced is the relation a foreign key references (in its table's schema).
+func (s *Snapshot) referenced(tc tableConstraint) (Relation, bool) {
+	return s.RelationByName(tc.rel.Schema, tc.con.RefTable)
+}
+
+// referencedIndex is the unique index on the referenced columns.
+func (s *Snapshot) referencedIndex(tc tableConstraint) (storage.IndexDef, bool) {
+	for _, x := range s.constraints() {
+		if x.rel.Schema != tc.rel.Schema || x.rel.Name != tc.con.RefTable {
+			continue
+		}
+		for _, d := range storage.IndexesOf(x.table) {
+			if d.Unique && sameNames(d.Cols, tc.con.RefCols) {
+				return d, true
+			}
+		}
+		break
+	}
+	return storage.IndexDef{}, false
+}
+
+func sameNames(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// ConstraintDef is pg_get_constraintdef's text for the constraint of that
+// OID ("" if there is none); pretty drops the outermost parentheses of a
+// CHECK expression as PostgreSQL's pretty mode does.
+func (s *Snapshot) ConstraintDef(oid uint32, pretty bool) (string, bool) {
+	for _, tc := range s.constraints() {
+		if ConstraintOID(tc.con) == oid {
+			return constraintDef(tc.con, pretty), true
+		}
+	}
+	return "", false
+}
+
+func identList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = QuoteIdentifier(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+func constraintDef(c storage.Constraint, pretty bool) string {
+	var b strings.Builder
+	switch c.Kind {
+	case storage.ConPrimary:
+		fmt.Fprintf(&b, "PRIMARY KEY (%s)", identList(c.Cols))
+	case storage.ConUnique:
+		fmt.Fprintf(&b, "UNIQUE (%s)", identList(c.Cols))
+	case storage.ConCheck:
+		e := CheckExprText(c.Check)
+		if pretty {
+			e = strings.TrimSuffix(strings.TrimPrefix(e, "("), ")")
+		}
+		fmt.Fprintf(&b, "CHECK (%s)", e)
+		if c.NoInherit {
+			b.WriteString(" NO INHERIT")
+		}
+	case storage.ConForeign:
+		fmt.Fprintf(&b, "FOREIGN KEY (%s) REFERENCES %s(%s)", identList(c.Cols), QuoteIdentifier(c.RefTable), identList(c.RefCols))
+		if c.Match == 'f' {
+			b.WriteString(" MATCH FULL")
+		}
+		action := map[byte]string{storage.FKRestrict: "RESTRICT", storage.FKCascade: "CASCADE", storage.FKSetNull: "SET NULL", storage.FKSetDefault: "SET DEFAULT"}
+		if a, ok := action[c.OnUpdate]; ok {
+			b.WriteString(" ON UPDATE " + a)
+		}
+		if a, ok := action[c.OnDelete]; ok {
+			b.WriteString(" ON DELETE " + a)
+		}
+		if c.Deferrable {
+			b.WriteString(" DEFERRABLE")
+		}
+		if c.Deferred {
+			b.WriteString(" INITIALLY DEFERRED")
+		}
+	}
+	return b.String()
+}
+
+// CheckExprText renders a stored CHECK expression as PostgreSQL's
+// ruleutils does in its non-pretty mode: each operator, boolean and NULL
+// test parenthesized, string constants with their type. Expressions it
+// has no rule for keep their stored text, parenthesized.
+func CheckExprText(text string) string {
+	tree, err := pg_query.Parse("SELECT " + text)
+	if err != nil || len(tree.Stmts) != 1 {
+		return "(" + text + ")"
+	}
+	n := tree.Stmts[0].Stmt.GetSelectStmt().GetTargetList()[0].GetResTarget().GetVal()
+	if out, ok := ruleExpr(n); ok {
+		if !strings.HasPrefix(out, "(") {
+			return "(" + out + ")"
+		}
+		return out
+	}
+	return "(" + text + ")"
+}
+
+func ruleExpr(n *pg_query.Node) (string, bool) {
+	switch x := n.GetNode().(type) {
+	case *pg_query.Node_ColumnRef:
+		var parts []string
+		for _, f := range x.ColumnRef.Fields {
+			parts = append(parts, QuoteIdentifier(f.GetString_().GetSval()))
+		}
+		return strings.Join(parts, "."), true
+	case *pg_query.Node_AConst:
+		c := x.AConst
+		switch {
+		case c.Isnull:
+			return "NULL", true
+		case c.GetIval() != nil:
+			return fmt.Sprint(c.GetIval().Ival), true
+		case c.GetSval() != nil:
+			return "'" + strings.ReplaceAll(c.GetSval().Sval, "'", "''") + "'::text", true
+		case c.GetBoolval() != nil:
+			if c.GetBoolval().Boolval {
+				return "true", true
+			}
+			return "false", true
+		}
+	case *pg_query.Node_AExpr:
+		e := x.AExpr
+		if e.Kind != pg_query.A_Expr_Kind_AEXPR_OP || len(e.Name) != 1 {
+			return "", false
+		}
+		op := e.Name[0].GetString_().GetSval()
+		r, ok := ruleExpr(e.Rexpr)
+		if !ok {
+			return "", false
+		}
+		if e.Lexpr == nil {
+			return "(" + op + " " + r + ")", true
+		}
+		l, ok := ruleExpr(e.Lexpr)
+		if !ok {
+			return "", false
+		}
+		return "(" + l + " " + op + " " + r + ")", true
+	case *pg_query.Node_BoolExpr:
+		var parts []string
+		for _, a := range x.BoolExpr.Args {
+			s, ok := ruleExpr(a)
+			if !ok {
+				return "", false
+			}
+			parts = append(parts, s)
+		}
+		switch x.BoolExpr.Boolop {
+		case pg_query.BoolExprType_AND_EXPR:
+			return "(" + strings.Join(parts, " AND ") + ")", true
+		case pg_query.BoolExprType_OR_EXPR:
+			return "(" + strings.Join(parts, " OR ") + ")", true
+		case pg_query.BoolExprType_NOT_EXPR:
+			return "(NOT " + parts[0] + ")", true
+		}
+	case *pg_query.Node_NullTest:
+		a, ok := ruleExpr(x.NullTest.Arg)
+		if !ok {
+			return "", false
+		}
+		if x.NullTest.Nulltesttype == pg_query.NullTestType_IS_NULL {
+			return "(" + a + " IS NULL)", true
+		}
+		return "(" + a + " IS NOT NULL)", true
+	}
+	return "", false
+}
+
+func init() {
+	f := &Func{Names: []string{"pg_get_constraintdef"}, MinArgs: 1, MaxArgs: 2, Args: []types.Type{oid, boolT}, Result: text,
+		Eval: func(s *Snapshot, v []types.Value) types.Value {
+			pretty := len(v) > 1 && v[1].I != 0
+			if d, ok := s.ConstraintDef(uint32(v[0].I), pretty); ok {
+				return types.TextValue(d)
+			}
+			return types.NullValue
+		}}
+	// Before the NULL-answering placeholder of funcs.go.
+	funcByName["pg_get_constraintdef"] = append([]*Func{f}, funcByName["pg_get_constraintdef"]...)
+	// psql's \d "Referenced by:" query reads
+	// `confrelid IN (SELECT pg_partition_ancestors(oid) UNION ALL ...)`.
+	// joind has no partitioned tables, so a relation's only ancestor is
+	// itself: the one row this scalar gives in a select list.
+	a := &Func{Names: []string{"pg_partition_ancestors"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: oid,
+		Eval: func(_ *Snapshot, v []types.Value) types.Value { return v[0] }}
+	funcByName["pg_partition_ancestors"] = append(funcByName["pg_partition_ancestors"], a)
+}
+
+// constraintFlags are pg_class.relchecks (the table's CHECK constraints)
+// and relhastriggers (PostgreSQL's foreign keys are triggers on the
+// referencing and the referenced table).
+func (s *Snapshot) constraintFlags(r Relation) (checks int16, triggers bool) {
+	if r.Kind != 'r' || r.OID < FirstUserOID {
+		return 0, false
+	}
+	for _, tc := range s.constraints() {
+		switch {
+		case tc.rel.OID == r.OID && tc.con.Kind == storage.ConCheck:
+			checks++
+		case tc.con.Kind == storage.ConForeign && (tc.rel.OID == r.OID || tc.con.RefTable == r.Name && tc.rel.Schema == r.Schema):
+			triggers = true
+		}
+	}
+	return checks, triggers
+}

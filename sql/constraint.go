@@ -1,0 +1,526 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// Table constraints of CREATE TABLE (and ALTER TABLE ADD CONSTRAINT):
+// PRIMARY KEY, UNIQUE, CHECK and FOREIGN KEY, bound to storage.Constraint
+// with PostgreSQL's generated names. Enforcement is commands'.
+
+const (
+	codeInvalidTableDefinition = "42P16"
+	codeInvalidForeignKey      = "42830"
+	codeDuplicateObject        = "42710"
+)
+
+// conSpec is one constraint as written, before names are chosen.
+type conSpec struct {
+	c    *pg_query.Constraint
+	col  string // the column of a column constraint ("" for a table constraint)
+	kind byte
+	cols []string
+}
+
+// collectConstraint records a column or table constraint of CREATE TABLE;
+// false if it is not one this file binds.
+func collectConstraint(specs []conSpec, c *pg_query.Constraint, col string) ([]conSpec, bool) {
+	var kind byte
+	switch c.Contype {
+	case pg_query.ConstrType_CONSTR_PRIMARY:
+		kind = storage.ConPrimary
+	case pg_query.ConstrType_CONSTR_UNIQUE:
+		kind = storage.ConUnique
+	case pg_query.ConstrType_CONSTR_CHECK:
+		kind = storage.ConCheck
+	case pg_query.ConstrType_CONSTR_FOREIGN:
+		kind = storage.ConForeign
+	default:
+		return specs, false
+	}
+	return append(specs, conSpec{c: c, col: col, kind: kind}), true
+}
+
+func nodeStrings(ns []*pg_query.Node) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = n.GetString_().GetSval()
+	}
+	return out
+}
+
+// bindConstraints binds the constraints of a new (or altered) table named
+// name with columns cols; existing are the table's constraints already
+// there (ALTER TABLE). It sets NOT NULL on primary-key columns.
+func (b *binder) bindConstraints(name string, cols []storage.ColumnDef, specs []conSpec, existing []storage.Constraint) ([]storage.Constraint, error) {
+	colIdx := func(n string) int {
+		for i, c := range cols {
+			if c.Name == n {
+				return i
+			}
+		}
+		return -1
+	}
+	type keyed struct {
+		storage.Constraint
+		spec *conSpec
+	}
+	var keys []keyed // PRIMARY KEY first, then UNIQUE, as PostgreSQL orders its indexes
+	var others []keyed
+	hasPK := false
+	for _, c := range existing {
+		if c.Kind == storage.ConPrimary {
+			hasPK = true
+		}
+	}
+	for i := range specs {
+		sp := &specs[i]
+		c := sp.c
+		if c.NullsNotDistinct {
+			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "UNIQUE NULLS NOT DISTINCT is not supported"), c.Location)
+		}
+		if len(c.Including) > 0 || len(c.Options) > 0 || c.Indexspace != "" || c.Indexname != "" {
+			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "index options of a constraint are not supported"), c.Location)
+		}
+		if c.Deferrable && sp.kind != storage.ConForeign {
+			if sp.kind == storage.ConCheck {
+				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "CHECK constraints cannot be marked DEFERRABLE"), c.Location)
+			}
+			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "DEFERRABLE unique constraints are not supported"), c.Location)
+		}
+		con := storage.Constraint{Name: c.Conname, Kind: sp.kind, Deferrable: c.Deferrable, Deferred: c.Initdeferred, NoInherit: c.IsNoInherit}
+		switch sp.kind {
+		case storage.ConPrimary, storage.ConUnique:
+			ks := nodeStrings(c.Keys)
+			if sp.col != "" {
+				ks = []string{sp.col}
+			}
+			seen := map[string]bool{}
+			for _, k := range ks {
+				if colIdx(k) < 0 {
+					return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" named in key does not exist", k), c.Location)
+				}
+				if seen[k] {
+					return nil, b.errAt(pgerr.New(pgerr.DuplicateColumn, "column \"%s\" appears twice in primary key constraint", k), c.Location)
+				}
+				seen[k] = true
+			}
+			con.Cols = ks
+			if sp.kind == storage.ConPrimary {
+				if hasPK {
+					return nil, b.errAt(pgerr.New(codeInvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", name), c.Location)
+				}
+				hasPK = true
+				for _, k := range ks {
+					cols[colIdx(k)].NotNull = true
+				}
+			}
+			// A key on the same columns as an earlier one is the same
+			// index (PostgreSQL's transformIndexConstraints).
+			merged := false
+			for j := range keys {
+				if equalStrings(keys[j].Cols, con.Cols) {
+					if keys[j].Name == "" {
+						keys[j].Name = con.Name
+					}
+					if con.Kind == storage.ConPrimary {
+						keys[j].Kind = storage.ConPrimary
+					}
+					merged = true
+				}
+			}
+			if merged {
+				continue
+			}
+			if con.Kind == storage.ConPrimary {
+				keys = append([]keyed{{con, sp}}, keys...)
+			} else {
+				keys = append(keys, keyed{con, sp})
+			}
+		case storage.ConCheck:
+			text, used, err := b.checkConstraintExpr(name, cols, c.RawExpr)
+			if err != nil {
+				return nil, err
+			}
+			con.Check, con.Cols = text, used
+			others = append(others, keyed{con, sp})
+		case storage.ConForeign:
+			if err := b.bindForeignKey(name, cols, sp, &con, func() []storage.Constraint {
+				var out []storage.Constraint
+				for _, k := range keys {
+					out = append(out, k.Constraint)
+				}
+				return append(out, existing...)
+			}); err != nil {
+				return nil, err
+			}
+			others = append(others, keyed{con, sp})
+		}
+	}
+	// Names: the explicit ones first are taken, then generated ones avoid
+	// every name in use (PostgreSQL's ChooseConstraintName and, for the
+	// indexes of keys, ChooseRelationName).
+	used := b.usedConstraintNames()
+	for _, c := range existing {
+		used[c.Name] = true
+	}
+	all := append(keys, others...)
+	for _, k := range all {
+		if k.Name == "" {
+			continue
+		}
+		if used[k.Name] {
+			if k.Kind == storage.ConPrimary || k.Kind == storage.ConUnique {
+				return nil, pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", k.Name)
+			}
+			return nil, pgerr.New(codeDuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", k.Name, name)
+		}
+		used[k.Name] = true
+	}
+	out := make([]storage.Constraint, 0, len(all))
+	for _, k := range all {
+		if k.Name == "" {
+			var label, name2 string
+			switch k.Kind {
+			case storage.ConPrimary:
+				label = "pkey"
+			case storage.ConUnique:
+				label, name2 = "key", joinAddition(k.Cols)
+			case storage.ConCheck:
+				label = "check"
+				if len(k.Cols) == 1 {
+					name2 = k.Cols[0]
+				}
+			case storage.ConForeign:
+				label, name2 = "fkey", joinAddition(k.Cols)
+			}
+			k.Name = chooseName(name, name2, label, used)
+			used[k.Name] = true
+		}
+		out = append(out, k.Constraint)
+	}
+	return out, nil
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// joinAddition is PostgreSQL's ChooseIndexNameAddition: the column names
+// joined by "_", stopping before the name would exceed NAMEDATALEN.
+func joinAddition(cols []string) string {
+	var sb strings.Builder
+	for _, c := range cols {
+		if sb.Len() > 0 {
+			sb.WriteByte('_')
+		}
+		sb.WriteString(c)
+		if sb.Len() >= 63 {
+			break
+		}
+	}
+	return clip(sb.String(), 63)
+}
+
+// clip cuts s to at most n bytes at a character boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// makeObjectName is PostgreSQL's: name1_name2_label within 63 bytes,
+// shortening the longer of name1 and name2 first.
+func makeObjectName(name1, name2, label string) string {
+	overhead := 0
+	if label != "" {
+		overhead += len(label) + 1
+	}
+	if name2 != "" {
+		overhead += 1
+	}
+	avail := 63 - overhead
+	n1, n2 := len(name1), len(name2)
+	for n1+n2 > avail {
+		if n1 > n2 {
+			n1--
+		} else {
+			n2--
+		}
+	}
+	s := clip(name1, n1)
+	if name2 != "" {
+		s += "_" + clip(name2, n2)
+	}
+	if label != "" {
+		s += "_" + label
+	}
+	return s
+}
+
+func chooseName(name1, name2, label string, used map[string]bool) string {
+	n := makeObjectName(name1, name2, label)
+	for pass := 1; used[n]; pass++ {
+		n = makeObjectName(name1, name2, fmt.Sprintf("%s%d", label, pass))
+	}
+	return n
+}
+
+// usedConstraintNames are the names a generated constraint name must
+// avoid: every relation and every constraint of the schema.
+func (b *binder) usedConstraintNames() map[string]bool {
+	used := map[string]bool{}
+	for _, t := range b.cat.Tables() {
+		used[t.Name()] = true
+		for _, c := range storage.ConstraintsOf(t) {
+			used[c.Name] = true
+		}
+	}
+	for _, v := range b.cat.Views() {
+		used[v.Name] = true
+	}
+	return used
+}
+
+// tableScope is a scope over a table's columns (one new row of it), for
+// CHECK expressions; scan reads the rows.
+func (b *binder) tableScope(name string, cols []storage.ColumnDef, t storage.Table, kind string) (*scope, *plan.Scan) {
+	scan := &plan.Scan{Table: t, Alias: name}
+	it := &nsItem{name: name, relVisible: true, colsVisible: true, stored: true}
+	for i, d := range cols {
+		c := plan.Column{ID: b.ids.Next(), Name: d.Name, Table: name, Type: d.Type, NotNull: d.NotNull, AttNum: int16(i + 1)}
+		b.colOrigin[c.ID] = c
+		scan.Cols = append(scan.Cols, c)
+		scan.Ordinals = append(scan.Ordinals, i)
+		it.cols = append(it.cols, nsColumn{name: d.Name, table: name, notNull: d.NotNull, expr: &plan.ColRef{ID: c.ID, T: c.Type, Name: d.Name}})
+		b.colTable[c.ID], b.colName[c.ID] = name, d.Name
+	}
+	return &scope{items: []*nsItem{it}, exprKind: kind}, scan
+}
+
+// checkConstraintExpr validates a CHECK expression over the table's columns
+// and returns its stored text and the columns it reads, in table order.
+func (b *binder) checkConstraintExpr(name string, cols []storage.ColumnDef, n *pg_query.Node) (string, []string, error) {
+	s, scan := b.tableScope(name, cols, nil, "check constraints")
+	b.storedLits, b.lazyCasts = map[int32]string{}, true
+	defer func() { b.storedLits, b.lazyCasts = nil, false }()
+	e, err := b.bindExpr(s, n)
+	if err != nil {
+		return "", nil, err
+	}
+	if e.Type().ID == types.Unknown {
+		if e, err = b.coerceAssign(e, types.BoolType, "", nodeLocation(n)); err != nil {
+			return "", nil, err
+		}
+	}
+	if e.Type().ID != types.Bool {
+		return "", nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument of CHECK must be type boolean, not type %s", typeName(e.Type())), nodeLocation(n))
+	}
+	refs := map[plan.ColumnID]bool{}
+	plan.Walk(e, func(x plan.Expr) bool {
+		if cr, ok := x.(*plan.ColRef); ok {
+			refs[cr.ID] = true
+		}
+		return true
+	})
+	var used []string
+	for _, c := range scan.Cols {
+		if refs[c.ID] {
+			used = append(used, c.Name)
+		}
+	}
+	rewriteStoredLiterals(n.ProtoReflect(), b.storedLits)
+	text, err := deparseExpr(n)
+	return text, used, err
+}
+
+// bindForeignKey resolves a FOREIGN KEY's referenced table and columns.
+// keys lists the new table's key constraints (a self-reference may use them).
+func (b *binder) bindForeignKey(name string, cols []storage.ColumnDef, sp *conSpec, con *storage.Constraint, keys func() []storage.Constraint) error {
+	c := sp.c
+	fk := nodeStrings(c.FkAttrs)
+	if sp.col != "" {
+		fk = []string{sp.col}
+	}
+	ref := c.Pktable.Relname
+	var refCols []storage.ColumnDef
+	var refCons []storage.Constraint
+	if ref == name && (c.Pktable.Schemaname == "" || c.Pktable.Schemaname == "public") {
+		refCols, refCons = cols, keys()
+	} else {
+		t, err := b.lookupTable(c.Pktable)
+		if err != nil {
+			return err
+		}
+		if tc, ok := b.cat.(TempCatalog); ok && tc.IsTemp(t) {
+			return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "foreign keys referencing temporary tables are not supported"), c.Location)
+		}
+		ref, refCols, refCons = t.Name(), t.Columns(), storage.ConstraintsOf(t)
+	}
+	pk := nodeStrings(c.PkAttrs)
+	if len(pk) == 0 {
+		for _, k := range refCons {
+			if k.Kind == storage.ConPrimary {
+				pk = k.Cols
+			}
+		}
+		if len(pk) == 0 {
+			return pgerr.New(codeInvalidForeignKey, "there is no primary key for referenced table \"%s\"", ref)
+		}
+	}
+	for _, f := range fk {
+		found := false
+		for _, d := range cols {
+			found = found || d.Name == f
+		}
+		if !found {
+			return pgerr.New(pgerr.UndefinedColumn, "column \"%s\" referenced in foreign key constraint does not exist", f)
+		}
+	}
+	for _, p := range pk {
+		found := false
+		for _, d := range refCols {
+			found = found || d.Name == p
+		}
+		if !found {
+			return pgerr.New(pgerr.UndefinedColumn, "column \"%s\" referenced in foreign key constraint does not exist", p)
+		}
+	}
+	if len(fk) != len(pk) {
+		return pgerr.New(codeInvalidForeignKey, "number of referencing and referenced columns for foreign key disagree")
+	}
+	matched := false
+	for _, k := range refCons {
+		if (k.Kind == storage.ConPrimary || k.Kind == storage.ConUnique) && sameSet(k.Cols, pk) {
+			matched = true
+		}
+	}
+	if !matched {
+		return pgerr.New(codeInvalidForeignKey, "there is no unique constraint matching given keys for referenced table \"%s\"", ref)
+	}
+	for i := range fk {
+		ft, pt := colType(cols, fk[i]), colType(refCols, pk[i])
+		if !fkComparable(ft, pt) {
+			return pgerr.New(pgerr.FeatureNotSupported, "foreign key columns \"%s\" and \"%s\" of types %s and %s are not supported", fk[i], pk[i], typeName(ft), typeName(pt))
+		}
+	}
+	con.Cols, con.RefTable, con.RefCols = fk, ref, pk
+	con.Match = 's'
+	switch c.FkMatchtype {
+	case "f":
+		con.Match = 'f'
+	case "p":
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "MATCH PARTIAL not yet implemented"), c.Location)
+	}
+	action := func(s string) byte {
+		if s == "" {
+			return storage.FKNoAction
+		}
+		return s[0]
+	}
+	con.OnDelete, con.OnUpdate = action(c.FkDelAction), action(c.FkUpdAction)
+	if len(c.FkDelSetCols) > 0 {
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ON DELETE SET NULL/DEFAULT with a column list is not supported"), c.Location)
+	}
+	return nil
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		found := false
+		for _, y := range b {
+			found = found || x == y
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func colType(cols []storage.ColumnDef, name string) types.Type {
+	for _, c := range cols {
+		if c.Name == name {
+			return c.Type
+		}
+	}
+	return types.Type{}
+}
+
+// fkComparable: the key types whose values storage.KeySet compares across
+// the two tables (the same type, or two integer types).
+func fkComparable(a, b types.Type) bool {
+	isInt := func(t types.Type) bool { return t.ID == types.Int2 || t.ID == types.Int4 || t.ID == types.Int8 }
+	isText := func(t types.Type) bool { return t.ID == types.Text || t.ID == types.Varchar }
+	return a.ID == b.ID || (isInt(a) && isInt(b)) || (isText(a) && isText(b))
+}
+
+// rowsTable is a table's new rows as a table of their own, which a CHECK
+// query scans.
+type rowsTable struct {
+	storage.Table
+	recs []arrow.Record
+}
+
+func (r rowsTable) Snapshot() []arrow.Record { return r.recs }
+func (r rowsTable) Stats() storage.Stats {
+	var n int64
+	for _, x := range r.recs {
+		n += x.NumRows()
+	}
+	return storage.Stats{Rows: n}
+}
+
+// CheckQuery is the query that evaluates t's CHECK constraints checks over
+// recs (rows of t): one boolean column per constraint, false where a row
+// violates it (NULL passes, as in PostgreSQL).
+func CheckQuery(t storage.Table, checks []storage.Constraint, recs []arrow.Record, cat storage.Catalog, opts *BindOptions) (*Query, error) {
+	if opts == nil {
+		opts = &BindOptions{}
+	}
+	b := newBinder("", cat, opts)
+	s, scan := b.tableScope(t.Name(), t.Columns(), rowsTable{t, recs}, "check constraints")
+	p := &plan.Project{Input: scan}
+	var names []string
+	for _, c := range checks {
+		text := "(" + c.Check + ") IS NOT FALSE"
+		tree, err := pg_query.Parse("SELECT " + text)
+		if err != nil {
+			return nil, pgerr.Wrap(err, pgerr.InternalError, "invalid stored check constraint \"%s\": %v", c.Name, err)
+		}
+		b.query = "SELECT " + text
+		e, err := b.bindExpr(s, tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val)
+		if err != nil {
+			return nil, withoutPosition(err)
+		}
+		p.Exprs = append(p.Exprs, e)
+		p.Cols = append(p.Cols, plan.Column{ID: b.ids.Next(), Name: c.Name, Type: types.BoolType})
+		names = append(names, c.Name)
+	}
+	return &Query{Plan: p, IDs: b.ids, Names: names}, nil
+}

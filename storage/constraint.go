@@ -1,0 +1,268 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/types"
+)
+
+// Table constraints: PRIMARY KEY, UNIQUE, CHECK and FOREIGN KEY, kept in
+// the table's metadata (one manifest field, "constraints") and changed in
+// a transaction like any other write. NOT NULL stays a column property
+// (ColumnDef.NotNull), as in PostgreSQL 15's attnotnull.
+//
+// A PRIMARY KEY or UNIQUE constraint is backed by a unique index of its
+// name (constraintIndexes, indexdef.go): Append checks the rows it adds
+// against the rows the transaction sees, and the committer re-checks them
+// against rows committed since by others (validateUnique), so two
+// transactions inserting the same key cannot both commit: the later one
+// fails with 23505.
+
+// Constraint kinds, as pg_constraint.contype spells them.
+const (
+	ConPrimary = 'p'
+	ConUnique  = 'u'
+	ConCheck   = 'c'
+	ConForeign = 'f'
+)
+
+// Foreign-key actions, as pg_constraint.confupdtype / confdeltype spell them.
+const (
+	FKNoAction   = 'a'
+	FKRestrict   = 'r'
+	FKCascade    = 'c'
+	FKSetNull    = 'n'
+	FKSetDefault = 'd'
+)
+
+// Constraint is one table constraint.
+type Constraint struct {
+	Name string `json:"name"`
+	Kind byte   `json:"kind"`
+	// Cols are the constrained columns by name, in key order (conkey); for
+	// CHECK, the columns the expression reads, in table order.
+	Cols []string `json:"cols,omitempty"`
+	// Check is a CHECK constraint's boolean expression as SQL text, stored
+	// like a DEFAULT (sql/storedlit.go).
+	Check string `json:"check,omitempty"`
+	// RefTable and RefCols are a FOREIGN KEY's referenced table and
+	// columns (confrelid, confkey), in key order.
+	RefTable string   `json:"ref_table,omitempty"`
+	RefCols  []string `json:"ref_cols,omitempty"`
+	// OnDelete / OnUpdate are FK actions (FKNoAction ...); Match is 's'
+	// (SIMPLE) or 'f' (FULL).
+	OnDelete   byte `json:"on_delete,omitempty"`
+	OnUpdate   byte `json:"on_update,omitempty"`
+	Match      byte `json:"match,omitempty"`
+	Deferrable bool `json:"deferrable,omitempty"`
+	Deferred   bool `json:"deferred,omitempty"`
+	// NoInherit marks CHECK ... NO INHERIT (shown by pg_get_constraintdef).
+	NoInherit bool `json:"no_inherit,omitempty"`
+	// ID orders constraints by creation (set by the catalog): PostgreSQL
+	// fires FK checks and lists objects in OID order.
+	ID uint64 `json:"id"`
+}
+
+// Constrained is implemented by tables that keep constraints (the tables of
+// a DB, permanent or temporary).
+type Constrained interface {
+	Table
+	Constraints() []Constraint
+}
+
+// ConstraintsOf returns the constraints of tb (none for a table that keeps
+// none).
+func ConstraintsOf(tb Table) []Constraint {
+	if c, ok := tb.(Constrained); ok {
+		return c.Constraints()
+	}
+	return nil
+}
+
+// conPending is a transaction's constraint changes: the replaced
+// constraint lists of committed tables.
+type conPending struct {
+	set map[uint64][]Constraint
+}
+
+func (c *conPending) clone() *conPending {
+	if c == nil {
+		return nil
+	}
+	n := &conPending{set: map[uint64][]Constraint{}}
+	for k, v := range c.set {
+		n.set[k] = v
+	}
+	return n
+}
+
+func (t *Txn) con() *conPending {
+	if t.p.cons == nil {
+		t.p.cons = &conPending{set: map[uint64][]Constraint{}}
+	}
+	return t.p.cons
+}
+
+// Constraints implements Constrained.
+func (tt *txnTable) Constraints() []Constraint {
+	p := tt.txn.p
+	if p.cons != nil {
+		if cs, ok := p.cons.set[tt.id]; ok {
+			return cs
+		}
+	}
+	if c := p.created[tt.id]; c != nil {
+		return c.cons
+	}
+	if ts := tt.txn.version().byID[tt.id]; ts != nil {
+		return ts.cons
+	}
+	return nil
+}
+
+// CreateConstrained is Create with the new table's constraints.
+func (t *Txn) CreateConstrained(ctx context.Context, name string, cols []ColumnDef, cons []Constraint) (Table, error) {
+	tb, err := t.Create(ctx, name, cols)
+	if err != nil || len(cons) == 0 {
+		return tb, err
+	}
+	tt := tb.(*txnTable)
+	ts := t.p.created[tt.id]
+	ts.cons = t.numbered(cons)
+	return tt, nil
+}
+
+// numbered gives constraints without an ID one, in order.
+func (t *Txn) numbered(cons []Constraint) []Constraint {
+	out := append([]Constraint(nil), cons...)
+	for i := range out {
+		if out[i].ID == 0 {
+			out[i].ID = t.db.nextID.Add(1) - 1
+		}
+	}
+	return out
+}
+
+// SetConstraints replaces tb's constraints (ALTER TABLE ADD / DROP
+// CONSTRAINT, DROP TABLE ... CASCADE of a referenced table).
+func (t *Txn) SetConstraints(ctx context.Context, tb Table, cons []Constraint) error {
+	if t.done {
+		return errDone
+	}
+	tt, err := t.own(tb)
+	if err != nil {
+		return err
+	}
+	cons = t.numbered(cons)
+	if c := t.p.created[tt.id]; c != nil {
+		n := c.copy()
+		n.cons = cons
+		t.p.created[tt.id] = n
+		return nil
+	}
+	t.con().set[tt.id] = cons
+	return nil
+}
+
+// applyConstraints installs the transaction's replaced constraint lists.
+func applyConstraints(work *version, touched map[uint64]bool, p *pending) {
+	if p.cons == nil {
+		return
+	}
+	for id, cs := range p.cons.set {
+		if t := mutable(work, touched, id); t != nil {
+			t.cons = cs
+			t.enc = nil
+		}
+	}
+}
+
+// validateUnique re-checks, against work (the committed rows plus those of
+// the earlier commits of the group), the keys the transaction adds to each
+// table under its PRIMARY KEY and UNIQUE constraints, if others changed the
+// table's rows since its first check (Append's, checkAppend). The indexes
+// of the table's own unique indexes are validateIndexes'.
+func validateUnique(work *version, p *pending) error {
+	if p.idx == nil {
+		return nil
+	}
+	for id, gen := range p.idx.checked {
+		t := work.byID[id]
+		if t == nil || t.gen == gen || p.truncated[id] || len(p.appends[id]) == 0 {
+			continue
+		}
+		cons := t.cons
+		if p.cons != nil {
+			if cs, ok := p.cons.set[id]; ok {
+				cons = cs
+			}
+		}
+		for _, d := range constraintIndexes(cons) {
+			if err := recheckUnique(p.idx.db, t, d, false, p.appends[id], p.deletes[id]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// constraintIndexes are the indexes backing PRIMARY KEY and UNIQUE
+// constraints, named like them, as PostgreSQL's.
+func constraintIndexes(cons []Constraint) []IndexDef {
+	var out []IndexDef
+	for _, c := range cons {
+		if c.Kind == ConPrimary || c.Kind == ConUnique {
+			out = append(out, IndexDef{Name: c.Name, Cols: c.Cols, Unique: true, Primary: c.Kind == ConPrimary,
+				Method: MethodBtree, Constraint: true, ID: c.ID})
+		}
+	}
+	return out
+}
+
+// ColumnOrdinals maps column names to their ordinals in cols.
+func ColumnOrdinals(cols []ColumnDef, names []string) ([]int, error) {
+	out := make([]int, len(names))
+	for i, n := range names {
+		out[i] = -1
+		for c, d := range cols {
+			if d.Name == n {
+				out[i] = c
+				break
+			}
+		}
+		if out[i] < 0 {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", n)
+		}
+	}
+	return out, nil
+}
+
+// KeyText is PostgreSQL's rendering of a key in a constraint error's
+// DETAIL: "(a, b)=(1, x)"; f formats the values (nil: ISO).
+func KeyText(cols []ColumnDef, ords []int, r arrow.Record, row int, f *types.Format) string {
+	names := make([]string, len(ords))
+	vals := make([]string, len(ords))
+	for i, o := range ords {
+		names[i] = cols[o].Name
+		v := types.GetValue(r.Column(o), cols[o].Type, row)
+		if v.Null {
+			vals[i] = "null"
+		} else {
+			vals[i] = string(types.FormatText(nil, v, cols[o].Type, f))
+		}
+	}
+	return fmt.Sprintf("(%s)=(%s)", strings.Join(names, ", "), strings.Join(vals, ", "))
+}
+
+// UniqueViolation is PostgreSQL's 23505 error for row of r duplicating a key
+// of constraint name.
+func UniqueViolation(name string, cols []ColumnDef, ords []int, r arrow.Record, row int, f *types.Format) error {
+	return pgerr.New(codeUniqueViolation, "duplicate key value violates unique constraint \"%s\"", name).
+		WithDetail("Key %s already exists.", KeyText(cols, ords, r, row, f))
+}
+
+const codeUniqueViolation = "23505"
