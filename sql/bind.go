@@ -26,6 +26,8 @@ type BindOptions struct {
 	ParamTypes  []types.Type
 	EvalContext *types.EvalContext
 	Session     *SessionInfo // answers current_setting(), current_user, ... (catalogfuncs.go)
+	// Prepared gives EXECUTE its statement's parameter types (cursor.go).
+	Prepared PreparedLookup
 }
 
 // binder holds the state of binding one statement.
@@ -183,6 +185,18 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 			what = "TEMP"
 		}
 		return &Discard{What: what}, nil
+	case *pg_query.Node_DeclareCursorStmt:
+		return b.bindDeclareCursor(x.DeclareCursorStmt)
+	case *pg_query.Node_FetchStmt:
+		return b.bindFetch(x.FetchStmt)
+	case *pg_query.Node_ClosePortalStmt:
+		return &ClosePortal{Name: x.ClosePortalStmt.Portalname, All: x.ClosePortalStmt.Portalname == ""}, nil
+	case *pg_query.Node_PrepareStmt:
+		return b.bindPrepare(x.PrepareStmt)
+	case *pg_query.Node_ExecuteStmt:
+		return b.bindExecute(x.ExecuteStmt)
+	case *pg_query.Node_CheckPointStmt:
+		return &Checkpoint{}, nil
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not supported", statementName(n))
 }
