@@ -12,6 +12,7 @@ import (
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/wire"
 )
 
@@ -96,6 +97,7 @@ func (s *session) declareCursor(ctx context.Context, x *sql.DeclareCursor) (stri
 	c := &cursor{s: s, name: x.Name, text: x.SQL, binary: x.Binary, hold: x.Hold, created: time.Now(),
 		open: true, cols: x.Query.Plan.Columns(), atStart: true}
 	c.scroll = x.Scroll || (!x.NoScroll && scrollByDefault(x.Query.Plan))
+	freezeTables(x.Query.Plan)
 	prep, _, err := s.prepare(x.Query, s.evalContext(), false)
 	if err != nil {
 		return "", err
@@ -545,6 +547,12 @@ func (c *cursor) rewind() error {
 
 // runFetch is PostgreSQL's DoPortalRunFetch; emit nil is MOVE.
 func (c *cursor) runFetch(dir sql.FetchDirection, count int64, emit func(rowRef) error) (int64, error) {
+	switch {
+	case dir == sql.FetchForward && count < 0:
+		dir, count = sql.FetchBackward, -count
+	case dir == sql.FetchBackward && count < 0:
+		dir, count = sql.FetchForward, -count
+	}
 	switch dir {
 	case sql.FetchAbsolute:
 		switch {
@@ -640,3 +648,64 @@ func (c *cursor) runFetch(dir sql.FetchDirection, count int64, emit func(rowRef)
 	return c.runSelect(forward, count, emit)
 }
 
+// freezeTables fixes the rows every table n reads (subquery plans and
+// WITH queries included) to those it holds now. A scan takes its table's
+// rows when it first runs, but a cursor's query runs on at later FETCHes,
+// and must not see what the transaction wrote after DECLARE.
+func freezeTables(n plan.Node) {
+	seen := map[*plan.CTE]bool{}
+	var node func(plan.Node) bool
+	node = func(x plan.Node) bool {
+		switch sc := x.(type) {
+		case *plan.Scan:
+			sc.Table = frozen(sc.Table)
+		case *plan.CTEScan:
+			if !seen[sc.CTE] {
+				seen[sc.CTE] = true
+				plan.WalkNodes(sc.CTE.Plan, node)
+			}
+		}
+		for _, e := range x.Expressions() {
+			plan.Walk(e, func(e plan.Expr) bool {
+				if sq, ok := e.(*plan.Subquery); ok {
+					plan.WalkNodes(sq.Plan, node)
+				}
+				return true
+			})
+		}
+		return true
+	}
+	plan.WalkNodes(n, node)
+}
+
+// frozenTable is a table's rows at one moment.
+type frozenTable struct {
+	storage.Table
+	recs []arrow.Record
+}
+
+func (t *frozenTable) Snapshot() []arrow.Record { return t.recs }
+
+// frozenSegments keeps a segmented table's statistics as well.
+type frozenSegments struct {
+	frozenTable
+	segs []storage.Segment
+}
+
+func (t *frozenSegments) Segments() []storage.Segment { return t.segs }
+
+func frozen(t storage.Table) storage.Table {
+	switch t.(type) {
+	case *frozenTable, *frozenSegments:
+		return t
+	}
+	if st, ok := t.(storage.Segmented); ok {
+		segs := st.Segments()
+		var recs []arrow.Record
+		for _, s := range segs {
+			recs = append(recs, s.Records...)
+		}
+		return &frozenSegments{frozenTable{t, recs}, segs}
+	}
+	return &frozenTable{t, t.Snapshot()}
+}

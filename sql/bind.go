@@ -113,12 +113,16 @@ func Bind(raw *RawStatement, cat storage.Catalog, opts *BindOptions) (Statement,
 	if err != nil {
 		return nil, err
 	}
-	b.finishParams()
+	if err := b.finishParams(); err != nil {
+		return nil, err
+	}
 	return st, nil
 }
 
-// finishParams reports inferred parameter types back through opts.
-func (b *binder) finishParams() {
+// finishParams reports inferred parameter types back through opts. A
+// parameter neither given a type nor used (a gap: $2 without $1) has
+// none to infer: 42P18, as PostgreSQL's check_variable_parameters.
+func (b *binder) finishParams() error {
 	maxIdx := len(b.opts.ParamTypes)
 	for idx := range b.params {
 		if idx > maxIdx {
@@ -140,10 +144,14 @@ func (b *binder) finishParams() {
 	}
 	for i := range pts {
 		if pts[i].ID == types.Unknown {
+			if b.params[i+1] == nil {
+				return pgerr.New("42P18", "could not determine data type of parameter $%d", i+1)
+			}
 			pts[i] = types.TextType
 		}
 	}
 	b.opts.ParamTypes = pts
+	return nil
 }
 
 func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
