@@ -89,6 +89,11 @@ func (s *session) prepareRaw(raw *sql.RawStatement, pts []types.Type, cat storag
 	}
 	ps.bound, ps.paramTypes = bound, opts.ParamTypes
 	ps.cols = statementColumns(bound)
+	if x, ok := bound.(*sql.Execute); ok {
+		if inner, ok := s.preparedByName(x.Name); ok {
+			ps.cols = inner.cols // EXECUTE returns its statement's rows
+		}
+	}
 	return ps, bound, nil
 }
 

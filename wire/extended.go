@@ -190,7 +190,7 @@ func (c *conn) bindMsg(m *pgproto3.Bind) error {
 	}
 	if m.DestinationPortal != "" {
 		if _, dup := c.ext.portals[m.DestinationPortal]; dup {
-			return pgerr.New("42P03", "portal \"%s\" already exists", m.DestinationPortal)
+			return pgerr.New("42P03", "cursor \"%s\" already exists", m.DestinationPortal) // CreatePortal's wording
 		}
 	}
 	nparams := len(ps.ParamOIDs())
