@@ -244,6 +244,9 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 		ectx := s.evalContext()
 		opts := s.bindOptions(ectx, append([]types.Type(nil), p.ps.paramTypes...))
 		bound, bindErr := sql.Bind(p.ps.raw, s.bindCatalog(), opts)
+		if bindErr == nil {
+			bindErr = p.ps.sameResult(bound)
+		}
 		q, isQuery := bound.(*sql.Query)
 		if !isQuery || bindErr != nil || s.fsm.state == stFailedBlock {
 			p.done = true

@@ -81,6 +81,9 @@ func (s *session) executeSQL(ctx context.Context, x *sql.Execute, ectx *types.Ev
 		}
 	}
 	bound, err := sql.Bind(ps.raw, s.cur, s.bindOptions(ectx, append([]types.Type(nil), ps.paramTypes...)))
+	if err == nil {
+		err = ps.sameResult(bound)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -109,4 +112,27 @@ func (o sessionObjects) PreparedStatements() []pgcatalog.PreparedInfo {
 			ParamTypes: ps.paramTypes, FromSQL: ps.fromSQL})
 	}
 	return out
+}
+
+// sameResult refuses a statement whose rows, bound again, are no longer
+// the ones it was prepared with (a column renamed, retyped, added), as
+// PostgreSQL's RevalidateCachedQuery does for every prepared statement.
+func (ps *preparedStmt) sameResult(bound sql.Statement) error {
+	cols := statementColumns(bound)
+	if x, ok := bound.(*sql.Execute); ok {
+		inner, ok := ps.s.preparedByName(x.Name)
+		if !ok {
+			return nil
+		}
+		cols = inner.cols
+	}
+	same := len(cols) == len(ps.cols)
+	for i := 0; same && i < len(cols); i++ {
+		a, b := cols[i], ps.cols[i]
+		same = a.Name == b.Name && a.TypeOID == b.TypeOID && a.TypeMod == b.TypeMod
+	}
+	if !same {
+		return pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
+	}
+	return nil
 }

@@ -39,6 +39,22 @@ PREPARE cnt AS SELECT count(*) FROM cur_p;
 EXECUTE cnt;
 INSERT INTO cur_p VALUES (6, 'f', NULL);
 EXECUTE cnt;
+-- ... but its result columns may not change
+CREATE TABLE cur_p2 (a int, b text);
+PREPARE star AS SELECT * FROM cur_p2;
+EXECUTE star;
+DROP TABLE cur_p2;
+CREATE TABLE cur_p2 (a int, c text);
+EXECUTE star;
+DROP TABLE cur_p2;
+CREATE TABLE cur_p2 (a bigint, b text);
+EXECUTE star;
+DROP TABLE cur_p2;
+CREATE TABLE cur_p2 (a int, b text);
+INSERT INTO cur_p2 VALUES (1, 'one');
+EXECUTE star;
+DROP TABLE cur_p2;
+EXECUTE star;
 -- LIMIT and OFFSET parameters
 PREPARE lim(int, int) AS SELECT id FROM cur_p ORDER BY id LIMIT $1 OFFSET $2;
 EXECUTE lim(2, 1);
