@@ -700,12 +700,8 @@ func frozen(t storage.Table) storage.Table {
 		return t
 	}
 	if st, ok := t.(storage.Segmented); ok {
-		segs := st.Segments()
-		var recs []arrow.Record
-		for _, s := range segs {
-			recs = append(recs, s.Records...)
-		}
-		return &frozenSegments{frozenTable{t, recs}, segs}
+		// Both read the same state: nothing writes between them.
+		return &frozenSegments{frozenTable{t, t.Snapshot()}, st.Segments()}
 	}
 	return &frozenTable{t, t.Snapshot()}
 }
