@@ -89,10 +89,11 @@ type PreparedLookup func(name string) (params []types.Type, ok bool)
 
 // PostgreSQL's cursor option bits (parsenodes.h).
 const (
-	cursorOptBinary   = 0x0001
-	cursorOptScroll   = 0x0002
-	cursorOptNoScroll = 0x0004
-	cursorOptHold     = 0x0020
+	cursorOptBinary      = 0x0001
+	cursorOptScroll      = 0x0002
+	cursorOptNoScroll    = 0x0004
+	cursorOptInsensitive = 0x0008
+	cursorOptHold        = 0x0020
 )
 
 func (b *binder) bindDeclareCursor(d *pg_query.DeclareCursorStmt) (Statement, error) {
@@ -100,20 +101,47 @@ func (b *binder) bindDeclareCursor(d *pg_query.DeclareCursorStmt) (Statement, er
 	if sel == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DECLARE CURSOR must be a SELECT")
 	}
-	if len(sel.LockingClause) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "DECLARE CURSOR ... FOR UPDATE/SHARE is not supported")
+	o := d.Options
+	if o&cursorOptScroll != 0 && o&cursorOptNoScroll != 0 {
+		return nil, pgerr.New("42P11", "cannot specify both SCROLL and NO SCROLL")
 	}
 	q, err := b.bindQueryStmt(sel)
 	if err != nil {
 		return nil, err
 	}
-	o := d.Options
-	if o&cursorOptScroll != 0 && o&cursorOptNoScroll != 0 {
-		return nil, pgerr.New("42P11", "cannot specify both SCROLL and NO SCROLL")
-	}
-	return &DeclareCursor{Name: d.Portalname, Query: q, Binary: o&cursorOptBinary != 0,
+	out := &DeclareCursor{Name: d.Portalname, Query: q, Binary: o&cursorOptBinary != 0,
 		Scroll: o&cursorOptScroll != 0, NoScroll: o&cursorOptNoScroll != 0, Hold: o&cursorOptHold != 0,
-		SQL: b.query}, nil
+		SQL: b.query}
+	if len(sel.LockingClause) > 0 {
+		// A locking cursor must be read as it goes (transformDeclareCursorStmt).
+		lcs := lockingStrength(sel.LockingClause[0].GetLockingClause().GetStrength())
+		switch {
+		case out.Hold:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "DECLARE CURSOR WITH HOLD ... %s is not supported", lcs).
+				WithDetail("Holdable cursors must be READ ONLY.")
+		case out.Scroll:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "DECLARE SCROLL CURSOR ... %s is not supported", lcs).
+				WithDetail("Scrollable cursors must be READ ONLY.")
+		case o&cursorOptInsensitive != 0:
+			return nil, pgerr.New("42P11", "DECLARE INSENSITIVE CURSOR ... %s is not valid", lcs).
+				WithDetail("Insensitive cursors must be READ ONLY.")
+		}
+		out.NoScroll = true // PostgreSQL: a plan with row marks never scrolls
+	}
+	return out, nil
+}
+
+// lockingStrength is PostgreSQL's LCS_asString.
+func lockingStrength(s pg_query.LockClauseStrength) string {
+	switch s {
+	case pg_query.LockClauseStrength_LCS_FORKEYSHARE:
+		return "FOR KEY SHARE"
+	case pg_query.LockClauseStrength_LCS_FORSHARE:
+		return "FOR SHARE"
+	case pg_query.LockClauseStrength_LCS_FORNOKEYUPDATE:
+		return "FOR NO KEY UPDATE"
+	}
+	return "FOR UPDATE"
 }
 
 func (b *binder) bindFetch(f *pg_query.FetchStmt) (Statement, error) {
