@@ -98,6 +98,7 @@ func (s *session) declareCursor(ctx context.Context, x *sql.DeclareCursor) (stri
 		open: true, cols: x.Query.Plan.Columns(), atStart: true}
 	c.scroll = x.Scroll || (!x.NoScroll && scrollByDefault(x.Query.Plan))
 	freezeTables(x.Query.Plan)
+	plan.BindLimitParams(x.Query.Plan, s.params) // DECLARE ... LIMIT $1 through Bind
 	prep, _, err := s.prepare(x.Query, s.evalContext(), false)
 	if err != nil {
 		return "", err
