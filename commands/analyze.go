@@ -1,14 +1,19 @@
 package commands
 
 import (
+	"context"
+
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
+	"github.com/joind/joind/storage"
 )
 
 // analyze runs ANALYZE / VACUUM: joind's statistics are always current, so
-// it only does what PostgreSQL's would report: each relation in turn, a
-// view skipped with a WARNING, a column list checked against the table.
-func analyze(s Session, a *sql.Analyze) (string, error) {
+// ANALYZE only does what PostgreSQL's would report: each relation in turn,
+// a view skipped with a WARNING, a column list checked against the table.
+// VACUUM [FULL] then compacts the tables now (storage.DB.Vacuum: deleted
+// rows folded away, small segments merged; FULL merges everything).
+func analyze(ctx context.Context, s Session, a *sql.Analyze) (string, error) {
 	tag, verb := "ANALYZE", "analyze"
 	if a.Vacuum {
 		tag, verb = "VACUUM", "vacuum"
@@ -36,5 +41,36 @@ func analyze(s Session, a *sql.Analyze) (string, error) {
 			seen[c] = true
 		}
 	}
+	if a.Vacuum {
+		if err := vacuum(ctx, s.Catalog(), a); err != nil {
+			return "", err
+		}
+	}
 	return tag, nil
+}
+
+// vacuum compacts the tables of a (all, temporary ones included, when it
+// names none) in the catalog that holds each.
+func vacuum(ctx context.Context, c *Catalog, a *sql.Analyze) error {
+	var temp, perm []storage.Table
+	for _, r := range a.Rels {
+		if r.Table == nil {
+			continue
+		}
+		if c.IsTemp(r.Table) {
+			temp = append(temp, r.Table)
+		} else {
+			perm = append(perm, r.Table)
+		}
+	}
+	all := len(a.Rels) == 0
+	if all || len(perm) > 0 {
+		if err := c.Txn.Vacuum(ctx, perm, a.Full); err != nil {
+			return err
+		}
+	}
+	if tt := c.temp(); tt != nil && (all || len(temp) > 0) {
+		return tt.Vacuum(ctx, temp, a.Full)
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
+	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
 )
 
@@ -26,6 +27,8 @@ type Session interface {
 	// Notice sends n (a NOTICE or WARNING) to the client before the
 	// command completes.
 	Notice(n *pgerr.Error) error
+	// SendRows sends rows of the columns cols to the client (RETURNING).
+	SendRows(cols []plan.Column, recs []arrow.Record) error
 }
 
 // Execute runs st if it is a command of this package and returns its
@@ -44,10 +47,14 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = dropView(ctx, s, x)
 	case *sql.Insert:
 		tag, err = insert(ctx, s, x)
+	case *sql.Update:
+		tag, err = update(ctx, s, x)
+	case *sql.Delete:
+		tag, err = deleteStmt(ctx, s, x)
 	case *sql.Truncate:
 		tag, err = "TRUNCATE TABLE", s.Catalog().Truncate(ctx, x.Tables)
 	case *sql.Analyze:
-		tag, err = analyze(s, x)
+		tag, err = analyze(ctx, s, x)
 	default:
 		return "", false, nil
 	}
@@ -76,6 +83,14 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 	case *sql.Insert:
 		if !cat.IsTemp(x.Table) {
 			what = "INSERT"
+		}
+	case *sql.Update:
+		if !cat.IsTemp(x.Table) {
+			what = "UPDATE"
+		}
+	case *sql.Delete:
+		if !cat.IsTemp(x.Table) {
+			what = "DELETE"
 		}
 	case *sql.Copy:
 		if x.From && !cat.IsTemp(x.Table) {

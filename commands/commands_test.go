@@ -12,6 +12,7 @@ import (
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
+	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
@@ -32,6 +33,9 @@ func (f *fakeSession) Format() *types.Format {
 func (f *fakeSession) Notice(n *pgerr.Error) error {
 	f.notices = append(f.notices, n.Message)
 	return nil
+}
+func (f *fakeSession) SendRows([]plan.Column, []arrow.Record) error {
+	panic("no rows in these tests")
 }
 
 func newFake(t *testing.T) (*fakeSession, *storage.DB, *TempTables) {

@@ -22,8 +22,19 @@ func insert(ctx context.Context, s Session, x *sql.Insert) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	n, err := AppendRecords(ctx, s.Catalog(), x.Table, recs, s.Format())
+	rows := recs
+	if x.Returning != nil {
+		ncols := len(x.Table.Columns())
+		rows = make([]arrow.Record, len(recs))
+		for i, r := range recs {
+			rows[i] = columnRange(r, 0, ncols)
+		}
+	}
+	n, err := AppendRecords(ctx, s.Catalog(), x.Table, rows, s.Format())
 	if err != nil {
+		return "", err
+	}
+	if err := sendReturning(s, x.Returning, recs, len(x.Table.Columns())); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("INSERT 0 %d", n), nil

@@ -260,6 +260,14 @@ func (c *Catalog) Append(ctx context.Context, tb storage.Table, batch arrow.Reco
 	return c.Txn.Append(ctx, tb, batch)
 }
 
+// Delete deletes rows of whichever catalog holds the table.
+func (c *Catalog) Delete(ctx context.Context, tb storage.Table, ids []storage.RowID) error {
+	if c.IsTemp(tb) {
+		return c.temp().Delete(ctx, tb, ids)
+	}
+	return c.Txn.Delete(ctx, tb, ids)
+}
+
 // Truncate truncates temporary and permanent tables alike.
 func (c *Catalog) Truncate(ctx context.Context, tables []storage.Table) error {
 	var temp, perm []storage.Table

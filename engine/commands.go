@@ -8,6 +8,7 @@ import (
 	"github.com/joind/joind/commands"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
+	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
 	"github.com/joind/joind/wire"
 )
@@ -37,4 +38,21 @@ func (s *session) readOnlyErr(st sql.Statement) error {
 		return nil
 	}
 	return commands.ReadOnlyErr(s.cur, st)
+}
+
+// SendRows sends a command's result rows (RETURNING): a RowDescription,
+// then each row in the portal's result formats (text for a simple Query).
+func (c *command) SendRows(cols []plan.Column, recs []arrow.Record) error {
+	if err := c.w.Describe(describe(cols)); err != nil {
+		return err
+	}
+	enc := newRowEncoder(cols, c.s.resultFormats, c.s.format())
+	for _, rec := range recs {
+		for i := 0; i < int(rec.NumRows()); i++ {
+			if err := c.w.Row(enc.Encode(rec, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -31,6 +31,14 @@
 // channel, the transaction, appending the rows); its formats, parsing and
 // writing are pgcopy's.
 //
+// UPDATE, DELETE and MERGE under READ COMMITTED restart after a
+// concurrent update (retry.go): when deleting a row another transaction
+// changed and committed since the statement's snapshot fails with
+// storage.IsConcurrentUpdate's 40001, the statement rolls back to a
+// statement-level savepoint, takes a fresh snapshot and runs again (at
+// most maxStatementRestarts times); under REPEATABLE READ and SERIALIZABLE
+// the 40001 reaches the client, as in PostgreSQL.
+//
 // engine imports every lower layer (commands, pgcopy, sql, optimizer, executor,
 // operators, settings, storage, types) and wire's interfaces; nothing
 // imports engine but cmd/joind and tests.

@@ -107,6 +107,12 @@ func statementColumns(st sql.Statement) []wire.ColumnDesc {
 		return describe(x.Plan.Columns())
 	case *sql.Explain:
 		return text("QUERY PLAN")
+	case *sql.Insert:
+		return describeReturning(x.Returning)
+	case *sql.Update:
+		return describeReturning(x.Returning)
+	case *sql.Delete:
+		return describeReturning(x.Returning)
 	case *sql.Show:
 		if x.Name == "all" {
 			return append(append(text("name"), text("setting")...), text("description")...)
@@ -114,6 +120,14 @@ func statementColumns(st sql.Statement) []wire.ColumnDesc {
 		return text(showColumn(x.Name))
 	}
 	return nil
+}
+
+// describeReturning is the RowDescription of a RETURNING list (nil: none).
+func describeReturning(cols []plan.Column) []wire.ColumnDesc {
+	if cols == nil {
+		return nil
+	}
+	return describe(cols)
 }
 
 func (p *preparedStmt) ParamOIDs() []uint32 {
@@ -194,6 +208,15 @@ type portal struct {
 
 func (p *portal) Columns() []wire.ColumnDesc { return p.cols }
 
+// resultFormats are the portal's result formats, one per column.
+func (p *portal) resultFormats() []int16 {
+	out := make([]int16, len(p.cols))
+	for i, c := range p.cols {
+		out[i] = c.Format
+	}
+	return out
+}
+
 // Close implements wire.Portal: a suspended query ends; its transaction
 // goes on (a block's, or the pipeline's until Sync).
 func (p *portal) Close() {
@@ -250,8 +273,8 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 		q, isQuery := bound.(*sql.Query)
 		if !isQuery || bindErr != nil || s.fsm.state == stFailedBlock {
 			p.done = true
-			s.params = p.params
-			defer func() { s.params = nil }()
+			s.params, s.resultFormats = p.params, p.resultFormats()
+			defer func() { s.params, s.resultFormats = nil, nil }()
 			tag, err := s.execBound(ctx, bound, bindErr, ectx, w)
 			return tag, false, err
 		}

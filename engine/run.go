@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/joind/joind/commands"
 	"github.com/joind/joind/executor"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/operators/spill"
@@ -56,7 +55,7 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 			return "", pgerr.New("25001", "VACUUM cannot run inside a transaction block")
 		}
 	}
-	if tag, ok, err := commands.Execute(ctx, &command{s: s, ectx: ectx, w: w}, st); ok {
+	if tag, ok, err := s.executeRestarting(ctx, st, ectx, w); ok {
 		return tag, err
 	}
 	return "", pgerr.New(pgerr.FeatureNotSupported, "statement type %T is not supported", st)

@@ -34,6 +34,9 @@ type session struct {
 	txStart time.Time
 	// params are the $n values of the statement running (extended protocol).
 	params []types.Value
+	// resultFormats are the result formats of the portal running a
+	// command that returns rows (RETURNING); nil: text.
+	resultFormats []int16
 	// txn is the transaction the state's statements share: the block's
 	// (InBlock, FailedBlock) or the implicit one of ImplicitMulti and
 	// ImplicitPipeline (begun by their first statement); nil in Idle.

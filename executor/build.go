@@ -73,7 +73,7 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 	switch p.Op {
 	case optimizer.OpScan:
 		x := p.Logical.(*plan.Scan)
-		return operators.NewScanSkip(x.Table, x.Ordinals, x.Cols, p.Partitions, env.BatchSize, x.Skip), nil
+		return operators.NewPlanScan(x, p.Partitions, env.BatchSize)
 	case optimizer.OpValues:
 		x := p.Logical.(*plan.Values)
 		return operators.NewValues(x.Rows, x.Cols, env), nil

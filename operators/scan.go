@@ -7,6 +7,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
 )
@@ -36,8 +38,11 @@ type scanOp struct {
 	size     int
 	schema   *arrow.Schema
 
-	snap  func() []arrow.Record
-	taken []arrow.Record
+	snap func() []scanPart
+
+	// rowID, when its ID is not 0, is the extra last output column of
+	// each row's storage.RowID (plan.Scan.RowID).
+	rowID plan.Column
 
 	// Segment skipping (skip.go): tests from plan.Scan.Skip, and what the
 	// snapshot skipped, for EXPLAIN ANALYZE (segTotal < 0: not segmented).
@@ -55,8 +60,62 @@ func NewScan(t storage.Table, ordinals []int, cols []plan.Column, partitions int
 		partitions = 1
 	}
 	s := &scanOp{table: t, ordinals: ordinals, cols: cols, parts: partitions, size: defaultScanBatch, schema: schemaOf(cols)}
-	s.snap = onceValue(t.Snapshot)
+	if st, ok := t.(storage.Segmented); ok {
+		s.snap = onceValue(func() []scanPart { return segmentParts(st.Segments()) })
+	} else {
+		s.snap = onceValue(func() []scanPart {
+			var parts []scanPart
+			for _, r := range t.Snapshot() {
+				parts = append(parts, scanPart{rec: r})
+			}
+			return parts
+		})
+	}
 	return s
+}
+
+// scanPart is one batch of the snapshot: for a segmented table, where it
+// lies in its segment (base: the offset of its first row) and the
+// segment's deleted rows, which the scan leaves out.
+type scanPart struct {
+	rec  arrow.Record
+	seg  uint64
+	base int64
+	dels *storage.DeleteVector
+}
+
+func segmentParts(segs []storage.Segment) []scanPart {
+	var out []scanPart
+	for _, sg := range segs {
+		if sg.Live() == 0 {
+			continue
+		}
+		dels := sg.Deletes
+		if dels.Count() == 0 {
+			dels = nil
+		}
+		var base int64
+		for _, r := range sg.Records {
+			out = append(out, scanPart{rec: r, seg: sg.ID, base: base, dels: dels})
+			base += r.NumRows()
+		}
+	}
+	return out
+}
+
+// NewPlanScan is the scan of a plan.Scan: its columns, segment skipping
+// and, when x.RowID is set, the RowID column.
+func NewPlanScan(x *plan.Scan, partitions, size int) (Operator, error) {
+	op := NewScanSkip(x.Table, x.Ordinals, x.Cols, partitions, size, x.Skip)
+	if x.RowID.ID != 0 {
+		if _, ok := x.Table.(storage.Segmented); !ok {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "table %q has no row identifiers", x.Table.Name())
+		}
+		s := op.(*scanOp)
+		s.rowID = x.RowID
+		s.schema = schemaOf(s.Columns())
+	}
+	return op, nil
 }
 
 // NewScanSkip is NewScanBatch that also skips the segments of a
@@ -67,11 +126,11 @@ func NewScanSkip(t storage.Table, ordinals []int, cols []plan.Column, partitions
 	s.segTotal = -1
 	if st, ok := t.(storage.Segmented); ok {
 		if s.tests = compileSkips(skip, ordinals, cols); len(s.tests) > 0 {
-			s.snap = onceValue(func() []arrow.Record {
+			s.snap = onceValue(func() []scanPart {
 				segs := st.Segments()
-				recs, skipped := skipSegments(segs, s.tests)
+				kept, skipped := skipSegments(segs, s.tests)
 				s.segSkipped, s.segTotal = skipped, len(segs)
-				return recs
+				return segmentParts(kept)
 			})
 		}
 	}
@@ -109,7 +168,11 @@ func (s *scanOp) Narrow(keep func(plan.ColumnID) bool) error {
 			cols = append(cols, c)
 		}
 	}
-	s.ordinals, s.cols, s.schema = ords, cols, schemaOf(cols)
+	s.ordinals, s.cols = ords, cols
+	if s.rowID.ID != 0 && !keep(s.rowID.ID) {
+		s.rowID = plan.Column{}
+	}
+	s.schema = schemaOf(s.Columns())
 	return nil
 }
 
@@ -122,8 +185,13 @@ func NewScanBatch(t storage.Table, ordinals []int, cols []plan.Column, partition
 	return s
 }
 
-func (s *scanOp) Columns() []plan.Column { return s.cols }
-func (s *scanOp) Partitions() int        { return s.parts }
+func (s *scanOp) Columns() []plan.Column {
+	if s.rowID.ID == 0 {
+		return s.cols
+	}
+	return append(s.cols[:len(s.cols):len(s.cols)], s.rowID)
+}
+func (s *scanOp) Partitions() int { return s.parts }
 
 func (s *scanOp) Open(ctx context.Context, p int) (Stream, error) {
 	return &scanStream{op: s, ctx: ctx, p: p, recs: s.snap()}, nil
@@ -133,7 +201,8 @@ type scanStream struct {
 	op   *scanOp
 	ctx  context.Context
 	p    int
-	recs []arrow.Record
+	recs []scanPart
+	live []int // scratch: live row indexes of a slice with deleted rows
 	ri   int   // current snapshot batch
 	off  int64 // offset within it
 	k    int   // global slice counter, for round-robin
@@ -149,8 +218,8 @@ func (s *scanStream) Next() (arrow.Record, error) {
 			s.done = true
 			break
 		}
-		rec := s.recs[s.ri]
-		n := rec.NumRows()
+		part := s.recs[s.ri]
+		n := part.rec.NumRows()
 		if s.off >= n {
 			s.ri++
 			s.off = 0
@@ -167,13 +236,22 @@ func (s *scanStream) Next() (arrow.Record, error) {
 		if !mine {
 			continue
 		}
-		return s.project(rec, lo, end), nil
+		if part.dels.Any(part.base+lo, part.base+end) {
+			s.live = part.dels.Live(part.base+lo, part.base+end, part.base, s.live[:0])
+			if len(s.live) == 0 {
+				continue
+			}
+			return s.take(part, s.live), nil
+		}
+		return s.project(part, lo, end), nil
 	}
 	return nil, io.EOF
 }
 
-func (s *scanStream) project(rec arrow.Record, lo, hi int64) arrow.Record {
-	arrs := make([]arrow.Array, len(s.op.ordinals))
+// project is rows [lo, hi) of part, all live.
+func (s *scanStream) project(part scanPart, lo, hi int64) arrow.Record {
+	rec := part.rec
+	arrs := make([]arrow.Array, len(s.op.ordinals), len(s.op.ordinals)+1)
 	whole := lo == 0 && hi == rec.NumRows()
 	for i, o := range s.op.ordinals {
 		c := rec.Column(o)
@@ -182,7 +260,32 @@ func (s *scanStream) project(rec arrow.Record, lo, hi int64) arrow.Record {
 		}
 		arrs[i] = c
 	}
+	if s.op.rowID.ID != 0 {
+		ids := make([]int64, hi-lo)
+		for i := range ids {
+			ids[i] = int64(storage.MakeRowID(part.seg, part.base+lo+int64(i)))
+		}
+		arrs = append(arrs, array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, len(ids),
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(ids))}, nil, 0, 0)))
+	}
 	return array.NewRecord(s.op.schema, arrs, hi-lo)
+}
+
+// take is rows idx of part (the live rows of a slice).
+func (s *scanStream) take(part scanPart, idx []int) arrow.Record {
+	arrs := make([]arrow.Array, len(s.op.ordinals), len(s.op.ordinals)+1)
+	for i, o := range s.op.ordinals {
+		arrs[i] = takeArray(part.rec.Column(o), idx)
+	}
+	if s.op.rowID.ID != 0 {
+		ids := make([]int64, len(idx))
+		for i, r := range idx {
+			ids[i] = int64(storage.MakeRowID(part.seg, part.base+int64(r)))
+		}
+		arrs = append(arrs, array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, len(ids),
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(ids))}, nil, 0, 0)))
+	}
+	return array.NewRecord(s.op.schema, arrs, int64(len(idx)))
 }
 
 func (s *scanStream) Close() error { s.done = true; return nil }

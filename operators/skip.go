@@ -1,7 +1,6 @@
 package operators
 
 import (
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
@@ -139,9 +138,10 @@ func (st segTest) excludes(cs storage.ColumnStats, rows int64) bool {
 	return false
 }
 
-// skipSegments returns the batches of the segments no test excludes, and
-// how many of how many segments were skipped.
-func skipSegments(segs []storage.Segment, tests []segTest) (recs []arrow.Record, skipped int) {
+// skipSegments returns the segments no test excludes, and how many were
+// skipped. The statistics cover a segment's deleted rows too (wider than
+// its live rows), so a skipped segment never holds a matching live row.
+func skipSegments(segs []storage.Segment, tests []segTest) (kept []storage.Segment, skipped int) {
 	for _, seg := range segs {
 		out := false
 		for _, st := range tests {
@@ -154,7 +154,7 @@ func skipSegments(segs []storage.Segment, tests []segTest) (recs []arrow.Record,
 			skipped++
 			continue
 		}
-		recs = append(recs, seg.Records...)
+		kept = append(kept, seg)
 	}
-	return recs, skipped
+	return kept, skipped
 }

@@ -27,7 +27,11 @@ func prune(n plan.Node, need colSet) plan.Node {
 			// Keep one column so batches still carry their row count.
 			ords, cols = x.Ordinals[:1], x.Cols[:1]
 		}
-		return &plan.Scan{Table: x.Table, Alias: x.Alias, Ordinals: ords, Cols: cols}
+		sc := &plan.Scan{Table: x.Table, Alias: x.Alias, Ordinals: ords, Cols: cols}
+		if need.has(x.RowID.ID) {
+			sc.RowID = x.RowID
+		}
+		return sc
 	case *plan.Values:
 		// The unread columns of a one-row VALUES are not computed:
 		// PostgreSQL plans it as a plain SELECT and drops them too, so

@@ -283,6 +283,9 @@ func cloneFresh(c *Context, n plan.Node, ids map[plan.ColumnID]plan.ColumnID) (p
 	case *plan.Scan:
 		s := *x
 		s.Cols = fresh(x.Cols)
+		if x.RowID.ID != 0 {
+			s.RowID = fresh([]plan.Column{x.RowID})[0]
+		}
 		s.Skip = nil
 		for _, e := range x.Skip {
 			s.Skip = append(s.Skip, remap(e))

@@ -101,10 +101,13 @@ func (c *ruleCatalog) Create(context.Context, string, []storage.ColumnDef) (stor
 func (c *ruleCatalog) Drop(context.Context, string) error                        { return errReadOnly }
 func (c *ruleCatalog) Append(context.Context, storage.Table, arrow.Record) error { return errReadOnly }
 func (c *ruleCatalog) Truncate(context.Context, []storage.Table) error           { return errReadOnly }
-func (c *ruleCatalog) LookupView(string) (storage.View, bool)                    { return storage.View{}, false }
-func (c *ruleCatalog) Views() []storage.View                                     { return nil }
-func (c *ruleCatalog) CreateView(context.Context, storage.View, bool) error      { return errReadOnly }
-func (c *ruleCatalog) DropView(context.Context, string) error                    { return errReadOnly }
+func (c *ruleCatalog) Delete(context.Context, storage.Table, []storage.RowID) error {
+	return errReadOnly
+}
+func (c *ruleCatalog) LookupView(string) (storage.View, bool)               { return storage.View{}, false }
+func (c *ruleCatalog) Views() []storage.View                                { return nil }
+func (c *ruleCatalog) CreateView(context.Context, storage.View, bool) error { return errReadOnly }
+func (c *ruleCatalog) DropView(context.Context, string) error               { return errReadOnly }
 
 // describeRule binds query and shows its plan before and after pass.
 func describeRule(t *testing.T, query string, pass func(*Context, plan.Node) (plan.Node, error)) string {

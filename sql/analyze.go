@@ -44,6 +44,8 @@ func (b *binder) bindAnalyze(vs *pg_query.VacuumStmt) (Statement, error) {
 			}
 		case "analyze":
 			analyze = on
+		case "full":
+			out.Full = on
 		}
 	}
 	for _, n := range vs.Rels {

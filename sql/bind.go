@@ -168,6 +168,10 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindCreateView(x.ViewStmt)
 	case *pg_query.Node_InsertStmt:
 		return b.bindInsert(x.InsertStmt)
+	case *pg_query.Node_UpdateStmt:
+		return b.bindUpdate(x.UpdateStmt)
+	case *pg_query.Node_DeleteStmt:
+		return b.bindDelete(x.DeleteStmt)
 	case *pg_query.Node_TruncateStmt:
 		return b.bindTruncate(x.TruncateStmt)
 	case *pg_query.Node_CopyStmt:

@@ -61,6 +61,9 @@ func (c *fakeCatalog) Append(ctx context.Context, t storage.Table, batch arrow.R
 	return nil
 }
 func (c *fakeCatalog) Truncate(ctx context.Context, tables []storage.Table) error { return nil }
+func (c *fakeCatalog) Delete(ctx context.Context, t storage.Table, ids []storage.RowID) error {
+	return nil
+}
 func (c *fakeCatalog) LookupView(name string) (storage.View, bool) {
 	v, ok := c.views[name]
 	return v, ok

@@ -18,8 +18,13 @@ import (
 // LATERAL items (and functions) see the items to their left: an item that
 // references them is joined by a plan.Apply instead.
 func (b *binder) bindFromList(s *scope, from []*pg_query.Node) (plan.Node, []*nsItem, error) {
-	var node plan.Node
-	var items []*nsItem
+	return b.joinFromItems(s, nil, nil, from)
+}
+
+// joinFromItems cross-joins the FROM items from onto node (nil: none),
+// whose namespace is items (UPDATE ... FROM and DELETE ... USING start
+// from the target table).
+func (b *binder) joinFromItems(s *scope, node plan.Node, items []*nsItem, from []*pg_query.Node) (plan.Node, []*nsItem, error) {
 	for _, f := range from {
 		n, its, lat, err := b.bindFromItem(s, f, items)
 		if err != nil {
@@ -242,6 +247,11 @@ func (b *binder) notATable(rv *pg_query.RangeVar, what string) error {
 	case "insert":
 		// PostgreSQL writes through simple views; joind does not.
 		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "inserting into a view is not supported"), rv.Location)
+	case "update", "delete":
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "%s of a view is not supported", strings.ToUpper(what)), rv.Location)
+	case "merge":
+		return pgerr.New(pgerr.WrongObjectType, "cannot execute MERGE on relation \"%s\"", rv.Relname).
+			WithDetail("This operation is not supported for views.")
 	case "copy from":
 		return pgerr.New(pgerr.WrongObjectType, "cannot copy to view \"%s\"", rv.Relname).
 			WithHint("To enable copying to a view, provide an INSTEAD OF INSERT trigger.")

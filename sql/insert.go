@@ -9,9 +9,6 @@ import (
 )
 
 func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
-	if len(is.ReturningList) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "INSERT ... RETURNING is not supported")
-	}
 	if is.OnConflictClause != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT is not supported")
 	}
@@ -173,9 +170,34 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 			c.ID = b.ids.Next()
 			p.Cols = append(p.Cols, c)
 		}
-		return &Insert{Table: tbl, Source: &Query{Plan: p, IDs: b.ids, Names: colNames(p.Cols)}}, nil
+		return b.insertReturning(is, tbl, p)
 	}
-	return &Insert{Table: tbl, Source: &Query{Plan: out, IDs: b.ids, Names: colNames(out.Cols)}}, nil
+	return b.insertReturning(is, tbl, out)
+}
+
+// insertReturning is the Insert of the rows src yields, followed by the
+// RETURNING columns computed over them.
+func (b *binder) insertReturning(is *pg_query.InsertStmt, tbl storageTable, src plan.Node) (Statement, error) {
+	name := tbl.Name()
+	if is.Relation.Alias != nil {
+		name = is.Relation.Alias.Aliasname
+	}
+	defs := tbl.Columns()
+	notNull := make([]bool, len(defs))
+	for i, d := range defs {
+		notNull[i] = d.NotNull
+	}
+	rowCols := src.Columns()
+	s := &scope{items: []*nsItem{rowItem(name, rowCols, notNull)}}
+	top, ret, err := b.bindReturning(s, src, is.ReturningList)
+	if err != nil {
+		return nil, err
+	}
+	if ret == nil {
+		return &Insert{Table: tbl, Source: &Query{Plan: src, IDs: b.ids, Names: colNames(rowCols)}}, nil
+	}
+	out := selectCols(top, append(append([]plan.Column{}, rowCols...), ret...), b.ids)
+	return &Insert{Table: tbl, Source: &Query{Plan: out, IDs: b.ids, Names: colNames(out.Cols)}, Returning: out.Cols[len(rowCols):]}, nil
 }
 
 func colNames(cols []plan.Column) []string {

@@ -62,10 +62,11 @@ type DropView struct {
 // Insert is INSERT INTO table [(cols)] source. Source yields one column per
 // table column, in table order (omitted columns filled with their DEFAULT or
 // NULL, values cast to the column types); the engine checks NOT NULL.
+// With RETURNING, Source's rows end with the Returning columns.
 type Insert struct {
-	Table  storage.Table
-	Source *Query
-	// Returning is nil unless INSERT ... RETURNING (not yet supported).
+	Table     storage.Table
+	Source    *Query
+	Returning []plan.Column
 }
 
 // Truncate is TRUNCATE [TABLE] names.
@@ -79,6 +80,7 @@ type Truncate struct {
 // relations and columns and changes nothing. No relations: every table.
 type Analyze struct {
 	Vacuum bool
+	Full   bool // VACUUM FULL
 	Rels   []AnalyzeRel
 }
 

@@ -61,3 +61,8 @@ func (db *DB) Append(ctx context.Context, tb Table, batch arrow.Record) error {
 func (db *DB) Truncate(ctx context.Context, tables []Table) error {
 	return db.autocommit(ctx, func(t *Txn) error { return t.Truncate(ctx, tables) })
 }
+
+// Delete implements Catalog.
+func (db *DB) Delete(ctx context.Context, tb Table, ids []RowID) error {
+	return db.autocommit(ctx, func(t *Txn) error { return t.Delete(ctx, tb, ids) })
+}

@@ -6,4 +6,5 @@ const (
 	codeIOError          = "58030" // io_error
 	codeSerialization    = "40001" // serialization_failure
 	codeInvalidSavepoint = "3B001" // invalid_savepoint_specification
+	codeDeadlock         = "40P01" // deadlock_detected
 )

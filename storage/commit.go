@@ -1,9 +1,11 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -67,6 +69,11 @@ type commitSync interface {
 	publish(v *version)
 	// ack delivers r's outcome to its submitter.
 	ack(r *commitReq, err error)
+	// lockPoint comes before a session changes the row-lock table
+	// (rowlock.go), lockWait waits until ch is closed (a release) or
+	// ctx is done.
+	lockPoint()
+	lockWait(ctx context.Context, ch <-chan struct{}) error
 }
 
 // commitStore is where the committer's durable effects go.
@@ -76,6 +83,10 @@ type commitStore interface {
 	newSegment(id uint64, cols []ColumnDef, recs []arrow.Record) (*segment, error)
 	// removeSegment deletes the file of a segment no manifest names.
 	removeSegment(s *segment)
+	// newDeleteFile stores a deletion-vector delta file (dvfile.go).
+	newDeleteFile(id uint64, entries []delEntry) (delFileRef, error)
+	// removeDeleteFile deletes a delta file no manifest names.
+	removeDeleteFile(id uint64)
 	// persist makes v (with the id counter at nextID) the durable state:
 	// once it returns nil, a crash recovers v. newFiles: some segment v
 	// names was written since the last persist.
@@ -95,7 +106,12 @@ type commitReq struct {
 type compaction struct {
 	table uint64
 	old   []*segment
-	seg   *segment
+	dels  []*DeleteVector // old's deleted rows the merged segment left out
+	seg   *segment        // nil: old had no live row left
+	locks *lockTable      // a row lock on old makes it wait (nil: none checked)
+	// refile, when set, is a delta file holding old[0]'s whole vector,
+	// to replace its list of files (the segment stays).
+	refile *delFileRef
 }
 
 var errClosed = pgerr.New(pgerr.AdminShutdown, "terminating connection due to administrator command")
@@ -151,6 +167,16 @@ func (s chanSync) more() (*commitReq, bool) {
 func (s chanSync) load() *version              { return s.db.cur.Load() }
 func (s chanSync) publish(v *version)          { s.db.cur.Store(v) }
 func (s chanSync) ack(r *commitReq, err error) { r.done <- err }
+func (s chanSync) lockPoint()                  {}
+
+func (s chanSync) lockWait(ctx context.Context, ch <-chan struct{}) error {
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
 // dbStore is the shipped commitStore: segment files and the manifest in
 // the data directory, or nothing at all for an in-memory DB.
@@ -161,6 +187,19 @@ func (s dbStore) newSegment(id uint64, cols []ColumnDef, recs []arrow.Record) (*
 		return memSegment(id, cols, recs)
 	}
 	return writeSegment(s.db.dir, id, cols, recs, s.db.sync())
+}
+
+func (s dbStore) newDeleteFile(id uint64, entries []delEntry) (delFileRef, error) {
+	if s.db.dir == "" {
+		return delFileRef{ID: id}, nil
+	}
+	return writeDeleteFile(s.db.dir, id, entries, s.db.sync())
+}
+
+func (s dbStore) removeDeleteFile(id uint64) {
+	if s.db.dir != "" {
+		os.Remove(filepath.Join(s.db.dir, deleteFile(id)))
+	}
 }
 
 func (s dbStore) removeSegment(seg *segment) {
@@ -256,6 +295,7 @@ type groupCommit struct {
 	ok       []*commitReq    // the commits that applied, in queue order
 	newFiles bool            // a compaction wrote a segment file
 	written  []*segment      // segments written for the group
+	wroteDel []uint64        // deletion-vector files written for the group
 }
 
 // decide loads the published version and applies the group to a copy of
@@ -273,8 +313,10 @@ func (db *DB) decide(group []*commitReq) *groupCommit {
 	g := &groupCommit{db: db, old: old, work: work, touched: touched, ok: make([]*commitReq, 0, len(group))}
 	for i, r := range group {
 		if errs[i] != nil {
-			if r.compact != nil {
-				db.store.removeSegment(r.compact.seg)
+			if c := r.compact; c != nil && c.seg != nil {
+				db.store.removeSegment(c.seg)
+			} else if c != nil && c.refile != nil {
+				db.store.removeDeleteFile(c.refile.ID)
 			}
 			db.cs.ack(r, errs[i])
 			continue
@@ -315,6 +357,7 @@ func applyGroup(old *version, group []*commitReq) (work *version, touched map[ui
 // fail answers every applied commit of the group with err; nothing of the
 // group is published.
 func (g *groupCommit) fail(err error) {
+	g.unretire()
 	for _, r := range g.ok {
 		g.db.cs.ack(r, err)
 	}
@@ -347,13 +390,53 @@ func (g *groupCommit) writeSegments() error {
 		}
 		t.fresh = nil
 	}
+	return g.writeDeletes()
+}
+
+// writeDeletes stores the rows the group deleted as one deletion-vector
+// delta file and lists it for each segment it covers.
+func (g *groupCommit) writeDeletes() error {
+	db := g.db
+	var entries []delEntry
+	var tables []*tableState
+	for id := range g.touched {
+		t, live := g.work.byID[id]
+		if !live || len(t.freshDels) == 0 {
+			continue
+		}
+		for seg, offs := range t.freshDels {
+			slices.Sort(offs)
+			entries = append(entries, delEntry{table: id, seg: seg, offs: offs})
+		}
+		tables = append(tables, t)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	ref, err := db.store.newDeleteFile(db.nextID.Add(1)-1, entries)
+	if err != nil {
+		for _, s := range g.written {
+			db.store.removeSegment(s)
+		}
+		return err
+	}
+	g.wroteDel = append(g.wroteDel, ref.ID)
+	for _, t := range tables {
+		if t.delFiles == nil {
+			t.delFiles = map[uint64][]delFileRef{}
+		}
+		for seg := range t.freshDels {
+			t.delFiles[seg] = append(t.delFiles[seg][:len(t.delFiles[seg]):len(t.delFiles[seg])], ref)
+		}
+		t.freshDels = nil
+	}
 	return nil
 }
 
 // persist makes the group's version durable: its manifest names every
 // segment it needs and nothing the group wrote is missing from the disk.
 func (g *groupCommit) persist() error {
-	return g.db.store.persist(g.work, g.db.nextID.Load(), g.newFiles || len(g.written) > 0)
+	return g.db.store.persist(g.work, g.db.nextID.Load(), g.newFiles || len(g.written) > 0 || len(g.wroteDel) > 0)
 }
 
 // publish makes the group's version the one later statements read (after
@@ -361,7 +444,13 @@ func (g *groupCommit) persist() error {
 // it no longer names.
 func (g *groupCommit) publish() {
 	g.db.cs.publish(g.work)
+	g.unretire()
 	g.db.retire(unreferenced(g.old, g.work))
+	// Delta files are read only at start-up: one the durable manifest no
+	// longer names can go at once.
+	for _, id := range unreferencedDeletes(g.old, g.work) {
+		g.db.store.removeDeleteFile(id)
+	}
 }
 
 // acknowledge answers every applied commit (after publish: a session's
@@ -375,6 +464,16 @@ func (g *groupCommit) acknowledge() {
 		select {
 		case g.db.compactC <- struct{}{}:
 		default:
+		}
+	}
+}
+
+// unretire lifts the retiring marks of the group's compactions (after
+// publication a lock on their old segments finds them gone, as it should).
+func (g *groupCommit) unretire() {
+	for _, r := range g.ok {
+		if c := r.compact; c != nil && c.locks != nil && c.refile == nil {
+			c.locks.unretire(c.table, c.old)
 		}
 	}
 }
@@ -443,6 +542,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 			}
 		}
 	}
+	if err := validateDeletes(work, p); err != nil {
+		return err
+	}
 	if err := validateViews(work, p); err != nil {
 		return err
 	}
@@ -461,9 +563,10 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 			continue
 		}
 		t := mutable(work, touched, id)
-		t.segs, t.fresh, t.rows = nil, nil, 0
+		t.segs, t.fresh, t.rows, t.dels, t.delFiles, t.freshDels = nil, nil, 0, nil, nil, nil
 		t.gen++
 	}
+	applyDeletes(work, touched, p)
 	for id, recs := range p.appends {
 		t := mutable(work, touched, id)
 		t.fresh = append(t.fresh, recs...)
@@ -495,13 +598,35 @@ func applyCompaction(work *version, touched map[uint64]bool, c *compaction) erro
 		return errConflict
 	}
 	for i, s := range c.old {
-		if t.segs[at+i] != s {
+		// A delete committed since the merge read the run would be lost.
+		if t.segs[at+i] != s || t.dels[s.id] != c.dels[i] {
 			return errConflict
 		}
 	}
+	if c.refile != nil {
+		t = mutable(work, touched, c.table)
+		t.delFiles[c.old[0].id] = []delFileRef{*c.refile}
+		return nil
+	}
+	// A transaction holding a row lock may still delete the row by its
+	// RowID in old: leave the run to a later try. Otherwise the run is
+	// marked retiring until the group is published or fails, so no lock
+	// is taken on it meanwhile (lockTable.retire).
+	if c.locks != nil && !c.locks.retire(c.table, c.old) {
+		return errConflict
+	}
 	t = mutable(work, touched, c.table)
+	for _, s := range c.old {
+		if t.dels[s.id] != nil {
+			t.rows -= t.dels[s.id].Count()
+			delete(t.dels, s.id)
+			delete(t.delFiles, s.id)
+		}
+	}
 	segs := append([]*segment(nil), t.segs[:at]...)
-	segs = append(segs, c.seg)
+	if c.seg != nil {
+		segs = append(segs, c.seg)
+	}
 	t.segs = append(segs, t.segs[at+len(c.old):]...)
 	return nil
 }

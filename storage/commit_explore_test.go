@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -89,6 +90,10 @@ type model struct {
 	removed []map[uint64]bool
 }
 
+// A compaction the specification allows may still fail (a row lock or a
+// delete since it read its segments: it changes no row either way); one
+// it forbids must fail. mayFail marks those.
+
 // at returns the state after the first k commits of the queue.
 func (m *model) at(s *sim, k int) modelState {
 	for len(m.states) <= k {
@@ -102,6 +107,11 @@ func (m *model) at(s *sim, k int) modelState {
 }
 
 func (m *model) ok(s *sim, j int) bool { m.at(s, j+1); return m.oks[j] }
+
+// deletedOf is the values a commit's deletes remove from committed rows
+// (recorded by the session that queued it: the specification names rows
+// by value, the implementation by RowID).
+var deletedOf = map[*pending]map[uint64][]int64{}
 
 // specApply is the specification of one commit, independent of
 // applyPending/applyCompaction.
@@ -142,6 +152,22 @@ func specApply(st modelState, r *commitReq, snap int, removedBy []map[uint64]boo
 			}
 		}
 	}
+	// A delete applies only to rows still there (a row deleted, or its
+	// table truncated or dropped, since: 40001).
+	for id, vals := range deletedOf[p] {
+		if p.truncated[id] {
+			continue
+		}
+		t, ok := st[id]
+		if !ok {
+			return st, false, nil
+		}
+		for _, v := range vals {
+			if !slices.Contains(t.rows, v) {
+				return st, false, nil
+			}
+		}
+	}
 	n := st.copy()
 	removed := map[uint64]bool{}
 	for id := range p.dropped {
@@ -156,6 +182,14 @@ func specApply(st modelState, r *commitReq, snap int, removedBy []map[uint64]boo
 			n[id] = modelTable{name: n[id].name}
 			removed[id] = true
 		}
+	}
+	for id, vals := range deletedOf[p] {
+		if p.truncated[id] {
+			continue
+		}
+		t := n[id]
+		t.rows = slices.DeleteFunc(t.rows, func(v int64) bool { return slices.Contains(vals, v) })
+		n[id] = t
 	}
 	for id, recs := range p.appends {
 		t := n[id]
@@ -182,8 +216,13 @@ func versionState(v *version) (modelState, string) {
 		var rows []int64
 		var n int64
 		for _, s := range t.segs {
-			rows = append(rows, recRows(s.recs)...)
+			rows = append(rows, recRows(liveRecords(s.recs, t.dels[s.id]))...)
 			n += s.rows
+		}
+		for id := range t.dels {
+			if t.segment(id) == nil {
+				return nil, fmt.Sprintf("table %s has deleted rows of a segment it does not have", t.name)
+			}
 		}
 		if n != t.rows {
 			return nil, fmt.Sprintf("table %s counts %d rows, its segments hold %d", t.name, t.rows, n)
@@ -284,6 +323,31 @@ func (s *sim) load() *version {
 	return s.db.cur.Load()
 }
 
+func (s *sim) lockPoint() {
+	if s.cur() >= 0 && s.cur() != s.committer {
+		s.park("lock", nil)
+	}
+}
+
+func (s *sim) lockWait(ctx context.Context, ch <-chan struct{}) error {
+	closed := func() bool {
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
+	if s.cur() < 0 {
+		if !closed() {
+			panic("setup waits for a row lock")
+		}
+		return nil
+	}
+	s.park("lockwait", closed)
+	return nil
+}
+
 func (s *sim) publish(v *version) {
 	s.park("publish", nil)
 	s.db.cur.Store(v)
@@ -313,7 +377,7 @@ func (s *sim) ack(r *commitReq, err error) {
 		return
 	}
 	i := s.idx[r]
-	if want := s.m.ok(s, i); want != (err == nil) {
+	if want := s.m.ok(s, i); want != (err == nil) && !(r.compact != nil && want) {
 		s.failf("commit #%d (%s): outcome %v, the specification says applies=%v", i, describe(r), err, want)
 	}
 	if err == nil && s.durable <= i {
@@ -364,6 +428,9 @@ func describe(r *commitReq) string {
 	for id, recs := range r.p.appends {
 		parts = append(parts, fmt.Sprintf("append %v to #%d", recRows(recs), id))
 	}
+	for id, vals := range deletedOf[r.p] {
+		parts = append(parts, fmt.Sprintf("delete %v from #%d", vals, id))
+	}
 	sort.Strings(parts)
 	return strings.Join(parts, ", ")
 }
@@ -379,6 +446,7 @@ const (
 	opTruncate
 	opRead // read every table twice, letting others run in between
 	opNewStmt
+	opDelete // delete the row of value row, if the statement sees it
 )
 
 type op struct {
@@ -399,6 +467,8 @@ func (o op) String() string {
 		return "truncate " + o.table
 	case opRead:
 		return "read"
+	case opDelete:
+		return fmt.Sprintf("delete %s %d", o.table, o.row)
 	default:
 		return "new statement"
 	}
@@ -434,6 +504,7 @@ func session(s *sim, id int, txns []txnSpec) {
 	me := s.cur()
 	for _, ts := range txns {
 		txn := db.Begin()
+		own := map[int64]bool{} // values this transaction deleted
 	ops:
 		for _, o := range ts.ops {
 			var err error
@@ -458,10 +529,35 @@ func session(s *sim, id int, txns []txnSpec) {
 				err = txn.Truncate(ctx, []Table{tb})
 			case opNewStmt:
 				txn.NewStatement()
+			case opDelete:
+				tb, ok := txn.Lookup(o.table)
+				if !ok {
+					err = fmt.Errorf("no table %s", o.table)
+					break
+				}
+				ids := idsWhere(tb, o.row)
+				if len(ids) == 0 {
+					break // the statement deletes nothing
+				}
+				if err = txn.Delete(ctx, tb, ids); err != nil {
+					break
+				}
+				tt := tb.(*txnTable)
+				if pseg, ok := txn.p.appendSeg[tt.id]; !ok || ids[0].Segment() != pseg {
+					if deletedOf[txn.p] == nil {
+						deletedOf[txn.p] = map[uint64][]int64{}
+					}
+					deletedOf[txn.p][tt.id] = append(deletedOf[txn.p][tt.id], o.row)
+				}
+				own[o.row] = true
 			case opRead:
 				// The statement's snapshot plus the transaction's own changes.
 				before := txnState(txn)
 				want, ok, _ := specApply(s.m.at(s, s.loadPrefix[me]), &commitReq{p: txn.p}, 0, nil)
+				for id, t := range want {
+					t.rows = slices.DeleteFunc(t.rows, func(v int64) bool { return own[v] })
+					want[id] = t
+				}
 				if !ok || before.String() != want.String() {
 					s.failf("S%d reads %v, but its snapshot (the first %d commits) with its own changes is %v", id, before, s.loadPrefix[me], want)
 				}
@@ -482,6 +578,7 @@ func session(s *sim, id int, txns []txnSpec) {
 			continue
 		}
 		// Commit's outcome is checked against the specification in ack.
+		// deletedOf is keyed by the pending changes Commit submits.
 		txn.Commit(ctx)
 	}
 }
@@ -492,7 +589,7 @@ func session(s *sim, id int, txns []txnSpec) {
 // over run, with table t holding four one-row segments (a run for the
 // compactor).
 func newSimDB(run *interleave.Run) (*sim, *DB) {
-	db := &DB{log: slog.New(slog.NewTextHandler(io.Discard, nil)), compactC: make(chan struct{}, 1)}
+	db := &DB{log: slog.New(slog.NewTextHandler(io.Discard, nil)), compactC: make(chan struct{}, 1), locks: newLockTable()}
 	db.nextID.Store(1)
 	db.cur.Store(newVersion())
 	s := &sim{db: db, run: run, idx: map[*commitReq]int{}, snapOf: map[*commitReq]int{}, acked: map[*commitReq]error{}}
@@ -578,11 +675,15 @@ func dependent(committer int) func(x, y interleave.Step) bool {
 			a, la, b, lb = b, lb, a, la
 		}
 		if a != committer {
-			return la == "send" && lb == "send"
+			// Row-lock steps (taking, waiting, releasing) of two
+			// sessions do not commute either.
+			return la == "send" && lb == "send" || isLockStep(la) && isLockStep(lb)
 		}
 		return committerDependent(la, lb)
 	}
 }
+
+func isLockStep(l string) bool { return l == "lock" || l == "lockwait" }
 
 // committerDependent: the committer's step la against another thread's lb.
 func committerDependent(la, lb string) bool {
@@ -640,9 +741,10 @@ var (
 	opNS = op{kind: opNewStmt}
 )
 
-func cr(table string) op { return op{kind: opCreate, table: table} }
-func dr(table string) op { return op{kind: opDrop, table: table} }
-func tr(table string) op { return op{kind: opTruncate, table: table} }
+func cr(table string) op            { return op{kind: opCreate, table: table} }
+func de(table string, row int64) op { return op{kind: opDelete, table: table, row: row} }
+func dr(table string) op            { return op{kind: opDrop, table: table} }
+func tr(table string) op            { return op{kind: opTruncate, table: table} }
 
 func commitTxn(ops ...op) txnSpec   { return txnSpec{ops: ops} }
 func rollbackTxn(ops ...op) txnSpec { return txnSpec{ops: ops, rollback: true} }
@@ -673,6 +775,18 @@ var exploreScenarios = []exploreScenario{
 		{commitTxn(cr("x"), ap("x", 10))},
 		{commitTxn(dr("t"))},
 		{commitTxn(ap("t", 30))},
+	}},
+	{name: "two transactions delete the same row", sessions: [][]txnSpec{
+		{commitTxn(de("t", 2))},
+		{commitTxn(de("t", 2), de("t", 3))},
+	}},
+	{name: "delete vs compaction, with a reader", compactor: true, sessions: [][]txnSpec{
+		{commitTxn(de("t", 3), opRd)},
+		{commitTxn(opRd, opNS, opRd)},
+	}},
+	{name: "delete own and committed rows vs truncate", sessions: [][]txnSpec{
+		{commitTxn(ap("t", 10), de("t", 10), de("t", 1), opRd)},
+		{commitTxn(tr("t"))},
 	}},
 	{name: "appender, dropper and a reader with a compaction", compactor: true, large: true, sessions: [][]txnSpec{
 		{commitTxn(ap("t", 10))},
@@ -710,7 +824,7 @@ func (s *sim) outcome() string {
 		d := describe(r)
 		if r.p != nil {
 			// Table ids depend on allocation order; names do not.
-			d = fmt.Sprintf("%d changes", len(r.p.created)+len(r.p.dropped)+len(r.p.truncated)+len(r.p.appends))
+			d = fmt.Sprintf("%d changes", len(r.p.created)+len(r.p.dropped)+len(r.p.truncated)+len(r.p.appends)+len(r.p.deletes))
 			for _, recs := range r.p.appends {
 				d += fmt.Sprint(recRows(recs))
 			}
@@ -736,6 +850,7 @@ func TestExplorerReductionKeepsOutcomes(t *testing.T) {
 		{name: "create race", sessions: [][]txnSpec{{commitTxn(cr("x"), ap("x", 10))}, {commitTxn(cr("x"), ap("x", 20))}}},
 		{name: "truncate vs compaction", compactor: true, sessions: [][]txnSpec{{commitTxn(tr("t"), ap("t", 10))}}},
 		{name: "reader vs appender", sessions: [][]txnSpec{{commitTxn(ap("t", 10))}, {commitTxn(opRd, opNS, opRd)}}},
+		{name: "two deleters", sessions: [][]txnSpec{{commitTxn(de("t", 2))}, {commitTxn(de("t", 2), de("t", 3))}}},
 	} {
 		seen := [2]map[string]bool{{}, {}}
 		var counts [2]int
@@ -870,6 +985,43 @@ func inPlaceVersion(db *DB) func([]*commitReq) {
 	}
 }
 
+// lockBlindCompaction applies compactions whatever row locks are held: a
+// transaction that locked a row of the run then fails at commit although
+// no one else deleted the row.
+func lockBlindCompaction(db *DB) func([]*commitReq) {
+	return func(group []*commitReq) {
+		for _, r := range group {
+			if r.compact != nil {
+				r.compact.locks = nil // BUG: row locks ignored
+			}
+		}
+		db.commitGroup(group)
+	}
+}
+
+// deletesOfGoneSegments drops a commit's deletes of segments no longer in
+// the table (truncated since) instead of failing the commit.
+func deletesOfGoneSegments(db *DB) func([]*commitReq) {
+	return func(group []*commitReq) {
+		v := db.cs.load()
+		for _, r := range group {
+			if r.p == nil {
+				continue
+			}
+			for tid, segs := range r.p.deletes {
+				kept := map[uint64]*DeleteVector{}
+				for sid, dv := range segs {
+					if v.byID[tid].segment(sid) != nil {
+						kept[sid] = dv
+					}
+				}
+				r.p.deletes[tid] = kept // BUG: a delete of a truncated row "succeeds"
+			}
+		}
+		db.commitGroup(group)
+	}
+}
+
 // The explorer finds a failing schedule for each broken committer, running
 // the same scenarios as TestCommitProtocolAllSchedules.
 func TestExplorerCatchesBrokenCommitters(t *testing.T) {
@@ -884,6 +1036,8 @@ func TestExplorerCatchesBrokenCommitters(t *testing.T) {
 		{"publish before the whole group is applied", publishEachCommit, false},
 		{"compaction without validation", staleCompaction, true},
 		{"group applied to the published version in place", inPlaceVersion, true},
+		{"compaction ignores row locks", lockBlindCompaction, true},
+		{"deletes of truncated segments dropped, not refused", deletesOfGoneSegments, true},
 	} {
 		found := false
 		total := 0

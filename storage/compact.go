@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -17,6 +18,11 @@ const (
 	smallRows = 64 << 10
 	maxRows   = 1 << 20
 	minRun    = 4
+	// A segment with more than 1/foldShare of its rows deleted is
+	// rewritten live-only; one whose deleted rows are spread over more
+	// than maxDeltas delta files gets them folded into one file.
+	foldShare = 4
+	maxDeltas = 8
 )
 
 // compactor merges small segments in the background: after commits that
@@ -48,11 +54,17 @@ func (db *DB) compactor() {
 func (db *DB) compactOnce() bool {
 	v := db.cs.load()
 	for _, t := range v.sorted() {
-		run := pickRun(t.segs)
-		if run == nil {
+		var err error
+		if run := pickRun(t.segs); run != nil {
+			err = db.merge(t, run)
+		} else if s := pickFold(t); s != nil {
+			err = db.merge(t, []*segment{s})
+		} else if s := pickRefile(t); s != nil {
+			err = db.refile(t, s)
+		} else {
 			continue
 		}
-		if err := db.merge(t, run); err != nil {
+		if err != nil {
 			if err != errConflict {
 				db.log.Warn("storage: compaction failed", "table", t.name, "err", err)
 			}
@@ -86,6 +98,42 @@ func pickRun(segs []*segment) []*segment {
 	return nil
 }
 
+// pickFold returns a segment with so many deleted rows that it is worth
+// rewriting live-only.
+func pickFold(t *tableState) *segment {
+	for _, s := range t.segs {
+		if n := t.dels[s.id].Count(); n > 0 && n*foldShare > s.rows {
+			return s
+		}
+	}
+	return nil
+}
+
+// pickRefile returns a segment whose deleted rows are spread over too many
+// delta files.
+func pickRefile(t *tableState) *segment {
+	for _, s := range t.segs {
+		if len(t.delFiles[s.id]) > maxDeltas {
+			return s
+		}
+	}
+	return nil
+}
+
+// refile writes s's whole deletion vector as one delta file and submits it
+// to replace the segment's list of files. INVARIANT: applied only if the
+// segment's vector is still the one written (applyCompaction), so a delete
+// committed meanwhile makes it fail and its file is removed.
+func (db *DB) refile(t *tableState, s *segment) error {
+	dv := t.dels[s.id]
+	id := db.nextID.Add(1) - 1
+	ref, err := db.store.newDeleteFile(id, []delEntry{{table: t.id, seg: s.id, offs: dv.offsets()}})
+	if err != nil {
+		return err
+	}
+	return db.submit(&commitReq{compact: &compaction{table: t.id, old: []*segment{s}, dels: []*DeleteVector{dv}, refile: &ref}})
+}
+
 // merge writes run's rows as one segment and submits the replacement.
 // INVARIANT: the committer applies it only if run is still in place in the
 // then current version (applyCompaction), so a TRUNCATE, DROP or another
@@ -95,19 +143,89 @@ func pickRun(segs []*segment) []*segment {
 // a successful compaction never loses, duplicates or reorders a row.
 func (db *DB) merge(t *tableState, run []*segment) error {
 	var recs []arrow.Record
-	for _, s := range run {
+	dels := make([]*DeleteVector, len(run))
+	for i, s := range run {
 		r, err := s.records(db, t.cols)
 		if err != nil {
 			return err
 		}
-		recs = append(recs, r...)
+		dels[i] = t.dels[s.id]
+		recs = append(recs, liveRecords(r, dels[i])...)
 	}
 	if len(recs) > 1 {
 		recs = []arrow.Record{concatRecords(recs)}
 	}
-	seg, err := db.store.newSegment(db.nextID.Add(1)-1, t.cols, recs)
-	if err != nil {
-		return err
+	var seg *segment // nil: every row of run is deleted
+	if len(recs) > 0 {
+		var err error
+		if seg, err = db.store.newSegment(db.nextID.Add(1)-1, t.cols, recs); err != nil {
+			return err
+		}
 	}
-	return db.submit(&commitReq{compact: &compaction{table: t.id, old: run, seg: seg}})
+	return db.submit(&commitReq{compact: &compaction{table: t.id, old: run, dels: dels, seg: seg, locks: db.locks}})
+}
+
+// Vacuum compacts the named tables (all when names is empty) now, through
+// the committer like background compaction: VACUUM folds every deleted row
+// away (segments with deleted rows are rewritten live-only) and merges
+// small segments; full (VACUUM FULL) also merges all segments into runs of
+// maxRows rows. A segment a concurrent transaction holds row locks on, or
+// changes meanwhile, is left as it is (PostgreSQL's VACUUM skips what it
+// cannot clean now too).
+func (db *DB) Vacuum(ctx context.Context, names []string, full bool) error {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	tried := map[*segment]bool{}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		v := db.cs.load()
+		var t *tableState
+		var run []*segment
+		for _, tt := range v.sorted() {
+			if len(want) > 0 && !want[tt.name] {
+				continue
+			}
+			if run = vacuumRun(tt, full, tried); run != nil {
+				t = tt
+				break
+			}
+		}
+		if run == nil {
+			return nil
+		}
+		for _, s := range run {
+			tried[s] = true
+		}
+		if err := db.merge(t, run); err != nil && err != errConflict {
+			return err
+		}
+	}
+}
+
+// vacuumRun picks VACUUM's next run of t: a run of adjacent segments with
+// deleted rows or small (full: any) whose rows fit in maxRows, not tried
+// before, of two or more segments or of one with deleted rows.
+func vacuumRun(t *tableState, full bool, tried map[*segment]bool) []*segment {
+	worth := func(s *segment) bool {
+		return !tried[s] && (t.dels[s.id].Count() > 0 || s.rows < smallRows || full)
+	}
+	live := func(s *segment) int64 { return s.rows - t.dels[s.id].Count() }
+	for i := 0; i < len(t.segs); i++ {
+		if !worth(t.segs[i]) {
+			continue
+		}
+		j, rows := i, int64(0)
+		for j < len(t.segs) && worth(t.segs[j]) && (j == i || rows+live(t.segs[j]) <= maxRows) {
+			rows += live(t.segs[j])
+			j++
+		}
+		if j-i >= 2 || t.dels[t.segs[i].id].Count() > 0 {
+			return t.segs[i:j]
+		}
+	}
+	return nil
 }

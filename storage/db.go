@@ -42,6 +42,7 @@ type DB struct {
 	cur    atomic.Pointer[version] // the published version (read through cs.load)
 	nextID atomic.Uint64           // table and segment ids
 
+	locks *lockTable  // row locks (rowlock.go)
 	cs    commitSync  // the commit protocol's synchronization points (commit.go)
 	store commitStore // where commits are made durable
 
@@ -113,6 +114,17 @@ type tableState struct {
 	// a SERIALIZABLE transaction's check (isolation.go); in memory only.
 	gen uint64
 
+	// dels are the deleted rows of segments with any, by segment id
+	// (delete.go); the map is copied with the tableState, the vectors
+	// are immutable.
+	dels map[uint64]*DeleteVector
+	// delFiles are the deletion-vector files holding each segment's
+	// deleted rows (dvfile.go); copied like dels, slices never modified.
+	delFiles map[uint64][]delFileRef
+	// freshDels: committer only, rows of each segment this group deleted
+	// and not yet in a file.
+	freshDels map[uint64][]int64
+
 	fresh []arrow.Record // committer only: rows of this group not yet in a segment
 	enc   []byte         // committer only: cached manifest entry
 
@@ -122,13 +134,13 @@ type tableState struct {
 
 func (t *tableState) copy() *tableState {
 	return &tableState{id: t.id, name: t.name, cols: t.cols, segs: append([]*segment(nil), t.segs...),
-		rows: t.rows, gen: t.gen, fresh: append([]arrow.Record(nil), t.fresh...)}
+		rows: t.rows, gen: t.gen, fresh: append([]arrow.Record(nil), t.fresh...), dels: cloneDels(t.dels), delFiles: cloneDelFiles(t.delFiles)}
 }
 
 // tableStats merges the segments' statistics (once per version).
 func (t *tableState) tableStats() Stats {
 	t.statsOnce.Do(func() {
-		st := Stats{Rows: t.rows, Distinct: make([]int64, len(t.cols)), Nulls: make([]int64, len(t.cols)),
+		st := Stats{Rows: t.liveRows(), Distinct: make([]int64, len(t.cols)), Nulls: make([]int64, len(t.cols)),
 			Bounds: make([]ColumnStats, len(t.cols))}
 		for c := range t.cols {
 			sk := make([][]uint64, 0, len(t.segs))
@@ -156,6 +168,7 @@ func Open(dir string, opts Options) (*DB, error) {
 	db := &DB{dir: dir, opts: opts, log: opts.Logger, commits: make(chan *commitReq, 1024),
 		quit: make(chan struct{}), compactC: make(chan struct{}, 1)}
 	db.nextID.Store(max(1, opts.FirstID))
+	db.locks = newLockTable()
 	db.cs, db.store = chanSync{db}, dbStore{db}
 	if dir == "" {
 		db.cur.Store(newVersion())
@@ -230,6 +243,13 @@ func (db *DB) load() error {
 		return err
 	}
 	live := map[string]bool{}
+	for _, t := range v.tables {
+		for _, refs := range t.delFiles {
+			for _, r := range refs {
+				live[deleteFile(r.ID)] = true
+			}
+		}
+	}
 	var rows int64
 	nseg := 0
 	for _, t := range v.tables {
@@ -247,14 +267,14 @@ func (db *DB) load() error {
 		if t.id >= next {
 			return fmt.Errorf("manifest \"%s\" is corrupt: table id %d >= next id %d", mpath, t.id, next)
 		}
-		rows += t.rows
+		rows += t.liveRows()
 	}
 	// Files the manifest does not name were written by a commit that never
 	// reached its manifest rename, or replaced by a compaction and not yet
 	// deleted: nothing acknowledged lives only in them.
 	for _, e := range entries {
 		n := e.Name()
-		if n == manifestTemp || (strings.HasPrefix(n, "seg-") && !live[n]) {
+		if n == manifestTemp || ((strings.HasPrefix(n, "seg-") || strings.HasPrefix(n, "del-")) && !live[n]) {
 			if err := os.Remove(filepath.Join(db.dir, n)); err != nil {
 				return err
 			}

@@ -24,7 +24,10 @@ const (
 	// Binary forms (types/decimal.go). Format 1 (read, never written) held
 	// them as text; its segments keep numeric_text in a format-2 manifest
 	// until compaction rewrites them.
-	manifestFormat = 2
+	//
+	// manifestFormat 3: tables list their segments' deleted rows
+	// (deletes; delete.go). Formats 1 and 2 have none.
+	manifestFormat = 3
 	manifestMagic  = "joind-manifest"
 )
 
@@ -40,6 +43,15 @@ type tableJSON struct {
 	Name     string            `json:"name"`
 	Columns  []columnJSON      `json:"columns"`
 	Segments []json.RawMessage `json:"segments"`
+	Deletes  []deleteJSON      `json:"deletes,omitempty"`
+}
+
+// deleteJSON is the deleted rows of one segment: how many, and the
+// deletion-vector files (dvfile.go) that hold them.
+type deleteJSON struct {
+	Seg   uint64       `json:"seg"`
+	Rows  int64        `json:"rows"`
+	Files []delFileRef `json:"files"`
 }
 
 type columnJSON struct {
@@ -133,6 +145,9 @@ func (t *tableState) encoded() ([]byte, error) {
 			s.enc = b
 		}
 		tj.Segments = append(tj.Segments, s.enc)
+		if dv := t.dels[s.id]; dv.Count() > 0 {
+			tj.Deletes = append(tj.Deletes, deleteJSON{Seg: s.id, Rows: dv.Count(), Files: t.delFiles[s.id]})
+		}
 	}
 	b, err := json.Marshal(&tj)
 	if err != nil {
@@ -158,8 +173,8 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 	if _, err := fmt.Sscanf(string(data[:nl]), "%s %d %s %d", &magic, &format, &crcHex, &n); err != nil || magic != manifestMagic {
 		return bad("bad header %q", data[:nl])
 	}
-	if format != 1 && format != manifestFormat {
-		return bad("format %d, this joind reads formats 1 and %d", format, manifestFormat)
+	if format < 1 || format > manifestFormat {
+		return bad("format %d, this joind reads formats 1 to %d", format, manifestFormat)
 	}
 	body := data[nl+1:]
 	if len(body) != n {
@@ -174,6 +189,7 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 		return bad("%v", err)
 	}
 	v := newVersion()
+	dvFiles := map[uint64]map[[2]uint64][]int64{} // delta files read, by id
 	for _, tj := range m.Tables {
 		t := &tableState{id: tj.ID, name: tj.Name}
 		for _, c := range tj.Columns {
@@ -209,6 +225,37 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 			}
 			t.segs = append(t.segs, s)
 			t.rows += s.rows
+		}
+		for _, dj := range tj.Deletes {
+			s := t.segment(dj.Seg)
+			if s == nil {
+				return bad("table %q: deleted rows of segment %d, which it does not have", tj.Name, dj.Seg)
+			}
+			var dv *DeleteVector
+			for _, ref := range dj.Files {
+				f, ok := dvFiles[ref.ID]
+				if !ok {
+					if f, err = readDeleteFile(filepath.Dir(path), ref); err != nil {
+						return nil, 0, err
+					}
+					dvFiles[ref.ID] = f
+				}
+				offs := f[[2]uint64{t.id, s.id}]
+				if len(offs) == 0 || offs[len(offs)-1] >= s.rows {
+					return bad("table %q: deletion-vector file %s has no valid entry for segment %d", tj.Name, deleteFile(ref.ID), s.id)
+				}
+				var dup int64
+				if dv, dup = dv.with(offs); dup >= 0 {
+					return bad("table %q: row %d of segment %d deleted twice", tj.Name, dup, dj.Seg)
+				}
+			}
+			if dv.Count() != dj.Rows {
+				return bad("table %q: segment %d has %d deleted rows in its files, the manifest says %d", tj.Name, s.id, dv.Count(), dj.Rows)
+			}
+			if t.dels == nil {
+				t.dels, t.delFiles = map[uint64]*DeleteVector{}, map[uint64][]delFileRef{}
+			}
+			t.dels[dj.Seg], t.delFiles[dj.Seg] = dv, dj.Files
 		}
 		if _, dup := v.tables[t.name]; dup {
 			return bad("table %q listed twice", t.name)

@@ -158,3 +158,9 @@ func (c *MemoryCatalog) own(t Table) (*memTable, error) {
 	}
 	return mt, nil
 }
+
+// Delete implements Catalog: a MemoryCatalog (tests and tools) keeps no
+// row ids, so it cannot delete.
+func (c *MemoryCatalog) Delete(ctx context.Context, t Table, ids []RowID) error {
+	return pgerr.New(pgerr.FeatureNotSupported, "DELETE is not supported on table %q", t.Name())
+}

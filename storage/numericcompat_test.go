@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -79,8 +80,8 @@ func TestOpensFormat1NumericText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(data), manifestMagic+" 2 ") || !strings.Contains(string(data), `"numeric_text":true`) {
-		t.Fatalf("rewritten manifest is not format 2 with numeric_text segments: %.200s", data)
+	if !strings.HasPrefix(string(data), fmt.Sprintf("%s %d ", manifestMagic, manifestFormat)) || !strings.Contains(string(data), `"numeric_text":true`) {
+		t.Fatalf("rewritten manifest is not format %d with numeric_text segments: %.200s", manifestFormat, data)
 	}
 	db = open(t, dir)
 	defer db.Close()

@@ -55,6 +55,9 @@ type Catalog interface {
 	Append(ctx context.Context, t Table, batch arrow.Record) error
 	// Truncate removes all rows of the listed tables atomically.
 	Truncate(ctx context.Context, tables []Table) error
+	// Delete removes the rows ids (read from a scan's RowID column in this
+	// transaction) of t; see Txn.Delete for locking and concurrency.
+	Delete(ctx context.Context, t Table, ids []RowID) error
 
 	// LookupView finds a view by name.
 	LookupView(name string) (View, bool)
@@ -99,12 +102,26 @@ const MaxStatBytes = 128
 
 // Segment is an immutable run of a table's rows with its statistics.
 type Segment struct {
+	// ID names the segment in RowIDs (MakeRowID(ID, offset)).
+	ID uint64
+	// Rows is the number of rows written, deleted ones included; the
+	// statistics cover them all (so they may be wider than the live rows).
 	Rows    int64
 	Columns []ColumnStats // by column ordinal
-	// Records are the segment's batches; concatenated over all segments in
-	// order they equal Table.Snapshot().
+	// Records are the segment's batches, deleted rows included (a row's
+	// offset is its position in their concatenation); without the rows
+	// Deletes names, concatenated over all segments in order, they equal
+	// Table.Snapshot(). A reader must skip the deleted rows.
 	Records []arrow.Record
+	// Deletes is the deleted rows of this snapshot (nil: none).
+	Deletes *DeleteVector
 }
+
+// Deleted reports whether row offset off of the segment is deleted.
+func (s Segment) Deleted(off int64) bool { return s.Deletes.Deleted(off) }
+
+// Live is the number of rows not deleted.
+func (s Segment) Live() int64 { return s.Rows - s.Deletes.Count() }
 
 // Segmented is implemented by tables that keep per-segment statistics (the
 // durable tables of DB). A filter can skip a segment whose bounds exclude

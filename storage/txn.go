@@ -16,15 +16,21 @@ type pending struct {
 	truncated map[uint64]bool           // tables whose committed rows are hidden
 	appends   map[uint64][]arrow.Record // rows added, in order
 	views     map[string]viewChange     // views created, replaced or dropped (views.go)
+	// appendSeg is the id of each table's virtual segment of appended rows
+	// (their RowIDs); deletes the rows deleted, by table and segment id
+	// (delete.go). Both maps' values are immutable: clone copies the maps.
+	appendSeg map[uint64]uint64
+	deletes   map[uint64]map[uint64]*DeleteVector
 }
 
 func newPending() *pending {
 	return &pending{created: map[uint64]*tableState{}, dropped: map[uint64]string{},
-		truncated: map[uint64]bool{}, appends: map[uint64][]arrow.Record{}}
+		truncated: map[uint64]bool{}, appends: map[uint64][]arrow.Record{},
+		appendSeg: map[uint64]uint64{}, deletes: map[uint64]map[uint64]*DeleteVector{}}
 }
 
 func (p *pending) empty() bool {
-	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0
+	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 && len(p.deletes) == 0
 }
 
 func (p *pending) clone() *pending {
@@ -42,6 +48,12 @@ func (p *pending) clone() *pending {
 		n.appends[k] = append([]arrow.Record(nil), v...)
 	}
 	n.views = cloneViews(p.views)
+	for k, v := range p.appendSeg {
+		n.appendSeg[k] = v
+	}
+	for k, v := range p.deletes {
+		n.deletes[k] = v // replaced, never modified (Delete)
+	}
 	return n
 }
 
@@ -85,11 +97,16 @@ type Txn struct {
 	// has named (catalogEntry).
 	resolved      map[string]*tableState
 	resolvedViews map[string]*View
+	// lockMark tags the row locks taken now (0: none open), markSeq
+	// numbers savepoints for it (rowlock.go releaseFrom).
+	lockMark, markSeq int
+	locked            bool // the transaction took row locks
 }
 
 type savepoint struct {
 	name string
 	p    *pending
+	mark int // the lock mark set by this savepoint
 }
 
 var _ Catalog = (*Txn)(nil)
@@ -125,7 +142,9 @@ func (t *Txn) Commit(ctx context.Context) error {
 	if t.done {
 		return errDone
 	}
+	defer t.releaseLocks() // after publication: see lockTable
 	p := t.p
+	ownDeletes(p)
 	var ser *serialCheck
 	if t.iso == Serializable && t.taken {
 		ser = &serialCheck{snap: t.snap, names: t.reads, all: t.readAll}
@@ -138,7 +157,19 @@ func (t *Txn) Commit(ctx context.Context) error {
 }
 
 // Rollback discards the transaction's changes.
-func (t *Txn) Rollback() { t.finish() }
+func (t *Txn) Rollback() {
+	t.finish()
+	t.releaseLocks()
+}
+
+// releaseLocks drops the transaction's row locks, if it took any.
+func (t *Txn) releaseLocks() {
+	if t.locked {
+		t.db.cs.lockPoint()
+		t.db.locks.release(t)
+		t.locked = false
+	}
+}
 
 // finish ends the transaction; its tables then show the latest committed
 // state (they may outlive it, e.g. in a prepared statement).
@@ -161,7 +192,9 @@ func (t *Txn) version() *version {
 // Savepoint marks the current changes under name (a later one of the same
 // name hides the earlier, as in PostgreSQL).
 func (t *Txn) Savepoint(name string) {
-	t.savepoints = append(t.savepoints, savepoint{name: name, p: t.p.clone()})
+	t.markSeq++
+	t.lockMark = t.markSeq
+	t.savepoints = append(t.savepoints, savepoint{name: name, p: t.p.clone(), mark: t.lockMark})
 }
 
 func (t *Txn) findSavepoint(name string) (int, error) {
@@ -181,6 +214,11 @@ func (t *Txn) RollbackTo(name string) error {
 	}
 	t.savepoints = t.savepoints[:i+1]
 	t.p = t.savepoints[i].p.clone()
+	t.lockMark = t.savepoints[i].mark
+	if t.locked {
+		t.db.cs.lockPoint()
+		t.db.locks.releaseFrom(t, t.lockMark)
+	}
 	return nil
 }
 
@@ -191,6 +229,12 @@ func (t *Txn) Release(name string) error {
 		return err
 	}
 	t.savepoints = t.savepoints[:i]
+	// Later locks belong to the enclosing savepoint; the released one's
+	// keep their larger marks, which a rollback to an earlier one covers.
+	t.lockMark = 0
+	if i > 0 {
+		t.lockMark = t.savepoints[i-1].mark
+	}
 	return nil
 }
 
@@ -217,9 +261,48 @@ func (tt *txnTable) committed() *tableState {
 	return tt.txn.version().byID[tt.id]
 }
 
-// Snapshot implements Table.
+// Snapshot implements Table: the live rows only.
 func (tt *txnTable) Snapshot() []arrow.Record {
 	var out []arrow.Record
+	for _, seg := range tt.Segments() {
+		out = append(out, liveRecords(seg.Records, seg.Deletes)...)
+	}
+	return out
+}
+
+// Stats implements Table. Rows counts live rows; the other figures are the
+// segments' (deleted rows included: they over-estimate, never narrow).
+func (tt *txnTable) Stats() Stats {
+	var st Stats
+	if cs := tt.committed(); cs != nil {
+		st = cs.tableStats()
+		st.Distinct = append([]int64(nil), st.Distinct...)
+		st.Nulls = append([]int64(nil), st.Nulls...)
+	}
+	p := tt.txn.p
+	if len(p.appends[tt.id]) > 0 {
+		st.Bounds = nil // the pending rows' bounds are not merged in
+	}
+	for _, r := range p.appends[tt.id] {
+		st.Rows += r.NumRows()
+		if st.Nulls != nil {
+			for c := range st.Nulls {
+				st.Nulls[c] += int64(r.Column(c).NullN())
+			}
+		}
+	}
+	for _, dv := range p.deletes[tt.id] {
+		st.Rows -= dv.Count()
+	}
+	return st
+}
+
+// Segments implements Segmented: the committed segments of the snapshot,
+// then the transaction's appended rows as one segment, each with the rows
+// deleted in the snapshot or by the transaction.
+func (tt *txnTable) Segments() []Segment {
+	var out []Segment
+	mine := tt.txn.p.deletes[tt.id]
 	if cs := tt.committed(); cs != nil {
 		for _, s := range cs.segs {
 			recs, err := s.records(tt.txn.db, cs.cols)
@@ -228,44 +311,8 @@ func (tt *txnTable) Snapshot() []arrow.Record {
 				// and the statement failed if one was unreadable.
 				panic(err)
 			}
-			out = append(out, recs...)
-		}
-	}
-	return append(out, tt.txn.p.appends[tt.id]...)
-}
-
-// Stats implements Table.
-func (tt *txnTable) Stats() Stats {
-	var st Stats
-	if cs := tt.committed(); cs != nil {
-		st = cs.tableStats()
-		st.Distinct = append([]int64(nil), st.Distinct...)
-		st.Nulls = append([]int64(nil), st.Nulls...)
-	}
-	if len(tt.txn.p.appends[tt.id]) > 0 {
-		st.Bounds = nil // the pending rows' bounds are not merged in
-	}
-	for _, r := range tt.txn.p.appends[tt.id] {
-		st.Rows += r.NumRows()
-		if st.Nulls != nil {
-			for c := range st.Nulls {
-				st.Nulls[c] += int64(r.Column(c).NullN())
-			}
-		}
-	}
-	return st
-}
-
-// Segments implements Segmented.
-func (tt *txnTable) Segments() []Segment {
-	var out []Segment
-	if cs := tt.committed(); cs != nil {
-		for _, s := range cs.segs {
-			recs, err := s.records(tt.txn.db, cs.cols)
-			if err != nil {
-				panic(err)
-			}
-			seg := Segment{Rows: s.rows, Records: recs, Columns: make([]ColumnStats, len(s.stats))}
+			seg := Segment{ID: s.id, Rows: s.rows, Records: recs, Columns: make([]ColumnStats, len(s.stats)),
+				Deletes: union(cs.dels[s.id], mine[s.id])}
 			for c := range s.stats {
 				seg.Columns[c] = s.stats[c].public()
 			}
@@ -273,8 +320,9 @@ func (tt *txnTable) Segments() []Segment {
 		}
 	}
 	if recs := tt.txn.p.appends[tt.id]; len(recs) > 0 {
-		ms, _ := memSegment(0, tt.cols, recs)
-		seg := Segment{Rows: ms.rows, Records: recs, Columns: make([]ColumnStats, len(ms.stats))}
+		id := tt.txn.p.appendSeg[tt.id]
+		ms, _ := memSegment(id, tt.cols, recs)
+		seg := Segment{ID: id, Rows: ms.rows, Records: recs, Columns: make([]ColumnStats, len(ms.stats)), Deletes: mine[id]}
 		for c := range ms.stats {
 			seg.Columns[c] = ms.stats[c].public()
 		}
@@ -369,6 +417,8 @@ func (t *Txn) Drop(ctx context.Context, name string) error {
 	}
 	delete(t.p.appends, tt.id)
 	delete(t.p.truncated, tt.id)
+	delete(t.p.appendSeg, tt.id)
+	delete(t.p.deletes, tt.id)
 	return nil
 }
 
@@ -420,6 +470,9 @@ func (t *Txn) Append(ctx context.Context, tb Table, batch arrow.Record) error {
 	if !batch.Schema().Equal(arrowSchema(tt.cols)) {
 		batch = arrowRecordWithSchema(arrowSchema(tt.cols), batch)
 	}
+	if _, ok := t.p.appendSeg[tt.id]; !ok {
+		t.p.appendSeg[tt.id] = t.db.nextID.Add(1) - 1
+	}
 	t.p.appends[tt.id] = append(t.p.appends[tt.id], batch)
 	return nil
 }
@@ -439,9 +492,21 @@ func (t *Txn) Truncate(ctx context.Context, tables []Table) error {
 	}
 	for _, tt := range owned {
 		delete(t.p.appends, tt.id)
+		delete(t.p.appendSeg, tt.id)
+		delete(t.p.deletes, tt.id)
 		if t.p.created[tt.id] == nil {
 			t.p.truncated[tt.id] = true
 		}
 	}
 	return nil
+}
+
+// Vacuum runs VACUUM [FULL] (DB.Vacuum) on tables of this transaction's
+// catalog (all when tables is empty).
+func (t *Txn) Vacuum(ctx context.Context, tables []Table, full bool) error {
+	names := make([]string, 0, len(tables))
+	for _, tb := range tables {
+		names = append(names, tb.Name())
+	}
+	return t.db.Vacuum(ctx, names, full)
 }

@@ -57,6 +57,10 @@ type Scan struct {
 	// segments whose statistics prove no row can pass; the Filter above
 	// still decides every row, so results never depend on it.
 	Skip []Expr
+	// RowID, when its ID is not 0, is an extra int8 output column (after
+	// Cols) holding each row's storage.RowID, for UPDATE and DELETE; the
+	// table must then be a storage.Segmented one.
+	RowID Column
 }
 
 // Values is a VALUES list (also a FROM-less SELECT: one row, no columns).
@@ -184,7 +188,12 @@ type SetOp struct {
 	Cols  []Column
 }
 
-func (n *Scan) Columns() []Column         { return n.Cols }
+func (n *Scan) Columns() []Column {
+	if n.RowID.ID == 0 {
+		return n.Cols
+	}
+	return append(n.Cols[:len(n.Cols):len(n.Cols)], n.RowID)
+}
 func (n *Values) Columns() []Column       { return n.Cols }
 func (n *FunctionScan) Columns() []Column { return n.Cols }
 func (n *Filter) Columns() []Column       { return n.Input.Columns() }

@@ -1,0 +1,145 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
+)
+
+// UPDATE: one query yields each target row's RowID and its new row; the
+// old rows are deleted and the new ones appended, in the statement's
+// transaction, so the statement lands whole or not at all. A row is
+// deleted through Catalog.Delete, which takes its row lock: a concurrent
+// writer of the same row makes it wait, and fail with 40001 if that
+// writer committed (the engine retries the statement under READ
+// COMMITTED).
+
+func update(ctx context.Context, s Session, x *sql.Update) (string, error) {
+	recs, err := s.Collect(ctx, x.Source)
+	if err != nil {
+		return "", err
+	}
+	if x.Repeats {
+		if recs, err = firstPerRowID(recs); err != nil {
+			return "", err
+		}
+	}
+	ncols := len(x.Table.Columns())
+	n, err := deleteRows(ctx, s.Catalog(), x.Table, recs)
+	if err != nil {
+		return "", err
+	}
+	rows := make([]arrow.Record, len(recs))
+	for i, r := range recs {
+		rows[i] = columnRange(r, 1, 1+ncols)
+	}
+	if _, err := AppendRecords(ctx, s.Catalog(), x.Table, rows, s.Format()); err != nil {
+		return "", err
+	}
+	if err := sendReturning(s, x.Returning, recs, 1+ncols); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("UPDATE %d", n), nil
+}
+
+func deleteStmt(ctx context.Context, s Session, x *sql.Delete) (string, error) {
+	recs, err := s.Collect(ctx, x.Source)
+	if err != nil {
+		return "", err
+	}
+	if x.Repeats {
+		if recs, err = firstPerRowID(recs); err != nil {
+			return "", err
+		}
+	}
+	n, err := deleteRows(ctx, s.Catalog(), x.Table, recs)
+	if err != nil {
+		return "", err
+	}
+	if err := sendReturning(s, x.Returning, recs, 1); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("DELETE %d", n), nil
+}
+
+// deleteRows deletes the rows whose RowIDs column 0 of recs holds.
+func deleteRows(ctx context.Context, cat *Catalog, t storage.Table, recs []arrow.Record) (int64, error) {
+	var ids []storage.RowID
+	for _, r := range recs {
+		col, ok := r.Column(0).(*array.Int64)
+		if !ok {
+			return 0, pgerr.New(pgerr.InternalError, "row ids are of type %s", r.Column(0).DataType())
+		}
+		for i := 0; i < col.Len(); i++ {
+			ids = append(ids, storage.RowID(col.Value(i)))
+		}
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	if err := cat.Delete(ctx, t, ids); err != nil {
+		return 0, err
+	}
+	return int64(len(ids)), nil
+}
+
+// sendReturning sends the RETURNING rows: the columns of recs from first on.
+func sendReturning(s Session, cols []plan.Column, recs []arrow.Record, first int) error {
+	if cols == nil {
+		return nil
+	}
+	out := make([]arrow.Record, len(recs))
+	for i, r := range recs {
+		out[i] = columnRange(r, first, first+len(cols))
+	}
+	return s.SendRows(cols, out)
+}
+
+// columnRange is the record of r's columns [from, to).
+func columnRange(r arrow.Record, from, to int) arrow.Record {
+	fields := r.Schema().Fields()[from:to]
+	return array.NewRecord(arrow.NewSchema(fields, nil), r.Columns()[from:to], r.NumRows())
+}
+
+// firstPerRowID keeps the first row of each RowID (column 0): a target row
+// an UPDATE ... FROM or DELETE ... USING joins to several rows is written
+// once, as PostgreSQL does.
+func firstPerRowID(recs []arrow.Record) ([]arrow.Record, error) {
+	seen := map[int64]bool{}
+	var out []arrow.Record
+	for _, r := range recs {
+		col := r.Column(0).(*array.Int64)
+		var parts []arrow.Record
+		start := -1
+		for i := 0; i < col.Len(); i++ {
+			id := col.Value(i)
+			if !seen[id] {
+				seen[id] = true
+				if start < 0 {
+					start = i
+				}
+				continue
+			}
+			if start >= 0 {
+				parts = append(parts, r.NewSlice(int64(start), int64(i)))
+				start = -1
+			}
+		}
+		switch {
+		case start == 0:
+			out = append(out, r)
+			continue
+		case start > 0:
+			parts = append(parts, r.NewSlice(int64(start), int64(col.Len())))
+		}
+		out = append(out, parts...)
+	}
+	return out, nil
+}

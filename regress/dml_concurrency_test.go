@@ -1,0 +1,133 @@
+package regress
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// TestConcurrentUpdate runs UPDATE and DELETE of the same row from two
+// connections in explicit transactions: under READ COMMITTED the second
+// writer waits for the first to end and then writes the row's new version
+// (v ends +2; an UPDATE of a row the first deleted updates nothing, a
+// DELETE of a row the first updated deletes its new version); under
+// REPEATABLE READ it fails with 40001 once the first commits, as in
+// PostgreSQL 15 (JOIND_REGRESS_TARGET=postgres runs it there).
+func TestConcurrentUpdate(t *testing.T) {
+	ep := startTarget(t, "postgres")
+	a, b := connect(t, ep), connect(t, ep)
+	mustExec(t, a, "DROP TABLE IF EXISTS cc_t")
+	mustExec(t, a, "CREATE TABLE cc_t (id int, v int)")
+	mustExec(t, a, "INSERT INTO cc_t VALUES (1, 0), (2, 0)")
+
+	// waiting starts sql on c and checks that it is still blocked 300 ms
+	// later; the returned channel gives its outcome.
+	waiting := func(c *pgx.Conn, sql string) <-chan error {
+		t.Helper()
+		done := make(chan error, 1)
+		go func() {
+			tag, err := c.Exec(context.Background(), sql)
+			if err == nil && tag.String() == "" {
+				err = errors.New("no command tag")
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			t.Fatalf("%s did not wait for the other transaction (returned %v)", sql, err)
+		case <-time.After(300 * time.Millisecond):
+		}
+		return done
+	}
+	value := func(id int) int {
+		t.Helper()
+		var v int
+		if err := a.QueryRow(ctxT(t), "SELECT v FROM cc_t WHERE id = $1", id).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	result := func(done <-chan error) error {
+		t.Helper()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(10 * time.Second):
+			t.Fatal("the waiting statement did not finish after the other transaction ended")
+			return nil
+		}
+	}
+
+	// READ COMMITTED: the second increment waits, then adds to the first.
+	mustExec(t, a, "BEGIN")
+	mustExec(t, a, "UPDATE cc_t SET v = v + 1 WHERE id = 1")
+	mustExec(t, b, "BEGIN")
+	done := waiting(b, "UPDATE cc_t SET v = v + 1 WHERE id = 1")
+	mustExec(t, a, "COMMIT")
+	if err := result(done); err != nil {
+		t.Fatalf("READ COMMITTED: second UPDATE: %v", err)
+	}
+	mustExec(t, b, "COMMIT")
+	if v := value(1); v != 2 {
+		t.Fatalf("READ COMMITTED: v = %d after two concurrent increments, want 2", v)
+	}
+	// A rolled-back first writer leaves the row to the second.
+	mustExec(t, a, "BEGIN")
+	mustExec(t, a, "UPDATE cc_t SET v = v + 100 WHERE id = 1")
+	done = waiting(b, "UPDATE cc_t SET v = v + 1 WHERE id = 1")
+	mustExec(t, a, "ROLLBACK")
+	if err := result(done); err != nil {
+		t.Fatalf("after ROLLBACK: %v", err)
+	}
+	if v := value(1); v != 3 {
+		t.Fatalf("v = %d, want 3", v)
+	}
+
+	// REPEATABLE READ: the second writer gets PostgreSQL's 40001.
+	mustExec(t, b, "BEGIN ISOLATION LEVEL REPEATABLE READ")
+	if _, err := b.Exec(ctxT(t), "SELECT v FROM cc_t"); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, a, "BEGIN")
+	mustExec(t, a, "UPDATE cc_t SET v = v + 1 WHERE id = 1")
+	done = waiting(b, "UPDATE cc_t SET v = v + 1 WHERE id = 1")
+	mustExec(t, a, "COMMIT")
+	err := result(done)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "40001" || pe.Message != "could not serialize access due to concurrent update" {
+		t.Fatalf("REPEATABLE READ: second UPDATE returned %v, want 40001 could not serialize access due to concurrent update", err)
+	}
+	mustExec(t, b, "ROLLBACK")
+	if v := value(1); v != 4 {
+		t.Fatalf("v = %d, want 4", v)
+	}
+
+	// READ COMMITTED: an UPDATE waiting for a DELETE that commits updates
+	// nothing; a DELETE waiting for an UPDATE deletes the new version.
+	mustExec(t, a, "BEGIN")
+	mustExec(t, a, "DELETE FROM cc_t WHERE id = 1")
+	done = waiting(b, "UPDATE cc_t SET v = v + 1 WHERE id = 1")
+	mustExec(t, a, "COMMIT")
+	if err := result(done); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := a.QueryRow(ctxT(t), "SELECT count(*) FROM cc_t WHERE id = 1").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("deleted row: count %d, %v", n, err)
+	}
+	mustExec(t, a, "BEGIN")
+	mustExec(t, a, "UPDATE cc_t SET v = 7 WHERE id = 2")
+	done = waiting(b, "DELETE FROM cc_t WHERE id = 2")
+	mustExec(t, a, "COMMIT")
+	if err := result(done); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.QueryRow(ctxT(t), "SELECT count(*) FROM cc_t").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("rows left after a DELETE waited for an UPDATE of its row: %d, %v", n, err)
+	}
+	mustExec(t, a, "DROP TABLE cc_t")
+}

@@ -1,0 +1,39 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+)
+
+// DELETE (the statement type is beside Update in update.go).
+
+func (b *binder) bindDelete(ds *pg_query.DeleteStmt) (Statement, error) {
+	if ds.WithClause != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH in DELETE is not supported")
+	}
+	s := &scope{}
+	t, err := b.bindDMLTarget(s, ds.Relation, "delete")
+	if err != nil {
+		return nil, err
+	}
+	node, items, err := b.joinFromItems(s, t.scan, []*nsItem{t.item}, ds.UsingClause)
+	if err != nil {
+		return nil, err
+	}
+	s.items = items
+	if node, err = b.bindDMLWhere(s, node, ds.WhereClause); err != nil {
+		return nil, err
+	}
+	top, ret, err := b.bindReturning(s, node, ds.ReturningList)
+	if err != nil {
+		return nil, err
+	}
+	out := selectCols(top, append([]plan.Column{t.rowID}, ret...), b.ids)
+	del := &Delete{Table: t.table, Source: &Query{Plan: out, IDs: b.ids, Names: colNames(out.Cols)}, Repeats: len(ds.UsingClause) > 0}
+	if ret != nil {
+		del.Returning = out.Cols[1:]
+	}
+	return del, nil
+}

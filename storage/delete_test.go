@@ -1,0 +1,518 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/types"
+)
+
+var kCols = []ColumnDef{{Name: "k", Type: types.Int8Type}}
+
+// keysOf lists the live values of column 0 (int8) of tb, in scan order.
+func keysOf(tb Table) []int64 {
+	var out []int64
+	for _, r := range tb.Snapshot() {
+		out = append(out, r.Column(0).(*array.Int64).Int64Values()...)
+	}
+	return out
+}
+
+// idsWhere returns the RowIDs of the live rows of tb whose column 0 is in
+// keys, read as a scan does (Segments and their deletion vectors).
+func idsWhere(tb Table, keys ...int64) []RowID {
+	var out []RowID
+	for _, seg := range tb.(Segmented).Segments() {
+		var base int64
+		for _, r := range seg.Records {
+			vals := r.Column(0).(*array.Int64).Int64Values()
+			for i, v := range vals {
+				if !seg.Deleted(base+int64(i)) && slices.Contains(keys, v) {
+					out = append(out, MakeRowID(seg.ID, base+int64(i)))
+				}
+			}
+			base += r.NumRows()
+		}
+	}
+	return out
+}
+
+func mustCreate(t *testing.T, db *DB, name string, vals ...int64) Table {
+	t.Helper()
+	ctx := context.Background()
+	tb, err := db.Create(ctx, name, kCols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vals) > 0 {
+		if err := db.Append(ctx, tb, intBatch(vals...)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb, _ = db.Lookup(name)
+	return tb
+}
+
+func TestDeleteVisibilityAndDurability(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := open(t, dir)
+	mustCreate(t, db, "t", 1, 2, 3, 4, 5)
+	a, b := db.Begin(), db.Begin()
+	ta, _ := a.Lookup("t")
+	tb, _ := b.Lookup("t")
+	if err := a.Delete(ctx, ta, idsWhere(ta, 2, 4)); err != nil {
+		t.Fatal(err)
+	}
+	if got := keysOf(ta); !slices.Equal(got, []int64{1, 3, 5}) || ta.Stats().Rows != 3 {
+		t.Fatalf("a sees %v (%d rows), want [1 3 5]", got, ta.Stats().Rows)
+	}
+	if got := keysOf(tb); len(got) != 5 {
+		t.Fatalf("b sees a's uncommitted delete: %v", got)
+	}
+	// Deleting a row twice is the caller's error.
+	if err := a.Delete(ctx, ta, []RowID{MakeRowID(idsWhere(tb, 2)[0].Segment(), idsWhere(tb, 2)[0].Offset())}); pgerr.Code(err) != pgerr.InternalError {
+		t.Fatalf("second delete of a row: %v", err)
+	}
+	// Own appended rows can be deleted too.
+	if err := a.Append(ctx, ta, intBatch(6, 7)); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Delete(ctx, ta, idsWhere(ta, 6)); err != nil {
+		t.Fatal(err)
+	}
+	if got := keysOf(ta); !slices.Equal(got, []int64{1, 3, 5, 7}) {
+		t.Fatalf("a sees %v", got)
+	}
+	if err := a.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := keysOf(tb); len(got) != 5 {
+		t.Fatalf("b's statement snapshot moved: %v", got)
+	}
+	b.NewStatement()
+	if got := keysOf(tb); !slices.Equal(got, []int64{1, 3, 5, 7}) || tb.Stats().Rows != 4 {
+		t.Fatalf("b's next statement sees %v (%d rows)", got, tb.Stats().Rows)
+	}
+	b.Rollback()
+	db.Close()
+	db = open(t, dir)
+	defer db.Close()
+	tt, _ := db.Lookup("t")
+	if got := keysOf(tt); !slices.Equal(got, []int64{1, 3, 5, 7}) || tt.Stats().Rows != 4 {
+		t.Fatalf("after reopening: %v (%d rows)", got, tt.Stats().Rows)
+	}
+}
+
+func TestDeleteSavepointsTruncateDrop(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, "")
+	defer db.Close()
+	mustCreate(t, db, "t", 1, 2, 3)
+	x := db.Begin()
+	tt, _ := x.Lookup("t")
+	x.Savepoint("s")
+	if err := x.Delete(ctx, tt, idsWhere(tt, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.RollbackTo("s"); err != nil {
+		t.Fatal(err)
+	}
+	if got := keysOf(tt); len(got) != 3 {
+		t.Fatalf("after rollback to savepoint: %v", got)
+	}
+	// The rolled-back delete released its lock: another transaction can
+	// delete the row without waiting.
+	y := db.Begin()
+	yt, _ := y.Lookup("t")
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := y.Delete(cctx, yt, idsWhere(yt, 1)); err != nil {
+		t.Fatalf("lock not released by rollback to savepoint: %v", err)
+	}
+	y.Rollback()
+	if err := x.Delete(ctx, tt, idsWhere(tt, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Truncate(ctx, []Table{tt}); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tt, _ = db.Lookup("t")
+	if got := keysOf(tt); len(got) != 0 {
+		t.Fatalf("after truncate: %v", got)
+	}
+	mustCreate(t, db, "u", 1, 2)
+	z := db.Begin()
+	ut, _ := z.Lookup("u")
+	if err := z.Delete(ctx, ut, idsWhere(ut, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := z.Drop(ctx, "u"); err != nil {
+		t.Fatal(err)
+	}
+	if err := z.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := db.Lookup("u"); ok {
+		t.Fatal("u survived its drop")
+	}
+}
+
+func TestConcurrentDeleteWaitsThenFails(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, "")
+	defer db.Close()
+	mustCreate(t, db, "t", 1, 2, 3)
+	a, b := db.Begin(), db.Begin()
+	ta, _ := a.Lookup("t")
+	tb, _ := b.Lookup("t")
+	if err := a.Delete(ctx, ta, idsWhere(ta, 1)); err != nil {
+		t.Fatal(err)
+	}
+	// b waits for a's lock; a commits; b then fails with 40001.
+	errc := make(chan error, 1)
+	go func() { errc <- b.Delete(ctx, tb, idsWhere(tb, 1, 2)) }()
+	select {
+	case err := <-errc:
+		t.Fatalf("b did not wait: %v", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	if err := a.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	err := <-errc
+	if !IsConcurrentUpdate(err) || pgerr.Code(err) != codeSerialization {
+		t.Fatalf("b: want the concurrent-update 40001, got %v", err)
+	}
+	// After a restart on a fresh snapshot b deletes what is left.
+	b.NewStatement()
+	if err := b.Delete(ctx, tb, idsWhere(tb, 1, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tt, _ := db.Lookup("t")
+	if got := keysOf(tt); !slices.Equal(got, []int64{3}) {
+		t.Fatalf("left %v", got)
+	}
+	// A holder that rolls back lets the waiter through.
+	c, d := db.Begin(), db.Begin()
+	tc, _ := c.Lookup("t")
+	td, _ := d.Lookup("t")
+	if err := c.Delete(ctx, tc, idsWhere(tc, 3)); err != nil {
+		t.Fatal(err)
+	}
+	go func() { errc <- d.Delete(ctx, td, idsWhere(td, 3)) }()
+	time.Sleep(20 * time.Millisecond)
+	c.Rollback()
+	if err := <-errc; err != nil {
+		t.Fatalf("after the holder rolled back: %v", err)
+	}
+	// A cancelled wait returns the context's error.
+	e := db.Begin()
+	te, _ := e.Lookup("t")
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Millisecond)
+	defer cancel()
+	if err := e.Delete(cctx, te, idsWhere(te, 3)); err != context.DeadlineExceeded {
+		t.Fatalf("cancelled wait: %v", err)
+	}
+	d.Rollback()
+	e.Rollback()
+}
+
+func TestDeleteDeadlockDetected(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, "")
+	defer db.Close()
+	mustCreate(t, db, "t", 1, 2)
+	a, b := db.Begin(), db.Begin()
+	ta, _ := a.Lookup("t")
+	tb, _ := b.Lookup("t")
+	if err := a.Delete(ctx, ta, idsWhere(ta, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Delete(ctx, tb, idsWhere(tb, 2)); err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- a.Delete(ctx, ta, idsWhere(ta, 2)) }()
+	time.Sleep(20 * time.Millisecond)
+	if err := b.Delete(ctx, tb, idsWhere(tb, 1)); pgerr.Code(err) != codeDeadlock || err.Error() != "deadlock detected" {
+		t.Fatalf("want 40P01 deadlock detected, got %v", err)
+	}
+	b.Rollback()
+	if err := <-errc; err != nil {
+		t.Fatalf("a after b's rollback: %v", err)
+	}
+	if err := a.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tt, _ := db.Lookup("t")
+	if got := keysOf(tt); len(got) != 0 {
+		t.Fatalf("left %v", got)
+	}
+}
+
+// The committer refuses a delete of a row deleted by an earlier commit even
+// when no lock stood in the way (the safety net).
+func TestCommitterRefusesDoubleDelete(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, "")
+	defer db.Close()
+	mustCreate(t, db, "t", 1, 2)
+	a, b := db.Begin(), db.Begin()
+	ta, _ := a.Lookup("t")
+	tb, _ := b.Lookup("t")
+	ids := idsWhere(tb, 1)
+	if err := a.Delete(ctx, ta, idsWhere(ta, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Forge b's pending delete past Delete's checks.
+	b.p.deletes[ids[0].Segment()] = nil
+	dv, _ := (*DeleteVector)(nil).with([]int64{ids[0].Offset()})
+	b.p.deletes = map[uint64]map[uint64]*DeleteVector{tb.(*txnTable).id: {ids[0].Segment(): dv}}
+	if err := b.Commit(ctx); !IsConcurrentUpdate(err) {
+		t.Fatalf("want 40001, got %v", err)
+	}
+	tt, _ := db.Lookup("t")
+	if got := keysOf(tt); !slices.Equal(got, []int64{2}) {
+		t.Fatalf("left %v", got)
+	}
+}
+
+func TestCompactionFoldsDeletes(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := open(t, dir)
+	tb := mustCreate(t, db, "t")
+	for i := int64(0); i < minRun; i++ {
+		if err := db.Append(ctx, tb, intBatch(10*i, 10*i+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb, _ = db.Lookup("t")
+	if err := db.Delete(ctx, tb, idsWhere(tb, 1, 20)); err != nil {
+		t.Fatal(err)
+	}
+	for db.compactOnce() {
+	}
+	tb, _ = db.Lookup("t")
+	segs := tb.(Segmented).Segments()
+	if len(segs) != 1 || segs[0].Deletes.Count() != 0 || segs[0].Rows != 6 {
+		t.Fatalf("after compaction: %d segments, first %d rows with %d deleted", len(segs), segs[0].Rows, segs[0].Deletes.Count())
+	}
+	want := []int64{0, 10, 11, 21, 30, 31}
+	if got := keysOf(tb); !slices.Equal(got, want) {
+		t.Fatalf("after compaction %v, want %v", got, want)
+	}
+	db.Close()
+	db = open(t, dir)
+	defer db.Close()
+	tb, _ = db.Lookup("t")
+	if got := keysOf(tb); !slices.Equal(got, want) || tb.Stats().Rows != 6 {
+		t.Fatalf("after reopening %v", got)
+	}
+}
+
+func delFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(dir, "del-*.dv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// Deletes live in delta files named by the manifest: one per commit, read
+// back at start-up, folded into one by compaction; a file no manifest
+// names (an interrupted commit) is removed at start-up.
+func TestDeleteFilesFoldAndOrphans(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := open(t, dir)
+	var vals []int64
+	for i := int64(0); i < 100; i++ {
+		vals = append(vals, i)
+	}
+	mustCreate(t, db, "t", vals...)
+	for i := int64(0); i < maxDeltas+2; i++ {
+		tb, _ := db.Lookup("t")
+		if err := db.Delete(ctx, tb, idsWhere(tb, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(delFiles(t, dir)); n != maxDeltas+2 {
+		t.Fatalf("%d delta files, want %d", n, maxDeltas+2)
+	}
+	if !db.compactOnce() {
+		t.Fatal("compaction did not fold the delta files")
+	}
+	if n := len(delFiles(t, dir)); n != 1 {
+		t.Fatalf("after folding: %d delta files", n)
+	}
+	db.Close()
+	orphan := filepath.Join(dir, deleteFile(1<<40))
+	if err := os.WriteFile(orphan, []byte("JDV1junk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db = open(t, dir)
+	defer db.Close()
+	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
+		t.Fatalf("orphan delta file kept: %v", err)
+	}
+	tb, _ := db.Lookup("t")
+	if got := keysOf(tb); len(got) != 100-maxDeltas-2 || got[0] != maxDeltas+2 {
+		t.Fatalf("after reopening: %d rows starting %v", len(got), got[:1])
+	}
+	// Deleting most rows rewrites the segment live-only.
+	if err := db.Delete(ctx, tb, idsWhere(tb, vals[maxDeltas+2:90]...)); err != nil {
+		t.Fatal(err)
+	}
+	for db.compactOnce() {
+	}
+	tb, _ = db.Lookup("t")
+	segs := tb.(Segmented).Segments()
+	if len(segs) != 1 || segs[0].Rows != 10 || segs[0].Deletes.Count() != 0 || len(delFiles(t, dir)) != 0 {
+		t.Fatalf("after folding the segment: %d segments, %d rows, %d deleted, %d files", len(segs), segs[0].Rows, segs[0].Deletes.Count(), len(delFiles(t, dir)))
+	}
+}
+
+// A format-2 data directory opens, takes deletes, and is rewritten as the
+// current format.
+func TestOpensFormat2AndDeletes(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := open(t, dir)
+	mustCreate(t, db, "t", 1, 2, 3)
+	db.Close()
+	mpath := filepath.Join(dir, manifestName)
+	data, err := os.ReadFile(mpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := data[bytes.IndexByte(data, '\n')+1:]
+	body = bytes.Replace(body, []byte(fmt.Sprintf(`{"format":%d,`, manifestFormat)), []byte(`{"format":2,`), 1)
+	if bytes.Contains(body, []byte(`"deletes"`)) {
+		t.Fatal("a table without deletes lists some")
+	}
+	head := fmt.Sprintf("%s %d %08x %d\n", manifestMagic, 2, crc32.Checksum(body, castagnoli), len(body))
+	if err := os.WriteFile(mpath, append([]byte(head), body...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db = open(t, dir)
+	tb, _ := db.Lookup("t")
+	if err := db.Delete(ctx, tb, idsWhere(tb, 2)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	data, _ = os.ReadFile(mpath)
+	if !bytes.HasPrefix(data, []byte(fmt.Sprintf("%s %d ", manifestMagic, manifestFormat))) || !bytes.Contains(data, []byte(`"deletes"`)) {
+		t.Fatalf("manifest not rewritten as format %d with deletes: %.100s", manifestFormat, data)
+	}
+	db = open(t, dir)
+	defer db.Close()
+	tb, _ = db.Lookup("t")
+	if got := keysOf(tb); !slices.Equal(got, []int64{1, 3}) {
+		t.Fatalf("after reopening %v", got)
+	}
+}
+
+// A damaged delta file makes Open fail naming it, never resurrect rows.
+func TestOpenRefusesDamagedDeleteFile(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := open(t, dir)
+	tb := mustCreate(t, db, "t", 1, 2, 3)
+	if err := db.Delete(ctx, tb, idsWhere(tb, 2)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	files := delFiles(t, dir)
+	if len(files) != 1 {
+		t.Fatalf("%d delta files", len(files))
+	}
+	data, _ := os.ReadFile(files[0])
+	data[len(dvMagic)] ^= 0xff
+	os.WriteFile(files[0], data, 0o644)
+	if db, err := Open(dir, Options{NoCompaction: true}); err == nil || !strings.Contains(err.Error(), filepath.Base(files[0])) {
+		if db != nil {
+			db.Close()
+		}
+		t.Fatalf("want an error naming %s, got %v", files[0], err)
+	}
+}
+
+func TestVacuumFoldsDeletesAndMerges(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := open(t, dir)
+	defer db.Close()
+	tb := mustCreate(t, db, "t")
+	other := mustCreate(t, db, "o", 1)
+	db.Append(ctx, other, intBatch(2))
+	for i := int64(0); i < 3; i++ {
+		if err := db.Append(ctx, tb, intBatch(10*i, 10*i+1, 10*i+2)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb, _ = db.Lookup("t")
+	if err := db.Delete(ctx, tb, idsWhere(tb, 1, 21)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Vacuum(ctx, []string{"t"}, false); err != nil {
+		t.Fatal(err)
+	}
+	tb, _ = db.Lookup("t")
+	segs := tb.(Segmented).Segments()
+	for _, s := range segs {
+		if s.Deletes.Count() != 0 {
+			t.Fatalf("VACUUM left %d deleted rows in segment %d", s.Deletes.Count(), s.ID)
+		}
+	}
+	want := []int64{0, 2, 10, 11, 12, 20, 22}
+	if got := keysOf(tb); !slices.Equal(got, want) || len(segs) != 1 || len(delFiles(t, dir)) != 0 {
+		t.Fatalf("after VACUUM: %v in %d segments, %d delta files", got, len(segs), len(delFiles(t, dir)))
+	}
+	other, _ = db.Lookup("o")
+	if n := len(other.(Segmented).Segments()); n != 2 {
+		t.Fatalf("VACUUM t touched o: %d segments", n)
+	}
+	// A row lock held by a live transaction leaves its segment alone.
+	x := db.Begin()
+	xt, _ := x.Lookup("t")
+	if err := x.Delete(ctx, xt, idsWhere(xt, 0)); err != nil {
+		t.Fatal(err)
+	}
+	db.Append(ctx, tb, intBatch(30))
+	if err := db.Vacuum(ctx, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Commit(ctx); err != nil {
+		t.Fatalf("commit after a VACUUM that had to skip its rows: %v", err)
+	}
+	if err := db.Vacuum(ctx, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	tb, _ = db.Lookup("t")
+	other, _ = db.Lookup("o")
+	if got := keysOf(tb); !slices.Equal(got, []int64{2, 10, 11, 12, 20, 22, 30}) || len(tb.(Segmented).Segments()) != 1 || len(other.(Segmented).Segments()) != 1 {
+		t.Fatalf("after VACUUM FULL: %v in %d segments", got, len(tb.(Segmented).Segments()))
+	}
+}
