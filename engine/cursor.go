@@ -7,12 +7,14 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
 	"github.com/joind/joind/wire"
 )
 
@@ -31,6 +33,11 @@ import (
 // and it lives on until CLOSE, DISCARD ALL or the end of the session. A
 // rollback closes the cursors the transaction (or the rolled-back
 // savepoint) declared, held or not.
+//
+// WHERE CURRENT OF (session.currentOf, through sql.BindOptions.CurrentOf):
+// a cursor that is one scan of a stored table under filters, projections
+// and LIMIT also yields each row's storage.RowID in a hidden last column;
+// UPDATE/DELETE then keep the target row whose RowID the cursor is on.
 
 // cursor is one DECLAREd cursor.
 type cursor struct {
@@ -66,6 +73,11 @@ type cursor struct {
 	atEnd     bool
 
 	closed bool
+
+	// ridTable is the table a simply updatable cursor scans (WHERE
+	// CURRENT OF), ridCol the hidden output column of its RowIDs.
+	ridTable string
+	ridCol   int
 }
 
 type rowRef struct {
@@ -97,6 +109,7 @@ func (s *session) declareCursor(ctx context.Context, x *sql.DeclareCursor) (stri
 	c := &cursor{s: s, name: x.Name, text: x.SQL, binary: x.Binary, hold: x.Hold, created: time.Now(),
 		open: true, cols: x.Query.Plan.Columns(), atStart: true}
 	c.scroll = x.Scroll || (!x.NoScroll && scrollByDefault(x.Query.Plan))
+	c.ridTable, c.ridCol = addRowIDs(x.Query)
 	freezeTables(x.Query.Plan)
 	plan.BindLimitParams(x.Query.Plan, s.params) // DECLARE ... LIMIT $1 through Bind
 	prep, _, err := s.prepare(x.Query, s.evalContext(), false)
@@ -705,4 +718,73 @@ func frozen(t storage.Table) storage.Table {
 		return &frozenSegments{frozenTable{t, t.Snapshot()}, st.Segments()}
 	}
 	return &frozenTable{t, t.Snapshot()}
+}
+
+// addRowIDs makes a simply updatable cursor — one scan of a table, under
+// filters, projections and LIMIT only (PostgreSQL's search_plan_tree) —
+// also yield each row's RowID, as a last output column past the cursor's
+// own, for WHERE CURRENT OF. It returns the table's name and the column,
+// or "" when the cursor is not such a scan.
+func addRowIDs(q *sql.Query) (string, int) {
+	var projects []*plan.Project
+	n := q.Plan
+	for {
+		switch x := n.(type) {
+		case *plan.Project:
+			projects = append(projects, x)
+			n = x.Input
+			continue
+		case *plan.Filter:
+			n = x.Input
+			continue
+		case *plan.Limit:
+			n = x.Input
+			continue
+		}
+		break
+	}
+	scan, ok := n.(*plan.Scan)
+	if !ok || scan.RowID.ID != 0 {
+		return "", 0
+	}
+	if _, ok := scan.Table.(storage.Segmented); !ok {
+		return "", 0 // only stored tables have row ids
+	}
+	col := plan.Column{ID: q.IDs.Next(), Name: "ctid", Type: types.Int8Type, NotNull: true}
+	scan.RowID = col
+	for i := len(projects) - 1; i >= 0; i-- {
+		p := projects[i]
+		out := plan.Column{ID: q.IDs.Next(), Name: "ctid", Type: types.Int8Type, NotNull: true}
+		p.Exprs = append(p.Exprs, &plan.ColRef{ID: col.ID, T: col.Type, Name: col.Name})
+		p.Cols = append(p.Cols, out)
+		col = out
+	}
+	return scan.Table.Name(), len(q.Plan.Columns()) - 1
+}
+
+// currentOf is WHERE CURRENT OF's lookup (sql.CurrentOfLookup): the RowID
+// of the row cursor name is on, with execCurrentOf's errors in its order.
+func (s *session) currentOf(name string, t storage.Table) (storage.RowID, error) {
+	p, ok := s.objs.Portal(name)
+	if !ok {
+		return 0, errNoCursor(name)
+	}
+	c, ok := p.(*cursor)
+	if !ok {
+		return 0, pgerr.New("24000", "cursor \"%s\" is not a SELECT query", name)
+	}
+	if !c.open {
+		return 0, pgerr.New("24000", "cursor \"%s\" is held from a previous transaction", name)
+	}
+	if c.ridTable == "" || c.ridTable != t.Name() {
+		return 0, pgerr.New("24000", "cursor \"%s\" is not a simply updatable scan of table \"%s\"", name, t.Name())
+	}
+	if c.atStart || c.atEnd {
+		return 0, pgerr.New("24000", "cursor \"%s\" is not positioned on a row", name)
+	}
+	r, ok, err := c.row(c.exPos)
+	if err != nil || !ok {
+		return 0, pgerr.New("24000", "cursor \"%s\" is not positioned on a row", name)
+	}
+	return storage.RowID(r.rec.Column(c.ridCol).(*array.Int64).Value(r.i)), nil
 }

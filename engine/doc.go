@@ -23,7 +23,7 @@
 // expressions); engine encodes the rows, in portals for the extended
 // protocol (extended.go). SQL cursors (cursor.go: DECLARE / FETCH / MOVE /
 // CLOSE, PostgreSQL's portal positioning, WITH HOLD materialized at
-// commit) and prepared statements (prepare.go: PREPARE / EXECUTE, the
+// commit, the row WHERE CURRENT OF names) and prepared statements (prepare.go: PREPARE / EXECUTE, the
 // same preparedStmt as Parse) live in the connection's one table of
 // statements and portals (wire.Objects), which they share with the
 // extended protocol; pg_cursors and pg_prepared_statements list them.

@@ -82,7 +82,9 @@ func (s *session) prepareRaw(raw *sql.RawStatement, pts []types.Type, cat storag
 	ps := &preparedStmt{s: s, raw: raw, created: time.Now()}
 	opts := s.bindOptions(s.evalContext(), pts)
 	// Bound here only to infer parameter types and describe the result;
-	// Execute binds again, at its start.
+	// Execute binds again, at its start (and only then looks up the row
+	// a WHERE CURRENT OF cursor is on).
+	opts.CurrentOf = func(string, storage.Table) (storage.RowID, error) { return 0, nil }
 	bound, err := sql.Bind(ps.raw, cat, opts)
 	if err != nil {
 		return nil, bound, err
@@ -390,7 +392,8 @@ func (s *session) sessionInfo() *sql.SessionInfo {
 // bindOptions are a statement's binding options: the session, its
 // prepared statements (for EXECUTE) and the parameter types pts.
 func (s *session) bindOptions(ectx *types.EvalContext, pts []types.Type) *sql.BindOptions {
-	return &sql.BindOptions{ParamTypes: pts, EvalContext: ectx, Session: s.sessionInfo(), Prepared: s.preparedParams}
+	return &sql.BindOptions{ParamTypes: pts, EvalContext: ectx, Session: s.sessionInfo(), Prepared: s.preparedParams,
+		CurrentOf: s.currentOf}
 }
 
 // deallocStmt is DEALLOCATE, which wire runs (it owns prepared statements).

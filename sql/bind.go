@@ -28,6 +28,8 @@ type BindOptions struct {
 	Session     *SessionInfo // answers current_setting(), current_user, ... (catalogfuncs.go)
 	// Prepared gives EXECUTE its statement's parameter types (cursor.go).
 	Prepared PreparedLookup
+	// CurrentOf gives WHERE CURRENT OF its cursor's row (cursor.go).
+	CurrentOf CurrentOfLookup
 }
 
 // binder holds the state of binding one statement.

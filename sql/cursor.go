@@ -7,6 +7,7 @@ import (
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
 
@@ -82,6 +83,28 @@ func (*ClosePortal) statement()   {}
 func (*Prepare) statement()       {}
 func (*Execute) statement()       {}
 func (*Checkpoint) statement()    {}
+
+// CurrentOfLookup gives WHERE CURRENT OF the RowID of the row a cursor is
+// on, in table t, or PostgreSQL's error (execCurrentOf).
+type CurrentOfLookup func(cursor string, t storage.Table) (storage.RowID, error)
+
+// bindCurrentOf binds UPDATE/DELETE ... WHERE CURRENT OF cursor as a
+// filter keeping the target row the cursor is on.
+func (b *binder) bindCurrentOf(input plan.Node, t *dmlTarget, c *pg_query.CurrentOfExpr) (plan.Node, error) {
+	if b.opts.CurrentOf == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "WHERE CURRENT OF is not supported")
+	}
+	rid, err := b.opts.CurrentOf(c.CursorName, t.table)
+	if err != nil {
+		return nil, err
+	}
+	pred, err := b.operator("=", &plan.ColRef{ID: t.rowID.ID, T: types.Int8Type, Name: t.rowID.Name},
+		&plan.Const{Val: types.IntValue(int64(rid)), T: types.Int8Type}, -1)
+	if err != nil {
+		return nil, err
+	}
+	return &plan.Filter{Input: input, Pred: pred}, nil
+}
 
 // PreparedLookup gives EXECUTE the parameter types of a prepared
 // statement; ok is false when there is no statement of that name.
