@@ -786,5 +786,17 @@ func (s *session) currentOf(name string, t storage.Table) (storage.RowID, error)
 	if err != nil || !ok {
 		return 0, pgerr.New("24000", "cursor \"%s\" is not positioned on a row", name)
 	}
-	return storage.RowID(r.rec.Column(c.ridCol).(*array.Int64).Value(r.i)), nil
+	rid := storage.RowID(r.rec.Column(c.ridCol).(*array.Int64).Value(r.i))
+	if st, ok := t.(storage.Segmented); ok {
+		for _, seg := range st.Segments() {
+			if seg.ID == rid.Segment() && seg.Deleted(rid.Offset()) {
+				// PostgreSQL follows an updated row to its new version
+				// (and finds none for a deleted one); an UPDATE here is a
+				// delete and an append, with no link between the two rows.
+				return 0, pgerr.New(pgerr.FeatureNotSupported,
+					"WHERE CURRENT OF a row updated or deleted since cursor \"%s\" read it is not supported", name)
+			}
+		}
+	}
+	return rid, nil
 }

@@ -127,3 +127,26 @@ func TestCursorHold(t *testing.T) {
 		{"DECLARE n CURSOR FOR SELECT 1", "", "25P01"},
 	})
 }
+
+// TestCurrentOfChangedRow: after UPDATE ... WHERE CURRENT OF, PostgreSQL
+// follows the row to its new version; joind's UPDATE is a delete and an
+// append, so a second statement on that cursor position is refused
+// (0A000) rather than finding no row.
+func TestCurrentOfChangedRow(t *testing.T) {
+	runCursorSteps(t, []cursorStep{
+		{"CREATE TABLE cur_u (f1 int, f2 text)", "CREATE TABLE", ""},
+		{"INSERT INTO cur_u VALUES (1, 'one'), (2, 'two')", "INSERT 0 2", ""},
+		{"BEGIN", "BEGIN", ""},
+		{"DECLARE c1 CURSOR FOR SELECT * FROM cur_u", "DECLARE CURSOR", ""},
+		{"FETCH c1", "FETCH 1", "1|one"},
+		{"UPDATE cur_u SET f1 = f1 + 10 WHERE CURRENT OF c1", "UPDATE 1", ""},
+		{"UPDATE cur_u SET f1 = f1 + 10 WHERE CURRENT OF c1", "", "0A000"},
+		{"ROLLBACK", "ROLLBACK", ""},
+		{"BEGIN", "BEGIN", ""},
+		{"DECLARE c1 CURSOR FOR SELECT * FROM cur_u", "DECLARE CURSOR", ""},
+		{"FETCH 2 c1", "FETCH 2", "1|one 2|two"},
+		{"DELETE FROM cur_u WHERE CURRENT OF c1", "DELETE 1", ""},
+		{"SELECT f1 FROM cur_u", "SELECT 1", "1"},
+		{"ROLLBACK", "ROLLBACK", ""},
+	})
+}
