@@ -99,7 +99,7 @@ func errForwardOnly() error {
 }
 
 // declareCursor runs DECLARE.
-func (s *session) declareCursor(ctx context.Context, x *sql.DeclareCursor) (string, error) {
+func (s *session) declareCursor(ctx context.Context, x *sql.DeclareCursor, ectx *types.EvalContext) (string, error) {
 	if !x.Hold && !s.fsm.state.inTransactionBlock() {
 		return "", pgerr.New("25P01", "DECLARE CURSOR can only be used in transaction blocks")
 	}
@@ -112,7 +112,7 @@ func (s *session) declareCursor(ctx context.Context, x *sql.DeclareCursor) (stri
 	c.ridTable, c.ridCol = addRowIDs(x.Query)
 	freezeTables(x.Query.Plan)
 	plan.BindLimitParams(x.Query.Plan, s.params) // DECLARE ... LIMIT $1 through Bind
-	prep, _, err := s.prepare(x.Query, s.evalContext(), false)
+	prep, _, err := s.prepare(x.Query, ectx, false)
 	if err != nil {
 		return "", err
 	}

@@ -39,7 +39,7 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 	case *sql.Checkpoint:
 		return s.checkpoint()
 	case *sql.DeclareCursor:
-		return s.declareCursor(ctx, x)
+		return s.declareCursor(ctx, x, ectx)
 	case *sql.Fetch:
 		return s.fetch(ctx, x, w)
 	case *sql.ClosePortal:
