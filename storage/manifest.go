@@ -33,6 +33,7 @@ type manifestJSON struct {
 	NextID uint64      `json:"next_id"`
 	Tables []tableJSON `json:"tables"`
 	Views  []viewJSON  `json:"views,omitempty"`
+	Seqs   []seqJSON   `json:"sequences,omitempty"`
 }
 
 type tableJSON struct {
@@ -98,6 +99,14 @@ func encodeManifest(v *version, nextID uint64) ([]byte, error) {
 			return nil, err
 		}
 		body.WriteString(`,"views":`)
+		body.Write(enc)
+	}
+	if seqs := sortedSeqs(v); len(seqs) > 0 {
+		enc, err := json.Marshal(seqs)
+		if err != nil {
+			return nil, err
+		}
+		body.WriteString(`,"sequences":`)
 		body.Write(enc)
 	}
 	body.WriteString("}")
@@ -216,6 +225,9 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 		v.put(t)
 	}
 	if err := decodeViews(v, m.Views); err != nil {
+		return bad("%v", err)
+	}
+	if err := decodeSeqs(v, m.Seqs); err != nil {
 		return bad("%v", err)
 	}
 	return v, m.NextID, nil

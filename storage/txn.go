@@ -16,6 +16,8 @@ type pending struct {
 	truncated map[uint64]bool           // tables whose committed rows are hidden
 	appends   map[uint64][]arrow.Record // rows added, in order
 	views     map[string]viewChange     // views created, replaced or dropped (views.go)
+	seqs      map[string]seqChange      // sequences created, altered or dropped (sequence.go)
+	seqMarks  map[uint64]seqMark        // a nextval's durable reservation (sequence.go)
 }
 
 func newPending() *pending {
@@ -24,7 +26,8 @@ func newPending() *pending {
 }
 
 func (p *pending) empty() bool {
-	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0
+	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 &&
+		len(p.seqs) == 0 && len(p.seqMarks) == 0
 }
 
 func (p *pending) clone() *pending {
@@ -42,6 +45,7 @@ func (p *pending) clone() *pending {
 		n.appends[k] = append([]arrow.Record(nil), v...)
 	}
 	n.views = cloneViews(p.views)
+	n.seqs = cloneSeqs(p.seqs)
 	return n
 }
 
@@ -345,7 +349,7 @@ func (t *Txn) Create(ctx context.Context, name string, cols []ColumnDef) (Table,
 	if t.done {
 		return nil, errDone
 	}
-	if t.view(name) != nil || t.viewDef(name) != nil {
+	if t.relationTaken(name) {
 		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
 	ts := &tableState{id: t.db.nextID.Add(1) - 1, name: name, cols: append([]ColumnDef(nil), cols...)}
