@@ -26,6 +26,8 @@ type Session interface {
 	// Notice sends n (a NOTICE or WARNING) to the client before the
 	// command completes.
 	Notice(n *pgerr.Error) error
+	// Sequences is the session's sequence state (currval, lastval).
+	Sequences() *SeqState
 }
 
 // Execute runs st if it is a command of this package and returns its
@@ -45,7 +47,13 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 	case *sql.Insert:
 		tag, err = insert(ctx, s, x)
 	case *sql.Truncate:
-		tag, err = "TRUNCATE TABLE", s.Catalog().Truncate(ctx, x.Tables)
+		tag, err = truncate(ctx, s, x)
+	case *sql.CreateSequence:
+		tag, err = createSequence(ctx, s, x)
+	case *sql.AlterSequence:
+		tag, err = alterSequence(ctx, s, x)
+	case *sql.DropSequence:
+		tag, err = dropSequence(ctx, s, x)
 	case *sql.Analyze:
 		tag, err = analyze(s, x)
 	default:
@@ -73,6 +81,12 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "DROP VIEW"
 	case *sql.Truncate:
 		what = "TRUNCATE TABLE"
+	case *sql.CreateSequence:
+		what = "CREATE SEQUENCE"
+	case *sql.AlterSequence:
+		what = "ALTER SEQUENCE"
+	case *sql.DropSequence:
+		what = "DROP SEQUENCE"
 	case *sql.Insert:
 		if !cat.IsTemp(x.Table) {
 			what = "INSERT"

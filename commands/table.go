@@ -19,6 +19,12 @@ func createTable(ctx context.Context, s Session, x *sql.CreateTable) (string, er
 		return "CREATE TABLE", s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
 			Message: fmt.Sprintf("relation %q already exists, skipping", x.Name)})
 	}
+	if relationExists(cat, x.Name, x.Temp) || !x.Temp && hasSequence(cat, x.Name) {
+		return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", x.Name)
+	}
+	if err := createOwnedSequences(ctx, cat, x.Sequences); err != nil {
+		return "", err
+	}
 	_, err := createIn(ctx, cat, x.Name, x.Columns, x.Temp, x.OnCommit)
 	return "CREATE TABLE", err
 }
@@ -122,7 +128,9 @@ func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error)
 		if t.temp {
 			err = cat.temp().Drop(ctx, t.name)
 		} else {
-			err = cat.Txn.Drop(ctx, t.name)
+			if err = cat.Txn.Drop(ctx, t.name); err == nil {
+				err = dropOwnedSequences(ctx, cat, t.name)
+			}
 		}
 		if err != nil {
 			return "", err

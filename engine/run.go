@@ -48,6 +48,9 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 		if x.What == "ALL" {
 			s.settings.ResetAll()
 		}
+		if x.What == "ALL" || x.What == "SEQUENCES" {
+			s.seqs.Discard()
+		}
 		return "DISCARD " + strings.ToUpper(x.What), nil
 	case *sql.NoOp:
 		return x.Tag, nil

@@ -42,6 +42,8 @@ type session struct {
 	txn      *storage.Txn
 	implicit *storage.Txn
 	cur      *commands.Catalog
+	// seqs are the session's currval/lastval state (commands.SeqState).
+	seqs *commands.SeqState
 }
 
 var _ wire.Session = (*session)(nil)
@@ -52,7 +54,7 @@ type statement struct{ raw *sql.RawStatement }
 func (s *statement) SQL() string { return s.raw.SQL() }
 
 func newSession(e *Engine, params map[string]string) *session {
-	s := &session{eng: e, temp: commands.NewTempTables(e.log)}
+	s := &session{eng: e, temp: commands.NewTempTables(e.log), seqs: commands.NewSeqState()}
 	s.user = params["user"]
 	s.database = params["database"]
 	if s.user == "" {
@@ -184,7 +186,8 @@ func (s *session) evalContext() *types.EvalContext {
 	if s.fsm.state != stIdle && !s.txStart.IsZero() {
 		now = s.txStart
 	}
-	return &types.EvalContext{TimeZone: f.TimeZone, Now: now, Format: f, Settings: &settingsAccess{s: s}}
+	return &types.EvalContext{TimeZone: f.TimeZone, Now: now, Format: f, Settings: &settingsAccess{s: s},
+		Sequences: s.seqs.Access(context.Background(), func() *commands.Catalog { return s.cur })}
 }
 
 // format is the session's output format for FormatText.

@@ -6,4 +6,5 @@ func init() {
 	declarePgCatalog()
 	declarePgSettings()
 	declareInformationSchema()
+	declareSequences()
 }

@@ -26,6 +26,9 @@ func declareInformationSchema() {
 	declare(is, "tables", 13425, 'v', func(s *Snapshot) []isTablesRow {
 		var out []isTablesRow
 		for _, r := range s.Relations() {
+			if r.Kind == 'S' {
+				continue
+			}
 			typ, ins := "BASE TABLE", "YES"
 			if r.Kind == 'v' {
 				typ, ins = "VIEW", "NO"
@@ -52,6 +55,9 @@ func declareInformationSchema() {
 	declare(is, "columns", 13295, 'v', func(s *Snapshot) []isColumnsRow {
 		var out []isColumnsRow
 		for _, r := range s.Relations() {
+			if r.Kind == 'S' {
+				continue
+			}
 			for i, col := range r.Columns {
 				out = append(out, infoColumn(s, r, i, col))
 			}
@@ -76,10 +82,11 @@ func infoColumn(s *Snapshot, r Relation, i int, col storage.ColumnDef) isColumns
 	if col.NotNull {
 		row.IsNullable = "NO"
 	}
-	if col.Default != "" {
+	if col.Default != "" && col.Identity == 0 {
 		def := FormatDefault(col.Default, t)
 		row.ColumnDefault = &def
 	}
+	identityColumn(s, r, col, &row)
 	if r.Kind == 'r' && (r.Schema == "public" || r.Temp) {
 		row.IsUpdatable = "YES"
 	}

@@ -172,6 +172,14 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return &Show{Name: strings.ToLower(x.VariableShowStmt.Name)}, nil
 	case *pg_query.Node_TransactionStmt:
 		return b.bindTransaction(x.TransactionStmt)
+	case *pg_query.Node_CreateSeqStmt:
+		return b.bindCreateSequence(x.CreateSeqStmt)
+	case *pg_query.Node_AlterSeqStmt:
+		return b.bindAlterSequence(x.AlterSeqStmt)
+	case *pg_query.Node_RenameStmt:
+		if x.RenameStmt.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE {
+			return b.bindRenameSequence(x.RenameStmt)
+		}
 	case *pg_query.Node_DiscardStmt:
 		what := "ALL"
 		switch x.DiscardStmt.Target {
@@ -290,6 +298,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 		return nil, err
 	}
 	index := map[string]int{}
+	var takenSeqs map[string]bool
 	for _, el := range cs.TableElts {
 		switch x := el.GetNode().(type) {
 		case *pg_query.Node_ColumnDef:
@@ -303,11 +312,15 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 			if cd.StorageName != "" {
 				return nil, b.pg16Keyword("storage", cd.Location) // a PostgreSQL 16 column option
 			}
-			t, err := b.typeFromName(cd.TypeName)
-			if err != nil {
-				return nil, err
+			serial, isSerial := serialType(cd.TypeName)
+			t := types.Type{ID: serial, Typmod: -1}
+			if !isSerial {
+				if t, err = b.typeFromName(cd.TypeName); err != nil {
+					return nil, err
+				}
 			}
 			def := storage.ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull}
+			var identity *pg_query.Constraint
 			sawNull, sawNotNull := false, cd.IsNotNull
 			for _, cn := range cd.Constraints {
 				c := cn.GetConstraint()
@@ -317,8 +330,13 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 					def.NotNull = true
 				case pg_query.ConstrType_CONSTR_NULL:
 					sawNull = true
+				case pg_query.ConstrType_CONSTR_IDENTITY:
+					if identity != nil {
+						return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "multiple identity specifications for column \"%s\" of table \"%s\"", cd.Colname, name), c.Location)
+					}
+					identity = c
 				case pg_query.ConstrType_CONSTR_DEFAULT:
-					if def.Default != "" {
+					if def.Default != "" || isSerial {
 						return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", cd.Colname, name), c.Location)
 					}
 					text, err := b.checkDefault(c.RawExpr, def)
@@ -329,6 +347,25 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 				default:
 					return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
 				}
+			}
+			if identity != nil && (def.Default != "" || isSerial) {
+				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", cd.Colname, name), identity.Location)
+			}
+			if isSerial || identity != nil {
+				if ct.Temp {
+					return nil, pgerr.New(pgerr.FeatureNotSupported, "temporary sequences are not supported")
+				}
+				if identity != nil && sawNull {
+					return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"", cd.Colname, name), cd.Location)
+				}
+				if takenSeqs == nil {
+					takenSeqs = map[string]bool{}
+				}
+				seq, err := b.columnSequence(name, &def, identity, takenSeqs)
+				if err != nil {
+					return nil, err
+				}
+				ct.Sequences = append(ct.Sequences, seq)
 			}
 			if sawNull && sawNotNull {
 				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"", cd.Colname, name), cd.Location)
@@ -404,6 +441,7 @@ func (b *binder) checkDefault(n *pg_query.Node, def storage.ColumnDef) (string, 
 		return "", err
 	}
 	rewriteStoredLiterals(n.ProtoReflect(), b.storedLits)
+	b.storeRegclassArgs(n)
 	return deparseExpr(n)
 }
 
@@ -508,6 +546,9 @@ func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, e
 }
 
 func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
+	if ds.RemoveType == pg_query.ObjectType_OBJECT_SEQUENCE {
+		return b.bindDropSequence(ds)
+	}
 	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}
@@ -543,7 +584,7 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 }
 
 func (b *binder) bindTruncate(ts *pg_query.TruncateStmt) (Statement, error) {
-	out := &Truncate{}
+	out := &Truncate{RestartSeqs: ts.RestartSeqs}
 	for _, r := range ts.Relations {
 		rv := r.GetRangeVar()
 		t, err := b.lookupTable(rv)

@@ -199,6 +199,9 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 		}
 	}
 	tbl, err := b.lookupTable(rv)
+	if st, isSeq := b.lookupSequenceTable(rv); err != nil && isSeq {
+		tbl, err = st, nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -23,6 +23,9 @@ type CreateTable struct {
 	IfNotExists bool
 	Temp        bool     // CREATE TEMP TABLE (sql/temp.go)
 	OnCommit    OnCommit // a temporary table's ON COMMIT action
+	// Sequences are the sequences its serial and identity columns own,
+	// created before it.
+	Sequences []storage.Sequence
 }
 
 // CreateTableAs is CREATE TABLE name [(col names)] AS query [WITH [NO] DATA].
@@ -71,6 +74,9 @@ type Insert struct {
 // Truncate is TRUNCATE [TABLE] names.
 type Truncate struct {
 	Tables []storage.Table
+	// RestartSeqs: RESTART IDENTITY (the sequences the tables' columns
+	// own restart).
+	RestartSeqs bool
 }
 
 // Analyze is ANALYZE [table [(columns)], ...] and VACUUM [ANALYZE] ...

@@ -49,6 +49,8 @@ type columnJSON struct {
 	Typmod  int32  `json:"typmod"`
 	NotNull bool   `json:"not_null,omitempty"`
 	Default string `json:"default,omitempty"`
+	// Identity: 'a' (ALWAYS) or 'd' (BY DEFAULT) AS IDENTITY.
+	Identity byte `json:"identity,omitempty"`
 }
 
 type segmentJSON struct {
@@ -123,7 +125,7 @@ func (t *tableState) encoded() ([]byte, error) {
 	}
 	tj := tableJSON{ID: t.id, Name: t.name, Segments: []json.RawMessage{}}
 	for _, c := range t.cols {
-		tj.Columns = append(tj.Columns, columnJSON{Name: c.Name, OID: c.Type.OID(), Typmod: c.Type.Typmod, NotNull: c.NotNull, Default: c.Default})
+		tj.Columns = append(tj.Columns, columnJSON{Name: c.Name, OID: c.Type.OID(), Typmod: c.Type.Typmod, NotNull: c.NotNull, Default: c.Default, Identity: c.Identity})
 	}
 	for _, s := range t.segs {
 		if s.enc == nil {
@@ -190,7 +192,7 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 			if !ok {
 				return bad("table %q column %q has unknown type OID %d", tj.Name, c.Name, c.OID)
 			}
-			t.cols = append(t.cols, ColumnDef{Name: c.Name, Type: types.Type{ID: id, Typmod: c.Typmod}, NotNull: c.NotNull, Default: c.Default})
+			t.cols = append(t.cols, ColumnDef{Name: c.Name, Type: types.Type{ID: id, Typmod: c.Typmod}, NotNull: c.NotNull, Default: c.Default, Identity: c.Identity})
 		}
 		for _, raw := range tj.Segments {
 			var sj segmentJSON
