@@ -38,8 +38,10 @@ func TestVolatilityAsPgProc(t *testing.T) {
 	if !slices.Equal(stable, want) {
 		t.Errorf("stable built-ins:\n got %v\nwant %v", stable, want)
 	}
-	// pg_proc: provolatile 'v' for random, clock_timestamp, set_config.
-	wantVol := []string{"clock_timestamp", "current_setting", "current_setting", "random", "set_config"}
+	// pg_proc: provolatile 'v' for random, clock_timestamp, set_config and
+	// the sequence functions.
+	wantVol := []string{"clock_timestamp", "current_setting", "current_setting", "currval", "lastval", "nextval",
+		"random", "set_config", "setval", "setval"}
 	if !slices.Equal(volatile, wantVol) {
 		t.Errorf("volatile built-ins: got %v, want %v", volatile, wantVol)
 	}
