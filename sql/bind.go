@@ -321,6 +321,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 			}
 			def := storage.ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull}
 			var identity *pg_query.Constraint
+			defaultLoc := int32(-1)
 			sawNull, sawNotNull := false, cd.IsNotNull
 			for _, cn := range cd.Constraints {
 				c := cn.GetConstraint()
@@ -336,7 +337,12 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 					}
 					identity = c
 				case pg_query.ConstrType_CONSTR_DEFAULT:
-					if def.Default != "" || isSerial {
+					defaultLoc = c.Location
+					if isSerial {
+						// PostgreSQL reports it without a position.
+						return nil, pgerr.New(pgerr.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", cd.Colname, name)
+					}
+					if def.Default != "" {
 						return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", cd.Colname, name), c.Location)
 					}
 					text, err := b.checkDefault(c.RawExpr, def)
@@ -348,8 +354,8 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 					return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
 				}
 			}
-			if identity != nil && (def.Default != "" || isSerial) {
-				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", cd.Colname, name), identity.Location)
+			if identity != nil && def.Default != "" {
+				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", cd.Colname, name), max(identity.Location, defaultLoc))
 			}
 			if isSerial || identity != nil {
 				if ct.Temp {

@@ -87,8 +87,10 @@ type seqEntry struct {
 	called bool
 	// epoch counts the commits that changed the definition or restarted
 	// the counter; a counter in memory (seqRun) of an older epoch is
-	// started afresh from the entry. In memory only.
-	epoch uint64
+	// started afresh from the entry — or, unless restarted, continues
+	// under the new definition. In memory only.
+	epoch     uint64
+	restarted bool // the epoch's commit set the counter (CREATE, RESTART)
 }
 
 // seqChange is a transaction's pending change to one sequence name.
@@ -284,9 +286,17 @@ func (db *DB) runFor(e *seqEntry) *seqRun {
 		db.seqRuns = map[uint64]*seqRun{}
 	}
 	r := db.seqRuns[e.def.ID]
-	if r == nil || r.epoch < e.epoch {
+	switch {
+	case r == nil || r.epoch < e.epoch && e.restarted:
 		r = &seqRun{epoch: e.epoch, last: e.last, called: e.called}
 		db.seqRuns[e.def.ID] = r
+	case r.epoch < e.epoch:
+		// ALTER without RESTART: the counter goes on (values it handed
+		// out stay handed out) under the new definition, whose first
+		// nextval logs a mark of its own.
+		r.mu.Lock()
+		r.epoch, r.logCnt = e.epoch, 0
+		r.mu.Unlock()
 	}
 	return r
 }
@@ -580,8 +590,9 @@ func applySeqs(work *version, p *pending) {
 		if ch.def == nil {
 			continue
 		}
-		e := &seqEntry{def: *ch.def, epoch: 1}
+		e := &seqEntry{def: *ch.def, epoch: 1, restarted: true}
 		if old := carried[ch.from]; old != nil {
+			e.restarted = false
 			e.last, e.called, e.epoch = old.last, old.called, old.epoch+1
 		} else if ch.run != nil {
 			ch.run.mu.Lock()
@@ -589,7 +600,7 @@ func applySeqs(work *version, p *pending) {
 			ch.run.mu.Unlock()
 		}
 		if ch.restart != nil && (ch.from != 0 || ch.run == nil) {
-			e.last, e.called = *ch.restart, false
+			e.last, e.called, e.restarted = *ch.restart, false, true
 		}
 		next[name] = e
 	}
