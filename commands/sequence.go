@@ -50,6 +50,9 @@ func alterSequence(ctx context.Context, s Session, x *sql.AlterSequence) (string
 	}
 	// PostgreSQL forgets this session's cached values of an altered sequence.
 	s.Sequences().forget(x.Def.ObjectID())
+	if x.Tag != "" {
+		return x.Tag, nil
+	}
 	return "ALTER SEQUENCE", nil
 }
 

@@ -177,7 +177,9 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 	case *pg_query.Node_AlterSeqStmt:
 		return b.bindAlterSequence(x.AlterSeqStmt)
 	case *pg_query.Node_RenameStmt:
-		if x.RenameStmt.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE {
+		if rs := x.RenameStmt; rs.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE ||
+			rs.RenameType == pg_query.ObjectType_OBJECT_TABLE && rs.Relation != nil && b.isSequence(rs.Relation) {
+			// ALTER TABLE renames a sequence too, as in PostgreSQL.
 			return b.bindRenameSequence(x.RenameStmt)
 		}
 	case *pg_query.Node_DiscardStmt:

@@ -36,6 +36,9 @@ type AlterSequence struct {
 	Restart  *int64
 	IfExists bool
 	Missing  bool // IF EXISTS and there is no such sequence
+	// Tag is the command tag: ALTER SEQUENCE, or ALTER TABLE when that
+	// syntax renamed the sequence.
+	Tag string
 }
 
 // DropSequence is DROP SEQUENCE [IF EXISTS] names [CASCADE | RESTRICT].
@@ -135,7 +138,11 @@ func (b *binder) bindRenameSequence(rs *pg_query.RenameStmt) (Statement, error) 
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
 	}
 	cur.Name = rs.Newname
-	return &AlterSequence{Name: name, Def: cur, IfExists: rs.MissingOk}, nil
+	tag := "ALTER SEQUENCE"
+	if rs.RenameType == pg_query.ObjectType_OBJECT_TABLE {
+		tag = "ALTER TABLE"
+	}
+	return &AlterSequence{Name: name, Def: cur, IfExists: rs.MissingOk, Tag: tag}, nil
 }
 
 // notASequence is 42809 for a table or view named where a sequence must be.
@@ -370,10 +377,13 @@ func (b *binder) ownedBy(d *pg_query.DefElem, seq string) ([]string, error) {
 	}
 	col := parts[len(parts)-1]
 	rel := parts[:len(parts)-1]
-	if len(rel) == 2 && rel[0] != "public" || len(rel) > 2 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "schemas other than public are not supported")
+	if len(rel) > 2 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", strings.Join(parts, "."))
 	}
 	table := rel[len(rel)-1]
+	if _, system := b.catalogTable("", table); system && len(rel) == 1 || len(rel) == 2 && rel[0] != "public" {
+		return nil, pgerr.New("55000", "sequence must be in same schema as table it is linked to")
+	}
 	tb, ok := b.cat.Lookup(table)
 	if !ok {
 		if _, isView := b.cat.LookupView(table); isView {
@@ -636,4 +646,17 @@ func (b *binder) storeRegclassArgs(n *pg_query.Node) {
 			Arg:      &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Val: &pg_query.A_Const_Sval{Sval: &pg_query.String{Sval: name}}, Location: -1}}},
 			TypeName: &pg_query.TypeName{Names: []*pg_query.Node{pg_query.MakeStrNode("regclass")}, Typemod: -1, Location: -1}, Location: -1}}}
 	}
+}
+
+// isSequence reports whether rv names a sequence.
+func (b *binder) isSequence(rv *pg_query.RangeVar) bool {
+	if rv.Schemaname != "" && rv.Schemaname != "public" {
+		return false
+	}
+	sc, ok := b.cat.(storage.SequenceCatalog)
+	if !ok {
+		return false
+	}
+	_, ok = sc.LookupSequence(rv.Relname)
+	return ok
 }
