@@ -231,17 +231,27 @@ func (st *SeqState) forget(oid uint32) {
 }
 
 // Access is the sequence functions' view of the session for one statement;
-// cat is the catalog the statement runs over when they are called.
-func (st *SeqState) Access(ctx context.Context, cat func() *Catalog) types.SequenceAccess {
-	return &seqAccess{ctx: ctx, st: st, cat: cat}
+// cat is the catalog the statement runs over when they are called,
+// readOnly whether its transaction is read-only (nextval and setval then
+// fail with 25006, as in PostgreSQL).
+func (st *SeqState) Access(ctx context.Context, cat func() *Catalog, readOnly func() bool) types.SequenceAccess {
+	return &seqAccess{ctx: ctx, st: st, cat: cat, readOnly: readOnly}
 }
 
 // seqAccess serializes its calls on the session's state (partitions call
 // from several goroutines; the transaction is one session's).
 type seqAccess struct {
-	ctx context.Context
-	st  *SeqState
-	cat func() *Catalog
+	ctx      context.Context
+	st       *SeqState
+	cat      func() *Catalog
+	readOnly func() bool
+}
+
+func (a *seqAccess) writable(fn string) error {
+	if a.readOnly != nil && a.readOnly() {
+		return pgerr.New("25006", "cannot execute %s() in a read-only transaction", fn)
+	}
+	return nil
 }
 
 var errNoCatalog = pgerr.New(pgerr.FeatureNotSupported, "sequence functions are not supported here")
@@ -271,6 +281,9 @@ func (a *seqAccess) NextVal(oid uint32) (int64, error) {
 	defer st.mu.Unlock()
 	cat, def, err := a.resolve(oid)
 	if err != nil {
+		return 0, err
+	}
+	if err := a.writable("nextval"); err != nil {
 		return 0, err
 	}
 	e := st.elms[oid]
@@ -313,6 +326,9 @@ func (a *seqAccess) SetVal(oid uint32, v int64, isCalled bool) (int64, error) {
 	defer a.st.mu.Unlock()
 	cat, def, err := a.resolve(oid)
 	if err != nil {
+		return 0, err
+	}
+	if err := a.writable("setval"); err != nil {
 		return 0, err
 	}
 	if err := seqCatalog(cat).SetVal(a.ctx, def.Name, v, isCalled); err != nil {

@@ -187,7 +187,8 @@ func (s *session) evalContext() *types.EvalContext {
 		now = s.txStart
 	}
 	return &types.EvalContext{TimeZone: f.TimeZone, Now: now, Format: f, Settings: &settingsAccess{s: s},
-		Sequences: s.seqs.Access(context.Background(), func() *commands.Catalog { return s.cur })}
+		Sequences: s.seqs.Access(context.Background(), func() *commands.Catalog { return s.cur },
+			func() bool { return s.settings.Get("transaction_read_only") == "on" })}
 }
 
 // format is the session's output format for FormatText.

@@ -356,6 +356,10 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 					return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
 				}
 			}
+			if identity != nil && isSerial {
+				// PostgreSQL reports it without a position.
+				return nil, pgerr.New(pgerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", cd.Colname, name)
+			}
 			if identity != nil && def.Default != "" {
 				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", cd.Colname, name), max(identity.Location, defaultLoc))
 			}

@@ -112,6 +112,14 @@ func (b *binder) bindAlterSequence(as *pg_query.AlterSeqStmt) (Statement, error)
 		return nil, err
 	}
 	if p.owned != nil {
+		if tb, ok := b.cat.Lookup(cur.OwnedTable); ok && cur.OwnedTable != "" {
+			for _, c := range tb.Columns() {
+				if c.Name == cur.OwnedColumn && c.Identity != 0 {
+					return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot change ownership of identity sequence").
+						WithDetail("Sequence \"%s\" is linked to table \"%s\".", name, cur.OwnedTable)
+				}
+			}
+		}
 		def.OwnedTable, def.OwnedColumn = p.owned[0], p.owned[1]
 	}
 	return &AlterSequence{Name: name, Def: def, Restart: p.restart, IfExists: as.MissingOk}, nil

@@ -88,6 +88,24 @@ SELECT sequence_name, data_type, numeric_precision, start_value, minimum_value, 
 SELECT relname, relkind, relnatts FROM pg_class WHERE relname LIKE 'sb%' ORDER BY 1;
 SELECT c.relname, format_type(s.seqtypid, NULL), s.seqstart, s.seqincrement, s.seqmax, s.seqmin, s.seqcache, s.seqcycle
   FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid WHERE c.relname LIKE 'sb%' ORDER BY 1;
+-- Read-only transactions refuse nextval and setval.
+BEGIN READ ONLY;
+SELECT nextval('sb_s');
+ROLLBACK;
+BEGIN READ ONLY;
+SELECT setval('sb_s', 3);
+ROLLBACK;
+-- ALTER TABLE renames a sequence too; an identity's sequence keeps its owner.
+ALTER TABLE sb_s RENAME TO sb_s2;
+SELECT nextval('sb_s2');
+ALTER TABLE sb_s2 RENAME TO sb_s;
+CREATE TABLE sb_i (a int GENERATED ALWAYS AS IDENTITY);
+ALTER SEQUENCE sb_i_a_seq OWNED BY NONE;
+DROP TABLE sb_i;
+CREATE SEQUENCE sb_o OWNED BY pg_class.relname;
+CREATE SEQUENCE sb_o OWNED BY sb_t.nosuch;
+CREATE SEQUENCE sb_o OWNED BY sb_nosuch.a;
+CREATE SEQUENCE sb_o OWNED BY sb_t;
 -- DISCARD SEQUENCES forgets currval and lastval.
 SELECT nextval('sb_s');
 DISCARD SEQUENCES;
