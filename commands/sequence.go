@@ -362,3 +362,29 @@ func (a *seqAccess) LastVal() (int64, error) {
 	}
 	return e.last, nil
 }
+
+// Resolve is regclass input for a name given at run time.
+func (a *seqAccess) Resolve(name string) (uint32, error) {
+	a.st.mu.Lock()
+	defer a.st.mu.Unlock()
+	cat := a.cat()
+	if cat == nil {
+		return 0, errNoCatalog
+	}
+	parts := sql.SplitQualifiedName(name)
+	if len(parts) == 2 && parts[0] != "public" && parts[0] != "pg_catalog" {
+		return 0, pgerr.New("3F000", "schema \"%s\" does not exist", parts[0])
+	}
+	if len(parts) <= 2 {
+		rel := parts[len(parts)-1]
+		if def, ok := seqCatalog(cat).LookupSequence(rel); ok {
+			return def.ObjectID(), nil
+		}
+		if tb, ok := cat.Lookup(rel); ok {
+			if x, ok := tb.(interface{ ObjectID() uint32 }); ok {
+				return x.ObjectID(), nil
+			}
+		}
+	}
+	return 0, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+}

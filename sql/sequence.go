@@ -668,3 +668,7 @@ func (b *binder) isSequence(rv *pg_query.RangeVar) bool {
 	_, ok = sc.LookupSequence(rv.Relname)
 	return ok
 }
+
+// SplitQualifiedName splits a dotted, possibly quoted name as regclass
+// input does (unquoted parts folded to lower case).
+func SplitQualifiedName(s string) []string { return pgcatalog.SplitQualified(s) }

@@ -12,6 +12,9 @@ type SequenceAccess interface {
 	// SetVal returns v (setval's result).
 	SetVal(oid uint32, v int64, isCalled bool) (int64, error)
 	LastVal() (int64, error)
+	// Resolve is regclass input of a name computed at run time (a text
+	// argument, a $n parameter): the sequence's OID.
+	Resolve(name string) (uint32, error)
 }
 
 // nextval(), currval(), setval() and lastval() reach the session through
@@ -59,6 +62,37 @@ func init() {
 		return setval(ctx, a, a[2].I != 0)
 	})
 	b.volatile, b.sideEffects = true, true
+	// Text arguments (a $n parameter, a text column) name the sequence
+	// at run time, as PostgreSQL's text-to-regclass cast does.
+	byName := func(fn string, next func(*EvalContext, []Value) (Value, error)) evalFn {
+		return func(ctx *EvalContext, a []Value) (Value, error) {
+			sa, err := access(ctx, fn)
+			if err != nil {
+				return Value{}, err
+			}
+			oid, err := sa.Resolve(a[0].S)
+			if err != nil {
+				return Value{}, err
+			}
+			args := append([]Value{IntValue(int64(oid))}, a[1:]...)
+			return next(ctx, args)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		args []ID
+	}{{"nextval", []ID{Text}}, {"currval", []ID{Text}}, {"setval", []ID{Text, Int8}}, {"setval", []ID{Text, Int8, Bool}}} {
+		oidArgs := append([]ID{Int8}, f.args[1:]...)
+		var target *builtin
+		for _, cand := range functionTable[f.name] {
+			if len(cand.args) == len(oidArgs) && cand.args[0] == Int8 {
+				target = cand
+			}
+		}
+		t := target
+		nb := regFn(f.name, f.args, Int8, byName(f.name, func(ctx *EvalContext, a []Value) (Value, error) { return t.eval(ctx, a) }))
+		nb.volatile, nb.sideEffects = true, t.sideEffects
+	}
 	b = regFn("lastval", nil, Int8, func(ctx *EvalContext, a []Value) (Value, error) {
 		sa, err := access(ctx, "lastval")
 		if err != nil {
