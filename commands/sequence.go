@@ -17,11 +17,100 @@ import (
 // ... RESTART IDENTITY), and a session's sequence state: currval, lastval
 // and the values a CACHE > 1 fetched ahead (PostgreSQL's SeqTable).
 
-func seqCatalog(cat *Catalog) storage.SequenceCatalog { return cat.Txn }
+func seqCatalog(cat *Catalog) storage.SequenceCatalog { return cat }
+
+// The statement's catalog keeps the session's temporary sequences in
+// front of the permanent ones, as it does tables (pg_temp first).
+var _ storage.SequenceCatalog = (*Catalog)(nil)
+
+// tempSeq is the temporary storage's transaction if it has sequence name.
+func (c *Catalog) tempSeq(name string) *storage.Txn {
+	if t := c.temp(); t != nil {
+		if _, ok := t.LookupSequence(name); ok {
+			return t
+		}
+	}
+	return nil
+}
+
+// LookupSequence implements storage.SequenceCatalog.
+func (c *Catalog) LookupSequence(name string) (storage.Sequence, bool) {
+	if t := c.tempSeq(name); t != nil {
+		d, _ := t.LookupSequence(name)
+		d.Temp = true
+		return d, true
+	}
+	return c.Txn.LookupSequence(name)
+}
+
+// Sequences implements storage.SequenceCatalog: temporary ones first.
+func (c *Catalog) Sequences() []storage.Sequence {
+	var out []storage.Sequence
+	if t := c.temp(); t != nil {
+		for _, d := range t.Sequences() {
+			d.Temp = true
+			out = append(out, d)
+		}
+	}
+	return append(out, c.Txn.Sequences()...)
+}
+
+// CreateSequence implements storage.SequenceCatalog.
+func (c *Catalog) CreateSequence(ctx context.Context, def storage.Sequence) (storage.Sequence, error) {
+	if !def.Temp {
+		return c.Txn.CreateSequence(ctx, def)
+	}
+	if err := c.tt.ensure(); err != nil {
+		return storage.Sequence{}, err
+	}
+	d, err := c.temp().CreateSequence(ctx, def)
+	d.Temp = true
+	return d, err
+}
+
+// AlterSequence implements storage.SequenceCatalog.
+func (c *Catalog) AlterSequence(ctx context.Context, name string, def storage.Sequence, restart *int64) error {
+	if t := c.tempSeq(name); t != nil {
+		return t.AlterSequence(ctx, name, def, restart)
+	}
+	return c.Txn.AlterSequence(ctx, name, def, restart)
+}
+
+// DropSequence implements storage.SequenceCatalog.
+func (c *Catalog) DropSequence(ctx context.Context, name string) error {
+	if t := c.tempSeq(name); t != nil {
+		return t.DropSequence(ctx, name)
+	}
+	return c.Txn.DropSequence(ctx, name)
+}
+
+// NextVal implements storage.SequenceCatalog.
+func (c *Catalog) NextVal(ctx context.Context, name string) (int64, int64, error) {
+	if t := c.tempSeq(name); t != nil {
+		return t.NextVal(ctx, name)
+	}
+	return c.Txn.NextVal(ctx, name)
+}
+
+// SetVal implements storage.SequenceCatalog.
+func (c *Catalog) SetVal(ctx context.Context, name string, v int64, isCalled bool) error {
+	if t := c.tempSeq(name); t != nil {
+		return t.SetVal(ctx, name, v, isCalled)
+	}
+	return c.Txn.SetVal(ctx, name, v, isCalled)
+}
+
+// SequenceState implements storage.SequenceCatalog.
+func (c *Catalog) SequenceState(name string) (storage.SequenceState, bool) {
+	if t := c.tempSeq(name); t != nil {
+		return t.SequenceState(name)
+	}
+	return c.Txn.SequenceState(name)
+}
 
 func createSequence(ctx context.Context, s Session, x *sql.CreateSequence) (string, error) {
 	cat := s.Catalog()
-	if x.IfNotExists && relationExists(cat, x.Def.Name, false) || x.IfNotExists && hasSequence(cat, x.Def.Name) {
+	if x.IfNotExists && (relationExists(cat, x.Def.Name, x.Def.Temp) || hasSequence(cat, x.Def.Name)) {
 		return "CREATE SEQUENCE", s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
 			Message: fmt.Sprintf("relation \"%s\" already exists, skipping", x.Def.Name)})
 	}
@@ -61,7 +150,8 @@ func alterSequence(ctx context.Context, s Session, x *sql.AlterSequence) (string
 func seqUsers(cat *Catalog, seq string) []string {
 	call := "nextval('" + strings.ReplaceAll(quoteIdent(seq), "'", "''") + "'::regclass)"
 	var out []string
-	for _, tb := range cat.Txn.Tables() {
+	temps, _ := cat.TempTables()
+	for _, tb := range append(temps, cat.Txn.Tables()...) {
 		for _, c := range tb.Columns() {
 			if c.Identity == 0 && strings.Contains(c.Default, call) {
 				out = append(out, fmt.Sprintf("default value for column %s of table %s", c.Name, tb.Name()))
@@ -150,10 +240,10 @@ func createOwnedSequences(ctx context.Context, cat *Catalog, seqs []storage.Sequ
 
 // dropOwnedSequences drops the sequences owned by a dropped table's
 // columns, as PostgreSQL's auto dependency does.
-func dropOwnedSequences(ctx context.Context, cat *Catalog, table string) error {
+func dropOwnedSequences(ctx context.Context, cat *Catalog, table string, temp bool) error {
 	sc := seqCatalog(cat)
 	for _, def := range sc.Sequences() {
-		if def.OwnedTable == table {
+		if def.OwnedTable == table && def.Temp == temp {
 			if err := sc.DropSequence(ctx, def.Name); err != nil {
 				return err
 			}
@@ -167,14 +257,16 @@ func dropOwnedSequences(ctx context.Context, cat *Catalog, table string) error {
 // commits).
 func restartOwnedSequences(ctx context.Context, cat *Catalog, tables []storage.Table) error {
 	sc := seqCatalog(cat)
-	owners := map[string]bool{}
+	type owner struct {
+		name string
+		temp bool
+	}
+	owners := map[owner]bool{}
 	for _, tb := range tables {
-		if !cat.IsTemp(tb) {
-			owners[tb.Name()] = true
-		}
+		owners[owner{tb.Name(), cat.IsTemp(tb)}] = true
 	}
 	for _, def := range sc.Sequences() {
-		if owners[def.OwnedTable] {
+		if owners[owner{def.OwnedTable, def.Temp}] {
 			start := def.Start
 			if err := sc.AlterSequence(ctx, def.Name, def, &start); err != nil {
 				return err
@@ -247,8 +339,10 @@ type seqAccess struct {
 	readOnly func() bool
 }
 
-func (a *seqAccess) writable(fn string) error {
-	if a.readOnly != nil && a.readOnly() {
+// writable refuses a change to a permanent sequence in a read-only
+// transaction (a temporary one may change, as in PostgreSQL).
+func (a *seqAccess) writable(fn string, def storage.Sequence) error {
+	if !def.Temp && a.readOnly != nil && a.readOnly() {
 		return pgerr.New("25006", "cannot execute %s() in a read-only transaction", fn)
 	}
 	return nil
@@ -283,7 +377,7 @@ func (a *seqAccess) NextVal(oid uint32) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := a.writable("nextval"); err != nil {
+	if err := a.writable("nextval", def); err != nil {
 		return 0, err
 	}
 	e := st.elms[oid]
@@ -328,7 +422,7 @@ func (a *seqAccess) SetVal(oid uint32, v int64, isCalled bool) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := a.writable("setval"); err != nil {
+	if err := a.writable("setval", def); err != nil {
 		return 0, err
 	}
 	if err := seqCatalog(cat).SetVal(a.ctx, def.Name, v, isCalled); err != nil {

@@ -126,10 +126,12 @@ func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error)
 	for _, t := range present {
 		var err error
 		if t.temp {
-			err = cat.temp().Drop(ctx, t.name)
+			if err = cat.temp().Drop(ctx, t.name); err == nil {
+				err = dropOwnedSequences(ctx, cat, t.name, true)
+			}
 		} else {
 			if err = cat.Txn.Drop(ctx, t.name); err == nil {
-				err = dropOwnedSequences(ctx, cat, t.name)
+				err = dropOwnedSequences(ctx, cat, t.name, false)
 			}
 		}
 		if err != nil {

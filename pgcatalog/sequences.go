@@ -32,8 +32,12 @@ func (s *Snapshot) sequenceRelations() []Relation {
 	var out []Relation
 	for _, def := range s.sequences() {
 		def := def
-		out = append(out, Relation{OID: def.ObjectID(), Name: def.Name, Namespace: OIDNamespacePublic, Schema: "public",
-			Kind: 'S', Columns: seqColumns, Rows: 1, Seq: &def})
+		r := Relation{OID: def.ObjectID(), Name: def.Name, Namespace: OIDNamespacePublic, Schema: "public",
+			Kind: 'S', Columns: seqColumns, Rows: 1, Seq: &def}
+		if def.Temp {
+			r.Namespace, r.Schema, r.Temp = OIDNamespaceTemp, TempSchema, true
+		}
+		out = append(out, r)
 	}
 	return out
 }
@@ -43,7 +47,11 @@ func (s *Snapshot) ownerColumn(def storage.Sequence) (Relation, int, bool) {
 	if def.OwnedTable == "" {
 		return Relation{}, 0, false
 	}
-	r, ok := s.RelationByName("public", def.OwnedTable)
+	schema := "public"
+	if def.Temp {
+		schema = TempSchema
+	}
+	r, ok := s.RelationByName(schema, def.OwnedTable)
 	if !ok || r.Kind != 'r' {
 		return Relation{}, 0, false
 	}
@@ -120,7 +128,11 @@ func declareSequences() {
 		var out []pgSequencesRow
 		sc, _ := s.cat.(storage.SequenceCatalog)
 		for _, def := range s.sequences() {
-			row := pgSequencesRow{Schemaname: "public", Sequencename: Name(def.Name), Sequenceowner: Name(s.user()),
+			schema := "public"
+			if def.Temp {
+				schema = TempSchema
+			}
+			row := pgSequencesRow{Schemaname: Name(schema), Sequencename: Name(def.Name), Sequenceowner: Name(s.user()),
 				DataType: FormatType(seqTypeOID(def), -1, true), StartValue: def.Start, MinValue: def.Min, MaxValue: def.Max,
 				IncrementBy: def.Increment, Cycle: def.Cycle, CacheSize: def.Cache}
 			if st, ok := sc.SequenceState(def.Name); ok && st.IsCalled {
@@ -145,7 +157,11 @@ func declareSequences() {
 				cycle = "YES"
 			}
 			f := func(v int64) string { return strconv.FormatInt(v, 10) }
-			out = append(out, isSequencesRow{SequenceCatalog: s.database(), SequenceSchema: "public", SequenceName: def.Name,
+			schema := "public"
+			if def.Temp {
+				schema = TempSchema
+			}
+			out = append(out, isSequencesRow{SequenceCatalog: s.database(), SequenceSchema: schema, SequenceName: def.Name,
 				DataType: FormatType(seqTypeOID(def), -1, true), NumericPrecision: prec, NumericPrecisionRadix: 2,
 				StartValue: f(def.Start), MinimumValue: f(def.Min), MaximumValue: f(def.Max), Increment: f(def.Increment),
 				CycleOption: cycle})
@@ -165,7 +181,11 @@ func declareSequences() {
 			}
 			for _, def := range s.sequences() {
 				if or, i, ok := s.ownerColumn(def); ok && or.OID == r.OID && or.Columns[i].Name == v[1].S {
-					return types.TextValue("public." + QuoteIdentifier(def.Name))
+					schema := "public"
+					if def.Temp {
+						schema = TempSchema
+					}
+					return types.TextValue(schema + "." + QuoteIdentifier(def.Name))
 				}
 			}
 			return types.NullValue

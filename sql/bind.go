@@ -364,9 +364,6 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", cd.Colname, name), max(identity.Location, defaultLoc))
 			}
 			if isSerial || identity != nil {
-				if ct.Temp {
-					return nil, pgerr.New(pgerr.FeatureNotSupported, "temporary sequences are not supported")
-				}
 				if identity != nil && sawNull {
 					return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"", cd.Colname, name), cd.Location)
 				}
@@ -377,6 +374,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 				if err != nil {
 					return nil, err
 				}
+				seq.Temp = ct.Temp
 				ct.Sequences = append(ct.Sequences, seq)
 			}
 			if sawNull && sawNotNull {

@@ -63,19 +63,21 @@ func (b *binder) seqCatalog() (storage.SequenceCatalog, error) {
 
 // seqName validates a sequence's name (public only: temporary sequences
 // are not supported).
-func (b *binder) seqName(rv *pg_query.RangeVar) (string, error) {
-	if rv.Relpersistence == "t" || rv.Schemaname == "pg_temp" {
-		return "", b.errAt(pgerr.New(pgerr.FeatureNotSupported, "temporary sequences are not supported"), rv.Location)
+func (b *binder) seqName(rv *pg_query.RangeVar) (string, bool, error) {
+	temp := rv.Relpersistence == "t" || rv.Schemaname == "pg_temp"
+	if rv.Relpersistence == "u" {
+		return "", false, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "unlogged sequences are not supported"), rv.Location)
 	}
-	return b.tableName(rv)
+	name, err := b.tableName(rv)
+	return name, temp, err
 }
 
 func (b *binder) bindCreateSequence(cs *pg_query.CreateSeqStmt) (Statement, error) {
-	name, err := b.seqName(cs.Sequence)
+	name, temp, err := b.seqName(cs.Sequence)
 	if err != nil {
 		return nil, err
 	}
-	def := storage.Sequence{Name: name}
+	def := storage.Sequence{Name: name, Temp: temp}
 	p, err := b.seqParams(cs.Options, &def, nil, true, false)
 	if err != nil {
 		return nil, err

@@ -36,6 +36,9 @@ type Sequence struct {
 	// identity columns own theirs); "" = none. Dropping the table drops
 	// the sequence.
 	OwnedTable, OwnedColumn string
+	// Temp marks a session's temporary sequence (set by the catalog that
+	// lists it; not stored).
+	Temp bool
 }
 
 // ObjectID is the sequence's OID, from the same space as the tables'.

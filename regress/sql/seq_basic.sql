@@ -111,6 +111,22 @@ SELECT nextval('sb_s');
 DISCARD SEQUENCES;
 SELECT currval('sb_s');
 SELECT lastval();
+-- Temporary sequences, and a temporary table's serial column.
+CREATE TEMP SEQUENCE sb_tmp;
+CREATE TEMP TABLE sb_tt (a serial, b int DEFAULT nextval('sb_tmp'));
+INSERT INTO sb_tt DEFAULT VALUES;
+INSERT INTO sb_tt DEFAULT VALUES;
+SELECT * FROM sb_tt ORDER BY a;
+BEGIN READ ONLY;
+SELECT nextval('sb_tmp');
+ROLLBACK;
+SELECT relname, relpersistence FROM pg_class WHERE relname LIKE 'sb_t%' ORDER BY 1;
+DROP SEQUENCE sb_tmp;
+DROP TABLE sb_tt;
+SELECT count(*) FROM pg_class WHERE relname = 'sb_tt_a_seq';
+CREATE TEMP SEQUENCE sb_tmp2;
+DISCARD TEMP;
+SELECT nextval('sb_tmp2');
 -- DROP SEQUENCE.
 CREATE TABLE sb_u (a bigint DEFAULT nextval('sb_s'), b text);
 INSERT INTO sb_u (b) VALUES ('x'), ('y');
