@@ -148,7 +148,8 @@ func alterSequence(ctx context.Context, s Session, x *sql.AlterSequence) (string
 // seqUsers lists the columns whose DEFAULT calls nextval on seq, as
 // PostgreSQL's dependency messages name them.
 func seqUsers(cat *Catalog, seq string) []string {
-	call := "nextval('" + strings.ReplaceAll(quoteIdent(seq), "'", "''") + "'::regclass)"
+	def, _ := seqCatalog(cat).LookupSequence(seq)
+	call := sql.NextvalDefault(def.ObjectID())
 	var out []string
 	temps, _ := cat.TempTables()
 	for _, tb := range append(temps, cat.Txn.Tables()...) {
@@ -159,20 +160,6 @@ func seqUsers(cat *Catalog, seq string) []string {
 		}
 	}
 	return out
-}
-
-// quoteIdent quotes an identifier as PostgreSQL's quote_identifier when
-// it needs it (lower-case letters, digits and _ do not).
-func quoteIdent(s string) string {
-	ok := s != "" && (s[0] == '_' || s[0] >= 'a' && s[0] <= 'z')
-	for i := 0; ok && i < len(s); i++ {
-		c := s[i]
-		ok = c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
-	}
-	if ok {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
 func dropSequence(ctx context.Context, s Session, x *sql.DropSequence) (string, error) {
@@ -228,11 +215,17 @@ func dropSequence(ctx context.Context, s Session, x *sql.DropSequence) (string, 
 }
 
 // createOwnedSequences creates the sequences of a new table's serial and
-// identity columns.
-func createOwnedSequences(ctx context.Context, cat *Catalog, seqs []storage.Sequence) error {
+// identity columns and sets each column's DEFAULT to its nextval.
+func createOwnedSequences(ctx context.Context, cat *Catalog, seqs []storage.Sequence, cols []storage.ColumnDef) error {
 	for _, def := range seqs {
-		if _, err := seqCatalog(cat).CreateSequence(ctx, def); err != nil {
+		made, err := seqCatalog(cat).CreateSequence(ctx, def)
+		if err != nil {
 			return err
+		}
+		for i := range cols {
+			if cols[i].Name == def.OwnedColumn {
+				cols[i].Default = sql.NextvalDefault(made.ObjectID())
+			}
 		}
 	}
 	return nil

@@ -22,7 +22,7 @@ func createTable(ctx context.Context, s Session, x *sql.CreateTable) (string, er
 	if relationExists(cat, x.Name, x.Temp) || !x.Temp && hasSequence(cat, x.Name) {
 		return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", x.Name)
 	}
-	if err := createOwnedSequences(ctx, cat, x.Sequences); err != nil {
+	if err := createOwnedSequences(ctx, cat, x.Sequences, x.Columns); err != nil {
 		return "", err
 	}
 	_, err := createIn(ctx, cat, x.Name, x.Columns, x.Temp, x.OnCommit)

@@ -83,7 +83,7 @@ func infoColumn(s *Snapshot, r Relation, i int, col storage.ColumnDef) isColumns
 		row.IsNullable = "NO"
 	}
 	if col.Default != "" && col.Identity == 0 {
-		def := FormatDefault(col.Default, t)
+		def := s.regclassNames(FormatDefault(col.Default, t))
 		row.ColumnDefault = &def
 	}
 	identityColumn(s, r, col, &row)

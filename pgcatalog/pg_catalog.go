@@ -84,7 +84,7 @@ func declarePgCatalog() {
 				}
 				// The default's own OID: beside its table's, never a relation's.
 				out = append(out, pgAttrdefRow{Oid: int64(r.OID)<<16 | int64(i+1), Adrelid: r.OID, Adnum: int16(i + 1),
-					Adbin: FormatDefault(col.Default, col.Type)})
+					Adbin: s.regclassNames(FormatDefault(col.Default, col.Type))})
 			}
 		}
 		return out

@@ -1,7 +1,9 @@
 package pgcatalog
 
 import (
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
@@ -215,4 +217,22 @@ func identityColumn(s *Snapshot, r Relation, col storage.ColumnDef, row *isColum
 			row.IdentityCycle = "YES"
 		}
 	}
+}
+
+// regclassOID is a regclass literal by OID in a stored expression.
+var regclassOID = regexp.MustCompile(`'([0-9]+)'::regclass`)
+
+// regclassNames prints a stored expression's regclass OIDs by name
+// (quoted, as pg_get_expr prints a regclass constant).
+func (s *Snapshot) regclassNames(expr string) string {
+	if !strings.Contains(expr, "::regclass") {
+		return expr
+	}
+	return regclassOID.ReplaceAllStringFunc(expr, func(m string) string {
+		oid, err := strconv.ParseUint(regclassOID.FindStringSubmatch(m)[1], 10, 32)
+		if err != nil {
+			return m
+		}
+		return "'" + strings.ReplaceAll(s.RegOut("regclass", int64(oid)), "'", "''") + "'::regclass"
+	})
 }

@@ -458,10 +458,10 @@ func (b *binder) relationNamed(name string) bool {
 	return false
 }
 
-// nextvalDefault is the DEFAULT of a serial or identity column, as
-// PostgreSQL's pg_get_expr prints it.
-func nextvalDefault(seq string) string {
-	return "nextval('" + strings.ReplaceAll(pgcatalog.QuoteIdentifier(seq), "'", "''") + "'::regclass)"
+// NextvalDefault is the stored DEFAULT of a serial or identity column
+// owning the sequence of that OID (the catalogs print its name).
+func NextvalDefault(oid uint32) string {
+	return "nextval('" + strconv.FormatUint(uint64(oid), 10) + "'::regclass)"
 }
 
 // serialType is the column type of a serial pseudo-type name.
@@ -508,7 +508,8 @@ func (b *binder) columnSequence(table string, col *storage.ColumnDef, identity *
 		def.Name = b.chooseSeqName(table, col.Name, taken)
 	}
 	taken[def.Name] = true
-	col.Default = nextvalDefault(def.Name)
+	// The DEFAULT names the sequence by OID, known once it is created
+	// (commands sets it).
 	col.NotNull = true
 	if identity != nil {
 		col.Identity = identity.GeneratedWhen[0]
@@ -628,9 +629,10 @@ func identityInsert(d storage.ColumnDef, override pg_query.OverridingKind) (useD
 }
 
 // storeRegclassArgs rewrites a DEFAULT's nextval('name') to
-// nextval('name'::regclass) with the name as regclass prints it: what
-// PostgreSQL stores (the OID) and pg_get_expr shows, and what DROP
-// SEQUENCE finds as a dependency.
+// nextval('<oid>'::regclass): the sequence itself, as PostgreSQL stores
+// it, so the DEFAULT follows a rename and DROP SEQUENCE finds it as a
+// dependency (NextvalDefault); the catalogs print the name
+// (pgcatalog's regclassNames), as pg_get_expr does.
 func (b *binder) storeRegclassArgs(n *pg_query.Node) {
 	var calls []*pg_query.FuncCall
 	walkProto(n.ProtoReflect(), func(m protoreflect.Message) {
@@ -651,7 +653,7 @@ func (b *binder) storeRegclassArgs(n *pg_query.Node) {
 		if err != nil {
 			continue
 		}
-		name := b.snapshot().RegOut("regclass", int64(oid))
+		name := strconv.FormatUint(uint64(oid), 10)
 		fc.Args[0] = &pg_query.Node{Node: &pg_query.Node_TypeCast{TypeCast: &pg_query.TypeCast{
 			Arg:      &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Val: &pg_query.A_Const_Sval{Sval: &pg_query.String{Sval: name}}, Location: -1}}},
 			TypeName: &pg_query.TypeName{Names: []*pg_query.Node{pg_query.MakeStrNode("regclass")}, Typemod: -1, Location: -1}, Location: -1}}}

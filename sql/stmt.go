@@ -24,7 +24,8 @@ type CreateTable struct {
 	Temp        bool     // CREATE TEMP TABLE (sql/temp.go)
 	OnCommit    OnCommit // a temporary table's ON COMMIT action
 	// Sequences are the sequences its serial and identity columns own,
-	// created before it.
+	// created before it; each column's DEFAULT is then its nextval
+	// (NextvalDefault).
 	Sequences []storage.Sequence
 }
 

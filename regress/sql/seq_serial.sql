@@ -22,6 +22,15 @@ CREATE TABLE ss_t (a serial);
 SELECT count(*) FROM pg_class WHERE relname = 'ss_t_a_seq1';
 -- The owned sequence cannot be dropped while its column uses it.
 DROP SEQUENCE ss_t_a_seq;
+-- A DEFAULT follows its sequence's rename.
+CREATE TABLE ss_w (x int DEFAULT nextval('ss_t_a_seq'));
+ALTER SEQUENCE ss_t_a_seq RENAME TO ss_renamed;
+INSERT INTO ss_w DEFAULT VALUES;
+SELECT * FROM ss_w;
+SELECT table_name, column_name, column_default FROM information_schema.columns WHERE table_name IN ('ss_t', 'ss_w') AND column_default IS NOT NULL ORDER BY 1, 2;
+DROP SEQUENCE ss_renamed;
+DROP TABLE ss_w;
+ALTER SEQUENCE ss_renamed RENAME TO ss_t_a_seq;
 -- TRUNCATE ... RESTART IDENTITY restarts it, CONTINUE IDENTITY does not.
 TRUNCATE ss_t CONTINUE IDENTITY;
 INSERT INTO ss_t (d) VALUES ('continued');
