@@ -166,3 +166,36 @@ func TestSequenceLimits(t *testing.T) {
 		t.Fatalf("cycled to %d, want 1", v)
 	}
 }
+
+// ALTER without RESTART and RENAME keep the counter (no value repeats);
+// a mark made under an older definition is refused as stale.
+func TestSequenceAlterKeepsCounter(t *testing.T) {
+	ctx := context.Background()
+	db, _ := Open(t.TempDir(), Options{NoCompaction: true, NoSync: true})
+	defer db.Close()
+	txn := db.Begin()
+	txn.CreateSequence(ctx, seqDef("s"))
+	txn.Commit(ctx)
+	nextval(t, db, "s")
+	nextval(t, db, "s")
+	before, _ := db.Begin().LookupSequence("s")
+	e := db.publishedSeq(before.ID)
+	txn = db.Begin()
+	d := seqDef("r")
+	d.Increment = 10
+	if err := txn.AlterSequence(ctx, "s", d, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v := nextval(t, db, "r"); v != 12 {
+		t.Fatalf("after ALTER INCREMENT 10 and RENAME: %d, want 12", v)
+	}
+	if _, ok := db.Begin().LookupSequence("s"); ok {
+		t.Fatal("old name still there")
+	}
+	if err := db.mark(before.ID, seqMark{epoch: e.epoch, last: 1000, called: true}); err != errSeqStale {
+		t.Fatalf("stale mark: %v", err)
+	}
+}
