@@ -185,6 +185,9 @@ func dropSequence(ctx context.Context, s Session, x *sql.DropSequence) (string, 
 			return "", err
 		}
 	}
+	if err := dropDependents(ctx, s, "sequence", present, x.Cascade); err != nil {
+		return "", err
+	}
 	for _, name := range present {
 		if users := seqUsers(cat, name); len(users) > 0 {
 			if x.Cascade {

@@ -238,6 +238,9 @@ func (b *binder) notATable(rv *pg_query.RangeVar, what string) error {
 	if rv.Schemaname != "" && rv.Schemaname != "public" {
 		return nil
 	}
+	if b.isSequence(rv) {
+		return sequenceNotATable(rv.Relname, what)
+	}
 	if _, ok := b.cat.LookupView(rv.Relname); !ok {
 		return nil
 	}

@@ -676,3 +676,17 @@ func (b *binder) isSequence(rv *pg_query.RangeVar) bool {
 // SplitQualifiedName splits a dotted, possibly quoted name as regclass
 // input does (unquoted parts folded to lower case).
 func SplitQualifiedName(s string) []string { return pgcatalog.SplitQualified(s) }
+
+// sequenceNotATable is the error for a statement that needs a table but
+// names a sequence (what: "insert", "truncate", "copy from", "copy to").
+func sequenceNotATable(name, what string) error {
+	switch what {
+	case "insert":
+		return pgerr.New(pgerr.WrongObjectType, "cannot change sequence \"%s\"", name)
+	case "copy from":
+		return pgerr.New(pgerr.WrongObjectType, "cannot copy to sequence \"%s\"", name)
+	case "copy to":
+		return pgerr.New(pgerr.WrongObjectType, "cannot copy from sequence \"%s\"", name)
+	}
+	return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", name)
+}

@@ -127,6 +127,17 @@ SELECT count(*) FROM pg_class WHERE relname = 'sb_tt_a_seq';
 CREATE TEMP SEQUENCE sb_tmp2;
 DISCARD TEMP;
 SELECT nextval('sb_tmp2');
+-- A sequence is not a table; a view over one depends on it.
+CREATE SEQUENCE sb_q;
+INSERT INTO sb_q VALUES (1, 1, true);
+TRUNCATE sb_q;
+COPY sb_q TO STDOUT;
+DROP TABLE sb_q;
+DROP VIEW sb_q;
+CREATE VIEW sb_qv AS SELECT * FROM sb_q;
+SELECT * FROM sb_qv;
+DROP SEQUENCE sb_q;
+DROP SEQUENCE sb_q CASCADE;
 -- DROP SEQUENCE.
 CREATE TABLE sb_u (a bigint DEFAULT nextval('sb_s'), b text);
 INSERT INTO sb_u (b) VALUES ('x'), ('y');
