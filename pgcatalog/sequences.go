@@ -44,7 +44,7 @@ func (s *Snapshot) sequenceRelations() []Relation {
 	return out
 }
 
-// identitySeq reports whether def is an identity column's sequence.
+// ownerColumn is the table and column ordinal that own def (OWNED BY).
 func (s *Snapshot) ownerColumn(def storage.Sequence) (Relation, int, bool) {
 	if def.OwnedTable == "" {
 		return Relation{}, 0, false

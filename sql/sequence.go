@@ -488,7 +488,7 @@ func (b *binder) columnSequence(table string, col *storage.ColumnDef, identity *
 	if _, ok := seqTypeBounds[col.Type.ID]; !ok {
 		return storage.Sequence{}, pgerr.New(pgerr.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
 	}
-	def := storage.Sequence{Name: "", OwnedTable: table, OwnedColumn: col.Name}
+	def := storage.Sequence{OwnedTable: table, OwnedColumn: col.Name}
 	var opts []*pg_query.Node
 	if identity != nil {
 		opts = identity.Options
@@ -496,9 +496,6 @@ func (b *binder) columnSequence(table string, col *storage.ColumnDef, identity *
 	// The column's type is the sequence's (an AS option may not differ).
 	p, err := b.seqParams(append([]*pg_query.Node{asOption(col.Type.ID)}, opts...), &def, nil, true, identity != nil)
 	if err != nil {
-		if pe := pgerr.As(err); pe.Message == "conflicting or redundant options" {
-			return storage.Sequence{}, err
-		}
 		return storage.Sequence{}, err
 	}
 	def.OwnedTable, def.OwnedColumn = table, col.Name
