@@ -270,6 +270,17 @@ func (t *Txn) pendingRun(name string) (*seqRun, *Sequence) {
 	return nil, nil
 }
 
+// errAlteredHere refuses the counter of a committed sequence the
+// transaction has altered or restarted but not committed: PostgreSQL's
+// transaction would see its new definition and counter, which joind's
+// shared counter cannot give it before COMMIT.
+func (t *Txn) errAlteredHere(fn, name string) error {
+	if ch, ok := t.p.seqs[name]; ok && ch.def != nil && ch.from != 0 {
+		return pgerr.New(pgerr.FeatureNotSupported, "%s() of a sequence altered or restarted in the same transaction is not supported", fn)
+	}
+	return nil
+}
+
 // published finds sequence id in the latest committed version.
 func (db *DB) publishedSeq(id uint64) *seqEntry {
 	for _, e := range db.cs.load().seqs {
@@ -382,6 +393,9 @@ func (t *Txn) NextVal(ctx context.Context, name string) (int64, int64, error) {
 	if d == nil {
 		return 0, 0, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 	}
+	if err := t.errAlteredHere("nextval", name); err != nil {
+		return 0, 0, err
+	}
 	for {
 		e := t.db.publishedSeq(d.ID)
 		if e == nil {
@@ -446,6 +460,9 @@ func (t *Txn) SetVal(ctx context.Context, name string, v int64, isCalled bool) e
 		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 	}
 	if err := check(d); err != nil {
+		return err
+	}
+	if err := t.errAlteredHere("setval", name); err != nil {
 		return err
 	}
 	for {

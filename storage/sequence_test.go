@@ -199,3 +199,27 @@ func TestSequenceAlterKeepsCounter(t *testing.T) {
 		t.Fatalf("stale mark: %v", err)
 	}
 }
+
+// A transaction that altered or restarted a committed sequence cannot use
+// its counter before COMMIT (PostgreSQL's would see the new one).
+func TestSequenceAlteredInTxn(t *testing.T) {
+	ctx := context.Background()
+	db, _ := Open("", Options{NoCompaction: true})
+	defer db.Close()
+	txn := db.Begin()
+	txn.CreateSequence(ctx, seqDef("s"))
+	txn.Commit(ctx)
+	txn = db.Begin()
+	defer txn.Rollback()
+	r := int64(1)
+	txn.AlterSequence(ctx, "s", seqDef("s"), &r)
+	if _, _, err := txn.NextVal(ctx, "s"); pgerr.Code(err) != pgerr.FeatureNotSupported {
+		t.Fatalf("nextval after RESTART in the transaction: %v", err)
+	}
+	if err := txn.SetVal(ctx, "s", 5, true); pgerr.Code(err) != pgerr.FeatureNotSupported {
+		t.Fatalf("setval after RESTART in the transaction: %v", err)
+	}
+	if v := nextval(t, db, "s"); v != 1 {
+		t.Fatalf("another transaction's nextval = %d, want 1", v)
+	}
+}
