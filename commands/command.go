@@ -29,6 +29,8 @@ type Session interface {
 	Notice(n *pgerr.Error) error
 	// SendRows sends rows of the columns cols to the client (RETURNING).
 	SendRows(cols []plan.Column, recs []arrow.Record) error
+	// Sequences is the session's sequence state (currval, lastval).
+	Sequences() *SeqState
 }
 
 // Execute runs st if it is a command of this package and returns its
@@ -55,8 +57,14 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = merge(ctx, s, x)
 	case *sql.Truncate:
 		if err = truncateReferenced(s.Catalog(), x.Tables); err == nil {
-			tag, err = "TRUNCATE TABLE", s.Catalog().Truncate(ctx, x.Tables)
+			tag, err = truncate(ctx, s, x)
 		}
+	case *sql.CreateSequence:
+		tag, err = createSequence(ctx, s, x)
+	case *sql.AlterSequence:
+		tag, err = alterSequence(ctx, s, x)
+	case *sql.DropSequence:
+		tag, err = dropSequence(ctx, s, x)
 	case *sql.Analyze:
 		tag, err = analyze(ctx, s, x)
 	case *sql.CreateIndex:
@@ -100,6 +108,12 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "REINDEX"
 	case *sql.AlterIndexRename:
 		what = "ALTER INDEX"
+	case *sql.CreateSequence:
+		what = "CREATE SEQUENCE"
+	case *sql.AlterSequence:
+		what = "ALTER SEQUENCE"
+	case *sql.DropSequence:
+		what = "DROP SEQUENCE"
 	case *sql.Insert:
 		if !cat.IsTemp(x.Table) {
 			what = "INSERT"

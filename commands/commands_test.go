@@ -24,6 +24,8 @@ type fakeSession struct {
 }
 
 func (f *fakeSession) Catalog() *Catalog { return f.cat }
+
+func (f *fakeSession) Sequences() *SeqState { return NewSeqState() }
 func (f *fakeSession) Collect(context.Context, *sql.Query) ([]arrow.Record, error) {
 	panic("no queries in these tests")
 }

@@ -19,6 +19,12 @@ func createTable(ctx context.Context, s Session, x *sql.CreateTable) (string, er
 		return "CREATE TABLE", s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
 			Message: fmt.Sprintf("relation %q already exists, skipping", x.Name)})
 	}
+	if relationExists(cat, x.Name, x.Temp) || !x.Temp && hasSequence(cat, x.Name) {
+		return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", x.Name)
+	}
+	if err := createOwnedSequences(ctx, cat, x.Sequences, x.Columns); err != nil {
+		return "", err
+	}
 	return "CREATE TABLE", createConstrained(ctx, cat, x)
 }
 
@@ -123,9 +129,13 @@ func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error)
 	for _, t := range present {
 		var err error
 		if t.temp {
-			err = cat.temp().Drop(ctx, t.name)
+			if err = cat.temp().Drop(ctx, t.name); err == nil {
+				err = dropOwnedSequences(ctx, cat, t.name, true)
+			}
 		} else {
-			err = cat.Txn.Drop(ctx, t.name)
+			if err = cat.Txn.Drop(ctx, t.name); err == nil {
+				err = dropOwnedSequences(ctx, cat, t.name, false)
+			}
 		}
 		if err != nil {
 			return "", err

@@ -54,14 +54,8 @@ func (t *TempTables) current() *storage.Txn {
 
 // create makes a temporary table in the current transaction.
 func (t *TempTables) create(ctx context.Context, name string, cols []storage.ColumnDef, oc sql.OnCommit) (storage.Table, error) {
-	if t.db == nil {
-		// Ids from 1<<30 give temporary tables object ids (OIDs in
-		// RowDescription) no permanent table has.
-		db, err := storage.Open("", storage.Options{NoSync: true, NoCompaction: true, Logger: t.log, FirstID: 1 << 30})
-		if err != nil {
-			return nil, err
-		}
-		t.db, t.onCommit = db, map[string]sql.OnCommit{}
+	if err := t.ensure(); err != nil {
+		return nil, err
 	}
 	tb, err := t.current().Create(ctx, name, cols)
 	if err != nil {
@@ -71,6 +65,21 @@ func (t *TempTables) create(ctx context.Context, name string, cols []storage.Col
 		t.onCommit[name] = oc
 	}
 	return tb, nil
+}
+
+// ensure makes the session's temporary storage at its first temporary
+// table or sequence.
+func (t *TempTables) ensure() error {
+	if t.db == nil {
+		// Ids from 1<<30 give temporary tables object ids (OIDs in
+		// RowDescription) no permanent table has.
+		db, err := storage.Open("", storage.Options{NoSync: true, NoCompaction: true, Logger: t.log, FirstID: 1 << 30})
+		if err != nil {
+			return err
+		}
+		t.db, t.onCommit = db, map[string]sql.OnCommit{}
+	}
+	return nil
 }
 
 // End commits (commit) or rolls back the temporary tables' transaction,
@@ -144,6 +153,11 @@ func (t *TempTables) Discard(ctx context.Context) error {
 	}
 	for _, tb := range txn.Tables() {
 		if err := txn.Drop(ctx, tb.Name()); err != nil {
+			return err
+		}
+	}
+	for _, s := range txn.Sequences() {
+		if err := txn.DropSequence(ctx, s.Name); err != nil {
 			return err
 		}
 	}

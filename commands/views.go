@@ -58,6 +58,9 @@ func dropView(ctx context.Context, s Session, x *sql.DropView) (string, error) {
 		if _, ok := cat.Lookup(name); ok {
 			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", name).WithHint("Use DROP TABLE to remove a table.")
 		}
+		if hasSequence(cat, name) {
+			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", name).WithHint("Use DROP SEQUENCE to remove a sequence.")
+		}
 		if !x.IfExists {
 			return "", pgerr.New(pgerr.UndefinedTable, "view \"%s\" does not exist", name)
 		}
@@ -81,6 +84,11 @@ func dropView(ctx context.Context, s Session, x *sql.DropView) (string, error) {
 func notATable(cat storage.Catalog, name string) error {
 	if _, ok := cat.LookupView(name); ok {
 		return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", name).WithHint("Use DROP VIEW to remove a view.")
+	}
+	if sc, ok := cat.(storage.SequenceCatalog); ok {
+		if _, isSeq := sc.LookupSequence(name); isSeq {
+			return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", name).WithHint("Use DROP SEQUENCE to remove a sequence.")
+		}
 	}
 	return nil
 }
@@ -108,6 +116,10 @@ func dependentsOf(cat storage.Catalog, names []string) []dependent {
 		kind := "table"
 		if isView[name] {
 			kind = "view"
+		} else if sc, ok := cat.(storage.SequenceCatalog); ok {
+			if _, isSeq := sc.LookupSequence(name); isSeq {
+				kind = "sequence"
+			}
 		}
 		for _, v := range views {
 			if seen[v.Name] {

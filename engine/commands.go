@@ -31,6 +31,8 @@ func (c *command) Format() *types.Format { return c.s.format() }
 
 func (c *command) Notice(n *pgerr.Error) error { return c.w.Notice(n) }
 
+func (c *command) Sequences() *commands.SeqState { return c.s.seqs }
+
 // readOnlyErr refuses a statement that writes in a read-only transaction
 // (transaction_read_only on); commands.ReadOnlyErr says which do.
 func (s *session) readOnlyErr(st sql.Statement) error {

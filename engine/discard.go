@@ -30,6 +30,9 @@ func (s *session) discard(ctx context.Context, x *sql.Discard) (string, error) {
 			return "", err
 		}
 	}
+	if x.What == "ALL" || x.What == "SEQUENCES" {
+		s.seqs.Discard()
+	}
 	return "DISCARD " + x.What, nil
 }
 

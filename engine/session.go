@@ -53,6 +53,8 @@ type session struct {
 	cursors          []*cursor
 	cursorSeq        int64
 	cursorSavepoints []cursorSavepoint
+	// seqs are the session's currval/lastval state (commands.SeqState).
+	seqs *commands.SeqState
 }
 
 var _ wire.Session = (*session)(nil)
@@ -63,7 +65,7 @@ type statement struct{ raw *sql.RawStatement }
 func (s *statement) SQL() string { return s.raw.SQL() }
 
 func newSession(e *Engine, params map[string]string) *session {
-	s := &session{eng: e, temp: commands.NewTempTables(e.log), objs: wire.NewObjects()}
+	s := &session{eng: e, temp: commands.NewTempTables(e.log), objs: wire.NewObjects(), seqs: commands.NewSeqState()}
 	s.user = params["user"]
 	s.database = params["database"]
 	if s.user == "" {
@@ -198,7 +200,9 @@ func (s *session) evalContext() *types.EvalContext {
 	if s.fsm.state != stIdle && !s.txStart.IsZero() {
 		now = s.txStart
 	}
-	return &types.EvalContext{TimeZone: f.TimeZone, Now: now, Format: f, Settings: &settingsAccess{s: s}}
+	return &types.EvalContext{TimeZone: f.TimeZone, Now: now, Format: f, Settings: &settingsAccess{s: s},
+		Sequences: s.seqs.Access(context.Background(), func() *commands.Catalog { return s.cur },
+			func() bool { return s.settings.Get("transaction_read_only") == "on" })}
 }
 
 // format is the session's output format for FormatText.

@@ -8,4 +8,5 @@ func init() {
 	declarePgSettings()
 	declarePgCursors()
 	declareInformationSchema()
+	declareSequences()
 }

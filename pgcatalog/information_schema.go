@@ -26,8 +26,8 @@ func declareInformationSchema() {
 	declare(is, "tables", 13425, 'v', func(s *Snapshot) []isTablesRow {
 		var out []isTablesRow
 		for _, r := range s.Relations() {
-			if r.Kind == 'i' {
-				continue // indexes are no tables
+			if r.Kind == 'i' || r.Kind == 'S' {
+				continue // indexes and sequences are no tables
 			}
 			typ, ins := "BASE TABLE", "YES"
 			if r.Kind == 'v' {
@@ -55,7 +55,7 @@ func declareInformationSchema() {
 	declare(is, "columns", 13295, 'v', func(s *Snapshot) []isColumnsRow {
 		var out []isColumnsRow
 		for _, r := range s.Relations() {
-			if r.Kind == 'i' {
+			if r.Kind == 'i' || r.Kind == 'S' {
 				continue
 			}
 			for i, col := range r.Columns {
@@ -82,10 +82,11 @@ func infoColumn(s *Snapshot, r Relation, i int, col storage.ColumnDef) isColumns
 	if col.NotNull {
 		row.IsNullable = "NO"
 	}
-	if col.Default != "" {
-		def := FormatDefault(col.Default, t)
+	if col.Default != "" && col.Identity == 0 {
+		def := s.regclassNames(FormatDefault(col.Default, t))
 		row.ColumnDefault = &def
 	}
+	identityColumn(s, r, col, &row)
 	if r.Kind == 'r' && (r.Schema == "public" || r.Temp) {
 		row.IsUpdatable = "YES"
 	}

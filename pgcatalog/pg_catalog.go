@@ -28,7 +28,7 @@ func declarePgCatalog() {
 				Relam: OIDAmHeap, Relfilenode: r.OID, Reltuples: float32(r.Rows), Relpersistence: 'p', Relkind: r.Kind,
 				Relnatts: int16(len(r.Columns)), Relhasrules: r.Kind == 'v', Relispopulated: true, Relreplident: 'd'}
 			switch {
-			case r.Kind == 'v':
+			case r.Kind == 'v' || r.Kind == 'S':
 				row.Relam = 0
 			case r.Index != nil:
 				row.Relam = amOID(r.Index.Def.Method)
@@ -50,7 +50,7 @@ func declarePgCatalog() {
 				row := pgAttributeRow{Attrelid: r.OID, Attname: col.Name, Atttypid: col.Type.OID(), Attstattarget: -1,
 					Attlen: st.Len, Attnum: int16(i + 1), Attcacheoff: -1, Atttypmod: col.Type.Typmod,
 					Attbyval: st.Len > 0 && st.Len <= 8, Attalign: st.Align, Attstorage: 'p', Attnotnull: col.NotNull,
-					Atthasdef: col.Default != "", Attislocal: true}
+					Atthasdef: col.Default != "" && col.Identity == 0, Attidentity: Char(col.Identity), Attislocal: true}
 				if st.Collate {
 					row.Attcollation = OIDCollationDefault
 				}
@@ -84,12 +84,12 @@ func declarePgCatalog() {
 		var out []pgAttrdefRow
 		for _, r := range s.Relations() {
 			for i, col := range r.Columns {
-				if col.Default == "" {
+				if col.Default == "" || col.Identity != 0 {
 					continue
 				}
 				// The default's own OID: beside its table's, never a relation's.
 				out = append(out, pgAttrdefRow{Oid: int64(r.OID)<<16 | int64(i+1), Adrelid: r.OID, Adnum: int16(i + 1),
-					Adbin: FormatDefault(col.Default, col.Type)})
+					Adbin: s.regclassNames(FormatDefault(col.Default, col.Type))})
 			}
 		}
 		return out
@@ -99,7 +99,7 @@ func declarePgCatalog() {
 	declare[pgInheritsRow](pc, "pg_inherits", 2611, 'r', nil)
 	declare[pgDescriptionRow](pc, "pg_description", 2609, 'r', nil)
 	declare[pgShdescriptionRow](pc, "pg_shdescription", 2396, 'r', nil)
-	declare[pgDependRow](pc, "pg_depend", 2608, 'r', nil)
+	declare(pc, "pg_depend", 2608, 'r', dependRows)
 	declare[pgRewriteRow](pc, "pg_rewrite", 2618, 'r', nil)
 	declare[pgTriggerRow](pc, "pg_trigger", 2620, 'r', nil)
 	declare[pgPolicyRow](pc, "pg_policy", 3256, 'r', nil)
@@ -110,7 +110,7 @@ func declarePgCatalog() {
 	declare[pgRangeRow](pc, "pg_range", 3541, 'r', nil)
 	declare[pgEnumRow](pc, "pg_enum", 3501, 'r', nil)
 	declare[pgExtensionRow](pc, "pg_extension", 3079, 'r', nil)
-	declare[pgSequenceRow](pc, "pg_sequence", 2224, 'r', nil)
+	declare(pc, "pg_sequence", 2224, 'r', sequenceRows)
 	declare[pgForeignTableRow](pc, "pg_foreign_table", 3118, 'r', nil)
 	declare[pgAuthMembersRow](pc, "pg_auth_members", 1261, 'r', nil)
 	declare[pgProcRow](pc, "pg_proc", 1255, 'r', nil)

@@ -88,11 +88,12 @@ type Relation struct {
 	Schema    string
 	Kind      byte // 'r' table, 'v' view
 	Columns   []storage.ColumnDef
-	Rows      int64         // estimated (-1: unknown)
-	View      *storage.View // for a user view
-	Temp      bool          // a temporary table of the session
-	Index     *IndexRel     // for an index (indexes.go)
-	HasIndex  bool          // a table with indexes (relhasindex)
+	Rows      int64             // estimated (-1: unknown)
+	View      *storage.View     // for a user view
+	Temp      bool              // a temporary table of the session
+	Index     *IndexRel         // for an index (indexes.go)
+	HasIndex  bool              // a table with indexes (relhasindex)
+	Seq       *storage.Sequence // for a sequence (Kind 'S')
 }
 
 // Relations lists the temporary tables, the user tables and views, then
@@ -125,6 +126,7 @@ func (s *Snapshot) relations() []Relation {
 		}
 		out = append(out, r)
 	}
+	out = append(out, s.sequenceRelations()...)
 	for _, d := range defs {
 		out = append(out, Relation{OID: d.OID, Name: d.Name, Namespace: schemaOID(d.Schema), Schema: d.Schema,
 			Kind: d.Kind, Columns: d.Cols, Rows: -1})

@@ -194,9 +194,18 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindCreateIndex(x.IndexStmt)
 	case *pg_query.Node_ReindexStmt:
 		return b.bindReindex(x.ReindexStmt)
+	case *pg_query.Node_CreateSeqStmt:
+		return b.bindCreateSequence(x.CreateSeqStmt)
+	case *pg_query.Node_AlterSeqStmt:
+		return b.bindAlterSequence(x.AlterSeqStmt)
 	case *pg_query.Node_RenameStmt:
 		if x.RenameStmt.RenameType == pg_query.ObjectType_OBJECT_INDEX {
 			return b.bindAlterIndexRename(x.RenameStmt)
+		}
+		if rs := x.RenameStmt; rs.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE ||
+			rs.RenameType == pg_query.ObjectType_OBJECT_TABLE && rs.Relation != nil && b.isSequence(rs.Relation) {
+			// ALTER TABLE renames a sequence too, as in PostgreSQL.
+			return b.bindRenameSequence(x.RenameStmt)
 		}
 	case *pg_query.Node_DiscardStmt:
 		what := "ALL"
@@ -329,6 +338,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 	}
 	index := map[string]int{}
 	var cons []conSpec // constraint.go
+	var takenSeqs map[string]bool
 	for _, el := range cs.TableElts {
 		switch x := el.GetNode().(type) {
 		case *pg_query.Node_ColumnDef:
@@ -342,11 +352,16 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 			if cd.StorageName != "" {
 				return nil, b.pg16Keyword("storage", cd.Location) // a PostgreSQL 16 column option
 			}
-			t, err := b.typeFromName(cd.TypeName)
-			if err != nil {
-				return nil, err
+			serial, isSerial := serialType(cd.TypeName)
+			t := types.Type{ID: serial, Typmod: -1}
+			if !isSerial {
+				if t, err = b.typeFromName(cd.TypeName); err != nil {
+					return nil, err
+				}
 			}
 			def := storage.ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull}
+			var identity *pg_query.Constraint
+			defaultLoc := int32(-1)
 			sawNull, sawNotNull := false, cd.IsNotNull
 			for _, cn := range cd.Constraints {
 				c := cn.GetConstraint()
@@ -356,7 +371,17 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 					def.NotNull = true
 				case pg_query.ConstrType_CONSTR_NULL:
 					sawNull = true
+				case pg_query.ConstrType_CONSTR_IDENTITY:
+					if identity != nil {
+						return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "multiple identity specifications for column \"%s\" of table \"%s\"", cd.Colname, name), c.Location)
+					}
+					identity = c
 				case pg_query.ConstrType_CONSTR_DEFAULT:
+					defaultLoc = c.Location
+					if isSerial {
+						// PostgreSQL reports it without a position.
+						return nil, pgerr.New(pgerr.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", cd.Colname, name)
+					}
 					if def.Default != "" {
 						return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", cd.Colname, name), c.Location)
 					}
@@ -371,6 +396,27 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 						return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(c.Contype)), c.Location)
 					}
 				}
+			}
+			if identity != nil && isSerial {
+				// PostgreSQL reports it without a position.
+				return nil, pgerr.New(pgerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", cd.Colname, name)
+			}
+			if identity != nil && def.Default != "" {
+				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", cd.Colname, name), max(identity.Location, defaultLoc))
+			}
+			if isSerial || identity != nil {
+				if identity != nil && sawNull {
+					return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"", cd.Colname, name), cd.Location)
+				}
+				if takenSeqs == nil {
+					takenSeqs = map[string]bool{}
+				}
+				seq, err := b.columnSequence(name, &def, identity, takenSeqs)
+				if err != nil {
+					return nil, err
+				}
+				seq.Temp = ct.Temp
+				ct.Sequences = append(ct.Sequences, seq)
 			}
 			if sawNull && sawNotNull {
 				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"", cd.Colname, name), cd.Location)
@@ -449,6 +495,7 @@ func (b *binder) checkDefault(n *pg_query.Node, def storage.ColumnDef) (string, 
 		return "", err
 	}
 	rewriteStoredLiterals(n.ProtoReflect(), b.storedLits)
+	b.storeRegclassArgs(n)
 	return deparseExpr(n)
 }
 
@@ -556,6 +603,9 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 	if ds.RemoveType == pg_query.ObjectType_OBJECT_INDEX {
 		return b.bindDropIndex(ds)
 	}
+	if ds.RemoveType == pg_query.ObjectType_OBJECT_SEQUENCE {
+		return b.bindDropSequence(ds)
+	}
 	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}
@@ -591,7 +641,7 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 }
 
 func (b *binder) bindTruncate(ts *pg_query.TruncateStmt) (Statement, error) {
-	out := &Truncate{}
+	out := &Truncate{RestartSeqs: ts.RestartSeqs}
 	for _, r := range ts.Relations {
 		rv := r.GetRangeVar()
 		t, err := b.lookupTable(rv)

@@ -24,5 +24,8 @@ const VersionString = pgcatalog.VersionString
 // package cannot answer because they depend on the session or the catalog
 // (pgcatalog/funcs.go); ok is false when name is not one of them.
 func (b *binder) catalogFunc(name string, args []plan.Expr, loc int32) (e plan.Expr, ok bool, err error) {
+	if e, ok, err := b.sequenceFunc(name, args, loc); ok {
+		return e, true, err
+	}
 	return b.pgCatalogFunc(name, args, loc)
 }

@@ -204,6 +204,9 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 		}
 	}
 	tbl, err := b.lookupTable(rv)
+	if st, isSeq := b.lookupSequenceTable(rv); err != nil && isSeq {
+		tbl, err = st, nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -239,6 +242,9 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 func (b *binder) notATable(rv *pg_query.RangeVar, what string) error {
 	if rv.Schemaname != "" && rv.Schemaname != "public" {
 		return nil
+	}
+	if b.isSequence(rv) {
+		return sequenceNotATable(rv.Relname, what)
 	}
 	if _, ok := b.cat.LookupView(rv.Relname); !ok {
 		return nil

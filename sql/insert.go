@@ -100,7 +100,11 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 			given := make([]plan.Expr, len(targets))
 			for i, it := range items {
 				d := defs[targets[i]]
-				if it.GetSetToDefault() != nil {
+				useDefault, err := identityInsert(d, is.Override)
+				if err != nil && it.GetSetToDefault() == nil {
+					return nil, err
+				}
+				if it.GetSetToDefault() != nil || useDefault {
 					e, err := b.bindDefault(d)
 					if err != nil {
 						return nil, err
@@ -156,6 +160,14 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 		given := make([]plan.Expr, len(targets))
 		for i, c := range cols {
 			d := defs[targets[i]]
+			if useDefault, err := identityInsert(d, is.Override); err != nil {
+				return nil, err
+			} else if useDefault {
+				if given[i], err = b.bindDefault(d); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			var ref plan.Expr = &plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name}
 			if given[i], err = b.coerceAssign(ref, d.Type, d.Name, q.locs[i]); err != nil {
 				return nil, err

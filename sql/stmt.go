@@ -26,6 +26,10 @@ type CreateTable struct {
 	// Constraints are its PRIMARY KEY, UNIQUE, CHECK and FOREIGN KEY
 	// constraints, named (sql/constraint.go).
 	Constraints []storage.Constraint
+	// Sequences are the sequences its serial and identity columns own,
+	// created before it; each column's DEFAULT is then its nextval
+	// (NextvalDefault).
+	Sequences []storage.Sequence
 }
 
 // CreateTableAs is CREATE TABLE name [(col names)] AS query [WITH [NO] DATA].
@@ -75,6 +79,9 @@ type Insert struct {
 // Truncate is TRUNCATE [TABLE] names.
 type Truncate struct {
 	Tables []storage.Table
+	// RestartSeqs: RESTART IDENTITY (the sequences the tables' columns
+	// own restart).
+	RestartSeqs bool
 }
 
 // Analyze is ANALYZE [table [(columns)], ...] and VACUUM [ANALYZE] ...

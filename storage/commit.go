@@ -579,12 +579,16 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	if err := validateIndexes(work, p); err != nil {
 		return err
 	}
+	if err := validateSeqs(work, p); err != nil {
+		return err
+	}
 	for id := range p.dropped {
 		t := work.byID[id]
 		work.del(t)
 		delete(touched, id)
 	}
 	applyViews(work, p)
+	applySeqs(work, p)
 	for _, t := range p.created {
 		work.put(&tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons})
 		touched[t.id] = true

@@ -54,6 +54,10 @@ type DB struct {
 	failed   error // a manifest write failed half-way: refuse further commits
 	compactC chan struct{}
 
+	// seqRuns are the sequences' counters in memory (sequence.go).
+	seqMu   sync.Mutex
+	seqRuns map[uint64]*seqRun
+
 	retireMu sync.Mutex
 	retired  []retiredFile
 }
@@ -73,7 +77,8 @@ const retireGrace = 30 * time.Second
 type version struct {
 	tables map[string]*tableState
 	byID   map[uint64]*tableState
-	views  map[string]*View // shared between versions: replaced, never modified (views.go)
+	views  map[string]*View     // shared between versions: replaced, never modified (views.go)
+	seqs   map[string]*seqEntry // the same, for sequences (sequence.go)
 }
 
 func newVersion() *version {
@@ -84,7 +89,7 @@ func (v *version) put(t *tableState) { v.tables[t.name] = t; v.byID[t.id] = t }
 func (v *version) del(t *tableState) { delete(v.tables, t.name); delete(v.byID, t.id) }
 
 func (v *version) clone() *version {
-	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID)), views: v.views}
+	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID)), views: v.views, seqs: v.seqs}
 	for k, t := range v.tables {
 		n.tables[k] = t
 	}

@@ -16,6 +16,10 @@
 // commit_explore_test.go) that runs the shipped committer, Txn and
 // compactor through the commitSync and commitStore interfaces.
 //
+// Sequences (sequence.go) are catalog entries of the same transactions,
+// with a non-transactional counter made durable by marks logged ahead
+// through the committer (SequenceCatalog).
+//
 // MemoryCatalog is a plain in-memory Catalog kept for tests of other
 // packages; joind itself uses DB (in memory when opened with dir "").
 //

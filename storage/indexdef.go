@@ -148,10 +148,10 @@ func (tt *txnTable) committedIndexes() []IndexDef {
 	return nil
 }
 
-// relationTaken reports whether name is a table, view or index the
-// transaction sees (they share PostgreSQL's relation namespace).
+// relationTaken reports whether name is a view, sequence or index the
+// transaction sees (they share PostgreSQL's relation namespace with tables).
 func (t *Txn) relationTaken(name string) bool {
-	if t.view(name) != nil || t.viewDef(name) != nil {
+	if t.view(name) != nil || t.viewDef(name) != nil || t.seqDef(name) != nil {
 		return true
 	}
 	_, _, ok := t.LookupIndex(name)

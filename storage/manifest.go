@@ -36,6 +36,7 @@ type manifestJSON struct {
 	NextID uint64      `json:"next_id"`
 	Tables []tableJSON `json:"tables"`
 	Views  []viewJSON  `json:"views,omitempty"`
+	Seqs   []seqJSON   `json:"sequences,omitempty"`
 }
 
 type tableJSON struct {
@@ -68,6 +69,8 @@ type columnJSON struct {
 	Typmod  int32  `json:"typmod"`
 	NotNull bool   `json:"not_null,omitempty"`
 	Default string `json:"default,omitempty"`
+	// Identity: 'a' (ALWAYS) or 'd' (BY DEFAULT) AS IDENTITY.
+	Identity byte `json:"identity,omitempty"`
 }
 
 type segmentJSON struct {
@@ -120,6 +123,14 @@ func encodeManifest(v *version, nextID uint64) ([]byte, error) {
 		body.WriteString(`,"views":`)
 		body.Write(enc)
 	}
+	if seqs := sortedSeqs(v); len(seqs) > 0 {
+		enc, err := json.Marshal(seqs)
+		if err != nil {
+			return nil, err
+		}
+		body.WriteString(`,"sequences":`)
+		body.Write(enc)
+	}
 	body.WriteString("}")
 	head := fmt.Sprintf("%s %d %08x %d\n", manifestMagic, manifestFormat, crc32.Checksum(body.Bytes(), castagnoli), body.Len())
 	return append([]byte(head), body.Bytes()...), nil
@@ -134,7 +145,7 @@ func (t *tableState) encoded() ([]byte, error) {
 	}
 	tj := tableJSON{ID: t.id, Name: t.name, Constraints: t.cons, Indexes: t.indexes, Segments: []json.RawMessage{}}
 	for _, c := range t.cols {
-		tj.Columns = append(tj.Columns, columnJSON{Name: c.Name, OID: c.Type.OID(), Typmod: c.Type.Typmod, NotNull: c.NotNull, Default: c.Default})
+		tj.Columns = append(tj.Columns, columnJSON{Name: c.Name, OID: c.Type.OID(), Typmod: c.Type.Typmod, NotNull: c.NotNull, Default: c.Default, Identity: c.Identity})
 	}
 	for _, s := range t.segs {
 		if s.enc == nil {
@@ -206,7 +217,7 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 			if !ok {
 				return bad("table %q column %q has unknown type OID %d", tj.Name, c.Name, c.OID)
 			}
-			t.cols = append(t.cols, ColumnDef{Name: c.Name, Type: types.Type{ID: id, Typmod: c.Typmod}, NotNull: c.NotNull, Default: c.Default})
+			t.cols = append(t.cols, ColumnDef{Name: c.Name, Type: types.Type{ID: id, Typmod: c.Typmod}, NotNull: c.NotNull, Default: c.Default, Identity: c.Identity})
 		}
 		for _, raw := range tj.Segments {
 			var sj segmentJSON
@@ -288,6 +299,9 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 		v.put(t)
 	}
 	if err := decodeViews(v, m.Views); err != nil {
+		return bad("%v", err)
+	}
+	if err := decodeSeqs(v, m.Seqs); err != nil {
 		return bad("%v", err)
 	}
 	return v, m.NextID, nil

@@ -15,7 +15,17 @@ type ColumnDef struct {
 	// Default is the column's DEFAULT expression as SQL text ("" = none); the
 	// binder parses and binds it when an INSERT omits the column.
 	Default string
+	// Identity is GENERATED ALWAYS (IdentityAlways) or BY DEFAULT
+	// (IdentityByDefault) AS IDENTITY; 0: not an identity column. An
+	// identity column's Default is the nextval of the sequence it owns.
+	Identity byte
 }
+
+// Identity kinds, as pg_attribute.attidentity.
+const (
+	IdentityAlways    byte = 'a'
+	IdentityByDefault byte = 'd'
+)
 
 // Stats are the planner's estimates for a table.
 type Stats struct {

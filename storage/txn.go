@@ -23,6 +23,8 @@ type pending struct {
 	// (delete.go). Both maps' values are immutable: clone copies the maps.
 	appendSeg map[uint64]uint64
 	deletes   map[uint64]map[uint64]*DeleteVector
+	seqs      map[string]seqChange      // sequences created, altered or dropped (sequence.go)
+	seqMarks  map[uint64]seqMark        // a nextval's durable reservation (sequence.go)
 }
 
 func newPending() *pending {
@@ -33,7 +35,7 @@ func newPending() *pending {
 
 func (p *pending) empty() bool {
 	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 && len(p.deletes) == 0 &&
-		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty()
+		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty() && len(p.seqs) == 0 && len(p.seqMarks) == 0
 }
 
 func (p *pending) clone() *pending {
@@ -59,6 +61,7 @@ func (p *pending) clone() *pending {
 	for k, v := range p.deletes {
 		n.deletes[k] = v // replaced, never modified (Delete)
 	}
+	n.seqs = cloneSeqs(p.seqs)
 	return n
 }
 

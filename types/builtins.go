@@ -12,6 +12,9 @@ type EvalContext struct {
 	// Settings answers current_setting() and set_config() (nil: no
 	// session, every name is unrecognized).
 	Settings SettingsAccess
+	// Sequences answers nextval(), currval(), setval() and lastval() (nil:
+	// no session; they fail with 0A000).
+	Sequences SequenceAccess
 }
 
 // SettingsAccess is the session's run-time settings as functions see them.
