@@ -48,6 +48,10 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = "TRUNCATE TABLE", s.Catalog().Truncate(ctx, x.Tables)
 	case *sql.Analyze:
 		tag, err = analyze(s, x)
+	case *sql.AlterTable:
+		tag, err = alterTable(ctx, s, x)
+	case *sql.Rename:
+		tag, err = renameRelation(ctx, s, x)
 	default:
 		return "", false, nil
 	}
@@ -73,6 +77,10 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "DROP VIEW"
 	case *sql.Truncate:
 		what = "TRUNCATE TABLE"
+	case *sql.AlterTable:
+		what = x.Tag
+	case *sql.Rename:
+		what = x.Tag
 	case *sql.Insert:
 		if !cat.IsTemp(x.Table) {
 			what = "INSERT"
