@@ -29,7 +29,7 @@ func alterTable(ctx context.Context, s Session, x *sql.AlterTable) (string, erro
 		if err != nil {
 			return "", err
 		}
-		tb, ok := cat.LookupIn(x.Schema, x.Name)
+		tb, ok := cat.lookupAs(x.Schema, x.Name)
 		if !ok {
 			return "", pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", x.Name)
 		}
@@ -65,6 +65,15 @@ func (c *Catalog) txnOf(tb storage.Table) *storage.Txn {
 		return c.temp()
 	}
 	return c.Txn
+}
+
+// lookupAs finds a table named as written: in schema, or unqualified on
+// the search path (pg_temp first).
+func (c *Catalog) lookupAs(schema, name string) (storage.Table, bool) {
+	if schema == "" {
+		return c.Lookup(name)
+	}
+	return c.LookupIn(schema, name)
 }
 
 // columns returns a copy of tb's columns (the caller edits it) and the
@@ -118,19 +127,21 @@ func addColumn(ctx context.Context, s Session, tb storage.Table, st *sql.AddColu
 		}
 	}
 	if def.NotNull {
-		return checkNotNull(cat, tb.Name(), def.Name)
+		return checkNotNull(cat, tb, tb.Name(), def.Name)
 	}
 	return nil
 }
 
 // checkNotNull fails with PostgreSQL's 23502 if column col of table name
-// holds a NULL.
-func checkNotNull(cat *Catalog, name, col string) error {
-	tb, ok := cat.Lookup(name)
+// (in the transaction holding of: the table before the change) holds a
+// NULL.
+func checkNotNull(cat *Catalog, of storage.Table, name, col string) error {
+	txn := cat.txnOf(of)
+	tb, ok := txn.Lookup(name)
 	if !ok {
 		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
 	}
-	if err := cat.Txn.Err(); err != nil {
+	if err := txn.Err(); err != nil {
 		return err
 	}
 	_, ord := columns(tb, col)
@@ -255,7 +266,7 @@ func alterColumnType(ctx context.Context, s Session, x *sql.AlterTable, tb stora
 		return err
 	}
 	if cols[ord].NotNull {
-		return checkNotNull(cat, tb.Name(), st.Column)
+		return checkNotNull(cat, tb, tb.Name(), st.Column)
 	}
 	return nil
 }
@@ -273,7 +284,7 @@ func setNotNull(ctx context.Context, s Session, tb storage.Table, st *sql.SetNot
 		return nil
 	}
 	if st.NotNull {
-		if err := checkNotNull(cat, tb.Name(), st.Column); err != nil {
+		if err := checkNotNull(cat, tb, tb.Name(), st.Column); err != nil {
 			return err
 		}
 	}
@@ -291,7 +302,7 @@ func renameRelation(ctx context.Context, s Session, x *sql.Rename) (string, erro
 	if x.View {
 		return x.Tag, renameView(ctx, cat, x.Name, x.NewName)
 	}
-	tb, ok := cat.LookupIn(x.Schema, x.Name)
+	tb, ok := cat.lookupAs(x.Schema, x.Name)
 	if !ok {
 		return "", pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", x.Name)
 	}

@@ -373,6 +373,13 @@ func layoutKey(cols []ColumnDef) string {
 		if c.NotNull {
 			sb.WriteByte('!')
 		}
+		// An attnum a rolled-back ADD COLUMN used comes back in the next
+		// one, with a type and Missing value of its own.
+		fmt.Fprintf(&sb, ":%d:%d", c.Type.ID, c.Type.Typmod)
+		if c.Missing != nil {
+			sb.WriteByte('=')
+			sb.Write(encodeValue(*c.Missing, c.Type))
+		}
 		sb.WriteByte(',')
 	}
 	return sb.String()
