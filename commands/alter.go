@@ -368,15 +368,7 @@ func renameView(ctx context.Context, cat *Catalog, name, newName string) error {
 	if _, taken := cat.Lookup(newName); taken {
 		return pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", newName)
 	}
-	if _, taken := cat.LookupView(newName); taken {
-		return pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", newName)
-	}
-	if err := cat.DropView(ctx, name); err != nil {
-		return err
-	}
-	nv := v
-	nv.Name = newName
-	if err := cat.CreateView(ctx, nv, false); err != nil {
+	if err := cat.Txn.RenameView(ctx, name, newName); err != nil {
 		return err
 	}
 	return rewriteViews(ctx, cat, name, newName, v.Columns, v.Columns)

@@ -249,6 +249,12 @@ func validateAlters(work *version, p *pending) error {
 	return nil
 }
 
+// renamedAway reports whether p renames committed table t (freeing its name).
+func renamedAway(p *pending, t *tableState) bool {
+	d := p.altered[t.id]
+	return d != nil && d.name != t.name
+}
+
 // applyAlters installs the transaction's definitions (after its drops, so
 // a name a dropped table had may be taken).
 func applyAlters(work *version, touched map[uint64]bool, p *pending) {
@@ -443,4 +449,24 @@ func segmentLayout(attnums []int16, n int, byAttnum map[int16]ColumnDef) ([]Colu
 		out[i] = c
 	}
 	return out, nil
+}
+
+// RenameView renames a view, keeping its place in creation order (ID),
+// which orders the dependents PostgreSQL lists.
+func (t *Txn) RenameView(ctx context.Context, name, newName string) error {
+	if t.done {
+		return errDone
+	}
+	old := t.viewDef(name)
+	if old == nil {
+		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+	}
+	if t.view(newName) != nil || t.viewDef(newName) != nil {
+		return pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", newName)
+	}
+	nv := copyView(*old)
+	nv.Name = newName
+	t.setView(name, nil)
+	t.setView(newName, nv)
+	return nil
 }

@@ -438,7 +438,7 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	}
 	for _, t := range p.created {
 		if other, taken := work.tables[t.name]; taken {
-			if _, dropping := p.dropped[other.id]; !dropping {
+			if _, dropping := p.dropped[other.id]; !dropping && !renamedAway(p, other) {
 				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", t.name)
 			}
 		}
