@@ -104,7 +104,26 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Statement, error) 
 	for _, n := range as.Cmds {
 		at.Cmds = append(at.Cmds, n.GetAlterTableCmd())
 	}
-	if _, ok := b.lookupStored(rv.Schemaname, rv.Relname); ok {
+	if tbl, ok := b.lookupStored(rv.Schemaname, rv.Relname); ok {
+		// PostgreSQL prepares every ALTER TYPE against the table as the
+		// statement found it, before any subcommand runs: its USING sees
+		// no column the statement adds.
+		for _, c := range at.Cmds {
+			if c.Subtype != pg_query.AlterTableType_AT_AlterColumnType {
+				continue
+			}
+			orv := &pg_query.RangeVar{Relname: rv.Relname, Schemaname: rv.Schemaname, Inh: true, Relpersistence: "p", Location: -1}
+			var err error
+			if _, ok := columnIndex(tbl, c.Name); ok {
+				_, err = b.alterColumnType(orv, tbl, c)
+			} else if using := c.Def.GetColumnDef().RawDefault; using != nil {
+				// (a column the statement adds: only its USING is checked now)
+				_, err = b.tableRows(orv, using, func(cols []plan.Column, exprs []plan.Expr) ([]plan.Expr, []plan.Column, error) { return exprs, cols, nil })
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 		return at, nil
 	}
 	if rv.Schemaname == "" || rv.Schemaname == "public" {
@@ -316,7 +335,7 @@ func (b *binder) alterColumnType(rv *pg_query.RangeVar, tbl storageTable, c *pg_
 	cd := c.Def.GetColumnDef()
 	t, err := b.typeFromName(cd.TypeName)
 	if err != nil {
-		return nil, err
+		return nil, withoutPosition(err)
 	}
 	if cc := cd.CollClause; cc != nil {
 		if err := b.checkCollation(cc.Collname, cc.Location); err != nil {
@@ -353,14 +372,13 @@ func (b *binder) alterColumnType(rv *pg_query.RangeVar, tbl storageTable, c *pg_
 		return nil, err
 	}
 	if old.Default != "" {
-		// The default must still be assignable to the new type.
-		def := old
-		def.Type = t
-		if _, err := b.bindDefault(def); err != nil {
-			if pe := pgerr.As(err); pe.Code == pgerr.DatatypeMismatch {
-				return nil, pgerr.New(pgerr.DatatypeMismatch, "default for column \"%s\" cannot be cast automatically to type %s", c.Name, typeName(t))
-			}
+		// The default (of the old type) must be assignable to the new one.
+		e, err := b.bindDefault(old)
+		if err != nil {
 			return nil, err
+		}
+		if _, err := b.coerce(e, t, coerceAssignment, -1); err == errCannotCoerce {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "default for column \"%s\" cannot be cast automatically to type %s", c.Name, typeName(t))
 		}
 	}
 	return &AlterColumnType{Column: c.Name, Type: t, Rows: q}, nil
