@@ -85,7 +85,7 @@ func (*DropColumn) alterStep()      {}
 func (*AlterColumnType) alterStep() {}
 func (*SetDefault) alterStep()      {}
 func (*SetNotNull) alterStep()      {}
-func (*KeepOwner) alterStep()            {}
+func (*KeepOwner) alterStep()       {}
 
 func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Statement, error) {
 	switch as.Objtype {
@@ -118,7 +118,9 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Statement, error) 
 				_, err = b.alterColumnType(orv, tbl, c)
 			} else if using := c.Def.GetColumnDef().RawDefault; using != nil {
 				// (a column the statement adds: only its USING is checked now)
-				_, err = b.tableRows(orv, using, func(cols []plan.Column, exprs []plan.Expr) ([]plan.Expr, []plan.Column, error) { return exprs, cols, nil })
+				_, err = b.tableRows(orv, using, func(cols []plan.Column, exprs []plan.Expr) ([]plan.Expr, []plan.Column, error) {
+					return exprs, cols, nil
+				})
 			}
 			if err != nil {
 				return nil, err

@@ -65,8 +65,8 @@ type binder struct {
 	collation string
 	// colUse, when set, collects the stored columns the statement
 	// references (a view's dependencies on columns: sql/alter_views.go).
-	colUse    map[ColumnUse]bool
-	snap      *pgcatalog.Snapshot // the statement's system catalogs (pgcatalog.go)
+	colUse map[ColumnUse]bool
+	snap   *pgcatalog.Snapshot // the statement's system catalogs (pgcatalog.go)
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {

@@ -112,7 +112,7 @@ type tableState struct {
 	dropped []ColumnDef
 	ddl     uint64
 	segs    []*segment
-	rows int64
+	rows    int64
 	// gen counts the commits that changed the rows (not compaction), for
 	// a SERIALIZABLE transaction's check (isolation.go); in memory only.
 	gen uint64
