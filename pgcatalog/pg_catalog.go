@@ -43,7 +43,7 @@ func declarePgCatalog() {
 			for i, col := range r.Columns {
 				st, _ := TypeByOID(col.Type.OID())
 				row := pgAttributeRow{Attrelid: r.OID, Attname: col.Name, Atttypid: col.Type.OID(), Attstattarget: -1,
-					Attlen: st.Len, Attnum: int16(i + 1), Attcacheoff: -1, Atttypmod: col.Type.Typmod,
+					Attlen: st.Len, Attnum: r.Attnum(i), Attcacheoff: -1, Atttypmod: col.Type.Typmod,
 					Attbyval: st.Len > 0 && st.Len <= 8, Attalign: st.Align, Attstorage: 'p', Attnotnull: col.NotNull,
 					Atthasdef: col.Default != "", Attislocal: true}
 				if st.Collate {
@@ -53,6 +53,13 @@ func declarePgCatalog() {
 					row.Attstorage = 'x'
 				}
 				out = append(out, row)
+			}
+			for _, col := range r.Dropped {
+				// As PostgreSQL's RemoveAttributeById leaves the row.
+				st, _ := TypeByOID(col.Type.OID())
+				out = append(out, pgAttributeRow{Attrelid: r.OID, Attname: col.Name, Attlen: st.Len, Attnum: col.Attnum,
+					Attcacheoff: -1, Atttypmod: -1, Attbyval: st.Len > 0 && st.Len <= 8, Attalign: st.Align, Attstorage: 'p',
+					Attisdropped: true, Attislocal: true})
 			}
 		}
 		return out
@@ -83,7 +90,7 @@ func declarePgCatalog() {
 					continue
 				}
 				// The default's own OID: beside its table's, never a relation's.
-				out = append(out, pgAttrdefRow{Oid: int64(r.OID)<<16 | int64(i+1), Adrelid: r.OID, Adnum: int16(i + 1),
+				out = append(out, pgAttrdefRow{Oid: int64(r.OID)<<16 | int64(r.Attnum(i)), Adrelid: r.OID, Adnum: r.Attnum(i),
 					Adbin: FormatDefault(col.Default, col.Type)})
 			}
 		}

@@ -88,6 +88,24 @@ type Relation struct {
 	Rows      int64         // estimated (-1: unknown)
 	View      *storage.View // for a user view
 	Temp      bool          // a temporary table of the session
+	// Dropped are a table's dropped columns (storage.Attributed), which
+	// pg_attribute lists with attisdropped.
+	Dropped []storage.ColumnDef
+}
+
+// Attnum is the attnum of r's column i.
+func (r Relation) Attnum(i int) int16 {
+	if a := r.Columns[i].Attnum; a != 0 {
+		return a
+	}
+	return int16(i + 1)
+}
+
+func droppedColumns(t storage.Table) []storage.ColumnDef {
+	if a, ok := t.(storage.Attributed); ok {
+		return a.DroppedColumns()
+	}
+	return nil
 }
 
 // Relations lists the temporary tables, the user tables and views, then
@@ -102,11 +120,11 @@ func (s *Snapshot) relations() []Relation {
 	temps, _ := s.TempTables()
 	for _, t := range temps {
 		out = append(out, Relation{OID: RelationOID(t), Name: t.Name(), Namespace: OIDNamespaceTemp, Schema: TempSchema,
-			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Temp: true})
+			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Temp: true, Dropped: droppedColumns(t)})
 	}
 	for _, t := range s.cat.Tables() {
 		out = append(out, Relation{OID: RelationOID(t), Name: t.Name(), Namespace: OIDNamespacePublic, Schema: "public",
-			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows})
+			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Dropped: droppedColumns(t)})
 	}
 	for _, v := range s.cat.Views() {
 		v := v

@@ -7,12 +7,13 @@ import pg_query "github.com/pganalyze/pg_query_go/v5"
 //
 //	row_number() OVER (PARTITION BY a.attrelid ORDER BY a.attnum) AS attnum
 //
-// joind's pg_attribute numbers each relation's columns densely from 1
-// (there are no dropped or system columns), so that row number is attnum
-// itself — as long as the query level keeps every column of a relation it
-// keeps, and each once. AttnumRowNumber recognises the call and
-// AttnumRowNumberSound checks the level; package sql binds the call to
-// attnum when both hold and both columns are pg_attribute's.
+// joind's pg_attribute has no system columns, so that row number is the
+// column's position among the relation's live columns (attnum itself
+// until a column is dropped) — as long as the query level keeps every
+// column of a relation it keeps, and each once. AttnumRowNumber recognises
+// the call and AttnumRowNumberSound checks the level; package sql binds
+// the call to that position when both hold and both columns are
+// pg_attribute's.
 
 var _ = registerShim(Shim{
 	Client: "pgjdbc 42.5 DatabaseMetaData.getColumns(catalog, \"public\", \"pc_jt\", \"%\")",
@@ -72,7 +73,8 @@ const PgAttributeOID = 1249
 //     equated in its ON) or is always empty;
 //   - every other condition of WHERE and of the inner joins reads only
 //     catalogs determined through attrelid (whole relations), or is
-//     `a.attnum > 0` or `NOT a.attisdropped` (true of every joind column).
+//     `a.attnum > 0` or `NOT a.attisdropped` (the binder numbers the live
+//     columns of a relation that has dropped ones by position).
 func AttnumRowNumberSound(sel *pg_query.SelectStmt, q string) bool {
 	if sel == nil || len(sel.GroupClause) > 0 || sel.HavingClause != nil || len(sel.FromClause) == 0 {
 		return false
