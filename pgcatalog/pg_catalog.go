@@ -26,7 +26,7 @@ func declarePgCatalog() {
 		for _, r := range s.Relations() {
 			row := pgClassRow{Oid: r.OID, Relname: r.Name, Relnamespace: r.Namespace, Relowner: OIDBootstrapUser,
 				Relam: OIDAmHeap, Relfilenode: r.OID, Reltuples: float32(r.Rows), Relpersistence: 'p', Relkind: r.Kind,
-				Relnatts: int16(len(r.Columns)), Relhasrules: r.Kind == 'v', Relispopulated: true, Relreplident: 'd'}
+				Relnatts: int16(len(r.Columns) + len(r.Dropped)), Relhasrules: r.Kind == 'v', Relispopulated: true, Relreplident: 'd'}
 			if r.Kind == 'v' {
 				row.Relam = 0
 			}
