@@ -52,6 +52,8 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = alterTable(ctx, s, x)
 	case *sql.Rename:
 		tag, err = renameRelation(ctx, s, x)
+	case *sql.Comment:
+		tag, err = comment(ctx, s, x)
 	default:
 		return "", false, nil
 	}
@@ -81,6 +83,8 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = x.Tag
 	case *sql.Rename:
 		what = x.Tag
+	case *sql.Comment:
+		what = "COMMENT"
 	case *sql.Insert:
 		if !cat.IsTemp(x.Table) {
 			what = "INSERT"

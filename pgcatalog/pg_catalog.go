@@ -99,7 +99,20 @@ func declarePgCatalog() {
 	declare[pgConstraintRow](pc, "pg_constraint", 2606, 'r', nil)
 	declare[pgIndexRow](pc, "pg_index", 2610, 'r', nil)
 	declare[pgInheritsRow](pc, "pg_inherits", 2611, 'r', nil)
-	declare[pgDescriptionRow](pc, "pg_description", 2609, 'r', nil)
+	declare(pc, "pg_description", 2609, 'r', func(s *Snapshot) []pgDescriptionRow {
+		var out []pgDescriptionRow
+		for _, r := range s.Relations() {
+			if r.Comment != "" {
+				out = append(out, pgDescriptionRow{Objoid: r.OID, Classoid: OIDPgClass, Description: r.Comment})
+			}
+			for i, c := range r.Columns {
+				if c.Comment != "" {
+					out = append(out, pgDescriptionRow{Objoid: r.OID, Classoid: OIDPgClass, Objsubid: int32(r.Attnum(i)), Description: c.Comment})
+				}
+			}
+		}
+		return out
+	})
 	declare[pgShdescriptionRow](pc, "pg_shdescription", 2396, 'r', nil)
 	declare[pgDependRow](pc, "pg_depend", 2608, 'r', nil)
 	declare[pgRewriteRow](pc, "pg_rewrite", 2618, 'r', nil)

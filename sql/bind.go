@@ -179,6 +179,8 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindAlterTable(x.AlterTableStmt)
 	case *pg_query.Node_RenameStmt:
 		return b.bindRename(x.RenameStmt)
+	case *pg_query.Node_CommentStmt:
+		return b.bindComment(x.CommentStmt)
 	case *pg_query.Node_DiscardStmt:
 		what := "ALL"
 		switch x.DiscardStmt.Target {

@@ -57,7 +57,7 @@ func droppedName(attnum int16) string {
 func assignAttnums(cols []ColumnDef) []ColumnDef {
 	out := make([]ColumnDef, len(cols))
 	for i, c := range cols {
-		c.Attnum, c.Missing = int16(i+1), nil
+		c.Attnum, c.Missing, c.Comment = int16(i+1), nil, ""
 		out[i] = c
 	}
 	return out
@@ -173,7 +173,7 @@ func (t *tableState) redefine(name string, cols []ColumnDef, rewrite bool) (*tab
 	for _, c := range t.dropped {
 		next = max(next, c.Attnum+1)
 	}
-	nd := &tableState{id: t.id, name: name, dropped: append([]ColumnDef(nil), t.dropped...)}
+	nd := &tableState{id: t.id, name: name, dropped: append([]ColumnDef(nil), t.dropped...), comment: t.comment}
 	kept := map[int16]bool{}
 	for _, c := range cols {
 		if c.Attnum == 0 {
@@ -270,7 +270,7 @@ func applyAlters(work *version, touched map[uint64]bool, p *pending) {
 			}
 			renamed = append(renamed, t)
 		}
-		t.name, t.cols, t.dropped, t.ddl, t.enc = d.name, d.cols, d.dropped, t.ddl+1, nil
+		t.name, t.cols, t.dropped, t.comment, t.ddl, t.enc = d.name, d.cols, d.dropped, d.comment, t.ddl+1, nil
 	}
 	for _, t := range renamed {
 		work.tables[t.name] = t
@@ -402,7 +402,7 @@ func (t *tableState) attrsJSON() []columnJSON {
 	}
 	out := make([]columnJSON, 0, len(all))
 	for _, c := range all {
-		cj := columnJSON{Name: c.Name, OID: c.Type.OID(), Typmod: c.Type.Typmod, NotNull: c.NotNull, Default: c.Default, Attnum: c.Attnum, Dropped: dropped[c.Attnum]}
+		cj := columnJSON{Name: c.Name, OID: c.Type.OID(), Typmod: c.Type.Typmod, NotNull: c.NotNull, Default: c.Default, Attnum: c.Attnum, Dropped: dropped[c.Attnum], Comment: c.Comment}
 		if c.Missing != nil {
 			cj.HasMissing, cj.Missing = true, encodeValue(*c.Missing, c.Type)
 		}
@@ -468,5 +468,41 @@ func (t *Txn) RenameView(ctx context.Context, name, newName string) error {
 	nv.Name = newName
 	t.setView(name, nil)
 	t.setView(newName, nv)
+	return nil
+}
+
+// Commented is implemented by tables that keep COMMENT ON TABLE's text.
+type Commented interface {
+	Comment() string
+}
+
+// Comment implements Commented.
+func (tt *txnTable) Comment() string {
+	if d := tt.txn.def(tt.id); d != nil {
+		return d.comment
+	}
+	return ""
+}
+
+// SetComment sets tb's COMMENT ON TABLE text ("" removes it).
+func (t *Txn) SetComment(ctx context.Context, tb Table, comment string) error {
+	if t.done {
+		return errDone
+	}
+	tt, err := t.own(tb)
+	if err != nil {
+		return err
+	}
+	cur := t.def(tt.id)
+	nd, err := cur.redefine(cur.name, cur.cols, false)
+	if err != nil {
+		return err
+	}
+	nd.comment = comment
+	if t.p.created[tt.id] != nil {
+		t.p.created[tt.id] = nd
+	} else {
+		t.p.altered[tt.id] = nd
+	}
 	return nil
 }

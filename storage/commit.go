@@ -457,7 +457,7 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	applyViews(work, p)
 	applyAlters(work, touched, p)
 	for _, t := range p.created {
-		work.put(&tableState{id: t.id, name: t.name, cols: t.cols, dropped: t.dropped})
+		work.put(&tableState{id: t.id, name: t.name, cols: t.cols, dropped: t.dropped, comment: t.comment})
 		touched[t.id] = true
 	}
 	for id := range p.truncated {

@@ -111,6 +111,7 @@ type tableState struct {
 	// counts the commits that changed the definition (in memory only).
 	dropped []ColumnDef
 	ddl     uint64
+	comment string // COMMENT ON TABLE
 	segs    []*segment
 	rows    int64
 	// gen counts the commits that changed the rows (not compaction), for
@@ -125,7 +126,7 @@ type tableState struct {
 }
 
 func (t *tableState) copy() *tableState {
-	return &tableState{id: t.id, name: t.name, cols: t.cols, dropped: t.dropped, ddl: t.ddl, segs: append([]*segment(nil), t.segs...),
+	return &tableState{id: t.id, name: t.name, cols: t.cols, dropped: t.dropped, ddl: t.ddl, comment: t.comment, segs: append([]*segment(nil), t.segs...),
 		rows: t.rows, gen: t.gen, fresh: append([]arrow.Record(nil), t.fresh...)}
 }
 

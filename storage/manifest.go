@@ -40,6 +40,7 @@ type tableJSON struct {
 	Name     string            `json:"name"`
 	Columns  []columnJSON      `json:"columns"`
 	Segments []json.RawMessage `json:"segments"`
+	Comment  string            `json:"comment,omitempty"` // COMMENT ON TABLE
 }
 
 type columnJSON struct {
@@ -54,6 +55,7 @@ type columnJSON struct {
 	Dropped    bool   `json:"dropped,omitempty"`
 	HasMissing bool   `json:"has_missing,omitempty"`
 	Missing    []byte `json:"missing,omitempty"`
+	Comment    string `json:"comment,omitempty"`
 }
 
 type segmentJSON struct {
@@ -120,7 +122,7 @@ func (t *tableState) encoded() ([]byte, error) {
 	if t.enc != nil {
 		return t.enc, nil
 	}
-	tj := tableJSON{ID: t.id, Name: t.name, Columns: t.attrsJSON(), Segments: []json.RawMessage{}}
+	tj := tableJSON{ID: t.id, Name: t.name, Columns: t.attrsJSON(), Segments: []json.RawMessage{}, Comment: t.comment}
 	for _, s := range t.segs {
 		if s.enc == nil {
 			sj := segmentJSON{ID: s.id, Rows: s.rows, Size: s.size, CRC: s.crc, NumericText: s.numText, Attnums: segmentAttnums(s.layout)}
@@ -180,14 +182,14 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 	}
 	v := newVersion()
 	for _, tj := range m.Tables {
-		t := &tableState{id: tj.ID, name: tj.Name}
+		t := &tableState{id: tj.ID, name: tj.Name, comment: tj.Comment}
 		byAttnum := map[int16]ColumnDef{}
 		for i, c := range tj.Columns {
 			id, ok := typeByOID[c.OID]
 			if !ok {
 				return bad("table %q column %q has unknown type OID %d", tj.Name, c.Name, c.OID)
 			}
-			def := ColumnDef{Name: c.Name, Type: types.Type{ID: id, Typmod: c.Typmod}, NotNull: c.NotNull, Default: c.Default, Attnum: c.Attnum}
+			def := ColumnDef{Name: c.Name, Type: types.Type{ID: id, Typmod: c.Typmod}, NotNull: c.NotNull, Default: c.Default, Attnum: c.Attnum, Comment: c.Comment}
 			if def.Attnum == 0 {
 				def.Attnum = int16(i + 1)
 			}

@@ -22,6 +22,8 @@ type ColumnDef struct {
 	// Missing is the value the rows stored before ADD COLUMN read for the
 	// column (PostgreSQL's attmissingval); nil = NULL.
 	Missing *types.Value
+	// Comment is COMMENT ON COLUMN's text ("" = none).
+	Comment string
 }
 
 // Stats are the planner's estimates for a table.
@@ -87,6 +89,10 @@ type View struct {
 	// ID orders views by creation (set by the catalog; kept by OR REPLACE),
 	// the order PostgreSQL lists dependent objects in.
 	ID uint64
+	// Comment is COMMENT ON VIEW's text, ColumnComments COMMENT ON
+	// COLUMN's by column position ("" = none).
+	Comment        string
+	ColumnComments []string
 }
 
 // ColumnStats summarise one column of one segment.
