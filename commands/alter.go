@@ -3,6 +3,8 @@ package commands
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
@@ -173,7 +175,9 @@ func viewsUsing(cat *Catalog, x *sql.AlterTable, tb storage.Table, attnum int16)
 		return nil, nil // views never read temporary tables
 	}
 	var out []storage.View
-	for _, v := range viewsOn(cat, tb.Name()) {
+	views := viewsOn(cat, tb.Name())
+	sort.Slice(views, func(i, j int) bool { return views[i].ID < views[j].ID })
+	for _, v := range views {
 		uses, err := x.ViewUses(cat, v, tb, attnum)
 		if err != nil {
 			return nil, err
@@ -199,8 +203,16 @@ func dropColumn(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Ta
 	if len(users) > 0 {
 		what := fmt.Sprintf("column %s of table %s", st.Column, tb.Name())
 		if !st.Cascade {
+			// Each dependent view, then the views over it, depth first.
+			var lines []string
+			for _, u := range users {
+				lines = append(lines, fmt.Sprintf("view %s depends on %s", u.Name, what))
+				for _, d := range dependentsOf(cat, []string{u.Name}) {
+					lines = append(lines, fmt.Sprintf("view %s depends on %s %s", d.view, d.kind, d.on))
+				}
+			}
 			return pgerr.New(codeDependentObjects, "cannot drop %s because other objects depend on it", what).
-				WithDetail("view %s depends on %s", users[0].Name, what).
+				WithDetail("%s", strings.Join(lines, "\n")).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 		if err := cascadeViews(ctx, s, users); err != nil {
@@ -214,15 +226,16 @@ func dropColumn(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Ta
 // PostgreSQL's notice.
 func cascadeViews(ctx context.Context, s Session, views []storage.View) error {
 	cat := s.Catalog()
-	names := make([]string, len(views))
-	for i, v := range views {
-		names[i] = v.Name
-	}
 	var all []dependent
+	seen := map[string]bool{}
 	for _, v := range views {
-		all = append(all, dependent{view: v.Name})
+		for _, d := range append([]dependent{{view: v.Name}}, dependentsOf(cat, []string{v.Name})...) {
+			if !seen[d.view] {
+				seen[d.view] = true
+				all = append(all, d)
+			}
+		}
 	}
-	all = append(all, dependentsOf(cat, names)...)
 	n := &pgerr.Error{Severity: "NOTICE", Code: "00000"}
 	if len(all) == 1 {
 		n.Message = "drop cascades to view " + all[0].view
@@ -311,6 +324,18 @@ func renameRelation(ctx context.Context, s Session, x *sql.Rename) (string, erro
 	for i, c := range cols {
 		before[i] = c.Name
 	}
+	// What each view reads of the table, found before the change (the
+	// rewritten views depend on those columns only).
+	used := map[string][]bool{}
+	if !cat.IsTemp(tb) {
+		for _, v := range viewsOn(cat, tb.Name()) {
+			u, err := x.UsedColumns(cat, v, tb)
+			if err != nil {
+				return "", err
+			}
+			used[v.Name] = u
+		}
+	}
 	name := tb.Name()
 	if x.Column == "" {
 		name = x.NewName
@@ -327,14 +352,15 @@ func renameRelation(ctx context.Context, s Session, x *sql.Rename) (string, erro
 	for i, c := range cols {
 		after[i] = c.Name
 	}
-	return x.Tag, rewriteViews(ctx, cat, tb.Name(), name, before, after)
+	return x.Tag, rewriteViews(ctx, cat, tb.Name(), name, before, after, used)
 }
 
 // rewriteViews rewrites the views reading relation rel for its change to
-// newRel with columns named before → after (sql.RenameInView).
-func rewriteViews(ctx context.Context, cat *Catalog, rel, newRel string, before, after []string) error {
+// newRel with columns named before → after (sql.RenameInView); used holds
+// the columns each view reads (none listed: all).
+func rewriteViews(ctx context.Context, cat *Catalog, rel, newRel string, before, after []string, used map[string][]bool) error {
 	for _, v := range viewsOn(cat, rel) {
-		nv, changed, err := sql.RenameInView(v, rel, newRel, before, after)
+		nv, changed, err := sql.RenameInView(v, rel, newRel, before, after, used[v.Name])
 		if err != nil {
 			return err
 		}
@@ -357,7 +383,7 @@ func freezeStarViews(ctx context.Context, cat *Catalog, tb storage.Table) error 
 	for i, c := range tb.Columns() {
 		names[i] = c.Name
 	}
-	return rewriteViews(ctx, cat, tb.Name(), tb.Name(), names, names)
+	return rewriteViews(ctx, cat, tb.Name(), tb.Name(), names, names, nil)
 }
 
 func renameView(ctx context.Context, cat *Catalog, name, newName string) error {
@@ -371,5 +397,5 @@ func renameView(ctx context.Context, cat *Catalog, name, newName string) error {
 	if err := cat.Txn.RenameView(ctx, name, newName); err != nil {
 		return err
 	}
-	return rewriteViews(ctx, cat, name, newName, v.Columns, v.Columns)
+	return rewriteViews(ctx, cat, name, newName, v.Columns, v.Columns, nil)
 }

@@ -414,6 +414,7 @@ type Rename struct {
 	IfExists bool
 	Missing  bool   // IF EXISTS and no such relation
 	Tag      string // "ALTER TABLE" or "ALTER VIEW"
+	opts     *BindOptions
 }
 
 func (*Rename) statement() {}
@@ -431,7 +432,7 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Statement, error) {
 	if _, err := b.tableName(rv); err != nil {
 		return nil, err
 	}
-	r := &Rename{Name: rv.Relname, Schema: rv.Schemaname, Column: rs.Subname, NewName: rs.Newname, IfExists: rs.MissingOk, Tag: "ALTER TABLE"}
+	r := &Rename{Name: rv.Relname, Schema: rv.Schemaname, Column: rs.Subname, NewName: rs.Newname, IfExists: rs.MissingOk, Tag: "ALTER TABLE", opts: b.opts}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_VIEW || rs.RelationType == pg_query.ObjectType_OBJECT_VIEW {
 		r.Tag = "ALTER VIEW"
 	}

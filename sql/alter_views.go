@@ -46,25 +46,48 @@ func (b *binder) noteColumnUse(e plan.Expr) {
 // ViewUses reports whether view v references column attnum of tbl, binding
 // its text against cat.
 func (a *AlterTable) ViewUses(cat storage.Catalog, v storage.View, tbl storage.Table, attnum int16) (bool, error) {
+	used, err := viewColumnUse(cat, a.opts, v)
+	return used[ColumnUse{Table: pgcatalog.RelationOID(tbl), Attnum: attnum}], err
+}
+
+// UsedColumns reports, by column position, which columns of tbl view v
+// references (binding its text against cat).
+func (r *Rename) UsedColumns(cat storage.Catalog, v storage.View, tbl storage.Table) ([]bool, error) {
+	used, err := viewColumnUse(cat, r.opts, v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bool, len(tbl.Columns()))
+	for i, c := range tbl.Columns() {
+		out[i] = used[ColumnUse{Table: pgcatalog.RelationOID(tbl), Attnum: attnumOf(c, i)}]
+	}
+	return out, nil
+}
+
+// viewColumnUse binds view v's text against cat and returns the stored
+// columns it references.
+func viewColumnUse(cat storage.Catalog, opts *BindOptions, v storage.View) (map[ColumnUse]bool, error) {
 	raws, err := Parse(v.SQL)
 	if err != nil || len(raws) != 1 || raws[0].stmt.GetSelectStmt() == nil {
-		return false, pgerr.New(pgerr.InternalError, "view \"%s\" has an unreadable definition", v.Name)
+		return nil, pgerr.New(pgerr.InternalError, "view \"%s\" has an unreadable definition", v.Name)
 	}
-	b := newBinder(v.SQL, cat, a.opts)
+	b := newBinder(v.SQL, cat, opts)
 	b.colUse = map[ColumnUse]bool{}
 	b.expanding = []string{v.Name}
 	if _, _, err := b.bindSelect(raws[0].stmt.GetSelectStmt(), nil, nil, true); err != nil {
-		return false, withoutPosition(err)
+		return nil, withoutPosition(err)
 	}
-	return b.colUse[ColumnUse{Table: pgcatalog.RelationOID(tbl), Attnum: attnum}], nil
+	return b.colUse, nil
 }
 
 // RenameInView rewrites view v for a change of relation rel (a table or a
 // view): rel becomes newRel and its columns, named before (in order) when
 // the view was bound, are named after. With the same names on both sides
-// the view is rewritten only if it reads `*` (ADD COLUMN). changed is
-// false when v needed no rewrite.
-func RenameInView(v storage.View, rel, newRel string, before, after []string) (out storage.View, changed bool, err error) {
+// the view is rewritten only if it reads `*` (ADD COLUMN). used (nil: all)
+// marks the columns the view reads: only those go into the subquery, so
+// the view keeps depending on just them. changed is false when v needed
+// no rewrite.
+func RenameInView(v storage.View, rel, newRel string, before, after []string, used []bool) (out storage.View, changed bool, err error) {
 	raws, err := Parse(v.SQL)
 	if err != nil || len(raws) != 1 || raws[0].stmt.GetSelectStmt() == nil {
 		return v, false, pgerr.New(pgerr.InternalError, "view \"%s\" has an unreadable definition", v.Name)
@@ -103,6 +126,9 @@ func RenameInView(v storage.View, rel, newRel string, before, after []string) (o
 		sel := &pg_query.SelectStmt{LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT, Op: pg_query.SetOperation_SETOP_NONE,
 			FromClause: []*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: &pg_query.RangeVar{Relname: newRel, Inh: true, Relpersistence: "p", Location: -1}}}}}
 		for i := range before {
+			if used != nil && !used[i] && (alias.Colnames == nil || i >= len(alias.Colnames)) {
+				continue // (positional column aliases need the columns before them)
+			}
 			ref := &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
 				Fields: []*pg_query.Node{{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: after[i]}}}}, Location: -1}}}
 			sel.TargetList = append(sel.TargetList, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{Name: before[i], Val: ref, Location: -1}}})

@@ -30,6 +30,12 @@ SELECT * FROM ar_vv2 ORDER BY label;
 ALTER TABLE ar_t2 ADD COLUMN c int DEFAULT 3;
 SELECT * FROM ar_star ORDER BY id;
 SELECT * FROM ar_t2 ORDER BY id;
+-- the renamed views still depend on just the columns they read
+ALTER TABLE ar_t2 DROP COLUMN bb;
+ALTER TABLE ar_t2 ALTER COLUMN c TYPE bigint;
+ALTER TABLE ar_t2 DROP COLUMN c;
+SELECT * FROM ar_t2 ORDER BY id;
+ALTER TABLE ar_t2 ADD COLUMN bb int DEFAULT 0;
 -- errors
 ALTER TABLE ar_t2 RENAME COLUMN nope TO x;
 ALTER TABLE ar_t2 RENAME COLUMN aa TO bb;
