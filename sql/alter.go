@@ -475,3 +475,46 @@ func attnumOf(d storage.ColumnDef, i int) int16 {
 	}
 	return int16(i + 1)
 }
+
+// PostgreSQL's CREATE_TABLE_LIKE_* option bits.
+const (
+	likeComments    = 1 << 0
+	likeConstraints = 1 << 2
+	likeDefaults    = 1 << 3
+	likeGenerated   = 1 << 4
+	likeIdentity    = 1 << 5
+	likeIndexes     = 1 << 6
+	likeStatistics  = 1 << 7
+	likeStorage     = 1 << 8
+)
+
+// likeColumns binds CREATE TABLE's LIKE source [INCLUDING ...]: the
+// source's columns with their types and NOT NULL, plus their defaults
+// (INCLUDING DEFAULTS) and comments (INCLUDING COMMENTS). joind keeps no
+// constraints, indexes, identity, generated columns, statistics objects
+// or storage settings, so those options have nothing to copy.
+func (b *binder) likeColumns(lc *pg_query.TableLikeClause) ([]storage.ColumnDef, error) {
+	rv := lc.Relation
+	tbl, ok := b.lookupStored(rv.Schemaname, rv.Relname)
+	if !ok {
+		if rv.Schemaname == "" || rv.Schemaname == "public" {
+			if _, isView := b.cat.LookupView(rv.Relname); isView {
+				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "LIKE of a view is not supported"), rv.Location)
+			}
+		}
+		_, err := b.lookupTable(rv)
+		return nil, err
+	}
+	var out []storage.ColumnDef
+	for _, c := range tbl.Columns() {
+		def := storage.ColumnDef{Name: c.Name, Type: c.Type, NotNull: c.NotNull}
+		if lc.Options&likeDefaults != 0 {
+			def.Default = c.Default
+		}
+		if lc.Options&likeComments != 0 {
+			def.Comment = c.Comment
+		}
+		out = append(out, def)
+	}
+	return out, nil
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
@@ -150,6 +151,13 @@ func (b *binder) finishParams() {
 func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 	switch x := n.GetNode().(type) {
 	case *pg_query.Node_SelectStmt:
+		if into := x.SelectStmt.IntoClause; into != nil {
+			// SELECT ... INTO t is CREATE TABLE t AS SELECT ...
+			sel := proto.Clone(x.SelectStmt).(*pg_query.SelectStmt)
+			sel.IntoClause = nil
+			return b.bindCreateTableAs(&pg_query.CreateTableAsStmt{Objtype: pg_query.ObjectType_OBJECT_TABLE, Into: into,
+				Query: &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: sel}}})
+		}
 		return b.bindQueryStmt(x.SelectStmt)
 	case *pg_query.Node_CreateStmt:
 		return b.bindCreateTable(x.CreateStmt)
@@ -355,6 +363,18 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 			}
 			index[cd.Colname] = len(ct.Columns)
 			ct.Columns = append(ct.Columns, def)
+		case *pg_query.Node_TableLikeClause:
+			cols, err := b.likeColumns(x.TableLikeClause)
+			if err != nil {
+				return nil, err
+			}
+			for _, def := range cols {
+				if _, dup := index[def.Name]; dup {
+					return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", def.Name)
+				}
+				index[def.Name] = len(ct.Columns)
+				ct.Columns = append(ct.Columns, def)
+			}
 		case *pg_query.Node_Constraint:
 			c := x.Constraint
 			// PRIMARY KEY and UNIQUE included: joind cannot enforce them

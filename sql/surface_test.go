@@ -157,7 +157,8 @@ func TestSurface(t *testing.T) {
 		{"create table n () inherits (t)", unsupported},
 		{"create table n (a int) partition by range (a)", unsupported},
 		{"create table n partition of t for values in (1)", unsupported},
-		{"create table n (like t)", unsupported},
+		{"create table n (like t)", ok},
+		{"create table n (like tv)", unsupported}, // LIKE of a view
 		{"create table n of sometype", unsupported},
 		{"create view v as select a from t where a > 1 with check option", unsupported},
 		{"create view v with (security_barrier) as select a from t", unsupported},

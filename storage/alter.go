@@ -57,7 +57,7 @@ func droppedName(attnum int16) string {
 func assignAttnums(cols []ColumnDef) []ColumnDef {
 	out := make([]ColumnDef, len(cols))
 	for i, c := range cols {
-		c.Attnum, c.Missing, c.Comment = int16(i+1), nil, ""
+		c.Attnum, c.Missing = int16(i+1), nil
 		out[i] = c
 	}
 	return out

@@ -90,4 +90,25 @@ SELECT * FROM ac_tmp;
 ALTER TABLE ac_t OWNER TO postgres;
 ALTER TABLE ac_t OWNER TO ac_nobody;
 DROP TABLE ac_tmp;
+-- CREATE TABLE ... (LIKE ...): after the ALTERs, the table as it is now
+COMMENT ON COLUMN ac_t.e IS 'column e';
+CREATE TABLE ac_like1 (LIKE ac_t);
+CREATE TABLE ac_like2 (pre int, LIKE ac_t INCLUDING DEFAULTS INCLUDING COMMENTS, post text);
+CREATE TABLE ac_like3 (LIKE ac_t INCLUDING ALL EXCLUDING COMMENTS);
+SELECT c.relname, a.attname, a.attnum, format_type(a.atttypid, a.atttypmod), a.attnotnull, pg_get_expr(d.adbin, d.adrelid) AS def,
+  col_description(c.oid, a.attnum) AS comment
+ FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+ LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
+ WHERE c.relname LIKE 'ac\_like%' AND a.attname <> 'c' ORDER BY 1, 3;
+INSERT INTO ac_like2 (pre) VALUES (1);
+SELECT * FROM ac_like2;
+SELECT count(*) FROM ac_like1;
+CREATE TABLE ac_like4 (id int, LIKE ac_t);
+CREATE TABLE ac_like4 (LIKE ac_nope);
+-- CREATE TABLE AS and SELECT INTO over an altered table
+CREATE TABLE ac_ctas AS SELECT id, a, h FROM ac_t WHERE id > 5;
+SELECT * INTO ac_into FROM ac_t WHERE id = 11;
+SELECT * FROM ac_ctas ORDER BY id;
+SELECT id, a, h FROM ac_into;
+DROP TABLE ac_like1, ac_like2, ac_like3, ac_ctas, ac_into;
 DROP TABLE ac_t;
