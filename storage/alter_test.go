@@ -108,6 +108,14 @@ func TestAlterReopen(t *testing.T) {
 	if err := txn.Append(ctx, tb, rowsBatch(tb.Columns(), [][]types.Value{{types.IntValue(3), types.NullValue}})); err != nil {
 		t.Fatal(err)
 	}
+	if err := txn.SetComment(ctx, tb, "table u"); err != nil {
+		t.Fatal(err)
+	}
+	c = append([]ColumnDef(nil), tb.Columns()...)
+	c[1].Comment = "column c"
+	if err := txn.Alter(ctx, tb, "u", c); err != nil {
+		t.Fatal(err)
+	}
 	commit(t, txn)
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
@@ -127,6 +135,9 @@ func TestAlterReopen(t *testing.T) {
 	}
 	if got, want := dumpTable(t, tb), "1,7;2,7;3,-"; got != want {
 		t.Fatalf("after reopen: %s, want %s", got, want)
+	}
+	if got := tb.(Commented).Comment(); got != "table u" || tb.Columns()[1].Comment != "column c" {
+		t.Fatalf("comments %q and %q after reopen", got, tb.Columns()[1].Comment)
 	}
 	st := tb.Stats()
 	if st.Rows != 3 || st.Nulls[1] != 1 {
