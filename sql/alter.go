@@ -108,10 +108,15 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Statement, error) 
 		// PostgreSQL prepares every ALTER TYPE against the table as the
 		// statement found it, before any subcommand runs: its USING sees
 		// no column the statement adds.
+		retyped := map[string]bool{}
 		for _, c := range at.Cmds {
 			if c.Subtype != pg_query.AlterTableType_AT_AlterColumnType {
 				continue
 			}
+			if retyped[c.Name] {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot alter type of column \"%s\" twice", c.Name)
+			}
+			retyped[c.Name] = true
 			orv := &pg_query.RangeVar{Relname: rv.Relname, Schemaname: rv.Schemaname, Inh: true, Relpersistence: "p", Location: -1}
 			var err error
 			if _, ok := columnIndex(tbl, c.Name); ok {
@@ -131,6 +136,10 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Statement, error) 
 	if rv.Schemaname == "" || rv.Schemaname == "public" {
 		if _, ok := b.cat.LookupView(rv.Relname); ok {
 			for _, c := range at.Cmds {
+				if c.Subtype == pg_query.AlterTableType_AT_ColumnDefault {
+					// PostgreSQL keeps defaults on views (for INSERT through them).
+					return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER VIEW ... ALTER COLUMN ... SET DEFAULT is not supported")
+				}
 				if c.Subtype != pg_query.AlterTableType_AT_ChangeOwner {
 					return nil, pgerr.New(pgerr.WrongObjectType, "ALTER action %s cannot be performed on relation \"%s\"", alterActionName(c), rv.Relname).
 						WithDetail("This operation is not supported for views.")
