@@ -69,8 +69,9 @@ const PgAttributeOID = 1249
 //   - every other inner-joined catalog is determined by the pg_attribute
 //     row through equalities on unique keys (`a.attrelid = c.oid`,
 //     `c.relnamespace = n.oid`, `a.atttypid = t.oid`); a left-joined one
-//     matches at most one row (its oid, or pg_attrdef's (adrelid, adnum),
-//     equated in its ON) or is always empty;
+//     matches at most one row (its oid, pg_attrdef's (adrelid, adnum) or
+//     pg_description's (objoid, objsubid), equated in its ON) or is always
+//     empty;
 //   - every other condition of WHERE and of the inner joins reads only
 //     catalogs determined through attrelid (whole relations), or is
 //     `a.attnum > 0` or `NOT a.attisdropped` (the binder numbers the live
@@ -304,7 +305,10 @@ func (l *levelCheck) atMostOne(alias string, on []*pg_query.Node) bool {
 			}
 		}
 	}
-	return eq["oid"] || d.Name == "pg_attrdef" && eq["adrelid"] && eq["adnum"]
+	// pg_description's key is (objoid, classoid, objsubid), but joind
+	// describes relations only (classoid is always pg_class's).
+	return eq["oid"] || d.Name == "pg_attrdef" && eq["adrelid"] && eq["adnum"] ||
+		d.Name == "pg_description" && eq["objoid"] && eq["objsubid"]
 }
 
 // wholeRelationFilter reports whether condition n keeps or drops whole
