@@ -271,6 +271,16 @@ func (b *binder) alterAddColumn(rv *pg_query.RangeVar, tbl storageTable, c *pg_q
 		}
 		return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", cd.Colname, tbl.Name())
 	}
+	// Only the column itself is taken from CREATE TABLE's binding below:
+	// a constraint must be refused here, or added where ADD CONSTRAINT is
+	// (alterConstraint), never dropped silently.
+	for _, cn := range cd.Constraints {
+		switch k := cn.GetConstraint().Contype; k {
+		case pg_query.ConstrType_CONSTR_NOTNULL, pg_query.ConstrType_CONSTR_NULL, pg_query.ConstrType_CONSTR_DEFAULT:
+		default:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "ADD COLUMN with a %s constraint is not supported", constraintName(k))
+		}
+	}
 	// One column definition binds as CREATE TABLE binds its columns.
 	st, err := b.bindCreateTable(&pg_query.CreateStmt{Relation: rv, TableElts: []*pg_query.Node{c.Def}})
 	if err != nil {
