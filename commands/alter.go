@@ -312,6 +312,9 @@ func renameRelation(ctx context.Context, s Session, x *sql.Rename) (string, erro
 		return x.Tag, s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
 			Message: fmt.Sprintf("relation \"%s\" does not exist, skipping", x.Name)})
 	}
+	if x.View && x.Column != "" {
+		return x.Tag, renameViewColumn(ctx, cat, x.Name, x.Column, x.NewName)
+	}
 	if x.View {
 		return x.Tag, renameView(ctx, cat, x.Name, x.NewName)
 	}
@@ -398,4 +401,24 @@ func renameView(ctx context.Context, cat *Catalog, name, newName string) error {
 		return err
 	}
 	return rewriteViews(ctx, cat, name, newName, v.Columns, v.Columns, nil)
+}
+
+// renameViewColumn renames an output column of a view; the views reading
+// it are rewritten to keep the name they were written against.
+func renameViewColumn(ctx context.Context, cat *Catalog, name, col, newName string) error {
+	v, ok := cat.LookupView(name)
+	if !ok {
+		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+	}
+	nv := v
+	nv.Columns = append([]string(nil), v.Columns...)
+	for i, c := range nv.Columns {
+		if c == col {
+			nv.Columns[i] = newName
+		}
+	}
+	if err := cat.CreateView(ctx, nv, true); err != nil {
+		return err
+	}
+	return rewriteViews(ctx, cat, name, name, v.Columns, nv.Columns, nil)
 }

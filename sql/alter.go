@@ -444,7 +444,7 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Statement, error) {
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER %s ... RENAME is not supported", objectTypeName(rs.RenameType))
 	}
-	if rs.RenameType == pg_query.ObjectType_OBJECT_COLUMN && rs.RelationType != pg_query.ObjectType_OBJECT_TABLE {
+	if rs.RenameType == pg_query.ObjectType_OBJECT_COLUMN && rs.RelationType != pg_query.ObjectType_OBJECT_TABLE && rs.RelationType != pg_query.ObjectType_OBJECT_VIEW {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER %s ... RENAME COLUMN is not supported", objectTypeName(rs.RelationType))
 	}
 	rv := rs.Relation
@@ -470,9 +470,18 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Statement, error) {
 		return r, nil
 	}
 	if rv.Schemaname == "" || rv.Schemaname == "public" {
-		if _, ok := b.cat.LookupView(rv.Relname); ok {
+		if v, ok := b.cat.LookupView(rv.Relname); ok {
 			if r.Column != "" {
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "renaming a column of a view is not supported")
+				has := map[string]bool{}
+				for _, c := range v.Columns {
+					has[c] = true
+				}
+				if !has[r.Column] {
+					return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", r.Column)
+				}
+				if has[r.NewName] {
+					return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", r.NewName, rv.Relname)
+				}
 			}
 			r.View = true
 			return r, nil

@@ -26,6 +26,14 @@ SELECT * FROM ar_vv ORDER BY label;
 SELECT * FROM ar_v2 ORDER BY id;
 ALTER TABLE ar_vv RENAME TO ar_vv2;
 SELECT * FROM ar_vv2 ORDER BY label;
+-- a view's column renamed
+ALTER VIEW ar_v2 RENAME COLUMN b2 TO double_b;
+ALTER TABLE ar_v2 RENAME COLUMN label TO lbl;
+SELECT * FROM ar_v2 ORDER BY id;
+SELECT * FROM ar_vv2 ORDER BY label;
+ALTER VIEW ar_v2 RENAME COLUMN nope TO x;
+ALTER VIEW ar_v2 RENAME COLUMN lbl TO id;
+ALTER VIEW ar_v2 RENAME COLUMN lbl TO label;
 -- ADD COLUMN does not change a view's columns
 ALTER TABLE ar_t2 ADD COLUMN c int DEFAULT 3;
 SELECT * FROM ar_star ORDER BY id;
