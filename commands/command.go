@@ -75,6 +75,12 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = reindex(s, x)
 	case *sql.AlterIndexRename:
 		tag, err = alterIndexRename(ctx, s, x)
+	case *sql.AlterTable:
+		tag, err = alterTable(ctx, s, x)
+	case *sql.Rename:
+		tag, err = renameRelation(ctx, s, x)
+	case *sql.Comment:
+		tag, err = comment(ctx, s, x)
 	default:
 		return "", false, nil
 	}
@@ -114,6 +120,12 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "ALTER SEQUENCE"
 	case *sql.DropSequence:
 		what = "DROP SEQUENCE"
+	case *sql.AlterTable:
+		what = x.Tag
+	case *sql.Rename:
+		what = x.Tag
+	case *sql.Comment:
+		what = "COMMENT"
 	case *sql.Insert:
 		if !cat.IsTemp(x.Table) {
 			what = "INSERT"

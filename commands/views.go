@@ -43,6 +43,8 @@ func createView(ctx context.Context, s Session, x *sql.CreateView) (string, erro
 					WithHint("Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.")
 			}
 		}
+		// The comments stay, as PostgreSQL's pg_description rows do.
+		x.View.Comment, x.View.ColumnComments = old.Comment, old.ColumnComments
 	}
 	return "CREATE VIEW", cat.CreateView(ctx, x.View, x.Replace)
 }

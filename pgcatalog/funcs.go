@@ -40,6 +40,17 @@ func constant(v types.Value) func(*Snapshot, []types.Value) types.Value {
 }
 
 var funcs = []*Func{
+	// Descriptions (COMMENT ON) of relations and their columns; the one-
+	// argument form is PostgreSQL's deprecated any-catalog lookup.
+	{Names: []string{"obj_description"}, MinArgs: 1, MaxArgs: 2, Args: []types.Type{oid, text}, Result: text,
+		Eval: func(s *Snapshot, v []types.Value) types.Value {
+			if len(v) == 2 && v[1].S != "pg_class" {
+				return types.NullValue
+			}
+			return s.description(uint32(v[0].I), 0)
+		}},
+	{Names: []string{"col_description"}, MinArgs: 2, MaxArgs: 2, Args: []types.Type{oid, i4}, Result: text,
+		Eval: func(s *Snapshot, v []types.Value) types.Value { return s.description(uint32(v[0].I), v[1].I) }},
 	{Names: []string{"version"}, Result: text, Const: true, Eval: constant(types.TextValue(VersionString))},
 	{Names: []string{"current_database", "current_catalog"}, Result: text, Const: true,
 		Eval: func(s *Snapshot, _ []types.Value) types.Value { return types.TextValue(s.database()) }},
@@ -103,7 +114,7 @@ var funcs = []*Func{
 	{Names: []string{"pg_get_constraintdef", "pg_get_triggerdef", "pg_get_ruledef",
 		"pg_get_statisticsobjdef_columns", "pg_get_function_result", "pg_get_function_arguments",
 		"pg_get_function_identity_arguments", "pg_get_partkeydef", "pg_get_serial_sequence",
-		"obj_description", "col_description", "shobj_description", "pg_get_functiondef"},
+		"shobj_description", "pg_get_functiondef"},
 		MaxArgs: -1, Result: text, Const: true, Eval: constant(types.NullValue)},
 	{Names: []string{"pg_relation_is_publishable", "pg_is_in_recovery", "pg_is_other_temp_schema"},
 		MaxArgs: -1, Args: []types.Type{oid}, Result: boolT, Eval: constant(types.BoolValue(false))},

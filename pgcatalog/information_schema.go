@@ -76,8 +76,8 @@ func infoColumn(s *Snapshot, r Relation, i int, col storage.ColumnDef) isColumns
 	n := func(v int32) *int32 { return &v }
 	db := s.database()
 	row := isColumnsRow{TableCatalog: db, TableSchema: r.Schema, TableName: r.Name, ColumnName: col.Name,
-		OrdinalPosition: int32(i + 1), IsNullable: "YES", DataType: t.BaseSQLName(),
-		UdtCatalog: db, UdtSchema: "pg_catalog", UdtName: t.PgTypeName(), DtdIdentifier: strconv.Itoa(i + 1),
+		OrdinalPosition: int32(r.Attnum(i)), IsNullable: "YES", DataType: t.BaseSQLName(),
+		UdtCatalog: db, UdtSchema: "pg_catalog", UdtName: t.PgTypeName(), DtdIdentifier: strconv.Itoa(int(r.Attnum(i))),
 		IsSelfReferencing: "NO", IsIdentity: "NO", IdentityCycle: "NO", IsGenerated: "NEVER", IsUpdatable: "NO"}
 	if col.NotNull {
 		row.IsNullable = "NO"

@@ -26,7 +26,7 @@ func declarePgCatalog() {
 		for _, r := range s.Relations() {
 			row := pgClassRow{Oid: r.OID, Relname: r.Name, Relnamespace: r.Namespace, Relowner: OIDBootstrapUser,
 				Relam: OIDAmHeap, Relfilenode: r.OID, Reltuples: float32(r.Rows), Relpersistence: 'p', Relkind: r.Kind,
-				Relnatts: int16(len(r.Columns)), Relhasrules: r.Kind == 'v', Relispopulated: true, Relreplident: 'd'}
+				Relnatts: int16(len(r.Columns) + len(r.Dropped)), Relhasrules: r.Kind == 'v', Relispopulated: true, Relreplident: 'd'}
 			switch {
 			case r.Kind == 'v' || r.Kind == 'S':
 				row.Relam = 0
@@ -48,7 +48,7 @@ func declarePgCatalog() {
 			for i, col := range r.Columns {
 				st, _ := TypeByOID(col.Type.OID())
 				row := pgAttributeRow{Attrelid: r.OID, Attname: col.Name, Atttypid: col.Type.OID(), Attstattarget: -1,
-					Attlen: st.Len, Attnum: int16(i + 1), Attcacheoff: -1, Atttypmod: col.Type.Typmod,
+					Attlen: st.Len, Attnum: r.Attnum(i), Attcacheoff: -1, Atttypmod: col.Type.Typmod,
 					Attbyval: st.Len > 0 && st.Len <= 8, Attalign: st.Align, Attstorage: 'p', Attnotnull: col.NotNull,
 					Atthasdef: col.Default != "" && col.Identity == 0, Attidentity: Char(col.Identity), Attislocal: true}
 				if st.Collate {
@@ -58,6 +58,13 @@ func declarePgCatalog() {
 					row.Attstorage = 'x'
 				}
 				out = append(out, row)
+			}
+			for _, col := range r.Dropped {
+				// As PostgreSQL's RemoveAttributeById leaves the row.
+				st, _ := TypeByOID(col.Type.OID())
+				out = append(out, pgAttributeRow{Attrelid: r.OID, Attname: col.Name, Attlen: st.Len, Attnum: col.Attnum,
+					Attcacheoff: -1, Atttypmod: -1, Attbyval: st.Len > 0 && st.Len <= 8, Attalign: st.Align, Attstorage: 'p',
+					Attisdropped: true, Attislocal: true})
 			}
 		}
 		return out
@@ -88,7 +95,7 @@ func declarePgCatalog() {
 					continue
 				}
 				// The default's own OID: beside its table's, never a relation's.
-				out = append(out, pgAttrdefRow{Oid: int64(r.OID)<<16 | int64(i+1), Adrelid: r.OID, Adnum: int16(i + 1),
+				out = append(out, pgAttrdefRow{Oid: int64(r.OID)<<16 | int64(r.Attnum(i)), Adrelid: r.OID, Adnum: r.Attnum(i),
 					Adbin: s.regclassNames(FormatDefault(col.Default, col.Type))})
 			}
 		}
@@ -97,7 +104,20 @@ func declarePgCatalog() {
 	declare(pc, "pg_constraint", 2606, 'r', pgConstraintRows) // constraint.go
 	declare(pc, "pg_index", 2610, 'r', pgIndexRows)
 	declare[pgInheritsRow](pc, "pg_inherits", 2611, 'r', nil)
-	declare[pgDescriptionRow](pc, "pg_description", 2609, 'r', nil)
+	declare(pc, "pg_description", 2609, 'r', func(s *Snapshot) []pgDescriptionRow {
+		var out []pgDescriptionRow
+		for _, r := range s.Relations() {
+			if r.Comment != "" {
+				out = append(out, pgDescriptionRow{Objoid: r.OID, Classoid: OIDPgClass, Description: r.Comment})
+			}
+			for i, c := range r.Columns {
+				if c.Comment != "" {
+					out = append(out, pgDescriptionRow{Objoid: r.OID, Classoid: OIDPgClass, Objsubid: int32(r.Attnum(i)), Description: c.Comment})
+				}
+			}
+		}
+		return out
+	})
 	declare[pgShdescriptionRow](pc, "pg_shdescription", 2396, 'r', nil)
 	declare(pc, "pg_depend", 2608, 'r', dependRows)
 	declare[pgRewriteRow](pc, "pg_rewrite", 2618, 'r', nil)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/joind/joind/settings"
 	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
 )
 
 // Env is what the catalogs need from the session.
@@ -94,6 +95,34 @@ type Relation struct {
 	Index     *IndexRel         // for an index (indexes.go)
 	HasIndex  bool              // a table with indexes (relhasindex)
 	Seq       *storage.Sequence // for a sequence (Kind 'S')
+	// Dropped are a table's dropped columns (storage.Attributed), which
+	// pg_attribute lists with attisdropped.
+	Dropped []storage.ColumnDef
+	// Comment is COMMENT ON TABLE / VIEW's text (a column's is its
+	// ColumnDef's).
+	Comment string
+}
+
+// Attnum is the attnum of r's column i.
+func (r Relation) Attnum(i int) int16 {
+	if a := r.Columns[i].Attnum; a != 0 {
+		return a
+	}
+	return int16(i + 1)
+}
+
+func tableComment(t storage.Table) string {
+	if c, ok := t.(storage.Commented); ok {
+		return c.Comment()
+	}
+	return ""
+}
+
+func droppedColumns(t storage.Table) []storage.ColumnDef {
+	if a, ok := t.(storage.Attributed); ok {
+		return a.DroppedColumns()
+	}
+	return nil
 }
 
 // Relations lists the temporary tables, the user tables and views, then
@@ -108,20 +137,25 @@ func (s *Snapshot) relations() []Relation {
 	temps, _ := s.TempTables()
 	for _, t := range temps {
 		out = append(out, Relation{OID: RelationOID(t), Name: t.Name(), Namespace: OIDNamespaceTemp, Schema: TempSchema,
-			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Temp: true})
+			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Temp: true, Dropped: droppedColumns(t), Comment: tableComment(t)})
 	}
 	perm := s.cat.Tables()
 	for _, t := range perm {
 		out = append(out, Relation{OID: RelationOID(t), Name: t.Name(), Namespace: OIDNamespacePublic, Schema: "public",
-			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows})
+			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Dropped: droppedColumns(t), Comment: tableComment(t)})
 	}
 	out = withIndexes(out, append(temps, perm...))
 	for _, v := range s.cat.Views() {
 		v := v
-		r := Relation{OID: ViewOID(v), Name: v.Name, Namespace: OIDNamespacePublic, Schema: "public", Kind: 'v', Rows: 0, View: &v}
+		r := Relation{OID: ViewOID(v), Name: v.Name, Namespace: OIDNamespacePublic, Schema: "public", Kind: 'v', Rows: 0, View: &v, Comment: v.Comment}
 		if s.env.Views != nil {
 			if cols, err := s.env.Views.ViewColumns(v); err == nil {
 				r.Columns = cols
+				for i := range r.Columns {
+					if i < len(v.ColumnComments) {
+						r.Columns[i].Comment = v.ColumnComments[i]
+					}
+				}
 			}
 		}
 		out = append(out, r)
@@ -188,3 +222,27 @@ func (s *Snapshot) RoleOID(name string) (uint32, bool) {
 
 // viewDef is a view's definition as pg_get_viewdef and pg_views print it.
 func viewDef(v storage.View) string { return " " + v.SQL + ";" }
+
+// OIDPgClass is pg_class's OID: pg_description's classoid for relations.
+const OIDPgClass = 1259
+
+// description is the COMMENT ON text of relation oid (subid 0) or of its
+// column numbered subid; NULL if none.
+func (s *Snapshot) description(oid uint32, subid int64) types.Value {
+	r, ok := s.RelationByOID(oid)
+	if !ok {
+		return types.NullValue
+	}
+	if subid == 0 {
+		if r.Comment != "" {
+			return types.TextValue(r.Comment)
+		}
+		return types.NullValue
+	}
+	for i, c := range r.Columns {
+		if int64(r.Attnum(i)) == subid && c.Comment != "" {
+			return types.TextValue(c.Comment)
+		}
+	}
+	return types.NullValue
+}

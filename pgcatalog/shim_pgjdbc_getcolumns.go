@@ -7,12 +7,13 @@ import pg_query "github.com/pganalyze/pg_query_go/v5"
 //
 //	row_number() OVER (PARTITION BY a.attrelid ORDER BY a.attnum) AS attnum
 //
-// joind's pg_attribute numbers each relation's columns densely from 1
-// (there are no dropped or system columns), so that row number is attnum
-// itself — as long as the query level keeps every column of a relation it
-// keeps, and each once. AttnumRowNumber recognises the call and
-// AttnumRowNumberSound checks the level; package sql binds the call to
-// attnum when both hold and both columns are pg_attribute's.
+// joind's pg_attribute has no system columns, so that row number is the
+// column's position among the relation's live columns (attnum itself
+// until a column is dropped) — as long as the query level keeps every
+// column of a relation it keeps, and each once. AttnumRowNumber recognises
+// the call and AttnumRowNumberSound checks the level; package sql binds
+// the call to that position when both hold and both columns are
+// pg_attribute's.
 
 var _ = registerShim(Shim{
 	Client: "pgjdbc 42.5 DatabaseMetaData.getColumns(catalog, \"public\", \"pc_jt\", \"%\")",
@@ -68,11 +69,13 @@ const PgAttributeOID = 1249
 //   - every other inner-joined catalog is determined by the pg_attribute
 //     row through equalities on unique keys (`a.attrelid = c.oid`,
 //     `c.relnamespace = n.oid`, `a.atttypid = t.oid`); a left-joined one
-//     matches at most one row (its oid, or pg_attrdef's (adrelid, adnum),
-//     equated in its ON) or is always empty;
+//     matches at most one row (its oid, pg_attrdef's (adrelid, adnum) or
+//     pg_description's (objoid, objsubid), equated in its ON) or is always
+//     empty;
 //   - every other condition of WHERE and of the inner joins reads only
 //     catalogs determined through attrelid (whole relations), or is
-//     `a.attnum > 0` or `NOT a.attisdropped` (true of every joind column).
+//     `a.attnum > 0` or `NOT a.attisdropped` (the binder numbers the live
+//     columns of a relation that has dropped ones by position).
 func AttnumRowNumberSound(sel *pg_query.SelectStmt, q string) bool {
 	if sel == nil || len(sel.GroupClause) > 0 || sel.HavingClause != nil || len(sel.FromClause) == 0 {
 		return false
@@ -302,7 +305,10 @@ func (l *levelCheck) atMostOne(alias string, on []*pg_query.Node) bool {
 			}
 		}
 	}
-	return eq["oid"] || d.Name == "pg_attrdef" && eq["adrelid"] && eq["adnum"]
+	// pg_description's key is (objoid, classoid, objsubid), but joind
+	// describes relations only (classoid is always pg_class's).
+	return eq["oid"] || d.Name == "pg_attrdef" && eq["adrelid"] && eq["adnum"] ||
+		d.Name == "pg_description" && eq["objoid"] && eq["objsubid"]
 }
 
 // wholeRelationFilter reports whether condition n keeps or drops whole

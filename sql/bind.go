@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
@@ -67,7 +68,10 @@ type binder struct {
 	lazyCasts bool
 	// collation is the collation the statement's COLLATE clauses name ("" = none; collate.go).
 	collation string
-	snap      *pgcatalog.Snapshot // the statement's system catalogs (pgcatalog.go)
+	// colUse, when set, collects the stored columns the statement
+	// references (a view's dependencies on columns: sql/alter_views.go).
+	colUse map[ColumnUse]bool
+	snap   *pgcatalog.Snapshot // the statement's system catalogs (pgcatalog.go)
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
@@ -159,6 +163,13 @@ func (b *binder) finishParams() error {
 func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 	switch x := n.GetNode().(type) {
 	case *pg_query.Node_SelectStmt:
+		if into := x.SelectStmt.IntoClause; into != nil {
+			// SELECT ... INTO t is CREATE TABLE t AS SELECT ...
+			sel := proto.Clone(x.SelectStmt).(*pg_query.SelectStmt)
+			sel.IntoClause = nil
+			return b.bindCreateTableAs(&pg_query.CreateTableAsStmt{Objtype: pg_query.ObjectType_OBJECT_TABLE, Into: into,
+				Query: &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: sel}}})
+		}
 		return b.bindQueryStmt(x.SelectStmt)
 	case *pg_query.Node_CreateStmt:
 		return b.bindCreateTable(x.CreateStmt)
@@ -207,6 +218,11 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 			// ALTER TABLE renames a sequence too, as in PostgreSQL.
 			return b.bindRenameSequence(x.RenameStmt)
 		}
+		return b.bindRename(x.RenameStmt)
+	case *pg_query.Node_AlterTableStmt:
+		return b.bindAlterTable(x.AlterTableStmt)
+	case *pg_query.Node_CommentStmt:
+		return b.bindComment(x.CommentStmt)
 	case *pg_query.Node_DiscardStmt:
 		what := "ALL"
 		switch x.DiscardStmt.Target {
@@ -285,6 +301,8 @@ func statementName(n *pg_query.Node) string {
 		return "NOTIFY"
 	case *pg_query.Node_RenameStmt:
 		return "ALTER ... RENAME"
+	case *pg_query.Node_AlterObjectSchemaStmt:
+		return "ALTER ... SET SCHEMA"
 	case *pg_query.Node_CallStmt:
 		return "CALL"
 	}
@@ -432,6 +450,18 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 			}
 			index[cd.Colname] = len(ct.Columns)
 			ct.Columns = append(ct.Columns, def)
+		case *pg_query.Node_TableLikeClause:
+			cols, err := b.likeColumns(x.TableLikeClause)
+			if err != nil {
+				return nil, err
+			}
+			for _, def := range cols {
+				if _, dup := index[def.Name]; dup {
+					return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", def.Name)
+				}
+				index[def.Name] = len(ct.Columns)
+				ct.Columns = append(ct.Columns, def)
+			}
 		case *pg_query.Node_Constraint:
 			c := x.Constraint
 			var ok bool

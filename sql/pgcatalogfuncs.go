@@ -237,8 +237,24 @@ func (b *binder) attnumRowNumber(s *scope, fc *pg_query.FuncCall) (plan.Expr, bo
 	if !ok1 || !ok2 || !b.isPgAttributeColumn(s, r1.ID) || !b.isPgAttributeColumn(s, r2.ID) {
 		return nil, false, nil
 	}
-	e, err := b.coerce(attnum, types.Int8Type, coerceImplicit, b.locOf(attnum))
-	return e, true, err
+	// The row number counts live columns: after DROP COLUMN it is the
+	// column's position, not its attnum.
+	snap := b.snapshot()
+	ov := &types.Overload{Name: "row_number", Args: []types.Type{attrelid.Type(), attnum.Type()}, Result: types.Int8Type, Stable: true,
+		Eval: func(ctx *types.EvalContext, v []types.Value) (types.Value, error) {
+			if v[0].Null || v[1].Null {
+				return types.NullValue, nil
+			}
+			if r, ok := snap.RelationByOID(uint32(v[0].I)); ok {
+				for i := range r.Columns {
+					if int64(r.Attnum(i)) == v[1].I {
+						return types.IntValue(int64(i + 1)), nil
+					}
+				}
+			}
+			return types.IntValue(v[1].I), nil
+		}}
+	return &plan.Call{Func: ov, Args: []plan.Expr{attrelid, attnum}}, true, nil
 }
 
 // isPgAttributeColumn reports whether column id is read from a scan of

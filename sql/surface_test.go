@@ -162,7 +162,8 @@ func TestSurface(t *testing.T) {
 		{"create table n () inherits (t)", unsupported},
 		{"create table n (a int) partition by range (a)", unsupported},
 		{"create table n partition of t for values in (1)", unsupported},
-		{"create table n (like t)", unsupported},
+		{"create table n (like t)", ok},
+		{"create table n (like tv)", unsupported}, // LIKE of a view
 		{"create table n of sometype", unsupported},
 		{"create view v as select a from t where a > 1 with check option", unsupported},
 		{"create view v with (security_barrier) as select a from t", unsupported},
@@ -189,7 +190,9 @@ func TestSurface(t *testing.T) {
 		{"create sequence s as text", "22023"},
 		{"create sequence s minvalue 5 maxvalue 5", "22023"},
 		{"create sequence s cache 1 cache 2", "42601"},
-		{"alter table t add column d int", unsupported},
+		{"alter table t add column d int", ok},
+		{"alter table t add constraint c check (a > 0)", ok}, // bound as its subcommand runs: 0A000 then
+		{"alter table t set schema s", unsupported},
 	}
 	for _, c := range cases {
 		got := surfaceOutcome(t, c.sql)

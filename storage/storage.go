@@ -19,6 +19,15 @@ type ColumnDef struct {
 	// (IdentityByDefault) AS IDENTITY; 0: not an identity column. An
 	// identity column's Default is the nextval of the sequence it owns.
 	Identity byte
+	// Attnum is the column's number (pg_attribute.attnum), assigned by the
+	// catalog (CREATE TABLE, ADD COLUMN) and kept for the column's life;
+	// a definition handed to Create needs none.
+	Attnum int16
+	// Missing is the value the rows stored before ADD COLUMN read for the
+	// column (PostgreSQL's attmissingval); nil = NULL.
+	Missing *types.Value
+	// Comment is COMMENT ON COLUMN's text ("" = none).
+	Comment string
 }
 
 // Identity kinds, as pg_attribute.attidentity.
@@ -93,6 +102,10 @@ type View struct {
 	// ID orders views by creation (set by the catalog; kept by OR REPLACE),
 	// the order PostgreSQL lists dependent objects in.
 	ID uint64
+	// Comment is COMMENT ON VIEW's text, ColumnComments COMMENT ON
+	// COLUMN's by column position ("" = none).
+	Comment        string
+	ColumnComments []string
 }
 
 // ColumnStats summarise one column of one segment.

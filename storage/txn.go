@@ -25,17 +25,24 @@ type pending struct {
 	deletes   map[uint64]map[uint64]*DeleteVector
 	seqs      map[string]seqChange      // sequences created, altered or dropped (sequence.go)
 	seqMarks  map[uint64]seqMark        // a nextval's durable reservation (sequence.go)
+	// altered are committed tables' new definitions, schema the
+	// definition generation of each committed table written, rewrite the
+	// row generation of each table rewritten (alter.go).
+	altered map[uint64]*tableState
+	schema  map[uint64]uint64
+	rewrite map[uint64]uint64
 }
 
 func newPending() *pending {
 	return &pending{created: map[uint64]*tableState{}, dropped: map[uint64]string{},
 		truncated: map[uint64]bool{}, appends: map[uint64][]arrow.Record{},
-		appendSeg: map[uint64]uint64{}, deletes: map[uint64]map[uint64]*DeleteVector{}}
+		appendSeg: map[uint64]uint64{}, deletes: map[uint64]map[uint64]*DeleteVector{},
+		altered: map[uint64]*tableState{}, schema: map[uint64]uint64{}, rewrite: map[uint64]uint64{}}
 }
 
 func (p *pending) empty() bool {
 	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 && len(p.deletes) == 0 &&
-		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty() && len(p.seqs) == 0 && len(p.seqMarks) == 0
+		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty() && len(p.seqs) == 0 && len(p.seqMarks) == 0 && len(p.altered) == 0
 }
 
 func (p *pending) clone() *pending {
@@ -62,6 +69,15 @@ func (p *pending) clone() *pending {
 		n.deletes[k] = v // replaced, never modified (Delete)
 	}
 	n.seqs = cloneSeqs(p.seqs)
+	for k, v := range p.altered {
+		n.altered[k] = v
+	}
+	for k, v := range p.schema {
+		n.schema[k] = v
+	}
+	for k, v := range p.rewrite {
+		n.rewrite[k] = v
+	}
 	return n
 }
 
@@ -285,7 +301,11 @@ func (tt *txnTable) Snapshot() []arrow.Record {
 func (tt *txnTable) Stats() Stats {
 	var st Stats
 	if cs := tt.committed(); cs != nil {
-		st = cs.tableStats()
+		if sameLayout(cs.cols, tt.cols) {
+			st = cs.tableStats()
+		} else {
+			st = cs.statsOver(tt.cols) // altered by the transaction
+		}
 		st.Distinct = append([]int64(nil), st.Distinct...)
 		st.Nulls = append([]int64(nil), st.Nulls...)
 	}
@@ -315,16 +335,17 @@ func (tt *txnTable) Segments() []Segment {
 	mine := tt.txn.p.deletes[tt.id]
 	if cs := tt.committed(); cs != nil {
 		for _, s := range cs.segs {
-			recs, err := s.records(tt.txn.db, cs.cols)
+			recs, err := s.records(tt.txn.db, tt.cols)
 			if err != nil {
 				// Lookup read every segment of the statement's snapshot
 				// and the statement failed if one was unreadable.
 				panic(err)
 			}
-			seg := Segment{ID: s.id, Rows: s.rows, Records: recs, Columns: make([]ColumnStats, len(s.stats)),
+			stats := s.statsFor(tt.cols)
+			seg := Segment{ID: s.id, Rows: s.rows, Records: recs, Columns: make([]ColumnStats, len(stats)),
 				Deletes: union(cs.dels[s.id], mine[s.id])}
-			for c := range s.stats {
-				seg.Columns[c] = s.stats[c].public()
+			for c := range stats {
+				seg.Columns[c] = stats[c].public()
 			}
 			out = append(out, seg)
 		}
@@ -349,6 +370,13 @@ func (t *Txn) view(name string) *txnTable {
 			return &txnTable{txn: t, id: c.id, name: c.name, cols: c.cols}
 		}
 	}
+	for id, a := range t.p.altered {
+		if a.name == name {
+			if _, gone := t.p.dropped[id]; !gone {
+				return &txnTable{txn: t, id: id, name: a.name, cols: a.cols}
+			}
+		}
+	}
 	cs := t.version().tables[name]
 	if t.taken && t.iso >= RepeatableRead {
 		cs = t.catalogEntry(name)
@@ -358,6 +386,9 @@ func (t *Txn) view(name string) *txnTable {
 	}
 	if _, gone := t.p.dropped[cs.id]; gone {
 		return nil
+	}
+	if t.p.altered[cs.id] != nil {
+		return nil // renamed by the transaction
 	}
 	return &txnTable{txn: t, id: cs.id, name: cs.name, cols: cs.cols}
 }
@@ -371,7 +402,7 @@ func (t *Txn) Lookup(name string) (Table, bool) {
 	}
 	if cs := tt.committed(); cs != nil {
 		for _, s := range cs.segs {
-			if _, err := s.records(t.db, cs.cols); err != nil && t.loadErr == nil {
+			if _, err := s.records(t.db, tt.cols); err != nil && t.loadErr == nil {
 				t.loadErr = err
 			}
 		}
@@ -388,8 +419,14 @@ func (t *Txn) Tables() []Table {
 		seen[c.name] = true
 		out = append(out, &txnTable{txn: t, id: c.id, name: c.name, cols: c.cols})
 	}
+	for id, a := range t.p.altered {
+		if _, gone := t.p.dropped[id]; !gone {
+			seen[a.name] = true
+			out = append(out, &txnTable{txn: t, id: id, name: a.name, cols: a.cols})
+		}
+	}
 	for name, cs := range t.version().tables {
-		if _, gone := t.p.dropped[cs.id]; gone || seen[name] {
+		if _, gone := t.p.dropped[cs.id]; gone || seen[name] || t.p.altered[cs.id] != nil {
 			continue
 		}
 		out = append(out, &txnTable{txn: t, id: cs.id, name: cs.name, cols: cs.cols})
@@ -406,7 +443,7 @@ func (t *Txn) Create(ctx context.Context, name string, cols []ColumnDef) (Table,
 	if t.relationTaken(name) {
 		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
-	ts := &tableState{id: t.db.nextID.Add(1) - 1, name: name, cols: append([]ColumnDef(nil), cols...)}
+	ts := &tableState{id: t.db.nextID.Add(1) - 1, name: name, cols: assignAttnums(cols)}
 	t.p.created[ts.id] = ts
 	return &txnTable{txn: t, id: ts.id, name: ts.name, cols: ts.cols}, nil
 }
@@ -432,6 +469,7 @@ func (t *Txn) Drop(ctx context.Context, name string) error {
 	if t.p.idx != nil {
 		delete(t.p.idx.set, tt.id)
 	}
+	delete(t.p.altered, tt.id)
 	return nil
 }
 
@@ -454,6 +492,7 @@ func (t *Txn) own(tb Table) (*txnTable, error) {
 	if v == nil || v.id != tt.id {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", tt.name)
 	}
+	t.noteSchema(v)
 	return v, nil
 }
 

@@ -189,12 +189,15 @@ type viewJSON struct {
 	Columns []string `json:"columns"`
 	Deps    []string `json:"deps,omitempty"`
 	ID      uint64   `json:"id"`
+	// Comment, ColumnComments: COMMENT ON (alter.go).
+	Comment        string   `json:"comment,omitempty"`
+	ColumnComments []string `json:"column_comments,omitempty"`
 }
 
 func sortedViews(v *version) []viewJSON {
 	out := make([]viewJSON, 0, len(v.views))
 	for _, x := range v.views {
-		out = append(out, viewJSON{Name: x.Name, SQL: x.SQL, Columns: x.Columns, Deps: x.Deps, ID: x.ID})
+		out = append(out, viewJSON{Name: x.Name, SQL: x.SQL, Columns: x.Columns, Deps: x.Deps, ID: x.ID, Comment: x.Comment, ColumnComments: x.ColumnComments})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -212,7 +215,7 @@ func decodeViews(v *version, views []viewJSON) error {
 		if _, dup := v.tables[x.Name]; dup {
 			return fmt.Errorf("%q is both a table and a view", x.Name)
 		}
-		v.views[x.Name] = &View{Name: x.Name, SQL: x.SQL, Columns: x.Columns, Deps: x.Deps, ID: x.ID}
+		v.views[x.Name] = &View{Name: x.Name, SQL: x.SQL, Columns: x.Columns, Deps: x.Deps, ID: x.ID, Comment: x.Comment, ColumnComments: x.ColumnComments}
 	}
 	return nil
 }

@@ -65,3 +65,21 @@ CREATE TABLE sq_t (a serial, b bigserial, c int GENERATED ALWAYS AS IDENTITY, d 
 \d sq_t_a_seq
 \d sq_t_c_seq
 \ds
+-- after ALTER TABLE: attnums kept, dropped columns hidden
+CREATE TABLE pm_alt (a int, b text DEFAULT 'x', c numeric(5,1) NOT NULL, d date);
+ALTER TABLE pm_alt DROP COLUMN b, ADD COLUMN e varchar(10) DEFAULT 'e' NOT NULL;
+ALTER TABLE pm_alt ALTER COLUMN c DROP NOT NULL, ALTER COLUMN a SET NOT NULL, ALTER COLUMN a SET DEFAULT 0;
+ALTER TABLE pm_alt RENAME COLUMN d TO dd;
+ALTER TABLE pm_alt ALTER COLUMN c TYPE numeric(8,2);
+\d pm_alt
+ALTER TABLE pm_alt RENAME TO pm_alt2;
+\d pm_alt2
+\dt pm_*
+SELECT a.attname, a.attnum, a.attisdropped, a.attnotnull, a.atthasdef
+ FROM pg_catalog.pg_attribute a WHERE a.attrelid = 'pm_alt2'::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum;
+SELECT count(*) AS dropped FROM pg_catalog.pg_attribute a WHERE a.attrelid = 'pm_alt2'::regclass AND a.attisdropped;
+SELECT relnatts FROM pg_catalog.pg_class WHERE relname = 'pm_alt2';
+SELECT d.adnum, pg_catalog.pg_get_expr(d.adbin, d.adrelid) FROM pg_catalog.pg_attrdef d
+ WHERE d.adrelid = 'pm_alt2'::regclass ORDER BY 1;
+SELECT column_name, ordinal_position FROM information_schema.columns WHERE table_name = 'pm_alt2' ORDER BY 2;
+DROP TABLE pm_alt2;

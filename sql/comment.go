@@ -1,0 +1,78 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+)
+
+// Comment is COMMENT ON TABLE / VIEW / COLUMN name IS 'text' | NULL; the
+// text is kept with the object (storage) and read from pg_description.
+type Comment struct {
+	Table  string // the table or view
+	Schema string // as written
+	View   bool   // the relation is a view
+	Column string // "" for the relation itself
+	Text   string // "" removes the comment (IS NULL or IS '')
+}
+
+func (*Comment) statement() {}
+
+func (b *binder) bindComment(cs *pg_query.CommentStmt) (Statement, error) {
+	var names []string
+	if l := cs.Object.GetList(); l != nil {
+		for _, n := range l.Items {
+			names = append(names, n.GetString_().GetSval())
+		}
+	}
+	c := &Comment{Text: cs.Comment}
+	switch cs.Objtype {
+	case pg_query.ObjectType_OBJECT_TABLE, pg_query.ObjectType_OBJECT_VIEW:
+	case pg_query.ObjectType_OBJECT_COLUMN:
+		if len(names) < 2 {
+			return nil, pgerr.New(pgerr.SyntaxError, "column name must be qualified")
+		}
+		c.Column, names = names[len(names)-1], names[:len(names)-1]
+	default:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON %s is not supported", objectTypeName(cs.Objtype))
+	}
+	rv := &pg_query.RangeVar{Relname: names[len(names)-1], Inh: true, Relpersistence: "p", Location: -1}
+	if len(names) > 1 {
+		rv.Schemaname = names[len(names)-2]
+	}
+	if len(names) > 2 {
+		rv.Catalogname = names[len(names)-3]
+	}
+	if _, err := b.tableName(rv); err != nil {
+		return nil, withoutPosition(err)
+	}
+	c.Table, c.Schema = rv.Relname, rv.Schemaname
+	tbl, isTable := b.lookupStored(rv.Schemaname, rv.Relname)
+	var cols []string
+	if isTable {
+		for _, d := range tbl.Columns() {
+			cols = append(cols, d.Name)
+		}
+	} else if v, ok := b.cat.LookupView(rv.Relname); ok && (rv.Schemaname == "" || rv.Schemaname == "public") {
+		c.View, cols = true, v.Columns
+	} else {
+		_, err := b.lookupTable(rv)
+		return nil, withoutPosition(err)
+	}
+	switch {
+	case cs.Objtype == pg_query.ObjectType_OBJECT_TABLE && c.View:
+		return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", c.Table)
+	case cs.Objtype == pg_query.ObjectType_OBJECT_VIEW && !c.View:
+		return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", c.Table)
+	}
+	if c.Column != "" {
+		found := false
+		for _, n := range cols {
+			found = found || n == c.Column
+		}
+		if !found {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c.Column, c.Table)
+		}
+	}
+	return c, nil
+}
