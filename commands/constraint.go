@@ -63,20 +63,33 @@ func (c *Catalog) txnOf(tb storage.Table) *storage.Txn {
 // about to add to it (the table's rows as the statement sees them are
 // already there).
 func CheckRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Record) error {
+	first, err := checkRows(ctx, s, t, recs, true)
+	if err == nil && first != nil {
+		err = first.err
+	}
+	return err
+}
+
+// rowFailure is the first row of a statement's rows that fails a
+// constraint: row of recs[rec].
+type rowFailure struct {
+	rec, row int
+	err      error
+}
+
+// checkRows is CheckRows, returning the failing row; without uniques,
+// duplicate keys are not looked for (ON CONFLICT decides about them).
+func checkRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Record, uniques bool) (*rowFailure, error) {
 	cons := storage.ConstraintsOf(t)
 	if len(cons) == 0 {
-		return nil
+		return nil, nil
 	}
 	f := s.Format()
 	defs := t.Columns()
-	type failure struct {
-		rec, row int
-		err      error
-	}
-	var first *failure
+	var first *rowFailure
 	note := func(ri, row int, err error) {
 		if first == nil || ri < first.rec || (ri == first.rec && row < first.row) {
-			first = &failure{ri, row, err}
+			first = &rowFailure{ri, row, err}
 		}
 	}
 	// NOT NULL, for the row order of errors.
@@ -102,11 +115,11 @@ func CheckRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Rec
 	if len(checks) > 0 {
 		q, err := sql.CheckQuery(t, checks, recs, s.Catalog(), nil)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		out, err := s.Collect(ctx, q)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		// The query's rows are recs' rows in order.
 		ri, row := 0, 0
@@ -126,10 +139,10 @@ func CheckRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Rec
 			}
 		}
 	}
-	if first == nil {
+	if first == nil || !uniques {
 		// Append checks the unique keys (storage's index) and reports
 		// the first duplicate row itself.
-		return nil
+		return first, nil
 	}
 	// A duplicate key on an earlier row than the failure found is the
 	// error instead.
@@ -140,7 +153,7 @@ func CheckRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Rec
 			}
 			ords, err := storage.ColumnOrdinals(defs, d.Cols)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			// Each batch against the table and the earlier batches.
 			var seen []arrow.Record
@@ -150,7 +163,7 @@ func CheckRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Rec
 				}
 				row, dup, err := findDuplicate(ix, d, r, seen, ords)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				if dup {
 					note(ri, row, storage.UniqueViolation(d.Name, defs, ords, r, row, f))
@@ -160,7 +173,7 @@ func CheckRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Rec
 			}
 		}
 	}
-	return first.err
+	return first, nil
 }
 
 // findDuplicate is FindDuplicate of r against the table and the batches

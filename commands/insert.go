@@ -22,7 +22,11 @@ func insert(ctx context.Context, s Session, x *sql.Insert) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := CheckRows(ctx, s, x.Table, recs); err != nil {
+	if x.OnConflict != nil {
+		if recs, err = insertOnConflict(ctx, s, x, recs); err != nil { // onconflict.go
+			return "", err
+		}
+	} else if err := CheckRows(ctx, s, x.Table, recs); err != nil {
 		return "", err
 	}
 	n, err := AppendRecords(ctx, s.Catalog(), x.Table, recs, s.Format())

@@ -13,7 +13,7 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "INSERT ... RETURNING is not supported")
 	}
 	if is.OnConflictClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT is not supported")
+		return b.bindInsertOnConflict(is) // onconflict.go
 	}
 	if is.WithClause != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH in INSERT is not supported")

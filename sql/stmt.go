@@ -68,6 +68,8 @@ type DropView struct {
 type Insert struct {
 	Table  storage.Table
 	Source *Query
+	// OnConflict is the ON CONFLICT clause (nil: none; sql/onconflict.go).
+	OnConflict *OnConflict
 	// Returning is nil unless INSERT ... RETURNING (not yet supported).
 }
 

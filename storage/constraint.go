@@ -266,3 +266,13 @@ func UniqueViolation(name string, cols []ColumnDef, ords []int, r arrow.Record, 
 }
 
 const codeUniqueViolation = "23505"
+
+// CheckUnique fails as Append would if batch (rows of tb) duplicated a key
+// of one of tb's unique indexes, without adding it.
+func (t *Txn) CheckUnique(tb Table, batch arrow.Record) error {
+	tt, err := t.own(tb)
+	if err != nil {
+		return err
+	}
+	return t.checkAppend(tt, batch)
+}
