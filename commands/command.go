@@ -50,6 +50,10 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		}
 	case *sql.Analyze:
 		tag, err = analyze(s, x)
+	case *sql.AlterTable:
+		tag, err = alterTable(ctx, s, x)
+	case *sql.Rename:
+		tag, err = renameRelation(ctx, s, x)
 	default:
 		return "", false, nil
 	}
@@ -75,6 +79,10 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "DROP VIEW"
 	case *sql.Truncate:
 		what = "TRUNCATE TABLE"
+	case *sql.AlterTable:
+		what = x.Tag
+	case *sql.Rename:
+		what = x.Tag
 	case *sql.Insert:
 		if !cat.IsTemp(x.Table) {
 			what = "INSERT"

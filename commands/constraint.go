@@ -51,14 +51,6 @@ func createConstrained(ctx context.Context, cat *Catalog, x *sql.CreateTable) er
 	return cat.Txn.SetConstraints(ctx, tb, x.Constraints)
 }
 
-// txnOf is the transaction that holds tb (temporary or permanent).
-func (c *Catalog) txnOf(tb storage.Table) *storage.Txn {
-	if c.IsTemp(tb) {
-		return c.temp()
-	}
-	return c.Txn
-}
-
 // CheckRows checks the constraints of t on recs, the rows a statement is
 // about to add to it (the table's rows as the statement sees them are
 // already there).

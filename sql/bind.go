@@ -63,7 +63,10 @@ type binder struct {
 	lazyCasts bool
 	// collation is the collation the statement's COLLATE clauses name ("" = none; collate.go).
 	collation string
-	snap      *pgcatalog.Snapshot // the statement's system catalogs (pgcatalog.go)
+	// colUse, when set, collects the stored columns the statement
+	// references (a view's dependencies on columns: sql/alter_views.go).
+	colUse map[ColumnUse]bool
+	snap   *pgcatalog.Snapshot // the statement's system catalogs (pgcatalog.go)
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
@@ -172,6 +175,10 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return &Show{Name: strings.ToLower(x.VariableShowStmt.Name)}, nil
 	case *pg_query.Node_TransactionStmt:
 		return b.bindTransaction(x.TransactionStmt)
+	case *pg_query.Node_AlterTableStmt:
+		return b.bindAlterTable(x.AlterTableStmt)
+	case *pg_query.Node_RenameStmt:
+		return b.bindRename(x.RenameStmt)
 	case *pg_query.Node_DiscardStmt:
 		what := "ALL"
 		switch x.DiscardStmt.Target {
@@ -238,6 +245,8 @@ func statementName(n *pg_query.Node) string {
 		return "NOTIFY"
 	case *pg_query.Node_RenameStmt:
 		return "ALTER ... RENAME"
+	case *pg_query.Node_AlterObjectSchemaStmt:
+		return "ALTER ... SET SCHEMA"
 	case *pg_query.Node_CallStmt:
 		return "CALL"
 	}

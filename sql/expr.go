@@ -107,6 +107,7 @@ func (b *binder) bindColumnRef(s *scope, cr *pg_query.ColumnRef) (plan.Expr, err
 	if err != nil {
 		return nil, err
 	}
+	b.noteColumnUse(col.expr)
 	if ref, ok := col.expr.(*plan.ColRef); ok {
 		// A fresh node per reference, so error positions stay per reference.
 		c := *ref

@@ -217,7 +217,7 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 			cname = rv.Alias.Colnames[i].GetString_().GetSval()
 		}
 		c := plan.Column{ID: b.ids.Next(), Name: cname, Table: alias, Type: d.Type, NotNull: d.NotNull,
-			TableOID: pgcatalog.RelationOID(tbl), AttNum: int16(i + 1)}
+			TableOID: pgcatalog.RelationOID(tbl), AttNum: attnumOf(d, i)}
 		b.colOrigin[c.ID] = c
 		scan.Cols = append(scan.Cols, c)
 		scan.Ordinals = append(scan.Ordinals, i)

@@ -366,6 +366,7 @@ func (b *binder) expandStar(s *scope, cr *pg_query.ColumnRef) ([]*target, error)
 	add := func(cols []nsColumn) {
 		for _, c := range cols {
 			e := c.expr
+			b.noteColumnUse(e)
 			if ref, ok := e.(*plan.ColRef); ok {
 				cp := *ref
 				e = &cp

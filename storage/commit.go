@@ -438,7 +438,7 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	}
 	for _, t := range p.created {
 		if other, taken := work.tables[t.name]; taken {
-			if _, dropping := p.dropped[other.id]; !dropping {
+			if _, dropping := p.dropped[other.id]; !dropping && !renamedAway(p, other) {
 				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", t.name)
 			}
 		}
@@ -452,14 +452,18 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	if err := validateIndexes(work, p); err != nil {
 		return err
 	}
+	if err := validateAlters(work, p); err != nil {
+		return err
+	}
 	for id := range p.dropped {
 		t := work.byID[id]
 		work.del(t)
 		delete(touched, id)
 	}
 	applyViews(work, p)
+	applyAlters(work, touched, p)
 	for _, t := range p.created {
-		work.put(&tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons})
+		work.put(&tableState{id: t.id, name: t.name, cols: t.cols, dropped: t.dropped, cons: t.cons})
 		touched[t.id] = true
 	}
 	applyConstraints(work, touched, p)
@@ -587,7 +591,7 @@ func concatRecords(recs []arrow.Record) arrow.Record {
 
 // memSegment is a segment of an in-memory DB.
 func memSegment(id uint64, cols []ColumnDef, recs []arrow.Record) (*segment, error) {
-	seg := &segment{id: id, stats: make([]colStats, len(cols)), recs: recs, loaded: true}
+	seg := &segment{id: id, stats: make([]colStats, len(cols)), recs: recs, loaded: true, layout: cols}
 	for _, r := range recs {
 		seg.rows += r.NumRows()
 	}

@@ -110,6 +110,10 @@ type tableState struct {
 	cons []Constraint // constraint.go
 	// indexes are the table's own indexes (indexdef.go).
 	indexes []IndexDef
+	// dropped are the hidden entries of dropped columns (alter.go); ddl
+	// counts the commits that changed the definition (in memory only).
+	dropped []ColumnDef
+	ddl     uint64
 	segs    []*segment
 	rows    int64
 	// gen counts the commits that changed the rows (not compaction), for
@@ -124,29 +128,37 @@ type tableState struct {
 }
 
 func (t *tableState) copy() *tableState {
-	return &tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, indexes: t.indexes, segs: append([]*segment(nil), t.segs...),
+	return &tableState{id: t.id, name: t.name, cols: t.cols, dropped: t.dropped, ddl: t.ddl, cons: t.cons, indexes: t.indexes, segs: append([]*segment(nil), t.segs...),
 		rows: t.rows, gen: t.gen, fresh: append([]arrow.Record(nil), t.fresh...)}
 }
 
 // tableStats merges the segments' statistics (once per version).
 func (t *tableState) tableStats() Stats {
-	t.statsOnce.Do(func() {
-		st := Stats{Rows: t.rows, Distinct: make([]int64, len(t.cols)), Nulls: make([]int64, len(t.cols)),
-			Bounds: make([]ColumnStats, len(t.cols))}
-		for c := range t.cols {
-			sk := make([][]uint64, 0, len(t.segs))
-			b := boundsMerger{t: t.cols[c].Type, ok: true}
-			for _, s := range t.segs {
-				sk = append(sk, s.stats[c].sketch.h)
-				st.Nulls[c] += s.stats[c].nulls
-				b.add(&s.stats[c], s.rows)
-			}
-			st.Distinct[c] = estimateDistinct(mergeSketches(sk...))
-			st.Bounds[c] = b.result()
-		}
-		t.stats = st
-	})
+	t.statsOnce.Do(func() { t.stats = t.statsOver(t.cols) })
 	return t.stats
+}
+
+// statsOver merges the segments' statistics laid out as cols (the table's
+// columns, or a transaction's altered definition of them).
+func (t *tableState) statsOver(cols []ColumnDef) Stats {
+	st := Stats{Rows: t.rows, Distinct: make([]int64, len(cols)), Nulls: make([]int64, len(cols)),
+		Bounds: make([]ColumnStats, len(cols))}
+	per := make([][]colStats, len(t.segs))
+	for i, s := range t.segs {
+		per[i] = s.statsFor(cols)
+	}
+	for c := range cols {
+		sk := make([][]uint64, 0, len(t.segs))
+		b := boundsMerger{t: cols[c].Type, ok: true}
+		for i, s := range t.segs {
+			sk = append(sk, per[i][c].sketch.h)
+			st.Nulls[c] += per[i][c].nulls
+			b.add(&per[i][c], s.rows)
+		}
+		st.Distinct[c] = estimateDistinct(mergeSketches(sk...))
+		st.Bounds[c] = b.result()
+	}
+	return st
 }
 
 // Open opens (creating if needed) the data directory dir. An empty dir

@@ -53,6 +53,12 @@ type columnJSON struct {
 	Typmod  int32  `json:"typmod"`
 	NotNull bool   `json:"not_null,omitempty"`
 	Default string `json:"default,omitempty"`
+	// Attnum (0 in manifests before ALTER TABLE: the position from 1),
+	// Dropped, Missing: alter.go.
+	Attnum     int16  `json:"attnum,omitempty"`
+	Dropped    bool   `json:"dropped,omitempty"`
+	HasMissing bool   `json:"has_missing,omitempty"`
+	Missing    []byte `json:"missing,omitempty"`
 }
 
 type segmentJSON struct {
@@ -63,6 +69,8 @@ type segmentJSON struct {
 	Stats []statJSON `json:"stats"`
 	// NumericText: a segment written under format 1 (numeric as text).
 	NumericText bool `json:"numeric_text,omitempty"`
+	// Attnums are the columns the file holds (nil: 1..len(stats)).
+	Attnums []int16 `json:"attnums,omitempty"`
 }
 
 type statJSON struct {
@@ -117,17 +125,14 @@ func (t *tableState) encoded() ([]byte, error) {
 	if t.enc != nil {
 		return t.enc, nil
 	}
-	tj := tableJSON{ID: t.id, Name: t.name, Constraints: t.cons, Indexes: t.indexes, Segments: []json.RawMessage{}}
-	for _, c := range t.cols {
-		tj.Columns = append(tj.Columns, columnJSON{Name: c.Name, OID: c.Type.OID(), Typmod: c.Type.Typmod, NotNull: c.NotNull, Default: c.Default})
-	}
+	tj := tableJSON{ID: t.id, Name: t.name, Columns: t.attrsJSON(), Constraints: t.cons, Indexes: t.indexes, Segments: []json.RawMessage{}}
 	for _, s := range t.segs {
 		if s.enc == nil {
-			sj := segmentJSON{ID: s.id, Rows: s.rows, Size: s.size, CRC: s.crc, NumericText: s.numText}
+			sj := segmentJSON{ID: s.id, Rows: s.rows, Size: s.size, CRC: s.crc, NumericText: s.numText, Attnums: segmentAttnums(s.layout)}
 			for c, st := range s.stats {
 				j := statJSON{Nulls: st.nulls, Has: st.has, Sketch: encodeSketch(mergeSketches(st.sketch.h))}
 				if st.has {
-					j.Min, j.Max = encodeValue(st.min, t.cols[c].Type), encodeValue(st.max, t.cols[c].Type)
+					j.Min, j.Max = encodeValue(st.min, s.layout[c].Type), encodeValue(st.max, s.layout[c].Type)
 				}
 				sj.Stats = append(sj.Stats, j)
 			}
@@ -181,29 +186,53 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 	v := newVersion()
 	for _, tj := range m.Tables {
 		t := &tableState{id: tj.ID, name: tj.Name, cons: tj.Constraints, indexes: tj.Indexes}
-		for _, c := range tj.Columns {
+		byAttnum := map[int16]ColumnDef{}
+		for i, c := range tj.Columns {
 			id, ok := typeByOID[c.OID]
 			if !ok {
 				return bad("table %q column %q has unknown type OID %d", tj.Name, c.Name, c.OID)
 			}
-			t.cols = append(t.cols, ColumnDef{Name: c.Name, Type: types.Type{ID: id, Typmod: c.Typmod}, NotNull: c.NotNull, Default: c.Default})
+			def := ColumnDef{Name: c.Name, Type: types.Type{ID: id, Typmod: c.Typmod}, NotNull: c.NotNull, Default: c.Default, Attnum: c.Attnum}
+			if def.Attnum == 0 {
+				def.Attnum = int16(i + 1)
+			}
+			if _, dup := byAttnum[def.Attnum]; dup {
+				return bad("table %q has two columns numbered %d", tj.Name, def.Attnum)
+			}
+			if c.HasMissing {
+				v, err := decodeValue(c.Missing, def.Type)
+				if err != nil {
+					return bad("table %q column %q: %v", tj.Name, c.Name, err)
+				}
+				def.Missing = &v
+			}
+			byAttnum[def.Attnum] = def
+			if c.Dropped {
+				t.dropped = append(t.dropped, def)
+			} else {
+				t.cols = append(t.cols, def)
+			}
 		}
 		for _, raw := range tj.Segments {
 			var sj segmentJSON
 			if err := json.Unmarshal(raw, &sj); err != nil {
 				return bad("table %q: %v", tj.Name, err)
 			}
-			if len(sj.Stats) != len(t.cols) {
-				return bad("segment %d of table %q has %d column statistics, want %d", sj.ID, tj.Name, len(sj.Stats), len(t.cols))
+			layout, err := segmentLayout(sj.Attnums, len(sj.Stats), byAttnum)
+			if err != nil {
+				return bad("segment %d of table %q %v", sj.ID, tj.Name, err)
 			}
-			s := &segment{id: sj.ID, rows: sj.Rows, size: sj.Size, crc: sj.CRC, numText: format == 1 || sj.NumericText}
+			if len(sj.Stats) != len(layout) {
+				return bad("segment %d of table %q has %d column statistics, want %d", sj.ID, tj.Name, len(sj.Stats), len(layout))
+			}
+			s := &segment{id: sj.ID, rows: sj.Rows, size: sj.Size, crc: sj.CRC, numText: format == 1 || sj.NumericText, layout: layout}
 			for c, st := range sj.Stats {
 				cs := colStats{nulls: st.Nulls, has: st.Has}
 				if cs.has {
-					if cs.min, err = decodeValue(st.Min, t.cols[c].Type); err != nil {
+					if cs.min, err = decodeValue(st.Min, layout[c].Type); err != nil {
 						return bad("segment %d: %v", sj.ID, err)
 					}
-					if cs.max, err = decodeValue(st.Max, t.cols[c].Type); err != nil {
+					if cs.max, err = decodeValue(st.Max, layout[c].Type); err != nil {
 						return bad("segment %d: %v", sj.ID, err)
 					}
 				}

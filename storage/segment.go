@@ -32,29 +32,45 @@ type segment struct {
 	// joind wrote them before manifest format 2; they are converted to
 	// numeric's column forms (types/decimal.go) when read.
 	numText bool
+	// layout is the columns the file holds, by attnum (alter.go).
+	layout []ColumnDef
 
 	mu     sync.Mutex
 	recs   []arrow.Record // nil until loaded
 	loaded bool
 
 	runs runCache // index runs by key (index.go)
+	// conformed caches the batches laid out as a later definition
+	// (conformKey) of the table.
+	conformed  []arrow.Record
+	conformKey string
 }
 
 func segmentFile(id uint64) string { return fmt.Sprintf("seg-%016x.arrow", id) }
 
-// records returns the segment's batches, reading the file the first time.
+// records returns the segment's batches laid out as cols (the table's
+// columns: alter.go), reading the file the first time.
 func (s *segment) records(db *DB, cols []ColumnDef) ([]arrow.Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.loaded {
+	if !s.loaded {
+		recs, err := readSegment(filepath.Join(db.dir, segmentFile(s.id)), s, s.layout)
+		if err != nil {
+			return nil, err
+		}
+		s.recs, s.loaded = recs, true
+	}
+	if sameLayout(s.layout, cols) {
 		return s.recs, nil
 	}
-	recs, err := readSegment(filepath.Join(db.dir, segmentFile(s.id)), s, cols)
-	if err != nil {
-		return nil, err
+	if key := layoutKey(cols); key != s.conformKey || s.conformed == nil {
+		out := make([]arrow.Record, len(s.recs))
+		for i, r := range s.recs {
+			out[i] = conform(r, s.layout, cols)
+		}
+		s.conformed, s.conformKey = out, key
 	}
-	s.recs, s.loaded = recs, true
-	return recs, nil
+	return s.conformed, nil
 }
 
 // cached returns the batches if they are in memory.
@@ -177,7 +193,7 @@ func writeSegment(dir string, id uint64, cols []ColumnDef, recs []arrow.Record, 
 	if err != nil {
 		return fail(err)
 	}
-	seg := &segment{id: id, stats: make([]colStats, len(cols))}
+	seg := &segment{id: id, stats: make([]colStats, len(cols)), layout: cols}
 	for i := range seg.stats {
 		seg.stats[i] = newColStats()
 	}

@@ -15,6 +15,13 @@ type ColumnDef struct {
 	// Default is the column's DEFAULT expression as SQL text ("" = none); the
 	// binder parses and binds it when an INSERT omits the column.
 	Default string
+	// Attnum is the column's number (pg_attribute.attnum), assigned by the
+	// catalog (CREATE TABLE, ADD COLUMN) and kept for the column's life;
+	// a definition handed to Create needs none.
+	Attnum int16
+	// Missing is the value the rows stored before ADD COLUMN read for the
+	// column (PostgreSQL's attmissingval); nil = NULL.
+	Missing *types.Value
 }
 
 // Stats are the planner's estimates for a table.

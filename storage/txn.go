@@ -18,15 +18,22 @@ type pending struct {
 	views     map[string]viewChange     // views created, replaced or dropped (views.go)
 	cons      *conPending               // constraint changes and checks (constraint.go)
 	idx       *idxPending               // index changes and checks (indexdef.go)
+	// altered are committed tables' new definitions, schema the
+	// definition generation of each committed table written, rewrite the
+	// row generation of each table rewritten (alter.go).
+	altered map[uint64]*tableState
+	schema  map[uint64]uint64
+	rewrite map[uint64]uint64
 }
 
 func newPending() *pending {
 	return &pending{created: map[uint64]*tableState{}, dropped: map[uint64]string{},
-		truncated: map[uint64]bool{}, appends: map[uint64][]arrow.Record{}}
+		truncated: map[uint64]bool{}, appends: map[uint64][]arrow.Record{},
+		altered: map[uint64]*tableState{}, schema: map[uint64]uint64{}, rewrite: map[uint64]uint64{}}
 }
 
 func (p *pending) empty() bool {
-	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 &&
+	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 && len(p.altered) == 0 &&
 		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty()
 }
 
@@ -47,6 +54,15 @@ func (p *pending) clone() *pending {
 	n.views = cloneViews(p.views)
 	n.cons = p.cons.clone()
 	n.idx = p.idx.clone()
+	for k, v := range p.altered {
+		n.altered[k] = v
+	}
+	for k, v := range p.schema {
+		n.schema[k] = v
+	}
+	for k, v := range p.rewrite {
+		n.rewrite[k] = v
+	}
 	return n
 }
 
@@ -229,7 +245,7 @@ func (tt *txnTable) Snapshot() []arrow.Record {
 	var out []arrow.Record
 	if cs := tt.committed(); cs != nil {
 		for _, s := range cs.segs {
-			recs, err := s.records(tt.txn.db, cs.cols)
+			recs, err := s.records(tt.txn.db, tt.cols)
 			if err != nil {
 				// Lookup read every segment of the statement's snapshot
 				// and the statement failed if one was unreadable.
@@ -245,7 +261,11 @@ func (tt *txnTable) Snapshot() []arrow.Record {
 func (tt *txnTable) Stats() Stats {
 	var st Stats
 	if cs := tt.committed(); cs != nil {
-		st = cs.tableStats()
+		if sameLayout(cs.cols, tt.cols) {
+			st = cs.tableStats()
+		} else {
+			st = cs.statsOver(tt.cols) // altered by the transaction
+		}
 		st.Distinct = append([]int64(nil), st.Distinct...)
 		st.Nulls = append([]int64(nil), st.Nulls...)
 	}
@@ -268,13 +288,14 @@ func (tt *txnTable) Segments() []Segment {
 	var out []Segment
 	if cs := tt.committed(); cs != nil {
 		for _, s := range cs.segs {
-			recs, err := s.records(tt.txn.db, cs.cols)
+			recs, err := s.records(tt.txn.db, tt.cols)
 			if err != nil {
 				panic(err)
 			}
-			seg := Segment{Rows: s.rows, Records: recs, Columns: make([]ColumnStats, len(s.stats))}
-			for c := range s.stats {
-				seg.Columns[c] = s.stats[c].public()
+			stats := s.statsFor(tt.cols)
+			seg := Segment{Rows: s.rows, Records: recs, Columns: make([]ColumnStats, len(stats))}
+			for c := range stats {
+				seg.Columns[c] = stats[c].public()
 			}
 			out = append(out, seg)
 		}
@@ -298,6 +319,13 @@ func (t *Txn) view(name string) *txnTable {
 			return &txnTable{txn: t, id: c.id, name: c.name, cols: c.cols}
 		}
 	}
+	for id, a := range t.p.altered {
+		if a.name == name {
+			if _, gone := t.p.dropped[id]; !gone {
+				return &txnTable{txn: t, id: id, name: a.name, cols: a.cols}
+			}
+		}
+	}
 	cs := t.version().tables[name]
 	if t.taken && t.iso >= RepeatableRead {
 		cs = t.catalogEntry(name)
@@ -307,6 +335,9 @@ func (t *Txn) view(name string) *txnTable {
 	}
 	if _, gone := t.p.dropped[cs.id]; gone {
 		return nil
+	}
+	if t.p.altered[cs.id] != nil {
+		return nil // renamed by the transaction
 	}
 	return &txnTable{txn: t, id: cs.id, name: cs.name, cols: cs.cols}
 }
@@ -320,7 +351,7 @@ func (t *Txn) Lookup(name string) (Table, bool) {
 	}
 	if cs := tt.committed(); cs != nil {
 		for _, s := range cs.segs {
-			if _, err := s.records(t.db, cs.cols); err != nil && t.loadErr == nil {
+			if _, err := s.records(t.db, tt.cols); err != nil && t.loadErr == nil {
 				t.loadErr = err
 			}
 		}
@@ -337,8 +368,14 @@ func (t *Txn) Tables() []Table {
 		seen[c.name] = true
 		out = append(out, &txnTable{txn: t, id: c.id, name: c.name, cols: c.cols})
 	}
+	for id, a := range t.p.altered {
+		if _, gone := t.p.dropped[id]; !gone {
+			seen[a.name] = true
+			out = append(out, &txnTable{txn: t, id: id, name: a.name, cols: a.cols})
+		}
+	}
 	for name, cs := range t.version().tables {
-		if _, gone := t.p.dropped[cs.id]; gone || seen[name] {
+		if _, gone := t.p.dropped[cs.id]; gone || seen[name] || t.p.altered[cs.id] != nil {
 			continue
 		}
 		out = append(out, &txnTable{txn: t, id: cs.id, name: cs.name, cols: cs.cols})
@@ -355,7 +392,7 @@ func (t *Txn) Create(ctx context.Context, name string, cols []ColumnDef) (Table,
 	if t.relationTaken(name) {
 		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
-	ts := &tableState{id: t.db.nextID.Add(1) - 1, name: name, cols: append([]ColumnDef(nil), cols...)}
+	ts := &tableState{id: t.db.nextID.Add(1) - 1, name: name, cols: assignAttnums(cols)}
 	t.p.created[ts.id] = ts
 	return &txnTable{txn: t, id: ts.id, name: ts.name, cols: ts.cols}, nil
 }
@@ -379,6 +416,7 @@ func (t *Txn) Drop(ctx context.Context, name string) error {
 	if t.p.idx != nil {
 		delete(t.p.idx.set, tt.id)
 	}
+	delete(t.p.altered, tt.id)
 	return nil
 }
 
@@ -401,6 +439,7 @@ func (t *Txn) own(tb Table) (*txnTable, error) {
 	if v == nil || v.id != tt.id {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", tt.name)
 	}
+	t.noteSchema(v)
 	return v, nil
 }
 

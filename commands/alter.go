@@ -1,0 +1,375 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// ALTER TABLE and ALTER TABLE / VIEW ... RENAME, as PostgreSQL's
+// tablecmds.c runs them: the subcommands one after another, each bound
+// against the table as the earlier ones left it (sql.AlterTable.Step) and
+// applied to the statement's transaction, so the statement lands whole or
+// not at all. Definition changes that keep the rows are metadata-only
+// (storage.Txn.Alter); ALTER TYPE and a volatile DEFAULT rewrite the table
+// (storage.Txn.Rewrite: new segments, one manifest).
+
+func alterTable(ctx context.Context, s Session, x *sql.AlterTable) (string, error) {
+	cat := s.Catalog()
+	if x.Missing {
+		return x.Tag, s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
+			Message: fmt.Sprintf("relation \"%s\" does not exist, skipping", x.Name)})
+	}
+	for i := range x.Cmds {
+		step, err := x.Step(cat, i)
+		if err != nil {
+			return "", err
+		}
+		tb, ok := cat.lookupAs(x.Schema, x.Name)
+		if !ok {
+			return "", pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", x.Name)
+		}
+		if err := alterStep(ctx, s, x, tb, step); err != nil {
+			return "", err
+		}
+	}
+	return x.Tag, nil
+}
+
+// alterStep runs one subcommand on tb: one function per kind.
+func alterStep(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Table, step sql.AlterStep) error {
+	switch st := step.(type) {
+	case *sql.AddColumn:
+		return addColumn(ctx, s, tb, st)
+	case *sql.DropColumn:
+		return dropColumn(ctx, s, x, tb, st)
+	case *sql.AlterColumnType:
+		return alterColumnType(ctx, s, x, tb, st)
+	case *sql.SetDefault:
+		return setDefault(ctx, s, tb, st)
+	case *sql.SetNotNull:
+		return setNotNull(ctx, s, tb, st)
+	case *sql.KeepOwner:
+		return nil
+	}
+	return pgerr.New(pgerr.InternalError, "unknown ALTER TABLE step %T", step)
+}
+
+// txnOf is the transaction holding tb (temporary or permanent).
+func (c *Catalog) txnOf(tb storage.Table) *storage.Txn {
+	if c.IsTemp(tb) {
+		return c.temp()
+	}
+	return c.Txn
+}
+
+// lookupAs finds a table named as written: in schema, or unqualified on
+// the search path (pg_temp first).
+func (c *Catalog) lookupAs(schema, name string) (storage.Table, bool) {
+	if schema == "" {
+		return c.Lookup(name)
+	}
+	return c.LookupIn(schema, name)
+}
+
+// columns returns a copy of tb's columns (the caller edits it) and the
+// index of column name (-1: none).
+func columns(tb storage.Table, name string) ([]storage.ColumnDef, int) {
+	cols := append([]storage.ColumnDef(nil), tb.Columns()...)
+	for i, c := range cols {
+		if c.Name == name {
+			return cols, i
+		}
+	}
+	return cols, -1
+}
+
+func addColumn(ctx context.Context, s Session, tb storage.Table, st *sql.AddColumn) error {
+	cat := s.Catalog()
+	if st.Exists {
+		return s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42701",
+			Message: fmt.Sprintf("column \"%s\" of relation \"%s\" already exists, skipping", st.Column.Name, tb.Name())})
+	}
+	cols, _ := columns(tb, "")
+	def := st.Column
+	def.Attnum = 0 // a new column
+	if err := freezeStarViews(ctx, cat, tb); err != nil {
+		return err
+	}
+	txn := cat.txnOf(tb)
+	if st.Rows != nil {
+		recs, err := s.Collect(ctx, st.Rows)
+		if err != nil {
+			return err
+		}
+		if err := txn.Rewrite(ctx, tb, tb.Name(), append(cols, def), recs); err != nil {
+			return err
+		}
+	} else {
+		if st.Value != nil {
+			recs, err := s.Collect(ctx, st.Value)
+			if err != nil {
+				return err
+			}
+			if len(recs) == 0 || recs[0].NumRows() != 1 {
+				return pgerr.New(pgerr.InternalError, "the DEFAULT of column \"%s\" gave no value", def.Name)
+			}
+			if v := types.GetValue(recs[0].Column(0), def.Type, 0); !v.Null {
+				def.Missing = &v
+			}
+		}
+		if err := txn.Alter(ctx, tb, tb.Name(), append(cols, def)); err != nil {
+			return err
+		}
+	}
+	if def.NotNull {
+		return checkNotNull(cat, tb, tb.Name(), def.Name)
+	}
+	return nil
+}
+
+// checkNotNull fails with PostgreSQL's 23502 if column col of table name
+// (in the transaction holding of: the table before the change) holds a
+// NULL.
+func checkNotNull(cat *Catalog, of storage.Table, name, col string) error {
+	txn := cat.txnOf(of)
+	tb, ok := txn.Lookup(name)
+	if !ok {
+		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+	}
+	if err := txn.Err(); err != nil {
+		return err
+	}
+	_, ord := columns(tb, col)
+	for _, r := range tb.Snapshot() {
+		if r.Column(ord).NullN() > 0 {
+			return pgerr.New(pgerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", col, name)
+		}
+	}
+	return nil
+}
+
+// viewsOn lists the views that read relation name directly.
+func viewsOn(cat *Catalog, name string) []storage.View {
+	var out []storage.View
+	for _, v := range cat.Views() {
+		for _, d := range v.Deps {
+			if d == name {
+				out = append(out, v)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// viewsUsing lists the views that read column attnum of tb.
+func viewsUsing(cat *Catalog, x *sql.AlterTable, tb storage.Table, attnum int16) ([]storage.View, error) {
+	if cat.IsTemp(tb) {
+		return nil, nil // views never read temporary tables
+	}
+	var out []storage.View
+	for _, v := range viewsOn(cat, tb.Name()) {
+		uses, err := x.ViewUses(cat, v, tb, attnum)
+		if err != nil {
+			return nil, err
+		}
+		if uses {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+func dropColumn(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Table, st *sql.DropColumn) error {
+	cat := s.Catalog()
+	if st.Missing {
+		return s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
+			Message: fmt.Sprintf("column \"%s\" of relation \"%s\" does not exist, skipping", st.Column, tb.Name())})
+	}
+	cols, ord := columns(tb, st.Column)
+	users, err := viewsUsing(cat, x, tb, cols[ord].Attnum)
+	if err != nil {
+		return err
+	}
+	if len(users) > 0 {
+		what := fmt.Sprintf("column %s of table %s", st.Column, tb.Name())
+		if !st.Cascade {
+			return pgerr.New(codeDependentObjects, "cannot drop %s because other objects depend on it", what).
+				WithDetail("view %s depends on %s", users[0].Name, what).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		if err := cascadeViews(ctx, s, users); err != nil {
+			return err
+		}
+	}
+	return cat.txnOf(tb).Alter(ctx, tb, tb.Name(), append(cols[:ord], cols[ord+1:]...))
+}
+
+// cascadeViews drops views and the views that depend on them, with
+// PostgreSQL's notice.
+func cascadeViews(ctx context.Context, s Session, views []storage.View) error {
+	cat := s.Catalog()
+	names := make([]string, len(views))
+	for i, v := range views {
+		names[i] = v.Name
+	}
+	var all []dependent
+	for _, v := range views {
+		all = append(all, dependent{view: v.Name})
+	}
+	all = append(all, dependentsOf(cat, names)...)
+	n := &pgerr.Error{Severity: "NOTICE", Code: "00000"}
+	if len(all) == 1 {
+		n.Message = "drop cascades to view " + all[0].view
+	} else {
+		n.Message = fmt.Sprintf("drop cascades to %d other objects", len(all))
+		for i, d := range all {
+			if i > 0 {
+				n.Detail += "\n"
+			}
+			n.Detail += "drop cascades to view " + d.view
+		}
+	}
+	if err := s.Notice(n); err != nil {
+		return err
+	}
+	for i := len(all) - 1; i >= 0; i-- {
+		if err := cat.DropView(ctx, all[i].view); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func alterColumnType(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Table, st *sql.AlterColumnType) error {
+	cat := s.Catalog()
+	cols, ord := columns(tb, st.Column)
+	users, err := viewsUsing(cat, x, tb, cols[ord].Attnum)
+	if err != nil {
+		return err
+	}
+	if len(users) > 0 {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot alter type of a column used by a view or rule").
+			WithDetail("rule _RETURN on view %s depends on column \"%s\"", users[0].Name, st.Column)
+	}
+	recs, err := s.Collect(ctx, st.Rows)
+	if err != nil {
+		return err
+	}
+	cols[ord].Type = st.Type
+	if err := cat.txnOf(tb).Rewrite(ctx, tb, tb.Name(), cols, recs); err != nil {
+		return err
+	}
+	if cols[ord].NotNull {
+		return checkNotNull(cat, tb, tb.Name(), st.Column)
+	}
+	return nil
+}
+
+func setDefault(ctx context.Context, s Session, tb storage.Table, st *sql.SetDefault) error {
+	cols, ord := columns(tb, st.Column)
+	cols[ord].Default = st.Default
+	return s.Catalog().txnOf(tb).Alter(ctx, tb, tb.Name(), cols)
+}
+
+func setNotNull(ctx context.Context, s Session, tb storage.Table, st *sql.SetNotNull) error {
+	cat := s.Catalog()
+	cols, ord := columns(tb, st.Column)
+	if cols[ord].NotNull == st.NotNull {
+		return nil
+	}
+	if st.NotNull {
+		if err := checkNotNull(cat, tb, tb.Name(), st.Column); err != nil {
+			return err
+		}
+	}
+	cols[ord].NotNull = st.NotNull
+	return cat.txnOf(tb).Alter(ctx, tb, tb.Name(), cols)
+}
+
+// renameRelation runs ALTER TABLE / VIEW ... RENAME.
+func renameRelation(ctx context.Context, s Session, x *sql.Rename) (string, error) {
+	cat := s.Catalog()
+	if x.Missing {
+		return x.Tag, s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
+			Message: fmt.Sprintf("relation \"%s\" does not exist, skipping", x.Name)})
+	}
+	if x.View {
+		return x.Tag, renameView(ctx, cat, x.Name, x.NewName)
+	}
+	tb, ok := cat.lookupAs(x.Schema, x.Name)
+	if !ok {
+		return "", pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", x.Name)
+	}
+	cols, ord := columns(tb, x.Column)
+	before := make([]string, len(cols))
+	for i, c := range cols {
+		before[i] = c.Name
+	}
+	name := tb.Name()
+	if x.Column == "" {
+		name = x.NewName
+	} else {
+		cols[ord].Name = x.NewName
+	}
+	if err := cat.txnOf(tb).Alter(ctx, tb, name, cols); err != nil {
+		return "", err
+	}
+	if cat.IsTemp(tb) {
+		return x.Tag, nil
+	}
+	after := make([]string, len(cols))
+	for i, c := range cols {
+		after[i] = c.Name
+	}
+	return x.Tag, rewriteViews(ctx, cat, tb.Name(), name, before, after)
+}
+
+// rewriteViews rewrites the views reading relation rel for its change to
+// newRel with columns named before → after (sql.RenameInView).
+func rewriteViews(ctx context.Context, cat *Catalog, rel, newRel string, before, after []string) error {
+	for _, v := range viewsOn(cat, rel) {
+		nv, changed, err := sql.RenameInView(v, rel, newRel, before, after)
+		if err != nil {
+			return err
+		}
+		if changed {
+			if err := cat.CreateView(ctx, nv, true); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// freezeStarViews keeps the views reading tb with `*` at the columns they
+// were created with, before a column is added.
+func freezeStarViews(ctx context.Context, cat *Catalog, tb storage.Table) error {
+	if cat.IsTemp(tb) {
+		return nil
+	}
+	names := make([]string, len(tb.Columns()))
+	for i, c := range tb.Columns() {
+		names[i] = c.Name
+	}
+	return rewriteViews(ctx, cat, tb.Name(), tb.Name(), names, names)
+}
+
+func renameView(ctx context.Context, cat *Catalog, name, newName string) error {
+	v, ok := cat.LookupView(name)
+	if !ok {
+		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+	}
+	if _, taken := cat.Lookup(newName); taken {
+		return pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", newName)
+	}
+	if err := cat.Txn.RenameView(ctx, name, newName); err != nil {
+		return err
+	}
+	return rewriteViews(ctx, cat, name, newName, v.Columns, v.Columns)
+}
