@@ -55,6 +55,10 @@ func alterStep(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Tab
 		return setNotNull(ctx, s, tb, st)
 	case *sql.KeepOwner:
 		return nil
+	case *sql.AddConstraint:
+		return addConstraint(ctx, s, tb, st) // constraint.go
+	case *sql.DropConstraint:
+		return dropConstraint(ctx, s, tb, st)
 	}
 	return pgerr.New(pgerr.InternalError, "unknown ALTER TABLE step %T", step)
 }

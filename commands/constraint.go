@@ -214,8 +214,11 @@ func rowText(defs []storage.ColumnDef, r arrow.Record, row int, f *types.Format)
 // (as the statement sees it, so with the new rows when t references
 // itself), looked up through the referenced key's unique index.
 func CheckForeignKeys(s Session, t storage.Table, recs []arrow.Record) error {
+	return checkForeignKeysOf(s, t, storage.ConstraintsOf(t), recs)
+}
+
+func checkForeignKeysOf(s Session, t storage.Table, cons []storage.Constraint, recs []arrow.Record) error {
 	cat, f, defs := s.Catalog(), s.Format(), t.Columns()
-	cons := storage.ConstraintsOf(t)
 	for _, c := range cons {
 		if c.Kind != storage.ConForeign {
 			continue
@@ -451,4 +454,138 @@ func concat(defs []storage.ColumnDef, recs []arrow.Record) (arrow.Record, error)
 		cols[c] = a
 	}
 	return array.NewRecord(arrow.NewSchema(fields, nil), cols, total), nil
+}
+
+// addConstraint is ALTER TABLE ... ADD CONSTRAINT: the table's rows are
+// validated first (PostgreSQL's errors), then the constraint is added.
+func addConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.AddConstraint) error {
+	cat := s.Catalog()
+	txn := cat.txnOf(tb)
+	c := st.Constraint
+	if c.Kind == storage.ConForeign && cat.IsTemp(tb) != (c.RefTable == tb.Name()) {
+		return pgerr.New(pgerr.FeatureNotSupported, "foreign keys of temporary tables are not supported")
+	}
+	rows := tb.Snapshot()
+	switch c.Kind {
+	case storage.ConPrimary, storage.ConUnique:
+		if err := txn.CheckKeyUnique(tb, c.Name, c.Cols); err != nil {
+			return err
+		}
+	case storage.ConCheck:
+		if len(rows) > 0 {
+			q, err := sql.CheckQuery(tb, []storage.Constraint{c}, rows, cat, nil)
+			if err != nil {
+				return err
+			}
+			out, err := s.Collect(ctx, q)
+			if err != nil {
+				return err
+			}
+			for _, o := range out {
+				for i := 0; i < int(o.NumRows()); i++ {
+					if v := types.GetValue(o.Column(0), types.BoolType, i); !v.Null && v.I == 0 {
+						return pgerr.New(codeCheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", c.Name, tb.Name())
+					}
+				}
+			}
+		}
+	}
+	// A PRIMARY KEY makes its columns NOT NULL (checked against the rows).
+	for _, col := range st.NotNull {
+		if err := setNotNull(ctx, s, tb, &sql.SetNotNull{Column: col, NotNull: true}); err != nil {
+			return err
+		}
+	}
+	if len(st.NotNull) > 0 {
+		var ok bool
+		if tb, ok = cat.txnOf(tb).Lookup(tb.Name()); !ok {
+			return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tb.Name())
+		}
+	}
+	cons := append(append([]storage.Constraint(nil), storage.ConstraintsOf(tb)...), c)
+	if err := txn.SetConstraints(ctx, tb, cons); err != nil {
+		return err
+	}
+	if c.Kind == storage.ConForeign && len(rows) > 0 {
+		only := []storage.Constraint{c}
+		return checkForeignKeysOf(s, tb, only, tb.Snapshot())
+	}
+	return nil
+}
+
+// dropConstraint is ALTER TABLE ... DROP CONSTRAINT: a key other tables'
+// FOREIGN KEYs reference is refused (2BP01) or, with CASCADE, drops them.
+func dropConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.DropConstraint) error {
+	cat := s.Catalog()
+	if st.Missing {
+		return s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
+			Message: fmt.Sprintf("constraint \"%s\" of relation \"%s\" does not exist, skipping", st.Name, tb.Name())})
+	}
+	var keep []storage.Constraint
+	var gone storage.Constraint
+	for _, c := range storage.ConstraintsOf(tb) {
+		if c.Name == st.Name {
+			gone = c
+		} else {
+			keep = append(keep, c)
+		}
+	}
+	if gone.Kind == storage.ConPrimary || gone.Kind == storage.ConUnique {
+		var deps []fkRef
+		for _, r := range referencing(cat, map[string]bool{tb.Name(): true}) {
+			if sameCols(r.con.RefCols, gone.Cols) {
+				deps = append(deps, r)
+			}
+		}
+		// A self-reference is one of keep's.
+		for _, c := range keep {
+			if c.Kind == storage.ConForeign && c.RefTable == tb.Name() && sameCols(c.RefCols, gone.Cols) {
+				deps = append(deps, fkRef{tb.Name(), c})
+			}
+		}
+		if len(deps) > 0 {
+			var lines, notices []string
+			for _, d := range deps {
+				lines = append(lines, fmt.Sprintf("constraint %s on table %s depends on index %s", d.con.Name, d.table, gone.Name))
+				notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", d.con.Name, d.table))
+			}
+			if !st.Cascade {
+				return pgerr.New(codeDependentObjects, "cannot drop constraint %s on table %s because other objects depend on it", gone.Name, tb.Name()).
+					WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+			for _, d := range deps {
+				if d.table == tb.Name() {
+					keep = without(keep, d.con.Name)
+					continue
+				}
+				other, ok := cat.Txn.Lookup(d.table)
+				if !ok {
+					continue
+				}
+				if err := cat.Txn.SetConstraints(ctx, other, without(storage.ConstraintsOf(other), d.con.Name)); err != nil {
+					return err
+				}
+			}
+			n := &pgerr.Error{Severity: "NOTICE", Code: "00000", Message: notices[0]}
+			if len(notices) > 1 {
+				n.Message = fmt.Sprintf("drop cascades to %d other objects", len(notices))
+				n.Detail = strings.Join(notices, "\n")
+			}
+			if err := s.Notice(n); err != nil {
+				return err
+			}
+		}
+	}
+	return cat.txnOf(tb).SetConstraints(ctx, tb, keep)
+}
+
+
+func without(cons []storage.Constraint, name string) []storage.Constraint {
+	var out []storage.Constraint
+	for _, c := range cons {
+		if c.Name != name {
+			out = append(out, c)
+		}
+	}
+	return out
 }

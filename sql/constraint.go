@@ -524,3 +524,64 @@ func CheckQuery(t storage.Table, checks []storage.Constraint, recs []arrow.Recor
 	}
 	return &Query{Plan: p, IDs: b.ids, Names: names}, nil
 }
+
+// AddConstraint is ALTER TABLE ... ADD [CONSTRAINT name] constraint:
+// Constraint is bound and named; NotNull lists the columns a PRIMARY KEY
+// makes NOT NULL.
+type AddConstraint struct {
+	Constraint storage.Constraint
+	NotNull    []string
+}
+
+// DropConstraint is ALTER TABLE ... DROP CONSTRAINT [IF EXISTS] name
+// [CASCADE | RESTRICT].
+type DropConstraint struct {
+	Name    string
+	Missing bool // IF EXISTS and there is none (a NOTICE)
+	Cascade bool
+}
+
+func (*AddConstraint) alterStep()  {}
+func (*DropConstraint) alterStep() {}
+
+// alterTableConstraint binds ADD / DROP CONSTRAINT against tbl.
+func (b *binder) alterTableConstraint(tbl storage.Table, c *pg_query.AlterTableCmd) (AlterStep, error) {
+	existing := storage.ConstraintsOf(tbl)
+	if c.Subtype == pg_query.AlterTableType_AT_DropConstraint {
+		for _, x := range existing {
+			if x.Name == c.Name {
+				return &DropConstraint{Name: c.Name, Cascade: c.Behavior == pg_query.DropBehavior_DROP_CASCADE}, nil
+			}
+		}
+		if c.MissingOk {
+			return &DropConstraint{Name: c.Name, Missing: true}, nil
+		}
+		return nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", c.Name, tbl.Name())
+	}
+	con := c.Def.GetConstraint()
+	if con == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE ... ADD CONSTRAINT of this kind is not supported")
+	}
+	if con.SkipValidation {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "NOT VALID constraints are not supported"), con.Location)
+	}
+	if con.Indexname != "" {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraints USING INDEX are not supported"), con.Location)
+	}
+	specs, ok := collectConstraint(nil, con, "")
+	if !ok {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(con.Contype)), con.Location)
+	}
+	cols := append([]storage.ColumnDef(nil), tbl.Columns()...)
+	bound, err := b.bindConstraints(tbl.Name(), cols, specs, existing)
+	if err != nil {
+		return nil, err
+	}
+	out := &AddConstraint{Constraint: bound[0]}
+	for i, d := range cols {
+		if d.NotNull && !tbl.Columns()[i].NotNull {
+			out.NotNull = append(out.NotNull, d.Name)
+		}
+	}
+	return out, nil
+}

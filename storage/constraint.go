@@ -192,7 +192,7 @@ func validateUnique(work *version, p *pending) error {
 	}
 	for id, gen := range p.idx.checked {
 		t := work.byID[id]
-		if t == nil || t.gen == gen || p.truncated[id] || len(p.appends[id]) == 0 {
+		if t == nil || t.gen == gen || p.truncated[id] {
 			continue
 		}
 		cons := t.cons
@@ -201,8 +201,14 @@ func validateUnique(work *version, p *pending) error {
 				cons = cs
 			}
 		}
+		old := map[uint64]bool{}
+		for _, c := range t.cons {
+			old[c.ID] = true
+		}
 		for _, d := range constraintIndexes(cons) {
-			if err := recheckUnique(p.idx.db, t, d, false, p.appends[id]); err != nil {
+			// A constraint the transaction added (ALTER TABLE) covers
+			// every row, the others the rows it adds.
+			if err := recheckUnique(p.idx.db, t, d, !old[d.ID], p.appends[id]); err != nil {
 				return err
 			}
 		}
@@ -275,4 +281,20 @@ func (t *Txn) CheckUnique(tb Table, batch arrow.Record) error {
 		return err
 	}
 	return t.checkAppend(tt, batch)
+}
+
+// CheckKeyUnique fails if two rows of tb the transaction sees have equal
+// keys on cols (ALTER TABLE ADD PRIMARY KEY / UNIQUE: "could not create
+// unique index name"); the committer checks again if others add rows.
+func (t *Txn) CheckKeyUnique(tb Table, name string, cols []string) error {
+	tt, err := t.own(tb)
+	if err != nil {
+		return err
+	}
+	ords, err := ColumnOrdinals(tt.cols, cols)
+	if err != nil {
+		return err
+	}
+	t.noteChecked(tt)
+	return tt.checkUnique(name, ords)
 }
