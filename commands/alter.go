@@ -211,6 +211,9 @@ func dropColumn(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Ta
 			return err
 		}
 	}
+	if err := dropColumnConstraints(ctx, s, tb, st.Column, st.Cascade); err != nil { // constraint.go
+		return err
+	}
 	return cat.txnOf(tb).Alter(ctx, tb, tb.Name(), append(cols[:ord], cols[ord+1:]...))
 }
 
@@ -324,12 +327,15 @@ func renameRelation(ctx context.Context, s Session, x *sql.Rename) (string, erro
 	if err := cat.txnOf(tb).Alter(ctx, tb, name, cols); err != nil {
 		return "", err
 	}
-	if cat.IsTemp(tb) {
-		return x.Tag, nil
-	}
 	after := make([]string, len(cols))
 	for i, c := range cols {
 		after[i] = c.Name
+	}
+	if err := renameInConstraints(ctx, cat, cat.txnOf(tb), tb.Name(), name, before, after); err != nil { // constraint.go
+		return "", err
+	}
+	if cat.IsTemp(tb) {
+		return x.Tag, nil
 	}
 	return x.Tag, rewriteViews(ctx, cat, tb.Name(), name, before, after)
 }

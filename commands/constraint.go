@@ -579,7 +579,6 @@ func dropConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.Dr
 	return cat.txnOf(tb).SetConstraints(ctx, tb, keep)
 }
 
-
 func without(cons []storage.Constraint, name string) []storage.Constraint {
 	var out []storage.Constraint
 	for _, c := range cons {
@@ -588,4 +587,145 @@ func without(cons []storage.Constraint, name string) []storage.Constraint {
 		}
 	}
 	return out
+}
+
+// dropColumnConstraints drops, before column col of tb is dropped, the
+// constraints of tb that involve it and, with cascade, other tables'
+// FOREIGN KEYs referencing it (2BP01 without), as PostgreSQL's dependencies do.
+func dropColumnConstraints(ctx context.Context, s Session, tb storage.Table, col string, cascade bool) error {
+	cat := s.Catalog()
+	has := func(cols []string) bool {
+		for _, c := range cols {
+			if c == col {
+				return true
+			}
+		}
+		return false
+	}
+	var keep []storage.Constraint
+	for _, c := range storage.ConstraintsOf(tb) {
+		if !has(c.Cols) && !(c.Kind == storage.ConForeign && c.RefTable == tb.Name() && has(c.RefCols)) {
+			keep = append(keep, c)
+		}
+	}
+	var deps []fkRef
+	if !cat.IsTemp(tb) {
+		for _, r := range referencing(cat, map[string]bool{tb.Name(): true}) {
+			if has(r.con.RefCols) {
+				deps = append(deps, r)
+			}
+		}
+	}
+	if len(deps) > 0 {
+		if !cascade {
+			var lines []string
+			for _, d := range deps {
+				lines = append(lines, fmt.Sprintf("constraint %s on table %s depends on column %s of table %s", d.con.Name, d.table, col, tb.Name()))
+			}
+			return pgerr.New(codeDependentObjects, "cannot drop column %s of table %s because other objects depend on it", col, tb.Name()).
+				WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		var notices []string
+		for _, d := range deps {
+			other, ok := cat.Txn.Lookup(d.table)
+			if !ok {
+				continue
+			}
+			if err := cat.Txn.SetConstraints(ctx, other, without(storage.ConstraintsOf(other), d.con.Name)); err != nil {
+				return err
+			}
+			notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", d.con.Name, d.table))
+		}
+		n := &pgerr.Error{Severity: "NOTICE", Code: "00000", Message: notices[0]}
+		if len(notices) > 1 {
+			n.Message = fmt.Sprintf("drop cascades to %d other objects", len(notices))
+			n.Detail = strings.Join(notices, "\n")
+		}
+		if err := s.Notice(n); err != nil {
+			return err
+		}
+	}
+	if len(keep) == len(storage.ConstraintsOf(tb)) {
+		return nil
+	}
+	return cat.txnOf(tb).SetConstraints(ctx, tb, keep)
+}
+
+// renameInConstraints follows ALTER TABLE ... RENAME [COLUMN] in the
+// constraints that name the table (now name, columns before → after): its
+// own, CHECK expressions included, and other tables' FOREIGN KEYs.
+func renameInConstraints(ctx context.Context, cat *Catalog, txn *storage.Txn, oldName, name string, before, after []string) error {
+	tb, ok := txn.Lookup(name)
+	if !ok {
+		return nil
+	}
+	ren := map[string]string{}
+	for i := range before {
+		if before[i] != after[i] {
+			ren[before[i]] = after[i]
+		}
+	}
+	if len(ren) == 0 && oldName == name {
+		return nil
+	}
+	cols := func(l []string) []string {
+		out := make([]string, len(l))
+		for i, c := range l {
+			out[i] = c
+			if n, ok := ren[c]; ok {
+				out[i] = n
+			}
+		}
+		return out
+	}
+	fix := func(c storage.Constraint, own bool) (storage.Constraint, error) {
+		if own {
+			c.Cols = cols(c.Cols)
+			if c.Check != "" && len(ren) > 0 {
+				text, err := sql.RenameInCheck(c.Check, ren)
+				if err != nil {
+					return c, err
+				}
+				c.Check = text
+			}
+		}
+		if c.Kind == storage.ConForeign && c.RefTable == oldName {
+			c.RefTable, c.RefCols = name, cols(c.RefCols)
+		}
+		return c, nil
+	}
+	var mine []storage.Constraint
+	for _, c := range storage.ConstraintsOf(tb) {
+		f, err := fix(c, true)
+		if err != nil {
+			return err
+		}
+		mine = append(mine, f)
+	}
+	if len(mine) > 0 {
+		if err := txn.SetConstraints(ctx, tb, mine); err != nil {
+			return err
+		}
+	}
+	if txn != cat.Txn {
+		return nil // a temporary table: only its own reference it
+	}
+	for _, r := range referencing(cat, map[string]bool{oldName: true, name: true}) {
+		other, ok := cat.Txn.Lookup(r.table)
+		if !ok {
+			continue
+		}
+		var l []storage.Constraint
+		for _, c := range storage.ConstraintsOf(other) {
+			f, err := fix(c, false)
+			if err != nil {
+				return err
+			}
+			l = append(l, f)
+		}
+		if err := cat.Txn.SetConstraints(ctx, other, l); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
@@ -584,4 +585,43 @@ func (b *binder) alterTableConstraint(tbl storage.Table, c *pg_query.AlterTableC
 		}
 	}
 	return out, nil
+}
+
+// RenameInCheck renames the columns a stored CHECK expression reads
+// (ALTER TABLE ... RENAME COLUMN).
+func RenameInCheck(text string, ren map[string]string) (string, error) {
+	tree, err := pg_query.Parse("SELECT " + text)
+	if err != nil {
+		return "", pgerr.Wrap(err, pgerr.InternalError, "invalid stored check constraint: %v", err)
+	}
+	n := tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val
+	renameColumnRefs(n.ProtoReflect(), ren)
+	return deparseExpr(n)
+}
+
+// renameColumnRefs renames the (unqualified or last) field of every
+// ColumnRef under m.
+func renameColumnRefs(m protoreflect.Message, ren map[string]string) {
+	if cr, ok := m.Interface().(*pg_query.ColumnRef); ok {
+		if k := len(cr.Fields); k > 0 {
+			if s := cr.Fields[k-1].GetString_(); s != nil {
+				if n, ok := ren[s.Sval]; ok {
+					s.Sval = n
+				}
+			}
+		}
+		return
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList() && fd.Message() != nil:
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				renameColumnRefs(l.Get(i).Message(), ren)
+			}
+		case fd.Message() != nil && !fd.IsMap():
+			renameColumnRefs(v.Message(), ren)
+		}
+		return true
+	})
 }
