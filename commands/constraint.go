@@ -35,7 +35,7 @@ func createConstrained(ctx context.Context, cat *Catalog, x *sql.CreateTable) er
 		return err
 	}
 	for _, c := range x.Constraints {
-		if c.Kind == storage.ConForeign && x.Temp != (c.RefTable == x.Name) {
+		if c.Kind == storage.ConForeign && x.Temp && c.RefTable != x.Name {
 			// A temporary table's FK to itself is checked like any
 			// other; one to a permanent table would not see its deletes.
 			return pgerr.New(pgerr.FeatureNotSupported, "foreign keys of temporary tables are not supported")
@@ -462,7 +462,7 @@ func addConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.Add
 	cat := s.Catalog()
 	txn := cat.txnOf(tb)
 	c := st.Constraint
-	if c.Kind == storage.ConForeign && cat.IsTemp(tb) != (c.RefTable == tb.Name()) {
+	if c.Kind == storage.ConForeign && cat.IsTemp(tb) && c.RefTable != tb.Name() {
 		return pgerr.New(pgerr.FeatureNotSupported, "foreign keys of temporary tables are not supported")
 	}
 	rows := tb.Snapshot()

@@ -160,11 +160,7 @@ func constraintDef(c storage.Constraint, pretty bool) string {
 	case storage.ConUnique:
 		fmt.Fprintf(&b, "UNIQUE (%s)", identList(c.Cols))
 	case storage.ConCheck:
-		e := CheckExprText(c.Check)
-		if pretty {
-			e = strings.TrimSuffix(strings.TrimPrefix(e, "("), ")")
-		}
-		fmt.Fprintf(&b, "CHECK (%s)", e)
+		fmt.Fprintf(&b, "CHECK (%s)", CheckExprText(c.Check, pretty))
 		if c.NoInherit {
 			b.WriteString(" NO INHERIT")
 		}
@@ -191,93 +187,120 @@ func constraintDef(c storage.Constraint, pretty bool) string {
 }
 
 // CheckExprText renders a stored CHECK expression as PostgreSQL's
-// ruleutils does in its non-pretty mode: each operator, boolean and NULL
-// test parenthesized, string constants with their type. Expressions it
-// has no rule for keep their stored text, parenthesized.
-func CheckExprText(text string) string {
+// ruleutils does: in its non-pretty mode each operator, boolean and NULL
+// test parenthesized, in pretty mode (pg_get_constraintdef(oid, true),
+// psql's \d) only where an operand is itself an operator expression, or
+// a boolean one under another; string constants with their type.
+// Expressions it has no rule for keep their stored text.
+func CheckExprText(text string, pretty bool) string {
 	tree, err := pg_query.Parse("SELECT " + text)
 	if err != nil || len(tree.Stmts) != 1 {
 		return "(" + text + ")"
 	}
 	n := tree.Stmts[0].Stmt.GetSelectStmt().GetTargetList()[0].GetResTarget().GetVal()
-	if out, ok := ruleExpr(n); ok {
-		if !strings.HasPrefix(out, "(") {
-			return "(" + out + ")"
-		}
-		return out
+	out, kind, ok := ruleExpr(n, pretty)
+	if !ok {
+		return "(" + text + ")"
 	}
-	return "(" + text + ")"
+	if !pretty && kind == exprSimple {
+		return "(" + out + ")"
+	}
+	return out
 }
 
-func ruleExpr(n *pg_query.Node) (string, bool) {
+type exprKind int
+
+const (
+	exprSimple exprKind = iota // a column or constant
+	exprOp
+	exprBool
+	exprTest
+)
+
+func ruleExpr(n *pg_query.Node, pretty bool) (string, exprKind, bool) {
+	// wrap renders a node in parentheses: always outside pretty mode, else
+	// where an operand under parent needs them.
+	wrap := func(s string, k exprKind) string {
+		if !pretty {
+			return "(" + s + ")"
+		}
+		return s
+	}
+	operand := func(s string, k exprKind, parent exprKind) string {
+		if pretty && k != exprSimple && (k == parent || k == exprBool || parent == exprOp || parent == exprTest) {
+			return "(" + s + ")"
+		}
+		return s
+	}
 	switch x := n.GetNode().(type) {
 	case *pg_query.Node_ColumnRef:
 		var parts []string
 		for _, f := range x.ColumnRef.Fields {
 			parts = append(parts, QuoteIdentifier(f.GetString_().GetSval()))
 		}
-		return strings.Join(parts, "."), true
+		return strings.Join(parts, "."), exprSimple, true
 	case *pg_query.Node_AConst:
 		c := x.AConst
 		switch {
 		case c.Isnull:
-			return "NULL", true
+			return "NULL", exprSimple, true
 		case c.GetIval() != nil:
-			return fmt.Sprint(c.GetIval().Ival), true
+			return fmt.Sprint(c.GetIval().Ival), exprSimple, true
 		case c.GetSval() != nil:
-			return "'" + strings.ReplaceAll(c.GetSval().Sval, "'", "''") + "'::text", true
+			return "'" + strings.ReplaceAll(c.GetSval().Sval, "'", "''") + "'::text", exprSimple, true
 		case c.GetBoolval() != nil:
 			if c.GetBoolval().Boolval {
-				return "true", true
+				return "true", exprSimple, true
 			}
-			return "false", true
+			return "false", exprSimple, true
 		}
 	case *pg_query.Node_AExpr:
 		e := x.AExpr
 		if e.Kind != pg_query.A_Expr_Kind_AEXPR_OP || len(e.Name) != 1 {
-			return "", false
+			return "", 0, false
 		}
 		op := e.Name[0].GetString_().GetSval()
-		r, ok := ruleExpr(e.Rexpr)
+		r, rk, ok := ruleExpr(e.Rexpr, pretty)
 		if !ok {
-			return "", false
+			return "", 0, false
 		}
 		if e.Lexpr == nil {
-			return "(" + op + " " + r + ")", true
+			return wrap(op+" "+operand(r, rk, exprOp), exprOp), exprOp, true
 		}
-		l, ok := ruleExpr(e.Lexpr)
+		l, lk, ok := ruleExpr(e.Lexpr, pretty)
 		if !ok {
-			return "", false
+			return "", 0, false
 		}
-		return "(" + l + " " + op + " " + r + ")", true
+		return wrap(operand(l, lk, exprOp)+" "+op+" "+operand(r, rk, exprOp), exprOp), exprOp, true
 	case *pg_query.Node_BoolExpr:
 		var parts []string
 		for _, a := range x.BoolExpr.Args {
-			s, ok := ruleExpr(a)
+			s, k, ok := ruleExpr(a, pretty)
 			if !ok {
-				return "", false
+				return "", 0, false
 			}
-			parts = append(parts, s)
+			parts = append(parts, operand(s, k, exprBool))
 		}
 		switch x.BoolExpr.Boolop {
 		case pg_query.BoolExprType_AND_EXPR:
-			return "(" + strings.Join(parts, " AND ") + ")", true
+			return wrap(strings.Join(parts, " AND "), exprBool), exprBool, true
 		case pg_query.BoolExprType_OR_EXPR:
-			return "(" + strings.Join(parts, " OR ") + ")", true
+			return wrap(strings.Join(parts, " OR "), exprBool), exprBool, true
 		case pg_query.BoolExprType_NOT_EXPR:
-			return "(NOT " + parts[0] + ")", true
+			return wrap("NOT "+parts[0], exprBool), exprBool, true
 		}
 	case *pg_query.Node_NullTest:
-		a, ok := ruleExpr(x.NullTest.Arg)
+		a, k, ok := ruleExpr(x.NullTest.Arg, pretty)
 		if !ok {
-			return "", false
+			return "", 0, false
 		}
+		a = operand(a, k, exprTest)
 		if x.NullTest.Nulltesttype == pg_query.NullTestType_IS_NULL {
-			return "(" + a + " IS NULL)", true
+			return wrap(a+" IS NULL", exprTest), exprTest, true
 		}
-		return "(" + a + " IS NOT NULL)", true
+		return wrap(a+" IS NOT NULL", exprTest), exprTest, true
 	}
-	return "", false
+	return "", 0, false
 }
 
 func init() {

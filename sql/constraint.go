@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/joind/joind/pgerr"
@@ -31,6 +32,9 @@ type conSpec struct {
 	col  string // the column of a column constraint ("" for a table constraint)
 	kind byte
 	cols []string
+	// misplaced names a DEFERRABLE-like clause with no constraint to
+	// apply to (an error when the constraints are bound).
+	misplaced string
 }
 
 // collectConstraint records a column or table constraint of CREATE TABLE;
@@ -46,6 +50,29 @@ func collectConstraint(specs []conSpec, c *pg_query.Constraint, col string) ([]c
 		kind = storage.ConCheck
 	case pg_query.ConstrType_CONSTR_FOREIGN:
 		kind = storage.ConForeign
+	case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE,
+		pg_query.ConstrType_CONSTR_ATTR_DEFERRED, pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE:
+		// A column constraint's [NOT] DEFERRABLE / INITIALLY ... belongs
+		// to the constraint before it (PostgreSQL's transformConstraintAttrs).
+		if n := len(specs); n > 0 && specs[n-1].kind != storage.ConCheck && specs[n-1].misplaced == "" {
+			last := proto.Clone(specs[n-1].c).(*pg_query.Constraint)
+			switch c.Contype {
+			case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE:
+				last.Deferrable = true
+			case pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE:
+				last.Deferrable = false
+			case pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
+				last.Initdeferred, last.Deferrable = true, true
+			case pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE:
+				last.Initdeferred = false
+			}
+			specs[n-1].c = last
+			return specs, true
+		}
+		what := map[pg_query.ConstrType]string{pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE: "DEFERRABLE",
+			pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE: "NOT DEFERRABLE", pg_query.ConstrType_CONSTR_ATTR_DEFERRED: "INITIALLY DEFERRED",
+			pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE: "INITIALLY IMMEDIATE"}[c.Contype]
+		return append(specs, conSpec{c: c, col: col, misplaced: what}), true
 	default:
 		return specs, false
 	}
@@ -82,6 +109,11 @@ func (b *binder) bindConstraints(name string, cols []storage.ColumnDef, specs []
 	for _, c := range existing {
 		if c.Kind == storage.ConPrimary {
 			hasPK = true
+		}
+	}
+	for i := range specs {
+		if m := specs[i].misplaced; m != "" {
+			return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "misplaced %s clause", m), specs[i].c.Location)
 		}
 	}
 	for i := range specs {
@@ -183,6 +215,9 @@ func (b *binder) bindConstraints(name string, cols []storage.ColumnDef, specs []
 		if used[k.Name] {
 			if k.Kind == storage.ConPrimary || k.Kind == storage.ConUnique {
 				return nil, pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", k.Name)
+			}
+			if k.Kind == storage.ConCheck {
+				return nil, pgerr.New(codeDuplicateObject, "check constraint \"%s\" already exists", k.Name)
 			}
 			return nil, pgerr.New(codeDuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", k.Name, name)
 		}
@@ -322,7 +357,7 @@ func (b *binder) tableScope(name string, cols []storage.ColumnDef, t storage.Tab
 }
 
 // checkConstraintExpr validates a CHECK expression over the table's columns
-// and returns its stored text and the columns it reads, in table order.
+// and returns its stored text and the columns it reads.
 func (b *binder) checkConstraintExpr(name string, cols []storage.ColumnDef, n *pg_query.Node) (string, []string, error) {
 	s, scan := b.tableScope(name, cols, nil, "check constraints")
 	b.storedLits, b.lazyCasts = map[int32]string{}, true
@@ -339,19 +374,20 @@ func (b *binder) checkConstraintExpr(name string, cols []storage.ColumnDef, n *p
 	if e.Type().ID != types.Bool {
 		return "", nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument of CHECK must be type boolean, not type %s", typeName(e.Type())), nodeLocation(n))
 	}
-	refs := map[plan.ColumnID]bool{}
+	// The columns in the order the expression reads them (conkey).
+	names := map[plan.ColumnID]string{}
+	for _, c := range scan.Cols {
+		names[c.ID] = c.Name
+	}
+	var used []string
+	seen := map[plan.ColumnID]bool{}
 	plan.Walk(e, func(x plan.Expr) bool {
-		if cr, ok := x.(*plan.ColRef); ok {
-			refs[cr.ID] = true
+		if cr, ok := x.(*plan.ColRef); ok && !seen[cr.ID] && names[cr.ID] != "" {
+			seen[cr.ID] = true
+			used = append(used, names[cr.ID])
 		}
 		return true
 	})
-	var used []string
-	for _, c := range scan.Cols {
-		if refs[c.ID] {
-			used = append(used, c.Name)
-		}
-	}
 	rewriteStoredLiterals(n.ProtoReflect(), b.storedLits)
 	text, err := deparseExpr(n)
 	return text, used, err
@@ -373,7 +409,7 @@ func (b *binder) bindForeignKey(name string, cols []storage.ColumnDef, sp *conSp
 	} else {
 		t, err := b.lookupTable(c.Pktable)
 		if err != nil {
-			return err
+			return withoutPosition(err) // PostgreSQL's has none
 		}
 		if tc, ok := b.cat.(TempCatalog); ok && tc.IsTemp(t) {
 			return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "foreign keys referencing temporary tables are not supported"), c.Location)

@@ -569,7 +569,10 @@ func (t *Txn) noteChecked(tt *txnTable) {
 
 // checkAppend enforces tt's unique indexes on batch before it is added.
 func (t *Txn) checkAppend(tt *txnTable, batch arrow.Record) error {
-	for _, d := range IndexesOf(tt) { // constraints' indexes too (constraint.go)
+	// The first row with a duplicate on any index fails, as PostgreSQL
+	// inserts row by row (constraints' indexes too: constraint.go).
+	first, at := -1, IndexDef{}
+	for _, d := range IndexesOf(tt) {
 		if !d.Unique {
 			continue
 		}
@@ -578,10 +581,13 @@ func (t *Txn) checkAppend(tt *txnTable, batch arrow.Record) error {
 		if err != nil {
 			return err
 		}
-		if row >= 0 {
-			ords, _ := ColumnOrdinals(tt.cols, d.Cols)
-			return UniqueViolation(d.Name, tt.cols, ords, batch, row, nil)
+		if row >= 0 && (first < 0 || row < first) {
+			first, at = row, d
 		}
+	}
+	if first >= 0 {
+		ords, _ := ColumnOrdinals(tt.cols, at.Cols)
+		return UniqueViolation(at.Name, tt.cols, ords, batch, first, nil)
 	}
 	return nil
 }
