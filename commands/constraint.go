@@ -213,14 +213,36 @@ func rowText(defs []storage.ColumnDef, r arrow.Record, row int, f *types.Format)
 // new row's key of each FOREIGN KEY of t is present in the referenced table
 // (as the statement sees it, so with the new rows when t references
 // itself), looked up through the referenced key's unique index.
+// A deferred constraint (DEFERRABLE INITIALLY DEFERRED, or SET
+// CONSTRAINTS ... DEFERRED) is checked at COMMIT instead, over every row
+// the transaction added to t.
 func CheckForeignKeys(s Session, t storage.Table, recs []arrow.Record) error {
-	return checkForeignKeysOf(s, t, storage.ConstraintsOf(t), recs)
+	return checkFK(s.Catalog(), s.Format(), t, storage.ConstraintsOf(t), recs, true)
 }
 
-func checkForeignKeysOf(s Session, t storage.Table, cons []storage.Constraint, recs []arrow.Record) error {
-	cat, f, defs := s.Catalog(), s.Format(), t.Columns()
+// deferKey names a deferred check: table and constraint.
+func deferKey(table, con string) string { return table + "\x00" + con }
+
+func checkFK(cat *Catalog, f *types.Format, t storage.Table, cons []storage.Constraint, recs []arrow.Record, allowDefer bool) error {
+	defs := t.Columns()
 	for _, c := range cons {
 		if c.Kind != storage.ConForeign {
+			continue
+		}
+		if txn := cat.txnOf(t); allowDefer && txn.IsDeferred(c) {
+			name, cname := t.Name(), c.Name
+			txn.Defer(deferKey(name, cname), func(ctx context.Context) error {
+				tb, ok := txn.Lookup(name)
+				if !ok {
+					return nil // dropped since
+				}
+				for _, cur := range storage.ConstraintsOf(tb) {
+					if cur.Name == cname {
+						return checkFK(cat, f, tb, []storage.Constraint{cur}, txn.Appended(tb), false)
+					}
+				}
+				return nil
+			})
 			continue
 		}
 		ords, err := storage.ColumnOrdinals(defs, c.Cols)
@@ -507,8 +529,7 @@ func addConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.Add
 		return err
 	}
 	if c.Kind == storage.ConForeign && len(rows) > 0 {
-		only := []storage.Constraint{c}
-		return checkForeignKeysOf(s, tb, only, tb.Snapshot())
+		return checkFK(cat, s.Format(), tb, []storage.Constraint{c}, tb.Snapshot(), false)
 	}
 	return nil
 }
@@ -728,4 +749,37 @@ func renameInConstraints(ctx context.Context, cat *Catalog, txn *storage.Txn, ol
 		}
 	}
 	return nil
+}
+
+// setConstraints is SET CONSTRAINTS: the mode lasts to the end of the
+// transaction; IMMEDIATE checks the deferred rows of those constraints now.
+func setConstraints(ctx context.Context, s Session, x *sql.SetConstraints) (string, error) {
+	cat := s.Catalog()
+	txns := []*storage.Txn{cat.Txn}
+	if t := cat.temp(); t != nil {
+		txns = append(txns, t)
+	}
+	named := map[string]bool{}
+	for _, n := range x.Names {
+		named[n] = true
+	}
+	for _, txn := range txns {
+		if x.Names == nil {
+			txn.SetConstraintMode("", x.Deferred)
+		}
+		for _, n := range x.Names {
+			txn.SetConstraintMode(n, x.Deferred)
+		}
+		if x.Deferred {
+			continue
+		}
+		err := txn.RunDeferred(ctx, func(key string) bool {
+			con := key[strings.IndexByte(key, 0)+1:]
+			return x.Names == nil || named[con]
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	return "SET CONSTRAINTS", nil
 }

@@ -177,6 +177,8 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindTransaction(x.TransactionStmt)
 	case *pg_query.Node_AlterTableStmt:
 		return b.bindAlterTable(x.AlterTableStmt)
+	case *pg_query.Node_ConstraintsSetStmt:
+		return b.bindSetConstraints(x.ConstraintsSetStmt) // constraint.go
 	case *pg_query.Node_RenameStmt:
 		return b.bindRename(x.RenameStmt)
 	case *pg_query.Node_DiscardStmt:

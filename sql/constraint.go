@@ -661,3 +661,54 @@ func renameColumnRefs(m protoreflect.Message, ren map[string]string) {
 		return true
 	})
 }
+
+// SetConstraints is SET CONSTRAINTS {ALL | name [, ...]} {DEFERRED |
+// IMMEDIATE}.
+type SetConstraints struct {
+	Names    []string // nil: ALL
+	Deferred bool
+}
+
+func (*SetConstraints) statement() {}
+
+func (b *binder) bindSetConstraints(x *pg_query.ConstraintsSetStmt) (Statement, error) {
+	st := &SetConstraints{Deferred: x.Deferred}
+	for _, n := range x.Constraints {
+		rv := n.GetRangeVar()
+		if rv == nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "SET CONSTRAINTS of this form is not supported")
+		}
+		found, deferrable := false, false
+		for _, t := range b.cat.Tables() {
+			for _, c := range storage.ConstraintsOf(t) {
+				if c.Name == rv.Relname {
+					found = true
+					deferrable = deferrable || c.Deferrable
+				}
+			}
+		}
+		if tc, ok := b.cat.(TempCatalog); ok {
+			if temps, ok := tc.(interface{ TempTables() ([]storage.Table, bool) }); ok {
+				ts, _ := temps.TempTables()
+				for _, t := range ts {
+					for _, c := range storage.ConstraintsOf(t) {
+						if c.Name == rv.Relname {
+							found = true
+							deferrable = deferrable || c.Deferrable
+						}
+					}
+				}
+			}
+		}
+		if !found {
+			return nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" does not exist", rv.Relname)
+		}
+		if !deferrable {
+			return nil, pgerr.New(codeObjectNotInPrerequisiteState, "constraint \"%s\" is not deferrable", rv.Relname)
+		}
+		st.Names = append(st.Names, rv.Relname)
+	}
+	return st, nil
+}
+
+const codeObjectNotInPrerequisiteState = "55000"

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -84,25 +85,105 @@ func ConstraintsOf(tb Table) []Constraint {
 }
 
 // conPending is a transaction's constraint changes: the replaced
-// constraint lists of committed tables.
+// constraint lists of committed tables; the checks of deferred
+// constraints Commit runs first (by constraint), and SET CONSTRAINTS'
+// modes (by name; all: SET CONSTRAINTS ALL).
 type conPending struct {
-	set map[uint64][]Constraint
+	set      map[uint64][]Constraint
+	deferred map[string]func(context.Context) error
+	modes    map[string]bool
+	all      *bool
 }
 
 func (c *conPending) clone() *conPending {
 	if c == nil {
 		return nil
 	}
-	n := &conPending{set: map[uint64][]Constraint{}}
+	n := &conPending{set: map[uint64][]Constraint{}, deferred: map[string]func(context.Context) error{},
+		modes: map[string]bool{}, all: c.all}
 	for k, v := range c.set {
 		n.set[k] = v
+	}
+	for k, v := range c.deferred {
+		n.deferred[k] = v
+	}
+	for k, v := range c.modes {
+		n.modes[k] = v
 	}
 	return n
 }
 
+// Defer registers the check of a deferred constraint (key names it) for
+// Commit to run before the commit is submitted; a later registration of
+// the same key replaces it. A savepoint rolled back forgets it.
+func (t *Txn) Defer(key string, check func(context.Context) error) {
+	t.con().deferred[key] = check
+}
+
+// RunDeferred runs (and forgets) the deferred checks whose keys keep says
+// (nil: all), in key order; the first failure is the error.
+func (t *Txn) RunDeferred(ctx context.Context, keep func(key string) bool) error {
+	if t.p.cons == nil || len(t.p.cons.deferred) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(t.p.cons.deferred))
+	for k := range t.p.cons.deferred {
+		if keep == nil || keep(k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		check := t.p.cons.deferred[k]
+		delete(t.p.cons.deferred, k)
+		if err := check(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetConstraintMode is SET CONSTRAINTS name | ALL (name "") DEFERRED /
+// IMMEDIATE for the rest of the transaction.
+func (t *Txn) SetConstraintMode(name string, deferred bool) {
+	c := t.con()
+	if name == "" {
+		c.all, c.modes = &deferred, map[string]bool{}
+		return
+	}
+	c.modes[name] = deferred
+}
+
+// IsDeferred reports whether constraint c is checked at COMMIT in this
+// transaction: DEFERRABLE, and INITIALLY DEFERRED or SET CONSTRAINTS ...
+// DEFERRED.
+func (t *Txn) IsDeferred(c Constraint) bool {
+	if !c.Deferrable {
+		return false
+	}
+	if p := t.p.cons; p != nil {
+		if m, ok := p.modes[c.Name]; ok {
+			return m
+		}
+		if p.all != nil {
+			return *p.all
+		}
+	}
+	return c.Deferred
+}
+
+// Appended is the rows the transaction added to tb.
+func (t *Txn) Appended(tb Table) []arrow.Record {
+	tt, ok := tb.(*txnTable)
+	if !ok || tt.txn.db != t.db {
+		return nil
+	}
+	return t.p.appends[tt.id]
+}
+
 func (t *Txn) con() *conPending {
 	if t.p.cons == nil {
-		t.p.cons = &conPending{set: map[uint64][]Constraint{}}
+		t.p.cons = &conPending{set: map[uint64][]Constraint{}, deferred: map[string]func(context.Context) error{}, modes: map[string]bool{}}
 	}
 	return t.p.cons
 }

@@ -148,6 +148,11 @@ func (t *Txn) Commit(ctx context.Context) error {
 	if t.done {
 		return errDone
 	}
+	// Deferred constraints are checked first (constraint.go).
+	if err := t.RunDeferred(ctx, nil); err != nil {
+		t.Rollback()
+		return err
+	}
 	p := t.p
 	var ser *serialCheck
 	if t.iso == Serializable && t.taken {
