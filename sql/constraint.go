@@ -688,7 +688,9 @@ func (b *binder) bindSetConstraints(x *pg_query.ConstraintsSetStmt) (Statement, 
 			}
 		}
 		if tc, ok := b.cat.(TempCatalog); ok {
-			if temps, ok := tc.(interface{ TempTables() ([]storage.Table, bool) }); ok {
+			if temps, ok := tc.(interface {
+				TempTables() ([]storage.Table, bool)
+			}); ok {
 				ts, _ := temps.TempTables()
 				for _, t := range ts {
 					for _, c := range storage.ConstraintsOf(t) {
