@@ -111,7 +111,7 @@ func (s *Snapshot) referencedIndex(tc tableConstraint) (storage.IndexDef, bool) 
 			continue
 		}
 		for _, d := range storage.IndexesOf(x.table) {
-			if d.Unique && sameNames(d.Cols, tc.con.RefCols) {
+			if d.Unique && sameNameSet(d.Cols, tc.con.RefCols) {
 				return d, true
 			}
 		}
@@ -120,12 +120,17 @@ func (s *Snapshot) referencedIndex(tc tableConstraint) (storage.IndexDef, bool) 
 	return storage.IndexDef{}, false
 }
 
-func sameNames(a, b []string) bool {
+// sameNameSet: a foreign key's columns match a key in any order.
+func sameNameSet(a, b []string) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	for i := range a {
-		if a[i] != b[i] {
+	in := map[string]bool{}
+	for _, x := range a {
+		in[x] = true
+	}
+	for _, x := range b {
+		if !in[x] {
 			return false
 		}
 	}
@@ -339,4 +344,173 @@ func (s *Snapshot) constraintFlags(r Relation) (checks int16, triggers bool) {
 		}
 	}
 	return checks, triggers
+}
+
+// isCheckConstraintsRow is a row of information_schema.check_constraints.
+type isCheckConstraintsRow struct {
+	ConstraintCatalog string `pg:"constraint_catalog"`
+	ConstraintSchema  string `pg:"constraint_schema"`
+	ConstraintName    string `pg:"constraint_name"`
+	CheckClause       string `pg:"check_clause"`
+}
+
+// isConstraintColumnUsageRow is a row of information_schema.constraint_column_usage.
+type isConstraintColumnUsageRow struct {
+	TableCatalog      string `pg:"table_catalog"`
+	TableSchema       string `pg:"table_schema"`
+	TableName         string `pg:"table_name"`
+	ColumnName        string `pg:"column_name"`
+	ConstraintCatalog string `pg:"constraint_catalog"`
+	ConstraintSchema  string `pg:"constraint_schema"`
+	ConstraintName    string `pg:"constraint_name"`
+}
+
+// notNullName is the name information_schema gives a NOT NULL column's
+// implicit CHECK: namespace OID, table OID, attnum.
+func notNullName(r Relation, attnum int) string {
+	return fmt.Sprintf("%d_%d_%d_not_null", r.Namespace, r.OID, attnum)
+}
+
+// userTables are the relations of the temporary and user tables.
+func (s *Snapshot) userTables() []Relation {
+	var out []Relation
+	for _, r := range s.Relations() {
+		if r.Kind == 'r' && r.OID >= FirstUserOID && r.View == nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+var conTypeName = map[byte]string{storage.ConPrimary: "PRIMARY KEY", storage.ConUnique: "UNIQUE", storage.ConCheck: "CHECK", storage.ConForeign: "FOREIGN KEY"}
+
+func yesNo(b bool) string {
+	if b {
+		return "YES"
+	}
+	return "NO"
+}
+
+func isTableConstraints(s *Snapshot) []isTableConstraintsRow {
+	db := s.database()
+	var out []isTableConstraintsRow
+	for _, tc := range s.constraints() {
+		c := tc.con
+		row := isTableConstraintsRow{ConstraintCatalog: db, ConstraintSchema: tc.rel.Schema, ConstraintName: c.Name,
+			TableCatalog: db, TableSchema: tc.rel.Schema, TableName: tc.rel.Name, ConstraintType: conTypeName[c.Kind],
+			IsDeferrable: yesNo(c.Deferrable), InitiallyDeferred: yesNo(c.Deferred), Enforced: "YES"}
+		if c.Kind == storage.ConUnique || c.Kind == storage.ConPrimary {
+			yes := "YES"
+			if c.Kind == storage.ConUnique {
+				row.NullsDistinct = &yes
+			}
+		}
+		out = append(out, row)
+	}
+	for _, r := range s.userTables() {
+		for i, col := range r.Columns {
+			if col.NotNull {
+				out = append(out, isTableConstraintsRow{ConstraintCatalog: db, ConstraintSchema: r.Schema, ConstraintName: notNullName(r, i+1),
+					TableCatalog: db, TableSchema: r.Schema, TableName: r.Name, ConstraintType: "CHECK", IsDeferrable: "NO",
+					InitiallyDeferred: "NO", Enforced: "YES"})
+			}
+		}
+	}
+	return out
+}
+
+func isKeyColumnUsage(s *Snapshot) []isKeyColumnUsageRow {
+	db := s.database()
+	var out []isKeyColumnUsageRow
+	for _, tc := range s.constraints() {
+		c := tc.con
+		if c.Kind == storage.ConCheck {
+			continue
+		}
+		// A foreign key's position of each column in the referenced key.
+		var refKey []string
+		if c.Kind == storage.ConForeign {
+			if idx, ok := s.referencedIndex(tc); ok {
+				refKey = idx.Cols
+			}
+		}
+		for i, col := range c.Cols {
+			row := isKeyColumnUsageRow{ConstraintCatalog: db, ConstraintSchema: tc.rel.Schema, ConstraintName: c.Name,
+				TableCatalog: db, TableSchema: tc.rel.Schema, TableName: tc.rel.Name, ColumnName: col, OrdinalPosition: int32(i + 1)}
+			if c.Kind == storage.ConForeign && i < len(c.RefCols) {
+				for j, k := range refKey {
+					if k == c.RefCols[i] {
+						p := int32(j + 1)
+						row.PositionInUniqueConstraint = &p
+					}
+				}
+			}
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+var fkRuleName = map[byte]string{storage.FKNoAction: "NO ACTION", storage.FKRestrict: "RESTRICT", storage.FKCascade: "CASCADE",
+	storage.FKSetNull: "SET NULL", storage.FKSetDefault: "SET DEFAULT"}
+
+func isReferentialConstraints(s *Snapshot) []isReferentialConstraintsRow {
+	db := s.database()
+	var out []isReferentialConstraintsRow
+	for _, tc := range s.constraints() {
+		c := tc.con
+		if c.Kind != storage.ConForeign {
+			continue
+		}
+		row := isReferentialConstraintsRow{ConstraintCatalog: db, ConstraintSchema: tc.rel.Schema, ConstraintName: c.Name,
+			UniqueConstraintCatalog: db, UniqueConstraintSchema: tc.rel.Schema, MatchOption: "NONE",
+			UpdateRule: fkRuleName[c.OnUpdate], DeleteRule: fkRuleName[c.OnDelete]}
+		if c.Match == 'f' {
+			row.MatchOption = "FULL"
+		}
+		if idx, ok := s.referencedIndex(tc); ok {
+			row.UniqueConstraintName = idx.Name
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+func isCheckConstraints(s *Snapshot) []isCheckConstraintsRow {
+	db := s.database()
+	var out []isCheckConstraintsRow
+	for _, tc := range s.constraints() {
+		if tc.con.Kind == storage.ConCheck {
+			out = append(out, isCheckConstraintsRow{ConstraintCatalog: db, ConstraintSchema: tc.rel.Schema, ConstraintName: tc.con.Name,
+				CheckClause: "(" + CheckExprText(tc.con.Check, false) + ")"})
+		}
+	}
+	for _, r := range s.userTables() {
+		for i, col := range r.Columns {
+			if col.NotNull {
+				out = append(out, isCheckConstraintsRow{ConstraintCatalog: db, ConstraintSchema: r.Schema, ConstraintName: notNullName(r, i+1),
+					CheckClause: col.Name + " IS NOT NULL"})
+			}
+		}
+	}
+	return out
+}
+
+// isConstraintColumnUsage: the columns each constraint uses — a foreign
+// key's are the referenced table's.
+func isConstraintColumnUsage(s *Snapshot) []isConstraintColumnUsageRow {
+	db := s.database()
+	var out []isConstraintColumnUsageRow
+	for _, tc := range s.constraints() {
+		c := tc.con
+		table, cols := tc.rel.Name, c.Cols
+		if c.Kind == storage.ConForeign {
+			table, cols = c.RefTable, c.RefCols
+		}
+		for _, col := range cols {
+			out = append(out, isConstraintColumnUsageRow{TableCatalog: db, TableSchema: tc.rel.Schema, TableName: table, ColumnName: col,
+				ConstraintCatalog: db, ConstraintSchema: tc.rel.Schema, ConstraintName: c.Name})
+		}
+	}
+	return out
 }
