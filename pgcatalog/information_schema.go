@@ -212,15 +212,15 @@ type isColumnsRow struct {
 
 // isTableConstraintsRow is a row of information_schema.table_constraints.
 type isTableConstraintsRow struct {
-	ConstraintCatalog string `pg:"constraint_catalog"`
-	ConstraintSchema  string `pg:"constraint_schema"`
-	ConstraintName    string `pg:"constraint_name"`
-	TableCatalog      string `pg:"table_catalog"`
-	TableSchema       string `pg:"table_schema"`
-	TableName         string `pg:"table_name"`
-	ConstraintType    string `pg:"constraint_type"`
-	IsDeferrable      string `pg:"is_deferrable"`
-	InitiallyDeferred string `pg:"initially_deferred"`
+	ConstraintCatalog string  `pg:"constraint_catalog"`
+	ConstraintSchema  string  `pg:"constraint_schema"`
+	ConstraintName    string  `pg:"constraint_name"`
+	TableCatalog      string  `pg:"table_catalog"`
+	TableSchema       string  `pg:"table_schema"`
+	TableName         string  `pg:"table_name"`
+	ConstraintType    string  `pg:"constraint_type"`
+	IsDeferrable      string  `pg:"is_deferrable"`
+	InitiallyDeferred string  `pg:"initially_deferred"`
 	Enforced          string  `pg:"enforced"`
 	NullsDistinct     *string `pg:"nulls_distinct"`
 }
