@@ -26,14 +26,17 @@ func insert(ctx context.Context, s Session, x *sql.Insert) (string, error) {
 		if recs, err = insertOnConflict(ctx, s, x, recs); err != nil { // onconflict.go
 			return "", err
 		}
-	} else if err := CheckRows(ctx, s, x.Table, recs); err != nil {
-		return "", err
+		n, err := AppendRecords(ctx, s.Catalog(), x.Table, recs, s.Format())
+		if err == nil {
+			err = CheckForeignKeys(s, x.Table, recs)
+		}
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("INSERT 0 %d", n), nil
 	}
-	n, err := AppendRecords(ctx, s.Catalog(), x.Table, recs, s.Format())
+	n, err := AddRows(ctx, s, x.Table, recs) // constraint.go
 	if err != nil {
-		return "", err
-	}
-	if err := CheckForeignKeys(s, x.Table, recs); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("INSERT 0 %d", n), nil
