@@ -35,10 +35,8 @@ func createConstrained(ctx context.Context, cat *Catalog, x *sql.CreateTable) er
 		return err
 	}
 	for _, c := range x.Constraints {
-		if c.Kind == storage.ConForeign && x.Temp && c.RefTable != x.Name {
-			// A temporary table's FK to itself is checked like any
-			// other; one to a permanent table would not see its deletes.
-			return pgerr.New(pgerr.FeatureNotSupported, "foreign keys of temporary tables are not supported")
+		if err := tempForeignKey(c, x.Temp, x.Name); err != nil {
+			return err
 		}
 	}
 	tb, err := createIn(ctx, cat, x.Name, x.Columns, x.Temp, x.OnCommit)
@@ -484,8 +482,8 @@ func addConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.Add
 	cat := s.Catalog()
 	txn := cat.txnOf(tb)
 	c := st.Constraint
-	if c.Kind == storage.ConForeign && cat.IsTemp(tb) && c.RefTable != tb.Name() {
-		return pgerr.New(pgerr.FeatureNotSupported, "foreign keys of temporary tables are not supported")
+	if err := tempForeignKey(c, cat.IsTemp(tb), tb.Name()); err != nil {
+		return err
 	}
 	rows := tb.Snapshot()
 	switch c.Kind {
@@ -922,4 +920,21 @@ func keyString(r arrow.Record, i int, ords []int, defs []storage.ColumnDef) (str
 		b.WriteByte(0)
 	}
 	return b.String(), true
+}
+
+// tempForeignKey refuses the foreign keys of a temporary table joind cannot
+// keep: one to another table (a permanent one's deletes would not see it),
+// and a DEFERRABLE one (the temporary tables commit after the permanent
+// ones, too late to fail the transaction).
+func tempForeignKey(c storage.Constraint, temp bool, table string) error {
+	if c.Kind != storage.ConForeign || !temp {
+		return nil
+	}
+	if c.RefTable != table {
+		return pgerr.New(pgerr.FeatureNotSupported, "foreign keys of temporary tables to other tables are not supported")
+	}
+	if c.Deferrable {
+		return pgerr.New(pgerr.FeatureNotSupported, "DEFERRABLE foreign keys of temporary tables are not supported")
+	}
+	return nil
 }
