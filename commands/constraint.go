@@ -70,6 +70,7 @@ type rowFailure struct {
 // checkRows is CheckRows, returning the failing row; without uniques,
 // duplicate keys are not looked for (ON CONFLICT decides about them).
 func checkRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Record, uniques bool) (*rowFailure, error) {
+	s.Catalog().txnOf(t).SetErrorFormat(s.Format()) // Append's duplicate-key DETAIL
 	cons := storage.ConstraintsOf(t)
 	if len(cons) == 0 {
 		return nil, nil

@@ -78,6 +78,7 @@ func AppendRecords(ctx context.Context, cat *Catalog, t storage.Table, recs []ar
 		cols[c] = a
 	}
 	batch := array.NewRecord(arrow.NewSchema(fields, nil), cols, total)
+	cat.txnOf(t).SetErrorFormat(f) // a duplicate key's DETAIL (constraint.go)
 	if err := cat.Append(ctx, t, batch); err != nil {
 		return 0, err
 	}

@@ -379,3 +379,7 @@ func (t *Txn) CheckKeyUnique(tb Table, name string, cols []string) error {
 	t.noteChecked(tt)
 	return tt.checkUnique(name, ords)
 }
+
+// SetErrorFormat sets the format the values of a duplicate-key error's
+// DETAIL are written in (the session's DateStyle, ...; nil: ISO).
+func (t *Txn) SetErrorFormat(f *types.Format) { t.errFmt = f }

@@ -587,7 +587,7 @@ func (t *Txn) checkAppend(tt *txnTable, batch arrow.Record) error {
 	}
 	if first >= 0 {
 		ords, _ := ColumnOrdinals(tt.cols, at.Cols)
-		return UniqueViolation(at.Name, tt.cols, ords, batch, first, nil)
+		return UniqueViolation(at.Name, tt.cols, ords, batch, first, t.errFmt)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/types"
 )
 
 // pending is a transaction's uncommitted changes.
@@ -106,6 +107,8 @@ type Txn struct {
 	// has named (catalogEntry).
 	resolved      map[string]*tableState
 	resolvedViews map[string]*View
+	// errFmt formats the key of a duplicate-key error (constraint.go).
+	errFmt *types.Format
 	// pruns index the pending rows by table and key (indexdef.go).
 	pruns map[uint64]map[string]*pendingRuns
 }

@@ -57,4 +57,11 @@ SELECT * FROM ku_a ORDER BY a, b;
 TRUNCATE ku_m;
 INSERT INTO ku_m VALUES ('2024-01-01', 'a', 1);
 SELECT count(*) FROM ku_m;
-DROP TABLE ku_t, ku_m, ku_n, ku_a;
+-- A duplicate key's DETAIL is in the session's DateStyle.
+SET DateStyle = 'Postgres, MDY';
+CREATE TABLE ku_d (d date PRIMARY KEY, t timestamp UNIQUE);
+INSERT INTO ku_d VALUES ('2024-01-01', '2024-01-01 10:00');
+INSERT INTO ku_d VALUES ('2024-01-01', '2024-01-02 10:00');
+INSERT INTO ku_d VALUES ('2024-01-03', '2024-01-01 10:00');
+SET DateStyle = 'ISO, MDY';
+DROP TABLE ku_t, ku_m, ku_n, ku_a, ku_d;
