@@ -18,7 +18,8 @@ SELECT * FROM kd_p ORDER BY id;
 SELECT * FROM kd_c ORDER BY pid;
 -- Outside a block the statement is its own transaction.
 INSERT INTO kd_c VALUES (8, null);
--- SET CONSTRAINTS.
+-- SET CONSTRAINTS (outside a block: a warning, and it lasts for the statement).
+SET CONSTRAINTS ALL DEFERRED;
 BEGIN;
 INSERT INTO kd_c VALUES (null, 3);
 ROLLBACK;
