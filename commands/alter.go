@@ -57,6 +57,10 @@ func alterStep(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Tab
 		return setNotNull(ctx, s, tb, st)
 	case *sql.KeepOwner:
 		return nil
+	case *sql.AddConstraint:
+		return addConstraint(ctx, s, tb, st) // constraint.go
+	case *sql.DropConstraint:
+		return dropConstraint(ctx, s, tb, st)
 	}
 	return pgerr.New(pgerr.InternalError, "unknown ALTER TABLE step %T", step)
 }
@@ -211,6 +215,9 @@ func dropColumn(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Ta
 			return err
 		}
 	}
+	if err := dropColumnConstraints(ctx, s, tb, st.Column, st.Cascade); err != nil { // constraint.go
+		return err
+	}
 	return cat.txnOf(tb).Alter(ctx, tb, tb.Name(), append(cols[:ord], cols[ord+1:]...))
 }
 
@@ -340,12 +347,12 @@ func renameRelation(ctx context.Context, s Session, x *sql.Rename) (string, erro
 	if err := cat.txnOf(tb).Alter(ctx, tb, name, cols); err != nil {
 		return "", err
 	}
-	if cat.IsTemp(tb) {
-		return x.Tag, nil
-	}
 	after := make([]string, len(cols))
 	for i, c := range cols {
 		after[i] = c.Name
+	}
+	if err := renameInConstraints(ctx, cat, cat.txnOf(tb), tb.Name(), name, before, after); err != nil { // constraint.go
+		return "", err
 	}
 	return x.Tag, rewriteViews(ctx, cat, tb.Name(), name, before, after, used)
 }
@@ -413,4 +420,12 @@ func renameViewColumn(ctx context.Context, cat *Catalog, name, col, newName stri
 		return err
 	}
 	return rewriteViews(ctx, cat, name, name, v.Columns, nv.Columns, nil)
+}
+
+// txnOf is the transaction holding tb (temporary or permanent).
+func (c *Catalog) txnOf(tb storage.Table) *storage.Txn {
+	if c.IsTemp(tb) {
+		return c.temp()
+	}
+	return c.Txn
 }

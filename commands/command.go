@@ -77,6 +77,8 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = alterIndexRename(ctx, s, x)
 	case *sql.AlterTable:
 		tag, err = alterTable(ctx, s, x)
+	case *sql.SetConstraints:
+		tag, err = setConstraints(ctx, s, x) // constraint.go
 	case *sql.Rename:
 		tag, err = renameRelation(ctx, s, x)
 	case *sql.Comment:

@@ -35,10 +35,8 @@ func createConstrained(ctx context.Context, cat *Catalog, x *sql.CreateTable) er
 		return err
 	}
 	for _, c := range x.Constraints {
-		if c.Kind == storage.ConForeign && x.Temp != (c.RefTable == x.Name) {
-			// A temporary table's FK to itself is checked like any
-			// other; one to a permanent table would not see its deletes.
-			return pgerr.New(pgerr.FeatureNotSupported, "foreign keys of temporary tables are not supported")
+		if err := tempForeignKey(c, x.Temp, x.Name); err != nil {
+			return err
 		}
 	}
 	tb, err := createIn(ctx, cat, x.Name, x.Columns, x.Temp, x.OnCommit)
@@ -51,32 +49,38 @@ func createConstrained(ctx context.Context, cat *Catalog, x *sql.CreateTable) er
 	return cat.Txn.SetConstraints(ctx, tb, x.Constraints)
 }
 
-// txnOf is the transaction that holds tb (temporary or permanent).
-func (c *Catalog) txnOf(tb storage.Table) *storage.Txn {
-	if c.IsTemp(tb) {
-		return c.temp()
-	}
-	return c.Txn
-}
-
 // CheckRows checks the constraints of t on recs, the rows a statement is
 // about to add to it (the table's rows as the statement sees them are
 // already there).
 func CheckRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Record) error {
+	first, err := checkRows(ctx, s, t, recs, true)
+	if err == nil && first != nil {
+		err = first.err
+	}
+	return err
+}
+
+// rowFailure is the first row of a statement's rows that fails a
+// constraint: row of recs[rec].
+type rowFailure struct {
+	rec, row int
+	err      error
+}
+
+// checkRows is CheckRows, returning the failing row; without uniques,
+// duplicate keys are not looked for (ON CONFLICT decides about them).
+func checkRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Record, uniques bool) (*rowFailure, error) {
+	s.Catalog().txnOf(t).SetErrorFormat(s.Format()) // Append's duplicate-key DETAIL
 	cons := storage.ConstraintsOf(t)
 	if len(cons) == 0 {
-		return nil
+		return nil, nil
 	}
 	f := s.Format()
 	defs := t.Columns()
-	type failure struct {
-		rec, row int
-		err      error
-	}
-	var first *failure
+	var first *rowFailure
 	note := func(ri, row int, err error) {
 		if first == nil || ri < first.rec || (ri == first.rec && row < first.row) {
-			first = &failure{ri, row, err}
+			first = &rowFailure{ri, row, err}
 		}
 	}
 	// NOT NULL, for the row order of errors.
@@ -102,11 +106,11 @@ func CheckRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Rec
 	if len(checks) > 0 {
 		q, err := sql.CheckQuery(t, checks, recs, s.Catalog(), nil)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		out, err := s.Collect(ctx, q)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		// The query's rows are recs' rows in order.
 		ri, row := 0, 0
@@ -126,10 +130,10 @@ func CheckRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Rec
 			}
 		}
 	}
-	if first == nil {
+	if first == nil || !uniques {
 		// Append checks the unique keys (storage's index) and reports
 		// the first duplicate row itself.
-		return nil
+		return first, nil
 	}
 	// A duplicate key on an earlier row than the failure found is the
 	// error instead.
@@ -140,7 +144,7 @@ func CheckRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Rec
 			}
 			ords, err := storage.ColumnOrdinals(defs, d.Cols)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			// Each batch against the table and the earlier batches.
 			var seen []arrow.Record
@@ -150,7 +154,7 @@ func CheckRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Rec
 				}
 				row, dup, err := findDuplicate(ix, d, r, seen, ords)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				if dup {
 					note(ri, row, storage.UniqueViolation(d.Name, defs, ords, r, row, f))
@@ -160,7 +164,7 @@ func CheckRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Rec
 			}
 		}
 	}
-	return first.err
+	return first, nil
 }
 
 // findDuplicate is FindDuplicate of r against the table and the batches
@@ -208,11 +212,36 @@ func rowText(defs []storage.ColumnDef, r arrow.Record, row int, f *types.Format)
 // new row's key of each FOREIGN KEY of t is present in the referenced table
 // (as the statement sees it, so with the new rows when t references
 // itself), looked up through the referenced key's unique index.
+// A deferred constraint (DEFERRABLE INITIALLY DEFERRED, or SET
+// CONSTRAINTS ... DEFERRED) is checked at COMMIT instead, over every row
+// the transaction added to t.
 func CheckForeignKeys(s Session, t storage.Table, recs []arrow.Record) error {
-	cat, f, defs := s.Catalog(), s.Format(), t.Columns()
-	cons := storage.ConstraintsOf(t)
+	return checkFK(s.Catalog(), s.Format(), t, storage.ConstraintsOf(t), recs, true)
+}
+
+// deferKey names a deferred check: table and constraint.
+func deferKey(table, con string) string { return table + "\x00" + con }
+
+func checkFK(cat *Catalog, f *types.Format, t storage.Table, cons []storage.Constraint, recs []arrow.Record, allowDefer bool) error {
+	defs := t.Columns()
 	for _, c := range cons {
 		if c.Kind != storage.ConForeign {
+			continue
+		}
+		if txn := cat.txnOf(t); allowDefer && txn.IsDeferred(c) {
+			name, cname := t.Name(), c.Name
+			txn.Defer(deferKey(name, cname), func(ctx context.Context) error {
+				tb, ok := txn.Lookup(name)
+				if !ok {
+					return nil // dropped since
+				}
+				for _, cur := range storage.ConstraintsOf(tb) {
+					if cur.Name == cname {
+						return checkFK(cat, f, tb, []storage.Constraint{cur}, txn.Appended(tb), false)
+					}
+				}
+				return nil
+			})
 			continue
 		}
 		ords, err := storage.ColumnOrdinals(defs, c.Cols)
@@ -446,4 +475,467 @@ func concat(defs []storage.ColumnDef, recs []arrow.Record) (arrow.Record, error)
 		cols[c] = a
 	}
 	return array.NewRecord(arrow.NewSchema(fields, nil), cols, total), nil
+}
+
+// addConstraint is ALTER TABLE ... ADD CONSTRAINT: the table's rows are
+// validated first (PostgreSQL's errors), then the constraint is added.
+func addConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.AddConstraint) error {
+	cat := s.Catalog()
+	txn := cat.txnOf(tb)
+	c := st.Constraint
+	if err := tempForeignKey(c, cat.IsTemp(tb), tb.Name()); err != nil {
+		return err
+	}
+	rows := tb.Snapshot()
+	switch c.Kind {
+	case storage.ConPrimary, storage.ConUnique:
+		if err := txn.CheckKeyUnique(tb, c.Name, c.Cols); err != nil {
+			return err
+		}
+	case storage.ConCheck:
+		if len(rows) > 0 {
+			q, err := sql.CheckQuery(tb, []storage.Constraint{c}, rows, cat, nil)
+			if err != nil {
+				return err
+			}
+			out, err := s.Collect(ctx, q)
+			if err != nil {
+				return err
+			}
+			for _, o := range out {
+				for i := 0; i < int(o.NumRows()); i++ {
+					if v := types.GetValue(o.Column(0), types.BoolType, i); !v.Null && v.I == 0 {
+						return pgerr.New(codeCheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", c.Name, tb.Name())
+					}
+				}
+			}
+		}
+	}
+	// A PRIMARY KEY makes its columns NOT NULL (checked against the rows).
+	for _, col := range st.NotNull {
+		if err := setNotNull(ctx, s, tb, &sql.SetNotNull{Column: col, NotNull: true}); err != nil {
+			return err
+		}
+	}
+	if len(st.NotNull) > 0 {
+		var ok bool
+		if tb, ok = cat.txnOf(tb).Lookup(tb.Name()); !ok {
+			return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tb.Name())
+		}
+	}
+	cons := append(append([]storage.Constraint(nil), storage.ConstraintsOf(tb)...), c)
+	if err := txn.SetConstraints(ctx, tb, cons); err != nil {
+		return err
+	}
+	if c.Kind == storage.ConForeign && len(rows) > 0 {
+		return checkFK(cat, s.Format(), tb, []storage.Constraint{c}, tb.Snapshot(), false)
+	}
+	return nil
+}
+
+// dropConstraint is ALTER TABLE ... DROP CONSTRAINT: a key other tables'
+// FOREIGN KEYs reference is refused (2BP01) or, with CASCADE, drops them.
+func dropConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.DropConstraint) error {
+	cat := s.Catalog()
+	if st.Missing {
+		return s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
+			Message: fmt.Sprintf("constraint \"%s\" of relation \"%s\" does not exist, skipping", st.Name, tb.Name())})
+	}
+	var keep []storage.Constraint
+	var gone storage.Constraint
+	for _, c := range storage.ConstraintsOf(tb) {
+		if c.Name == st.Name {
+			gone = c
+		} else {
+			keep = append(keep, c)
+		}
+	}
+	if gone.Kind == storage.ConPrimary || gone.Kind == storage.ConUnique {
+		var deps []fkRef
+		for _, r := range referencing(cat, map[string]bool{tb.Name(): true}) {
+			if sameCols(r.con.RefCols, gone.Cols) {
+				deps = append(deps, r)
+			}
+		}
+		// A self-reference is one of keep's.
+		for _, c := range keep {
+			if c.Kind == storage.ConForeign && c.RefTable == tb.Name() && sameCols(c.RefCols, gone.Cols) {
+				deps = append(deps, fkRef{tb.Name(), c})
+			}
+		}
+		if len(deps) > 0 {
+			var lines, notices []string
+			for _, d := range deps {
+				lines = append(lines, fmt.Sprintf("constraint %s on table %s depends on index %s", d.con.Name, d.table, gone.Name))
+				notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", d.con.Name, d.table))
+			}
+			if !st.Cascade {
+				return pgerr.New(codeDependentObjects, "cannot drop constraint %s on table %s because other objects depend on it", gone.Name, tb.Name()).
+					WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+			for _, d := range deps {
+				if d.table == tb.Name() {
+					keep = without(keep, d.con.Name)
+					continue
+				}
+				other, ok := cat.Txn.Lookup(d.table)
+				if !ok {
+					continue
+				}
+				if err := cat.Txn.SetConstraints(ctx, other, without(storage.ConstraintsOf(other), d.con.Name)); err != nil {
+					return err
+				}
+			}
+			n := &pgerr.Error{Severity: "NOTICE", Code: "00000", Message: notices[0]}
+			if len(notices) > 1 {
+				n.Message = fmt.Sprintf("drop cascades to %d other objects", len(notices))
+				n.Detail = strings.Join(notices, "\n")
+			}
+			if err := s.Notice(n); err != nil {
+				return err
+			}
+		}
+	}
+	return cat.txnOf(tb).SetConstraints(ctx, tb, keep)
+}
+
+func without(cons []storage.Constraint, name string) []storage.Constraint {
+	var out []storage.Constraint
+	for _, c := range cons {
+		if c.Name != name {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// dropColumnConstraints drops, before column col of tb is dropped, the
+// constraints of tb that involve it and, with cascade, other tables'
+// FOREIGN KEYs referencing it (2BP01 without), as PostgreSQL's dependencies do.
+func dropColumnConstraints(ctx context.Context, s Session, tb storage.Table, col string, cascade bool) error {
+	cat := s.Catalog()
+	has := func(cols []string) bool {
+		for _, c := range cols {
+			if c == col {
+				return true
+			}
+		}
+		return false
+	}
+	var keep []storage.Constraint
+	for _, c := range storage.ConstraintsOf(tb) {
+		if !has(c.Cols) && !(c.Kind == storage.ConForeign && c.RefTable == tb.Name() && has(c.RefCols)) {
+			keep = append(keep, c)
+		}
+	}
+	var deps []fkRef
+	if !cat.IsTemp(tb) {
+		for _, r := range referencing(cat, map[string]bool{tb.Name(): true}) {
+			if has(r.con.RefCols) {
+				deps = append(deps, r)
+			}
+		}
+	}
+	if len(deps) > 0 {
+		if !cascade {
+			var lines []string
+			for _, d := range deps {
+				lines = append(lines, fmt.Sprintf("constraint %s on table %s depends on column %s of table %s", d.con.Name, d.table, col, tb.Name()))
+			}
+			return pgerr.New(codeDependentObjects, "cannot drop column %s of table %s because other objects depend on it", col, tb.Name()).
+				WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		var notices []string
+		for _, d := range deps {
+			other, ok := cat.Txn.Lookup(d.table)
+			if !ok {
+				continue
+			}
+			if err := cat.Txn.SetConstraints(ctx, other, without(storage.ConstraintsOf(other), d.con.Name)); err != nil {
+				return err
+			}
+			notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", d.con.Name, d.table))
+		}
+		n := &pgerr.Error{Severity: "NOTICE", Code: "00000", Message: notices[0]}
+		if len(notices) > 1 {
+			n.Message = fmt.Sprintf("drop cascades to %d other objects", len(notices))
+			n.Detail = strings.Join(notices, "\n")
+		}
+		if err := s.Notice(n); err != nil {
+			return err
+		}
+	}
+	if len(keep) == len(storage.ConstraintsOf(tb)) {
+		return nil
+	}
+	return cat.txnOf(tb).SetConstraints(ctx, tb, keep)
+}
+
+// renameInConstraints follows ALTER TABLE ... RENAME [COLUMN] in the
+// constraints that name the table (now name, columns before → after): its
+// own, CHECK expressions included, and other tables' FOREIGN KEYs.
+func renameInConstraints(ctx context.Context, cat *Catalog, txn *storage.Txn, oldName, name string, before, after []string) error {
+	tb, ok := txn.Lookup(name)
+	if !ok {
+		return nil
+	}
+	ren := map[string]string{}
+	for i := range before {
+		if before[i] != after[i] {
+			ren[before[i]] = after[i]
+		}
+	}
+	if len(ren) == 0 && oldName == name {
+		return nil
+	}
+	cols := func(l []string) []string {
+		out := make([]string, len(l))
+		for i, c := range l {
+			out[i] = c
+			if n, ok := ren[c]; ok {
+				out[i] = n
+			}
+		}
+		return out
+	}
+	fix := func(c storage.Constraint, own bool) (storage.Constraint, error) {
+		if own {
+			c.Cols = cols(c.Cols)
+			if c.Check != "" && len(ren) > 0 {
+				text, err := sql.RenameInCheck(c.Check, ren)
+				if err != nil {
+					return c, err
+				}
+				c.Check = text
+			}
+		}
+		if c.Kind == storage.ConForeign && c.RefTable == oldName {
+			c.RefTable, c.RefCols = name, cols(c.RefCols)
+		}
+		return c, nil
+	}
+	var mine []storage.Constraint
+	for _, c := range storage.ConstraintsOf(tb) {
+		f, err := fix(c, true)
+		if err != nil {
+			return err
+		}
+		mine = append(mine, f)
+	}
+	if len(mine) > 0 {
+		if err := txn.SetConstraints(ctx, tb, mine); err != nil {
+			return err
+		}
+	}
+	if txn != cat.Txn {
+		return nil // a temporary table: only its own reference it
+	}
+	for _, r := range referencing(cat, map[string]bool{oldName: true, name: true}) {
+		other, ok := cat.Txn.Lookup(r.table)
+		if !ok {
+			continue
+		}
+		var l []storage.Constraint
+		for _, c := range storage.ConstraintsOf(other) {
+			f, err := fix(c, false)
+			if err != nil {
+				return err
+			}
+			l = append(l, f)
+		}
+		if err := cat.Txn.SetConstraints(ctx, other, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setConstraints is SET CONSTRAINTS: the mode lasts to the end of the
+// transaction; IMMEDIATE checks the deferred rows of those constraints now.
+func setConstraints(ctx context.Context, s Session, x *sql.SetConstraints) (string, error) {
+	cat := s.Catalog()
+	txns := []*storage.Txn{cat.Txn}
+	if t := cat.temp(); t != nil {
+		txns = append(txns, t)
+	}
+	named := map[string]bool{}
+	for _, n := range x.Names {
+		named[n] = true
+	}
+	for _, txn := range txns {
+		if x.Names == nil {
+			txn.SetConstraintMode("", x.Deferred)
+		}
+		for _, n := range x.Names {
+			txn.SetConstraintMode(n, x.Deferred)
+		}
+		if x.Deferred {
+			continue
+		}
+		err := txn.RunDeferred(ctx, func(key string) bool {
+			con := key[strings.IndexByte(key, 0)+1:]
+			return x.Names == nil || named[con]
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	return "SET CONSTRAINTS", nil
+}
+
+// AddRows is the one path of rows a statement adds to t (INSERT, UPDATE's
+// new row versions): constraints checked in PostgreSQL's order, the rows
+// appended as one batch, then the foreign keys checked.
+func AddRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Record) (int64, error) {
+	if err := CheckRows(ctx, s, t, recs); err != nil {
+		return 0, err
+	}
+	n, err := AppendRecords(ctx, s.Catalog(), t, recs, s.Format())
+	if err != nil {
+		return 0, err
+	}
+	return n, CheckForeignKeys(s, t, recs)
+}
+
+// CheckReferenced is the referenced side of the FOREIGN KEYs on t, for a
+// statement that removed old (rows of t: DELETE, or the old versions of
+// UPDATE's rows) after its new rows were added: a removed key that no row
+// of t still has and that a referencing row holds fails with PostgreSQL's
+// 23503 (NO ACTION, RESTRICT); the other actions (CASCADE, SET NULL, SET
+// DEFAULT) are 0A000 until they are written.
+func CheckReferenced(ctx context.Context, s Session, t storage.Table, old []arrow.Record) error {
+	cat, f := s.Catalog(), s.Format()
+	if cat.IsTemp(t) || len(old) == 0 {
+		return checkSelfReferenced(cat, f, t, old)
+	}
+	refs := referencing(cat, map[string]bool{t.Name(): true})
+	for _, c := range storage.ConstraintsOf(t) {
+		if c.Kind == storage.ConForeign && c.RefTable == t.Name() {
+			refs = append(refs, fkRef{t.Name(), c})
+		}
+	}
+	for _, r := range refs {
+		child := t
+		if r.table != t.Name() {
+			var ok bool
+			if child, ok = cat.Txn.Lookup(r.table); !ok {
+				continue
+			}
+		}
+		if err := checkStillReferenced(cat, f, t, child, r.con, old); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkSelfReferenced(cat *Catalog, f *types.Format, t storage.Table, old []arrow.Record) error {
+	for _, c := range storage.ConstraintsOf(t) {
+		if c.Kind == storage.ConForeign && c.RefTable == t.Name() {
+			if err := checkStillReferenced(cat, f, t, t, c, old); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkStillReferenced fails if a key of old on c's referenced columns is
+// gone from parent and still held by a row of child.
+func checkStillReferenced(cat *Catalog, f *types.Format, parent, child storage.Table, c storage.Constraint, old []arrow.Record) error {
+	pdefs, cdefs := parent.Columns(), child.Columns()
+	pords, err := storage.ColumnOrdinals(pdefs, c.RefCols)
+	if err != nil {
+		return err
+	}
+	cords, err := storage.ColumnOrdinals(cdefs, c.Cols)
+	if err != nil {
+		return err
+	}
+	pix, ok1 := parent.(storage.Indexed)
+	var pkey storage.IndexDef
+	for _, d := range storage.IndexesOf(parent) {
+		if d.Unique && sameCols(d.Cols, c.RefCols) {
+			pkey = d
+		}
+	}
+	if !ok1 || pkey.Name == "" {
+		return pgerr.New(pgerr.InternalError, "the key of table %q that foreign key %q references has no index", parent.Name(), c.Name)
+	}
+	// The child rows, by their key as text: the statement's removed keys
+	// are few against the child table, which is read once.
+	held := map[string]bool{}
+	for _, r := range child.Snapshot() {
+		for i := 0; i < int(r.NumRows()); i++ {
+			if k, ok := keyString(r, i, cords, cdefs); ok {
+				held[k] = true
+			}
+		}
+	}
+	for _, r := range old {
+		for i := 0; i < int(r.NumRows()); i++ {
+			k, ok := keyString(r, i, pords, pdefs)
+			if !ok || !held[k] {
+				continue
+			}
+			// Still present in parent (an UPDATE that kept the key)?
+			key := make([]types.Value, len(pkey.Cols))
+			for j, kc := range pkey.Cols {
+				for m, rc := range c.RefCols {
+					if rc == kc {
+						key[j] = types.GetValue(r.Column(pords[m]), pdefs[pords[m]].Type, i)
+					}
+				}
+			}
+			m, err := pix.IndexLookup(pkey, storage.EqualRange(key))
+			if err != nil {
+				return err
+			}
+			if len(m) > 0 {
+				continue
+			}
+			switch c.OnDelete {
+			case storage.FKNoAction, storage.FKRestrict:
+			default:
+				return pgerr.New(pgerr.FeatureNotSupported, "ON DELETE / ON UPDATE CASCADE, SET NULL and SET DEFAULT are not supported")
+			}
+			return pgerr.New(codeForeignKeyViolation, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"",
+				parent.Name(), c.Name, child.Name()).
+				WithDetail("Key %s is still referenced from table \"%s\".", storage.KeyText(pdefs, pords, r, i, f), child.Name())
+		}
+	}
+	return nil
+}
+
+// keyString renders row i's key at ords for equality across the two
+// tables' column types (which sql.fkComparable keeps to the same type or
+// two integer or two string types: their text forms compare as the values).
+func keyString(r arrow.Record, i int, ords []int, defs []storage.ColumnDef) (string, bool) {
+	var b strings.Builder
+	for _, o := range ords {
+		v := types.GetValue(r.Column(o), defs[o].Type, i)
+		if v.Null {
+			return "", false
+		}
+		b.Write(types.FormatText(nil, v, defs[o].Type, &types.DefaultFormat))
+		b.WriteByte(0)
+	}
+	return b.String(), true
+}
+
+// tempForeignKey refuses the foreign keys of a temporary table joind cannot
+// keep: one to another table (a permanent one's deletes would not see it),
+// and a DEFERRABLE one (the temporary tables commit after the permanent
+// ones, too late to fail the transaction).
+func tempForeignKey(c storage.Constraint, temp bool, table string) error {
+	if c.Kind != storage.ConForeign || !temp {
+		return nil
+	}
+	if c.RefTable != table {
+		return pgerr.New(pgerr.FeatureNotSupported, "foreign keys of temporary tables to other tables are not supported")
+	}
+	if c.Deferrable {
+		return pgerr.New(pgerr.FeatureNotSupported, "DEFERRABLE foreign keys of temporary tables are not supported")
+	}
+	return nil
 }

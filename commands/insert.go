@@ -22,6 +22,13 @@ func insert(ctx context.Context, s Session, x *sql.Insert) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if x.OnConflict != nil {
+		// DO NOTHING drops the conflicting rows (RETURNING's columns
+		// ride along after the table's).
+		if recs, err = insertOnConflict(ctx, s, x, recs); err != nil { // onconflict.go
+			return "", err
+		}
+	}
 	rows := recs
 	if x.Returning != nil {
 		ncols := len(x.Table.Columns())
@@ -30,14 +37,16 @@ func insert(ctx context.Context, s Session, x *sql.Insert) (string, error) {
 			rows[i] = columnRange(r, 0, ncols)
 		}
 	}
-	if err := CheckRows(ctx, s, x.Table, rows); err != nil {
-		return "", err
+	var n int64
+	if x.OnConflict != nil {
+		// insertOnConflict checked the rows' constraints already.
+		if n, err = AppendRecords(ctx, s.Catalog(), x.Table, rows, s.Format()); err == nil {
+			err = CheckForeignKeys(s, x.Table, rows)
+		}
+	} else {
+		n, err = AddRows(ctx, s, x.Table, rows) // constraint.go
 	}
-	n, err := AppendRecords(ctx, s.Catalog(), x.Table, rows, s.Format())
 	if err != nil {
-		return "", err
-	}
-	if err := CheckForeignKeys(s, x.Table, rows); err != nil {
 		return "", err
 	}
 	if err := sendReturning(s, x.Returning, recs, len(x.Table.Columns())); err != nil {
@@ -82,6 +91,7 @@ func AppendRecords(ctx context.Context, cat *Catalog, t storage.Table, recs []ar
 		cols[c] = a
 	}
 	batch := array.NewRecord(arrow.NewSchema(fields, nil), cols, total)
+	cat.txnOf(t).SetErrorFormat(f) // a duplicate key's DETAIL (constraint.go)
 	if err := cat.Append(ctx, t, batch); err != nil {
 		return 0, err
 	}

@@ -54,6 +54,12 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 		if x.Vacuum && s.fsm.state.inTransactionBlock() {
 			return "", pgerr.New("25001", "VACUUM cannot run inside a transaction block")
 		}
+	case *sql.SetConstraints:
+		if !s.fsm.state.inTransactionBlock() {
+			if err := w.Notice(&pgerr.Error{Severity: "WARNING", Code: "25P01", Message: "SET CONSTRAINTS can only be used in transaction blocks"}); err != nil {
+				return "", err
+			}
+		}
 	}
 	if tag, ok, err := s.executeRestarting(ctx, st, ectx, w); ok {
 		return tag, err

@@ -111,7 +111,7 @@ func (s *Snapshot) referencedIndex(tc tableConstraint) (storage.IndexDef, bool) 
 			continue
 		}
 		for _, d := range storage.IndexesOf(x.table) {
-			if d.Unique && sameNames(d.Cols, tc.con.RefCols) {
+			if d.Unique && sameNameSet(d.Cols, tc.con.RefCols) {
 				return d, true
 			}
 		}
@@ -120,12 +120,17 @@ func (s *Snapshot) referencedIndex(tc tableConstraint) (storage.IndexDef, bool) 
 	return storage.IndexDef{}, false
 }
 
-func sameNames(a, b []string) bool {
+// sameNameSet: a foreign key's columns match a key in any order.
+func sameNameSet(a, b []string) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	for i := range a {
-		if a[i] != b[i] {
+	in := map[string]bool{}
+	for _, x := range a {
+		in[x] = true
+	}
+	for _, x := range b {
+		if !in[x] {
 			return false
 		}
 	}
@@ -160,11 +165,7 @@ func constraintDef(c storage.Constraint, pretty bool) string {
 	case storage.ConUnique:
 		fmt.Fprintf(&b, "UNIQUE (%s)", identList(c.Cols))
 	case storage.ConCheck:
-		e := CheckExprText(c.Check)
-		if pretty {
-			e = strings.TrimSuffix(strings.TrimPrefix(e, "("), ")")
-		}
-		fmt.Fprintf(&b, "CHECK (%s)", e)
+		fmt.Fprintf(&b, "CHECK (%s)", CheckExprText(c.Check, pretty))
 		if c.NoInherit {
 			b.WriteString(" NO INHERIT")
 		}
@@ -191,93 +192,120 @@ func constraintDef(c storage.Constraint, pretty bool) string {
 }
 
 // CheckExprText renders a stored CHECK expression as PostgreSQL's
-// ruleutils does in its non-pretty mode: each operator, boolean and NULL
-// test parenthesized, string constants with their type. Expressions it
-// has no rule for keep their stored text, parenthesized.
-func CheckExprText(text string) string {
+// ruleutils does: in its non-pretty mode each operator, boolean and NULL
+// test parenthesized, in pretty mode (pg_get_constraintdef(oid, true),
+// psql's \d) only where an operand is itself an operator expression, or
+// a boolean one under another; string constants with their type.
+// Expressions it has no rule for keep their stored text.
+func CheckExprText(text string, pretty bool) string {
 	tree, err := pg_query.Parse("SELECT " + text)
 	if err != nil || len(tree.Stmts) != 1 {
 		return "(" + text + ")"
 	}
 	n := tree.Stmts[0].Stmt.GetSelectStmt().GetTargetList()[0].GetResTarget().GetVal()
-	if out, ok := ruleExpr(n); ok {
-		if !strings.HasPrefix(out, "(") {
-			return "(" + out + ")"
-		}
-		return out
+	out, kind, ok := ruleExpr(n, pretty)
+	if !ok {
+		return "(" + text + ")"
 	}
-	return "(" + text + ")"
+	if !pretty && kind == exprSimple {
+		return "(" + out + ")"
+	}
+	return out
 }
 
-func ruleExpr(n *pg_query.Node) (string, bool) {
+type exprKind int
+
+const (
+	exprSimple exprKind = iota // a column or constant
+	exprOp
+	exprBool
+	exprTest
+)
+
+func ruleExpr(n *pg_query.Node, pretty bool) (string, exprKind, bool) {
+	// wrap renders a node in parentheses: always outside pretty mode, else
+	// where an operand under parent needs them.
+	wrap := func(s string, k exprKind) string {
+		if !pretty {
+			return "(" + s + ")"
+		}
+		return s
+	}
+	operand := func(s string, k exprKind, parent exprKind) string {
+		if pretty && k != exprSimple && (k == parent || k == exprBool || parent == exprOp || parent == exprTest) {
+			return "(" + s + ")"
+		}
+		return s
+	}
 	switch x := n.GetNode().(type) {
 	case *pg_query.Node_ColumnRef:
 		var parts []string
 		for _, f := range x.ColumnRef.Fields {
 			parts = append(parts, QuoteIdentifier(f.GetString_().GetSval()))
 		}
-		return strings.Join(parts, "."), true
+		return strings.Join(parts, "."), exprSimple, true
 	case *pg_query.Node_AConst:
 		c := x.AConst
 		switch {
 		case c.Isnull:
-			return "NULL", true
+			return "NULL", exprSimple, true
 		case c.GetIval() != nil:
-			return fmt.Sprint(c.GetIval().Ival), true
+			return fmt.Sprint(c.GetIval().Ival), exprSimple, true
 		case c.GetSval() != nil:
-			return "'" + strings.ReplaceAll(c.GetSval().Sval, "'", "''") + "'::text", true
+			return "'" + strings.ReplaceAll(c.GetSval().Sval, "'", "''") + "'::text", exprSimple, true
 		case c.GetBoolval() != nil:
 			if c.GetBoolval().Boolval {
-				return "true", true
+				return "true", exprSimple, true
 			}
-			return "false", true
+			return "false", exprSimple, true
 		}
 	case *pg_query.Node_AExpr:
 		e := x.AExpr
 		if e.Kind != pg_query.A_Expr_Kind_AEXPR_OP || len(e.Name) != 1 {
-			return "", false
+			return "", 0, false
 		}
 		op := e.Name[0].GetString_().GetSval()
-		r, ok := ruleExpr(e.Rexpr)
+		r, rk, ok := ruleExpr(e.Rexpr, pretty)
 		if !ok {
-			return "", false
+			return "", 0, false
 		}
 		if e.Lexpr == nil {
-			return "(" + op + " " + r + ")", true
+			return wrap(op+" "+operand(r, rk, exprOp), exprOp), exprOp, true
 		}
-		l, ok := ruleExpr(e.Lexpr)
+		l, lk, ok := ruleExpr(e.Lexpr, pretty)
 		if !ok {
-			return "", false
+			return "", 0, false
 		}
-		return "(" + l + " " + op + " " + r + ")", true
+		return wrap(operand(l, lk, exprOp)+" "+op+" "+operand(r, rk, exprOp), exprOp), exprOp, true
 	case *pg_query.Node_BoolExpr:
 		var parts []string
 		for _, a := range x.BoolExpr.Args {
-			s, ok := ruleExpr(a)
+			s, k, ok := ruleExpr(a, pretty)
 			if !ok {
-				return "", false
+				return "", 0, false
 			}
-			parts = append(parts, s)
+			parts = append(parts, operand(s, k, exprBool))
 		}
 		switch x.BoolExpr.Boolop {
 		case pg_query.BoolExprType_AND_EXPR:
-			return "(" + strings.Join(parts, " AND ") + ")", true
+			return wrap(strings.Join(parts, " AND "), exprBool), exprBool, true
 		case pg_query.BoolExprType_OR_EXPR:
-			return "(" + strings.Join(parts, " OR ") + ")", true
+			return wrap(strings.Join(parts, " OR "), exprBool), exprBool, true
 		case pg_query.BoolExprType_NOT_EXPR:
-			return "(NOT " + parts[0] + ")", true
+			return wrap("NOT "+parts[0], exprBool), exprBool, true
 		}
 	case *pg_query.Node_NullTest:
-		a, ok := ruleExpr(x.NullTest.Arg)
+		a, k, ok := ruleExpr(x.NullTest.Arg, pretty)
 		if !ok {
-			return "", false
+			return "", 0, false
 		}
+		a = operand(a, k, exprTest)
 		if x.NullTest.Nulltesttype == pg_query.NullTestType_IS_NULL {
-			return "(" + a + " IS NULL)", true
+			return wrap(a+" IS NULL", exprTest), exprTest, true
 		}
-		return "(" + a + " IS NOT NULL)", true
+		return wrap(a+" IS NOT NULL", exprTest), exprTest, true
 	}
-	return "", false
+	return "", 0, false
 }
 
 func init() {
@@ -316,4 +344,173 @@ func (s *Snapshot) constraintFlags(r Relation) (checks int16, triggers bool) {
 		}
 	}
 	return checks, triggers
+}
+
+// isCheckConstraintsRow is a row of information_schema.check_constraints.
+type isCheckConstraintsRow struct {
+	ConstraintCatalog string `pg:"constraint_catalog"`
+	ConstraintSchema  string `pg:"constraint_schema"`
+	ConstraintName    string `pg:"constraint_name"`
+	CheckClause       string `pg:"check_clause"`
+}
+
+// isConstraintColumnUsageRow is a row of information_schema.constraint_column_usage.
+type isConstraintColumnUsageRow struct {
+	TableCatalog      string `pg:"table_catalog"`
+	TableSchema       string `pg:"table_schema"`
+	TableName         string `pg:"table_name"`
+	ColumnName        string `pg:"column_name"`
+	ConstraintCatalog string `pg:"constraint_catalog"`
+	ConstraintSchema  string `pg:"constraint_schema"`
+	ConstraintName    string `pg:"constraint_name"`
+}
+
+// notNullName is the name information_schema gives a NOT NULL column's
+// implicit CHECK: namespace OID, table OID, attnum.
+func notNullName(r Relation, attnum int) string {
+	return fmt.Sprintf("%d_%d_%d_not_null", r.Namespace, r.OID, attnum)
+}
+
+// userTables are the relations of the temporary and user tables.
+func (s *Snapshot) userTables() []Relation {
+	var out []Relation
+	for _, r := range s.Relations() {
+		if r.Kind == 'r' && r.OID >= FirstUserOID && r.View == nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+var conTypeName = map[byte]string{storage.ConPrimary: "PRIMARY KEY", storage.ConUnique: "UNIQUE", storage.ConCheck: "CHECK", storage.ConForeign: "FOREIGN KEY"}
+
+func yesNo(b bool) string {
+	if b {
+		return "YES"
+	}
+	return "NO"
+}
+
+func isTableConstraints(s *Snapshot) []isTableConstraintsRow {
+	db := s.database()
+	var out []isTableConstraintsRow
+	for _, tc := range s.constraints() {
+		c := tc.con
+		row := isTableConstraintsRow{ConstraintCatalog: db, ConstraintSchema: tc.rel.Schema, ConstraintName: c.Name,
+			TableCatalog: db, TableSchema: tc.rel.Schema, TableName: tc.rel.Name, ConstraintType: conTypeName[c.Kind],
+			IsDeferrable: yesNo(c.Deferrable), InitiallyDeferred: yesNo(c.Deferred), Enforced: "YES"}
+		if c.Kind == storage.ConUnique || c.Kind == storage.ConPrimary {
+			yes := "YES"
+			if c.Kind == storage.ConUnique {
+				row.NullsDistinct = &yes
+			}
+		}
+		out = append(out, row)
+	}
+	for _, r := range s.userTables() {
+		for i, col := range r.Columns {
+			if col.NotNull {
+				out = append(out, isTableConstraintsRow{ConstraintCatalog: db, ConstraintSchema: r.Schema, ConstraintName: notNullName(r, i+1),
+					TableCatalog: db, TableSchema: r.Schema, TableName: r.Name, ConstraintType: "CHECK", IsDeferrable: "NO",
+					InitiallyDeferred: "NO", Enforced: "YES"})
+			}
+		}
+	}
+	return out
+}
+
+func isKeyColumnUsage(s *Snapshot) []isKeyColumnUsageRow {
+	db := s.database()
+	var out []isKeyColumnUsageRow
+	for _, tc := range s.constraints() {
+		c := tc.con
+		if c.Kind == storage.ConCheck {
+			continue
+		}
+		// A foreign key's position of each column in the referenced key.
+		var refKey []string
+		if c.Kind == storage.ConForeign {
+			if idx, ok := s.referencedIndex(tc); ok {
+				refKey = idx.Cols
+			}
+		}
+		for i, col := range c.Cols {
+			row := isKeyColumnUsageRow{ConstraintCatalog: db, ConstraintSchema: tc.rel.Schema, ConstraintName: c.Name,
+				TableCatalog: db, TableSchema: tc.rel.Schema, TableName: tc.rel.Name, ColumnName: col, OrdinalPosition: int32(i + 1)}
+			if c.Kind == storage.ConForeign && i < len(c.RefCols) {
+				for j, k := range refKey {
+					if k == c.RefCols[i] {
+						p := int32(j + 1)
+						row.PositionInUniqueConstraint = &p
+					}
+				}
+			}
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+var fkRuleName = map[byte]string{storage.FKNoAction: "NO ACTION", storage.FKRestrict: "RESTRICT", storage.FKCascade: "CASCADE",
+	storage.FKSetNull: "SET NULL", storage.FKSetDefault: "SET DEFAULT"}
+
+func isReferentialConstraints(s *Snapshot) []isReferentialConstraintsRow {
+	db := s.database()
+	var out []isReferentialConstraintsRow
+	for _, tc := range s.constraints() {
+		c := tc.con
+		if c.Kind != storage.ConForeign {
+			continue
+		}
+		row := isReferentialConstraintsRow{ConstraintCatalog: db, ConstraintSchema: tc.rel.Schema, ConstraintName: c.Name,
+			UniqueConstraintCatalog: db, UniqueConstraintSchema: tc.rel.Schema, MatchOption: "NONE",
+			UpdateRule: fkRuleName[c.OnUpdate], DeleteRule: fkRuleName[c.OnDelete]}
+		if c.Match == 'f' {
+			row.MatchOption = "FULL"
+		}
+		if idx, ok := s.referencedIndex(tc); ok {
+			row.UniqueConstraintName = idx.Name
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+func isCheckConstraints(s *Snapshot) []isCheckConstraintsRow {
+	db := s.database()
+	var out []isCheckConstraintsRow
+	for _, tc := range s.constraints() {
+		if tc.con.Kind == storage.ConCheck {
+			out = append(out, isCheckConstraintsRow{ConstraintCatalog: db, ConstraintSchema: tc.rel.Schema, ConstraintName: tc.con.Name,
+				CheckClause: "(" + CheckExprText(tc.con.Check, false) + ")"})
+		}
+	}
+	for _, r := range s.userTables() {
+		for i, col := range r.Columns {
+			if col.NotNull {
+				out = append(out, isCheckConstraintsRow{ConstraintCatalog: db, ConstraintSchema: r.Schema, ConstraintName: notNullName(r, i+1),
+					CheckClause: col.Name + " IS NOT NULL"})
+			}
+		}
+	}
+	return out
+}
+
+// isConstraintColumnUsage: the columns each constraint uses — a foreign
+// key's are the referenced table's.
+func isConstraintColumnUsage(s *Snapshot) []isConstraintColumnUsageRow {
+	db := s.database()
+	var out []isConstraintColumnUsageRow
+	for _, tc := range s.constraints() {
+		c := tc.con
+		table, cols := tc.rel.Name, c.Cols
+		if c.Kind == storage.ConForeign {
+			table, cols = c.RefTable, c.RefCols
+		}
+		for _, col := range cols {
+			out = append(out, isConstraintColumnUsageRow{TableCatalog: db, TableSchema: tc.rel.Schema, TableName: table, ColumnName: col,
+				ConstraintCatalog: db, ConstraintSchema: tc.rel.Schema, ConstraintName: c.Name})
+		}
+	}
+	return out
 }

@@ -64,9 +64,12 @@ func declareInformationSchema() {
 		}
 		return out
 	})
-	declare[isTableConstraintsRow](is, "table_constraints", 13411, 'v', nil)
-	declare[isKeyColumnUsageRow](is, "key_column_usage", 13360, 'v', nil)
-	declare[isReferentialConstraintsRow](is, "referential_constraints", 13390, 'v', nil)
+	// The constraint views: constraint.go.
+	declare(is, "table_constraints", 13411, 'v', isTableConstraints)
+	declare(is, "key_column_usage", 13360, 'v', isKeyColumnUsage)
+	declare(is, "referential_constraints", 13390, 'v', isReferentialConstraints)
+	declare(is, "check_constraints", 13260, 'v', isCheckConstraints)
+	declare(is, "constraint_column_usage", 13300, 'v', isConstraintColumnUsage)
 	declare[isRoutinesRow](is, "routines", 13400, 'v', nil)
 }
 
@@ -216,17 +219,17 @@ type isColumnsRow struct {
 
 // isTableConstraintsRow is a row of information_schema.table_constraints.
 type isTableConstraintsRow struct {
-	ConstraintCatalog string `pg:"constraint_catalog"`
-	ConstraintSchema  string `pg:"constraint_schema"`
-	ConstraintName    string `pg:"constraint_name"`
-	TableCatalog      string `pg:"table_catalog"`
-	TableSchema       string `pg:"table_schema"`
-	TableName         string `pg:"table_name"`
-	ConstraintType    string `pg:"constraint_type"`
-	IsDeferrable      string `pg:"is_deferrable"`
-	InitiallyDeferred string `pg:"initially_deferred"`
-	Enforced          string `pg:"enforced"`
-	NullsDistinct     string `pg:"nulls_distinct"`
+	ConstraintCatalog string  `pg:"constraint_catalog"`
+	ConstraintSchema  string  `pg:"constraint_schema"`
+	ConstraintName    string  `pg:"constraint_name"`
+	TableCatalog      string  `pg:"table_catalog"`
+	TableSchema       string  `pg:"table_schema"`
+	TableName         string  `pg:"table_name"`
+	ConstraintType    string  `pg:"constraint_type"`
+	IsDeferrable      string  `pg:"is_deferrable"`
+	InitiallyDeferred string  `pg:"initially_deferred"`
+	Enforced          string  `pg:"enforced"`
+	NullsDistinct     *string `pg:"nulls_distinct"`
 }
 
 // isKeyColumnUsageRow is a row of information_schema.key_column_usage.
@@ -239,7 +242,7 @@ type isKeyColumnUsageRow struct {
 	TableName                  string `pg:"table_name"`
 	ColumnName                 string `pg:"column_name"`
 	OrdinalPosition            int32  `pg:"ordinal_position"`
-	PositionInUniqueConstraint int32  `pg:"position_in_unique_constraint"`
+	PositionInUniqueConstraint *int32 `pg:"position_in_unique_constraint"`
 }
 
 // isReferentialConstraintsRow is a row of information_schema.referential_constraints.

@@ -233,10 +233,9 @@ func (a *AlterTable) Step(cat storage.Catalog, i int) (AlterStep, error) {
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE ... %s is not supported", alterActionName(c))
 }
 
-// alterConstraint binds ADD / DROP CONSTRAINT (constraints: the keys
-// work adds its cases here).
+// alterConstraint binds ADD / DROP CONSTRAINT (sql/constraint.go).
 func (b *binder) alterConstraint(tbl storageTable, c *pg_query.AlterTableCmd) (AlterStep, error) {
-	return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE ... %s is not supported", alterActionName(c))
+	return b.alterTableConstraint(tbl, c)
 }
 
 // alterOwner accepts OWNER TO a role the session knows (joind has one

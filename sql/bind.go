@@ -223,6 +223,8 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindAlterTable(x.AlterTableStmt)
 	case *pg_query.Node_CommentStmt:
 		return b.bindComment(x.CommentStmt)
+	case *pg_query.Node_ConstraintsSetStmt:
+		return b.bindSetConstraints(x.ConstraintsSetStmt) // constraint.go
 	case *pg_query.Node_DiscardStmt:
 		what := "ALL"
 		switch x.DiscardStmt.Target {

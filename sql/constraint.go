@@ -7,6 +7,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
@@ -30,6 +32,9 @@ type conSpec struct {
 	col  string // the column of a column constraint ("" for a table constraint)
 	kind byte
 	cols []string
+	// misplaced names a DEFERRABLE-like clause with no constraint to
+	// apply to (an error when the constraints are bound).
+	misplaced string
 }
 
 // collectConstraint records a column or table constraint of CREATE TABLE;
@@ -45,6 +50,29 @@ func collectConstraint(specs []conSpec, c *pg_query.Constraint, col string) ([]c
 		kind = storage.ConCheck
 	case pg_query.ConstrType_CONSTR_FOREIGN:
 		kind = storage.ConForeign
+	case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE,
+		pg_query.ConstrType_CONSTR_ATTR_DEFERRED, pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE:
+		// A column constraint's [NOT] DEFERRABLE / INITIALLY ... belongs
+		// to the constraint before it (PostgreSQL's transformConstraintAttrs).
+		if n := len(specs); n > 0 && specs[n-1].kind != storage.ConCheck && specs[n-1].misplaced == "" {
+			last := proto.Clone(specs[n-1].c).(*pg_query.Constraint)
+			switch c.Contype {
+			case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE:
+				last.Deferrable = true
+			case pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE:
+				last.Deferrable = false
+			case pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
+				last.Initdeferred, last.Deferrable = true, true
+			case pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE:
+				last.Initdeferred = false
+			}
+			specs[n-1].c = last
+			return specs, true
+		}
+		what := map[pg_query.ConstrType]string{pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE: "DEFERRABLE",
+			pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE: "NOT DEFERRABLE", pg_query.ConstrType_CONSTR_ATTR_DEFERRED: "INITIALLY DEFERRED",
+			pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE: "INITIALLY IMMEDIATE"}[c.Contype]
+		return append(specs, conSpec{c: c, col: col, misplaced: what}), true
 	default:
 		return specs, false
 	}
@@ -81,6 +109,11 @@ func (b *binder) bindConstraints(name string, cols []storage.ColumnDef, specs []
 	for _, c := range existing {
 		if c.Kind == storage.ConPrimary {
 			hasPK = true
+		}
+	}
+	for i := range specs {
+		if m := specs[i].misplaced; m != "" {
+			return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "misplaced %s clause", m), specs[i].c.Location)
 		}
 	}
 	for i := range specs {
@@ -182,6 +215,9 @@ func (b *binder) bindConstraints(name string, cols []storage.ColumnDef, specs []
 		if used[k.Name] {
 			if k.Kind == storage.ConPrimary || k.Kind == storage.ConUnique {
 				return nil, pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", k.Name)
+			}
+			if k.Kind == storage.ConCheck {
+				return nil, pgerr.New(codeDuplicateObject, "check constraint \"%s\" already exists", k.Name)
 			}
 			return nil, pgerr.New(codeDuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", k.Name, name)
 		}
@@ -321,7 +357,7 @@ func (b *binder) tableScope(name string, cols []storage.ColumnDef, t storage.Tab
 }
 
 // checkConstraintExpr validates a CHECK expression over the table's columns
-// and returns its stored text and the columns it reads, in table order.
+// and returns its stored text and the columns it reads.
 func (b *binder) checkConstraintExpr(name string, cols []storage.ColumnDef, n *pg_query.Node) (string, []string, error) {
 	s, scan := b.tableScope(name, cols, nil, "check constraints")
 	b.storedLits, b.lazyCasts = map[int32]string{}, true
@@ -338,19 +374,20 @@ func (b *binder) checkConstraintExpr(name string, cols []storage.ColumnDef, n *p
 	if e.Type().ID != types.Bool {
 		return "", nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument of CHECK must be type boolean, not type %s", typeName(e.Type())), nodeLocation(n))
 	}
-	refs := map[plan.ColumnID]bool{}
+	// The columns in the order the expression reads them (conkey).
+	names := map[plan.ColumnID]string{}
+	for _, c := range scan.Cols {
+		names[c.ID] = c.Name
+	}
+	var used []string
+	seen := map[plan.ColumnID]bool{}
 	plan.Walk(e, func(x plan.Expr) bool {
-		if cr, ok := x.(*plan.ColRef); ok {
-			refs[cr.ID] = true
+		if cr, ok := x.(*plan.ColRef); ok && !seen[cr.ID] && names[cr.ID] != "" {
+			seen[cr.ID] = true
+			used = append(used, names[cr.ID])
 		}
 		return true
 	})
-	var used []string
-	for _, c := range scan.Cols {
-		if refs[c.ID] {
-			used = append(used, c.Name)
-		}
-	}
 	rewriteStoredLiterals(n.ProtoReflect(), b.storedLits)
 	text, err := deparseExpr(n)
 	return text, used, err
@@ -372,7 +409,7 @@ func (b *binder) bindForeignKey(name string, cols []storage.ColumnDef, sp *conSp
 	} else {
 		t, err := b.lookupTable(c.Pktable)
 		if err != nil {
-			return err
+			return withoutPosition(err) // PostgreSQL's has none
 		}
 		if tc, ok := b.cat.(TempCatalog); ok && tc.IsTemp(t) {
 			return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "foreign keys referencing temporary tables are not supported"), c.Location)
@@ -524,3 +561,156 @@ func CheckQuery(t storage.Table, checks []storage.Constraint, recs []arrow.Recor
 	}
 	return &Query{Plan: p, IDs: b.ids, Names: names}, nil
 }
+
+// AddConstraint is ALTER TABLE ... ADD [CONSTRAINT name] constraint:
+// Constraint is bound and named; NotNull lists the columns a PRIMARY KEY
+// makes NOT NULL.
+type AddConstraint struct {
+	Constraint storage.Constraint
+	NotNull    []string
+}
+
+// DropConstraint is ALTER TABLE ... DROP CONSTRAINT [IF EXISTS] name
+// [CASCADE | RESTRICT].
+type DropConstraint struct {
+	Name    string
+	Missing bool // IF EXISTS and there is none (a NOTICE)
+	Cascade bool
+}
+
+func (*AddConstraint) alterStep()  {}
+func (*DropConstraint) alterStep() {}
+
+// alterTableConstraint binds ADD / DROP CONSTRAINT against tbl.
+func (b *binder) alterTableConstraint(tbl storage.Table, c *pg_query.AlterTableCmd) (AlterStep, error) {
+	existing := storage.ConstraintsOf(tbl)
+	if c.Subtype == pg_query.AlterTableType_AT_DropConstraint {
+		for _, x := range existing {
+			if x.Name == c.Name {
+				return &DropConstraint{Name: c.Name, Cascade: c.Behavior == pg_query.DropBehavior_DROP_CASCADE}, nil
+			}
+		}
+		if c.MissingOk {
+			return &DropConstraint{Name: c.Name, Missing: true}, nil
+		}
+		return nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", c.Name, tbl.Name())
+	}
+	con := c.Def.GetConstraint()
+	if con == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE ... ADD CONSTRAINT of this kind is not supported")
+	}
+	if con.SkipValidation {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "NOT VALID constraints are not supported"), con.Location)
+	}
+	if con.Indexname != "" {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraints USING INDEX are not supported"), con.Location)
+	}
+	specs, ok := collectConstraint(nil, con, "")
+	if !ok {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(con.Contype)), con.Location)
+	}
+	cols := append([]storage.ColumnDef(nil), tbl.Columns()...)
+	bound, err := b.bindConstraints(tbl.Name(), cols, specs, existing)
+	if err != nil {
+		return nil, err
+	}
+	out := &AddConstraint{Constraint: bound[0]}
+	for i, d := range cols {
+		if d.NotNull && !tbl.Columns()[i].NotNull {
+			out.NotNull = append(out.NotNull, d.Name)
+		}
+	}
+	return out, nil
+}
+
+// RenameInCheck renames the columns a stored CHECK expression reads
+// (ALTER TABLE ... RENAME COLUMN).
+func RenameInCheck(text string, ren map[string]string) (string, error) {
+	tree, err := pg_query.Parse("SELECT " + text)
+	if err != nil {
+		return "", pgerr.Wrap(err, pgerr.InternalError, "invalid stored check constraint: %v", err)
+	}
+	n := tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val
+	renameColumnRefs(n.ProtoReflect(), ren)
+	return deparseExpr(n)
+}
+
+// renameColumnRefs renames the (unqualified or last) field of every
+// ColumnRef under m.
+func renameColumnRefs(m protoreflect.Message, ren map[string]string) {
+	if cr, ok := m.Interface().(*pg_query.ColumnRef); ok {
+		if k := len(cr.Fields); k > 0 {
+			if s := cr.Fields[k-1].GetString_(); s != nil {
+				if n, ok := ren[s.Sval]; ok {
+					s.Sval = n
+				}
+			}
+		}
+		return
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList() && fd.Message() != nil:
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				renameColumnRefs(l.Get(i).Message(), ren)
+			}
+		case fd.Message() != nil && !fd.IsMap():
+			renameColumnRefs(v.Message(), ren)
+		}
+		return true
+	})
+}
+
+// SetConstraints is SET CONSTRAINTS {ALL | name [, ...]} {DEFERRED |
+// IMMEDIATE}.
+type SetConstraints struct {
+	Names    []string // nil: ALL
+	Deferred bool
+}
+
+func (*SetConstraints) statement() {}
+
+func (b *binder) bindSetConstraints(x *pg_query.ConstraintsSetStmt) (Statement, error) {
+	st := &SetConstraints{Deferred: x.Deferred}
+	for _, n := range x.Constraints {
+		rv := n.GetRangeVar()
+		if rv == nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "SET CONSTRAINTS of this form is not supported")
+		}
+		found, deferrable := false, false
+		for _, t := range b.cat.Tables() {
+			for _, c := range storage.ConstraintsOf(t) {
+				if c.Name == rv.Relname {
+					found = true
+					deferrable = deferrable || c.Deferrable
+				}
+			}
+		}
+		if tc, ok := b.cat.(TempCatalog); ok {
+			if temps, ok := tc.(interface {
+				TempTables() ([]storage.Table, bool)
+			}); ok {
+				ts, _ := temps.TempTables()
+				for _, t := range ts {
+					for _, c := range storage.ConstraintsOf(t) {
+						if c.Name == rv.Relname {
+							found = true
+							deferrable = deferrable || c.Deferrable
+						}
+					}
+				}
+			}
+		}
+		if !found {
+			return nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" does not exist", rv.Relname)
+		}
+		if !deferrable {
+			return nil, pgerr.New(codeObjectNotInPrerequisiteState, "constraint \"%s\" is not deferrable", rv.Relname)
+		}
+		st.Names = append(st.Names, rv.Relname)
+	}
+	return st, nil
+}
+
+const codeObjectNotInPrerequisiteState = "55000"

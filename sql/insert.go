@@ -10,7 +10,7 @@ import (
 
 func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 	if is.OnConflictClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT is not supported")
+		return b.bindInsertOnConflict(is) // onconflict.go
 	}
 	if is.WithClause != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH in INSERT is not supported")

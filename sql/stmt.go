@@ -71,8 +71,12 @@ type DropView struct {
 // NULL, values cast to the column types); the engine checks NOT NULL.
 // With RETURNING, Source's rows end with the Returning columns.
 type Insert struct {
-	Table     storage.Table
-	Source    *Query
+	Table  storage.Table
+	Source *Query
+	// OnConflict is the ON CONFLICT clause (nil: none; sql/onconflict.go).
+	OnConflict *OnConflict
+	// Returning are the RETURNING columns (nil: none; sql/returning.go),
+	// computed after the table's in the source's rows.
 	Returning []plan.Column
 }
 

@@ -173,7 +173,7 @@ func (t *tableState) redefine(name string, cols []ColumnDef, rewrite bool) (*tab
 	for _, c := range t.dropped {
 		next = max(next, c.Attnum+1)
 	}
-	nd := &tableState{id: t.id, name: name, dropped: append([]ColumnDef(nil), t.dropped...), comment: t.comment}
+	nd := &tableState{id: t.id, name: name, dropped: append([]ColumnDef(nil), t.dropped...), comment: t.comment, cons: t.cons, indexes: t.indexes}
 	kept := map[int16]bool{}
 	for _, c := range cols {
 		if c.Attnum == 0 {

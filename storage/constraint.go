@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -84,25 +85,105 @@ func ConstraintsOf(tb Table) []Constraint {
 }
 
 // conPending is a transaction's constraint changes: the replaced
-// constraint lists of committed tables.
+// constraint lists of committed tables; the checks of deferred
+// constraints Commit runs first (by constraint), and SET CONSTRAINTS'
+// modes (by name; all: SET CONSTRAINTS ALL).
 type conPending struct {
-	set map[uint64][]Constraint
+	set      map[uint64][]Constraint
+	deferred map[string]func(context.Context) error
+	modes    map[string]bool
+	all      *bool
 }
 
 func (c *conPending) clone() *conPending {
 	if c == nil {
 		return nil
 	}
-	n := &conPending{set: map[uint64][]Constraint{}}
+	n := &conPending{set: map[uint64][]Constraint{}, deferred: map[string]func(context.Context) error{},
+		modes: map[string]bool{}, all: c.all}
 	for k, v := range c.set {
 		n.set[k] = v
+	}
+	for k, v := range c.deferred {
+		n.deferred[k] = v
+	}
+	for k, v := range c.modes {
+		n.modes[k] = v
 	}
 	return n
 }
 
+// Defer registers the check of a deferred constraint (key names it) for
+// Commit to run before the commit is submitted; a later registration of
+// the same key replaces it. A savepoint rolled back forgets it.
+func (t *Txn) Defer(key string, check func(context.Context) error) {
+	t.con().deferred[key] = check
+}
+
+// RunDeferred runs (and forgets) the deferred checks whose keys keep says
+// (nil: all), in key order; the first failure is the error.
+func (t *Txn) RunDeferred(ctx context.Context, keep func(key string) bool) error {
+	if t.p.cons == nil || len(t.p.cons.deferred) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(t.p.cons.deferred))
+	for k := range t.p.cons.deferred {
+		if keep == nil || keep(k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		check := t.p.cons.deferred[k]
+		delete(t.p.cons.deferred, k)
+		if err := check(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetConstraintMode is SET CONSTRAINTS name | ALL (name "") DEFERRED /
+// IMMEDIATE for the rest of the transaction.
+func (t *Txn) SetConstraintMode(name string, deferred bool) {
+	c := t.con()
+	if name == "" {
+		c.all, c.modes = &deferred, map[string]bool{}
+		return
+	}
+	c.modes[name] = deferred
+}
+
+// IsDeferred reports whether constraint c is checked at COMMIT in this
+// transaction: DEFERRABLE, and INITIALLY DEFERRED or SET CONSTRAINTS ...
+// DEFERRED.
+func (t *Txn) IsDeferred(c Constraint) bool {
+	if !c.Deferrable {
+		return false
+	}
+	if p := t.p.cons; p != nil {
+		if m, ok := p.modes[c.Name]; ok {
+			return m
+		}
+		if p.all != nil {
+			return *p.all
+		}
+	}
+	return c.Deferred
+}
+
+// Appended is the rows the transaction added to tb.
+func (t *Txn) Appended(tb Table) []arrow.Record {
+	tt, ok := tb.(*txnTable)
+	if !ok || tt.txn.db != t.db {
+		return nil
+	}
+	return t.p.appends[tt.id]
+}
+
 func (t *Txn) con() *conPending {
 	if t.p.cons == nil {
-		t.p.cons = &conPending{set: map[uint64][]Constraint{}}
+		t.p.cons = &conPending{set: map[uint64][]Constraint{}, deferred: map[string]func(context.Context) error{}, modes: map[string]bool{}}
 	}
 	return t.p.cons
 }
@@ -192,7 +273,7 @@ func validateUnique(work *version, p *pending) error {
 	}
 	for id, gen := range p.idx.checked {
 		t := work.byID[id]
-		if t == nil || t.gen == gen || p.truncated[id] || len(p.appends[id]) == 0 {
+		if t == nil || t.gen == gen || p.truncated[id] {
 			continue
 		}
 		cons := t.cons
@@ -201,8 +282,14 @@ func validateUnique(work *version, p *pending) error {
 				cons = cs
 			}
 		}
+		old := map[uint64]bool{}
+		for _, c := range t.cons {
+			old[c.ID] = true
+		}
 		for _, d := range constraintIndexes(cons) {
-			if err := recheckUnique(p.idx.db, t, d, false, p.appends[id], p.deletes[id]); err != nil {
+			// A constraint the transaction added (ALTER TABLE) covers
+			// every row, the others the rows it adds.
+			if err := recheckUnique(p.idx.db, t, d, !old[d.ID], p.appends[id], p.deletes[id]); err != nil {
 				return err
 			}
 		}
@@ -266,3 +353,33 @@ func UniqueViolation(name string, cols []ColumnDef, ords []int, r arrow.Record, 
 }
 
 const codeUniqueViolation = "23505"
+
+// CheckUnique fails as Append would if batch (rows of tb) duplicated a key
+// of one of tb's unique indexes, without adding it.
+func (t *Txn) CheckUnique(tb Table, batch arrow.Record) error {
+	tt, err := t.own(tb)
+	if err != nil {
+		return err
+	}
+	return t.checkAppend(tt, batch)
+}
+
+// CheckKeyUnique fails if two rows of tb the transaction sees have equal
+// keys on cols (ALTER TABLE ADD PRIMARY KEY / UNIQUE: "could not create
+// unique index name"); the committer checks again if others add rows.
+func (t *Txn) CheckKeyUnique(tb Table, name string, cols []string) error {
+	tt, err := t.own(tb)
+	if err != nil {
+		return err
+	}
+	ords, err := ColumnOrdinals(tt.cols, cols)
+	if err != nil {
+		return err
+	}
+	t.noteChecked(tt)
+	return tt.checkUnique(name, ords)
+}
+
+// SetErrorFormat sets the format the values of a duplicate-key error's
+// DETAIL are written in (the session's DateStyle, ...; nil: ISO).
+func (t *Txn) SetErrorFormat(f *types.Format) { t.errFmt = f }

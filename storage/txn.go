@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/types"
 )
 
 // pending is a transaction's uncommitted changes.
@@ -121,6 +122,8 @@ type Txn struct {
 	// has named (catalogEntry).
 	resolved      map[string]*tableState
 	resolvedViews map[string]*View
+	// errFmt formats the key of a duplicate-key error (constraint.go).
+	errFmt *types.Format
 	// pruns index the pending rows by table and key (indexdef.go).
 	pruns map[uint64]map[string]*pendingRuns
 	// lockMark tags the row locks taken now (0: none open), markSeq
@@ -169,6 +172,11 @@ func (t *Txn) Commit(ctx context.Context) error {
 		return errDone
 	}
 	defer t.releaseLocks() // after publication: see lockTable
+	// Deferred constraints are checked first (constraint.go).
+	if err := t.RunDeferred(ctx, nil); err != nil {
+		t.Rollback()
+		return err
+	}
 	p := t.p
 	ownDeletes(p)
 	var ser *serialCheck

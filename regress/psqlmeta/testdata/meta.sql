@@ -9,6 +9,7 @@ CREATE TABLE dd (a int DEFAULT -1, b int DEFAULT 5, c numeric DEFAULT 1.5, d num
   i float8 DEFAULT 1.5, j bool DEFAULT true, k int8 DEFAULT 7, l text DEFAULT 'it''s', m int2 DEFAULT 3,
   n interval DEFAULT '1 day', o float4 DEFAULT -2.5, p numeric DEFAULT 3);
 CREATE VIEW v AS SELECT a, b, c FROM t WHERE a > 0;
+CREATE TABLE kk (a int CHECK (a > 0), b text NOT NULL CHECK (b <> 'x' AND a IS NOT NULL), CONSTRAINT kk_c CHECK (a < 10 OR b IS NULL));
 \dt
 \d
 \dv
@@ -16,6 +17,7 @@ CREATE VIEW v AS SELECT a, b, c FROM t WHERE a > 0;
 \d u
 \d "Mixed Case"
 \d dd
+\d kk
 \d v
 \dt u*
 \d nosuch
