@@ -55,6 +55,10 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 		if x.Vacuum && s.fsm.state.inTransactionBlock() {
 			return "", pgerr.New("25001", "VACUUM cannot run inside a transaction block")
 		}
+	case *sql.CreateIndex:
+		if x.Concurrently && s.fsm.state.inTransactionBlock() {
+			return "", pgerr.New("25001", "CREATE INDEX CONCURRENTLY cannot run inside a transaction block")
+		}
 	}
 	if tag, ok, err := commands.Execute(ctx, &command{s: s, ectx: ectx, w: w}, st); ok {
 		return tag, err

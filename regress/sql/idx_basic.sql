@@ -65,6 +65,9 @@ SELECT indexname FROM pg_indexes WHERE tablename = 'ib_t' ORDER BY 1;
 SELECT a FROM ib_t WHERE a = 42;
 -- an index in a transaction block
 BEGIN;
+CREATE INDEX CONCURRENTLY ib_tx ON ib_t (c);
+ROLLBACK;
+BEGIN;
 CREATE INDEX ib_tx ON ib_t (c);
 SELECT count(*) FROM ib_t WHERE c = 2;
 ROLLBACK;
