@@ -593,7 +593,10 @@ func (t *Txn) noteChecked(tt *txnTable) {
 
 // checkAppend enforces tt's unique indexes on batch before it is added.
 func (t *Txn) checkAppend(tt *txnTable, batch arrow.Record) error {
-	for _, d := range IndexesOf(tt) { // constraints' indexes too (constraint.go)
+	// The first row with a duplicate on any index fails, as PostgreSQL
+	// inserts row by row (constraints' indexes too: constraint.go).
+	first, at := -1, IndexDef{}
+	for _, d := range IndexesOf(tt) {
 		if !d.Unique {
 			continue
 		}
@@ -602,11 +605,14 @@ func (t *Txn) checkAppend(tt *txnTable, batch arrow.Record) error {
 		if err != nil {
 			return err
 		}
-		if row >= 0 {
-			ords, _ := ColumnOrdinals(tt.cols, d.Cols)
-			e := pgerr.As(UniqueViolation(d.Name, tt.cols, ords, batch, row, nil))
-			return pgerr.Wrap(duplicateRow{row}, e.Code, "%s", e.Message).WithDetail("%s", e.Detail)
+		if row >= 0 && (first < 0 || row < first) {
+			first, at = row, d
 		}
+	}
+	if first >= 0 {
+		ords, _ := ColumnOrdinals(tt.cols, at.Cols)
+		e := pgerr.As(UniqueViolation(at.Name, tt.cols, ords, batch, first, nil))
+		return pgerr.Wrap(duplicateRow{first}, e.Code, "%s", e.Message).WithDetail("%s", e.Detail)
 	}
 	return nil
 }
