@@ -348,3 +348,32 @@ func BenchmarkIndexBuild(b *testing.B) {
 		}
 	}
 }
+
+// TestIndexNamesAfterDrop: a transaction dropping a table may give its
+// indexes' names to the indexes of a new table of the same name.
+func TestIndexNamesAfterDrop(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, "")
+	defer db.Close()
+	tx := db.Begin()
+	tb, _ := tx.Create(ctx, "t", ixCols)
+	if _, err := tx.CreateIndex(ctx, tb, IndexDef{Name: "t_a_idx", Cols: []string{"a"}}); err != nil {
+		t.Fatal(err)
+	}
+	commitOK(t, tx)
+	tx = db.Begin()
+	if err := tx.Drop(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := tx.Create(ctx, "t", ixCols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.CreateIndex(ctx, tb, IndexDef{Name: "t_a_idx", Cols: []string{"s"}}); err != nil {
+		t.Fatal(err)
+	}
+	commitOK(t, tx)
+	if ds := IndexesOf(mustLookup(t, db.Begin(), "t")); len(ds) != 1 || ds[0].Cols[0] != "s" {
+		t.Fatalf("indexes: %+v", ds)
+	}
+}

@@ -558,6 +558,9 @@ func indexNamesFree(work *version, p *pending) error {
 	}
 	taken := map[string]bool{}
 	for name, t := range work.tables {
+		if _, dropping := p.dropped[t.id]; dropping {
+			continue // its name and its indexes' are free once it goes
+		}
 		taken[name] = true
 		if !mine[t.id] {
 			for _, d := range t.indexes {
