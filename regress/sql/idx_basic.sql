@@ -28,6 +28,7 @@ CREATE INDEX ON ib_v (a);
 CREATE INDEX ib_named ON ib_t (a);
 CREATE INDEX ib_t ON ib_t (a);
 CREATE TABLE ib_named (x int);
+CREATE VIEW ib_named AS SELECT 1 AS x;
 CREATE INDEX ON ib_t USING foo (a);
 CREATE UNIQUE INDEX ON ib_t USING hash (a);
 DROP INDEX ib_nosuch;
