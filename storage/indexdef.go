@@ -521,7 +521,9 @@ func recheckUnique(db *DB, t *tableState, d IndexDef, whole bool, adds []arrow.R
 		}
 		dv := union(t.dels[s.id], dels[s.id])
 		runs = append(runs, liveRun{r: r, seg: s.id, dels: dv})
-		live = append(live, liveRecords(r.recs, dv)...)
+		if whole {
+			live = append(live, liveRecords(r.recs, dv)...)
+		}
 	}
 	if len(t.fresh) > 0 {
 		runs = append(runs, liveRun{r: buildRun(t.fresh, ords, typs)})
