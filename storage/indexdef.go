@@ -482,9 +482,9 @@ func validateIndexes(work *version, p *pending) error {
 	if err := indexNamesFree(work, p); err != nil {
 		return err
 	}
-	for id, t := range work.byID {
-		gen, checked := ip.checked[id]
-		if !checked || t.gen == gen || p.truncated[id] {
+	for id, gen := range ip.checked {
+		t := work.byID[id]
+		if t == nil || t.gen == gen || p.truncated[id] {
 			continue
 		}
 		l := t.indexes
