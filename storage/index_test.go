@@ -463,3 +463,30 @@ func TestIndexDeletes(t *testing.T) {
 		t.Fatalf("key 5 after the concurrent commits: %d rows", n)
 	}
 }
+
+func TestIndexColumnRenameAndDrop(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, "")
+	defer db.Close()
+	tx := db.Begin()
+	tb, _ := tx.Create(ctx, "r", ixCols)
+	for _, d := range []IndexDef{{Name: "r_a", Cols: []string{"a"}}, {Name: "r_sa", Cols: []string{"s", "a"}}, {Name: "r_s", Cols: []string{"s"}}} {
+		if _, err := tx.CreateIndex(ctx, tb, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	commitOK(t, tx)
+	tx = db.Begin()
+	tb = mustLookup(t, tx, "r")
+	if err := tx.RenameIndexColumns(ctx, tb, map[string]string{"a": "z"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.DropIndexesOn(ctx, tb, "s"); err != nil {
+		t.Fatal(err)
+	}
+	commitOK(t, tx)
+	ds := IndexesOf(mustLookup(t, db.Begin(), "r"))
+	if len(ds) != 1 || ds[0].Name != "r_a" || ds[0].Cols[0] != "z" {
+		t.Fatalf("indexes: %+v", ds)
+	}
+}

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -676,4 +677,48 @@ func isOld(d IndexDef, ip *idxPending, id uint64) bool {
 		}
 	}
 	return false
+}
+
+// RenameIndexColumns renames key columns of tb's own indexes (ALTER TABLE
+// RENAME COLUMN: ren maps old names to new; constraints' indexes follow
+// their constraints).
+func (t *Txn) RenameIndexColumns(ctx context.Context, tb Table, ren map[string]string) error {
+	tt, err := t.own(tb)
+	if err != nil {
+		return err
+	}
+	l := append([]IndexDef(nil), tt.Indexes()...)
+	changed := false
+	for i := range l {
+		cols := append([]string(nil), l[i].Cols...)
+		for c, name := range cols {
+			if n, ok := ren[name]; ok {
+				cols[c], changed = n, true
+			}
+		}
+		l[i].Cols = cols
+	}
+	if changed {
+		t.setIndexes(tt, l)
+	}
+	return nil
+}
+
+// DropIndexesOn drops tb's own indexes with column col in their key, as
+// PostgreSQL drops them with the column (ALTER TABLE DROP COLUMN).
+func (t *Txn) DropIndexesOn(ctx context.Context, tb Table, col string) error {
+	tt, err := t.own(tb)
+	if err != nil {
+		return err
+	}
+	var keep []IndexDef
+	for _, d := range tt.Indexes() {
+		if !slices.Contains(d.Cols, col) {
+			keep = append(keep, d)
+		}
+	}
+	if len(keep) != len(tt.Indexes()) {
+		t.setIndexes(tt, keep)
+	}
+	return nil
 }
