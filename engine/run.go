@@ -60,6 +60,10 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 				return "", err
 			}
 		}
+	case *sql.CreateIndex:
+		if x.Concurrently && s.fsm.state.inTransactionBlock() {
+			return "", pgerr.New("25001", "CREATE INDEX CONCURRENTLY cannot run inside a transaction block")
+		}
 	}
 	if tag, ok, err := s.executeRestarting(ctx, st, ectx, w); ok {
 		return tag, err

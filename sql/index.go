@@ -147,6 +147,9 @@ func (b *binder) indexName(items []*pg_query.Node) (string, error) {
 }
 
 func (b *binder) bindReindex(st *pg_query.ReindexStmt) (Statement, error) {
+	if len(st.Params) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "REINDEX options are not supported")
+	}
 	switch st.Kind {
 	case pg_query.ReindexObjectType_REINDEX_OBJECT_INDEX:
 		return &Reindex{Index: st.Relation.Relname}, nil

@@ -348,3 +348,145 @@ func BenchmarkIndexBuild(b *testing.B) {
 		}
 	}
 }
+
+// TestIndexNamesAfterDrop: a transaction dropping a table may give its
+// indexes' names to the indexes of a new table of the same name.
+func TestIndexNamesAfterDrop(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, "")
+	defer db.Close()
+	tx := db.Begin()
+	tb, _ := tx.Create(ctx, "t", ixCols)
+	if _, err := tx.CreateIndex(ctx, tb, IndexDef{Name: "t_a_idx", Cols: []string{"a"}}); err != nil {
+		t.Fatal(err)
+	}
+	commitOK(t, tx)
+	tx = db.Begin()
+	if err := tx.Drop(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := tx.Create(ctx, "t", ixCols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.CreateIndex(ctx, tb, IndexDef{Name: "t_a_idx", Cols: []string{"s"}}); err != nil {
+		t.Fatal(err)
+	}
+	commitOK(t, tx)
+	if ds := IndexesOf(mustLookup(t, db.Begin(), "t")); len(ds) != 1 || ds[0].Cols[0] != "s" {
+		t.Fatalf("indexes: %+v", ds)
+	}
+}
+
+// TestIndexDeletes: lookups and uniqueness see live rows only — rows
+// deleted by a commit, by the transaction itself (committed and pending
+// rows alike) — and a deleted row's key may be added again, in the same
+// transaction or a later one.
+func TestIndexDeletes(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, "")
+	defer db.Close()
+	tx := db.Begin()
+	tb, _ := tx.Create(ctx, "d", ixCols)
+	tx.Append(ctx, tb, ixRows(1, 2, 3, 4, 5))
+	d, err := tx.CreateIndex(ctx, tb, IndexDef{Name: "d_a_key", Cols: []string{"a"}, Unique: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitOK(t, tx)
+	ids := func(tb Table, k int64) []RowID {
+		ms, err := tb.(Indexed).IndexLookup(d, EqualRange([]types.Value{types.IntValue(k)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []RowID
+		for _, m := range ms {
+			out = append(out, m.IDs...)
+		}
+		return out
+	}
+	// A committed delete.
+	tx = db.Begin()
+	tb = mustLookup(t, tx, "d")
+	if err := tx.Delete(ctx, tb, ids(tb, 2)); err != nil {
+		t.Fatal(err)
+	}
+	commitOK(t, tx)
+	tx = db.Begin()
+	tb = mustLookup(t, tx, "d")
+	if got := ids(tb, 2); len(got) != 0 {
+		t.Fatalf("a deleted row found: %v", got)
+	}
+	// UPDATE's shape: delete the row of key 3 and add key 3 again.
+	if err := tx.Delete(ctx, tb, ids(tb, 3)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Append(ctx, tb, ixRows(3, 2)); err != nil {
+		t.Fatalf("re-adding deleted keys: %v", err)
+	}
+	// A pending row deleted in its transaction frees its key too.
+	if err := tx.Delete(ctx, tb, ids(tb, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(tb, 2); len(got) != 0 {
+		t.Fatalf("a deleted pending row found: %v", got)
+	}
+	if err := tx.Append(ctx, tb, ixRows(2)); err != nil {
+		t.Fatalf("re-adding a deleted pending key: %v", err)
+	}
+	wantCode(t, tx.Append(ctx, tb, ixRows(4)), "23505")
+	commitOK(t, tx)
+	tx = db.Begin()
+	tb = mustLookup(t, tx, "d")
+	for k := int64(1); k <= 5; k++ {
+		if n := len(ids(tb, k)); n != 1 {
+			t.Fatalf("key %d: %d rows", k, n)
+		}
+	}
+	// A concurrent commit's delete does not let two rows of a key in.
+	t1, t2 := db.Begin(), db.Begin()
+	tb1, tb2 := mustLookup(t, t1, "d"), mustLookup(t, t2, "d")
+	if err := t1.Delete(ctx, tb1, ids(tb1, 5)); err != nil {
+		t.Fatal(err)
+	}
+	if err := t1.Append(ctx, tb1, ixRows(5)); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, t2.Append(ctx, tb2, ixRows(5)), "23505") // t2's snapshot has key 5
+	if err := t2.Append(ctx, tb2, ixRows(6)); err != nil {
+		t.Fatal(err)
+	}
+	commitOK(t, t1)
+	commitOK(t, t2)
+	tx = db.Begin()
+	if n := len(ids(mustLookup(t, tx, "d"), 5)); n != 1 {
+		t.Fatalf("key 5 after the concurrent commits: %d rows", n)
+	}
+}
+
+func TestIndexColumnRenameAndDrop(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, "")
+	defer db.Close()
+	tx := db.Begin()
+	tb, _ := tx.Create(ctx, "r", ixCols)
+	for _, d := range []IndexDef{{Name: "r_a", Cols: []string{"a"}}, {Name: "r_sa", Cols: []string{"s", "a"}}, {Name: "r_s", Cols: []string{"s"}}} {
+		if _, err := tx.CreateIndex(ctx, tb, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	commitOK(t, tx)
+	tx = db.Begin()
+	tb = mustLookup(t, tx, "r")
+	if err := tx.RenameIndexColumns(ctx, tb, map[string]string{"a": "z"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.DropIndexesOn(ctx, tb, "s"); err != nil {
+		t.Fatal(err)
+	}
+	commitOK(t, tx)
+	ds := IndexesOf(mustLookup(t, db.Begin(), "r"))
+	if len(ds) != 1 || ds[0].Name != "r_a" || ds[0].Cols[0] != "z" {
+		t.Fatalf("indexes: %+v", ds)
+	}
+}

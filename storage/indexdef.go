@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -482,9 +483,9 @@ func validateIndexes(work *version, p *pending) error {
 	if err := indexNamesFree(work, p); err != nil {
 		return err
 	}
-	for id, t := range work.byID {
-		gen, checked := ip.checked[id]
-		if !checked || t.gen == gen || p.truncated[id] {
+	for id, gen := range ip.checked {
+		t := work.byID[id]
+		if t == nil || t.gen == gen || p.truncated[id] {
 			continue
 		}
 		l := t.indexes
@@ -521,7 +522,9 @@ func recheckUnique(db *DB, t *tableState, d IndexDef, whole bool, adds []arrow.R
 		}
 		dv := union(t.dels[s.id], dels[s.id])
 		runs = append(runs, liveRun{r: r, seg: s.id, dels: dv})
-		live = append(live, liveRecords(r.recs, dv)...)
+		if whole {
+			live = append(live, liveRecords(r.recs, dv)...)
+		}
 	}
 	if len(t.fresh) > 0 {
 		runs = append(runs, liveRun{r: buildRun(t.fresh, ords, typs)})
@@ -558,6 +561,9 @@ func indexNamesFree(work *version, p *pending) error {
 	}
 	taken := map[string]bool{}
 	for name, t := range work.tables {
+		if _, dropping := p.dropped[t.id]; dropping {
+			continue // its name and its indexes' are free once it goes
+		}
 		taken[name] = true
 		if !mine[t.id] {
 			for _, d := range t.indexes {
@@ -671,4 +677,48 @@ func isOld(d IndexDef, ip *idxPending, id uint64) bool {
 		}
 	}
 	return false
+}
+
+// RenameIndexColumns renames key columns of tb's own indexes (ALTER TABLE
+// RENAME COLUMN: ren maps old names to new; constraints' indexes follow
+// their constraints).
+func (t *Txn) RenameIndexColumns(ctx context.Context, tb Table, ren map[string]string) error {
+	tt, err := t.own(tb)
+	if err != nil {
+		return err
+	}
+	l := append([]IndexDef(nil), tt.Indexes()...)
+	changed := false
+	for i := range l {
+		cols := append([]string(nil), l[i].Cols...)
+		for c, name := range cols {
+			if n, ok := ren[name]; ok {
+				cols[c], changed = n, true
+			}
+		}
+		l[i].Cols = cols
+	}
+	if changed {
+		t.setIndexes(tt, l)
+	}
+	return nil
+}
+
+// DropIndexesOn drops tb's own indexes with column col in their key, as
+// PostgreSQL drops them with the column (ALTER TABLE DROP COLUMN).
+func (t *Txn) DropIndexesOn(ctx context.Context, tb Table, col string) error {
+	tt, err := t.own(tb)
+	if err != nil {
+		return err
+	}
+	var keep []IndexDef
+	for _, d := range tt.Indexes() {
+		if !slices.Contains(d.Cols, col) {
+			keep = append(keep, d)
+		}
+	}
+	if len(keep) != len(tt.Indexes()) {
+		t.setIndexes(tt, keep)
+	}
+	return nil
 }

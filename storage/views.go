@@ -80,7 +80,7 @@ func (t *Txn) CreateView(ctx context.Context, v View, replace bool) error {
 	if t.done {
 		return errDone
 	}
-	if t.view(v.Name) != nil || t.seqDef(v.Name) != nil {
+	if _, _, isIndex := t.LookupIndex(v.Name); t.view(v.Name) != nil || t.seqDef(v.Name) != nil || isIndex {
 		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", v.Name)
 	}
 	old := t.viewDef(v.Name)

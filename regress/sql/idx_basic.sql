@@ -28,6 +28,7 @@ CREATE INDEX ON ib_v (a);
 CREATE INDEX ib_named ON ib_t (a);
 CREATE INDEX ib_t ON ib_t (a);
 CREATE TABLE ib_named (x int);
+CREATE VIEW ib_named AS SELECT 1 AS x;
 CREATE INDEX ON ib_t USING foo (a);
 CREATE UNIQUE INDEX ON ib_t USING hash (a);
 DROP INDEX ib_nosuch;
@@ -64,6 +65,9 @@ DROP INDEX ib_renamed, ib_t_a_idx1;
 SELECT indexname FROM pg_indexes WHERE tablename = 'ib_t' ORDER BY 1;
 SELECT a FROM ib_t WHERE a = 42;
 -- an index in a transaction block
+BEGIN;
+CREATE INDEX CONCURRENTLY ib_tx ON ib_t (c);
+ROLLBACK;
 BEGIN;
 CREATE INDEX ib_tx ON ib_t (c);
 SELECT count(*) FROM ib_t WHERE c = 2;
