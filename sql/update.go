@@ -35,7 +35,11 @@ func (b *binder) bindDMLTarget(s *scope, rv *pg_query.RangeVar, what string) (*d
 		}
 		return nil, err
 	}
+	// The target is a table even where a WITH query has its name.
+	ctes := s.ctes
+	s.ctes = nil
 	node, items, err := b.bindRangeVar(s, rv)
+	s.ctes = ctes
 	if err != nil {
 		return nil, err
 	}
@@ -92,10 +96,10 @@ func (*Update) statement() {}
 func (*Delete) statement() {}
 
 func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
-	if us.WithClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH in UPDATE is not supported")
-	}
 	s := &scope{}
+	if err := b.bindWith(s, us.WithClause); err != nil {
+		return nil, err
+	}
 	t, err := b.bindDMLTarget(s, us.Relation, "update")
 	if err != nil {
 		return nil, err
@@ -124,7 +128,7 @@ func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
 		p.Exprs = append(p.Exprs, row[i])
 		p.Cols = append(p.Cols, newCols[i])
 	}
-	ns := &scope{items: replaceItem(items, t.item, rowItem(t.item.name, newCols, notNull))}
+	ns := &scope{items: replaceItem(items, t.item, rowItem(t.item.name, newCols, notNull)), ctes: s.ctes, rtes: s.rtes}
 	top, ret, err := b.bindReturning(ns, p, us.ReturningList)
 	if err != nil {
 		return nil, err
