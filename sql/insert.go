@@ -189,6 +189,9 @@ func (b *binder) insertReturning(is *pg_query.InsertStmt, tbl storageTable, src 
 		notNull[i] = d.NotNull
 	}
 	rowCols := src.Columns()
+	for i, c := range rowCols {
+		b.markOrigin(c.ID, tbl, i)
+	}
 	s := &scope{items: []*nsItem{rowItem(name, rowCols, notNull)}, ctes: ctes}
 	top, ret, err := b.bindReturning(s, src, is.ReturningList)
 	if err != nil {

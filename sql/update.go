@@ -5,6 +5,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
@@ -125,6 +126,7 @@ func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
 	for i, d := range defs {
 		newCols[i] = plan.Column{ID: b.ids.Next(), Name: d.Name, Type: d.Type}
 		notNull[i] = d.NotNull
+		b.markOrigin(newCols[i].ID, t.table, i)
 		p.Exprs = append(p.Exprs, row[i])
 		p.Cols = append(p.Cols, newCols[i])
 	}
@@ -139,6 +141,13 @@ func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
 		up.Returning = out.Cols[1+len(defs):]
 	}
 	return up, nil
+}
+
+// markOrigin records column i of table t as the origin of column id: a
+// RETURNING column that reads it is described with the table's OID and
+// attribute number, as PostgreSQL describes it.
+func (b *binder) markOrigin(id plan.ColumnID, t storage.Table, i int) {
+	b.colOrigin[id] = plan.Column{TableOID: pgcatalog.RelationOID(t), AttNum: int16(i + 1)}
 }
 
 // replaceItem is items with old replaced by repl.
