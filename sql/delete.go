@@ -22,7 +22,7 @@ func (b *binder) bindDelete(ds *pg_query.DeleteStmt) (Statement, error) {
 		return nil, err
 	}
 	s.items = items
-	if node, err = b.bindDMLWhere(s, node, ds.WhereClause); err != nil {
+	if node, err = b.bindDMLWhere(s, t, node, ds.WhereClause); err != nil {
 		return nil, err
 	}
 	top, ret, err := b.bindReturning(s, node, ds.ReturningList)

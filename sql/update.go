@@ -53,12 +53,12 @@ func (b *binder) bindDMLTarget(s *scope, rv *pg_query.RangeVar, what string) (*d
 }
 
 // bindDMLWhere binds the WHERE clause of UPDATE/DELETE over input.
-func (b *binder) bindDMLWhere(s *scope, input plan.Node, where *pg_query.Node) (plan.Node, error) {
+func (b *binder) bindDMLWhere(s *scope, t *dmlTarget, input plan.Node, where *pg_query.Node) (plan.Node, error) {
 	if where == nil {
 		return input, nil
 	}
 	if c := where.GetCurrentOfExpr(); c != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WHERE CURRENT OF is not supported")
+		return b.bindCurrentOf(input, t, c) // cursor.go
 	}
 	s.agg, s.exprKind = nil, "WHERE"
 	e, err := b.bindExpr(s, where)
@@ -110,7 +110,7 @@ func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
 		return nil, err
 	}
 	s.items = items
-	if node, err = b.bindDMLWhere(s, node, us.WhereClause); err != nil {
+	if node, err = b.bindDMLWhere(s, t, node, us.WhereClause); err != nil {
 		return nil, err
 	}
 	s.exprKind = "UPDATE"
