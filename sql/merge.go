@@ -37,6 +37,19 @@ type Merge struct {
 func (*Merge) statement() {}
 
 func (b *binder) bindMerge(ms *pg_query.MergeStmt) (Statement, error) {
+	// A clause after an unconditional one of its kind could never act.
+	var terminal [2]bool
+	for _, wn := range ms.MergeWhenClauses {
+		wc := wn.GetMergeWhenClause()
+		k := 0
+		if wc.Matched {
+			k = 1
+		}
+		if terminal[k] {
+			return nil, pgerr.New(pgerr.SyntaxError, "unreachable WHEN clause specified after unconditional WHEN clause")
+		}
+		terminal[k] = wc.Condition == nil
+	}
 	s := &scope{}
 	if err := b.bindWith(s, ms.WithClause); err != nil {
 		return nil, err
