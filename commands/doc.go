@@ -1,7 +1,9 @@
 // Package commands executes the DDL and DML statements — what PostgreSQL's
 // src/backend/commands does: CREATE TABLE, CREATE TABLE AS, DROP TABLE
 // (with the views that depend on it, RESTRICT or CASCADE), CREATE VIEW,
-// DROP VIEW, INSERT and TRUNCATE, against the statement's catalog. It also
+// DROP VIEW, INSERT, UPDATE, DELETE, MERGE (update.go, merge.go: the
+// target rows' RowIDs deleted through Catalog.Delete, new rows appended
+// through AppendRecords) and TRUNCATE, against the statement's catalog. It also
 // holds a session's temporary tables (TempTables: the in-memory catalog of
 // pg_temp, its ON COMMIT actions and its mirror of the session's
 // savepoints) and the Catalog every statement binds with and writes
@@ -10,8 +12,8 @@
 // A command sees the session only through the Session interface: the
 // statement's Catalog, Collect to run a bound query (the rows of CREATE
 // TABLE AS and INSERT ... SELECT, planned and run by the session's
-// executor), the output Format, and Notice for the client's NOTICEs and
-// WARNINGs. So commands imports neither engine nor wire: notices are
+// executor), the output Format, Notice for the client's NOTICEs and
+// WARNINGs, and SendRows for RETURNING rows. So commands imports neither engine nor wire: notices are
 // *pgerr.Error values the session sends, and which transaction a statement
 // runs in, and when it commits, is the session's alone (engine's state
 // machine). Package engine dispatches every statement it does not run
@@ -19,7 +21,7 @@
 // to Execute, and asks ReadOnlyErr before any statement in a read-only
 // transaction.
 //
-// To add a command (UPDATE, DELETE, MERGE, CREATE INDEX, ...):
+// To add a command (CREATE INDEX, ...):
 //
 //  1. Its bound statement type comes from package sql (the binder resolves
 //     names and types; the command only executes).

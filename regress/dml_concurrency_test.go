@@ -167,6 +167,26 @@ func TestReturningExtended(t *testing.T) {
 	if err != nil || tag.String() != "UPDATE 1" {
 		t.Fatalf("UPDATE: %v %v", tag, err)
 	}
+	// A RETURNING column that reads a table column is described with the
+	// table's OID and the column's number, as a SELECT's is.
+	var oid uint32
+	if err := c.QueryRow(ctx, "SELECT 'rx_t'::regclass::oid").Scan(&oid); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"UPDATE rx_t SET f = f RETURNING f, id + 1, s", "INSERT INTO rx_t VALUES (8, 'c', 1) RETURNING f, id + 1, s"} {
+		rows, err := c.Query(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fd := rows.FieldDescriptions()
+		rows.Close()
+		if len(fd) != 3 || fd[0].TableOID != oid || fd[0].TableAttributeNumber != 3 || fd[1].TableOID != 0 || fd[2].TableAttributeNumber != 2 {
+			t.Fatalf("%s: described as %+v (table OID %d)", q, fd, oid)
+		}
+	}
+	if _, err := c.Exec(ctx, "DELETE FROM rx_t WHERE id = 8"); err != nil {
+		t.Fatal(err)
+	}
 	rows, err := c.Query(ctx, "DELETE FROM rx_t WHERE id = $1 RETURNING *", 7)
 	if err != nil {
 		t.Fatal(err)

@@ -3,17 +3,16 @@ package sql
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
-	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 )
 
 // DELETE (the statement type is beside Update in update.go).
 
 func (b *binder) bindDelete(ds *pg_query.DeleteStmt) (Statement, error) {
-	if ds.WithClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH in DELETE is not supported")
-	}
 	s := &scope{}
+	if err := b.bindWith(s, ds.WithClause); err != nil {
+		return nil, err
+	}
 	t, err := b.bindDMLTarget(s, ds.Relation, "delete")
 	if err != nil {
 		return nil, err

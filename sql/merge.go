@@ -37,10 +37,23 @@ type Merge struct {
 func (*Merge) statement() {}
 
 func (b *binder) bindMerge(ms *pg_query.MergeStmt) (Statement, error) {
-	if ms.WithClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH in MERGE is not supported")
+	// A clause after an unconditional one of its kind could never act.
+	var terminal [2]bool
+	for _, wn := range ms.MergeWhenClauses {
+		wc := wn.GetMergeWhenClause()
+		k := 0
+		if wc.Matched {
+			k = 1
+		}
+		if terminal[k] {
+			return nil, pgerr.New(pgerr.SyntaxError, "unreachable WHEN clause specified after unconditional WHEN clause")
+		}
+		terminal[k] = wc.Condition == nil
 	}
 	s := &scope{}
+	if err := b.bindWith(s, ms.WithClause); err != nil {
+		return nil, err
+	}
 	t, err := b.bindDMLTarget(s, ms.Relation, "merge")
 	if err != nil {
 		return nil, err
@@ -74,7 +87,7 @@ func (b *binder) bindMerge(ms *pg_query.MergeStmt) (Statement, error) {
 	defs := t.table.Columns()
 	// Source-only scope of NOT MATCHED clauses: naming the target there is
 	// PostgreSQL's "invalid reference to FROM-clause entry".
-	srcScope := &scope{items: srcItems, rtes: s.rtes}
+	srcScope := &scope{items: srcItems, rtes: s.rtes, ctes: s.ctes}
 	var whens []plan.When
 	var kinds []MergeKind
 	var rows [][]plan.Expr // per clause: the row it appends (nil: none)

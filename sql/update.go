@@ -5,6 +5,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
@@ -35,7 +36,11 @@ func (b *binder) bindDMLTarget(s *scope, rv *pg_query.RangeVar, what string) (*d
 		}
 		return nil, err
 	}
+	// The target is a table even where a WITH query has its name.
+	ctes := s.ctes
+	s.ctes = nil
 	node, items, err := b.bindRangeVar(s, rv)
+	s.ctes = ctes
 	if err != nil {
 		return nil, err
 	}
@@ -92,10 +97,10 @@ func (*Update) statement() {}
 func (*Delete) statement() {}
 
 func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
-	if us.WithClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH in UPDATE is not supported")
-	}
 	s := &scope{}
+	if err := b.bindWith(s, us.WithClause); err != nil {
+		return nil, err
+	}
 	t, err := b.bindDMLTarget(s, us.Relation, "update")
 	if err != nil {
 		return nil, err
@@ -121,10 +126,11 @@ func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
 	for i, d := range defs {
 		newCols[i] = plan.Column{ID: b.ids.Next(), Name: d.Name, Type: d.Type}
 		notNull[i] = d.NotNull
+		b.markOrigin(newCols[i].ID, t.table, i)
 		p.Exprs = append(p.Exprs, row[i])
 		p.Cols = append(p.Cols, newCols[i])
 	}
-	ns := &scope{items: replaceItem(items, t.item, rowItem(t.item.name, newCols, notNull))}
+	ns := &scope{items: replaceItem(items, t.item, rowItem(t.item.name, newCols, notNull)), ctes: s.ctes, rtes: s.rtes}
 	top, ret, err := b.bindReturning(ns, p, us.ReturningList)
 	if err != nil {
 		return nil, err
@@ -135,6 +141,13 @@ func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
 		up.Returning = out.Cols[1+len(defs):]
 	}
 	return up, nil
+}
+
+// markOrigin records column i of table t as the origin of column id: a
+// RETURNING column that reads it is described with the table's OID and
+// attribute number, as PostgreSQL describes it.
+func (b *binder) markOrigin(id plan.ColumnID, t storage.Table, i int) {
+	b.colOrigin[id] = plan.Column{TableOID: pgcatalog.RelationOID(t), AttNum: int16(i + 1)}
 }
 
 // replaceItem is items with old replaced by repl.

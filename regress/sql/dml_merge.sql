@@ -50,6 +50,13 @@ MERGE INTO mrg_t t USING mrg_s s JOIN (VALUES (5)) x(i) ON s.id = x.i ON t.id = 
   WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v, s.op);
 SELECT * FROM mrg_t ORDER BY id;
 
+-- WITH
+WITH w AS (SELECT 2 AS id, 222 AS v)
+MERGE INTO mrg_t t USING w ON t.id = w.id
+  WHEN MATCHED THEN UPDATE SET v = w.v
+  WHEN NOT MATCHED THEN INSERT VALUES (w.id, w.v, 'w');
+SELECT * FROM mrg_t ORDER BY id;
+
 -- a target row matched twice
 MERGE INTO mrg_t t USING (VALUES (1, 1), (1, 2)) AS s(id, n) ON t.id = s.id
   WHEN MATCHED THEN UPDATE SET v = s.n;
@@ -84,6 +91,13 @@ MERGE INTO mrg_t USING (SELECT 12 AS id) s ON mrg_t.id = s.id
 MERGE INTO mrg_t USING (SELECT 12 AS id) s ON mrg_t.id = s.id
   WHEN NOT MATCHED THEN INSERT (id) VALUES (1, 2);
 MERGE INTO mrg_t USING mrg_t ON true WHEN MATCHED THEN DELETE;
+MERGE INTO mrg_t t USING mrg_s s ON t.id = s.id
+  WHEN MATCHED THEN DELETE
+  WHEN MATCHED THEN UPDATE SET v = 1;
+MERGE INTO mrg_t t USING mrg_s s ON t.id = s.id
+  WHEN NOT MATCHED THEN DO NOTHING
+  WHEN MATCHED THEN DELETE
+  WHEN NOT MATCHED AND s.v > 0 THEN DO NOTHING;
 CREATE VIEW mrg_v AS SELECT * FROM mrg_t;
 MERGE INTO mrg_v USING (SELECT 9 AS id) s ON mrg_v.id = s.id WHEN MATCHED THEN DELETE;
 DROP VIEW mrg_v;

@@ -72,6 +72,14 @@ UPDATE upd_t SET v = 0 FROM upd_k WHERE false;
 UPDATE upd_t AS t SET s = k.label || '/' || t.s FROM upd_k k JOIN upd_k k2 ON k.k = k2.k WHERE t.id = k.k;
 SELECT * FROM upd_t ORDER BY id;
 
+-- WITH queries; the target is the table even where a WITH query has its name
+WITH w AS (SELECT k, label FROM upd_k WHERE k = 2)
+UPDATE upd_t SET s = w.label || '-w' FROM w WHERE upd_t.id = w.k;
+WITH upd_t AS (SELECT 1 AS id)
+UPDATE upd_t SET v = v + 1000 WHERE id IN (SELECT id FROM upd_t);
+SELECT * FROM upd_t ORDER BY id;
+UPDATE upd_t SET v = v - 1000 WHERE v > 1000;
+
 -- alias and ONLY
 UPDATE ONLY upd_t SET v = -1 WHERE id = 5;
 UPDATE upd_t AS u SET v = u.v - 1 WHERE u.id = 5;
