@@ -139,4 +139,8 @@ func (s Segment) Live() int64 { return s.Rows - s.Deletes.Count() }
 type Segmented interface {
 	Table
 	Segments() []Segment
+	// SegmentRows is Segments without the statistics (Columns nil), for
+	// a reader that only needs the rows: no per-call statistics over the
+	// transaction's own pending rows.
+	SegmentRows() []Segment
 }
