@@ -607,3 +607,36 @@ func TestDeletesInlineThenSpill(t *testing.T) {
 		t.Fatalf("after reopening: %d rows", len(got))
 	}
 }
+
+// Background compaction waits while a REPEATABLE READ transaction is open,
+// so the RowIDs it read stay valid and its DELETE succeeds as in
+// PostgreSQL.
+func TestCompactionWaitsForRepeatableRead(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, "")
+	defer db.Close()
+	tb := mustCreate(t, db, "t")
+	for i := int64(0); i < minRun; i++ {
+		db.Append(ctx, tb, intBatch(i))
+	}
+	rr := db.Begin()
+	rr.TakeSnapshot(RepeatableRead)
+	rt, _ := rr.Lookup("t")
+	ids := idsWhere(rt, 2)
+	if db.compactOnce() {
+		t.Fatal("compaction ran under an open REPEATABLE READ transaction")
+	}
+	if err := rr.Delete(ctx, rt, ids); err != nil {
+		t.Fatal(err)
+	}
+	if err := rr.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !db.compactOnce() {
+		t.Fatal("compaction did not resume after the transaction ended")
+	}
+	tb, _ = db.Lookup("t")
+	if got := keysOf(tb); !slices.Equal(got, []int64{0, 1, 3}) {
+		t.Fatalf("left %v", got)
+	}
+}

@@ -101,6 +101,7 @@ type Txn struct {
 	// numbers savepoints for it (rowlock.go releaseFrom).
 	lockMark, markSeq int
 	locked            bool // the transaction took row locks
+	fixed             bool // counted in db.fixedSnaps
 }
 
 type savepoint struct {
@@ -174,6 +175,10 @@ func (t *Txn) releaseLocks() {
 // finish ends the transaction; its tables then show the latest committed
 // state (they may outlive it, e.g. in a prepared statement).
 func (t *Txn) finish() {
+	if t.fixed {
+		t.db.fixedSnaps.Add(-1)
+		t.fixed = false
+	}
 	t.done = true
 	t.p = newPending()
 	t.snap = nil
