@@ -73,6 +73,16 @@ func TestDeleteVectorOps(t *testing.T) {
 			if got := u.Live(lo, hi, lo, nil); !slices.Equal(got, live) {
 				t.Fatalf("Live(%d,%d) differs", lo, hi)
 			}
+			var dead []int64
+			for o := lo; o < hi; o++ {
+				if set[o] {
+					dead = append(dead, o)
+				}
+			}
+			got, ok := u.DeletedIn(lo, hi, 5, nil)
+			if ok != (len(dead) <= 5) || ok && !slices.Equal(got, dead) {
+				t.Fatalf("DeletedIn(%d,%d) = %v %v, want %v", lo, hi, got, ok, dead)
+			}
 		}
 		offs, err := decodeOffsets(encodeOffsets(want), rows)
 		if err != nil || !slices.Equal(offs, want) {
