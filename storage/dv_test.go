@@ -59,16 +59,16 @@ func TestDeleteVectorOps(t *testing.T) {
 		for i := 0; i < 50; i++ {
 			lo := rng.Int63n(rows)
 			hi := lo + rng.Int63n(rows-lo+1)
-			any := false
+			hit := false
 			var live []int
 			for o := lo; o < hi; o++ {
-				any = any || set[o]
+				hit = hit || set[o]
 				if !set[o] {
 					live = append(live, int(o-lo))
 				}
 			}
-			if u.Any(lo, hi) != any {
-				t.Fatalf("Any(%d,%d) = %v", lo, hi, !any)
+			if u.Any(lo, hi) != hit {
+				t.Fatalf("Any(%d,%d) = %v", lo, hi, !hit)
 			}
 			if got := u.Live(lo, hi, lo, nil); !slices.Equal(got, live) {
 				t.Fatalf("Live(%d,%d) differs", lo, hi)
