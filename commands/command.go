@@ -51,6 +51,8 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = update(ctx, s, x)
 	case *sql.Delete:
 		tag, err = deleteStmt(ctx, s, x)
+	case *sql.Merge:
+		tag, err = merge(ctx, s, x)
 	case *sql.Truncate:
 		tag, err = "TRUNCATE TABLE", s.Catalog().Truncate(ctx, x.Tables)
 	case *sql.Analyze:
@@ -91,6 +93,10 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 	case *sql.Delete:
 		if !cat.IsTemp(x.Table) {
 			what = "DELETE"
+		}
+	case *sql.Merge:
+		if !cat.IsTemp(x.Table) {
+			what = "MERGE"
 		}
 	case *sql.Copy:
 		if x.From && !cat.IsTemp(x.Table) {

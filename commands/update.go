@@ -116,30 +116,35 @@ func firstPerRowID(recs []arrow.Record) ([]arrow.Record, error) {
 	var out []arrow.Record
 	for _, r := range recs {
 		col := r.Column(0).(*array.Int64)
-		var parts []arrow.Record
-		start := -1
-		for i := 0; i < col.Len(); i++ {
+		keep := make([]bool, col.Len())
+		for i := range keep {
 			id := col.Value(i)
-			if !seen[id] {
-				seen[id] = true
-				if start < 0 {
-					start = i
-				}
-				continue
-			}
-			if start >= 0 {
-				parts = append(parts, r.NewSlice(int64(start), int64(i)))
-				start = -1
-			}
+			keep[i] = !seen[id]
+			seen[id] = true
 		}
-		switch {
-		case start == 0:
-			out = append(out, r)
-			continue
-		case start > 0:
-			parts = append(parts, r.NewSlice(int64(start), int64(col.Len())))
-		}
-		out = append(out, parts...)
+		out = append(out, keepRows(r, keep)...)
 	}
 	return out, nil
+}
+
+// keepRows is the rows i of r with keep[i], as slices of r (one per run).
+func keepRows(r arrow.Record, keep []bool) []arrow.Record {
+	var out []arrow.Record
+	start := -1
+	for i, k := range keep {
+		switch {
+		case k && start < 0:
+			start = i
+		case !k && start >= 0:
+			out = append(out, r.NewSlice(int64(start), int64(i)))
+			start = -1
+		}
+	}
+	switch {
+	case start == 0:
+		return []arrow.Record{r}
+	case start > 0:
+		out = append(out, r.NewSlice(int64(start), int64(len(keep))))
+	}
+	return out
 }

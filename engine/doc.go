@@ -21,7 +21,13 @@
 // (optimizer.Plan), builds their operators and runs them (and is the
 // SubqueryRunner for subquery expressions the optimizer kept as
 // expressions); engine encodes the rows, in portals for the extended
-// protocol (extended.go). COPY runs here as a statement (copy.go: the copy
+// protocol (extended.go). SQL cursors (cursor.go: DECLARE / FETCH / MOVE /
+// CLOSE, PostgreSQL's portal positioning, WITH HOLD materialized at
+// commit, the row WHERE CURRENT OF names) and prepared statements (prepare.go: PREPARE / EXECUTE, the
+// same preparedStmt as Parse) live in the connection's one table of
+// statements and portals (wire.Objects), which they share with the
+// extended protocol; pg_cursors and pg_prepared_statements list them.
+// DISCARD and CHECKPOINT are discard.go's. COPY runs here as a statement (copy.go: the copy
 // channel, the transaction, appending the rows); its formats, parsing and
 // writing are pgcopy's.
 //

@@ -19,13 +19,18 @@ import (
 
 var _ wire.ExtendedSession = (*session)(nil)
 
-// preparedStmt is a statement prepared by Parse.
+// preparedStmt is a statement prepared by Parse or by PREPARE
+// (prepare.go); both live in the connection's statement table.
 type preparedStmt struct {
 	s          *session
 	raw        *sql.RawStatement // nil for an empty query string
 	paramTypes []types.Type
 	bound      sql.Statement // as bound at Parse, for Describe
 	cols       []wire.ColumnDesc
+	// text, created and fromSQL are what pg_prepared_statements shows.
+	text    string
+	created time.Time
+	fromSQL bool
 }
 
 // Prepare implements wire.ExtendedSession. Parse starts the extended
@@ -51,30 +56,47 @@ func (s *session) prepareStmt(query string, paramOIDs []uint32) (*preparedStmt, 
 	if len(raws) > 1 {
 		return nil, pgerr.New(pgerr.SyntaxError, "cannot insert multiple commands into a prepared statement")
 	}
-	ps := &preparedStmt{s: s}
 	if len(raws) == 0 {
-		return ps, nil
+		return &preparedStmt{s: s, text: query, created: time.Now()}, nil
 	}
-	ps.raw = raws[0]
 	pts := make([]types.Type, len(paramOIDs))
 	for i, oid := range paramOIDs {
 		if pts[i], _, err = types.TypeForParamOID(oid); err != nil {
 			return nil, err
 		}
 	}
-	opts := &sql.BindOptions{ParamTypes: pts, EvalContext: s.evalContext(), Session: s.sessionInfo()}
-	// Bound here only to infer parameter types and describe the result;
-	// Execute binds again, at its start.
-	bound, err := sql.Bind(ps.raw, s.catalogOf(s.sharedTxn()), opts)
+	ps, bound, err := s.prepareRaw(raws[0], pts, s.catalogOf(s.sharedTxn()))
 	if s.fsm.state == stFailedBlock && (err != nil || !endsFailedBlock(bound)) {
 		return nil, errAborted()
 	}
 	if err != nil {
 		return nil, err
 	}
+	ps.text = query
+	return ps, nil
+}
+
+// prepareRaw binds a statement to be prepared in cat, inferring the
+// parameter types pts leaves Unknown; Parse and PREPARE share it.
+func (s *session) prepareRaw(raw *sql.RawStatement, pts []types.Type, cat storage.Catalog) (*preparedStmt, sql.Statement, error) {
+	ps := &preparedStmt{s: s, raw: raw, created: time.Now()}
+	opts := s.bindOptions(s.evalContext(), pts)
+	// Bound here only to infer parameter types and describe the result;
+	// Execute binds again, at its start (and only then looks up the row
+	// a WHERE CURRENT OF cursor is on).
+	opts.CurrentOf = func(string, storage.Table) (storage.RowID, error) { return 0, nil }
+	bound, err := sql.Bind(ps.raw, cat, opts)
+	if err != nil {
+		return nil, bound, err
+	}
 	ps.bound, ps.paramTypes = bound, opts.ParamTypes
 	ps.cols = statementColumns(bound)
-	return ps, nil
+	if x, ok := bound.(*sql.Execute); ok {
+		if inner, ok := s.preparedByName(x.Name); ok {
+			ps.cols = inner.cols // EXECUTE returns its statement's rows
+		}
+	}
+	return ps, bound, nil
 }
 
 // statementColumns is the RowDescription of a bound statement (nil: no rows).
@@ -245,8 +267,11 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 			return "", false, err
 		}
 		ectx := s.evalContext()
-		opts := &sql.BindOptions{ParamTypes: append([]types.Type(nil), p.ps.paramTypes...), EvalContext: ectx, Session: s.sessionInfo()}
+		opts := s.bindOptions(ectx, append([]types.Type(nil), p.ps.paramTypes...))
 		bound, bindErr := sql.Bind(p.ps.raw, s.bindCatalog(), opts)
+		if bindErr == nil {
+			bindErr = p.ps.sameResult(bound)
+		}
 		q, isQuery := bound.(*sql.Query)
 		if !isQuery || bindErr != nil || s.fsm.state == stFailedBlock {
 			p.done = true
@@ -360,7 +385,15 @@ func (s *session) sessionInfo() *sql.SessionInfo {
 		User:     s.user,
 		Database: s.database,
 		Settings: s.settings,
+		Objects:  sessionObjects{s},
 	}
+}
+
+// bindOptions are a statement's binding options: the session, its
+// prepared statements (for EXECUTE) and the parameter types pts.
+func (s *session) bindOptions(ectx *types.EvalContext, pts []types.Type) *sql.BindOptions {
+	return &sql.BindOptions{ParamTypes: pts, EvalContext: ectx, Session: s.sessionInfo(), Prepared: s.preparedParams,
+		CurrentOf: s.currentOf}
 }
 
 // deallocStmt is DEALLOCATE, which wire runs (it owns prepared statements).

@@ -36,7 +36,7 @@ const restartSavepoint = "\x00statement"
 // concurrent update).
 func changesRows(st sql.Statement) bool {
 	switch st.(type) {
-	case *sql.Update, *sql.Delete:
+	case *sql.Update, *sql.Delete, *sql.Merge:
 		return true
 	}
 	return false

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/executor"
@@ -36,18 +35,19 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 	case *sql.Show:
 		return "SHOW", s.show(x, w)
 	case *sql.Discard:
-		if x.What == "ALL" && s.fsm.state.inTransactionBlock() {
-			return "", pgerr.New("25001", "DISCARD ALL cannot run inside a transaction block")
-		}
-		if x.What == "ALL" || x.What == "TEMP" {
-			if err := s.temp.Discard(ctx); err != nil {
-				return "", err
-			}
-		}
-		if x.What == "ALL" {
-			s.settings.ResetAll()
-		}
-		return "DISCARD " + strings.ToUpper(x.What), nil
+		return s.discard(ctx, x)
+	case *sql.Checkpoint:
+		return s.checkpoint()
+	case *sql.DeclareCursor:
+		return s.declareCursor(ctx, x, ectx)
+	case *sql.Fetch:
+		return s.fetch(ctx, x, w)
+	case *sql.ClosePortal:
+		return s.closeCursors(x)
+	case *sql.Prepare:
+		return s.prepareSQL(x)
+	case *sql.Execute:
+		return s.executeSQL(ctx, x, ectx, w)
 	case *sql.NoOp:
 		return x.Tag, nil
 	case *sql.Analyze:

@@ -45,6 +45,14 @@ type session struct {
 	txn      *storage.Txn
 	implicit *storage.Txn
 	cur      *commands.Catalog
+	// objs are the connection's prepared statements and portals, which
+	// PREPARE and DECLARE share with the extended protocol (wire's, once
+	// UseObjects hands them over); cursors are the DECLAREd ones in
+	// declaration order (cursor.go).
+	objs             wire.Objects
+	cursors          []*cursor
+	cursorSeq        int64
+	cursorSavepoints []cursorSavepoint
 }
 
 var _ wire.Session = (*session)(nil)
@@ -55,7 +63,7 @@ type statement struct{ raw *sql.RawStatement }
 func (s *statement) SQL() string { return s.raw.SQL() }
 
 func newSession(e *Engine, params map[string]string) *session {
-	s := &session{eng: e, temp: commands.NewTempTables(e.log)}
+	s := &session{eng: e, temp: commands.NewTempTables(e.log), objs: wire.NewObjects()}
 	s.user = params["user"]
 	s.database = params["database"]
 	if s.user == "" {
@@ -110,6 +118,9 @@ func (s *session) TxStatus() byte { return s.fsm.state.status() }
 // ReportedSettings implements wire.Session.
 func (s *session) ReportedSettings() map[string]string { return s.settings.Reported() }
 
+// UseObjects implements wire.ObjectsUser.
+func (s *session) UseObjects(o wire.Objects) { s.objs = o }
+
 // Close implements wire.Session.
 func (s *session) Close() {
 	s.dropImplicit()
@@ -122,7 +133,7 @@ func (s *session) Close() {
 func (s *session) Execute(ctx context.Context, st wire.Statement, w wire.ResultWriter) (string, error) {
 	raw := st.(*statement).raw
 	ectx := s.evalContext()
-	bound, bindErr := sql.Bind(raw, s.bindCatalog(), &sql.BindOptions{EvalContext: ectx, Session: s.sessionInfo()})
+	bound, bindErr := sql.Bind(raw, s.bindCatalog(), s.bindOptions(ectx, nil))
 	return s.execBound(ctx, bound, bindErr, ectx, w)
 }
 

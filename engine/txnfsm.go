@@ -286,11 +286,21 @@ func warn(a *txArgs, msg string) error {
 	return a.w.Notice(&pgerr.Error{Severity: "WARNING", Code: "25000", Message: msg})
 }
 
+// commit commits t; the WITH HOLD cursors it declared read their rest
+// first (cursor.go), and an error there fails the commit, which undoes t.
+func (s *session) commit(ctx context.Context, t *storage.Txn) error {
+	if err := s.holdCursors(ctx); err != nil {
+		t.Rollback()
+		return err
+	}
+	return t.Commit(ctx)
+}
+
 // commitStatement commits a statement's implicit transaction; it is
 // durable when this returns, before the client sees CommandComplete.
 func commitStatement(s *session, a *txArgs) (string, error) {
 	if a.txn != nil {
-		if err := a.txn.Commit(a.ctx); err != nil {
+		if err := s.commit(a.ctx, a.txn); err != nil {
 			s.localAbort()
 			return "", err
 		}
@@ -319,7 +329,7 @@ func commitImplicit(s *session, a *txArgs) (string, error) {
 	t := s.txn
 	s.txn = nil
 	if t != nil {
-		if err := t.Commit(a.ctx); err != nil {
+		if err := s.commit(a.ctx, t); err != nil {
 			s.localAbort()
 			return "", err
 		}
@@ -394,7 +404,7 @@ func warnAlreadyInBlock(s *session, a *txArgs) (string, error) {
 func commitBlock(s *session, a *txArgs) (string, error) {
 	t := s.txn
 	s.txn = nil
-	if err := t.Commit(a.ctx); err != nil {
+	if err := s.commit(a.ctx, t); err != nil {
 		s.localAbort()
 		return "", err
 	}

@@ -14,6 +14,9 @@ type Env struct {
 	Database string // current database name
 	// Settings are the session's settings (nil: pg_settings is empty).
 	Settings *settings.Values
+	// Objects are the session's cursors and prepared statements (nil:
+	// pg_cursors and pg_prepared_statements are empty).
+	Objects SessionObjects
 	// Views gives a view's column definitions (nil: views are listed
 	// without columns). Binding a view's query is package sql's work.
 	Views ViewColumner

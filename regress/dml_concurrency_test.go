@@ -131,3 +131,77 @@ func TestConcurrentUpdate(t *testing.T) {
 	}
 	mustExec(t, a, "DROP TABLE cc_t")
 }
+
+// TestReturningExtended reads RETURNING rows through pgx's default
+// extended protocol (Parse/Describe/Bind with binary results), where the
+// statement's columns are described before it runs.
+func TestReturningExtended(t *testing.T) {
+	ep := startTarget(t, "postgres")
+	ctx := ctxT(t)
+	c, err := pgx.Connect(ctx, ep.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	for _, q := range []string{"DROP TABLE IF EXISTS rx_t", "CREATE TABLE rx_t (id int, s text, f float8)"} {
+		if _, err := c.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var id int
+	var s string
+	var f float64
+	if err := c.QueryRow(ctx, "INSERT INTO rx_t VALUES ($1, $2, 0.5) RETURNING id, s || '!', f", 7, "a").Scan(&id, &s, &f); err != nil {
+		t.Fatal(err)
+	}
+	if id != 7 || s != "a!" || f != 0.5 {
+		t.Fatalf("INSERT RETURNING: %d %q %v", id, s, f)
+	}
+	if err := c.QueryRow(ctx, "UPDATE rx_t SET f = f * $1 WHERE id = $2 RETURNING f, id", 4.0, 7).Scan(&f, &id); err != nil {
+		t.Fatal(err)
+	}
+	if f != 2 || id != 7 {
+		t.Fatalf("UPDATE RETURNING: %v %d", f, id)
+	}
+	tag, err := c.Exec(ctx, "UPDATE rx_t SET s = $1 WHERE id = $2", "b", 7)
+	if err != nil || tag.String() != "UPDATE 1" {
+		t.Fatalf("UPDATE: %v %v", tag, err)
+	}
+	// A RETURNING column that reads a table column is described with the
+	// table's OID and the column's number, as a SELECT's is.
+	var oid uint32
+	if err := c.QueryRow(ctx, "SELECT 'rx_t'::regclass::oid").Scan(&oid); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"UPDATE rx_t SET f = f RETURNING f, id + 1, s", "INSERT INTO rx_t VALUES (8, 'c', 1) RETURNING f, id + 1, s"} {
+		rows, err := c.Query(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fd := rows.FieldDescriptions()
+		rows.Close()
+		if len(fd) != 3 || fd[0].TableOID != oid || fd[0].TableAttributeNumber != 3 || fd[1].TableOID != 0 || fd[2].TableAttributeNumber != 2 {
+			t.Fatalf("%s: described as %+v (table OID %d)", q, fd, oid)
+		}
+	}
+	if _, err := c.Exec(ctx, "DELETE FROM rx_t WHERE id = 8"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := c.Query(ctx, "DELETE FROM rx_t WHERE id = $1 RETURNING *", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for rows.Next() {
+		if err := rows.Scan(&id, &s, &f); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if rows.Err() != nil || n != 1 || s != "b" || rows.CommandTag().String() != "DELETE 1" {
+		t.Fatalf("DELETE RETURNING: %d rows, s %q, tag %v, err %v", n, s, rows.CommandTag(), rows.Err())
+	}
+	if _, err := c.Exec(ctx, "DROP TABLE rx_t"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -26,6 +26,10 @@ type BindOptions struct {
 	ParamTypes  []types.Type
 	EvalContext *types.EvalContext
 	Session     *SessionInfo // answers current_setting(), current_user, ... (catalogfuncs.go)
+	// Prepared gives EXECUTE its statement's parameter types (cursor.go).
+	Prepared PreparedLookup
+	// CurrentOf gives WHERE CURRENT OF its cursor's row (cursor.go).
+	CurrentOf CurrentOfLookup
 }
 
 // binder holds the state of binding one statement.
@@ -111,12 +115,16 @@ func Bind(raw *RawStatement, cat storage.Catalog, opts *BindOptions) (Statement,
 	if err != nil {
 		return nil, err
 	}
-	b.finishParams()
+	if err := b.finishParams(); err != nil {
+		return nil, err
+	}
 	return st, nil
 }
 
-// finishParams reports inferred parameter types back through opts.
-func (b *binder) finishParams() {
+// finishParams reports inferred parameter types back through opts. A
+// parameter neither given a type nor used (a gap: $2 without $1) has
+// none to infer: 42P18, as PostgreSQL's check_variable_parameters.
+func (b *binder) finishParams() error {
 	maxIdx := len(b.opts.ParamTypes)
 	for idx := range b.params {
 		if idx > maxIdx {
@@ -138,10 +146,14 @@ func (b *binder) finishParams() {
 	}
 	for i := range pts {
 		if pts[i].ID == types.Unknown {
+			if b.params[i+1] == nil {
+				return pgerr.New("42P18", "could not determine data type of parameter $%d", i+1)
+			}
 			pts[i] = types.TextType
 		}
 	}
 	b.opts.ParamTypes = pts
+	return nil
 }
 
 func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
@@ -162,6 +174,8 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindUpdate(x.UpdateStmt)
 	case *pg_query.Node_DeleteStmt:
 		return b.bindDelete(x.DeleteStmt)
+	case *pg_query.Node_MergeStmt:
+		return b.bindMerge(x.MergeStmt)
 	case *pg_query.Node_TruncateStmt:
 		return b.bindTruncate(x.TruncateStmt)
 	case *pg_query.Node_CopyStmt:
@@ -187,6 +201,18 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 			what = "TEMP"
 		}
 		return &Discard{What: what}, nil
+	case *pg_query.Node_DeclareCursorStmt:
+		return b.bindDeclareCursor(x.DeclareCursorStmt)
+	case *pg_query.Node_FetchStmt:
+		return b.bindFetch(x.FetchStmt)
+	case *pg_query.Node_ClosePortalStmt:
+		return &ClosePortal{Name: x.ClosePortalStmt.Portalname, All: x.ClosePortalStmt.Portalname == ""}, nil
+	case *pg_query.Node_PrepareStmt:
+		return b.bindPrepare(x.PrepareStmt)
+	case *pg_query.Node_ExecuteStmt:
+		return b.bindExecute(x.ExecuteStmt)
+	case *pg_query.Node_CheckPointStmt:
+		return &Checkpoint{}, nil
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not supported", statementName(n))
 }

@@ -13,6 +13,8 @@ type SessionInfo struct {
 	Database string
 	// Settings are the session's settings, which pg_settings lists (nil: none).
 	Settings *settings.Values
+	// Objects lists the session's cursors and prepared statements.
+	Objects pgcatalog.SessionObjects
 }
 
 // VersionString is what version() returns; drivers parse "PostgreSQL N.M".

@@ -3,17 +3,16 @@ package sql
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
-	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 )
 
 // DELETE (the statement type is beside Update in update.go).
 
 func (b *binder) bindDelete(ds *pg_query.DeleteStmt) (Statement, error) {
-	if ds.WithClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH in DELETE is not supported")
-	}
 	s := &scope{}
+	if err := b.bindWith(s, ds.WithClause); err != nil {
+		return nil, err
+	}
 	t, err := b.bindDMLTarget(s, ds.Relation, "delete")
 	if err != nil {
 		return nil, err
@@ -23,7 +22,7 @@ func (b *binder) bindDelete(ds *pg_query.DeleteStmt) (Statement, error) {
 		return nil, err
 	}
 	s.items = items
-	if node, err = b.bindDMLWhere(s, node, ds.WhereClause); err != nil {
+	if node, err = b.bindDMLWhere(s, t, node, ds.WhereClause); err != nil {
 		return nil, err
 	}
 	top, ret, err := b.bindReturning(s, node, ds.ReturningList)

@@ -250,7 +250,7 @@ func (b *binder) notATable(rv *pg_query.RangeVar, what string) error {
 	case "update", "delete":
 		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "%s of a view is not supported", strings.ToUpper(what)), rv.Location)
 	case "merge":
-		return pgerr.New(pgerr.WrongObjectType, "cannot execute MERGE on relation \"%s\"", rv.Relname).
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot execute MERGE on relation \"%s\"", rv.Relname).
 			WithDetail("This operation is not supported for views.")
 	case "copy from":
 		return pgerr.New(pgerr.WrongObjectType, "cannot copy to view \"%s\"", rv.Relname).

@@ -12,8 +12,9 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 	if is.OnConflictClause != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT is not supported")
 	}
-	if is.WithClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH in INSERT is not supported")
+	ws := &scope{}
+	if err := b.bindWith(ws, is.WithClause); err != nil {
+		return nil, err
 	}
 	tbl, err := b.lookupTable(is.Relation)
 	if err != nil {
@@ -88,7 +89,7 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 		out.Rows = [][]plan.Expr{row}
 	case len(sel.ValuesLists) > 0 && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.SortClause) == 0 &&
 		sel.LimitCount == nil && sel.LimitOffset == nil && sel.WithClause == nil:
-		s := &scope{exprKind: "VALUES"}
+		s := &scope{exprKind: "VALUES", ctes: ws.ctes}
 		for _, ln := range sel.ValuesLists {
 			items := ln.GetList().GetItems()
 			if len(items) > len(targets) {
@@ -125,7 +126,7 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 	default:
 		// As in PostgreSQL, unknown literals of the SELECT list take the
 		// target columns' types instead of text.
-		q, _, err := b.bindSelect(sel, nil, nil, false)
+		q, _, err := b.bindSelect(sel, nil, ws.ctes, false)
 		if err != nil {
 			return nil, err
 		}
@@ -170,14 +171,14 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 			c.ID = b.ids.Next()
 			p.Cols = append(p.Cols, c)
 		}
-		return b.insertReturning(is, tbl, p)
+		return b.insertReturning(is, tbl, p, ws.ctes)
 	}
-	return b.insertReturning(is, tbl, out)
+	return b.insertReturning(is, tbl, out, ws.ctes)
 }
 
 // insertReturning is the Insert of the rows src yields, followed by the
 // RETURNING columns computed over them.
-func (b *binder) insertReturning(is *pg_query.InsertStmt, tbl storageTable, src plan.Node) (Statement, error) {
+func (b *binder) insertReturning(is *pg_query.InsertStmt, tbl storageTable, src plan.Node, ctes *cteEnv) (Statement, error) {
 	name := tbl.Name()
 	if is.Relation.Alias != nil {
 		name = is.Relation.Alias.Aliasname
@@ -188,7 +189,10 @@ func (b *binder) insertReturning(is *pg_query.InsertStmt, tbl storageTable, src 
 		notNull[i] = d.NotNull
 	}
 	rowCols := src.Columns()
-	s := &scope{items: []*nsItem{rowItem(name, rowCols, notNull)}}
+	for i, c := range rowCols {
+		b.markOrigin(c.ID, tbl, i)
+	}
+	s := &scope{items: []*nsItem{rowItem(name, rowCols, notNull)}, ctes: ctes}
 	top, ret, err := b.bindReturning(s, src, is.ReturningList)
 	if err != nil {
 		return nil, err

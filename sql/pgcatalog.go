@@ -25,7 +25,7 @@ func (b *binder) snapshot() *pgcatalog.Snapshot {
 		env := pgcatalog.Env{Views: viewColumner{b}}
 		if b.opts != nil && b.opts.Session != nil {
 			si := b.opts.Session
-			env.User, env.Database, env.Settings = si.User, si.Database, si.Settings
+			env.User, env.Database, env.Settings, env.Objects = si.User, si.Database, si.Settings, si.Objects
 		}
 		b.snap = pgcatalog.NewSnapshot(b.cat, env)
 	}

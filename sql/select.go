@@ -59,30 +59,8 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt, parent *scope, ctes *cteEn
 		return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "unsupported subquery")
 	}
 	s := &scope{parent: parent, ctes: ctes}
-	if w := sel.WithClause; w != nil {
-		seen := map[string]bool{}
-		for _, cn := range w.Ctes {
-			cte := cn.GetCommonTableExpr()
-			if seen[cte.Ctename] {
-				return nil, nil, b.errAt(pgerr.New(pgerr.DuplicateAlias, "WITH query name \"%s\" specified more than once", cte.Ctename), cte.Location)
-			}
-			seen[cte.Ctename] = true
-			if (cte.SearchClause != nil || cte.CycleClause != nil) && !(w.Recursive && refersTo(cte.Ctequery, cte.Ctename)) {
-				// SEARCH/CYCLE add columns; only a recursive query may have them.
-				return nil, nil, b.errAt(pgerr.New(pgerr.SyntaxError, "WITH query is not recursive"), cte.Location)
-			}
-			if w.Recursive && refersTo(cte.Ctequery, cte.Ctename) {
-				return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH RECURSIVE is not supported"), cte.Location)
-			}
-			if cte.Ctequery.GetSelectStmt() == nil {
-				return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "data-modifying statements in WITH are not supported"), cte.Location)
-			}
-			env := &cteEnv{parent: s.ctes, name: cte.Ctename, cte: cte, def: s, bodyEnv: s.ctes}
-			if err := b.defineCTE(s, env); err != nil {
-				return nil, nil, err
-			}
-			s.ctes = env
-		}
+	if err := b.bindWith(s, sel.WithClause); err != nil {
+		return nil, nil, err
 	}
 	// FOR UPDATE/SHARE is not a no-op in PostgreSQL: the row locks make
 	// concurrent writers and TRUNCATE/DROP wait, NOWAIT and SKIP LOCKED
@@ -115,6 +93,36 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt, parent *scope, ctes *cteEn
 		return nil, nil, err
 	}
 	return bq, s, nil
+}
+
+// bindWith defines the WITH queries of w (nil: none) in scope s.
+func (b *binder) bindWith(s *scope, w *pg_query.WithClause) error {
+	if w != nil {
+		seen := map[string]bool{}
+		for _, cn := range w.Ctes {
+			cte := cn.GetCommonTableExpr()
+			if seen[cte.Ctename] {
+				return b.errAt(pgerr.New(pgerr.DuplicateAlias, "WITH query name \"%s\" specified more than once", cte.Ctename), cte.Location)
+			}
+			seen[cte.Ctename] = true
+			if (cte.SearchClause != nil || cte.CycleClause != nil) && !(w.Recursive && refersTo(cte.Ctequery, cte.Ctename)) {
+				// SEARCH/CYCLE add columns; only a recursive query may have them.
+				return b.errAt(pgerr.New(pgerr.SyntaxError, "WITH query is not recursive"), cte.Location)
+			}
+			if w.Recursive && refersTo(cte.Ctequery, cte.Ctename) {
+				return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH RECURSIVE is not supported"), cte.Location)
+			}
+			if cte.Ctequery.GetSelectStmt() == nil {
+				return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "data-modifying statements in WITH are not supported"), cte.Location)
+			}
+			env := &cteEnv{parent: s.ctes, name: cte.Ctename, cte: cte, def: s, bodyEnv: s.ctes}
+			if err := b.defineCTE(s, env); err != nil {
+				return err
+			}
+			s.ctes = env
+		}
+	}
+	return nil
 }
 
 // refersTo reports whether a query mentions relation name (for WITH RECURSIVE).

@@ -5,6 +5,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
@@ -35,7 +36,11 @@ func (b *binder) bindDMLTarget(s *scope, rv *pg_query.RangeVar, what string) (*d
 		}
 		return nil, err
 	}
+	// The target is a table even where a WITH query has its name.
+	ctes := s.ctes
+	s.ctes = nil
 	node, items, err := b.bindRangeVar(s, rv)
+	s.ctes = ctes
 	if err != nil {
 		return nil, err
 	}
@@ -48,12 +53,12 @@ func (b *binder) bindDMLTarget(s *scope, rv *pg_query.RangeVar, what string) (*d
 }
 
 // bindDMLWhere binds the WHERE clause of UPDATE/DELETE over input.
-func (b *binder) bindDMLWhere(s *scope, input plan.Node, where *pg_query.Node) (plan.Node, error) {
+func (b *binder) bindDMLWhere(s *scope, t *dmlTarget, input plan.Node, where *pg_query.Node) (plan.Node, error) {
 	if where == nil {
 		return input, nil
 	}
 	if c := where.GetCurrentOfExpr(); c != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WHERE CURRENT OF is not supported")
+		return b.bindCurrentOf(input, t, c) // cursor.go
 	}
 	s.agg, s.exprKind = nil, "WHERE"
 	e, err := b.bindExpr(s, where)
@@ -92,10 +97,10 @@ func (*Update) statement() {}
 func (*Delete) statement() {}
 
 func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
-	if us.WithClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH in UPDATE is not supported")
-	}
 	s := &scope{}
+	if err := b.bindWith(s, us.WithClause); err != nil {
+		return nil, err
+	}
 	t, err := b.bindDMLTarget(s, us.Relation, "update")
 	if err != nil {
 		return nil, err
@@ -105,7 +110,7 @@ func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
 		return nil, err
 	}
 	s.items = items
-	if node, err = b.bindDMLWhere(s, node, us.WhereClause); err != nil {
+	if node, err = b.bindDMLWhere(s, t, node, us.WhereClause); err != nil {
 		return nil, err
 	}
 	s.exprKind = "UPDATE"
@@ -121,10 +126,11 @@ func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
 	for i, d := range defs {
 		newCols[i] = plan.Column{ID: b.ids.Next(), Name: d.Name, Type: d.Type}
 		notNull[i] = d.NotNull
+		b.markOrigin(newCols[i].ID, t.table, i)
 		p.Exprs = append(p.Exprs, row[i])
 		p.Cols = append(p.Cols, newCols[i])
 	}
-	ns := &scope{items: replaceItem(items, t.item, rowItem(t.item.name, newCols, notNull))}
+	ns := &scope{items: replaceItem(items, t.item, rowItem(t.item.name, newCols, notNull)), ctes: s.ctes, rtes: s.rtes}
 	top, ret, err := b.bindReturning(ns, p, us.ReturningList)
 	if err != nil {
 		return nil, err
@@ -135,6 +141,13 @@ func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
 		up.Returning = out.Cols[1+len(defs):]
 	}
 	return up, nil
+}
+
+// markOrigin records column i of table t as the origin of column id: a
+// RETURNING column that reads it is described with the table's OID and
+// attribute number, as PostgreSQL describes it.
+func (b *binder) markOrigin(id plan.ColumnID, t storage.Table, i int) {
+	b.colOrigin[id] = plan.Column{TableOID: pgcatalog.RelationOID(t), AttNum: int16(i + 1)}
 }
 
 // replaceItem is items with old replaced by repl.
@@ -223,14 +236,34 @@ func (b *binder) bindSetList(s *scope, t *dmlTarget, list []*pg_query.Node) ([]p
 func (b *binder) multiAssignSource(s *scope, ma *pg_query.MultiAssignRef) (*pg_query.Node, error) {
 	src := ma.Source
 	if row := src.GetRowExpr(); row != nil {
-		if len(row.Args) != int(ma.Ncolumns) {
+		// ROW(x.*, ...) expands x's columns, as PostgreSQL does here.
+		var args []*pg_query.Node
+		for _, a := range row.Args {
+			cr := a.GetColumnRef()
+			if cr == nil || !isStar(cr) {
+				args = append(args, a)
+				continue
+			}
+			if len(cr.Fields) != 2 {
+				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ROW(*) in a multiple-column UPDATE item is not supported"), cr.Location)
+			}
+			ts, err := b.expandStar(s, cr)
+			if err != nil {
+				return nil, err
+			}
+			for _, t := range ts {
+				args = append(args, &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
+					Fields: []*pg_query.Node{cr.Fields[0], pg_query.MakeStrNode(t.name)}, Location: cr.Location}}})
+			}
+		}
+		if len(args) != int(ma.Ncolumns) {
 			return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "number of columns does not match number of values"), row.Location)
 		}
-		return row.Args[ma.Colno-1], nil
+		return args[ma.Colno-1], nil
 	}
 	sl := src.GetSubLink()
 	if sl == nil || (sl.SubLinkType != pg_query.SubLinkType_EXPR_SUBLINK && sl.SubLinkType != pg_query.SubLinkType_MULTIEXPR_SUBLINK) {
-		return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression"), nodeLocation(src))
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression"), nodeLocation(src))
 	}
 	if ma.Colno == 1 {
 		// Checked once, at the first column.

@@ -245,6 +245,9 @@ func (c *conn) newSession(params map[string]string) (s Session, err error) {
 	if err == nil && s == nil {
 		err = pgerr.New(pgerr.InternalError, "engine returned no session")
 	}
+	if u, ok := s.(ObjectsUser); ok && err == nil {
+		u.UseObjects(&c.ext)
+	}
 	return s, err
 }
 

@@ -80,8 +80,11 @@
 // (PipelineBlock: committed, as PostgreSQL commits at Sync), then sends
 // changed ParameterStatus and ReadyForQuery, and
 // portals end with the transaction (at Sync or a simple Query outside a
-// block). DEALLOCATE, a SQL statement about wire's statements, is run by
-// wire (Deallocation).
+// block; a WITH HOLD cursor, a HeldPortal, outlives it). DEALLOCATE, a
+// SQL statement about wire's statements, is run by wire (Deallocation).
+// The two tables are the session's too (Objects, handed over through
+// ObjectsUser): SQL's PREPARE and DECLARE keep their statements and
+// cursors in them, so each name is in one namespace, as in PostgreSQL.
 //
 // # COPY (copy.go)
 //

@@ -130,6 +130,39 @@ type CopyChannel interface {
 	CopyOut(format int16, columns int) (io.WriteCloser, error)
 }
 
+// Objects is a connection's named prepared statements and portals. SQL's
+// PREPARE / EXECUTE / DEALLOCATE and DECLARE / FETCH / MOVE / CLOSE keep
+// theirs in the same two tables as Parse, Bind and Close, as PostgreSQL
+// does (one namespace each: Parse of a PREPAREd name is 42P05, Execute of
+// a DECLAREd cursor runs it).
+type Objects interface {
+	Statement(name string) (PreparedStatement, bool)
+	// AddStatement registers ps under name; false if the name is taken.
+	AddStatement(name string, ps PreparedStatement) bool
+	// RemoveStatement closes and forgets a statement.
+	RemoveStatement(name string)
+	// StatementNames are the named statements, sorted.
+	StatementNames() []string
+	Portal(name string) (Portal, bool)
+	// AddPortal registers p under name; false if the name is taken.
+	AddPortal(name string, p Portal) bool
+	// RemovePortal closes and forgets a portal.
+	RemovePortal(name string)
+}
+
+// NewObjects returns an empty table of statements and portals, for a
+// Session used without a connection (tests).
+func NewObjects() Objects { return &extState{} }
+
+// ObjectsUser is implemented by a Session that runs SQL-level prepared
+// statements and cursors: wire hands it the connection's Objects once,
+// right after NewSession.
+type ObjectsUser interface{ UseObjects(Objects) }
+
+// HeldPortal is implemented by a Portal that may outlive its transaction
+// (a WITH HOLD cursor): wire does not close it when the transaction ends.
+type HeldPortal interface{ Held() bool }
+
 // Deallocation is implemented by a Statement that is DEALLOCATE [PREPARE]
 // name | ALL: wire owns the prepared statements, so it runs it itself.
 type Deallocation interface {

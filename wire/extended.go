@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sort"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/joind/joind/pgerr"
@@ -18,11 +19,72 @@ type extState struct {
 
 func (c *conn) extSession() (ExtendedSession, bool) {
 	es, ok := c.sess.(ExtendedSession)
-	if ok && c.ext.stmts == nil {
-		c.ext.stmts = map[string]PreparedStatement{}
-		c.ext.portals = map[string]Portal{}
+	if ok {
+		c.ext.init()
 	}
 	return es, ok
+}
+
+func (x *extState) init() {
+	if x.stmts == nil {
+		x.stmts = map[string]PreparedStatement{}
+		x.portals = map[string]Portal{}
+	}
+}
+
+var _ Objects = (*extState)(nil)
+
+func (x *extState) Statement(name string) (PreparedStatement, bool) {
+	ps, ok := x.stmts[name]
+	return ps, ok
+}
+
+func (x *extState) AddStatement(name string, ps PreparedStatement) bool {
+	x.init()
+	if _, dup := x.stmts[name]; dup {
+		return false
+	}
+	x.stmts[name] = ps
+	return true
+}
+
+func (x *extState) RemoveStatement(name string) {
+	if ps, ok := x.stmts[name]; ok {
+		ps.Close()
+		delete(x.stmts, name)
+	}
+}
+
+func (x *extState) StatementNames() []string {
+	var out []string
+	for n := range x.stmts {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (x *extState) Portal(name string) (Portal, bool) {
+	p, ok := x.portals[name]
+	return p, ok
+}
+
+func (x *extState) AddPortal(name string, p Portal) bool {
+	x.init()
+	if _, dup := x.portals[name]; dup {
+		return false
+	}
+	x.portals[name] = p
+	return true
+}
+
+func (x *extState) RemovePortal(name string) {
+	if p, ok := x.portals[name]; ok {
+		p.Close()
+		delete(x.portals, name)
+	}
 }
 
 // extended handles one extended-protocol message. An error sends
@@ -128,7 +190,7 @@ func (c *conn) bindMsg(m *pgproto3.Bind) error {
 	}
 	if m.DestinationPortal != "" {
 		if _, dup := c.ext.portals[m.DestinationPortal]; dup {
-			return pgerr.New("42P03", "portal \"%s\" already exists", m.DestinationPortal)
+			return pgerr.New("42P03", "cursor \"%s\" already exists", m.DestinationPortal) // CreatePortal's wording
 		}
 	}
 	nparams := len(ps.ParamOIDs())
@@ -243,6 +305,9 @@ func (c *conn) sync() {
 
 func (c *conn) closePortals() {
 	for name, p := range c.ext.portals {
+		if h, ok := p.(HeldPortal); ok && h.Held() {
+			continue // a WITH HOLD cursor outlives the transaction
+		}
 		p.Close()
 		delete(c.ext.portals, name)
 	}

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -72,55 +73,147 @@ func kill(t *testing.T, j *joindtest.Joind) {
 
 // ledger records what the writers were told: a (writer, seq) unit is
 // acknowledged when its INSERT or COMMIT returned success; an attempted
-// unit may or may not have landed, but never in part.
+// unit may or may not have landed, but never in part. Writers also UPDATE
+// (v = v + 1 over all of a unit's rows) and DELETE their own units, alone
+// or together in a transaction block: once acknowledged, a change is
+// there; an unacknowledged one (pending) either landed whole or not at all.
 type ledger struct {
 	mu    sync.Mutex
 	acked map[[2]int]bool
 	next  []int // next seq per writer (units below it were attempted)
 	kinds map[string]int
+	// units are the known states of the acknowledged units: their version
+	// v, or gone once a DELETE of them was acknowledged.
+	units map[[2]int]*unitState
+	// pending is each writer's unacknowledged UPDATE/DELETE, if any.
+	pending map[int][]change
+}
+
+type unitState struct {
+	v    int
+	gone bool
+}
+
+// change is what one statement or block does to one unit.
+type change struct {
+	unit          [2]int
+	before, after unitState
 }
 
 const parts = 3 // rows per unit
 
-// writer inserts units until its connection fails: single multi-row
-// INSERTs, COPY FROM STDIN, BEGIN/INSERT/INSERT/COMMIT blocks, and
-// rolled-back blocks that must never be seen (negative seq).
+// live picks one of writer w's units that is known to exist (ok false:
+// none), not k.
+func (l *ledger) live(w int, rng *rand.Rand, not [2]int) ([2]int, bool) {
+	var ks [][2]int
+	for k, u := range l.units {
+		if k[0] == w && !u.gone && k != not {
+			ks = append(ks, k)
+		}
+	}
+	if len(ks) == 0 {
+		return [2]int{}, false
+	}
+	sort.Slice(ks, func(i, j int) bool { return ks[i][1] < ks[j][1] })
+	return ks[rng.Intn(len(ks))], true
+}
+
+// writer writes units until its connection fails: single multi-row
+// INSERTs, COPY FROM STDIN, BEGIN/INSERT/INSERT/COMMIT blocks, rolled-back
+// blocks that must never be seen (negative seq), and UPDATEs and DELETEs
+// of its earlier units (single statements, a BEGIN/UPDATE/DELETE/COMMIT
+// block, and a rolled-back UPDATE).
 func (l *ledger) writer(ctx context.Context, j *joindtest.Joind, w int, rng *rand.Rand) {
 	c, err := connect(ctx, j)
 	if err != nil {
 		return
 	}
 	defer c.Close(context.Background())
+	exec := func(qs ...string) error {
+		for _, q := range qs {
+			if _, err := c.Exec(ctx, q); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	upd := func(k [2]int) string {
+		return fmt.Sprintf("UPDATE crash SET v = v + 1 WHERE w = %d AND s = %d", k[0], k[1])
+	}
+	del := func(k [2]int) string { return fmt.Sprintf("DELETE FROM crash WHERE w = %d AND s = %d", k[0], k[1]) }
 	for {
+		kind := rng.Intn(11)
+		if kind >= 7 {
+			l.mu.Lock()
+			a, ok := l.live(w, rng, [2]int{-1, -1})
+			b, ok2 := l.live(w, rng, a)
+			var chs []change
+			if ok {
+				ua := *l.units[a]
+				switch kind {
+				case 7:
+					chs = []change{{a, ua, unitState{v: ua.v + 1}}}
+				case 8:
+					chs = []change{{a, ua, unitState{v: ua.v, gone: true}}}
+				case 9:
+					if ok2 {
+						ub := *l.units[b]
+						chs = []change{{a, ua, unitState{v: ua.v + 1}}, {b, ub, unitState{v: ub.v, gone: true}}}
+					}
+				}
+			}
+			l.pending[w] = chs
+			l.mu.Unlock()
+			if !ok {
+				continue
+			}
+			var err error
+			name := ""
+			switch {
+			case kind == 7:
+				err, name = exec(upd(a)), "UPDATE"
+			case kind == 8:
+				err, name = exec(del(a)), "DELETE"
+			case kind == 9 && ok2:
+				err, name = exec("BEGIN", upd(a), del(b), "COMMIT"), "BEGIN/UPDATE/DELETE/COMMIT"
+			case kind == 10:
+				err, name = exec("BEGIN", upd(a), "ROLLBACK"), "BEGIN/UPDATE/ROLLBACK"
+			}
+			if err != nil {
+				return // killed (or the test is over); the change stays pending
+			}
+			l.mu.Lock()
+			for _, ch := range l.pending[w] {
+				u := ch.after
+				l.units[ch.unit] = &u
+			}
+			delete(l.pending, w)
+			if name != "" {
+				l.kinds[name]++
+			}
+			l.mu.Unlock()
+			continue
+		}
 		l.mu.Lock()
 		s := l.next[w]
 		l.next[w]++
 		l.mu.Unlock()
 		var err error
-		kind := rng.Intn(7)
 		switch kind {
 		case 6:
-			data := fmt.Sprintf("%d\t%d\t0\n%d\t%d\t1\n%d\t%d\t2\n", w, s, w, s, w, s)
+			data := fmt.Sprintf("%d\t%d\t0\t0\n%d\t%d\t1\t0\n%d\t%d\t2\t0\n", w, s, w, s, w, s)
 			_, err = c.PgConn().CopyFrom(ctx, strings.NewReader(data), "COPY crash FROM STDIN")
 		case 0, 1, 2:
-			_, err = c.Exec(ctx, fmt.Sprintf("INSERT INTO crash VALUES (%d,%d,0),(%d,%d,1),(%d,%d,2)", w, s, w, s, w, s))
+			_, err = c.Exec(ctx, fmt.Sprintf("INSERT INTO crash VALUES (%d,%d,0,0),(%d,%d,1,0),(%d,%d,2,0)", w, s, w, s, w, s))
 		case 3, 4:
-			for _, q := range []string{"BEGIN",
-				fmt.Sprintf("INSERT INTO crash VALUES (%d,%d,0)", w, s),
-				fmt.Sprintf("INSERT INTO crash VALUES (%d,%d,1),(%d,%d,2)", w, s, w, s),
-				"COMMIT"} {
-				if _, err = c.Exec(ctx, q); err != nil {
-					break
-				}
-			}
+			err = exec("BEGIN",
+				fmt.Sprintf("INSERT INTO crash VALUES (%d,%d,0,0)", w, s),
+				fmt.Sprintf("INSERT INTO crash VALUES (%d,%d,1,0),(%d,%d,2,0)", w, s, w, s),
+				"COMMIT")
 		case 5:
-			for _, q := range []string{"BEGIN",
-				fmt.Sprintf("INSERT INTO crash VALUES (%d,%d,0),(%d,%d,1),(%d,%d,2)", w, -s-1, w, -s-1, w, -s-1),
-				"ROLLBACK"} {
-				if _, err = c.Exec(ctx, q); err != nil {
-					break
-				}
-			}
+			err = exec("BEGIN",
+				fmt.Sprintf("INSERT INTO crash VALUES (%d,%d,0,0),(%d,%d,1,0),(%d,%d,2,0)", w, -s-1, w, -s-1, w, -s-1),
+				"ROLLBACK")
 			if err == nil {
 				continue // nothing to acknowledge
 			}
@@ -130,33 +223,39 @@ func (l *ledger) writer(ctx context.Context, j *joindtest.Joind, w int, rng *ran
 		}
 		l.mu.Lock()
 		l.acked[[2]int{w, s}] = true
+		l.units[[2]int{w, s}] = &unitState{}
 		l.kinds[[]string{"INSERT", "INSERT", "INSERT", "BEGIN/COMMIT", "BEGIN/COMMIT", "", "COPY"}[kind]]++
 		l.mu.Unlock()
 	}
 }
 
-// verify reads the table and checks the ledger's promises.
+// verify reads the table and checks the ledger's promises: every unit
+// whole (each part once, one version), acknowledged ones present in their
+// acknowledged state, each pending change landed whole or not at all. It
+// then takes what it saw as the known state.
 func (l *ledger) verify(t *testing.T, j *joindtest.Joind, cycle int) int {
 	t.Helper()
 	c := mustConnect(t, j)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	rows, err := c.Query(ctx, "SELECT w, s, p FROM crash")
+	rows, err := c.Query(ctx, "SELECT w, s, p, v FROM crash")
 	if err != nil {
 		t.Fatalf("cycle %d: %v", cycle, err)
 	}
 	seen := map[[2]int]map[int]int{}
+	vers := map[[2]int]map[int]bool{}
 	n := 0
 	for rows.Next() {
-		var w, s, p int
-		if err := rows.Scan(&w, &s, &p); err != nil {
+		var w, s, p, v int
+		if err := rows.Scan(&w, &s, &p, &v); err != nil {
 			t.Fatal(err)
 		}
 		k := [2]int{w, s}
 		if seen[k] == nil {
-			seen[k] = map[int]int{}
+			seen[k], vers[k] = map[int]int{}, map[int]bool{}
 		}
 		seen[k][p]++
+		vers[k][v] = true
 		n++
 	}
 	if err := rows.Err(); err != nil {
@@ -164,6 +263,7 @@ func (l *ledger) verify(t *testing.T, j *joindtest.Joind, cycle int) int {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	observed := map[[2]int]unitState{}
 	for k, ps := range seen {
 		if k[1] < 0 {
 			t.Fatalf("cycle %d: rows of a rolled-back transaction are visible: writer %d unit %d", cycle, k[0], -k[1]-1)
@@ -176,12 +276,58 @@ func (l *ledger) verify(t *testing.T, j *joindtest.Joind, cycle int) int {
 				t.Fatalf("cycle %d: unit %v has part %d %d times (parts seen %v): partial or duplicated statement", cycle, k, p, ps[p], ps)
 			}
 		}
+		if len(vers[k]) != 1 {
+			t.Fatalf("cycle %d: unit %v has rows of versions %v: a partial UPDATE", cycle, k, vers[k])
+		}
+		for v := range vers[k] {
+			observed[k] = unitState{v: v}
+		}
+	}
+	state := func(k [2]int) unitState {
+		if u, ok := observed[k]; ok {
+			return u
+		}
+		return unitState{gone: true}
+	}
+	same := func(a, b unitState) bool { return a.gone == b.gone && (a.gone || a.v == b.v) }
+	pendingUnit := map[[2]int]bool{}
+	for w, chs := range l.pending {
+		applied := 0
+		for _, ch := range chs {
+			pendingUnit[ch.unit] = true
+			switch got := state(ch.unit); {
+			case same(got, ch.after):
+				applied++
+			case !same(got, ch.before):
+				t.Fatalf("cycle %d: writer %d's unacknowledged change of unit %v: found %+v, want %+v or %+v", cycle, w, ch.unit, got, ch.before, ch.after)
+			}
+		}
+		if applied != 0 && applied != len(chs) {
+			t.Fatalf("cycle %d: writer %d's unacknowledged block %+v landed in part (%d of %d changes)", cycle, w, chs, applied, len(chs))
+		}
+	}
+	for k, u := range l.units {
+		if !pendingUnit[k] && !same(state(k), *u) {
+			t.Fatalf("cycle %d: acknowledged unit %v: found %+v, want %+v", cycle, k, state(k), *u)
+		}
 	}
 	for k := range l.acked {
-		if seen[k] == nil {
+		if _, ok := l.units[k]; !ok && seen[k] == nil {
 			t.Fatalf("cycle %d: acknowledged unit %v is missing", cycle, k)
 		}
 	}
+	// What was seen is now known: unacknowledged inserts that landed and
+	// pending changes, resolved.
+	for k := range seen {
+		u := observed[k]
+		l.units[k] = &u
+	}
+	for k, u := range l.units {
+		if !u.gone && seen[k] == nil {
+			u.gone = true
+		}
+	}
+	l.pending = map[int][]change{}
 	return n
 }
 
@@ -205,11 +351,12 @@ func TestCrashRecovery(t *testing.T) {
 	seed := time.Now().UnixNano()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewSource(seed))
-	l := &ledger{acked: map[[2]int]bool{}, next: make([]int, writers), kinds: map[string]int{}}
+	l := &ledger{acked: map[[2]int]bool{}, next: make([]int, writers), kinds: map[string]int{},
+		units: map[[2]int]*unitState{}, pending: map[int][]change{}}
 
 	j := joindtest.StartJoindWithDataDir(t, dir)
 	c := mustConnect(t, j)
-	if _, err := c.Exec(context.Background(), "CREATE TABLE crash (w int, s int, p int)"); err != nil {
+	if _, err := c.Exec(context.Background(), "CREATE TABLE crash (w int, s int, p int, v int)"); err != nil {
 		t.Fatal(err)
 	}
 	c.Close(context.Background())

@@ -1,6 +1,7 @@
 // Package crash tests joind's durability from the outside: servers killed
-// with SIGKILL under concurrent writers and restarted on the same data
-// directory must keep every acknowledged row exactly once and show no
+// with SIGKILL under concurrent writers (INSERT, COPY, transaction blocks,
+// UPDATE and DELETE of earlier rows) and restarted on the same data
+// directory must keep every acknowledged change exactly once and show no
 // partial statement or transaction; damaged files must stop the server
 // from starting; transaction blocks must be atomic and isolated.
 //

@@ -32,6 +32,11 @@ SELECT * FROM del_t ORDER BY id;
 DELETE FROM ONLY del_t d WHERE d.v = 0;
 SELECT * FROM del_t ORDER BY id;
 
+-- WITH queries
+WITH gone AS (SELECT 12 AS id UNION ALL SELECT 13)
+DELETE FROM del_t WHERE id IN (SELECT id FROM gone);
+SELECT * FROM del_t ORDER BY id;
+
 -- transactions
 BEGIN;
 DELETE FROM del_t;

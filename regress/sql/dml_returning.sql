@@ -14,6 +14,10 @@ INSERT INTO ret_t SELECT 5, 50, 'e' RETURNING ret_t.*, 'lit', 1 + 1;
 INSERT INTO ret_t AS r VALUES (6, 60, NULL) RETURNING r.id, r.s IS NULL AS nul;
 INSERT INTO ret_t VALUES (7, 70, 'g') RETURNING (SELECT count(*) FROM ret_t) AS before;
 INSERT INTO ret_t SELECT 8, 80, 'h' WHERE false RETURNING *;
+WITH src AS (SELECT 9 AS id, 90 AS v)
+INSERT INTO ret_t SELECT id, v, 'w' FROM src RETURNING *;
+WITH src AS (SELECT 10 AS id)
+INSERT INTO ret_t VALUES ((SELECT id FROM src), 100, 'wv') RETURNING id;
 SELECT * FROM ret_t ORDER BY id;
 
 UPDATE ret_t SET v = v + 1 WHERE id = 1 RETURNING *;

@@ -37,6 +37,7 @@ SELECT * FROM upd_t ORDER BY id;
 -- multi-column SET
 UPDATE upd_t SET (v, s) = (100, 'row') WHERE id = 1;
 UPDATE upd_t SET (v, s) = ROW(v + 1, DEFAULT) WHERE id = 1;
+UPDATE upd_t SET (v, s) = ROW(x.*) FROM (VALUES (2, 7, 'x')) AS x(i, v, s) WHERE id = x.i - 1;
 UPDATE upd_t SET (v, d) = (SELECT 5, date '2025-05-05') WHERE id = 4;
 UPDATE upd_t SET (v, s) = (SELECT max(v), 'mx' FROM upd_t) WHERE id = 5;
 UPDATE upd_t SET (v, s) = (SELECT 1, 'z' WHERE false) WHERE id = 3;
@@ -70,6 +71,14 @@ SELECT * FROM upd_t ORDER BY id;
 UPDATE upd_t SET v = 0 FROM upd_k WHERE false;
 UPDATE upd_t AS t SET s = k.label || '/' || t.s FROM upd_k k JOIN upd_k k2 ON k.k = k2.k WHERE t.id = k.k;
 SELECT * FROM upd_t ORDER BY id;
+
+-- WITH queries; the target is the table even where a WITH query has its name
+WITH w AS (SELECT k, label FROM upd_k WHERE k = 2)
+UPDATE upd_t SET s = w.label || '-w' FROM w WHERE upd_t.id = w.k;
+WITH upd_t AS (SELECT 1 AS id)
+UPDATE upd_t SET v = v + 1000 WHERE id IN (SELECT id FROM upd_t);
+SELECT * FROM upd_t ORDER BY id;
+UPDATE upd_t SET v = v - 1000 WHERE v > 1000;
 
 -- alias and ONLY
 UPDATE ONLY upd_t SET v = -1 WHERE id = 5;
