@@ -61,7 +61,11 @@ func NewScan(t storage.Table, ordinals []int, cols []plan.Column, partitions int
 	}
 	s := &scanOp{table: t, ordinals: ordinals, cols: cols, parts: partitions, size: defaultScanBatch, schema: schemaOf(cols)}
 	if st, ok := t.(storage.Segmented); ok {
-		s.snap = onceValue(func() []scanPart { return segmentParts(st.SegmentRows()) })
+		rows := st.Segments
+		if sr, ok := t.(storage.SegmentRower); ok {
+			rows = sr.SegmentRows
+		}
+		s.snap = onceValue(func() []scanPart { return segmentParts(rows()) })
 	} else {
 		s.snap = onceValue(func() []scanPart {
 			var parts []scanPart

@@ -139,8 +139,11 @@ func (s Segment) Live() int64 { return s.Rows - s.Deletes.Count() }
 type Segmented interface {
 	Table
 	Segments() []Segment
-	// SegmentRows is Segments without the statistics (Columns nil), for
-	// a reader that only needs the rows: no per-call statistics over the
-	// transaction's own pending rows.
+}
+
+// SegmentRower is implemented by Segmented tables that can give their
+// segments without the statistics (Columns nil), for a reader that only
+// needs the rows: no per-call statistics over a transaction's pending rows.
+type SegmentRower interface {
 	SegmentRows() []Segment
 }

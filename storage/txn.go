@@ -307,7 +307,7 @@ func (tt *txnTable) Stats() Stats {
 // deleted in the snapshot or by the transaction.
 func (tt *txnTable) Segments() []Segment { return tt.segments(true) }
 
-// SegmentRows implements Segmented.
+// SegmentRows implements SegmentRower.
 func (tt *txnTable) SegmentRows() []Segment { return tt.segments(false) }
 
 func (tt *txnTable) segments(stats bool) []Segment {
