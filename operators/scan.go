@@ -61,7 +61,11 @@ func NewScan(t storage.Table, ordinals []int, cols []plan.Column, partitions int
 	}
 	s := &scanOp{table: t, ordinals: ordinals, cols: cols, parts: partitions, size: defaultScanBatch, schema: schemaOf(cols)}
 	if st, ok := t.(storage.Segmented); ok {
-		s.snap = onceValue(func() []scanPart { return segmentParts(st.Segments()) })
+		rows := st.Segments
+		if sr, ok := t.(storage.SegmentRower); ok {
+			rows = sr.SegmentRows
+		}
+		s.snap = onceValue(func() []scanPart { return segmentParts(rows()) })
 	} else {
 		s.snap = onceValue(func() []scanPart {
 			var parts []scanPart
@@ -198,18 +202,25 @@ func (s *scanOp) Open(ctx context.Context, p int) (Stream, error) {
 }
 
 type scanStream struct {
-	op   *scanOp
-	ctx  context.Context
-	p    int
-	recs []scanPart
-	live []int // scratch: live row indexes of a slice with deleted rows
-	ri   int   // current snapshot batch
-	off  int64 // offset within it
-	k    int   // global slice counter, for round-robin
-	done bool
+	op    *scanOp
+	ctx   context.Context
+	p     int
+	recs  []scanPart
+	live  []int          // scratch: live row indexes of a slice with deleted rows
+	queue []arrow.Record // more runs of the last slice (runs)
+	dead  []int64        // scratch: deleted offsets of a slice
+	ri    int            // current snapshot batch
+	off   int64          // offset within it
+	k     int            // global slice counter, for round-robin
+	done  bool
 }
 
 func (s *scanStream) Next() (arrow.Record, error) {
+	if len(s.queue) > 0 {
+		r := s.queue[0]
+		s.queue = s.queue[1:]
+		return r, nil
+	}
 	for !s.done {
 		if err := checkCtx(s.ctx); err != nil {
 			return nil, err
@@ -237,6 +248,13 @@ func (s *scanStream) Next() (arrow.Record, error) {
 			continue
 		}
 		if part.dels.Any(part.base+lo, part.base+end) {
+			if dead, few := part.dels.DeletedIn(part.base+lo, part.base+end, maxScanRuns, s.dead[:0]); few {
+				s.dead = dead
+				if r, ok := s.runs(part, lo, end, dead); ok {
+					return r, nil
+				}
+				continue // every row of the slice deleted
+			}
 			s.live = part.dels.Live(part.base+lo, part.base+end, part.base, s.live[:0])
 			if len(s.live) == 0 {
 				continue
@@ -269,6 +287,30 @@ func (s *scanStream) project(part scanPart, lo, hi int64) arrow.Record {
 			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(ids))}, nil, 0, 0)))
 	}
 	return array.NewRecord(s.op.schema, arrs, hi-lo)
+}
+
+// maxScanRuns is how many deleted rows a slice may have for the scan to
+// pass its live rows on as zero-copy runs between them rather than copy
+// them.
+const maxScanRuns = 8
+
+// runs passes rows [lo, hi) of part but the deleted offsets dead
+// (ascending, segment offsets) on as zero-copy slices: the first is
+// returned, the others queued; ok=false when no row is left.
+func (s *scanStream) runs(part scanPart, lo, hi int64, dead []int64) (arrow.Record, bool) {
+	from := lo
+	for _, d := range append(dead, part.base+hi) {
+		if d -= part.base; d > from {
+			s.queue = append(s.queue, s.project(part, from, d))
+		}
+		from = d + 1
+	}
+	if len(s.queue) == 0 {
+		return nil, false
+	}
+	r := s.queue[0]
+	s.queue = s.queue[1:]
+	return r, true
 }
 
 // take is rows idx of part (the live rows of a slice).

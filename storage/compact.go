@@ -53,7 +53,15 @@ func (db *DB) compactor() {
 }
 
 // compactOnce merges one run of small segments; it reports whether it did.
+// It does nothing while a REPEATABLE READ or SERIALIZABLE transaction is
+// open: compaction renumbers rows, so such a transaction's later UPDATE or
+// DELETE of a row it read would fail with a serialization error PostgreSQL
+// would not raise (a READ COMMITTED statement just restarts). The
+// commits after it ends wake the compactor again; VACUUM does not wait.
 func (db *DB) compactOnce() bool {
+	if db.fixedSnaps.Load() > 0 {
+		return false
+	}
 	v := db.cs.load()
 	for _, t := range v.sorted() {
 		var err error

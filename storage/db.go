@@ -41,6 +41,9 @@ type DB struct {
 
 	cur    atomic.Pointer[version] // the published version (read through cs.load)
 	nextID atomic.Uint64           // table and segment ids
+	// fixedSnaps counts the open REPEATABLE READ / SERIALIZABLE
+	// transactions that took their snapshot (compact.go).
+	fixedSnaps atomic.Int64
 
 	locks *lockTable  // row locks (rowlock.go)
 	cs    commitSync  // the commit protocol's synchronization points (commit.go)

@@ -16,6 +16,13 @@
 // commit_explore_test.go) that runs the shipped committer, Txn and
 // compactor through the commitSync and commitStore interfaces.
 //
+// Deletes never rewrite a segment: a row is named by a RowID (segment id,
+// offset), a version keeps a DeleteVector per segment with deleted rows
+// (delete.go, dv.go), persisted inline in the manifest or as delta files
+// (dvfile.go) and folded away by compaction and VACUUM; row locks
+// (rowlock.go) make concurrent deleters of a row wait, and the committer
+// refuses a delete of a row already gone (40001).
+//
 // MemoryCatalog is a plain in-memory Catalog kept for tests of other
 // packages; joind itself uses DB (in memory when opened with dir "").
 //

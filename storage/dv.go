@@ -112,6 +112,43 @@ func (d *DeleteVector) Live(lo, hi, shift int64, dst []int) []int {
 	return dst
 }
 
+// DeletedIn appends to dst the deleted offsets in [lo, hi), ascending, and
+// stops (returning ok=false) once there are more than limit of them.
+func (d *DeleteVector) DeletedIn(lo, hi int64, limit int, dst []int64) (out []int64, ok bool) {
+	if d == nil {
+		return dst, true
+	}
+	n := 0
+	for off := lo; off < hi; {
+		ci := int(off >> chunkShift)
+		if ci >= len(d.chunks) {
+			break
+		}
+		end := min(hi, int64(ci+1)<<chunkShift)
+		c := d.chunks[ci]
+		if c == nil {
+			off = end
+			continue
+		}
+		for off < end {
+			span := min(end-off, 64-(off&63))
+			w := c[(off>>6)&(chunkWords-1)] >> (uint(off) & 63)
+			if span < 64 {
+				w &= 1<<uint(span) - 1
+			}
+			for w != 0 {
+				if n++; n > limit {
+					return dst, false
+				}
+				dst = append(dst, off+int64(bits.TrailingZeros64(w)))
+				w &= w - 1
+			}
+			off += span
+		}
+	}
+	return dst, true
+}
+
 // with returns d plus offs (sorted or not); dup is the first offset that
 // was already deleted in d or repeated in offs (-1: none), in which case
 // the result is nil.

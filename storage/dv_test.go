@@ -59,19 +59,29 @@ func TestDeleteVectorOps(t *testing.T) {
 		for i := 0; i < 50; i++ {
 			lo := rng.Int63n(rows)
 			hi := lo + rng.Int63n(rows-lo+1)
-			any := false
+			hit := false
 			var live []int
 			for o := lo; o < hi; o++ {
-				any = any || set[o]
+				hit = hit || set[o]
 				if !set[o] {
 					live = append(live, int(o-lo))
 				}
 			}
-			if u.Any(lo, hi) != any {
-				t.Fatalf("Any(%d,%d) = %v", lo, hi, !any)
+			if u.Any(lo, hi) != hit {
+				t.Fatalf("Any(%d,%d) = %v", lo, hi, !hit)
 			}
 			if got := u.Live(lo, hi, lo, nil); !slices.Equal(got, live) {
 				t.Fatalf("Live(%d,%d) differs", lo, hi)
+			}
+			var dead []int64
+			for o := lo; o < hi; o++ {
+				if set[o] {
+					dead = append(dead, o)
+				}
+			}
+			got, ok := u.DeletedIn(lo, hi, 5, nil)
+			if ok != (len(dead) <= 5) || ok && !slices.Equal(got, dead) {
+				t.Fatalf("DeletedIn(%d,%d) = %v %v, want %v", lo, hi, got, ok, dead)
 			}
 		}
 		offs, err := decodeOffsets(encodeOffsets(want), rows)

@@ -43,6 +43,12 @@ func (t *Txn) TakeSnapshot(iso Isolation) {
 		return
 	}
 	t.taken, t.iso = true, iso
+	if iso >= RepeatableRead {
+		// Background compaction waits for it (compactOnce): a RowID it
+		// reads stays valid to its end.
+		t.db.fixedSnaps.Add(1)
+		t.fixed = true
+	}
 }
 
 // SnapshotTaken reports whether a statement of the transaction has taken

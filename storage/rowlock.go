@@ -41,8 +41,8 @@ type lockTable struct {
 type lockKey struct{ table, seg uint64 }
 
 // lockHold is the rows of one segment one transaction holds, as a bitmap
-// (mutable, guarded by lockTable.mu) with the savepoint depth each word
-// was first set at (see releaseFrom).
+// (mutable, guarded by lockTable.mu), with the rows taken under each
+// savepoint's lock mark (see releaseFrom).
 type lockHold struct {
 	owner *Txn
 	words []uint64
@@ -184,7 +184,7 @@ func (lt *lockTable) release(t *Txn) {
 func (lt *lockTable) releaseFrom(t *Txn, mark int) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	any := false
+	released := false
 	for _, k := range lt.held[t] {
 		for _, h := range lt.segs[k] {
 			if h.owner != t {
@@ -198,11 +198,11 @@ func (lt *lockTable) releaseFrom(t *Txn, mark int) {
 					h.words[off>>6] &^= 1 << (uint(off) & 63)
 				}
 				delete(h.marks, m)
-				any = true
+				released = true
 			}
 		}
 	}
-	if any {
+	if released {
 		lt.wake()
 	}
 }

@@ -140,3 +140,10 @@ type Segmented interface {
 	Table
 	Segments() []Segment
 }
+
+// SegmentRower is implemented by Segmented tables that can give their
+// segments without the statistics (Columns nil), for a reader that only
+// needs the rows: no per-call statistics over a transaction's pending rows.
+type SegmentRower interface {
+	SegmentRows() []Segment
+}

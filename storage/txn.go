@@ -101,6 +101,7 @@ type Txn struct {
 	// numbers savepoints for it (rowlock.go releaseFrom).
 	lockMark, markSeq int
 	locked            bool // the transaction took row locks
+	fixed             bool // counted in db.fixedSnaps
 }
 
 type savepoint struct {
@@ -174,6 +175,10 @@ func (t *Txn) releaseLocks() {
 // finish ends the transaction; its tables then show the latest committed
 // state (they may outlive it, e.g. in a prepared statement).
 func (t *Txn) finish() {
+	if t.fixed {
+		t.db.fixedSnaps.Add(-1)
+		t.fixed = false
+	}
 	t.done = true
 	t.p = newPending()
 	t.snap = nil
@@ -264,7 +269,7 @@ func (tt *txnTable) committed() *tableState {
 // Snapshot implements Table: the live rows only.
 func (tt *txnTable) Snapshot() []arrow.Record {
 	var out []arrow.Record
-	for _, seg := range tt.Segments() {
+	for _, seg := range tt.segments(false) {
 		out = append(out, liveRecords(seg.Records, seg.Deletes)...)
 	}
 	return out
@@ -300,7 +305,12 @@ func (tt *txnTable) Stats() Stats {
 // Segments implements Segmented: the committed segments of the snapshot,
 // then the transaction's appended rows as one segment, each with the rows
 // deleted in the snapshot or by the transaction.
-func (tt *txnTable) Segments() []Segment {
+func (tt *txnTable) Segments() []Segment { return tt.segments(true) }
+
+// SegmentRows implements SegmentRower.
+func (tt *txnTable) SegmentRows() []Segment { return tt.segments(false) }
+
+func (tt *txnTable) segments(stats bool) []Segment {
 	var out []Segment
 	mine := tt.txn.p.deletes[tt.id]
 	if cs := tt.committed(); cs != nil {
@@ -311,20 +321,25 @@ func (tt *txnTable) Segments() []Segment {
 				// and the statement failed if one was unreadable.
 				panic(err)
 			}
-			seg := Segment{ID: s.id, Rows: s.rows, Records: recs, Columns: make([]ColumnStats, len(s.stats)),
-				Deletes: union(cs.dels[s.id], mine[s.id])}
-			for c := range s.stats {
-				seg.Columns[c] = s.stats[c].public()
+			seg := Segment{ID: s.id, Rows: s.rows, Records: recs, Deletes: union(cs.dels[s.id], mine[s.id])}
+			if stats {
+				seg.Columns = make([]ColumnStats, len(s.stats))
+				for c := range s.stats {
+					seg.Columns[c] = s.stats[c].public()
+				}
 			}
 			out = append(out, seg)
 		}
 	}
 	if recs := tt.txn.p.appends[tt.id]; len(recs) > 0 {
 		id := tt.txn.p.appendSeg[tt.id]
-		ms, _ := memSegment(id, tt.cols, recs)
-		seg := Segment{ID: id, Rows: ms.rows, Records: recs, Columns: make([]ColumnStats, len(ms.stats)), Deletes: mine[id]}
-		for c := range ms.stats {
-			seg.Columns[c] = ms.stats[c].public()
+		seg := Segment{ID: id, Rows: pendingRows(recs), Records: recs, Deletes: mine[id]}
+		if stats {
+			ms, _ := memSegment(id, tt.cols, recs)
+			seg.Columns = make([]ColumnStats, len(ms.stats))
+			for c := range ms.stats {
+				seg.Columns[c] = ms.stats[c].public()
+			}
 		}
 		out = append(out, seg)
 	}
