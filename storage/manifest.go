@@ -154,6 +154,7 @@ func (t *tableState) encoded() ([]byte, error) {
 		return t.enc, nil
 	}
 	tj := tableJSON{ID: t.id, Name: t.name, Columns: t.attrsJSON(), Constraints: t.cons, Indexes: t.indexes, Segments: []json.RawMessage{}, Comment: t.comment}
+	var segs [][]byte
 	for _, s := range t.segs {
 		if s.enc == nil {
 			sj := segmentJSON{ID: s.id, Rows: s.rows, Size: s.size, CRC: s.crc, NumericText: s.numText, Attnums: segmentAttnums(s.layout)}
@@ -170,7 +171,7 @@ func (t *tableState) encoded() ([]byte, error) {
 			}
 			s.enc = b
 		}
-		tj.Segments = append(tj.Segments, s.enc)
+		segs = append(segs, s.enc)
 		if dv := t.dels[s.id]; dv.Count() > 0 {
 			tj.Deletes = append(tj.Deletes, deleteJSON{Seg: s.id, Rows: dv.Count(), Files: t.delFiles[s.id],
 				Inline: encodeOffsets(t.delInline[s.id])})
@@ -180,8 +181,30 @@ func (t *tableState) encoded() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.enc = b
-	return b, nil
+	// The segments' entries are spliced in as encoded once: json.Marshal
+	// would re-validate and compact every json.RawMessage, which made each
+	// commit cost O(all segments of the table) in the committer. The key
+	// cannot occur elsewhere: strings escape their quotes.
+	const empty = `"segments":[]`
+	at := bytes.Index(b, []byte(empty))
+	if at < 0 {
+		return nil, fmt.Errorf("manifest entry of table %d has no segment list", t.id)
+	}
+	n := len(b)
+	for _, e := range segs {
+		n += len(e) + 1
+	}
+	out := make([]byte, 0, n)
+	out = append(out, b[:at+len(empty)-1]...)
+	for i, e := range segs {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, e...)
+	}
+	out = append(out, b[at+len(empty)-1:]...)
+	t.enc = out
+	return out, nil
 }
 
 // decodeManifest parses and verifies a manifest file's content.
