@@ -24,8 +24,8 @@ type pending struct {
 	// (delete.go). Both maps' values are immutable: clone copies the maps.
 	appendSeg map[uint64]uint64
 	deletes   map[uint64]map[uint64]*DeleteVector
-	seqs      map[string]seqChange      // sequences created, altered or dropped (sequence.go)
-	seqMarks  map[uint64]seqMark        // a nextval's durable reservation (sequence.go)
+	seqs      map[string]seqChange // sequences created, altered or dropped (sequence.go)
+	seqMarks  map[uint64]seqMark   // a nextval's durable reservation (sequence.go)
 	// altered are committed tables' new definitions, schema the
 	// definition generation of each committed table written, rewrite the
 	// row generation of each table rewritten (alter.go).
