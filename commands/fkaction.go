@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
@@ -232,34 +233,43 @@ func referencedAction(ctx context.Context, s Session, parent, child storage.Tabl
 	for j := range cdefs {
 		cols[j] = cold.Column(j)
 	}
-	for k, o := range cords {
-		var vals []types.Value
-		switch action {
-		case storage.FKCascade:
-			for _, i := range which {
-				vals = append(vals, types.GetValue(nb.Column(pords[k]), pdefs[pords[k]].Type, i))
-			}
-		case storage.FKSetNull:
-			vals = make([]types.Value, len(which))
-			for i := range vals {
-				vals[i] = types.Value{Null: true}
-			}
-		case storage.FKSetDefault:
-			if cdefs[o].Default != "" {
-				return pgerr.New(pgerr.FeatureNotSupported, "ON DELETE / ON UPDATE SET DEFAULT of a column with a DEFAULT is not supported")
-			}
-			vals = make([]types.Value, len(which))
-			for i := range vals {
-				vals[i] = types.Value{Null: true}
-			}
-		default:
-			return pgerr.New(pgerr.InternalError, "unknown foreign key action %q", action)
-		}
-		a, err := valuesArray(cdefs[o].Type, vals)
+	var defaults arrow.Record
+	if action == storage.FKSetDefault {
+		q, err := sql.DefaultQuery(child, cords, []arrow.Record{cold}, cat, nil)
 		if err != nil {
 			return err
 		}
-		cols[o] = a
+		out, err := s.Collect(ctx, q)
+		if err != nil {
+			return err
+		}
+		qdefs := make([]storage.ColumnDef, len(cords))
+		for k, o := range cords {
+			qdefs[k] = cdefs[o]
+		}
+		if defaults, err = concat(qdefs, out); err != nil {
+			return err
+		}
+	}
+	for k, o := range cords {
+		switch action {
+		case storage.FKCascade:
+			vals := make([]types.Value, len(which))
+			for n, i := range which {
+				vals[n] = types.GetValue(nb.Column(pords[k]), pdefs[pords[k]].Type, i)
+			}
+			cols[o] = valuesArray(cdefs[o].Type, vals)
+		case storage.FKSetNull:
+			vals := make([]types.Value, len(which))
+			for n := range vals {
+				vals[n] = types.NullValue
+			}
+			cols[o] = valuesArray(cdefs[o].Type, vals)
+		case storage.FKSetDefault:
+			cols[o] = defaults.Column(k)
+		default:
+			return pgerr.New(pgerr.InternalError, "unknown foreign key action %q", action)
+		}
 	}
 	fields := make([]arrow.Field, len(cdefs))
 	for j, d := range cdefs {
@@ -298,11 +308,11 @@ func keyPresent(parent storage.Table, c storage.Constraint, ob arrow.Record, i i
 }
 
 // valuesArray builds an array of type t from vals.
-func valuesArray(t types.Type, vals []types.Value) (arrow.Array, error) {
+func valuesArray(t types.Type, vals []types.Value) arrow.Array {
 	b := array.NewBuilder(memory.DefaultAllocator, t.ArrowType())
 	defer b.Release()
 	for _, v := range vals {
 		types.AppendValue(b, t, v)
 	}
-	return b.NewArray(), nil
+	return b.NewArray()
 }

@@ -562,6 +562,30 @@ func CheckQuery(t storage.Table, checks []storage.Constraint, recs []arrow.Recor
 	return &Query{Plan: p, IDs: b.ids, Names: names}, nil
 }
 
+// DefaultQuery yields, per row of recs (rows of t), the DEFAULT of each
+// column ords of t (NULL without one), evaluated per row: a FOREIGN KEY's
+// ON DELETE / ON UPDATE SET DEFAULT.
+func DefaultQuery(t storage.Table, ords []int, recs []arrow.Record, cat storage.Catalog, opts *BindOptions) (*Query, error) {
+	if opts == nil {
+		opts = &BindOptions{}
+	}
+	b := newBinder("", cat, opts)
+	_, scan := b.tableScope(t.Name(), t.Columns(), rowsTable{t, recs}, "defaults")
+	p := &plan.Project{Input: scan}
+	var names []string
+	for _, o := range ords {
+		d := t.Columns()[o]
+		e, err := b.bindDefault(d)
+		if err != nil {
+			return nil, err
+		}
+		p.Exprs = append(p.Exprs, e)
+		p.Cols = append(p.Cols, plan.Column{ID: b.ids.Next(), Name: d.Name, Type: d.Type})
+		names = append(names, d.Name)
+	}
+	return &Query{Plan: p, IDs: b.ids, Names: names}, nil
+}
+
 // AddConstraint is ALTER TABLE ... ADD [CONSTRAINT name] constraint:
 // Constraint is bound and named; NotNull lists the columns a PRIMARY KEY
 // makes NOT NULL.
