@@ -276,6 +276,19 @@ func referencedAction(ctx context.Context, s Session, parent, child storage.Tabl
 		fields[j] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: true}
 	}
 	cnew := array.NewRecord(arrow.NewSchema(fields, nil), cols, cold.NumRows())
+	if action == storage.FKSetDefault {
+		// A default equal to the removed key still references it
+		// (PostgreSQL's ri_set looks again).
+		for n := range which {
+			if k, ok := keyString(cnew, n, cords, cdefs); ok {
+				if i, hit := gone[k]; hit {
+					return pgerr.New(codeForeignKeyViolation, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"",
+						parent.Name(), c.Name, child.Name()).
+						WithDetail("Key %s is still referenced from table \"%s\".", storage.KeyText(pdefs, pords, ob, i, f), child.Name())
+				}
+			}
+		}
+	}
 	if _, err := addRows(ctx, s, child, []arrow.Record{cnew}, []arrow.Record{cold}); err != nil {
 		return err
 	}
