@@ -787,17 +787,17 @@ func setConstraints(ctx context.Context, s Session, x *sql.SetConstraints) (stri
 // new row versions): constraints checked in PostgreSQL's order, the rows
 // appended as one batch, then the foreign keys checked.
 func AddRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Record) (int64, error) {
-	return addRows(ctx, s, t, recs, nil)
+	return addRows(ctx, s, t, recs, nil, nil)
 }
 
 // addRows is AddRows of the new versions recs of the rows old (deleted
-// already; nil for an INSERT), row for row in the statement's order.
-func addRows(ctx context.Context, s Session, t storage.Table, recs, old []arrow.Record) (int64, error) {
+// already; nil for an INSERT), row for row, whose RowIDs were ids.
+func addRows(ctx context.Context, s Session, t storage.Table, recs, old []arrow.Record, ids []storage.RowID) (int64, error) {
 	if err := CheckRows(ctx, s, t, recs); err != nil {
 		return 0, err
 	}
 	if old != nil {
-		if err := checkUpdatedUnique(s, t, recs, old); err != nil {
+		if err := checkUpdatedUnique(s, t, recs, old, ids); err != nil {
 			return 0, err
 		}
 	}
@@ -809,10 +809,11 @@ func addRows(ctx context.Context, s Session, t storage.Table, recs, old []arrow.
 }
 
 // checkUpdatedUnique is PostgreSQL's immediate unique check of an UPDATE's
-// rows, taken in order: a new row whose key a row not yet updated still
-// has (a later row of old) is a duplicate then, even if that row's own new
+// rows, taken in physical order (their RowIDs ids: segments are numbered
+// in the order they were written): a new row whose key a row not yet
+// updated still has is a duplicate then, even if that row's own new
 // version would free the key. (Append sees the old versions deleted.)
-func checkUpdatedUnique(s Session, t storage.Table, recs, old []arrow.Record) error {
+func checkUpdatedUnique(s Session, t storage.Table, recs, old []arrow.Record, ids []storage.RowID) error {
 	defs := t.Columns()
 	nb, err := concat(defs, recs)
 	if err != nil || nb.NumRows() == 0 {
@@ -822,7 +823,16 @@ func checkUpdatedUnique(s Session, t storage.Table, recs, old []arrow.Record) er
 	if err != nil {
 		return err
 	}
-	first := -1
+	n := int(nb.NumRows())
+	if len(ids) != n {
+		return pgerr.New(pgerr.InternalError, "%d row ids for %d updated rows", len(ids), n)
+	}
+	order := make([]int, n) // rows by RowID
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return ids[order[a]] < ids[order[b]] })
+	first := n
 	var ferr error
 	for _, d := range storage.IndexesOf(t) {
 		if !d.Unique {
@@ -832,16 +842,17 @@ func checkUpdatedUnique(s Session, t storage.Table, recs, old []arrow.Record) er
 		if err != nil {
 			return err
 		}
-		last := map[string]int{}
-		for j := 0; j < int(ob.NumRows()); j++ {
+		last := map[string]int{} // old key → the last rank that has it
+		for r, j := range order {
 			if k, ok := keyString(ob, j, ords, defs); ok {
-				last[k] = j
+				last[k] = r
 			}
 		}
-		for i := 0; i < int(nb.NumRows()) && (first < 0 || i < first); i++ {
+		for r := 0; r < first; r++ {
+			i := order[r]
 			if k, ok := keyString(nb, i, ords, defs); ok {
-				if j, hit := last[k]; hit && j > i {
-					first, ferr = i, storage.UniqueViolation(d.Name, defs, ords, nb, i, s.Format())
+				if lr, hit := last[k]; hit && lr > r {
+					first, ferr = r, storage.UniqueViolation(d.Name, defs, ords, nb, i, s.Format())
 					break
 				}
 			}

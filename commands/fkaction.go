@@ -289,7 +289,7 @@ func referencedAction(ctx context.Context, s Session, parent, child storage.Tabl
 			}
 		}
 	}
-	if _, err := addRows(ctx, s, child, []arrow.Record{cnew}, []arrow.Record{cold}); err != nil {
+	if _, err := addRows(ctx, s, child, []arrow.Record{cnew}, []arrow.Record{cold}, ids); err != nil {
 		return err
 	}
 	return CheckReferenced(ctx, s, child, []arrow.Record{cold}, []arrow.Record{cnew})

@@ -82,7 +82,7 @@ func merge(ctx context.Context, s Session, x *sql.Merge) (string, error) {
 		}
 	}
 	if len(upd) > 0 {
-		if _, err := addRows(ctx, s, x.Table, upd, updOld); err != nil { // constraint.go
+		if _, err := addRows(ctx, s, x.Table, upd, updOld, updIDs); err != nil { // constraint.go
 			return "", err
 		}
 	}

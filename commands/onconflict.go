@@ -313,7 +313,7 @@ func upsert(ctx context.Context, s Session, x *sql.Insert, recs []arrow.Record) 
 			if err := s.Catalog().Delete(ctx, t, ids); err != nil {
 				return 0, err
 			}
-			if _, err := addRows(ctx, s, t, newRows, oldRows); err != nil { // constraint.go
+			if _, err := addRows(ctx, s, t, newRows, oldRows, ids); err != nil { // constraint.go
 				return 0, err
 			}
 		}

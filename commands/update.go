@@ -32,7 +32,7 @@ func update(ctx context.Context, s Session, x *sql.Update) (string, error) {
 		}
 	}
 	ncols := len(x.Table.Columns())
-	old, err := oldRows(s.Catalog(), x.Table, recs)
+	old, ids, err := oldRows(s.Catalog(), x.Table, recs)
 	if err != nil {
 		return "", err
 	}
@@ -44,7 +44,7 @@ func update(ctx context.Context, s Session, x *sql.Update) (string, error) {
 	for i, r := range recs {
 		rows[i] = columnRange(r, 1, 1+ncols)
 	}
-	if _, err := addRows(ctx, s, x.Table, rows, old); err != nil { // constraint.go
+	if _, err := addRows(ctx, s, x.Table, rows, old, ids); err != nil { // constraint.go
 		return "", err
 	}
 	if err := CheckReferenced(ctx, s, x.Table, old, rows); err != nil { // fkaction.go
@@ -66,7 +66,7 @@ func deleteStmt(ctx context.Context, s Session, x *sql.Delete) (string, error) {
 			return "", err
 		}
 	}
-	old, err := oldRows(s.Catalog(), x.Table, recs)
+	old, _, err := oldRows(s.Catalog(), x.Table, recs)
 	if err != nil {
 		return "", err
 	}
@@ -98,18 +98,19 @@ func rowIDs(recs []arrow.Record) ([]storage.RowID, error) {
 	return ids, nil
 }
 
-// oldRows is the rows of t whose RowIDs column 0 of recs holds, before
-// the statement deletes them, when a unique key or a FOREIGN KEY
-// referencing t needs them (else nil).
-func oldRows(cat *Catalog, t storage.Table, recs []arrow.Record) ([]arrow.Record, error) {
+// oldRows is the rows of t whose RowIDs column 0 of recs holds, and
+// those RowIDs, before the statement deletes them, when a unique key or a
+// FOREIGN KEY referencing t needs them (else nil).
+func oldRows(cat *Catalog, t storage.Table, recs []arrow.Record) ([]arrow.Record, []storage.RowID, error) {
 	if !keyed(cat, t) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	ids, err := rowIDs(recs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return rowsByID(t, ids)
+	old, err := rowsByID(t, ids)
+	return old, ids, err
 }
 
 // keyed reports whether t has a unique index or is referenced by a

@@ -112,3 +112,16 @@ ALTER TABLE kd_i ALTER COLUMN bb TYPE varchar(10);
 SELECT * FROM kd_i WHERE bb = 'x7';
 SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'kd_i' ORDER BY 1;
 DROP TABLE kd_i;
+-- An UPDATE's unique check follows the rows' physical order.
+CREATE TEMP TABLE kd_pp (f1 int primary key);
+insert into kd_pp values(12);
+insert into kd_pp values(11);
+update kd_pp set f1=f1+1;
+select * from kd_pp;
+create table kd_p2 (f1 int primary key);
+insert into kd_p2 values(12);
+insert into kd_p2 values(11);
+update kd_p2 set f1=f1+1;
+select * from kd_p2;
+drop table kd_p2;
+DROP TABLE kd_pp;

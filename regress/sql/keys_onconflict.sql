@@ -69,3 +69,10 @@ INSERT INTO ko_cnt VALUES ('b'), ('a') ON CONFLICT (k) DO UPDATE SET hits = ko_c
 INSERT INTO ko_cnt VALUES ('a') ON CONFLICT (k) DO UPDATE SET hits = NULL;
 SELECT * FROM ko_cnt ORDER BY k;
 DROP TABLE ko_uc, ko_u, ko_cnt;
+create table excluded (key int primary key, data text);
+insert into excluded values (1, '1');
+insert into excluded values(1, '2') on conflict (key) do update set data = excluded.data RETURNING *;
+insert into excluded AS target values(1, '2') on conflict (key) do update set data = excluded.data RETURNING *;
+insert into excluded AS target values(1, '2') on conflict (key) do update set data = target.data RETURNING *;
+insert into excluded values(1, '2') on conflict (key) do update set data = 3 RETURNING excluded.*;
+drop table excluded;
