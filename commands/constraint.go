@@ -701,6 +701,9 @@ func renameInConstraints(ctx context.Context, cat *Catalog, txn *storage.Txn, ol
 	fix := func(c storage.Constraint, own bool) (storage.Constraint, error) {
 		if own {
 			c.Cols = cols(c.Cols)
+			if c.DeleteSetCols != nil {
+				c.DeleteSetCols = cols(c.DeleteSetCols)
+			}
 			if c.Check != "" && len(ren) > 0 {
 				text, err := sql.RenameInCheck(c.Check, ren)
 				if err != nil {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"slices"
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -251,7 +252,15 @@ func referencedAction(ctx context.Context, s Session, parent, child storage.Tabl
 			return err
 		}
 	}
+	// ON DELETE SET NULL / SET DEFAULT (cols) sets only those.
+	set := map[int]bool{}
 	for k, o := range cords {
+		set[k] = nb != nil || len(c.DeleteSetCols) == 0 || slices.Contains(c.DeleteSetCols, cdefs[o].Name)
+	}
+	for k, o := range cords {
+		if !set[k] {
+			continue
+		}
 		switch action {
 		case storage.FKCascade:
 			vals := make([]types.Value, len(which))

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -478,8 +479,11 @@ func (b *binder) bindForeignKey(name string, cols []storage.ColumnDef, sp *conSp
 		return s[0]
 	}
 	con.OnDelete, con.OnUpdate = action(c.FkDelAction), action(c.FkUpdAction)
-	if len(c.FkDelSetCols) > 0 {
-		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ON DELETE SET NULL/DEFAULT with a column list is not supported"), c.Location)
+	for _, sc := range nodeStrings(c.FkDelSetCols) {
+		if !slices.Contains(con.Cols, sc) {
+			return pgerr.New(pgerr.InvalidColumnReference, "column \"%s\" referenced in ON DELETE SET action must be part of foreign key", sc)
+		}
+		con.DeleteSetCols = append(con.DeleteSetCols, sc)
 	}
 	return nil
 }
