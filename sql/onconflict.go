@@ -206,7 +206,13 @@ func (b *binder) bindInsertOnConflict(is *pg_query.InsertStmt) (Statement, error
 		return nil, err
 	}
 	if ins.OnConflict.Update {
-		if err := b.bindDoUpdate(is, ins.OnConflict, ins.Table, nil); err != nil {
+		// The statement's WITH queries, for SET and WHERE (all SELECTs:
+		// bindWith refuses data-modifying ones, so reading one twice is safe).
+		ws := &scope{}
+		if err := b.bindWith(ws, is.WithClause); err != nil {
+			return nil, err
+		}
+		if err := b.bindDoUpdate(is, ins.OnConflict, ins.Table, ws.ctes); err != nil {
 			return nil, err
 		}
 	}

@@ -76,3 +76,12 @@ insert into excluded AS target values(1, '2') on conflict (key) do update set da
 insert into excluded AS target values(1, '2') on conflict (key) do update set data = target.data RETURNING *;
 insert into excluded values(1, '2') on conflict (key) do update set data = 3 RETURNING excluded.*;
 drop table excluded;
+-- WITH queries and sub-selects in DO UPDATE.
+CREATE TABLE ko_w (a int PRIMARY KEY, b text);
+INSERT INTO ko_w VALUES (1, 'Boo'), (3, 'Zoo');
+WITH aaa AS (SELECT 1 AS a, 'Foo' AS b) INSERT INTO ko_w VALUES (1, 'Bar') ON CONFLICT (a) DO UPDATE SET (b, a) = (SELECT b, a FROM aaa) RETURNING *;
+INSERT INTO ko_w VALUES (1, 'Baz'), (3, 'Zaz') ON CONFLICT (a) DO UPDATE SET (b, a) = (SELECT b || ', Correlated', a FROM ko_w i WHERE i.a = ko_w.a) RETURNING *;
+INSERT INTO ko_w VALUES (1, 'Bat'), (3, 'Zot') ON CONFLICT (a) DO UPDATE SET (b, a) = (SELECT b || ', Excluded', a FROM ko_w i WHERE i.a = excluded.a) RETURNING *;
+INSERT INTO ko_w VALUES (3, 'x') ON CONFLICT (a) DO UPDATE SET b = 'y' WHERE EXISTS (SELECT 1 FROM ko_w i WHERE i.a = excluded.a + 100);
+SELECT * FROM ko_w ORDER BY a;
+DROP TABLE ko_w;
