@@ -199,12 +199,14 @@ func upsert(ctx context.Context, s Session, x *sql.Insert, recs []arrow.Record) 
 			return 0, err
 		}
 	}
-	// Keys the statement has inserted or updated so far, per arbiter.
-	touched := make([]map[string]bool, len(oc.Arbiters))
-	for a := range touched {
-		touched[a] = map[string]bool{}
+	// Keys of the rows the statement inserts, per arbiter: meeting one
+	// again is 21000. A row it updates keeps its key (the SET list
+	// normally leaves the arbiter's columns alone), so a later proposed
+	// row finds it through the index again.
+	inserted := make([]map[string]bool, len(oc.Arbiters))
+	for a := range inserted {
+		inserted[a] = map[string]bool{}
 	}
-	updated := map[storage.RowID]bool{}
 	insert := make([]bool, n)
 	var conflictRows []int
 	var conflictIDs []storage.RowID
@@ -218,7 +220,7 @@ func upsert(ctx context.Context, s Session, x *sql.Insert, recs []arrow.Record) 
 				continue
 			}
 			keys[a] = k
-			if touched[a][k] {
+			if inserted[a][k] {
 				return 0, errAffectTwice()
 			}
 			if found {
@@ -239,24 +241,24 @@ func upsert(ctx context.Context, s Session, x *sql.Insert, recs []arrow.Record) 
 				}
 			}
 		}
-		if found && updated[hit] {
-			return 0, errAffectTwice()
-		}
-		for a, k := range keys {
-			if k != "" {
-				touched[a][k] = true
-			}
-		}
 		if found {
-			updated[hit] = true
 			conflictRows = append(conflictRows, i)
 			conflictIDs = append(conflictIDs, hit)
-		} else {
-			insert[i] = true
+			continue
+		}
+		insert[i] = true
+		for a, k := range keys {
+			if k != "" {
+				inserted[a][k] = true
+			}
 		}
 	}
-	// The updates: the Set query over (RowID, existing row, EXCLUDED).
+	// The updates: the Set query over (conflict number, existing row,
+	// EXCLUDED), every conflict against the existing row as the statement
+	// found it — a row is updated once at most (21000 after), so a later
+	// conflict with the same row sees it changed only to fail.
 	var newRows, oldRows, upRet []arrow.Record
+	var ids []storage.RowID
 	var upAt []int // the proposed row of each updated row
 	if len(conflictIDs) > 0 {
 		old, err := rowsByID(t, conflictIDs) // fkaction.go
@@ -267,16 +269,20 @@ func upsert(ctx context.Context, s Session, x *sql.Insert, recs []arrow.Record) 
 		if err != nil {
 			return 0, err
 		}
-		keep := make([]bool, n)
+		// The EXCLUDED rows, one per conflict in order.
+		var exParts []arrow.Record
 		for _, i := range conflictRows {
-			keep[i] = true
+			exParts = append(exParts, batch.NewSlice(int64(i), int64(i+1)))
 		}
-		ex := selectRows(defs, batch, keep)
-		idb := array.NewInt64Builder(memory.DefaultAllocator)
-		for _, id := range conflictIDs {
-			idb.Append(int64(id))
+		ex, err := concat(defs, exParts)
+		if err != nil {
+			return 0, err
 		}
-		cols := []arrow.Array{idb.NewArray()}
+		nb := array.NewInt64Builder(memory.DefaultAllocator)
+		for k := range conflictIDs {
+			nb.Append(int64(k))
+		}
+		cols := []arrow.Array{nb.NewArray()}
 		cols = append(cols, ob.Columns()...)
 		cols = append(cols, ex.Columns()...)
 		fields := make([]arrow.Field, len(cols))
@@ -289,24 +295,30 @@ func upsert(ctx context.Context, s Session, x *sql.Insert, recs []arrow.Record) 
 		if err != nil {
 			return 0, err
 		}
-		// The rows the WHERE clause kept, by RowID.
-		pos := map[storage.RowID]int{}
-		for k, id := range conflictIDs {
-			pos[id] = k
-		}
-		var ids []storage.RowID
+		// The conflicts the WHERE clause kept: their Set row.
+		kept := map[int]arrow.Record{}
 		for _, o := range out {
-			idc := o.Column(0).(*array.Int64)
-			for r := 0; r < idc.Len(); r++ {
-				id := storage.RowID(idc.Value(r))
-				k := pos[id]
-				ids = append(ids, id)
-				upAt = append(upAt, conflictRows[k])
-				oldRows = append(oldRows, ob.NewSlice(int64(k), int64(k+1)))
-				newRows = append(newRows, columnRange(o.NewSlice(int64(r), int64(r+1)), 1, 1+ncols))
-				if x.Returning != nil {
-					upRet = append(upRet, columnRange(o.NewSlice(int64(r), int64(r+1)), 1+ncols, 1+ncols+len(x.Returning)))
-				}
+			kc := o.Column(0).(*array.Int64)
+			for r := 0; r < kc.Len(); r++ {
+				kept[int(kc.Value(r))] = o.NewSlice(int64(r), int64(r+1))
+			}
+		}
+		updated := map[storage.RowID]bool{}
+		for k, id := range conflictIDs {
+			if updated[id] {
+				return 0, errAffectTwice()
+			}
+			o, ok := kept[k]
+			if !ok {
+				continue
+			}
+			updated[id] = true
+			ids = append(ids, id)
+			upAt = append(upAt, conflictRows[k])
+			oldRows = append(oldRows, ob.NewSlice(int64(k), int64(k+1)))
+			newRows = append(newRows, columnRange(o, 1, 1+ncols))
+			if x.Returning != nil {
+				upRet = append(upRet, columnRange(o, 1+ncols, 1+ncols+len(x.Returning)))
 			}
 		}
 		if len(ids) > 0 {

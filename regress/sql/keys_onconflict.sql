@@ -85,3 +85,11 @@ INSERT INTO ko_w VALUES (1, 'Bat'), (3, 'Zot') ON CONFLICT (a) DO UPDATE SET (b,
 INSERT INTO ko_w VALUES (3, 'x') ON CONFLICT (a) DO UPDATE SET b = 'y' WHERE EXISTS (SELECT 1 FROM ko_w i WHERE i.a = excluded.a + 100);
 SELECT * FROM ko_w ORDER BY a;
 DROP TABLE ko_w;
+-- A conflict the WHERE clause skips leaves the row to a later proposed row.
+CREATE TABLE ko_x (a int PRIMARY KEY, b int);
+INSERT INTO ko_x VALUES (1, 1);
+INSERT INTO ko_x VALUES (1, 5), (1, 6) ON CONFLICT (a) DO UPDATE SET b = excluded.b WHERE ko_x.b > 100;
+INSERT INTO ko_x VALUES (1, 5), (1, 6) ON CONFLICT (a) DO UPDATE SET b = excluded.b WHERE excluded.b = 6 RETURNING *;
+INSERT INTO ko_x VALUES (2, 5), (2, 6) ON CONFLICT (a) DO UPDATE SET b = excluded.b WHERE false;
+SELECT * FROM ko_x ORDER BY a;
+DROP TABLE ko_x;
