@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -218,6 +219,10 @@ func dropColumn(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Ta
 	if err := dropColumnConstraints(ctx, s, tb, st.Column, st.Cascade); err != nil { // constraint.go
 		return err
 	}
+	// PostgreSQL drops the indexes on the column with it.
+	if err := cat.txnOf(tb).DropIndexesOn(ctx, tb, st.Column); err != nil {
+		return err
+	}
 	return cat.txnOf(tb).Alter(ctx, tb, tb.Name(), append(cols[:ord], cols[ord+1:]...))
 }
 
@@ -274,8 +279,20 @@ func alterColumnType(ctx context.Context, s Session, x *sql.AlterTable, tb stora
 		return err
 	}
 	cols[ord].Type = st.Type
-	if err := cat.txnOf(tb).Rewrite(ctx, tb, tb.Name(), cols, recs); err != nil {
+	txn := cat.txnOf(tb)
+	if err := txn.Rewrite(ctx, tb, tb.Name(), cols, recs); err != nil {
 		return err
+	}
+	// PostgreSQL rebuilds the indexes on the column: a unique one fails
+	// on keys the new type makes equal.
+	if now, ok := txn.Lookup(tb.Name()); ok {
+		for _, d := range storage.IndexesOf(now) {
+			if d.Unique && slices.Contains(d.Cols, st.Column) {
+				if err := txn.CheckKeyUnique(now, d.Name, d.Cols); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	if cols[ord].NotNull {
 		return checkNotNull(cat, tb, tb.Name(), st.Column)
@@ -343,6 +360,10 @@ func renameRelation(ctx context.Context, s Session, x *sql.Rename) (string, erro
 		name = x.NewName
 	} else {
 		cols[ord].Name = x.NewName
+		// The indexes keep working on the renamed column.
+		if err := cat.txnOf(tb).RenameIndexColumns(ctx, tb, map[string]string{x.Column: x.NewName}); err != nil {
+			return "", err
+		}
 	}
 	if err := cat.txnOf(tb).Alter(ctx, tb, name, cols); err != nil {
 		return "", err

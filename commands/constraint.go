@@ -701,6 +701,9 @@ func renameInConstraints(ctx context.Context, cat *Catalog, txn *storage.Txn, ol
 	fix := func(c storage.Constraint, own bool) (storage.Constraint, error) {
 		if own {
 			c.Cols = cols(c.Cols)
+			if c.DeleteSetCols != nil {
+				c.DeleteSetCols = cols(c.DeleteSetCols)
+			}
 			if c.Check != "" && len(ren) > 0 {
 				text, err := sql.RenameInCheck(c.Check, ren)
 				if err != nil {
@@ -787,8 +790,19 @@ func setConstraints(ctx context.Context, s Session, x *sql.SetConstraints) (stri
 // new row versions): constraints checked in PostgreSQL's order, the rows
 // appended as one batch, then the foreign keys checked.
 func AddRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Record) (int64, error) {
+	return addRows(ctx, s, t, recs, nil, nil)
+}
+
+// addRows is AddRows of the new versions recs of the rows old (deleted
+// already; nil for an INSERT), row for row, whose RowIDs were ids.
+func addRows(ctx context.Context, s Session, t storage.Table, recs, old []arrow.Record, ids []storage.RowID) (int64, error) {
 	if err := CheckRows(ctx, s, t, recs); err != nil {
 		return 0, err
+	}
+	if old != nil {
+		if err := checkUpdatedUnique(s, t, recs, old, ids); err != nil {
+			return 0, err
+		}
 	}
 	n, err := AppendRecords(ctx, s.Catalog(), t, recs, s.Format())
 	if err != nil {
@@ -797,114 +811,57 @@ func AddRows(ctx context.Context, s Session, t storage.Table, recs []arrow.Recor
 	return n, CheckForeignKeys(s, t, recs)
 }
 
-// CheckReferenced is the referenced side of the FOREIGN KEYs on t, for a
-// statement that removed old (rows of t: DELETE, or the old versions of
-// UPDATE's rows) after its new rows were added: a removed key that no row
-// of t still has and that a referencing row holds fails with PostgreSQL's
-// 23503 (NO ACTION, RESTRICT); the other actions (CASCADE, SET NULL, SET
-// DEFAULT) are 0A000 until they are written.
-func CheckReferenced(ctx context.Context, s Session, t storage.Table, old []arrow.Record) error {
-	cat, f := s.Catalog(), s.Format()
-	if cat.IsTemp(t) || len(old) == 0 {
-		return checkSelfReferenced(cat, f, t, old)
+// checkUpdatedUnique is PostgreSQL's immediate unique check of an UPDATE's
+// rows, taken in physical order (their RowIDs ids: segments are numbered
+// in the order they were written): a new row whose key a row not yet
+// updated still has is a duplicate then, even if that row's own new
+// version would free the key. (Append sees the old versions deleted.)
+func checkUpdatedUnique(s Session, t storage.Table, recs, old []arrow.Record, ids []storage.RowID) error {
+	defs := t.Columns()
+	nb, err := concat(defs, recs)
+	if err != nil || nb.NumRows() == 0 {
+		return err
 	}
-	refs := referencing(cat, map[string]bool{t.Name(): true})
-	for _, c := range storage.ConstraintsOf(t) {
-		if c.Kind == storage.ConForeign && c.RefTable == t.Name() {
-			refs = append(refs, fkRef{t.Name(), c})
-		}
+	ob, err := concat(defs, old)
+	if err != nil {
+		return err
 	}
-	for _, r := range refs {
-		child := t
-		if r.table != t.Name() {
-			var ok bool
-			if child, ok = cat.Txn.Lookup(r.table); !ok {
-				continue
-			}
+	n := int(nb.NumRows())
+	if len(ids) != n {
+		return pgerr.New(pgerr.InternalError, "%d row ids for %d updated rows", len(ids), n)
+	}
+	order := make([]int, n) // rows by RowID
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return ids[order[a]] < ids[order[b]] })
+	first := n
+	var ferr error
+	for _, d := range storage.IndexesOf(t) {
+		if !d.Unique {
+			continue
 		}
-		if err := checkStillReferenced(cat, f, t, child, r.con, old); err != nil {
+		ords, err := storage.ColumnOrdinals(defs, d.Cols)
+		if err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-func checkSelfReferenced(cat *Catalog, f *types.Format, t storage.Table, old []arrow.Record) error {
-	for _, c := range storage.ConstraintsOf(t) {
-		if c.Kind == storage.ConForeign && c.RefTable == t.Name() {
-			if err := checkStillReferenced(cat, f, t, t, c, old); err != nil {
-				return err
+		last := map[string]int{} // old key → the last rank that has it
+		for r, j := range order {
+			if k, ok := keyString(ob, j, ords, defs); ok {
+				last[k] = r
 			}
 		}
-	}
-	return nil
-}
-
-// checkStillReferenced fails if a key of old on c's referenced columns is
-// gone from parent and still held by a row of child.
-func checkStillReferenced(cat *Catalog, f *types.Format, parent, child storage.Table, c storage.Constraint, old []arrow.Record) error {
-	pdefs, cdefs := parent.Columns(), child.Columns()
-	pords, err := storage.ColumnOrdinals(pdefs, c.RefCols)
-	if err != nil {
-		return err
-	}
-	cords, err := storage.ColumnOrdinals(cdefs, c.Cols)
-	if err != nil {
-		return err
-	}
-	pix, ok1 := parent.(storage.Indexed)
-	var pkey storage.IndexDef
-	for _, d := range storage.IndexesOf(parent) {
-		if d.Unique && sameCols(d.Cols, c.RefCols) {
-			pkey = d
-		}
-	}
-	if !ok1 || pkey.Name == "" {
-		return pgerr.New(pgerr.InternalError, "the key of table %q that foreign key %q references has no index", parent.Name(), c.Name)
-	}
-	// The child rows, by their key as text: the statement's removed keys
-	// are few against the child table, which is read once.
-	held := map[string]bool{}
-	for _, r := range child.Snapshot() {
-		for i := 0; i < int(r.NumRows()); i++ {
-			if k, ok := keyString(r, i, cords, cdefs); ok {
-				held[k] = true
-			}
-		}
-	}
-	for _, r := range old {
-		for i := 0; i < int(r.NumRows()); i++ {
-			k, ok := keyString(r, i, pords, pdefs)
-			if !ok || !held[k] {
-				continue
-			}
-			// Still present in parent (an UPDATE that kept the key)?
-			key := make([]types.Value, len(pkey.Cols))
-			for j, kc := range pkey.Cols {
-				for m, rc := range c.RefCols {
-					if rc == kc {
-						key[j] = types.GetValue(r.Column(pords[m]), pdefs[pords[m]].Type, i)
-					}
+		for r := 0; r < first; r++ {
+			i := order[r]
+			if k, ok := keyString(nb, i, ords, defs); ok {
+				if lr, hit := last[k]; hit && lr > r {
+					first, ferr = r, storage.UniqueViolation(d.Name, defs, ords, nb, i, s.Format())
+					break
 				}
 			}
-			m, err := pix.IndexLookup(pkey, storage.EqualRange(key))
-			if err != nil {
-				return err
-			}
-			if len(m) > 0 {
-				continue
-			}
-			switch c.OnDelete {
-			case storage.FKNoAction, storage.FKRestrict:
-			default:
-				return pgerr.New(pgerr.FeatureNotSupported, "ON DELETE / ON UPDATE CASCADE, SET NULL and SET DEFAULT are not supported")
-			}
-			return pgerr.New(codeForeignKeyViolation, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"",
-				parent.Name(), c.Name, child.Name()).
-				WithDetail("Key %s is still referenced from table \"%s\".", storage.KeyText(pdefs, pords, r, i, f), child.Name())
 		}
 	}
-	return nil
+	return ferr
 }
 
 // keyString renders row i's key at ords for equality across the two

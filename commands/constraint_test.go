@@ -39,19 +39,19 @@ func TestForeignKeyBothSides(t *testing.T) {
 		t.Fatalf("child key missing from the parent: %v (%s)", err, e.Detail)
 	}
 	// Key 1 is still in p: removing one of its versions is fine.
-	if err := CheckReferenced(ctx, s, p, []arrow.Record{record(t, 1)}); err != nil {
+	if err := CheckReferenced(ctx, s, p, []arrow.Record{record(t, 1)}, nil); err != nil {
 		t.Fatalf("key still present: %v", err)
 	}
 	if err := s.cat.Truncate(ctx, []storage.Table{p}); err != nil {
 		t.Fatal(err)
 	}
-	err = CheckReferenced(ctx, s, p, []arrow.Record{record(t, 2), record(t, 1)})
+	err = CheckReferenced(ctx, s, p, []arrow.Record{record(t, 2), record(t, 1)}, nil)
 	if e := pgerr.As(err); e.Code != "23503" ||
 		e.Message != `update or delete on table "p" violates foreign key constraint "c_a_fkey" on table "c"` ||
 		e.Detail != `Key (a)=(1) is still referenced from table "c".` {
 		t.Fatalf("removed key still referenced: %v (%s)", err, e.Detail)
 	}
-	if err := CheckReferenced(ctx, s, p, []arrow.Record{record(t, 2)}); err != nil {
+	if err := CheckReferenced(ctx, s, p, []arrow.Record{record(t, 2)}, nil); err != nil {
 		t.Fatalf("unreferenced key: %v", err)
 	}
 }

@@ -22,6 +22,13 @@ func insert(ctx context.Context, s Session, x *sql.Insert) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if x.OnConflict != nil && x.OnConflict.Update {
+		n, err := upsert(ctx, s, x, recs) // onconflict.go
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("INSERT 0 %d", n), nil
+	}
 	if x.OnConflict != nil {
 		// DO NOTHING drops the conflicting rows (RETURNING's columns
 		// ride along after the table's).

@@ -24,15 +24,16 @@ func merge(ctx context.Context, s Session, x *sql.Merge) (string, error) {
 		return "", err
 	}
 	ncols := len(x.Table.Columns())
-	var ids []storage.RowID
+	var updIDs, delIDs []storage.RowID
 	seen := map[int64]bool{}
-	var rows []arrow.Record
+	var upd, ins []arrow.Record
 	var n int64
 	for _, r := range recs {
 		act := r.Column(0).(*array.Int32)
 		rid := r.Column(1).(*array.Int64)
-		keep := make([]bool, act.Len())
-		for i := range keep {
+		isUpd := make([]bool, act.Len())
+		isIns := make([]bool, act.Len())
+		for i := range isUpd {
 			k := act.Value(i)
 			if k == 0 {
 				continue
@@ -49,20 +50,51 @@ func merge(ctx context.Context, s Session, x *sql.Merge) (string, error) {
 						WithHint("Ensure that not more than one source row matches any one target row.")
 				}
 				seen[id] = true
-				ids = append(ids, storage.RowID(id))
+				if kind == sql.MergeUpdate {
+					updIDs = append(updIDs, storage.RowID(id))
+				} else {
+					delIDs = append(delIDs, storage.RowID(id))
+				}
 			}
-			keep[i] = kind == sql.MergeUpdate || kind == sql.MergeInsert
+			isUpd[i] = kind == sql.MergeUpdate
+			isIns[i] = kind == sql.MergeInsert
 		}
-		for _, part := range keepRows(r, keep) {
-			rows = append(rows, columnRange(part, 2, 2+ncols))
+		for _, part := range keepRows(r, isUpd) {
+			upd = append(upd, columnRange(part, 2, 2+ncols))
+		}
+		for _, part := range keepRows(r, isIns) {
+			ins = append(ins, columnRange(part, 2, 2+ncols))
 		}
 	}
-	if len(ids) > 0 {
-		if err := s.Catalog().Delete(ctx, x.Table, ids); err != nil {
+	cat := s.Catalog()
+	var updOld, delOld []arrow.Record
+	if keyed(cat, x.Table) { // update.go
+		if updOld, err = rowsByID(x.Table, updIDs); err != nil {
+			return "", err
+		}
+		if delOld, err = rowsByID(x.Table, delIDs); err != nil {
 			return "", err
 		}
 	}
-	if _, err := AppendRecords(ctx, s.Catalog(), x.Table, rows, s.Format()); err != nil {
+	if ids := append(append([]storage.RowID(nil), updIDs...), delIDs...); len(ids) > 0 {
+		if err := cat.Delete(ctx, x.Table, ids); err != nil {
+			return "", err
+		}
+	}
+	if len(upd) > 0 {
+		if _, err := addRows(ctx, s, x.Table, upd, updOld, updIDs); err != nil { // constraint.go
+			return "", err
+		}
+	}
+	if len(ins) > 0 {
+		if _, err := AddRows(ctx, s, x.Table, ins); err != nil {
+			return "", err
+		}
+	}
+	if err := CheckReferenced(ctx, s, x.Table, delOld, nil); err != nil { // fkaction.go
+		return "", err
+	}
+	if err := CheckReferenced(ctx, s, x.Table, updOld, upd); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("MERGE %d", n), nil

@@ -32,6 +32,10 @@ func update(ctx context.Context, s Session, x *sql.Update) (string, error) {
 		}
 	}
 	ncols := len(x.Table.Columns())
+	old, ids, err := oldRows(s.Catalog(), x.Table, recs)
+	if err != nil {
+		return "", err
+	}
 	n, err := deleteRows(ctx, s.Catalog(), x.Table, recs)
 	if err != nil {
 		return "", err
@@ -40,7 +44,10 @@ func update(ctx context.Context, s Session, x *sql.Update) (string, error) {
 	for i, r := range recs {
 		rows[i] = columnRange(r, 1, 1+ncols)
 	}
-	if _, err := AppendRecords(ctx, s.Catalog(), x.Table, rows, s.Format()); err != nil {
+	if _, err := addRows(ctx, s, x.Table, rows, old, ids); err != nil { // constraint.go
+		return "", err
+	}
+	if err := CheckReferenced(ctx, s, x.Table, old, rows); err != nil { // fkaction.go
 		return "", err
 	}
 	if err := sendReturning(s, x.Returning, recs, 1+ncols); err != nil {
@@ -59,8 +66,15 @@ func deleteStmt(ctx context.Context, s Session, x *sql.Delete) (string, error) {
 			return "", err
 		}
 	}
+	old, _, err := oldRows(s.Catalog(), x.Table, recs)
+	if err != nil {
+		return "", err
+	}
 	n, err := deleteRows(ctx, s.Catalog(), x.Table, recs)
 	if err != nil {
+		return "", err
+	}
+	if err := CheckReferenced(ctx, s, x.Table, old, nil); err != nil { // fkaction.go
 		return "", err
 	}
 	if err := sendReturning(s, x.Returning, recs, 1); err != nil {
@@ -69,17 +83,57 @@ func deleteStmt(ctx context.Context, s Session, x *sql.Delete) (string, error) {
 	return fmt.Sprintf("DELETE %d", n), nil
 }
 
-// deleteRows deletes the rows whose RowIDs column 0 of recs holds.
-func deleteRows(ctx context.Context, cat *Catalog, t storage.Table, recs []arrow.Record) (int64, error) {
+// rowIDs is the RowIDs column 0 of recs holds.
+func rowIDs(recs []arrow.Record) ([]storage.RowID, error) {
 	var ids []storage.RowID
 	for _, r := range recs {
 		col, ok := r.Column(0).(*array.Int64)
 		if !ok {
-			return 0, pgerr.New(pgerr.InternalError, "row ids are of type %s", r.Column(0).DataType())
+			return nil, pgerr.New(pgerr.InternalError, "row ids are of type %s", r.Column(0).DataType())
 		}
 		for i := 0; i < col.Len(); i++ {
 			ids = append(ids, storage.RowID(col.Value(i)))
 		}
+	}
+	return ids, nil
+}
+
+// oldRows is the rows of t whose RowIDs column 0 of recs holds, and
+// those RowIDs, before the statement deletes them, when a unique key or a
+// FOREIGN KEY referencing t needs them (else nil).
+func oldRows(cat *Catalog, t storage.Table, recs []arrow.Record) ([]arrow.Record, []storage.RowID, error) {
+	if !keyed(cat, t) {
+		return nil, nil, nil
+	}
+	ids, err := rowIDs(recs)
+	if err != nil {
+		return nil, nil, err
+	}
+	old, err := rowsByID(t, ids)
+	return old, ids, err
+}
+
+// keyed reports whether t has a unique index or is referenced by a
+// FOREIGN KEY (its own, or another table's).
+func keyed(cat *Catalog, t storage.Table) bool {
+	for _, d := range storage.IndexesOf(t) {
+		if d.Unique {
+			return true
+		}
+	}
+	for _, c := range storage.ConstraintsOf(t) {
+		if c.Kind == storage.ConForeign && c.RefTable == t.Name() {
+			return true
+		}
+	}
+	return !cat.IsTemp(t) && len(referencing(cat, map[string]bool{t.Name(): true})) > 0
+}
+
+// deleteRows deletes the rows whose RowIDs column 0 of recs holds.
+func deleteRows(ctx context.Context, cat *Catalog, t storage.Table, recs []arrow.Record) (int64, error) {
+	ids, err := rowIDs(recs)
+	if err != nil {
+		return 0, err
 	}
 	if len(ids) == 0 {
 		return 0, nil

@@ -35,9 +35,11 @@ const restartSavepoint = "\x00statement"
 // changesRows reports whether st may delete rows (and so may meet a
 // concurrent update).
 func changesRows(st sql.Statement) bool {
-	switch st.(type) {
+	switch st := st.(type) {
 	case *sql.Update, *sql.Delete, *sql.Merge:
 		return true
+	case *sql.Insert:
+		return st.OnConflict != nil && st.OnConflict.Update // ON CONFLICT DO UPDATE
 	}
 	return false
 }

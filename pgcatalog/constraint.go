@@ -80,6 +80,9 @@ func pgConstraintRows(s *Snapshot) []pgConstraintRow {
 			if p, ok := s.referenced(tc); ok {
 				r.Confrelid = OID(p.OID)
 				r.Confkey = attnums(p.Columns, c.RefCols)
+				if len(c.DeleteSetCols) > 0 {
+					r.Confdelsetcols = attnums(tc.rel.Columns, c.DeleteSetCols)
+				}
 				if idx, ok := s.referencedIndex(tc); ok {
 					r.Conindid = OID(idx.ObjectID())
 				}
@@ -180,6 +183,9 @@ func constraintDef(c storage.Constraint, pretty bool) string {
 		}
 		if a, ok := action[c.OnDelete]; ok {
 			b.WriteString(" ON DELETE " + a)
+			if len(c.DeleteSetCols) > 0 {
+				fmt.Fprintf(&b, " (%s)", identList(c.DeleteSetCols))
+			}
 		}
 		if c.Deferrable {
 			b.WriteString(" DEFERRABLE")

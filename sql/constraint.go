@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -478,8 +479,11 @@ func (b *binder) bindForeignKey(name string, cols []storage.ColumnDef, sp *conSp
 		return s[0]
 	}
 	con.OnDelete, con.OnUpdate = action(c.FkDelAction), action(c.FkUpdAction)
-	if len(c.FkDelSetCols) > 0 {
-		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ON DELETE SET NULL/DEFAULT with a column list is not supported"), c.Location)
+	for _, sc := range nodeStrings(c.FkDelSetCols) {
+		if !slices.Contains(con.Cols, sc) {
+			return pgerr.New(pgerr.InvalidColumnReference, "column \"%s\" referenced in ON DELETE SET action must be part of foreign key", sc)
+		}
+		con.DeleteSetCols = append(con.DeleteSetCols, sc)
 	}
 	return nil
 }
@@ -558,6 +562,30 @@ func CheckQuery(t storage.Table, checks []storage.Constraint, recs []arrow.Recor
 		p.Exprs = append(p.Exprs, e)
 		p.Cols = append(p.Cols, plan.Column{ID: b.ids.Next(), Name: c.Name, Type: types.BoolType})
 		names = append(names, c.Name)
+	}
+	return &Query{Plan: p, IDs: b.ids, Names: names}, nil
+}
+
+// DefaultQuery yields, per row of recs (rows of t), the DEFAULT of each
+// column ords of t (NULL without one), evaluated per row: a FOREIGN KEY's
+// ON DELETE / ON UPDATE SET DEFAULT.
+func DefaultQuery(t storage.Table, ords []int, recs []arrow.Record, cat storage.Catalog, opts *BindOptions) (*Query, error) {
+	if opts == nil {
+		opts = &BindOptions{}
+	}
+	b := newBinder("", cat, opts)
+	_, scan := b.tableScope(t.Name(), t.Columns(), rowsTable{t, recs}, "defaults")
+	p := &plan.Project{Input: scan}
+	var names []string
+	for _, o := range ords {
+		d := t.Columns()[o]
+		e, err := b.bindDefault(d)
+		if err != nil {
+			return nil, err
+		}
+		p.Exprs = append(p.Exprs, e)
+		p.Cols = append(p.Cols, plan.Column{ID: b.ids.Next(), Name: d.Name, Type: d.Type})
+		names = append(names, d.Name)
 	}
 	return &Query{Plan: p, IDs: b.ids, Names: names}, nil
 }

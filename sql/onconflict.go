@@ -1,11 +1,14 @@
 package sql
 
 import (
+	"github.com/apache/arrow-go/v18/arrow"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
 )
 
 // INSERT ... ON CONFLICT: the arbiter indexes, as PostgreSQL infers them
@@ -18,6 +21,34 @@ type OnConflict struct {
 	// Arbiters are the unique indexes a proposed row may conflict with;
 	// empty for DO NOTHING without a target: every unique index.
 	Arbiters []storage.IndexDef
+	// DO UPDATE: Set scans Rows (per conflicting proposed row, the
+	// existing row's RowID, the existing row, then the proposed row as
+	// EXCLUDED) and yields, for the rows the WHERE clause keeps, the RowID,
+	// the new row (table order, column types), then the RETURNING columns
+	// over the new row.
+	Set  *Query
+	Rows *ConflictRows
+}
+
+// ConflictRows is the input of an ON CONFLICT DO UPDATE's Set query, set
+// by the executor before it runs the query.
+type ConflictRows struct {
+	storage.Table
+	cols []storage.ColumnDef
+	recs []arrow.Record
+}
+
+// SetRows sets the rows Set reads.
+func (c *ConflictRows) SetRows(recs []arrow.Record) { c.recs = recs }
+
+func (c *ConflictRows) Columns() []storage.ColumnDef { return c.cols }
+func (c *ConflictRows) Snapshot() []arrow.Record     { return c.recs }
+func (c *ConflictRows) Stats() storage.Stats {
+	var n int64
+	for _, x := range c.recs {
+		n += x.NumRows()
+	}
+	return storage.Stats{Rows: n}
 }
 
 func (b *binder) bindOnConflict(oc *pg_query.OnConflictClause, tbl storage.Table) (*OnConflict, error) {
@@ -77,10 +108,76 @@ func (b *binder) bindOnConflict(oc *pg_query.OnConflictClause, tbl storage.Table
 			}
 		}
 	}
-	if out.Update {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT DO UPDATE is not supported"), oc.Location)
-	}
 	return out, nil
+}
+
+// bindDoUpdate binds DO UPDATE SET ... [WHERE ...] and the RETURNING list
+// over the updated row (the Set query of oc).
+func (b *binder) bindDoUpdate(is *pg_query.InsertStmt, oc *OnConflict, tbl storage.Table, ctes *cteEnv) error {
+	name := tbl.Name()
+	if is.Relation.Alias != nil {
+		name = is.Relation.Alias.Aliasname
+	}
+	defs := tbl.Columns()
+	rows := &ConflictRows{Table: tbl}
+	rows.cols = append([]storage.ColumnDef{{Name: "ctid", Type: types.Int8Type}}, defs...)
+	rows.cols = append(rows.cols, defs...)
+	scan := &plan.Scan{Table: rows, Alias: name}
+	rowID := plan.Column{ID: b.ids.Next(), Name: "ctid", Type: types.Int8Type, NotNull: true}
+	scan.Cols, scan.Ordinals = []plan.Column{rowID}, []int{0}
+	item := func(alias string, first int, origin bool) *nsItem {
+		it := &nsItem{name: alias, relVisible: true, colsVisible: true, stored: true}
+		for i, d := range defs {
+			c := plan.Column{ID: b.ids.Next(), Name: d.Name, Table: alias, Type: d.Type, NotNull: d.NotNull, AttNum: int16(i + 1)}
+			if origin {
+				b.markOrigin(c.ID, tbl, i)
+			}
+			scan.Cols = append(scan.Cols, c)
+			scan.Ordinals = append(scan.Ordinals, first+i)
+			it.cols = append(it.cols, nsColumn{name: d.Name, table: alias, notNull: d.NotNull, expr: &plan.ColRef{ID: c.ID, T: c.Type, Name: d.Name}})
+			b.colTable[c.ID], b.colName[c.ID] = alias, d.Name
+		}
+		return it
+	}
+	target := item(name, 1, true)
+	excluded := item("excluded", 1+len(defs), false)
+	s := &scope{items: []*nsItem{target, excluded}, ctes: ctes}
+	var node plan.Node = scan
+	t := &dmlTarget{table: tbl, scan: scan, item: target, rowID: rowID}
+	s.exprKind = "UPDATE"
+	row, err := b.bindSetList(s, t, is.OnConflictClause.TargetList) // update.go
+	if err != nil {
+		return err
+	}
+	if w := is.OnConflictClause.WhereClause; w != nil {
+		s.agg, s.exprKind = nil, "WHERE"
+		e, err := b.bindExpr(s, w)
+		if err != nil {
+			return err
+		}
+		if e, err = b.coerceToBool(e, "WHERE"); err != nil {
+			return err
+		}
+		node = &plan.Filter{Input: node, Pred: e}
+	}
+	p := passThrough(node)
+	newCols := make([]plan.Column, len(defs))
+	notNull := make([]bool, len(defs))
+	for i, d := range defs {
+		newCols[i] = plan.Column{ID: b.ids.Next(), Name: d.Name, Type: d.Type}
+		notNull[i] = d.NotNull
+		b.markOrigin(newCols[i].ID, tbl, i)
+		p.Exprs = append(p.Exprs, row[i])
+		p.Cols = append(p.Cols, newCols[i])
+	}
+	ns := &scope{items: []*nsItem{rowItem(name, newCols, notNull)}, ctes: ctes}
+	top, ret, err := b.bindReturning(ns, p, is.ReturningList)
+	if err != nil {
+		return err
+	}
+	out := selectCols(top, append(append([]plan.Column{rowID}, newCols...), ret...), b.ids)
+	oc.Set, oc.Rows = &Query{Plan: out, IDs: b.ids, Names: colNames(out.Cols)}, rows
+	return nil
 }
 
 func dedup(s []string) []string {
@@ -107,6 +204,17 @@ func (b *binder) bindInsertOnConflict(is *pg_query.InsertStmt) (Statement, error
 	ins := st.(*Insert)
 	if ins.OnConflict, err = b.bindOnConflict(is.OnConflictClause, ins.Table); err != nil {
 		return nil, err
+	}
+	if ins.OnConflict.Update {
+		// The statement's WITH queries, for SET and WHERE (all SELECTs:
+		// bindWith refuses data-modifying ones, so reading one twice is safe).
+		ws := &scope{}
+		if err := b.bindWith(ws, is.WithClause); err != nil {
+			return nil, err
+		}
+		if err := b.bindDoUpdate(is, ins.OnConflict, ins.Table, ws.ctes); err != nil {
+			return nil, err
+		}
 	}
 	return ins, nil
 }

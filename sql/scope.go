@@ -111,6 +111,12 @@ func (b *binder) lookupQualified(s *scope, rel, name string, loc int32) (nsColum
 			if !it.relVisible || it.name != rel {
 				continue
 			}
+			for _, other := range cur.items {
+				if other != it && other.relVisible && other.name == rel {
+					// INSERT INTO excluded ... DO UPDATE (PostgreSQL's refnameNamespaceItem).
+					return nsColumn{}, b.errAt(pgerr.New("42P09", "table reference \"%s\" is ambiguous", rel), loc)
+				}
+			}
 			var found *nsColumn
 			for i := range it.cols {
 				if it.cols[i].name == name {

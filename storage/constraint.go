@@ -56,11 +56,14 @@ type Constraint struct {
 	RefCols  []string `json:"ref_cols,omitempty"`
 	// OnDelete / OnUpdate are FK actions (FKNoAction ...); Match is 's'
 	// (SIMPLE) or 'f' (FULL).
-	OnDelete   byte `json:"on_delete,omitempty"`
-	OnUpdate   byte `json:"on_update,omitempty"`
-	Match      byte `json:"match,omitempty"`
-	Deferrable bool `json:"deferrable,omitempty"`
-	Deferred   bool `json:"deferred,omitempty"`
+	OnDelete byte `json:"on_delete,omitempty"`
+	OnUpdate byte `json:"on_update,omitempty"`
+	// DeleteSetCols are ON DELETE SET NULL / SET DEFAULT's columns (a
+	// subset of Cols; nil: all), confdelsetcols.
+	DeleteSetCols []string `json:"delete_set_cols,omitempty"`
+	Match         byte     `json:"match,omitempty"`
+	Deferrable    bool     `json:"deferrable,omitempty"`
+	Deferred      bool     `json:"deferred,omitempty"`
 	// NoInherit marks CHECK ... NO INHERIT (shown by pg_get_constraintdef).
 	NoInherit bool `json:"no_inherit,omitempty"`
 	// ID orders constraints by creation (set by the catalog): PostgreSQL
