@@ -439,11 +439,14 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	for _, t := range p.created {
 		if other, taken := work.tables[t.name]; taken {
 			if _, dropping := p.dropped[other.id]; !dropping {
-				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", t.name)
+				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", BareName(t.name))
 			}
 		}
 	}
 	if err := validateViews(work, p); err != nil {
+		return err
+	}
+	if err := validateSchemas(work, p); err != nil {
 		return err
 	}
 	for id := range p.dropped {
@@ -452,6 +455,7 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 		delete(touched, id)
 	}
 	applyViews(work, p)
+	applySchemas(work, p)
 	for _, t := range p.created {
 		work.put(&tableState{id: t.id, name: t.name, cols: t.cols})
 		touched[t.id] = true

@@ -33,6 +33,8 @@ type manifestJSON struct {
 	NextID uint64      `json:"next_id"`
 	Tables []tableJSON `json:"tables"`
 	Views  []viewJSON  `json:"views,omitempty"`
+	// Schemas other than public (schema.go); absent in older manifests.
+	Schemas []schemaJSON `json:"schemas,omitempty"`
 }
 
 type tableJSON struct {
@@ -98,6 +100,14 @@ func encodeManifest(v *version, nextID uint64) ([]byte, error) {
 			return nil, err
 		}
 		body.WriteString(`,"views":`)
+		body.Write(enc)
+	}
+	if schemas := sortedSchemas(v); len(schemas) > 0 {
+		enc, err := json.Marshal(schemas)
+		if err != nil {
+			return nil, err
+		}
+		body.WriteString(`,"schemas":`)
 		body.Write(enc)
 	}
 	body.WriteString("}")
@@ -216,6 +226,9 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 		v.put(t)
 	}
 	if err := decodeViews(v, m.Views); err != nil {
+		return bad("%v", err)
+	}
+	if err := decodeSchemas(v, m.Schemas); err != nil {
 		return bad("%v", err)
 	}
 	return v, m.NextID, nil

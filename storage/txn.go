@@ -16,6 +16,7 @@ type pending struct {
 	truncated map[uint64]bool           // tables whose committed rows are hidden
 	appends   map[uint64][]arrow.Record // rows added, in order
 	views     map[string]viewChange     // views created, replaced or dropped (views.go)
+	schemas   map[uint64]schemaChange   // schemas created, altered or dropped (schema.go)
 }
 
 func newPending() *pending {
@@ -24,7 +25,7 @@ func newPending() *pending {
 }
 
 func (p *pending) empty() bool {
-	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0
+	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 && len(p.schemas) == 0
 }
 
 func (p *pending) clone() *pending {
@@ -42,6 +43,7 @@ func (p *pending) clone() *pending {
 		n.appends[k] = append([]arrow.Record(nil), v...)
 	}
 	n.views = cloneViews(p.views)
+	n.schemas = cloneSchemas(p.schemas)
 	return n
 }
 
@@ -346,7 +348,7 @@ func (t *Txn) Create(ctx context.Context, name string, cols []ColumnDef) (Table,
 		return nil, errDone
 	}
 	if t.view(name) != nil || t.viewDef(name) != nil {
-		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
+		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", BareName(name))
 	}
 	ts := &tableState{id: t.db.nextID.Add(1) - 1, name: name, cols: append([]ColumnDef(nil), cols...)}
 	t.p.created[ts.id] = ts
@@ -360,7 +362,7 @@ func (t *Txn) Drop(ctx context.Context, name string) error {
 	}
 	tt := t.view(name)
 	if tt == nil {
-		return pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
+		return pgerr.New(pgerr.UndefinedTable, "table %q does not exist", BareName(name))
 	}
 	if t.p.created[tt.id] != nil {
 		delete(t.p.created, tt.id)
