@@ -48,6 +48,12 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = "TRUNCATE TABLE", s.Catalog().Truncate(ctx, x.Tables)
 	case *sql.Analyze:
 		tag, err = analyze(s, x)
+	case *sql.CreateSchema:
+		tag, err = createSchema(ctx, s, x)
+	case *sql.DropSchema:
+		tag, err = dropSchema(ctx, s, x)
+	case *sql.AlterSchema:
+		tag, err = alterSchema(ctx, s, x)
 	default:
 		return "", false, nil
 	}
@@ -73,6 +79,12 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "DROP VIEW"
 	case *sql.Truncate:
 		what = "TRUNCATE TABLE"
+	case *sql.CreateSchema:
+		what = "CREATE SCHEMA"
+	case *sql.DropSchema:
+		what = "DROP SCHEMA"
+	case *sql.AlterSchema:
+		what = "ALTER SCHEMA"
 	case *sql.Insert:
 		if !cat.IsTemp(x.Table) {
 			what = "INSERT"

@@ -22,14 +22,14 @@ const (
 
 func createView(ctx context.Context, s Session, x *sql.CreateView) (string, error) {
 	cat := s.Catalog()
-	name := x.View.Name
-	if _, isTable := cat.Lookup(name); isTable {
+	name := storage.BareName(x.View.Name)
+	if _, isTable := cat.LookupIn("public", x.View.Name); isTable {
 		if x.Replace {
 			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", name)
 		}
 		return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", name)
 	}
-	if old, ok := cat.LookupView(name); ok {
+	if old, ok := cat.LookupView(x.View.Name); ok {
 		if !x.Replace {
 			return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", name)
 		}
@@ -50,23 +50,19 @@ func createView(ctx context.Context, s Session, x *sql.CreateView) (string, erro
 func dropView(ctx context.Context, s Session, x *sql.DropView) (string, error) {
 	cat := s.Catalog()
 	var present []string
-	for _, name := range x.Names {
-		if _, ok := cat.LookupView(name); ok {
-			present = append(present, name)
+	for _, t := range x.Targets {
+		if t.IsView {
+			present = append(present, t.Key)
 			continue
 		}
-		if _, ok := cat.Lookup(name); ok {
-			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", name).WithHint("Use DROP TABLE to remove a table.")
+		if t.Key != "" {
+			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", t.Name).WithHint("Use DROP TABLE to remove a table.")
 		}
-		if !x.IfExists {
-			return "", pgerr.New(pgerr.UndefinedTable, "view \"%s\" does not exist", name)
-		}
-		if err := s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
-			Message: fmt.Sprintf("view \"%s\" does not exist, skipping", name)}); err != nil {
+		if err := dropMissing(s, x.IfExists, "view", t); err != nil {
 			return "", err
 		}
 	}
-	if err := dropDependents(ctx, s, "view", present, x.Cascade); err != nil {
+	if err := dropDependents(ctx, s, "view", present, x.Cascade, x.RelName); err != nil {
 		return "", err
 	}
 	for _, name := range present {
@@ -75,14 +71,6 @@ func dropView(ctx context.Context, s Session, x *sql.DropView) (string, error) {
 		}
 	}
 	return "DROP VIEW", nil
-}
-
-// notATable is DROP TABLE's error for a view.
-func notATable(cat storage.Catalog, name string) error {
-	if _, ok := cat.LookupView(name); ok {
-		return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", name).WithHint("Use DROP VIEW to remove a view.")
-	}
-	return nil
 }
 
 // dependent is a view that depends on relation on (of kind "table" or "view").
@@ -132,7 +120,7 @@ func dependentsOf(cat storage.Catalog, names []string) []dependent {
 // dropDependents refuses to drop names while views depend on them, or with
 // cascade drops those views (with PostgreSQL's notice). kind names what
 // names are ("table" or "view") for the message.
-func dropDependents(ctx context.Context, s Session, kind string, names []string, cascade bool) error {
+func dropDependents(ctx context.Context, s Session, kind string, names []string, cascade bool, name sql.RelName) error {
 	cat := s.Catalog()
 	deps := dependentsOf(cat, names)
 	if len(deps) == 0 {
@@ -141,22 +129,22 @@ func dropDependents(ctx context.Context, s Session, kind string, names []string,
 	if !cascade {
 		lines := make([]string, len(deps))
 		for i, d := range deps {
-			lines[i] = fmt.Sprintf("view %s depends on %s %s", d.view, d.kind, d.on)
+			lines[i] = fmt.Sprintf("view %s depends on %s %s", name(d.view), d.kind, name(d.on))
 		}
 		msg := "cannot drop desired object(s) because other objects depend on them"
 		if len(names) == 1 {
-			msg = fmt.Sprintf("cannot drop %s %s because other objects depend on it", kind, names[0])
+			msg = fmt.Sprintf("cannot drop %s %s because other objects depend on it", kind, name(names[0]))
 		}
 		return pgerr.New(codeDependentObjects, "%s", msg).WithDetail("%s", strings.Join(lines, "\n")).
 			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
 	n := &pgerr.Error{Severity: "NOTICE", Code: "00000"}
 	if len(deps) == 1 {
-		n.Message = "drop cascades to view " + deps[0].view
+		n.Message = "drop cascades to view " + name(deps[0].view)
 	} else {
 		lines := make([]string, len(deps))
 		for i, d := range deps {
-			lines[i] = "drop cascades to view " + d.view
+			lines[i] = "drop cascades to view " + name(d.view)
 		}
 		n.Message = fmt.Sprintf("drop cascades to %d other objects", len(deps))
 		n.Detail = strings.Join(lines, "\n")

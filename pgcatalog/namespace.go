@@ -117,7 +117,9 @@ func (s *Snapshot) NamespaceByOID(oid uint32) (Namespace, bool) {
 	return Namespace{}, false
 }
 
-// namespaceOfKey is the schema of a stored relation's key.
+// NamespaceOfKey is the schema and bare name of a stored relation's key.
+func (s *Snapshot) NamespaceOfKey(key string) (Namespace, string) { return s.namespaceOfKey(key) }
+
 func (s *Snapshot) namespaceOfKey(key string) (Namespace, string) {
 	id, name := storage.SplitKey(key)
 	if id == storage.PublicSchemaID {
@@ -155,7 +157,13 @@ func (s *Snapshot) SearchPath() *SearchPath {
 	return s.path
 }
 
+// SearchPathText is the search path setting the statement resolves with.
+func (s *Snapshot) SearchPathText() string { return s.searchPathSetting() }
+
 func (s *Snapshot) searchPathSetting() string {
+	if s.env.SearchPath != "" {
+		return s.env.SearchPath
+	}
 	if s.env.Settings == nil {
 		return `"$user", public`
 	}
@@ -271,3 +279,6 @@ func (s *Snapshot) TableVisible(oid uint32) bool {
 	first, ok := s.RelationByName("", r.Name)
 	return ok && first.OID == oid
 }
+
+// Database is the current database's name.
+func (s *Snapshot) Database() string { return s.database() }

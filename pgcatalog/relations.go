@@ -14,6 +14,9 @@ type Env struct {
 	Database string // current database name
 	// Settings are the session's settings (nil: pg_settings is empty).
 	Settings *settings.Values
+	// SearchPath, when set, is the search path instead of the session's
+	// search_path setting (CREATE SCHEMA's elements).
+	SearchPath string
 	// Views gives a view's column definitions (nil: views are listed
 	// without columns). Binding a view's query is package sql's work.
 	Views ViewColumner

@@ -64,6 +64,9 @@ type binder struct {
 	// collation is the collation the statement's COLLATE clauses name ("" = none; collate.go).
 	collation string
 	snap      *pgcatalog.Snapshot // the statement's system catalogs (pgcatalog.go)
+	// searchPath overrides the session's search_path ("" = none): the
+	// elements of CREATE SCHEMA (schema.go).
+	searchPath string
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
@@ -172,6 +175,16 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return &Show{Name: strings.ToLower(x.VariableShowStmt.Name)}, nil
 	case *pg_query.Node_TransactionStmt:
 		return b.bindTransaction(x.TransactionStmt)
+	case *pg_query.Node_CreateSchemaStmt:
+		return b.bindCreateSchema(x.CreateSchemaStmt)
+	case *pg_query.Node_RenameStmt:
+		if x.RenameStmt.RenameType == pg_query.ObjectType_OBJECT_SCHEMA {
+			return b.bindRenameSchema(x.RenameStmt)
+		}
+	case *pg_query.Node_AlterOwnerStmt:
+		if x.AlterOwnerStmt.ObjectType == pg_query.ObjectType_OBJECT_SCHEMA {
+			return b.bindSchemaOwner(x.AlterOwnerStmt)
+		}
 	case *pg_query.Node_DiscardStmt:
 		what := "ALL"
 		switch x.DiscardStmt.Target {
@@ -449,20 +462,12 @@ func (b *binder) bindDefault(def storage.ColumnDef) (plan.Expr, error) {
 	return out, nil
 }
 
-// tableName validates a table name's schema and returns the bare name.
+// tableName is the name a CREATE gives its relation: the storage key in
+// the schema it names or the search path's creation schema, or the bare
+// name of a temporary table (createTarget, names.go).
 func (b *binder) tableName(rv *pg_query.RangeVar) (string, error) {
-	if rv.Catalogname != "" {
-		return "", b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
-	}
-	if rv.Schemaname == "pg_catalog" {
-		// pg_catalog holds only the system catalogs.
-		return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create \"pg_catalog.%s\"", rv.Relname).
-			WithDetail("System catalog modifications are currently disallowed.")
-	}
-	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_temp" {
-		return "", b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", rv.Schemaname), rv.Location)
-	}
-	return rv.Relname, nil
+	key, _, err := b.createTarget(rv)
+	return key, err
 }
 
 func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, error) {
@@ -508,36 +513,58 @@ func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, e
 }
 
 func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
+	if ds.RemoveType == pg_query.ObjectType_OBJECT_SCHEMA {
+		return b.bindDropSchema(ds)
+	}
 	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}
-	out := &DropTable{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
+	out := &DropTable{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE, RelName: b.relNamer()}
 	for _, o := range ds.Objects {
 		var parts []string
 		for _, p := range o.GetList().GetItems() {
 			parts = append(parts, p.GetString_().GetSval())
 		}
+		rv := &pg_query.RangeVar{Relname: parts[len(parts)-1], Location: -1}
 		switch len(parts) {
 		case 1:
 		case 2:
-			if parts[0] != "public" && parts[0] != "pg_catalog" && parts[0] != "pg_temp" {
-				if ds.MissingOk {
-					continue
-				}
-				return nil, pgerr.New("3F000", "schema \"%s\" does not exist", parts[0])
-			}
+			rv.Schemaname = parts[0]
+		case 3:
+			rv.Catalogname, rv.Schemaname = parts[0], parts[1]
 		default:
-			return nil, pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
+			return nil, pgerr.New(pgerr.SyntaxError, "improper relation name (too many dotted names): %s", strings.Join(parts, "."))
 		}
-		out.Names = append(out.Names, parts[len(parts)-1])
-		schema := ""
-		if len(parts) == 2 {
-			schema = parts[0]
+		t := DropTarget{Name: rv.Relname}
+		if rv.Schemaname != "" {
+			if _, ok := b.snapshot().NamespaceByName(rv.Schemaname); !ok && rv.Schemaname != "pg_temp" {
+				if !ds.MissingOk {
+					return nil, pgerr.New("3F000", "schema \"%s\" does not exist", rv.Schemaname)
+				}
+				t.NoSchema = rv.Schemaname
+				out.Targets = append(out.Targets, t)
+				continue
+			}
 		}
-		out.Schemas = append(out.Schemas, schema)
+		r, err := b.resolveRelation(rv)
+		if err != nil && pgerr.As(err).Code != pgerr.UndefinedTable {
+			return nil, withoutPosition(err)
+		}
+		switch r.kind {
+		case relTable:
+			t.Key, t.Temp = r.key, r.temp
+			if r.temp {
+				t.Key = rv.Relname
+			}
+		case relView:
+			t.Key, t.IsView = r.key, true
+		case relSystem:
+			return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied: \"%s\" is a system catalog", rv.Relname)
+		}
+		out.Targets = append(out.Targets, t)
 	}
 	if ds.RemoveType == pg_query.ObjectType_OBJECT_VIEW {
-		return &DropView{Names: out.Names, IfExists: out.IfExists, Cascade: out.Cascade}, nil
+		return &DropView{Targets: out.Targets, IfExists: out.IfExists, Cascade: out.Cascade, RelName: out.RelName}, nil
 	}
 	return out, nil
 }

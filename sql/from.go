@@ -187,22 +187,19 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 			return b.bindCTERef(s, env, alias, rv.Alias)
 		}
 	}
-	if rv.Catalogname != "" {
-		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s",
-			rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
-	}
-	if (rv.Schemaname == "" && !b.tempShadows(name)) || rv.Schemaname == "public" {
-		if v, ok := b.cat.LookupView(name); ok {
-			b.noteDep(name)
-			s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
-			return b.bindViewRef(v, alias, rv)
-		}
-	}
-	tbl, err := b.lookupTable(rv)
+	rel, err := b.resolveRelation(rv)
 	if err != nil {
 		return nil, nil, err
 	}
-	b.noteDep(name)
+	b.qualifyStored(rv, rel)
+	if rel.key != "" {
+		b.noteDep(rel.key)
+	}
+	if rel.kind == relView {
+		s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
+		return b.bindViewRef(rel.view, alias, rv)
+	}
+	tbl := rel.table
 	defs := tbl.Columns()
 	if rv.Alias != nil && len(rv.Alias.Colnames) > len(defs) {
 		return nil, nil, pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
@@ -232,10 +229,7 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 // names a view (what: "insert", "truncate", "copy from", "copy to"); nil
 // when rv is no view.
 func (b *binder) notATable(rv *pg_query.RangeVar, what string) error {
-	if rv.Schemaname != "" && rv.Schemaname != "public" {
-		return nil
-	}
-	if _, ok := b.cat.LookupView(rv.Relname); !ok {
+	if r, err := b.resolveRelation(rv); err != nil || r.kind != relView {
 		return nil
 	}
 	switch what {
@@ -252,25 +246,22 @@ func (b *binder) notATable(rv *pg_query.RangeVar, what string) error {
 	return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", rv.Relname)
 }
 
-// lookupTable finds a stored table; "public" and "pg_catalog" are the only
-// schemas, and both map to the one catalog.
+// lookupTable finds a table (stored, temporary or system) by name; a view
+// is "relation does not exist" here (callers word their own error for one:
+// notATable).
 func (b *binder) lookupTable(rv *pg_query.RangeVar) (storageTable, error) {
-	if t, ok := b.catalogTable(rv.Schemaname, rv.Relname); ok {
-		return t, nil
+	r, err := b.resolveRelation(rv)
+	if err != nil {
+		return nil, err
 	}
-	// pg_catalog holds only the system catalogs (found above).
-	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_temp" {
-		return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
-	}
-	tbl, ok := b.lookupStored(rv.Schemaname, rv.Relname)
-	if !ok {
+	if r.kind == relView {
 		name := rv.Relname
 		if rv.Schemaname != "" {
 			name = rv.Schemaname + "." + name
 		}
 		return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name), rv.Location)
 	}
-	return tbl, nil
+	return r.table, nil
 }
 
 // bindCTEBody binds a WITH query's body as referenced from scope s; corr
