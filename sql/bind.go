@@ -296,7 +296,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 	}
 	name, err := b.tableName(cs.Relation)
 	if err != nil {
-		return nil, err
+		return nil, b.wrapAt(err, cs.Relation.Location)
 	}
 	ct := &CreateTable{Name: name, IfNotExists: cs.IfNotExists}
 	if ct.Temp, ct.OnCommit, err = b.tempTarget(cs.Relation, cs.Oncommit); err != nil {

@@ -97,7 +97,7 @@ func (b *binder) bindColumnRef(s *scope, cr *pg_query.ColumnRef) (plan.Expr, err
 	case 2:
 		col, err = b.lookupQualified(s, names[0], names[1], cr.Location)
 	case 3:
-		if names[0] != "public" && names[0] != "pg_catalog" {
+		if _, ok := b.snapshot().NamespaceByName(names[0]); !ok {
 			return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", names[1]), cr.Location)
 		}
 		col, err = b.lookupQualified(s, names[1], names[2], cr.Location)

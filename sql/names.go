@@ -2,6 +2,7 @@ package sql
 
 import (
 	"strconv"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
@@ -214,7 +215,8 @@ func (b *binder) resolveRelation(rv *pg_query.RangeVar) (resolvedRel, error) {
 }
 
 // createTarget is where CREATE puts the relation rv names: its storage key
-// (the bare name for a temporary one) and whether it is temporary.
+// (the bare name for a temporary one) and whether it is temporary. Its
+// errors carry no position (PostgreSQL's CREATE TABLE adds one).
 func (b *binder) createTarget(rv *pg_query.RangeVar) (key string, temp bool, err error) {
 	if err := b.checkCatalogName(rv); err != nil {
 		return "", false, err
@@ -226,7 +228,7 @@ func (b *binder) createTarget(rv *pg_query.RangeVar) (key string, temp bool, err
 	if rv.Schemaname == "" {
 		p := b.snapshot().SearchPath()
 		if !p.CreateOK {
-			return "", false, b.errAt(pgerr.New("3F000", "no schema has been selected to create in"), rv.Location)
+			return "", false, pgerr.New("3F000", "no schema has been selected to create in")
 		}
 		if p.CreateTemp {
 			return rv.Relname, true, nil
@@ -235,7 +237,7 @@ func (b *binder) createTarget(rv *pg_query.RangeVar) (key string, temp bool, err
 	} else {
 		var ok bool
 		if ns, ok = b.snapshot().NamespaceByName(rv.Schemaname); !ok {
-			return "", false, b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", rv.Schemaname), rv.Location)
+			return "", false, pgerr.New("3F000", "schema \"%s\" does not exist", rv.Schemaname)
 		}
 	}
 	switch ns.Kind {
@@ -247,7 +249,7 @@ func (b *binder) createTarget(rv *pg_query.RangeVar) (key string, temp bool, err
 		return "", false, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create \"pg_catalog.%s\"", rv.Relname).
 			WithDetail("System catalog modifications are currently disallowed.")
 	}
-	return "", false, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "creating relations in schema \"%s\" is not supported", ns.Name), rv.Location)
+	return "", false, pgerr.New(pgerr.FeatureNotSupported, "creating relations in schema \"%s\" is not supported", ns.Name)
 }
 
 // qualifyStored makes a name CREATE VIEW stores independent of the search
@@ -287,4 +289,15 @@ func (b *binder) relNamer() RelName {
 		ns, _ := snap.NamespaceOfKey(key)
 		return pgcatalog.QuoteIdentifier(ns.Name) + "." + pgcatalog.QuoteIdentifier(name)
 	}
+}
+
+// qualifiedText is a table's schema-qualified name as SQL text, which
+// finds exactly that table whatever the search path.
+func (b *binder) qualifiedText(t storage.Table) string {
+	q := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+	if tc, ok := b.cat.(TempCatalog); ok && tc.IsTemp(t) {
+		return "pg_temp." + q(t.Name())
+	}
+	ns, name := b.snapshot().NamespaceOfKey(t.Name())
+	return q(ns.Name) + "." + q(name)
 }

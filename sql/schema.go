@@ -111,8 +111,8 @@ func (b *binder) bindCreateSchema(cs *pg_query.CreateSchemaStmt) (Statement, err
 			rv = x.CreateSeqStmt.Sequence
 		}
 		if rv != nil && rv.Schemaname != "" && rv.Schemaname != out.Name {
-			return nil, b.errAt(pgerr.New("42P15", "CREATE specifies a schema (%s) different from the one being created (%s)",
-				rv.Schemaname, out.Name), rv.Location)
+			return nil, pgerr.New("42P15", "CREATE specifies a schema (%s) different from the one being created (%s)",
+				rv.Schemaname, out.Name)
 		}
 	}
 	out.Elements = len(cs.SchemaElts)
