@@ -43,32 +43,84 @@ func createSchema(ctx context.Context, s Session, x *sql.CreateSchema) (string, 
 	return "CREATE SCHEMA", nil
 }
 
-// schemaMember is a relation of a schema being dropped.
-type schemaMember struct {
-	key  string
-	kind string // "table" or "view"
-	oid  uint32 // creation order (PostgreSQL lists dependents by it)
+// dropObject is a relation DROP SCHEMA removes, and what it was reached
+// from (for "depends on").
+type dropObject struct {
+	key, kind string
+	oid       uint32
+	from      string // "schema s", "table t", "view v"
 }
 
-// membersOf lists the relations of the schemas with these ids in creation
-// order.
-func membersOf(cat *Catalog, ids map[uint64]bool) []schemaMember {
-	var out []schemaMember
+// schemaDrops lists what dropping the schemas with these ids removes, in
+// the order PostgreSQL's findDependentObjects and reportDependentObjects
+// report it: each object's dependents (its relations for a schema, the
+// views reading it for a relation) visited newest first, depth first, an
+// object listed after its dependents, the whole list then read backwards.
+func schemaDrops(cat *Catalog, names []string, name sql.RelName) []dropObject {
+	type node struct {
+		key, kind string
+		oid       uint32
+	}
+	views := cat.Views()
+	var rels []node
 	for _, t := range cat.Txn.Tables() {
-		if id, _ := storage.SplitKey(t.Name()); ids[id] {
-			oid := uint32(0)
-			if o, ok := t.(interface{ ObjectID() uint32 }); ok {
-				oid = o.ObjectID()
+		oid := uint32(0)
+		if o, ok := t.(interface{ ObjectID() uint32 }); ok {
+			oid = o.ObjectID()
+		}
+		rels = append(rels, node{t.Name(), "table", oid})
+	}
+	for _, v := range views {
+		rels = append(rels, node{v.Name, "view", storage.FirstUserOID + 1 + 2*uint32(v.ID)})
+	}
+	newestFirst := func(ns []node) []node {
+		sort.Slice(ns, func(i, j int) bool { return ns[i].oid > ns[j].oid })
+		return ns
+	}
+	readers := func(key string) []node {
+		var out []node
+		for _, v := range views {
+			for _, d := range v.Deps {
+				if d == key {
+					out = append(out, node{v.Name, "view", storage.FirstUserOID + 1 + 2*uint32(v.ID)})
+					break
+				}
 			}
-			out = append(out, schemaMember{key: t.Name(), kind: "table", oid: oid})
+		}
+		return newestFirst(out)
+	}
+	seen := map[string]bool{}
+	var post []dropObject
+	var visit func(n node, from string)
+	visit = func(n node, from string) {
+		if seen[n.key] {
+			return
+		}
+		seen[n.key] = true
+		for _, r := range readers(n.key) {
+			visit(r, n.kind+" "+name(n.key))
+		}
+		post = append(post, dropObject{key: n.key, kind: n.kind, oid: n.oid, from: from})
+	}
+	for _, sname := range names {
+		sc, ok := schemas(cat).LookupSchema(sname)
+		if !ok {
+			continue
+		}
+		var members []node
+		for _, r := range rels {
+			if id, _ := storage.SplitKey(r.key); id == sc.ID {
+				members = append(members, r)
+			}
+		}
+		for _, m := range newestFirst(members) {
+			visit(m, "schema "+sname)
 		}
 	}
-	for _, v := range cat.Views() {
-		if id, _ := storage.SplitKey(v.Name); ids[id] {
-			out = append(out, schemaMember{key: v.Name, kind: "view", oid: storage.FirstUserOID + 1 + 2*uint32(v.ID)})
-		}
+	out := make([]dropObject, len(post))
+	for i, o := range post {
+		out[len(post)-1-i] = o
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].oid < out[j].oid })
 	return out
 }
 
@@ -80,47 +132,18 @@ func dropSchema(ctx context.Context, s Session, x *sql.DropSchema) (string, erro
 			return "", err
 		}
 	}
-	ids := map[uint64]bool{}
 	for _, name := range x.Names {
-		sc, ok := schemas(cat).LookupSchema(name)
-		if !ok {
+		if _, ok := schemas(cat).LookupSchema(name); !ok {
 			return "", pgerr.New("3F000", "schema \"%s\" does not exist", name)
 		}
-		ids[sc.ID] = true
 	}
-	members := membersOf(cat, ids)
-	// Everything that goes: the schemas' relations, then the views
-	// elsewhere that read them.
-	var lines []string
-	var keys []string
-	inSchema := map[string]bool{}
-	for _, m := range members {
-		inSchema[m.key] = true
-		keys = append(keys, m.key)
-	}
-	schemaOf := func(key string) string {
-		id, _ := storage.SplitKey(key)
-		sc, _ := schemas(cat).SchemaByID(id)
-		return sc.Name
-	}
-	var outside []dependent
-	for _, d := range dependentsOf(cat, keys) {
-		if !inSchema[d.view] {
-			outside = append(outside, d)
-		}
-	}
-	for _, m := range members {
+	drops := schemaDrops(cat, x.Names, x.RelName)
+	lines := make([]string, len(drops))
+	for i, d := range drops {
 		if x.Cascade {
-			lines = append(lines, fmt.Sprintf("drop cascades to %s %s", m.kind, x.RelName(m.key)))
+			lines[i] = fmt.Sprintf("drop cascades to %s %s", d.kind, x.RelName(d.key))
 		} else {
-			lines = append(lines, fmt.Sprintf("%s %s depends on schema %s", m.kind, x.RelName(m.key), schemaOf(m.key)))
-		}
-	}
-	for _, d := range outside {
-		if x.Cascade {
-			lines = append(lines, "drop cascades to view "+x.RelName(d.view))
-		} else {
-			lines = append(lines, fmt.Sprintf("view %s depends on %s %s", x.RelName(d.view), d.kind, x.RelName(d.on)))
+			lines[i] = fmt.Sprintf("%s %s depends on %s", d.kind, x.RelName(d.key), d.from)
 		}
 	}
 	if len(lines) > 0 && !x.Cascade {
@@ -141,25 +164,15 @@ func dropSchema(ctx context.Context, s Session, x *sql.DropSchema) (string, erro
 			return "", err
 		}
 	}
-	// Views first (the outside ones read the schemas' relations), then
-	// the tables, then the schemas.
-	for i := len(outside) - 1; i >= 0; i-- {
-		if err := cat.DropView(ctx, outside[i].view); err != nil {
+	for _, d := range drops {
+		var err error
+		if d.kind == "view" {
+			err = cat.DropView(ctx, d.key)
+		} else {
+			err = cat.Txn.Drop(ctx, d.key)
+		}
+		if err != nil {
 			return "", err
-		}
-	}
-	for i := len(members) - 1; i >= 0; i-- {
-		if members[i].kind == "view" {
-			if err := cat.DropView(ctx, members[i].key); err != nil {
-				return "", err
-			}
-		}
-	}
-	for _, m := range members {
-		if m.kind == "table" {
-			if err := cat.Txn.Drop(ctx, m.key); err != nil {
-				return "", err
-			}
 		}
 	}
 	for _, name := range x.Names {

@@ -296,7 +296,10 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 	}
 	name, err := b.tableName(cs.Relation)
 	if err != nil {
-		return nil, b.wrapAt(err, cs.Relation.Location)
+		if pgerr.Code(err) == "3F000" {
+			err = b.wrapAt(err, cs.Relation.Location)
+		}
+		return nil, err
 	}
 	ct := &CreateTable{Name: name, IfNotExists: cs.IfNotExists}
 	if ct.Temp, ct.OnCommit, err = b.tempTarget(cs.Relation, cs.Oncommit); err != nil {
