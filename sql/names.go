@@ -301,3 +301,10 @@ func (b *binder) qualifiedText(t storage.Table) string {
 	ns, name := b.snapshot().NamespaceOfKey(t.Name())
 	return q(ns.Name) + "." + q(name)
 }
+
+// routinelessSchema reports whether schema exists and is not pg_catalog:
+// joind's functions, operators and types are all pg_catalog's.
+func (b *binder) routinelessSchema(schema string) bool {
+	ns, ok := b.snapshot().NamespaceByName(schema)
+	return ok && ns.Kind != pgcatalog.NsCatalog
+}

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"sort"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -116,14 +117,37 @@ func (b *binder) bindCreateSchema(cs *pg_query.CreateSchemaStmt) (Statement, err
 		}
 	}
 	out.Elements = len(cs.SchemaElts)
+	// PostgreSQL runs the elements by kind, whatever their order
+	// (transformCreateSchemaStmt): sequences, tables, views, indexes,
+	// triggers, grants.
+	elts := append([]*pg_query.Node(nil), cs.SchemaElts...)
+	sort.SliceStable(elts, func(i, j int) bool { return elementRank(elts[i]) < elementRank(elts[j]) })
 	query, opts := b.query, b.opts
 	path := pgcatalog.QuoteIdentifier(out.Name) + ", " + b.snapshot().SearchPathText()
 	out.BindElement = func(cat storage.Catalog, i int) (Statement, error) {
 		eb := newBinder(query, cat, opts)
 		eb.searchPath = path
-		return eb.bindStatement(cs.SchemaElts[i])
+		return eb.bindStatement(elts[i])
 	}
 	return out, nil
+}
+
+// elementRank is the place of a schema element's kind in the order
+// PostgreSQL runs them.
+func elementRank(n *pg_query.Node) int {
+	switch n.GetNode().(type) {
+	case *pg_query.Node_CreateSeqStmt:
+		return 0
+	case *pg_query.Node_CreateStmt:
+		return 1
+	case *pg_query.Node_ViewStmt:
+		return 2
+	case *pg_query.Node_IndexStmt:
+		return 3
+	case *pg_query.Node_CreateTrigStmt:
+		return 4
+	}
+	return 5
 }
 
 func (b *binder) bindDropSchema(ds *pg_query.DropStmt) (Statement, error) {
