@@ -52,3 +52,14 @@ func (b *binder) tempTarget(rv *pg_query.RangeVar, oc pg_query.OnCommitAction) (
 	}
 	return temp, action, nil
 }
+
+// lookupStored finds a table (temporary or stored, not a view or system
+// relation) by schema ("" = the search path) and name, through the one
+// resolver (names.go); the table's Name() is its storage key.
+func (b *binder) lookupStored(schema, name string) (storage.Table, bool) {
+	r, err := b.resolveRelation(&pg_query.RangeVar{Schemaname: schema, Relname: name, Location: -1})
+	if err != nil || r.kind != relTable {
+		return nil, false
+	}
+	return r.table, true
+}
