@@ -41,3 +41,19 @@ SELECT tablename, tableowner FROM pg_tables WHERE schemaname = 'public' ORDER BY
 SELECT has_table_privilege('t', 'SELECT'), has_schema_privilege('public', 'USAGE'),
   quote_ident('t'), quote_ident('Mixed Case'), pg_catalog.pg_get_userbyid(10) = current_user;
 SELECT count(*) FROM pg_catalog.pg_database WHERE datname = current_database();
+CREATE SCHEMA ns_meta;
+CREATE TABLE ns_meta.st (a int NOT NULL, b text DEFAULT 'q');
+CREATE TABLE ns_meta.u (y int);
+CREATE VIEW ns_meta.sv AS SELECT a FROM ns_meta.st;
+\dn
+\dt ns_meta.*
+\dv ns_meta.*
+\d ns_meta.st
+\d ns_meta.sv
+\dt
+SET search_path = ns_meta, public;
+\dt
+\d
+\d u
+RESET search_path;
+SELECT 'ns_meta.st'::regclass::text, 'ns_meta'::regnamespace::text;
