@@ -150,6 +150,9 @@ func (b *binder) finishParams() {
 func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 	switch x := n.GetNode().(type) {
 	case *pg_query.Node_SelectStmt:
+		if into := x.SelectStmt.IntoClause; into != nil {
+			return b.bindSelectInto(x.SelectStmt, into)
+		}
 		return b.bindQueryStmt(x.SelectStmt)
 	case *pg_query.Node_CreateStmt:
 		return b.bindCreateTable(x.CreateStmt)
@@ -471,6 +474,16 @@ func (b *binder) bindDefault(def storage.ColumnDef) (plan.Expr, error) {
 func (b *binder) tableName(rv *pg_query.RangeVar) (string, error) {
 	key, _, err := b.createTarget(rv)
 	return key, err
+}
+
+// bindSelectInto binds SELECT ... INTO t as PostgreSQL does: CREATE TABLE
+// t AS the query without its INTO (the raw tree is left as it was, for a
+// statement bound again).
+func (b *binder) bindSelectInto(sel *pg_query.SelectStmt, into *pg_query.IntoClause) (Statement, error) {
+	sel.IntoClause = nil
+	defer func() { sel.IntoClause = into }()
+	return b.bindCreateTableAs(&pg_query.CreateTableAsStmt{Query: &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: sel}},
+		Into: into, Objtype: pg_query.ObjectType_OBJECT_TABLE})
 }
 
 func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, error) {

@@ -39,6 +39,15 @@ SELECT table_schema, table_name, table_type FROM information_schema.tables WHERE
 SELECT schemaname, tablename FROM pg_tables WHERE tablename LIKE 'ns_%' ORDER BY 1, 2;
 SELECT c.relname, n.nspname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relname LIKE 'ns_%' ORDER BY 1, 2;
 SELECT table_schema, table_name, column_name FROM information_schema.columns WHERE table_name = 'ns_t' ORDER BY 1, 2, 3;
+COPY ns_a.ns_t (a, b) FROM STDIN;
+3	three
+\.
+SELECT count(*) FROM ns_a.ns_t;
+SELECT a INTO ns_a.ns_into FROM ns_a.ns_t WHERE a < 3;
+SELECT * FROM ns_a.ns_into ORDER BY a;
+CREATE TEMP TABLE ns_a.ns_tmp (a int);
+CREATE TABLE pg_catalog.ns_x (a int);
+INSERT INTO ns_a.ns_t (nosuch) VALUES (1);
 -- missing schemas and relations
 SELECT * FROM ns_nosuch.ns_t;
 SELECT * FROM ns_a.ns_nosuch;
