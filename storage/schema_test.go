@@ -2,6 +2,9 @@ package storage
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/joind/joind/pgerr"
@@ -101,5 +104,34 @@ func TestDropSchemaConflictsWithConcurrentCreate(t *testing.T) {
 	defer txn.Rollback()
 	if len(txn.Tables()) != 0 || len(txn.Schemas()) != 0 {
 		t.Fatalf("left: %v %v", txn.Tables(), txn.Schemas())
+	}
+}
+
+// A data directory without schemas other than public keeps the manifest
+// shape older joind versions wrote (no "schemas" member).
+func TestManifestWithoutSchemasKeepsItsShape(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := open(t, dir)
+	if _, err := db.Create(ctx, "t", []ColumnDef{{Name: "a", Type: types.Int4Type}}); err != nil {
+		t.Fatal(err)
+	}
+	txn := db.Begin()
+	if _, err := txn.CreateSchema(ctx, "s", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := txn.DropSchema(ctx, "s"); err != nil {
+		t.Fatal(err)
+	}
+	if err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	data, err := os.ReadFile(filepath.Join(dir, manifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), `"schemas"`) {
+		t.Fatalf("manifest names schemas: %s", data)
 	}
 }
