@@ -11,7 +11,16 @@ func declarePgCatalog() {
 	declare(pc, "pg_namespace", 2615, 'r', func(s *Snapshot) []pgNamespaceRow {
 		var out []pgNamespaceRow
 		for _, n := range s.Namespaces() {
-			out = append(out, pgNamespaceRow{Oid: OID(n.OID), Nspname: Name(n.Name), Nspowner: OID(n.Owner)})
+			row := pgNamespaceRow{Oid: OID(n.OID), Nspname: Name(n.Name), Nspowner: OID(n.Owner)}
+			// The built-in schemas' privileges as initdb grants them
+			// (a created schema has the default: NULL).
+			switch n.OID {
+			case OIDNamespacePgCatalog, OIDNamespaceInfoSchema, OIDNamespacePublic:
+				owner := QuoteIdentifier(s.RoleName(n.Owner))
+				acl := "{" + owner + "=UC/" + owner + ",=U/" + owner + "}"
+				row.Nspacl = &acl
+			}
+			out = append(out, row)
 		}
 		return out
 	})
