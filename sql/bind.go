@@ -254,6 +254,8 @@ func statementName(n *pg_query.Node) string {
 		return "NOTIFY"
 	case *pg_query.Node_RenameStmt:
 		return "ALTER ... RENAME"
+	case *pg_query.Node_AlterObjectSchemaStmt:
+		return "ALTER ... SET SCHEMA"
 	case *pg_query.Node_CallStmt:
 		return "CALL"
 	}
