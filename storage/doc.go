@@ -16,6 +16,11 @@
 // commit_explore_test.go) that runs the shipped committer, Txn and
 // compactor through the commitSync and commitStore interfaces.
 //
+// Relations are named by a key: the bare name in schema public, the
+// schema's id and the name otherwise (schema.go: TableKey, SplitKey,
+// BareName). Table.Name() and View.Name are keys; a message shows
+// BareName(key), package sql resolves written names to keys.
+//
 // MemoryCatalog is a plain in-memory Catalog kept for tests of other
 // packages; joind itself uses DB (in memory when opened with dir "").
 //
