@@ -186,14 +186,26 @@ func dropSchema(ctx context.Context, s Session, x *sql.DropSchema) (string, erro
 func alterSchema(ctx context.Context, s Session, x *sql.AlterSchema) (string, error) {
 	cat := s.Catalog()
 	if x.Rename {
-		// A view keeps its query as text with other schemas' names
-		// qualified: renaming a schema one reads would break it.
+		// A view's stored query names its relations outside public with
+		// their schema: the views reading this schema's relations are
+		// rewritten to the new name (keeping their place: OR REPLACE).
 		for _, v := range cat.Views() {
+			reads := false
 			for _, d := range v.Deps {
 				if id, _ := storage.SplitKey(d); id == x.Schema.ID {
-					return "", pgerr.New(pgerr.FeatureNotSupported, "cannot rename schema %s: view %s reads its relations by name",
-						x.Old, storage.BareName(v.Name))
+					reads = true
 				}
+			}
+			if !reads {
+				continue
+			}
+			text, err := sql.RenameSchemaInView(v.SQL, x.Old, x.Schema.Name)
+			if err != nil {
+				return "", err
+			}
+			v.SQL = text
+			if err := cat.CreateView(ctx, v, true); err != nil {
+				return "", err
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
@@ -226,4 +227,33 @@ func (b *binder) userSchema(name string) (storage.Schema, error) {
 	}
 	s, _ := sc.SchemaByID(ns.ID)
 	return s, nil
+}
+
+// RenameSchemaInView is a stored view query (storage.View.SQL) with its
+// references to schema old renamed to new, for ALTER SCHEMA ... RENAME: a
+// view's text names every relation outside public schema-qualified
+// (qualifyStored), and must go on reading the same relations.
+func RenameSchemaInView(text, old, new string) (string, error) {
+	tree, err := pg_query.Parse(text)
+	if err != nil {
+		return "", pgerr.Wrap(err, pgerr.InternalError, "cannot read a view's stored query: %v", err)
+	}
+	walkProto(tree.ProtoReflect(), func(m protoreflect.Message) {
+		switch x := m.Interface().(type) {
+		case *pg_query.RangeVar:
+			if x.Schemaname == old {
+				x.Schemaname = new
+			}
+		case *pg_query.ColumnRef:
+			// schema.table.column
+			if len(x.Fields) == 3 && x.Fields[0].GetString_().GetSval() == old {
+				x.Fields[0].GetString_().Sval = new
+			}
+		}
+	})
+	out, err := pg_query.Deparse(tree)
+	if err != nil {
+		return "", pgerr.Wrap(err, pgerr.InternalError, "cannot store a view's query: %v", err)
+	}
+	return out, nil
 }
