@@ -103,9 +103,14 @@ func errNoSchema(name string) error {
 	return pgerr.New("3F000", "schema \"%s\" does not exist", name)
 }
 
-// schemaDefs is the set of schemas the transaction sees, by id.
+// schemaDefs is the set of schemas the transaction sees, by id. Like
+// relation names (catalogEntry), schema names resolve in the latest
+// catalog even under REPEATABLE READ, as PostgreSQL's catalog snapshot.
 func (t *Txn) schemaDefs() map[uint64]*Schema {
 	base := t.version().schemas
+	if t.taken && t.iso >= RepeatableRead {
+		base = t.db.cs.load().schemas
+	}
 	if len(t.p.schemas) == 0 {
 		return base
 	}

@@ -135,3 +135,25 @@ func TestManifestWithoutSchemasKeepsItsShape(t *testing.T) {
 		t.Fatalf("manifest names schemas: %s", data)
 	}
 }
+
+// Under REPEATABLE READ a schema created after the snapshot resolves, as
+// relation names do (the catalog is read as of now).
+func TestRepeatableReadSeesNewSchemas(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, t.TempDir())
+	defer db.Close()
+	rr := db.Begin()
+	rr.NewStatement()
+	rr.TakeSnapshot(RepeatableRead)
+	c := db.Begin()
+	if _, err := c.CreateSchema(ctx, "late", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := rr.LookupSchema("late"); !ok {
+		t.Fatal("repeatable read does not resolve a schema created since its snapshot")
+	}
+	rr.Rollback()
+}
