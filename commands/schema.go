@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/joind/joind/pgerr"
@@ -43,85 +42,43 @@ func createSchema(ctx context.Context, s Session, x *sql.CreateSchema) (string, 
 	return "CREATE SCHEMA", nil
 }
 
-// dropObject is a relation DROP SCHEMA removes, and what it was reached
-// from (for "depends on").
-type dropObject struct {
-	key, kind string
-	oid       uint32
-	from      string // "schema s", "table t", "view v"
-}
-
-// schemaDrops lists what dropping the schemas with these ids removes, in
-// the order PostgreSQL's findDependentObjects and reportDependentObjects
-// report it: each object's dependents (its relations for a schema, the
-// views reading it for a relation) visited newest first, depth first, an
-// object listed after its dependents, the whole list then read backwards.
-func schemaDrops(cat *Catalog, names []string, name sql.RelName) []dropObject {
-	type node struct {
-		key, kind string
-		oid       uint32
-	}
+// schemaDrops lists what dropping the schemas removes, in PostgreSQL's
+// order (dropOrder): a schema's dependents are its relations, a
+// relation's the views reading it.
+func schemaDrops(cat *Catalog, names []string) []depObject {
 	views := cat.Views()
-	var rels []node
+	var rels []depObject
 	for _, t := range cat.Txn.Tables() {
 		oid := uint32(0)
 		if o, ok := t.(interface{ ObjectID() uint32 }); ok {
 			oid = o.ObjectID()
 		}
-		rels = append(rels, node{t.Name(), "table", oid})
+		rels = append(rels, depObject{key: t.Name(), kind: "table", oid: oid})
 	}
 	for _, v := range views {
-		rels = append(rels, node{v.Name, "view", storage.FirstUserOID + 1 + 2*uint32(v.ID)})
+		rels = append(rels, depObject{key: v.Name, kind: "view", oid: viewOID(v)})
 	}
-	newestFirst := func(ns []node) []node {
-		sort.Slice(ns, func(i, j int) bool { return ns[i].oid > ns[j].oid })
-		return ns
+	readers := readersOf(views)
+	ids := map[string]uint64{}
+	var roots []depObject
+	for _, name := range names {
+		if sc, ok := schemas(cat).LookupSchema(name); ok {
+			ids[name] = sc.ID
+			roots = append(roots, depObject{key: name, kind: "schema"})
+		}
 	}
-	readers := func(key string) []node {
-		var out []node
-		for _, v := range views {
-			for _, d := range v.Deps {
-				if d == key {
-					out = append(out, node{v.Name, "view", storage.FirstUserOID + 1 + 2*uint32(v.ID)})
-					break
-				}
-			}
+	return dropOrder(roots, func(o depObject) []depObject {
+		if o.kind != "schema" {
+			return readers(o)
 		}
-		return newestFirst(out)
-	}
-	seen := map[string]bool{}
-	var post []dropObject
-	var visit func(n node, from string)
-	visit = func(n node, from string) {
-		if seen[n.key] {
-			return
-		}
-		seen[n.key] = true
-		for _, r := range readers(n.key) {
-			visit(r, n.kind+" "+name(n.key))
-		}
-		post = append(post, dropObject{key: n.key, kind: n.kind, oid: n.oid, from: from})
-	}
-	for _, sname := range names {
-		sc, ok := schemas(cat).LookupSchema(sname)
-		if !ok {
-			continue
-		}
-		var members []node
+		var out []depObject
 		for _, r := range rels {
-			if id, _ := storage.SplitKey(r.key); id == sc.ID {
-				members = append(members, r)
+			if id, _ := storage.SplitKey(r.key); id == ids[o.key] {
+				out = append(out, r)
 			}
 		}
-		for _, m := range newestFirst(members) {
-			visit(m, "schema "+sname)
-		}
-	}
-	out := make([]dropObject, len(post))
-	for i, o := range post {
-		out[len(post)-1-i] = o
-	}
-	return out
+		return out
+	})
 }
 
 func dropSchema(ctx context.Context, s Session, x *sql.DropSchema) (string, error) {
@@ -137,13 +94,17 @@ func dropSchema(ctx context.Context, s Session, x *sql.DropSchema) (string, erro
 			return "", pgerr.New("3F000", "schema \"%s\" does not exist", name)
 		}
 	}
-	drops := schemaDrops(cat, x.Names, x.RelName)
+	drops := schemaDrops(cat, x.Names)
 	lines := make([]string, len(drops))
 	for i, d := range drops {
 		if x.Cascade {
 			lines[i] = fmt.Sprintf("drop cascades to %s %s", d.kind, x.RelName(d.key))
 		} else {
-			lines[i] = fmt.Sprintf("%s %s depends on %s", d.kind, x.RelName(d.key), d.from)
+			from := d.fromKey // a schema's name
+			if d.fromKind != "schema" {
+				from = x.RelName(d.fromKey)
+			}
+			lines[i] = fmt.Sprintf("%s %s depends on %s %s", d.kind, x.RelName(d.key), d.fromKind, from)
 		}
 	}
 	if len(lines) > 0 && !x.Cascade {

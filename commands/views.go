@@ -76,43 +76,92 @@ func dropView(ctx context.Context, s Session, x *sql.DropView) (string, error) {
 // dependent is a view that depends on relation on (of kind "table" or "view").
 type dependent struct{ view, on, kind string }
 
-// dependentsOf lists the views that read the named relations, directly or
-// through other views, depth first as PostgreSQL reports them; the named
-// relations themselves are not listed.
-func dependentsOf(cat storage.Catalog, names []string) []dependent {
-	views := cat.Views()
-	sort.Slice(views, func(i, j int) bool { return views[i].ID < views[j].ID })
-	isView := map[string]bool{}
-	for _, v := range views {
-		isView[v.Name] = true
-	}
+// depObject is an object a DROP removes and the object it was reached
+// from (its referenced object).
+type depObject struct {
+	key, kind string // kind "table", "view" or "schema"
+	oid       uint32 // creation order
+	fromKey   string
+	fromKind  string
+}
+
+// dropOrder is the order PostgreSQL finds and reports what a DROP of roots
+// removes (findDependentObjects, reportDependentObjects): each object's
+// dependents visited newest first, depth first, an object recorded after
+// its dependents, roots in the order named, the list then read backwards.
+// The roots themselves are left out.
+func dropOrder(roots []depObject, deps func(depObject) []depObject) []depObject {
 	seen := map[string]bool{}
-	for _, n := range names {
-		seen[n] = true
+	root := map[string]bool{}
+	for _, r := range roots {
+		root[r.kind+"\x00"+r.key] = true
 	}
-	var out []dependent
-	var visit func(name string)
-	visit = func(name string) {
-		kind := "table"
-		if isView[name] {
-			kind = "view"
+	var post []depObject
+	var visit func(o depObject)
+	visit = func(o depObject) {
+		id := o.kind + "\x00" + o.key
+		if seen[id] {
+			return
 		}
+		seen[id] = true
+		ds := deps(o)
+		sort.SliceStable(ds, func(i, j int) bool { return ds[i].oid > ds[j].oid })
+		for _, d := range ds {
+			d.fromKey, d.fromKind = o.key, o.kind
+			visit(d)
+		}
+		if !root[id] {
+			post = append(post, o)
+		}
+	}
+	for _, r := range roots {
+		visit(r)
+	}
+	out := make([]depObject, len(post))
+	for i, o := range post {
+		out[len(post)-1-i] = o
+	}
+	return out
+}
+
+func viewOID(v storage.View) uint32 { return storage.FirstUserOID + 1 + 2*uint32(v.ID) }
+
+// readersOf returns the function giving the views that read a relation.
+func readersOf(views []storage.View) func(depObject) []depObject {
+	return func(o depObject) []depObject {
+		var out []depObject
 		for _, v := range views {
-			if seen[v.Name] {
-				continue
-			}
 			for _, d := range v.Deps {
-				if d == name {
-					seen[v.Name] = true
-					out = append(out, dependent{view: v.Name, on: name, kind: kind})
-					visit(v.Name)
+				if d == o.key && o.kind != "schema" {
+					out = append(out, depObject{key: v.Name, kind: "view", oid: viewOID(v)})
 					break
 				}
 			}
 		}
+		return out
 	}
+}
+
+// dependentsOf lists the views that read the named relations, directly or
+// through other views, in PostgreSQL's order (dropOrder); the named
+// relations themselves are not listed.
+func dependentsOf(cat storage.Catalog, names []string) []dependent {
+	views := cat.Views()
+	kind := map[string]string{}
+	for _, v := range views {
+		kind[v.Name] = "view"
+	}
+	var roots []depObject
 	for _, n := range names {
-		visit(n)
+		k := kind[n]
+		if k == "" {
+			k = "table"
+		}
+		roots = append(roots, depObject{key: n, kind: k})
+	}
+	var out []dependent
+	for _, d := range dropOrder(roots, readersOf(views)) {
+		out = append(out, dependent{view: d.key, on: d.fromKey, kind: d.fromKind})
 	}
 	return out
 }
