@@ -87,14 +87,16 @@ func (b *binder) bindCreateSchema(cs *pg_query.CreateSchemaStmt) (Statement, err
 			out.Name = owner
 		}
 	}
-	if _, taken := b.snapshot().NamespaceByName(out.Name); taken || out.Name == "pg_temp" {
+	// As CreateSchemaCommand: the reserved prefix first, then IF NOT
+	// EXISTS.
+	if err := reservedSchemaName(out.Name); err != nil {
+		return nil, err
+	}
+	if _, taken := b.snapshot().NamespaceByName(out.Name); taken {
 		out.Exists = true
 		if cs.IfNotExists {
 			return out, nil
 		}
-	}
-	if err := reservedSchemaName(out.Name); err != nil {
-		return nil, err
 	}
 	if out.Exists {
 		return nil, pgerr.New("42P06", "schema \"%s\" already exists", out.Name)
