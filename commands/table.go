@@ -24,14 +24,17 @@ func createTable(ctx context.Context, s Session, x *sql.CreateTable) (string, er
 }
 
 // relationExists reports whether the schema a new table goes to (pg_temp,
-// or the schema of its storage key) has a relation of that name.
+// or the schema of its storage key) has a table or view of that name.
 func relationExists(cat *Catalog, name string, temp bool) bool {
 	if temp {
 		_, ok := cat.LookupIn("pg_temp", name)
 		return ok
 	}
-	_, ok := cat.LookupIn("public", name)
-	return ok
+	if _, ok := cat.LookupIn("public", name); ok {
+		return true
+	}
+	_, isView := cat.LookupView(name) // tables and views share a namespace
+	return isView
 }
 
 // createIn creates a permanent or a temporary table.
