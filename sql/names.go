@@ -261,6 +261,13 @@ func (b *binder) qualifyStored(rv *pg_query.RangeVar, r resolvedRel) {
 	}
 	if r.ns.Kind == pgcatalog.NsUser && r.ns.ID != storage.PublicSchemaID || r.ns.Kind == pgcatalog.NsInfo {
 		rv.Schemaname = r.ns.Name
+		return
+	}
+	// A public relation a pg_catalog one of its name would hide there.
+	if r.ns.Kind == pgcatalog.NsUser {
+		if _, hidden := pgcatalog.Lookup(b.snapshot(), "pg_catalog", rv.Relname); hidden {
+			rv.Schemaname = r.ns.Name
+		}
 	}
 }
 

@@ -48,6 +48,16 @@ SELECT * FROM ns_sp_t;
 SET search_path = pg_catalog;
 CREATE TABLE ns_sp_x (a int);
 SELECT current_schemas(false);
+-- a view over a public table named like a catalog keeps reading it
+SET search_path = public, pg_catalog;
+CREATE TABLE pg_am (ns_col int);
+INSERT INTO pg_am VALUES (42);
+CREATE VIEW ns_sp_amv AS SELECT * FROM pg_am;
+RESET search_path;
+SELECT * FROM ns_sp_amv;
+SELECT count(*) > 0 AS catalog FROM pg_am;
+DROP VIEW ns_sp_amv;
+DROP TABLE public.pg_am;
 -- "$user"
 SET search_path = "$user", ns_sp1;
 SELECT current_schemas(false);
