@@ -96,11 +96,20 @@ func (b *binder) bindColumnRef(s *scope, cr *pg_query.ColumnRef) (plan.Expr, err
 		col, err = b.lookupColumn(s, names[0], cr.Location)
 	case 2:
 		col, err = b.lookupQualified(s, names[0], names[1], cr.Location)
-	case 3:
-		if _, ok := b.snapshot().NamespaceByName(names[0]); !ok {
-			return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", names[1]), cr.Location)
+	case 3, 4:
+		// [database.]schema.table.column: an unknown schema matches no
+		// FROM item (PostgreSQL's refnameNamespaceItem).
+		if len(names) == 4 {
+			if names[0] != b.snapshot().Database() {
+				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", strings.Join(names, ".")), cr.Location)
+			}
+			names = names[1:]
 		}
-		col, err = b.lookupQualified(s, names[1], names[2], cr.Location)
+		schema := names[0]
+		if ns, ok := b.snapshot().NamespaceByName(schema); ok {
+			schema = ns.Name
+		}
+		col, err = b.lookupQualifiedIn(s, schema, names[1], names[2], cr.Location)
 	default:
 		return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(names, ".")), cr.Location)
 	}

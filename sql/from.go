@@ -195,9 +195,17 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	if rel.key != "" {
 		b.noteDep(rel.key)
 	}
+	schema := "" // for schema.table.column references
+	if rv.Alias == nil {
+		schema = rel.ns.Name
+	}
 	if rel.kind == relView {
 		s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
-		return b.bindViewRef(rel.view, alias, rv)
+		node, items, err := b.bindViewRef(rel.view, alias, rv)
+		if err == nil {
+			items[0].schema = schema
+		}
+		return node, items, err
 	}
 	tbl := rel.table
 	defs := tbl.Columns()
@@ -207,7 +215,7 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	}
 	s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
 	scan := &plan.Scan{Table: tbl, Alias: alias}
-	it := &nsItem{name: alias, relVisible: true, colsVisible: true, stored: true}
+	it := &nsItem{name: alias, relVisible: true, colsVisible: true, stored: true, schema: schema}
 	for i, d := range defs {
 		cname := d.Name
 		if rv.Alias != nil && i < len(rv.Alias.Colnames) {

@@ -27,6 +27,9 @@ type nsItem struct {
 	lateralBad bool
 	// stored marks a table (which has PostgreSQL's system columns).
 	stored bool
+	// schema is the schema of an unaliased table or view (what a
+	// schema.table.column reference must name); "" otherwise.
+	schema string
 	// hidden are columns reachable only for *-expansion bookkeeping (none yet).
 }
 
@@ -106,10 +109,20 @@ func (b *binder) lookupColumn(s *scope, name string, loc int32) (nsColumn, error
 
 // lookupQualified resolves rel.col.
 func (b *binder) lookupQualified(s *scope, rel, name string, loc int32) (nsColumn, error) {
+	return b.lookupQualifiedIn(s, "", rel, name, loc)
+}
+
+// lookupQualifiedIn is lookupQualified for schema.rel.name ("" = no
+// schema): only an unaliased relation of that schema matches.
+func (b *binder) lookupQualifiedIn(s *scope, schema, rel, name string, loc int32) (nsColumn, error) {
 	for lvl, cur := 0, s; cur != nil; lvl, cur = lvl+1, cur.parent {
 		for _, it := range cur.items {
 			if !it.relVisible || it.name != rel {
 				continue
+			}
+			if schema != "" && it.schema != schema {
+				return nsColumn{}, b.errAt(pgerr.New(pgerr.UndefinedTable, "invalid reference to FROM-clause entry for table \"%s\"", rel).
+					WithHint("There is an entry for table \"%s\", but it cannot be referenced from this part of the query.", rel), loc)
 			}
 			var found *nsColumn
 			for i := range it.cols {
