@@ -86,14 +86,16 @@ func containsID(ids []plan.ColumnID, id plan.ColumnID) bool {
 }
 
 // checkNameConflicts is checkNameSpaceConflicts: two visible relation
-// names in one FROM clause may not coincide.
+// names in one FROM clause may not coincide, unless both are unaliased
+// relations of different schemas.
 func checkNameConflicts(a, c []*nsItem) error {
 	for _, x := range a {
 		if !x.relVisible {
 			continue
 		}
 		for _, y := range c {
-			if y.relVisible && x.name == y.name {
+			// Unaliased relations of different schemas do not conflict.
+			if y.relVisible && x.name == y.name && (x.schema == "" || y.schema == "" || x.schema == y.schema) {
 				return pgerr.New(pgerr.DuplicateAlias, "table name \"%s\" specified more than once", x.name)
 			}
 		}
