@@ -185,7 +185,7 @@ func dropSequence(ctx context.Context, s Session, x *sql.DropSequence) (string, 
 			return "", err
 		}
 	}
-	if err := dropDependents(ctx, s, "sequence", present, x.Cascade); err != nil {
+	if err := dropDependents(ctx, s, "sequence", present, x.Cascade, x.RelName); err != nil {
 		return "", err
 	}
 	for _, name := range present {

@@ -46,6 +46,7 @@ type DropSequence struct {
 	Names    []string
 	IfExists bool
 	Cascade  bool
+	RelName  RelName // names relations in messages
 }
 
 func (*CreateSequence) statement() {}
@@ -168,7 +169,7 @@ func (b *binder) notASequence(name string) error {
 
 // bindDropSequence is DROP SEQUENCE.
 func (b *binder) bindDropSequence(ds *pg_query.DropStmt) (Statement, error) {
-	out := &DropSequence{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
+	out := &DropSequence{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE, RelName: b.relNamer()}
 	for _, o := range ds.Objects {
 		var parts []string
 		for _, p := range o.GetList().GetItems() {
@@ -573,22 +574,6 @@ func (t *sequenceTable) Snapshot() []arrow.Record {
 	return []arrow.Record{array.NewRecord(arrow.NewSchema(fields, nil), arrs, 1)}
 }
 
-// lookupSequenceTable finds a sequence named by a FROM item.
-func (b *binder) lookupSequenceTable(rv *pg_query.RangeVar) (storage.Table, bool) {
-	if rv.Schemaname != "" && rv.Schemaname != "public" {
-		return nil, false
-	}
-	sc, ok := b.cat.(storage.SequenceCatalog)
-	if !ok {
-		return nil, false
-	}
-	def, ok := sc.LookupSequence(rv.Relname)
-	if !ok {
-		return nil, false
-	}
-	return &sequenceTable{sc: sc, def: def}, true
-}
-
 // identityInsert applies an identity column's rule to a value an INSERT
 // gives it: GENERATED ALWAYS refuses one (428C9) unless OVERRIDING SYSTEM
 // VALUE; OVERRIDING USER VALUE replaces it by the DEFAULT (useDefault).
@@ -642,17 +627,11 @@ func (b *binder) storeRegclassArgs(n *pg_query.Node) {
 	}
 }
 
-// isSequence reports whether rv names a sequence.
+// isSequence reports whether rv names a sequence (over the search path,
+// as every relation name: resolveRelation).
 func (b *binder) isSequence(rv *pg_query.RangeVar) bool {
-	if rv.Schemaname != "" && rv.Schemaname != "public" {
-		return false
-	}
-	sc, ok := b.cat.(storage.SequenceCatalog)
-	if !ok {
-		return false
-	}
-	_, ok = sc.LookupSequence(rv.Relname)
-	return ok
+	r, err := b.resolveRelation(rv)
+	return err == nil && r.kind == relSequence
 }
 
 // SplitQualifiedName splits a dotted, possibly quoted name as regclass

@@ -24,14 +24,15 @@ type pending struct {
 	// (delete.go). Both maps' values are immutable: clone copies the maps.
 	appendSeg map[uint64]uint64
 	deletes   map[uint64]map[uint64]*DeleteVector
-	seqs      map[string]seqChange      // sequences created, altered or dropped (sequence.go)
-	seqMarks  map[uint64]seqMark        // a nextval's durable reservation (sequence.go)
+	seqs      map[string]seqChange // sequences created, altered or dropped (sequence.go)
+	seqMarks  map[uint64]seqMark   // a nextval's durable reservation (sequence.go)
 	// altered are committed tables' new definitions, schema the
 	// definition generation of each committed table written, rewrite the
 	// row generation of each table rewritten (alter.go).
 	altered map[uint64]*tableState
 	schema  map[uint64]uint64
 	rewrite map[uint64]uint64
+	schemas map[uint64]schemaChange // schemas created, altered or dropped (schema.go)
 }
 
 func newPending() *pending {
@@ -43,7 +44,8 @@ func newPending() *pending {
 
 func (p *pending) empty() bool {
 	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 && len(p.deletes) == 0 &&
-		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty() && len(p.seqs) == 0 && len(p.seqMarks) == 0 && len(p.altered) == 0
+		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty() && len(p.seqs) == 0 && len(p.seqMarks) == 0 && len(p.altered) == 0 &&
+		len(p.schemas) == 0
 }
 
 func (p *pending) clone() *pending {
@@ -79,6 +81,7 @@ func (p *pending) clone() *pending {
 	for k, v := range p.rewrite {
 		n.rewrite[k] = v
 	}
+	n.schemas = cloneSchemas(p.schemas)
 	return n
 }
 
@@ -464,7 +467,7 @@ func (t *Txn) Create(ctx context.Context, name string, cols []ColumnDef) (Table,
 		return nil, errDone
 	}
 	if t.relationTaken(name) {
-		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
+		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", BareName(name))
 	}
 	ts := &tableState{id: t.db.nextID.Add(1) - 1, name: name, cols: assignAttnums(cols)}
 	t.p.created[ts.id] = ts
@@ -478,7 +481,7 @@ func (t *Txn) Drop(ctx context.Context, name string) error {
 	}
 	tt := t.view(name)
 	if tt == nil {
-		return pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
+		return pgerr.New(pgerr.UndefinedTable, "table %q does not exist", BareName(name))
 	}
 	if t.p.created[tt.id] != nil {
 		delete(t.p.created, tt.id)
