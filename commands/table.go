@@ -20,7 +20,7 @@ func createTable(ctx context.Context, s Session, x *sql.CreateTable) (string, er
 			Message: fmt.Sprintf("relation %q already exists, skipping", storage.BareName(x.Name))})
 	}
 	if relationExists(cat, x.Name, x.Temp) || !x.Temp && hasSequence(cat, x.Name) {
-		return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", x.Name)
+		return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", storage.BareName(x.Name))
 	}
 	if err := createOwnedSequences(ctx, cat, x.Sequences, x.Columns); err != nil {
 		return "", err
