@@ -90,7 +90,7 @@ func addColumn(ctx context.Context, s Session, tb storage.Table, st *sql.AddColu
 	cat := s.Catalog()
 	if st.Exists {
 		return s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42701",
-			Message: fmt.Sprintf("column \"%s\" of relation \"%s\" already exists, skipping", st.Column.Name, tb.Name())})
+			Message: fmt.Sprintf("column \"%s\" of relation \"%s\" already exists, skipping", st.Column.Name, storage.BareName(tb.Name()))})
 	}
 	cols, _ := columns(tb, "")
 	def := st.Column
@@ -189,7 +189,7 @@ func dropColumn(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Ta
 	cat := s.Catalog()
 	if st.Missing {
 		return s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
-			Message: fmt.Sprintf("column \"%s\" of relation \"%s\" does not exist, skipping", st.Column, tb.Name())})
+			Message: fmt.Sprintf("column \"%s\" of relation \"%s\" does not exist, skipping", st.Column, storage.BareName(tb.Name()))})
 	}
 	cols, ord := columns(tb, st.Column)
 	users, err := viewsUsing(cat, x, tb, cols[ord].Attnum)

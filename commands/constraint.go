@@ -190,7 +190,7 @@ func findDuplicate(ix storage.Indexed, d storage.IndexDef, r arrow.Record, seen 
 }
 
 func checkViolation(t storage.Table, name string, r arrow.Record, row int, f *types.Format) error {
-	return pgerr.New(codeCheckViolation, "new row for relation \"%s\" violates check constraint \"%s\"", t.Name(), name).
+	return pgerr.New(codeCheckViolation, "new row for relation \"%s\" violates check constraint \"%s\"", storage.BareName(t.Name()), name).
 		WithDetail("Failing row contains %s.", rowText(t.Columns(), r, row, f))
 }
 
@@ -262,7 +262,7 @@ func checkFK(cat *Catalog, f *types.Format, t storage.Table, cons []storage.Cons
 			}
 		}
 		if !ok || key.Name == "" {
-			return pgerr.New(pgerr.InternalError, "the key of table %q that foreign key %q references has no index", parent.Name(), c.Name)
+			return pgerr.New(pgerr.InternalError, "the key of table %q that foreign key %q references has no index", storage.BareName(parent.Name()), c.Name)
 		}
 		// The index's columns in its order, the FK's columns matched to them.
 		probe := make([]int, len(key.Cols))
@@ -290,7 +290,7 @@ func checkFK(cat *Catalog, f *types.Format, t storage.Table, cons []storage.Cons
 				}
 				if nulls > 0 {
 					if c.Match == 'f' && nulls < len(ords) {
-						return pgerr.New(codeForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", t.Name(), c.Name).
+						return pgerr.New(codeForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", storage.BareName(t.Name()), c.Name).
 							WithDetail("MATCH FULL does not allow mixing of null and nonnull key values.")
 					}
 					continue
@@ -307,8 +307,8 @@ func checkFK(cat *Catalog, f *types.Format, t storage.Table, cons []storage.Cons
 					return err
 				}
 				if len(m) == 0 {
-					return pgerr.New(codeForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", t.Name(), c.Name).
-						WithDetail("Key %s is not present in table \"%s\".", storage.KeyText(defs, ords, r, i, f), parent.Name())
+					return pgerr.New(codeForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", storage.BareName(t.Name()), c.Name).
+						WithDetail("Key %s is not present in table \"%s\".", storage.KeyText(defs, ords, r, i, f), storage.BareName(parent.Name()))
 				}
 			}
 		}
@@ -327,7 +327,7 @@ func lookupReferenced(cat *Catalog, t storage.Table, name string) (storage.Table
 		p, ok = cat.Txn.Lookup(name)
 	}
 	if !ok {
-		return nil, pgerr.New(pgerr.InternalError, "table %q referenced by a foreign key of %q is missing", name, t.Name())
+		return nil, pgerr.New(pgerr.InternalError, "table %q referenced by a foreign key of %q is missing", name, storage.BareName(t.Name()))
 	}
 	return p, nil
 }
@@ -505,7 +505,7 @@ func addConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.Add
 			for _, o := range out {
 				for i := 0; i < int(o.NumRows()); i++ {
 					if v := types.GetValue(o.Column(0), types.BoolType, i); !v.Null && v.I == 0 {
-						return pgerr.New(codeCheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", c.Name, tb.Name())
+						return pgerr.New(codeCheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", c.Name, storage.BareName(tb.Name()))
 					}
 				}
 			}
@@ -520,7 +520,7 @@ func addConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.Add
 	if len(st.NotNull) > 0 {
 		var ok bool
 		if tb, ok = cat.txnOf(tb).Lookup(tb.Name()); !ok {
-			return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tb.Name())
+			return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", storage.BareName(tb.Name()))
 		}
 	}
 	cons := append(append([]storage.Constraint(nil), storage.ConstraintsOf(tb)...), c)
@@ -539,7 +539,7 @@ func dropConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.Dr
 	cat := s.Catalog()
 	if st.Missing {
 		return s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
-			Message: fmt.Sprintf("constraint \"%s\" of relation \"%s\" does not exist, skipping", st.Name, tb.Name())})
+			Message: fmt.Sprintf("constraint \"%s\" of relation \"%s\" does not exist, skipping", st.Name, storage.BareName(tb.Name()))})
 	}
 	var keep []storage.Constraint
 	var gone storage.Constraint
@@ -570,7 +570,7 @@ func dropConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.Dr
 				notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", d.con.Name, d.table))
 			}
 			if !st.Cascade {
-				return pgerr.New(codeDependentObjects, "cannot drop constraint %s on table %s because other objects depend on it", gone.Name, tb.Name()).
+				return pgerr.New(codeDependentObjects, "cannot drop constraint %s on table %s because other objects depend on it", gone.Name, storage.BareName(tb.Name())).
 					WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
 			for _, d := range deps {
@@ -642,7 +642,7 @@ func dropColumnConstraints(ctx context.Context, s Session, tb storage.Table, col
 			for _, d := range deps {
 				lines = append(lines, fmt.Sprintf("constraint %s on table %s depends on column %s of table %s", d.con.Name, d.table, col, tb.Name()))
 			}
-			return pgerr.New(codeDependentObjects, "cannot drop column %s of table %s because other objects depend on it", col, tb.Name()).
+			return pgerr.New(codeDependentObjects, "cannot drop column %s of table %s because other objects depend on it", col, storage.BareName(tb.Name())).
 				WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 		var notices []string
@@ -860,7 +860,7 @@ func checkStillReferenced(cat *Catalog, f *types.Format, parent, child storage.T
 		}
 	}
 	if !ok1 || pkey.Name == "" {
-		return pgerr.New(pgerr.InternalError, "the key of table %q that foreign key %q references has no index", parent.Name(), c.Name)
+		return pgerr.New(pgerr.InternalError, "the key of table %q that foreign key %q references has no index", storage.BareName(parent.Name()), c.Name)
 	}
 	// The child rows, by their key as text: the statement's removed keys
 	// are few against the child table, which is read once.
@@ -901,7 +901,7 @@ func checkStillReferenced(cat *Catalog, f *types.Format, parent, child storage.T
 			}
 			return pgerr.New(codeForeignKeyViolation, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"",
 				parent.Name(), c.Name, child.Name()).
-				WithDetail("Key %s is still referenced from table \"%s\".", storage.KeyText(pdefs, pords, r, i, f), child.Name())
+				WithDetail("Key %s is still referenced from table \"%s\".", storage.KeyText(pdefs, pords, r, i, f), storage.BareName(child.Name()))
 		}
 	}
 	return nil

@@ -146,8 +146,8 @@ func dropIndex(ctx context.Context, s Session, st *sql.DropIndex) (string, error
 			return "", pgerr.New(pgerr.UndefinedObject, "index \"%s\" does not exist", name)
 		}
 		if d.Constraint {
-			return "", pgerr.New("2BP01", "cannot drop index %s because constraint %s on table %s requires it", name, name, tb.Name()).
-				WithHint("You can drop constraint %s on table %s instead.", name, tb.Name())
+			return "", pgerr.New("2BP01", "cannot drop index %s because constraint %s on table %s requires it", name, name, storage.BareName(tb.Name())).
+				WithHint("You can drop constraint %s on table %s instead.", name, storage.BareName(tb.Name()))
 		}
 		if err := txn.DropIndex(ctx, name); err != nil {
 			return "", err

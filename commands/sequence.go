@@ -203,8 +203,8 @@ func dropSequence(ctx context.Context, s Session, x *sql.DropSequence) (string, 
 			if tb, ok := cat.Txn.Lookup(def.OwnedTable); ok {
 				for _, c := range tb.Columns() {
 					if c.Name == def.OwnedColumn && c.Identity != 0 {
-						return "", pgerr.New("2BP01", "cannot drop sequence %s because column %s of table %s requires it", name, c.Name, tb.Name()).
-							WithHint("You can drop column %s of table %s instead.", c.Name, tb.Name())
+						return "", pgerr.New("2BP01", "cannot drop sequence %s because column %s of table %s requires it", name, c.Name, storage.BareName(tb.Name())).
+							WithHint("You can drop column %s of table %s instead.", c.Name, storage.BareName(tb.Name()))
 					}
 				}
 			}
@@ -359,7 +359,7 @@ func (a *seqAccess) resolve(oid uint32) (*Catalog, storage.Sequence, error) {
 	}
 	for _, tb := range cat.Tables() {
 		if x, ok := tb.(interface{ ObjectID() uint32 }); ok && x.ObjectID() == oid {
-			return nil, storage.Sequence{}, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", tb.Name())
+			return nil, storage.Sequence{}, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", storage.BareName(tb.Name()))
 		}
 	}
 	return nil, storage.Sequence{}, pgerr.New(pgerr.InternalError, "could not open relation with OID %d", oid)

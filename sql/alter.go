@@ -268,7 +268,7 @@ func (b *binder) alterAddColumn(rv *pg_query.RangeVar, tbl storageTable, c *pg_q
 		if c.MissingOk {
 			return &AddColumn{Exists: true, Column: storage.ColumnDef{Name: cd.Colname}}, nil
 		}
-		return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", cd.Colname, tbl.Name())
+		return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", cd.Colname, storage.BareName(tbl.Name()))
 	}
 	// Only the column itself is taken from CREATE TABLE's binding below:
 	// a constraint must be refused here, or added where ADD CONSTRAINT is
@@ -350,7 +350,7 @@ func (b *binder) tableRows(rv *pg_query.RangeVar, extra *pg_query.Node,
 func (b *binder) alterColumnType(rv *pg_query.RangeVar, tbl storageTable, c *pg_query.AlterTableCmd) (AlterStep, error) {
 	ord, ok := columnIndex(tbl, c.Name)
 	if !ok {
-		return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c.Name, tbl.Name())
+		return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c.Name, storage.BareName(tbl.Name()))
 	}
 	cd := c.Def.GetColumnDef()
 	t, err := b.typeFromName(cd.TypeName)

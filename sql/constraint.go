@@ -593,7 +593,7 @@ func (b *binder) alterTableConstraint(tbl storage.Table, c *pg_query.AlterTableC
 		if c.MissingOk {
 			return &DropConstraint{Name: c.Name, Missing: true}, nil
 		}
-		return nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", c.Name, tbl.Name())
+		return nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", c.Name, storage.BareName(tbl.Name()))
 	}
 	con := c.Def.GetConstraint()
 	if con == nil {

@@ -477,7 +477,7 @@ func validateIndexes(work *version, p *pending) error {
 			continue // the drop check reports it
 		}
 		if !sameIndexes(t.indexes, base) {
-			return pgerr.New(codeSerialization, "could not serialize access: the indexes of relation \"%s\" were changed by a concurrent transaction", t.name)
+			return pgerr.New(codeSerialization, "could not serialize access: the indexes of relation \"%s\" were changed by a concurrent transaction", BareName(t.name))
 		}
 	}
 	if err := indexNamesFree(work, p); err != nil {

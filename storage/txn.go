@@ -510,13 +510,13 @@ func (t *Txn) Holds(tb Table) bool {
 func (t *Txn) own(tb Table) (*txnTable, error) {
 	tt, ok := tb.(*txnTable)
 	if !ok || tt.txn.db != t.db {
-		return nil, pgerr.New(pgerr.InternalError, "table %q does not belong to this catalog", tb.Name())
+		return nil, pgerr.New(pgerr.InternalError, "table %q does not belong to this catalog", BareName(tb.Name()))
 	}
 	// The table may come from another transaction (a statement bound
 	// earlier): what counts is that this one sees the same table.
 	v := t.view(tt.name)
 	if v == nil || v.id != tt.id {
-		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", tt.name)
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", BareName(tt.name))
 	}
 	t.noteSchema(v)
 	return v, nil
@@ -533,7 +533,7 @@ func (t *Txn) Append(ctx context.Context, tb Table, batch arrow.Record) error {
 		return err
 	}
 	if int(batch.NumCols()) != len(tt.cols) {
-		return pgerr.New(pgerr.InternalError, "append to %q: batch has %d columns, table has %d", tt.name, batch.NumCols(), len(tt.cols))
+		return pgerr.New(pgerr.InternalError, "append to %q: batch has %d columns, table has %d", BareName(tt.name), batch.NumCols(), len(tt.cols))
 	}
 	for i, col := range tt.cols {
 		if !arrow.TypeEqual(batch.Column(i).DataType(), col.Type.ArrowType()) {
