@@ -416,13 +416,15 @@ func (b *binder) ownedBy(d *pg_query.DefElem, seq string) ([]string, error) {
 
 // chooseSeqName is ChooseRelationName(table, column, "seq"): the first of
 // t_c_seq, t_c_seq1, ... no relation has (nor one of taken).
+// The sequence goes to the table's schema: the result is a storage key.
 func (b *binder) chooseSeqName(table, column string, taken map[string]bool) string {
+	sid, bare := storage.SplitKey(table)
 	for pass := 0; ; pass++ {
 		label := "seq"
 		if pass > 0 {
 			label += strconv.Itoa(pass)
 		}
-		name := makeObjectName(table, column, label)
+		name := storage.TableKey(sid, makeObjectName(bare, column, label))
 		if !taken[name] && !b.relationNamed(name) {
 			return name
 		}
