@@ -58,6 +58,19 @@ func schemaDrops(cat *Catalog, names []string) []depObject {
 	for _, v := range views {
 		rels = append(rels, depObject{key: v.Name, kind: "view", oid: viewOID(v)})
 	}
+	// A sequence a table of the schema owns goes with its table
+	// (PostgreSQL's auto dependency), unlisted.
+	for _, d := range seqCatalog(cat).Sequences() {
+		if d.Temp {
+			continue
+		}
+		if sid, _ := storage.SplitKey(d.Name); d.OwnedTable != "" {
+			if tid, _ := storage.SplitKey(d.OwnedTable); tid == sid {
+				continue
+			}
+		}
+		rels = append(rels, depObject{key: d.Name, kind: "sequence", oid: d.ObjectID()})
+	}
 	readers := readersOf(views)
 	ids := map[string]uint64{}
 	var roots []depObject
@@ -127,10 +140,15 @@ func dropSchema(ctx context.Context, s Session, x *sql.DropSchema) (string, erro
 	}
 	for _, d := range drops {
 		var err error
-		if d.kind == "view" {
+		switch d.kind {
+		case "view":
 			err = cat.DropView(ctx, d.key)
-		} else {
-			err = cat.Txn.Drop(ctx, d.key)
+		case "sequence":
+			err = seqCatalog(cat).DropSequence(ctx, d.key)
+		default:
+			if err = cat.Txn.Drop(ctx, d.key); err == nil {
+				err = dropOwnedSequences(ctx, cat, d.key, false)
+			}
 		}
 		if err != nil {
 			return "", err
