@@ -62,7 +62,7 @@ func merge(ctx context.Context, s Session, x *sql.Merge) (string, error) {
 			return "", err
 		}
 	}
-	if _, err := AppendRecords(ctx, s.Catalog(), x.Table, rows, s.Format()); err != nil {
+	if _, err := AddRows(ctx, s, x.Table, rows); err != nil { // the constraints: constraint.go
 		return "", err
 	}
 	return fmt.Sprintf("MERGE %d", n), nil

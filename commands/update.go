@@ -40,7 +40,7 @@ func update(ctx context.Context, s Session, x *sql.Update) (string, error) {
 	for i, r := range recs {
 		rows[i] = columnRange(r, 1, 1+ncols)
 	}
-	if _, err := AppendRecords(ctx, s.Catalog(), x.Table, rows, s.Format()); err != nil {
+	if _, err := AddRows(ctx, s, x.Table, rows); err != nil { // the constraints: constraint.go
 		return "", err
 	}
 	if err := sendReturning(s, x.Returning, recs, 1+ncols); err != nil {

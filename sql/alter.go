@@ -22,6 +22,8 @@ import (
 type AlterTable struct {
 	Name     string
 	Schema   string // as written ("", "public", "pg_temp")
+	Key      string // the relation's storage key as resolved (a temporary table's bare name)
+	Temp     bool
 	IfExists bool
 	// Missing: IF EXISTS and there is no such table (a NOTICE, nothing done).
 	Missing bool
@@ -98,6 +100,7 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Statement, error) 
 		return nil, err
 	}
 	at := &AlterTable{Name: rv.Relname, Schema: rv.Schemaname, IfExists: as.MissingOk, Tag: "ALTER TABLE", query: b.query, opts: b.opts}
+	at.Key, at.Temp = b.relationKey(rv)
 	if as.Objtype == pg_query.ObjectType_OBJECT_VIEW {
 		at.Tag = "ALTER VIEW"
 	}
@@ -426,6 +429,8 @@ func quoteIdentIfNeeded(s string) string {
 type Rename struct {
 	Name     string
 	Schema   string
+	Key      string // the relation's storage key as resolved (a temporary table's bare name)
+	Temp     bool
 	View     bool   // the relation is a view
 	Column   string // "" renames the relation
 	NewName  string
@@ -451,6 +456,7 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Statement, error) {
 		return nil, err
 	}
 	r := &Rename{Name: rv.Relname, Schema: rv.Schemaname, Column: rs.Subname, NewName: rs.Newname, IfExists: rs.MissingOk, Tag: "ALTER TABLE", opts: b.opts}
+	r.Key, r.Temp = b.relationKey(rv)
 	if rs.RenameType == pg_query.ObjectType_OBJECT_VIEW || rs.RelationType == pg_query.ObjectType_OBJECT_VIEW {
 		r.Tag = "ALTER VIEW"
 	}

@@ -56,6 +56,19 @@ func (b *binder) tempTarget(rv *pg_query.RangeVar, oc pg_query.OnCommitAction) (
 // lookupStored finds a table (temporary or stored, not a view or system
 // relation) by schema ("" = the search path) and name, through the one
 // resolver (names.go); the table's Name() is its storage key.
+// relationKey is the storage key of the table or view rv names (a
+// temporary table's bare name, temp set); "" when there is none.
+func (b *binder) relationKey(rv *pg_query.RangeVar) (key string, temp bool) {
+	r, err := b.resolveRelation(rv)
+	if err != nil || r.kind != relTable && r.kind != relView {
+		return "", false
+	}
+	if r.temp {
+		return rv.Relname, true
+	}
+	return r.key, false
+}
+
 func (b *binder) lookupStored(schema, name string) (storage.Table, bool) {
 	r, err := b.resolveRelation(&pg_query.RangeVar{Schemaname: schema, Relname: name, Location: -1})
 	if err != nil || r.kind != relTable {
