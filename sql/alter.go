@@ -136,8 +136,8 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Statement, error) 
 		}
 		return at, nil
 	}
-	if rv.Schemaname == "" || rv.Schemaname == "public" {
-		if _, ok := b.cat.LookupView(rv.Relname); ok {
+	if at.Key != "" && !at.Temp {
+		if _, ok := b.cat.LookupView(at.Key); ok {
 			for _, c := range at.Cmds {
 				if c.Subtype == pg_query.AlterTableType_AT_ColumnDefault {
 					// PostgreSQL keeps defaults on views (for INSERT through them).
@@ -474,8 +474,8 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Statement, error) {
 		}
 		return r, nil
 	}
-	if rv.Schemaname == "" || rv.Schemaname == "public" {
-		if v, ok := b.cat.LookupView(rv.Relname); ok {
+	if r.Key != "" && !r.Temp {
+		if v, ok := b.cat.LookupView(r.Key); ok {
 			if r.Column != "" {
 				has := map[string]bool{}
 				for _, c := range v.Columns {

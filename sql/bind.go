@@ -646,12 +646,10 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 	switch ds.RemoveType {
 	case pg_query.ObjectType_OBJECT_INDEX:
 		return b.bindDropIndex(ds)
-	case pg_query.ObjectType_OBJECT_SEQUENCE:
-		return b.bindDropSequence(ds)
 	case pg_query.ObjectType_OBJECT_SCHEMA:
 		return b.bindDropSchema(ds)
 	}
-	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW {
+	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW && ds.RemoveType != pg_query.ObjectType_OBJECT_SEQUENCE {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}
 	out := &DropTable{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE, RelName: b.relNamer()}
@@ -700,8 +698,11 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 		}
 		out.Targets = append(out.Targets, t)
 	}
-	if ds.RemoveType == pg_query.ObjectType_OBJECT_VIEW {
+	switch ds.RemoveType {
+	case pg_query.ObjectType_OBJECT_VIEW:
 		return &DropView{Targets: out.Targets, IfExists: out.IfExists, Cascade: out.Cascade, RelName: out.RelName}, nil
+	case pg_query.ObjectType_OBJECT_SEQUENCE:
+		return &DropSequence{Targets: out.Targets, IfExists: out.IfExists, Cascade: out.Cascade, RelName: out.RelName}, nil
 	}
 	return out, nil
 }

@@ -43,7 +43,7 @@ type AlterSequence struct {
 
 // DropSequence is DROP SEQUENCE [IF EXISTS] names [CASCADE | RESTRICT].
 type DropSequence struct {
-	Names    []string
+	Targets  []DropTarget // the names, resolved by the binder (names.go)
 	IfExists bool
 	Cascade  bool
 	RelName  RelName // names relations in messages
@@ -167,27 +167,6 @@ func (b *binder) notASequence(name string) error {
 	return nil
 }
 
-// bindDropSequence is DROP SEQUENCE.
-func (b *binder) bindDropSequence(ds *pg_query.DropStmt) (Statement, error) {
-	out := &DropSequence{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE, RelName: b.relNamer()}
-	for _, o := range ds.Objects {
-		var parts []string
-		for _, p := range o.GetList().GetItems() {
-			parts = append(parts, p.GetString_().GetSval())
-		}
-		if len(parts) == 2 && parts[0] != "public" {
-			if ds.MissingOk {
-				continue
-			}
-			return nil, pgerr.New("3F000", "schema \"%s\" does not exist", parts[0])
-		}
-		if len(parts) > 2 {
-			return nil, pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
-		}
-		out.Names = append(out.Names, parts[len(parts)-1])
-	}
-	return out, nil
-}
 
 // seqParamsOut is what seqParams found besides the definition.
 type seqParamsOut struct {
