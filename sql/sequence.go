@@ -167,7 +167,6 @@ func (b *binder) notASequence(name string) error {
 	return nil
 }
 
-
 // seqParamsOut is what seqParams found besides the definition.
 type seqParamsOut struct {
 	restart *int64
