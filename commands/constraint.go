@@ -358,7 +358,7 @@ func referencing(cat *Catalog, names map[string]bool) []fkRef {
 // dropReferencing refuses to drop tables other tables' FOREIGN KEYs
 // reference (2BP01), or with CASCADE drops those constraints. It returns
 // the NOTICE lines of the constraints it dropped.
-func dropReferencing(ctx context.Context, cat *Catalog, names []string, cascade bool) ([]string, error) {
+func dropReferencing(ctx context.Context, cat *Catalog, names []string, cascade bool, name sql.RelName) ([]string, error) {
 	set := map[string]bool{}
 	for _, n := range names {
 		set[n] = true
@@ -369,10 +369,10 @@ func dropReferencing(ctx context.Context, cat *Catalog, names []string, cascade 
 	}
 	var lines []string
 	for _, r := range refs {
-		lines = append(lines, fmt.Sprintf("constraint %s on table %s depends on table %s", r.con.Name, r.table, r.con.RefTable))
+		lines = append(lines, fmt.Sprintf("constraint %s on table %s depends on table %s", r.con.Name, name(r.table), name(r.con.RefTable)))
 	}
 	if !cascade {
-		return nil, pgerr.New(codeDependentObjects, "cannot drop table %s because other objects depend on it", names[0]).
+		return nil, pgerr.New(codeDependentObjects, "cannot drop table %s because other objects depend on it", name(names[0])).
 			WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
 	var notices []string
@@ -382,7 +382,7 @@ func dropReferencing(ctx context.Context, cat *Catalog, names []string, cascade 
 			drop[r.table] = map[string]bool{}
 		}
 		drop[r.table][r.con.Name] = true
-		notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", r.con.Name, r.table))
+		notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", r.con.Name, name(r.table)))
 	}
 	for tname, gone := range drop {
 		tb, ok := cat.Txn.Lookup(tname)
@@ -422,8 +422,8 @@ func truncateReferenced(cat *Catalog, tables []storage.Table) error {
 // dropForeignKeys is DROP TABLE's check of the foreign keys referencing
 // the tables it drops (permanent ones: a temporary table's can only
 // reference itself).
-func dropForeignKeys(ctx context.Context, s Session, names []string, cascade bool) error {
-	lines, err := dropReferencing(ctx, s.Catalog(), names, cascade)
+func dropForeignKeys(ctx context.Context, s Session, names []string, cascade bool, name sql.RelName) error {
+	lines, err := dropReferencing(ctx, s.Catalog(), names, cascade, name)
 	if err != nil || len(lines) == 0 {
 		return err
 	}

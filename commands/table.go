@@ -106,7 +106,7 @@ func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error)
 	}
 	// Foreign keys of other tables (constraint.go), then views, depend
 	// on permanent tables only.
-	if err := dropForeignKeys(ctx, s, permanent, x.Cascade); err != nil {
+	if err := dropForeignKeys(ctx, s, permanent, x.Cascade, x.RelName); err != nil {
 		return "", err
 	}
 	if err := dropDependents(ctx, s, "table", permanent, x.Cascade, x.RelName); err != nil {

@@ -148,7 +148,13 @@ func (b *binder) bindRenameSequence(rs *pg_query.RenameStmt) (Statement, error) 
 		}
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
 	}
-	cur.Name = rs.Newname
+	if !cur.Temp {
+		// The sequence stays in its schema.
+		sid, _ := storage.SplitKey(name)
+		cur.Name = storage.TableKey(sid, rs.Newname)
+	} else {
+		cur.Name = rs.Newname
+	}
 	tag := "ALTER SEQUENCE"
 	if rs.RenameType == pg_query.ObjectType_OBJECT_TABLE {
 		tag = "ALTER TABLE"
