@@ -900,7 +900,7 @@ func checkStillReferenced(cat *Catalog, f *types.Format, parent, child storage.T
 				return pgerr.New(pgerr.FeatureNotSupported, "ON DELETE / ON UPDATE CASCADE, SET NULL and SET DEFAULT are not supported")
 			}
 			return pgerr.New(codeForeignKeyViolation, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"",
-				parent.Name(), c.Name, child.Name()).
+				storage.BareName(parent.Name()), c.Name, storage.BareName(child.Name())).
 				WithDetail("Key %s is still referenced from table \"%s\".", storage.KeyText(pdefs, pords, r, i, f), storage.BareName(child.Name()))
 		}
 	}

@@ -43,6 +43,11 @@ func update(ctx context.Context, s Session, x *sql.Update) (string, error) {
 	if _, err := AddRows(ctx, s, x.Table, rows); err != nil { // the constraints: constraint.go
 		return "", err
 	}
+	if x.Old {
+		if err := CheckReferenced(ctx, s, x.Table, oldRows(recs, 1+ncols+len(x.Returning), ncols)); err != nil {
+			return "", err
+		}
+	}
 	if err := sendReturning(s, x.Returning, recs, 1+ncols); err != nil {
 		return "", err
 	}
@@ -62,6 +67,11 @@ func deleteStmt(ctx context.Context, s Session, x *sql.Delete) (string, error) {
 	n, err := deleteRows(ctx, s.Catalog(), x.Table, recs)
 	if err != nil {
 		return "", err
+	}
+	if x.Old {
+		if err := CheckReferenced(ctx, s, x.Table, oldRows(recs, 1+len(x.Returning), len(x.Table.Columns()))); err != nil {
+			return "", err
+		}
 	}
 	if err := sendReturning(s, x.Returning, recs, 1); err != nil {
 		return "", err
@@ -88,6 +98,16 @@ func deleteRows(ctx context.Context, cat *Catalog, t storage.Table, recs []arrow
 		return 0, err
 	}
 	return int64(len(ids)), nil
+}
+
+// oldRows are the old row values the Source of a statement on a
+// referenced table ends with (sql.Delete's Old): ncols columns from first.
+func oldRows(recs []arrow.Record, first, ncols int) []arrow.Record {
+	out := make([]arrow.Record, len(recs))
+	for i, r := range recs {
+		out[i] = columnRange(r, first, first+ncols)
+	}
+	return out
 }
 
 // sendReturning sends the RETURNING rows: the columns of recs from first on.

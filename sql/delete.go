@@ -29,10 +29,15 @@ func (b *binder) bindDelete(ds *pg_query.DeleteStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := selectCols(top, append([]plan.Column{t.rowID}, ret...), b.ids)
-	del := &Delete{Table: t.table, Source: &Query{Plan: out, IDs: b.ids, Names: colNames(out.Cols)}, Repeats: len(ds.UsingClause) > 0}
+	cols := append([]plan.Column{t.rowID}, ret...)
+	old := b.referenced(t.table)
+	if old {
+		cols = append(cols, t.scan.Cols...)
+	}
+	out := selectCols(top, cols, b.ids)
+	del := &Delete{Table: t.table, Source: &Query{Plan: out, IDs: b.ids, Names: colNames(out.Cols)}, Repeats: len(ds.UsingClause) > 0, Old: old}
 	if ret != nil {
-		del.Returning = out.Cols[1:]
+		del.Returning = out.Cols[1 : 1+len(ret)]
 	}
 	return del, nil
 }

@@ -81,6 +81,7 @@ type Update struct {
 	Source    *Query
 	Returning []plan.Column
 	Repeats   bool
+	Old       bool // as Delete's
 }
 
 // Delete is DELETE FROM table [USING ...] [WHERE ...] [RETURNING ...].
@@ -91,6 +92,23 @@ type Delete struct {
 	Source    *Query
 	Returning []plan.Column
 	Repeats   bool
+	// Old: a foreign key references the table, and Source ends with each
+	// deleted row's old values (for the referenced side's check). The
+	// same for Update.
+	Old bool
+}
+
+// referenced reports whether a foreign key references table t (a DELETE
+// or UPDATE of it must then check the keys it removes).
+func (b *binder) referenced(t storage.Table) bool {
+	for _, tb := range b.cat.Tables() {
+		for _, c := range storage.ConstraintsOf(tb) {
+			if c.Kind == storage.ConForeign && c.RefTable == t.Name() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (*Update) statement() {}
@@ -135,10 +153,15 @@ func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := selectCols(top, append(append([]plan.Column{t.rowID}, newCols...), ret...), b.ids)
-	up := &Update{Table: t.table, Source: &Query{Plan: out, IDs: b.ids, Names: colNames(out.Cols)}, Repeats: len(us.FromClause) > 0}
+	cols := append(append([]plan.Column{t.rowID}, newCols...), ret...)
+	old := b.referenced(t.table)
+	if old {
+		cols = append(cols, t.scan.Cols...)
+	}
+	out := selectCols(top, cols, b.ids)
+	up := &Update{Table: t.table, Source: &Query{Plan: out, IDs: b.ids, Names: colNames(out.Cols)}, Repeats: len(us.FromClause) > 0, Old: old}
 	if ret != nil {
-		up.Returning = out.Cols[1+len(defs):]
+		up.Returning = out.Cols[1+len(defs) : 1+len(defs)+len(ret)]
 	}
 	return up, nil
 }
