@@ -172,6 +172,15 @@ func (b *binder) bindMerge(ms *pg_query.MergeStmt) (Statement, error) {
 		p2.Exprs = append(p2.Exprs, e)
 		p2.Cols = append(p2.Cols, plan.Column{ID: b.ids.Next(), Name: d.Name, Type: d.Type})
 	}
+	if b.referenced(t.table) {
+		for _, k := range kinds {
+			if k == MergeUpdate || k == MergeDelete {
+				// The removed keys would need the referenced side's check
+				// (commands.CheckReferenced), which MERGE does not run yet.
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "MERGE ... UPDATE or DELETE of a table a foreign key references is not supported")
+			}
+		}
+	}
 	return &Merge{Table: t.table, Source: &Query{Plan: p2, IDs: b.ids, Names: colNames(p2.Cols)}, Actions: kinds}, nil
 }
 
