@@ -32,7 +32,7 @@ func alterTable(ctx context.Context, s Session, x *sql.AlterTable) (string, erro
 		if err != nil {
 			return "", err
 		}
-		tb, ok := cat.lookupAs(x.Schema, x.Name)
+		tb, ok := cat.lookupKey(x.Key, x.Temp)
 		if !ok {
 			return "", pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", x.Name)
 		}
@@ -66,13 +66,16 @@ func alterStep(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Tab
 	return pgerr.New(pgerr.InternalError, "unknown ALTER TABLE step %T", step)
 }
 
-// lookupAs finds a table named as written: in schema, or unqualified on
-// the search path (pg_temp first).
-func (c *Catalog) lookupAs(schema, name string) (storage.Table, bool) {
-	if schema == "" {
-		return c.Lookup(name)
+// lookupKey finds the table the binder resolved: by storage key, or a
+// temporary one by name.
+func (c *Catalog) lookupKey(key string, temp bool) (storage.Table, bool) {
+	if key == "" {
+		return nil, false
 	}
-	return c.LookupIn(schema, name)
+	if temp {
+		return c.LookupIn("pg_temp", key)
+	}
+	return c.LookupIn("public", key)
 }
 
 // columns returns a copy of tb's columns (the caller edits it) and the
@@ -91,7 +94,7 @@ func addColumn(ctx context.Context, s Session, tb storage.Table, st *sql.AddColu
 	cat := s.Catalog()
 	if st.Exists {
 		return s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42701",
-			Message: fmt.Sprintf("column \"%s\" of relation \"%s\" already exists, skipping", st.Column.Name, tb.Name())})
+			Message: fmt.Sprintf("column \"%s\" of relation \"%s\" already exists, skipping", st.Column.Name, storage.BareName(tb.Name()))})
 	}
 	cols, _ := columns(tb, "")
 	def := st.Column
@@ -190,7 +193,7 @@ func dropColumn(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Ta
 	cat := s.Catalog()
 	if st.Missing {
 		return s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
-			Message: fmt.Sprintf("column \"%s\" of relation \"%s\" does not exist, skipping", st.Column, tb.Name())})
+			Message: fmt.Sprintf("column \"%s\" of relation \"%s\" does not exist, skipping", st.Column, storage.BareName(tb.Name()))})
 	}
 	cols, ord := columns(tb, st.Column)
 	users, err := viewsUsing(cat, x, tb, cols[ord].Attnum)
@@ -198,7 +201,7 @@ func dropColumn(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Ta
 		return err
 	}
 	if len(users) > 0 {
-		what := fmt.Sprintf("column %s of table %s", st.Column, tb.Name())
+		what := fmt.Sprintf("column %s of table %s", st.Column, storage.BareName(tb.Name()))
 		if !st.Cascade {
 			// Each dependent view, then the views over it, depth first.
 			var lines []string
@@ -329,12 +332,12 @@ func renameRelation(ctx context.Context, s Session, x *sql.Rename) (string, erro
 			Message: fmt.Sprintf("relation \"%s\" does not exist, skipping", x.Name)})
 	}
 	if x.View && x.Column != "" {
-		return x.Tag, renameViewColumn(ctx, cat, x.Name, x.Column, x.NewName)
+		return x.Tag, renameViewColumn(ctx, cat, x.Key, x.Column, x.NewName)
 	}
 	if x.View {
-		return x.Tag, renameView(ctx, cat, x.Name, x.NewName)
+		return x.Tag, renameView(ctx, cat, x.Key, x.NewName)
 	}
-	tb, ok := cat.lookupAs(x.Schema, x.Name)
+	tb, ok := cat.lookupKey(x.Key, x.Temp)
 	if !ok {
 		return "", pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", x.Name)
 	}
@@ -356,8 +359,12 @@ func renameRelation(ctx context.Context, s Session, x *sql.Rename) (string, erro
 		}
 	}
 	name := tb.Name()
-	if x.Column == "" {
+	if x.Column == "" && x.Temp {
 		name = x.NewName
+	} else if x.Column == "" {
+		// The table stays in its schema.
+		sid, _ := storage.SplitKey(name)
+		name = storage.TableKey(sid, x.NewName)
 	} else {
 		cols[ord].Name = x.NewName
 		// The indexes keep working on the renamed column.
@@ -383,7 +390,7 @@ func renameRelation(ctx context.Context, s Session, x *sql.Rename) (string, erro
 // the columns each view reads (none listed: all).
 func rewriteViews(ctx context.Context, cat *Catalog, rel, newRel string, before, after []string, used map[string][]bool) error {
 	for _, v := range viewsOn(cat, rel) {
-		nv, changed, err := sql.RenameInView(v, rel, newRel, before, after, used[v.Name])
+		nv, changed, err := sql.RenameInView(v, rel, newRel, schemaName(cat, rel), before, after, used[v.Name])
 		if err != nil {
 			return err
 		}
@@ -409,13 +416,27 @@ func freezeStarViews(ctx context.Context, cat *Catalog, tb storage.Table) error 
 	return rewriteViews(ctx, cat, tb.Name(), tb.Name(), names, names, nil)
 }
 
+// schemaName is the name of the schema of the relation keyed key.
+func schemaName(cat *Catalog, key string) string {
+	sid, _ := storage.SplitKey(key)
+	if sid == storage.PublicSchemaID {
+		return "public"
+	}
+	if sc, ok := schemas(cat).SchemaByID(sid); ok {
+		return sc.Name
+	}
+	return ""
+}
+
 func renameView(ctx context.Context, cat *Catalog, name, newName string) error {
 	v, ok := cat.LookupView(name)
 	if !ok {
-		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", storage.BareName(name))
 	}
+	sid, _ := storage.SplitKey(name)
+	newName = storage.TableKey(sid, newName)
 	if _, taken := cat.Lookup(newName); taken {
-		return pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", newName)
+		return pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", storage.BareName(newName))
 	}
 	if err := cat.Txn.RenameView(ctx, name, newName); err != nil {
 		return err
@@ -428,7 +449,7 @@ func renameView(ctx context.Context, cat *Catalog, name, newName string) error {
 func renameViewColumn(ctx context.Context, cat *Catalog, name, col, newName string) error {
 	v, ok := cat.LookupView(name)
 	if !ok {
-		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", storage.BareName(name))
 	}
 	nv := v
 	nv.Columns = append([]string(nil), v.Columns...)

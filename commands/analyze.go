@@ -33,10 +33,10 @@ func analyze(ctx context.Context, s Session, a *sql.Analyze) (string, error) {
 				found = found || d.Name == c
 			}
 			if !found {
-				return "", pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, r.Table.Name())
+				return "", pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, storage.BareName(r.Table.Name()))
 			}
 			if seen[c] {
-				return "", pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" appears more than once", c, r.Table.Name())
+				return "", pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" appears more than once", c, storage.BareName(r.Table.Name()))
 			}
 			seen[c] = true
 		}

@@ -83,6 +83,12 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = renameRelation(ctx, s, x)
 	case *sql.Comment:
 		tag, err = comment(ctx, s, x)
+	case *sql.CreateSchema:
+		tag, err = createSchema(ctx, s, x)
+	case *sql.DropSchema:
+		tag, err = dropSchema(ctx, s, x)
+	case *sql.AlterSchema:
+		tag, err = alterSchema(ctx, s, x)
 	default:
 		return "", false, nil
 	}
@@ -128,6 +134,12 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = x.Tag
 	case *sql.Comment:
 		what = "COMMENT"
+	case *sql.CreateSchema:
+		what = "CREATE SCHEMA"
+	case *sql.DropSchema:
+		what = "DROP SCHEMA"
+	case *sql.AlterSchema:
+		what = "ALTER SCHEMA"
 	case *sql.Insert:
 		if !cat.IsTemp(x.Table) {
 			what = "INSERT"

@@ -113,16 +113,17 @@ func TestDropTableDependents(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, err := run(t, s, &sql.DropTable{Names: []string{"t"}})
+	_, err := run(t, s, &sql.DropTable{Targets: []sql.DropTarget{{Name: "t", Key: "t"}}, RelName: storage.BareName})
 	e, _ := err.(*pgerr.Error)
 	if pgerr.Code(err) != "2BP01" || e == nil || e.Message != "cannot drop table t because other objects depend on it" ||
 		e.Detail != "view v1 depends on table t\nview v2 depends on view v1" {
 		t.Fatalf("RESTRICT: %#v", err)
 	}
-	if _, err := run(t, s, &sql.DropView{Names: []string{"t"}}); pgerr.Code(err) != pgerr.WrongObjectType {
+	if _, err := run(t, s, &sql.DropView{Targets: []sql.DropTarget{{Name: "t", Key: "t"}}, RelName: storage.BareName}); pgerr.Code(err) != pgerr.WrongObjectType {
 		t.Fatalf("DROP VIEW of a table: %v", err)
 	}
-	if tag, err := run(t, s, &sql.DropTable{Names: []string{"t", "nope"}, IfExists: true, Cascade: true}); err != nil || tag != "DROP TABLE" {
+	if tag, err := run(t, s, &sql.DropTable{Targets: []sql.DropTarget{{Name: "t", Key: "t"}, {Name: "nope"}},
+		IfExists: true, Cascade: true, RelName: storage.BareName}); err != nil || tag != "DROP TABLE" {
 		t.Fatalf("CASCADE: %q %v", tag, err)
 	}
 	want := []string{`table "nope" does not exist, skipping`, "drop cascades to 2 other objects"}

@@ -14,7 +14,7 @@ import (
 func comment(ctx context.Context, s Session, x *sql.Comment) (string, error) {
 	cat := s.Catalog()
 	if x.View {
-		v, ok := cat.LookupView(x.Table)
+		v, ok := cat.LookupView(x.Key)
 		if !ok {
 			return "", pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", x.Table)
 		}
@@ -32,7 +32,7 @@ func comment(ctx context.Context, s Session, x *sql.Comment) (string, error) {
 		}
 		return "COMMENT", cat.CreateView(ctx, v, true)
 	}
-	tb, ok := cat.lookupAs(x.Schema, x.Table)
+	tb, ok := cat.lookupKey(x.Key, x.Temp)
 	if !ok {
 		return "", pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", x.Table)
 	}

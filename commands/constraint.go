@@ -190,7 +190,7 @@ func findDuplicate(ix storage.Indexed, d storage.IndexDef, r arrow.Record, seen 
 }
 
 func checkViolation(t storage.Table, name string, r arrow.Record, row int, f *types.Format) error {
-	return pgerr.New(codeCheckViolation, "new row for relation \"%s\" violates check constraint \"%s\"", t.Name(), name).
+	return pgerr.New(codeCheckViolation, "new row for relation \"%s\" violates check constraint \"%s\"", storage.BareName(t.Name()), name).
 		WithDetail("Failing row contains %s.", rowText(t.Columns(), r, row, f))
 }
 
@@ -262,7 +262,7 @@ func checkFK(cat *Catalog, f *types.Format, t storage.Table, cons []storage.Cons
 			}
 		}
 		if !ok || key.Name == "" {
-			return pgerr.New(pgerr.InternalError, "the key of table %q that foreign key %q references has no index", parent.Name(), c.Name)
+			return pgerr.New(pgerr.InternalError, "the key of table %q that foreign key %q references has no index", storage.BareName(parent.Name()), c.Name)
 		}
 		// The index's columns in its order, the FK's columns matched to them.
 		probe := make([]int, len(key.Cols))
@@ -290,7 +290,7 @@ func checkFK(cat *Catalog, f *types.Format, t storage.Table, cons []storage.Cons
 				}
 				if nulls > 0 {
 					if c.Match == 'f' && nulls < len(ords) {
-						return pgerr.New(codeForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", t.Name(), c.Name).
+						return pgerr.New(codeForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", storage.BareName(t.Name()), c.Name).
 							WithDetail("MATCH FULL does not allow mixing of null and nonnull key values.")
 					}
 					continue
@@ -307,8 +307,8 @@ func checkFK(cat *Catalog, f *types.Format, t storage.Table, cons []storage.Cons
 					return err
 				}
 				if len(m) == 0 {
-					return pgerr.New(codeForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", t.Name(), c.Name).
-						WithDetail("Key %s is not present in table \"%s\".", storage.KeyText(defs, ords, r, i, f), parent.Name())
+					return pgerr.New(codeForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", storage.BareName(t.Name()), c.Name).
+						WithDetail("Key %s is not present in table \"%s\".", storage.KeyText(defs, ords, r, i, f), storage.BareName(parent.Name()))
 				}
 			}
 		}
@@ -327,7 +327,7 @@ func lookupReferenced(cat *Catalog, t storage.Table, name string) (storage.Table
 		p, ok = cat.Txn.Lookup(name)
 	}
 	if !ok {
-		return nil, pgerr.New(pgerr.InternalError, "table %q referenced by a foreign key of %q is missing", name, t.Name())
+		return nil, pgerr.New(pgerr.InternalError, "table %q referenced by a foreign key of %q is missing", name, storage.BareName(t.Name()))
 	}
 	return p, nil
 }
@@ -358,7 +358,7 @@ func referencing(cat *Catalog, names map[string]bool) []fkRef {
 // dropReferencing refuses to drop tables other tables' FOREIGN KEYs
 // reference (2BP01), or with CASCADE drops those constraints. It returns
 // the NOTICE lines of the constraints it dropped.
-func dropReferencing(ctx context.Context, cat *Catalog, names []string, cascade bool) ([]string, error) {
+func dropReferencing(ctx context.Context, cat *Catalog, names []string, cascade bool, name sql.RelName) ([]string, error) {
 	set := map[string]bool{}
 	for _, n := range names {
 		set[n] = true
@@ -369,10 +369,10 @@ func dropReferencing(ctx context.Context, cat *Catalog, names []string, cascade 
 	}
 	var lines []string
 	for _, r := range refs {
-		lines = append(lines, fmt.Sprintf("constraint %s on table %s depends on table %s", r.con.Name, r.table, r.con.RefTable))
+		lines = append(lines, fmt.Sprintf("constraint %s on table %s depends on table %s", r.con.Name, name(r.table), name(r.con.RefTable)))
 	}
 	if !cascade {
-		return nil, pgerr.New(codeDependentObjects, "cannot drop table %s because other objects depend on it", names[0]).
+		return nil, pgerr.New(codeDependentObjects, "cannot drop table %s because other objects depend on it", name(names[0])).
 			WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
 	var notices []string
@@ -382,7 +382,7 @@ func dropReferencing(ctx context.Context, cat *Catalog, names []string, cascade 
 			drop[r.table] = map[string]bool{}
 		}
 		drop[r.table][r.con.Name] = true
-		notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", r.con.Name, r.table))
+		notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", r.con.Name, name(r.table)))
 	}
 	for tname, gone := range drop {
 		tb, ok := cat.Txn.Lookup(tname)
@@ -422,8 +422,8 @@ func truncateReferenced(cat *Catalog, tables []storage.Table) error {
 // dropForeignKeys is DROP TABLE's check of the foreign keys referencing
 // the tables it drops (permanent ones: a temporary table's can only
 // reference itself).
-func dropForeignKeys(ctx context.Context, s Session, names []string, cascade bool) error {
-	lines, err := dropReferencing(ctx, s.Catalog(), names, cascade)
+func dropForeignKeys(ctx context.Context, s Session, names []string, cascade bool, name sql.RelName) error {
+	lines, err := dropReferencing(ctx, s.Catalog(), names, cascade, name)
 	if err != nil || len(lines) == 0 {
 		return err
 	}
@@ -505,7 +505,7 @@ func addConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.Add
 			for _, o := range out {
 				for i := 0; i < int(o.NumRows()); i++ {
 					if v := types.GetValue(o.Column(0), types.BoolType, i); !v.Null && v.I == 0 {
-						return pgerr.New(codeCheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", c.Name, tb.Name())
+						return pgerr.New(codeCheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", c.Name, storage.BareName(tb.Name()))
 					}
 				}
 			}
@@ -520,7 +520,7 @@ func addConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.Add
 	if len(st.NotNull) > 0 {
 		var ok bool
 		if tb, ok = cat.txnOf(tb).Lookup(tb.Name()); !ok {
-			return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tb.Name())
+			return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", storage.BareName(tb.Name()))
 		}
 	}
 	cons := append(append([]storage.Constraint(nil), storage.ConstraintsOf(tb)...), c)
@@ -539,7 +539,7 @@ func dropConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.Dr
 	cat := s.Catalog()
 	if st.Missing {
 		return s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
-			Message: fmt.Sprintf("constraint \"%s\" of relation \"%s\" does not exist, skipping", st.Name, tb.Name())})
+			Message: fmt.Sprintf("constraint \"%s\" of relation \"%s\" does not exist, skipping", st.Name, storage.BareName(tb.Name()))})
 	}
 	var keep []storage.Constraint
 	var gone storage.Constraint
@@ -570,7 +570,7 @@ func dropConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.Dr
 				notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", d.con.Name, d.table))
 			}
 			if !st.Cascade {
-				return pgerr.New(codeDependentObjects, "cannot drop constraint %s on table %s because other objects depend on it", gone.Name, tb.Name()).
+				return pgerr.New(codeDependentObjects, "cannot drop constraint %s on table %s because other objects depend on it", gone.Name, storage.BareName(tb.Name())).
 					WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
 			for _, d := range deps {
@@ -642,7 +642,7 @@ func dropColumnConstraints(ctx context.Context, s Session, tb storage.Table, col
 			for _, d := range deps {
 				lines = append(lines, fmt.Sprintf("constraint %s on table %s depends on column %s of table %s", d.con.Name, d.table, col, tb.Name()))
 			}
-			return pgerr.New(codeDependentObjects, "cannot drop column %s of table %s because other objects depend on it", col, tb.Name()).
+			return pgerr.New(codeDependentObjects, "cannot drop column %s of table %s because other objects depend on it", col, storage.BareName(tb.Name())).
 				WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 		var notices []string

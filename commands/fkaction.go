@@ -210,8 +210,8 @@ func referencedAction(ctx context.Context, s Session, parent, child storage.Tabl
 				}
 			}
 			return pgerr.New(codeForeignKeyViolation, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"",
-				parent.Name(), c.Name, child.Name()).
-				WithDetail("Key %s is still referenced from table \"%s\".", storage.KeyText(pdefs, pords, ob, i, f), child.Name())
+				storage.BareName(parent.Name()), c.Name, storage.BareName(child.Name())).
+				WithDetail("Key %s is still referenced from table \"%s\".", storage.KeyText(pdefs, pords, ob, i, f), storage.BareName(child.Name()))
 		}
 		return nil
 	}
@@ -292,8 +292,8 @@ func referencedAction(ctx context.Context, s Session, parent, child storage.Tabl
 			if k, ok := keyString(cnew, n, cords, cdefs); ok {
 				if i, hit := gone[k]; hit {
 					return pgerr.New(codeForeignKeyViolation, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"",
-						parent.Name(), c.Name, child.Name()).
-						WithDetail("Key %s is still referenced from table \"%s\".", storage.KeyText(pdefs, pords, ob, i, f), child.Name())
+						storage.BareName(parent.Name()), c.Name, storage.BareName(child.Name())).
+						WithDetail("Key %s is still referenced from table \"%s\".", storage.KeyText(pdefs, pords, ob, i, f), storage.BareName(child.Name()))
 				}
 			}
 		}

@@ -137,5 +137,5 @@ func NotNullRowError(t storage.Table, col int, row []types.Value, f *types.Forma
 		}
 	}
 	return pgerr.New(pgerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
-		defs[col].Name, t.Name()).WithDetail("Failing row contains (%s).", strings.Join(vals, ", "))
+		defs[col].Name, storage.BareName(t.Name())).WithDetail("Failing row contains (%s).", strings.Join(vals, ", "))
 }

@@ -35,7 +35,7 @@ func skipConflicts(t storage.Table, oc *sql.OnConflict, recs []arrow.Record) ([]
 		return recs, nil
 	}
 	if !ok {
-		return nil, pgerr.New(pgerr.InternalError, "table %q keeps no indexes", t.Name())
+		return nil, pgerr.New(pgerr.InternalError, "table %q keeps no indexes", storage.BareName(t.Name()))
 	}
 	defs := t.Columns()
 	batch, err := concat(defs, recs)

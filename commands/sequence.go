@@ -155,7 +155,7 @@ func seqUsers(cat *Catalog, seq string) []string {
 	for _, tb := range append(temps, cat.Txn.Tables()...) {
 		for _, c := range tb.Columns() {
 			if c.Identity == 0 && strings.Contains(c.Default, call) {
-				out = append(out, fmt.Sprintf("default value for column %s of table %s", c.Name, tb.Name()))
+				out = append(out, fmt.Sprintf("default value for column %s of table %s", c.Name, storage.BareName(tb.Name())))
 			}
 		}
 	}
@@ -166,26 +166,21 @@ func dropSequence(ctx context.Context, s Session, x *sql.DropSequence) (string, 
 	cat := s.Catalog()
 	sc := seqCatalog(cat)
 	var present []string
-	for _, name := range x.Names {
-		if _, ok := sc.LookupSequence(name); ok {
-			present = append(present, name)
-			continue
-		}
-		if _, ok := cat.Lookup(name); ok {
-			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", name).WithHint("Use DROP TABLE to remove a table.")
-		}
-		if _, ok := cat.LookupView(name); ok {
-			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", name).WithHint("Use DROP VIEW to remove a view.")
-		}
-		if !x.IfExists {
-			return "", pgerr.New(pgerr.UndefinedTable, "sequence \"%s\" does not exist", name)
-		}
-		if err := s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
-			Message: fmt.Sprintf("sequence \"%s\" does not exist, skipping", name)}); err != nil {
-			return "", err
+	for _, t := range x.Targets {
+		switch {
+		case t.IsSeq:
+			present = append(present, t.Key)
+		case t.IsView:
+			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", t.Name).WithHint("Use DROP VIEW to remove a view.")
+		case t.Key != "":
+			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", t.Name).WithHint("Use DROP TABLE to remove a table.")
+		default:
+			if err := dropMissing(s, x.IfExists, "sequence", t); err != nil {
+				return "", err
+			}
 		}
 	}
-	if err := dropDependents(ctx, s, "sequence", present, x.Cascade); err != nil {
+	if err := dropDependents(ctx, s, "sequence", present, x.Cascade, x.RelName); err != nil {
 		return "", err
 	}
 	for _, name := range present {
@@ -194,8 +189,9 @@ func dropSequence(ctx context.Context, s Session, x *sql.DropSequence) (string, 
 				// Dropping the DEFAULTs needs ALTER TABLE's machinery.
 				return "", pgerr.New(pgerr.FeatureNotSupported, "DROP SEQUENCE ... CASCADE of a sequence a column DEFAULT uses is not supported")
 			}
-			return "", pgerr.New("2BP01", "cannot drop sequence %s because other objects depend on it", name).
-				WithDetail("%s depends on sequence %s", strings.Join(users, " depends on sequence "+name+"\n"), name).
+			shown := x.RelName(name)
+			return "", pgerr.New("2BP01", "cannot drop sequence %s because other objects depend on it", shown).
+				WithDetail("%s depends on sequence %s", strings.Join(users, " depends on sequence "+shown+"\n"), shown).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 		def, _ := sc.LookupSequence(name)
@@ -203,8 +199,8 @@ func dropSequence(ctx context.Context, s Session, x *sql.DropSequence) (string, 
 			if tb, ok := cat.Txn.Lookup(def.OwnedTable); ok {
 				for _, c := range tb.Columns() {
 					if c.Name == def.OwnedColumn && c.Identity != 0 {
-						return "", pgerr.New("2BP01", "cannot drop sequence %s because column %s of table %s requires it", name, c.Name, tb.Name()).
-							WithHint("You can drop column %s of table %s instead.", c.Name, tb.Name())
+						return "", pgerr.New("2BP01", "cannot drop sequence %s because column %s of table %s requires it", x.RelName(name), c.Name, x.RelName(tb.Name())).
+							WithHint("You can drop column %s of table %s instead.", c.Name, x.RelName(tb.Name()))
 					}
 				}
 			}
@@ -359,7 +355,7 @@ func (a *seqAccess) resolve(oid uint32) (*Catalog, storage.Sequence, error) {
 	}
 	for _, tb := range cat.Tables() {
 		if x, ok := tb.(interface{ ObjectID() uint32 }); ok && x.ObjectID() == oid {
-			return nil, storage.Sequence{}, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", tb.Name())
+			return nil, storage.Sequence{}, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", storage.BareName(tb.Name()))
 		}
 	}
 	return nil, storage.Sequence{}, pgerr.New(pgerr.InternalError, "could not open relation with OID %d", oid)

@@ -17,10 +17,10 @@ func createTable(ctx context.Context, s Session, x *sql.CreateTable) (string, er
 	cat := s.Catalog()
 	if relationExists(cat, x.Name, x.Temp) && x.IfNotExists {
 		return "CREATE TABLE", s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
-			Message: fmt.Sprintf("relation %q already exists, skipping", x.Name)})
+			Message: fmt.Sprintf("relation %q already exists, skipping", storage.BareName(x.Name))})
 	}
 	if relationExists(cat, x.Name, x.Temp) || !x.Temp && hasSequence(cat, x.Name) {
-		return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", x.Name)
+		return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", storage.BareName(x.Name))
 	}
 	if err := createOwnedSequences(ctx, cat, x.Sequences, x.Columns); err != nil {
 		return "", err
@@ -28,15 +28,18 @@ func createTable(ctx context.Context, s Session, x *sql.CreateTable) (string, er
 	return "CREATE TABLE", createConstrained(ctx, cat, x)
 }
 
-// relationExists reports whether the schema a new table goes to (pg_temp
-// or public) has a relation of that name.
+// relationExists reports whether the schema a new table goes to (pg_temp,
+// or the schema of its storage key) has a table or view of that name.
 func relationExists(cat *Catalog, name string, temp bool) bool {
 	if temp {
 		_, ok := cat.LookupIn("pg_temp", name)
 		return ok
 	}
-	_, ok := cat.LookupIn("public", name)
-	return ok
+	if _, ok := cat.LookupIn("public", name); ok {
+		return true
+	}
+	_, isView := cat.LookupView(name) // tables and views share a namespace
+	return isView
 }
 
 // createIn creates a permanent or a temporary table.
@@ -52,9 +55,9 @@ func createTableAs(ctx context.Context, s Session, x *sql.CreateTableAs) (string
 	if relationExists(cat, x.Name, x.Temp) {
 		if x.IfNotExists {
 			return "CREATE TABLE AS", s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
-				Message: fmt.Sprintf("relation %q already exists, skipping", x.Name)})
+				Message: fmt.Sprintf("relation %q already exists, skipping", storage.BareName(x.Name))})
 		}
-		return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", x.Name)
+		return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", storage.BareName(x.Name))
 	}
 	var recs []arrow.Record
 	if !x.WithNoData {
@@ -80,61 +83,44 @@ func createTableAs(ctx context.Context, s Session, x *sql.CreateTableAs) (string
 
 func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error) {
 	cat := s.Catalog()
-	// Each name goes to the schema it names, or the first on the search
-	// path that has it: pg_temp, then public.
-	type target struct {
-		name string
-		temp bool
-	}
-	var present []target
+	// The binder resolved each name on the search path.
+	var present []sql.DropTarget
 	var permanent []string
-	for i, name := range x.Names {
-		schema := ""
-		if i < len(x.Schemas) {
-			schema = x.Schemas[i]
+	for _, t := range x.Targets {
+		if t.IsView {
+			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", t.Name).WithHint("Use DROP VIEW to remove a view.")
 		}
-		_, isTemp := cat.LookupIn("pg_temp", name)
-		if schema == "public" || schema == "pg_catalog" || (schema == "" && !isTemp) {
-			if err := notATable(cat.Txn, name); err != nil {
-				return "", err
+		if t.IsSeq {
+			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", t.Name).WithHint("Use DROP SEQUENCE to remove a sequence.")
+		}
+		if t.Key != "" {
+			present = append(present, t)
+			if !t.Temp {
+				permanent = append(permanent, t.Key)
 			}
-		}
-		if isTemp && schema != "public" && schema != "pg_catalog" {
-			present = append(present, target{name, true})
 			continue
 		}
-		if schema != "pg_temp" {
-			if _, ok := cat.LookupIn("public", name); ok {
-				present = append(present, target{name, false})
-				permanent = append(permanent, name)
-				continue
-			}
-		}
-		if !x.IfExists {
-			return "", pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
-		}
-		if err := s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
-			Message: fmt.Sprintf("table %q does not exist, skipping", name)}); err != nil {
+		if err := dropMissing(s, x.IfExists, "table", t); err != nil {
 			return "", err
 		}
 	}
 	// Foreign keys of other tables (constraint.go), then views, depend
 	// on permanent tables only.
-	if err := dropForeignKeys(ctx, s, permanent, x.Cascade); err != nil {
+	if err := dropForeignKeys(ctx, s, permanent, x.Cascade, x.RelName); err != nil {
 		return "", err
 	}
-	if err := dropDependents(ctx, s, "table", permanent, x.Cascade); err != nil {
+	if err := dropDependents(ctx, s, "table", permanent, x.Cascade, x.RelName); err != nil {
 		return "", err
 	}
 	for _, t := range present {
 		var err error
-		if t.temp {
-			if err = cat.temp().Drop(ctx, t.name); err == nil {
-				err = dropOwnedSequences(ctx, cat, t.name, true)
+		if t.Temp {
+			if err = cat.temp().Drop(ctx, t.Key); err == nil {
+				err = dropOwnedSequences(ctx, cat, t.Key, true)
 			}
 		} else {
-			if err = cat.Txn.Drop(ctx, t.name); err == nil {
-				err = dropOwnedSequences(ctx, cat, t.name, false)
+			if err = cat.Txn.Drop(ctx, t.Key); err == nil {
+				err = dropOwnedSequences(ctx, cat, t.Key, false)
 			}
 		}
 		if err != nil {
@@ -142,4 +128,17 @@ func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error)
 		}
 	}
 	return "DROP TABLE", nil
+}
+
+// dropMissing is DROP's answer for a name no relation has: 42P01, or with
+// IF EXISTS a NOTICE (naming the missing schema when that is the reason).
+func dropMissing(s Session, ifExists bool, kind string, t sql.DropTarget) error {
+	if !ifExists {
+		return pgerr.New(pgerr.UndefinedTable, "%s %q does not exist", kind, t.Name)
+	}
+	msg := fmt.Sprintf("%s %q does not exist, skipping", kind, t.Name)
+	if t.NoSchema != "" {
+		msg = fmt.Sprintf("schema %q does not exist, skipping", t.NoSchema)
+	}
+	return s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000", Message: msg})
 }

@@ -22,14 +22,14 @@ const (
 
 func createView(ctx context.Context, s Session, x *sql.CreateView) (string, error) {
 	cat := s.Catalog()
-	name := x.View.Name
-	if _, isTable := cat.Lookup(name); isTable {
+	name := storage.BareName(x.View.Name)
+	if _, isTable := cat.LookupIn("public", x.View.Name); isTable {
 		if x.Replace {
 			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", name)
 		}
 		return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", name)
 	}
-	if old, ok := cat.LookupView(name); ok {
+	if old, ok := cat.LookupView(x.View.Name); ok {
 		if !x.Replace {
 			return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", name)
 		}
@@ -52,26 +52,22 @@ func createView(ctx context.Context, s Session, x *sql.CreateView) (string, erro
 func dropView(ctx context.Context, s Session, x *sql.DropView) (string, error) {
 	cat := s.Catalog()
 	var present []string
-	for _, name := range x.Names {
-		if _, ok := cat.LookupView(name); ok {
-			present = append(present, name)
+	for _, t := range x.Targets {
+		if t.IsView {
+			present = append(present, t.Key)
 			continue
 		}
-		if _, ok := cat.Lookup(name); ok {
-			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", name).WithHint("Use DROP TABLE to remove a table.")
+		if t.IsSeq {
+			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", t.Name).WithHint("Use DROP SEQUENCE to remove a sequence.")
 		}
-		if hasSequence(cat, name) {
-			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", name).WithHint("Use DROP SEQUENCE to remove a sequence.")
+		if t.Key != "" {
+			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", t.Name).WithHint("Use DROP TABLE to remove a table.")
 		}
-		if !x.IfExists {
-			return "", pgerr.New(pgerr.UndefinedTable, "view \"%s\" does not exist", name)
-		}
-		if err := s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
-			Message: fmt.Sprintf("view \"%s\" does not exist, skipping", name)}); err != nil {
+		if err := dropMissing(s, x.IfExists, "view", t); err != nil {
 			return "", err
 		}
 	}
-	if err := dropDependents(ctx, s, "view", present, x.Cascade); err != nil {
+	if err := dropDependents(ctx, s, "view", present, x.Cascade, x.RelName); err != nil {
 		return "", err
 	}
 	for _, name := range present {
@@ -82,63 +78,100 @@ func dropView(ctx context.Context, s Session, x *sql.DropView) (string, error) {
 	return "DROP VIEW", nil
 }
 
-// notATable is DROP TABLE's error for a view.
-func notATable(cat storage.Catalog, name string) error {
-	if _, ok := cat.LookupView(name); ok {
-		return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", name).WithHint("Use DROP VIEW to remove a view.")
-	}
-	if sc, ok := cat.(storage.SequenceCatalog); ok {
-		if _, isSeq := sc.LookupSequence(name); isSeq {
-			return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", name).WithHint("Use DROP SEQUENCE to remove a sequence.")
-		}
-	}
-	return nil
-}
-
 // dependent is a view that depends on relation on (of kind "table" or "view").
 type dependent struct{ view, on, kind string }
 
-// dependentsOf lists the views that read the named relations, directly or
-// through other views, depth first as PostgreSQL reports them; the named
-// relations themselves are not listed.
-func dependentsOf(cat storage.Catalog, names []string) []dependent {
-	views := cat.Views()
-	sort.Slice(views, func(i, j int) bool { return views[i].ID < views[j].ID })
-	isView := map[string]bool{}
-	for _, v := range views {
-		isView[v.Name] = true
-	}
+// depObject is an object a DROP removes and the object it was reached
+// from (its referenced object).
+type depObject struct {
+	key, kind string // kind "table", "view", "sequence" or "schema"
+	oid       uint32 // creation order
+	fromKey   string
+	fromKind  string
+}
+
+// dropOrder is the order PostgreSQL finds and reports what a DROP of roots
+// removes (findDependentObjects, reportDependentObjects): each object's
+// dependents visited newest first, depth first, an object recorded after
+// its dependents, roots in the order named, the list then read backwards.
+// The roots themselves are left out.
+func dropOrder(roots []depObject, deps func(depObject) []depObject) []depObject {
 	seen := map[string]bool{}
-	for _, n := range names {
-		seen[n] = true
+	root := map[string]bool{}
+	for _, r := range roots {
+		root[r.kind+"\x00"+r.key] = true
 	}
-	var out []dependent
-	var visit func(name string)
-	visit = func(name string) {
-		kind := "table"
-		if isView[name] {
-			kind = "view"
-		} else if sc, ok := cat.(storage.SequenceCatalog); ok {
-			if _, isSeq := sc.LookupSequence(name); isSeq {
-				kind = "sequence"
-			}
+	var post []depObject
+	var visit func(o depObject)
+	visit = func(o depObject) {
+		id := o.kind + "\x00" + o.key
+		if seen[id] {
+			return
 		}
+		seen[id] = true
+		ds := deps(o)
+		sort.SliceStable(ds, func(i, j int) bool { return ds[i].oid > ds[j].oid })
+		for _, d := range ds {
+			d.fromKey, d.fromKind = o.key, o.kind
+			visit(d)
+		}
+		if !root[id] {
+			post = append(post, o)
+		}
+	}
+	for _, r := range roots {
+		visit(r)
+	}
+	out := make([]depObject, len(post))
+	for i, o := range post {
+		out[len(post)-1-i] = o
+	}
+	return out
+}
+
+func viewOID(v storage.View) uint32 { return storage.FirstUserOID + 1 + 2*uint32(v.ID) }
+
+// readersOf returns the function giving the views that read a relation.
+func readersOf(views []storage.View) func(depObject) []depObject {
+	return func(o depObject) []depObject {
+		var out []depObject
 		for _, v := range views {
-			if seen[v.Name] {
-				continue
-			}
 			for _, d := range v.Deps {
-				if d == name {
-					seen[v.Name] = true
-					out = append(out, dependent{view: v.Name, on: name, kind: kind})
-					visit(v.Name)
+				if d == o.key && o.kind != "schema" {
+					out = append(out, depObject{key: v.Name, kind: "view", oid: viewOID(v)})
 					break
 				}
 			}
 		}
+		return out
 	}
+}
+
+// dependentsOf lists the views that read the named relations, directly or
+// through other views, in PostgreSQL's order (dropOrder); the named
+// relations themselves are not listed.
+func dependentsOf(cat storage.Catalog, names []string) []dependent {
+	views := cat.Views()
+	kind := map[string]string{}
+	for _, v := range views {
+		kind[v.Name] = "view"
+	}
+	if sc, ok := cat.(storage.SequenceCatalog); ok {
+		for _, d := range sc.Sequences() {
+			kind[d.Name] = "sequence"
+		}
+	}
+	var roots []depObject
 	for _, n := range names {
-		visit(n)
+		k := kind[n]
+		if k == "" {
+			k = "table"
+		}
+		roots = append(roots, depObject{key: n, kind: k})
+	}
+	var out []dependent
+	for _, d := range dropOrder(roots, readersOf(views)) {
+		out = append(out, dependent{view: d.key, on: d.fromKey, kind: d.fromKind})
 	}
 	return out
 }
@@ -146,7 +179,7 @@ func dependentsOf(cat storage.Catalog, names []string) []dependent {
 // dropDependents refuses to drop names while views depend on them, or with
 // cascade drops those views (with PostgreSQL's notice). kind names what
 // names are ("table" or "view") for the message.
-func dropDependents(ctx context.Context, s Session, kind string, names []string, cascade bool) error {
+func dropDependents(ctx context.Context, s Session, kind string, names []string, cascade bool, name sql.RelName) error {
 	cat := s.Catalog()
 	deps := dependentsOf(cat, names)
 	if len(deps) == 0 {
@@ -155,22 +188,22 @@ func dropDependents(ctx context.Context, s Session, kind string, names []string,
 	if !cascade {
 		lines := make([]string, len(deps))
 		for i, d := range deps {
-			lines[i] = fmt.Sprintf("view %s depends on %s %s", d.view, d.kind, d.on)
+			lines[i] = fmt.Sprintf("view %s depends on %s %s", name(d.view), d.kind, name(d.on))
 		}
 		msg := "cannot drop desired object(s) because other objects depend on them"
 		if len(names) == 1 {
-			msg = fmt.Sprintf("cannot drop %s %s because other objects depend on it", kind, names[0])
+			msg = fmt.Sprintf("cannot drop %s %s because other objects depend on it", kind, name(names[0]))
 		}
 		return pgerr.New(codeDependentObjects, "%s", msg).WithDetail("%s", strings.Join(lines, "\n")).
 			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
 	n := &pgerr.Error{Severity: "NOTICE", Code: "00000"}
 	if len(deps) == 1 {
-		n.Message = "drop cascades to view " + deps[0].view
+		n.Message = "drop cascades to view " + name(deps[0].view)
 	} else {
 		lines := make([]string, len(deps))
 		for i, d := range deps {
-			lines[i] = "drop cascades to view " + d.view
+			lines[i] = "drop cascades to view " + name(d.view)
 		}
 		n.Message = fmt.Sprintf("drop cascades to %d other objects", len(deps))
 		n.Detail = strings.Join(lines, "\n")

@@ -31,8 +31,8 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 	switch p.Op {
 	case OpScan:
 		x := p.Logical.(*plan.Scan)
-		title += " on " + x.Table.Name()
-		if x.Alias != "" && x.Alias != x.Table.Name() {
+		title += " on " + plan.TableName(x.Table)
+		if x.Alias != "" && x.Alias != plan.TableName(x.Table) {
 			title += " " + x.Alias
 		}
 	case OpIndexScan:

@@ -54,12 +54,18 @@ var funcs = []*Func{
 	{Names: []string{"version"}, Result: text, Const: true, Eval: constant(types.TextValue(VersionString))},
 	{Names: []string{"current_database", "current_catalog"}, Result: text, Const: true,
 		Eval: func(s *Snapshot, _ []types.Value) types.Value { return types.TextValue(s.database()) }},
-	{Names: []string{"current_schema"}, Result: text, Const: true, Eval: constant(types.TextValue("public"))},
+	{Names: []string{"current_schema"}, Result: text, Const: true,
+		Eval: func(s *Snapshot, _ []types.Value) types.Value {
+			if p := s.SearchPath(); len(p.Explicit) > 0 {
+				return types.TextValue(p.Explicit[0].Name)
+			}
+			return types.NullValue
+		}},
 	{Names: []string{"current_user", "session_user", "user", "current_role", "getpgusername"}, Result: text, Const: true,
 		Eval: func(s *Snapshot, _ []types.Value) types.Value { return types.TextValue(s.user()) }},
 	{Names: []string{"pg_table_is_visible"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: boolT,
 		Eval: func(s *Snapshot, v []types.Value) types.Value {
-			return types.BoolValue(!s.hiddenByTemp()[uint32(v[0].I)])
+			return types.BoolValue(s.TableVisible(uint32(v[0].I)))
 		}},
 	// Every other object lives in pg_catalog or public, both on the path.
 	{Names: []string{"pg_type_is_visible", "pg_function_is_visible", "pg_collation_is_visible",
@@ -125,11 +131,11 @@ var funcs = []*Func{
 		"has_foreign_data_wrapper_privilege", "has_server_privilege"},
 		MinArgs: 2, MaxArgs: 4, Result: boolT, Eval: constant(types.BoolValue(true))},
 	{Names: []string{"current_schemas"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{boolT}, Result: text,
-		Eval: func(_ *Snapshot, v []types.Value) types.Value {
+		Eval: func(s *Snapshot, v []types.Value) types.Value {
 			if v[0].I != 0 {
-				return types.TextValue("{pg_catalog,public}")
+				return types.TextValue(schemaArray(s.SearchPath().Schemas))
 			}
-			return types.TextValue("{public}")
+			return types.TextValue(schemaArray(s.SearchPath().Explicit))
 		}},
 	{Names: []string{"array_to_string"}, MinArgs: 2, MaxArgs: 3, Args: []types.Type{text, text, text}, Result: text,
 		Eval: func(_ *Snapshot, v []types.Value) types.Value {
@@ -208,21 +214,6 @@ func TakesCatalogArray(name string) bool {
 		return true
 	}
 	return false
-}
-
-// hiddenByTemp is the set of permanent tables a temporary table of the
-// same name hides: pg_temp comes first on the search path.
-func (s *Snapshot) hiddenByTemp() map[uint32]bool {
-	s.hiddenOnce.Do(func() {
-		s.hidden = map[uint32]bool{}
-		temps, _ := s.TempTables()
-		for _, t := range temps {
-			if p, ok := s.RelationByName("public", t.Name()); ok {
-				s.hidden[p.OID] = true
-			}
-		}
-	})
-	return s.hidden
 }
 
 // IsAggregateName reports whether name is one of PostgreSQL's built-in

@@ -16,12 +16,18 @@ const is = "information_schema"
 func declareInformationSchema() {
 	declare(is, "schemata", 13382, 'v', func(s *Snapshot) []isSchemataRow {
 		db, u := s.database(), s.user()
-		return []isSchemataRow{
+		out := []isSchemataRow{
 			{CatalogName: db, SchemaName: "information_schema", SchemaOwner: u},
 			{CatalogName: db, SchemaName: "pg_catalog", SchemaOwner: u},
 			{CatalogName: db, SchemaName: "pg_toast", SchemaOwner: u},
 			{CatalogName: db, SchemaName: "public", SchemaOwner: "pg_database_owner"},
 		}
+		for _, n := range s.Namespaces() {
+			if n.Kind == NsUser && n.OID != OIDNamespacePublic {
+				out = append(out, isSchemataRow{CatalogName: db, SchemaName: n.Name, SchemaOwner: s.RoleName(n.Owner)})
+			}
+		}
+		return out
 	})
 	declare(is, "tables", 13425, 'v', func(s *Snapshot) []isTablesRow {
 		var out []isTablesRow
@@ -35,7 +41,7 @@ func declareInformationSchema() {
 			}
 			if r.Temp {
 				typ = "LOCAL TEMPORARY"
-			} else if r.Schema != "public" && r.Kind == 'r' {
+			} else if r.Kind == 'r' && (r.Namespace == OIDNamespacePgCatalog || r.Namespace == OIDNamespaceInfoSchema) {
 				ins = "NO"
 			}
 			out = append(out, isTablesRow{TableCatalog: s.database(), TableSchema: r.Schema, TableName: r.Name,
@@ -46,7 +52,8 @@ func declareInformationSchema() {
 	declare(is, "views", 13483, 'v', func(s *Snapshot) []isViewsRow {
 		var out []isViewsRow
 		for _, v := range s.cat.Views() {
-			out = append(out, isViewsRow{TableCatalog: s.database(), TableSchema: "public", TableName: v.Name,
+			ns, name := s.namespaceOfKey(v.Name)
+			out = append(out, isViewsRow{TableCatalog: s.database(), TableSchema: ns.Name, TableName: name,
 				ViewDefinition: viewDef(v), CheckOption: "NONE", IsUpdatable: "NO", IsInsertableInto: "NO",
 				IsTriggerUpdatable: "NO", IsTriggerDeletable: "NO", IsTriggerInsertableInto: "NO"})
 		}
@@ -90,7 +97,7 @@ func infoColumn(s *Snapshot, r Relation, i int, col storage.ColumnDef) isColumns
 		row.ColumnDefault = &def
 	}
 	identityColumn(s, r, col, &row)
-	if r.Kind == 'r' && (r.Schema == "public" || r.Temp) {
+	if r.Kind == 'r' && r.Namespace != OIDNamespacePgCatalog && r.Namespace != OIDNamespaceInfoSchema {
 		row.IsUpdatable = "YES"
 	}
 	switch t.ID {

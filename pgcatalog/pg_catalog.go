@@ -9,15 +9,18 @@ const pc = "pg_catalog"
 
 func declarePgCatalog() {
 	declare(pc, "pg_namespace", 2615, 'r', func(s *Snapshot) []pgNamespaceRow {
-		out := []pgNamespaceRow{
-			{Oid: OIDNamespacePgToast, Nspname: "pg_toast", Nspowner: OIDBootstrapUser},
-			{Oid: OIDNamespacePgCatalog, Nspname: "pg_catalog", Nspowner: OIDBootstrapUser},
-			{Oid: OIDNamespacePublic, Nspname: "public", Nspowner: OIDDatabaseOwnerRole},
-			{Oid: OIDNamespaceInfoSchema, Nspname: "information_schema", Nspowner: OIDBootstrapUser},
-		}
-		if _, has := s.TempTables(); has {
-			out = append(out, pgNamespaceRow{Oid: OIDNamespaceTemp, Nspname: TempSchema, Nspowner: OIDBootstrapUser},
-				pgNamespaceRow{Oid: OIDNamespaceToastTemp, Nspname: TempToastSchema, Nspowner: OIDBootstrapUser})
+		var out []pgNamespaceRow
+		for _, n := range s.Namespaces() {
+			row := pgNamespaceRow{Oid: OID(n.OID), Nspname: Name(n.Name), Nspowner: OID(n.Owner)}
+			// The built-in schemas' privileges as initdb grants them
+			// (a created schema has the default: NULL).
+			switch n.OID {
+			case OIDNamespacePgCatalog, OIDNamespaceInfoSchema, OIDNamespacePublic:
+				owner := QuoteIdentifier(s.RoleName(n.Owner))
+				acl := "{" + owner + "=UC/" + owner + ",=U/" + owner + "}"
+				row.Nspacl = &acl
+			}
+			out = append(out, row)
 		}
 		return out
 	})
@@ -178,7 +181,8 @@ func declarePgCatalog() {
 	declare(pc, "pg_views", 12028, 'v', func(s *Snapshot) []pgViewsRow {
 		var out []pgViewsRow
 		for _, v := range s.cat.Views() {
-			out = append(out, pgViewsRow{Schemaname: "public", Viewname: v.Name, Viewowner: s.user(), Definition: viewDef(v)})
+			ns, name := s.namespaceOfKey(v.Name)
+			out = append(out, pgViewsRow{Schemaname: Name(ns.Name), Viewname: Name(name), Viewowner: s.user(), Definition: viewDef(v)})
 		}
 		return out
 	})

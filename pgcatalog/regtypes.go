@@ -58,8 +58,8 @@ func (s *Snapshot) RegIn(target, name string) (uint32, error) {
 		}
 		return 0, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name)
 	case "regnamespace":
-		if oid, ok := SchemaOID(unquoteIdent(name)); ok {
-			return oid, nil
+		if n, ok := s.NamespaceByName(unquoteIdent(name)); ok {
+			return n.OID, nil
 		}
 		return 0, pgerr.New("3F000", "schema \"%s\" does not exist", name)
 	case "regrole":
@@ -81,13 +81,17 @@ func (s *Snapshot) RegOut(target string, v int64) string {
 	switch target {
 	case "regclass":
 		if r, ok := s.RelationByOID(oid); ok {
+			// regclassout qualifies a name the search path does not find.
+			if !s.TableVisible(oid) {
+				return QuoteIdentifier(r.Schema) + "." + QuoteIdentifier(r.Name)
+			}
 			return QuoteIdentifier(r.Name)
 		}
 	case "regtype":
 		return FormatType(oid, -1, true)
 	case "regnamespace":
-		if n := SchemaName(oid); n != "" {
-			return QuoteIdentifier(n)
+		if n, ok := s.NamespaceByOID(oid); ok {
+			return QuoteIdentifier(n.Name)
 		}
 	case "regrole":
 		return s.RoleName(oid)

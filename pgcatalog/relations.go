@@ -18,6 +18,9 @@ type Env struct {
 	// Objects are the session's cursors and prepared statements (nil:
 	// pg_cursors and pg_prepared_statements are empty).
 	Objects SessionObjects
+	// SearchPath, when set, is the search path instead of the session's
+	// search_path setting (CREATE SCHEMA's elements).
+	SearchPath string
 	// Views gives a view's column definitions (nil: views are listed
 	// without columns). Binding a view's query is package sql's work.
 	Views ViewColumner
@@ -46,8 +49,8 @@ type Snapshot struct {
 	once sync.Once
 	rels []Relation
 
-	hiddenOnce sync.Once
-	hidden     map[uint32]bool
+	pathOnce sync.Once
+	path     *SearchPath // namespace.go
 }
 
 // NewSnapshot describes cat to the catalogs of one statement.
@@ -141,13 +144,15 @@ func (s *Snapshot) relations() []Relation {
 	}
 	perm := s.cat.Tables()
 	for _, t := range perm {
-		out = append(out, Relation{OID: RelationOID(t), Name: t.Name(), Namespace: OIDNamespacePublic, Schema: "public",
+		ns, name := s.namespaceOfKey(t.Name())
+		out = append(out, Relation{OID: RelationOID(t), Name: name, Namespace: ns.OID, Schema: ns.Name,
 			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Dropped: droppedColumns(t), Comment: tableComment(t)})
 	}
 	out = withIndexes(out, append(temps, perm...))
 	for _, v := range s.cat.Views() {
 		v := v
-		r := Relation{OID: ViewOID(v), Name: v.Name, Namespace: OIDNamespacePublic, Schema: "public", Kind: 'v', Rows: 0, View: &v, Comment: v.Comment}
+		ns, name := s.namespaceOfKey(v.Name)
+		r := Relation{OID: ViewOID(v), Name: name, Namespace: ns.OID, Schema: ns.Name, Kind: 'v', Rows: 0, View: &v, Comment: v.Comment}
 		if s.env.Views != nil {
 			if cols, err := s.env.Views.ViewColumns(v); err == nil {
 				r.Columns = cols
@@ -178,18 +183,18 @@ func (s *Snapshot) RelationByOID(oid uint32) (Relation, bool) {
 	return Relation{}, false
 }
 
-// RelationByName finds a relation by schema ("" = search path: the
-// temporary schema, pg_catalog, then public) and name, as ::regclass does.
+// RelationByName finds a relation by schema ("" = the search path) and
+// name, as ::regclass does.
 func (s *Snapshot) RelationByName(schema, name string) (Relation, bool) {
-	if schema == "pg_temp" {
-		schema = TempSchema
+	var path []Namespace
+	if schema == "" {
+		path = s.SearchPath().Schemas
+	} else if ns, ok := s.NamespaceByName(schema); ok {
+		path = []Namespace{ns}
 	}
-	for _, pass := range []string{TempSchema, "pg_catalog", "public", "information_schema"} {
-		if schema != "" && pass != schema || schema == "" && pass == "information_schema" {
-			continue
-		}
+	for _, ns := range path {
 		for _, r := range s.Relations() {
-			if r.Schema == pass && r.Name == name {
+			if r.Namespace == ns.OID && r.Name == name {
 				return r, true
 			}
 		}

@@ -34,14 +34,21 @@ func (s *Snapshot) sequenceRelations() []Relation {
 	var out []Relation
 	for _, def := range s.sequences() {
 		def := def
-		r := Relation{OID: def.ObjectID(), Name: def.Name, Namespace: OIDNamespacePublic, Schema: "public",
-			Kind: 'S', Columns: seqColumns, Rows: 1, Seq: &def}
-		if def.Temp {
-			r.Namespace, r.Schema, r.Temp = OIDNamespaceTemp, TempSchema, true
-		}
+		ns, name := s.seqNamespace(def)
+		r := Relation{OID: def.ObjectID(), Name: name, Namespace: ns.OID, Schema: ns.Name,
+			Kind: 'S', Columns: seqColumns, Rows: 1, Seq: &def, Temp: def.Temp}
 		out = append(out, r)
 	}
 	return out
+}
+
+// seqNamespace is the schema of sequence def and its bare name (a
+// sequence's name is a storage key like a table's).
+func (s *Snapshot) seqNamespace(def storage.Sequence) (Namespace, string) {
+	if def.Temp {
+		return nsTemp, def.Name
+	}
+	return s.namespaceOfKey(def.Name)
 }
 
 // ownerColumn is the table and column ordinal that own def (OWNED BY).
@@ -49,11 +56,13 @@ func (s *Snapshot) ownerColumn(def storage.Sequence) (Relation, int, bool) {
 	if def.OwnedTable == "" {
 		return Relation{}, 0, false
 	}
-	schema := "public"
-	if def.Temp {
-		schema = TempSchema
+	schema, table := TempSchema, def.OwnedTable
+	if !def.Temp {
+		var ns Namespace
+		ns, table = s.namespaceOfKey(def.OwnedTable)
+		schema = ns.Name
 	}
-	r, ok := s.RelationByName(schema, def.OwnedTable)
+	r, ok := s.RelationByName(schema, table)
 	if !ok || r.Kind != 'r' {
 		return Relation{}, 0, false
 	}
@@ -130,11 +139,8 @@ func declareSequences() {
 		var out []pgSequencesRow
 		sc, _ := s.cat.(storage.SequenceCatalog)
 		for _, def := range s.sequences() {
-			schema := "public"
-			if def.Temp {
-				schema = TempSchema
-			}
-			row := pgSequencesRow{Schemaname: Name(schema), Sequencename: Name(def.Name), Sequenceowner: Name(s.user()),
+			ns, name := s.seqNamespace(def)
+			row := pgSequencesRow{Schemaname: Name(ns.Name), Sequencename: Name(name), Sequenceowner: Name(s.user()),
 				DataType: FormatType(seqTypeOID(def), -1, true), StartValue: def.Start, MinValue: def.Min, MaxValue: def.Max,
 				IncrementBy: def.Increment, Cycle: def.Cycle, CacheSize: def.Cache}
 			if st, ok := sc.SequenceState(def.Name); ok && st.IsCalled {
@@ -159,11 +165,8 @@ func declareSequences() {
 				cycle = "YES"
 			}
 			f := func(v int64) string { return strconv.FormatInt(v, 10) }
-			schema := "public"
-			if def.Temp {
-				schema = TempSchema
-			}
-			out = append(out, isSequencesRow{SequenceCatalog: s.database(), SequenceSchema: schema, SequenceName: def.Name,
+			ns, name := s.seqNamespace(def)
+			out = append(out, isSequencesRow{SequenceCatalog: s.database(), SequenceSchema: ns.Name, SequenceName: name,
 				DataType: FormatType(seqTypeOID(def), -1, true), NumericPrecision: prec, NumericPrecisionRadix: 2,
 				StartValue: f(def.Start), MinimumValue: f(def.Min), MaximumValue: f(def.Max), Increment: f(def.Increment),
 				CycleOption: cycle})
@@ -183,11 +186,8 @@ func declareSequences() {
 			}
 			for _, def := range s.sequences() {
 				if or, i, ok := s.ownerColumn(def); ok && or.OID == r.OID && or.Columns[i].Name == v[1].S {
-					schema := "public"
-					if def.Temp {
-						schema = TempSchema
-					}
-					return types.TextValue(schema + "." + QuoteIdentifier(def.Name))
+					ns, name := s.seqNamespace(def)
+					return types.TextValue(QuoteIdentifier(ns.Name) + "." + QuoteIdentifier(name))
 				}
 			}
 			return types.NullValue

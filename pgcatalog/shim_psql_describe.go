@@ -110,7 +110,8 @@ func (s *Snapshot) emptyFromItem(n *pg_query.Node) bool {
 			return false
 		}
 		if rv.Schemaname == "" {
-			if _, isView := s.cat.LookupView(rv.Relname); isView {
+			// The search path may find a user relation first.
+			if r, ok := s.RelationByName("", rv.Relname); ok && r.Namespace != OIDNamespacePgCatalog {
 				return false
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
 
@@ -47,7 +48,7 @@ func LoadBinary(ctx context.Context, x *sql.Copy, r io.Reader, dflt *Defaults, f
 // readBinary is LoadBinary into builders, one per table column.
 func readBinary(ctx context.Context, x *sql.Copy, br *bufio.Reader, dflt *Defaults, f *types.Format, builders []array.Builder) (int64, error) {
 	defs := x.Table.Columns()
-	name := x.Table.Name()
+	name := storage.BareName(x.Table.Name())
 	bad := func(msg string) error { return pgerr.New(CodeBadCopyFormat, "%s", msg) }
 	// read fills b; it returns how much it read and any error that is not
 	// the data's end (a CopyFail, a cancel), which ends the COPY as it is.

@@ -146,7 +146,7 @@ func (l *Loader) Load(ctx context.Context, r io.Reader) ([]arrow.Record, int64, 
 				if res.errAt.recs == 0 {
 					return true, res.err // cancelled, or not about a row
 				}
-				return true, res.err.(*rowError).withLine(l.x.Table.Name(), at.add(res.errAt).line(crlf))
+				return true, res.err.(*rowError).withLine(storage.BareName(l.x.Table.Name()), at.add(res.errAt).line(crlf))
 			}
 			recs = append(recs, res.recs...)
 			rows += res.rows

@@ -22,6 +22,8 @@ import (
 type AlterTable struct {
 	Name     string
 	Schema   string // as written ("", "public", "pg_temp")
+	Key      string // the relation's storage key as resolved (a temporary table's bare name)
+	Temp     bool
 	IfExists bool
 	// Missing: IF EXISTS and there is no such table (a NOTICE, nothing done).
 	Missing bool
@@ -98,6 +100,7 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Statement, error) 
 		return nil, err
 	}
 	at := &AlterTable{Name: rv.Relname, Schema: rv.Schemaname, IfExists: as.MissingOk, Tag: "ALTER TABLE", query: b.query, opts: b.opts}
+	at.Key, at.Temp = b.relationKey(rv)
 	if as.Objtype == pg_query.ObjectType_OBJECT_VIEW {
 		at.Tag = "ALTER VIEW"
 	}
@@ -133,8 +136,8 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Statement, error) 
 		}
 		return at, nil
 	}
-	if rv.Schemaname == "" || rv.Schemaname == "public" {
-		if _, ok := b.cat.LookupView(rv.Relname); ok {
+	if at.Key != "" && !at.Temp {
+		if _, ok := b.cat.LookupView(at.Key); ok {
 			for _, c := range at.Cmds {
 				if c.Subtype == pg_query.AlterTableType_AT_ColumnDefault {
 					// PostgreSQL keeps defaults on views (for INSERT through them).
@@ -268,7 +271,7 @@ func (b *binder) alterAddColumn(rv *pg_query.RangeVar, tbl storageTable, c *pg_q
 		if c.MissingOk {
 			return &AddColumn{Exists: true, Column: storage.ColumnDef{Name: cd.Colname}}, nil
 		}
-		return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", cd.Colname, tbl.Name())
+		return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", cd.Colname, storage.BareName(tbl.Name()))
 	}
 	// Only the column itself is taken from CREATE TABLE's binding below:
 	// a constraint must be refused here, or added where ADD CONSTRAINT is
@@ -350,7 +353,7 @@ func (b *binder) tableRows(rv *pg_query.RangeVar, extra *pg_query.Node,
 func (b *binder) alterColumnType(rv *pg_query.RangeVar, tbl storageTable, c *pg_query.AlterTableCmd) (AlterStep, error) {
 	ord, ok := columnIndex(tbl, c.Name)
 	if !ok {
-		return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c.Name, tbl.Name())
+		return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c.Name, storage.BareName(tbl.Name()))
 	}
 	cd := c.Def.GetColumnDef()
 	t, err := b.typeFromName(cd.TypeName)
@@ -426,6 +429,8 @@ func quoteIdentIfNeeded(s string) string {
 type Rename struct {
 	Name     string
 	Schema   string
+	Key      string // the relation's storage key as resolved (a temporary table's bare name)
+	Temp     bool
 	View     bool   // the relation is a view
 	Column   string // "" renames the relation
 	NewName  string
@@ -451,6 +456,7 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Statement, error) {
 		return nil, err
 	}
 	r := &Rename{Name: rv.Relname, Schema: rv.Schemaname, Column: rs.Subname, NewName: rs.Newname, IfExists: rs.MissingOk, Tag: "ALTER TABLE", opts: b.opts}
+	r.Key, r.Temp = b.relationKey(rv)
 	if rs.RenameType == pg_query.ObjectType_OBJECT_VIEW || rs.RelationType == pg_query.ObjectType_OBJECT_VIEW {
 		r.Tag = "ALTER VIEW"
 	}
@@ -468,8 +474,8 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Statement, error) {
 		}
 		return r, nil
 	}
-	if rv.Schemaname == "" || rv.Schemaname == "public" {
-		if v, ok := b.cat.LookupView(rv.Relname); ok {
+	if r.Key != "" && !r.Temp {
+		if v, ok := b.cat.LookupView(r.Key); ok {
 			if r.Column != "" {
 				has := map[string]bool{}
 				for _, c := range v.Columns {

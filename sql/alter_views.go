@@ -86,8 +86,21 @@ func viewColumnUse(cat storage.Catalog, opts *BindOptions, v storage.View) (map[
 // the view is rewritten only if it reads `*` (ADD COLUMN). used (nil: all)
 // marks the columns the view reads: only those go into the subquery, so
 // the view keeps depending on just them. changed is false when v needed
-// no rewrite.
-func RenameInView(v storage.View, rel, newRel string, before, after []string, used []bool) (out storage.View, changed bool, err error) {
+// no rewrite. rel and newRel are storage keys; schema is the name of
+// their schema (the view's text qualifies a relation outside public with
+// it: qualifyStored).
+func RenameInView(v storage.View, rel, newRel, schema string, before, after []string, used []bool) (out storage.View, changed bool, err error) {
+	sid, relName := storage.SplitKey(rel)
+	newName := storage.BareName(newRel)
+	matches := func(rv *pg_query.RangeVar) bool {
+		if rv.Relname != relName {
+			return false
+		}
+		if sid == storage.PublicSchemaID {
+			return rv.Schemaname == "" || rv.Schemaname == "public"
+		}
+		return rv.Schemaname == schema
+	}
 	raws, err := Parse(v.SQL)
 	if err != nil || len(raws) != 1 || raws[0].stmt.GetSelectStmt() == nil {
 		return v, false, pgerr.New(pgerr.InternalError, "view \"%s\" has an unreadable definition", v.Name)
@@ -102,20 +115,20 @@ func RenameInView(v storage.View, rel, newRel string, before, after []string, us
 	walkProto(stmt.ProtoReflect(), func(m protoreflect.Message) {
 		switch x := m.Interface().(type) {
 		case *pg_query.Node:
-			if rv := x.GetRangeVar(); rv != nil && rv.Relname == rel && (rv.Schemaname == "" || rv.Schemaname == "public") {
+			if rv := x.GetRangeVar(); rv != nil && matches(rv) {
 				refs = append(refs, x)
 			}
 		case *pg_query.A_Star:
 			star = true
 		case *pg_query.CommonTableExpr:
-			shadowed = shadowed || x.Ctename == rel
+			shadowed = shadowed || x.Ctename == relName
 		}
 	})
 	if len(refs) == 0 || !renamed && !star {
 		return v, false, nil
 	}
 	if shadowed {
-		return v, false, pgerr.New(pgerr.FeatureNotSupported, "cannot rewrite view \"%s\": a WITH query of it is named \"%s\"", v.Name, rel)
+		return v, false, pgerr.New(pgerr.FeatureNotSupported, "cannot rewrite view \"%s\": a WITH query of it is named \"%s\"", storage.BareName(v.Name), relName)
 	}
 	for _, n := range refs {
 		rv := n.GetRangeVar()
@@ -124,7 +137,7 @@ func RenameInView(v storage.View, rel, newRel string, before, after []string, us
 			alias = &pg_query.Alias{Aliasname: rv.Relname}
 		}
 		sel := &pg_query.SelectStmt{LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT, Op: pg_query.SetOperation_SETOP_NONE,
-			FromClause: []*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: &pg_query.RangeVar{Relname: newRel, Inh: true, Relpersistence: "p", Location: -1}}}}}
+			FromClause: []*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: &pg_query.RangeVar{Schemaname: rv.Schemaname, Relname: newName, Inh: true, Relpersistence: "p", Location: -1}}}}}
 		for i := range before {
 			if used != nil && !used[i] && (alias.Colnames == nil || i >= len(alias.Colnames)) {
 				continue // (positional column aliases need the columns before them)

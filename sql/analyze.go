@@ -5,6 +5,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 )
 
@@ -55,31 +56,22 @@ func (b *binder) bindAnalyze(vs *pg_query.VacuumStmt) (Statement, error) {
 		for _, c := range vr.VaCols {
 			rel.Cols = append(rel.Cols, c.GetString_().Sval)
 		}
-		switch rv.Schemaname {
-		case "", "public", "pg_catalog", "pg_temp", "information_schema":
-		default:
-			if !strings.HasPrefix(rv.Schemaname, "pg_temp") {
-				return nil, pgerr.New("3F000", "schema \"%s\" does not exist", rv.Schemaname)
-			}
+		if _, ok := b.snapshot().NamespaceByName(rv.Schemaname); rv.Schemaname != "" && !ok && !strings.HasPrefix(rv.Schemaname, "pg_temp") {
+			return nil, pgerr.New("3F000", "schema \"%s\" does not exist", rv.Schemaname)
 		}
-		if rv.Schemaname == "information_schema" {
-			// Its relations are views in PostgreSQL.
-			if _, ok := b.catalogTable(rv.Schemaname, rv.Relname); ok {
-				out.Rels = append(out.Rels, rel)
-				continue
-			}
-		}
-		t, err := b.lookupTable(rv)
+		r, err := b.resolveRelation(rv)
 		if err != nil {
-			if _, isView := b.cat.LookupView(rv.Relname); isView && (rv.Schemaname == "" || rv.Schemaname == "public") {
-				out.Rels = append(out.Rels, rel)
-				continue
-			}
 			// PostgreSQL looks the relations up without a parse state:
 			// no cursor position.
 			return nil, withoutPosition(err)
 		}
-		rel.Table = t
+		// A view, or an information_schema relation (views in
+		// PostgreSQL): skipped with a WARNING.
+		if r.kind == relView || r.ns.Kind == pgcatalog.NsInfo {
+			out.Rels = append(out.Rels, rel)
+			continue
+		}
+		rel.Table = r.table
 		out.Rels = append(out.Rels, rel)
 	}
 	if !analyze {

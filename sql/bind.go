@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
@@ -72,6 +71,9 @@ type binder struct {
 	// references (a view's dependencies on columns: sql/alter_views.go).
 	colUse map[ColumnUse]bool
 	snap   *pgcatalog.Snapshot // the statement's system catalogs (pgcatalog.go)
+	// searchPath overrides the session's search_path ("" = none): the
+	// elements of CREATE SCHEMA (schema.go).
+	searchPath string
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
@@ -164,11 +166,7 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 	switch x := n.GetNode().(type) {
 	case *pg_query.Node_SelectStmt:
 		if into := x.SelectStmt.IntoClause; into != nil {
-			// SELECT ... INTO t is CREATE TABLE t AS SELECT ...
-			sel := proto.Clone(x.SelectStmt).(*pg_query.SelectStmt)
-			sel.IntoClause = nil
-			return b.bindCreateTableAs(&pg_query.CreateTableAsStmt{Objtype: pg_query.ObjectType_OBJECT_TABLE, Into: into,
-				Query: &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: sel}}})
+			return b.bindSelectInto(x.SelectStmt, into)
 		}
 		return b.bindQueryStmt(x.SelectStmt)
 	case *pg_query.Node_CreateStmt:
@@ -209,16 +207,24 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindCreateSequence(x.CreateSeqStmt)
 	case *pg_query.Node_AlterSeqStmt:
 		return b.bindAlterSequence(x.AlterSeqStmt)
+	case *pg_query.Node_CreateSchemaStmt:
+		return b.bindCreateSchema(x.CreateSchemaStmt)
 	case *pg_query.Node_RenameStmt:
-		if x.RenameStmt.RenameType == pg_query.ObjectType_OBJECT_INDEX {
-			return b.bindAlterIndexRename(x.RenameStmt)
-		}
-		if rs := x.RenameStmt; rs.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE ||
-			rs.RenameType == pg_query.ObjectType_OBJECT_TABLE && rs.Relation != nil && b.isSequence(rs.Relation) {
+		switch rs := x.RenameStmt; {
+		case rs.RenameType == pg_query.ObjectType_OBJECT_SCHEMA:
+			return b.bindRenameSchema(rs)
+		case rs.RenameType == pg_query.ObjectType_OBJECT_INDEX:
+			return b.bindAlterIndexRename(rs)
+		case rs.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE ||
+			rs.RenameType == pg_query.ObjectType_OBJECT_TABLE && rs.Relation != nil && b.isSequence(rs.Relation):
 			// ALTER TABLE renames a sequence too, as in PostgreSQL.
-			return b.bindRenameSequence(x.RenameStmt)
+			return b.bindRenameSequence(rs)
 		}
 		return b.bindRename(x.RenameStmt)
+	case *pg_query.Node_AlterOwnerStmt:
+		if x.AlterOwnerStmt.ObjectType == pg_query.ObjectType_OBJECT_SCHEMA {
+			return b.bindSchemaOwner(x.AlterOwnerStmt)
+		}
 	case *pg_query.Node_AlterTableStmt:
 		return b.bindAlterTable(x.AlterTableStmt)
 	case *pg_query.Node_CommentStmt:
@@ -350,6 +356,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 	}
 	name, err := b.tableName(cs.Relation)
 	if err != nil {
+		if pgerr.Code(err) == "3F000" {
+			err = b.wrapAt(err, cs.Relation.Location)
+		}
 		return nil, err
 	}
 	ct := &CreateTable{Name: name, IfNotExists: cs.IfNotExists}
@@ -573,20 +582,22 @@ func (b *binder) bindDefault(def storage.ColumnDef) (plan.Expr, error) {
 	return out, nil
 }
 
-// tableName validates a table name's schema and returns the bare name.
+// tableName is the name a CREATE gives its relation: the storage key in
+// the schema it names or the search path's creation schema, or the bare
+// name of a temporary table (createTarget, names.go).
 func (b *binder) tableName(rv *pg_query.RangeVar) (string, error) {
-	if rv.Catalogname != "" {
-		return "", b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
-	}
-	if rv.Schemaname == "pg_catalog" {
-		// pg_catalog holds only the system catalogs.
-		return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create \"pg_catalog.%s\"", rv.Relname).
-			WithDetail("System catalog modifications are currently disallowed.")
-	}
-	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_temp" {
-		return "", b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", rv.Schemaname), rv.Location)
-	}
-	return rv.Relname, nil
+	key, _, err := b.createTarget(rv)
+	return key, err
+}
+
+// bindSelectInto binds SELECT ... INTO t as PostgreSQL does: CREATE TABLE
+// t AS the query without its INTO (the raw tree is left as it was, for a
+// statement bound again).
+func (b *binder) bindSelectInto(sel *pg_query.SelectStmt, into *pg_query.IntoClause) (Statement, error) {
+	sel.IntoClause = nil
+	defer func() { sel.IntoClause = into }()
+	return b.bindCreateTableAs(&pg_query.CreateTableAsStmt{Query: &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: sel}},
+		Into: into, Objtype: pg_query.ObjectType_OBJECT_TABLE})
 }
 
 func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, error) {
@@ -632,42 +643,66 @@ func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, e
 }
 
 func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
-	if ds.RemoveType == pg_query.ObjectType_OBJECT_INDEX {
+	switch ds.RemoveType {
+	case pg_query.ObjectType_OBJECT_INDEX:
 		return b.bindDropIndex(ds)
+	case pg_query.ObjectType_OBJECT_SCHEMA:
+		return b.bindDropSchema(ds)
 	}
-	if ds.RemoveType == pg_query.ObjectType_OBJECT_SEQUENCE {
-		return b.bindDropSequence(ds)
-	}
-	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW {
+	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW && ds.RemoveType != pg_query.ObjectType_OBJECT_SEQUENCE {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}
-	out := &DropTable{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
+	out := &DropTable{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE, RelName: b.relNamer()}
 	for _, o := range ds.Objects {
 		var parts []string
 		for _, p := range o.GetList().GetItems() {
 			parts = append(parts, p.GetString_().GetSval())
 		}
+		rv := &pg_query.RangeVar{Relname: parts[len(parts)-1], Location: -1}
 		switch len(parts) {
 		case 1:
 		case 2:
-			if parts[0] != "public" && parts[0] != "pg_catalog" && parts[0] != "pg_temp" {
-				if ds.MissingOk {
-					continue
-				}
-				return nil, pgerr.New("3F000", "schema \"%s\" does not exist", parts[0])
-			}
+			rv.Schemaname = parts[0]
+		case 3:
+			rv.Catalogname, rv.Schemaname = parts[0], parts[1]
 		default:
-			return nil, pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
+			return nil, pgerr.New(pgerr.SyntaxError, "improper relation name (too many dotted names): %s", strings.Join(parts, "."))
 		}
-		out.Names = append(out.Names, parts[len(parts)-1])
-		schema := ""
-		if len(parts) == 2 {
-			schema = parts[0]
+		t := DropTarget{Name: rv.Relname}
+		if rv.Schemaname != "" {
+			if _, ok := b.snapshot().NamespaceByName(rv.Schemaname); !ok && rv.Schemaname != "pg_temp" {
+				if !ds.MissingOk {
+					return nil, pgerr.New("3F000", "schema \"%s\" does not exist", rv.Schemaname)
+				}
+				t.NoSchema = rv.Schemaname
+				out.Targets = append(out.Targets, t)
+				continue
+			}
 		}
-		out.Schemas = append(out.Schemas, schema)
+		r, err := b.resolveRelation(rv)
+		if err != nil && pgerr.As(err).Code != pgerr.UndefinedTable {
+			return nil, withoutPosition(err)
+		}
+		switch r.kind {
+		case relTable:
+			t.Key, t.Temp = r.key, r.temp
+			if r.temp {
+				t.Key = rv.Relname
+			}
+		case relView:
+			t.Key, t.IsView = r.key, true
+		case relSequence:
+			t.Key, t.IsSeq = r.key, true
+		case relSystem:
+			return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied: \"%s\" is a system catalog", rv.Relname)
+		}
+		out.Targets = append(out.Targets, t)
 	}
-	if ds.RemoveType == pg_query.ObjectType_OBJECT_VIEW {
-		return &DropView{Names: out.Names, IfExists: out.IfExists, Cascade: out.Cascade}, nil
+	switch ds.RemoveType {
+	case pg_query.ObjectType_OBJECT_VIEW:
+		return &DropView{Targets: out.Targets, IfExists: out.IfExists, Cascade: out.Cascade, RelName: out.RelName}, nil
+	case pg_query.ObjectType_OBJECT_SEQUENCE:
+		return &DropSequence{Targets: out.Targets, IfExists: out.IfExists, Cascade: out.Cascade, RelName: out.RelName}, nil
 	}
 	return out, nil
 }

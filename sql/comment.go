@@ -11,6 +11,8 @@ import (
 type Comment struct {
 	Table  string // the table or view
 	Schema string // as written
+	Key    string // the relation's storage key as resolved (a temporary table's bare name)
+	Temp   bool
 	View   bool   // the relation is a view
 	Column string // "" for the relation itself
 	Text   string // "" removes the comment (IS NULL or IS '')
@@ -47,13 +49,14 @@ func (b *binder) bindComment(cs *pg_query.CommentStmt) (Statement, error) {
 		return nil, withoutPosition(err)
 	}
 	c.Table, c.Schema = rv.Relname, rv.Schemaname
+	c.Key, c.Temp = b.relationKey(rv)
 	tbl, isTable := b.lookupStored(rv.Schemaname, rv.Relname)
 	var cols []string
 	if isTable {
 		for _, d := range tbl.Columns() {
 			cols = append(cols, d.Name)
 		}
-	} else if v, ok := b.cat.LookupView(rv.Relname); ok && (rv.Schemaname == "" || rv.Schemaname == "public") {
+	} else if v, ok := b.cat.LookupView(c.Key); ok && c.Key != "" {
 		c.View, cols = true, v.Columns
 	} else {
 		_, err := b.lookupTable(rv)

@@ -152,7 +152,7 @@ func (b *binder) bindConstraints(name string, cols []storage.ColumnDef, specs []
 			con.Cols = ks
 			if sp.kind == storage.ConPrimary {
 				if hasPK {
-					return nil, b.errAt(pgerr.New(codeInvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", name), c.Location)
+					return nil, b.errAt(pgerr.New(codeInvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", storage.BareName(name)), c.Location)
 				}
 				hasPK = true
 				for _, k := range ks {
@@ -204,7 +204,8 @@ func (b *binder) bindConstraints(name string, cols []storage.ColumnDef, specs []
 	// Names: the explicit ones first are taken, then generated ones avoid
 	// every name in use (PostgreSQL's ChooseConstraintName and, for the
 	// indexes of keys, ChooseRelationName).
-	used := b.usedConstraintNames()
+	sid, bare := storage.SplitKey(name)
+	used := b.usedConstraintNames(sid)
 	for _, c := range existing {
 		used[c.Name] = true
 	}
@@ -220,7 +221,7 @@ func (b *binder) bindConstraints(name string, cols []storage.ColumnDef, specs []
 			if k.Kind == storage.ConCheck {
 				return nil, pgerr.New(codeDuplicateObject, "check constraint \"%s\" already exists", k.Name)
 			}
-			return nil, pgerr.New(codeDuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", k.Name, name)
+			return nil, pgerr.New(codeDuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", k.Name, storage.BareName(name))
 		}
 		used[k.Name] = true
 	}
@@ -241,7 +242,7 @@ func (b *binder) bindConstraints(name string, cols []storage.ColumnDef, specs []
 			case storage.ConForeign:
 				label, name2 = "fkey", joinAddition(k.Cols)
 			}
-			k.Name = chooseName(name, name2, label, used)
+			k.Name = chooseName(bare, name2, label, used)
 			used[k.Name] = true
 		}
 		out = append(out, k.Constraint)
@@ -326,17 +327,33 @@ func chooseName(name1, name2, label string, used map[string]bool) string {
 }
 
 // usedConstraintNames are the names a generated constraint name must
-// avoid: every relation and every constraint of the schema.
-func (b *binder) usedConstraintNames() map[string]bool {
+// avoid: every relation (index, sequence) and every constraint of the
+// schema with id sid, by bare name.
+func (b *binder) usedConstraintNames(sid uint64) map[string]bool {
 	used := map[string]bool{}
+	note := func(key string) {
+		if id, n := storage.SplitKey(key); id == sid {
+			used[n] = true
+		}
+	}
 	for _, t := range b.cat.Tables() {
-		used[t.Name()] = true
-		for _, c := range storage.ConstraintsOf(t) {
-			used[c.Name] = true
+		note(t.Name())
+		if id, _ := storage.SplitKey(t.Name()); id == sid {
+			for _, c := range storage.ConstraintsOf(t) {
+				used[c.Name] = true
+			}
+		}
+		for _, d := range storage.IndexesOf(t) {
+			note(storage.IndexKey(t.Name(), d))
 		}
 	}
 	for _, v := range b.cat.Views() {
-		used[v.Name] = true
+		note(v.Name)
+	}
+	if sc, ok := b.cat.(storage.SequenceCatalog); ok {
+		for _, d := range sc.Sequences() {
+			note(d.Name)
+		}
 	}
 	return used
 }
@@ -621,7 +638,7 @@ func (b *binder) alterTableConstraint(tbl storage.Table, c *pg_query.AlterTableC
 		if c.MissingOk {
 			return &DropConstraint{Name: c.Name, Missing: true}, nil
 		}
-		return nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", c.Name, tbl.Name())
+		return nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", c.Name, storage.BareName(tbl.Name()))
 	}
 	con := c.Def.GetConstraint()
 	if con == nil {

@@ -97,7 +97,7 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
 				}
 			}
 			if idx < 0 {
-				return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, t.Name())
+				return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, storage.BareName(t.Name()))
 			}
 			if seen[idx] {
 				return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", name)
@@ -132,7 +132,7 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
 			for i, n := range names {
 				quoted[i] = `"` + strings.ReplaceAll(n, `"`, `""`) + `"`
 			}
-			sel := "SELECT " + strings.Join(quoted, ", ") + ` FROM "` + strings.ReplaceAll(t.Name(), `"`, `""`) + `"`
+			sel := "SELECT " + strings.Join(quoted, ", ") + " FROM " + b.qualifiedText(t)
 			q, err := b.bindSubQueryText(sel)
 			if err != nil {
 				return nil, err

@@ -9,6 +9,11 @@
 // same error messages, SQLSTATEs and cursor positions — because clients and
 // the regression suite compare them byte for byte.
 //
+// Relation names resolve in one place (names.go) over the session's
+// search path: resolveRelation / lookupTable for a name that must exist,
+// tableName / createTarget for one being created; both yield storage keys
+// (storage.TableKey), which the bound statements carry.
+//
 // sql imports pgerr, types, storage and sql/plan. It must not import the
 // optimizer, operators, engine or wire packages: it knows nothing about how
 // a plan runs.

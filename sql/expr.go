@@ -96,11 +96,20 @@ func (b *binder) bindColumnRef(s *scope, cr *pg_query.ColumnRef) (plan.Expr, err
 		col, err = b.lookupColumn(s, names[0], cr.Location)
 	case 2:
 		col, err = b.lookupQualified(s, names[0], names[1], cr.Location)
-	case 3:
-		if names[0] != "public" && names[0] != "pg_catalog" {
-			return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", names[1]), cr.Location)
+	case 3, 4:
+		// [database.]schema.table.column: an unknown schema matches no
+		// FROM item (PostgreSQL's refnameNamespaceItem).
+		if len(names) == 4 {
+			if names[0] != b.snapshot().Database() {
+				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", strings.Join(names, ".")), cr.Location)
+			}
+			names = names[1:]
 		}
-		col, err = b.lookupQualified(s, names[1], names[2], cr.Location)
+		schema := names[0]
+		if ns, ok := b.snapshot().NamespaceByName(schema); ok {
+			schema = ns.Name
+		}
+		col, err = b.lookupQualifiedIn(s, schema, names[1], names[2], cr.Location)
 	default:
 		return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(names, ".")), cr.Location)
 	}
@@ -412,8 +421,8 @@ func (b *binder) checkOperatorSchema(a *pg_query.A_Expr, l, r plan.Expr) error {
 	switch {
 	case len(a.Name) == 2 && schema == "pg_catalog":
 		return nil
-	case len(a.Name) == 2 && schema == "public":
-		op := "public." + opName(a.Name)
+	case len(a.Name) == 2 && b.routinelessSchema(schema):
+		op := schema + "." + opName(a.Name)
 		hint := "No operator matches the given name and argument type. You might need to add an explicit type cast."
 		if l != nil {
 			op = typeName(l.Type()) + " " + op
@@ -857,13 +866,13 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 		case len(fc.Funcname) > 2:
 			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s",
 				strings.Join(nameParts(fc.Funcname), ".")), fc.Location)
-		case schema == "public":
-			// Every function joind has is pg_catalog's; public holds none.
+		case b.routinelessSchema(schema):
+			// Every function joind has is pg_catalog's; other schemas hold none.
 			args, err := b.bindList(s, fc.Args)
 			if err != nil {
 				return nil, err
 			}
-			return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function public.%s(%s) does not exist", name, argTypeList(args)).
+			return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s.%s(%s) does not exist", schema, name, argTypeList(args)).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
 		case schema != "pg_catalog":
 			return nil, b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", schema), fc.Location)

@@ -91,14 +91,16 @@ func containsID(ids []plan.ColumnID, id plan.ColumnID) bool {
 }
 
 // checkNameConflicts is checkNameSpaceConflicts: two visible relation
-// names in one FROM clause may not coincide.
+// names in one FROM clause may not coincide, unless both are unaliased
+// relations of different schemas.
 func checkNameConflicts(a, c []*nsItem) error {
 	for _, x := range a {
 		if !x.relVisible {
 			continue
 		}
 		for _, y := range c {
-			if y.relVisible && x.name == y.name {
+			// Unaliased relations of different schemas do not conflict.
+			if y.relVisible && x.name == y.name && (x.schema == "" || y.schema == "" || x.schema == y.schema) {
 				return pgerr.New(pgerr.DuplicateAlias, "table name \"%s\" specified more than once", x.name)
 			}
 		}
@@ -192,25 +194,27 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 			return b.bindCTERef(s, env, alias, rv.Alias)
 		}
 	}
-	if rv.Catalogname != "" {
-		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s",
-			rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
-	}
-	if (rv.Schemaname == "" && !b.tempShadows(name)) || rv.Schemaname == "public" {
-		if v, ok := b.cat.LookupView(name); ok {
-			b.noteDep(name)
-			s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
-			return b.bindViewRef(v, alias, rv)
-		}
-	}
-	tbl, err := b.lookupTable(rv)
-	if st, isSeq := b.lookupSequenceTable(rv); err != nil && isSeq {
-		tbl, err = st, nil
-	}
+	rel, err := b.resolveRelation(rv)
 	if err != nil {
 		return nil, nil, err
 	}
-	b.noteDep(name)
+	b.qualifyStored(rv, rel)
+	if rel.key != "" {
+		b.noteDep(rel.key)
+	}
+	schema := "" // for schema.table.column references
+	if rv.Alias == nil {
+		schema = rel.ns.Name
+	}
+	if rel.kind == relView {
+		s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
+		node, items, err := b.bindViewRef(rel.view, alias, rv)
+		if err == nil {
+			items[0].schema = schema
+		}
+		return node, items, err
+	}
+	tbl := rel.table
 	defs := tbl.Columns()
 	if rv.Alias != nil && len(rv.Alias.Colnames) > len(defs) {
 		return nil, nil, pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
@@ -218,7 +222,7 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	}
 	s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
 	scan := &plan.Scan{Table: tbl, Alias: alias}
-	it := &nsItem{name: alias, relVisible: true, colsVisible: true, stored: true}
+	it := &nsItem{name: alias, relVisible: true, colsVisible: true, stored: true, schema: schema}
 	for i, d := range defs {
 		cname := d.Name
 		if rv.Alias != nil && i < len(rv.Alias.Colnames) {
@@ -240,13 +244,14 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 // names a view (what: "insert", "truncate", "copy from", "copy to"); nil
 // when rv is no view.
 func (b *binder) notATable(rv *pg_query.RangeVar, what string) error {
-	if rv.Schemaname != "" && rv.Schemaname != "public" {
+	r, err := b.resolveRelation(rv)
+	if err != nil {
 		return nil
 	}
-	if b.isSequence(rv) {
+	if r.kind == relSequence {
 		return sequenceNotATable(rv.Relname, what)
 	}
-	if _, ok := b.cat.LookupView(rv.Relname); !ok {
+	if r.kind != relView {
 		return nil
 	}
 	switch what {
@@ -268,25 +273,22 @@ func (b *binder) notATable(rv *pg_query.RangeVar, what string) error {
 	return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", rv.Relname)
 }
 
-// lookupTable finds a stored table; "public" and "pg_catalog" are the only
-// schemas, and both map to the one catalog.
+// lookupTable finds a table (stored, temporary or system) by name; a view
+// or sequence is "relation does not exist" here (callers word their own
+// error for one: notATable).
 func (b *binder) lookupTable(rv *pg_query.RangeVar) (storageTable, error) {
-	if t, ok := b.catalogTable(rv.Schemaname, rv.Relname); ok {
-		return t, nil
+	r, err := b.resolveRelation(rv)
+	if err != nil {
+		return nil, err
 	}
-	// pg_catalog holds only the system catalogs (found above).
-	if rv.Schemaname != "" && rv.Schemaname != "public" && rv.Schemaname != "pg_temp" {
-		return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
-	}
-	tbl, ok := b.lookupStored(rv.Schemaname, rv.Relname)
-	if !ok {
+	if r.kind == relView || r.kind == relSequence {
 		name := rv.Relname
 		if rv.Schemaname != "" {
 			name = rv.Schemaname + "." + name
 		}
 		return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name), rv.Location)
 	}
-	return tbl, nil
+	return r.table, nil
 }
 
 // bindCTEBody binds a WITH query's body as referenced from scope s; corr

@@ -5,6 +5,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/storage"
 )
@@ -128,7 +129,7 @@ func (b *binder) bindDropIndex(ds *pg_query.DropStmt) (Statement, error) {
 	return out, nil
 }
 
-// indexName is a possibly qualified index name's relation name.
+// indexName is a possibly qualified index name's relation key (indexKey).
 func (b *binder) indexName(items []*pg_query.Node) (string, error) {
 	var parts []string
 	for _, p := range items {
@@ -136,14 +137,59 @@ func (b *binder) indexName(items []*pg_query.Node) (string, error) {
 	}
 	switch len(parts) {
 	case 1:
+		return b.indexKey("", parts[0])
 	case 2:
-		if parts[0] != "public" && parts[0] != "pg_temp" {
-			return "", pgerr.New("3F000", "schema \"%s\" does not exist", parts[0])
-		}
-	default:
-		return "", pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
+		return b.indexKey(parts[0], parts[1])
 	}
-	return parts[len(parts)-1], nil
+	return "", pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
+}
+
+// indexKey resolves an index name as every relation name is (over the
+// search path, or in the schema named): the key of the index found (a
+// temporary table's index: its bare name). A name no index has resolves
+// like any relation (so DROP INDEX of a table can say so), else to its
+// key in the schema named, or the bare name; messages show BareName.
+func (b *binder) indexKey(schema, name string) (string, error) {
+	var path []pgcatalog.Namespace
+	if schema == "pg_temp" {
+		return name, nil
+	} else if schema == "" {
+		path = b.lookupPath()
+	} else if ns, ok := b.snapshot().NamespaceByName(schema); ok {
+		path = []pgcatalog.Namespace{ns}
+	} else {
+		return "", pgerr.New("3F000", "schema \"%s\" does not exist", schema)
+	}
+	has := func(tables []storage.Table, key string) bool {
+		for _, t := range tables {
+			for _, d := range storage.IndexesOf(t) {
+				if storage.IndexKey(t.Name(), d) == key {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, ns := range path {
+		switch ns.Kind {
+		case pgcatalog.NsTemp:
+			if temps, _ := b.snapshot().TempTables(); has(temps, name) {
+				return name, nil
+			}
+		case pgcatalog.NsUser:
+			if key := ns.Key(name); has(b.cat.Tables(), key) {
+				return key, nil
+			}
+		}
+	}
+	rv := &pg_query.RangeVar{Schemaname: schema, Relname: name, Location: -1}
+	if r, err := b.resolveRelation(rv); err == nil && r.key != "" {
+		return r.key, nil
+	}
+	if len(path) == 1 && path[0].Kind == pgcatalog.NsUser {
+		return path[0].Key(name), nil
+	}
+	return name, nil
 }
 
 func (b *binder) bindReindex(st *pg_query.ReindexStmt) (Statement, error) {
@@ -152,7 +198,11 @@ func (b *binder) bindReindex(st *pg_query.ReindexStmt) (Statement, error) {
 	}
 	switch st.Kind {
 	case pg_query.ReindexObjectType_REINDEX_OBJECT_INDEX:
-		return &Reindex{Index: st.Relation.Relname}, nil
+		key, err := b.indexKey(st.Relation.Schemaname, st.Relation.Relname)
+		if err != nil {
+			return nil, err
+		}
+		return &Reindex{Index: key}, nil
 	case pg_query.ReindexObjectType_REINDEX_OBJECT_TABLE:
 		tbl, err := b.lookupTable(st.Relation)
 		if err != nil {
@@ -168,5 +218,9 @@ func (b *binder) bindAlterIndexRename(rs *pg_query.RenameStmt) (Statement, error
 	if rs.RenameType != pg_query.ObjectType_OBJECT_INDEX {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER ... RENAME is not supported")
 	}
-	return &AlterIndexRename{Name: rs.Relation.Relname, To: rs.Newname, IfExists: rs.MissingOk}, nil
+	key, err := b.indexKey(rs.Relation.Schemaname, rs.Relation.Relname)
+	if err != nil {
+		return nil, err
+	}
+	return &AlterIndexRename{Name: key, To: rs.Newname, IfExists: rs.MissingOk}, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
 
@@ -46,7 +47,7 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 				}
 			}
 			if idx < 0 {
-				return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, tbl.Name()), rt.Location)
+				return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, storage.BareName(tbl.Name())), rt.Location)
 			}
 			if seen[idx] {
 				return nil, b.errAt(pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)

@@ -195,7 +195,7 @@ func (b *binder) bindMergeInsert(s *scope, tbl storage.Table, wc *pg_query.Merge
 				}
 			}
 			if idx < 0 {
-				return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, tbl.Name()), rt.Location)
+				return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, storage.BareName(tbl.Name())), rt.Location)
 			}
 			if len(rt.Indirection) > 0 {
 				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "subfield assignment is not supported"), rt.Location)

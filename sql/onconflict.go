@@ -77,7 +77,7 @@ func (b *binder) bindOnConflict(oc *pg_query.OnConflictClause, tbl storage.Table
 				}
 			}
 			if !found {
-				return nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" for table \"%s\" does not exist", inf.Conname, tbl.Name())
+				return nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" for table \"%s\" does not exist", inf.Conname, storage.BareName(tbl.Name()))
 			}
 		} else {
 			var cols []string

@@ -22,7 +22,7 @@ import (
 // use and shared by every catalog relation and function it binds.
 func (b *binder) snapshot() *pgcatalog.Snapshot {
 	if b.snap == nil {
-		env := pgcatalog.Env{Views: viewColumner{b}}
+		env := pgcatalog.Env{Views: viewColumner{b}, SearchPath: b.searchPath}
 		if b.opts != nil && b.opts.Session != nil {
 			si := b.opts.Session
 			env.User, env.Database, env.Settings, env.Objects = si.User, si.Database, si.Settings, si.Objects

@@ -27,6 +27,9 @@ type nsItem struct {
 	lateralBad bool
 	// stored marks a table (which has PostgreSQL's system columns).
 	stored bool
+	// schema is the schema of an unaliased table or view (what a
+	// schema.table.column reference must name); "" otherwise.
+	schema string
 	// hidden are columns reachable only for *-expansion bookkeeping (none yet).
 }
 
@@ -106,46 +109,77 @@ func (b *binder) lookupColumn(s *scope, name string, loc int32) (nsColumn, error
 
 // lookupQualified resolves rel.col.
 func (b *binder) lookupQualified(s *scope, rel, name string, loc int32) (nsColumn, error) {
+	return b.lookupQualifiedIn(s, "", rel, name, loc)
+}
+
+// lookupQualifiedIn is lookupQualified for schema.rel.name ("" = no
+// schema): only an unaliased relation of that schema matches.
+func (b *binder) lookupQualifiedIn(s *scope, schema, rel, name string, loc int32) (nsColumn, error) {
 	for lvl, cur := 0, s; cur != nil; lvl, cur = lvl+1, cur.parent {
-		for _, it := range cur.items {
-			if !it.relVisible || it.name != rel {
-				continue
-			}
-			for _, other := range cur.items {
-				if other != it && other.relVisible && other.name == rel {
-					// INSERT INTO excluded ... DO UPDATE (PostgreSQL's refnameNamespaceItem).
-					return nsColumn{}, b.errAt(pgerr.New("42P09", "table reference \"%s\" is ambiguous", rel), loc)
-				}
-			}
-			var found *nsColumn
-			for i := range it.cols {
-				if it.cols[i].name == name {
-					if found != nil {
-						return nsColumn{}, b.errAt(pgerr.New(pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", rel+"."+name), loc)
-					}
-					found = &it.cols[i]
-				}
-			}
-			if found == nil {
-				return nsColumn{}, b.missingColumn(s, rel, name, loc)
-			}
-			if it.lateralBad {
-				return nsColumn{}, b.badLateral(rel, loc)
-			}
-			b.noteOuterAt(s, lvl, found.expr, loc)
-			return *found, nil
+		it, err := b.relItem(cur, schema, rel, loc)
+		if err != nil {
+			return nsColumn{}, err
 		}
+		if it == nil {
+			continue
+		}
+		var found *nsColumn
+		for i := range it.cols {
+			if it.cols[i].name == name {
+				if found != nil {
+					return nsColumn{}, b.errAt(pgerr.New(pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", rel+"."+name), loc)
+				}
+				found = &it.cols[i]
+			}
+		}
+		if found == nil {
+			return nsColumn{}, b.missingColumn(s, rel, name, loc)
+		}
+		if it.lateralBad {
+			return nsColumn{}, b.badLateral(rel, loc)
+		}
+		b.noteOuterAt(s, lvl, found.expr, loc)
+		return *found, nil
 	}
 	return nsColumn{}, b.missingRTE(s, rel, loc)
+}
+
+// relItem is the item of one query level that [schema.]rel names (nil:
+// none). Two unaliased relations of one name from different schemas may
+// share a FROM clause: rel alone is then ambiguous, as in PostgreSQL's
+// refnameNamespaceItem.
+func (b *binder) relItem(cur *scope, schema, rel string, loc int32) (*nsItem, error) {
+	var match *nsItem
+	named := false
+	for _, it := range cur.items {
+		if !it.relVisible || it.name != rel {
+			continue
+		}
+		named = true
+		if schema != "" && it.schema != schema {
+			continue
+		}
+		if match != nil {
+			return nil, b.errAt(pgerr.New("42P09", "table reference \"%s\" is ambiguous", rel), loc)
+		}
+		match = it
+	}
+	if match == nil && named {
+		return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "invalid reference to FROM-clause entry for table \"%s\"", rel).
+			WithHint("There is an entry for table \"%s\", but it cannot be referenced from this part of the query.", rel), loc)
+	}
+	return match, nil
 }
 
 // lookupRel finds the namespace item named rel (for rel.*).
 func (b *binder) lookupRel(s *scope, rel string, loc int32) (*nsItem, int, error) {
 	for lvl, cur := 0, s; cur != nil; lvl, cur = lvl+1, cur.parent {
-		for _, it := range cur.items {
-			if it.relVisible && it.name == rel {
-				return it, lvl, nil
-			}
+		it, err := b.relItem(cur, "", rel, loc)
+		if err != nil {
+			return nil, 0, err
+		}
+		if it != nil {
+			return it, lvl, nil
 		}
 	}
 	return nil, 0, b.missingRTE(s, rel, loc)

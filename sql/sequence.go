@@ -43,9 +43,10 @@ type AlterSequence struct {
 
 // DropSequence is DROP SEQUENCE [IF EXISTS] names [CASCADE | RESTRICT].
 type DropSequence struct {
-	Names    []string
+	Targets  []DropTarget // the names, resolved by the binder (names.go)
 	IfExists bool
 	Cascade  bool
+	RelName  RelName // names relations in messages
 }
 
 func (*CreateSequence) statement() {}
@@ -147,7 +148,13 @@ func (b *binder) bindRenameSequence(rs *pg_query.RenameStmt) (Statement, error) 
 		}
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
 	}
-	cur.Name = rs.Newname
+	if !cur.Temp {
+		// The sequence stays in its schema.
+		sid, _ := storage.SplitKey(name)
+		cur.Name = storage.TableKey(sid, rs.Newname)
+	} else {
+		cur.Name = rs.Newname
+	}
 	tag := "ALTER SEQUENCE"
 	if rs.RenameType == pg_query.ObjectType_OBJECT_TABLE {
 		tag = "ALTER TABLE"
@@ -164,28 +171,6 @@ func (b *binder) notASequence(name string) error {
 		return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", name)
 	}
 	return nil
-}
-
-// bindDropSequence is DROP SEQUENCE.
-func (b *binder) bindDropSequence(ds *pg_query.DropStmt) (Statement, error) {
-	out := &DropSequence{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
-	for _, o := range ds.Objects {
-		var parts []string
-		for _, p := range o.GetList().GetItems() {
-			parts = append(parts, p.GetString_().GetSval())
-		}
-		if len(parts) == 2 && parts[0] != "public" {
-			if ds.MissingOk {
-				continue
-			}
-			return nil, pgerr.New("3F000", "schema \"%s\" does not exist", parts[0])
-		}
-		if len(parts) > 2 {
-			return nil, pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
-		}
-		out.Names = append(out.Names, parts[len(parts)-1])
-	}
-	return out, nil
 }
 
 // seqParamsOut is what seqParams found besides the definition.
@@ -415,13 +400,15 @@ func (b *binder) ownedBy(d *pg_query.DefElem, seq string) ([]string, error) {
 
 // chooseSeqName is ChooseRelationName(table, column, "seq"): the first of
 // t_c_seq, t_c_seq1, ... no relation has (nor one of taken).
+// The sequence goes to the table's schema: the result is a storage key.
 func (b *binder) chooseSeqName(table, column string, taken map[string]bool) string {
+	sid, bare := storage.SplitKey(table)
 	for pass := 0; ; pass++ {
 		label := "seq"
 		if pass > 0 {
 			label += strconv.Itoa(pass)
 		}
-		name := makeObjectName(table, column, label)
+		name := storage.TableKey(sid, makeObjectName(bare, column, label))
 		if !taken[name] && !b.relationNamed(name) {
 			return name
 		}
@@ -573,22 +560,6 @@ func (t *sequenceTable) Snapshot() []arrow.Record {
 	return []arrow.Record{array.NewRecord(arrow.NewSchema(fields, nil), arrs, 1)}
 }
 
-// lookupSequenceTable finds a sequence named by a FROM item.
-func (b *binder) lookupSequenceTable(rv *pg_query.RangeVar) (storage.Table, bool) {
-	if rv.Schemaname != "" && rv.Schemaname != "public" {
-		return nil, false
-	}
-	sc, ok := b.cat.(storage.SequenceCatalog)
-	if !ok {
-		return nil, false
-	}
-	def, ok := sc.LookupSequence(rv.Relname)
-	if !ok {
-		return nil, false
-	}
-	return &sequenceTable{sc: sc, def: def}, true
-}
-
 // identityInsert applies an identity column's rule to a value an INSERT
 // gives it: GENERATED ALWAYS refuses one (428C9) unless OVERRIDING SYSTEM
 // VALUE; OVERRIDING USER VALUE replaces it by the DEFAULT (useDefault).
@@ -642,17 +613,11 @@ func (b *binder) storeRegclassArgs(n *pg_query.Node) {
 	}
 }
 
-// isSequence reports whether rv names a sequence.
+// isSequence reports whether rv names a sequence (over the search path,
+// as every relation name: resolveRelation).
 func (b *binder) isSequence(rv *pg_query.RangeVar) bool {
-	if rv.Schemaname != "" && rv.Schemaname != "public" {
-		return false
-	}
-	sc, ok := b.cat.(storage.SequenceCatalog)
-	if !ok {
-		return false
-	}
-	_, ok = sc.LookupSequence(rv.Relname)
-	return ok
+	r, err := b.resolveRelation(rv)
+	return err == nil && r.kind == relSequence
 }
 
 // SplitQualifiedName splits a dotted, possibly quoted name as regclass

@@ -45,11 +45,24 @@ type CreateTableAs struct {
 
 // DropTable is DROP TABLE [IF EXISTS] names [CASCADE | RESTRICT].
 type DropTable struct {
-	Names []string
-	// Schemas are the names' schemas as written ("", "public", "pg_temp").
-	Schemas  []string
+	Targets  []DropTarget // the names, resolved by the binder (names.go)
 	IfExists bool
-	Cascade  bool // also drop the views that depend on the tables
+	Cascade  bool    // also drop the views that depend on the tables
+	RelName  RelName // names relations in messages
+}
+
+// DropTarget is one name of DROP TABLE / DROP VIEW as the search path
+// resolved it.
+type DropTarget struct {
+	Name string // the bare name, for messages
+	// Key is the relation's storage key (a temporary table's bare name);
+	// "" when no relation has the name.
+	Key    string
+	Temp   bool
+	IsView bool
+	IsSeq  bool // a sequence (DROP TABLE and DROP VIEW refuse it)
+	// NoSchema is the named schema that does not exist ("" = none).
+	NoSchema string
 }
 
 // CreateView is CREATE [OR REPLACE] VIEW name [(cols)] AS query. The view
@@ -61,9 +74,10 @@ type CreateView struct {
 
 // DropView is DROP VIEW [IF EXISTS] names [CASCADE | RESTRICT].
 type DropView struct {
-	Names    []string
+	Targets  []DropTarget
 	IfExists bool
 	Cascade  bool // also drop the views that depend on them
+	RelName  RelName
 }
 
 // Insert is INSERT INTO table [(cols)] source. Source yields one column per

@@ -8,9 +8,8 @@ import (
 )
 
 // Temporary tables. A session's temporary tables live in its own schema,
-// pg_temp, which PostgreSQL searches first: an unqualified name means the
-// temporary table when there is one, pg_temp.x is only the temporary one
-// and public.x only the permanent one. The engine binds with a TempCatalog
+// pg_temp, which PostgreSQL searches first unless search_path places it
+// (names.go): pg_temp.x is only the temporary one, s.x only a permanent one. The engine binds with a TempCatalog
 // that keeps the two apart; a plain storage.Catalog has no temporary
 // tables. Views read permanent tables only (PostgreSQL binds a view's
 // names when it is created; a view over a temporary table would itself be
@@ -19,7 +18,8 @@ import (
 // TempCatalog is a catalog with the session's temporary tables in front.
 type TempCatalog interface {
 	storage.Catalog
-	// LookupIn finds a table in one schema: "pg_temp" or "public".
+	// LookupIn finds a temporary table (schema "pg_temp") or a permanent
+	// one by storage key (any other schema: the binder resolved it).
 	LookupIn(schema, name string) (storage.Table, bool)
 	// IsTemp reports whether t is one of the session's temporary tables.
 	IsTemp(t storage.Table) bool
@@ -34,45 +34,9 @@ const (
 	DropOnCommit
 )
 
-// lookupStored finds a stored table by schema ("" = the search path) and
-// name, noting a temporary one (CREATE VIEW refuses those).
-func (b *binder) lookupStored(schema, name string) (storage.Table, bool) {
-	tc, ok := b.cat.(TempCatalog)
-	if !ok {
-		if schema == "pg_temp" {
-			return nil, false
-		}
-		return b.cat.Lookup(name)
-	}
-	if schema == "pg_temp" {
-		t, ok := tc.LookupIn("pg_temp", name)
-		b.usedTemp = b.usedTemp || ok
-		return t, ok
-	}
-	if schema != "" || len(b.expanding) > 0 {
-		return tc.LookupIn("public", name)
-	}
-	t, ok := tc.Lookup(name)
-	if ok && tc.IsTemp(t) {
-		b.usedTemp = true
-	}
-	return t, ok
-}
-
-// tempShadows reports whether an unqualified name is a temporary table,
-// which hides a permanent view of that name.
-func (b *binder) tempShadows(name string) bool {
-	tc, ok := b.cat.(TempCatalog)
-	if !ok || len(b.expanding) > 0 {
-		return false
-	}
-	_, ok = tc.LookupIn("pg_temp", name)
-	return ok
-}
-
 // tempTarget reads CREATE [TEMP] TABLE's persistence and ON COMMIT clause.
 func (b *binder) tempTarget(rv *pg_query.RangeVar, oc pg_query.OnCommitAction) (bool, OnCommit, error) {
-	temp := rv.Relpersistence == "t" || rv.Schemaname == "pg_temp"
+	temp := rv.Relpersistence == "t" || rv.Schemaname == "pg_temp" || rv.Schemaname == "" && b.snapshot().SearchPath().CreateTemp
 	if temp && rv.Schemaname != "" && rv.Schemaname != "pg_temp" {
 		return false, 0, b.errAt(pgerr.New("42P16", "cannot create temporary relation in non-temporary schema"), rv.Location)
 	}
@@ -87,4 +51,28 @@ func (b *binder) tempTarget(rv *pg_query.RangeVar, oc pg_query.OnCommitAction) (
 		return false, 0, pgerr.New("42P16", "ON COMMIT can only be used on temporary tables")
 	}
 	return temp, action, nil
+}
+
+// lookupStored finds a table (temporary or stored, not a view or system
+// relation) by schema ("" = the search path) and name, through the one
+// resolver (names.go); the table's Name() is its storage key.
+// relationKey is the storage key of the table or view rv names (a
+// temporary table's bare name, temp set); "" when there is none.
+func (b *binder) relationKey(rv *pg_query.RangeVar) (key string, temp bool) {
+	r, err := b.resolveRelation(rv)
+	if err != nil || r.kind != relTable && r.kind != relView {
+		return "", false
+	}
+	if r.temp {
+		return rv.Relname, true
+	}
+	return r.key, false
+}
+
+func (b *binder) lookupStored(schema, name string) (storage.Table, bool) {
+	r, err := b.resolveRelation(&pg_query.RangeVar{Schemaname: schema, Relname: name, Location: -1})
+	if err != nil || r.kind != relTable {
+		return nil, false
+	}
+	return r.table, true
 }

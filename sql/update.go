@@ -193,7 +193,7 @@ func (b *binder) bindSetList(s *scope, t *dmlTarget, list []*pg_query.Node) ([]p
 			}
 		}
 		if idx < 0 {
-			return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.table.Name()), rt.Location)
+			return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, storage.BareName(t.table.Name())), rt.Location)
 		}
 		if len(rt.Indirection) > 0 {
 			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "assignment to a subfield or element of column \"%s\" is not supported", rt.Name), rt.Location)

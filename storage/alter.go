@@ -126,11 +126,11 @@ func (t *Txn) alter(tb Table, name string, cols []ColumnDef, recs []arrow.Record
 		out := make([]arrow.Record, 0, len(recs))
 		for _, r := range recs {
 			if int(r.NumCols()) != len(nd.cols) {
-				return pgerr.New(pgerr.InternalError, "rewrite of %q: batch has %d columns, table has %d", tt.name, r.NumCols(), len(nd.cols))
+				return pgerr.New(pgerr.InternalError, "rewrite of %q: batch has %d columns, table has %d", BareName(tt.name), r.NumCols(), len(nd.cols))
 			}
 			for i, c := range nd.cols {
 				if !arrow.TypeEqual(r.Column(i).DataType(), c.Type.ArrowType()) {
-					return pgerr.New(pgerr.InternalError, "rewrite of %q: column %q has Arrow type %s, want %s", tt.name, c.Name, r.Column(i).DataType(), c.Type.ArrowType())
+					return pgerr.New(pgerr.InternalError, "rewrite of %q: column %q has Arrow type %s, want %s", BareName(tt.name), c.Name, r.Column(i).DataType(), c.Type.ArrowType())
 				}
 			}
 			if r.NumRows() > 0 {
@@ -182,10 +182,10 @@ func (t *tableState) redefine(name string, cols []ColumnDef, rewrite bool) (*tab
 		} else {
 			o, ok := old[c.Attnum]
 			if !ok || kept[c.Attnum] {
-				return nil, pgerr.New(pgerr.InternalError, "alter of %q: no column %d", t.name, c.Attnum)
+				return nil, pgerr.New(pgerr.InternalError, "alter of %q: no column %d", BareName(t.name), c.Attnum)
 			}
 			if !rewrite && o.Type != c.Type {
-				return nil, pgerr.New(pgerr.InternalError, "alter of %q: column %q changes type without a rewrite", t.name, c.Name)
+				return nil, pgerr.New(pgerr.InternalError, "alter of %q: column %q changes type without a rewrite", BareName(t.name), c.Name)
 			}
 			c.Missing = o.Missing
 			kept[c.Attnum] = true
@@ -218,12 +218,12 @@ func sortCols(cols []ColumnDef) {
 func validateAlters(work *version, p *pending) error {
 	for id, g := range p.schema {
 		if t := work.byID[id]; t != nil && t.ddl != g {
-			return pgerr.New(codeSerialization, "could not serialize access: relation \"%s\" was altered by a concurrent transaction", t.name)
+			return pgerr.New(codeSerialization, "could not serialize access: relation \"%s\" was altered by a concurrent transaction", BareName(t.name))
 		}
 	}
 	for id, g := range p.rewrite {
 		if t := work.byID[id]; t != nil && t.gen != g {
-			return pgerr.New(codeSerialization, "could not serialize access: relation \"%s\" was changed by a concurrent transaction", t.name)
+			return pgerr.New(codeSerialization, "could not serialize access: relation \"%s\" was changed by a concurrent transaction", BareName(t.name))
 		}
 	}
 	renamedFrom := map[string]bool{}
@@ -239,11 +239,11 @@ func validateAlters(work *version, p *pending) error {
 	for id, d := range p.altered {
 		if other, taken := work.tables[d.name]; taken && other.id != id && !renamedFrom[d.name] {
 			if _, dropping := p.dropped[other.id]; !dropping {
-				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", d.name)
+				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", BareName(d.name))
 			}
 		}
 		if _, isView := work.views[d.name]; isView {
-			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", d.name)
+			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", BareName(d.name))
 		}
 	}
 	return nil

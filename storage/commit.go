@@ -563,7 +563,7 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	for _, t := range p.created {
 		if other, taken := work.tables[t.name]; taken {
 			if _, dropping := p.dropped[other.id]; !dropping && !renamedAway(p, other) {
-				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", t.name)
+				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", BareName(t.name))
 			}
 		}
 	}
@@ -585,6 +585,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	if err := validateAlters(work, p); err != nil {
 		return err
 	}
+	if err := validateSchemas(work, p); err != nil {
+		return err
+	}
 	for id := range p.dropped {
 		t := work.byID[id]
 		work.del(t)
@@ -593,6 +596,7 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	applyViews(work, p)
 	applySeqs(work, p)
 	applyAlters(work, touched, p)
+	applySchemas(work, p)
 	for _, t := range p.created {
 		work.put(&tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, dropped: t.dropped, comment: t.comment})
 		touched[t.id] = true

@@ -82,6 +82,8 @@ type version struct {
 	byID   map[uint64]*tableState
 	views  map[string]*View     // shared between versions: replaced, never modified (views.go)
 	seqs   map[string]*seqEntry // the same, for sequences (sequence.go)
+	// schemas other than public, by id: shared like views (schema.go)
+	schemas map[uint64]*Schema
 }
 
 func newVersion() *version {
@@ -92,7 +94,7 @@ func (v *version) put(t *tableState) { v.tables[t.name] = t; v.byID[t.id] = t }
 func (v *version) del(t *tableState) { delete(v.tables, t.name); delete(v.byID, t.id) }
 
 func (v *version) clone() *version {
-	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID)), views: v.views, seqs: v.seqs}
+	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID)), views: v.views, seqs: v.seqs, schemas: v.schemas}
 	for k, t := range v.tables {
 		n.tables[k] = t
 	}

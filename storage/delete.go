@@ -115,19 +115,19 @@ func (t *Txn) Delete(ctx context.Context, tb Table, ids []RowID) error {
 		default:
 			s := cs.segment(g.seg)
 			if s == nil {
-				return pgerr.New(pgerr.InternalError, "delete from %q: row (%d,%d) is not in the transaction's snapshot", tt.name, g.seg, g.offs[0])
+				return pgerr.New(pgerr.InternalError, "delete from %q: row (%d,%d) is not in the transaction's snapshot", BareName(tt.name), g.seg, g.offs[0])
 			}
 			rows, base = s.rows, cs.dels[g.seg]
 			locks = append(locks, g)
 		}
 		for i, off := range g.offs {
 			if off >= rows || base.Deleted(off) || (i > 0 && g.offs[i-1] == off) {
-				return pgerr.New(pgerr.InternalError, "delete from %q: row (%d,%d) is not a live row of the transaction's snapshot", tt.name, g.seg, off)
+				return pgerr.New(pgerr.InternalError, "delete from %q: row (%d,%d) is not a live row of the transaction's snapshot", BareName(tt.name), g.seg, off)
 			}
 		}
 		dv, dup := mine[g.seg].with(g.offs)
 		if dup >= 0 {
-			return pgerr.New(pgerr.InternalError, "delete from %q: row (%d,%d) was already deleted by this transaction", tt.name, g.seg, dup)
+			return pgerr.New(pgerr.InternalError, "delete from %q: row (%d,%d) was already deleted by this transaction", BareName(tt.name), g.seg, dup)
 		}
 		next[g.seg] = dv
 	}

@@ -25,6 +25,11 @@
 // (dvfile.go) and folded away by compaction and VACUUM; row locks
 // (rowlock.go) make concurrent deleters of a row wait, and the committer
 // refuses a delete of a row already gone (40001).
+// Relations are named by a key: the bare name in schema public, the
+// schema's id and the name otherwise (schema.go: TableKey, SplitKey,
+// BareName). Table.Name(), View.Name and Sequence.Name are keys, an
+// index's key is its table's schema and its bare name (IndexKey); a
+// message shows BareName(key), package sql resolves written names to keys.
 //
 // MemoryCatalog is a plain in-memory Catalog kept for tests of other
 // packages; joind itself uses DB (in memory when opened with dir "").

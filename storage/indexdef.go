@@ -159,11 +159,18 @@ func (t *Txn) relationTaken(name string) bool {
 	return ok
 }
 
-// LookupIndex finds an index (its own or a constraint's) by name.
-func (t *Txn) LookupIndex(name string) (Table, IndexDef, bool) {
+// IndexKey is the relation key of index d of the table keyed table: an
+// index lives in its table's schema, its definition keeps the bare name.
+func IndexKey(table string, d IndexDef) string {
+	sid, _ := SplitKey(table)
+	return TableKey(sid, d.Name)
+}
+
+// LookupIndex finds an index (its own or a constraint's) by relation key.
+func (t *Txn) LookupIndex(key string) (Table, IndexDef, bool) {
 	for _, tb := range t.tablesQuiet() {
 		for _, d := range IndexesOf(tb) {
-			if d.Name == name {
+			if IndexKey(tb.Name(), d) == key {
 				return tb, d, true
 			}
 		}
@@ -192,7 +199,7 @@ func (t *Txn) CreateIndex(ctx context.Context, tb Table, def IndexDef) (IndexDef
 	if err != nil {
 		return def, err
 	}
-	if t.relationTaken(def.Name) {
+	if t.relationTaken(IndexKey(tt.name, def)) {
 		return def, pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", def.Name)
 	}
 	ords, err := ColumnOrdinals(tt.cols, def.Cols)
@@ -223,16 +230,18 @@ func (t *Txn) setIndexes(tt *txnTable, l []IndexDef) {
 	ip.set[tt.id] = l
 }
 
-// DropIndex removes the table's own index name (42704 if there is none).
+// DropIndex removes the table's own index keyed name (42704 if there is none).
 func (t *Txn) DropIndex(ctx context.Context, name string) error {
 	return t.changeIndex(name, func(l []IndexDef, i int) []IndexDef {
 		return append(append([]IndexDef(nil), l[:i]...), l[i+1:]...)
 	})
 }
 
-// RenameIndex renames the table's own index name (42P07 if to is taken).
+// RenameIndex renames the table's own index keyed name to the bare name
+// to, in the same schema (42P07 if to is taken).
 func (t *Txn) RenameIndex(ctx context.Context, name, to string) error {
-	if name != to && t.relationTaken(to) {
+	sid, _ := SplitKey(name)
+	if toKey := TableKey(sid, to); name != toKey && t.relationTaken(toKey) {
 		return pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", to)
 	}
 	return t.changeIndex(name, func(l []IndexDef, i int) []IndexDef {
@@ -250,13 +259,13 @@ func (t *Txn) changeIndex(name string, f func([]IndexDef, int) []IndexDef) error
 		tt := tb.(*txnTable)
 		l := tt.Indexes()
 		for i, d := range l {
-			if d.Name == name {
+			if IndexKey(tt.name, d) == name {
 				t.setIndexes(tt, f(l, i))
 				return nil
 			}
 		}
 	}
-	return pgerr.New(pgerr.UndefinedObject, "index \"%s\" does not exist", name)
+	return pgerr.New(pgerr.UndefinedObject, "index \"%s\" does not exist", BareName(name))
 }
 
 // Reindex forgets the built runs of tb's segments, so the next lookup
@@ -477,7 +486,7 @@ func validateIndexes(work *version, p *pending) error {
 			continue // the drop check reports it
 		}
 		if !sameIndexes(t.indexes, base) {
-			return pgerr.New(codeSerialization, "could not serialize access: the indexes of relation \"%s\" were changed by a concurrent transaction", t.name)
+			return pgerr.New(codeSerialization, "could not serialize access: the indexes of relation \"%s\" were changed by a concurrent transaction", BareName(t.name))
 		}
 	}
 	if err := indexNamesFree(work, p); err != nil {
@@ -550,9 +559,13 @@ func indexNamesFree(work *version, p *pending) error {
 	var names []string
 	for id, l := range p.idx.set {
 		mine[id] = true
+		table := p.nameOf(id)
+		if t := work.byID[id]; t != nil && p.created[id] == nil {
+			table = t.name
+		}
 		for _, d := range l {
 			if !isOld(d, p.idx, id) {
-				names = append(names, d.Name)
+				names = append(names, IndexKey(table, d))
 			}
 		}
 	}
@@ -567,7 +580,7 @@ func indexNamesFree(work *version, p *pending) error {
 		taken[name] = true
 		if !mine[t.id] {
 			for _, d := range t.indexes {
-				taken[d.Name] = true
+				taken[IndexKey(name, d)] = true
 			}
 		}
 	}
@@ -576,7 +589,7 @@ func indexNamesFree(work *version, p *pending) error {
 	}
 	for _, n := range names {
 		if taken[n] {
-			return pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", n)
+			return pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", BareName(n))
 		}
 	}
 	return nil

@@ -37,6 +37,8 @@ type manifestJSON struct {
 	Tables []tableJSON `json:"tables"`
 	Views  []viewJSON  `json:"views,omitempty"`
 	Seqs   []seqJSON   `json:"sequences,omitempty"`
+	// Schemas other than public (schema.go); absent in older manifests.
+	Schemas []schemaJSON `json:"schemas,omitempty"`
 }
 
 type tableJSON struct {
@@ -139,6 +141,14 @@ func encodeManifest(v *version, nextID uint64) ([]byte, error) {
 			return nil, err
 		}
 		body.WriteString(`,"sequences":`)
+		body.Write(enc)
+	}
+	if schemas := sortedSchemas(v); len(schemas) > 0 {
+		enc, err := json.Marshal(schemas)
+		if err != nil {
+			return nil, err
+		}
+		body.WriteString(`,"schemas":`)
 		body.Write(enc)
 	}
 	body.WriteString("}")
@@ -356,6 +366,9 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 		return bad("%v", err)
 	}
 	if err := decodeSeqs(v, m.Seqs); err != nil {
+		return bad("%v", err)
+	}
+	if err := decodeSchemas(v, m.Schemas); err != nil {
 		return bad("%v", err)
 	}
 	return v, m.NextID, nil

@@ -148,7 +148,7 @@ func (c *MemoryCatalog) Truncate(ctx context.Context, tables []Table) error {
 func (c *MemoryCatalog) own(t Table) (*memTable, error) {
 	mt, ok := t.(*memTable)
 	if !ok {
-		return nil, pgerr.New(pgerr.InternalError, "table %q does not belong to this catalog", t.Name())
+		return nil, pgerr.New(pgerr.InternalError, "table %q does not belong to this catalog", BareName(t.Name()))
 	}
 	c.mu.RLock()
 	live := c.tables[mt.name] == mt
@@ -162,5 +162,5 @@ func (c *MemoryCatalog) own(t Table) (*memTable, error) {
 // Delete implements Catalog: a MemoryCatalog (tests and tools) keeps no
 // row ids, so it cannot delete.
 func (c *MemoryCatalog) Delete(ctx context.Context, t Table, ids []RowID) error {
-	return pgerr.New(pgerr.FeatureNotSupported, "DELETE is not supported on table %q", t.Name())
+	return pgerr.New(pgerr.FeatureNotSupported, "DELETE is not supported on table %q", BareName(t.Name()))
 }

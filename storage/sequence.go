@@ -550,7 +550,7 @@ func validateSeqs(work *version, p *pending) error {
 	for _, tb := range p.created {
 		if _, isSeq := work.seqs[tb.name]; isSeq {
 			if ch, changed := p.seqs[tb.name]; !changed || ch.def != nil {
-				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", tb.name)
+				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", BareName(tb.name))
 			}
 		}
 	}

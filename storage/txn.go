@@ -32,6 +32,7 @@ type pending struct {
 	altered map[uint64]*tableState
 	schema  map[uint64]uint64
 	rewrite map[uint64]uint64
+	schemas map[uint64]schemaChange // schemas created, altered or dropped (schema.go)
 }
 
 func newPending() *pending {
@@ -43,7 +44,8 @@ func newPending() *pending {
 
 func (p *pending) empty() bool {
 	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 && len(p.deletes) == 0 &&
-		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty() && len(p.seqs) == 0 && len(p.seqMarks) == 0 && len(p.altered) == 0
+		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty() && len(p.seqs) == 0 && len(p.seqMarks) == 0 && len(p.altered) == 0 &&
+		len(p.schemas) == 0
 }
 
 func (p *pending) clone() *pending {
@@ -79,6 +81,7 @@ func (p *pending) clone() *pending {
 	for k, v := range p.rewrite {
 		n.rewrite[k] = v
 	}
+	n.schemas = cloneSchemas(p.schemas)
 	return n
 }
 
@@ -464,7 +467,7 @@ func (t *Txn) Create(ctx context.Context, name string, cols []ColumnDef) (Table,
 		return nil, errDone
 	}
 	if t.relationTaken(name) {
-		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
+		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", BareName(name))
 	}
 	ts := &tableState{id: t.db.nextID.Add(1) - 1, name: name, cols: assignAttnums(cols)}
 	t.p.created[ts.id] = ts
@@ -478,7 +481,7 @@ func (t *Txn) Drop(ctx context.Context, name string) error {
 	}
 	tt := t.view(name)
 	if tt == nil {
-		return pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
+		return pgerr.New(pgerr.UndefinedTable, "table %q does not exist", BareName(name))
 	}
 	if t.p.created[tt.id] != nil {
 		delete(t.p.created, tt.id)
@@ -507,13 +510,13 @@ func (t *Txn) Holds(tb Table) bool {
 func (t *Txn) own(tb Table) (*txnTable, error) {
 	tt, ok := tb.(*txnTable)
 	if !ok || tt.txn.db != t.db {
-		return nil, pgerr.New(pgerr.InternalError, "table %q does not belong to this catalog", tb.Name())
+		return nil, pgerr.New(pgerr.InternalError, "table %q does not belong to this catalog", BareName(tb.Name()))
 	}
 	// The table may come from another transaction (a statement bound
 	// earlier): what counts is that this one sees the same table.
 	v := t.view(tt.name)
 	if v == nil || v.id != tt.id {
-		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", tt.name)
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", BareName(tt.name))
 	}
 	t.noteSchema(v)
 	return v, nil
@@ -530,7 +533,7 @@ func (t *Txn) Append(ctx context.Context, tb Table, batch arrow.Record) error {
 		return err
 	}
 	if int(batch.NumCols()) != len(tt.cols) {
-		return pgerr.New(pgerr.InternalError, "append to %q: batch has %d columns, table has %d", tt.name, batch.NumCols(), len(tt.cols))
+		return pgerr.New(pgerr.InternalError, "append to %q: batch has %d columns, table has %d", BareName(tt.name), batch.NumCols(), len(tt.cols))
 	}
 	for i, col := range tt.cols {
 		if !arrow.TypeEqual(batch.Column(i).DataType(), col.Type.ArrowType()) {

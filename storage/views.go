@@ -155,7 +155,7 @@ func validateViews(work *version, p *pending) error {
 	for _, tb := range p.created {
 		if _, isView := work.views[tb.name]; isView {
 			if ch, changed := p.views[tb.name]; !changed || ch.def != nil {
-				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", tb.name)
+				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", BareName(tb.name))
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
 
@@ -134,8 +135,8 @@ func (f *treeFormatter) node(n Node, depth int) {
 	sb.WriteString(ind)
 	switch x := n.(type) {
 	case *Scan:
-		fmt.Fprintf(sb, "Scan %s", x.Table.Name())
-		if x.Alias != x.Table.Name() {
+		fmt.Fprintf(sb, "Scan %s", TableName(x.Table))
+		if x.Alias != TableName(x.Table) {
 			fmt.Fprintf(sb, " AS %s", x.Alias)
 		}
 		fmt.Fprintf(sb, " %s", formatCols(x.Cols))
@@ -442,3 +443,7 @@ func formatConst(c *Const) string {
 	}
 	return s + ":" + FormatType(c.T)
 }
+
+// TableName is a scanned table's name as EXPLAIN and messages print it:
+// without its schema (storage.BareName of its catalog key).
+func TableName(t storage.Table) string { return storage.BareName(t.Name()) }

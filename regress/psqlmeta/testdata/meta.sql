@@ -85,3 +85,19 @@ SELECT d.adnum, pg_catalog.pg_get_expr(d.adbin, d.adrelid) FROM pg_catalog.pg_at
  WHERE d.adrelid = 'pm_alt2'::regclass ORDER BY 1;
 SELECT column_name, ordinal_position FROM information_schema.columns WHERE table_name = 'pm_alt2' ORDER BY 2;
 DROP TABLE pm_alt2;
+CREATE SCHEMA ns_meta;
+CREATE TABLE ns_meta.st (a int NOT NULL, b text DEFAULT 'q');
+CREATE TABLE ns_meta.u (y int);
+CREATE VIEW ns_meta.sv AS SELECT a FROM ns_meta.st;
+\dn
+\dt ns_meta.*
+\dv ns_meta.*
+\d ns_meta.st
+\d ns_meta.sv
+\dt
+SET search_path = ns_meta, public;
+\dt
+\d
+\d u
+RESET search_path;
+SELECT 'ns_meta.st'::regclass::text, 'ns_meta'::regnamespace::text;
