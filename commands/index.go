@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
@@ -44,9 +42,6 @@ func (c *Catalog) relationExists(name string) bool {
 	return ok
 }
 
-// namedataLen is PostgreSQL's NAMEDATALEN: names have at most 63 bytes.
-const namedataLen = 64
-
 // ChooseRelationName is PostgreSQL's ChooseRelationName: name1_name2_label
 // (name2 may be ""), the longer of name1 and name2 shortened to fit 63
 // bytes, with label numbered label1, label2, ... until no relation has
@@ -55,7 +50,7 @@ func (c *Catalog) ChooseRelationName(like, name1, name2, label string) string {
 	sid, _ := storage.SplitKey(like)
 	mod := label
 	for pass := 1; ; pass++ {
-		name := makeObjectName(name1, name2, mod)
+		name := sql.MakeObjectName(name1, name2, mod)
 		if !c.relationExists(storage.TableKey(sid, name)) {
 			return name
 		}
@@ -63,67 +58,12 @@ func (c *Catalog) ChooseRelationName(like, name1, name2, label string) string {
 	}
 }
 
-// makeObjectName is PostgreSQL's makeObjectName.
-func makeObjectName(name1, name2, label string) string {
-	overhead := 0
-	n1, n2 := len(name1), len(name2)
-	if name2 != "" {
-		overhead++
-	}
-	if label != "" {
-		overhead += len(label) + 1
-	}
-	avail := namedataLen - 1 - overhead
-	for n1+n2 > avail {
-		if n1 > n2 {
-			n1--
-		} else {
-			n2--
-		}
-	}
-	out := clipUTF8(name1, n1)
-	if name2 != "" {
-		out += "_" + clipUTF8(name2, n2)
-	}
-	if label != "" {
-		out += "_" + label
-	}
-	return out
-}
-
-// clipUTF8 is s cut to at most n bytes at a character boundary (pg_mbcliplen).
-func clipUTF8(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-// indexNameAddition is PostgreSQL's ChooseIndexNameAddition: the column
-// names joined by "_", stopping once the result is NAMEDATALEN long.
-func indexNameAddition(cols []string) string {
-	var b strings.Builder
-	for _, c := range cols {
-		if b.Len() > 0 {
-			b.WriteByte('_')
-		}
-		b.WriteString(clipUTF8(c, namedataLen-1))
-		if b.Len() >= namedataLen {
-			break
-		}
-	}
-	return b.String()
-}
-
 func createIndex(ctx context.Context, s Session, st *sql.CreateIndex) (string, error) {
 	const tag = "CREATE INDEX"
 	c := s.Catalog()
 	name := st.Name
 	if name == "" {
-		name = c.ChooseRelationName(st.Table.Name(), storage.BareName(st.Table.Name()), indexNameAddition(st.Cols), "idx")
+		name = c.ChooseRelationName(st.Table.Name(), storage.BareName(st.Table.Name()), sql.NameAddition(st.Cols), "idx")
 	} else if st.IfNotExists && c.relationExists(storage.IndexKey(st.Table.Name(), storage.IndexDef{Name: name})) {
 		return tag, s.Notice(notice(pgerr.DuplicateTable, "relation \"%s\" already exists, skipping", name))
 	}

@@ -3,8 +3,6 @@ package sql
 import (
 	"fmt"
 	"slices"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -233,14 +231,14 @@ func (b *binder) bindConstraints(name string, cols []storage.ColumnDef, specs []
 			case storage.ConPrimary:
 				label = "pkey"
 			case storage.ConUnique:
-				label, name2 = "key", joinAddition(k.Cols)
+				label, name2 = "key", NameAddition(k.Cols)
 			case storage.ConCheck:
 				label = "check"
 				if len(k.Cols) == 1 {
 					name2 = k.Cols[0]
 				}
 			case storage.ConForeign:
-				label, name2 = "fkey", joinAddition(k.Cols)
+				label, name2 = "fkey", NameAddition(k.Cols)
 			}
 			k.Name = chooseName(bare, name2, label, used)
 			used[k.Name] = true
@@ -262,66 +260,10 @@ func equalStrings(a, b []string) bool {
 	return true
 }
 
-// joinAddition is PostgreSQL's ChooseIndexNameAddition: the column names
-// joined by "_", stopping before the name would exceed NAMEDATALEN.
-func joinAddition(cols []string) string {
-	var sb strings.Builder
-	for _, c := range cols {
-		if sb.Len() > 0 {
-			sb.WriteByte('_')
-		}
-		sb.WriteString(c)
-		if sb.Len() >= 63 {
-			break
-		}
-	}
-	return clip(sb.String(), 63)
-}
-
-// clip cuts s to at most n bytes at a character boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-// makeObjectName is PostgreSQL's: name1_name2_label within 63 bytes,
-// shortening the longer of name1 and name2 first.
-func makeObjectName(name1, name2, label string) string {
-	overhead := 0
-	if label != "" {
-		overhead += len(label) + 1
-	}
-	if name2 != "" {
-		overhead += 1
-	}
-	avail := 63 - overhead
-	n1, n2 := len(name1), len(name2)
-	for n1+n2 > avail {
-		if n1 > n2 {
-			n1--
-		} else {
-			n2--
-		}
-	}
-	s := clip(name1, n1)
-	if name2 != "" {
-		s += "_" + clip(name2, n2)
-	}
-	if label != "" {
-		s += "_" + label
-	}
-	return s
-}
-
 func chooseName(name1, name2, label string, used map[string]bool) string {
-	n := makeObjectName(name1, name2, label)
+	n := MakeObjectName(name1, name2, label)
 	for pass := 1; used[n]; pass++ {
-		n = makeObjectName(name1, name2, fmt.Sprintf("%s%d", label, pass))
+		n = MakeObjectName(name1, name2, fmt.Sprintf("%s%d", label, pass))
 	}
 	return n
 }

@@ -408,7 +408,7 @@ func (b *binder) chooseSeqName(table, column string, taken map[string]bool) stri
 		if pass > 0 {
 			label += strconv.Itoa(pass)
 		}
-		name := storage.TableKey(sid, makeObjectName(bare, column, label))
+		name := storage.TableKey(sid, MakeObjectName(bare, column, label))
 		if !taken[name] && !b.relationNamed(name) {
 			return name
 		}
