@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/joind/joind/regress/joindtest"
 )
 
@@ -71,7 +72,8 @@ func kill(t *testing.T, j *joindtest.Joind) {
 	t.Fatalf("no child process listens on %s", listen)
 }
 
-// ledger records what the writers were told: a (writer, seq) unit is
+// ledger records what the writers were told (the table crash has a
+// primary key, so every write also keeps its index): a (writer, seq) unit is
 // acknowledged when its INSERT or COMMIT returned success; an attempted
 // unit may or may not have landed, but never in part. Writers also UPDATE
 // (v = v + 1 over all of a unit's rows) and DELETE their own units, alone
@@ -85,8 +87,13 @@ type ledger struct {
 	// units are the known states of the acknowledged units: their version
 	// v, or gone once a DELETE of them was acknowledged.
 	units map[[2]int]*unitState
-	// pending is each writer's unacknowledged UPDATE/DELETE, if any.
+	// pending is each writer's unacknowledged UPDATE/DELETE/upsert, if any.
 	pending map[int][]change
+	// tables are the DDL units: a table crash_<w>_<s> made with its one
+	// row (s) in a transaction block, true once acknowledged; an
+	// unacknowledged one exists whole or not at all.
+	tables map[string]int
+	ddlAck map[string]bool
 }
 
 type unitState struct {
@@ -120,9 +127,11 @@ func (l *ledger) live(w int, rng *rand.Rand, not [2]int) ([2]int, bool) {
 
 // writer writes units until its connection fails: single multi-row
 // INSERTs, COPY FROM STDIN, BEGIN/INSERT/INSERT/COMMIT blocks, rolled-back
-// blocks that must never be seen (negative seq), and UPDATEs and DELETEs
-// of its earlier units (single statements, a BEGIN/UPDATE/DELETE/COMMIT
-// block, and a rolled-back UPDATE).
+// blocks that must never be seen (negative seq), UPDATEs and DELETEs of
+// its earlier units (single statements, a BEGIN/UPDATE/DELETE/COMMIT
+// block, and a rolled-back UPDATE), upserts (INSERT ... ON CONFLICT DO
+// UPDATE over the primary key, which bump a unit like UPDATE) and DDL (a
+// CREATE TABLE and its first row in one block).
 func (l *ledger) writer(ctx context.Context, j *joindtest.Joind, w int, rng *rand.Rand) {
 	c, err := connect(ctx, j)
 	if err != nil {
@@ -142,7 +151,23 @@ func (l *ledger) writer(ctx context.Context, j *joindtest.Joind, w int, rng *ran
 	}
 	del := func(k [2]int) string { return fmt.Sprintf("DELETE FROM crash WHERE w = %d AND s = %d", k[0], k[1]) }
 	for {
-		kind := rng.Intn(11)
+		kind := rng.Intn(13)
+		if kind == 12 {
+			l.mu.Lock()
+			s := l.next[w]
+			l.next[w]++
+			name := fmt.Sprintf("crash_%d_%d", w, s)
+			l.tables[name] = s
+			l.mu.Unlock()
+			if err := exec("BEGIN", "CREATE TABLE "+name+" (a int)", fmt.Sprintf("INSERT INTO %s VALUES (%d)", name, s), "COMMIT"); err != nil {
+				return
+			}
+			l.mu.Lock()
+			l.ddlAck[name] = true
+			l.kinds["CREATE TABLE/INSERT"]++
+			l.mu.Unlock()
+			continue
+		}
 		if kind >= 7 {
 			l.mu.Lock()
 			a, ok := l.live(w, rng, [2]int{-1, -1})
@@ -151,7 +176,7 @@ func (l *ledger) writer(ctx context.Context, j *joindtest.Joind, w int, rng *ran
 			if ok {
 				ua := *l.units[a]
 				switch kind {
-				case 7:
+				case 7, 11:
 					chs = []change{{a, ua, unitState{v: ua.v + 1}}}
 				case 8:
 					chs = []change{{a, ua, unitState{v: ua.v, gone: true}}}
@@ -178,6 +203,9 @@ func (l *ledger) writer(ctx context.Context, j *joindtest.Joind, w int, rng *ran
 				err, name = exec("BEGIN", upd(a), del(b), "COMMIT"), "BEGIN/UPDATE/DELETE/COMMIT"
 			case kind == 10:
 				err, name = exec("BEGIN", upd(a), "ROLLBACK"), "BEGIN/UPDATE/ROLLBACK"
+			case kind == 11:
+				err, name = exec(fmt.Sprintf("INSERT INTO crash VALUES (%d,%d,0,0),(%d,%d,1,0),(%d,%d,2,0) ON CONFLICT (w, s, p) DO UPDATE SET v = crash.v + 1",
+					a[0], a[1], a[0], a[1], a[0], a[1])), "INSERT ON CONFLICT DO UPDATE"
 			}
 			if err != nil {
 				return // killed (or the test is over); the change stays pending
@@ -328,6 +356,21 @@ func (l *ledger) verify(t *testing.T, j *joindtest.Joind, cycle int) int {
 		}
 	}
 	l.pending = map[int][]change{}
+	for name, s := range l.tables {
+		var cnt, a int
+		err := c.QueryRow(ctx, "SELECT count(*), coalesce(min(a), -1) FROM "+name).Scan(&cnt, &a)
+		var pgErr *pgconn.PgError
+		switch {
+		case err == nil && (cnt != 1 || a != s):
+			t.Fatalf("cycle %d: table %s has %d rows (min %d), want its one row %d", cycle, name, cnt, a, s)
+		case err == nil:
+			l.ddlAck[name] = true // landed: known from now on
+		case errors.As(err, &pgErr) && pgErr.Code == "42P01" && !l.ddlAck[name]:
+			delete(l.tables, name) // never landed
+		default:
+			t.Fatalf("cycle %d: table %s (acknowledged %v): %v", cycle, name, l.ddlAck[name], err)
+		}
+	}
 	return n
 }
 
@@ -352,11 +395,11 @@ func TestCrashRecovery(t *testing.T) {
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewSource(seed))
 	l := &ledger{acked: map[[2]int]bool{}, next: make([]int, writers), kinds: map[string]int{},
-		units: map[[2]int]*unitState{}, pending: map[int][]change{}}
+		units: map[[2]int]*unitState{}, pending: map[int][]change{}, tables: map[string]int{}, ddlAck: map[string]bool{}}
 
 	j := joindtest.StartJoindWithDataDir(t, dir)
 	c := mustConnect(t, j)
-	if _, err := c.Exec(context.Background(), "CREATE TABLE crash (w int, s int, p int, v int)"); err != nil {
+	if _, err := c.Exec(context.Background(), "CREATE TABLE crash (w int, s int, p int, v int, PRIMARY KEY (w, s, p))"); err != nil {
 		t.Fatal(err)
 	}
 	c.Close(context.Background())
