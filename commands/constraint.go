@@ -456,14 +456,21 @@ func concat(defs []storage.ColumnDef, recs []arrow.Record) (arrow.Record, error)
 	if len(recs) == 1 {
 		return recs[0], nil
 	}
-	cols := make([]arrow.Array, len(defs))
 	fields := make([]arrow.Field, len(defs))
+	for c, d := range defs {
+		fields[c] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: true}
+	}
+	return concatColumns(arrow.NewSchema(fields, nil), recs)
+}
+
+// concatColumns is the one batch of recs' rows, column by column, under sc.
+func concatColumns(sc *arrow.Schema, recs []arrow.Record) (arrow.Record, error) {
+	cols := make([]arrow.Array, sc.NumFields())
 	var total int64
 	for _, r := range recs {
 		total += r.NumRows()
 	}
-	for c, d := range defs {
-		fields[c] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: true}
+	for c := range cols {
 		parts := make([]arrow.Array, len(recs))
 		for i, r := range recs {
 			parts[i] = r.Column(c)
@@ -474,7 +481,7 @@ func concat(defs []storage.ColumnDef, recs []arrow.Record) (arrow.Record, error)
 		}
 		cols[c] = a
 	}
-	return array.NewRecord(arrow.NewSchema(fields, nil), cols, total), nil
+	return array.NewRecord(sc, cols, total), nil
 }
 
 // addConstraint is ALTER TABLE ... ADD CONSTRAINT: the table's rows are

@@ -381,28 +381,11 @@ func checkRowsOnly(ctx context.Context, s Session, t storage.Table, recs []arrow
 
 // concatAll concatenates batches of one schema.
 func concatAll(recs []arrow.Record) (arrow.Record, error) {
-	if len(recs) == 1 {
+	switch len(recs) {
+	case 0:
+		return nil, nil
+	case 1:
 		return recs[0], nil
 	}
-	if len(recs) == 0 {
-		return nil, nil
-	}
-	sc := recs[0].Schema()
-	cols := make([]arrow.Array, sc.NumFields())
-	var total int64
-	for _, r := range recs {
-		total += r.NumRows()
-	}
-	for c := range cols {
-		parts := make([]arrow.Array, len(recs))
-		for i, r := range recs {
-			parts[i] = r.Column(c)
-		}
-		a, err := array.Concatenate(parts, memory.DefaultAllocator)
-		if err != nil {
-			return nil, pgerr.Wrap(err, pgerr.InternalError, "concatenating rows: %v", err)
-		}
-		cols[c] = a
-	}
-	return array.NewRecord(sc, cols, total), nil
+	return concatColumns(recs[0].Schema(), recs)
 }
