@@ -89,24 +89,37 @@ func (b *binder) bindCreateSequence(cs *pg_query.CreateSeqStmt) (Statement, erro
 	return &CreateSequence{Def: def, IfNotExists: cs.IfNotExists}, nil
 }
 
-func (b *binder) bindAlterSequence(as *pg_query.AlterSeqStmt) (Statement, error) {
+// alterTarget resolves the sequence an ALTER SEQUENCE names: its catalog,
+// key and definition, or (IF EXISTS) the no-op statement for a missing one.
+func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (storage.SequenceCatalog, string, storage.Sequence, *AlterSequence, error) {
 	sc, err := b.seqCatalog()
 	if err != nil {
-		return nil, err
+		return nil, "", storage.Sequence{}, nil, err
 	}
-	name, err := b.tableName(as.Sequence)
+	name, err := b.tableName(rv)
 	if err != nil {
-		return nil, err
+		return nil, "", storage.Sequence{}, nil, err
 	}
 	cur, ok := sc.LookupSequence(name)
 	if !ok {
 		if err := b.notASequence(name); err != nil {
-			return nil, err
+			return nil, "", storage.Sequence{}, nil, err
 		}
-		if as.MissingOk {
-			return &AlterSequence{Name: name, IfExists: true, Missing: true}, nil
+		if missingOk {
+			return nil, name, storage.Sequence{}, &AlterSequence{Name: name, IfExists: true, Missing: true}, nil
 		}
-		return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+		return nil, "", storage.Sequence{}, nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+	}
+	return sc, name, cur, nil, nil
+}
+
+func (b *binder) bindAlterSequence(as *pg_query.AlterSeqStmt) (Statement, error) {
+	sc, name, cur, missing, err := b.alterTarget(as.Sequence, as.MissingOk)
+	if err != nil {
+		return nil, err
+	}
+	if missing != nil {
+		return missing, nil
 	}
 	st, _ := sc.SequenceState(name)
 	def := cur
@@ -130,23 +143,12 @@ func (b *binder) bindAlterSequence(as *pg_query.AlterSeqStmt) (Statement, error)
 
 // bindRenameSequence is ALTER SEQUENCE name RENAME TO new.
 func (b *binder) bindRenameSequence(rs *pg_query.RenameStmt) (Statement, error) {
-	sc, err := b.seqCatalog()
+	_, name, cur, missing, err := b.alterTarget(rs.Relation, rs.MissingOk)
 	if err != nil {
 		return nil, err
 	}
-	name, err := b.tableName(rs.Relation)
-	if err != nil {
-		return nil, err
-	}
-	cur, ok := sc.LookupSequence(name)
-	if !ok {
-		if err := b.notASequence(name); err != nil {
-			return nil, err
-		}
-		if rs.MissingOk {
-			return &AlterSequence{Name: name, IfExists: true, Missing: true}, nil
-		}
-		return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+	if missing != nil {
+		return missing, nil
 	}
 	if !cur.Temp {
 		// The sequence stays in its schema.
