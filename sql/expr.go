@@ -351,6 +351,9 @@ func typeName(t types.Type) string {
 // coerceToBool is coerce_to_boolean: unknown literals become bool, other
 // non-boolean types are an error naming the clause.
 func (b *binder) coerceToBool(e plan.Expr, what string) (plan.Expr, error) {
+	if err := b.notASet(e, what); err != nil {
+		return nil, err
+	}
 	t := e.Type()
 	if t.ID == types.Bool {
 		return e, nil
@@ -488,6 +491,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 	case pg_query.A_Expr_Kind_AEXPR_IN:
 		l, err := b.bindExpr(s, a.Lexpr)
 		if err != nil {
+			return nil, err
+		}
+		if err := b.notASet(l, "IN"); err != nil {
 			return nil, err
 		}
 		list := a.Rexpr.GetList().GetItems()
@@ -689,6 +695,9 @@ func (b *binder) bindCase(s *scope, ce *pg_query.CaseExpr) (plan.Expr, error) {
 			return nil, err
 		}
 	}
+	if err := b.noSetFuncIn("CASE", append(append([]plan.Expr{testArg, els}, results...), caseConds(whens)...)...); err != nil {
+		return nil, err
+	}
 	// PostgreSQL considers the ELSE result first when choosing the type.
 	all := results
 	if els != nil {
@@ -726,6 +735,9 @@ func (b *binder) bindList(s *scope, nodes []*pg_query.Node) ([]plan.Expr, error)
 func (b *binder) bindCoalesce(s *scope, ce *pg_query.CoalesceExpr) (plan.Expr, error) {
 	args, err := b.bindList(s, ce.Args)
 	if err != nil {
+		return nil, err
+	}
+	if err := b.noSetFuncIn("COALESCE", args...); err != nil {
 		return nil, err
 	}
 	t, err := b.commonType("COALESCE", args)
@@ -914,6 +926,11 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	ov, err := types.ResolveFunction(name, argTypes)
 	if err != nil {
 		return nil, b.wrapAt(err, fc.Location)
+	}
+	if ov.SetReturning {
+		if err := b.checkSetFuncPlacement(s, fc.Location); err != nil {
+			return nil, err
+		}
 	}
 	if err := b.castArgs(args, ov.Args); err != nil {
 		return nil, err

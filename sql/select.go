@@ -303,6 +303,10 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 		}
 	}
 
+	if node, err = b.projectSets(node, targets, groups); err != nil {
+		return nil, err
+	}
+
 	// Projection (with ORDER BY helper columns last).
 	notNull := columnNotNull(node)
 	proj := &plan.Project{Input: node}

@@ -1,0 +1,232 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// Set-returning functions (generate_series). In FROM they become a
+// plan.FunctionScan (ROWS FROM and WITH ORDINALITY included); in a SELECT
+// list or ORDER BY they bind as plan.Calls whose overload is SetReturning,
+// which projectSets then moves into plan.ProjectSet nodes below the
+// projection, as PostgreSQL 10+ plans them. Anywhere else they are
+// rejected with PostgreSQL's parse-time errors.
+
+const setFuncHint = "You might be able to move the set-returning function into a LATERAL FROM item."
+
+// checkSetFuncPlacement is PostgreSQL's check_srf_call_placement for a
+// set-returning call at loc bound in scope s.
+func (b *binder) checkSetFuncPlacement(s *scope, loc int32) error {
+	if s.agg != nil && s.agg.inAgg {
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "aggregate function calls cannot contain set-returning function calls").
+			WithHint(setFuncHint), loc)
+	}
+	switch s.exprKind {
+	case "SELECT", "ORDER BY":
+		return nil
+	case "functions in FROM":
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions must appear at top level of FROM"), loc)
+	case "GROUP BY":
+		// PostgreSQL evaluates them below the grouping; joind does not.
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions in GROUP BY are not supported"), loc)
+	case "":
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in this context"), loc)
+	}
+	return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", s.exprKind), loc)
+}
+
+// lastSetFunc is the set-returning call of es PostgreSQL would have bound
+// last (post-order: an outer call after its arguments), not looking into
+// subqueries; nil when there is none.
+func lastSetFunc(es ...plan.Expr) plan.Expr {
+	var last plan.Expr
+	var visit func(e plan.Expr)
+	visit = func(e plan.Expr) {
+		if e == nil {
+			return
+		}
+		for _, c := range e.Children() {
+			visit(c)
+		}
+		if isSetFunc(e) {
+			last = e
+		}
+	}
+	for _, e := range es {
+		visit(e)
+	}
+	return last
+}
+
+func isSetFunc(e plan.Expr) bool {
+	c, ok := e.(*plan.Call)
+	return ok && c.Func != nil && c.Func.SetReturning
+}
+
+// noSetFuncIn rejects a set-returning call in CASE or COALESCE (whose
+// arguments PostgreSQL evaluates conditionally), at the last one's place.
+func (b *binder) noSetFuncIn(what string, es ...plan.Expr) error {
+	if srf := lastSetFunc(es...); srf != nil {
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", what).
+			WithHint(setFuncHint), b.locOf(srf))
+	}
+	return nil
+}
+
+// notASet is coerce_to_boolean's check: a condition must not return a set.
+func (b *binder) notASet(e plan.Expr, what string) error {
+	if lastSetFunc(e) != nil {
+		return b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument of %s must not return a set", what), b.locOf(e))
+	}
+	return nil
+}
+
+// projectSets moves the set-returning calls of a SELECT list (targets,
+// ORDER BY's junk targets included) into ProjectSet nodes over node, each
+// call replaced by a reference to its result column. A call whose
+// arguments hold another runs in a ProjectSet above that one's, so
+// `generate_series(1, generate_series(1, 3))` expands each inner value.
+// A grouping expression with such a call is not supported.
+func (b *binder) projectSets(node plan.Node, targets []*target, groups []plan.Expr) (plan.Node, error) {
+	if srf := lastSetFunc(groups...); srf != nil {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions in GROUP BY are not supported"), b.locOf(srf))
+	}
+	for {
+		ps := &plan.ProjectSet{Input: node}
+		// The columns this pass made: a call reading one waits a level.
+		made := map[plan.ColumnID]bool{}
+		for _, t := range targets {
+			t.expr = plan.Rewrite(t.expr, func(e plan.Expr) plan.Expr {
+				c, ok := e.(*plan.Call)
+				if !ok || !isSetFunc(c) || readsAny(c.Args, made) || lastSetFunc(c.Args...) != nil {
+					return e
+				}
+				col := plan.Column{ID: b.ids.Next(), Name: c.Func.Name, Type: c.Type()}
+				b.colName[col.ID] = col.Name
+				made[col.ID] = true
+				ps.Funcs = append(ps.Funcs, plan.SetFunc{Func: c.Func, Args: c.Args})
+				ps.FuncCols = append(ps.FuncCols, col)
+				return b.keepLoc(&plan.ColRef{ID: col.ID, T: col.Type, Name: col.Name}, e)
+			})
+		}
+		if len(ps.Funcs) == 0 {
+			return node, nil
+		}
+		node = ps
+	}
+}
+
+// readsAny reports whether es reference a column of ids.
+func readsAny(es []plan.Expr, ids map[plan.ColumnID]bool) bool {
+	found := false
+	for _, e := range es {
+		plan.Walk(e, func(x plan.Expr) bool {
+			if r, ok := x.(*plan.ColRef); ok && ids[r.ID] {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// bindRangeFunctionIn binds FROM f(...), ROWS FROM (f(...), ...) and
+// either WITH ORDINALITY, with PostgreSQL's names: a lone function's
+// column is named by the alias (else the function), ROWS FROM's by each
+// function, then "ordinality"; a column alias list renames them in order.
+func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, lateral []*nsItem) (plan.Node, []*nsItem, *scope, error) {
+	if len(rf.Coldeflist) > 0 {
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "column definition lists are not supported"), nodeLocation(rf.Coldeflist[0]))
+	}
+	var calls []*pg_query.FuncCall
+	for _, fn := range rf.Functions {
+		fl := fn.GetList().GetItems()
+		if len(fl) > 1 && fl[1].GetList() != nil && len(fl[1].GetList().GetItems()) > 0 {
+			return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "column definition lists are not supported"), nodeLocation(fl[0]))
+		}
+		fc := fl[0].GetFuncCall()
+		if fc == nil {
+			return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "unsupported function in FROM"), nodeLocation(fl[0]))
+		}
+		calls = append(calls, fc)
+	}
+	if len(calls) == 1 && !rf.Ordinality && funcName(calls[0].Funcname) == "pg_get_keywords" && len(calls[0].Args) == 0 { // pgcatalogempty.go
+		return b.bindKeywords(s, rf)
+	}
+	fs := &scope{parent: lateralScope(s, lateral), ctes: s.ctes, exprKind: "functions in FROM"}
+	node := &plan.FunctionScan{Ordinality: rf.Ordinality}
+	var names []string
+	for _, fc := range calls {
+		name := funcName(fc.Funcname)
+		if name != "generate_series" {
+			return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
+		}
+		args, err := b.bindList(fs, fc.Args)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		argTypes := make([]types.Type, len(args))
+		for i, a := range args {
+			argTypes[i] = a.Type()
+		}
+		want, _, err := b.generateSeriesSignature(argTypes)
+		if err != nil {
+			return nil, nil, nil, b.wrapAt(err, fc.Location)
+		}
+		if err := b.castArgs(args, want); err != nil {
+			return nil, nil, nil, err
+		}
+		ov, err := types.ResolveFunction(name, want)
+		if err != nil {
+			return nil, nil, nil, b.wrapAt(err, fc.Location)
+		}
+		node.Funcs = append(node.Funcs, plan.SetFunc{Func: ov, Args: args})
+		names = append(names, name)
+	}
+	alias := names[0]
+	if rf.Alias != nil {
+		alias = rf.Alias.Aliasname
+		if len(calls) == 1 {
+			names[0] = alias
+		}
+	}
+	node.Alias = alias
+	colTypes := make([]types.Type, 0, len(names)+1)
+	for _, f := range node.Funcs {
+		colTypes = append(colTypes, f.Func.Result)
+	}
+	if rf.Ordinality {
+		names = append(names, "ordinality")
+		colTypes = append(colTypes, types.Int8Type)
+	}
+	if rf.Alias != nil {
+		if len(rf.Alias.Colnames) > len(names) {
+			return nil, nil, nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
+				alias, len(names), len(rf.Alias.Colnames)), -1)
+		}
+		for i, cn := range rf.Alias.Colnames {
+			names[i] = cn.GetString_().GetSval()
+		}
+	}
+	it := &nsItem{name: alias, relVisible: true, colsVisible: true}
+	for i, name := range names {
+		c := plan.Column{ID: b.ids.Next(), Name: name, Table: alias, Type: colTypes[i]}
+		node.Cols = append(node.Cols, c)
+		b.colTable[c.ID], b.colName[c.ID] = alias, name
+		it.cols = append(it.cols, nsColumn{name: name, table: alias, expr: &plan.ColRef{ID: c.ID, T: c.Type, Name: name}})
+	}
+	s.rtes = append(s.rtes, rteInfo{alias: alias})
+	return node, []*nsItem{it}, fs, nil
+}
+
+// caseConds lists the WHEN conditions of a CASE.
+func caseConds(ws []plan.When) []plan.Expr {
+	out := make([]plan.Expr, len(ws))
+	for i, w := range ws {
+		out[i] = w.Cond
+	}
+	return out
+}
