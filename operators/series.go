@@ -103,17 +103,16 @@ func newSeries(t types.Type, vals []types.Value, eval *types.EvalContext) (next 
 		if span == 0 {
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "step size cannot equal zero")
 		}
-		start, stop := vals[0].I, vals[1].I
-		var k int64
+		cur, stop := vals[0].I, vals[1].I
 		next = func() (types.Value, bool) {
-			// Each value is start + k*step (not repeated addition), so month
-			// clamping does not drift (Jan 31, Feb 28, Mar 31 ...).
-			cur, ok := addInterval(start, step, k)
-			if !ok || (span > 0 && cur > stop) || (span < 0 && cur < stop) {
+			// Repeated addition, as PostgreSQL's generate_series_timestamp:
+			// month clamping carries on (Jan 31, Feb 29, Mar 29 ...).
+			if (span > 0 && cur > stop) || (span < 0 && cur < stop) {
 				return types.NullValue, false
 			}
-			k++
-			return types.IntValue(cur), true
+			v := cur
+			cur, _ = addInterval(cur, step, 1)
+			return types.IntValue(v), true
 		}
 	}
 	return next, nil

@@ -493,9 +493,6 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := b.notASet(l, "IN"); err != nil {
-			return nil, err
-		}
 		list := a.Rexpr.GetList().GetItems()
 		var terms []plan.Expr
 		for _, item := range list {
@@ -508,6 +505,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 				return nil, err
 			}
 			terms = append(terms, t)
+		}
+		if err := b.inListNotASet(l, terms); err != nil {
+			return nil, err
 		}
 		if len(terms) == 1 {
 			return terms[0], nil

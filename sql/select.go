@@ -269,6 +269,7 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 	if where != nil {
 		node = &plan.Filter{Input: node, Pred: where}
 	}
+	node = b.groupingSetFuncs(node, groups, targets, &having)
 	if agg.anyAgg || grouped || having != nil {
 		an := &plan.Aggregate{Input: node, GroupBy: groups, Aggs: agg.calls}
 		gcols := make([]plan.Column, len(groups))
@@ -303,9 +304,7 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 		}
 	}
 
-	if node, err = b.projectSets(node, targets, groups); err != nil {
-		return nil, err
-	}
+	node = b.projectSets(node, targets)
 
 	// Projection (with ORDER BY helper columns last).
 	notNull := columnNotNull(node)

@@ -25,13 +25,10 @@ func (b *binder) checkSetFuncPlacement(s *scope, loc int32) error {
 			WithHint(setFuncHint), loc)
 	}
 	switch s.exprKind {
-	case "SELECT", "ORDER BY":
+	case "SELECT", "ORDER BY", "GROUP BY":
 		return nil
 	case "functions in FROM":
 		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions must appear at top level of FROM"), loc)
-	case "GROUP BY":
-		// PostgreSQL evaluates them below the grouping; joind does not.
-		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions in GROUP BY are not supported"), loc)
 	case "":
 		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in this context"), loc)
 	}
@@ -85,21 +82,71 @@ func (b *binder) notASet(e plan.Expr, what string) error {
 }
 
 // projectSets moves the set-returning calls of a SELECT list (targets,
-// ORDER BY's junk targets included) into ProjectSet nodes over node, each
-// call replaced by a reference to its result column. A call whose
-// arguments hold another runs in a ProjectSet above that one's, so
-// `generate_series(1, generate_series(1, 3))` expands each inner value.
-// A grouping expression with such a call is not supported.
-func (b *binder) projectSets(node plan.Node, targets []*target, groups []plan.Expr) (plan.Node, error) {
-	if srf := lastSetFunc(groups...); srf != nil {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions in GROUP BY are not supported"), b.locOf(srf))
+// ORDER BY's junk targets included) into ProjectSet nodes over node (the
+// FROM items, filtered and grouped), each call replaced by a reference to
+// its result column.
+func (b *binder) projectSets(node plan.Node, targets []*target) plan.Node {
+	exprs := make([]*plan.Expr, len(targets))
+	for i, t := range targets {
+		exprs[i] = &t.expr
 	}
+	node, _ = b.pullSetFuncs(node, exprs)
+	return node
+}
+
+// groupingSetFuncs evaluates the set-returning calls of GROUP BY below the
+// grouping, as PostgreSQL does: ProjectSets over node (the filtered FROM
+// items) compute them, and the grouping expressions, and the same calls in
+// the targets and HAVING, read their columns instead.
+func (b *binder) groupingSetFuncs(node plan.Node, groups []plan.Expr, targets []*target, having *plan.Expr) plan.Node {
+	if lastSetFunc(groups...) == nil {
+		return node
+	}
+	exprs := make([]*plan.Expr, len(groups))
+	for i := range groups {
+		exprs[i] = &groups[i]
+	}
+	node, pulled := b.pullSetFuncs(node, exprs)
+	same := func(e plan.Expr) plan.Expr {
+		return plan.Rewrite(e, func(x plan.Expr) plan.Expr {
+			if isSetFunc(x) {
+				for _, p := range pulled {
+					if exprEqual(x, p.call) {
+						return p.ref
+					}
+				}
+			}
+			return x
+		})
+	}
+	for _, t := range targets {
+		t.expr = same(t.expr)
+	}
+	if *having != nil {
+		*having = same(*having)
+	}
+	return node
+}
+
+// pulledSetFunc is a set-returning call moved into a ProjectSet (its
+// arguments reading the ProjectSets below) and the column replacing it.
+type pulledSetFunc struct {
+	call plan.Expr
+	ref  *plan.ColRef
+}
+
+// pullSetFuncs moves the set-returning calls of *exprs into ProjectSets
+// over node. A call whose arguments hold another runs in a ProjectSet above
+// that one's, so `generate_series(1, generate_series(1, 3))` expands each
+// inner value, as PostgreSQL's split_pathtarget_at_srfs arranges them.
+func (b *binder) pullSetFuncs(node plan.Node, exprs []*plan.Expr) (plan.Node, []pulledSetFunc) {
+	var pulled []pulledSetFunc
 	for {
 		ps := &plan.ProjectSet{Input: node}
 		// The columns this pass made: a call reading one waits a level.
 		made := map[plan.ColumnID]bool{}
-		for _, t := range targets {
-			t.expr = plan.Rewrite(t.expr, func(e plan.Expr) plan.Expr {
+		for _, pe := range exprs {
+			*pe = plan.Rewrite(*pe, func(e plan.Expr) plan.Expr {
 				c, ok := e.(*plan.Call)
 				if !ok || !isSetFunc(c) || readsAny(c.Args, made) || lastSetFunc(c.Args...) != nil {
 					return e
@@ -109,11 +156,13 @@ func (b *binder) projectSets(node plan.Node, targets []*target, groups []plan.Ex
 				made[col.ID] = true
 				ps.Funcs = append(ps.Funcs, plan.SetFunc{Func: c.Func, Args: c.Args})
 				ps.FuncCols = append(ps.FuncCols, col)
-				return b.keepLoc(&plan.ColRef{ID: col.ID, T: col.Type, Name: col.Name}, e)
+				ref := &plan.ColRef{ID: col.ID, T: col.Type, Name: col.Name}
+				pulled = append(pulled, pulledSetFunc{call: c, ref: ref})
+				return b.keepLoc(ref, e)
 			})
 		}
 		if len(ps.Funcs) == 0 {
-			return node, nil
+			return node, pulled
 		}
 		node = ps
 	}
@@ -229,4 +278,36 @@ func caseConds(ws []plan.When) []plan.Expr {
 		out[i] = w.Cond
 	}
 	return out
+}
+
+// inListNotASet is transformAExprIn's check for x IN (list) with a
+// set-returning x: the constant items of a longer list form one = ANY
+// (array) comparison, which may read a set; every other item becomes its
+// own comparison, a condition that must not.
+func (b *binder) inListNotASet(l plan.Expr, terms []plan.Expr) error {
+	if lastSetFunc(l) == nil {
+		return nil
+	}
+	constant := 0
+	for _, t := range terms {
+		if c, ok := t.(*plan.Call); ok && len(c.Args) == 2 && !readsColumns(c.Args[1]) {
+			constant++
+		}
+	}
+	if constant > 1 && constant == len(terms) {
+		return nil
+	}
+	return b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument of IN must not return a set"), b.locOf(l))
+}
+
+// readsColumns reports whether e references any column.
+func readsColumns(e plan.Expr) bool {
+	found := false
+	plan.Walk(e, func(x plan.Expr) bool {
+		if _, ok := x.(*plan.ColRef); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
