@@ -234,7 +234,7 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 		p.Partitions = kids[0].Partitions
 	case *plan.ProjectSet:
 		p.Op = OpProjectSet
-		p.Rows = kids[0].Rows * setRowsPerCall
+		p.Rows = kids[0].Rows * setRows(x.Funcs)
 		p.Partitions = kids[0].Partitions
 	case *plan.Aggregate:
 		// Partial aggregation per input partition, merged into one.

@@ -24,6 +24,9 @@ func (b *binder) checkSetFuncPlacement(s *scope, loc int32) error {
 		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "aggregate function calls cannot contain set-returning function calls").
 			WithHint(setFuncHint), loc)
 	}
+	if s.setFuncsAllowed {
+		return nil
+	}
 	switch s.exprKind {
 	case "SELECT", "ORDER BY", "GROUP BY":
 		return nil
@@ -310,4 +313,21 @@ func readsColumns(e plan.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// insertSetRow is the source of INSERT ... VALUES (row) whose one row
+// calls set-returning functions: the row as a SELECT list over no FROM
+// item, one inserted row per ProjectSet row (cols: the table's columns).
+func (b *binder) insertSetRow(row []plan.Expr, cols []plan.Column) plan.Node {
+	exprs := make([]*plan.Expr, len(row))
+	for i := range row {
+		exprs[i] = &row[i]
+	}
+	node, _ := b.pullSetFuncs(&plan.Values{Rows: [][]plan.Expr{{}}}, exprs)
+	p := &plan.Project{Input: node, Exprs: row}
+	for _, c := range cols {
+		c.ID = b.ids.Next()
+		p.Cols = append(p.Cols, c)
+	}
+	return p
 }

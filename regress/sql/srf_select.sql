@@ -80,6 +80,14 @@ SELECT t.id, a, b FROM sf_t t, ROWS FROM (generate_series(1, t.n), generate_seri
 SELECT t.id, g FROM sf_t t LEFT JOIN LATERAL generate_series(1, t.n) g ON true ORDER BY t.id, g;
 SELECT a, b FROM generate_series(1, 3) a, generate_series(a, 3) b ORDER BY a, b;
 
+-- An INSERT's single VALUES row is a SELECT list.
+CREATE TABLE sf_ins (a integer, b integer DEFAULT 7);
+INSERT INTO sf_ins VALUES (generate_series(1, 3), generate_series(10, 11));
+INSERT INTO sf_ins (a) VALUES (generate_series(5, 6)) RETURNING a, b;
+INSERT INTO sf_ins VALUES (generate_series(1, 2)), (3);
+SELECT * FROM sf_ins ORDER BY a, b;
+DROP TABLE sf_ins;
+
 -- Rejected, as PostgreSQL rejects them.
 SELECT id FROM sf_t WHERE generate_series(1, 2) > 1;
 SELECT * FROM sf_t a JOIN sf_t b ON generate_series(1, 2) = a.id;
