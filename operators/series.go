@@ -1,9 +1,6 @@
 package operators
 
 import (
-	"math"
-	"time"
-
 	"github.com/cockroachdb/apd/v3"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/types"
@@ -12,10 +9,10 @@ import (
 // newSeries returns the iterator of one generate_series call over its
 // argument values: next yields the values in order, ok=false at the end.
 // generate_series is strict: a NULL argument gives no rows.
-func newSeries(t types.Type, vals []types.Value, eval *types.EvalContext) (next func() (types.Value, bool), err error) {
+func newSeries(t types.Type, vals []types.Value, eval *types.EvalContext) (next func() (types.Value, bool, error), err error) {
 	for _, v := range vals {
 		if v.Null {
-			return func() (types.Value, bool) { return types.NullValue, false }, nil
+			return func() (types.Value, bool, error) { return types.NullValue, false, nil }, nil
 		}
 	}
 	switch t.ID {
@@ -30,9 +27,9 @@ func newSeries(t types.Type, vals []types.Value, eval *types.EvalContext) (next 
 		lo, hi, _ := intRange(t)
 		cur, stop := vals[0].I, vals[1].I
 		finished := false
-		next = func() (types.Value, bool) {
+		next = func() (types.Value, bool, error) {
 			if finished || (step > 0 && cur > stop) || (step < 0 && cur < stop) {
-				return types.NullValue, false
+				return types.NullValue, false, nil
 			}
 			v := cur
 			// Stop instead of overflowing, as PostgreSQL does.
@@ -41,7 +38,7 @@ func newSeries(t types.Type, vals []types.Value, eval *types.EvalContext) (next 
 			} else {
 				cur += step
 			}
-			return types.IntValue(v), true
+			return types.IntValue(v), true, nil
 		}
 	case types.Numeric:
 		start, stop := vals[0].Num, vals[1].Num
@@ -64,82 +61,46 @@ func newSeries(t types.Type, vals []types.Value, eval *types.EvalContext) (next 
 		}
 		cur := new(apd.Decimal).Set(start)
 		neg := step.Negative
-		next = func() (types.Value, bool) {
+		next = func() (types.Value, bool, error) {
 			c := cur.Cmp(stop)
 			if (!neg && c > 0) || (neg && c < 0) {
-				return types.NullValue, false
+				return types.NullValue, false, nil
 			}
 			v := new(apd.Decimal).Set(cur)
 			nxt := new(apd.Decimal)
 			apd.BaseContext.WithPrecision(1000).Add(nxt, cur, step)
 			cur = nxt
-			return types.Value{Num: v}, true
+			return types.Value{Num: v}, true, nil
 		}
-	case types.TimestampTZ:
-		// generate_series_timestamptz: repeated timestamptz + interval in
-		// the session zone (days across a DST change keep the wall clock).
+	case types.Timestamp, types.TimestampTZ:
+		// Repeated addition of the step, as PostgreSQL's
+		// generate_series_timestamp[tz]: month clamping carries on (Jan 31,
+		// Feb 29, Mar 29 ...); timestamptz adds in the session zone (days
+		// across a DST change keep the wall clock).
 		step := vals[2].Iv
 		span := float64(step.Months)*30*86400e6 + float64(step.Days)*86400e6 + float64(step.Micros)
 		if span == 0 {
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "step size cannot equal zero")
 		}
+		add := func(ts int64) (int64, error) { return types.TimestampPlusInterval(ts, step) }
+		if t.ID == types.TimestampTZ {
+			add = func(ts int64) (int64, error) { return types.TimestampTZPlusInterval(eval, ts, step) }
+		}
 		cur, stop := vals[0].I, vals[1].I
-		finished := false
-		next = func() (types.Value, bool) {
-			if finished || (span > 0 && cur > stop) || (span < 0 && cur < stop) {
-				return types.NullValue, false
+		next = func() (types.Value, bool, error) {
+			if (span > 0 && cur > stop) || (span < 0 && cur < stop) {
+				return types.NullValue, false, nil
 			}
 			v := cur
-			nxt, err := types.TimestampTZPlusInterval(eval, cur, step)
+			// PostgreSQL steps before returning a value: an out-of-range
+			// step fails the call that would return v.
+			nxt, err := add(cur)
 			if err != nil {
-				finished = true // PostgreSQL errors on the next step; stop here
+				return types.NullValue, false, err
 			}
 			cur = nxt
-			return types.IntValue(v), true
-		}
-	case types.Timestamp:
-		step := vals[2].Iv
-		span := float64(step.Months)*30*86400e6 + float64(step.Days)*86400e6 + float64(step.Micros)
-		if span == 0 {
-			return nil, pgerr.New(pgerr.InvalidParameterValue, "step size cannot equal zero")
-		}
-		cur, stop := vals[0].I, vals[1].I
-		next = func() (types.Value, bool) {
-			// Repeated addition, as PostgreSQL's generate_series_timestamp:
-			// month clamping carries on (Jan 31, Feb 29, Mar 29 ...).
-			if (span > 0 && cur > stop) || (span < 0 && cur < stop) {
-				return types.NullValue, false
-			}
-			v := cur
-			cur, _ = addInterval(cur, step, 1)
-			return types.IntValue(v), true
+			return types.IntValue(v), true, nil
 		}
 	}
 	return next, nil
-}
-
-// addInterval returns ts + k*iv with PostgreSQL's timestamp arithmetic:
-// months first (clamping the day to the month's end), then days, then time.
-func addInterval(ts int64, iv types.IntervalValue, k int64) (int64, bool) {
-	if ts == math.MinInt64 || ts == math.MaxInt64 {
-		return ts, true
-	}
-	t := time.UnixMicro(ts).UTC()
-	months := int64(iv.Months) * k
-	if months != 0 {
-		y, m, d := t.Date()
-		total := int64(y)*12 + int64(m-1) + months
-		ny, nm := total/12, time.Month(total%12+1)
-		if total%12 < 0 {
-			ny, nm = (total-11)/12, time.Month((total%12+12)%12+1)
-		}
-		last := time.Date(int(ny), nm+1, 0, 0, 0, 0, 0, time.UTC).Day()
-		d = min(d, last)
-		t = time.Date(int(ny), nm, d, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
-	}
-	if days := int64(iv.Days) * k; days != 0 {
-		t = t.AddDate(0, 0, int(days))
-	}
-	us := t.UnixMicro() + iv.Micros*k
-	return us, true
 }

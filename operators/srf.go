@@ -53,13 +53,13 @@ func compileSetFuncs(fs []plan.SetFunc, input []plan.Column, env *Env) ([]setFun
 
 // lockstep advances the iterators of one row's functions together.
 type lockstep struct {
-	next []func() (types.Value, bool)
+	next []func() (types.Value, bool, error)
 	done []bool
 	row  []types.Value
 }
 
 func newLockstep(n int) *lockstep {
-	return &lockstep{next: make([]func() (types.Value, bool), n), done: make([]bool, n), row: make([]types.Value, n)}
+	return &lockstep{next: make([]func() (types.Value, bool, error), n), done: make([]bool, n), row: make([]types.Value, n)}
 }
 
 // start makes function i's iterator from its argument values.
@@ -74,20 +74,24 @@ func (l *lockstep) start(i int, t types.Type, vals []types.Value, eval *types.Ev
 
 // advance fills l.row with the next values (NULL for an exhausted
 // function); false when every function is exhausted.
-func (l *lockstep) advance() bool {
+func (l *lockstep) advance() (bool, error) {
 	any := false
 	for i, next := range l.next {
 		l.row[i] = types.NullValue
 		if l.done[i] {
 			continue
 		}
-		if v, ok := next(); ok {
+		v, ok, err := next()
+		if err != nil {
+			return false, err
+		}
+		if ok {
 			l.row[i], any = v, true
 		} else {
 			l.done[i] = true
 		}
 	}
-	return any
+	return any, nil
 }
 
 func evalEnv(env *Env) *types.EvalContext {
@@ -180,7 +184,11 @@ func (s *funcScanStream) Next() (arrow.Record, error) {
 	}
 	n := 0
 	for n < s.op.size {
-		if !s.steps.advance() {
+		more, err := s.steps.advance()
+		if err != nil {
+			return nil, err
+		}
+		if !more {
 			s.done = true
 			break
 		}
@@ -330,12 +338,18 @@ func (s *projectSetStream) expand() (idx []int, vals []array.Builder, err error)
 		vals[i] = newBuilder(f.typ, s.op.size)
 	}
 	for len(idx) < s.op.size {
-		if s.row >= 0 && s.steps.advance() {
-			idx = append(idx, s.row)
-			for i, f := range s.op.funcs {
-				types.AppendValue(vals[i], f.typ, s.steps.row[i])
+		if s.row >= 0 {
+			more, err := s.steps.advance()
+			if err != nil {
+				return nil, nil, err
 			}
-			continue
+			if more {
+				idx = append(idx, s.row)
+				for i, f := range s.op.funcs {
+					types.AppendValue(vals[i], f.typ, s.steps.row[i])
+				}
+				continue
+			}
 		}
 		s.row++
 		if s.row >= int(s.rec.NumRows()) {
