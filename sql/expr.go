@@ -569,6 +569,16 @@ func (b *binder) bindBetween(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		// The AND (OR) PostgreSQL builds checks its arms as conditions.
+		what := "AND"
+		if negate {
+			what = "OR"
+		}
+		for _, c := range []plan.Expr{c1, c2} {
+			if err := b.notASetAt(c, what, b.locOf(x)); err != nil {
+				return nil, err
+			}
+		}
 		if negate {
 			return &plan.Or{Args: []plan.Expr{c1, c2}}, nil
 		}

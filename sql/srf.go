@@ -78,8 +78,13 @@ func (b *binder) noSetFuncIn(what string, es ...plan.Expr) error {
 
 // notASet is coerce_to_boolean's check: a condition must not return a set.
 func (b *binder) notASet(e plan.Expr, what string) error {
+	return b.notASetAt(e, what, b.locOf(e))
+}
+
+// notASetAt is notASet reporting the error at loc.
+func (b *binder) notASetAt(e plan.Expr, what string, loc int32) error {
 	if lastSetFunc(e) != nil {
-		return b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument of %s must not return a set", what), b.locOf(e))
+		return b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument of %s must not return a set", what), loc)
 	}
 	return nil
 }
