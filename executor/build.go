@@ -86,7 +86,7 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 		return operators.NewFunctionScan(x.Funcs, x.Ordinality, x.Cols, env)
 	case optimizer.OpProjectSet:
 		x := p.Logical.(*plan.ProjectSet)
-		return operators.NewProjectSet(ins[0], x.Funcs, x.FuncCols, env)
+		return operators.NewProjectSet(ins[0], x.Funcs, x.FuncCols, x.Exprs, x.ExprCols, env)
 	case optimizer.OpCTEScan:
 		x := p.Logical.(*plan.CTEScan)
 		return operators.NewMaterializedScan(b.materialized(x.CTE), x.Cols), nil

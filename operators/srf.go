@@ -218,7 +218,8 @@ func (s *funcScanStream) Close() error { s.done = true; return nil }
 type projectSetOp struct {
 	in     Operator
 	funcs  []setFunc
-	cols   []plan.Column // the input's, then one per function
+	exprs  []*Compiled   // evaluated on every step, the last one too
+	cols   []plan.Column // the input's, then one per function, then one per expression
 	schema *arrow.Schema
 	size   int
 	eval   *types.EvalContext
@@ -229,17 +230,29 @@ var _ Operator = (*projectSetOp)(nil)
 // NewProjectSet runs a SELECT list's set-returning functions over each
 // input row (PostgreSQL's ProjectSet), partition by partition: every input
 // row is repeated once per lockstep row of its functions, their values
-// appended as funcCols.
-func NewProjectSet(in Operator, fs []plan.SetFunc, funcCols []plan.Column, env *Env) (Operator, error) {
-	if len(fs) != len(funcCols) {
-		return nil, errPlan("project set of %d functions has %d columns", len(fs), len(funcCols))
+// appended as funcCols, then exprs' as exprCols. As in PostgreSQL, exprs
+// are evaluated on every step of a row, including the last, which finds
+// the functions exhausted and emits nothing (nextval() advances once more
+// per input row; a failing expression fails even for a row without rows).
+func NewProjectSet(in Operator, fs []plan.SetFunc, funcCols []plan.Column, exprs []plan.Expr, exprCols []plan.Column, env *Env) (Operator, error) {
+	if len(fs) != len(funcCols) || len(exprs) != len(exprCols) {
+		return nil, errPlan("project set of %d functions and %d expressions has %d+%d columns", len(fs), len(exprs), len(funcCols), len(exprCols))
 	}
 	funcs, err := compileSetFuncs(fs, in.Columns(), env)
 	if err != nil {
 		return nil, err
 	}
-	cols := append(append([]plan.Column{}, in.Columns()...), funcCols...)
-	return &projectSetOp{in: in, funcs: funcs, cols: cols, schema: schemaOf(cols), size: batchSize(env), eval: evalEnv(env)}, nil
+	op := &projectSetOp{in: in, funcs: funcs, size: batchSize(env), eval: evalEnv(env)}
+	for _, e := range exprs {
+		c, err := Compile(e, in.Columns(), env)
+		if err != nil {
+			return nil, err
+		}
+		op.exprs = append(op.exprs, c)
+	}
+	op.cols = append(append(append([]plan.Column{}, in.Columns()...), funcCols...), exprCols...)
+	op.schema = schemaOf(op.cols)
+	return op, nil
 }
 
 func (o *projectSetOp) Columns() []plan.Column { return o.cols }
@@ -310,41 +323,52 @@ func (s *projectSetStream) Next() (arrow.Record, error) {
 			}
 		}
 		rec := s.rec
-		idx, vals, err := s.expand()
+		steps, emit, vals, err := s.expand()
 		if err != nil {
 			return nil, err
+		}
+		exprs, err := s.evalExprs(rec, steps, emit)
+		if err != nil {
+			return nil, err
+		}
+		idx := make([]int, len(emit))
+		for i, k := range emit {
+			idx[i] = steps[k]
 		}
 		if len(idx) == 0 {
 			continue
 		}
 		nin := int(rec.NumCols())
-		arrs := make([]arrow.Array, nin, nin+len(vals))
+		arrs := make([]arrow.Array, nin, nin+len(vals)+len(exprs))
 		for i := range arrs {
 			arrs[i] = takeArray(rec.Column(i), idx)
 		}
 		for _, b := range vals {
 			arrs = append(arrs, b.NewArray())
 		}
+		arrs = append(arrs, exprs...)
 		return array.NewRecord(s.op.schema, arrs, int64(len(idx))), nil
 	}
 }
 
-// expand produces up to a batch of output rows from s.rec: the input rows
-// they repeat (idx) and the functions' values. At the end of s.rec it
-// clears s.rec.
-func (s *projectSetStream) expand() (idx []int, vals []array.Builder, err error) {
+// expand takes up to a batch of steps over s.rec: steps[k] is the input
+// row of step k, emit lists the steps that yield a row (the others are
+// rows' last steps), vals holds the functions' values of those rows. At
+// the end of s.rec it clears s.rec.
+func (s *projectSetStream) expand() (steps, emit []int, vals []array.Builder, err error) {
 	vals = make([]array.Builder, len(s.op.funcs))
 	for i, f := range s.op.funcs {
 		vals[i] = newBuilder(f.typ, s.op.size)
 	}
-	for len(idx) < s.op.size {
+	for len(emit) < s.op.size {
 		if s.row >= 0 {
 			more, err := s.steps.advance()
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
+			steps = append(steps, s.row)
 			if more {
-				idx = append(idx, s.row)
+				emit = append(emit, len(steps)-1)
 				for i, f := range s.op.funcs {
 					types.AppendValue(vals[i], f.typ, s.steps.row[i])
 				}
@@ -357,10 +381,28 @@ func (s *projectSetStream) expand() (idx []int, vals []array.Builder, err error)
 			break
 		}
 		if err := s.startRow(s.row); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	return idx, vals, nil
+	return steps, emit, vals, nil
+}
+
+// evalExprs evaluates the expressions on every step (over its input row
+// of rec, in step order) and returns their values on the emitting ones.
+func (s *projectSetStream) evalExprs(rec arrow.Record, steps, emit []int) ([]arrow.Array, error) {
+	if len(s.op.exprs) == 0 || len(steps) == 0 {
+		return nil, nil
+	}
+	at := takeRecord(rec, steps)
+	out := make([]arrow.Array, len(s.op.exprs))
+	for i, c := range s.op.exprs {
+		a, err := c.Eval(s.ctx, at)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = takeArray(a, emit)
+	}
+	return out, nil
 }
 
 func (s *projectSetStream) Close() error { return s.in.Close() }

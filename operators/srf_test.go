@@ -81,7 +81,7 @@ func TestProjectSetPerRow(t *testing.T) {
 		seriesCall(t, cst(I(1), i4), n),
 		seriesCall(t, cst(I(1), i4), cst(I(2), i4)),
 	}
-	op, err := NewProjectSet(in, fs, []plan.Column{{ID: 2, Type: i4}, {ID: 3, Type: i4}}, &Env{BatchSize: 2})
+	op, err := NewProjectSet(in, fs, []plan.Column{{ID: 2, Type: i4}, {ID: 3, Type: i4}}, nil, nil, &Env{BatchSize: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,4 +89,39 @@ func TestProjectSetPerRow(t *testing.T) {
 	if want := "2,1,1 2,2,2 0,-,1 0,-,2 -,-,1 -,-,2 3,1,1 3,2,2 3,3,-"; got != want {
 		t.Fatalf("got %s\nwant %s", got, want)
 	}
+}
+
+// The expressions a ProjectSet evaluates run on each step of a row, the
+// last too: 10 / n fails on n = 0 although generate_series(1, 0) yields no
+// row, and otherwise appears on every emitted row.
+func TestProjectSetExprsOnEveryStep(t *testing.T) {
+	div, err := types.ResolveOperator("/", i4, i4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := []plan.Column{{ID: 1, Name: "n", Type: i4}}
+	n := &plan.ColRef{ID: 1, T: i4}
+	tenth := &plan.Call{Func: div, Args: []plan.Expr{cst(I(10), i4), n}}
+	run := func(rows ...types.Value) (Operator, error) {
+		recs := make([][]types.Value, len(rows))
+		for i, v := range rows {
+			recs[i] = []types.Value{v}
+		}
+		tbl := &memTable{name: "t", defs: []storage.ColumnDef{{Name: "n", Type: i4}}, recs: []arrow.Record{mkRecord(cs, recs)}}
+		return NewProjectSet(scanOf(tbl, cs, 1), []plan.SetFunc{seriesCall(t, cst(I(1), i4), n)},
+			[]plan.Column{{ID: 2, Type: i4}}, []plan.Expr{tenth}, []plan.Column{{ID: 3, Type: i4}}, &Env{BatchSize: 2})
+	}
+	op, err := run(I(2), I(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(rowsText(t, op), " ")
+	if want := "2,1,5 2,2,5 5,1,2 5,2,2 5,3,2 5,4,2 5,5,2"; got != want {
+		t.Fatalf("got %s\nwant %s", got, want)
+	}
+	if op, err = run(I(2), I(0)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Collect(context.Background(), op)
+	wantCode(t, err, "22012")
 }

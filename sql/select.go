@@ -304,7 +304,7 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 		}
 	}
 
-	node = b.projectSets(node, targets)
+	node = b.projectSets(node, targets, len(sorts) > 0)
 
 	// Projection (with ORDER BY helper columns last).
 	notNull := columnNotNull(node)

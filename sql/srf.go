@@ -92,14 +92,57 @@ func (b *binder) notASetAt(e plan.Expr, what string, loc int32) error {
 // projectSets moves the set-returning calls of a SELECT list (targets,
 // ORDER BY's junk targets included) into ProjectSet nodes over node (the
 // FROM items, filtered and grouped), each call replaced by a reference to
-// its result column.
-func (b *binder) projectSets(node plan.Node, targets []*target) plan.Node {
+// its result column. sorted says the query has an ORDER BY.
+func (b *binder) projectSets(node plan.Node, targets []*target, sorted bool) plan.Node {
 	exprs := make([]*plan.Expr, len(targets))
 	for i, t := range targets {
 		exprs[i] = &t.expr
 	}
-	node, _ = b.pullSetFuncs(node, exprs)
+	node, pulled := b.pullSetFuncs(node, exprs)
+	b.evalInProjectSet(node, exprs, pulled, sorted)
 	return node
+}
+
+// evalInProjectSet moves the computed expressions of *exprs that read no
+// set-returning result into the top ProjectSet node (if node is one),
+// where PostgreSQL evaluates them: on each of its steps. Expressions with
+// subqueries stay above, where the optimizer can unnest them; so do
+// volatile ones under an ORDER BY, which PostgreSQL evaluates after the
+// sort (make_sort_input_target), once per row.
+func (b *binder) evalInProjectSet(node plan.Node, exprs []*plan.Expr, pulled []pulledSetFunc, sorted bool) {
+	ps, ok := node.(*plan.ProjectSet)
+	if !ok {
+		return
+	}
+	results := map[plan.ColumnID]bool{}
+	for _, p := range pulled {
+		results[p.ref.ID] = true
+	}
+	for _, pe := range exprs {
+		switch (*pe).(type) {
+		case *plan.ColRef, *plan.Const:
+			continue
+		}
+		if readsAny([]plan.Expr{*pe}, results) || hasSubquery(*pe) || (sorted && exprHasVolatile(*pe)) {
+			continue
+		}
+		col := plan.Column{ID: b.ids.Next(), Name: "?column?", Type: (*pe).Type()}
+		ps.Exprs = append(ps.Exprs, *pe)
+		ps.ExprCols = append(ps.ExprCols, col)
+		*pe = b.keepLoc(&plan.ColRef{ID: col.ID, T: col.Type, Name: col.Name}, *pe)
+	}
+}
+
+// hasSubquery reports whether e holds a subquery expression.
+func hasSubquery(e plan.Expr) bool {
+	found := false
+	plan.Walk(e, func(x plan.Expr) bool {
+		if _, ok := x.(*plan.Subquery); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // groupingSetFuncs evaluates the set-returning calls of GROUP BY below the
@@ -328,7 +371,8 @@ func (b *binder) insertSetRow(row []plan.Expr, cols []plan.Column) plan.Node {
 	for i := range row {
 		exprs[i] = &row[i]
 	}
-	node, _ := b.pullSetFuncs(&plan.Values{Rows: [][]plan.Expr{{}}}, exprs)
+	node, pulled := b.pullSetFuncs(&plan.Values{Rows: [][]plan.Expr{{}}}, exprs)
+	b.evalInProjectSet(node, exprs, pulled, false)
 	p := &plan.Project{Input: node, Exprs: row}
 	for _, c := range cols {
 		c.ID = b.ids.Next()

@@ -80,8 +80,20 @@ SELECT t.id, a, b FROM sf_t t, ROWS FROM (generate_series(1, t.n), generate_seri
 SELECT t.id, g FROM sf_t t LEFT JOIN LATERAL generate_series(1, t.n) g ON true ORDER BY t.id, g;
 SELECT a, b FROM generate_series(1, 3) a, generate_series(a, 3) b ORDER BY a, b;
 
+-- The SELECT list's other expressions are evaluated on each step of the
+-- ProjectSet, the last (exhausted) one too; under ORDER BY a volatile one
+-- is evaluated once per row instead.
+CREATE SEQUENCE sf_seq;
+SELECT nextval('sf_seq') AS n, generate_series(1, 3) AS g;
+SELECT nextval('sf_seq') AS after;
+SELECT nextval('sf_seq') AS n, generate_series(1, 3) AS g ORDER BY g;
+SELECT nextval('sf_seq') AS after;
+SELECT 10 / (x - 1), generate_series(1, x - 1) FROM (VALUES (1), (2)) v(x);
+SELECT 10 / (x - 1) AS q, generate_series(1, x) AS g FROM (VALUES (2), (3)) v(x) ORDER BY x, g;
+DROP SEQUENCE sf_seq;
+
 -- An INSERT's single VALUES row is a SELECT list.
-CREATE TABLE sf_ins (a integer, b integer DEFAULT 7);
+CREATE TABLE sf_ins (a integer, b integer DEFAULT 7, c serial);
 INSERT INTO sf_ins VALUES (generate_series(1, 3), generate_series(10, 11));
 INSERT INTO sf_ins (a) VALUES (generate_series(5, 6)) RETURNING a, b;
 INSERT INTO sf_ins VALUES (generate_series(1, 2)), (3);

@@ -156,6 +156,9 @@ func (f *treeFormatter) node(n Node, depth int) {
 		fmt.Fprintf(sb, " %s", formatCols(x.Cols))
 	case *ProjectSet:
 		fmt.Fprintf(sb, "ProjectSet %s %s", f.setFuncs(x.Funcs), formatCols(x.FuncCols))
+		if len(x.Exprs) > 0 {
+			fmt.Fprintf(sb, " exprs=[%s] %s", f.exprs(x.Exprs), formatCols(x.ExprCols))
+		}
 	case *CTEScan:
 		fmt.Fprintf(sb, "CTEScan %s %s", x.CTE.Name, formatCols(x.Cols))
 		if f.ctes[x.CTE] {

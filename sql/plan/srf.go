@@ -29,12 +29,17 @@ type FunctionScan struct {
 // ProjectSet is PostgreSQL's ProjectSet: for each input row it evaluates
 // the set-returning functions of a SELECT list over that row, in lockstep
 // as FunctionScan's do, and emits the input row once per result row with
-// the functions' values appended (FuncCols, one per function). A row for
-// which every function yields nothing emits nothing.
+// the functions' values appended (FuncCols, one per function), then Exprs'
+// (ExprCols): the list's computed expressions that read no function, which
+// PostgreSQL evaluates on every step, the last one too (every function
+// exhausted, no row emitted), so volatile ones (nextval) run once more per
+// input row and errors arise even for a row that yields nothing.
 type ProjectSet struct {
 	Input    Node
 	Funcs    []SetFunc
 	FuncCols []Column
+	Exprs    []Expr
+	ExprCols []Column
 }
 
 // Name is the function's lower-case name, as EXPLAIN prints it.
@@ -43,7 +48,7 @@ func (f SetFunc) Name() string { return f.Func.Name }
 func (n *FunctionScan) Columns() []Column { return n.Cols }
 func (n *ProjectSet) Columns() []Column {
 	in := n.Input.Columns()
-	return append(in[:len(in):len(in)], n.FuncCols...)
+	return append(append(in[:len(in):len(in)], n.FuncCols...), n.ExprCols...)
 }
 
 func (n *FunctionScan) Children() []Node         { return nil }
@@ -51,7 +56,9 @@ func (n *ProjectSet) Children() []Node           { return []Node{n.Input} }
 func (n *FunctionScan) WithChildren([]Node) Node { return n }
 func (n *ProjectSet) WithChildren(k []Node) Node { c := *n; c.Input = k[0]; return &c }
 func (n *FunctionScan) Expressions() []Expr      { return setFuncArgs(n.Funcs) }
-func (n *ProjectSet) Expressions() []Expr        { return setFuncArgs(n.Funcs) }
+func (n *ProjectSet) Expressions() []Expr {
+	return append(setFuncArgs(n.Funcs), n.Exprs...)
+}
 func (n *FunctionScan) WithExpressions(k []Expr) Node {
 	c := *n
 	c.Funcs = withSetFuncArgs(n.Funcs, k)
@@ -59,7 +66,11 @@ func (n *FunctionScan) WithExpressions(k []Expr) Node {
 }
 func (n *ProjectSet) WithExpressions(k []Expr) Node {
 	c := *n
-	c.Funcs = withSetFuncArgs(n.Funcs, k)
+	split := len(k) - len(n.Exprs)
+	c.Funcs = withSetFuncArgs(n.Funcs, k[:split])
+	if len(n.Exprs) > 0 {
+		c.Exprs = k[split:len(k):len(k)]
+	}
 	return &c
 }
 

@@ -95,6 +95,7 @@ func TestExpressionsRoundTrip(t *testing.T) {
 		&Project{Exprs: []Expr{col(1), col(2)}},
 		&FunctionScan{Funcs: []SetFunc{{Args: []Expr{col(1), col(2)}}, {Args: []Expr{col(3)}}}},
 		&ProjectSet{Input: &Scan{}, Funcs: []SetFunc{{Args: []Expr{col(1)}}, {Args: []Expr{col(2), col(3)}}}},
+		&ProjectSet{Input: &Scan{}, Funcs: []SetFunc{{Args: []Expr{col(1)}}}, Exprs: []Expr{col(4), col(5)}},
 		&Join{On: col(1)},
 		&Join{},
 		&Apply{On: col(1)},
