@@ -35,20 +35,29 @@ func rowsText(t *testing.T, op Operator) []string {
 	}
 	var out []string
 	for _, r := range recs {
-		for i := 0; i < int(r.NumRows()); i++ {
-			var parts []string
-			for c, col := range op.Columns() {
-				v := types.GetValue(r.Column(c), col.Type, i)
-				if v.Null {
-					parts = append(parts, "-")
-				} else {
-					parts = append(parts, fmt.Sprint(v.I))
+		for _, row := range recRows(r, op.Columns()) {
+			parts := make([]string, len(row))
+			for i, v := range row {
+				parts[i] = "-"
+				if !v.Null {
+					parts[i] = fmt.Sprint(v.I)
 				}
 			}
 			out = append(out, strings.Join(parts, ","))
 		}
 	}
 	return out
+}
+
+// intInput is a one-partition scan of one int4 column n (ID 1) over rows.
+func intInput(rows ...types.Value) Operator {
+	cs := []plan.Column{{ID: 1, Name: "n", Type: i4}}
+	recs := make([][]types.Value, len(rows))
+	for i, v := range rows {
+		recs[i] = []types.Value{v}
+	}
+	tbl := &memTable{name: "t", defs: []storage.ColumnDef{{Name: "n", Type: i4}}, recs: []arrow.Record{mkRecord(cs, recs)}}
+	return scanOf(tbl, cs, 1)
 }
 
 // ROWS FROM pads the shorter function with NULLs; ordinality counts rows.
@@ -72,10 +81,7 @@ func TestFunctionScanRowsFromOrdinality(t *testing.T) {
 // row whose functions all yield nothing (n = 0, n NULL) disappears, and
 // output batches split at the batch size.
 func TestProjectSetPerRow(t *testing.T) {
-	cs := []plan.Column{{ID: 1, Name: "n", Type: i4}}
-	tbl := &memTable{name: "t", defs: []storage.ColumnDef{{Name: "n", Type: i4}},
-		recs: []arrow.Record{mkRecord(cs, [][]types.Value{{I(2)}, {I(0)}, {N}, {I(3)}})}}
-	in := scanOf(tbl, cs, 1)
+	in := intInput(I(2), I(0), N, I(3))
 	n := &plan.ColRef{ID: 1, T: i4}
 	fs := []plan.SetFunc{
 		seriesCall(t, cst(I(1), i4), n),
@@ -99,16 +105,10 @@ func TestProjectSetExprsOnEveryStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := []plan.Column{{ID: 1, Name: "n", Type: i4}}
 	n := &plan.ColRef{ID: 1, T: i4}
 	tenth := &plan.Call{Func: div, Args: []plan.Expr{cst(I(10), i4), n}}
 	run := func(rows ...types.Value) (Operator, error) {
-		recs := make([][]types.Value, len(rows))
-		for i, v := range rows {
-			recs[i] = []types.Value{v}
-		}
-		tbl := &memTable{name: "t", defs: []storage.ColumnDef{{Name: "n", Type: i4}}, recs: []arrow.Record{mkRecord(cs, recs)}}
-		return NewProjectSet(scanOf(tbl, cs, 1), []plan.SetFunc{seriesCall(t, cst(I(1), i4), n)},
+		return NewProjectSet(intInput(rows...), []plan.SetFunc{seriesCall(t, cst(I(1), i4), n)},
 			[]plan.Column{{ID: 2, Type: i4}}, []plan.Expr{tenth}, []plan.Column{{ID: 3, Type: i4}}, &Env{BatchSize: 2})
 	}
 	op, err := run(I(2), I(5))

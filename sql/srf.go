@@ -123,7 +123,7 @@ func (b *binder) evalInProjectSet(node plan.Node, exprs []*plan.Expr, pulled []p
 		case *plan.ColRef, *plan.Const:
 			continue
 		}
-		if readsAny([]plan.Expr{*pe}, results) || hasSubquery(*pe) || (sorted && exprHasVolatile(*pe)) {
+		if readsAny([]plan.Expr{*pe}, results) || holds(*pe, isSubquery) || (sorted && exprHasVolatile(*pe)) {
 			continue
 		}
 		col := plan.Column{ID: b.ids.Next(), Name: "?column?", Type: (*pe).Type()}
@@ -133,17 +133,19 @@ func (b *binder) evalInProjectSet(node plan.Node, exprs []*plan.Expr, pulled []p
 	}
 }
 
-// hasSubquery reports whether e holds a subquery expression.
-func hasSubquery(e plan.Expr) bool {
+// holds reports whether e or an expression inside it (not inside a
+// subquery's plan) satisfies is.
+func holds(e plan.Expr, is func(plan.Expr) bool) bool {
 	found := false
 	plan.Walk(e, func(x plan.Expr) bool {
-		if _, ok := x.(*plan.Subquery); ok {
-			found = true
-		}
+		found = found || is(x)
 		return !found
 	})
 	return found
 }
+
+func isSubquery(e plan.Expr) bool { _, ok := e.(*plan.Subquery); return ok }
+func isColRef(e plan.Expr) bool   { _, ok := e.(*plan.ColRef); return ok }
 
 // groupingSetFuncs evaluates the set-returning calls of GROUP BY below the
 // grouping, as PostgreSQL does: ProjectSets over node (the filtered FROM
@@ -153,11 +155,7 @@ func (b *binder) groupingSetFuncs(node plan.Node, groups []plan.Expr, targets []
 	if lastSetFunc(groups...) == nil {
 		return node
 	}
-	exprs := make([]*plan.Expr, len(groups))
-	for i := range groups {
-		exprs[i] = &groups[i]
-	}
-	node, pulled := b.pullSetFuncs(node, exprs)
+	node, pulled := b.pullSetFuncs(node, exprPtrs(groups))
 	same := func(e plan.Expr) plan.Expr {
 		return plan.Rewrite(e, func(x plan.Expr) plan.Expr {
 			if isSetFunc(x) {
@@ -221,16 +219,12 @@ func (b *binder) pullSetFuncs(node plan.Node, exprs []*plan.Expr) (plan.Node, []
 
 // readsAny reports whether es reference a column of ids.
 func readsAny(es []plan.Expr, ids map[plan.ColumnID]bool) bool {
-	found := false
 	for _, e := range es {
-		plan.Walk(e, func(x plan.Expr) bool {
-			if r, ok := x.(*plan.ColRef); ok && ids[r.ID] {
-				found = true
-			}
-			return !found
-		})
+		if holds(e, func(x plan.Expr) bool { r, ok := x.(*plan.ColRef); return ok && ids[r.ID] }) {
+			return true
+		}
 	}
-	return found
+	return false
 }
 
 // bindRangeFunctionIn binds FROM f(...), ROWS FROM (f(...), ...) and
@@ -341,7 +335,7 @@ func (b *binder) inListNotASet(l plan.Expr, terms []plan.Expr) error {
 	}
 	constant := 0
 	for _, t := range terms {
-		if c, ok := t.(*plan.Call); ok && len(c.Args) == 2 && !readsColumns(c.Args[1]) {
+		if c, ok := t.(*plan.Call); ok && len(c.Args) == 2 && !holds(c.Args[1], isColRef) {
 			constant++
 		}
 	}
@@ -351,26 +345,11 @@ func (b *binder) inListNotASet(l plan.Expr, terms []plan.Expr) error {
 	return b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument of IN must not return a set"), b.locOf(l))
 }
 
-// readsColumns reports whether e references any column.
-func readsColumns(e plan.Expr) bool {
-	found := false
-	plan.Walk(e, func(x plan.Expr) bool {
-		if _, ok := x.(*plan.ColRef); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
 // insertSetRow is the source of INSERT ... VALUES (row) whose one row
 // calls set-returning functions: the row as a SELECT list over no FROM
 // item, one inserted row per ProjectSet row (cols: the table's columns).
 func (b *binder) insertSetRow(row []plan.Expr, cols []plan.Column) plan.Node {
-	exprs := make([]*plan.Expr, len(row))
-	for i := range row {
-		exprs[i] = &row[i]
-	}
+	exprs := exprPtrs(row)
 	node, pulled := b.pullSetFuncs(&plan.Values{Rows: [][]plan.Expr{{}}}, exprs)
 	b.evalInProjectSet(node, exprs, pulled, false)
 	p := &plan.Project{Input: node, Exprs: row}
@@ -379,4 +358,13 @@ func (b *binder) insertSetRow(row []plan.Expr, cols []plan.Column) plan.Node {
 		p.Cols = append(p.Cols, c)
 	}
 	return p
+}
+
+// exprPtrs points at each expression of es, for rewriting them in place.
+func exprPtrs(es []plan.Expr) []*plan.Expr {
+	out := make([]*plan.Expr, len(es))
+	for i := range es {
+		out[i] = &es[i]
+	}
+	return out
 }
