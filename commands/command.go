@@ -8,6 +8,7 @@ import (
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
 
@@ -56,8 +57,9 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 	case *sql.Merge:
 		tag, err = merge(ctx, s, x)
 	case *sql.Truncate:
-		if err = truncateReferenced(s.Catalog(), x.Tables); err == nil {
-			tag, err = truncate(ctx, s, x)
+		var tables []storage.Table
+		if tables, err = truncateTargets(s, x); err == nil {
+			tag, err = truncate(ctx, s, x, tables)
 		}
 	case *sql.CreateSequence:
 		tag, err = createSequence(ctx, s, x)

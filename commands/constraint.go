@@ -402,21 +402,52 @@ func dropReferencing(ctx context.Context, cat *Catalog, names []string, cascade 
 	return notices, nil
 }
 
-// truncateReferenced refuses to truncate a table another table's FOREIGN
-// KEY references unless that table is truncated too.
-func truncateReferenced(cat *Catalog, tables []storage.Table) error {
+// truncateTargets is the tables TRUNCATE empties. Without CASCADE it
+// refuses to truncate a table another table's FOREIGN KEY references
+// unless that table is truncated too; with CASCADE it adds the
+// referencing tables, round by round in OID order as PostgreSQL does, with
+// a NOTICE for each.
+func truncateTargets(s Session, x *sql.Truncate) ([]storage.Table, error) {
+	cat := s.Catalog()
+	tables := x.Tables
 	set := map[string]bool{}
 	for _, t := range tables {
 		if !cat.IsTemp(t) {
 			set[t.Name()] = true
 		}
 	}
-	for _, r := range referencing(cat, set) {
-		return pgerr.New(pgerr.FeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
-			WithDetail("Table \"%s\" references \"%s\".", r.table, r.con.RefTable).
-			WithHint("Truncate table \"%s\" at the same time, or use TRUNCATE ... CASCADE.", r.table)
+	for {
+		refs := referencing(cat, set)
+		if len(refs) == 0 {
+			return tables, nil
+		}
+		if !x.Cascade {
+			r := refs[0]
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
+				WithDetail("Table \"%s\" references \"%s\".", r.table, r.con.RefTable).
+				WithHint("Truncate table \"%s\" at the same time, or use TRUNCATE ... CASCADE.", r.table)
+		}
+		var added []storage.Table
+		for _, r := range refs {
+			if set[r.table] {
+				continue
+			}
+			set[r.table] = true
+			if tb, ok := cat.Txn.Lookup(r.table); ok {
+				added = append(added, tb)
+			}
+		}
+		sort.SliceStable(added, func(i, j int) bool {
+			return tableOID(added[i]) < tableOID(added[j])
+		})
+		for _, tb := range added {
+			if err := s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
+				Message: fmt.Sprintf("truncate cascades to table \"%s\"", storage.BareName(tb.Name()))}); err != nil {
+				return nil, err
+			}
+		}
+		tables = append(tables[:len(tables):len(tables)], added...)
 	}
-	return nil
 }
 
 // dropForeignKeys is DROP TABLE's check of the foreign keys referencing

@@ -142,3 +142,11 @@ func dropMissing(s Session, ifExists bool, kind string, t sql.DropTarget) error 
 	}
 	return s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000", Message: msg})
 }
+
+// tableOID is a stored table's OID (0 for one without: a system table).
+func tableOID(t storage.Table) uint32 {
+	if o, ok := t.(interface{ ObjectID() uint32 }); ok {
+		return o.ObjectID()
+	}
+	return 0
+}

@@ -708,7 +708,7 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 }
 
 func (b *binder) bindTruncate(ts *pg_query.TruncateStmt) (Statement, error) {
-	out := &Truncate{RestartSeqs: ts.RestartSeqs}
+	out := &Truncate{RestartSeqs: ts.RestartSeqs, Cascade: ts.Behavior == pg_query.DropBehavior_DROP_CASCADE}
 	for _, r := range ts.Relations {
 		rv := r.GetRangeVar()
 		t, err := b.lookupTable(rv)
@@ -871,7 +871,7 @@ func (b *binder) bindTransaction(ts *pg_query.TransactionStmt) (Statement, error
 	}
 	switch ts.Kind {
 	case pg_query.TransactionStmtKind_TRANS_STMT_BEGIN, pg_query.TransactionStmtKind_TRANS_STMT_START:
-		return &Transaction{Kind: TxBegin, Modes: transactionModes(ts.Options, "")}, nil
+		return &Transaction{Kind: TxBegin, Modes: transactionModes(ts.Options, ""), Start: ts.Kind == pg_query.TransactionStmtKind_TRANS_STMT_START}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_COMMIT:
 		return &Transaction{Kind: TxCommit}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK:

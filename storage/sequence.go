@@ -36,6 +36,8 @@ type Sequence struct {
 	// identity columns own theirs); "" = none. Dropping the table drops
 	// the sequence.
 	OwnedTable, OwnedColumn string
+	// Comment is COMMENT ON SEQUENCE's text ("" = none).
+	Comment string
 	// Temp marks a session's temporary sequence (set by the catalog that
 	// lists it; not stored).
 	Temp bool
@@ -635,6 +637,7 @@ type seqJSON struct {
 	Cycle       bool   `json:"cycle,omitempty"`
 	OwnedTable  string `json:"owned_table,omitempty"`
 	OwnedColumn string `json:"owned_column,omitempty"`
+	Comment     string `json:"comment,omitempty"`
 	Last        int64  `json:"last"`
 	Called      bool   `json:"called,omitempty"`
 }
@@ -645,7 +648,7 @@ func sortedSeqs(v *version) []seqJSON {
 		d := e.def
 		out = append(out, seqJSON{Name: d.Name, ID: d.ID, TypeOID: types.Type{ID: d.Type, Typmod: -1}.OID(), Start: d.Start,
 			Increment: d.Increment, Min: d.Min, Max: d.Max, Cache: d.Cache, Cycle: d.Cycle,
-			OwnedTable: d.OwnedTable, OwnedColumn: d.OwnedColumn, Last: e.last, Called: e.called})
+			OwnedTable: d.OwnedTable, OwnedColumn: d.OwnedColumn, Comment: d.Comment, Last: e.last, Called: e.called})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -673,7 +676,7 @@ func decodeSeqs(v *version, seqs []seqJSON) error {
 		// A restarted server's counter continues after the mark: every
 		// value up to it may have been handed out.
 		v.seqs[s.Name] = &seqEntry{def: Sequence{Name: s.Name, ID: s.ID, Type: id, Start: s.Start, Increment: s.Increment,
-			Min: s.Min, Max: s.Max, Cache: s.Cache, Cycle: s.Cycle, OwnedTable: s.OwnedTable, OwnedColumn: s.OwnedColumn},
+			Min: s.Min, Max: s.Max, Cache: s.Cache, Cycle: s.Cycle, OwnedTable: s.OwnedTable, OwnedColumn: s.OwnedColumn, Comment: s.Comment},
 			last: s.Last, called: s.Called, epoch: 1}
 	}
 	return nil
