@@ -422,10 +422,7 @@ func truncateTargets(s Session, x *sql.Truncate) ([]storage.Table, error) {
 			return tables, nil
 		}
 		if !x.Cascade {
-			r := refs[0]
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
-				WithDetail("Table \"%s\" references \"%s\".", r.table, r.con.RefTable).
-				WithHint("Truncate table \"%s\" at the same time, or use TRUNCATE ... CASCADE.", r.table)
+			return nil, errTruncateReferenced(cat, tables, refs)
 		}
 		var added []storage.Table
 		for _, r := range refs {
@@ -448,6 +445,31 @@ func truncateTargets(s Session, x *sql.Truncate) ([]storage.Table, error) {
 		}
 		tables = append(tables[:len(tables):len(tables)], added...)
 	}
+}
+
+// errTruncateReferenced is PostgreSQL's heap_truncate_check_FKs error:
+// for the first table truncated (in the statement's order) that a table
+// outside the statement references, the referencing table of lowest OID.
+func errTruncateReferenced(cat *Catalog, tables []storage.Table, refs []fkRef) error {
+	for _, t := range tables {
+		var by []storage.Table
+		for _, r := range refs {
+			if r.con.RefTable != t.Name() {
+				continue
+			}
+			if tb, ok := cat.Txn.Lookup(r.table); ok {
+				by = append(by, tb)
+			}
+		}
+		if len(by) == 0 {
+			continue
+		}
+		sort.SliceStable(by, func(i, j int) bool { return tableOID(by[i]) < tableOID(by[j]) })
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
+			WithDetail("Table \"%s\" references \"%s\".", storage.BareName(by[0].Name()), storage.BareName(t.Name())).
+			WithHint("Truncate table \"%s\" at the same time, or use TRUNCATE ... CASCADE.", storage.BareName(by[0].Name()))
+	}
+	return nil
 }
 
 // dropForeignKeys is DROP TABLE's check of the foreign keys referencing
