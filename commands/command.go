@@ -32,6 +32,10 @@ type Session interface {
 	SendRows(cols []plan.Column, recs []arrow.Record) error
 	// Sequences is the session's sequence state (currval, lastval).
 	Sequences() *SeqState
+	// RowMoves is where an UPDATE of t reports the new RowIDs of the rows
+	// it updated (WHERE CURRENT OF follows a cursor's row to its new
+	// version); nil when no open cursor reads t.
+	RowMoves(t storage.Table) func(from, to []storage.RowID)
 }
 
 // Execute runs st if it is a command of this package and returns its

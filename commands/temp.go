@@ -282,6 +282,18 @@ func (c *Catalog) Delete(ctx context.Context, tb storage.Table, ids []storage.Ro
 	return c.Txn.Delete(ctx, tb, ids)
 }
 
+// LockRows locks rows of a temporary or permanent table (SELECT ... FOR
+// UPDATE: storage.Txn.LockRows).
+func (c *Catalog) LockRows(ctx context.Context, tb storage.Table, ids []storage.RowID) ([]bool, error) {
+	return c.txnOf(tb).LockRows(ctx, tb, ids)
+}
+
+// AppendedRows is where tb's rows appended by the transaction are
+// (storage.Txn.AppendedRows).
+func (c *Catalog) AppendedRows(tb storage.Table) (seg uint64, n int64, ok bool) {
+	return c.txnOf(tb).AppendedRows(tb)
+}
+
 // Truncate truncates temporary and permanent tables alike.
 func (c *Catalog) Truncate(ctx context.Context, tables []storage.Table) error {
 	var temp, perm []storage.Table

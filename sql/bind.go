@@ -38,6 +38,10 @@ type binder struct {
 	cat   storage.Catalog
 	// usedTemp is set when a temporary table was bound (sql/temp.go).
 	usedTemp bool
+	// lockingCursor is the SELECT of a DECLARE CURSOR, whose locking
+	// clause the cursor implements (cursor.go); any other SELECT's is
+	// refused.
+	lockingCursor *pg_query.SelectStmt
 	opts     *BindOptions
 	ids      *plan.IDAllocator
 	// locs maps bound expressions to the byte offset of their source, for
