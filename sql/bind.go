@@ -38,10 +38,6 @@ type binder struct {
 	cat   storage.Catalog
 	// usedTemp is set when a temporary table was bound (sql/temp.go).
 	usedTemp bool
-	// lockingCursor is the SELECT of a DECLARE CURSOR, whose locking
-	// clause the cursor implements (cursor.go); any other SELECT's is
-	// refused.
-	lockingCursor *pg_query.SelectStmt
 	opts     *BindOptions
 	ids      *plan.IDAllocator
 	// locs maps bound expressions to the byte offset of their source, for
@@ -78,6 +74,10 @@ type binder struct {
 	// searchPath overrides the session's search_path ("" = none): the
 	// elements of CREATE SCHEMA (schema.go).
 	searchPath string
+	// lockingCursor is the SELECT of a DECLARE CURSOR, whose locking
+	// clause the cursor implements (cursor.go); any other SELECT's is
+	// refused.
+	lockingCursor *pg_query.SelectStmt
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
