@@ -55,8 +55,11 @@ func (b *binder) bindComment(cs *pg_query.CommentStmt) (Statement, error) {
 	} else if v, ok := b.cat.LookupView(c.Key); ok && c.Key != "" {
 		c.View, cols = true, v.Columns
 	} else {
-		_, err := b.lookupTable(rv)
-		return nil, withoutPosition(err)
+		if _, err := b.lookupTable(rv); err != nil {
+			return nil, withoutPosition(err)
+		}
+		// A system catalog: PostgreSQL keeps a superuser's comment on it.
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON a system catalog is not supported")
 	}
 	switch {
 	case cs.Objtype == pg_query.ObjectType_OBJECT_TABLE && c.View:

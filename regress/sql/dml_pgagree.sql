@@ -75,3 +75,10 @@ COMMENT ON SEQUENCE cs_seq IS NULL;
 SELECT count(*) FROM pg_description d JOIN pg_class c ON c.oid = d.objoid WHERE c.relname = 'cs_seq';
 DROP TABLE cs_tab;
 DROP SEQUENCE cs_seq;
+
+-- ALTER TABLE refuses the system catalogs (alter_table)
+ALTER TABLE pg_class ALTER COLUMN relname DROP NOT NULL;
+ALTER TABLE pg_class DROP COLUMN relname;
+ALTER TABLE pg_class RENAME COLUMN relname TO x;
+ALTER TABLE IF EXISTS pg_class RENAME TO x;
+ALTER TABLE IF EXISTS pg_nosuch_rel ADD COLUMN x int;
