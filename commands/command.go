@@ -69,6 +69,8 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = createSequence(ctx, s, x)
 	case *sql.AlterSequence:
 		tag, err = alterSequence(ctx, s, x)
+	case *sql.SetSchema:
+		tag, err = setSchema(ctx, s, x) // setschema.go
 	case *sql.DropSequence:
 		tag, err = dropSequence(ctx, s, x)
 	case *sql.Analyze:
@@ -132,6 +134,11 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "CREATE SEQUENCE"
 	case *sql.AlterSequence:
 		what = "ALTER SEQUENCE"
+		if x.Tag != "" {
+			what = x.Tag // COMMENT, ALTER TABLE
+		}
+	case *sql.SetSchema:
+		what = x.Tag
 	case *sql.DropSequence:
 		what = "DROP SEQUENCE"
 	case *sql.AlterTable:

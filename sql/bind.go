@@ -225,6 +225,10 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 			return b.bindRenameSequence(rs)
 		}
 		return b.bindRename(x.RenameStmt)
+	case *pg_query.Node_AlterObjectSchemaStmt:
+		if st, ok, err := b.bindSetSchema(x.AlterObjectSchemaStmt); ok { // setschema.go
+			return st, err
+		}
 	case *pg_query.Node_AlterOwnerStmt:
 		if x.AlterOwnerStmt.ObjectType == pg_query.ObjectType_OBJECT_SCHEMA {
 			return b.bindSchemaOwner(x.AlterOwnerStmt)

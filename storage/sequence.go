@@ -270,12 +270,23 @@ func (t *Txn) pendingRun(name string) (*seqRun, *Sequence) {
 // errAlteredHere refuses the counter of a committed sequence the
 // transaction has altered or restarted but not committed: PostgreSQL's
 // transaction would see its new definition and counter, which joind's
-// shared counter cannot give it before COMMIT.
+// shared counter cannot give it before COMMIT. A change that leaves the
+// counter's parameters as they are (RENAME, OWNED BY, COMMENT: PostgreSQL
+// rewrites no sequence data for those) keeps the shared counter usable.
 func (t *Txn) errAlteredHere(fn, name string) error {
 	if ch, ok := t.p.seqs[name]; ok && ch.def != nil && ch.from != 0 {
+		if e := t.db.publishedSeq(ch.from); ch.restart == nil && e != nil && sameCounter(e.def, *ch.def) {
+			return nil
+		}
 		return pgerr.New(pgerr.FeatureNotSupported, "%s() of a sequence altered or restarted in the same transaction is not supported", fn)
 	}
 	return nil
+}
+
+// sameCounter reports whether a and b count alike.
+func sameCounter(a, b Sequence) bool {
+	return a.Type == b.Type && a.Start == b.Start && a.Increment == b.Increment && a.Min == b.Min &&
+		a.Max == b.Max && a.Cache == b.Cache && a.Cycle == b.Cycle
 }
 
 // published finds sequence id in the latest committed version.
