@@ -145,7 +145,7 @@ func keyed(cat *Catalog, t storage.Table) bool {
 			return true
 		}
 	}
-	return !cat.IsTemp(t) && len(referencing(cat, map[string]bool{t.Name(): true})) > 0
+	return len(referencing(cat, map[string]bool{t.Name(): true}, cat.IsTemp(t))) > 0
 }
 
 // deleteRows deletes the rows whose RowIDs column 0 of recs holds.

@@ -78,6 +78,10 @@ type binder struct {
 	// clause the cursor implements (cursor.go); any other SELECT's is
 	// refused.
 	lockingCursor *pg_query.SelectStmt
+	// fkFromTemp: the FOREIGN KEYs being bound belong to a temporary
+	// table (they may reference only temporary tables, and a permanent
+	// table's only permanent ones).
+	fkFromTemp bool
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
@@ -491,6 +495,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s in CREATE TABLE is not supported", nodeTypeName(el))
 		}
 	}
+	b.fkFromTemp = ct.Temp
 	if ct.Constraints, err = b.bindConstraints(name, ct.Columns, cons, nil); err != nil {
 		return nil, err
 	}
