@@ -134,7 +134,16 @@ func TestCursorHold(t *testing.T) {
 // the transaction changed after DECLARE and scans forward only (PostgreSQL
 // 15's answers through psql).
 func TestCurrentOfChangedRow(t *testing.T) {
-	runCursorSteps(t, []cursorStep{
+	// Two updates of a FOR NO KEY UPDATE cursor's row, then a second row.
+	updatedTwice := []cursorStep{
+		{"BEGIN", "BEGIN", ""},
+		{"DECLARE c3 CURSOR FOR SELECT f1 FROM cur_u FOR NO KEY UPDATE", "DECLARE CURSOR", ""},
+		{"FETCH c3", "FETCH 1", "1"},
+		{"UPDATE cur_u SET f1 = f1 + 10 WHERE CURRENT OF c3", "UPDATE 1", ""},
+		{"UPDATE cur_u SET f1 = f1 + 10 WHERE CURRENT OF c3", "UPDATE 1", ""},
+		{"FETCH c3", "FETCH 1", "2"},
+	}
+	steps := []cursorStep{
 		{"CREATE TABLE cur_u (f1 int, f2 text)", "CREATE TABLE", ""},
 		{"INSERT INTO cur_u VALUES (1, 'one'), (2, 'two')", "INSERT 0 2", ""},
 		{"BEGIN", "BEGIN", ""},
@@ -154,20 +163,11 @@ func TestCurrentOfChangedRow(t *testing.T) {
 		{"FETCH ALL FROM c2", "FETCH 1", "2"},
 		{"FETCH RELATIVE 0 FROM c2", "FETCH 0", ""},
 		{"ROLLBACK", "ROLLBACK", ""},
-		{"BEGIN", "BEGIN", ""},
-		{"DECLARE c3 CURSOR FOR SELECT f1 FROM cur_u FOR NO KEY UPDATE", "DECLARE CURSOR", ""},
-		{"FETCH c3", "FETCH 1", "1"},
-		{"UPDATE cur_u SET f1 = f1 + 10 WHERE CURRENT OF c3", "UPDATE 1", ""},
-		{"UPDATE cur_u SET f1 = f1 + 10 WHERE CURRENT OF c3", "UPDATE 1", ""},
-		{"FETCH c3", "FETCH 1", "2"},
-		{"FETCH RELATIVE 0 FROM c3", "", "55000"},
-		{"ROLLBACK", "ROLLBACK", ""},
-		{"BEGIN", "BEGIN", ""},
-		{"DECLARE c3 CURSOR FOR SELECT f1 FROM cur_u FOR NO KEY UPDATE", "DECLARE CURSOR", ""},
-		{"FETCH c3", "FETCH 1", "1"},
-		{"UPDATE cur_u SET f1 = f1 + 10 WHERE CURRENT OF c3", "UPDATE 1", ""},
-		{"UPDATE cur_u SET f1 = f1 + 10 WHERE CURRENT OF c3", "UPDATE 1", ""},
-		{"FETCH c3", "FETCH 1", "2"},
+	}
+	steps = append(steps, updatedTwice...)
+	steps = append(steps, cursorStep{"FETCH RELATIVE 0 FROM c3", "", "55000"}, cursorStep{"ROLLBACK", "ROLLBACK", ""})
+	steps = append(steps, updatedTwice...)
+	steps = append(steps, []cursorStep{
 		{"DELETE FROM cur_u WHERE CURRENT OF c3", "DELETE 1", ""},
 		{"SELECT f1 FROM cur_u", "SELECT 1", "21"},
 		{"ROLLBACK", "ROLLBACK", ""},
@@ -177,5 +177,6 @@ func TestCurrentOfChangedRow(t *testing.T) {
 		{"DELETE FROM cur_u WHERE CURRENT OF c1", "DELETE 1", ""},
 		{"SELECT f1 FROM cur_u", "SELECT 1", "1"},
 		{"ROLLBACK", "ROLLBACK", ""},
-	})
+	}...)
+	runCursorSteps(t, steps)
 }

@@ -64,14 +64,21 @@ func TestLockRowsBlocksWriters(t *testing.T) {
 	tc, _ := c.Lookup("t")
 	td, _ := d.Lookup("t")
 	ids := idsWhere(tc, 3)
-	if err := d.Delete(ctx, td, idsWhere(td, 3)); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
+	deleteCommitted(t, d, td, 3)
 	if _, err := c.LockRows(ctx, tc, ids); !IsConcurrentUpdate(err) || pgerr.Code(err) != codeSerialization {
 		t.Fatalf("lock of a row deleted since the snapshot: %v", err)
 	}
 	c.Rollback()
+}
+
+// deleteCommitted deletes the rows of tb with keys in txn and commits it.
+func deleteCommitted(t *testing.T, txn *Txn, tb Table, keys ...int64) {
+	t.Helper()
+	ctx := context.Background()
+	if err := txn.Delete(ctx, tb, idsWhere(tb, keys...)); err != nil {
+		t.Fatal(err)
+	}
+	if err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
 }
