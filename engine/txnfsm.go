@@ -293,6 +293,10 @@ func (s *session) commit(ctx context.Context, t *storage.Txn) error {
 		t.Rollback()
 		return err
 	}
+	if err := s.temp.CheckOnCommit(); err != nil {
+		t.Rollback()
+		return err
+	}
 	return t.Commit(ctx)
 }
 

@@ -111,3 +111,23 @@ drop table tp cascade;
 insert into tc values (40, 99);
 drop table tc, td;
 drop table perm;
+
+-- a table ON COMMIT DELETE ROWS referenced by one that keeps its rows fails the COMMIT
+BEGIN;
+CREATE TEMP TABLE temptest1(col int PRIMARY KEY);
+CREATE TEMP TABLE temptest2(col int REFERENCES temptest1)
+  ON COMMIT DELETE ROWS;
+INSERT INTO temptest1 VALUES (1);
+INSERT INTO temptest2 VALUES (1);
+COMMIT;
+SELECT * FROM temptest1;
+SELECT * FROM temptest2;
+BEGIN;
+CREATE TEMP TABLE temptest3(col int PRIMARY KEY) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE temptest4(col int REFERENCES temptest3);
+COMMIT;
+SELECT * FROM temptest3;
+CREATE TEMP TABLE temptest5(col int PRIMARY KEY) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE temptest6(col int REFERENCES temptest5);
+SELECT 1;
+DROP TABLE temptest2, temptest1;
