@@ -122,7 +122,15 @@ func (s *session) declareCursor(ctx context.Context, x *sql.DeclareCursor, ectx 
 	}
 	freezeTables(x.Query.Plan)
 	plan.BindLimitParams(x.Query.Plan, s.params) // DECLARE ... LIMIT $1 through Bind
-	prep, _, err := s.prepare(x.Query, ectx, false)
+	// A cursor that is one scan of a table reads it in storage order on
+	// one partition, as PostgreSQL's reads the heap (COPY TO does the
+	// same): its row positions, and the row WHERE CURRENT OF names, are
+	// then PostgreSQL's.
+	partitions := 0
+	if c.ridTable != nil {
+		partitions = 1
+	}
+	prep, _, err := s.prepareWith(x.Query, ectx, false, partitions)
 	if err != nil {
 		return "", err
 	}
