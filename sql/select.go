@@ -65,9 +65,8 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt, parent *scope, ctes *cteEn
 	// FOR UPDATE/SHARE is not a no-op in PostgreSQL: the row locks make
 	// concurrent writers and TRUNCATE/DROP wait, NOWAIT and SKIP LOCKED
 	// answer from them, and a locked row is re-read after a concurrent
-	// change. joind takes no row locks, so accepting it would answer
-	// differently under concurrency.
-	if len(sel.LockingClause) > 0 {
+	// change. Only a cursor takes row locks as it reads (cursor.go).
+	if len(sel.LockingClause) > 0 && sel != b.lockingCursor {
 		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "SELECT FOR UPDATE/SHARE is not supported"), -1)
 	}
 	if sel.IntoClause != nil {

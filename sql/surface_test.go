@@ -206,7 +206,9 @@ func TestSurface(t *testing.T) {
 		{"create sequence s cache 1 cache 2", "42601"},
 		{"alter table t add column d int", ok},
 		{"alter table t add constraint c check (a > 0)", ok}, // bound as its subcommand runs: 0A000 then
-		{"alter table t set schema s", unsupported},
+		{"alter table t set schema s", "3F000"},              // no schema s
+		{"alter table t set schema public", ok},
+		{"alter function f() set schema public", unsupported},
 		{"create index i on t (a)", ok},
 		{"create index on t using gin (a)", unsupported},
 		{"create index on t ((a + 1))", unsupported},
