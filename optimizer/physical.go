@@ -30,6 +30,7 @@ const (
 	OpRepartition
 	OpTopN // ORDER BY ... LIMIT: a bounded heap per partition, merged
 	OpIndexScan
+	OpWindow
 )
 
 var opNames = [...]string{
@@ -38,7 +39,7 @@ var opNames = [...]string{
 	OpDistinct: "Distinct", OpSetOp: "Set Operation", OpAppend: "Union All", OpHashJoin: "Hash Join",
 	OpNestedLoopJoin: "Nested Loop Join", OpApply: "Apply", OpCTEScan: "CTE Scan",
 	OpGather: "Gather", OpRepartition: "Repartition", OpTopN: "Top-N Sort",
-	OpIndexScan: "Index Scan",
+	OpIndexScan: "Index Scan", OpWindow: "WindowAgg",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -238,6 +239,8 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 	case *plan.Sort:
 		p.Op = OpSort
 		p.Rows = kids[0].Rows
+	case *plan.Window:
+		pl.planWindow(p, x)
 	case *plan.Limit:
 		p.Op = OpLimit
 		var err error

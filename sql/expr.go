@@ -882,7 +882,10 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 		return e, err
 	}
 	if fc.Over != nil {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported"), fc.Location)
+		return b.bindWindowCall(s, fc, name)
+	}
+	if isWindowFuncName(name) && !fc.AggWithinGroup {
+		return nil, b.errWindowNeedsOver(fc, name)
 	}
 	if fc.FuncVariadic {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "VARIADIC is not supported"), fc.Location)

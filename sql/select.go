@@ -152,13 +152,12 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 	for _, c := range input.Columns() {
 		inputIDs[c.ID] = true
 	}
-	if len(sel.WindowClause) > 0 {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported"), -1)
-	}
-
-	// Target list.
+	// Target list (and the WINDOW clause its OVER clauses may name).
 	agg := &aggState{}
-	s.agg, s.exprKind = agg, "SELECT"
+	s.agg, s.exprKind, s.win = agg, "SELECT", &winState{}
+	if err := b.bindWindowDefs(s, sel.WindowClause); err != nil {
+		return nil, err
+	}
 	var targets []*target
 	for _, tn := range sel.TargetList {
 		rt := tn.GetResTarget()
@@ -301,6 +300,12 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 			}
 			node = &plan.Filter{Input: node, Pred: having}
 		}
+		if err := s.win.regroup(rg); err != nil {
+			return nil, err
+		}
+	}
+	if node, err = b.buildWindows(s, node); err != nil {
+		return nil, err
 	}
 
 	// Projection (with ORDER BY helper columns last).
