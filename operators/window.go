@@ -651,6 +651,11 @@ func inRange(fr plan.Frame, t types.Type, val, base, off types.Value, sub, less 
 		}
 		return val.F >= sum, nil
 	}
+	if t.ID == types.Numeric {
+		if r, done := inRangeNumericSpecial(val, base, off, sub, less); done {
+			return r, nil
+		}
+	}
 	op := fr.Add
 	if sub {
 		op = fr.Sub
@@ -958,4 +963,28 @@ func (st *minMaxTree) query(spans []span) types.Value {
 		}
 	}
 	return r
+}
+
+// inRangeNumericSpecial is in_range_numeric_numeric's NaN and infinite
+// offset cases (NaN sorts after every number; base ± inf is infinite, or
+// NaN, which every value is in range of). done is false for the ordinary
+// case.
+func inRangeNumericSpecial(val, base, off types.Value, sub, less bool) (result, done bool) {
+	isNaN := func(v types.Value) bool { return v.Num != nil && v.Num.Form == apd.NaN }
+	inf := func(v types.Value, neg bool) bool {
+		return v.Num != nil && v.Num.Form == apd.Infinite && v.Num.Negative == neg
+	}
+	switch {
+	case isNaN(val):
+		return isNaN(base) || !less, true
+	case isNaN(base):
+		return less, true
+	case off.Num == nil || off.Num.Form != apd.Infinite:
+		return false, false
+	case (sub && inf(base, false)) || (!sub && inf(base, true)):
+		return true, true
+	case sub:
+		return !less || inf(val, true), true
+	}
+	return less || inf(val, false), true
 }

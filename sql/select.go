@@ -225,6 +225,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 		if err != nil {
 			return nil, err
 		}
+		if err := b.noWindowIn(s, g, "GROUP BY"); err != nil {
+			return nil, err
+		}
 		if g == nil {
 			continue
 		}

@@ -556,3 +556,19 @@ func rangeTypes(key, off types.Type) (keyT, offT types.Type, ok bool) {
 	}
 	return types.Type{}, types.Type{}, false
 }
+
+// noWindowIn rejects a window function's result in a clause evaluated
+// before windows (GROUP BY 1 naming a window function's output).
+func (b *binder) noWindowIn(s *scope, e plan.Expr, clause string) error {
+	if s.win == nil || e == nil {
+		return nil
+	}
+	for _, id := range plan.ColumnRefs(e, nil) {
+		for _, c := range s.win.calls {
+			if c.col.ID == id {
+				return b.errAt(pgerr.New("42P20", "window functions are not allowed in %s", clause), c.loc)
+			}
+		}
+	}
+	return nil
+}
