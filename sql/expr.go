@@ -885,7 +885,7 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 		return b.bindWindowCall(s, fc, name)
 	}
 	if isWindowFuncName(name) && !fc.AggWithinGroup {
-		return nil, b.errWindowNeedsOver(fc, name)
+		return nil, b.errWindowNeedsOver(s, fc, name)
 	}
 	if fc.FuncVariadic {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "VARIADIC is not supported"), fc.Location)

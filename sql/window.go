@@ -68,8 +68,15 @@ var builtinWindowFuncs = map[string]bool{
 func isWindowFuncName(name string) bool { return builtinWindowFuncs[name] }
 
 // errWindowNeedsOver is PostgreSQL's error for a window function called
-// without OVER.
-func (b *binder) errWindowNeedsOver(fc *pg_query.FuncCall, name string) error {
+// without OVER (once its arguments match a signature).
+func (b *binder) errWindowNeedsOver(s *scope, fc *pg_query.FuncCall, name string) error {
+	args, err := b.bindList(s, fc.Args)
+	if err != nil {
+		return err
+	}
+	if _, err := b.windowFuncArgs(name, args, fc.Location); err != nil {
+		return err
+	}
 	return b.errAt(pgerr.New(pgerr.WrongObjectType, "window function %s requires an OVER clause", name), fc.Location)
 }
 
@@ -277,6 +284,13 @@ func (b *binder) windowFuncArgs(name string, args []plan.Expr, loc int32) (types
 		}
 		args[i] = e
 		return err
+	}
+	switch name {
+	case "rank", "dense_rank", "percent_rank", "cume_dist":
+		if len(args) != 0 {
+			// With arguments these are hypothetical-set aggregates.
+			return types.Type{}, b.errAt(pgerr.New(pgerr.WrongObjectType, "WITHIN GROUP is required for ordered-set aggregate %s", name), loc)
+		}
 	}
 	switch name {
 	case "row_number", "rank", "dense_rank":
@@ -512,6 +526,13 @@ func (b *binder) bindFrameOffset(s *scope, sp *winSpec, fr *plan.Frame, n *pg_qu
 				typeName(key.Type()), typeName(e.Type())).WithHint("Cast the offset value to an appropriate type.")
 		}
 		return nil, b.errAt(msg, b.locOf(e))
+	}
+	if e.Type().ID == types.Unknown && keyT.ID == types.Int8 {
+		// An unknown offset takes the key's own type (the in_range
+		// support with matching types is preferred), then widens.
+		if e, err = b.coerce(e, key.Type(), coerceImplicit, b.locOf(e)); err != nil {
+			return nil, err
+		}
 	}
 	if e, err = b.coerce(e, offT, coerceImplicit, b.locOf(e)); err != nil {
 		return nil, err
