@@ -109,6 +109,11 @@ func TestExplainGolden(t *testing.T) {
 		`SELECT x FROM t1 INTERSECT SELECT y FROM t2`,
 		`SELECT t1.x, s.y FROM t1, LATERAL (SELECT y FROM t2 WHERE t2.y > t1.x LIMIT 1) s`,
 		`SELECT count(*) FROM t1 JOIN t2 ON t1.x < t2.y`,
+		// WindowAgg: PARTITION BY repartitions its input on the keys; one
+		// without sorts all partitions into one; windows of one PARTITION
+		// BY / ORDER BY share a node.
+		`SELECT x, rank() OVER (PARTITION BY z ORDER BY x), sum(x) OVER (PARTITION BY z ORDER BY x ROWS 2 PRECEDING) FROM t1`,
+		`SELECT x, row_number() OVER (ORDER BY x), count(*) OVER (PARTITION BY z) FROM t1 ORDER BY 1`,
 	}
 	var out strings.Builder
 	explain := func(q string) {

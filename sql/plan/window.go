@@ -151,7 +151,11 @@ func (f *treeFormatter) window(sb *strings.Builder, x *Window) {
 			sb.WriteString(", ")
 		}
 		fn := &x.Funcs[i]
-		sb.WriteString(fn.ResultName() + "(" + f.exprs(fn.Args) + ")")
+		args := f.exprs(fn.Args)
+		if fn.Agg != nil && len(fn.Args) == 0 {
+			args = "*"
+		}
+		sb.WriteString(fn.ResultName() + "(" + args + ")")
 		if fn.Filter != nil {
 			sb.WriteString(" FILTER " + f.expr(fn.Filter))
 		}
