@@ -818,12 +818,14 @@ func runningAggregate(ctx context.Context, f *windowFn, w *windowRows, fs *frame
 }
 
 // prefixSums answers count, sum and avg of integers over any set of ranges
-// by differences of 128-bit prefix sums.
+// by differences of prefix sums: int64 while the running sum fits, exact
+// big integers when it does not.
 type prefixSums struct {
 	name string
 	resT types.Type
 	cnt  []int64
-	sum  []*big.Int // nil for count
+	sum  []int64    // nil for count, or when big is used
+	big  []*big.Int // prefix sums past int64's range
 }
 
 func newPrefixSums(f *windowFn, n int, args [][]types.Value, included func(int) bool) *prefixSums {
@@ -836,27 +838,38 @@ func newPrefixSums(f *windowFn, n int, args [][]types.Value, included func(int) 
 		return nil
 	}
 	p := &prefixSums{name: name, resT: f.Agg.Result, cnt: make([]int64, n+1)}
-	if name != "count" {
-		p.sum = make([]*big.Int, n+1)
-		p.sum[0] = new(big.Int)
-	}
-	var acc big.Int
-	var tmp big.Int
+	counted := func(i int) bool { return included(i) && (len(args) == 0 || !args[0][i].Null) }
 	for i := 0; i < n; i++ {
-		c := int64(0)
-		if included(i) && (len(args) == 0 || !args[0][i].Null) {
-			c = 1
-			if p.sum != nil {
-				acc.Add(&acc, tmp.SetInt64(args[0][i].I))
-			}
+		p.cnt[i+1] = p.cnt[i]
+		if counted(i) {
+			p.cnt[i+1]++
 		}
-		p.cnt[i+1] = p.cnt[i] + c
-		if p.sum != nil {
-			if c == 1 || p.sum[i] == nil {
-				p.sum[i+1] = new(big.Int).Set(&acc)
-			} else {
-				p.sum[i+1] = p.sum[i]
+	}
+	if name == "count" {
+		return p
+	}
+	p.sum = make([]int64, n+1)
+	for i := 0; i < n; i++ {
+		v := int64(0)
+		if counted(i) {
+			v = args[0][i].I
+		}
+		s := p.sum[i] + v
+		if (v > 0 && s < p.sum[i]) || (v < 0 && s > p.sum[i]) {
+			p.sum = nil
+			break
+		}
+		p.sum[i+1] = s
+	}
+	if p.sum == nil {
+		p.big = make([]*big.Int, n+1)
+		acc := new(big.Int)
+		p.big[0] = new(big.Int)
+		for i := 0; i < n; i++ {
+			if counted(i) {
+				acc.Add(acc, big.NewInt(args[0][i].I))
 			}
+			p.big[i+1] = new(big.Int).Set(acc)
 		}
 	}
 	return p
@@ -864,19 +877,41 @@ func newPrefixSums(f *windowFn, n int, args [][]types.Value, included func(int) 
 
 func (p *prefixSums) result(spans []span) (types.Value, error) {
 	var cnt int64
-	sum := new(big.Int)
 	for _, s := range spans {
 		cnt += p.cnt[s.hi] - p.cnt[s.lo]
-		if p.sum != nil {
-			sum.Add(sum, p.sum[s.hi])
-			sum.Sub(sum, p.sum[s.lo])
-		}
 	}
 	if p.name == "count" {
 		return types.Value{I: cnt}, nil
 	}
 	if cnt == 0 {
 		return types.NullValue, nil
+	}
+	small, fits := int64(0), p.sum != nil
+	for _, s := range spans {
+		if !fits {
+			break
+		}
+		d := p.sum[s.hi] - p.sum[s.lo]
+		n := small + d
+		// Either step may leave int64's range: then add exactly below.
+		fits = (d >= 0) == (p.sum[s.hi] >= p.sum[s.lo]) && (d <= 0 || n > small) && (d >= 0 || n < small)
+		small = n
+	}
+	if fits && p.resT.ID != types.Numeric && p.name == "sum" {
+		return types.Value{I: small}, nil
+	}
+	sum := big.NewInt(small)
+	if !fits {
+		sum.SetInt64(0)
+		for _, s := range spans {
+			if p.sum != nil {
+				sum.Add(sum, big.NewInt(p.sum[s.hi]))
+				sum.Sub(sum, big.NewInt(p.sum[s.lo]))
+			} else {
+				sum.Add(sum, p.big[s.hi])
+				sum.Sub(sum, p.big[s.lo])
+			}
+		}
 	}
 	d := new(apd.Decimal)
 	d.Coeff.SetMathBigInt(sum)
