@@ -662,7 +662,7 @@ func inRange(fr plan.Frame, t types.Type, val, base, off types.Value, sub, less 
 	}
 	sum, err := op.Eval(nil, []types.Value{base, off})
 	if err != nil {
-		if pe, ok := err.(*pgerr.Error); ok && (pe.Code == "22003" || pe.Code == "22008") {
+		if pe, ok := err.(*pgerr.Error); ok && pe.Code == "22003" {
 			return sub != less, nil // overflow: sub ? !less : less
 		}
 		return false, err
