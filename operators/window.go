@@ -505,46 +505,15 @@ func (o *windowOp) frames(ctx context.Context, f *windowFn, w *windowRows, rec a
 				fs.start[i] = w.peerLo[i]
 			}
 		default:
-			off := startOff.I
-			if fr.Start.Kind == plan.OffsetPreceding {
-				off = -off
+			if fr.Mode != plan.FrameRange {
+				fs.start[i] = offsetBound(fr.Mode, w, i, signedOffset(fr.Start, startOff), 0)
+				break
 			}
-			switch fr.Mode {
-			case plan.FrameRows:
-				fs.start[i] = clampRow(int64(i)+off, lo, hi)
-			case plan.FrameGroups:
-				fs.start[i] = groupStart(w, lo, int64(w.group[i])+off)
-			default:
-				sub := fr.Start.Kind == plan.OffsetPreceding
-				less := false
-				if !asc {
-					sub, less = !sub, true
-				}
-				for head < hi {
-					hv, cv := keys[head], keys[i]
-					if hv.Null || cv.Null {
-						if nullsFirst {
-							if hv.Null && !cv.Null {
-								head++
-								continue
-							}
-						} else if !hv.Null && cv.Null {
-							head++
-							continue
-						}
-						break
-					}
-					ok, err := inRange(fr, f.rangeKey.Type(), hv, cv, startOff, sub, less)
-					if err != nil {
-						return nil, err
-					}
-					if ok {
-						break
-					}
-					head++
-				}
-				fs.start[i] = head
+			var err error
+			if head, err = rangeBound(fr, f.rangeKey.Type(), keys, head, hi, i, startOff, fr.Start.Kind == plan.OffsetPreceding, true, asc, nullsFirst); err != nil {
+				return nil, err
 			}
+			fs.start[i] = head
 		}
 		// End (exclusive).
 		switch fr.End.Kind {
@@ -556,48 +525,70 @@ func (o *windowOp) frames(ctx context.Context, f *windowFn, w *windowRows, rec a
 				fs.end[i] = w.peerHi[i]
 			}
 		default:
-			off := endOff.I
-			if fr.End.Kind == plan.OffsetPreceding {
-				off = -off
+			if fr.Mode != plan.FrameRange {
+				fs.end[i] = offsetBound(fr.Mode, w, i, signedOffset(fr.End, endOff), 1)
+				break
 			}
-			switch fr.Mode {
-			case plan.FrameRows:
-				fs.end[i] = clampRow(int64(i)+off+1, lo, hi)
-			case plan.FrameGroups:
-				fs.end[i] = groupStart(w, lo, int64(w.group[i])+off+1)
-			default:
-				sub := fr.End.Kind == plan.OffsetPreceding
-				less := true
-				if !asc {
-					sub, less = !sub, false
-				}
-				for tail < hi {
-					tv, cv := keys[tail], keys[i]
-					if tv.Null || cv.Null {
-						if nullsFirst {
-							if !tv.Null && cv.Null {
-								break
-							}
-						} else if tv.Null && !cv.Null {
-							break
-						}
-						tail++
-						continue
-					}
-					ok, err := inRange(fr, f.rangeKey.Type(), tv, cv, endOff, sub, less)
-					if err != nil {
-						return nil, err
-					}
-					if !ok {
-						break
-					}
-					tail++
-				}
-				fs.end[i] = tail
+			var err error
+			if tail, err = rangeBound(fr, f.rangeKey.Type(), keys, tail, hi, i, endOff, fr.End.Kind == plan.OffsetPreceding, false, asc, nullsFirst); err != nil {
+				return nil, err
 			}
+			fs.end[i] = tail
 		}
 	}
 	return fs, nil
+}
+
+// rangeBound is PostgreSQL's RANGE offset search (update_frameheadpos /
+// update_frametailpos): it advances pos, the frame head (head) or one past
+// its tail, over row i's partition's sorted keys. Both ends only move
+// forward as i does. A NULL key is a peer of NULLs only and sorts before or
+// after every value as NULLS FIRST / LAST says.
+func rangeBound(fr plan.Frame, t types.Type, keys []types.Value, pos, hi, i int, off types.Value, preceding, head, asc, nullsFirst bool) (int, error) {
+	sub, less := preceding, !head
+	if !asc {
+		sub, less = !sub, !less
+	}
+	cv := keys[i]
+	for ; pos < hi; pos++ {
+		v := keys[pos]
+		var stop bool
+		if v.Null || cv.Null {
+			if head { // stop unless the row sorts before the current one
+				stop = v.Null != nullsFirst || v.Null == cv.Null
+			} else { // stop at a row that sorts after it
+				stop = v.Null != nullsFirst && v.Null != cv.Null
+			}
+		} else {
+			in, err := inRange(fr, t, v, cv, off, sub, less)
+			if err != nil {
+				return 0, err
+			}
+			stop = in == head // a head stops in range, a tail past it
+		}
+		if stop {
+			break
+		}
+	}
+	return pos, nil
+}
+
+// signedOffset is a bound's offset, negative when PRECEDING.
+func signedOffset(b plan.FrameBound, off types.Value) int64 {
+	if b.Kind == plan.OffsetPreceding {
+		return -off.I
+	}
+	return off.I
+}
+
+// offsetBound is the first row (plus 0) or one past the last row (plus 1)
+// of the row or peer group off rows/groups from row i, within its partition.
+func offsetBound(mode plan.FrameMode, w *windowRows, i int, off, plus int64) int {
+	lo, hi := w.partLo[i], w.partHi[i]
+	if mode == plan.FrameRows {
+		return clampRow(int64(i)+off+plus, lo, hi)
+	}
+	return groupStart(w, lo, int64(w.group[i])+off+plus)
 }
 
 func clampRow(r int64, lo, hi int) int {
@@ -749,13 +740,7 @@ func aggregateFrames(ctx context.Context, f *windowFn, w *windowRows, fs *frameS
 		acc := f.Agg.New()
 		for _, s := range buf {
 			for j := s.lo; j < s.hi; j++ {
-				if !included(j) {
-					continue
-				}
-				for k := range args {
-					row[k] = args[k][j]
-				}
-				if err := acc.Add(row); err != nil {
+				if err := addRow(acc, args, row, j, included); err != nil {
 					return err
 				}
 			}
@@ -767,6 +752,18 @@ func aggregateFrames(ctx context.Context, f *windowFn, w *windowRows, fs *frameS
 		res[i] = v
 	}
 	return nil
+}
+
+// addRow folds row j's arguments into acc (row is the arguments' buffer)
+// unless FILTER excludes it.
+func addRow(acc types.Accumulator, args [][]types.Value, row []types.Value, j int, included func(int) bool) error {
+	if !included(j) {
+		return nil
+	}
+	for k := range args {
+		row[k] = args[k][j]
+	}
+	return acc.Add(row)
 }
 
 // runningAggregate folds a frame that starts at its partition's start:
@@ -793,13 +790,7 @@ func runningAggregate(ctx context.Context, f *windowFn, w *windowRows, fs *frame
 			continue
 		}
 		for ; added < e; added++ {
-			if !included(added) {
-				continue
-			}
-			for k := range args {
-				row[k] = args[k][added]
-			}
-			if err := acc.Add(row); err != nil {
+			if err := addRow(acc, args, row, added, included); err != nil {
 				return err
 			}
 		}

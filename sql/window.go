@@ -150,18 +150,9 @@ func (b *binder) bindWindowDef(s *scope, wd *pg_query.WindowDef) (*winSpec, erro
 			return nil, err
 		}
 		e = b.resolveUnknown(e)
-		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
-		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
-			if desc, err = b.usingDirection(sb, e.Type()); err != nil {
-				return nil, err
-			}
-		}
-		nf := desc
-		switch sb.SortbyNulls {
-		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
-			nf = true
-		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
-			nf = false
+		desc, nf, err := b.sortDirection(sb, e.Type())
+		if err != nil {
+			return nil, err
 		}
 		spec.order = append(spec.order, plan.SortKey{Expr: e, Desc: desc, NullsFirst: nf})
 	}
@@ -243,15 +234,8 @@ func (b *binder) bindWindowCall(s *scope, fc *pg_query.FuncCall, name string) (p
 	call.fn.Args, call.fn.Filter = args, filter
 	var result types.Type
 	if isAgg {
-		argTypes := make([]types.Type, len(args))
-		for i, a := range args {
-			argTypes[i] = a.Type()
-		}
-		ov, err := types.ResolveAggregate(name, argTypes, fc.AggStar)
+		ov, err := b.resolveAggregateCall(fc, name, args)
 		if err != nil {
-			return nil, b.wrapAt(err, fc.Location)
-		}
-		if err := b.castArgs(args, ov.Args); err != nil {
 			return nil, err
 		}
 		call.fn.Agg, result = ov, ov.Result
@@ -467,23 +451,10 @@ func (b *binder) bindFrame(s *scope, sp *winSpec) (plan.Frame, error) {
 	case o&frameExcludeTies != 0:
 		fr.Exclude = plan.ExcludeTies
 	}
-	fr.Start.Kind, fr.End.Kind = plan.UnboundedPreceding, plan.CurrentRow
-	switch {
-	case o&frameStartCurrent != 0:
-		fr.Start.Kind = plan.CurrentRow
-	case o&frameStartOffsetPre != 0:
-		fr.Start.Kind = plan.OffsetPreceding
-	case o&frameStartOffsetFol != 0:
-		fr.Start.Kind = plan.OffsetFollowing
-	}
-	switch {
-	case o&frameEndUnboundedFol != 0:
-		fr.End.Kind = plan.UnboundedFollowing
-	case o&frameEndOffsetPre != 0:
-		fr.End.Kind = plan.OffsetPreceding
-	case o&frameEndOffsetFol != 0:
-		fr.End.Kind = plan.OffsetFollowing
-	}
+	fr.Start.Kind = boundKind(o, plan.UnboundedPreceding, []boundBit{
+		{frameStartCurrent, plan.CurrentRow}, {frameStartOffsetPre, plan.OffsetPreceding}, {frameStartOffsetFol, plan.OffsetFollowing}})
+	fr.End.Kind = boundKind(o, plan.CurrentRow, []boundBit{
+		{frameEndUnboundedFol, plan.UnboundedFollowing}, {frameEndOffsetPre, plan.OffsetPreceding}, {frameEndOffsetFol, plan.OffsetFollowing}})
 	var err error
 	if fr.Start.Offset, err = b.bindFrameOffset(s, sp, &fr, sp.start); err != nil {
 		return fr, err
@@ -492,6 +463,22 @@ func (b *binder) bindFrame(s *scope, sp *winSpec) (plan.Frame, error) {
 		return fr, err
 	}
 	return fr, nil
+}
+
+// boundBit is a FrameOptions bit naming a frame bound's kind.
+type boundBit struct {
+	bit  int32
+	kind plan.BoundKind
+}
+
+// boundKind is the kind the first set bit names, else dflt.
+func boundKind(o int32, dflt plan.BoundKind, bits []boundBit) plan.BoundKind {
+	for _, b := range bits {
+		if o&b.bit != 0 {
+			return b.kind
+		}
+	}
+	return dflt
 }
 
 // bindFrameOffset binds a frame offset: a bigint for ROWS and GROUPS; for

@@ -15,6 +15,9 @@ import (
 // one column ("keyed") and calls only functions of the peer groups and
 // frame contents as sets: rank, dense_rank, percent_rank, cume_dist,
 // count, exact sums and min/max over types whose equal values print alike.
+// Under a total order, a positional call (row_number, ntile, lag, lead, or a
+// ROWS frame) tells identical rows apart, and two such calls may pair their
+// values with the rows differently: a query has at most one.
 
 func (g *gen) windowQuery() *query {
 	f, cols := g.fromTable()
@@ -26,14 +29,18 @@ func (g *gen) windowQuery() *query {
 		c := cols[g.r.Intn(len(cols))]
 		q.Items = append(q.Items, &Node{K: kCol, T: c.t, Text: c.name})
 	}
+	positional := false
 	for i := 0; i < 1+g.r.Intn(3); i++ {
-		q.Items = append(q.Items, g.windowCall(cols))
+		n, pos := g.windowCall(cols, !positional)
+		positional = positional || pos
+		q.Items = append(q.Items, n)
 	}
 	return &query{sel: q, mode: multiset}
 }
 
-// windowCall is one window function call over a table's columns.
-func (g *gen) windowCall(cols []colRef) *Node {
+// windowCall is one window function call over a table's columns; pos says
+// whether it is positional (allowed only when mayPos).
+func (g *gen) windowCall(cols []colRef, mayPos bool) (n *Node, pos bool) {
 	var spec []string
 	if n := g.r.Intn(3); n > 0 {
 		var ps []string
@@ -58,12 +65,17 @@ func (g *gen) windowCall(cols []colRef) *Node {
 		key = &c
 		spec = append(spec, "ORDER BY "+c.name+g.direction())
 	}
-	n := g.windowFunc(cols, total)
-	if frame := g.frame(total, key); frame != "" && (n.Text != "rank" && n.Text != "dense_rank" && n.Text != "row_number") {
+	n = g.windowFunc(cols, total && mayPos)
+	frame := g.frame(total && mayPos, key)
+	if frame != "" && (n.Text != "rank" && n.Text != "dense_rank" && n.Text != "row_number") {
 		spec = append(spec, frame)
 	}
 	n.Over = strings.Join(spec, " ")
-	return n
+	switch n.Text {
+	case "row_number", "ntile", "lag", "lead":
+		pos = true
+	}
+	return n, total && (pos || strings.HasPrefix(frame, "ROWS"))
 }
 
 func (g *gen) direction() string {
@@ -71,7 +83,7 @@ func (g *gen) direction() string {
 }
 
 // windowFunc picks a call; positional functions only under a total order.
-func (g *gen) windowFunc(cols []colRef, total bool) *Node {
+func (g *gen) windowFunc(cols []colRef, positional bool) *Node {
 	c := cols[g.r.Intn(len(cols))]
 	col := &Node{K: kCol, T: c.t, Text: c.name}
 	small := func() *Node { return &Node{K: kLit, T: types.Int4, Text: itoa(g.r.Intn(4))} }
@@ -97,7 +109,7 @@ func (g *gen) windowFunc(cols []colRef, total bool) *Node {
 			g.windowFilter(n, cols)
 			return n
 		case 6:
-			if exactSum(c.t) || (total && (c.t == types.Float8 || c.t == types.Float4)) {
+			if exactSum(c.t) || (positional && (c.t == types.Float8 || c.t == types.Float4)) {
 				name := []string{"sum", "avg"}[g.r.Intn(2)]
 				ov, err := types.ResolveAggregate(name, []types.Type{{ID: c.t, Typmod: -1}}, false)
 				if err == nil {
@@ -111,7 +123,7 @@ func (g *gen) windowFunc(cols []colRef, total bool) *Node {
 				return w([]string{"min", "max"}[g.r.Intn(2)], c.t, col)
 			}
 		}
-		if !total {
+		if !positional {
 			continue
 		}
 		switch g.r.Intn(7) {
@@ -164,13 +176,14 @@ func plainOrder(t types.ID) bool {
 }
 
 // frame is a frame clause ("" for the default). RANGE offsets need a
-// single ORDER BY key of a type with in_range support.
-func (g *gen) frame(total bool, key *colRef) string {
-	if !total && key == nil || g.pct(30) {
+// single ORDER BY key of a type with in_range support; ROWS frames a total
+// order that may be positional.
+func (g *gen) frame(rows bool, key *colRef) string {
+	if !rows && key == nil || g.pct(30) {
 		return ""
 	}
 	// ROWS frames split peer groups, so only a total order may use them.
-	mode := []string{"RANGE", "GROUPS", "ROWS"}[g.r.Intn(2+b2i(total))]
+	mode := []string{"RANGE", "GROUPS", "ROWS"}[g.r.Intn(2+b2i(rows))]
 	offset := func() string { return itoa(g.r.Intn(4)) }
 	if mode == "RANGE" {
 		offset = nil
