@@ -26,8 +26,8 @@ func TestExpectedFullScale(t *testing.T) {
 		// (the first 1M gbuild rows, p cycling 0..999, three times).
 		"keys_join_bigint": {"5000000|2497500000"},
 		"keys_left_join":   {"10000000|5000000|2497500000"},
-		"window_rank_1k": {"10000000|49514950000"},
-		"window_rank_1m": {"10000000|55000000"},
+		"window_rank_1k":   {"10000000|49514950000"},
+		"window_rank_1m":   {"10000000|55000000"},
 	}
 	for _, w := range workloads {
 		exp, ok := want[w.Name]
