@@ -98,7 +98,7 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 	case optimizer.OpSort:
 		return operators.NewSort(ins[0], p.Logical.(*plan.Sort).Keys, env)
 	case optimizer.OpWindow:
-		return operators.NewWindow(ins[0], p.Logical.(*plan.Window), p.Partitions, env)
+		return operators.NewWindow(ins[0], p.Logical.(*plan.Window), p.Partitions, p.Presorted, env)
 	case optimizer.OpLimit:
 		return operators.NewLimit(ins[0], p.Count, p.Offset), nil
 	case optimizer.OpTopN:

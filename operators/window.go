@@ -31,6 +31,7 @@ type windowOp struct {
 	in        Operator
 	x         *plan.Window
 	parts     int
+	presorted bool
 	env       *Env
 	size      int
 	partKeys  []*Compiled
@@ -52,8 +53,11 @@ type windowFn struct {
 // NewWindow builds the window operator for x with the given number of
 // partitions (1, or its input's when the input is hash-partitioned on x's
 // PARTITION BY).
-func NewWindow(in Operator, x *plan.Window, partitions int, env *Env) (Operator, error) {
-	op := &windowOp{in: in, x: x, parts: partitions, env: env, size: batchSize(env), schema: schemaOf(x.Cols)}
+//
+// presorted says each input partition arrives in the window's order already
+// (a window below sorted it): the operator then reads it without sorting.
+func NewWindow(in Operator, x *plan.Window, partitions int, presorted bool, env *Env) (Operator, error) {
+	op := &windowOp{in: in, x: x, parts: partitions, presorted: presorted, env: env, size: batchSize(env), schema: schemaOf(x.Cols)}
 	if partitions != 1 && partitions != in.Partitions() {
 		return nil, errPlan("window: %d partitions over an input of %d", partitions, in.Partitions())
 	}
@@ -137,7 +141,7 @@ func (o *windowOp) Open(ctx context.Context, p int) (Stream, error) {
 		src = openedPartition{in: o.in, stream: st}
 	}
 	var sorted Operator = src
-	if len(o.sortKeys) > 0 || src.Partitions() > 1 {
+	if !o.presorted && (len(o.sortKeys) > 0 || src.Partitions() > 1) {
 		var err error
 		if sorted, err = NewSort(src, o.sortKeys, o.env); err != nil {
 			return nil, err

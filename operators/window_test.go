@@ -85,7 +85,7 @@ func TestWindowFramesMatchNaive(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		op, err := NewWindow(in, w, parts, nil)
+		op, err := NewWindow(in, w, parts, false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -73,6 +73,9 @@ type Physical struct {
 	HashKeys []plan.Expr
 	// IndexScan is an index scan's index and key bounds (indexscan.go).
 	IndexScan *IndexScanPlan
+	// Presorted: a WindowAgg's input partitions arrive in its order already
+	// (the WindowAgg below sorted by keys it is a prefix of; window.go).
+	Presorted bool
 }
 
 // Columns returns the node's output columns.

@@ -1,6 +1,9 @@
 package sql
 
 import (
+	"sort"
+	"strings"
+
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/joind/joind/pgerr"
@@ -413,6 +416,22 @@ func (b *binder) buildWindows(s *scope, node plan.Node) (plan.Node, error) {
 		w.Funcs = append(w.Funcs, c.fn)
 		w.Cols = append(w.Cols, c.col)
 	}
+	// Windows of one PARTITION BY, longest ORDER BY first: a window whose
+	// ORDER BY begins another's then reads that one's sorted output.
+	partKey := func(w *plan.Window) string {
+		var ks []string
+		for _, e := range w.PartitionBy {
+			ks = append(ks, plan.FormatExpr(e))
+		}
+		return strings.Join(ks, "\x00")
+	}
+	sort.SliceStable(nodes, func(i, j int) bool {
+		ki, kj := partKey(nodes[i]), partKey(nodes[j])
+		if ki != kj {
+			return ki < kj
+		}
+		return len(nodes[i].OrderBy) > len(nodes[j].OrderBy)
+	})
 	for _, w := range nodes {
 		w.Input = node
 		w.Cols = append(append([]plan.Column(nil), node.Columns()...), w.Cols...)

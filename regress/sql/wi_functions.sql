@@ -71,4 +71,9 @@ SELECT count(*) OVER () FROM (SELECT 1 WHERE false) s;
 SELECT id, sum(x) OVER (ORDER BY id), sum(x) OVER (ORDER BY id DESC), rank() OVER (ORDER BY x NULLS FIRST, id),
        row_number() OVER (PARTITION BY k ORDER BY id), count(*) OVER (PARTITION BY d)
 FROM wi_t ORDER BY id;
+-- windows whose orderings nest share one sort
+SELECT id, rank() OVER (ORDER BY k), row_number() OVER (ORDER BY k, id), dense_rank() OVER (ORDER BY k DESC),
+       sum(x) OVER (PARTITION BY g ORDER BY k), row_number() OVER (PARTITION BY g ORDER BY k, id DESC),
+       count(*) OVER (PARTITION BY g)
+FROM wi_t ORDER BY id;
 DROP TABLE wi_t;

@@ -175,3 +175,22 @@ func sortSuffix(k SortKey) string {
 	}
 	return s + " NULLS LAST"
 }
+
+// SameExpr reports whether a and b are the same expression (as the tree
+// format prints them: columns by ID). Subqueries never compare equal.
+func SameExpr(a, b Expr) bool {
+	key := func(e Expr) (string, bool) {
+		sub := false
+		Walk(e, func(x Expr) bool {
+			if _, ok := x.(*Subquery); ok {
+				sub = true
+			}
+			return !sub
+		})
+		f := &treeFormatter{sb: &strings.Builder{}, subs: map[*Subquery]int{}, ctes: map[*CTE]bool{}}
+		return f.expr(e), sub
+	}
+	ka, sa := key(a)
+	kb, sb := key(b)
+	return !sa && !sb && ka == kb
+}
