@@ -495,52 +495,49 @@ func (o *windowOp) frames(ctx context.Context, f *windowFn, w *windowRows, rec a
 	}
 	head, tail := 0, 0
 	for i := 0; i < w.n; i++ {
-		lo, hi := w.partLo[i], w.partHi[i]
-		if i == lo {
+		if lo := w.partLo[i]; i == lo {
 			head, tail = lo, lo
 		}
-		// Start.
-		switch fr.Start.Kind {
-		case plan.UnboundedPreceding:
-			fs.start[i] = lo
-		case plan.CurrentRow:
-			fs.start[i] = i
-			if fr.Mode != plan.FrameRows {
-				fs.start[i] = w.peerLo[i]
-			}
-		default:
-			if fr.Mode != plan.FrameRange {
-				fs.start[i] = offsetBound(fr.Mode, w, i, signedOffset(fr.Start, startOff), 0)
-				break
-			}
-			var err error
-			if head, err = rangeBound(fr, f.rangeKey.Type(), keys, head, hi, i, startOff, fr.Start.Kind == plan.OffsetPreceding, true, asc, nullsFirst); err != nil {
-				return nil, err
-			}
-			fs.start[i] = head
+		var err error
+		if fs.start[i], err = frameBound(fr, w, keys, f.rangeKey, i, fr.Start, startOff, &head, false, asc, nullsFirst); err != nil {
+			return nil, err
 		}
-		// End (exclusive).
-		switch fr.End.Kind {
-		case plan.UnboundedFollowing:
-			fs.end[i] = hi
-		case plan.CurrentRow:
-			fs.end[i] = i + 1
-			if fr.Mode != plan.FrameRows {
-				fs.end[i] = w.peerHi[i]
-			}
-		default:
-			if fr.Mode != plan.FrameRange {
-				fs.end[i] = offsetBound(fr.Mode, w, i, signedOffset(fr.End, endOff), 1)
-				break
-			}
-			var err error
-			if tail, err = rangeBound(fr, f.rangeKey.Type(), keys, tail, hi, i, endOff, fr.End.Kind == plan.OffsetPreceding, false, asc, nullsFirst); err != nil {
-				return nil, err
-			}
-			fs.end[i] = tail
+		if fs.end[i], err = frameBound(fr, w, keys, f.rangeKey, i, fr.End, endOff, &tail, true, asc, nullsFirst); err != nil {
+			return nil, err
 		}
 	}
 	return fs, nil
+}
+
+// frameBound is row i's frame start (end false) or one past its end (end
+// true) for bound b; pos is the RANGE offset search's position for this
+// end, kept across the rows of a partition.
+func frameBound(fr plan.Frame, w *windowRows, keys []types.Value, rangeKey *Compiled, i int, b plan.FrameBound, off types.Value,
+	pos *int, end, asc, nullsFirst bool) (int, error) {
+	plus := int64(0)
+	if end {
+		plus = 1
+	}
+	switch b.Kind {
+	case plan.UnboundedPreceding:
+		return w.partLo[i], nil
+	case plan.UnboundedFollowing:
+		return w.partHi[i], nil
+	case plan.CurrentRow:
+		switch {
+		case fr.Mode == plan.FrameRows:
+			return i + int(plus), nil
+		case end:
+			return w.peerHi[i], nil
+		}
+		return w.peerLo[i], nil
+	}
+	if fr.Mode != plan.FrameRange {
+		return offsetBound(fr.Mode, w, i, signedOffset(b, off), plus), nil
+	}
+	var err error
+	*pos, err = rangeBound(fr, rangeKey.Type(), keys, *pos, w.partHi[i], i, off, b.Kind == plan.OffsetPreceding, !end, asc, nullsFirst)
+	return *pos, err
 }
 
 // rangeBound is PostgreSQL's RANGE offset search (update_frameheadpos /
