@@ -114,6 +114,13 @@ func TestExplainGolden(t *testing.T) {
 		`SELECT x, generate_series(1, z), generate_series(1, generate_series(1, 2)) FROM t1`,
 		`SELECT * FROM ROWS FROM (generate_series(1, 3), generate_series(1, 2)) WITH ORDINALITY AS r`,
 		`SELECT * FROM generate_series(1, 3) g`,
+		// WindowAgg: PARTITION BY repartitions its input on the keys; one
+		// without sorts all partitions into one; windows of one PARTITION
+		// BY / ORDER BY share a node.
+		`SELECT x, rank() OVER (PARTITION BY z ORDER BY x), sum(x) OVER (PARTITION BY z ORDER BY x ROWS 2 PRECEDING) FROM t1`,
+		`SELECT x, row_number() OVER (ORDER BY x), count(*) OVER (PARTITION BY z) FROM t1 ORDER BY 1`,
+		// Windows whose orderings nest share the lower one's sort.
+		`SELECT rank() OVER (PARTITION BY z ORDER BY x), row_number() OVER (PARTITION BY z ORDER BY x, z), count(*) OVER (PARTITION BY z) FROM t1`,
 	}
 	var out strings.Builder
 	explain := func(q string) {

@@ -100,6 +100,8 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 		return operators.NewHashAggregate(ins[0], x.GroupBy, x.Aggs, x.Cols, env)
 	case optimizer.OpSort:
 		return operators.NewSort(ins[0], p.Logical.(*plan.Sort).Keys, env)
+	case optimizer.OpWindow:
+		return operators.NewWindow(ins[0], p.Logical.(*plan.Window), p.Partitions, p.Presorted, env)
 	case optimizer.OpLimit:
 		return operators.NewLimit(ins[0], p.Count, p.Offset), nil
 	case optimizer.OpTopN:

@@ -66,27 +66,14 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 			details = append(details, "Aggregates: "+strings.Join(a, ", "))
 		}
 	case OpSort, OpTopN:
-		var k []string
-		for _, key := range p.Logical.(*plan.Sort).Keys {
-			s := FormatExpr(key.Expr)
-			if key.Desc {
-				s += " DESC"
-			}
-			if key.NullsFirst != key.Desc {
-				if key.NullsFirst {
-					s += " NULLS FIRST"
-				} else {
-					s += " NULLS LAST"
-				}
-			}
-			k = append(k, s)
-		}
-		details = append(details, "Sort Key: "+strings.Join(k, ", "))
+		details = append(details, "Sort Key: "+formatSortKeys(p.Logical.(*plan.Sort).Keys))
 		if p.Op == OpTopN {
 			details = append(details, limitDetails(p)...)
 		}
 	case OpLimit:
 		details = append(details, limitDetails(p)...)
+	case OpWindow:
+		details = append(details, explainWindow(p)...)
 	case OpSetOp:
 		x := p.Logical.(*plan.SetOp)
 		title = [...]string{"Union", "Intersect", "Except"}[x.Op]
@@ -256,4 +243,25 @@ func limitDetails(p *Physical) []string {
 		d = append(d, fmt.Sprintf("Offset: %d", p.Offset))
 	}
 	return d
+}
+
+// formatSortKeys is EXPLAIN's list of sort keys, with direction and NULLS
+// placement where they differ from the default.
+func formatSortKeys(keys []plan.SortKey) string {
+	var k []string
+	for _, key := range keys {
+		s := FormatExpr(key.Expr)
+		if key.Desc {
+			s += " DESC"
+		}
+		if key.NullsFirst != key.Desc {
+			if key.NullsFirst {
+				s += " NULLS FIRST"
+			} else {
+				s += " NULLS LAST"
+			}
+		}
+		k = append(k, s)
+	}
+	return strings.Join(k, ", ")
 }

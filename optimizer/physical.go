@@ -31,6 +31,7 @@ const (
 	OpTopN // ORDER BY ... LIMIT: a bounded heap per partition, merged
 	OpIndexScan
 	OpProjectSet
+	OpWindow
 )
 
 var opNames = [...]string{
@@ -39,7 +40,7 @@ var opNames = [...]string{
 	OpDistinct: "Distinct", OpSetOp: "Set Operation", OpAppend: "Union All", OpHashJoin: "Hash Join",
 	OpNestedLoopJoin: "Nested Loop Join", OpApply: "Apply", OpCTEScan: "CTE Scan",
 	OpGather: "Gather", OpRepartition: "Repartition", OpTopN: "Top-N Sort",
-	OpIndexScan: "Index Scan", OpProjectSet: "ProjectSet",
+	OpIndexScan: "Index Scan", OpProjectSet: "ProjectSet", OpWindow: "WindowAgg",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -73,6 +74,9 @@ type Physical struct {
 	HashKeys []plan.Expr
 	// IndexScan is an index scan's index and key bounds (indexscan.go).
 	IndexScan *IndexScanPlan
+	// Presorted: a WindowAgg's input partitions arrive in its order already
+	// (the WindowAgg below sorted by keys it is a prefix of; window.go).
+	Presorted bool
 }
 
 // Columns returns the node's output columns.
@@ -243,6 +247,8 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 	case *plan.Sort:
 		p.Op = OpSort
 		p.Rows = kids[0].Rows
+	case *plan.Window:
+		pl.planWindow(p, x)
 	case *plan.Limit:
 		p.Op = OpLimit
 		var err error

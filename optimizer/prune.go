@@ -114,6 +114,8 @@ func prune(n plan.Node, need colSet) plan.Node {
 		}
 		c.Input = prune(x.Input, childNeed)
 		return c
+	case *plan.Window:
+		return pruneWindow(x, need)
 	case *plan.Join:
 		childNeed := union(need, exprCols(x.On))
 		c := *x

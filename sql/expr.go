@@ -904,7 +904,10 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 		return e, err
 	}
 	if fc.Over != nil {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported"), fc.Location)
+		return b.bindWindowCall(s, fc, name)
+	}
+	if isWindowFuncName(name) && !fc.AggWithinGroup {
+		return nil, b.errWindowNeedsOver(s, fc, name)
 	}
 	if fc.FuncVariadic {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "VARIADIC is not supported"), fc.Location)
@@ -1141,10 +1144,9 @@ func restoreOuterRefs(saved []savedOuterRefs) {
 	}
 }
 
-// addAggCall registers an aggregate call with level t and returns a
-// reference to its output column.
-func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args []plan.Expr, filter plan.Expr) (*plan.ColRef, error) {
-	s := t
+// resolveAggregateCall resolves an aggregate over args and converts them to
+// its parameter types.
+func (b *binder) resolveAggregateCall(fc *pg_query.FuncCall, name string, args []plan.Expr) (*types.AggOverload, error) {
 	argTypes := make([]types.Type, len(args))
 	for i, a := range args {
 		argTypes[i] = a.Type()
@@ -1153,7 +1155,15 @@ func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args [
 	if err != nil {
 		return nil, b.wrapAt(err, fc.Location)
 	}
-	if err := b.castArgs(args, ov.Args); err != nil {
+	return ov, b.castArgs(args, ov.Args)
+}
+
+// addAggCall registers an aggregate call with level t and returns a
+// reference to its output column.
+func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args []plan.Expr, filter plan.Expr) (*plan.ColRef, error) {
+	s := t
+	ov, err := b.resolveAggregateCall(fc, name, args)
+	if err != nil {
 		return nil, err
 	}
 	call := plan.AggCall{Func: ov, Args: args, Distinct: fc.AggDistinct, Filter: filter}

@@ -151,13 +151,12 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 	for _, c := range input.Columns() {
 		inputIDs[c.ID] = true
 	}
-	if len(sel.WindowClause) > 0 {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported"), -1)
-	}
-
-	// Target list.
+	// Target list (and the WINDOW clause its OVER clauses may name).
 	agg := &aggState{}
-	s.agg, s.exprKind = agg, "SELECT"
+	s.agg, s.exprKind, s.win = agg, "SELECT", &winState{}
+	if err := b.bindWindowDefs(s, sel.WindowClause); err != nil {
+		return nil, err
+	}
 	var targets []*target
 	for _, tn := range sel.TargetList {
 		rt := tn.GetResTarget()
@@ -223,6 +222,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 	for _, gn := range flattenGroupingSets(sel.GroupClause) {
 		g, err := b.bindGroupItem(s, gn, targets)
 		if err != nil {
+			return nil, err
+		}
+		if err := b.noWindowIn(s, g, "GROUP BY"); err != nil {
 			return nil, err
 		}
 		if g == nil {
@@ -301,6 +303,12 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 			}
 			node = &plan.Filter{Input: node, Pred: having}
 		}
+		if err := s.win.regroup(rg); err != nil {
+			return nil, err
+		}
+	}
+	if node, err = b.buildWindows(s, node); err != nil {
+		return nil, err
 	}
 
 	node = b.projectSets(node, targets, len(sorts) > 0)
@@ -426,22 +434,32 @@ func (b *binder) bindSortClause(s *scope, clause []*pg_query.Node, targets *[]*t
 		if err != nil {
 			return nil, err
 		}
-		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
-		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
-			if desc, err = b.usingDirection(sb, (*targets)[idx].expr.Type()); err != nil {
-				return nil, err
-			}
-		}
-		nf := desc
-		switch sb.SortbyNulls {
-		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
-			nf = true
-		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
-			nf = false
+		desc, nf, err := b.sortDirection(sb, (*targets)[idx].expr.Type())
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, sortItem{target: idx, desc: desc, nullsFirst: nf, loc: nodeLocation(sb.Node)})
 	}
 	return out, nil
+}
+
+// sortDirection is an ORDER BY item's direction and resolved NULLS
+// placement (PostgreSQL's default: NULLS LAST ascending, FIRST descending).
+func (b *binder) sortDirection(sb *pg_query.SortBy, t types.Type) (desc, nullsFirst bool, err error) {
+	desc = sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+	if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
+		if desc, err = b.usingDirection(sb, t); err != nil {
+			return false, false, err
+		}
+	}
+	nullsFirst = desc
+	switch sb.SortbyNulls {
+	case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+		nullsFirst = true
+	case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+		nullsFirst = false
+	}
+	return desc, nullsFirst, nil
 }
 
 // usingDirection resolves ORDER BY x USING op: PostgreSQL accepts a btree

@@ -32,6 +32,7 @@ const (
 	kExists                // [NOT] EXISTS (Sub): Flag NOT
 	kInSub                 // a0 [NOT] IN (Sub): Flag NOT
 	kParen                 // (a0) — used by the shrinker for nothing; kept for symmetry
+	kWindow                // window call Text(args...) [FILTER (WHERE Filter)] OVER (Over); "count*" is count(*)
 )
 
 // Node is one expression. T is its SQL type (as PostgreSQL resolves it for
@@ -45,6 +46,7 @@ type Node struct {
 	Distinct bool  // aggregate DISTINCT
 	Filter   *Node // aggregate FILTER (WHERE ...)
 	Sub      *Select
+	Over     string // kWindow: the window specification's SQL
 	// volatile-free, aggregate-free, subquery-free facts for the generator
 	hasAgg bool
 }
@@ -105,7 +107,7 @@ func (n *Node) render(b *strings.Builder) {
 			arg(1)
 		}
 		b.WriteByte(')')
-	case kFunc, kAgg:
+	case kFunc, kAgg, kWindow:
 		if sep, ok := sqlSyntaxFuncs[n.Text]; ok && n.K == kFunc && len(n.Args) >= 2 && (n.Flag || n.Text != "substring") {
 			// keyword syntax: position(b IN a), EXTRACT(f FROM x), substring(s FROM i [FOR n])
 			b.WriteString(n.Text + "(")
@@ -143,6 +145,9 @@ func (n *Node) render(b *strings.Builder) {
 			b.WriteString(" FILTER (WHERE ")
 			n.Filter.render(b)
 			b.WriteByte(')')
+		}
+		if n.K == kWindow {
+			b.WriteString(" OVER (" + n.Over + ")")
 		}
 	case kCast:
 		if n.Flag {

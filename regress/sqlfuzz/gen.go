@@ -687,6 +687,8 @@ func (g *gen) query() *query {
 		return &query{sel: g.setOp(), mode: multiset}
 	case c < 75:
 		return &query{sel: g.withCTE(), mode: multiset}
+	case c < 85:
+		return g.windowQuery()
 	default:
 		return g.totalOrder()
 	}

@@ -207,6 +207,8 @@ func (f *treeFormatter) node(n Node, depth int) {
 			sb.WriteString(f.agg(a))
 		}
 		fmt.Fprintf(sb, "] %s", formatCols(x.Cols))
+	case *Window:
+		f.window(sb, x)
 	case *Sort:
 		parts := make([]string, len(x.Keys))
 		for i, k := range x.Keys {
