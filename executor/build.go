@@ -94,7 +94,12 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 		return operators.NewProject(ins[0], x.Exprs, x.Cols, env)
 	case optimizer.OpHashAggregate:
 		x := p.Logical.(*plan.Aggregate)
+		if len(x.Seeds) > 0 {
+			return operators.NewGroupingSetsAggregate(ins[0], x.GroupBy, x.Aggs, x.Cols, x.Seeds, env)
+		}
 		return operators.NewHashAggregate(ins[0], x.GroupBy, x.Aggs, x.Cols, env)
+	case optimizer.OpGroupingSets:
+		return operators.NewGroupingSets(ins[0], p.Logical.(*plan.GroupingSets), env)
 	case optimizer.OpSort:
 		return operators.NewSort(ins[0], p.Logical.(*plan.Sort).Keys, env)
 	case optimizer.OpLimit:

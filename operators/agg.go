@@ -34,6 +34,7 @@ type hashAggOp struct {
 	schema  *arrow.Schema
 	size    int
 	space   *spill.Space // the query's memory limit (aggspill.go)
+	seeds   []int32      // empty grouping sets' numbers (groupingsets.go)
 	spilled spill.Stats
 }
 
@@ -242,6 +243,7 @@ func (a *hashAggOp) run(ctx context.Context) (func() (arrow.Record, error), erro
 	if err != nil {
 		return nil, err
 	}
+	a.seedGroups(part.t)
 	return a.emitter(part.t), nil
 }
 

@@ -185,6 +185,7 @@ func (x *aggExec) run(ctx context.Context) (func() (arrow.Record, error), error)
 		return nil, err
 	}
 	m := part.part.t
+	a.seedGroups(m) // before the spilled rows: they fold into the seeded groups
 	if !x.isSpilling() {
 		return a.emitter(m), nil
 	}

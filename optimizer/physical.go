@@ -30,6 +30,7 @@ const (
 	OpRepartition
 	OpTopN // ORDER BY ... LIMIT: a bounded heap per partition, merged
 	OpIndexScan
+	OpGroupingSets // each input row once per grouping set (groupingsets.go)
 )
 
 var opNames = [...]string{
@@ -38,7 +39,7 @@ var opNames = [...]string{
 	OpDistinct: "Distinct", OpSetOp: "Set Operation", OpAppend: "Union All", OpHashJoin: "Hash Join",
 	OpNestedLoopJoin: "Nested Loop Join", OpApply: "Apply", OpCTEScan: "CTE Scan",
 	OpGather: "Gather", OpRepartition: "Repartition", OpTopN: "Top-N Sort",
-	OpIndexScan: "Index Scan",
+	OpIndexScan: "Index Scan", OpGroupingSets: "Grouping Sets",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -230,6 +231,10 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 	case *plan.Project:
 		p.Op = OpProject
 		p.Rows = kids[0].Rows
+		p.Partitions = kids[0].Partitions
+	case *plan.GroupingSets:
+		p.Op = OpGroupingSets
+		p.Rows = kids[0].Rows * float64(len(x.Sets))
 		p.Partitions = kids[0].Partitions
 	case *plan.Aggregate:
 		// Partial aggregation per input partition, merged into one.

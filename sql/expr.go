@@ -74,7 +74,7 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 		}
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "subscripts and field selection are not supported"), nodeLocation(x.AIndirection.Arg))
 	case *pg_query.Node_GroupingFunc:
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "GROUPING is not supported"), x.GroupingFunc.Location)
+		return b.bindGroupingFunc(s, x.GroupingFunc) // groupingsets.go
 	}
 	return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "expression %s is not supported", nodeTypeName(n)), nodeLocation(n))
 }
