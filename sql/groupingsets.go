@@ -285,7 +285,7 @@ func (b *binder) planGroupingSets(an *plan.Aggregate, gcols []plan.Column, sets 
 		}
 		aggs[i] = a
 	}
-	gs.SetCol = plan.Column{ID: b.ids.Next(), Name: "?column?", Type: types.Int4Type, NotNull: true}
+	gs.SetCol = plan.Column{ID: b.ids.Next(), Name: "grouping_set", Type: types.Int4Type, NotNull: true}
 	an.Input, an.Aggs = gs, aggs
 	an.GroupBy = nil
 	for _, c := range append(append([]plan.Column(nil), keyCols...), gs.SetCol) {
