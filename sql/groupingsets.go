@@ -123,33 +123,41 @@ func (g *groupClause) leaf(n *pg_query.Node) (int, error) {
 // simple is one element of ROLLUP, CUBE or GROUPING SETS that is a single
 // set: (a, b) or a.
 func (g *groupClause) simple(n *pg_query.Node) ([]int, error) {
-	if r := n.GetRowExpr(); r != nil {
-		var out []int
-		for _, a := range r.Args {
-			k, err := g.leaf(a)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, k)
+	var out []int
+	for _, e := range flattenRow(n) {
+		k, err := g.leaf(e)
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
+		out = append(out, k)
 	}
-	k, err := g.leaf(n)
-	if err != nil {
-		return nil, err
+	return out, nil
+}
+
+// flattenRow is n's elements when n is a parenthesized list, (a, (b, c))
+// being a, b, c; else n. (ROW(a, b) is one row-valued expression.)
+func flattenRow(n *pg_query.Node) []*pg_query.Node {
+	r := n.GetRowExpr()
+	if r == nil || r.RowFormat != pg_query.CoercionForm_COERCE_IMPLICIT_CAST {
+		return []*pg_query.Node{n}
 	}
-	return []int{k}, nil
+	var out []*pg_query.Node
+	for _, a := range r.Args {
+		out = append(out, flattenRow(a)...)
+	}
+	return out
 }
 
 // expand is expand_groupingset_node: the sets one GROUP BY item stands for.
 func (g *groupClause) expand(n *pg_query.Node) ([][]int, error) {
 	gs := n.GetGroupingSet()
 	if gs == nil {
-		k, err := g.leaf(n)
+		// GROUP BY (a, b) is GROUP BY a, b: one set of both.
+		k, err := g.simple(n)
 		if err != nil {
 			return nil, err
 		}
-		return [][]int{{k}}, nil
+		return [][]int{k}, nil
 	}
 	switch gs.Kind {
 	case pg_query.GroupingSetKind_GROUPING_SET_EMPTY:
