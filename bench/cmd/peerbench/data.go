@@ -33,6 +33,8 @@ type sizes struct {
 	// GBuild and GProbe are the general-key tables (keys.go).
 	GBuild int64 `json:"gbuild"`
 	GProbe int64 `json:"gprobe"`
+	// GS is the grouping-sets table (groupingsets.go).
+	GS int64 `json:"gs"`
 }
 
 func scaled(n int64, scale float64) int64 {
@@ -53,6 +55,7 @@ func sizesFor(scale float64) sizes {
 
 		GBuild: scaled(fullGB, scale),
 		GProbe: scaled(fullGP, scale),
+		GS:     scaled(fullGS, scale),
 	}
 }
 
@@ -151,5 +154,5 @@ func tables(sz sizes) []table {
 			Series: fmt.Sprintf("3 * g, g %% %d", sScopes),
 			Row:    func(g int64) string { return fmt.Sprintf("(%d, %d)", 3*g, g%sScopes) },
 			Extra:  []string{nullRow}},
-	}, keyTables(sz)...)
+	}, append(keyTables(sz), gsTables(sz)...)...)
 }
