@@ -957,6 +957,9 @@ type aggState struct {
 	locs   []int32
 	inAgg  bool
 	anyAgg bool
+	// groupings are GROUPING(...)s of this level written inside subqueries
+	// (groupingsets.go), which read them as outer columns.
+	groupings []outerGrouping
 }
 
 func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (plan.Expr, error) {

@@ -230,22 +230,69 @@ func (b *binder) bindGroupingFunc(s *scope, g *pg_query.GroupingFunc) (plan.Expr
 	if len(g.Args) > 31 {
 		return nil, b.errAt(pgerr.New(codeTooManyArguments, "GROUPING must have fewer than 32 arguments"), g.Location)
 	}
-	if s.agg == nil {
-		what := s.exprKind
+	// Like an aggregate, GROUPING belongs to the level of the columns its
+	// arguments read, which may be an outer query's.
+	saved := saveOuterRefs(s)
+	args, err := b.bindList(s, g.Args)
+	if err != nil {
+		return nil, err
+	}
+	lvl, _ := b.aggLevel(s, args, nil)
+	target := s
+	for i := 0; i < lvl; i++ {
+		target = target.parent
+	}
+	if target.agg == nil {
+		what := target.exprKind
 		if what == "" {
 			what = "this context"
 		}
 		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "grouping operations are not allowed in %s", what), g.Location)
 	}
-	if s.agg.inAgg {
+	if target.agg.inAgg {
 		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), g.Location)
 	}
-	args, err := b.bindList(s, g.Args)
-	if err != nil {
-		return nil, err
+	target.agg.anyAgg = true
+	fn := &plan.GroupingFunc{Args: args}
+	if lvl == 0 {
+		return fn, nil
 	}
-	s.agg.anyAgg = true
-	return &plan.GroupingFunc{Args: args}, nil
+	// An outer level's GROUPING is, from here, a column of that level.
+	restoreOuterRefs(saved)
+	col := plan.Column{ID: b.ids.Next(), Name: "grouping", Type: types.Int4Type, NotNull: true}
+	target.agg.groupings = append(target.agg.groupings, outerGrouping{col: col, fn: fn})
+	ref := &plan.ColRef{ID: col.ID, T: col.Type, Name: col.Name}
+	b.noteOuterAt(s, lvl, ref, g.Location)
+	return ref, nil
+}
+
+// outerGrouping is a GROUPING(...) written in a subquery whose arguments
+// are this level's: computed above the Aggregate as col.
+type outerGrouping struct {
+	col plan.Column
+	fn  *plan.GroupingFunc
+}
+
+// outerGroupings computes agg's outer groupings over the Aggregate node, in
+// a projection that passes the Aggregate's columns on.
+func (r *regrouper) outerGroupings(node plan.Node, agg *aggState) (plan.Node, error) {
+	if len(agg.groupings) == 0 {
+		return node, nil
+	}
+	p := &plan.Project{Input: node}
+	for _, c := range node.Columns() {
+		p.Exprs = append(p.Exprs, &plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name})
+		p.Cols = append(p.Cols, c)
+	}
+	for _, g := range agg.groupings {
+		e, err := r.grouping(g.fn)
+		if err != nil {
+			return nil, err
+		}
+		p.Exprs = append(p.Exprs, e)
+		p.Cols = append(p.Cols, g.col)
+	}
+	return p, nil
 }
 
 // planGroupingSets puts a GroupingSets node under an, an Aggregate over

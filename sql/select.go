@@ -278,6 +278,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 		}
 		node = an
 		rg := &regrouper{b: b, groups: groups, gcols: gcols, inputIDs: inputIDs, sets: gsets}
+		if node, err = rg.outerGroupings(node, agg); err != nil { // groupingsets.go
+			return nil, err
+		}
 		for _, t := range targets {
 			if t.expr, err = rg.rewrite(t.expr); err != nil {
 				return nil, err

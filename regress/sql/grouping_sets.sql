@@ -72,6 +72,15 @@ ORDER BY GROUPING(region, product), count(*) DESC, 1, 2;
 -- a subquery reads the grouped value
 SELECT region, (SELECT count(*) FROM gs_sales s WHERE s.region = gs_sales.region) AS n
 FROM gs_sales GROUP BY ROLLUP (region) ORDER BY GROUPING(region), 1;
+-- GROUPING of the outer query's columns inside subqueries
+SELECT region, (SELECT GROUPING(region) * 10) AS g FROM gs_sales GROUP BY ROLLUP (region)
+ORDER BY 2, 1;
+SELECT yr, (SELECT GROUPING(yr) + count(*) FROM gs_empty) AS g FROM gs_sales GROUP BY CUBE (yr)
+ORDER BY 2, 1;
+SELECT region FROM gs_sales GROUP BY ROLLUP (region) HAVING (SELECT GROUPING(region)) = 1;
+SELECT (SELECT (SELECT GROUPING(e, f) FROM (VALUES (1)) v2(c)) FROM (VALUES (1, 2)) v1(a, b) GROUP BY a, b) AS g
+FROM (VALUES (6, 7)) v3(e, f) GROUP BY ROLLUP (e, f) ORDER BY 1;
+SELECT (SELECT GROUPING(region)) FROM gs_sales;
 -- DISTINCT and LIMIT over the result
 SELECT DISTINCT count(*) FROM gs_sales GROUP BY CUBE (region, yr) ORDER BY 1;
 SELECT region, yr, count(*) FROM gs_sales GROUP BY CUBE (region, yr) ORDER BY 3 DESC, GROUPING(region, yr), 1, 2 LIMIT 4;
