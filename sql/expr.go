@@ -995,19 +995,9 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 	if nestedLoc >= 0 {
 		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), nestedLoc)
 	}
-	target := s
-	for i := 0; i < lvl; i++ {
-		target = target.parent
-	}
-	if target.agg == nil {
-		what := target.exprKind
-		if what == "" {
-			what = "this context"
-		}
-		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", what), fc.Location)
-	}
-	if target.agg.inAgg {
-		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), fc.Location)
+	target, err := b.aggTarget(s, lvl, "aggregate functions", fc.Location)
+	if err != nil {
+		return nil, err
 	}
 	if lvl > 0 {
 		restoreOuterRefs(saved)
@@ -1020,6 +1010,27 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 	// An outer aggregate is, from here, a reference to a column of that level.
 	b.noteOuterAt(s, lvl, ref, fc.Location)
 	return ref, nil
+}
+
+// aggTarget is the scope lvl levels up from s, which an aggregate or
+// GROUPING (what, for the message) at loc belongs to: it must be a level
+// that aggregates, outside the arguments of another of its aggregates.
+func (b *binder) aggTarget(s *scope, lvl int, what string, loc int32) (*scope, error) {
+	target := s
+	for i := 0; i < lvl; i++ {
+		target = target.parent
+	}
+	if target.agg == nil {
+		kind := target.exprKind
+		if kind == "" {
+			kind = "this context"
+		}
+		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "%s are not allowed in %s", what, kind), loc)
+	}
+	if target.agg.inAgg {
+		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), loc)
+	}
+	return target, nil
 }
 
 func (b *binder) bindAggArgs(s *scope, fc *pg_query.FuncCall) ([]plan.Expr, plan.Expr, error) {

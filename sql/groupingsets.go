@@ -46,7 +46,7 @@ type groupingSets struct {
 // sets (nil for plain grouping; a single set is plain grouping by its
 // expressions, as PostgreSQL plans it).
 func (b *binder) bindGroupClause(s *scope, sel *pg_query.SelectStmt, targets []*target) ([]plan.Expr, [][]int, error) {
-	g := &groupClause{b: b, s: s, targets: targets}
+	g := &groupClause{b: b, s: s, targets: targets, twoNames: -1}
 	var items [][][]int
 	hasSets := false
 	numSets := 1.0
@@ -94,6 +94,10 @@ func (b *binder) bindGroupClause(s *scope, sel *pg_query.SelectStmt, targets []*
 		}
 		return exprs, nil, nil
 	}
+	if g.twoNames >= 0 {
+		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported,
+			"grouping sets over one expression grouped as two output columns are not supported"), g.twoNames)
+	}
 	return g.exprs, sets, nil
 }
 
@@ -103,6 +107,12 @@ type groupClause struct {
 	s       *scope
 	targets []*target
 	exprs   []plan.Expr
+	via     []int // per expression, the output column it was found as (-1: none)
+	// twoNames is where one expression was grouped as two output columns
+	// (SELECT g AS x, g AS y ... GROUP BY x, ROLLUP (y)), -1 if nowhere.
+	// PostgreSQL keeps such columns apart; joind groups them as one, so
+	// with several grouping sets the query is refused.
+	twoNames int32
 }
 
 // leaf binds one grouping expression and returns its index in exprs.
@@ -111,12 +121,22 @@ func (g *groupClause) leaf(n *pg_query.Node) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	// The output column: the one named or numbered (bindGroupItem returns
+	// its very expression), else the first one equal to e.
+	via := slices.IndexFunc(g.targets, func(t *target) bool { return t.expr == e })
+	if via < 0 {
+		via = slices.IndexFunc(g.targets, func(t *target) bool { return exprEqual(t.expr, e) })
+	}
 	for i, h := range g.exprs {
 		if exprEqual(e, h) {
+			if via != g.via[i] && g.twoNames < 0 {
+				g.twoNames = nodeLocation(n)
+			}
 			return i, nil
 		}
 	}
 	g.exprs = append(g.exprs, e)
+	g.via = append(g.via, via)
 	return len(g.exprs) - 1, nil
 }
 
@@ -238,19 +258,9 @@ func (b *binder) bindGroupingFunc(s *scope, g *pg_query.GroupingFunc) (plan.Expr
 		return nil, err
 	}
 	lvl, _ := b.aggLevel(s, args, nil)
-	target := s
-	for i := 0; i < lvl; i++ {
-		target = target.parent
-	}
-	if target.agg == nil {
-		what := target.exprKind
-		if what == "" {
-			what = "this context"
-		}
-		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "grouping operations are not allowed in %s", what), g.Location)
-	}
-	if target.agg.inAgg {
-		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), g.Location)
+	target, err := b.aggTarget(s, lvl, "grouping operations", g.Location)
+	if err != nil {
+		return nil, err
 	}
 	target.agg.anyAgg = true
 	fn := &plan.GroupingFunc{Args: args}
