@@ -35,6 +35,7 @@ type hashAggOp struct {
 	size    int
 	space   *spill.Space // the query's memory limit (aggspill.go)
 	seeds   []int32      // empty grouping sets' numbers (groupingsets.go)
+	rollUp  [][]int      // the grouping sets rolled up from the finest groups, or nil
 	spilled spill.Stats
 }
 
@@ -243,8 +244,11 @@ func (a *hashAggOp) run(ctx context.Context) (func() (arrow.Record, error), erro
 	if err != nil {
 		return nil, err
 	}
-	a.seedGroups(part.t)
-	return a.emitter(part.t), nil
+	t, err := a.finish(part.t) // groupingsets.go
+	if err != nil {
+		return nil, err
+	}
+	return a.emitter(t), nil
 }
 
 // emitter returns the emitter of t's groups.

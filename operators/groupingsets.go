@@ -2,6 +2,8 @@ package operators
 
 import (
 	"context"
+	"math"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -28,8 +30,9 @@ type groupingSetsOp struct {
 
 var _ Operator = (*groupingSetsOp)(nil)
 
-// NewGroupingSets feeds in's rows once per set of x.
-func NewGroupingSets(in Operator, x *plan.GroupingSets, env *Env) (Operator, error) {
+// NewGroupingSets feeds in's rows once per set of x; with finest, once,
+// with every key (set number 0), for an aggregate that rolls the sets up.
+func NewGroupingSets(in Operator, x *plan.GroupingSets, finest bool, env *Env) (Operator, error) {
 	read := append([]plan.Expr(nil), x.Keys...)
 	for i, id := range x.PassFrom {
 		read = append(read, &plan.ColRef{ID: id, T: x.Pass[i].Type})
@@ -50,9 +53,12 @@ func NewGroupingSets(in Operator, x *plan.GroupingSets, env *Env) (Operator, err
 	for s := range x.Sets {
 		row := make([]bool, len(x.Keys))
 		for k := range row {
-			row[k] = x.InSet(s, k)
+			row[k] = finest || x.InSet(s, k)
 		}
 		op.inSet = append(op.inSet, row)
+		if finest {
+			break
+		}
 	}
 	inCols := in.Columns()
 	for _, id := range x.PassFrom {
@@ -155,6 +161,73 @@ func (s *groupingSetsStream) constants(n int) {
 
 func (s *groupingSetsStream) Close() error { return s.in.Close() }
 
+// rollUpInto merges the groups of t, grouped by every key (set number 0),
+// into o's groups of each set a.rollUp: a group's keys the set does not
+// group by become NULL, its set number the set's, and its states merge
+// into that group's. t is left as it was.
+func (a *hashAggOp) rollUpInto(o, t *aggTable) error {
+	if t.n == 0 {
+		return nil
+	}
+	last := len(a.groupT) - 1
+	bs := make([]array.Builder, len(a.groupT))
+	for k, ty := range a.groupT {
+		bs[k] = newBuilder(ty, t.n)
+	}
+	t.keys.appendKeys(bs, 0, t.n)
+	keys := make([]arrow.Array, len(bs))
+	for k, b := range bs {
+		keys[k] = b.NewArray()
+	}
+	nulls := make([]arrow.Array, last)
+	m := make([]int32, t.n)
+	for s, set := range a.rollUp {
+		arrs := make([]arrow.Array, len(keys))
+		for k := 0; k < last; k++ {
+			if slices.Contains(set, k) {
+				arrs[k] = keys[k]
+				continue
+			}
+			if nulls[k] == nil {
+				b := newBuilder(a.groupT[k], t.n)
+				b.AppendNulls(t.n)
+				nulls[k] = b.NewArray()
+			}
+			arrs[k] = nulls[k]
+		}
+		nb := array.NewInt32Builder(mem)
+		nb.Reserve(t.n)
+		for i := 0; i < t.n; i++ {
+			nb.UnsafeAppend(int32(s))
+		}
+		arrs[last] = nb.NewArray()
+		o.keys.assign(arrs, t.n, m)
+		o.grow(o.keys.count())
+		for j, st := range o.states {
+			// No group of o is fresh: several of t's may merge into one.
+			if err := st.merge(t.states[j], m, math.MaxInt32); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// finish is the table a grouping-sets aggregation emits from its merged
+// table t: t rolled up into the sets (when rolling up), the empty sets
+// seeded.
+func (a *hashAggOp) finish(t *aggTable) (*aggTable, error) {
+	if a.rollUp != nil {
+		o := a.newTable()
+		if err := a.rollUpInto(o, t); err != nil {
+			return nil, err
+		}
+		t = o
+	}
+	a.seedGroups(t)
+	return t, nil
+}
+
 // seedGroups adds the groups of the empty grouping sets a.seeds to t:
 // every key NULL but the last, the set's number. Each exists even over no
 // input rows (GROUP BY ROLLUP(a) over an empty table is one row); where
@@ -181,14 +254,17 @@ func (a *hashAggOp) seedGroups(t *aggTable) {
 
 // NewGroupingSetsAggregate is NewHashAggregate over a GroupingSets input,
 // whose empty sets (seeds, their set numbers) are groups even over no rows.
-func NewGroupingSetsAggregate(in Operator, groupBy []plan.Expr, aggs []plan.AggCall, cols []plan.Column, seeds []int32, env *Env) (Operator, error) {
+// With rollUp (the sets, as indexes of the keys) in is fed once per row
+// grouped by every key, and the sets are rolled up from those groups.
+func NewGroupingSetsAggregate(in Operator, groupBy []plan.Expr, aggs []plan.AggCall, cols []plan.Column, seeds []int32, rollUp [][]int, env *Env) (Operator, error) {
 	op, err := NewHashAggregate(in, groupBy, aggs, cols, env)
 	if err != nil {
 		return nil, err
 	}
-	if len(seeds) > 0 && len(groupBy) == 0 {
+	if len(groupBy) == 0 {
 		return nil, errPlan("grouping sets aggregate without a set column")
 	}
-	op.(*hashAggOp).seeds = seeds
-	return op, nil
+	a := op.(*hashAggOp)
+	a.seeds, a.rollUp = seeds, rollUp
+	return a, nil
 }

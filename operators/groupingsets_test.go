@@ -14,7 +14,8 @@ import (
 // plans it: GroupingSets (keys k, s; raw values passed as #10, #11) under
 // a hash aggregate grouped by the keys and the set number, computing
 // count(*), sum(id) and count(DISTINCT s).
-func gsAggregate(t *testing.T, in Operator, cs []plan.Column, env *Env) Operator {
+// With rollUp the aggregate groups by both keys once and rolls the sets up.
+func gsAggregate(t *testing.T, in Operator, cs []plan.Column, rollUp bool, env *Env) Operator {
 	t.Helper()
 	x := &plan.GroupingSets{
 		Keys:     []plan.Expr{col(1, cs[0].Type), col(2, cs[1].Type)},
@@ -24,7 +25,7 @@ func gsAggregate(t *testing.T, in Operator, cs []plan.Column, env *Env) Operator
 		KeyCols:  []plan.Column{cs[0], cs[1]},
 		SetCol:   plan.Column{ID: 12, Type: types.Int4Type},
 	}
-	gs, err := NewGroupingSets(in, x, env)
+	gs, err := NewGroupingSets(in, x, rollUp, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,11 @@ func gsAggregate(t *testing.T, in Operator, cs []plan.Column, env *Env) Operator
 	groupBy := []plan.Expr{col(1, cs[0].Type), col(2, cs[1].Type), col(12, types.Int4Type)}
 	out := append(append([]plan.Column(nil), x.KeyCols...), x.SetCol,
 		plan.Column{ID: 13, Type: star.Result}, plan.Column{ID: 14, Type: sum.Result}, plan.Column{ID: 15, Type: cnt.Result})
-	a, err := NewGroupingSetsAggregate(gs, groupBy, calls, out, []int32{0}, env)
+	var sets [][]int
+	if rollUp {
+		sets = x.Sets
+	}
+	a, err := NewGroupingSetsAggregate(gs, groupBy, calls, out, []int32{0}, sets, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,29 +66,31 @@ func rollupByHand(t *testing.T, tab *memTable, cs []plan.Column) []string {
 // TestGroupingSetsMatchPlainAggregates: every set's groups are what a plain
 // GROUP BY of its keys gives, the grouped-out key NULL (apart from a real
 // NULL key by the set number), in memory, past the memory limit and over
-// several partitions.
+// several partitions, fed once per set or rolled up.
 func TestGroupingSetsMatchPlainAggregates(t *testing.T) {
 	cs := cols(types.Int8Type, types.TextType, types.Int8Type)
 	tab := newMemTable(cs, spillRows(3000, 9), 4)
 	want := strings.Join(rollupByHand(t, tab, cs), "\n")
-	for _, limit := range []int64{0, 1} {
-		for _, parts := range []int{1, 3} {
-			env := &Env{BatchSize: 7}
-			var sp *spill.Space
-			dir := t.TempDir()
-			if limit > 0 {
-				sp = spill.NewSpace(dir, limit)
-				env.Spill = sp
-			}
-			got := strings.Join(sorted(collectRows(t, gsAggregate(t, scanOf(tab, cs, parts), cs, env))), "\n")
-			if got != want {
-				t.Fatalf("limit %d, %d partitions: groups differ\ngot:\n%.1500s\nwant:\n%.1500s", limit, parts, got, want)
-			}
-			if sp != nil {
-				if sp.Created() == 0 {
-					t.Fatalf("%d partitions: nothing spilled", parts)
+	for _, rollUp := range []bool{false, true} {
+		for _, limit := range []int64{0, 1} {
+			for _, parts := range []int{1, 3} {
+				env := &Env{BatchSize: 7}
+				var sp *spill.Space
+				dir := t.TempDir()
+				if limit > 0 {
+					sp = spill.NewSpace(dir, limit)
+					env.Spill = sp
 				}
-				checkNoFiles(t, sp, dir)
+				got := strings.Join(sorted(collectRows(t, gsAggregate(t, scanOf(tab, cs, parts), cs, rollUp, env))), "\n")
+				if got != want {
+					t.Fatalf("roll-up %v, limit %d, %d partitions: groups differ\ngot:\n%.1500s\nwant:\n%.1500s", rollUp, limit, parts, got, want)
+				}
+				if sp != nil {
+					if sp.Created() == 0 {
+						t.Fatalf("%d partitions: nothing spilled", parts)
+					}
+					checkNoFiles(t, sp, dir)
+				}
 			}
 		}
 	}
@@ -94,8 +101,10 @@ func TestGroupingSetsMatchPlainAggregates(t *testing.T) {
 func TestGroupingSetsEmptyInput(t *testing.T) {
 	cs := cols(types.Int8Type, types.TextType, types.Int8Type)
 	tab := newMemTable(cs, nil, 1)
-	got := collectRows(t, gsAggregate(t, scanOf(tab, cs, 2), cs, &Env{}))
-	if strings.Join(got, "\n") != "NULL|NULL|0|0|NULL|0" {
-		t.Fatalf("got %q", got)
+	for _, rollUp := range []bool{false, true} {
+		got := collectRows(t, gsAggregate(t, scanOf(tab, cs, 2), cs, rollUp, &Env{}))
+		if strings.Join(got, "\n") != "NULL|NULL|0|0|NULL|0" {
+			t.Fatalf("roll-up %v: got %q", rollUp, got)
+		}
 	}
 }

@@ -105,7 +105,7 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 			details = append(details, "Join Filter: "+FormatExpr(x.On))
 		}
 	case OpGroupingSets:
-		details = append(details, explainGroupingSets(p.Logical.(*plan.GroupingSets)))
+		details = append(details, explainGroupingSets(p))
 	case OpRepartition:
 		var k []string
 		for _, e := range p.HashKeys {

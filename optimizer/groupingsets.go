@@ -51,7 +51,11 @@ func explainGroupingSetsKeys(gs *plan.GroupingSets) []string {
 }
 
 // explainGroupingSets is the GroupingSets node's detail line.
-func explainGroupingSets(gs *plan.GroupingSets) string {
+func explainGroupingSets(p *Physical) string {
+	gs := p.Logical.(*plan.GroupingSets)
+	if p.RollUp {
+		return fmt.Sprintf("Sets: %d (rolled up from one grouping by all keys)", len(gs.Sets))
+	}
 	return fmt.Sprintf("Sets: %d (each input row once per set)", len(gs.Sets))
 }
 
@@ -61,4 +65,36 @@ func groupingSetsInput(p *Physical) *plan.GroupingSets {
 		return p.Inputs[0].Logical.(*plan.GroupingSets)
 	}
 	return nil
+}
+
+// rollUpLimit bounds the groups a roll-up holds outside the memory limit:
+// the finest grouping's estimated groups times the sets.
+const rollUpLimit = 1 << 18
+
+// planRollUp decides how aggregate p over a GroupingSets input computes
+// the sets. By default every row goes to the hash table once per set. When
+// the statistics show the finest grouping (all keys) small, every row goes
+// once, grouped by all keys, and each set's groups are then merged from
+// those groups' states (as partitions' partial states merge): one lookup
+// per row instead of one per set. The rolled-up groups are held beside
+// the memory limit, hence the bound.
+func planRollUp(p *Physical) {
+	gs := groupingSetsInput(p)
+	if gs == nil {
+		return
+	}
+	in := EstimateRows(gs.Input)
+	groups := 1.0
+	for _, k := range gs.Keys {
+		d, ok := distinctOf(gs.Input, k, in)
+		if !ok {
+			return
+		}
+		groups *= d + 1 // and NULL
+	}
+	if groups*float64(len(gs.Sets)) > rollUpLimit {
+		return
+	}
+	p.RollUp, p.Inputs[0].RollUp = true, true
+	p.Inputs[0].Rows = p.Inputs[0].Inputs[0].Rows
 }

@@ -73,6 +73,10 @@ type Physical struct {
 	HashKeys []plan.Expr
 	// IndexScan is an index scan's index and key bounds (indexscan.go).
 	IndexScan *IndexScanPlan
+	// RollUp marks a grouping-sets aggregate and its GroupingSets input
+	// that aggregate the finest grouping once and roll the sets up from
+	// it (groupingsets.go).
+	RollUp bool
 }
 
 // Columns returns the node's output columns.
@@ -240,6 +244,7 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 		// Partial aggregation per input partition, merged into one.
 		p.Op = OpHashAggregate
 		p.Rows = groupRows(x, kids[0].Rows)
+		planRollUp(p) // groupingsets.go
 	case *plan.Sort:
 		p.Op = OpSort
 		p.Rows = kids[0].Rows
