@@ -18,6 +18,9 @@ import (
 // PostgreSQL shows above the aggregation, NULL where the set groups it out
 // — while the aggregates' arguments read the raw value.
 //
+// The physical plan may instead feed each row once with every key (set 0)
+// and have the aggregate roll the sets up (optimizer's Physical.RollUp).
+//
 // Output columns: Pass, then KeyCols, then SetCol.
 type GroupingSets struct {
 	Input    Node
