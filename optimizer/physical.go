@@ -30,6 +30,7 @@ const (
 	OpRepartition
 	OpTopN // ORDER BY ... LIMIT: a bounded heap per partition, merged
 	OpIndexScan
+	OpProjectSet
 	OpGroupingSets // each input row once per grouping set (groupingsets.go)
 )
 
@@ -39,7 +40,7 @@ var opNames = [...]string{
 	OpDistinct: "Distinct", OpSetOp: "Set Operation", OpAppend: "Union All", OpHashJoin: "Hash Join",
 	OpNestedLoopJoin: "Nested Loop Join", OpApply: "Apply", OpCTEScan: "CTE Scan",
 	OpGather: "Gather", OpRepartition: "Repartition", OpTopN: "Top-N Sort",
-	OpIndexScan: "Index Scan", OpGroupingSets: "Grouping Sets",
+	OpIndexScan: "Index Scan", OpProjectSet: "ProjectSet", OpGroupingSets: "Grouping Sets",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -222,7 +223,7 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 		p.Rows = float64(len(x.Rows))
 	case *plan.FunctionScan:
 		p.Op = OpFunctionScan
-		p.Rows = 1000
+		p.Rows = EstimateRows(x)
 	case *plan.CTEScan:
 		// The shared plan is planned once by the executor (like a
 		// subquery expression's), not here.
@@ -235,6 +236,10 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 	case *plan.Project:
 		p.Op = OpProject
 		p.Rows = kids[0].Rows
+		p.Partitions = kids[0].Partitions
+	case *plan.ProjectSet:
+		p.Op = OpProjectSet
+		p.Rows = kids[0].Rows * setRows(x.Funcs)
 		p.Partitions = kids[0].Partitions
 	case *plan.GroupingSets:
 		p.Op = OpGroupingSets
