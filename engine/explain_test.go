@@ -90,6 +90,8 @@ func TestExplainGolden(t *testing.T) {
 	queries := []string{
 		`SELECT count(*) FROM probe JOIN build ON probe.k = build.k`,
 		`SELECT dim.name, count(*) FROM probe JOIN build ON probe.k = build.k JOIN dim ON build.g = dim.g GROUP BY dim.name ORDER BY 2 DESC, 1 LIMIT 3`,
+		`SELECT z, x % 3, count(*), GROUPING(z, x % 3) FROM t1 GROUP BY ROLLUP (z, x % 3)`,
+		`SELECT z, count(*) FROM t1 GROUP BY CUBE (z)`,
 		`SELECT count(*) FROM probe WHERE k NOT IN (SELECT k FROM build)`,
 		`SELECT count(*) FROM probe WHERE NOT EXISTS (SELECT 1 FROM build WHERE build.k = probe.k)`,
 		`SELECT count(*) FROM t1 WHERE x NOT IN (SELECT y FROM t2 WHERE t2.z = t1.z)`,

@@ -51,7 +51,9 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 		details = append(details, "Output: "+strings.Join(out, ", "))
 	case OpHashAggregate:
 		x := p.Logical.(*plan.Aggregate)
-		if len(x.GroupBy) > 0 {
+		if gs := groupingSetsInput(p); gs != nil {
+			details = append(details, explainGroupingSetsKeys(gs)...)
+		} else if len(x.GroupBy) > 0 {
 			var g []string
 			for _, e := range x.GroupBy {
 				g = append(g, FormatExpr(e))
@@ -89,6 +91,8 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 		if x.On != nil && !isTrue(x.On) {
 			details = append(details, "Join Filter: "+FormatExpr(x.On))
 		}
+	case OpGroupingSets:
+		details = append(details, explainGroupingSets(p))
 	case OpRepartition:
 		var k []string
 		for _, e := range p.HashKeys {

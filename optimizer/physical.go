@@ -32,6 +32,7 @@ const (
 	OpIndexScan
 	OpProjectSet
 	OpWindow
+	OpGroupingSets // each input row once per grouping set (groupingsets.go)
 )
 
 var opNames = [...]string{
@@ -40,7 +41,7 @@ var opNames = [...]string{
 	OpDistinct: "Distinct", OpSetOp: "Set Operation", OpAppend: "Union All", OpHashJoin: "Hash Join",
 	OpNestedLoopJoin: "Nested Loop Join", OpApply: "Apply", OpCTEScan: "CTE Scan",
 	OpGather: "Gather", OpRepartition: "Repartition", OpTopN: "Top-N Sort",
-	OpIndexScan: "Index Scan", OpProjectSet: "ProjectSet", OpWindow: "WindowAgg",
+	OpIndexScan: "Index Scan", OpProjectSet: "ProjectSet", OpWindow: "WindowAgg", OpGroupingSets: "Grouping Sets",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -77,6 +78,10 @@ type Physical struct {
 	// Presorted: a WindowAgg's input partitions arrive in its order already
 	// (the WindowAgg below sorted by keys it is a prefix of; window.go).
 	Presorted bool
+	// RollUp marks a grouping-sets aggregate and its GroupingSets input
+	// that aggregate the finest grouping once and roll the sets up from
+	// it (groupingsets.go).
+	RollUp bool
 }
 
 // Columns returns the node's output columns.
@@ -240,10 +245,15 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 		p.Op = OpProjectSet
 		p.Rows = kids[0].Rows * setRows(x.Funcs)
 		p.Partitions = kids[0].Partitions
+	case *plan.GroupingSets:
+		p.Op = OpGroupingSets
+		p.Rows = kids[0].Rows * float64(len(x.Sets))
+		p.Partitions = kids[0].Partitions
 	case *plan.Aggregate:
 		// Partial aggregation per input partition, merged into one.
 		p.Op = OpHashAggregate
 		p.Rows = groupRows(x, kids[0].Rows)
+		planRollUp(p) // groupingsets.go
 	case *plan.Sort:
 		p.Op = OpSort
 		p.Rows = kids[0].Rows

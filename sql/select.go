@@ -217,32 +217,11 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 
 	// GROUP BY.
 	s.agg, s.exprKind = nil, "GROUP BY"
-	var groups []plan.Expr
 	grouped := len(sel.GroupClause) > 0
-	for _, gn := range flattenGroupingSets(sel.GroupClause) {
-		g, err := b.bindGroupItem(s, gn, targets)
-		if err != nil {
-			return nil, err
-		}
-		if err := b.noWindowIn(s, g, "GROUP BY"); err != nil {
-			return nil, err
-		}
-		if g == nil {
-			continue
-		}
-		dup := false
-		for _, h := range groups {
-			if exprEqual(g, h) {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			groups = append(groups, g)
-		}
+	groups, sets, err := b.bindGroupClause(s, sel, targets) // groupingsets.go
+	if err != nil {
+		return nil, err
 	}
-	// GROUP BY DISTINCT only removes duplicate grouping sets; without
-	// grouping sets (rejected above) it is GROUP BY.
 
 	// DISTINCT.
 	distinct := false
@@ -290,8 +269,17 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 			}
 		}
 		an.Cols = append(append([]plan.Column{}, gcols...), agg.cols...)
+		var gsets *groupingSets
+		if sets != nil {
+			if gsets, err = b.planGroupingSets(an, gcols, sets); err != nil {
+				return nil, err
+			}
+		}
 		node = an
-		rg := &regrouper{b: b, groups: groups, gcols: gcols, inputIDs: inputIDs}
+		rg := &regrouper{b: b, groups: groups, gcols: gcols, inputIDs: inputIDs, sets: gsets}
+		if node, err = rg.outerGroupings(node, agg); err != nil { // groupingsets.go
+			return nil, err
+		}
 		for _, t := range targets {
 			if t.expr, err = rg.rewrite(t.expr); err != nil {
 				return nil, err
@@ -542,31 +530,6 @@ func (b *binder) findTarget(s *scope, n *pg_query.Node, targets *[]*target, clau
 	return len(*targets) - 1, nil
 }
 
-// flattenGroupingSets replaces GROUPING SETS with a single set, e.g.
-// GROUPING SETS ((a, b)), by that set's items: one grouping set is plain
-// grouping (PostgreSQL simplifies it the same way). Several sets, ROLLUP and
-// CUBE are left for bindGroupItem to reject.
-func flattenGroupingSets(clause []*pg_query.Node) []*pg_query.Node {
-	var out []*pg_query.Node
-	for _, n := range clause {
-		gs := n.GetGroupingSet()
-		if gs == nil || gs.Kind != pg_query.GroupingSetKind_GROUPING_SET_SETS || len(gs.Content) != 1 {
-			out = append(out, n)
-			continue
-		}
-		c := gs.Content[0]
-		switch {
-		case c.GetRowExpr() != nil:
-			out = append(out, c.GetRowExpr().Args...)
-		case c.GetGroupingSet() != nil && c.GetGroupingSet().Kind != pg_query.GroupingSetKind_GROUPING_SET_EMPTY:
-			out = append(out, n) // nested ROLLUP/CUBE/SETS: not flattened
-		default:
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // bindGroupItem resolves one GROUP BY item to an expression over the input:
 // input column names win over output names (SQL99), then output names and
 // ordinals, then arbitrary expressions.
@@ -576,7 +539,7 @@ func (b *binder) bindGroupItem(s *scope, n *pg_query.Node, targets []*target) (p
 		if x.GroupingSet.Kind == pg_query.GroupingSetKind_GROUPING_SET_EMPTY {
 			return nil, nil // GROUP BY (): one group
 		}
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "GROUPING SETS, ROLLUP and CUBE are not supported"), nodeLocation(n))
+		return nil, b.errAt(pgerr.New(pgerr.InternalError, "grouping set %s is not a grouping expression", x.GroupingSet.Kind), nodeLocation(n))
 	}
 	fromTarget := func(t *target) (plan.Expr, error) {
 		bad := false
@@ -924,9 +887,13 @@ type regrouper struct {
 	groups   []plan.Expr
 	gcols    []plan.Column
 	inputIDs map[plan.ColumnID]bool
+	sets     *groupingSets // nil: plain GROUP BY
 }
 
 func (r *regrouper) rewrite(e plan.Expr) (plan.Expr, error) {
+	if g, ok := e.(*plan.GroupingFunc); ok {
+		return r.grouping(g) // groupingsets.go
+	}
 	for i, g := range r.groups {
 		if exprEqual(e, g) {
 			c := r.gcols[i]

@@ -378,10 +378,15 @@ type Select struct {
 	From     *From
 	Where    *Node
 	GroupBy  []*Node
-	Having   *Node
-	OrderBy  []OrderItem
-	Limit    int // -1: none
-	Offset   int // -1: none
+	// Grouping wraps GroupBy after its first GroupingPlain keys in a
+	// grouping-set construct: "ROLLUP", "CUBE" or "SETS" (GROUPING SETS of
+	// each key alone and the empty set); "" is plain GROUP BY.
+	Grouping      string
+	GroupingPlain int
+	Having        *Node
+	OrderBy       []OrderItem
+	Limit         int // -1: none
+	Offset        int // -1: none
 }
 
 func (s *Select) clone() *Select {
@@ -461,12 +466,7 @@ func (s *Select) render(b *strings.Builder) {
 		}
 		if len(s.GroupBy) > 0 {
 			b.WriteString(" GROUP BY ")
-			for i, g := range s.GroupBy {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				g.render(b)
-			}
+			s.renderGroupBy(b)
 		}
 		if s.Having != nil {
 			b.WriteString(" HAVING ")
@@ -513,4 +513,43 @@ func (s *Select) width() int {
 		return s.L.width()
 	}
 	return len(s.Items)
+}
+
+// renderGroupBy writes the GROUP BY items, the grouping-set construct
+// around all but the first GroupingPlain keys.
+func (s *Select) renderGroupBy(b *strings.Builder) {
+	plain := len(s.GroupBy)
+	if s.Grouping != "" {
+		plain = min(s.GroupingPlain, len(s.GroupBy)-1)
+	}
+	for i, g := range s.GroupBy[:plain] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		g.render(b)
+	}
+	if plain == len(s.GroupBy) {
+		return
+	}
+	if plain > 0 {
+		b.WriteString(", ")
+	}
+	switch s.Grouping {
+	case "ROLLUP":
+		b.WriteString("ROLLUP (")
+	case "CUBE":
+		b.WriteString("CUBE (")
+	default:
+		b.WriteString("GROUPING SETS (")
+	}
+	for i, g := range s.GroupBy[plain:] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		g.render(b)
+	}
+	if s.Grouping == "SETS" {
+		b.WriteString(", ()")
+	}
+	b.WriteByte(')')
 }
