@@ -38,7 +38,7 @@ func newAggState(s *aggSpec) aggState {
 	if s.counter {
 		return &countState{}
 	}
-	if !aggKernels || s.distinct || len(s.argT) != 1 {
+	if !aggKernels || s.distinct || len(s.argT) != 1 || len(s.order) > 0 {
 		return &genericState{spec: s}
 	}
 	id, res := s.argT[0].ID, s.fn.Result.ID
@@ -161,6 +161,7 @@ func (s *countState) result(g int) (types.Value, error) { return types.Value{I: 
 type genericState struct {
 	spec *aggSpec
 	accs []types.Accumulator
+	rows [][][]types.Value // ORDER BY without DISTINCT: per group, its argument rows (aggorder.go)
 	seen *distinctSet // DISTINCT
 	abuf []byte
 	ks   []KeyCol // DISTINCT: the batch's arguments, encoded
@@ -168,7 +169,10 @@ type genericState struct {
 
 func (s *genericState) grow(n int) {
 	for len(s.accs) < n {
-		if s.spec.distinct {
+		if s.collects() {
+			s.rows = append(s.rows, nil)
+			s.accs = append(s.accs, nil)
+		} else if s.spec.distinct {
 			if s.seen == nil {
 				s.seen = newDistinctSet()
 			}
@@ -256,6 +260,10 @@ func (s *genericState) update(_ context.Context, gids []int32, argArrs []arrow.A
 			s.seen.add(g, unsafe.String(unsafe.SliceData(s.abuf), len(s.abuf)), false, args)
 			continue
 		}
+		if s.collects() {
+			s.rows[g] = append(s.rows[g], append([]types.Value(nil), args...))
+			continue
+		}
 		if err := s.accs[g].Add(args); err != nil {
 			return err
 		}
@@ -278,6 +286,10 @@ func (s *genericState) merge(src aggState, m []int32, fresh int32) error {
 		}
 		return nil
 	}
+	if s.collects() {
+		s.mergeRows(o, m, fresh)
+		return nil
+	}
 	for i, d := range m {
 		if d >= fresh {
 			s.accs[d] = o.accs[i]
@@ -291,6 +303,9 @@ func (s *genericState) merge(src aggState, m []int32, fresh int32) error {
 }
 
 func (s *genericState) result(g int) (types.Value, error) {
+	if len(s.spec.order) > 0 {
+		return s.orderedResult(g)
+	}
 	acc := s.accs[g]
 	if s.spec.distinct {
 		acc = s.spec.fn.New()

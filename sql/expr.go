@@ -881,6 +881,9 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	if e, ok, err := b.attnumRowNumber(s, fc); ok { // pgjdbc getColumns (pgcatalogfuncs.go)
 		return e, err
 	}
+	if err := b.checkWithinGroupSyntax(fc, name); err != nil {
+		return nil, err
+	}
 	if fc.Over != nil {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported"), fc.Location)
 	}
@@ -960,12 +963,6 @@ type aggState struct {
 }
 
 func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (plan.Expr, error) {
-	if len(fc.AggOrder) > 0 {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY in aggregate calls is not supported"), fc.Location)
-	}
-	if fc.AggWithinGroup {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITHIN GROUP is not supported"), fc.Location)
-	}
 	// The arguments decide which query level the aggregate belongs to, so
 	// bind them first, remembering the outer-reference bookkeeping: if the
 	// aggregate turns out to belong to an outer level, its arguments are
@@ -980,6 +977,10 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 		wasInAgg, s.agg.inAgg = s.agg.inAgg, true
 	}
 	args, filter, err := b.bindAggArgs(s, fc)
+	var order []aggOrderItem
+	if err == nil {
+		order, err = b.bindAggOrder(s, fc.AggOrder)
+	}
 	if s.agg != nil {
 		s.agg.inAgg = wasInAgg
 	}
@@ -988,7 +989,7 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 	}
 	// PostgreSQL's check_agg_arguments: the aggregate's level is the
 	// lowest level of the columns its arguments read.
-	lvl, nestedLoc := b.aggLevel(s, args, filter)
+	lvl, nestedLoc := b.aggLevel(s, append(append([]plan.Expr(nil), args...), orderExprs(order)...), filter)
 	if nestedLoc >= 0 {
 		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), nestedLoc)
 	}
@@ -1010,7 +1011,7 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 		restoreOuterRefs(saved)
 		b.outerLoc = savedLoc
 	}
-	ref, err := b.addAggCall(target, fc, name, args, filter)
+	ref, err := b.addAggCall(target, fc, name, args, filter, order)
 	if err != nil {
 		return nil, err
 	}
@@ -1116,24 +1117,39 @@ func restoreOuterRefs(saved []savedOuterRefs) {
 
 // addAggCall registers an aggregate call with level t and returns a
 // reference to its output column.
-func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args []plan.Expr, filter plan.Expr) (*plan.ColRef, error) {
+func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args []plan.Expr, filter plan.Expr, order []aggOrderItem) (*plan.ColRef, error) {
 	s := t
-	argTypes := make([]types.Type, len(args))
-	for i, a := range args {
-		argTypes[i] = a.Type()
+	var call plan.AggCall
+	if fc.AggWithinGroup {
+		var err error
+		if call, err = b.resolveWithinGroup(fc, name, args, order); err != nil {
+			return nil, err
+		}
+		call.Filter = filter
+	} else {
+		argTypes := make([]types.Type, len(args))
+		for i, a := range args {
+			argTypes[i] = a.Type()
+		}
+		ov, err := types.ResolveAggregate(name, argTypes, fc.AggStar)
+		if err != nil {
+			return nil, b.wrapAt(err, fc.Location)
+		}
+		raw := append([]plan.Expr(nil), args...)
+		if err := b.castArgs(args, ov.Args); err != nil {
+			return nil, err
+		}
+		call = plan.AggCall{Func: ov, Args: args, Distinct: fc.AggDistinct, Filter: filter}
+		if err := b.attachAggOrder(&call, raw, order); err != nil {
+			return nil, err
+		}
 	}
-	ov, err := types.ResolveAggregate(name, argTypes, fc.AggStar)
-	if err != nil {
-		return nil, b.wrapAt(err, fc.Location)
-	}
-	if err := b.castArgs(args, ov.Args); err != nil {
-		return nil, err
-	}
-	call := plan.AggCall{Func: ov, Args: args, Distinct: fc.AggDistinct, Filter: filter}
+	ov := call.Func
 	for i, c := range s.agg.calls {
 		// Identical aggregate calls share one computation.
 		if c.Func.Name == call.Func.Name && c.Distinct == call.Distinct && exprsEqual(c.Args, call.Args) &&
-			exprEqual(c.Filter, call.Filter) && len(c.Func.Args) == len(call.Func.Args) {
+			exprEqual(c.Filter, call.Filter) && len(c.Func.Args) == len(call.Func.Args) &&
+			aggOrderEqual(c.Order, call.Order) && c.WithinGroup == call.WithinGroup {
 			col := s.agg.cols[i]
 			return &plan.ColRef{ID: col.ID, T: col.Type, Name: col.Name}, nil
 		}

@@ -290,6 +290,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 		an.Cols = append(append([]plan.Column{}, gcols...), agg.cols...)
 		node = an
 		rg := &regrouper{b: b, groups: groups, gcols: gcols, inputIDs: inputIDs}
+		if err := b.checkDirectArgs(rg, agg.calls); err != nil {
+			return nil, err
+		}
 		for _, t := range targets {
 			if t.expr, err = rg.rewrite(t.expr); err != nil {
 				return nil, err
