@@ -162,7 +162,7 @@ type genericState struct {
 	spec *aggSpec
 	accs []types.Accumulator
 	rows [][][]types.Value // ORDER BY without DISTINCT: per group, its argument rows (aggorder.go)
-	seen *distinctSet // DISTINCT
+	seen *distinctSet      // DISTINCT
 	abuf []byte
 	ks   []KeyCol // DISTINCT: the batch's arguments, encoded
 }
