@@ -68,7 +68,8 @@ func (b *binder) attachAggOrder(call *plan.AggCall, raw []plan.Expr, order []agg
 	for _, o := range order {
 		idx := -1
 		for i := 0; i < nfunc; i++ {
-			if exprEqual(call.Args[i], o.expr) || (call.Distinct && exprEqual(raw[i], o.expr)) {
+			// DISTINCT compares with the arguments as written.
+			if (!call.Distinct && exprEqual(call.Args[i], o.expr)) || (call.Distinct && exprEqual(raw[i], o.expr)) {
 				idx = i
 				break
 			}
@@ -100,8 +101,28 @@ func aggOrderEqual(a, b []plan.AggSortKey) bool {
 
 // checkWithinGroupSyntax rejects what PostgreSQL rejects before resolving
 // an aggregate with WITHIN GROUP (or an ordered-set one without it).
-func (b *binder) checkWithinGroupSyntax(fc *pg_query.FuncCall, name string) error {
+func (b *binder) checkWithinGroupSyntax(s *scope, fc *pg_query.FuncCall, name string) error {
 	if !fc.AggWithinGroup {
+		if fc.Over != nil || len(fc.Args) == 0 || fc.AggStar {
+			return nil
+		}
+		required := types.IsHypotheticalAggregate(name)
+		if types.IsOrderedSetAggregate(name) {
+			// Only when the arguments match the aggregate's signature.
+			args, err := b.bindList(s, fc.Args)
+			if err != nil {
+				return err
+			}
+			ts := make([]types.Type, len(args))
+			for i, a := range args {
+				ts[i] = a.Type()
+			}
+			_, err = types.ResolveAggregate(name, ts, false)
+			required = err == nil
+		}
+		if required {
+			return b.errAt(pgerr.New(pgerr.WrongObjectType, "WITHIN GROUP is required for ordered-set aggregate %s", name), fc.Location)
+		}
 		return nil
 	}
 	if fc.AggDistinct {

@@ -881,7 +881,7 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	if e, ok, err := b.attnumRowNumber(s, fc); ok { // pgjdbc getColumns (pgcatalogfuncs.go)
 		return e, err
 	}
-	if err := b.checkWithinGroupSyntax(fc, name); err != nil {
+	if err := b.checkWithinGroupSyntax(s, fc, name); err != nil {
 		return nil, err
 	}
 	if fc.Over != nil {
