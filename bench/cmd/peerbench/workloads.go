@@ -158,7 +158,7 @@ func correlatedNotIn(n int64, scopes int64) int64 {
 // selectWorkloads resolves --only (comma-separated names; empty = all).
 // onRequest are the groups that run only when named: TPC-H needs generated
 // data and takes long; dml rebuilds a 10M-row table before every run.
-var onRequest = map[string]bool{"tpch": true, "dml": true}
+var onRequest = map[string]bool{"tpch": true, "dml": true, "orderedagg": true}
 
 func selectWorkloads(only string) ([]workload, error) {
 	if strings.TrimSpace(only) == "" {
