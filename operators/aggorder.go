@@ -3,68 +3,248 @@ package operators
 import (
 	"sort"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
 )
 
 // Aggregates with ORDER BY (and ordered-set aggregates' WITHIN GROUP) in
-// the generic state: each group keeps its argument rows, which partial
-// aggregation concatenates in partition order; the result sorts them
-// stably by the call's keys and only then folds them into a fresh
-// accumulator. With DISTINCT the distinct set holds the rows (the keys are
-// among the arguments). The rows are arguments the spill accounting
-// already charges (aggExec.groupBytes), so a grouped ordered aggregate
-// spills like any other.
+// the generic state: the state keeps every group's argument rows
+// (orderedRows), which partial aggregation concatenates in partition order;
+// the result sorts a group's rows stably by the call's keys and only then
+// folds them into a fresh accumulator. With DISTINCT the distinct set
+// holds the rows instead (the keys are among the arguments). The rows are
+// arguments the spill accounting already charges (aggExec.groupBytes), so
+// a grouped ordered aggregate spills like any other.
 
 // collects reports whether the state keeps rows instead of accumulators.
 func (s *genericState) collects() bool { return len(s.spec.order) > 0 && !s.spec.distinct }
 
-// mergeRows appends src's rows of group i to group m[i]'s.
-func (s *genericState) mergeRows(src *genericState, m []int32, fresh int32) {
-	for i, d := range m {
-		if d >= fresh {
-			s.rows[d] = src.rows[i]
+// orderedRows holds an ordered aggregate's rows for every group of a table:
+// its non-constant arguments column by column, integers, floats and
+// strings unboxed (an int8 argument costs 8 bytes a row, not a
+// types.Value), and per group the ids of its rows in arrival order.
+type orderedRows struct {
+	cols    []rowColumn
+	colOf   []int         // per argument: its column, or -1 for a constant
+	consts  []types.Value // per argument: its value when constant
+	byGroup [][]int32     // per group: its rows
+	n       int32         // rows held
+	buf     []types.Value // one row, for the accumulator
+}
+
+// rowColumn is one stored argument.
+type rowColumn struct {
+	t      types.Type
+	kind   uint8
+	ints   []int64
+	floats []float64
+	strs   []string
+	vals   []types.Value
+	nulls  []bool // nil until a NULL arrives
+}
+
+const (
+	rowInts uint8 = iota
+	rowFloats
+	rowStrings
+	rowValues
+)
+
+func newOrderedRows(sp *aggSpec) *orderedRows {
+	r := &orderedRows{colOf: make([]int, len(sp.argT)), consts: make([]types.Value, len(sp.argT)), buf: make([]types.Value, len(sp.argT))}
+	for j, t := range sp.argT {
+		if sp.argConst[j] != nil {
+			r.colOf[j], r.consts[j] = -1, *sp.argConst[j]
 			continue
 		}
-		s.rows[d] = append(s.rows[d], src.rows[i]...)
+		c := rowColumn{t: t, kind: rowValues}
+		switch {
+		case intLike(t.ID) || t.ID == types.Bool:
+			c.kind = rowInts
+		case t.ID == types.Float8 || t.ID == types.Float4:
+			c.kind = rowFloats
+		case t.ID == types.Text || t.ID == types.Varchar:
+			c.kind = rowStrings
+		}
+		r.colOf[j] = len(r.cols)
+		r.cols = append(r.cols, c)
 	}
+	return r
+}
+
+func (r *orderedRows) grow(n int) {
+	for len(r.byGroup) < n {
+		r.byGroup = append(r.byGroup, nil)
+	}
+}
+
+func (c *rowColumn) add(v types.Value, at int32) {
+	if v.Null {
+		if c.nulls == nil {
+			c.nulls = make([]bool, at, cap(c.ints)+cap(c.floats)+cap(c.strs)+cap(c.vals)+1)
+		}
+	}
+	if c.nulls != nil {
+		c.nulls = append(c.nulls, v.Null)
+	}
+	switch c.kind {
+	case rowInts:
+		c.ints = append(c.ints, v.I)
+	case rowFloats:
+		c.floats = append(c.floats, v.F)
+	case rowStrings:
+		c.strs = append(c.strs, v.S)
+	default:
+		c.vals = append(c.vals, v)
+	}
+}
+
+func (c *rowColumn) null(i int32) bool { return c.nulls != nil && c.nulls[i] }
+
+func (c *rowColumn) value(i int32) types.Value {
+	if c.null(i) {
+		return types.NullValue
+	}
+	switch c.kind {
+	case rowInts:
+		return types.Value{I: c.ints[i]}
+	case rowFloats:
+		return types.Value{F: c.floats[i]}
+	case rowStrings:
+		return types.Value{S: c.strs[i]}
+	}
+	return c.vals[i]
+}
+
+// add appends row i of the batch's argument arrays to group g.
+func (r *orderedRows) add(g int32, args []arrow.Array, ts []types.Type, i int) {
+	for j, arr := range args {
+		if k := r.colOf[j]; k >= 0 {
+			r.cols[k].add(types.GetValue(arr, ts[j], i), r.n)
+		}
+	}
+	r.byGroup[g] = append(r.byGroup[g], r.n)
+	r.n++
+}
+
+// absorb appends src's rows, src's group i becoming group m[i].
+func (r *orderedRows) absorb(src *orderedRows, m []int32) {
+	base := r.n
+	for k := range r.cols {
+		c, o := &r.cols[k], &src.cols[k]
+		if o.nulls != nil && c.nulls == nil {
+			c.nulls = make([]bool, base)
+		}
+		if c.nulls != nil {
+			if o.nulls != nil {
+				c.nulls = append(c.nulls, o.nulls...)
+			} else {
+				c.nulls = append(c.nulls, make([]bool, src.n)...)
+			}
+		}
+		c.ints = append(c.ints, o.ints...)
+		c.floats = append(c.floats, o.floats...)
+		c.strs = append(c.strs, o.strs...)
+		c.vals = append(c.vals, o.vals...)
+	}
+	for i, d := range m {
+		for _, id := range src.byGroup[i] {
+			r.byGroup[d] = append(r.byGroup[d], base+id)
+		}
+	}
+	r.n += src.n
+}
+
+// less orders rows a and b by keys (argument indexes).
+func (r *orderedRows) less(a, b int32, keys []plan.AggSortKey) bool {
+	for _, k := range keys {
+		j := r.colOf[k.Arg]
+		if j < 0 {
+			continue // a constant key orders nothing
+		}
+		c := &r.cols[j]
+		an, bn := c.null(a), c.null(b)
+		switch {
+		case an && bn:
+			continue
+		case an || bn:
+			return an == k.NullsFirst
+		}
+		var cmp int
+		if c.kind == rowInts {
+			x, y := c.ints[a], c.ints[b]
+			switch {
+			case x < y:
+				cmp = -1
+			case x > y:
+				cmp = 1
+			}
+		} else {
+			cmp = compareValues(c.value(a), c.value(b), c.t)
+		}
+		if cmp == 0 {
+			continue
+		}
+		if k.Desc {
+			cmp = -cmp
+		}
+		return cmp < 0
+	}
+	return false
+}
+
+// row is row id's arguments (valid until the next call).
+func (r *orderedRows) row(id int32) []types.Value {
+	for j, k := range r.colOf {
+		if k < 0 {
+			r.buf[j] = r.consts[j]
+		} else {
+			r.buf[j] = r.cols[k].value(id)
+		}
+	}
+	return r.buf
 }
 
 func (s *genericState) orderedResult(g int) (types.Value, error) {
 	sp := s.spec
-	var rows [][]types.Value
-	if sp.distinct {
-		rows = s.seen.sorted(g, sp.argT)
-	} else if g < len(s.rows) {
-		rows = s.rows[g]
-	}
-	sortAggRows(rows, sp.order, sp.argT)
 	acc := sp.fn.New()
-	for _, r := range rows {
-		if err := acc.Add(r[:sp.nfunc]); err != nil {
-			return types.Value{}, err
+	if sp.distinct {
+		rows := s.seen.sorted(g, sp.argT)
+		sortAggRows(rows, sp.order, sp.argT)
+		for _, r := range rows {
+			if err := acc.Add(r[:sp.nfunc]); err != nil {
+				return types.Value{}, err
+			}
+		}
+		return acc.Result()
+	}
+	if g < len(s.rows.byGroup) {
+		ids := s.rows.byGroup[g]
+		sort.SliceStable(ids, func(i, j int) bool { return s.rows.less(ids[i], ids[j], sp.order) })
+		for _, id := range ids {
+			if err := acc.Add(s.rows.row(id)[:sp.nfunc]); err != nil {
+				return types.Value{}, err
+			}
 		}
 	}
 	return acc.Result()
 }
 
-// sortAggRows sorts rows stably by keys (columns of the rows, of types ts).
+// sortAggRows sorts a DISTINCT aggregate's rows stably by keys (columns of
+// the rows, of types ts).
 func sortAggRows(rows [][]types.Value, keys []plan.AggSortKey, ts []types.Type) {
 	sort.SliceStable(rows, func(i, j int) bool {
 		for _, k := range keys {
 			a, b := rows[i][k.Arg], rows[j][k.Arg]
-			var c int
 			switch {
 			case a.Null && b.Null:
 				continue
-			case a.Null, b.Null:
-				c = 1
-				if a.Null == k.NullsFirst {
-					c = -1
-				}
-				return c < 0
+			case a.Null || b.Null:
+				return a.Null == k.NullsFirst
 			}
-			if c = compareValues(a, b, ts[k.Arg]); c == 0 {
+			c := compareValues(a, b, ts[k.Arg])
+			if c == 0 {
 				continue
 			}
 			if k.Desc {

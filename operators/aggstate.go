@@ -161,7 +161,7 @@ func (s *countState) result(g int) (types.Value, error) { return types.Value{I: 
 type genericState struct {
 	spec *aggSpec
 	accs []types.Accumulator
-	rows [][][]types.Value // ORDER BY without DISTINCT: per group, its argument rows (aggorder.go)
+	rows *orderedRows // ORDER BY without DISTINCT: every group's argument rows (aggorder.go)
 	seen *distinctSet      // DISTINCT
 	abuf []byte
 	ks   []KeyCol // DISTINCT: the batch's arguments, encoded
@@ -170,7 +170,10 @@ type genericState struct {
 func (s *genericState) grow(n int) {
 	for len(s.accs) < n {
 		if s.collects() {
-			s.rows = append(s.rows, nil)
+			if s.rows == nil {
+				s.rows = newOrderedRows(s.spec)
+			}
+			s.rows.grow(len(s.accs) + 1)
 			s.accs = append(s.accs, nil)
 		} else if s.spec.distinct {
 			if s.seen == nil {
@@ -261,7 +264,7 @@ func (s *genericState) update(_ context.Context, gids []int32, argArrs []arrow.A
 			continue
 		}
 		if s.collects() {
-			s.rows[g] = append(s.rows[g], append([]types.Value(nil), args...))
+			s.rows.add(g, argArrs, sp.argT, i)
 			continue
 		}
 		if err := s.accs[g].Add(args); err != nil {
@@ -287,7 +290,9 @@ func (s *genericState) merge(src aggState, m []int32, fresh int32) error {
 		return nil
 	}
 	if s.collects() {
-		s.mergeRows(o, m, fresh)
+		if o.rows != nil {
+			s.rows.absorb(o.rows, m)
+		}
 		return nil
 	}
 	for i, d := range m {
