@@ -1,6 +1,7 @@
 package operators
 
 import (
+	"context"
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -30,7 +31,10 @@ type orderedRows struct {
 	consts  []types.Value // per argument: its value when constant
 	byGroup [][]int32     // per group: its rows
 	n       int32         // rows held
-	buf     []types.Value // one row, for the accumulator
+	// sorted: every group's rows are in key order (Finish sorted them on
+	// the partition's goroutine, and merges kept them so).
+	sorted bool
+	buf    []types.Value // one row, for the accumulator
 }
 
 // rowColumn is one stored argument.
@@ -128,8 +132,28 @@ func (r *orderedRows) add(g int32, args []arrow.Array, ts []types.Type, i int) {
 	r.n++
 }
 
-// absorb appends src's rows, src's group i becoming group m[i].
-func (r *orderedRows) absorb(src *orderedRows, m []int32) {
+// Finish sorts the rows of the partition's ordered aggregates on its own
+// goroutine, so that the merges only interleave sorted runs.
+func (k aggSink) Finish(_ context.Context, s *aggPart) error {
+	for _, st := range s.t.states {
+		if gs, ok := st.(*genericState); ok && gs.collects() && gs.rows != nil {
+			gs.rows.sortGroups(gs.spec.order)
+		}
+	}
+	return nil
+}
+
+func (r *orderedRows) sortGroups(keys []plan.AggSortKey) {
+	for _, ids := range r.byGroup {
+		sort.SliceStable(ids, func(i, j int) bool { return r.less(ids[i], ids[j], keys) })
+	}
+	r.sorted = true
+}
+
+// absorb appends src's rows, src's group i becoming group m[i]; when
+// both sides are sorted, a group's rows are merged in key order (this
+// side's first among equals, as a stable sort of the concatenation).
+func (r *orderedRows) absorb(src *orderedRows, m []int32, keys []plan.AggSortKey) {
 	base := r.n
 	for k := range r.cols {
 		c, o := &r.cols[k], &src.cols[k]
@@ -148,12 +172,33 @@ func (r *orderedRows) absorb(src *orderedRows, m []int32) {
 		c.strs = append(c.strs, o.strs...)
 		c.vals = append(c.vals, o.vals...)
 	}
+	r.n += src.n
+	merge := r.sorted && src.sorted
 	for i, d := range m {
-		for _, id := range src.byGroup[i] {
-			r.byGroup[d] = append(r.byGroup[d], base+id)
+		in := src.byGroup[i]
+		for j := range in {
+			in[j] += base
+		}
+		if !merge || len(r.byGroup[d]) == 0 {
+			r.byGroup[d] = append(r.byGroup[d], in...)
+			continue
+		}
+		r.byGroup[d] = r.mergeSorted(r.byGroup[d], in, keys)
+	}
+	r.sorted = merge
+}
+
+// mergeSorted merges the sorted id lists a and b (a's first among equals).
+func (r *orderedRows) mergeSorted(a, b []int32, keys []plan.AggSortKey) []int32 {
+	out := make([]int32, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if r.less(b[0], a[0], keys) {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
 		}
 	}
-	r.n += src.n
+	return append(append(out, a...), b...)
 }
 
 // less orders rows a and b by keys (argument indexes).
@@ -221,7 +266,9 @@ func (s *genericState) orderedResult(g int) (types.Value, error) {
 	}
 	if g < len(s.rows.byGroup) {
 		ids := s.rows.byGroup[g]
-		sort.SliceStable(ids, func(i, j int) bool { return s.rows.less(ids[i], ids[j], sp.order) })
+		if !s.rows.sorted {
+			sort.SliceStable(ids, func(i, j int) bool { return s.rows.less(ids[i], ids[j], sp.order) })
+		}
 		for _, id := range ids {
 			if err := acc.Add(s.rows.row(id)[:sp.nfunc]); err != nil {
 				return types.Value{}, err

@@ -291,7 +291,7 @@ func (s *genericState) merge(src aggState, m []int32, fresh int32) error {
 	}
 	if s.collects() {
 		if o.rows != nil {
-			s.rows.absorb(o.rows, m)
+			s.rows.absorb(o.rows, m, s.spec.order)
 		}
 		return nil
 	}
