@@ -162,7 +162,7 @@ type genericState struct {
 	spec *aggSpec
 	accs []types.Accumulator
 	rows *orderedRows // ORDER BY without DISTINCT: every group's argument rows (aggorder.go)
-	seen *distinctSet      // DISTINCT
+	seen *distinctSet // DISTINCT
 	abuf []byte
 	ks   []KeyCol // DISTINCT: the batch's arguments, encoded
 }

@@ -68,18 +68,7 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 	case OpSort, OpTopN:
 		var k []string
 		for _, key := range p.Logical.(*plan.Sort).Keys {
-			s := FormatExpr(key.Expr)
-			if key.Desc {
-				s += " DESC"
-			}
-			if key.NullsFirst != key.Desc {
-				if key.NullsFirst {
-					s += " NULLS FIRST"
-				} else {
-					s += " NULLS LAST"
-				}
-			}
-			k = append(k, s)
+			k = append(k, FormatExpr(key.Expr)+plan.SortDirection(key.Desc, key.NullsFirst))
 		}
 		details = append(details, "Sort Key: "+strings.Join(k, ", "))
 		if p.Op == OpTopN {

@@ -33,18 +33,9 @@ func (b *binder) bindAggOrder(s *scope, clause []*pg_query.Node) ([]aggOrderItem
 			return nil, err
 		}
 		e = b.resolveUnknown(e)
-		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
-		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
-			if desc, err = b.usingDirection(sb, e.Type()); err != nil {
-				return nil, err
-			}
-		}
-		nf := desc
-		switch sb.SortbyNulls {
-		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
-			nf = true
-		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
-			nf = false
+		desc, nf, err := b.sortDirection(sb, e.Type())
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, aggOrderItem{expr: e, desc: desc, nullsFirst: nf, loc: nodeLocation(sb.Node)})
 	}
@@ -85,18 +76,6 @@ func (b *binder) attachAggOrder(call *plan.AggCall, raw []plan.Expr, order []agg
 		call.Order = append(call.Order, plan.AggSortKey{Arg: idx, Desc: o.desc, NullsFirst: o.nullsFirst})
 	}
 	return nil
-}
-
-func aggOrderEqual(a, b []plan.AggSortKey) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // checkWithinGroupSyntax rejects what PostgreSQL rejects before resolving

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -1149,7 +1150,7 @@ func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args [
 		// Identical aggregate calls share one computation.
 		if c.Func.Name == call.Func.Name && c.Distinct == call.Distinct && exprsEqual(c.Args, call.Args) &&
 			exprEqual(c.Filter, call.Filter) && len(c.Func.Args) == len(call.Func.Args) &&
-			aggOrderEqual(c.Order, call.Order) && c.WithinGroup == call.WithinGroup {
+			slices.Equal(c.Order, call.Order) && c.WithinGroup == call.WithinGroup {
 			col := s.agg.cols[i]
 			return &plan.ColRef{ID: col.ID, T: col.Type, Name: col.Name}, nil
 		}

@@ -427,22 +427,32 @@ func (b *binder) bindSortClause(s *scope, clause []*pg_query.Node, targets *[]*t
 		if err != nil {
 			return nil, err
 		}
-		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
-		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
-			if desc, err = b.usingDirection(sb, (*targets)[idx].expr.Type()); err != nil {
-				return nil, err
-			}
-		}
-		nf := desc
-		switch sb.SortbyNulls {
-		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
-			nf = true
-		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
-			nf = false
+		desc, nf, err := b.sortDirection(sb, (*targets)[idx].expr.Type())
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, sortItem{target: idx, desc: desc, nullsFirst: nf, loc: nodeLocation(sb.Node)})
 	}
 	return out, nil
+}
+
+// sortDirection resolves an ORDER BY entry's direction (USING included)
+// and its NULLS FIRST, PostgreSQL's default being NULLS FIRST for DESC.
+func (b *binder) sortDirection(sb *pg_query.SortBy, t types.Type) (desc, nullsFirst bool, err error) {
+	desc = sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+	if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
+		if desc, err = b.usingDirection(sb, t); err != nil {
+			return false, false, err
+		}
+	}
+	nullsFirst = desc
+	switch sb.SortbyNulls {
+	case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+		nullsFirst = true
+	case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+		nullsFirst = false
+	}
+	return desc, nullsFirst, nil
 }
 
 // usingDirection resolves ORDER BY x USING op: PostgreSQL accepts a btree

@@ -59,7 +59,7 @@ func (a *floatVarAcc) Add(args []Value) error {
 			}
 			a.sxx = math.NaN()
 		}
-	} else if math.IsNaN(x) || math.IsInf(x, 0) {
+	} else if nonFinite(x) {
 		a.sxx = math.NaN()
 	}
 	return nil
@@ -91,6 +91,8 @@ func (a *floatVarAcc) Merge(o Accumulator) error {
 	a.n, a.sx, a.sxx = n, sx, sxx
 	return nil
 }
+
+func nonFinite(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
 
 // float8Plus is float8pl: an infinite sum of finite operands overflows.
 func float8Plus(x, y float64) (float64, error) {
@@ -287,10 +289,12 @@ func (a *regrAcc) Add(args []Value) error {
 		}
 		return nil
 	}
-	if math.IsNaN(x) || math.IsInf(x, 0) {
+	// A first input that is not finite makes the sums of squares NaN,
+	// not a false zero variance.
+	if nonFinite(x) {
 		a.sxx, a.sxy = math.NaN(), math.NaN()
 	}
-	if math.IsNaN(y) || math.IsInf(y, 0) {
+	if nonFinite(y) {
 		a.syy, a.sxy = math.NaN(), math.NaN()
 	}
 	return nil

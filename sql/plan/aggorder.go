@@ -34,16 +34,23 @@ func (a AggCall) OrderSuffix(f func(Expr) string) string {
 		if i > 0 {
 			s += ", "
 		}
-		s += f(a.Args[k.Arg])
-		if k.Desc {
-			s += " DESC"
-		}
-		if k.NullsFirst != k.Desc {
-			if k.NullsFirst {
-				s += " NULLS FIRST"
-			} else {
-				s += " NULLS LAST"
-			}
+		s += f(a.Args[k.Arg]) + SortDirection(k.Desc, k.NullsFirst)
+	}
+	return s
+}
+
+// SortDirection renders a sort key's direction as EXPLAIN does: " DESC",
+// and NULLS FIRST/LAST only when not the direction's default.
+func SortDirection(desc, nullsFirst bool) string {
+	s := ""
+	if desc {
+		s = " DESC"
+	}
+	if nullsFirst != desc {
+		if nullsFirst {
+			s += " NULLS FIRST"
+		} else {
+			s += " NULLS LAST"
 		}
 	}
 	return s

@@ -27,23 +27,27 @@ const (
 
 var orderedAggWorkloads = []workload{
 	{
-		Name: "orderedagg_percentile",
-		SQL: fmt.Sprintf("SELECT count(*), sum(CAST(2 * p AS bigint)) FROM (SELECT k %% %d AS g, "+
-			"percentile_cont(0.5) WITHIN GROUP (ORDER BY k * %d %% %d) AS p FROM probe GROUP BY k %% %d) q",
-			orderedAggGroups, orderedAggMul, orderedAggPrime, orderedAggGroups),
+		Name:     "orderedagg_percentile",
+		SQL:      orderedAggSQL("count(*), sum(CAST(2 * p AS bigint))", "percentile_cont(0.5) WITHIN GROUP (ORDER BY %s) AS p"),
 		Group:    "orderedagg",
 		Tables:   []string{"probe"},
 		Expected: expectedOrderedAggPercentile,
 	},
 	{
 		Name: "orderedagg_string_agg",
-		SQL: fmt.Sprintf("SELECT count(*), sum(length(s)), sum(CAST(split_part(s, ',', 1) AS bigint)) FROM (SELECT k %% %d AS g, "+
-			"string_agg(CAST(k AS text), ',' ORDER BY k * %d %% %d) AS s FROM probe GROUP BY k %% %d) q",
-			orderedAggGroups, orderedAggMul, orderedAggPrime, orderedAggGroups),
+		SQL: orderedAggSQL("count(*), sum(length(s)), sum(CAST(split_part(s, ',', 1) AS bigint))",
+			"string_agg(CAST(k AS text), ',' ORDER BY %s) AS s"),
 		Group:    "orderedagg",
 		Tables:   []string{"probe"},
 		Expected: expectedOrderedAggStringAgg,
 	},
+}
+
+// orderedAggSQL is SELECT outer over the groups' agg, whose %s is the sort key.
+func orderedAggSQL(outer, agg string) string {
+	key := fmt.Sprintf("k * %d %% %d", orderedAggMul, orderedAggPrime)
+	return fmt.Sprintf("SELECT %s FROM (SELECT k %% %d AS g, %s FROM probe GROUP BY k %% %d) q",
+		outer, orderedAggGroups, fmt.Sprintf(agg, key), orderedAggGroups)
 }
 
 func init() { workloads = append(workloads, orderedAggWorkloads...) }
