@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
 )
@@ -35,6 +36,7 @@ type orderedRows struct {
 	// the partition's goroutine, and merges kept them so).
 	sorted bool
 	buf    []types.Value // one row, for the accumulator
+	sel    []int32       // scratch: the batch's rows FILTER passes
 }
 
 // rowColumn is one stored argument.
@@ -121,19 +123,75 @@ func (c *rowColumn) value(i int32) types.Value {
 	return c.vals[i]
 }
 
-// add appends row i of the batch's argument arrays to group g.
-func (r *orderedRows) add(g int32, args []arrow.Array, ts []types.Type, i int) {
-	for j, arr := range args {
-		if k := r.colOf[j]; k >= 0 {
-			r.cols[k].add(types.GetValue(arr, ts[j], i), r.n)
+// addBatch appends the batch's rows (FILTER f, nil for none) to their
+// groups (gids, nil: group 0), column by column.
+func (r *orderedRows) addBatch(gids []int32, args []arrow.Array, f *array.Boolean, n int) {
+	r.sel = r.sel[:0]
+	for i := 0; i < n; i++ {
+		if f == nil || (!f.IsNull(i) && f.Value(i)) {
+			r.sel = append(r.sel, int32(i))
 		}
 	}
-	r.byGroup[g] = append(r.byGroup[g], r.n)
-	r.n++
+	for j, arr := range args {
+		if k := r.colOf[j]; k >= 0 {
+			r.cols[k].addRows(arr, r.sel, r.n)
+		}
+	}
+	for _, i := range r.sel {
+		g := int32(0)
+		if gids != nil {
+			g = gids[i]
+		}
+		r.byGroup[g] = append(r.byGroup[g], r.n)
+		r.n++
+	}
+	if len(r.sel) > 0 {
+		r.sorted = false // a spilled batch folding into a sorted table
+	}
+}
+
+// addRows appends arr's rows sel, the first becoming row at.
+func (c *rowColumn) addRows(arr arrow.Array, sel []int32, at int32) {
+	if arr.NullN() > 0 || c.nulls != nil {
+		for k, i := range sel {
+			c.add(types.GetValue(arr, c.t, int(i)), at+int32(k))
+		}
+		return
+	}
+	switch a := arr.(type) {
+	case *array.Int64:
+		if c.kind == rowInts && c.t.ID == types.Int8 {
+			for _, i := range sel {
+				c.ints = append(c.ints, a.Value(int(i)))
+			}
+			return
+		}
+	case *array.Float64:
+		if c.kind == rowFloats && c.t.ID == types.Float8 {
+			for _, i := range sel {
+				c.floats = append(c.floats, a.Value(int(i)))
+			}
+			return
+		}
+	case *array.String:
+		if c.kind == rowStrings {
+			for _, i := range sel {
+				c.strs = append(c.strs, a.Value(int(i)))
+			}
+			return
+		}
+	}
+	for k, i := range sel {
+		c.add(types.GetValue(arr, c.t, int(i)), at+int32(k))
+	}
 }
 
 // Finish sorts the rows of the partition's ordered aggregates on its own
 // goroutine, so that the merges only interleave sorted runs.
+func (x *aggExec) Finish(ctx context.Context, s *aggSpillPart) error {
+	return aggSink{x.a}.Finish(ctx, s.part)
+}
+
 func (k aggSink) Finish(_ context.Context, s *aggPart) error {
 	for _, st := range s.t.states {
 		if gs, ok := st.(*genericState); ok && gs.collects() && gs.rows != nil {

@@ -240,6 +240,10 @@ func (d *distinctSet) sorted(g int, ts []types.Type) [][]types.Value {
 
 func (s *genericState) update(_ context.Context, gids []int32, argArrs []arrow.Array, f *array.Boolean, n int) error {
 	sp := s.spec
+	if s.collects() {
+		s.rows.addBatch(gids, argArrs, f, n)
+		return nil
+	}
 	args := make([]types.Value, len(sp.args))
 	if sp.distinct {
 		s.ks = encodeBatch(argArrs, sp.argT, s.ks)
@@ -261,10 +265,6 @@ func (s *genericState) update(_ context.Context, gids []int32, argArrs []arrow.A
 		if sp.distinct {
 			s.abuf = AppendKeyRow(s.abuf[:0], s.ks, nil, i)
 			s.seen.add(g, unsafe.String(unsafe.SliceData(s.abuf), len(s.abuf)), false, args)
-			continue
-		}
-		if s.collects() {
-			s.rows.add(g, argArrs, sp.argT, i)
 			continue
 		}
 		if err := s.accs[g].Add(args); err != nil {
