@@ -3,6 +3,7 @@ package operators
 import (
 	"context"
 	"sort"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -275,15 +276,14 @@ func (r *orderedRows) less(a, b int32, keys []plan.AggSortKey) bool {
 			return an == k.NullsFirst
 		}
 		var cmp int
-		if c.kind == rowInts {
-			x, y := c.ints[a], c.ints[b]
-			switch {
-			case x < y:
-				cmp = -1
-			case x > y:
-				cmp = 1
-			}
-		} else {
+		switch c.kind {
+		case rowInts:
+			cmp = types.CompareInt(c.ints[a], c.ints[b])
+		case rowFloats:
+			cmp = types.CompareFloat(c.floats[a], c.floats[b])
+		case rowStrings: // text and varchar: bytewise
+			cmp = strings.Compare(c.strs[a], c.strs[b])
+		default:
 			cmp = compareValues(c.value(a), c.value(b), c.t)
 		}
 		if cmp == 0 {
