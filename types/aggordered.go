@@ -55,7 +55,7 @@ func IsHypotheticalAggregate(name string) bool {
 }
 
 func errPercentileRange(p float64) error {
-	return pgerr.New(pgerr.NumericValueOutOfRange, "percentile value %s is not between 0 and 1", fmt.Sprintf("%g", p))
+	return pgerr.New(pgerr.NumericValueOutOfRange, "percentile value %s is not between 0 and 1", fmt.Sprintf("%.6g", p))
 }
 
 // percentileAcc collects a group's non-NULL values in sort order.

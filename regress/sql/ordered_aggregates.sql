@@ -125,3 +125,5 @@ SELECT rank(1) FROM oa_t;
 SELECT rank(1) WITHIN GROUP (ORDER BY x) FILTER (WHERE x > 1) FROM oa_t;
 SELECT string_agg(DISTINCT s::varchar, ',' ORDER BY s::varchar) FROM oa_t;
 SELECT string_agg(DISTINCT s::varchar, ',' ORDER BY s::varchar::text) FROM oa_t;
+SELECT percentile_disc(123456789) WITHIN GROUP (ORDER BY x) FROM oa_t;
+SELECT percentile_cont(-0.000012345678) WITHIN GROUP (ORDER BY x) FROM oa_t;
