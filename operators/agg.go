@@ -19,6 +19,11 @@ type aggSpec struct {
 	argT     []types.Type
 	filter   *Compiled
 	distinct bool
+	// order sorts each group's argument rows before they reach the
+	// accumulator, which sees the first nfunc of each (aggorder.go).
+	order    []plan.AggSortKey
+	nfunc    int
+	argConst []*types.Value // per argument: its value when a constant
 	// counter: count(*) or count(x) without DISTINCT. Such an aggregate is a
 	// per-group int64 (group.counts), bumped batch-wise, never an
 	// Accumulator: count(*) reads no values at all.
@@ -80,9 +85,20 @@ func NewHashAggregate(in Operator, groupBy []plan.Expr, aggs []plan.AggCall, col
 		if a.Func == nil || a.Func.New == nil {
 			return nil, errPlan("aggregate without an implementation")
 		}
-		s := aggSpec{fn: a.Func, distinct: a.Distinct}
-		s.counter = a.Func.Name == "count" && !a.Distinct && len(a.Args) <= 1 && a.Func.Result.ID == types.Int8
+		s := aggSpec{fn: a.Func, distinct: a.Distinct, nfunc: len(a.FuncArgs())}
+		if a.WithinGroup {
+			s.nfunc = len(a.Args)
+		}
+		if !a.Func.AnyOrder {
+			s.order = a.Order
+		}
+		s.counter = a.Func.Name == "count" && !a.Distinct && len(a.Args) <= 1 && a.Func.Result.ID == types.Int8 && len(a.Order) == 0
 		for _, e := range a.Args {
+			var cv *types.Value
+			if k, ok := e.(*plan.Const); ok {
+				cv = &k.Val
+			}
+			s.argConst = append(s.argConst, cv)
 			c, err := Compile(e, in.Columns(), env)
 			if err != nil {
 				return nil, err

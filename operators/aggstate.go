@@ -38,7 +38,7 @@ func newAggState(s *aggSpec) aggState {
 	if s.counter {
 		return &countState{}
 	}
-	if !aggKernels || s.distinct || len(s.argT) != 1 {
+	if !aggKernels || s.distinct || len(s.argT) != 1 || len(s.order) > 0 {
 		return &genericState{spec: s}
 	}
 	id, res := s.argT[0].ID, s.fn.Result.ID
@@ -161,6 +161,7 @@ func (s *countState) result(g int) (types.Value, error) { return types.Value{I: 
 type genericState struct {
 	spec *aggSpec
 	accs []types.Accumulator
+	rows *orderedRows // ORDER BY without DISTINCT: every group's argument rows (aggorder.go)
 	seen *distinctSet // DISTINCT
 	abuf []byte
 	ks   []KeyCol // DISTINCT: the batch's arguments, encoded
@@ -168,7 +169,13 @@ type genericState struct {
 
 func (s *genericState) grow(n int) {
 	for len(s.accs) < n {
-		if s.spec.distinct {
+		if s.collects() {
+			if s.rows == nil {
+				s.rows = newOrderedRows(s.spec)
+			}
+			s.rows.grow(len(s.accs) + 1)
+			s.accs = append(s.accs, nil)
+		} else if s.spec.distinct {
 			if s.seen == nil {
 				s.seen = newDistinctSet()
 			}
@@ -233,6 +240,10 @@ func (d *distinctSet) sorted(g int, ts []types.Type) [][]types.Value {
 
 func (s *genericState) update(_ context.Context, gids []int32, argArrs []arrow.Array, f *array.Boolean, n int) error {
 	sp := s.spec
+	if s.collects() {
+		s.rows.addBatch(gids, argArrs, f, n)
+		return nil
+	}
 	args := make([]types.Value, len(sp.args))
 	if sp.distinct {
 		s.ks = encodeBatch(argArrs, sp.argT, s.ks)
@@ -278,6 +289,12 @@ func (s *genericState) merge(src aggState, m []int32, fresh int32) error {
 		}
 		return nil
 	}
+	if s.collects() {
+		if o.rows != nil {
+			s.rows.absorb(o.rows, m, s.spec.order)
+		}
+		return nil
+	}
 	for i, d := range m {
 		if d >= fresh {
 			s.accs[d] = o.accs[i]
@@ -291,6 +308,9 @@ func (s *genericState) merge(src aggState, m []int32, fresh int32) error {
 }
 
 func (s *genericState) result(g int) (types.Value, error) {
+	if len(s.spec.order) > 0 {
+		return s.orderedResult(g)
+	}
 	acc := s.accs[g]
 	if s.spec.distinct {
 		acc = s.spec.fn.New()

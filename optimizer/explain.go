@@ -217,7 +217,7 @@ func explainNullAware(jp *JoinPlan) []string {
 
 func formatAgg(a plan.AggCall) string {
 	var args []string
-	for _, e := range a.Args {
+	for _, e := range a.FuncArgs() {
 		args = append(args, FormatExpr(e))
 	}
 	s := a.Func.Name + "("
@@ -227,7 +227,7 @@ func formatAgg(a plan.AggCall) string {
 	if len(args) == 0 {
 		s += "*"
 	}
-	s += strings.Join(args, ", ") + ")"
+	s += strings.Join(args, ", ") + a.OrderSuffix(FormatExpr) + ")"
 	if a.Filter != nil {
 		s += " FILTER (WHERE " + FormatExpr(a.Filter) + ")"
 	}

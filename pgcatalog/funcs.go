@@ -223,7 +223,9 @@ func IsAggregateName(name string) bool {
 	switch name {
 	case "count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every",
 		"string_agg", "array_agg", "stddev", "stddev_samp", "stddev_pop",
-		"variance", "var_samp", "var_pop", "bit_and", "bit_or", "bit_xor":
+		"variance", "var_samp", "var_pop", "bit_and", "bit_or", "bit_xor",
+		"covar_pop", "covar_samp", "corr", "regr_count", "regr_sxx", "regr_syy",
+		"regr_sxy", "regr_avgx", "regr_avgy", "regr_r2", "regr_slope", "regr_intercept":
 		return true
 	}
 	return false

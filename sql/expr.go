@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -903,6 +904,9 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	if e, ok, err := b.attnumRowNumber(s, fc); ok { // pgjdbc getColumns (pgcatalogfuncs.go)
 		return e, err
 	}
+	if err := b.checkWithinGroupSyntax(s, fc, name); err != nil {
+		return nil, err
+	}
 	if fc.Over != nil {
 		return b.bindWindowCall(s, fc, name)
 	}
@@ -993,12 +997,6 @@ type aggState struct {
 }
 
 func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (plan.Expr, error) {
-	if len(fc.AggOrder) > 0 {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY in aggregate calls is not supported"), fc.Location)
-	}
-	if fc.AggWithinGroup {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITHIN GROUP is not supported"), fc.Location)
-	}
 	// The arguments decide which query level the aggregate belongs to, so
 	// bind them first, remembering the outer-reference bookkeeping: if the
 	// aggregate turns out to belong to an outer level, its arguments are
@@ -1013,6 +1011,10 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 		wasInAgg, s.agg.inAgg = s.agg.inAgg, true
 	}
 	args, filter, err := b.bindAggArgs(s, fc)
+	var order []aggOrderItem
+	if err == nil {
+		order, err = b.bindAggOrder(s, fc.AggOrder)
+	}
 	if s.agg != nil {
 		s.agg.inAgg = wasInAgg
 	}
@@ -1021,7 +1023,7 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 	}
 	// PostgreSQL's check_agg_arguments: the aggregate's level is the
 	// lowest level of the columns its arguments read.
-	lvl, nestedLoc := b.aggLevel(s, args, filter)
+	lvl, nestedLoc := b.aggLevel(s, append(append([]plan.Expr(nil), args...), orderExprs(order)...), filter)
 	if nestedLoc >= 0 {
 		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), nestedLoc)
 	}
@@ -1033,7 +1035,7 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 		restoreOuterRefs(saved)
 		b.outerLoc = savedLoc
 	}
-	ref, err := b.addAggCall(target, fc, name, args, filter)
+	ref, err := b.addAggCall(target, fc, name, args, filter, order)
 	if err != nil {
 		return nil, err
 	}
@@ -1174,17 +1176,32 @@ func (b *binder) resolveAggregateCall(fc *pg_query.FuncCall, name string, args [
 
 // addAggCall registers an aggregate call with level t and returns a
 // reference to its output column.
-func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args []plan.Expr, filter plan.Expr) (*plan.ColRef, error) {
+func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args []plan.Expr, filter plan.Expr, order []aggOrderItem) (*plan.ColRef, error) {
 	s := t
-	ov, err := b.resolveAggregateCall(fc, name, args)
-	if err != nil {
-		return nil, err
+	var call plan.AggCall
+	if fc.AggWithinGroup {
+		var err error
+		if call, err = b.resolveWithinGroup(fc, name, args, order); err != nil {
+			return nil, err
+		}
+		call.Filter = filter
+	} else {
+		raw := append([]plan.Expr(nil), args...)
+		ov, err := b.resolveAggregateCall(fc, name, args)
+		if err != nil {
+			return nil, err
+		}
+		call = plan.AggCall{Func: ov, Args: args, Distinct: fc.AggDistinct, Filter: filter}
+		if err := b.attachAggOrder(&call, raw, order); err != nil {
+			return nil, err
+		}
 	}
-	call := plan.AggCall{Func: ov, Args: args, Distinct: fc.AggDistinct, Filter: filter}
+	ov := call.Func
 	for i, c := range s.agg.calls {
 		// Identical aggregate calls share one computation.
 		if c.Func.Name == call.Func.Name && c.Distinct == call.Distinct && exprsEqual(c.Args, call.Args) &&
-			exprEqual(c.Filter, call.Filter) && len(c.Func.Args) == len(call.Func.Args) {
+			exprEqual(c.Filter, call.Filter) && len(c.Func.Args) == len(call.Func.Args) &&
+			slices.Equal(c.Order, call.Order) && c.WithinGroup == call.WithinGroup {
 			col := s.agg.cols[i]
 			return &plan.ColRef{ID: col.ID, T: col.Type, Name: col.Name}, nil
 		}

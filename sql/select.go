@@ -277,6 +277,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 		}
 		node = an
 		rg := &regrouper{b: b, groups: groups, gcols: gcols, inputIDs: inputIDs, sets: gsets}
+		if err := b.checkDirectArgs(rg, agg.calls); err != nil {
+			return nil, err
+		}
 		if node, err = rg.outerGroupings(node, agg); err != nil { // groupingsets.go
 			return nil, err
 		}
@@ -431,8 +434,8 @@ func (b *binder) bindSortClause(s *scope, clause []*pg_query.Node, targets *[]*t
 	return out, nil
 }
 
-// sortDirection is an ORDER BY item's direction and resolved NULLS
-// placement (PostgreSQL's default: NULLS LAST ascending, FIRST descending).
+// sortDirection resolves an ORDER BY entry's direction (USING included)
+// and its NULLS FIRST, PostgreSQL's default being NULLS FIRST for DESC.
 func (b *binder) sortDirection(sb *pg_query.SortBy, t types.Type) (desc, nullsFirst bool, err error) {
 	desc = sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
 	if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {

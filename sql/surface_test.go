@@ -72,8 +72,12 @@ func TestSurface(t *testing.T) {
 		{`create table n (i int collate "C")`, "42804"},
 		// Aggregate call options.
 		{"select count(*) filter (where a > 1), count(distinct b) from t", ok},
-		{"select string_agg(b, ',' order by b) from t", unsupported},
-		{"select percentile_cont(0.5) within group (order by a) from t", unsupported},
+		{"select string_agg(b, ',' order by b) from t", ok},
+		{"select string_agg(distinct b, ',' order by a) from t", "42P10"},
+		{"select percentile_cont(0.5) within group (order by a) from t", ok},
+		{"select percentile_cont(array[0.5]) within group (order by a) from t", unsupported},
+		{"select rank(1) within group (order by a) from t", ok},
+		{"select sum(a) within group (order by a) from t", "42883"},
 		{"select concat(variadic b) from t", unsupported},
 		// FROM items.
 		{"select * from public.t, pg_catalog.pg_class", ok},

@@ -19,6 +19,10 @@ type aggBuiltin struct {
 
 var aggTable = map[string][]*aggBuiltin{}
 
+// typedAcc builds the accumulators of aggregates that need their resolved
+// argument types (mode compares values of its argument's type).
+var typedAcc = map[string]func(args []Type) Accumulator{}
+
 func regAgg(name string, args []ID, result ID, newAcc func() Accumulator) {
 	aggTable[name] = append(aggTable[name], &aggBuiltin{name, args, result, newAcc})
 }
@@ -60,10 +64,19 @@ func ResolveAggregate(name string, args []Type, star bool) (*AggOverload, error)
 			}
 			res := Type{ID: c.result, Typmod: -1}
 			if c.result == idAnyNonArray {
-				res = at[0]
+				for j, id := range c.args {
+					if isPolyID(id) {
+						res = at[j]
+						break
+					}
+				}
 				res.Typmod = -1
 			}
-			return &AggOverload{Name: c.name, Args: at, Result: res, New: c.newAcc}, nil
+			newAcc := c.newAcc
+			if typed := typedAcc[c.name]; typed != nil {
+				newAcc = func() Accumulator { return typed(at) }
+			}
+			return &AggOverload{Name: c.name, Args: at, Result: res, New: newAcc}, nil
 		}
 	}
 	return nil, funcError(lname, args, amb)

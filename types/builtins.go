@@ -65,6 +65,9 @@ type AggOverload struct {
 	Result Type
 	// New returns an empty accumulator for one group.
 	New func() Accumulator
+	// AnyOrder accumulators take a call's rows in any order despite its
+	// WITHIN GROUP ordering (hypothetical-set aggregates: aggordered.go).
+	AnyOrder bool
 }
 
 // Accumulator folds the values of one group. Add receives the aggregate's

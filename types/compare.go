@@ -27,6 +27,11 @@ func Compare(a, b Value, t Type) int {
 	return strings.Compare(a.S, b.S)
 }
 
+// CompareInt and CompareFloat are Compare's orders of integer-like and
+// float values, for callers holding them unboxed.
+func CompareInt(a, b int64) int     { return cmpInt(a, b) }
+func CompareFloat(a, b float64) int { return cmpFloat(a, b) }
+
 func cmpInt(a, b int64) int {
 	switch {
 	case a < b:

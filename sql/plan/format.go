@@ -282,7 +282,7 @@ func formatCols(cs []Column) string {
 }
 
 func (f *treeFormatter) agg(a AggCall) string {
-	args := f.exprs(a.Args)
+	args := f.exprs(a.FuncArgs()) + a.OrderSuffix(f.expr)
 	if len(a.Args) == 0 && len(a.Func.Args) == 0 && a.Func.Name == "count" {
 		args = "*"
 	}

@@ -138,6 +138,15 @@ type AggCall struct {
 	Args     []Expr
 	Distinct bool
 	Filter   Expr // FILTER (WHERE ...), nil if none
+	// Order is the call's ORDER BY (or an ordered-set aggregate's WITHIN
+	// GROUP): the accumulator sees each group's rows sorted by it. Its keys
+	// are columns of Args; the sort-only ones follow Func's arguments there
+	// (aggorder.go).
+	Order []AggSortKey
+	// WithinGroup: an ordered-set aggregate, whose Args are its Direct
+	// arguments followed by the WITHIN GROUP columns Order sorts by.
+	WithinGroup bool
+	Direct      int
 }
 
 // SortKey orders by Expr.

@@ -158,8 +158,8 @@ func correlatedNotIn(n int64, scopes int64) int64 {
 // selectWorkloads resolves --only (comma-separated names; empty = all).
 // onRequest are the groups that run only when named: TPC-H needs generated
 // data and takes long; dml rebuilds a 10M-row table before every run;
-// window and groupingsets load 10M-row tables of their own.
-var onRequest = map[string]bool{"tpch": true, "dml": true, "window": true, "groupingsets": true}
+// window, groupingsets and orderedagg load 10M-row tables of their own.
+var onRequest = map[string]bool{"tpch": true, "dml": true, "window": true, "groupingsets": true, "orderedagg": true}
 
 func selectWorkloads(only string) ([]workload, error) {
 	if strings.TrimSpace(only) == "" {
