@@ -41,6 +41,9 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 	case *pg_query.Node_BoolExpr:
 		return b.bindBoolExpr(s, x.BoolExpr)
 	case *pg_query.Node_NullTest:
+		if elems, ok := rowArgs(x.NullTest.Arg); ok { // rowexpr.go
+			return b.bindRowNullTest(s, elems, x.NullTest.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL)
+		}
 		arg, err := b.bindExpr(s, x.NullTest.Arg)
 		if err != nil {
 			return nil, err
@@ -447,6 +450,11 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 	name := opName(a.Name)
 	switch a.Kind {
 	case pg_query.A_Expr_Kind_AEXPR_OP, pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE:
+		if le, ok := rowArgs(a.Lexpr); ok && a.Kind == pg_query.A_Expr_Kind_AEXPR_OP {
+			if re, ok := rowArgs(a.Rexpr); ok { // rowexpr.go
+				return b.bindRowComparison(s, name, le, re, a.Location)
+			}
+		}
 		var l plan.Expr
 		var err error
 		if a.Lexpr != nil {
@@ -463,6 +471,11 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 		}
 		return b.operator(name, l, r, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		if le, ok := rowArgs(a.Lexpr); ok {
+			if re, ok := rowArgs(a.Rexpr); ok { // rowexpr.go
+				return b.bindRowDistinct(s, le, re, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)
+			}
+		}
 		l, r, err := b.bindPair(s, a.Lexpr, a.Rexpr)
 		if err != nil {
 			return nil, err
@@ -486,6 +499,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 		call := c.(*plan.Call)
 		return &plan.NullIf{Left: call.Args[0], Right: call.Args[1], Eq: call.Func}, nil
 	case pg_query.A_Expr_Kind_AEXPR_IN:
+		if _, ok := rowArgs(a.Lexpr); ok {
+			return b.bindRowIn(s, a, name) // rowexpr.go
+		}
 		l, err := b.bindExpr(s, a.Lexpr)
 		if err != nil {
 			return nil, err

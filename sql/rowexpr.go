@@ -1,0 +1,223 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// Row constructors compared with each other are expanded here into
+// per-column comparisons, as PostgreSQL's make_row_comparison_op and
+// make_row_distinct_op interpret them: `=` is the AND of the column
+// equalities, `<>` their OR, `< <= > >=` the lexicographic order (the first
+// column pair that is not equal decides; a NULL before that makes the result
+// NULL), IS [NOT] DISTINCT FROM the OR of the columns' IS DISTINCT FROM, and
+// `ROW(...) IS [NOT] NULL` is true when every column is [not] NULL. A column
+// expression compared lexicographically appears in more than one term, so it
+// is shared, never re-bound.
+
+// rowArgs returns the elements of a row constructor (ROW(a, b) or (a, b)),
+// nil and false for any other node.
+func rowArgs(n *pg_query.Node) ([]*pg_query.Node, bool) {
+	if r := n.GetRowExpr(); r != nil {
+		return r.Args, true
+	}
+	return nil, false
+}
+
+// bindRowElems binds a row constructor's elements, expanding `t.*` into the
+// relation's columns as transformRowExpr does.
+func (b *binder) bindRowElems(s *scope, args []*pg_query.Node) ([]plan.Expr, error) {
+	var out []plan.Expr
+	for _, n := range args {
+		if cr := n.GetColumnRef(); cr != nil && isStar(cr) {
+			ts, err := b.expandStar(s, cr)
+			if err != nil {
+				return nil, err
+			}
+			for _, t := range ts {
+				out = append(out, t.expr)
+			}
+			continue
+		}
+		e, err := b.bindExpr(s, n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// bindRowPair binds the two row constructors of a row comparison and checks
+// they have the same, non-zero, number of columns.
+func (b *binder) bindRowPair(s *scope, l, r []*pg_query.Node, loc int32) ([]plan.Expr, []plan.Expr, error) {
+	ls, err := b.bindRowElems(s, l)
+	if err != nil {
+		return nil, nil, err
+	}
+	rs, err := b.bindRowElems(s, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ls, rs, b.checkRowLengths(ls, rs, loc)
+}
+
+func (b *binder) checkRowLengths(ls, rs []plan.Expr, loc int32) error {
+	if len(ls) != len(rs) {
+		return b.errAt(pgerr.New(pgerr.SyntaxError, "unequal number of entries in row expressions"), loc)
+	}
+	if len(ls) == 0 {
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cannot compare rows of zero length"), loc)
+	}
+	return nil
+}
+
+// bindRowComparison binds `ROW(...) op ROW(...)`.
+func (b *binder) bindRowComparison(s *scope, op string, l, r []*pg_query.Node, loc int32) (plan.Expr, error) {
+	ls, rs, err := b.bindRowPair(s, l, r, loc)
+	if err != nil {
+		return nil, err
+	}
+	return b.rowComparison(op, ls, rs, loc)
+}
+
+// rowComparison compares two bound rows of equal length with op.
+func (b *binder) rowComparison(op string, ls, rs []plan.Expr, loc int32) (plan.Expr, error) {
+	var err error
+	pair := func(name string, i int) (plan.Expr, error) {
+		e, err := b.operator(name, ls[i], rs[i], loc)
+		if err != nil {
+			return nil, err
+		}
+		if t := e.Type(); t.ID != types.Bool {
+			return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "row comparison operator must yield type boolean, not type %s", typeName(t)), loc)
+		}
+		return e, nil
+	}
+	terms := make([]plan.Expr, len(ls))
+	for i := range ls {
+		if terms[i], err = pair(op, i); err != nil {
+			return nil, err
+		}
+	}
+	if len(terms) == 1 {
+		return terms[0], nil
+	}
+	switch op {
+	case "=":
+		return &plan.And{Args: terms}, nil
+	case "<>":
+		return &plan.Or{Args: terms}, nil
+	case "<", "<=", ">", ">=":
+	default:
+		return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "could not determine interpretation of row comparison operator %s", op).
+			WithHint("Row comparison operators must be associated with btree operator families."), loc)
+	}
+	strict := op[:1] // < or >: the operator of every column but the last
+	var or []plan.Expr
+	var eqs []plan.Expr // the equalities of the columns before i
+	for i := range ls {
+		cmp := terms[i]
+		if i < len(ls)-1 && len(op) == 2 {
+			if cmp, err = pair(strict, i); err != nil {
+				return nil, err
+			}
+		}
+		if len(eqs) == 0 {
+			or = append(or, cmp)
+		} else {
+			or = append(or, &plan.And{Args: append(append([]plan.Expr{}, eqs...), cmp)})
+		}
+		if i < len(ls)-1 {
+			eq, err := pair("=", i)
+			if err != nil {
+				return nil, err
+			}
+			eqs = append(eqs, eq)
+		}
+	}
+	return &plan.Or{Args: or}, nil
+}
+
+// bindRowDistinct binds `ROW(...) IS [NOT] DISTINCT FROM ROW(...)`.
+func (b *binder) bindRowDistinct(s *scope, l, r []*pg_query.Node, negate bool, loc int32) (plan.Expr, error) {
+	ls, rs, err := b.bindRowPair(s, l, r, loc)
+	if err != nil {
+		return nil, err
+	}
+	terms := make([]plan.Expr, len(ls))
+	for i := range ls {
+		c, err := b.operator("=", ls[i], rs[i], loc)
+		if err != nil {
+			return nil, err
+		}
+		call := c.(*plan.Call)
+		terms[i] = &plan.IsDistinct{Left: call.Args[0], Right: call.Args[1], Eq: call.Func, Negate: negate}
+	}
+	if len(terms) == 1 {
+		return terms[0], nil
+	}
+	if negate {
+		return &plan.And{Args: terms}, nil
+	}
+	return &plan.Or{Args: terms}, nil
+}
+
+// bindRowNullTest binds `ROW(...) IS [NOT] NULL`: every column NULL (not
+// NULL), as ExecEvalRowNull does.
+func (b *binder) bindRowNullTest(s *scope, args []*pg_query.Node, negate bool) (plan.Expr, error) {
+	elems, err := b.bindRowElems(s, args)
+	if err != nil {
+		return nil, err
+	}
+	if len(elems) == 0 {
+		return &plan.Const{Val: types.BoolValue(true), T: types.BoolType}, nil
+	}
+	terms := make([]plan.Expr, len(elems))
+	for i, e := range elems {
+		terms[i] = &plan.IsNull{Arg: e, Negate: negate}
+	}
+	if len(terms) == 1 {
+		return terms[0], nil
+	}
+	return &plan.And{Args: terms}, nil
+}
+
+// bindRowIn binds `ROW(...) [NOT] IN (ROW(...), ...)`: a row comparison per
+// list item, OR'ed (AND'ed for NOT IN), as transformAExprIn does for rows.
+func (b *binder) bindRowIn(s *scope, a *pg_query.A_Expr, op string) (plan.Expr, error) {
+	le, _ := rowArgs(a.Lexpr)
+	ls, err := b.bindRowElems(s, le)
+	if err != nil {
+		return nil, err
+	}
+	var terms []plan.Expr
+	for _, item := range a.Rexpr.GetList().GetItems() {
+		re, ok := rowArgs(item)
+		if !ok {
+			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "row expressions are not supported here"), nodeLocation(item))
+		}
+		rs, err := b.bindRowElems(s, re)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.checkRowLengths(ls, rs, a.Location); err != nil {
+			return nil, err
+		}
+		t, err := b.rowComparison(op, ls, rs, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		terms = append(terms, t)
+	}
+	if len(terms) == 1 {
+		return terms[0], nil
+	}
+	if op == "<>" {
+		return &plan.And{Args: terms}, nil
+	}
+	return &plan.Or{Args: terms}, nil
+}
