@@ -75,6 +75,9 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 		if e, ok, err := b.textArraySubscript(s, x.AIndirection); ok { // catalog text arrays (pgcatalogfuncs.go)
 			return e, err
 		}
+		if e, ok, err := b.fieldSelection(s, x.AIndirection); ok { // rowexpr.go
+			return e, err
+		}
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "subscripts and field selection are not supported"), nodeLocation(x.AIndirection.Arg))
 	case *pg_query.Node_GroupingFunc:
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "GROUPING is not supported"), x.GroupingFunc.Location)

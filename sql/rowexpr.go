@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"fmt"
+
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/joind/joind/pgerr"
@@ -220,4 +222,102 @@ func (b *binder) bindRowIn(s *scope, a *pg_query.A_Expr, op string) (plan.Expr, 
 		return &plan.And{Args: terms}, nil
 	}
 	return &plan.Or{Args: terms}, nil
+}
+
+// Field selection without a record type: `(ROW(a, b)).f2` is b (an
+// anonymous record's fields are f1, f2, ...), and `(t).c` or `(t.*).c` of a
+// FROM item t is t.c. fieldSelection reports false for any other
+// indirection.
+func (b *binder) fieldSelection(s *scope, ind *pg_query.A_Indirection) (plan.Expr, bool, error) {
+	if len(ind.Indirection) != 1 || ind.Indirection[0].GetString_() == nil {
+		return nil, false, nil
+	}
+	field := ind.Indirection[0].GetString_().Sval
+	loc := nodeLocation(ind.Arg)
+	elems, names, ok, err := b.rowFields(s, ind.Arg)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	for i, n := range names {
+		if n == field {
+			return elems[i], true, nil
+		}
+	}
+	if rel, isRel := wholeRowName(ind.Arg); isRel {
+		return nil, true, b.missingColumn(s, rel, field, loc)
+	}
+	return nil, true, b.errAt(pgerr.New(pgerr.UndefinedColumn, "could not identify column \"%s\" in record data type", field), loc)
+}
+
+// rowFields binds the fields of a row-valued expression joind can take
+// apart at bind time: a row constructor, or a FROM item's whole row.
+func (b *binder) rowFields(s *scope, n *pg_query.Node) ([]plan.Expr, []string, bool, error) {
+	if args, ok := rowArgs(n); ok {
+		elems, err := b.bindRowElems(s, args)
+		if err != nil {
+			return nil, nil, true, err
+		}
+		names := make([]string, len(elems))
+		for i := range elems {
+			names[i] = fmt.Sprintf("f%d", i+1)
+		}
+		return elems, names, true, nil
+	}
+	rel, ok := wholeRowName(n)
+	if !ok {
+		return nil, nil, false, nil
+	}
+	cr := n.GetColumnRef()
+	if !isStar(cr) {
+		// A column of that name comes first (transformColumnRef); joind has
+		// no composite columns.
+		if _, err := b.lookupColumn(s, rel, cr.Location); err == nil {
+			return nil, nil, false, nil
+		}
+	}
+	star := &pg_query.ColumnRef{Fields: []*pg_query.Node{pg_query.MakeStrNode(rel), {Node: &pg_query.Node_AStar{AStar: &pg_query.A_Star{}}}}, Location: cr.Location}
+	ts, err := b.expandStar(s, star)
+	if err != nil {
+		return nil, nil, true, err
+	}
+	elems := make([]plan.Expr, len(ts))
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		elems[i], names[i] = t.expr, t.name
+	}
+	return elems, names, true, nil
+}
+
+// wholeRowName is the relation name of `t` or `t.*` used as a row value.
+func wholeRowName(n *pg_query.Node) (string, bool) {
+	cr := n.GetColumnRef()
+	if cr == nil {
+		return "", false
+	}
+	f := cr.Fields
+	if len(f) == 2 && f[1].GetAStar() != nil || len(f) == 1 {
+		if s := f[0].GetString_(); s != nil {
+			return s.Sval, true
+		}
+	}
+	return "", false
+}
+
+// expandFieldStar expands `(ROW(...)).*` and `(t).*` in a select list into
+// one target per field.
+func (b *binder) expandFieldStar(s *scope, n *pg_query.Node) ([]*target, bool, error) {
+	ind := n.GetAIndirection()
+	if ind == nil || len(ind.Indirection) != 1 || ind.Indirection[0].GetAStar() == nil {
+		return nil, false, nil
+	}
+	elems, names, ok, err := b.rowFields(s, ind.Arg)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	loc := nodeLocation(ind.Arg)
+	ts := make([]*target, len(elems))
+	for i, e := range elems {
+		ts[i] = &target{expr: e, name: names[i], loc: loc}
+	}
+	return ts, true, nil
 }

@@ -173,6 +173,13 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 			targets = append(targets, ts...)
 			continue
 		}
+		if ts, ok, err := b.expandFieldStar(s, rt.Val); ok { // rowexpr.go
+			if err != nil {
+				return nil, err
+			}
+			targets = append(targets, ts...)
+			continue
+		}
 		e, err := b.bindExpr(s, rt.Val)
 		if err != nil {
 			return nil, err
