@@ -95,7 +95,8 @@ func TestSurface(t *testing.T) {
 		{"create table n as select 1 as ctid", "42701"},
 		// Rows, arrays, field selection.
 		{"select t from t", unsupported},
-		{"select (t).a from t", unsupported},
+		{"select (t).a from t", ok},
+		{"select (t).a[1] from t", unsupported},
 		{"select t.* is null from t", unsupported},
 		{"select row(a, b) is null from t", ok},
 		{"select row(a, b) from t", unsupported},
