@@ -18,7 +18,7 @@ import (
 // NULL), IS [NOT] DISTINCT FROM the OR of the columns' IS DISTINCT FROM, and
 // `ROW(...) IS [NOT] NULL` is true when every column is [not] NULL. A column
 // expression compared lexicographically appears in more than one term, so it
-// is shared, never re-bound.
+// is shared, never re-bound (and may not be volatile).
 
 // rowArgs returns the elements of a row constructor (ROW(a, b) or (a, b)),
 // nil and false for any other node.
@@ -117,6 +117,13 @@ func (b *binder) rowComparison(op string, ls, rs []plan.Expr, loc int32) (plan.E
 	default:
 		return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "could not determine interpretation of row comparison operator %s", op).
 			WithHint("Row comparison operators must be associated with btree operator families."), loc)
+	}
+	for i := range ls[:len(ls)-1] {
+		// Each of these columns is read by two terms: a volatile one
+		// would be computed twice, where PostgreSQL computes it once.
+		if exprHasVolatile(ls[i]) || exprHasVolatile(rs[i]) {
+			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "row comparison %s over volatile expressions is not supported", op), loc)
+		}
 	}
 	strict := op[:1] // < or >: the operator of every column but the last
 	var or []plan.Expr
