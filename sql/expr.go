@@ -41,8 +41,8 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 	case *pg_query.Node_BoolExpr:
 		return b.bindBoolExpr(s, x.BoolExpr)
 	case *pg_query.Node_NullTest:
-		if elems, ok := rowArgs(x.NullTest.Arg); ok { // rowexpr.go
-			return b.bindRowNullTest(s, elems, x.NullTest.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL)
+		if e, ok, err := b.bindRowNullTest(s, x.NullTest); ok { // rowexpr.go
+			return e, err
 		}
 		arg, err := b.bindExpr(s, x.NullTest.Arg)
 		if err != nil {

@@ -175,24 +175,26 @@ func (b *binder) bindRowDistinct(s *scope, l, r []*pg_query.Node, negate bool, l
 	return &plan.Or{Args: terms}, nil
 }
 
-// bindRowNullTest binds `ROW(...) IS [NOT] NULL`: every column NULL (not
-// NULL), as ExecEvalRowNull does.
-func (b *binder) bindRowNullTest(s *scope, args []*pg_query.Node, negate bool) (plan.Expr, error) {
-	elems, err := b.bindRowElems(s, args)
-	if err != nil {
-		return nil, err
+// bindRowNullTest binds `ROW(...) IS [NOT] NULL` and `t IS [NOT] NULL` of
+// a FROM item's whole row: every column NULL (not NULL), as ExecEvalRowNull
+// does. It reports false for any other argument.
+func (b *binder) bindRowNullTest(s *scope, nt *pg_query.NullTest) (plan.Expr, bool, error) {
+	negate := nt.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL
+	elems, _, ok, err := b.rowFields(s, nt.Arg)
+	if !ok || err != nil {
+		return nil, ok, err
 	}
 	if len(elems) == 0 {
-		return &plan.Const{Val: types.BoolValue(true), T: types.BoolType}, nil
+		return &plan.Const{Val: types.BoolValue(true), T: types.BoolType}, true, nil
 	}
 	terms := make([]plan.Expr, len(elems))
 	for i, e := range elems {
 		terms[i] = &plan.IsNull{Arg: e, Negate: negate}
 	}
 	if len(terms) == 1 {
-		return terms[0], nil
+		return terms[0], true, nil
 	}
-	return &plan.And{Args: terms}, nil
+	return &plan.And{Args: terms}, true, nil
 }
 
 // bindRowIn binds `ROW(...) [NOT] IN (ROW(...), ...)`: a row comparison per

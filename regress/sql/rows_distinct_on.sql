@@ -109,5 +109,13 @@ SELECT (ROW(1, 2.0)).nosuch;
 SELECT (t).a, (t.*).c FROM ro_t t WHERE id = 5;
 SELECT (t).* FROM ro_t t WHERE id = 6;
 SELECT (t).nosuch FROM ro_t t;
+-- IS [NOT] NULL of a FROM item's whole row: every column NULL / not NULL
+CREATE TABLE ro_n (a int, b int);
+INSERT INTO ro_n VALUES (1, 2), (2, NULL), (NULL, NULL);
+SELECT ro_n.a, ro_n.b, ro_n IS NULL AS isnull, ro_n IS NOT NULL AS notnull,
+       s IS NULL AS s_null, s.* IS NOT NULL AS s_notnull
+FROM ro_n LEFT JOIN (SELECT a, b FROM ro_n WHERE b IS NOT NULL) s ON ro_n.a = s.a ORDER BY 1, 2;
+SELECT count(*) FROM ro_n WHERE ro_n IS NULL;
+DROP TABLE ro_n;
 
 DROP TABLE ro_t;
