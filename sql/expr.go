@@ -457,6 +457,12 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 			if re, ok := rowArgs(a.Rexpr); ok { // rowexpr.go
 				return b.bindRowComparison(s, name, le, re, a.Location)
 			}
+			if sl := a.Rexpr.GetSubLink(); sl != nil && sl.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK {
+				// "row op (SELECT ...)" is a ROWCOMPARE sublink (transformAExprOp).
+				rc := &pg_query.SubLink{SubLinkType: pg_query.SubLinkType_ROWCOMPARE_SUBLINK, Testexpr: a.Lexpr,
+					OperName: a.Name, Subselect: sl.Subselect, Location: a.Location}
+				return b.bindRowCompareSubLink(s, rc)
+			}
 		}
 		var l plan.Expr
 		var err error

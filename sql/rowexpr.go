@@ -125,30 +125,32 @@ func (b *binder) rowComparison(op string, ls, rs []plan.Expr, loc int32) (plan.E
 			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "row comparison %s over volatile expressions is not supported", op), loc)
 		}
 	}
-	strict := op[:1] // < or >: the operator of every column but the last
-	var or []plan.Expr
-	var eqs []plan.Expr // the equalities of the columns before i
-	for i := range ls {
-		cmp := terms[i]
-		if i < len(ls)-1 && len(op) == 2 {
-			if cmp, err = pair(strict, i); err != nil {
-				return nil, err
-			}
-		}
-		if len(eqs) == 0 {
-			or = append(or, cmp)
-		} else {
-			or = append(or, &plan.And{Args: append(append([]plan.Expr{}, eqs...), cmp)})
-		}
-		if i < len(ls)-1 {
-			eq, err := pair("=", i)
-			if err != nil {
-				return nil, err
-			}
-			eqs = append(eqs, eq)
-		}
+	return lexicographic(len(ls), op, pair)
+}
+
+// lexicographic is PostgreSQL's RowCompareExpr for an ordering op over n
+// column pairs: l1 < r1 OR (l1 = r1 AND (... ln op rn)) (> for > and >=),
+// whose three-valued result is RowCompareExpr's: the first pair that is not
+// equal decides, and a NULL before it makes the result NULL. pair(name, i)
+// compares the i-th columns with the operator name.
+func lexicographic(n int, op string, pair func(name string, i int) (plan.Expr, error)) (plan.Expr, error) {
+	cmp, err := pair(op, n-1)
+	if err != nil {
+		return nil, err
 	}
-	return &plan.Or{Args: or}, nil
+	strict := op[:1]
+	for i := n - 2; i >= 0; i-- {
+		lt, err := pair(strict, i)
+		if err != nil {
+			return nil, err
+		}
+		eq, err := pair("=", i)
+		if err != nil {
+			return nil, err
+		}
+		cmp = &plan.Or{Args: []plan.Expr{lt, &plan.And{Args: []plan.Expr{eq, cmp}}}}
+	}
+	return cmp, nil
 }
 
 // bindRowDistinct binds `ROW(...) IS [NOT] DISTINCT FROM ROW(...)`.
@@ -329,4 +331,49 @@ func (b *binder) expandFieldStar(s *scope, n *pg_query.Node) ([]*target, bool, e
 		ts[i] = &target{expr: e, name: names[i], loc: loc}
 	}
 	return ts, true, nil
+}
+
+// bindRowCompareSubLink binds `ROW(...) op (SELECT ...)`: the subquery yields
+// at most one row (21000 otherwise; none compares as NULLs) compared with the
+// row constructor as another row constructor would be. Each column becomes a
+// scalar subquery of its own, bound afresh so every copy has its own column
+// IDs; a subquery with volatile functions would give each copy its own
+// values, so it is refused.
+func (b *binder) bindRowCompareSubLink(s *scope, sl *pg_query.SubLink) (plan.Expr, error) {
+	le, ok := rowArgs(sl.Testexpr)
+	if !ok {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ROWCOMPARE_SUBLINK subqueries are not supported"), sl.Location)
+	}
+	ls, err := b.bindRowElems(s, le)
+	if err != nil {
+		return nil, err
+	}
+	var rs []plan.Expr
+	for i := 0; i == 0 || i < len(rs); i++ {
+		q, child, err := b.bindSelect(sl.Subselect.GetSelectStmt(), s, s.ctes, true)
+		if err != nil {
+			return nil, err
+		}
+		cols := q.node.Columns()
+		if i == 0 {
+			if len(ls) < len(cols) {
+				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery has too many columns"), sl.Location)
+			}
+			if len(ls) > len(cols) {
+				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery has too few columns"), sl.Location)
+			}
+			if len(cols) > 1 && planHasVolatile(q.node) {
+				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "row comparison with a subquery calling volatile functions is not supported"), sl.Location)
+			}
+			rs = make([]plan.Expr, len(cols))
+		}
+		c := cols[i]
+		col := plan.Column{ID: b.ids.Next(), Name: c.Name, Type: c.Type}
+		p := &plan.Project{Input: q.node, Exprs: []plan.Expr{&plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name}}, Cols: []plan.Column{col}}
+		rs[i] = &plan.Subquery{Kind: plan.ScalarSubquery, Plan: p, OuterRefs: child.outerRefs, T: c.Type}
+	}
+	if err := b.checkRowLengths(ls, rs, sl.Location); err != nil {
+		return nil, err
+	}
+	return b.rowComparison(opName(sl.OperName), ls, rs, sl.Location)
 }

@@ -102,6 +102,15 @@ SELECT id FROM ro_t t WHERE ROW(t.*) = ROW(1, 1, 1, 'x1');
 SELECT id FROM ro_t WHERE (a, b) = (1, 2, 3);
 SELECT id FROM ro_t WHERE (a, b) ~~ ('a', 'b');
 SELECT id FROM ro_t WHERE (a, b) = (c, 1);
+-- a row constructor compared with a one-row subquery
+SELECT (1, 2) = (SELECT 1, 2) AS a, (1, 2) < (SELECT 1, 3) AS b, (1, 2) <> (SELECT 1, 2) AS c,
+       (1, 2) = (SELECT 1, 2 WHERE false) AS d;
+SELECT (1, 2) = (SELECT 1, 2 UNION ALL SELECT 1, 2);
+SELECT (1, 2) = (SELECT 1);
+SELECT (1, 2) = (SELECT 1, 2, 3);
+SELECT id, a, b, (a, b) >= (SELECT min(a), max(b) FROM ro_t r WHERE r.id > ro_t.id + 295) AS ge
+FROM ro_t WHERE id > 294 ORDER BY id;
+SELECT id FROM ro_t WHERE (a, b) = (SELECT 3, 4) ORDER BY id LIMIT 3;
 -- field selection
 SELECT (ROW(1, 2.0)).f1, (ROW(1, 2.0)).f2, ((1, 'x'::text)).f2 AS g;
 SELECT (ROW(1, 2.0)).*;
