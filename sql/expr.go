@@ -528,13 +528,7 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 			}
 			terms = append(terms, t)
 		}
-		if len(terms) == 1 {
-			return terms[0], nil
-		}
-		if name == "<>" {
-			return &plan.And{Args: terms}, nil
-		}
-		return &plan.Or{Args: terms}, nil
+		return inListTerms(name, terms), nil
 	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN,
 		pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
 		return b.bindBetween(s, a)

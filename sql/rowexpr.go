@@ -226,13 +226,19 @@ func (b *binder) bindRowIn(s *scope, a *pg_query.A_Expr, op string) (plan.Expr, 
 		}
 		terms = append(terms, t)
 	}
+	return inListTerms(op, terms), nil
+}
+
+// inListTerms combines the comparisons of x [NOT] IN (list): OR'ed for =,
+// AND'ed for <> (NOT IN).
+func inListTerms(op string, terms []plan.Expr) plan.Expr {
 	if len(terms) == 1 {
-		return terms[0], nil
+		return terms[0]
 	}
 	if op == "<>" {
-		return &plan.And{Args: terms}, nil
+		return &plan.And{Args: terms}
 	}
-	return &plan.Or{Args: terms}, nil
+	return &plan.Or{Args: terms}
 }
 
 // Field selection without a record type: `(ROW(a, b)).f2` is b (an
