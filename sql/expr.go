@@ -218,6 +218,9 @@ func (b *binder) bindTypeCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, error
 	if e, ok, err := b.regCast(s, tc); ok { // object-identifier casts (pgcatalog.go)
 		return e, err
 	}
+	if e, ok, err := b.rowToText(s, tc); ok { // rowexpr.go
+		return e, err
+	}
 	t, err := b.typeFromName(tc.TypeName)
 	if err != nil {
 		return nil, err

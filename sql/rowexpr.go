@@ -383,3 +383,32 @@ func (b *binder) bindRowCompareSubLink(s *scope, sl *pg_query.SubLink) (plan.Exp
 	}
 	return b.rowComparison(opName(sl.OperName), ls, rs, sl.Location)
 }
+
+// rowToText binds `ROW(...)::text` (or varchar, char): the record's text
+// form (record_out), computed from the fields without a record value, then
+// cast as text is. Other casts of a row report false.
+func (b *binder) rowToText(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, error) {
+	args, ok := rowArgs(tc.Arg)
+	if !ok || len(tc.TypeName.Names) == 0 || len(tc.TypeName.ArrayBounds) > 0 {
+		return nil, false, nil
+	}
+	t, err := b.typeFromName(tc.TypeName)
+	if err != nil || t.ID != types.Text && t.ID != types.Varchar && t.ID != types.Char {
+		return nil, false, nil
+	}
+	elems, err := b.bindRowElems(s, args)
+	if err != nil {
+		return nil, true, err
+	}
+	ts := make([]types.Type, len(elems))
+	for i, e := range elems {
+		elems[i] = b.resolveUnknown(e)
+		ts[i] = elems[i].Type()
+	}
+	loc := tc.Location
+	if loc < 0 {
+		loc = tc.TypeName.Location
+	}
+	e, err := b.coerce(&plan.Call{Func: types.RecordText(ts), Args: elems}, t, coerceExplicit, loc)
+	return e, true, err
+}

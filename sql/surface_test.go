@@ -99,6 +99,8 @@ func TestSurface(t *testing.T) {
 		{"select (t).a[1] from t", unsupported},
 		{"select t.* is null from t", ok},
 		{"select t.* = t.* from t", unsupported},
+		{"select row(a, b)::text from t", ok},
+		{"select row(a, b)::int from t", unsupported},
 		{"select (a, b) < (select 1, 'x') from t", ok},
 		{"select row(a, b) is null from t", ok},
 		{"select row(a, b) from t", unsupported},

@@ -111,6 +111,13 @@ SELECT (1, 2) = (SELECT 1, 2, 3);
 SELECT id, a, b, (a, b) >= (SELECT min(a), max(b) FROM ro_t r WHERE r.id > ro_t.id + 295) AS ge
 FROM ro_t WHERE id > 294 ORDER BY id;
 SELECT id FROM ro_t WHERE (a, b) = (SELECT 3, 4) ORDER BY id LIMIT 3;
+-- a row constructor cast to text: record_out's quoting
+SELECT CAST(ROW('Jim', 'Beam') AS text) AS a, (ROW('Jim', 'Beam'))::text AS b, ROW()::text AS c,
+       ROW(NULL)::text AS d, ROW(NULL, NULL)::text AS e;
+SELECT ROW(1, 'a b', NULL, '', 'q"x', 'b\s', '(', true, 1.50, 2.5::float8, 'x'::char(3),
+           date '2020-01-02', interval '1 day', timestamp '2020-01-01 10:00')::text;
+SELECT ROW(1, 2)::varchar(3) AS v, ROW(1, 2)::char(7) || '|' AS c, ROW(t.*)::text AS r
+FROM ro_t t WHERE id IN (1, 301, 303) ORDER BY id;
 -- field selection
 SELECT (ROW(1, 2.0)).f1, (ROW(1, 2.0)).f2, ((1, 'x'::text)).f2 AS g;
 SELECT (ROW(1, 2.0)).*;
