@@ -252,8 +252,15 @@ func (b *binder) fieldSelection(s *scope, ind *pg_query.A_Indirection) (plan.Exp
 	field := ind.Indirection[0].GetString_().Sval
 	loc := nodeLocation(ind.Arg)
 	elems, names, ok, err := b.rowFields(s, ind.Arg)
-	if !ok || err != nil {
-		return nil, ok, err
+	if !ok {
+		// An argument that does not bind reports its own error first.
+		if _, err := b.bindExpr(s, ind.Arg); err != nil {
+			return nil, true, err
+		}
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, err
 	}
 	for i, n := range names {
 		if n == field {
@@ -289,6 +296,10 @@ func (b *binder) rowFields(s *scope, n *pg_query.Node) ([]plan.Expr, []string, b
 		// A column of that name comes first (transformColumnRef); joind has
 		// no composite columns.
 		if _, err := b.lookupColumn(s, rel, cr.Location); err == nil {
+			return nil, nil, false, nil
+		}
+		// Neither a column nor a FROM item: the column error is the one.
+		if _, _, err := b.lookupRel(s, rel, cr.Location); err != nil {
 			return nil, nil, false, nil
 		}
 	}

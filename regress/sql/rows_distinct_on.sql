@@ -125,6 +125,8 @@ SELECT (ROW(1, 2.0)).nosuch;
 SELECT (t).a, (t.*).c FROM ro_t t WHERE id = 5;
 SELECT (t).* FROM ro_t t WHERE id = 6;
 SELECT (t).nosuch FROM ro_t t;
+SELECT (nosuch).a FROM ro_t;
+SELECT nosuch IS NULL FROM ro_t;
 -- IS [NOT] NULL of a FROM item's whole row: every column NULL / not NULL
 CREATE TABLE ro_n (a int, b int);
 INSERT INTO ro_n VALUES (1, 2), (2, NULL), (NULL, NULL);
