@@ -112,7 +112,10 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 	case optimizer.OpWindow:
 		return operators.NewWindow(ins[0], p.Logical.(*plan.Window), p.Partitions, p.Presorted, env)
 	case optimizer.OpLimit:
-		return operators.NewLimit(ins[0], p.Count, p.Offset), nil
+		return operators.NewLimitSpec(ins[0], operators.LimitSpec{Count: p.Count, Offset: p.Offset,
+			CountExpr: p.CountExpr, OffsetExpr: p.OffsetExpr, TieKeys: p.TieKeys}, env)
+	case optimizer.OpDistinctOn:
+		return operators.NewUnique(ins[0], p.Logical.(*plan.Distinct).On, env)
 	case optimizer.OpTopN:
 		return operators.NewTopN(ins[0], p.Logical.(*plan.Sort).Keys, p.Count, p.Offset, env)
 	case optimizer.OpDistinct:

@@ -32,7 +32,7 @@
 // Project preserve partitioning; Repartition hash-partitions by key;
 // Gather merges N partitions into one; Aggregate, Sort, Top-N Sort,
 // INTERSECT / EXCEPT and Values produce one partition, reading all of their input's partitions
-// concurrently; UNION ALL concatenates its inputs' partitions. Limit and
+// concurrently; UNION ALL concatenates its inputs' partitions. Limit, Unique (DISTINCT ON) and
 // Distinct read exactly one partition: no constructor inserts an exchange —
 // the physical plan puts an explicit Gather or Repartition wherever
 // partitioning changes (package optimizer), and a Partitioned hash join

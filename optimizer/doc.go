@@ -21,7 +21,7 @@
 //     (plan.JoinMode: CollectLeft or Partitioned) from the row estimates
 //     storage keeps, then laid out as executed — inputs, keys and join type
 //     in (build, probe) order, mirrored when the logical right side is
-//     built. ORDER BY ... LIMIT is one Top-N Sort (a bounded heap per
+//     built. ORDER BY ... LIMIT (a constant count, not WITH TIES) is one Top-N Sort (a bounded heap per
 //     partition, merged). Exchanges are explicit nodes: Gather (N → 1) below Limit,
 //     Distinct, an Apply's per-row side and at the root; Repartition on the
 //     keys below both inputs of a Partitioned join.

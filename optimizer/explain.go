@@ -76,6 +76,8 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 		details = append(details, limitDetails(p)...)
 	case OpWindow:
 		details = append(details, explainWindow(p)...)
+	case OpDistinctOn:
+		details = append(details, "Key: "+formatExprs(p.Logical.(*plan.Distinct).On))
 	case OpSetOp:
 		x := p.Logical.(*plan.SetOp)
 		title = [...]string{"Union", "Intersect", "Except"}[x.Op]
@@ -240,10 +242,19 @@ func FormatExpr(e plan.Expr) string { return plan.FormatExpr(e) }
 // limitDetails are a Limit's or Top-N Sort's Count and Offset lines.
 func limitDetails(p *Physical) []string {
 	var d []string
-	if p.Count >= 0 {
+	switch {
+	case p.CountExpr != nil:
+		d = append(d, "Count: "+FormatExpr(p.CountExpr))
+	case p.Count >= 0:
 		d = append(d, fmt.Sprintf("Count: %d", p.Count))
 	}
-	if p.Offset > 0 {
+	if len(p.TieKeys) > 0 {
+		d = append(d, "With Ties: "+formatExprs(p.TieKeys))
+	}
+	switch {
+	case p.OffsetExpr != nil:
+		d = append(d, "Offset: "+FormatExpr(p.OffsetExpr))
+	case p.Offset > 0:
 		d = append(d, fmt.Sprintf("Offset: %d", p.Offset))
 	}
 	return d

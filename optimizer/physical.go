@@ -33,6 +33,7 @@ const (
 	OpProjectSet
 	OpWindow
 	OpGroupingSets // each input row once per grouping set (groupingsets.go)
+	OpDistinctOn   // SELECT DISTINCT ON: the first row of each run of equal keys
 )
 
 var opNames = [...]string{
@@ -41,7 +42,7 @@ var opNames = [...]string{
 	OpDistinct: "Distinct", OpSetOp: "Set Operation", OpAppend: "Union All", OpHashJoin: "Hash Join",
 	OpNestedLoopJoin: "Nested Loop Join", OpApply: "Apply", OpCTEScan: "CTE Scan",
 	OpGather: "Gather", OpRepartition: "Repartition", OpTopN: "Top-N Sort",
-	OpIndexScan: "Index Scan", OpProjectSet: "ProjectSet", OpWindow: "WindowAgg", OpGroupingSets: "Grouping Sets",
+	OpIndexScan: "Index Scan", OpProjectSet: "ProjectSet", OpWindow: "WindowAgg", OpGroupingSets: "Grouping Sets", OpDistinctOn: "Unique",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -69,8 +70,13 @@ type Physical struct {
 	Partitions int
 	// Join is set for hash and nested-loop joins.
 	Join *JoinPlan
-	// Count and Offset are the evaluated LIMIT/OFFSET (Count < 0: no limit).
-	Count, Offset int64
+	// Count and Offset are the evaluated LIMIT/OFFSET (Count < 0: no limit),
+	// unless CountExpr / OffsetExpr is set: an expression that did not fold,
+	// which the executor evaluates once (limit.go).
+	Count, Offset         int64
+	CountExpr, OffsetExpr plan.Expr
+	// TieKeys are a WITH TIES Limit's sort keys, over its input's columns.
+	TieKeys []plan.Expr
 	// HashKeys are a Repartition's keys, over its input's columns.
 	HashKeys []plan.Expr
 	// IndexScan is an index scan's index and key bounds (indexscan.go).
@@ -260,27 +266,14 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 	case *plan.Window:
 		pl.planWindow(p, x)
 	case *plan.Limit:
-		p.Op = OpLimit
-		var err error
-		if p.Count, err = pl.constInt(x.Count, -1, "LIMIT"); err != nil {
+		if err := pl.planLimit(p, x, kids[0]); err != nil { // limit.go
 			return nil, err
 		}
-		if p.Offset, err = pl.constInt(x.Offset, 0, "OFFSET"); err != nil {
-			return nil, err
-		}
-		p.Rows = max(0, kids[0].Rows-float64(p.Offset))
-		if p.Count >= 0 {
-			p.Rows = min(p.Rows, float64(p.Count))
-		}
-		if s := kids[0]; s.Op == OpSort && p.Count > 0 && p.Count <= topNMax && p.Offset <= topNMax-p.Count {
-			// Sort then Limit: one Top-N over the sort's input, its
-			// Logical the Sort (keys, columns).
-			p.Op, p.Logical, p.Inputs = OpTopN, s.Logical, s.Inputs
-			break
-		}
-		p.Inputs[0] = gather(kids[0])
 	case *plan.Distinct:
 		p.Op = OpDistinct
+		if len(x.On) > 0 {
+			p.Op = OpDistinctOn // over its Sort: a streaming unique
+		}
 		p.Rows = max(1, kids[0].Rows/2)
 		p.Inputs[0] = gather(kids[0])
 	case *plan.SetOp:
@@ -332,24 +325,7 @@ func (pl *planner) constInt(e plan.Expr, dflt int64, what string) (int64, error)
 	if !ok {
 		return 0, pgerr.New(pgerr.FeatureNotSupported, "%s must be a constant", what)
 	}
-	if c.Val.Null {
-		return dflt, nil
-	}
-	v := c.Val.I
-	if c.T.ID == types.Numeric || c.T.ID == types.Float8 || c.T.ID == types.Float4 {
-		cv, err := types.CastValue(pl.opts.Eval, c.Val, c.T, types.Int8Type, true)
-		if err != nil {
-			return 0, err
-		}
-		v = cv.I
-	}
-	if v < 0 {
-		if what == "LIMIT" {
-			return 0, pgerr.New("2201W", "LIMIT must not be negative")
-		}
-		return 0, pgerr.New("2201X", "OFFSET must not be negative")
-	}
-	return v, nil
+	return types.LimitValue(pl.opts.Eval, c.Val, c.T, dflt, what)
 }
 
 // planJoin splits the condition into equi-keys and a residual, picks the

@@ -42,6 +42,9 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 	case *pg_query.Node_BoolExpr:
 		return b.bindBoolExpr(s, x.BoolExpr)
 	case *pg_query.Node_NullTest:
+		if e, ok, err := b.bindRowNullTest(s, x.NullTest); ok { // rowexpr.go
+			return e, err
+		}
 		arg, err := b.bindExpr(s, x.NullTest.Arg)
 		if err != nil {
 			return nil, err
@@ -71,6 +74,9 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported"), x.AArrayExpr.Location)
 	case *pg_query.Node_AIndirection:
 		if e, ok, err := b.textArraySubscript(s, x.AIndirection); ok { // catalog text arrays (pgcatalogfuncs.go)
+			return e, err
+		}
+		if e, ok, err := b.fieldSelection(s, x.AIndirection); ok { // rowexpr.go
 			return e, err
 		}
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "subscripts and field selection are not supported"), nodeLocation(x.AIndirection.Arg))
@@ -211,6 +217,9 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (types.Type, error) {
 
 func (b *binder) bindTypeCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, error) {
 	if e, ok, err := b.regCast(s, tc); ok { // object-identifier casts (pgcatalog.go)
+		return e, err
+	}
+	if e, ok, err := b.rowToText(s, tc); ok { // rowexpr.go
 		return e, err
 	}
 	t, err := b.typeFromName(tc.TypeName)
@@ -451,6 +460,17 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 	name := opName(a.Name)
 	switch a.Kind {
 	case pg_query.A_Expr_Kind_AEXPR_OP, pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE:
+		if le, ok := rowArgs(a.Lexpr); ok && a.Kind == pg_query.A_Expr_Kind_AEXPR_OP {
+			if re, ok := rowArgs(a.Rexpr); ok { // rowexpr.go
+				return b.bindRowComparison(s, name, le, re, a.Location)
+			}
+			if sl := a.Rexpr.GetSubLink(); sl != nil && sl.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK {
+				// "row op (SELECT ...)" is a ROWCOMPARE sublink (transformAExprOp).
+				rc := &pg_query.SubLink{SubLinkType: pg_query.SubLinkType_ROWCOMPARE_SUBLINK, Testexpr: a.Lexpr,
+					OperName: a.Name, Subselect: sl.Subselect, Location: a.Location}
+				return b.bindRowCompareSubLink(s, rc)
+			}
+		}
 		var l plan.Expr
 		var err error
 		if a.Lexpr != nil {
@@ -467,6 +487,11 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 		}
 		return b.operator(name, l, r, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		if le, ok := rowArgs(a.Lexpr); ok {
+			if re, ok := rowArgs(a.Rexpr); ok { // rowexpr.go
+				return b.bindRowDistinct(s, le, re, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)
+			}
+		}
 		l, r, err := b.bindPair(s, a.Lexpr, a.Rexpr)
 		if err != nil {
 			return nil, err
@@ -490,6 +515,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 		call := c.(*plan.Call)
 		return &plan.NullIf{Left: call.Args[0], Right: call.Args[1], Eq: call.Func}, nil
 	case pg_query.A_Expr_Kind_AEXPR_IN:
+		if _, ok := rowArgs(a.Lexpr); ok {
+			return b.bindRowIn(s, a, name) // rowexpr.go
+		}
 		l, err := b.bindExpr(s, a.Lexpr)
 		if err != nil {
 			return nil, err
@@ -510,13 +538,7 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 		if err := b.inListNotASet(l, terms); err != nil {
 			return nil, err
 		}
-		if len(terms) == 1 {
-			return terms[0], nil
-		}
-		if name == "<>" {
-			return &plan.And{Args: terms}, nil
-		}
-		return &plan.Or{Args: terms}, nil
+		return inListTerms(name, terms), nil
 	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN,
 		pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
 		return b.bindBetween(s, a)

@@ -171,6 +171,13 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 			targets = append(targets, ts...)
 			continue
 		}
+		if ts, ok, err := b.expandFieldStar(s, rt.Val); ok { // rowexpr.go
+			if err != nil {
+				return nil, err
+			}
+			targets = append(targets, ts...)
+			continue
+		}
 		e, err := b.bindExpr(s, rt.Val)
 		if err != nil {
 			return nil, err
@@ -225,12 +232,14 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 
 	// DISTINCT.
 	distinct := false
-	if len(sel.DistinctClause) > 0 {
-		if len(sel.DistinctClause) == 1 && sel.DistinctClause[0].GetNode() == nil {
-			distinct = true
-		} else {
-			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "SELECT DISTINCT ON is not supported"), nodeLocation(sel.DistinctClause[0]))
+	var distinctOn []int // target positions of DISTINCT ON's keys (distincton.go)
+	if len(sel.DistinctClause) > 0 && sel.DistinctClause[0].GetNode() != nil {
+		s.agg, s.exprKind = agg, "DISTINCT ON"
+		if distinctOn, sorts, err = b.bindDistinctOn(s, sel.DistinctClause, sorts, &targets); err != nil {
+			return nil, err
 		}
+	} else if len(sel.DistinctClause) > 0 {
+		distinct = true
 		for _, sk := range sorts {
 			if targets[sk.target].junk {
 				return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list"), sk.loc)
@@ -240,7 +249,7 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 
 	// LIMIT / OFFSET.
 	s.agg = nil
-	limit, offset, err := b.bindLimitOffset(s, sel)
+	limit, offset, withTies, err := b.bindLimitOffset(s, sel)
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +324,7 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 		// DISTINCT needs an equality operator for every column, so it
 		// resolves unknown literals to text even in a set operation's arm
 		// (transformDistinctClause), before the set operation types them.
-		if resolveUnknown || t.junk || distinct {
+		if resolveUnknown || t.junk || distinct || distinctOn != nil {
 			e = b.resolveUnknown(e)
 		}
 		col := plan.Column{ID: b.ids.Next(), Name: t.name, Type: e.Type(), NotNull: exprNotNull(e, notNull)}
@@ -347,8 +356,11 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 		}
 		out = &plan.Sort{Input: out, Keys: keys}
 	}
-	if limit != nil || offset != nil {
-		out = &plan.Limit{Input: out, Count: limit, Offset: offset}
+	if distinctOn != nil {
+		out = distinctOnNode(out, proj, distinctOn)
+	}
+	if limit != nil || offset != nil || withTies {
+		out = &plan.Limit{Input: out, Count: limit, Offset: offset, WithTies: withTies}
 	}
 	if hasJunk {
 		top := &plan.Project{Input: out}
@@ -607,16 +619,19 @@ func (b *binder) bindGroupItem(s *scope, n *pg_query.Node, targets []*target) (p
 	return b.bindExpr(s, n)
 }
 
-func (b *binder) bindLimitOffset(s *scope, sel *pg_query.SelectStmt) (plan.Expr, plan.Expr, error) {
-	if sel.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES {
-		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "FETCH ... WITH TIES is not supported"), -1)
+// bindLimitOffset binds LIMIT / FETCH FIRST and OFFSET, and whether the
+// count is WITH TIES (the parser has checked there is an ORDER BY).
+func (b *binder) bindLimitOffset(s *scope, sel *pg_query.SelectStmt) (plan.Expr, plan.Expr, bool, error) {
+	withTies := sel.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES
+	if c := sel.LimitCount.GetAConst(); withTies && c != nil && c.Isnull {
+		return nil, nil, false, b.errAt(pgerr.New("2201W", "row count cannot be null in FETCH FIRST ... WITH TIES clause"), -1)
 	}
 	limit, err := b.bindLimitExpr(s, sel.LimitCount, "LIMIT")
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	offset, err := b.bindLimitExpr(s, sel.LimitOffset, "OFFSET")
-	return limit, offset, err
+	return limit, offset, withTies, err
 }
 
 func (b *binder) bindLimitExpr(s *scope, n *pg_query.Node, what string) (plan.Expr, error) {
@@ -870,15 +885,15 @@ func (b *binder) finishOutput(s *scope, q *boundQuery, sel *pg_query.SelectStmt,
 		keys = append(keys, plan.SortKey{Expr: e, Desc: desc, NullsFirst: nf})
 	}
 	s.items = nil
-	limit, offset, err := b.bindLimitOffset(s, sel)
+	limit, offset, withTies, err := b.bindLimitOffset(s, sel)
 	if err != nil {
 		return nil, err
 	}
 	if len(keys) > 0 {
 		q.node = &plan.Sort{Input: q.node, Keys: keys}
 	}
-	if limit != nil || offset != nil {
-		q.node = &plan.Limit{Input: q.node, Count: limit, Offset: offset}
+	if limit != nil || offset != nil || withTies {
+		q.node = &plan.Limit{Input: q.node, Count: limit, Offset: offset, WithTies: withTies}
 	}
 	return q, nil
 }

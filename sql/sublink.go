@@ -14,6 +14,8 @@ func (b *binder) bindSubLink(s *scope, sl *pg_query.SubLink, notIn bool) (plan.E
 	switch sl.SubLinkType {
 	case pg_query.SubLinkType_EXISTS_SUBLINK, pg_query.SubLinkType_EXPR_SUBLINK,
 		pg_query.SubLinkType_ANY_SUBLINK, pg_query.SubLinkType_ALL_SUBLINK:
+	case pg_query.SubLinkType_ROWCOMPARE_SUBLINK:
+		return b.bindRowCompareSubLink(s, sl) // rowexpr.go
 	default:
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "%s subqueries are not supported", sl.SubLinkType.String()), sl.Location)
 	}
@@ -130,30 +132,23 @@ func orderingOp(op string) bool {
 // l1 < c1 OR (l1 = c1 AND (... ln op cn)), whose three-valued result is
 // RowCompareExpr's (NULL as soon as a NULL pair decides nothing).
 func (b *binder) rowCompareSubquery(sq *plan.Subquery, input plan.Node, lhs, rhs []plan.Expr, op string) (plan.Expr, error) {
-	strict := op[:1]
 	n := len(lhs)
-	cmp := plan.Expr(&plan.Call{Func: sq.Ops[n-1], Args: []plan.Expr{lhs[n-1], rhs[n-1]}})
-	for i := n - 2; i >= 0; i-- {
-		pair := func(name string) (plan.Expr, error) {
-			ov, err := types.ResolveOperator(name, lhs[i].Type(), rhs[i].Type())
-			if err != nil {
-				return nil, b.wrapAt(err, b.locOf(lhs[i]))
-			}
-			args := []plan.Expr{lhs[i], rhs[i]}
-			if err := b.castArgs(args, ov.Args); err != nil {
-				return nil, err
-			}
-			return &plan.Call{Func: ov, Args: args}, nil
+	cmp, err := lexicographic(n, op, func(name string, i int) (plan.Expr, error) {
+		if i == n-1 {
+			return &plan.Call{Func: sq.Ops[n-1], Args: []plan.Expr{lhs[n-1], rhs[n-1]}}, nil
 		}
-		lt, err := pair(strict)
+		ov, err := types.ResolveOperator(name, lhs[i].Type(), rhs[i].Type())
 		if err != nil {
+			return nil, b.wrapAt(err, b.locOf(lhs[i]))
+		}
+		args := []plan.Expr{lhs[i], rhs[i]}
+		if err := b.castArgs(args, ov.Args); err != nil {
 			return nil, err
 		}
-		eq, err := pair("=")
-		if err != nil {
-			return nil, err
-		}
-		cmp = &plan.Or{Args: []plan.Expr{lt, &plan.And{Args: []plan.Expr{eq, cmp}}}}
+		return &plan.Call{Func: ov, Args: args}, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	sq.Plan = &plan.Project{Input: input, Exprs: []plan.Expr{cmp},
 		Cols: []plan.Column{{ID: b.ids.Next(), Name: "?column?", Type: types.BoolType}}}

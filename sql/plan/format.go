@@ -237,8 +237,18 @@ func (f *treeFormatter) node(n Node, depth int) {
 		if x.Offset != nil {
 			fmt.Fprintf(sb, " offset=%s", f.expr(x.Offset))
 		}
+		if x.WithTies {
+			sb.WriteString(" with ties")
+		}
 	case *Distinct:
 		sb.WriteString("Distinct")
+		if len(x.On) > 0 {
+			parts := make([]string, len(x.On))
+			for i, e := range x.On {
+				parts[i] = f.expr(e)
+			}
+			fmt.Fprintf(sb, " On %s", strings.Join(parts, ", "))
+		}
 	case *SetOp:
 		op := [...]string{"Union", "Intersect", "Except"}[x.Op]
 		if x.All {

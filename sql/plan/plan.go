@@ -163,16 +163,24 @@ type Sort struct {
 }
 
 // Limit skips Offset rows and then returns at most Count rows. Count nil means
-// no limit; Offset nil means 0. Both are constant expressions (or params).
+// no limit; Offset nil means 0. Both are expressions without columns of the
+// query level, evaluated once when the statement runs. WithTies (FETCH FIRST
+// ... WITH TIES) also returns the rows after the Count-th that equal it on
+// the keys of the Sort that is its input.
 type Limit struct {
-	Input  Node
-	Count  Expr
-	Offset Expr
+	Input    Node
+	Count    Expr
+	Offset   Expr
+	WithTies bool
 }
 
 // Distinct removes duplicate rows (NULLs compare equal, as in PostgreSQL).
+// With On (SELECT DISTINCT ON), rows are duplicates when they are equal on
+// those input columns, and the first of each run is kept: its input is a
+// Sort whose leading keys are On (distincton.go in package sql).
 type Distinct struct {
 	Input Node
+	On    []Expr
 }
 
 // SetOpKind is UNION, INTERSECT or EXCEPT.

@@ -197,7 +197,7 @@ func WalkNodes(n Node, f func(Node) bool) {
 // above's conjuncts, not its own; a CTEScan's shared plan is not entered.
 func (n *Scan) Expressions() []Expr     { return nil }
 func (n *CTEScan) Expressions() []Expr  { return nil }
-func (n *Distinct) Expressions() []Expr { return nil }
+func (n *Distinct) Expressions() []Expr { return n.On }
 func (n *SetOp) Expressions() []Expr    { return nil }
 func (n *Filter) Expressions() []Expr   { return []Expr{n.Pred} }
 func (n *Project) Expressions() []Expr  { return n.Exprs }
@@ -241,9 +241,16 @@ func optional(out []Expr, e Expr) []Expr {
 
 // WithExpressions of the node kinds: a shallow copy over new expressions, which
 // stand where Expressions' results stood.
-func (n *Scan) WithExpressions([]Expr) Node     { return n }
-func (n *CTEScan) WithExpressions([]Expr) Node  { return n }
-func (n *Distinct) WithExpressions([]Expr) Node { return n }
+func (n *Scan) WithExpressions([]Expr) Node    { return n }
+func (n *CTEScan) WithExpressions([]Expr) Node { return n }
+func (n *Distinct) WithExpressions(k []Expr) Node {
+	if len(n.On) == 0 {
+		return n
+	}
+	c := *n
+	c.On = k
+	return &c
+}
 func (n *SetOp) WithExpressions([]Expr) Node    { return n }
 func (n *Filter) WithExpressions(k []Expr) Node { c := *n; c.Pred = k[0]; return &c }
 func (n *Project) WithExpressions(k []Expr) Node {
