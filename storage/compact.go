@@ -20,6 +20,7 @@ const (
 	smallRows = 64 << 10
 	maxRows   = 1 << 20
 	minRun    = 4
+	tierRatio = 4
 	// A segment with more than 1/foldShare of its rows deleted is
 	// rewritten live-only; one whose deleted rows are spread over more
 	// than maxDeltas delta files gets them folded into one file.
@@ -85,7 +86,11 @@ func (db *DB) compactOnce() bool {
 	return false
 }
 
-// pickRun returns the first run of at least minRun adjacent small segments.
+// pickRun returns the first run of at least minRun adjacent small segments
+// of one size tier (no segment more than tierRatio times another's rows):
+// a stream of small commits is merged 4 into 1, then 4 of those, ..., so a
+// row is rewritten log4(smallRows) times at most, not once per merge of
+// the tail.
 func pickRun(segs []*segment) []*segment {
 	for i := 0; i < len(segs); {
 		if segs[i].rows >= smallRows {
@@ -93,7 +98,12 @@ func pickRun(segs []*segment) []*segment {
 			continue
 		}
 		j, rows := i, int64(0)
+		lo, hi := segs[i].rows, segs[i].rows
 		for j < len(segs) && segs[j].rows < smallRows && rows+segs[j].rows <= maxRows {
+			lo, hi = min(lo, segs[j].rows), max(hi, segs[j].rows)
+			if max(lo, 1)*tierRatio < hi {
+				break
+			}
 			rows += segs[j].rows
 			j++
 		}
@@ -212,7 +222,10 @@ func (db *DB) merge(t *tableState, run []*segment) error {
 		recs = []arrow.Record{concatRecords(recs)}
 	}
 	var seg *segment // nil: every row of run is deleted
-	if len(recs) > 0 {
+	if rows := pendingRows(recs); rows > 0 && db.wal != nil && rows < smallRows {
+		// A small merge goes to the log with the commits (wal.go).
+		seg = walSegmentOf(db.nextID.Add(1)-1, t.cols, recs)
+	} else if rows > 0 {
 		var err error
 		if seg, err = db.store.newSegment(db.nextID.Add(1)-1, t.cols, recs); err != nil {
 			return err
