@@ -95,7 +95,10 @@ type commitStore interface {
 	// appendLog appends a logged group's record to the log the durable
 	// manifest names, durably if sync (wal.go); startLog begins generation
 	// gen's log once a manifest naming it is durable.
-	appendLog(record []byte, sync bool) error
+	appendLog(v *version, record []byte, sync bool) error
+	// flushSegment writes the file of an in-memory segment of the log
+	// (a checkpoint).
+	flushSegment(s *segment) error
 	startLog(gen uint64) error
 }
 
@@ -241,8 +244,12 @@ func (s dbStore) persist(v *version, nextID uint64, newFiles bool) error {
 	return err
 }
 
-func (s dbStore) appendLog(record []byte, sync bool) error {
+func (s dbStore) appendLog(_ *version, record []byte, sync bool) error {
 	db := s.db
+	if db.dir == "" {
+		db.wal.size += int64(len(record))
+		return nil
+	}
 	err := db.wal.append(record, sync && db.sync())
 	if err != nil {
 		db.failed = pgerr.Wrap(err, codeIOError, "data directory is in an unknown state after a failed log write (restart joind): %v", err)
@@ -256,12 +263,29 @@ func (s dbStore) startLog(gen uint64) error {
 	if db.wal == nil {
 		return nil
 	}
+	if db.dir == "" {
+		db.wal.gen, db.wal.size = gen, 0
+		return nil
+	}
 	err := db.rotateLog(gen)
 	if err != nil {
 		db.failed = pgerr.Wrap(err, codeIOError, "data directory is in an unknown state after a failed log start (restart joind): %v", err)
 		db.log.Error("storage: starting the log failed; refusing further commits", "err", err)
 	}
 	return err
+}
+
+func (s dbStore) flushSegment(seg *segment) error {
+	if s.db.dir != "" {
+		f, err := writeSegment(s.db.dir, seg.id, seg.layout, seg.recs, s.db.sync())
+		if err != nil {
+			return err
+		}
+		// Only the committer reads a segment's file fields.
+		seg.size, seg.crc = f.size, f.crc
+	}
+	seg.wal = false
+	return nil
 }
 
 // maxGroup bounds a group, so one manifest write never waits on an
@@ -503,7 +527,7 @@ const maxInline = 1024
 func (g *groupCommit) persist() error {
 	if g.logged {
 		binary.LittleEndian.PutUint64(g.record, g.db.nextID.Load())
-		return g.db.store.appendLog(g.record, !g.onlyCompactions())
+		return g.db.store.appendLog(g.work, g.record, !g.onlyCompactions())
 	}
 	if err := g.db.store.persist(g.work, g.db.nextID.Load(), g.newFiles || len(g.written) > 0 || len(g.wroteDel) > 0); err != nil {
 		return err

@@ -321,12 +321,9 @@ func (g *groupCommit) checkpoint() error {
 			if !s.wal {
 				continue
 			}
-			f, err := writeSegment(db.dir, s.id, s.layout, s.recs, db.sync())
-			if err != nil {
+			if err := db.store.flushSegment(s); err != nil {
 				return err
 			}
-			// Only the committer reads a segment's file fields.
-			s.size, s.crc, s.wal = f.size, f.crc, false
 		}
 		for seg, offs := range t.walDels {
 			if t.freshDels == nil {
