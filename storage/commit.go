@@ -668,6 +668,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	if err := validateSchemas(work, p); err != nil {
 		return err
 	}
+	if p.changesDefinitions() {
+		work.defGen++
+	}
 	for id := range p.dropped {
 		t := work.byID[id]
 		work.del(t)

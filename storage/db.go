@@ -95,6 +95,8 @@ type version struct {
 	schemas map[uint64]*Schema
 	// walGen is the log generation the manifest names (wal.go).
 	walGen uint64
+	// defGen is the definition generation (defgen.go); in memory only.
+	defGen uint64
 }
 
 func newVersion() *version {
@@ -105,7 +107,7 @@ func (v *version) put(t *tableState) { v.tables[t.name] = t; v.byID[t.id] = t }
 func (v *version) del(t *tableState) { delete(v.tables, t.name); delete(v.byID, t.id) }
 
 func (v *version) clone() *version {
-	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID)), views: v.views, seqs: v.seqs, schemas: v.schemas, walGen: v.walGen}
+	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID)), views: v.views, seqs: v.seqs, schemas: v.schemas, walGen: v.walGen, defGen: v.defGen}
 	for k, t := range v.tables {
 		n.tables[k] = t
 	}
