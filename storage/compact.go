@@ -86,11 +86,12 @@ func (db *DB) compactOnce() bool {
 	return false
 }
 
-// pickRun returns the first run of at least minRun adjacent small segments
-// of one size tier (no segment more than tierRatio times another's rows):
-// a stream of small commits is merged 4 into 1, then 4 of those, ..., so a
-// row is rewritten log4(smallRows) times at most, not once per merge of
-// the tail.
+// pickRun returns the first run of at least minRun adjacent small
+// segments. A leading segment with more than tierRatio times the rows of
+// the rest of the run is left out: the segment merged from a stream of
+// small commits is then not rewritten every minRun commits, only once the
+// ones after it add up to a quarter of it (a row is rewritten a
+// logarithmic number of times, not once per merge of the tail).
 func pickRun(segs []*segment) []*segment {
 	for i := 0; i < len(segs); {
 		if segs[i].rows >= smallRows {
@@ -98,17 +99,17 @@ func pickRun(segs []*segment) []*segment {
 			continue
 		}
 		j, rows := i, int64(0)
-		lo, hi := segs[i].rows, segs[i].rows
 		for j < len(segs) && segs[j].rows < smallRows && rows+segs[j].rows <= maxRows {
-			lo, hi = min(lo, segs[j].rows), max(hi, segs[j].rows)
-			if max(lo, 1)*tierRatio < hi {
-				break
-			}
 			rows += segs[j].rows
 			j++
 		}
-		if j-i >= minRun {
-			return segs[i:j]
+		k := i
+		for k < j && segs[k].rows > tierRatio*(rows-segs[k].rows) {
+			rows -= segs[k].rows
+			k++
+		}
+		if j-k >= minRun {
+			return segs[k:j]
 		}
 		if j == i {
 			j++
