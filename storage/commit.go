@@ -123,6 +123,9 @@ type compaction struct {
 	// run (the segment and its rows stay).
 	refile  *delFileRef
 	refiled []delFileRef
+	// walBytes is seg's log encoding (wal.go), made by the compactor so
+	// the committer only appends it.
+	walBytes []byte
 }
 
 var errClosed = pgerr.New(pgerr.AdminShutdown, "terminating connection due to administrator command")

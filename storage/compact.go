@@ -224,8 +224,14 @@ func (db *DB) merge(t *tableState, run []*segment) error {
 	}
 	var seg *segment // nil: every row of run is deleted
 	if rows := pendingRows(recs); rows > 0 && db.wal != nil && rows < smallRows {
-		// A small merge goes to the log with the commits (wal.go).
+		// A small merge goes to the log with the commits (wal.go),
+		// encoded here, off the committer's path.
 		seg = walSegmentOf(db.nextID.Add(1)-1, t.cols, recs)
+		enc, err := encodeIPC(seg.layout, seg.recs)
+		if err != nil {
+			return err
+		}
+		return db.submit(&commitReq{compact: &compaction{table: t.id, old: run, dels: dels, seg: seg, locks: db.locks, walBytes: enc}})
 	} else if rows > 0 {
 		var err error
 		if seg, err = db.store.newSegment(db.nextID.Add(1)-1, t.cols, recs); err != nil {

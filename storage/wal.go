@@ -181,9 +181,12 @@ func (r *walRecord) replace(c *compaction) error {
 		return nil
 	}
 	r.uv(c.seg.id)
-	enc, err := encodeIPC(c.seg.layout, c.seg.recs)
-	if err != nil {
-		return err
+	enc := c.walBytes
+	if enc == nil {
+		var err error
+		if enc, err = encodeIPC(c.seg.layout, c.seg.recs); err != nil {
+			return err
+		}
 	}
 	r.bytes(enc)
 	return nil
