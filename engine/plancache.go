@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/joind/joind/commands"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/sql/plan"
@@ -57,7 +59,7 @@ func (ps *preparedStmt) cachedBind(txn *storage.Txn, pts []types.Type) *sql.Quer
 		return nil
 	}
 	defGen, setGen, ok := ps.s.cacheKey(txn)
-	if !ok || defGen != c.defGen || setGen != c.settings || !sameTypes(pts, c.paramTypes) {
+	if !ok || defGen != c.defGen || setGen != c.settings || !slices.Equal(pts, c.paramTypes) {
 		return nil
 	}
 	root, ok := rebindScans(c.q.Plan, txn)
@@ -77,18 +79,6 @@ func (ps *preparedStmt) keepBind(txn *storage.Txn, q *sql.Query, pts []types.Typ
 		return
 	}
 	ps.cache = &bindCache{q: q, defGen: defGen, settings: setGen, paramTypes: append([]types.Type(nil), pts...)}
-}
-
-func sameTypes(a, b []types.Type) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // cacheable reports whether the plan depends on nothing but the catalog

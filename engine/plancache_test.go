@@ -2,13 +2,8 @@ package engine
 
 import (
 	"context"
-	"fmt"
-	"net"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/joind/joind/wire"
 )
 
 // TestPreparedBindingCache runs one prepared SELECT through the extended
@@ -17,24 +12,8 @@ import (
 // (which re-plans after each such change), whether it reused the cached
 // binding or bound again.
 func TestPreparedBindingCache(t *testing.T) {
-	e, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := wire.NewServer(e, wire.ServerOptions{}, nil)
-	go srv.Serve(context.Background(), ln)
-	defer srv.Shutdown(context.Background())
 	ctx := context.Background()
-	pc, err := pgconn.Connect(ctx, fmt.Sprintf("postgres://cache@%s/postgres?sslmode=disable", ln.Addr()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pc.Close(ctx)
+	pc := connectWire(t, "cache")
 	exec := func(q string) {
 		t.Helper()
 		if _, err := pc.Exec(ctx, q).ReadAll(); err != nil {

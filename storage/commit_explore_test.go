@@ -400,15 +400,22 @@ func (st simStore) persist(v *version, nextID uint64, newFiles bool) error {
 	if s.cur() < 0 {
 		return nil
 	}
+	s.checkDurable("persisted", v)
+	s.durable = s.dequeued
+	return nil
+}
+
+// checkDurable: a version made durable (how: persisted, logged) is whole
+// and the queue's dequeued prefix applied; it returns its content.
+func (s *sim) checkDurable(how string, v *version) string {
 	got, bad := versionState(v)
 	switch {
 	case bad != "":
-		s.failf("persisted a version that is not whole: %s", bad)
+		s.failf("%s a version that is not whole: %s", how, bad)
 	case got.String() != s.m.at(s, s.dequeued).String():
-		s.failf("persisted %v, but the first %d queued commits give %v", got, s.dequeued, s.m.at(s, s.dequeued))
+		s.failf("%s %v, but the first %d queued commits give %v", how, got, s.dequeued, s.m.at(s, s.dequeued))
 	}
-	s.durable = s.dequeued
-	return nil
+	return got.String()
 }
 
 // appendLog checks a logged group as persist checks a manifest: the
@@ -420,13 +427,7 @@ func (st simStore) appendLog(v *version, record []byte, sync bool) error {
 	if s.cur() < 0 {
 		return nil
 	}
-	got, bad := versionState(v)
-	switch {
-	case bad != "":
-		s.failf("logged a version that is not whole: %s", bad)
-	case got.String() != s.m.at(s, s.dequeued).String():
-		s.failf("logged %v, but the first %d queued commits give %v", got, s.dequeued, s.m.at(s, s.dequeued))
-	case !sync && s.m.at(s, s.durable).String() != got.String():
+	if got := s.checkDurable("logged", v); !sync && s.m.at(s, s.durable).String() != got {
 		s.failf("an unsynced log record changes the content: durable %v, logged %v", s.m.at(s, s.durable), got)
 	}
 	s.durable = s.dequeued
