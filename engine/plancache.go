@@ -68,6 +68,12 @@ func (ps *preparedStmt) cachedBind(txn *storage.Txn, pts []types.Type) *sql.Quer
 	}
 	q := *c.q
 	q.Plan = root
+	if c.q.IDs != nil {
+		// Planning allocates column IDs after the bound ones: each
+		// execution from the same point, not one counter growing forever.
+		ids := *c.q.IDs
+		q.IDs = &ids
+	}
 	return &q
 }
 
@@ -78,7 +84,12 @@ func (ps *preparedStmt) keepBind(txn *storage.Txn, q *sql.Query, pts []types.Typ
 	if !ok || !cacheable(q.Plan, txn) {
 		return
 	}
-	ps.cache = &bindCache{q: q, defGen: defGen, settings: setGen, paramTypes: append([]types.Type(nil), pts...)}
+	kept := *q
+	if q.IDs != nil {
+		ids := *q.IDs // as bound: this execution's planning goes on allocating from q's
+		kept.IDs = &ids
+	}
+	ps.cache = &bindCache{q: &kept, defGen: defGen, settings: setGen, paramTypes: append([]types.Type(nil), pts...)}
 }
 
 // cacheable reports whether the plan depends on nothing but the catalog
