@@ -32,7 +32,11 @@ func rowsByID(t storage.Table, ids []storage.RowID) ([]arrow.Record, error) {
 		starts []int64
 	}
 	segs := map[uint64]*seg{}
-	for _, s := range sg.Segments() {
+	all := sg.Segments
+	if sr, ok := t.(storage.SegmentRower); ok {
+		all = sr.SegmentRows // only the rows are read: no statistics
+	}
+	for _, s := range all() {
 		x := &seg{recs: s.Records}
 		var off int64
 		for _, r := range s.Records {

@@ -40,6 +40,10 @@ type TempTables struct {
 // their storage's messages.
 func NewTempTables(log *slog.Logger) *TempTables { return &TempTables{log: log} }
 
+// Any reports whether the session ever had a temporary table (a name in
+// pg_temp may shadow a stored one).
+func (t *TempTables) Any() bool { return t.db != nil }
+
 // current returns the temporary tables' transaction, beginning it if
 // there are temporary tables (nil: none).
 func (t *TempTables) current() *storage.Txn {

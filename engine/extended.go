@@ -31,6 +31,8 @@ type preparedStmt struct {
 	text    string
 	created time.Time
 	fromSQL bool
+	// cache is the last Execute's binding, for the next (plancache.go).
+	cache *bindCache
 }
 
 // Prepare implements wire.ExtendedSession. Parse starts the extended
@@ -268,9 +270,19 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 		}
 		ectx := s.evalContext()
 		opts := s.bindOptions(ectx, append([]types.Type(nil), p.ps.paramTypes...))
-		bound, bindErr := sql.Bind(p.ps.raw, s.bindCatalog(), opts)
-		if bindErr == nil {
-			bindErr = p.ps.sameResult(bound)
+		cat := s.bindCatalog()
+		var bound sql.Statement
+		var bindErr error
+		if q := p.ps.cachedBind(txnOf(cat), p.ps.paramTypes); q != nil {
+			bound = q
+		} else {
+			bound, bindErr = sql.Bind(p.ps.raw, cat, opts)
+			if bindErr == nil {
+				bindErr = p.ps.sameResult(bound)
+			}
+			if q, ok := bound.(*sql.Query); ok && bindErr == nil {
+				p.ps.keepBind(txnOf(cat), q, p.ps.paramTypes)
+			}
 		}
 		q, isQuery := bound.(*sql.Query)
 		if !isQuery || bindErr != nil || s.fsm.state == stFailedBlock {

@@ -19,24 +19,8 @@ import (
 // it commits what came before, BEGIN makes it the block; COPY FROM STDIN
 // keeps or fails the block; ReadyForQuery carries I / T / E.
 func TestTxFSMWire(t *testing.T) {
-	e, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := wire.NewServer(e, wire.ServerOptions{}, nil)
-	go srv.Serve(context.Background(), ln)
-	defer srv.Shutdown(context.Background())
 	ctx := context.Background()
-	pc, err := pgconn.Connect(ctx, fmt.Sprintf("postgres://fsm@%s/postgres?sslmode=disable", ln.Addr()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pc.Close(ctx)
+	pc := connectWire(t, "fsm")
 
 	exec := func(q string) string {
 		t.Helper()
@@ -161,6 +145,30 @@ func TestTxFSMWire(t *testing.T) {
 		t.Fatalf("after COPY: count %s, want 7", got)
 	}
 	exec("DROP TABLE fsmw")
+}
+
+// connectWire starts an in-memory engine behind a wire server and
+// connects to it as user (all closed when the test ends).
+func connectWire(t *testing.T, user string) *pgconn.PgConn {
+	t.Helper()
+	e, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := wire.NewServer(e, wire.ServerOptions{}, nil)
+	go srv.Serve(context.Background(), ln)
+	t.Cleanup(func() { srv.Shutdown(context.Background()) })
+	pc, err := pgconn.Connect(context.Background(), fmt.Sprintf("postgres://%s@%s/postgres?sslmode=disable", user, ln.Addr()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pc.Close(context.Background()) })
+	return pc
 }
 
 func sqlstate(err error) string {

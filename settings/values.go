@@ -61,6 +61,19 @@ type Values struct {
 	vars  map[string]*variable // by lower-case name: registry settings and placeholders
 	order []*variable          // registry settings in SHOW ALL order
 	stack []*level
+	gen   uint64 // counts the changes of any value (Gen)
+}
+
+// Gen changes whenever some setting's value does: a prepared statement's
+// cached binding (engine/plancache.go) is reused only while it is the same.
+func (v *Values) Gen() uint64 { return v.gen }
+
+// setCur is every change of a current value.
+func (v *Values) setCur(x *variable, val value) {
+	if x.cur.v != val.v {
+		v.gen++
+	}
+	x.cur = val
 }
 
 // New returns a session's settings at their boot values; user is the
@@ -116,7 +129,7 @@ func (v *Values) Startup(name, val string) error {
 	if err != nil {
 		return err
 	}
-	x.cur = value{c, SourceClient}
+	v.setCur(x, value{c, SourceClient})
 	x.reset = x.cur
 	return nil
 }
@@ -198,7 +211,7 @@ func (v *Values) assign(x *variable, val value, local bool) {
 			lv.entries[x] = &stackEntry{state: st, prior: x.cur}
 		}
 	}
-	x.cur = val
+	v.setCur(x, val)
 }
 
 // InTransaction reports whether a transaction level is open.
@@ -214,7 +227,7 @@ func (v *Values) Begin() {
 	v.push("")
 	for _, x := range v.order {
 		if x.def.TxStart != "" {
-			x.cur = value{v.vars[strings.ToLower(x.def.TxStart)].cur.v, SourceOverride}
+			v.setCur(x, value{v.vars[strings.ToLower(x.def.TxStart)].cur.v, SourceOverride})
 		}
 	}
 }
@@ -284,13 +297,13 @@ func (v *Values) end(commit bool) {
 	for x, e := range lv.entries {
 		switch {
 		case !commit:
-			x.cur = e.prior
+			v.setCur(x, e.prior)
 		case n == 1: // the transaction itself
 			switch e.state {
 			case stLocal:
-				x.cur = e.prior
+				v.setCur(x, e.prior)
 			case stSetLocal:
-				x.cur = e.masked
+				v.setCur(x, e.masked)
 			}
 		default: // a savepoint, released: merge into the level below
 			parent := v.stack[n-2]

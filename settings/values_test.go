@@ -145,3 +145,35 @@ func TestRegistryIsConsistent(t *testing.T) {
 		}
 	}
 }
+
+// Gen moves exactly when a value changes: a transaction that sets nothing
+// (even one whose TxStart settings are re-derived) leaves it alone, a SET
+// moves it, and so does the rollback that undoes the SET.
+func TestGenMovesWithValues(t *testing.T) {
+	v := New("u")
+	g := v.Gen()
+	v.Begin()
+	v.Commit()
+	if v.Gen() != g {
+		t.Fatalf("a transaction without SET moved Gen from %d to %d", g, v.Gen())
+	}
+	v.Begin()
+	if _, err := v.Set("search_path", "s2", false); err != nil {
+		t.Fatal(err)
+	}
+	set := v.Gen()
+	if set == g {
+		t.Fatal("SET search_path did not move Gen")
+	}
+	v.Abort()
+	if v.Gen() == set || v.Get("search_path") == "s2" {
+		t.Fatalf("the rollback of SET: Gen %d (was %d), search_path %q", v.Gen(), set, v.Get("search_path"))
+	}
+	before := v.Gen()
+	if _, err := v.Set("search_path", v.Get("search_path"), false); err != nil {
+		t.Fatal(err)
+	}
+	if v.Gen() != before {
+		t.Fatal("a SET to the same value moved Gen")
+	}
+}

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -91,6 +92,14 @@ type commitStore interface {
 	// once it returns nil, a crash recovers v. newFiles: some segment v
 	// names was written since the last persist.
 	persist(v *version, nextID uint64, newFiles bool) error
+	// appendLog appends a logged group's record to the log the durable
+	// manifest names, durably if sync (wal.go); startLog begins generation
+	// gen's log once a manifest naming it is durable.
+	appendLog(v *version, record []byte, sync bool) error
+	// flushSegment writes the file of an in-memory segment of the log
+	// (a checkpoint).
+	flushSegment(s *segment) error
+	startLog(gen uint64) error
 }
 
 // commitReq is one transaction's changes (or one compaction) waiting for
@@ -114,6 +123,9 @@ type compaction struct {
 	// run (the segment and its rows stay).
 	refile  *delFileRef
 	refiled []delFileRef
+	// walBytes is seg's log encoding (wal.go), made by the compactor so
+	// the committer only appends it.
+	walBytes []byte
 }
 
 var errClosed = pgerr.New(pgerr.AdminShutdown, "terminating connection due to administrator command")
@@ -235,6 +247,50 @@ func (s dbStore) persist(v *version, nextID uint64, newFiles bool) error {
 	return err
 }
 
+func (s dbStore) appendLog(_ *version, record []byte, sync bool) error {
+	db := s.db
+	if db.dir == "" {
+		db.wal.size += int64(len(record))
+		return nil
+	}
+	err := db.wal.append(record, sync && db.sync())
+	if err != nil {
+		db.failed = pgerr.Wrap(err, codeIOError, "data directory is in an unknown state after a failed log write (restart joind): %v", err)
+		db.log.Error("storage: log write failed; refusing further commits", "err", err)
+	}
+	return err
+}
+
+func (s dbStore) startLog(gen uint64) error {
+	db := s.db
+	if db.wal == nil {
+		return nil
+	}
+	if db.dir == "" {
+		db.wal.gen, db.wal.size = gen, 0
+		return nil
+	}
+	err := db.rotateLog(gen)
+	if err != nil {
+		db.failed = pgerr.Wrap(err, codeIOError, "data directory is in an unknown state after a failed log start (restart joind): %v", err)
+		db.log.Error("storage: starting the log failed; refusing further commits", "err", err)
+	}
+	return err
+}
+
+func (s dbStore) flushSegment(seg *segment) error {
+	if s.db.dir != "" {
+		f, err := writeSegment(s.db.dir, seg.id, seg.layout, seg.recs, s.db.sync())
+		if err != nil {
+			return err
+		}
+		// Only the committer reads a segment's file fields.
+		seg.size, seg.crc = f.size, f.crc
+	}
+	seg.wal = false
+	return nil
+}
+
 // maxGroup bounds a group, so one manifest write never waits on an
 // unbounded queue.
 const maxGroup = 512
@@ -276,6 +332,7 @@ func (db *DB) commitGroup(group []*commitReq) {
 	if g == nil {
 		return
 	}
+	g.logged = g.logs()
 	if err := g.writeSegments(); err != nil {
 		g.fail(err)
 		return
@@ -298,6 +355,10 @@ type groupCommit struct {
 	newFiles bool            // a compaction wrote a segment file
 	written  []*segment      // segments written for the group
 	wroteDel []uint64        // deletion-vector files written for the group
+	// logged: the group is made durable by a log record (wal.go), else
+	// it checkpoints; record is that record.
+	logged bool
+	record []byte
 }
 
 // decide loads the published version and applies the group to a copy of
@@ -369,6 +430,12 @@ func (g *groupCommit) fail(err error) {
 // segments: one per table per group, however many commits fed it.
 func (g *groupCommit) writeSegments() error {
 	db := g.db
+	if g.logged {
+		return g.logSegments()
+	}
+	if err := g.checkpoint(); err != nil {
+		return err
+	}
 	for id := range g.touched {
 		t, live := g.work.byID[id]
 		if !live || len(t.fresh) == 0 {
@@ -461,7 +528,14 @@ const maxInline = 1024
 // persist makes the group's version durable: its manifest names every
 // segment it needs and nothing the group wrote is missing from the disk.
 func (g *groupCommit) persist() error {
-	return g.db.store.persist(g.work, g.db.nextID.Load(), g.newFiles || len(g.written) > 0 || len(g.wroteDel) > 0)
+	if g.logged {
+		binary.LittleEndian.PutUint64(g.record, g.db.nextID.Load())
+		return g.db.store.appendLog(g.work, g.record, !g.onlyCompactions())
+	}
+	if err := g.db.store.persist(g.work, g.db.nextID.Load(), g.newFiles || len(g.written) > 0 || len(g.wroteDel) > 0); err != nil {
+		return err
+	}
+	return g.db.store.startLog(g.work.walGen)
 }
 
 // publish makes the group's version the one later statements read (after
@@ -470,10 +544,19 @@ func (g *groupCommit) persist() error {
 func (g *groupCommit) publish() {
 	g.db.cs.publish(g.work)
 	g.unretire()
-	g.db.retire(unreferenced(g.old, g.work))
+	base := g.old
+	if g.db.wal != nil {
+		if g.logged {
+			// The durable manifest still names the files the group's
+			// compactions replaced: they go at the next checkpoint.
+			return
+		}
+		base, g.db.durable = g.db.durable, g.work
+	}
+	g.db.retire(unreferenced(base, g.work))
 	// Delta files are read only at start-up: one the durable manifest no
 	// longer names can go at once.
-	for _, id := range unreferencedDeletes(g.old, g.work) {
+	for _, id := range unreferencedDeletes(base, g.work) {
 		g.db.store.removeDeleteFile(id)
 	}
 }
@@ -588,6 +671,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	if err := validateSchemas(work, p); err != nil {
 		return err
 	}
+	if p.changesDefinitions() {
+		work.defGen++
+	}
 	for id := range p.dropped {
 		t := work.byID[id]
 		work.del(t)
@@ -608,7 +694,7 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 			continue
 		}
 		t := mutable(work, touched, id)
-		t.segs, t.fresh, t.rows, t.dels, t.delFiles, t.freshDels, t.delInline = nil, nil, 0, nil, nil, nil, nil
+		t.segs, t.fresh, t.rows, t.dels, t.delFiles, t.freshDels, t.delInline, t.walDels = nil, nil, 0, nil, nil, nil, nil, nil
 		t.gen++
 	}
 	applyDeletes(work, touched, p)
@@ -674,6 +760,7 @@ func applyCompaction(work *version, touched map[uint64]bool, c *compaction) erro
 			delete(t.dels, s.id)
 			delete(t.delFiles, s.id)
 			delete(t.delInline, s.id)
+			delete(t.walDels, s.id)
 		}
 	}
 	segs := append([]*segment(nil), t.segs[:at]...)

@@ -20,6 +20,7 @@ const (
 	smallRows = 64 << 10
 	maxRows   = 1 << 20
 	minRun    = 4
+	tierRatio = 4
 	// A segment with more than 1/foldShare of its rows deleted is
 	// rewritten live-only; one whose deleted rows are spread over more
 	// than maxDeltas delta files gets them folded into one file.
@@ -85,7 +86,12 @@ func (db *DB) compactOnce() bool {
 	return false
 }
 
-// pickRun returns the first run of at least minRun adjacent small segments.
+// pickRun returns the first run of at least minRun adjacent small
+// segments. A leading segment with more than tierRatio times the rows of
+// the rest of the run is left out: the segment merged from a stream of
+// small commits is then not rewritten every minRun commits, only once the
+// ones after it add up to a quarter of it (a row is rewritten a
+// logarithmic number of times, not once per merge of the tail).
 func pickRun(segs []*segment) []*segment {
 	for i := 0; i < len(segs); {
 		if segs[i].rows >= smallRows {
@@ -97,8 +103,13 @@ func pickRun(segs []*segment) []*segment {
 			rows += segs[j].rows
 			j++
 		}
-		if j-i >= minRun {
-			return segs[i:j]
+		k := i
+		for k < j && segs[k].rows > tierRatio*(rows-segs[k].rows) {
+			rows -= segs[k].rows
+			k++
+		}
+		if j-k >= minRun {
+			return segs[k:j]
 		}
 		if j == i {
 			j++
@@ -212,7 +223,16 @@ func (db *DB) merge(t *tableState, run []*segment) error {
 		recs = []arrow.Record{concatRecords(recs)}
 	}
 	var seg *segment // nil: every row of run is deleted
-	if len(recs) > 0 {
+	if rows := pendingRows(recs); rows > 0 && db.wal != nil && rows < smallRows {
+		// A small merge goes to the log with the commits (wal.go),
+		// encoded here, off the committer's path.
+		seg = walSegmentOf(db.nextID.Add(1)-1, t.cols, recs)
+		enc, err := encodeIPC(seg.layout, seg.recs)
+		if err != nil {
+			return err
+		}
+		return db.submit(&commitReq{compact: &compaction{table: t.id, old: run, dels: dels, seg: seg, locks: db.locks, walBytes: enc}})
+	} else if rows > 0 {
 		var err error
 		if seg, err = db.store.newSegment(db.nextID.Add(1)-1, t.cols, recs); err != nil {
 			return err

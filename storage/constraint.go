@@ -292,7 +292,7 @@ func validateUnique(work *version, p *pending) error {
 		for _, d := range constraintIndexes(cons) {
 			// A constraint the transaction added (ALTER TABLE) covers
 			// every row, the others the rows it adds.
-			if err := recheckUnique(p.idx.db, t, d, !old[d.ID], p.appends[id], p.deletes[id]); err != nil {
+			if err := recheckUnique(p.idx.db, t, d, !old[d.ID], p.appends[id], p.deletes[id], p.idx.checkedSegs[id]); err != nil {
 				return err
 			}
 		}

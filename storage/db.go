@@ -24,7 +24,10 @@ type Options struct {
 	NoSync bool
 	// NoCompaction turns the background merging of small segments off.
 	NoCompaction bool
-	Logger       *slog.Logger
+	// NoWAL makes every commit write its segments and manifest (a
+	// checkpoint each, wal.go) instead of appending to the log.
+	NoWAL  bool
+	Logger *slog.Logger
 	// FirstID is where an in-memory catalog's ids start (0: 1), so that a
 	// session's temporary tables get object ids of their own.
 	FirstID uint64
@@ -63,6 +66,12 @@ type DB struct {
 
 	retireMu sync.Mutex
 	retired  []retiredFile
+
+	// wal is the open write-ahead log (wal.go); nil for an in-memory DB.
+	// durable is the version the durable manifest holds (the last
+	// checkpoint's). Both committer only after Open.
+	wal     *walLog
+	durable *version
 }
 
 type retiredFile struct {
@@ -84,6 +93,10 @@ type version struct {
 	seqs   map[string]*seqEntry // the same, for sequences (sequence.go)
 	// schemas other than public, by id: shared like views (schema.go)
 	schemas map[uint64]*Schema
+	// walGen is the log generation the manifest names (wal.go).
+	walGen uint64
+	// defGen is the definition generation (defgen.go); in memory only.
+	defGen uint64
 }
 
 func newVersion() *version {
@@ -94,7 +107,7 @@ func (v *version) put(t *tableState) { v.tables[t.name] = t; v.byID[t.id] = t }
 func (v *version) del(t *tableState) { delete(v.tables, t.name); delete(v.byID, t.id) }
 
 func (v *version) clone() *version {
-	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID)), views: v.views, seqs: v.seqs, schemas: v.schemas}
+	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID)), views: v.views, seqs: v.seqs, schemas: v.schemas, walGen: v.walGen, defGen: v.defGen}
 	for k, t := range v.tables {
 		n.tables[k] = t
 	}
@@ -145,6 +158,9 @@ type tableState struct {
 	// freshDels: committer only, rows of each segment this group deleted
 	// and not yet in a file.
 	freshDels map[uint64][]int64
+	// walDels: deleted rows only the write-ahead log holds (wal.go),
+	// copied like delInline.
+	walDels map[uint64][]int64
 
 	fresh []arrow.Record // committer only: rows of this group not yet in a segment
 	enc   []byte         // committer only: cached manifest entry
@@ -156,7 +172,7 @@ type tableState struct {
 func (t *tableState) copy() *tableState {
 	return &tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, indexes: t.indexes, dropped: t.dropped, ddl: t.ddl, comment: t.comment,
 		segs: append([]*segment(nil), t.segs...), rows: t.rows, gen: t.gen, fresh: append([]arrow.Record(nil), t.fresh...),
-		dels: cloneDels(t.dels), delFiles: cloneDelFiles(t.delFiles), delInline: cloneInline(t.delInline)}
+		dels: cloneDels(t.dels), delFiles: cloneDelFiles(t.delFiles), delInline: cloneInline(t.delInline), walDels: cloneInline(t.walDels)}
 }
 
 // tableStats merges the segments' statistics (once per version).
@@ -261,6 +277,10 @@ func (db *DB) load() error {
 		if err := writeManifest(db.dir, m, db.sync()); err != nil {
 			return err
 		}
+		if db.wal, err = openLog(db.dir, v.walGen, 0, db.sync()); err != nil {
+			return err
+		}
+		db.durable = v
 		db.cur.Store(v)
 		db.log.Info("storage: initialised a new data directory", "dir", db.dir)
 		return nil
@@ -304,15 +324,26 @@ func (db *DB) load() error {
 	// deleted: nothing acknowledged lives only in them.
 	for _, e := range entries {
 		n := e.Name()
-		if n == manifestTemp || ((strings.HasPrefix(n, "seg-") || strings.HasPrefix(n, "del-")) && !live[n]) {
+		if n == manifestTemp || ((strings.HasPrefix(n, "seg-") || strings.HasPrefix(n, "del-")) && !live[n]) ||
+			(strings.HasPrefix(n, "wal-") && n != walFile(v.walGen)) {
 			if err := os.Remove(filepath.Join(db.dir, n)); err != nil {
 				return err
 			}
 			db.log.Info("storage: removed a segment file the manifest does not name (interrupted commit or replaced by compaction)", "file", filepath.Join(db.dir, n))
 		}
 	}
+	// The log's records apply on top of the manifest's version; the files
+	// the manifest names stay until a checkpoint replaces it.
+	work, next, valid, err := replayLog(db.dir, v, next)
+	if err != nil {
+		return err
+	}
+	if db.wal, err = openLog(db.dir, v.walGen, valid, db.sync()); err != nil {
+		return err
+	}
+	db.durable = v
 	db.nextID.Store(next)
-	db.cur.Store(v)
+	db.cur.Store(work)
 	db.log.Info("storage: opened data directory", "dir", db.dir, "tables", len(v.tables), "segments", nseg, "rows", rows)
 	return nil
 }
@@ -353,6 +384,8 @@ func (db *DB) Close() error {
 	db.sendMu.Unlock()
 	close(db.quit)
 	db.wg.Wait()
+	db.shutdownCheckpoint()
+	db.wal.close()
 	db.purgeRetired(true)
 	db.unlock()
 	return nil

@@ -346,7 +346,7 @@ func delFiles(t *testing.T, dir string) []string {
 func TestDeleteFilesFoldAndOrphans(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	db := open(t, dir)
+	db := openNoWAL(t, dir)
 	var vals []int64
 	for i := int64(0); i < 50000; i++ {
 		vals = append(vals, i)
@@ -373,7 +373,7 @@ func TestDeleteFilesFoldAndOrphans(t *testing.T) {
 	if err := os.WriteFile(orphan, []byte("JDV1junk"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	db = open(t, dir)
+	db = openNoWAL(t, dir)
 	defer db.Close()
 	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
 		t.Fatalf("orphan delta file kept: %v", err)
@@ -528,7 +528,7 @@ func TestVacuumFoldsDeletesAndMerges(t *testing.T) {
 func TestDeleteFilesLeveledFold(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	db := open(t, dir)
+	db := openNoWAL(t, dir)
 	var vals []int64
 	for i := int64(0); i < 200000; i++ {
 		vals = append(vals, i)
@@ -558,7 +558,7 @@ func TestDeleteFilesLeveledFold(t *testing.T) {
 		}
 	}
 	db.Close()
-	db = open(t, dir)
+	db = openNoWAL(t, dir)
 	defer db.Close()
 	tb, _ = db.Lookup("t")
 	if got := keysOf(tb); !slices.Equal(got, vals[base+maxDeltas*per:]) {
@@ -572,7 +572,7 @@ func TestDeleteFilesLeveledFold(t *testing.T) {
 func TestDeletesInlineThenSpill(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	db := open(t, dir)
+	db := openNoWAL(t, dir)
 	var vals []int64
 	for i := int64(0); i < 4*maxInline; i++ {
 		vals = append(vals, i)
@@ -588,7 +588,7 @@ func TestDeletesInlineThenSpill(t *testing.T) {
 		t.Fatalf("%d delta files for 3 single-row deletes", n)
 	}
 	db.Close()
-	db = open(t, dir)
+	db = openNoWAL(t, dir)
 	tb, _ := db.Lookup("t")
 	if got := keysOf(tb); !slices.Equal(got, vals[3:]) {
 		t.Fatalf("after reopening: %d rows from %d", len(got), got[0])
@@ -600,7 +600,7 @@ func TestDeletesInlineThenSpill(t *testing.T) {
 		t.Fatalf("%d delta files after outgrowing maxInline", n)
 	}
 	db.Close()
-	db = open(t, dir)
+	db = openNoWAL(t, dir)
 	defer db.Close()
 	tb, _ = db.Lookup("t")
 	if got := keysOf(tb); !slices.Equal(got, vals[maxInline+1:]) || tb.Stats().Rows != int64(3*maxInline-1) {

@@ -93,6 +93,11 @@ type idxPending struct {
 	// first uniqueness check of its rows (a unique index created, rows
 	// added under one): the committer re-checks if it changed.
 	checked map[uint64]uint64
+	// checkedSegs are the table's segments at that first check: every
+	// later statement's snapshot holds those still committed, so the
+	// transaction's rows were checked against them and the committer
+	// re-checks only the segments committed since (immutable sets).
+	checkedSegs map[uint64]map[*segment]bool
 }
 
 func (ip *idxPending) clone() *idxPending {
@@ -108,6 +113,12 @@ func (ip *idxPending) clone() *idxPending {
 	}
 	for k, v := range ip.checked {
 		n.checked[k] = v
+	}
+	if len(ip.checkedSegs) > 0 {
+		n.checkedSegs = make(map[uint64]map[*segment]bool, len(ip.checkedSegs))
+		for k, v := range ip.checkedSegs {
+			n.checkedSegs[k] = v
+		}
 	}
 	return n
 }
@@ -503,7 +514,7 @@ func validateIndexes(work *version, p *pending) error {
 		}
 		for _, d := range l {
 			if d.Unique {
-				if err := recheckUnique(ip.db, t, d, !isOld(d, ip, id), p.appends[id], p.deletes[id]); err != nil {
+				if err := recheckUnique(ip.db, t, d, !isOld(d, ip, id), p.appends[id], p.deletes[id], ip.checkedSegs[id]); err != nil {
 					return err
 				}
 			}
@@ -515,8 +526,9 @@ func validateIndexes(work *version, p *pending) error {
 // recheckUnique checks, in the committer, unique index d of t (work's
 // state, less the rows dels deletes: the committing transaction's
 // deletes): all of its rows if the transaction created d, and the rows
-// the transaction adds against them.
-func recheckUnique(db *DB, t *tableState, d IndexDef, whole bool, adds []arrow.Record, dels map[uint64]*DeleteVector) error {
+// the transaction adds against them — against the segments not in checked
+// (those of its first check, which its statements checked already).
+func recheckUnique(db *DB, t *tableState, d IndexDef, whole bool, adds []arrow.Record, dels map[uint64]*DeleteVector, checked map[*segment]bool) error {
 	ords, err := ColumnOrdinals(t.cols, d.Cols)
 	if err != nil {
 		return err
@@ -525,6 +537,9 @@ func recheckUnique(db *DB, t *tableState, d IndexDef, whole bool, adds []arrow.R
 	var runs []liveRun
 	var live []arrow.Record
 	for _, s := range t.segs {
+		if !whole && checked[s] {
+			continue // the transaction's rows were checked against it
+		}
 		r, err := s.indexRun(db, t.cols, ords)
 		if err != nil {
 			return err
@@ -607,6 +622,14 @@ func (t *Txn) noteChecked(tt *txnTable) {
 	}
 	if ts := t.version().byID[tt.id]; ts != nil {
 		ip.checked[tt.id] = ts.gen
+		segs := make(map[*segment]bool, len(ts.segs))
+		for _, s := range ts.segs {
+			segs[s] = true
+		}
+		if ip.checkedSegs == nil {
+			ip.checkedSegs = map[uint64]map[*segment]bool{}
+		}
+		ip.checkedSegs[tt.id] = segs
 	}
 }
 

@@ -39,6 +39,8 @@ type manifestJSON struct {
 	Seqs   []seqJSON   `json:"sequences,omitempty"`
 	// Schemas other than public (schema.go); absent in older manifests.
 	Schemas []schemaJSON `json:"schemas,omitempty"`
+	// WALGen is the write-ahead log generation to replay (wal.go).
+	WALGen uint64 `json:"wal_gen,omitempty"`
 }
 
 type tableJSON struct {
@@ -150,6 +152,9 @@ func encodeManifest(v *version, nextID uint64) ([]byte, error) {
 		}
 		body.WriteString(`,"schemas":`)
 		body.Write(enc)
+	}
+	if v.walGen > 0 {
+		fmt.Fprintf(&body, `,"wal_gen":%d`, v.walGen)
 	}
 	body.WriteString("}")
 	head := fmt.Sprintf("%s %d %08x %d\n", manifestMagic, manifestFormat, crc32.Checksum(body.Bytes(), castagnoli), body.Len())
@@ -371,6 +376,7 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 	if err := decodeSchemas(v, m.Schemas); err != nil {
 		return bad("%v", err)
 	}
+	v.walGen = m.WALGen
 	return v, m.NextID, nil
 }
 

@@ -34,8 +34,13 @@ type lockTable struct {
 	// retiring are segments a compaction the committer applied replaces
 	// (until its group is published or fails): no lock is granted on them.
 	retiring map[lockKey]bool
-	// changed is closed (and replaced) whenever locks are released.
+	// changed is closed (and replaced) when retiring marks are lifted.
 	changed chan struct{}
+	// released[t] is closed when t releases locks: only the transactions
+	// waiting for t wake, not every waiter (with 8 sessions updating one
+	// hot row, waking all of them on every commit made them compete for
+	// the CPU with the holder's next statements).
+	released map[*Txn]chan struct{}
 }
 
 type lockKey struct{ table, seg uint64 }
@@ -53,7 +58,7 @@ type lockHold struct {
 
 func newLockTable() *lockTable {
 	return &lockTable{segs: map[lockKey][]*lockHold{}, held: map[*Txn][]lockKey{},
-		waits: map[*Txn]*Txn{}, retiring: map[lockKey]bool{}, changed: make(chan struct{})}
+		waits: map[*Txn]*Txn{}, retiring: map[lockKey]bool{}, changed: make(chan struct{}), released: map[*Txn]chan struct{}{}}
 }
 
 func (h *lockHold) has(off int64) bool {
@@ -117,7 +122,11 @@ func (lt *lockTable) acquire(ctx context.Context, cs commitSync, t *Txn, table u
 			}
 		}
 		lt.waits[t] = b
-		ch := lt.changed
+		ch := lt.released[b]
+		if ch == nil {
+			ch = make(chan struct{})
+			lt.released[b] = ch
+		}
 		lt.mu.Unlock()
 		err := cs.lockWait(ctx, ch)
 		lt.mu.Lock()
@@ -176,7 +185,7 @@ func (lt *lockTable) release(t *Txn) {
 		}
 	}
 	delete(lt.held, t)
-	lt.wake()
+	lt.wakeWaitersOf(t)
 }
 
 // releaseFrom drops the locks t took while its lock mark was mark or
@@ -203,7 +212,15 @@ func (lt *lockTable) releaseFrom(t *Txn, mark int) {
 		}
 	}
 	if released {
-		lt.wake()
+		lt.wakeWaitersOf(t)
+	}
+}
+
+// wakeWaitersOf wakes the transactions waiting for t (lt.mu held).
+func (lt *lockTable) wakeWaitersOf(t *Txn) {
+	if ch, ok := lt.released[t]; ok {
+		close(ch)
+		delete(lt.released, t)
 	}
 }
 

@@ -34,6 +34,9 @@ type segment struct {
 	numText bool
 	// layout is the columns the file holds, by attnum (alter.go).
 	layout []ColumnDef
+	// wal: the rows are only in the write-ahead log, no file yet
+	// (wal.go); committer only once published.
+	wal bool
 
 	mu     sync.Mutex
 	recs   []arrow.Record // nil until loaded
