@@ -30,6 +30,8 @@ const (
 	OpRepartition
 	OpTopN // ORDER BY ... LIMIT: a bounded heap per partition, merged
 	OpIndexScan
+	OpRecursiveUnion
+	OpWorkTableScan
 )
 
 var opNames = [...]string{
@@ -38,7 +40,7 @@ var opNames = [...]string{
 	OpDistinct: "Distinct", OpSetOp: "Set Operation", OpAppend: "Union All", OpHashJoin: "Hash Join",
 	OpNestedLoopJoin: "Nested Loop Join", OpApply: "Apply", OpCTEScan: "CTE Scan",
 	OpGather: "Gather", OpRepartition: "Repartition", OpTopN: "Top-N Sort",
-	OpIndexScan: "Index Scan",
+	OpIndexScan: "Index Scan", OpRecursiveUnion: "Recursive Union", OpWorkTableScan: "WorkTable Scan",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -277,6 +279,8 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 		if !x.All {
 			p = &Physical{Op: OpDistinct, Logical: n, Inputs: []*Physical{gather(p)}, Rows: rows, Partitions: 1}
 		}
+	case *plan.RecursiveUnion, *plan.WorkTableScan:
+		planRecursive(p)
 	case *plan.Join:
 		if err := pl.planJoin(p, x); err != nil {
 			return nil, err

@@ -996,6 +996,9 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 	for i := 0; i < lvl; i++ {
 		target = target.parent
 	}
+	if target.selfRef {
+		return nil, b.errAt(pgerr.New(invalidRecursion, "aggregate functions are not allowed in a recursive query's recursive term"), fc.Location)
+	}
 	if target.agg == nil {
 		what := target.exprKind
 		if what == "" {

@@ -346,6 +346,9 @@ func (b *binder) defineCTE(s *scope, env *cteEnv) error {
 
 // bindCTERef binds a reference to a WITH query (see defineCTE).
 func (b *binder) bindCTERef(s *scope, env *cteEnv, alias string, a *pg_query.Alias) (plan.Node, []*nsItem, error) {
+	if env.self != nil {
+		return b.workTableScan(s, env, alias, a)
+	}
 	if env.shared != nil {
 		return b.cteScan(env, alias, a)
 	}

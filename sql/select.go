@@ -33,6 +33,9 @@ type cteEnv struct {
 	// when such a copy calls a volatile function.
 	inlined  int
 	volatile bool
+	// self is set on the entry a recursive query's recursive term sees
+	// itself through (recursive.go).
+	self *recursiveRef
 }
 
 func (e *cteEnv) lookup(name string) *cteEnv {
@@ -109,13 +112,17 @@ func (b *binder) bindWith(s *scope, w *pg_query.WithClause) error {
 				// SEARCH/CYCLE add columns; only a recursive query may have them.
 				return b.errAt(pgerr.New(pgerr.SyntaxError, "WITH query is not recursive"), cte.Location)
 			}
+			env := &cteEnv{parent: s.ctes, name: cte.Ctename, cte: cte, def: s, bodyEnv: s.ctes}
 			if w.Recursive && refersTo(cte.Ctequery, cte.Ctename) {
-				return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH RECURSIVE is not supported"), cte.Location)
+				if err := b.defineRecursiveCTE(s, env); err != nil {
+					return err
+				}
+				s.ctes = env
+				continue
 			}
 			if cte.Ctequery.GetSelectStmt() == nil {
 				return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "data-modifying statements in WITH are not supported"), cte.Location)
 			}
-			env := &cteEnv{parent: s.ctes, name: cte.Ctename, cte: cte, def: s, bodyEnv: s.ctes}
 			if err := b.defineCTE(s, env); err != nil {
 				return err
 			}

@@ -229,6 +229,10 @@ func (f *treeFormatter) node(n Node, depth int) {
 			op += " All"
 		}
 		fmt.Fprintf(sb, "%s %s", op, formatCols(x.Cols))
+	case *RecursiveUnion:
+		fmt.Fprintf(sb, "RecursiveUnion %s all=%v %s", x.Name, x.All, formatCols(x.Cols))
+	case *WorkTableScan:
+		fmt.Fprintf(sb, "WorkTableScan %s %s", x.WorkTable.Name, formatCols(x.Cols))
 	default:
 		fmt.Fprintf(sb, "%T", n)
 	}

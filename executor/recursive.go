@@ -1,0 +1,42 @@
+package executor
+
+import (
+	"github.com/joind/joind/operators"
+	"github.com/joind/joind/optimizer"
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+)
+
+// buildRecursiveUnion builds a WITH RECURSIVE query: the non-recursive term
+// once, and the recursive term from its one physical plan again for every
+// iteration, its WorkTable Scans reading the union's working table.
+func (b *builder) buildRecursiveUnion(p *optimizer.Physical) (operators.Operator, error) {
+	x := p.Logical.(*plan.RecursiveUnion)
+	nonRec, err := b.build(p.Inputs[0])
+	if err != nil {
+		return nil, err
+	}
+	wt := &operators.WorkTable{}
+	rb := *b
+	rb.workTables = map[*plan.WorkTable]*operators.WorkTable{x.WorkTable: wt}
+	for k, v := range b.workTables {
+		rb.workTables[k] = v
+	}
+	recursive := func() (operators.Operator, error) { return rb.build(p.Inputs[1]) }
+	// Build once now so a plan error surfaces before any row is returned.
+	if _, err := recursive(); err != nil {
+		return nil, err
+	}
+	return operators.NewRecursiveUnion(nonRec, recursive, wt, x.All, x.Cols, b.env)
+}
+
+// buildWorkTableScan reads the working table of the recursive union whose
+// recursive term p is in.
+func (b *builder) buildWorkTableScan(p *optimizer.Physical) (operators.Operator, error) {
+	x := p.Logical.(*plan.WorkTableScan)
+	wt, ok := b.workTables[x.WorkTable]
+	if !ok {
+		return nil, pgerr.New(pgerr.InternalError, "executor: WorkTable Scan on %s outside its recursive union", x.WorkTable.Name)
+	}
+	return operators.NewWorkTableScan(wt, x.Cols), nil
+}

@@ -1,0 +1,25 @@
+package optimizer
+
+import "github.com/joind/joind/sql/plan"
+
+// recursiveRowsFactor is the guess of how many times a recursive query's
+// non-recursive rows it produces in all (the iteration count is unknown).
+const recursiveRowsFactor = 10
+
+// planRecursive plans a WITH RECURSIVE query (plan.RecursiveUnion) and the
+// working-table scan inside its recursive term. The union runs as one
+// partition over both terms gathered: each iteration reads the previous
+// one's rows whole, and the recursive term is planned once here — the
+// executor builds its operators again per iteration, never replanning.
+func planRecursive(p *Physical) {
+	switch p.Logical.(type) {
+	case *plan.RecursiveUnion:
+		p.Op = OpRecursiveUnion
+		p.Rows = p.Inputs[0].Rows * recursiveRowsFactor
+		p.Inputs[0] = gather(p.Inputs[0])
+		p.Inputs[1] = gather(p.Inputs[1])
+	case *plan.WorkTableScan:
+		p.Op = OpWorkTableScan
+		p.Rows = 100
+	}
+}

@@ -1,0 +1,318 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// invalidRecursion is PostgreSQL's SQLSTATE 42P19 (invalid_recursion).
+const invalidRecursion = "42P19"
+
+// recursiveRef is the self-reference of a WITH RECURSIVE query while its
+// recursive term is bound: references read the working table.
+type recursiveRef struct {
+	wt    *plan.WorkTable
+	cols  []plan.Column // the non-recursive term's output (types)
+	names []string
+}
+
+// defineRecursiveCTE binds a WITH RECURSIVE query that refers to itself, as
+// PostgreSQL's parse_cte.c: checkWellFormedRecursion on the raw tree, the
+// non-recursive term, then the recursive term with the query's name
+// reading the working table, whose column types are the non-recursive
+// term's and must be the union's overall types.
+func (b *binder) defineRecursiveCTE(s *scope, env *cteEnv) error {
+	cte := env.cte
+	sel := cte.Ctequery.GetSelectStmt()
+	if sel == nil {
+		return b.errAt(pgerr.New(invalidRecursion, "recursive query \"%s\" must not contain data-modifying statements", env.name), cte.Location)
+	}
+	if err := b.checkWellFormedRecursion(env.name, sel, cte.Location); err != nil {
+		return err
+	}
+	if cte.SearchClause != nil {
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "SEARCH clause is not supported"), cte.SearchClause.GetLocation())
+	}
+	if cte.CycleClause != nil {
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "CYCLE clause is not supported"), cte.CycleClause.GetLocation())
+	}
+	// The body sees the enclosing levels of the defining query, not its
+	// FROM items; its own WITH is visible to both terms.
+	top := &scope{parent: env.def.parent, ctes: env.bodyEnv}
+	if err := b.bindWith(top, sel.WithClause); err != nil {
+		return err
+	}
+	l, _, err := b.bindSelect(sel.Larg, top, top.ctes, true)
+	if err != nil {
+		return err
+	}
+	names := append([]string{}, l.names...)
+	if len(cte.Aliascolnames) > 0 {
+		if len(cte.Aliascolnames) > len(names) {
+			return b.errAt(pgerr.New(pgerr.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified",
+				env.name, len(names), len(cte.Aliascolnames)), cte.Location)
+		}
+		for i, cn := range cte.Aliascolnames {
+			names[i] = cn.GetString_().GetSval()
+		}
+	}
+	lc := l.node.Columns()
+	self := &recursiveRef{wt: &plan.WorkTable{Name: env.name}, cols: lc, names: names}
+	selfEnv := &cteEnv{parent: top.ctes, name: env.name, cte: cte, def: env.def, self: self}
+	r, _, err := b.bindSelect(sel.Rarg, top, selfEnv, false)
+	if err != nil {
+		return err
+	}
+	if len(top.outerRefs) > 0 {
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH RECURSIVE query \"%s\" referencing an outer query is not supported", env.name), cte.Location)
+	}
+	rc := r.node.Columns()
+	if len(lc) != len(rc) {
+		return b.errAt(pgerr.New(pgerr.SyntaxError, "each UNION query must have the same number of columns"), firstLoc(r.locs))
+	}
+	lt := make([]types.Type, len(lc))
+	for i := range lc {
+		t, err := b.commonTypeOf("UNION", []types.Type{lc[i].Type, rc[i].Type}, []int32{l.locs[i], r.locs[i]})
+		if err != nil {
+			return err
+		}
+		if t != lc[i].Type {
+			return b.errAt(pgerr.New(pgerr.DatatypeMismatch, "recursive query \"%s\" column %d has type %s in non-recursive term but type %s overall",
+				env.name, i+1, lc[i].Type.SQLName(), t.SQLName()).
+				WithHint("Cast the output of the non-recursive term to the correct type."), l.locs[i])
+		}
+		lt[i] = t
+	}
+	rec, err := b.castOutputs(r, lt, "UNION")
+	if err != nil {
+		return err
+	}
+	ru := &plan.RecursiveUnion{Name: env.name, All: sel.All, NonRecursive: l.node, Recursive: rec, WorkTable: self.wt}
+	for i, c := range lc {
+		ru.Cols = append(ru.Cols, plan.Column{ID: b.ids.Next(), Name: names[i], Type: c.Type})
+	}
+	// Evaluated once, as PostgreSQL always materializes a recursive query;
+	// its only reference may still read it directly (streaming, so a LIMIT
+	// above ends the iteration).
+	env.shared = &plan.CTE{Name: env.name, Plan: ru, Materialized: cte.Ctematerialized == pg_query.CTEMaterialize_CTEMaterializeAlways}
+	env.names = names
+	return nil
+}
+
+// workTableScan is a reference to a recursive query from its recursive
+// term: the working table, under fresh columns.
+func (b *binder) workTableScan(s *scope, env *cteEnv, alias string, a *pg_query.Alias) (plan.Node, []*nsItem, error) {
+	scan := &plan.WorkTableScan{WorkTable: env.self.wt}
+	for i, c := range env.self.cols {
+		scan.Cols = append(scan.Cols, plan.Column{ID: b.ids.Next(), Name: env.self.names[i], Type: c.Type})
+	}
+	s.selfRef = true
+	it, err := b.itemFromQuery(&boundQuery{node: scan, names: append([]string{}, env.self.names...)}, alias, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	return scan, []*nsItem{it}, nil
+}
+
+// recursionContext is where a self-reference stands (parse_cte.c's
+// RecursionContext); every context but recursionOK makes it an error.
+type recursionContext int
+
+const (
+	recursionOK recursionContext = iota
+	recursionNonRecursiveTerm
+	recursionSublink
+	recursionOuterJoin
+	recursionIntersect
+	recursionExcept
+)
+
+var recursionErrors = [...]string{
+	recursionNonRecursiveTerm: "recursive reference to query \"%s\" must not appear within its non-recursive term",
+	recursionSublink:          "recursive reference to query \"%s\" must not appear within a subquery",
+	recursionOuterJoin:        "recursive reference to query \"%s\" must not appear within an outer join",
+	recursionIntersect:        "recursive reference to query \"%s\" must not appear within INTERSECT",
+	recursionExcept:           "recursive reference to query \"%s\" must not appear within EXCEPT",
+}
+
+// recursionCheck is checkWellFormedRecursion's walk over the raw tree.
+type recursionCheck struct {
+	b       *binder
+	name    string
+	context recursionContext
+	refs    int
+	err     error
+}
+
+// checkWellFormedRecursion is PostgreSQL's check of a recursive query's
+// shape, with its errors and their order.
+func (b *binder) checkWellFormedRecursion(name string, sel *pg_query.SelectStmt, loc int32) error {
+	if sel.Op != pg_query.SetOperation_SETOP_UNION {
+		return b.errAt(pgerr.New(invalidRecursion, "recursive query \"%s\" does not have the form non-recursive-term UNION [ALL] recursive-term", name), loc)
+	}
+	c := &recursionCheck{b: b, name: name, context: recursionNonRecursiveTerm}
+	c.walkSelect(sel.Larg)
+	c.context = recursionOK
+	c.walkSelect(sel.Rarg)
+	if c.err == nil && sel.WithClause != nil {
+		c.context = recursionSublink
+		for _, n := range sel.WithClause.Ctes {
+			c.walk(n.ProtoReflect())
+		}
+	}
+	if c.err != nil {
+		return c.err
+	}
+	notImplemented := func(what string, n *pg_query.Node) error {
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "%s in a recursive query is not implemented", what), nodeLocation(n))
+	}
+	switch {
+	case len(sel.SortClause) > 0:
+		return notImplemented("ORDER BY", sel.SortClause[0])
+	case sel.LimitOffset != nil:
+		return notImplemented("OFFSET", sel.LimitOffset)
+	case sel.LimitCount != nil:
+		return notImplemented("LIMIT", sel.LimitCount)
+	case len(sel.LockingClause) > 0:
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE/SHARE in a recursive query is not implemented"), -1)
+	}
+	return nil
+}
+
+func (c *recursionCheck) walkSelect(sel *pg_query.SelectStmt) {
+	if sel != nil {
+		c.walk(sel.ProtoReflect())
+	}
+}
+
+func (c *recursionCheck) walkNode(n *pg_query.Node) {
+	if n != nil {
+		c.walk(n.ProtoReflect())
+	}
+}
+
+func (c *recursionCheck) walk(m protoreflect.Message) {
+	if c.err != nil || !m.IsValid() {
+		return
+	}
+	save := c.context
+	switch x := m.Interface().(type) {
+	case *pg_query.RangeVar:
+		if x.Schemaname == "" && x.Relname == c.name {
+			if c.context != recursionOK {
+				c.err = c.b.errAt(pgerr.New(invalidRecursion, recursionErrors[c.context], c.name), x.Location)
+				return
+			}
+			c.refs++
+			if c.refs > 1 {
+				c.err = c.b.errAt(pgerr.New(invalidRecursion, "recursive reference to query \"%s\" must not appear more than once", c.name), x.Location)
+			}
+		}
+		return
+	case *pg_query.SelectStmt:
+		if x.WithClause != nil && definesName(x.WithClause, c.name) {
+			// An inner WITH query of the same name hides the outer one.
+			return
+		}
+		if c.context == recursionOK {
+			switch x.Op {
+			case pg_query.SetOperation_SETOP_INTERSECT:
+				if x.All {
+					c.context = recursionIntersect
+				}
+				c.walkSelect(x.Larg)
+				c.walkSelect(x.Rarg)
+				c.context = save
+				return
+			case pg_query.SetOperation_SETOP_EXCEPT:
+				if x.All {
+					c.context = recursionExcept
+				}
+				c.walkSelect(x.Larg)
+				c.context = recursionExcept
+				c.walkSelect(x.Rarg)
+				c.context = save
+				return
+			}
+		}
+		// PostgreSQL's raw_expression_tree_walker order.
+		for _, l := range [][]*pg_query.Node{x.TargetList, x.FromClause, {x.WhereClause}, x.GroupClause, {x.HavingClause}, x.WindowClause} {
+			for _, n := range l {
+				c.walkNode(n)
+			}
+		}
+		for _, l := range x.ValuesLists {
+			c.walkNode(l)
+		}
+		for _, n := range append(append([]*pg_query.Node{}, x.SortClause...), x.LimitOffset, x.LimitCount) {
+			c.walkNode(n)
+		}
+		if x.WithClause != nil {
+			for _, n := range x.WithClause.Ctes {
+				c.walkNode(n)
+			}
+		}
+		c.walkSelect(x.Larg)
+		c.walkSelect(x.Rarg)
+		return
+	case *pg_query.JoinExpr:
+		outer := func() {
+			if save == recursionOK {
+				c.context = recursionOuterJoin
+			}
+		}
+		switch x.Jointype {
+		case pg_query.JoinType_JOIN_LEFT:
+			c.walkNode(x.Larg)
+			outer()
+			c.walkNode(x.Rarg)
+		case pg_query.JoinType_JOIN_FULL:
+			outer()
+			c.walkNode(x.Larg)
+			c.walkNode(x.Rarg)
+		case pg_query.JoinType_JOIN_RIGHT:
+			outer()
+			c.walkNode(x.Larg)
+			c.context = save
+			c.walkNode(x.Rarg)
+		default:
+			c.walkNode(x.Larg)
+			c.walkNode(x.Rarg)
+		}
+		c.context = save
+		c.walkNode(x.Quals)
+		return
+	case *pg_query.SubLink:
+		c.context = recursionSublink
+		c.walkNode(x.Subselect)
+		c.context = save
+		c.walkNode(x.Testexpr)
+		return
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList() && fd.Kind() == protoreflect.MessageKind:
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				c.walk(l.Get(i).Message())
+			}
+		case fd.Kind() == protoreflect.MessageKind && !fd.IsMap():
+			c.walk(v.Message())
+		}
+		return c.err == nil
+	})
+}
+
+// definesName reports whether w defines a WITH query called name.
+func definesName(w *pg_query.WithClause, name string) bool {
+	for _, n := range w.Ctes {
+		if n.GetCommonTableExpr().GetCtename() == name {
+			return true
+		}
+	}
+	return false
+}
