@@ -68,6 +68,9 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 		return b.buildRecursiveUnion(p)
 	case optimizer.OpWorkTableScan:
 		return b.buildWorkTableScan(p)
+	case optimizer.OpStatementRows:
+		x := p.Logical.(*plan.StatementRows)
+		return operators.NewRecordsScan(x.Recs, x.Cols), nil
 	}
 	ins := make([]operators.Operator, len(p.Inputs))
 	for i, in := range p.Inputs {

@@ -50,6 +50,25 @@ func (s *workTableScan) Open(ctx context.Context, _ int) (Stream, error) {
 	return &recordsStream{ctx: ctx, recs: s.wt.rows(), schema: s.schema}, nil
 }
 
+// NewRecordsScan returns recs as cols (one partition): a data-modifying
+// WITH query's RETURNING rows.
+func NewRecordsScan(recs []arrow.Record, cols []plan.Column) Operator {
+	return &recordsScan{recs: recs, cols: cols, schema: schemaOf(cols)}
+}
+
+type recordsScan struct {
+	recs   []arrow.Record
+	cols   []plan.Column
+	schema *arrow.Schema
+}
+
+func (s *recordsScan) Columns() []plan.Column { return s.cols }
+func (s *recordsScan) Partitions() int        { return 1 }
+
+func (s *recordsScan) Open(ctx context.Context, _ int) (Stream, error) {
+	return &recordsStream{ctx: ctx, recs: s.recs, schema: s.schema}, nil
+}
+
 // recordsStream returns held batches under schema.
 type recordsStream struct {
 	ctx    context.Context

@@ -32,6 +32,7 @@ const (
 	OpIndexScan
 	OpRecursiveUnion
 	OpWorkTableScan
+	OpStatementRows
 )
 
 var opNames = [...]string{
@@ -41,6 +42,7 @@ var opNames = [...]string{
 	OpNestedLoopJoin: "Nested Loop Join", OpApply: "Apply", OpCTEScan: "CTE Scan",
 	OpGather: "Gather", OpRepartition: "Repartition", OpTopN: "Top-N Sort",
 	OpIndexScan: "Index Scan", OpRecursiveUnion: "Recursive Union", OpWorkTableScan: "WorkTable Scan",
+	OpStatementRows: "Statement Rows",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -279,7 +281,7 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 		if !x.All {
 			p = &Physical{Op: OpDistinct, Logical: n, Inputs: []*Physical{gather(p)}, Rows: rows, Partitions: 1}
 		}
-	case *plan.RecursiveUnion, *plan.WorkTableScan:
+	case *plan.RecursiveUnion, *plan.WorkTableScan, *plan.StatementRows:
 		planRecursive(p)
 	case *plan.Join:
 		if err := pl.planJoin(p, x); err != nil {

@@ -21,5 +21,9 @@ func planRecursive(p *Physical) {
 	case *plan.WorkTableScan:
 		p.Op = OpWorkTableScan
 		p.Rows = 100
+	case *plan.StatementRows:
+		// A data-modifying WITH query's RETURNING rows (sql.ModifyingWith).
+		p.Op = OpStatementRows
+		p.Rows = 1000
 	}
 }

@@ -74,6 +74,10 @@ type binder struct {
 	// searchPath overrides the session's search_path ("" = none): the
 	// elements of CREATE SCHEMA (schema.go).
 	searchPath string
+	// topWith is the top-level statement's WITH, and modifying its
+	// data-modifying queries (modifyingwith.go).
+	topWith   *pg_query.WithClause
+	modifying []*ModifyingCTE
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
@@ -116,7 +120,11 @@ func Bind(raw *RawStatement, cat storage.Catalog, opts *BindOptions) (Statement,
 		opts = &BindOptions{}
 	}
 	b := newBinder(raw.query, cat, opts)
+	b.topWith = topWith(raw.stmt)
 	st, err := b.bindStatement(raw.stmt)
+	if err == nil {
+		st, err = b.wrapModifying(st)
+	}
 	st, err = b.catalogFallback(raw.stmt, st, err) // SELECTs over empty catalogs (pgcatalogempty.go)
 	if err != nil {
 		return nil, err

@@ -190,6 +190,11 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	}
 	if rv.Schemaname == "" {
 		if env := s.ctes.lookup(name); env != nil {
+			if env.modifying != nil {
+				if err := b.modifyingRef(env, rv.Location); err != nil {
+					return nil, nil, err
+				}
+			}
 			s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
 			return b.bindCTERef(s, env, alias, rv.Alias)
 		}

@@ -36,6 +36,8 @@ type cteEnv struct {
 	// self is set on the entry a recursive query's recursive term sees
 	// itself through (recursive.go).
 	self *recursiveRef
+	// modifying is set for a data-modifying WITH query (modifyingwith.go).
+	modifying *ModifyingCTE
 }
 
 func (e *cteEnv) lookup(name string) *cteEnv {
@@ -121,7 +123,11 @@ func (b *binder) bindWith(s *scope, w *pg_query.WithClause) error {
 				continue
 			}
 			if cte.Ctequery.GetSelectStmt() == nil {
-				return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "data-modifying statements in WITH are not supported"), cte.Location)
+				if err := b.defineModifyingCTE(w, env); err != nil {
+					return err
+				}
+				s.ctes = env
+				continue
 			}
 			if err := b.defineCTE(s, env); err != nil {
 				return err

@@ -1,0 +1,189 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+)
+
+// ModifyingWith is a statement whose WITH holds data-modifying statements
+// (INSERT / UPDATE / DELETE [RETURNING]): each of Subs runs exactly once,
+// referenced or not, in WITH order, its RETURNING rows filling its
+// StatementRows; then Main runs, reading them through its CTE Scans.
+//
+// PostgreSQL runs every part over one snapshot, so no part sees another's
+// changes. joind runs them one after another in the statement's
+// transaction, where a later part would see an earlier one's changes; so
+// a table written by one part may not be read or written by any other
+// (0A000), which makes the order unobservable.
+type ModifyingWith struct {
+	Subs []*ModifyingCTE
+	Main Statement
+}
+
+// ModifyingCTE is one data-modifying WITH query.
+type ModifyingCTE struct {
+	Name string
+	Stmt Statement // *Insert, *Update or *Delete
+	// Rows receives the RETURNING rows (nil: the statement has none).
+	Rows *plan.StatementRows
+}
+
+func (*ModifyingWith) statement() {}
+
+// topWith is the WITH clause of a top-level statement: the only place a
+// data-modifying WITH query may stand.
+func topWith(n *pg_query.Node) *pg_query.WithClause {
+	switch x := n.GetNode().(type) {
+	case *pg_query.Node_SelectStmt:
+		return x.SelectStmt.WithClause
+	case *pg_query.Node_InsertStmt:
+		return x.InsertStmt.WithClause
+	case *pg_query.Node_UpdateStmt:
+		return x.UpdateStmt.WithClause
+	case *pg_query.Node_DeleteStmt:
+		return x.DeleteStmt.WithClause
+	}
+	return nil
+}
+
+// defineModifyingCTE binds a data-modifying WITH query of w.
+func (b *binder) defineModifyingCTE(w *pg_query.WithClause, env *cteEnv) error {
+	cte := env.cte
+	switch cte.Ctequery.GetNode().(type) {
+	case *pg_query.Node_InsertStmt, *pg_query.Node_UpdateStmt, *pg_query.Node_DeleteStmt:
+	default:
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "data-modifying statements in WITH are not supported"), cte.Location)
+	}
+	if w == nil || w != b.topWith {
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH clause containing a data-modifying statement must be at the top level"), cte.Location)
+	}
+	st, err := b.bindStatement(cte.Ctequery)
+	if err != nil {
+		return err
+	}
+	var ret []plan.Column
+	switch x := st.(type) {
+	case *Insert:
+		ret = x.Returning
+	case *Update:
+		ret = x.Returning
+	case *Delete:
+		ret = x.Returning
+	}
+	m := &ModifyingCTE{Name: env.name, Stmt: st}
+	if ret != nil {
+		m.Rows = &plan.StatementRows{Name: env.name}
+		for _, c := range ret {
+			c.ID = b.ids.Next()
+			m.Rows.Cols = append(m.Rows.Cols, c)
+			env.names = append(env.names, c.Name)
+		}
+		env.shared = &plan.CTE{Name: env.name, Plan: m.Rows, Materialized: true}
+	}
+	env.modifying = m
+	b.modifying = append(b.modifying, m)
+	return nil
+}
+
+// modifyingRef checks a reference to a data-modifying WITH query.
+func (b *binder) modifyingRef(env *cteEnv, loc int32) error {
+	if env.modifying.Rows == nil {
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH query \"%s\" does not have a RETURNING clause", env.name), loc)
+	}
+	return nil
+}
+
+// wrapModifying makes st, whose WITH held data-modifying queries, a
+// ModifyingWith, refusing parts whose tables overlap (see ModifyingWith).
+func (b *binder) wrapModifying(st Statement) (Statement, error) {
+	if len(b.modifying) == 0 {
+		return st, nil
+	}
+	parts := append([]Statement{}, st)
+	for _, m := range b.modifying {
+		parts = append(parts, m.Stmt)
+	}
+	written := map[string]int{} // table → index of the part writing it
+	for i, p := range parts {
+		t := writtenTable(p)
+		if t == "" {
+			continue
+		}
+		if _, dup := written[t]; dup {
+			return nil, overlapErr(t)
+		}
+		written[t] = i
+	}
+	for i, p := range parts {
+		for t := range readTables(p) {
+			if w, ok := written[t]; ok && w != i {
+				return nil, overlapErr(t)
+			}
+		}
+	}
+	return &ModifyingWith{Subs: b.modifying, Main: st}, nil
+}
+
+func overlapErr(table string) error {
+	return pgerr.New(pgerr.FeatureNotSupported, "a table written by a data-modifying statement in WITH may not be read or written by another part of the statement (table \"%s\")", table)
+}
+
+// writtenTable is the table an INSERT, UPDATE or DELETE writes ("" for
+// other statements).
+func writtenTable(st Statement) string {
+	switch x := st.(type) {
+	case *Insert:
+		return x.Table.Name()
+	case *Update:
+		return x.Table.Name()
+	case *Delete:
+		return x.Table.Name()
+	}
+	return ""
+}
+
+// readTables is the set of tables st's query reads (scans, subqueries and
+// WITH queries included).
+func readTables(st Statement) map[string]bool {
+	var q *Query
+	switch x := st.(type) {
+	case *Query:
+		q = x
+	case *Insert:
+		q = x.Source
+	case *Update:
+		q = x.Source
+	case *Delete:
+		q = x.Source
+	}
+	out := map[string]bool{}
+	if q != nil {
+		scannedTables(q.Plan, out, map[*plan.CTE]bool{})
+	}
+	return out
+}
+
+func scannedTables(n plan.Node, out map[string]bool, seen map[*plan.CTE]bool) {
+	switch x := n.(type) {
+	case *plan.Scan:
+		out[x.Table.Name()] = true
+	case *plan.CTEScan:
+		if !seen[x.CTE] {
+			seen[x.CTE] = true
+			scannedTables(x.CTE.Plan, out, seen)
+		}
+	}
+	for _, e := range n.Expressions() {
+		plan.Walk(e, func(e plan.Expr) bool {
+			if sq, ok := e.(*plan.Subquery); ok {
+				scannedTables(sq.Plan, out, seen)
+			}
+			return true
+		})
+	}
+	for _, c := range n.Children() {
+		scannedTables(c, out, seen)
+	}
+}
