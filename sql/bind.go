@@ -78,6 +78,11 @@ type binder struct {
 	// data-modifying queries (modifyingwith.go).
 	topWith   *pg_query.WithClause
 	modifying []*ModifyingCTE
+	// dmlCTEs are the WITH queries a data-modifying WITH query's statement
+	// sees; futureCTEs the names of WITH queries not yet visible where
+	// binding is (PostgreSQL's p_future_ctes, for 42P01's hint).
+	dmlCTEs    *cteEnv
+	futureCTEs []string
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {

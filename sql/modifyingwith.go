@@ -59,7 +59,10 @@ func (b *binder) defineModifyingCTE(w *pg_query.WithClause, env *cteEnv) error {
 	if w == nil || w != b.topWith {
 		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH clause containing a data-modifying statement must be at the top level"), cte.Location)
 	}
+	saved := b.dmlCTEs
+	b.dmlCTEs = env.bodyEnv
 	st, err := b.bindStatement(cte.Ctequery)
+	b.dmlCTEs = saved
 	if err != nil {
 		return err
 	}
@@ -86,6 +89,10 @@ func (b *binder) defineModifyingCTE(w *pg_query.WithClause, env *cteEnv) error {
 	b.modifying = append(b.modifying, m)
 	return nil
 }
+
+// dmlScope is the top scope of an INSERT, UPDATE or DELETE: it sees the
+// earlier WITH queries when it is itself a WITH query.
+func (b *binder) dmlScope() *scope { return &scope{ctes: b.dmlCTEs} }
 
 // modifyingRef checks a reference to a data-modifying WITH query.
 func (b *binder) modifyingRef(env *cteEnv, loc int32) error {
@@ -127,7 +134,7 @@ func (b *binder) wrapModifying(st Statement) (Statement, error) {
 }
 
 func overlapErr(table string) error {
-	return pgerr.New(pgerr.FeatureNotSupported, "a table written by a data-modifying statement in WITH may not be read or written by another part of the statement (table \"%s\")", table)
+	return pgerr.New(pgerr.FeatureNotSupported, "a data-modifying statement in WITH writing table \"%s\", which another part of the statement also reads or writes, is not supported", table)
 }
 
 // writtenTable is the table an INSERT, UPDATE or DELETE writes ("" for

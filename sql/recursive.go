@@ -316,3 +316,27 @@ func definesName(w *pg_query.WithClause, name string) bool {
 	}
 	return false
 }
+
+// cteNames is the names of WITH queries ctes.
+func cteNames(ctes []*pg_query.Node) []string {
+	var out []string
+	for _, n := range ctes {
+		out = append(out, n.GetCommonTableExpr().GetCtename())
+	}
+	return out
+}
+
+// futureCTEHint adds PostgreSQL's detail and hint to e, a missing
+// relation, when rv names a WITH query not visible from here.
+func (b *binder) futureCTEHint(rv *pg_query.RangeVar, e *pgerr.Error) *pgerr.Error {
+	if rv.Schemaname != "" {
+		return e
+	}
+	for _, n := range b.futureCTEs {
+		if n == rv.Relname {
+			return e.WithDetail("There is a WITH item named \"%s\", but it cannot be referenced from this part of the query.", n).
+				WithHint("Use WITH RECURSIVE, or re-order the WITH items to remove forward references.")
+		}
+	}
+	return e
+}

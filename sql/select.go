@@ -104,8 +104,13 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt, parent *scope, ctes *cteEn
 func (b *binder) bindWith(s *scope, w *pg_query.WithClause) error {
 	if w != nil {
 		seen := map[string]bool{}
-		for _, cn := range w.Ctes {
+		saved := b.futureCTEs
+		defer func() { b.futureCTEs = saved }()
+		for i, cn := range w.Ctes {
 			cte := cn.GetCommonTableExpr()
+			if !w.Recursive {
+				b.futureCTEs = append(saved[:len(saved):len(saved)], cteNames(w.Ctes[i:])...)
+			}
 			if seen[cte.Ctename] {
 				return b.errAt(pgerr.New(pgerr.DuplicateAlias, "WITH query name \"%s\" specified more than once", cte.Ctename), cte.Location)
 			}
