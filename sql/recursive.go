@@ -34,11 +34,8 @@ func (b *binder) defineRecursiveCTE(s *scope, env *cteEnv) error {
 	if err := b.checkWellFormedRecursion(env.name, sel, cte.Location); err != nil {
 		return err
 	}
-	if cte.SearchClause != nil {
-		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "SEARCH clause is not supported"), cte.SearchClause.GetLocation())
-	}
-	if cte.CycleClause != nil {
-		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "CYCLE clause is not supported"), cte.CycleClause.GetLocation())
+	if err := b.cycleMarkType(cte.CycleClause); err != nil {
+		return err
 	}
 	// The body sees the enclosing levels of the defining query, not its
 	// FROM items; its own WITH is visible to both terms.
@@ -89,6 +86,9 @@ func (b *binder) defineRecursiveCTE(s *scope, env *cteEnv) error {
 	}
 	rec, err := b.castOutputs(r, lt, "UNION")
 	if err != nil {
+		return err
+	}
+	if err := b.checkSearchCycle(env.name, names, cte, sel); err != nil {
 		return err
 	}
 	ru := &plan.RecursiveUnion{Name: env.name, All: sel.All, NonRecursive: l.node, Recursive: rec, WorkTable: self.wt}
@@ -146,6 +146,9 @@ type recursionCheck struct {
 	context recursionContext
 	refs    int
 	err     error
+	// hidden are the names of inner WITH queries in scope (innerwiths):
+	// a reference to one of them is not a self-reference.
+	hidden []string
 }
 
 // checkWellFormedRecursion is PostgreSQL's check of a recursive query's
@@ -202,7 +205,7 @@ func (c *recursionCheck) walk(m protoreflect.Message) {
 	save := c.context
 	switch x := m.Interface().(type) {
 	case *pg_query.RangeVar:
-		if x.Schemaname == "" && x.Relname == c.name {
+		if x.Schemaname == "" && x.Relname == c.name && !contains(c.hidden, x.Relname) {
 			if c.context != recursionOK {
 				c.err = c.b.errAt(pgerr.New(invalidRecursion, recursionErrors[c.context], c.name), x.Location)
 				return
@@ -214,50 +217,25 @@ func (c *recursionCheck) walk(m protoreflect.Message) {
 		}
 		return
 	case *pg_query.SelectStmt:
-		if x.WithClause != nil && definesName(x.WithClause, c.name) {
-			// An inner WITH query of the same name hides the outer one.
+		if w := x.WithClause; w != nil {
+			// A WITH query's name hides the recursive query's in the main
+			// query and, but for RECURSIVE, only in the WITH queries after it.
+			saved := c.hidden
+			names := cteNames(w.Ctes)
+			for i, n := range w.Ctes {
+				vis := names[:i]
+				if w.Recursive {
+					vis = names
+				}
+				c.hidden = append(saved[:len(saved):len(saved)], vis...)
+				c.walkNode(n.GetCommonTableExpr().GetCtequery())
+			}
+			c.hidden = append(saved[:len(saved):len(saved)], names...)
+			c.walkSelectBody(x, save)
+			c.hidden = saved
 			return
 		}
-		if c.context == recursionOK {
-			switch x.Op {
-			case pg_query.SetOperation_SETOP_INTERSECT:
-				if x.All {
-					c.context = recursionIntersect
-				}
-				c.walkSelect(x.Larg)
-				c.walkSelect(x.Rarg)
-				c.context = save
-				return
-			case pg_query.SetOperation_SETOP_EXCEPT:
-				if x.All {
-					c.context = recursionExcept
-				}
-				c.walkSelect(x.Larg)
-				c.context = recursionExcept
-				c.walkSelect(x.Rarg)
-				c.context = save
-				return
-			}
-		}
-		// PostgreSQL's raw_expression_tree_walker order.
-		for _, l := range [][]*pg_query.Node{x.TargetList, x.FromClause, {x.WhereClause}, x.GroupClause, {x.HavingClause}, x.WindowClause} {
-			for _, n := range l {
-				c.walkNode(n)
-			}
-		}
-		for _, l := range x.ValuesLists {
-			c.walkNode(l)
-		}
-		for _, n := range append(append([]*pg_query.Node{}, x.SortClause...), x.LimitOffset, x.LimitCount) {
-			c.walkNode(n)
-		}
-		if x.WithClause != nil {
-			for _, n := range x.WithClause.Ctes {
-				c.walkNode(n)
-			}
-		}
-		c.walkSelect(x.Larg)
-		c.walkSelect(x.Rarg)
+		c.walkSelectBody(x, save)
 		return
 	case *pg_query.JoinExpr:
 		outer := func() {
@@ -307,14 +285,44 @@ func (c *recursionCheck) walk(m protoreflect.Message) {
 	})
 }
 
-// definesName reports whether w defines a WITH query called name.
-func definesName(w *pg_query.WithClause, name string) bool {
-	for _, n := range w.Ctes {
-		if n.GetCommonTableExpr().GetCtename() == name {
-			return true
+// walkSelectBody is checkWellFormedSelectStmt: a SELECT's clauses, or an
+// INTERSECT's or EXCEPT's sides in their contexts.
+func (c *recursionCheck) walkSelectBody(x *pg_query.SelectStmt, save recursionContext) {
+	if c.context == recursionOK {
+		switch x.Op {
+		case pg_query.SetOperation_SETOP_INTERSECT:
+			if x.All {
+				c.context = recursionIntersect
+			}
+			c.walkSelect(x.Larg)
+			c.walkSelect(x.Rarg)
+			c.context = save
+			return
+		case pg_query.SetOperation_SETOP_EXCEPT:
+			if x.All {
+				c.context = recursionExcept
+			}
+			c.walkSelect(x.Larg)
+			c.context = recursionExcept
+			c.walkSelect(x.Rarg)
+			c.context = save
+			return
 		}
 	}
-	return false
+	// PostgreSQL's raw_expression_tree_walker order.
+	for _, l := range [][]*pg_query.Node{x.TargetList, x.FromClause, {x.WhereClause}, x.GroupClause, {x.HavingClause}, x.WindowClause} {
+		for _, n := range l {
+			c.walkNode(n)
+		}
+	}
+	for _, l := range x.ValuesLists {
+		c.walkNode(l)
+	}
+	for _, n := range append(append([]*pg_query.Node{}, x.SortClause...), x.LimitOffset, x.LimitCount) {
+		c.walkNode(n)
+	}
+	c.walkSelect(x.Larg)
+	c.walkSelect(x.Rarg)
 }
 
 // cteNames is the names of WITH queries ctes.
@@ -339,4 +347,123 @@ func (b *binder) futureCTEHint(rv *pg_query.RangeVar, e *pgerr.Error) *pgerr.Err
 		}
 	}
 	return e
+}
+
+// cycleMarkType checks CYCLE's mark values (TO v DEFAULT d) have a common
+// type, as PostgreSQL does before analyzing the query.
+func (b *binder) cycleMarkType(cc *pg_query.CTECycleClause) error {
+	if cc == nil || cc.CycleMarkValue == nil || cc.CycleMarkDefault == nil {
+		return nil
+	}
+	v, err := b.bindExpr(&scope{}, cc.CycleMarkValue)
+	if err != nil {
+		return err
+	}
+	d, err := b.bindExpr(&scope{}, cc.CycleMarkDefault)
+	if err != nil {
+		return err
+	}
+	_, err = b.commonTypeOf("CYCLE", []types.Type{v.Type(), d.Type()}, []int32{nodeLocation(cc.CycleMarkValue), nodeLocation(cc.CycleMarkDefault)})
+	return err
+}
+
+// checkSearchCycle makes PostgreSQL's checks of SEARCH and CYCLE (column
+// lists against the query's columns names, then the rewriter's shape
+// checks), and then refuses them: the sequence column is a record or an
+// array of records, the cycle path an array of records, and joind has
+// neither type.
+func (b *binder) checkSearchCycle(name string, cols []string, cte *pg_query.CommonTableExpr, sel *pg_query.SelectStmt) error {
+	sc, cc := cte.SearchClause, cte.CycleClause
+	if sc == nil && cc == nil {
+		return nil
+	}
+	has := func(n string) bool { return contains(cols, n) }
+	checkList := func(what string, list []*pg_query.Node, loc int32) error {
+		seen := map[string]bool{}
+		for _, n := range list {
+			col := n.GetString_().GetSval()
+			if !has(col) {
+				return b.errAt(pgerr.New(pgerr.SyntaxError, "%s column \"%s\" not in WITH query column list", what, col), loc)
+			}
+			if seen[col] {
+				return b.errAt(pgerr.New(pgerr.DuplicateColumn, "%s column \"%s\" specified more than once", what, col), loc)
+			}
+			seen[col] = true
+		}
+		return nil
+	}
+	used := func(what, col string, loc int32) error {
+		if has(col) {
+			return b.errAt(pgerr.New(pgerr.SyntaxError, "%s column name \"%s\" already used in WITH query column list", what, col), loc)
+		}
+		return nil
+	}
+	same := func(a, b2 string, what string, loc int32) error {
+		if a == b2 {
+			return b.errAt(pgerr.New(pgerr.SyntaxError, "%s are the same", what), loc)
+		}
+		return nil
+	}
+	if sc != nil {
+		if err := checkList("search", sc.SearchColList, sc.Location); err != nil {
+			return err
+		}
+		if err := used("search sequence", sc.SearchSeqColumn, sc.Location); err != nil {
+			return err
+		}
+	}
+	if cc != nil {
+		if err := checkList("cycle", cc.CycleColList, cc.Location); err != nil {
+			return err
+		}
+		if err := used("cycle mark", cc.CycleMarkColumn, cc.Location); err != nil {
+			return err
+		}
+		if err := used("cycle path", cc.CyclePathColumn, cc.Location); err != nil {
+			return err
+		}
+		if err := same(cc.CycleMarkColumn, cc.CyclePathColumn, "cycle mark column name and cycle path column name", cc.Location); err != nil {
+			return err
+		}
+	}
+	if sc != nil && cc != nil {
+		if err := same(sc.SearchSeqColumn, cc.CycleMarkColumn, "search sequence column name and cycle mark column name", sc.Location); err != nil {
+			return err
+		}
+		if err := same(sc.SearchSeqColumn, cc.CyclePathColumn, "search sequence column name and cycle path column name", sc.Location); err != nil {
+			return err
+		}
+	}
+	// The rewriter's (rewriteSearchAndCycle) shape checks.
+	if sel.Larg.Op != pg_query.SetOperation_SETOP_NONE {
+		return pgerr.New(pgerr.FeatureNotSupported, "with a SEARCH or CYCLE clause, the left side of the UNION must be a SELECT")
+	}
+	if sel.Rarg.Op != pg_query.SetOperation_SETOP_NONE {
+		return pgerr.New(pgerr.FeatureNotSupported, "with a SEARCH or CYCLE clause, the right side of the UNION must be a SELECT")
+	}
+	if (sel.Rarg.WithClause != nil && contains(cteNames(sel.Rarg.WithClause.Ctes), name)) || !fromReferences(sel.Rarg.FromClause, name) {
+		return pgerr.New(pgerr.FeatureNotSupported, "with a SEARCH or CYCLE clause, the recursive reference to WITH query \"%s\" must be at the top level of its right-hand SELECT", name)
+	}
+	if sc != nil {
+		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "SEARCH clause is not supported"), sc.Location)
+	}
+	return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "CYCLE clause is not supported"), cc.Location)
+}
+
+// fromReferences reports whether a FROM list names relation name directly
+// (in a join, not in a subquery).
+func fromReferences(from []*pg_query.Node, name string) bool {
+	for _, n := range from {
+		switch x := n.GetNode().(type) {
+		case *pg_query.Node_RangeVar:
+			if x.RangeVar.Schemaname == "" && x.RangeVar.Relname == name {
+				return true
+			}
+		case *pg_query.Node_JoinExpr:
+			if fromReferences([]*pg_query.Node{x.JoinExpr.Larg, x.JoinExpr.Rarg}, name) {
+				return true
+			}
+		}
+	}
+	return false
 }
