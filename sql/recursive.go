@@ -467,3 +467,52 @@ func fromReferences(from []*pg_query.Node, name string) bool {
 	}
 	return false
 }
+
+// recursiveOrder is the order WITH RECURSIVE's queries are bound in, as
+// PostgreSQL's TopologicalSort: each after the others it references (any
+// may reference any other), a query referencing only itself is recursive,
+// and a cycle through two or more is 0A000. With a duplicate name the
+// order is left alone (the duplicate is reported as it is bound).
+func (b *binder) recursiveOrder(ctes []*pg_query.Node) ([]*pg_query.Node, error) {
+	names := cteNames(ctes)
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			return ctes, nil
+		}
+		seen[n] = true
+	}
+	type item struct {
+		node *pg_query.Node
+		deps map[string]bool
+	}
+	items := make([]item, len(ctes))
+	for i, n := range ctes {
+		cte := n.GetCommonTableExpr()
+		items[i] = item{node: n, deps: map[string]bool{}}
+		for _, other := range names {
+			if other != cte.Ctename && refersTo(cte.Ctequery, other) {
+				items[i].deps[other] = true
+			}
+		}
+	}
+	for i := range items {
+		j := i
+		for j < len(items) && len(items[j].deps) > 0 {
+			j++
+		}
+		if j == len(items) {
+			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "mutual recursion between WITH items is not implemented"), items[i].node.GetCommonTableExpr().Location)
+		}
+		items[i], items[j] = items[j], items[i]
+		done := items[i].node.GetCommonTableExpr().Ctename
+		for k := i + 1; k < len(items); k++ {
+			delete(items[k].deps, done)
+		}
+	}
+	out := make([]*pg_query.Node, len(items))
+	for i, it := range items {
+		out[i] = it.node
+	}
+	return out, nil
+}

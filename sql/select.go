@@ -106,7 +106,14 @@ func (b *binder) bindWith(s *scope, w *pg_query.WithClause) error {
 		seen := map[string]bool{}
 		saved := b.futureCTEs
 		defer func() { b.futureCTEs = saved }()
-		for i, cn := range w.Ctes {
+		ctes := w.Ctes
+		if w.Recursive {
+			var err error
+			if ctes, err = b.recursiveOrder(w.Ctes); err != nil { // recursive.go
+				return err
+			}
+		}
+		for i, cn := range ctes {
 			cte := cn.GetCommonTableExpr()
 			if !w.Recursive {
 				b.futureCTEs = append(saved[:len(saved):len(saved)], cteNames(w.Ctes[i:])...)
