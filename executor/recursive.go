@@ -8,8 +8,9 @@ import (
 )
 
 // buildRecursiveUnion builds a WITH RECURSIVE query: the non-recursive term
-// once, and the recursive term from its one physical plan again for every
-// iteration, its WorkTable Scans reading the union's working table.
+// once, and the recursive term once when its operators can be reopened per
+// iteration, else from its one physical plan again for every iteration;
+// its WorkTable Scans read the union's working table.
 func (b *builder) buildRecursiveUnion(p *optimizer.Physical) (operators.Operator, error) {
 	x := p.Logical.(*plan.RecursiveUnion)
 	nonRec, err := b.build(p.Inputs[0])
@@ -22,10 +23,14 @@ func (b *builder) buildRecursiveUnion(p *optimizer.Physical) (operators.Operator
 	for k, v := range b.workTables {
 		rb.workTables[k] = v
 	}
-	recursive := func() (operators.Operator, error) { return rb.build(p.Inputs[1]) }
-	// Build once now so a plan error surfaces before any row is returned.
-	if _, err := recursive(); err != nil {
+	// Built now, so a plan error surfaces before any row is returned.
+	term, err := rb.build(p.Inputs[1])
+	if err != nil {
 		return nil, err
+	}
+	recursive := func() (operators.Operator, error) { return rb.build(p.Inputs[1]) }
+	if optimizer.Reopenable(p.Inputs[1]) {
+		recursive = func() (operators.Operator, error) { return term, nil }
 	}
 	return operators.NewRecursiveUnion(nonRec, recursive, wt, x.All, x.Cols, b.env)
 }

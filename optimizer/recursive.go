@@ -27,3 +27,22 @@ func planRecursive(p *Physical) {
 		p.Rows = 1000
 	}
 }
+
+// Reopenable reports whether the operators of p may be opened again, one
+// run after another, and give a fresh run each time: only streaming
+// operators that keep no state between runs. A recursive term made of them
+// (the usual WorkTable Scan under filters and projections) is built once
+// for all iterations; any other is built again per iteration.
+func Reopenable(p *Physical) bool {
+	switch p.Op {
+	case OpWorkTableScan, OpFilter, OpProject, OpValues, OpAppend:
+	default:
+		return false
+	}
+	for _, in := range p.Inputs {
+		if !Reopenable(in) {
+			return false
+		}
+	}
+	return true
+}

@@ -439,7 +439,7 @@ func (b *binder) checkSearchCycle(name string, cols []string, cte *pg_query.Comm
 		return pgerr.New(pgerr.FeatureNotSupported, "with a SEARCH or CYCLE clause, the left side of the UNION must be a SELECT")
 	}
 	if sel.Rarg.Op != pg_query.SetOperation_SETOP_NONE {
-		return pgerr.New(pgerr.FeatureNotSupported, "with a SEARCH or CYCLE clause, the right side of the UNION must be a SELECT")
+		return pgerr.New(pgerr.SyntaxError, "with a SEARCH or CYCLE clause, the right side of the UNION must be a SELECT")
 	}
 	if (sel.Rarg.WithClause != nil && contains(cteNames(sel.Rarg.WithClause.Ctes), name)) || !fromReferences(sel.Rarg.FromClause, name) {
 		return pgerr.New(pgerr.FeatureNotSupported, "with a SEARCH or CYCLE clause, the recursive reference to WITH query \"%s\" must be at the top level of its right-hand SELECT", name)
