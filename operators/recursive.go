@@ -26,72 +26,22 @@ func (w *WorkTable) set(recs []arrow.Record) {
 	w.mu.Unlock()
 }
 
-func (w *WorkTable) rows() []arrow.Record {
+func (w *WorkTable) rows(context.Context) ([]arrow.Record, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.recs
+	return w.recs, nil
 }
 
 // NewWorkTableScan reads wt's current rows as cols (one partition).
 func NewWorkTableScan(wt *WorkTable, cols []plan.Column) Operator {
-	return &workTableScan{wt: wt, cols: cols, schema: schemaOf(cols)}
-}
-
-type workTableScan struct {
-	wt     *WorkTable
-	cols   []plan.Column
-	schema *arrow.Schema
-}
-
-func (s *workTableScan) Columns() []plan.Column { return s.cols }
-func (s *workTableScan) Partitions() int        { return 1 }
-
-func (s *workTableScan) Open(ctx context.Context, _ int) (Stream, error) {
-	return &recordsStream{ctx: ctx, recs: s.wt.rows(), schema: s.schema}, nil
+	return newHeldScan(wt.rows, cols)
 }
 
 // NewRecordsScan returns recs as cols (one partition): a data-modifying
 // WITH query's RETURNING rows.
 func NewRecordsScan(recs []arrow.Record, cols []plan.Column) Operator {
-	return &recordsScan{recs: recs, cols: cols, schema: schemaOf(cols)}
+	return newHeldScan(func(context.Context) ([]arrow.Record, error) { return recs, nil }, cols)
 }
-
-type recordsScan struct {
-	recs   []arrow.Record
-	cols   []plan.Column
-	schema *arrow.Schema
-}
-
-func (s *recordsScan) Columns() []plan.Column { return s.cols }
-func (s *recordsScan) Partitions() int        { return 1 }
-
-func (s *recordsScan) Open(ctx context.Context, _ int) (Stream, error) {
-	return &recordsStream{ctx: ctx, recs: s.recs, schema: s.schema}, nil
-}
-
-// recordsStream returns held batches under schema.
-type recordsStream struct {
-	ctx    context.Context
-	recs   []arrow.Record
-	schema *arrow.Schema
-	at     int
-}
-
-func (st *recordsStream) Next() (arrow.Record, error) {
-	if err := checkCtx(st.ctx); err != nil {
-		return nil, err
-	}
-	for st.at < len(st.recs) {
-		r := st.recs[st.at]
-		st.at++
-		if r.NumRows() > 0 {
-			return array.NewRecord(st.schema, r.Columns(), r.NumRows()), nil
-		}
-	}
-	return nil, io.EOF
-}
-
-func (st *recordsStream) Close() error { return nil }
 
 // recursiveUnionOp is WITH RECURSIVE's iteration (PostgreSQL's Recursive
 // Union): the non-recursive term's rows, then the recursive term run over

@@ -66,15 +66,7 @@ func (b *binder) defineModifyingCTE(w *pg_query.WithClause, env *cteEnv) error {
 	if err != nil {
 		return err
 	}
-	var ret []plan.Column
-	switch x := st.(type) {
-	case *Insert:
-		ret = x.Returning
-	case *Update:
-		ret = x.Returning
-	case *Delete:
-		ret = x.Returning
-	}
+	_, _, ret := dmlParts(st)
 	m := &ModifyingCTE{Name: env.name, Stmt: st}
 	if ret != nil {
 		m.Rows = &plan.StatementRows{Name: env.name}
@@ -114,7 +106,7 @@ func (b *binder) wrapModifying(st Statement) (Statement, error) {
 	}
 	written := map[string]int{} // table → index of the part writing it
 	for i, p := range parts {
-		t := writtenTable(p)
+		t, _, _ := dmlParts(p)
 		if t == "" {
 			continue
 		}
@@ -137,33 +129,26 @@ func overlapErr(table string) error {
 	return pgerr.New(pgerr.FeatureNotSupported, "a data-modifying statement in WITH writing table \"%s\", which another part of the statement also reads or writes, is not supported", table)
 }
 
-// writtenTable is the table an INSERT, UPDATE or DELETE writes ("" for
-// other statements).
-func writtenTable(st Statement) string {
+// dmlParts is what an INSERT, UPDATE or DELETE writes, the query of its
+// rows and its RETURNING columns (zero for other statements).
+func dmlParts(st Statement) (table string, source *Query, returning []plan.Column) {
 	switch x := st.(type) {
 	case *Insert:
-		return x.Table.Name()
+		return x.Table.Name(), x.Source, x.Returning
 	case *Update:
-		return x.Table.Name()
+		return x.Table.Name(), x.Source, x.Returning
 	case *Delete:
-		return x.Table.Name()
+		return x.Table.Name(), x.Source, x.Returning
 	}
-	return ""
+	return "", nil, nil
 }
 
 // readTables is the set of tables st's query reads (scans, subqueries and
 // WITH queries included).
 func readTables(st Statement) map[string]bool {
-	var q *Query
-	switch x := st.(type) {
-	case *Query:
+	_, q, _ := dmlParts(st)
+	if x, ok := st.(*Query); ok {
 		q = x
-	case *Insert:
-		q = x.Source
-	case *Update:
-		q = x.Source
-	case *Delete:
-		q = x.Source
 	}
 	out := map[string]bool{}
 	if q != nil {
@@ -171,7 +156,6 @@ func readTables(st Statement) map[string]bool {
 	}
 	return out
 }
-
 func scannedTables(n plan.Node, out map[string]bool, seen map[*plan.CTE]bool) {
 	switch x := n.(type) {
 	case *plan.Scan:
