@@ -15,8 +15,10 @@ import (
 // PostgreSQL runs every part over one snapshot, so no part sees another's
 // changes. joind runs them one after another in the statement's
 // transaction, where a later part would see an earlier one's changes; so
-// a table written by one part may not be read or written by any other
-// (0A000), which makes the order unobservable.
+// no part may read (scan) a table an earlier part writes (0A000). Writes
+// alone commute with that order: a later INSERT's rows are not seen by an
+// earlier UPDATE or DELETE, as under one snapshot. (Two parts changing the
+// same row is unpredictable in PostgreSQL too.)
 type ModifyingWith struct {
 	Subs []*ModifyingCTE
 	Main Statement
@@ -100,33 +102,30 @@ func (b *binder) wrapModifying(st Statement) (Statement, error) {
 	if len(b.modifying) == 0 {
 		return st, nil
 	}
-	parts := append([]Statement{}, st)
+	// The parts in the order they run: the WITH queries, then the main
+	// statement. A part reading a table an earlier part wrote would see
+	// that part's changes, which PostgreSQL's one snapshot hides.
+	var parts []Statement
 	for _, m := range b.modifying {
 		parts = append(parts, m.Stmt)
 	}
-	written := map[string]int{} // table → index of the part writing it
-	for i, p := range parts {
-		t, _, _ := dmlParts(p)
-		if t == "" {
-			continue
-		}
-		if _, dup := written[t]; dup {
-			return nil, overlapErr(t)
-		}
-		written[t] = i
-	}
-	for i, p := range parts {
+	parts = append(parts, st)
+	written := map[string]bool{}
+	for _, p := range parts {
 		for t := range readTables(p) {
-			if w, ok := written[t]; ok && w != i {
+			if written[t] {
 				return nil, overlapErr(t)
 			}
+		}
+		if t, _, _ := dmlParts(p); t != "" {
+			written[t] = true
 		}
 	}
 	return &ModifyingWith{Subs: b.modifying, Main: st}, nil
 }
 
 func overlapErr(table string) error {
-	return pgerr.New(pgerr.FeatureNotSupported, "a data-modifying statement in WITH writing table \"%s\", which another part of the statement also reads or writes, is not supported", table)
+	return pgerr.New(pgerr.FeatureNotSupported, "reading table \"%s\" after a data-modifying statement in WITH wrote it is not supported", table)
 }
 
 // dmlParts is what an INSERT, UPDATE or DELETE writes, the query of its
