@@ -109,6 +109,10 @@ func TestExplainGolden(t *testing.T) {
 		`SELECT x FROM t1 INTERSECT SELECT y FROM t2`,
 		`SELECT t1.x, s.y FROM t1, LATERAL (SELECT y FROM t2 WHERE t2.y > t1.x LIMIT 1) s`,
 		`SELECT count(*) FROM t1 JOIN t2 ON t1.x < t2.y`,
+		// WITH RECURSIVE: both terms gathered below the Recursive Union,
+		// the working table read in the recursive term; read twice, a CTE Scan.
+		`WITH RECURSIVE r(n) AS (SELECT x FROM t1 WHERE x < 3 UNION SELECT y FROM r JOIN t2 ON t2.z = r.n) SELECT count(*) FROM r`,
+		`WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r a, r b`,
 	}
 	var out strings.Builder
 	explain := func(q string) {
