@@ -57,6 +57,11 @@ func (b *binder) defineRecursiveCTE(s *scope, env *cteEnv) error {
 			names[i] = cn.GetString_().GetSval()
 		}
 	}
+	// PostgreSQL checks SEARCH and CYCLE after the recursive term; joind
+	// refuses them before it, which the term may read their columns in.
+	if err := b.checkSearchCycle(env.name, names, cte, sel); err != nil {
+		return err
+	}
 	lc := l.node.Columns()
 	self := &recursiveRef{wt: &plan.WorkTable{Name: env.name}, cols: lc, names: names}
 	selfEnv := &cteEnv{parent: top.ctes, name: env.name, cte: cte, def: env.def, self: self}
@@ -86,9 +91,6 @@ func (b *binder) defineRecursiveCTE(s *scope, env *cteEnv) error {
 	}
 	rec, err := b.castOutputs(r, lt, "UNION")
 	if err != nil {
-		return err
-	}
-	if err := b.checkSearchCycle(env.name, names, cte, sel); err != nil {
 		return err
 	}
 	ru := &plan.RecursiveUnion{Name: env.name, All: sel.All, NonRecursive: l.node, Recursive: rec, WorkTable: self.wt}
