@@ -153,6 +153,9 @@ func readTables(st Statement) map[string]bool {
 	if q != nil {
 		scannedTables(q.Plan, out, map[*plan.CTE]bool{})
 	}
+	if ins, ok := st.(*Insert); ok && ins.OnConflict != nil {
+		out[ins.Table.Name()] = true // its conflicts are the rows it finds there
+	}
 	return out
 }
 func scannedTables(n plan.Node, out map[string]bool, seen map[*plan.CTE]bool) {
