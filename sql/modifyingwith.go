@@ -50,6 +50,19 @@ func topWith(n *pg_query.Node) *pg_query.WithClause {
 	return nil
 }
 
+// hasModifyingCTE reports whether w holds a data-modifying WITH query.
+func hasModifyingCTE(w *pg_query.WithClause) bool {
+	if w == nil {
+		return false
+	}
+	for _, n := range w.Ctes {
+		if n.GetCommonTableExpr().GetCtequery().GetSelectStmt() == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // defineModifyingCTE binds a data-modifying WITH query of w.
 func (b *binder) defineModifyingCTE(w *pg_query.WithClause, env *cteEnv) error {
 	cte := env.cte

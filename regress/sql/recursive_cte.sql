@@ -256,4 +256,14 @@ WITH d AS (DELETE FROM rc_other RETURNING k)
 INSERT INTO rc_other SELECT k FROM nosuchtable;
 SELECT count(*) FROM rc_other;
 
-DROP TABLE rc_tree, rc_edge, rc_src, rc_log, rc_other;
+-- INSERT ... ON CONFLICT DO UPDATE as a WITH query, reading an earlier one
+CREATE TABLE rc_wz (k int PRIMARY KEY, v text);
+INSERT INTO rc_wz VALUES (1, 'a'), (2, 'b');
+WITH simpletup AS (SELECT 2 AS k, 'Green' AS v),
+     up AS (INSERT INTO rc_wz VALUES (2, 'Blue'), (3, 'Red') ON CONFLICT (k)
+            DO UPDATE SET v = (SELECT v FROM simpletup WHERE simpletup.k = rc_wz.k) RETURNING k, v)
+INSERT INTO rc_other SELECT k FROM up;
+SELECT * FROM rc_wz ORDER BY k;
+SELECT * FROM rc_other ORDER BY k;
+
+DROP TABLE rc_tree, rc_edge, rc_src, rc_log, rc_other, rc_wz;
