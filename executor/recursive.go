@@ -2,6 +2,7 @@ package executor
 
 import (
 	"github.com/joind/joind/operators"
+	"github.com/joind/joind/operators/join"
 	"github.com/joind/joind/optimizer"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
@@ -28,7 +29,12 @@ func (b *builder) buildRecursiveUnion(p *optimizer.Physical) (operators.Operator
 	if err != nil {
 		return nil, err
 	}
-	recursive := func() (operators.Operator, error) { return rb.build(p.Inputs[1]) }
+	// Later builds run during execution, on the goroutine reading this
+	// union, so they record nothing in the maps the statement's other
+	// builders share (EXPLAIN's notes keep the first build's).
+	ib := rb
+	ib.inst, ib.joins = nil, map[*optimizer.Physical]*join.HashJoin{}
+	recursive := func() (operators.Operator, error) { return ib.build(p.Inputs[1]) }
 	if optimizer.Reopenable(p.Inputs[1]) {
 		recursive = func() (operators.Operator, error) { return term, nil }
 	}

@@ -92,6 +92,11 @@ WITH RECURSIVE walk(node, len, path, cyc) AS (
     FROM rc_edge e JOIN walk w ON e.src = w.node
     WHERE NOT w.cyc AND w.len < 10)
 SELECT node, len, path, cyc FROM walk ORDER BY len, path;
+-- two recursive queries whose terms join a table, read side by side
+WITH RECURSIVE
+  fwd(node, len) AS (SELECT 1, 0 UNION SELECT e.dst, f.len + 1 FROM fwd f JOIN rc_edge e ON e.src = f.node WHERE f.len < 4),
+  bwd(node, len) AS (SELECT 4, 0 UNION SELECT e.src, b.len + 1 FROM bwd b JOIN rc_edge e ON e.dst = b.node WHERE b.len < 4)
+SELECT f.node, f.len AS from_1, b.len AS to_4 FROM fwd f JOIN bwd b ON f.node = b.node ORDER BY 1, 2, 3;
 -- the recursive term reads a subquery in FROM and a WITH of its own
 WITH RECURSIVE t(n) AS (
     SELECT 1
