@@ -109,6 +109,11 @@ func TestExplainGolden(t *testing.T) {
 		`SELECT x FROM t1 INTERSECT SELECT y FROM t2`,
 		`SELECT t1.x, s.y FROM t1, LATERAL (SELECT y FROM t2 WHERE t2.y > t1.x LIMIT 1) s`,
 		`SELECT count(*) FROM t1 JOIN t2 ON t1.x < t2.y`,
+		// Set-returning functions: a SELECT list's in ProjectSets (nested
+		// calls one above the other), FROM's in a Function Scan.
+		`SELECT x, generate_series(1, z), generate_series(1, generate_series(1, 2)) FROM t1`,
+		`SELECT * FROM ROWS FROM (generate_series(1, 3), generate_series(1, 2)) WITH ORDINALITY AS r`,
+		`SELECT * FROM generate_series(1, 3) g`,
 		// WITH RECURSIVE: both terms gathered below the Recursive Union,
 		// the working table read in the recursive term; read twice, a CTE Scan.
 		`WITH RECURSIVE r(n) AS (SELECT x FROM t1 WHERE x < 3 UNION SELECT y FROM r JOIN t2 ON t2.z = r.n) SELECT count(*) FROM r`,

@@ -94,7 +94,10 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 		return operators.NewValues(x.Rows, x.Cols, env), nil
 	case optimizer.OpFunctionScan:
 		x := p.Logical.(*plan.FunctionScan)
-		return operators.NewFunctionScan(x.Name, x.Args, x.Cols, env)
+		return operators.NewFunctionScan(x.Funcs, x.Ordinality, x.Cols, env)
+	case optimizer.OpProjectSet:
+		x := p.Logical.(*plan.ProjectSet)
+		return operators.NewProjectSet(ins[0], x.Funcs, x.FuncCols, x.Exprs, x.ExprCols, env)
 	case optimizer.OpCTEScan:
 		x := p.Logical.(*plan.CTEScan)
 		return operators.NewMaterializedScan(b.materialized(x.CTE), x.Cols), nil

@@ -550,7 +550,7 @@ func TestGenerateSeries(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			op, err := NewFunctionScan("generate_series", c.args, []plan.Column{{ID: 1, Name: "generate_series", Type: c.out}}, &Env{BatchSize: 3})
+			op, err := NewFunctionScan([]plan.SetFunc{seriesCall(t, c.args...)}, false, []plan.Column{{ID: 1, Name: "generate_series", Type: c.out}}, &Env{BatchSize: 3})
 			if err != nil {
 				t.Fatal(err)
 			}

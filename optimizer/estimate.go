@@ -36,7 +36,9 @@ func estimateRows(n plan.Node) float64 {
 	case *plan.Values:
 		return float64(len(x.Rows))
 	case *plan.FunctionScan:
-		return 1000
+		return setRows(x.Funcs)
+	case *plan.ProjectSet:
+		return EstimateRows(x.Input) * setRows(x.Funcs)
 	case *plan.Filter:
 		return EstimateRows(x.Input) * filterSelectivity(x.Pred, x.Input)
 	case *plan.Aggregate:

@@ -38,7 +38,7 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 	case OpIndexScan:
 		title, details = explainIndexScan(p)
 	case OpFunctionScan:
-		title += " on " + p.Logical.(*plan.FunctionScan).Name
+		title += " on " + functionScanName(p.Logical.(*plan.FunctionScan))
 	case OpCTEScan:
 		title += " on " + p.Logical.(*plan.CTEScan).CTE.Name
 	case OpWorkTableScan:

@@ -30,6 +30,7 @@ const (
 	OpRepartition
 	OpTopN // ORDER BY ... LIMIT: a bounded heap per partition, merged
 	OpIndexScan
+	OpProjectSet
 	OpRecursiveUnion
 	OpWorkTableScan
 	OpStatementRows
@@ -41,8 +42,8 @@ var opNames = [...]string{
 	OpDistinct: "Distinct", OpSetOp: "Set Operation", OpAppend: "Union All", OpHashJoin: "Hash Join",
 	OpNestedLoopJoin: "Nested Loop Join", OpApply: "Apply", OpCTEScan: "CTE Scan",
 	OpGather: "Gather", OpRepartition: "Repartition", OpTopN: "Top-N Sort",
-	OpIndexScan: "Index Scan", OpRecursiveUnion: "Recursive Union", OpWorkTableScan: "WorkTable Scan",
-	OpStatementRows: "Statement Rows",
+	OpIndexScan: "Index Scan", OpProjectSet: "ProjectSet",
+	OpRecursiveUnion: "Recursive Union", OpWorkTableScan: "WorkTable Scan", OpStatementRows: "Statement Rows",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -221,7 +222,7 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 		p.Rows = float64(len(x.Rows))
 	case *plan.FunctionScan:
 		p.Op = OpFunctionScan
-		p.Rows = 1000
+		p.Rows = EstimateRows(x)
 	case *plan.CTEScan:
 		// The shared plan is planned once by the executor (like a
 		// subquery expression's), not here.
@@ -234,6 +235,10 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 	case *plan.Project:
 		p.Op = OpProject
 		p.Rows = kids[0].Rows
+		p.Partitions = kids[0].Partitions
+	case *plan.ProjectSet:
+		p.Op = OpProjectSet
+		p.Rows = kids[0].Rows * setRows(x.Funcs)
 		p.Partitions = kids[0].Partitions
 	case *plan.Aggregate:
 		// Partial aggregation per input partition, merged into one.

@@ -74,6 +74,8 @@ func prune(n plan.Node, need colSet) plan.Node {
 			addAll(childNeed, exprCols(e))
 		}
 		return &plan.Project{Input: prune(x.Input, childNeed), Exprs: exprs, Cols: cols}
+	case *plan.ProjectSet:
+		return pruneProjectSet(x, need)
 	case *plan.Filter:
 		childNeed := union(need, exprCols(x.Pred))
 		return &plan.Filter{Input: prune(x.Input, childNeed), Pred: x.Pred}

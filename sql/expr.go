@@ -351,6 +351,9 @@ func typeName(t types.Type) string {
 // coerceToBool is coerce_to_boolean: unknown literals become bool, other
 // non-boolean types are an error naming the clause.
 func (b *binder) coerceToBool(e plan.Expr, what string) (plan.Expr, error) {
+	if err := b.notASet(e, what); err != nil {
+		return nil, err
+	}
 	t := e.Type()
 	if t.ID == types.Bool {
 		return e, nil
@@ -503,6 +506,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 			}
 			terms = append(terms, t)
 		}
+		if err := b.inListNotASet(l, terms); err != nil {
+			return nil, err
+		}
 		if len(terms) == 1 {
 			return terms[0], nil
 		}
@@ -562,6 +568,16 @@ func (b *binder) bindBetween(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 		c2, err := b.operator(op2, x, hi, a.Location)
 		if err != nil {
 			return nil, err
+		}
+		// The AND (OR) PostgreSQL builds checks its arms as conditions.
+		what := "AND"
+		if negate {
+			what = "OR"
+		}
+		for _, c := range []plan.Expr{c1, c2} {
+			if err := b.notASetAt(c, what, b.locOf(x)); err != nil {
+				return nil, err
+			}
 		}
 		if negate {
 			return &plan.Or{Args: []plan.Expr{c1, c2}}, nil
@@ -689,6 +705,9 @@ func (b *binder) bindCase(s *scope, ce *pg_query.CaseExpr) (plan.Expr, error) {
 			return nil, err
 		}
 	}
+	if err := b.noSetFuncIn("CASE", append(append([]plan.Expr{testArg, els}, results...), caseConds(whens)...)...); err != nil {
+		return nil, err
+	}
 	// PostgreSQL considers the ELSE result first when choosing the type.
 	all := results
 	if els != nil {
@@ -726,6 +745,9 @@ func (b *binder) bindList(s *scope, nodes []*pg_query.Node) ([]plan.Expr, error)
 func (b *binder) bindCoalesce(s *scope, ce *pg_query.CoalesceExpr) (plan.Expr, error) {
 	args, err := b.bindList(s, ce.Args)
 	if err != nil {
+		return nil, err
+	}
+	if err := b.noSetFuncIn("COALESCE", args...); err != nil {
 		return nil, err
 	}
 	t, err := b.commonType("COALESCE", args)
@@ -914,6 +936,11 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	ov, err := types.ResolveFunction(name, argTypes)
 	if err != nil {
 		return nil, b.wrapAt(err, fc.Location)
+	}
+	if ov.SetReturning {
+		if err := b.checkSetFuncPlacement(s, fc.Location); err != nil {
+			return nil, err
+		}
 	}
 	if err := b.castArgs(args, ov.Args); err != nil {
 		return nil, err

@@ -440,68 +440,6 @@ func (b *binder) bindRangeFunction(s *scope, rf *pg_query.RangeFunction, lateral
 	return node, items, lateralRefs(fs.outerRefs, lateral), nil
 }
 
-func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, lateral []*nsItem) (plan.Node, []*nsItem, *scope, error) {
-	loc := int32(-1)
-	if len(rf.Functions) > 0 {
-		if fl := rf.Functions[0].GetList().GetItems(); len(fl) > 0 {
-			loc = nodeLocation(fl[0])
-		}
-	}
-	switch {
-	case rf.Ordinality:
-		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH ORDINALITY is not supported"), loc)
-	case rf.IsRowsfrom || len(rf.Functions) != 1:
-		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ROWS FROM is not supported"), loc)
-	case len(rf.Coldeflist) > 0:
-		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "column definition lists are not supported"), loc)
-	}
-	fl := rf.Functions[0].GetList().GetItems()
-	fc := fl[0].GetFuncCall()
-	if fc == nil {
-		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "unsupported function in FROM"), nodeLocation(fl[0]))
-	}
-	name := funcName(fc.Funcname)
-	if name == "pg_get_keywords" && len(fc.Args) == 0 { // pgcatalogempty.go
-		return b.bindKeywords(s, rf)
-	}
-	if name != "generate_series" {
-		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
-	}
-	fs := &scope{parent: lateralScope(s, lateral), ctes: s.ctes, exprKind: "functions in FROM"}
-	args, err := b.bindList(fs, fc.Args)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	argTypes := make([]types.Type, len(args))
-	for i, a := range args {
-		argTypes[i] = a.Type()
-	}
-	want, result, err := b.generateSeriesSignature(argTypes)
-	if err != nil {
-		return nil, nil, nil, b.wrapAt(err, fc.Location)
-	}
-	if err := b.castArgs(args, want); err != nil {
-		return nil, nil, nil, err
-	}
-	alias, colName := name, name
-	if rf.Alias != nil {
-		alias, colName = rf.Alias.Aliasname, rf.Alias.Aliasname
-		if len(rf.Alias.Colnames) > 1 {
-			return nil, nil, nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "too many column aliases specified for function %s", name), fc.Location)
-		}
-		if len(rf.Alias.Colnames) == 1 {
-			colName = rf.Alias.Colnames[0].GetString_().GetSval()
-		}
-	}
-	c := plan.Column{ID: b.ids.Next(), Name: colName, Table: alias, Type: result}
-	node := &plan.FunctionScan{Name: name, Args: args, Cols: []plan.Column{c}}
-	b.colTable[c.ID], b.colName[c.ID] = alias, colName
-	s.rtes = append(s.rtes, rteInfo{alias: alias})
-	it := &nsItem{name: alias, relVisible: true, colsVisible: true,
-		cols: []nsColumn{{name: colName, table: alias, expr: &plan.ColRef{ID: c.ID, T: c.Type, Name: colName}}}}
-	return node, []*nsItem{it}, fs, nil
-}
-
 // generateSeriesSignature resolves generate_series's overloads:
 // (int4, int4[, int4]), (int8, int8[, int8]), (numeric, numeric[, numeric])
 // and (timestamp, timestamp, interval), choosing as PostgreSQL's function

@@ -90,7 +90,7 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 		out.Rows = [][]plan.Expr{row}
 	case len(sel.ValuesLists) > 0 && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.SortClause) == 0 &&
 		sel.LimitCount == nil && sel.LimitOffset == nil && sel.WithClause == nil:
-		s := &scope{exprKind: "VALUES", ctes: ws.ctes}
+		s := &scope{exprKind: "VALUES", ctes: ws.ctes, setFuncsAllowed: len(sel.ValuesLists) == 1}
 		for _, ln := range sel.ValuesLists {
 			items := ln.GetList().GetItems()
 			if len(items) > len(targets) {
@@ -125,6 +125,9 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 			row, err := fill(given)
 			if err != nil {
 				return nil, err
+			}
+			if lastSetFunc(row...) != nil {
+				return b.insertReturning(is, tbl, b.insertSetRow(row, out.Cols), ws.ctes)
 			}
 			out.Rows = append(out.Rows, row)
 		}

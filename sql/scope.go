@@ -49,6 +49,9 @@ type scope struct {
 	agg *aggState
 	// exprKind names the clause being bound, for "not allowed in X" errors.
 	exprKind string
+	// setFuncsAllowed admits set-returning calls whatever exprKind says
+	// (an INSERT's single VALUES row, PostgreSQL's EXPR_KIND_VALUES_SINGLE).
+	setFuncsAllowed bool
 	// rtes lists every FROM entry bound at this level so far, visible or
 	// not (PostgreSQL's p_rtable), for error hints.
 	rtes []rteInfo

@@ -294,6 +294,7 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 	if where != nil {
 		node = &plan.Filter{Input: node, Pred: where}
 	}
+	node = b.groupingSetFuncs(node, groups, targets, &having)
 	if agg.anyAgg || grouped || having != nil {
 		an := &plan.Aggregate{Input: node, GroupBy: groups, Aggs: agg.calls}
 		gcols := make([]plan.Column, len(groups))
@@ -327,6 +328,8 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 			node = &plan.Filter{Input: node, Pred: having}
 		}
 	}
+
+	node = b.projectSets(node, targets, len(sorts) > 0)
 
 	// Projection (with ORDER BY helper columns last).
 	notNull := columnNotNull(node)

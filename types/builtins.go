@@ -51,7 +51,11 @@ type Overload struct {
 	// SideEffects overloads (set_config) change what later calls see, so
 	// calls must run one row at a time, in row order. They are volatile.
 	SideEffects bool
-	Eval        func(ctx *EvalContext, args []Value) (Value, error)
+	// SetReturning overloads (generate_series) yield rows, not a value:
+	// the binder places them in a FunctionScan or a ProjectSet, and Eval
+	// only reports misuse.
+	SetReturning bool
+	Eval         func(ctx *EvalContext, args []Value) (Value, error)
 }
 
 // AggOverload is one resolved aggregate function.

@@ -35,7 +35,9 @@ type builtin struct {
 	leakproof bool
 	// sideEffects marks a function that changes session state (set_config).
 	sideEffects bool
-	eval        evalFn
+	// setReturning marks a set-returning function (srf.go).
+	setReturning bool
+	eval         evalFn
 	// bind, if set, builds the Eval for the actual (resolved) argument types;
 	// polymorphic candidates need them (e.g. text || anynonarray formats its
 	// argument by type).
@@ -276,7 +278,7 @@ func (b *builtin) instantiate(in []Type) *Overload {
 	if b.bind != nil {
 		ev = b.bind(args)
 	}
-	return &Overload{Name: b.name, Args: args, Result: Type{ID: b.result, Typmod: -1}, Strict: b.strict, Volatile: b.volatile, Stable: b.stable, Leakproof: b.leakproof, SideEffects: b.sideEffects, Eval: ev}
+	return &Overload{Name: b.name, Args: args, Result: Type{ID: b.result, Typmod: -1}, Strict: b.strict, Volatile: b.volatile, Stable: b.stable, Leakproof: b.leakproof, SideEffects: b.sideEffects, SetReturning: b.setReturning, Eval: ev}
 }
 
 func typeNames(ts []Type) string {

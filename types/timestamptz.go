@@ -416,6 +416,12 @@ func tzPlusInterval(ts int64, iv IntervalValue, loc *time.Location) (int64, erro
 	return r, nil
 }
 
+// TimestampPlusInterval is timestamp + interval (timestamp_pl_interval;
+// generate_series over timestamps steps with it).
+func TimestampPlusInterval(ts int64, iv IntervalValue) (int64, error) {
+	return timestampPlusInterval(ts, iv)
+}
+
 // TimestampTZPlusInterval is timestamptz + interval in ctx's TimeZone
 // (generate_series over timestamptz steps with it).
 func TimestampTZPlusInterval(ctx *EvalContext, ts int64, iv IntervalValue) (int64, error) {

@@ -22,7 +22,8 @@ var nondeterministic = map[string]bool{
 	"current_date": true, "random": true, "timeofday": true,
 }
 
-// nonScalar names set-returning functions: valid only in FROM.
+// nonScalar names set-returning functions: they change the row count, so
+// the generator never uses them as scalar expressions.
 var nonScalar = map[string]bool{"generate_series": true}
 
 func newCatalog(k *Knobs) *catalog {

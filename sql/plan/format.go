@@ -149,7 +149,16 @@ func (f *treeFormatter) node(n Node, depth int) {
 			fmt.Fprintf(sb, " (%s)", f.exprs(r))
 		}
 	case *FunctionScan:
-		fmt.Fprintf(sb, "FunctionScan %s(%s) %s", x.Name, f.exprs(x.Args), formatCols(x.Cols))
+		fmt.Fprintf(sb, "FunctionScan %s", f.setFuncs(x.Funcs))
+		if x.Ordinality {
+			sb.WriteString(" WITH ORDINALITY")
+		}
+		fmt.Fprintf(sb, " %s", formatCols(x.Cols))
+	case *ProjectSet:
+		fmt.Fprintf(sb, "ProjectSet %s %s", f.setFuncs(x.Funcs), formatCols(x.FuncCols))
+		if len(x.Exprs) > 0 {
+			fmt.Fprintf(sb, " exprs=[%s] %s", f.exprs(x.Exprs), formatCols(x.ExprCols))
+		}
 	case *CTEScan:
 		fmt.Fprintf(sb, "CTEScan %s %s", x.CTE.Name, formatCols(x.Cols))
 		if f.ctes[x.CTE] {

@@ -69,13 +69,6 @@ type Values struct {
 	Cols []Column
 }
 
-// FunctionScan is a set-returning function in FROM, e.g. generate_series.
-type FunctionScan struct {
-	Name string // lower-case function name, e.g. "generate_series"
-	Args []Expr
-	Cols []Column
-}
-
 // Filter keeps the rows for which Pred is TRUE (not FALSE, not NULL).
 type Filter struct {
 	Input Node
@@ -194,15 +187,14 @@ func (n *Scan) Columns() []Column {
 	}
 	return append(n.Cols[:len(n.Cols):len(n.Cols)], n.RowID)
 }
-func (n *Values) Columns() []Column       { return n.Cols }
-func (n *FunctionScan) Columns() []Column { return n.Cols }
-func (n *Filter) Columns() []Column       { return n.Input.Columns() }
-func (n *Project) Columns() []Column      { return n.Cols }
-func (n *Aggregate) Columns() []Column    { return n.Cols }
-func (n *Sort) Columns() []Column         { return n.Input.Columns() }
-func (n *Limit) Columns() []Column        { return n.Input.Columns() }
-func (n *Distinct) Columns() []Column     { return n.Input.Columns() }
-func (n *SetOp) Columns() []Column        { return n.Cols }
+func (n *Values) Columns() []Column    { return n.Cols }
+func (n *Filter) Columns() []Column    { return n.Input.Columns() }
+func (n *Project) Columns() []Column   { return n.Cols }
+func (n *Aggregate) Columns() []Column { return n.Cols }
+func (n *Sort) Columns() []Column      { return n.Input.Columns() }
+func (n *Limit) Columns() []Column     { return n.Input.Columns() }
+func (n *Distinct) Columns() []Column  { return n.Input.Columns() }
+func (n *SetOp) Columns() []Column     { return n.Cols }
 func (n *Join) Columns() []Column {
 	switch n.Type {
 	case SemiJoin, AntiJoin:
@@ -233,17 +225,16 @@ func clearNotNull(cols []Column) {
 	}
 }
 
-func (n *Scan) Children() []Node         { return nil }
-func (n *Values) Children() []Node       { return nil }
-func (n *FunctionScan) Children() []Node { return nil }
-func (n *Filter) Children() []Node       { return []Node{n.Input} }
-func (n *Project) Children() []Node      { return []Node{n.Input} }
-func (n *Aggregate) Children() []Node    { return []Node{n.Input} }
-func (n *Sort) Children() []Node         { return []Node{n.Input} }
-func (n *Limit) Children() []Node        { return []Node{n.Input} }
-func (n *Distinct) Children() []Node     { return []Node{n.Input} }
-func (n *SetOp) Children() []Node        { return []Node{n.Left, n.Right} }
-func (n *Join) Children() []Node         { return []Node{n.Left, n.Right} }
+func (n *Scan) Children() []Node      { return nil }
+func (n *Values) Children() []Node    { return nil }
+func (n *Filter) Children() []Node    { return []Node{n.Input} }
+func (n *Project) Children() []Node   { return []Node{n.Input} }
+func (n *Aggregate) Children() []Node { return []Node{n.Input} }
+func (n *Sort) Children() []Node      { return []Node{n.Input} }
+func (n *Limit) Children() []Node     { return []Node{n.Input} }
+func (n *Distinct) Children() []Node  { return []Node{n.Input} }
+func (n *SetOp) Children() []Node     { return []Node{n.Left, n.Right} }
+func (n *Join) Children() []Node      { return []Node{n.Left, n.Right} }
 
 // Apply is a lateral join (FROM a LEFT JOIN LATERAL (...) s ON c, or
 // FROM a CROSS JOIN LATERAL (...) / a, LATERAL (...)): Right is evaluated

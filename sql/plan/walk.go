@@ -155,16 +155,15 @@ func ColumnRefs(e Expr, out []ColumnID) []ColumnID {
 }
 
 // WithChildren of the node kinds: a shallow copy with new inputs.
-func (n *Scan) WithChildren([]Node) Node         { return n }
-func (n *Values) WithChildren([]Node) Node       { return n }
-func (n *FunctionScan) WithChildren([]Node) Node { return n }
-func (n *CTEScan) WithChildren([]Node) Node      { return n }
-func (n *Filter) WithChildren(k []Node) Node     { c := *n; c.Input = k[0]; return &c }
-func (n *Project) WithChildren(k []Node) Node    { c := *n; c.Input = k[0]; return &c }
-func (n *Aggregate) WithChildren(k []Node) Node  { c := *n; c.Input = k[0]; return &c }
-func (n *Sort) WithChildren(k []Node) Node       { c := *n; c.Input = k[0]; return &c }
-func (n *Limit) WithChildren(k []Node) Node      { c := *n; c.Input = k[0]; return &c }
-func (n *Distinct) WithChildren(k []Node) Node   { c := *n; c.Input = k[0]; return &c }
+func (n *Scan) WithChildren([]Node) Node        { return n }
+func (n *Values) WithChildren([]Node) Node      { return n }
+func (n *CTEScan) WithChildren([]Node) Node     { return n }
+func (n *Filter) WithChildren(k []Node) Node    { c := *n; c.Input = k[0]; return &c }
+func (n *Project) WithChildren(k []Node) Node   { c := *n; c.Input = k[0]; return &c }
+func (n *Aggregate) WithChildren(k []Node) Node { c := *n; c.Input = k[0]; return &c }
+func (n *Sort) WithChildren(k []Node) Node      { c := *n; c.Input = k[0]; return &c }
+func (n *Limit) WithChildren(k []Node) Node     { c := *n; c.Input = k[0]; return &c }
+func (n *Distinct) WithChildren(k []Node) Node  { c := *n; c.Input = k[0]; return &c }
 func (n *SetOp) WithChildren(k []Node) Node {
 	c := *n
 	c.Left, c.Right = k[0], k[1]
@@ -202,12 +201,9 @@ func (n *Distinct) Expressions() []Expr { return nil }
 func (n *SetOp) Expressions() []Expr    { return nil }
 func (n *Filter) Expressions() []Expr   { return []Expr{n.Pred} }
 func (n *Project) Expressions() []Expr  { return n.Exprs }
-func (n *FunctionScan) Expressions() []Expr {
-	return n.Args
-}
-func (n *Join) Expressions() []Expr  { return optional(nil, n.On) }
-func (n *Apply) Expressions() []Expr { return optional(nil, n.On) }
-func (n *Limit) Expressions() []Expr { return optional(optional(nil, n.Count), n.Offset) }
+func (n *Join) Expressions() []Expr     { return optional(nil, n.On) }
+func (n *Apply) Expressions() []Expr    { return optional(nil, n.On) }
+func (n *Limit) Expressions() []Expr    { return optional(optional(nil, n.Count), n.Offset) }
 
 // Expressions of Values: the rows, one after another.
 func (n *Values) Expressions() []Expr {
@@ -253,11 +249,6 @@ func (n *Filter) WithExpressions(k []Expr) Node { c := *n; c.Pred = k[0]; return
 func (n *Project) WithExpressions(k []Expr) Node {
 	c := *n
 	c.Exprs = k
-	return &c
-}
-func (n *FunctionScan) WithExpressions(k []Expr) Node {
-	c := *n
-	c.Args = k
 	return &c
 }
 func (n *Join) WithExpressions(k []Expr) Node {
