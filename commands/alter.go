@@ -382,6 +382,9 @@ func renameRelation(ctx context.Context, s Session, x *sql.Rename) (string, erro
 	if err := renameInConstraints(ctx, cat, cat.txnOf(tb), tb.Name(), name, before, after); err != nil { // constraint.go
 		return "", err
 	}
+	if err := followOwnedSequences(ctx, cat, tb.Name(), name, cat.IsTemp(tb), x.Column, x.NewName, nil); err != nil { // setschema.go
+		return "", err
+	}
 	return x.Tag, rewriteViews(ctx, cat, tb.Name(), name, before, after, used)
 }
 
@@ -390,7 +393,13 @@ func renameRelation(ctx context.Context, s Session, x *sql.Rename) (string, erro
 // the columns each view reads (none listed: all).
 func rewriteViews(ctx context.Context, cat *Catalog, rel, newRel string, before, after []string, used map[string][]bool) error {
 	for _, v := range viewsOn(cat, rel) {
-		nv, changed, err := sql.RenameInView(v, rel, newRel, schemaName(cat, rel), before, after, used[v.Name])
+		newSchema := ""
+		if sid, _ := storage.SplitKey(rel); rel != newRel {
+			if nsid, _ := storage.SplitKey(newRel); nsid != sid {
+				newSchema = schemaName(cat, newRel)
+			}
+		}
+		nv, changed, err := sql.RenameInView(v, rel, newRel, schemaName(cat, rel), newSchema, before, after, used[v.Name])
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
 
@@ -31,6 +32,10 @@ type Session interface {
 	SendRows(cols []plan.Column, recs []arrow.Record) error
 	// Sequences is the session's sequence state (currval, lastval).
 	Sequences() *SeqState
+	// RowMoves is where an UPDATE of t reports the new RowIDs of the rows
+	// it updated (WHERE CURRENT OF follows a cursor's row to its new
+	// version); nil when no open cursor reads t.
+	RowMoves(t storage.Table) func(from, to []storage.RowID)
 }
 
 // Execute runs st if it is a command of this package and returns its
@@ -56,13 +61,16 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 	case *sql.Merge:
 		tag, err = merge(ctx, s, x)
 	case *sql.Truncate:
-		if err = truncateReferenced(s.Catalog(), x.Tables); err == nil {
-			tag, err = truncate(ctx, s, x)
+		var tables []storage.Table
+		if tables, err = truncateTargets(s, x); err == nil {
+			tag, err = truncate(ctx, s, x, tables)
 		}
 	case *sql.CreateSequence:
 		tag, err = createSequence(ctx, s, x)
 	case *sql.AlterSequence:
 		tag, err = alterSequence(ctx, s, x)
+	case *sql.SetSchema:
+		tag, err = setSchema(ctx, s, x) // setschema.go
 	case *sql.DropSequence:
 		tag, err = dropSequence(ctx, s, x)
 	case *sql.Analyze:
@@ -126,6 +134,11 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "CREATE SEQUENCE"
 	case *sql.AlterSequence:
 		what = "ALTER SEQUENCE"
+		if x.Tag != "" {
+			what = x.Tag // COMMENT, ALTER TABLE
+		}
+	case *sql.SetSchema:
+		what = x.Tag
 	case *sql.DropSequence:
 		what = "DROP SEQUENCE"
 	case *sql.AlterTable:

@@ -26,6 +26,9 @@ type fakeSession struct {
 func (f *fakeSession) Catalog() *Catalog { return f.cat }
 
 func (f *fakeSession) Sequences() *SeqState { return NewSeqState() }
+func (f *fakeSession) RowMoves(storage.Table) func(from, to []storage.RowID) {
+	return nil
+}
 func (f *fakeSession) Collect(context.Context, *sql.Query) ([]arrow.Record, error) {
 	panic("no queries in these tests")
 }

@@ -335,19 +335,27 @@ func lookupReferenced(cat *Catalog, t storage.Table, name string) (storage.Table
 // referencing lists the FOREIGN KEYs of other tables that reference one of
 // names, as "constraint c on table t" in creation order.
 type fkRef struct {
-	table string
+	table string        // the referencing table's storage key
+	tb    storage.Table // the referencing table
 	con   storage.Constraint
 }
 
-func referencing(cat *Catalog, names map[string]bool) []fkRef {
+// referencing lists the FOREIGN KEYs of other tables that reference one of
+// names, among the session's temporary tables (temp) or the permanent
+// ones: a FOREIGN KEY never crosses the two (the binder refuses it).
+func referencing(cat *Catalog, names map[string]bool, temp bool) []fkRef {
+	tables := cat.Txn.Tables()
+	if temp {
+		tables, _ = cat.TempTables()
+	}
 	var out []fkRef
-	for _, t := range cat.Txn.Tables() {
+	for _, t := range tables {
 		if names[t.Name()] {
 			continue
 		}
 		for _, c := range storage.ConstraintsOf(t) {
 			if c.Kind == storage.ConForeign && names[c.RefTable] {
-				out = append(out, fkRef{t.Name(), c})
+				out = append(out, fkRef{t.Name(), t, c})
 			}
 		}
 	}
@@ -358,14 +366,18 @@ func referencing(cat *Catalog, names map[string]bool) []fkRef {
 // dropReferencing refuses to drop tables other tables' FOREIGN KEYs
 // reference (2BP01), or with CASCADE drops those constraints. It returns
 // the NOTICE lines of the constraints it dropped.
-func dropReferencing(ctx context.Context, cat *Catalog, names []string, cascade bool, name sql.RelName) ([]string, error) {
+func dropReferencing(ctx context.Context, cat *Catalog, names []string, temp, cascade bool, name sql.RelName) ([]string, error) {
 	set := map[string]bool{}
 	for _, n := range names {
 		set[n] = true
 	}
-	refs := referencing(cat, set)
+	refs := referencing(cat, set, temp)
 	if len(refs) == 0 {
 		return nil, nil
+	}
+	if temp {
+		// pg_temp is on the search path: its tables go unqualified.
+		name = func(key string) string { return key }
 	}
 	var lines []string
 	for _, r := range refs {
@@ -385,7 +397,7 @@ func dropReferencing(ctx context.Context, cat *Catalog, names []string, cascade 
 		notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", r.con.Name, name(r.table)))
 	}
 	for tname, gone := range drop {
-		tb, ok := cat.Txn.Lookup(tname)
+		tb, ok := cat.lookupKey(tname, temp)
 		if !ok {
 			continue
 		}
@@ -395,26 +407,87 @@ func dropReferencing(ctx context.Context, cat *Catalog, names []string, cascade 
 				keep = append(keep, c)
 			}
 		}
-		if err := cat.Txn.SetConstraints(ctx, tb, keep); err != nil {
+		if err := cat.txnOf(tb).SetConstraints(ctx, tb, keep); err != nil {
 			return nil, err
 		}
 	}
 	return notices, nil
 }
 
-// truncateReferenced refuses to truncate a table another table's FOREIGN
-// KEY references unless that table is truncated too.
-func truncateReferenced(cat *Catalog, tables []storage.Table) error {
+// truncateTargets is the tables TRUNCATE empties. Without CASCADE it
+// refuses to truncate a table another table's FOREIGN KEY references
+// unless that table is truncated too; with CASCADE it adds the
+// referencing tables, round by round in OID order as PostgreSQL does, with
+// a NOTICE for each.
+func truncateTargets(s Session, x *sql.Truncate) ([]storage.Table, error) {
+	tables := x.Tables
+	for _, temp := range []bool{false, true} {
+		var err error
+		if tables, err = truncateCascade(s, x, tables, temp); err != nil {
+			return nil, err
+		}
+	}
+	return tables, nil
+}
+
+// truncateCascade is truncateTargets over the temporary or the permanent
+// tables of the statement.
+func truncateCascade(s Session, x *sql.Truncate, tables []storage.Table, temp bool) ([]storage.Table, error) {
+	cat := s.Catalog()
 	set := map[string]bool{}
 	for _, t := range tables {
-		if !cat.IsTemp(t) {
+		if cat.IsTemp(t) == temp {
 			set[t.Name()] = true
 		}
 	}
-	for _, r := range referencing(cat, set) {
+	for {
+		refs := referencing(cat, set, temp)
+		if len(refs) == 0 {
+			return tables, nil
+		}
+		if !x.Cascade {
+			return nil, errTruncateReferenced(cat, tables, refs)
+		}
+		var added []storage.Table
+		for _, r := range refs {
+			if set[r.table] {
+				continue
+			}
+			set[r.table] = true
+			added = append(added, r.tb)
+		}
+		sort.SliceStable(added, func(i, j int) bool {
+			return tableOID(added[i]) < tableOID(added[j])
+		})
+		for _, tb := range added {
+			if err := s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
+				Message: fmt.Sprintf("truncate cascades to table \"%s\"", storage.BareName(tb.Name()))}); err != nil {
+				return nil, err
+			}
+		}
+		tables = append(tables[:len(tables):len(tables)], added...)
+	}
+}
+
+// errTruncateReferenced is PostgreSQL's heap_truncate_check_FKs error:
+// for the first table truncated (in the statement's order) that a table
+// outside the statement references, the referencing table of lowest OID.
+func errTruncateReferenced(cat *Catalog, tables []storage.Table, refs []fkRef) error {
+	for _, t := range tables {
+		var by []storage.Table
+		for _, r := range refs {
+			if r.con.RefTable != t.Name() || cat.IsTemp(t) != cat.IsTemp(r.tb) {
+				continue
+			}
+			by = append(by, r.tb)
+		}
+		if len(by) == 0 {
+			continue
+		}
+		sort.SliceStable(by, func(i, j int) bool { return tableOID(by[i]) < tableOID(by[j]) })
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
-			WithDetail("Table \"%s\" references \"%s\".", r.table, r.con.RefTable).
-			WithHint("Truncate table \"%s\" at the same time, or use TRUNCATE ... CASCADE.", r.table)
+			WithDetail("Table \"%s\" references \"%s\".", storage.BareName(by[0].Name()), storage.BareName(t.Name())).
+			WithHint("Truncate table \"%s\" at the same time, or use TRUNCATE ... CASCADE.", storage.BareName(by[0].Name()))
 	}
 	return nil
 }
@@ -422,8 +495,8 @@ func truncateReferenced(cat *Catalog, tables []storage.Table) error {
 // dropForeignKeys is DROP TABLE's check of the foreign keys referencing
 // the tables it drops (permanent ones: a temporary table's can only
 // reference itself).
-func dropForeignKeys(ctx context.Context, s Session, names []string, cascade bool, name sql.RelName) error {
-	lines, err := dropReferencing(ctx, s.Catalog(), names, cascade, name)
+func dropForeignKeys(ctx context.Context, s Session, names []string, temp, cascade bool, name sql.RelName) error {
+	lines, err := dropReferencing(ctx, s.Catalog(), names, temp, cascade, name)
 	if err != nil || len(lines) == 0 {
 		return err
 	}
@@ -559,7 +632,7 @@ func dropConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.Dr
 	}
 	if gone.Kind == storage.ConPrimary || gone.Kind == storage.ConUnique {
 		var deps []fkRef
-		for _, r := range referencing(cat, map[string]bool{tb.Name(): true}) {
+		for _, r := range referencing(cat, map[string]bool{tb.Name(): true}, cat.IsTemp(tb)) {
 			if sameCols(r.con.RefCols, gone.Cols) {
 				deps = append(deps, r)
 			}
@@ -567,7 +640,7 @@ func dropConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.Dr
 		// A self-reference is one of keep's.
 		for _, c := range keep {
 			if c.Kind == storage.ConForeign && c.RefTable == tb.Name() && sameCols(c.RefCols, gone.Cols) {
-				deps = append(deps, fkRef{tb.Name(), c})
+				deps = append(deps, fkRef{tb.Name(), tb, c})
 			}
 		}
 		if len(deps) > 0 {
@@ -585,11 +658,8 @@ func dropConstraint(ctx context.Context, s Session, tb storage.Table, st *sql.Dr
 					keep = without(keep, d.con.Name)
 					continue
 				}
-				other, ok := cat.Txn.Lookup(d.table)
-				if !ok {
-					continue
-				}
-				if err := cat.Txn.SetConstraints(ctx, other, without(storage.ConstraintsOf(other), d.con.Name)); err != nil {
+				other := d.tb
+				if err := cat.txnOf(other).SetConstraints(ctx, other, without(storage.ConstraintsOf(other), d.con.Name)); err != nil {
 					return err
 				}
 			}
@@ -636,11 +706,9 @@ func dropColumnConstraints(ctx context.Context, s Session, tb storage.Table, col
 		}
 	}
 	var deps []fkRef
-	if !cat.IsTemp(tb) {
-		for _, r := range referencing(cat, map[string]bool{tb.Name(): true}) {
-			if has(r.con.RefCols) {
-				deps = append(deps, r)
-			}
+	for _, r := range referencing(cat, map[string]bool{tb.Name(): true}, cat.IsTemp(tb)) {
+		if has(r.con.RefCols) {
+			deps = append(deps, r)
 		}
 	}
 	if len(deps) > 0 {
@@ -654,11 +722,8 @@ func dropColumnConstraints(ctx context.Context, s Session, tb storage.Table, col
 		}
 		var notices []string
 		for _, d := range deps {
-			other, ok := cat.Txn.Lookup(d.table)
-			if !ok {
-				continue
-			}
-			if err := cat.Txn.SetConstraints(ctx, other, without(storage.ConstraintsOf(other), d.con.Name)); err != nil {
+			other := d.tb
+			if err := cat.txnOf(other).SetConstraints(ctx, other, without(storage.ConstraintsOf(other), d.con.Name)); err != nil {
 				return err
 			}
 			notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", d.con.Name, d.table))
@@ -737,14 +802,8 @@ func renameInConstraints(ctx context.Context, cat *Catalog, txn *storage.Txn, ol
 			return err
 		}
 	}
-	if txn != cat.Txn {
-		return nil // a temporary table: only its own reference it
-	}
-	for _, r := range referencing(cat, map[string]bool{oldName: true, name: true}) {
-		other, ok := cat.Txn.Lookup(r.table)
-		if !ok {
-			continue
-		}
+	for _, r := range referencing(cat, map[string]bool{oldName: true, name: true}, txn != cat.Txn) {
+		other := r.tb
 		var l []storage.Constraint
 		for _, c := range storage.ConstraintsOf(other) {
 			f, err := fix(c, false)
@@ -753,7 +812,7 @@ func renameInConstraints(ctx context.Context, cat *Catalog, txn *storage.Txn, ol
 			}
 			l = append(l, f)
 		}
-		if err := cat.Txn.SetConstraints(ctx, other, l); err != nil {
+		if err := txn.SetConstraints(ctx, other, l); err != nil {
 			return err
 		}
 	}
@@ -888,15 +947,12 @@ func keyString(r arrow.Record, i int, ords []int, defs []storage.ColumnDef) (str
 }
 
 // tempForeignKey refuses the foreign keys of a temporary table joind cannot
-// keep: one to another table (a permanent one's deletes would not see it),
-// and a DEFERRABLE one (the temporary tables commit after the permanent
-// ones, too late to fail the transaction).
+// keep: a DEFERRABLE one (the temporary tables commit after the permanent
+// ones, too late to fail the transaction). One to a permanent table the
+// binder refuses, as PostgreSQL does (42P16).
 func tempForeignKey(c storage.Constraint, temp bool, table string) error {
 	if c.Kind != storage.ConForeign || !temp {
 		return nil
-	}
-	if c.RefTable != table {
-		return pgerr.New(pgerr.FeatureNotSupported, "foreign keys of temporary tables to other tables are not supported")
 	}
 	if c.Deferrable {
 		return pgerr.New(pgerr.FeatureNotSupported, "DEFERRABLE foreign keys of temporary tables are not supported")

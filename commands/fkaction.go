@@ -105,13 +105,10 @@ func CheckReferenced(ctx context.Context, s Session, t storage.Table, old, newer
 		return nil
 	}
 	cat := s.Catalog()
-	var refs []fkRef
-	if !cat.IsTemp(t) {
-		refs = referencing(cat, map[string]bool{t.Name(): true})
-	}
+	refs := referencing(cat, map[string]bool{t.Name(): true}, cat.IsTemp(t))
 	for _, c := range storage.ConstraintsOf(t) {
 		if c.Kind == storage.ConForeign && c.RefTable == t.Name() {
-			refs = append(refs, fkRef{t.Name(), c})
+			refs = append(refs, fkRef{t.Name(), t, c})
 		}
 	}
 	if len(refs) == 0 {
@@ -129,11 +126,9 @@ func CheckReferenced(ctx context.Context, s Session, t storage.Table, old, newer
 		}
 	}
 	for _, r := range refs {
-		var child storage.Table
+		child := r.tb
 		if r.table == t.Name() {
 			child, _ = cat.txnOf(t).Lookup(t.Name())
-		} else {
-			child, _ = cat.Txn.Lookup(r.table)
 		}
 		if child == nil {
 			continue

@@ -49,11 +49,7 @@ func schemaDrops(cat *Catalog, names []string) []depObject {
 	views := cat.Views()
 	var rels []depObject
 	for _, t := range cat.Txn.Tables() {
-		oid := uint32(0)
-		if o, ok := t.(interface{ ObjectID() uint32 }); ok {
-			oid = o.ObjectID()
-		}
-		rels = append(rels, depObject{key: t.Name(), kind: "table", oid: oid})
+		rels = append(rels, depObject{key: t.Name(), kind: "table", oid: tableOID(t)})
 	}
 	for _, v := range views {
 		rels = append(rels, depObject{key: v.Name, kind: "view", oid: viewOID(v)})

@@ -138,7 +138,9 @@ func alterSequence(ctx context.Context, s Session, x *sql.AlterSequence) (string
 		return "", err
 	}
 	// PostgreSQL forgets this session's cached values of an altered sequence.
-	s.Sequences().forget(x.Def.ObjectID())
+	if !x.KeepCache {
+		s.Sequences().forget(x.Def.ObjectID())
+	}
 	if x.Tag != "" {
 		return x.Tag, nil
 	}
@@ -268,13 +270,14 @@ func restartOwnedSequences(ctx context.Context, cat *Catalog, tables []storage.T
 	return nil
 }
 
-func truncate(ctx context.Context, s Session, x *sql.Truncate) (string, error) {
+// truncate empties tables (x's and those its CASCADE adds).
+func truncate(ctx context.Context, s Session, x *sql.Truncate, tables []storage.Table) (string, error) {
 	cat := s.Catalog()
-	if err := cat.Truncate(ctx, x.Tables); err != nil {
+	if err := cat.Truncate(ctx, tables); err != nil {
 		return "", err
 	}
 	if x.RestartSeqs {
-		if err := restartOwnedSequences(ctx, cat, x.Tables); err != nil {
+		if err := restartOwnedSequences(ctx, cat, tables); err != nil {
 			return "", err
 		}
 	}

@@ -85,7 +85,7 @@ func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error)
 	cat := s.Catalog()
 	// The binder resolved each name on the search path.
 	var present []sql.DropTarget
-	var permanent []string
+	var permanent, temporary []string
 	for _, t := range x.Targets {
 		if t.IsView {
 			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", t.Name).WithHint("Use DROP VIEW to remove a view.")
@@ -97,6 +97,8 @@ func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error)
 			present = append(present, t)
 			if !t.Temp {
 				permanent = append(permanent, t.Key)
+			} else {
+				temporary = append(temporary, t.Key)
 			}
 			continue
 		}
@@ -104,9 +106,12 @@ func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error)
 			return "", err
 		}
 	}
-	// Foreign keys of other tables (constraint.go), then views, depend
-	// on permanent tables only.
-	if err := dropForeignKeys(ctx, s, permanent, x.Cascade, x.RelName); err != nil {
+	// Foreign keys of other tables (constraint.go) depend on tables of
+	// their kind (temporary or permanent), views on permanent tables only.
+	if err := dropForeignKeys(ctx, s, permanent, false, x.Cascade, x.RelName); err != nil {
+		return "", err
+	}
+	if err := dropForeignKeys(ctx, s, temporary, true, x.Cascade, x.RelName); err != nil {
 		return "", err
 	}
 	if err := dropDependents(ctx, s, "table", permanent, x.Cascade, x.RelName); err != nil {
@@ -141,4 +146,12 @@ func dropMissing(s Session, ifExists bool, kind string, t sql.DropTarget) error 
 		msg = fmt.Sprintf("schema %q does not exist, skipping", t.NoSchema)
 	}
 	return s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000", Message: msg})
+}
+
+// tableOID is a stored table's OID (0 for one without: a system table).
+func tableOID(t storage.Table) uint32 {
+	if o, ok := t.(interface{ ObjectID() uint32 }); ok {
+		return o.ObjectID()
+	}
+	return 0
 }

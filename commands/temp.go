@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/storage"
 )
@@ -116,6 +117,42 @@ func (t *TempTables) End(ctx context.Context, commit bool) {
 		t.log.Error("temporary tables: commit failed", "err", err)
 	}
 	t.pruneOnCommit()
+}
+
+// CheckOnCommit is PostgreSQL's check of the ON COMMIT DELETE ROWS
+// truncation before a commit (heap_truncate_check_FKs for temporary
+// tables): a table emptied at commit may not be referenced by a FOREIGN
+// KEY of a temporary table that is not, or the commit would leave rows
+// referencing nothing; the commit then fails (and rolls back) with 0A000.
+func (t *TempTables) CheckOnCommit() error {
+	if t.txn == nil {
+		return nil // the transaction touched no temporary table
+	}
+	emptied := map[string]bool{}
+	for n, oc := range t.onCommit {
+		if _, ok := t.txn.Lookup(n); ok && oc != sql.DropOnCommit {
+			emptied[n] = true
+		}
+	}
+	if len(emptied) == 0 {
+		return nil
+	}
+	var refs []storage.Table
+	for _, tb := range t.txn.Tables() {
+		if !emptied[tb.Name()] {
+			refs = append(refs, tb)
+		}
+	}
+	sort.Slice(refs, func(i, j int) bool { return tableOID(refs[i]) < tableOID(refs[j]) })
+	for _, tb := range refs {
+		for _, c := range storage.ConstraintsOf(tb) {
+			if c.Kind == storage.ConForeign && emptied[c.RefTable] {
+				return pgerr.New(pgerr.FeatureNotSupported, "unsupported ON COMMIT and foreign key combination").
+					WithDetail("Table \"%s\" references \"%s\", but they do not have the same ON COMMIT setting.", tb.Name(), c.RefTable)
+			}
+		}
+	}
+	return nil
 }
 
 // pruneOnCommit forgets the ON COMMIT actions of tables that no longer
@@ -280,6 +317,18 @@ func (c *Catalog) Delete(ctx context.Context, tb storage.Table, ids []storage.Ro
 		return c.temp().Delete(ctx, tb, ids)
 	}
 	return c.Txn.Delete(ctx, tb, ids)
+}
+
+// LockRows locks rows of a temporary or permanent table (SELECT ... FOR
+// UPDATE: storage.Txn.LockRows).
+func (c *Catalog) LockRows(ctx context.Context, tb storage.Table, ids []storage.RowID) ([]bool, error) {
+	return c.txnOf(tb).LockRows(ctx, tb, ids)
+}
+
+// AppendedRows is where tb's rows appended by the transaction are
+// (storage.Txn.AppendedRows).
+func (c *Catalog) AppendedRows(tb storage.Table) (seg uint64, n int64, ok bool) {
+	return c.txnOf(tb).AppendedRows(tb)
 }
 
 // Truncate truncates temporary and permanent tables alike.

@@ -44,8 +44,27 @@ func update(ctx context.Context, s Session, x *sql.Update) (string, error) {
 	for i, r := range recs {
 		rows[i] = columnRange(r, 1, 1+ncols)
 	}
+	moved := s.RowMoves(x.Table)
+	var from []storage.RowID
+	var seg uint64
+	var before int64
+	if moved != nil {
+		if from, err = rowIDs(recs); err != nil {
+			return "", err
+		}
+		seg, before, _ = s.Catalog().AppendedRows(x.Table)
+	}
 	if _, err := addRows(ctx, s, x.Table, rows, old, ids); err != nil { // constraint.go
 		return "", err
+	}
+	if moved != nil && len(from) > 0 {
+		// The new versions are the appended rows, in the order of recs.
+		seg, _, _ = s.Catalog().AppendedRows(x.Table)
+		to := make([]storage.RowID, len(from))
+		for i := range to {
+			to[i] = storage.MakeRowID(seg, before+int64(i))
+		}
+		moved(from, to)
 	}
 	if err := CheckReferenced(ctx, s, x.Table, old, rows); err != nil { // fkaction.go
 		return "", err
@@ -126,7 +145,7 @@ func keyed(cat *Catalog, t storage.Table) bool {
 			return true
 		}
 	}
-	return !cat.IsTemp(t) && len(referencing(cat, map[string]bool{t.Name(): true})) > 0
+	return len(referencing(cat, map[string]bool{t.Name(): true}, cat.IsTemp(t))) > 0
 }
 
 // deleteRows deletes the rows whose RowIDs column 0 of recs holds.

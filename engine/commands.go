@@ -9,6 +9,7 @@ import (
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 	"github.com/joind/joind/wire"
 )
@@ -32,6 +33,8 @@ func (c *command) Format() *types.Format { return c.s.format() }
 func (c *command) Notice(n *pgerr.Error) error { return c.w.Notice(n) }
 
 func (c *command) Sequences() *commands.SeqState { return c.s.seqs }
+
+func (c *command) RowMoves(t storage.Table) func(from, to []storage.RowID) { return c.s.rowMoves(t) }
 
 // readOnlyErr refuses a statement that writes in a read-only transaction
 // (transaction_read_only on); commands.ReadOnlyErr says which do.

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
@@ -75,9 +74,14 @@ type cursor struct {
 	closed bool
 
 	// ridTable is the table a simply updatable cursor scans (WHERE
-	// CURRENT OF), ridCol the hidden output column of its RowIDs.
-	ridTable string
+	// CURRENT OF; nil: none), ridCol the hidden output column of its
+	// RowIDs.
+	ridTable storage.Table
 	ridCol   int
+	// lockRows: a FOR UPDATE cursor, which locks each row of ridTable as
+	// it reads it (cursor_lock.go), waiting under ctx (its query's).
+	lockRows bool
+	ctx      context.Context
 }
 
 type rowRef struct {
@@ -110,9 +114,23 @@ func (s *session) declareCursor(ctx context.Context, x *sql.DeclareCursor, ectx 
 		open: true, cols: x.Query.Plan.Columns(), atStart: true}
 	c.scroll = x.Scroll || (!x.NoScroll && scrollByDefault(x.Query.Plan))
 	c.ridTable, c.ridCol = addRowIDs(x.Query)
+	if x.ForUpdate {
+		if c.ridTable == nil {
+			return "", pgerr.New(pgerr.FeatureNotSupported, "SELECT FOR UPDATE/SHARE is not supported")
+		}
+		c.lockRows = true
+	}
 	freezeTables(x.Query.Plan)
 	plan.BindLimitParams(x.Query.Plan, s.params) // DECLARE ... LIMIT $1 through Bind
-	prep, _, err := s.prepare(x.Query, ectx, false)
+	// A cursor that is one scan of a table reads it in storage order on
+	// one partition, as PostgreSQL's reads the heap (COPY TO does the
+	// same): its row positions, and the row WHERE CURRENT OF names, are
+	// then PostgreSQL's.
+	partitions := 0
+	if c.ridTable != nil {
+		partitions = 1
+	}
+	prep, _, err := s.prepareWith(x.Query, ectx, false, partitions)
 	if err != nil {
 		return "", err
 	}
@@ -123,7 +141,7 @@ func (s *session) declareCursor(ctx context.Context, x *sql.DeclareCursor, ectx 
 		cancel()
 		return "", err
 	}
-	c.cancel = cancel
+	c.cancel, c.ctx = cancel, sctx
 	s.cursorSeq++
 	c.seq = s.cursorSeq
 	s.objs.AddPortal(c.name, c)
@@ -264,6 +282,7 @@ func (s *session) cursorsEnd(committed bool) {
 		c.open = false
 	}
 	s.cursorSavepoints = nil
+	s.moves = nil
 }
 
 // cursorSavepoint is where a savepoint was set in the declaration order.
@@ -428,8 +447,19 @@ func (c *cursor) fill(upTo int64) error {
 			c.rec, c.recRow = rec, 0
 			continue
 		}
-		c.buf = append(c.buf, rowRef{c.rec, c.recRow})
+		r := rowRef{c.rec, c.recRow}
 		c.recRow++
+		if c.lockRows {
+			keep, err := c.lockRow(r) // cursor_lock.go
+			if err != nil {
+				c.err = err
+				return err
+			}
+			if !keep {
+				continue
+			}
+		}
+		c.buf = append(c.buf, r)
 	}
 	return nil
 }
@@ -725,30 +755,10 @@ func frozen(t storage.Table) storage.Table {
 // also yield each row's RowID, as a last output column past the cursor's
 // own, for WHERE CURRENT OF. It returns the table's name and the column,
 // or "" when the cursor is not such a scan.
-func addRowIDs(q *sql.Query) (string, int) {
-	var projects []*plan.Project
-	n := q.Plan
-	for {
-		switch x := n.(type) {
-		case *plan.Project:
-			projects = append(projects, x)
-			n = x.Input
-			continue
-		case *plan.Filter:
-			n = x.Input
-			continue
-		case *plan.Limit:
-			n = x.Input
-			continue
-		}
-		break
-	}
-	scan, ok := n.(*plan.Scan)
+func addRowIDs(q *sql.Query) (storage.Table, int) {
+	scan, projects, ok := sql.SimpleScan(q.Plan)
 	if !ok || scan.RowID.ID != 0 {
-		return "", 0
-	}
-	if _, ok := scan.Table.(storage.Segmented); !ok {
-		return "", 0 // only stored tables have row ids
+		return nil, 0
 	}
 	col := plan.Column{ID: q.IDs.Next(), Name: "ctid", Type: types.Int8Type, NotNull: true}
 	scan.RowID = col
@@ -759,7 +769,7 @@ func addRowIDs(q *sql.Query) (string, int) {
 		p.Cols = append(p.Cols, out)
 		col = out
 	}
-	return scan.Table.Name(), len(q.Plan.Columns()) - 1
+	return scan.Table, len(q.Plan.Columns()) - 1
 }
 
 // currentOf is WHERE CURRENT OF's lookup (sql.CurrentOfLookup): the RowID
@@ -776,7 +786,7 @@ func (s *session) currentOf(name string, t storage.Table) (storage.RowID, error)
 	if !c.open {
 		return 0, pgerr.New("24000", "cursor \"%s\" is held from a previous transaction", name)
 	}
-	if c.ridTable == "" || c.ridTable != t.Name() {
+	if c.ridTable == nil || c.ridTable.Name() != t.Name() {
 		return 0, pgerr.New("24000", "cursor \"%s\" is not a simply updatable scan of table \"%s\"", name, t.Name())
 	}
 	if c.atStart || c.atEnd {
@@ -786,17 +796,5 @@ func (s *session) currentOf(name string, t storage.Table) (storage.RowID, error)
 	if err != nil || !ok {
 		return 0, pgerr.New("24000", "cursor \"%s\" is not positioned on a row", name)
 	}
-	rid := storage.RowID(r.rec.Column(c.ridCol).(*array.Int64).Value(r.i))
-	if st, ok := t.(storage.Segmented); ok {
-		for _, seg := range st.Segments() {
-			if seg.ID == rid.Segment() && seg.Deleted(rid.Offset()) {
-				// PostgreSQL follows an updated row to its new version
-				// (and finds none for a deleted one); an UPDATE here is a
-				// delete and an append, with no link between the two rows.
-				return 0, pgerr.New(pgerr.FeatureNotSupported,
-					"WHERE CURRENT OF a row updated or deleted since cursor \"%s\" read it is not supported", name)
-			}
-		}
-	}
-	return rid, nil
+	return s.latestVersion(t, c.rowID(r)), nil // cursor_lock.go
 }

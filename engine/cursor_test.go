@@ -129,18 +129,47 @@ func TestCursorHold(t *testing.T) {
 }
 
 // TestCurrentOfChangedRow: after UPDATE ... WHERE CURRENT OF, PostgreSQL
-// follows the row to its new version; joind's UPDATE is a delete and an
-// append, so a second statement on that cursor position is refused
-// (0A000) rather than finding no row.
+// follows the row to its new version, and finds none once it is deleted
+// (the statements then change no row); a FOR UPDATE cursor skips the rows
+// the transaction changed after DECLARE and scans forward only (PostgreSQL
+// 15's answers through psql).
 func TestCurrentOfChangedRow(t *testing.T) {
-	runCursorSteps(t, []cursorStep{
+	// Two updates of a FOR NO KEY UPDATE cursor's row, then a second row.
+	updatedTwice := []cursorStep{
+		{"BEGIN", "BEGIN", ""},
+		{"DECLARE c3 CURSOR FOR SELECT f1 FROM cur_u FOR NO KEY UPDATE", "DECLARE CURSOR", ""},
+		{"FETCH c3", "FETCH 1", "1"},
+		{"UPDATE cur_u SET f1 = f1 + 10 WHERE CURRENT OF c3", "UPDATE 1", ""},
+		{"UPDATE cur_u SET f1 = f1 + 10 WHERE CURRENT OF c3", "UPDATE 1", ""},
+		{"FETCH c3", "FETCH 1", "2"},
+	}
+	steps := []cursorStep{
 		{"CREATE TABLE cur_u (f1 int, f2 text)", "CREATE TABLE", ""},
 		{"INSERT INTO cur_u VALUES (1, 'one'), (2, 'two')", "INSERT 0 2", ""},
 		{"BEGIN", "BEGIN", ""},
 		{"DECLARE c1 CURSOR FOR SELECT * FROM cur_u", "DECLARE CURSOR", ""},
 		{"FETCH c1", "FETCH 1", "1|one"},
 		{"UPDATE cur_u SET f1 = f1 + 10 WHERE CURRENT OF c1", "UPDATE 1", ""},
-		{"UPDATE cur_u SET f1 = f1 + 10 WHERE CURRENT OF c1", "", "0A000"},
+		{"UPDATE cur_u SET f1 = f1 + 10 WHERE CURRENT OF c1 RETURNING f1", "UPDATE 1", "21"},
+		{"FETCH RELATIVE 0 FROM c1", "FETCH 1", "1|one"},
+		{"DELETE FROM cur_u WHERE CURRENT OF c1 RETURNING f1", "DELETE 1", "21"},
+		{"DELETE FROM cur_u WHERE CURRENT OF c1", "DELETE 0", ""},
+		{"UPDATE cur_u SET f1 = f1 + 10 WHERE CURRENT OF c1", "UPDATE 0", ""},
+		{"SELECT f1 FROM cur_u", "SELECT 1", "2"},
+		{"ROLLBACK", "ROLLBACK", ""},
+		{"BEGIN", "BEGIN", ""},
+		{"DECLARE c2 CURSOR FOR SELECT f1 FROM cur_u WHERE f1 > 0 FOR UPDATE", "DECLARE CURSOR", ""},
+		{"UPDATE cur_u SET f2 = 'changed' WHERE f1 = 1", "UPDATE 1", ""},
+		{"FETCH ALL FROM c2", "FETCH 1", "2"},
+		{"FETCH RELATIVE 0 FROM c2", "FETCH 0", ""},
+		{"ROLLBACK", "ROLLBACK", ""},
+	}
+	steps = append(steps, updatedTwice...)
+	steps = append(steps, cursorStep{"FETCH RELATIVE 0 FROM c3", "", "55000"}, cursorStep{"ROLLBACK", "ROLLBACK", ""})
+	steps = append(steps, updatedTwice...)
+	steps = append(steps, []cursorStep{
+		{"DELETE FROM cur_u WHERE CURRENT OF c3", "DELETE 1", ""},
+		{"SELECT f1 FROM cur_u", "SELECT 1", "21"},
 		{"ROLLBACK", "ROLLBACK", ""},
 		{"BEGIN", "BEGIN", ""},
 		{"DECLARE c1 CURSOR FOR SELECT * FROM cur_u", "DECLARE CURSOR", ""},
@@ -148,5 +177,6 @@ func TestCurrentOfChangedRow(t *testing.T) {
 		{"DELETE FROM cur_u WHERE CURRENT OF c1", "DELETE 1", ""},
 		{"SELECT f1 FROM cur_u", "SELECT 1", "1"},
 		{"ROLLBACK", "ROLLBACK", ""},
-	})
+	}...)
+	runCursorSteps(t, steps)
 }

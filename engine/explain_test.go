@@ -90,6 +90,8 @@ func TestExplainGolden(t *testing.T) {
 	queries := []string{
 		`SELECT count(*) FROM probe JOIN build ON probe.k = build.k`,
 		`SELECT dim.name, count(*) FROM probe JOIN build ON probe.k = build.k JOIN dim ON build.g = dim.g GROUP BY dim.name ORDER BY 2 DESC, 1 LIMIT 3`,
+		`SELECT z, x % 3, count(*), GROUPING(z, x % 3) FROM t1 GROUP BY ROLLUP (z, x % 3)`,
+		`SELECT z, count(*) FROM t1 GROUP BY CUBE (z)`,
 		`SELECT count(*) FROM probe WHERE k NOT IN (SELECT k FROM build)`,
 		`SELECT count(*) FROM probe WHERE NOT EXISTS (SELECT 1 FROM build WHERE build.k = probe.k)`,
 		`SELECT count(*) FROM t1 WHERE x NOT IN (SELECT y FROM t2 WHERE t2.z = t1.z)`,
@@ -114,6 +116,13 @@ func TestExplainGolden(t *testing.T) {
 		`SELECT x, generate_series(1, z), generate_series(1, generate_series(1, 2)) FROM t1`,
 		`SELECT * FROM ROWS FROM (generate_series(1, 3), generate_series(1, 2)) WITH ORDINALITY AS r`,
 		`SELECT * FROM generate_series(1, 3) g`,
+		// WindowAgg: PARTITION BY repartitions its input on the keys; one
+		// without sorts all partitions into one; windows of one PARTITION
+		// BY / ORDER BY share a node.
+		`SELECT x, rank() OVER (PARTITION BY z ORDER BY x), sum(x) OVER (PARTITION BY z ORDER BY x ROWS 2 PRECEDING) FROM t1`,
+		`SELECT x, row_number() OVER (ORDER BY x), count(*) OVER (PARTITION BY z) FROM t1 ORDER BY 1`,
+		// Windows whose orderings nest share the lower one's sort.
+		`SELECT rank() OVER (PARTITION BY z ORDER BY x), row_number() OVER (PARTITION BY z ORDER BY x, z), count(*) OVER (PARTITION BY z) FROM t1`,
 		// WITH RECURSIVE: both terms gathered below the Recursive Union,
 		// the working table read in the recursive term; read twice, a CTE Scan.
 		`WITH RECURSIVE r(n) AS (SELECT x FROM t1 WHERE x < 3 UNION SELECT y FROM r JOIN t2 ON t2.z = r.n) SELECT count(*) FROM r`,

@@ -53,6 +53,9 @@ type session struct {
 	cursors          []*cursor
 	cursorSeq        int64
 	cursorSavepoints []cursorSavepoint
+	// moves maps, per table a cursor reads, the RowIDs of rows the
+	// transaction updated to their new versions' (cursor_lock.go).
+	moves map[string]map[storage.RowID]storage.RowID
 	// seqs are the session's currval/lastval state (commands.SeqState).
 	seqs *commands.SeqState
 }

@@ -293,6 +293,10 @@ func (s *session) commit(ctx context.Context, t *storage.Txn) error {
 		t.Rollback()
 		return err
 	}
+	if err := s.temp.CheckOnCommit(); err != nil {
+		t.Rollback()
+		return err
+	}
 	return t.Commit(ctx)
 }
 
@@ -378,18 +382,26 @@ func warnNoTxn(tag string) txAction {
 	}
 }
 
+// beginTag is the command tag of BEGIN or START TRANSACTION.
+func beginTag(x *sql.Transaction) string {
+	if x.Start {
+		return "START TRANSACTION"
+	}
+	return "BEGIN"
+}
+
 // openBlock is BEGIN outside any transaction.
 func openBlock(s *session, a *txArgs) (string, error) {
 	s.txn = s.eng.catalog.Begin()
 	s.txStart = time.Now()
 	s.settings.Begin()
-	return "BEGIN", s.applyModes(a.x.Modes)
+	return beginTag(a.x), s.applyModes(a.x.Modes)
 }
 
 // adoptBlock is BEGIN in an implicit transaction: it becomes the block
 // (what ran before it is part of the block).
 func adoptBlock(s *session, a *txArgs) (string, error) {
-	return "BEGIN", s.applyModes(a.x.Modes)
+	return beginTag(a.x), s.applyModes(a.x.Modes)
 }
 
 // warnAlreadyInBlock is BEGIN in a block: its modes still apply, as in
@@ -398,7 +410,7 @@ func warnAlreadyInBlock(s *session, a *txArgs) (string, error) {
 	if err := warn(a, "there is already a transaction in progress"); err != nil {
 		return "", err
 	}
-	return "BEGIN", s.applyModes(a.x.Modes)
+	return beginTag(a.x), s.applyModes(a.x.Modes)
 }
 
 func commitBlock(s *session, a *txArgs) (string, error) {

@@ -353,3 +353,16 @@ func TestTxFSMTableComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestStartTransactionTag: START TRANSACTION answers with its own command
+// tag wherever BEGIN would answer BEGIN (PostgreSQL 15, psql without -q).
+func TestStartTransactionTag(t *testing.T) {
+	runCursorSteps(t, []cursorStep{
+		{"START TRANSACTION READ ONLY", "START TRANSACTION", ""},
+		{"START TRANSACTION ISOLATION LEVEL REPEATABLE READ", "START TRANSACTION", ""},
+		{"COMMIT", "COMMIT", ""},
+		{"BEGIN", "BEGIN", ""},
+		{"START TRANSACTION", "START TRANSACTION", ""},
+		{"ROLLBACK", "ROLLBACK", ""},
+	})
+}

@@ -108,9 +108,20 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 		return operators.NewProject(ins[0], x.Exprs, x.Cols, env)
 	case optimizer.OpHashAggregate:
 		x := p.Logical.(*plan.Aggregate)
+		if p.Inputs[0].Op == optimizer.OpGroupingSets {
+			var rollUp [][]int
+			if p.RollUp {
+				rollUp = p.Inputs[0].Logical.(*plan.GroupingSets).Sets
+			}
+			return operators.NewGroupingSetsAggregate(ins[0], x.GroupBy, x.Aggs, x.Cols, x.Seeds, rollUp, env)
+		}
 		return operators.NewHashAggregate(ins[0], x.GroupBy, x.Aggs, x.Cols, env)
+	case optimizer.OpGroupingSets:
+		return operators.NewGroupingSets(ins[0], p.Logical.(*plan.GroupingSets), p.RollUp, env)
 	case optimizer.OpSort:
 		return operators.NewSort(ins[0], p.Logical.(*plan.Sort).Keys, env)
+	case optimizer.OpWindow:
+		return operators.NewWindow(ins[0], p.Logical.(*plan.Window), p.Partitions, p.Presorted, env)
 	case optimizer.OpLimit:
 		return operators.NewLimit(ins[0], p.Count, p.Offset), nil
 	case optimizer.OpTopN:

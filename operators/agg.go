@@ -34,6 +34,8 @@ type hashAggOp struct {
 	schema  *arrow.Schema
 	size    int
 	space   *spill.Space // the query's memory limit (aggspill.go)
+	seeds   []int32      // empty grouping sets' numbers (groupingsets.go)
+	rollUp  [][]int      // the grouping sets rolled up from the finest groups, or nil
 	spilled spill.Stats
 }
 
@@ -242,7 +244,11 @@ func (a *hashAggOp) run(ctx context.Context) (func() (arrow.Record, error), erro
 	if err != nil {
 		return nil, err
 	}
-	return a.emitter(part.t), nil
+	t, err := a.finish(part.t) // groupingsets.go
+	if err != nil {
+		return nil, err
+	}
+	return a.emitter(t), nil
 }
 
 // emitter returns the emitter of t's groups.

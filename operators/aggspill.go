@@ -186,15 +186,17 @@ func (x *aggExec) run(ctx context.Context) (func() (arrow.Record, error), error)
 	}
 	m := part.part.t
 	if !x.isSpilling() {
-		return a.emitter(m), nil
-	}
-	for _, f := range x.acct.Files() {
-		if err := f.Finish(); err != nil {
+		t, err := a.finish(m) // groupingsets.go
+		if err != nil {
 			return nil, err
 		}
-		a.spilled.Count(f)
+		return a.emitter(t), nil
 	}
-	known, err := x.index(ctx, m)
+	if a.rollUp != nil {
+		return x.rollUpSpilled(ctx, m)
+	}
+	a.seedGroups(m) // before the spilled rows: they fold into the seeded groups
+	known, err := x.finishFiles(ctx, m)
 	if err != nil {
 		return nil, err
 	}
@@ -227,6 +229,18 @@ func (x *aggExec) run(ctx context.Context) (func() (arrow.Record, error), error)
 			cur, curBytes = a.emitter(t), bytes
 		}
 	}, nil
+}
+
+// finishFiles ends the writing of the spill files once the input is read
+// and indexes m's groups by hash partition (index).
+func (x *aggExec) finishFiles(ctx context.Context, m *aggTable) ([]map[string]int32, error) {
+	for _, f := range x.acct.Files() {
+		if err := f.Finish(); err != nil {
+			return nil, err
+		}
+		x.a.spilled.Count(f)
+	}
+	return x.index(ctx, m)
 }
 
 // index maps the encoded key of each of m's groups to its id, per hash
@@ -336,4 +350,35 @@ func (x *aggExec) aggregatePartition(ctx context.Context, m *aggTable, known []m
 		file.Remove()
 	}
 	return tp.t, bytes, nil
+}
+
+// rollUpSpilled finishes a spilled roll-up aggregation: each hash
+// partition's finest groups, complete once its files are read, and then
+// m's are rolled up into one table of the sets' groups, emitted last.
+func (x *aggExec) rollUpSpilled(ctx context.Context, m *aggTable) (func() (arrow.Record, error), error) {
+	a := x.a
+	known, err := x.finishFiles(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	o := a.newTable()
+	for f := range x.files {
+		if len(x.files[f]) == 0 {
+			continue
+		}
+		t, bytes, err := x.aggregatePartition(ctx, m, known, f)
+		if err != nil {
+			return nil, err
+		}
+		err = a.rollUpInto(o, t)
+		x.release(bytes)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := a.rollUpInto(o, m); err != nil {
+		return nil, err
+	}
+	a.seedGroups(o)
+	return a.emitter(o), nil
 }

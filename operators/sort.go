@@ -5,7 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -260,13 +260,69 @@ func (x *sortExec) sortRecs(ctx context.Context, recs []arrow.Record) (*sortRun,
 	for i := range perm {
 		perm[i] = i
 	}
-	sort.SliceStable(perm, func(a, b int) bool {
-		return o.compare(keys, perm[a], keys, perm[b]) < 0
+	// pdqsort with the row number as the last key: the stable order in
+	// O(n log n) comparisons (sort.SliceStable's merges cost O(n log² n)).
+	cmp := intKeyOrder(o.spec, o.keyT, keys)
+	if cmp == nil {
+		cmp = func(a, b int) int { return o.compare(keys, a, keys, b) }
+	}
+	slices.SortFunc(perm, func(a, b int) int {
+		if c := cmp(a, b); c != 0 {
+			return c
+		}
+		return a - b
 	})
 	if err := checkCtx(ctx); err != nil {
 		return nil, err
 	}
 	return &sortRun{rec: all, perm: perm, keys: keys}, nil
+}
+
+// intKeyOrder is compare for keys that are all integers, dates, timestamps
+// or booleans, over flat copies of their values (nil for other keys).
+func intKeyOrder(spec []plan.SortKey, keyT []types.Type, keys [][]types.Value) func(a, b int) int {
+	type intKey struct {
+		v          []int64
+		null       []bool
+		desc, nfst bool
+	}
+	ks := make([]intKey, len(keys))
+	for k, vals := range keys {
+		switch keyT[k].ID {
+		case types.Bool, types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ:
+		default:
+			return nil
+		}
+		ik := intKey{v: make([]int64, len(vals)), null: make([]bool, len(vals)), desc: spec[k].Desc, nfst: spec[k].NullsFirst}
+		for i, v := range vals {
+			ik.v[i], ik.null[i] = v.I, v.Null
+		}
+		ks[k] = ik
+	}
+	return func(a, b int) int {
+		for k := range ks {
+			ik := &ks[k]
+			na, nb := ik.null[a], ik.null[b]
+			switch {
+			case na && nb:
+				continue
+			case na != nb:
+				if na == ik.nfst {
+					return -1
+				}
+				return 1
+			}
+			x, y := ik.v[a], ik.v[b]
+			if x == y {
+				continue
+			}
+			if (x < y) != ik.desc {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	}
 }
 
 // compare orders row i of keys a against row j of keys b by the sort keys.

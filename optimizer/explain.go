@@ -53,7 +53,9 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 		details = append(details, "Output: "+strings.Join(out, ", "))
 	case OpHashAggregate:
 		x := p.Logical.(*plan.Aggregate)
-		if len(x.GroupBy) > 0 {
+		if gs := groupingSetsInput(p); gs != nil {
+			details = append(details, explainGroupingSetsKeys(gs)...)
+		} else if len(x.GroupBy) > 0 {
 			var g []string
 			for _, e := range x.GroupBy {
 				g = append(g, FormatExpr(e))
@@ -68,27 +70,14 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 			details = append(details, "Aggregates: "+strings.Join(a, ", "))
 		}
 	case OpSort, OpTopN:
-		var k []string
-		for _, key := range p.Logical.(*plan.Sort).Keys {
-			s := FormatExpr(key.Expr)
-			if key.Desc {
-				s += " DESC"
-			}
-			if key.NullsFirst != key.Desc {
-				if key.NullsFirst {
-					s += " NULLS FIRST"
-				} else {
-					s += " NULLS LAST"
-				}
-			}
-			k = append(k, s)
-		}
-		details = append(details, "Sort Key: "+strings.Join(k, ", "))
+		details = append(details, "Sort Key: "+formatSortKeys(p.Logical.(*plan.Sort).Keys))
 		if p.Op == OpTopN {
 			details = append(details, limitDetails(p)...)
 		}
 	case OpLimit:
 		details = append(details, limitDetails(p)...)
+	case OpWindow:
+		details = append(details, explainWindow(p)...)
 	case OpSetOp:
 		x := p.Logical.(*plan.SetOp)
 		title = [...]string{"Union", "Intersect", "Except"}[x.Op]
@@ -104,6 +93,8 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 		if x.On != nil && !isTrue(x.On) {
 			details = append(details, "Join Filter: "+FormatExpr(x.On))
 		}
+	case OpGroupingSets:
+		details = append(details, explainGroupingSets(p))
 	case OpRepartition:
 		var k []string
 		for _, e := range p.HashKeys {
@@ -258,4 +249,25 @@ func limitDetails(p *Physical) []string {
 		d = append(d, fmt.Sprintf("Offset: %d", p.Offset))
 	}
 	return d
+}
+
+// formatSortKeys is EXPLAIN's list of sort keys, with direction and NULLS
+// placement where they differ from the default.
+func formatSortKeys(keys []plan.SortKey) string {
+	var k []string
+	for _, key := range keys {
+		s := FormatExpr(key.Expr)
+		if key.Desc {
+			s += " DESC"
+		}
+		if key.NullsFirst != key.Desc {
+			if key.NullsFirst {
+				s += " NULLS FIRST"
+			} else {
+				s += " NULLS LAST"
+			}
+		}
+		k = append(k, s)
+	}
+	return strings.Join(k, ", ")
 }

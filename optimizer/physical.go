@@ -31,6 +31,8 @@ const (
 	OpTopN // ORDER BY ... LIMIT: a bounded heap per partition, merged
 	OpIndexScan
 	OpProjectSet
+	OpWindow
+	OpGroupingSets // each input row once per grouping set (groupingsets.go)
 	OpRecursiveUnion
 	OpWorkTableScan
 	OpStatementRows
@@ -42,7 +44,7 @@ var opNames = [...]string{
 	OpDistinct: "Distinct", OpSetOp: "Set Operation", OpAppend: "Union All", OpHashJoin: "Hash Join",
 	OpNestedLoopJoin: "Nested Loop Join", OpApply: "Apply", OpCTEScan: "CTE Scan",
 	OpGather: "Gather", OpRepartition: "Repartition", OpTopN: "Top-N Sort",
-	OpIndexScan: "Index Scan", OpProjectSet: "ProjectSet",
+	OpIndexScan: "Index Scan", OpProjectSet: "ProjectSet", OpWindow: "WindowAgg", OpGroupingSets: "Grouping Sets",
 	OpRecursiveUnion: "Recursive Union", OpWorkTableScan: "WorkTable Scan", OpStatementRows: "Statement Rows",
 }
 
@@ -77,6 +79,13 @@ type Physical struct {
 	HashKeys []plan.Expr
 	// IndexScan is an index scan's index and key bounds (indexscan.go).
 	IndexScan *IndexScanPlan
+	// Presorted: a WindowAgg's input partitions arrive in its order already
+	// (the WindowAgg below sorted by keys it is a prefix of; window.go).
+	Presorted bool
+	// RollUp marks a grouping-sets aggregate and its GroupingSets input
+	// that aggregate the finest grouping once and roll the sets up from
+	// it (groupingsets.go).
+	RollUp bool
 }
 
 // Columns returns the node's output columns.
@@ -240,13 +249,20 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 		p.Op = OpProjectSet
 		p.Rows = kids[0].Rows * setRows(x.Funcs)
 		p.Partitions = kids[0].Partitions
+	case *plan.GroupingSets:
+		p.Op = OpGroupingSets
+		p.Rows = kids[0].Rows * float64(len(x.Sets))
+		p.Partitions = kids[0].Partitions
 	case *plan.Aggregate:
 		// Partial aggregation per input partition, merged into one.
 		p.Op = OpHashAggregate
 		p.Rows = groupRows(x, kids[0].Rows)
+		planRollUp(p) // groupingsets.go
 	case *plan.Sort:
 		p.Op = OpSort
 		p.Rows = kids[0].Rows
+	case *plan.Window:
+		pl.planWindow(p, x)
 	case *plan.Limit:
 		p.Op = OpLimit
 		var err error

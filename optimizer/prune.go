@@ -93,7 +93,7 @@ func prune(n plan.Node, need colSet) plan.Node {
 		return &c
 	case *plan.Aggregate:
 		nGroups := len(x.GroupBy)
-		c := &plan.Aggregate{GroupBy: x.GroupBy, Cols: append([]plan.Column(nil), x.Cols[:nGroups]...)}
+		c := &plan.Aggregate{GroupBy: x.GroupBy, Cols: append([]plan.Column(nil), x.Cols[:nGroups]...), Seeds: x.Seeds}
 		for i, a := range x.Aggs {
 			if need.has(x.Cols[nGroups+i].ID) {
 				c.Aggs = append(c.Aggs, a)
@@ -114,6 +114,10 @@ func prune(n plan.Node, need colSet) plan.Node {
 		}
 		c.Input = prune(x.Input, childNeed)
 		return c
+	case *plan.Window:
+		return pruneWindow(x, need)
+	case *plan.GroupingSets:
+		return pruneGroupingSets(x, need)
 	case *plan.Join:
 		childNeed := union(need, exprCols(x.On))
 		c := *x

@@ -36,7 +36,7 @@ func (s *Snapshot) sequenceRelations() []Relation {
 		def := def
 		ns, name := s.seqNamespace(def)
 		r := Relation{OID: def.ObjectID(), Name: name, Namespace: ns.OID, Schema: ns.Name,
-			Kind: 'S', Columns: seqColumns, Rows: 1, Seq: &def, Temp: def.Temp}
+			Kind: 'S', Columns: seqColumns, Rows: 1, Seq: &def, Temp: def.Temp, Comment: def.Comment}
 		out = append(out, r)
 	}
 	return out

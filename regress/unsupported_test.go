@@ -37,9 +37,8 @@ func TestUnsupportedOverWire(t *testing.T) {
 		{"SELECT 1 = ANY (ARRAY[1, 2])", "ARRAY"},
 		{"SELECT cardinality('{1,2}'::int[])", "int[]"},
 		{"SELECT ARRAY(SELECT a FROM uw_t)", "ARRAY"},
-		{"SELECT sum(a) OVER () FROM uw_t", "sum"},
 		{"SELECT DISTINCT ON (a) a FROM uw_t", ""},
-		{"SELECT a, count(*) FROM uw_t GROUP BY ROLLUP (a)", "ROLLUP"},
+		{"SELECT a AS x, a AS y FROM uw_t GROUP BY x, ROLLUP (y)", "y)"},
 		// SEARCH's sequence column is a record (BREADTH) or an array of records
 		// (DEPTH), CYCLE's path an array of records: joind has neither type.
 		{"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SEARCH DEPTH FIRST BY n SET ord SELECT * FROM r", "SEARCH"},

@@ -152,12 +152,22 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Statement, error) 
 			return at, nil
 		}
 	}
-	if as.MissingOk {
+	err := b.errNotAlterable(rv)
+	if as.MissingOk && pgerr.Code(err) != pgerr.InsufficientPrivilege {
 		at.Missing = true
 		return at, nil
 	}
-	_, err := b.lookupTable(rv)
-	return nil, withoutPosition(err)
+	return nil, err
+}
+
+// errNotAlterable is the error of an ALTER naming no relation it can
+// change: the lookup's (42P01), or PostgreSQL's refusal of a system
+// catalog (the lookup finds those).
+func (b *binder) errNotAlterable(rv *pg_query.RangeVar) error {
+	if _, err := b.lookupTable(rv); err != nil {
+		return withoutPosition(err)
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied: \"%s\" is a system catalog", rv.Relname)
 }
 
 // alterActionName names a subcommand as PostgreSQL's alter_table_type_to_string.
@@ -492,12 +502,12 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Statement, error) {
 			return r, nil
 		}
 	}
-	if rs.MissingOk {
+	err := b.errNotAlterable(rv)
+	if rs.MissingOk && pgerr.Code(err) != pgerr.InsufficientPrivilege {
 		r.Missing = true
 		return r, nil
 	}
-	_, err := b.lookupTable(rv)
-	return nil, withoutPosition(err)
+	return nil, err
 }
 
 // attnumOf is a stored column's attnum (its position from 1 in a catalog

@@ -53,7 +53,16 @@ func (a *AlterTable) ViewUses(cat storage.Catalog, v storage.View, tbl storage.T
 // UsedColumns reports, by column position, which columns of tbl view v
 // references (binding its text against cat).
 func (r *Rename) UsedColumns(cat storage.Catalog, v storage.View, tbl storage.Table) ([]bool, error) {
-	used, err := viewColumnUse(cat, r.opts, v)
+	return usedColumns(cat, r.opts, v, tbl)
+}
+
+// UsedColumns is Rename.UsedColumns for ALTER ... SET SCHEMA.
+func (x *SetSchema) UsedColumns(cat storage.Catalog, v storage.View, tbl storage.Table) ([]bool, error) {
+	return usedColumns(cat, x.opts, v, tbl)
+}
+
+func usedColumns(cat storage.Catalog, opts *BindOptions, v storage.View, tbl storage.Table) ([]bool, error) {
+	used, err := viewColumnUse(cat, opts, v)
 	if err != nil {
 		return nil, err
 	}
@@ -87,9 +96,10 @@ func viewColumnUse(cat storage.Catalog, opts *BindOptions, v storage.View) (map[
 // marks the columns the view reads: only those go into the subquery, so
 // the view keeps depending on just them. changed is false when v needed
 // no rewrite. rel and newRel are storage keys; schema is the name of
-// their schema (the view's text qualifies a relation outside public with
-// it: qualifyStored).
-func RenameInView(v storage.View, rel, newRel, schema string, before, after []string, used []bool) (out storage.View, changed bool, err error) {
+// rel's schema (the view's text qualifies a relation outside public with
+// it: qualifyStored), newSchema that of newRel when it moved to another
+// (ALTER ... SET SCHEMA; "" when it stays).
+func RenameInView(v storage.View, rel, newRel, schema, newSchema string, before, after []string, used []bool) (out storage.View, changed bool, err error) {
 	sid, relName := storage.SplitKey(rel)
 	newName := storage.BareName(newRel)
 	matches := func(rv *pg_query.RangeVar) bool {
@@ -130,14 +140,29 @@ func RenameInView(v storage.View, rel, newRel, schema string, before, after []st
 	if shadowed {
 		return v, false, pgerr.New(pgerr.FeatureNotSupported, "cannot rewrite view \"%s\": a WITH query of it is named \"%s\"", storage.BareName(v.Name), relName)
 	}
+	sameCols := true
+	for i := range before {
+		sameCols = sameCols && before[i] == after[i]
+	}
 	for _, n := range refs {
 		rv := n.GetRangeVar()
+		if sameCols && newName == relName && newSchema != "" {
+			// Moved to another schema, same name and columns: the
+			// reference is requalified in place (PostgreSQL's view follows
+			// the relation and prints it with its new schema).
+			rv.Schemaname = newSchema
+			continue
+		}
 		alias := rv.Alias
 		if alias == nil {
 			alias = &pg_query.Alias{Aliasname: rv.Relname}
 		}
+		qual := rv.Schemaname
+		if newSchema != "" {
+			qual = newSchema
+		}
 		sel := &pg_query.SelectStmt{LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT, Op: pg_query.SetOperation_SETOP_NONE,
-			FromClause: []*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: &pg_query.RangeVar{Schemaname: rv.Schemaname, Relname: newName, Inh: true, Relpersistence: "p", Location: -1}}}}}
+			FromClause: []*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: &pg_query.RangeVar{Schemaname: qual, Relname: newName, Inh: true, Relpersistence: "p", Location: -1}}}}}
 		for i := range before {
 			if used != nil && !used[i] && (alias.Colnames == nil || i >= len(alias.Colnames)) {
 				continue // (positional column aliases need the columns before them)

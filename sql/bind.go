@@ -74,6 +74,14 @@ type binder struct {
 	// searchPath overrides the session's search_path ("" = none): the
 	// elements of CREATE SCHEMA (schema.go).
 	searchPath string
+	// lockingCursor is the SELECT of a DECLARE CURSOR, whose locking
+	// clause the cursor implements (cursor.go); any other SELECT's is
+	// refused.
+	lockingCursor *pg_query.SelectStmt
+	// fkFromTemp: the FOREIGN KEYs being bound belong to a temporary
+	// table (they may reference only temporary tables, and a permanent
+	// table's only permanent ones).
+	fkFromTemp bool
 	// topWith is the top-level statement's WITH, and modifying its
 	// data-modifying queries (modifyingwith.go).
 	topWith   *pg_query.WithClause
@@ -234,6 +242,10 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 			return b.bindRenameSequence(rs)
 		}
 		return b.bindRename(x.RenameStmt)
+	case *pg_query.Node_AlterObjectSchemaStmt:
+		if st, ok, err := b.bindSetSchema(x.AlterObjectSchemaStmt); ok { // setschema.go
+			return st, err
+		}
 	case *pg_query.Node_AlterOwnerStmt:
 		if x.AlterOwnerStmt.ObjectType == pg_query.ObjectType_OBJECT_SCHEMA {
 			return b.bindSchemaOwner(x.AlterOwnerStmt)
@@ -496,6 +508,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s in CREATE TABLE is not supported", nodeTypeName(el))
 		}
 	}
+	b.fkFromTemp = ct.Temp
 	if ct.Constraints, err = b.bindConstraints(name, ct.Columns, cons, nil); err != nil {
 		return nil, err
 	}
@@ -721,7 +734,7 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 }
 
 func (b *binder) bindTruncate(ts *pg_query.TruncateStmt) (Statement, error) {
-	out := &Truncate{RestartSeqs: ts.RestartSeqs}
+	out := &Truncate{RestartSeqs: ts.RestartSeqs, Cascade: ts.Behavior == pg_query.DropBehavior_DROP_CASCADE}
 	for _, r := range ts.Relations {
 		rv := r.GetRangeVar()
 		t, err := b.lookupTable(rv)
@@ -884,7 +897,7 @@ func (b *binder) bindTransaction(ts *pg_query.TransactionStmt) (Statement, error
 	}
 	switch ts.Kind {
 	case pg_query.TransactionStmtKind_TRANS_STMT_BEGIN, pg_query.TransactionStmtKind_TRANS_STMT_START:
-		return &Transaction{Kind: TxBegin, Modes: transactionModes(ts.Options, "")}, nil
+		return &Transaction{Kind: TxBegin, Modes: transactionModes(ts.Options, ""), Start: ts.Kind == pg_query.TransactionStmtKind_TRANS_STMT_START}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_COMMIT:
 		return &Transaction{Kind: TxCommit}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK:

@@ -29,6 +29,8 @@ func (b *binder) bindComment(cs *pg_query.CommentStmt) (Statement, error) {
 	}
 	c := &Comment{Text: cs.Comment}
 	switch cs.Objtype {
+	case pg_query.ObjectType_OBJECT_SEQUENCE:
+		return b.bindCommentOnSequence(cs, names) // sequence.go
 	case pg_query.ObjectType_OBJECT_TABLE, pg_query.ObjectType_OBJECT_VIEW:
 	case pg_query.ObjectType_OBJECT_COLUMN:
 		if len(names) < 2 {
@@ -38,13 +40,7 @@ func (b *binder) bindComment(cs *pg_query.CommentStmt) (Statement, error) {
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON %s is not supported", objectTypeName(cs.Objtype))
 	}
-	rv := &pg_query.RangeVar{Relname: names[len(names)-1], Inh: true, Relpersistence: "p", Location: -1}
-	if len(names) > 1 {
-		rv.Schemaname = names[len(names)-2]
-	}
-	if len(names) > 2 {
-		rv.Catalogname = names[len(names)-3]
-	}
+	rv := commentTarget(names)
 	if _, err := b.tableName(rv); err != nil {
 		return nil, withoutPosition(err)
 	}
@@ -59,8 +55,11 @@ func (b *binder) bindComment(cs *pg_query.CommentStmt) (Statement, error) {
 	} else if v, ok := b.cat.LookupView(c.Key); ok && c.Key != "" {
 		c.View, cols = true, v.Columns
 	} else {
-		_, err := b.lookupTable(rv)
-		return nil, withoutPosition(err)
+		if _, err := b.lookupTable(rv); err != nil {
+			return nil, withoutPosition(err)
+		}
+		// A system catalog: PostgreSQL keeps a superuser's comment on it.
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON a system catalog is not supported")
 	}
 	switch {
 	case cs.Objtype == pg_query.ObjectType_OBJECT_TABLE && c.View:
@@ -78,4 +77,16 @@ func (b *binder) bindComment(cs *pg_query.CommentStmt) (Statement, error) {
 		}
 	}
 	return c, nil
+}
+
+// commentTarget is the relation a COMMENT's dotted name names.
+func commentTarget(names []string) *pg_query.RangeVar {
+	rv := &pg_query.RangeVar{Relname: names[len(names)-1], Inh: true, Relpersistence: "p", Location: -1}
+	if len(names) > 1 {
+		rv.Schemaname = names[len(names)-2]
+	}
+	if len(names) > 2 {
+		rv.Catalogname = names[len(names)-3]
+	}
+	return rv
 }

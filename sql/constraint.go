@@ -371,8 +371,12 @@ func (b *binder) bindForeignKey(name string, cols []storage.ColumnDef, sp *conSp
 		if err != nil {
 			return withoutPosition(err) // PostgreSQL's has none
 		}
-		if tc, ok := b.cat.(TempCatalog); ok && tc.IsTemp(t) {
-			return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "foreign keys referencing temporary tables are not supported"), c.Location)
+		tc, _ := b.cat.(TempCatalog)
+		switch refTemp := tc != nil && tc.IsTemp(t); {
+		case b.fkFromTemp && !refTemp:
+			return pgerr.New("42P16", "constraints on temporary tables may reference only temporary tables")
+		case !b.fkFromTemp && refTemp:
+			return pgerr.New("42P16", "constraints on permanent tables may reference only permanent tables")
 		}
 		ref, refCols, refCons = t.Name(), t.Columns(), storage.ConstraintsOf(t)
 	}
@@ -597,6 +601,8 @@ func (b *binder) alterTableConstraint(tbl storage.Table, c *pg_query.AlterTableC
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported", constraintName(con.Contype)), con.Location)
 	}
 	cols := append([]storage.ColumnDef(nil), tbl.Columns()...)
+	tc, _ := b.cat.(TempCatalog)
+	b.fkFromTemp = tc != nil && tc.IsTemp(tbl)
 	bound, err := b.bindConstraints(tbl.Name(), cols, specs, existing)
 	if err != nil {
 		return nil, err

@@ -29,6 +29,9 @@ type DeclareCursor struct {
 	// SQL is the text PostgreSQL shows in pg_cursors: the whole query
 	// string the statement came from.
 	SQL string
+	// ForUpdate: SELECT ... FOR [NO KEY] UPDATE over one stored table;
+	// the cursor locks each row as it reads it.
+	ForUpdate bool
 }
 
 // FetchDirection is FETCH's direction, as PostgreSQL's FetchDirection.
@@ -128,7 +131,9 @@ func (b *binder) bindDeclareCursor(d *pg_query.DeclareCursorStmt) (Statement, er
 	if o&cursorOptScroll != 0 && o&cursorOptNoScroll != 0 {
 		return nil, pgerr.New("42P11", "cannot specify both SCROLL and NO SCROLL")
 	}
+	b.lockingCursor = sel
 	q, err := b.bindQueryStmt(sel)
+	b.lockingCursor = nil
 	if err != nil {
 		return nil, err
 	}
@@ -150,8 +155,67 @@ func (b *binder) bindDeclareCursor(d *pg_query.DeclareCursorStmt) (Statement, er
 				WithDetail("Insensitive cursors must be READ ONLY.")
 		}
 		out.NoScroll = true // PostgreSQL: a plan with row marks never scrolls
+		if err := b.cursorLocking(q, sel.LockingClause); err != nil {
+			return nil, err
+		}
+		out.ForUpdate = true
 	}
 	return out, nil
+}
+
+// cursorLocking checks that a cursor's locking clause is one joind's row
+// locks implement: FOR UPDATE or FOR NO KEY UPDATE (an exclusive lock, the
+// one UPDATE and DELETE take), waiting for a holder, on a cursor that
+// scans one stored table (the engine locks each row as the cursor reads
+// it). Shared locks, NOWAIT, SKIP LOCKED and joins are not supported.
+func (b *binder) cursorLocking(q *Query, clauses []*pg_query.Node) error {
+	lc := clauses[0].GetLockingClause()
+	unsupported := pgerr.New(pgerr.FeatureNotSupported, "SELECT FOR UPDATE/SHARE is not supported")
+	if len(clauses) > 1 || lc.WaitPolicy != pg_query.LockWaitPolicy_LockWaitBlock {
+		return unsupported
+	}
+	switch lc.Strength {
+	case pg_query.LockClauseStrength_LCS_FORUPDATE, pg_query.LockClauseStrength_LCS_FORNOKEYUPDATE:
+	default:
+		return unsupported
+	}
+	if _, _, ok := SimpleScan(q.Plan); !ok {
+		return unsupported
+	}
+	if len(lc.LockedRels) > 0 {
+		return unsupported // FOR UPDATE OF
+	}
+	return nil
+}
+
+// SimpleScan finds the one scan of a stored table a plan is, under
+// filters, projections and LIMIT only (PostgreSQL's search_plan_tree for
+// a simply updatable cursor), with the projections above it (top first).
+func SimpleScan(n plan.Node) (*plan.Scan, []*plan.Project, bool) {
+	var projects []*plan.Project
+	for {
+		switch x := n.(type) {
+		case *plan.Project:
+			projects = append(projects, x)
+			n = x.Input
+			continue
+		case *plan.Filter:
+			n = x.Input
+			continue
+		case *plan.Limit:
+			n = x.Input
+			continue
+		}
+		break
+	}
+	scan, ok := n.(*plan.Scan)
+	if !ok {
+		return nil, nil, false
+	}
+	if _, ok := scan.Table.(storage.Segmented); !ok {
+		return nil, nil, false // only stored tables have row ids
+	}
+	return scan, projects, true
 }
 
 // lockingStrength is PostgreSQL's LCS_asString.

@@ -74,7 +74,7 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 		}
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "subscripts and field selection are not supported"), nodeLocation(x.AIndirection.Arg))
 	case *pg_query.Node_GroupingFunc:
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "GROUPING is not supported"), x.GroupingFunc.Location)
+		return b.bindGroupingFunc(s, x.GroupingFunc) // groupingsets.go
 	}
 	return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "expression %s is not supported", nodeTypeName(n)), nodeLocation(n))
 }
@@ -904,7 +904,10 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 		return e, err
 	}
 	if fc.Over != nil {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported"), fc.Location)
+		return b.bindWindowCall(s, fc, name)
+	}
+	if isWindowFuncName(name) && !fc.AggWithinGroup {
+		return nil, b.errWindowNeedsOver(s, fc, name)
 	}
 	if fc.FuncVariadic {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "VARIADIC is not supported"), fc.Location)
@@ -984,6 +987,9 @@ type aggState struct {
 	locs   []int32
 	inAgg  bool
 	anyAgg bool
+	// groupings are GROUPING(...)s of this level written inside subqueries
+	// (groupingsets.go), which read them as outer columns.
+	groupings []outerGrouping
 }
 
 func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (plan.Expr, error) {
@@ -1019,22 +1025,12 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 	if nestedLoc >= 0 {
 		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), nestedLoc)
 	}
-	target := s
-	for i := 0; i < lvl; i++ {
-		target = target.parent
+	target, err := b.aggTarget(s, lvl, "aggregate functions", fc.Location)
+	if err != nil {
+		return nil, err
 	}
 	if target.selfRef {
 		return nil, b.errAt(pgerr.New(invalidRecursion, "aggregate functions are not allowed in a recursive query's recursive term"), fc.Location)
-	}
-	if target.agg == nil {
-		what := target.exprKind
-		if what == "" {
-			what = "this context"
-		}
-		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", what), fc.Location)
-	}
-	if target.agg.inAgg {
-		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), fc.Location)
 	}
 	if lvl > 0 {
 		restoreOuterRefs(saved)
@@ -1047,6 +1043,27 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 	// An outer aggregate is, from here, a reference to a column of that level.
 	b.noteOuterAt(s, lvl, ref, fc.Location)
 	return ref, nil
+}
+
+// aggTarget is the scope lvl levels up from s, which an aggregate or
+// GROUPING (what, for the message) at loc belongs to: it must be a level
+// that aggregates, outside the arguments of another of its aggregates.
+func (b *binder) aggTarget(s *scope, lvl int, what string, loc int32) (*scope, error) {
+	target := s
+	for i := 0; i < lvl; i++ {
+		target = target.parent
+	}
+	if target.agg == nil {
+		kind := target.exprKind
+		if kind == "" {
+			kind = "this context"
+		}
+		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "%s are not allowed in %s", what, kind), loc)
+	}
+	if target.agg.inAgg {
+		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), loc)
+	}
+	return target, nil
 }
 
 func (b *binder) bindAggArgs(s *scope, fc *pg_query.FuncCall) ([]plan.Expr, plan.Expr, error) {
@@ -1144,10 +1161,9 @@ func restoreOuterRefs(saved []savedOuterRefs) {
 	}
 }
 
-// addAggCall registers an aggregate call with level t and returns a
-// reference to its output column.
-func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args []plan.Expr, filter plan.Expr) (*plan.ColRef, error) {
-	s := t
+// resolveAggregateCall resolves an aggregate over args and converts them to
+// its parameter types.
+func (b *binder) resolveAggregateCall(fc *pg_query.FuncCall, name string, args []plan.Expr) (*types.AggOverload, error) {
 	argTypes := make([]types.Type, len(args))
 	for i, a := range args {
 		argTypes[i] = a.Type()
@@ -1156,7 +1172,15 @@ func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args [
 	if err != nil {
 		return nil, b.wrapAt(err, fc.Location)
 	}
-	if err := b.castArgs(args, ov.Args); err != nil {
+	return ov, b.castArgs(args, ov.Args)
+}
+
+// addAggCall registers an aggregate call with level t and returns a
+// reference to its output column.
+func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args []plan.Expr, filter plan.Expr) (*plan.ColRef, error) {
+	s := t
+	ov, err := b.resolveAggregateCall(fc, name, args)
+	if err != nil {
 		return nil, err
 	}
 	call := plan.AggCall{Func: ov, Args: args, Distinct: fc.AggDistinct, Filter: filter}

@@ -68,6 +68,9 @@ func exprEqual(a, b plan.Expr) bool {
 	case *plan.NullIf:
 		y, ok := b.(*plan.NullIf)
 		return ok && exprEqual(x.Left, y.Left) && exprEqual(x.Right, y.Right)
+	case *plan.GroupingFunc:
+		y, ok := b.(*plan.GroupingFunc)
+		return ok && exprsEqual(x.Args, y.Args)
 	case *plan.Subquery:
 		// Subqueries are equal only to themselves.
 		return a == b

@@ -28,6 +28,8 @@ type OnConflict struct {
 	// over the new row.
 	Set  *Query
 	Rows *ConflictRows
+	// unmatched: the inference columns match no unique index.
+	unmatched bool
 }
 
 // ConflictRows is the input of an ON CONFLICT DO UPDATE's Set query, set
@@ -99,16 +101,24 @@ func (b *binder) bindOnConflict(oc *pg_query.OnConflictClause, tbl storage.Table
 			// indexes are never partial, so an inference WHERE clause is
 			// implied by each).
 			for _, d := range idx {
-				if d.Unique && sameSet(d.Cols, cols) && len(d.Cols) == len(dedup(cols)) {
+				if d.Unique && sameSet(dedup(d.Cols), dedup(cols)) {
 					out.Arbiters = append(out.Arbiters, d)
 				}
 			}
-			if len(out.Arbiters) == 0 {
-				return nil, pgerr.New(pgerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
-			}
+			out.unmatched = len(out.Arbiters) == 0
 		}
 	}
 	return out, nil
+}
+
+// errUnmatched is PostgreSQL's planner-time refusal of an inference
+// specification no unique index matches; it comes after every parse-time
+// error of the statement (DO UPDATE's SET and WHERE included).
+func (oc *OnConflict) errUnmatched() error {
+	if oc.unmatched {
+		return pgerr.New(pgerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+	}
+	return nil
 }
 
 // bindDoUpdate binds DO UPDATE SET ... [WHERE ...] and the RETURNING list
@@ -126,7 +136,8 @@ func (b *binder) bindDoUpdate(is *pg_query.InsertStmt, oc *OnConflict, tbl stora
 	rowID := plan.Column{ID: b.ids.Next(), Name: "ctid", Type: types.Int8Type, NotNull: true}
 	scan.Cols, scan.Ordinals = []plan.Column{rowID}, []int{0}
 	item := func(alias string, first int, origin bool) *nsItem {
-		it := &nsItem{name: alias, relVisible: true, colsVisible: true, stored: true}
+		// EXCLUDED is no stored row: it has no system columns.
+		it := &nsItem{name: alias, relVisible: true, colsVisible: true, stored: origin}
 		for i, d := range defs {
 			c := plan.Column{ID: b.ids.Next(), Name: d.Name, Table: alias, Type: d.Type, NotNull: d.NotNull, AttNum: int16(i + 1)}
 			if origin {
@@ -219,6 +230,9 @@ func (b *binder) bindInsertOnConflict(is *pg_query.InsertStmt) (Statement, error
 		if err := b.bindDoUpdate(is, ins.OnConflict, ins.Table, ws.ctes); err != nil {
 			return nil, err
 		}
+	}
+	if err := ins.OnConflict.errUnmatched(); err != nil {
+		return nil, err
 	}
 	return ins, nil
 }

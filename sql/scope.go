@@ -47,6 +47,8 @@ type scope struct {
 	// aggs is non-nil while binding the target list/HAVING/ORDER BY of a
 	// level that may aggregate.
 	agg *aggState
+	// win collects the level's window functions (nil where none may occur).
+	win *winState
 	// exprKind names the clause being bound, for "not allowed in X" errors.
 	exprKind string
 	// setFuncsAllowed admits set-returning calls whatever exprKind says

@@ -70,9 +70,8 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt, parent *scope, ctes *cteEn
 	// FOR UPDATE/SHARE is not a no-op in PostgreSQL: the row locks make
 	// concurrent writers and TRUNCATE/DROP wait, NOWAIT and SKIP LOCKED
 	// answer from them, and a locked row is re-read after a concurrent
-	// change. joind takes no row locks, so accepting it would answer
-	// differently under concurrency.
-	if len(sel.LockingClause) > 0 {
+	// change. Only a cursor takes row locks as it reads (cursor.go).
+	if len(sel.LockingClause) > 0 && sel != b.lockingCursor {
 		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "SELECT FOR UPDATE/SHARE is not supported"), -1)
 	}
 	if sel.IntoClause != nil {
@@ -177,13 +176,12 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 	for _, c := range input.Columns() {
 		inputIDs[c.ID] = true
 	}
-	if len(sel.WindowClause) > 0 {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported"), -1)
-	}
-
-	// Target list.
+	// Target list (and the WINDOW clause its OVER clauses may name).
 	agg := &aggState{}
-	s.agg, s.exprKind = agg, "SELECT"
+	s.agg, s.exprKind, s.win = agg, "SELECT", &winState{}
+	if err := b.bindWindowDefs(s, sel.WindowClause); err != nil {
+		return nil, err
+	}
 	var targets []*target
 	for _, tn := range sel.TargetList {
 		rt := tn.GetResTarget()
@@ -244,29 +242,11 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 
 	// GROUP BY.
 	s.agg, s.exprKind = nil, "GROUP BY"
-	var groups []plan.Expr
 	grouped := len(sel.GroupClause) > 0
-	for _, gn := range flattenGroupingSets(sel.GroupClause) {
-		g, err := b.bindGroupItem(s, gn, targets)
-		if err != nil {
-			return nil, err
-		}
-		if g == nil {
-			continue
-		}
-		dup := false
-		for _, h := range groups {
-			if exprEqual(g, h) {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			groups = append(groups, g)
-		}
+	groups, sets, err := b.bindGroupClause(s, sel, targets) // groupingsets.go
+	if err != nil {
+		return nil, err
 	}
-	// GROUP BY DISTINCT only removes duplicate grouping sets; without
-	// grouping sets (rejected above) it is GROUP BY.
 
 	// DISTINCT.
 	distinct := false
@@ -314,8 +294,17 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 			}
 		}
 		an.Cols = append(append([]plan.Column{}, gcols...), agg.cols...)
+		var gsets *groupingSets
+		if sets != nil {
+			if gsets, err = b.planGroupingSets(an, gcols, sets); err != nil {
+				return nil, err
+			}
+		}
 		node = an
-		rg := &regrouper{b: b, groups: groups, gcols: gcols, inputIDs: inputIDs}
+		rg := &regrouper{b: b, groups: groups, gcols: gcols, inputIDs: inputIDs, sets: gsets}
+		if node, err = rg.outerGroupings(node, agg); err != nil { // groupingsets.go
+			return nil, err
+		}
 		for _, t := range targets {
 			if t.expr, err = rg.rewrite(t.expr); err != nil {
 				return nil, err
@@ -327,6 +316,12 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 			}
 			node = &plan.Filter{Input: node, Pred: having}
 		}
+		if err := s.win.regroup(rg); err != nil {
+			return nil, err
+		}
+	}
+	if node, err = b.buildWindows(s, node); err != nil {
+		return nil, err
 	}
 
 	node = b.projectSets(node, targets, len(sorts) > 0)
@@ -452,22 +447,32 @@ func (b *binder) bindSortClause(s *scope, clause []*pg_query.Node, targets *[]*t
 		if err != nil {
 			return nil, err
 		}
-		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
-		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
-			if desc, err = b.usingDirection(sb, (*targets)[idx].expr.Type()); err != nil {
-				return nil, err
-			}
-		}
-		nf := desc
-		switch sb.SortbyNulls {
-		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
-			nf = true
-		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
-			nf = false
+		desc, nf, err := b.sortDirection(sb, (*targets)[idx].expr.Type())
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, sortItem{target: idx, desc: desc, nullsFirst: nf, loc: nodeLocation(sb.Node)})
 	}
 	return out, nil
+}
+
+// sortDirection is an ORDER BY item's direction and resolved NULLS
+// placement (PostgreSQL's default: NULLS LAST ascending, FIRST descending).
+func (b *binder) sortDirection(sb *pg_query.SortBy, t types.Type) (desc, nullsFirst bool, err error) {
+	desc = sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+	if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
+		if desc, err = b.usingDirection(sb, t); err != nil {
+			return false, false, err
+		}
+	}
+	nullsFirst = desc
+	switch sb.SortbyNulls {
+	case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+		nullsFirst = true
+	case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+		nullsFirst = false
+	}
+	return desc, nullsFirst, nil
 }
 
 // usingDirection resolves ORDER BY x USING op: PostgreSQL accepts a btree
@@ -550,31 +555,6 @@ func (b *binder) findTarget(s *scope, n *pg_query.Node, targets *[]*target, clau
 	return len(*targets) - 1, nil
 }
 
-// flattenGroupingSets replaces GROUPING SETS with a single set, e.g.
-// GROUPING SETS ((a, b)), by that set's items: one grouping set is plain
-// grouping (PostgreSQL simplifies it the same way). Several sets, ROLLUP and
-// CUBE are left for bindGroupItem to reject.
-func flattenGroupingSets(clause []*pg_query.Node) []*pg_query.Node {
-	var out []*pg_query.Node
-	for _, n := range clause {
-		gs := n.GetGroupingSet()
-		if gs == nil || gs.Kind != pg_query.GroupingSetKind_GROUPING_SET_SETS || len(gs.Content) != 1 {
-			out = append(out, n)
-			continue
-		}
-		c := gs.Content[0]
-		switch {
-		case c.GetRowExpr() != nil:
-			out = append(out, c.GetRowExpr().Args...)
-		case c.GetGroupingSet() != nil && c.GetGroupingSet().Kind != pg_query.GroupingSetKind_GROUPING_SET_EMPTY:
-			out = append(out, n) // nested ROLLUP/CUBE/SETS: not flattened
-		default:
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // bindGroupItem resolves one GROUP BY item to an expression over the input:
 // input column names win over output names (SQL99), then output names and
 // ordinals, then arbitrary expressions.
@@ -584,7 +564,7 @@ func (b *binder) bindGroupItem(s *scope, n *pg_query.Node, targets []*target) (p
 		if x.GroupingSet.Kind == pg_query.GroupingSetKind_GROUPING_SET_EMPTY {
 			return nil, nil // GROUP BY (): one group
 		}
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "GROUPING SETS, ROLLUP and CUBE are not supported"), nodeLocation(n))
+		return nil, b.errAt(pgerr.New(pgerr.InternalError, "grouping set %s is not a grouping expression", x.GroupingSet.Kind), nodeLocation(n))
 	}
 	fromTarget := func(t *target) (plan.Expr, error) {
 		bad := false
@@ -932,9 +912,13 @@ type regrouper struct {
 	groups   []plan.Expr
 	gcols    []plan.Column
 	inputIDs map[plan.ColumnID]bool
+	sets     *groupingSets // nil: plain GROUP BY
 }
 
 func (r *regrouper) rewrite(e plan.Expr) (plan.Expr, error) {
+	if g, ok := e.(*plan.GroupingFunc); ok {
+		return r.grouping(g) // groupingsets.go
+	}
 	for i, g := range r.groups {
 		if exprEqual(e, g) {
 			c := r.gcols[i]

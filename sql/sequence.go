@@ -39,6 +39,9 @@ type AlterSequence struct {
 	// Tag is the command tag: ALTER SEQUENCE, or ALTER TABLE when that
 	// syntax renamed the sequence.
 	Tag string
+	// KeepCache: the change (a COMMENT) leaves the session's cached
+	// values of the sequence usable.
+	KeepCache bool
 }
 
 // DropSequence is DROP SEQUENCE [IF EXISTS] names [CASCADE | RESTRICT].
@@ -139,6 +142,18 @@ func (b *binder) bindAlterSequence(as *pg_query.AlterSeqStmt) (Statement, error)
 		def.OwnedTable, def.OwnedColumn = p.owned[0], p.owned[1]
 	}
 	return &AlterSequence{Name: name, Def: def, Restart: p.restart, IfExists: as.MissingOk}, nil
+}
+
+// bindCommentOnSequence is COMMENT ON SEQUENCE name IS 'text' | NULL: the
+// text is part of the sequence's definition (pg_description lists it).
+func (b *binder) bindCommentOnSequence(cs *pg_query.CommentStmt, names []string) (Statement, error) {
+	rv := commentTarget(names)
+	_, name, cur, _, err := b.alterTarget(rv, false)
+	if err != nil {
+		return nil, withoutPosition(err)
+	}
+	cur.Comment = cs.Comment
+	return &AlterSequence{Name: name, Def: cur, Tag: "COMMENT", KeepCache: true}, nil
 }
 
 // bindRenameSequence is ALTER SEQUENCE name RENAME TO new.

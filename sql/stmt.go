@@ -100,6 +100,9 @@ type Truncate struct {
 	// RestartSeqs: RESTART IDENTITY (the sequences the tables' columns
 	// own restart).
 	RestartSeqs bool
+	// Cascade also truncates the tables whose FOREIGN KEYs reference
+	// them.
+	Cascade bool
 }
 
 // Analyze is ANALYZE [table [(columns)], ...] and VACUUM [ANALYZE] ...
@@ -169,6 +172,9 @@ type Transaction struct {
 	// Modes are BEGIN's ISOLATION LEVEL / READ ONLY / READ WRITE, as SET
 	// LOCALs of the new block.
 	Modes []Set
+	// Start is BEGIN spelled START TRANSACTION, whose command tag is
+	// its own.
+	Start bool
 }
 
 // Discard is DISCARD ALL (and friends).

@@ -36,6 +36,8 @@ type Sequence struct {
 	// identity columns own theirs); "" = none. Dropping the table drops
 	// the sequence.
 	OwnedTable, OwnedColumn string
+	// Comment is COMMENT ON SEQUENCE's text ("" = none).
+	Comment string
 	// Temp marks a session's temporary sequence (set by the catalog that
 	// lists it; not stored).
 	Temp bool
@@ -268,12 +270,23 @@ func (t *Txn) pendingRun(name string) (*seqRun, *Sequence) {
 // errAlteredHere refuses the counter of a committed sequence the
 // transaction has altered or restarted but not committed: PostgreSQL's
 // transaction would see its new definition and counter, which joind's
-// shared counter cannot give it before COMMIT.
+// shared counter cannot give it before COMMIT. A change that leaves the
+// counter's parameters as they are (RENAME, OWNED BY, COMMENT: PostgreSQL
+// rewrites no sequence data for those) keeps the shared counter usable.
 func (t *Txn) errAlteredHere(fn, name string) error {
 	if ch, ok := t.p.seqs[name]; ok && ch.def != nil && ch.from != 0 {
+		if e := t.db.publishedSeq(ch.from); ch.restart == nil && e != nil && sameCounter(e.def, *ch.def) {
+			return nil
+		}
 		return pgerr.New(pgerr.FeatureNotSupported, "%s() of a sequence altered or restarted in the same transaction is not supported", fn)
 	}
 	return nil
+}
+
+// sameCounter reports whether a and b count alike.
+func sameCounter(a, b Sequence) bool {
+	return a.Type == b.Type && a.Start == b.Start && a.Increment == b.Increment && a.Min == b.Min &&
+		a.Max == b.Max && a.Cache == b.Cache && a.Cycle == b.Cycle
 }
 
 // published finds sequence id in the latest committed version.
@@ -635,6 +648,7 @@ type seqJSON struct {
 	Cycle       bool   `json:"cycle,omitempty"`
 	OwnedTable  string `json:"owned_table,omitempty"`
 	OwnedColumn string `json:"owned_column,omitempty"`
+	Comment     string `json:"comment,omitempty"`
 	Last        int64  `json:"last"`
 	Called      bool   `json:"called,omitempty"`
 }
@@ -645,7 +659,7 @@ func sortedSeqs(v *version) []seqJSON {
 		d := e.def
 		out = append(out, seqJSON{Name: d.Name, ID: d.ID, TypeOID: types.Type{ID: d.Type, Typmod: -1}.OID(), Start: d.Start,
 			Increment: d.Increment, Min: d.Min, Max: d.Max, Cache: d.Cache, Cycle: d.Cycle,
-			OwnedTable: d.OwnedTable, OwnedColumn: d.OwnedColumn, Last: e.last, Called: e.called})
+			OwnedTable: d.OwnedTable, OwnedColumn: d.OwnedColumn, Comment: d.Comment, Last: e.last, Called: e.called})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -673,7 +687,7 @@ func decodeSeqs(v *version, seqs []seqJSON) error {
 		// A restarted server's counter continues after the mark: every
 		// value up to it may have been handed out.
 		v.seqs[s.Name] = &seqEntry{def: Sequence{Name: s.Name, ID: s.ID, Type: id, Start: s.Start, Increment: s.Increment,
-			Min: s.Min, Max: s.Max, Cache: s.Cache, Cycle: s.Cycle, OwnedTable: s.OwnedTable, OwnedColumn: s.OwnedColumn},
+			Min: s.Min, Max: s.Max, Cache: s.Cache, Cycle: s.Cycle, OwnedTable: s.OwnedTable, OwnedColumn: s.OwnedColumn, Comment: s.Comment},
 			last: s.Last, called: s.Called, epoch: 1}
 	}
 	return nil

@@ -32,6 +32,7 @@ const (
 	kExists                // [NOT] EXISTS (Sub): Flag NOT
 	kInSub                 // a0 [NOT] IN (Sub): Flag NOT
 	kParen                 // (a0) — used by the shrinker for nothing; kept for symmetry
+	kWindow                // window call Text(args...) [FILTER (WHERE Filter)] OVER (Over); "count*" is count(*)
 )
 
 // Node is one expression. T is its SQL type (as PostgreSQL resolves it for
@@ -45,6 +46,7 @@ type Node struct {
 	Distinct bool  // aggregate DISTINCT
 	Filter   *Node // aggregate FILTER (WHERE ...)
 	Sub      *Select
+	Over     string // kWindow: the window specification's SQL
 	// volatile-free, aggregate-free, subquery-free facts for the generator
 	hasAgg bool
 }
@@ -105,7 +107,7 @@ func (n *Node) render(b *strings.Builder) {
 			arg(1)
 		}
 		b.WriteByte(')')
-	case kFunc, kAgg:
+	case kFunc, kAgg, kWindow:
 		if sep, ok := sqlSyntaxFuncs[n.Text]; ok && n.K == kFunc && len(n.Args) >= 2 && (n.Flag || n.Text != "substring") {
 			// keyword syntax: position(b IN a), EXTRACT(f FROM x), substring(s FROM i [FOR n])
 			b.WriteString(n.Text + "(")
@@ -143,6 +145,9 @@ func (n *Node) render(b *strings.Builder) {
 			b.WriteString(" FILTER (WHERE ")
 			n.Filter.render(b)
 			b.WriteByte(')')
+		}
+		if n.K == kWindow {
+			b.WriteString(" OVER (" + n.Over + ")")
 		}
 	case kCast:
 		if n.Flag {
@@ -373,10 +378,15 @@ type Select struct {
 	From     *From
 	Where    *Node
 	GroupBy  []*Node
-	Having   *Node
-	OrderBy  []OrderItem
-	Limit    int // -1: none
-	Offset   int // -1: none
+	// Grouping wraps GroupBy after its first GroupingPlain keys in a
+	// grouping-set construct: "ROLLUP", "CUBE" or "SETS" (GROUPING SETS of
+	// each key alone and the empty set); "" is plain GROUP BY.
+	Grouping      string
+	GroupingPlain int
+	Having        *Node
+	OrderBy       []OrderItem
+	Limit         int // -1: none
+	Offset        int // -1: none
 }
 
 func (s *Select) clone() *Select {
@@ -456,12 +466,7 @@ func (s *Select) render(b *strings.Builder) {
 		}
 		if len(s.GroupBy) > 0 {
 			b.WriteString(" GROUP BY ")
-			for i, g := range s.GroupBy {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				g.render(b)
-			}
+			s.renderGroupBy(b)
 		}
 		if s.Having != nil {
 			b.WriteString(" HAVING ")
@@ -508,4 +513,43 @@ func (s *Select) width() int {
 		return s.L.width()
 	}
 	return len(s.Items)
+}
+
+// renderGroupBy writes the GROUP BY items, the grouping-set construct
+// around all but the first GroupingPlain keys.
+func (s *Select) renderGroupBy(b *strings.Builder) {
+	plain := len(s.GroupBy)
+	if s.Grouping != "" {
+		plain = min(s.GroupingPlain, len(s.GroupBy)-1)
+	}
+	for i, g := range s.GroupBy[:plain] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		g.render(b)
+	}
+	if plain == len(s.GroupBy) {
+		return
+	}
+	if plain > 0 {
+		b.WriteString(", ")
+	}
+	switch s.Grouping {
+	case "ROLLUP":
+		b.WriteString("ROLLUP (")
+	case "CUBE":
+		b.WriteString("CUBE (")
+	default:
+		b.WriteString("GROUPING SETS (")
+	}
+	for i, g := range s.GroupBy[plain:] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		g.render(b)
+	}
+	if s.Grouping == "SETS" {
+		b.WriteString(", ()")
+	}
+	b.WriteByte(')')
 }

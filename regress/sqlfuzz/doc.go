@@ -35,9 +35,14 @@
 //
 // Queries: SELECT [DISTINCT] over 1-3 FROM items (tables, derived tables)
 // joined INNER/LEFT/RIGHT/FULL/CROSS/comma with ON (mostly a same-typed
-// equality) or USING; WHERE; GROUP BY/HAVING with aggregates; UNION/
+// equality) or USING; WHERE; GROUP BY (plain, or ROLLUP / CUBE / GROUPING SETS
+// over its keys) and HAVING with aggregates; UNION/
 // INTERSECT/EXCEPT [ALL]; WITH; correlated and uncorrelated subqueries;
-// ORDER BY/LIMIT/OFFSET.
+// ORDER BY/LIMIT/OFFSET; window calls over one table (window.go: every
+// window function and window aggregates with FILTER, PARTITION BY, ROWS /
+// RANGE / GROUPS frames with offsets and EXCLUDE), ordered either by every
+// column and its text, so tied rows are identical, or by one key with only
+// tie-independent functions, so the multiset of answers is determined.
 //
 // # Comparison rules (run.go)
 //

@@ -616,6 +616,13 @@ func (g *gen) simpleSelect(want []types.ID, width int) (*Select, []types.ID) {
 			}
 			q.GroupBy = append(q.GroupBy, k)
 		}
+		if len(q.GroupBy) > 0 && g.pct(40) {
+			// ROLLUP / CUBE / GROUPING SETS over the keys, after a plain one
+			q.Grouping = [...]string{"ROLLUP", "CUBE", "SETS"}[g.r.Intn(3)]
+			if len(q.GroupBy) > 1 && g.pct(30) {
+				q.GroupingPlain = 1
+			}
+		}
 		asc.keys = q.GroupBy
 		if g.pct(30) {
 			q.Having = g.expr(types.Bool, 2, asc)
@@ -687,6 +694,8 @@ func (g *gen) query() *query {
 		return &query{sel: g.setOp(), mode: multiset}
 	case c < 75:
 		return &query{sel: g.withCTE(), mode: multiset}
+	case c < 85:
+		return g.windowQuery()
 	default:
 		return g.totalOrder()
 	}

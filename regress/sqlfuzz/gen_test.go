@@ -135,3 +135,14 @@ func TestShrinkKeepsFailure(t *testing.T) {
 }
 
 func timeNowPlus() time.Time { return time.Now().Add(10 * time.Second) }
+
+// TestGroupingSetShapes: generated queries group by ROLLUP, CUBE and
+// GROUPING SETS, also after a plain key.
+func TestGroupingSetShapes(t *testing.T) {
+	all := strings.Join(genQueries(11, 3000), "\n")
+	for _, shape := range []string{"GROUP BY ROLLUP (", "GROUP BY CUBE (", "GROUP BY GROUPING SETS (", ", ())", ", ROLLUP (", ", CUBE ("} {
+		if !strings.Contains(all, shape) {
+			t.Errorf("no generated query has %q", shape)
+		}
+	}
+}

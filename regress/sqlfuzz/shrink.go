@@ -128,7 +128,7 @@ func apply(s *Select, m mutation) bool {
 		case m.op == mDropHaving:
 			q.Having = nil
 		case m.op == mDropGroup:
-			q.GroupBy, q.Having = nil, nil
+			q.GroupBy, q.Having, q.Grouping = nil, nil, ""
 		case m.op == mDropDistinct:
 			q.Distinct = false
 		case m.op == mDropOrder:

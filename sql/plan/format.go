@@ -71,6 +71,8 @@ func FormatExpr(e Expr) string {
 		return s + " END"
 	case *Coalesce:
 		return "COALESCE(" + formatList(x.Args) + ")"
+	case *GroupingFunc:
+		return "GROUPING(" + formatList(x.Args) + ")"
 	case *NullIf:
 		return "NULLIF(" + FormatExpr(x.Left) + ", " + FormatExpr(x.Right) + ")"
 	case *Subquery:
@@ -207,6 +209,11 @@ func (f *treeFormatter) node(n Node, depth int) {
 			sb.WriteString(f.agg(a))
 		}
 		fmt.Fprintf(sb, "] %s", formatCols(x.Cols))
+		if len(x.Seeds) > 0 {
+			fmt.Fprintf(sb, " seeds=%v", x.Seeds)
+		}
+	case *Window:
+		f.window(sb, x)
 	case *Sort:
 		parts := make([]string, len(x.Keys))
 		for i, k := range x.Keys {
@@ -238,6 +245,8 @@ func (f *treeFormatter) node(n Node, depth int) {
 			op += " All"
 		}
 		fmt.Fprintf(sb, "%s %s", op, formatCols(x.Cols))
+	case *GroupingSets:
+		sb.WriteString(x.format(f))
 	case *RecursiveUnion:
 		fmt.Fprintf(sb, "RecursiveUnion %s all=%v %s", x.Name, x.All, formatCols(x.Cols))
 	case *WorkTableScan:
@@ -402,6 +411,8 @@ func (f *treeFormatter) expr(e Expr) string {
 		return sb.String()
 	case *Coalesce:
 		return fmt.Sprintf("coalesce(%s)", f.exprs(x.Args))
+	case *GroupingFunc:
+		return fmt.Sprintf("grouping(%s)", f.exprs(x.Args))
 	case *NullIf:
 		return fmt.Sprintf("nullif(%s, %s)", f.expr(x.Left), f.expr(x.Right))
 	case *Subquery:

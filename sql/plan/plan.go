@@ -126,6 +126,10 @@ type Aggregate struct {
 	GroupBy []Expr
 	Aggs    []AggCall
 	Cols    []Column
+	// Seeds are the numbers of the empty grouping sets over a
+	// GroupingSets input: each is a group (its keys NULL but the last,
+	// the set number) even over no rows, as GROUP BY () is.
+	Seeds []int32
 }
 
 // AggCall is one aggregate: Func over Args (none for count(*)).

@@ -33,6 +33,10 @@ type sizes struct {
 	// GBuild and GProbe are the general-key tables (keys.go).
 	GBuild int64 `json:"gbuild"`
 	GProbe int64 `json:"gprobe"`
+	// Win is the rows of the window-function table (window.go).
+	Win int64 `json:"wt"`
+	// GS is the grouping-sets table (groupingsets.go).
+	GS int64 `json:"gs"`
 }
 
 func scaled(n int64, scale float64) int64 {
@@ -53,6 +57,8 @@ func sizesFor(scale float64) sizes {
 
 		GBuild: scaled(fullGB, scale),
 		GProbe: scaled(fullGP, scale),
+		Win:    scaled(fullWin, scale),
+		GS:     scaled(fullGS, scale),
 	}
 }
 
@@ -151,5 +157,5 @@ func tables(sz sizes) []table {
 			Series: fmt.Sprintf("3 * g, g %% %d", sScopes),
 			Row:    func(g int64) string { return fmt.Sprintf("(%d, %d)", 3*g, g%sScopes) },
 			Extra:  []string{nullRow}},
-	}, keyTables(sz)...)
+	}, append(append(keyTables(sz), windowTables(sz)...), gsTables(sz)...)...)
 }

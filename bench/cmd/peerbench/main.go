@@ -113,7 +113,7 @@ func workloadNames() string {
 		}
 	}
 	n = append(n, tpchName(1)+" ... "+tpchName(tpchQueries))
-	return strings.Join(n, ", ") + "; or the groups load, keys, dml (only when named), tpch (only when named)"
+	return strings.Join(n, ", ") + "; or the groups load, keys, dml (only when named), groupingsets (only when named), tpch (only when named)"
 }
 
 func main() {

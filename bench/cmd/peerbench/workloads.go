@@ -157,8 +157,9 @@ func correlatedNotIn(n int64, scopes int64) int64 {
 
 // selectWorkloads resolves --only (comma-separated names; empty = all).
 // onRequest are the groups that run only when named: TPC-H needs generated
-// data and takes long; dml rebuilds a 10M-row table before every run.
-var onRequest = map[string]bool{"tpch": true, "dml": true}
+// data and takes long; dml rebuilds a 10M-row table before every run;
+// window and groupingsets load 10M-row tables of their own.
+var onRequest = map[string]bool{"tpch": true, "dml": true, "window": true, "groupingsets": true}
 
 func selectWorkloads(only string) ([]workload, error) {
 	if strings.TrimSpace(only) == "" {
@@ -185,7 +186,7 @@ func selectWorkloads(only string) ([]workload, error) {
 			for _, w := range workloads {
 				names = append(names, w.Name)
 			}
-			return nil, fmt.Errorf("unknown workload %q (have: %s, or the groups load, keys, dml, tpch)", name, strings.Join(names, ", "))
+			return nil, fmt.Errorf("unknown workload %q (have: %s, or the groups load, keys, dml, groupingsets, tpch)", name, strings.Join(names, ", "))
 		}
 	}
 	return out, nil

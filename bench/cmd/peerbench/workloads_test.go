@@ -10,7 +10,7 @@ import (
 func TestExpectedFullScale(t *testing.T) {
 	sz := sizesFor(1)
 	if sz != (sizes{Probe: 10_000_000, Build: 1_000_000, T: 100_000, S: 10_000, Load: 10_000_000,
-		GBuild: 2_000_000, GProbe: 10_000_000}) {
+		GBuild: 2_000_000, GProbe: 10_000_000, Win: 10_000_000}) {
 		t.Fatalf("sizesFor(1) = %+v", sz)
 	}
 	want := map[string][]string{
@@ -26,6 +26,8 @@ func TestExpectedFullScale(t *testing.T) {
 		// (the first 1M gbuild rows, p cycling 0..999, three times).
 		"keys_join_bigint": {"5000000|2497500000"},
 		"keys_left_join":   {"10000000|5000000|2497500000"},
+		"window_rank_1k":   {"10000000|49514950000"},
+		"window_rank_1m":   {"10000000|55000000"},
 	}
 	for _, w := range workloads {
 		exp, ok := want[w.Name]

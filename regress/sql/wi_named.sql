@@ -1,0 +1,57 @@
+SET DateStyle = 'ISO, MDY'; SET TimeZone = 'UTC'; SET IntervalStyle = 'postgres';
+-- named windows (WINDOW w AS ...), their copy rules, and window errors
+CREATE TABLE wi_n (id int, g int, x int);
+INSERT INTO wi_n VALUES (1, 1, 5), (2, 1, 3), (3, 2, 8), (4, 2, NULL), (5, NULL, 1), (6, 1, 3);
+SELECT id, sum(x) OVER w, row_number() OVER (w ORDER BY id), count(*) OVER (w ORDER BY x, id ROWS 1 PRECEDING)
+FROM wi_n WINDOW w AS (PARTITION BY g) ORDER BY id;
+SELECT id, rank() OVER w2, sum(x) OVER w2 FROM wi_n
+WINDOW w1 AS (PARTITION BY g), w2 AS (w1 ORDER BY x) ORDER BY id;
+SELECT id, sum(x) OVER w FROM wi_n WINDOW w AS (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) ORDER BY id;
+SELECT id FROM wi_n WINDOW w AS (PARTITION BY g) ORDER BY id;
+SELECT count(*) FROM wi_n WINDOW w AS (PARTITION BY sum(x));
+-- errors
+SELECT sum(x) OVER w FROM wi_n;
+SELECT sum(x) OVER w FROM wi_n WINDOW w AS (), w AS ();
+SELECT sum(x) OVER (w PARTITION BY id) FROM wi_n WINDOW w AS (PARTITION BY g);
+SELECT sum(x) OVER (w ORDER BY id) FROM wi_n WINDOW w AS (ORDER BY x);
+SELECT sum(x) OVER (w) FROM wi_n WINDOW w AS (ROWS UNBOUNDED PRECEDING);
+SELECT sum(x) OVER (w ORDER BY id) FROM wi_n WINDOW w AS (ROWS UNBOUNDED PRECEDING);
+SELECT sum(x) OVER w2 FROM wi_n WINDOW w AS (ROWS UNBOUNDED PRECEDING), w2 AS (w);
+SELECT sum(x) OVER w2 FROM wi_n WINDOW w2 AS (w), w AS ();
+SELECT id FROM wi_n GROUP BY id WINDOW w AS (PARTITION BY g);
+SELECT 1 FROM wi_n WHERE row_number() OVER () > 1;
+SELECT 1 FROM wi_n GROUP BY row_number() OVER ();
+SELECT rank() OVER (ORDER BY 1), count(*) FROM wi_n GROUP BY 1;
+SELECT count(*) FROM wi_n HAVING rank() OVER () > 0;
+SELECT sum(row_number() OVER ()) FROM wi_n;
+SELECT sum(sum(x) OVER ()) OVER () FROM wi_n;
+SELECT row_number() OVER (ORDER BY row_number() OVER ()) FROM wi_n;
+SELECT row_number() OVER (PARTITION BY rank() OVER ()) FROM wi_n;
+SELECT row_number() FROM wi_n;
+SELECT ntile() FROM wi_n;
+SELECT abs(x) OVER () FROM wi_n;
+SELECT nosuchfunc(x) OVER () FROM wi_n;
+SELECT sum(DISTINCT x) OVER () FROM wi_n;
+SELECT sum(x ORDER BY x) OVER () FROM wi_n;
+SELECT row_number() FILTER (WHERE x > 1) OVER () FROM wi_n;
+SELECT rank(x) OVER () FROM wi_n;
+SELECT row_number(x) OVER () FROM wi_n;
+SELECT ntile('a') OVER () FROM wi_n;
+SELECT lag(x, 1, 'a') OVER () FROM wi_n;
+SELECT ntile(0) OVER () FROM wi_n;
+SELECT ntile(-1) OVER (ORDER BY id) FROM wi_n;
+SELECT nth_value(x, 0) OVER () FROM wi_n;
+SELECT sum(x) OVER (RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wi_n;
+SELECT sum(x) OVER (ORDER BY id, g RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wi_n;
+SELECT sum(x) OVER (GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wi_n;
+SELECT sum(x) OVER (ORDER BY id::text RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wi_n;
+SELECT sum(x) OVER (ORDER BY id RANGE BETWEEN '1 day' PRECEDING AND CURRENT ROW) FROM wi_n;
+SELECT sum(x) OVER (ORDER BY id::numeric RANGE BETWEEN 1.5::float8 PRECEDING AND CURRENT ROW) FROM wi_n;
+SELECT sum(x) OVER (ROWS BETWEEN UNBOUNDED FOLLOWING AND CURRENT ROW) FROM wi_n;
+SELECT sum(x) OVER (ROWS BETWEEN CURRENT ROW AND UNBOUNDED PRECEDING) FROM wi_n;
+SELECT sum(x) OVER (ROWS BETWEEN 1 FOLLOWING AND CURRENT ROW) FROM wi_n;
+SELECT sum(x) OVER (ROWS BETWEEN CURRENT ROW AND 1 PRECEDING) FROM wi_n;
+VALUES (row_number() OVER ());
+SELECT * FROM wi_n LIMIT row_number() OVER ();
+UPDATE wi_n SET x = row_number() OVER ();
+DROP TABLE wi_n;
