@@ -341,7 +341,9 @@ func (b *binder) defineCTE(s *scope, env *cteEnv) error {
 		return err
 	}
 	mode := env.cte.Ctematerialized
-	if !corr && (mode != pg_query.CTEMaterialize_CTEMaterializeNever || volatile) {
+	// A body reading a recursive query's working table changes with every
+	// iteration: like a correlated one, each reference binds its own copy.
+	if !corr && !readsWorkTable(q.node) && (mode != pg_query.CTEMaterialize_CTEMaterializeNever || volatile) {
 		env.shared = &plan.CTE{Name: env.name, Plan: q.node,
 			Materialized: mode == pg_query.CTEMaterialize_CTEMaterializeAlways || volatile}
 		env.names = q.names

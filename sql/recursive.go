@@ -518,3 +518,29 @@ func (b *binder) recursiveOrder(ctes []*pg_query.Node) ([]*pg_query.Node, error)
 	}
 	return out, nil
 }
+
+// readsWorkTable reports whether n (or a subquery inside it) reads a
+// recursive query's working table.
+func readsWorkTable(n plan.Node) bool {
+	if _, ok := n.(*plan.WorkTableScan); ok {
+		return true
+	}
+	for _, e := range n.Expressions() {
+		found := false
+		plan.Walk(e, func(x plan.Expr) bool {
+			if sq, ok := x.(*plan.Subquery); ok && readsWorkTable(sq.Plan) {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	for _, c := range n.Children() {
+		if readsWorkTable(c) {
+			return true
+		}
+	}
+	return false
+}

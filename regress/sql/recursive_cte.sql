@@ -123,6 +123,12 @@ WITH RECURSIVE
     a(n) AS (SELECT n * 10 FROM b),
     b(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM b WHERE n < 3)
 SELECT * FROM a ORDER BY n;
+-- an inner WITH query reading the working table, read twice: evaluated per iteration
+WITH RECURSIVE t(n) AS (
+    SELECT 1
+  UNION ALL
+    (WITH w AS (SELECT n FROM t) SELECT a.n + b.n FROM w a, w b WHERE a.n < 20))
+SELECT * FROM t ORDER BY n;
 -- an inner WITH query of the same name hides the recursive one
 WITH RECURSIVE x(n) AS (
     SELECT 1
