@@ -54,9 +54,7 @@ func declarePgCatalog() {
 					Attlen: st.Len, Attnum: r.Attnum(i), Attcacheoff: -1, Atttypmod: col.Type.Typmod,
 					Attbyval: st.Len > 0 && st.Len <= 8, Attalign: st.Align, Attstorage: 'p', Attnotnull: col.NotNull,
 					Atthasdef: col.Default != "" && col.Identity == 0, Attidentity: Char(col.Identity), Attislocal: true}
-				if st.Collate {
-					row.Attcollation = OIDCollationDefault
-				}
+				row.Attcollation = st.Collation
 				if st.Len < 0 {
 					row.Attstorage = 'x'
 				}
@@ -80,9 +78,7 @@ func declarePgCatalog() {
 				Typispreferred: t.Preferd, Typisdefined: true, Typdelim: ',', Typsubscript: "-",
 				Typinput: t.In, Typoutput: t.Out, Typreceive: t.Name + "recv", Typsend: t.Name + "send",
 				Typmodin: "-", Typmodout: "-", Typanalyze: "-", Typalign: t.Align, Typstorage: 'p', Typtypmod: -1}
-			if t.Collate {
-				row.Typcollation = OIDCollationDefault
-			}
+			row.Typcollation = t.Collation
 			if t.Len < 0 {
 				row.Typstorage = 'x'
 			}
