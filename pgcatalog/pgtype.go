@@ -27,7 +27,7 @@ var SystemTypes = func() []SystemType {
 		types.DateType, types.TimestampType, types.TimestampTZType, types.IntervalType, types.NumericType, types.NameType} {
 		st := SystemType{OID: t.OID(), Name: t.PgTypeName(), T: t, Len: t.Size(), Category: t.Category(), Preferd: t.IsPreferred()}
 		switch st.Len {
-		case 1:
+		case 1, 64: // bool; name (a char array)
 			st.Align = 'c'
 		case 2:
 			st.Align = 's'

@@ -75,8 +75,11 @@ SELECT n, v FROM nm_a WHERE v = 'xyz' OR v IS NULL ORDER BY n NULLS LAST;
 COPY (SELECT n FROM nm_t WHERE id IN (1, 2, 3) ORDER BY id) TO STDOUT;
 
 -- The catalog: pg_type, format_type, pg_attribute, information_schema.
-SELECT oid, typname, typlen, typcategory, typispreferred, typcollation
+SELECT oid, typname, typlen, typbyval, typalign, typstorage, typcategory,
+       typispreferred, typcollation, typinput, typoutput, typreceive, typsend
   FROM pg_type WHERE typname = 'name';
+SELECT attname, atttypid, attlen, attalign
+  FROM pg_attribute WHERE attrelid = 'pg_class'::regclass AND attname = 'relname';
 SELECT format_type('name'::regtype, NULL), format_type(19, -1);
 SELECT attname, atttypid::regtype, attlen, attcollation
   FROM pg_attribute WHERE attrelid = 'nm_a'::regclass AND attnum > 0 ORDER BY attnum;
