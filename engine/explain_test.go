@@ -123,6 +123,13 @@ func TestExplainGolden(t *testing.T) {
 		`SELECT x, row_number() OVER (ORDER BY x), count(*) OVER (PARTITION BY z) FROM t1 ORDER BY 1`,
 		// Windows whose orderings nest share the lower one's sort.
 		`SELECT rank() OVER (PARTITION BY z ORDER BY x), row_number() OVER (PARTITION BY z ORDER BY x, z), count(*) OVER (PARTITION BY z) FROM t1`,
+		// Data-modifying statements: the target's node over the plan of
+		// the query producing the rows (EXPLAIN alone changes nothing).
+		`UPDATE t1 SET x = x + 1 WHERE z = 1`,
+		`DELETE FROM t2 u USING t1 WHERE u.y = t1.x RETURNING u.y`,
+		`INSERT INTO t1 SELECT y, z FROM t2 WHERE z IS NOT NULL`,
+		`INSERT INTO nn VALUES (3) ON CONFLICT DO NOTHING`,
+		`MERGE INTO t1 USING t2 ON t1.x = t2.y WHEN MATCHED THEN DELETE WHEN NOT MATCHED AND t2.z IS NOT NULL THEN INSERT VALUES (t2.y, t2.z)`,
 	}
 	var out strings.Builder
 	explain := func(q string) {

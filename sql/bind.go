@@ -768,6 +768,13 @@ func (b *binder) bindExplain(es *pg_query.ExplainStmt) (Statement, error) {
 		}
 	}
 	sel := es.Query.GetSelectStmt()
+	if dml, source, ok, err := b.bindExplainDML(es.Query); ok { // explaindml.go
+		if err != nil {
+			return nil, err
+		}
+		out.DML, out.Query = dml, source
+		return out, nil
+	}
 	if sel == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of %s is not supported", statementName(es.Query))
 	}
