@@ -123,6 +123,10 @@ func TestExplainGolden(t *testing.T) {
 		`SELECT x, row_number() OVER (ORDER BY x), count(*) OVER (PARTITION BY z) FROM t1 ORDER BY 1`,
 		// Windows whose orderings nest share the lower one's sort.
 		`SELECT rank() OVER (PARTITION BY z ORDER BY x), row_number() OVER (PARTITION BY z ORDER BY x, z), count(*) OVER (PARTITION BY z) FROM t1`,
+		// WITH RECURSIVE: both terms gathered below the Recursive Union,
+		// the working table read in the recursive term; read twice, a CTE Scan.
+		`WITH RECURSIVE r(n) AS (SELECT x FROM t1 WHERE x < 3 UNION SELECT y FROM r JOIN t2 ON t2.z = r.n) SELECT count(*) FROM r`,
+		`WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r a, r b`,
 		// Data-modifying statements: the target's node over the plan of
 		// the query producing the rows (EXPLAIN alone changes nothing).
 		`UPDATE t1 SET x = x + 1 WHERE z = 1`,

@@ -109,6 +109,8 @@ func statementColumns(st sql.Statement) []wire.ColumnDesc {
 	switch x := st.(type) {
 	case *sql.Query:
 		return describe(x.Plan.Columns())
+	case *sql.ModifyingWith:
+		return statementColumns(x.Main)
 	case *sql.Explain:
 		return text("QUERY PLAN")
 	case *sql.Insert:

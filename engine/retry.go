@@ -49,13 +49,22 @@ func changesRows(st sql.Statement) bool {
 // update (see above).
 func (s *session) executeRestarting(ctx context.Context, st sql.Statement, ectx *types.EvalContext, w wire.ResultWriter) (string, bool, error) {
 	c := &command{s: s, ectx: ectx, w: w}
-	if !changesRows(st) || storage.ParseIsolation(s.settings.Get("transaction_isolation")) != storage.ReadCommitted {
+	if !changesRows(st) {
 		return commands.Execute(ctx, c, st)
+	}
+	return s.restarting(ctx, func() (string, bool, error) { return commands.Execute(ctx, c, st) })
+}
+
+// restarting runs fn, which changes rows, again after a concurrent update
+// under READ COMMITTED (see above), its changes undone first.
+func (s *session) restarting(ctx context.Context, fn func() (string, bool, error)) (string, bool, error) {
+	if storage.ParseIsolation(s.settings.Get("transaction_isolation")) != storage.ReadCommitted {
+		return fn()
 	}
 	txn := s.cur.Txn
 	for restarts := 0; ; restarts++ {
 		txn.Savepoint(restartSavepoint)
-		tag, ok, err := commands.Execute(ctx, c, st)
+		tag, ok, err := fn()
 		if err == nil || !storage.IsConcurrentUpdate(err) || restarts == maxStatementRestarts || ctx.Err() != nil {
 			_ = txn.Release(restartSavepoint)
 			return tag, ok, err

@@ -26,6 +26,8 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 	case *sql.Query:
 		n, err := s.runQuery(ctx, x, ectx, w)
 		return fmt.Sprintf("SELECT %d", n), err
+	case *sql.ModifyingWith:
+		return s.runModifyingWith(ctx, x, ectx, w)
 	case *sql.Explain:
 		return "EXPLAIN", s.explain(ctx, x, ectx, w)
 	case *sql.Copy:

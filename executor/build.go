@@ -27,6 +27,9 @@ type builder struct {
 	// ctes holds each materialized WITH query's shared rows, computed at
 	// most once per statement (its plan is uncorrelated), under subMu.
 	ctes map[*plan.CTE]*operators.Materialized
+	// workTables are the working tables of the recursive unions whose
+	// recursive term is being built (recursive.go).
+	workTables map[*plan.WorkTable]*operators.WorkTable
 }
 
 // sub is a builder for a subquery's plan: the statement's caches, env's
@@ -58,8 +61,16 @@ func (b *builder) build(p *optimizer.Physical) (operators.Operator, error) {
 // buildNode makes the one operator of p, switching on its physical
 // operator; the logical node supplies expressions and columns only.
 func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
-	if p.Op == optimizer.OpApply {
+	switch p.Op {
+	case optimizer.OpApply:
 		return b.buildApply(p)
+	case optimizer.OpRecursiveUnion:
+		return b.buildRecursiveUnion(p)
+	case optimizer.OpWorkTableScan:
+		return b.buildWorkTableScan(p)
+	case optimizer.OpStatementRows:
+		x := p.Logical.(*plan.StatementRows)
+		return operators.NewRecordsScan(x.Recs, x.Cols), nil
 	}
 	ins := make([]operators.Operator, len(p.Inputs))
 	for i, in := range p.Inputs {

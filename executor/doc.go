@@ -10,8 +10,9 @@
 // inserts an exchange. The builder is also the statement's
 // operators.SubqueryRunner: it plans each subquery expression once
 // (optimizer.Plan) and runs it per outer row, runs a LATERAL join's right
-// side per left row (apply.go), and materializes each WITH query at most
-// once per statement.
+// side per left row (apply.go), materializes each WITH query at most
+// once per statement, and builds WITH RECURSIVE's recursive term once, or
+// per iteration when its operators cannot be reopened (recursive.go).
 //
 // A Query is one statement's built plan: Run / Open read its root, which the
 // optimizer always makes one partition; Note adds EXPLAIN's run-time facts

@@ -44,7 +44,7 @@ func (b *builder) materialized(cte *plan.CTE) *operators.Materialized {
 		if err != nil {
 			return nil, err
 		}
-		return operators.Collect(ctx, op)
+		return operators.CollectWithin(ctx, op, b.env.Spill, "WITH query \""+cte.Name+"\"")
 	})
 	b.ctes[cte] = m
 	return m

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/joind/joind/operators/spill"
 	"github.com/joind/joind/sql/plan"
 )
 
@@ -42,39 +43,73 @@ func (m *Materialized) rows(ctx context.Context) ([]arrow.Record, error) {
 	return m.recs, m.err
 }
 
+// CollectWithin is Collect for rows held until the statement ends (a
+// materialized WITH query's): they count against sp's limit, and past it
+// the query fails with 53200 rather than growing without bound (an
+// unbounded WITH RECURSIVE read twice).
+func CollectWithin(ctx context.Context, src Source, sp *spill.Space, what string) ([]arrow.Record, error) {
+	recs, err := Drain(ctx, src, heldBatches{sp: sp, what: what})
+	if err != nil {
+		return nil, err
+	}
+	return *recs, nil
+}
+
+// heldBatches is the Sink that keeps every batch, counted against sp.
+type heldBatches struct {
+	batches
+	sp   *spill.Space
+	what string
+}
+
+func (h heldBatches) Consume(ctx context.Context, s *[]arrow.Record, rec arrow.Record) error {
+	n := spill.RecordBytes(rec)
+	if !h.sp.Reserve(n) {
+		return h.sp.OutOfMemory(h.what, h.sp.Used()+n)
+	}
+	return h.batches.Consume(ctx, s, rec)
+}
+
 // NewMaterializedScan reads m's rows as columns cols (positionally the
 // shared plan's columns, under the reader's own ColumnIDs).
 func NewMaterializedScan(m *Materialized, cols []plan.Column) Operator {
-	return &materializedScan{m: m, cols: cols, schema: schemaOf(cols)}
+	return newHeldScan(m.rows, cols)
 }
 
-type materializedScan struct {
-	m      *Materialized
+// heldScan reads batches held in memory (a materialized WITH query's, a
+// recursive query's working table, a data-modifying WITH query's RETURNING
+// rows) as cols, one partition; rows gives them at the first Next.
+type heldScan struct {
+	rows   func(context.Context) ([]arrow.Record, error)
 	cols   []plan.Column
 	schema *arrow.Schema
 }
 
-func (s *materializedScan) Columns() []plan.Column { return s.cols }
-func (s *materializedScan) Partitions() int        { return 1 }
-
-func (s *materializedScan) Open(ctx context.Context, _ int) (Stream, error) {
-	return &materializedStream{scan: s, ctx: ctx}, nil
+func newHeldScan(rows func(context.Context) ([]arrow.Record, error), cols []plan.Column) Operator {
+	return &heldScan{rows: rows, cols: cols, schema: schemaOf(cols)}
 }
 
-type materializedStream struct {
-	scan   *materializedScan
+func (s *heldScan) Columns() []plan.Column { return s.cols }
+func (s *heldScan) Partitions() int        { return 1 }
+
+func (s *heldScan) Open(ctx context.Context, _ int) (Stream, error) {
+	return &heldStream{scan: s, ctx: ctx}, nil
+}
+
+type heldStream struct {
+	scan   *heldScan
 	ctx    context.Context
 	recs   []arrow.Record
 	loaded bool
 	at     int
 }
 
-func (st *materializedStream) Next() (arrow.Record, error) {
+func (st *heldStream) Next() (arrow.Record, error) {
 	if err := checkCtx(st.ctx); err != nil {
 		return nil, err
 	}
 	if !st.loaded {
-		recs, err := st.scan.m.rows(st.ctx)
+		recs, err := st.scan.rows(st.ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -90,4 +125,4 @@ func (st *materializedStream) Next() (arrow.Record, error) {
 	return nil, io.EOF
 }
 
-func (st *materializedStream) Close() error { return nil }
+func (st *heldStream) Close() error { return nil }

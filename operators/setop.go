@@ -40,16 +40,13 @@ func (d *distinctOp) Open(ctx context.Context, p int) (Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &distinctStream{in: s, keys: newGroupKeys(d.colT)}, nil
+	return &distinctStream{in: s, seen: newRowSet(d.colT)}, nil
 }
 
-// distinctStream looks every row up in the group table aggregation uses:
-// a row is new when it opens a group (ids are dense in first-seen order).
+// distinctStream passes on the rows of each batch not seen before.
 type distinctStream struct {
 	in   Stream
-	keys groupKeys
-	gids []int32
-	keep []int
+	seen *rowSet
 }
 
 func (s *distinctStream) Next() (arrow.Record, error) {
@@ -58,25 +55,44 @@ func (s *distinctStream) Next() (arrow.Record, error) {
 		if err != nil {
 			return nil, err
 		}
-		n := int(rec.NumRows())
-		next := int32(s.keys.count())
-		s.gids = grow(s.gids, n)
-		s.keys.assign(rec.Columns(), n, s.gids[:n])
-		s.keep = s.keep[:0]
-		for i, g := range s.gids[:n] {
-			if g == next {
-				s.keep = append(s.keep, i)
-				next++
-			}
-		}
-		switch len(s.keep) {
-		case 0:
-			continue
-		case n:
+		if rec = s.seen.fresh(rec); rec != nil {
 			return rec, nil
 		}
-		return takeRecord(rec, s.keep), nil
 	}
+}
+
+// rowSet is the set of rows seen so far (NULLs equal), in the group table
+// aggregation uses: a row is new when it opens a group (ids are dense in
+// first-seen order). DISTINCT and WITH RECURSIVE's UNION read through it.
+type rowSet struct {
+	keys groupKeys
+	gids []int32
+	keep []int
+}
+
+func newRowSet(colT []types.Type) *rowSet { return &rowSet{keys: newGroupKeys(colT)} }
+
+// fresh adds rec's rows to the set and returns those not in it before
+// (nil: none).
+func (s *rowSet) fresh(rec arrow.Record) arrow.Record {
+	n := int(rec.NumRows())
+	next := int32(s.keys.count())
+	s.gids = grow(s.gids, n)
+	s.keys.assign(rec.Columns(), n, s.gids[:n])
+	s.keep = s.keep[:0]
+	for i, g := range s.gids[:n] {
+		if g == next {
+			s.keep = append(s.keep, i)
+			next++
+		}
+	}
+	switch len(s.keep) {
+	case 0:
+		return nil
+	case n:
+		return rec
+	}
+	return takeRecord(rec, s.keep)
 }
 
 func (s *distinctStream) Close() error { return s.in.Close() }

@@ -41,6 +41,8 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 		title += " on " + functionScanName(p.Logical.(*plan.FunctionScan))
 	case OpCTEScan:
 		title += " on " + p.Logical.(*plan.CTEScan).CTE.Name
+	case OpWorkTableScan:
+		title += " on " + p.Logical.(*plan.WorkTableScan).WorkTable.Name
 	case OpFilter:
 		details = append(details, "Filter: "+FormatExpr(p.Logical.(*plan.Filter).Pred))
 	case OpProject:

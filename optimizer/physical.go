@@ -34,6 +34,9 @@ const (
 	OpWindow
 	OpGroupingSets // each input row once per grouping set (groupingsets.go)
 	OpDistinctOn   // SELECT DISTINCT ON: the first row of each run of equal keys
+	OpRecursiveUnion
+	OpWorkTableScan
+	OpStatementRows
 )
 
 var opNames = [...]string{
@@ -43,6 +46,7 @@ var opNames = [...]string{
 	OpNestedLoopJoin: "Nested Loop Join", OpApply: "Apply", OpCTEScan: "CTE Scan",
 	OpGather: "Gather", OpRepartition: "Repartition", OpTopN: "Top-N Sort",
 	OpIndexScan: "Index Scan", OpProjectSet: "ProjectSet", OpWindow: "WindowAgg", OpGroupingSets: "Grouping Sets", OpDistinctOn: "Unique",
+	OpRecursiveUnion: "Recursive Union", OpWorkTableScan: "WorkTable Scan", OpStatementRows: "Statement Rows",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -291,6 +295,8 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 		if !x.All {
 			p = &Physical{Op: OpDistinct, Logical: n, Inputs: []*Physical{gather(p)}, Rows: rows, Partitions: 1}
 		}
+	case *plan.RecursiveUnion, *plan.WorkTableScan, *plan.StatementRows:
+		planRecursive(p)
 	case *plan.Join:
 		if err := pl.planJoin(p, x); err != nil {
 			return nil, err

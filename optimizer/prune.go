@@ -143,6 +143,12 @@ func prune(n plan.Node, need colSet) plan.Node {
 		c.Left = prune(x.Left, outputCols(x.Left))
 		c.Right = prune(x.Right, outputCols(x.Right))
 		return &c
+	case *plan.RecursiveUnion:
+		// Every column feeds the next iteration: both terms keep them all.
+		c := *x
+		c.NonRecursive = prune(x.NonRecursive, outputCols(x.NonRecursive))
+		c.Recursive = prune(x.Recursive, outputCols(x.Recursive))
+		return &c
 	}
 	return n
 }

@@ -82,6 +82,15 @@ type binder struct {
 	// table (they may reference only temporary tables, and a permanent
 	// table's only permanent ones).
 	fkFromTemp bool
+	// topWith is the top-level statement's WITH, and modifying its
+	// data-modifying queries (modifyingwith.go).
+	topWith   *pg_query.WithClause
+	modifying []*ModifyingCTE
+	// dmlCTEs are the WITH queries a data-modifying WITH query's statement
+	// sees; futureCTEs the names of WITH queries not yet visible where
+	// binding is (PostgreSQL's p_future_ctes, for 42P01's hint).
+	dmlCTEs    *cteEnv
+	futureCTEs []string
 }
 
 func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
@@ -124,7 +133,11 @@ func Bind(raw *RawStatement, cat storage.Catalog, opts *BindOptions) (Statement,
 		opts = &BindOptions{}
 	}
 	b := newBinder(raw.query, cat, opts)
+	b.topWith = topWith(raw.stmt)
 	st, err := b.bindStatement(raw.stmt)
+	if err == nil {
+		st, err = b.wrapModifying(st)
+	}
 	st, err = b.catalogFallback(raw.stmt, st, err) // SELECTs over empty catalogs (pgcatalogempty.go)
 	if err != nil {
 		return nil, err
@@ -768,6 +781,9 @@ func (b *binder) bindExplain(es *pg_query.ExplainStmt) (Statement, error) {
 		}
 	}
 	sel := es.Query.GetSelectStmt()
+	if hasModifyingCTE(topWith(es.Query)) {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of a statement with data-modifying WITH queries is not supported")
+	}
 	if dml, source, ok, err := b.bindExplainDML(es.Query); ok { // explaindml.go
 		if err != nil {
 			return nil, err

@@ -9,7 +9,7 @@ import (
 // DELETE (the statement type is beside Update in update.go).
 
 func (b *binder) bindDelete(ds *pg_query.DeleteStmt) (Statement, error) {
-	s := &scope{}
+	s := b.dmlScope()
 	if err := b.bindWith(s, ds.WithClause); err != nil {
 		return nil, err
 	}

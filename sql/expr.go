@@ -1053,6 +1053,9 @@ func (b *binder) bindAggregate(s *scope, fc *pg_query.FuncCall, name string) (pl
 	if err != nil {
 		return nil, err
 	}
+	if target.selfRef {
+		return nil, b.errAt(pgerr.New(invalidRecursion, "aggregate functions are not allowed in a recursive query's recursive term"), fc.Location)
+	}
 	if lvl > 0 {
 		restoreOuterRefs(saved)
 		b.outerLoc = savedLoc

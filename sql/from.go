@@ -190,6 +190,11 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	}
 	if rv.Schemaname == "" {
 		if env := s.ctes.lookup(name); env != nil {
+			if env.modifying != nil {
+				if err := b.modifyingRef(env, rv.Location); err != nil {
+					return nil, nil, err
+				}
+			}
 			s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
 			return b.bindCTERef(s, env, alias, rv.Alias)
 		}
@@ -336,7 +341,9 @@ func (b *binder) defineCTE(s *scope, env *cteEnv) error {
 		return err
 	}
 	mode := env.cte.Ctematerialized
-	if !corr && (mode != pg_query.CTEMaterialize_CTEMaterializeNever || volatile) {
+	// A body reading a recursive query's working table changes with every
+	// iteration: like a correlated one, each reference binds its own copy.
+	if !corr && !readsWorkTable(q.node) && (mode != pg_query.CTEMaterialize_CTEMaterializeNever || volatile) {
 		env.shared = &plan.CTE{Name: env.name, Plan: q.node,
 			Materialized: mode == pg_query.CTEMaterialize_CTEMaterializeAlways || volatile}
 		env.names = q.names
@@ -346,6 +353,9 @@ func (b *binder) defineCTE(s *scope, env *cteEnv) error {
 
 // bindCTERef binds a reference to a WITH query (see defineCTE).
 func (b *binder) bindCTERef(s *scope, env *cteEnv, alias string, a *pg_query.Alias) (plan.Node, []*nsItem, error) {
+	if env.self != nil {
+		return b.workTableScan(s, env, alias, a)
+	}
 	if env.shared != nil {
 		return b.cteScan(env, alias, a)
 	}

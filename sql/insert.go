@@ -13,7 +13,7 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 	if is.OnConflictClause != nil {
 		return b.bindInsertOnConflict(is) // onconflict.go
 	}
-	ws := &scope{}
+	ws := b.dmlScope()
 	if err := b.bindWith(ws, is.WithClause); err != nil {
 		return nil, err
 	}

@@ -50,6 +50,9 @@ func (b *binder) bindMerge(ms *pg_query.MergeStmt) (Statement, error) {
 		}
 		terminal[k] = wc.Condition == nil
 	}
+	if ms.WithClause != nil && ms.WithClause.Recursive {
+		return nil, pgerr.New(pgerr.SyntaxError, "WITH RECURSIVE is not supported for MERGE statement")
+	}
 	s := &scope{}
 	if err := b.bindWith(s, ms.WithClause); err != nil {
 		return nil, err

@@ -218,7 +218,7 @@ func (b *binder) resolveRelation(rv *pg_query.RangeVar) (resolvedRel, error) {
 	if rv.Schemaname != "" {
 		name = rv.Schemaname + "." + name
 	}
-	return resolvedRel{}, b.errAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name), rv.Location)
+	return resolvedRel{}, b.errAt(b.futureCTEHint(rv, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)), rv.Location)
 }
 
 // createTarget is where CREATE puts the relation rv names: its storage key

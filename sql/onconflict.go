@@ -206,6 +206,9 @@ func dedup(s []string) []string {
 // bindInsertOnConflict binds the INSERT without its clause, then the clause
 // against the target table.
 func (b *binder) bindInsertOnConflict(is *pg_query.InsertStmt) (Statement, error) {
+	if hasModifyingCTE(is.WithClause) { // modifyingwith.go
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "data-modifying statements in the WITH of INSERT ... ON CONFLICT are not supported")
+	}
 	plain := proto.Clone(is).(*pg_query.InsertStmt)
 	plain.OnConflictClause = nil
 	st, err := b.bindInsert(plain)
@@ -218,8 +221,9 @@ func (b *binder) bindInsertOnConflict(is *pg_query.InsertStmt) (Statement, error
 	}
 	if ins.OnConflict.Update {
 		// The statement's WITH queries, for SET and WHERE (all SELECTs:
-		// bindWith refuses data-modifying ones, so reading one twice is safe).
-		ws := &scope{}
+		// data-modifying ones are refused above, so binding them twice is
+		// safe), after those it sees as a data-modifying WITH query itself.
+		ws := b.dmlScope()
 		if err := b.bindWith(ws, is.WithClause); err != nil {
 			return nil, err
 		}

@@ -58,6 +58,9 @@ type scope struct {
 	// not (PostgreSQL's p_rtable), for error hints.
 	rtes []rteInfo
 	sel  *pg_query.SelectStmt // the level's SELECT (pgcatalog's shims read it)
+	// selfRef: a FROM item of this level is a recursive query's working
+	// table (no aggregates may be computed here).
+	selfRef bool
 }
 
 // rteInfo is a range-table entry's names.

@@ -33,6 +33,11 @@ type cteEnv struct {
 	// when such a copy calls a volatile function.
 	inlined  int
 	volatile bool
+	// self is set on the entry a recursive query's recursive term sees
+	// itself through (recursive.go).
+	self *recursiveRef
+	// modifying is set for a data-modifying WITH query (modifyingwith.go).
+	modifying *ModifyingCTE
 }
 
 func (e *cteEnv) lookup(name string) *cteEnv {
@@ -98,8 +103,20 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt, parent *scope, ctes *cteEn
 func (b *binder) bindWith(s *scope, w *pg_query.WithClause) error {
 	if w != nil {
 		seen := map[string]bool{}
-		for _, cn := range w.Ctes {
+		saved := b.futureCTEs
+		defer func() { b.futureCTEs = saved }()
+		ctes := w.Ctes
+		if w.Recursive {
+			var err error
+			if ctes, err = b.recursiveOrder(w.Ctes); err != nil { // recursive.go
+				return err
+			}
+		}
+		for i, cn := range ctes {
 			cte := cn.GetCommonTableExpr()
+			if !w.Recursive {
+				b.futureCTEs = append(saved[:len(saved):len(saved)], cteNames(w.Ctes[i:])...)
+			}
 			if seen[cte.Ctename] {
 				return b.errAt(pgerr.New(pgerr.DuplicateAlias, "WITH query name \"%s\" specified more than once", cte.Ctename), cte.Location)
 			}
@@ -108,13 +125,21 @@ func (b *binder) bindWith(s *scope, w *pg_query.WithClause) error {
 				// SEARCH/CYCLE add columns; only a recursive query may have them.
 				return b.errAt(pgerr.New(pgerr.SyntaxError, "WITH query is not recursive"), cte.Location)
 			}
+			env := &cteEnv{parent: s.ctes, name: cte.Ctename, cte: cte, def: s, bodyEnv: s.ctes}
 			if w.Recursive && refersTo(cte.Ctequery, cte.Ctename) {
-				return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH RECURSIVE is not supported"), cte.Location)
+				if err := b.defineRecursiveCTE(s, env); err != nil {
+					return err
+				}
+				s.ctes = env
+				continue
 			}
 			if cte.Ctequery.GetSelectStmt() == nil {
-				return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "data-modifying statements in WITH are not supported"), cte.Location)
+				if err := b.defineModifyingCTE(w, env); err != nil {
+					return err
+				}
+				s.ctes = env
+				continue
 			}
-			env := &cteEnv{parent: s.ctes, name: cte.Ctename, cte: cte, def: s, bodyEnv: s.ctes}
 			if err := b.defineCTE(s, env); err != nil {
 				return err
 			}

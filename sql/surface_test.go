@@ -26,11 +26,11 @@ func TestSurface(t *testing.T) {
 		{"with q as (select random() as r) select * from q, q as s", ok},
 		{"with q(x, y, z, v) as (select * from t) select 1", "42P10"}, // checked though unreferenced
 		{"with q as (select * from nosuch) select 1", "42P01"},        // idem
-		{"with recursive r(n) as (select 1 union all select n + 1 from r where n < 3) select * from r", unsupported},
+		{"with recursive r(n) as (select 1 union all select n + 1 from r where n < 3) select * from r", ok},
 		{"with r(n) as (select 1) select * from r", ok},
 		{"with recursive r(n) as (select 1) search depth first by n set ord select * from r", "42601"},
 		{"with r(n) as (select 1 union all select 2) cycle n set c using p select * from r", "42601"},
-		{"with q as (insert into u values (1, 'x') returning *) select * from q", unsupported},
+		{"with q as (insert into u values (1, 'x') returning *) select * from q", ok},
 		{"select (select count(*) from (with q as (select random() as r, o.a) select r from q union select r from q) s) from t o", unsupported},
 		// Locking: FOR UPDATE/SHARE takes row locks that block concurrent
 		// writers and DDL (and NOWAIT/SKIP LOCKED answer from them); joind
@@ -196,7 +196,7 @@ func TestSurface(t *testing.T) {
 		{"create view v as select a from t where a > 1 with check option", unsupported},
 		{"create view v with (security_barrier) as select a from t", unsupported},
 		{"create recursive view v (n) as select 1", ok}, // the grammar makes it WITH RECURSIVE
-		{"create recursive view v (n) as select 1 union all select n + 1 from v where n < 3", unsupported},
+		{"create recursive view v (n) as select 1 union all select n + 1 from v where n < 3", ok},
 		// DML and other statements joind does not have.
 		{"insert into u values (1, 'x') on conflict do nothing", ok},
 		{"insert into u values (1, 'x') on conflict (a) do nothing", "42P10"}, // u has no unique index

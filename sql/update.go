@@ -97,7 +97,7 @@ func (*Update) statement() {}
 func (*Delete) statement() {}
 
 func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
-	s := &scope{}
+	s := b.dmlScope()
 	if err := b.bindWith(s, us.WithClause); err != nil {
 		return nil, err
 	}

@@ -257,6 +257,12 @@ func (f *treeFormatter) node(n Node, depth int) {
 		fmt.Fprintf(sb, "%s %s", op, formatCols(x.Cols))
 	case *GroupingSets:
 		sb.WriteString(x.format(f))
+	case *RecursiveUnion:
+		fmt.Fprintf(sb, "RecursiveUnion %s all=%v %s", x.Name, x.All, formatCols(x.Cols))
+	case *WorkTableScan:
+		fmt.Fprintf(sb, "WorkTableScan %s %s", x.WorkTable.Name, formatCols(x.Cols))
+	case *StatementRows:
+		fmt.Fprintf(sb, "StatementRows %s %s", x.Name, formatCols(x.Cols))
 	default:
 		fmt.Fprintf(sb, "%T", n)
 	}
