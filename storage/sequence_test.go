@@ -281,3 +281,65 @@ func TestSequenceRestartedInTxn(t *testing.T) {
 		t.Fatalf("nextval after ALTER ... INCREMENT in the transaction: %v", err)
 	}
 }
+
+// Other transactions' nextval calls race a transaction that restarts the
+// sequence, counts on its own counter and commits: before the commit they
+// take the shared counter's values, after it the restarted counter's
+// successors, and no value comes twice (run under -race).
+func TestSequenceRestartCommitRacesNextval(t *testing.T) {
+	ctx := context.Background()
+	db, _ := Open(t.TempDir(), Options{NoCompaction: true, NoSync: true})
+	defer db.Close()
+	txn := db.Begin()
+	txn.CreateSequence(ctx, seqDef("s"))
+	if err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const workers, calls = 4, 200
+	got := make([][]int64, workers+1)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < calls; i++ {
+				txn := db.Begin()
+				v, _, err := txn.NextVal(ctx, "s")
+				txn.Rollback()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got[w] = append(got[w], v)
+			}
+		}(w)
+	}
+	txn = db.Begin()
+	r := int64(100000)
+	if err := txn.AlterSequence(ctx, "s", seqDef("s"), &r); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 50; i++ {
+		v, _, err := txn.NextVal(ctx, "s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[workers] = append(got[workers], v)
+	}
+	if err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	seen := map[int64]bool{}
+	for _, vs := range got {
+		for _, v := range vs {
+			if seen[v] {
+				t.Fatalf("value %d handed out twice", v)
+			}
+			seen[v] = true
+		}
+	}
+	if v := nextval(t, db, "s"); v <= 100049 {
+		t.Fatalf("nextval after the commit = %d, want past the restarted counter's 100049", v)
+	}
+}
