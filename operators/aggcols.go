@@ -55,7 +55,7 @@ const nullInt = -0x3c6ef372fe94f82b
 func keyIsValue(t types.Type) bool {
 	switch t.ID {
 	case types.Int2, types.Int4, types.Int8, types.Bool, types.Date, types.Timestamp, types.TimestampTZ,
-		types.Text, types.Varchar:
+		types.Text, types.Varchar, types.Name:
 		return true
 	}
 	return false

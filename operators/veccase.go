@@ -111,7 +111,7 @@ func scatterTyped(t types.Type, n int, pieces []piece) (arrow.Array, bool) {
 		}
 		data := array.NewData(arrow.PrimitiveTypes.Float64, n, []*memory.Buffer{vb, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(out))}, nil, nulls, 0)
 		return array.MakeFromData(data), true
-	case types.Text, types.Varchar, types.Char:
+	case types.Text, types.Varchar, types.Char, types.Name:
 		which := make([]int32, n) // piece index + 1; 0 = NULL
 		at := make([]int32, n)
 		strs := make([]*array.String, len(pieces))

@@ -104,7 +104,7 @@ func newWriter(t types.Type, n int) writer {
 		return &intWriter{t: t, vals: make([]int64, 0, n), valid: newValidity(n)}
 	case types.Float8:
 		return &floatWriter{vals: make([]float64, 0, n), valid: newValidity(n)}
-	case types.Text, types.Varchar, types.Char, types.Unknown:
+	case types.Text, types.Varchar, types.Char, types.Name, types.Unknown:
 		b := array.NewStringBuilder(mem)
 		b.Reserve(n)
 		return &stringWriter{b: b}

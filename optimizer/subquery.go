@@ -472,7 +472,7 @@ func passThrough(exprs []plan.Expr, cols []plan.Column, in plan.Node, es []plan.
 func qualCost(e plan.Expr) int {
 	n := 0
 	plan.Walk(e, func(x plan.Expr) bool {
-		if foldable(x) {
+		if plan.Foldable(x) {
 			return false
 		}
 		switch c := x.(type) {
@@ -488,26 +488,6 @@ func qualCost(e plan.Expr) int {
 		return true
 	})
 	return n
-}
-
-// foldable reports whether PostgreSQL's planner evaluates e once, as a
-// constant (eval_const_expressions: no columns, subqueries, parameters or
-// stable and volatile calls), so that any error of it arises while planning
-// (PlanTimeError), whichever rows the plan reads.
-func foldable(e plan.Expr) bool {
-	ok := true
-	plan.Walk(e, func(x plan.Expr) bool {
-		switch c := x.(type) {
-		case *plan.ColRef, *plan.Param, *plan.Subquery:
-			ok = false
-		case *plan.Call:
-			ok = ok && !c.Func.Volatile && !c.Func.Stable
-		case *plan.Cast:
-			ok = ok && !types.CastStable(c.Input.Type().ID, c.T.ID)
-		}
-		return ok
-	})
-	return ok
 }
 
 // costlierThanAll reports whether PostgreSQL tests e only after every
@@ -531,7 +511,7 @@ func costlierThanAll(e plan.Expr, corr []plan.Expr) bool {
 func cannotFail(e plan.Expr) bool {
 	ok := true
 	plan.Walk(e, func(n plan.Expr) bool {
-		if foldable(n) {
+		if plan.Foldable(n) {
 			return false // fails, if at all, while planning
 		}
 		switch x := n.(type) {

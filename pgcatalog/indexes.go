@@ -99,11 +99,7 @@ func pgIndexRows(s *Snapshot) []pgIndexRow {
 		var opts []int16
 		for _, c := range r.Columns {
 			st, _ := TypeByOID(c.Type.OID())
-			coll := uint32(0)
-			if st.Collate {
-				coll = OIDCollationDefault
-			}
-			colls = append(colls, coll)
+			colls = append(colls, st.Collation)
 			classes = append(classes, opclassOID(ir.Def.Method, c.Type))
 			opts = append(opts, 0)
 		}

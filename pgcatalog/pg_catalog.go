@@ -54,9 +54,7 @@ func declarePgCatalog() {
 					Attlen: st.Len, Attnum: r.Attnum(i), Attcacheoff: -1, Atttypmod: col.Type.Typmod,
 					Attbyval: st.Len > 0 && st.Len <= 8, Attalign: st.Align, Attstorage: 'p', Attnotnull: col.NotNull,
 					Atthasdef: col.Default != "" && col.Identity == 0, Attidentity: Char(col.Identity), Attislocal: true}
-				if st.Collate {
-					row.Attcollation = OIDCollationDefault
-				}
+				row.Attcollation = st.Collation
 				if st.Len < 0 {
 					row.Attstorage = 'x'
 				}
@@ -80,9 +78,7 @@ func declarePgCatalog() {
 				Typispreferred: t.Preferd, Typisdefined: true, Typdelim: ',', Typsubscript: "-",
 				Typinput: t.In, Typoutput: t.Out, Typreceive: t.Name + "recv", Typsend: t.Name + "send",
 				Typmodin: "-", Typmodout: "-", Typanalyze: "-", Typalign: t.Align, Typstorage: 'p', Typtypmod: -1}
-			if t.Collate {
-				row.Typcollation = OIDCollationDefault
-			}
+			row.Typcollation = t.Collation
 			if t.Len < 0 {
 				row.Typstorage = 'x'
 			}
@@ -202,7 +198,7 @@ func declarePgCatalog() {
 // pgNamespaceRow is a row of pg_catalog.pg_namespace.
 type pgNamespaceRow struct {
 	Oid      OID     `pg:"oid"`
-	Nspname  Name    `pg:"nspname"`
+	Nspname  Name    `pg:"nspname" type:"name"`
 	Nspowner OID     `pg:"nspowner"`
 	Nspacl   *string `pg:"nspacl"`
 }
@@ -210,7 +206,7 @@ type pgNamespaceRow struct {
 // pgClassRow is a row of pg_catalog.pg_class.
 type pgClassRow struct {
 	Oid                 OID     `pg:"oid"`
-	Relname             Name    `pg:"relname"`
+	Relname             Name    `pg:"relname" type:"name"`
 	Relnamespace        OID     `pg:"relnamespace"`
 	Reltype             OID     `pg:"reltype"`
 	Reloftype           OID     `pg:"reloftype"`
@@ -247,7 +243,7 @@ type pgClassRow struct {
 // pgAttributeRow is a row of pg_catalog.pg_attribute.
 type pgAttributeRow struct {
 	Attrelid       OID     `pg:"attrelid"`
-	Attname        Name    `pg:"attname"`
+	Attname        Name    `pg:"attname" type:"name"`
 	Atttypid       OID     `pg:"atttypid"`
 	Attstattarget  int32   `pg:"attstattarget"`
 	Attlen         int16   `pg:"attlen"`
@@ -277,7 +273,7 @@ type pgAttributeRow struct {
 // pgTypeRow is a row of pg_catalog.pg_type.
 type pgTypeRow struct {
 	Oid            OID     `pg:"oid"`
-	Typname        Name    `pg:"typname"`
+	Typname        Name    `pg:"typname" type:"name"`
 	Typnamespace   OID     `pg:"typnamespace"`
 	Typowner       OID     `pg:"typowner"`
 	Typlen         int16   `pg:"typlen"`
@@ -321,7 +317,7 @@ type pgAttrdefRow struct {
 // pgConstraintRow is a row of pg_catalog.pg_constraint.
 type pgConstraintRow struct {
 	Oid            OID    `pg:"oid"`
-	Conname        Name   `pg:"conname"`
+	Conname        Name   `pg:"conname" type:"name"`
 	Connamespace   OID    `pg:"connamespace"`
 	Contype        Char   `pg:"contype"`
 	Condeferrable  bool   `pg:"condeferrable"`
@@ -410,7 +406,7 @@ type pgDependRow struct {
 // pgRewriteRow is a row of pg_catalog.pg_rewrite.
 type pgRewriteRow struct {
 	Oid       OID    `pg:"oid"`
-	Rulename  Name   `pg:"rulename"`
+	Rulename  Name   `pg:"rulename" type:"name"`
 	EvClass   OID    `pg:"ev_class"`
 	EvType    Char   `pg:"ev_type"`
 	EvEnabled Char   `pg:"ev_enabled"`
@@ -424,7 +420,7 @@ type pgTriggerRow struct {
 	Oid            OID    `pg:"oid"`
 	Tgrelid        OID    `pg:"tgrelid"`
 	Tgparentid     OID    `pg:"tgparentid"`
-	Tgname         Name   `pg:"tgname"`
+	Tgname         Name   `pg:"tgname" type:"name"`
 	Tgfoid         OID    `pg:"tgfoid"`
 	Tgtype         int16  `pg:"tgtype"`
 	Tgenabled      Char   `pg:"tgenabled"`
@@ -438,14 +434,14 @@ type pgTriggerRow struct {
 	Tgattr         string `pg:"tgattr"`
 	Tgargs         string `pg:"tgargs"`
 	Tgqual         string `pg:"tgqual"`
-	Tgoldtable     Name   `pg:"tgoldtable"`
-	Tgnewtable     Name   `pg:"tgnewtable"`
+	Tgoldtable     Name   `pg:"tgoldtable" type:"name"`
+	Tgnewtable     Name   `pg:"tgnewtable" type:"name"`
 }
 
 // pgPolicyRow is a row of pg_catalog.pg_policy.
 type pgPolicyRow struct {
 	Oid           OID    `pg:"oid"`
-	Polname       Name   `pg:"polname"`
+	Polname       Name   `pg:"polname" type:"name"`
 	Polrelid      OID    `pg:"polrelid"`
 	Polcmd        Char   `pg:"polcmd"`
 	Polpermissive bool   `pg:"polpermissive"`
@@ -458,7 +454,7 @@ type pgPolicyRow struct {
 type pgStatisticExtRow struct {
 	Oid           OID    `pg:"oid"`
 	Stxrelid      OID    `pg:"stxrelid"`
-	Stxname       Name   `pg:"stxname"`
+	Stxname       Name   `pg:"stxname" type:"name"`
 	Stxnamespace  OID    `pg:"stxnamespace"`
 	Stxowner      OID    `pg:"stxowner"`
 	Stxstattarget int32  `pg:"stxstattarget"`
@@ -470,7 +466,7 @@ type pgStatisticExtRow struct {
 // pgPublicationRow is a row of pg_catalog.pg_publication.
 type pgPublicationRow struct {
 	Oid          OID  `pg:"oid"`
-	Pubname      Name `pg:"pubname"`
+	Pubname      Name `pg:"pubname" type:"name"`
 	Pubowner     OID  `pg:"pubowner"`
 	Puballtables bool `pg:"puballtables"`
 	Pubinsert    bool `pg:"pubinsert"`
@@ -512,13 +508,13 @@ type pgEnumRow struct {
 	Oid           OID     `pg:"oid"`
 	Enumtypid     OID     `pg:"enumtypid"`
 	Enumsortorder float32 `pg:"enumsortorder"`
-	Enumlabel     Name    `pg:"enumlabel"`
+	Enumlabel     Name    `pg:"enumlabel" type:"name"`
 }
 
 // pgExtensionRow is a row of pg_catalog.pg_extension.
 type pgExtensionRow struct {
 	Oid            OID    `pg:"oid"`
-	Extname        Name   `pg:"extname"`
+	Extname        Name   `pg:"extname" type:"name"`
 	Extowner       OID    `pg:"extowner"`
 	Extnamespace   OID    `pg:"extnamespace"`
 	Extrelocatable bool   `pg:"extrelocatable"`
@@ -557,7 +553,7 @@ type pgAuthMembersRow struct {
 // pgProcRow is a row of pg_catalog.pg_proc.
 type pgProcRow struct {
 	Oid             OID     `pg:"oid"`
-	Proname         Name    `pg:"proname"`
+	Proname         Name    `pg:"proname" type:"name"`
 	Pronamespace    OID     `pg:"pronamespace"`
 	Proowner        OID     `pg:"proowner"`
 	Prolang         OID     `pg:"prolang"`
@@ -591,7 +587,7 @@ type pgProcRow struct {
 // pgAmRow is a row of pg_catalog.pg_am.
 type pgAmRow struct {
 	Oid       OID    `pg:"oid"`
-	Amname    Name   `pg:"amname"`
+	Amname    Name   `pg:"amname" type:"name"`
 	Amhandler string `pg:"amhandler"`
 	Amtype    Char   `pg:"amtype"`
 }
@@ -599,7 +595,7 @@ type pgAmRow struct {
 // pgCollationRow is a row of pg_catalog.pg_collation.
 type pgCollationRow struct {
 	Oid                 OID     `pg:"oid"`
-	Collname            Name    `pg:"collname"`
+	Collname            Name    `pg:"collname" type:"name"`
 	Collnamespace       OID     `pg:"collnamespace"`
 	Collowner           OID     `pg:"collowner"`
 	Collprovider        Char    `pg:"collprovider"`
@@ -614,7 +610,7 @@ type pgCollationRow struct {
 // pgTablespaceRow is a row of pg_catalog.pg_tablespace.
 type pgTablespaceRow struct {
 	Oid        OID     `pg:"oid"`
-	Spcname    Name    `pg:"spcname"`
+	Spcname    Name    `pg:"spcname" type:"name"`
 	Spcowner   OID     `pg:"spcowner"`
 	Spcacl     *string `pg:"spcacl"`
 	Spcoptions *string `pg:"spcoptions"`
@@ -623,7 +619,7 @@ type pgTablespaceRow struct {
 // pgDatabaseRow is a row of pg_catalog.pg_database.
 type pgDatabaseRow struct {
 	Oid            OID     `pg:"oid"`
-	Datname        Name    `pg:"datname"`
+	Datname        Name    `pg:"datname" type:"name"`
 	Datdba         OID     `pg:"datdba"`
 	Encoding       int32   `pg:"encoding"`
 	Datlocprovider Char    `pg:"datlocprovider"`
@@ -642,7 +638,7 @@ type pgDatabaseRow struct {
 
 // pgRoleRow is a row of pg_catalog.pg_roles and of pg_catalog.pg_authid.
 type pgRoleRow struct {
-	Rolname        Name    `pg:"rolname"`
+	Rolname        Name    `pg:"rolname" type:"name"`
 	Rolsuper       bool    `pg:"rolsuper"`
 	Rolinherit     bool    `pg:"rolinherit"`
 	Rolcreaterole  bool    `pg:"rolcreaterole"`
@@ -659,7 +655,7 @@ type pgRoleRow struct {
 
 // pgUserRow is a row of pg_catalog.pg_user.
 type pgUserRow struct {
-	Usename      Name    `pg:"usename"`
+	Usename      Name    `pg:"usename" type:"name"`
 	Usesysid     OID     `pg:"usesysid"`
 	Usecreatedb  bool    `pg:"usecreatedb"`
 	Usesuper     bool    `pg:"usesuper"`
@@ -672,18 +668,18 @@ type pgUserRow struct {
 
 // pgViewsRow is a row of pg_catalog.pg_views.
 type pgViewsRow struct {
-	Schemaname Name   `pg:"schemaname"`
-	Viewname   Name   `pg:"viewname"`
-	Viewowner  Name   `pg:"viewowner"`
+	Schemaname Name   `pg:"schemaname" type:"name"`
+	Viewname   Name   `pg:"viewname" type:"name"`
+	Viewowner  Name   `pg:"viewowner" type:"name"`
 	Definition string `pg:"definition"`
 }
 
 // pgTablesRow is a row of pg_catalog.pg_tables.
 type pgTablesRow struct {
-	Schemaname  Name  `pg:"schemaname"`
-	Tablename   Name  `pg:"tablename"`
-	Tableowner  Name  `pg:"tableowner"`
-	Tablespace  *Name `pg:"tablespace"`
+	Schemaname  Name  `pg:"schemaname" type:"name"`
+	Tablename   Name  `pg:"tablename" type:"name"`
+	Tableowner  Name  `pg:"tableowner" type:"name"`
+	Tablespace  *Name `pg:"tablespace" type:"name"`
 	Hasindexes  bool  `pg:"hasindexes"`
 	Hasrules    bool  `pg:"hasrules"`
 	Hastriggers bool  `pg:"hastriggers"`
@@ -692,10 +688,10 @@ type pgTablesRow struct {
 
 // pgMatviewsRow is a row of pg_catalog.pg_matviews.
 type pgMatviewsRow struct {
-	Schemaname   Name   `pg:"schemaname"`
-	Matviewname  Name   `pg:"matviewname"`
-	Matviewowner Name   `pg:"matviewowner"`
-	Tablespace   Name   `pg:"tablespace"`
+	Schemaname   Name   `pg:"schemaname" type:"name"`
+	Matviewname  Name   `pg:"matviewname" type:"name"`
+	Matviewowner Name   `pg:"matviewowner" type:"name"`
+	Tablespace   Name   `pg:"tablespace" type:"name"`
 	Hasindexes   bool   `pg:"hasindexes"`
 	Ispopulated  bool   `pg:"ispopulated"`
 	Definition   string `pg:"definition"`
@@ -703,9 +699,9 @@ type pgMatviewsRow struct {
 
 // pgIndexesRow is a row of pg_catalog.pg_indexes.
 type pgIndexesRow struct {
-	Schemaname Name   `pg:"schemaname"`
-	Tablename  Name   `pg:"tablename"`
-	Indexname  Name   `pg:"indexname"`
-	Tablespace *Name  `pg:"tablespace"`
+	Schemaname Name   `pg:"schemaname" type:"name"`
+	Tablename  Name   `pg:"tablename" type:"name"`
+	Indexname  Name   `pg:"indexname" type:"name"`
+	Tablespace *Name  `pg:"tablespace" type:"name"`
 	Indexdef   string `pg:"indexdef"`
 }

@@ -8,15 +8,15 @@ import (
 
 // SystemType is one row of pg_type.
 type SystemType struct {
-	OID      uint32
-	Name     string // typname
-	T        types.Type
-	Len      int16
-	Category byte
-	Align    byte
-	In, Out  string // typinput / typoutput procedure names
-	Preferd  bool
-	Collate  bool // collatable (typcollation = 100)
+	OID       uint32
+	Name      string // typname
+	T         types.Type
+	Len       int16
+	Category  byte
+	Align     byte
+	In, Out   string // typinput / typoutput procedure names
+	Preferd   bool
+	Collation uint32 // typcollation: default for the collatable types, C for name, 0 for the rest
 }
 
 // SystemTypes lists the types joind supports with PostgreSQL's OIDs.
@@ -24,10 +24,10 @@ var SystemTypes = func() []SystemType {
 	var out []SystemType
 	for _, t := range []types.Type{types.BoolType, types.Int2Type, types.Int4Type, types.Int8Type,
 		types.TextType, types.Float4Type, types.Float8Type, types.CharType, types.VarcharType,
-		types.DateType, types.TimestampType, types.TimestampTZType, types.IntervalType, types.NumericType} {
+		types.DateType, types.TimestampType, types.TimestampTZType, types.IntervalType, types.NumericType, types.NameType} {
 		st := SystemType{OID: t.OID(), Name: t.PgTypeName(), T: t, Len: t.Size(), Category: t.Category(), Preferd: t.IsPreferred()}
 		switch st.Len {
-		case 1:
+		case 1, 64: // bool; name (a char array)
 			st.Align = 'c'
 		case 2:
 			st.Align = 's'
@@ -42,7 +42,12 @@ var SystemTypes = func() []SystemType {
 		default:
 			st.In, st.Out = st.Name+"in", st.Name+"out"
 		}
-		st.Collate = t.Category() == 'S'
+		switch {
+		case t.ID == types.Name:
+			st.Collation = OIDCollationC // name's collation is C (PostgreSQL 12+)
+		case t.Category() == 'S':
+			st.Collation = OIDCollationDefault
+		}
 		out = append(out, st)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].OID < out[j].OID })

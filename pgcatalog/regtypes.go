@@ -88,6 +88,9 @@ func (s *Snapshot) RegOut(target string, v int64) string {
 			return QuoteIdentifier(r.Name)
 		}
 	case "regtype":
+		if st, ok := TypeByOID(oid); ok {
+			return st.T.BaseSQLName() // format_type_be: 1042 is "character", not format_type's bpchar
+		}
 		return FormatType(oid, -1, true)
 	case "regnamespace":
 		if n, ok := s.NamespaceByOID(oid); ok {

@@ -75,9 +75,9 @@ func (s *Snapshot) ownerColumn(def storage.Sequence) (Relation, int, bool) {
 }
 
 type pgSequencesRow struct {
-	Schemaname    Name   `pg:"schemaname"`
-	Sequencename  Name   `pg:"sequencename"`
-	Sequenceowner Name   `pg:"sequenceowner"`
+	Schemaname    Name   `pg:"schemaname" type:"name"`
+	Sequencename  Name   `pg:"sequencename" type:"name"`
+	Sequenceowner Name   `pg:"sequenceowner" type:"name"`
 	DataType      string `pg:"data_type"`
 	StartValue    int64  `pg:"start_value"`
 	MinValue      int64  `pg:"min_value"`

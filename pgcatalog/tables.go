@@ -14,11 +14,12 @@ import (
 
 // Column types of a row struct. A field's Go type gives its column's
 // type; a pointer field is a column that may be NULL (nil). An int64
-// field tagged `type:"timestamptz"` is a timestamptz column.
+// field tagged `type:"timestamptz"` is a timestamptz column, a Name field
+// tagged `type:"name"` a name column.
 type (
 	// OID is an object identifier (an int8 column: joind has no oid type).
 	OID = uint32
-	// Name is a value of type name (a text column).
+	// Name is a value of type name (a name column when tagged `type:"name"`).
 	Name = string
 	// Char is a value of type "char" (a text column of one character, or
 	// empty for the zero byte).
@@ -57,6 +58,9 @@ func declare[R any](schema, name string, oid uint32, kind byte, rows func(*Snaps
 		t := columnType(f.Type, schema+"."+name+"."+col)
 		if f.Tag.Get("type") == "timestamptz" && t.ID == types.Int8 {
 			t = types.TimestampTZType // microseconds since 2000-01-01 UTC
+		}
+		if f.Tag.Get("type") == "name" && t.ID == types.Text {
+			t = types.NameType // a Name field: the column is of type name, as in PostgreSQL
 		}
 		d.Cols = append(d.Cols, storage.ColumnDef{Name: col, Type: t})
 		d.field = append(d.field, f.Index)

@@ -57,7 +57,7 @@ func AppendBinary(dst []byte, v types.Value, t types.Type) []byte {
 		dst = binary.BigEndian.AppendUint32(dst, uint32(v.Iv.Days))
 		return binary.BigEndian.AppendUint32(dst, uint32(v.Iv.Months))
 	}
-	// text, varchar, bpchar, unknown: the characters themselves.
+	// text, varchar, bpchar, name, unknown: the characters themselves.
 	return types.FormatText(dst, v, t, nil)
 }
 
@@ -342,9 +342,14 @@ func DecodeBinary(b []byte, t types.Type) (types.Value, error) {
 		}
 		return types.Value{Iv: iv}, types.CheckStorableInterval(iv)
 	}
-	// text, varchar, bpchar, unknown: the characters themselves (textrecv).
+	// text, varchar, bpchar, name, unknown: the characters themselves (textrecv).
 	if err := pgerr.CheckUTF8(b); err != nil {
 		return types.Value{}, err
+	}
+	if t.ID == types.Name && len(b) >= int(t.Size()) {
+		// namerecv refuses what namein would truncate.
+		return types.Value{}, pgerr.New(pgerr.NameTooLong, "identifier too long").
+			WithDetail("Identifier must be less than %d characters.", t.Size())
 	}
 	return types.ParseText(string(b), t)
 }

@@ -2,6 +2,7 @@ package pgcopy
 
 import (
 	"encoding/hex"
+	"strings"
 	"testing"
 
 	"github.com/joind/joind/pgerr"
@@ -90,6 +91,8 @@ func TestDecodeBinaryLikePostgres(t *testing.T) {
 		{types.TextType, "6100", `22021: invalid byte sequence for encoding "UTF8": 0x00`},
 		{types.TextType, "61e282", `22021: invalid byte sequence for encoding "UTF8": 0xe2 0x82`},
 		{types.VarcharType, "6162", "ab"},
+		{types.NameType, strings.Repeat("61", 63), strings.Repeat("a", 63)},
+		{types.NameType, strings.Repeat("61", 64), "42622: identifier too long"}, // namerecv, unlike namein, does not clip
 		{types.NumericType, "00010000", "08P01: insufficient data left in message"},
 		{types.NumericType, "00020000000000000001", "08P01: insufficient data left in message"},
 		{types.NumericType, "0001000000000000000109", "trailing"},

@@ -47,6 +47,7 @@ const (
 	FeatureNotSupported       = "0A000"
 	OutOfMemory               = "53200"
 	ProgramLimitExceeded      = "54000"
+	NameTooLong               = "42622"
 	QueryCanceled             = "57014"
 	AdminShutdown             = "57P01"
 	ProtocolViolation         = "08P01"

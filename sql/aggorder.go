@@ -85,13 +85,19 @@ func (b *binder) checkWithinGroupSyntax(s *scope, fc *pg_query.FuncCall, name st
 		if fc.Over != nil || len(fc.Args) == 0 || fc.AggStar {
 			return nil
 		}
-		required := types.IsHypotheticalAggregate(name)
-		if types.IsOrderedSetAggregate(name) {
+		hypothetical, orderedSet := types.IsHypotheticalAggregate(name), types.IsOrderedSetAggregate(name)
+		if !hypothetical && !orderedSet {
+			return nil
+		}
+		// PostgreSQL transforms the arguments and FILTER first, so their
+		// errors come before this one.
+		args, _, err := b.bindAggArgs(s, fc)
+		if err != nil {
+			return err
+		}
+		required := hypothetical
+		if orderedSet {
 			// Only when the arguments match the aggregate's signature.
-			args, err := b.bindList(s, fc.Args)
-			if err != nil {
-				return err
-			}
 			ts := make([]types.Type, len(args))
 			for i, a := range args {
 				ts[i] = a.Type()

@@ -476,7 +476,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"", cd.Colname, name), cd.Location)
 			}
 			if cc := cd.CollClause; cc != nil {
-				if t.ID != types.Text && t.ID != types.Varchar && t.ID != types.Char {
+				if t.ID != types.Text && t.ID != types.Varchar && t.ID != types.Char && t.ID != types.Name {
 					return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "collations are not supported by type %s", typeName(t)), cc.Location)
 				}
 				if err := b.checkCollation(cc.Collname, cc.Location); err != nil {

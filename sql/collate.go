@@ -48,7 +48,7 @@ func (b *binder) bindCollate(s *scope, cc *pg_query.CollateClause) (plan.Expr, e
 		return nil, err
 	}
 	switch t := e.Type(); t.ID {
-	case types.Text, types.Varchar, types.Char, types.Unknown:
+	case types.Text, types.Varchar, types.Char, types.Name, types.Unknown:
 	default:
 		return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "collations are not supported by type %s", typeName(t)), cc.Location)
 	}

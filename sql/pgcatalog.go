@@ -103,13 +103,16 @@ func (b *binder) regCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, erro
 					if c.Val.Null {
 						return &plan.Const{Val: types.NullValue, T: types.TextType}, true, nil
 					}
-					return textConst(b.snapshot().RegOut(it, c.Val.I)), true, nil
+					e = textConst(b.snapshot().RegOut(it, c.Val.I))
 				}
-				return e, true, nil
+				if target == "name" {
+					e, err = b.coerce(e, types.NameType, coerceExplicit, loc)
+				}
+				return e, true, err
 			}
 		}
 	}
-	if len(tn.Typmods) > 0 && (target == "oid" || target == "xid" || target == "cid" || target == "name" || pgcatalog.IsRegType(target)) {
+	if len(tn.Typmods) > 0 && (target == "oid" || target == "xid" || target == "cid" || pgcatalog.IsRegType(target)) {
 		// None of these takes a modifier; never drop one silently.
 		return nil, true, b.errAt(pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type \"%s\"", target), tn.Location)
 	}
@@ -120,13 +123,6 @@ func (b *binder) regCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, erro
 			return nil, true, err
 		}
 		e, err := b.coerce(arg, types.Int8Type, coerceExplicit, loc)
-		return e, true, err
-	case target == "name":
-		arg, err := b.bindExpr(s, tc.Arg)
-		if err != nil {
-			return nil, true, err
-		}
-		e, err := b.coerce(arg, types.TextType, coerceExplicit, loc)
 		return e, true, err
 	case !pgcatalog.IsRegType(target):
 		return nil, false, nil
@@ -140,7 +136,7 @@ func (b *binder) regCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, erro
 			return &plan.Const{Val: types.NullValue, T: types.Int8Type}, true, nil
 		}
 		switch c.T.ID {
-		case types.Unknown, types.Text, types.Varchar, types.Char:
+		case types.Unknown, types.Text, types.Varchar, types.Char, types.Name:
 			if target == "regproc" || target == "regprocedure" {
 				return textConst(pgcatalog.RegProcName(c.Val.S)), true, nil
 			}
@@ -152,7 +148,7 @@ func (b *binder) regCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, erro
 		}
 	}
 	switch arg.Type().ID {
-	case types.Text, types.Varchar, types.Char, types.Unknown:
+	case types.Text, types.Varchar, types.Char, types.Name, types.Unknown:
 		// A name computed at run time: look it up per row.
 		arg, err = b.coerce(arg, types.TextType, coerceExplicit, loc)
 		if err != nil {

@@ -934,8 +934,19 @@ type regrouper struct {
 }
 
 func (r *regrouper) rewrite(e plan.Expr) (plan.Expr, error) {
+	return r.rewriteAt(e, true)
+}
+
+// rewriteAt is rewrite of e, top when e is a whole output, HAVING or ORDER
+// BY expression. With grouping sets a constant inside a larger expression
+// stays a constant, as in PostgreSQL's setrefs (a grouped-out group column
+// would make it NULL); a whole expression equal to a group key is that key.
+func (r *regrouper) rewriteAt(e plan.Expr, top bool) (plan.Expr, error) {
 	if g, ok := e.(*plan.GroupingFunc); ok {
 		return r.grouping(g) // groupingsets.go
+	}
+	if r.sets != nil && !top && plan.Foldable(e) {
+		return e, nil
 	}
 	for i, g := range r.groups {
 		if exprEqual(e, g) {
@@ -963,7 +974,7 @@ func (r *regrouper) rewrite(e plan.Expr) (plan.Expr, error) {
 			}
 		}
 	}
-	return plan.MapChildren(e, r.rewrite)
+	return plan.MapChildren(e, func(c plan.Expr) (plan.Expr, error) { return r.rewriteAt(c, false) })
 }
 
 func (r *regrouper) isGroupCol(id plan.ColumnID) bool {

@@ -108,8 +108,7 @@ type statJSON struct {
 // typeByOID maps a stored OID back to its type.
 var typeByOID = func() map[uint32]types.ID {
 	m := map[uint32]types.ID{}
-	for _, id := range []types.ID{types.Bool, types.Int2, types.Int4, types.Int8, types.Float4, types.Float8,
-		types.Numeric, types.Text, types.Varchar, types.Char, types.Date, types.Timestamp, types.TimestampTZ, types.Interval} {
+	for _, id := range types.ConcreteIDs() {
 		m[types.Type{ID: id, Typmod: -1}.OID()] = id
 	}
 	return m

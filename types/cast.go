@@ -63,8 +63,15 @@ func castContext(from, to ID) byte {
 		}
 	case Text, Varchar, Char:
 		switch to {
-		case Text, Varchar, Char:
+		case Text, Varchar, Char, Name:
 			return 'i'
+		}
+	case Name:
+		switch to {
+		case Text:
+			return 'i'
+		case Varchar, Char:
+			return 'a'
 		}
 	case Date:
 		if to == Timestamp || to == TimestampTZ {
@@ -85,13 +92,13 @@ func castContext(from, to ID) byte {
 	// Automatic I/O conversion casts: to a string type is assignment, from a
 	// string type is explicit.
 	switch to {
-	case Text, Varchar, Char:
+	case Text, Varchar, Char, Name:
 		if from != idAnyNonArray {
 			return 'a'
 		}
 	}
 	switch from {
-	case Text, Varchar, Char:
+	case Text, Varchar, Char, Name:
 		if to != idAnyNonArray && to != Unknown {
 			return 'e'
 		}
@@ -157,15 +164,18 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 	switch from.ID {
 	case Unknown:
 		return castFromString(ctx, v.S, to, explicit)
-	case Text, Varchar:
+	case Text, Varchar, Name:
 		if isStringID(to.ID) {
 			return coerceString(v.S, to, explicit)
 		}
 		return castFromString(ctx, v.S, to, explicit)
 	case Char:
 		s := strings.TrimRight(v.S, " ")
-		if to.ID == Char {
+		switch to.ID {
+		case Char:
 			s = v.S
+		case Name:
+			return Value{S: charToName(v.S)}, nil
 		}
 		if isStringID(to.ID) {
 			return coerceString(s, to, explicit)
@@ -350,7 +360,7 @@ func dateToTimestampChecked(d int64) (int64, error) {
 	return dateToTimestamp(d), nil
 }
 
-func isStringID(id ID) bool { return id == Text || id == Varchar || id == Char }
+func isStringID(id ID) bool { return id == Text || id == Varchar || id == Char || id == Name }
 
 func errCannotCast(from, to Type) error {
 	return pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from.BaseSQLName(), to.BaseSQLName())

@@ -32,7 +32,7 @@ func idCategory(id ID) byte {
 		return catBool
 	case Int2, Int4, Int8, Float4, Float8, Numeric:
 		return catNumeric
-	case Text, Varchar, Char:
+	case Text, Varchar, Char, Name:
 		return catString
 	case Date, Timestamp, TimestampTZ:
 		return catDateTime
@@ -155,10 +155,12 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Interval
 	case "unknown":
 		id = Unknown
+	case "name":
+		id = Name
 	case "timestamptz", "timestamp with time zone":
 		id = TimestampTZ
 	case "time", "timetz", "time without time zone",
-		"time with time zone", "bytea", "json", "jsonb", "uuid", "oid", "name", "regclass", "regtype", "inet",
+		"time with time zone", "bytea", "json", "jsonb", "uuid", "oid", "regclass", "regtype", "inet",
 		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
 		"bit", "varbit", "bit varying", "money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
 		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "jsonpath", "pg_lsn",
@@ -274,6 +276,8 @@ func (t Type) BaseSQLName() string {
 		return "timestamp with time zone"
 	case Interval:
 		return "interval"
+	case Name:
+		return "name"
 	case idAnyNonArray:
 		return "anynonarray"
 	}
@@ -341,6 +345,8 @@ func (t Type) PgTypeName() string {
 		return "timestamptz"
 	case Interval:
 		return "interval"
+	case Name:
+		return "name"
 	}
 	return "unknown"
 }

@@ -272,6 +272,7 @@ func registerOperators() {
 		}, TimestampType))
 	}
 	registerStringOps()
+	registerNameOps()
 	registerDateTimeOps()
 	registerTimestampTZOps()
 }
@@ -401,6 +402,7 @@ func registerStringOps() {
 	}{{"~~", false, false}, {"!~~", true, false}, {"~~*", false, true}, {"!~~*", true, true}} {
 		regOp(op.name, []ID{Text, Text}, Bool, like(op.neg, op.ci, false))
 		regOp(op.name, []ID{Char, Text}, Bool, like(op.neg, op.ci, false))
+		regOp(op.name, []ID{Name, Text}, Bool, like(op.neg, op.ci, false)) // namelike
 	}
 	re := func(neg, ci bool) evalFn {
 		return func(_ *EvalContext, a []Value) (Value, error) {
@@ -412,8 +414,8 @@ func registerStringOps() {
 		}
 	}
 	// bpchar has its own regex operators (bpcharregexeq ...): the value is
-	// matched with its padding, as for LIKE.
-	for _, id := range []ID{Text, Char} {
+	// matched with its padding, as for LIKE. name has them too (nameregexeq).
+	for _, id := range []ID{Text, Char, Name} {
 		regOp("~", []ID{id, Text}, Bool, re(false, false))
 		regOp("!~", []ID{id, Text}, Bool, re(true, false))
 		regOp("~*", []ID{id, Text}, Bool, re(false, true))
@@ -443,7 +445,7 @@ func castToText(ctx *EvalContext, v Value, t Type) string {
 // anyToText is the output function of a polymorphic argument (concat,
 // concat_ws): bpchar keeps its padding.
 func anyToText(ctx *EvalContext, v Value, t Type) string {
-	if t.ID == Text || t.ID == Varchar || t.ID == Unknown || t.ID == Char {
+	if t.ID == Text || t.ID == Varchar || t.ID == Unknown || t.ID == Char || t.ID == Name {
 		return v.S
 	}
 	return string(FormatText(nil, v, t, ctxFormat(ctx)))

@@ -22,8 +22,10 @@ func TypeForParamOID(oid uint32) (t Type, ok bool, err error) {
 		return Float8Type, true, nil
 	case OIDNumeric:
 		return NumericType, true, nil
-	case OIDText, 19: // name: text for joind
+	case OIDText:
 		return TextType, true, nil
+	case OIDName:
+		return NameType, true, nil
 	case OIDVarchar:
 		return VarcharType, true, nil
 	case OIDBpchar:

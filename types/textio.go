@@ -219,7 +219,7 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 	switch t.ID {
 	case Unknown, Text:
 		return Value{S: s}, nil
-	case Varchar, Char:
+	case Varchar, Char, Name:
 		return coerceString(s, t, false)
 	case Bool:
 		b, ok := parseBool(s)
@@ -441,6 +441,9 @@ func parseFloat(in string, id ID) (float64, error) {
 // truncate; input and implicit/assignment coercions fail unless only
 // blanks would be cut.
 func coerceString(s string, t Type, explicit bool) (Value, error) {
+	if t.ID == Name {
+		return Value{S: clipName(s)}, nil
+	}
 	n := t.CharLen()
 	if n < 0 {
 		return Value{S: s}, nil

@@ -29,6 +29,9 @@ const (
 	Interval
 	// TimestampTZ is timestamp with time zone: an instant, stored as UTC.
 	TimestampTZ
+	// Name is PostgreSQL's name: a string of at most NAMEDATALEN-1 (63)
+	// bytes, compared in the C collation (name.go).
+	Name
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -57,11 +60,13 @@ var (
 	IntervalType  = Type{Interval, -1}
 	// TimestampTZType is timestamp with time zone.
 	TimestampTZType = Type{TimestampTZ, -1}
+	NameType        = Type{Name, -1}
 )
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
 const (
 	OIDBool        uint32 = 16
+	OIDName        uint32 = 19
 	OIDInt8        uint32 = 20
 	OIDInt2        uint32 = 21
 	OIDInt4        uint32 = 23
@@ -109,6 +114,8 @@ func (t Type) OID() uint32 {
 		return OIDTimestampTZ
 	case Interval:
 		return OIDInterval
+	case Name:
+		return OIDName
 	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText
@@ -127,6 +134,8 @@ func (t Type) Size() int16 {
 		return 8
 	case Interval:
 		return 16
+	case Name:
+		return nameDataLen
 	}
 	return -1
 }
@@ -134,7 +143,7 @@ func (t Type) Size() int16 {
 // ArrowType is the Arrow type of a column of t. Storage and operators use it:
 //
 //	bool→Boolean, int2/4/8→Int16/32/64, float4/8→Float32/64,
-//	numeric→Decimal64/Decimal128/Binary by typmod (decimal.go), text/varchar/char→String,
+//	numeric→Decimal64/Decimal128/Binary by typmod (decimal.go), text/varchar/char/name→String,
 //	date→Date32 (days since 1970-01-01), timestamp→Timestamp(µs, no zone),
 //	timestamptz→Timestamp(µs, zone "UTC"): the same physical layout as
 //	timestamp (so every *array.Timestamp code path reads both), marked as an
@@ -177,7 +186,7 @@ func (t Type) ArrowType() arrow.DataType {
 //	Int2/Int4/Int8:   I
 //	Float4/Float8:    F
 //	Numeric:          Num (never nil for a non-NULL numeric; NaN allowed)
-//	Text/Varchar/Char/Unknown: S
+//	Text/Varchar/Char/Name/Unknown: S
 //	Date:             I (days since 1970-01-01; ±infinity as math.MinInt32/MaxInt32)
 //	Timestamp:        I (µs since 1970-01-01 00:00:00; ±infinity as math.MinInt64/MaxInt64)
 //	TimestampTZ:      I (µs since 1970-01-01 00:00:00 UTC; ±infinity as for Timestamp)

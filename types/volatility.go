@@ -73,6 +73,8 @@ func idSigName(id ID) string {
 		return "text"
 	case Varchar:
 		return "varchar"
+	case Name:
+		return "name"
 	case Char:
 		return "bpchar"
 	case Date:

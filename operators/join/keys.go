@@ -154,7 +154,7 @@ func typeName(t types.Type) string {
 	names := map[types.ID]string{types.Unknown: "unknown", types.Bool: "boolean", types.Int2: "smallint", types.Int4: "integer",
 		types.Int8: "bigint", types.Float4: "real", types.Float8: "double precision", types.Numeric: "numeric",
 		types.Text: "text", types.Varchar: "character varying", types.Char: "character", types.Date: "date",
-		types.Timestamp: "timestamp without time zone", types.TimestampTZ: "timestamp with time zone", types.Interval: "interval"}
+		types.Timestamp: "timestamp without time zone", types.TimestampTZ: "timestamp with time zone", types.Interval: "interval", types.Name: "name"}
 	if n, ok := names[t.ID]; ok {
 		return n
 	}

@@ -226,7 +226,7 @@ func (g *gen) compound(t types.ID, depth int, sc *scope) *Node {
 }
 
 func isString(id types.ID) bool {
-	return id == types.Text || id == types.Varchar || id == types.Char
+	return id == types.Text || id == types.Varchar || id == types.Char || id == types.Name
 }
 
 // inputText is valid input text of type t.

@@ -101,7 +101,7 @@ func dataPool(c colType) []string {
 			return numericPool
 		}
 		return numericFit(c.prec, c.scl)
-	case types.Text:
+	case types.Text, types.Name:
 		return textPool
 	case types.Varchar, types.Char:
 		if c.n == 0 {

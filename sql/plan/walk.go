@@ -1,5 +1,7 @@
 package plan
 
+import "github.com/joind/joind/types"
+
 // Traversal of expressions and plan nodes. Each expression and node kind
 // lists its own children (Children) and rebuilds itself around new ones
 // (WithChildren), next to its definition; everything that walks, maps or
@@ -338,4 +340,24 @@ func Subqueries(n Node, f func(*Subquery)) {
 			return true
 		})
 	}
+}
+
+// Foldable reports whether PostgreSQL's planner evaluates e once, as a
+// constant (eval_const_expressions: no columns, subqueries, parameters or
+// stable and volatile calls), so that any error of it arises while planning
+// (PlanTimeError), whichever rows the plan reads.
+func Foldable(e Expr) bool {
+	ok := true
+	Walk(e, func(x Expr) bool {
+		switch c := x.(type) {
+		case *ColRef, *Param, *Subquery:
+			ok = false
+		case *Call:
+			ok = ok && !c.Func.Volatile && !c.Func.Stable
+		case *Cast:
+			ok = ok && !types.CastStable(c.Input.Type().ID, c.T.ID)
+		}
+		return ok
+	})
+	return ok
 }
