@@ -247,9 +247,10 @@ func dropOwnedSequences(ctx context.Context, cat *Catalog, table string, temp bo
 }
 
 // restartOwnedSequences is TRUNCATE ... RESTART IDENTITY: every sequence
-// a column of the tables owns restarts at its START (when the truncation
-// commits).
-func restartOwnedSequences(ctx context.Context, cat *Catalog, tables []storage.Table) error {
+// a column of the tables owns restarts at its START (the transaction
+// counts from there; the others when it commits). As PostgreSQL's
+// ResetSequence, the session's cached values go, its currval stays.
+func restartOwnedSequences(ctx context.Context, cat *Catalog, tables []storage.Table, st *SeqState) error {
 	sc := seqCatalog(cat)
 	type owner struct {
 		name string
@@ -265,6 +266,7 @@ func restartOwnedSequences(ctx context.Context, cat *Catalog, tables []storage.T
 			if err := sc.AlterSequence(ctx, def.Name, def, &start); err != nil {
 				return err
 			}
+			st.forget(def.ObjectID())
 		}
 	}
 	return nil
@@ -277,7 +279,7 @@ func truncate(ctx context.Context, s Session, x *sql.Truncate, tables []storage.
 		return "", err
 	}
 	if x.RestartSeqs {
-		if err := restartOwnedSequences(ctx, cat, tables); err != nil {
+		if err := restartOwnedSequences(ctx, cat, tables, s.Sequences()); err != nil {
 			return "", err
 		}
 	}

@@ -25,6 +25,9 @@ type command struct {
 func (c *command) Catalog() *commands.Catalog { return c.s.cur }
 
 func (c *command) Collect(ctx context.Context, q *sql.Query) ([]arrow.Record, error) {
+	if x := c.s.explaining; x != nil && x.source == q {
+		return c.s.collectExplained(ctx, q, c.ectx) // explaindml.go
+	}
 	return c.s.collect(ctx, q, c.ectx)
 }
 

@@ -127,6 +127,13 @@ func TestExplainGolden(t *testing.T) {
 		// the working table read in the recursive term; read twice, a CTE Scan.
 		`WITH RECURSIVE r(n) AS (SELECT x FROM t1 WHERE x < 3 UNION SELECT y FROM r JOIN t2 ON t2.z = r.n) SELECT count(*) FROM r`,
 		`WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r a, r b`,
+		// Data-modifying statements: the target's node over the plan of
+		// the query producing the rows (EXPLAIN alone changes nothing).
+		`UPDATE t1 SET x = x + 1 WHERE z = 1`,
+		`DELETE FROM t2 u USING t1 WHERE u.y = t1.x RETURNING u.y`,
+		`INSERT INTO t1 SELECT y, z FROM t2 WHERE z IS NOT NULL`,
+		`INSERT INTO nn VALUES (3) ON CONFLICT DO NOTHING`,
+		`MERGE INTO t1 USING t2 ON t1.x = t2.y WHEN MATCHED THEN DELETE WHEN NOT MATCHED AND t2.z IS NOT NULL THEN INSERT VALUES (t2.y, t2.z)`,
 	}
 	var out strings.Builder
 	explain := func(q string) {

@@ -164,6 +164,9 @@ func describe(cols []plan.Column) []wire.ColumnDesc {
 }
 
 func (s *session) explain(ctx context.Context, x *sql.Explain, ectx *types.EvalContext, w wire.ResultWriter) error {
+	if x.DML != nil {
+		return s.explainDML(ctx, x, ectx, w) // explaindml.go
+	}
 	p, _, err := s.prepare(x.Query, ectx, x.Analyze)
 	if err != nil {
 		return err
@@ -173,15 +176,7 @@ func (s *session) explain(ctx context.Context, x *sql.Explain, ectx *types.EvalC
 			return err
 		}
 	}
-	if err := w.Describe([]wire.ColumnDesc{{Name: "QUERY PLAN", TypeOID: types.OIDText, TypeSize: -1, TypeMod: -1}}); err != nil {
-		return err
-	}
-	for _, line := range p.q.Explain() {
-		if err := w.Row([][]byte{[]byte(line)}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return sendPlan(w, p.q.Explain())
 }
 
 // newRowEncoder encodes rows of the given columns in formats (nil: text).

@@ -58,6 +58,9 @@ type session struct {
 	moves map[string]map[storage.RowID]storage.RowID
 	// seqs are the session's currval/lastval state (commands.SeqState).
 	seqs *commands.SeqState
+	// explaining is set while EXPLAIN ANALYZE runs a data-modifying
+	// statement (explaindml.go).
+	explaining *explainCapture
 }
 
 var _ wire.Session = (*session)(nil)

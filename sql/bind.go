@@ -781,6 +781,16 @@ func (b *binder) bindExplain(es *pg_query.ExplainStmt) (Statement, error) {
 		}
 	}
 	sel := es.Query.GetSelectStmt()
+	if hasModifyingCTE(topWith(es.Query)) {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of a statement with data-modifying WITH queries is not supported")
+	}
+	if dml, source, ok, err := b.bindExplainDML(es.Query); ok { // explaindml.go
+		if err != nil {
+			return nil, err
+		}
+		out.DML, out.Query = dml, source
+		return out, nil
+	}
 	if sel == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of %s is not supported", statementName(es.Query))
 	}

@@ -123,9 +123,11 @@ type AnalyzeRel struct {
 	Cols  []string
 }
 
-// Explain is EXPLAIN [ANALYZE] query.
+// Explain is EXPLAIN [ANALYZE] query, or of a data-modifying statement
+// (DML set; Query is then the query producing its rows).
 type Explain struct {
 	Query   *Query
+	DML     *ExplainDML
 	Analyze bool
 	Verbose bool
 	Costs   bool

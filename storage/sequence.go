@@ -22,6 +22,21 @@ import (
 // value. After a crash the sequence continues after the mark, so a value is
 // never handed out twice; the unused values of the mark are a gap, as in
 // PostgreSQL.
+//
+// A transaction's own counter (seqChange.run): a sequence it created, or
+// restarted (ALTER SEQUENCE ... RESTART, TRUNCATE ... RESTART IDENTITY),
+// counts in memory for that transaction alone — PostgreSQL's new
+// relfilenode, which only the transaction sees — and is never marked: its
+// state is published by the transaction's commit (a checkpoint, wal.go,
+// whose manifest records the mark the counter would have logged, so the
+// values it handed out are durable with the commit), and discarded by its
+// rollback, when the shared counter goes on as if the restart never was.
+// INVARIANTS: a committed sequence's shared counter (seqRun in db.seqRuns)
+// only moves by marks and by commits that change the sequence (a new
+// epoch); a transaction's own counter enters db.seqRuns only once its
+// commit is published (seqEntry.run), and the entry's durable state is
+// then the counter's own mark (seqRun.mark), at or past every value it
+// handed out.
 
 // Sequence is a sequence's definition.
 type Sequence struct {
@@ -96,6 +111,9 @@ type seqEntry struct {
 	// under the new definition. In memory only.
 	epoch     uint64
 	restarted bool // the epoch's commit set the counter (CREATE, RESTART)
+	// run is the counter the epoch's commit published (a transaction's
+	// own, which goes on as the shared one); nil: start from last.
+	run *seqRun
 }
 
 // seqChange is a transaction's pending change to one sequence name.
@@ -104,11 +122,13 @@ type seqChange struct {
 	base *seqEntry // the committed entry under the name when first changed (nil: none)
 	// from is the id of the committed sequence whose counter the new
 	// definition keeps (ALTER, RENAME); 0: a new sequence.
-	from    uint64
-	restart *int64
-	// run is the counter of a sequence created by the transaction: used
-	// by its nextval calls, never logged (the sequence exists only if
-	// the transaction commits, and then with the run's state).
+	from uint64
+	// run is the transaction's own counter of a sequence it created or
+	// restarted: used by its nextval calls, never marked (the sequence,
+	// or its restart, exists only if the transaction commits, and then
+	// with the run's state). A restart starts a new run, so a savepoint's
+	// copy of the change keeps the counter it had (ROLLBACK TO undoes the
+	// restart, not the nextval calls, as PostgreSQL's does).
 	run *seqRun
 }
 
@@ -127,6 +147,15 @@ type seqRun struct {
 	last   int64
 	called bool
 	logCnt int64 // values that may be handed out without a new mark
+	// mark is, for a transaction's own counter, the mark it would have
+	// logged last (PostgreSQL's WAL of its new relfilenode): what its
+	// commit makes durable.
+	mark seqMark
+}
+
+// ownRun is a transaction's own counter starting at v (not called).
+func ownRun(v int64) *seqRun {
+	return &seqRun{last: v, mark: seqMark{last: v}}
 }
 
 var errSeqStale = errors.New("sequence changed")
@@ -206,7 +235,7 @@ func (t *Txn) CreateSequence(ctx context.Context, def Sequence) (Sequence, error
 	}
 	def.ID = t.db.nextID.Add(1) - 1
 	d := def
-	t.setSeq(def.Name, seqChange{def: &d, run: &seqRun{last: def.Start}})
+	t.setSeq(def.Name, seqChange{def: &d, run: ownRun(def.Start)})
 	return def, nil
 }
 
@@ -224,18 +253,12 @@ func (t *Txn) AlterSequence(ctx context.Context, name string, def Sequence, rest
 	}
 	def.ID = old.ID
 	prev := t.p.seqs[name]
-	ch := seqChange{from: prev.from, restart: prev.restart, run: prev.run}
+	ch := seqChange{from: prev.from, run: prev.run}
 	if _, changed := t.p.seqs[name]; !changed {
 		ch.from = old.ID
 	}
 	if restart != nil {
-		r := *restart
-		ch.restart = &r
-		if ch.run != nil {
-			ch.run.mu.Lock()
-			ch.run.last, ch.run.called = r, false
-			ch.run.mu.Unlock()
-		}
+		ch.run = ownRun(*restart)
 	}
 	d := def
 	ch.def = &d
@@ -258,27 +281,30 @@ func (t *Txn) DropSequence(ctx context.Context, name string) error {
 	return nil
 }
 
-// pendingRun is the counter of a sequence the transaction created (nil:
-// the sequence is a committed one).
+// pendingRun is the transaction's own counter of a sequence it created or
+// restarted (nil: the shared counter of a committed sequence counts).
 func (t *Txn) pendingRun(name string) (*seqRun, *Sequence) {
-	if ch, ok := t.p.seqs[name]; ok && ch.def != nil && ch.from == 0 {
+	if ch, ok := t.p.seqs[name]; ok && ch.def != nil && ch.run != nil {
 		return ch.run, ch.def
 	}
 	return nil, nil
 }
 
 // errAlteredHere refuses the counter of a committed sequence the
-// transaction has altered or restarted but not committed: PostgreSQL's
-// transaction would see its new definition and counter, which joind's
-// shared counter cannot give it before COMMIT. A change that leaves the
-// counter's parameters as they are (RENAME, OWNED BY, COMMENT: PostgreSQL
-// rewrites no sequence data for those) keeps the shared counter usable.
+// transaction has altered without restarting it: PostgreSQL's transaction
+// would count from the shared counter's state under the new parameters
+// while other sessions wait on its lock, which joind's shared counter
+// cannot give it before COMMIT without handing out values twice. A change
+// that leaves the counter's parameters as they are (RENAME, OWNED BY,
+// COMMENT: PostgreSQL rewrites no sequence data for those) keeps the
+// shared counter usable; a restart gives the transaction its own
+// (pendingRun).
 func (t *Txn) errAlteredHere(fn, name string) error {
-	if ch, ok := t.p.seqs[name]; ok && ch.def != nil && ch.from != 0 {
-		if e := t.db.publishedSeq(ch.from); ch.restart == nil && e != nil && sameCounter(e.def, *ch.def) {
+	if ch, ok := t.p.seqs[name]; ok && ch.def != nil && ch.from != 0 && ch.run == nil {
+		if e := t.db.publishedSeq(ch.from); e != nil && sameCounter(e.def, *ch.def) {
 			return nil
 		}
-		return pgerr.New(pgerr.FeatureNotSupported, "%s() of a sequence altered or restarted in the same transaction is not supported", fn)
+		return pgerr.New(pgerr.FeatureNotSupported, "%s() of a sequence altered in the same transaction is not supported", fn)
 	}
 	return nil
 }
@@ -309,6 +335,14 @@ func (db *DB) runFor(e *seqEntry) *seqRun {
 	}
 	r := db.seqRuns[e.def.ID]
 	switch {
+	case (r == nil || r.epoch < e.epoch) && e.run != nil:
+		// The counter a transaction counted on goes on (its commit
+		// published it; nothing else holds it now).
+		r = e.run
+		r.mu.Lock()
+		r.epoch = e.epoch
+		r.mu.Unlock()
+		db.seqRuns[e.def.ID] = r
 	case r == nil || r.epoch < e.epoch && e.restarted:
 		r = &seqRun{epoch: e.epoch, last: e.last, called: e.called}
 		db.seqRuns[e.def.ID] = r
@@ -390,9 +424,12 @@ func (t *Txn) NextVal(ctx context.Context, name string) (int64, int64, error) {
 	if run, def := t.pendingRun(name); run != nil {
 		run.mu.Lock()
 		defer run.mu.Unlock()
-		result, last, _, _, log, err := fetch(def, run)
+		result, last, logged, logit, log, err := fetch(def, run)
 		if err != nil {
 			return 0, 0, err
+		}
+		if logit {
+			run.mark = seqMark{last: logged, called: true}
 		}
 		run.last, run.called, run.logCnt = last, true, log
 		return result, last, nil
@@ -460,6 +497,7 @@ func (t *Txn) SetVal(ctx context.Context, name string, v int64, isCalled bool) e
 		}
 		run.mu.Lock()
 		run.last, run.called, run.logCnt = v, isCalled, 0
+		run.mark = seqMark{last: v, called: isCalled}
 		run.mu.Unlock()
 		return nil
 	}
@@ -622,13 +660,13 @@ func applySeqs(work *version, p *pending) {
 		if old := carried[ch.from]; old != nil {
 			e.restarted = false
 			e.last, e.called, e.epoch = old.last, old.called, old.epoch+1
-		} else if ch.run != nil {
-			ch.run.mu.Lock()
-			e.last, e.called = ch.run.last, ch.run.called
-			ch.run.mu.Unlock()
 		}
-		if ch.restart != nil && (ch.from != 0 || ch.run == nil) {
-			e.last, e.called, e.restarted = *ch.restart, false, true
+		if ch.run != nil {
+			// The transaction's own counter (created or restarted)
+			// replaces the shared one.
+			ch.run.mu.Lock()
+			e.last, e.called, e.restarted, e.run = ch.run.mark.last, ch.run.mark.called, true, ch.run
+			ch.run.mu.Unlock()
 		}
 		next[name] = e
 	}

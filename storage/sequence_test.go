@@ -51,8 +51,10 @@ func TestSequenceDurableMark(t *testing.T) {
 		}
 	}
 	st, _ := db.Begin().SequenceState("s")
-	if st.LastValue != 5 || st.LogCnt != 29 || !st.IsCalled {
-		t.Fatalf("state %+v, want 5/29/true (PostgreSQL's)", st)
+	// The creating transaction's counter goes on after its commit, with
+	// the values its mark reserved.
+	if st.LastValue != 5 || st.LogCnt != 28 || !st.IsCalled {
+		t.Fatalf("state %+v, want 5/28/true (PostgreSQL's)", st)
 	}
 	db.Close()
 	db, err = Open(dir, Options{NoCompaction: true})
@@ -60,9 +62,9 @@ func TestSequenceDurableMark(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	// The mark logged at the second value reserved up to 2+32.
-	if v := nextval(t, db, "s"); v != 35 {
-		t.Fatalf("nextval after restart = %d, want 35", v)
+	// The mark the first value logged (the commit's) reserved up to 1+32.
+	if v := nextval(t, db, "s"); v != 34 {
+		t.Fatalf("nextval after restart = %d, want 34", v)
 	}
 }
 
@@ -200,26 +202,144 @@ func TestSequenceAlterKeepsCounter(t *testing.T) {
 	}
 }
 
-// A transaction that altered or restarted a committed sequence cannot use
-// its counter before COMMIT (PostgreSQL's would see the new one).
-func TestSequenceAlteredInTxn(t *testing.T) {
+// A transaction that restarted a committed sequence counts on its own
+// counter from the restart value, which others do not see; its rollback
+// undoes the restart, its commit publishes the counter, durably: after the
+// data directory is reopened nothing it handed out comes again. A
+// transaction that altered the counter's parameters without a restart
+// cannot use it before COMMIT.
+func TestSequenceRestartedInTxn(t *testing.T) {
 	ctx := context.Background()
-	db, _ := Open("", Options{NoCompaction: true})
+	dir := t.TempDir()
+	db, err := Open(dir, Options{NoCompaction: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	txn := db.Begin()
+	txn.CreateSequence(ctx, seqDef("s"))
+	if err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	restartAt := func(txn *Txn, r int64) {
+		t.Helper()
+		if err := txn.AlterSequence(ctx, "s", seqDef("s"), &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	own := func(txn *Txn, want int64) {
+		t.Helper()
+		if v, _, err := txn.NextVal(ctx, "s"); err != nil || v != want {
+			t.Fatalf("nextval in the restarting transaction = %d, %v; want %d", v, err, want)
+		}
+	}
+	txn = db.Begin()
+	restartAt(txn, 100)
+	own(txn, 100)
+	own(txn, 101)
+	if v := nextval(t, db, "s"); v != 1 {
+		t.Fatalf("another transaction's nextval = %d, want 1", v)
+	}
+	txn.Rollback()
+	if v := nextval(t, db, "s"); v != 2 {
+		t.Fatalf("nextval after the rolled-back restart = %d, want 2", v)
+	}
+
+	txn = db.Begin()
+	restartAt(txn, 100)
+	own(txn, 100)
+	if err := txn.SetVal(ctx, "s", 200, true); err != nil {
+		t.Fatal(err)
+	}
+	own(txn, 201)
+	if st, _ := txn.SequenceState("s"); st.LastValue != 201 || !st.IsCalled {
+		t.Fatalf("state in the transaction %+v, want 201 called", st)
+	}
+	if err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v := nextval(t, db, "s"); v != 202 {
+		t.Fatalf("nextval after the committed restart = %d, want 202", v)
+	}
+	db.Close()
+	if db, err = Open(dir, Options{NoCompaction: true}); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// The mark of 201 (setval's, then the nextval's) reserved to 201+32.
+	if v := nextval(t, db, "s"); v != 234 {
+		t.Fatalf("nextval after reopening = %d, want 234", v)
+	}
+
+	txn = db.Begin()
+	defer txn.Rollback()
+	def := seqDef("s")
+	def.Increment = 5
+	if err := txn.AlterSequence(ctx, "s", def, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := txn.NextVal(ctx, "s"); err == nil || pgerr.Code(err) != pgerr.FeatureNotSupported {
+		t.Fatalf("nextval after ALTER ... INCREMENT in the transaction: %v", err)
+	}
+}
+
+// Other transactions' nextval calls race a transaction that restarts the
+// sequence, counts on its own counter and commits: before the commit they
+// take the shared counter's values, after it the restarted counter's
+// successors, and no value comes twice (run under -race).
+func TestSequenceRestartCommitRacesNextval(t *testing.T) {
+	ctx := context.Background()
+	db, _ := Open(t.TempDir(), Options{NoCompaction: true, NoSync: true})
 	defer db.Close()
 	txn := db.Begin()
 	txn.CreateSequence(ctx, seqDef("s"))
-	txn.Commit(ctx)
+	if err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const workers, calls = 4, 200
+	got := make([][]int64, workers+1)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < calls; i++ {
+				txn := db.Begin()
+				v, _, err := txn.NextVal(ctx, "s")
+				txn.Rollback()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got[w] = append(got[w], v)
+			}
+		}(w)
+	}
 	txn = db.Begin()
-	defer txn.Rollback()
-	r := int64(1)
-	txn.AlterSequence(ctx, "s", seqDef("s"), &r)
-	if _, _, err := txn.NextVal(ctx, "s"); pgerr.Code(err) != pgerr.FeatureNotSupported {
-		t.Fatalf("nextval after RESTART in the transaction: %v", err)
+	r := int64(100000)
+	if err := txn.AlterSequence(ctx, "s", seqDef("s"), &r); err != nil {
+		t.Fatal(err)
 	}
-	if err := txn.SetVal(ctx, "s", 5, true); pgerr.Code(err) != pgerr.FeatureNotSupported {
-		t.Fatalf("setval after RESTART in the transaction: %v", err)
+	for i := 0; i < 50; i++ {
+		v, _, err := txn.NextVal(ctx, "s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[workers] = append(got[workers], v)
 	}
-	if v := nextval(t, db, "s"); v != 1 {
-		t.Fatalf("another transaction's nextval = %d, want 1", v)
+	if err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	seen := map[int64]bool{}
+	for _, vs := range got {
+		for _, v := range vs {
+			if seen[v] {
+				t.Fatalf("value %d handed out twice", v)
+			}
+			seen[v] = true
+		}
+	}
+	if v := nextval(t, db, "s"); v <= 100049 {
+		t.Fatalf("nextval after the commit = %d, want past the restarted counter's 100049", v)
 	}
 }
