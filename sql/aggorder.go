@@ -22,18 +22,25 @@ type aggOrderItem struct {
 	loc              int32
 }
 
+// bindSortExpr binds an ORDER BY entry of a window or an aggregate call
+// as a plain expression (a constant is no column position there), with
+// its direction and NULLS placement.
+func (b *binder) bindSortExpr(s *scope, sb *pg_query.SortBy) (e plan.Expr, desc, nullsFirst bool, err error) {
+	if e, err = b.bindExpr(s, sb.Node); err != nil {
+		return nil, false, false, err
+	}
+	e = b.resolveUnknown(e)
+	desc, nullsFirst, err = b.sortDirection(sb, e.Type())
+	return e, desc, nullsFirst, err
+}
+
 // bindAggOrder binds an aggregate call's ORDER BY (or WITHIN GROUP)
 // entries in s: plain expressions (a constant is no column position here).
 func (b *binder) bindAggOrder(s *scope, clause []*pg_query.Node) ([]aggOrderItem, error) {
 	var out []aggOrderItem
 	for _, n := range clause {
 		sb := n.GetSortBy()
-		e, err := b.bindExpr(s, sb.Node)
-		if err != nil {
-			return nil, err
-		}
-		e = b.resolveUnknown(e)
-		desc, nf, err := b.sortDirection(sb, e.Type())
+		e, desc, nf, err := b.bindSortExpr(s, sb)
 		if err != nil {
 			return nil, err
 		}

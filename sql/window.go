@@ -147,13 +147,7 @@ func (b *binder) bindWindowDef(s *scope, wd *pg_query.WindowDef) (*winSpec, erro
 		spec.partition = append(spec.partition, b.resolveUnknown(e))
 	}
 	for _, on := range wd.OrderClause {
-		sb := on.GetSortBy()
-		e, err := b.bindExpr(s, sb.Node)
-		if err != nil {
-			return nil, err
-		}
-		e = b.resolveUnknown(e)
-		desc, nf, err := b.sortDirection(sb, e.Type())
+		e, desc, nf, err := b.bindSortExpr(s, on.GetSortBy())
 		if err != nil {
 			return nil, err
 		}
