@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/joind/joind/interleave"
+	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/types"
 )
 
@@ -196,7 +197,29 @@ func specApply(st modelState, r *commitReq, snap int, removedBy []map[uint64]boo
 		t.rows = append(t.rows, recRows(recs)...)
 		n[id] = t
 	}
+	// A commit that would leave two live rows of uniqueTable with equal
+	// keys does not apply (23505), whatever the order of the queue.
+	for _, t := range n {
+		if t.name == uniqueTable && hasDuplicate(t.rows) {
+			return st, false, nil
+		}
+	}
 	return n, true, removed
+}
+
+// uniqueTable is the table whose column k is its PRIMARY KEY (set up by
+// the scenarios with unique set).
+const uniqueTable = "u"
+
+func hasDuplicate(rows []int64) bool {
+	seen := map[int64]bool{}
+	for _, v := range rows {
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+	}
+	return false
 }
 
 // versionState is the content of a version, or an error if it is not
@@ -510,6 +533,9 @@ type exploreScenario struct {
 	// wal: the DB has a write-ahead log (wal.go): small commits and
 	// compactions are logged, the rest checkpoint.
 	wal bool
+	// unique: the DB also has uniqueTable, PRIMARY KEY (k), holding 1
+	// and 2 in two segments.
+	unique bool
 }
 
 var cols1 = []ColumnDef{{Name: "k", Type: types.Int8Type}}
@@ -530,6 +556,9 @@ func session(s *sim, id int, txns []txnSpec) {
 	me := s.cur()
 	for _, ts := range txns {
 		txn := db.Begin()
+		// snap: the queue prefix the statement's snapshot holds (a later
+		// load, a delete's check of the current version, is no snapshot).
+		snap := s.loadPrefix[me]
 		own := map[int64]bool{} // values this transaction deleted
 	ops:
 		for _, o := range ts.ops {
@@ -541,7 +570,17 @@ func session(s *sim, id int, txns []txnSpec) {
 					err = fmt.Errorf("no table %s", o.table)
 					break
 				}
+				sees := false
+				if o.table == uniqueTable {
+					view := s.statementView(txn, own, snap)
+					sees = slices.Contains(view[tb.(*txnTable).id].rows, o.row)
+				}
 				err = txn.Append(ctx, tb, intBatch(o.row))
+				if dup := err != nil && pgerr.Code(err) == codeUniqueViolation; o.table == uniqueTable && dup != sees {
+					// Append checks the statement's view (its snapshot
+					// and the transaction's own changes), nothing else.
+					s.failf("S%d appends %d to %s: error %v, but its view has the key: %v", id, o.row, o.table, err, sees)
+				}
 			case opCreate:
 				_, err = txn.Create(ctx, o.table, cols1)
 			case opDrop:
@@ -555,6 +594,7 @@ func session(s *sim, id int, txns []txnSpec) {
 				err = txn.Truncate(ctx, []Table{tb})
 			case opNewStmt:
 				txn.NewStatement()
+				snap = s.loadPrefix[me]
 			case opDelete:
 				tb, ok := txn.Lookup(o.table)
 				if !ok {
@@ -574,18 +614,17 @@ func session(s *sim, id int, txns []txnSpec) {
 						deletedOf[txn.p] = map[uint64][]int64{}
 					}
 					deletedOf[txn.p][tt.id] = append(deletedOf[txn.p][tt.id], o.row)
+				} else {
+					// A row it appended: the specification keeps it in
+					// the appends, the view filters it out.
+					own[o.row] = true
 				}
-				own[o.row] = true
 			case opRead:
 				// The statement's snapshot plus the transaction's own changes.
 				before := txnState(txn)
-				want, ok, _ := specApply(s.m.at(s, s.loadPrefix[me]), &commitReq{p: txn.p}, 0, nil)
-				for id, t := range want {
-					t.rows = slices.DeleteFunc(t.rows, func(v int64) bool { return own[v] })
-					want[id] = t
-				}
-				if !ok || before.String() != want.String() {
-					s.failf("S%d reads %v, but its snapshot (the first %d commits) with its own changes is %v", id, before, s.loadPrefix[me], want)
+				want := s.statementView(txn, own, snap)
+				if want == nil || before.String() != want.String() {
+					s.failf("S%d reads %v, but its snapshot (the first %d commits) with its own changes is %v", id, before, snap, want)
 				}
 				s.reads = append(s.reads, fmt.Sprintf("S%d read %v", id, before))
 				s.park("pause", nil)
@@ -609,12 +648,27 @@ func session(s *sim, id int, txns []txnSpec) {
 	}
 }
 
+// statementView is what the running statement of txn should see by the
+// specification: its snapshot (the first snap commits of the queue) with the transaction's changes applied, less the rows it
+// appended and deleted again (own); nil if those changes could not apply.
+func (s *sim) statementView(txn *Txn, own map[int64]bool, snap int) modelState {
+	want, ok, _ := specApply(s.m.at(s, snap), &commitReq{p: txn.p}, 0, nil)
+	if !ok {
+		return nil
+	}
+	for id, t := range want {
+		t.rows = slices.DeleteFunc(t.rows, func(v int64) bool { return own[v] })
+		want[id] = t
+	}
+	return want
+}
+
 // ---- the explorer ----
 
 // newSimDB builds an in-memory DB whose commit protocol runs on a new sim
 // over run, with table t holding four one-row segments (a run for the
 // compactor).
-func newSimDB(run *interleave.Run, wal bool) (*sim, *DB) {
+func newSimDB(run *interleave.Run, wal, unique bool) (*sim, *DB) {
 	db := &DB{log: slog.New(slog.NewTextHandler(io.Discard, nil)), compactC: make(chan struct{}, 1), locks: newLockTable()}
 	db.nextID.Store(1)
 	db.cur.Store(newVersion())
@@ -636,6 +690,21 @@ func newSimDB(run *interleave.Run, wal bool) (*sim, *DB) {
 	if n := len(db.cur.Load().tables["t"].segs); n != 4 {
 		panic(fmt.Sprintf("setup: %d segments", n))
 	}
+	if unique {
+		txn := db.Begin()
+		ut, err := txn.CreateConstrained(ctx, uniqueTable, cols1, []Constraint{{Name: uniqueTable + "_pkey", Kind: ConPrimary, Cols: []string{"k"}}})
+		if err != nil {
+			panic(err)
+		}
+		if err := txn.Commit(ctx); err != nil {
+			panic(err)
+		}
+		for i := int64(1); i <= 2; i++ {
+			if err := db.Append(ctx, ut, intBatch(i)); err != nil {
+				panic(err)
+			}
+		}
+	}
 	// The explored run starts here: prefix 0 is the set-up state.
 	init, _ := versionState(db.cur.Load())
 	s.queue, s.idx, s.snapOf, s.acked, s.dequeued = nil, map[*commitReq]int{}, map[*commitReq]int{}, map[*commitReq]error{}, 0
@@ -647,7 +716,7 @@ func newSimDB(run *interleave.Run, wal bool) (*sim, *DB) {
 // committer's group function (nil: the shipped commitGroup).
 func program(sc exploreScenario, group func(db *DB) func([]*commitReq)) func(*interleave.Run) {
 	return func(run *interleave.Run) {
-		s, db := newSimDB(run, sc.wal)
+		s, db := newSimDB(run, sc.wal, sc.unique)
 		commit := db.commitGroup
 		if group != nil {
 			commit = group(db)
@@ -821,6 +890,41 @@ var exploreScenarios = []exploreScenario{
 		{commitTxn(ap("t", 10))},
 		{commitTxn(dr("t"))},
 		{commitTxn(opRd)},
+	}},
+	// The committer's unique-key re-check (validateUnique, recheckUnique)
+	// on uniqueTable, PRIMARY KEY (k) holding 1 and 2.
+	{name: "unique: two transactions insert the same key", unique: true, sessions: [][]txnSpec{
+		{commitTxn(ap("u", 5))},
+		{commitTxn(ap("u", 5), opRd)},
+	}},
+	{name: "unique: two transactions insert different keys", unique: true, sessions: [][]txnSpec{
+		{commitTxn(ap("u", 5))},
+		{commitTxn(ap("u", 6))},
+	}},
+	{name: "unique: a key committed between the first check and a later one", unique: true, sessions: [][]txnSpec{
+		{commitTxn(ap("u", 5), opNS, ap("u", 7))},
+		{commitTxn(ap("u", 5))},
+	}},
+	{name: "unique: update moves a key while another inserts the new key", unique: true, sessions: [][]txnSpec{
+		{commitTxn(de("u", 1), ap("u", 10))},
+		{commitTxn(ap("u", 10))},
+	}},
+	{name: "unique: update moves a key while another inserts the old key", unique: true, sessions: [][]txnSpec{
+		{commitTxn(de("u", 1), ap("u", 10))},
+		{commitTxn(ap("u", 1), opRd)},
+	}},
+	{name: "unique: delete and re-insert a key committed since the first check", unique: true, sessions: [][]txnSpec{
+		{commitTxn(ap("u", 7), opNS, de("u", 5), ap("u", 5))},
+		{commitTxn(ap("u", 5))},
+	}},
+	{name: "unique: re-insert a key a committed delete removed", unique: true, sessions: [][]txnSpec{
+		{commitTxn(de("u", 2))},
+		{commitTxn(ap("u", 9), opNS, ap("u", 2))},
+	}},
+	{name: "unique: three transactions, two with the same key", unique: true, large: true, sessions: [][]txnSpec{
+		{commitTxn(ap("u", 5))},
+		{commitTxn(ap("u", 5))},
+		{commitTxn(ap("u", 6))},
 	}},
 }
 
@@ -1082,6 +1186,73 @@ func deletesOfGoneSegments(db *DB) func([]*commitReq) {
 	}
 }
 
+// noUniqueRecheck skips the committer's re-check of unique keys: two
+// transactions inserting the same key both commit.
+func noUniqueRecheck(db *DB) func([]*commitReq) {
+	return func(group []*commitReq) {
+		for _, r := range group {
+			if r.p != nil && r.p.idx != nil {
+				ip := r.p.idx.clone()
+				ip.checked = map[uint64]uint64{} // BUG: nothing to re-check
+				r.p.idx = ip
+			}
+		}
+		db.commitGroup(group)
+	}
+}
+
+// uniqueRecheckSkipsNewSegments re-checks unique keys only against rows
+// not yet in a segment (the group's earlier commits), taking every
+// committed segment for one the transaction checked at its first check.
+func uniqueRecheckSkipsNewSegments(db *DB) func([]*commitReq) {
+	return func(group []*commitReq) {
+		v := db.cs.load()
+		for _, r := range group {
+			if r.p == nil || r.p.idx == nil {
+				continue
+			}
+			ip := r.p.idx.clone()
+			ip.checkedSegs = map[uint64]map[*segment]bool{}
+			for id := range ip.checked {
+				all := map[*segment]bool{}
+				if t := v.byID[id]; t != nil {
+					for _, s := range t.segs {
+						all[s] = true // BUG: segments committed since are skipped
+					}
+				}
+				ip.checkedSegs[id] = all
+			}
+			r.p.idx = ip
+		}
+		db.commitGroup(group)
+	}
+}
+
+// uniqueRecheckBeforeGroup re-checks unique keys against the published
+// version, not against it with the group's earlier commits applied: two
+// commits of one group inserting the same key both apply.
+func uniqueRecheckBeforeGroup(db *DB) func([]*commitReq) {
+	return func(group []*commitReq) {
+		v := db.cs.load()
+		var rest []*commitReq
+		for _, r := range group {
+			if r.p != nil && r.p.idx != nil {
+				if err := validateUnique(v, r.p); err != nil { // BUG: v, not work
+					db.cs.ack(r, err)
+					continue
+				}
+				ip := r.p.idx.clone()
+				ip.checked = map[uint64]uint64{}
+				r.p.idx = ip
+			}
+			rest = append(rest, r)
+		}
+		if len(rest) > 0 {
+			db.commitGroup(rest)
+		}
+	}
+}
+
 // The explorer finds a failing schedule for each broken committer, running
 // the same scenarios as TestCommitProtocolAllSchedules.
 func TestExplorerCatchesBrokenCommitters(t *testing.T) {
@@ -1098,6 +1269,9 @@ func TestExplorerCatchesBrokenCommitters(t *testing.T) {
 		{"group applied to the published version in place", inPlaceVersion, true},
 		{"compaction ignores row locks", lockBlindCompaction, true},
 		{"deletes of truncated segments dropped, not refused", deletesOfGoneSegments, true},
+		{"unique keys not re-checked", noUniqueRecheck, true},
+		{"unique re-check skips segments committed since the first check", uniqueRecheckSkipsNewSegments, true},
+		{"unique re-check ignores the group's earlier commits", uniqueRecheckBeforeGroup, true},
 	} {
 		found := false
 		total := 0
