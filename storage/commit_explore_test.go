@@ -1254,7 +1254,8 @@ func uniqueRecheckBeforeGroup(db *DB) func([]*commitReq) {
 }
 
 // The explorer finds a failing schedule for each broken committer, running
-// the same scenarios as TestCommitProtocolAllSchedules.
+// the same scenarios as TestCommitProtocolAllSchedules (a broken unique-key
+// re-check: the unique scenarios, with the log off and on).
 func TestExplorerCatchesBrokenCommitters(t *testing.T) {
 	for _, b := range []struct {
 		name  string
@@ -1262,38 +1263,46 @@ func TestExplorerCatchesBrokenCommitters(t *testing.T) {
 		// raceOnly: the bug shows only under some schedules (the
 		// others are wrong in every schedule that forms a group).
 		raceOnly bool
+		unique   bool
 	}{
-		{"acknowledge before the manifest is durable", ackBeforeDurable, false},
-		{"publish before the whole group is applied", publishEachCommit, false},
-		{"compaction without validation", staleCompaction, true},
-		{"group applied to the published version in place", inPlaceVersion, true},
-		{"compaction ignores row locks", lockBlindCompaction, true},
-		{"deletes of truncated segments dropped, not refused", deletesOfGoneSegments, true},
-		{"unique keys not re-checked", noUniqueRecheck, true},
-		{"unique re-check skips segments committed since the first check", uniqueRecheckSkipsNewSegments, true},
-		{"unique re-check ignores the group's earlier commits", uniqueRecheckBeforeGroup, true},
+		{"acknowledge before the manifest is durable", ackBeforeDurable, false, false},
+		{"publish before the whole group is applied", publishEachCommit, false, false},
+		{"compaction without validation", staleCompaction, true, false},
+		{"group applied to the published version in place", inPlaceVersion, true, false},
+		{"compaction ignores row locks", lockBlindCompaction, true, false},
+		{"deletes of truncated segments dropped, not refused", deletesOfGoneSegments, true, false},
+		{"unique keys not re-checked", noUniqueRecheck, false, true},
+		{"unique re-check skips segments committed since the first check", uniqueRecheckSkipsNewSegments, true, true},
+		{"unique re-check ignores the group's earlier commits", uniqueRecheckBeforeGroup, false, true},
 	} {
-		found := false
-		total := 0
-		for _, sc := range exploreScenarios {
-			if sc.large && raceEnabled {
-				continue
-			}
-			n, _, trace, failure := exploreAll(sc, b.group, true)
-			total += n
-			if failure == "" {
-				continue
-			}
-			found = true
-			if b.raceOnly && n < 2 {
-				t.Errorf("%s: failed on the first schedule of %q; expected a schedule-dependent failure", b.name, sc.name)
-			}
-			t.Logf("%s: fails on %q after %d schedules (%d in all): %s\nschedule:\n  %s",
-				b.name, sc.name, n, total, failure, strings.Join(trace, "\n  "))
-			break
+		wals := []bool{false}
+		if b.unique {
+			wals = []bool{false, true}
 		}
-		if !found {
-			t.Errorf("%s: explorer found no failing schedule in %d schedules", b.name, total)
+		for _, wal := range wals {
+			found := false
+			total := 0
+			for _, sc := range exploreScenarios {
+				if sc.large && raceEnabled || b.unique && !sc.unique {
+					continue
+				}
+				sc.wal = wal
+				n, _, trace, failure := exploreAll(sc, b.group, true)
+				total += n
+				if failure == "" {
+					continue
+				}
+				found = true
+				if b.raceOnly && n < 2 {
+					t.Errorf("%s: failed on the first schedule of %q; expected a schedule-dependent failure", b.name, sc.name)
+				}
+				t.Logf("%s (wal=%v): fails on %q after %d schedules (%d in all): %s\nschedule:\n  %s",
+					b.name, wal, sc.name, n, total, failure, strings.Join(trace, "\n  "))
+				break
+			}
+			if !found {
+				t.Errorf("%s (wal=%v): explorer found no failing schedule in %d schedules", b.name, wal, total)
+			}
 		}
 	}
 }
