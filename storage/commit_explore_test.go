@@ -275,6 +275,7 @@ type sim struct {
 	m         *model
 	failure   string
 	reads     []string // what each read saw, for outcome
+	dupAppend int      // appends refused with 23505 (by the statement's view)
 }
 
 func (s *sim) failf(format string, args ...any) {
@@ -580,6 +581,9 @@ func session(s *sim, id int, txns []txnSpec) {
 					// Append checks the statement's view (its snapshot
 					// and the transaction's own changes), nothing else.
 					s.failf("S%d appends %d to %s: error %v, but its view has the key: %v", id, o.row, o.table, err, sees)
+				}
+				if sees {
+					s.dupAppend++
 				}
 			case opCreate:
 				_, err = txn.Create(ctx, o.table, cols1)
@@ -977,6 +981,61 @@ func TestCommitProtocolAllSchedulesWAL(t *testing.T) {
 		t.Fatal("no schedule went through the log")
 	}
 	t.Logf("%d schedules in all, %d through the log", total, logged)
+}
+
+// The unique scenarios reach the outcomes they are there for: a duplicate
+// refused by Append (the statement sees the key), one refused by the
+// committer's re-check (it does not), and every transaction committing
+// where an UPDATE or a delete freed the key.
+func TestExplorerReachesUniqueOutcomes(t *testing.T) {
+	want := map[string][]string{
+		"unique: two transactions insert the same key":                       {"append 23505", "commit 23505"},
+		"unique: two transactions insert different keys":                     {"all commit"},
+		"unique: a key committed between the first check and a later one":    {"append 23505", "commit 23505"},
+		"unique: update moves a key while another inserts the new key":       {"append 23505", "commit 23505"},
+		"unique: update moves a key while another inserts the old key":       {"append 23505", "all commit"},
+		"unique: delete and re-insert a key committed since the first check": {"commit 23505", "all commit"},
+		"unique: re-insert a key a committed delete removed":                 {"append 23505", "all commit"},
+		"unique: three transactions, two with the same key":                  {"append 23505", "commit 23505"},
+	}
+	for _, sc := range exploreScenarios {
+		if !sc.unique || sc.large && raceEnabled {
+			continue
+		}
+		seen := map[string]bool{}
+		observeRun = func(s *sim) {
+			all := s.dupAppend == 0
+			for _, r := range s.queue {
+				if err := s.acked[r]; err != nil {
+					all = false
+					if pgerr.Code(err) == codeUniqueViolation {
+						seen["commit 23505"] = true
+					}
+				}
+			}
+			if s.dupAppend > 0 {
+				seen["append 23505"] = true
+			}
+			if all {
+				seen["all commit"] = true
+			}
+		}
+		_, _, trace, failure := exploreAll(sc, nil, true)
+		observeRun = nil
+		if failure != "" {
+			t.Fatalf("%s: %s\n  %s", sc.name, failure, strings.Join(trace, "\n  "))
+		}
+		w, ok := want[sc.name]
+		if !ok {
+			t.Fatalf("%s: no expected outcomes", sc.name)
+		}
+		for _, o := range w {
+			if !seen[o] {
+				t.Errorf("%s: no schedule reaches %q (reached %v)", sc.name, o, keys(seen))
+			}
+		}
+		t.Logf("%s: reaches %v", sc.name, keys(seen))
+	}
 }
 
 // outcome is what a schedule did, up to the order of equivalent steps: the
