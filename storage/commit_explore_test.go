@@ -99,7 +99,7 @@ type model struct {
 func (m *model) at(s *sim, k int) modelState {
 	for len(m.states) <= k {
 		j := len(m.states) - 1
-		st, ok, removed := specApply(m.states[j], s.queue[j], s.snapOf[s.queue[j]], m.removed)
+		st, ok, removed := specApply(m.states[j], s.queue[j], s.snapOf[s.queue[j]], m.removed, true)
 		m.states = append(m.states, st)
 		m.oks = append(m.oks, ok)
 		m.removed = append(m.removed, removed)
@@ -115,8 +115,10 @@ func (m *model) ok(s *sim, j int) bool { m.at(s, j+1); return m.oks[j] }
 var deletedOf = map[*pending]map[uint64][]int64{}
 
 // specApply is the specification of one commit, independent of
-// applyPending/applyCompaction.
-func specApply(st modelState, r *commitReq, snap int, removedBy []map[uint64]bool) (modelState, bool, map[uint64]bool) {
+// applyPending/applyCompaction; unique: refuse one leaving duplicate keys
+// in uniqueTable (a transaction's own view may hold a key twice: a row a
+// commit deleted after its snapshot and the one it inserted again).
+func specApply(st modelState, r *commitReq, snap int, removedBy []map[uint64]bool, unique bool) (modelState, bool, map[uint64]bool) {
 	if c := r.compact; c != nil {
 		// A compaction applies iff its table still exists and no commit
 		// queued after the version it read dropped or truncated it.
@@ -200,7 +202,7 @@ func specApply(st modelState, r *commitReq, snap int, removedBy []map[uint64]boo
 	// A commit that would leave two live rows of uniqueTable with equal
 	// keys does not apply (23505), whatever the order of the queue.
 	for _, t := range n {
-		if t.name == uniqueTable && hasDuplicate(t.rows) {
+		if unique && t.name == uniqueTable && hasDuplicate(t.rows) {
 			return st, false, nil
 		}
 	}
@@ -571,16 +573,17 @@ func session(s *sim, id int, txns []txnSpec) {
 					err = fmt.Errorf("no table %s", o.table)
 					break
 				}
-				sees := false
-				if o.table == uniqueTable {
-					view := s.statementView(txn, own, snap)
-					sees = slices.Contains(view[tb.(*txnTable).id].rows, o.row)
-				}
+				tid := tb.(*txnTable).id
+				inView := o.table == uniqueTable && slices.Contains(s.statementView(txn, own, snap)[tid].rows, o.row)
+				mine := slices.Contains(recRows(txn.p.appends[tid]), o.row) && !own[o.row]
 				err = txn.Append(ctx, tb, intBatch(o.row))
+				// Append refuses a key of the statement's view (its
+				// snapshot and the transaction's own changes) unless a
+				// commit made by the time it looks (its last load) deleted
+				// that row; rows committed since are the committer's.
+				sees := inView && (mine || slices.Contains(s.m.at(s, s.loadPrefix[me])[tid].rows, o.row))
 				if dup := err != nil && pgerr.Code(err) == codeUniqueViolation; o.table == uniqueTable && dup != sees {
-					// Append checks the statement's view (its snapshot
-					// and the transaction's own changes), nothing else.
-					s.failf("S%d appends %d to %s: error %v, but its view has the key: %v", id, o.row, o.table, err, sees)
+					s.failf("S%d appends %d to %s: error %v, but the key is live in its view and now: %v", id, o.row, o.table, err, sees)
 				}
 				if sees {
 					s.dupAppend++
@@ -656,7 +659,7 @@ func session(s *sim, id int, txns []txnSpec) {
 // specification: its snapshot (the first snap commits of the queue) with the transaction's changes applied, less the rows it
 // appended and deleted again (own); nil if those changes could not apply.
 func (s *sim) statementView(txn *Txn, own map[int64]bool, snap int) modelState {
-	want, ok, _ := specApply(s.m.at(s, snap), &commitReq{p: txn.p}, 0, nil)
+	want, ok, _ := specApply(s.m.at(s, snap), &commitReq{p: txn.p}, 0, nil, false)
 	if !ok {
 		return nil
 	}

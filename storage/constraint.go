@@ -285,9 +285,11 @@ func applyConstraints(work *version, touched map[uint64]bool, p *pending) {
 // transaction deletes are subtracted, so an UPDATE that deletes a key and
 // inserts it again, or moves a key k→k2, commits unless another commit
 // added k2 (or k) meanwhile; a key whose row a committed transaction
-// deleted may be added by a statement whose snapshot holds that delete (a
-// statement that still sees the row fails in Append: joind does not wait
-// for the deleter). A transaction that truncated the table is not
+// deleted may be added again, even by a REPEATABLE READ transaction whose
+// snapshot still holds the row (Append subtracts the deletes committed by
+// the time it looks, FindDuplicate, as PostgreSQL's check does); a row
+// whose deleter has not committed still counts (23505: joind does not wait
+// for the deleter as PostgreSQL does). A transaction that truncated the table is not
 // re-checked (its commit removes every committed row). A refused commit
 // changes nothing; the write-ahead log records only validated commits, so
 // the invariant is the same with the log on or off. The interleaving
