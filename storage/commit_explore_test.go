@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/joind/joind/interleave"
+	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/types"
 )
 
@@ -98,7 +99,7 @@ type model struct {
 func (m *model) at(s *sim, k int) modelState {
 	for len(m.states) <= k {
 		j := len(m.states) - 1
-		st, ok, removed := specApply(m.states[j], s.queue[j], s.snapOf[s.queue[j]], m.removed)
+		st, ok, removed := specApply(m.states[j], s.queue[j], s.snapOf[s.queue[j]], m.removed, true)
 		m.states = append(m.states, st)
 		m.oks = append(m.oks, ok)
 		m.removed = append(m.removed, removed)
@@ -114,8 +115,10 @@ func (m *model) ok(s *sim, j int) bool { m.at(s, j+1); return m.oks[j] }
 var deletedOf = map[*pending]map[uint64][]int64{}
 
 // specApply is the specification of one commit, independent of
-// applyPending/applyCompaction.
-func specApply(st modelState, r *commitReq, snap int, removedBy []map[uint64]bool) (modelState, bool, map[uint64]bool) {
+// applyPending/applyCompaction; unique: refuse one leaving duplicate keys
+// in uniqueTable (a transaction's own view may hold a key twice: a row a
+// commit deleted after its snapshot and the one it inserted again).
+func specApply(st modelState, r *commitReq, snap int, removedBy []map[uint64]bool, unique bool) (modelState, bool, map[uint64]bool) {
 	if c := r.compact; c != nil {
 		// A compaction applies iff its table still exists and no commit
 		// queued after the version it read dropped or truncated it.
@@ -196,7 +199,29 @@ func specApply(st modelState, r *commitReq, snap int, removedBy []map[uint64]boo
 		t.rows = append(t.rows, recRows(recs)...)
 		n[id] = t
 	}
+	// A commit that would leave two live rows of uniqueTable with equal
+	// keys does not apply (23505), whatever the order of the queue.
+	for _, t := range n {
+		if unique && t.name == uniqueTable && hasDuplicate(t.rows) {
+			return st, false, nil
+		}
+	}
 	return n, true, removed
+}
+
+// uniqueTable is the table whose column k is its PRIMARY KEY (set up by
+// the scenarios with unique set).
+const uniqueTable = "u"
+
+func hasDuplicate(rows []int64) bool {
+	seen := map[int64]bool{}
+	for _, v := range rows {
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+	}
+	return false
 }
 
 // versionState is the content of a version, or an error if it is not
@@ -252,6 +277,7 @@ type sim struct {
 	m         *model
 	failure   string
 	reads     []string // what each read saw, for outcome
+	dupAppend int      // appends refused with 23505 (by the statement's view)
 }
 
 func (s *sim) failf(format string, args ...any) {
@@ -510,6 +536,9 @@ type exploreScenario struct {
 	// wal: the DB has a write-ahead log (wal.go): small commits and
 	// compactions are logged, the rest checkpoint.
 	wal bool
+	// unique: the DB also has uniqueTable, PRIMARY KEY (k), holding 1
+	// and 2 in two segments.
+	unique bool
 }
 
 var cols1 = []ColumnDef{{Name: "k", Type: types.Int8Type}}
@@ -530,6 +559,9 @@ func session(s *sim, id int, txns []txnSpec) {
 	me := s.cur()
 	for _, ts := range txns {
 		txn := db.Begin()
+		// snap: the queue prefix the statement's snapshot holds (a later
+		// load, a delete's check of the current version, is no snapshot).
+		snap := s.loadPrefix[me]
 		own := map[int64]bool{} // values this transaction deleted
 	ops:
 		for _, o := range ts.ops {
@@ -541,7 +573,21 @@ func session(s *sim, id int, txns []txnSpec) {
 					err = fmt.Errorf("no table %s", o.table)
 					break
 				}
+				tid := tb.(*txnTable).id
+				inView := o.table == uniqueTable && slices.Contains(s.statementView(txn, own, snap)[tid].rows, o.row)
+				mine := slices.Contains(recRows(txn.p.appends[tid]), o.row) && !own[o.row]
 				err = txn.Append(ctx, tb, intBatch(o.row))
+				// Append refuses a key of the statement's view (its
+				// snapshot and the transaction's own changes) unless a
+				// commit made by the time it looks (its last load) deleted
+				// that row; rows committed since are the committer's.
+				sees := inView && (mine || slices.Contains(s.m.at(s, s.loadPrefix[me])[tid].rows, o.row))
+				if dup := err != nil && pgerr.Code(err) == codeUniqueViolation; o.table == uniqueTable && dup != sees {
+					s.failf("S%d appends %d to %s: error %v, but the key is live in its view and now: %v", id, o.row, o.table, err, sees)
+				}
+				if sees {
+					s.dupAppend++
+				}
 			case opCreate:
 				_, err = txn.Create(ctx, o.table, cols1)
 			case opDrop:
@@ -555,6 +601,7 @@ func session(s *sim, id int, txns []txnSpec) {
 				err = txn.Truncate(ctx, []Table{tb})
 			case opNewStmt:
 				txn.NewStatement()
+				snap = s.loadPrefix[me]
 			case opDelete:
 				tb, ok := txn.Lookup(o.table)
 				if !ok {
@@ -574,18 +621,17 @@ func session(s *sim, id int, txns []txnSpec) {
 						deletedOf[txn.p] = map[uint64][]int64{}
 					}
 					deletedOf[txn.p][tt.id] = append(deletedOf[txn.p][tt.id], o.row)
+				} else {
+					// A row it appended: the specification keeps it in
+					// the appends, the view filters it out.
+					own[o.row] = true
 				}
-				own[o.row] = true
 			case opRead:
 				// The statement's snapshot plus the transaction's own changes.
 				before := txnState(txn)
-				want, ok, _ := specApply(s.m.at(s, s.loadPrefix[me]), &commitReq{p: txn.p}, 0, nil)
-				for id, t := range want {
-					t.rows = slices.DeleteFunc(t.rows, func(v int64) bool { return own[v] })
-					want[id] = t
-				}
-				if !ok || before.String() != want.String() {
-					s.failf("S%d reads %v, but its snapshot (the first %d commits) with its own changes is %v", id, before, s.loadPrefix[me], want)
+				want := s.statementView(txn, own, snap)
+				if want == nil || before.String() != want.String() {
+					s.failf("S%d reads %v, but its snapshot (the first %d commits) with its own changes is %v", id, before, snap, want)
 				}
 				s.reads = append(s.reads, fmt.Sprintf("S%d read %v", id, before))
 				s.park("pause", nil)
@@ -609,12 +655,27 @@ func session(s *sim, id int, txns []txnSpec) {
 	}
 }
 
+// statementView is what the running statement of txn should see by the
+// specification: its snapshot (the first snap commits of the queue) with the transaction's changes applied, less the rows it
+// appended and deleted again (own); nil if those changes could not apply.
+func (s *sim) statementView(txn *Txn, own map[int64]bool, snap int) modelState {
+	want, ok, _ := specApply(s.m.at(s, snap), &commitReq{p: txn.p}, 0, nil, false)
+	if !ok {
+		return nil
+	}
+	for id, t := range want {
+		t.rows = slices.DeleteFunc(t.rows, func(v int64) bool { return own[v] })
+		want[id] = t
+	}
+	return want
+}
+
 // ---- the explorer ----
 
 // newSimDB builds an in-memory DB whose commit protocol runs on a new sim
 // over run, with table t holding four one-row segments (a run for the
 // compactor).
-func newSimDB(run *interleave.Run, wal bool) (*sim, *DB) {
+func newSimDB(run *interleave.Run, wal, unique bool) (*sim, *DB) {
 	db := &DB{log: slog.New(slog.NewTextHandler(io.Discard, nil)), compactC: make(chan struct{}, 1), locks: newLockTable()}
 	db.nextID.Store(1)
 	db.cur.Store(newVersion())
@@ -636,6 +697,21 @@ func newSimDB(run *interleave.Run, wal bool) (*sim, *DB) {
 	if n := len(db.cur.Load().tables["t"].segs); n != 4 {
 		panic(fmt.Sprintf("setup: %d segments", n))
 	}
+	if unique {
+		txn := db.Begin()
+		ut, err := txn.CreateConstrained(ctx, uniqueTable, cols1, []Constraint{{Name: uniqueTable + "_pkey", Kind: ConPrimary, Cols: []string{"k"}}})
+		if err != nil {
+			panic(err)
+		}
+		if err := txn.Commit(ctx); err != nil {
+			panic(err)
+		}
+		for i := int64(1); i <= 2; i++ {
+			if err := db.Append(ctx, ut, intBatch(i)); err != nil {
+				panic(err)
+			}
+		}
+	}
 	// The explored run starts here: prefix 0 is the set-up state.
 	init, _ := versionState(db.cur.Load())
 	s.queue, s.idx, s.snapOf, s.acked, s.dequeued = nil, map[*commitReq]int{}, map[*commitReq]int{}, map[*commitReq]error{}, 0
@@ -647,7 +723,7 @@ func newSimDB(run *interleave.Run, wal bool) (*sim, *DB) {
 // committer's group function (nil: the shipped commitGroup).
 func program(sc exploreScenario, group func(db *DB) func([]*commitReq)) func(*interleave.Run) {
 	return func(run *interleave.Run) {
-		s, db := newSimDB(run, sc.wal)
+		s, db := newSimDB(run, sc.wal, sc.unique)
 		commit := db.commitGroup
 		if group != nil {
 			commit = group(db)
@@ -822,6 +898,41 @@ var exploreScenarios = []exploreScenario{
 		{commitTxn(dr("t"))},
 		{commitTxn(opRd)},
 	}},
+	// The committer's unique-key re-check (validateUnique, recheckUnique)
+	// on uniqueTable, PRIMARY KEY (k) holding 1 and 2.
+	{name: "unique: two transactions insert the same key", unique: true, sessions: [][]txnSpec{
+		{commitTxn(ap("u", 5))},
+		{commitTxn(ap("u", 5), opRd)},
+	}},
+	{name: "unique: two transactions insert different keys", unique: true, sessions: [][]txnSpec{
+		{commitTxn(ap("u", 5))},
+		{commitTxn(ap("u", 6))},
+	}},
+	{name: "unique: a key committed between the first check and a later one", unique: true, sessions: [][]txnSpec{
+		{commitTxn(ap("u", 5), opNS, ap("u", 7))},
+		{commitTxn(ap("u", 5))},
+	}},
+	{name: "unique: update moves a key while another inserts the new key", unique: true, sessions: [][]txnSpec{
+		{commitTxn(de("u", 1), ap("u", 10))},
+		{commitTxn(ap("u", 10))},
+	}},
+	{name: "unique: update moves a key while another inserts the old key", unique: true, sessions: [][]txnSpec{
+		{commitTxn(de("u", 1), ap("u", 10))},
+		{commitTxn(ap("u", 1), opRd)},
+	}},
+	{name: "unique: delete and re-insert a key committed since the first check", unique: true, sessions: [][]txnSpec{
+		{commitTxn(ap("u", 7), opNS, de("u", 5), ap("u", 5))},
+		{commitTxn(ap("u", 5))},
+	}},
+	{name: "unique: re-insert a key a committed delete removed", unique: true, sessions: [][]txnSpec{
+		{commitTxn(de("u", 2))},
+		{commitTxn(ap("u", 9), opNS, ap("u", 2))},
+	}},
+	{name: "unique: three transactions, two with the same key", unique: true, large: true, sessions: [][]txnSpec{
+		{commitTxn(ap("u", 5))},
+		{commitTxn(ap("u", 5))},
+		{commitTxn(ap("u", 6))},
+	}},
 }
 
 func TestCommitProtocolAllSchedules(t *testing.T) {
@@ -873,6 +984,61 @@ func TestCommitProtocolAllSchedulesWAL(t *testing.T) {
 		t.Fatal("no schedule went through the log")
 	}
 	t.Logf("%d schedules in all, %d through the log", total, logged)
+}
+
+// The unique scenarios reach the outcomes they are there for: a duplicate
+// refused by Append (the statement sees the key), one refused by the
+// committer's re-check (it does not), and every transaction committing
+// where an UPDATE or a delete freed the key.
+func TestExplorerReachesUniqueOutcomes(t *testing.T) {
+	want := map[string][]string{
+		"unique: two transactions insert the same key":                       {"append 23505", "commit 23505"},
+		"unique: two transactions insert different keys":                     {"all commit"},
+		"unique: a key committed between the first check and a later one":    {"append 23505", "commit 23505"},
+		"unique: update moves a key while another inserts the new key":       {"append 23505", "commit 23505"},
+		"unique: update moves a key while another inserts the old key":       {"append 23505", "all commit"},
+		"unique: delete and re-insert a key committed since the first check": {"commit 23505", "all commit"},
+		"unique: re-insert a key a committed delete removed":                 {"append 23505", "all commit"},
+		"unique: three transactions, two with the same key":                  {"append 23505", "commit 23505"},
+	}
+	for _, sc := range exploreScenarios {
+		if !sc.unique || sc.large && raceEnabled {
+			continue
+		}
+		seen := map[string]bool{}
+		observeRun = func(s *sim) {
+			all := s.dupAppend == 0
+			for _, r := range s.queue {
+				if err := s.acked[r]; err != nil {
+					all = false
+					if pgerr.Code(err) == codeUniqueViolation {
+						seen["commit 23505"] = true
+					}
+				}
+			}
+			if s.dupAppend > 0 {
+				seen["append 23505"] = true
+			}
+			if all {
+				seen["all commit"] = true
+			}
+		}
+		_, _, trace, failure := exploreAll(sc, nil, true)
+		observeRun = nil
+		if failure != "" {
+			t.Fatalf("%s: %s\n  %s", sc.name, failure, strings.Join(trace, "\n  "))
+		}
+		w, ok := want[sc.name]
+		if !ok {
+			t.Fatalf("%s: no expected outcomes", sc.name)
+		}
+		for _, o := range w {
+			if !seen[o] {
+				t.Errorf("%s: no schedule reaches %q (reached %v)", sc.name, o, keys(seen))
+			}
+		}
+		t.Logf("%s: reaches %v", sc.name, keys(seen))
+	}
 }
 
 // outcome is what a schedule did, up to the order of equivalent steps: the
@@ -1082,8 +1248,97 @@ func deletesOfGoneSegments(db *DB) func([]*commitReq) {
 	}
 }
 
+// noUniqueRecheck skips the committer's re-check of unique keys: two
+// transactions inserting the same key both commit.
+func noUniqueRecheck(db *DB) func([]*commitReq) {
+	return func(group []*commitReq) {
+		for _, r := range group {
+			if r.p != nil && r.p.idx != nil {
+				ip := r.p.idx.clone()
+				ip.checked = map[uint64]uint64{} // BUG: nothing to re-check
+				r.p.idx = ip
+			}
+		}
+		db.commitGroup(group)
+	}
+}
+
+// uniqueRecheckSkipsNewSegments re-checks unique keys only against rows
+// not yet in a segment (the group's earlier commits), taking every
+// committed segment for one the transaction checked at its first check.
+func uniqueRecheckSkipsNewSegments(db *DB) func([]*commitReq) {
+	return func(group []*commitReq) {
+		v := db.cs.load()
+		for _, r := range group {
+			if r.p == nil || r.p.idx == nil {
+				continue
+			}
+			ip := r.p.idx.clone()
+			ip.checkedSegs = map[uint64]map[*segment]bool{}
+			for id := range ip.checked {
+				all := map[*segment]bool{}
+				if t := v.byID[id]; t != nil {
+					for _, s := range t.segs {
+						all[s] = true // BUG: segments committed since are skipped
+					}
+				}
+				ip.checkedSegs[id] = all
+			}
+			r.p.idx = ip
+		}
+		db.commitGroup(group)
+	}
+}
+
+// uniqueRecheckBeforeGroup re-checks unique keys against the published
+// version, not against it with the group's earlier commits applied: two
+// commits of one group inserting the same key both apply.
+func uniqueRecheckBeforeGroup(db *DB) func([]*commitReq) {
+	return recheckBeforeGroup(db, validateUnique, false) // BUG: v, not work
+}
+
+// uniqueRecheckIgnoresOwnDeletes also re-checks a transaction's new keys
+// against the committed rows without subtracting its own deletes: an
+// UPDATE that deletes a key committed since its first check and inserts
+// it again fails with a false 23505.
+func uniqueRecheckIgnoresOwnDeletes(db *DB) func([]*commitReq) {
+	return recheckBeforeGroup(db, func(v *version, p *pending) error {
+		blind := *p
+		blind.deletes = nil // BUG: the transaction's deletes not subtracted
+		return validateUnique(v, &blind)
+	}, true)
+}
+
+// recheckBeforeGroup runs check on each commit of the group against the
+// published version, failing those it refuses, then commits the rest with
+// the shipped re-check (keep) or without it.
+func recheckBeforeGroup(db *DB, check func(v *version, p *pending) error, keep bool) func([]*commitReq) {
+	return func(group []*commitReq) {
+		v := db.cs.load()
+		var rest []*commitReq
+		for _, r := range group {
+			if r.p != nil && r.p.idx != nil {
+				if err := check(v, r.p); err != nil {
+					db.cs.ack(r, err)
+					continue
+				}
+				if !keep {
+					ip := r.p.idx.clone()
+					ip.checked = map[uint64]uint64{}
+					r.p.idx = ip
+				}
+			}
+			rest = append(rest, r)
+		}
+		if len(rest) > 0 {
+			db.commitGroup(rest)
+		}
+	}
+}
+
 // The explorer finds a failing schedule for each broken committer, running
-// the same scenarios as TestCommitProtocolAllSchedules.
+// the same scenarios as TestCommitProtocolAllSchedules (a broken unique-key
+// re-check: the unique scenarios, with the log off and on).
 func TestExplorerCatchesBrokenCommitters(t *testing.T) {
 	for _, b := range []struct {
 		name  string
@@ -1091,35 +1346,47 @@ func TestExplorerCatchesBrokenCommitters(t *testing.T) {
 		// raceOnly: the bug shows only under some schedules (the
 		// others are wrong in every schedule that forms a group).
 		raceOnly bool
+		unique   bool
 	}{
-		{"acknowledge before the manifest is durable", ackBeforeDurable, false},
-		{"publish before the whole group is applied", publishEachCommit, false},
-		{"compaction without validation", staleCompaction, true},
-		{"group applied to the published version in place", inPlaceVersion, true},
-		{"compaction ignores row locks", lockBlindCompaction, true},
-		{"deletes of truncated segments dropped, not refused", deletesOfGoneSegments, true},
+		{"acknowledge before the manifest is durable", ackBeforeDurable, false, false},
+		{"publish before the whole group is applied", publishEachCommit, false, false},
+		{"compaction without validation", staleCompaction, true, false},
+		{"group applied to the published version in place", inPlaceVersion, true, false},
+		{"compaction ignores row locks", lockBlindCompaction, true, false},
+		{"deletes of truncated segments dropped, not refused", deletesOfGoneSegments, true, false},
+		{"unique keys not re-checked", noUniqueRecheck, false, true},
+		{"unique re-check skips segments committed since the first check", uniqueRecheckSkipsNewSegments, true, true},
+		{"unique re-check ignores the group's earlier commits", uniqueRecheckBeforeGroup, false, true},
+		{"unique re-check ignores the transaction's own deletes", uniqueRecheckIgnoresOwnDeletes, true, true},
 	} {
-		found := false
-		total := 0
-		for _, sc := range exploreScenarios {
-			if sc.large && raceEnabled {
-				continue
-			}
-			n, _, trace, failure := exploreAll(sc, b.group, true)
-			total += n
-			if failure == "" {
-				continue
-			}
-			found = true
-			if b.raceOnly && n < 2 {
-				t.Errorf("%s: failed on the first schedule of %q; expected a schedule-dependent failure", b.name, sc.name)
-			}
-			t.Logf("%s: fails on %q after %d schedules (%d in all): %s\nschedule:\n  %s",
-				b.name, sc.name, n, total, failure, strings.Join(trace, "\n  "))
-			break
+		wals := []bool{false}
+		if b.unique {
+			wals = []bool{false, true}
 		}
-		if !found {
-			t.Errorf("%s: explorer found no failing schedule in %d schedules", b.name, total)
+		for _, wal := range wals {
+			found := false
+			total := 0
+			for _, sc := range exploreScenarios {
+				if sc.large && raceEnabled || b.unique && !sc.unique {
+					continue
+				}
+				sc.wal = wal
+				n, _, trace, failure := exploreAll(sc, b.group, true)
+				total += n
+				if failure == "" {
+					continue
+				}
+				found = true
+				if b.raceOnly && n < 2 {
+					t.Errorf("%s: failed on the first schedule of %q; expected a schedule-dependent failure", b.name, sc.name)
+				}
+				t.Logf("%s (wal=%v): fails on %q after %d schedules (%d in all): %s\nschedule:\n  %s",
+					b.name, wal, sc.name, n, total, failure, strings.Join(trace, "\n  "))
+				break
+			}
+			if !found {
+				t.Errorf("%s (wal=%v): explorer found no failing schedule in %d schedules", b.name, wal, total)
+			}
 		}
 	}
 }

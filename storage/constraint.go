@@ -270,6 +270,31 @@ func applyConstraints(work *version, touched map[uint64]bool, p *pending) {
 // table under its PRIMARY KEY and UNIQUE constraints, if others changed the
 // table's rows since its first check (Append's, checkAppend). The indexes
 // of the table's own unique indexes are validateIndexes'.
+//
+// Invariant (with Append's check, for every unique index): after any
+// sequence of commits no two live rows of a table have equal non-null
+// keys. Of two transactions adding the same key, at most one commits it:
+// a statement whose view (snapshot and own changes) holds the key fails in
+// Append, and otherwise the later commit fails here with 23505, whether the
+// earlier one is published or an earlier commit of the same group (the
+// fresh rows of work). Append checked each added key against the live rows
+// of the segments committed at the transaction's first check (every later
+// snapshot holds those still committed, and deletes only grow), so the
+// re-check reads only the segments committed since (idxPending.checkedSegs,
+// compactions' outputs included). No false 23505: the rows the
+// transaction deletes are subtracted, so an UPDATE that deletes a key and
+// inserts it again, or moves a key k→k2, commits unless another commit
+// added k2 (or k) meanwhile; a key whose row a committed transaction
+// deleted may be added again, even by a REPEATABLE READ transaction whose
+// snapshot still holds the row (Append subtracts the deletes committed by
+// the time it looks, FindDuplicate, as PostgreSQL's check does); a row
+// whose deleter has not committed still counts (23505: joind does not wait
+// for the deleter as PostgreSQL does). A transaction that truncated the table is not
+// re-checked (its commit removes every committed row). A refused commit
+// changes nothing; the write-ahead log records only validated commits, so
+// the invariant is the same with the log on or off. The interleaving
+// explorer checks it on every schedule (commit_explore_test.go, the
+// "unique:" scenarios).
 func validateUnique(work *version, p *pending) error {
 	if p.idx == nil {
 		return nil

@@ -422,7 +422,11 @@ func (tt *txnTable) IndexLookup(def IndexDef, kr KeyRange) ([]IndexMatch, error)
 	return out, nil
 }
 
-// FindDuplicate implements Indexed.
+// FindDuplicate implements Indexed. It reads the statement's snapshot, less
+// the rows deleted by commits made since (PostgreSQL's unique check sees
+// a committed delete whatever the snapshot: a REPEATABLE READ transaction
+// may insert a key whose row a concurrent commit deleted). Rows committed
+// since are the committer's re-check (validateUnique).
 func (tt *txnTable) FindDuplicate(def IndexDef, batch arrow.Record) (int, bool, error) {
 	ords, err := ColumnOrdinals(tt.cols, def.Cols)
 	if err != nil {
@@ -431,6 +435,13 @@ func (tt *txnTable) FindDuplicate(def IndexDef, batch arrow.Record) (int, bool, 
 	runs, err := tt.runs(ords)
 	if err != nil {
 		return 0, false, err
+	}
+	if now := tt.txn.db.cs.load().byID[tt.id]; now != nil && tt.committed() != nil {
+		for i := range runs {
+			if d := now.dels[runs[i].seg]; d != nil && now.segment(runs[i].seg) != nil && runs[i].seg != tt.txn.p.appendSeg[tt.id] {
+				runs[i].dels = union(runs[i].dels, d)
+			}
+		}
 	}
 	row := firstDuplicate(runs, batch, ords, keyTypes(tt.cols, ords))
 	return row, row >= 0, nil
