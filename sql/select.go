@@ -899,13 +899,9 @@ func (b *binder) finishOutput(s *scope, q *boundQuery, sel *pg_query.SelectStmt,
 				return nil, err
 			}
 		}
-		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
-		nf := desc
-		switch sb.SortbyNulls {
-		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
-			nf = true
-		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
-			nf = false
+		desc, nf, err := b.sortDirection(sb, e.Type())
+		if err != nil {
+			return nil, err
 		}
 		keys = append(keys, plan.SortKey{Expr: e, Desc: desc, NullsFirst: nf})
 	}
