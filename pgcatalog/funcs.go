@@ -29,7 +29,7 @@ type Func struct {
 }
 
 // VersionString is what version() returns; drivers parse "PostgreSQL N.M".
-const VersionString = "PostgreSQL 15.0 (joind) on x86_64-pc-linux-gnu, compiled by Go, 64-bit"
+const VersionString = "PostgreSQL 15.18 (joind) on x86_64-pc-linux-gnu, compiled by Go, 64-bit"
 
 var (
 	oid, i4, text, boolT = types.Int8Type, types.Int4Type, types.TextType, types.BoolType
