@@ -347,6 +347,7 @@ func (p *portal) runQuery(ctx context.Context, q *sql.Query, maxRows int, w wire
 		// it gets its own context; each Execute's context cancels it.
 		sctx, scancel := context.WithCancel(context.WithoutCancel(ctx))
 		p.cancel = scancel
+		p.ectx.Ctx = sctx
 		if p.stream, err = prep.q.Open(sctx); err != nil {
 			return 0, false, err
 		}
