@@ -401,6 +401,7 @@ func (s *session) sessionInfo() *sql.SessionInfo {
 		Database: s.database,
 		Settings: s.settings,
 		Objects:  sessionObjects{s},
+		Activity: s.eng.opts.Activity, BackendPID: s.pid,
 	}
 }
 
@@ -427,3 +428,7 @@ func wrapStatement(r *sql.RawStatement) wire.Statement {
 	}
 	return &statement{raw: r}
 }
+
+// SQL implements wire.QueryText: the statement's text, which
+// pg_stat_activity shows while the portal runs.
+func (p *portal) SQL() string { return p.ps.text }

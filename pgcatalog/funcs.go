@@ -25,7 +25,9 @@ type Func struct {
 	// Const functions are evaluated once, when the call is bound (the
 	// session's user, database, ...).
 	Const bool
-	Eval  func(s *Snapshot, v []types.Value) types.Value
+	// Volatile functions act (pg_cancel_backend): never folded.
+	Volatile bool
+	Eval     func(s *Snapshot, v []types.Value) types.Value
 }
 
 // VersionString is what version() returns; drivers parse "PostgreSQL N.M".
