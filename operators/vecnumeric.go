@@ -399,6 +399,11 @@ func numericCast(arr arrow.Array, from, to types.Type) (arrow.Array, bool) {
 			return nil, false
 		}
 		in := decCol{vals: c.vals, arr: arr}
+		for i, x := range c.vals[:n] {
+			if x == types.Dec64NaN && arr.IsValid(i) {
+				return nil, false // the minimum int8 is Decimal64's NaN: row by row
+			}
+		}
 		if to.Typmod < 0 {
 			valid, nulls := andValidity(n, in)
 			return dec64Array(append([]int64(nil), c.vals...), 0, valid, nulls), true

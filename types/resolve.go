@@ -378,6 +378,7 @@ func init() {
 	registerFunctions()
 	registerSetReturning()
 	registerSleepFuncs()
+	registerSizeFuncs()
 }
 
 // registration helpers
