@@ -18,7 +18,7 @@ func declarePgStatActivity() {
 		var out []pgStatActivityRow
 		for _, r := range s.env.Activity.Rows() {
 			r := r
-			row := pgStatActivityRow{Datid: OIDDatabase, Datname: r.Database, Pid: r.PID, Usesysid: OIDBootstrapUser,
+			row := pgStatActivityRow{Datid: DatabaseOID(r.Database), Datname: r.Database, Pid: r.PID, Usesysid: OIDBootstrapUser,
 				Usename: r.User, ApplicationName: r.ApplicationName, ClientPort: r.ClientPort,
 				BackendStart: pgTime(r.BackendStart), XactStart: nullTime(r.XactStart), QueryStart: nullTime(r.QueryStart),
 				StateChange: nullTime(r.StateChange), State: r.State, Query: r.Query, BackendType: "client backend"}

@@ -87,3 +87,37 @@ func SchemaOID(name string) (uint32, bool) {
 	}
 	return 0, false
 }
+
+// The databases of a fresh PostgreSQL cluster, with their OIDs; any other
+// database name a client connects to is listed with OIDCurrentDatabase.
+var builtinDatabases = []struct {
+	name string
+	oid  uint32
+}{{"template1", 1}, {"template0", 4}, {"postgres", OIDDatabase}}
+
+// OIDCurrentDatabase is the OID of a connected database that is not one
+// of the built-in three.
+const OIDCurrentDatabase = FirstUserOID
+
+// DatabaseOID is the OID pg_database gives a database name.
+func DatabaseOID(name string) uint32 {
+	for _, d := range builtinDatabases {
+		if d.name == name {
+			return d.oid
+		}
+	}
+	return OIDCurrentDatabase
+}
+
+// databaseNames are pg_database's rows in OID order: the built-in three,
+// then current if it is another.
+func databaseNames(current string) []string {
+	var out []string
+	for _, d := range builtinDatabases {
+		out = append(out, d.name)
+	}
+	if DatabaseOID(current) == OIDCurrentDatabase {
+		out = append(out, current)
+	}
+	return out
+}

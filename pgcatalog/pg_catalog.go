@@ -158,10 +158,22 @@ func declarePgCatalog() {
 		}
 	})
 	declare(pc, "pg_database", 1262, 'r', func(s *Snapshot) []pgDatabaseRow {
-		// joind answers to any database name: the current one is the only one.
-		return []pgDatabaseRow{{Oid: OIDDatabase, Datname: s.database(), Datdba: OIDBootstrapUser, Encoding: 6,
-			Datlocprovider: 'c', Datallowconn: true, Datconnlimit: -1, Datminmxid: 1, Dattablespace: OIDTablespaceDefault,
-			Datcollate: "C.UTF-8", Datctype: "C.UTF-8"}}
+		// joind answers to any database name, all of them the one catalog:
+		// it lists PostgreSQL's three databases of a fresh cluster and the
+		// current one.
+		var out []pgDatabaseRow
+		for _, name := range databaseNames(s.database()) {
+			row := pgDatabaseRow{Oid: DatabaseOID(name), Datname: name, Datdba: OIDBootstrapUser, Encoding: 6,
+				Datlocprovider: 'c', Datallowconn: name != "template0", Datconnlimit: -1, Datminmxid: 1,
+				Dattablespace: OIDTablespaceDefault, Datcollate: "C.UTF-8", Datctype: "C.UTF-8",
+				Datistemplate: name == "template0" || name == "template1"}
+			if row.Datistemplate {
+				acl := "{=c/" + s.user() + "," + s.user() + "=CTc/" + s.user() + "}"
+				row.Datacl = &acl
+			}
+			out = append(out, row)
+		}
+		return out
 	})
 	roles := func(s *Snapshot) []pgRoleRow {
 		return []pgRoleRow{{Rolname: s.user(), Rolsuper: true, Rolinherit: true, Rolcreaterole: true, Rolcreatedb: true,

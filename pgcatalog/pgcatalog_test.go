@@ -87,7 +87,9 @@ func TestSystemCatalogs(t *testing.T) {
 	if d := rows(t, s, "", "pg_attrdef"); len(d) != 1 || d[0][3].S != "'x'::character varying" || d[0][2].I != 2 {
 		t.Errorf("pg_attrdef: %v", d)
 	}
-	if d := rows(t, s, "", "pg_database"); len(d) != 1 || d[0][1].S != "db1" {
+	// A fresh cluster's three databases, then the connected one.
+	if d := rows(t, s, "", "pg_database"); len(d) != 4 || d[0][1].S != "template1" || d[2][1].S != "postgres" ||
+		d[2][0].I != OIDDatabase || d[3][1].S != "db1" || d[3][0].I != OIDCurrentDatabase {
 		t.Errorf("pg_database: %v", d)
 	}
 	if r, ok := s.RelationByName("", "pg_class"); !ok || r.OID != 1259 {
