@@ -39,10 +39,14 @@ func TestDatabaseList(t *testing.T) {
 	const db = "psqlmeta_l"
 	pg.CreateDatabase(t, db)
 	j := joindtest.StartJoind(t)
-	want := runPsql(t, pg.Host(), pg.Port(), db, `\l `+db)
-	got := runPsql(t, j.Host(), j.Port(), db, `\l`)
-	if got != want {
-		t.Errorf("\\l differs:\n%s", diff(want, got))
+	// The connected database and a fresh cluster's three (the oracle's
+	// cluster also holds other tests' databases, so \l is filtered).
+	for _, pattern := range []string{db, "postgres", "template*"} {
+		want := runPsql(t, pg.Host(), pg.Port(), db, `\l `+pattern)
+		got := runPsql(t, j.Host(), j.Port(), db, `\l `+pattern)
+		if got != want {
+			t.Errorf("\\l %s differs:\n%s", pattern, diff(want, got))
+		}
 	}
 }
 
