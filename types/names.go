@@ -278,6 +278,10 @@ func (t Type) BaseSQLName() string {
 		return "interval"
 	case Name:
 		return "name"
+	case SeqArray:
+		return "record[]"
+	case SeqRecord:
+		return "record"
 	case idAnyNonArray:
 		return "anynonarray"
 	}
@@ -347,6 +351,10 @@ func (t Type) PgTypeName() string {
 		return "interval"
 	case Name:
 		return "name"
+	case SeqArray:
+		return "_record"
+	case SeqRecord:
+		return "record"
 	}
 	return "unknown"
 }

@@ -116,6 +116,10 @@ func (t Type) OID() uint32 {
 		return OIDInterval
 	case Name:
 		return OIDName
+	case SeqArray:
+		return OIDRecordArray
+	case SeqRecord:
+		return OIDRecord
 	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText
