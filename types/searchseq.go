@@ -237,3 +237,13 @@ func appendArrayElement(dst []byte, s string) []byte {
 	}
 	return append(dst, '"')
 }
+
+// The comparison operators of record and record[] (record_eq, array_eq,
+// ...), over the order-preserving encoding.
+func init() {
+	for _, id := range []ID{SeqArray, SeqRecord} {
+		for _, op := range cmpOps {
+			regOp(op, []ID{id, id}, Bool, cmpEval(op, Type{id, -1}))
+		}
+	}
+}
