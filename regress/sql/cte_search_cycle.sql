@@ -127,4 +127,18 @@ WITH RECURSIVE s(f, t, label) AS (SELECT * FROM sc_graph UNION ALL SELECT * FROM
 WITH RECURSIVE x(col) AS (SELECT 1 UNION (WITH x AS (SELECT * FROM x) SELECT * FROM x))
   SEARCH DEPTH FIRST BY col SET seq SELECT * FROM x;
 
+-- record and record[] are pseudo-types: no table or view column has them
+CREATE VIEW sc_v AS WITH RECURSIVE s(f, t) AS (SELECT f, t FROM sc_tree UNION ALL SELECT g.f, g.t FROM sc_tree g, s WHERE g.f = s.t)
+  SEARCH BREADTH FIRST BY f SET seq SELECT * FROM s;
+CREATE TABLE sc_ctas AS WITH RECURSIVE s(f, t) AS (SELECT f, t FROM sc_tree UNION ALL SELECT g.f, g.t FROM sc_tree g, s WHERE g.f = s.t)
+  SEARCH DEPTH FIRST BY f SET seq SELECT * FROM s;
+SELECT * INTO sc_into FROM (WITH RECURSIVE s(f, t) AS (SELECT f, t FROM sc_graph UNION ALL SELECT g.f, g.t FROM sc_graph g, s WHERE g.f = s.t)
+  CYCLE f SET c USING p SELECT * FROM s) z;
+-- a view may use SEARCH and CYCLE inside
+CREATE VIEW sc_v AS WITH RECURSIVE s(f, t) AS (SELECT f, t FROM sc_graph UNION ALL SELECT g.f, g.t FROM sc_graph g, s WHERE g.f = s.t)
+  SEARCH DEPTH FIRST BY f, t SET seq CYCLE f SET c TO 'y' DEFAULT 'n' USING p
+  SELECT f, t, seq::text AS seq, c FROM s;
+SELECT * FROM sc_v WHERE c = 'y' ORDER BY seq;
+DROP VIEW sc_v;
+
 DROP TABLE sc_tree, sc_graph, sc_mixed;
