@@ -460,28 +460,10 @@ func (b *binder) checkSearchCycle(name string, cols []string, cte *pg_query.Comm
 	if sel.Rarg.Op != pg_query.SetOperation_SETOP_NONE {
 		return pgerr.New(pgerr.SyntaxError, "with a SEARCH or CYCLE clause, the right side of the UNION must be a SELECT")
 	}
-	if (sel.Rarg.WithClause != nil && contains(cteNames(sel.Rarg.WithClause.Ctes), name)) || !fromReferences(sel.Rarg.FromClause, name) {
+	if (sel.Rarg.WithClause != nil && contains(cteNames(sel.Rarg.WithClause.Ctes), name)) || selfReferenceName(sel.Rarg.FromClause, name) == "" {
 		return pgerr.New(pgerr.FeatureNotSupported, "with a SEARCH or CYCLE clause, the recursive reference to WITH query \"%s\" must be at the top level of its right-hand SELECT", name)
 	}
 	return nil
-}
-
-// fromReferences reports whether a FROM list names relation name directly
-// (in a join, not in a subquery).
-func fromReferences(from []*pg_query.Node, name string) bool {
-	for _, n := range from {
-		switch x := n.GetNode().(type) {
-		case *pg_query.Node_RangeVar:
-			if x.RangeVar.Schemaname == "" && x.RangeVar.Relname == name {
-				return true
-			}
-		case *pg_query.Node_JoinExpr:
-			if fromReferences([]*pg_query.Node{x.JoinExpr.Larg, x.JoinExpr.Rarg}, name) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // recursiveOrder is the order WITH RECURSIVE's queries are bound in, as

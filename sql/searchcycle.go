@@ -120,7 +120,7 @@ func carrySearchCycle(sel *pg_query.SelectStmt, name string, cte *pg_query.Commo
 }
 
 // selfReferenceName is the name the recursive reference to name has in a
-// FROM list (its alias, if any); checkSearchCycle has made sure there is one.
+// FROM list, directly or in a join (its alias, if any), "" when none.
 func selfReferenceName(from []*pg_query.Node, name string) string {
 	for _, n := range from {
 		switch x := n.GetNode().(type) {
