@@ -19,9 +19,9 @@ import (
 // (operators/recursive.go); they switch to the real record and array types
 // once those exist.
 //
-// Encoding: a record is its fields, then 0x00; a field is 0x02 when NULL
-// (record_cmp sorts NULL after every value), else 0x01, the field's type
-// ID and its value (8 big-endian bytes with the sign flipped for integer
+// Encoding: a record is its fields, then 0x00; a field is 0x02 and its
+// type ID when NULL (record_cmp sorts NULL after every value), else 0x01,
+// the field's type ID and its value (8 big-endian bytes with the sign flipped for integer
 // kinds, the float order-preserving bits for floats, the bytes with 0x00
 // escaped as 0x00 0xFF and ended by 0x00 0x01 for text kinds). An array is
 // each element as 0x01 and the record, then 0x00, so a prefix sorts first.
@@ -56,11 +56,11 @@ func SeqEncodable(t Type) bool {
 // AppendSeqRecord appends the encoding of the record of vals (of types ts).
 func AppendSeqRecord(dst []byte, vals []Value, ts []Type) []byte {
 	for i, v := range vals {
+		t := ts[i]
 		if v.Null {
-			dst = append(dst, 0x02)
+			dst = append(dst, 0x02, byte(t.ID))
 			continue
 		}
-		t := ts[i]
 		dst = append(dst, 0x01, byte(t.ID))
 		switch t.ID {
 		case Float4, Float8:
@@ -97,12 +97,10 @@ func SeqArrayAppend(path string, rec []byte) string {
 
 // SeqArrayContains is rec = ANY(path) under record equality.
 func SeqArrayContains(path string, rec []byte) bool {
-	for i := 0; i < len(path) && path[i] == 0x01; {
-		n := seqRecordLen(path[i+1:])
-		if path[i+1:i+1+n] == string(rec) {
+	for _, e := range SeqArrayElements(path) {
+		if e == string(rec) {
 			return true
 		}
-		i += 1 + n
 	}
 	return false
 }
@@ -143,7 +141,7 @@ func seqRecordLen(s string) int {
 	i := 0
 	for s[i] != 0x00 {
 		if s[i] == 0x02 {
-			i++
+			i += 2
 			continue
 		}
 		switch ID(s[i+1]) {
@@ -163,18 +161,15 @@ func seqRecordLen(s string) int {
 	return i + 1
 }
 
-// appendSeqRecordText appends record_out's text of the encoded record s.
-func appendSeqRecordText(dst []byte, s string, f *Format) []byte {
-	var b strings.Builder
-	b.WriteByte('(')
-	first := true
+// SeqRecordFields decodes the encoded record s into its fields' values and
+// types.
+func SeqRecordFields(s string) ([]Value, []Type) {
+	var vals []Value
+	var ts []Type
 	for i := 0; s[i] != 0x00; {
-		if !first {
-			b.WriteByte(',')
-		}
-		first = false
 		if s[i] == 0x02 {
-			i++
+			vals, ts = append(vals, NullValue), append(ts, Type{ID: ID(s[i+1]), Typmod: -1})
+			i += 2
 			continue
 		}
 		t := Type{ID: ID(s[i+1]), Typmod: -1}
@@ -199,7 +194,34 @@ func appendSeqRecordText(dst []byte, s string, f *Format) []byte {
 			v.I = int64(binary.BigEndian.Uint64([]byte(s[i:i+8])) ^ (1 << 63))
 			i += 8
 		}
-		writeRecordField(&b, string(FormatText(nil, v, t, f)))
+		vals, ts = append(vals, v), append(ts, t)
+	}
+	return vals, ts
+}
+
+// SeqArrayElements splits an encoded SeqArray into its encoded records.
+func SeqArrayElements(s string) []string {
+	var out []string
+	for i := 0; i < len(s) && s[i] == 0x01; {
+		n := seqRecordLen(s[i+1:])
+		out = append(out, s[i+1:i+1+n])
+		i += 1 + n
+	}
+	return out
+}
+
+// appendSeqRecordText appends record_out's text of the encoded record s.
+func appendSeqRecordText(dst []byte, s string, f *Format) []byte {
+	var b strings.Builder
+	b.WriteByte('(')
+	vals, ts := SeqRecordFields(s)
+	for i, v := range vals {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if !v.Null {
+			writeRecordField(&b, string(FormatText(nil, v, ts[i], f)))
+		}
 	}
 	b.WriteByte(')')
 	return append(dst, b.String()...)
@@ -210,15 +232,12 @@ func appendSeqText(dst []byte, v Value, t Type, f *Format) []byte {
 	if t.ID == SeqRecord {
 		return appendSeqRecordText(dst, v.S, f)
 	}
-	s := v.S
 	dst = append(dst, '{')
-	for i := 0; i < len(s) && s[i] == 0x01; {
+	for i, rec := range SeqArrayElements(v.S) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		n := seqRecordLen(s[i+1:])
-		dst = appendArrayElement(dst, string(appendSeqRecordText(nil, s[i+1:i+1+n], f)))
-		i += 1 + n
+		dst = appendArrayElement(dst, string(appendSeqRecordText(nil, rec, f)))
 	}
 	return append(dst, '}')
 }
