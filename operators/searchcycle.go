@@ -115,16 +115,17 @@ func (sc *searchCycle) extend(rec arrow.Record, recursive bool, schema *arrow.Sc
 }
 
 // workRows is the rows of rec (extended) that enter the working table:
-// those whose mark is not the cycle value (PostgreSQL's rewritten
-// recursive term reads only them); nil when none.
+// those where mark <> the cycle value holds (PostgreSQL's rewritten
+// recursive term reads only them; a NULL either side fails it); nil when
+// none.
 func (sc *searchCycle) workRows(rec arrow.Record) arrow.Record {
 	if !sc.spec.Cycle {
 		return rec
 	}
 	marks := rec.Column(len(sc.colT) - 2)
 	var keep []int
-	for i := 0; i < int(rec.NumRows()); i++ {
-		if types.Compare(types.GetValue(marks, sc.spec.MarkType, i), sc.spec.MarkValue, sc.spec.MarkType) != 0 {
+	for i := 0; i < int(rec.NumRows()) && !sc.spec.MarkValue.Null; i++ {
+		if m := types.GetValue(marks, sc.spec.MarkType, i); !m.Null && types.Compare(m, sc.spec.MarkValue, sc.spec.MarkType) != 0 {
 			keep = append(keep, i)
 		}
 	}

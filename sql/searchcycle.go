@@ -87,8 +87,8 @@ func (b *binder) cycleMark(cc *pg_query.CTECycleClause) (types.Type, types.Value
 			return types.Value{}, err
 		}
 		c, ok := e.(*plan.Const)
-		if !ok || c.Val.Null {
-			return types.Value{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "a CYCLE mark value that is not a non-null constant is not supported"), nodeLocation(n))
+		if !ok {
+			return types.Value{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "a CYCLE mark value that is not a constant is not supported"), nodeLocation(n))
 		}
 		return c.Val, nil
 	}

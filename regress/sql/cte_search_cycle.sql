@@ -127,6 +127,21 @@ WITH RECURSIVE s(f, t, label) AS (SELECT * FROM sc_graph UNION ALL SELECT * FROM
 WITH RECURSIVE x(col) AS (SELECT 1 UNION (WITH x AS (SELECT * FROM x) SELECT * FROM x))
   SEARCH DEPTH FIRST BY col SET seq SELECT * FROM x;
 
+-- NULL marks: mark <> value is never true, so nothing recurses
+WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 3) CYCLE n SET c TO NULL DEFAULT 2 USING p
+SELECT * FROM s ORDER BY p;
+WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 3) CYCLE n SET c TO 1 DEFAULT NULL USING p
+SELECT * FROM s ORDER BY p;
+WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 3) CYCLE n SET c TO 'a'::varchar(3) DEFAULT 'b' USING p
+SELECT * FROM s ORDER BY p;
+-- text literals of the non-recursive term become text; COPY of the columns
+WITH RECURSIVE s(n, lab) AS (SELECT 1, 'a' UNION ALL SELECT n + 1, lab || 'x' FROM s WHERE n < 3)
+  SEARCH DEPTH FIRST BY lab SET seq SELECT * FROM s ORDER BY seq;
+COPY (WITH RECURSIVE s(n, lab) AS (SELECT 1, 'a b' UNION ALL SELECT n + 1, lab || ',x' FROM s WHERE n < 3)
+  SEARCH DEPTH FIRST BY n, lab SET seq CYCLE n SET c USING p SELECT * FROM s ORDER BY seq) TO STDOUT WITH (FORMAT csv, HEADER);
+COPY (WITH RECURSIVE s(n, lab) AS (SELECT 1, 'a b' UNION ALL SELECT n + 1, lab || E'\t"' FROM s WHERE n < 3)
+  SEARCH BREADTH FIRST BY n, lab SET seq SELECT * FROM s ORDER BY seq) TO STDOUT;
+
 -- record and record[] are pseudo-types: no table or view column has them
 CREATE VIEW sc_v AS WITH RECURSIVE s(f, t) AS (SELECT f, t FROM sc_tree UNION ALL SELECT g.f, g.t FROM sc_tree g, s WHERE g.f = s.t)
   SEARCH BREADTH FIRST BY f SET seq SELECT * FROM s;
