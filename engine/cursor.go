@@ -137,6 +137,7 @@ func (s *session) declareCursor(ctx context.Context, x *sql.DeclareCursor, ectx 
 	// The query outlives this statement, so it gets a context of its own;
 	// each FETCH's context cancels it.
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	ectx.Ctx = sctx
 	if c.stream, err = prep.q.Open(sctx); err != nil {
 		cancel()
 		return "", err

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	_ "time/tzdata" // TimeZone settings must not depend on the host's zoneinfo
 
+	"github.com/joind/joind/activity"
 	"github.com/joind/joind/operators/spill"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/wire"
@@ -29,6 +30,11 @@ type Options struct {
 	// in (COPY t FROM/TO '/path'); empty refuses every server-side file.
 	CopyDirs []string
 	Logger   *slog.Logger
+	// Activity is the server's registry of live backends, the one wire's
+	// ServerOptions.Activity records into: pg_stat_activity reads it and
+	// pg_cancel_backend/pg_terminate_backend signal through it (nil: no
+	// backends are listed).
+	Activity *activity.Registry
 }
 
 // Engine runs SQL for wire sessions. It owns the catalog; sessions share it.
@@ -81,6 +87,9 @@ func New(opts Options) (*Engine, error) {
 // NewSession implements wire.Engine.
 func (e *Engine) NewSession(ctx context.Context, params map[string]string) (wire.Session, error) {
 	s := newSession(e, params)
+	if ci, ok := wire.ConnInfoFrom(ctx); ok {
+		s.pid = int32(ci.PID)
+	}
 	if err := s.applyStartup(params); err != nil {
 		return nil, err
 	}

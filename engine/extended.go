@@ -347,6 +347,7 @@ func (p *portal) runQuery(ctx context.Context, q *sql.Query, maxRows int, w wire
 		// it gets its own context; each Execute's context cancels it.
 		sctx, scancel := context.WithCancel(context.WithoutCancel(ctx))
 		p.cancel = scancel
+		p.ectx.Ctx = sctx
 		if p.stream, err = prep.q.Open(sctx); err != nil {
 			return 0, false, err
 		}
@@ -400,6 +401,7 @@ func (s *session) sessionInfo() *sql.SessionInfo {
 		Database: s.database,
 		Settings: s.settings,
 		Objects:  sessionObjects{s},
+		Activity: s.eng.opts.Activity, BackendPID: s.pid,
 	}
 }
 
@@ -426,3 +428,7 @@ func wrapStatement(r *sql.RawStatement) wire.Statement {
 	}
 	return &statement{raw: r}
 }
+
+// SQL implements wire.QueryText: the statement's text, which
+// pg_stat_activity shows while the portal runs.
+func (p *portal) SQL() string { return p.ps.text }

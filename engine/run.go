@@ -19,6 +19,7 @@ import (
 
 // run executes one bound statement and returns its command tag.
 func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalContext, w wire.ResultWriter) (string, error) {
+	ectx.Ctx = ctx // pg_sleep ends when the statement is cancelled
 	if err := s.readOnlyErr(st); err != nil {
 		return "", err
 	}

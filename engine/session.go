@@ -25,6 +25,7 @@ type session struct {
 	settings *settings.Values
 	user     string
 	database string
+	pid      int32 // the process id the client was sent (pg_backend_pid)
 	// fsm is the transaction state (txnfsm.go); only fire changes it.
 	fsm txFSM
 	// temp are the session's temporary tables (commands.TempTables; its

@@ -7,6 +7,7 @@ func init() {
 	declarePgCatalog()
 	declarePgSettings()
 	declarePgCursors()
+	declarePgStatActivity()
 	declareInformationSchema()
 	declareSequences()
 }

@@ -25,11 +25,13 @@ type Func struct {
 	// Const functions are evaluated once, when the call is bound (the
 	// session's user, database, ...).
 	Const bool
-	Eval  func(s *Snapshot, v []types.Value) types.Value
+	// Volatile functions act (pg_cancel_backend): never folded.
+	Volatile bool
+	Eval     func(s *Snapshot, v []types.Value) types.Value
 }
 
 // VersionString is what version() returns; drivers parse "PostgreSQL N.M".
-const VersionString = "PostgreSQL 15.0 (joind) on x86_64-pc-linux-gnu, compiled by Go, 64-bit"
+const VersionString = "PostgreSQL 15.18 (joind) on x86_64-pc-linux-gnu, compiled by Go, 64-bit"
 
 var (
 	oid, i4, text, boolT = types.Int8Type, types.Int4Type, types.TextType, types.BoolType

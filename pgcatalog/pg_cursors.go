@@ -32,11 +32,9 @@ type SessionObjects interface {
 	PreparedStatements() []PreparedInfo
 }
 
-// pgEpoch is timestamptz zero: columns tagged timestamptz hold
-// microseconds since it.
-var pgEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-
-func pgTime(t time.Time) int64 { return t.Sub(pgEpoch).Microseconds() }
+// pgTime is t as a column tagged timestamptz holds it: a timestamptz
+// value, microseconds since 1970-01-01 UTC (types.Value's layout).
+func pgTime(t time.Time) int64 { return t.UnixMicro() }
 
 func declarePgCursors() {
 	declare(pc, "pg_cursors", 12077, 'v', func(s *Snapshot) []pgCursorsRow {

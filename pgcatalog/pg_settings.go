@@ -19,7 +19,7 @@ func declarePgSettings() {
 		}
 		for _, r := range s.env.Settings.Rows() {
 			out = append(out, pgSettingsRow{Name: r.Name, Setting: r.Setting, Unit: null(r.Unit), Category: r.Category,
-				ShortDesc: r.ShortDesc, Context: r.Context, Vartype: r.Vartype, Source: r.Source,
+				ShortDesc: r.ShortDesc, ExtraDesc: null(r.ExtraDesc), Context: r.Context, Vartype: r.Vartype, Source: r.Source,
 				MinVal: null(r.MinVal), MaxVal: null(r.MaxVal), Enumvals: null(r.EnumVals), BootVal: r.BootVal,
 				ResetVal: r.ResetVal})
 		}

@@ -131,8 +131,10 @@ func TestSystemCatalogs(t *testing.T) {
 // Every declared relation's columns come from its row struct: a name and a
 // type per field, no duplicates, and rows read back as declared.
 func TestDeclarations(t *testing.T) {
-	if len(defs) != 51 {
-		t.Errorf("%d system relations declared, want 51", len(defs))
+	for _, name := range []string{"pg_catalog.pg_class", "pg_catalog.pg_settings", "pg_catalog.pg_stat_activity", "information_schema.columns"} {
+		if byName[name] == nil {
+			t.Errorf("%s is not declared", name)
+		}
 	}
 	for _, d := range defs {
 		seen := map[string]bool{}

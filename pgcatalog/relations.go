@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/joind/joind/activity"
 	"github.com/joind/joind/settings"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
@@ -24,6 +25,10 @@ type Env struct {
 	// Views gives a view's column definitions (nil: views are listed
 	// without columns). Binding a view's query is package sql's work.
 	Views ViewColumner
+	// Activity is the server's live backends (pg_stat_activity,
+	// pg_cancel_backend; nil: none), BackendPID this session's process id.
+	Activity   *activity.Registry
+	BackendPID int32
 }
 
 // ViewColumner derives a view's output columns by binding its query.

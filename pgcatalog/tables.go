@@ -57,7 +57,7 @@ func declare[R any](schema, name string, oid uint32, kind byte, rows func(*Snaps
 		}
 		t := columnType(f.Type, schema+"."+name+"."+col)
 		if f.Tag.Get("type") == "timestamptz" && t.ID == types.Int8 {
-			t = types.TimestampTZType // microseconds since 2000-01-01 UTC
+			t = types.TimestampTZType // microseconds since 1970-01-01 UTC (pgTime)
 		}
 		if f.Tag.Get("type") == "name" && t.ID == types.Text {
 			t = types.NameType // a Name field: the column is of type name, as in PostgreSQL

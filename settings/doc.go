@@ -1,8 +1,10 @@
 // Package settings is the one registry of joind's run-time settings
-// (PostgreSQL's GUC variables): each setting is declared once in
-// registry.go with its name, type and allowed values, boot value, context,
-// GUC_REPORT flag and canonical output form, and Values holds one
-// session's current values with PostgreSQL's semantics.
+// (PostgreSQL's GUC variables): each setting joind acts on is declared
+// once in registry.go with its name, type and allowed values, boot value,
+// context, GUC_REPORT flag and canonical output form; every other
+// PostgreSQL 15 parameter comes from pg15.tsv (pg15.go says how they
+// behave); and Values holds one session's current values with
+// PostgreSQL's semantics.
 //
 // Everything that reads or writes a setting goes through here: SET, SET
 // LOCAL, SET ... TO DEFAULT, RESET, RESET ALL, SHOW, SHOW ALL (engine),

@@ -15,9 +15,39 @@ import (
 // integer, the number in its base unit). cur is the current value; name is
 // the spelling the user wrote, which PostgreSQL's parse errors quote.
 func (s *Setting) Normalize(v, cur, name string) (string, error) {
-	if s.Context == Internal {
-		return "", pgerr.New("55P02", "parameter \"%s\" cannot be changed", s.Name)
+	return s.normalize(v, cur, name, false)
+}
+
+// contextError is PostgreSQL's refusal to change s from a session (or,
+// startup, from the startup packet), nil where its context allows it.
+func (s *Setting) contextError(startup bool) error {
+	switch s.Context {
+	case Internal:
+		return pgerr.New("55P02", "parameter \"%s\" cannot be changed", s.Name)
+	case Postmaster:
+		return pgerr.New("55P02", "parameter \"%s\" cannot be changed without restarting the server", s.Name)
+	case Sighup:
+		return pgerr.New("55P02", "parameter \"%s\" cannot be changed now", s.Name)
+	case Backend, SuperuserBackend:
+		if !startup {
+			return pgerr.New("55P02", "parameter \"%s\" cannot be set after connection start", s.Name)
+		}
 	}
+	return nil
+}
+
+func (s *Setting) normalize(v, cur, name string, startup bool) (string, error) {
+	if err := s.contextError(startup); err != nil {
+		return "", err
+	}
+	c, err := s.canonical(v, cur, name)
+	if err == nil && s.OnlyDefault && c != s.Boot {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "joind supports only %s = '%s'", s.Name, s.Show(s.Boot))
+	}
+	return c, err
+}
+
+func (s *Setting) canonical(v, cur, name string) (string, error) {
 	switch s.Kind {
 	case Bool:
 		b, ok := parseBool(v)
@@ -38,6 +68,12 @@ func (s *Setting) Normalize(v, cur, name string) (string, error) {
 			return "", err
 		}
 		return strconv.FormatInt(n, 10), nil
+	case Real:
+		f, err := s.parseReal(v, name)
+		if err != nil {
+			return "", err
+		}
+		return formatG(f), nil
 	case Enum:
 		lv := strings.ToLower(strings.TrimSpace(v))
 		for _, ok := range s.Values {
@@ -60,20 +96,50 @@ func (s *Setting) Normalize(v, cur, name string) (string, error) {
 // Show renders a canonical value as SHOW prints it: an integer with a unit
 // in the largest unit that divides it.
 func (s *Setting) Show(v string) string {
-	if s.Kind != Int || s.Unit == NoUnit {
+	if s.Unit == NoUnit {
 		return v
 	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n <= 0 {
-		return v
-	}
-	units := unitTable[s.Unit]
-	for _, u := range units {
-		if u.mult >= 1 && n%int64(u.mult) == 0 {
-			return strconv.FormatInt(n/int64(u.mult), 10) + u.name
+	switch s.Kind {
+	case Int:
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return v
 		}
+		// The first (largest) unit that divides the value, as guc.c's
+		// convert_int_from_base_unit.
+		for _, u := range unitTable[s.Unit] {
+			if u.mult <= 1 || n%int64(u.mult) == 0 {
+				return strconv.FormatInt(int64(math.Round(float64(n)/u.mult)), 10) + u.name
+			}
+		}
+	case Real:
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f <= 0 {
+			return v
+		}
+		// The first unit that gives (nearly) an integer, else the
+		// smallest: convert_real_from_base_unit.
+		var out float64
+		var name string
+		for _, u := range unitTable[s.Unit] {
+			out, name = f/u.mult, u.name
+			if out > 0 && math.Abs(math.Round(out)/out-1) <= 1e-8 {
+				break
+			}
+		}
+		return formatG(out) + name
 	}
 	return v
+}
+
+// formatG is C's printf("%g"), how guc.c prints a real setting.
+func formatG(f float64) string {
+	s := strconv.FormatFloat(f, 'g', 6, 64)
+	// Go writes a one-digit exponent as e+1; C pads it to two digits.
+	if i := strings.IndexAny(s, "e"); i >= 0 && len(s)-i == 3 {
+		s = s[:i+2] + "0" + s[i+2:]
+	}
+	return s
 }
 
 // Int64 returns the integer value of an Int setting's canonical value.
@@ -100,13 +166,23 @@ type unit struct {
 // unitTable lists each base unit's units from the largest, as guc.c's
 // conversion tables do.
 var unitTable = map[Unit][]unit{
-	Milliseconds: {{"d", 86400000}, {"h", 3600000}, {"min", 60000}, {"s", 1000}, {"ms", 1}, {"us", 0.001}},
+	Milliseconds: {{"d", 86400000}, {"h", 3600000}, {"min", 60000}, {"s", 1000}, {"ms", 1}, {"us", 1.0 / 1000}},
+	Seconds:      {{"d", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}, {"ms", 1.0 / 1000}, {"us", 1.0 / 1000000}},
+	Minutes:      {{"d", 1440}, {"h", 60}, {"min", 1}, {"s", 1.0 / 60}, {"ms", 1.0 / 60000}, {"us", 1.0 / 60000000}},
+	Bytes:        {{"TB", 1 << 40}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"kB", 1 << 10}, {"B", 1}},
 	Kilobytes:    {{"TB", 1 << 30}, {"GB", 1 << 20}, {"MB", 1 << 10}, {"kB", 1}, {"B", 1.0 / 1024}},
+	Blocks:       {{"TB", 1 << 27}, {"GB", 1 << 17}, {"MB", 1 << 7}, {"kB", 1.0 / 8}, {"B", 1.0 / 8192}},
+	Megabytes:    {{"TB", 1 << 20}, {"GB", 1 << 10}, {"MB", 1}, {"kB", 1.0 / 1024}, {"B", 1.0 / (1 << 20)}},
 }
 
+const (
+	timeUnitsHint   = `Valid units for this parameter are "us", "ms", "s", "min", "h", and "d".`
+	memoryUnitsHint = `Valid units for this parameter are "B", "kB", "MB", "GB", and "TB".`
+)
+
 var unitHints = map[Unit]string{
-	Milliseconds: `Valid units for this parameter are "us", "ms", "s", "min", "h", and "d".`,
-	Kilobytes:    `Valid units for this parameter are "B", "kB", "MB", "GB", and "TB".`,
+	Milliseconds: timeUnitsHint, Seconds: timeUnitsHint, Minutes: timeUnitsHint,
+	Bytes: memoryUnitsHint, Kilobytes: memoryUnitsHint, Blocks: memoryUnitsHint, Megabytes: memoryUnitsHint,
 }
 
 // parseInt reads an integer setting as guc.c's parse_int: a number
@@ -132,22 +208,11 @@ func (s *Setting) parseInt(v, name string) (int64, error) {
 		return 0, bad()
 	}
 	if rest != "" {
-		if s.Unit == NoUnit {
-			return 0, bad()
-		}
-		found := false
-		for j, u := range unitTable[s.Unit] {
-			if u.name == rest {
-				f *= u.mult
-				// A fraction of a unit rounds to the next smaller unit.
-				if next := unitTable[s.Unit][j+1:]; f != math.Round(f) && len(next) > 0 && next[0].mult < 1 {
-					f = math.Round(f/next[0].mult) * next[0].mult
-				}
-				found = true
-				break
+		var ok bool
+		if f, ok = s.toBaseUnit(f, rest); !ok {
+			if s.Unit == NoUnit {
+				return 0, bad()
 			}
-		}
-		if !found {
 			return 0, bad().WithHint("%s", unitHints[s.Unit])
 		}
 	}
@@ -165,6 +230,56 @@ func (s *Setting) parseInt(v, name string) (int64, error) {
 			n, u, name, s.Min, s.Max)
 	}
 	return n, nil
+}
+
+// toBaseUnit converts f of unit name to s's base unit, as guc.c's
+// convert_to_base_unit: the value is rounded to a whole number of the
+// next smaller unit, if the table has one.
+func (s *Setting) toBaseUnit(f float64, name string) (float64, bool) {
+	table := unitTable[s.Unit]
+	for j, u := range table {
+		if u.name == name {
+			f *= u.mult
+			if j+1 < len(table) {
+				f = math.Round(f/table[j+1].mult) * table[j+1].mult
+			}
+			return f, true
+		}
+	}
+	return 0, false
+}
+
+// parseReal reads a real setting as guc.c's parse_real: a number,
+// optionally followed by a unit, within [RealMin, RealMax].
+func (s *Setting) parseReal(v, name string) (float64, error) {
+	bad := pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
+	t := strings.TrimSpace(v)
+	i := 0
+	for i < len(t) && strings.IndexByte("+-.0123456789eE", t[i]) >= 0 {
+		i++
+	}
+	f, err := strconv.ParseFloat(t[:i], 64)
+	if err != nil || math.IsNaN(f) {
+		return 0, bad
+	}
+	if rest := strings.TrimSpace(t[i:]); rest != "" {
+		var ok bool
+		if f, ok = s.toBaseUnit(f, rest); !ok {
+			if s.Unit == NoUnit {
+				return 0, bad
+			}
+			return 0, bad.WithHint("%s", unitHints[s.Unit])
+		}
+	}
+	if f < s.RealMin || f > s.RealMax {
+		u := ""
+		if s.Unit != NoUnit {
+			u = " " + s.Unit.String()
+		}
+		return 0, pgerr.New(pgerr.InvalidParameterValue, "%s%s is outside the valid range for parameter \"%s\" (%s .. %s)",
+			formatG(f), u, name, formatG(s.RealMin), formatG(s.RealMax))
+	}
+	return f, nil
 }
 
 // ---- check hooks -----------------------------------------------------------

@@ -15,10 +15,11 @@ const (
 	Int
 	Enum
 	String
+	Real
 )
 
 func (k Kind) String() string {
-	return [...]string{"bool", "integer", "enum", "string"}[k]
+	return [...]string{"bool", "integer", "enum", "string", "real"}[k]
 }
 
 // Context says who may change a setting (pg_settings.context).
@@ -31,10 +32,19 @@ const (
 	Superuser
 	// Internal settings are fixed: SHOW only.
 	Internal
+	// Postmaster settings change only with a server restart, Sighup ones
+	// only in the server's configuration; neither by SET.
+	Postmaster
+	Sighup
+	// Backend settings are taken from the startup packet only
+	// (superuser-backend is the same for joind, whose users are all
+	// superusers).
+	Backend
+	SuperuserBackend
 )
 
 func (c Context) String() string {
-	return [...]string{"user", "superuser", "internal"}[c]
+	return [...]string{"user", "superuser", "internal", "postmaster", "sighup", "backend", "superuser-backend"}[c]
 }
 
 // Unit is the base unit of an integer setting.
@@ -44,10 +54,15 @@ const (
 	NoUnit Unit = iota
 	Milliseconds
 	Kilobytes
+	Seconds
+	Minutes
+	Blocks // 8kB pages
+	Megabytes
+	Bytes
 )
 
 func (u Unit) String() string {
-	return [...]string{"", "ms", "kB"}[u]
+	return [...]string{"", "ms", "kB", "s", "min", "8kB", "MB", "B"}[u]
 }
 
 // Setting declares one run-time setting.
@@ -67,8 +82,10 @@ type Setting struct {
 	// NoResetAll settings keep their value on RESET ALL (GUC_NO_RESET_ALL).
 	NoResetAll bool
 	Unit       Unit
-	Min, Max   int64    // Int
-	Values     []string // Enum: the accepted values, canonical spelling
+	Min, Max   int64 // Int
+	// RealMin and RealMax bound a Real setting.
+	RealMin, RealMax float64
+	Values           []string // Enum: the accepted values, canonical spelling
 	// Hidden are further accepted Enum spellings (not listed in hints or
 	// enumvals), mapped to the value they mean.
 	Hidden map[string]string
@@ -83,8 +100,22 @@ type Setting struct {
 	// default_transaction_isolation).
 	TxStart string
 	// Category and Desc are pg_settings' category and short_desc (and SHOW
-	// ALL's description).
-	Category, Desc string
+	// ALL's description); ExtraDesc is its extra_desc.
+	Category, Desc, ExtraDesc string
+	// BootVal is pg_settings.boot_val where it differs from Boot, the
+	// value a joind session starts with (PostgreSQL's initdb and
+	// postmaster set some, e.g. timezone_abbreviations); hasBootVal says
+	// it is given.
+	BootVal    string
+	hasBootVal bool
+	// fixedResetVal is pg_settings.reset_val of a setting no session can
+	// change (it differs from the shown value where PostgreSQL has a show
+	// hook: data_directory_mode is 0700, its reset_val 448).
+	fixedResetVal *string
+	// OnlyDefault settings steer something joind does not implement; SET
+	// accepts only the default value (anything else is 0A000, never a
+	// setting that silently does nothing).
+	OnlyDefault bool
 
 	placeholder bool
 	index       int
@@ -92,7 +123,7 @@ type Setting struct {
 
 // ServerVersion is the PostgreSQL version joind reports: libpq and drivers
 // parse the leading number, psql picks its catalog queries from it.
-const ServerVersion = "15.0"
+const ServerVersion = "15.18"
 
 const (
 	catLocale  = "Client Connection Defaults / Locale and Formatting"
@@ -103,8 +134,13 @@ const (
 
 var isolationLevels = []string{"serializable", "repeatable read", "read committed", "read uncommitted"}
 
-// registry is every setting joind knows, in one list.
-var registry = []*Setting{
+// registry is every setting joind knows: the ones declared here, then
+// the rest of PostgreSQL 15's (pg15.go).
+var registry = withPG15(declared)
+
+// declared are the settings joind declares itself, with the behaviour it
+// gives them.
+var declared = []*Setting{
 	{Name: "application_name", Kind: String, Report: true, Check: checkAppName,
 		Category: catLogging, Desc: "Sets the application name to be reported in statistics and logs."},
 	{Name: "client_encoding", Kind: String, Boot: "UTF8", Report: true, Check: checkEncoding,
@@ -158,7 +194,7 @@ var registry = []*Setting{
 		Category: catPreset, Desc: "Shows the server (database) character set encoding."},
 	{Name: "server_version", Kind: String, Boot: ServerVersion, Report: true, Context: Internal,
 		Category: catPreset, Desc: "Shows the server version."},
-	{Name: "server_version_num", Kind: Int, Boot: "150000", Min: 150000, Max: 150000, Context: Internal,
+	{Name: "server_version_num", Kind: Int, Boot: "150018", Min: 150018, Max: 150018, Context: Internal,
 		Category: catPreset, Desc: "Shows the server version as an integer."},
 	// session_authorization is the session user; SET SESSION AUTHORIZATION
 	// to another user is not supported.

@@ -3,8 +3,6 @@ package settings
 import (
 	"strconv"
 	"strings"
-
-	"github.com/joind/joind/pgerr"
 )
 
 // Source is where a setting's current value came from (pg_settings.source).
@@ -125,7 +123,7 @@ func (v *Values) Startup(name, val string) error {
 	if err != nil {
 		return err
 	}
-	c, err := x.def.Normalize(val, x.cur.v, name)
+	c, err := x.def.normalize(val, x.cur.v, name, true)
 	if err != nil {
 		return err
 	}
@@ -170,8 +168,8 @@ func (v *Values) Reset(name string, local bool) (*Setting, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.def.Context == Internal {
-		return nil, pgerr.New("55P02", "parameter \"%s\" cannot be changed", x.def.Name)
+	if err := x.def.contextError(false); err != nil {
+		return nil, err
 	}
 	v.assign(x, x.reset, local)
 	return x.def, nil
@@ -180,7 +178,7 @@ func (v *Values) Reset(name string, local bool) (*Setting, error) {
 // ResetAll is RESET ALL.
 func (v *Values) ResetAll() {
 	for _, x := range v.order {
-		if x.def.Context != Internal && !x.def.NoResetAll {
+		if x.def.contextError(false) == nil && !x.def.NoResetAll {
 			v.assign(x, x.reset, false)
 		}
 	}
@@ -370,8 +368,8 @@ func (v *Values) ShowAll() [][3]string {
 // Row is one pg_settings row; empty strings in Unit, MinVal, MaxVal and
 // EnumVals are NULL.
 type Row struct {
-	Name, Setting, Unit, Category, ShortDesc, Context, Vartype, Source string
-	MinVal, MaxVal, EnumVals, BootVal, ResetVal                        string
+	Name, Setting, Unit, Category, ShortDesc, ExtraDesc, Context, Vartype, Source string
+	MinVal, MaxVal, EnumVals, BootVal, ResetVal                                   string
 }
 
 // Rows returns pg_settings' rows.
@@ -382,11 +380,21 @@ func (v *Values) Rows() []Row {
 		if d.NoShowAll {
 			continue
 		}
+		boot := d.Boot
+		if d.hasBootVal {
+			boot = d.BootVal
+		}
 		r := Row{Name: d.Name, Setting: x.cur.v, Unit: d.Unit.String(), Category: d.Category, ShortDesc: d.Desc,
-			Context: d.Context.String(), Vartype: d.Kind.String(), Source: x.cur.src.String(),
-			BootVal: d.Boot, ResetVal: x.reset.v}
-		if d.Kind == Int {
+			ExtraDesc: d.ExtraDesc, Context: d.Context.String(), Vartype: d.Kind.String(), Source: x.cur.src.String(),
+			BootVal: boot, ResetVal: x.reset.v}
+		if d.fixedResetVal != nil {
+			r.ResetVal = *d.fixedResetVal
+		}
+		switch d.Kind {
+		case Int:
 			r.MinVal, r.MaxVal = itoa(d.Min), itoa(d.Max)
+		case Real:
+			r.MinVal, r.MaxVal = formatG(d.RealMin), formatG(d.RealMax)
 		}
 		if d.Kind == Enum {
 			r.EnumVals = enumArray(d.Values)
@@ -402,7 +410,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 func enumArray(vals []string) string {
 	parts := make([]string, len(vals))
 	for i, s := range vals {
-		if strings.ContainsAny(s, " ,{}\"\\") {
+		if s == "" || strings.ContainsAny(s, " ,{}\"\\") {
 			s = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 		}
 		parts[i] = s

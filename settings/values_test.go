@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/joind/joind/pgerr"
@@ -133,8 +134,8 @@ func TestRegistryIsConsistent(t *testing.T) {
 				t.Errorf("%s: boot value %q is not one of its values", s.Name, s.Boot)
 			}
 		}
-		if s.Context != Internal && s.Boot != "" {
-			if c, err := s.Normalize(s.Boot, s.Boot, s.Name); err != nil || c != s.Boot {
+		if s.contextError(true) == nil && s.Boot != "" {
+			if c, err := s.canonical(s.Boot, s.Boot, s.Name); err != nil || c != s.Boot {
 				t.Errorf("%s: boot value %q is not canonical (%q, %v)", s.Name, s.Boot, c, err)
 			}
 		}
@@ -175,5 +176,58 @@ func TestGenMovesWithValues(t *testing.T) {
 	}
 	if v.Gen() != before {
 		t.Fatal("a SET to the same value moved Gen")
+	}
+}
+
+// Every PostgreSQL 15 parameter is known, and those joind lists as
+// changing behaviour it lacks accept their default only.
+func TestPG15Settings(t *testing.T) {
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(pg15TSV), "\n") {
+		name := strings.SplitN(line, "\t", 2)[0]
+		if _, err := Lookup(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		n++
+	}
+	if n < 350 {
+		t.Fatalf("pg15.tsv has %d settings", n)
+	}
+	for name := range onlyDefault {
+		if _, err := Lookup(name); err != nil {
+			t.Errorf("onlyDefault lists %s: %v", name, err)
+		}
+	}
+	v := New("u")
+	for _, c := range []struct{ name, val, code string }{
+		{"lock_timeout", "1s", "0A000"},
+		{"lock_timeout", "0", ""},
+		{"transform_null_equals", "on", "0A000"},
+		{"transform_null_equals", "off", ""},
+		{"session_replication_role", "replica", "0A000"},
+		{"random_page_cost", "1.5", ""},
+		{"random_page_cost", "-1", "22023"},
+		{"shared_buffers", "1MB", "55P02"},
+		{"log_connections", "on", "55P02"},
+		{"block_size", "1", "55P02"},
+	} {
+		_, err := v.Set(c.name, c.val, false)
+		code := ""
+		if pe, ok := err.(*pgerr.Error); ok {
+			code = pe.Code
+		} else if err != nil {
+			code = err.Error()
+		}
+		if code != c.code {
+			t.Errorf("SET %s = %s: %v, want SQLSTATE %q", c.name, c.val, err, c.code)
+		}
+	}
+	// The startup packet may set backend-context settings, not
+	// postmaster ones.
+	if err := v.Startup("log_connections", "on"); err != nil {
+		t.Errorf("startup log_connections: %v", err)
+	}
+	if err := v.Startup("shared_buffers", "1MB"); err == nil {
+		t.Errorf("startup shared_buffers: no error")
 	}
 }

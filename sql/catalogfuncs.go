@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"github.com/joind/joind/activity"
 	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/settings"
 	"github.com/joind/joind/sql/plan"
@@ -15,6 +16,10 @@ type SessionInfo struct {
 	Settings *settings.Values
 	// Objects lists the session's cursors and prepared statements.
 	Objects pgcatalog.SessionObjects
+	// Activity is the server's live backends; BackendPID this session's
+	// process id (pg_stat_activity, pg_backend_pid).
+	Activity   *activity.Registry
+	BackendPID int32
 }
 
 // VersionString is what version() returns; drivers parse "PostgreSQL N.M".

@@ -48,7 +48,7 @@ func (b *binder) pgCatalogFunc(name string, args []plan.Expr, loc int32) (plan.E
 	for i, a := range args {
 		at[i] = a.Type()
 	}
-	return &plan.Call{Func: &types.Overload{Name: name, Args: at, Result: f.Result, Strict: !f.NonStrict,
+	return &plan.Call{Func: &types.Overload{Name: name, Args: at, Result: f.Result, Strict: !f.NonStrict, Volatile: f.Volatile,
 		Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) { return f.Eval(snap, v), nil }}, Args: args}, true, nil
 }
 

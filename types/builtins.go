@@ -1,6 +1,9 @@
 package types
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // EvalContext carries the session state some functions and casts need.
 type EvalContext struct {
@@ -15,6 +18,9 @@ type EvalContext struct {
 	// Sequences answers nextval(), currval(), setval() and lastval() (nil:
 	// no session; they fail with 0A000).
 	Sequences SequenceAccess
+	// Ctx is the running statement's context: functions that wait
+	// (pg_sleep) end when it is cancelled (nil: they cannot be).
+	Ctx context.Context
 }
 
 // SettingsAccess is the session's run-time settings as functions see them.

@@ -278,6 +278,8 @@ func (t Type) BaseSQLName() string {
 		return "interval"
 	case Name:
 		return "name"
+	case Void:
+		return "void"
 	case SeqArray:
 		return "record[]"
 	case SeqRecord:

@@ -377,6 +377,7 @@ func init() {
 	registerOperators()
 	registerFunctions()
 	registerSetReturning()
+	registerSleepFuncs()
 }
 
 // registration helpers

@@ -32,6 +32,9 @@ const (
 	// Name is PostgreSQL's name: a string of at most NAMEDATALEN-1 (63)
 	// bytes, compared in the C collation (name.go).
 	Name
+	// Void is the result type of functions that return nothing
+	// (pg_sleep): its one value prints as the empty string (void.go).
+	Void
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -61,6 +64,7 @@ var (
 	// TimestampTZType is timestamp with time zone.
 	TimestampTZType = Type{TimestampTZ, -1}
 	NameType        = Type{Name, -1}
+	VoidType        = Type{Void, -1}
 )
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
@@ -76,6 +80,7 @@ const (
 	OIDUnknown     uint32 = 705
 	OIDBpchar      uint32 = 1042
 	OIDVarchar     uint32 = 1043
+	OIDVoid        uint32 = 2278
 	OIDDate        uint32 = 1082
 	OIDTimestamp   uint32 = 1114
 	OIDTimestampTZ uint32 = 1184
@@ -116,6 +121,8 @@ func (t Type) OID() uint32 {
 		return OIDInterval
 	case Name:
 		return OIDName
+	case Void:
+		return OIDVoid
 	case SeqArray:
 		return OIDRecordArray
 	case SeqRecord:
@@ -132,7 +139,7 @@ func (t Type) Size() int16 {
 		return 1
 	case Int2:
 		return 2
-	case Int4, Float4, Date:
+	case Int4, Float4, Date, Void:
 		return 4
 	case Int8, Float8, Timestamp, TimestampTZ:
 		return 8

@@ -43,7 +43,7 @@ func TestVolatilityAsPgProc(t *testing.T) {
 	// The sequence functions' regclass argument is an OID (int8) or a
 	// name (text) in joind: two overloads each.
 	wantVol := []string{"clock_timestamp", "current_setting", "current_setting", "currval", "currval", "lastval",
-		"nextval", "nextval", "random", "set_config", "setval", "setval", "setval", "setval"}
+		"nextval", "nextval", "pg_sleep", "pg_sleep_for", "pg_sleep_until", "random", "set_config", "setval", "setval", "setval", "setval"}
 	if !slices.Equal(volatile, wantVol) {
 		t.Errorf("volatile built-ins: got %v, want %v", volatile, wantVol)
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/joind/joind/activity"
 	"github.com/joind/joind/pgerr"
 )
 
@@ -50,6 +51,9 @@ type conn struct {
 	rows     int             // rows sent by the running query
 	writeErr error           // first failed write; the connection is dead after it
 	rowMsg   pgproto3.DataRow
+
+	started time.Time         // when the connection was accepted (backend_start)
+	act     *activity.Backend // this connection in ServerOptions.Activity; nil without one
 }
 
 func newConn(s *Server, nc net.Conn, pid uint32) *conn {
@@ -88,7 +92,8 @@ func adminShutdownError() *pgerr.Error {
 }
 
 func (c *conn) serve() {
-	start := time.Now()
+	c.started = time.Now()
+	start := c.started
 	authorized := false
 	defer func() {
 		if r := recover(); r != nil {
@@ -98,6 +103,7 @@ func (c *conn) serve() {
 			c.closeExtended()
 			c.closeSession()
 		}
+		c.unregisterActivity()
 		c.cancel(nil)
 		c.nc.Close()
 		if authorized {
@@ -226,6 +232,7 @@ func (c *conn) startSession(minor uint32, body []byte) bool {
 		return false
 	}
 	c.sess = sess
+	c.registerActivity(params)
 	c.reportSettings()
 	c.be.Send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.secret[:]})
 	c.log.Info("connection authorized", "user", params["user"], "database", params["database"],
@@ -281,6 +288,7 @@ func (c *conn) loop() {
 		}
 		switch m := msg.(type) {
 		case *pgproto3.Query:
+			c.activityStart(m.String)
 			if !c.simpleQuery(m.String) {
 				return
 			}
@@ -462,7 +470,11 @@ func (c *conn) reportSettings() {
 }
 
 func (c *conn) readyForQuery() {
-	c.be.Send(&pgproto3.ReadyForQuery{TxStatus: c.sess.TxStatus()})
+	st := c.sess.TxStatus()
+	// Recorded first: once the client reads ReadyForQuery, another
+	// session's pg_stat_activity must see this one idle.
+	c.activityReady(st)
+	c.be.Send(&pgproto3.ReadyForQuery{TxStatus: st})
 	c.flush()
 }
 

@@ -252,6 +252,9 @@ func (c *conn) executeMsg(m *pgproto3.Execute) error {
 	if !ok {
 		return pgerr.New("34000", "portal \"%s\" does not exist", m.Portal)
 	}
+	if q, ok := p.(QueryText); ok {
+		c.activityStart(q.SQL())
+	}
 	qctx, done := c.beginQuery()
 	defer done()
 	tag, suspended, err := p.Execute(qctx, int(m.MaxRows), &portalWriter{stmtWriter{c: c}})

@@ -217,7 +217,7 @@ var startupSettings = []string{
 	"S:DateStyle=ISO, MDY",
 	"S:integer_datetimes=on",
 	"S:server_encoding=UTF8",
-	"S:server_version=15.0",
+	"S:server_version=15.18",
 	"S:standard_conforming_strings=on",
 	"S:TimeZone=UTC",
 }

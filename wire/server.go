@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/joind/joind/activity"
 )
 
 // ErrServerClosed is returned by Serve after Shutdown (or after Serve's
@@ -52,6 +54,9 @@ type ServerOptions struct {
 	TLS *tls.Config
 	// RequireTLSRemote refuses unencrypted connections from other machines.
 	RequireTLSRemote bool
+	// Activity, if set, is where connections record what they do
+	// (pg_stat_activity) and how to signal them.
+	Activity *activity.Registry
 }
 
 // Server accepts PostgreSQL wire-protocol connections and serves each with a

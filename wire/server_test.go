@@ -309,7 +309,7 @@ func TestPgxSimpleProtocol(t *testing.T) {
 	conn := pgxConnect(t, ts.addr, "pgxtest")
 	ctx := context.Background()
 
-	if v := conn.PgConn().ParameterStatus("server_version"); v != "15.0" {
+	if v := conn.PgConn().ParameterStatus("server_version"); v != "15.18" {
 		t.Fatalf("server_version %q", v)
 	}
 	if v := conn.PgConn().ParameterStatus("application_name"); v != "pgxtest" {

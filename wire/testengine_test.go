@@ -47,7 +47,7 @@ func (e *protocolTestEngine) NewSession(ctx context.Context, params map[string]s
 	}
 	ci, _ := ConnInfoFrom(ctx)
 	s := &testSession{eng: e, params: maps.Clone(params), conn: ci, tx: 'I', settings: map[string]string{
-		"server_version":              "15.0",
+		"server_version":              "15.18",
 		"server_encoding":             "UTF8",
 		"client_encoding":             "UTF8",
 		"DateStyle":                   "ISO, MDY",

@@ -14,7 +14,9 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 
+	"github.com/joind/joind/activity"
 	"github.com/joind/joind/config"
 	"github.com/joind/joind/engine"
 	"github.com/joind/joind/operators/hashtable"
@@ -73,7 +75,9 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "joind: cannot listen on %s: %v\n", cfg.Listen, err)
 		return 1
 	}
+	backends := activity.NewRegistry(time.Now())
 	eng, err := engine.New(engine.Options{
+		Activity:    backends,
 		DataDir:     cfg.DataDir,
 		Partitions:  cfg.Partitions,
 		BatchSize:   cfg.BatchSize,
@@ -95,6 +99,7 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "joind: %v\n", err)
 		return 1
 	}
+	srvOpts.Activity = backends
 	srv := wire.NewServer(eng, srvOpts, logger)
 	logger.Info("joind listening", "address", ln.Addr().String(), "version", versionString(),
 		"kernel", hashtable.KernelName(), "data_dir", cfg.DataDir, "partitions", cfg.Partitions,

@@ -108,7 +108,7 @@ func TestJoinWithoutOutputColumns(t *testing.T) {
 		for _, c := range allCases() {
 			for si, d := range sets {
 				want := len(reference(c, d[0], d[1]))
-				for _, parts := range []int{1, 2} {
+				for _, parts := range matrixPartitions(1, 2) {
 					for _, size := range []int{2, 1024} {
 						spec := c.spec()
 						spec.Cols = nil

@@ -74,10 +74,7 @@ func TestGraceJoinMatrixAgainstReference(t *testing.T) {
 		L, R [][]types.Value
 	}{{"nulls", L, R}, {"no-nulls", noNulls(L), noNulls(R)}, {"build-nulls", L, noNulls(R)},
 		{"probe-nulls", noNulls(L), R}, {"empty-probe", L, nil}}
-	partitions := []int{1, 3}
-	if raceEnabled {
-		partitions = []int{3}
-	}
+	partitions := matrixPartitions(1, 3)
 	for _, c := range allCases() {
 		for _, d := range sets {
 			if !c.na && d.name != "nulls" && d.name != "empty-probe" {

@@ -266,8 +266,8 @@ func TestPgxConnectQueries(t *testing.T) {
 	ctx := context.Background()
 	var s string
 	for q, want := range map[string]string{
-		`select version()`: "PostgreSQL 15.0 (joind)",
-		`select current_setting('server_version_num')`:     "150000",
+		`select version()`: "PostgreSQL 15.18 (joind)",
+		`select current_setting('server_version_num')`:     "150018",
 		`select current_schema()`:                          "public",
 		`select current_database()`:                        "regression",
 		`select current_catalog`:                           "regression",

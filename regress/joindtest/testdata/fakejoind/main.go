@@ -70,7 +70,7 @@ func serve(c net.Conn) {
 		break
 	}
 	be.Send(&pgproto3.AuthenticationOk{})
-	for _, p := range [][2]string{{"server_version", "15.0"}, {"server_encoding", "UTF8"},
+	for _, p := range [][2]string{{"server_version", "15.18"}, {"server_encoding", "UTF8"},
 		{"client_encoding", "UTF8"}, {"DateStyle", "ISO, MDY"}, {"standard_conforming_strings", "on"},
 		{"integer_datetimes", "on"}, {"TimeZone", "UTC"}} {
 		be.Send(&pgproto3.ParameterStatus{Name: p[0], Value: p[1]})
