@@ -38,7 +38,7 @@ func (b *builder) buildRecursiveUnion(p *optimizer.Physical) (operators.Operator
 	if optimizer.Reopenable(p.Inputs[1]) {
 		recursive = func() (operators.Operator, error) { return term, nil }
 	}
-	return operators.NewRecursiveUnion(nonRec, recursive, wt, x.All, x.Cols, b.env)
+	return operators.NewRecursiveUnion(nonRec, recursive, wt, x.All, x.Cols, x.SearchCycle, b.env)
 }
 
 // buildWorkTableScan reads the working table of the recursive union whose

@@ -59,6 +59,7 @@ type recursiveUnionOp struct {
 	colT         []types.Type
 	schema       *arrow.Schema
 	env          *Env
+	searchCycle  *searchCycle // nil without SEARCH or CYCLE
 }
 
 var _ Operator = (*recursiveUnionOp)(nil)
@@ -66,7 +67,8 @@ var _ Operator = (*recursiveUnionOp)(nil)
 // NewRecursiveUnion returns the recursive union of nonRecursive (one
 // partition) and the recursive term, which recursive builds afresh for each
 // iteration from its one plan (it reads wt through a WorkTableScan).
-func NewRecursiveUnion(nonRecursive Operator, recursive func() (Operator, error), wt *WorkTable, all bool, cols []plan.Column, env *Env) (Operator, error) {
+// With sc (SEARCH or CYCLE) the union computes the columns sc adds.
+func NewRecursiveUnion(nonRecursive Operator, recursive func() (Operator, error), wt *WorkTable, all bool, cols []plan.Column, sc *plan.SearchCycle, env *Env) (Operator, error) {
 	if nonRecursive.Partitions() != 1 {
 		return nil, errPlan("recursive union needs one input partition, got %d", nonRecursive.Partitions())
 	}
@@ -74,6 +76,9 @@ func NewRecursiveUnion(nonRecursive Operator, recursive func() (Operator, error)
 		cols: cols, schema: schemaOf(cols), env: env}
 	for _, c := range cols {
 		op.colT = append(op.colT, c.Type)
+	}
+	if sc != nil {
+		op.searchCycle = newSearchCycle(sc, op.colT)
 	}
 	return op, nil
 }
@@ -104,6 +109,8 @@ type recursiveStream struct {
 	seen  *rowSet
 	space *spill.Space
 	acct  *spill.Account
+	// recursing is set once the recursive term runs.
+	recursing bool
 	// next collects this iteration's new rows: the next working table.
 	next      []arrow.Record
 	nextBytes int64
@@ -128,12 +135,20 @@ func (st *recursiveStream) Next() (arrow.Record, error) {
 		if err != nil {
 			return nil, err
 		}
+		sc := st.u.searchCycle
+		if sc != nil {
+			rec = sc.extend(rec, st.recursing, st.u.schema)
+		}
 		if st.seen != nil {
 			if rec = st.seen.fresh(rec); rec == nil {
 				continue
 			}
 		}
 		rec = array.NewRecord(st.u.schema, rec.Columns(), rec.NumRows())
+		work := rec
+		if sc != nil {
+			work = sc.workRows(rec)
+		}
 		n := spill.RecordBytes(rec)
 		if st.seen != nil {
 			n *= 2 // the row is kept in the seen set too
@@ -141,7 +156,9 @@ func (st *recursiveStream) Next() (arrow.Record, error) {
 		if !st.acct.Reserve(n) {
 			return nil, st.space.OutOfMemory("The working table of WITH RECURSIVE query", st.acct.Held()+n)
 		}
-		st.next = append(st.next, rec)
+		if work != nil {
+			st.next = append(st.next, work)
+		}
 		st.nextBytes += n
 		return rec, nil
 	}
@@ -166,6 +183,7 @@ func (st *recursiveStream) iterate() error {
 	}
 	st.u.wt.set(st.next)
 	st.wtBytes, st.next, st.nextBytes = st.nextBytes, nil, 0
+	st.recursing = true
 	op, err := st.u.recursive()
 	if err != nil {
 		return err

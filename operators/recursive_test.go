@@ -67,7 +67,7 @@ func recursiveOf(t *testing.T, rows [][]types.Value, all bool, env *Env, f func(
 		builds++
 		return &mapOp{in: NewWorkTableScan(wt, cs), f: f}, nil
 	}
-	op, err := NewRecursiveUnion(NewRecordsScan([]arrow.Record{mkRecord(cs, rows)}, cs), term, wt, all, cs, env)
+	op, err := NewRecursiveUnion(NewRecordsScan([]arrow.Record{mkRecord(cs, rows)}, cs), term, wt, all, cs, nil, env)
 	if err != nil {
 		t.Fatal(err)
 	}

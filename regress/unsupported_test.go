@@ -39,11 +39,10 @@ func TestUnsupportedOverWire(t *testing.T) {
 		{"SELECT ARRAY(SELECT a FROM uw_t)", "ARRAY"},
 		{"SELECT a AS x, a AS y FROM uw_t GROUP BY x, ROLLUP (y)", "y)"},
 		{"SELECT uw_t FROM uw_t", ""},
-		// SEARCH's sequence column is a record (BREADTH) or an array of records
-		// (DEPTH), CYCLE's path an array of records: joind has neither type.
-		{"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SEARCH DEPTH FIRST BY n SET ord SELECT * FROM r", "SEARCH"},
-		{"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SEARCH BREADTH FIRST BY n SET ord SELECT n FROM r", "SEARCH"},
-		{"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n % 2 + 1 FROM r) CYCLE n SET is_cycle USING path SELECT n FROM r", "CYCLE"},
+		// SEARCH and CYCLE encode their columns' values in an order-preserving
+		// form (types/searchseq.go) that numeric and interval lack so far.
+		{"WITH RECURSIVE r(n) AS (SELECT 1.5 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SEARCH DEPTH FIRST BY n SET ord SELECT * FROM r", "SEARCH"},
+		{"WITH RECURSIVE r(n) AS (SELECT interval '1 day' UNION ALL SELECT n * 2 FROM r) CYCLE n SET c USING p SELECT * FROM r", "CYCLE"},
 		{"SELECT a FROM uw_t FOR UPDATE", ""},
 		{`SELECT b FROM uw_t ORDER BY b COLLATE "en-x-icu"`, "COLLATE"},
 		{"SELECT row(a, b) FROM uw_t", "row"},

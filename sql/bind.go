@@ -663,6 +663,9 @@ func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, e
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", cn)
 		}
 		seen[cn] = true
+		if err := checkStorableColumn(cn, c.Type); err != nil {
+			return nil, err
+		}
 		out.Columns = append(out.Columns, storage.ColumnDef{Name: cn, Type: c.Type})
 	}
 	return out, nil

@@ -16,8 +16,10 @@ const invalidRecursion = "42P19"
 // recursive term is bound: references read the working table.
 type recursiveRef struct {
 	wt    *plan.WorkTable
-	cols  []plan.Column // the non-recursive term's output (types)
+	cols  []plan.Column // the non-recursive term's output (types), then SEARCH's and CYCLE's columns
 	names []string
+	// starCols is how many of cols * expands to: not SEARCH's and CYCLE's.
+	starCols int
 }
 
 // defineRecursiveCTE binds a WITH RECURSIVE query that refers to itself, as
@@ -34,8 +36,10 @@ func (b *binder) defineRecursiveCTE(s *scope, env *cteEnv) error {
 	if err := b.checkWellFormedRecursion(env.name, sel, cte.Location); err != nil {
 		return err
 	}
-	if err := b.cycleMarkType(cte.CycleClause); err != nil {
-		return err
+	if cc := cte.CycleClause; cc != nil && cc.CycleMarkValue != nil && cc.CycleMarkDefault != nil {
+		if _, err := b.cycleMarkType(cc); err != nil {
+			return err
+		}
 	}
 	// The body sees the enclosing levels of the defining query, not its
 	// FROM items; its own WITH is visible to both terms.
@@ -58,14 +62,25 @@ func (b *binder) defineRecursiveCTE(s *scope, env *cteEnv) error {
 		}
 	}
 	// PostgreSQL checks SEARCH and CYCLE after the recursive term; joind
-	// refuses them before it, which the term may read their columns in.
+	// before it, which the term may read their columns in.
 	if err := b.checkSearchCycle(env.name, names, cte, sel); err != nil {
 		return err
 	}
 	lc := l.node.Columns()
-	self := &recursiveRef{wt: &plan.WorkTable{Name: env.name}, cols: lc, names: names}
+	sc, extra, err := b.searchCycleSpec(names, lc, cte)
+	if err != nil {
+		return err
+	}
+	self := &recursiveRef{wt: &plan.WorkTable{Name: env.name}, cols: append(append([]plan.Column{}, lc...), extra...), names: names, starCols: len(lc)}
+	for _, c := range extra {
+		self.names = append(self.names, c.Name)
+	}
 	selfEnv := &cteEnv{parent: top.ctes, name: env.name, cte: cte, def: env.def, self: self}
-	r, _, err := b.bindSelect(sel.Rarg, top, selfEnv, false)
+	rarg := sel.Rarg
+	if sc != nil {
+		rarg = carrySearchCycle(rarg, env.name, cte)
+	}
+	r, _, err := b.bindSelect(rarg, top, selfEnv, false)
 	if err != nil {
 		return err
 	}
@@ -73,6 +88,8 @@ func (b *binder) defineRecursiveCTE(s *scope, env *cteEnv) error {
 		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH RECURSIVE query \"%s\" referencing an outer query is not supported", env.name), cte.Location)
 	}
 	rc := r.node.Columns()
+	carried := rc[len(rc)-carriedCount(sc):]
+	rc = rc[:len(rc)-len(carried)]
 	if len(lc) != len(rc) {
 		return b.errAt(pgerr.New(pgerr.SyntaxError, "each UNION query must have the same number of columns"), firstLoc(r.locs))
 	}
@@ -89,19 +106,22 @@ func (b *binder) defineRecursiveCTE(s *scope, env *cteEnv) error {
 		}
 		lt[i] = t
 	}
+	for _, c := range carried {
+		lt = append(lt, c.Type)
+	}
 	rec, err := b.castOutputs(r, lt, "UNION")
 	if err != nil {
 		return err
 	}
-	ru := &plan.RecursiveUnion{Name: env.name, All: sel.All, NonRecursive: l.node, Recursive: rec, WorkTable: self.wt}
-	for i, c := range lc {
-		ru.Cols = append(ru.Cols, plan.Column{ID: b.ids.Next(), Name: names[i], Type: c.Type})
+	ru := &plan.RecursiveUnion{Name: env.name, All: sel.All, NonRecursive: l.node, Recursive: rec, WorkTable: self.wt, SearchCycle: sc}
+	for i, c := range self.cols {
+		ru.Cols = append(ru.Cols, plan.Column{ID: b.ids.Next(), Name: self.names[i], Type: c.Type})
 	}
 	// Evaluated once, as PostgreSQL always materializes a recursive query;
 	// its only reference may still read it directly (streaming, so a LIMIT
 	// above ends the iteration).
 	env.shared = &plan.CTE{Name: env.name, Plan: ru, Materialized: cte.Ctematerialized == pg_query.CTEMaterialize_CTEMaterializeAlways}
-	env.names = names
+	env.names = self.names
 	return nil
 }
 
@@ -116,6 +136,9 @@ func (b *binder) workTableScan(s *scope, env *cteEnv, alias string, a *pg_query.
 	it, err := b.itemFromQuery(&boundQuery{node: scan, names: append([]string{}, env.self.names...)}, alias, a)
 	if err != nil {
 		return nil, nil, err
+	}
+	for i := env.self.starCols; i < len(it.cols); i++ {
+		it.cols[i].noStar = true
 	}
 	return scan, []*nsItem{it}, nil
 }
@@ -351,29 +374,23 @@ func (b *binder) futureCTEHint(rv *pg_query.RangeVar, e *pgerr.Error) *pgerr.Err
 	return e
 }
 
-// cycleMarkType checks CYCLE's mark values (TO v DEFAULT d) have a common
-// type, as PostgreSQL does before analyzing the query.
-func (b *binder) cycleMarkType(cc *pg_query.CTECycleClause) error {
-	if cc == nil || cc.CycleMarkValue == nil || cc.CycleMarkDefault == nil {
-		return nil
-	}
+// cycleMarkType is the common type of CYCLE's mark values (TO v DEFAULT
+// d), which PostgreSQL resolves before analyzing the query.
+func (b *binder) cycleMarkType(cc *pg_query.CTECycleClause) (types.Type, error) {
 	v, err := b.bindExpr(&scope{}, cc.CycleMarkValue)
 	if err != nil {
-		return err
+		return types.Type{}, err
 	}
 	d, err := b.bindExpr(&scope{}, cc.CycleMarkDefault)
 	if err != nil {
-		return err
+		return types.Type{}, err
 	}
-	_, err = b.commonTypeOf("CYCLE", []types.Type{v.Type(), d.Type()}, []int32{nodeLocation(cc.CycleMarkValue), nodeLocation(cc.CycleMarkDefault)})
-	return err
+	return b.commonTypeOf("CYCLE", []types.Type{v.Type(), d.Type()}, []int32{nodeLocation(cc.CycleMarkValue), nodeLocation(cc.CycleMarkDefault)})
 }
 
-// checkSearchCycle makes PostgreSQL's checks of SEARCH and CYCLE (column
+// checkSearchCycle makes PostgreSQL's checks of SEARCH and CYCLE: column
 // lists against the query's columns names, then the rewriter's shape
-// checks), and then refuses them: the sequence column is a record or an
-// array of records, the cycle path an array of records, and joind has
-// neither type.
+// checks.
 func (b *binder) checkSearchCycle(name string, cols []string, cte *pg_query.CommonTableExpr, sel *pg_query.SelectStmt) error {
 	sc, cc := cte.SearchClause, cte.CycleClause
 	if sc == nil && cc == nil {
@@ -443,31 +460,10 @@ func (b *binder) checkSearchCycle(name string, cols []string, cte *pg_query.Comm
 	if sel.Rarg.Op != pg_query.SetOperation_SETOP_NONE {
 		return pgerr.New(pgerr.SyntaxError, "with a SEARCH or CYCLE clause, the right side of the UNION must be a SELECT")
 	}
-	if (sel.Rarg.WithClause != nil && contains(cteNames(sel.Rarg.WithClause.Ctes), name)) || !fromReferences(sel.Rarg.FromClause, name) {
+	if (sel.Rarg.WithClause != nil && contains(cteNames(sel.Rarg.WithClause.Ctes), name)) || selfReferenceName(sel.Rarg.FromClause, name) == "" {
 		return pgerr.New(pgerr.FeatureNotSupported, "with a SEARCH or CYCLE clause, the recursive reference to WITH query \"%s\" must be at the top level of its right-hand SELECT", name)
 	}
-	if sc != nil {
-		return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "SEARCH clause is not supported"), sc.Location)
-	}
-	return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "CYCLE clause is not supported"), cc.Location)
-}
-
-// fromReferences reports whether a FROM list names relation name directly
-// (in a join, not in a subquery).
-func fromReferences(from []*pg_query.Node, name string) bool {
-	for _, n := range from {
-		switch x := n.GetNode().(type) {
-		case *pg_query.Node_RangeVar:
-			if x.RangeVar.Schemaname == "" && x.RangeVar.Relname == name {
-				return true
-			}
-		case *pg_query.Node_JoinExpr:
-			if fromReferences([]*pg_query.Node{x.JoinExpr.Larg, x.JoinExpr.Rarg}, name) {
-				return true
-			}
-		}
-	}
-	return false
+	return nil
 }
 
 // recursiveOrder is the order WITH RECURSIVE's queries are bound in, as

@@ -13,6 +13,7 @@ type nsColumn struct {
 	expr    plan.Expr // usually a *plan.ColRef; a Coalesce for FULL JOIN USING columns
 	table   string    // range-table alias, for error messages
 	notNull bool
+	noStar  bool // not expanded by * (SEARCH's and CYCLE's columns in a recursive term)
 }
 
 // nsItem is one FROM item visible in a scope (PostgreSQL's

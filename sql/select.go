@@ -411,6 +411,9 @@ func (b *binder) expandStar(s *scope, cr *pg_query.ColumnRef) ([]*target, error)
 	var out []*target
 	add := func(cols []nsColumn) {
 		for _, c := range cols {
+			if c.noStar {
+				continue
+			}
 			e := c.expr
 			b.noteColumnUse(e)
 			if ref, ok := e.(*plan.ColRef); ok {

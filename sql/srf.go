@@ -232,15 +232,9 @@ func readsAny(es []plan.Expr, ids map[plan.ColumnID]bool) bool {
 // column is named by the alias (else the function), ROWS FROM's by each
 // function, then "ordinality"; a column alias list renames them in order.
 func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, lateral []*nsItem) (plan.Node, []*nsItem, *scope, error) {
-	if len(rf.Coldeflist) > 0 {
-		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "column definition lists are not supported"), nodeLocation(rf.Coldeflist[0]))
-	}
 	var calls []*pg_query.FuncCall
 	for _, fn := range rf.Functions {
 		fl := fn.GetList().GetItems()
-		if len(fl) > 1 && fl[1].GetList() != nil && len(fl[1].GetList().GetItems()) > 0 {
-			return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "column definition lists are not supported"), nodeLocation(fl[0]))
-		}
 		fc := fl[0].GetFuncCall()
 		if fc == nil {
 			return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "unsupported function in FROM"), nodeLocation(fl[0]))
@@ -248,6 +242,9 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 		calls = append(calls, fc)
 	}
 	if len(calls) == 1 && !rf.Ordinality && funcName(calls[0].Funcname) == "pg_get_keywords" && len(calls[0].Args) == 0 { // pgcatalogempty.go
+		if err := b.checkColumnDefinitionLists(rf, true); err != nil {
+			return nil, nil, nil, err
+		}
 		return b.bindKeywords(s, rf)
 	}
 	fs := &scope{parent: lateralScope(s, lateral), ctes: s.ctes, exprKind: "functions in FROM"}
@@ -279,6 +276,9 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 		}
 		node.Funcs = append(node.Funcs, plan.SetFunc{Func: ov, Args: args})
 		names = append(names, name)
+	}
+	if err := b.checkColumnDefinitionLists(rf, false); err != nil {
+		return nil, nil, nil, err
 	}
 	alias := names[0]
 	if rf.Alias != nil {

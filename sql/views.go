@@ -59,6 +59,11 @@ func (b *binder) bindCreateView(vs *pg_query.ViewStmt) (Statement, error) {
 		}
 		seen[n] = true
 	}
+	for i, c := range q.node.Columns() {
+		if err := checkStorableColumn(names[i], c.Type); err != nil {
+			return nil, err
+		}
+	}
 	text, err := pg_query.Deparse(&pg_query.ParseResult{Stmts: []*pg_query.RawStmt{{Stmt: vs.Query}}})
 	if err != nil {
 		return nil, pgerr.Wrap(err, pgerr.InternalError, "cannot store the view's query: %v", err)

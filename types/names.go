@@ -280,6 +280,10 @@ func (t Type) BaseSQLName() string {
 		return "name"
 	case Void:
 		return "void"
+	case SeqArray:
+		return "record[]"
+	case SeqRecord:
+		return "record"
 	case idAnyNonArray:
 		return "anynonarray"
 	}
@@ -349,6 +353,10 @@ func (t Type) PgTypeName() string {
 		return "interval"
 	case Name:
 		return "name"
+	case SeqArray:
+		return "_record"
+	case SeqRecord:
+		return "record"
 	}
 	return "unknown"
 }

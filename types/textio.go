@@ -65,6 +65,8 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return appendTimestampTZ(dst, v.I, parseDateStyle(f.DateStyle), f.TimeZone)
 	case Interval:
 		return appendInterval(dst, v.Iv, f.IntervalStyle)
+	case SeqArray, SeqRecord:
+		return appendSeqText(dst, v, t, f)
 	}
 	return append(dst, v.S...)
 }

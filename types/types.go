@@ -123,6 +123,10 @@ func (t Type) OID() uint32 {
 		return OIDName
 	case Void:
 		return OIDVoid
+	case SeqArray:
+		return OIDRecordArray
+	case SeqRecord:
+		return OIDRecord
 	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText

@@ -1,5 +1,7 @@
 package plan
 
+import "github.com/joind/joind/types"
+
 // WorkTable identifies the working table of one recursive WITH query: the
 // rows its previous iteration produced, which the recursive term reads.
 type WorkTable struct {
@@ -18,6 +20,28 @@ type RecursiveUnion struct {
 	Recursive    Node
 	WorkTable    *WorkTable
 	Cols         []Column
+	// SearchCycle, when set, is the query's SEARCH and CYCLE clauses.
+	SearchCycle *SearchCycle
+}
+
+// SearchCycle is what WITH RECURSIVE's SEARCH and CYCLE clauses make the
+// union compute (PostgreSQL's rewriteSearchAndCycle). With Base the
+// query's column count, the union's Cols are the Base query columns, then
+// the search sequence (Search), then the cycle mark and path (Cycle). The
+// non-recursive term returns the Base columns; the recursive term returns
+// them and then, carried from the working-table row it extends, that row's
+// sequence (Search) and path (Cycle). A row whose mark is MarkValue is
+// returned but does not enter the working table.
+type SearchCycle struct {
+	Base         int
+	Search       bool
+	BreadthFirst bool
+	SearchCols   []int // indexes of the Base columns
+	Cycle        bool
+	CycleCols    []int
+	MarkType     types.Type
+	MarkValue    types.Value
+	MarkDefault  types.Value
 }
 
 // WorkTableScan reads the working table of a recursive query from inside
