@@ -11,7 +11,7 @@ import (
 // format(fmt, VARIADIC "any") — text_format of PostgreSQL 15's varlena.c —
 // and the quote_* family it shares quoting with.
 
-// quoteLiteral is quote_literal_cstr: single quotes doubled, and an E''
+// quoteLiteral is quote_literal_cstr: single quotes doubled, and an E”
 // string with doubled backslashes when the text has a backslash.
 func quoteLiteral(s string) string {
 	q := "'" + strings.ReplaceAll(s, "'", "''") + "'"

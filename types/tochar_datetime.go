@@ -13,7 +13,7 @@ import (
 // which are the English ones.
 
 const (
-	dchAD = iota
+	dchAD  = iota
 	dchAD_ // A.D.
 	dchAM
 	dchAM_ // A.M.

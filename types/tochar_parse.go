@@ -655,4 +655,3 @@ func toDateText(in, tmpl string) (Value, error) {
 	}
 	return Value{I: int64(jd - unixEpochJD)}, nil
 }
-
