@@ -627,18 +627,13 @@ func toTimestampText(ctx *EvalContext, in, tmpl string) (Value, error) {
 	} else {
 		ts = localToTZ(wall, ctxZone(ctx))
 	}
-	if !tsValid(ts) || ts >= maxTimestampUnix() {
+	if !tsValid(ts) {
 		return outOfRange()
 	}
 	if tm.fprec != 0 {
 		ts = roundTimestamp(ts, int32(tm.fprec))
 	}
 	return Value{I: ts}, nil
-}
-
-// maxTimestampUnix is END_TIMESTAMP (294277-01-01 00:00:00) on joind's epoch.
-func maxTimestampUnix() int64 {
-	return int64(date2j(294277, 1, 1)-unixEpochJD) * usecsPerDay
 }
 
 func toDateText(in, tmpl string) (Value, error) {
