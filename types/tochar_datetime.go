@@ -144,11 +144,13 @@ var dchKeywords = []fmtKeyword{
 	{"mi", dchMI, true, dateModeNone}, {"mm", dchMM, true, dateModeGregorian},
 	{"month", dchmonth, false, dateModeGregorian}, {"mon", dchmon, false, dateModeGregorian},
 	{"ms", dchMS, true, dateModeNone},
+	{"of", dchOF, false, dateModeNone},
 	{"p.m.", dchpm_, false, dateModeNone}, {"pm", dchpm, false, dateModeNone},
 	{"q", dchQ, true, dateModeNone},
 	{"rm", dchrm, false, dateModeGregorian},
 	{"sssss", dchSSSS, true, dateModeNone}, {"ssss", dchSSSS, true, dateModeNone},
 	{"ss", dchSS, true, dateModeNone},
+	{"tzh", dchTZH, false, dateModeNone}, {"tzm", dchTZM, true, dateModeNone},
 	{"tz", dchtz, false, dateModeNone},
 	{"us", dchUS, true, dateModeNone},
 	{"ww", dchWW, true, dateModeGregorian}, {"w", dchW, true, dateModeGregorian},
@@ -557,6 +559,10 @@ func registerDatetimeToChar() {
 		loc := ctxZone(ctx)
 		abbrev, off := zoneAt(a[0].I, loc)
 		tm := dchTimeOfTimestamp(a[0].I + int64(off)*usecsPerSec)
+		if abbrev != "" && (abbrev[0] == '+' || abbrev[0] == '-') && loc.String() == abbrev {
+			// a bare POSIX offset ('+02:00') names no abbreviation
+			abbrev = ""
+		}
 		tm.gmtoff, tm.tzn, tm.hasTzn = off, abbrev, true
 		return datetimeToChar(a[1].S, false, &tm)
 	})

@@ -326,14 +326,14 @@ func lastRelevantDecimal(num string) int {
 }
 
 // numToChar is NUM_processor in the to_char direction.
-func numToChar(nodes []fmtNode, desc numDesc, number string, outPreSpaces int, sign byte) string {
+func numToChar(nodes []fmtNode, desc numDesc, number string, outPreSpaces int, sign byte) (string, error) {
 	d := &desc
 	p := &numProc{d: d, number: number, lastRelevant: -1}
 	if d.zeroStart != 0 {
 		d.zeroStart--
 	}
 	if d.has(numFEEEE) {
-		return number
+		return number, nil
 	}
 	if d.has(numFRoman) {
 		d.lsign, d.preLsignNum, d.post, d.pre = 0, 0, 0, 0
@@ -406,9 +406,10 @@ func numToChar(nodes []fmtNode, desc numDesc, number string, outPreSpaces int, s
 				continue
 			}
 			th, err := ordinalSuffix(number, n.key.id == numTH)
-			if err == nil {
-				p.out = append(p.out, th...)
+			if err != nil {
+				return "", err
 			}
+			p.out = append(p.out, th...)
 		case numMI:
 			if p.sign == '-' {
 				p.out = append(p.out, '-')
@@ -429,7 +430,15 @@ func numToChar(nodes []fmtNode, desc numDesc, number string, outPreSpaces int, s
 	if k := bytes.IndexByte(p.out, 0); k >= 0 {
 		p.out = p.out[:k]
 	}
-	return string(p.out)
+	return string(p.out), nil
+}
+
+func numToCharValue(nodes []fmtNode, d numDesc, numstr string, outPre int, sign byte) (Value, error) {
+	s, err := numToChar(nodes, d, numstr, outPre, sign)
+	if err != nil {
+		return Value{}, err
+	}
+	return Value{S: s}, nil
 }
 
 // overflowDigits is the '#' picture of a number too wide for the template.
@@ -552,7 +561,7 @@ func intToChar(v int64, tmpl string, int4 bool) (Value, error) {
 		}
 		numstr, outPre = layoutDigits(&d, digits)
 	}
-	return Value{S: numToChar(t.nodes, d, numstr, outPre, sign)}, nil
+	return numToCharValue(t.nodes, d, numstr, outPre, sign)
 }
 
 func floatToChar(v float64, tmpl string, float4 bool) (Value, error) {
@@ -598,7 +607,7 @@ func floatToChar(v float64, tmpl string, float4 bool) (Value, error) {
 		digits, sign = splitSign(cFloatOf(val, d.post, float4))
 		numstr, outPre = layoutDigits(&d, digits)
 	}
-	return Value{S: numToChar(t.nodes, d, numstr, outPre, sign)}, nil
+	return numToCharValue(t.nodes, d, numstr, outPre, sign)
 }
 
 func cFloatOf(v float64, prec int, float4 bool) string {
@@ -652,7 +661,7 @@ func numericToChar(x *apd.Decimal, tmpl string) (Value, error) {
 		digits, sign = splitSign(NumericString(roundNumericScale(val, d.post)))
 		numstr, outPre = layoutDigits(&d, digits)
 	}
-	return Value{S: numToChar(t.nodes, d, numstr, outPre, sign)}, nil
+	return numToCharValue(t.nodes, d, numstr, outPre, sign)
 }
 
 // numericSci is numeric_out_sci: d.ddd…e±XX with scale digits after the
