@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/joind/joind/pgerr"
 )
@@ -244,9 +246,42 @@ func padName(n *fmtNode, s string) string {
 	return fmt.Sprintf("%-9s", s)
 }
 
+// isoWeekOf, isoYearOf and isoYearDay are date2isoweek, date2isoyear and
+// date2isoyearday, kept to PostgreSQL's arithmetic: an interval's fields
+// (month -11, day 0) reach them too.
+func isoWeekOf(year, mon, mday int) int {
+	w, _ := isoWeekYear(year, mon, mday)
+	return w
+}
+
+func isoYearOf(year, mon, mday int) int {
+	_, y := isoWeekYear(year, mon, mday)
+	return y
+}
+
+func isoWeekYear(year, mon, mday int) (week, isoYear int) {
+	dayn := date2j(year, mon, mday)
+	day4 := date2j(year, 1, 4)
+	day0 := j2day(day4 - 1) // days since Monday
+	if dayn < day4-day0 {
+		day4 = date2j(year-1, 1, 4)
+		day0 = j2day(day4 - 1)
+		year--
+	}
+	week = (dayn-(day4-day0))/7 + 1
+	if week >= 52 {
+		day4 = date2j(year+1, 1, 4)
+		day0 = j2day(day4 - 1)
+		if dayn >= day4-day0 {
+			week = 1
+			year++
+		}
+	}
+	return week, year
+}
+
 func isoYearDay(y, m, d int) int {
-	_, iy := isoWeek(y, m, d)
-	return date2j(y, m, d) - isoWeek2j(iy, 1) + 1
+	return date2j(y, m, d) - isoWeek2j(isoYearOf(y, m, d), 1) + 1
 }
 
 // isoWeek2j is the Julian day of the Monday of ISO week `week` of year.
@@ -254,11 +289,6 @@ func isoWeek2j(year, week int) int {
 	day4 := date2j(year, 1, 4)
 	day0 := j2day(day4 - 1) // days since Monday
 	return (week-1)*7 + (day4 - day0)
-}
-
-func isoYear(y, m, d int) int {
-	_, iy := isoWeek(y, m, d)
-	return iy
 }
 
 // dchToChar is DCH_to_char.
@@ -422,8 +452,7 @@ func dchToChar(nodes []fmtNode, interval bool, tm *dchTime) (string, error) {
 		case dchWW:
 			setNum(zeroPad((tm.yday-1)/7+1, pick(n.fm(), 0, 2)))
 		case dchIW:
-			w, _ := isoWeek(tm.year, tm.mon, tm.mday)
-			setNum(zeroPad(w, pick(n.fm(), 0, 2)))
+			setNum(zeroPad(isoWeekOf(tm.year, tm.mon, tm.mday), pick(n.fm(), 0, 2)))
 		case dchQ:
 			if tm.mon == 0 {
 				break
@@ -451,7 +480,7 @@ func dchToChar(nodes []fmtNode, interval bool, tm *dchTime) (string, error) {
 			y := adjustYear(tm.year, interval)
 			v := y
 			if id == dchIYYY || id == dchIYY || id == dchIY || id == dchI {
-				v = adjustYear(isoYear(tm.year, tm.mon, tm.mday), interval)
+				v = adjustYear(isoYearOf(tm.year, tm.mon, tm.mday), interval)
 			}
 			switch id {
 			case dchYYYY, dchIYYY:
@@ -528,6 +557,25 @@ func absInt(v int) int {
 	return v
 }
 
+// bareOffsetZones holds the zones of POSIX specs without a name ('+02:00'),
+// one per offset: PostgreSQL gives them no abbreviation (to_char's TZ is
+// empty), unlike the same offset set as a number of hours ('-1.5').
+var bareOffsetZones sync.Map // seconds east → *time.Location
+
+func bareOffsetZone(east int) *time.Location {
+	if loc, ok := bareOffsetZones.Load(east); ok {
+		return loc.(*time.Location)
+	}
+	loc, _ := bareOffsetZones.LoadOrStore(east, time.FixedZone(offsetName(east), east))
+	return loc.(*time.Location)
+}
+
+func isBareOffsetZone(loc *time.Location) bool {
+	_, east := time.Unix(0, 0).In(loc).Zone()
+	cached, ok := bareOffsetZones.Load(east)
+	return ok && cached.(*time.Location) == loc
+}
+
 // datetimeToChar is datetime_to_char_body: NULL for an empty template.
 func datetimeToChar(tmpl string, interval bool, tm *dchTime) (Value, error) {
 	if tmpl == "" {
@@ -559,8 +607,7 @@ func registerDatetimeToChar() {
 		loc := ctxZone(ctx)
 		abbrev, off := zoneAt(a[0].I, loc)
 		tm := dchTimeOfTimestamp(a[0].I + int64(off)*usecsPerSec)
-		if abbrev != "" && (abbrev[0] == '+' || abbrev[0] == '-') && loc.String() == abbrev {
-			// a bare POSIX offset ('+02:00') names no abbreviation
+		if isBareOffsetZone(loc) {
 			abbrev = ""
 		}
 		tm.gmtoff, tm.tzn, tm.hasTzn = off, abbrev, true

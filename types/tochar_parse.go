@@ -620,6 +620,9 @@ func toTimestampText(ctx *EvalContext, in, tmpl string) (Value, error) {
 		return outOfRange()
 	}
 	days := int64(date2j(tm.year, tm.mon, tm.mday) - unixEpochJD)
+	if days > (math.MaxInt64-usecsPerDay)/usecsPerDay {
+		return outOfRange() // past what joind's µs-since-1970 can hold
+	}
 	wall := days*usecsPerDay + ((int64(tm.hour)*60+int64(tm.min))*60+int64(tm.sec))*usecsPerSec + tm.fsec
 	var ts int64
 	if tm.hasZone {
