@@ -173,16 +173,23 @@ func textFormat(f string, args []formatArg) (string, error) {
 			return "", formatErr("unrecognized format() type specifier \"%s\"", f[i:i+l]).
 				WithHint("For a single \"%%\" use \"%%%%\".")
 		}
-		width := sp.width
-		if sp.widthpos >= 0 {
-			if sp.widthpos > 0 {
-				arg = sp.widthpos - 1
+		// take the argument at pos (1-based), or the next one
+		take := func(pos int) (formatArg, error) {
+			if pos > 0 {
+				arg = pos - 1
 			}
 			if arg >= len(args) {
-				return "", formatErr("too few arguments for format()")
+				return formatArg{}, formatErr("too few arguments for format()")
 			}
-			w := args[arg]
 			arg++
+			return args[arg-1], nil
+		}
+		width := sp.width
+		if sp.widthpos >= 0 {
+			w, err := take(sp.widthpos)
+			if err != nil {
+				return "", err
+			}
 			switch {
 			case w.null:
 				width = 0
@@ -196,14 +203,10 @@ func textFormat(f string, args []formatArg) (string, error) {
 				width = int(v)
 			}
 		}
-		if sp.argpos > 0 {
-			arg = sp.argpos - 1
+		a, err := take(sp.argpos)
+		if err != nil {
+			return "", err
 		}
-		if arg >= len(args) {
-			return "", formatErr("too few arguments for format()")
-		}
-		a := args[arg]
-		arg++
 		var s string
 		switch {
 		case a.null && conv == 's':

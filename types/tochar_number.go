@@ -152,21 +152,17 @@ func (d *numDesc) prepare(id int) error {
 			d.lsign = lsignPost
 			d.flag |= numFLSign
 		}
-	case numMI:
+	case numMI, numPL:
+		name, flag, post := "MI", numFMinus, numFMinusPost
+		if id == numPL {
+			name, flag, post = "PL", numFPlus, numFPlusPost
+		}
 		if d.has(numFLSign) {
-			return numSyntaxErr("cannot use \"S\" and \"MI\" together")
+			return numSyntaxErr("cannot use \"S\" and \"%s\" together", name)
 		}
-		d.flag |= numFMinus
+		d.flag |= flag
 		if d.has(numFDecimal) {
-			d.flag |= numFMinusPost
-		}
-	case numPL:
-		if d.has(numFLSign) {
-			return numSyntaxErr("cannot use \"S\" and \"PL\" together")
-		}
-		d.flag |= numFPlus
-		if d.has(numFDecimal) {
-			d.flag |= numFPlusPost
+			d.flag |= post
 		}
 	case numSG:
 		if d.has(numFLSign) {
