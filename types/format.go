@@ -296,4 +296,19 @@ func registerFormatFuncs() {
 		return Value{S: quoteLiteral(a[0].S)}, nil
 	})
 	quoteNullable.strict = false
+	// quote_literal(anyelement) and quote_nullable(anyelement) quote the
+	// value's text output ($1::text in PostgreSQL's SQL definitions)
+	for _, name := range []string{"quote_literal", "quote_nullable"} {
+		strict := name == "quote_literal"
+		b := &builtin{name: name, args: []ID{idAny}, result: Text, strict: strict, stable: true}
+		b.bind = func(args []Type) evalFn {
+			return func(ctx *EvalContext, a []Value) (Value, error) {
+				if a[0].Null {
+					return Value{S: "NULL"}, nil
+				}
+				return Value{S: quoteLiteral(castToText(ctx, a[0], args[0]))}, nil
+			}
+		}
+		functionTable[name] = append(functionTable[name], b)
+	}
 }

@@ -36,7 +36,7 @@ func stableSet() map[string]bool {
 		{"to_char", ts, tx}, {"to_char", tz, tx}, {"to_char", iv, tx}, {"to_char", "numeric", tx},
 		{"to_char", "int4", tx}, {"to_char", "int8", tx}, {"to_char", "float4", tx}, {"to_char", "float8", tx},
 		{"to_number", tx, tx}, {"to_date", tx, tx}, {"to_timestamp", tx, tx},
-		{"format", tx}, {"format", tx, "any"},
+		{"format", tx}, {"format", tx, "any"}, {"quote_literal", "any"}, {"quote_nullable", "any"},
 	} {
 		set[sigKey(sig[0], sig[1:])] = true
 	}

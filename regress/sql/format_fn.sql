@@ -27,3 +27,7 @@ SELECT format('%*1s', 1, 2);
 SELECT format('%I', NULL);
 SELECT format('%*s', 'abc'::text, 'x');
 SELECT format('%99999999999s', 'x');
+-- quote_literal/quote_nullable of any type quote its text cast
+SELECT quote_literal(42), quote_nullable(42.5), quote_literal(date '2024-01-02'), quote_nullable(NULL::int),
+  quote_nullable(true), quote_literal('ab '::char(4)), quote_literal(NULL::int) IS NULL AS strict, quote_nullable(NULL);
+SELECT format('%L|%s|%I', true, 'ab '::char(4), 42);
