@@ -104,10 +104,10 @@ func charLen(s string) int {
 	return n
 }
 
-// parseTemplate is parse_format. dch selects the datetime keywords and
-// suffixes (else the number keywords, whose NUMDesc num collects); std is
-// the SQL/JSON standard mode (jsonpath's datetime()), unused by the SQL
-// functions but kept so the separator rule has one home.
+// parseTemplate is parse_format for the SQL functions: dch selects the
+// datetime keywords and their FM/TM/TH/th/SP suffixes, else the number
+// keywords, whose NUMDesc num collects. (PostgreSQL's standard mode, for
+// jsonpath, is not here.)
 func parseTemplate(str string, dch bool, num *numDesc) ([]fmtNode, error) {
 	var nodes []fmtNode
 	idx := numKeywordIdx
