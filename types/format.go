@@ -78,6 +78,13 @@ func parseFormatSpec(s string, i int) (formatSpec, int, error) {
 		}
 		return nil
 	}
+	// an argument position n, closed by the '$' at s[i]
+	position := func(n int) error {
+		if n == 0 {
+			return formatErr("format specifies argument 0, but arguments are numbered from 1")
+		}
+		return advance()
+	}
 	n, j, found, err := formatDigits(s, i)
 	if err != nil {
 		return sp, 0, err
@@ -88,13 +95,10 @@ func parseFormatSpec(s string, i int) (formatSpec, int, error) {
 			sp.width = n
 			return sp, i, nil
 		}
-		if n == 0 {
-			return sp, 0, formatErr("format specifies argument 0, but arguments are numbered from 1")
-		}
-		sp.argpos = n
-		if err := advance(); err != nil {
+		if err := position(n); err != nil {
 			return sp, 0, err
 		}
+		sp.argpos = n
 	}
 	for s[i] == '-' {
 		sp.minus = true
@@ -115,13 +119,10 @@ func parseFormatSpec(s string, i int) (formatSpec, int, error) {
 			if s[i] != '$' {
 				return sp, 0, formatErr("width argument position must be ended by \"$\"")
 			}
-			if n == 0 {
-				return sp, 0, formatErr("format specifies argument 0, but arguments are numbered from 1")
-			}
-			sp.widthpos = n
-			if err := advance(); err != nil {
+			if err := position(n); err != nil {
 				return sp, 0, err
 			}
+			sp.widthpos = n
 		} else {
 			sp.widthpos = 0
 		}

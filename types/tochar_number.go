@@ -500,110 +500,106 @@ func withSpaceSign(s string) string {
 	return s
 }
 
-func numTemplate(tmpl string) (cachedTemplate, bool) {
+// numTemplateToChar runs a number's to_char: layout turns the value into
+// the digits string (and padding and sign) NUM_processor lays out, adjusting
+// its copy of the template's NUMDesc. An empty template gives ”.
+func numTemplateToChar(tmpl string, layout func(d *numDesc) (string, int, byte, error)) (Value, error) {
 	if tmpl == "" {
-		return cachedTemplate{}, false
+		return Value{S: ""}, nil
 	}
-	return numCache.get(tmpl, false), true
+	t := numCache.get(tmpl, false)
+	if t.err != nil {
+		return Value{}, t.err
+	}
+	d := t.num
+	numstr, outPre, sign, err := layout(&d)
+	if err != nil {
+		return Value{}, err
+	}
+	return numToCharValue(t.nodes, d, numstr, outPre, sign)
 }
 
 func intToChar(v int64, tmpl string, int4 bool) (Value, error) {
-	t, ok := numTemplate(tmpl)
-	if !ok {
-		return Value{S: ""}, nil
-	}
-	if t.err != nil {
-		return Value{}, t.err
-	}
-	d := t.num
-	var numstr string
-	outPre, sign := 0, byte(0)
-	switch {
-	case d.has(numFRoman):
-		if !int4 && (v > math.MaxInt32 || v < math.MinInt32) {
-			return Value{}, pgerr.New(pgerr.NumericValueOutOfRange, "integer out of range")
-		}
-		numstr = intToRoman(v)
-	case d.has(numFEEEE):
-		if int4 {
-			numstr = withSpaceSign(cFloat(float64(v), 'e', d.post, true))
-		} else {
-			numstr = numericSci(apd.New(v, 0), d.post)
-			if !strings.HasPrefix(numstr, "-") {
-				numstr = " " + numstr
+	return numTemplateToChar(tmpl, func(d *numDesc) (numstr string, outPre int, sign byte, err error) {
+		switch {
+		case d.has(numFRoman):
+			if !int4 && (v > math.MaxInt32 || v < math.MinInt32) {
+				return "", 0, 0, pgerr.New(pgerr.NumericValueOutOfRange, "integer out of range")
 			}
-		}
-	default:
-		if d.has(numFMulti) {
+			numstr = intToRoman(v)
+		case d.has(numFEEEE):
 			if int4 {
-				v = int64(int32(v) * int32(math.Pow(10, float64(d.multi))))
+				numstr = withSpaceSign(cFloat(float64(v), 'e', d.post, true))
 			} else {
-				m := math.Pow(10, float64(d.multi))
-				if m >= 9223372036854775807 {
-					return Value{}, pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range")
+				numstr = numericSci(apd.New(v, 0), d.post)
+				if !strings.HasPrefix(numstr, "-") {
+					numstr = " " + numstr
 				}
-				r, ok := mulInt64(v, int64(m))
-				if !ok {
-					return Value{}, pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range")
-				}
-				v = r
 			}
-			d.pre += d.multi
+		default:
+			if d.has(numFMulti) {
+				if int4 {
+					v = int64(int32(v) * int32(math.Pow(10, float64(d.multi))))
+				} else {
+					m := math.Pow(10, float64(d.multi))
+					if m >= 9223372036854775807 {
+						return "", 0, 0, pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range")
+					}
+					r, ok := mulInt64(v, int64(m))
+					if !ok {
+						return "", 0, 0, pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range")
+					}
+					v = r
+				}
+				d.pre += d.multi
+			}
+			var digits string
+			digits, sign = splitSign(strconv.FormatInt(v, 10))
+			if d.post > 0 {
+				digits += "." + strings.Repeat("0", d.post)
+			}
+			numstr, outPre = layoutDigits(d, digits)
 		}
-		var digits string
-		digits, sign = splitSign(strconv.FormatInt(v, 10))
-		if d.post > 0 {
-			digits += "." + strings.Repeat("0", d.post)
-		}
-		numstr, outPre = layoutDigits(&d, digits)
-	}
-	return numToCharValue(t.nodes, d, numstr, outPre, sign)
+		return numstr, outPre, sign, nil
+	})
 }
 
 func floatToChar(v float64, tmpl string, float4 bool) (Value, error) {
-	t, ok := numTemplate(tmpl)
-	if !ok {
-		return Value{S: ""}, nil
-	}
-	if t.err != nil {
-		return Value{}, t.err
-	}
-	d := t.num
-	var numstr string
-	outPre, sign := 0, byte(0)
-	switch {
-	case d.has(numFRoman):
-		numstr = intToRoman(int64(int32(math.RoundToEven(v))))
-	case d.has(numFEEEE):
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			numstr = eeeeOverflow(&d)
-		} else if float4 {
-			numstr = withSpaceSign(cFloat32(float32(v), 'e', d.post, true))
-		} else {
-			numstr = withSpaceSign(cFloat(v, 'e', d.post, true))
-		}
-	default:
-		val := v
-		if d.has(numFMulti) {
-			if float4 {
-				val = float64(float32(v) * float32(math.Pow(10, float64(d.multi))))
+	return numTemplateToChar(tmpl, func(d *numDesc) (numstr string, outPre int, sign byte, err error) {
+		switch {
+		case d.has(numFRoman):
+			numstr = intToRoman(int64(int32(math.RoundToEven(v))))
+		case d.has(numFEEEE):
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				numstr = eeeeOverflow(d)
+			} else if float4 {
+				numstr = withSpaceSign(cFloat32(float32(v), 'e', d.post, true))
 			} else {
-				val = v * math.Pow(10, float64(d.multi))
+				numstr = withSpaceSign(cFloat(v, 'e', d.post, true))
 			}
-			d.pre += d.multi
+		default:
+			val := v
+			if d.has(numFMulti) {
+				if float4 {
+					val = float64(float32(v) * float32(math.Pow(10, float64(d.multi))))
+				} else {
+					val = v * math.Pow(10, float64(d.multi))
+				}
+				d.pre += d.multi
+			}
+			digitsMax := pick(float4, 6, 15) // FLT_DIG, DBL_DIG
+			preLen := len(cFloatOf(math.Abs(val), 0, float4))
+			if preLen >= digitsMax {
+				d.post = 0
+			} else if preLen+d.post > digitsMax {
+				d.post = digitsMax - preLen
+			}
+			var digits string
+			digits, sign = splitSign(cFloatOf(val, d.post, float4))
+			numstr, outPre = layoutDigits(d, digits)
 		}
-		digitsMax := pick(float4, 6, 15) // FLT_DIG, DBL_DIG
-		preLen := len(cFloatOf(math.Abs(val), 0, float4))
-		if preLen >= digitsMax {
-			d.post = 0
-		} else if preLen+d.post > digitsMax {
-			d.post = digitsMax - preLen
-		}
-		var digits string
-		digits, sign = splitSign(cFloatOf(val, d.post, float4))
-		numstr, outPre = layoutDigits(&d, digits)
-	}
-	return numToCharValue(t.nodes, d, numstr, outPre, sign)
+		return numstr, outPre, sign, nil
+	})
 }
 
 func cFloatOf(v float64, prec int, float4 bool) string {
@@ -619,45 +615,37 @@ func cFloat32(v float32, fmtc byte, prec int, plus bool) string {
 }
 
 func numericToChar(x *apd.Decimal, tmpl string) (Value, error) {
-	t, ok := numTemplate(tmpl)
-	if !ok {
-		return Value{S: ""}, nil
-	}
-	if t.err != nil {
-		return Value{}, t.err
-	}
-	d := t.num
-	var numstr string
-	outPre, sign := 0, byte(0)
-	switch {
-	case d.has(numFRoman):
-		if x.Form != apd.Finite {
-			return Value{}, pgerr.New(pgerr.FeatureNotSupported, "cannot convert %s to integer", pick(x.Form == apd.Infinite, "infinity", "NaN"))
+	return numTemplateToChar(tmpl, func(d *numDesc) (numstr string, outPre int, sign byte, err error) {
+		switch {
+		case d.has(numFRoman):
+			if x.Form != apd.Finite {
+				return "", 0, 0, pgerr.New(pgerr.FeatureNotSupported, "cannot convert %s to integer", pick(x.Form == apd.Infinite, "infinity", "NaN"))
+			}
+			r := roundNumericScale(x, 0)
+			i, err := r.Int64()
+			if err != nil || i > math.MaxInt32 || i < math.MinInt32 {
+				return "", 0, 0, pgerr.New(pgerr.NumericValueOutOfRange, "integer out of range")
+			}
+			numstr = intToRoman(i)
+		case d.has(numFEEEE):
+			if x.Form != apd.Finite {
+				numstr = eeeeOverflow(d)
+			} else if numstr = numericSci(x, d.post); !strings.HasPrefix(numstr, "-") {
+				numstr = " " + numstr
+			}
+		default:
+			val := x
+			if d.has(numFMulti) {
+				val = new(apd.Decimal)
+				_, _ = exactCtx.Mul(val, x, apd.New(1, int32(d.multi)))
+				d.pre += d.multi
+			}
+			var digits string
+			digits, sign = splitSign(NumericString(roundNumericScale(val, d.post)))
+			numstr, outPre = layoutDigits(d, digits)
 		}
-		r := roundNumericScale(x, 0)
-		i, err := r.Int64()
-		if err != nil || i > math.MaxInt32 || i < math.MinInt32 {
-			return Value{}, pgerr.New(pgerr.NumericValueOutOfRange, "integer out of range")
-		}
-		numstr = intToRoman(i)
-	case d.has(numFEEEE):
-		if x.Form != apd.Finite {
-			numstr = eeeeOverflow(&d)
-		} else if numstr = numericSci(x, d.post); !strings.HasPrefix(numstr, "-") {
-			numstr = " " + numstr
-		}
-	default:
-		val := x
-		if d.has(numFMulti) {
-			val = new(apd.Decimal)
-			_, _ = exactCtx.Mul(val, x, apd.New(1, int32(d.multi)))
-			d.pre += d.multi
-		}
-		var digits string
-		digits, sign = splitSign(NumericString(roundNumericScale(val, d.post)))
-		numstr, outPre = layoutDigits(&d, digits)
-	}
-	return numToCharValue(t.nodes, d, numstr, outPre, sign)
+		return numstr, outPre, sign, nil
+	})
 }
 
 // numericSci is numeric_out_sci: d.ddd…e±XX with scale digits after the
