@@ -85,11 +85,15 @@ func parseFormatSpec(s string, i int) (formatSpec, int, error) {
 		}
 		return advance()
 	}
-	n, j, found, err := formatDigits(s, i)
+	digits := func() (int, bool, error) {
+		n, j, found, err := formatDigits(s, i)
+		i = j
+		return n, found, err
+	}
+	n, found, err := digits()
 	if err != nil {
 		return sp, 0, err
 	}
-	i = j
 	if found {
 		if s[i] != '$' {
 			sp.width = n
@@ -110,11 +114,10 @@ func parseFormatSpec(s string, i int) (formatSpec, int, error) {
 		if err := advance(); err != nil {
 			return sp, 0, err
 		}
-		n, j, found, err := formatDigits(s, i)
+		n, found, err := digits()
 		if err != nil {
 			return sp, 0, err
 		}
-		i = j
 		if found {
 			if s[i] != '$' {
 				return sp, 0, formatErr("width argument position must be ended by \"$\"")
@@ -127,11 +130,10 @@ func parseFormatSpec(s string, i int) (formatSpec, int, error) {
 			sp.widthpos = 0
 		}
 	} else {
-		n, j, found, err := formatDigits(s, i)
+		n, found, err := digits()
 		if err != nil {
 			return sp, 0, err
 		}
-		i = j
 		if found {
 			sp.width = n
 		}
