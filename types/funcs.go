@@ -192,6 +192,7 @@ func registerFunctions() {
 	registerNumericFuncs()
 	registerStringFuncs()
 	registerDateFuncs()
+	registerFormattingFuncs()
 }
 
 // ---- string functions ----------------------------------------------------------
@@ -471,22 +472,4 @@ func registerStringFuncs() {
 		}
 		return Value{S: b.String()}, nil
 	})
-	regFn("quote_literal", []ID{Text}, Text, ts(func(s string) string {
-		q := "'" + strings.ReplaceAll(s, "'", "''") + "'"
-		if strings.Contains(s, `\`) {
-			return "E" + strings.ReplaceAll(q, `\`, `\\`)
-		}
-		return q
-	}))
-	regFn("quote_ident", []ID{Text}, Text, ts(func(s string) string {
-		ok := s != "" && (s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z'))
-		for i := 0; ok && i < len(s); i++ {
-			c := s[i]
-			ok = c == '_' || (c >= 'a' && c <= 'z') || isDigit(c)
-		}
-		if ok && !reservedKeywords[s] {
-			return s
-		}
-		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-	}))
 }

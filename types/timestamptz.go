@@ -211,7 +211,7 @@ func parsePosixZone(s string) (*time.Location, bool) {
 	}
 	east := -sign * secs
 	if name == "" {
-		name = offsetName(east)
+		return bareOffsetZone(east), true
 	}
 	return time.FixedZone(name, east), true
 }

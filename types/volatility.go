@@ -32,6 +32,11 @@ func stableSet() map[string]bool {
 		{"date_trunc", tx, tz}, {"date_trunc", tx, tz, tx},
 		{"generate_series", tz, tz, iv},
 		{"+", iv, tz}, {"+", tz, iv}, {"-", tz, iv},
+		// the to_char family (tochar*.go) reads the locale (and TimeZone)
+		{"to_char", ts, tx}, {"to_char", tz, tx}, {"to_char", iv, tx}, {"to_char", "numeric", tx},
+		{"to_char", "int4", tx}, {"to_char", "int8", tx}, {"to_char", "float4", tx}, {"to_char", "float8", tx},
+		{"to_number", tx, tx}, {"to_date", tx, tx}, {"to_timestamp", tx, tx},
+		{"format", tx}, {"format", tx, "any"}, {"quote_literal", "any"}, {"quote_nullable", "any"},
 	} {
 		set[sigKey(sig[0], sig[1:])] = true
 	}
