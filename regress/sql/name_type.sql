@@ -89,3 +89,4 @@ SELECT column_name, data_type FROM information_schema.columns
 SELECT 'pg_class'::regclass::name AS relname;
 
 DROP TABLE nm_t, nm_u, nm_a;
+SELECT true::name AS t, false::name AS f, true::text AS booltext;
