@@ -247,6 +247,9 @@ func (x *sortExec) sortRecs(ctx context.Context, recs []arrow.Record) (*sortRun,
 	}
 	n := int(all.NumRows())
 	nin := len(o.in.Columns())
+	if perm := packedSortPerm(o.spec, all.Columns()[nin:], n); perm != nil {
+		return &sortRun{rec: all, perm: perm}, checkCtx(ctx)
+	}
 	keys := make([][]types.Value, len(o.keys))
 	for k := range o.keys {
 		arr, t := all.Column(nin+k), o.keyT[k]
