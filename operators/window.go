@@ -320,6 +320,15 @@ func (o *windowOp) evaluate(ctx context.Context, rec arrow.Record) ([]arrow.Arra
 				out[k] = a
 				continue
 			}
+		} else {
+			a, err := o.prefixColumn(ctx, f, w, rec)
+			if err != nil {
+				return nil, err
+			}
+			if a != nil {
+				out[k] = a
+				continue
+			}
 		}
 		vals, err := o.evalFunc(ctx, f, w, rec)
 		if err != nil {
