@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
@@ -303,9 +304,13 @@ func scatter(t types.Type, n int, pieces []piece, typed bool) arrow.Array {
 
 // boolArray builds a Boolean array from values and an optional validity.
 func boolArray(vals []bool, valid []bool) arrow.Array {
-	b := array.NewBooleanBuilder(mem)
-	b.AppendValues(vals, valid)
-	return b.NewArray()
+	bits := make([]byte, bitutil.BytesForBits(int64(len(vals))))
+	for i, v := range vals {
+		if v {
+			bitutil.SetBit(bits, i)
+		}
+	}
+	return primitiveArray(arrow.FixedWidthTypes.Boolean, bits, len(vals), valid)
 }
 
 // tri is a three-valued truth value.

@@ -2,9 +2,9 @@ package operators
 
 import (
 	"context"
-	"slices"
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
