@@ -376,6 +376,15 @@ func (x *sortExec) run(ctx context.Context) (func() (arrow.Record, error), error
 	outOf := func(rec arrow.Record) arrow.Record {
 		return array.NewRecord(schema, rec.Columns()[:nin], rec.NumRows())
 	}
+	if len(runs) > 1 && allInMemory(runs) {
+		merged, err := x.mergeInMemory(ctx, runs)
+		if err != nil {
+			return nil, err
+		}
+		if merged != nil {
+			runs = []*sortRun{merged}
+		}
+	}
 	switch len(runs) {
 	case 0:
 		return nil, nil

@@ -1,6 +1,8 @@
 package operators
 
 import (
+	"context"
+	"io"
 	"math"
 	"math/rand"
 	"slices"
@@ -80,5 +82,71 @@ func TestPackedSortPermDeclinesWideKeys(t *testing.T) {
 	s.AppendValues([]string{"b", "a"}, nil)
 	if p := packedSortPerm([]plan.SortKey{{}}, []arrow.Array{s.NewArray()}, 2); p != nil {
 		t.Fatalf("packed a text key: %v", p)
+	}
+}
+
+// TestSortMergesPartitionsStably: a sort over several partitions, merged
+// in memory, returns the stable sort of the partitions' rows in partition
+// order (ties keep partition, then arrival, order), for integer keys (the
+// packed path) and text keys (the comparison path).
+func TestSortMergesPartitionsStably(t *testing.T) {
+	cs := cols(i8, types.TextType, i8)
+	var rows [][]types.Value
+	for i := 0; i < 400; i++ {
+		k := types.Value{I: int64(i % 7)}
+		if i%11 == 0 {
+			k = types.NullValue
+		}
+		rows = append(rows, []types.Value{k, types.Value{S: string(rune('a' + i%5))}, types.Value{I: int64(i)}})
+	}
+	for _, parts := range []int{2, 3, 8} {
+		for _, keys := range [][]plan.SortKey{
+			{{Expr: col(1, i8), Desc: true, NullsFirst: true}},
+			{{Expr: col(2, types.TextType)}, {Expr: col(1, i8)}},
+		} {
+			sc := NewScanBatch(newMemTable(cs, rows, int64(parts)), []int{0, 1, 2}, cs, parts, 3)
+			var concat [][]types.Value
+			for p := 0; p < parts; p++ {
+				st, err := sc.Open(context.Background(), p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for {
+					rec, err := st.Next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					concat = append(concat, recRows(rec, cs)...)
+				}
+				st.Close()
+			}
+			var keyT []types.Type
+			for _, k := range keys {
+				keyT = append(keyT, k.Expr.Type())
+			}
+			keyOf := func(r []types.Value, k int) types.Value { return r[keys[k].Expr.(*plan.ColRef).ID-1] }
+			want := append([][]types.Value(nil), concat...)
+			slices.SortStableFunc(want, func(a, b []types.Value) int {
+				for k := range keys {
+					if c := compareSortKey(keys[k], keyT[k], keyOf(a, k), keyOf(b, k)); c != 0 {
+						return c
+					}
+				}
+				return 0
+			})
+			s, err := NewSort(sc, keys, &Env{BatchSize: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := collectRows(t, s)
+			for i, r := range want {
+				if got[i] != fmtRow(r, cs) {
+					t.Fatalf("%d partitions, keys %v: row %d is %s, want %s", parts, keys, i, got[i], fmtRow(r, cs))
+				}
+			}
+		}
 	}
 }
