@@ -39,11 +39,17 @@ type batch struct {
 }
 
 func newBatch(cols []arrow.Array, n int) *batch {
-	return &batch{n: n, src: cols, cols: make([]arrow.Array, len(cols))}
+	return &batch{n: n, src: cols} // all of src's rows: col reads src, no cache
 }
 
 // col returns column i of the batch.
 func (b *batch) col(i int) arrow.Array {
+	if b.idx == nil {
+		return b.src[i]
+	}
+	if b.cols == nil {
+		b.cols = make([]arrow.Array, len(b.src))
+	}
 	if c := b.cols[i]; c != nil {
 		return c
 	}
