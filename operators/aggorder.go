@@ -2,6 +2,7 @@ package operators
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -204,7 +205,7 @@ func (k aggSink) Finish(_ context.Context, s *aggPart) error {
 
 func (r *orderedRows) sortGroups(keys []plan.AggSortKey) {
 	for _, ids := range r.byGroup {
-		sort.SliceStable(ids, func(i, j int) bool { return r.less(ids[i], ids[j], keys) })
+		r.sortIDs(ids, keys)
 	}
 	r.sorted = true
 }
@@ -262,6 +263,11 @@ func (r *orderedRows) mergeSorted(a, b []int32, keys []plan.AggSortKey) []int32 
 
 // less orders rows a and b by keys (argument indexes).
 func (r *orderedRows) less(a, b int32, keys []plan.AggSortKey) bool {
+	return r.compare(a, b, keys) < 0
+}
+
+// compare orders rows a and b by the keys (0 when tied).
+func (r *orderedRows) compare(a, b int32, keys []plan.AggSortKey) int {
 	for _, k := range keys {
 		j := r.colOf[k.Arg]
 		if j < 0 {
@@ -273,7 +279,10 @@ func (r *orderedRows) less(a, b int32, keys []plan.AggSortKey) bool {
 		case an && bn:
 			continue
 		case an || bn:
-			return an == k.NullsFirst
+			if an == k.NullsFirst {
+				return -1
+			}
+			return 1
 		}
 		var cmp int
 		switch c.kind {
@@ -292,9 +301,21 @@ func (r *orderedRows) less(a, b int32, keys []plan.AggSortKey) bool {
 		if k.Desc {
 			cmp = -cmp
 		}
-		return cmp < 0
+		return cmp
 	}
-	return false
+	return 0
+}
+
+// sortIDs sorts a group's row ids by the keys, stably: ids are in arrival
+// order, so they are the last key (pdqsort's O(n log n) comparisons
+// instead of sort.SliceStable's O(n log² n)).
+func (r *orderedRows) sortIDs(ids []int32, keys []plan.AggSortKey) {
+	slices.SortFunc(ids, func(a, b int32) int {
+		if c := r.compare(a, b, keys); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
 }
 
 // row is row id's arguments (valid until the next call).
@@ -325,7 +346,7 @@ func (s *genericState) orderedResult(g int) (types.Value, error) {
 	if g < len(s.rows.byGroup) {
 		ids := s.rows.byGroup[g]
 		if !s.rows.sorted {
-			sort.SliceStable(ids, func(i, j int) bool { return s.rows.less(ids[i], ids[j], sp.order) })
+			s.rows.sortIDs(ids, sp.order)
 		}
 		for _, id := range ids {
 			if err := acc.Add(s.rows.row(id)[:sp.nfunc]); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
@@ -73,8 +74,17 @@ func (s *filterStream) Close() error { return s.in.Close() }
 // filterRecord keeps the rows of rec where mask is TRUE; nil if none.
 func filterRecord(rec arrow.Record, mask *array.Boolean) arrow.Record {
 	n := int(rec.NumRows())
-	idx := make([]int, 0, n)
 	hasNulls := mask.NullN() > 0
+	if !hasNulls && n > 0 && mask.Len() == n {
+		// Every row or none (a one-row batch always): no index list.
+		switch pass := countTrue(mask); pass {
+		case 0:
+			return nil
+		case n:
+			return rec
+		}
+	}
+	idx := make([]int, 0, n)
 	for i := 0; i < n; i++ {
 		if mask.Value(i) && !(hasNulls && mask.IsNull(i)) {
 			idx = append(idx, i)
@@ -343,3 +353,9 @@ type emptyStream struct{}
 
 func (emptyStream) Next() (arrow.Record, error) { return nil, io.EOF }
 func (emptyStream) Close() error                { return nil }
+
+// countTrue is the number of TRUE values of a boolean array without NULLs.
+func countTrue(mask *array.Boolean) int {
+	d := mask.Data()
+	return bitutil.CountSetBits(d.Buffers()[1].Bytes(), d.Offset(), d.Len())
+}

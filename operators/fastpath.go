@@ -5,6 +5,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/types"
 )
@@ -364,25 +366,44 @@ func fastIntArith(argv []vec, n int, name string, res types.Type) (arrow.Array, 
 func intArray(t types.Type, vals []int64, valid []bool) arrow.Array {
 	switch t.ID {
 	case types.Int2:
-		b := array.NewInt16Builder(mem)
 		nv := make([]int16, len(vals))
 		for i, v := range vals {
 			nv[i] = int16(v)
 		}
-		b.AppendValues(nv, valid)
-		return b.NewArray()
+		return primitiveArray(arrow.PrimitiveTypes.Int16, arrow.Int16Traits.CastToBytes(nv), len(vals), valid)
 	case types.Int4:
-		b := array.NewInt32Builder(mem)
 		nv := make([]int32, len(vals))
 		for i, v := range vals {
 			nv[i] = int32(v)
 		}
-		b.AppendValues(nv, valid)
-		return b.NewArray()
+		return primitiveArray(arrow.PrimitiveTypes.Int32, arrow.Int32Traits.CastToBytes(nv), len(vals), valid)
 	}
-	b := array.NewInt64Builder(mem)
-	b.AppendValues(vals, valid)
-	return b.NewArray()
+	return primitiveArray(arrow.PrimitiveTypes.Int64, arrow.Int64Traits.CastToBytes(vals), len(vals), valid)
+}
+
+// primitiveArray wraps n fixed-width values (and valid, nil for none
+// NULL) as an array without a builder: the values' memory is the array's,
+// which keeps small batches (a recursive query's one-row iterations) to
+// two allocations.
+func primitiveArray(dt arrow.DataType, values []byte, n int, valid []bool) arrow.Array {
+	var bitmap *memory.Buffer
+	nulls := 0
+	if valid != nil {
+		bm := make([]byte, bitutil.BytesForBits(int64(n)))
+		for i, ok := range valid[:n] {
+			if ok {
+				bitutil.SetBit(bm, i)
+			} else {
+				nulls++
+			}
+		}
+		if nulls > 0 {
+			bitmap = memory.NewBufferBytes(bm)
+		}
+	}
+	data := array.NewData(dt, n, []*memory.Buffer{bitmap, memory.NewBufferBytes(values)}, nil, nulls, 0)
+	defer data.Release()
+	return array.MakeFromData(data)
 }
 
 // fastCast converts whole arrays for casts that cannot fail.

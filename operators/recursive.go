@@ -115,6 +115,18 @@ type recursiveStream struct {
 	next      []arrow.Record
 	nextBytes int64
 	wtBytes   int64
+	// asNamed is a term schema already found equal to the union's: its
+	// batches pass as they are (the term reuses one schema every iteration).
+	asNamed *arrow.Schema
+}
+
+// named is rec under the union's column names.
+func (st *recursiveStream) named(rec arrow.Record) arrow.Record {
+	if s := rec.Schema(); s == st.asNamed || s.Equal(st.u.schema) {
+		st.asNamed = s
+		return rec
+	}
+	return array.NewRecord(st.u.schema, rec.Columns(), rec.NumRows())
 }
 
 func (st *recursiveStream) Next() (arrow.Record, error) {
@@ -144,7 +156,7 @@ func (st *recursiveStream) Next() (arrow.Record, error) {
 				continue
 			}
 		}
-		rec = array.NewRecord(st.u.schema, rec.Columns(), rec.NumRows())
+		rec = st.named(rec)
 		work := rec
 		if sc != nil {
 			work = sc.workRows(rec)

@@ -247,6 +247,9 @@ func (x *sortExec) sortRecs(ctx context.Context, recs []arrow.Record) (*sortRun,
 	}
 	n := int(all.NumRows())
 	nin := len(o.in.Columns())
+	if perm := packedSortPerm(o.spec, all.Columns()[nin:], n); perm != nil {
+		return &sortRun{rec: all, perm: perm}, checkCtx(ctx)
+	}
 	keys := make([][]types.Value, len(o.keys))
 	for k := range o.keys {
 		arr, t := all.Column(nin+k), o.keyT[k]
@@ -372,6 +375,15 @@ func (x *sortExec) run(ctx context.Context) (func() (arrow.Record, error), error
 	schema := schemaOf(o.in.Columns())
 	outOf := func(rec arrow.Record) arrow.Record {
 		return array.NewRecord(schema, rec.Columns()[:nin], rec.NumRows())
+	}
+	if len(runs) > 1 && allInMemory(runs) {
+		merged, err := x.mergeInMemory(ctx, runs)
+		if err != nil {
+			return nil, err
+		}
+		if merged != nil {
+			runs = []*sortRun{merged}
+		}
 	}
 	switch len(runs) {
 	case 0:

@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
@@ -38,11 +39,17 @@ type batch struct {
 }
 
 func newBatch(cols []arrow.Array, n int) *batch {
-	return &batch{n: n, src: cols, cols: make([]arrow.Array, len(cols))}
+	return &batch{n: n, src: cols} // all of src's rows: col reads src, no cache
 }
 
 // col returns column i of the batch.
 func (b *batch) col(i int) arrow.Array {
+	if b.idx == nil {
+		return b.src[i]
+	}
+	if b.cols == nil {
+		b.cols = make([]arrow.Array, len(b.src))
+	}
 	if c := b.cols[i]; c != nil {
 		return c
 	}
@@ -303,9 +310,13 @@ func scatter(t types.Type, n int, pieces []piece, typed bool) arrow.Array {
 
 // boolArray builds a Boolean array from values and an optional validity.
 func boolArray(vals []bool, valid []bool) arrow.Array {
-	b := array.NewBooleanBuilder(mem)
-	b.AppendValues(vals, valid)
-	return b.NewArray()
+	bits := make([]byte, bitutil.BytesForBits(int64(len(vals))))
+	for i, v := range vals {
+		if v {
+			bitutil.SetBit(bits, i)
+		}
+	}
+	return primitiveArray(arrow.FixedWidthTypes.Boolean, bits, len(vals), valid)
 }
 
 // tri is a three-valued truth value.

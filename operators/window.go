@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -188,8 +189,10 @@ type windowRows struct {
 	partHi []int // per row: one past its partition's last row
 	peerLo []int // per row: its peer group's first row
 	peerHi []int
-	group  []int   // per row: its peer group's number within the partition
-	groups [][]int // per partition start: the first row of each peer group, then partHi
+	group  []int // per row: its peer group's number within the partition
+	// groupFirst is the first row of every peer group of the input, in
+	// order, then n (a partition's first row starts a group).
+	groupFirst []int
 }
 
 func (o *windowOp) values(ctx context.Context, c *Compiled, rec arrow.Record) ([]types.Value, error) {
@@ -213,32 +216,60 @@ func sameKey(a, b types.Value, t types.Type) bool {
 	return types.Compare(a, b, t) == 0
 }
 
+// keyChange is "row i's key differs from row i-1's" for one key column:
+// over the int64 values of an integer-like column, else over boxed values.
+func (o *windowOp) keyChange(ctx context.Context, c *Compiled, rec arrow.Record) (func(i int) bool, error) {
+	arr, err := c.Eval(ctx, rec)
+	if err != nil {
+		return nil, err
+	}
+	if ic, ok := newIntColumn(arr); ok {
+		if arr.NullN() == 0 {
+			return func(i int) bool { return ic.at(i) != ic.at(i-1) }, nil
+		}
+		return func(i int) bool {
+			na, nb := arr.IsNull(i-1), arr.IsNull(i)
+			if na || nb {
+				return na != nb
+			}
+			return ic.at(i) != ic.at(i-1)
+		}, nil
+	}
+	t := c.Type()
+	n := int(rec.NumRows())
+	vals := make([]types.Value, n)
+	for i := range vals {
+		vals[i] = types.GetValue(arr, t, i)
+	}
+	return func(i int) bool { return !sameKey(vals[i-1], vals[i], t) }, nil
+}
+
 func (o *windowOp) structure(ctx context.Context, rec arrow.Record) (*windowRows, error) {
 	n := int(rec.NumRows())
 	w := &windowRows{n: n, partLo: make([]int, n), partHi: make([]int, n), peerLo: make([]int, n), peerHi: make([]int, n),
-		group: make([]int, n), groups: map2slice(n)}
-	keyVals := func(cs []*Compiled) ([][]types.Value, error) {
-		var out [][]types.Value
+		group: make([]int, n)}
+	changes := func(cs []*Compiled) ([]func(int) bool, error) {
+		var out []func(int) bool
 		for _, c := range cs {
-			v, err := o.values(ctx, c, rec)
+			f, err := o.keyChange(ctx, c, rec)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, v)
+			out = append(out, f)
 		}
 		return out, nil
 	}
-	pv, err := keyVals(o.partKeys)
+	pc, err := changes(o.partKeys)
 	if err != nil {
 		return nil, err
 	}
-	ov, err := keyVals(o.orderKeys)
+	oc, err := changes(o.orderKeys)
 	if err != nil {
 		return nil, err
 	}
-	differ := func(vs [][]types.Value, cs []*Compiled, i int) bool {
-		for k, v := range vs {
-			if !sameKey(v[i-1], v[i], cs[k].Type()) {
+	differ := func(fs []func(int) bool, i int) bool {
+		for _, f := range fs {
+			if f(i) {
 				return true
 			}
 		}
@@ -247,13 +278,13 @@ func (o *windowOp) structure(ctx context.Context, rec arrow.Record) (*windowRows
 	lo, plo := 0, 0
 	g := 0
 	for i := 0; i <= n; i++ {
-		newPart := i == n || (i > 0 && differ(pv, o.partKeys, i))
-		newPeer := newPart || (i > 0 && differ(ov, o.orderKeys, i))
+		newPart := i == n || (i > 0 && differ(pc, i))
+		newPeer := newPart || (i > 0 && differ(oc, i))
 		if i > 0 && newPeer {
 			for j := plo; j < i; j++ {
 				w.peerLo[j], w.peerHi[j] = plo, i
 			}
-			w.groups[lo] = append(w.groups[lo], plo)
+			w.groupFirst = append(w.groupFirst, plo)
 			plo = i
 			g++
 		}
@@ -261,7 +292,6 @@ func (o *windowOp) structure(ctx context.Context, rec arrow.Record) (*windowRows
 			for j := lo; j < i; j++ {
 				w.partLo[j], w.partHi[j] = lo, i
 			}
-			w.groups[lo] = append(w.groups[lo], i)
 			lo, g = i, 0
 		}
 		if i < n {
@@ -273,12 +303,9 @@ func (o *windowOp) structure(ctx context.Context, rec arrow.Record) (*windowRows
 			}
 		}
 	}
+	w.groupFirst = append(w.groupFirst, n)
 	return w, nil
 }
-
-// map2slice makes the per-partition-start group lists (only partition
-// starts get entries).
-func map2slice(n int) [][]int { return make([][]int, n) }
 
 // evaluate computes every function's column over the sorted rows.
 func (o *windowOp) evaluate(ctx context.Context, rec arrow.Record) ([]arrow.Array, error) {
@@ -288,6 +315,21 @@ func (o *windowOp) evaluate(ctx context.Context, rec arrow.Record) ([]arrow.Arra
 	}
 	out := make([]arrow.Array, len(o.funcs))
 	for k, f := range o.funcs {
+		if f.Agg == nil {
+			if a := rankColumn(f, w); a != nil {
+				out[k] = a
+				continue
+			}
+		} else {
+			a, err := o.prefixColumn(ctx, f, w, rec)
+			if err != nil {
+				return nil, err
+			}
+			if a != nil {
+				out[k] = a
+				continue
+			}
+		}
 		vals, err := o.evalFunc(ctx, f, w, rec)
 		if err != nil {
 			return nil, err
@@ -599,14 +641,15 @@ func clampRow(r int64, lo, hi int) int {
 // groupStart is the first row of peer group g of the partition starting at
 // lo (its end when g is past the last group, its start when g < 0).
 func groupStart(w *windowRows, lo int, g int64) int {
-	gs := w.groups[lo]
+	base, _ := slices.BinarySearch(w.groupFirst, lo)
+	count := w.group[w.partHi[lo]-1] + 1 // the partition's peer groups
 	switch {
 	case g <= 0:
-		return gs[0]
-	case g >= int64(len(gs)-1):
-		return gs[len(gs)-1]
+		return w.groupFirst[base]
+	case g >= int64(count):
+		return w.partHi[lo]
 	}
-	return gs[g]
+	return w.groupFirst[base+int(g)]
 }
 
 func negativeOffset(v types.Value, t types.Type) bool {
