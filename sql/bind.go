@@ -412,6 +412,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 				if t, err = b.typeFromName(cd.TypeName); err != nil {
 					return nil, err
 				}
+				if err := checkColumnType(cd.Colname, t); err != nil { // rowtype.go
+					return nil, b.errAt(err, cd.TypeName.Location)
+				}
 			}
 			def := storage.ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull}
 			var identity *pg_query.Constraint
@@ -663,6 +666,9 @@ func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, e
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", cn)
 		}
 		seen[cn] = true
+		if err := checkColumnType(cn, c.Type); err != nil { // rowtype.go
+			return nil, err
+		}
 		out.Columns = append(out.Columns, storage.ColumnDef{Name: cn, Type: c.Type})
 	}
 	return out, nil

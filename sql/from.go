@@ -215,7 +215,7 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 		s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
 		node, items, err := b.bindViewRef(rel.view, alias, rv)
 		if err == nil {
-			items[0].schema = schema
+			items[0].schema, items[0].rowType = schema, name
 		}
 		return node, items, err
 	}
@@ -227,7 +227,7 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	}
 	s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
 	scan := &plan.Scan{Table: tbl, Alias: alias}
-	it := &nsItem{name: alias, relVisible: true, colsVisible: true, stored: true, schema: schema}
+	it := &nsItem{name: alias, relVisible: true, colsVisible: true, stored: true, schema: schema, rowType: name}
 	for i, d := range defs {
 		cname := d.Name
 		if rv.Alias != nil && i < len(rv.Alias.Colnames) {
@@ -654,9 +654,10 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr, lateral []*nsItem) (pl
 		}
 		items = []*nsItem{item}
 	} else {
-		for _, it := range append(append([]*nsItem{}, litems...), ritems...) {
+		for i, it := range append(append([]*nsItem{}, litems...), ritems...) {
 			hidden := *it
 			hidden.colsVisible = false
+			hidden.nullable = it.nullable || i < len(litems) && nullL || i >= len(litems) && nullR
 			items = append(items, &hidden)
 		}
 		items = append(items, item)

@@ -254,10 +254,15 @@ func (b *binder) fieldSelection(s *scope, ind *pg_query.A_Indirection) (plan.Exp
 	elems, names, ok, err := b.rowFields(s, ind.Arg)
 	if !ok {
 		// An argument that does not bind reports its own error first.
-		if _, err := b.bindExpr(s, ind.Arg); err != nil {
+		e, err := b.bindExpr(s, ind.Arg)
+		if err != nil {
 			return nil, true, err
 		}
-		return nil, false, nil
+		if e.Type().ID == types.Record {
+			e, err = b.selectRecordField(e, field, loc) // rowtype.go
+			return e, true, err
+		}
+		return nil, true, b.errAt(pgerr.New(pgerr.WrongObjectType, "column notation .%s applied to type %s, which is not a composite type", field, typeName(e.Type())), loc)
 	}
 	if err != nil {
 		return nil, true, err
@@ -295,7 +300,7 @@ func (b *binder) rowFields(s *scope, n *pg_query.Node) ([]plan.Expr, []string, b
 	if !isStar(cr) {
 		// A column of that name comes first (transformColumnRef); joind has
 		// no composite columns.
-		if _, err := b.lookupColumn(s, rel, cr.Location); err == nil {
+		if b.columnNamed(s, rel) {
 			return nil, nil, false, nil
 		}
 		// Neither a column nor a FROM item: the column error is the one.
@@ -404,6 +409,10 @@ func (b *binder) rowToText(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, er
 		return nil, false, nil
 	}
 	t, err := b.typeFromName(tc.TypeName)
+	if err == nil && t.ID == types.Record {
+		e, err := b.rowToComposite(s, args, t, tc) // rowtype.go
+		return e, true, err
+	}
 	if err != nil || t.ID != types.Text && t.ID != types.Varchar && t.ID != types.Char {
 		return nil, false, nil
 	}

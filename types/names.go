@@ -40,7 +40,7 @@ func idCategory(id ID) byte {
 		return catTimespan
 	case Unknown:
 		return catUnknown
-	case idAnyNonArray:
+	case idAnyNonArray, Record:
 		return catPseudo
 	}
 	return catInvalid
@@ -280,6 +280,8 @@ func (t Type) BaseSQLName() string {
 		return "name"
 	case idAnyNonArray:
 		return "anynonarray"
+	case Record:
+		return recordName(t)
 	}
 	return fmt.Sprintf("type%d", t.ID)
 }
@@ -347,6 +349,8 @@ func (t Type) PgTypeName() string {
 		return "interval"
 	case Name:
 		return "name"
+	case Record:
+		return recordName(t)
 	}
 	return "unknown"
 }

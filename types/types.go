@@ -32,6 +32,8 @@ const (
 	// Name is PostgreSQL's name: a string of at most NAMEDATALEN-1 (63)
 	// bytes, compared in the C collation (name.go).
 	Name
+	// Record is a row value: record, or a composite type (composite.go).
+	Record
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -116,6 +118,8 @@ func (t Type) OID() uint32 {
 		return OIDInterval
 	case Name:
 		return OIDName
+	case Record:
+		return OIDRecord
 	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText
