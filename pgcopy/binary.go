@@ -56,6 +56,8 @@ func AppendBinary(dst []byte, v types.Value, t types.Type) []byte {
 		dst = binary.BigEndian.AppendUint64(dst, uint64(v.Iv.Micros))
 		dst = binary.BigEndian.AppendUint32(dst, uint32(v.Iv.Days))
 		return binary.BigEndian.AppendUint32(dst, uint32(v.Iv.Months))
+	case types.Record:
+		return appendRecordBinary(dst, v, t) // record.go
 	}
 	// text, varchar, bpchar, name, unknown: the characters themselves.
 	return types.FormatText(dst, v, t, nil)

@@ -224,6 +224,10 @@ func (b *binder) commonRecordType(ctx string, ts []types.Type, locs []int32) (ty
 			}
 		case t.ID != types.Record && out.ID != types.Record:
 			// Two other types: a record further on fails against the first.
+		case t.ID == types.Record && out.ID == types.Record && t.Desc() != nil && t.Desc().Name != "" && out.Desc() != nil && out.Desc().Name != "":
+			// Two composite types: one category, no cast between them.
+			return types.Type{}, true, b.errAt(pgerr.New(pgerr.CannotCoerce, "%s could not convert type %s to %s",
+				ctx, typeName(t), typeName(out)), locs[i])
 		default:
 			return types.Type{}, true, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched",
 				ctx, typeName(out), typeName(t)), locs[i])
