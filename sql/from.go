@@ -541,6 +541,7 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr, lateral []*nsItem) (pl
 	nullL := jt == plan.RightJoin || jt == plan.FullJoin
 	nullR := jt == plan.LeftJoin || jt == plan.FullJoin
 	join := &plan.Join{Type: jt, Left: left, Right: right}
+	lside, rside := &nullSide{slot: &join.Left}, &nullSide{slot: &join.Right} // rowtype.go
 	var using []string
 	if j.IsNatural {
 		for _, lc := range lvis {
@@ -657,7 +658,11 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr, lateral []*nsItem) (pl
 		for i, it := range append(append([]*nsItem{}, litems...), ritems...) {
 			hidden := *it
 			hidden.colsVisible = false
-			hidden.nullable = it.nullable || i < len(litems) && nullL || i >= len(litems) && nullR
+			if i < len(litems) && nullL {
+				hidden.nullSide = hidden.nullSide.below(lside)
+			} else if i >= len(litems) && nullR {
+				hidden.nullSide = hidden.nullSide.below(rside)
+			}
 			items = append(items, &hidden)
 		}
 		items = append(items, item)
@@ -681,7 +686,9 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr, lateral []*nsItem) (pl
 		if typ != plan.InnerJoin && typ != plan.CrossJoin && typ != plan.LeftJoin {
 			return nil, nil, nil, pgerr.New(pgerr.InternalError, "LATERAL reference under a %v join", typ)
 		}
-		return &plan.Apply{Type: typ, Left: join.Left, Right: join.Right, On: join.On, OuterRefs: applyRefs}, items, lat, nil
+		apply := &plan.Apply{Type: typ, Left: join.Left, Right: join.Right, On: join.On, OuterRefs: applyRefs}
+		lside.slot, rside.slot = &apply.Left, &apply.Right
+		return apply, items, lat, nil
 	}
 	return join, items, lat, nil
 }

@@ -34,8 +34,8 @@ func (b *binder) bindRowValue(s *scope, r *pg_query.RowExpr) (plan.Expr, error) 
 // wholeRow binds the whole-row reference to FROM item rel: a record of
 // its columns, of the table's (view's) row type or an anonymous record.
 // Below the nullable side of an outer join the row is NULL when
-// null-extended, which a NOT NULL column of the item tells; an item with
-// none is refused there.
+// null-extended, which a NOT NULL column of the item tells, or else the
+// side's presence marker.
 func (b *binder) wholeRow(s *scope, rel string, loc int32) (plan.Expr, error) {
 	it, lvl, err := b.lookupRel(s, rel, loc)
 	if err != nil {
@@ -60,11 +60,12 @@ func (b *binder) wholeRow(s *scope, rel string, loc int32) (plan.Expr, error) {
 	}
 	t := types.RecordOf(desc)
 	row := plan.Expr(&plan.Call{Func: types.RowConstructor(t), Args: elems})
-	if !it.nullable {
+	if it.nullSide == nil {
 		return row, nil
 	}
 	if notNull == nil {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "a whole-row reference to \"%s\" below the nullable side of an outer join is not supported (it has no NOT NULL column)", rel), loc)
+		notNull = b.presentMarker(it.nullSide)
+		b.noteOuter(s, lvl, notNull)
 	}
 	return &plan.Case{Whens: []plan.When{{Cond: &plan.IsNull{Arg: notNull}, Result: &plan.Const{Val: types.NullValue, T: t}}}, Else: row, T: t}, nil
 }
@@ -234,4 +235,60 @@ func (b *binder) commonRecordType(ctx string, ts []types.Type, locs []int32) (ty
 		}
 	}
 	return out, true, nil
+}
+
+// nullSide is the nullable input of an outer join as the whole-row
+// references of the items below it see it: slot is the join's field
+// holding the input, marker a column that is TRUE on every input row and
+// NULL on a null-extended one, added on first use by wrapping the input in
+// a projection that passes its columns through.
+type nullSide struct {
+	slot   *plan.Node
+	marker *plan.ColRef
+	// wrapper is the projection made for the marker; enclosing are the
+	// nullable sides of outer joins above this one, whose wrappers must
+	// pass a marker made after them through.
+	wrapper   *plan.Project
+	enclosing []*nullSide
+}
+
+// below is the side an item already below ns (nil: none) sees when the
+// nullable side outer contains it: the innermost side, which learns that
+// outer encloses it.
+func (ns *nullSide) below(outer *nullSide) *nullSide {
+	if ns == nil {
+		return outer
+	}
+	for _, e := range ns.enclosing {
+		if e == outer {
+			return ns
+		}
+	}
+	ns.enclosing = append(ns.enclosing, outer)
+	return ns
+}
+
+// presentMarker is ns's marker column, made on first use.
+func (b *binder) presentMarker(ns *nullSide) plan.Expr {
+	if ns.marker == nil {
+		in := *ns.slot
+		cols := in.Columns()
+		exprs := make([]plan.Expr, 0, len(cols)+1)
+		for _, c := range cols {
+			exprs = append(exprs, &plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name})
+		}
+		m := plan.Column{ID: b.ids.Next(), Name: "?row?", Type: types.BoolType, NotNull: true}
+		exprs = append(exprs, &plan.Const{Val: types.BoolValue(true), T: types.BoolType})
+		ns.wrapper = &plan.Project{Input: in, Exprs: exprs, Cols: append(append([]plan.Column(nil), cols...), m)}
+		*ns.slot = ns.wrapper
+		ns.marker = &plan.ColRef{ID: m.ID, T: m.Type, Name: m.Name}
+		for _, e := range ns.enclosing {
+			if e.wrapper != nil {
+				e.wrapper.Exprs = append(e.wrapper.Exprs, &plan.ColRef{ID: m.ID, T: m.Type, Name: m.Name})
+				e.wrapper.Cols = append(e.wrapper.Cols, m)
+			}
+		}
+	}
+	c := *ns.marker
+	return &c
 }

@@ -32,10 +32,10 @@ type nsItem struct {
 	schema string
 	// hidden are columns reachable only for *-expansion bookkeeping (none yet).
 	// rowType names the composite type of a table's or view's whole row
-	// ("" for a record); nullable marks an item below the nullable side
-	// of an outer join, whose whole row may be NULL (rowtype.go).
+	// ("" for a record); nullSide is set for an item below the nullable
+	// side of an outer join, whose whole row may be NULL (rowtype.go).
 	rowType  string
-	nullable bool
+	nullSide *nullSide
 }
 
 // systemColumns are the columns PostgreSQL gives every table.

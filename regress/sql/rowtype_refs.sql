@@ -91,6 +91,12 @@ SELECT rt_t FROM rt_t UNION ALL SELECT rt_n FROM rt_n;
 SELECT t.a, u FROM rt_t t LEFT JOIN rt_u u ON u.a = t.a ORDER BY t.a;
 SELECT t.a, u IS NULL FROM rt_t t LEFT JOIN rt_u u ON u.a = t.a ORDER BY t.a;
 SELECT count(u.*), count(*) FROM rt_t t LEFT JOIN rt_u u ON u.a = t.a;
+-- ... also for a side without NOT NULL columns, whose rows may be all NULL
+SELECT t.a, n, n IS NULL FROM rt_t t LEFT JOIN rt_n n ON n.a = t.a OR (t.a = 3 AND n.a IS NULL) ORDER BY t.a;
+SELECT t.a, count(n.*), count(n.b) FROM rt_t t LEFT JOIN rt_n n ON n.a IS NULL OR n.a = t.a GROUP BY t.a ORDER BY t.a;
+SELECT t.a, n, n2 FROM rt_t t LEFT JOIN (rt_n n LEFT JOIN rt_n n2 ON n2.a = n.a) ON n.a = t.a - 1 ORDER BY t.a;
+SELECT n, t FROM rt_n n FULL JOIN rt_t t ON t.a = n.a AND t.a > 1 ORDER BY t.a, n.a;
+SELECT t.a, s FROM rt_t t LEFT JOIN LATERAL (SELECT n.b FROM rt_n n WHERE n.a = t.a) s ON true ORDER BY t.a;
 
 -- a record-valued column cannot be stored
 CREATE TABLE rt_bad AS SELECT ROW(1, 2) AS r;
