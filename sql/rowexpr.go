@@ -115,7 +115,7 @@ func (b *binder) rowComparison(op string, ls, rs []plan.Expr, loc int32) (plan.E
 		return &plan.Or{Args: terms}, nil
 	case "<", "<=", ">", ">=":
 	default:
-		return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "could not determine interpretation of row comparison operator %s", op).
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "could not determine interpretation of row comparison operator %s", op).
 			WithHint("Row comparison operators must be associated with btree operator families."), loc)
 	}
 	for i := range ls[:len(ls)-1] {
@@ -344,8 +344,11 @@ func (b *binder) expandFieldStar(s *scope, n *pg_query.Node) ([]*target, bool, e
 		return nil, false, nil
 	}
 	elems, names, ok, err := b.rowFields(s, ind.Arg)
-	if !ok || err != nil {
-		return nil, ok, err
+	if !ok {
+		elems, names, err = b.recordFields(s, ind.Arg) // rowtype.go
+	}
+	if err != nil {
+		return nil, true, err
 	}
 	loc := nodeLocation(ind.Arg)
 	ts := make([]*target, len(elems))

@@ -73,7 +73,20 @@ func (b *binder) wholeRow(s *scope, rel string, loc int32) (plan.Expr, error) {
 // recordOperator binds a comparison of two record values (record_eq,
 // record_ne, record_lt, ...); ok is false when either side is not a record.
 func (b *binder) recordOperator(name string, l, r plan.Expr, loc int32) (plan.Expr, bool, error) {
-	if l == nil || l.Type().ID != types.Record || r.Type().ID != types.Record {
+	if l == nil || l.Type().ID != types.Record && r.Type().ID != types.Record {
+		return nil, false, nil
+	}
+	// An unknown literal reads as the other side's record type.
+	var err error
+	if l.Type().ID == types.Unknown {
+		l, err = b.coerce(l, r.Type(), coerceImplicit, loc)
+	} else if r.Type().ID == types.Unknown {
+		r, err = b.coerce(r, l.Type(), coerceImplicit, loc)
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	if l.Type().ID != types.Record || r.Type().ID != types.Record {
 		return nil, false, nil
 	}
 	ov, err := types.RecordCompare(name, l.Type(), r.Type())
@@ -291,4 +304,27 @@ func (b *binder) presentMarker(ns *nullSide) plan.Expr {
 	}
 	c := *ns.marker
 	return &c
+}
+
+// recordFields binds a record-valued expression and selects each of its
+// fields, for `(x).*`.
+func (b *binder) recordFields(s *scope, n *pg_query.Node) ([]plan.Expr, []string, error) {
+	e, err := b.bindExpr(s, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	loc := nodeLocation(n)
+	if e.Type().ID != types.Record {
+		// PostgreSQL reports it without a position.
+		return nil, nil, pgerr.New(pgerr.WrongObjectType, "type %s is not composite", typeName(e.Type()))
+	}
+	d := e.Type().Desc()
+	if d == nil {
+		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "field selection from a record of unknown type is not supported"), loc)
+	}
+	elems := make([]plan.Expr, len(d.Fields))
+	for i := range d.Fields {
+		elems[i] = &plan.Call{Func: types.FieldSelect(e.Type(), i), Args: []plan.Expr{e}}
+	}
+	return elems, d.Fields, nil
 }

@@ -42,6 +42,9 @@ SELECT (r).nosuch FROM (SELECT rt_t AS r FROM rt_t) s;
 SELECT (1).x;
 SELECT (rt_t).* FROM rt_t WHERE a = 2;
 SELECT (ROW(1, 'x'::text)).*;
+SELECT (r).* FROM (SELECT ROW(a, b) AS r FROM rt_t) s ORDER BY 1;
+SELECT (r).* FROM (SELECT rt_t AS r FROM rt_t WHERE a = 5) s;
+SELECT (a).* FROM rt_t;
 
 -- record input through a table's row type
 SELECT '(1,abc,2.5)'::rt_t;
@@ -74,6 +77,9 @@ SELECT x = y, x < y, x >= y, x IS DISTINCT FROM y
   FROM (SELECT ROW(1, NULL::int) AS x, ROW(1, 2) AS y) s;
 SELECT rt_t = '(1,x,1.50)'::rt_t FROM rt_t ORDER BY a;
 SELECT a FROM rt_t WHERE rt_t IN ('(1,x,1.5)'::rt_t, '(3,,)'::rt_t) ORDER BY a;
+SELECT a FROM rt_t WHERE rt_t IN (ROW(2, 'a b', NULL)::rt_t, '(10,x,1.5)') ORDER BY a;
+SELECT a FROM rt_t WHERE rt_t = 1;
+SELECT ROW(a, b) ~~ ROW(b, b) FROM rt_t;
 SELECT x < y FROM (SELECT ROW(1, 2) AS x, ROW(1, 'a'::text) AS y) s;
 SELECT x = y FROM (SELECT ROW(1, 2) AS x, ROW(1) AS y) s;
 
