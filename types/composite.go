@@ -1,6 +1,7 @@
 package types
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -82,23 +83,9 @@ func RecordOf(desc RecordDesc) Type {
 func AnonymousRecord(ts []Type) Type {
 	names := make([]string, len(ts))
 	for i := range ts {
-		names[i] = "f" + itoa(i+1)
+		names[i] = "f" + strconv.Itoa(i+1)
 	}
 	return RecordOf(RecordDesc{Fields: names, Types: ts})
-}
-
-func itoa(i int) string {
-	var b [20]byte
-	n := len(b)
-	for {
-		n--
-		b[n] = byte('0' + i%10)
-		i /= 10
-		if i == 0 {
-			break
-		}
-	}
-	return string(b[n:])
 }
 
 // Desc is the field description of a Record type, nil when unknown.
@@ -257,18 +244,7 @@ func parseRecord(s string, t Type, f *Format) (Value, error) {
 
 // FormatRecord is record_out over field values of types ts.
 func FormatRecord(vals []Value, ts []Type, f *Format) string {
-	var b strings.Builder
-	b.WriteByte('(')
-	for i, v := range vals {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if !v.Null {
-			writeRecordField(&b, string(FormatText(nil, v, ts[i], f)))
-		}
-	}
-	b.WriteByte(')')
-	return b.String()
+	return formatRecordWith(vals, func(i int) string { return string(FormatText(nil, vals[i], ts[i], f)) })
 }
 
 // compareRecord is record_cmp: field by field, a NULL field sorting after
