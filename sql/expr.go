@@ -387,9 +387,6 @@ func (b *binder) coerceToBool(e plan.Expr, what string) (plan.Expr, error) {
 
 // operator applies a binary (or prefix, when l is nil) operator.
 func (b *binder) operator(name string, l, r plan.Expr, loc int32) (plan.Expr, error) {
-	if e, ok, err := b.recordOperator(name, l, r, loc); ok { // rowtype.go
-		return e, err
-	}
 	lt := prefixLeft
 	if l != nil {
 		lt = l.Type()

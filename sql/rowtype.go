@@ -70,34 +70,6 @@ func (b *binder) wholeRow(s *scope, rel string, loc int32) (plan.Expr, error) {
 	return &plan.Case{Whens: []plan.When{{Cond: &plan.IsNull{Arg: notNull}, Result: &plan.Const{Val: types.NullValue, T: t}}}, Else: row, T: t}, nil
 }
 
-// recordOperator binds a comparison of two record values (record_eq,
-// record_ne, record_lt, ...); ok is false when either side is not a record.
-func (b *binder) recordOperator(name string, l, r plan.Expr, loc int32) (plan.Expr, bool, error) {
-	if l == nil || l.Type().ID != types.Record && r.Type().ID != types.Record {
-		return nil, false, nil
-	}
-	// An unknown literal reads as the other side's record type.
-	var err error
-	if l.Type().ID == types.Unknown {
-		l, err = b.coerce(l, r.Type(), coerceImplicit, loc)
-	} else if r.Type().ID == types.Unknown {
-		r, err = b.coerce(r, l.Type(), coerceImplicit, loc)
-	}
-	if err != nil {
-		return nil, true, err
-	}
-	if l.Type().ID != types.Record || r.Type().ID != types.Record {
-		return nil, false, nil
-	}
-	ov, err := types.RecordCompare(name, l.Type(), r.Type())
-	if err != nil {
-		return nil, true, b.wrapAt(err, loc)
-	}
-	call := &plan.Call{Func: ov, Args: []plan.Expr{l, r}}
-	b.locs[call] = loc
-	return call, true, nil
-}
-
 // recordNullTest is `x IS [NOT] NULL` of a record value: every field NULL
 // (not NULL), as ExecEvalRowNull; a NULL record is NULL either way.
 func recordNullTest(arg plan.Expr, negate bool) plan.Expr {

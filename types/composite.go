@@ -415,3 +415,20 @@ func castRecord(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value,
 	}
 	return Value{S: FormatRecord(vals, td.Types, f)}, nil
 }
+
+// resolveRecordOperator resolves an operator over two records, or a record
+// and an unknown literal (which then reads as that record type): the
+// record comparisons. ok is false when neither side is a record.
+func resolveRecordOperator(name string, left, right Type) (*Overload, bool, error) {
+	switch {
+	case left.ID == Record && right.ID == Unknown:
+		right = left
+	case left.ID == Unknown && right.ID == Record:
+		left = right
+	}
+	if left.ID != Record || right.ID != Record {
+		return nil, false, nil
+	}
+	ov, err := RecordCompare(name, left, right)
+	return ov, true, err
+}

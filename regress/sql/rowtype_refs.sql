@@ -93,6 +93,13 @@ SELECT rt_t FROM rt_t WHERE a < 3 UNION SELECT rt_t FROM rt_t WHERE a < 5 ORDER 
 SELECT ROW(a, b) FROM rt_t INTERSECT SELECT ROW(a, b) FROM rt_u ORDER BY 1;
 SELECT rt_t FROM rt_t UNION ALL SELECT rt_n FROM rt_n;
 
+-- records as join and subquery keys
+SELECT t.a FROM rt_t t JOIN rt_t t2 ON t = t2 ORDER BY 1;
+SELECT a FROM rt_t WHERE ROW(a, b) IN (SELECT ROW(a, b) FROM rt_u) ORDER BY 1;
+SELECT a FROM rt_t t WHERE t IN (SELECT t2 FROM rt_t t2 WHERE t2.a < 4 OR t2.b = 'x') ORDER BY 1;
+SELECT a FROM rt_t t WHERE t NOT IN (SELECT t2 FROM rt_t t2 WHERE t2.a < 4) ORDER BY 1;
+SELECT a, EXISTS (SELECT 1 FROM rt_u u WHERE ROW(u.a, u.b) = ROW(t.a, t.b)) FROM rt_t t ORDER BY 1;
+
 -- outer joins: a null-extended whole row is NULL
 SELECT t.a, u FROM rt_t t LEFT JOIN rt_u u ON u.a = t.a ORDER BY t.a;
 SELECT t.a, u IS NULL FROM rt_t t LEFT JOIN rt_u u ON u.a = t.a ORDER BY t.a;
