@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cockroachdb/apd/v3"
+
 	"github.com/joind/joind/pgerr"
 )
 
@@ -18,10 +20,9 @@ import (
 // a record whose fields are unknown. Comparisons read the fields back with
 // record_in (ParseRecord) and compare them as record_cmp does.
 //
-// Grouping, DISTINCT and hashing compare the text: two records whose
-// fields are equal but print differently (numeric 1.0 and 1.00, float -0
-// and 0) are different keys there, where PostgreSQL's record_eq calls them
-// equal.
+// Grouping, DISTINCT and hashing compare RecordKey, the text with each
+// field in a form equal fields share (numeric 1.0 and 1.00, float -0 and
+// 0, char(n) padding), as record_eq compares them.
 
 // OIDRecord is pg_type's record pseudo-type.
 const OIDRecord uint32 = 2249
@@ -431,4 +432,42 @@ func resolveRecordOperator(name string, left, right Type) (*Overload, bool, erro
 	}
 	ov, err := RecordCompare(name, left, right)
 	return ov, true, err
+}
+
+// RecordKey is the grouping and hashing key of record text s of type t:
+// its fields written in forms that equal values share. Text that does not
+// read back is its own key.
+func RecordKey(s string, t Type) string {
+	d := t.Desc()
+	if d == nil {
+		return s
+	}
+	vals, err := ParseRecordFields(s, t, nil)
+	if err != nil {
+		return s
+	}
+	return formatRecordWith(vals, func(i int) string { return fieldKey(vals[i], d.Types[i]) })
+}
+
+func fieldKey(v Value, t Type) string {
+	switch t.ID {
+	case Numeric:
+		if v.Num.Form == apd.Finite {
+			if v.Num.IsZero() {
+				return "0"
+			}
+			var r apd.Decimal
+			r.Reduce(v.Num)
+			return r.Text('f')
+		}
+	case Float4, Float8:
+		if v.F == 0 {
+			return "0" // -0 = 0
+		}
+	case Char:
+		return strings.TrimRight(v.S, " ")
+	case Record:
+		return RecordKey(v.S, t)
+	}
+	return string(FormatText(nil, v, t, nil))
 }

@@ -94,3 +94,14 @@ func TestCastRecord(t *testing.T) {
 		t.Fatalf("cast of a shorter record: %v", err)
 	}
 }
+
+func TestRecordKey(t *testing.T) {
+	rt := AnonymousRecord([]Type{NumericType, Float8Type, CharOf(3), TextType})
+	a := RecordKey(`(1.0,-0,"a  ",x)`, rt)
+	if b := RecordKey(`(1.00,0,a,x)`, rt); a != b {
+		t.Fatalf("keys of equal records differ: %s, %s", a, b)
+	}
+	if b := RecordKey(`(1.0,-0,"a  ",)`, rt); a == b {
+		t.Fatalf("a NULL field and a value share key %s", a)
+	}
+}

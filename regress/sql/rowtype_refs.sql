@@ -93,6 +93,13 @@ SELECT rt_t FROM rt_t WHERE a < 3 UNION SELECT rt_t FROM rt_t WHERE a < 5 ORDER 
 SELECT ROW(a, b) FROM rt_t INTERSECT SELECT ROW(a, b) FROM rt_u ORDER BY 1;
 SELECT rt_t FROM rt_t UNION ALL SELECT rt_n FROM rt_n;
 
+-- keys compare fields as record_eq does: 1.0 = 1.00, -0 = 0, char(n) padding
+SELECT count(DISTINCT ROW(x)) FROM (VALUES (1.0::numeric), (1.00), (2)) v(x);
+SELECT count(*) FROM (VALUES (1.0::numeric), (1.00), (2)) v(x) GROUP BY ROW(x) ORDER BY 1;
+SELECT count(*) FROM (SELECT DISTINCT ROW(x, y) FROM (VALUES (0.0::float8, 'a'::char(3)), (-0.0, 'a  '), (1, 'b')) v(x, y)) s;
+SELECT count(*) FROM (SELECT ROW(x) FROM (VALUES (1.0::numeric), (2)) v(x) UNION SELECT ROW(x) FROM (VALUES (1.000::numeric)) w(x)) s;
+SELECT count(*) FROM (SELECT ROW(x) r FROM (VALUES (1.0::numeric)) a(x)) a JOIN (SELECT ROW(x) r FROM (VALUES (1.00::numeric)) b(x)) b ON a.r = b.r;
+
 -- records as join and subquery keys
 SELECT t.a FROM rt_t t JOIN rt_t t2 ON t = t2 ORDER BY 1;
 SELECT a FROM rt_t WHERE ROW(a, b) IN (SELECT ROW(a, b) FROM rt_u) ORDER BY 1;
