@@ -42,11 +42,13 @@ type binder struct {
 	ids      *plan.IDAllocator
 	// locs maps bound expressions to the byte offset of their source, for
 	// error positions.
-	locs     map[plan.Expr]int32
-	params   map[int]*plan.Param
-	aggRefs  map[plan.ColumnID]bool
-	colTable map[plan.ColumnID]string
-	colName  map[plan.ColumnID]string
+	locs map[plan.Expr]int32
+	// wholeRows maps bound whole-row references to their FROM item's name.
+	wholeRows map[plan.Expr]string
+	params    map[int]*plan.Param
+	aggRefs   map[plan.ColumnID]bool
+	colTable  map[plan.ColumnID]string
+	colName   map[plan.ColumnID]string
 	// colOrigin maps columns that pass a stored column through unchanged to
 	// that column (for RowDescription's table OID and attribute number).
 	colOrigin map[plan.ColumnID]plan.Column

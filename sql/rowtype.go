@@ -60,14 +60,39 @@ func (b *binder) wholeRow(s *scope, rel string, loc int32) (plan.Expr, error) {
 	}
 	t := types.RecordOf(desc)
 	row := plan.Expr(&plan.Call{Func: types.RowConstructor(t), Args: elems})
-	if it.nullSide == nil {
-		return row, nil
+	if it.nullSide != nil {
+		if notNull == nil {
+			notNull = b.presentMarker(it.nullSide)
+			b.noteOuter(s, lvl, notNull)
+		}
+		row = &plan.Case{Whens: []plan.When{{Cond: &plan.IsNull{Arg: notNull}, Result: &plan.Const{Val: types.NullValue, T: t}}}, Else: row, T: t}
 	}
-	if notNull == nil {
-		notNull = b.presentMarker(it.nullSide)
-		b.noteOuter(s, lvl, notNull)
+	if b.wholeRows == nil {
+		b.wholeRows = map[plan.Expr]string{}
 	}
-	return &plan.Case{Whens: []plan.When{{Cond: &plan.IsNull{Arg: notNull}, Result: &plan.Const{Val: types.NullValue, T: t}}}, Else: row, T: t}, nil
+	b.wholeRows[row] = rel
+	return row, nil
+}
+
+// checkWholeRow is the grouping check of a whole-row reference that is
+// not itself a group key: as a whole-row Var in PostgreSQL, it may not read
+// the grouped level's rows (42803 naming rel.*).
+func (r *regrouper) checkWholeRow(e plan.Expr) error {
+	rel, ok := r.b.wholeRows[e]
+	if !ok {
+		return nil
+	}
+	ungrouped := false
+	plan.Walk(e, func(x plan.Expr) bool {
+		if ref, ok := x.(*plan.ColRef); ok && r.inputIDs[ref.ID] {
+			ungrouped = true
+		}
+		return !ungrouped
+	})
+	if !ungrouped {
+		return nil
+	}
+	return r.b.errAt(pgerr.New(pgerr.GroupingError, "column \"%s.*\" must appear in the GROUP BY clause or be used in an aggregate function", rel), r.b.locOf(e))
 }
 
 // recordNullTest is `x IS [NOT] NULL` of a record value: every field NULL
