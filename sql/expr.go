@@ -273,7 +273,6 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 			// the length coercion then follows the cast context.
 			in := t
 			if t.ID != types.Interval && t.ID != types.Record { // a record's typmod is its fields
-
 				in.Typmod = -1
 			}
 			// Literals are read with the session's settings: DateStyle's
