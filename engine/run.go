@@ -158,7 +158,7 @@ func (s *session) collect(ctx context.Context, q *sql.Query, ectx *types.EvalCon
 func describe(cols []plan.Column) []wire.ColumnDesc {
 	out := make([]wire.ColumnDesc, len(cols))
 	for i, c := range cols {
-		out[i] = wire.ColumnDesc{Name: c.Name, TypeOID: c.Type.OID(), TypeSize: c.Type.Size(), TypeMod: c.Type.Typmod,
+		out[i] = wire.ColumnDesc{Name: c.Name, TypeOID: c.Type.OID(), TypeSize: c.Type.Size(), TypeMod: c.Type.WireTypmod(),
 			TableOID: c.TableOID, AttrNum: c.AttNum}
 	}
 	return out

@@ -253,6 +253,8 @@ func (k *KeyCol) Encode(arr arrow.Array, t types.Type) error {
 				s = c
 			case types.Char:
 				s = strings.TrimRight(s, " ")
+			case types.Record:
+				s = types.RecordKey(s, t)
 			}
 			k.Strs[i] = s
 		}

@@ -58,6 +58,8 @@ func AppendBinary(dst []byte, v types.Value, t types.Type) []byte {
 		return binary.BigEndian.AppendUint32(dst, uint32(v.Iv.Months))
 	case types.SeqArray, types.SeqRecord:
 		return appendSeqBinary(dst, v, t)
+	case types.Record:
+		return appendRecordBinary(dst, v, t) // record.go
 	}
 	// text, varchar, bpchar, name, unknown: the characters themselves.
 	return types.FormatText(dst, v, t, nil)

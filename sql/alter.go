@@ -367,6 +367,11 @@ func (b *binder) alterColumnType(rv *pg_query.RangeVar, tbl storageTable, c *pg_
 	}
 	cd := c.Def.GetColumnDef()
 	t, err := b.typeFromName(cd.TypeName)
+	if err == nil {
+		if e := checkColumnType(cd.Colname, t); e != nil { // rowtype.go
+			err = e
+		}
+	}
 	if err != nil {
 		return nil, withoutPosition(err)
 	}

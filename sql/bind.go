@@ -42,11 +42,13 @@ type binder struct {
 	ids      *plan.IDAllocator
 	// locs maps bound expressions to the byte offset of their source, for
 	// error positions.
-	locs     map[plan.Expr]int32
-	params   map[int]*plan.Param
-	aggRefs  map[plan.ColumnID]bool
-	colTable map[plan.ColumnID]string
-	colName  map[plan.ColumnID]string
+	locs map[plan.Expr]int32
+	// wholeRows maps bound whole-row references to their FROM item's name.
+	wholeRows map[plan.Expr]string
+	params    map[int]*plan.Param
+	aggRefs   map[plan.ColumnID]bool
+	colTable  map[plan.ColumnID]string
+	colName   map[plan.ColumnID]string
 	// colOrigin maps columns that pass a stored column through unchanged to
 	// that column (for RowDescription's table OID and attribute number).
 	colOrigin map[plan.ColumnID]plan.Column
@@ -412,6 +414,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 				if t, err = b.typeFromName(cd.TypeName); err != nil {
 					return nil, err
 				}
+				if err := checkColumnType(cd.Colname, t); err != nil { // rowtype.go
+					return nil, b.errAt(err, cd.TypeName.Location)
+				}
 			}
 			def := storage.ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull}
 			var identity *pg_query.Constraint
@@ -663,7 +668,7 @@ func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, e
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column name \"%s\" conflicts with a system column name", cn)
 		}
 		seen[cn] = true
-		if err := checkStorableColumn(cn, c.Type); err != nil {
+		if err := checkColumnType(cn, c.Type); err != nil { // rowtype.go
 			return nil, err
 		}
 		out.Columns = append(out.Columns, storage.ColumnDef{Name: cn, Type: c.Type})

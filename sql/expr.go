@@ -49,6 +49,9 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if arg.Type().ID == types.Record {
+			return recordNullTest(arg, x.NullTest.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL), nil // rowtype.go
+		}
 		return &plan.IsNull{Arg: arg, Negate: x.NullTest.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL}, nil
 	case *pg_query.Node_BooleanTest:
 		return b.bindBooleanTest(s, x.BooleanTest)
@@ -67,7 +70,7 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 	case *pg_query.Node_CollateClause:
 		return b.bindCollate(s, x.CollateClause) // collate.go
 	case *pg_query.Node_RowExpr:
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "row expressions are not supported here"), x.RowExpr.Location)
+		return b.bindRowValue(s, x.RowExpr) // rowtype.go
 	case *pg_query.Node_SetToDefault:
 		return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "DEFAULT is not allowed in this context"), x.SetToDefault.Location)
 	case *pg_query.Node_AArrayExpr:
@@ -93,6 +96,9 @@ func (b *binder) bindColumnRef(s *scope, cr *pg_query.ColumnRef) (plan.Expr, err
 		case *pg_query.Node_String_:
 			names = append(names, v.String_.Sval)
 		case *pg_query.Node_AStar:
+			if len(names) == 1 && len(cr.Fields) == 2 {
+				return b.wholeRow(s, names[0], cr.Location) // rowtype.go
+			}
 			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "row expansion via \"*\" is not supported here"), cr.Location)
 		}
 	}
@@ -210,6 +216,9 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (types.Type, error) {
 	}
 	t, err := types.FromTypeName(names, mods, len(tn.ArrayBounds))
 	if err != nil {
+		if rt, ok := b.relationRowType(names); ok && len(mods) == 0 && len(tn.ArrayBounds) == 0 { // rowtype.go
+			return rt, nil
+		}
 		return types.Type{}, b.wrapAt(err, tn.Location)
 	}
 	return t, nil
@@ -263,7 +272,7 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 			// Input conversion ignores the typmod (except for interval);
 			// the length coercion then follows the cast context.
 			in := t
-			if t.ID != types.Interval {
+			if t.ID != types.Interval && t.ID != types.Record { // a record's typmod is its fields
 				in.Typmod = -1
 			}
 			// Literals are read with the session's settings: DateStyle's
@@ -293,7 +302,8 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 			// length coercion follows, so $1 into an interval month column
 			// reads '3' as seconds, and $1::varchar(3) truncates.
 			x.T = types.Type{ID: t.ID, Typmod: -1}
-			if t.Typmod < 0 {
+			if t.Typmod < 0 || t.ID == types.Record { // a record's typmod is its fields
+				x.T = t
 				return e, nil
 			}
 			return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil

@@ -215,7 +215,7 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 		s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
 		node, items, err := b.bindViewRef(rel.view, alias, rv)
 		if err == nil {
-			items[0].schema = schema
+			items[0].schema, items[0].rowType = schema, name
 		}
 		return node, items, err
 	}
@@ -227,7 +227,7 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	}
 	s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
 	scan := &plan.Scan{Table: tbl, Alias: alias}
-	it := &nsItem{name: alias, relVisible: true, colsVisible: true, stored: true, schema: schema}
+	it := &nsItem{name: alias, relVisible: true, colsVisible: true, stored: true, schema: schema, rowType: name}
 	for i, d := range defs {
 		cname := d.Name
 		if rv.Alias != nil && i < len(rv.Alias.Colnames) {
@@ -541,6 +541,7 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr, lateral []*nsItem) (pl
 	nullL := jt == plan.RightJoin || jt == plan.FullJoin
 	nullR := jt == plan.LeftJoin || jt == plan.FullJoin
 	join := &plan.Join{Type: jt, Left: left, Right: right}
+	lside, rside := &nullSide{slot: &join.Left}, &nullSide{slot: &join.Right} // rowtype.go
 	var using []string
 	if j.IsNatural {
 		for _, lc := range lvis {
@@ -654,9 +655,14 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr, lateral []*nsItem) (pl
 		}
 		items = []*nsItem{item}
 	} else {
-		for _, it := range append(append([]*nsItem{}, litems...), ritems...) {
+		for i, it := range append(append([]*nsItem{}, litems...), ritems...) {
 			hidden := *it
 			hidden.colsVisible = false
+			if i < len(litems) && nullL {
+				hidden.nullSide = hidden.nullSide.below(lside)
+			} else if i >= len(litems) && nullR {
+				hidden.nullSide = hidden.nullSide.below(rside)
+			}
 			items = append(items, &hidden)
 		}
 		items = append(items, item)
@@ -680,7 +686,9 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr, lateral []*nsItem) (pl
 		if typ != plan.InnerJoin && typ != plan.CrossJoin && typ != plan.LeftJoin {
 			return nil, nil, nil, pgerr.New(pgerr.InternalError, "LATERAL reference under a %v join", typ)
 		}
-		return &plan.Apply{Type: typ, Left: join.Left, Right: join.Right, On: join.On, OuterRefs: applyRefs}, items, lat, nil
+		apply := &plan.Apply{Type: typ, Left: join.Left, Right: join.Right, On: join.On, OuterRefs: applyRefs}
+		lside.slot, rside.slot = &apply.Left, &apply.Right
+		return apply, items, lat, nil
 	}
 	return join, items, lat, nil
 }

@@ -115,7 +115,7 @@ func (b *binder) rowComparison(op string, ls, rs []plan.Expr, loc int32) (plan.E
 		return &plan.Or{Args: terms}, nil
 	case "<", "<=", ">", ">=":
 	default:
-		return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "could not determine interpretation of row comparison operator %s", op).
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "could not determine interpretation of row comparison operator %s", op).
 			WithHint("Row comparison operators must be associated with btree operator families."), loc)
 	}
 	for i := range ls[:len(ls)-1] {
@@ -254,10 +254,15 @@ func (b *binder) fieldSelection(s *scope, ind *pg_query.A_Indirection) (plan.Exp
 	elems, names, ok, err := b.rowFields(s, ind.Arg)
 	if !ok {
 		// An argument that does not bind reports its own error first.
-		if _, err := b.bindExpr(s, ind.Arg); err != nil {
+		e, err := b.bindExpr(s, ind.Arg)
+		if err != nil {
 			return nil, true, err
 		}
-		return nil, false, nil
+		if e.Type().ID == types.Record {
+			e, err = b.selectRecordField(e, field, loc) // rowtype.go
+			return e, true, err
+		}
+		return nil, true, b.errAt(pgerr.New(pgerr.WrongObjectType, "column notation .%s applied to type %s, which is not a composite type", field, typeName(e.Type())), loc)
 	}
 	if err != nil {
 		return nil, true, err
@@ -295,7 +300,7 @@ func (b *binder) rowFields(s *scope, n *pg_query.Node) ([]plan.Expr, []string, b
 	if !isStar(cr) {
 		// A column of that name comes first (transformColumnRef); joind has
 		// no composite columns.
-		if _, err := b.lookupColumn(s, rel, cr.Location); err == nil {
+		if b.columnNamed(s, rel) {
 			return nil, nil, false, nil
 		}
 		// Neither a column nor a FROM item: the column error is the one.
@@ -339,8 +344,11 @@ func (b *binder) expandFieldStar(s *scope, n *pg_query.Node) ([]*target, bool, e
 		return nil, false, nil
 	}
 	elems, names, ok, err := b.rowFields(s, ind.Arg)
-	if !ok || err != nil {
-		return nil, ok, err
+	if !ok {
+		elems, names, err = b.recordFields(s, ind.Arg) // rowtype.go
+	}
+	if err != nil {
+		return nil, true, err
 	}
 	loc := nodeLocation(ind.Arg)
 	ts := make([]*target, len(elems))
@@ -404,6 +412,10 @@ func (b *binder) rowToText(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, er
 		return nil, false, nil
 	}
 	t, err := b.typeFromName(tc.TypeName)
+	if err == nil && t.ID == types.Record {
+		e, err := b.rowToComposite(s, args, t, tc) // rowtype.go
+		return e, true, err
+	}
 	if err != nil || t.ID != types.Text && t.ID != types.Varchar && t.ID != types.Char {
 		return nil, false, nil
 	}

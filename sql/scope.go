@@ -32,6 +32,11 @@ type nsItem struct {
 	// schema.table.column reference must name); "" otherwise.
 	schema string
 	// hidden are columns reachable only for *-expansion bookkeeping (none yet).
+	// rowType names the composite type of a table's or view's whole row
+	// ("" for a record); nullSide is set for an item below the nullable
+	// side of an outer join, whose whole row may be NULL (rowtype.go).
+	rowType  string
+	nullSide *nullSide
 }
 
 // systemColumns are the columns PostgreSQL gives every table.
@@ -109,7 +114,8 @@ func (b *binder) lookupColumn(s *scope, name string, loc int32) (nsColumn, error
 	for cur := s; cur != nil; cur = cur.parent {
 		for _, it := range cur.items {
 			if it.relVisible && it.name == name {
-				return nsColumn{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "whole-row references are not supported"), loc)
+				e, err := b.wholeRow(s, name, loc) // rowtype.go
+				return nsColumn{name: name, table: name, expr: e}, err
 			}
 		}
 	}

@@ -152,12 +152,3 @@ func carriedCount(spec *plan.SearchCycle) int {
 	return n
 }
 
-// checkStorableColumn refuses a table or view column of the record or
-// record[] type SEARCH and CYCLE make, as PostgreSQL's CheckAttributeType
-// refuses pseudo-types.
-func checkStorableColumn(name string, t types.Type) error {
-	if t.ID == types.SeqArray || t.ID == types.SeqRecord {
-		return pgerr.New(codeInvalidTableDefinition, "column \"%s\" has pseudo-type %s", name, t.SQLName())
-	}
-	return nil
-}

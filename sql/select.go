@@ -953,6 +953,9 @@ func (r *regrouper) rewriteAt(e plan.Expr, top bool) (plan.Expr, error) {
 			return &plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name}, nil
 		}
 	}
+	if err := r.checkWholeRow(e); err != nil { // rowtype.go
+		return nil, err
+	}
 	switch x := e.(type) {
 	case *plan.ColRef:
 		if r.inputIDs[x.ID] {

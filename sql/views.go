@@ -60,7 +60,7 @@ func (b *binder) bindCreateView(vs *pg_query.ViewStmt) (Statement, error) {
 		seen[n] = true
 	}
 	for i, c := range q.node.Columns() {
-		if err := checkStorableColumn(names[i], c.Type); err != nil {
+		if err := checkColumnType(names[i], c.Type); err != nil {
 			return nil, err
 		}
 	}

@@ -161,6 +161,9 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 		return NullValue, nil
 	}
 	f := ctxFormat(ctx)
+	if from.ID == Record && to.ID == Record {
+		return castRecord(ctx, v, from, to, explicit) // composite.go
+	}
 	switch from.ID {
 	case Unknown:
 		return castFromString(ctx, v.S, to, explicit)

@@ -23,6 +23,8 @@ func Compare(a, b Value, t Type) int {
 		return strings.Compare(strings.TrimRight(a.S, " "), strings.TrimRight(b.S, " "))
 	case Interval:
 		return compareInterval(a.Iv, b.Iv)
+	case Record:
+		return compareRecord(a.S, b.S, t)
 	}
 	return strings.Compare(a.S, b.S)
 }

@@ -40,7 +40,7 @@ func idCategory(id ID) byte {
 		return catTimespan
 	case Unknown:
 		return catUnknown
-	case idAnyNonArray:
+	case idAnyNonArray, Record:
 		return catPseudo
 	}
 	return catInvalid
@@ -286,6 +286,8 @@ func (t Type) BaseSQLName() string {
 		return "record"
 	case idAnyNonArray:
 		return "anynonarray"
+	case Record:
+		return recordName(t)
 	}
 	return fmt.Sprintf("type%d", t.ID)
 }
@@ -357,6 +359,8 @@ func (t Type) PgTypeName() string {
 		return "_record"
 	case SeqRecord:
 		return "record"
+	case Record:
+		return recordName(t)
 	}
 	return "unknown"
 }

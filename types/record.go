@@ -10,20 +10,26 @@ import "strings"
 var recordOut = &builtin{name: "record_out", args: []ID{idAny}, variadic: true, result: Text, stable: true,
 	bind: func(args []Type) evalFn {
 		return func(ctx *EvalContext, a []Value) (Value, error) {
-			var b strings.Builder
-			b.WriteByte('(')
-			for i, v := range a {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				if !v.Null {
-					writeRecordField(&b, anyToText(ctx, v, args[i]))
-				}
-			}
-			b.WriteByte(')')
-			return Value{S: b.String()}, nil
+			return Value{S: formatRecordWith(a, func(i int) string { return anyToText(ctx, a[i], args[i]) })}, nil
 		}
 	}}
+
+// formatRecordWith is record_out over vals, text(i) being field i's
+// output text (called for non-NULL fields only).
+func formatRecordWith(vals []Value, text func(i int) string) string {
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, v := range vals {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if !v.Null {
+			writeRecordField(&b, text(i))
+		}
+	}
+	b.WriteByte(')')
+	return b.String()
+}
 
 func writeRecordField(b *strings.Builder, s string) {
 	if s != "" && !strings.ContainsAny(s, "\"\\(), \t\n\r\v\f") {

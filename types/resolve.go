@@ -302,6 +302,9 @@ func ids(ts []Type) []ID {
 // returned Overload then has one Arg. Errors: 42883 operator does not exist,
 // 42725 operator is not unique.
 func ResolveOperator(name string, left, right Type) (*Overload, error) {
+	if ov, ok, err := resolveRecordOperator(name, left, right); ok { // composite.go
+		return ov, err
+	}
 	var in []Type
 	if left.ID == NoArg {
 		in = []Type{right}

@@ -32,11 +32,8 @@ const (
 	SeqRecord ID = 241
 )
 
-// OIDs of record and record[].
-const (
-	OIDRecord      uint32 = 2249
-	OIDRecordArray uint32 = 2287
-)
+// OIDRecordArray is record[]'s OID (OIDRecord is composite.go's).
+const OIDRecordArray uint32 = 2287
 
 var (
 	SeqArrayType  = Type{SeqArray, -1}

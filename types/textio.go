@@ -265,6 +265,8 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 	case Interval:
 		iv, err := parseInterval(s, t.Typmod, strings.EqualFold(f.orDefault().IntervalStyle, "sql_standard"))
 		return Value{Iv: iv}, err
+	case Record:
+		return parseRecord(s, t, f)
 	}
 	return Value{}, pgerr.New(pgerr.FeatureNotSupported, "cannot read input for type %s", t.SQLName())
 }

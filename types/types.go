@@ -35,6 +35,8 @@ const (
 	// Void is the result type of functions that return nothing
 	// (pg_sleep): its one value prints as the empty string (void.go).
 	Void
+	// Record is a row value: record, or a composite type (composite.go).
+	Record
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -125,7 +127,7 @@ func (t Type) OID() uint32 {
 		return OIDVoid
 	case SeqArray:
 		return OIDRecordArray
-	case SeqRecord:
+	case SeqRecord, Record:
 		return OIDRecord
 	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.

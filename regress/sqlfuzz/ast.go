@@ -33,6 +33,7 @@ const (
 	kInSub                 // a0 [NOT] IN (Sub): Flag NOT
 	kParen                 // (a0) — used by the shrinker for nothing; kept for symmetry
 	kWindow                // window call Text(args...) [FILTER (WHERE Filter)] OVER (Over); "count*" is count(*)
+	kRowCmp                // ROW(first half of args) Text ROW(second half): Text an operator or "IS [NOT] DISTINCT FROM"
 )
 
 // Node is one expression. T is its SQL type (as PostgreSQL resolves it for
@@ -217,6 +218,22 @@ func (n *Node) render(b *strings.Builder) {
 		b.WriteByte(' ')
 		b.WriteString(n.Text)
 		b.WriteByte(')')
+	case kRowCmp:
+		half := len(n.Args) / 2
+		for side := 0; side < 2; side++ {
+			if side == 0 {
+				b.WriteString("(ROW(")
+			} else {
+				b.WriteString(") " + n.Text + " ROW(")
+			}
+			for i := 0; i < half; i++ {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				arg(side*half + i)
+			}
+		}
+		b.WriteString("))")
 	case kDistinct:
 		b.WriteByte('(')
 		arg(0)

@@ -267,7 +267,7 @@ func (g *gen) call(k kind, sig types.Signature, t types.ID, d int, sc *scope) *N
 // boolExpr is one of the boolean-only forms.
 func (g *gen) boolExpr(d int, sc *scope) *Node {
 	anyT := func() types.ID { ids := types.ConcreteIDs(); return ids[g.r.Intn(len(ids))] }
-	switch g.r.Intn(12) {
+	switch g.r.Intn(13) {
 	case 0, 1:
 		return &Node{K: kAnd, T: types.Bool, Args: []*Node{g.expr(types.Bool, d, sc), g.expr(types.Bool, d, sc)}}
 	case 2:
@@ -310,6 +310,21 @@ func (g *gen) boolExpr(d int, sc *scope) *Node {
 			return nil
 		}
 		return g.existsSub(sc)
+	case 12:
+		// Row comparisons: PostgreSQL expands them column by column
+		// (lexicographic for < <= > >=, three-valued with NULLs).
+		n := &Node{K: kRowCmp, T: types.Bool, Text: rowCmpOps[g.r.Intn(len(rowCmpOps))]}
+		width := 1 + g.r.Intn(3)
+		ts := make([]types.ID, width)
+		for i := range ts {
+			ts[i] = anyT()
+		}
+		for side := 0; side < 2; side++ {
+			for _, t := range ts {
+				n.Args = append(n.Args, g.expr(t, d, sc))
+			}
+		}
+		return n
 	default:
 		if sc.noSub || g.subDepth >= 2 || sc.agg {
 			return nil
@@ -317,6 +332,8 @@ func (g *gen) boolExpr(d int, sc *scope) *Node {
 		return g.inSub(d, sc)
 	}
 }
+
+var rowCmpOps = []string{"=", "<>", "<", "<=", ">", ">=", "IS DISTINCT FROM", "IS NOT DISTINCT FROM"}
 
 var likePatterns = []string{"%", "", "a%", "%a", "%a%", "_", "a_c", "%b_", `a\%b`, `\_`, "A%", "%é%", "x_y", "%%", "!%", "a!%"}
 

@@ -87,6 +87,17 @@ func TestRenderedShapes(t *testing.T) {
 	if got := sb.String(); got != "x AS a CROSS JOIN y AS b INNER JOIN z AS c ON true" {
 		t.Errorf("join renders as %s", got)
 	}
+	row := &Node{K: kRowCmp, T: types.Bool, Text: "IS DISTINCT FROM", Args: []*Node{{K: kLit, Text: "1"}, {K: kCol, Text: "a.x"}, {K: kLit, Text: "2"}, {K: kLit, Text: "NULL"}}}
+	if got := row.SQL(); got != "(ROW(1, a.x) IS DISTINCT FROM ROW(2, NULL))" {
+		t.Errorf("row comparison renders as %s", got)
+	}
+	n := 0
+	for _, q := range genQueries(1, 300) {
+		n += strings.Count(q, "ROW(")
+	}
+	if n == 0 {
+		t.Errorf("300 generated queries hold no row comparison")
+	}
 }
 
 // TestNormalize: values equal in PostgreSQL but printed differently map

@@ -154,7 +154,7 @@ func (q *query) analyze(sch *schema) {
 	for _, p := range selectSlots(q.sel, nil) {
 		n := *p
 		switch n.K {
-		case kCase, kCoalesce, kAnd, kOr, kScalarSub, kExists, kInSub, kInList, kBetween:
+		case kCase, kCoalesce, kAnd, kOr, kScalarSub, kExists, kInSub, kInList, kBetween, kRowCmp:
 			q.condEval = true
 		case kAgg:
 			if n.Filter != nil {

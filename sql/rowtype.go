@@ -1,0 +1,331 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// Record values (types/composite.go): ROW(...) outside a row comparison,
+// and a FROM item's whole row `t` / `t.*` outside a select list's
+// top level, are record-valued expressions, as PostgreSQL's RowExpr and
+// whole-row Var. Comparisons between two row constructors are expanded
+// field by field at bind time (rowexpr.go); any other comparison of
+// record values is record_eq / record_cmp at run time.
+
+// bindRowValue binds ROW(...) as a value: an anonymous record whose fields
+// are the elements (t.* expanded), unknown literals read as text.
+func (b *binder) bindRowValue(s *scope, r *pg_query.RowExpr) (plan.Expr, error) {
+	elems, err := b.bindRowElems(s, r.Args)
+	if err != nil {
+		return nil, err
+	}
+	ts := make([]types.Type, len(elems))
+	for i, e := range elems {
+		elems[i] = b.resolveUnknown(e)
+		ts[i] = elems[i].Type()
+	}
+	return &plan.Call{Func: types.RowConstructor(types.AnonymousRecord(ts)), Args: elems}, nil
+}
+
+// wholeRow binds the whole-row reference to FROM item rel: a record of
+// its columns, of the table's (view's) row type or an anonymous record.
+// Below the nullable side of an outer join the row is NULL when
+// null-extended, which a NOT NULL column of the item tells, or else the
+// side's presence marker.
+func (b *binder) wholeRow(s *scope, rel string, loc int32) (plan.Expr, error) {
+	it, lvl, err := b.lookupRel(s, rel, loc)
+	if err != nil {
+		return nil, err
+	}
+	elems := make([]plan.Expr, len(it.cols))
+	desc := types.RecordDesc{Name: it.rowType, Fields: make([]string, len(it.cols)), Types: make([]types.Type, len(it.cols))}
+	var notNull plan.Expr
+	for i, c := range it.cols {
+		b.noteOuter(s, lvl, c.expr)
+		b.noteColumnUse(c.expr)
+		e := c.expr
+		if ref, ok := e.(*plan.ColRef); ok {
+			cp := *ref
+			e = &cp
+		}
+		elems[i] = e
+		desc.Fields[i], desc.Types[i] = c.name, e.Type()
+		if c.notNull && notNull == nil {
+			notNull = e
+		}
+	}
+	t := types.RecordOf(desc)
+	row := plan.Expr(&plan.Call{Func: types.RowConstructor(t), Args: elems})
+	if it.nullSide != nil {
+		if notNull == nil {
+			notNull = b.presentMarker(it.nullSide)
+			b.noteOuter(s, lvl, notNull)
+		}
+		row = &plan.Case{Whens: []plan.When{{Cond: &plan.IsNull{Arg: notNull}, Result: &plan.Const{Val: types.NullValue, T: t}}}, Else: row, T: t}
+	}
+	if b.wholeRows == nil {
+		b.wholeRows = map[plan.Expr]string{}
+	}
+	b.wholeRows[row] = rel
+	return row, nil
+}
+
+// checkWholeRow is the grouping check of a whole-row reference that is
+// not itself a group key: as a whole-row Var in PostgreSQL, it may not read
+// the grouped level's rows (42803 naming rel.*).
+func (r *regrouper) checkWholeRow(e plan.Expr) error {
+	rel, ok := r.b.wholeRows[e]
+	if !ok {
+		return nil
+	}
+	ungrouped := false
+	plan.Walk(e, func(x plan.Expr) bool {
+		if ref, ok := x.(*plan.ColRef); ok && r.inputIDs[ref.ID] {
+			ungrouped = true
+		}
+		return !ungrouped
+	})
+	if !ungrouped {
+		return nil
+	}
+	return r.b.errAt(pgerr.New(pgerr.GroupingError, "column \"%s.*\" must appear in the GROUP BY clause or be used in an aggregate function", rel), r.b.locOf(e))
+}
+
+// recordNullTest is `x IS [NOT] NULL` of a record value: every field NULL
+// (not NULL), as ExecEvalRowNull; a NULL record is NULL either way.
+func recordNullTest(arg plan.Expr, negate bool) plan.Expr {
+	return &plan.Call{Func: types.RecordNullTest(arg.Type(), negate), Args: []plan.Expr{arg}}
+}
+
+// selectRecordField binds (e).field of a record-valued expression.
+func (b *binder) selectRecordField(e plan.Expr, field string, loc int32) (plan.Expr, error) {
+	t := e.Type()
+	d := t.Desc()
+	if d == nil {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "field selection from a record of unknown type is not supported"), loc)
+	}
+	for i, f := range d.Fields {
+		if f == field {
+			return &plan.Call{Func: types.FieldSelect(t, i), Args: []plan.Expr{e}}, nil
+		}
+	}
+	if d.Name == "" {
+		return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "could not identify column \"%s\" in record data type", field), loc)
+	}
+	return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" not found in data type %s", field, d.Name), loc)
+}
+
+// columnNamed reports whether an unqualified name is a column of some
+// query level, which a whole-row reference of that name yields to.
+func (b *binder) columnNamed(s *scope, name string) bool {
+	for cur := s; cur != nil; cur = cur.parent {
+		for _, it := range cur.items {
+			if !it.colsVisible {
+				continue
+			}
+			for _, c := range it.cols {
+				if c.name == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// relationRowType is the composite type of the table [schema.]name used
+// as a type name ('(1,x)'::t, ROW(...)::t); false when no table is named.
+func (b *binder) relationRowType(names []string) (types.Type, bool) {
+	if len(names) == 0 || len(names) > 2 {
+		return types.Type{}, false
+	}
+	rv := &pg_query.RangeVar{Relname: names[len(names)-1], Location: -1}
+	if len(names) == 2 {
+		rv.Schemaname = names[0]
+	}
+	rel, err := b.resolveRelation(rv)
+	if err != nil || rel.kind != relTable {
+		return types.Type{}, false
+	}
+	return tableRowType(rv.Relname, rel.table.Columns()), true
+}
+
+// tableRowType is the row type of table name with columns defs.
+func tableRowType(name string, defs []storage.ColumnDef) types.Type {
+	desc := types.RecordDesc{Name: name, Fields: make([]string, len(defs)), Types: make([]types.Type, len(defs))}
+	for i, d := range defs {
+		desc.Fields[i], desc.Types[i] = d.Name, d.Type
+	}
+	return types.RecordOf(desc)
+}
+
+// checkColumnType refuses a record type for a stored column: an
+// anonymous record as PostgreSQL does (42P16), a composite type because
+// joind does not store them (a record type's typmod is not persistent).
+func checkColumnType(name string, t types.Type) *pgerr.Error {
+	if t.ID == types.SeqArray || t.ID == types.SeqRecord {
+		// SEARCH/CYCLE's seq and path columns (searchcycle.go).
+		return pgerr.New(codeInvalidTableDefinition, "column \"%s\" has pseudo-type %s", name, t.SQLName())
+	}
+	if t.ID != types.Record {
+		return nil
+	}
+	if d := t.Desc(); d == nil || d.Name == "" {
+		return pgerr.New("42P16", "column \"%s\" has pseudo-type record", name)
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "columns of composite type %s are not supported", t.SQLName())
+}
+
+// rowToComposite binds ROW(...)::t for a composite type t: each element
+// cast to its field's type, as coerce_record_to_complex does.
+func (b *binder) rowToComposite(s *scope, args []*pg_query.Node, t types.Type, tc *pg_query.TypeCast) (plan.Expr, error) {
+	elems, err := b.bindRowElems(s, args)
+	if err != nil {
+		return nil, err
+	}
+	loc := tc.Location
+	if loc < 0 {
+		loc = tc.TypeName.Location
+	}
+	d := t.Desc()
+	if d == nil {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "casts to a record of unknown type are not supported"), loc)
+	}
+	cannot := func() *pgerr.Error {
+		return pgerr.New(pgerr.CannotCoerce, "cannot cast type record to %s", t.SQLName())
+	}
+	if len(elems) < len(d.Types) {
+		return nil, b.errAt(cannot().WithDetail("Input has too few columns."), loc)
+	}
+	if len(elems) > len(d.Types) {
+		return nil, b.errAt(cannot().WithDetail("Input has too many columns."), loc)
+	}
+	for i, e := range elems {
+		c, err := b.coerce(e, d.Types[i], coerceExplicit, loc)
+		if err != nil {
+			return nil, b.errAt(cannot().WithDetail("Cannot cast type %s to %s in column %d.", typeName(e.Type()), typeName(d.Types[i]), i+1), loc)
+		}
+		elems[i] = c
+	}
+	return &plan.Call{Func: types.RowConstructor(t), Args: elems}, nil
+}
+
+// commonRecordType is select_common_type over inputs of which one is a
+// record: records of one type (composite, or anonymous) match, unknown
+// literals read as that type, anything else cannot be matched. Anonymous
+// records of different field types make a record of unknown fields.
+func (b *binder) commonRecordType(ctx string, ts []types.Type, locs []int32) (types.Type, bool, error) {
+	isRecord := false
+	for _, t := range ts {
+		isRecord = isRecord || t.ID == types.Record
+	}
+	if !isRecord {
+		return types.Type{}, false, nil
+	}
+	var out types.Type
+	have := false
+	for i, t := range ts {
+		switch {
+		case t.ID == types.Unknown:
+		case !have:
+			out, have = t, true
+		case t.ID == types.Record && out.ID == types.Record && typeName(t) == typeName(out):
+			if t != out {
+				out.Typmod = -1
+			}
+		case t.ID != types.Record && out.ID != types.Record:
+			// Two other types: a record further on fails against the first.
+		case t.ID == types.Record && out.ID == types.Record && t.Desc() != nil && t.Desc().Name != "" && out.Desc() != nil && out.Desc().Name != "":
+			// Two composite types: one category, no cast between them.
+			return types.Type{}, true, b.errAt(pgerr.New(pgerr.CannotCoerce, "%s could not convert type %s to %s",
+				ctx, typeName(t), typeName(out)), locs[i])
+		default:
+			return types.Type{}, true, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched",
+				ctx, typeName(out), typeName(t)), locs[i])
+		}
+	}
+	return out, true, nil
+}
+
+// nullSide is the nullable input of an outer join as the whole-row
+// references of the items below it see it: slot is the join's field
+// holding the input, marker a column that is TRUE on every input row and
+// NULL on a null-extended one, added on first use by wrapping the input in
+// a projection that passes its columns through.
+type nullSide struct {
+	slot   *plan.Node
+	marker *plan.ColRef
+	// wrapper is the projection made for the marker; enclosing are the
+	// nullable sides of outer joins above this one, whose wrappers must
+	// pass a marker made after them through.
+	wrapper   *plan.Project
+	enclosing []*nullSide
+}
+
+// below is the side an item already below ns (nil: none) sees when the
+// nullable side outer contains it: the innermost side, which learns that
+// outer encloses it.
+func (ns *nullSide) below(outer *nullSide) *nullSide {
+	if ns == nil {
+		return outer
+	}
+	for _, e := range ns.enclosing {
+		if e == outer {
+			return ns
+		}
+	}
+	ns.enclosing = append(ns.enclosing, outer)
+	return ns
+}
+
+// presentMarker is ns's marker column, made on first use.
+func (b *binder) presentMarker(ns *nullSide) plan.Expr {
+	if ns.marker == nil {
+		in := *ns.slot
+		cols := in.Columns()
+		exprs := make([]plan.Expr, 0, len(cols)+1)
+		for _, c := range cols {
+			exprs = append(exprs, &plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name})
+		}
+		m := plan.Column{ID: b.ids.Next(), Name: "?row?", Type: types.BoolType, NotNull: true}
+		exprs = append(exprs, &plan.Const{Val: types.BoolValue(true), T: types.BoolType})
+		ns.wrapper = &plan.Project{Input: in, Exprs: exprs, Cols: append(append([]plan.Column(nil), cols...), m)}
+		*ns.slot = ns.wrapper
+		ns.marker = &plan.ColRef{ID: m.ID, T: m.Type, Name: m.Name}
+		for _, e := range ns.enclosing {
+			if e.wrapper != nil {
+				e.wrapper.Exprs = append(e.wrapper.Exprs, &plan.ColRef{ID: m.ID, T: m.Type, Name: m.Name})
+				e.wrapper.Cols = append(e.wrapper.Cols, m)
+			}
+		}
+	}
+	c := *ns.marker
+	return &c
+}
+
+// recordFields binds a record-valued expression and selects each of its
+// fields, for `(x).*`.
+func (b *binder) recordFields(s *scope, n *pg_query.Node) ([]plan.Expr, []string, error) {
+	e, err := b.bindExpr(s, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	loc := nodeLocation(n)
+	if e.Type().ID != types.Record {
+		// PostgreSQL reports it without a position.
+		return nil, nil, pgerr.New(pgerr.WrongObjectType, "type %s is not composite", typeName(e.Type()))
+	}
+	d := e.Type().Desc()
+	if d == nil {
+		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "field selection from a record of unknown type is not supported"), loc)
+	}
+	elems := make([]plan.Expr, len(d.Fields))
+	for i := range d.Fields {
+		elems[i] = &plan.Call{Func: types.FieldSelect(e.Type(), i), Args: []plan.Expr{e}}
+	}
+	return elems, d.Fields, nil
+}
