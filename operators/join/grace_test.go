@@ -80,6 +80,12 @@ func TestGraceJoinMatrixAgainstReference(t *testing.T) {
 			if !c.na && d.name != "nulls" && d.name != "empty-probe" {
 				continue // the NULL facts matter to null-aware joins only
 			}
+			if raceEnabled && (d.name == "build-nulls" || d.name == "probe-nulls") {
+				// Under the race detector the NULLs on both sides and on
+				// neither are enough interleavings; one-sided NULLs are
+				// the plain run's.
+				continue
+			}
 			want := reference(c, d.L, d.R)
 			for _, parts := range partitions {
 				dir := t.TempDir()
