@@ -174,7 +174,7 @@ func (cp *compiler) compile(e plan.Expr) (node, error) {
 			return nil, err
 		}
 		from := e.Input.Type()
-		if from == e.T || (from.ID == e.T.ID && e.T.Typmod == -1 && from.ID != types.Char) {
+		if from == e.T || (from.ID == e.T.ID && from.Elem == e.T.Elem && e.T.Typmod == -1 && from.ID != types.Char) {
 			return in, nil
 		}
 		n := &castNode{in: in, from: from, to: e.T, explicit: e.Explicit}

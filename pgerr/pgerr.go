@@ -18,6 +18,7 @@ const (
 	IntervalFieldOverflow     = "22015"
 	InvalidParameterValue     = "22023"
 	InvalidTextRepresentation = "22P02"
+	ArraySubscriptError       = "2202E"
 	InvalidEscapeSequence     = "22025"
 	NotNullViolation          = "23502"
 	InvalidCursorState        = "24000"

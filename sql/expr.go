@@ -292,7 +292,8 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 			// without its modifier (its value is read with typmod -1) and a
 			// length coercion follows, so $1 into an interval month column
 			// reads '3' as seconds, and $1::varchar(3) truncates.
-			x.T = types.Type{ID: t.ID, Typmod: -1}
+			x.T = t
+			x.T.Typmod = -1
 			if t.Typmod < 0 {
 				return e, nil
 			}
@@ -303,7 +304,7 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 		// An unknown-typed non-literal (e.g. a subquery output): text input.
 		return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 	}
-	if from.ID == t.ID {
+	if from.ID == t.ID && from.Elem == t.Elem {
 		// Same type, different typmod: a length/precision coercion.
 		return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 	}

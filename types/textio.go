@@ -65,6 +65,8 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return appendTimestampTZ(dst, v.I, parseDateStyle(f.DateStyle), f.TimeZone)
 	case Interval:
 		return appendInterval(dst, v.Iv, f.IntervalStyle)
+	case Array:
+		return appendArrayOut(dst, v.Arr, t.ElemType(), f)
 	}
 	return append(dst, v.S...)
 }
@@ -217,6 +219,8 @@ func ParseText(s string, t Type) (Value, error) { return ParseTextFormat(s, t, n
 // order of ambiguous dates) and statement time (for 'now', 'today').
 func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) {
 	switch t.ID {
+	case Array:
+		return parseArray(s, t, f, now)
 	case Unknown, Text:
 		return Value{S: s}, nil
 	case Varchar, Char, Name:
