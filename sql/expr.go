@@ -71,8 +71,11 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 	case *pg_query.Node_SetToDefault:
 		return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "DEFAULT is not allowed in this context"), x.SetToDefault.Location)
 	case *pg_query.Node_AArrayExpr:
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported"), x.AArrayExpr.Location)
+		return b.bindArrayExpr(s, x.AArrayExpr, types.Type{}) // array.go
 	case *pg_query.Node_AIndirection:
+		if e, ok, err := b.arraySubscript(s, x.AIndirection); ok { // array.go
+			return e, err
+		}
 		if e, ok, err := b.textArraySubscript(s, x.AIndirection); ok { // catalog text arrays (pgcatalogfuncs.go)
 			return e, err
 		}
@@ -226,7 +229,13 @@ func (b *binder) bindTypeCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, error
 	if err != nil {
 		return nil, err
 	}
-	arg, err := b.bindExpr(s, tc.Arg)
+	var arg plan.Expr
+	if ae := tc.Arg.GetAArrayExpr(); ae != nil && t.ID == types.Array {
+		arg, err = b.bindArrayExpr(s, ae, t) // array.go
+		b.locs[arg] = ae.Location
+	} else {
+		arg, err = b.bindExpr(s, tc.Arg)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -544,6 +553,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 		pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
 		return b.bindBetween(s, a)
 	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
+		if e, ok, err := b.anyOverArray(s, a); ok { // array.go
+			return e, err
+		}
 		if e, ok, err := b.anyOverText(s, a); ok { // catalog text arrays (pgcatalogfuncs.go)
 			return e, err
 		}

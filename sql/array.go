@@ -1,0 +1,205 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// Arrays in expressions: ARRAY[...] constructors, subscripts and slices,
+// and `x op ANY/ALL (array)`. Each binds to a plan.Call whose Overload
+// evaluates it (types.ArrayValue in, types.ArrayValue out), so every later
+// layer treats them as ordinary calls.
+
+// bindArrayExpr is transformArrayExpr: the elements' common type, or, when
+// they are arrays themselves (nested ARRAY[...] or array-typed), one more
+// dimension over theirs. target is the cast's type for ARRAY[...]::t[]
+// (an empty constructor needs it), zero otherwise.
+func (b *binder) bindArrayExpr(s *scope, ae *pg_query.A_ArrayExpr, target types.Type) (plan.Expr, error) {
+	if len(ae.Elements) == 0 {
+		if target.ID != types.Array {
+			return nil, b.errAt(pgerr.New(pgerr.IndeterminateDatatype, "cannot determine type of empty array").
+				WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[]."), ae.Location)
+		}
+		return &plan.Const{Val: types.Value{Arr: &types.ArrayValue{}}, T: target}, nil
+	}
+	elems := make([]plan.Expr, len(ae.Elements))
+	for i, n := range ae.Elements {
+		var err error
+		if sub := n.GetAArrayExpr(); sub != nil {
+			elems[i], err = b.bindArrayExpr(s, sub, target)
+		} else {
+			elems[i], err = b.bindExpr(s, n)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	et, err := b.commonType("ARRAY", elems)
+	if err != nil {
+		return nil, err
+	}
+	if target.ID == types.Array {
+		// ARRAY[...]::t[] coerces each element to t, as PostgreSQL does.
+		et = target.ElemType()
+		et.Typmod = -1
+		if elems[0].Type().ID == types.Array {
+			et = target
+			et.Typmod = -1
+		}
+	}
+	nested := et.ID == types.Array
+	for i, e := range elems {
+		c, err := b.coerceCommon("ARRAY", e, et)
+		if err != nil {
+			return nil, err
+		}
+		elems[i] = c
+	}
+	rt := types.ArrayOf(et)
+	if nested {
+		rt = et
+	} else if !types.ArrayOf(et).Valid() {
+		return nil, b.errAt(pgerr.New(pgerr.UndefinedObject, "could not find array type for data type %s", typeName(et)), ae.Location)
+	}
+	at := make([]types.Type, len(elems))
+	for i := range at {
+		at[i] = et
+	}
+	return &plan.Call{Func: &types.Overload{Name: "array", Args: at, Result: rt, Leakproof: true,
+		Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) {
+			if nested {
+				return types.StackArrays(v)
+			}
+			return types.Value{Arr: types.NewArray(append([]types.Value(nil), v...))}, nil
+		}}, Args: elems}, nil
+}
+
+// arraySubscript binds arr[i][j]... and slices arr[i:j]; ok is false when
+// the indirection is not all subscripts or its argument is not an array.
+func (b *binder) arraySubscript(s *scope, ind *pg_query.A_Indirection) (plan.Expr, bool, error) {
+	slice := false
+	for _, n := range ind.Indirection {
+		idx := n.GetAIndices()
+		if idx == nil {
+			return nil, false, nil
+		}
+		slice = slice || idx.IsSlice
+	}
+	arr, err := b.bindExpr(s, ind.Arg)
+	if err != nil || arr.Type().ID != types.Array {
+		return nil, false, nil
+	}
+	args := []plan.Expr{arr}
+	// For a slice: per subscript, whether its lower and upper bounds are
+	// given (absent ones are the array's own).
+	var hasLo, hasHi []bool
+	sub := func(n *pg_query.Node) error {
+		e, err := b.bindExpr(s, n)
+		if err != nil {
+			return err
+		}
+		c, err := b.coerce(e, types.Int4Type, coerceImplicit, b.locOf(e))
+		if err != nil {
+			return b.errAt(pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer"), b.locOf(e))
+		}
+		args = append(args, c)
+		return nil
+	}
+	for _, n := range ind.Indirection {
+		idx := n.GetAIndices()
+		if slice {
+			lo := idx.IsSlice && idx.Lidx != nil
+			hi := idx.Uidx != nil
+			hasLo, hasHi = append(hasLo, lo), append(hasHi, hi)
+			if lo {
+				if err := sub(idx.Lidx); err != nil {
+					return nil, true, err
+				}
+			}
+			if hi {
+				if err := sub(idx.Uidx); err != nil {
+					return nil, true, err
+				}
+			}
+			if !idx.IsSlice { // arr[1:2][3] is arr[1:2][1:3]
+				hasLo[len(hasLo)-1] = false
+			}
+			continue
+		}
+		if err := sub(idx.Uidx); err != nil {
+			return nil, true, err
+		}
+	}
+	at := make([]types.Type, len(args))
+	for i, a := range args {
+		at[i] = a.Type()
+	}
+	t := arr.Type()
+	if !slice {
+		return &plan.Call{Func: &types.Overload{Name: "array_subscript", Args: at, Result: t.ElemType(), Strict: true, Leakproof: true,
+			Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) {
+				return types.ArrayElement(v[0].Arr, v[1:]), nil
+			}}, Args: args}, true, nil
+	}
+	return &plan.Call{Func: &types.Overload{Name: "array_slice", Args: at, Result: t, Strict: true, Leakproof: true,
+		Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) {
+			return types.ArraySlice(v[0].Arr, v[1:], hasLo, hasHi), nil
+		}}, Args: args}, true, nil
+}
+
+// anyOverArray binds `x op ANY (arr)` / `x op ALL (arr)` (ScalarArrayOpExpr)
+// with three-valued logic; ok is false when the right side is not an array
+// (a catalog text array: anyOverText).
+func (b *binder) anyOverArray(s *scope, a *pg_query.A_Expr) (plan.Expr, bool, error) {
+	r, err := b.bindExpr(s, a.Rexpr)
+	if err != nil {
+		return nil, true, err
+	}
+	if r.Type().ID != types.Array && (r.Type().ID != types.Unknown || a.Rexpr.GetAConst() == nil) {
+		if b.isCatalogArray(r) || a.Rexpr.GetTypeCast() != nil {
+			return nil, false, nil
+		}
+		if r.Type().ID != types.Unknown {
+			return nil, true, b.errAt(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires array on right side"), a.Location)
+		}
+	}
+	l, err := b.bindExpr(s, a.Lexpr)
+	if err != nil {
+		return nil, true, err
+	}
+	lt, et := l.Type(), r.Type().ElemType()
+	if r.Type().ID == types.Unknown {
+		et = lt
+		if et.ID == types.Unknown {
+			et = types.TextType
+		}
+	}
+	op, err := types.ResolveOperator(opName(a.Name), lt, et)
+	if err != nil {
+		return nil, true, b.wrapAt(err, a.Location)
+	}
+	if op.Result.ID != types.Bool {
+		return nil, true, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "op ANY/ALL (array) requires operator to yield boolean"), a.Location)
+	}
+	args := []plan.Expr{l, r}
+	if err := b.castArgs(args[:1], op.Args[:1]); err != nil {
+		return nil, true, err
+	}
+	if args[1], err = b.coerce(r, types.ArrayOf(op.Args[1]), coerceImplicit, b.locOf(r)); err != nil {
+		return nil, true, err
+	}
+	all := a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL
+	name := "any"
+	if all {
+		name = "all"
+	}
+	ov := &types.Overload{Name: name, Args: []types.Type{args[0].Type(), args[1].Type()}, Result: types.BoolType,
+		Stable: op.Stable, Volatile: op.Volatile, Leakproof: op.Leakproof,
+		Eval: func(ctx *types.EvalContext, v []types.Value) (types.Value, error) {
+			return types.ScalarArrayOp(ctx, op, all, v[0], v[1])
+		}}
+	return &plan.Call{Func: ov, Args: args}, true, nil
+}
