@@ -18,8 +18,9 @@ import (
 
 // setFunc is one set-returning call compiled over an operator's input.
 type setFunc struct {
-	args []*Compiled
-	typ  types.Type
+	args   []*Compiled
+	typ    types.Type
+	unnest bool // unnest(anyarray), else generate_series
 }
 
 // compileSetFuncs checks that joind can run every function and compiles
@@ -27,6 +28,14 @@ type setFunc struct {
 func compileSetFuncs(fs []plan.SetFunc, input []plan.Column, env *Env) ([]setFunc, error) {
 	out := make([]setFunc, len(fs))
 	for i, f := range fs {
+		if f.Func != nil && f.Func.SetReturning && f.Func.Name == "unnest" && len(f.Args) == 1 {
+			c, err := Compile(f.Args[0], input, env)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = setFunc{args: []*Compiled{c}, typ: f.Func.Result, unnest: true}
+			continue
+		}
 		if f.Func == nil || f.Func.Name != "generate_series" || !f.Func.SetReturning {
 			return nil, errPlan("set-returning function %v", f.Func)
 		}
@@ -63,8 +72,12 @@ func newLockstep(n int) *lockstep {
 }
 
 // start makes function i's iterator from its argument values.
-func (l *lockstep) start(i int, t types.Type, vals []types.Value, eval *types.EvalContext) error {
-	next, err := newSeries(t, vals, eval)
+func (l *lockstep) start(i int, f setFunc, vals []types.Value, eval *types.EvalContext) error {
+	if f.unnest {
+		l.next[i], l.done[i] = unnestIter(vals[0]), false // arrayunnest.go
+		return nil
+	}
+	next, err := newSeries(f.typ, vals, eval)
 	if err != nil {
 		return err
 	}
@@ -159,7 +172,7 @@ func (s *funcScanStream) init() error {
 			}
 			vals[j] = v
 		}
-		if err := s.steps.start(i, f.typ, vals, s.op.eval); err != nil {
+		if err := s.steps.start(i, f, vals, s.op.eval); err != nil {
 			return err
 		}
 	}
@@ -285,7 +298,7 @@ func (s *projectSetStream) startRow(r int) error {
 		for j, a := range s.args[i] {
 			vals[j] = types.GetValue(a, f.args[j].Type(), r)
 		}
-		if err := s.steps.start(i, f.typ, vals, s.op.eval); err != nil {
+		if err := s.steps.start(i, f, vals, s.op.eval); err != nil {
 			return err
 		}
 	}

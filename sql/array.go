@@ -203,3 +203,34 @@ func (b *binder) anyOverArray(s *scope, a *pg_query.A_Expr) (plan.Expr, bool, er
 		}}
 	return &plan.Call{Func: ov, Args: args}, true, nil
 }
+
+// bindUnnestInFrom binds unnest(a [, b ...]) in FROM: one set function per
+// array, as PostgreSQL expands the multi-argument form to ROWS FROM
+// (unnest(a), unnest(b), ...).
+func (b *binder) bindUnnestInFrom(s *scope, fc *pg_query.FuncCall) ([]plan.SetFunc, error) {
+	args, err := b.bindList(s, fc.Args)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) == 0 {
+		return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function unnest() does not exist").
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+	}
+	var out []plan.SetFunc
+	for _, a := range args {
+		ov, err := types.ResolveFunction("unnest", []types.Type{a.Type()})
+		if err != nil {
+			if len(args) > 1 {
+				return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function unnest(%s) does not exist", argTypeList(args)).
+					WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+			}
+			return nil, b.wrapAt(err, fc.Location)
+		}
+		one := []plan.Expr{a}
+		if err := b.castArgs(one, ov.Args); err != nil {
+			return nil, err
+		}
+		out = append(out, plan.SetFunc{Func: ov, Args: one})
+	}
+	return out, nil
+}

@@ -255,6 +255,17 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 	var names []string
 	for _, fc := range calls {
 		name := funcName(fc.Funcname)
+		if name == "unnest" {
+			fsets, err := b.bindUnnestInFrom(fs, fc) // array.go
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			for _, f := range fsets {
+				node.Funcs = append(node.Funcs, f)
+				names = append(names, name)
+			}
+			continue
+		}
 		if name != "generate_series" {
 			return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
 		}

@@ -40,6 +40,9 @@ func ResolveAggregate(name string, args []Type, star bool) (*AggOverload, error)
 		}
 		return nil, funcError(lname, nil, false)
 	}
+	if lname == "array_agg" {
+		return resolveArrayAgg(args) // arrayagg.go
+	}
 	cands := aggTable[lname]
 	bs := make([]*builtin, len(cands))
 	for i, c := range cands {

@@ -411,3 +411,12 @@ func registerArrayFuncs() {
 		return arrayValue(&ArrayValue{Dims: dims, Lbound: x.Lbound, Elems: x.Elems[:int(keep)*per]}), nil
 	})
 }
+
+func init() {
+	// unnest's rows come from package operators (arrayunnest.go).
+	regArray(functionTable, "unnest", "unnest", []ID{idAnyArray}, idAnyElement, true, func(*EvalContext, Type, []Value) (Value, error) {
+		return Value{}, pgerr.New(pgerr.FeatureNotSupported, "set-returning function called in a context that cannot accept a set")
+	})
+	b := functionTable["unnest"]
+	b[len(b)-1].setReturning = true
+}
