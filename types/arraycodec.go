@@ -3,6 +3,7 @@ package types
 import (
 	"encoding/binary"
 	"math"
+	"strings"
 )
 
 // An array column stores each datum as bytes (Arrow LargeBinary), in
@@ -126,3 +127,34 @@ func EncodeArray(v Value, t Type) []byte { return encodeArray(nil, v.Arr, t.Elem
 
 // DecodeArray reads a stored array of type t.
 func DecodeArray(b []byte, t Type) Value { return Value{Arr: decodeArray(b, t.ElemType())} }
+
+// AppendArrayKey appends a form of a non-NULL array of type t that is
+// equal for arrays Compare calls equal (numeric 1.0 = 1.00, char(n)
+// without trailing blanks, -0 = 0): grouping and join keys.
+func AppendArrayKey(dst []byte, v Value, t Type) []byte {
+	et := t.ElemType()
+	a := v.Arr
+	norm := &ArrayValue{Dims: a.Dims, Lbound: a.Lbound, Elems: make([]Value, len(a.Elems))}
+	for i, e := range a.Elems {
+		switch {
+		case e.Null:
+		case et.ID == Numeric:
+			var r = *e.Num
+			r.Reduce(e.Num)
+			e = Value{Num: &r}
+		case et.ID == Char:
+			e = Value{S: strings.TrimRight(e.S, " ")}
+		case et.ID == Float4 || et.ID == Float8:
+			if e.F == 0 {
+				e = Value{F: 0}
+			} else if math.IsNaN(e.F) {
+				e = Value{F: math.NaN()}
+			}
+		case et.ID == Interval:
+			d, us := intervalSpan(e.Iv)
+			e = Value{Iv: IntervalValue{Days: int32(d), Micros: us}}
+		}
+		norm.Elems[i] = e
+	}
+	return encodeArray(dst, norm, et)
+}
