@@ -52,7 +52,13 @@ func (b *binder) bindArrayExpr(s *scope, ae *pg_query.A_ArrayExpr, target types.
 	}
 	nested := et.ID == types.Array
 	for i, e := range elems {
-		c, err := b.coerceCommon("ARRAY", e, et)
+		var c plan.Expr
+		var err error
+		if target.ID == types.Array {
+			c, err = b.coerce(e, et, coerceExplicit, b.locOf(e))
+		} else {
+			c, err = b.coerceCommon("ARRAY", e, et)
+		}
 		if err != nil {
 			return nil, err
 		}
