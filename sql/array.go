@@ -86,22 +86,58 @@ func (b *binder) bindArrayExpr(s *scope, ae *pg_query.A_ArrayExpr, target types.
 // arraySubscript binds arr[i][j]... and slices arr[i:j]; ok is false when
 // the indirection is not all subscripts or its argument is not an array.
 func (b *binder) arraySubscript(s *scope, ind *pg_query.A_Indirection) (plan.Expr, bool, error) {
-	slice := false
-	for _, n := range ind.Indirection {
-		idx := n.GetAIndices()
-		if idx == nil {
-			return nil, false, nil
-		}
-		slice = slice || idx.IsSlice
+	if !allSubscripts(ind.Indirection) {
+		return nil, false, nil
 	}
 	arr, err := b.bindExpr(s, ind.Arg)
 	if err != nil || arr.Type().ID != types.Array {
 		return nil, false, nil
 	}
-	args := []plan.Expr{arr}
-	// For a slice: per subscript, whether its lower and upper bounds are
-	// given (absent ones are the array's own).
-	var hasLo, hasHi []bool
+	subs, err := b.bindSubscripts(s, ind.Indirection)
+	if err != nil {
+		return nil, true, err
+	}
+	args := append([]plan.Expr{arr}, subs.args...)
+	at := make([]types.Type, len(args))
+	for i, a := range args {
+		at[i] = a.Type()
+	}
+	t := arr.Type()
+	if !subs.slice {
+		return &plan.Call{Func: &types.Overload{Name: "array_subscript", Args: at, Result: t.ElemType(), Strict: true, Leakproof: true,
+			Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) {
+				return types.ArrayElement(v[0].Arr, v[1:]), nil
+			}}, Args: args}, true, nil
+	}
+	return &plan.Call{Func: &types.Overload{Name: "array_slice", Args: at, Result: t, Strict: true, Leakproof: true,
+		Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) {
+			return types.ArraySlice(v[0].Arr, v[1:], subs.hasLo, subs.hasHi), nil
+		}}, Args: args}, true, nil
+}
+
+func allSubscripts(ind []*pg_query.Node) bool {
+	for _, n := range ind {
+		if n.GetAIndices() == nil {
+			return false
+		}
+	}
+	return len(ind) > 0
+}
+
+// subscripts are bound array subscripts: args the int4 bounds in order;
+// for a slice, per subscript whether its lower and upper bounds are given
+// (absent ones are the array's own).
+type subscripts struct {
+	args         []plan.Expr
+	slice        bool
+	hasLo, hasHi []bool
+}
+
+func (b *binder) bindSubscripts(s *scope, ind []*pg_query.Node) (subscripts, error) {
+	var out subscripts
+	for _, n := range ind {
+		out.slice = out.slice || n.GetAIndices().IsSlice
+	}
 	sub := func(n *pg_query.Node) error {
 		e, err := b.bindExpr(s, n)
 		if err != nil {
@@ -111,49 +147,73 @@ func (b *binder) arraySubscript(s *scope, ind *pg_query.A_Indirection) (plan.Exp
 		if err != nil {
 			return b.errAt(pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer"), b.locOf(e))
 		}
-		args = append(args, c)
+		out.args = append(out.args, c)
 		return nil
 	}
-	for _, n := range ind.Indirection {
+	for _, n := range ind {
 		idx := n.GetAIndices()
-		if slice {
-			lo := idx.IsSlice && idx.Lidx != nil
-			hi := idx.Uidx != nil
-			hasLo, hasHi = append(hasLo, lo), append(hasHi, hi)
-			if lo {
-				if err := sub(idx.Lidx); err != nil {
-					return nil, true, err
-				}
-			}
-			if hi {
-				if err := sub(idx.Uidx); err != nil {
-					return nil, true, err
-				}
-			}
-			if !idx.IsSlice { // arr[1:2][3] is arr[1:2][1:3]
-				hasLo[len(hasLo)-1] = false
+		if !out.slice {
+			if err := sub(idx.Uidx); err != nil {
+				return out, err
 			}
 			continue
 		}
-		if err := sub(idx.Uidx); err != nil {
-			return nil, true, err
+		// arr[1:2][3] is arr[1:2][1:3]: a plain subscript in a slice is
+		// its upper bound.
+		lo := idx.IsSlice && idx.Lidx != nil
+		hi := idx.Uidx != nil
+		out.hasLo, out.hasHi = append(out.hasLo, lo), append(out.hasHi, hi)
+		if !idx.IsSlice {
+			out.hasLo[len(out.hasLo)-1] = true
+			one := &plan.Const{Val: types.IntValue(1), T: types.Int4Type}
+			out.args = append(out.args, one)
+		}
+		if lo {
+			if err := sub(idx.Lidx); err != nil {
+				return out, err
+			}
+		}
+		if hi {
+			if err := sub(idx.Uidx); err != nil {
+				return out, err
+			}
 		}
 	}
+	return out, nil
+}
+
+// bindArrayAssign is the new value of column d after `d[...] = val`
+// (UPDATE SET, INSERT's target list): base is the column's current value
+// (NULL for an INSERT).
+func (b *binder) bindArrayAssign(s *scope, base plan.Expr, d types.Type, col string, ind []*pg_query.Node, val plan.Expr, loc int32) (plan.Expr, error) {
+	if d.ID != types.Array || !allSubscripts(ind) {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "assignment to a subfield or element of column \"%s\" is not supported", col), loc)
+	}
+	subs, err := b.bindSubscripts(s, ind)
+	if err != nil {
+		return nil, err
+	}
+	want := d.ElemType()
+	if subs.slice {
+		want = d
+	}
+	v, err := b.coerce(val, want, coerceAssignment, b.locOf(val))
+	if err == errCannotCoerce {
+		return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "subscripted assignment to \"%s\" requires type %s but expression is of type %s",
+			col, typeName(want), typeName(val.Type())).WithHint("You will need to rewrite or cast the expression."), loc)
+	}
+	if err != nil {
+		return nil, err
+	}
+	args := append([]plan.Expr{base, v}, subs.args...)
 	at := make([]types.Type, len(args))
 	for i, a := range args {
 		at[i] = a.Type()
 	}
-	t := arr.Type()
-	if !slice {
-		return &plan.Call{Func: &types.Overload{Name: "array_subscript", Args: at, Result: t.ElemType(), Strict: true, Leakproof: true,
-			Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) {
-				return types.ArrayElement(v[0].Arr, v[1:]), nil
-			}}, Args: args}, true, nil
-	}
-	return &plan.Call{Func: &types.Overload{Name: "array_slice", Args: at, Result: t, Strict: true, Leakproof: true,
-		Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) {
-			return types.ArraySlice(v[0].Arr, v[1:], hasLo, hasHi), nil
-		}}, Args: args}, true, nil
+	return &plan.Call{Func: &types.Overload{Name: "array_assign", Args: at, Result: d,
+		Eval: func(_ *types.EvalContext, a []types.Value) (types.Value, error) {
+			return types.ArrayAssign(a[0], a[2:], a[1], subs.slice, subs.hasLo, subs.hasHi)
+		}}, Args: args}, nil
 }
 
 // anyOverArray binds `x op ANY (arr)` / `x op ALL (arr)` (ScalarArrayOpExpr)
@@ -239,4 +299,51 @@ func (b *binder) bindUnnestInFrom(s *scope, fc *pg_query.FuncCall) ([]plan.SetFu
 		out = append(out, plan.SetFunc{Func: ov, Args: one})
 	}
 	return out, nil
+}
+
+// commonArrayType is select_common_type over inputs some of which are
+// arrays: the arrays' element types must have a common type (unknown
+// inputs take it); ok is false when no input is an array.
+func (b *binder) commonArrayType(ctx string, ts []types.Type, locs []int32) (types.Type, bool, error) {
+	var elems []types.Type
+	var elocs []int32
+	first := -1
+	for i, t := range ts {
+		switch t.ID {
+		case types.Array:
+			if first < 0 {
+				first = i
+			}
+			elems, elocs = append(elems, t.ElemType()), append(elocs, locs[i])
+		case types.Unknown:
+		default:
+			if first >= 0 || anyArray(ts) {
+				a, n := ts[i], ts[first0(ts)]
+				if i < first0(ts) {
+					a, n = n, a
+				}
+				return types.Type{}, true, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched",
+					ctx, typeName(n), typeName(a)), locs[i])
+			}
+		}
+	}
+	if first < 0 {
+		return types.Type{}, false, nil
+	}
+	et, err := b.commonTypeOf(ctx, elems, elocs)
+	if err != nil {
+		return types.Type{}, true, err
+	}
+	return types.ArrayOf(et), true, nil
+}
+
+func anyArray(ts []types.Type) bool { return first0(ts) >= 0 }
+
+func first0(ts []types.Type) int {
+	for i, t := range ts {
+		if t.ID == types.Array {
+			return i
+		}
+	}
+	return -1
 }

@@ -23,6 +23,9 @@ func (b *binder) commonTypeOf(ctx string, ts []types.Type, locs []int32) (types.
 	if len(ts) == 0 {
 		return types.TextType, nil
 	}
+	if t, ok, err := b.commonArrayType(ctx, ts, locs); ok { // array.go
+		return t, err
+	}
 	p := ts[0]
 	same := true
 	for _, t := range ts[1:] {
