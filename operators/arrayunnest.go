@@ -18,3 +18,13 @@ func unnestIter(arr types.Value) func() (types.Value, bool, error) {
 		return elems[i-1], true, nil
 	}
 }
+
+// arraySubqueryValue is ARRAY(subquery) over its rows: an array of the
+// one column's values in row order, the empty array when there are none.
+func arraySubqueryValue(rows [][]types.Value, _ types.Type) types.Value {
+	vals := make([]types.Value, len(rows))
+	for i, r := range rows {
+		vals[i] = r[0]
+	}
+	return types.Value{Arr: types.NewArray(vals)}
+}

@@ -347,3 +347,25 @@ func first0(ts []types.Type) int {
 	}
 	return -1
 }
+
+// arraySubquery is ARRAY(SELECT x ...): one column, whose values become
+// an array of its type.
+func (b *binder) arraySubquery(sq *plan.Subquery, cols []plan.Column, loc int32) (plan.Expr, error) {
+	if len(cols) != 1 {
+		return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery must return only one column"), loc)
+	}
+	et := cols[0].Type
+	if et.ID == types.Unknown {
+		et = types.TextType
+	}
+	if et.ID == types.Array {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ARRAY(subquery) of arrays is not supported"), loc)
+	}
+	t := types.ArrayOf(et)
+	if !t.Valid() {
+		return nil, b.errAt(pgerr.New(pgerr.UndefinedObject, "could not find array type for data type %s", typeName(et)), loc)
+	}
+	t.Typmod = -1
+	sq.Kind, sq.T = plan.ArraySubquery, t
+	return sq, nil
+}
