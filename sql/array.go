@@ -248,7 +248,7 @@ func (b *binder) anyOverArray(s *scope, a *pg_query.A_Expr) (plan.Expr, bool, er
 		return nil, true, b.wrapAt(err, a.Location)
 	}
 	if op.Result.ID != types.Bool {
-		return nil, true, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "op ANY/ALL (array) requires operator to yield boolean"), a.Location)
+		return nil, true, b.errAt(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires operator to yield boolean"), a.Location)
 	}
 	args := []plan.Expr{l, r}
 	if err := b.castArgs(args[:1], op.Args[:1]); err != nil {

@@ -60,18 +60,26 @@ func ArrayAssign(base Value, idx []Value, v Value, slice bool, hasLo, hasHi []bo
 	} else {
 		src = []Value{v}
 	}
-	need := 1
+	need := int64(1)
 	for d := range lo {
-		need *= int(hi[d] - lo[d] + 1)
+		need *= hi[d] - lo[d] + 1
+		if need > maxArraySize {
+			return Value{}, errArraySize()
+		}
 	}
 	tooSmall := pgerr.New(pgerr.ArraySubscriptError, "source array too small")
 	if empty {
-		if len(src) < need {
+		if int64(len(src)) < need {
 			return Value{}, tooSmall
 		}
 		dims, lbs := make([]int32, n), make([]int32, n)
 		for d := range dims {
 			dims[d], lbs[d] = int32(hi[d]-lo[d]+1), int32(lo[d])
+		}
+		for d := range dims {
+			if hi[d] > 2147483647 || lo[d] < -2147483648 {
+				return Value{}, pgerr.New(pgerr.ProgramLimitExceeded, "array upper bound is too large: %d", hi[d])
+			}
 		}
 		return Value{Arr: &ArrayValue{Dims: dims, Lbound: lbs, Elems: append([]Value(nil), src[:need]...)}}, nil
 	}
@@ -81,7 +89,7 @@ func ArrayAssign(base Value, idx []Value, v Value, slice bool, hasLo, hasHi []bo
 	for d := n; d < len(a.Dims); d++ { // a slice's missing dimensions are whole
 		lo = append(lo, int64(a.Lbound[d]))
 		hi = append(hi, int64(a.Lbound[d])+int64(a.Dims[d])-1)
-		need *= int(a.Dims[d])
+		need *= int64(a.Dims[d])
 	}
 	dims := append([]int32(nil), a.Dims...)
 	lbs := append([]int32(nil), a.Lbound...)
@@ -90,6 +98,9 @@ func ArrayAssign(base Value, idx []Value, v Value, slice bool, hasLo, hasHi []bo
 		// Extend a one-dimensional array, filling NULLs.
 		newLo := min(int64(lbs[0]), lo[0])
 		newHi := max(int64(lbs[0])+int64(dims[0])-1, hi[0])
+		if newHi-newLo+1 > maxArraySize {
+			return Value{}, errArraySize()
+		}
 		if newLo != int64(lbs[0]) || newHi != int64(lbs[0])+int64(dims[0])-1 {
 			grown := make([]Value, newHi-newLo+1)
 			for i := range grown {
@@ -108,7 +119,7 @@ func ArrayAssign(base Value, idx []Value, v Value, slice bool, hasLo, hasHi []bo
 		}
 		elems = append([]Value(nil), elems...)
 	}
-	if len(src) < need {
+	if int64(len(src)) < need {
 		return Value{}, tooSmall
 	}
 	out := &ArrayValue{Dims: dims, Lbound: lbs, Elems: elems}
@@ -127,6 +138,14 @@ func ArrayAssign(base Value, idx []Value, v Value, slice bool, hasLo, hasHi []bo
 	}
 	walk(0, 0)
 	return Value{Arr: out}, nil
+}
+
+// maxArraySize is PostgreSQL's MaxArraySize: the most elements an array
+// may have.
+const maxArraySize = 134217727
+
+func errArraySize() error {
+	return pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", maxArraySize)
 }
 
 func errSliceBounds() error {

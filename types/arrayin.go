@@ -100,7 +100,9 @@ func parseArray(s string, t Type, f *Format, now time.Time) (Value, error) {
 	}
 	n := int64(1)
 	for _, d := range dims {
-		n *= int64(d)
+		if n *= int64(d); n > maxArraySize {
+			return Value{}, errArraySize()
+		}
 	}
 	if len(dims) == 0 || n == 0 {
 		return Value{Arr: &ArrayValue{}}, nil

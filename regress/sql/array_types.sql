@@ -76,3 +76,10 @@ select coalesce(a, '{}'), case when id = 1 then a else '{9}'::bigint[] end from 
 select * from (values (ARRAY[1]), (ARRAY[2::bigint])) v order by 1;
 select ARRAY[1] union select ARRAY[1, 2] order by 1;
 drop table ar_u;
+create table ar_d(a int[], b varchar(10)[], c text[][]);
+\d ar_d
+select typname, typelem, typarray, typcategory, typlen, typalign, typinput, typoutput, typreceive, typsend, typstorage from pg_type where typname in ('_int4','int4','_text','_int8','_varchar','_timestamptz') order by typname;
+select format_type(1007, -1), format_type(1015, 14), format_type(1014, NULL);
+select ARRAY(select g from generate_series(1,5) g order by g desc), ARRAY(select 1 where false);
+select g, ARRAY(select h from generate_series(1, g) h order by h) from generate_series(1,3) g order by g;
+drop table ar_d;
