@@ -991,7 +991,7 @@ func (n *subqueryNode) result(rows [][]types.Value) types.Value {
 		return types.BoolValue(len(rows) > 0)
 	}
 	if n.sq.Kind == plan.ArraySubquery {
-		return arraySubqueryValue(rows, n.sq.T) // arrayunnest.go
+		return arraySubqueryValue(rows) // arrayunnest.go
 	}
 	if len(rows) == 0 || len(rows[0]) == 0 {
 		return types.NullValue

@@ -18,9 +18,11 @@ import (
 
 // setFunc is one set-returning call compiled over an operator's input.
 type setFunc struct {
-	args   []*Compiled
-	typ    types.Type
-	unnest bool // unnest(anyarray), else generate_series
+	args []*Compiled
+	typ  types.Type
+	// iter, when set, makes the rows of a function other than
+	// generate_series from its argument values (arrayunnest.go).
+	iter func(vals []types.Value) (func() (types.Value, bool, error), error)
 }
 
 // compileSetFuncs checks that joind can run every function and compiles
@@ -28,12 +30,15 @@ type setFunc struct {
 func compileSetFuncs(fs []plan.SetFunc, input []plan.Column, env *Env) ([]setFunc, error) {
 	out := make([]setFunc, len(fs))
 	for i, f := range fs {
-		if f.Func != nil && f.Func.SetReturning && f.Func.Name == "unnest" && len(f.Args) == 1 {
-			c, err := Compile(f.Args[0], input, env)
-			if err != nil {
-				return nil, err
+		if iter := arraySetFunc(f); iter != nil {
+			out[i] = setFunc{typ: f.Func.Result, iter: iter}
+			for _, a := range f.Args {
+				c, err := Compile(a, input, env)
+				if err != nil {
+					return nil, err
+				}
+				out[i].args = append(out[i].args, c)
 			}
-			out[i] = setFunc{args: []*Compiled{c}, typ: f.Func.Result, unnest: true}
 			continue
 		}
 		if f.Func == nil || f.Func.Name != "generate_series" || !f.Func.SetReturning {
@@ -73,8 +78,12 @@ func newLockstep(n int) *lockstep {
 
 // start makes function i's iterator from its argument values.
 func (l *lockstep) start(i int, f setFunc, vals []types.Value, eval *types.EvalContext) error {
-	if f.unnest {
-		l.next[i], l.done[i] = unnestIter(vals[0]), false // arrayunnest.go
+	if f.iter != nil {
+		next, err := f.iter(vals)
+		if err != nil {
+			return err
+		}
+		l.next[i], l.done[i] = next, false
 		return nil
 	}
 	next, err := newSeries(f.typ, vals, eval)

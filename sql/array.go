@@ -270,13 +270,31 @@ func (b *binder) anyOverArray(s *scope, a *pg_query.A_Expr) (plan.Expr, bool, er
 	return &plan.Call{Func: ov, Args: args}, true, nil
 }
 
-// bindUnnestInFrom binds unnest(a [, b ...]) in FROM: one set function per
-// array, as PostgreSQL expands the multi-argument form to ROWS FROM
-// (unnest(a), unnest(b), ...).
-func (b *binder) bindUnnestInFrom(s *scope, fc *pg_query.FuncCall) ([]plan.SetFunc, error) {
+// arraySetFuncs are the set-returning functions of arrays (their rows:
+// operators/arrayunnest.go).
+var arraySetFuncs = map[string]bool{"unnest": true, "generate_subscripts": true, "string_to_table": true}
+
+// bindArraySetFuncInFrom binds one of arraySetFuncs in FROM; unnest(a [, b
+// ...]) is one set function per array, as PostgreSQL expands the
+// multi-argument form to ROWS FROM (unnest(a), unnest(b), ...).
+func (b *binder) bindArraySetFuncInFrom(s *scope, fc *pg_query.FuncCall, name string) ([]plan.SetFunc, error) {
 	args, err := b.bindList(s, fc.Args)
 	if err != nil {
 		return nil, err
+	}
+	if name != "unnest" {
+		at := make([]types.Type, len(args))
+		for i, a := range args {
+			at[i] = a.Type()
+		}
+		ov, err := types.ResolveFunction(name, at)
+		if err != nil {
+			return nil, b.wrapAt(err, fc.Location)
+		}
+		if err := b.castArgs(args, ov.Args); err != nil {
+			return nil, err
+		}
+		return []plan.SetFunc{{Func: ov, Args: args}}, nil
 	}
 	if len(args) == 0 {
 		return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function unnest() does not exist").

@@ -255,8 +255,8 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 	var names []string
 	for _, fc := range calls {
 		name := funcName(fc.Funcname)
-		if name == "unnest" {
-			fsets, err := b.bindUnnestInFrom(fs, fc) // array.go
+		if arraySetFuncs[name] {
+			fsets, err := b.bindArraySetFuncInFrom(fs, fc, name) // array.go
 			if err != nil {
 				return nil, nil, nil, err
 			}

@@ -364,33 +364,7 @@ func registerArrayFuncs() {
 	}
 	arrFn("array_to_string", []ID{A, T}, T, true, toString)
 	arrFn("array_to_string", []ID{A, T, T}, T, false, toString)
-	splitFn := func(_ *EvalContext, _ Type, a []Value) (Value, error) {
-		if a[0].Null {
-			return NullValue, nil
-		}
-		var parts []string
-		s := a[0].S
-		switch {
-		case s == "":
-		case a[1].Null:
-			for _, r := range s {
-				parts = append(parts, string(r))
-			}
-		case a[1].S == "":
-			parts = []string{s}
-		default:
-			parts = strings.Split(s, a[1].S)
-		}
-		out := make([]Value, len(parts))
-		for i, p := range parts {
-			if len(a) == 3 && !a[2].Null && p == a[2].S {
-				out[i] = NullValue
-			} else {
-				out[i] = Value{S: p}
-			}
-		}
-		return arrayValue(NewArray(out)), nil
-	}
+	splitFn := func(_ *EvalContext, _ Type, a []Value) (Value, error) { return StringToArray(a), nil }
 	arrFn("string_to_array", []ID{T, T}, textArrayID, false, splitFn)
 	arrFn("string_to_array", []ID{T, T, T}, textArrayID, false, splitFn)
 	arrFn("trim_array", []ID{A, I}, A, true, func(_ *EvalContext, _ Type, a []Value) (Value, error) {
@@ -419,4 +393,106 @@ func init() {
 	})
 	b := functionTable["unnest"]
 	b[len(b)-1].setReturning = true
+}
+
+// arrayFill is array_fill(value, dims [, lower bounds]).
+func arrayFill(_ *EvalContext, _ Type, a []Value) (Value, error) {
+	if a[1].Null || len(a) == 3 && a[2].Null {
+		return Value{}, pgerr.New(pgerr.NullValueNotAllowed, "dimension array or low bound array cannot be null")
+	}
+	dims := a[1].Arr
+	if len(dims.Dims) > 1 {
+		return Value{}, pgerr.New(pgerr.ArraySubscriptError, "wrong number of array subscripts").WithDetail("Dimension array must be one dimensional.")
+	}
+	var lbs *ArrayValue
+	if len(a) == 3 {
+		lbs = a[2].Arr
+		if len(lbs.Dims) > 1 {
+			return Value{}, pgerr.New(pgerr.ArraySubscriptError, "wrong number of array subscripts").WithDetail("Dimension array must be one dimensional.")
+		}
+		if len(lbs.Elems) != len(dims.Elems) {
+			return Value{}, pgerr.New(pgerr.ArraySubscriptError, "wrong number of array subscripts").WithDetail("Low bound array has different size than dimensions array.")
+		}
+	}
+	if len(dims.Elems) == 0 {
+		return arrayValue(&ArrayValue{}), nil
+	}
+	if len(dims.Elems) > maxArrayDims {
+		return Value{}, pgerr.New(pgerr.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", len(dims.Elems), maxArrayDims)
+	}
+	out := &ArrayValue{Dims: make([]int32, len(dims.Elems)), Lbound: make([]int32, len(dims.Elems))}
+	n := int64(1)
+	for i, d := range dims.Elems {
+		if d.Null || lbs != nil && lbs.Elems[i].Null {
+			return Value{}, pgerr.New(pgerr.NullValueNotAllowed, "dimension values cannot be null")
+		}
+		out.Dims[i], out.Lbound[i] = int32(d.I), 1
+		if lbs != nil {
+			out.Lbound[i] = int32(lbs.Elems[i].I)
+		}
+		if d.I < 0 {
+			return Value{}, errArraySize()
+		}
+		if d.I == 0 {
+			return arrayValue(&ArrayValue{}), nil
+		}
+		if n *= d.I; n > maxArraySize {
+			return Value{}, errArraySize()
+		}
+	}
+	out.Elems = make([]Value, n)
+	for i := range out.Elems {
+		out.Elems[i] = a[0]
+	}
+	return arrayValue(out), nil
+}
+
+func init() {
+	arrFn("array_fill", []ID{idAnyElement, intArrayID}, idAnyArray, false, arrayFill)
+	arrFn("array_fill", []ID{idAnyElement, intArrayID, intArrayID}, idAnyArray, false, arrayFill)
+}
+
+// StringToArray is string_to_array(s, delimiter [, null string]): a NULL
+// delimiter splits into characters, an empty one not at all; pieces equal
+// to the null string are NULL. It is string_to_table's split too.
+func StringToArray(a []Value) Value {
+	if a[0].Null {
+		return NullValue
+	}
+	var parts []string
+	s := a[0].S
+	switch {
+	case s == "":
+	case a[1].Null:
+		for _, r := range s {
+			parts = append(parts, string(r))
+		}
+	case a[1].S == "":
+		parts = []string{s}
+	default:
+		parts = strings.Split(s, a[1].S)
+	}
+	out := make([]Value, len(parts))
+	for i, p := range parts {
+		if len(a) == 3 && !a[2].Null && p == a[2].S {
+			out[i] = NullValue
+		} else {
+			out[i] = Value{S: p}
+		}
+	}
+	return arrayValue(NewArray(out))
+}
+
+func init() {
+	srf := func(name string, args []ID, result ID) {
+		regArray(functionTable, name, name, args, result, false, func(*EvalContext, Type, []Value) (Value, error) {
+			return Value{}, pgerr.New(pgerr.FeatureNotSupported, "set-returning function called in a context that cannot accept a set")
+		})
+		b := functionTable[name]
+		b[len(b)-1].setReturning = true
+	}
+	srf("generate_subscripts", []ID{idAnyArray, Int4}, Int4)
+	srf("generate_subscripts", []ID{idAnyArray, Int4, Bool}, Int4)
+	srf("string_to_table", []ID{Text, Text}, Text)
+	srf("string_to_table", []ID{Text, Text, Text}, Text)
 }
