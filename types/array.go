@@ -76,14 +76,7 @@ func appendArrayOut(dst []byte, a *ArrayValue, et Type, f *Format) []byte {
 	}
 	for _, lb := range a.Lbound {
 		if lb != 1 {
-			for d := range a.Dims {
-				dst = append(dst, '[')
-				dst = appendInt32(dst, a.Lbound[d])
-				dst = append(dst, ':')
-				dst = appendInt32(dst, a.Lbound[d]+a.Dims[d]-1)
-				dst = append(dst, ']')
-			}
-			dst = append(dst, '=')
+			dst = append(appendArrayDims(dst, a), '=')
 			break
 		}
 	}
@@ -112,6 +105,18 @@ func appendArrayOut(dst []byte, a *ArrayValue, et Type, f *Format) []byte {
 		dst = append(dst, '}')
 	}
 	rec(0)
+	return dst
+}
+
+// appendArrayDims is array_dims's text: "[lo:hi]" per dimension.
+func appendArrayDims(dst []byte, a *ArrayValue) []byte {
+	for d := range a.Dims {
+		dst = append(dst, '[')
+		dst = appendInt32(dst, a.Lbound[d])
+		dst = append(dst, ':')
+		dst = appendInt32(dst, a.Lbound[d]+a.Dims[d]-1)
+		dst = append(dst, ']')
+	}
 	return dst
 }
 

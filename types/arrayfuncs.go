@@ -1,6 +1,7 @@
 package types
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/joind/joind/pgerr"
@@ -56,14 +57,13 @@ func dimArg(a *ArrayValue, d int64) (int, bool) {
 	return int(d - 1), true
 }
 
-func errArrayDims(op string) error {
-	return pgerr.New(pgerr.ArraySubscriptError, "cannot %s incompatible arrays", op).
-		WithDetail("Arrays with differing dimensions are not compatible for concatenation.")
+func errConcat(detail string, args ...any) error {
+	return pgerr.New(pgerr.ArraySubscriptError, "cannot concatenate incompatible arrays").WithDetail(detail, args...)
 }
 
 // concatArrays is array_cat: NULL or empty operands vanish; arrays of
 // equal rank join along the first dimension; an array one rank lower is
-// appended (or prepended) as a new slice.
+// appended (or prepended) as a new slice, the bounds the higher rank's.
 func concatArrays(x, y *ArrayValue) (*ArrayValue, error) {
 	switch {
 	case len(x.Dims) == 0:
@@ -72,37 +72,27 @@ func concatArrays(x, y *ArrayValue) (*ArrayValue, error) {
 		return x, nil
 	}
 	elems := append(append(make([]Value, 0, len(x.Elems)+len(y.Elems)), x.Elems...), y.Elems...)
+	outer, add := x, y.Dims[0]
 	switch {
 	case len(x.Dims) == len(y.Dims):
-		for d := 1; d < len(x.Dims); d++ {
-			if x.Dims[d] != y.Dims[d] {
-				return nil, pgerr.New(pgerr.ArraySubscriptError, "cannot concatenate incompatible arrays").
-					WithDetail("Arrays with differing element dimensions are not compatible for concatenation.")
-			}
+		if !slices.Equal(x.Dims[1:], y.Dims[1:]) {
+			return nil, errConcat("Arrays with differing element dimensions are not compatible for concatenation.")
 		}
-		dims := append([]int32{x.Dims[0] + y.Dims[0]}, x.Dims[1:]...)
-		return &ArrayValue{Dims: dims, Lbound: append([]int32(nil), x.Lbound...), Elems: elems}, nil
 	case len(x.Dims) == len(y.Dims)+1:
-		for d := range y.Dims {
-			if x.Dims[d+1] != y.Dims[d] {
-				return nil, pgerr.New(pgerr.ArraySubscriptError, "cannot concatenate incompatible arrays").
-					WithDetail("Arrays with differing dimensions are not compatible for concatenation.")
-			}
+		if !slices.Equal(x.Dims[1:], y.Dims) {
+			return nil, errConcat("Arrays with differing dimensions are not compatible for concatenation.")
 		}
-		dims := append([]int32{x.Dims[0] + 1}, x.Dims[1:]...)
-		return &ArrayValue{Dims: dims, Lbound: append([]int32(nil), x.Lbound...), Elems: elems}, nil
+		add = 1
 	case len(x.Dims)+1 == len(y.Dims):
-		for d := range x.Dims {
-			if y.Dims[d+1] != x.Dims[d] {
-				return nil, pgerr.New(pgerr.ArraySubscriptError, "cannot concatenate incompatible arrays").
-					WithDetail("Arrays with differing dimensions are not compatible for concatenation.")
-			}
+		if !slices.Equal(y.Dims[1:], x.Dims) {
+			return nil, errConcat("Arrays with differing dimensions are not compatible for concatenation.")
 		}
-		dims := append([]int32{y.Dims[0] + 1}, y.Dims[1:]...)
-		return &ArrayValue{Dims: dims, Lbound: append([]int32(nil), y.Lbound...), Elems: elems}, nil
+		outer, add = y, 1
+	default:
+		return nil, errConcat("Arrays of %d and %d dimensions are not compatible for concatenation.", len(x.Dims), len(y.Dims))
 	}
-	return nil, pgerr.New(pgerr.ArraySubscriptError, "cannot concatenate incompatible arrays").
-		WithDetail("Arrays of %d and %d dimensions are not compatible for concatenation.", len(x.Dims), len(y.Dims))
+	dims := append([]int32{outer.Dims[0] + add}, outer.Dims[1:]...)
+	return &ArrayValue{Dims: dims, Lbound: slices.Clone(outer.Lbound), Elems: elems}, nil
 }
 
 // pushElem is array_append / array_prepend over a one-dimensional (or
@@ -233,15 +223,7 @@ func registerArrayFuncs() {
 		if len(x.Dims) == 0 {
 			return NullValue, nil
 		}
-		var b []byte
-		for d := range x.Dims {
-			b = append(b, '[')
-			b = appendInt32(b, x.Lbound[d])
-			b = append(b, ':')
-			b = appendInt32(b, x.Lbound[d]+x.Dims[d]-1)
-			b = append(b, ']')
-		}
-		return Value{S: string(b)}, nil
+		return Value{S: string(appendArrayDims(nil, x))}, nil
 	})
 	dimFn := func(name string, f func(x *ArrayValue, d int) int64) {
 		arrFn(name, []ID{A, I}, I, true, func(_ *EvalContext, _ Type, a []Value) (Value, error) {

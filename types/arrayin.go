@@ -1,6 +1,7 @@
 package types
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -155,17 +156,7 @@ func atoiC(s string) int32 {
 	return int32(v)
 }
 
-func equalDims(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+func equalDims(a, b []int32) bool { return slices.Equal(a, b) }
 
 // arrayCount is PostgreSQL 15's ArrayCount over body (which starts with
 // "{"): it checks the structure and returns the dimensions, none for an
