@@ -85,3 +85,11 @@ func init() {
 	// The entry names array_agg an aggregate; resolveArrayAgg resolves it.
 	regAgg("array_agg", []ID{idAnyNonArray}, idAnyArray, nil)
 }
+
+// arrayMinMax is min(anyarray) / max(anyarray): array_smaller and
+// array_larger, by btarraycmp's order.
+func arrayMinMax(name string, t Type) *AggOverload {
+	t.Typmod = -1
+	return &AggOverload{Name: name, Args: []Type{t}, Result: t,
+		New: func() Accumulator { return &minMaxAcc{t: t, max: name == "max"} }}
+}

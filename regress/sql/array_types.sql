@@ -95,3 +95,6 @@ select generate_subscripts(ARRAY[[1,2],[3,4]], 2, true) s;
 select * from string_to_table('a,b,,c', ',', '') with ordinality;
 select string_to_table('abc', NULL);
 select a, a[i] from (select ARRAY[10,20,30] a) t, generate_subscripts(a, 1) i order by i;
+select min(a), max(a) from (values ('{1,2}'::int[]), ('{1,3}'), ('{0,9,9}'), (NULL)) v(a);
+select max(a) from (values (ARRAY['b']), (ARRAY['a','z'])) v(a);
+select g, max(ARRAY[g, x]) from (values (1, 5), (1, 7), (2, 1)) v(g, x) group by g order by g;
