@@ -174,7 +174,7 @@ func (cp *compiler) compile(e plan.Expr) (node, error) {
 			return nil, err
 		}
 		from := e.Input.Type()
-		if from == e.T || (from.ID == e.T.ID && e.T.Typmod == -1 && from.ID != types.Char) {
+		if from == e.T || (from.ID == e.T.ID && from.Elem == e.T.Elem && e.T.Typmod == -1 && from.ID != types.Char) {
 			return in, nil
 		}
 		n := &castNode{in: in, from: from, to: e.T, explicit: e.Explicit}
@@ -925,7 +925,7 @@ func (n *subqueryNode) eval(st *evalState, b *batch) (vec, error) {
 			return vec{}, n.cacheEr
 		}
 		rows = n.cached
-		if n.sq.Kind == plan.ExistsSubquery || n.sq.Kind == plan.ScalarSubquery {
+		if n.sq.Kind == plan.ExistsSubquery || n.sq.Kind == plan.ScalarSubquery || n.sq.Kind == plan.ArraySubquery {
 			return constVec(n.result(rows)), nil
 		}
 	}
@@ -969,7 +969,7 @@ func (n *subqueryNode) eval(st *evalState, b *batch) (vec, error) {
 				return vec{}, err
 			}
 		}
-		if n.sq.Kind == plan.ExistsSubquery || n.sq.Kind == plan.ScalarSubquery {
+		if n.sq.Kind == plan.ExistsSubquery || n.sq.Kind == plan.ScalarSubquery || n.sq.Kind == plan.ArraySubquery {
 			types.AppendValue(bld, n.sq.T, n.result(rows))
 			continue
 		}
@@ -989,6 +989,9 @@ func (n *subqueryNode) eval(st *evalState, b *batch) (vec, error) {
 func (n *subqueryNode) result(rows [][]types.Value) types.Value {
 	if n.sq.Kind == plan.ExistsSubquery {
 		return types.BoolValue(len(rows) > 0)
+	}
+	if n.sq.Kind == plan.ArraySubquery {
+		return arraySubqueryValue(rows) // arrayunnest.go
 	}
 	if len(rows) == 0 || len(rows[0]) == 0 {
 		return types.NullValue

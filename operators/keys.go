@@ -265,6 +265,15 @@ func (k *KeyCol) Encode(arr arrow.Array, t types.Type) error {
 				k.Strs[i] = intervalKey(v)
 			}
 		}
+	case *array.LargeBinary:
+		var buf []byte
+		for i := range n {
+			k.Strs[i] = ""
+			if !k.Null(i) {
+				buf = types.AppendArrayKey(buf[:0], types.GetValue(a, t, i), t)
+				k.Strs[i] = string(buf)
+			}
+		}
 	case *array.Decimal64, *array.Decimal128, *array.Binary:
 		var buf []byte
 		for i := range n {

@@ -20,6 +20,9 @@ import (
 type setFunc struct {
 	args []*Compiled
 	typ  types.Type
+	// iter, when set, makes the rows of a function other than
+	// generate_series from its argument values (arrayunnest.go).
+	iter func(vals []types.Value) (func() (types.Value, bool, error), error)
 }
 
 // compileSetFuncs checks that joind can run every function and compiles
@@ -27,6 +30,17 @@ type setFunc struct {
 func compileSetFuncs(fs []plan.SetFunc, input []plan.Column, env *Env) ([]setFunc, error) {
 	out := make([]setFunc, len(fs))
 	for i, f := range fs {
+		if iter := arraySetFunc(f); iter != nil {
+			out[i] = setFunc{typ: f.Func.Result, iter: iter}
+			for _, a := range f.Args {
+				c, err := Compile(a, input, env)
+				if err != nil {
+					return nil, err
+				}
+				out[i].args = append(out[i].args, c)
+			}
+			continue
+		}
 		if f.Func == nil || f.Func.Name != "generate_series" || !f.Func.SetReturning {
 			return nil, errPlan("set-returning function %v", f.Func)
 		}
@@ -63,8 +77,16 @@ func newLockstep(n int) *lockstep {
 }
 
 // start makes function i's iterator from its argument values.
-func (l *lockstep) start(i int, t types.Type, vals []types.Value, eval *types.EvalContext) error {
-	next, err := newSeries(t, vals, eval)
+func (l *lockstep) start(i int, f setFunc, vals []types.Value, eval *types.EvalContext) error {
+	if f.iter != nil {
+		next, err := f.iter(vals)
+		if err != nil {
+			return err
+		}
+		l.next[i], l.done[i] = next, false
+		return nil
+	}
+	next, err := newSeries(f.typ, vals, eval)
 	if err != nil {
 		return err
 	}
@@ -159,7 +181,7 @@ func (s *funcScanStream) init() error {
 			}
 			vals[j] = v
 		}
-		if err := s.steps.start(i, f.typ, vals, s.op.eval); err != nil {
+		if err := s.steps.start(i, f, vals, s.op.eval); err != nil {
 			return err
 		}
 	}
@@ -285,7 +307,7 @@ func (s *projectSetStream) startRow(r int) error {
 		for j, a := range s.args[i] {
 			vals[j] = types.GetValue(a, f.args[j].Type(), r)
 		}
-		if err := s.steps.start(i, f.typ, vals, s.op.eval); err != nil {
+		if err := s.steps.start(i, f, vals, s.op.eval); err != nil {
 			return err
 		}
 	}

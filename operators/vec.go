@@ -202,6 +202,8 @@ func takeArray(arr arrow.Array, idx []int) arrow.Array {
 		return array.NewNull(len(idx))
 	case *array.Decimal64, *array.Decimal128, *array.Binary:
 		return takeNumeric(arr, idx)
+	case *array.LargeBinary:
+		return takeLargeBinary(a, idx) // arrayvec.go
 	}
 	panic(fmt.Sprintf("operators: take on unsupported array %T", arr))
 }
@@ -256,6 +258,8 @@ func appendFrom(b array.Builder, arr arrow.Array, i int) {
 		b.(*array.MonthDayNanoIntervalBuilder).Append(a.Value(i))
 	case *array.Decimal64, *array.Decimal128, *array.Binary:
 		appendNumericFrom(b, arr, i)
+	case *array.LargeBinary:
+		b.(*array.BinaryBuilder).Append(a.Value(i))
 	default:
 		panic(fmt.Sprintf("operators: appendFrom on unsupported array %T", arr))
 	}

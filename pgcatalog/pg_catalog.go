@@ -79,6 +79,10 @@ func declarePgCatalog() {
 				Typinput: t.In, Typoutput: t.Out, Typreceive: t.Name + "recv", Typsend: t.Name + "send",
 				Typmodin: "-", Typmodout: "-", Typanalyze: "-", Typalign: t.Align, Typstorage: 'p', Typtypmod: -1}
 			row.Typcollation = t.Collation
+			row.Typelem, row.Typarray = OID(t.Elem), OID(t.Array)
+			if t.Elem != 0 {
+				row.Typreceive, row.Typsend, row.Typsubscript = "array_recv", "array_send", "array_subscript_handler"
+			}
 			if t.Len < 0 {
 				row.Typstorage = 'x'
 			}

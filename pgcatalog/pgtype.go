@@ -17,6 +17,9 @@ type SystemType struct {
 	In, Out   string // typinput / typoutput procedure names
 	Preferd   bool
 	Collation uint32 // typcollation: default for the collatable types, C for name, 0 for the rest
+	// Elem is an array type's element type (typelem), Array a base type's
+	// array type (typarray); 0 when none.
+	Elem, Array uint32
 }
 
 // SystemTypes lists the types joind supports with PostgreSQL's OIDs.
@@ -48,11 +51,25 @@ var SystemTypes = func() []SystemType {
 		case t.Category() == 'S':
 			st.Collation = OIDCollationDefault
 		}
-		out = append(out, st)
+		st.Array = types.ArrayOID(t.ID)
+		out = append(out, st, arraySystemType(st))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].OID < out[j].OID })
 	return out
 }()
+
+// arraySystemType is the pg_type row of elem's array type (_int4, ...):
+// variable length, category A, aligned as its element when that is
+// double-aligned, array_in/array_out.
+func arraySystemType(elem SystemType) SystemType {
+	t := types.ArrayOf(elem.T)
+	st := SystemType{OID: t.OID(), Name: t.PgTypeName(), T: t, Len: -1, Category: t.Category(), Align: 'i',
+		In: "array_in", Out: "array_out", Collation: elem.Collation, Elem: elem.OID}
+	if elem.Align == 'd' {
+		st.Align = 'd'
+	}
+	return st
+}
 
 // TypeByOID finds a supported type by OID.
 func TypeByOID(oid uint32) (SystemType, bool) {

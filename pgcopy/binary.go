@@ -23,6 +23,8 @@ const (
 // AppendBinary appends the binary send format of v (not NULL) of type t.
 func AppendBinary(dst []byte, v types.Value, t types.Type) []byte {
 	switch t.ID {
+	case types.Array:
+		return appendArrayBinary(dst, v, t) // arraybinary.go
 	case types.Bool:
 		if v.I != 0 {
 			return append(dst, 1)
@@ -266,6 +268,8 @@ func DecodeBinary(b []byte, t types.Type) (types.Value, error) {
 		return nil
 	}
 	switch t.ID {
+	case types.Array:
+		return decodeArrayBinary(b, t) // arraybinary.go
 	case types.Bool:
 		if err := want(1); err != nil {
 			return types.Value{}, err

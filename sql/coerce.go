@@ -26,6 +26,9 @@ func (b *binder) commonTypeOf(ctx string, ts []types.Type, locs []int32) (types.
 	if t, ok, err := b.commonRecordType(ctx, ts, locs); ok { // rowtype.go
 		return t, err
 	}
+	if t, ok, err := b.commonArrayType(ctx, ts, locs); ok { // array.go
+		return t, err
+	}
 	p := ts[0]
 	same := true
 	for _, t := range ts[1:] {

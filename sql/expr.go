@@ -74,8 +74,11 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 	case *pg_query.Node_SetToDefault:
 		return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "DEFAULT is not allowed in this context"), x.SetToDefault.Location)
 	case *pg_query.Node_AArrayExpr:
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported"), x.AArrayExpr.Location)
+		return b.bindArrayExpr(s, x.AArrayExpr, types.Type{}) // array.go
 	case *pg_query.Node_AIndirection:
+		if e, ok, err := b.arraySubscript(s, x.AIndirection); ok { // array.go
+			return e, err
+		}
 		if e, ok, err := b.textArraySubscript(s, x.AIndirection); ok { // catalog text arrays (pgcatalogfuncs.go)
 			return e, err
 		}
@@ -235,7 +238,13 @@ func (b *binder) bindTypeCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, error
 	if err != nil {
 		return nil, err
 	}
-	arg, err := b.bindExpr(s, tc.Arg)
+	var arg plan.Expr
+	if ae := tc.Arg.GetAArrayExpr(); ae != nil && t.ID == types.Array {
+		arg, err = b.bindArrayExpr(s, ae, t) // array.go
+		b.locs[arg] = ae.Location
+	} else {
+		arg, err = b.bindExpr(s, tc.Arg)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +310,8 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 			// without its modifier (its value is read with typmod -1) and a
 			// length coercion follows, so $1 into an interval month column
 			// reads '3' as seconds, and $1::varchar(3) truncates.
-			x.T = types.Type{ID: t.ID, Typmod: -1}
+			x.T = t
+			x.T.Typmod = -1
 			if t.Typmod < 0 || t.ID == types.Record { // a record's typmod is its fields
 				x.T = t
 				return e, nil
@@ -313,7 +323,7 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 		// An unknown-typed non-literal (e.g. a subquery output): text input.
 		return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 	}
-	if from.ID == t.ID {
+	if from.ID == t.ID && from.Elem == t.Elem {
 		// Same type, different typmod: a length/precision coercion.
 		return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 	}
@@ -553,6 +563,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 		pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
 		return b.bindBetween(s, a)
 	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
+		if e, ok, err := b.anyOverArray(s, a); ok { // array.go
+			return e, err
+		}
 		if e, ok, err := b.anyOverText(s, a); ok { // catalog text arrays (pgcatalogfuncs.go)
 			return e, err
 		}

@@ -28,6 +28,7 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 	// Target columns, in the order the statement lists them.
 	var targets []int
 	var tlocs []int32
+	var tind [][]*pg_query.Node // a target's subscripts (array.go)
 	if len(is.Cols) == 0 {
 		for i := range defs {
 			targets = append(targets, i)
@@ -37,9 +38,7 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 		seen := map[int]bool{}
 		for _, cn := range is.Cols {
 			rt := cn.GetResTarget()
-			if len(rt.Indirection) > 0 {
-				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "subfield assignment is not supported"), rt.Location)
-			}
+			tind = append(tind, rt.Indirection)
 			idx := -1
 			for i, d := range defs {
 				if d.Name == rt.Name {
@@ -118,6 +117,13 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 				if err != nil {
 					return nil, err
 				}
+				if i < len(tind) && len(tind[i]) > 0 {
+					null := &plan.Const{Val: types.NullValue, T: d.Type}
+					if given[i], err = b.bindArrayAssign(s, null, d.Type, d.Name, tind[i], e, tlocs[i]); err != nil {
+						return nil, err
+					}
+					continue
+				}
 				if given[i], err = b.coerceAssign(e, d.Type, d.Name, nodeLocation(it)); err != nil {
 					return nil, err
 				}
@@ -132,6 +138,11 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 			out.Rows = append(out.Rows, row)
 		}
 	default:
+		for i, ind := range tind {
+			if len(ind) > 0 {
+				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "subfield assignment is not supported"), tlocs[i])
+			}
+		}
 		// As in PostgreSQL, unknown literals of the SELECT list take the
 		// target columns' types instead of text.
 		q, _, err := b.bindSelect(sel, nil, ws.ctes, false)

@@ -17,6 +17,9 @@ import (
 // types, as any function call's; one beyond them is of any type (unknown
 // literals become text) and is not read.
 func (b *binder) pgCatalogFunc(name string, args []plan.Expr, loc int32) (plan.Expr, bool, error) {
+	if len(args) > 0 && args[0].Type().ID == types.Array {
+		return nil, false, nil // a real array: the built-in array functions
+	}
 	if pgcatalog.TakesCatalogArray(name) && (len(args) == 0 || !b.isCatalogArray(args[0])) {
 		// Catalog arrays are text in joind ("{a,b}" or NULL); no other
 		// value is an array.

@@ -252,6 +252,17 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 	var names []string
 	for _, fc := range calls {
 		name := funcName(fc.Funcname)
+		if arraySetFuncs[name] {
+			fsets, err := b.bindArraySetFuncInFrom(fs, fc, name) // array.go
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			for _, f := range fsets {
+				node.Funcs = append(node.Funcs, f)
+				names = append(names, name)
+			}
+			continue
+		}
 		if name != "generate_series" {
 			return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
 		}

@@ -16,6 +16,7 @@ func (b *binder) bindSubLink(s *scope, sl *pg_query.SubLink, notIn bool) (plan.E
 		pg_query.SubLinkType_ANY_SUBLINK, pg_query.SubLinkType_ALL_SUBLINK:
 	case pg_query.SubLinkType_ROWCOMPARE_SUBLINK:
 		return b.bindRowCompareSubLink(s, sl) // rowexpr.go
+	case pg_query.SubLinkType_ARRAY_SUBLINK:
 	default:
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "%s subqueries are not supported", sl.SubLinkType.String()), sl.Location)
 	}
@@ -37,6 +38,8 @@ func (b *binder) bindSubLink(s *scope, sl *pg_query.SubLink, notIn bool) (plan.E
 		}
 		sq.Kind, sq.T = plan.ScalarSubquery, cols[0].Type
 		return sq, nil
+	case pg_query.SubLinkType_ARRAY_SUBLINK:
+		return b.arraySubquery(sq, cols, sl.Location) // array.go
 	}
 	// ANY / ALL with a (possibly row-valued) left-hand side.
 	var lhsNodes []*pg_query.Node

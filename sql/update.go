@@ -196,7 +196,16 @@ func (b *binder) bindSetList(s *scope, t *dmlTarget, list []*pg_query.Node) ([]p
 			return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, storage.BareName(t.table.Name())), rt.Location)
 		}
 		if len(rt.Indirection) > 0 {
-			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "assignment to a subfield or element of column \"%s\" is not supported", rt.Name), rt.Location)
+			// d[...] = x over the column's value so far (array.go).
+			e, err := b.bindExpr(s, rt.Val)
+			if err != nil {
+				return nil, err
+			}
+			if row[idx], err = b.bindArrayAssign(s, row[idx], defs[idx].Type, rt.Name, rt.Indirection, e, rt.Location); err != nil {
+				return nil, err
+			}
+			assigned[idx] = true
+			continue
 		}
 		if assigned[idx] {
 			return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name)

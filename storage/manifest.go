@@ -258,11 +258,11 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 		t := &tableState{id: tj.ID, name: tj.Name, cons: tj.Constraints, indexes: tj.Indexes, comment: tj.Comment}
 		byAttnum := map[int16]ColumnDef{}
 		for i, c := range tj.Columns {
-			id, ok := typeByOID[c.OID]
+			ct, ok := storedType(c.OID, c.Typmod)
 			if !ok {
 				return bad("table %q column %q has unknown type OID %d", tj.Name, c.Name, c.OID)
 			}
-			def := ColumnDef{Name: c.Name, Type: types.Type{ID: id, Typmod: c.Typmod}, NotNull: c.NotNull, Default: c.Default, Attnum: c.Attnum, Comment: c.Comment, Identity: c.Identity}
+			def := ColumnDef{Name: c.Name, Type: ct, NotNull: c.NotNull, Default: c.Default, Attnum: c.Attnum, Comment: c.Comment, Identity: c.Identity}
 			if def.Attnum == 0 {
 				def.Attnum = int16(i + 1)
 			}

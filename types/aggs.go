@@ -40,6 +40,12 @@ func ResolveAggregate(name string, args []Type, star bool) (*AggOverload, error)
 		}
 		return nil, funcError(lname, nil, false)
 	}
+	if lname == "array_agg" {
+		return resolveArrayAgg(args) // arrayagg.go
+	}
+	if (lname == "min" || lname == "max") && len(args) == 1 && args[0].ID == Array {
+		return arrayMinMax(lname, args[0]), nil // arrayagg.go
+	}
 	cands := aggTable[lname]
 	bs := make([]*builtin, len(cands))
 	for i, c := range cands {

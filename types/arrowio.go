@@ -15,6 +15,8 @@ func GetValue(arr arrow.Array, t Type, i int) Value {
 		return NullValue
 	}
 	switch a := arr.(type) {
+	case *array.LargeBinary:
+		return DecodeArray(a.Value(i), t)
 	case *array.Boolean:
 		return BoolValue(a.Value(i))
 	case *array.Int16:
@@ -54,6 +56,12 @@ func AppendValue(b array.Builder, t Type, v Value) {
 		return
 	}
 	switch bb := b.(type) {
+	case *array.BinaryBuilder:
+		if t.ID == Array { // LargeBinary's builder is a BinaryBuilder too
+			bb.Append(EncodeArray(v, t))
+			return
+		}
+		appendNumericTo(b, v.Num)
 	case *array.BooleanBuilder:
 		bb.Append(v.I != 0)
 	case *array.Int16Builder:
@@ -72,7 +80,7 @@ func AppendValue(b array.Builder, t Type, v Value) {
 		bb.Append(arrow.Timestamp(v.I))
 	case *array.MonthDayNanoIntervalBuilder:
 		bb.Append(arrow.MonthDayNanoInterval{Months: v.Iv.Months, Days: v.Iv.Days, Nanoseconds: v.Iv.Micros * 1000})
-	case *array.Decimal64Builder, *array.Decimal128Builder, *array.BinaryBuilder:
+	case *array.Decimal64Builder, *array.Decimal128Builder:
 		appendNumericTo(b, v.Num)
 	case *array.StringBuilder:
 		if t.ID == Numeric {

@@ -134,6 +134,11 @@ func isDateTimeID(id ID) bool {
 // CanCast reports in which contexts PostgreSQL allows a cast from one type to
 // another (each context implies the weaker ones: implicit ⇒ assignment ⇒ explicit).
 func CanCast(from, to Type) (implicit, assignment, explicit bool) {
+	if from.ID == Array && to.ID == Array {
+		// array_coerce over the element cast (PostgreSQL's
+		// find_coercion_pathway for two array types).
+		return CanCast(from.ElemType(), to.ElemType())
+	}
 	switch castContext(from.ID, to.ID) {
 	case 'i':
 		return true, true, true
@@ -163,6 +168,9 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 	f := ctxFormat(ctx)
 	if from.ID == Record && to.ID == Record {
 		return castRecord(ctx, v, from, to, explicit) // composite.go
+	}
+	if from.ID == Array && to.ID == Array {
+		return castArray(ctx, v, from, to, explicit)
 	}
 	switch from.ID {
 	case Unknown:

@@ -25,6 +25,8 @@ func Compare(a, b Value, t Type) int {
 		return compareInterval(a.Iv, b.Iv)
 	case Record:
 		return compareRecord(a.S, b.S, t)
+	case Array:
+		return compareArrays(a.Arr, b.Arr, t.ElemType())
 	}
 	return strings.Compare(a.S, b.S)
 }
@@ -111,6 +113,8 @@ func Hash(v Value, t Type) uint64 {
 	case Interval:
 		d, us := intervalSpan(v.Iv)
 		return mix64(uint64(d)*0x9e3779b97f4a7c15 ^ uint64(us))
+	case Array:
+		return hashArray(v.Arr, t.ElemType())
 	}
 	return hashString(v.S)
 }

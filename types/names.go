@@ -16,6 +16,7 @@ const (
 	catTimespan   = 'T'
 	catUnknown    = 'X'
 	catPseudo     = 'P'
+	catArray      = 'A'
 	catInvalid    = 0
 	maxNumPrec    = 1000
 	maxNumScale   = 1000
@@ -42,6 +43,8 @@ func idCategory(id ID) byte {
 		return catUnknown
 	case idAnyNonArray, Record:
 		return catPseudo
+	case Array:
+		return catArray
 	}
 	return catInvalid
 }
@@ -84,9 +87,11 @@ func (t Type) CharLen() int {
 }
 
 // VarcharOf returns varchar(n); CharOf returns character(n); NumericOf numeric(p,s).
-func VarcharOf(n int) Type                { return Type{Varchar, int32(n) + 4} }
-func CharOf(n int) Type                   { return Type{Char, int32(n) + 4} }
-func NumericOf(precision, scale int) Type { return Type{Numeric, NumericTypmod(precision, scale)} }
+func VarcharOf(n int) Type { return Type{ID: Varchar, Typmod: int32(n) + 4} }
+func CharOf(n int) Type    { return Type{ID: Char, Typmod: int32(n) + 4} }
+func NumericOf(precision, scale int) Type {
+	return Type{ID: Numeric, Typmod: NumericTypmod(precision, scale)}
+}
 
 // FromTypeName resolves a type name as pg_query's TypeName gives it
 // (names such as ["pg_catalog","int4"] or ["varchar"], the integer typmods,
@@ -169,14 +174,18 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 	default:
 		// _int4 and friends: PostgreSQL's names of the array types.
 		if strings.HasPrefix(name, "_") {
-			if _, err := FromTypeName([]string{name[1:]}, nil, 0); err == nil {
-				return Type{}, pgerr.New(pgerr.FeatureNotSupported, "array types are not supported")
+			if et, err := FromTypeName([]string{name[1:]}, typmods, 0); err == nil && arrayElemOK(et.ID) {
+				return ArrayOf(et), nil
 			}
 		}
 		return Type{}, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", full)
 	}
 	if arrayBounds > 0 {
-		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "array types are not supported")
+		et, err := FromTypeName(names, typmods, 0)
+		if err != nil || !arrayElemOK(et.ID) {
+			return et, err
+		}
+		return ArrayOf(et), nil
 	}
 	t := Type{ID: id, Typmod: -1}
 	if len(typmods) == 0 {
@@ -246,6 +255,8 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 // modifier, as error messages show it ("integer", "character varying").
 func (t Type) BaseSQLName() string {
 	switch t.ID {
+	case Array:
+		return t.ElemType().BaseSQLName() + "[]"
 	case Unknown:
 		return "unknown"
 	case Bool:
@@ -296,6 +307,8 @@ func (t Type) BaseSQLName() string {
 // "character varying(10)", "numeric(10,2)", "timestamp(3) without time zone".
 func (t Type) SQLName() string {
 	switch t.ID {
+	case Array:
+		return t.ElemType().SQLName() + "[]"
 	case Varchar, Char:
 		if n := t.CharLen(); n >= 0 {
 			return fmt.Sprintf("%s(%d)", t.BaseSQLName(), n)
@@ -325,6 +338,8 @@ func (t Type) SQLName() string {
 // pg_typeof and catalog queries show it.
 func (t Type) PgTypeName() string {
 	switch t.ID {
+	case Array:
+		return "_" + t.ElemType().PgTypeName()
 	case Bool:
 		return "bool"
 	case Int2:

@@ -39,5 +39,8 @@ func TypeForParamOID(oid uint32) (t Type, ok bool, err error) {
 	case OIDInterval:
 		return IntervalType, true, nil
 	}
+	if t, ok := ArrayTypeByOID(oid); ok {
+		return t, true, nil
+	}
 	return Type{}, false, pgerr.New(pgerr.FeatureNotSupported, "parameter type with OID %d is not supported", oid)
 }

@@ -73,7 +73,10 @@ func isPolyID(id ID) bool { return id == idAnyNonArray || id == idAny }
 // coercible is can_coerce_type in the implicit context.
 func coercible(in []ID, target []ID) bool {
 	for i := range in {
-		if in[i] == target[i] || in[i] == Unknown || isPolyID(target[i]) {
+		if !polySlotAccepts(target[i], in[i]) {
+			return false
+		}
+		if in[i] == target[i] || in[i] == Unknown || isPolyID(target[i]) || isArrayPoly(target[i]) || concreteArraySlots[target[i]].ID == Array {
 			continue
 		}
 		if !canImplicit(in[i], target[i]) {
@@ -274,11 +277,31 @@ func (b *builtin) instantiate(in []Type) *Overload {
 			args[i] = Type{ID: id, Typmod: -1}
 		}
 	}
+	for i, id := range ids {
+		if ct, ok := concreteArraySlots[id]; ok {
+			args[i] = ct
+		}
+	}
+	if elem, poly := b.polyElemFor(ids, in); poly {
+		for i, id := range ids {
+			if isArrayPoly(id) {
+				args[i] = polyType(id, elem)
+			}
+		}
+	}
 	ev := b.eval
 	if b.bind != nil {
 		ev = b.bind(args)
 	}
-	return &Overload{Name: b.name, Args: args, Result: Type{ID: b.result, Typmod: -1}, Strict: b.strict, Volatile: b.volatile, Stable: b.stable, Leakproof: b.leakproof, SideEffects: b.sideEffects, SetReturning: b.setReturning, Eval: ev}
+	result := Type{ID: b.result, Typmod: -1}
+	if ct, ok := concreteArraySlots[b.result]; ok {
+		result = ct
+	}
+	if elem, poly := b.polyElemFor(ids, in); poly && isArrayPoly(b.result) {
+		result = polyType(b.result, elem)
+		result.Typmod = -1
+	}
+	return &Overload{Name: b.name, Args: args, Result: result, Strict: b.strict, Volatile: b.volatile, Stable: b.stable, Leakproof: b.leakproof, SideEffects: b.sideEffects, SetReturning: b.setReturning, Eval: ev}
 }
 
 func typeNames(ts []Type) string {
@@ -311,7 +334,7 @@ func ResolveOperator(name string, left, right Type) (*Overload, error) {
 	} else {
 		in = []Type{left, right}
 	}
-	cands := operatorTable[opKey(name, len(in))]
+	cands := polyConsistent(operatorTable[opKey(name, len(in))], in)
 	inIDs := ids(in)
 	// binary_oper_exact: an unknown side takes the other side's type.
 	if len(in) == 2 && (inIDs[0] == Unknown) != (inIDs[1] == Unknown) {
@@ -320,7 +343,7 @@ func ResolveOperator(name string, left, right Type) (*Overload, error) {
 			k = inIDs[1]
 		}
 		for _, c := range cands {
-			if c.args[0] == k && c.args[1] == k {
+			if c.args[0] == k && c.args[1] == k || k == Array && c.args[0] == idAnyArray && c.args[1] == idAnyArray {
 				return c.instantiate(in), nil
 			}
 		}
@@ -351,7 +374,7 @@ func ResolveOperator(name string, left, right Type) (*Overload, error) {
 // function is not unique.
 func ResolveFunction(name string, args []Type) (*Overload, error) {
 	lname := normFuncName(name)
-	best, amb := selectBest(functionTable[lname], ids(args))
+	best, amb := selectBest(polyConsistent(functionTable[lname], args), ids(args))
 	if best != nil {
 		return best.instantiate(args), nil
 	}
@@ -382,6 +405,7 @@ func init() {
 	registerSetReturning()
 	registerSleepFuncs()
 	registerSizeFuncs()
+	registerArrayFuncs()
 }
 
 // registration helpers

@@ -36,8 +36,8 @@ const (
 const OIDRecordArray uint32 = 2287
 
 var (
-	SeqArrayType  = Type{SeqArray, -1}
-	SeqRecordType = Type{SeqRecord, -1}
+	SeqArrayType  = Type{ID: SeqArray, Typmod: -1}
+	SeqRecordType = Type{ID: SeqRecord, Typmod: -1}
 )
 
 // SeqEncodable reports whether values of t can be a field of a SEARCH or
@@ -259,7 +259,7 @@ func appendArrayElement(dst []byte, s string) []byte {
 func init() {
 	for _, id := range []ID{SeqArray, SeqRecord} {
 		for _, op := range cmpOps {
-			regOp(op, []ID{id, id}, Bool, cmpEval(op, Type{id, -1}))
+			regOp(op, []ID{id, id}, Bool, cmpEval(op, Type{ID: id, Typmod: -1}))
 		}
 	}
 }

@@ -67,6 +67,8 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return appendInterval(dst, v.Iv, f.IntervalStyle)
 	case SeqArray, SeqRecord:
 		return appendSeqText(dst, v, t, f)
+	case Array:
+		return appendArrayOut(dst, v.Arr, t.ElemType(), f)
 	}
 	return append(dst, v.S...)
 }
@@ -219,6 +221,8 @@ func ParseText(s string, t Type) (Value, error) { return ParseTextFormat(s, t, n
 // order of ambiguous dates) and statement time (for 'now', 'today').
 func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) {
 	switch t.ID {
+	case Array:
+		return parseArray(s, t, f, now)
 	case Unknown, Text:
 		return Value{S: s}, nil
 	case Varchar, Char, Name:

@@ -37,6 +37,8 @@ const (
 	Void
 	// Record is a row value: record, or a composite type (composite.go).
 	Record
+	// Array is an array whose elements are of type Type.Elem (array.go).
+	Array
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -44,29 +46,31 @@ const (
 // be sent unchanged in RowDescription.
 type Type struct {
 	ID     ID
-	Typmod int32
+	Typmod int32 // of an array type: its element's (as atttypmod)
+	// Elem is an array type's element type (ID == Array); Unknown otherwise.
+	Elem ID
 }
 
 // Convenience values for unmodified types.
 var (
-	UnknownType   = Type{Unknown, -1}
-	BoolType      = Type{Bool, -1}
-	Int2Type      = Type{Int2, -1}
-	Int4Type      = Type{Int4, -1}
-	Int8Type      = Type{Int8, -1}
-	Float4Type    = Type{Float4, -1}
-	Float8Type    = Type{Float8, -1}
-	NumericType   = Type{Numeric, -1}
-	TextType      = Type{Text, -1}
-	VarcharType   = Type{Varchar, -1}
-	CharType      = Type{Char, -1}
-	DateType      = Type{Date, -1}
-	TimestampType = Type{Timestamp, -1}
-	IntervalType  = Type{Interval, -1}
+	UnknownType   = Type{ID: Unknown, Typmod: -1}
+	BoolType      = Type{ID: Bool, Typmod: -1}
+	Int2Type      = Type{ID: Int2, Typmod: -1}
+	Int4Type      = Type{ID: Int4, Typmod: -1}
+	Int8Type      = Type{ID: Int8, Typmod: -1}
+	Float4Type    = Type{ID: Float4, Typmod: -1}
+	Float8Type    = Type{ID: Float8, Typmod: -1}
+	NumericType   = Type{ID: Numeric, Typmod: -1}
+	TextType      = Type{ID: Text, Typmod: -1}
+	VarcharType   = Type{ID: Varchar, Typmod: -1}
+	CharType      = Type{ID: Char, Typmod: -1}
+	DateType      = Type{ID: Date, Typmod: -1}
+	TimestampType = Type{ID: Timestamp, Typmod: -1}
+	IntervalType  = Type{ID: Interval, Typmod: -1}
 	// TimestampTZType is timestamp with time zone.
-	TimestampTZType = Type{TimestampTZ, -1}
-	NameType        = Type{Name, -1}
-	VoidType        = Type{Void, -1}
+	TimestampTZType = Type{ID: TimestampTZ, Typmod: -1}
+	NameType        = Type{ID: Name, Typmod: -1}
+	VoidType        = Type{ID: Void, Typmod: -1}
 )
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
@@ -93,6 +97,8 @@ const (
 // OID returns the PostgreSQL type OID of t.
 func (t Type) OID() uint32 {
 	switch t.ID {
+	case Array:
+		return ArrayOID(t.Elem)
 	case Bool:
 		return OIDBool
 	case Int2:
@@ -187,6 +193,8 @@ func (t Type) ArrowType() arrow.DataType {
 		return arrow.FixedWidthTypes.MonthDayNanoInterval
 	case Numeric:
 		return numericArrowType(t.Typmod)
+	case Array:
+		return arrayArrowType
 	}
 	return arrow.BinaryTypes.String
 }
@@ -204,6 +212,7 @@ func (t Type) ArrowType() arrow.DataType {
 //	Timestamp:        I (µs since 1970-01-01 00:00:00; ±infinity as math.MinInt64/MaxInt64)
 //	TimestampTZ:      I (µs since 1970-01-01 00:00:00 UTC; ±infinity as for Timestamp)
 //	Interval:         Iv
+//	Array:            Arr (never nil for a non-NULL array)
 type Value struct {
 	Null bool
 	I    int64
@@ -211,6 +220,7 @@ type Value struct {
 	S    string
 	Num  *apd.Decimal
 	Iv   IntervalValue
+	Arr  *ArrayValue
 }
 
 // IntervalValue is PostgreSQL's interval: months, days and microseconds kept apart.

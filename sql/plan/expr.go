@@ -121,6 +121,7 @@ const (
 	ScalarSubquery                     // (plan) yielding at most one row of one column; 21000 otherwise
 	AnySubquery                        // LHS op ANY (plan); IN is = ANY
 	AllSubquery                        // LHS op ALL (plan); NOT IN is <> ALL
+	ArraySubquery                      // ARRAY(plan): its one column's values, in row order, as an array
 )
 
 // Subquery is a subquery used as an expression. For Any/All, LHS holds the

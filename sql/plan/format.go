@@ -76,7 +76,7 @@ func FormatExpr(e Expr) string {
 	case *NullIf:
 		return "NULLIF(" + FormatExpr(x.Left) + ", " + FormatExpr(x.Right) + ")"
 	case *Subquery:
-		kind := [...]string{"EXISTS", "SubPlan", "ANY", "ALL"}[x.Kind]
+		kind := [...]string{"EXISTS", "SubPlan", "ANY", "ALL", "ARRAY"}[x.Kind]
 		if len(x.LHS) > 0 {
 			return "(" + formatList(x.LHS) + ") " + kind + " (SubPlan)"
 		}
@@ -441,6 +441,8 @@ func (f *treeFormatter) expr(e Expr) string {
 			return fmt.Sprintf("EXISTS(subquery %d%s)", f.subID(x), refs)
 		case ScalarSubquery:
 			return fmt.Sprintf("(subquery %d%s)", f.subID(x), refs)
+		case ArraySubquery:
+			return fmt.Sprintf("ARRAY(subquery %d%s)", f.subID(x), refs)
 		}
 		kind := "ANY"
 		if x.Kind == AllSubquery {

@@ -1,0 +1,16 @@
+package storage
+
+import "github.com/joind/joind/types"
+
+// storedType is the column type the manifest records as a pg_type OID and
+// typmod: a base type, or an array type (whose typmod is its element's).
+func storedType(oid uint32, typmod int32) (types.Type, bool) {
+	if id, ok := typeByOID[oid]; ok {
+		return types.Type{ID: id, Typmod: typmod}, true
+	}
+	if t, ok := types.ArrayTypeByOID(oid); ok {
+		t.Typmod = typmod
+		return t, true
+	}
+	return types.Type{}, false
+}
