@@ -31,21 +31,13 @@ func TestUnsupportedOverWire(t *testing.T) {
 		sql string
 		at  string // the error position is at this text's first occurrence ("" = not checked)
 	}{
-		{"SELECT '{1,null,3}'::int[]", "int[]"},
-		{"SELECT '{1}'::_int4", "_int4"},
-		{"SELECT ARRAY[1, 2]", "ARRAY"},
-		{"SELECT 1 = ANY (ARRAY[1, 2])", "ARRAY"},
-		{"SELECT cardinality('{1,2}'::int[])", "int[]"},
-		{"SELECT ARRAY(SELECT a FROM uw_t)", "ARRAY"},
 		{"SELECT a AS x, a AS y FROM uw_t GROUP BY x, ROLLUP (y)", "y)"},
-		{"SELECT uw_t FROM uw_t", ""},
 		// SEARCH and CYCLE encode their columns' values in an order-preserving
 		// form (types/searchseq.go) that numeric and interval lack so far.
 		{"WITH RECURSIVE r(n) AS (SELECT 1.5 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SEARCH DEPTH FIRST BY n SET ord SELECT * FROM r", "SEARCH"},
 		{"WITH RECURSIVE r(n) AS (SELECT interval '1 day' UNION ALL SELECT n * 2 FROM r) CYCLE n SET c USING p SELECT * FROM r", "CYCLE"},
 		{"SELECT a FROM uw_t FOR UPDATE", ""},
 		{`SELECT b FROM uw_t ORDER BY b COLLATE "en-x-icu"`, "COLLATE"},
-		{"SELECT row(a, b) FROM uw_t", "row"},
 		{"SELECT * FROM uw_t TABLESAMPLE bernoulli (100)", ""},
 		// The parts of a statement with data-modifying WITH queries share one
 		// snapshot in PostgreSQL; joind runs them in turn, so it refuses
