@@ -107,6 +107,8 @@ var isolationLevels = []string{"serializable", "repeatable read", "read committe
 var registry = []*Setting{
 	{Name: "application_name", Kind: String, Report: true, Check: checkAppName,
 		Category: catLogging, Desc: "Sets the application name to be reported in statistics and logs."},
+	{Name: "bytea_output", Kind: Enum, Boot: "hex", Values: []string{"escape", "hex"},
+		Category: catStmt, Desc: "Sets the output format for bytea."},
 	{Name: "client_encoding", Kind: String, Boot: "UTF8", Report: true, Check: checkEncoding,
 		Category: catLocale, Desc: "Sets the client's character set encoding."},
 	{Name: "client_min_messages", Kind: Enum, Boot: "notice",

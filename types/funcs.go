@@ -191,6 +191,8 @@ func registerFunctions() {
 	})
 	registerNumericFuncs()
 	registerStringFuncs()
+	registerByteaFuncs()
+	registerUUIDFuncs()
 	registerDateFuncs()
 }
 

@@ -16,6 +16,7 @@ const (
 	catTimespan   = 'T'
 	catUnknown    = 'X'
 	catPseudo     = 'P'
+	catUser       = 'U'
 	catInvalid    = 0
 	maxNumPrec    = 1000
 	maxNumScale   = 1000
@@ -42,6 +43,8 @@ func idCategory(id ID) byte {
 		return catUnknown
 	case idAnyNonArray:
 		return catPseudo
+	case Bytea, UUID:
+		return catUser
 	}
 	return catInvalid
 }
@@ -157,10 +160,14 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Unknown
 	case "name":
 		id = Name
+	case "bytea":
+		id = Bytea
+	case "uuid":
+		id = UUID
 	case "timestamptz", "timestamp with time zone":
 		id = TimestampTZ
 	case "time", "timetz", "time without time zone",
-		"time with time zone", "bytea", "json", "jsonb", "uuid", "oid", "regclass", "regtype", "inet",
+		"time with time zone", "json", "jsonb", "oid", "regclass", "regtype", "inet",
 		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
 		"bit", "varbit", "bit varying", "money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
 		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "jsonpath", "pg_lsn",
@@ -278,6 +285,10 @@ func (t Type) BaseSQLName() string {
 		return "interval"
 	case Name:
 		return "name"
+	case Bytea:
+		return "bytea"
+	case UUID:
+		return "uuid"
 	case idAnyNonArray:
 		return "anynonarray"
 	}
@@ -347,6 +358,10 @@ func (t Type) PgTypeName() string {
 		return "interval"
 	case Name:
 		return "name"
+	case Bytea:
+		return "bytea"
+	case UUID:
+		return "uuid"
 	}
 	return "unknown"
 }

@@ -32,6 +32,11 @@ const (
 	// Name is PostgreSQL's name: a string of at most NAMEDATALEN-1 (63)
 	// bytes, compared in the C collation (name.go).
 	Name
+	// Bytea is a byte string (bytea.go): the raw bytes in Value.S.
+	Bytea
+	// UUID is a 128-bit identifier (uuid.go): Value.S holds its canonical
+	// lowercase hyphenated text, whose bytewise order is uuid_cmp's.
+	UUID
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -61,11 +66,14 @@ var (
 	// TimestampTZType is timestamp with time zone.
 	TimestampTZType = Type{TimestampTZ, -1}
 	NameType        = Type{Name, -1}
+	ByteaType       = Type{Bytea, -1}
+	UUIDType        = Type{UUID, -1}
 )
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
 const (
 	OIDBool        uint32 = 16
+	OIDBytea       uint32 = 17
 	OIDName        uint32 = 19
 	OIDInt8        uint32 = 20
 	OIDInt2        uint32 = 21
@@ -81,6 +89,7 @@ const (
 	OIDTimestampTZ uint32 = 1184
 	OIDInterval    uint32 = 1186
 	OIDNumeric     uint32 = 1700
+	OIDUUID        uint32 = 2950
 )
 
 // OID returns the PostgreSQL type OID of t.
@@ -116,6 +125,10 @@ func (t Type) OID() uint32 {
 		return OIDInterval
 	case Name:
 		return OIDName
+	case Bytea:
+		return OIDBytea
+	case UUID:
+		return OIDUUID
 	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText
@@ -132,7 +145,7 @@ func (t Type) Size() int16 {
 		return 4
 	case Int8, Float8, Timestamp, TimestampTZ:
 		return 8
-	case Interval:
+	case Interval, UUID:
 		return 16
 	case Name:
 		return nameDataLen
@@ -187,6 +200,8 @@ func (t Type) ArrowType() arrow.DataType {
 //	Float4/Float8:    F
 //	Numeric:          Num (never nil for a non-NULL numeric; NaN allowed)
 //	Text/Varchar/Char/Name/Unknown: S
+//	Bytea:            S (the bytes, any values)
+//	UUID:             S (canonical text: 8-4-4-4-12 lowercase hex digits)
 //	Date:             I (days since 1970-01-01; ±infinity as math.MinInt32/MaxInt32)
 //	Timestamp:        I (µs since 1970-01-01 00:00:00; ±infinity as math.MinInt64/MaxInt64)
 //	TimestampTZ:      I (µs since 1970-01-01 00:00:00 UTC; ±infinity as for Timestamp)
