@@ -192,6 +192,8 @@ func registerFunctions() {
 	registerNumericFuncs()
 	registerStringFuncs()
 	registerByteaFuncs()
+	registerRegexpFuncs()
+	registerMoreStringFuncs()
 	registerUUIDFuncs()
 	registerDateFuncs()
 }
