@@ -548,7 +548,13 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 		}
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "op ANY/ALL (array) is not supported"), a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_SIMILAR:
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "SIMILAR TO is not supported"), a.Location)
+		// The parser made it "~" (or "!~") over similar_to_escape(pattern
+		// [, escape]), as PostgreSQL's does (types/similar.go).
+		l, r, err := b.bindPair(s, a.Lexpr, a.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		return b.operator(name, l, r, a.Location)
 	}
 	return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "operator kind %s is not supported", a.Kind.String()), a.Location)
 }

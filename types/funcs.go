@@ -193,6 +193,7 @@ func registerFunctions() {
 	registerStringFuncs()
 	registerByteaFuncs()
 	registerRegexpFuncs()
+	registerSimilarFuncs()
 	registerMoreStringFuncs()
 	registerUUIDFuncs()
 	registerDateFuncs()

@@ -558,7 +558,7 @@ func init() {
 
 // compileRegex compiles the pattern of ~ and ~* (regexp.go).
 func compileRegex(p string, ci bool) (*regexp.Regexp, error) {
-	c, err := compileARE(p, reFlags{icase: ci})
+	c, err := compileARE(p, reFlags{icase: ci, ownGreediness: true}) // a boolean match
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,10 @@ type reFlags struct {
 	newline  bool // n or m: . and [^...] skip newlines, ^ $ match at lines
 	expanded bool // x: whitespace and # comments ignored
 	literal  bool // q: the pattern is a literal string
+	// ownGreediness: the caller needs no ARE match lengths (a boolean
+	// match) or has made each quantifier's greediness explicit; the
+	// pattern may mix greedy and lazy quantifiers and runs leftmost-first.
+	ownGreediness bool
 }
 
 // parseREFlags reads a flags argument (PostgreSQL's parse_re_flags).
@@ -304,6 +308,9 @@ func translateARE(p string, f reFlags) (translatedRE, error) {
 			b.WriteString(p[i : i+n])
 			i += n
 		}
+	}
+	if f.ownGreediness {
+		return translatedRE{src: b.String(), leftContext: leftContext}, nil
 	}
 	if greedy && lazy {
 		return translatedRE{}, errRENotSupported("both greedy and non-greedy quantifiers")

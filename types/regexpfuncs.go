@@ -254,6 +254,7 @@ func registerRegexpFuncs() {
 		if f.global {
 			return Value{}, errNoGlobal("regexp_like")
 		}
+		f.ownGreediness = true // a boolean match
 		c, err := compileARE(a[1].S, f)
 		if err != nil {
 			return Value{}, err
@@ -270,18 +271,25 @@ func registerRegexpFuncs() {
 		if err != nil {
 			return Value{}, err
 		}
-		l := c.re.FindStringSubmatchIndex(a[0].S)
-		if l == nil {
-			return NullValue, nil
-		}
-		if c.re.NumSubexp() > 0 {
-			if l[2] < 0 {
-				return NullValue, nil
-			}
-			return Value{S: a[0].S[l[2]:l[3]]}, nil
-		}
-		return Value{S: a[0].S[l[0]:l[1]]}, nil
+		return regexSubstring(c, a[0].S), nil
 	})
+}
+
+// regexSubstring is textregexsubstr's answer: the first parenthesized
+// subexpression's text if the pattern has one, else the match's; NULL
+// without a match.
+func regexSubstring(c *compiledRE, s string) Value {
+	l := c.re.FindStringSubmatchIndex(s)
+	if l == nil {
+		return NullValue
+	}
+	if c.re.NumSubexp() > 0 {
+		if l[2] < 0 {
+			return NullValue
+		}
+		return Value{S: s[l[2]:l[3]]}
+	}
+	return Value{S: s[l[0]:l[1]]}
 }
 
 // regexpReplaceArgs runs regexp_replace with its flags; n < 0 takes the
