@@ -18,6 +18,7 @@ import (
 
 // setFunc is one set-returning call compiled over an operator's input.
 type setFunc struct {
+	name string
 	args []*Compiled
 	typ  types.Type
 }
@@ -27,11 +28,13 @@ type setFunc struct {
 func compileSetFuncs(fs []plan.SetFunc, input []plan.Column, env *Env) ([]setFunc, error) {
 	out := make([]setFunc, len(fs))
 	for i, f := range fs {
-		if f.Func == nil || f.Func.Name != "generate_series" || !f.Func.SetReturning {
+		if f.Func == nil || !f.Func.SetReturning || (f.Func.Name != "generate_series" && !types.IsRowsFunction(f.Func.Name)) {
 			return nil, errPlan("set-returning function %v", f.Func)
 		}
 		t := f.Func.Result
+		out[i].name = f.Func.Name
 		switch {
+		case f.Func.Name != "generate_series":
 		case len(f.Args) < 2 || len(f.Args) > 3:
 			return nil, errPlan("generate_series with %d arguments", len(f.Args))
 		case (t.ID == types.Timestamp || t.ID == types.TimestampTZ) && len(f.Args) != 3:
@@ -63,8 +66,14 @@ func newLockstep(n int) *lockstep {
 }
 
 // start makes function i's iterator from its argument values.
-func (l *lockstep) start(i int, t types.Type, vals []types.Value, eval *types.EvalContext) error {
-	next, err := newSeries(t, vals, eval)
+func (l *lockstep) start(i int, f setFunc, vals []types.Value, eval *types.EvalContext) error {
+	var next func() (types.Value, bool, error)
+	var err error
+	if f.name == "generate_series" {
+		next, err = newSeries(f.typ, vals, eval)
+	} else {
+		next, err = newRows(f.name, vals, eval)
+	}
 	if err != nil {
 		return err
 	}
@@ -159,7 +168,7 @@ func (s *funcScanStream) init() error {
 			}
 			vals[j] = v
 		}
-		if err := s.steps.start(i, f.typ, vals, s.op.eval); err != nil {
+		if err := s.steps.start(i, f, vals, s.op.eval); err != nil {
 			return err
 		}
 	}
@@ -285,7 +294,7 @@ func (s *projectSetStream) startRow(r int) error {
 		for j, a := range s.args[i] {
 			vals[j] = types.GetValue(a, f.args[j].Type(), r)
 		}
-		if err := s.steps.start(i, f.typ, vals, s.op.eval); err != nil {
+		if err := s.steps.start(i, f, vals, s.op.eval); err != nil {
 			return err
 		}
 	}

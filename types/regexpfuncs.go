@@ -139,6 +139,7 @@ func regexpReplace(s, pattern, repl string, start int, n int64, f reFlags) (stri
 }
 
 func registerRegexpFuncs() {
+	registerRegexpSetReturning()
 	replace := func(_ *EvalContext, a []Value) (Value, error) {
 		var flags string
 		if len(a) == 4 {
