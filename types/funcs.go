@@ -193,6 +193,7 @@ func registerFunctions() {
 	registerStringFuncs()
 	registerByteaFuncs()
 	registerRegexpFuncs()
+	registerMathFuncs()
 	registerSimilarFuncs()
 	registerMoreStringFuncs()
 	registerUUIDFuncs()
