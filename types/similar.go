@@ -115,6 +115,11 @@ func registerSimilarFuncs() {
 	regFn("substring", []ID{Text, Text, Text}, Text, func(_ *EvalContext, a []Value) (Value, error) {
 		p, err := similarToEscape(a[1].S, &a[2].S, true)
 		if err != nil {
+			// PostgreSQL's substring(text, text, text) is an SQL function
+			// over similar_to_escape, whose errors carry its context.
+			if pe, ok := err.(*pgerr.Error); ok {
+				err = pe.WithWhere(`SQL function "substring" statement 1`)
+			}
 			return Value{}, err
 		}
 		c, err := compileARE(p, reFlags{ownGreediness: true})
