@@ -970,6 +970,9 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	}
 	ov, err := types.ResolveFunction(name, argTypes)
 	if err != nil {
+		if e, ok, cerr := b.functionStyleCast(name, args, fc.Location); ok { // funccast.go
+			return e, cerr
+		}
 		return nil, b.wrapAt(err, fc.Location)
 	}
 	if ov.SetReturning {

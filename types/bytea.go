@@ -2,6 +2,8 @@ package types
 
 import (
 	"crypto/md5"
+	"encoding/binary"
+	"math"
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
@@ -274,7 +276,33 @@ func byteaIndexError(n int64, size int64) error {
 	return pgerr.New("2202E", "index %d out of valid range, 0..%d", n, size-1)
 }
 
+// registerSendFuncs registers the binary send functions of the fixed
+// layouts (float4send(real) → bytea ...), which the regression files use
+// to show bit patterns.
+func registerSendFuncs() {
+	send := func(name string, id ID, enc func(Value) []byte) {
+		regFn(name, []ID{id}, Bytea, func(_ *EvalContext, a []Value) (Value, error) { return Value{S: string(enc(a[0]))}, nil })
+	}
+	send("int2send", Int2, func(v Value) []byte { return binary.BigEndian.AppendUint16(nil, uint16(v.I)) })
+	send("int4send", Int4, func(v Value) []byte { return binary.BigEndian.AppendUint32(nil, uint32(v.I)) })
+	send("int8send", Int8, func(v Value) []byte { return binary.BigEndian.AppendUint64(nil, uint64(v.I)) })
+	send("float4send", Float4, func(v Value) []byte {
+		return binary.BigEndian.AppendUint32(nil, math.Float32bits(float32(v.F)))
+	})
+	send("float8send", Float8, func(v Value) []byte {
+		if math.IsNaN(v.F) {
+			return binary.BigEndian.AppendUint64(nil, 0x7ff8000000000000) // float8in's NaN (Go's has a low bit set)
+		}
+		return binary.BigEndian.AppendUint64(nil, math.Float64bits(v.F))
+	})
+	send("boolsend", Bool, func(v Value) []byte { return []byte{byte(v.I)} })
+	send("textsend", Text, func(v Value) []byte { return []byte(v.S) })
+	send("byteasend", Bytea, func(v Value) []byte { return []byte(v.S) })
+	send("uuid_send", UUID, func(v Value) []byte { return UUIDBytes(v.S) })
+}
+
 func registerByteaFuncs() {
+	registerSendFuncs()
 	for _, op := range cmpOps {
 		regOp(op, []ID{Bytea, Bytea}, Bool, cmpEval(op, ByteaType))
 	}
