@@ -2,11 +2,11 @@ package types
 
 import (
 	"crypto/md5"
-	"encoding/binary"
-	"math"
 	"crypto/sha256"
 	"crypto/sha512"
+	"encoding/binary"
 	"encoding/hex"
+	"math"
 	"strings"
 	"unicode/utf8"
 
