@@ -121,6 +121,8 @@ var registry = []*Setting{
 		Category: catStmt, Desc: "Sets the transaction isolation level of each new transaction."},
 	{Name: "default_transaction_read_only", Kind: Bool, Boot: "off", Report: true,
 		Category: catStmt, Desc: "Sets the default read-only status of new transactions."},
+	{Name: "escape_string_warning", Kind: Bool, Boot: "on",
+		Category: "Version and Platform Compatibility / Previous PostgreSQL Versions", Desc: "Warn about backslash escapes in ordinary string literals."},
 	{Name: "extra_float_digits", Kind: Int, Boot: "1", Min: -15, Max: 3,
 		Category: catLocale, Desc: "Sets the number of digits displayed for floating-point values."},
 	{Name: "in_hot_standby", Kind: Bool, Boot: "off", Report: true, Context: Internal,

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"math"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 
@@ -303,6 +304,7 @@ func registerSendFuncs() {
 
 func registerByteaFuncs() {
 	registerSendFuncs()
+	registerByteaMore()
 	for _, op := range cmpOps {
 		regOp(op, []ID{Bytea, Bytea}, Bool, cmpEval(op, ByteaType))
 	}
@@ -508,4 +510,49 @@ func trimBytes(s, set string, left, right bool) string {
 		}
 	}
 	return s[i:j]
+}
+
+// likeEscapeBytes is like_escape_bytea: LikeEscape over bytes.
+func likeEscapeBytes(pattern, esc string) (string, error) {
+	if len(esc) > 1 {
+		return "", pgerr.New(pgerr.InvalidEscapeSequence, "invalid escape string").
+			WithHint("Escape string must be empty or one character.")
+	}
+	if esc == `\` {
+		return pattern, nil
+	}
+	var b []byte
+	afterEsc := false
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch {
+		case afterEsc:
+			b = append(b, '\\', c)
+			afterEsc = false
+		case esc != "" && c == esc[0]:
+			afterEsc = true
+		case c == '\\':
+			b = append(b, '\\', '\\')
+		default:
+			b = append(b, c)
+		}
+	}
+	if afterEsc {
+		return "", pgerr.New(pgerr.InvalidEscapeSequence, "LIKE pattern must not end with escape character")
+	}
+	return string(b), nil
+}
+
+func registerByteaMore() {
+	regFn("like_escape", []ID{Bytea, Bytea}, Bytea, func(_ *EvalContext, a []Value) (Value, error) {
+		s, err := likeEscapeBytes(a[0].S, a[1].S)
+		return Value{S: s}, err
+	})
+	regFn("bit_count", []ID{Bytea}, Int8, func(_ *EvalContext, a []Value) (Value, error) {
+		n := 0
+		for i := 0; i < len(a[0].S); i++ {
+			n += bits.OnesCount8(a[0].S[i])
+		}
+		return Value{I: int64(n)}, nil
+	})
 }
