@@ -135,28 +135,26 @@ func acosdQ1(x float64) float64 {
 	return math.Acos(x) / acos0p5 * 60
 }
 
-func asind(x float64) (float64, error) {
+// arcDegrees is dasind/dacosd's frame: NaN passes, |x| > 1 is an error,
+// x >= 0 takes pos(x) and x < 0 neg(-x).
+func arcDegrees(x float64, pos, neg func(float64) float64) (float64, error) {
 	switch {
 	case math.IsNaN(x):
 		return x, nil
 	case x < -1 || x > 1:
 		return 0, errInputOutOfRange()
 	case x >= 0:
-		return asindQ1(x), nil
+		return pos(x), nil
 	}
-	return -asindQ1(-x), nil
+	return neg(-x), nil
+}
+
+func asind(x float64) (float64, error) {
+	return arcDegrees(x, asindQ1, func(y float64) float64 { return -asindQ1(y) })
 }
 
 func acosd(x float64) (float64, error) {
-	switch {
-	case math.IsNaN(x):
-		return x, nil
-	case x < -1 || x > 1:
-		return 0, errInputOutOfRange()
-	case x >= 0:
-		return acosdQ1(x), nil
-	}
-	return 90 + asindQ1(-x), nil
+	return arcDegrees(x, acosdQ1, func(y float64) float64 { return 90 + asindQ1(y) })
 }
 
 func atand(x float64) (float64, error) {
