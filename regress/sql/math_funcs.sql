@@ -12,6 +12,7 @@ SELECT id, i2 << 2 AS s2, i4 >> 1 AS s4, i8 << 1 AS s8, ~i4 AS n, i4 & 10 AS a, 
 SELECT gcd(12, 18) AS g4, lcm(4, 6) AS l4, gcd(12::int8, 18) AS g8, gcd(12.5, 5) AS gn, lcm(1.5, 2.5) AS ln, factorial(20) AS f;
 SELECT lcm(2147483647, 2147483646);
 SELECT gcd(-2147483648, 0);
+SELECT lcm((-2147483648)::int4, 0) AS l4, lcm(0::int8, (-9223372036854775808)::int8) AS l8;
 SELECT factorial(-1);
 -- Degree-based trigonometry: exact at the key angles.
 SELECT x, sind(x) AS sin, cosd(x) AS cos, tand(x) AS tan, cotd(x) AS cot FROM generate_series(-360, 360, 45) x ORDER BY x;

@@ -68,4 +68,14 @@ SELECT translate('12345', '143', 'ax') AS tr, starts_with('alphabet', 'alph') AS
 SELECT ascii('é') AS a, chr(233) AS c, to_hex(255) AS h1, to_hex(-1) AS h2, to_hex(9223372036854775807) AS h3,
        octet_length('héllo') AS o, bit_length('héllo') AS b;
 SELECT chr(0);
+SELECT unistr('d\0061t\+000061 \u00e9 \U0001F600 \\') AS u, unistr('\D83D\DE00') AS pair;
+SELECT unistr('wrong: \db99');
+SELECT unistr('wrong: \+2FFFFF');
+SELECT unistr('wrong: \xyz');
+SELECT 'a_c'::bytea LIKE 'a$__'::bytea ESCAPE '$'::bytea AS t, bit_count('\x1234567890'::bytea) AS bits;
+SELECT float8(1::int8) AS f8, int4(2.7::float8) AS i4, int2(5) AS i2, text(12) AS t, float4('1.5') AS f4;
+SELECT int2(100000);
+SELECT float4send('1.5'::float4) AS f4, float8send('-0'::float8) AS f8, int4send(-2) AS i4, int8send(7) AS i8,
+       int2send(5::int2) AS i2, boolsend(true) AS b, textsend('ab') AS t, uuid_send('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11') AS u;
+SHOW escape_string_warning;
 DROP TABLE sf_t;
