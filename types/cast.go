@@ -184,8 +184,9 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 	}
 	if isStringID(to.ID) {
 		var s string
-		if from.ID == Bool {
-			// booltext: 'true'/'false', not the output function's t/f.
+		if from.ID == Bool && to.ID != Name {
+			// booltext: 'true'/'false', not the output function's t/f
+			// (pg_cast has no bool → name: that is the I/O conversion).
 			s = "false"
 			if v.I != 0 {
 				s = "true"
