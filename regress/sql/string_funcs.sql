@@ -78,4 +78,5 @@ SELECT int2(100000);
 SELECT float4send('1.5'::float4) AS f4, float8send('-0'::float8) AS f8, int4send(-2) AS i4, int8send(7) AS i8,
        int2send(5::int2) AS i2, boolsend(true) AS b, textsend('ab') AS t, uuid_send('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11') AS u;
 SHOW escape_string_warning;
+SELECT true::name AS n, true::varchar AS v, true::text AS t;
 DROP TABLE sf_t;
