@@ -483,8 +483,8 @@ func substrBytes(s string, start, n int64, hasLen bool) (string, error) {
 
 // overlayBytes is byteaoverlay: s with n bytes from position from replaced.
 func overlayBytes(s, repl string, from, n int64) (string, error) {
-	if from < 1 || n < 0 {
-		// bytea_substr's check of the computed prefix and suffix
+	if from < 1 {
+		// bytea_substr(s, 1, from - 1) refuses it
 		return "", pgerr.New("22011", "negative substring length not allowed")
 	}
 	head, err := substrBytes(s, 1, from-1, true)

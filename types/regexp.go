@@ -327,7 +327,20 @@ func translateEscape(b *strings.Builder, p string, i int, inBracket bool) (int, 
 	c := p[i+1]
 	next := i + 2
 	switch c {
-	case 'd', 'D', 's', 'S', 'w', 'W', 'n', 'r', 't', 'f', 'v', 'a':
+	case 'w':
+		// word characters by the database's C.UTF-8 ctype (iswalnum), not
+		// RE2's ASCII \w
+		if inBracket {
+			b.WriteString(`\p{L}\p{Nd}_`)
+		} else {
+			b.WriteString(`[\p{L}\p{Nd}_]`)
+		}
+	case 'W':
+		if inBracket {
+			return 0, errRENotSupported(`\W in a bracket expression`)
+		}
+		b.WriteString(`[^\p{L}\p{Nd}_]`)
+	case 'd', 'D', 's', 'S', 'n', 'r', 't', 'f', 'v', 'a':
 		b.WriteString(p[i:next])
 	case 'b':
 		b.WriteString(`\x08`)
@@ -391,6 +404,13 @@ func translateEscape(b *strings.Builder, p string, i int, inBracket bool) (int, 
 	return next, nil
 }
 
+// unicodeClasses are the POSIX classes whose members beyond ASCII the
+// database's C.UTF-8 ctype (iswalpha, iswupper, ...) has and RE2's ASCII
+// classes lack.
+var unicodeClasses = map[string]string{
+	"[:alpha:]": `\p{L}`, "[:alnum:]": `\p{L}\p{Nd}`, "[:upper:]": `\p{Lu}\p{Lt}`, "[:lower:]": `\p{Ll}`,
+}
+
 // translateBracket writes a bracket expression starting at p[i] and
 // returns the index after its closing ']'.
 func translateBracket(b *strings.Builder, p string, i int, newline bool) (int, error) {
@@ -414,7 +434,11 @@ func translateBracket(b *strings.Builder, p string, i int, newline bool) (int, e
 			if k < 0 {
 				return 0, pgerr.New("2201B", "invalid regular expression: brackets [] not balanced")
 			}
-			b.WriteString(p[j : j+2+k+2])
+			class := p[j : j+2+k+2]
+			if u, ok := unicodeClasses[class]; ok {
+				class = u
+			}
+			b.WriteString(class)
 			j += 2 + k + 2
 		case strings.HasPrefix(p[j:], "[.") || strings.HasPrefix(p[j:], "[="):
 			return 0, errRENotSupported("collating elements and equivalence classes")

@@ -17,14 +17,14 @@ func registerMoreStringFuncs() {
 			n = a[3].I
 		}
 		from := a[2].I
-		if from < 1 || n < 0 {
-			// text_overlay's substring of the head or tail refuses it
+		if from < 1 {
+			// text_overlay's substring(s, 1, from - 1) refuses it
 			return Value{}, pgerr.New("22011", "negative substring length not allowed")
 		}
 		head := string(r[:min(from-1, int64(len(r)))])
-		tail := ""
-		if from+n-1 < int64(len(r)) {
-			tail = string(r[from+n-1:])
+		tail := "" // substring(s, from + n): from the start if that is before it
+		if t := max(from+n-1, 0); t < int64(len(r)) {
+			tail = string(r[t:])
 		}
 		return Value{S: head + a[1].S + tail}, nil
 	}

@@ -79,4 +79,8 @@ SELECT float4send('1.5'::float4) AS f4, float8send('-0'::float8) AS f8, int4send
        int2send(5::int2) AS i2, boolsend(true) AS b, textsend('ab') AS t, uuid_send('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11') AS u;
 SHOW escape_string_warning;
 SELECT true::name AS n, true::varchar AS v, true::text AS t;
+-- Word characters and POSIX classes beyond ASCII, as the C.UTF-8 ctype has them.
+SELECT 'é' ~ '[[:alpha:]]' AS alpha, 'É' ~ '[[:upper:]]' AS upper, '²' ~ '\w' AS sup2, '٣' ~ '\w' AS arabic3,
+       '٣' ~ '\d' AS digit, 'é' ~ '[\w]' AS inbracket, 'é' ~ '\W' AS notword, 'É' ~* 'é' AS ci;
+SELECT overlay('abc' PLACING 'Z' FROM 2 FOR -5) AS o1, overlay('\x010203'::bytea PLACING '\xff'::bytea FROM 3 FOR -1) AS o2;
 DROP TABLE sf_t;
