@@ -219,6 +219,7 @@ func (s *session) format() *types.Format {
 		IntervalStyle:    s.settings.Get("IntervalStyle"),
 		ExtraFloatDigits: int(settings.Int64(s.settings.Get("extra_float_digits"))),
 		TimeZone:         s.zone(),
+		ByteaOutput:      s.settings.Get("bytea_output"),
 	}
 }
 

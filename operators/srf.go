@@ -18,6 +18,7 @@ import (
 
 // setFunc is one set-returning call compiled over an operator's input.
 type setFunc struct {
+	name string
 	args []*Compiled
 	typ  types.Type
 	// iter, when set, makes the rows of a function other than
@@ -41,11 +42,13 @@ func compileSetFuncs(fs []plan.SetFunc, input []plan.Column, env *Env) ([]setFun
 			}
 			continue
 		}
-		if f.Func == nil || f.Func.Name != "generate_series" || !f.Func.SetReturning {
+		if f.Func == nil || !f.Func.SetReturning || (f.Func.Name != "generate_series" && !types.IsRowsFunction(f.Func.Name)) {
 			return nil, errPlan("set-returning function %v", f.Func)
 		}
 		t := f.Func.Result
+		out[i].name = f.Func.Name
 		switch {
+		case f.Func.Name != "generate_series":
 		case len(f.Args) < 2 || len(f.Args) > 3:
 			return nil, errPlan("generate_series with %d arguments", len(f.Args))
 		case (t.ID == types.Timestamp || t.ID == types.TimestampTZ) && len(f.Args) != 3:
@@ -86,7 +89,13 @@ func (l *lockstep) start(i int, f setFunc, vals []types.Value, eval *types.EvalC
 		l.next[i], l.done[i] = next, false
 		return nil
 	}
-	next, err := newSeries(f.typ, vals, eval)
+	var next func() (types.Value, bool, error)
+	var err error
+	if f.name == "generate_series" {
+		next, err = newSeries(f.typ, vals, eval)
+	} else {
+		next, err = newRows(f.name, vals, eval)
+	}
 	if err != nil {
 		return err
 	}

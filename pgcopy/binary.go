@@ -62,6 +62,10 @@ func AppendBinary(dst []byte, v types.Value, t types.Type) []byte {
 		return appendSeqBinary(dst, v, t)
 	case types.Record:
 		return appendRecordBinary(dst, v, t) // record.go
+	case types.Bytea:
+		return append(dst, v.S...)
+	case types.UUID:
+		return append(dst, types.UUIDBytes(v.S)...)
 	}
 	// text, varchar, bpchar, name, unknown: the characters themselves.
 	return types.FormatText(dst, v, t, nil)
@@ -349,6 +353,15 @@ func DecodeBinary(b []byte, t types.Type) (types.Value, error) {
 			Months: int32(binary.BigEndian.Uint32(b[12:])),
 		}
 		return types.Value{Iv: iv}, types.CheckStorableInterval(iv)
+	}
+	switch t.ID {
+	case types.Bytea:
+		return types.Value{S: string(b)}, nil // bytearecv
+	case types.UUID:
+		if len(b) != 16 {
+			return types.Value{}, pgerr.New("08P01", "insufficient data left in message")
+		}
+		return types.Value{S: types.UUIDFromBytes(b)}, nil
 	}
 	// text, varchar, bpchar, name, unknown: the characters themselves (textrecv).
 	if err := pgerr.CheckUTF8(b); err != nil {

@@ -47,6 +47,17 @@ func TestUnsupportedOverWire(t *testing.T) {
 		{"WITH d AS (DELETE FROM uw_t WHERE a = 3 RETURNING a, b) INSERT INTO uw_t SELECT * FROM d ON CONFLICT DO NOTHING", ""},
 		{"EXPLAIN WITH d AS (DELETE FROM uw_t WHERE a = 3 RETURNING a) SELECT * FROM d", ""},
 		{"CREATE TABLE uw_c (a int UNIQUE NULLS NOT DISTINCT)", "UNIQUE"},
+		// PostgreSQL's regular expressions run on RE2 (types/regexp.go):
+		// what RE2 cannot do the same way is refused.
+		{`SELECT 'abab' ~ '(ab)\1'`, ""},
+		{"SELECT 'ab' ~ 'a(?=b)'", ""},
+		{"SELECT 'ab' ~ 'a(?<!b)'", ""},
+		{"SELECT regexp_replace('xabcx', 'a.*?c.*', 'X')", ""},
+		{`SELECT 'ab' ~ '\mab'`, ""},
+		{"SELECT 'ab' ~ '[[:<:]]ab'", ""},
+		{"SELECT 'ab' ~ '[[.a.]]b'", ""},
+		{"SELECT regexp_count('aaa', '^a', 2)", ""},
+		{"SELECT regexp_like('ab', 'a', 'b')", ""},
 	}
 	onPostgres := os.Getenv(targetEnv) == "postgres"
 	for _, tc := range cases {

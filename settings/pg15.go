@@ -28,7 +28,7 @@ var pg15TSV string
 // onlyDefault are the PostgreSQL settings a session could change that
 // would alter what a statement does, and that joind does not implement.
 var onlyDefault = map[string]bool{
-	"array_nulls": true, "backslash_quote": true, "bytea_output": true,
+	"array_nulls": true, "backslash_quote": true,
 	"default_table_access_method": true, "default_tablespace": true, "exit_on_error": true,
 	"idle_in_transaction_session_timeout": true, "idle_session_timeout": true,
 	"lock_timeout": true, "quote_all_identifiers": true, "restrict_nonsystem_relation_kind": true,

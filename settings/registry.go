@@ -143,6 +143,8 @@ var registry = withPG15(declared)
 var declared = []*Setting{
 	{Name: "application_name", Kind: String, Report: true, Check: checkAppName,
 		Category: catLogging, Desc: "Sets the application name to be reported in statistics and logs."},
+	{Name: "bytea_output", Kind: Enum, Boot: "hex", Values: []string{"escape", "hex"},
+		Category: catStmt, Desc: "Sets the output format for bytea."},
 	{Name: "client_encoding", Kind: String, Boot: "UTF8", Report: true, Check: checkEncoding,
 		Category: catLocale, Desc: "Sets the client's character set encoding."},
 	{Name: "client_min_messages", Kind: Enum, Boot: "notice",
@@ -155,6 +157,8 @@ var declared = []*Setting{
 		Category: catStmt, Desc: "Sets the transaction isolation level of each new transaction."},
 	{Name: "default_transaction_read_only", Kind: Bool, Boot: "off", Report: true,
 		Category: catStmt, Desc: "Sets the default read-only status of new transactions."},
+	{Name: "escape_string_warning", Kind: Bool, Boot: "on",
+		Category: "Version and Platform Compatibility / Previous PostgreSQL Versions", Desc: "Warn about backslash escapes in ordinary string literals."},
 	{Name: "extra_float_digits", Kind: Int, Boot: "1", Min: -15, Max: 3,
 		Category: catLocale, Desc: "Sets the number of digits displayed for floating-point values."},
 	{Name: "in_hot_standby", Kind: Bool, Boot: "off", Report: true, Context: Internal,

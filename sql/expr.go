@@ -571,7 +571,13 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 		}
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "op ANY/ALL (array) is not supported"), a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_SIMILAR:
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "SIMILAR TO is not supported"), a.Location)
+		// The parser made it "~" (or "!~") over similar_to_escape(pattern
+		// [, escape]), as PostgreSQL's does (types/similar.go).
+		l, r, err := b.bindPair(s, a.Lexpr, a.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		return b.operator(name, l, r, a.Location)
 	}
 	return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "operator kind %s is not supported", a.Kind.String()), a.Location)
 }
@@ -987,6 +993,9 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	}
 	ov, err := types.ResolveFunction(name, argTypes)
 	if err != nil {
+		if e, ok, cerr := b.functionStyleCast(name, args, fc.Location); ok { // funccast.go
+			return e, cerr
+		}
 		return nil, b.wrapAt(err, fc.Location)
 	}
 	if ov.SetReturning {

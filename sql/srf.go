@@ -263,7 +263,7 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 			}
 			continue
 		}
-		if name != "generate_series" {
+		if name != "generate_series" && !types.IsRowsFunction(name) {
 			return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
 		}
 		args, err := b.bindList(fs, fc.Args)
@@ -274,7 +274,7 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 		for i, a := range args {
 			argTypes[i] = a.Type()
 		}
-		want, _, err := b.generateSeriesSignature(argTypes)
+		want, err := b.setFuncSignature(name, argTypes)
 		if err != nil {
 			return nil, nil, nil, b.wrapAt(err, fc.Location)
 		}
@@ -325,6 +325,20 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 	}
 	s.rtes = append(s.rtes, rteInfo{alias: alias})
 	return node, []*nsItem{it}, fs, nil
+}
+
+// setFuncSignature is the argument types of a set-returning call in FROM:
+// generate_series's own rules, the ordinary resolution for the others.
+func (b *binder) setFuncSignature(name string, args []types.Type) ([]types.Type, error) {
+	if name == "generate_series" {
+		want, _, err := b.generateSeriesSignature(args)
+		return want, err
+	}
+	ov, err := types.ResolveFunction(name, args)
+	if err != nil {
+		return nil, err
+	}
+	return ov.Args, nil
 }
 
 // caseConds lists the WHEN conditions of a CASE.

@@ -573,4 +573,5 @@ func init() {
 	regAgg("every", []ID{Bool}, Bool, func() Accumulator { return &boolAcc{and: true} })
 	regAgg("bool_or", []ID{Bool}, Bool, func() Accumulator { return &boolAcc{} })
 	regAgg("string_agg", []ID{Text, Text}, Text, func() Accumulator { return &stringAggAcc{} })
+	regAgg("string_agg", []ID{Bytea, Bytea}, Bytea, func() Accumulator { return &stringAggAcc{} }) // bytea_string_agg: the same bytes
 }

@@ -191,6 +191,12 @@ func registerFunctions() {
 	})
 	registerNumericFuncs()
 	registerStringFuncs()
+	registerByteaFuncs()
+	registerRegexpFuncs()
+	registerMathFuncs()
+	registerSimilarFuncs()
+	registerMoreStringFuncs()
+	registerUUIDFuncs()
 	registerDateFuncs()
 	registerFormattingFuncs()
 }

@@ -14,7 +14,7 @@ var leakproofSignatures = leakproofSet()
 func leakproofSet() map[string]bool {
 	set := map[string]bool{}
 	same := []string{"bool", "int2", "int4", "int8", "float4", "float8", "text", "bpchar",
-		"date", "timestamp", "timestamptz", "interval"}
+		"date", "timestamp", "timestamptz", "interval", "bytea", "uuid"}
 	for _, op := range []string{"=", "<>", "<", "<=", ">", ">="} {
 		for _, t := range same {
 			set[sigKey(op, []string{t, t})] = true
@@ -27,7 +27,8 @@ func leakproofSet() map[string]bool {
 			}
 		}
 	}
-	for _, sig := range [][]string{{"^@", "text", "text"}, {"starts_with", "text", "text"}, {"md5", "text"}} {
+	for _, sig := range [][]string{{"^@", "text", "text"}, {"starts_with", "text", "text"}, {"md5", "text"},
+		{"md5", "bytea"}, {"sha224", "bytea"}, {"sha256", "bytea"}, {"sha384", "bytea"}, {"sha512", "bytea"}, {"gen_random_uuid"}} {
 		set[sigKey(sig[0], sig[1:])] = true
 	}
 	return set

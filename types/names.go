@@ -17,6 +17,7 @@ const (
 	catUnknown    = 'X'
 	catPseudo     = 'P'
 	catArray      = 'A'
+	catUser       = 'U'
 	catInvalid    = 0
 	maxNumPrec    = 1000
 	maxNumScale   = 1000
@@ -45,6 +46,8 @@ func idCategory(id ID) byte {
 		return catPseudo
 	case Array:
 		return catArray
+	case Bytea, UUID:
+		return catUser
 	}
 	return catInvalid
 }
@@ -162,10 +165,14 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Unknown
 	case "name":
 		id = Name
+	case "bytea":
+		id = Bytea
+	case "uuid":
+		id = UUID
 	case "timestamptz", "timestamp with time zone":
 		id = TimestampTZ
 	case "time", "timetz", "time without time zone",
-		"time with time zone", "bytea", "json", "jsonb", "uuid", "oid", "regclass", "regtype", "inet",
+		"time with time zone", "json", "jsonb", "oid", "regclass", "regtype", "inet",
 		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
 		"bit", "varbit", "bit varying", "money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
 		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "jsonpath", "pg_lsn",
@@ -295,6 +302,10 @@ func (t Type) BaseSQLName() string {
 		return "record[]"
 	case SeqRecord:
 		return "record"
+	case Bytea:
+		return "bytea"
+	case UUID:
+		return "uuid"
 	case idAnyNonArray:
 		return "anynonarray"
 	case Record:
@@ -376,6 +387,10 @@ func (t Type) PgTypeName() string {
 		return "record"
 	case Record:
 		return recordName(t)
+	case Bytea:
+		return "bytea"
+	case UUID:
+		return "uuid"
 	}
 	return "unknown"
 }

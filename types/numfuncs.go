@@ -67,14 +67,14 @@ func intGcdLcm(lcm bool, id ID) evalFn {
 		x, y := big.NewInt(a[0].I), big.NewInt(a[1].I)
 		x.Abs(x)
 		y.Abs(y)
+		if lcm && (x.Sign() == 0 || y.Sign() == 0) {
+			return Value{I: 0}, nil // before the gcd, which overflows for lcm(INT_MIN, 0)
+		}
 		r := new(big.Int).GCD(nil, nil, x, y)
 		if !r.IsInt64() || checkIntRange(r.Int64(), id) != nil {
 			return Value{}, errIntOutOfRange(id)
 		}
 		if lcm {
-			if x.Sign() == 0 || y.Sign() == 0 {
-				return Value{I: 0}, nil
-			}
 			r.Mul(x.Quo(x, r), y)
 			if !r.IsInt64() || checkIntRange(r.Int64(), id) != nil {
 				return Value{}, errIntOutOfRange(id)

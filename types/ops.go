@@ -556,20 +556,13 @@ func init() {
 	})
 }
 
-var regexCache = struct {
-	m map[string]*regexp.Regexp
-}{m: map[string]*regexp.Regexp{}}
-
-// compileRegex approximates PostgreSQL's ARE with Go's RE2 syntax.
+// compileRegex compiles the pattern of ~ and ~* (regexp.go).
 func compileRegex(p string, ci bool) (*regexp.Regexp, error) {
-	if ci {
-		p = "(?i)" + p
-	}
-	r, err := regexp.Compile(p)
+	c, err := compileARE(p, reFlags{icase: ci, ownGreediness: true}) // a boolean match
 	if err != nil {
-		return nil, pgerr.New("2201B", "invalid regular expression: %s", err.Error())
+		return nil, err
 	}
-	return r, nil
+	return c.re, nil
 }
 
 // ---- date/time ---------------------------------------------------------------

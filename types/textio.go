@@ -19,6 +19,8 @@ type Format struct {
 	// TimeZone is the session TimeZone: timestamptz output is shown in it
 	// and zone-less timestamptz input is read in it (nil = UTC).
 	TimeZone *time.Location
+	// ByteaOutput is bytea_output: "hex" (the default, also when empty) or "escape".
+	ByteaOutput string
 }
 
 // DefaultFormat is PostgreSQL's default output settings.
@@ -69,6 +71,8 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return appendSeqText(dst, v, t, f)
 	case Array:
 		return appendArrayOut(dst, v.Arr, t.ElemType(), f)
+	case Bytea:
+		return appendBytea(dst, v.S, f.ByteaOutput == "escape")
 	}
 	return append(dst, v.S...)
 }
@@ -227,6 +231,12 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 		return Value{S: s}, nil
 	case Varchar, Char, Name:
 		return coerceString(s, t, false)
+	case Bytea:
+		b, err := parseBytea(s)
+		return Value{S: b}, err
+	case UUID:
+		u, err := parseUUID(s)
+		return Value{S: u}, err
 	case Bool:
 		b, ok := parseBool(s)
 		if !ok {

@@ -39,6 +39,11 @@ const (
 	Record
 	// Array is an array whose elements are of type Type.Elem (array.go).
 	Array
+	// Bytea is a byte string (bytea.go): the raw bytes in Value.S.
+	Bytea
+	// UUID is a 128-bit identifier (uuid.go): Value.S holds its canonical
+	// lowercase hyphenated text, whose bytewise order is uuid_cmp's.
+	UUID
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -71,11 +76,14 @@ var (
 	TimestampTZType = Type{ID: TimestampTZ, Typmod: -1}
 	NameType        = Type{ID: Name, Typmod: -1}
 	VoidType        = Type{ID: Void, Typmod: -1}
+	ByteaType       = Type{ID: Bytea, Typmod: -1}
+	UUIDType        = Type{ID: UUID, Typmod: -1}
 )
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
 const (
 	OIDBool        uint32 = 16
+	OIDBytea       uint32 = 17
 	OIDName        uint32 = 19
 	OIDInt8        uint32 = 20
 	OIDInt2        uint32 = 21
@@ -92,6 +100,7 @@ const (
 	OIDTimestampTZ uint32 = 1184
 	OIDInterval    uint32 = 1186
 	OIDNumeric     uint32 = 1700
+	OIDUUID        uint32 = 2950
 )
 
 // OID returns the PostgreSQL type OID of t.
@@ -135,6 +144,10 @@ func (t Type) OID() uint32 {
 		return OIDRecordArray
 	case SeqRecord, Record:
 		return OIDRecord
+	case Bytea:
+		return OIDBytea
+	case UUID:
+		return OIDUUID
 	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText
@@ -151,7 +164,7 @@ func (t Type) Size() int16 {
 		return 4
 	case Int8, Float8, Timestamp, TimestampTZ:
 		return 8
-	case Interval:
+	case Interval, UUID:
 		return 16
 	case Name:
 		return nameDataLen
@@ -208,6 +221,8 @@ func (t Type) ArrowType() arrow.DataType {
 //	Float4/Float8:    F
 //	Numeric:          Num (never nil for a non-NULL numeric; NaN allowed)
 //	Text/Varchar/Char/Name/Unknown: S
+//	Bytea:            S (the bytes, any values)
+//	UUID:             S (canonical text: 8-4-4-4-12 lowercase hex digits)
 //	Date:             I (days since 1970-01-01; ±infinity as math.MinInt32/MaxInt32)
 //	Timestamp:        I (µs since 1970-01-01 00:00:00; ±infinity as math.MinInt64/MaxInt64)
 //	TimestampTZ:      I (µs since 1970-01-01 00:00:00 UTC; ±infinity as for Timestamp)

@@ -90,6 +90,10 @@ func idSigName(id ID) string {
 		return "timestamptz"
 	case Interval:
 		return "interval"
+	case Bytea:
+		return "bytea"
+	case UUID:
+		return "uuid"
 	}
 	return "?"
 }

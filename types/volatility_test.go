@@ -38,11 +38,11 @@ func TestVolatilityAsPgProc(t *testing.T) {
 	if !slices.Equal(stable, want) {
 		t.Errorf("stable built-ins:\n got %v\nwant %v", stable, want)
 	}
-	// pg_proc: provolatile 'v' for random, clock_timestamp, set_config and
+	// pg_proc: provolatile 'v' for random, gen_random_uuid, clock_timestamp, set_config and
 	// the sequence functions.
 	// The sequence functions' regclass argument is an OID (int8) or a
 	// name (text) in joind: two overloads each.
-	wantVol := []string{"clock_timestamp", "current_setting", "current_setting", "currval", "currval", "lastval",
+	wantVol := []string{"clock_timestamp", "current_setting", "current_setting", "currval", "currval", "gen_random_uuid", "lastval",
 		"nextval", "nextval", "pg_sleep", "pg_sleep_for", "pg_sleep_until", "random", "set_config", "setval", "setval", "setval", "setval"}
 	if !slices.Equal(volatile, wantVol) {
 		t.Errorf("volatile built-ins: got %v, want %v", volatile, wantVol)

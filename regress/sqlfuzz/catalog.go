@@ -19,12 +19,12 @@ type catalog struct {
 var nondeterministic = map[string]bool{
 	"now": true, "current_timestamp": true, "transaction_timestamp": true,
 	"statement_timestamp": true, "clock_timestamp": true, "localtimestamp": true,
-	"current_date": true, "random": true, "timeofday": true,
+	"current_date": true, "random": true, "timeofday": true, "gen_random_uuid": true,
 }
 
 // nonScalar names set-returning functions: they change the row count, so
 // the generator never uses them as scalar expressions.
-var nonScalar = map[string]bool{"generate_series": true}
+var nonScalar = map[string]bool{"generate_series": true, "regexp_split_to_table": true}
 
 func newCatalog(k *Knobs) *catalog {
 	c := &catalog{

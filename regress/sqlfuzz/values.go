@@ -37,7 +37,10 @@ var (
 	intervalPool = []string{"0", "1 day", "-1 day", "1 mon", "1 year 2 mons 3 days 04:05:06.789", "36:00:00",
 		"30 days", "-00:00:01", "1 day -01:00:00", "178000000 years", "-178000000 years", "00:00:00.000001",
 		"2 weeks", "1 mon -1 days"}
-	boolPool = []string{"true", "false"}
+	boolPool  = []string{"true", "false"}
+	byteaPool = []string{`\x`, `\x00`, `\x01`, `\xdeadbeef`, `\xff00`, "abc", `a\\b`, `\x41`, `\x4142`, `\x7f80`}
+	uuidPool  = []string{"00000000-0000-0000-0000-000000000000", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+		"A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A12", "{ffffffff-ffff-ffff-ffff-ffffffffffff}", "11111111222233334444555555555555"}
 )
 
 // colType is a column's full type, typmod included.
@@ -135,6 +138,10 @@ func dataPool(c colType) []string {
 		return timestamptzPool
 	case types.Interval:
 		return intervalPool
+	case types.Bytea:
+		return byteaPool
+	case types.UUID:
+		return uuidPool
 	}
 	panic("no pool for type")
 }
