@@ -151,4 +151,3 @@ func carriedCount(spec *plan.SearchCycle) int {
 	}
 	return n
 }
-
