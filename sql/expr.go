@@ -858,10 +858,6 @@ func (b *binder) bindSQLValueFunction(f *pg_query.SQLValueFunction) (plan.Expr, 
 		argExprs = []plan.Expr{&plan.Const{Val: types.IntValue(int64(f.Typmod)), T: types.Int4Type}}
 	}
 	ov, err := types.ResolveFunction(name, args)
-	if err != nil && (name == "current_time" || name == "localtime") {
-		// Their types (time with/without time zone) are what joind lacks.
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "%s is not supported", strings.ToUpper(name)), f.Location)
-	}
 	if err != nil {
 		return nil, b.wrapAt(err, f.Location)
 	}

@@ -440,6 +440,7 @@ func registerDateFuncs() {
 		return Value{Iv: age(a[0].I, a[1].I)}, nil
 	})
 	registerTimestampTZFuncs()
+	registerTimeFuncs()
 	// make_interval(years, months, weeks, days, hours, mins int, secs float8),
 	// every argument defaulting to 0: one overload per arity.
 	mkArgs := []ID{Int4, Int4, Int4, Int4, Int4, Int4, Float8}

@@ -34,7 +34,7 @@ func idCategory(id ID) byte {
 		return catNumeric
 	case Text, Varchar, Char, Name:
 		return catString
-	case Date, Timestamp, TimestampTZ:
+	case Date, Timestamp, TimestampTZ, Time, TimeTZ:
 		return catDateTime
 	case Interval:
 		return catTimespan
@@ -159,8 +159,11 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Name
 	case "timestamptz", "timestamp with time zone":
 		id = TimestampTZ
-	case "time", "timetz", "time without time zone",
-		"time with time zone", "bytea", "json", "jsonb", "uuid", "oid", "regclass", "regtype", "inet",
+	case "time", "time without time zone":
+		id = Time
+	case "timetz", "time with time zone":
+		id = TimeTZ
+	case "bytea", "json", "jsonb", "uuid", "oid", "regclass", "regtype", "inet",
 		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
 		"bit", "varbit", "bit varying", "money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
 		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "jsonpath", "pg_lsn",
@@ -230,6 +233,12 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 			p = 6 // PostgreSQL warns and reduces to the maximum
 		}
 		t.Typmod = p
+	case Time, TimeTZ:
+		p, err := timeTypmodIn(typmods, id == TimeTZ)
+		if err != nil {
+			return Type{}, err
+		}
+		t.Typmod = p
 	case Interval:
 		tm, err := intervalTypmodIn(typmods)
 		if err != nil {
@@ -278,6 +287,10 @@ func (t Type) BaseSQLName() string {
 		return "interval"
 	case Name:
 		return "name"
+	case Time:
+		return "time without time zone"
+	case TimeTZ:
+		return "time with time zone"
 	case idAnyNonArray:
 		return "anynonarray"
 	}
@@ -309,6 +322,14 @@ func (t Type) SQLName() string {
 		}
 	case Interval:
 		return "interval" + intervalTypmodOut(t.Typmod)
+	case Time:
+		if t.Typmod >= 0 {
+			return fmt.Sprintf("time(%d) without time zone", t.Typmod)
+		}
+	case TimeTZ:
+		if t.Typmod >= 0 {
+			return fmt.Sprintf("time(%d) with time zone", t.Typmod)
+		}
 	}
 	return t.BaseSQLName()
 }
@@ -347,6 +368,10 @@ func (t Type) PgTypeName() string {
 		return "interval"
 	case Name:
 		return "name"
+	case Time:
+		return "time"
+	case TimeTZ:
+		return "timetz"
 	}
 	return "unknown"
 }

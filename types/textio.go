@@ -65,6 +65,10 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return appendTimestampTZ(dst, v.I, parseDateStyle(f.DateStyle), f.TimeZone)
 	case Interval:
 		return appendInterval(dst, v.Iv, f.IntervalStyle)
+	case Time:
+		return appendTime(dst, v.I)
+	case TimeTZ:
+		return appendTimeTZ(dst, v.I)
 	}
 	return append(dst, v.S...)
 }
@@ -263,6 +267,12 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 	case Interval:
 		iv, err := parseInterval(s, t.Typmod, strings.EqualFold(f.orDefault().IntervalStyle, "sql_standard"))
 		return Value{Iv: iv}, err
+	case Time:
+		fo := f.orDefault()
+		return parseTime(s, t.Typmod, parseDateStyle(fo.DateStyle).order, now, fo.TimeZone)
+	case TimeTZ:
+		fo := f.orDefault()
+		return parseTimeTZ(s, t.Typmod, parseDateStyle(fo.DateStyle).order, now, fo.TimeZone)
 	}
 	return Value{}, pgerr.New(pgerr.FeatureNotSupported, "cannot read input for type %s", t.SQLName())
 }

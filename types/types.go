@@ -32,6 +32,11 @@ const (
 	// Name is PostgreSQL's name: a string of at most NAMEDATALEN-1 (63)
 	// bytes, compared in the C collation (name.go).
 	Name
+	// Time is time without time zone: µs since midnight, 0..24:00:00 (time.go).
+	Time
+	// TimeTZ is time with time zone: a time of day and its UTC offset,
+	// packed into one int64 that orders as PostgreSQL's timetz_cmp (timetz.go).
+	TimeTZ
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -61,6 +66,8 @@ var (
 	// TimestampTZType is timestamp with time zone.
 	TimestampTZType = Type{TimestampTZ, -1}
 	NameType        = Type{Name, -1}
+	TimeType        = Type{Time, -1}
+	TimeTZType      = Type{TimeTZ, -1}
 )
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
@@ -77,9 +84,11 @@ const (
 	OIDBpchar      uint32 = 1042
 	OIDVarchar     uint32 = 1043
 	OIDDate        uint32 = 1082
+	OIDTime        uint32 = 1083
 	OIDTimestamp   uint32 = 1114
 	OIDTimestampTZ uint32 = 1184
 	OIDInterval    uint32 = 1186
+	OIDTimeTZ      uint32 = 1266
 	OIDNumeric     uint32 = 1700
 )
 
@@ -116,6 +125,10 @@ func (t Type) OID() uint32 {
 		return OIDInterval
 	case Name:
 		return OIDName
+	case Time:
+		return OIDTime
+	case TimeTZ:
+		return OIDTimeTZ
 	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText
@@ -130,10 +143,12 @@ func (t Type) Size() int16 {
 		return 2
 	case Int4, Float4, Date:
 		return 4
-	case Int8, Float8, Timestamp, TimestampTZ:
+	case Int8, Float8, Timestamp, TimestampTZ, Time:
 		return 8
 	case Interval:
 		return 16
+	case TimeTZ:
+		return 12
 	case Name:
 		return nameDataLen
 	}
@@ -149,7 +164,9 @@ func (t Type) Size() int16 {
 //	timestamp (so every *array.Timestamp code path reads both), marked as an
 //	instant for Arrow consumers; the types.ID, not the Arrow type, tells the
 //	two apart inside joind,
-//	interval→MonthDayNanoInterval (nanoseconds always a multiple of 1000).
+//	interval→MonthDayNanoInterval (nanoseconds always a multiple of 1000),
+//	time→Int64 (µs since midnight), timetz→Int64 (the packed key of timetz.go),
+//	so every int64 path (sort, hash, keys, min/max) handles both.
 func (t Type) ArrowType() arrow.DataType {
 	switch t.ID {
 	case Bool:
@@ -158,7 +175,7 @@ func (t Type) ArrowType() arrow.DataType {
 		return arrow.PrimitiveTypes.Int16
 	case Int4:
 		return arrow.PrimitiveTypes.Int32
-	case Int8:
+	case Int8, Time, TimeTZ:
 		return arrow.PrimitiveTypes.Int64
 	case Float4:
 		return arrow.PrimitiveTypes.Float32
@@ -191,6 +208,8 @@ func (t Type) ArrowType() arrow.DataType {
 //	Timestamp:        I (µs since 1970-01-01 00:00:00; ±infinity as math.MinInt64/MaxInt64)
 //	TimestampTZ:      I (µs since 1970-01-01 00:00:00 UTC; ±infinity as for Timestamp)
 //	Interval:         Iv
+//	Time:             I (µs since midnight, 0..86400000000)
+//	TimeTZ:           I (packTimeTZ(time, zone): see timetz.go)
 type Value struct {
 	Null bool
 	I    int64

@@ -32,6 +32,8 @@ func stableSet() map[string]bool {
 		{"date_trunc", tx, tz}, {"date_trunc", tx, tz, tx},
 		{"generate_series", tz, tz, iv},
 		{"+", iv, tz}, {"+", tz, iv}, {"-", tz, iv},
+		{"current_time"}, {"current_time", "int4"}, {"localtime"}, {"localtime", "int4"},
+		{"timezone", tx, "timetz"}, {"timestamptz", d, "time"},
 	} {
 		set[sigKey(sig[0], sig[1:])] = true
 	}
@@ -85,6 +87,10 @@ func idSigName(id ID) string {
 		return "timestamptz"
 	case Interval:
 		return "interval"
+	case Time:
+		return "time"
+	case TimeTZ:
+		return "timetz"
 	}
 	return "?"
 }

@@ -38,6 +38,10 @@ var (
 		"30 days", "-00:00:01", "1 day -01:00:00", "178000000 years", "-178000000 years", "00:00:00.000001",
 		"2 weeks", "1 mon -1 days"}
 	boolPool = []string{"true", "false"}
+	timePool = []string{"00:00:00", "24:00:00", "12:34:56.789", "23:59:59.999999", "01:00", "11:59:59 PM", "00:00:00.000001"}
+	// timetz with explicit offsets only: a zone-less one reads today's offset of TimeZone
+	timetzPool = []string{"00:00:00+00", "24:00:00-15:59", "12:34:56.789+05:30", "23:59:59.999999-08", "01:00+01",
+		"12:00:00+12", "12:00:00-12", "08:00:00+00"}
 )
 
 // colType is a column's full type, typmod included.
@@ -135,6 +139,10 @@ func dataPool(c colType) []string {
 		return timestamptzPool
 	case types.Interval:
 		return intervalPool
+	case types.Time:
+		return timePool
+	case types.TimeTZ:
+		return timetzPool
 	}
 	panic("no pool for type")
 }

@@ -362,6 +362,8 @@ func FormatType(t types.Type) string {
 		return "timestamp"
 	case types.Interval:
 		return "interval"
+	case types.Time, types.TimeTZ:
+		return t.PgTypeName()
 	}
 	return fmt.Sprintf("type%d", t.ID)
 }
