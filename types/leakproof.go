@@ -45,7 +45,7 @@ var leakproofCasts = map[[2]ID]bool{
 	{Int8, Float4}: true, {Int8, Float8}: true,
 	{Int2, Numeric}: true, {Int4, Numeric}: true, {Int8, Numeric}: true,
 	{Time, Interval}: true,
-	{Varchar, Text}: true, {Text, Varchar}: true, {Text, Char}: true, {Varchar, Char}: true,
+	{Varchar, Text}:  true, {Text, Varchar}: true, {Text, Char}: true, {Varchar, Char}: true,
 }
 
 func isLeakproof(name string, args []ID) bool {
