@@ -934,10 +934,8 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	if fc.FuncVariadic {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "VARIADIC is not supported"), fc.Location)
 	}
-	for _, a := range fc.Args {
-		if na := a.GetNamedArgExpr(); na != nil {
-			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "named arguments are not supported"), na.Location)
-		}
+	if hasNamedArgs(fc.Args) {
+		return b.bindNamedArgCall(s, fc, name)
 	}
 	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.AggWithinGroup || isAggregateName(name) {
 		if !isAggregateName(name) {

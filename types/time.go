@@ -414,7 +414,7 @@ func registerTimeFuncs() {
 	regFn("date_part", []ID{Text, Time}, Float8, extract(false, TimeType, tod))
 	regFn("make_time", []ID{Int4, Int4, Float8}, Time, func(_ *EvalContext, a []Value) (Value, error) {
 		return tsvErr(makeTime(a[0].I, a[1].I, a[2].F))
-	})
+	}).withParams([]string{"hour", "min", "sec"})
 	regFn("timestamp", []ID{Date, Time}, Timestamp, func(_ *EvalContext, a []Value) (Value, error) {
 		return tsvErr(dateTimeToTimestamp(a[0].I, a[1].I))
 	})

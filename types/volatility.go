@@ -34,6 +34,10 @@ func stableSet() map[string]bool {
 		{"+", iv, tz}, {"+", tz, iv}, {"-", tz, iv},
 		{"current_time"}, {"current_time", "int4"}, {"localtime"}, {"localtime", "int4"},
 		{"timezone", tx, "timetz"}, {"timestamptz", d, "time"},
+		{"age", ts}, {"age", tz},
+		{"make_timestamptz", "int4", "int4", "int4", "int4", "int4", "float8"},
+		{"make_timestamptz", "int4", "int4", "int4", "int4", "int4", "float8", tx},
+		{"overlaps", tz, iv, tz, iv}, {"overlaps", tz, iv, tz, tz}, {"overlaps", tz, tz, tz, iv},
 	} {
 		set[sigKey(sig[0], sig[1:])] = true
 	}
