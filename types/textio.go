@@ -248,9 +248,9 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 		}
 		return Value{Num: d}, nil
 	case Date:
-		return parseDate(s, parseDateStyle(f.orDefault().DateStyle).order, now)
+		return parseDate(s, parseDateStyle(f.orDefault().DateStyle).order, now, f.orDefault().TimeZone)
 	case Timestamp:
-		v, err := parseTimestamp(s, parseDateStyle(f.orDefault().DateStyle).order, now)
+		v, err := parseTimestamp(s, parseDateStyle(f.orDefault().DateStyle).order, now, f.orDefault().TimeZone)
 		if err != nil {
 			return v, err
 		}

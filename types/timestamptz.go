@@ -356,18 +356,11 @@ func parseTimestampTZ(s, order string, now time.Time, loc *time.Location) (Value
 		return Value{I: 0}, nil
 	case "now":
 		return Value{I: nowTime(now).UnixMicro()}, nil
-	case "today", "tomorrow", "yesterday":
-		n := nowTime(now).In(loc)
-		d := DateFromYMD(n.Year(), int(n.Month()), n.Day())
-		if f.special == "tomorrow" {
-			d++
-		} else if f.special == "yesterday" {
-			d--
-		}
-		return Value{I: localToTZ(d*usecsPerDay, loc)}, nil
 	}
-	wall, err := fieldsToTimestamp(f, s)
-	if err != nil {
+	var wall int64
+	if f.special != "" { // today, tomorrow, yesterday
+		wall = f.specialDay(now, loc)*usecsPerDay + f.timeOfDay()
+	} else if wall, err = fieldsToTimestamp(f, s); err != nil {
 		return Value{}, err
 	}
 	var ts int64
