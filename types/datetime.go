@@ -701,6 +701,24 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 	for idx, t := range toks {
 		switch t.kind {
 		case 'd':
+			if k := strings.IndexByte(t.s, '-'); k > 0 && da.fmask&(daMonth|daDay) == daMonth|daDay {
+				// a run-together time with its zone after the date: hhmmss-zz
+				if f.haveTime || f.tz || len(t.s[:k]) != 6 {
+					return f, dtSyntaxErr(typ, in)
+				}
+				off, ok, rangeErr := parseZoneOffset(t.s[k:])
+				if rangeErr {
+					return f, pgerr.New(codeTZDisplacement, "time zone displacement out of range: \"%s\"", in)
+				}
+				if !ok {
+					return f, dtSyntaxErr(typ, in)
+				}
+				if err := decodeTime(&f, t.s[:2]+":"+t.s[2:4]+":"+t.s[4:6], in, typ); err != nil {
+					return f, err
+				}
+				f.haveTime, f.tz, f.tzOff = true, true, off
+				continue
+			}
 			if e := da.date(t.s); e != dtOK {
 				return f, dtErrFor(e, typ, in)
 			}
@@ -1141,7 +1159,7 @@ func parseTimestamp(s, order string, now time.Time, loc *time.Location) (Value, 
 	case "today", "tomorrow", "yesterday":
 		return Value{I: f.specialDay(now, loc)*usecsPerDay + f.timeOfDay()}, nil
 	}
-	ts, err := fieldsToTimestamp(f, s)
+	ts, err := fieldsToTimestamp(f, s, false)
 	return Value{I: ts}, err
 }
 
@@ -1164,8 +1182,15 @@ func (f dtFields) timeOfDay() int64 {
 
 // fieldsToTimestamp assembles decoded date and time fields into a
 // wall-clock timestamp.
-func fieldsToTimestamp(f dtFields, s string) (int64, error) {
+//
+// A wall-clock time of timestamptz input (zoned) may lie before the first
+// timestamp, as long as its month is November 4714 BC or later
+// (IS_VALID_JULIAN): its zone may bring it into range, which the caller checks.
+func fieldsToTimestamp(f dtFields, s string, zoned bool) (int64, error) {
 	jd := date2j(f.y, f.m, f.d)
+	if zoned && jd < 0 && jd >= date2j(-4713, 11, 1) {
+		return int64(jd-unixEpochJD)*usecsPerDay + f.timeOfDay(), nil
+	}
 	if !dateValid(jd) {
 		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", s)
 	}

@@ -85,8 +85,8 @@ func dateBin(stride IntervalValue, ts, origin int64) (int64, error) {
 		return 0, errIntervalOutOfRange()
 	}
 	delta := diff - diff%strideUs
-	// The bin's start even when origin is after ts.
-	if origin > ts && strideUs > 1 {
+	// Round toward -infinity: the bin's start even when origin is after ts.
+	if diff%strideUs < 0 {
 		if delta, ok = subInt64(delta, strideUs); !ok {
 			return 0, errTimestampOutOfRange()
 		}
@@ -103,7 +103,7 @@ func dateBin(stride IntervalValue, ts, origin int64) (int64, error) {
 // else an abbreviation, a zone name or a POSIX spec.
 func saneTimeZone(name string) (*time.Location, error) {
 	if name != "" && isDigit(name[0]) {
-		return nil, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type %s: \"%s\"", "numeric time zone", name).
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid input syntax for type %s: \"%s\"", "numeric time zone", name).
 			WithHint("Numeric time zones must have \"-\" or \"+\" as first character.")
 	}
 	if name != "" && (name[0] == '+' || name[0] == '-') {

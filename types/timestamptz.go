@@ -360,7 +360,7 @@ func parseTimestampTZ(s, order string, now time.Time, loc *time.Location) (Value
 	var wall int64
 	if f.special != "" { // today, tomorrow, yesterday
 		wall = f.specialDay(now, loc)*usecsPerDay + f.timeOfDay()
-	} else if wall, err = fieldsToTimestamp(f, s); err != nil {
+	} else if wall, err = fieldsToTimestamp(f, s, true); err != nil {
 		return Value{}, err
 	}
 	var ts int64
