@@ -834,7 +834,7 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			case t.s == "pm" || t.s == "p":
 				pm = true
 			case zoneAbbrevs[t.s] != nil && !f.tz && monthByName(t.s) == 0 && !isDayName(t.s):
-				f.tz, f.tzOff = true, *zoneAbbrevs[t.s]
+				f.tz, f.tzOff, f.tzLoc = true, *zoneAbbrevs[t.s], dynamicAbbrevZone(t.s)
 			case t.s == "t" && idx > 0:
 			case monthByName(t.s) > 0:
 				switch {

@@ -21,6 +21,9 @@ type timeFields struct {
 	tz      bool
 	zoneOff int
 	zoneLoc *time.Location
+	// zoneAbbrev: zoneLoc is a dynamic abbreviation's, which needs no
+	// date (today's meaning applies).
+	zoneAbbrev bool
 	// A complete date given before the time (days since 1970-01-01).
 	haveDate bool
 	date     int64
@@ -155,7 +158,8 @@ func decodeTimeOnly(in, typ, order string) (timeFields, error) {
 				if r.tz {
 					return r, dtSyntaxErr(typ, in)
 				}
-				r.tz, r.zoneOff = true, *zoneAbbrevs[t.s]
+				r.tz, r.zoneOff, r.zoneLoc = true, *zoneAbbrevs[t.s], dynamicAbbrevZone(t.s)
+				r.zoneAbbrev = r.zoneLoc != nil
 			case monthByName(t.s) > 0 && da.fmask&daMonth == 0:
 				da.m, da.fmask, da.textMonth = monthByName(t.s), da.fmask|daMonth, true
 			case t.s == "bc" || t.s == "ad" || isDayName(t.s):
@@ -201,7 +205,7 @@ func decodeTimeOnly(in, typ, order string) (timeFields, error) {
 	if r.tod > usecsPerDay {
 		return r, dtRangeErr(in) // time_overflows: past 24:00:00
 	}
-	if r.zoneLoc != nil && !r.haveDate {
+	if r.zoneLoc != nil && !r.haveDate && !r.zoneAbbrev {
 		return r, dtSyntaxErr(typ, in) // a zone name needs a date to fix its offset
 	}
 	return r, nil
@@ -232,7 +236,8 @@ func (r timeFields) zoneOffsetOn(loc *time.Location, now time.Time) int {
 		n := nowTime(now).In(locOrUTC(loc))
 		date = DateFromYMD(n.Year(), int(n.Month()), n.Day())
 	}
-	return localOffset(date*86400+floorDiv(r.tod, usecsPerSec), loc)
+	wall := date*usecsPerDay + r.tod
+	return int((wall - localToTZ(wall, loc)) / usecsPerSec)
 }
 
 func locOrUTC(loc *time.Location) *time.Location {

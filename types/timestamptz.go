@@ -52,6 +52,9 @@ func localToTZ(wall int64, loc *time.Location) int64 {
 	if !tsFinite(wall) {
 		return wall
 	}
+	if loc != nil && strings.HasPrefix(loc.String(), abbrevZonePrefix) {
+		return abbrevLocalToUTC(wall, loc)
+	}
 	return wall - int64(localOffset(floorDiv(wall, usecsPerSec), loc))*usecsPerSec
 }
 
@@ -223,6 +226,9 @@ func offsetName(east int) string { return string(appendTZOffset(nil, east)) }
 // argument as PostgreSQL's timestamp_zone does: an abbreviation first, then
 // a zone name or POSIX spec.
 func zoneArg(name string) (*time.Location, error) {
+	if loc := dynamicAbbrevZone(strings.ToLower(name)); loc != nil {
+		return loc, nil
+	}
 	if off := zoneAbbrevs[strings.ToLower(name)]; off != nil {
 		return time.FixedZone(strings.ToUpper(name), *off), nil
 	}
