@@ -627,7 +627,8 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // (PostgreSQL's datetktbl, less months and days, which are checked apart).
 var dtKeywords = map[string]bool{"ad": true, "bc": true, "am": true, "pm": true, "a": true, "p": true, "t": true,
 	"j": true, "julian": true, "allballs": true, "epoch": true, "infinity": true, "now": true, "today": true,
-	"tomorrow": true, "yesterday": true, "z": true, "zulu": true, "on": true, "at": true}
+	"tomorrow": true, "yesterday": true, "z": true, "zulu": true, "on": true, "at": true,
+	"y": true, "m": true, "d": true, "h": true, "mm": true, "s": true} // ISO 8601 field labels
 
 // posixZoneStart reports whether word followed by c begins a zone spec
 // rather than a keyword and a number, or a text-month date.
