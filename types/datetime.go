@@ -500,6 +500,18 @@ func dtSyntaxErr(typ, s string) error {
 	return pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type %s: \"%s\"", typ, s)
 }
 
+// zoneOffsetField is DecodeTimezone on a numeric zone field of input in.
+func zoneOffsetField(z, in, typ string) (int, error) {
+	off, ok, rangeErr := parseZoneOffset(z)
+	if rangeErr {
+		return 0, pgerr.New(codeTZDisplacement, "time zone displacement out of range: \"%s\"", in)
+	}
+	if !ok {
+		return 0, dtSyntaxErr(typ, in)
+	}
+	return off, nil
+}
+
 func dtRangeErr(s string) error {
 	return pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
 }
@@ -707,12 +719,9 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 				if f.haveTime || f.tz || len(t.s[:k]) != 6 {
 					return f, dtSyntaxErr(typ, in)
 				}
-				off, ok, rangeErr := parseZoneOffset(t.s[k:])
-				if rangeErr {
-					return f, pgerr.New(codeTZDisplacement, "time zone displacement out of range: \"%s\"", in)
-				}
-				if !ok {
-					return f, dtSyntaxErr(typ, in)
+				off, err := zoneOffsetField(t.s[k:], in, typ)
+				if err != nil {
+					return f, err
 				}
 				if err := decodeTime(&f, t.s[:2]+":"+t.s[2:4]+":"+t.s[4:6], in, typ); err != nil {
 					return f, err
@@ -738,12 +747,9 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			if f.tz {
 				return f, dtSyntaxErr(typ, in)
 			}
-			off, ok, rangeErr := parseZoneOffset(t.s)
-			if rangeErr {
-				return f, pgerr.New(codeTZDisplacement, "time zone displacement out of range: \"%s\"", in)
-			}
-			if !ok {
-				return f, dtSyntaxErr(typ, in)
+			off, err := zoneOffsetField(t.s, in, typ)
+			if err != nil {
+				return f, err
 			}
 			f.tz, f.tzOff = true, off
 		case 'Z':

@@ -312,24 +312,15 @@ func (t Type) SQLName() string {
 		if p, s, ok := NumericPrecScale(t.Typmod); ok {
 			return fmt.Sprintf("numeric(%d,%d)", p, s)
 		}
-	case Timestamp:
+	case Timestamp, TimestampTZ, Time, TimeTZ:
+		// "timestamp(3) without time zone": the precision after the first word
 		if t.Typmod >= 0 {
-			return fmt.Sprintf("timestamp(%d) without time zone", t.Typmod)
-		}
-	case TimestampTZ:
-		if t.Typmod >= 0 {
-			return fmt.Sprintf("timestamp(%d) with time zone", t.Typmod)
+			base := t.BaseSQLName()
+			sp := strings.IndexByte(base, ' ')
+			return fmt.Sprintf("%s(%d)%s", base[:sp], t.Typmod, base[sp:])
 		}
 	case Interval:
 		return "interval" + intervalTypmodOut(t.Typmod)
-	case Time:
-		if t.Typmod >= 0 {
-			return fmt.Sprintf("time(%d) without time zone", t.Typmod)
-		}
-	case TimeTZ:
-		if t.Typmod >= 0 {
-			return fmt.Sprintf("time(%d) with time zone", t.Typmod)
-		}
 	}
 	return t.BaseSQLName()
 }

@@ -84,12 +84,9 @@ func decodeTimeOnly(in, typ, order string) (timeFields, error) {
 			if r.tz {
 				return r, dtSyntaxErr(typ, in)
 			}
-			off, ok, rangeErr := parseZoneOffset(t.s)
-			if rangeErr {
-				return r, pgerr.New(codeTZDisplacement, "time zone displacement out of range: \"%s\"", in)
-			}
-			if !ok {
-				return r, dtSyntaxErr(typ, in)
+			off, err := zoneOffsetField(t.s, in, typ)
+			if err != nil {
+				return r, err
 			}
 			r.tz, r.zoneOff = true, off
 		case 'Z':
