@@ -72,6 +72,9 @@ SELECT interval 'P1Y2M3DT4H5M6S', interval 'P0001-02-03T04:05:06', interval 'PT1
        interval 'P1Y-2M', interval '@ 1 year 2 mons ago', interval '1-2', interval '3 4:05:06',
        interval '1 day 02:03:04.5', interval '-1 2:03', interval '2 weeks 1.5 days';
 SELECT interval 'P1.5Y', interval 'PT36H', interval 'P1DT', interval '1 millennium 2 centuries 3 decades';
+SELECT interval 'P00021015T103020', interval 'P0002', interval 'P0002-10', interval 'P0002-10T1S', interval 'PT10',
+       interval 'PT10:30', interval 'PT103020.5', interval 'P10.5e4Y', interval 'P1.Y0M3DT4H5M6S';
+SELECT interval 'P0002-10-15-01';
 SELECT interval 'P1Y2M3DT4H5M6Sx';
 SELECT interval '1 fortnight';
 
