@@ -569,9 +569,15 @@ func registerTimestampTZOps() {
 
 func registerTimestampTZFuncs() {
 	now := func(c *EvalContext, _ []Value) (Value, error) { return Value{I: ctxNow(c).UnixMicro()}, nil }
-	for _, name := range []string{"now", "current_timestamp", "transaction_timestamp", "statement_timestamp"} {
+	for _, name := range []string{"now", "current_timestamp", "transaction_timestamp"} {
 		regFn(name, nil, TimestampTZ, now)
 	}
+	regFn("statement_timestamp", nil, TimestampTZ, func(c *EvalContext, _ []Value) (Value, error) {
+		if c != nil && !c.StatementNow.IsZero() {
+			return Value{I: c.StatementNow.UnixMicro()}, nil
+		}
+		return now(c, nil)
+	})
 	regFn("current_timestamp", []ID{Int4}, TimestampTZ, func(c *EvalContext, a []Value) (Value, error) {
 		return Value{I: roundTimestamp(ctxNow(c).UnixMicro(), int32(min(max(a[0].I, 0), 6)))}, nil
 	})
