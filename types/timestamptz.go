@@ -161,6 +161,9 @@ func capitalizeZone(s string) string {
 // parsePosixZone reads "STDoffset" or "<STD>offset" (offset in hours west,
 // [+-]hh[:mm[:ss]]); STD may be absent ('+05:30'), as pg_tzset allows.
 func parsePosixZone(s string) (*time.Location, bool) {
+	if loc, ok := posixRuleZone(s); ok {
+		return loc, true
+	}
 	name := ""
 	switch {
 	case strings.HasPrefix(s, "<"):
