@@ -52,7 +52,14 @@ SELECT timestamptz '2003-07-02 03:04:05.6+00', timestamptz '2003-01-02 03:04:05.
 SET DateStyle = 'German';
 SELECT date '2003-01-02', timestamp '2003-01-02 03:04:05.6', timestamptz '2003-01-02 03:04:05.6+00', '02.01.2003'::date;
 SET DateStyle = 'ISO, MDY';
+-- a POSIX zone with DST rules, and one with the default (US) rules
+SET TimeZone = 'CST7CDT,M4.1.0,M10.5.0';
+SELECT timestamptz '2005-04-02 12:00-07' + interval '1 day' AS across_dst, timestamptz '2005-07-01 12:00' AS summer,
+       timestamptz '2005-12-01 12:00' AS winter;
 SET TimeZone = 'UTC';
+SELECT make_timestamptz(2014, 12, 10, 10, 10, 10, 'FOO8BAR') AS winter, make_timestamptz(2014, 7, 10, 10, 10, 10, 'FOO8BAR') AS summer,
+       timestamp '2014-07-10 10:00' AT TIME ZONE 'EST5EDT,M3.2.0,M11.1.0' AS at_zone;
+SELECT make_timestamptz(2014, 12, 10, 10, 10, 10, 'FOO8BARX,M99');
 
 -- IntervalStyle output
 CREATE TABLE dti_iv (id integer, iv interval);
