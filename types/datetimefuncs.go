@@ -180,50 +180,42 @@ func registerOverlaps() {
 // overlaps is overlaps_timestamp's NULL-aware test of two periods, each
 // (start, end) in either order.
 func overlaps(a [4]Value, t Type) Value {
-	ts1, te1, ts2, te2 := a[0], a[1], a[2], a[3]
 	gt := func(x, y Value) bool { return Compare(x, y, t) > 0 }
-	if ts1.Null {
-		if te1.Null {
-			return NullValue
+	// period orders one period's ends; a NULL start takes the end's place.
+	period := func(s, e Value) (Value, Value, bool) {
+		switch {
+		case s.Null && e.Null:
+			return s, e, false
+		case s.Null:
+			return e, NullValue, true
+		case !e.Null && gt(s, e):
+			return e, s, true
 		}
-		ts1, te1 = te1, NullValue
-	} else if !te1.Null && gt(ts1, te1) {
-		ts1, te1 = te1, ts1
+		return s, e, true
 	}
-	if ts2.Null {
-		if te2.Null {
-			return NullValue
-		}
-		ts2, te2 = te2, NullValue
-	} else if !te2.Null && gt(ts2, te2) {
-		ts2, te2 = te2, ts2
-	}
-	switch {
-	case gt(ts1, ts2):
-		if te2.Null {
-			return NullValue
-		}
-		if gt(te2, ts1) {
-			return BoolValue(true)
-		}
-		if te1.Null {
-			return NullValue
-		}
-		return BoolValue(false)
-	case gt(ts2, ts1):
-		if te1.Null {
-			return NullValue
-		}
-		if gt(te1, ts2) {
-			return BoolValue(true)
-		}
-		if te2.Null {
-			return NullValue
-		}
-		return BoolValue(false)
-	}
-	if te1.Null || te2.Null {
+	ts1, te1, ok1 := period(a[0], a[1])
+	ts2, te2, ok2 := period(a[2], a[3])
+	if !ok1 || !ok2 {
 		return NullValue
 	}
-	return BoolValue(true)
+	if gt(ts2, ts1) { // the later start is ts1's: symmetric
+		ts1, te1, ts2, te2 = ts2, te2, ts1, te1
+	} else if !gt(ts1, ts2) {
+		// equal starts: true if both ends are known
+		if te1.Null || te2.Null {
+			return NullValue
+		}
+		return BoolValue(true)
+	}
+	// ts1 > ts2: they overlap when ts1 < te2
+	if te2.Null {
+		return NullValue
+	}
+	if gt(te2, ts1) {
+		return BoolValue(true)
+	}
+	if te1.Null {
+		return NullValue
+	}
+	return BoolValue(false)
 }
