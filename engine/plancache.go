@@ -140,7 +140,7 @@ func immutableExpr(e plan.Expr) bool {
 // transaction's start ('now').
 func datetime(t types.Type) bool {
 	switch t.ID {
-	case types.Date, types.Timestamp, types.TimestampTZ, types.Interval:
+	case types.Date, types.Timestamp, types.TimestampTZ, types.Interval, types.Time, types.TimeTZ:
 		return true
 	}
 	return false

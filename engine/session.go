@@ -203,11 +203,12 @@ func (s *session) execIn(ctx context.Context, bound sql.Statement, bindErr error
 // the transaction — the BEGIN block's, or this statement's — as in PostgreSQL.
 func (s *session) evalContext() *types.EvalContext {
 	f := s.format()
-	now := time.Now()
+	stmt := time.Now()
+	now := stmt
 	if s.fsm.state != stIdle && !s.txStart.IsZero() {
 		now = s.txStart
 	}
-	return &types.EvalContext{TimeZone: f.TimeZone, Now: now, Format: f, Settings: &settingsAccess{s: s},
+	return &types.EvalContext{TimeZone: f.TimeZone, Now: now, StatementNow: stmt, Format: f, Settings: &settingsAccess{s: s},
 		Sequences: s.seqs.Access(context.Background(), func() *commands.Catalog { return s.cur },
 			func() bool { return s.settings.Get("transaction_read_only") == "on" })}
 }

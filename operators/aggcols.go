@@ -54,7 +54,7 @@ const nullInt = -0x3c6ef372fe94f82b
 // output needs nothing but the key.
 func keyIsValue(t types.Type) bool {
 	switch t.ID {
-	case types.Int2, types.Int4, types.Int8, types.Bool, types.Date, types.Timestamp, types.TimestampTZ,
+	case types.Int2, types.Int4, types.Int8, types.Bool, types.Date, types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ,
 		types.Text, types.Varchar, types.Name:
 		return true
 	}

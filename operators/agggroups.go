@@ -34,7 +34,7 @@ type groupKeys interface {
 func newGroupKeys(ts []types.Type) groupKeys {
 	if len(ts) == 1 {
 		switch ts[0].ID {
-		case types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ:
+		case types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ:
 			return newIntKeys(ts[0])
 		}
 	}

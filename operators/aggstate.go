@@ -65,7 +65,7 @@ func newAggState(s *aggSpec) aggState {
 
 func intLike(id types.ID) bool {
 	switch id {
-	case types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ:
+	case types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ:
 		return true
 	}
 	return false

@@ -44,7 +44,7 @@ import (
 func IntKey(t types.Type) bool {
 	switch t.ID {
 	case types.Int2, types.Int4, types.Int8, types.Bool, types.Float4, types.Float8,
-		types.Date, types.Timestamp, types.TimestampTZ:
+		types.Date, types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ:
 		return true
 	}
 	return false

@@ -292,7 +292,7 @@ func intKeyOrder(spec []plan.SortKey, keyT []types.Type, keys [][]types.Value) f
 	ks := make([]intKey, len(keys))
 	for k, vals := range keys {
 		switch keyT[k].ID {
-		case types.Bool, types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ:
+		case types.Bool, types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ:
 		default:
 			return nil
 		}

@@ -22,7 +22,7 @@ func scatterTyped(t types.Type, n int, pieces []piece) (arrow.Array, bool) {
 		}
 	}
 	switch t.ID {
-	case types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ, types.Bool:
+	case types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ, types.Bool:
 		out := make([]int64, n)
 		valid := make([]byte, bitutil.BytesForBits(int64(n)))
 		for _, p := range pieces {

@@ -100,7 +100,7 @@ func newWriter(t types.Type, n int) writer {
 	switch t.ID {
 	case types.Bool:
 		return &boolWriter{vals: make([]bool, 0, n), valid: newValidity(n)}
-	case types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ:
+	case types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ:
 		return &intWriter{t: t, vals: make([]int64, 0, n), valid: newValidity(n)}
 	case types.Float8:
 		return &floatWriter{vals: make([]float64, 0, n), valid: newValidity(n)}

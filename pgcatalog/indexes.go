@@ -67,10 +67,12 @@ func amOID(method string) uint32 {
 func opclassOID(method string, t types.Type) uint32 {
 	btree := map[types.ID]uint32{types.Bool: 10003, types.Char: 10004, types.Date: 3122, types.Float4: 10012,
 		types.Float8: 3123, types.Int2: 1979, types.Int4: 1978, types.Int8: 3124, types.Interval: 10022,
-		types.Numeric: 3125, types.Text: 3126, types.Varchar: 3126, types.Timestamp: 3128, types.TimestampTZ: 3127}
+		types.Numeric: 3125, types.Text: 3126, types.Varchar: 3126, types.Timestamp: 3128, types.TimestampTZ: 3127,
+		types.Time: 10038, types.TimeTZ: 10041}
 	hash := map[types.ID]uint32{types.Bool: 10048, types.Char: 10005, types.Date: 10011, types.Float4: 10013,
 		types.Float8: 10014, types.Int2: 10019, types.Int4: 10020, types.Int8: 10021, types.Interval: 10023,
-		types.Numeric: 10030, types.Text: 10037, types.Varchar: 10037, types.Timestamp: 10046, types.TimestampTZ: 10040}
+		types.Numeric: 10030, types.Text: 10037, types.Varchar: 10037, types.Timestamp: 10046, types.TimestampTZ: 10040,
+		types.Time: 10039, types.TimeTZ: 10042}
 	if method == storage.MethodHash {
 		return hash[t.ID]
 	}

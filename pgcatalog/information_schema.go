@@ -126,7 +126,7 @@ func infoColumn(s *Snapshot, r Relation, i int, col storage.ColumnDef) isColumns
 		}
 	case types.Date:
 		row.DatetimePrecision = n(0)
-	case types.Timestamp, types.TimestampTZ, types.Interval:
+	case types.Timestamp, types.TimestampTZ, types.Interval, types.Time, types.TimeTZ:
 		row.DatetimePrecision = n(6)
 		if t.ID != types.Interval && t.Typmod >= 0 {
 			row.DatetimePrecision = n(t.Typmod)

@@ -54,6 +54,11 @@ func AppendBinary(dst []byte, v types.Value, t types.Type) []byte {
 			ts -= pgEpochMicros
 		}
 		return binary.BigEndian.AppendUint64(dst, uint64(ts))
+	case types.Time:
+		return binary.BigEndian.AppendUint64(dst, uint64(v.I))
+	case types.TimeTZ:
+		us, zone := types.TimeTZParts(v.I)
+		return binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint64(dst, uint64(us)), uint32(zone))
 	case types.Interval:
 		dst = binary.BigEndian.AppendUint64(dst, uint64(v.Iv.Micros))
 		dst = binary.BigEndian.AppendUint32(dst, uint32(v.Iv.Days))
@@ -343,6 +348,21 @@ func DecodeBinary(b []byte, t types.Type) (types.Value, error) {
 			ts += pgEpochMicros
 		}
 		return types.IntValue(ts), nil
+	case types.Time:
+		if err := want(8); err != nil {
+			return types.Value{}, err
+		}
+		us := int64(binary.BigEndian.Uint64(b))
+		if _, err := types.TimeTZFromParts(us, 0); err != nil {
+			return types.Value{}, err
+		}
+		return types.IntValue(us), nil
+	case types.TimeTZ:
+		if err := want(12); err != nil {
+			return types.Value{}, err
+		}
+		p, err := types.TimeTZFromParts(int64(binary.BigEndian.Uint64(b)), int32(binary.BigEndian.Uint32(b[8:])))
+		return types.IntValue(p), err
 	case types.Interval:
 		if err := want(16); err != nil {
 			return types.Value{}, err

@@ -887,10 +887,6 @@ func (b *binder) bindSQLValueFunction(f *pg_query.SQLValueFunction) (plan.Expr, 
 		argExprs = []plan.Expr{&plan.Const{Val: types.IntValue(int64(f.Typmod)), T: types.Int4Type}}
 	}
 	ov, err := types.ResolveFunction(name, args)
-	if err != nil && (name == "current_time" || name == "localtime") {
-		// Their types (time with/without time zone) are what joind lacks.
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "%s is not supported", strings.ToUpper(name)), f.Location)
-	}
 	if err != nil {
 		return nil, b.wrapAt(err, f.Location)
 	}
@@ -967,10 +963,8 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	if fc.FuncVariadic {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "VARIADIC is not supported"), fc.Location)
 	}
-	for _, a := range fc.Args {
-		if na := a.GetNamedArgExpr(); na != nil {
-			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "named arguments are not supported"), na.Location)
-		}
+	if hasNamedArgs(fc.Args) {
+		return b.bindNamedArgCall(s, fc, name)
 	}
 	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.AggWithinGroup || isAggregateName(name) {
 		if !isAggregateName(name) {

@@ -29,7 +29,7 @@ func (b *binder) noteStoredLiteral(lit plan.Expr, v types.Value, t types.Type) {
 		return
 	}
 	switch t.ID {
-	case types.Date, types.Timestamp, types.TimestampTZ, types.Interval:
+	case types.Date, types.Timestamp, types.TimestampTZ, types.Interval, types.Time, types.TimeTZ:
 	default:
 		return
 	}

@@ -60,7 +60,7 @@ func intKey(typs []types.Type) bool {
 		return false
 	}
 	switch typs[0].ID {
-	case types.Bool, types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ:
+	case types.Bool, types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ:
 		return true
 	}
 	return false

@@ -119,7 +119,7 @@ func peekValue(arr arrow.Array, t types.Type, i int) types.Value {
 // encodeValue is the manifest's binary form of a bound.
 func encodeValue(v types.Value, t types.Type) []byte {
 	switch t.ID {
-	case types.Bool, types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ:
+	case types.Bool, types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ:
 		return binary.LittleEndian.AppendUint64(nil, uint64(v.I))
 	case types.Float4, types.Float8:
 		return binary.LittleEndian.AppendUint64(nil, math.Float64bits(v.F))
@@ -135,7 +135,7 @@ func encodeValue(v types.Value, t types.Type) []byte {
 
 func decodeValue(b []byte, t types.Type) (types.Value, error) {
 	switch t.ID {
-	case types.Bool, types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ:
+	case types.Bool, types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ:
 		if len(b) != 8 {
 			return types.Value{}, fmt.Errorf("bad %s bound", t.SQLName())
 		}

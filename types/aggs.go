@@ -540,7 +540,7 @@ func (a *stringAggAcc) Result() (Value, error) {
 }
 
 func init() {
-	for _, id := range []ID{Bool, Int2, Int4, Int8, Float4, Float8, Numeric, Text, Varchar, Char, Date, Timestamp, TimestampTZ, Interval} {
+	for _, id := range []ID{Bool, Int2, Int4, Int8, Float4, Float8, Numeric, Text, Varchar, Char, Date, Timestamp, TimestampTZ, Interval, Time, TimeTZ} {
 		if id == Varchar {
 			continue // min(varchar) resolves to min(text)
 		}

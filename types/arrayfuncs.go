@@ -145,7 +145,7 @@ func containsAll(x, y *ArrayValue, et Type) bool {
 	return true
 }
 
-func overlaps(x, y *ArrayValue, et Type) bool {
+func arraysOverlap(x, y *ArrayValue, et Type) bool {
 	for _, e := range x.Elems {
 		if e.Null {
 			continue
@@ -186,7 +186,7 @@ func registerArrayFuncs() {
 		return BoolValue(containsAll(a[0].Arr, a[1].Arr, et)), nil
 	})
 	arrOp("&&", []ID{A, A}, Bool, func(_ *EvalContext, et Type, a []Value) (Value, error) {
-		return BoolValue(overlaps(a[0].Arr, a[1].Arr, et)), nil
+		return BoolValue(arraysOverlap(a[0].Arr, a[1].Arr, et)), nil
 	})
 	cat := func(_ *EvalContext, _ Type, a []Value) (Value, error) {
 		switch {

@@ -8,7 +8,10 @@ import (
 // EvalContext carries the session state some functions and casts need.
 type EvalContext struct {
 	TimeZone *time.Location // session TimeZone (nil = UTC)
-	Now      time.Time      // statement start time: now(), current_date, ...
+	Now      time.Time      // transaction start time: now(), current_date, ...
+	// StatementNow is the statement's start: statement_timestamp() (zero:
+	// Now).
+	StatementNow time.Time
 	// Format is the session's output/input settings (DateStyle, IntervalStyle,
 	// extra_float_digits) used by casts to and from text; nil = defaults.
 	Format *Format

@@ -79,13 +79,26 @@ func castContext(from, to ID) byte {
 		}
 	case Timestamp:
 		switch to {
-		case Date:
+		case Date, Time:
 			return 'a'
 		case TimestampTZ:
 			return 'i'
 		}
 	case TimestampTZ:
-		if to == Date || to == Timestamp {
+		switch to {
+		case Date, Timestamp, Time, TimeTZ:
+			return 'a'
+		}
+	case Time:
+		if to == TimeTZ || to == Interval {
+			return 'i'
+		}
+	case TimeTZ:
+		if to == Time {
+			return 'a'
+		}
+	case Interval:
+		if to == Time {
 			return 'a'
 		}
 	}
@@ -116,7 +129,7 @@ func CastStable(from, to ID) bool {
 	switch {
 	case from == Unknown || from == to:
 		return false
-	case from == TimestampTZ || to == TimestampTZ:
+	case from == TimestampTZ || to == TimestampTZ, from == Time && to == TimeTZ:
 		// timestamptz's casts to and from date and timestamp read TimeZone,
 		// and its text I/O does too.
 		return true
@@ -128,7 +141,7 @@ func CastStable(from, to ID) bool {
 }
 
 func isDateTimeID(id ID) bool {
-	return id == Date || id == Timestamp || id == TimestampTZ || id == Interval
+	return id == Date || id == Timestamp || id == TimestampTZ || id == Interval || id == Time || id == TimeTZ
 }
 
 // CanCast reports in which contexts PostgreSQL allows a cast from one type to
@@ -206,6 +219,9 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 			s = string(FormatText(nil, v, from, f))
 		}
 		return coerceString(s, to, explicit)
+	}
+	if r, ok, err := castTimeKind(ctx, v, from, to); ok {
+		return r, err
 	}
 	switch to.ID {
 	case Int2, Int4, Int8:

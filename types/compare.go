@@ -13,7 +13,7 @@ import (
 // ignores trailing blanks. NULLs are the caller's business.
 func Compare(a, b Value, t Type) int {
 	switch t.ID {
-	case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
+	case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ, Time, TimeTZ:
 		return cmpInt(a.I, b.I)
 	case Float4, Float8:
 		return cmpFloat(a.F, b.F)
@@ -95,7 +95,7 @@ func hashString(s string) uint64 {
 // '1 mon' = '30 days' intervals, -0 = 0 floats).
 func Hash(v Value, t Type) uint64 {
 	switch t.ID {
-	case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
+	case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ, Time, TimeTZ:
 		return mix64(uint64(v.I))
 	case Float4, Float8:
 		f := v.F

@@ -400,54 +400,55 @@ func registerDateFuncs() {
 		r, err := truncInterval(a[0].S, a[1].Iv)
 		return Value{Iv: r}, err
 	})
-	regFn("make_date", []ID{Int4, Int4, Int4}, Date, func(_ *EvalContext, a []Value) (Value, error) {
-		y, m, d := a[0].I, a[1].I, a[2].I
-		bad := func() error {
-			return pgerr.New(pgerr.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", y, m, d)
-		}
-		if y == 0 || m < 1 || m > 12 || d < 1 {
-			return Value{}, bad()
-		}
-		yy := int(y)
-		if y < 0 {
-			yy = int(y) + 1
-		}
-		if int(d) > daysIn(yy, int(m)) {
-			return Value{}, bad()
-		}
-		jd := date2j(yy, int(m), int(d))
-		if !dateValid(jd) {
-			return Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range: %d-%02d-%02d", y, m, d)
-		}
-		return Value{I: int64(jd - unixEpochJD)}, nil
-	})
+	regFn("make_date", []ID{Int4, Int4, Int4}, Date, makeDate).withParams([]string{"year", "month", "day"})
 	regFn("make_timestamp", []ID{Int4, Int4, Int4, Int4, Int4, Float8}, Timestamp, func(_ *EvalContext, a []Value) (Value, error) {
-		y, m, d := int(a[0].I), int(a[1].I), int(a[2].I)
-		if y < 0 {
-			y++
-		}
-		if a[0].I == 0 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
-			return Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", a[0].I, m, d)
-		}
-		sec := a[5].F
-		if a[3].I < 0 || a[3].I > 24 || a[4].I < 0 || a[4].I > 59 || sec < 0 || sec > 60 || math.IsNaN(sec) {
-			return Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "time field value out of range: %d:%02d:%02g", a[3].I, a[4].I, sec)
-		}
-		us := int64(math.RoundToEven(sec * 1e6))
-		return Value{I: DateFromYMD(y, m, d)*usecsPerDay + a[3].I*usecsPerHour + a[4].I*usecsPerMinute + us}, nil
-	})
+		return tsvErr(makeTimestamp(a))
+	}).withParams([]string{"year", "month", "mday", "hour", "min", "sec"})
 	regFn("age", []ID{Timestamp, Timestamp}, Interval, func(_ *EvalContext, a []Value) (Value, error) {
 		return Value{Iv: age(a[0].I, a[1].I)}, nil
 	})
 	registerTimestampTZFuncs()
+	registerTimeFuncs()
+	registerDateTimeFuncs()
+	registerMakeInterval()
+}
+
+// makeDate is make_date(year, month, day).
+func makeDate(_ *EvalContext, a []Value) (Value, error) {
+	y, m, d := a[0].I, a[1].I, a[2].I
+	bad := func() error {
+		return pgerr.New(pgerr.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", y, m, d)
+	}
+	if y == 0 || m < 1 || m > 12 || d < 1 {
+		return Value{}, bad()
+	}
+	yy := int(y)
+	if y < 0 {
+		yy = int(y) + 1
+	}
+	if int(d) > daysIn(yy, int(m)) {
+		return Value{}, bad()
+	}
+	jd := date2j(yy, int(m), int(d))
+	if !dateValid(jd) {
+		return Value{}, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range: %d-%02d-%02d", y, m, d)
+	}
+	return Value{I: int64(jd - unixEpochJD)}, nil
+}
+
+func registerMakeInterval() {
 	// make_interval(years, months, weeks, days, hours, mins int, secs float8),
 	// every argument defaulting to 0: one overload per arity.
 	mkArgs := []ID{Int4, Int4, Int4, Int4, Int4, Int4, Float8}
 	for n := 0; n <= len(mkArgs); n++ {
-		regFn("make_interval", mkArgs[:n], Interval, func(_ *EvalContext, a []Value) (Value, error) {
+		b := regFn("make_interval", mkArgs[:n], Interval, func(_ *EvalContext, a []Value) (Value, error) {
 			iv, err := makeInterval(a)
 			return Value{Iv: iv}, err
 		})
+		if n == len(mkArgs) {
+			b.withParams([]string{"years", "months", "weeks", "days", "hours", "mins", "secs"},
+				Value{}, Value{}, Value{}, Value{}, Value{}, Value{}, Value{F: 0})
+		}
 	}
 	for _, j := range []struct {
 		name string
@@ -459,6 +460,33 @@ func registerDateFuncs() {
 			return Value{Iv: iv}, err
 		})
 	}
+}
+
+// makeTimestamp is make_timestamp_internal: year (negative: BC), month,
+// mday, hour, min, sec.
+func makeTimestamp(a []Value) (int64, error) {
+	year, m, d := a[0].I, a[1].I, a[2].I
+	y := int(year)
+	if y < 0 {
+		y++
+	}
+	if year == 0 || m < 1 || m > 12 || d < 1 || int(d) > daysIn(y, int(m)) {
+		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", year, m, d)
+	}
+	jd := date2j(y, int(m), int(d))
+	if !dateValid(jd) {
+		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range: %d-%02d-%02d", year, m, d)
+	}
+	tod, err := makeTime(a[3].I, a[4].I, a[5].F)
+	if err != nil {
+		return 0, err
+	}
+	days := int64(jd - unixEpochJD)
+	ts := days*usecsPerDay + tod
+	if !tsValid(ts) {
+		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: %d-%02d-%02d %d:%02d:%02g", year, m, d, a[3].I, a[4].I, a[5].F)
+	}
+	return ts, nil
 }
 
 // age is PostgreSQL's timestamp_age: symbolic years/months/days difference.

@@ -72,7 +72,7 @@ func TestDateInputFieldOrder(t *testing.T) {
 		{"YMD", "99/12/31", "1999-12-31"},
 	}
 	for _, c := range cases {
-		v, err := parseDate(c.in, c.order, time.Time{})
+		v, err := parseDate(c.in, c.order, time.Time{}, nil)
 		got := ""
 		var pe *pgerr.Error
 		switch {

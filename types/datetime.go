@@ -500,6 +500,18 @@ func dtSyntaxErr(typ, s string) error {
 	return pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type %s: \"%s\"", typ, s)
 }
 
+// zoneOffsetField is DecodeTimezone on a numeric zone field of input in.
+func zoneOffsetField(z, in, typ string) (int, error) {
+	off, ok, rangeErr := parseZoneOffset(z)
+	if rangeErr {
+		return 0, pgerr.New(codeTZDisplacement, "time zone displacement out of range: \"%s\"", in)
+	}
+	if !ok {
+		return 0, dtSyntaxErr(typ, in)
+	}
+	return off, nil
+}
+
 func dtRangeErr(s string) error {
 	return pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
 }
@@ -580,6 +592,13 @@ func tokenizeDateTime(s string) ([]dtToken, bool) {
 					j++
 				}
 				toks = append(toks, dtToken{'Z', s[i:j]})
+			} else if j < len(s) && posixZoneStart(s[i:j], s[j]) {
+				// ParseDateTime: a word run into '+', '-' or digits that is no
+				// keyword is a zone spec ("GMT-1", "PST+8", "MST+7:00").
+				for j < len(s) && (isAlpha(s[j]) || isDigit(s[j]) || strings.IndexByte("+-/_.:", s[j]) >= 0) {
+					j++
+				}
+				toks = append(toks, dtToken{'Z', s[i:j]})
 			} else if j < len(s) && (s[j] == '-' || s[j] == '/' || s[j] == '.') && monthByName(s[i:j]) > 0 {
 				// "Jan-02-2024", "feb.1.00": a date led by its text month
 				for j < len(s) && (isDigit(s[j]) || isAlpha(s[j]) || strings.IndexByte("+-/_.:", s[j]) >= 0) {
@@ -615,6 +634,23 @@ func tokenizeDateTime(s string) ([]dtToken, bool) {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// dtKeywords are the words of datetime input that are not zones
+// (PostgreSQL's datetktbl, less months and days, which are checked apart).
+var dtKeywords = map[string]bool{"ad": true, "bc": true, "am": true, "pm": true, "a": true, "p": true, "t": true,
+	"j": true, "julian": true, "allballs": true, "epoch": true, "infinity": true, "now": true, "today": true,
+	"tomorrow": true, "yesterday": true, "z": true, "zulu": true, "on": true, "at": true,
+	"y": true, "m": true, "d": true, "h": true, "mm": true, "s": true} // ISO 8601 field labels
+
+// posixZoneStart reports whether word followed by c begins a zone spec
+// rather than a keyword and a number, or a text-month date.
+func posixZoneStart(word string, c byte) bool {
+	w := strings.ToLower(word)
+	if dtKeywords[w] || monthByName(w) > 0 || isDayName(w) {
+		return false
+	}
+	return c == '+' || c == '-' || isDigit(c)
+}
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func monthByName(w string) int {
@@ -674,10 +710,25 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 		return f, dtSyntaxErr(typ, in)
 	}
 	da := &dateAsg{order: order}
-	bc, pm, am := false, false, false
+	bc, pm, am, julian := false, false, false, false
 	for idx, t := range toks {
 		switch t.kind {
 		case 'd':
+			if k := strings.IndexByte(t.s, '-'); k > 0 && da.fmask&(daMonth|daDay) == daMonth|daDay {
+				// a run-together time with its zone after the date: hhmmss-zz
+				if f.haveTime || f.tz || len(t.s[:k]) != 6 {
+					return f, dtSyntaxErr(typ, in)
+				}
+				off, err := zoneOffsetField(t.s[k:], in, typ)
+				if err != nil {
+					return f, err
+				}
+				if err := decodeTime(&f, t.s[:2]+":"+t.s[2:4]+":"+t.s[4:6], in, typ); err != nil {
+					return f, err
+				}
+				f.haveTime, f.tz, f.tzOff = true, true, off
+				continue
+			}
 			if e := da.date(t.s); e != dtOK {
 				return f, dtErrFor(e, typ, in)
 			}
@@ -696,12 +747,9 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			if f.tz {
 				return f, dtSyntaxErr(typ, in)
 			}
-			off, ok, rangeErr := parseZoneOffset(t.s)
-			if rangeErr {
-				return f, pgerr.New(codeTZDisplacement, "time zone displacement out of range: \"%s\"", in)
-			}
-			if !ok {
-				return f, dtSyntaxErr(typ, in)
+			off, err := zoneOffsetField(t.s, in, typ)
+			if err != nil {
+				return f, err
 			}
 			f.tz, f.tzOff = true, off
 		case 'Z':
@@ -718,19 +766,52 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			}
 			loc, err := loadZoneName(t.s)
 			if err != nil {
-				return f, pgerr.New(pgerr.InvalidParameterValue, "time zone \"%s\" not recognized", strings.ToLower(t.s))
+				var ok bool
+				if loc, ok = parsePosixZone(t.s); !ok {
+					return f, pgerr.New(pgerr.InvalidParameterValue, "time zone \"%s\" not recognized", strings.ToLower(t.s))
+				}
 			}
 			f.tz, f.tzLoc = true, loc
 		case 'n':
 			var e dtErr
 			switch {
+			case julian:
+				// "J2451187": a Julian day number (DTK_JULIAN)
+				julian = false
+				if da.fmask != 0 {
+					return f, dtSyntaxErr(typ, in)
+				}
+				jd := atoi(t.s)
+				if jd < 0 {
+					return f, dtRangeErr(in)
+				}
+				da.y, da.m, da.d = j2date(jd)
+				da.fmask, da.julian = daDate, true
 			case strings.IndexByte(t.s, '.') >= 0 && da.fmask&daDate == 0:
 				e = da.date(t.s)
-			case (len(t.s) == 8 || len(t.s) == 6) && da.fmask&daDate == 0:
-				// run-together YYYYMMDD / YYMMDD (DecodeNumberField)
+			case len(t.s) >= 6 && da.fmask&daDate == 0 && strings.IndexByte(t.s, '.') < 0:
+				// run-together YYYYMMDD / YYMMDD (DecodeNumberField): the
+				// last four digits are month and day, the rest the year
 				yl := len(t.s) - 4
 				da.y, da.m, da.d = atoi(t.s[:yl]), atoi(t.s[yl:yl+2]), atoi(t.s[yl+2:])
 				da.fmask, da.is2digits = daDate, yl == 2
+			case da.fmask == daDate && !f.haveTime && (len(t.s) == 6 || (strings.IndexByte(t.s, '.') > 2)):
+				// run-together hhmmss[.f] after the date
+				num, frac := t.s, ""
+				if k := strings.IndexByte(num, '.'); k >= 0 {
+					num, frac = num[:k], num[k+1:]
+				}
+				if len(num) != 6 {
+					return f, dtSyntaxErr(typ, in)
+				}
+				tm := num[:2] + ":" + num[2:4] + ":" + num[4:]
+				if frac != "" {
+					tm += "." + frac
+				}
+				if err := decodeTime(&f, tm, in, typ); err != nil {
+					return f, err
+				}
+				f.haveTime = true
 			default:
 				e = da.number(t.s)
 			}
@@ -739,6 +820,19 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			}
 		case 'w':
 			switch {
+			case t.s == "j" || t.s == "julian":
+				julian = true
+			case t.s == "epoch" || t.s == "infinity" || t.s == "-infinity" || t.s == "+infinity" || t.s == "now" ||
+				t.s == "today" || t.s == "tomorrow" || t.s == "yesterday":
+				if f.special != "" {
+					return f, dtSyntaxErr(typ, in)
+				}
+				f.special = strings.TrimPrefix(t.s, "+")
+			case t.s == "z" || t.s == "zulu":
+				if f.tz {
+					return f, dtSyntaxErr(typ, in)
+				}
+				f.tz, f.tzOff = true, 0
 			case t.s == "bc":
 				bc = true
 			case t.s == "ad":
@@ -747,7 +841,7 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			case t.s == "pm" || t.s == "p":
 				pm = true
 			case zoneAbbrevs[t.s] != nil && !f.tz && monthByName(t.s) == 0 && !isDayName(t.s):
-				f.tz, f.tzOff = true, *zoneAbbrevs[t.s]
+				f.tz, f.tzOff, f.tzLoc = true, *zoneAbbrevs[t.s], dynamicAbbrevZone(t.s)
 			case t.s == "t" && idx > 0:
 			case monthByName(t.s) > 0:
 				switch {
@@ -770,8 +864,21 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 	// applies to BC years; month and day ranges carry the datestyle hint),
 	// then AM/PM, and only then must the date be complete, in PostgreSQL's
 	// order, which decides the SQLSTATE of bad input.
+	if f.special != "" {
+		// today/tomorrow/yesterday give the date only; the others every field
+		switch {
+		case da.fmask != 0 || bc:
+			return f, dtSyntaxErr(typ, in)
+		case f.special != "today" && f.special != "tomorrow" && f.special != "yesterday" && (len(toks) > 1):
+			return f, dtSyntaxErr(typ, in)
+		}
+		return f, nil
+	}
 	f.y, f.m, f.d = da.y, da.m, da.d
-	if da.fmask&daYear != 0 {
+	if da.julian {
+		bc, da.is2digits = false, false
+	}
+	if da.fmask&daYear != 0 && !da.julian {
 		if bc {
 			if f.y <= 0 {
 				return f, dtRangeErr(in)
@@ -786,6 +893,9 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 		} else if f.y <= 0 {
 			return f, dtRangeErr(in)
 		}
+	}
+	if da.doy > 0 {
+		f.y, f.m, f.d = j2date(date2j(f.y, 1, 1) + da.doy - 1)
 	}
 	if (da.fmask&daMonth != 0 && (f.m < 1 || f.m > 12)) || (da.fmask&daDay != 0 && (f.d < 1 || f.d > 31)) {
 		return f, pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", in).
@@ -836,6 +946,8 @@ type dateAsg struct {
 	y, m, d   int
 	textMonth bool
 	is2digits bool
+	julian    bool // the date came from a Julian day: its year is final
+	doy       int  // YYYY.DDD: the day of the year, month and day still to derive
 }
 
 func dtErrFor(e dtErr, typ, in string) error {
@@ -927,6 +1039,11 @@ func (a *dateAsg) number(str string) dtErr {
 			t, a.m = daMonth, v
 		}
 	case daYear:
+		if flen == 3 && v >= 1 && v <= 366 {
+			// day of the year after a year (DecodeNumber's DOY case)
+			a.doy, a.fmask = v, daDate
+			return dtOK
+		}
 		t, a.m = daMonth, v
 	case daMonth:
 		if a.textMonth && (flen >= 3 || a.order == "YMD") {
@@ -1004,7 +1121,7 @@ func nowTime(ctxNow time.Time) time.Time {
 }
 
 // parseDate implements date_in.
-func parseDate(s, order string, now time.Time) (Value, error) {
+func parseDate(s, order string, now time.Time, loc *time.Location) (Value, error) {
 	f, err := decodeDateTime(s, "date", order)
 	if err != nil {
 		return Value{}, err
@@ -1016,15 +1133,11 @@ func parseDate(s, order string, now time.Time) (Value, error) {
 		return Value{I: DateNegInfinity}, nil
 	case "epoch":
 		return Value{I: 0}, nil
-	case "now", "today", "tomorrow", "yesterday":
-		n := nowTime(now)
-		d := DateFromYMD(n.Year(), int(n.Month()), n.Day())
-		if f.special == "tomorrow" {
-			d++
-		} else if f.special == "yesterday" {
-			d--
-		}
-		return Value{I: d}, nil
+	case "now":
+		n := nowTime(now).In(locOrUTC(loc))
+		return Value{I: DateFromYMD(n.Year(), int(n.Month()), n.Day())}, nil
+	case "today", "tomorrow", "yesterday":
+		return Value{I: f.specialDay(now, loc)}, nil
 	}
 	jd := date2j(f.y, f.m, f.d)
 	if !dateValid(jd) {
@@ -1034,7 +1147,7 @@ func parseDate(s, order string, now time.Time) (Value, error) {
 }
 
 // parseTimestamp implements timestamp_in.
-func parseTimestamp(s, order string, now time.Time) (Value, error) {
+func parseTimestamp(s, order string, now time.Time, loc *time.Location) (Value, error) {
 	f, err := decodeDateTime(s, "timestamp", order)
 	if err != nil {
 		return Value{}, err
@@ -1047,26 +1160,44 @@ func parseTimestamp(s, order string, now time.Time) (Value, error) {
 	case "epoch":
 		return Value{I: 0}, nil
 	case "now":
-		n := nowTime(now)
-		return Value{I: n.UnixMicro()}, nil
+		n := nowTime(now).In(locOrUTC(loc))
+		_, off := n.Zone()
+		return Value{I: n.UnixMicro() + int64(off)*usecsPerSec}, nil
 	case "today", "tomorrow", "yesterday":
-		n := nowTime(now)
-		d := DateFromYMD(n.Year(), int(n.Month()), n.Day())
-		if f.special == "tomorrow" {
-			d++
-		} else if f.special == "yesterday" {
-			d--
-		}
-		return Value{I: d * usecsPerDay}, nil
+		return Value{I: f.specialDay(now, loc)*usecsPerDay + f.timeOfDay()}, nil
 	}
-	ts, err := fieldsToTimestamp(f, s)
+	ts, err := fieldsToTimestamp(f, s, false)
 	return Value{I: ts}, err
+}
+
+// specialDay is the date 'today', 'tomorrow' or 'yesterday' names in loc.
+func (f dtFields) specialDay(now time.Time, loc *time.Location) int64 {
+	n := nowTime(now).In(locOrUTC(loc))
+	d := DateFromYMD(n.Year(), int(n.Month()), n.Day())
+	switch f.special {
+	case "tomorrow":
+		d++
+	case "yesterday":
+		d--
+	}
+	return d
+}
+
+func (f dtFields) timeOfDay() int64 {
+	return int64(f.h)*usecsPerHour + int64(f.mi)*usecsPerMinute + int64(f.s)*usecsPerSec + f.fsec
 }
 
 // fieldsToTimestamp assembles decoded date and time fields into a
 // wall-clock timestamp.
-func fieldsToTimestamp(f dtFields, s string) (int64, error) {
+//
+// A wall-clock time of timestamptz input (zoned) may lie before the first
+// timestamp, as long as its month is November 4714 BC or later
+// (IS_VALID_JULIAN): its zone may bring it into range, which the caller checks.
+func fieldsToTimestamp(f dtFields, s string, zoned bool) (int64, error) {
 	jd := date2j(f.y, f.m, f.d)
+	if zoned && jd < 0 && jd >= date2j(-4713, 11, 1) {
+		return int64(jd-unixEpochJD)*usecsPerDay + f.timeOfDay(), nil
+	}
 	if !dateValid(jd) {
 		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", s)
 	}

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -590,102 +591,187 @@ func decodeTimeForInterval(s string, rng int32) (int64, dtErr) {
 }
 
 // isoNumber is ParseISO8601Number: a decimal split into int64 and fraction.
-func isoNumber(s string) (int64, float64, dtErr) {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || strings.ContainsAny(s, "eEnNiI") {
-		return 0, 0, dtBadFormat
+// isoNumber is ParseISO8601Number: a strtod number at the start of s (sign,
+// digits, fraction, exponent), split into integer and fraction, and the rest
+// of s.
+func isoNumber(s string) (int64, float64, string, dtErr) {
+	if s == "" || !(isDigit(s[0]) || s[0] == '-' || s[0] == '.') {
+		return 0, 0, s, dtBadFormat
 	}
-	if v < -9.223372036854775808e18 || v >= 9.223372036854775807e18 {
-		return 0, 0, dtFieldOverflow
+	j := 0
+	if s[j] == '-' || s[j] == '+' {
+		j++
+	}
+	digits := 0
+	for j < len(s) && (isDigit(s[j]) || s[j] == '.') {
+		if isDigit(s[j]) {
+			digits++
+		}
+		j++
+	}
+	if digits == 0 {
+		return 0, 0, s, dtBadFormat
+	}
+	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+		k := j + 1
+		if k < len(s) && (s[k] == '-' || s[k] == '+') {
+			k++
+		}
+		if k < len(s) && isDigit(s[k]) {
+			for k < len(s) && isDigit(s[k]) {
+				k++
+			}
+			j = k
+		}
+	}
+	v, err := strconv.ParseFloat(s[:j], 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, 0, s, dtBadFormat
+	}
+	if math.IsNaN(v) || v < -9.223372036854775808e18 || v >= 9.223372036854775807e18 {
+		return 0, 0, s, dtFieldOverflow
 	}
 	ip := math.Trunc(v)
-	return int64(ip), v - ip, dtOK
+	return int64(ip), v - ip, s[j:], dtOK
 }
 
-// decodeISOInterval is DecodeISO8601Interval on the text after the 'P'.
-func decodeISOInterval(body string, t *itmIn) dtErr {
-	if body == "" {
+// isoIntegerWidth is ISO8601IntegerWidth: the digits before any fraction.
+func isoIntegerWidth(s string) int {
+	s = strings.TrimPrefix(s, "-")
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	return n
+}
+
+// decodeISOInterval is DecodeISO8601Interval on the text after the 'P':
+// designators (P1Y2M3DT4H5M6S) or the alternative format, basic
+// (P00021015T103020) or extended (P0002-10-15T10:30:20), whose trailing
+// fields may be left out.
+func decodeISOInterval(str string, t *itmIn) dtErr {
+	if str == "" {
 		return dtBadFormat
 	}
-	add := func(unit, num string) dtErr {
-		val, frac, e := isoNumber(num)
-		if e != dtOK {
-			return e
-		}
+	add := func(unit string, val int64, frac float64) dtErr {
 		if !t.apply(unit, val, frac) {
 			return dtFieldOverflow
 		}
 		return dtOK
 	}
-	// Alternative format: P0001-02-03T04:05:06
-	if len(body) >= 4 && isDigit(body[0]) && strings.Count(body, "-") == 2 && !strings.ContainsAny(body, "YMDWHSymdwhs") {
-		datePart, timePart := body, ""
-		if k := strings.IndexAny(body, "Tt"); k >= 0 {
-			datePart, timePart = body[:k], body[k+1:]
+	// next reads one number of the extended alternative format.
+	next := func(unit string) (string, dtErr) {
+		val, frac, rest, e := isoNumber(str)
+		if e == dtOK {
+			e = add(unit, val, frac)
 		}
-		p := strings.Split(datePart, "-")
-		for i, unit := range []string{"year", "month", "day"} {
-			if e := add(unit, p[i]); e != dtOK {
-				return e
-			}
-		}
-		if timePart != "" {
-			us, e := decodeTimeForInterval(timePart, ivFullRange)
-			if e != dtOK {
-				return e
-			}
-			var ok bool
-			if t.usec, ok = addInt64(t.usec, us); !ok {
-				return dtFieldOverflow
-			}
-		}
-		return dtOK
+		return rest, e
 	}
-	inTime := false
-	i := 0
-	for i < len(body) {
-		c := body[i]
-		if c == 'T' || c == 't' {
-			if inTime {
-				return dtBadFormat
-			}
-			inTime = true
-			i++
+	datePart, haveField := true, false
+	for str != "" {
+		if str[0] == 'T' || str[0] == 't' {
+			datePart, haveField = false, false
+			str = str[1:]
 			continue
 		}
-		j := i
-		if j < len(body) && (body[j] == '-' || body[j] == '+') {
-			j++
-		}
-		for j < len(body) && (isDigit(body[j]) || body[j] == '.') {
-			j++
-		}
-		if j == i || j >= len(body) {
-			return dtBadFormat
-		}
-		var unit string
-		switch u := body[j] | 0x20; {
-		case !inTime && u == 'y':
-			unit = "year"
-		case !inTime && u == 'm':
-			unit = "month"
-		case !inTime && u == 'w':
-			unit = "week"
-		case !inTime && u == 'd':
-			unit = "day"
-		case inTime && u == 'h':
-			unit = "hour"
-		case inTime && u == 'm':
-			unit = "minute"
-		case inTime && u == 's':
-			unit = "second"
-		default:
-			return dtBadFormat
-		}
-		if e := add(unit, body[i:j]); e != dtOK {
+		start := str
+		val, frac, rest, e := isoNumber(str)
+		if e != dtOK {
 			return e
 		}
-		i = j + 1
+		str = rest
+		var unit byte
+		if str != "" {
+			unit, str = str[0]|0x20, str[1:]
+		}
+		if datePart {
+			switch unit {
+			case 'y', 'm', 'w', 'd':
+				e = add(map[byte]string{'y': "year", 'm': "month", 'w': "week", 'd': "day"}[unit], val, frac)
+			case 't', 0, '-':
+				if unit != '-' && isoIntegerWidth(start) == 8 && !haveField {
+					// basic: YYYYMMDD
+					if e = add("year", val/10000, 0); e == dtOK {
+						if e = add("month", val/100%100, 0); e == dtOK {
+							e = add("day", val%100, frac)
+						}
+					}
+					if e != dtOK || unit == 0 {
+						return e
+					}
+					datePart, haveField = false, false
+					continue
+				}
+				// extended: YYYY[-MM[-DD]]
+				if haveField {
+					return dtBadFormat
+				}
+				if e = add("year", val, frac); e != dtOK || unit == 0 {
+					return e
+				}
+				if unit == 't' {
+					datePart, haveField = false, false
+					continue
+				}
+				for i, u := range []string{"month", "day"} {
+					if str, e = next(u); e != dtOK || str == "" {
+						return e
+					}
+					if str[0] == 'T' || str[0] == 't' {
+						break
+					}
+					if i == 1 || str[0] != '-' {
+						return dtBadFormat
+					}
+					str = str[1:]
+				}
+				continue // at the 'T'
+			default:
+				return dtBadFormat
+			}
+		} else {
+			switch unit {
+			case 'h', 'm', 's':
+				e = add(map[byte]string{'h': "hour", 'm': "minute", 's': "second"}[unit], val, frac)
+			case 0, ':':
+				if unit == 0 && isoIntegerWidth(start) == 6 && !haveField {
+					// basic: hhmmss
+					if e = add("hour", val/10000, 0); e == dtOK {
+						if e = add("minute", val/100%100, 0); e == dtOK {
+							if e = add("second", val%100, 0); e == dtOK {
+								// the fraction counts microseconds here, as in PostgreSQL
+								e = add("microsecond", 0, frac)
+							}
+						}
+					}
+					return e
+				}
+				// extended: hh[:mm[:ss]]
+				if haveField {
+					return dtBadFormat
+				}
+				if e = add("hour", val, frac); e != dtOK || unit == 0 {
+					return e
+				}
+				if str, e = next("minute"); e != dtOK || str == "" {
+					return e
+				}
+				if str[0] != ':' {
+					return dtBadFormat
+				}
+				str = str[1:]
+				if str, e = next("second"); e != dtOK || str == "" {
+					return e
+				}
+				return dtBadFormat
+			default:
+				return dtBadFormat
+			}
+		}
+		if e != dtOK {
+			return e
+		}
+		haveField = true
 	}
 	return dtOK
 }

@@ -14,7 +14,7 @@ var leakproofSignatures = leakproofSet()
 func leakproofSet() map[string]bool {
 	set := map[string]bool{}
 	same := []string{"bool", "int2", "int4", "int8", "float4", "float8", "text", "bpchar",
-		"date", "timestamp", "timestamptz", "interval", "bytea", "uuid"}
+		"date", "timestamp", "timestamptz", "interval", "bytea", "uuid", "time", "timetz"}
 	for _, op := range []string{"=", "<>", "<", "<=", ">", ">="} {
 		for _, t := range same {
 			set[sigKey(op, []string{t, t})] = true
@@ -45,7 +45,8 @@ var leakproofCasts = map[[2]ID]bool{
 	{Int2, Float4}: true, {Int2, Float8}: true, {Int4, Float4}: true, {Int4, Float8}: true,
 	{Int8, Float4}: true, {Int8, Float8}: true,
 	{Int2, Numeric}: true, {Int4, Numeric}: true, {Int8, Numeric}: true,
-	{Varchar, Text}: true, {Text, Varchar}: true, {Text, Char}: true, {Varchar, Char}: true,
+	{Time, Interval}: true,
+	{Varchar, Text}:  true, {Text, Varchar}: true, {Text, Char}: true, {Varchar, Char}: true,
 }
 
 func isLeakproof(name string, args []ID) bool {

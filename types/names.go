@@ -36,7 +36,7 @@ func idCategory(id ID) byte {
 		return catNumeric
 	case Text, Varchar, Char, Name:
 		return catString
-	case Date, Timestamp, TimestampTZ:
+	case Date, Timestamp, TimestampTZ, Time, TimeTZ:
 		return catDateTime
 	case Interval:
 		return catTimespan
@@ -171,8 +171,11 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = UUID
 	case "timestamptz", "timestamp with time zone":
 		id = TimestampTZ
-	case "time", "timetz", "time without time zone",
-		"time with time zone", "json", "jsonb", "oid", "regclass", "regtype", "inet",
+	case "time", "time without time zone":
+		id = Time
+	case "timetz", "time with time zone":
+		id = TimeTZ
+	case "json", "jsonb", "oid", "regclass", "regtype", "inet",
 		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
 		"bit", "varbit", "bit varying", "money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
 		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "jsonpath", "pg_lsn",
@@ -246,6 +249,12 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 			p = 6 // PostgreSQL warns and reduces to the maximum
 		}
 		t.Typmod = p
+	case Time, TimeTZ:
+		p, err := timeTypmodIn(typmods, id == TimeTZ)
+		if err != nil {
+			return Type{}, err
+		}
+		t.Typmod = p
 	case Interval:
 		tm, err := intervalTypmodIn(typmods)
 		if err != nil {
@@ -306,6 +315,10 @@ func (t Type) BaseSQLName() string {
 		return "bytea"
 	case UUID:
 		return "uuid"
+	case Time:
+		return "time without time zone"
+	case TimeTZ:
+		return "time with time zone"
 	case idAnyNonArray:
 		return "anynonarray"
 	case Record:
@@ -331,13 +344,12 @@ func (t Type) SQLName() string {
 		if p, s, ok := NumericPrecScale(t.Typmod); ok {
 			return fmt.Sprintf("numeric(%d,%d)", p, s)
 		}
-	case Timestamp:
+	case Timestamp, TimestampTZ, Time, TimeTZ:
+		// "timestamp(3) without time zone": the precision after the first word
 		if t.Typmod >= 0 {
-			return fmt.Sprintf("timestamp(%d) without time zone", t.Typmod)
-		}
-	case TimestampTZ:
-		if t.Typmod >= 0 {
-			return fmt.Sprintf("timestamp(%d) with time zone", t.Typmod)
+			base := t.BaseSQLName()
+			sp := strings.IndexByte(base, ' ')
+			return fmt.Sprintf("%s(%d)%s", base[:sp], t.Typmod, base[sp:])
 		}
 	case Interval:
 		return "interval" + intervalTypmodOut(t.Typmod)
@@ -391,6 +403,10 @@ func (t Type) PgTypeName() string {
 		return "bytea"
 	case UUID:
 		return "uuid"
+	case Time:
+		return "time"
+	case TimeTZ:
+		return "timetz"
 	}
 	return "unknown"
 }

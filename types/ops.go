@@ -275,6 +275,7 @@ func registerOperators() {
 	registerNameOps()
 	registerDateTimeOps()
 	registerTimestampTZOps()
+	registerTimeOps()
 }
 
 // evalPowFloat is dpow: POSIX pow(3) rules for NaN and infinities, then a

@@ -42,6 +42,11 @@ type builtin struct {
 	// polymorphic candidates need them (e.g. text || anynonarray formats its
 	// argument by type).
 	bind func(args []Type) evalFn
+	// params names the parameters (pg_proc.proargnames) of a built-in that
+	// takes named arguments; defaults are the trailing ones' defaults
+	// (namedargs.go).
+	params   []string
+	defaults []Value
 }
 
 var (

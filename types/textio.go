@@ -73,6 +73,10 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return appendArrayOut(dst, v.Arr, t.ElemType(), f)
 	case Bytea:
 		return appendBytea(dst, v.S, f.ByteaOutput == "escape")
+	case Time:
+		return appendTime(dst, v.I)
+	case TimeTZ:
+		return appendTimeTZ(dst, v.I)
 	}
 	return append(dst, v.S...)
 }
@@ -260,9 +264,9 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 		}
 		return Value{Num: d}, nil
 	case Date:
-		return parseDate(s, parseDateStyle(f.orDefault().DateStyle).order, now)
+		return parseDate(s, parseDateStyle(f.orDefault().DateStyle).order, now, f.orDefault().TimeZone)
 	case Timestamp:
-		v, err := parseTimestamp(s, parseDateStyle(f.orDefault().DateStyle).order, now)
+		v, err := parseTimestamp(s, parseDateStyle(f.orDefault().DateStyle).order, now, f.orDefault().TimeZone)
 		if err != nil {
 			return v, err
 		}
@@ -281,6 +285,12 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 		return Value{Iv: iv}, err
 	case Record:
 		return parseRecord(s, t, f)
+	case Time:
+		fo := f.orDefault()
+		return parseTime(s, t.Typmod, parseDateStyle(fo.DateStyle).order, now, fo.TimeZone)
+	case TimeTZ:
+		fo := f.orDefault()
+		return parseTimeTZ(s, t.Typmod, parseDateStyle(fo.DateStyle).order, now, fo.TimeZone)
 	}
 	return Value{}, pgerr.New(pgerr.FeatureNotSupported, "cannot read input for type %s", t.SQLName())
 }

@@ -52,6 +52,9 @@ func localToTZ(wall int64, loc *time.Location) int64 {
 	if !tsFinite(wall) {
 		return wall
 	}
+	if loc != nil && strings.HasPrefix(loc.String(), abbrevZonePrefix) {
+		return abbrevLocalToUTC(wall, loc)
+	}
 	return wall - int64(localOffset(floorDiv(wall, usecsPerSec), loc))*usecsPerSec
 }
 
@@ -158,6 +161,9 @@ func capitalizeZone(s string) string {
 // parsePosixZone reads "STDoffset" or "<STD>offset" (offset in hours west,
 // [+-]hh[:mm[:ss]]); STD may be absent ('+05:30'), as pg_tzset allows.
 func parsePosixZone(s string) (*time.Location, bool) {
+	if loc, ok := posixRuleZone(s); ok {
+		return loc, true
+	}
 	name := ""
 	switch {
 	case strings.HasPrefix(s, "<"):
@@ -223,6 +229,9 @@ func offsetName(east int) string { return string(appendTZOffset(nil, east)) }
 // argument as PostgreSQL's timestamp_zone does: an abbreviation first, then
 // a zone name or POSIX spec.
 func zoneArg(name string) (*time.Location, error) {
+	if loc := dynamicAbbrevZone(strings.ToLower(name)); loc != nil {
+		return loc, nil
+	}
 	if off := zoneAbbrevs[strings.ToLower(name)]; off != nil {
 		return time.FixedZone(strings.ToUpper(name), *off), nil
 	}
@@ -356,18 +365,11 @@ func parseTimestampTZ(s, order string, now time.Time, loc *time.Location) (Value
 		return Value{I: 0}, nil
 	case "now":
 		return Value{I: nowTime(now).UnixMicro()}, nil
-	case "today", "tomorrow", "yesterday":
-		n := nowTime(now).In(loc)
-		d := DateFromYMD(n.Year(), int(n.Month()), n.Day())
-		if f.special == "tomorrow" {
-			d++
-		} else if f.special == "yesterday" {
-			d--
-		}
-		return Value{I: localToTZ(d*usecsPerDay, loc)}, nil
 	}
-	wall, err := fieldsToTimestamp(f, s)
-	if err != nil {
+	var wall int64
+	if f.special != "" { // today, tomorrow, yesterday
+		wall = f.specialDay(now, loc)*usecsPerDay + f.timeOfDay()
+	} else if wall, err = fieldsToTimestamp(f, s, true); err != nil {
 		return Value{}, err
 	}
 	var ts int64
@@ -570,9 +572,15 @@ func registerTimestampTZOps() {
 
 func registerTimestampTZFuncs() {
 	now := func(c *EvalContext, _ []Value) (Value, error) { return Value{I: ctxNow(c).UnixMicro()}, nil }
-	for _, name := range []string{"now", "current_timestamp", "transaction_timestamp", "statement_timestamp"} {
+	for _, name := range []string{"now", "current_timestamp", "transaction_timestamp"} {
 		regFn(name, nil, TimestampTZ, now)
 	}
+	regFn("statement_timestamp", nil, TimestampTZ, func(c *EvalContext, _ []Value) (Value, error) {
+		if c != nil && !c.StatementNow.IsZero() {
+			return Value{I: c.StatementNow.UnixMicro()}, nil
+		}
+		return now(c, nil)
+	})
 	regFn("current_timestamp", []ID{Int4}, TimestampTZ, func(c *EvalContext, a []Value) (Value, error) {
 		return Value{I: roundTimestamp(ctxNow(c).UnixMicro(), int32(min(max(a[0].I, 0), 6)))}, nil
 	})

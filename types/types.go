@@ -44,6 +44,11 @@ const (
 	// UUID is a 128-bit identifier (uuid.go): Value.S holds its canonical
 	// lowercase hyphenated text, whose bytewise order is uuid_cmp's.
 	UUID
+	// Time is time without time zone: µs since midnight, 0..24:00:00 (time.go).
+	Time
+	// TimeTZ is time with time zone: a time of day and its UTC offset,
+	// packed into one int64 that orders as PostgreSQL's timetz_cmp (timetz.go).
+	TimeTZ
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -78,6 +83,8 @@ var (
 	VoidType        = Type{ID: Void, Typmod: -1}
 	ByteaType       = Type{ID: Bytea, Typmod: -1}
 	UUIDType        = Type{ID: UUID, Typmod: -1}
+	TimeType        = Type{ID: Time, Typmod: -1}
+	TimeTZType      = Type{ID: TimeTZ, Typmod: -1}
 )
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
@@ -96,9 +103,11 @@ const (
 	OIDVarchar     uint32 = 1043
 	OIDVoid        uint32 = 2278
 	OIDDate        uint32 = 1082
+	OIDTime        uint32 = 1083
 	OIDTimestamp   uint32 = 1114
 	OIDTimestampTZ uint32 = 1184
 	OIDInterval    uint32 = 1186
+	OIDTimeTZ      uint32 = 1266
 	OIDNumeric     uint32 = 1700
 	OIDUUID        uint32 = 2950
 )
@@ -148,6 +157,10 @@ func (t Type) OID() uint32 {
 		return OIDBytea
 	case UUID:
 		return OIDUUID
+	case Time:
+		return OIDTime
+	case TimeTZ:
+		return OIDTimeTZ
 	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText
@@ -162,10 +175,12 @@ func (t Type) Size() int16 {
 		return 2
 	case Int4, Float4, Date, Void:
 		return 4
-	case Int8, Float8, Timestamp, TimestampTZ:
+	case Int8, Float8, Timestamp, TimestampTZ, Time:
 		return 8
 	case Interval, UUID:
 		return 16
+	case TimeTZ:
+		return 12
 	case Name:
 		return nameDataLen
 	}
@@ -181,7 +196,9 @@ func (t Type) Size() int16 {
 //	timestamp (so every *array.Timestamp code path reads both), marked as an
 //	instant for Arrow consumers; the types.ID, not the Arrow type, tells the
 //	two apart inside joind,
-//	interval→MonthDayNanoInterval (nanoseconds always a multiple of 1000).
+//	interval→MonthDayNanoInterval (nanoseconds always a multiple of 1000),
+//	time→Int64 (µs since midnight), timetz→Int64 (the packed key of timetz.go),
+//	so every int64 path (sort, hash, keys, min/max) handles both.
 func (t Type) ArrowType() arrow.DataType {
 	switch t.ID {
 	case Bool:
@@ -190,7 +207,7 @@ func (t Type) ArrowType() arrow.DataType {
 		return arrow.PrimitiveTypes.Int16
 	case Int4:
 		return arrow.PrimitiveTypes.Int32
-	case Int8:
+	case Int8, Time, TimeTZ:
 		return arrow.PrimitiveTypes.Int64
 	case Float4:
 		return arrow.PrimitiveTypes.Float32
@@ -228,6 +245,8 @@ func (t Type) ArrowType() arrow.DataType {
 //	TimestampTZ:      I (µs since 1970-01-01 00:00:00 UTC; ±infinity as for Timestamp)
 //	Interval:         Iv
 //	Array:            Arr (never nil for a non-NULL array)
+//	Time:             I (µs since midnight, 0..86400000000)
+//	TimeTZ:           I (packTimeTZ(time, zone): see timetz.go)
 type Value struct {
 	Null bool
 	I    int64

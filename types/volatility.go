@@ -37,6 +37,12 @@ func stableSet() map[string]bool {
 		{"to_char", "int4", tx}, {"to_char", "int8", tx}, {"to_char", "float4", tx}, {"to_char", "float8", tx},
 		{"to_number", tx, tx}, {"to_date", tx, tx}, {"to_timestamp", tx, tx},
 		{"format", tx}, {"format", tx, "any"}, {"quote_literal", "any"}, {"quote_nullable", "any"},
+		{"current_time"}, {"current_time", "int4"}, {"localtime"}, {"localtime", "int4"},
+		{"timezone", tx, "timetz"}, {"timestamptz", d, "time"},
+		{"age", ts}, {"age", tz},
+		{"make_timestamptz", "int4", "int4", "int4", "int4", "int4", "float8"},
+		{"make_timestamptz", "int4", "int4", "int4", "int4", "int4", "float8", tx},
+		{"overlaps", tz, iv, tz, iv}, {"overlaps", tz, iv, tz, tz}, {"overlaps", tz, tz, tz, iv},
 	} {
 		set[sigKey(sig[0], sig[1:])] = true
 	}
@@ -94,6 +100,10 @@ func idSigName(id ID) string {
 		return "bytea"
 	case UUID:
 		return "uuid"
+	case Time:
+		return "time"
+	case TimeTZ:
+		return "timetz"
 	}
 	return "?"
 }

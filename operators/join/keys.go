@@ -30,6 +30,8 @@ const (
 	famTimestamp
 	famInterval
 	famTimestampTZ // same int64 µs encoding, but never equal to a timestamp's bits
+	famTime
+	famTimeTZ
 )
 
 func familyOf(t types.Type) family {
@@ -50,6 +52,10 @@ func familyOf(t types.Type) family {
 		return famTimestampTZ
 	case types.Interval:
 		return famInterval
+	case types.Time:
+		return famTime
+	case types.TimeTZ:
+		return famTimeTZ
 	}
 	return famText
 }
@@ -154,7 +160,8 @@ func typeName(t types.Type) string {
 	names := map[types.ID]string{types.Unknown: "unknown", types.Bool: "boolean", types.Int2: "smallint", types.Int4: "integer",
 		types.Int8: "bigint", types.Float4: "real", types.Float8: "double precision", types.Numeric: "numeric",
 		types.Text: "text", types.Varchar: "character varying", types.Char: "character", types.Date: "date",
-		types.Timestamp: "timestamp without time zone", types.TimestampTZ: "timestamp with time zone", types.Interval: "interval", types.Name: "name"}
+		types.Timestamp: "timestamp without time zone", types.TimestampTZ: "timestamp with time zone", types.Interval: "interval", types.Name: "name",
+		types.Time: "time without time zone", types.TimeTZ: "time with time zone"}
 	if n, ok := names[t.ID]; ok {
 		return n
 	}

@@ -362,7 +362,7 @@ func FormatType(t types.Type) string {
 		return "timestamp"
 	case types.Interval:
 		return "interval"
-	case types.Record:
+	case types.Record, types.Time, types.TimeTZ:
 		return t.PgTypeName()
 	}
 	return fmt.Sprintf("type%d", t.ID)

@@ -1,0 +1,93 @@
+--
+-- datetime_input: PostgreSQL's date/time input grammar (ISO 8601, run-together
+-- fields, Julian days, day of year, BC, special values, zone abbreviations
+-- fixed and dynamic, POSIX zones, numeric offsets), DateStyle for input and
+-- output, IntervalStyle output and interval input in its styles.
+--
+SET DateStyle = 'ISO, MDY';
+SET TimeZone = 'UTC';
+SET IntervalStyle = 'postgres';
+
+CREATE TABLE dti_in (id integer, s text);
+INSERT INTO dti_in VALUES
+  (1, '1997-02-10 17:32:01-08'), (2, '1997-02-10T17:32:01-08'), (3, '19970210 173201 -0800'),
+  (4, '19970210 173201 PST'), (5, '1997.041 17:32:01 UTC'), (6, 'J2450490 17:32:01 UTC'),
+  (7, 'Feb 10 17:32:01 1997 PST'), (8, '10 Feb 1997 17:32:01 PST'), (9, '2000-03-15 13:14:02 GMT-1'),
+  (10, '2000-03-15 03:14:04 PST+8'), (11, '2000-03-15 02:14:05 MST+7:00'), (12, '20011227 040506-08'),
+  (13, '20011227T040506+08'), (14, '1997-02-10 17:32:01 America/New_York'), (15, '1997-02-10 17:32:01 EST5EDT'),
+  (16, '1997-07-10 17:32:01 Europe/Moscow'), (17, '2011-03-27 02:30:00 MSK'), (18, '2014-10-26 00:30:00 MSK'),
+  (19, '0044-03-15 12:00 BC'), (20, '100000312 23:58:48 IST'), (21, 'epoch'), (22, 'infinity'), (23, '-infinity'),
+  (24, '1997-02-10 17:32:01.123456789+05:30'), (25, 'Mon Feb 10 17:32:01 1997 Z'), (26, '1997-02-10 17:32:01 zulu');
+SELECT id, s, s::timestamptz AS tstz, s::timestamp AS ts FROM dti_in ORDER BY id;
+SELECT id, s::date AS d FROM dti_in WHERE id NOT IN (21) ORDER BY id;
+
+-- errors
+SELECT '19970710 173201 America/Does_not_exist'::timestamptz;
+SELECT '1997-02-30'::date;
+SELECT '0000-01-01'::date;
+SELECT '1997-02-10 25:00'::timestamp;
+SELECT '1997-02-10 12:00 +16:30'::timestamptz;
+SELECT 'tomorrow tomorrow'::date;
+SELECT '13/13/2000'::date;
+
+-- special values with a time and a zone are consistent with one another
+SELECT timestamptz 'tomorrow EST' = timestamptz 'tomorrow EST' AS same,
+       timestamp 'tomorrow zulu' = timestamp 'tomorrow' AS zone_ignored,
+       timestamp 'yesterday' + interval '2 days' = timestamp 'tomorrow' AS two_days,
+       date 'today' = current_date AS today;
+
+-- DateStyle: field order for input, style for output
+SET DateStyle = 'ISO, DMY';
+SELECT '01/02/2003'::date, '01-02-03'::date, '1.2.2003'::date;
+SET DateStyle = 'ISO, YMD';
+SELECT '03/02/01'::date, '2003-02-01'::date;
+SET DateStyle = 'SQL, MDY';
+SELECT '01/02/2003'::date, timestamp '2003-01-02 03:04:05.6', timestamptz '2003-01-02 03:04:05.6+00', date '0044-03-15 BC';
+SET DateStyle = 'SQL, DMY';
+SELECT '01/02/2003'::date, timestamp '2003-01-02 03:04:05.6';
+SET DateStyle = 'Postgres, MDY';
+SELECT date '2003-01-02', timestamp '2003-01-02 03:04:05.6', timestamptz '2003-07-02 03:04:05.6+00';
+SET TimeZone = 'America/New_York';
+SELECT timestamptz '2003-07-02 03:04:05.6+00', timestamptz '2003-01-02 03:04:05.6+00';
+SET DateStyle = 'German';
+SELECT date '2003-01-02', timestamp '2003-01-02 03:04:05.6', timestamptz '2003-01-02 03:04:05.6+00', '02.01.2003'::date;
+SET DateStyle = 'ISO, MDY';
+-- a POSIX zone with DST rules, and one with the default (US) rules
+SET TimeZone = 'CST7CDT,M4.1.0,M10.5.0';
+SELECT timestamptz '2005-04-02 12:00-07' + interval '1 day' AS across_dst, timestamptz '2005-07-01 12:00' AS summer,
+       timestamptz '2005-12-01 12:00' AS winter;
+SET TimeZone = 'UTC';
+SELECT make_timestamptz(2014, 12, 10, 10, 10, 10, 'FOO8BAR') AS winter, make_timestamptz(2014, 7, 10, 10, 10, 10, 'FOO8BAR') AS summer,
+       timestamp '2014-07-10 10:00' AT TIME ZONE 'EST5EDT,M3.2.0,M11.1.0' AS at_zone;
+SELECT make_timestamptz(2014, 12, 10, 10, 10, 10, 'FOO8BARX,M99');
+
+-- IntervalStyle output
+CREATE TABLE dti_iv (id integer, iv interval);
+INSERT INTO dti_iv VALUES (1, '1 year 2 mons 3 days 04:05:06.789'), (2, '-1 year -2 mons +3 days -04:05:06'),
+  (3, '0'), (4, '-00:00:01.5'), (5, '1 day -01:00:00'), (6, '15 mons'), (7, '36:00:00');
+SELECT id, iv FROM dti_iv ORDER BY id;
+SET IntervalStyle = 'postgres_verbose';
+SELECT id, iv FROM dti_iv ORDER BY id;
+SET IntervalStyle = 'sql_standard';
+SELECT id, iv FROM dti_iv ORDER BY id;
+SET IntervalStyle = 'iso_8601';
+SELECT id, iv FROM dti_iv ORDER BY id;
+SET IntervalStyle = 'postgres';
+
+-- interval input in every style
+SELECT interval 'P1Y2M3DT4H5M6S', interval 'P0001-02-03T04:05:06', interval 'PT1.5S', interval 'P2W',
+       interval 'P1Y-2M', interval '@ 1 year 2 mons ago', interval '1-2', interval '3 4:05:06',
+       interval '1 day 02:03:04.5', interval '-1 2:03', interval '2 weeks 1.5 days';
+SELECT interval 'P1.5Y', interval 'PT36H', interval 'P1DT', interval '1 millennium 2 centuries 3 decades';
+SELECT interval 'P00021015T103020', interval 'P0002', interval 'P0002-10', interval 'P0002-10T1S', interval 'PT10',
+       interval 'PT10:30', interval 'PT103020.5', interval 'P10.5e4Y', interval 'P1.Y0M3DT4H5M6S';
+SELECT interval 'P0002-10-15-01';
+SELECT interval 'P1Y2M3DT4H5M6Sx';
+SELECT interval '1 fortnight';
+
+-- time and timetz input forms
+SELECT time 'allballs', time '040506', time 'T040506.789', time '11:59:59.99 PM', time '2003-03-07 15:36:39 America/New_York',
+       timetz '040506.789+08', timetz 'T040506.789 -08', timetz '2003-07-07 15:36:39 America/New_York', timetz '12:00 MSK';
+
+DROP TABLE dti_in;
+DROP TABLE dti_iv;
