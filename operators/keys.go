@@ -253,6 +253,8 @@ func (k *KeyCol) Encode(arr arrow.Array, t types.Type) error {
 				s = c
 			case types.Char:
 				s = strings.TrimRight(s, " ")
+			case types.JSONB:
+				s = types.JSONBKey(s) // 1.0 = 1
 			}
 			k.Strs[i] = s
 		}

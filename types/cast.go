@@ -88,6 +88,10 @@ func castContext(from, to ID) byte {
 		if to == Date || to == Timestamp {
 			return 'a'
 		}
+	case JSON, JSONB:
+		if c := jsonCastContext(from, to); c != 0 {
+			return c
+		}
 	}
 	// Automatic I/O conversion casts: to a string type is assignment, from a
 	// string type is explicit.
@@ -161,6 +165,9 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 		return NullValue, nil
 	}
 	f := ctxFormat(ctx)
+	if from.ID == JSONB || from.ID == JSON && to.ID == JSONB {
+		return castFromJSON(v, from, to)
+	}
 	switch from.ID {
 	case Unknown:
 		return castFromString(ctx, v.S, to, explicit)

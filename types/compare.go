@@ -23,6 +23,8 @@ func Compare(a, b Value, t Type) int {
 		return strings.Compare(strings.TrimRight(a.S, " "), strings.TrimRight(b.S, " "))
 	case Interval:
 		return compareInterval(a.Iv, b.Iv)
+	case JSONB:
+		return compareJSONB(a.S, b.S)
 	}
 	return strings.Compare(a.S, b.S)
 }
@@ -109,6 +111,8 @@ func Hash(v Value, t Type) uint64 {
 	case Interval:
 		d, us := intervalSpan(v.Iv)
 		return mix64(uint64(d)*0x9e3779b97f4a7c15 ^ uint64(us))
+	case JSONB:
+		return hashJSONB(v.S)
 	}
 	return hashString(v.S)
 }

@@ -42,6 +42,8 @@ func idCategory(id ID) byte {
 		return catUnknown
 	case idAnyNonArray:
 		return catPseudo
+	case JSON, JSONB:
+		return 'U'
 	}
 	return catInvalid
 }
@@ -157,10 +159,14 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Unknown
 	case "name":
 		id = Name
+	case "json":
+		id = JSON
+	case "jsonb":
+		id = JSONB
 	case "timestamptz", "timestamp with time zone":
 		id = TimestampTZ
 	case "time", "timetz", "time without time zone",
-		"time with time zone", "bytea", "json", "jsonb", "uuid", "oid", "regclass", "regtype", "inet",
+		"time with time zone", "bytea", "uuid", "oid", "regclass", "regtype", "inet",
 		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
 		"bit", "varbit", "bit varying", "money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
 		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "jsonpath", "pg_lsn",
@@ -278,6 +284,10 @@ func (t Type) BaseSQLName() string {
 		return "interval"
 	case Name:
 		return "name"
+	case JSON:
+		return "json"
+	case JSONB:
+		return "jsonb"
 	case idAnyNonArray:
 		return "anynonarray"
 	}
@@ -347,6 +357,10 @@ func (t Type) PgTypeName() string {
 		return "interval"
 	case Name:
 		return "name"
+	case JSON:
+		return "json"
+	case JSONB:
+		return "jsonb"
 	}
 	return "unknown"
 }

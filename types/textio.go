@@ -221,6 +221,10 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 		return Value{S: s}, nil
 	case Varchar, Char, Name:
 		return coerceString(s, t, false)
+	case JSON:
+		return parseJSONInput(s)
+	case JSONB:
+		return parseJSONBInput(s)
 	case Bool:
 		b, ok := parseBool(s)
 		if !ok {

@@ -32,6 +32,10 @@ const (
 	// Name is PostgreSQL's name: a string of at most NAMEDATALEN-1 (63)
 	// bytes, compared in the C collation (name.go).
 	Name
+	// JSON is json: its input text, validated (json.go).
+	JSON
+	// JSONB is jsonb: normalized JSON text (json.go).
+	JSONB
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -61,6 +65,8 @@ var (
 	// TimestampTZType is timestamp with time zone.
 	TimestampTZType = Type{TimestampTZ, -1}
 	NameType        = Type{Name, -1}
+	JSONType        = Type{JSON, -1}
+	JSONBType       = Type{JSONB, -1}
 )
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
@@ -81,6 +87,8 @@ const (
 	OIDTimestampTZ uint32 = 1184
 	OIDInterval    uint32 = 1186
 	OIDNumeric     uint32 = 1700
+	OIDJSON        uint32 = 114
+	OIDJSONB       uint32 = 3802
 )
 
 // OID returns the PostgreSQL type OID of t.
@@ -116,6 +124,10 @@ func (t Type) OID() uint32 {
 		return OIDInterval
 	case Name:
 		return OIDName
+	case JSON:
+		return OIDJSON
+	case JSONB:
+		return OIDJSONB
 	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText

@@ -75,6 +75,10 @@ func idSigName(id ID) string {
 		return "varchar"
 	case Name:
 		return "name"
+	case JSON:
+		return "json"
+	case JSONB:
+		return "jsonb"
 	case Char:
 		return "bpchar"
 	case Date:
