@@ -765,4 +765,7 @@ func registerJSONPathStubs() {
 	}
 }
 
-func init() { registerJSON() }
+func init() {
+	registerJSON()
+	registerJSONAggregates()
+}
