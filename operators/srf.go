@@ -20,6 +20,7 @@ import (
 type setFunc struct {
 	args []*Compiled
 	typ  types.Type
+	fn   *types.Overload
 }
 
 // compileSetFuncs checks that joind can run every function and compiles
@@ -27,6 +28,13 @@ type setFunc struct {
 func compileSetFuncs(fs []plan.SetFunc, input []plan.Column, env *Env) ([]setFunc, error) {
 	out := make([]setFunc, len(fs))
 	for i, f := range fs {
+		if f.Func != nil && f.Func.SetReturning && types.IsRowSetFunc(f.Func.Name) {
+			out[i].typ, out[i].fn = f.Func.Result, f.Func
+			if err := compileSetArgs(&out[i], f.Args, input, env); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if f.Func == nil || f.Func.Name != "generate_series" || !f.Func.SetReturning {
 			return nil, errPlan("set-returning function %v", f.Func)
 		}
@@ -40,15 +48,22 @@ func compileSetFuncs(fs []plan.SetFunc, input []plan.Column, env *Env) ([]setFun
 			return nil, pgerr.New(pgerr.UndefinedFunction, "function generate_series(%v) does not exist", t)
 		}
 		out[i].typ = t
-		for _, a := range f.Args {
-			c, err := Compile(a, input, env)
-			if err != nil {
-				return nil, err
-			}
-			out[i].args = append(out[i].args, c)
+		if err := compileSetArgs(&out[i], f.Args, input, env); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+func compileSetArgs(f *setFunc, args []plan.Expr, input []plan.Column, env *Env) error {
+	for _, a := range args {
+		c, err := Compile(a, input, env)
+		if err != nil {
+			return err
+		}
+		f.args = append(f.args, c)
+	}
+	return nil
 }
 
 // lockstep advances the iterators of one row's functions together.
@@ -63,8 +78,23 @@ func newLockstep(n int) *lockstep {
 }
 
 // start makes function i's iterator from its argument values.
-func (l *lockstep) start(i int, t types.Type, vals []types.Value, eval *types.EvalContext) error {
-	next, err := newSeries(t, vals, eval)
+func (l *lockstep) start(i int, f *setFunc, vals []types.Value, eval *types.EvalContext) error {
+	if f.fn != nil {
+		rows, err := types.RowSet(f.fn, vals)
+		if err != nil {
+			return err
+		}
+		l.next[i], l.done[i] = func() (types.Value, bool, error) {
+			if len(rows) == 0 {
+				return types.NullValue, false, nil
+			}
+			v := rows[0]
+			rows = rows[1:]
+			return v, true, nil
+		}, false
+		return nil
+	}
+	next, err := newSeries(f.typ, vals, eval)
 	if err != nil {
 		return err
 	}
@@ -159,7 +189,7 @@ func (s *funcScanStream) init() error {
 			}
 			vals[j] = v
 		}
-		if err := s.steps.start(i, f.typ, vals, s.op.eval); err != nil {
+		if err := s.steps.start(i, &s.op.funcs[i], vals, s.op.eval); err != nil {
 			return err
 		}
 	}
@@ -285,7 +315,7 @@ func (s *projectSetStream) startRow(r int) error {
 		for j, a := range s.args[i] {
 			vals[j] = types.GetValue(a, f.args[j].Type(), r)
 		}
-		if err := s.steps.start(i, f.typ, vals, s.op.eval); err != nil {
+		if err := s.steps.start(i, &s.op.funcs[i], vals, s.op.eval); err != nil {
 			return err
 		}
 	}

@@ -768,4 +768,5 @@ func registerJSONPathStubs() {
 func init() {
 	registerJSON()
 	registerJSONAggregates()
+	registerJSONSetFuncs()
 }
