@@ -877,9 +877,10 @@ func reduceNumbers(v *jsonValue) {
 		r.Reduce(v.Num)
 		if r.Exponent > 0 {
 			// Keep integers in plain form: 100, not 1E+2.
-			var q apd.Decimal
-			_, _ = apd.BaseContext.Quantize(&q, &r, 0)
-			r = q
+			var scale apd.BigInt
+			scale.Exp(apd.NewBigInt(10), apd.NewBigInt(int64(r.Exponent)), nil)
+			r.Coeff.Mul(&r.Coeff, &scale)
+			r.Exponent = 0
 		}
 		v.Num = &r
 	case jsonArray:
