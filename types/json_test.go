@@ -12,7 +12,7 @@ import (
 
 func TestJSONBInputNormalizes(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"b":1,  "a":[1, 2.50, 1e2], "a":3}`:   `{"a": 3, "b": 1}`,
+		`{"b":1,  "a":[1, 2.50, 1e2], "a":3}`:    `{"a": 3, "b": 1}`,
 		`{"aa":1,"b":2,"a":{"z":null,"y":true}}`: `{"a": {"y": true, "z": null}, "b": 2, "aa": 1}`,
 		`-0`:                                     `0`,
 		`-1.5e-3`:                                `-0.0015`,
