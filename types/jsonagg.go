@@ -111,3 +111,30 @@ func registerJSONAggregates() {
 		}
 	}
 }
+
+// SessionAccumulator is an Accumulator whose result reads the session's
+// settings (the json aggregates print timestamptz in its TimeZone).
+type SessionAccumulator interface {
+	Accumulator
+	SetSession(ctx *EvalContext)
+}
+
+func (a *jsonAggAcc) SetSession(ctx *EvalContext) { a.ctx = ctx }
+
+// WithSession is o with accumulators that see ctx (o itself when ctx is
+// nil).
+func (o *AggOverload) WithSession(ctx *EvalContext) *AggOverload {
+	if ctx == nil || o == nil || o.New == nil {
+		return o
+	}
+	c := *o
+	inner := o.New
+	c.New = func() Accumulator {
+		a := inner()
+		if s, ok := a.(SessionAccumulator); ok {
+			s.SetSession(ctx)
+		}
+		return a
+	}
+	return &c
+}

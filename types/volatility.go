@@ -31,6 +31,9 @@ func stableSet() map[string]bool {
 		{"date_part", tx, tz}, {"extract", tx, tz},
 		{"date_trunc", tx, tz}, {"date_trunc", tx, tz, tx},
 		{"generate_series", tz, tz, iv},
+		{"to_json", "any"}, {"to_jsonb", "any"},
+		{"json_build_object"}, {"json_build_object", "any"}, {"jsonb_build_object"}, {"jsonb_build_object", "any"},
+		{"json_build_array"}, {"json_build_array", "any"}, {"jsonb_build_array"}, {"jsonb_build_array", "any"},
 		{"+", iv, tz}, {"+", tz, iv}, {"-", tz, iv},
 	} {
 		set[sigKey(sig[0], sig[1:])] = true
