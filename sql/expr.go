@@ -1217,6 +1217,9 @@ func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args [
 			return nil, err
 		}
 		call = plan.AggCall{Func: ov, Args: args, Distinct: fc.AggDistinct, Filter: filter}
+		if err := b.checkDistinctArgs(fc, args); err != nil {
+			return nil, err
+		}
 		if err := b.attachAggOrder(&call, raw, order); err != nil {
 			return nil, err
 		}

@@ -895,3 +895,7 @@ func reduceNumbers(v *jsonValue) {
 }
 
 func hashJSONB(s string) uint64 { return hashString(JSONBKey(s)) }
+
+// HasEquality reports whether t has btree equality and ordering operators
+// (json has none: it cannot be grouped, deduplicated or sorted).
+func HasEquality(t Type) bool { return t.ID != JSON }

@@ -135,6 +135,8 @@ func dataPool(c colType) []string {
 		return timestamptzPool
 	case types.Interval:
 		return intervalPool
+	case types.JSON, types.JSONB:
+		return jsonPool
 	}
 	panic("no pool for type")
 }
