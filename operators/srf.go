@@ -28,7 +28,7 @@ type setFunc struct {
 func compileSetFuncs(fs []plan.SetFunc, input []plan.Column, env *Env) ([]setFunc, error) {
 	out := make([]setFunc, len(fs))
 	for i, f := range fs {
-		if f.Func != nil && f.Func.SetReturning && types.IsRowSetFunc(f.Func.Name) {
+		if f.Func != nil && f.Func.SetReturning && f.Func.Name != "generate_series" {
 			out[i].typ, out[i].fn = f.Func.Result, f.Func
 			if err := compileSetArgs(&out[i], f.Args, input, env); err != nil {
 				return nil, err

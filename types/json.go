@@ -1,6 +1,7 @@
 package types
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -428,16 +429,35 @@ func (p *jsonParser) enter() *jsonError {
 	return nil
 }
 
-func (p *jsonParser) parseObject() (*jsonValue, *jsonError) {
+// open starts a container at its bracket: the value (when building) and
+// where its source text starts.
+func (p *jsonParser) open(kind jsonKind) (*jsonValue, int, *jsonError) {
 	if err := p.enter(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	start := p.l.tokStart
 	var v *jsonValue
 	if p.build {
-		v = &jsonValue{Kind: jsonObject}
+		v = &jsonValue{Kind: kind}
+		if kind == jsonArray {
+			v.Elems = []*jsonValue{}
+		}
 	}
-	if err := p.l.lex(); err != nil {
+	return v, start, p.l.lex()
+}
+
+// close ends a container at its closing bracket.
+func (p *jsonParser) close(v *jsonValue, start int) (*jsonValue, *jsonError) {
+	if v != nil {
+		v.Raw = p.l.in[start:p.l.tokEnd]
+	}
+	p.depth--
+	return v, p.l.lex()
+}
+
+func (p *jsonParser) parseObject() (*jsonValue, *jsonError) {
+	v, start, err := p.open(jsonObject)
+	if err != nil {
 		return nil, err
 	}
 	switch p.l.tok {
@@ -478,23 +498,12 @@ func (p *jsonParser) parseObject() (*jsonValue, *jsonError) {
 	if p.l.tok != tokObjectEnd {
 		return nil, p.parseError(ctxObjectNext)
 	}
-	if v != nil {
-		v.Raw = p.l.in[start:p.l.tokEnd]
-	}
-	p.depth--
-	return v, p.l.lex()
+	return p.close(v, start)
 }
 
 func (p *jsonParser) parseArray() (*jsonValue, *jsonError) {
-	if err := p.enter(); err != nil {
-		return nil, err
-	}
-	start := p.l.tokStart
-	var v *jsonValue
-	if p.build {
-		v = &jsonValue{Kind: jsonArray, Elems: []*jsonValue{}}
-	}
-	if err := p.l.lex(); err != nil {
+	v, start, err := p.open(jsonArray)
+	if err != nil {
 		return nil, err
 	}
 	if p.l.tok != tokArrayEnd {
@@ -517,11 +526,7 @@ func (p *jsonParser) parseArray() (*jsonValue, *jsonError) {
 	if p.l.tok != tokArrayEnd {
 		return nil, p.parseError(ctxArrayNext)
 	}
-	if v != nil {
-		v.Raw = p.l.in[start:p.l.tokEnd]
-	}
-	p.depth--
-	return v, p.l.lex()
+	return p.close(v, start)
 }
 
 // parseJSON parses JSON text; build returns the tree (else nil after
@@ -584,20 +589,15 @@ func (l *jsonLexer) context() string {
 // normalizeJSONB sorts object keys by length then bytes and keeps the last
 // value of a repeated key, recursively (uniqueifyJsonbObject).
 func normalizeJSONB(v *jsonValue) {
-	switch v.Kind {
-	case jsonArray:
-		for _, e := range v.Elems {
-			normalizeJSONB(e)
-		}
-	case jsonObject:
-		for _, e := range v.Vals {
-			normalizeJSONB(e)
-		}
+	for _, e := range v.children() {
+		normalizeJSONB(e)
+	}
+	if v.Kind == jsonObject {
 		idx := make([]int, len(v.Keys))
 		for i := range idx {
 			idx[i] = i
 		}
-		sortStable(idx, func(a, b int) bool { return jsonbKeyLess(v.Keys[a], v.Keys[b]) })
+		slices.SortStableFunc(idx, func(a, b int) int { return compareJSONBKeys(v.Keys[a], v.Keys[b]) })
 		keys := make([]string, 0, len(idx))
 		vals := make([]*jsonValue, 0, len(idx))
 		for _, i := range idx {
@@ -613,41 +613,12 @@ func normalizeJSONB(v *jsonValue) {
 	v.Raw = ""
 }
 
-func jsonbKeyLess(a, b string) bool {
+// compareJSONBKeys is jsonb's key order: by length, then bytes.
+func compareJSONBKeys(a, b string) int {
 	if len(a) != len(b) {
-		return len(a) < len(b)
+		return cmpInt(int64(len(a)), int64(len(b)))
 	}
-	return a < b
-}
-
-// sortStable is an insertion-merge sort on index slices (keys are few).
-func sortStable(idx []int, less func(a, b int) bool) {
-	if len(idx) < 2 {
-		return
-	}
-	if len(idx) <= 12 {
-		for i := 1; i < len(idx); i++ {
-			for j := i; j > 0 && less(idx[j], idx[j-1]); j-- {
-				idx[j], idx[j-1] = idx[j-1], idx[j]
-			}
-		}
-		return
-	}
-	m := len(idx) / 2
-	a := append([]int(nil), idx[:m]...)
-	b := append([]int(nil), idx[m:]...)
-	sortStable(a, less)
-	sortStable(b, less)
-	i, j := 0, 0
-	for k := range idx {
-		if j >= len(b) || i < len(a) && !less(b[j], a[i]) {
-			idx[k] = a[i]
-			i++
-		} else {
-			idx[k] = b[j]
-			j++
-		}
-	}
+	return strings.Compare(a, b)
 }
 
 // escapeJSON is escape_json: quotes, backslash and control characters.
@@ -680,8 +651,21 @@ func escapeJSON(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
+// jsonStyle is one of the ways a tree is printed: jsonb_out's, json's
+// compact re-emission (json_strip_nulls' semantic actions: no white
+// space, numbers as written) and jsonb_pretty's.
+type jsonStyle uint8
+
+const (
+	styleJSONB jsonStyle = iota
+	styleCompact
+	stylePretty
+)
+
 // appendJSONB is JsonbToCString.
-func appendJSONB(dst []byte, v *jsonValue) []byte {
+func appendJSONB(dst []byte, v *jsonValue) []byte { return appendStyled(dst, v, styleJSONB, 0) }
+
+func appendStyled(dst []byte, v *jsonValue, style jsonStyle, level int) []byte {
 	switch v.Kind {
 	case jsonNull:
 		return append(dst, "null"...)
@@ -691,29 +675,50 @@ func appendJSONB(dst []byte, v *jsonValue) []byte {
 		}
 		return append(dst, "false"...)
 	case jsonNumber:
+		if style == styleCompact && v.Raw != "" {
+			return append(dst, v.Raw...)
+		}
 		return appendNumeric(dst, v.Num)
 	case jsonString:
 		return escapeJSON(dst, v.Str)
-	case jsonArray:
-		dst = append(dst, '[')
-		for i, e := range v.Elems {
-			if i > 0 {
-				dst = append(dst, ", "...)
-			}
-			dst = appendJSONB(dst, e)
-		}
-		return append(dst, ']')
 	}
-	dst = append(dst, '{')
-	for i, k := range v.Keys {
+	open, end, n := byte('['), byte(']'), len(v.Elems)
+	if v.Kind == jsonObject {
+		open, end, n = '{', '}', len(v.Keys)
+	}
+	sep, colon := ", ", ": "
+	switch style {
+	case styleCompact:
+		sep, colon = ",", ":"
+	case stylePretty:
+		sep = ","
+	}
+	newline := func(d []byte, level int) []byte {
+		if style != stylePretty {
+			return d
+		}
+		d = append(d, '\n')
+		for i := 0; i < level; i++ {
+			d = append(d, "    "...)
+		}
+		return d
+	}
+	dst = append(dst, open)
+	for i := 0; i < n; i++ {
 		if i > 0 {
-			dst = append(dst, ", "...)
+			dst = append(dst, sep...)
 		}
-		dst = escapeJSON(dst, k)
-		dst = append(dst, ": "...)
-		dst = appendJSONB(dst, v.Vals[i])
+		dst = newline(dst, level+1)
+		if v.Kind == jsonObject {
+			dst = escapeJSON(dst, v.Keys[i])
+			dst = append(dst, colon...)
+			dst = appendStyled(dst, v.Vals[i], style, level+1)
+		} else {
+			dst = appendStyled(dst, v.Elems[i], style, level+1)
+		}
 	}
-	return append(dst, '}')
+	dst = newline(dst, level)
+	return append(dst, end)
 }
 
 func jsonbText(v *jsonValue) string { return string(appendJSONB(nil, v)) }
@@ -883,15 +888,21 @@ func reduceNumbers(v *jsonValue) {
 			r.Exponent = 0
 		}
 		v.Num = &r
-	case jsonArray:
-		for _, e := range v.Elems {
-			reduceNumbers(e)
-		}
-	case jsonObject:
-		for _, e := range v.Vals {
-			reduceNumbers(e)
-		}
 	}
+	for _, e := range v.children() {
+		reduceNumbers(e)
+	}
+}
+
+// children is a container's elements or member values.
+func (v *jsonValue) children() []*jsonValue {
+	switch v.Kind {
+	case jsonArray:
+		return v.Elems
+	case jsonObject:
+		return v.Vals
+	}
+	return nil
 }
 
 func hashJSONB(s string) uint64 { return hashString(JSONBKey(s)) }

@@ -200,7 +200,7 @@ func registerJSON() {
 			if id == JSONB {
 				return Value{S: jsonbText(doc)}, nil
 			}
-			return Value{S: string(appendCompactJSON(nil, doc))}, nil
+			return Value{S: string(appendStyled(nil, doc, styleCompact, 0))}, nil
 		})
 		path := func(text bool) evalFn {
 			return func(_ *EvalContext, a []Value) (Value, error) {
@@ -251,12 +251,6 @@ func registerJSON() {
 			return BoolValue(r), nil
 		})
 	}
-	regFn("jsonb_cmp", []ID{JSONB, JSONB}, Int4, func(_ *EvalContext, a []Value) (Value, error) {
-		return Value{I: int64(compareJSONB(a[0].S, a[1].S))}, nil
-	})
-	regFn("jsonb_hash", []ID{JSONB}, Int4, func(_ *EvalContext, a []Value) (Value, error) {
-		return Value{I: int64(int32(hashJSONB(a[0].S)))}, nil
-	})
 	contains := func(flip bool) evalFn {
 		return func(_ *EvalContext, a []Value) (Value, error) {
 			l, r := jsonbTree(a[0].S), jsonbTree(a[1].S)
@@ -321,10 +315,9 @@ func registerJSON() {
 		return Value{}, pgerr.New(pgerr.InvalidParameterValue, "cannot delete from scalar")
 	})
 	regFn("jsonb_pretty", []ID{JSONB}, Text, func(_ *EvalContext, a []Value) (Value, error) {
-		return Value{S: string(appendPrettyJSONB(nil, jsonbTree(a[0].S), 0))}, nil
+		return Value{S: string(appendStyled(nil, jsonbTree(a[0].S), stylePretty, 0))}, nil
 	})
 	registerJSONConstructors()
-	registerJSONPathStubs()
 }
 
 // pathStep is one step of json_extract_path: a key of an object, or an
@@ -362,80 +355,6 @@ func stripNulls(v *jsonValue) {
 		}
 		v.Keys, v.Vals = keys, vals
 	}
-}
-
-// appendCompactJSON re-emits a json tree without white space, scalars as
-// written (json_strip_nulls' semantic actions).
-func appendCompactJSON(dst []byte, v *jsonValue) []byte {
-	switch v.Kind {
-	case jsonArray:
-		dst = append(dst, '[')
-		for i, e := range v.Elems {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendCompactJSON(dst, e)
-		}
-		return append(dst, ']')
-	case jsonObject:
-		dst = append(dst, '{')
-		for i, k := range v.Keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = escapeJSON(dst, k)
-			dst = append(dst, ':')
-			dst = appendCompactJSON(dst, v.Vals[i])
-		}
-		return append(dst, '}')
-	case jsonString:
-		return escapeJSON(dst, v.Str)
-	}
-	return append(dst, v.Raw...)
-}
-
-// appendPrettyJSONB is jsonb_pretty: four-space indents, one member a line.
-func appendPrettyJSONB(dst []byte, v *jsonValue, level int) []byte {
-	indent := func(d []byte, n int) []byte {
-		d = append(d, '\n')
-		for i := 0; i < n; i++ {
-			d = append(d, "    "...)
-		}
-		return d
-	}
-	switch v.Kind {
-	case jsonArray:
-		if len(v.Elems) == 0 {
-			return append(dst, "[\n"+strings.Repeat("    ", level)+"]"...)
-		}
-		dst = append(dst, '[')
-		for i, e := range v.Elems {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = indent(dst, level+1)
-			dst = appendPrettyJSONB(dst, e, level+1)
-		}
-		dst = indent(dst, level)
-		return append(dst, ']')
-	case jsonObject:
-		if len(v.Keys) == 0 {
-			return append(dst, "{\n"+strings.Repeat("    ", level)+"}"...)
-		}
-		dst = append(dst, '{')
-		for i, k := range v.Keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = indent(dst, level+1)
-			dst = escapeJSON(dst, k)
-			dst = append(dst, ": "...)
-			dst = appendPrettyJSONB(dst, v.Vals[i], level+1)
-		}
-		dst = indent(dst, level)
-		return append(dst, '}')
-	}
-	return appendJSONB(dst, v)
 }
 
 func jsonbHasKey(v *jsonValue, key string) bool {
@@ -742,27 +661,6 @@ func keyText(ctx *EvalContext, v Value, t Type) string {
 		return jsonDateTime(ctx, v, t)
 	}
 	return anyToText(ctx, v, t)
-}
-
-// registerJSONPathStubs names the functions joind does not have yet, so
-// calls fail with 0A000 rather than "does not exist".
-func registerJSONPathStubs() {
-	notSupported := func(name string) evalFn {
-		return func(*EvalContext, []Value) (Value, error) {
-			return Value{}, pgerr.New(pgerr.FeatureNotSupported, "%s is not supported", name)
-		}
-	}
-	for _, name := range []string{"jsonb_path_exists", "jsonb_path_match", "jsonb_path_query_array", "jsonb_path_query_first"} {
-		b := &builtin{name: name, args: []ID{JSONB, idAny}, variadic: true, result: Bool, eval: notSupported(name)}
-		if name != "jsonb_path_exists" && name != "jsonb_path_match" {
-			b.result = JSONB
-		}
-		functionTable[name] = append(functionTable[name], b)
-	}
-	for _, name := range []string{"row_to_json"} {
-		b := &builtin{name: name, args: []ID{idAny}, variadic: true, result: JSON, eval: notSupported(name)}
-		functionTable[name] = append(functionTable[name], b)
-	}
 }
 
 func init() {

@@ -6,7 +6,8 @@ import "github.com/joind/joind/pgerr"
 // json[b]_array_elements[_text] and json[b]_object_keys. Their rows are
 // computed whole from the argument (a document is one value) and the
 // operators' lockstep steps through them (RowSet). json[b]_each[_text]
-// return records, which joind lacks: they are not registered.
+// return records, which joind lacks: they are not registered (nor are
+// the jsonpath functions: joind has no jsonpath type to resolve them by).
 
 var jsonSetFuncs = map[string]func(doc *jsonValue, id ID) ([]Value, error){}
 
@@ -54,12 +55,6 @@ func registerJSONSetFuncs() {
 		reg(prefix+"_array_elements_text", Text, elements(true))
 		setFuncOutNames[prefix+"_array_elements"] = "value"
 		setFuncOutNames[prefix+"_array_elements_text"] = "value"
-		for _, name := range []string{"_each", "_each_text"} {
-			name := prefix + name
-			regFn(name, []ID{id}, Text, func(*EvalContext, []Value) (Value, error) {
-				return Value{}, pgerr.New(pgerr.FeatureNotSupported, "%s is not supported (it returns records)", name)
-			})
-		}
 		reg(keysName, Text, func(doc *jsonValue, _ ID) ([]Value, error) {
 			switch doc.Kind {
 			case jsonObject:
@@ -100,11 +95,10 @@ func RowSet(ov *Overload, args []Value) ([]Value, error) {
 	if rows == nil {
 		return nil, pgerr.New(pgerr.InternalError, "%s is not a row-set function", ov.Name)
 	}
-	if len(args) != 1 || len(ov.Args) != 1 {
-		return nil, pgerr.New(pgerr.InternalError, "%s takes one argument", ov.Name)
-	}
-	if args[0].Null {
-		return nil, nil
+	for _, a := range args {
+		if a.Null {
+			return nil, nil
+		}
 	}
 	doc, err := jsonDoc(args[0], ov.Args[0].ID)
 	if err != nil {
