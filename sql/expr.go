@@ -808,6 +808,9 @@ func (b *binder) bindMinMax(s *scope, mm *pg_query.MinMaxExpr) (plan.Expr, error
 		}
 		argTypes[i] = t
 	}
+	if !types.HasEquality(t) {
+		return unorderedMinMax(name, argTypes, t, args), nil
+	}
 	cmp, err := types.ResolveOperator(op, t, t)
 	if err != nil {
 		return nil, b.wrapAt(err, mm.Location)

@@ -52,3 +52,13 @@ func (b *binder) checkDistinctArgs(fc *pg_query.FuncCall, args []plan.Expr) erro
 	}
 	return nil
 }
+
+// unorderedMinMax is GREATEST/LEAST over a type without a comparison
+// (json): PostgreSQL binds it and fails where it is evaluated.
+func unorderedMinMax(name string, argTypes []types.Type, t types.Type, args []plan.Expr) plan.Expr {
+	ov := &types.Overload{Name: name, Args: argTypes, Result: t,
+		Eval: func(*types.EvalContext, []types.Value) (types.Value, error) {
+			return types.NullValue, pgerr.New(pgerr.UndefinedFunction, "could not identify a comparison function for type %s", t.BaseSQLName())
+		}}
+	return &plan.Call{Func: ov, Args: args}
+}

@@ -790,7 +790,7 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt, s *scope) (*boundQuery, err
 			return nil, err
 		}
 		lt[i] = t
-		if !sel.All {
+		if !sel.All || kind != plan.Union {
 			if err := b.checkEquality(t, l.locs[i]); err != nil {
 				return nil, err
 			}
