@@ -668,3 +668,19 @@ func init() {
 	registerJSONAggregates()
 	registerJSONSetFuncs()
 }
+
+// anyElementFuncs take anyelement, not "any": PostgreSQL cannot resolve
+// an unknown literal for them.
+var anyElementFuncs = map[string]bool{"to_json": true, "to_jsonb": true, "json_agg": true, "jsonb_agg": true}
+
+func checkAnyElement(name string, args []Type) error {
+	if !anyElementFuncs[name] {
+		return nil
+	}
+	for _, a := range args {
+		if a.ID == Unknown {
+			return pgerr.New(pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
+		}
+	}
+	return nil
+}

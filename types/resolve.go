@@ -350,6 +350,9 @@ func ResolveFunction(name string, args []Type) (*Overload, error) {
 	lname := normFuncName(name)
 	best, amb := selectBest(functionTable[lname], ids(args))
 	if best != nil {
+		if err := checkAnyElement(lname, args); err != nil {
+			return nil, err
+		}
 		return best.instantiate(args), nil
 	}
 	return nil, funcError(lname, args, amb)
