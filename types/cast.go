@@ -191,8 +191,9 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 	}
 	if isStringID(to.ID) {
 		var s string
-		if from.ID == Bool {
-			// booltext: 'true'/'false', not the output function's t/f.
+		if from.ID == Bool && to.ID != Name {
+			// booltext: 'true'/'false', not the output function's t/f
+			// (name has no such cast: boolout's t/f through I/O).
 			s = "false"
 			if v.I != 0 {
 				s = "true"

@@ -149,9 +149,14 @@ func registerJSON() {
 					return Value{}, err
 				}
 				var e *jsonValue
-				if byKey {
+				switch {
+				case byKey:
 					e = objectField(doc, a[1].S)
-				} else {
+				case id == JSONB:
+					// A jsonb scalar is a one-element array to an index.
+					arr, _ := asArray(doc)
+					e = arrayElement(arr, a[1].I)
+				default:
 					e = arrayElement(doc, a[1].I)
 				}
 				if e == nil {

@@ -49,6 +49,11 @@ SELECT '1'::json = '1'::json;
 SELECT '{"a":[1,2,{"b":"c"}]}'::json -> 'a' -> 2 ->> 'b', '{"a":[1,  2]}'::json -> 'a', '{"a":[1,  2]}'::jsonb -> 'a';
 SELECT '{"a":1,"a":2}'::json -> 'a', '{"a":null}'::json ->> 'a', '{"a":null}'::jsonb -> 'a', '{"a":"x"}'::jsonb ->> 'a';
 SELECT '[1,2,3]'::jsonb -> -1, '[1,2,3]'::jsonb -> 5, '{"a":1}'::jsonb -> 0, '[1]'::jsonb -> 'a', '[1,2]'::json ->> -2;
+-- a jsonb scalar is a one-element array to an index (not to a path); a json one is not
+SELECT '-1.50'::jsonb -> -1, '"a"'::jsonb -> 0, '1'::jsonb ->> 0, '1'::jsonb -> 1, '1'::json -> 0, jsonb_extract_path('1', '0');
+-- found by sqlfuzz: bool to name is boolout's t/f (no booltext cast), unknown for anyelement
+SELECT true::name, (count(jsonb 'null') > 7)::name, true::text FROM (SELECT 1) s;
+SELECT to_json(1), json_agg(x) FROM (SELECT 'a' AS x) s;
 -- containment, existence, concatenation, deletion
 SELECT '{"a":1,"b":{"c":2}}'::jsonb @> '{"b":{}}', '[1,2,[3]]'::jsonb @> '[[3]]', '[1,2]'::jsonb @> '1',
        '1'::jsonb @> '[1]', '{"a":1}'::jsonb <@ '{"a":1,"b":2}', '{"a":[1,2]}'::jsonb @> '{"a":[2,2]}', '{"a":1}'::jsonb @> '{"a":1.0}';
