@@ -90,6 +90,10 @@ type jsonError struct {
 
 func (l *jsonLexer) token() string { return l.in[l.tokStart:l.tokEnd] }
 
+func (l *jsonLexer) invalidToken() *jsonError {
+	return &jsonError{detail: "Token \"" + l.token() + "\" is invalid."}
+}
+
 func isJSONAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
 }
@@ -133,7 +137,7 @@ func (l *jsonLexer) lex() *jsonError {
 		end, bad := lexNumber(l.in, s)
 		l.tokEnd, l.pos = end, end
 		if bad {
-			return &jsonError{detail: "Token \"" + l.token() + "\" is invalid."}
+			return l.invalidToken()
 		}
 		l.tok = tokNumber
 	default:
@@ -143,7 +147,7 @@ func (l *jsonLexer) lex() *jsonError {
 		}
 		if p == s {
 			l.tokEnd = s + mbLen(l.in, s)
-			return &jsonError{detail: "Token \"" + l.token() + "\" is invalid."}
+			return l.invalidToken()
 		}
 		l.tokEnd, l.pos = p, p
 		switch l.in[s:p] {
@@ -154,7 +158,7 @@ func (l *jsonLexer) lex() *jsonError {
 		case "null":
 			l.tok = tokNull
 		default:
-			return &jsonError{detail: "Token \"" + l.token() + "\" is invalid."}
+			return l.invalidToken()
 		}
 	}
 	return nil
@@ -227,7 +231,7 @@ func (l *jsonLexer) lexString(start int) *jsonError {
 	for {
 		if s >= len(l.in) {
 			l.tokEnd = s
-			return &jsonError{detail: "Token \"" + l.token() + "\" is invalid."}
+			return l.invalidToken()
 		}
 		c := l.in[s]
 		if c == '"' {
@@ -249,7 +253,7 @@ func (l *jsonLexer) lexString(start int) *jsonError {
 		s++
 		if s >= len(l.in) {
 			l.tokEnd = s
-			return &jsonError{detail: "Token \"" + l.token() + "\" is invalid."}
+			return l.invalidToken()
 		}
 		if l.in[s] == 'u' {
 			ch := 0
@@ -257,7 +261,7 @@ func (l *jsonLexer) lexString(start int) *jsonError {
 				s++
 				if s >= len(l.in) {
 					l.tokEnd = s
-					return &jsonError{detail: "Token \"" + l.token() + "\" is invalid."}
+					return l.invalidToken()
 				}
 				h := hexVal(l.in[s])
 				if h < 0 {
@@ -356,26 +360,15 @@ const (
 	ctxEnd
 )
 
+// expectations is what each parse context wanted, as json_errdetail says it.
+var expectations = [...]string{ctxValue: "JSON value", ctxString: "string", ctxArrayNext: `"," or "]"`,
+	ctxObjectStart: `string or "}"`, ctxObjectLabel: `":"`, ctxObjectNext: `"," or "}"`, ctxEnd: "end of input"}
+
 func (p *jsonParser) parseError(ctx parseContext) *jsonError {
 	if p.l.tok == tokEnd {
 		return &jsonError{detail: "The input string ended unexpectedly."}
 	}
-	tok := p.l.token()
-	switch ctx {
-	case ctxEnd:
-		return &jsonError{detail: "Expected end of input, but found \"" + tok + "\"."}
-	case ctxValue:
-		return &jsonError{detail: "Expected JSON value, but found \"" + tok + "\"."}
-	case ctxString:
-		return &jsonError{detail: "Expected string, but found \"" + tok + "\"."}
-	case ctxArrayNext:
-		return &jsonError{detail: "Expected \",\" or \"]\", but found \"" + tok + "\"."}
-	case ctxObjectStart:
-		return &jsonError{detail: "Expected string or \"}\", but found \"" + tok + "\"."}
-	case ctxObjectLabel:
-		return &jsonError{detail: "Expected \":\", but found \"" + tok + "\"."}
-	}
-	return &jsonError{detail: "Expected \",\" or \"}\", but found \"" + tok + "\"."}
+	return &jsonError{detail: "Expected " + expectations[ctx] + ", but found \"" + p.l.token() + "\"."}
 }
 
 func (p *jsonParser) parseValue() (*jsonValue, *jsonError) {
@@ -400,7 +393,7 @@ func (p *jsonParser) parseScalar() (*jsonValue, *jsonError) {
 		if p.build {
 			d, err := parseNumeric(p.l.token())
 			if err != nil {
-				return nil, &jsonError{detail: "Token \"" + p.l.token() + "\" is invalid."}
+				return nil, p.l.invalidToken()
 			}
 			v = &jsonValue{Kind: jsonNumber, Num: d}
 		}
