@@ -85,7 +85,7 @@ func NewHashAggregate(in Operator, groupBy []plan.Expr, aggs []plan.AggCall, col
 		if a.Func == nil || a.Func.New == nil {
 			return nil, errPlan("aggregate without an implementation")
 		}
-		s := aggSpec{fn: a.Func, distinct: a.Distinct, nfunc: len(a.FuncArgs())}
+		s := aggSpec{fn: a.Func.WithSession(evalEnv(env)), distinct: a.Distinct, nfunc: len(a.FuncArgs())}
 		if a.WithinGroup {
 			s.nfunc = len(a.Args)
 		}

@@ -255,6 +255,8 @@ func (k *KeyCol) Encode(arr arrow.Array, t types.Type) error {
 				s = strings.TrimRight(s, " ")
 			case types.Record:
 				s = types.RecordKey(s, t)
+			case types.JSONB:
+				s = types.JSONBKey(s) // 1.0 = 1
 			}
 			k.Strs[i] = s
 		}

@@ -24,6 +24,7 @@ type setFunc struct {
 	// iter, when set, makes the rows of a function other than
 	// generate_series from its argument values (arrayunnest.go).
 	iter func(vals []types.Value) (func() (types.Value, bool, error), error)
+	fn   *types.Overload
 }
 
 // compileSetFuncs checks that joind can run every function and compiles
@@ -33,12 +34,15 @@ func compileSetFuncs(fs []plan.SetFunc, input []plan.Column, env *Env) ([]setFun
 	for i, f := range fs {
 		if iter := arraySetFunc(f); iter != nil {
 			out[i] = setFunc{typ: f.Func.Result, iter: iter}
-			for _, a := range f.Args {
-				c, err := Compile(a, input, env)
-				if err != nil {
-					return nil, err
-				}
-				out[i].args = append(out[i].args, c)
+			if err := compileSetArgs(&out[i], f.Args, input, env); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if f.Func != nil && f.Func.SetReturning && f.Func.Name != "generate_series" && !types.IsRowsFunction(f.Func.Name) {
+			out[i].typ, out[i].fn = f.Func.Result, f.Func
+			if err := compileSetArgs(&out[i], f.Args, input, env); err != nil {
+				return nil, err
 			}
 			continue
 		}
@@ -57,15 +61,22 @@ func compileSetFuncs(fs []plan.SetFunc, input []plan.Column, env *Env) ([]setFun
 			return nil, pgerr.New(pgerr.UndefinedFunction, "function generate_series(%v) does not exist", t)
 		}
 		out[i].typ = t
-		for _, a := range f.Args {
-			c, err := Compile(a, input, env)
-			if err != nil {
-				return nil, err
-			}
-			out[i].args = append(out[i].args, c)
+		if err := compileSetArgs(&out[i], f.Args, input, env); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+func compileSetArgs(f *setFunc, args []plan.Expr, input []plan.Column, env *Env) error {
+	for _, a := range args {
+		c, err := Compile(a, input, env)
+		if err != nil {
+			return err
+		}
+		f.args = append(f.args, c)
+	}
+	return nil
 }
 
 // lockstep advances the iterators of one row's functions together.
@@ -80,13 +91,28 @@ func newLockstep(n int) *lockstep {
 }
 
 // start makes function i's iterator from its argument values.
-func (l *lockstep) start(i int, f setFunc, vals []types.Value, eval *types.EvalContext) error {
+func (l *lockstep) start(i int, f *setFunc, vals []types.Value, eval *types.EvalContext) error {
 	if f.iter != nil {
 		next, err := f.iter(vals)
 		if err != nil {
 			return err
 		}
 		l.next[i], l.done[i] = next, false
+		return nil
+	}
+	if f.fn != nil {
+		rows, err := types.RowSet(f.fn, vals)
+		if err != nil {
+			return err
+		}
+		l.next[i], l.done[i] = func() (types.Value, bool, error) {
+			if len(rows) == 0 {
+				return types.NullValue, false, nil
+			}
+			v := rows[0]
+			rows = rows[1:]
+			return v, true, nil
+		}, false
 		return nil
 	}
 	var next func() (types.Value, bool, error)
@@ -190,7 +216,7 @@ func (s *funcScanStream) init() error {
 			}
 			vals[j] = v
 		}
-		if err := s.steps.start(i, f, vals, s.op.eval); err != nil {
+		if err := s.steps.start(i, &s.op.funcs[i], vals, s.op.eval); err != nil {
 			return err
 		}
 	}
@@ -316,7 +342,7 @@ func (s *projectSetStream) startRow(r int) error {
 		for j, a := range s.args[i] {
 			vals[j] = types.GetValue(a, f.args[j].Type(), r)
 		}
-		if err := s.steps.start(i, f, vals, s.op.eval); err != nil {
+		if err := s.steps.start(i, &s.op.funcs[i], vals, s.op.eval); err != nil {
 			return err
 		}
 	}

@@ -88,6 +88,7 @@ func NewWindow(in Operator, x *plan.Window, partitions int, presorted bool, env 
 	fcols := x.FuncColumns()
 	for i, f := range x.Funcs {
 		wf := &windowFn{WindowFunc: f, result: fcols[i].Type}
+		wf.Agg = f.Agg.WithSession(evalEnv(env)) // a copy: the plan's is shared
 		for _, a := range f.Args {
 			c, err := compile(a)
 			if err != nil {

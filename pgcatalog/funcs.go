@@ -229,6 +229,8 @@ func IsAggregateName(name string) bool {
 		"covar_pop", "covar_samp", "corr", "regr_count", "regr_sxx", "regr_syy",
 		"regr_sxy", "regr_avgx", "regr_avgy", "regr_r2", "regr_slope", "regr_intercept":
 		return true
+	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
+		return true
 	}
 	return false
 }

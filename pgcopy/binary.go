@@ -71,8 +71,11 @@ func AppendBinary(dst []byte, v types.Value, t types.Type) []byte {
 		return append(dst, v.S...)
 	case types.UUID:
 		return append(dst, types.UUIDBytes(v.S)...)
+	case types.JSONB:
+		// jsonb_send: the format version (1), then the text.
+		return append(append(dst, 1), v.S...)
 	}
-	// text, varchar, bpchar, name, unknown: the characters themselves.
+	// text, varchar, bpchar, name, json, unknown: the characters themselves.
 	return types.FormatText(dst, v, t, nil)
 }
 
@@ -373,6 +376,15 @@ func DecodeBinary(b []byte, t types.Type) (types.Value, error) {
 			Months: int32(binary.BigEndian.Uint32(b[12:])),
 		}
 		return types.Value{Iv: iv}, types.CheckStorableInterval(iv)
+	case types.JSONB:
+		if len(b) == 0 || b[0] != 1 {
+			v := 0
+			if len(b) > 0 {
+				v = int(b[0])
+			}
+			return types.Value{}, pgerr.New(pgerr.InternalError, "unsupported jsonb version number %d", v)
+		}
+		b = b[1:]
 	}
 	switch t.ID {
 	case types.Bytea:

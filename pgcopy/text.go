@@ -25,7 +25,11 @@ func copyLoadError(err error, table string, line int, col string, raw string) er
 	} else if raw != "" {
 		where += fmt.Sprintf(": \"%s\"", clipContext(raw))
 	}
-	return pgerr.As(err).WithWhere(where)
+	e := pgerr.As(err)
+	if e.Where != "" {
+		where = e.Where + "\n" + where // the input function's own context comes first (json's)
+	}
+	return e.WithWhere(where)
 }
 
 // clipContext shortens a quoted value as PostgreSQL's CONTEXT does.

@@ -25,6 +25,9 @@ func (b *binder) bindDistinctOn(s *scope, clause []*pg_query.Node, sorts []sortI
 		if err != nil {
 			return nil, nil, err
 		}
+		if err := b.checkEquality((*targets)[idx].expr.Type(), nodeLocation(n)); err != nil {
+			return nil, nil, err
+		}
 		refs[i] = idx
 	}
 	isRef := func(t int) int {

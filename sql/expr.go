@@ -837,6 +837,9 @@ func (b *binder) bindMinMax(s *scope, mm *pg_query.MinMaxExpr) (plan.Expr, error
 		}
 		argTypes[i] = t
 	}
+	if !types.HasEquality(t) {
+		return unorderedMinMax(name, argTypes, t, args), nil
+	}
 	cmp, err := types.ResolveOperator(op, t, t)
 	if err != nil {
 		return nil, b.wrapAt(err, mm.Location)
@@ -1243,6 +1246,9 @@ func (b *binder) addAggCall(t *scope, fc *pg_query.FuncCall, name string, args [
 			return nil, err
 		}
 		call = plan.AggCall{Func: ov, Args: args, Distinct: fc.AggDistinct, Filter: filter}
+		if err := b.checkDistinctArgs(fc, args); err != nil {
+			return nil, err
+		}
 		if err := b.attachAggOrder(&call, raw, order); err != nil {
 			return nil, err
 		}

@@ -124,6 +124,11 @@ func (g *groupClause) leaf(n *pg_query.Node) (int, error) {
 	if err := g.b.noWindowIn(g.s, e, "GROUP BY"); err != nil {
 		return 0, err
 	}
+	if e != nil {
+		if err := g.b.checkEquality(e.Type(), nodeLocation(n)); err != nil {
+			return 0, err
+		}
+	}
 	// The output column: the one named or numbered (bindGroupItem returns
 	// its very expression), else the first one equal to e.
 	via := slices.IndexFunc(g.targets, func(t *target) bool { return t.expr == e })

@@ -265,6 +265,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 		}
 	} else if len(sel.DistinctClause) > 0 {
 		distinct = true
+		if err := b.checkTargetsEquality(targets); err != nil {
+			return nil, err
+		}
 		for _, sk := range sorts {
 			if targets[sk.target].junk {
 				return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list"), sk.loc)
@@ -477,6 +480,9 @@ func (b *binder) bindSortClause(s *scope, clause []*pg_query.Node, targets *[]*t
 // sortDirection resolves an ORDER BY entry's direction (USING included)
 // and its NULLS FIRST, PostgreSQL's default being NULLS FIRST for DESC.
 func (b *binder) sortDirection(sb *pg_query.SortBy, t types.Type) (desc, nullsFirst bool, err error) {
+	if err := b.checkOrdering(t, nodeLocation(sb.Node)); err != nil {
+		return false, false, err
+	}
 	desc = sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
 	if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
 		if desc, err = b.usingDirection(sb, t); err != nil {
@@ -787,6 +793,11 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt, s *scope) (*boundQuery, err
 			return nil, err
 		}
 		lt[i] = t
+		if !sel.All || kind != plan.Union {
+			if err := b.checkEquality(t, l.locs[i]); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if out.Left, err = b.castOutputs(l, lt, ctx); err != nil {
 		return nil, err

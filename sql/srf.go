@@ -263,6 +263,15 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 			}
 			continue
 		}
+		if types.IsRowSetFunc(name) {
+			sf, err := b.bindRowSetFunc(fs, fc, name)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			node.Funcs = append(node.Funcs, sf)
+			names = append(names, name)
+			continue
+		}
 		if name != "generate_series" && !types.IsRowsFunction(name) {
 			return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
 		}
@@ -299,6 +308,11 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 		}
 	}
 	node.Alias = alias
+	for i, f := range node.Funcs {
+		if out := types.SetFuncOutName(f.Func.Name); out != "" {
+			names[i] = out // an OUT parameter's name, alias or not
+		}
+	}
 	colTypes := make([]types.Type, 0, len(names)+1)
 	for _, f := range node.Funcs {
 		colTypes = append(colTypes, f.Func.Result)

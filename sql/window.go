@@ -144,6 +144,9 @@ func (b *binder) bindWindowDef(s *scope, wd *pg_query.WindowDef) (*winSpec, erro
 		if err != nil {
 			return nil, err
 		}
+		if err := b.checkEquality(e.Type(), nodeLocation(pn)); err != nil {
+			return nil, err
+		}
 		spec.partition = append(spec.partition, b.resolveUnknown(e))
 	}
 	for _, on := range wd.OrderClause {

@@ -55,6 +55,9 @@ func ResolveAggregate(name string, args []Type, star bool) (*AggOverload, error)
 	if best == nil {
 		return nil, funcError(lname, args, amb)
 	}
+	if err := checkAnyElement(lname, args); err != nil {
+		return nil, err
+	}
 	for i, b := range bs {
 		if b == best {
 			c := cands[i]

@@ -101,6 +101,10 @@ func castContext(from, to ID) byte {
 		if to == Time {
 			return 'a'
 		}
+	case JSON, JSONB:
+		if c := jsonCastContext(from, to); c != 0 {
+			return c
+		}
 	}
 	// Automatic I/O conversion casts: to a string type is assignment, from a
 	// string type is explicit.
@@ -184,6 +188,9 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 	}
 	if from.ID == Array && to.ID == Array {
 		return castArray(ctx, v, from, to, explicit)
+	}
+	if from.ID == JSONB || from.ID == JSON && to.ID == JSONB {
+		return castFromJSON(v, from, to)
 	}
 	switch from.ID {
 	case Unknown:

@@ -27,6 +27,8 @@ func Compare(a, b Value, t Type) int {
 		return compareRecord(a.S, b.S, t)
 	case Array:
 		return compareArrays(a.Arr, b.Arr, t.ElemType())
+	case JSONB:
+		return compareJSONB(a.S, b.S)
 	}
 	return strings.Compare(a.S, b.S)
 }
@@ -115,6 +117,8 @@ func Hash(v Value, t Type) uint64 {
 		return mix64(uint64(d)*0x9e3779b97f4a7c15 ^ uint64(us))
 	case Array:
 		return hashArray(v.Arr, t.ElemType())
+	case JSONB:
+		return hashJSONB(v.S)
 	}
 	return hashString(v.S)
 }

@@ -48,6 +48,8 @@ func idCategory(id ID) byte {
 		return catArray
 	case Bytea, UUID:
 		return catUser
+	case JSON, JSONB:
+		return catUser
 	}
 	return catInvalid
 }
@@ -165,6 +167,10 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Unknown
 	case "name":
 		id = Name
+	case "json":
+		id = JSON
+	case "jsonb":
+		id = JSONB
 	case "bytea":
 		id = Bytea
 	case "uuid":
@@ -175,7 +181,7 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Time
 	case "timetz", "time with time zone":
 		id = TimeTZ
-	case "json", "jsonb", "oid", "regclass", "regtype", "inet",
+	case "oid", "regclass", "regtype", "inet",
 		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
 		"bit", "varbit", "bit varying", "money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
 		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "jsonpath", "pg_lsn",
@@ -319,6 +325,10 @@ func (t Type) BaseSQLName() string {
 		return "time without time zone"
 	case TimeTZ:
 		return "time with time zone"
+	case JSON:
+		return "json"
+	case JSONB:
+		return "jsonb"
 	case idAnyNonArray:
 		return "anynonarray"
 	case Record:
@@ -407,6 +417,10 @@ func (t Type) PgTypeName() string {
 		return "time"
 	case TimeTZ:
 		return "timetz"
+	case JSON:
+		return "json"
+	case JSONB:
+		return "jsonb"
 	}
 	return "unknown"
 }

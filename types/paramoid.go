@@ -38,6 +38,10 @@ func TypeForParamOID(oid uint32) (t Type, ok bool, err error) {
 		return TimestampTZType, true, nil
 	case OIDInterval:
 		return IntervalType, true, nil
+	case OIDJSON:
+		return JSONType, true, nil
+	case OIDJSONB:
+		return JSONBType, true, nil
 	}
 	if t, ok := ArrayTypeByOID(oid); ok {
 		return t, true, nil

@@ -381,6 +381,9 @@ func ResolveFunction(name string, args []Type) (*Overload, error) {
 	lname := normFuncName(name)
 	best, amb := selectBest(polyConsistent(functionTable[lname], args), ids(args))
 	if best != nil {
+		if err := checkAnyElement(lname, args); err != nil {
+			return nil, err
+		}
 		return best.instantiate(args), nil
 	}
 	return nil, funcError(lname, args, amb)

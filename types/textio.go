@@ -241,6 +241,10 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 	case UUID:
 		u, err := parseUUID(s)
 		return Value{S: u}, err
+	case JSON:
+		return parseJSONInput(s)
+	case JSONB:
+		return parseJSONBInput(s)
 	case Bool:
 		b, ok := parseBool(s)
 		if !ok {

@@ -49,6 +49,10 @@ const (
 	// TimeTZ is time with time zone: a time of day and its UTC offset,
 	// packed into one int64 that orders as PostgreSQL's timetz_cmp (timetz.go).
 	TimeTZ
+	// JSON is json: its input text, validated (json.go).
+	JSON
+	// JSONB is jsonb: normalized JSON text (json.go).
+	JSONB
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -85,6 +89,8 @@ var (
 	UUIDType        = Type{ID: UUID, Typmod: -1}
 	TimeType        = Type{ID: Time, Typmod: -1}
 	TimeTZType      = Type{ID: TimeTZ, Typmod: -1}
+	JSONType        = Type{ID: JSON, Typmod: -1}
+	JSONBType       = Type{ID: JSONB, Typmod: -1}
 )
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
@@ -110,6 +116,8 @@ const (
 	OIDTimeTZ      uint32 = 1266
 	OIDNumeric     uint32 = 1700
 	OIDUUID        uint32 = 2950
+	OIDJSON        uint32 = 114
+	OIDJSONB       uint32 = 3802
 )
 
 // OID returns the PostgreSQL type OID of t.
@@ -161,6 +169,10 @@ func (t Type) OID() uint32 {
 		return OIDTime
 	case TimeTZ:
 		return OIDTimeTZ
+	case JSON:
+		return OIDJSON
+	case JSONB:
+		return OIDJSONB
 	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText

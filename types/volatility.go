@@ -31,6 +31,9 @@ func stableSet() map[string]bool {
 		{"date_part", tx, tz}, {"extract", tx, tz},
 		{"date_trunc", tx, tz}, {"date_trunc", tx, tz, tx},
 		{"generate_series", tz, tz, iv},
+		{"to_json", "any"}, {"to_jsonb", "any"},
+		{"json_build_object"}, {"json_build_object", "any"}, {"jsonb_build_object"}, {"jsonb_build_object", "any"},
+		{"json_build_array"}, {"json_build_array", "any"}, {"jsonb_build_array"}, {"jsonb_build_array", "any"},
 		{"+", iv, tz}, {"+", tz, iv}, {"-", tz, iv},
 		// the to_char family (tochar*.go) reads the locale (and TimeZone)
 		{"to_char", ts, tx}, {"to_char", tz, tx}, {"to_char", iv, tx}, {"to_char", "numeric", tx},
@@ -86,6 +89,10 @@ func idSigName(id ID) string {
 		return "varchar"
 	case Name:
 		return "name"
+	case JSON:
+		return "json"
+	case JSONB:
+		return "jsonb"
 	case Char:
 		return "bpchar"
 	case Date:

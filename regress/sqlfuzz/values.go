@@ -150,6 +150,8 @@ func dataPool(c colType) []string {
 		return timePool
 	case types.TimeTZ:
 		return timetzPool
+	case types.JSON, types.JSONB:
+		return jsonPool
 	}
 	panic("no pool for type")
 }

@@ -1,0 +1,154 @@
+SET DateStyle = 'ISO, MDY'; SET TimeZone = 'UTC'; SET IntervalStyle = 'postgres';
+-- json keeps its input text; jsonb normalizes it
+SELECT '{"b":1,  "a":[1, 2.50, 1e2], "a":3}'::json;
+SELECT '{"b":1,  "a":[1, 2.50, 1e2], "a":3}'::jsonb;
+SELECT '{"aa":1,"b":2,"a":{"z":null,"y":true}}'::jsonb;
+SELECT '-0'::jsonb, '1.50'::jsonb, '-1.5e-3'::jsonb, '1E+2'::jsonb, '[]'::jsonb, '{}'::jsonb, ' 7 '::jsonb;
+SELECT '"a\"b\\c\/d\n\u00e9\t"'::jsonb, '"\ud83d\ude00"'::jsonb, '"\u0001"'::jsonb;
+SELECT '"\ude00"'::json, '"\u0000"'::json;
+-- input errors: message, DETAIL and CONTEXT as PostgreSQL
+SELECT 'x'::json;
+SELECT '{"a":}'::json;
+SELECT '[1,'::jsonb;
+SELECT '[}'::json;
+SELECT '{"a" 1}'::json;
+SELECT '{"a":1,}'::jsonb;
+SELECT '{"a":1 "b"}'::json;
+SELECT '[1 2]'::json;
+SELECT '01'::json;
+SELECT '1.'::json;
+SELECT '-'::jsonb;
+SELECT '"abc'::json;
+SELECT '"\x"'::json;
+SELECT '"\u00zz"'::json;
+SELECT '"\u0000"'::jsonb;
+SELECT '"\ud83d"'::jsonb;
+SELECT '"\ude00"'::jsonb;
+SELECT E'"a\tb"'::json;
+SELECT E'{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa":1,\n"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb":x, "c":2}'::json;
+SELECT '{"a":1} x'::json;
+SELECT 'truex'::json;
+SELECT ''::json;
+SELECT '  '::jsonb;
+-- casts
+SELECT '"a"'::jsonb::text, '{"a":1}'::json::jsonb, '{"a":1,"a":2}'::jsonb::json, '[1, 2]'::text::jsonb;
+SELECT '1.5'::jsonb::numeric, '1.5'::jsonb::int, '2.5'::jsonb::int8, 'true'::jsonb::bool, '2'::jsonb::float8, '32767'::jsonb::int2;
+SELECT '"a"'::jsonb::numeric;
+SELECT 'null'::jsonb::int;
+SELECT '{}'::jsonb::bool;
+SELECT '[1]'::jsonb::float4;
+SELECT '40000'::jsonb::int2;
+SELECT 1::json;
+SELECT '1'::json::int;
+-- comparison: object > array > boolean > number > string > null
+SELECT '1'::jsonb = '1.0'::jsonb, '[]'::jsonb < 'null'::jsonb, '1'::jsonb < '[1]'::jsonb,
+       '1'::jsonb > '[]'::jsonb, '{"a":1}'::jsonb > '[1,2,3]'::jsonb, 'true'::jsonb > '2'::jsonb,
+       '"b"'::jsonb > '"a"'::jsonb, '{"b":1}'::jsonb > '{"a":2}'::jsonb, '{"a":1,"b":1}'::jsonb > '{"c":1}'::jsonb;
+SELECT '1'::json = '1'::json;
+-- -> ->> with keys and indexes
+SELECT '{"a":[1,2,{"b":"c"}]}'::json -> 'a' -> 2 ->> 'b', '{"a":[1,  2]}'::json -> 'a', '{"a":[1,  2]}'::jsonb -> 'a';
+SELECT '{"a":1,"a":2}'::json -> 'a', '{"a":null}'::json ->> 'a', '{"a":null}'::jsonb -> 'a', '{"a":"x"}'::jsonb ->> 'a';
+SELECT '[1,2,3]'::jsonb -> -1, '[1,2,3]'::jsonb -> 5, '{"a":1}'::jsonb -> 0, '[1]'::jsonb -> 'a', '[1,2]'::json ->> -2;
+-- a jsonb scalar is a one-element array to an index (not to a path); a json one is not
+SELECT '-1.50'::jsonb -> -1, '"a"'::jsonb -> 0, '1'::jsonb ->> 0, '1'::jsonb -> 1, '1'::json -> 0, jsonb_extract_path('1', '0');
+-- found by sqlfuzz: bool to name is boolout's t/f (no booltext cast), unknown for anyelement
+SELECT true::name, (count(jsonb 'null') > 7)::name, true::text FROM (SELECT 1) s;
+SELECT to_json(1), json_agg(x) FROM (SELECT 'a' AS x) s;
+-- containment, existence, concatenation, deletion
+SELECT '{"a":1,"b":{"c":2}}'::jsonb @> '{"b":{}}', '[1,2,[3]]'::jsonb @> '[[3]]', '[1,2]'::jsonb @> '1',
+       '1'::jsonb @> '[1]', '{"a":1}'::jsonb <@ '{"a":1,"b":2}', '{"a":[1,2]}'::jsonb @> '{"a":[2,2]}', '{"a":1}'::jsonb @> '{"a":1.0}';
+SELECT '{"a":1}'::jsonb ? 'a', '["a","b"]'::jsonb ? 'b', '"a"'::jsonb ? 'a', '[1]'::jsonb ? '1', '{"a":{"b":1}}'::jsonb ? 'b';
+SELECT '{"a":1}'::jsonb || '{"a":2,"b":3}', '[1]'::jsonb || '[2]', '1'::jsonb || '2',
+       '{"a":1}'::jsonb || '[1]', '[1]'::jsonb || '{"a":1}', '{"a":1}'::jsonb || '1';
+SELECT '{"a":1,"b":2}'::jsonb - 'a', '["a","b","a"]'::jsonb - 'a', '[1,2,3]'::jsonb - 1, '[1,2,3]'::jsonb - -1, '[1,2,3]'::jsonb - 9;
+SELECT '1'::jsonb - 'a';
+SELECT '{"a":1}'::jsonb - 0;
+-- processing functions
+SELECT json_typeof('{}'), jsonb_typeof('1'), jsonb_typeof('"x"'), json_typeof('null'), json_typeof('true'), jsonb_typeof('[]');
+SELECT json_array_length('[1,2]'), jsonb_array_length('[]');
+SELECT jsonb_array_length('{}');
+SELECT json_array_length('1');
+SELECT json_strip_nulls('{"a": 1, "b": null, "c": [null, {"d": null}]}'), jsonb_strip_nulls('{"a": 1, "b": null, "c": [null, {"d": null}]}');
+SELECT jsonb_pretty('{"a": 1, "b": [1, {"c": []}, {}], "d": {"e": "f"}}');
+SELECT jsonb_pretty('1'), jsonb_pretty('[]');
+SELECT json_extract_path('{"a":{"b":[1,2]}}', 'a', 'b', '1'), jsonb_extract_path_text('{"a":{"b":[1,"x"]}}', 'a', 'b', '1'),
+       json_extract_path('{"a":1}'), jsonb_extract_path('{"a":1}', 'b'), json_extract_path_text('{"a":null}', 'a');
+-- constructors
+SELECT to_json(1), to_json(1.50), to_json('a"b'::text), to_json(true), to_json('NaN'::float8), to_json(1e20::float8),
+       to_json(date '2020-01-02'), to_json(timestamp '2020-01-02 03:04:05.5'), to_json(timestamptz '2020-01-02 03:04:05+00'),
+       to_json(interval '1 day'), to_json('{"a" : 1}'::json), to_json(null::int);
+SELECT to_jsonb(1), to_jsonb(1.50), to_jsonb('a"b'::text), to_jsonb(true), to_jsonb('NaN'::float8), to_jsonb(1e20::float8),
+       to_jsonb(date '2020-01-02'), to_jsonb('{"a" : 1}'::json), to_jsonb('infinity'::timestamp);
+SET TimeZone = 'America/New_York';
+SELECT to_json(timestamptz '2020-01-02 03:04:05+00'), to_jsonb(timestamptz '2020-07-02 03:04:05.25+00');
+SET TimeZone = 'UTC';
+SELECT json_build_object('a', 1, 'b', 'x', 1, true, 'n', null), jsonb_build_object('b', 1, 'a', 'x', 1, true, 'n', null);
+SELECT json_build_object(), jsonb_build_object(), json_build_array(), jsonb_build_array();
+SELECT json_build_array(1, 'a', null, '{"x":1}'::json), jsonb_build_array(1, 'a', null, '{"x":1}'::json, 2.50);
+SELECT json_build_object('a');
+SELECT json_build_object(null, 1);
+SELECT jsonb_build_object(null, 1);
+SELECT json_build_object('{}'::json, 1);
+-- columns, COPY, grouping, joins and sorting on jsonb
+CREATE TABLE js_t (id int, j json, b jsonb);
+INSERT INTO js_t VALUES (1, '{"a": 1}', '{"a": 1}'), (2, '[1, 2]', '[1,2]'), (3, NULL, NULL), (4, '"x"', '"x"'),
+  (5, '{"a":1.0}', '{"a":1.0}'), (6, '1', '1.0'), (7, '{}', '[]'), (8, 'null', 'null'), (9, 'true', 'false');
+SELECT * FROM js_t ORDER BY id;
+SELECT b, count(*) FROM js_t GROUP BY b ORDER BY b, count(*);
+SELECT id, b FROM js_t ORDER BY b DESC, id;
+SELECT DISTINCT b FROM js_t ORDER BY 1;
+SELECT x.id, y.id FROM js_t x JOIN js_t y ON x.b = y.b WHERE x.id < y.id ORDER BY 1, 2;
+INSERT INTO js_t VALUES (10, 'bad', NULL);
+INSERT INTO js_t VALUES (10, NULL, '{bad');
+COPY js_t TO stdout;
+COPY js_t (id, b) TO stdout CSV;
+CREATE TABLE js_c (id int, b jsonb);
+COPY js_c FROM stdin;
+1	{"z": 1, "a": [1, 2]}
+2	"str"
+\.
+COPY js_c FROM stdin;
+3	{"a":
+\.
+SELECT * FROM js_c ORDER BY id;
+SELECT id, b -> 'a' FROM js_t WHERE b ? 'a' ORDER BY id;
+SELECT id FROM js_t WHERE b @> '{"a":1}' ORDER BY id;
+-- aggregates
+SELECT json_agg(id ORDER BY id), jsonb_agg(b ORDER BY id), json_agg(j ORDER BY id) FROM js_t;
+SELECT json_object_agg(id, b ORDER BY id), jsonb_object_agg(id::text, b) FROM js_t;
+SELECT jsonb_object_agg(k, v) FROM (VALUES ('a', 1), ('b', 2), ('a', 3)) AS v(k, v);
+SELECT json_agg(x) FROM (SELECT 1 AS x WHERE false) s;
+SELECT jsonb_object_agg(NULL::text, 1);
+SELECT json_agg(b) FILTER (WHERE id > 100) FROM js_t;
+SELECT id % 2 AS g, jsonb_agg(b ORDER BY id DESC) FROM js_t GROUP BY 1 ORDER BY 1;
+-- set-returning functions
+SELECT * FROM json_array_elements('[1, "a", {"b":2}, null]');
+SELECT * FROM jsonb_array_elements_text('[1, "a", {"b":2}, null]') WITH ORDINALITY AS t(v, n);
+SELECT json_object_keys('{"b":1,"a":2,"b":3}');
+SELECT jsonb_object_keys('{"b":1,"a":2,"b":3}'), 1 AS x;
+SELECT json_array_elements('{}');
+SELECT * FROM jsonb_object_keys('[]');
+SELECT jsonb_array_elements('1');
+SELECT id, jsonb_array_elements(b) FROM js_t WHERE id IN (2, 3) ORDER BY 1, 2;
+SELECT id, e.value FROM js_t, LATERAL jsonb_array_elements(b) e WHERE jsonb_typeof(b) = 'array' ORDER BY 1, 2;
+-- json has no equality or ordering operator
+CREATE TABLE js_q (id int, j json);
+SELECT * FROM js_q ORDER BY j;
+SELECT j FROM js_q GROUP BY j;
+SELECT DISTINCT j FROM js_q;
+SELECT j FROM js_q UNION SELECT j FROM js_q;
+SELECT j FROM js_q UNION ALL SELECT j FROM js_q;
+SELECT count(DISTINCT j) FROM js_q;
+SELECT json_agg(id ORDER BY j) FROM js_q;
+SELECT row_number() OVER (ORDER BY j) FROM js_q;
+SELECT row_number() OVER (PARTITION BY j) FROM js_q;
+SELECT j IN (SELECT j FROM js_q) FROM js_q;
+SELECT DISTINCT ON (j) id FROM js_q;
+SELECT j FROM js_q INTERSECT SELECT j FROM js_q;
+SELECT DISTINCT j::jsonb FROM js_q;
+(SELECT 'true'::json AS c0) INTERSECT ALL (SELECT 'true'::json AS c0);
+SELECT greatest('1'::json, '2'::json);
+SELECT 'a' AS c0 FROM (SELECT least('"a"'::json, '{}'::json) AS c0) AS s;
+DROP TABLE js_q;
+DROP TABLE js_t;
+DROP TABLE js_c;

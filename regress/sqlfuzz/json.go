@@ -1,0 +1,7 @@
+package sqlfuzz
+
+// jsonPool is the pool of json and jsonb values: every kind, nesting,
+// repeated keys, numbers that differ only in scale, escapes.
+var jsonPool = []string{`null`, `true`, `false`, `0`, `-1.50`, `1e2`, `"a"`, `""`, `"a\"b\\c"`, `[]`, `{}`,
+	`[1, 2, 3]`, `[1.0, "x", null]`, `{"a": 1}`, `{"a": 1.0}`, `{"b": [1, {"c": null}], "a": "x"}`,
+	`{"a": 1, "a": 2}`, `[[], {}]`, `{"aa": 1, "b": 2}`}

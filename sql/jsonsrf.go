@@ -1,0 +1,30 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// bindRowSetFunc binds a FROM item's call of a set-returning function
+// other than generate_series (the json ones: types.RowSet) with ordinary
+// function resolution.
+func (b *binder) bindRowSetFunc(fs *scope, fc *pg_query.FuncCall, name string) (plan.SetFunc, error) {
+	args, err := b.bindList(fs, fc.Args)
+	if err != nil {
+		return plan.SetFunc{}, err
+	}
+	argTypes := make([]types.Type, len(args))
+	for i, a := range args {
+		argTypes[i] = a.Type()
+	}
+	ov, err := types.ResolveFunction(name, argTypes)
+	if err != nil {
+		return plan.SetFunc{}, b.wrapAt(err, fc.Location)
+	}
+	if err := b.castArgs(args, ov.Args); err != nil {
+		return plan.SetFunc{}, err
+	}
+	return plan.SetFunc{Func: ov, Args: args}, nil
+}

@@ -1,0 +1,108 @@
+package types
+
+import "github.com/joind/joind/pgerr"
+
+// The json set-returning functions of one output column:
+// json[b]_array_elements[_text] and json[b]_object_keys. Their rows are
+// computed whole from the argument (a document is one value) and the
+// operators' lockstep steps through them (RowSet). json[b]_each[_text]
+// return records, which joind lacks: they are not registered (nor are
+// the jsonpath functions: joind has no jsonpath type to resolve them by).
+
+var jsonSetFuncs = map[string]func(doc *jsonValue, id ID) ([]Value, error){}
+
+func registerJSONSetFuncs() {
+	for _, id := range []ID{JSON, JSONB} {
+		id := id
+		prefix := "json"
+		if id == JSONB {
+			prefix = "jsonb"
+		}
+		elements := func(text bool) func(doc *jsonValue, id ID) ([]Value, error) {
+			name := prefix + "_array_elements"
+			if text {
+				name += "_text"
+			}
+			return func(doc *jsonValue, id ID) ([]Value, error) {
+				switch {
+				case doc.Kind == jsonArray:
+				case id == JSON && doc.Kind == jsonObject:
+					return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on a non-array", name)
+				case id == JSON:
+					return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on a scalar", name)
+				case doc.Kind == jsonObject:
+					return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot extract elements from an object")
+				default:
+					return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot extract elements from a scalar")
+				}
+				out := make([]Value, len(doc.Elems))
+				for i, e := range doc.Elems {
+					if text {
+						out[i] = jsonOutText(e, id)
+					} else {
+						out[i] = jsonOut(e, id)
+					}
+				}
+				return out, nil
+			}
+		}
+		keysName := prefix + "_object_keys"
+		reg := func(name string, result ID, rows func(doc *jsonValue, id ID) ([]Value, error)) {
+			regFn(name, []ID{id}, result, notScalarSet).setReturning = true
+			jsonSetFuncs[name] = rows
+		}
+		reg(prefix+"_array_elements", id, elements(false))
+		reg(prefix+"_array_elements_text", Text, elements(true))
+		setFuncOutNames[prefix+"_array_elements"] = "value"
+		setFuncOutNames[prefix+"_array_elements_text"] = "value"
+		reg(keysName, Text, func(doc *jsonValue, _ ID) ([]Value, error) {
+			switch doc.Kind {
+			case jsonObject:
+			case jsonArray:
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on an array", keysName)
+			default:
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on a scalar", keysName)
+			}
+			out := make([]Value, len(doc.Keys))
+			for i, k := range doc.Keys {
+				out[i] = Value{S: k}
+			}
+			return out, nil
+		})
+	}
+}
+
+// setFuncOutNames is the name of the OUT parameter of the functions that
+// have one: their column's name in FROM, whatever the alias.
+var setFuncOutNames = map[string]string{}
+
+// SetFuncOutName is the FROM column name of set-returning function name
+// when its OUT parameter names it ("" when the alias does).
+func SetFuncOutName(name string) string { return setFuncOutNames[normFuncName(name)] }
+
+func notScalarSet(*EvalContext, []Value) (Value, error) {
+	return Value{}, pgerr.New(pgerr.FeatureNotSupported, "set-returning function called in a context that cannot accept a set")
+}
+
+// IsRowSetFunc reports whether name is a set-returning function whose
+// rows RowSet computes (every one but generate_series).
+func IsRowSetFunc(name string) bool { return jsonSetFuncs[normFuncName(name)] != nil }
+
+// RowSet is the rows of the set-returning call ov over its argument
+// values (strict: a NULL argument gives none).
+func RowSet(ov *Overload, args []Value) ([]Value, error) {
+	rows := jsonSetFuncs[ov.Name]
+	if rows == nil {
+		return nil, pgerr.New(pgerr.InternalError, "%s is not a row-set function", ov.Name)
+	}
+	for _, a := range args {
+		if a.Null {
+			return nil, nil
+		}
+	}
+	doc, err := jsonDoc(args[0], ov.Args[0].ID)
+	if err != nil {
+		return nil, err
+	}
+	return rows(doc, ov.Args[0].ID)
+}
