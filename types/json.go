@@ -210,7 +210,6 @@ func lexNumber(in string, s int) (int, bool) {
 	return s, bad
 }
 
-
 // lexString is json_lex_string from the opening quote at start.
 func (l *jsonLexer) lexString(start int) *jsonError {
 	var b strings.Builder
