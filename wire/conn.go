@@ -53,11 +53,12 @@ type conn struct {
 	rowMsg   pgproto3.DataRow
 
 	started time.Time         // when the connection was accepted (backend_start)
+	raw     net.Conn          // the accepted socket, under TLS if any (clientcheck.go)
 	act     *activity.Backend // this connection in ServerOptions.Activity; nil without one
 }
 
 func newConn(s *Server, nc net.Conn, pid uint32) *conn {
-	c := &conn{srv: s, nc: nc, pid: pid, reported: make(map[string]string)}
+	c := &conn{srv: s, nc: nc, raw: nc, pid: pid, reported: make(map[string]string)}
 	_, _ = rand.Read(c.secret[:])
 	base := WithConnInfo(context.Background(), ConnInfo{PID: pid, RemoteAddr: nc.RemoteAddr().String()})
 	c.ctx, c.cancel = context.WithCancelCause(base)

@@ -50,6 +50,9 @@
 // reported setting, BackendKeyData (process id + random secret, needed to
 // cancel), and ReadyForQuery. The connection ends on Terminate, on a lost
 // socket, on a protocol violation (FATAL 08P01), or on shutdown (FATAL 57P01).
+// While a query runs, the socket is peeked every second: a client that has
+// gone gets its query cancelled (clientcheck.go), as PostgreSQL's
+// client_connection_check_interval does.
 // A message's length is checked as its header arrives (msglimit.go), before
 // any buffer is made for it: as in PostgreSQL, messages without data (Sync,
 // Flush, Terminate, Close, Describe, Execute, CopyDone, CopyFail) may claim

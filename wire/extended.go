@@ -333,7 +333,9 @@ func (c *conn) beginQuery() (context.Context, func()) {
 	c.queryCancel = cancel
 	c.mu.Unlock()
 	c.qctx, c.rows = qctx, 0
+	stopWatch := c.watchClient(cancel)
 	return qctx, func() {
+		stopWatch()
 		c.mu.Lock()
 		c.queryCancel = nil
 		c.mu.Unlock()

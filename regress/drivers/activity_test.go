@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -145,4 +148,54 @@ func activityTranscript(t *testing.T, dsn string) string {
 	}
 	fmt.Fprintf(&b, "pg_cancel_backend of a gone backend: %v\n", ok)
 	return b.String()
+}
+
+// TestVanishedClientQueryIsCancelled: a psql that is killed while its
+// query runs (here an endless recursive CTE) must not leave the query
+// running. PostgreSQL cancels it when client_connection_check_interval
+// is set (the test sets it there); joind always does. A monitoring
+// session then no longer finds the backend.
+func TestVanishedClientQueryIsCancelled(t *testing.T) {
+	psql := need(t, "psql", "/usr/lib/postgresql/15/bin/psql", "psql")
+	pg := oracle.Start(t)
+	pg.CreateDatabase(t, "drv_gone")
+	j := joindtest.StartJoind(t)
+	const endless = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r"
+	for _, target := range []struct {
+		name, dsn, host, db string
+		port                int
+	}{{"PostgreSQL", pg.DSNFor("drv_gone"), pg.Host(), "drv_gone", pg.Port()}, {"joind", j.DSN(), j.Host(), "regression", j.Port()}} {
+		ctx := context.Background()
+		mon := connect(t, target.dsn)
+		cmd := exec.Command(psql, "-X", "-h", target.host, "-p", strconv.Itoa(target.port), "-U", "postgres",
+			"-d", target.db, "-c", endless)
+		cmd.Env = append(os.Environ(), "PGOPTIONS=-c client_connection_check_interval=1s")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		active := func() int {
+			var n int
+			if err := mon.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query = $1", endless).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		for start := time.Now(); active() == 0; time.Sleep(20 * time.Millisecond) {
+			if time.Since(start) > 10*time.Second {
+				_ = cmd.Process.Kill()
+				t.Fatalf("%s: the endless query never showed as active", target.name)
+			}
+		}
+		// The client vanishes: psql is killed under the running query.
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		start := time.Now()
+		for active() != 0 {
+			if time.Since(start) > 15*time.Second {
+				t.Fatalf("%s: the query of a killed psql is still running after %v", target.name, time.Since(start))
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Logf("%s: the killed client's query ended after %v", target.name, time.Since(start).Round(time.Millisecond))
+	}
 }
