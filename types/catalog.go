@@ -20,13 +20,16 @@ type Signature struct {
 	Variadic bool
 	Strict   bool
 	Volatile bool
+	// SetReturning functions yield rows, not a value.
+	SetReturning bool
 }
 
-// arraySig reports a signature over arrays, which the catalog's consumers
-// (the fuzzer's generator) do not build values of yet.
+// arraySig reports a signature over arrays or SEARCH/CYCLE's seq and
+// path values, which the catalog's consumers (the fuzzer's generator) do
+// not build values of yet.
 func arraySig(b *builtin) bool {
 	for _, id := range append([]ID{b.result}, b.args...) {
-		if _, ok := concreteArraySlots[id]; ok || isArrayPoly(id) {
+		if _, ok := concreteArraySlots[id]; ok || isArrayPoly(id) || id == SeqArray || id == SeqRecord {
 			return true
 		}
 	}
@@ -35,7 +38,7 @@ func arraySig(b *builtin) bool {
 
 func sigOf(b *builtin) Signature {
 	return Signature{Name: b.name, Args: append([]ID(nil), b.args...), Result: b.result,
-		Variadic: b.variadic, Strict: b.strict, Volatile: b.volatile}
+		Variadic: b.variadic, Strict: b.strict, Volatile: b.volatile, SetReturning: b.setReturning}
 }
 
 func sortSigs(s []Signature) []Signature {

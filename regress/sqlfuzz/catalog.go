@@ -20,11 +20,8 @@ var nondeterministic = map[string]bool{
 	"now": true, "current_timestamp": true, "transaction_timestamp": true,
 	"statement_timestamp": true, "clock_timestamp": true, "localtimestamp": true,
 	"current_date": true, "random": true, "timeofday": true, "gen_random_uuid": true,
+	"localtime": true, "current_time": true,
 }
-
-// nonScalar names set-returning functions: they change the row count, so
-// the generator never uses them as scalar expressions.
-var nonScalar = map[string]bool{"generate_series": true, "regexp_split_to_table": true}
 
 func newCatalog(k *Knobs) *catalog {
 	c := &catalog{
@@ -40,7 +37,9 @@ func newCatalog(k *Knobs) *catalog {
 		c.ops[s.Result] = append(c.ops[s.Result], s)
 	}
 	for _, s := range types.Functions() {
-		if s.Volatile || nondeterministic[s.Name] || nonScalar[s.Name] || k.excludedFunc(s) {
+		// Set-returning functions change the row count, so the generator never
+		// uses them as scalar expressions.
+		if s.Volatile || s.SetReturning || nondeterministic[s.Name] || k.excludedFunc(s) {
 			continue
 		}
 		c.funcs[s.Result] = append(c.funcs[s.Result], s)

@@ -121,6 +121,8 @@ var libmFloat = map[string]bool{
 	"sin": true, "cos": true, "tan": true, "cot": true, "asin": true, "acos": true, "atan": true, "atan2": true,
 	"sinh": true, "cosh": true, "tanh": true, "exp": true, "ln": true, "log": true, "log10": true,
 	"power": true, "pow": true, "^": true, "cbrt": true, "||/": true,
+	"sind": true, "cosd": true, "tand": true, "cotd": true, "asind": true, "acosd": true, "atand": true, "atan2d": true,
+	"asinh": true, "acosh": true, "atanh": true,
 }
 
 func (k *Knobs) excludedOp(s types.Signature) bool { return k.excludedFunc(s) }
