@@ -2,7 +2,6 @@ package types
 
 import (
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/joind/joind/pgerr"
@@ -332,8 +331,8 @@ func pathStep(v *jsonValue, k string) *jsonValue {
 	case jsonObject:
 		return objectField(v, k)
 	case jsonArray:
-		i, err := strconv.ParseInt(strings.TrimSpace(k), 10, 32)
-		if err != nil {
+		i, ok := pathIndex(k)
+		if !ok {
 			return nil
 		}
 		return arrayElement(v, i)
@@ -672,6 +671,7 @@ func init() {
 	registerJSON()
 	registerJSONAggregates()
 	registerJSONSetFuncs()
+	registerJSONPathOps()
 }
 
 // anyElementFuncs take anyelement, not "any": PostgreSQL cannot resolve
