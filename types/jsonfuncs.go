@@ -672,6 +672,7 @@ func init() {
 	registerJSONAggregates()
 	registerJSONSetFuncs()
 	registerJSONPathOps()
+	registerJSONEach()
 }
 
 // anyElementFuncs take anyelement, not "any": PostgreSQL cannot resolve
