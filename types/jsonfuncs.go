@@ -490,6 +490,10 @@ func jsonScalarText(ctx *EvalContext, dst []byte, v Value, t Type, asKey bool) [
 		return append(dst, s...)
 	case Date, Timestamp, TimestampTZ:
 		return escapeJSON(dst, jsonDateTime(ctx, v, t))
+	case Array:
+		return appendJSONArray(ctx, dst, v.Arr, t.ElemType(), false)
+	case Record:
+		return appendJSONRecord(ctx, dst, v, t, false)
 	}
 	return escapeJSON(dst, anyToText(ctx, v, t))
 }
@@ -556,12 +560,16 @@ func toJSONBValue(ctx *EvalContext, v Value, t Type) *jsonValue {
 		return &jsonValue{Kind: jsonString, Str: s}
 	case Date, Timestamp, TimestampTZ:
 		return &jsonValue{Kind: jsonString, Str: jsonDateTime(ctx, v, t)}
+	case Array:
+		return jsonbArrayTree(ctx, v.Arr, t.ElemType())
+	case Record:
+		return jsonbRecordTree(ctx, v, t)
 	}
 	return &jsonValue{Kind: jsonString, Str: anyToText(ctx, v, t)}
 }
 
 func jsonKeyError(t Type) error {
-	if t.ID == JSON || t.ID == JSONB {
+	if t.ID == JSON || t.ID == JSONB || t.ID == Array || t.ID == Record {
 		return pgerr.New(pgerr.InvalidParameterValue, "key value must be scalar, not array, composite, or json")
 	}
 	return nil
@@ -673,6 +681,7 @@ func init() {
 	registerJSONSetFuncs()
 	registerJSONPathOps()
 	registerJSONEach()
+	registerJSONComposites()
 }
 
 // anyElementFuncs take anyelement, not "any": PostgreSQL cannot resolve
@@ -680,6 +689,9 @@ func init() {
 var anyElementFuncs = map[string]bool{"to_json": true, "to_jsonb": true, "json_agg": true, "jsonb_agg": true}
 
 func checkAnyElement(name string, args []Type) error {
+	if recordArgFuncs[name] && args[0].ID != Record { // jsoncomposite.go
+		return funcError(name, args, false)
+	}
 	if !anyElementFuncs[name] {
 		return nil
 	}
