@@ -266,6 +266,8 @@ func registerJSON() {
 	}
 	regOp("@>", []ID{JSONB, JSONB}, Bool, contains(false))
 	regOp("<@", []ID{JSONB, JSONB}, Bool, contains(true))
+	regFn("jsonb_contains", []ID{JSONB, JSONB}, Bool, contains(false))
+	regFn("jsonb_contained", []ID{JSONB, JSONB}, Bool, contains(true))
 	exists := func(_ *EvalContext, a []Value) (Value, error) {
 		return BoolValue(jsonbHasKey(jsonbTree(a[0].S), a[1].S)), nil
 	}
@@ -276,7 +278,7 @@ func registerJSON() {
 	}
 	regOp("||", []ID{JSONB, JSONB}, JSONB, concat)
 	regFn("jsonb_concat", []ID{JSONB, JSONB}, JSONB, concat)
-	regOp("-", []ID{JSONB, Text}, JSONB, func(_ *EvalContext, a []Value) (Value, error) {
+	deleteKey := func(_ *EvalContext, a []Value) (Value, error) {
 		v := jsonbTree(a[0].S)
 		switch v.Kind {
 		case jsonObject:
@@ -298,8 +300,10 @@ func registerJSON() {
 			return Value{S: jsonbText(out)}, nil
 		}
 		return Value{}, pgerr.New(pgerr.InvalidParameterValue, "cannot delete from scalar")
-	})
-	regOp("-", []ID{JSONB, Int4}, JSONB, func(_ *EvalContext, a []Value) (Value, error) {
+	}
+	regOp("-", []ID{JSONB, Text}, JSONB, deleteKey)
+	regFn("jsonb_delete", []ID{JSONB, Text}, JSONB, deleteKey)
+	deleteIndex := func(_ *EvalContext, a []Value) (Value, error) {
 		v := jsonbTree(a[0].S)
 		switch v.Kind {
 		case jsonObject:
@@ -317,7 +321,9 @@ func registerJSON() {
 			return Value{S: jsonbText(out)}, nil
 		}
 		return Value{}, pgerr.New(pgerr.InvalidParameterValue, "cannot delete from scalar")
-	})
+	}
+	regOp("-", []ID{JSONB, Int4}, JSONB, deleteIndex)
+	regFn("jsonb_delete", []ID{JSONB, Int4}, JSONB, deleteIndex)
 	regFn("jsonb_pretty", []ID{JSONB}, Text, func(_ *EvalContext, a []Value) (Value, error) {
 		return Value{S: string(appendStyled(nil, jsonbTree(a[0].S), stylePretty, 0))}, nil
 	})

@@ -143,6 +143,14 @@ func registerJSONPathOps() {
 		return Value{S: jsonbText(out)}, nil
 	}
 	regOp("-", []ID{JSONB, textArrayID}, JSONB, deleteKeys)
+	// jsonb_delete(jsonb, VARIADIC text[]) called with its keys spread out.
+	spread := regFn("jsonb_delete", []ID{JSONB, Text, Text}, JSONB, func(ctx *EvalContext, a []Value) (Value, error) {
+		if a[0].Null {
+			return NullValue, nil
+		}
+		return deleteKeys(ctx, []Value{a[0], {Arr: NewArray(a[1:])}})
+	})
+	spread.variadic, spread.strict = true, false
 
 	deletePath := func(_ *EvalContext, a []Value) (Value, error) {
 		if err := oneDimPath(a[1].Arr); err != nil {
@@ -200,7 +208,7 @@ func registerJSONPathOps() {
 		treatment := "use_json_null"
 		if len(a) > 4 {
 			if a[4].Null {
-				return Value{}, pgerr.New(pgerr.NullValueNotAllowed, nullTreatmentMsg)
+				return Value{}, pgerr.New(pgerr.InvalidParameterValue, nullTreatmentMsg)
 			}
 			treatment = a[4].S
 		}

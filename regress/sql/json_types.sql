@@ -223,3 +223,7 @@ SELECT json_object('{{a}}','{1}');
 SELECT json_object('{a,b}','{}');
 SELECT jsonb_object('{{a,1},{b,NULL}}'), jsonb_object('{a,NULL}');
 DROP TABLE js_t2;
+select jsonb_delete('{"a":1,"b":2,"c":3}', 'a'), jsonb_delete('[1,2]', 0), jsonb_delete('{"a":1,"b":2,"c":3}', 'a', 'c'), jsonb_delete('{"a":1,"b":2,"c":3}', 'a', null);
+select jsonb_contains('{"a":1,"b":2}', '{"a":1}'), jsonb_contained('{"a":1}', '{"a":1,"b":2}');
+select jsonb_delete(null, 'a', 'b');
+select jsonb_delete('1', 'a', 'b');
