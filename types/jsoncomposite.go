@@ -120,11 +120,16 @@ var recordArgFuncs = map[string]bool{"row_to_json": true}
 
 func registerJSONComposites() {
 	pretty := func(a []Value) bool { return len(a) > 1 && a[1].I != 0 }
-	arrayToJSON := func(ctx *EvalContext, et Type, a []Value) (Value, error) {
-		return Value{S: string(appendJSONArray(ctx, nil, a[0].Arr, et, pretty(a)))}, nil
+	// Both read the session's settings (datum_to_json of timestamptz):
+	// stable, as in pg_proc.
+	for _, args := range [][]ID{{idAnyArray}, {idAnyArray, Bool}} {
+		functionTable["array_to_json"] = append(functionTable["array_to_json"], &builtin{name: "array_to_json", args: args, result: JSON, strict: true, stable: true,
+			bind: func(at []Type) evalFn {
+				return func(ctx *EvalContext, a []Value) (Value, error) {
+					return Value{S: string(appendJSONArray(ctx, nil, a[0].Arr, at[0].ElemType(), pretty(a)))}, nil
+				}
+			}})
 	}
-	arrFn("array_to_json", []ID{idAnyArray}, JSON, true, arrayToJSON)
-	arrFn("array_to_json", []ID{idAnyArray, Bool}, JSON, true, arrayToJSON)
 	for _, args := range [][]ID{{idAny}, {idAny, Bool}} {
 		functionTable["row_to_json"] = append(functionTable["row_to_json"], &builtin{name: "row_to_json", args: args, result: JSON, strict: true, stable: true,
 			bind: func(at []Type) evalFn {
