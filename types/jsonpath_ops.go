@@ -111,14 +111,10 @@ func registerJSONPathOps() {
 	regFn("jsonb_exists_all", []ID{JSONB, textArrayID}, Bool, exists(true))
 
 	deleteKeys := func(_ *EvalContext, a []Value) (Value, error) {
-		if err := oneDimPath(a[1].Arr); err != nil {
+		doc, keys, null, err := pathArgs(a, "cannot delete from scalar")
+		if err != nil {
 			return Value{}, err
 		}
-		doc := jsonbTree(a[0].S)
-		if doc.Kind < jsonArray {
-			return Value{}, pgerr.New(pgerr.InvalidParameterValue, "cannot delete from scalar")
-		}
-		keys, null := pathElems(a[1].Arr)
 		drop := map[string]bool{}
 		for i, k := range keys {
 			if !null[i] {
@@ -153,36 +149,24 @@ func registerJSONPathOps() {
 	spread.variadic, spread.strict = true, false
 
 	deletePath := func(_ *EvalContext, a []Value) (Value, error) {
-		if err := oneDimPath(a[1].Arr); err != nil {
-			return Value{}, err
-		}
-		doc := jsonbTree(a[0].S)
-		if doc.Kind < jsonArray {
-			return Value{}, pgerr.New(pgerr.InvalidParameterValue, "cannot delete path in scalar")
-		}
-		keys, null := pathElems(a[1].Arr)
-		if jsonbEmpty(doc) || len(keys) == 0 {
-			return a[0], nil
-		}
-		out, err := setPath(doc, keys, null, 0, nil, pathDelete)
+		doc, keys, null, err := pathArgs(a, "cannot delete path in scalar")
 		if err != nil {
 			return Value{}, err
 		}
-		return Value{S: jsonbText(out)}, nil
+		if jsonbEmpty(doc) || len(keys) == 0 {
+			return a[0], nil
+		}
+		return setPathText(doc, keys, null, nil, pathDelete)
 	}
 	regOp("#-", []ID{JSONB, textArrayID}, JSONB, deletePath)
 	regFn("jsonb_delete_path", []ID{JSONB, textArrayID}, JSONB, deletePath)
 
 	set := func(a []Value) (Value, error) {
-		if err := oneDimPath(a[1].Arr); err != nil {
+		doc, keys, null, err := pathArgs(a, "cannot set path in scalar")
+		if err != nil {
 			return Value{}, err
 		}
-		doc := jsonbTree(a[0].S)
-		if doc.Kind < jsonArray {
-			return Value{}, pgerr.New(pgerr.InvalidParameterValue, "cannot set path in scalar")
-		}
 		create := len(a) < 4 || a[3].I != 0
-		keys, null := pathElems(a[1].Arr)
 		if jsonbEmpty(doc) && !create || len(keys) == 0 {
 			return a[0], nil
 		}
@@ -190,11 +174,7 @@ func registerJSONPathOps() {
 		if create {
 			op = pathCreate
 		}
-		out, err := setPath(doc, keys, null, 0, jsonbTree(a[2].S), op)
-		if err != nil {
-			return Value{}, err
-		}
-		return Value{S: jsonbText(out)}, nil
+		return setPathText(doc, keys, null, jsonbTree(a[2].S), op)
 	}
 	setFn := func(_ *EvalContext, a []Value) (Value, error) { return set(a) }
 	regFn("jsonb_set", []ID{JSONB, textArrayID, JSONB}, JSONB, setFn)
@@ -241,14 +221,10 @@ func registerJSONPathOps() {
 	}
 
 	insert := func(_ *EvalContext, a []Value) (Value, error) {
-		if err := oneDimPath(a[1].Arr); err != nil {
+		doc, keys, null, err := pathArgs(a, "cannot set path in scalar")
+		if err != nil {
 			return Value{}, err
 		}
-		doc := jsonbTree(a[0].S)
-		if doc.Kind < jsonArray {
-			return Value{}, pgerr.New(pgerr.InvalidParameterValue, "cannot set path in scalar")
-		}
-		keys, null := pathElems(a[1].Arr)
 		if len(keys) == 0 {
 			return a[0], nil
 		}
@@ -256,15 +232,34 @@ func registerJSONPathOps() {
 		if len(a) > 3 && a[3].I != 0 {
 			op = pathInsertAfter
 		}
-		out, err := setPath(doc, keys, null, 0, jsonbTree(a[2].S), op)
-		if err != nil {
-			return Value{}, err
-		}
-		return Value{S: jsonbText(out)}, nil
+		return setPathText(doc, keys, null, jsonbTree(a[2].S), op)
 	}
 	regFn("jsonb_insert", []ID{JSONB, textArrayID, JSONB}, JSONB, insert)
 	regFn("jsonb_insert", []ID{JSONB, textArrayID, JSONB, Bool}, JSONB, insert).
 		withParams([]string{"jsonb_in", "path", "replacement", "insert_after"}, BoolValue(false))
+}
+
+// pathArgs reads (jsonb, text[]) arguments: the document, which must be
+// an array or object (else scalarMsg), and the path, of one dimension.
+func pathArgs(a []Value, scalarMsg string) (doc *jsonValue, keys []string, null []bool, err error) {
+	if err := oneDimPath(a[1].Arr); err != nil {
+		return nil, nil, nil, err
+	}
+	doc = jsonbTree(a[0].S)
+	if doc.Kind < jsonArray {
+		return nil, nil, nil, pgerr.New(pgerr.InvalidParameterValue, "%s", scalarMsg)
+	}
+	keys, null = pathElems(a[1].Arr)
+	return doc, keys, null, nil
+}
+
+// setPathText is setPath from the root, printed.
+func setPathText(doc *jsonValue, keys []string, null []bool, newval *jsonValue, op jsonbPathOp) (Value, error) {
+	out, err := setPath(doc, keys, null, 0, newval, op)
+	if err != nil {
+		return Value{}, err
+	}
+	return Value{S: jsonbText(out)}, nil
 }
 
 const nullTreatmentMsg = `null_value_treatment must be "delete_key", "return_target", "use_json_null", or "raise_exception"`
