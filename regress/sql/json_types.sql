@@ -227,3 +227,22 @@ select jsonb_delete('{"a":1,"b":2,"c":3}', 'a'), jsonb_delete('[1,2]', 0), jsonb
 select jsonb_contains('{"a":1,"b":2}', '{"a":1}'), jsonb_contained('{"a":1}', '{"a":1,"b":2}');
 select jsonb_delete(null, 'a', 'b');
 select jsonb_delete('1', 'a', 'b');
+-- more arrays and records inside JSON constructors and aggregates
+select to_json('[0:1]={1,2}'::int[]), to_json(array['2020-01-01 10:00'::timestamp]), to_jsonb(array[true,null]), to_json(array[1.5e300::float8, 'NaN']);
+select json_build_object('a', array[1,2], 'b', row(1,'x')), json_build_array(row(1), array['q']), jsonb_build_object('a', array[1,2], 'b', row(1,'x'));
+select json_object_agg(k, v order by k) from (values ('a', array[1]), ('b', null)) t(k, v);
+select json_agg(v order by i) from (values (1, array[1]), (2, null), (3, array[3])) t(i, v);
+select json_agg(v order by i) from (values (1, row(1,2)), (2, null), (3, row(3,4))) t(i, v);
+select to_jsonb(t) from (select 1 as b, 'x' as a, null::int as c) t;
+select row_to_json(t) from (select 1 as "a""b", now()::date - now()::date as d) t;
+select json_object_agg(array[1], 1);
+select jsonb_object_agg(row(1), 1);
+select jsonb_build_object(array[1], 1);
+select to_jsonb(array[array[1,2],array[3,4]]) -> 1, array_to_json(array[[1]], true);
+-- json_each beside other functions, LATERAL, aliases
+select * from rows from (json_each('{"a":1,"b":2}'), generate_series(1,3)) order by 3;
+select j.* from (values ('{"x":1}'::jsonb), ('{"y":[2]}')) v(d), jsonb_each(v.d) j order by 1;
+select count(*) from jsonb_each('{"a":1,"b":2}');
+select jsonb_each('{"a":1}') as r;
+select * from json_each_text('{"a":"x"}') as t(k);
+select * from json_each_text('{"a":"x"}') as t(k, v, z);
