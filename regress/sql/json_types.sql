@@ -246,3 +246,9 @@ select count(*) from jsonb_each('{"a":1,"b":2}');
 select jsonb_each('{"a":1}') as r;
 select * from json_each_text('{"a":"x"}') as t(k);
 select * from json_each_text('{"a":"x"}') as t(k, v, z);
+-- path elements read as strtoint does
+select '[1,2]'::jsonb #> '{" 1"}', '[1,2]'::jsonb #> '{"1 "}', '[1,2]'::jsonb #> '{+1}', '[1,2]'::jsonb #> '{2147483648}', '[1,2]'::jsonb #> '{""}', '[1,2]'::json #> '{-2}', '[1,2]'::json #> '{-3}';
+select jsonb_set('[1,2]', '{" 0"}', '9'), jsonb_set('[1,2]', '{-2147483648}', '9'), jsonb_insert('[1,2]', '{-3}', '9');
+select jsonb_set('[1,2]', '{"1 "}', '9');
+select jsonb_set('[1,2]', '{2147483648}', '9');
+select '{"a":[1,{"b":2}]}'::jsonb #- '{a,1,b}', '{"a":[1,{"b":2}]}'::jsonb #- '{a,-1}', '{"a":1}'::jsonb #- '{}', '{}'::jsonb #- '{a,b}';
