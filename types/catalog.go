@@ -22,11 +22,12 @@ type Signature struct {
 	Volatile bool
 }
 
-// arraySig reports a signature over arrays, which the catalog's consumers
-// (the fuzzer's generator) do not build values of yet.
+// arraySig reports a signature over arrays or records (json_each), which
+// the catalog's consumers (the fuzzer's generator) do not build values of
+// yet.
 func arraySig(b *builtin) bool {
 	for _, id := range append([]ID{b.result}, b.args...) {
-		if _, ok := concreteArraySlots[id]; ok || isArrayPoly(id) {
+		if _, ok := concreteArraySlots[id]; ok || isArrayPoly(id) || id == Record {
 			return true
 		}
 	}
