@@ -15,11 +15,7 @@ var (
 
 func registerJSONEach() {
 	for _, id := range []ID{JSON, JSONB} {
-		id := id
-		prefix := "json"
-		if id == JSONB {
-			prefix = "jsonb"
-		}
+		id, prefix := id, jsonFuncPrefix(id)
 		for _, text := range []bool{false, true} {
 			name := prefix + "_each"
 			valT := Type{ID: id, Typmod: -1}

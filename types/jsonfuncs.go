@@ -587,11 +587,7 @@ func registerJSONConstructors() {
 		functionTable[name] = append(functionTable[name], b)
 	}
 	for _, id := range []ID{JSON, JSONB} {
-		id := id
-		prefix := "json"
-		if id == JSONB {
-			prefix = "jsonb"
-		}
+		id, prefix := id, jsonFuncPrefix(id)
 		reg("to_"+prefix, id, false, true, func(args []Type) evalFn {
 			return func(ctx *EvalContext, a []Value) (Value, error) {
 				if id == JSON {

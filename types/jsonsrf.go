@@ -11,13 +11,18 @@ import "github.com/joind/joind/pgerr"
 
 var jsonSetFuncs = map[string]func(doc *jsonValue, id ID) ([]Value, error){}
 
+// jsonFuncPrefix is the name prefix of a json (json_...) or jsonb
+// (jsonb_...) function.
+func jsonFuncPrefix(id ID) string {
+	if id == JSONB {
+		return "jsonb"
+	}
+	return "json"
+}
+
 func registerJSONSetFuncs() {
 	for _, id := range []ID{JSON, JSONB} {
-		id := id
-		prefix := "json"
-		if id == JSONB {
-			prefix = "jsonb"
-		}
+		id, prefix := id, jsonFuncPrefix(id)
 		elements := func(text bool) func(doc *jsonValue, id ID) ([]Value, error) {
 			name := prefix + "_array_elements"
 			if text {
