@@ -10,10 +10,11 @@ import (
 // bindRowSetFunc binds a FROM item's call of a set-returning function
 // other than generate_series (the json ones: types.RowSet) with ordinary
 // function resolution.
-func (b *binder) bindRowSetFunc(fs *scope, fc *pg_query.FuncCall, name string) (plan.SetFunc, error) {
+// A function of records (json_each) becomes one function per column.
+func (b *binder) bindRowSetFunc(fs *scope, fc *pg_query.FuncCall, name string) ([]plan.SetFunc, error) {
 	args, err := b.bindList(fs, fc.Args)
 	if err != nil {
-		return plan.SetFunc{}, err
+		return nil, err
 	}
 	argTypes := make([]types.Type, len(args))
 	for i, a := range args {
@@ -21,10 +22,18 @@ func (b *binder) bindRowSetFunc(fs *scope, fc *pg_query.FuncCall, name string) (
 	}
 	ov, err := types.ResolveFunction(name, argTypes)
 	if err != nil {
-		return plan.SetFunc{}, b.wrapAt(err, fc.Location)
+		return nil, b.wrapAt(err, fc.Location)
 	}
 	if err := b.castArgs(args, ov.Args); err != nil {
-		return plan.SetFunc{}, err
+		return nil, err
 	}
-	return plan.SetFunc{Func: ov, Args: args}, nil
+	cols := types.RecordSetColumns(ov)
+	if cols == nil {
+		return []plan.SetFunc{{Func: ov, Args: args}}, nil
+	}
+	out := make([]plan.SetFunc, len(cols))
+	for i, c := range cols {
+		out[i] = plan.SetFunc{Func: c, Args: args}
+	}
+	return out, nil
 }

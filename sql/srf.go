@@ -264,12 +264,14 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 			continue
 		}
 		if types.IsRowSetFunc(name) {
-			sf, err := b.bindRowSetFunc(fs, fc, name)
+			sfs, err := b.bindRowSetFunc(fs, fc, name) // jsonsrf.go
 			if err != nil {
 				return nil, nil, nil, err
 			}
-			node.Funcs = append(node.Funcs, sf)
-			names = append(names, name)
+			for _, sf := range sfs {
+				node.Funcs = append(node.Funcs, sf)
+				names = append(names, name)
+			}
 			continue
 		}
 		if name != "generate_series" && !types.IsRowsFunction(name) {

@@ -81,10 +81,16 @@ func (a *jsonAggAcc) Result() (Value, error) {
 		}
 		return Value{S: string(append(dst, " }"...))}, nil
 	}
+	// json_agg_transfn puts a line feed before each later non-null array
+	// or record (a NULL one prints as null).
+	structured := a.args[0].ID == Array || a.args[0].ID == Record
 	dst := []byte{'['}
 	for i, t := range a.texts {
 		if i > 0 {
 			dst = append(dst, ", "...)
+			if structured && string(t) != "null" {
+				dst = append(dst, "\n "...)
+			}
 		}
 		dst = append(dst, t...)
 	}

@@ -2,7 +2,6 @@ package types
 
 import (
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/joind/joind/pgerr"
@@ -267,6 +266,8 @@ func registerJSON() {
 	}
 	regOp("@>", []ID{JSONB, JSONB}, Bool, contains(false))
 	regOp("<@", []ID{JSONB, JSONB}, Bool, contains(true))
+	regFn("jsonb_contains", []ID{JSONB, JSONB}, Bool, contains(false))
+	regFn("jsonb_contained", []ID{JSONB, JSONB}, Bool, contains(true))
 	exists := func(_ *EvalContext, a []Value) (Value, error) {
 		return BoolValue(jsonbHasKey(jsonbTree(a[0].S), a[1].S)), nil
 	}
@@ -277,7 +278,7 @@ func registerJSON() {
 	}
 	regOp("||", []ID{JSONB, JSONB}, JSONB, concat)
 	regFn("jsonb_concat", []ID{JSONB, JSONB}, JSONB, concat)
-	regOp("-", []ID{JSONB, Text}, JSONB, func(_ *EvalContext, a []Value) (Value, error) {
+	deleteKey := func(_ *EvalContext, a []Value) (Value, error) {
 		v := jsonbTree(a[0].S)
 		switch v.Kind {
 		case jsonObject:
@@ -299,8 +300,10 @@ func registerJSON() {
 			return Value{S: jsonbText(out)}, nil
 		}
 		return Value{}, pgerr.New(pgerr.InvalidParameterValue, "cannot delete from scalar")
-	})
-	regOp("-", []ID{JSONB, Int4}, JSONB, func(_ *EvalContext, a []Value) (Value, error) {
+	}
+	regOp("-", []ID{JSONB, Text}, JSONB, deleteKey)
+	regFn("jsonb_delete", []ID{JSONB, Text}, JSONB, deleteKey)
+	deleteIndex := func(_ *EvalContext, a []Value) (Value, error) {
 		v := jsonbTree(a[0].S)
 		switch v.Kind {
 		case jsonObject:
@@ -318,7 +321,9 @@ func registerJSON() {
 			return Value{S: jsonbText(out)}, nil
 		}
 		return Value{}, pgerr.New(pgerr.InvalidParameterValue, "cannot delete from scalar")
-	})
+	}
+	regOp("-", []ID{JSONB, Int4}, JSONB, deleteIndex)
+	regFn("jsonb_delete", []ID{JSONB, Int4}, JSONB, deleteIndex)
 	regFn("jsonb_pretty", []ID{JSONB}, Text, func(_ *EvalContext, a []Value) (Value, error) {
 		return Value{S: string(appendStyled(nil, jsonbTree(a[0].S), stylePretty, 0))}, nil
 	})
@@ -332,8 +337,8 @@ func pathStep(v *jsonValue, k string) *jsonValue {
 	case jsonObject:
 		return objectField(v, k)
 	case jsonArray:
-		i, err := strconv.ParseInt(strings.TrimSpace(k), 10, 32)
-		if err != nil {
+		i, ok := pathIndex(k)
+		if !ok {
 			return nil
 		}
 		return arrayElement(v, i)
@@ -491,6 +496,10 @@ func jsonScalarText(ctx *EvalContext, dst []byte, v Value, t Type, asKey bool) [
 		return append(dst, s...)
 	case Date, Timestamp, TimestampTZ:
 		return escapeJSON(dst, jsonDateTime(ctx, v, t))
+	case Array:
+		return appendJSONArray(ctx, dst, v.Arr, t.ElemType(), false)
+	case Record:
+		return appendJSONRecord(ctx, dst, v, t, false)
 	}
 	return escapeJSON(dst, anyToText(ctx, v, t))
 }
@@ -557,12 +566,16 @@ func toJSONBValue(ctx *EvalContext, v Value, t Type) *jsonValue {
 		return &jsonValue{Kind: jsonString, Str: s}
 	case Date, Timestamp, TimestampTZ:
 		return &jsonValue{Kind: jsonString, Str: jsonDateTime(ctx, v, t)}
+	case Array:
+		return jsonbArrayTree(ctx, v.Arr, t.ElemType())
+	case Record:
+		return jsonbRecordTree(ctx, v, t)
 	}
 	return &jsonValue{Kind: jsonString, Str: anyToText(ctx, v, t)}
 }
 
 func jsonKeyError(t Type) error {
-	if t.ID == JSON || t.ID == JSONB {
+	if t.ID == JSON || t.ID == JSONB || t.ID == Array || t.ID == Record {
 		return pgerr.New(pgerr.InvalidParameterValue, "key value must be scalar, not array, composite, or json")
 	}
 	return nil
@@ -574,11 +587,7 @@ func registerJSONConstructors() {
 		functionTable[name] = append(functionTable[name], b)
 	}
 	for _, id := range []ID{JSON, JSONB} {
-		id := id
-		prefix := "json"
-		if id == JSONB {
-			prefix = "jsonb"
-		}
+		id, prefix := id, jsonFuncPrefix(id)
 		reg("to_"+prefix, id, false, true, func(args []Type) evalFn {
 			return func(ctx *EvalContext, a []Value) (Value, error) {
 				if id == JSON {
@@ -672,6 +681,9 @@ func init() {
 	registerJSON()
 	registerJSONAggregates()
 	registerJSONSetFuncs()
+	registerJSONPathOps()
+	registerJSONEach()
+	registerJSONComposites()
 }
 
 // anyElementFuncs take anyelement, not "any": PostgreSQL cannot resolve
@@ -679,6 +691,9 @@ func init() {
 var anyElementFuncs = map[string]bool{"to_json": true, "to_jsonb": true, "json_agg": true, "jsonb_agg": true}
 
 func checkAnyElement(name string, args []Type) error {
+	if recordArgFuncs[name] && args[0].ID != Record { // jsoncomposite.go
+		return funcError(name, args, false)
+	}
 	if !anyElementFuncs[name] {
 		return nil
 	}

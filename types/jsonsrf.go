@@ -6,18 +6,23 @@ import "github.com/joind/joind/pgerr"
 // json[b]_array_elements[_text] and json[b]_object_keys. Their rows are
 // computed whole from the argument (a document is one value) and the
 // operators' lockstep steps through them (RowSet). json[b]_each[_text]
-// return records, which joind lacks: they are not registered (nor are
-// the jsonpath functions: joind has no jsonpath type to resolve them by).
+// return records (jsoneach.go); the jsonpath functions are not registered
+// (joind has no jsonpath type to resolve them by).
 
 var jsonSetFuncs = map[string]func(doc *jsonValue, id ID) ([]Value, error){}
 
+// jsonFuncPrefix is the name prefix of a json (json_...) or jsonb
+// (jsonb_...) function.
+func jsonFuncPrefix(id ID) string {
+	if id == JSONB {
+		return "jsonb"
+	}
+	return "json"
+}
+
 func registerJSONSetFuncs() {
 	for _, id := range []ID{JSON, JSONB} {
-		id := id
-		prefix := "json"
-		if id == JSONB {
-			prefix = "jsonb"
-		}
+		id, prefix := id, jsonFuncPrefix(id)
 		elements := func(text bool) func(doc *jsonValue, id ID) ([]Value, error) {
 			name := prefix + "_array_elements"
 			if text {

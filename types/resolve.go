@@ -47,6 +47,8 @@ type builtin struct {
 	// (namedargs.go).
 	params   []string
 	defaults []Value
+	// recordResult, when set, is a record result's full type (its fields).
+	recordResult *Type
 }
 
 var (
@@ -301,6 +303,9 @@ func (b *builtin) instantiate(in []Type) *Overload {
 	result := Type{ID: b.result, Typmod: -1}
 	if ct, ok := concreteArraySlots[b.result]; ok {
 		result = ct
+	}
+	if b.recordResult != nil {
+		result = *b.recordResult
 	}
 	if elem, poly := b.polyElemFor(ids, in); poly && isArrayPoly(b.result) {
 		result = polyType(b.result, elem)
