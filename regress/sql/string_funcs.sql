@@ -83,4 +83,16 @@ SELECT true::name AS n, true::varchar AS v, true::text AS t;
 SELECT 'é' ~ '[[:alpha:]]' AS alpha, 'É' ~ '[[:upper:]]' AS upper, '²' ~ '\w' AS sup2, '٣' ~ '\w' AS arabic3,
        '٣' ~ '\d' AS digit, 'é' ~ '[\w]' AS inbracket, 'é' ~ '\W' AS notword, 'É' ~* 'é' AS ci;
 SELECT overlay('abc' PLACING 'Z' FROM 2 FOR -5) AS o1, overlay('\x010203'::bytea PLACING '\xff'::bytea FROM 3 FOR -1) AS o2;
+-- text[]-returning regular expression functions: NULL for a group outside the match.
+SELECT regexp_match('foobarbequebaz', '(bar)(beque)') AS m1, regexp_match('abc', '(x)?b') AS m2,
+       regexp_match('abc', 'B', 'i') AS m3, regexp_match('abc', 'z') IS NULL AS nomatch,
+       (regexp_match('abc', '(x)?(b)'))[2] AS second;
+SELECT regexp_match('abc', 'b', 'g');
+SELECT regexp_matches('foobarbequebazilbarfbonk', '(b[^b]+)(b[^b]+)', 'g') AS m ORDER BY 1;
+SELECT n, m FROM regexp_matches('a1b22c333', '(\d)(\d)?', 'g') WITH ORDINALITY AS t(m, n) ORDER BY n;
+SELECT count(*) FROM regexp_matches('abc', '', 'g');
+SELECT regexp_matches('abc', 'b', 'gz');
+SELECT regexp_split_to_array('the quick  brown fox', '\s+') AS s1, regexp_split_to_array('abc', '') AS s2,
+       regexp_split_to_array('', 'x') AS s3, regexp_split_to_array('aXbxc', 'x', 'i') AS s4;
+SELECT regexp_split_to_array('abc', 'b', 'g');
 DROP TABLE sf_t;
