@@ -95,4 +95,18 @@ SELECT regexp_matches('abc', 'b', 'gz');
 SELECT regexp_split_to_array('the quick  brown fox', '\s+') AS s1, regexp_split_to_array('abc', '') AS s2,
        regexp_split_to_array('', 'x') AS s3, regexp_split_to_array('aXbxc', 'x', 'i') AS s4;
 SELECT regexp_split_to_array('abc', 'b', 'g');
+-- VARIADIC: the array's elements are the trailing arguments, of its element type.
+SELECT concat(VARIADIC ARRAY[1,2,3]) AS c1, concat(VARIADIC ARRAY[[1,2],[3,4]]) AS c2,
+       concat_ws('-', VARIADIC ARRAY['a',NULL,'c']) AS ws, concat(VARIADIC '{}'::int[]) = '' AS empty,
+       concat(VARIADIC NULL::int[]) IS NULL AS c_null, concat_ws(',', VARIADIC NULL::int[]) IS NULL AS ws_null;
+SELECT format('%2$s, %1$s', VARIADIC ARRAY[1, 2]) AS f1, format('%s, %s', VARIADIC ARRAY[true, false]) AS f2,
+       format('Hello', VARIADIC NULL::int[]) AS f3, format('%s', VARIADIC ARRAY['2020-01-02'::date]) AS f4;
+SELECT format('%s', VARIADIC NULL::int[]);
+SELECT json_build_array(VARIADIC ARRAY[1,NULL,3]) AS ja, json_build_array(VARIADIC NULL::int[]) IS NULL AS ja_null,
+       jsonb_build_object(VARIADIC ARRAY['a','b']) AS jo, json_extract_path_text('{"a":{"b":3}}', VARIADIC '{a,b}') AS path;
+SELECT concat(VARIADIC c) AS c FROM (VALUES (1, ARRAY[1,2]), (2, NULL), (3, ARRAY[3])) v(k, c) ORDER BY k;
+SELECT concat_ws(',', VARIADIC 10);
+SELECT concat(VARIADIC NULL);
+SELECT concat('a', VARIADIC ARRAY[1,2]);
+SELECT json_extract_path('{"a":1}', VARIADIC ARRAY[1]);
 DROP TABLE sf_t;
