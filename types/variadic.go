@@ -95,6 +95,6 @@ func (b *builtin) spreadEval(prefix []Type, elem Type) evalFn {
 		if !arr.Null {
 			vals = append(vals, arr.Arr.Elems...)
 		}
-		return body(len(vals) - len(prefix))(ctx, vals)
+		return body(len(vals)-len(prefix))(ctx, vals)
 	}
 }
