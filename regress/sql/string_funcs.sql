@@ -109,4 +109,10 @@ SELECT concat_ws(',', VARIADIC 10);
 SELECT concat(VARIADIC NULL);
 SELECT concat('a', VARIADIC ARRAY[1,2]);
 SELECT json_extract_path('{"a":1}', VARIADIC ARRAY[1]);
+-- width_bucket over a thresholds array: how many thresholds are at or below the operand.
+SELECT width_bucket(5, ARRAY[3]) AS w1, width_bucket(5, '{}') AS w2, width_bucket(5, ARRAY[1,3,5,10]) AS w3,
+       width_bucket(2.5, ARRAY[1,3]) AS w4, width_bucket('b'::text, ARRAY['a','c']) AS w5,
+       width_bucket('NaN'::float8, ARRAY[1,'NaN']::float8[]) AS w6, width_bucket(NULL::int, ARRAY[1]) IS NULL AS w7;
+SELECT width_bucket(5, ARRAY[3, 4, NULL]);
+SELECT width_bucket(5, ARRAY[ARRAY[1, 2], ARRAY[3, 4]]);
 DROP TABLE sf_t;
