@@ -115,4 +115,9 @@ SELECT width_bucket(5, ARRAY[3]) AS w1, width_bucket(5, '{}') AS w2, width_bucke
        width_bucket('NaN'::float8, ARRAY[1,'NaN']::float8[]) AS w6, width_bucket(NULL::int, ARRAY[1]) IS NULL AS w7;
 SELECT width_bucket(5, ARRAY[3, 4, NULL]);
 SELECT width_bucket(5, ARRAY[ARRAY[1, 2], ARRAY[3, 4]]);
+-- pg_typeof: the argument's type as regtype prints it.
+SELECT pg_typeof(1) AS i, pg_typeof('a') AS lit, pg_typeof(NULL) AS n, pg_typeof(1.5) AS num, pg_typeof(ARRAY[1.5]) AS arr,
+       pg_typeof('a'::varchar(3)) AS vc, pg_typeof(ROW(1,2)) AS rec, pg_typeof(now()) AS ts, pg_typeof('x'::name) AS nm;
+SELECT pg_typeof(id) AS id, pg_typeof(s) AS s, pg_typeof(ARRAY[s]) AS sarr FROM sf_t ORDER BY id LIMIT 1;
+SELECT pg_typeof(1/0);
 DROP TABLE sf_t;
