@@ -19,11 +19,7 @@ func (b *binder) bindVariadicCall(s *scope, fc *pg_query.FuncCall, name string) 
 	if err != nil {
 		return nil, err
 	}
-	argTypes := make([]types.Type, len(args))
-	for i, a := range args {
-		argTypes[i] = a.Type()
-	}
-	ov, err := types.ResolveVariadicCall(name, argTypes)
+	ov, err := types.ResolveVariadicCall(name, exprTypes(args))
 	if err != nil {
 		loc := fc.Location
 		if pgerr.As(err).Code == pgerr.DatatypeMismatch {
@@ -35,4 +31,13 @@ func (b *binder) bindVariadicCall(s *scope, fc *pg_query.FuncCall, name string) 
 		return nil, err
 	}
 	return &plan.Call{Func: ov, Args: args}, nil
+}
+
+// exprTypes is the types of exprs, as function resolution takes them.
+func exprTypes(exprs []plan.Expr) []types.Type {
+	out := make([]types.Type, len(exprs))
+	for i, e := range exprs {
+		out[i] = e.Type()
+	}
+	return out
 }

@@ -189,11 +189,7 @@ func (b *binder) bindWindowCall(s *scope, fc *pg_query.FuncCall, name string) (p
 		if err != nil {
 			return nil, err
 		}
-		argTypes := make([]types.Type, len(args))
-		for i, a := range args {
-			argTypes[i] = a.Type()
-		}
-		if _, err := types.ResolveFunction(name, argTypes); err != nil {
+		if _, err := types.ResolveFunction(name, exprTypes(args)); err != nil {
 			return nil, b.wrapAt(err, fc.Location)
 		}
 		return nil, b.errAt(pgerr.New(pgerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name), fc.Location)
