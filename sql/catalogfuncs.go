@@ -30,7 +30,8 @@ const VersionString = pgcatalog.VersionString
 // (pgcatalog/funcs.go); ok is false when name is not one of them.
 func (b *binder) catalogFunc(name string, args []plan.Expr, loc int32) (e plan.Expr, ok bool, err error) {
 	if name == "pg_typeof" && len(args) == 1 {
-		return b.pgTypeof(args), true, nil // pgtypeof.go
+		e, err := b.pgTypeof(args) // pgtypeof.go
+		return e, true, err
 	}
 	if e, ok, err := b.sequenceFunc(name, args, loc); ok {
 		return e, true, err

@@ -120,6 +120,9 @@ SELECT pg_typeof(1) AS i, pg_typeof('a') AS lit, pg_typeof(NULL) AS n, pg_typeof
        pg_typeof('a'::varchar(3)) AS vc, pg_typeof(ROW(1,2)) AS rec, pg_typeof(now()) AS ts, pg_typeof('x'::name) AS nm;
 SELECT pg_typeof(id) AS id, pg_typeof(s) AS s, pg_typeof(ARRAY[s]) AS sarr FROM sf_t ORDER BY id LIMIT 1;
 SELECT pg_typeof(1/0);
+PREPARE sf_typeof AS SELECT pg_typeof($1);
+PREPARE sf_typeof AS SELECT pg_typeof($1::int);
+EXECUTE sf_typeof(1);
 -- num_nulls / num_nonnulls, also over a VARIADIC array's elements.
 SELECT num_nulls(1, NULL, 2) AS n1, num_nonnulls(1, NULL, 2) AS nn1, num_nulls(VARIADIC ARRAY[[1,NULL],[NULL,4]]) AS n2,
        num_nulls(VARIADIC NULL::int[]) IS NULL AS n3, num_nonnulls(VARIADIC '{}'::int[]) AS nn2, num_nonnulls('a', NULL::date, now()) AS nn3;
