@@ -210,18 +210,6 @@ func lexNumber(in string, s int) (int, bool) {
 	return s, bad
 }
 
-func hexVal(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	case c >= 'A' && c <= 'F':
-		return int(c-'A') + 10
-	}
-	return -1
-}
-
 // lexString is json_lex_string from the opening quote at start.
 func (l *jsonLexer) lexString(start int) *jsonError {
 	var b strings.Builder
@@ -263,7 +251,7 @@ func (l *jsonLexer) lexString(start int) *jsonError {
 					l.tokEnd = s
 					return l.invalidToken()
 				}
-				h := hexVal(l.in[s])
+				h := hexValue(l.in[s])
 				if h < 0 {
 					l.tokEnd = s + mbLen(l.in, s)
 					return &jsonError{detail: "\"\\u\" must be followed by four hexadecimal digits."}

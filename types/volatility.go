@@ -69,48 +69,9 @@ func idSigName(id ID) string {
 		return "any"
 	case idAnyNonArray:
 		return "anynonarray"
-	case Bool:
-		return "bool"
-	case Int2:
-		return "int2"
-	case Int4:
-		return "int4"
-	case Int8:
-		return "int8"
-	case Float4:
-		return "float4"
-	case Float8:
-		return "float8"
-	case Numeric:
-		return "numeric"
-	case Text:
-		return "text"
-	case Varchar:
-		return "varchar"
-	case Name:
-		return "name"
-	case JSON:
-		return "json"
-	case JSONB:
-		return "jsonb"
-	case Char:
-		return "bpchar"
-	case Date:
-		return "date"
-	case Timestamp:
-		return "timestamp"
-	case TimestampTZ:
-		return "timestamptz"
-	case Interval:
-		return "interval"
-	case Bytea:
-		return "bytea"
-	case UUID:
-		return "uuid"
-	case Time:
-		return "time"
-	case TimeTZ:
-		return "timetz"
+	}
+	if n := (Type{ID: id, Typmod: -1}).PgTypeName(); n != "" && n != "unknown" {
+		return n
 	}
 	return "?"
 }
