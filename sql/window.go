@@ -190,7 +190,10 @@ func (b *binder) bindWindowCall(s *scope, fc *pg_query.FuncCall, name string) (p
 			return nil, err
 		}
 		if _, err := types.ResolveFunction(name, exprTypes(args)); err != nil {
-			return nil, b.wrapAt(err, fc.Location)
+			// The catalog's functions (pg_typeof, version) are not in types.
+			if _, ok, cerr := b.catalogFunc(name, args, fc.Location); !ok || cerr != nil {
+				return nil, b.wrapAt(err, fc.Location)
+			}
 		}
 		return nil, b.errAt(pgerr.New(pgerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name), fc.Location)
 	}

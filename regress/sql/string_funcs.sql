@@ -123,6 +123,8 @@ SELECT pg_typeof(1/0);
 PREPARE sf_typeof AS SELECT pg_typeof($1);
 PREPARE sf_typeof AS SELECT pg_typeof($1::int);
 EXECUTE sf_typeof(1);
+SELECT pg_typeof(x) OVER () FROM generate_series(1, 1) x;
+SELECT version() OVER ();
 -- num_nulls / num_nonnulls, also over a VARIADIC array's elements.
 SELECT num_nulls(1, NULL, 2) AS n1, num_nonnulls(1, NULL, 2) AS nn1, num_nulls(VARIADIC ARRAY[[1,NULL],[NULL,4]]) AS n2,
        num_nulls(VARIADIC NULL::int[]) IS NULL AS n3, num_nonnulls(VARIADIC '{}'::int[]) AS nn2, num_nonnulls('a', NULL::date, now()) AS nn3;
