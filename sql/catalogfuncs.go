@@ -5,7 +5,6 @@ import (
 	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/settings"
 	"github.com/joind/joind/sql/plan"
-	"github.com/joind/joind/types"
 )
 
 // SessionInfo answers the functions about the session that clients call at
@@ -30,13 +29,12 @@ const VersionString = pgcatalog.VersionString
 // package cannot answer because they depend on the session or the catalog
 // (pgcatalog/funcs.go); ok is false when name is not one of them.
 func (b *binder) catalogFunc(name string, args []plan.Expr, loc int32) (e plan.Expr, ok bool, err error) {
-	if e, ok, err := b.sequenceFunc(name, args, loc); ok {
+	if name == "pg_typeof" && len(args) == 1 {
+		e, err := b.pgTypeof(args) // pgtypeof.go
 		return e, true, err
 	}
-	if name == "pg_typeof" && len(args) == 1 {
-		// The argument's type as regtype prints it (format_type without
-		// the modifier); joind's reg* values are text (pgcatalog/regtypes.go).
-		return &plan.Const{Val: types.TextValue(args[0].Type().BaseSQLName()), T: types.TextType}, true, nil
+	if e, ok, err := b.sequenceFunc(name, args, loc); ok {
+		return e, true, err
 	}
 	return b.pgCatalogFunc(name, args, loc)
 }

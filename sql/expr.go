@@ -964,7 +964,7 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 		return nil, b.errWindowNeedsOver(s, fc, name)
 	}
 	if fc.FuncVariadic {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "VARIADIC is not supported"), fc.Location)
+		return b.bindVariadicCall(s, fc, name) // variadic.go
 	}
 	if hasNamedArgs(fc.Args) {
 		return b.bindNamedArgCall(s, fc, name)

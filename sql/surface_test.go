@@ -78,7 +78,8 @@ func TestSurface(t *testing.T) {
 		{"select percentile_cont(array[0.5]) within group (order by a) from t", unsupported},
 		{"select rank(1) within group (order by a) from t", ok},
 		{"select sum(a) within group (order by a) from t", "42883"},
-		{"select concat(variadic b) from t", unsupported},
+		{"select concat(variadic b) from t", "42804"}, // VARIADIC "any" needs an array
+		{"select concat_ws(',', variadic array[a, a]) from t", ok},
 		// FROM items.
 		{"select * from public.t, pg_catalog.pg_class", ok},
 		{"select * from pg_catalog.t", "42P01"}, // pg_catalog holds only the catalogs

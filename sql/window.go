@@ -189,12 +189,11 @@ func (b *binder) bindWindowCall(s *scope, fc *pg_query.FuncCall, name string) (p
 		if err != nil {
 			return nil, err
 		}
-		argTypes := make([]types.Type, len(args))
-		for i, a := range args {
-			argTypes[i] = a.Type()
-		}
-		if _, err := types.ResolveFunction(name, argTypes); err != nil {
-			return nil, b.wrapAt(err, fc.Location)
+		if _, err := types.ResolveFunction(name, exprTypes(args)); err != nil {
+			// The catalog's functions (pg_typeof, version) are not in types.
+			if _, ok, cerr := b.catalogFunc(name, args, fc.Location); !ok || cerr != nil {
+				return nil, b.wrapAt(err, fc.Location)
+			}
 		}
 		return nil, b.errAt(pgerr.New(pgerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name), fc.Location)
 	}

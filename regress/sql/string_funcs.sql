@@ -83,4 +83,50 @@ SELECT true::name AS n, true::varchar AS v, true::text AS t;
 SELECT 'é' ~ '[[:alpha:]]' AS alpha, 'É' ~ '[[:upper:]]' AS upper, '²' ~ '\w' AS sup2, '٣' ~ '\w' AS arabic3,
        '٣' ~ '\d' AS digit, 'é' ~ '[\w]' AS inbracket, 'é' ~ '\W' AS notword, 'É' ~* 'é' AS ci;
 SELECT overlay('abc' PLACING 'Z' FROM 2 FOR -5) AS o1, overlay('\x010203'::bytea PLACING '\xff'::bytea FROM 3 FOR -1) AS o2;
+-- text[]-returning regular expression functions: NULL for a group outside the match.
+SELECT regexp_match('foobarbequebaz', '(bar)(beque)') AS m1, regexp_match('abc', '(x)?b') AS m2,
+       regexp_match('abc', 'B', 'i') AS m3, regexp_match('abc', 'z') IS NULL AS nomatch,
+       (regexp_match('abc', '(x)?(b)'))[2] AS second;
+SELECT regexp_match('abc', 'b', 'g');
+SELECT regexp_matches('foobarbequebazilbarfbonk', '(b[^b]+)(b[^b]+)', 'g') AS m ORDER BY 1;
+SELECT n, m FROM regexp_matches('a1b22c333', '(\d)(\d)?', 'g') WITH ORDINALITY AS t(m, n) ORDER BY n;
+SELECT count(*) FROM regexp_matches('abc', '', 'g');
+SELECT regexp_matches('abc', 'b', 'gz');
+SELECT regexp_split_to_array('the quick  brown fox', '\s+') AS s1, regexp_split_to_array('abc', '') AS s2,
+       regexp_split_to_array('', 'x') AS s3, regexp_split_to_array('aXbxc', 'x', 'i') AS s4;
+SELECT regexp_split_to_array('abc', 'b', 'g');
+-- VARIADIC: the array's elements are the trailing arguments, of its element type.
+SELECT concat(VARIADIC ARRAY[1,2,3]) AS c1, concat(VARIADIC ARRAY[[1,2],[3,4]]) AS c2,
+       concat_ws('-', VARIADIC ARRAY['a',NULL,'c']) AS ws, concat(VARIADIC '{}'::int[]) = '' AS empty,
+       concat(VARIADIC NULL::int[]) IS NULL AS c_null, concat_ws(',', VARIADIC NULL::int[]) IS NULL AS ws_null;
+SELECT format('%2$s, %1$s', VARIADIC ARRAY[1, 2]) AS f1, format('%s, %s', VARIADIC ARRAY[true, false]) AS f2,
+       format('Hello', VARIADIC NULL::int[]) AS f3, format('%s', VARIADIC ARRAY['2020-01-02'::date]) AS f4;
+SELECT format('%s', VARIADIC NULL::int[]);
+SELECT json_build_array(VARIADIC ARRAY[1,NULL,3]) AS ja, json_build_array(VARIADIC NULL::int[]) IS NULL AS ja_null,
+       jsonb_build_object(VARIADIC ARRAY['a','b']) AS jo, json_extract_path_text('{"a":{"b":3}}', VARIADIC '{a,b}') AS path;
+SELECT concat(VARIADIC c) AS c FROM (VALUES (1, ARRAY[1,2]), (2, NULL), (3, ARRAY[3])) v(k, c) ORDER BY k;
+SELECT concat_ws(',', VARIADIC 10);
+SELECT concat(VARIADIC NULL);
+SELECT concat('a', VARIADIC ARRAY[1,2]);
+SELECT json_extract_path('{"a":1}', VARIADIC ARRAY[1]);
+-- width_bucket over a thresholds array: how many thresholds are at or below the operand.
+SELECT width_bucket(5, ARRAY[3]) AS w1, width_bucket(5, '{}') AS w2, width_bucket(5, ARRAY[1,3,5,10]) AS w3,
+       width_bucket(2.5, ARRAY[1,3]) AS w4, width_bucket('b'::text, ARRAY['a','c']) AS w5,
+       width_bucket('NaN'::float8, ARRAY[1,'NaN']::float8[]) AS w6, width_bucket(NULL::int, ARRAY[1]) IS NULL AS w7;
+SELECT width_bucket(5, ARRAY[3, 4, NULL]);
+SELECT width_bucket(5, ARRAY[ARRAY[1, 2], ARRAY[3, 4]]);
+-- pg_typeof: the argument's type as regtype prints it.
+SELECT pg_typeof(1) AS i, pg_typeof('a') AS lit, pg_typeof(NULL) AS n, pg_typeof(1.5) AS num, pg_typeof(ARRAY[1.5]) AS arr,
+       pg_typeof('a'::varchar(3)) AS vc, pg_typeof(ROW(1,2)) AS rec, pg_typeof(now()) AS ts, pg_typeof('x'::name) AS nm;
+SELECT pg_typeof(id) AS id, pg_typeof(s) AS s, pg_typeof(ARRAY[s]) AS sarr FROM sf_t ORDER BY id LIMIT 1;
+SELECT pg_typeof(1/0);
+PREPARE sf_typeof AS SELECT pg_typeof($1);
+PREPARE sf_typeof AS SELECT pg_typeof($1::int);
+EXECUTE sf_typeof(1);
+SELECT pg_typeof(x) OVER () FROM generate_series(1, 1) x;
+SELECT version() OVER ();
+-- num_nulls / num_nonnulls, also over a VARIADIC array's elements.
+SELECT num_nulls(1, NULL, 2) AS n1, num_nonnulls(1, NULL, 2) AS nn1, num_nulls(VARIADIC ARRAY[[1,NULL],[NULL,4]]) AS n2,
+       num_nulls(VARIADIC NULL::int[]) IS NULL AS n3, num_nonnulls(VARIADIC '{}'::int[]) AS nn2, num_nonnulls('a', NULL::date, now()) AS nn3;
+SELECT num_nulls();
 DROP TABLE sf_t;
