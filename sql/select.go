@@ -326,7 +326,10 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 			}
 		}
 		if having != nil {
-			if having, err = rg.rewrite(having); err != nil {
+			// A constant HAVING (or a constant conjunct of it) stays a
+			// constant even where it equals a group key: PostgreSQL folds
+			// it before setrefs could make it the (grouped-out) key.
+			if having, err = rg.rewriteAt(having, false); err != nil {
 				return nil, err
 			}
 			node = &plan.Filter{Input: node, Pred: having}

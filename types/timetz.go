@@ -139,6 +139,12 @@ func registerTimeTZFuncs() {
 		return Value{Num: d}, err
 	})
 	regFn("date_part", []ID{Text, TimeTZ}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
+		if unitAliases[strings.ToLower(a[0].S)] == "epoch" {
+			// timetz_part's float path: time / 1e6 + zone, in float8
+			// (so 12:34:56.789+05:30 gives 25496.788999999997).
+			v := unpackTimeTZ(a[1].I)
+			return Value{F: float64(v.time)/1000000.0 + float64(v.zone)}, nil
+		}
 		d, err := extractTimeTZ(a[0].S, a[1].I)
 		if err != nil {
 			return Value{}, err

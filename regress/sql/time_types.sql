@@ -101,3 +101,5 @@ SELECT (timestamp '2000-01-01', timestamp '2000-01-31') OVERLAPS (timestamp '200
        (date '2000-01-01', date '2000-01-31') OVERLAPS (date '2000-01-31', date '2000-02-28') AS f1;
 
 DROP TABLE tm_t;
+-- date_part's float epoch of a timetz is time / 1e6 + zone in float8.
+SELECT date_part('epoch', '12:34:56.789+05:30'::timetz), extract(epoch FROM '12:34:56.789+05:30'::timetz);
