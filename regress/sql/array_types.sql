@@ -1,3 +1,4 @@
+SET DateStyle = 'ISO, MDY'; SET TimeZone = 'UTC'; SET IntervalStyle = 'postgres';
 -- Array types: literals, output, constructors, subscripts, ANY/ALL,
 -- functions, aggregates, unnest, storage and keys.
 select '{1,2,NULL}'::int[], '[0:1]={a,"b c"}'::text[], '{{1,2},{3,4}}'::int[] as x, '{}'::int[];

@@ -1,3 +1,4 @@
+SET DateStyle = 'ISO, MDY'; SET TimeZone = 'UTC'; SET IntervalStyle = 'postgres';
 -- pg_size_pretty (bigint and numeric) and pg_size_bytes, with their edges.
 SELECT x, pg_size_pretty(x), pg_size_pretty(x::numeric)
   FROM (VALUES (0::int8), (1), (-1), (10239), (10240), (-10240), (10485247), (10485248),

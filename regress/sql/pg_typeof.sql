@@ -1,3 +1,4 @@
+SET DateStyle = 'ISO, MDY'; SET TimeZone = 'UTC'; SET IntervalStyle = 'postgres';
 -- pg_typeof: the argument's type as regtype prints it.
 SELECT pg_typeof(1), pg_typeof(1.5), pg_typeof('x'), pg_typeof('x'::varchar(3)), pg_typeof(now()),
        pg_typeof(NULL), pg_typeof(array[1, 2]), pg_typeof(row(1, 2)), pg_typeof('{}'::jsonb);

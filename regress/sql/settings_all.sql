@@ -1,3 +1,4 @@
+SET DateStyle = 'ISO, MDY'; SET TimeZone = 'UTC'; SET IntervalStyle = 'postgres';
 -- PostgreSQL 15's run-time parameters beyond the ones joind gives
 -- behaviour to: SHOW with units, SET of planner/logging/resource
 -- settings, and PostgreSQL's refusals for the ones no session may change.

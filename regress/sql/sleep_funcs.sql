@@ -1,3 +1,4 @@
+SET DateStyle = 'ISO, MDY'; SET TimeZone = 'UTC'; SET IntervalStyle = 'postgres';
 -- pg_sleep and friends: void results, and statement_timeout ends them.
 SELECT pg_sleep(0.01), pg_sleep(-1), pg_sleep(0);
 SELECT pg_sleep_for('5 milliseconds'), pg_sleep_until(now() - interval '1 day');
