@@ -18,7 +18,6 @@ import (
 
 // setFunc is one set-returning call compiled over an operator's input.
 type setFunc struct {
-	name string
 	args []*Compiled
 	typ  types.Type
 	// iter, when set, makes the rows of a function other than
@@ -39,20 +38,18 @@ func compileSetFuncs(fs []plan.SetFunc, input []plan.Column, env *Env) ([]setFun
 			}
 			continue
 		}
-		if f.Func != nil && f.Func.SetReturning && f.Func.Name != "generate_series" && !types.IsRowsFunction(f.Func.Name) {
+		if f.Func != nil && f.Func.SetReturning && f.Func.Name != "generate_series" {
 			out[i].typ, out[i].fn = f.Func.Result, f.Func
 			if err := compileSetArgs(&out[i], f.Args, input, env); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		if f.Func == nil || !f.Func.SetReturning || (f.Func.Name != "generate_series" && !types.IsRowsFunction(f.Func.Name)) {
+		if f.Func == nil || !f.Func.SetReturning || f.Func.Name != "generate_series" {
 			return nil, errPlan("set-returning function %v", f.Func)
 		}
 		t := f.Func.Result
-		out[i].name = f.Func.Name
 		switch {
-		case f.Func.Name != "generate_series":
 		case len(f.Args) < 2 || len(f.Args) > 3:
 			return nil, errPlan("generate_series with %d arguments", len(f.Args))
 		case (t.ID == types.Timestamp || t.ID == types.TimestampTZ) && len(f.Args) != 3:
@@ -101,7 +98,7 @@ func (l *lockstep) start(i int, f *setFunc, vals []types.Value, eval *types.Eval
 		return nil
 	}
 	if f.fn != nil {
-		rows, err := types.RowSet(f.fn, vals)
+		rows, err := types.RowSet(f.fn, vals, eval)
 		if err != nil {
 			return err
 		}
@@ -115,13 +112,7 @@ func (l *lockstep) start(i int, f *setFunc, vals []types.Value, eval *types.Eval
 		}, false
 		return nil
 	}
-	var next func() (types.Value, bool, error)
-	var err error
-	if f.name == "generate_series" {
-		next, err = newSeries(f.typ, vals, eval)
-	} else {
-		next, err = newRows(f.name, vals, eval)
-	}
+	next, err := newSeries(f.typ, vals, eval)
 	if err != nil {
 		return err
 	}

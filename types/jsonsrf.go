@@ -89,21 +89,27 @@ func notScalarSet(*EvalContext, []Value) (Value, error) {
 	return Value{}, pgerr.New(pgerr.FeatureNotSupported, "set-returning function called in a context that cannot accept a set")
 }
 
-// IsRowSetFunc reports whether name is a set-returning function whose
-// rows RowSet computes (every one but generate_series).
+// IsRowSetFunc reports whether name is a json set-returning function
+// (its FROM binding names its columns as the json functions' OUT
+// parameters do).
 func IsRowSetFunc(name string) bool { return jsonSetFuncs[normFuncName(name)] != nil }
 
 // RowSet is the rows of the set-returning call ov over its argument
-// values (strict: a NULL argument gives none).
-func RowSet(ov *Overload, args []Value) ([]Value, error) {
-	rows := jsonSetFuncs[ov.Name]
-	if rows == nil {
-		return nil, pgerr.New(pgerr.InternalError, "%s is not a row-set function", ov.Name)
-	}
+// values, for every set-returning function but generate_series: the json
+// ones and those of rowsFunctions (regexpsrf.go). They are strict: a NULL
+// argument gives none.
+func RowSet(ov *Overload, args []Value, ctx *EvalContext) ([]Value, error) {
 	for _, a := range args {
 		if a.Null {
 			return nil, nil
 		}
+	}
+	if fn := rowsFunctions[ov.Name]; fn != nil {
+		return fn(args, ctx)
+	}
+	rows := jsonSetFuncs[ov.Name]
+	if rows == nil {
+		return nil, pgerr.New(pgerr.InternalError, "%s is not a row-set function", ov.Name)
 	}
 	doc, err := jsonDoc(args[0], ov.Args[0].ID)
 	if err != nil {

@@ -3,28 +3,14 @@ package types
 import "github.com/joind/joind/pgerr"
 
 // Set-returning functions whose rows are computed at once from their
-// arguments (operators' FunctionScan and ProjectSet iterate them).
+// arguments, other than the json ones: RowSet computes them all
+// (operators' FunctionScan and ProjectSet iterate the rows).
 var rowsFunctions = map[string]func(vals []Value, ctx *EvalContext) ([]Value, error){
 	"regexp_split_to_table": regexpSplitRows,
 }
 
-// IsRowsFunction reports whether name is one of RowsFunction's.
+// IsRowsFunction reports whether name is one of rowsFunctions.
 func IsRowsFunction(name string) bool { _, ok := rowsFunctions[name]; return ok }
-
-// RowsFunction computes the rows of a call of the set-returning function
-// name; a NULL argument gives none (they are strict).
-func RowsFunction(name string, vals []Value, ctx *EvalContext) ([]Value, error) {
-	for _, v := range vals {
-		if v.Null {
-			return nil, nil
-		}
-	}
-	fn, ok := rowsFunctions[name]
-	if !ok {
-		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name)
-	}
-	return fn(vals, ctx)
-}
 
 // regexpSplitRows is regexp_split_to_table(string, pattern [, flags]).
 func regexpSplitRows(vals []Value, _ *EvalContext) ([]Value, error) {
