@@ -75,6 +75,7 @@ var copyErrorCodes = map[string]bool{
 	"22021": true, "22001": true, "23502": true, "22P03": true, "08P01": true,
 	"22015": true, // interval field value out of range
 	"22009": true, // invalid time zone displacement value
+	"22023": true, // time zone "x" not recognized: PostgreSQL's code for an unknown zone in datetime input
 	"22025": true, // invalid escape sequence
 	"0A000": true, // an interval beyond joind's range is refused (never answered differently)
 }
