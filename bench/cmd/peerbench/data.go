@@ -37,6 +37,8 @@ type sizes struct {
 	Win int64 `json:"wt"`
 	// GS is the grouping-sets table (groupingsets.go).
 	GS int64 `json:"gs"`
+	// Fn is the rows of the function table (functions.go).
+	Fn int64 `json:"fn"`
 }
 
 func scaled(n int64, scale float64) int64 {
@@ -59,6 +61,7 @@ func sizesFor(scale float64) sizes {
 		GProbe: scaled(fullGP, scale),
 		Win:    scaled(fullWin, scale),
 		GS:     scaled(fullGS, scale),
+		Fn:     scaled(fullFn, scale),
 	}
 }
 
@@ -157,5 +160,5 @@ func tables(sz sizes) []table {
 			Series: fmt.Sprintf("3 * g, g %% %d", sScopes),
 			Row:    func(g int64) string { return fmt.Sprintf("(%d, %d)", 3*g, g%sScopes) },
 			Extra:  []string{nullRow}},
-	}, append(append(keyTables(sz), windowTables(sz)...), gsTables(sz)...)...)
+	}, append(append(keyTables(sz), windowTables(sz)...), append(gsTables(sz), fnTables(sz)...)...)...)
 }

@@ -113,7 +113,7 @@ func workloadNames() string {
 		}
 	}
 	n = append(n, tpchName(1)+" ... "+tpchName(tpchQueries))
-	return strings.Join(n, ", ") + "; or the groups load, keys, dml, window, groupingsets, orderedagg (only when named), tpch (only when named)"
+	return strings.Join(n, ", ") + "; or the groups load, keys, dml, window, groupingsets, orderedagg, functions (only when named), tpch (only when named)"
 }
 
 func main() {
@@ -506,7 +506,7 @@ func (b *bench) runWorkload(ctx context.Context, w workload) workloadResult {
 				})
 			} else {
 				start := time.Now()
-				ans, err = s.p.Query(qctx, w.SQL)
+				ans, err = s.p.Query(qctx, w.sqlFor(s.p.Name()))
 				elapsed = time.Since(start)
 			}
 			cancel()

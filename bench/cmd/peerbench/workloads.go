@@ -30,6 +30,9 @@ type workload struct {
 	// Run replaces running SQL: it calls timed around the part to time and
 	// returns the answer to check.
 	Run func(ctx context.Context, b *bench, p peer, timed func(func() error) error) ([]string, error)
+	// PeerSQL is a peer's own spelling of SQL, where its dialect differs
+	// (keyed by peer name).
+	PeerSQL map[string]string
 	// Tolerant compares DuckDB's answer with numeric tolerance (compare.go).
 	Tolerant bool
 	// Timeout replaces --timeout for this workload (0: --timeout).
@@ -159,7 +162,7 @@ func correlatedNotIn(n int64, scopes int64) int64 {
 // onRequest are the groups that run only when named: TPC-H needs generated
 // data and takes long; dml rebuilds a 10M-row table before every run;
 // window, groupingsets and orderedagg load 10M-row tables of their own.
-var onRequest = map[string]bool{"tpch": true, "dml": true, "window": true, "groupingsets": true, "orderedagg": true}
+var onRequest = map[string]bool{"tpch": true, "dml": true, "window": true, "groupingsets": true, "orderedagg": true, "functions": true}
 
 func selectWorkloads(only string) ([]workload, error) {
 	if strings.TrimSpace(only) == "" {
@@ -207,4 +210,12 @@ func neededTables(sz sizes, ws []workload) []table {
 		}
 	}
 	return out
+}
+
+// sqlFor is the SQL the workload sends to the named peer.
+func (w workload) sqlFor(peer string) string {
+	if s, ok := w.PeerSQL[peer]; ok {
+		return s
+	}
+	return w.SQL
 }

@@ -115,7 +115,7 @@ func TestDuckDBMatchesExpected(t *testing.T) {
 			if w.Run != nil {
 				got, err = w.Run(ctx, b, d, func(f func() error) error { return f() })
 			} else {
-				got, err = d.Query(ctx, w.SQL)
+				got, err = d.Query(ctx, w.sqlFor("duckdb"))
 			}
 			if err != nil {
 				t.Fatalf("%s: %v", w.Name, err)
