@@ -121,9 +121,8 @@ func (l *jsonLexer) lex() *jsonError {
 		l.tok, l.tokEnd, l.pos = tokEnd, s, s
 		return nil
 	}
-	single := map[byte]jsonToken{'{': tokObjectStart, '}': tokObjectEnd, '[': tokArrayStart, ']': tokArrayEnd, ',': tokComma, ':': tokColon}
 	c := l.in[s]
-	if t, ok := single[c]; ok {
+	if t := punctuationToken(c); t != tokEnd {
 		l.tok, l.tokEnd, l.pos = t, s+1, s+1
 		return nil
 	}
@@ -210,10 +209,40 @@ func lexNumber(in string, s int) (int, bool) {
 	return s, bad
 }
 
+// punctuationToken is the token of a one-byte JSON punctuation mark, or
+// tokEnd when c is not one.
+func punctuationToken(c byte) jsonToken {
+	switch c {
+	case '{':
+		return tokObjectStart
+	case '}':
+		return tokObjectEnd
+	case '[':
+		return tokArrayStart
+	case ']':
+		return tokArrayEnd
+	case ',':
+		return tokComma
+	case ':':
+		return tokColon
+	}
+	return tokEnd
+}
+
 // lexString is json_lex_string from the opening quote at start.
 func (l *jsonLexer) lexString(start int) *jsonError {
-	var b strings.Builder
 	s := start + 1
+	// Most strings have no escapes: take them as a substring of the input.
+	for s < len(l.in) && l.in[s] != '"' && l.in[s] != '\\' && l.in[s] >= 0x20 {
+		s++
+	}
+	if s < len(l.in) && l.in[s] == '"' {
+		l.tokEnd, l.pos = s+1, s+1
+		l.strval = l.in[start+1 : s]
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString(l.in[start+1 : s])
 	hi := -1
 	lowMissing := &jsonError{detail: "Unicode low surrogate must follow a high surrogate."}
 	for {

@@ -143,6 +143,11 @@ func registerJSON() {
 		id := id
 		get := func(text bool, byKey bool) evalFn {
 			return func(_ *EvalContext, a []Value) (Value, error) {
+				if byKey && id == JSONB {
+					if v, ok := jsonbFieldByKey(a[0].S, a[1].S, text); ok {
+						return v, nil
+					}
+				}
 				doc, err := jsonDoc(a[0], id)
 				if err != nil {
 					return Value{}, err

@@ -137,6 +137,18 @@ func parseNumeric(in string) (*apd.Decimal, error) {
 	if sig := strings.TrimLeft(digits, "0"); sig != "" && floorDiv(int64(len(sig)-1+e), nbaseDecDigits) > numShrtMax {
 		return nil, errNumericOverflow()
 	}
+	if len(digits) <= 18 && e <= 0 {
+		// Fits a uint64: skip math/big (most input is short).
+		u, err := strconv.ParseUint(digits, 10, 64)
+		if err != nil {
+			return nil, errNumericSyntax(in)
+		}
+		d := new(apd.Decimal)
+		d.Coeff.SetUint64(u)
+		d.Exponent = int32(e)
+		d.Negative = neg
+		return normNum(d), nil
+	}
 	c, ok := new(big.Int).SetString(digits, 10)
 	if !ok {
 		return nil, errNumericSyntax(in)
