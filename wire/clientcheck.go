@@ -20,10 +20,6 @@ var errClientGone = errors.New("client closed the connection")
 
 // watchClient starts checking for a vanished client on behalf of the
 // query that cancel cancels, and returns the function that stops it.
-//
-// INVARIANT: after stop returns, cancel is never called (the timer's
-// check and stop serialise on mu, and stop marks the watcher stopped
-// before it releases mu).
 func (c *conn) watchClient(cancel func(error)) (stop func()) {
 	sc, ok := c.raw.(syscall.Conn)
 	if !ok {
@@ -33,31 +29,56 @@ func (c *conn) watchClient(cancel func(error)) (stop func()) {
 	if err != nil {
 		return func() {}
 	}
-	var mu sync.Mutex
-	stopped := false
+	g := &watchGate{mu: &sync.Mutex{}}
 	var t *time.Timer
-	check := func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if stopped {
-			return
-		}
+	gone := func() bool {
 		if clientGone(rc) {
 			c.log.Info("client closed the connection during a query: cancelling it")
-			cancel(errClientGone)
-			return
+			return true
 		}
-		t.Reset(clientCheckInterval)
+		return false
 	}
-	mu.Lock()
-	t = time.AfterFunc(clientCheckInterval, check)
-	mu.Unlock()
-	return func() {
-		mu.Lock()
-		stopped = true
-		t.Stop()
-		mu.Unlock()
+	g.mu.Lock()
+	t = time.AfterFunc(clientCheckInterval, func() {
+		g.fire(gone, cancel, func() { t.Reset(clientCheckInterval) })
+	})
+	g.mu.Unlock()
+	return func() { g.stop(func() { t.Stop() }) }
+}
+
+// watchGate serialises the timer's checks with stop.
+//
+// INVARIANT: after stop returns, cancel is never called. fire and stop
+// serialise on mu, and stop marks the gate stopped before it releases mu,
+// so a fire either completes (cancel included) before stop takes mu or
+// sees stopped. TestClientWatchNeverCancelsAfterStop
+// explores every interleaving of fires, the client leaving and stop.
+type watchGate struct {
+	mu      sync.Locker
+	stopped bool
+}
+
+// fire is one timer expiry: unless stopped, cancel the query if the client
+// has gone, else re-arm the timer.
+func (g *watchGate) fire(gone func() bool, cancel func(error), rearm func()) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stopped {
+		return
 	}
+	if gone() {
+		cancel(errClientGone)
+		return
+	}
+	rearm()
+}
+
+// stop ends the watch: no cancel after it returns.
+func (g *watchGate) stop(stopTimer func()) {
+	g.mu.Lock()
+	g.stopped = true
+	stopTimer()
+	g.mu.Unlock()
 }
 
 // clientGone peeks at the socket without blocking: end of file or a
