@@ -23,11 +23,16 @@ import (
 //
 // Frames cost O(n) or O(n log n) per window partition: frame ends move by
 // monotone pointers (PostgreSQL's update_frameheadpos/tailpos); count,
-// sum and avg of integers read prefix sums, min and max a segment tree,
-// and a frame that starts at the partition's start folds rows into one
-// running accumulator. Any other aggregate under a moving frame start is
-// recomputed over the frame, as PostgreSQL does for an aggregate without an
-// inverse transition (so float sums add in PostgreSQL's order).
+// sum and avg of integers read prefix sums, numeric sum/avg and
+// bool_and/bool_or prefix sums too (windowmoving.go: PostgreSQL's inverse
+// transitions make their results functions of the frame's rows), min and
+// max a segment tree, and a frame that starts at the partition's start
+// folds rows into one running accumulator. float sum/avg and any other
+// aggregate under a moving frame start are recomputed over the frame, as
+// PostgreSQL does for an aggregate without an inverse transition: float
+// sums must add in PostgreSQL's order (left to right from the frame head)
+// to give its last digits, so windowmoving.go re-adds them over the
+// unboxed float64 column.
 type windowOp struct {
 	in        Operator
 	x         *plan.Window
