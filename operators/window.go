@@ -23,11 +23,16 @@ import (
 //
 // Frames cost O(n) or O(n log n) per window partition: frame ends move by
 // monotone pointers (PostgreSQL's update_frameheadpos/tailpos); count,
-// sum and avg of integers read prefix sums, min and max a segment tree,
-// and a frame that starts at the partition's start folds rows into one
-// running accumulator. Any other aggregate under a moving frame start is
-// recomputed over the frame, as PostgreSQL does for an aggregate without an
-// inverse transition (so float sums add in PostgreSQL's order).
+// sum and avg of integers read prefix sums, numeric sum/avg and
+// bool_and/bool_or prefix sums too (windowmoving.go: PostgreSQL's inverse
+// transitions make their results functions of the frame's rows), min and
+// max a segment tree, and a frame that starts at the partition's start
+// folds rows into one running accumulator. float sum/avg and any other
+// aggregate under a moving frame start are recomputed over the frame, as
+// PostgreSQL does for an aggregate without an inverse transition: float
+// sums must add in PostgreSQL's order (left to right from the frame head)
+// to give its last digits, so windowmoving.go re-adds them over the
+// unboxed float64 column.
 type windowOp struct {
 	in        Operator
 	x         *plan.Window
@@ -324,6 +329,13 @@ func (o *windowOp) evaluate(ctx context.Context, rec arrow.Record) ([]arrow.Arra
 		} else {
 			a, err := o.prefixColumn(ctx, f, w, rec)
 			if err != nil {
+				return nil, err
+			}
+			if a != nil {
+				out[k] = a
+				continue
+			}
+			if a, err = o.movingColumn(ctx, f, w, rec); err != nil {
 				return nil, err
 			}
 			if a != nil {
@@ -999,6 +1011,9 @@ func newMinMaxTree(f *windowFn, n int, args [][]types.Value, included func(int) 
 	return st
 }
 
+// pick is the transition of min or max from a to the later value b: of
+// equal values the later wins, as numeric_larger, float8_smaller,
+// text_larger and the rest do (1.5 and 1.500, 0 and -0 differ in print).
 func (st *minMaxTree) pick(a, b types.Value) types.Value {
 	switch {
 	case a.Null:
@@ -1006,32 +1021,32 @@ func (st *minMaxTree) pick(a, b types.Value) types.Value {
 	case b.Null:
 		return a
 	}
-	c := types.Compare(a, b, st.t)
-	if (c > 0) == st.max && c != 0 {
-		return a
-	}
-	if c == 0 {
+	if c := types.Compare(a, b, st.t); c != 0 && (c > 0) == st.max {
 		return a
 	}
 	return b
 }
 
+// query folds the spans in row order: the nodes met from the left follow
+// what came before them, those met from the right precede it.
 func (st *minMaxTree) query(spans []span) types.Value {
 	r := types.NullValue
 	for _, s := range spans {
+		left, right := types.NullValue, types.NullValue
 		l, h := s.lo+st.size, s.hi+st.size
 		for l < h {
 			if l&1 == 1 {
-				r = st.pick(r, st.node[l])
+				left = st.pick(left, st.node[l])
 				l++
 			}
 			if h&1 == 1 {
 				h--
-				r = st.pick(r, st.node[h])
+				right = st.pick(st.node[h], right)
 			}
 			l >>= 1
 			h >>= 1
 		}
+		r = st.pick(r, st.pick(left, right))
 	}
 	return r
 }

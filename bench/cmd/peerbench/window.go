@@ -11,8 +11,9 @@ import (
 //	wt(t bigint = g, a int = g % 1000, b int = g % 1000000, x int = (37 g) % 101)
 //
 // ranked within 1k partitions (a: 10k rows each) and within 1M partitions
-// (b: 10 rows each), and a 100-row sliding average over the whole table in t
-// order. Each query sums its window column so the answer is one row.
+// (b: 10 rows each), and 100-row sliding avg, numeric sum and min over the
+// whole table in t order. Each query sums its window column so the answer is
+// one row.
 
 const fullWin = 10_000_000
 
@@ -49,6 +50,24 @@ var windowWorkloads = []workload{
 		Tables:   []string{"wt"},
 		Group:    "window",
 		Tolerant: true,
+	},
+	{
+		// A numeric sum over a moving frame: PostgreSQL's inverse
+		// transition, joind's exact prefix sums.
+		Name: "window_sliding_sum_numeric",
+		SQL: "SELECT count(*), sum(m) FROM (SELECT sum(x * 0.25) OVER (ORDER BY t ROWS BETWEEN 99 PRECEDING AND CURRENT ROW) AS m " +
+			"FROM wt) s",
+		Tables:   []string{"wt"},
+		Group:    "window",
+		Tolerant: true,
+	},
+	{
+		// min has no inverse transition: PostgreSQL rescans each frame.
+		Name: "window_sliding_min",
+		SQL: "SELECT count(*), sum(m) FROM (SELECT min(b) OVER (ORDER BY t ROWS BETWEEN 99 PRECEDING AND CURRENT ROW) AS m " +
+			"FROM wt) s",
+		Tables: []string{"wt"},
+		Group:  "window",
 	},
 }
 
