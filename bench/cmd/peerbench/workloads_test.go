@@ -10,7 +10,7 @@ import (
 func TestExpectedFullScale(t *testing.T) {
 	sz := sizesFor(1)
 	if sz != (sizes{Probe: 10_000_000, Build: 1_000_000, T: 100_000, S: 10_000, Load: 10_000_000,
-		GBuild: 2_000_000, GProbe: 10_000_000, Win: 10_000_000}) {
+		GBuild: 2_000_000, GProbe: 10_000_000, Win: 10_000_000, GS: fullGS, Fn: fullFn}) {
 		t.Fatalf("sizesFor(1) = %+v", sz)
 	}
 	want := map[string][]string{
