@@ -129,6 +129,7 @@ type jpToken struct {
 	text  string // yytext: what an error message quotes
 	value string // a string's, variable's or word's value; a number's text
 	kw    string // the keyword a word is ("" for a plain identifier)
+	atEnd bool   // the token ends the input (a word's yytext is then empty)
 }
 
 // jpKeywords are the scanner's keywords; the true ones match in any case.
@@ -215,7 +216,17 @@ func (l *jpLexer) scanNumber(s int) (end int, kind jpTokKind, ok bool) {
 	return p, kind, true
 }
 
-// next reads one token.
+// numberMatchLen is where a number rule's match ends when other
+// characters follow (the *_junk rules take one more character).
+func numberMatchLen(in string, end int) int {
+	if end < len(in) && !isJPSpecial(in[end]) {
+		return end + mbLen(in, end)
+	}
+	return end
+}
+
+// next reads one token. Like flex it takes the longest match: a run of
+// word characters longer than a number's match is a word ("1abc").
 func (l *jpLexer) next() (jpToken, error) {
 	in := l.in
 	for {
@@ -288,7 +299,11 @@ func (l *jpLexer) next() (jpToken, error) {
 		}
 		return tok(jtChar, 1)
 	}
-	if end, kind, ok := l.scanNumber(s); ok {
+	word := s
+	for word < len(in) && !isJPSpecial(in[word]) {
+		word++
+	}
+	if end, kind, ok := l.scanNumber(s); ok && word <= numberMatchLen(in, end) {
 		if kind == 0 {
 			l.pos = end
 			return jpToken{}, jpSyntaxError("invalid numeric literal", in[s:end], false)
@@ -324,7 +339,12 @@ func (l *jpLexer) next() (jpToken, error) {
 	}
 	l.pos = p
 	w := b.String()
-	return jpToken{kind: jtIdent, text: in[s:p], value: w, kw: jpKeyword(w)}, nil
+	// yytext when a word is returned is the character that ended it
+	t := jpToken{kind: jtIdent, value: w, kw: jpKeyword(w), atEnd: p >= len(in)}
+	if !t.atEnd {
+		t.text = in[p : p+mbLen(in, p)]
+	}
+	return t, nil
 }
 
 // quoted reads a quoted string's body after its opening quote.
@@ -396,7 +416,7 @@ func (l *jpLexer) escape(b *strings.Builder, p int) (int, error) {
 			return p + 4, nil
 		}
 		end := min(p+3, len(in))
-		return p, jpSyntaxError("invalid hexadecimal character sequence", in[p:end], false)
+		return p, jpSyntaxError("invalid hex character sequence", in[p:end], false)
 	case 'u':
 		return l.unicodeEscape(b, p)
 	default:
@@ -477,7 +497,7 @@ func (p *jpParser) advance() error {
 
 // fail is yyerror's "syntax error" at the current token.
 func (p *jpParser) fail() error {
-	return jpSyntaxError("syntax error", p.tok.text, p.tok.kind == jtEOF)
+	return jpSyntaxError("syntax error", p.tok.text, p.tok.kind == jtEOF || p.tok.atEnd)
 }
 
 func (p *jpParser) isChar(c byte) bool { return p.tok.kind == jtChar && p.tok.text[0] == c }
