@@ -49,6 +49,8 @@ type jpExec struct {
 	ignoreStruct bool
 	throwErrors  bool
 	arraySize    int // innermostArraySize, for last; -1 outside subscripts
+	// the containers' offsets in the document and in vars (keyValue)
+	rootOffsets, varsOffsets map[*jsonValue]int
 }
 
 // fail is RETURN_ERROR: raise the error when errors are thrown, else
@@ -355,13 +357,21 @@ func (e *jpExec) keyValue(n *jpNode, v *jsonValue, found *[]*jsonValue, unwrap b
 	if len(v.Keys) == 0 {
 		return jperNotFound, nil
 	}
+	// the id: the object's base document's number (the root 0, vars 1)
+	// times 10^10 plus its offset inside that document
+	if e.rootOffsets == nil {
+		e.rootOffsets = jsonbOffsets(e.root)
+		if e.vars != nil {
+			e.varsOffsets = jsonbOffsets(e.vars)
+		}
+	}
 	var id int64
-	switch {
-	case v == e.root:
-	case e.vars != nil && isVarValue(e.vars, v):
-		return jperError, pgerr.New(pgerr.FeatureNotSupported, "jsonpath item method .keyvalue() over a variable is not supported")
-	default:
-		return jperError, pgerr.New(pgerr.FeatureNotSupported, "jsonpath item method .keyvalue() below the top of a document is not supported")
+	if off, ok := e.rootOffsets[v]; ok {
+		id = int64(off)
+	} else if off, ok := e.varsOffsets[v]; ok {
+		id = 10000000000 + int64(off)
+	} else {
+		return jperError, pgerr.New(pgerr.FeatureNotSupported, "jsonpath item method .keyvalue() over an object .keyvalue() made is not supported")
 	}
 	res := jperNotFound
 	for i, k := range v.Keys {
@@ -377,15 +387,6 @@ func (e *jpExec) keyValue(n *jpNode, v *jsonValue, found *[]*jsonValue, unwrap b
 		}
 	}
 	return res, nil
-}
-
-func isVarValue(vars, v *jsonValue) bool {
-	for _, x := range vars.Vals {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // indexArray is jpiIndexArray: the subscripts' elements (a scalar is a
@@ -773,9 +774,8 @@ func compareJPItems(op jpKind, a, b *jsonValue) jpTruth {
 
 // likeRegexFlags maps like_regex flags onto joind's regular expressions:
 // i case-insensitive; without s, '.' stops at newlines; m anchors at
-// lines; q literal. PostgreSQL's default (. stops at newlines, ^ $ do not)
-// has no RE2 form, but over a string without a newline every mode agrees.
-func likeRegexFlags(flags, subject string) (reFlags, error) {
+// lines; q literal.
+func likeRegexFlags(flags string) (reFlags, error) {
 	f := reFlags{icase: strings.Contains(flags, "i"), literal: strings.Contains(flags, "q"), ownGreediness: true}
 	if f.literal {
 		return f, nil
@@ -783,15 +783,14 @@ func likeRegexFlags(flags, subject string) (reFlags, error) {
 	if strings.Contains(flags, "x") {
 		return f, pgerr.New(pgerr.FeatureNotSupported, "XQuery \"x\" flag (expanded regular expressions) is not implemented")
 	}
-	dotall, mline := strings.Contains(flags, "s"), strings.Contains(flags, "m")
-	switch {
+	// jspConvertRegexFlags: REG_NLSTOP unless s, REG_NLANCH with m
+	switch dotall, mline := strings.Contains(flags, "s"), strings.Contains(flags, "m"); {
 	case !dotall && mline:
 		f.newline = true
-	case dotall && !mline:
-	default:
-		if strings.Contains(subject, "\n") {
-			return f, errRENotSupported("partial newline sensitivity")
-		}
+	case !dotall:
+		f.partial = 'p'
+	case mline:
+		f.partial = 'w'
 	}
 	return f, nil
 }
@@ -800,7 +799,7 @@ func likeRegexFlags(flags, subject string) (reFlags, error) {
 // PostgreSQL does, reporting an invalid pattern; what joind cannot run
 // waits for execution to be refused.
 func checkLikeRegex(pattern, flags string) error {
-	f, err := likeRegexFlags(flags, "")
+	f, err := likeRegexFlags(flags)
 	if err != nil {
 		return err
 	}
@@ -814,7 +813,7 @@ func checkLikeRegex(pattern, flags string) error {
 }
 
 func likeRegexMatch(pattern, flags, s string) (bool, error) {
-	f, err := likeRegexFlags(flags, s)
+	f, err := likeRegexFlags(flags)
 	if err != nil {
 		return false, err
 	}
@@ -823,4 +822,77 @@ func likeRegexMatch(pattern, flags, s string) (bool, error) {
 		return false, err
 	}
 	return re.re.MatchString(s), nil
+}
+
+// jsonbOffsets is the byte offset of every container inside a jsonb
+// document's binary form (PostgreSQL's JsonbContainer layout: a 4-byte
+// header, a 4-byte JEntry per element or per key and value, then the keys'
+// and values' data, numerics and containers aligned to 4 bytes), which is
+// how .keyvalue() numbers objects.
+func jsonbOffsets(root *jsonValue) map[*jsonValue]int {
+	offs := map[*jsonValue]int{}
+	var container func(v *jsonValue, at int) int
+	align := func(n int) int { return (n + 3) &^ 3 }
+	var scalar func(v *jsonValue, at int) int
+	scalar = func(v *jsonValue, at int) int {
+		switch v.Kind {
+		case jsonString:
+			return at + len(v.Str)
+		case jsonNumber:
+			return align(at) + jsonbNumericSize(v.Num)
+		case jsonArray, jsonObject:
+			return container(v, align(at))
+		}
+		return at
+	}
+	container = func(v *jsonValue, at int) int {
+		offs[v] = at
+		p := at + 4
+		if v.Kind == jsonObject {
+			p += 8 * len(v.Keys)
+			for _, k := range v.Keys {
+				p += len(k)
+			}
+			for _, x := range v.Vals {
+				p = scalar(x, p)
+			}
+			return p
+		}
+		p += 4 * len(v.Elems)
+		for _, x := range v.Elems {
+			p = scalar(x, p)
+		}
+		return p
+	}
+	if root.Kind >= jsonArray {
+		container(root, 0)
+	}
+	return offs
+}
+
+// jsonbNumericSize is VARSIZE of a numeric as jsonb stores it: a 4-byte
+// varlena header, the 2-byte short header (or 4 bytes of the long one when
+// the weight or display scale does not fit it), and its base-10000 digits.
+func jsonbNumericSize(d *apd.Decimal) int {
+	if d.IsZero() {
+		return 6
+	}
+	digits := d.Coeff.String()
+	exp := int(d.Exponent)
+	dscale := max(0, -exp)
+	trimmed := strings.TrimRight(digits, "0")
+	low := exp + len(digits) - len(trimmed) // power of ten of the last nonzero digit
+	high := exp + len(digits) - 1           // of the first
+	floor4 := func(p int) int {
+		if p >= 0 {
+			return p / 4
+		}
+		return -((-p + 3) / 4)
+	}
+	weight := floor4(high)
+	ndigits := weight - floor4(low) + 1
+	if dscale <= 63 && weight >= -64 && weight <= 63 {
+		return 4 + 2 + 2*ndigits
+	}
+	return 4 + 4 + 2*ndigits
 }
