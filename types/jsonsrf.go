@@ -83,7 +83,12 @@ var setFuncOutNames = map[string]string{}
 
 // SetFuncOutName is the FROM column name of set-returning function name
 // when its OUT parameter names it ("" when the alias does).
-func SetFuncOutName(name string) string { return setFuncOutNames[normFuncName(name)] }
+func SetFuncOutName(name string) string {
+	if _, key, ok := jsonToRecordColumn(name); ok {
+		return key
+	}
+	return setFuncOutNames[normFuncName(name)]
+}
 
 func notScalarSet(*EvalContext, []Value) (Value, error) {
 	return Value{}, pgerr.New(pgerr.FeatureNotSupported, "set-returning function called in a context that cannot accept a set")
@@ -106,6 +111,9 @@ func RowSet(ov *Overload, args []Value, ctx *EvalContext) ([]Value, error) {
 	}
 	if fn := rowsFunctions[ov.Name]; fn != nil {
 		return fn(args, ctx)
+	}
+	if fn, key, ok := jsonToRecordColumn(ov.Name); ok {
+		return jsonToRecordRows(fn, key, ov.Result, args, ctx)
 	}
 	rows := jsonSetFuncs[ov.Name]
 	if rows == nil {
