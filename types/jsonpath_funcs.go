@@ -102,9 +102,7 @@ func init() {
 		reg := func(name string, result ID, eval evalFn) []*builtin {
 			var bs []*builtin
 			for n := 2; n <= 4; n++ {
-				b := regFn(name+tz, []ID{JSONB, JSONPath, JSONB, Bool}[:n], result, eval)
-				b.stable = tz != ""
-				bs = append(bs, b)
+				bs = append(bs, regFn(name+tz, []ID{JSONB, JSONPath, JSONB, Bool}[:n], result, eval))
 			}
 			bs[2].withParams(jsonPathParams, Value{S: "{}"}, BoolValue(false))
 			return bs
