@@ -6,8 +6,9 @@ import "github.com/joind/joind/pgerr"
 // json[b]_array_elements[_text] and json[b]_object_keys. Their rows are
 // computed whole from the argument (a document is one value) and the
 // operators' lockstep steps through them (RowSet). json[b]_each[_text]
-// return records (jsoneach.go); the jsonpath functions are not registered
-// (joind has no jsonpath type to resolve them by).
+// return records (jsoneach.go), as json[b]_to_record[set] do in FROM
+// (jsonrecord.go); jsonb_path_query is one of rowsFunctions
+// (jsonpath_funcs.go).
 
 var jsonSetFuncs = map[string]func(doc *jsonValue, id ID) ([]Value, error){}
 
