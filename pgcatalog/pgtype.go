@@ -28,7 +28,7 @@ var SystemTypes = func() []SystemType {
 	for _, t := range []types.Type{types.BoolType, types.Int2Type, types.Int4Type, types.Int8Type,
 		types.TextType, types.Float4Type, types.Float8Type, types.CharType, types.VarcharType,
 		types.DateType, types.TimestampType, types.TimestampTZType, types.IntervalType, types.NumericType, types.NameType, types.ByteaType, types.UUIDType,
-		types.TimeType, types.TimeTZType, types.JSONType, types.JSONBType} {
+		types.TimeType, types.TimeTZType, types.JSONType, types.JSONBType, types.JSONPathType} {
 		st := SystemType{OID: t.OID(), Name: t.PgTypeName(), T: t, Len: t.Size(), Category: t.Category(), Preferd: t.IsPreferred()}
 		switch st.Len {
 		case 1, 64: // bool; name (a char array)
@@ -44,7 +44,7 @@ var SystemTypes = func() []SystemType {
 			st.Align = 'c'
 		}
 		switch t.ID {
-		case types.Numeric, types.Date, types.Timestamp, types.TimestampTZ, types.Interval, types.UUID, types.Time, types.TimeTZ, types.JSON, types.JSONB:
+		case types.Numeric, types.Date, types.Timestamp, types.TimestampTZ, types.Interval, types.UUID, types.Time, types.TimeTZ, types.JSON, types.JSONB, types.JSONPath:
 			st.In, st.Out = st.Name+"_in", st.Name+"_out"
 		default:
 			st.In, st.Out = st.Name+"in", st.Name+"out"

@@ -71,8 +71,8 @@ func AppendBinary(dst []byte, v types.Value, t types.Type) []byte {
 		return append(dst, v.S...)
 	case types.UUID:
 		return append(dst, types.UUIDBytes(v.S)...)
-	case types.JSONB:
-		// jsonb_send: the format version (1), then the text.
+	case types.JSONB, types.JSONPath:
+		// jsonb_send, jsonpath_send: the format version (1), then the text.
 		return append(append(dst, 1), v.S...)
 	}
 	// text, varchar, bpchar, name, json, unknown: the characters themselves.
@@ -383,6 +383,15 @@ func DecodeBinary(b []byte, t types.Type) (types.Value, error) {
 				v = int(b[0])
 			}
 			return types.Value{}, pgerr.New(pgerr.InternalError, "unsupported jsonb version number %d", v)
+		}
+		b = b[1:]
+	case types.JSONPath:
+		if len(b) == 0 || b[0] != 1 {
+			v := 0
+			if len(b) > 0 {
+				v = int(b[0])
+			}
+			return types.Value{}, pgerr.New(pgerr.InternalError, "unsupported jsonpath version number: %d", v)
 		}
 		b = b[1:]
 	}

@@ -10,8 +10,8 @@ import (
 // definition lists of a FROM function (f(...) AS t(a int, ...), or one per
 // function inside ROWS FROM), after its arguments are bound as
 // transformRangeFunction does. A list is only allowed for a function
-// returning "record", and none of joind's set-returning functions
-// (generate_series, pg_get_keywords) returns one, so every list that
+// returning "record"; of joind's, json[b]_to_record[set] do (their lists
+// are bound by bindJSONToRecord, jsonrecord.go), so every other list that
 // passes the shape checks is PostgreSQL's 42601 of addRangeTableEntryForFunction
 // (another message for a function with OUT parameters, outParams).
 func (b *binder) checkColumnDefinitionLists(rf *pg_query.RangeFunction, outParams bool) error {

@@ -263,6 +263,17 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 			}
 			continue
 		}
+		if types.IsJSONToRecord(name) {
+			sfs, err := b.bindJSONToRecord(fs, fc, name, rf) // jsonrecord.go
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			for _, sf := range sfs {
+				node.Funcs = append(node.Funcs, sf)
+				names = append(names, name)
+			}
+			continue
+		}
 		if types.IsRowSetFunc(name) {
 			sfs, err := b.bindRowSetFunc(fs, fc, name) // jsonsrf.go
 			if err != nil {
@@ -299,8 +310,10 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 		node.Funcs = append(node.Funcs, plan.SetFunc{Func: ov, Args: args})
 		names = append(names, name)
 	}
-	if err := b.checkColumnDefinitionLists(rf, false); err != nil {
-		return nil, nil, nil, err
+	if len(calls) != 1 || !types.IsJSONToRecord(funcName(calls[0].Funcname)) {
+		if err := b.checkColumnDefinitionLists(rf, false); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	alias := names[0]
 	if rf.Alias != nil {

@@ -918,5 +918,5 @@ func (v *jsonValue) children() []*jsonValue {
 func hashJSONB(s string) uint64 { return hashString(JSONBKey(s)) }
 
 // HasEquality reports whether t has btree equality and ordering operators
-// (json has none: it cannot be grouped, deduplicated or sorted).
-func HasEquality(t Type) bool { return t.ID != JSON }
+// (json and jsonpath have none: they cannot be grouped, deduplicated or sorted).
+func HasEquality(t Type) bool { return t.ID != JSON && t.ID != JSONPath }

@@ -689,6 +689,7 @@ func init() {
 	registerJSONPathOps()
 	registerJSONEach()
 	registerJSONComposites()
+	registerJSONToRecord()
 }
 
 // anyElementFuncs take anyelement, not "any": PostgreSQL cannot resolve

@@ -6,8 +6,9 @@ import "github.com/joind/joind/pgerr"
 // json[b]_array_elements[_text] and json[b]_object_keys. Their rows are
 // computed whole from the argument (a document is one value) and the
 // operators' lockstep steps through them (RowSet). json[b]_each[_text]
-// return records (jsoneach.go); the jsonpath functions are not registered
-// (joind has no jsonpath type to resolve them by).
+// return records (jsoneach.go), as json[b]_to_record[set] do in FROM
+// (jsonrecord.go); jsonb_path_query is one of rowsFunctions
+// (jsonpath_funcs.go).
 
 var jsonSetFuncs = map[string]func(doc *jsonValue, id ID) ([]Value, error){}
 
@@ -83,7 +84,12 @@ var setFuncOutNames = map[string]string{}
 
 // SetFuncOutName is the FROM column name of set-returning function name
 // when its OUT parameter names it ("" when the alias does).
-func SetFuncOutName(name string) string { return setFuncOutNames[normFuncName(name)] }
+func SetFuncOutName(name string) string {
+	if _, key, ok := jsonToRecordColumn(name); ok {
+		return key
+	}
+	return setFuncOutNames[normFuncName(name)]
+}
 
 func notScalarSet(*EvalContext, []Value) (Value, error) {
 	return Value{}, pgerr.New(pgerr.FeatureNotSupported, "set-returning function called in a context that cannot accept a set")
@@ -106,6 +112,9 @@ func RowSet(ov *Overload, args []Value, ctx *EvalContext) ([]Value, error) {
 	}
 	if fn := rowsFunctions[ov.Name]; fn != nil {
 		return fn(args, ctx)
+	}
+	if fn, key, ok := jsonToRecordColumn(ov.Name); ok {
+		return jsonToRecordRows(fn, key, ov.Result, args, ctx)
 	}
 	rows := jsonSetFuncs[ov.Name]
 	if rows == nil {

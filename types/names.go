@@ -48,7 +48,7 @@ func idCategory(id ID) byte {
 		return catArray
 	case Bytea, UUID:
 		return catUser
-	case JSON, JSONB:
+	case JSON, JSONB, JSONPath:
 		return catUser
 	}
 	return catInvalid
@@ -171,6 +171,8 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = JSON
 	case "jsonb":
 		id = JSONB
+	case "jsonpath":
+		id = JSONPath
 	case "bytea":
 		id = Bytea
 	case "uuid":
@@ -184,7 +186,7 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 	case "oid", "regclass", "regtype", "inet",
 		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
 		"bit", "varbit", "bit varying", "money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
-		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "jsonpath", "pg_lsn",
+		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "pg_lsn",
 		"int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange", "xid", "cid", "tid":
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", name)
 	default:
@@ -329,6 +331,8 @@ func (t Type) BaseSQLName() string {
 		return "json"
 	case JSONB:
 		return "jsonb"
+	case JSONPath:
+		return "jsonpath"
 	case idAnyNonArray:
 		return "anynonarray"
 	case Record:
@@ -421,6 +425,8 @@ func (t Type) PgTypeName() string {
 		return "json"
 	case JSONB:
 		return "jsonb"
+	case JSONPath:
+		return "jsonpath"
 	}
 	return "unknown"
 }

@@ -42,6 +42,8 @@ func TypeForParamOID(oid uint32) (t Type, ok bool, err error) {
 		return JSONType, true, nil
 	case OIDJSONB:
 		return JSONBType, true, nil
+	case OIDJSONPath:
+		return JSONPathType, true, nil
 	}
 	if t, ok := ArrayTypeByOID(oid); ok {
 		return t, true, nil

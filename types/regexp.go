@@ -36,6 +36,10 @@ type reFlags struct {
 	newline  bool // n or m: . and [^...] skip newlines, ^ $ match at lines
 	expanded bool // x: whitespace and # comments ignored
 	literal  bool // q: the pattern is a literal string
+	// partial is partial newline sensitivity, 'p' (. and [^...] stop at
+	// newlines, ^ $ do not match at them) or 'w' (the reverse); 0: none.
+	// jsonpath's like_regex uses it (jsonpath_exec.go).
+	partial byte
 	// ownGreediness: the caller needs no ARE match lengths (a boolean
 	// match) or has made each quantifier's greediness explicit; the
 	// pattern may mix greedy and lazy quantifiers and runs leftmost-first.
@@ -237,9 +241,13 @@ func translateARE(p string, f reFlags) (translatedRE, error) {
 	if f.icase {
 		b.WriteString("(?i)")
 	}
-	if f.newline {
+	switch {
+	case f.partial == 'p': // . and [^...] stop at newlines; ^ $ anchor the string
+	case f.partial == 'w':
+		b.WriteString("(?ms)")
+	case f.newline:
 		b.WriteString("(?m)")
-	} else {
+	default:
 		b.WriteString("(?s)")
 	}
 	if f.literal {
@@ -270,7 +278,7 @@ func translateARE(p string, f reFlags) (translatedRE, error) {
 			}
 			i = n
 		case c == '[':
-			n, err := translateBracket(&b, p, i, f.newline)
+			n, err := translateBracket(&b, p, i, f.newline || f.partial == 'p')
 			if err != nil {
 				return translatedRE{}, err
 			}

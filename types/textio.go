@@ -245,6 +245,8 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 		return parseJSONInput(s)
 	case JSONB:
 		return parseJSONBInput(s)
+	case JSONPath:
+		return parseJSONPathInput(s)
 	case Bool:
 		b, ok := parseBool(s)
 		if !ok {

@@ -53,6 +53,8 @@ const (
 	JSON
 	// JSONB is jsonb: normalized JSON text (json.go).
 	JSONB
+	// JSONPath is jsonpath: its canonical text, jsonpath_out's (jsonpath.go).
+	JSONPath
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -91,6 +93,7 @@ var (
 	TimeTZType      = Type{ID: TimeTZ, Typmod: -1}
 	JSONType        = Type{ID: JSON, Typmod: -1}
 	JSONBType       = Type{ID: JSONB, Typmod: -1}
+	JSONPathType    = Type{ID: JSONPath, Typmod: -1}
 )
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
@@ -118,6 +121,7 @@ const (
 	OIDUUID        uint32 = 2950
 	OIDJSON        uint32 = 114
 	OIDJSONB       uint32 = 3802
+	OIDJSONPath    uint32 = 4072
 )
 
 // OID returns the PostgreSQL type OID of t.
@@ -173,6 +177,8 @@ func (t Type) OID() uint32 {
 		return OIDJSON
 	case JSONB:
 		return OIDJSONB
+	case JSONPath:
+		return OIDJSONPath
 	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText

@@ -50,6 +50,12 @@ func stableSet() map[string]bool {
 	} {
 		set[sigKey(sig[0], sig[1:])] = true
 	}
+	// the jsonpath functions' _tz twins (jsonpath_funcs.go), in each arity
+	for _, f := range []string{"jsonb_path_exists_tz", "jsonb_path_match_tz", "jsonb_path_query_tz", "jsonb_path_query_array_tz", "jsonb_path_query_first_tz"} {
+		for n := 2; n <= 4; n++ {
+			set[sigKey(f, []string{"jsonb", "jsonpath", "jsonb", "bool"}[:n])] = true
+		}
+	}
 	for _, op := range []string{"=", "<>", "<", "<=", ">", ">="} {
 		for _, pair := range [][2]string{{d, tz}, {tz, d}, {ts, tz}, {tz, ts}} {
 			set[sigKey(op, pair[:])] = true

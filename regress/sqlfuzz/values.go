@@ -152,6 +152,8 @@ func dataPool(c colType) []string {
 		return timetzPool
 	case types.JSON, types.JSONB:
 		return jsonPool
+	case types.JSONPath:
+		return jsonpathPool
 	}
 	panic("no pool for type")
 }
