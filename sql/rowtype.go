@@ -167,9 +167,11 @@ func tableRowType(name string, defs []storage.ColumnDef) types.Type {
 // anonymous record as PostgreSQL does (42P16), a composite type because
 // joind does not store them (a record type's typmod is not persistent).
 func checkColumnType(name string, t types.Type) *pgerr.Error {
-	if t.ID == types.SeqArray || t.ID == types.SeqRecord {
-		// SEARCH/CYCLE's seq and path columns (searchcycle.go).
-		return pgerr.New(codeInvalidTableDefinition, "column \"%s\" has pseudo-type %s", name, t.SQLName())
+	if t.ID == types.Array && t.Elem == types.Record {
+		if d := t.ElemType().Desc(); d == nil || d.Name == "" {
+			return pgerr.New(codeInvalidTableDefinition, "column \"%s\" has pseudo-type record[]", name)
+		}
+		return pgerr.New(pgerr.FeatureNotSupported, "columns of composite type %s are not supported", t.SQLName())
 	}
 	if t.ID != types.Record {
 		return nil
@@ -322,6 +324,11 @@ func (b *binder) recordFields(s *scope, n *pg_query.Node) ([]plan.Expr, []string
 	d := e.Type().Desc()
 	if d == nil {
 		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "field selection from a record of unknown type is not supported"), loc)
+	}
+	if len(d.Fields) > 0 && d.Fields[0] == "" {
+		// A SEARCH or CYCLE record (searchCycleRecord); PostgreSQL fails
+		// on it with an internal error.
+		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "field selection from a SEARCH or CYCLE column is not supported"), loc)
 	}
 	elems := make([]plan.Expr, len(d.Fields))
 	for i := range d.Fields {
