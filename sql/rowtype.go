@@ -336,3 +336,58 @@ func (b *binder) recordFields(s *scope, n *pg_query.Node) ([]plan.Expr, []string
 	}
 	return elems, d.Fields, nil
 }
+
+// compositeSetFuncs reports whether a FROM function returns a composite
+// type (unnest of a table's row type array), whose fields PostgreSQL
+// makes the function's columns.
+func compositeSetFuncs(fs []plan.SetFunc) bool {
+	for _, f := range fs {
+		if d := f.Func.Result.Desc(); d != nil && d.Name != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// checkRecordSetFuncs refuses a FROM function returning an anonymous
+// record (unnest of record[]): PostgreSQL needs a column definition list
+// for it, which joind does not read yet.
+func (b *binder) checkRecordSetFuncs(rf *pg_query.RangeFunction, fs []plan.SetFunc, loc int32) error {
+	for _, f := range fs {
+		if f.Func.Result.ID != types.Record {
+			continue
+		}
+		if d := f.Func.Result.Desc(); d != nil && d.Name != "" {
+			continue
+		}
+		if len(rf.Coldeflist) > 0 {
+			return b.errAt(pgerr.New(pgerr.FeatureNotSupported, "a column definition list for a function returning an anonymous record is not supported"), nodeLocation(rf.Coldeflist[0]))
+		}
+		return b.errAt(pgerr.New(pgerr.SyntaxError, "a column definition list is required for functions returning \"record\""), loc)
+	}
+	return nil
+}
+
+// expandCompositeColumns is the projection of a function scan's columns
+// (the functions' results, then ordinality) that replaces each composite
+// result by its fields, with the columns' default names.
+func expandCompositeColumns(b *binder, scan *plan.FunctionScan, alias string) (*plan.Project, []string) {
+	p := &plan.Project{Input: scan}
+	cols, nFuncs := scan.Cols, len(scan.Funcs)
+	var names []string
+	add := func(e plan.Expr, name string) {
+		c := plan.Column{ID: b.ids.Next(), Name: name, Table: alias, Type: e.Type()}
+		p.Exprs, p.Cols, names = append(p.Exprs, e), append(p.Cols, c), append(names, name)
+	}
+	for i, c := range cols {
+		ref := &plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name}
+		if d := c.Type.Desc(); i < nFuncs && d != nil && d.Name != "" {
+			for f, name := range d.Fields {
+				add(&plan.Call{Func: types.FieldSelect(c.Type, f), Args: []plan.Expr{ref}}, name)
+			}
+			continue
+		}
+		add(ref, c.Name)
+	}
+	return p, names
+}
