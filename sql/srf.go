@@ -299,11 +299,14 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 		node.Funcs = append(node.Funcs, plan.SetFunc{Func: ov, Args: args})
 		names = append(names, name)
 	}
-	if err := b.checkRecordSetFuncs(rf, node.Funcs, calls[0].Location); err != nil { // rowtype.go
+	defined, err := b.recordColumnDefs(rf, node.Funcs, calls[0].Location) // rowtype.go
+	if err != nil {
 		return nil, nil, nil, err
 	}
-	if err := b.checkColumnDefinitionLists(rf, false); err != nil {
-		return nil, nil, nil, err
+	if !defined {
+		if err := b.checkColumnDefinitionLists(rf, false); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	alias := names[0]
 	if rf.Alias != nil {

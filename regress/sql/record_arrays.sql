@@ -35,6 +35,13 @@ SELECT * FROM unnest((SELECT array_agg(ra_t ORDER BY a) FROM ra_t)) WITH ORDINAL
 SELECT u FROM unnest((SELECT array_agg(ra_t ORDER BY a) FROM ra_t)) u ORDER BY 1;
 SELECT * FROM unnest((SELECT array_agg(ra_t ORDER BY a) FROM ra_t), ARRAY[10, 20]) ORDER BY a;
 SELECT x FROM unnest(ARRAY[ROW(1, 'a'), ROW(2, 'b')]) x;
+SELECT * FROM unnest(ARRAY[ROW(1, 'a'::text), ROW(2, 'b'::text)]) AS x(a int, b text) ORDER BY a;
+SELECT x.b, a FROM unnest(ARRAY[ROW(1, 'a'::text)]) AS x(a int, b text);
+SELECT * FROM unnest(ARRAY[ROW(1, 'a'::text)]) AS x(a int, b varchar);
+SELECT * FROM unnest(ARRAY[ROW(1, 'a'::text)]) AS x(a int);
+SELECT * FROM unnest(ARRAY[ROW(1, 'a'::text)]) AS x(a int, b int);
+SELECT * FROM unnest(ARRAY[ROW(1, 'a'::text)]) WITH ORDINALITY AS x(a int, b text);
+SELECT * FROM unnest(ARRAY[1, 2]) AS x(a int);
 -- subscripts, slices, field selection of an element
 SELECT (array_agg(ra_t ORDER BY a))[2] FROM ra_t;
 SELECT ((array_agg(ra_t ORDER BY a))[2]).b, ((array_agg(ra_t ORDER BY a))[1]).n FROM ra_t;
