@@ -78,7 +78,14 @@ func NewRecursiveUnion(nonRecursive Operator, recursive func() (Operator, error)
 		op.colT = append(op.colT, c.Type)
 	}
 	if sc != nil {
-		op.searchCycle = newSearchCycle(sc, op.colT)
+		var eval *types.EvalContext
+		if env != nil {
+			eval = env.Eval
+		}
+		var err error
+		if op.searchCycle, err = newSearchCycle(sc, op.colT, eval); err != nil {
+			return nil, err
+		}
 	}
 	return op, nil
 }
@@ -149,7 +156,9 @@ func (st *recursiveStream) Next() (arrow.Record, error) {
 		}
 		sc := st.u.searchCycle
 		if sc != nil {
-			rec = sc.extend(rec, st.recursing, st.u.schema)
+			if rec, err = sc.extend(rec, st.recursing, st.u.schema); err != nil {
+				return nil, err
+			}
 		}
 		if st.seen != nil {
 			if rec = st.seen.fresh(rec); rec == nil {

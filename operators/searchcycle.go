@@ -12,58 +12,72 @@ import (
 // non-recursive row starts its sequence and path (ARRAY[ROW(cols)], or
 // ROW(0, cols) breadth first) with the mark's default; a recursive row
 // extends the ones carried from its working-table row (seq ||
-// ARRAY[ROW(cols)], ROW(depth+1, cols)), and is marked when ROW(cols) is
-// already on the path. The sequence and path use types.SeqArray and
-// types.SeqRecord's order-preserving encoding.
+// ARRAY[ROW(cols)], ROW(depth+1, cols)), and is marked when ROW(cols) =
+// ANY(path) under record_eq. The sequence and path are real record and
+// record[] values of the types the binder gave their columns.
 type searchCycle struct {
-	spec    *plan.SearchCycle
-	colT    []types.Type // the union's columns
-	searchT []types.Type // the sequence record's field types
-	cycleT  []types.Type
+	spec *plan.SearchCycle
+	colT []types.Type // the union's columns
+	eval *types.EvalContext
+	// seqT is the sequence column's type: record[] depth first, the
+	// record (depth, cols...) breadth first; pathT is the path's record[].
+	seqT, pathT     types.Type
+	seqRow, pathRow *types.Overload // ROW(...) of the sequence's and path's records
+	depth           *types.Overload // breadth first: the sequence record's depth field
+	pathEq          *types.Overload // record_eq between path records
 }
 
-func newSearchCycle(spec *plan.SearchCycle, colT []types.Type) *searchCycle {
-	sc := &searchCycle{spec: spec, colT: colT}
-	if spec.BreadthFirst {
-		sc.searchT = append(sc.searchT, types.Int8Type)
+func newSearchCycle(spec *plan.SearchCycle, colT []types.Type, eval *types.EvalContext) (*searchCycle, error) {
+	sc := &searchCycle{spec: spec, colT: colT, eval: eval}
+	if spec.Search {
+		sc.seqT = colT[spec.Base]
+		rec := sc.seqT
+		if !spec.BreadthFirst {
+			rec = sc.seqT.ElemType()
+		} else {
+			sc.depth = types.FieldSelect(rec, 0)
+		}
+		sc.seqRow = types.RowConstructor(rec)
 	}
-	for _, i := range spec.SearchCols {
-		sc.searchT = append(sc.searchT, colT[i])
+	if spec.Cycle {
+		sc.pathT = colT[len(colT)-1]
+		rec := sc.pathT.ElemType()
+		sc.pathRow = types.RowConstructor(rec)
+		eq, err := types.RecordCompare("=", rec, rec)
+		if err != nil {
+			return nil, err
+		}
+		sc.pathEq = eq
 	}
-	for _, i := range spec.CycleCols {
-		sc.cycleT = append(sc.cycleT, colT[i])
-	}
-	return sc
+	return sc, nil
 }
 
 // extend returns rec, a term's rows, with the added columns.
-func (sc *searchCycle) extend(rec arrow.Record, recursive bool, schema *arrow.Schema) arrow.Record {
+func (sc *searchCycle) extend(rec arrow.Record, recursive bool, schema *arrow.Schema) (arrow.Record, error) {
 	spec := sc.spec
 	n := int(rec.NumRows())
 	cols := append([]arrow.Array{}, rec.Columns()[:spec.Base]...)
 	carried := spec.Base
-	var seqB, pathB *array.StringBuilder
-	var markB array.Builder
-	var seqIn, pathIn *array.String
+	var seqB, pathB, markB array.Builder
+	var seqIn, pathIn arrow.Array
 	if spec.Search {
-		seqB = array.NewStringBuilder(mem)
+		seqB = array.NewBuilder(mem, sc.seqT.ArrowType())
 		defer seqB.Release()
 		if recursive {
-			seqIn = rec.Column(carried).(*array.String)
+			seqIn = rec.Column(carried)
 			carried++
 		}
 	}
 	if spec.Cycle {
-		pathB = array.NewStringBuilder(mem)
+		pathB = array.NewBuilder(mem, sc.pathT.ArrowType())
 		defer pathB.Release()
 		markB = array.NewBuilder(mem, spec.MarkType.ArrowType())
 		defer markB.Release()
 		if recursive {
-			pathIn = rec.Column(carried).(*array.String)
+			pathIn = rec.Column(carried)
 		}
 	}
-	vals := make([]types.Value, 0, len(sc.searchT))
-	var buf []byte
+	var vals []types.Value
 	fields := func(idx []int, i int) []types.Value {
 		for _, c := range idx {
 			vals = append(vals, types.GetValue(rec.Column(c), sc.colT[c], i))
@@ -76,33 +90,44 @@ func (sc *searchCycle) extend(rec arrow.Record, recursive bool, schema *arrow.Sc
 			if spec.BreadthFirst {
 				depth := int64(0)
 				if seqIn != nil {
-					depth = types.SeqRecordDepth(seqIn.Value(i)) + 1
+					d, err := sc.depth.Eval(sc.eval, []types.Value{types.GetValue(seqIn, sc.seqT, i)})
+					if err != nil {
+						return nil, err
+					}
+					depth = d.I + 1
 				}
 				vals = append(vals, types.IntValue(depth))
-				buf = types.AppendSeqRecord(buf[:0], fields(spec.SearchCols, i), sc.searchT)
-				seqB.Append(string(buf))
-			} else {
-				buf = types.AppendSeqRecord(buf[:0], fields(spec.SearchCols, i), sc.searchT)
-				prev := ""
-				if seqIn != nil {
-					prev = seqIn.Value(i)
-				}
-				seqB.Append(types.SeqArrayAppend(prev, buf))
 			}
+			row, err := sc.seqRow.Eval(sc.eval, fields(spec.SearchCols, i))
+			if err != nil {
+				return nil, err
+			}
+			if !spec.BreadthFirst {
+				row = appendToArray(seqIn, sc.seqT, i, row)
+			}
+			types.AppendValue(seqB, sc.seqT, row)
 		}
 		if spec.Cycle {
 			vals = vals[:0]
-			buf = types.AppendSeqRecord(buf[:0], fields(spec.CycleCols, i), sc.cycleT)
-			prev := ""
-			if pathIn != nil {
-				prev = pathIn.Value(i)
+			row, err := sc.pathRow.Eval(sc.eval, fields(spec.CycleCols, i))
+			if err != nil {
+				return nil, err
 			}
 			mark := spec.MarkDefault
-			if types.SeqArrayContains(prev, buf) {
-				mark = spec.MarkValue
+			if pathIn != nil {
+				for _, e := range types.GetValue(pathIn, sc.pathT, i).Arr.Elems {
+					eq, err := sc.pathEq.Eval(sc.eval, []types.Value{row, e})
+					if err != nil {
+						return nil, err
+					}
+					if eq.I != 0 {
+						mark = spec.MarkValue
+						break
+					}
+				}
 			}
 			types.AppendValue(markB, spec.MarkType, mark)
-			pathB.Append(types.SeqArrayAppend(prev, buf))
+			types.AppendValue(pathB, sc.pathT, appendToArray(pathIn, sc.pathT, i, row))
 		}
 	}
 	if spec.Search {
@@ -111,7 +136,17 @@ func (sc *searchCycle) extend(rec arrow.Record, recursive bool, schema *arrow.Sc
 	if spec.Cycle {
 		cols = append(cols, markB.NewArray(), pathB.NewArray())
 	}
-	return array.NewRecord(schema, cols, int64(n))
+	return array.NewRecord(schema, cols, int64(n)), nil
+}
+
+// appendToArray is prev[i] || ARRAY[elem] for the record[] column prev of
+// type t (ARRAY[elem] when prev is nil: a non-recursive row).
+func appendToArray(prev arrow.Array, t types.Type, i int, elem types.Value) types.Value {
+	var elems []types.Value
+	if prev != nil {
+		elems = types.GetValue(prev, t, i).Arr.Elems
+	}
+	return types.Value{Arr: types.NewArray(append(elems[:len(elems):len(elems)], elem))}
 }
 
 // workRows is the rows of rec (extended) that enter the working table:

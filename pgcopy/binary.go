@@ -63,8 +63,6 @@ func AppendBinary(dst []byte, v types.Value, t types.Type) []byte {
 		dst = binary.BigEndian.AppendUint64(dst, uint64(v.Iv.Micros))
 		dst = binary.BigEndian.AppendUint32(dst, uint32(v.Iv.Days))
 		return binary.BigEndian.AppendUint32(dst, uint32(v.Iv.Months))
-	case types.SeqArray, types.SeqRecord:
-		return appendSeqBinary(dst, v, t)
 	case types.Record:
 		return appendRecordBinary(dst, v, t) // record.go
 	case types.Bytea:

@@ -43,11 +43,9 @@ func (b *binder) bindArrayExpr(s *scope, ae *pg_query.A_ArrayExpr, target types.
 	}
 	if target.ID == types.Array {
 		// ARRAY[...]::t[] coerces each element to t, as PostgreSQL does.
-		et = target.ElemType()
-		et.Typmod = -1
+		et = types.DropTypmod(target.ElemType())
 		if elems[0].Type().ID == types.Array {
-			et = target
-			et.Typmod = -1
+			et = types.DropTypmod(target)
 		}
 	}
 	nested := et.ID == types.Array
@@ -383,7 +381,7 @@ func (b *binder) arraySubquery(sq *plan.Subquery, cols []plan.Column, loc int32)
 	if !t.Valid() {
 		return nil, b.errAt(pgerr.New(pgerr.UndefinedObject, "could not find array type for data type %s", typeName(et)), loc)
 	}
-	t.Typmod = -1
+	t = types.DropTypmod(t)
 	sq.Kind, sq.T = plan.ArraySubquery, t
 	return sq, nil
 }

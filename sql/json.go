@@ -13,6 +13,10 @@ import (
 
 func (b *binder) checkEquality(t types.Type, loc int32) error {
 	if types.HasEquality(t) {
+		if ft, bad := types.FieldWithoutEquality(t); bad {
+			// record_eq's failure, at run time in PostgreSQL: no position.
+			return pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type %s", ft.BaseSQLName())
+		}
 		return nil
 	}
 	return b.errAt(pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type %s", t.BaseSQLName()), loc)
@@ -20,6 +24,10 @@ func (b *binder) checkEquality(t types.Type, loc int32) error {
 
 func (b *binder) checkOrdering(t types.Type, loc int32) error {
 	if types.HasEquality(t) {
+		if ft, bad := types.FieldWithoutEquality(t); bad {
+			// record_cmp's failure, at run time in PostgreSQL: no position.
+			return pgerr.New(pgerr.UndefinedFunction, "could not identify a comparison function for type %s", ft.BaseSQLName())
+		}
 		return nil
 	}
 	return b.errAt(pgerr.New(pgerr.UndefinedFunction, "could not identify an ordering operator for type %s", t.BaseSQLName()).

@@ -167,9 +167,11 @@ func tableRowType(name string, defs []storage.ColumnDef) types.Type {
 // anonymous record as PostgreSQL does (42P16), a composite type because
 // joind does not store them (a record type's typmod is not persistent).
 func checkColumnType(name string, t types.Type) *pgerr.Error {
-	if t.ID == types.SeqArray || t.ID == types.SeqRecord {
-		// SEARCH/CYCLE's seq and path columns (searchcycle.go).
-		return pgerr.New(codeInvalidTableDefinition, "column \"%s\" has pseudo-type %s", name, t.SQLName())
+	if t.ID == types.Array && t.Elem == types.Record {
+		if d := t.ElemType().Desc(); d == nil || d.Name == "" {
+			return pgerr.New(codeInvalidTableDefinition, "column \"%s\" has pseudo-type record[]", name)
+		}
+		return pgerr.New(pgerr.FeatureNotSupported, "columns of composite type %s are not supported", t.SQLName())
 	}
 	if t.ID != types.Record {
 		return nil
@@ -323,9 +325,110 @@ func (b *binder) recordFields(s *scope, n *pg_query.Node) ([]plan.Expr, []string
 	if d == nil {
 		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "field selection from a record of unknown type is not supported"), loc)
 	}
+	if len(d.Fields) > 0 && d.Fields[0] == "" {
+		// A SEARCH or CYCLE record (searchCycleRecord); PostgreSQL fails
+		// on it with an internal error.
+		return nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "field selection from a SEARCH or CYCLE column is not supported"), loc)
+	}
 	elems := make([]plan.Expr, len(d.Fields))
 	for i := range d.Fields {
 		elems[i] = &plan.Call{Func: types.FieldSelect(e.Type(), i), Args: []plan.Expr{e}}
 	}
 	return elems, d.Fields, nil
+}
+
+// recordColumnDefs handles a FROM function returning an anonymous record
+// (unnest of record[]): PostgreSQL needs a column definition list for
+// it, whose types must be the record's (tupledesc_match: the type, and
+// the typmod unless the list's is -1); the list names the fields, so the
+// function's result becomes a record of those names. defined reports
+// whether a list was used (the caller then skips its own checks of it).
+func (b *binder) recordColumnDefs(rf *pg_query.RangeFunction, fs []plan.SetFunc, loc int32) (defined bool, err error) {
+	for i, f := range fs {
+		if f.Func.Result.ID != types.Record {
+			continue
+		}
+		d := f.Func.Result.Desc()
+		if d != nil && d.Name != "" {
+			continue
+		}
+		if len(rf.Coldeflist) == 0 {
+			return false, b.errAt(pgerr.New(pgerr.SyntaxError, "a column definition list is required for functions returning \"record\""), loc)
+		}
+		if len(fs) != 1 || rf.Ordinality {
+			return false, nil // checkColumnDefinitionLists reports it
+		}
+		if d == nil {
+			return false, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "a column definition list over records of unknown type is not supported"), nodeLocation(rf.Coldeflist[0]))
+		}
+		names := make([]string, len(rf.Coldeflist))
+		want := make([]types.Type, len(rf.Coldeflist))
+		for j, n := range rf.Coldeflist {
+			cd := n.GetColumnDef()
+			if want[j], err = b.typeFromName(cd.TypeName); err != nil {
+				return false, err
+			}
+			names[j] = cd.Colname
+		}
+		mismatch := func(format string, args ...any) error {
+			// At run time in PostgreSQL: no position.
+			return pgerr.New(pgerr.DatatypeMismatch, "function return row and query-specified return row do not match").WithDetail(format, args...)
+		}
+		if len(want) != len(d.Types) {
+			return false, mismatch("Returned row contains %d attributes, but query expects %d.", len(d.Types), len(want))
+		}
+		fieldTypes := append([]types.Type(nil), d.Types...)
+		for j, w := range want {
+			got := d.Types[j]
+			if got.ID != w.ID && !(textLike(got.ID) && textLike(w.ID)) || (w.Typmod >= 0 && got.Typmod != w.Typmod) {
+				return false, mismatch("Returned type %s at ordinal position %d, but query expects %s.", got.SQLName(), j+1, w.SQLName())
+			}
+			fieldTypes[j].ID = w.ID // binary coercible: the list's type
+		}
+		ov := *f.Func
+		ov.Result = types.RecordOf(types.RecordDesc{Fields: names, Types: fieldTypes})
+		fs[i].Func = &ov
+		return true, nil
+	}
+	return false, nil
+}
+
+// textLike reports text and varchar, binary coercible to each other.
+func textLike(id types.ID) bool { return id == types.Text || id == types.Varchar }
+
+// compositeSetFuncs reports whether a FROM function returns a record
+// whose fields PostgreSQL makes the function's columns: a composite type
+// (unnest of a table row type's array) or a record a column definition
+// list named (recordColumnDefs).
+func compositeSetFuncs(fs []plan.SetFunc) bool {
+	for _, f := range fs {
+		if d := f.Func.Result.Desc(); d != nil && len(d.Fields) > 0 && d.Fields[0] != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// expandCompositeColumns is the projection of a function scan's columns
+// (the functions' results, then ordinality) that replaces each composite
+// result by its fields, with the columns' default names.
+func expandCompositeColumns(b *binder, scan *plan.FunctionScan, alias string) (*plan.Project, []string) {
+	p := &plan.Project{Input: scan}
+	cols, nFuncs := scan.Cols, len(scan.Funcs)
+	var names []string
+	add := func(e plan.Expr, name string) {
+		c := plan.Column{ID: b.ids.Next(), Name: name, Table: alias, Type: e.Type()}
+		p.Exprs, p.Cols, names = append(p.Exprs, e), append(p.Cols, c), append(names, name)
+	}
+	for i, c := range cols {
+		ref := &plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name}
+		if d := c.Type.Desc(); i < nFuncs && d != nil && len(d.Fields) > 0 && d.Fields[0] != "" {
+			for f, name := range d.Fields {
+				add(&plan.Call{Func: types.FieldSelect(c.Type, f), Args: []plan.Expr{ref}}, name)
+			}
+			continue
+		}
+		add(ref, c.Name)
+	}
+	return p, names
 }

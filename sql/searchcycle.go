@@ -30,41 +30,53 @@ func (b *binder) searchCycleSpec(names []string, lc []plan.Column, cte *pg_query
 	}
 	spec := &plan.SearchCycle{Base: len(lc)}
 	var extra []plan.Column
-	indexes := func(list []*pg_query.Node, loc int32) ([]int, error) {
+	indexes := func(list []*pg_query.Node) ([]int, []types.Type) {
 		var out []int
+		var ts []types.Type
 		for _, n := range list {
 			i := slices.Index(names, n.GetString_().GetSval())
-			if t := lc[i].Type; !types.SeqEncodable(t) {
-				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "SEARCH and CYCLE columns of type %s are not supported", t.SQLName()), loc)
-			}
 			out = append(out, i)
+			ts = append(ts, lc[i].Type)
 		}
-		return out, nil
+		return out, ts
 	}
-	var err error
 	if sc != nil {
 		spec.Search, spec.BreadthFirst = true, sc.SearchBreadthFirst
-		if spec.SearchCols, err = indexes(sc.SearchColList, sc.Location); err != nil {
-			return nil, nil, err
-		}
-		t := types.SeqArrayType
+		var ts []types.Type
+		spec.SearchCols, ts = indexes(sc.SearchColList)
+		var t types.Type
 		if spec.BreadthFirst {
-			t = types.SeqRecordType
+			t = searchCycleRecord(append([]types.Type{types.Int8Type}, ts...))
+		} else {
+			t = types.ArrayOf(searchCycleRecord(ts))
 		}
 		extra = append(extra, plan.Column{Name: sc.SearchSeqColumn, Type: t})
 	}
 	if cc != nil {
 		spec.Cycle = true
-		if spec.CycleCols, err = indexes(cc.CycleColList, cc.Location); err != nil {
-			return nil, nil, err
+		var ts []types.Type
+		spec.CycleCols, ts = indexes(cc.CycleColList)
+		for _, t := range ts {
+			// PostgreSQL fails where ROW(cols) = ANY(path) first runs.
+			if err := b.checkEquality(t, -1); err != nil {
+				return nil, nil, err
+			}
 		}
+		var err error
 		if spec.MarkType, spec.MarkValue, spec.MarkDefault, err = b.cycleMark(cc); err != nil {
 			return nil, nil, err
 		}
 		extra = append(extra, plan.Column{Name: cc.CycleMarkColumn, Type: spec.MarkType},
-			plan.Column{Name: cc.CyclePathColumn, Type: types.SeqArrayType})
+			plan.Column{Name: cc.CyclePathColumn, Type: types.ArrayOf(searchCycleRecord(ts))})
 	}
 	return spec, extra, nil
+}
+
+// searchCycleRecord is the anonymous record type of the rewritten query's
+// ROW(...) over fields of types ts. Its fields have no names, so, as in
+// PostgreSQL, no field of a sequence or path record can be selected.
+func searchCycleRecord(ts []types.Type) types.Type {
+	return types.RecordOf(types.RecordDesc{Fields: make([]string, len(ts)), Types: ts})
 }
 
 // cycleMark is CYCLE's mark type and values: TO v DEFAULT d resolved to

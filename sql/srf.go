@@ -310,7 +310,15 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 		node.Funcs = append(node.Funcs, plan.SetFunc{Func: ov, Args: args})
 		names = append(names, name)
 	}
-	if len(calls) != 1 || !types.IsJSONToRecord(funcName(calls[0].Funcname)) {
+	jsonToRecord := len(calls) == 1 && types.IsJSONToRecord(funcName(calls[0].Funcname))
+	defined := jsonToRecord // json[b]_to_record's list is its columns (jsonrecord.go)
+	if !jsonToRecord {
+		var err error
+		if defined, err = b.recordColumnDefs(rf, node.Funcs, calls[0].Location); err != nil { // rowtype.go
+			return nil, nil, nil, err
+		}
+	}
+	if !defined {
 		if err := b.checkColumnDefinitionLists(rf, false); err != nil {
 			return nil, nil, nil, err
 		}
@@ -336,6 +344,21 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 		names = append(names, "ordinality")
 		colTypes = append(colTypes, types.Int8Type)
 	}
+	var out plan.Node = node
+	if composite := compositeSetFuncs(node.Funcs); composite {
+		// Each field of a composite result is a column (rowtype.go).
+		for i, t := range colTypes {
+			c := plan.Column{ID: b.ids.Next(), Name: names[i], Table: alias, Type: t}
+			node.Cols = append(node.Cols, c)
+		}
+		var p *plan.Project
+		p, names = expandCompositeColumns(b, node, alias)
+		out = p
+		colTypes = colTypes[:0]
+		for _, c := range p.Cols {
+			colTypes = append(colTypes, c.Type)
+		}
+	}
 	if rf.Alias != nil {
 		if len(rf.Alias.Colnames) > len(names) {
 			return nil, nil, nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
@@ -347,13 +370,19 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 	}
 	it := &nsItem{name: alias, relVisible: true, colsVisible: true}
 	for i, name := range names {
-		c := plan.Column{ID: b.ids.Next(), Name: name, Table: alias, Type: colTypes[i]}
-		node.Cols = append(node.Cols, c)
+		var c plan.Column
+		if p, ok := out.(*plan.Project); ok {
+			p.Cols[i].Name = name
+			c = p.Cols[i]
+		} else {
+			c = plan.Column{ID: b.ids.Next(), Name: name, Table: alias, Type: colTypes[i]}
+			node.Cols = append(node.Cols, c)
+		}
 		b.colTable[c.ID], b.colName[c.ID] = alias, name
 		it.cols = append(it.cols, nsColumn{name: name, table: alias, expr: &plan.ColRef{ID: c.ID, T: c.Type, Name: name}})
 	}
 	s.rtes = append(s.rtes, rteInfo{alias: alias})
-	return node, []*nsItem{it}, fs, nil
+	return out, []*nsItem{it}, fs, nil
 }
 
 // setFuncSignature is the argument types of a set-returning call in FROM:

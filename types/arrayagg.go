@@ -76,7 +76,7 @@ func resolveArrayAgg(args []Type) (*AggOverload, error) {
 		}
 		res = ArrayOf(t)
 	}
-	res.Typmod = -1
+	res = DropTypmod(res)
 	return &AggOverload{Name: "array_agg", Args: []Type{t}, Result: res,
 		New: func() Accumulator { return &arrayAggAcc{nested: nested} }}, nil
 }
@@ -89,7 +89,7 @@ func init() {
 // arrayMinMax is min(anyarray) / max(anyarray): array_smaller and
 // array_larger, by btarraycmp's order.
 func arrayMinMax(name string, t Type) *AggOverload {
-	t.Typmod = -1
+	t = DropTypmod(t)
 	return &AggOverload{Name: name, Args: []Type{t}, Result: t,
 		New: func() Accumulator { return &minMaxAcc{t: t, max: name == "max"} }}
 }

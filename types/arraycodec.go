@@ -150,6 +150,8 @@ func AppendArrayKey(dst []byte, v Value, t Type) []byte {
 			} else if math.IsNaN(e.F) {
 				e = Value{F: math.NaN()}
 			}
+		case et.ID == Record:
+			e = Value{S: RecordKey(e.S, et)}
 		case et.ID == Interval:
 			d, us := intervalSpan(e.Iv)
 			e = Value{Iv: IntervalValue{Days: int32(d), Micros: us}}

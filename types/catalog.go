@@ -24,12 +24,12 @@ type Signature struct {
 	SetReturning bool
 }
 
-// arraySig reports a signature over arrays, records (json_each) or
-// SEARCH/CYCLE's seq and path values, which the catalog's consumers
-// (the fuzzer's generator) do not build values of yet.
+// arraySig reports a signature over arrays or records (json_each), which
+// the catalog's consumers (the fuzzer's generator) do not build values of
+// yet.
 func arraySig(b *builtin) bool {
 	for _, id := range append([]ID{b.result}, b.args...) {
-		if _, ok := concreteArraySlots[id]; ok || isArrayPoly(id) || id == Record || id == SeqArray || id == SeqRecord {
+		if _, ok := concreteArraySlots[id]; ok || isArrayPoly(id) || id == Record {
 			return true
 		}
 	}

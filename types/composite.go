@@ -24,8 +24,12 @@ import (
 // field in a form equal fields share (numeric 1.0 and 1.00, float -0 and
 // 0, char(n) padding), as record_eq compares them.
 
-// OIDRecord is pg_type's record pseudo-type.
-const OIDRecord uint32 = 2249
+// OIDRecord is pg_type's record pseudo-type, OIDRecordArray its array
+// type (_record), the type of every array of records.
+const (
+	OIDRecord      uint32 = 2249
+	OIDRecordArray uint32 = 2287
+)
 
 // RecordDesc describes a record type's fields.
 type RecordDesc struct {
@@ -106,10 +110,51 @@ func (t Type) Desc() *RecordDesc {
 // WireTypmod is the atttypmod sent in RowDescription: a record's registry
 // index is joind's own, so records go out as PostgreSQL sends them (-1).
 func (t Type) WireTypmod() int32 {
-	if t.ID == Record {
+	if t.TypmodIsFields() {
 		return -1
 	}
 	return t.Typmod
+}
+
+// TypmodIsFields reports whether t's typmod names a record's fields (a
+// record or an array of records) rather than modifying the type: such a
+// typmod is part of the type and stays where other typmods are dropped.
+func (t Type) TypmodIsFields() bool {
+	return t.ID == Record || (t.ID == Array && t.Elem == Record)
+}
+
+// DropTypmod is t without its modifier (typmod -1), a record's field
+// description kept.
+func DropTypmod(t Type) Type {
+	if !t.TypmodIsFields() {
+		t.Typmod = -1
+	}
+	return t
+}
+
+// FieldWithoutEquality is the first field of the record type t (or of an
+// array of records' elements), nested records searched too, whose type has
+// no equality operator (json); ok false when there is none. record_eq and
+// record_cmp fail on such a field where they first run.
+func FieldWithoutEquality(t Type) (ft Type, ok bool) {
+	if t.ID == Array {
+		t = t.ElemType()
+	}
+	d := t.Desc()
+	if d == nil {
+		return Type{}, false
+	}
+	for _, f := range d.Types {
+		if !HasEquality(f) {
+			return f, true
+		}
+		if f.TypmodIsFields() {
+			if ft, ok := FieldWithoutEquality(f); ok {
+				return ft, true
+			}
+		}
+	}
+	return Type{}, false
 }
 
 // recordName is the type name of a record type: the composite type's

@@ -315,10 +315,6 @@ func (t Type) BaseSQLName() string {
 		return "name"
 	case Void:
 		return "void"
-	case SeqArray:
-		return "record[]"
-	case SeqRecord:
-		return "record"
 	case Bytea:
 		return "bytea"
 	case UUID:
@@ -407,10 +403,6 @@ func (t Type) PgTypeName() string {
 		return "interval"
 	case Name:
 		return "name"
-	case SeqArray:
-		return "_record"
-	case SeqRecord:
-		return "record"
 	case Record:
 		return recordName(t)
 	case Bytea:

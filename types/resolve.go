@@ -308,8 +308,7 @@ func (b *builtin) instantiate(in []Type) *Overload {
 		result = *b.recordResult
 	}
 	if elem, poly := b.polyElemFor(ids, in); poly && isArrayPoly(b.result) {
-		result = polyType(b.result, elem)
-		result.Typmod = -1
+		result = DropTypmod(polyType(b.result, elem))
 	}
 	return &Overload{Name: b.name, Args: args, Result: result, Strict: b.strict, Volatile: b.volatile, Stable: b.stable, Leakproof: b.leakproof, SideEffects: b.sideEffects, SetReturning: b.setReturning, Eval: ev}
 }

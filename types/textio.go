@@ -67,8 +67,6 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return appendTimestampTZ(dst, v.I, parseDateStyle(f.DateStyle), f.TimeZone)
 	case Interval:
 		return appendInterval(dst, v.Iv, f.IntervalStyle)
-	case SeqArray, SeqRecord:
-		return appendSeqText(dst, v, t, f)
 	case Array:
 		return appendArrayOut(dst, v.Arr, t.ElemType(), f)
 	case Bytea:

@@ -161,9 +161,7 @@ func (t Type) OID() uint32 {
 		return OIDName
 	case Void:
 		return OIDVoid
-	case SeqArray:
-		return OIDRecordArray
-	case SeqRecord, Record:
+	case Record:
 		return OIDRecord
 	case Bytea:
 		return OIDBytea

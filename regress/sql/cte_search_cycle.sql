@@ -156,4 +156,46 @@ CREATE VIEW sc_v AS WITH RECURSIVE s(f, t) AS (SELECT f, t FROM sc_graph UNION A
 SELECT * FROM sc_v WHERE c = 'y' ORDER BY seq;
 DROP VIEW sc_v;
 
+-- numeric, interval, char(n), varchar, timestamptz, arrays and bytea: the
+-- records keep each value's text (1.50 stays 1.50) and compare as
+-- record_eq and record_cmp do (numeric 1.50 = 1.5, interval '1 day' =
+-- '24 hours', char(n) padding ignored)
+CREATE TABLE sc_typed (id int, nxt int, n numeric, i interval, c char(4), v varchar(5), ts timestamptz, a int[], b bytea);
+INSERT INTO sc_typed VALUES (1, 2, 1.50, '1 day', 'ab', 'x y', '2020-01-01 10:00+00', '{1,2}', '\x01'),
+  (2, 3, 1.5, '24 hours', 'ab  ', 'x"y', '2021-01-01', '{}', '\x'),
+  (3, 1, 2.000, '1 mon', NULL, NULL, NULL, '{NULL,3}', NULL);
+WITH RECURSIVE s AS (SELECT * FROM sc_typed WHERE id = 1 UNION ALL SELECT t.* FROM sc_typed t JOIN s ON t.id = s.nxt)
+  CYCLE n SET cy USING p SELECT id, cy, p FROM s ORDER BY p;
+WITH RECURSIVE s AS (SELECT * FROM sc_typed WHERE id = 1 UNION ALL SELECT t.* FROM sc_typed t JOIN s ON t.id = s.nxt)
+  CYCLE i SET cy USING p SELECT id, cy, p FROM s ORDER BY p;
+WITH RECURSIVE s AS (SELECT * FROM sc_typed WHERE id = 1 UNION ALL SELECT t.* FROM sc_typed t JOIN s ON t.id = s.nxt)
+  CYCLE c SET cy TO 'Y' DEFAULT 'N' USING p SELECT id, cy, p FROM s ORDER BY p;
+WITH RECURSIVE s AS (SELECT * FROM sc_typed WHERE id = 1 UNION ALL SELECT t.* FROM sc_typed t JOIN s ON t.id = s.nxt)
+  CYCLE id, a SET cy USING p SELECT id, cy, p FROM s ORDER BY p;
+WITH RECURSIVE s AS (SELECT * FROM sc_typed WHERE id = 1 UNION ALL SELECT t.* FROM sc_typed t JOIN s ON t.id = s.nxt WHERE s.id < 3)
+  SEARCH DEPTH FIRST BY n, i, c, v, ts, a, b SET seq SELECT id, seq FROM s ORDER BY seq;
+WITH RECURSIVE s AS (SELECT * FROM sc_typed WHERE id = 1 UNION ALL SELECT t.* FROM sc_typed t JOIN s ON t.id = s.nxt WHERE s.id < 3)
+  SEARCH BREADTH FIRST BY n, i, c SET seq SELECT id, seq FROM s ORDER BY seq DESC;
+WITH RECURSIVE s AS (SELECT * FROM sc_typed WHERE id = 1 UNION ALL SELECT t.* FROM sc_typed t JOIN s ON t.id = s.nxt WHERE s.id < 3)
+  SEARCH BREADTH FIRST BY b SET seq CYCLE id SET cy USING p
+SELECT id, seq, cy, p, pg_typeof(seq), pg_typeof(p) FROM s ORDER BY seq;
+-- the sequence is a real record[]: subscripts, length, ||
+WITH RECURSIVE s(n) AS (SELECT 1.5 UNION ALL SELECT n + 1.00 FROM s WHERE n < 3)
+  SEARCH DEPTH FIRST BY n SET seq
+SELECT n, seq[1] AS first, seq[2:3] AS rest, array_length(seq, 1), seq || seq[1] AS twice FROM s ORDER BY seq;
+-- a table's whole row as a CYCLE column
+WITH RECURSIVE s(x, k) AS (SELECT sc_typed, 1 FROM sc_typed WHERE id = 2 UNION ALL SELECT x, k + 1 FROM s WHERE k < 3)
+  CYCLE x SET cy USING p SELECT k, cy, p FROM s ORDER BY k;
+-- json has no equality: CYCLE over it fails; SEARCH builds its sequence
+WITH RECURSIVE s(n, j) AS (SELECT 1, '{"a":1}'::json UNION ALL SELECT n + 1, j FROM s WHERE n < 3)
+  CYCLE j SET c USING p SELECT * FROM s;
+WITH RECURSIVE s(n, j) AS (SELECT 1, '{"a":1}'::json UNION ALL SELECT n + 1, j FROM s WHERE n < 3)
+  SEARCH DEPTH FIRST BY j SET seq SELECT n, seq FROM s ORDER BY n;
+WITH RECURSIVE s(n, j) AS (SELECT 1, '{"a":1}'::json UNION ALL SELECT n + 1, j FROM s WHERE n < 3)
+  SEARCH DEPTH FIRST BY j SET seq SELECT n FROM s ORDER BY seq;
+-- the records' fields have no names
+WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 3)
+  SEARCH DEPTH FIRST BY n SET seq SELECT (seq[1]).f1 FROM s;
+DROP TABLE sc_typed;
+
 DROP TABLE sc_tree, sc_graph, sc_mixed;
