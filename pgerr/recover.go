@@ -32,3 +32,10 @@ func Safely(where string, f func() error) (err error) {
 	defer Recover(nil, &err, where)
 	return f()
 }
+
+// StackDepthExceeded is PostgreSQL's check_stack_depth error, for input
+// nested deeper than joind's recursive code (or pg_query's) may follow.
+func StackDepthExceeded() *Error {
+	return New(StatementTooComplex, "stack depth limit exceeded").
+		WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.")
+}
