@@ -111,6 +111,7 @@ func chainDepth(tokens []*pg_query.ScanToken) (ops, setOps int) {
 	}
 	return ops, setOps
 }
+
 // chainLink reports whether a token makes one more node of an expression
 // chain: an operator, a cast, COLLATE or AT (TIME ZONE).
 func chainLink(t pg_query.Token) bool {

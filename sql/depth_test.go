@@ -13,7 +13,9 @@ var deepShapes = []func(n int) string{
 	func(n int) string { return "SELECT " + strings.Repeat("(", n) + "1" + strings.Repeat(")", n) },
 	func(n int) string { return "SELECT " + strings.Repeat("1+", n) + "1" },
 	func(n int) string { return "SELECT " + strings.Repeat("'x'||", n) + "'x'" },
-	func(n int) string { return "SELECT " + strings.Repeat("CASE WHEN true THEN ", n) + "1" + strings.Repeat(" END", n) },
+	func(n int) string {
+		return "SELECT " + strings.Repeat("CASE WHEN true THEN ", n) + "1" + strings.Repeat(" END", n)
+	},
 	func(n int) string { return "SELECT " + strings.Repeat("(SELECT ", n) + "1" + strings.Repeat(")", n) },
 	func(n int) string { return "SELECT " + strings.Repeat("ARRAY[", n) + "1" + strings.Repeat("]", n) },
 	func(n int) string { return "SELECT " + strings.Repeat("abs(", n) + "1" + strings.Repeat(")", n) },
@@ -23,7 +25,9 @@ var deepShapes = []func(n int) string{
 	func(n int) string { return "SELECT " + strings.Repeat("- ", n) + "1" },
 	func(n int) string { return strings.TrimSuffix(strings.Repeat("SELECT 1 UNION ALL ", n), " UNION ALL ") },
 	func(n int) string { return "SELECT " + strings.Repeat("(1+", n) + "1" + strings.Repeat(")", n) },
-	func(n int) string { return "SELECT 1 WHERE " + strings.Repeat("1 IN (SELECT ", n) + "1" + strings.Repeat(")", n) },
+	func(n int) string {
+		return "SELECT 1 WHERE " + strings.Repeat("1 IN (SELECT ", n) + "1" + strings.Repeat(")", n)
+	},
 	func(n int) string { return "SELECT " + strings.Repeat("ROW(", n) + "1" + strings.Repeat(")", n) },
 }
 
