@@ -332,7 +332,9 @@ func (s *limitStream) Next() (arrow.Record, error) {
 		}
 		hi := n
 		if s.left >= 0 {
-			hi = min(n, lo+s.left)
+			if s.left < n-lo { // not lo+s.left: a count near MaxInt64 overflows
+				hi = lo + s.left
+			}
 			s.left -= hi - lo
 			if s.left == 0 {
 				s.done = true

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"runtime/debug"
 	"sync"
 
 	"github.com/joind/joind/pgerr"
@@ -239,11 +237,6 @@ func (g *group) failure() error {
 // in one partition's goroutine fails its statement (as a panic on the
 // session's goroutine does in package wire), never the server.
 func runRecovered(ctx context.Context, i int, f func(ctx context.Context, i int) error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			slog.Error("panic in a partition goroutine", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			err = pgerr.New(pgerr.InternalError, "internal error: %v", r)
-		}
-	}()
+	defer pgerr.Recover(nil, &err, "a partition goroutine")
 	return f(ctx, i)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand"
 	"runtime"
 	"strings"
@@ -289,6 +290,10 @@ func TestSortLimit(t *testing.T) {
 			}
 			if g := collectRows(t, NewLimit(s, -1, 48)); fmt.Sprint(g) != fmt.Sprint(got[48:]) {
 				t.Fatalf("offset only: %v", g)
+			}
+			// A count near MaxInt64 plus an offset must not overflow.
+			if g := collectRows(t, NewLimit(s, math.MaxInt64, 45)); fmt.Sprint(g) != fmt.Sprint(got[45:]) {
+				t.Fatalf("limit MaxInt64 offset 45: %v", g)
 			}
 			if g := collectRows(t, NewLimit(NewGather(sc), 0, 0)); len(g) != 0 {
 				t.Fatalf("limit 0: %v", g)

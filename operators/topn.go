@@ -181,7 +181,7 @@ func compareSortKeys(spec []plan.SortKey, keys []*Compiled, a, b []types.Value) 
 type topSink struct{ op *topNOp }
 
 func (s topSink) Init(p int) *topHeap {
-	return &topHeap{op: s.op, part: p, limit: int(s.op.count + s.op.offset), refs: map[arrow.Record]int{}}
+	return &topHeap{op: s.op, part: p, limit: int(min(s.op.count, math.MaxInt64-s.op.offset) + s.op.offset), refs: map[arrow.Record]int{}}
 }
 
 func (s topSink) Consume(ctx context.Context, h *topHeap, rec arrow.Record) error {

@@ -56,6 +56,7 @@ const (
 	ProtocolViolation         = "08P01"
 	InternalError             = "XX000"
 	ConfigFileError           = "F0000"
+	StatementTooComplex       = "54001"
 )
 
 // Error is an error with a SQLSTATE and the fields of an ErrorResponse.

@@ -35,7 +35,7 @@ func (r *RawStatement) AST() *pg_query.Node { return r.stmt }
 // Parse splits and parses a simple-query string. An empty or comment-only
 // string yields no statements.
 func Parse(query string) ([]*RawStatement, error) {
-	tree, err := pg_query.Parse(query)
+	tree, err := parseTree(query)
 	if err != nil {
 		return nil, convertParseError(query, err)
 	}
@@ -64,6 +64,9 @@ func Parse(query string) ([]*RawStatement, error) {
 // cursor position. libpg_query already reports the cursor as PostgreSQL's
 // scanner does (1-based, counted in characters of the whole string).
 func convertParseError(query string, err error) error {
+	if e, ok := err.(*pgerr.Error); ok {
+		return e // parseTree's own errors
+	}
 	var pe *pgparser.Error
 	if !errors.As(err, &pe) {
 		return pgerr.Wrap(err, pgerr.SyntaxError, "%s", err.Error())

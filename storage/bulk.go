@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/types"
 )
 
@@ -15,33 +16,46 @@ import (
 // of colStats.add (same hash, same bounds).
 
 // addStats folds every record into stats, one goroutine per column (at
-// most GOMAXPROCS at a time).
-func addStats(stats []colStats, recs []arrow.Record, cols []ColumnDef) {
+// most GOMAXPROCS at a time). It runs on goroutines of its own, so a panic
+// in it is recovered here and reported as the write's error.
+func addStats(stats []colStats, recs []arrow.Record, cols []ColumnDef) error {
 	var rows int64
 	for _, r := range recs {
 		rows += r.NumRows()
 	}
 	if rows < 1<<16 || len(cols) < 2 {
-		for _, r := range recs {
-			for c, def := range cols {
-				stats[c].add(r.Column(c), def.Type)
+		return pgerr.Safely("segment statistics", func() error {
+			for _, r := range recs {
+				for c, def := range cols {
+					stats[c].add(r.Column(c), def.Type)
+				}
 			}
-		}
-		return
+			return nil
+		})
 	}
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
+	errs := make([]error, len(cols))
 	for c, def := range cols {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			for _, r := range recs {
-				stats[c].add(r.Column(c), def.Type)
-			}
+			errs[c] = pgerr.Safely("segment statistics", func() error {
+				for _, r := range recs {
+					stats[c].add(r.Column(c), def.Type)
+				}
+				return nil
+			})
 		}()
 	}
 	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // addTyped is colStats.add for integer-like and plain string columns; it

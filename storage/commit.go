@@ -848,7 +848,9 @@ func memSegment(id uint64, cols []ColumnDef, recs []arrow.Record) (*segment, err
 	for _, r := range recs {
 		seg.rows += r.NumRows()
 	}
-	addStats(seg.stats, recs, cols)
+	if err := addStats(seg.stats, recs, cols); err != nil {
+		return nil, err
+	}
 	for c, def := range cols {
 		seg.stats[c].finish(def.Type)
 	}

@@ -203,9 +203,10 @@ func writeSegment(dir string, id uint64, cols []ColumnDef, recs []arrow.Record, 
 	// Statistics are computed while the file is written (addStats: in
 	// parallel per column for large segments).
 	statsDone := make(chan struct{})
+	var statsErr error
 	go func() {
 		defer close(statsDone)
-		addStats(seg.stats, recs, cols)
+		statsErr = addStats(seg.stats, recs, cols)
 	}()
 	for _, r := range recs {
 		if err := w.Write(r); err != nil {
@@ -215,6 +216,11 @@ func writeSegment(dir string, id uint64, cols []ColumnDef, recs []arrow.Record, 
 		seg.rows += r.NumRows()
 	}
 	<-statsDone
+	if statsErr != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, statsErr
+	}
 	if err := w.Close(); err != nil {
 		return fail(err)
 	}

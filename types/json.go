@@ -556,8 +556,7 @@ func parseJSON(s string, build bool) (*jsonValue, error) {
 		return v, nil
 	}
 	if jerr.code == "54001" {
-		return nil, pgerr.New("54001", "stack depth limit exceeded").
-			WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.")
+		return nil, pgerr.StackDepthExceeded()
 	}
 	var e *pgerr.Error
 	if jerr.code == codeUntranslatable {

@@ -458,10 +458,23 @@ func likeMatch(s, p string, ci bool) (bool, error) {
 	if ci {
 		s, p = strings.ToLower(s), strings.ToLower(p)
 	}
-	return likeRec(s, p)
+	r, err := likeRec(s, p)
+	return r == likeTrue, err
 }
 
-func likeRec(s, p string) (bool, error) {
+// likeResult is PostgreSQL's MatchText result: likeAbort means the text ran
+// out before the pattern, so no later start for an enclosing % can match
+// either. Stopping there keeps a pattern of k %s linear in the text per %
+// instead of exponential ('aaa…' LIKE '%a%a…%ab').
+type likeResult int
+
+const (
+	likeFalse likeResult = iota
+	likeTrue
+	likeAbort
+)
+
+func likeRec(s, p string) (likeResult, error) {
 	for len(p) > 0 {
 		c := p[0]
 		switch c {
@@ -470,11 +483,11 @@ func likeRec(s, p string) (bool, error) {
 				p = p[1:]
 			}
 			if len(p) == 0 {
-				return true, nil
+				return likeTrue, nil
 			}
 			for i := 0; i <= len(s); {
 				m, err := likeRec(s[i:], p)
-				if err != nil || m {
+				if err != nil || m != likeFalse {
 					return m, err
 				}
 				if i == len(s) {
@@ -483,10 +496,10 @@ func likeRec(s, p string) (bool, error) {
 				_, sz := utf8.DecodeRuneInString(s[i:])
 				i += sz
 			}
-			return false, nil
+			return likeAbort, nil
 		case '_':
 			if len(s) == 0 {
-				return false, nil
+				return likeAbort, nil
 			}
 			_, sz := utf8.DecodeRuneInString(s)
 			s, p = s[sz:], p[1:]
@@ -494,26 +507,32 @@ func likeRec(s, p string) (bool, error) {
 			if len(s) == 0 {
 				// MatchText stops when the text runs out, before it
 				// looks at the escape: 'a' LIKE 'a\' is false, no error.
-				return false, nil
+				return likeAbort, nil
 			}
 			if len(p) < 2 {
-				return false, pgerr.New(pgerr.InvalidEscapeSequence, "LIKE pattern must not end with escape character")
+				return likeFalse, pgerr.New(pgerr.InvalidEscapeSequence, "LIKE pattern must not end with escape character")
 			}
 			_, psz := utf8.DecodeRuneInString(p[1:])
 			lit := p[1 : 1+psz]
 			if !strings.HasPrefix(s, lit) {
-				return false, nil
+				return likeFalse, nil
 			}
 			s, p = s[len(lit):], p[1+psz:]
 		default:
+			if len(s) == 0 {
+				return likeAbort, nil
+			}
 			_, psz := utf8.DecodeRuneInString(p)
 			if !strings.HasPrefix(s, p[:psz]) {
-				return false, nil
+				return likeFalse, nil
 			}
 			s, p = s[psz:], p[psz:]
 		}
 	}
-	return len(s) == 0, nil
+	if len(s) == 0 {
+		return likeTrue, nil
+	}
+	return likeFalse, nil
 }
 
 // LikeEscape rewrites a LIKE pattern using escape character esc into the

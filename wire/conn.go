@@ -6,11 +6,9 @@ import (
 	"crypto/tls"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -97,9 +95,7 @@ func (c *conn) serve() {
 	start := c.started
 	authorized := false
 	defer func() {
-		if r := recover(); r != nil {
-			c.log.Error("panic in connection", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-		}
+		pgerr.Recover(c.log, nil, "connection")
 		if c.sess != nil {
 			c.closeExtended()
 			c.closeSession()
@@ -119,11 +115,7 @@ func (c *conn) serve() {
 }
 
 func (c *conn) closeSession() {
-	defer func() {
-		if r := recover(); r != nil {
-			c.log.Error("panic closing session", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-		}
-	}()
+	defer pgerr.Recover(c.log, nil, "closing session")
 	c.sess.Close()
 }
 
@@ -243,12 +235,7 @@ func (c *conn) startSession(minor uint32, body []byte) bool {
 }
 
 func (c *conn) newSession(params map[string]string) (s Session, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			c.log.Error("panic starting session", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			s, err = nil, pgerr.New(pgerr.InternalError, "internal error: %v", r)
-		}
-	}()
+	defer pgerr.Recover(c.log, &err, "starting session")
 	s, err = c.srv.engine.NewSession(c.ctx, params)
 	if err == nil && s == nil {
 		err = pgerr.New(pgerr.InternalError, "engine returned no session")
@@ -425,12 +412,7 @@ func queryError(qctx context.Context, err error) *pgerr.Error {
 }
 
 func (c *conn) parse(sql string) (stmts []Statement, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			c.log.Error("panic while parsing query", "panic", fmt.Sprint(r), "query", sql, "stack", string(debug.Stack()))
-			stmts, err = nil, pgerr.New(pgerr.InternalError, "internal error: %v", r)
-		}
-	}()
+	defer pgerr.Recover(c.log, &err, "parsing a query", "query", sql)
 	// Like PostgreSQL (pq_getmsgstring), refuse a query string that is
 	// not UTF-8 before anything parses it.
 	if err := pgerr.CheckUTF8String(sql); err != nil {
@@ -440,12 +422,7 @@ func (c *conn) parse(sql string) (stmts []Statement, err error) {
 }
 
 func (c *conn) execute(ctx context.Context, st Statement) (tag string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			c.log.Error("panic while executing statement", "panic", fmt.Sprint(r), "statement", st.SQL(), "stack", string(debug.Stack()))
-			tag, err = "", pgerr.New(pgerr.InternalError, "internal error: %v", r)
-		}
-	}()
+	defer pgerr.Recover(c.log, &err, "executing a statement", "statement", st.SQL())
 	return c.sess.Execute(ctx, st, &stmtWriter{c: c})
 }
 

@@ -2,8 +2,6 @@ package wire
 
 import (
 	"context"
-	"fmt"
-	"runtime/debug"
 	"sort"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -98,12 +96,7 @@ func (c *conn) extended(msg pgproto3.FrontendMessage) bool {
 	}
 	var err error
 	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				c.log.Error("panic in extended protocol", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-				err = pgerr.New(pgerr.InternalError, "internal error: %v", r)
-			}
-		}()
+		defer pgerr.Recover(c.log, &err, "the extended protocol")
 		switch m := msg.(type) {
 		case *pgproto3.Parse:
 			err = c.parseMsg(es, m)

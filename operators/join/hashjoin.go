@@ -373,8 +373,12 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 	otherDone := make(chan concatResult, 1)
 	if others {
 		go func() {
-			cols, _, err := concat(recs, j.left.Columns(), otherNeed)
-			otherDone <- concatResult{cols, err}
+			var r concatResult
+			r.err = pgerr.Safely("a hash join build goroutine", func() (err error) {
+				r.cols, _, err = concat(recs, j.left.Columns(), otherNeed)
+				return err
+			})
+			otherDone <- r
 		}()
 	} else {
 		otherDone <- concatResult{}
@@ -393,7 +397,9 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 	// The NULL-aware side indexes are built on another goroutine while this
 	// one builds the main index (the probe partitions wait for both).
 	sideDone := make(chan error, 1)
-	go func() { sideDone <- j.buildSideIndexes(b) }()
+	go func() {
+		sideDone <- pgerr.Safely("a hash join build goroutine", func() error { return j.buildSideIndexes(b) })
+	}()
 	switch {
 	case j.nested:
 		b.idx = &listIndex{n: n}
