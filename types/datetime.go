@@ -635,12 +635,15 @@ func tokenizeDateTime(s string) ([]dtToken, bool) {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// dtKeywords are the words of datetime input that are not zones
-// (PostgreSQL's datetktbl, less months and days, which are checked apart).
-var dtKeywords = map[string]bool{"ad": true, "bc": true, "am": true, "pm": true, "a": true, "p": true, "t": true,
-	"j": true, "julian": true, "allballs": true, "epoch": true, "infinity": true, "now": true, "today": true,
-	"tomorrow": true, "yesterday": true, "z": true, "zulu": true, "on": true, "at": true,
-	"y": true, "m": true, "d": true, "h": true, "mm": true, "s": true} // ISO 8601 field labels
+// dtKeywords are the words of datetime input that are not zones: PostgreSQL
+// 15's datetktbl less months and days, which are checked apart. A word run
+// into digits or '+' that is none of these is a zone spec ("b0" in
+// '20000101B0', "z5", "gmt-1"); "z" and "zulu" are zone abbreviations, so
+// "z5" is a spec too.
+var dtKeywords = map[string]bool{"ad": true, "allballs": true, "am": true, "at": true, "bc": true, "d": true,
+	"dow": true, "doy": true, "dst": true, "epoch": true, "h": true, "infinity": true, "-infinity": true,
+	"isodow": true, "isoyear": true, "j": true, "jd": true, "julian": true, "m": true, "mm": true, "now": true,
+	"on": true, "pm": true, "s": true, "t": true, "today": true, "tomorrow": true, "y": true, "yesterday": true}
 
 // posixZoneStart reports whether word followed by c begins a zone spec
 // rather than a keyword and a number, or a text-month date.
@@ -836,9 +839,9 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			case t.s == "bc":
 				bc = true
 			case t.s == "ad":
-			case t.s == "am" || t.s == "a":
+			case t.s == "am":
 				am = true
-			case t.s == "pm" || t.s == "p":
+			case t.s == "pm":
 				pm = true
 			case zoneAbbrevs[t.s] != nil && !f.tz && monthByName(t.s) == 0 && !isDayName(t.s):
 				f.tz, f.tzOff, f.tzLoc = true, *zoneAbbrevs[t.s], dynamicAbbrevZone(t.s)

@@ -91,3 +91,30 @@ SELECT time 'allballs', time '040506', time 'T040506.789', time '11:59:59.99 PM'
 
 DROP TABLE dti_in;
 DROP TABLE dti_iv;
+
+-- A word run into digits after a date that is no datetktbl keyword is a
+-- POSIX zone spec, whatever its length ("B0": zone B, UTC+0); datetktbl
+-- words ("s", "t", "j", "y") are not; "a"/"p" are no AM/PM.
+SELECT timestamptz '20000101B0', timestamptz '20000101 B5', timestamptz '20000101AB0', timestamptz '2000-01-01B0',
+       timestamptz 'Jan 1 2000 B0', timestamptz '20000101z5', timestamptz '20000101zulu5', timestamptz '20000101z0 10:00',
+       timestamptz '20000101B167', timestamptz '20000101B1:59:60', timestamptz '20000101 <Q>3', timestamptz '20000701B5C';
+SELECT timestamptz '00000000B0';
+SELECT timestamptz '20001301B0';
+SELECT timestamptz '20000101B0+3';
+SELECT timestamptz '20000101B168';
+SELECT timestamptz '20000101B1:60';
+SELECT timestamptz '20000101Bx';
+SELECT timestamptz '20000101J0';
+SELECT timestamptz '20000101t0';
+SELECT timestamptz '20000101isodow0';
+SELECT timestamptz '20000101p0', timestamptz '20000101A0';
+SELECT timestamptz '2000-01-01 10:00 p';
+SELECT time '10:00 a';
+SET TimeZone = 'B5';
+SELECT timestamptz '2000-01-01 00:00';
+SET TimeZone = 'B-5:30';
+SELECT timestamptz '2000-01-01 00:00';
+SET TimeZone = 'B1:2:3';
+SET TimeZone = 'UTC';
+SELECT timestamptz '2000-01-01 00:00' AT TIME ZONE 'B5', timestamptz '2000-01-01 00:00' AT TIME ZONE 'B1:2:3',
+       timestamptz '2000-07-01 00:00' AT TIME ZONE 'AB5CD';
