@@ -714,7 +714,14 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 	}
 	da := &dateAsg{order: order}
 	bc, pm, am, julian := false, false, false, false
+	// iso is a pending ISO 8601 field label (DecodeDateTime's ptype):
+	// "y2001m02d04h05mm06s07" labels each number; isoTime the time fields
+	// so labelled (bits 1 hour, 2 minute, 4 second).
+	iso, isoTime := "", 0
 	for idx, t := range toks {
+		if iso != "" && t.kind != 'n' {
+			return f, dtSyntaxErr(typ, in)
+		}
 		switch t.kind {
 		case 'd':
 			if k := strings.IndexByte(t.s, '-'); k > 0 && da.fmask&(daMonth|daDay) == daMonth|daDay {
@@ -776,6 +783,13 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			}
 			f.tz, f.tzLoc = true, loc
 		case 'n':
+			if iso != "" {
+				if err := isoField(&f, da, &isoTime, iso, t.s, typ, in); err != nil {
+					return f, err
+				}
+				iso = ""
+				continue
+			}
 			var e dtErr
 			switch {
 			case julian:
@@ -825,6 +839,8 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			switch {
 			case t.s == "j" || t.s == "julian":
 				julian = true
+			case t.s == "y" || t.s == "m" || t.s == "d" || t.s == "h" || t.s == "mm" || t.s == "s":
+				iso = t.s
 			case t.s == "epoch" || t.s == "infinity" || t.s == "-infinity" || t.s == "+infinity" || t.s == "now" ||
 				t.s == "today" || t.s == "tomorrow" || t.s == "yesterday":
 				if f.special != "" {
@@ -922,6 +938,66 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 	}
 	f.haveDate = true
 	return f, nil
+}
+
+// isoField assigns the number v to the field label names (DecodeDateTime's
+// DTK_NUMBER after a UNITS word). PostgreSQL checks no range here: hour 25
+// rolls into the next day when the timestamp is built.
+func isoField(f *dtFields, da *dateAsg, isoTime *int, label, v, typ, in string) error {
+	num, frac := v, ""
+	if k := strings.IndexByte(v, '.'); k >= 0 {
+		if label != "s" { // only seconds may have a fraction
+			return dtSyntaxErr(typ, in)
+		}
+		num, frac = v[:k], v[k+1:]
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil {
+		return dtSyntaxErr(typ, in)
+	}
+	if label == "m" && da.fmask&daMonth != 0 && *isoTime&1 != 0 {
+		label = "mm" // a month and an hour already: minutes
+	}
+	date := map[string]int{"y": daYear, "m": daMonth, "d": daDay}
+	if bit, ok := date[label]; ok {
+		if da.fmask&bit != 0 {
+			return dtSyntaxErr(typ, in)
+		}
+		da.fmask |= bit
+		switch label {
+		case "y":
+			da.y = n
+		case "m":
+			da.m = n
+		default:
+			da.d = n
+		}
+		return nil
+	}
+	bit := map[string]int{"h": 1, "mm": 2, "s": 4}[label]
+	if *isoTime&bit != 0 || (f.haveTime && *isoTime == 0) {
+		return dtSyntaxErr(typ, in)
+	}
+	*isoTime |= bit
+	f.haveTime = true
+	switch label {
+	case "h":
+		f.h = n
+	case "mm":
+		f.mi = n
+	default:
+		f.s = n
+		if frac != "" {
+			for i := 0; i < len(frac); i++ {
+				if !isDigit(frac[i]) {
+					return dtSyntaxErr(typ, in)
+				}
+			}
+			x, _ := strconv.ParseFloat("0."+frac, 64)
+			f.fsec = int64(math.RoundToEven(x * 1e6))
+		}
+	}
+	return nil
 }
 
 func atoi(s string) int {

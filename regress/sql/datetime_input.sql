@@ -118,3 +118,15 @@ SET TimeZone = 'B1:2:3';
 SET TimeZone = 'UTC';
 SELECT timestamptz '2000-01-01 00:00' AT TIME ZONE 'B5', timestamptz '2000-01-01 00:00' AT TIME ZONE 'B1:2:3',
        timestamptz '2000-07-01 00:00' AT TIME ZONE 'AB5CD';
+
+-- ISO 8601 labelled fields (y, m, d, h, mm, s before each number): no range
+-- check on them, "m" after a month and an hour is minutes, only seconds take
+-- a fraction.
+SELECT timestamptz 'y2001m02d04h05mm06s07', timestamp '2001-02-04 h05mm06s07.25', timestamp '20010204 h5 m6',
+       timestamp 'd4 m2 y2001', timestamp 'y2001m02d04h25', timestamp 'y2001m02d04s61', timestamp 'y2001m02d04h',
+       timestamptz 'y2001m02d04h05mm06s07.25+03', timestamp '20000101s0', date 'y2001m02d04';
+SELECT timestamp 'y2001m02d04 10:00 h5';
+SELECT timestamp 'y2001m02d04y5';
+SELECT timestamp 'y2001.5m02d04';
+SELECT timestamp 'y-2001m02d04';
+SELECT timestamp 'y2001m13d04';
