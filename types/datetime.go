@@ -724,6 +724,31 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 		}
 		switch t.kind {
 		case 'd':
+			if julian {
+				// "J2452271-08": an integral Julian day with its zone run in
+				// (DecodeDateTime's DTK_DATE after DTK_JULIAN); it sets the
+				// date, a midnight time and the zone
+				julian = false
+				k := 0
+				for k < len(t.s) && isDigit(t.s[k]) {
+					k++
+				}
+				if da.fmask != 0 || f.haveTime || f.tz || k == 0 {
+					return f, dtSyntaxErr(typ, in)
+				}
+				off, err := zoneOffsetField(t.s[k:], in, typ)
+				if err != nil {
+					return f, err
+				}
+				jd := atoi(t.s[:k])
+				if jd < 0 {
+					return f, dtRangeErr(in)
+				}
+				da.y, da.m, da.d = j2date(jd)
+				da.fmask, da.julian = daDate, true
+				f.haveTime, f.tz, f.tzOff = true, true, off
+				continue
+			}
 			if k := strings.IndexByte(t.s, '-'); k > 0 && da.fmask&(daMonth|daDay) == daMonth|daDay {
 				// a run-together time with its zone after the date: hhmmss-zz
 				if f.haveTime || f.tz || len(t.s[:k]) != 6 {
@@ -798,12 +823,27 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 				if da.fmask != 0 {
 					return f, dtSyntaxErr(typ, in)
 				}
-				jd := atoi(t.s)
+				num, frac := t.s, ""
+				if k := strings.IndexByte(num, '.'); k >= 0 {
+					num, frac = num[:k], num[k:]
+				}
+				jd := atoi(num)
 				if jd < 0 {
 					return f, dtRangeErr(in)
 				}
 				da.y, da.m, da.d = j2date(jd)
 				da.fmask, da.julian = daDate, true
+				if frac != "" {
+					// a fractional day is the time: strtod(frac) * USECS_PER_DAY,
+					// truncated to whole microseconds as dt2time's int64
+					x, err := strconv.ParseFloat(frac, 64)
+					if err != nil || f.haveTime {
+						return f, dtSyntaxErr(typ, in)
+					}
+					us := int64(x * 86400e6)
+					f.h, f.mi, f.s, f.fsec = int(us/3600e6), int(us/60e6%60), int(us/1e6%60), us%1e6
+					f.haveTime = true
+				}
 			case strings.IndexByte(t.s, '.') >= 0 && da.fmask&daDate == 0:
 				e = da.date(t.s)
 			case len(t.s) >= 6 && da.fmask&daDate == 0 && strings.IndexByte(t.s, '.') < 0:

@@ -130,3 +130,10 @@ SELECT timestamp 'y2001m02d04y5';
 SELECT timestamp 'y2001.5m02d04';
 SELECT timestamp 'y-2001m02d04';
 SELECT timestamp 'y2001m13d04';
+
+-- Julian days with a fractional day (the time, truncated to microseconds)
+-- or a zone run in.
+SELECT timestamptz 'J2452271-08', timestamp 'J2452271-08', timestamptz 'J2452271.5+08', timestamp 'J2452271.5-08',
+       timestamp 'J2452271.123456789', date 'J2452271.5';
+SELECT timestamptz 'J2452271-08 04:05';
+SELECT timestamp 'J2452271.5 04:05';
