@@ -468,6 +468,12 @@ func checkTimeZone(v, _ string) (string, error) {
 		_, off := time.Unix(0, 0).In(loc).Zone()
 		return "<" + zoneOffset(off) + ">" + zoneOffset(-off), nil
 	}
+	// pg_tz_acceptable (names only, not hours): a zone whose local clock is
+	// off a whole minute at 2000-01-01 00:00 UTC is taken for one counting
+	// leap seconds (a POSIX spec's offset can have seconds: 'B1:2:3').
+	if time.Unix(946684800, 0).In(loc).Second() != 0 {
+		return "", pgerr.New(pgerr.InvalidParameterValue, "time zone \"%s\" appears to use leap seconds", v).WithDetail("PostgreSQL does not support leap seconds.")
+	}
 	if strings.EqualFold(loc.String(), t) {
 		return loc.String(), nil
 	}

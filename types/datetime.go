@@ -635,12 +635,15 @@ func tokenizeDateTime(s string) ([]dtToken, bool) {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// dtKeywords are the words of datetime input that are not zones
-// (PostgreSQL's datetktbl, less months and days, which are checked apart).
-var dtKeywords = map[string]bool{"ad": true, "bc": true, "am": true, "pm": true, "a": true, "p": true, "t": true,
-	"j": true, "julian": true, "allballs": true, "epoch": true, "infinity": true, "now": true, "today": true,
-	"tomorrow": true, "yesterday": true, "z": true, "zulu": true, "on": true, "at": true,
-	"y": true, "m": true, "d": true, "h": true, "mm": true, "s": true} // ISO 8601 field labels
+// dtKeywords are the words of datetime input that are not zones: PostgreSQL
+// 15's datetktbl less months and days, which are checked apart. A word run
+// into digits or '+' that is none of these is a zone spec ("b0" in
+// '20000101B0', "z5", "gmt-1"); "z" and "zulu" are zone abbreviations, so
+// "z5" is a spec too.
+var dtKeywords = map[string]bool{"ad": true, "allballs": true, "am": true, "at": true, "bc": true, "d": true,
+	"dow": true, "doy": true, "dst": true, "epoch": true, "h": true, "infinity": true, "-infinity": true,
+	"isodow": true, "isoyear": true, "j": true, "jd": true, "julian": true, "m": true, "mm": true, "now": true,
+	"on": true, "pm": true, "s": true, "t": true, "today": true, "tomorrow": true, "y": true, "yesterday": true}
 
 // posixZoneStart reports whether word followed by c begins a zone spec
 // rather than a keyword and a number, or a text-month date.
@@ -711,9 +714,41 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 	}
 	da := &dateAsg{order: order}
 	bc, pm, am, julian := false, false, false, false
+	// iso is a pending ISO 8601 field label (DecodeDateTime's ptype):
+	// "y2001m02d04h05mm06s07" labels each number; isoTime the time fields
+	// so labelled (bits 1 hour, 2 minute, 4 second).
+	iso, isoTime := "", 0
 	for idx, t := range toks {
+		if iso != "" && t.kind != 'n' {
+			return f, dtSyntaxErr(typ, in)
+		}
 		switch t.kind {
 		case 'd':
+			if julian {
+				// "J2452271-08": an integral Julian day with its zone run in
+				// (DecodeDateTime's DTK_DATE after DTK_JULIAN); it sets the
+				// date, a midnight time and the zone
+				julian = false
+				k := 0
+				for k < len(t.s) && isDigit(t.s[k]) {
+					k++
+				}
+				if da.fmask != 0 || f.haveTime || f.tz || k == 0 {
+					return f, dtSyntaxErr(typ, in)
+				}
+				off, err := zoneOffsetField(t.s[k:], in, typ)
+				if err != nil {
+					return f, err
+				}
+				jd := atoi(t.s[:k])
+				if jd < 0 {
+					return f, dtRangeErr(in)
+				}
+				da.y, da.m, da.d = j2date(jd)
+				da.fmask, da.julian = daDate, true
+				f.haveTime, f.tz, f.tzOff = true, true, off
+				continue
+			}
 			if k := strings.IndexByte(t.s, '-'); k > 0 && da.fmask&(daMonth|daDay) == daMonth|daDay {
 				// a run-together time with its zone after the date: hhmmss-zz
 				if f.haveTime || f.tz || len(t.s[:k]) != 6 {
@@ -773,6 +808,13 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			}
 			f.tz, f.tzLoc = true, loc
 		case 'n':
+			if iso != "" {
+				if err := isoField(&f, da, &isoTime, iso, t.s, typ, in); err != nil {
+					return f, err
+				}
+				iso = ""
+				continue
+			}
 			var e dtErr
 			switch {
 			case julian:
@@ -781,12 +823,27 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 				if da.fmask != 0 {
 					return f, dtSyntaxErr(typ, in)
 				}
-				jd := atoi(t.s)
+				num, frac := t.s, ""
+				if k := strings.IndexByte(num, '.'); k >= 0 {
+					num, frac = num[:k], num[k:]
+				}
+				jd := atoi(num)
 				if jd < 0 {
 					return f, dtRangeErr(in)
 				}
 				da.y, da.m, da.d = j2date(jd)
 				da.fmask, da.julian = daDate, true
+				if frac != "" {
+					// a fractional day is the time: strtod(frac) * USECS_PER_DAY,
+					// truncated to whole microseconds as dt2time's int64
+					x, err := strconv.ParseFloat(frac, 64)
+					if err != nil || f.haveTime {
+						return f, dtSyntaxErr(typ, in)
+					}
+					us := int64(x * 86400e6)
+					f.h, f.mi, f.s, f.fsec = int(us/3600e6), int(us/60e6%60), int(us/1e6%60), us%1e6
+					f.haveTime = true
+				}
 			case strings.IndexByte(t.s, '.') >= 0 && da.fmask&daDate == 0:
 				e = da.date(t.s)
 			case len(t.s) >= 6 && da.fmask&daDate == 0 && strings.IndexByte(t.s, '.') < 0:
@@ -822,6 +879,8 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			switch {
 			case t.s == "j" || t.s == "julian":
 				julian = true
+			case t.s == "y" || t.s == "m" || t.s == "d" || t.s == "h" || t.s == "mm" || t.s == "s":
+				iso = t.s
 			case t.s == "epoch" || t.s == "infinity" || t.s == "-infinity" || t.s == "+infinity" || t.s == "now" ||
 				t.s == "today" || t.s == "tomorrow" || t.s == "yesterday":
 				if f.special != "" {
@@ -836,9 +895,9 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 			case t.s == "bc":
 				bc = true
 			case t.s == "ad":
-			case t.s == "am" || t.s == "a":
+			case t.s == "am":
 				am = true
-			case t.s == "pm" || t.s == "p":
+			case t.s == "pm":
 				pm = true
 			case zoneAbbrevs[t.s] != nil && !f.tz && monthByName(t.s) == 0 && !isDayName(t.s):
 				f.tz, f.tzOff, f.tzLoc = true, *zoneAbbrevs[t.s], dynamicAbbrevZone(t.s)
@@ -919,6 +978,66 @@ func decodeDateTime(in, typ, order string) (dtFields, error) {
 	}
 	f.haveDate = true
 	return f, nil
+}
+
+// isoField assigns the number v to the field label names (DecodeDateTime's
+// DTK_NUMBER after a UNITS word). PostgreSQL checks no range here: hour 25
+// rolls into the next day when the timestamp is built.
+func isoField(f *dtFields, da *dateAsg, isoTime *int, label, v, typ, in string) error {
+	num, frac := v, ""
+	if k := strings.IndexByte(v, '.'); k >= 0 {
+		if label != "s" { // only seconds may have a fraction
+			return dtSyntaxErr(typ, in)
+		}
+		num, frac = v[:k], v[k+1:]
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil {
+		return dtSyntaxErr(typ, in)
+	}
+	if label == "m" && da.fmask&daMonth != 0 && *isoTime&1 != 0 {
+		label = "mm" // a month and an hour already: minutes
+	}
+	date := map[string]int{"y": daYear, "m": daMonth, "d": daDay}
+	if bit, ok := date[label]; ok {
+		if da.fmask&bit != 0 {
+			return dtSyntaxErr(typ, in)
+		}
+		da.fmask |= bit
+		switch label {
+		case "y":
+			da.y = n
+		case "m":
+			da.m = n
+		default:
+			da.d = n
+		}
+		return nil
+	}
+	bit := map[string]int{"h": 1, "mm": 2, "s": 4}[label]
+	if *isoTime&bit != 0 || (f.haveTime && *isoTime == 0) {
+		return dtSyntaxErr(typ, in)
+	}
+	*isoTime |= bit
+	f.haveTime = true
+	switch label {
+	case "h":
+		f.h = n
+	case "mm":
+		f.mi = n
+	default:
+		f.s = n
+		if frac != "" {
+			for i := 0; i < len(frac); i++ {
+				if !isDigit(frac[i]) {
+					return dtSyntaxErr(typ, in)
+				}
+			}
+			x, _ := strconv.ParseFloat("0."+frac, 64)
+			f.fsec = int64(math.RoundToEven(x * 1e6))
+		}
+	}
+	return nil
 }
 
 func atoi(s string) int {

@@ -12,7 +12,10 @@
 // p ≤ 38) or an exact binary form (unconstrained numeric); decimal.go says
 // why and how.
 //
-// It is a leaf package: it may import only the standard library, arrow-go,
-// cockroachdb/apd and joind's pgerr. It must never import the binder,
+// float8's libm functions (sin, acosh, pow, cbrt, ...) call the C library
+// through cgo (libm.go), as PostgreSQL does, so their last digits agree.
+//
+// It is a leaf package: it may import only the standard library (and C's
+// libm), arrow-go, cockroachdb/apd and joind's pgerr. It must never import the binder,
 // planner, operators, storage, wire or engine.
 package types

@@ -114,7 +114,7 @@ func registerFunctions() {
 	})
 	regFn("sqrt", []ID{Float8}, Float8, evalSqrtFloat)
 	regFn("sqrt", []ID{Numeric}, Numeric, evalSqrtNumeric)
-	regFn("cbrt", []ID{Float8}, Float8, f1(cbrt))
+	regFn("cbrt", []ID{Float8}, Float8, f1(libmCbrt))
 	for _, n := range []string{"power", "pow"} {
 		regFn(n, []ID{Float8, Float8}, Float8, evalPowFloat)
 		regFn(n, []ID{Numeric, Numeric}, Numeric, evalPowNumeric)
@@ -127,7 +127,7 @@ func registerFunctions() {
 		if math.IsInf(x, -1) {
 			return Value{F: 0}, nil
 		}
-		return checkFloat(crExp(x), false, false, 64)
+		return checkFloat(libmExp(x), false, false, 64)
 	})
 	regFn("exp", []ID{Numeric}, Numeric, numUnary(numExp))
 	floatLog := func(fn func(float64) float64) evalFn {
@@ -142,10 +142,10 @@ func registerFunctions() {
 			return Value{F: fn(x)}, nil
 		}
 	}
-	regFn("ln", []ID{Float8}, Float8, floatLog(crLog))
+	regFn("ln", []ID{Float8}, Float8, floatLog(libmLog))
 	regFn("ln", []ID{Numeric}, Numeric, numUnary(numLn))
 	for _, n := range []string{"log", "log10"} {
-		regFn(n, []ID{Float8}, Float8, floatLog(glibcLog10))
+		regFn(n, []ID{Float8}, Float8, floatLog(libmLog10))
 		regFn(n, []ID{Numeric}, Numeric, numUnary(func(x *apd.Decimal) (*apd.Decimal, error) { return numLog(apd.New(10, 0), x) }))
 	}
 	regFn("log", []ID{Numeric, Numeric}, Numeric, func(_ *EvalContext, a []Value) (Value, error) {
@@ -180,14 +180,14 @@ func registerFunctions() {
 		return checkFloat(x*radiansPerDegree, math.IsInf(x, 0), x == 0, 64)
 	})
 	for name, fn := range map[string]func(float64) float64{
-		"sin": math.Sin, "cos": math.Cos, "tan": math.Tan, "asin": math.Asin, "acos": math.Acos, "atan": math.Atan,
-		"cot":  func(x float64) float64 { return 1 / math.Tan(x) },
-		"sinh": math.Sinh, "cosh": math.Cosh, "tanh": math.Tanh,
+		"sin": libmSin, "cos": libmCos, "tan": libmTan, "asin": libmAsin, "acos": libmAcos, "atan": libmAtan,
+		"cot":  func(x float64) float64 { return 1 / libmTan(x) },
+		"sinh": libmSinh, "cosh": libmCosh, "tanh": libmTanh,
 	} {
 		regFn(name, []ID{Float8}, Float8, f1(fn))
 	}
 	regFn("atan2", []ID{Float8, Float8}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
-		return Value{F: math.Atan2(a[0].F, a[1].F)}, nil
+		return Value{F: libmAtan2(a[0].F, a[1].F)}, nil
 	})
 	registerNumericFuncs()
 	registerStringFuncs()

@@ -15,11 +15,11 @@ func errInputOutOfRange() error {
 // the argument is reduced to the first quadrant and the result scaled by
 // the function's value at 30, 45 or 60 degrees, so sind(30) is exactly 0.5.
 var (
-	sin30          = math.Sin(30 * radiansPerDeg)
-	oneMinusCos60  = 1 - math.Cos(60*radiansPerDeg)
-	asin0p5        = math.Asin(0.5)
-	acos0p5        = math.Acos(0.5)
-	atan1          = math.Atan(1)
+	sin30          = libmSin(30 * radiansPerDeg)
+	oneMinusCos60  = 1 - libmCos(60*radiansPerDeg)
+	asin0p5        = libmAsin(0.5)
+	acos0p5        = libmAcos(0.5)
+	atan1          = libmAtan(1)
 	tan45          = sindQ1(45) / cosdQ1(45)
 	cot45          = cosdQ1(45) / sindQ1(45)
 	radiansPerDeg  = 0.0174532925199432957692
@@ -28,8 +28,8 @@ var (
 	shiftOperators = []string{"<<", ">>"}
 )
 
-func sind0to30(x float64) float64 { return math.Sin(x*radiansPerDeg) / sin30 / 2 }
-func cosd0to60(x float64) float64 { return 1 - (1-math.Cos(x*radiansPerDeg))/oneMinusCos60/2 }
+func sind0to30(x float64) float64 { return libmSin(x*radiansPerDeg) / sin30 / 2 }
+func cosd0to60(x float64) float64 { return 1 - (1-libmCos(x*radiansPerDeg))/oneMinusCos60/2 }
 
 func sindQ1(x float64) float64 {
 	if x <= 30 {
@@ -123,16 +123,16 @@ func cotd(x float64) (float64, error) {
 
 func asindQ1(x float64) float64 {
 	if x <= 0.5 {
-		return math.Asin(x) / asin0p5 * 30
+		return libmAsin(x) / asin0p5 * 30
 	}
-	return 90 - math.Acos(x)/acos0p5*60
+	return 90 - libmAcos(x)/acos0p5*60
 }
 
 func acosdQ1(x float64) float64 {
 	if x <= 0.5 {
-		return 90 - math.Asin(x)/asin0p5*30
+		return 90 - libmAsin(x)/asin0p5*30
 	}
-	return math.Acos(x) / acos0p5 * 60
+	return libmAcos(x) / acos0p5 * 60
 }
 
 // arcDegrees is dasind/dacosd's frame: NaN passes, |x| > 1 is an error,
@@ -161,23 +161,23 @@ func atand(x float64) (float64, error) {
 	if math.IsNaN(x) {
 		return x, nil
 	}
-	return math.Atan(x) / atan1 * 45, nil
+	return libmAtan(x) / atan1 * 45, nil
 }
 
-func asinhPG(x float64) (float64, error) { return math.Asinh(x), nil }
+func asinhPG(x float64) (float64, error) { return libmAsinh(x), nil }
 
 func acoshPG(x float64) (float64, error) {
 	if x < 1 { // NaN passes
 		return 0, errInputOutOfRange()
 	}
-	return math.Acosh(x), nil
+	return libmAcosh(x), nil
 }
 
 func atanhPG(x float64) (float64, error) {
 	if x < -1 || x > 1 {
 		return 0, errInputOutOfRange()
 	}
-	return math.Atanh(x), nil // ±1 gives ±Infinity, as in PostgreSQL
+	return libmAtanh(x), nil // ±1 gives ±Infinity, as in PostgreSQL
 }
 
 // shift is int2/int4/int8 << and >> as PostgreSQL's C computes them on
@@ -221,7 +221,7 @@ func registerMathFuncs() {
 		if math.IsNaN(a[0].F) || math.IsNaN(a[1].F) {
 			return Value{F: math.NaN()}, nil
 		}
-		return Value{F: math.Atan2(a[0].F, a[1].F) / atan1 * 45}, nil
+		return Value{F: libmAtan2(a[0].F, a[1].F) / atan1 * 45}, nil
 	})
 	for _, id := range intIDs {
 		id := id

@@ -234,7 +234,7 @@ func registerOperators() {
 	}
 	regOp("^", []ID{Float8, Float8}, Float8, evalPowFloat)
 	regOp("|/", []ID{Float8}, Float8, evalSqrtFloat)
-	regOp("||/", []ID{Float8}, Float8, func(_ *EvalContext, a []Value) (Value, error) { return Value{F: cbrt(a[0].F)}, nil })
+	regOp("||/", []ID{Float8}, Float8, func(_ *EvalContext, a []Value) (Value, error) { return Value{F: libmCbrt(a[0].F)}, nil })
 	// Numeric.
 	for _, op := range []byte{'+', '-', '*', '/', '%'} {
 		regOp(string(op), []ID{Numeric, Numeric}, Numeric, numArith(op))
@@ -332,17 +332,7 @@ func evalPowFloat(_ *EvalContext, a []Value) (Value, error) {
 		}
 		return Value{F: 0}, nil
 	}
-	var r float64
-	switch {
-	case x == 0 || y == 0 || x == 1:
-		r = math.Pow(x, y) // exact, with IEEE's signed zeros
-	default:
-		r = crPow(x, y)
-		if x < 0 && math.Abs(y) < 1<<53 && math.Mod(y, 2) != 0 {
-			r = -r
-		}
-	}
-	return checkFloat(r, false, x == 0, 64)
+	return checkFloat(libmPow(x, y), false, x == 0, 64)
 }
 
 func evalSqrtFloat(_ *EvalContext, a []Value) (Value, error) {

@@ -135,9 +135,9 @@ func decodeTimeOnly(in, typ, order string) (timeFields, error) {
 			}
 		case 'w':
 			switch {
-			case t.s == "am" || t.s == "a":
+			case t.s == "am":
 				am = true
-			case t.s == "pm" || t.s == "p":
+			case t.s == "pm":
 				pm = true
 			case t.s == "t":
 				isoT = true

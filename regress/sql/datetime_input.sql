@@ -91,3 +91,49 @@ SELECT time 'allballs', time '040506', time 'T040506.789', time '11:59:59.99 PM'
 
 DROP TABLE dti_in;
 DROP TABLE dti_iv;
+
+-- A word run into digits after a date that is no datetktbl keyword is a
+-- POSIX zone spec, whatever its length ("B0": zone B, UTC+0); datetktbl
+-- words ("s", "t", "j", "y") are not; "a"/"p" are no AM/PM.
+SELECT timestamptz '20000101B0', timestamptz '20000101 B5', timestamptz '20000101AB0', timestamptz '2000-01-01B0',
+       timestamptz 'Jan 1 2000 B0', timestamptz '20000101z5', timestamptz '20000101zulu5', timestamptz '20000101z0 10:00',
+       timestamptz '20000101B167', timestamptz '20000101B1:59:60', timestamptz '20000101 <Q>3', timestamptz '20000701B5C';
+SELECT timestamptz '00000000B0';
+SELECT timestamptz '20001301B0';
+SELECT timestamptz '20000101B0+3';
+SELECT timestamptz '20000101B168';
+SELECT timestamptz '20000101B1:60';
+SELECT timestamptz '20000101Bx';
+SELECT timestamptz '20000101J0';
+SELECT timestamptz '20000101t0';
+SELECT timestamptz '20000101isodow0';
+SELECT timestamptz '20000101p0', timestamptz '20000101A0';
+SELECT timestamptz '2000-01-01 10:00 p';
+SELECT time '10:00 a';
+SET TimeZone = 'B5';
+SELECT timestamptz '2000-01-01 00:00';
+SET TimeZone = 'B-5:30';
+SELECT timestamptz '2000-01-01 00:00';
+SET TimeZone = 'B1:2:3';
+SET TimeZone = 'UTC';
+SELECT timestamptz '2000-01-01 00:00' AT TIME ZONE 'B5', timestamptz '2000-01-01 00:00' AT TIME ZONE 'B1:2:3',
+       timestamptz '2000-07-01 00:00' AT TIME ZONE 'AB5CD';
+
+-- ISO 8601 labelled fields (y, m, d, h, mm, s before each number): no range
+-- check on them, "m" after a month and an hour is minutes, only seconds take
+-- a fraction.
+SELECT timestamptz 'y2001m02d04h05mm06s07', timestamp '2001-02-04 h05mm06s07.25', timestamp '20010204 h5 m6',
+       timestamp 'd4 m2 y2001', timestamp 'y2001m02d04h25', timestamp 'y2001m02d04s61', timestamp 'y2001m02d04h',
+       timestamptz 'y2001m02d04h05mm06s07.25+03', timestamp '20000101s0', date 'y2001m02d04';
+SELECT timestamp 'y2001m02d04 10:00 h5';
+SELECT timestamp 'y2001m02d04y5';
+SELECT timestamp 'y2001.5m02d04';
+SELECT timestamp 'y-2001m02d04';
+SELECT timestamp 'y2001m13d04';
+
+-- Julian days with a fractional day (the time, truncated to microseconds)
+-- or a zone run in.
+SELECT timestamptz 'J2452271-08', timestamp 'J2452271-08', timestamptz 'J2452271.5+08', timestamp 'J2452271.5-08',
+       timestamp 'J2452271.123456789', date 'J2452271.5';
+SELECT timestamptz 'J2452271-08 04:05';
+SELECT timestamp 'J2452271.5 04:05';

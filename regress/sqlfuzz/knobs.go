@@ -42,11 +42,6 @@ type Knobs struct {
 	// before PostgreSQL has folded (and failed on) the others.
 	// FINDINGS.md #3.
 	AllowOneSidedDataErrors bool
-	// AvoidLibmFloatFunctions: no float8 sin/cos/tan/cot/asin/acos/atan/
-	// atan2/sinh/cosh/tanh/exp/ln/log/log10/power/^/cbrt: Go's math
-	// package and glibc's libm (PostgreSQL) differ in the last digit
-	// (log10(3.141592653589793), tan(1e300)). FINDINGS.md #4.
-	AvoidLibmFloatFunctions bool
 	// AvoidNotInNullOperand: the left operand of [NOT] IN (subquery) is a
 	// bare column: one that folds to a constant (`(NULL::smallint / c)
 	// NOT IN (SELECT 1 ...)`, `(c AND false) NOT IN (...)`, IN as a value)
@@ -71,7 +66,6 @@ func DefaultKnobs() Knobs {
 		AvoidTimestampsPastInt64:   true,
 		AllowErrorPrecedence:       true,
 		AllowOneSidedDataErrors:    true,
-		AvoidLibmFloatFunctions:    true,
 		AvoidNotInNullOperand:      false,
 		AvoidAge:                   true,
 		AvoidUnorderedMinMax:       true,
@@ -117,24 +111,13 @@ func hasArg(s types.Signature, id types.ID) bool {
 	return false
 }
 
-var libmFloat = map[string]bool{
-	"sin": true, "cos": true, "tan": true, "cot": true, "asin": true, "acos": true, "atan": true, "atan2": true,
-	"sinh": true, "cosh": true, "tanh": true, "exp": true, "ln": true, "log": true, "log10": true,
-	"power": true, "pow": true, "^": true, "cbrt": true, "||/": true,
-	"sind": true, "cosd": true, "tand": true, "cotd": true, "asind": true, "acosd": true, "atand": true, "atan2d": true,
-	"asinh": true, "acosh": true, "atanh": true,
-}
-
 func (k *Knobs) excludedOp(s types.Signature) bool { return k.excludedFunc(s) }
 
 func (k *Knobs) excludedFunc(s types.Signature) bool {
 	if k.AvoidNumericTranscendental && numericTranscendental[s.Name] && hasArg(s, types.Numeric) {
 		return true
 	}
-	if k.AvoidAge && s.Name == "age" {
-		return true
-	}
-	return k.AvoidLibmFloatFunctions && libmFloat[s.Name] && hasArg(s, types.Float8)
+	return k.AvoidAge && s.Name == "age"
 }
 
 func (k *Knobs) excludedAgg(s types.Signature) bool { return false }
