@@ -232,6 +232,10 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindAlterSequence(x.AlterSeqStmt)
 	case *pg_query.Node_CreateSchemaStmt:
 		return b.bindCreateSchema(x.CreateSchemaStmt)
+	case *pg_query.Node_CreateEnumStmt:
+		return b.bindCreateEnum(x.CreateEnumStmt) // usertypes.go
+	case *pg_query.Node_AlterEnumStmt:
+		return b.bindAlterEnum(x.AlterEnumStmt)
 	case *pg_query.Node_RenameStmt:
 		switch rs := x.RenameStmt; {
 		case rs.RenameType == pg_query.ObjectType_OBJECT_SCHEMA:
@@ -682,6 +686,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 		return b.bindDropIndex(ds)
 	case pg_query.ObjectType_OBJECT_SCHEMA:
 		return b.bindDropSchema(ds)
+	case pg_query.ObjectType_OBJECT_TYPE:
+		return b.bindDropType(ds) // usertypes.go
 	}
 	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW && ds.RemoveType != pg_query.ObjectType_OBJECT_SEQUENCE {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))

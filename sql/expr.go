@@ -219,6 +219,9 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (types.Type, error) {
 	}
 	t, err := types.FromTypeName(names, mods, len(tn.ArrayBounds))
 	if err != nil {
+		if ut, ok, uerr := b.userTypeFromName(names, len(mods), len(tn.ArrayBounds), tn.Location); ok { // usertypes.go
+			return ut, uerr
+		}
 		if rt, ok := b.relationRowType(names); ok && len(mods) == 0 && len(tn.ArrayBounds) == 0 { // rowtype.go
 			return rt, nil
 		}
@@ -323,7 +326,7 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 		// An unknown-typed non-literal (e.g. a subquery output): text input.
 		return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 	}
-	if from.ID == t.ID && from.Elem == t.Elem {
+	if from.ID == t.ID && from.Elem == t.Elem && from.UserOID == t.UserOID {
 		// Same type, different typmod: a length/precision coercion.
 		return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 	}

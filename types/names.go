@@ -18,6 +18,7 @@ const (
 	catPseudo     = 'P'
 	catArray      = 'A'
 	catUser       = 'U'
+	catEnum       = 'E'
 	catInvalid    = 0
 	maxNumPrec    = 1000
 	maxNumScale   = 1000
@@ -50,6 +51,8 @@ func idCategory(id ID) byte {
 		return catUser
 	case JSON, JSONB:
 		return catUser
+	case Enum:
+		return catEnum
 	}
 	return catInvalid
 }
@@ -329,6 +332,8 @@ func (t Type) BaseSQLName() string {
 		return "json"
 	case JSONB:
 		return "jsonb"
+	case Enum:
+		return enumName(t)
 	case idAnyNonArray:
 		return "anynonarray"
 	case Record:
@@ -421,6 +426,8 @@ func (t Type) PgTypeName() string {
 		return "json"
 	case JSONB:
 		return "jsonb"
+	case Enum:
+		return enumName(t)
 	}
 	return "unknown"
 }

@@ -53,6 +53,9 @@ const (
 	JSON
 	// JSONB is jsonb: normalized JSON text (json.go).
 	JSONB
+	// Enum is an enum type (enum.go): Type.UserOID names which; Value.S
+	// holds the label's order key.
+	Enum
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -63,6 +66,9 @@ type Type struct {
 	Typmod int32 // of an array type: its element's (as atttypmod)
 	// Elem is an array type's element type (ID == Array); Unknown otherwise.
 	Elem ID
+	// UserOID is the pg_type OID of a user-defined type: of an enum
+	// (ID Enum), or of an array of enums its element's; 0 otherwise.
+	UserOID uint32
 }
 
 // Convenience values for unmodified types.
@@ -124,7 +130,12 @@ const (
 func (t Type) OID() uint32 {
 	switch t.ID {
 	case Array:
+		if t.Elem == Enum {
+			return enumArrayOID(t.ElemType())
+		}
 		return ArrayOID(t.Elem)
+	case Enum:
+		return t.UserOID
 	case Bool:
 		return OIDBool
 	case Int2:
