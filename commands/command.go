@@ -103,6 +103,8 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = alterEnum(ctx, s, x)
 	case *sql.DropType:
 		tag, err = dropType(ctx, s, x)
+	case *sql.RenameType:
+		tag, err = renameType(ctx, s, x)
 	default:
 		return "", false, nil
 	}
@@ -165,6 +167,8 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "ALTER TYPE"
 	case *sql.DropType:
 		what = "DROP TYPE"
+	case *sql.RenameType:
+		what = "ALTER TYPE"
 	case *sql.Insert:
 		if !cat.IsTemp(x.Table) {
 			what = "INSERT"

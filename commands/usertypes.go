@@ -263,3 +263,12 @@ func dropType(ctx context.Context, s Session, x *sql.DropType) (string, error) {
 	}
 	return "DROP TYPE", nil
 }
+
+func renameType(ctx context.Context, s Session, x *sql.RenameType) (string, error) {
+	u := x.Type
+	u.Name = x.New
+	if _, err := s.Catalog().Txn.AlterType(ctx, u); err != nil {
+		return "", err
+	}
+	return "ALTER TYPE", nil
+}

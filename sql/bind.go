@@ -242,6 +242,8 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 			return b.bindRenameSchema(rs)
 		case rs.RenameType == pg_query.ObjectType_OBJECT_INDEX:
 			return b.bindAlterIndexRename(rs)
+		case rs.RenameType == pg_query.ObjectType_OBJECT_TYPE:
+			return b.bindRenameType(rs) // usertypes.go
 		case rs.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE ||
 			rs.RenameType == pg_query.ObjectType_OBJECT_TABLE && rs.Relation != nil && b.isSequence(rs.Relation):
 			// ALTER TABLE renames a sequence too, as in PostgreSQL.

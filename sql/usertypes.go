@@ -43,6 +43,13 @@ type DropType struct {
 	IfExists bool
 }
 
+// RenameType is ALTER TYPE name RENAME TO new.
+type RenameType struct {
+	Type storage.UserType
+	New  string
+}
+
+func (*RenameType) statement() {}
 func (*CreateEnum) statement() {}
 func (*AlterEnum) statement()  {}
 func (*DropType) statement()   {}
@@ -176,4 +183,21 @@ func (b *binder) bindDropType(ds *pg_query.DropStmt) (Statement, error) {
 		out.Missing = append(out.Missing, typeDisplayName(names))
 	}
 	return out, nil
+}
+
+func (b *binder) bindRenameType(rs *pg_query.RenameStmt) (Statement, error) {
+	var names []string
+	if l := rs.Object.GetList(); l != nil {
+		names = nameParts(l.Items)
+	} else if tn := rs.Object.GetTypeName(); tn != nil {
+		names = nameParts(tn.Names)
+	}
+	u, ok := b.lookupUserType(names)
+	if !ok {
+		if rs.MissingOk {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TYPE IF EXISTS is not supported")
+		}
+		return nil, errNoType(names)
+	}
+	return &RenameType{Type: u, New: rs.Newname}, nil
 }

@@ -194,9 +194,8 @@ func (t *Txn) Commit(ctx context.Context) error {
 		return nil // a read-only transaction serializes at its snapshot
 	}
 	err := t.db.submit(&commitReq{p: p, ser: ser})
-	if err != nil {
-		t.db.reregisterTypes(p)
-	}
+	// Committed or not, the types it changed are now the committed ones.
+	t.db.reregisterTypes(p)
 	return err
 }
 
@@ -266,7 +265,7 @@ func (t *Txn) RollbackTo(name string) error {
 	t.p = t.savepoints[i].p.clone()
 	for _, ch := range t.p.types {
 		if ch.def != nil {
-			registerType(ch.def)
+			registerPending(ch)
 		}
 	}
 	t.lockMark = t.savepoints[i].mark

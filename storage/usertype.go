@@ -65,6 +65,10 @@ var _ TypeCatalog = (*Txn)(nil)
 type typeChange struct {
 	def  *UserType // the new entry; nil = dropped
 	base *UserType // the committed entry the transaction saw (nil = none)
+	// created are the labels CREATE TYPE made: usable before the commit,
+	// unlike those ALTER TYPE ... ADD VALUE adds (PostgreSQL's enum
+	// blacklist, check_safe_enum_use).
+	created map[uint32]bool
 }
 
 func errTypeExists(name string) error {
@@ -137,6 +141,13 @@ func (t *Txn) CreateType(ctx context.Context, u UserType) (UserType, error) {
 	u.ArrayID = t.db.nextID.Add(1) - 1
 	u.Labels = t.numberLabels(u.Labels)
 	t.setType(u.ID, &u)
+	ch := t.p.types[u.ID]
+	ch.created = map[uint32]bool{}
+	for _, l := range u.Labels {
+		ch.created[l.OID] = true
+	}
+	t.p.types[u.ID] = ch
+	registerPending(ch)
 	return u, nil
 }
 
@@ -187,7 +198,7 @@ func (t *Txn) setType(id uint64, def *UserType) {
 	}
 	ch.def = def
 	if def != nil {
-		registerType(def)
+		registerPending(ch)
 	}
 	if ch.def == nil && ch.base == nil {
 		delete(t.p.types, id) // created and dropped by this transaction
@@ -197,7 +208,7 @@ func (t *Txn) setType(id uint64, def *UserType) {
 }
 
 // reregisterTypes registers again, from the latest committed state, the
-// types changed by p, a transaction's changes that did not commit.
+// types changed by p, a transaction's changes once it has ended.
 func (db *DB) reregisterTypes(p *pending) {
 	if len(p.types) == 0 {
 		return
@@ -210,13 +221,36 @@ func (db *DB) reregisterTypes(p *pending) {
 	}
 }
 
+// registerPending registers a transaction's definition of a type, its
+// labels added by ADD VALUE marked unsafe to use until the commit.
+func registerPending(ch typeChange) {
+	if ch.def.Kind != 'e' {
+		return
+	}
+	old := map[uint32]bool{}
+	if ch.base != nil {
+		for _, l := range ch.base.Labels {
+			old[l.OID] = true
+		}
+	}
+	d := enumDesc(ch.def)
+	for i, l := range d.Labels {
+		d.Labels[i].Unsafe = !old[l.OID] && !ch.created[l.OID]
+	}
+	types.RegisterEnum(d)
+}
+
 // registerType tells package types about u.
 func registerType(u *UserType) {
 	if u.Kind != 'e' {
 		return
 	}
-	types.RegisterEnum(&types.EnumDesc{OID: u.OID(), ArrayOID: u.ArrayOID(), Name: u.Name,
-		Labels: append([]types.EnumLabel(nil), u.Labels...)})
+	types.RegisterEnum(enumDesc(u))
+}
+
+func enumDesc(u *UserType) *types.EnumDesc {
+	return &types.EnumDesc{OID: u.OID(), ArrayOID: u.ArrayOID(), Name: u.Name,
+		Labels: append([]types.EnumLabel(nil), u.Labels...)}
 }
 
 func cloneTypes(m map[uint64]typeChange) map[uint64]typeChange {

@@ -31,6 +31,18 @@ type EnumLabel struct {
 	Key       string  // the order key values of this label hold
 	SortOrder float32 // pg_enum.enumsortorder
 	OID       uint32  // pg_enum.oid
+	// Unsafe marks a label added by ALTER TYPE ... ADD VALUE in a
+	// transaction not yet committed: reading it is 55P04.
+	Unsafe bool `json:"-"`
+}
+
+// checkSafe is check_safe_enum_use.
+func (d *EnumDesc) checkSafe(l EnumLabel) error {
+	if l.Unsafe {
+		return pgerr.New("55P04", "unsafe use of new value \"%s\" of enum type %s", l.Label, d.Name).
+			WithHint("New enum values must be committed before they can be used.")
+	}
+	return nil
 }
 
 var enumRegistry struct {
@@ -124,7 +136,7 @@ func parseEnum(s string, t Type) (Value, error) {
 	d := t.enumDesc()
 	if d != nil {
 		if i := d.Find(s); i >= 0 {
-			return Value{S: d.Labels[i].Key}, nil
+			return Value{S: d.Labels[i].Key}, d.checkSafe(d.Labels[i])
 		}
 	}
 	return Value{}, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input value for enum %s: \"%s\"", enumName(t), s)
@@ -287,10 +299,11 @@ func resolveEnumFunction(name string, args []Type) (*Overload, bool, error) {
 			if len(d.Labels) == 0 {
 				return NullValue, pgerr.New("55000", "enum %s contains no values", d.Name)
 			}
+			l := d.Labels[len(d.Labels)-1]
 			if name == "enum_first" {
-				return Value{S: d.Labels[0].Key}, nil
+				l = d.Labels[0]
 			}
-			return Value{S: d.Labels[len(d.Labels)-1].Key}, nil
+			return Value{S: l.Key}, d.checkSafe(l)
 		}
 	case name == "enum_range" && len(args) <= 2:
 		ov.Result = ArrayOf(t)
@@ -303,6 +316,9 @@ func resolveEnumFunction(name string, args []Type) (*Overload, bool, error) {
 			for _, l := range d.Labels {
 				if len(vs) == 2 && (!vs[0].Null && l.Key < vs[0].S || !vs[1].Null && l.Key > vs[1].S) {
 					continue
+				}
+				if err := d.checkSafe(l); err != nil {
+					return NullValue, err
 				}
 				elems = append(elems, Value{S: l.Key})
 			}
