@@ -105,6 +105,8 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = dropType(ctx, s, x)
 	case *sql.RenameType:
 		tag, err = renameType(ctx, s, x)
+	case *sql.CreateDomain:
+		tag, err = createDomain(ctx, s, x)
 	default:
 		return "", false, nil
 	}
@@ -169,6 +171,8 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "DROP TYPE"
 	case *sql.RenameType:
 		what = "ALTER TYPE"
+	case *sql.CreateDomain:
+		what = "CREATE DOMAIN"
 	case *sql.Insert:
 		if !cat.IsTemp(x.Table) {
 			what = "INSERT"

@@ -189,7 +189,7 @@ func columnsOfType(cat *Catalog, u storage.UserType) []typeColumn {
 	for _, tb := range cat.Txn.Tables() {
 		for _, c := range tb.Columns() {
 			t := c.Type
-			if t.UserOID != u.OID() {
+			if t.UserOID != u.OID() && t.Domain != u.OID() {
 				continue
 			}
 			out = append(out, typeColumn{table: tb, column: c.Name, array: t.ID == types.Array})
@@ -208,7 +208,26 @@ func dropType(ctx context.Context, s Session, x *sql.DropType) (string, error) {
 	cat := s.Catalog()
 	var deps []typeColumn
 	var lines []string
+	var domains []storage.UserType // domains over a dropped type
 	for _, u := range x.Types {
+		for _, d := range cat.Txn.UserTypes() {
+			if d.Kind == 'd' && d.Base.UserOID == u.OID() {
+				domains = append(domains, d)
+				if x.Cascade {
+					lines = append(lines, "drop cascades to type "+d.Name)
+				} else {
+					lines = append(lines, fmt.Sprintf("type %s depends on type %s", d.Name, u.Name))
+				}
+				for _, c := range columnsOfType(cat, d) {
+					deps = append(deps, c)
+					if x.Cascade {
+						lines = append(lines, fmt.Sprintf("drop cascades to column %s of table %s", c.column, storage.BareName(c.table.Name())))
+					} else {
+						lines = append(lines, fmt.Sprintf("column %s of table %s depends on type %s", c.column, storage.BareName(c.table.Name()), d.Name))
+					}
+				}
+			}
+		}
 		for _, c := range columnsOfType(cat, u) {
 			deps = append(deps, c)
 			name := u.Name
@@ -222,12 +241,12 @@ func dropType(ctx context.Context, s Session, x *sql.DropType) (string, error) {
 			}
 		}
 	}
-	if len(deps) > 0 && !x.Cascade {
+	if len(lines) > 0 && !x.Cascade {
 		return "", pgerr.New(codeDependentObjects, "cannot drop type %s because other objects depend on it", x.Types[0].Name).
 			WithDetail("%s", strings.Join(lines, "\n")).
 			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
-	if len(deps) > 0 {
+	if len(lines) > 0 {
 		n := &pgerr.Error{Severity: "NOTICE", Code: "00000", Message: lines[0]}
 		if len(lines) > 1 {
 			n.Message = fmt.Sprintf("drop cascades to %d other objects", len(lines))
@@ -256,10 +275,13 @@ func dropType(ctx context.Context, s Session, x *sql.DropType) (string, error) {
 			}
 		}
 	}
-	for _, u := range x.Types {
+	for _, u := range append(domains, x.Types...) {
 		if err := cat.Txn.DropType(ctx, u.ID); err != nil {
 			return "", err
 		}
+	}
+	if x.Domain {
+		return "DROP DOMAIN", nil
 	}
 	return "DROP TYPE", nil
 }
@@ -271,4 +293,13 @@ func renameType(ctx context.Context, s Session, x *sql.RenameType) (string, erro
 		return "", err
 	}
 	return "ALTER TYPE", nil
+}
+
+func createDomain(ctx context.Context, s Session, x *sql.CreateDomain) (string, error) {
+	u := storage.UserType{Schema: x.Schema, Name: x.Name, Kind: 'd', Base: x.Base, NotNull: x.NotNull,
+		Default: x.Default, Checks: x.Checks}
+	if _, err := s.Catalog().Txn.CreateType(ctx, u); err != nil {
+		return "", err
+	}
+	return "CREATE DOMAIN", nil
 }

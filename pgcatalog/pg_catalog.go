@@ -50,7 +50,7 @@ func declarePgCatalog() {
 		for _, r := range s.Relations() {
 			for i, col := range r.Columns {
 				st, _ := TypeByOID(col.Type.OID())
-				row := pgAttributeRow{Attrelid: r.OID, Attname: col.Name, Atttypid: col.Type.OID(), Attstattarget: -1,
+				row := pgAttributeRow{Attrelid: r.OID, Attname: col.Name, Atttypid: col.Type.CatalogOID(), Attstattarget: -1,
 					Attlen: st.Len, Attnum: r.Attnum(i), Attcacheoff: -1, Atttypmod: col.Type.Typmod,
 					Attbyval: st.Len > 0 && st.Len <= 8, Attalign: st.Align, Attstorage: 'p', Attnotnull: col.NotNull,
 					Atthasdef: col.Default != "" && col.Identity == 0, Attidentity: Char(col.Identity), Attislocal: true}

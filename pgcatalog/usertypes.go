@@ -25,6 +25,13 @@ func userSystemType(oid uint32) (SystemType, bool) {
 	if !ok {
 		return SystemType{}, false
 	}
+	if t.Domain != 0 {
+		st, ok := TypeByOID(t.OID())
+		if ok {
+			st.OID, st.Name, st.T, st.Array = t.Domain, t.PgTypeName(), t, 0
+		}
+		return st, ok
+	}
 	elem := t
 	if t.ID == types.Array {
 		elem = t.ElemType()
@@ -47,6 +54,10 @@ func userTypeRows(s *Snapshot) []pgTypeRow {
 			if o, ok := s.RoleOID(u.Owner); ok {
 				owner = OID(o)
 			}
+		}
+		if u.Kind == 'd' {
+			out = append(out, domainTypeRow(u, OID(ns.OID), owner))
+			continue
 		}
 		row := pgTypeRow{Oid: OID(u.OID()), Typname: Name(u.Name), Typnamespace: OID(ns.OID), Typowner: owner,
 			Typlen: 4, Typbyval: true, Typtype: Char(u.Kind), Typcategory: 'E', Typisdefined: true, Typdelim: ',',
@@ -97,4 +108,27 @@ func (s *Snapshot) UserTypeByName(names []string) (storage.UserType, bool) {
 		}
 	}
 	return storage.UserType{}, false
+}
+
+// domainTypeRow is a domain's pg_type row: its base type's storage, typtype
+// 'd', typbasetype and typtypmod the base's, typnotnull, typdefault.
+func domainTypeRow(u storage.UserType, ns, owner OID) pgTypeRow {
+	st, _ := TypeByOID(u.Base.OID())
+	row := pgTypeRow{Oid: OID(u.OID()), Typname: Name(u.Name), Typnamespace: ns, Typowner: owner,
+		Typlen: st.Len, Typbyval: st.Len > 0 && st.Len <= 8, Typtype: 'd', Typcategory: Char(st.Category),
+		Typisdefined: true, Typdelim: ',', Typsubscript: "-", Typinput: "domain_in", Typoutput: st.Out,
+		Typreceive: "domain_recv", Typsend: st.Name + "send", Typmodin: "-", Typmodout: "-", Typanalyze: "-",
+		Typalign: Char(st.Align), Typstorage: 'p', Typnotnull: u.NotNull, Typbasetype: OID(u.Base.CatalogOID()),
+		Typtypmod: u.Base.Typmod, Typcollation: OID(st.Collation)}
+	if st.Len < 0 {
+		row.Typstorage = 'x'
+	}
+	if st.Elem != 0 {
+		row.Typsend, row.Typsubscript = "array_send", "array_subscript_handler"
+	}
+	if u.Default != "" {
+		d := u.Default
+		row.Typdefault = &d
+	}
+	return row
 }

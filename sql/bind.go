@@ -36,6 +36,9 @@ type BindOptions struct {
 type binder struct {
 	query string
 	cat   storage.Catalog
+	// domainValue is what VALUE reads while a domain's CHECK is bound
+	// (usertypes_domain.go).
+	domainValue plan.Expr
 	// usedTemp is set when a temporary table was bound (sql/temp.go).
 	usedTemp bool
 	opts     *BindOptions
@@ -236,6 +239,8 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindCreateEnum(x.CreateEnumStmt) // usertypes.go
 	case *pg_query.Node_AlterEnumStmt:
 		return b.bindAlterEnum(x.AlterEnumStmt)
+	case *pg_query.Node_CreateDomainStmt:
+		return b.bindCreateDomain(x.CreateDomainStmt) // usertypes_domain.go
 	case *pg_query.Node_RenameStmt:
 		switch rs := x.RenameStmt; {
 		case rs.RenameType == pg_query.ObjectType_OBJECT_SCHEMA:
@@ -688,7 +693,7 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 		return b.bindDropIndex(ds)
 	case pg_query.ObjectType_OBJECT_SCHEMA:
 		return b.bindDropSchema(ds)
-	case pg_query.ObjectType_OBJECT_TYPE:
+	case pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_DOMAIN:
 		return b.bindDropType(ds) // usertypes.go
 	}
 	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW && ds.RemoveType != pg_query.ObjectType_OBJECT_SEQUENCE {

@@ -105,6 +105,9 @@ func (b *binder) bindColumnRef(s *scope, cr *pg_query.ColumnRef) (plan.Expr, err
 			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "row expansion via \"*\" is not supported here"), cr.Location)
 		}
 	}
+	if b.domainValue != nil && len(names) == 1 && names[0] == "value" {
+		return b.domainValue, nil // a domain CHECK's VALUE (usertypes_domain.go)
+	}
 	var col nsColumn
 	var err error
 	switch len(names) {
@@ -274,6 +277,9 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 	from := e.Type()
 	if from == t {
 		return e, nil
+	}
+	if t.Domain != 0 || from.Domain != 0 {
+		return b.coerceDomain(e, t, ctx, loc) // usertypes_domain.go
 	}
 	switch x := e.(type) {
 	case *plan.Const:

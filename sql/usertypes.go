@@ -37,6 +37,7 @@ type AlterEnum struct {
 
 // DropType is DROP TYPE [IF EXISTS] names [CASCADE | RESTRICT].
 type DropType struct {
+	Domain   bool // DROP DOMAIN
 	Types    []storage.UserType
 	Missing  []string // named types that do not exist (IF EXISTS: NOTICEs)
 	Cascade  bool
@@ -163,7 +164,8 @@ func (b *binder) bindAlterEnum(ae *pg_query.AlterEnumStmt) (Statement, error) {
 }
 
 func (b *binder) bindDropType(ds *pg_query.DropStmt) (Statement, error) {
-	out := &DropType{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
+	out := &DropType{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE,
+		Domain: ds.RemoveType == pg_query.ObjectType_OBJECT_DOMAIN}
 	for _, o := range ds.Objects {
 		tn := o.GetTypeName()
 		if tn == nil {
@@ -171,6 +173,9 @@ func (b *binder) bindDropType(ds *pg_query.DropStmt) (Statement, error) {
 		}
 		names := nameParts(tn.Names)
 		if u, ok := b.lookupUserType(names); ok {
+			if out.Domain && u.Kind != 'd' {
+				return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a domain", u.Name)
+			}
 			out.Types = append(out.Types, u)
 			continue
 		}

@@ -26,10 +26,15 @@ type UserType struct {
 	Schema  uint64 // the schema's id (PublicSchemaID: public)
 	Name    string
 	Owner   string // the owning role's name ("" = the bootstrap superuser)
-	Kind    byte   // pg_type.typtype: 'e' (enum)
+	Kind    byte   // pg_type.typtype: 'e' (enum), 'd' (domain)
 	// Labels are an enum's labels in sort order (Key order). A label's
 	// OID 0 asks CreateType/AlterType to number it.
 	Labels []types.EnumLabel
+	// A domain's base type, NOT NULL, DEFAULT text and CHECK constraints.
+	Base    types.Type
+	NotNull bool
+	Default string
+	Checks  []types.DomainConstraint
 }
 
 // OID is the type's pg_type OID.
@@ -39,7 +44,17 @@ func (u UserType) OID() uint32 { return FirstUserOID + 2*uint32(u.ID) }
 func (u UserType) ArrayOID() uint32 { return FirstUserOID + 2*uint32(u.ArrayID) }
 
 // Type is the SQL type of the user type.
-func (u UserType) Type() types.Type { return types.EnumType(u.OID()) }
+func (u UserType) Type() types.Type {
+	if u.Kind == 'd' {
+		return types.DomainType(domainDesc(&u))
+	}
+	return types.EnumType(u.OID())
+}
+
+func domainDesc(u *UserType) *types.DomainDesc {
+	return &types.DomainDesc{OID: u.OID(), Name: u.Name, Base: u.Base, NotNull: u.NotNull, Default: u.Default,
+		Checks: append([]types.DomainConstraint(nil), u.Checks...)}
+}
 
 // TypeCatalog is implemented by catalogs that keep user-defined types (a
 // DB's transactions).
@@ -225,6 +240,7 @@ func (db *DB) reregisterTypes(p *pending) {
 // labels added by ADD VALUE marked unsafe to use until the commit.
 func registerPending(ch typeChange) {
 	if ch.def.Kind != 'e' {
+		registerType(ch.def)
 		return
 	}
 	old := map[uint32]bool{}
@@ -242,10 +258,12 @@ func registerPending(ch typeChange) {
 
 // registerType tells package types about u.
 func registerType(u *UserType) {
-	if u.Kind != 'e' {
-		return
+	switch u.Kind {
+	case 'e':
+		types.RegisterEnum(enumDesc(u))
+	case 'd':
+		types.RegisterDomain(domainDesc(u))
 	}
-	types.RegisterEnum(enumDesc(u))
 }
 
 func enumDesc(u *UserType) *types.EnumDesc {
@@ -330,6 +348,12 @@ type typeJSON struct {
 	Owner   string      `json:"owner,omitempty"`
 	Kind    string      `json:"kind"`
 	Labels  []labelJSON `json:"labels,omitempty"`
+	// A domain's (UserType).
+	BaseOID    uint32                   `json:"base_oid,omitempty"`
+	BaseTypmod int32                    `json:"base_typmod,omitempty"`
+	NotNull    bool                     `json:"not_null,omitempty"`
+	Default    string                   `json:"default,omitempty"`
+	Checks     []types.DomainConstraint `json:"checks,omitempty"`
 }
 
 type labelJSON struct {
@@ -342,7 +366,11 @@ type labelJSON struct {
 func sortedTypes(v *version) []typeJSON {
 	out := make([]typeJSON, 0, len(v.types))
 	for _, u := range v.types {
-		j := typeJSON{ID: u.ID, ArrayID: u.ArrayID, Schema: u.Schema, Name: u.Name, Owner: u.Owner, Kind: string(u.Kind)}
+		j := typeJSON{ID: u.ID, ArrayID: u.ArrayID, Schema: u.Schema, Name: u.Name, Owner: u.Owner, Kind: string(u.Kind),
+			NotNull: u.NotNull, Default: u.Default, Checks: u.Checks}
+		if u.Kind == 'd' {
+			j.BaseOID, j.BaseTypmod = u.Base.CatalogOID(), u.Base.Typmod
+		}
 		for _, l := range u.Labels {
 			j.Labels = append(j.Labels, labelJSON{Label: l.Label, Key: []byte(l.Key), SortOrder: l.SortOrder, OID: l.OID})
 		}
@@ -362,7 +390,15 @@ func decodeTypes(v *version, list []typeJSON) error {
 		if v.types[x.ID] != nil || len(x.Kind) != 1 {
 			return fmt.Errorf("type %q (id %d) listed twice or of no kind", x.Name, x.ID)
 		}
-		u := &UserType{ID: x.ID, ArrayID: x.ArrayID, Schema: x.Schema, Name: x.Name, Owner: x.Owner, Kind: x.Kind[0]}
+		u := &UserType{ID: x.ID, ArrayID: x.ArrayID, Schema: x.Schema, Name: x.Name, Owner: x.Owner, Kind: x.Kind[0],
+			NotNull: x.NotNull, Default: x.Default, Checks: x.Checks}
+		if u.Kind == 'd' {
+			base, ok := storedType(x.BaseOID, x.BaseTypmod)
+			if !ok {
+				return fmt.Errorf("domain %q has unknown base type OID %d", x.Name, x.BaseOID)
+			}
+			u.Base = base
+		}
 		for _, l := range x.Labels {
 			u.Labels = append(u.Labels, types.EnumLabel{Label: l.Label, Key: string(l.Key), SortOrder: l.SortOrder, OID: l.OID})
 		}

@@ -368,4 +368,9 @@ func enumCastContext(from, to Type) (ctx byte, ok bool) {
 
 // TypeByUserOID is the user-defined type (or array of one) registered
 // under pg_type OID oid.
-func TypeByUserOID(oid uint32) (Type, bool) { return enumTypeByOID(oid) }
+func TypeByUserOID(oid uint32) (Type, bool) {
+	if d, ok := LookupDomain(oid); ok {
+		return DomainType(d), true
+	}
+	return enumTypeByOID(oid)
+}

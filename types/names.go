@@ -279,6 +279,9 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 // BaseSQLName is PostgreSQL's format_type_be: the type name without its
 // modifier, as error messages show it ("integer", "character varying").
 func (t Type) BaseSQLName() string {
+	if t.Domain != 0 {
+		return domainName(t)
+	}
 	switch t.ID {
 	case Array:
 		return t.ElemType().BaseSQLName() + "[]"
@@ -345,6 +348,9 @@ func (t Type) BaseSQLName() string {
 // SQLName is PostgreSQL's format_type with the modifier:
 // "character varying(10)", "numeric(10,2)", "timestamp(3) without time zone".
 func (t Type) SQLName() string {
+	if t.Domain != 0 {
+		return domainName(t)
+	}
 	switch t.ID {
 	case Array:
 		return t.ElemType().SQLName() + "[]"
@@ -375,6 +381,9 @@ func (t Type) SQLName() string {
 // PgTypeName is the pg_type.typname of t ("int4", "varchar", ...), as
 // pg_typeof and catalog queries show it.
 func (t Type) PgTypeName() string {
+	if t.Domain != 0 {
+		return domainName(t)
+	}
 	switch t.ID {
 	case Array:
 		return "_" + t.ElemType().PgTypeName()

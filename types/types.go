@@ -69,6 +69,9 @@ type Type struct {
 	// UserOID is the pg_type OID of a user-defined type: of an enum
 	// (ID Enum), or of an array of enums its element's; 0 otherwise.
 	UserOID uint32
+	// Domain is the pg_type OID of the domain whose base type this is
+	// (domain.go); 0 for a type that is no domain.
+	Domain uint32
 }
 
 // Convenience values for unmodified types.
