@@ -132,3 +132,21 @@ func domainTypeRow(u storage.UserType, ns, owner OID) pgTypeRow {
 	}
 	return row
 }
+
+// domainConstraintRows are pg_constraint's rows of domains' CHECK
+// constraints (contypid the domain), numbered apart from tables'.
+func domainConstraintRows(s *Snapshot) []pgConstraintRow {
+	var out []pgConstraintRow
+	for _, u := range s.userTypes() {
+		if u.Kind != 'd' {
+			continue
+		}
+		ns, _ := s.namespaceOfKey(storage.TableKey(u.Schema, ""))
+		for i, c := range u.Checks {
+			out = append(out, pgConstraintRow{Oid: OID(2_500_000_000 + uint32(u.ID)*64 + uint32(i)), Conname: Name(c.Name),
+				Connamespace: OID(ns.OID), Contype: 'c', Convalidated: true, Contypid: OID(u.OID()), Conislocal: true,
+				Connoinherit: true, Confupdtype: ' ', Confdeltype: ' ', Confmatchtype: ' ', Conbin: c.Expr})
+		}
+	}
+	return out
+}

@@ -66,12 +66,12 @@ func (b *binder) bindCreateDomain(cd *pg_query.CreateDomainStmt) (Statement, err
 		switch c.Contype {
 		case pg_query.ConstrType_CONSTR_NOTNULL:
 			if sawNull {
-				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL constraints"), c.Location)
+				return nil, pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL constraints")
 			}
 			sawNotNull, out.NotNull = true, true
 		case pg_query.ConstrType_CONSTR_NULL:
 			if sawNotNull {
-				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL constraints"), c.Location)
+				return nil, pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL constraints")
 			}
 			sawNull = true
 		case pg_query.ConstrType_CONSTR_DEFAULT:
@@ -96,7 +96,7 @@ func (b *binder) bindCreateDomain(cd *pg_query.CreateDomainStmt) (Statement, err
 				return nil, err
 			}
 			if e.Type().ID != types.Bool {
-				return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument of CHECK must be type boolean, not type %s", typeName(e.Type())), nodeLocation(c.RawExpr))
+				return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of CHECK must be type boolean, not type %s", typeName(e.Type()))
 			}
 			text, err := deparseExpr(c.RawExpr)
 			if err != nil {

@@ -209,6 +209,13 @@ func EnumKeys(n int) []string {
 // one enum type (enum_eq, enum_lt, ...: an unknown side takes the enum
 // type), which compare order keys.
 func resolveEnumOperator(name string, left, right Type) (*Overload, bool, error) {
+	if (left.Domain != 0 && right.ID == Unknown || right.Domain != 0 && left.ID == Unknown) && (left.ID == Enum || right.ID == Enum) {
+		// PostgreSQL finds no anyenum operator for a domain over an enum
+		// and an unknown literal.
+		return nil, true, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", left.BaseSQLName(), name, right.BaseSQLName()).
+			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	left, right = left.BaseType(), right.BaseType()
 	switch {
 	case left.ID == Enum && right.ID == Unknown:
 		right = left
