@@ -596,6 +596,9 @@ func deparseExpr(n *pg_query.Node) (string, error) {
 
 // bindDefault binds a stored DEFAULT text for an INSERT.
 func (b *binder) bindDefault(def storage.ColumnDef) (plan.Expr, error) {
+	if def.Default == "" && def.Type.Domain != 0 {
+		return b.domainDefault(def) // usertypes_domain.go
+	}
 	if def.Default == "" {
 		return &plan.Const{Val: types.NullValue, T: def.Type}, nil
 	}

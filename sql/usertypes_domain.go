@@ -163,3 +163,26 @@ func (b *binder) coerceToDomain(v plan.Expr, t types.Type) (plan.Expr, error) {
 	}
 	return b.keepLoc(&plan.Call{Func: types.DomainCheck(t, d), Args: args}, v), nil
 }
+
+// domainDefault is the default of a column of a domain type without one
+// of its own: the domain's DEFAULT, else NULL, checked against the domain
+// (a NOT NULL domain refuses it) as PostgreSQL's build_column_default.
+func (b *binder) domainDefault(def storage.ColumnDef) (plan.Expr, error) {
+	if d, ok := types.LookupDomain(def.Type.Domain); ok && d.Default != "" {
+		def.Default = d.Default
+		return b.bindDefault(def)
+	}
+	return b.coerceToDomain(&plan.Const{Val: types.NullValue, T: def.Type.BaseType()}, def.Type)
+}
+
+// checkCopyDomains refuses COPY FROM into a table with a column of a
+// domain that has constraints: COPY's loader reads the base type and
+// does not check them.
+func checkCopyDomains(defs []storage.ColumnDef) error {
+	for _, d := range defs {
+		if dom, ok := types.LookupDomain(d.Type.Domain); ok && (dom.NotNull || len(dom.Checks) > 0) {
+			return pgerr.New(pgerr.FeatureNotSupported, "COPY FROM into a table with a column of domain %s is not supported", dom.Name)
+		}
+	}
+	return nil
+}
