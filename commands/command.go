@@ -97,6 +97,16 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = dropSchema(ctx, s, x)
 	case *sql.AlterSchema:
 		tag, err = alterSchema(ctx, s, x)
+	case *sql.CreateEnum:
+		tag, err = createEnum(ctx, s, x) // usertypes.go
+	case *sql.AlterEnum:
+		tag, err = alterEnum(ctx, s, x)
+	case *sql.DropType:
+		tag, err = dropType(ctx, s, x)
+	case *sql.RenameType:
+		tag, err = renameType(ctx, s, x)
+	case *sql.CreateDomain:
+		tag, err = createDomain(ctx, s, x)
 	default:
 		return "", false, nil
 	}
@@ -153,6 +163,16 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "DROP SCHEMA"
 	case *sql.AlterSchema:
 		what = "ALTER SCHEMA"
+	case *sql.CreateEnum:
+		what = "CREATE TYPE"
+	case *sql.AlterEnum:
+		what = "ALTER TYPE"
+	case *sql.DropType:
+		what = "DROP TYPE"
+	case *sql.RenameType:
+		what = "ALTER TYPE"
+	case *sql.CreateDomain:
+		what = "CREATE DOMAIN"
 	case *sql.Insert:
 		if !cat.IsTemp(x.Table) {
 			what = "INSERT"

@@ -99,7 +99,7 @@ func pgConstraintRows(s *Snapshot) []pgConstraintRow {
 		}
 		out = append(out, r)
 	}
-	return out
+	return append(out, domainConstraintRows(s)...) // usertypes.go
 }
 
 // referenced is the relation a foreign key references (in its table's schema).

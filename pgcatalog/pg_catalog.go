@@ -50,7 +50,7 @@ func declarePgCatalog() {
 		for _, r := range s.Relations() {
 			for i, col := range r.Columns {
 				st, _ := TypeByOID(col.Type.OID())
-				row := pgAttributeRow{Attrelid: r.OID, Attname: col.Name, Atttypid: col.Type.OID(), Attstattarget: -1,
+				row := pgAttributeRow{Attrelid: r.OID, Attname: col.Name, Atttypid: col.Type.CatalogOID(), Attstattarget: -1,
 					Attlen: st.Len, Attnum: r.Attnum(i), Attcacheoff: -1, Atttypmod: col.Type.Typmod,
 					Attbyval: st.Len > 0 && st.Len <= 8, Attalign: st.Align, Attstorage: 'p', Attnotnull: col.NotNull,
 					Atthasdef: col.Default != "" && col.Identity == 0, Attidentity: Char(col.Identity), Attislocal: true}
@@ -70,7 +70,7 @@ func declarePgCatalog() {
 		}
 		return out
 	})
-	declare(pc, "pg_type", 1247, 'r', func(*Snapshot) []pgTypeRow {
+	declare(pc, "pg_type", 1247, 'r', func(s *Snapshot) []pgTypeRow {
 		var out []pgTypeRow
 		for _, t := range SystemTypes {
 			row := pgTypeRow{Oid: t.OID, Typname: t.Name, Typnamespace: OIDNamespacePgCatalog, Typowner: OIDBootstrapUser,
@@ -88,7 +88,7 @@ func declarePgCatalog() {
 			}
 			out = append(out, row)
 		}
-		return out
+		return append(out, userTypeRows(s)...) // usertypes.go
 	})
 	declare(pc, "pg_attrdef", 2604, 'r', func(s *Snapshot) []pgAttrdefRow {
 		var out []pgAttrdefRow
@@ -131,7 +131,7 @@ func declarePgCatalog() {
 	declare[pgPublicationRelRow](pc, "pg_publication_rel", 6106, 'r', nil)
 	declare[pgPublicationNamespaceRow](pc, "pg_publication_namespace", 6237, 'r', nil)
 	declare[pgRangeRow](pc, "pg_range", 3541, 'r', nil)
-	declare[pgEnumRow](pc, "pg_enum", 3501, 'r', nil)
+	declare(pc, "pg_enum", 3501, 'r', pgEnumRows) // usertypes.go
 	declare[pgExtensionRow](pc, "pg_extension", 3079, 'r', nil)
 	declare(pc, "pg_sequence", 2224, 'r', sequenceRows)
 	declare[pgForeignTableRow](pc, "pg_foreign_table", 3118, 'r', nil)

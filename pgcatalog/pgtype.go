@@ -82,7 +82,7 @@ func TypeByOID(oid uint32) (SystemType, bool) {
 			return t, true
 		}
 	}
-	return SystemType{}, false
+	return userSystemType(oid) // usertypes.go
 }
 
 // FormatType is format_type(oid, typmod); base (typmod NULL) omits the

@@ -53,6 +53,16 @@ func (s *Snapshot) RegIn(target, name string) (uint32, error) {
 					if t, err := PlainTypeName(tc.TypeName); err == nil {
 						return t.OID(), nil
 					}
+					var names []string
+					for _, n := range tc.TypeName.Names {
+						names = append(names, n.GetString_().GetSval())
+					}
+					if u, ok := s.UserTypeByName(names); ok && len(tc.TypeName.Typmods) == 0 { // usertypes.go
+						if len(tc.TypeName.ArrayBounds) > 0 {
+							return u.ArrayOID(), nil
+						}
+						return u.OID(), nil
+					}
 				}
 			}
 		}

@@ -36,6 +36,9 @@ type BindOptions struct {
 type binder struct {
 	query string
 	cat   storage.Catalog
+	// domainValue is what VALUE reads while a domain's CHECK is bound
+	// (usertypes_domain.go).
+	domainValue plan.Expr
 	// usedTemp is set when a temporary table was bound (sql/temp.go).
 	usedTemp bool
 	opts     *BindOptions
@@ -232,12 +235,20 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindAlterSequence(x.AlterSeqStmt)
 	case *pg_query.Node_CreateSchemaStmt:
 		return b.bindCreateSchema(x.CreateSchemaStmt)
+	case *pg_query.Node_CreateEnumStmt:
+		return b.bindCreateEnum(x.CreateEnumStmt) // usertypes.go
+	case *pg_query.Node_AlterEnumStmt:
+		return b.bindAlterEnum(x.AlterEnumStmt)
+	case *pg_query.Node_CreateDomainStmt:
+		return b.bindCreateDomain(x.CreateDomainStmt) // usertypes_domain.go
 	case *pg_query.Node_RenameStmt:
 		switch rs := x.RenameStmt; {
 		case rs.RenameType == pg_query.ObjectType_OBJECT_SCHEMA:
 			return b.bindRenameSchema(rs)
 		case rs.RenameType == pg_query.ObjectType_OBJECT_INDEX:
 			return b.bindAlterIndexRename(rs)
+		case rs.RenameType == pg_query.ObjectType_OBJECT_TYPE:
+			return b.bindRenameType(rs) // usertypes.go
 		case rs.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE ||
 			rs.RenameType == pg_query.ObjectType_OBJECT_TABLE && rs.Relation != nil && b.isSequence(rs.Relation):
 			// ALTER TABLE renames a sequence too, as in PostgreSQL.
@@ -585,6 +596,9 @@ func deparseExpr(n *pg_query.Node) (string, error) {
 
 // bindDefault binds a stored DEFAULT text for an INSERT.
 func (b *binder) bindDefault(def storage.ColumnDef) (plan.Expr, error) {
+	if def.Default == "" && def.Type.Domain != 0 {
+		return b.domainDefault(def) // usertypes_domain.go
+	}
 	if def.Default == "" {
 		return &plan.Const{Val: types.NullValue, T: def.Type}, nil
 	}
@@ -682,6 +696,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 		return b.bindDropIndex(ds)
 	case pg_query.ObjectType_OBJECT_SCHEMA:
 		return b.bindDropSchema(ds)
+	case pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_DOMAIN:
+		return b.bindDropType(ds) // usertypes.go
 	}
 	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW && ds.RemoveType != pg_query.ObjectType_OBJECT_SEQUENCE {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))

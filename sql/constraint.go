@@ -423,6 +423,16 @@ func (b *binder) bindForeignKey(name string, cols []storage.ColumnDef, sp *conSp
 	}
 	for i := range fk {
 		ft, pt := colType(cols, fk[i]), colType(refCols, pk[i])
+		if ft.ID == types.Enum && pt.ID == types.Enum && ft.UserOID != pt.UserOID {
+			// Two enum types have no equality operator in common.
+			conName := con.Name
+			if conName == "" {
+				sid, bare := storage.SplitKey(name)
+				conName = chooseName(bare, NameAddition(fk), "fkey", b.usedConstraintNames(sid))
+			}
+			return pgerr.New(pgerr.DatatypeMismatch, "foreign key constraint \"%s\" cannot be implemented", conName).
+				WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", fk[i], pk[i], typeName(ft), typeName(pt))
+		}
 		if !fkComparable(ft, pt) {
 			return pgerr.New(pgerr.FeatureNotSupported, "foreign key columns \"%s\" and \"%s\" of types %s and %s are not supported", fk[i], pk[i], typeName(ft), typeName(pt))
 		}

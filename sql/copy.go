@@ -82,6 +82,11 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
 		}
 		c.Table = t
 		defs := t.Columns()
+		if c.From {
+			if err := checkCopyDomains(defs); err != nil { // usertypes_domain.go
+				return nil, err
+			}
+		}
 		if len(cs.Attlist) == 0 {
 			for i := range defs {
 				c.Columns = append(c.Columns, i)

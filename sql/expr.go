@@ -105,6 +105,9 @@ func (b *binder) bindColumnRef(s *scope, cr *pg_query.ColumnRef) (plan.Expr, err
 			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "row expansion via \"*\" is not supported here"), cr.Location)
 		}
 	}
+	if b.domainValue != nil && len(names) == 1 && names[0] == "value" {
+		return b.domainValue, nil // a domain CHECK's VALUE (usertypes_domain.go)
+	}
 	var col nsColumn
 	var err error
 	switch len(names) {
@@ -219,6 +222,9 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (types.Type, error) {
 	}
 	t, err := types.FromTypeName(names, mods, len(tn.ArrayBounds))
 	if err != nil {
+		if ut, ok, uerr := b.userTypeFromName(names, len(mods), len(tn.ArrayBounds), tn.Location); ok { // usertypes.go
+			return ut, uerr
+		}
 		if rt, ok := b.relationRowType(names); ok && len(mods) == 0 && len(tn.ArrayBounds) == 0 { // rowtype.go
 			return rt, nil
 		}
@@ -272,6 +278,9 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 	if from == t {
 		return e, nil
 	}
+	if t.Domain != 0 || from.Domain != 0 {
+		return b.coerceDomain(e, t, ctx, loc) // usertypes_domain.go
+	}
 	switch x := e.(type) {
 	case *plan.Const:
 		if from.ID == types.Unknown {
@@ -323,7 +332,7 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 		// An unknown-typed non-literal (e.g. a subquery output): text input.
 		return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 	}
-	if from.ID == t.ID && from.Elem == t.Elem {
+	if from.ID == t.ID && from.Elem == t.Elem && from.UserOID == t.UserOID {
 		// Same type, different typmod: a length/precision coercion.
 		return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 	}

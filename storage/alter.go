@@ -402,7 +402,7 @@ func (t *tableState) attrsJSON() []columnJSON {
 	}
 	out := make([]columnJSON, 0, len(all))
 	for _, c := range all {
-		cj := columnJSON{Name: c.Name, OID: c.Type.OID(), Typmod: c.Type.Typmod, NotNull: c.NotNull, Default: c.Default, Attnum: c.Attnum, Dropped: dropped[c.Attnum], Comment: c.Comment, Identity: c.Identity}
+		cj := columnJSON{Name: c.Name, OID: c.Type.CatalogOID(), Typmod: c.Type.Typmod, NotNull: c.NotNull, Default: c.Default, Attnum: c.Attnum, Dropped: dropped[c.Attnum], Comment: c.Comment, Identity: c.Identity}
 		if c.Missing != nil {
 			cj.HasMissing, cj.Missing = true, encodeValue(*c.Missing, c.Type)
 		}

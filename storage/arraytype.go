@@ -8,6 +8,10 @@ func storedType(oid uint32, typmod int32) (types.Type, bool) {
 	if id, ok := typeByOID[oid]; ok {
 		return types.Type{ID: id, Typmod: typmod}, true
 	}
+	if t, ok := types.TypeByUserOID(oid); ok {
+		t.Typmod = typmod
+		return t, true
+	}
 	if t, ok := types.ArrayTypeByOID(oid); ok {
 		t.Typmod = typmod
 		return t, true

@@ -671,6 +671,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	if err := validateSchemas(work, p); err != nil {
 		return err
 	}
+	if err := validateTypes(work, p); err != nil {
+		return err
+	}
 	if p.changesDefinitions() {
 		work.defGen++
 	}
@@ -683,6 +686,7 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	applySeqs(work, p)
 	applyAlters(work, touched, p)
 	applySchemas(work, p)
+	applyTypes(work, p)
 	for _, t := range p.created {
 		work.put(&tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, dropped: t.dropped, comment: t.comment})
 		touched[t.id] = true

@@ -39,6 +39,8 @@ type manifestJSON struct {
 	Seqs   []seqJSON   `json:"sequences,omitempty"`
 	// Schemas other than public (schema.go); absent in older manifests.
 	Schemas []schemaJSON `json:"schemas,omitempty"`
+	// Types are the user-defined types (usertype.go); absent in older manifests.
+	Types []typeJSON `json:"types,omitempty"`
 	// WALGen is the write-ahead log generation to replay (wal.go).
 	WALGen uint64 `json:"wal_gen,omitempty"`
 }
@@ -152,6 +154,14 @@ func encodeManifest(v *version, nextID uint64) ([]byte, error) {
 		body.WriteString(`,"schemas":`)
 		body.Write(enc)
 	}
+	if ts := sortedTypes(v); len(ts) > 0 {
+		enc, err := json.Marshal(ts)
+		if err != nil {
+			return nil, err
+		}
+		body.WriteString(`,"types":`)
+		body.Write(enc)
+	}
 	if v.walGen > 0 {
 		fmt.Fprintf(&body, `,"wal_gen":%d`, v.walGen)
 	}
@@ -253,6 +263,10 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 		return bad("%v", err)
 	}
 	v := newVersion()
+	// Types first: columns name them by OID.
+	if err := decodeTypes(v, m.Types); err != nil {
+		return bad("%v", err)
+	}
 	dvFiles := map[uint64]map[[2]uint64][]int64{} // delta files read, by id
 	for _, tj := range m.Tables {
 		t := &tableState{id: tj.ID, name: tj.Name, cons: tj.Constraints, indexes: tj.Indexes, comment: tj.Comment}

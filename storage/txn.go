@@ -33,6 +33,7 @@ type pending struct {
 	schema  map[uint64]uint64
 	rewrite map[uint64]uint64
 	schemas map[uint64]schemaChange // schemas created, altered or dropped (schema.go)
+	types   map[uint64]typeChange   // user-defined types created, altered or dropped (usertype.go)
 }
 
 func newPending() *pending {
@@ -45,7 +46,7 @@ func newPending() *pending {
 func (p *pending) empty() bool {
 	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 && len(p.deletes) == 0 &&
 		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty() && len(p.seqs) == 0 && len(p.seqMarks) == 0 && len(p.altered) == 0 &&
-		len(p.schemas) == 0
+		len(p.schemas) == 0 && len(p.types) == 0
 }
 
 func (p *pending) clone() *pending {
@@ -82,6 +83,7 @@ func (p *pending) clone() *pending {
 		n.rewrite[k] = v
 	}
 	n.schemas = cloneSchemas(p.schemas)
+	n.types = cloneTypes(p.types)
 	return n
 }
 
@@ -191,11 +193,15 @@ func (t *Txn) Commit(ctx context.Context) error {
 	if p.empty() {
 		return nil // a read-only transaction serializes at its snapshot
 	}
-	return t.db.submit(&commitReq{p: p, ser: ser})
+	err := t.db.submit(&commitReq{p: p, ser: ser})
+	// Committed or not, the types it changed are now the committed ones.
+	t.db.reregisterTypes(p)
+	return err
 }
 
 // Rollback discards the transaction's changes.
 func (t *Txn) Rollback() {
+	t.db.reregisterTypes(t.p)
 	t.finish()
 	t.releaseLocks()
 }
@@ -255,7 +261,13 @@ func (t *Txn) RollbackTo(name string) error {
 		return err
 	}
 	t.savepoints = t.savepoints[:i+1]
+	t.db.reregisterTypes(t.p)
 	t.p = t.savepoints[i].p.clone()
+	for _, ch := range t.p.types {
+		if ch.def != nil {
+			registerPending(ch)
+		}
+	}
 	t.lockMark = t.savepoints[i].mark
 	if t.locked {
 		t.db.cs.lockPoint()

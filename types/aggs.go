@@ -43,7 +43,7 @@ func ResolveAggregate(name string, args []Type, star bool) (*AggOverload, error)
 	if lname == "array_agg" {
 		return resolveArrayAgg(args) // arrayagg.go
 	}
-	if (lname == "min" || lname == "max") && len(args) == 1 && args[0].ID == Array {
+	if (lname == "min" || lname == "max") && len(args) == 1 && (args[0].ID == Array || args[0].ID == Enum) {
 		return arrayMinMax(lname, args[0]), nil // arrayagg.go
 	}
 	cands := aggTable[lname]

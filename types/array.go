@@ -21,13 +21,15 @@ type ArrayValue struct {
 const maxArrayDims = 6
 
 // ArrayOf is the array type of elements of type elem (elem[]).
-func ArrayOf(elem Type) Type { return Type{ID: Array, Typmod: elem.Typmod, Elem: elem.ID} }
+func ArrayOf(elem Type) Type {
+	return Type{ID: Array, Typmod: elem.Typmod, Elem: elem.ID, UserOID: elem.UserOID}
+}
 
 // ElemType is an array type's element type.
-func (t Type) ElemType() Type { return Type{ID: t.Elem, Typmod: t.Typmod} }
+func (t Type) ElemType() Type { return Type{ID: t.Elem, Typmod: t.Typmod, UserOID: t.UserOID} }
 
 // arrayElemOK reports whether joind has an array type of elements id.
-func arrayElemOK(id ID) bool { _, ok := arrayOIDs[id]; return ok }
+func arrayElemOK(id ID) bool { _, ok := arrayOIDs[id]; return ok || id == Enum }
 
 // arrayOIDs is pg_type.typarray of each base type.
 var arrayOIDs = map[ID]uint32{
@@ -42,6 +44,9 @@ func ArrayOID(elem ID) uint32 { return arrayOIDs[elem] }
 
 // ArrayTypeByOID is the array type whose pg_type OID is oid.
 func ArrayTypeByOID(oid uint32) (Type, bool) {
+	if t, ok := enumTypeByOID(oid); ok && t.ID == Array {
+		return t, true
+	}
 	for id, o := range arrayOIDs {
 		if o == oid {
 			return ArrayOf(Type{ID: id, Typmod: -1}), true

@@ -151,6 +151,9 @@ func isDateTimeID(id ID) bool {
 // CanCast reports in which contexts PostgreSQL allows a cast from one type to
 // another (each context implies the weaker ones: implicit ⇒ assignment ⇒ explicit).
 func CanCast(from, to Type) (implicit, assignment, explicit bool) {
+	if c, ok := enumCastContext(from, to); ok { // enum.go
+		return c == 'i', c == 'i' || c == 'a', c != 0
+	}
 	if from.ID == Array && to.ID == Array {
 		// array_coerce over the element cast (PostgreSQL's
 		// find_coercion_pathway for two array types).

@@ -18,6 +18,7 @@ const (
 	catPseudo     = 'P'
 	catArray      = 'A'
 	catUser       = 'U'
+	catEnum       = 'E'
 	catInvalid    = 0
 	maxNumPrec    = 1000
 	maxNumScale   = 1000
@@ -50,6 +51,8 @@ func idCategory(id ID) byte {
 		return catUser
 	case JSON, JSONB, JSONPath:
 		return catUser
+	case Enum:
+		return catEnum
 	}
 	return catInvalid
 }
@@ -278,6 +281,9 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 // BaseSQLName is PostgreSQL's format_type_be: the type name without its
 // modifier, as error messages show it ("integer", "character varying").
 func (t Type) BaseSQLName() string {
+	if t.Domain != 0 {
+		return domainName(t)
+	}
 	switch t.ID {
 	case Array:
 		return t.ElemType().BaseSQLName() + "[]"
@@ -329,6 +335,8 @@ func (t Type) BaseSQLName() string {
 		return "jsonb"
 	case JSONPath:
 		return "jsonpath"
+	case Enum:
+		return enumName(t)
 	case idAnyNonArray:
 		return "anynonarray"
 	case Record:
@@ -340,6 +348,9 @@ func (t Type) BaseSQLName() string {
 // SQLName is PostgreSQL's format_type with the modifier:
 // "character varying(10)", "numeric(10,2)", "timestamp(3) without time zone".
 func (t Type) SQLName() string {
+	if t.Domain != 0 {
+		return domainName(t)
+	}
 	switch t.ID {
 	case Array:
 		return t.ElemType().SQLName() + "[]"
@@ -370,6 +381,9 @@ func (t Type) SQLName() string {
 // PgTypeName is the pg_type.typname of t ("int4", "varchar", ...), as
 // pg_typeof and catalog queries show it.
 func (t Type) PgTypeName() string {
+	if t.Domain != 0 {
+		return domainName(t)
+	}
 	switch t.ID {
 	case Array:
 		return "_" + t.ElemType().PgTypeName()
@@ -419,6 +433,8 @@ func (t Type) PgTypeName() string {
 		return "jsonb"
 	case JSONPath:
 		return "jsonpath"
+	case Enum:
+		return enumName(t)
 	}
 	return "unknown"
 }

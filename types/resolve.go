@@ -337,6 +337,9 @@ func ResolveOperator(name string, left, right Type) (*Overload, error) {
 	if ov, ok, err := resolveRecordOperator(name, left, right); ok { // composite.go
 		return ov, err
 	}
+	if ov, ok, err := resolveEnumOperator(name, left, right); ok { // enum.go
+		return ov, err
+	}
 	var in []Type
 	if left.ID == NoArg {
 		in = []Type{right}
@@ -383,6 +386,9 @@ func ResolveOperator(name string, left, right Type) (*Overload, error) {
 // function is not unique.
 func ResolveFunction(name string, args []Type) (*Overload, error) {
 	lname := normFuncName(name)
+	if ov, ok, err := resolveEnumFunction(lname, args); ok { // enum.go
+		return ov, err
+	}
 	best, amb := selectBest(polyConsistent(functionTable[lname], args), ids(args))
 	if best != nil {
 		if err := checkAnyElement(lname, args); err != nil {

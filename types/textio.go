@@ -75,6 +75,8 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return appendTime(dst, v.I)
 	case TimeTZ:
 		return appendTimeTZ(dst, v.I)
+	case Enum:
+		return formatEnum(dst, v, t)
 	}
 	return append(dst, v.S...)
 }
@@ -245,6 +247,8 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 		return parseJSONBInput(s)
 	case JSONPath:
 		return parseJSONPathInput(s)
+	case Enum:
+		return parseEnum(s, t)
 	case Bool:
 		b, ok := parseBool(s)
 		if !ok {

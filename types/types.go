@@ -55,6 +55,9 @@ const (
 	JSONB
 	// JSONPath is jsonpath: its canonical text, jsonpath_out's (jsonpath.go).
 	JSONPath
+	// Enum is an enum type (enum.go): Type.UserOID names which; Value.S
+	// holds the label's order key.
+	Enum
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -65,6 +68,12 @@ type Type struct {
 	Typmod int32 // of an array type: its element's (as atttypmod)
 	// Elem is an array type's element type (ID == Array); Unknown otherwise.
 	Elem ID
+	// UserOID is the pg_type OID of a user-defined type: of an enum
+	// (ID Enum), or of an array of enums its element's; 0 otherwise.
+	UserOID uint32
+	// Domain is the pg_type OID of the domain whose base type this is
+	// (domain.go); 0 for a type that is no domain.
+	Domain uint32
 }
 
 // Convenience values for unmodified types.
@@ -128,7 +137,12 @@ const (
 func (t Type) OID() uint32 {
 	switch t.ID {
 	case Array:
+		if t.Elem == Enum {
+			return enumArrayOID(t.ElemType())
+		}
 		return ArrayOID(t.Elem)
+	case Enum:
+		return t.UserOID
 	case Bool:
 		return OIDBool
 	case Int2:

@@ -1,0 +1,152 @@
+package pgcatalog
+
+import (
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// User-defined types in the catalogs: their pg_type rows (an enum's and
+// its array type's) and pg_enum's labels, from the catalog's types
+// (storage.TypeCatalog). TypeByOID finds them too, through the types
+// registry, so format_type, pg_attribute and psql's \d name them.
+
+func (s *Snapshot) userTypes() []storage.UserType {
+	tc, ok := s.cat.(storage.TypeCatalog)
+	if !ok {
+		return nil
+	}
+	return tc.UserTypes()
+}
+
+// userSystemType is the pg_type description of a registered user type
+// (or array of one) of OID oid.
+func userSystemType(oid uint32) (SystemType, bool) {
+	t, ok := types.TypeByUserOID(oid)
+	if !ok {
+		return SystemType{}, false
+	}
+	if t.Domain != 0 {
+		st, ok := TypeByOID(t.OID())
+		if ok {
+			st.OID, st.Name, st.T, st.Array = t.Domain, t.PgTypeName(), t, 0
+		}
+		return st, ok
+	}
+	elem := t
+	if t.ID == types.Array {
+		elem = t.ElemType()
+	}
+	st := SystemType{OID: elem.OID(), Name: elem.PgTypeName(), T: elem, Len: 4, Category: elem.Category(), Align: 'i',
+		In: "enum_in", Out: "enum_out", Array: types.ArrayOf(elem).OID()}
+	if t.ID == types.Array {
+		return arraySystemType(st), true
+	}
+	return st, true
+}
+
+// userTypeRows are pg_type's rows of the user types.
+func userTypeRows(s *Snapshot) []pgTypeRow {
+	var out []pgTypeRow
+	for _, u := range s.userTypes() {
+		ns, _ := s.namespaceOfKey(storage.TableKey(u.Schema, ""))
+		owner := OID(OIDBootstrapUser)
+		if u.Owner != "" {
+			if o, ok := s.RoleOID(u.Owner); ok {
+				owner = OID(o)
+			}
+		}
+		if u.Kind == 'd' {
+			out = append(out, domainTypeRow(u, OID(ns.OID), owner))
+			continue
+		}
+		row := pgTypeRow{Oid: OID(u.OID()), Typname: Name(u.Name), Typnamespace: OID(ns.OID), Typowner: owner,
+			Typlen: 4, Typbyval: true, Typtype: Char(u.Kind), Typcategory: 'E', Typisdefined: true, Typdelim: ',',
+			Typsubscript: "-", Typarray: OID(u.ArrayOID()), Typinput: "enum_in", Typoutput: "enum_out",
+			Typreceive: "enum_recv", Typsend: "enum_send", Typmodin: "-", Typmodout: "-", Typanalyze: "-",
+			Typalign: 'i', Typstorage: 'p', Typtypmod: -1}
+		arr := row
+		arr.Oid, arr.Typname, arr.Typlen, arr.Typbyval, arr.Typtype, arr.Typcategory = OID(u.ArrayOID()), Name("_"+u.Name), -1, false, 'b', 'A'
+		arr.Typsubscript, arr.Typelem, arr.Typarray = "array_subscript_handler", OID(u.OID()), 0
+		arr.Typinput, arr.Typoutput, arr.Typreceive, arr.Typsend = "array_in", "array_out", "array_recv", "array_send"
+		arr.Typanalyze, arr.Typstorage = "array_typanalyze", 'x'
+		out = append(out, row, arr)
+	}
+	return out
+}
+
+// pgEnumRows are pg_enum's rows.
+func pgEnumRows(s *Snapshot) []pgEnumRow {
+	var out []pgEnumRow
+	for _, u := range s.userTypes() {
+		for _, l := range u.Labels {
+			out = append(out, pgEnumRow{Oid: OID(l.OID), Enumtypid: OID(u.OID()), Enumsortorder: l.SortOrder, Enumlabel: Name(l.Label)})
+		}
+	}
+	return out
+}
+
+// UserTypeByName finds the user type [schema.]name over the search path.
+func (s *Snapshot) UserTypeByName(names []string) (storage.UserType, bool) {
+	tc, ok := s.cat.(storage.TypeCatalog)
+	if !ok || len(names) == 0 || len(names) > 2 {
+		return storage.UserType{}, false
+	}
+	path := s.SearchPath().Schemas
+	if len(names) == 2 {
+		ns, ok := s.NamespaceByName(names[0])
+		if !ok {
+			return storage.UserType{}, false
+		}
+		path = []Namespace{ns}
+	}
+	for _, ns := range path {
+		if ns.Kind != NsUser {
+			continue
+		}
+		if u, ok := tc.LookupType(ns.ID, names[len(names)-1]); ok {
+			return u, true
+		}
+	}
+	return storage.UserType{}, false
+}
+
+// domainTypeRow is a domain's pg_type row: its base type's storage, typtype
+// 'd', typbasetype and typtypmod the base's, typnotnull, typdefault.
+func domainTypeRow(u storage.UserType, ns, owner OID) pgTypeRow {
+	st, _ := TypeByOID(u.Base.OID())
+	row := pgTypeRow{Oid: OID(u.OID()), Typname: Name(u.Name), Typnamespace: ns, Typowner: owner,
+		Typlen: st.Len, Typbyval: st.Len > 0 && st.Len <= 8, Typtype: 'd', Typcategory: Char(st.Category),
+		Typisdefined: true, Typdelim: ',', Typsubscript: "-", Typinput: "domain_in", Typoutput: st.Out,
+		Typreceive: "domain_recv", Typsend: st.Name + "send", Typmodin: "-", Typmodout: "-", Typanalyze: "-",
+		Typalign: Char(st.Align), Typstorage: 'p', Typnotnull: u.NotNull, Typbasetype: OID(u.Base.CatalogOID()),
+		Typtypmod: u.Base.Typmod, Typcollation: OID(st.Collation)}
+	if st.Len < 0 {
+		row.Typstorage = 'x'
+	}
+	if st.Elem != 0 {
+		row.Typsend, row.Typsubscript = "array_send", "array_subscript_handler"
+	}
+	if u.Default != "" {
+		d := u.Default
+		row.Typdefault = &d
+	}
+	return row
+}
+
+// domainConstraintRows are pg_constraint's rows of domains' CHECK
+// constraints (contypid the domain), numbered apart from tables'.
+func domainConstraintRows(s *Snapshot) []pgConstraintRow {
+	var out []pgConstraintRow
+	for _, u := range s.userTypes() {
+		if u.Kind != 'd' {
+			continue
+		}
+		ns, _ := s.namespaceOfKey(storage.TableKey(u.Schema, ""))
+		for i, c := range u.Checks {
+			out = append(out, pgConstraintRow{Oid: OID(2_500_000_000 + uint32(u.ID)*64 + uint32(i)), Conname: Name(c.Name),
+				Connamespace: OID(ns.OID), Contype: 'c', Convalidated: true, Contypid: OID(u.OID()), Conislocal: true,
+				Connoinherit: true, Confupdtype: ' ', Confdeltype: ' ', Confmatchtype: ' ', Conbin: c.Expr})
+		}
+	}
+	return out
+}

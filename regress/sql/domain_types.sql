@@ -1,0 +1,50 @@
+SET DateStyle = 'ISO, MDY'; SET TimeZone = 'UTC'; SET IntervalStyle = 'postgres';
+-- domains: CREATE DOMAIN with NOT NULL, DEFAULT and CHECK; checks on casts, INSERT and UPDATE
+CREATE DOMAIN dt_pos AS int CHECK (VALUE > 0);
+CREATE DOMAIN dt_nn AS text NOT NULL;
+CREATE DOMAIN dt_two AS numeric(5,2) CONSTRAINT big CHECK (VALUE < 100) CHECK (VALUE <> 13) DEFAULT 1.5;
+CREATE DOMAIN dt_arr AS int[] CHECK (array_length(VALUE, 1) = 2);
+CREATE DOMAIN dt_pos AS int;
+CREATE DOMAIN dt_bad AS int CHECK (VALUE);
+CREATE DOMAIN dt_conflict AS int NULL NOT NULL;
+SELECT 5::dt_pos, pg_typeof(5::dt_pos), 5::dt_pos + 1, pg_typeof(5::dt_pos + 1);
+SELECT (-1)::dt_pos;
+SELECT '-3'::dt_pos;
+SELECT NULL::dt_pos;
+SELECT NULL::dt_nn;
+SELECT 13::dt_two;
+SELECT 150::dt_two;
+SELECT 12.345::dt_two, 99.999::text::dt_two;
+SELECT '{1,2}'::dt_arr, ARRAY[1,2,3]::dt_arr;
+SELECT 'abc'::dt_nn || 'd', length('abc'::dt_nn), upper('x'::dt_nn);
+CREATE TABLE dt_t (a dt_pos, b dt_nn, c dt_two);
+INSERT INTO dt_t VALUES (1, 'x', 2);
+INSERT INTO dt_t VALUES (0, 'x', 2);
+INSERT INTO dt_t VALUES (1, NULL, 2);
+INSERT INTO dt_t VALUES (1, 'y', 200);
+INSERT INTO dt_t VALUES (3, 'z', 13.0);
+INSERT INTO dt_t VALUES (4, 'w', 4.444);
+UPDATE dt_t SET a = -5;
+UPDATE dt_t SET a = a + 1;
+SELECT * FROM dt_t ORDER BY a;
+SELECT a, pg_typeof(a), a * 2 FROM dt_t ORDER BY a;
+SELECT typname, typtype, typbasetype::regtype::text, typnotnull, typdefault, typtypmod
+  FROM pg_type WHERE typname IN ('dt_pos', 'dt_nn', 'dt_two', 'dt_arr') ORDER BY 1;
+SELECT conname, contype, contypid::regtype::text FROM pg_constraint WHERE contypid <> 0 AND conname LIKE 'dt%' OR conname = 'big' ORDER BY 1;
+SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
+  WHERE a.attrelid = 'dt_t'::regclass AND a.attnum > 0 ORDER BY a.attnum;
+DROP DOMAIN dt_pos;
+DROP DOMAIN dt_nosuch;
+DROP DOMAIN IF EXISTS dt_nosuch;
+DROP DOMAIN dt_pos CASCADE;
+SELECT * FROM dt_t ORDER BY c;
+DROP TABLE dt_t;
+DROP DOMAIN dt_nn, dt_two, dt_arr;
+-- a domain over an enum
+CREATE TYPE dt_color AS ENUM ('red', 'green', 'blue', 'purple');
+CREATE DOMAIN dt_rgb AS dt_color CHECK (VALUE IN ('red', 'green', 'blue'));
+SELECT 'red'::dt_rgb, 'blue'::dt_rgb > 'red';
+SELECT 'purple'::dt_rgb;
+SELECT 'purple'::dt_color::dt_rgb;
+DROP TYPE dt_color;
+DROP TYPE dt_color CASCADE;

@@ -1,0 +1,188 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// Domains: CREATE DOMAIN name AS type [DEFAULT e] [NOT NULL | NULL]
+// [[CONSTRAINT c] CHECK (e)]..., and coercion to a domain: a value
+// converted to the base type, then its constraints checked
+// (types.DomainCheck) with each CHECK bound over the value, as
+// PostgreSQL's CoerceToDomain. A domain's value is read as its base type
+// everywhere else, so coercing from a domain is coercing from its base.
+
+// CreateDomain is CREATE DOMAIN.
+type CreateDomain struct {
+	Schema  uint64
+	Name    string
+	Base    types.Type
+	NotNull bool
+	Default string
+	Checks  []types.DomainConstraint
+}
+
+func (*CreateDomain) statement() {}
+
+func (b *binder) bindCreateDomain(cd *pg_query.CreateDomainStmt) (Statement, error) {
+	names := nameParts(cd.Domainname)
+	rv := &pg_query.RangeVar{Relname: names[len(names)-1], Location: -1}
+	if len(names) > 1 {
+		rv.Schemaname = names[len(names)-2]
+	}
+	key, temp, err := b.createTarget(rv)
+	if err != nil {
+		return nil, err
+	}
+	if temp {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "types in schema pg_temp are not supported")
+	}
+	schema, name := storage.SplitKey(key)
+	base, err := b.typeFromName(cd.TypeName)
+	if err != nil {
+		return nil, err
+	}
+	if base.Domain != 0 {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "domains over domains are not supported"), cd.TypeName.Location)
+	}
+	if base.ID == types.Record || base.ID == types.Unknown || base.ID == types.Void {
+		return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "\"%s\" is not a valid base type for a domain", base.SQLName()), cd.TypeName.Location)
+	}
+	if cd.CollClause != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE DOMAIN ... COLLATE is not supported")
+	}
+	out := &CreateDomain{Schema: schema, Name: name, Base: base}
+	used := b.usedConstraintNames(schema)
+	sawNull, sawNotNull := false, false
+	for _, n := range cd.Constraints {
+		c := n.GetConstraint()
+		if c == nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "this CREATE DOMAIN constraint is not supported")
+		}
+		switch c.Contype {
+		case pg_query.ConstrType_CONSTR_NOTNULL:
+			if sawNull {
+				return nil, pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL constraints")
+			}
+			sawNotNull, out.NotNull = true, true
+		case pg_query.ConstrType_CONSTR_NULL:
+			if sawNotNull {
+				return nil, pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL constraints")
+			}
+			sawNull = true
+		case pg_query.ConstrType_CONSTR_DEFAULT:
+			if out.Default != "" {
+				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "multiple default expressions"), c.Location)
+			}
+			e, err := b.bindExpr(&scope{}, c.RawExpr)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := b.coerce(e, base, coerceAssignment, nodeLocation(c.RawExpr)); err != nil {
+				return nil, err
+			}
+			if out.Default, err = deparseExpr(c.RawExpr); err != nil {
+				return nil, err
+			}
+		case pg_query.ConstrType_CONSTR_CHECK:
+			b.domainValue = &plan.Const{Val: types.NullValue, T: base}
+			e, err := b.bindExpr(&scope{}, c.RawExpr)
+			b.domainValue = nil
+			if err != nil {
+				return nil, err
+			}
+			if e.Type().ID != types.Bool {
+				return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of CHECK must be type boolean, not type %s", typeName(e.Type()))
+			}
+			text, err := deparseExpr(c.RawExpr)
+			if err != nil {
+				return nil, err
+			}
+			cname := c.Conname
+			if cname == "" {
+				cname = chooseName(name, "", "check", used)
+			} else if used[cname] {
+				return nil, pgerr.New("42710", "constraint \"%s\" for domain \"%s\" already exists", cname, name)
+			}
+			used[cname] = true
+			out.Checks = append(out.Checks, types.DomainConstraint{Name: cname, Expr: text})
+		default:
+			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "this CREATE DOMAIN constraint is not supported"), c.Location)
+		}
+	}
+	return out, nil
+}
+
+// coerceDomain is coerce where either side is a domain: from a domain as
+// from its base type, to a domain by way of its base type, then its
+// constraints.
+func (b *binder) coerceDomain(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (plan.Expr, error) {
+	from := e.Type()
+	if from.Domain != 0 && from.BaseType() == t.BaseType() && t.Domain == 0 {
+		return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
+	}
+	if from.Domain != 0 {
+		e = b.keepLoc(&plan.Cast{Input: e, T: from.BaseType(), Explicit: true}, e)
+	}
+	if t.Domain == 0 {
+		return b.coerce(e, t, ctx, loc)
+	}
+	v, err := b.coerce(e, t.BaseType(), ctx, loc)
+	if err != nil {
+		return nil, err
+	}
+	return b.coerceToDomain(v, t)
+}
+
+// coerceToDomain checks value v (of the domain's base type) against
+// domain t's constraints.
+func (b *binder) coerceToDomain(v plan.Expr, t types.Type) (plan.Expr, error) {
+	d, ok := types.LookupDomain(t.Domain)
+	if !ok {
+		return nil, pgerr.New(pgerr.InternalError, "domain %d is not known", t.Domain)
+	}
+	args := []plan.Expr{v}
+	for _, c := range d.Checks {
+		tree, err := pg_query.Parse("SELECT " + c.Expr)
+		if err != nil {
+			return nil, err
+		}
+		node := tree.Stmts[0].Stmt.GetSelectStmt().GetTargetList()[0].GetResTarget().GetVal()
+		saved := b.domainValue
+		b.domainValue = v
+		e, err := b.bindExpr(&scope{}, node)
+		b.domainValue = saved
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, e)
+	}
+	return b.keepLoc(&plan.Call{Func: types.DomainCheck(t, d), Args: args}, v), nil
+}
+
+// domainDefault is the default of a column of a domain type without one
+// of its own: the domain's DEFAULT, else NULL, checked against the domain
+// (a NOT NULL domain refuses it) as PostgreSQL's build_column_default.
+func (b *binder) domainDefault(def storage.ColumnDef) (plan.Expr, error) {
+	if d, ok := types.LookupDomain(def.Type.Domain); ok && d.Default != "" {
+		def.Default = d.Default
+		return b.bindDefault(def)
+	}
+	return b.coerceToDomain(&plan.Const{Val: types.NullValue, T: def.Type.BaseType()}, def.Type)
+}
+
+// checkCopyDomains refuses COPY FROM into a table with a column of a
+// domain that has constraints: COPY's loader reads the base type and
+// does not check them.
+func checkCopyDomains(defs []storage.ColumnDef) error {
+	for _, d := range defs {
+		if dom, ok := types.LookupDomain(d.Type.Domain); ok && (dom.NotNull || len(dom.Checks) > 0) {
+			return pgerr.New(pgerr.FeatureNotSupported, "COPY FROM into a table with a column of domain %s is not supported", dom.Name)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,112 @@
+package types
+
+import (
+	"sync"
+
+	"github.com/joind/joind/pgerr"
+)
+
+// Domains (CREATE DOMAIN). A domain's values are its base type's: a
+// domain type is the base Type with Type.Domain set to the domain's
+// pg_type OID, so every operator, cast and storage path reads it as the
+// base type (as PostgreSQL's getBaseType does), and only coercion to the
+// domain checks its NOT NULL and CHECK constraints (the binder's
+// coerceToDomain, through DomainCheck). The catalog (storage) registers
+// each domain here for names and checks, as it does enums.
+
+// DomainDesc is a domain type.
+type DomainDesc struct {
+	OID     uint32
+	Name    string
+	Base    Type // the base type (never itself a domain here)
+	NotNull bool
+	// Checks are the CHECK constraints, in creation order: a name and the
+	// expression's text, VALUE naming the value.
+	Checks []DomainConstraint
+	// Default is the domain's DEFAULT expression text ("" none).
+	Default string
+}
+
+// DomainConstraint is one CHECK constraint of a domain.
+type DomainConstraint struct {
+	Name string
+	Expr string
+}
+
+var domainRegistry struct {
+	sync.RWMutex
+	byOID map[uint32]*DomainDesc
+}
+
+// RegisterDomain makes d the description of domain d.OID.
+func RegisterDomain(d *DomainDesc) {
+	r := &domainRegistry
+	r.Lock()
+	defer r.Unlock()
+	if r.byOID == nil {
+		r.byOID = map[uint32]*DomainDesc{}
+	}
+	r.byOID[d.OID] = d
+}
+
+// LookupDomain is the registered description of domain oid.
+func LookupDomain(oid uint32) (*DomainDesc, bool) {
+	r := &domainRegistry
+	r.RLock()
+	defer r.RUnlock()
+	d, ok := r.byOID[oid]
+	return d, ok
+}
+
+// DomainType is the type of domain d.
+func DomainType(d *DomainDesc) Type {
+	t := d.Base
+	t.Domain = d.OID
+	return t
+}
+
+// BaseType is t without its domain.
+func (t Type) BaseType() Type {
+	t.Domain = 0
+	return t
+}
+
+// CatalogOID is the pg_type OID naming t in the catalogs (pg_attribute,
+// pg_typeof): the domain's own, where RowDescription sends the base
+// type's (OID), as PostgreSQL does.
+func (t Type) CatalogOID() uint32 {
+	if t.Domain != 0 {
+		return t.Domain
+	}
+	return t.OID()
+}
+
+func domainName(t Type) string {
+	if d, ok := LookupDomain(t.Domain); ok {
+		return d.Name
+	}
+	return t.BaseType().BaseSQLName()
+}
+
+// DomainCheck is the coercion to domain t: its arguments are the value
+// (of the base type) and then one boolean per CHECK constraint, the
+// constraint computed over the value; it returns the value, or fails with
+// 23502 (NOT NULL) or 23514 (a check false) as domain_check_input.
+func DomainCheck(t Type, d *DomainDesc) *Overload {
+	args := []Type{t.BaseType()}
+	for range d.Checks {
+		args = append(args, BoolType)
+	}
+	return &Overload{Name: "coerce_to_domain", Args: args, Result: t,
+		Eval: func(_ *EvalContext, vs []Value) (Value, error) {
+			if vs[0].Null && d.NotNull {
+				return NullValue, pgerr.New("23502", "domain %s does not allow null values", d.Name)
+			}
+			for i, c := range d.Checks {
+				if v := vs[i+1]; !v.Null && v.I == 0 {
+					return NullValue, pgerr.New("23514", "value for domain %s violates check constraint \"%s\"", d.Name, c.Name)
+				}
+			}
+			return vs[0], nil
+		}}
+}
