@@ -18,11 +18,6 @@
 //   - pg_settings (pg_settings.go), a view of the one settings registry
 //     (package settings) that SET, SHOW, RESET, ParameterStatus and
 //     current_setting/set_config read too.
-//   - Client shims: where joind answers one client's catalog query by a
-//     rule narrower than SQL, the rule sits in a file shim_<client>_*.go of
-//     its own that quotes the query it serves and registers it in Shims;
-//     regress/psqlmeta replays every registered query on joind and on
-//     PostgreSQL 15 and requires the same answer.
 //
 // joind has no oid, name, "char", array or pg_node_tree types: an OID is
 // an int8, name and "char" are text, and catalog arrays are text in

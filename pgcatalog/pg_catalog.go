@@ -494,11 +494,11 @@ type pgPublicationRow struct {
 
 // pgPublicationRelRow is a row of pg_catalog.pg_publication_rel.
 type pgPublicationRelRow struct {
-	Oid     OID    `pg:"oid"`
-	Prpubid OID    `pg:"prpubid"`
-	Prrelid OID    `pg:"prrelid"`
-	Prqual  string `pg:"prqual"`
-	Prattrs string `pg:"prattrs"`
+	Oid     OID      `pg:"oid"`
+	Prpubid OID      `pg:"prpubid"`
+	Prrelid OID      `pg:"prrelid"`
+	Prqual  string   `pg:"prqual"`
+	Prattrs *[]int16 `pg:"prattrs"` // int2vector in PostgreSQL
 }
 
 // pgPublicationNamespaceRow is a row of pg_catalog.pg_publication_namespace.

@@ -140,7 +140,6 @@ func Bind(raw *RawStatement, cat storage.Catalog, opts *BindOptions) (Statement,
 	if err == nil {
 		st, err = b.wrapModifying(st)
 	}
-	st, err = b.catalogFallback(raw.stmt, st, err) // SELECTs over empty catalogs (pgcatalogempty.go)
 	if err != nil {
 		return nil, err
 	}
