@@ -49,6 +49,9 @@ var funcs = []*Func{
 			if len(v) == 2 && v[1].S == "pg_proc" {
 				return procColumn(v[0].I, ppDescription)
 			}
+			if len(v) == 2 && v[1].S == "pg_namespace" && v[0].I == OIDNamespacePublic {
+				return types.TextValue("standard public schema") // initdb's comment
+			}
 			if len(v) == 2 && v[1].S == "pg_type" {
 				return typeDescription(v[0].I)
 			}

@@ -213,39 +213,39 @@ type pgNamespaceRow struct {
 
 // pgClassRow is a row of pg_catalog.pg_class.
 type pgClassRow struct {
-	Oid                 OID     `pg:"oid"`
-	Relname             Name    `pg:"relname" type:"name"`
-	Relnamespace        OID     `pg:"relnamespace"`
-	Reltype             OID     `pg:"reltype"`
-	Reloftype           OID     `pg:"reloftype"`
-	Relowner            OID     `pg:"relowner"`
-	Relam               OID     `pg:"relam"`
-	Relfilenode         OID     `pg:"relfilenode"`
-	Reltablespace       OID     `pg:"reltablespace"`
-	Relpages            int32   `pg:"relpages"`
-	Reltuples           float32 `pg:"reltuples"`
-	Relallvisible       int32   `pg:"relallvisible"`
-	Reltoastrelid       OID     `pg:"reltoastrelid"`
-	Relhasindex         bool    `pg:"relhasindex"`
-	Relisshared         bool    `pg:"relisshared"`
-	Relpersistence      Char    `pg:"relpersistence"`
-	Relkind             Char    `pg:"relkind"`
-	Relnatts            int16   `pg:"relnatts"`
-	Relchecks           int16   `pg:"relchecks"`
-	Relhasrules         bool    `pg:"relhasrules"`
-	Relhastriggers      bool    `pg:"relhastriggers"`
-	Relhassubclass      bool    `pg:"relhassubclass"`
-	Relrowsecurity      bool    `pg:"relrowsecurity"`
-	Relforcerowsecurity bool    `pg:"relforcerowsecurity"`
-	Relispopulated      bool    `pg:"relispopulated"`
-	Relreplident        Char    `pg:"relreplident"`
-	Relispartition      bool    `pg:"relispartition"`
-	Relrewrite          OID     `pg:"relrewrite"`
-	Relfrozenxid        int64   `pg:"relfrozenxid"`
-	Relminmxid          int64   `pg:"relminmxid"`
-	Relacl              *string `pg:"relacl"`
-	Reloptions          *string `pg:"reloptions"`
-	Relpartbound        *string `pg:"relpartbound"`
+	Oid                 OID       `pg:"oid"`
+	Relname             Name      `pg:"relname" type:"name"`
+	Relnamespace        OID       `pg:"relnamespace"`
+	Reltype             OID       `pg:"reltype"`
+	Reloftype           OID       `pg:"reloftype"`
+	Relowner            OID       `pg:"relowner"`
+	Relam               OID       `pg:"relam"`
+	Relfilenode         OID       `pg:"relfilenode"`
+	Reltablespace       OID       `pg:"reltablespace"`
+	Relpages            int32     `pg:"relpages"`
+	Reltuples           float32   `pg:"reltuples"`
+	Relallvisible       int32     `pg:"relallvisible"`
+	Reltoastrelid       OID       `pg:"reltoastrelid"`
+	Relhasindex         bool      `pg:"relhasindex"`
+	Relisshared         bool      `pg:"relisshared"`
+	Relpersistence      Char      `pg:"relpersistence"`
+	Relkind             Char      `pg:"relkind"`
+	Relnatts            int16     `pg:"relnatts"`
+	Relchecks           int16     `pg:"relchecks"`
+	Relhasrules         bool      `pg:"relhasrules"`
+	Relhastriggers      bool      `pg:"relhastriggers"`
+	Relhassubclass      bool      `pg:"relhassubclass"`
+	Relrowsecurity      bool      `pg:"relrowsecurity"`
+	Relforcerowsecurity bool      `pg:"relforcerowsecurity"`
+	Relispopulated      bool      `pg:"relispopulated"`
+	Relreplident        Char      `pg:"relreplident"`
+	Relispartition      bool      `pg:"relispartition"`
+	Relrewrite          OID       `pg:"relrewrite"`
+	Relfrozenxid        int64     `pg:"relfrozenxid"`
+	Relminmxid          int64     `pg:"relminmxid"`
+	Relacl              *string   `pg:"relacl"`
+	Reloptions          *[]string `pg:"reloptions"` // text[]: joind keeps no storage options (NULL)
+	Relpartbound        *string   `pg:"relpartbound"`
 }
 
 // pgAttributeRow is a row of pg_catalog.pg_attribute.

@@ -246,3 +246,25 @@ func (b *binder) bindKeywords(s *scope, rf *pg_query.RangeFunction) (plan.Node, 
 	}
 	return scan, []*nsItem{it}, &scope{}, nil
 }
+
+// bindCatalogSetFunc binds FROM f(...) of a set-returning catalog
+// function (pgcatalog.SetFunc): its rows computed over this statement's
+// catalog snapshot.
+func (b *binder) bindCatalogSetFunc(s *scope, fc *pg_query.FuncCall, f *pgcatalog.SetFunc) (plan.SetFunc, error) {
+	args, err := b.bindList(s, fc.Args)
+	if err != nil {
+		return plan.SetFunc{}, err
+	}
+	for i := range args {
+		c, err := b.coerce(args[i], f.Args[i], coerceImplicit, b.locOf(args[i]))
+		if err != nil {
+			return plan.SetFunc{}, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", f.Name, argTypeList(args)).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+		}
+		args[i] = c
+	}
+	snap := b.snapshot()
+	ov := &types.Overload{Name: f.Name, Args: append([]types.Type(nil), f.Args...), Result: f.Result, Strict: true, Stable: true, SetReturning: true,
+		Rows: func(_ *types.EvalContext, v []types.Value) ([]types.Value, error) { return f.Rows(snap, v), nil }}
+	return plan.SetFunc{Func: ov, Args: args}, nil
+}

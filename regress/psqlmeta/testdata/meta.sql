@@ -131,3 +131,21 @@ SELECT a.aggfnoid::oid, a.aggkind, a.aggtranstype::regtype FROM pg_aggregate a
 SELECT c.castsource::regtype, c.casttarget::regtype, c.castcontext, c.castmethod FROM pg_cast c
  WHERE c.castsource = 'int4'::regtype AND c.casttarget IN ('int8'::regtype, 'int2'::regtype, 'float8'::regtype, 'numeric'::regtype, 'text'::regtype) ORDER BY c.casttarget;
 SELECT lanname FROM pg_language WHERE lanname IN ('internal', 'sql') ORDER BY 1;
+-- Keys, foreign keys and checks: \d's Indexes, Check constraints,
+-- Foreign-key constraints and Referenced by sections.
+CREATE TABLE c16_par (id int PRIMARY KEY, code text UNIQUE, n int CHECK (n > 0));
+CREATE TABLE c16_child (id int PRIMARY KEY, par int REFERENCES c16_par(id), note text);
+CREATE INDEX c16_child_note ON c16_child (note);
+COMMENT ON TABLE c16_par IS 'parents';
+\d c16_par
+\d c16_child
+\d+ c16_par
+\d+ c16_child
+\di c16_*
+\du
+\dp c16_*
+\dconfig max_index_keys
+\dn+
+SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'c16_child'::regclass ORDER BY conname;
+SELECT pg_get_serial_sequence('c16_par', 'id'), format_type(23, -1), format_type(1043, 24), format_type(1009, -1);
+SELECT obj_description('c16_par'::regclass, 'pg_class'), obj_description('public'::regnamespace, 'pg_namespace');
