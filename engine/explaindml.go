@@ -81,8 +81,11 @@ func (s *session) collectExplained(ctx context.Context, q *sql.Query, ectx *type
 }
 
 // sendPlan sends EXPLAIN's lines as its one text column, QUERY PLAN.
-func sendPlan(w wire.ResultWriter, lines []string) error {
-	if err := w.Describe([]wire.ColumnDesc{{Name: "QUERY PLAN", TypeOID: types.OIDText, TypeSize: -1, TypeMod: -1}}); err != nil {
+func sendPlan(w wire.ResultWriter, lines []string) error { return sendPlanAs(w, types.TextType, lines) }
+
+// sendPlanAs sends EXPLAIN's lines as its one QUERY PLAN column of type t.
+func sendPlanAs(w wire.ResultWriter, t types.Type, lines []string) error {
+	if err := w.Describe([]wire.ColumnDesc{{Name: "QUERY PLAN", TypeOID: t.OID(), TypeSize: t.Size(), TypeMod: -1}}); err != nil {
 		return err
 	}
 	for _, line := range lines {

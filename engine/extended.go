@@ -112,7 +112,8 @@ func statementColumns(st sql.Statement) []wire.ColumnDesc {
 	case *sql.ModifyingWith:
 		return statementColumns(x.Main)
 	case *sql.Explain:
-		return text("QUERY PLAN")
+		t := x.PlanType()
+		return []wire.ColumnDesc{{Name: "QUERY PLAN", TypeOID: t.OID(), TypeSize: t.Size(), TypeMod: -1}}
 	case *sql.Insert:
 		return describeReturning(x.Returning)
 	case *sql.Update:

@@ -177,6 +177,10 @@ func (s *session) explain(ctx context.Context, x *sql.Explain, ectx *types.EvalC
 			return err
 		}
 	}
+	if x.Format != "" {
+		doc := optimizer.FormatExplain(p.q.ExplainTree(), x.Format, x.Costs)
+		return sendPlanAs(w, x.PlanType(), []string{doc})
+	}
 	return sendPlan(w, p.q.Explain())
 }
 

@@ -112,3 +112,6 @@ func (q *Query) Note(p *optimizer.Physical) string {
 // Explain is the query's EXPLAIN text (with actuals after Run when
 // instrumented).
 func (q *Query) Explain() []string { return optimizer.Explain(q.Phys, q.Note) }
+
+// ExplainTree is the query's EXPLAIN as nodes, for the structured formats.
+func (q *Query) ExplainTree() *optimizer.ExplainNode { return optimizer.ExplainTree(q.Phys, q.Note) }

@@ -11,21 +11,49 @@ import (
 // kernel) to a node's EXPLAIN line.
 type Annotator func(p *Physical) string
 
+// ExplainNode is one node of an EXPLAIN: what the text format prints on
+// its line and the lines below it, and what the JSON, YAML and XML
+// formats (explainformat.go) print as its keys.
+type ExplainNode struct {
+	Title      string
+	Rows       float64 // the estimate
+	Partitions string  // "N", or "N→M"
+	Note       string  // run-time facts (Annotator), "" when none
+	Details    []string
+	Inputs     []*ExplainNode
+}
+
 // Explain renders the physical plan as text lines, one node per line with
 // its details indented below, in the spirit of PostgreSQL's EXPLAIN.
 func Explain(p *Physical, note Annotator) []string {
 	var lines []string
-	explainNode(p, 0, note, &lines)
+	ExplainTree(p, note).text(0, &lines)
 	return lines
 }
 
-func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
+func (n *ExplainNode) text(depth int, lines *[]string) {
 	// PostgreSQL's layout: a child's line starts "->  " under its parent's
 	// text; details sit two columns right of the node's text.
 	head := ""
 	if depth > 0 {
 		head = strings.Repeat(" ", 2+6*(depth-1)) + "->  "
 	}
+	line := fmt.Sprintf("%s%s  (rows=%.0f partitions=%s)", head, n.Title, n.Rows, n.Partitions)
+	if n.Note != "" {
+		line += " " + n.Note
+	}
+	*lines = append(*lines, line)
+	detailIndent := strings.Repeat(" ", 2+6*depth)
+	for _, d := range n.Details {
+		*lines = append(*lines, detailIndent+d)
+	}
+	for _, in := range n.Inputs {
+		in.text(depth+1, lines)
+	}
+}
+
+// ExplainTree is the physical plan as EXPLAIN nodes.
+func ExplainTree(p *Physical, note Annotator) *ExplainNode {
 	title := p.Op.String()
 	var details []string
 	switch p.Op {
@@ -104,20 +132,14 @@ func explainNode(p *Physical, depth int, note Annotator, lines *[]string) {
 		}
 		details = append(details, "Hash Keys: "+strings.Join(k, ", "))
 	}
-	line := fmt.Sprintf("%s%s  (rows=%.0f partitions=%s)", head, title, p.Rows, explainPartitions(p))
+	n := &ExplainNode{Title: title, Rows: p.Rows, Partitions: explainPartitions(p), Details: details}
 	if note != nil {
-		if extra := note(p); extra != "" {
-			line += " " + extra
-		}
-	}
-	*lines = append(*lines, line)
-	detailIndent := strings.Repeat(" ", 2+6*depth)
-	for _, d := range details {
-		*lines = append(*lines, detailIndent+d)
+		n.Note = note(p)
 	}
 	for _, in := range p.Inputs {
-		explainNode(in, depth+1, note, lines)
+		n.Inputs = append(n.Inputs, ExplainTree(in, note))
 	}
+	return n
 }
 
 var joinTypeNames = [...]string{

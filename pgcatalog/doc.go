@@ -8,25 +8,33 @@
 //     PostgreSQL 15's order, with a generator of those rows over a Snapshot
 //     of the catalog. Nothing is stored: a relation's rows are computed
 //     when a statement first scans it.
+//
 //   - The object ids PostgreSQL assigns (oids.go), the types joind exposes
 //     in pg_type (pgtype.go), and the relation list every catalog derives
 //     from (relations.go).
+//
 //   - The reg* casts' input and output functions (regtypes.go) and the
 //     system-information functions (funcs.go: format_type, pg_get_expr,
 //     pg_table_is_visible, obj_description, ...), declared with their
 //     argument and result types; package sql binds calls to them.
+//
 //   - pg_settings (pg_settings.go), a view of the one settings registry
 //     (package settings) that SET, SHOW, RESET, ParameterStatus and
 //     current_setting/set_config read too.
-//   - Client shims: where joind answers one client's catalog query by a
-//     rule narrower than SQL, the rule sits in a file shim_<client>_*.go of
-//     its own that quotes the query it serves and registers it in Shims;
-//     regress/psqlmeta replays every registered query on joind and on
-//     PostgreSQL 15 and requires the same answer.
 //
-// joind has no oid, name, "char", array or pg_node_tree types: an OID is
-// an int8, name and "char" are text, and catalog arrays are text in
-// PostgreSQL's array syntax ("{a,b}", ArrayItems reads them).
+//   - The built-ins (pgproc.go, pgproc_rows.go, pgtype.go): pg_proc,
+//     pg_aggregate, pg_operator, pg_cast, pg_language and pg_type list
+//     what joind's own registry has (package types' functions, aggregates,
+//     operators, casts and types), each with PostgreSQL 15's row for it,
+//     read from pgdata/*.tsv, which pgdata/generate.sh copies from a stock
+//     cluster; so do pg_get_keywords and pg_get_function_arguments.
+//
+//   - Set-returning catalog functions called in FROM (setfuncs.go).
+//
+// joind has no oid, regproc, "char", int2vector, oidvector or pg_node_tree
+// types: an OID is an int8, "char" and regproc are text, and most catalog
+// arrays are text in PostgreSQL's array syntax ("{a,b}", ArrayItems reads
+// them); a row field of slice type is a real array column.
 //
 // The package reads storage only through its interfaces (storage.Catalog,
 // TempLister) and the session through Env; it imports storage, settings,

@@ -46,6 +46,15 @@ var funcs = []*Func{
 	// argument form is PostgreSQL's deprecated any-catalog lookup.
 	{Names: []string{"obj_description"}, MinArgs: 1, MaxArgs: 2, Args: []types.Type{oid, text}, Result: text,
 		Eval: func(s *Snapshot, v []types.Value) types.Value {
+			if len(v) == 2 && v[1].S == "pg_proc" {
+				return procColumn(v[0].I, ppDescription)
+			}
+			if len(v) == 2 && v[1].S == "pg_namespace" && v[0].I == OIDNamespacePublic {
+				return types.TextValue("standard public schema") // initdb's comment
+			}
+			if len(v) == 2 && v[1].S == "pg_type" {
+				return typeDescription(v[0].I)
+			}
 			if len(v) == 2 && v[1].S != "pg_class" {
 				return types.NullValue
 			}
@@ -120,10 +129,16 @@ var funcs = []*Func{
 	// comments: there is nothing these could describe.
 	{Names: []string{"pg_get_indexdef"}, MinArgs: 1, MaxArgs: 3, Args: []types.Type{oid, i4, boolT}, Result: text, Eval: pgGetIndexdef},
 	{Names: []string{"pg_get_constraintdef", "pg_get_triggerdef", "pg_get_ruledef",
-		"pg_get_statisticsobjdef_columns", "pg_get_function_result", "pg_get_function_arguments",
-		"pg_get_function_identity_arguments", "pg_get_partkeydef", "pg_get_serial_sequence",
+		"pg_get_statisticsobjdef_columns", "pg_get_partkeydef", "pg_get_function_sqlbody", "pg_get_serial_sequence",
 		"shobj_description", "pg_get_functiondef"},
 		MaxArgs: -1, Result: text, Const: true, Eval: constant(types.NullValue)},
+	// Of the built-ins, as PostgreSQL prints them (pgdata/pg_proc.tsv).
+	{Names: []string{"pg_get_function_arguments"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: text,
+		Eval: func(_ *Snapshot, v []types.Value) types.Value { return procColumn(v[0].I, ppArguments) }},
+	{Names: []string{"pg_get_function_identity_arguments"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: text,
+		Eval: func(_ *Snapshot, v []types.Value) types.Value { return procColumn(v[0].I, ppIdentityArguments) }},
+	{Names: []string{"pg_get_function_result"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: text,
+		Eval: func(_ *Snapshot, v []types.Value) types.Value { return procColumn(v[0].I, ppResult) }},
 	{Names: []string{"pg_relation_is_publishable", "pg_is_in_recovery", "pg_is_other_temp_schema"},
 		MaxArgs: -1, Args: []types.Type{oid}, Result: boolT, Eval: constant(types.BoolValue(false))},
 	// The session user owns every object.

@@ -73,20 +73,13 @@ func declarePgCatalog() {
 	declare(pc, "pg_type", 1247, 'r', func(s *Snapshot) []pgTypeRow {
 		var out []pgTypeRow
 		for _, t := range SystemTypes {
-			row := pgTypeRow{Oid: t.OID, Typname: t.Name, Typnamespace: OIDNamespacePgCatalog, Typowner: OIDBootstrapUser,
-				Typlen: t.Len, Typbyval: t.Len > 0 && t.Len <= 8, Typtype: 'b', Typcategory: t.Category,
-				Typispreferred: t.Preferd, Typisdefined: true, Typdelim: ',', Typsubscript: "-",
-				Typinput: t.In, Typoutput: t.Out, Typreceive: t.Name + "recv", Typsend: t.Name + "send",
-				Typmodin: "-", Typmodout: "-", Typanalyze: "-", Typalign: t.Align, Typstorage: 'p', Typtypmod: -1}
-			row.Typcollation = t.Collation
-			row.Typelem, row.Typarray = OID(t.Elem), OID(t.Array)
-			if t.Elem != 0 {
-				row.Typreceive, row.Typsend, row.Typsubscript = "array_recv", "array_send", "array_subscript_handler"
-			}
-			if t.Len < 0 {
-				row.Typstorage = 'x'
-			}
-			out = append(out, row)
+			r := t.row
+			out = append(out, pgTypeRow{Oid: t.OID, Typname: t.Name, Typnamespace: OIDNamespacePgCatalog, Typowner: OIDBootstrapUser,
+				Typlen: t.Len, Typbyval: r[ptByval] == "t", Typtype: r[ptType][0], Typcategory: t.Category,
+				Typispreferred: t.Preferd, Typisdefined: true, Typdelim: r[ptDelim][0], Typsubscript: r[ptSubscript],
+				Typelem: OID(t.Elem), Typarray: OID(t.Array), Typinput: t.In, Typoutput: t.Out, Typreceive: r[ptReceive], Typsend: r[ptSend],
+				Typmodin: r[ptModin], Typmodout: r[ptModout], Typanalyze: r[ptAnalyze], Typalign: t.Align, Typstorage: r[ptStorage][0],
+				Typtypmod: -1, Typcollation: OID(t.Collation)})
 		}
 		return append(out, userTypeRows(s)...) // usertypes.go
 	})
@@ -136,7 +129,6 @@ func declarePgCatalog() {
 	declare(pc, "pg_sequence", 2224, 'r', sequenceRows)
 	declare[pgForeignTableRow](pc, "pg_foreign_table", 3118, 'r', nil)
 	declare[pgAuthMembersRow](pc, "pg_auth_members", 1261, 'r', nil)
-	declare[pgProcRow](pc, "pg_proc", 1255, 'r', nil)
 	declare(pc, "pg_am", 2601, 'r', func(*Snapshot) []pgAmRow {
 		return []pgAmRow{
 			{Oid: OIDAmHeap, Amname: "heap", Amhandler: "heap_tableam_handler", Amtype: 't'},
@@ -221,39 +213,39 @@ type pgNamespaceRow struct {
 
 // pgClassRow is a row of pg_catalog.pg_class.
 type pgClassRow struct {
-	Oid                 OID     `pg:"oid"`
-	Relname             Name    `pg:"relname" type:"name"`
-	Relnamespace        OID     `pg:"relnamespace"`
-	Reltype             OID     `pg:"reltype"`
-	Reloftype           OID     `pg:"reloftype"`
-	Relowner            OID     `pg:"relowner"`
-	Relam               OID     `pg:"relam"`
-	Relfilenode         OID     `pg:"relfilenode"`
-	Reltablespace       OID     `pg:"reltablespace"`
-	Relpages            int32   `pg:"relpages"`
-	Reltuples           float32 `pg:"reltuples"`
-	Relallvisible       int32   `pg:"relallvisible"`
-	Reltoastrelid       OID     `pg:"reltoastrelid"`
-	Relhasindex         bool    `pg:"relhasindex"`
-	Relisshared         bool    `pg:"relisshared"`
-	Relpersistence      Char    `pg:"relpersistence"`
-	Relkind             Char    `pg:"relkind"`
-	Relnatts            int16   `pg:"relnatts"`
-	Relchecks           int16   `pg:"relchecks"`
-	Relhasrules         bool    `pg:"relhasrules"`
-	Relhastriggers      bool    `pg:"relhastriggers"`
-	Relhassubclass      bool    `pg:"relhassubclass"`
-	Relrowsecurity      bool    `pg:"relrowsecurity"`
-	Relforcerowsecurity bool    `pg:"relforcerowsecurity"`
-	Relispopulated      bool    `pg:"relispopulated"`
-	Relreplident        Char    `pg:"relreplident"`
-	Relispartition      bool    `pg:"relispartition"`
-	Relrewrite          OID     `pg:"relrewrite"`
-	Relfrozenxid        int64   `pg:"relfrozenxid"`
-	Relminmxid          int64   `pg:"relminmxid"`
-	Relacl              *string `pg:"relacl"`
-	Reloptions          *string `pg:"reloptions"`
-	Relpartbound        *string `pg:"relpartbound"`
+	Oid                 OID       `pg:"oid"`
+	Relname             Name      `pg:"relname" type:"name"`
+	Relnamespace        OID       `pg:"relnamespace"`
+	Reltype             OID       `pg:"reltype"`
+	Reloftype           OID       `pg:"reloftype"`
+	Relowner            OID       `pg:"relowner"`
+	Relam               OID       `pg:"relam"`
+	Relfilenode         OID       `pg:"relfilenode"`
+	Reltablespace       OID       `pg:"reltablespace"`
+	Relpages            int32     `pg:"relpages"`
+	Reltuples           float32   `pg:"reltuples"`
+	Relallvisible       int32     `pg:"relallvisible"`
+	Reltoastrelid       OID       `pg:"reltoastrelid"`
+	Relhasindex         bool      `pg:"relhasindex"`
+	Relisshared         bool      `pg:"relisshared"`
+	Relpersistence      Char      `pg:"relpersistence"`
+	Relkind             Char      `pg:"relkind"`
+	Relnatts            int16     `pg:"relnatts"`
+	Relchecks           int16     `pg:"relchecks"`
+	Relhasrules         bool      `pg:"relhasrules"`
+	Relhastriggers      bool      `pg:"relhastriggers"`
+	Relhassubclass      bool      `pg:"relhassubclass"`
+	Relrowsecurity      bool      `pg:"relrowsecurity"`
+	Relforcerowsecurity bool      `pg:"relforcerowsecurity"`
+	Relispopulated      bool      `pg:"relispopulated"`
+	Relreplident        Char      `pg:"relreplident"`
+	Relispartition      bool      `pg:"relispartition"`
+	Relrewrite          OID       `pg:"relrewrite"`
+	Relfrozenxid        int64     `pg:"relfrozenxid"`
+	Relminmxid          int64     `pg:"relminmxid"`
+	Relacl              *string   `pg:"relacl"`
+	Reloptions          *[]string `pg:"reloptions"` // text[]: joind keeps no storage options (NULL)
+	Relpartbound        *string   `pg:"relpartbound"`
 }
 
 // pgAttributeRow is a row of pg_catalog.pg_attribute.
@@ -494,11 +486,11 @@ type pgPublicationRow struct {
 
 // pgPublicationRelRow is a row of pg_catalog.pg_publication_rel.
 type pgPublicationRelRow struct {
-	Oid     OID    `pg:"oid"`
-	Prpubid OID    `pg:"prpubid"`
-	Prrelid OID    `pg:"prrelid"`
-	Prqual  string `pg:"prqual"`
-	Prattrs string `pg:"prattrs"`
+	Oid     OID      `pg:"oid"`
+	Prpubid OID      `pg:"prpubid"`
+	Prrelid OID      `pg:"prrelid"`
+	Prqual  string   `pg:"prqual"`
+	Prattrs *[]int16 `pg:"prattrs"` // int2vector in PostgreSQL
 }
 
 // pgPublicationNamespaceRow is a row of pg_catalog.pg_publication_namespace.
@@ -564,40 +556,6 @@ type pgAuthMembersRow struct {
 	Member      OID  `pg:"member"`
 	Grantor     OID  `pg:"grantor"`
 	AdminOption bool `pg:"admin_option"`
-}
-
-// pgProcRow is a row of pg_catalog.pg_proc.
-type pgProcRow struct {
-	Oid             OID     `pg:"oid"`
-	Proname         Name    `pg:"proname" type:"name"`
-	Pronamespace    OID     `pg:"pronamespace"`
-	Proowner        OID     `pg:"proowner"`
-	Prolang         OID     `pg:"prolang"`
-	Procost         float32 `pg:"procost"`
-	Prorows         float32 `pg:"prorows"`
-	Provariadic     OID     `pg:"provariadic"`
-	Prosupport      string  `pg:"prosupport"`
-	Prokind         Char    `pg:"prokind"`
-	Prosecdef       bool    `pg:"prosecdef"`
-	Proleakproof    bool    `pg:"proleakproof"`
-	Proisstrict     bool    `pg:"proisstrict"`
-	Proretset       bool    `pg:"proretset"`
-	Provolatile     Char    `pg:"provolatile"`
-	Proparallel     Char    `pg:"proparallel"`
-	Pronargs        int16   `pg:"pronargs"`
-	Pronargdefaults int16   `pg:"pronargdefaults"`
-	Prorettype      OID     `pg:"prorettype"`
-	Proargtypes     string  `pg:"proargtypes"`
-	Proallargtypes  string  `pg:"proallargtypes"`
-	Proargmodes     string  `pg:"proargmodes"`
-	Proargnames     string  `pg:"proargnames"`
-	Proargdefaults  string  `pg:"proargdefaults"`
-	Protrftypes     string  `pg:"protrftypes"`
-	Prosrc          string  `pg:"prosrc"`
-	Probin          string  `pg:"probin"`
-	Prosqlbody      string  `pg:"prosqlbody"`
-	Proconfig       string  `pg:"proconfig"`
-	Proacl          string  `pg:"proacl"`
 }
 
 // pgAmRow is a row of pg_catalog.pg_am.

@@ -3,10 +3,7 @@ package pgcatalog
 import (
 	"context"
 	"reflect"
-	"strings"
 	"testing"
-
-	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/settings"
@@ -274,61 +271,3 @@ func TestLookupFunc(t *testing.T) {
 }
 
 func pgerrCode(err error) string { return pgerr.Code(err) }
-
-// The getColumns shim applies only where row_number() is attnum: whole
-// relations kept, each pg_attribute row once.
-func TestAttnumRowNumberSound(t *testing.T) {
-	var jdbc string
-	for _, sh := range Shims {
-		if strings.HasPrefix(sh.Client, "pgjdbc") {
-			jdbc = sh.Query
-		}
-	}
-	for _, c := range []struct {
-		sql   string
-		sound bool
-	}{
-		{jdbc, true},
-		{"SELECT row_number() OVER (PARTITION BY attrelid ORDER BY attnum) FROM pg_attribute", true},
-		{"SELECT row_number() OVER (PARTITION BY a.attrelid ORDER BY a.attnum) FROM pg_attribute a " +
-			"WHERE a.attrelid = 't'::regclass AND a.attnum > 0 AND NOT a.attisdropped", true},
-		{"SELECT row_number() OVER (PARTITION BY a.attrelid ORDER BY a.attnum) FROM pg_class c JOIN pg_attribute a " +
-			"ON a.attrelid = c.oid WHERE c.relname = 't'", true},
-		// A filter on a column drops some of a relation's columns.
-		{"SELECT row_number() OVER (PARTITION BY attrelid ORDER BY attnum) FROM pg_attribute WHERE attname <> 'a'", false},
-		{"SELECT row_number() OVER (PARTITION BY attrelid ORDER BY attnum) FROM pg_attribute WHERE attnum > 2", false},
-		{"SELECT row_number() OVER (PARTITION BY a.attrelid ORDER BY a.attnum) FROM pg_attribute a " +
-			"JOIN pg_type t ON a.atttypid = t.oid WHERE t.typname = 'int4'", false},
-		// A join that repeats rows.
-		{"SELECT row_number() OVER (PARTITION BY a.attrelid ORDER BY a.attnum) FROM pg_attribute a, pg_namespace n", false},
-		{"SELECT row_number() OVER (PARTITION BY a.attrelid ORDER BY a.attnum) FROM pg_attribute a " +
-			"JOIN pg_class c ON a.attrelid = c.oid JOIN pg_class c2 ON c2.relnamespace = c.relnamespace", false},
-		{"SELECT row_number() OVER (PARTITION BY a.attrelid ORDER BY a.attnum) FROM pg_attribute a " +
-			"LEFT JOIN pg_class c ON c.relnamespace = a.attrelid", false},
-		// Not over catalogs only, or grouped.
-		{"SELECT row_number() OVER (PARTITION BY a.attrelid ORDER BY a.attnum) FROM pg_attribute a, t", false},
-		{"SELECT row_number() OVER (PARTITION BY attrelid ORDER BY attnum) FROM pg_attribute GROUP BY attrelid, attnum", false},
-	} {
-		tree, err := pg_query.Parse(c.sql)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sel := tree.Stmts[0].Stmt.GetSelectStmt()
-		if sub := sel.FromClause[0].GetRangeSubselect(); sub != nil {
-			sel = sub.Subquery.GetSelectStmt() // the JDBC query numbers in its subquery
-		}
-		var fc *pg_query.FuncCall
-		for _, tl := range sel.TargetList {
-			if f := tl.GetResTarget().GetVal().GetFuncCall(); f != nil && f.Over != nil {
-				fc = f
-			}
-		}
-		_, _, q, ok := AttnumRowNumber(fc)
-		if !ok {
-			t.Fatalf("not recognised: %s", c.sql)
-		}
-		if got := AttnumRowNumberSound(sel, q); got != c.sound {
-			t.Errorf("AttnumRowNumberSound = %v, want %v: %s", got, c.sound, c.sql)
-		}
-	}
-}

@@ -1,12 +1,15 @@
 package pgcatalog
 
 import (
+	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/joind/joind/types"
 )
 
-// SystemType is one row of pg_type.
+// SystemType is one row of pg_type: a type joind has, with PostgreSQL's
+// attributes (pgdata/pg_type.tsv).
 type SystemType struct {
 	OID       uint32
 	Name      string // typname
@@ -18,61 +21,96 @@ type SystemType struct {
 	Preferd   bool
 	Collation uint32 // typcollation: default for the collatable types, C for name, 0 for the rest
 	// Elem is an array type's element type (typelem), Array a base type's
-	// array type (typarray); 0 when none.
+	// array type (typarray); 0 when none, or when joind lacks the array type.
 	Elem, Array uint32
+	row         pgdataRow // its pgdata/pg_type.tsv row
 }
 
-// SystemTypes lists the types joind supports with PostgreSQL's OIDs.
+// pg_type.tsv's columns (generate.sh's SELECT list).
+const (
+	ptOID = iota
+	ptName
+	ptLen
+	ptByval
+	ptType
+	ptCategory
+	ptPreferred
+	ptDelim
+	ptSubscript
+	ptElem
+	ptArray
+	ptInput
+	ptOutput
+	ptReceive
+	ptSend
+	ptModin
+	ptModout
+	ptAnalyze
+	ptAlign
+	ptStorage
+	ptCollation
+	ptDescription // obj_description(oid, 'pg_type')
+)
+
+// SystemTypes lists the types joind has (types.ConcreteIDs and the array
+// types over them joind has), each as PostgreSQL's pg_type lists it.
 var SystemTypes = func() []SystemType {
+	byOID := map[uint32]pgdataRow{}
+	for _, r := range pgdata("pg_type") {
+		byOID[parseOID(r[ptOID])] = r
+	}
+	var ts []types.Type
+	for _, id := range types.ConcreteIDs() {
+		t := types.Type{ID: id, Typmod: -1}
+		ts = append(ts, t)
+		if types.ArrayOID(id) != 0 {
+			ts = append(ts, types.ArrayOf(t))
+		}
+	}
+	has := map[uint32]bool{}
+	for _, t := range ts {
+		has[t.OID()] = true
+	}
 	var out []SystemType
-	for _, t := range []types.Type{types.BoolType, types.Int2Type, types.Int4Type, types.Int8Type,
-		types.TextType, types.Float4Type, types.Float8Type, types.CharType, types.VarcharType,
-		types.DateType, types.TimestampType, types.TimestampTZType, types.IntervalType, types.NumericType, types.NameType, types.ByteaType, types.UUIDType,
-		types.TimeType, types.TimeTZType, types.JSONType, types.JSONBType, types.JSONPathType} {
-		st := SystemType{OID: t.OID(), Name: t.PgTypeName(), T: t, Len: t.Size(), Category: t.Category(), Preferd: t.IsPreferred()}
-		switch st.Len {
-		case 1, 64: // bool; name (a char array)
-			st.Align = 'c'
-		case 2:
-			st.Align = 's'
-		case 8, 12, 16:
-			st.Align = 'd'
-		default:
-			st.Align = 'i'
+	for _, t := range ts {
+		r, ok := byOID[t.OID()]
+		if !ok {
+			panic(fmt.Sprintf("pgcatalog: type %s (OID %d) is not in pgdata/pg_type.tsv", t.PgTypeName(), t.OID()))
 		}
-		if t.ID == types.UUID {
-			st.Align = 'c'
+		st := SystemType{OID: t.OID(), Name: r[ptName], T: t, Len: int16(parseInt(r[ptLen])), Category: r[ptCategory][0],
+			Align: r[ptAlign][0], In: r[ptInput], Out: r[ptOutput], Preferd: r[ptPreferred] == "t",
+			Collation: parseOID(r[ptCollation]), Elem: parseOID(r[ptElem]), row: r}
+		if a := parseOID(r[ptArray]); has[a] {
+			st.Array = a
 		}
-		switch t.ID {
-		case types.Numeric, types.Date, types.Timestamp, types.TimestampTZ, types.Interval, types.UUID, types.Time, types.TimeTZ, types.JSON, types.JSONB, types.JSONPath:
-			st.In, st.Out = st.Name+"_in", st.Name+"_out"
-		default:
-			st.In, st.Out = st.Name+"in", st.Name+"out"
-		}
-		switch {
-		case t.ID == types.Name:
-			st.Collation = OIDCollationC // name's collation is C (PostgreSQL 12+)
-		case t.Category() == 'S':
-			st.Collation = OIDCollationDefault
-		}
-		st.Array = types.ArrayOID(t.ID)
-		out = append(out, st, arraySystemType(st))
+		out = append(out, st)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].OID < out[j].OID })
 	return out
 }()
 
-// arraySystemType is the pg_type row of elem's array type (_int4, ...):
-// variable length, category A, aligned as its element when that is
-// double-aligned, array_in/array_out.
-func arraySystemType(elem SystemType) SystemType {
-	t := types.ArrayOf(elem.T)
-	st := SystemType{OID: t.OID(), Name: t.PgTypeName(), T: t, Len: -1, Category: t.Category(), Align: 'i',
-		In: "array_in", Out: "array_out", Collation: elem.Collation, Elem: elem.OID}
-	if elem.Align == 'd' {
-		st.Align = 'd'
+// typeDescription is obj_description(oid, 'pg_type') of a type joind has.
+func typeDescription(oid int64) types.Value {
+	if st, ok := TypeByOID(uint32(oid)); ok && st.row[ptDescription] != `\N` {
+		return types.TextValue(st.row[ptDescription])
 	}
-	return st
+	return types.NullValue
+}
+
+func parseOID(s string) uint32 {
+	n, err := strconv.ParseUint(s, 10, 32)
+	if err != nil {
+		panic("pgcatalog: bad OID " + s)
+	}
+	return uint32(n)
+}
+
+func parseInt(s string) int64 {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		panic("pgcatalog: bad integer " + s)
+	}
+	return n
 }
 
 // TypeByOID finds a supported type by OID.

@@ -170,39 +170,8 @@ func SplitQualified(s string) []string {
 
 func unquoteIdent(s string) string { return SplitQualified(s)[0] }
 
-// QuoteIdentifier quotes a name unless it is a plain lower-case identifier.
-func QuoteIdentifier(s string) string {
-	ok := s != "" && (s[0] == '_' || s[0] >= 'a' && s[0] <= 'z')
-	for i := 0; ok && i < len(s); i++ {
-		c := s[i]
-		ok = c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '$'
-	}
-	if ok && !reservedKeyword[s] {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
-
-// reservedKeyword holds PostgreSQL's reserved key words (pg_get_keywords'
-// catcode 'R'), which quote_ident-style quoting must quote.
-var reservedKeyword = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range reservedKeywords {
-		m[w] = true
-	}
-	return m
-}()
-
-var reservedKeywords = []string{
-	"all", "analyse", "analyze", "and", "any", "array", "as", "asc", "asymmetric", "both", "case", "cast",
-	"check", "collate", "column", "constraint", "create", "current_catalog", "current_date", "current_role",
-	"current_time", "current_timestamp", "current_user", "default", "deferrable", "desc", "distinct", "do",
-	"else", "end", "except", "false", "fetch", "for", "foreign", "from", "grant", "group", "having", "in",
-	"initially", "intersect", "into", "lateral", "leading", "limit", "localtime", "localtimestamp", "not",
-	"null", "offset", "on", "only", "or", "order", "placing", "primary", "references", "returning", "select",
-	"session_user", "some", "symmetric", "table", "then", "to", "trailing", "true", "union", "unique", "user",
-	"using", "variadic", "when", "where", "window", "with",
-}
+// QuoteIdentifier is quote_identifier (types.QuoteIdent).
+func QuoteIdentifier(s string) string { return types.QuoteIdent(s) }
 
 // KeywordColumns are pg_get_keywords()'s output columns.
 var KeywordColumns = []storage.ColumnDef{
@@ -211,24 +180,13 @@ var KeywordColumns = []storage.ColumnDef{
 	{Name: "baredesc", Type: types.TextType},
 }
 
-// Keywords is pg_get_keywords(): PostgreSQL's reserved key words (catcode
-// 'R'); joind does not list the unreserved ones.
+// Keywords is pg_get_keywords(): every key word of PostgreSQL 15's
+// grammar, as pgdata/pg_keywords.tsv holds them.
 func Keywords() storage.Table {
 	var rows [][]types.Value
-	for _, w := range reservedKeywords {
-		bare := true
-		switch w {
-		case "analyse", "analyze", "as", "create", "do", "else", "end", "except", "fetch", "from", "grant", "group",
-			"having", "intersect", "into", "limit", "offset", "on", "order", "returning", "select", "then", "to",
-			"union", "using", "when", "where", "window", "with", "array", "collate", "constraint", "for", "variadic":
-			bare = false
-		}
-		bd := "can be bare label"
-		if !bare {
-			bd = "requires AS"
-		}
-		rows = append(rows, []types.Value{types.TextValue(w), types.TextValue("R"), types.BoolValue(bare),
-			types.TextValue("reserved"), types.TextValue(bd)})
+	for _, k := range pgdata("pg_keywords") {
+		rows = append(rows, []types.Value{types.TextValue(k[0]), types.TextValue(k[1]), types.BoolValue(k[2] == "t"),
+			types.TextValue(k[3]), types.TextValue(k[4])})
 	}
 	return newStaticTable("pg_get_keywords", KeywordColumns, rows)
 }

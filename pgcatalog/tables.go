@@ -79,6 +79,8 @@ func columnType(t reflect.Type, where string) types.Type {
 		t = t.Elem()
 	}
 	switch t.Kind() {
+	case reflect.Slice: // an array column (int2vector and oid[] are int2[] and int8[])
+		return types.ArrayOf(columnType(t.Elem(), where))
 	case reflect.Uint32, reflect.Int64:
 		return types.Int8Type
 	case reflect.String, reflect.Uint8:
@@ -106,6 +108,12 @@ func fieldValue(v reflect.Value) types.Value {
 		v = v.Elem()
 	}
 	switch v.Kind() {
+	case reflect.Slice:
+		elems := make([]types.Value, v.Len())
+		for i := range elems {
+			elems[i] = fieldValue(v.Index(i))
+		}
+		return types.Value{Arr: types.NewArray(elems)}
 	case reflect.Uint32:
 		return types.IntValue(int64(v.Uint()))
 	case reflect.Int16, reflect.Int32, reflect.Int64:

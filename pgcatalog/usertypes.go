@@ -150,3 +150,10 @@ func domainConstraintRows(s *Snapshot) []pgConstraintRow {
 	}
 	return out
 }
+
+// arraySystemType is the description of the array type over a user type.
+func arraySystemType(elem SystemType) SystemType {
+	t := types.ArrayOf(elem.T)
+	return SystemType{OID: t.OID(), Name: t.PgTypeName(), T: t, Len: -1, Category: t.Category(), Align: 'i',
+		In: "array_in", Out: "array_out", Collation: elem.Collation, Elem: elem.OID}
+}

@@ -143,7 +143,6 @@ func Bind(raw *RawStatement, cat storage.Catalog, opts *BindOptions) (Statement,
 	if err == nil {
 		st, err = b.wrapModifying(st)
 	}
-	st, err = b.catalogFallback(raw.stmt, st, err) // SELECTs over empty catalogs (pgcatalogempty.go)
 	if err != nil {
 		return nil, err
 	}
@@ -781,9 +780,13 @@ func (b *binder) bindExplain(es *pg_query.ExplainStmt) (Statement, error) {
 		d := o.GetDefElem()
 		val, err := defElemBool(d)
 		if d.Defname == "format" {
-			f := strings.ToLower(defElemString(d))
-			if f != "text" {
-				return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN format \"%s\" is not supported", f), d.Location)
+			switch f := strings.ToLower(defElemString(d)); f {
+			case "text":
+				out.Format = ""
+			case "json", "yaml", "xml":
+				out.Format = f
+			default:
+				return nil, b.errAt(pgerr.New(pgerr.InvalidParameterValue, "unrecognized value for EXPLAIN option \"format\": \"%s\"", f), d.Location)
 			}
 			continue
 		}
@@ -811,6 +814,9 @@ func (b *binder) bindExplain(es *pg_query.ExplainStmt) (Statement, error) {
 	if dml, source, ok, err := b.bindExplainDML(es.Query); ok { // explaindml.go
 		if err != nil {
 			return nil, err
+		}
+		if out.Format != "" {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN (FORMAT %s) of %s is not supported", strings.ToUpper(out.Format), statementName(es.Query))
 		}
 		out.DML, out.Query = dml, source
 		return out, nil

@@ -960,9 +960,6 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 			return nil, b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", schema), fc.Location)
 		}
 	}
-	if e, ok, err := b.attnumRowNumber(s, fc); ok { // pgjdbc getColumns (pgcatalogfuncs.go)
-		return e, err
-	}
 	if err := b.checkWithinGroupSyntax(s, fc, name); err != nil {
 		return nil, err
 	}

@@ -217,62 +217,54 @@ func (b *binder) textArraySubscript(s *scope, ind *pg_query.A_Indirection) (plan
 	}), true, nil
 }
 
-// attnumRowNumber binds pgjdbc's getColumns idiom (the shim in
-// pgcatalog/shim_pgjdbc_getcolumns.go): `row_number() OVER (PARTITION BY
-// a.attrelid ORDER BY a.attnum)` is attnum when both columns are read from
-// pg_attribute and the query level keeps whole relations, each row once
-// (pgcatalog.AttnumRowNumberSound). ok is false for any other window call.
-func (b *binder) attnumRowNumber(s *scope, fc *pg_query.FuncCall) (plan.Expr, bool, error) {
-	relNode, numNode, q, ok := pgcatalog.AttnumRowNumber(fc)
-	if !ok || !pgcatalog.AttnumRowNumberSound(s.sel, q) {
-		return nil, false, nil
+// bindKeywords binds pg_get_keywords() in FROM (pgcatalog.Keywords).
+func (b *binder) bindKeywords(s *scope, rf *pg_query.RangeFunction) (plan.Node, []*nsItem, *scope, error) {
+	cols := pgcatalog.KeywordColumns
+	tbl := pgcatalog.Keywords()
+	alias := "pg_get_keywords"
+	var colAliases []*pg_query.Node
+	if rf.Alias != nil {
+		alias, colAliases = rf.Alias.Aliasname, rf.Alias.Colnames
 	}
-	attrelid, err := b.bindExpr(s, relNode)
-	if err != nil {
-		return nil, false, nil
+	if len(colAliases) > len(cols) {
+		return nil, nil, nil, pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
+			alias, len(cols), len(colAliases))
 	}
-	attnum, err := b.bindExpr(s, numNode)
-	if err != nil {
-		return nil, false, nil
+	s.rtes = append(s.rtes, rteInfo{alias: alias})
+	scan := &plan.Scan{Table: tbl, Alias: alias}
+	it := &nsItem{name: alias, relVisible: true, colsVisible: true}
+	for i, d := range cols {
+		cname := d.Name
+		if i < len(colAliases) {
+			cname = colAliases[i].GetString_().GetSval()
+		}
+		c := plan.Column{ID: b.ids.Next(), Name: cname, Table: alias, Type: d.Type}
+		scan.Cols = append(scan.Cols, c)
+		scan.Ordinals = append(scan.Ordinals, i)
+		it.cols = append(it.cols, nsColumn{name: cname, table: alias, expr: &plan.ColRef{ID: c.ID, T: c.Type, Name: cname}})
+		b.colTable[c.ID], b.colName[c.ID] = alias, cname
 	}
-	r1, ok1 := attrelid.(*plan.ColRef)
-	r2, ok2 := attnum.(*plan.ColRef)
-	if !ok1 || !ok2 || !b.isPgAttributeColumn(s, r1.ID) || !b.isPgAttributeColumn(s, r2.ID) {
-		return nil, false, nil
-	}
-	// The row number counts live columns: after DROP COLUMN it is the
-	// column's position, not its attnum.
-	snap := b.snapshot()
-	ov := &types.Overload{Name: "row_number", Args: []types.Type{attrelid.Type(), attnum.Type()}, Result: types.Int8Type, Stable: true,
-		Eval: func(ctx *types.EvalContext, v []types.Value) (types.Value, error) {
-			if v[0].Null || v[1].Null {
-				return types.NullValue, nil
-			}
-			if r, ok := snap.RelationByOID(uint32(v[0].I)); ok {
-				for i := range r.Columns {
-					if int64(r.Attnum(i)) == v[1].I {
-						return types.IntValue(int64(i + 1)), nil
-					}
-				}
-			}
-			return types.IntValue(v[1].I), nil
-		}}
-	return &plan.Call{Func: ov, Args: []plan.Expr{attrelid, attnum}}, true, nil
+	return scan, []*nsItem{it}, &scope{}, nil
 }
 
-// isPgAttributeColumn reports whether column id is read from a scan of
-// the pg_attribute system catalog at this level of the query.
-func (b *binder) isPgAttributeColumn(s *scope, id plan.ColumnID) bool {
-	for _, it := range s.items {
-		for _, c := range it.cols {
-			if r, ok := c.expr.(*plan.ColRef); ok && r.ID == id {
-				for _, rte := range s.rtes {
-					if rte.alias == it.name && rte.relname == "pg_attribute" {
-						return true
-					}
-				}
-			}
-		}
+// bindCatalogSetFunc binds FROM f(...) of a set-returning catalog
+// function (pgcatalog.SetFunc): its rows computed over this statement's
+// catalog snapshot.
+func (b *binder) bindCatalogSetFunc(s *scope, fc *pg_query.FuncCall, f *pgcatalog.SetFunc) (plan.SetFunc, error) {
+	args, err := b.bindList(s, fc.Args)
+	if err != nil {
+		return plan.SetFunc{}, err
 	}
-	return false
+	for i := range args {
+		c, err := b.coerce(args[i], f.Args[i], coerceImplicit, b.locOf(args[i]))
+		if err != nil {
+			return plan.SetFunc{}, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", f.Name, argTypeList(args)).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+		}
+		args[i] = c
+	}
+	snap := b.snapshot()
+	ov := &types.Overload{Name: f.Name, Args: append([]types.Type(nil), f.Args...), Result: f.Result, Strict: true, Stable: true, SetReturning: true,
+		Rows: func(_ *types.EvalContext, v []types.Value) ([]types.Value, error) { return f.Rows(snap, v), nil }}
+	return plan.SetFunc{Func: ov, Args: args}, nil
 }

@@ -1,8 +1,6 @@
 package sql
 
 import (
-	pg_query "github.com/pganalyze/pg_query_go/v5"
-
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 )
@@ -63,7 +61,6 @@ type scope struct {
 	// rtes lists every FROM entry bound at this level so far, visible or
 	// not (PostgreSQL's p_rtable), for error hints.
 	rtes []rteInfo
-	sel  *pg_query.SelectStmt // the level's SELECT (pgcatalog's shims read it)
 	// selfRef: a FROM item of this level is a recursive query's working
 	// table (no aggregates may be computed here).
 	selfRef bool

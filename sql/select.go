@@ -161,7 +161,6 @@ func refersTo(n *pg_query.Node, name string) bool {
 }
 
 func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnknown bool) (*boundQuery, error) {
-	s.sel = sel
 	var input plan.Node
 	if len(sel.FromClause) == 0 {
 		input = &plan.Values{Rows: [][]plan.Expr{{}}}

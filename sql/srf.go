@@ -3,6 +3,7 @@ package sql
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
@@ -241,7 +242,7 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 		}
 		calls = append(calls, fc)
 	}
-	if len(calls) == 1 && !rf.Ordinality && funcName(calls[0].Funcname) == "pg_get_keywords" && len(calls[0].Args) == 0 { // pgcatalogempty.go
+	if len(calls) == 1 && !rf.Ordinality && funcName(calls[0].Funcname) == "pg_get_keywords" && len(calls[0].Args) == 0 { // pgcatalogfuncs.go
 		if err := b.checkColumnDefinitionLists(rf, true); err != nil {
 			return nil, nil, nil, err
 		}
@@ -283,6 +284,15 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 				node.Funcs = append(node.Funcs, sf)
 				names = append(names, name)
 			}
+			continue
+		}
+		if cf, ok := pgcatalog.LookupSetFunc(name, len(fc.Args)); ok {
+			sf, err := b.bindCatalogSetFunc(fs, fc, cf) // pgcatalogfuncs.go
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			node.Funcs = append(node.Funcs, sf)
+			names = append(names, name)
 			continue
 		}
 		if name != "generate_series" && !types.IsRowsFunction(name) {

@@ -131,6 +131,18 @@ type Explain struct {
 	Analyze bool
 	Verbose bool
 	Costs   bool
+	// Format is "" (text), "json", "yaml" or "xml".
+	Format string
+}
+
+// PlanType is the type of EXPLAIN's QUERY PLAN column: json for FORMAT
+// JSON, else text (FORMAT XML's is xml in PostgreSQL; joind has no xml
+// type).
+func (x *Explain) PlanType() types.Type {
+	if x.Format == "json" {
+		return types.JSONType
+	}
+	return types.TextType
 }
 
 // Set is SET [SESSION|LOCAL] name TO value / = value, and RESET (Value "" and Reset true).

@@ -65,6 +65,9 @@ type Overload struct {
 	// only reports misuse.
 	SetReturning bool
 	Eval         func(ctx *EvalContext, args []Value) (Value, error)
+	// Rows, when set, computes a set-returning overload's rows (one built
+	// outside this package: pgcatalog's catalog functions); RowSet calls it.
+	Rows func(ctx *EvalContext, args []Value) ([]Value, error)
 }
 
 // AggOverload is one resolved aggregate function.

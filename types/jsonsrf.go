@@ -110,6 +110,9 @@ func RowSet(ov *Overload, args []Value, ctx *EvalContext) ([]Value, error) {
 			return nil, nil
 		}
 	}
+	if ov.Rows != nil {
+		return ov.Rows(ctx, args)
+	}
 	if fn := rowsFunctions[ov.Name]; fn != nil {
 		return fn(args, ctx)
 	}

@@ -101,3 +101,51 @@ SET search_path = ns_meta, public;
 \d u
 RESET search_path;
 SELECT 'ns_meta.st'::regclass::text, 'ns_meta'::regnamespace::text;
+-- Built-in functions, types and key words, as PostgreSQL lists them
+-- (pgcatalog/pgdata); only objects joind has.
+\dfS initcap
+\dfS+ initcap
+\dfS generate_series
+\dfS make_interval
+\dfS string_agg
+\dT int4
+\dT+ _int4
+\dT+ json
+SELECT typname, typarray, typelem, typinput, typoutput, typreceive, typsend, typlen, typbyval, typcategory,
+  typalign, typstorage, typdelim, typsubscript, typcollation
+ FROM pg_type WHERE typname IN ('int4', 'int2', 'int8', 'name', '_text', 'text', 'varchar', 'bpchar', 'numeric',
+  'timestamptz', 'timestamp', 'interval', 'bool', 'date', 'float4', '_float8', '_numeric') ORDER BY 1;
+SELECT count(*), count(*) FILTER (WHERE catcode = 'R'), count(*) FILTER (WHERE barelabel) FROM pg_get_keywords();
+SELECT quote_ident('between'), quote_ident('abort'), quote_ident('a$b');
+SELECT p.proname, p.pronargs, p.prorettype::regtype, p.proargtypes, p.provolatile, p.proisstrict, p.prokind
+ FROM pg_proc p WHERE p.proname IN ('initcap', 'lower', 'length', 'sum', 'count') AND p.pronamespace = 'pg_catalog'::regnamespace AND p.pronargs = 1
+  AND p.proargtypes::text NOT LIKE '%3831%' AND p.proargtypes::text NOT LIKE '%4537%' AND p.proargtypes::text NOT LIKE '%3614%'
+  AND p.proargtypes::text NOT LIKE '%1560%' AND p.proargtypes::text NOT LIKE '%1562%' AND p.proargtypes::text NOT LIKE '%601%'
+  AND p.proargtypes::text NOT LIKE '%602%' AND p.proargtypes::text NOT LIKE '%718%' AND p.proargtypes::text NOT LIKE '%790%'
+  AND p.proargtypes::text NOT LIKE '%1083%' AND p.proargtypes::text NOT LIKE '%1186%' AND p.proargtypes::text NOT LIKE '%1266%'
+ ORDER BY 1, 2, p.oid;
+SELECT o.oprname, o.oprleft::regtype, o.oprright::regtype, o.oprresult::regtype, o.oprcode
+ FROM pg_operator o WHERE o.oprleft = 'int4'::regtype AND o.oprright = 'int4'::regtype ORDER BY 1;
+SELECT a.aggfnoid::oid, a.aggkind, a.aggtranstype::regtype FROM pg_aggregate a
+ WHERE a.aggfnoid IN (SELECT oid FROM pg_proc WHERE proname = 'sum' AND proargtypes = '23') ORDER BY 1;
+SELECT c.castsource::regtype, c.casttarget::regtype, c.castcontext, c.castmethod FROM pg_cast c
+ WHERE c.castsource = 'int4'::regtype AND c.casttarget IN ('int8'::regtype, 'int2'::regtype, 'float8'::regtype, 'numeric'::regtype, 'text'::regtype) ORDER BY c.casttarget;
+SELECT lanname FROM pg_language WHERE lanname IN ('internal', 'sql') ORDER BY 1;
+-- Keys, foreign keys and checks: \d's Indexes, Check constraints,
+-- Foreign-key constraints and Referenced by sections.
+CREATE TABLE c16_par (id int PRIMARY KEY, code text UNIQUE, n int CHECK (n > 0));
+CREATE TABLE c16_child (id int PRIMARY KEY, par int REFERENCES c16_par(id), note text);
+CREATE INDEX c16_child_note ON c16_child (note);
+COMMENT ON TABLE c16_par IS 'parents';
+\d c16_par
+\d c16_child
+\d+ c16_par
+\d+ c16_child
+\di c16_*
+\du
+\dp c16_*
+\dconfig max_index_keys
+\dn+
+SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'c16_child'::regclass ORDER BY conname;
+SELECT pg_get_serial_sequence('c16_par', 'id'), format_type(23, -1), format_type(1043, 24), format_type(1009, -1);
+SELECT obj_description('c16_par'::regclass, 'pg_class'), obj_description('public'::regnamespace, 'pg_namespace');

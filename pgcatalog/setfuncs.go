@@ -1,0 +1,37 @@
+package pgcatalog
+
+import "github.com/joind/joind/types"
+
+// SetFunc is a set-returning catalog function, called in FROM (psql's \d
+// reads pg_partition_ancestors): package sql binds a call to one, its
+// arguments coerced to Args, and Rows computes its rows over the
+// statement's Snapshot.
+type SetFunc struct {
+	Name   string
+	Args   []types.Type
+	Result types.Type
+	Rows   func(s *Snapshot, v []types.Value) []types.Value
+}
+
+var setFuncs = []*SetFunc{
+	// joind has no partitioned tables: a relation's only ancestor is
+	// itself, and an OID no relation has has none.
+	{Name: "pg_partition_ancestors", Args: []types.Type{oid}, Result: oid,
+		Rows: func(s *Snapshot, v []types.Value) []types.Value {
+			if _, ok := s.RelationByOID(uint32(v[0].I)); ok {
+				return []types.Value{v[0]}
+			}
+			return nil
+		}},
+}
+
+// LookupSetFunc finds the set-returning catalog function name of nargs
+// arguments.
+func LookupSetFunc(name string, nargs int) (*SetFunc, bool) {
+	for _, f := range setFuncs {
+		if f.Name == name && len(f.Args) == nargs {
+			return f, true
+		}
+	}
+	return nil, false
+}
