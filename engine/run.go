@@ -52,6 +52,11 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 	case *sql.Execute:
 		return s.executeSQL(ctx, x, ectx, w)
 	case *sql.NoOp:
+		if x.Notice != nil {
+			if err := w.Notice(x.Notice); err != nil {
+				return "", err
+			}
+		}
 		return x.Tag, nil
 	case *sql.Analyze:
 		if x.Vacuum && s.fsm.state.inTransactionBlock() {
@@ -90,7 +95,8 @@ func (s *session) prepare(q *sql.Query, ectx *types.EvalContext, instrument bool
 // do.
 func (s *session) prepareWith(q *sql.Query, ectx *types.EvalContext, instrument bool, partitions int) (*prepared, *operators.Env, error) {
 	limit := s.memoryLimit()
-	env := &operators.Env{Eval: ectx, BatchSize: s.eng.opts.BatchSize, Params: s.params, Spill: spill.NewSpace(s.eng.spillDir, limit)}
+	env := &operators.Env{Eval: ectx, BatchSize: s.eng.opts.BatchSize, Params: s.params, Spill: spill.NewSpace(s.eng.spillDir, limit),
+		Scans: s.scanRecorder()}
 	opts := s.planOptions(ectx)
 	if partitions > 0 {
 		opts.Partitions = partitions

@@ -10,4 +10,5 @@ func init() {
 	declarePgStatActivity()
 	declareInformationSchema()
 	declareSequences()
+	declareStats()
 }

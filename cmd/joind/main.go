@@ -20,6 +20,7 @@ import (
 	"github.com/joind/joind/config"
 	"github.com/joind/joind/engine"
 	"github.com/joind/joind/operators/hashtable"
+	"github.com/joind/joind/stats"
 	"github.com/joind/joind/wire"
 )
 
@@ -76,8 +77,10 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	backends := activity.NewRegistry(time.Now())
+	statistics := stats.New(time.Now())
 	eng, err := engine.New(engine.Options{
 		Activity:    backends,
+		Stats:       statistics,
 		DataDir:     cfg.DataDir,
 		Partitions:  cfg.Partitions,
 		BatchSize:   cfg.BatchSize,
