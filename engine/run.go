@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/executor"
@@ -119,9 +120,13 @@ func (s *session) planOptions(ectx *types.EvalContext) optimizer.Options {
 
 // runQuery streams a query's rows to w and returns how many were sent.
 func (s *session) runQuery(ctx context.Context, q *sql.Query, ectx *types.EvalContext, w wire.ResultWriter) (int64, error) {
-	p, _, err := s.prepare(q, ectx, false)
+	explainAfter := s.autoExplainMin()
+	p, _, err := s.prepare(q, ectx, explainAfter >= 0)
 	if err != nil {
 		return 0, err
+	}
+	if explainAfter >= 0 {
+		defer s.autoExplain(p, time.Now(), explainAfter)
 	}
 	cols := q.Plan.Columns()
 	if err := w.Describe(describe(cols)); err != nil {

@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"io"
+	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/joind/joind/operators"
@@ -155,4 +158,81 @@ func (s *session) logSlowStatement(text string, elapsed time.Duration) {
 	}
 	s.eng.log.Info("duration: "+strconv.FormatFloat(float64(elapsed)/float64(time.Millisecond), 'f', 3, 64)+" ms  statement: "+text,
 		"pid", s.pid, "duration_ms", float64(elapsed)/float64(time.Millisecond))
+}
+
+// copyProgress lists a COPY in pg_stat_progress_copy while it runs; file
+// is the server-side file COPY FROM reads (nil: the client's data, or COPY
+// TO). Bytes count as they cross; tuples as COPY TO sends them, and for
+// COPY FROM once its input is parsed (the parallel loader parses before
+// it appends).
+func (s *session) copyProgress(x *sql.Copy, file *os.File) *stats.CopyProgress {
+	p := &stats.CopyProgress{PID: s.pid, Database: s.dbName(), Command: "COPY TO", Type: "PIPE"}
+	if x.From {
+		p.Command = "COPY FROM"
+	}
+	if x.Table != nil {
+		p.RelID = pgcatalog.RelationOID(x.Table)
+	}
+	if x.Filename != "" {
+		p.Type = "FILE"
+	}
+	if file != nil {
+		if fi, err := file.Stat(); err == nil {
+			p.BytesTotal = fi.Size()
+		}
+	}
+	var copies *stats.Copies
+	if st := s.eng.opts.Stats; st != nil {
+		copies = st.Copies
+	}
+	return copies.Start(p)
+}
+
+// countingReader and countingWriter add the bytes that pass to n.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n.Add(int64(k))
+	return k, err
+}
+
+type countingWriter struct {
+	w io.Writer
+	n *atomic.Int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	k, err := c.w.Write(p)
+	c.n.Add(int64(k))
+	return k, err
+}
+
+// autoExplainMin is joind.auto_explain_min_duration (-1: off).
+func (s *session) autoExplainMin() time.Duration {
+	ms := settings.Int64(s.settings.Get("joind.auto_explain_min_duration"))
+	if ms < 0 {
+		return -1
+	}
+	return time.Duration(ms) * time.Millisecond
+}
+
+// autoExplain logs the EXPLAIN ANALYZE of a query that started at start
+// and ran at least min, as auto_explain does ("duration: ... plan:" and
+// the plan's lines, after the query text).
+func (s *session) autoExplain(p *prepared, start time.Time, min time.Duration) {
+	elapsed := time.Since(start)
+	if elapsed < min {
+		return
+	}
+	var b strings.Builder
+	b.WriteString("duration: " + strconv.FormatFloat(float64(elapsed)/float64(time.Millisecond), 'f', 3, 64) + " ms  plan:\n")
+	for _, line := range p.q.Explain() {
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	s.eng.log.Info(strings.TrimSuffix(b.String(), "\n"), "pid", s.pid)
 }
