@@ -10,6 +10,7 @@ import (
 
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/pgcatalog"
+	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/settings"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/stats"
@@ -66,6 +67,11 @@ func (s *session) finishStatement(raw *sql.RawStatement, bound sql.Statement, st
 		s.logSlowStatement(raw.SQL(), elapsed)
 	}
 	st := s.eng.opts.Stats
+	if err != nil {
+		st.StatementDone(elapsed, 0, pgerr.As(err).Code)
+	} else {
+		st.StatementDone(elapsed, tagRows(tag), "")
+	}
 	if st == nil || err != nil || raw == nil {
 		return
 	}
