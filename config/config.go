@@ -50,6 +50,9 @@ type Config struct {
 	// Pprof is the host:port of an opt-in net/http/pprof debug listener
 	// (profiling a running server); empty = none.
 	Pprof string
+	// MetricsListen is the host:port of the opt-in Prometheus metrics
+	// listener (/metrics); empty: off.
+	MetricsListen string
 
 	// ConfigFile is the file that was read ("" if none).
 	ConfigFile string
@@ -244,6 +247,20 @@ func init() {
 				}
 			}
 			c.Pprof = v
+			return nil
+		},
+	}, setting{
+		key: "metrics_listen", flag: "metrics-listen", arg: "HOST:PORT",
+		usage: "address of the Prometheus metrics listener, serving /metrics (e.g. 127.0.0.1:9187); empty = off",
+		def:   func() string { return "" },
+		apply: func(c *Config, v string) error {
+			v = strings.TrimSpace(v)
+			if v != "" {
+				if _, _, err := net.SplitHostPort(v); err != nil {
+					return errors.New("must be HOST:PORT such as 127.0.0.1:9187")
+				}
+			}
+			c.MetricsListen = v
 			return nil
 		},
 	})

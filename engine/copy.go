@@ -76,6 +76,9 @@ func (s *session) copyFrom(ctx context.Context, x *sql.Copy, ectx *types.EvalCon
 // statement's transaction. file is the open server-side file (Parquet
 // reads it at random), nil for STDIN.
 func (s *session) copyFromReader(ctx context.Context, x *sql.Copy, dflt *pgcopy.Defaults, ectx *types.EvalContext, r io.Reader, file *os.File) (string, error) {
+	prog := s.copyProgress(x, file)
+	defer prog.Done()
+	r = &countingReader{r: r, n: &prog.BytesProcessed}
 	var recs []arrow.Record
 	var rows int64
 	var err error
@@ -91,6 +94,7 @@ func (s *session) copyFromReader(ctx context.Context, x *sql.Copy, dflt *pgcopy.
 	if err != nil {
 		return "", err
 	}
+	prog.TuplesProcessed.Store(rows)
 	cmd := &command{s: s, ectx: ectx}
 	if err := commands.CheckRows(ctx, cmd, x.Table, recs); err != nil {
 		return "", err
@@ -161,7 +165,16 @@ func (s *session) copyTo(ctx context.Context, x *sql.Copy, ectx *types.EvalConte
 
 // writeCopy runs op and writes its rows to out in x's format.
 func (s *session) writeCopy(ctx context.Context, x *sql.Copy, op operators.Operator, cols []plan.Column, out io.Writer) (int64, error) {
-	rows := func(f func(arrow.Record) error) error { return forEachBatch(ctx, op, f) }
+	prog := s.copyProgress(x, nil)
+	defer prog.Done()
+	out = &countingWriter{w: out, n: &prog.BytesProcessed}
+	rows := func(f func(arrow.Record) error) error {
+		return forEachBatch(ctx, op, func(rec arrow.Record) error {
+			err := f(rec)
+			prog.TuplesProcessed.Add(rec.NumRows())
+			return err
+		})
+	}
 	switch x.Format {
 	case "parquet":
 		return pgcopy.WriteParquet(x, rows, cols, s.format(), out)

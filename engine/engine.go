@@ -11,6 +11,7 @@ import (
 
 	"github.com/joind/joind/activity"
 	"github.com/joind/joind/operators/spill"
+	"github.com/joind/joind/stats"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/wire"
 )
@@ -35,6 +36,10 @@ type Options struct {
 	// pg_cancel_backend/pg_terminate_backend signal through it (nil: no
 	// backends are listed).
 	Activity *activity.Registry
+	// Stats are the server's cumulative statistics (pg_stat_statements,
+	// pg_stat_*_tables, pg_stat_database, pg_stat_progress_copy), which
+	// sessions record into and pgcatalog reads (nil: nothing is counted).
+	Stats *stats.Server
 }
 
 // Engine runs SQL for wire sessions. It owns the catalog; sessions share it.

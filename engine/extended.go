@@ -211,6 +211,10 @@ type portal struct {
 	rec     arrow.Record
 	row     int
 	enc     *pgcopy.RowEncoder
+	// statStart and sent are the query's start and rows sent over all
+	// its Executes (pg_stat_statements, stats.go).
+	statStart time.Time
+	sent      int64
 }
 
 func (p *portal) Columns() []wire.ColumnDesc { return p.cols }
@@ -268,6 +272,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 	}
 	if !p.started {
 		p.started = true
+		p.statStart = s.beginStatementStats()
 		if _, err := s.fire(evExtStmt, nil); err != nil {
 			return "", false, err
 		}
@@ -293,6 +298,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 			s.params, s.resultFormats = p.params, p.resultFormats()
 			defer func() { s.params, s.resultFormats = nil, nil }()
 			tag, err := s.execBound(ctx, bound, bindErr, ectx, w)
+			s.finishStatement(p.ps.raw, bound, p.statStart, tag, err)
 			return tag, false, err
 		}
 		plan.BindLimitParams(q.Plan, p.params)
@@ -321,6 +327,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 	}
 	defer cancel()
 	n, suspended, err := p.runQuery(tctx, p.q, maxRows, w)
+	p.sent += n
 	if err != nil {
 		err = s.translateCancel(tctx, err)
 		return "", false, p.finish(ctx, err)
@@ -331,6 +338,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 	if err := p.finish(ctx, nil); err != nil {
 		return "", false, err
 	}
+	s.finishStatement(p.ps.raw, p.q, p.statStart, fmt.Sprintf("SELECT %d", p.sent), nil)
 	return fmt.Sprintf("SELECT %d", n), false, nil
 }
 
@@ -403,6 +411,7 @@ func (s *session) sessionInfo() *sql.SessionInfo {
 		Settings: s.settings,
 		Objects:  sessionObjects{s},
 		Activity: s.eng.opts.Activity, BackendPID: s.pid,
+		Stats: s.eng.opts.Stats,
 	}
 }
 

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/joind/joind/executor"
@@ -52,6 +53,11 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 	case *sql.Execute:
 		return s.executeSQL(ctx, x, ectx, w)
 	case *sql.NoOp:
+		if x.Notice != nil {
+			if err := w.Notice(x.Notice); err != nil {
+				return "", err
+			}
+		}
 		return x.Tag, nil
 	case *sql.Analyze:
 		if x.Vacuum && s.fsm.state.inTransactionBlock() {
@@ -90,7 +96,8 @@ func (s *session) prepare(q *sql.Query, ectx *types.EvalContext, instrument bool
 // do.
 func (s *session) prepareWith(q *sql.Query, ectx *types.EvalContext, instrument bool, partitions int) (*prepared, *operators.Env, error) {
 	limit := s.memoryLimit()
-	env := &operators.Env{Eval: ectx, BatchSize: s.eng.opts.BatchSize, Params: s.params, Spill: spill.NewSpace(s.eng.spillDir, limit)}
+	env := &operators.Env{Eval: ectx, BatchSize: s.eng.opts.BatchSize, Params: s.params, Spill: spill.NewSpace(s.eng.spillDir, limit),
+		Scans: s.scanRecorder()}
 	opts := s.planOptions(ectx)
 	if partitions > 0 {
 		opts.Partitions = partitions
@@ -113,9 +120,13 @@ func (s *session) planOptions(ectx *types.EvalContext) optimizer.Options {
 
 // runQuery streams a query's rows to w and returns how many were sent.
 func (s *session) runQuery(ctx context.Context, q *sql.Query, ectx *types.EvalContext, w wire.ResultWriter) (int64, error) {
-	p, _, err := s.prepare(q, ectx, false)
+	explainAfter := s.autoExplainMin()
+	p, _, err := s.prepare(q, ectx, explainAfter >= 0)
 	if err != nil {
 		return 0, err
+	}
+	if explainAfter >= 0 {
+		defer s.autoExplain(p, time.Now(), explainAfter)
 	}
 	cols := q.Plan.Columns()
 	if err := w.Describe(describe(cols)); err != nil {

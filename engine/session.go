@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/joind/joind/commands"
@@ -62,6 +63,9 @@ type session struct {
 	// explaining is set while EXPLAIN ANALYZE runs a data-modifying
 	// statement (explaindml.go).
 	explaining *explainCapture
+	// stmtSegments counts the segments the running statement's scans read
+	// (stats.go; atomic: scans run on their partitions' goroutines).
+	stmtSegments atomic.Int64
 }
 
 var _ wire.Session = (*session)(nil)
@@ -142,8 +146,11 @@ func (s *session) Close() {
 func (s *session) Execute(ctx context.Context, st wire.Statement, w wire.ResultWriter) (string, error) {
 	raw := st.(*statement).raw
 	ectx := s.evalContext()
+	start := s.beginStatementStats()
 	bound, bindErr := sql.Bind(raw, s.bindCatalog(), s.bindOptions(ectx, nil))
-	return s.execBound(ctx, bound, bindErr, ectx, w)
+	tag, err := s.execBound(ctx, bound, bindErr, ectx, w)
+	s.finishStatement(raw, bound, start, tag, err)
+	return tag, err
 }
 
 // execBound runs a bound statement (or reports its bind error) and fires

@@ -14,12 +14,18 @@ import (
 // call these at the transaction's boundaries.
 
 func (s *session) localCommit(ctx context.Context) {
+	if st := s.eng.opts.Stats; st != nil {
+		st.Databases.Of(s.dbName()).XactCommit.Add(1)
+	}
 	s.settings.Commit()
 	s.temp.End(ctx, true)
 	s.cursorsEnd(true)
 }
 
 func (s *session) localAbort() {
+	if st := s.eng.opts.Stats; st != nil {
+		st.Databases.Of(s.dbName()).XactRollback.Add(1)
+	}
 	s.settings.Abort()
 	s.temp.End(context.Background(), false)
 	s.cursorsEnd(false)

@@ -297,7 +297,10 @@ func (s *session) commit(ctx context.Context, t *storage.Txn) error {
 		t.Rollback()
 		return err
 	}
-	return t.Commit(ctx)
+	start := time.Now()
+	err := t.Commit(ctx)
+	s.eng.opts.Stats.CommitDone(time.Since(start), err == nil)
+	return err
 }
 
 // commitStatement commits a statement's implicit transaction; it is

@@ -84,11 +84,15 @@ func (b *builder) buildNode(p *optimizer.Physical) (operators.Operator, error) {
 	switch p.Op {
 	case optimizer.OpScan:
 		x := p.Logical.(*plan.Scan)
-		return operators.NewPlanScan(x, p.Partitions, env.BatchSize)
+		op, err := operators.NewPlanScan(x, p.Partitions, env.BatchSize)
+		if err != nil {
+			return nil, err
+		}
+		return operators.NewRecordedScan(op, x.Table, false, env.Scans), nil
 	case optimizer.OpIndexScan:
 		x, ix := p.Logical.(*plan.Scan), p.IndexScan
-		return operators.NewIndexScan(x, ix.Index, operators.IndexBounds{Lo: ix.Lo, Hi: ix.Hi,
-			LoInclusive: ix.LoInclusive, HiInclusive: ix.HiInclusive}, env), nil
+		return operators.NewRecordedScan(operators.NewIndexScan(x, ix.Index, operators.IndexBounds{Lo: ix.Lo, Hi: ix.Hi,
+			LoInclusive: ix.LoInclusive, HiInclusive: ix.HiInclusive}, env), x.Table, true, env.Scans), nil
 	case optimizer.OpValues:
 		x := p.Logical.(*plan.Values)
 		return operators.NewValues(x.Rows, x.Cols, env), nil

@@ -101,7 +101,7 @@ func (q *Query) Note(p *optimizer.Physical) string {
 		if note != "" {
 			note += " "
 		}
-		note += fmt.Sprintf("(actual rows=%d time=%.3f ms)", in.Rows(), float64(in.Elapsed().Microseconds())/1000)
+		note += fmt.Sprintf("(actual rows=%d batches=%d time=%.3f ms)", in.Rows(), in.Batches(), float64(in.Elapsed().Microseconds())/1000)
 		if extra := in.Note(); extra != "" {
 			note += " " + extra
 		}

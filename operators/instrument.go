@@ -10,14 +10,15 @@ import (
 	"github.com/joind/joind/sql/plan"
 )
 
-// Instrumented wraps an operator for EXPLAIN ANALYZE: it counts the rows all
-// partitions produce and measures wall time from the first Open to the last
+// Instrumented wraps an operator for EXPLAIN ANALYZE: it counts the rows and
+// batches all partitions produce and measures wall time from the first Open to the last
 // end of stream (inclusive of the operator's inputs, like PostgreSQL's
 // "actual time").
 type Instrumented struct {
-	in    Operator
-	rows  atomic.Int64
-	loops atomic.Int64
+	in      Operator
+	rows    atomic.Int64
+	batches atomic.Int64
+	loops   atomic.Int64
 
 	mu         sync.Mutex
 	start, end time.Time
@@ -42,6 +43,9 @@ func (o *Instrumented) Note() string {
 	}
 	return ""
 }
+
+// Batches is the number of batches produced so far.
+func (o *Instrumented) Batches() int64 { return o.batches.Load() }
 
 // Streams is the number of partitions opened.
 func (o *Instrumented) Streams() int64 { return o.loops.Load() }
@@ -90,6 +94,7 @@ func (s *instrStream) Next() (arrow.Record, error) {
 		return nil, err
 	}
 	s.op.rows.Add(r.NumRows())
+	s.op.batches.Add(1)
 	s.op.mark(false)
 	return r, nil
 }

@@ -53,4 +53,6 @@ type Env struct {
 	BatchSize int
 	// Spill is the query's memory limit and spill area (nil: no limit).
 	Spill *spill.Space
+	// Scans hears of every scan of a stored table (nil: nobody counts).
+	Scans ScanRecorder
 }

@@ -11,4 +11,5 @@ func init() {
 	declareInformationSchema()
 	declareSequences()
 	declareBuiltinRoutines()
+	declareStats()
 }

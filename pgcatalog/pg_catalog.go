@@ -125,7 +125,12 @@ func declarePgCatalog() {
 	declare[pgPublicationNamespaceRow](pc, "pg_publication_namespace", 6237, 'r', nil)
 	declare[pgRangeRow](pc, "pg_range", 3541, 'r', nil)
 	declare(pc, "pg_enum", 3501, 'r', pgEnumRows) // usertypes.go
-	declare[pgExtensionRow](pc, "pg_extension", 3079, 'r', nil)
+	// pg_stat_statements is always there (stats.go): tools look for it
+	// here before they read its view.
+	declare(pc, "pg_extension", 3079, 'r', func(*Snapshot) []pgExtensionRow {
+		return []pgExtensionRow{{Oid: OIDExtPgStatStatements, Extname: "pg_stat_statements", Extowner: OIDBootstrapUser,
+			Extnamespace: OIDNamespacePgCatalog, Extrelocatable: true, Extversion: PgStatStatementsVersion}}
+	})
 	declare(pc, "pg_sequence", 2224, 'r', sequenceRows)
 	declare[pgForeignTableRow](pc, "pg_foreign_table", 3118, 'r', nil)
 	declare[pgAuthMembersRow](pc, "pg_auth_members", 1261, 'r', nil)
@@ -521,14 +526,14 @@ type pgEnumRow struct {
 
 // pgExtensionRow is a row of pg_catalog.pg_extension.
 type pgExtensionRow struct {
-	Oid            OID    `pg:"oid"`
-	Extname        Name   `pg:"extname" type:"name"`
-	Extowner       OID    `pg:"extowner"`
-	Extnamespace   OID    `pg:"extnamespace"`
-	Extrelocatable bool   `pg:"extrelocatable"`
-	Extversion     string `pg:"extversion"`
-	Extconfig      string `pg:"extconfig"`
-	Extcondition   string `pg:"extcondition"`
+	Oid            OID     `pg:"oid"`
+	Extname        Name    `pg:"extname" type:"name"`
+	Extowner       OID     `pg:"extowner"`
+	Extnamespace   OID     `pg:"extnamespace"`
+	Extrelocatable bool    `pg:"extrelocatable"`
+	Extversion     string  `pg:"extversion"`
+	Extconfig      *string `pg:"extconfig"`
+	Extcondition   *string `pg:"extcondition"`
 }
 
 // pgSequenceRow is a row of pg_catalog.pg_sequence.

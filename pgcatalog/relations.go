@@ -6,6 +6,7 @@ import (
 
 	"github.com/joind/joind/activity"
 	"github.com/joind/joind/settings"
+	"github.com/joind/joind/stats"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
@@ -29,6 +30,9 @@ type Env struct {
 	// pg_cancel_backend; nil: none), BackendPID this session's process id.
 	Activity   *activity.Registry
 	BackendPID int32
+	// Stats are the server's cumulative statistics (pg_stat_statements,
+	// pg_stat_*_tables, ...; nil: all zero).
+	Stats *stats.Server
 }
 
 // ViewColumner derives a view's output columns by binding its query.

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/cockroachdb/apd/v3"
 
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
@@ -58,6 +59,9 @@ func declare[R any](schema, name string, oid uint32, kind byte, rows func(*Snaps
 		t := columnType(f.Type, schema+"."+name+"."+col)
 		if f.Tag.Get("type") == "timestamptz" && t.ID == types.Int8 {
 			t = types.TimestampTZType // microseconds since 1970-01-01 UTC (pgTime)
+		}
+		if f.Tag.Get("type") == "numeric" && t.ID == types.Int8 {
+			t = types.NumericType // an integer shown as numeric (pg_stat_statements.wal_bytes)
 		}
 		if f.Tag.Get("type") == "name" && t.ID == types.Text {
 			t = types.NameType // a Name field: the column is of type name, as in PostgreSQL
@@ -149,7 +153,11 @@ func (d *Def) record(s *Snapshot) arrow.Record {
 		fields[c] = arrow.Field{Name: col.Name, Type: col.Type.ArrowType(), Nullable: true}
 		bld := array.NewBuilder(memory.DefaultAllocator, col.Type.ArrowType())
 		for i := 0; i < n; i++ {
-			types.AppendValue(bld, col.Type, fieldValue(rows.Index(i).FieldByIndex(d.field[c])))
+			v := fieldValue(rows.Index(i).FieldByIndex(d.field[c]))
+			if col.Type.ID == types.Numeric && !v.Null {
+				v = types.NumericValue(apd.New(v.I, 0))
+			}
+			types.AppendValue(bld, col.Type, v)
 		}
 		arrs[c] = bld.NewArray()
 	}

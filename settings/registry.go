@@ -170,6 +170,12 @@ var declared = []*Setting{
 		Category: catLocale, Desc: "Sets the display format for interval values."},
 	{Name: "is_superuser", Kind: Bool, Boot: "on", Report: true, Context: Internal, NoShowAll: true,
 		Category: catPreset, Desc: "Shows whether the current user is a superuser."},
+	// joind.auto_explain_min_duration is auto_explain.log_min_duration
+	// with log_analyze on: the EXPLAIN ANALYZE of every query that ran at
+	// least this long is logged (-1: off; queries are instrumented only
+	// when it is on).
+	{Name: "joind.auto_explain_min_duration", Kind: Int, Boot: "-1", Unit: Milliseconds, Min: -1, Max: 2147483647,
+		Context: Superuser, Category: "Customized Options", Desc: "Sets the minimum execution time above which the EXPLAIN ANALYZE of a query is logged."},
 	// joind.join_mode forces hash joins' partition mode where the join's
 	// semantics allow it.
 	{Name: "joind.join_mode", Kind: Enum, Boot: "auto", Values: []string{"auto", "collect_left", "partitioned"},

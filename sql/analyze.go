@@ -74,6 +74,7 @@ func (b *binder) bindAnalyze(vs *pg_query.VacuumStmt) (Statement, error) {
 		rel.Table = r.table
 		out.Rels = append(out.Rels, rel)
 	}
+	out.Analyzes = analyze
 	if !analyze {
 		for _, r := range out.Rels {
 			if len(r.Cols) > 0 {

@@ -218,6 +218,8 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindExplain(x.ExplainStmt)
 	case *pg_query.Node_VacuumStmt:
 		return b.bindAnalyze(x.VacuumStmt)
+	case *pg_query.Node_CreateExtensionStmt:
+		return bindCreateExtension(x.CreateExtensionStmt) // extension.go
 	case *pg_query.Node_VariableSetStmt:
 		return b.bindSet(x.VariableSetStmt)
 	case *pg_query.Node_VariableShowStmt:

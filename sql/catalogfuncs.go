@@ -5,6 +5,7 @@ import (
 	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/settings"
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/stats"
 )
 
 // SessionInfo answers the functions about the session that clients call at
@@ -20,6 +21,8 @@ type SessionInfo struct {
 	// process id (pg_stat_activity, pg_backend_pid).
 	Activity   *activity.Registry
 	BackendPID int32
+	// Stats are the server's cumulative statistics (pg_stat_statements, ...).
+	Stats *stats.Server
 }
 
 // VersionString is what version() returns; drivers parse "PostgreSQL N.M".

@@ -26,7 +26,7 @@ func (b *binder) snapshot() *pgcatalog.Snapshot {
 		if b.opts != nil && b.opts.Session != nil {
 			si := b.opts.Session
 			env.User, env.Database, env.Settings, env.Objects = si.User, si.Database, si.Settings, si.Objects
-			env.Activity, env.BackendPID = si.Activity, si.BackendPID
+			env.Activity, env.BackendPID, env.Stats = si.Activity, si.BackendPID, si.Stats
 		}
 		b.snap = pgcatalog.NewSnapshot(b.cat, env)
 	}

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
@@ -112,7 +113,9 @@ type Truncate struct {
 type Analyze struct {
 	Vacuum bool
 	Full   bool // VACUUM FULL
-	Rels   []AnalyzeRel
+	// Analyzes: ANALYZE, or VACUUM (ANALYZE) (pg_stat_all_tables.last_analyze).
+	Analyzes bool
+	Rels     []AnalyzeRel
 }
 
 // AnalyzeRel is one relation of ANALYZE: Table is nil for a view, which
@@ -196,7 +199,11 @@ type Discard struct{ What string }
 
 // NoOp is a statement the binder answered itself (e.g. a no-op it
 // accepts for compatibility); the engine returns Tag.
-type NoOp struct{ Tag string }
+type NoOp struct {
+	Tag string
+	// Notice, if set, is sent to the client first (a skipped IF NOT EXISTS).
+	Notice *pgerr.Error
+}
 
 func (*Query) statement()         {}
 func (*CreateTable) statement()   {}

@@ -19,7 +19,9 @@ import (
 	"github.com/joind/joind/activity"
 	"github.com/joind/joind/config"
 	"github.com/joind/joind/engine"
+	"github.com/joind/joind/metrics"
 	"github.com/joind/joind/operators/hashtable"
+	"github.com/joind/joind/stats"
 	"github.com/joind/joind/wire"
 )
 
@@ -76,8 +78,10 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	backends := activity.NewRegistry(time.Now())
+	statistics := stats.New(time.Now())
 	eng, err := engine.New(engine.Options{
 		Activity:    backends,
+		Stats:       statistics,
 		DataDir:     cfg.DataDir,
 		Partitions:  cfg.Partitions,
 		BatchSize:   cfg.BatchSize,
@@ -105,6 +109,20 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 		"kernel", hashtable.KernelName(), "data_dir", cfg.DataDir, "partitions", cfg.Partitions,
 		"memory_limit", cfg.MemoryLimit, "config_file", cfg.ConfigFile)
 
+	if cfg.MetricsListen != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsListen)
+		if err != nil {
+			logger.Warn("metrics listener not started", "address", cfg.MetricsListen, "err", err)
+		} else {
+			m := metrics.New(backends, statistics)
+			statistics.Observer = m // before the server serves its first statement
+			mux := http.NewServeMux()
+			mux.Handle("/metrics", m.Handler())
+			logger.Info("metrics listening", "address", mln.Addr().String())
+			go func() { _ = http.Serve(mln, mux) }()
+			defer mln.Close()
+		}
+	}
 	if cfg.Pprof != "" {
 		// Debug only (off by default): profiles of a running server.
 		pln, err := net.Listen("tcp", cfg.Pprof)

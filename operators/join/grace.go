@@ -554,8 +554,11 @@ func (j *HashJoin) closeUnspilled() {
 	}
 }
 
-// ExplainNote is EXPLAIN ANALYZE's note: what the join spilled.
-func (j *HashJoin) ExplainNote() string { return j.spilled.Note() }
+// ExplainNote is EXPLAIN ANALYZE's note: what the join spilled, and for a
+// null-aware join the facts that decided its answer (explainfacts.go).
+func (j *HashJoin) ExplainNote() string {
+	return joinNotes(j.spilled.Note(), j.factsNote())
+}
 
 // streamClosed counts a closed output stream; after the last the build
 // sides' memory goes back to the query's budget, for the operators that

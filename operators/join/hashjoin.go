@@ -45,6 +45,7 @@ type HashJoin struct {
 	level      int          // grace.go: 0, or the depth of a sub-join
 	parent     *HashJoin    // grace.go: the join a sub-join works for
 	spilled    spill.Stats  // grace.go: the files the join wrote
+	facts      naFacts      // explainfacts.go: what decided a null-aware join
 	closes     atomic.Int64 // streams closed: the last returns the memory
 	collect    struct {     // CollectLeft
 		grpOnce, buildOnce sync.Once
@@ -436,7 +437,10 @@ func (j *HashJoin) newBuild(ctx context.Context, recs []arrow.Record) (*buildSid
 	for r := 0; r < n && b.keys.mayBeNull(j.valueCols); r++ {
 		if b.keys.anyNull(j.valueCols, j.nullsEq, r) {
 			b.hasNullValue = true
-			break
+			if j.na == naNone {
+				break
+			}
+			j.facts.nullBuild.Add(1) // every one, for EXPLAIN ANALYZE (explainfacts.go)
 		}
 	}
 	if err := <-sideDone; err != nil {
@@ -604,6 +608,7 @@ func (s *stream) Next() (arrow.Record, error) {
 			if s.j.na == naRightAnti && s.build.n > 0 && s.build.hasNullValue {
 				// probe NOT IN (build with a NULL): never TRUE.
 				s.state = stDone
+				s.j.facts.probeSkipped.Store(true)
 			}
 		case stProbing:
 			if s.pendingRows > 0 {
@@ -774,6 +779,9 @@ func (s *stream) startBatch(rec arrow.Record) error {
 		if kb.anyNull(j.allCols, j.nullsEq, i) {
 			if kb.anyNull(j.valueCols, j.nullsEq, i) {
 				fact |= FactNullKey
+				if j.na != naNone {
+					j.facts.nullProbe.Add(1)
+				}
 			}
 			continue
 		}
@@ -828,8 +836,9 @@ func (s *stream) step() (arrow.Record, error) {
 			case 1:
 				s.match(p, b)
 			case -1:
-				if j.na == naPerRow && j.spec.ResidualUnknown {
+				if j.na == naPerRow && j.spec.ResidualUnknown && !s.build.unknown.test(b) {
 					s.build.unknown.set(b)
+					j.facts.unknown.Add(1)
 				}
 			}
 		}

@@ -226,8 +226,9 @@ func (s *stream) unknownPairs(ix index, sel []int32) error {
 			return err
 		}
 		for i, r := range bs {
-			if st[i] == 1 || st[i] == -1 && j.spec.ResidualUnknown {
+			if (st[i] == 1 || st[i] == -1 && j.spec.ResidualUnknown) && !b.unknown.test(r) {
 				b.unknown.set(r)
+				j.facts.unknown.Add(1)
 			}
 		}
 	}
