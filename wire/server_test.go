@@ -182,7 +182,7 @@ func TestPanicIsRecovered(t *testing.T) {
 	}
 	expectMessages(t, c.query("select 3"), "T:?column?/23", "D:3", "C:SELECT 1", "Z:I")
 	logs := ts.logs.String()
-	if !strings.Contains(logs, "panic while executing statement") || !strings.Contains(logs, "testengine_test.go") {
+	if !strings.Contains(logs, "panic in executing a statement") || !strings.Contains(logs, "testengine_test.go") {
 		t.Fatalf("panic not logged with its stack:\n%s", logs)
 	}
 	// Other clients are unaffected.
