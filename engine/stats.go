@@ -118,9 +118,13 @@ func (s *session) chargeWrites(st *stats.Server, db *stats.DatabaseCounters, bou
 	case *sql.Analyze:
 		analyze := x.Analyzes
 		if len(x.Rels) == 0 {
-			for _, t := range s.cur.Tables() {
+			// Every table: read the committed catalog (the statement's own
+			// catalog is gone by now).
+			txn := s.eng.catalog.Begin()
+			for _, t := range txn.Tables() {
 				st.Tables.Maintained(pgcatalog.RelationOID(t), x.Vacuum, analyze, now)
 			}
+			txn.Rollback()
 		}
 		for _, r := range x.Rels {
 			if r.Table != nil {
