@@ -18,19 +18,8 @@ func (b *binder) bindJSONToRecord(fs *scope, fc *pg_query.FuncCall, name string,
 	if len(rf.Functions) != 1 || rf.Ordinality {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "%s in ROWS FROM or WITH ORDINALITY is not supported", name), fc.Location)
 	}
-	args, err := b.bindList(fs, fc.Args)
+	args, ov, err := b.bindResolvedCall(fs, fc, name)
 	if err != nil {
-		return nil, err
-	}
-	argTypes := make([]types.Type, len(args))
-	for i, a := range args {
-		argTypes[i] = a.Type()
-	}
-	ov, err := types.ResolveFunction(name, argTypes)
-	if err != nil {
-		return nil, b.wrapAt(err, fc.Location)
-	}
-	if err := b.castArgs(args, ov.Args); err != nil {
 		return nil, err
 	}
 	var cols []string

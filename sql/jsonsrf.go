@@ -12,19 +12,8 @@ import (
 // function resolution.
 // A function of records (json_each) becomes one function per column.
 func (b *binder) bindRowSetFunc(fs *scope, fc *pg_query.FuncCall, name string) ([]plan.SetFunc, error) {
-	args, err := b.bindList(fs, fc.Args)
+	args, ov, err := b.bindResolvedCall(fs, fc, name)
 	if err != nil {
-		return nil, err
-	}
-	argTypes := make([]types.Type, len(args))
-	for i, a := range args {
-		argTypes[i] = a.Type()
-	}
-	ov, err := types.ResolveFunction(name, argTypes)
-	if err != nil {
-		return nil, b.wrapAt(err, fc.Location)
-	}
-	if err := b.castArgs(args, ov.Args); err != nil {
 		return nil, err
 	}
 	cols := types.RecordSetColumns(ov)
@@ -36,4 +25,25 @@ func (b *binder) bindRowSetFunc(fs *scope, fc *pg_query.FuncCall, name string) (
 		out[i] = plan.SetFunc{Func: c, Args: args}
 	}
 	return out, nil
+}
+
+// bindResolvedCall binds a FROM item's function call by ordinary function
+// resolution: its arguments, cast to the chosen overload's.
+func (b *binder) bindResolvedCall(fs *scope, fc *pg_query.FuncCall, name string) ([]plan.Expr, *types.Overload, error) {
+	args, err := b.bindList(fs, fc.Args)
+	if err != nil {
+		return nil, nil, err
+	}
+	argTypes := make([]types.Type, len(args))
+	for i, a := range args {
+		argTypes[i] = a.Type()
+	}
+	ov, err := types.ResolveFunction(name, argTypes)
+	if err != nil {
+		return nil, nil, b.wrapAt(err, fc.Location)
+	}
+	if err := b.castArgs(args, ov.Args); err != nil {
+		return nil, nil, err
+	}
+	return args, ov, nil
 }

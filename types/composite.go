@@ -345,21 +345,8 @@ func FieldSelect(t Type, field int) *Overload {
 // result is never NULL for two non-NULL records. Records of different
 // widths or field types fail when compared, as in PostgreSQL.
 func RecordCompare(op string, lt, rt Type) (*Overload, error) {
-	var test func(c int) bool
-	switch op {
-	case "=":
-		test = func(c int) bool { return c == 0 }
-	case "<>":
-		test = func(c int) bool { return c != 0 }
-	case "<":
-		test = func(c int) bool { return c < 0 }
-	case "<=":
-		test = func(c int) bool { return c <= 0 }
-	case ">":
-		test = func(c int) bool { return c > 0 }
-	case ">=":
-		test = func(c int) bool { return c >= 0 }
-	default:
+	test := comparisonTest(op)
+	if test == nil {
 		return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", lt.SQLName(), op, rt.SQLName()).
 			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 	}
@@ -515,4 +502,24 @@ func fieldKey(v Value, t Type) string {
 		return RecordKey(v.S, t)
 	}
 	return string(FormatText(nil, v, t, nil))
+}
+
+// comparisonTest is the outcome test of comparison operator op over a
+// three-way comparison's result, nil for any other operator.
+func comparisonTest(op string) func(c int) bool {
+	switch op {
+	case "=":
+		return func(c int) bool { return c == 0 }
+	case "<>":
+		return func(c int) bool { return c != 0 }
+	case "<":
+		return func(c int) bool { return c < 0 }
+	case "<=":
+		return func(c int) bool { return c <= 0 }
+	case ">":
+		return func(c int) bool { return c > 0 }
+	case ">=":
+		return func(c int) bool { return c >= 0 }
+	}
+	return nil
 }

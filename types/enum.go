@@ -225,21 +225,7 @@ func resolveEnumOperator(name string, left, right Type) (*Overload, bool, error)
 	if left.ID != Enum || right.ID != Enum {
 		return nil, false, nil
 	}
-	var test func(c int) bool
-	switch name {
-	case "=":
-		test = func(c int) bool { return c == 0 }
-	case "<>":
-		test = func(c int) bool { return c != 0 }
-	case "<":
-		test = func(c int) bool { return c < 0 }
-	case "<=":
-		test = func(c int) bool { return c <= 0 }
-	case ">":
-		test = func(c int) bool { return c > 0 }
-	case ">=":
-		test = func(c int) bool { return c >= 0 }
-	}
+	test := comparisonTest(name)
 	if test == nil || left.UserOID != right.UserOID {
 		return nil, true, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", left.BaseSQLName(), name, right.BaseSQLName()).
 			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
