@@ -79,6 +79,8 @@ func fmtVal(v types.Value, t types.Type) string {
 		return v.S
 	case types.Numeric:
 		return v.Num.Text('f')
+	case types.Interval:
+		return fmt.Sprintf("%d mons %d days %d us", v.Iv.Months, v.Iv.Days, v.Iv.Micros)
 	}
 	return fmt.Sprint(v.I)
 }

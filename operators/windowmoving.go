@@ -29,6 +29,13 @@ import (
 // (PostgreSQL 15's NaNcount/pInfcount/nInfcount). Values past int64 at that
 // common scale fall back to recomputing each frame.
 //
+// interval: interval_accum_inv is exact too (component-wise integer
+// subtraction), so a frame's sum is a difference of prefix sums of months,
+// days and microseconds. PostgreSQL raises "interval out of range" when its
+// running sum overflows; when no sum of the partition's values can
+// overflow (checked up front) neither errs, otherwise each frame is
+// recomputed the way PostgreSQL adds it.
+//
 // float4/float8 sum and avg: pg_aggregate has no aggminvtransfn for them,
 // so PostgreSQL restarts the aggregate whenever the frame head moves and
 // adds the frame's rows left to right; the last digits of a float sum
@@ -45,6 +52,7 @@ func (o *windowOp) movingColumn(ctx context.Context, f *windowFn, w *windowRows,
 	switch {
 	case (name == "sum" || name == "avg") && at == types.Numeric:
 	case (name == "sum" || name == "avg") && (at == types.Float8 || at == types.Float4):
+	case (name == "sum" || name == "avg") && at == types.Interval:
 	case (name == "bool_and" || name == "bool_or" || name == "every") && at == types.Bool:
 	default:
 		return nil, nil
@@ -66,6 +74,16 @@ func (o *windowOp) movingColumn(ctx context.Context, f *windowFn, w *windowRows,
 		return ns.column(ctx, f, fs)
 	case types.Bool:
 		return boolFrames(ctx, f, w, o, rec, arg)
+	case types.Interval:
+		ip := newIntervalPrefix(arg)
+		if ip == nil {
+			return nil, nil
+		}
+		fs, err := o.frames(ctx, f, w, rec)
+		if err != nil {
+			return nil, err
+		}
+		return ip.column(ctx, f, fs)
 	}
 	vals, ok := floatValues(arg)
 	if !ok {
@@ -485,6 +503,81 @@ func boolFrames(ctx context.Context, f *windowFn, w *windowRows, o *windowOp, re
 		default:
 			b.Append(t > 0)
 		}
+	}
+	return b.NewArray(), nil
+}
+
+// intervalPrefix is prefix sums of an interval column's components and of
+// its non-NULL count.
+type intervalPrefix struct {
+	months, days, micros, cnt []int64
+}
+
+// newIntervalPrefix reads arr; nil when some sum of its values could
+// overflow an interval's fields.
+func newIntervalPrefix(arr arrow.Array) *intervalPrefix {
+	n := arr.Len()
+	p := &intervalPrefix{months: make([]int64, n+1), days: make([]int64, n+1), micros: make([]int64, n+1), cnt: make([]int64, n+1)}
+	var maxMonths, maxDays, maxMicros uint64
+	abs := func(v int64) uint64 {
+		if v < 0 {
+			return uint64(-v)
+		}
+		return uint64(v)
+	}
+	for i := 0; i < n; i++ {
+		p.months[i+1], p.days[i+1], p.micros[i+1], p.cnt[i+1] = p.months[i], p.days[i], p.micros[i], p.cnt[i]
+		if arr.IsNull(i) {
+			continue
+		}
+		iv := types.GetValue(arr, types.IntervalType, i).Iv
+		maxMonths, maxDays = max(maxMonths, abs(int64(iv.Months))), max(maxDays, abs(int64(iv.Days)))
+		maxMicros = max(maxMicros, abs(iv.Micros))
+		p.months[i+1] += int64(iv.Months)
+		p.days[i+1] += int64(iv.Days)
+		p.micros[i+1] += iv.Micros // cannot wrap once the bound below holds
+		p.cnt[i+1]++
+	}
+	rows := uint64(max(n, 1))
+	if maxMonths > math.MaxInt32/rows || maxDays > math.MaxInt32/rows || maxMicros > math.MaxInt64/rows {
+		return nil
+	}
+	return p
+}
+
+func spanSum(pre []int64, spans []span) int64 {
+	var s int64
+	for _, sp := range spans {
+		s += pre[sp.hi] - pre[sp.lo]
+	}
+	return s
+}
+
+func (p *intervalPrefix) column(ctx context.Context, f *windowFn, fs *frameSet) (arrow.Array, error) {
+	n := len(fs.start)
+	b := newBuilder(f.result, n)
+	avg := f.Agg.Name == "avg"
+	var buf []span
+	for i := 0; i < n; i++ {
+		if i%4096 == 0 {
+			if err := checkCtx(ctx); err != nil {
+				return nil, err
+			}
+		}
+		buf = fs.spans(i, buf)
+		total := spanSum(p.cnt, buf)
+		if total == 0 {
+			b.AppendNull()
+			continue
+		}
+		sum := types.IntervalValue{Months: int32(spanSum(p.months, buf)), Days: int32(spanSum(p.days, buf)), Micros: spanSum(p.micros, buf)}
+		if avg {
+			var err error
+			if sum, err = types.AvgInterval(sum, total); err != nil {
+				return nil, err
+			}
+		}
+		types.AppendValue(b, f.result, types.Value{Iv: sum})
 	}
 	return b.NewArray(), nil
 }

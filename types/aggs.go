@@ -405,10 +405,15 @@ func (a *intervalSumAcc) Result() (Value, error) {
 		return NullValue, nil
 	}
 	if a.avg {
-		r, err := intervalMulDiv(a.sum, float64(a.n), true)
+		r, err := AvgInterval(a.sum, a.n)
 		return Value{Iv: r}, err
 	}
 	return Value{Iv: a.sum}, nil
+}
+
+// AvgInterval is interval_avg's final step: the sum divided by the count.
+func AvgInterval(sum IntervalValue, n int64) (IntervalValue, error) {
+	return intervalMulDiv(sum, float64(n), true)
 }
 
 type minMaxAcc struct {
