@@ -133,8 +133,16 @@ func checkFramesMatchNaive(t *testing.T, seed int64, argT types.Type, aggs []str
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := &plan.Window{PartitionBy: []plan.Expr{ref(g)}, OrderBy: order,
-			Funcs: []plan.WindowFunc{{Agg: ov, Args: []plan.Expr{ref(x)}, Frame: fr}}}
+		wf := plan.WindowFunc{Agg: ov, Args: []plan.Expr{ref(x)}, Frame: fr}
+		filtered := rng.Intn(3) == 0 // FILTER (WHERE k < 3)
+		if filtered {
+			lt, err := types.ResolveOperator("<", types.Int4Type, types.Int4Type)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wf.Filter = &plan.Call{Func: lt, Args: []plan.Expr{ref(k), &plan.Const{Val: I(3), T: types.Int4Type}}}
+		}
+		w := &plan.Window{PartitionBy: []plan.Expr{ref(g)}, OrderBy: order, Funcs: []plan.WindowFunc{wf}}
 		out := plan.Column{ID: 10, Name: name, Type: ov.Result}
 		w.Cols = append(append([]plan.Column(nil), cs...), out)
 		parts := 1 + iter%2
@@ -156,10 +164,13 @@ func checkFramesMatchNaive(t *testing.T, seed int64, argT types.Type, aggs []str
 			got[r[0].I] = fmtVal(r[4], out.Type)
 			seq[r[0].I] = p
 		}
-		desc := fmt.Sprintf("type %d iter %d: %s mode=%d start=%d(%d) end=%d(%d) exclude=%d", argT.ID, iter, name, mode, fr.Start.Kind, sOff, fr.End.Kind, eOff, fr.Exclude)
+		desc := fmt.Sprintf("type %d iter %d: %s filtered=%v mode=%d start=%d(%d) end=%d(%d) exclude=%d", argT.ID, iter, name, filtered, mode, fr.Start.Kind, sOff, fr.End.Kind, eOff, fr.Exclude)
 		for i, r := range rows {
 			acc := ov.New()
 			for _, j := range naiveFrame(rows, seq, i, fr, sOff, eOff) {
+				if filtered && rows[j][2].I >= 3 {
+					continue
+				}
 				if err := acc.Add([]types.Value{rows[j][3]}); err != nil {
 					t.Fatal(err)
 				}

@@ -60,7 +60,7 @@ func rankColumn(f *windowFn, w *windowRows) arrow.Array {
 // range (the boxed path, with exact big sums, runs then).
 func (o *windowOp) prefixColumn(ctx context.Context, f *windowFn, w *windowRows, rec arrow.Record) (arrow.Array, error) {
 	name := f.Agg.Name
-	if f.filter != nil || (name != "count" && name != "sum" && name != "avg") || len(f.args) > 1 {
+	if (name != "count" && name != "sum" && name != "avg") || len(f.args) > 1 || (f.filter != nil && len(f.args) == 0) {
 		return nil, nil
 	}
 	var arg arrow.Array
@@ -69,7 +69,9 @@ func (o *windowOp) prefixColumn(ctx context.Context, f *windowFn, w *windowRows,
 		if err != nil {
 			return nil, err
 		}
-		arg = a
+		if arg, err = filteredArg(ctx, f, rec, a); err != nil {
+			return nil, err
+		}
 	}
 	var col intColumn
 	if name != "count" {
@@ -171,6 +173,29 @@ func (o *windowOp) prefixColumn(ctx context.Context, f *windowFn, w *windowRows,
 			}
 		}
 		types.AppendValue(b, f.result, v)
+	}
+	return b.NewArray(), nil
+}
+
+// filteredArg is an aggregate's argument column with the rows its FILTER
+// does not pass made NULL: the strict aggregates the typed frame paths
+// serve skip a NULL argument exactly as they skip a filtered-out row.
+func filteredArg(ctx context.Context, f *windowFn, rec arrow.Record, arg arrow.Array) (arrow.Array, error) {
+	if f.filter == nil {
+		return arg, nil
+	}
+	pass, err := f.filter.Eval(ctx, rec)
+	if err != nil {
+		return nil, err
+	}
+	t := f.Agg.Args[0]
+	b := newBuilder(t, arg.Len())
+	for i := 0; i < arg.Len(); i++ {
+		if pass.IsNull(i) || types.GetValue(pass, types.BoolType, i).I == 0 {
+			b.AppendNull()
+			continue
+		}
+		types.AppendValue(b, t, types.GetValue(arg, t, i))
 	}
 	return b.NewArray(), nil
 }

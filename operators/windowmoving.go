@@ -45,7 +45,7 @@ import (
 // movingColumn computes f's column for the aggregates above; nil, nil when
 // f is not one of them (or its values do not fit the fast form).
 func (o *windowOp) movingColumn(ctx context.Context, f *windowFn, w *windowRows, rec arrow.Record) (arrow.Array, error) {
-	if f.Agg == nil || f.filter != nil || len(f.args) != 1 || len(f.Agg.Args) != 1 {
+	if f.Agg == nil || len(f.args) != 1 || len(f.Agg.Args) != 1 {
 		return nil, nil
 	}
 	name, at := f.Agg.Name, f.Agg.Args[0].ID
@@ -59,6 +59,9 @@ func (o *windowOp) movingColumn(ctx context.Context, f *windowFn, w *windowRows,
 	}
 	arg, err := f.args[0].Eval(ctx, rec)
 	if err != nil {
+		return nil, err
+	}
+	if arg, err = filteredArg(ctx, f, rec, arg); err != nil { // windowfast.go
 		return nil, err
 	}
 	switch at {
