@@ -16,12 +16,14 @@ import (
 // pg_stat_database and pg_stat_progress_copy. Columns as PostgreSQL 15's,
 // in its order; oid columns are int8 as everywhere in joind.
 
-// The OIDs of the pg_stat_statements extension and its views (those a
-// PostgreSQL 15 cluster gave them), and its version.
+// The OIDs of the pg_stat_statements extension and its views, and its
+// version. PostgreSQL gives an extension's objects OIDs from the user range
+// when CREATE EXTENSION runs; joind's are always there, so they sit just
+// below FirstUserOID, where they cannot collide with a user table's.
 const (
-	OIDExtPgStatStatements  = 16388
-	OIDPgStatStatements     = 16422
-	OIDPgStatStatementsInfo = 16411
+	OIDExtPgStatStatements  = 16380
+	OIDPgStatStatements     = 16381
+	OIDPgStatStatementsInfo = 16382
 	PgStatStatementsVersion = "1.10"
 )
 
