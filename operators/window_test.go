@@ -20,7 +20,7 @@ import (
 // one and two partitions.
 func TestWindowFramesMatchNaive(t *testing.T) {
 	gen := func(rng *rand.Rand) types.Value { return I(int64(rng.Intn(21) - 10)) }
-	checkFramesMatchNaive(t, 7, types.Int4Type, []string{"sum", "count", "min", "max", "avg"}, gen)
+	checkFramesMatchNaive(t, 7, types.Int4Type, []string{"sum", "count", "min", "max", "avg", "var_samp", "stddev_pop"}, gen)
 }
 
 // TestWindowMovingFramesMatchNaive holds the removable and typed moving
@@ -37,7 +37,7 @@ func TestWindowMovingFramesMatchNaive(t *testing.T) {
 		return v
 	}
 	nums := []string{"1.5", "1.500", "2.25", "-3", "0", "7.125", "100", "-0.01"}
-	checkFramesMatchNaive(t, 11, types.NumericType, []string{"sum", "avg", "count", "min", "max"}, func(rng *rand.Rand) types.Value {
+	checkFramesMatchNaive(t, 11, types.NumericType, []string{"sum", "avg", "count", "min", "max", "variance", "stddev", "var_pop"}, func(rng *rand.Rand) types.Value {
 		switch rng.Intn(40) {
 		case 0:
 			return num("NaN")

@@ -29,6 +29,10 @@ import (
 // (PostgreSQL 15's NaNcount/pInfcount/nInfcount). Values past int64 at that
 // common scale fall back to recomputing each frame.
 //
+// var/stddev of integers and numeric: numeric_accum_inv keeps N, sumX and
+// sumX2 exactly (with the same maxScale restart), so a frame's result is
+// numeric_stddev_internal over prefix-sum differences of x and of x*x.
+//
 // interval: interval_accum_inv is exact too (component-wise integer
 // subtraction), so a frame's sum is a difference of prefix sums of months,
 // days and microseconds. PostgreSQL raises "interval out of range" when its
@@ -53,6 +57,8 @@ func (o *windowOp) movingColumn(ctx context.Context, f *windowFn, w *windowRows,
 	case (name == "sum" || name == "avg") && at == types.Numeric:
 	case (name == "sum" || name == "avg") && (at == types.Float8 || at == types.Float4):
 	case (name == "sum" || name == "avg") && at == types.Interval:
+	case types.IsVarianceAggregate(name) && (at == types.Numeric || at == types.Int2 || at == types.Int4 || at == types.Int8):
+		return o.varianceFrames(ctx, f, w, rec)
 	case (name == "bool_and" || name == "bool_or" || name == "every") && at == types.Bool:
 	default:
 		return nil, nil
@@ -581,6 +587,69 @@ func (p *intervalPrefix) column(ctx context.Context, f *windowFn, fs *frameSet) 
 			}
 		}
 		types.AppendValue(b, f.result, types.Value{Iv: sum})
+	}
+	return b.NewArray(), nil
+}
+
+// varianceFrames is var/stddev over moving frames from numeric prefix sums
+// of the argument and of its squares; nil, nil when either does not fit
+// the prefix form.
+func (o *windowOp) varianceFrames(ctx context.Context, f *windowFn, w *windowRows, rec arrow.Record) (arrow.Array, error) {
+	arg, err := f.args[0].Eval(ctx, rec)
+	if err != nil {
+		return nil, err
+	}
+	if arg, err = filteredArg(ctx, f, rec, arg); err != nil { // windowfast.go
+		return nil, err
+	}
+	n := arg.Len()
+	xb, sqb := newBuilder(types.NumericType, n), newBuilder(types.NumericType, n)
+	for i := 0; i < n; i++ {
+		if arg.IsNull(i) {
+			xb.AppendNull()
+			sqb.AppendNull()
+			continue
+		}
+		v := types.GetValue(arg, f.Agg.Args[0], i)
+		x := v.Num
+		if f.Agg.Args[0].ID != types.Numeric {
+			x = apd.New(v.I, 0)
+		}
+		sq := x
+		if x.Form == apd.Finite {
+			if sq, err = types.NumericSquare(x); err != nil {
+				return nil, err
+			}
+		}
+		types.AppendValue(xb, types.NumericType, types.Value{Num: x})
+		types.AppendValue(sqb, types.NumericType, types.Value{Num: sq})
+	}
+	p, q := newNumericPrefix(xb.NewArray(), types.NumericType), newNumericPrefix(sqb.NewArray(), types.NumericType)
+	if p == nil || q == nil {
+		return nil, nil
+	}
+	fs, err := o.frames(ctx, f, w, rec)
+	if err != nil {
+		return nil, err
+	}
+	b := newBuilder(f.result, len(fs.start))
+	var buf []span
+	for i := range fs.start {
+		if i%4096 == 0 {
+			if err := checkCtx(ctx); err != nil {
+				return nil, err
+			}
+		}
+		buf = fs.spans(i, buf)
+		total := p.count(p.cnt, buf)
+		special := p.nan != nil && p.count(p.nan, buf)+p.count(p.pinf, buf)+p.count(p.ninf, buf) > 0
+		var v types.Value
+		if total == 0 {
+			v = types.NullValue
+		} else if v, err = types.VarianceFromSums(f.Agg.Name, total, p.frameSum(buf), q.frameSum(buf), special); err != nil {
+			return nil, err
+		}
+		types.AppendValue(b, f.result, v)
 	}
 	return b.NewArray(), nil
 }

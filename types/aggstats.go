@@ -434,11 +434,32 @@ func (a *bitAcc) Result() (Value, error) {
 	return Value{I: a.v}, nil
 }
 
-func init() {
-	varNames := map[string]varKind{
-		"variance": varSamp, "var_samp": varSamp, "var_pop": varPop,
-		"stddev": stddevSamp, "stddev_samp": stddevSamp, "stddev_pop": stddevPop,
+// varNames are the variance and standard-deviation aggregates.
+var varNames = map[string]varKind{
+	"variance": varSamp, "var_samp": varSamp, "var_pop": varPop,
+	"stddev": stddevSamp, "stddev_samp": stddevSamp, "stddev_pop": stddevPop,
+}
+
+// IsVarianceAggregate reports whether name is one of var/stddev's names.
+func IsVarianceAggregate(name string) bool { _, ok := varNames[name]; return ok }
+
+// VarianceFromSums is aggregate name (IsVarianceAggregate) over n non-NULL
+// integer or numeric values whose finite ones sum to sx with squares
+// summing to sxx (each at its values' largest display scale, doubled for
+// sxx); special says whether a NaN or infinity was among them. It is the
+// accumulator's own final step, numeric_stddev_internal.
+func VarianceFromSums(name string, n int64, sx, sxx *apd.Decimal, special bool) (Value, error) {
+	a := &numVarAcc{kind: varNames[name], n: n, sx: sx, sxx: sxx}
+	if special {
+		a.nan = 1
 	}
+	return a.Result()
+}
+
+// NumericSquare is x*x at twice x's display scale, as var/stddev add it.
+func NumericSquare(x *apd.Decimal) (*apd.Decimal, error) { return pgMul(x, x, 2*dscale(x)) }
+
+func init() {
 	for name, k := range varNames {
 		k := k
 		for _, id := range []ID{Int2, Int4, Int8, Numeric} {

@@ -57,3 +57,19 @@ FROM wmv_n WINDOW w AS (PARTITION BY g ORDER BY i ROWS BETWEEN 1 PRECEDING AND 1
 -- a float sum overflowing within a frame is an error
 SELECT sum(x) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM (VALUES (1, 1e308::float8), (2, 1e308::float8)) t(i, x);
 DROP TABLE wmv_n, wmv_t, wmv_i, wmv_f;
+-- var/stddev of numeric (mixed scales, NaN, NULL) and of integers, with FILTER,
+-- and interval sum/avg with FILTER, over moving frames.
+SELECT i, var_samp(v) OVER w, stddev(v) OVER w, var_pop(i % 7) OVER w,
+       stddev_pop(v) FILTER (WHERE i % 3 <> 0) OVER w
+FROM (SELECT i, CASE WHEN i = 9 THEN 'NaN'::numeric WHEN i % 5 = 0 THEN NULL
+                     WHEN i % 2 = 0 THEN ((i * 37) % 11)::numeric / 4
+                     ELSE ((i * 13) % 7)::numeric(6,3) END AS v
+      FROM generate_series(1, 30) i) s
+WINDOW w AS (ORDER BY i ROWS BETWEEN 3 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW)
+ORDER BY i;
+SELECT i, sum(v) FILTER (WHERE i % 3 <> 0) OVER w, avg(v) OVER w
+FROM (SELECT i, make_interval(months => (i * 7) % 5 - 2, days => (i * 13) % 9 - 4,
+                              secs => ((i * 37) % 101 - 50) * 1.25) AS v
+      FROM generate_series(1, 20) i) s
+WINDOW w AS (ORDER BY i ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING EXCLUDE TIES)
+ORDER BY i;
