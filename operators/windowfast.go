@@ -60,10 +60,27 @@ func rankColumn(f *windowFn, w *windowRows) arrow.Array {
 // range (the boxed path, with exact big sums, runs then).
 func (o *windowOp) prefixColumn(ctx context.Context, f *windowFn, w *windowRows, rec arrow.Record) (arrow.Array, error) {
 	name := f.Agg.Name
-	if (name != "count" && name != "sum" && name != "avg") || len(f.args) > 1 || (f.filter != nil && len(f.args) == 0) {
+	if (name != "count" && name != "sum" && name != "avg") || len(f.args) > 1 {
 		return nil, nil
 	}
 	var arg arrow.Array
+	if len(f.args) == 0 && f.filter != nil {
+		// count(*) FILTER (WHERE p) counts the rows p passes: the count of
+		// a column NULL where p does not pass.
+		pass, err := f.filter.Eval(ctx, rec)
+		if err != nil {
+			return nil, err
+		}
+		b := newBuilder(types.BoolType, pass.Len())
+		for i := 0; i < pass.Len(); i++ {
+			if pass.IsNull(i) || types.GetValue(pass, types.BoolType, i).I == 0 {
+				b.AppendNull()
+			} else {
+				types.AppendValue(b, types.BoolType, types.Value{I: 1})
+			}
+		}
+		arg = b.NewArray()
+	}
 	if len(f.args) == 1 {
 		a, err := f.args[0].Eval(ctx, rec)
 		if err != nil {

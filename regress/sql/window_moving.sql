@@ -73,3 +73,10 @@ FROM (SELECT i, make_interval(months => (i * 7) % 5 - 2, days => (i * 13) % 9 - 
       FROM generate_series(1, 20) i) s
 WINDOW w AS (ORDER BY i ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING EXCLUDE TIES)
 ORDER BY i;
+-- count(*) with FILTER over moving frames
+SELECT i, count(*) FILTER (WHERE i % 3 <> 0) OVER w,
+       count(*) FILTER (WHERE v IS NULL) OVER (ORDER BY v RANGE BETWEEN 1 PRECEDING AND CURRENT ROW),
+       count(*) OVER w
+FROM (SELECT i, NULLIF(i % 4, 0) AS v FROM generate_series(1, 20) i) s
+WINDOW w AS (ORDER BY i ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING EXCLUDE GROUP)
+ORDER BY i;
