@@ -382,21 +382,11 @@ func (p *numericPrefix) frameSum(spans []span) *apd.Decimal {
 }
 
 func (p *numericPrefix) column(ctx context.Context, f *windowFn, fs *frameSet) (arrow.Array, error) {
-	n := len(fs.start)
-	b := newBuilder(f.result, n)
 	avg := f.Agg.Name == "avg"
-	var buf []span
-	for i := 0; i < n; i++ {
-		if i%4096 == 0 {
-			if err := checkCtx(ctx); err != nil {
-				return nil, err
-			}
-		}
-		buf = fs.spans(i, buf)
+	return frameColumn(ctx, f, fs, func(buf []span) (types.Value, error) {
 		total := p.count(p.cnt, buf)
 		if total == 0 {
-			b.AppendNull()
-			continue
+			return types.NullValue, nil
 		}
 		var sum *apd.Decimal
 		if p.nan != nil {
@@ -413,12 +403,28 @@ func (p *numericPrefix) column(ctx context.Context, f *windowFn, fs *frameSet) (
 		if sum == nil {
 			sum = p.frameSum(buf)
 		}
-		v := types.Value{Num: sum}
 		if avg {
-			var err error
-			if v, err = types.AvgNumeric(sum, total); err != nil {
+			return types.AvgNumeric(sum, total)
+		}
+		return types.Value{Num: sum}, nil
+	})
+}
+
+// frameColumn is f's result column: value of each row's frame spans.
+func frameColumn(ctx context.Context, f *windowFn, fs *frameSet, value func(spans []span) (types.Value, error)) (arrow.Array, error) {
+	n := len(fs.start)
+	b := newBuilder(f.result, n)
+	var buf []span
+	for i := 0; i < n; i++ {
+		if i%4096 == 0 {
+			if err := checkCtx(ctx); err != nil {
 				return nil, err
 			}
+		}
+		buf = fs.spans(i, buf)
+		v, err := value(buf)
+		if err != nil {
+			return nil, err
 		}
 		types.AppendValue(b, f.result, v)
 	}
@@ -563,32 +569,21 @@ func spanSum(pre []int64, spans []span) int64 {
 }
 
 func (p *intervalPrefix) column(ctx context.Context, f *windowFn, fs *frameSet) (arrow.Array, error) {
-	n := len(fs.start)
-	b := newBuilder(f.result, n)
 	avg := f.Agg.Name == "avg"
-	var buf []span
-	for i := 0; i < n; i++ {
-		if i%4096 == 0 {
-			if err := checkCtx(ctx); err != nil {
-				return nil, err
-			}
-		}
-		buf = fs.spans(i, buf)
+	return frameColumn(ctx, f, fs, func(buf []span) (types.Value, error) {
 		total := spanSum(p.cnt, buf)
 		if total == 0 {
-			b.AppendNull()
-			continue
+			return types.NullValue, nil
 		}
 		sum := types.IntervalValue{Months: int32(spanSum(p.months, buf)), Days: int32(spanSum(p.days, buf)), Micros: spanSum(p.micros, buf)}
 		if avg {
 			var err error
 			if sum, err = types.AvgInterval(sum, total); err != nil {
-				return nil, err
+				return types.Value{}, err
 			}
 		}
-		types.AppendValue(b, f.result, types.Value{Iv: sum})
-	}
-	return b.NewArray(), nil
+		return types.Value{Iv: sum}, nil
+	})
 }
 
 // varianceFrames is var/stddev over moving frames from numeric prefix sums
@@ -632,24 +627,12 @@ func (o *windowOp) varianceFrames(ctx context.Context, f *windowFn, w *windowRow
 	if err != nil {
 		return nil, err
 	}
-	b := newBuilder(f.result, len(fs.start))
-	var buf []span
-	for i := range fs.start {
-		if i%4096 == 0 {
-			if err := checkCtx(ctx); err != nil {
-				return nil, err
-			}
-		}
-		buf = fs.spans(i, buf)
+	return frameColumn(ctx, f, fs, func(buf []span) (types.Value, error) {
 		total := p.count(p.cnt, buf)
-		special := p.nan != nil && p.count(p.nan, buf)+p.count(p.pinf, buf)+p.count(p.ninf, buf) > 0
-		var v types.Value
 		if total == 0 {
-			v = types.NullValue
-		} else if v, err = types.VarianceFromSums(f.Agg.Name, total, p.frameSum(buf), q.frameSum(buf), special); err != nil {
-			return nil, err
+			return types.NullValue, nil
 		}
-		types.AppendValue(b, f.result, v)
-	}
-	return b.NewArray(), nil
+		special := p.nan != nil && p.count(p.nan, buf)+p.count(p.pinf, buf)+p.count(p.ninf, buf) > 0
+		return types.VarianceFromSums(f.Agg.Name, total, p.frameSum(buf), q.frameSum(buf), special)
+	})
 }
