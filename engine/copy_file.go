@@ -9,18 +9,18 @@ import (
 	"path/filepath"
 
 	"github.com/joind/joind/executor"
-	"github.com/joind/joind/pgcopy"
+	"github.com/joind/joind/external"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/types"
 )
 
 // Server-side COPY files: the name is checked against copy_dirs
-// (pgcopy.ResolvePath says the rule).
+// (external.ResolvePath says the rule).
 
 // copyFromFile runs COPY table FROM 'file'.
 func (s *session) copyFromFile(ctx context.Context, x *sql.Copy, ectx *types.EvalContext) (string, error) {
-	path, err := pgcopy.ResolvePath(s.eng.opts.CopyDirs, x.Filename)
+	path, err := external.ResolvePath(s.eng.opts.CopyDirs, x.Filename)
 	if err != nil {
 		return "", err
 	}
@@ -30,7 +30,7 @@ func (s *session) copyFromFile(ctx context.Context, x *sql.Copy, ectx *types.Eva
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return "", pgcopy.FileError(err, path, "open")
+		return "", external.FileError(err, path, "open")
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
@@ -42,7 +42,7 @@ func (s *session) copyFromFile(ctx context.Context, x *sql.Copy, ectx *types.Eva
 		if errors.As(err, &pe) {
 			return "", err
 		}
-		return "", pgcopy.FileError(err, path, "read from")
+		return "", external.FileError(err, path, "read from")
 	}
 	return tag, nil
 }
@@ -51,7 +51,7 @@ func (s *session) copyFromFile(ctx context.Context, x *sql.Copy, ectx *types.Eva
 // beside the target and renames it at the end, so a failed COPY leaves any
 // earlier file as it was.
 func (s *session) copyToFile(ctx context.Context, x *sql.Copy, ectx *types.EvalContext) (string, error) {
-	path, err := pgcopy.ResolvePath(s.eng.opts.CopyDirs, x.Filename)
+	path, err := external.ResolvePath(s.eng.opts.CopyDirs, x.Filename)
 	if err != nil {
 		return "", err
 	}
@@ -65,7 +65,7 @@ func (s *session) copyToFile(ctx context.Context, x *sql.Copy, ectx *types.EvalC
 	cols := x.Query.Plan.Columns()
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".joind-*")
 	if err != nil {
-		return "", pgcopy.FileError(err, path, "open")
+		return "", external.FileError(err, path, "open")
 	}
 	done := false
 	defer func() {
@@ -82,19 +82,19 @@ func (s *session) copyToFile(ctx context.Context, x *sql.Copy, ectx *types.EvalC
 		if errors.As(err, &pe) {
 			return "", err
 		}
-		return "", pgcopy.FileError(err, path, "write to")
+		return "", external.FileError(err, path, "write to")
 	}
 	if err := bw.Flush(); err != nil {
-		return "", pgcopy.FileError(err, path, "write to")
+		return "", external.FileError(err, path, "write to")
 	}
 	if err := tmp.Chmod(0o644); err != nil {
-		return "", pgcopy.FileError(err, path, "write to")
+		return "", external.FileError(err, path, "write to")
 	}
 	if err := tmp.Close(); err != nil {
-		return "", pgcopy.FileError(err, path, "write to")
+		return "", external.FileError(err, path, "write to")
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return "", pgcopy.FileError(err, path, "write to")
+		return "", external.FileError(err, path, "write to")
 	}
 	done = true
 	return fmt.Sprintf("COPY %d", n), nil

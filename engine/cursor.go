@@ -743,6 +743,8 @@ func frozen(t storage.Table) storage.Table {
 	switch t.(type) {
 	case *frozenTable, *frozenSegments:
 		return t
+	case storage.External:
+		return t // read at scan time; a changed file fails the scan
 	}
 	if st, ok := t.(storage.Segmented); ok {
 		// Both read the same state: nothing writes between them.

@@ -411,7 +411,7 @@ func (s *session) sessionInfo() *sql.SessionInfo {
 		Settings: s.settings,
 		Objects:  sessionObjects{s},
 		Activity: s.eng.opts.Activity, BackendPID: s.pid,
-		Stats: s.eng.opts.Stats,
+		Stats: s.eng.opts.Stats, FileDirs: s.eng.opts.CopyDirs,
 	}
 }
 

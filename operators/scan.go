@@ -110,6 +110,12 @@ func segmentParts(segs []storage.Segment) []scanPart {
 // NewPlanScan is the scan of a plan.Scan: its columns, segment skipping
 // and, when x.RowID is set, the RowID column.
 func NewPlanScan(x *plan.Scan, partitions, size int) (Operator, error) {
+	if ext, ok := x.Table.(storage.External); ok {
+		if x.RowID.ID != 0 {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s has no row identifiers", x.Table.Name())
+		}
+		return newExternalScan(ext, x, partitions, size), nil
+	}
 	op := NewScanSkip(x.Table, x.Ordinals, x.Cols, partitions, size, x.Skip)
 	if x.RowID.ID != 0 {
 		if _, ok := x.Table.(storage.Segmented); !ok {

@@ -21,8 +21,8 @@ type ScanRecorder func(t storage.Table, index bool, scans, rows, segments int64)
 // NewRecordedScan wraps a scan of t so that rec hears of it. The wrapper
 // passes the scan's EXPLAIN ANALYZE note through.
 func NewRecordedScan(in Operator, t storage.Table, index bool, rec ScanRecorder) Operator {
-	if rec == nil {
-		return in
+	if _, ext := t.(storage.External); rec == nil || ext {
+		return in // files outside the store have no statistics to keep
 	}
 	return &recordedScan{in: in, table: t, index: index, rec: rec}
 }
@@ -43,6 +43,14 @@ func (o *recordedScan) ExplainNote() string {
 		return n.ExplainNote()
 	}
 	return ""
+}
+
+// Narrow implements Narrower for the wrapped scan.
+func (o *recordedScan) Narrow(keep func(plan.ColumnID) bool) error {
+	if n, ok := o.in.(Narrower); ok {
+		return n.Narrow(keep)
+	}
+	return nil
 }
 
 func (o *recordedScan) Open(ctx context.Context, p int) (Stream, error) {

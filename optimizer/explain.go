@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
 )
 
 // Annotator adds run-time facts (EXPLAIN ANALYZE actuals, the hash-table
@@ -59,6 +60,11 @@ func ExplainTree(p *Physical, note Annotator) *ExplainNode {
 	switch p.Op {
 	case OpScan:
 		x := p.Logical.(*plan.Scan)
+		if ext, ok := x.Table.(storage.External); ok {
+			// PostgreSQL's file_fdw shows its scans so.
+			title = "Foreign Scan"
+			details = append(details, "Foreign File: "+ext.Source())
+		}
 		title += " on " + plan.TableName(x.Table)
 		if x.Alias != "" && x.Alias != plan.TableName(x.Table) {
 			title += " " + x.Alias

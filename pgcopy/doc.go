@@ -12,8 +12,10 @@
 //     each type (binary.go), which the extended protocol's Bind and DataRow
 //     use too; a client's values in Bind (DecodeParam) and DataRow
 //     (RowEncoder, text or binary per column) in client.go;
-//   - COPY TO in text and CSV (text.go), and Parquet both ways (parquet.go);
-//   - the server-side file rule (files.go: copy_dirs).
+//   - COPY TO in text and CSV (text.go), and Parquet both ways (parquet.go;
+//     the value conversion is package external's, shared with read_parquet).
+//
+// The server-side file rule (copy_dirs) is package external's too.
 //
 // The engine keeps the statement's side: the copy channel, the
 // transaction state machine, running COPY TO's query (it hands pgcopy the

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"math"
 	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -17,7 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-	"github.com/cockroachdb/apd/v3"
+	"github.com/joind/joind/external"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/sql/plan"
@@ -44,7 +42,8 @@ import (
 // any integer, float, decimal, string, date, timestamp (any unit; a zone
 // means timestamptz), month_day_nano or Parquet INTERVAL column loads into
 // a column its type casts to; strings load through the target type's text
-// input. Nested and binary columns are refused naming the column.
+// input; binary columns load into bytea. Nested columns are refused naming
+// the column.
 
 // parquetOutType is the Arrow type joind writes for t.
 func parquetOutType(t types.Type) arrow.DataType {
@@ -170,7 +169,7 @@ func LoadParquet(ctx context.Context, x *sql.Copy, dflt *Defaults, f *types.Form
 			return nil, 0, pgerr.New(CodeBadCopyFormat, "Parquet file \"%s\" has no column \"%s\"", name, d.Name)
 		}
 		fld := fsc.Field(fi[0])
-		st, ok := parquetSourceType(fld.Type, d.Type)
+		st, ok := external.ParquetSourceType(fld.Type, d.Type)
 		leaf := pr.MetaData().Schema.ColumnIndexByName(d.Name)
 		if !ok || leaf < 0 {
 			return nil, 0, pgerr.New(pgerr.FeatureNotSupported, "Parquet column \"%s\" has type %s, which joind cannot load", d.Name, fld.Type)
@@ -200,7 +199,7 @@ func LoadParquet(ctx context.Context, x *sql.Copy, dflt *Defaults, f *types.Form
 		arrs := make([]arrow.Array, len(defs))
 		for i, c := range x.Columns {
 			col := in.Column(in.Schema().FieldIndices(defs[c].Name)[0])
-			a, err := fromParquetArray(col, srcTypes[i], defs[c], f, ectx)
+			a, err := external.ConvertParquetColumn(col, srcTypes[i], defs[c], f, ectx, "COPY column %s")
 			if err != nil {
 				return nil, 0, err
 			}
@@ -263,141 +262,4 @@ func arrowSchemaOf(defs []storage.ColumnDef) *arrow.Schema {
 		fields[c] = arrow.Field{Name: d.Name, Type: d.Type.ArrowType(), Nullable: !d.NotNull}
 	}
 	return arrow.NewSchema(fields, nil)
-}
-
-// parquetSourceType is the joind type whose values an Arrow column read
-// from Parquet holds (Unknown for an all-NULL column).
-func parquetSourceType(dt arrow.DataType, target types.Type) (types.Type, bool) {
-	switch dt.ID() {
-	case arrow.NULL:
-		return types.Type{ID: types.Unknown, Typmod: -1}, true
-	case arrow.BOOL:
-		return types.Type{ID: types.Bool, Typmod: -1}, true
-	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64:
-		return types.Type{ID: types.Int8, Typmod: -1}, true
-	case arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64:
-		return types.Type{ID: types.Float8, Typmod: -1}, true
-	case arrow.STRING, arrow.LARGE_STRING:
-		return types.Type{ID: types.Text, Typmod: -1}, true
-	case arrow.DECIMAL128, arrow.DECIMAL256:
-		return types.Type{ID: types.Numeric, Typmod: -1}, true
-	case arrow.DATE32, arrow.DATE64:
-		return types.Type{ID: types.Date, Typmod: -1}, true
-	case arrow.TIMESTAMP:
-		if dt.(*arrow.TimestampType).TimeZone != "" {
-			return types.Type{ID: types.TimestampTZ, Typmod: -1}, true
-		}
-		return types.Type{ID: types.Timestamp, Typmod: -1}, true
-	case arrow.INTERVAL_MONTH_DAY_NANO:
-		return types.Type{ID: types.Interval, Typmod: -1}, true
-	case arrow.FIXED_SIZE_BINARY:
-		// Parquet's INTERVAL: months, days, milliseconds (uint32 LE each).
-		if dt.(*arrow.FixedSizeBinaryType).ByteWidth == 12 && target.ID == types.Interval {
-			return types.Type{ID: types.Interval, Typmod: -1}, true
-		}
-	}
-	return types.Type{}, false
-}
-
-// parquetValue reads row i of arr as a value of type st.
-func parquetValue(arr arrow.Array, st types.Type, i int) (types.Value, error) {
-	if arr.IsNull(i) {
-		return types.NullValue, nil
-	}
-	switch a := arr.(type) {
-	case *array.Boolean:
-		return types.BoolValue(a.Value(i)), nil
-	case *array.Int8:
-		return types.Value{I: int64(a.Value(i))}, nil
-	case *array.Int16:
-		return types.Value{I: int64(a.Value(i))}, nil
-	case *array.Int32:
-		return types.Value{I: int64(a.Value(i))}, nil
-	case *array.Int64:
-		return types.Value{I: a.Value(i)}, nil
-	case *array.Uint8:
-		return types.Value{I: int64(a.Value(i))}, nil
-	case *array.Uint16:
-		return types.Value{I: int64(a.Value(i))}, nil
-	case *array.Uint32:
-		return types.Value{I: int64(a.Value(i))}, nil
-	case *array.Uint64:
-		if a.Value(i) > math.MaxInt64 {
-			return types.Value{}, pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range")
-		}
-		return types.Value{I: int64(a.Value(i))}, nil
-	case *array.Float16:
-		return types.Value{F: float64(a.Value(i).Float32())}, nil
-	case *array.Float32:
-		return types.Value{F: float64(a.Value(i))}, nil
-	case *array.Float64:
-		return types.Value{F: a.Value(i)}, nil
-	case *array.String:
-		return types.Value{S: a.Value(i)}, nil
-	case *array.LargeString:
-		return types.Value{S: a.Value(i)}, nil
-	case *array.Decimal128:
-		return decimalValue(a.Value(i).ToString(a.DataType().(*arrow.Decimal128Type).Scale))
-	case *array.Decimal256:
-		return decimalValue(a.Value(i).ToString(a.DataType().(*arrow.Decimal256Type).Scale))
-	case *array.Date32:
-		return types.Value{I: int64(a.Value(i))}, nil
-	case *array.Date64:
-		return types.Value{I: int64(a.Value(i)) / 86_400_000}, nil
-	case *array.Timestamp:
-		v := int64(a.Value(i))
-		switch a.DataType().(*arrow.TimestampType).Unit {
-		case arrow.Second:
-			v *= 1_000_000
-		case arrow.Millisecond:
-			v *= 1_000
-		case arrow.Nanosecond:
-			v /= 1_000
-		}
-		return types.Value{I: v}, nil
-	case *array.MonthDayNanoInterval:
-		v := a.Value(i)
-		return types.Value{Iv: types.IntervalValue{Months: v.Months, Days: v.Days, Micros: v.Nanoseconds / 1000}}, nil
-	case *array.FixedSizeBinary:
-		b := a.Value(i)
-		le := func(o int) int64 {
-			return int64(uint32(b[o]) | uint32(b[o+1])<<8 | uint32(b[o+2])<<16 | uint32(b[o+3])<<24)
-		}
-		return types.Value{Iv: types.IntervalValue{Months: int32(le(0)), Days: int32(le(4)), Micros: le(8) * 1000}}, nil
-	}
-	return types.Value{}, pgerr.New(pgerr.FeatureNotSupported, "cannot read Parquet %s", arr.DataType())
-}
-
-func decimalValue(s string) (types.Value, error) {
-	d, _, err := apd.NewFromString(s)
-	if err != nil {
-		return types.Value{}, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type numeric: \"%s\"", s)
-	}
-	return types.Value{Num: d}, nil
-}
-
-// fromParquetArray converts a file column to the table column's Arrow
-// array: as is when the types agree exactly, else value by value.
-func fromParquetArray(arr arrow.Array, st types.Type, d storage.ColumnDef, f *types.Format, ectx *types.EvalContext) (arrow.Array, error) {
-	want := d.Type.ArrowType()
-	plain := d.Type.Typmod < 0 || d.Type.ID == types.Text
-	if plain && d.Type.ID != types.Numeric && arrow.TypeEqual(arr.DataType(), want) {
-		return arr, nil
-	}
-	b := array.NewBuilder(memory.DefaultAllocator, want)
-	for i := 0; i < arr.Len(); i++ {
-		v, err := parquetValue(arr, st, i)
-		if err == nil && !v.Null {
-			if st.ID == types.Text {
-				v, err = types.ParseTextFormat(v.S, d.Type, f, ectx.Now)
-			} else {
-				v, err = types.CastValue(ectx, v, st, d.Type, false)
-			}
-		}
-		if err != nil {
-			return nil, pgerr.As(err).WithWhere(fmt.Sprintf("COPY column %s", d.Name))
-		}
-		types.AppendValue(b, d.Type, v)
-	}
-	return b.NewArray(), nil
 }

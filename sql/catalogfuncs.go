@@ -23,6 +23,9 @@ type SessionInfo struct {
 	BackendPID int32
 	// Stats are the server's cumulative statistics (pg_stat_statements, ...).
 	Stats *stats.Server
+	// FileDirs are the directories server-side files may be read from
+	// (copy_dirs; read_parquet).
+	FileDirs []string
 }
 
 // VersionString is what version() returns; drivers parse "PostgreSQL N.M".

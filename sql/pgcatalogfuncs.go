@@ -8,6 +8,7 @@ import (
 	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
 
@@ -219,9 +220,15 @@ func (b *binder) textArraySubscript(s *scope, ind *pg_query.A_Indirection) (plan
 
 // bindKeywords binds pg_get_keywords() in FROM (pgcatalog.Keywords).
 func (b *binder) bindKeywords(s *scope, rf *pg_query.RangeFunction) (plan.Node, []*nsItem, *scope, error) {
-	cols := pgcatalog.KeywordColumns
-	tbl := pgcatalog.Keywords()
-	alias := "pg_get_keywords"
+	return b.bindTableFunction(s, rf, "pg_get_keywords", pgcatalog.Keywords())
+}
+
+// bindTableFunction binds a FROM function whose rows are a table's
+// (pg_get_keywords, read_parquet) as a scan of tbl, named by the alias,
+// else by name, its columns renamed by a column alias list.
+func (b *binder) bindTableFunction(s *scope, rf *pg_query.RangeFunction, name string, tbl storage.Table) (plan.Node, []*nsItem, *scope, error) {
+	cols := tbl.Columns()
+	alias := name
 	var colAliases []*pg_query.Node
 	if rf.Alias != nil {
 		alias, colAliases = rf.Alias.Aliasname, rf.Alias.Colnames

@@ -248,6 +248,9 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 		}
 		return b.bindKeywords(s, rf)
 	}
+	if len(calls) == 1 && funcName(calls[0].Funcname) == "read_parquet" { // readparquet.go
+		return b.bindReadParquet(s, rf, calls[0])
+	}
 	fs := &scope{parent: lateralScope(s, lateral), ctes: s.ctes, exprKind: "functions in FROM"}
 	node := &plan.FunctionScan{Ordinality: rf.Ordinality}
 	var names []string

@@ -1,4 +1,4 @@
-package pgcopy
+package external
 
 import (
 	"errors"
@@ -10,8 +10,9 @@ import (
 	"github.com/joind/joind/pgerr"
 )
 
-// Server-side COPY files. joind's rule (not PostgreSQL's role-based one):
-// a file may be read or written only inside a directory listed in
+// Server-side files (COPY ... FROM/TO 'file', read_parquet). joind's rule
+// (not PostgreSQL's role-based one): a file may be read or written only
+// inside a directory listed in
 // copy_dirs (--copy-dirs); with none listed, server-side files are off. A
 // relative name is taken relative to the first copy_dirs entry (PostgreSQL
 // takes it relative to its data directory, which joind never exposes).
@@ -22,10 +23,10 @@ const (
 	codeIOError       = "58030"
 )
 
-// ResolvePath resolves a COPY file name against the allowed directories.
+// ResolvePath resolves a server-side file name against the allowed directories.
 func ResolvePath(dirs []string, name string) (string, error) {
 	if len(dirs) == 0 {
-		return "", pgerr.New(pgerr.InsufficientPrivilege, "server-side COPY files are disabled: copy_dirs is empty").
+		return "", pgerr.New(pgerr.InsufficientPrivilege, "server-side files are disabled: copy_dirs is empty").
 			WithHint("Set copy_dirs (--copy-dirs) to the directories COPY may read and write, or use COPY ... FROM STDIN / TO STDOUT (psql's \\copy).")
 	}
 	p := name
@@ -46,7 +47,7 @@ func ResolvePath(dirs []string, name string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", pgerr.New(pgerr.InsufficientPrivilege, "server-side COPY file \"%s\" is outside the directories copy_dirs allows", p).
+	return "", pgerr.New(pgerr.InsufficientPrivilege, "server-side file \"%s\" is outside the directories copy_dirs allows", p).
 		WithDetail("copy_dirs is %s.", strings.Join(dirs, ", ")).
 		WithHint("Add its directory to copy_dirs (--copy-dirs), or use COPY ... FROM STDIN / TO STDOUT (psql's \\copy).")
 }

@@ -1,0 +1,49 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/external"
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/types"
+)
+
+// bindReadParquet binds FROM read_parquet('file'): a scan of the Parquet
+// file (external.ParquetTable), read where copy_dirs allows server-side
+// files. The file's footer is read now, for its columns; the rows are read
+// by the scan, only the columns and row groups it needs. The name must be
+// a constant, as the columns depend on it.
+func (b *binder) bindReadParquet(s *scope, rf *pg_query.RangeFunction, fc *pg_query.FuncCall) (plan.Node, []*nsItem, *scope, error) {
+	if rf.Ordinality || rf.IsRowsfrom || len(rf.Coldeflist) > 0 {
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "read_parquet takes no WITH ORDINALITY, ROWS FROM or column definition list"), fc.Location)
+	}
+	if len(fc.Args) != 1 || fc.AggStar || fc.AggDistinct || fc.FuncVariadic || fc.AggOrder != nil || fc.AggFilter != nil || fc.Over != nil {
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function read_parquet must be called with one argument, the file name").
+			WithHint("read_parquet('file.parquet')"), fc.Location)
+	}
+	arg, err := b.bindExpr(&scope{exprKind: "functions in FROM"}, fc.Args[0])
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	c, ok := arg.(*plan.Const)
+	if !ok || (c.T.ID != types.Text && c.T.ID != types.Unknown && c.T.ID != types.Varchar) {
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "read_parquet's file name must be a text constant"), b.locOf(arg))
+	}
+	if c.Val.Null {
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.NullValueNotAllowed, "read_parquet's file name must not be NULL"), b.locOf(arg))
+	}
+	var dirs []string
+	if b.opts != nil && b.opts.Session != nil {
+		dirs = b.opts.Session.FileDirs
+	}
+	path, err := external.ResolvePath(dirs, c.Val.S)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	tbl, err := external.OpenParquet(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return b.bindTableFunction(s, rf, "read_parquet", tbl)
+}

@@ -1,0 +1,23 @@
+package storage
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// External is a read-only table whose rows live in a file joind does not
+// own (read_parquet). Its rows come in units (a Parquet file's row groups)
+// that a scan reads only when it gets to them, only for the columns it
+// keeps, each unit by one scan partition; a unit whose statistics prove a
+// filter excludes every row is never read.
+type External interface {
+	Table
+	// Units describes the units in order: Rows and Columns (the
+	// statistics) are set, Records and Deletes are not.
+	Units() []Segment
+	// Source names where the rows come from (the file's path), for EXPLAIN.
+	Source() string
+	// ReadUnit reads columns ordinals (in that order) of unit i.
+	ReadUnit(ctx context.Context, i int, ordinals []int) ([]arrow.Record, error)
+}
