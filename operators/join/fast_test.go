@@ -19,6 +19,9 @@ import (
 // The matrix again with the chained hash index in place of the Swiss and
 // dense indexes of a single int-like key.
 func TestJoinMatrixChainIndex(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the index variants of the matrix run without the race detector (go test ./...); under it the matrix runs once, TestJoinMatrixAgainstReference")
+	}
 	forceIndex = "chain"
 	defer func() { forceIndex = "" }()
 	TestJoinMatrixAgainstReference(t)
@@ -27,6 +30,9 @@ func TestJoinMatrixChainIndex(t *testing.T) {
 // The matrix again with the Swiss table and its key filter on every build
 // side, judged after a few rows (so some streams switch it off midway).
 func TestJoinMatrixSwissWithFilter(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the index variants of the matrix run without the race detector (go test ./...); under it the matrix runs once, TestJoinMatrixAgainstReference")
+	}
 	forceIndex = "swiss"
 	filterMinKeys, filterSample = 0, 7
 	defer func() { forceIndex, filterMinKeys, filterSample = "", 1<<16, 1<<16 }()
@@ -66,6 +72,9 @@ func TestKeyFilterHasNoFalseNegatives(t *testing.T) {
 // The matrix again with the Swiss table forced where a dense index would be
 // chosen (the matrix's keys are small, so it otherwise tests the dense one).
 func TestJoinMatrixSwissIndex(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the index variants of the matrix run without the race detector (go test ./...); under it the matrix runs once, TestJoinMatrixAgainstReference")
+	}
 	forceIndex = "swiss"
 	defer func() { forceIndex = "" }()
 	TestJoinMatrixAgainstReference(t)
