@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
@@ -73,6 +74,12 @@ func OpenParquet(path string) (*ParquetTable, error) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "Parquet column \"%s\" of file \"%s\" is nested (%s), which read_parquet cannot read", name, path, f.Field.Type)
 		}
 		jt, ok := NaturalType(f.Field.Type)
+		if !ok && f.Field.Type.ID() == arrow.FIXED_SIZE_BINARY &&
+			pr.MetaData().Schema.Column(f.ColIndex).ConvertedType() == schema.ConvertedTypes.Interval {
+			// Parquet's INTERVAL (months, days, milliseconds), which
+			// pqarrow leaves as 12 bytes.
+			jt, ok = types.IntervalType, true
+		}
 		if !ok {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "Parquet column \"%s\" of file \"%s\" has type %s, which read_parquet cannot read", name, path, f.Field.Type)
 		}

@@ -107,6 +107,27 @@ line', -0.01, DATE '1999-12-31', TIMESTAMP '1999-12-31 23:59:59', false, -0.0, I
 	if !slices.Equal(got, want) {
 		t.Errorf("joind reads\n%q\nwant\n%q", got, want)
 	}
+	// The same file queried in place: read_parquet reads DuckDB's types
+	// (DECIMAL(10,2) as numeric(10,2), INTEGER as integer, ...).
+	got = query(j, "SELECT a, b, c, dec, d, ts, ok, f, iv, sm FROM read_parquet('"+dfile+"') ORDER BY a")
+	if !slices.Equal(got, want) {
+		t.Errorf("joind's read_parquet reads\n%q\nwant\n%q", got, want)
+	}
+	// A larger DuckDB file with several row groups: filters, aggregates
+	// and a join give DuckDB's own answers over the same file.
+	big := filepath.Join(tmp, "big.parquet")
+	exec(d, "COPY (SELECT g::INTEGER AS k, (g % 97)::BIGINT AS m, 'v' || (g % 13) AS s, DATE '2000-01-01' + (g // 100)::INTEGER AS d "+
+		"FROM range(300000) t(g)) TO '"+big+"' (FORMAT parquet, ROW_GROUP_SIZE 50000)")
+	for _, q := range []string{
+		"SELECT count(*), sum(k), sum(m), min(s), max(d) FROM read_parquet('" + big + "')",
+		"SELECT count(*), sum(m) FROM read_parquet('" + big + "') WHERE k BETWEEN 120000 AND 130000",
+		"SELECT s, count(*), sum(k) FROM read_parquet('" + big + "') WHERE d >= DATE '2005-01-01' GROUP BY s ORDER BY s",
+		"SELECT count(*) FROM read_parquet('" + big + "') a JOIN read_parquet('" + big + "') b ON a.k = b.k + 1 WHERE a.m = 5",
+	} {
+		if g, w := query(j, q), query(d, q); !slices.Equal(g, w) {
+			t.Errorf("%s:\njoind  %q\nDuckDB %q", q, g, w)
+		}
+	}
 	// A column joind cannot load is named.
 	exec(d, "COPY (SELECT [1, 2] AS l) TO '"+filepath.Join(tmp, "list.parquet")+"' (FORMAT parquet)")
 	exec(j, "CREATE TABLE pl (l int)")
