@@ -52,6 +52,41 @@ func ResolvePath(dirs []string, name string) (string, error) {
 		WithHint("Add its directory to copy_dirs (--copy-dirs), or use COPY ... FROM STDIN / TO STDOUT (psql's \\copy).")
 }
 
+// ResolvePattern is ResolvePath for a name that may be a glob pattern
+// (filepath.Match's *, ? and [...]): every matching file, in lexical order,
+// each checked as ResolvePath checks one; no match is 58P01.
+func ResolvePattern(dirs []string, pattern string) ([]string, error) {
+	if !strings.ContainsAny(pattern, "*?[") {
+		p, err := ResolvePath(dirs, pattern)
+		if err != nil {
+			return nil, err
+		}
+		return []string{p}, nil
+	}
+	if len(dirs) == 0 {
+		_, err := ResolvePath(dirs, pattern)
+		return nil, err
+	}
+	p := pattern
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dirs[0], p)
+	}
+	matches, err := filepath.Glob(filepath.Clean(p))
+	if err != nil {
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid file name pattern \"%s\": %v", pattern, err)
+	}
+	if len(matches) == 0 {
+		return nil, pgerr.New(codeUndefinedFile, "no file matches \"%s\"", p)
+	}
+	out := make([]string, len(matches))
+	for i, m := range matches {
+		if out[i], err = ResolvePath(dirs, m); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // realPath resolves symbolic links in p; a missing last element (a file
 // COPY TO will create) is resolved through its directory.
 func realPath(p string) (string, error) {

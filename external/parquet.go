@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -31,79 +32,138 @@ const codeFileChanged = "55000"
 // readBatchRows is how many rows a unit is decoded in at a time.
 const readBatchRows = 64 << 10
 
-// ParquetTable is a Parquet file as a read-only table (read_parquet): one
-// column per top-level field, of the joind type NaturalType gives, and one
-// unit per row group, with the row group's statistics. It holds the file's
-// metadata as of OpenParquet; a scan that finds the file changed since
-// (size or modification time) fails rather than read another file's rows.
+// ParquetTable is one or more Parquet files of the same columns as a
+// read-only table (read_parquet): one column per top-level field, of the
+// joind type NaturalType gives, and one unit per row group, with the row
+// group's statistics, file after file. It holds the files' metadata as of
+// OpenParquet; a scan that finds a file changed since (size or
+// modification time) fails rather than read another file's rows.
 type ParquetTable struct {
+	source    string // what the query named (a file or a pattern), resolved
+	files     []parquetFile
+	cols      []storage.ColumnDef
+	units     []storage.Segment
+	unitFile  []int // the file of each unit
+	unitGroup []int // its row group in that file
+	rows      int64
+}
+
+// parquetFile is one file of a ParquetTable.
+type parquetFile struct {
 	path    string
 	size    int64
 	modTime time.Time
-	cols    []storage.ColumnDef
 	src     []types.Type // what each column's Arrow values hold (ParquetSourceType)
 	leaves  []int        // each column's Parquet leaf index
-	units   []storage.Segment
-	rows    int64
 }
 
 var _ storage.External = (*ParquetTable)(nil)
 
-// OpenParquet reads the footer of the Parquet file at path (already
-// resolved against copy_dirs) and describes it as a table.
-func OpenParquet(path string) (*ParquetTable, error) {
+// OpenParquet reads the footers of the Parquet files at paths (already
+// resolved against copy_dirs; source names them for EXPLAIN) and
+// describes them as one table. Every file must have the first one's
+// columns, by name and type, in the same order.
+func OpenParquet(source string, paths []string) (*ParquetTable, error) {
+	t := &ParquetTable{source: source}
+	for k, path := range paths {
+		f, cols, units, err := openParquetFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if k == 0 {
+			t.cols = cols
+		} else if !sameColumns(t.cols, cols) {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "Parquet file \"%s\" does not have the columns of \"%s\"", path, paths[0]).
+				WithDetail("%s has %s; %s has %s.", paths[0], describeColumns(t.cols), path, describeColumns(cols))
+		}
+		for g, u := range units {
+			u.ID = uint64(len(t.units))
+			t.units = append(t.units, u)
+			t.unitFile = append(t.unitFile, k)
+			t.unitGroup = append(t.unitGroup, g)
+			t.rows += u.Rows
+		}
+		t.files = append(t.files, f)
+	}
+	return t, nil
+}
+
+func sameColumns(a, b []storage.ColumnDef) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || a[i].Type != b[i].Type {
+			return false
+		}
+	}
+	return true
+}
+
+func describeColumns(cols []storage.ColumnDef) string {
+	parts := make([]string, len(cols))
+	for i, c := range cols {
+		parts[i] = c.Name + " " + c.Type.SQLName()
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// openParquetFile reads one file's footer: its columns and row groups.
+func openParquetFile(path string) (parquetFile, []storage.ColumnDef, []storage.Segment, error) {
+	f := parquetFile{path: path}
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, FileError(err, path, "open")
+		return f, nil, nil, FileError(err, path, "open")
 	}
+	f.size, f.modTime = st.Size(), st.ModTime()
 	pr, err := file.OpenParquetFile(path, false)
 	if err != nil {
-		return nil, notParquet(path, err)
+		return f, nil, nil, notParquet(path, err)
 	}
 	defer pr.Close()
 	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
 	if err != nil {
-		return nil, notParquet(path, err)
+		return f, nil, nil, notParquet(path, err)
 	}
-	t := &ParquetTable{path: path, size: st.Size(), modTime: st.ModTime()}
+	var cols []storage.ColumnDef
 	seen := map[string]bool{}
 	var arrowTypes []arrow.DataType
-	for _, f := range fr.Manifest.Fields {
-		name := f.Field.Name
-		if !f.IsLeaf() {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "Parquet column \"%s\" of file \"%s\" is nested (%s), which read_parquet cannot read", name, path, f.Field.Type)
+	for _, fld := range fr.Manifest.Fields {
+		name := fld.Field.Name
+		if !fld.IsLeaf() {
+			return f, nil, nil, pgerr.New(pgerr.FeatureNotSupported, "Parquet column \"%s\" of file \"%s\" is nested (%s), which read_parquet cannot read", name, path, fld.Field.Type)
 		}
-		jt, ok := NaturalType(f.Field.Type)
-		if !ok && f.Field.Type.ID() == arrow.FIXED_SIZE_BINARY &&
-			pr.MetaData().Schema.Column(f.ColIndex).ConvertedType() == schema.ConvertedTypes.Interval {
+		jt, ok := NaturalType(fld.Field.Type)
+		if !ok && fld.Field.Type.ID() == arrow.FIXED_SIZE_BINARY &&
+			pr.MetaData().Schema.Column(fld.ColIndex).ConvertedType() == schema.ConvertedTypes.Interval {
 			// Parquet's INTERVAL (months, days, milliseconds), which
 			// pqarrow leaves as 12 bytes.
 			jt, ok = types.IntervalType, true
 		}
 		if !ok {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "Parquet column \"%s\" of file \"%s\" has type %s, which read_parquet cannot read", name, path, f.Field.Type)
+			return f, nil, nil, pgerr.New(pgerr.FeatureNotSupported, "Parquet column \"%s\" of file \"%s\" has type %s, which read_parquet cannot read", name, path, fld.Field.Type)
 		}
 		if seen[name] {
-			return nil, pgerr.New(pgerr.DuplicateColumn, "Parquet file \"%s\" has two columns named \"%s\"", path, name)
+			return f, nil, nil, pgerr.New(pgerr.DuplicateColumn, "Parquet file \"%s\" has two columns named \"%s\"", path, name)
 		}
 		seen[name] = true
-		src, _ := ParquetSourceType(f.Field.Type, jt)
-		t.cols = append(t.cols, storage.ColumnDef{Name: name, Type: jt, Attnum: int16(len(t.cols) + 1)})
-		t.src = append(t.src, src)
-		t.leaves = append(t.leaves, f.ColIndex)
-		arrowTypes = append(arrowTypes, f.Field.Type)
+		src, _ := ParquetSourceType(fld.Field.Type, jt)
+		cols = append(cols, storage.ColumnDef{Name: name, Type: jt, Attnum: int16(len(cols) + 1)})
+		f.src = append(f.src, src)
+		f.leaves = append(f.leaves, fld.ColIndex)
+		arrowTypes = append(arrowTypes, fld.Field.Type)
 	}
+	var units []storage.Segment
 	md := pr.MetaData()
 	for g := 0; g < md.NumRowGroups(); g++ {
 		rg := md.RowGroup(g)
-		u := storage.Segment{ID: uint64(g), Rows: rg.NumRows(), Columns: make([]storage.ColumnStats, len(t.cols))}
-		for c := range t.cols {
-			u.Columns[c] = unitStats(rg, t.leaves[c], arrowTypes[c])
+		u := storage.Segment{Rows: rg.NumRows(), Columns: make([]storage.ColumnStats, len(cols))}
+		for c := range cols {
+			u.Columns[c] = unitStats(rg, f.leaves[c], arrowTypes[c])
 		}
-		t.units = append(t.units, u)
-		t.rows += u.Rows
+		units = append(units, u)
 	}
-	return t, nil
+	return f, cols, units, nil
 }
 
 func notParquet(path string, err error) error {
@@ -221,7 +281,7 @@ func NaturalType(dt arrow.DataType) (types.Type, bool) {
 func (t *ParquetTable) Name() string                 { return "read_parquet" }
 func (t *ParquetTable) Columns() []storage.ColumnDef { return t.cols }
 func (t *ParquetTable) Units() []storage.Segment     { return t.units }
-func (t *ParquetTable) Source() string               { return t.path }
+func (t *ParquetTable) Source() string               { return t.source }
 
 // Stats are the row count and, where every row group kept them, the
 // columns' NULL counts and bounds.
@@ -265,15 +325,16 @@ func (t *ParquetTable) Snapshot() []arrow.Record {
 	return out
 }
 
-// ReadUnit reads columns ordinals of row group i, converted to their joind
-// types, in batches of at most readBatchRows.
+// ReadUnit reads columns ordinals of unit i (a row group of one file),
+// converted to their joind types, in batches of at most readBatchRows.
 func (t *ParquetTable) ReadUnit(ctx context.Context, i int, ordinals []int) ([]arrow.Record, error) {
-	st, err := os.Stat(t.path)
+	f := &t.files[t.unitFile[i]]
+	st, err := os.Stat(f.path)
 	if err != nil {
-		return nil, FileError(err, t.path, "open")
+		return nil, FileError(err, f.path, "open")
 	}
-	if st.Size() != t.size || !st.ModTime().Equal(t.modTime) {
-		return nil, pgerr.New(codeFileChanged, "Parquet file \"%s\" changed while the query read it", t.path)
+	if st.Size() != f.size || !st.ModTime().Equal(f.modTime) {
+		return nil, pgerr.New(codeFileChanged, "Parquet file \"%s\" changed while the query read it", f.path)
 	}
 	fields := make([]arrow.Field, len(ordinals))
 	for k, o := range ordinals {
@@ -288,22 +349,22 @@ func (t *ParquetTable) ReadUnit(ctx context.Context, i int, ordinals []int) ([]a
 		}
 		return out, nil
 	}
-	pr, err := file.OpenParquetFile(t.path, false)
+	pr, err := file.OpenParquetFile(f.path, false)
 	if err != nil {
-		return nil, notParquet(t.path, err)
+		return nil, notParquet(f.path, err)
 	}
 	defer pr.Close()
 	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: readBatchRows}, memory.DefaultAllocator)
 	if err != nil {
-		return nil, notParquet(t.path, err)
+		return nil, notParquet(f.path, err)
 	}
 	leaves := make([]int, len(ordinals))
 	for k, o := range ordinals {
-		leaves[k] = t.leaves[o]
+		leaves[k] = f.leaves[o]
 	}
-	rr, err := fr.GetRecordReader(ctx, leaves, []int{i})
+	rr, err := fr.GetRecordReader(ctx, leaves, []int{t.unitGroup[i]})
 	if err != nil {
-		return nil, notParquet(t.path, err)
+		return nil, notParquet(f.path, err)
 	}
 	defer rr.Release()
 	var out []arrow.Record
@@ -316,9 +377,9 @@ func (t *ParquetTable) ReadUnit(ctx context.Context, i int, ordinals []int) ([]a
 		for k, o := range ordinals {
 			idx := in.Schema().FieldIndices(t.cols[o].Name)
 			if len(idx) != 1 {
-				return nil, notParquet(t.path, errors.New("column "+t.cols[o].Name+" missing from a row group"))
+				return nil, notParquet(f.path, errors.New("column "+t.cols[o].Name+" missing from a row group"))
 			}
-			a, err := ConvertParquetColumn(in.Column(idx[0]), t.src[o], t.cols[o], nil, nil, "read_parquet column %s")
+			a, err := ConvertParquetColumn(in.Column(idx[0]), f.src[o], t.cols[o], nil, nil, "read_parquet column %s")
 			if err != nil {
 				return nil, err
 			}
@@ -333,7 +394,7 @@ func (t *ParquetTable) ReadUnit(ctx context.Context, i int, ordinals []int) ([]a
 		}
 	}
 	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return nil, notParquet(t.path, err)
+		return nil, notParquet(f.path, err)
 	}
 	return out, nil
 }

@@ -59,7 +59,7 @@ func writeTestParquet(t *testing.T, n, groupRows int) string {
 
 func TestParquetTableColumnsUnitsAndReads(t *testing.T) {
 	path := writeTestParquet(t, 1000, 300)
-	tbl, err := OpenParquet(path)
+	tbl, err := OpenParquet(path, []string{path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestParquetTableColumnsUnitsAndReads(t *testing.T) {
 
 func TestParquetTableRefusesAChangedFile(t *testing.T) {
 	path := writeTestParquet(t, 10, 10)
-	tbl, err := OpenParquet(path)
+	tbl, err := OpenParquet(path, []string{path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,10 +148,68 @@ func TestOpenParquetErrors(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("not parquet at all"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenParquet(bad); err == nil || !strings.Contains(err.Error(), "is not a Parquet file") {
+	if _, err := OpenParquet(bad, []string{bad}); err == nil || !strings.Contains(err.Error(), "is not a Parquet file") {
 		t.Errorf("garbage file: %v", err)
 	}
-	if _, err := OpenParquet(filepath.Join(dir, "missing.parquet")); err == nil || !strings.Contains(err.Error(), "No such file") {
+	if _, err := OpenParquet("m", []string{filepath.Join(dir, "missing.parquet")}); err == nil || !strings.Contains(err.Error(), "No such file") {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestParquetTableOfSeveralFiles(t *testing.T) {
+	a, b := writeTestParquet(t, 500, 200), writeTestParquet(t, 300, 200)
+	tbl, err := OpenParquet("two", []string{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3 row groups of a, then 2 of b; unit 3 is b's first row group.
+	if len(tbl.Units()) != 5 || tbl.Stats().Rows != 800 {
+		t.Fatalf("%d units, %d rows; want 5, 800", len(tbl.Units()), tbl.Stats().Rows)
+	}
+	if u := tbl.Units()[3]; u.Columns[0].Min.I != 0 || u.Columns[0].Max.I != 199 {
+		t.Errorf("unit 3 (b's first) bounds %+v", u.Columns[0])
+	}
+	recs, err := tbl.ReadUnit(context.Background(), 4, []int{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := types.GetValue(recs[0].Column(0), types.Int4Type, 0); v.I != 200 || recs[0].NumRows() != 100 {
+		t.Fatalf("unit 4 starts at i=%d with %d rows, want b's row 200 and 100 rows", v.I, recs[0].NumRows())
+	}
+	// A file with other columns is refused, naming both.
+	other := filepath.Join(t.TempDir(), "o.parquet")
+	{
+		schema := arrow.NewSchema([]arrow.Field{{Name: "i", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
+		f, _ := os.Create(other)
+		w, err := pqarrow.NewFileWriter(schema, f, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
+		if err != nil {
+			t.Fatal(err)
+		}
+		bld := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+		bld.Field(0).(*array.Int64Builder).Append(1)
+		if err := w.Write(bld.NewRecord()); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+	}
+	if _, err := OpenParquet("mixed", []string{a, other}); err == nil || !strings.Contains(err.Error(), "does not have the columns") {
+		t.Fatalf("mixed files: %v", err)
+	}
+}
+
+func TestResolvePattern(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"b.parquet", "a.parquet", "c.csv"} {
+		os.WriteFile(filepath.Join(dir, n), nil, 0o644)
+	}
+	got, err := ResolvePattern([]string{dir}, "*.parquet")
+	if err != nil || len(got) != 2 || filepath.Base(got[0]) != "a.parquet" || filepath.Base(got[1]) != "b.parquet" {
+		t.Fatalf("*.parquet: %v %v", got, err)
+	}
+	if _, err := ResolvePattern([]string{dir}, "*.orc"); err == nil || !strings.Contains(err.Error(), "no file matches") {
+		t.Errorf("no match: %v", err)
+	}
+	if _, err := ResolvePattern([]string{dir}, "/etc/*"); err == nil || !strings.Contains(err.Error(), "outside") {
+		t.Errorf("outside copy_dirs: %v", err)
 	}
 }

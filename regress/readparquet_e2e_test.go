@@ -200,6 +200,23 @@ func TestE2EReadParquet(t *testing.T) {
 	if got := rawResult(ctxT(t), jc, strings.ReplaceAll(q, "{T}", "read_parquet('again.parquet')")); got != want {
 		t.Errorf("joind-written file: joind %s, postgres %s", got, want)
 	}
+	// A pattern reads every file it matches as one table; files of other
+	// columns are refused.
+	raw, err := os.ReadFile(filepath.Join(dir, "rp.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rp_copy.parquet"), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	q = "SELECT count(*), sum(i4), count(DISTINCT s) FROM {T} WHERE i4 >= 19000"
+	want = rawResult(ctxT(t), pgc, strings.ReplaceAll(q, "{T}", "(SELECT * FROM rp UNION ALL SELECT * FROM rp) u"))
+	if got := rawResult(ctxT(t), jc, strings.ReplaceAll(q, "{T}", "read_parquet('rp*.parquet')")); got != want {
+		t.Errorf("two files by pattern: joind %s, postgres %s", got, want)
+	}
+	if got := rawResult(ctxT(t), jc, "SELECT count(*) FROM read_parquet('*.parquet')"); !strings.HasPrefix(got, "ERROR 42804") {
+		t.Errorf("files of other columns: %s", got)
+	}
 	// Errors, as COPY's for the same files.
 	for q, want := range map[string]string{
 		"SELECT * FROM read_parquet('missing.parquet')":                                  "ERROR 58P01",

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strconv"
+
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/joind/joind/external"
@@ -10,8 +12,8 @@ import (
 )
 
 // bindReadParquet binds FROM read_parquet('file'): a scan of the Parquet
-// file (external.ParquetTable), read where copy_dirs allows server-side
-// files. The file's footer is read now, for its columns; the rows are read
+// file (external.ParquetTable), or of every file a glob pattern matches
+// ('dir/*.parquet'), read where copy_dirs allows server-side files. The file's footer is read now, for its columns; the rows are read
 // by the scan, only the columns and row groups it needs. The name must be
 // a constant, as the columns depend on it.
 func (b *binder) bindReadParquet(s *scope, rf *pg_query.RangeFunction, fc *pg_query.FuncCall) (plan.Node, []*nsItem, *scope, error) {
@@ -37,11 +39,15 @@ func (b *binder) bindReadParquet(s *scope, rf *pg_query.RangeFunction, fc *pg_qu
 	if b.opts != nil && b.opts.Session != nil {
 		dirs = b.opts.Session.FileDirs
 	}
-	path, err := external.ResolvePath(dirs, c.Val.S)
+	paths, err := external.ResolvePattern(dirs, c.Val.S)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	tbl, err := external.OpenParquet(path)
+	source := paths[0]
+	if len(paths) > 1 {
+		source = c.Val.S + " (" + strconv.Itoa(len(paths)) + " files)"
+	}
+	tbl, err := external.OpenParquet(source, paths)
 	if err != nil {
 		return nil, nil, nil, err
 	}

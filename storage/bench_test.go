@@ -109,19 +109,22 @@ func BenchmarkScan(b *testing.B) {
 		tb, _ := c.Lookup("t")
 		scan(b, tb)
 	})
-	b.Run("stored", func(b *testing.B) {
-		dir := b.TempDir()
-		db, _ := Open(dir, Options{NoSync: true})
-		fill(db)
-		db.Close()
-		db, err := Open(dir, Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer db.Close()
-		tb, _ := db.Lookup("t")
-		scan(b, tb)
-	})
+	for _, compressed := range []bool{true, false} {
+		name := map[bool]string{true: "stored-zstd", false: "stored-uncompressed"}[compressed]
+		b.Run(name, func(b *testing.B) {
+			dir := b.TempDir()
+			db, _ := Open(dir, Options{NoSync: true, NoCompression: !compressed})
+			fill(db)
+			db.Close()
+			db, err := Open(dir, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			tb, _ := db.Lookup("t")
+			scan(b, tb)
+		})
+	}
 }
 
 // BenchmarkOpen is start-up on a data directory of 500 tables × 4

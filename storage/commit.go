@@ -200,7 +200,7 @@ func (s dbStore) newSegment(id uint64, cols []ColumnDef, recs []arrow.Record) (*
 	if s.db.dir == "" {
 		return memSegment(id, cols, recs)
 	}
-	return writeSegment(s.db.dir, id, cols, recs, s.db.sync())
+	return writeSegment(s.db.dir, id, cols, recs, s.db.sync(), !s.db.opts.NoCompression)
 }
 
 func (s dbStore) newDeleteFile(id uint64, entries []delEntry) (delFileRef, error) {
@@ -280,7 +280,7 @@ func (s dbStore) startLog(gen uint64) error {
 
 func (s dbStore) flushSegment(seg *segment) error {
 	if s.db.dir != "" {
-		f, err := writeSegment(s.db.dir, seg.id, seg.layout, seg.recs, s.db.sync())
+		f, err := writeSegment(s.db.dir, seg.id, seg.layout, seg.recs, s.db.sync(), !s.db.opts.NoCompression)
 		if err != nil {
 			return err
 		}

@@ -26,8 +26,11 @@ type Options struct {
 	NoCompaction bool
 	// NoWAL makes every commit write its segments and manifest (a
 	// checkpoint each, wal.go) instead of appending to the log.
-	NoWAL  bool
-	Logger *slog.Logger
+	NoWAL bool
+	// NoCompression writes segment files without zstd (for benchmarks
+	// comparing the two; files of either kind are read).
+	NoCompression bool
+	Logger        *slog.Logger
 	// FirstID is where an in-memory catalog's ids start (0: 1), so that a
 	// session's temporary tables get object ids of their own.
 	FirstID uint64
