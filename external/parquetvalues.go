@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/cockroachdb/apd/v3"
 	"github.com/joind/joind/pgerr"
@@ -142,6 +143,9 @@ func ConvertParquetColumn(arr arrow.Array, st types.Type, d storage.ColumnDef, f
 	if plain && d.Type.ID != types.Numeric && arrow.TypeEqual(arr.DataType(), want) {
 		return arr, nil
 	}
+	if out, ok := decimalAsIs(arr, want); ok {
+		return out, nil
+	}
 	b := array.NewBuilder(memory.DefaultAllocator, want)
 	for i := 0; i < arr.Len(); i++ {
 		v, err := parquetValue(arr, st, i)
@@ -158,4 +162,31 @@ func ConvertParquetColumn(arr arrow.Array, st types.Type, d storage.ColumnDef, f
 		types.AppendValue(b, d.Type, v)
 	}
 	return b.NewArray(), nil
+}
+
+// decimalAsIs converts a Parquet DECIMAL(p,s) column read as Decimal128 to
+// joind's Decimal64 layout of numeric(p,s), p <= 18, without going through
+// values: the unscaled integers are the same, and p <= 18 digits fit in an
+// int64. ok is false for any other pair of types.
+func decimalAsIs(arr arrow.Array, want arrow.DataType) (arrow.Array, bool) {
+	src, ok := arr.(*array.Decimal128)
+	w, ok2 := want.(*arrow.Decimal64Type)
+	if !ok || !ok2 {
+		return nil, false
+	}
+	st := src.DataType().(*arrow.Decimal128Type)
+	if st.Scale != w.Scale || st.Precision > w.Precision {
+		return nil, false
+	}
+	b := array.NewDecimal64Builder(memory.DefaultAllocator, w)
+	b.Reserve(src.Len())
+	for i := 0; i < src.Len(); i++ {
+		if src.IsValid(i) {
+			// |v| < 10^18: the low word is the value (two's complement).
+			b.UnsafeAppend(decimal.Decimal64(int64(src.Value(i).LowBits())))
+		} else {
+			b.UnsafeAppendBoolToBitmap(false)
+		}
+	}
+	return b.NewArray(), true
 }
