@@ -54,6 +54,14 @@ type Config struct {
 	// listener (/metrics); empty: off.
 	MetricsListen string
 
+	// MaxConnections, SuperuserReservedConnections and
+	// AuthenticationTimeout are PostgreSQL's max_connections,
+	// superuser_reserved_connections and authentication_timeout
+	// (limits.go).
+	MaxConnections               int
+	SuperuserReservedConnections int
+	AuthenticationTimeout        time.Duration
+
 	// ConfigFile is the file that was read ("" if none).
 	ConfigFile string
 }
