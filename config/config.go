@@ -513,6 +513,9 @@ func Load(args []string, env []string) (*Config, error) {
 	if cfg.TLSRequireRemote && cfg.TLSCert == "" {
 		return nil, errors.New("tls_require_remote needs tls_cert and tls_key")
 	}
+	if err := cfg.checkCopyDirs(); err != nil {
+		return nil, err
+	}
 	return cfg, nil
 }
 
