@@ -160,3 +160,93 @@ func TestRunawayCopyFromFIFO(t *testing.T) {
 	}()
 	expectTimeout(t, j, "COPY rel_fifo FROM '"+stalled+"'")
 }
+
+// TestBinaryInputValidation: parameters PostgreSQL refuses — a numeric
+// digit of 10000 or more, binary timestamps, timestamptz and dates out of
+// range, text with invalid UTF-8 or NUL, in text and binary format — and
+// date_trunc below the first timestamp, answered as PostgreSQL answers
+// them (compared with the oracle).
+func TestBinaryInputValidation(t *testing.T) {
+	be16 := func(v ...uint16) []byte {
+		b := make([]byte, 0, 2*len(v))
+		for _, x := range v {
+			b = append(b, byte(x>>8), byte(x))
+		}
+		return b
+	}
+	be := func(v int64, n int) []byte { // two's complement, big-endian
+		b := make([]byte, n)
+		for i := n - 1; i >= 0; i-- {
+			b[i], v = byte(v), v>>8
+		}
+		return b
+	}
+	const firstTimestamp = -211813488000000000 // 4714-11-24 00:00 BC, in µs since 2000
+	const firstDate = -2451545                 // 4714-11-24 BC, in days since 2000
+	cases := []struct {
+		name   string
+		sql    string
+		oid    uint32
+		format int16
+		val    []byte
+	}{
+		// numeric: ndigits, weight, sign, dscale, digits
+		{"numeric digit 10000", "SELECT $1::numeric::text", 1700, 1, be16(1, 0, 0, 0, 10000)},
+		{"numeric fraction digit 65535", "SELECT $1::numeric::text", 1700, 1, be16(2, 0, 0, 4, 1, 65535)},
+		{"numeric digits 9999", "SELECT $1::numeric::text", 1700, 1, be16(2, 0, 0, 4, 9999, 9999)},
+		// Past END_TIMESTAMP (294277-01-01); joind's own upper bound is
+		// lower (microseconds since 1970), so 0x7fff000000000000 is not
+		// compared.
+		{"timestamp past the last", "SELECT $1::timestamp::text", 1114, 1, be(0x7fffffffffffff00, 8)},
+		{"timestamp before 4714-11-24 BC", "SELECT $1::timestamp::text", 1114, 1, be(firstTimestamp-1, 8)},
+		{"timestamp first", "SELECT $1::timestamp::text", 1114, 1, be(firstTimestamp, 8)},
+		{"timestamptz past the last", "SELECT $1::timestamptz::text", 1184, 1, be(0x7fffffffffffff00, 8)},
+		{"timestamptz before 4714-11-24 BC", "SELECT $1::timestamptz::text", 1184, 1, be(firstTimestamp-1, 8)},
+		{"date 0x7ffffff0", "SELECT $1::date::text", 1082, 1, be(0x7ffffff0, 4)},
+		{"date before 4714-11-24 BC", "SELECT $1::date::text", 1082, 1, be(firstDate-1, 4)},
+		{"date first", "SELECT $1::date::text", 1082, 1, be(firstDate, 4)},
+		{"text 0xff", "SELECT $1::text", 25, 0, []byte("a\xffb")},
+		{"text NUL", "SELECT $1::text", 25, 0, []byte("a\x00b")},
+		{"binary text 0xff", "SELECT $1::text", 25, 1, []byte("\xff")},
+		{"binary varchar NUL", "SELECT $1::varchar", 1043, 1, []byte("\x00")},
+	}
+	outcome := func(ep endpoint) []string {
+		c := connect(t, ep)
+		mustExec(t, c, "SET TimeZone = 'UTC'")
+		var out []string
+		for _, k := range cases {
+			res := c.PgConn().ExecParams(ctxT(t), k.sql, [][]byte{k.val}, []uint32{k.oid}, []int16{k.format}, nil).Read()
+			s := k.name + ": "
+			if res.Err != nil {
+				s += describeErr(res.Err)
+			} else {
+				s += fmt.Sprintf("%q", res.Rows)
+			}
+			out = append(out, s)
+		}
+		for _, q := range []string{
+			"SELECT date_trunc('century', timestamp '4713-01-01 BC')::text",
+			"SELECT date_trunc('millennium', timestamp '4713-01-01 BC')::text",
+			"SELECT date_trunc('decade', timestamp '4713-01-01 BC')::text",
+			"SELECT date_trunc('century', timestamp '4700-01-01 BC')::text",
+			"SELECT date_trunc('year', timestamp '4714-12-01 BC')::text",
+		} {
+			var v string
+			err := c.QueryRow(ctxT(t), q).Scan(&v)
+			if err != nil {
+				v = describeErr(err)
+			}
+			out = append(out, q+": "+v)
+		}
+		return out
+	}
+	got, want := outcome(startTarget(t, regressDB)), outcome(startOracle(t, regressDB))
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("joind    %s\npostgres %s", got[i], want[i])
+		}
+	}
+	if t.Failed() || testing.Verbose() {
+		t.Logf("PostgreSQL:\n%s", strings.Join(want, "\n"))
+	}
+}
