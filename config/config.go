@@ -54,6 +54,14 @@ type Config struct {
 	// listener (/metrics); empty: off.
 	MetricsListen string
 
+	// MaxConnections, SuperuserReservedConnections and
+	// AuthenticationTimeout are PostgreSQL's max_connections,
+	// superuser_reserved_connections and authentication_timeout
+	// (limits.go).
+	MaxConnections               int
+	SuperuserReservedConnections int
+	AuthenticationTimeout        time.Duration
+
 	// ConfigFile is the file that was read ("" if none).
 	ConfigFile string
 }
@@ -504,6 +512,9 @@ func Load(args []string, env []string) (*Config, error) {
 	}
 	if cfg.TLSRequireRemote && cfg.TLSCert == "" {
 		return nil, errors.New("tls_require_remote needs tls_cert and tls_key")
+	}
+	if err := cfg.checkCopyDirs(); err != nil {
+		return nil, err
 	}
 	return cfg, nil
 }

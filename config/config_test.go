@@ -29,7 +29,7 @@ func TestDefaults(t *testing.T) {
 	want := Config{
 		Listen: "127.0.0.1:5433", DataDir: "./joind-data", Partitions: runtime.GOMAXPROCS(0),
 		BatchSize: 4096, MemoryLimit: AutoMemoryLimit(), HashKernel: "auto", LogLevel: "info", LogFormat: "text",
-		ShutdownTimeout: 10 * time.Second,
+		ShutdownTimeout: 10 * time.Second, MaxConnections: 100, SuperuserReservedConnections: 3, AuthenticationTimeout: time.Minute,
 	}
 	if !reflect.DeepEqual(*cfg, want) {
 		t.Fatalf("defaults\n got  %+v\n want %+v", *cfg, want)
@@ -60,7 +60,7 @@ log_format: json
 	want := Config{
 		Listen: "127.0.0.1:6000", DataDir: "/from/file", Partitions: 5, BatchSize: 3000,
 		MemoryLimit: 1 << 30, HashKernel: "portable", LogLevel: "debug", LogFormat: "json",
-		ShutdownTimeout: 10 * time.Second, ConfigFile: file,
+		ShutdownTimeout: 10 * time.Second, MaxConnections: 100, SuperuserReservedConnections: 3, AuthenticationTimeout: time.Minute, ConfigFile: file,
 	}
 	if !reflect.DeepEqual(*cfg, want) {
 		t.Fatalf("\n got  %+v\n want %+v", *cfg, want)

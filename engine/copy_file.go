@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
+	"time"
 
 	"github.com/joind/joind/executor"
 	"github.com/joind/joind/external"
@@ -28,15 +30,24 @@ func (s *session) copyFromFile(ctx context.Context, x *sql.Copy, ectx *types.Eva
 	if err != nil {
 		return "", err
 	}
-	f, err := os.Open(path)
+	f, err := openCopySource(ctx, path)
 	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
 		return "", external.FileError(err, path, "open")
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is a directory", path)
 	}
+	// A FIFO's reads wait for its writer; the deadline set on cancel ends them.
+	stop := context.AfterFunc(ctx, func() { _ = f.SetReadDeadline(time.Now()) })
+	defer stop()
 	tag, err := s.copyFromReader(ctx, x, dflt, ectx, f, f)
+	if err != nil && ctx.Err() != nil {
+		return "", ctx.Err()
+	}
 	if err != nil {
 		var pe *pgerr.Error
 		if errors.As(err, &pe) {
@@ -45,6 +56,36 @@ func (s *session) copyFromFile(ctx context.Context, x *sql.Copy, ectx *types.Eva
 		return "", external.FileError(err, path, "read from")
 	}
 	return tag, nil
+}
+
+// openCopySource opens a COPY FROM file. Opening a FIFO waits for a writer,
+// in the kernel, where no context reaches: the open runs on its own
+// goroutine, and a cancel unblocks it by opening the FIFO for writing (at
+// once closed, so the abandoned reader sees end of file and is closed).
+func openCopySource(ctx context.Context, path string) (*os.File, error) {
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		done <- opened{f, err}
+	}()
+	select {
+	case o := <-done:
+		return o.f, o.err
+	case <-ctx.Done():
+		if w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+		go func() {
+			if o := <-done; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
 }
 
 // copyToFile runs COPY table|(query) TO 'file'. It writes a temporary file

@@ -35,6 +35,11 @@ func checkCtx(ctx context.Context) error {
 	return nil
 }
 
+// rowCancelEvery is how many rows a row-at-a-time loop (a function or
+// cast per row: numeric math, regexps, text parsing) evaluates between
+// cancel checks, so a slow function stops within a few rows, not a batch.
+const rowCancelEvery = 16
+
 // canceledIf is err, a cancellation as 57014.
 func canceledIf(err error) error {
 	if err != nil && isCancel(err) {

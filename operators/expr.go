@@ -362,6 +362,11 @@ func (n *callNode) generic(st *evalState, argv []vec, rows int) (vec, error) {
 	bld := newBuilder(n.fn.Result, rows)
 	vals := make([]types.Value, len(argv))
 	for i := 0; i < rows; i++ {
+		if i%rowCancelEvery == rowCancelEvery-1 {
+			if err := checkCtx(st.ctx); err != nil {
+				return vec{}, err
+			}
+		}
 		null := false
 		for k, v := range argv {
 			vals[k] = v.get(n.fn.Args[k], i)

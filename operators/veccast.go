@@ -93,6 +93,11 @@ func rowCast(from, to types.Type, explicit bool, ctx *types.EvalContext) castFun
 		rd := readerOf(vec{arr: arr}, from)
 		w := newWriter(to, n)
 		for i := 0; i < n; i++ {
+			if i%rowCancelEvery == rowCancelEvery-1 && ctx != nil && ctx.Ctx != nil {
+				if err := checkCtx(ctx.Ctx); err != nil {
+					return nil, true, err
+				}
+			}
 			x := rd(i)
 			if x.Null {
 				w.null()

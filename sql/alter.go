@@ -283,6 +283,9 @@ func (b *binder) alterAddColumn(rv *pg_query.RangeVar, tbl storageTable, c *pg_q
 		}
 		return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", cd.Colname, storage.BareName(tbl.Name()))
 	}
+	if len(tbl.Columns()) >= maxTableColumns {
+		return nil, errTooManyTableColumns()
+	}
 	// Only the column itself is taken from CREATE TABLE's binding below:
 	// a constraint must be refused here, or added where ADD CONSTRAINT is
 	// (alterConstraint), never dropped silently.

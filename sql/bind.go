@@ -404,6 +404,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Statement, error) {
 	if ct.Temp, ct.OnCommit, err = b.tempTarget(cs.Relation, cs.Oncommit); err != nil {
 		return nil, err
 	}
+	if err := checkTableColumnCount(cs.TableElts); err != nil {
+		return nil, err
+	}
 	index := map[string]int{}
 	var cons []conSpec // constraint.go
 	var takenSeqs map[string]bool
@@ -665,6 +668,9 @@ func (b *binder) bindCreateTableAs(cs *pg_query.CreateTableAsStmt) (Statement, e
 	cols := q.Plan.Columns()
 	if len(cs.Into.ColNames) > len(cols) {
 		return nil, pgerr.New(pgerr.SyntaxError, "too many column names were specified")
+	}
+	if len(cols) > maxTableColumns {
+		return nil, errTooManyTableColumns()
 	}
 	out := &CreateTableAs{Name: name, Query: q, WithNoData: cs.Into.SkipData, IfNotExists: cs.IfNotExists}
 	if out.Temp, out.OnCommit, err = b.tempTarget(cs.Into.Rel, cs.Into.OnCommit); err != nil {

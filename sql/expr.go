@@ -405,13 +405,27 @@ func (b *binder) coerceToBool(e plan.Expr, what string) (plan.Expr, error) {
 
 // operator applies a binary (or prefix, when l is nil) operator.
 func (b *binder) operator(name string, l, r plan.Expr, loc int32) (plan.Expr, error) {
+	return b.operatorMemo(name, l, r, loc, nil)
+}
+
+// operatorMemo is operator with the overloads already resolved for this
+// name and left operand, by right operand type: an IN list of 100,000
+// constants resolves its operator once per type, not per item (overload
+// resolution depends on the operand types alone).
+func (b *binder) operatorMemo(name string, l, r plan.Expr, loc int32, memo map[types.Type]*types.Overload) (plan.Expr, error) {
 	lt := prefixLeft
 	if l != nil {
 		lt = l.Type()
 	}
-	ov, err := types.ResolveOperator(name, lt, r.Type())
-	if err != nil {
-		return nil, b.wrapAt(err, loc)
+	ov, ok := memo[r.Type()]
+	if !ok {
+		var err error
+		if ov, err = types.ResolveOperator(name, lt, r.Type()); err != nil {
+			return nil, b.wrapAt(err, loc)
+		}
+		if memo != nil {
+			memo[r.Type()] = ov
+		}
 	}
 	var args []plan.Expr
 	if l != nil {
@@ -552,13 +566,14 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (plan.Expr, error) {
 			return nil, err
 		}
 		list := a.Rexpr.GetList().GetItems()
-		var terms []plan.Expr
+		terms := make([]plan.Expr, 0, len(list))
+		memo := map[types.Type]*types.Overload{}
 		for _, item := range list {
 			r, err := b.bindExpr(s, item)
 			if err != nil {
 				return nil, err
 			}
-			t, err := b.operator(name, l, r, a.Location)
+			t, err := b.operatorMemo(name, l, r, a.Location, memo)
 			if err != nil {
 				return nil, err
 			}

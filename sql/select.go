@@ -212,6 +212,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 		}
 		targets = append(targets, &target{expr: e, name: name, loc: nodeLocation(rt.Val)})
 	}
+	if len(targets) > maxTargetListEntries {
+		return nil, errTooManyTargets()
+	}
 
 	// WHERE.
 	var where plan.Expr

@@ -238,13 +238,53 @@ func (s dbStore) persist(v *version, nextID uint64, newFiles bool) error {
 	if err == nil {
 		err = writeManifest(db.dir, m, db.sync())
 	}
+	var unchanged *manifestUnchanged
+	if errors.As(err, &unchanged) {
+		// The old manifest stands and v is not published: the group
+		// fails, the store goes on as it was.
+		db.log.Warn("storage: manifest write failed; the commit is refused, the store unchanged", "err", err)
+		return unchanged.err
+	}
 	if err != nil {
-		// The rename may or may not have happened: the in-memory state
-		// can no longer be trusted to match the disk.
-		db.failed = pgerr.Wrap(err, codeIOError, "data directory is in an unknown state after a failed write (restart joind): %v", err)
-		db.log.Error("storage: manifest write failed; refusing further commits", "err", err)
+		// The rename may or may not have happened: until a manifest of
+		// the durable state is written again (repairManifest, before the
+		// next group), the disk cannot be trusted to match it.
+		db.failed = pgerr.Wrap(err, codeIOError, "data directory is in an unknown state after a failed write: %v", err)
+		db.failedManifest = true
+		db.log.Error("storage: manifest write failed; refusing commits until it is rewritten", "err", err)
 	}
 	return err
+}
+
+// repairManifest rewrites the manifest of the durable state after a write
+// that failed half-way (failedManifest): once it succeeds the disk matches
+// memory again and commits resume, without a restart.
+func (db *DB) repairManifest() {
+	if db.failed != nil && db.failedLogGen != 0 {
+		if err := db.rotateLog(db.failedLogGen - 1); err != nil {
+			db.log.Warn("storage: the log still cannot be started", "err", err)
+			return
+		}
+		db.failed, db.failedLogGen = nil, 0
+		db.log.Info("storage: log started; commits resume")
+	}
+	if db.failed == nil || !db.failedManifest {
+		return
+	}
+	v := db.durable
+	if v == nil {
+		v = db.cs.load()
+	}
+	m, err := encodeManifest(v, db.nextID.Load())
+	if err == nil {
+		err = writeManifest(db.dir, m, db.sync())
+	}
+	if err != nil {
+		db.log.Warn("storage: manifest still not writable", "err", err)
+		return
+	}
+	db.failed, db.failedManifest = nil, false
+	db.log.Info("storage: manifest rewritten; commits resume")
 }
 
 func (s dbStore) appendLog(_ *version, record []byte, sync bool) error {
@@ -272,8 +312,9 @@ func (s dbStore) startLog(gen uint64) error {
 	}
 	err := db.rotateLog(gen)
 	if err != nil {
-		db.failed = pgerr.Wrap(err, codeIOError, "data directory is in an unknown state after a failed log start (restart joind): %v", err)
-		db.log.Error("storage: starting the log failed; refusing further commits", "err", err)
+		db.failed = pgerr.Wrap(err, codeIOError, "the write-ahead log could not be started: %v", err)
+		db.failedLogGen = gen + 1
+		db.log.Error("storage: starting the log failed; refusing commits until it starts", "err", err)
 	}
 	return err
 }
@@ -365,6 +406,7 @@ type groupCommit struct {
 // it (applyGroup). A commit that fails validation is answered at once: it
 // changed nothing. It returns nil if no commit of the group applied.
 func (db *DB) decide(group []*commitReq) *groupCommit {
+	db.repairManifest()
 	if db.failed != nil {
 		for _, r := range group {
 			db.cs.ack(r, db.failed)
@@ -535,7 +577,11 @@ func (g *groupCommit) persist() error {
 	if err := g.db.store.persist(g.work, g.db.nextID.Load(), g.newFiles || len(g.written) > 0 || len(g.wroteDel) > 0); err != nil {
 		return err
 	}
-	return g.db.store.startLog(g.work.walGen)
+	// The manifest naming the group is durable, so the group stands even
+	// if its log cannot be started: later groups wait until it is
+	// (repairStore).
+	_ = g.db.store.startLog(g.work.walGen)
+	return nil
 }
 
 // publish makes the group's version the one later statements read (after

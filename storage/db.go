@@ -55,13 +55,19 @@ type DB struct {
 	cs    commitSync  // the commit protocol's synchronization points (commit.go)
 	store commitStore // where commits are made durable
 
-	sendMu   sync.RWMutex // held (R) while sending to commits; closed under W
-	closed   bool
-	commits  chan *commitReq
-	quit     chan struct{}
-	wg       sync.WaitGroup
-	failed   error // a manifest write failed half-way: refuse further commits
-	compactC chan struct{}
+	sendMu  sync.RWMutex // held (R) while sending to commits; closed under W
+	closed  bool
+	commits chan *commitReq
+	quit    chan struct{}
+	wg      sync.WaitGroup
+	failed  error // a manifest or log write failed half-way: refuse further commits
+	// failedManifest: failed is a manifest write's, which rewriting the
+	// manifest mends (repairManifest).
+	failedManifest bool
+	// failedLogGen is 1 + the log generation a durable manifest names but
+	// whose log could not be started (0: none); starting it mends failed.
+	failedLogGen uint64
+	compactC     chan struct{}
 
 	// seqRuns are the sequences' counters in memory (sequence.go).
 	seqMu   sync.Mutex

@@ -396,22 +396,28 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 // writeManifest replaces the manifest atomically.
 func writeManifest(dir string, data []byte, sync bool) error {
 	tmp := filepath.Join(dir, manifestTemp)
+	// Until the rename the old MANIFEST stands untouched: a failure there
+	// (ENOSPC, EMFILE) changes nothing durable.
+	unchanged := func(op string, err error) error {
+		os.Remove(tmp)
+		return &manifestUnchanged{ioError(op, tmp, err)}
+	}
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
-		return ioError("create", tmp, err)
+		return unchanged("create", err)
 	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
-		return ioError("write", tmp, err)
+		return unchanged("write", err)
 	}
 	if sync {
 		if err := f.Sync(); err != nil {
 			f.Close()
-			return ioError("fsync", tmp, err)
+			return unchanged("fsync", err)
 		}
 	}
 	if err := f.Close(); err != nil {
-		return ioError("close", tmp, err)
+		return unchanged("close", err)
 	}
 	if err := os.Rename(tmp, filepath.Join(dir, manifestName)); err != nil {
 		return ioError("rename", tmp, err)
@@ -421,6 +427,13 @@ func writeManifest(dir string, data []byte, sync bool) error {
 	}
 	return nil
 }
+
+// manifestUnchanged is a manifest write that failed before its rename: the
+// durable MANIFEST is the previous one, so the store is as it was.
+type manifestUnchanged struct{ err error }
+
+func (e *manifestUnchanged) Error() string { return e.err.Error() }
+func (e *manifestUnchanged) Unwrap() error { return e.err }
 
 func syncDir(dir string) error {
 	d, err := os.Open(dir)

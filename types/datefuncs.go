@@ -276,7 +276,16 @@ func truncTimestamp(unitIn string, tsv int64) (int64, error) {
 	default:
 		return 0, unitErr(unitIn, TimestampType, true)
 	}
-	return DateFromYMD(y, mo, d)*usecsPerDay + int64(h)*usecsPerHour + int64(mi)*usecsPerMinute + int64(s)*usecsPerSec + fsec, nil
+	// tm2timestamp's check: a century or millennium start before 4714-11-24
+	// BC (date_trunc('century', timestamp '4713-01-01 BC')) is out of range.
+	if jd := date2j(y, mo, d); !dateValid(jd) {
+		return 0, errTimestampOutOfRange()
+	}
+	r := DateFromYMD(y, mo, d)*usecsPerDay + int64(h)*usecsPerHour + int64(mi)*usecsPerMinute + int64(s)*usecsPerSec + fsec
+	if !tsValid(r) {
+		return 0, errTimestampOutOfRange()
+	}
+	return r, nil
 }
 
 func truncInterval(unitIn string, iv IntervalValue) (IntervalValue, error) {

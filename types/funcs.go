@@ -1,6 +1,7 @@
 package types
 
 import (
+	"context"
 	"crypto/md5"
 	"encoding/hex"
 	"math"
@@ -24,9 +25,9 @@ func errLog(x float64) error {
 	return errLogNegative()
 }
 
-func numUnary(fn func(*apd.Decimal) (*apd.Decimal, error)) evalFn {
-	return func(_ *EvalContext, a []Value) (Value, error) {
-		r, err := fn(a[0].Num)
+func numUnary(fn func(context.Context, *apd.Decimal) (*apd.Decimal, error)) evalFn {
+	return func(c *EvalContext, a []Value) (Value, error) {
+		r, err := fn(c.context(), a[0].Num)
 		return Value{Num: r}, err
 	}
 }
@@ -146,10 +147,10 @@ func registerFunctions() {
 	regFn("ln", []ID{Numeric}, Numeric, numUnary(numLn))
 	for _, n := range []string{"log", "log10"} {
 		regFn(n, []ID{Float8}, Float8, floatLog(libmLog10))
-		regFn(n, []ID{Numeric}, Numeric, numUnary(func(x *apd.Decimal) (*apd.Decimal, error) { return numLog(apd.New(10, 0), x) }))
+		regFn(n, []ID{Numeric}, Numeric, numUnary(func(ctx context.Context, x *apd.Decimal) (*apd.Decimal, error) { return numLog(ctx, apd.New(10, 0), x) }))
 	}
-	regFn("log", []ID{Numeric, Numeric}, Numeric, func(_ *EvalContext, a []Value) (Value, error) {
-		r, err := numLog(a[0].Num, a[1].Num)
+	regFn("log", []ID{Numeric, Numeric}, Numeric, func(c *EvalContext, a []Value) (Value, error) {
+		r, err := numLog(c.context(), a[0].Num, a[1].Num)
 		return Value{Num: r}, err
 	})
 	for _, id := range intIDs {

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"context"
 	"math"
 	"strings"
 
@@ -18,6 +19,10 @@ import (
 // steps, not just the mathematical value, matters when the value lies near a
 // rounding midpoint: PostgreSQL's last digit then follows its own
 // intermediate roundings. sqrt is exact, as sqrt_var is.
+//
+// Every loop checks the statement's context (CHECK_FOR_INTERRUPTS in
+// numeric.c): at 16,383 digits of scale a series runs for seconds, and
+// cancel and statement_timeout must still end it.
 
 const (
 	nbaseDecDigits   = 4     // DEC_DIGITS: decimal digits per base-10000 digit
@@ -148,15 +153,15 @@ func errLogZero() error { return pgerr.New("2201E", "cannot take logarithm of ze
 
 func errLogNegative() error { return pgerr.New("2201E", "cannot take logarithm of a negative number") }
 
-func evalSqrtNumeric(_ *EvalContext, a []Value) (Value, error) {
-	r, err := numSqrt(a[0].Num)
+func evalSqrtNumeric(c *EvalContext, a []Value) (Value, error) {
+	r, err := numSqrt(c.context(), a[0].Num)
 	return Value{Num: r}, err
 }
 
 // numSqrt is numeric_sqrt: rscale gives 16 significant digits (from the
 // input's base-10000 weight), never less than the input's scale; the root
 // is exact, rounded half up.
-func numSqrt(x *apd.Decimal) (*apd.Decimal, error) {
+func numSqrt(_ context.Context, x *apd.Decimal) (*apd.Decimal, error) {
 	switch {
 	case isNaNNum(x):
 		return x, nil
@@ -201,7 +206,7 @@ func sqrtVar(x *apd.Decimal, rscale int) *apd.Decimal {
 }
 
 // numLn is numeric_ln.
-func numLn(x *apd.Decimal) (*apd.Decimal, error) {
+func numLn(ctx context.Context, x *apd.Decimal) (*apd.Decimal, error) {
 	switch {
 	case isNaNNum(x):
 		return x, nil
@@ -213,7 +218,7 @@ func numLn(x *apd.Decimal) (*apd.Decimal, error) {
 		return x, nil
 	}
 	rscale := clampScale(numericMinSigDigits-estimateLnDweight(x), dscale(x))
-	return lnVar(x, rscale)
+	return lnVar(ctx, x, rscale)
 }
 
 var (
@@ -226,10 +231,13 @@ var (
 
 // lnVar is ln_var for x > 0: square roots bring x into (0.9, 1.1), then the
 // series for 0.5*ln((1+z)/(1-z)), z = (x-1)/(x+1), scaled back by 2^(nsqrt+1).
-func lnVar(x *apd.Decimal, rscale int) (*apd.Decimal, error) {
+func lnVar(ctx context.Context, x *apd.Decimal, rscale int) (*apd.Decimal, error) {
 	fact := numTwo
 	nsqrt := 0
 	for x.Cmp(numPointNine) <= 0 || x.Cmp(numOnePointOne) >= 0 {
+		if err := checkCanceled(ctx); err != nil {
+			return nil, err
+		}
 		localRscale := rscale - nbaseWeightOf(x)*nbaseDecDigits/2 + 8
 		x = sqrtVar(x, localRscale)
 		fact, _ = numMul(fact, numTwo)
@@ -245,6 +253,9 @@ func lnVar(x *apd.Decimal, rscale int) (*apd.Decimal, error) {
 		return nil, err
 	}
 	for ni := 3; ; ni += 2 {
+		if err := checkCanceled(ctx); err != nil {
+			return nil, err
+		}
 		if xx, err = pgMul(xx, z2, localRscale); err != nil {
 			return nil, err
 		}
@@ -261,7 +272,7 @@ func lnVar(x *apd.Decimal, rscale int) (*apd.Decimal, error) {
 }
 
 // numLog is numeric_log (log(base, x)); log(x) and log10(x) are log(10, x).
-func numLog(base, x *apd.Decimal) (*apd.Decimal, error) {
+func numLog(ctx context.Context, base, x *apd.Decimal) (*apd.Decimal, error) {
 	if isNaNNum(x) || isNaNNum(base) {
 		return numNaN(), nil
 	}
@@ -285,20 +296,20 @@ func numLog(base, x *apd.Decimal) (*apd.Decimal, error) {
 	if base.Cmp(apd.New(1, 0)) == 0 {
 		return nil, errDivisionByZero() // ln(1) = 0 is the divisor
 	}
-	return logVar(base, x)
+	return logVar(ctx, base, x)
 }
 
 // logVar is log_var: ln(x)/ln(base), each logarithm carrying 8 more
 // significant digits than the result needs.
-func logVar(base, x *apd.Decimal) (*apd.Decimal, error) {
+func logVar(ctx context.Context, base, x *apd.Decimal) (*apd.Decimal, error) {
 	baseDw, xDw := estimateLnDweight(base), estimateLnDweight(x)
 	resDw := xDw - baseDw
 	rscale := clampScale(numericMinSigDigits-resDw, dscale(base), dscale(x))
-	lnBase, err := lnVar(base, max(rscale+resDw-baseDw+8, numericMinDispScale))
+	lnBase, err := lnVar(ctx, base, max(rscale+resDw-baseDw+8, numericMinDispScale))
 	if err != nil {
 		return nil, err
 	}
-	lnX, err := lnVar(x, max(rscale+resDw-xDw+8, numericMinDispScale))
+	lnX, err := lnVar(ctx, x, max(rscale+resDw-xDw+8, numericMinDispScale))
 	if err != nil {
 		return nil, err
 	}
@@ -306,7 +317,7 @@ func logVar(base, x *apd.Decimal) (*apd.Decimal, error) {
 }
 
 // numExp is numeric_exp: rscale gives 16 significant digits of the result.
-func numExp(x *apd.Decimal) (*apd.Decimal, error) {
+func numExp(ctx context.Context, x *apd.Decimal) (*apd.Decimal, error) {
 	if isNaNNum(x) {
 		return x, nil
 	}
@@ -319,13 +330,13 @@ func numExp(x *apd.Decimal) (*apd.Decimal, error) {
 	val := numericToFloat(x, 64) * 0.434294481903252
 	val = max(-numMaxResScale, min(numMaxResScale, val))
 	rscale := clampScale(numericMinSigDigits-int(val), dscale(x))
-	return expVar(x, rscale)
+	return expVar(ctx, x, rscale)
 }
 
 // expVar is exp_var: e^x rounded to rscale; |x| >= 6000 overflows or is 0.
 // x is halved until |x| <= 0.01, the Taylor series runs until its terms
 // round to zero, and the result is squared back.
-func expVar(x *apd.Decimal, rscale int) (*apd.Decimal, error) {
+func expVar(ctx context.Context, x *apd.Decimal, rscale int) (*apd.Decimal, error) {
 	val := numericToFloat(x, 64)
 	if math.Abs(val) >= numMaxResScale*3 {
 		if val > 0 {
@@ -351,6 +362,9 @@ func expVar(x *apd.Decimal, rscale int) (*apd.Decimal, error) {
 	ni := int64(2)
 	elem = pgDiv(elem, apd.New(ni, 0), localRscale)
 	for !elem.IsZero() {
+		if err := checkCanceled(ctx); err != nil {
+			return nil, err
+		}
 		result, _ = numAdd(result, elem, false)
 		if elem, err = pgMul(elem, x, localRscale); err != nil {
 			return nil, err
@@ -359,6 +373,9 @@ func expVar(x *apd.Decimal, rscale int) (*apd.Decimal, error) {
 		elem = pgDiv(elem, apd.New(ni, 0), localRscale)
 	}
 	for ; ndiv2 > 0; ndiv2-- {
+		if err := checkCanceled(ctx); err != nil {
+			return nil, err
+		}
 		localRscale = max(sigDigits-nbaseWeightOf(result)*2*nbaseDecDigits, numericMinDispScale)
 		if result, err = pgMul(result, result, localRscale); err != nil {
 			return nil, err
@@ -370,8 +387,8 @@ func expVar(x *apd.Decimal, rscale int) (*apd.Decimal, error) {
 	return pgRound(result, rscale), nil
 }
 
-func evalPowNumeric(_ *EvalContext, a []Value) (Value, error) {
-	r, err := numPow(a[0].Num, a[1].Num)
+func evalPowNumeric(c *EvalContext, a []Value) (Value, error) {
+	r, err := numPow(c.context(), a[0].Num, a[1].Num)
 	return Value{Num: r}, err
 }
 
@@ -408,7 +425,7 @@ func numIsOdd(d *apd.Decimal) bool {
 
 // numPow is numeric_power: POSIX pow(3) rules for NaN and infinities,
 // power_var for finite inputs.
-func numPow(x, y *apd.Decimal) (*apd.Decimal, error) {
+func numPow(ctx context.Context, x, y *apd.Decimal) (*apd.Decimal, error) {
 	one := apd.New(1, 0)
 	if x.Form != apd.Finite || y.Form != apd.Finite {
 		switch {
@@ -466,7 +483,7 @@ func numPow(x, y *apd.Decimal) (*apd.Decimal, error) {
 	if x.IsZero() && y.Negative {
 		return nil, errZeroNegativePower()
 	}
-	r, err := powerVar(x, y)
+	r, err := powerVar(ctx, x, y)
 	if err != nil {
 		return nil, err
 	}
@@ -474,10 +491,10 @@ func numPow(x, y *apd.Decimal) (*apd.Decimal, error) {
 }
 
 // powerVar is power_var for finite inputs.
-func powerVar(base, exp *apd.Decimal) (*apd.Decimal, error) {
+func powerVar(ctx context.Context, base, exp *apd.Decimal) (*apd.Decimal, error) {
 	if numIsIntegral(exp) {
 		if n, err := exp.Int64(); err == nil && n >= math.MinInt32 && n <= math.MaxInt32 {
-			return powerVarInt(base, n, clampScale(numericMinSigDigits, dscale(base)))
+			return powerVarInt(ctx, base, n, clampScale(numericMinSigDigits, dscale(base)))
 		}
 	}
 	if base.IsZero() {
@@ -496,7 +513,7 @@ func powerVar(base, exp *apd.Decimal) (*apd.Decimal, error) {
 	// exp * ln(base) carries 8 digits more than the result needs.
 	lnDweight := estimateLnDweight(base)
 	localRscale := max(8-lnDweight, numericMinDispScale)
-	lnBase, err := lnVar(base, localRscale)
+	lnBase, err := lnVar(ctx, base, localRscale)
 	if err != nil {
 		return nil, err
 	}
@@ -515,14 +532,14 @@ func powerVar(base, exp *apd.Decimal) (*apd.Decimal, error) {
 	rscale := clampScale(numericMinSigDigits-int(val), dscale(base), dscale(exp))
 	sig := max(rscale+int(val), 0)
 	localRscale = max(sig-lnDweight+8, numericMinDispScale)
-	if lnBase, err = lnVar(base, localRscale); err != nil {
+	if lnBase, err = lnVar(ctx, base, localRscale); err != nil {
 		return nil, err
 	}
 	t, err := pgMul(lnBase, exp, localRscale)
 	if err != nil {
 		return nil, err
 	}
-	r, err := expVar(t, rscale)
+	r, err := expVar(ctx, t, rscale)
 	if err != nil {
 		return nil, err
 	}
@@ -533,7 +550,7 @@ func powerVar(base, exp *apd.Decimal) (*apd.Decimal, error) {
 }
 
 // powerVarInt is power_var_int: base^n for an int32 n, rounded to rscale.
-func powerVarInt(base *apd.Decimal, n int64, rscale int) (*apd.Decimal, error) {
+func powerVarInt(ctx context.Context, base *apd.Decimal, n int64, rscale int) (*apd.Decimal, error) {
 	switch n {
 	case 0:
 		return roundNumericScale(apd.New(1, 0), rscale), nil // 0 ^ 0 = 1 too
@@ -577,6 +594,9 @@ func powerVarInt(base *apd.Decimal, n int64, rscale int) (*apd.Decimal, error) {
 	}
 	var err error
 	for mask >>= 1; mask > 0; mask >>= 1 {
+		if err := checkCanceled(ctx); err != nil {
+			return nil, err
+		}
 		local := min(sigDigits-2*nbaseWeightOf(prod)*nbaseDecDigits, 2*dscale(prod))
 		if prod, err = pgMul(prod, prod, max(local, numericMinDispScale)); err != nil {
 			return nil, errNumericOverflow()

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"context"
 	"regexp"
 	"strconv"
 	"strings"
@@ -134,44 +135,65 @@ func compileARE(pattern string, f reFlags) (*compiledRE, error) {
 // from byte offset start, as PostgreSQL's regexp functions step through a
 // string: after an empty match the next search begins one character on,
 // after any other at the match's end. Each match is
-// FindStringSubmatchIndex's slice, in byte offsets of s.
-func (c *compiledRE) matches(s string, start, limit int) ([][]int, error) {
+// FindStringSubmatchIndex's slice, in byte offsets of s. The search checks
+// ctx between matches, so a 100k-character string with as many matches
+// still ends on cancel or statement_timeout.
+func (c *compiledRE) matches(ctx context.Context, s string, start, limit int) ([][]int, error) {
 	if start > 0 && c.leftContext {
 		return nil, errRENotSupported("anchors or word boundaries searched from a start position")
 	}
-	sub := s[start:]
-	locs := c.re.FindAllStringSubmatchIndex(sub, limit)
-	// RE2 skips an empty match right where a non-empty one ended; an ARE
-	// search reports it.
+	if c.leftContext {
+		return c.matchesInContext(s, limit)
+	}
+	// Without left context a search of s[pos:] is the search of s from pos.
+	var locs [][]int
+	for pos := start; pos <= len(s) && (limit < 0 || len(locs) < limit); {
+		if len(locs)%reCancelEvery == reCancelEvery-1 {
+			if err := checkCanceled(ctx); err != nil {
+				return nil, err
+			}
+		}
+		l := c.re.FindStringSubmatchIndex(s[pos:])
+		if l == nil {
+			break
+		}
+		for j := range l {
+			if l[j] >= 0 {
+				l[j] += pos
+			}
+		}
+		locs = append(locs, l)
+		if l[0] < l[1] {
+			pos = l[1]
+		} else if pos = l[1]; pos < len(s) {
+			_, w := utf8.DecodeRuneInString(s[pos:])
+			pos += w
+		} else {
+			pos++
+		}
+	}
+	return locs, checkCanceled(ctx)
+}
+
+// reCancelEvery is how many matches a search finds between cancel checks.
+const reCancelEvery = 256
+
+// matchesInContext is matches for a pattern whose anchors or word
+// boundaries look left of the search position: RE2's FindAll keeps that
+// context, but skips an empty match right where a non-empty one ended,
+// which an ARE search reports.
+func (c *compiledRE) matchesInContext(s string, limit int) ([][]int, error) {
+	locs := c.re.FindAllStringSubmatchIndex(s, limit)
 	for i := 0; i < len(locs); i++ {
 		e := locs[i][1]
 		if locs[i][0] == e || (i+1 < len(locs) && locs[i+1][0] == e) {
 			continue
 		}
-		probe := c.re.FindStringSubmatchIndex(sub[e:])
+		probe := c.re.FindStringSubmatchIndex(s[e:])
 		if probe == nil || probe[0] != 0 || probe[1] != 0 {
 			continue
 		}
-		if c.leftContext {
-			return nil, errRENotSupported("anchors or word boundaries matching an empty string after a match")
-		}
-		for j := range probe {
-			if probe[j] >= 0 {
-				probe[j] += e
-			}
-		}
-		locs = append(locs[:i+1], append([][]int{probe}, locs[i+1:]...)...)
-		i++
-	}
-	if limit >= 0 && len(locs) > limit {
-		locs = locs[:limit]
-	}
-	for _, l := range locs {
-		for j := range l {
-			if l[j] >= 0 {
-				l[j] += start
-			}
-		}
+		return nil, errRENotSupported("anchors or word boundaries matching an empty string after a match")
 	}
 	return locs, nil
 }

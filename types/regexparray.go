@@ -1,6 +1,10 @@
 package types
 
-import "github.com/joind/joind/pgerr"
+import (
+	"context"
+
+	"github.com/joind/joind/pgerr"
+)
 
 // The text[]-returning regular expression functions: regexp_match,
 // regexp_matches (a set of text[], every match with flag g) and
@@ -28,7 +32,7 @@ func matchArray(s string, c *compiledRE, loc []int) Value {
 // regexpMatchArrays is the text[] of each match of regexp_matches(s,
 // pattern [, flags]) (of regexp_match when fn says so: the first match,
 // no g flag).
-func regexpMatchArrays(fn string, vals []Value) ([]Value, error) {
+func regexpMatchArrays(ctx context.Context, fn string, vals []Value) ([]Value, error) {
 	var flags string
 	if len(vals) > 2 {
 		flags = vals[2].S
@@ -49,7 +53,7 @@ func regexpMatchArrays(fn string, vals []Value) ([]Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	locs, err := c.matches(vals[0].S, 0, limit)
+	locs, err := c.matches(ctx, vals[0].S, 0, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -61,25 +65,25 @@ func regexpMatchArrays(fn string, vals []Value) ([]Value, error) {
 }
 
 func init() {
-	rowsFunctions["regexp_matches"] = func(vals []Value, _ *EvalContext) ([]Value, error) {
-		return regexpMatchArrays("regexp_matches", vals)
+	rowsFunctions["regexp_matches"] = func(vals []Value, ec *EvalContext) ([]Value, error) {
+		return regexpMatchArrays(ec.context(), "regexp_matches", vals)
 	}
 	notScalar := func(_ *EvalContext, _ []Value) (Value, error) {
 		return Value{}, pgerr.New(pgerr.FeatureNotSupported, "set-returning function called in a context that cannot accept a set")
 	}
-	match := func(_ *EvalContext, a []Value) (Value, error) {
-		rows, err := regexpMatchArrays("regexp_match", a)
+	match := func(ec *EvalContext, a []Value) (Value, error) {
+		rows, err := regexpMatchArrays(ec.context(), "regexp_match", a)
 		if err != nil || len(rows) == 0 {
 			return NullValue, err
 		}
 		return rows[0], nil
 	}
-	split := func(_ *EvalContext, a []Value) (Value, error) {
+	split := func(ec *EvalContext, a []Value) (Value, error) {
 		var flags string
 		if len(a) > 2 {
 			flags = a[2].S
 		}
-		parts, err := regexpSplit(a[0].S, a[1].S, flags, "regexp_split_to_array")
+		parts, err := regexpSplit(ec.context(), a[0].S, a[1].S, flags, "regexp_split_to_array")
 		if err != nil {
 			return Value{}, err
 		}

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"context"
 	"strings"
 	"unicode/utf8"
 
@@ -105,7 +106,7 @@ func appendReplacement(b *strings.Builder, s, repl string, loc []int) {
 
 // regexpReplace replaces the n-th match (0: every match) at or after the
 // byte offset start.
-func regexpReplace(s, pattern, repl string, start int, n int64, f reFlags) (string, error) {
+func regexpReplace(ctx context.Context, s, pattern, repl string, start int, n int64, f reFlags) (string, error) {
 	c, err := compileARE(pattern, f)
 	if err != nil {
 		return "", err
@@ -114,7 +115,7 @@ func regexpReplace(s, pattern, repl string, start int, n int64, f reFlags) (stri
 	if n > 0 {
 		limit = int(min(n, int64(len(s)+2)))
 	}
-	locs, err := c.matches(s, start, limit)
+	locs, err := c.matches(ctx, s, start, limit)
 	if err != nil {
 		return "", err
 	}
@@ -140,7 +141,7 @@ func regexpReplace(s, pattern, repl string, start int, n int64, f reFlags) (stri
 
 func registerRegexpFuncs() {
 	registerRegexpSetReturning()
-	replace := func(_ *EvalContext, a []Value) (Value, error) {
+	replace := func(ec *EvalContext, a []Value) (Value, error) {
 		var flags string
 		if len(a) == 4 {
 			if a[3].S != "" && a[3].S[0] >= '0' && a[3].S[0] <= '9' {
@@ -150,9 +151,9 @@ func registerRegexpFuncs() {
 			}
 			flags = a[3].S
 		}
-		return regexpReplaceArgs(a, flags, 0, -1)
+		return regexpReplaceArgs(ec.context(), a, flags, 0, -1)
 	}
-	replaceExt := func(_ *EvalContext, a []Value) (Value, error) {
+	replaceExt := func(ec *EvalContext, a []Value) (Value, error) {
 		var flags string
 		if len(a) > 5 {
 			flags = a[5].S
@@ -167,7 +168,7 @@ func registerRegexpFuncs() {
 			}
 			n = a[4].I
 		}
-		return regexpReplaceArgs(a, flags, runeOffset(a[0].S, a[3].I-1), n)
+		return regexpReplaceArgs(ec.context(), a, flags, runeOffset(a[0].S, a[3].I-1), n)
 	}
 	regFn("regexp_replace", []ID{Text, Text, Text}, Text, replace)
 	regFn("regexp_replace", []ID{Text, Text, Text, Text}, Text, replace)
@@ -175,12 +176,12 @@ func registerRegexpFuncs() {
 	regFn("regexp_replace", []ID{Text, Text, Text, Int4, Int4}, Text, replaceExt)
 	regFn("regexp_replace", []ID{Text, Text, Text, Int4, Int4, Text}, Text, replaceExt)
 
-	count := func(_ *EvalContext, a []Value) (Value, error) {
+	count := func(ec *EvalContext, a []Value) (Value, error) {
 		c, start, _, err := regexpArgs("regexp_count", a, 2, 0, 3)
 		if err != nil {
 			return Value{}, err
 		}
-		locs, err := c.matches(a[0].S, start, -1)
+		locs, err := c.matches(ec.context(), a[0].S, start, -1)
 		return Value{I: int64(len(locs))}, err
 	}
 	regFn("regexp_count", []ID{Text, Text}, Int4, count)
@@ -189,7 +190,7 @@ func registerRegexpFuncs() {
 
 	// nthMatch is the subexpr-th subexpression (0: the whole match) of the
 	// n-th match: its byte bounds, ok=false when there is none.
-	nthMatch := func(fn string, a []Value, flagsAt, subAt int) (lo, hi int, ok bool, err error) {
+	nthMatch := func(ctx context.Context, fn string, a []Value, flagsAt, subAt int) (lo, hi int, ok bool, err error) {
 		c, start, n, err := regexpArgs(fn, a, 2, 3, flagsAt)
 		if err != nil {
 			return 0, 0, false, err
@@ -201,7 +202,7 @@ func registerRegexpFuncs() {
 			}
 			sub = a[subAt].I
 		}
-		locs, err := c.matches(a[0].S, start, int(min(n, int64(len(a[0].S)+2))))
+		locs, err := c.matches(ctx, a[0].S, start, int(min(n, int64(len(a[0].S)+2))))
 		if err != nil || int64(len(locs)) < n || sub > int64(c.re.NumSubexp()) {
 			return 0, 0, false, err
 		}
@@ -211,7 +212,7 @@ func registerRegexpFuncs() {
 		}
 		return l[2*sub], l[2*sub+1], true, nil
 	}
-	instr := func(_ *EvalContext, a []Value) (Value, error) {
+	instr := func(ec *EvalContext, a []Value) (Value, error) {
 		end := int64(0)
 		if len(a) > 4 {
 			end = a[4].I
@@ -219,7 +220,7 @@ func registerRegexpFuncs() {
 				return Value{}, errBadParam("endoption", end)
 			}
 		}
-		lo, hi, ok, err := nthMatch("regexp_instr", a, 5, 6)
+		lo, hi, ok, err := nthMatch(ec.context(), "regexp_instr", a, 5, 6)
 		if err != nil || !ok {
 			return Value{I: 0}, err
 		}
@@ -232,8 +233,8 @@ func registerRegexpFuncs() {
 		{Text, Text, Int4, Int4, Int4, Text}, {Text, Text, Int4, Int4, Int4, Text, Int4}} {
 		regFn("regexp_instr", args, Int4, instr)
 	}
-	substr := func(_ *EvalContext, a []Value) (Value, error) {
-		lo, hi, ok, err := nthMatch("regexp_substr", a, 4, 5)
+	substr := func(ec *EvalContext, a []Value) (Value, error) {
+		lo, hi, ok, err := nthMatch(ec.context(), "regexp_substr", a, 4, 5)
 		if err != nil || !ok {
 			return NullValue, err
 		}
@@ -295,7 +296,7 @@ func regexSubstring(c *compiledRE, s string) Value {
 
 // regexpReplaceArgs runs regexp_replace with its flags; n < 0 takes the
 // count from the g flag (every match) or replaces the first match.
-func regexpReplaceArgs(a []Value, flags string, start int, n int64) (Value, error) {
+func regexpReplaceArgs(ctx context.Context, a []Value, flags string, start int, n int64) (Value, error) {
 	f, err := parseREFlags(flags)
 	if err != nil {
 		return Value{}, err
@@ -306,6 +307,6 @@ func regexpReplaceArgs(a []Value, flags string, start int, n int64) (Value, erro
 			n = 0
 		}
 	}
-	s, err := regexpReplace(a[0].S, a[1].S, a[2].S, start, n, f)
+	s, err := regexpReplace(ctx, a[0].S, a[1].S, a[2].S, start, n, f)
 	return Value{S: s}, err
 }

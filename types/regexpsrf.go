@@ -1,6 +1,10 @@
 package types
 
-import "github.com/joind/joind/pgerr"
+import (
+	"context"
+
+	"github.com/joind/joind/pgerr"
+)
 
 // Set-returning functions whose rows are computed at once from their
 // arguments, other than the json ones: RowSet computes them all
@@ -13,12 +17,12 @@ var rowsFunctions = map[string]func(vals []Value, ctx *EvalContext) ([]Value, er
 func IsRowsFunction(name string) bool { _, ok := rowsFunctions[name]; return ok }
 
 // regexpSplitRows is regexp_split_to_table(string, pattern [, flags]).
-func regexpSplitRows(vals []Value, _ *EvalContext) ([]Value, error) {
+func regexpSplitRows(vals []Value, ec *EvalContext) ([]Value, error) {
 	var flags string
 	if len(vals) > 2 {
 		flags = vals[2].S
 	}
-	parts, err := regexpSplit(vals[0].S, vals[1].S, flags, "regexp_split_to_table")
+	parts, err := regexpSplit(ec.context(), vals[0].S, vals[1].S, flags, "regexp_split_to_table")
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +36,7 @@ func regexpSplitRows(vals []Value, _ *EvalContext) ([]Value, error) {
 // regexpSplit splits s at the matches of pattern, ignoring degenerate
 // ones as PostgreSQL does: empty matches at the start or end of s or
 // right after the previous match.
-func regexpSplit(s, pattern, flags, fn string) ([]string, error) {
+func regexpSplit(ctx context.Context, s, pattern, flags, fn string) ([]string, error) {
 	f, err := parseREFlags(flags)
 	if err != nil {
 		return nil, err
@@ -44,7 +48,7 @@ func regexpSplit(s, pattern, flags, fn string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	locs, err := c.matches(s, 0, -1)
+	locs, err := c.matches(ctx, s, 0, -1)
 	if err != nil {
 		return nil, err
 	}

@@ -3,8 +3,6 @@ package types
 import (
 	"math"
 	"time"
-
-	"github.com/joind/joind/pgerr"
 )
 
 // void is the result of functions that do their work and return nothing:
@@ -51,6 +49,6 @@ func sleepFor(c *EvalContext, secs float64) (Value, error) {
 	case <-t.C:
 		return Value{}, nil
 	case <-c.Ctx.Done():
-		return Value{}, pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
+		return Value{}, errCanceled()
 	}
 }

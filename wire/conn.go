@@ -50,6 +50,7 @@ type conn struct {
 	writeErr error           // first failed write; the connection is dead after it
 	rowMsg   pgproto3.DataRow
 
+	hasSlot bool              // holds a connection slot (connlimits.go; under srv.mu)
 	started time.Time         // when the connection was accepted (backend_start)
 	raw     net.Conn          // the accepted socket, under TLS if any (clientcheck.go)
 	act     *activity.Backend // this connection in ServerOptions.Activity; nil without one
@@ -103,6 +104,7 @@ func (c *conn) serve() {
 		c.unregisterActivity()
 		c.cancel(nil)
 		c.nc.Close()
+		c.srv.releaseSlot(c)
 		if authorized {
 			c.log.Info("disconnected", "duration", time.Since(start).Round(time.Millisecond))
 		}
@@ -192,6 +194,10 @@ func (c *conn) startSession(minor uint32, body []byte) bool {
 		c.sendFatal(pgerr.New(pgerr.InvalidAuthorization, "no PostgreSQL user name specified in startup packet"))
 		return false
 	}
+	if !c.srv.takeSlot(c) {
+		c.sendFatal(errTooManyClients())
+		return false
+	}
 	params, pqOpts, optErr := sessionParams(startup)
 	if minor > 0 || len(pqOpts) > 0 {
 		// A newer client asks for a minor version or protocol options we do
@@ -204,6 +210,10 @@ func (c *conn) startSession(minor uint32, body []byte) bool {
 		return false
 	}
 	c.be.Send(&pgproto3.AuthenticationOk{})
+	if !c.srv.isSuperuser(params["user"]) && c.srv.reservedOnly() {
+		c.sendFatal(errReservedSlots())
+		return false
+	}
 	if optErr != nil {
 		c.sendFatal(pgerr.As(optErr))
 		return false

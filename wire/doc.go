@@ -58,6 +58,11 @@
 // Flush, Terminate, Close, Describe, Execute, CopyDone, CopyFail) may claim
 // at most 10000 bytes and a password message 65535; others are bounded by
 // ServerOptions.MaxMessageSize.
+// Connection slots (connlimits.go) are max_connections and
+// superuser_reserved_connections: a connection takes one once its startup
+// packet is read and is refused with FATAL 53300 when none is free; sockets
+// that have sent no startup packet are bounded to twice max_connections;
+// the startup phase must end within StartupTimeout (authentication_timeout).
 //
 // # Simple query protocol
 //

@@ -57,6 +57,15 @@ type ServerOptions struct {
 	// Activity, if set, is where connections record what they do
 	// (pg_stat_activity) and how to signal them.
 	Activity *activity.Registry
+	// MaxConnections is max_connections (default 100): the connections
+	// that may be past their startup packet at once (connlimits.go).
+	MaxConnections int
+	// SuperuserReservedConnections is superuser_reserved_connections
+	// (default 3; negative: 0): the last slots, for superusers only.
+	SuperuserReservedConnections int
+	// IsSuperuser says which users may take the reserved slots (nil:
+	// every user, as every joind user is a superuser).
+	IsSuperuser func(user string) bool
 }
 
 // Server accepts PostgreSQL wire-protocol connections and serves each with a
@@ -70,6 +79,7 @@ type Server struct {
 	closing   bool
 	listeners map[net.Listener]struct{}
 	conns     map[uint32]*conn // by backend process id
+	slots     int              // connections holding a slot (connlimits.go)
 	nextPID   uint32
 	wg        sync.WaitGroup // one per accepted connection
 	// scramCache holds SCRAM verifiers derived from plain-text passwords.
@@ -89,6 +99,13 @@ func NewServer(engine Engine, opts ServerOptions, logger *slog.Logger) *Server {
 	if opts.StartupTimeout <= 0 {
 		opts.StartupTimeout = defaultStartupTimeout
 	}
+	if opts.MaxConnections <= 0 {
+		opts.MaxConnections = defaultMaxConnections
+	}
+	if opts.SuperuserReservedConnections == 0 {
+		opts.SuperuserReservedConnections = defaultSuperuserReservedSlot
+	}
+	opts.SuperuserReservedConnections = max(opts.SuperuserReservedConnections, 0)
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -150,6 +167,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 			return err
 		}
 		backoff = 0
+		if s.tooManySockets() {
+			go refuseSocket(nc)
+			continue
+		}
 		c := s.register(nc)
 		if c == nil {
 			nc.Close()

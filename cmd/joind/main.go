@@ -182,7 +182,12 @@ func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
 
 // serverOptions turns the authentication and TLS settings into wire's.
 func serverOptions(cfg *config.Config) (wire.ServerOptions, error) {
-	opts := wire.ServerOptions{Auth: wire.AuthConfig{Users: cfg.Users}, RequireTLSRemote: cfg.TLSRequireRemote}
+	opts := wire.ServerOptions{Auth: wire.AuthConfig{Users: cfg.Users}, RequireTLSRemote: cfg.TLSRequireRemote,
+		MaxConnections: cfg.MaxConnections, StartupTimeout: cfg.AuthenticationTimeout,
+		SuperuserReservedConnections: cfg.SuperuserReservedConnections}
+	if opts.SuperuserReservedConnections == 0 {
+		opts.SuperuserReservedConnections = -1 // none (wire's zero is its default)
+	}
 	for _, r := range cfg.HBA {
 		opts.Auth.Rules = append(opts.Auth.Rules, wire.HBARule{Type: r.Type, Databases: r.Databases,
 			Users: r.Users, Address: r.Address, Method: r.Method})

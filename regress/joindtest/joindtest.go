@@ -32,6 +32,9 @@ type Joind struct {
 // Port is the TCP port joind listens on (127.0.0.1).
 func (j *Joind) Port() int { return j.port }
 
+// Pid is the server's process id (to read its CPU time in /proc).
+func (j *Joind) Pid() int { return j.cmd.Process.Pid }
+
 // Host is the address joind listens on.
 func (j *Joind) Host() string { return "127.0.0.1" }
 
