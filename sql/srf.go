@@ -275,6 +275,15 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 			}
 			continue
 		}
+		if types.IsJSONPopulate(name) {
+			sf, err := b.bindJSONPopulate(fs, fc, name, rf) // jsonrecord.go
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			node.Funcs = append(node.Funcs, sf)
+			names = append(names, name)
+			continue
+		}
 		if types.IsRowSetFunc(name) {
 			sfs, err := b.bindRowSetFunc(fs, fc, name) // jsonsrf.go
 			if err != nil {

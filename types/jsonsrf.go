@@ -105,6 +105,9 @@ func IsRowSetFunc(name string) bool { return jsonSetFuncs[normFuncName(name)] !=
 // ones and those of rowsFunctions (regexpsrf.go). They are strict: a NULL
 // argument gives none.
 func RowSet(ov *Overload, args []Value, ctx *EvalContext) ([]Value, error) {
+	if _, ok := jsonPopulateFuncs[ov.Name]; ok {
+		return populateRows(ctx, ov.Name, ov.Result, args) // not strict: a NULL base record is the usual call
+	}
 	for _, a := range args {
 		if a.Null {
 			return nil, nil
