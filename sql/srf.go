@@ -364,7 +364,7 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 		colTypes = append(colTypes, types.Int8Type)
 	}
 	var out plan.Node = node
-	if composite := compositeSetFuncs(node.Funcs); composite {
+	if composite := !jsonToRecord && compositeSetFuncs(node.Funcs); composite { // to_record's columns are its list's, records kept whole
 		// Each field of a composite result is a column (rowtype.go).
 		for i, t := range colTypes {
 			c := plan.Column{ID: b.ids.Next(), Name: names[i], Table: alias, Type: t}

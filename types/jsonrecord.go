@@ -92,4 +92,3 @@ func jsonToRecordRows(fn, key string, t Type, args []Value, ctx *EvalContext) ([
 	}
 	return out, nil
 }
-
