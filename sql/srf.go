@@ -305,7 +305,17 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 			continue
 		}
 		if name != "generate_series" && !types.IsRowsFunction(name) {
-			return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
+			// A scalar function: a one-row set (jsonsrf.go).
+			sf, ok, err := b.bindScalarInFrom(fs, fc, name)
+			if !ok {
+				return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
+			}
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			node.Funcs = append(node.Funcs, sf)
+			names = append(names, name)
+			continue
 		}
 		args, err := b.bindList(fs, fc.Args)
 		if err != nil {

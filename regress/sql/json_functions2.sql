@@ -80,3 +80,12 @@ SELECT * FROM json_to_record('{"r": [1, 2]}') AS t(r jf2_pop);
 
 -- arrays of json and jsonb
 SELECT '{"{\"a\": 1}", null}'::json[], '{"[1, 2]"}'::jsonb[];
+
+-- scalar functions in FROM: one row
+SELECT * FROM repeat('ab', 3) s;
+SELECT s, length(s) FROM repeat('xy', 2) s;
+SELECT * FROM upper(null::text) u;
+SELECT * FROM lower('A') WITH ORDINALITY;
+SELECT * FROM abs(-3) AS t(v);
+SELECT * FROM concat('a', null, 'b');
+SELECT * FROM jsonb_typeof('[1]');
