@@ -79,6 +79,9 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 		if e, ok, err := b.arraySubscript(s, x.AIndirection); ok { // array.go
 			return e, err
 		}
+		if e, ok, err := b.jsonbSubscript(s, x.AIndirection); ok { // jsonsubscript.go
+			return e, err
+		}
 		if e, ok, err := b.textArraySubscript(s, x.AIndirection); ok { // catalog text arrays (pgcatalogfuncs.go)
 			return e, err
 		}

@@ -47,3 +47,28 @@ func (b *binder) bindResolvedCall(fs *scope, fc *pg_query.FuncCall, name string)
 	}
 	return args, ov, nil
 }
+
+// bindScalarInFrom binds FROM f(...) of a built-in scalar function as a
+// set of one row (types.ScalarInFrom); ok is false when f is no function
+// ordinary resolution finds, or not a scalar one.
+func (b *binder) bindScalarInFrom(fs *scope, fc *pg_query.FuncCall, name string) (plan.SetFunc, bool, error) {
+	if fc.AggStar || fc.AggDistinct || fc.Over != nil || len(fc.AggOrder) > 0 || fc.AggFilter != nil || fc.FuncVariadic || hasNamedArgs(fc.Args) {
+		return plan.SetFunc{}, false, nil
+	}
+	args, err := b.bindList(fs, fc.Args)
+	if err != nil {
+		return plan.SetFunc{}, true, err
+	}
+	argTypes := make([]types.Type, len(args))
+	for i, a := range args {
+		argTypes[i] = a.Type()
+	}
+	ov, err := types.ResolveFunction(name, argTypes)
+	if err != nil || ov.SetReturning || ov.Eval == nil {
+		return plan.SetFunc{}, false, nil
+	}
+	if err := b.castArgs(args, ov.Args); err != nil {
+		return plan.SetFunc{}, true, err
+	}
+	return plan.SetFunc{Func: types.ScalarInFrom(ov), Args: args}, true, nil
+}

@@ -375,7 +375,11 @@ func (b *binder) recordColumnDefs(rf *pg_query.RangeFunction, fs []plan.SetFunc,
 			return pgerr.New(pgerr.DatatypeMismatch, "function return row and query-specified return row do not match").WithDetail(format, args...)
 		}
 		if len(want) != len(d.Types) {
-			return false, mismatch("Returned row contains %d attributes, but query expects %d.", len(d.Types), len(want))
+			attrs := "attributes"
+			if len(d.Types) == 1 {
+				attrs = "attribute"
+			}
+			return false, mismatch("Returned row contains %d %s, but query expects %d.", len(d.Types), attrs, len(want))
 		}
 		fieldTypes := append([]types.Type(nil), d.Types...)
 		for j, w := range want {

@@ -278,6 +278,15 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 			}
 			continue
 		}
+		if types.IsJSONPopulate(name) {
+			sf, err := b.bindJSONPopulate(fs, fc, name, rf) // jsonrecord.go
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			node.Funcs = append(node.Funcs, sf)
+			names = append(names, name)
+			continue
+		}
 		if types.IsRowSetFunc(name) {
 			sfs, err := b.bindRowSetFunc(fs, fc, name) // jsonsrf.go
 			if err != nil {
@@ -299,7 +308,17 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 			continue
 		}
 		if name != "generate_series" && !types.IsRowsFunction(name) {
-			return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
+			// A scalar function: a one-row set (jsonsrf.go).
+			sf, ok, err := b.bindScalarInFrom(fs, fc, name)
+			if !ok {
+				return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
+			}
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			node.Funcs = append(node.Funcs, sf)
+			names = append(names, name)
+			continue
 		}
 		args, err := b.bindList(fs, fc.Args)
 		if err != nil {
@@ -358,7 +377,7 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 		colTypes = append(colTypes, types.Int8Type)
 	}
 	var out plan.Node = node
-	if composite := compositeSetFuncs(node.Funcs); composite {
+	if composite := !jsonToRecord && compositeSetFuncs(node.Funcs); composite { // to_record's columns are its list's, records kept whole
 		// Each field of a composite result is a column (rowtype.go).
 		for i, t := range colTypes {
 			c := plan.Column{ID: b.ids.Next(), Name: names[i], Table: alias, Type: t}

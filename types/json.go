@@ -765,6 +765,9 @@ func parseJSONInput(s string) (Value, error) {
 
 // parseJSONBInput is jsonb_in: the normalized text.
 func parseJSONBInput(s string) (Value, error) {
+	if canonicalJSONB(s) {
+		return Value{S: s}, nil // already its own output (jsoncanon.go)
+	}
 	v, err := parseJSONBText(s)
 	if err != nil {
 		return Value{}, err

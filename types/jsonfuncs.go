@@ -690,6 +690,7 @@ func init() {
 	registerJSONEach()
 	registerJSONComposites()
 	registerJSONToRecord()
+	registerJSONPopulate()
 }
 
 // anyElementFuncs take anyelement, not "any": PostgreSQL cannot resolve

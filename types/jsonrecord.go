@@ -11,10 +11,7 @@ import (
 // set-returning function per column (JSONToRecordColumns), each naming its
 // key after the function's name and a separator; every column makes the
 // same number of rows from the same document. A value converts as
-// populate_record_field does for a scalar column: SQL NULL for a missing
-// key or a JSON null, a string's characters or another value's JSON text
-// through the column type's input function; json and jsonb columns take
-// the value itself. Array and composite columns are refused (0A000).
+// populate_record_field does (populateField, jsonpopulate.go).
 
 var jsonToRecordFuncs = map[string]ID{
 	"json_to_record": JSON, "jsonb_to_record": JSONB, "json_to_recordset": JSON, "jsonb_to_recordset": JSONB,
@@ -31,9 +28,6 @@ func IsJSONToRecord(name string) bool { _, ok := jsonToRecordFuncs[normFuncName(
 func JSONToRecordColumns(ov *Overload, cols []string, ts []Type) ([]*Overload, error) {
 	out := make([]*Overload, len(cols))
 	for i, c := range cols {
-		if ts[i].ID == Array || ts[i].ID == Record {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s with a column of type %s is not supported", ov.Name, ts[i].SQLName())
-		}
 		o := *ov
 		// in FROM, to_record too is a set (of one row)
 		o.Name, o.Result, o.SetReturning = ov.Name+jsonToRecordSep+c, ts[i], true
@@ -90,29 +84,11 @@ func jsonToRecordRows(fn, key string, t Type, args []Value, ctx *EvalContext) ([
 	}
 	out := make([]Value, len(objs))
 	for i, o := range objs {
-		v, err := jsonRecordField(ctx, objectField(o, key), id, t)
+		v, err := populateField(ctx, objectField(o, key), id, t, key, NullValue)
 		if err != nil {
 			return nil, err
 		}
 		out[i] = v
 	}
 	return out, nil
-}
-
-// jsonRecordField is populate_record_field for a scalar column.
-func jsonRecordField(ctx *EvalContext, v *jsonValue, id ID, t Type) (Value, error) {
-	if v == nil || v.Kind == jsonNull && t.ID != JSON && t.ID != JSONB {
-		return NullValue, nil
-	}
-	switch t.ID {
-	case JSON:
-		return jsonOut(v, id), nil
-	case JSONB:
-		return Value{S: jsonbText(v)}, nil
-	}
-	s := jsonOut(v, id).S
-	if v.Kind == jsonString {
-		s = v.Str
-	}
-	return castFromString(ctx, s, t, false)
 }

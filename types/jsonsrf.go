@@ -103,10 +103,13 @@ func IsRowSetFunc(name string) bool { return jsonSetFuncs[normFuncName(name)] !=
 // RowSet is the rows of the set-returning call ov over its argument
 // values, for every set-returning function but generate_series: the json
 // ones and those of rowsFunctions (regexpsrf.go). They are strict: a NULL
-// argument gives none.
+// argument gives none (but for a non-strict Rows: ScalarInFrom).
 func RowSet(ov *Overload, args []Value, ctx *EvalContext) ([]Value, error) {
+	if _, ok := jsonPopulateFuncs[ov.Name]; ok {
+		return populateRows(ctx, ov.Name, ov.Result, args) // not strict: a NULL base record is the usual call
+	}
 	for _, a := range args {
-		if a.Null {
+		if a.Null && (ov.Rows == nil || ov.Strict) {
 			return nil, nil
 		}
 	}
@@ -128,4 +131,26 @@ func RowSet(ov *Overload, args []Value, ctx *EvalContext) ([]Value, error) {
 		return nil, err
 	}
 	return rows(doc, ov.Args[0].ID)
+}
+
+// ScalarInFrom is the FROM form of the scalar function call ov: a set of
+// one row, its value (NULL for a strict function's NULL argument).
+func ScalarInFrom(ov *Overload) *Overload {
+	o := *ov
+	o.SetReturning, o.Strict = true, false
+	o.Rows = func(ctx *EvalContext, args []Value) ([]Value, error) {
+		if ov.Strict {
+			for _, a := range args {
+				if a.Null {
+					return []Value{NullValue}, nil
+				}
+			}
+		}
+		v, err := ov.Eval(ctx, args)
+		if err != nil {
+			return nil, err
+		}
+		return []Value{v}, nil
+	}
+	return &o
 }

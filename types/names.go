@@ -192,6 +192,8 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "pg_lsn",
 		"int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange", "xid", "cid", "tid":
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", name)
+	case "record":
+		id = Record // typmod -1: a record of unknown fields (NULL::record)
 	default:
 		// _int4 and friends: PostgreSQL's names of the array types.
 		if strings.HasPrefix(name, "_") {

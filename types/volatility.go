@@ -47,6 +47,9 @@ func stableSet() map[string]bool {
 		{"make_timestamptz", "int4", "int4", "int4", "int4", "int4", "float8"},
 		{"make_timestamptz", "int4", "int4", "int4", "int4", "int4", "float8", tx},
 		{"overlaps", tz, iv, tz, iv}, {"overlaps", tz, iv, tz, tz}, {"overlaps", tz, tz, tz, iv},
+		{"json_populate_record", idSigName(idAnyElement), "json"}, {"json_populate_record", idSigName(idAnyElement), "json", "bool"},
+		{"json_populate_recordset", idSigName(idAnyElement), "json"}, {"json_populate_recordset", idSigName(idAnyElement), "json", "bool"},
+		{"jsonb_populate_record", idSigName(idAnyElement), "jsonb"}, {"jsonb_populate_recordset", idSigName(idAnyElement), "jsonb"},
 	} {
 		set[sigKey(sig[0], sig[1:])] = true
 	}
