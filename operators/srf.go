@@ -432,6 +432,7 @@ func (s *projectSetStream) Next() (arrow.Record, error) {
 // rows' last steps), vals holds the functions' values of those rows. At
 // the end of s.rec it clears s.rec.
 func (s *projectSetStream) expand() (steps, emit []int, vals []array.Builder, err error) {
+	steps, emit = make([]int, 0, s.op.size), make([]int, 0, s.op.size)
 	vals = make([]array.Builder, len(s.op.funcs))
 	for i, f := range s.op.funcs {
 		vals[i] = newBuilder(f.typ, s.op.size)

@@ -67,7 +67,14 @@ func NewArray(elems []Value) *ArrayValue {
 	if len(elems) == 0 {
 		return &ArrayValue{}
 	}
-	return &ArrayValue{Dims: []int32{int32(len(elems))}, Lbound: []int32{1}, Elems: elems}
+	// one allocation for the array and its one dimension: ARRAY[...]
+	// builds an array per row
+	x := &struct {
+		a          ArrayValue
+		dims, lbnd [1]int32
+	}{dims: [1]int32{int32(len(elems))}, lbnd: [1]int32{1}}
+	x.a = ArrayValue{Dims: x.dims[:], Lbound: x.lbnd[:], Elems: elems}
+	return &x.a
 }
 
 // NDims is the number of dimensions (0 for an empty array).
