@@ -45,3 +45,9 @@ SELECT (now())[1];
 -- unnest of a computed array, per row
 SELECT k, unnest(ARRAY[k, k + 1, NULL]) FROM generate_series(1, 3) k ORDER BY 1, 2;
 SELECT count(*), sum(x) FROM (SELECT unnest(ARRAY[k, k * 2]) AS x FROM generate_series(1, 1000) k) q;
+-- array resolution: anycompatible's common type, anyarray's exact types
+SELECT pg_typeof(bpchar 'A' || '{a}'::text[]), pg_typeof(array_cat('{a}'::varchar[], '{b}'::text[])),
+       pg_typeof(array_append(array[1::int2], 5)), pg_typeof(array_cat(array[1], array[1.5]));
+SELECT '{a}'::bpchar[] <> '{a}'::text[];
+SELECT '{1}'::int4[] @> '{1}'::int8[];
+SELECT '{a}'::text[] = '{a}', array[1, 2] <@ '{1,2,3}';
