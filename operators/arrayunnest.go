@@ -63,11 +63,15 @@ func unnestIter(arr types.Value) func() (types.Value, bool, error) {
 }
 
 // arraySubqueryValue is ARRAY(subquery) over its rows: an array of the
-// one column's values in row order, the empty array when there are none.
-func arraySubqueryValue(rows [][]types.Value) types.Value {
+// one column's values (of type col) in row order, arrays stacked into one
+// more dimension; the empty array when there are none.
+func arraySubqueryValue(rows [][]types.Value, col types.Type) (types.Value, error) {
 	vals := make([]types.Value, len(rows))
 	for i, r := range rows {
 		vals[i] = r[0]
 	}
-	return types.Value{Arr: types.NewArray(vals)}
+	if col.ID == types.Array {
+		return types.AccumArrays(vals)
+	}
+	return types.Value{Arr: types.NewArray(vals)}, nil
 }

@@ -931,7 +931,8 @@ func (n *subqueryNode) eval(st *evalState, b *batch) (vec, error) {
 		}
 		rows = n.cached
 		if n.sq.Kind == plan.ExistsSubquery || n.sq.Kind == plan.ScalarSubquery || n.sq.Kind == plan.ArraySubquery {
-			return constVec(n.result(rows)), nil
+			v, err := n.result(rows)
+			return constVec(v), err
 		}
 	}
 	lhs := make([]vec, len(n.lhs))
@@ -975,7 +976,11 @@ func (n *subqueryNode) eval(st *evalState, b *batch) (vec, error) {
 			}
 		}
 		if n.sq.Kind == plan.ExistsSubquery || n.sq.Kind == plan.ScalarSubquery || n.sq.Kind == plan.ArraySubquery {
-			types.AppendValue(bld, n.sq.T, n.result(rows))
+			v, err := n.result(rows)
+			if err != nil {
+				return vec{}, err
+			}
+			types.AppendValue(bld, n.sq.T, v)
 			continue
 		}
 		for k, l := range lhs {
@@ -991,17 +996,17 @@ func (n *subqueryNode) eval(st *evalState, b *batch) (vec, error) {
 }
 
 // result is the value of an EXISTS or scalar subquery over its rows.
-func (n *subqueryNode) result(rows [][]types.Value) types.Value {
+func (n *subqueryNode) result(rows [][]types.Value) (types.Value, error) {
 	if n.sq.Kind == plan.ExistsSubquery {
-		return types.BoolValue(len(rows) > 0)
+		return types.BoolValue(len(rows) > 0), nil
 	}
 	if n.sq.Kind == plan.ArraySubquery {
-		return arraySubqueryValue(rows) // arrayunnest.go
+		return arraySubqueryValue(rows, n.sq.Plan.Columns()[0].Type) // arrayunnest.go
 	}
 	if len(rows) == 0 || len(rows[0]) == 0 {
-		return types.NullValue
+		return types.NullValue, nil
 	}
-	return rows[0][0]
+	return rows[0][0], nil
 }
 
 // compare computes `lhs op ANY/ALL (rows)` with three-valued logic.

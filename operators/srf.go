@@ -24,6 +24,9 @@ type setFunc struct {
 	// generate_series from its argument values (arrayunnest.go).
 	iter func(vals []types.Value) (func() (types.Value, bool, error), error)
 	fn   *types.Overload
+	// unnest is unnest(anyarray): the lockstep walks the array's elements
+	// itself, without an iterator to allocate per input row.
+	unnest bool
 }
 
 // compileSetFuncs checks that joind can run every function and compiles
@@ -32,7 +35,7 @@ func compileSetFuncs(fs []plan.SetFunc, input []plan.Column, env *Env) ([]setFun
 	out := make([]setFunc, len(fs))
 	for i, f := range fs {
 		if iter := arraySetFunc(f); iter != nil {
-			out[i] = setFunc{typ: f.Func.Result, iter: iter}
+			out[i] = setFunc{typ: f.Func.Result, iter: iter, unnest: f.Func.Name == "unnest" && len(f.Args) == 1}
 			if err := compileSetArgs(&out[i], f.Args, input, env); err != nil {
 				return nil, err
 			}
@@ -81,14 +84,24 @@ type lockstep struct {
 	next []func() (types.Value, bool, error)
 	done []bool
 	row  []types.Value
+	// the elements an unnest function (next nil) has still to yield
+	elems [][]types.Value
 }
 
 func newLockstep(n int) *lockstep {
-	return &lockstep{next: make([]func() (types.Value, bool, error), n), done: make([]bool, n), row: make([]types.Value, n)}
+	return &lockstep{next: make([]func() (types.Value, bool, error), n), done: make([]bool, n), row: make([]types.Value, n),
+		elems: make([][]types.Value, n)}
 }
 
 // start makes function i's iterator from its argument values.
 func (l *lockstep) start(i int, f *setFunc, vals []types.Value, eval *types.EvalContext) error {
+	if f.unnest {
+		l.next[i], l.done[i], l.elems[i] = nil, false, nil
+		if !vals[0].Null {
+			l.elems[i] = vals[0].Arr.Elems
+		}
+		return nil
+	}
 	if f.iter != nil {
 		next, err := f.iter(vals)
 		if err != nil {
@@ -127,6 +140,14 @@ func (l *lockstep) advance() (bool, error) {
 	for i, next := range l.next {
 		l.row[i] = types.NullValue
 		if l.done[i] {
+			continue
+		}
+		if next == nil {
+			if e := l.elems[i]; len(e) > 0 {
+				l.row[i], l.elems[i], any = e[0], e[1:], true
+			} else {
+				l.done[i] = true
+			}
 			continue
 		}
 		v, ok, err := next()
@@ -321,17 +342,24 @@ type projectSetStream struct {
 	// The input batch being expanded: its functions' argument columns, the
 	// row whose functions run (row < 0: none started yet).
 	rec   arrow.Record
-	args  [][]arrow.Array
+	args  [][][]types.Value // per function, per argument, per row
 	row   int
 	steps *lockstep
+	vals  [][]types.Value // per function, the row's argument values (reused: no iterator keeps them)
 }
 
 // startRow starts the functions of input row r.
 func (s *projectSetStream) startRow(r int) error {
-	for i, f := range s.op.funcs {
-		vals := make([]types.Value, len(f.args))
+	if s.vals == nil {
+		s.vals = make([][]types.Value, len(s.op.funcs))
+		for i, f := range s.op.funcs {
+			s.vals[i] = make([]types.Value, len(f.args))
+		}
+	}
+	for i := range s.op.funcs {
+		vals := s.vals[i]
 		for j, a := range s.args[i] {
-			vals[j] = types.GetValue(a, f.args[j].Type(), r)
+			vals[j] = a[r]
 		}
 		if err := s.steps.start(i, &s.op.funcs[i], vals, s.op.eval); err != nil {
 			return err
@@ -350,10 +378,10 @@ func (s *projectSetStream) nextBatch() error {
 		return err
 	}
 	s.rec, s.row = rec, -1
-	s.args = make([][]arrow.Array, len(s.op.funcs))
+	s.args = make([][][]types.Value, len(s.op.funcs))
 	for i, f := range s.op.funcs {
 		for _, c := range f.args {
-			a, err := c.Eval(s.ctx, rec)
+			a, err := c.EvalValues(s.ctx, rec)
 			if err != nil {
 				return err
 			}
@@ -404,6 +432,7 @@ func (s *projectSetStream) Next() (arrow.Record, error) {
 // rows' last steps), vals holds the functions' values of those rows. At
 // the end of s.rec it clears s.rec.
 func (s *projectSetStream) expand() (steps, emit []int, vals []array.Builder, err error) {
+	steps, emit = make([]int, 0, s.op.size), make([]int, 0, s.op.size)
 	vals = make([]array.Builder, len(s.op.funcs))
 	for i, f := range s.op.funcs {
 		vals[i] = newBuilder(f.typ, s.op.size)

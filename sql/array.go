@@ -88,8 +88,18 @@ func (b *binder) arraySubscript(s *scope, ind *pg_query.A_Indirection) (plan.Exp
 		return nil, false, nil
 	}
 	arr, err := b.bindExpr(s, ind.Arg)
-	if err != nil || arr.Type().ID != types.Array {
+	if err != nil {
 		return nil, false, nil
+	}
+	if t := arr.Type(); t.ID != types.Array {
+		if notSubscriptable(t) {
+			return nil, true, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", typeName(t)), nodeLocation(ind.Arg))
+		}
+		return nil, false, nil
+	}
+	if len(ind.Indirection) > maxArrayDims {
+		// raised when PostgreSQL runs the expression, so without a position
+		return nil, true, pgerr.New(pgerr.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", len(ind.Indirection), maxArrayDims)
 	}
 	subs, err := b.bindSubscripts(s, ind.Indirection)
 	if err != nil {
@@ -111,6 +121,22 @@ func (b *binder) arraySubscript(s *scope, ind *pg_query.A_Indirection) (plan.Exp
 		Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) {
 			return types.ArraySlice(v[0].Arr, v[1:], subs.hasLo, subs.hasHi), nil
 		}}, Args: args}, true, nil
+}
+
+// maxArrayDims is PostgreSQL's MAXDIM.
+const maxArrayDims = 6
+
+// notSubscriptable reports a type PostgreSQL gives no subscripting (its
+// typsubscript is 0); the text-like types stay out, as joind's catalog
+// arrays are text, and so do jsonb and the row types.
+func notSubscriptable(t types.Type) bool {
+	switch t.ID {
+	case types.Bool, types.Int2, types.Int4, types.Int8, types.Float4, types.Float8, types.Numeric,
+		types.Date, types.Time, types.TimeTZ, types.Timestamp, types.TimestampTZ, types.Interval,
+		types.Bytea, types.UUID, types.JSON, types.JSONPath:
+		return true
+	}
+	return false
 }
 
 func allSubscripts(ind []*pg_query.Node) bool {
@@ -378,7 +404,9 @@ func (b *binder) arraySubquery(sq *plan.Subquery, cols []plan.Column, loc int32)
 		et = types.TextType
 	}
 	if et.ID == types.Array {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ARRAY(subquery) of arrays is not supported"), loc)
+		// arrays stack into one more dimension of the same array type
+		sq.Kind, sq.T = plan.ArraySubquery, types.DropTypmod(et)
+		return sq, nil
 	}
 	t := types.ArrayOf(et)
 	if !t.Valid() {

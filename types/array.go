@@ -37,6 +37,7 @@ var arrayOIDs = map[ID]uint32{
 	Int8: 1016, Float4: 1021, Float8: 1022, Timestamp: 1115, Date: 1182, TimestampTZ: 1185,
 	Interval: 1187, Numeric: 1231, Record: OIDRecordArray, Bytea: 1001,
 	JSON: 199, JSONB: 3807,
+	Time: 1183, TimeTZ: 1270, UUID: 2951, JSONPath: 4073,
 }
 
 // ArrayOID is the OID of the array type over elements of type elem, 0
@@ -67,7 +68,14 @@ func NewArray(elems []Value) *ArrayValue {
 	if len(elems) == 0 {
 		return &ArrayValue{}
 	}
-	return &ArrayValue{Dims: []int32{int32(len(elems))}, Lbound: []int32{1}, Elems: elems}
+	// one allocation for the array and its one dimension: ARRAY[...]
+	// builds an array per row
+	x := &struct {
+		a          ArrayValue
+		dims, lbnd [1]int32
+	}{dims: [1]int32{int32(len(elems))}, lbnd: [1]int32{1}}
+	x.a = ArrayValue{Dims: x.dims[:], Lbound: x.lbnd[:], Elems: elems}
+	return &x.a
 }
 
 // NDims is the number of dimensions (0 for an empty array).

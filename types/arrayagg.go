@@ -33,6 +33,22 @@ func (a *arrayAggAcc) Add(args []Value) error {
 	return nil
 }
 
+// AccumArrays is ARRAY(subquery) over a column of arrays: the rows'
+// arrays stacked into one more dimension under array_agg's rules, the
+// empty array when there are none.
+func AccumArrays(vals []Value) (Value, error) {
+	acc := arrayAggAcc{nested: true}
+	for _, v := range vals {
+		if err := acc.Add([]Value{v}); err != nil {
+			return Value{}, err
+		}
+	}
+	if len(vals) == 0 {
+		return Value{Arr: &ArrayValue{}}, nil
+	}
+	return acc.Result()
+}
+
 func (a *arrayAggAcc) Merge(o Accumulator) error {
 	b, ok := o.(*arrayAggAcc)
 	if !ok {

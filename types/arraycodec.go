@@ -11,7 +11,7 @@ import (
 //
 //	uvarint ndims; per dimension: uvarint length, varint lower bound;
 //	per element: byte 0 (NULL) or 1, then the element:
-//	  integer-like (bool, ints, date, timestamps): varint
+//	  integer-like (bool, ints, date, timestamps, time, timetz): varint
 //	  float4/float8: 8 bytes, IEEE bits little-endian
 //	  numeric: uvarint length + its text (numeric_out, exact)
 //	  interval: varint months, varint days, varint µs
@@ -39,7 +39,7 @@ func encodeArray(dst []byte, a *ArrayValue, et Type) []byte {
 
 func encodeElem(dst []byte, v Value, et Type) []byte {
 	switch et.ID {
-	case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
+	case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ, Time, TimeTZ:
 		return binary.AppendVarint(dst, v.I)
 	case Float4, Float8:
 		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.F))
@@ -95,7 +95,7 @@ func decodeArray(b []byte, et Type) *ArrayValue {
 		p++
 		var v Value
 		switch et.ID {
-		case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
+		case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ, Time, TimeTZ:
 			v.I = sv()
 		case Float4, Float8:
 			v.F = math.Float64frombits(binary.LittleEndian.Uint64(b[p:]))

@@ -364,7 +364,12 @@ func registerArrayFuncs() {
 		}
 		per := len(x.Elems) / int(n)
 		dims := append([]int32{int32(keep)}, x.Dims[1:]...)
-		return arrayValue(&ArrayValue{Dims: dims, Lbound: x.Lbound, Elems: x.Elems[:int(keep)*per]}), nil
+		// a slice, as array_get_slice makes it: every lower bound 1
+		lb := make([]int32, len(dims))
+		for i := range lb {
+			lb[i] = 1
+		}
+		return arrayValue(&ArrayValue{Dims: dims, Lbound: lb, Elems: x.Elems[:int(keep)*per]}), nil
 	})
 }
 

@@ -3,7 +3,9 @@ package types
 // Polymorphic array signatures. joind resolves PostgreSQL's anyarray /
 // anyelement and anycompatiblearray / anycompatible alike: the slots'
 // element types unify to one type the others convert to implicitly
-// (enforce_generic_type_consistency with anycompatible's promotion).
+// (enforce_generic_type_consistency with anycompatible's promotion), except
+// that the comparison and containment operators, anyarray in PostgreSQL,
+// take arrays of one type only (exactArrayOps).
 const (
 	idAnyArray   ID = 252
 	idAnyElement ID = 251
@@ -47,8 +49,10 @@ func polyElem(sig []ID, in []Type) (Type, bool) {
 			}
 			continue
 		}
+		// select_common_type: move to t only from a type that is not its
+		// category's preferred one and converts to t one way only
 		switch {
-		case castContext(best.ID, t.ID) == 'i' && (castContext(t.ID, best.ID) != 'i' || idPreferred(t.ID)):
+		case !idPreferred(best.ID) && castContext(best.ID, t.ID) == 'i' && castContext(t.ID, best.ID) != 'i':
 			best = Type{ID: t.ID, Typmod: -1}
 		case castContext(t.ID, best.ID) == 'i':
 			best.Typmod = -1
@@ -88,10 +92,35 @@ next:
 			if _, ok := polyElem(sig, in); !ok {
 				continue
 			}
+			if exactArrayOps[c.name] && !sameArrayTypes(sig, in) {
+				continue
+			}
 		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// exactArrayOps are the operators PostgreSQL 15 declares over anyarray,
+// not anycompatiblearray: their arrays must already be of one type.
+var exactArrayOps = map[string]bool{"=": true, "<>": true, "<": true, ">": true, "<=": true, ">=": true,
+	"@>": true, "<@": true, "&&": true}
+
+// sameArrayTypes is check_generic_type_consistency for anyarray slots: the
+// arrays given (unknown literals aside) have one element type.
+func sameArrayTypes(sig []ID, in []Type) bool {
+	var first *Type
+	for i, id := range sig {
+		if id != idAnyArray || in[i].ID != Array {
+			continue
+		}
+		if first == nil {
+			first = &in[i]
+		} else if first.Elem != in[i].Elem || first.UserOID != in[i].UserOID {
+			return false
+		}
+	}
+	return true
 }
 
 // polyType is the concrete type of slot id given the element type.

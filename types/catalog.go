@@ -24,12 +24,19 @@ type Signature struct {
 	SetReturning bool
 }
 
-// arraySig reports a signature over arrays or records (json_each), which
-// the catalog's consumers (the fuzzer's generator) do not build values of
-// yet.
-func arraySig(b *builtin) bool {
+// IntArrayID and TextArrayID stand for int4[] and text[] in signatures:
+// the array types the catalog's consumers (the fuzzer's generator) build
+// values of.
+const (
+	IntArrayID  = intArrayID
+	TextArrayID = textArrayID
+)
+
+// recordSig reports a signature over records (json_each), which the
+// catalog's consumers do not build values of yet.
+func recordSig(b *builtin) bool {
 	for _, id := range append([]ID{b.result}, b.args...) {
-		if _, ok := concreteArraySlots[id]; ok || isArrayPoly(id) || id == Record {
+		if id == Record {
 			return true
 		}
 	}
@@ -39,6 +46,37 @@ func arraySig(b *builtin) bool {
 func sigOf(b *builtin) Signature {
 	return Signature{Name: b.name, Args: append([]ID(nil), b.args...), Result: b.result,
 		Variadic: b.variadic, Strict: b.strict, Volatile: b.volatile, SetReturning: b.setReturning}
+}
+
+// sigInstances is b's signature, or for one over anyarray / anyelement
+// its instances at int4 and at text (int4[] / text[] and their elements).
+func sigInstances(b *builtin) []Signature {
+	poly := false
+	for _, id := range append([]ID{b.result}, b.args...) {
+		poly = poly || isArrayPoly(id)
+	}
+	if !poly {
+		return []Signature{sigOf(b)}
+	}
+	var out []Signature
+	for _, inst := range [][2]ID{{intArrayID, Int4}, {textArrayID, Text}} {
+		s := sigOf(b)
+		sub := func(id ID) ID {
+			switch id {
+			case idAnyArray:
+				return inst[0]
+			case idAnyElement:
+				return inst[1]
+			}
+			return id
+		}
+		s.Result = sub(s.Result)
+		for i := range s.Args {
+			s.Args[i] = sub(s.Args[i])
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 func sortSigs(s []Signature) []Signature {
@@ -52,10 +90,10 @@ func Operators() []Signature {
 	var out []Signature
 	for _, k := range sortedKeys(operatorTable) {
 		for _, b := range operatorTable[k] {
-			if arraySig(b) {
+			if recordSig(b) {
 				continue
 			}
-			out = append(out, sigOf(b))
+			out = append(out, sigInstances(b)...)
 		}
 	}
 	return sortSigs(out)
@@ -67,10 +105,10 @@ func Functions() []Signature {
 	var out []Signature
 	for _, k := range sortedKeys(functionTable) {
 		for _, b := range functionTable[k] {
-			if arraySig(b) {
+			if recordSig(b) {
 				continue
 			}
-			out = append(out, sigOf(b))
+			out = append(out, sigInstances(b)...)
 		}
 	}
 	return sortSigs(out)

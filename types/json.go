@@ -49,6 +49,7 @@ type jsonValue struct {
 	Keys  []string     // object keys
 	Vals  []*jsonValue // object values, Vals[i] under Keys[i]
 	Raw   string
+	dt    *jsonDatetimeItem // a jsonpath datetime item's value (Kind jsonDatetime)
 }
 
 type jsonToken uint8

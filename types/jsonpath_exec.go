@@ -48,7 +48,9 @@ type jpExec struct {
 	lax          bool
 	ignoreStruct bool
 	throwErrors  bool
-	arraySize    int // innermostArraySize, for last; -1 outside subscripts
+	arraySize    int          // innermostArraySize, for last; -1 outside subscripts
+	ctx          *EvalContext // the session's time zone and clock, for datetime items
+	useTz        bool         // a _tz function: datetimes may meet across time zones
 	// the containers' offsets in the document and in vars (keyValue)
 	rootOffsets, varsOffsets map[*jsonValue]int
 }
@@ -65,13 +67,14 @@ func (e *jpExec) fail(err error) (jperResult, error) {
 func jpErr(code, format string, args ...any) error { return pgerr.New(code, format, args...) }
 
 // executeJSONPath runs jp over doc with vars (a jsonb object or nil),
-// collecting the result items into found (when non-nil).
-func executeJSONPath(jp *jsonPath, vars, doc *jsonValue, throwErrors bool, found *[]*jsonValue) (jperResult, error) {
+// collecting the result items into found (when non-nil); useTz is a _tz
+// function's leave to compare datetimes through the session time zone.
+func executeJSONPath(ctx *EvalContext, jp *jsonPath, vars, doc *jsonValue, throwErrors, useTz bool, found *[]*jsonValue) (jperResult, error) {
 	if vars != nil && vars.Kind != jsonObject {
 		return jperError, pgerr.New(pgerr.InvalidParameterValue, "\"vars\" argument is not an object").
 			WithDetail("Jsonpath parameters should be encoded as key-value pairs of \"vars\" object.")
 	}
-	e := &jpExec{vars: vars, root: doc, current: doc, lax: jp.lax, ignoreStruct: jp.lax, throwErrors: throwErrors, arraySize: -1}
+	e := &jpExec{vars: vars, root: doc, current: doc, lax: jp.lax, ignoreStruct: jp.lax, throwErrors: throwErrors, arraySize: -1, ctx: ctx, useTz: useTz}
 	if !jp.lax && found == nil {
 		// strict mode: the whole result, to see that no error occurs
 		var vals []*jsonValue
@@ -250,7 +253,13 @@ func (e *jpExec) itemOptUnwrap(n *jpNode, v *jsonValue, found *[]*jsonValue, unw
 		}
 		return jperNotFound, nil
 	case jpType:
-		return e.nextItem(n, &jsonValue{Kind: jsonString, Str: typeofName(v)}, found)
+		name := ""
+		if v.Kind == jsonDatetime {
+			name = v.dt.typeName()
+		} else {
+			name = typeofName(v)
+		}
+		return e.nextItem(n, &jsonValue{Kind: jsonString, Str: name}, found)
 	case jpSize:
 		size := len(v.Elems)
 		if v.Kind != jsonArray {
@@ -306,7 +315,7 @@ func (e *jpExec) itemOptUnwrap(n *jpNode, v *jsonValue, found *[]*jsonValue, unw
 		if unwrap && v.Kind == jsonArray {
 			return e.unwrapTargetArray(n, v, found, false)
 		}
-		return jperError, pgerr.New(pgerr.FeatureNotSupported, "jsonpath item method .datetime() is not supported")
+		return e.datetimeMethod(n, v, found)
 	case jpKeyValue:
 		return e.keyValue(n, v, found, unwrap)
 	case jpNull, jpBool, jpNumeric, jpString, jpVariable:
@@ -614,7 +623,16 @@ func (e *jpExec) boolItem(n *jpNode, v *jsonValue) (jpTruth, error) {
 		}
 		return jpbFalse, err
 	case jpEqual, jpNotEqual, jpLess, jpGreater, jpLessOrEqual, jpGreaterOrEqual:
-		return e.predicate(n.left, n.right, v, true, func(a, b *jsonValue) (jpTruth, error) { return compareJPItems(n.kind, a, b), nil })
+		return e.predicate(n.left, n.right, v, true, func(a, b *jsonValue) (jpTruth, error) {
+			if a.Kind == jsonDatetime && b.Kind == jsonDatetime {
+				cmp, ok, err := e.compareJPDatetimes(a.dt, b.dt)
+				if err != nil || !ok {
+					return jpbUnknown, err
+				}
+				return cmpTruth(n.kind, cmp), nil
+			}
+			return compareJPItems(n.kind, a, b), nil
+		})
 	case jpStartsWith:
 		return e.predicate(n.left, n.right, v, false, func(a, b *jsonValue) (jpTruth, error) {
 			if a.Kind != jsonString || b.Kind != jsonString {
@@ -751,6 +769,11 @@ func compareJPItems(op jpKind, a, b *jsonValue) jpTruth {
 	default:
 		return jpbUnknown
 	}
+	return cmpTruth(op, cmp)
+}
+
+// cmpTruth is a comparison operator's result over a three-way cmp.
+func cmpTruth(op jpKind, cmp int) jpTruth {
 	var r bool
 	switch op {
 	case jpEqual:

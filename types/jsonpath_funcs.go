@@ -6,8 +6,8 @@ import "github.com/joind/joind/pgerr"
 // jsonb_path_*): exists, match, query (a set-returning function),
 // query_array and query_first, each with optional vars (default '{}') and
 // silent (default false) and a _tz twin; @? and @@ are exists and match
-// with silent true. joind's .datetime() is refused whatever the variant,
-// so the _tz twins differ only in being stable.
+// with silent true. The _tz twins let datetime items compare across time
+// zones (through the session's), and are stable for it.
 
 var jsonPathParams = []string{"target", "path", "vars", "silent"}
 
@@ -28,13 +28,13 @@ func jsonPathCall(a []Value, silentDefault bool) (doc *jsonValue, jp *jsonPath, 
 	return
 }
 
-func jsonPathExists(silentDefault bool) evalFn {
-	return func(_ *EvalContext, a []Value) (Value, error) {
+func jsonPathExists(silentDefault, useTz bool) evalFn {
+	return func(ctx *EvalContext, a []Value) (Value, error) {
 		doc, jp, vars, silent, err := jsonPathCall(a, silentDefault)
 		if err != nil {
 			return Value{}, err
 		}
-		res, err := executeJSONPath(jp, vars, doc, !silent, nil)
+		res, err := executeJSONPath(ctx, jp, vars, doc, !silent, useTz, nil)
 		if err != nil {
 			return Value{}, err
 		}
@@ -45,14 +45,14 @@ func jsonPathExists(silentDefault bool) evalFn {
 	}
 }
 
-func jsonPathMatch(silentDefault bool) evalFn {
-	return func(_ *EvalContext, a []Value) (Value, error) {
+func jsonPathMatch(silentDefault, useTz bool) evalFn {
+	return func(ctx *EvalContext, a []Value) (Value, error) {
 		doc, jp, vars, silent, err := jsonPathCall(a, silentDefault)
 		if err != nil {
 			return Value{}, err
 		}
 		var found []*jsonValue
-		res, err := executeJSONPath(jp, vars, doc, !silent, &found)
+		res, err := executeJSONPath(ctx, jp, vars, doc, !silent, useTz, &found)
 		if err != nil {
 			return Value{}, err
 		}
@@ -72,33 +72,36 @@ func jsonPathMatch(silentDefault bool) evalFn {
 }
 
 // jsonPathItems is the items a path yields (what a silent call collected
-// before an error).
-func jsonPathItems(a []Value) ([]*jsonValue, error) {
+// before an error), datetime items printed as strings.
+func jsonPathItems(ctx *EvalContext, a []Value, useTz bool) ([]*jsonValue, error) {
 	doc, jp, vars, silent, err := jsonPathCall(a, false)
 	if err != nil {
 		return nil, err
 	}
 	var found []*jsonValue
-	if _, err := executeJSONPath(jp, vars, doc, !silent, &found); err != nil {
+	if _, err := executeJSONPath(ctx, jp, vars, doc, !silent, useTz, &found); err != nil {
 		return nil, err
 	}
-	return found, nil
+	return jsonPathResults(found), nil
 }
 
-func jsonPathQueryRows(vals []Value, _ *EvalContext) ([]Value, error) {
-	found, err := jsonPathItems(vals)
-	if err != nil {
-		return nil, err
+func jsonPathQueryRows(useTz bool) func([]Value, *EvalContext) ([]Value, error) {
+	return func(vals []Value, ctx *EvalContext) ([]Value, error) {
+		found, err := jsonPathItems(ctx, vals, useTz)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Value, len(found))
+		for i, v := range found {
+			out[i] = Value{S: jsonbText(v)}
+		}
+		return out, nil
 	}
-	out := make([]Value, len(found))
-	for i, v := range found {
-		out[i] = Value{S: jsonbText(v)}
-	}
-	return out, nil
 }
 
 func init() {
 	for _, tz := range []string{"", "_tz"} {
+		useTz := tz != ""
 		reg := func(name string, result ID, eval evalFn) []*builtin {
 			var bs []*builtin
 			for n := 2; n <= 4; n++ {
@@ -107,17 +110,17 @@ func init() {
 			bs[2].withParams(jsonPathParams, Value{S: "{}"}, BoolValue(false))
 			return bs
 		}
-		reg("jsonb_path_exists", Bool, jsonPathExists(false))
-		reg("jsonb_path_match", Bool, jsonPathMatch(false))
-		reg("jsonb_path_query_array", JSONB, func(_ *EvalContext, a []Value) (Value, error) {
-			found, err := jsonPathItems(a)
+		reg("jsonb_path_exists", Bool, jsonPathExists(false, useTz))
+		reg("jsonb_path_match", Bool, jsonPathMatch(false, useTz))
+		reg("jsonb_path_query_array", JSONB, func(ctx *EvalContext, a []Value) (Value, error) {
+			found, err := jsonPathItems(ctx, a, useTz)
 			if err != nil {
 				return Value{}, err
 			}
 			return Value{S: jsonbText(&jsonValue{Kind: jsonArray, Elems: append([]*jsonValue{}, found...)})}, nil
 		})
-		reg("jsonb_path_query_first", JSONB, func(_ *EvalContext, a []Value) (Value, error) {
-			found, err := jsonPathItems(a)
+		reg("jsonb_path_query_first", JSONB, func(ctx *EvalContext, a []Value) (Value, error) {
+			found, err := jsonPathItems(ctx, a, useTz)
 			if err != nil {
 				return Value{}, err
 			}
@@ -129,8 +132,8 @@ func init() {
 		for _, b := range reg("jsonb_path_query", JSONB, notScalarSet) {
 			b.setReturning = true
 		}
-		rowsFunctions["jsonb_path_query"+tz] = jsonPathQueryRows
+		rowsFunctions["jsonb_path_query"+tz] = jsonPathQueryRows(useTz)
 	}
-	regOp("@?", []ID{JSONB, JSONPath}, Bool, jsonPathExists(true))
-	regOp("@@", []ID{JSONB, JSONPath}, Bool, jsonPathMatch(true))
+	regOp("@?", []ID{JSONB, JSONPath}, Bool, jsonPathExists(true, false))
+	regOp("@@", []ID{JSONB, JSONPath}, Bool, jsonPathMatch(true, false))
 }

@@ -104,11 +104,12 @@ func charLen(s string) int {
 	return n
 }
 
-// parseTemplate is parse_format for the SQL functions: dch selects the
-// datetime keywords and their FM/TM/TH/th/SP suffixes, else the number
-// keywords, whose NUMDesc num collects. (PostgreSQL's standard mode, for
-// jsonpath, is not here.)
-func parseTemplate(str string, dch bool, num *numDesc) ([]fmtNode, error) {
+// parseTemplate is parse_format: dch selects the datetime keywords and
+// their FM/TM/TH/th/SP suffixes, else the number keywords, whose NUMDesc num
+// collects. std is the standard mode jsonpath's .datetime() parses with:
+// outside double quotes only the separators -./,':; and space may stand
+// between keywords.
+func parseTemplate(str string, dch, std bool, num *numDesc) ([]fmtNode, error) {
 	var nodes []fmtNode
 	idx := numKeywordIdx
 	if dch {
@@ -159,6 +160,18 @@ func parseTemplate(str string, dch bool, num *numDesc) ([]fmtNode, error) {
 			}
 			continue
 		}
+		if std {
+			if strings.IndexByte("-./,':; ", str[0]) < 0 {
+				return nil, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid datetime format separator: \"%s\"", str[:charLen(str)])
+			}
+			kind := nodeSeparator
+			if str[0] == ' ' {
+				kind = nodeSpace
+			}
+			nodes = append(nodes, fmtNode{kind: kind, ch: str[:1]})
+			str = str[1:]
+			continue
+		}
 		// outside quotes a backslash only escapes a double quote
 		if str[0] == '\\' && len(str) > 1 && str[1] == '"' {
 			str = str[1:]
@@ -200,10 +213,12 @@ func dchPostfix(s string) int {
 }
 
 // templateCache keeps parsed templates: a template is usually a constant
-// applied to every row. Bounded; when full it starts over.
+// applied to every row. Bounded; when full it starts over. A cache parses
+// in standard mode when std is set.
 type templateCache struct {
-	mu sync.Mutex
-	m  map[string]cachedTemplate
+	mu  sync.Mutex
+	m   map[string]cachedTemplate
+	std bool
 }
 
 type cachedTemplate struct {
@@ -214,7 +229,10 @@ type cachedTemplate struct {
 
 const templateCacheMax = 256
 
-var dchCache, numCache templateCache
+var (
+	dchCache, numCache templateCache
+	dchStdCache        = templateCache{std: true}
+)
 
 func (c *templateCache) get(str string, dch bool) cachedTemplate {
 	c.mu.Lock()
@@ -224,9 +242,9 @@ func (c *templateCache) get(str string, dch bool) cachedTemplate {
 		return t
 	}
 	if dch {
-		t.nodes, t.err = parseTemplate(str, true, nil)
+		t.nodes, t.err = parseTemplate(str, true, c.std, nil)
 	} else {
-		t.nodes, t.err = parseTemplate(str, false, &t.num)
+		t.nodes, t.err = parseTemplate(str, false, false, &t.num)
 	}
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= templateCacheMax {

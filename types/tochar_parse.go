@@ -179,10 +179,12 @@ func skipTH(s string, n *fmtNode) string {
 	return s
 }
 
-// dchFromChar is DCH_from_char in non-standard mode.
-func dchFromChar(nodes []fmtNode, in string, out *dchFields) error {
+// dchFromChar is DCH_from_char; std is the standard mode (FX from the
+// start, separators and quoted characters matched exactly, nothing left
+// over on either side).
+func dchFromChar(nodes []fmtNode, in string, out *dchFields, std bool) error {
 	s := in
-	fx := false
+	fx := std
 	extraSkip := 0 // characters skipped beyond what the template asked for
 	trimSpaces := func() {
 		for s != "" && isCSpace(s[0]) {
@@ -190,7 +192,8 @@ func dchFromChar(nodes []fmtNode, in string, out *dchFields) error {
 			extraSkip++
 		}
 	}
-	for i := 0; i < len(nodes) && s != ""; i++ {
+	i := 0
+	for ; i < len(nodes) && s != ""; i++ {
 		n := &nodes[i]
 		// spaces before a field (and at the start) are ignored unless FX
 		if !fx && (n.kind != nodeAction || n.key.id != dchFX) && (n.kind == nodeAction || i == 0) {
@@ -198,7 +201,13 @@ func dchFromChar(nodes []fmtNode, in string, out *dchFields) error {
 		}
 		switch n.kind {
 		case nodeSpace, nodeSeparator:
-			if !fx {
+			if std {
+				// standard mode: the input has this very separator
+				if s[0] != n.ch[0] {
+					return errFromChar("unmatched format separator \"%c\"", n.ch[0])
+				}
+				s = s[1:]
+			} else if !fx {
 				// one template separator matches one input separator or none
 				extraSkip--
 				if s != "" && (isCSpace(s[0]) || isSeparatorChar(s[0])) {
@@ -214,7 +223,11 @@ func dchFromChar(nodes []fmtNode, in string, out *dchFields) error {
 			if !fx && extraSkip > 0 {
 				extraSkip--
 			} else {
-				s = s[charLen(s):]
+				l := charLen(s)
+				if std && s[:l] != n.ch {
+					return errFromChar("unmatched format character \"%s\"", n.ch)
+				}
+				s = s[l:]
 			}
 			continue
 		}
@@ -382,6 +395,15 @@ func dchFromChar(nodes []fmtNode, in string, out *dchFields) error {
 			trimSpaces()
 		}
 	}
+	if std {
+		// the standard mode leaves neither a field nor input unmatched
+		if i < len(nodes) {
+			return errFromChar("input string is too short for datetime format")
+		}
+		if strings.TrimLeft(s, " \t\n\r\v\f") != "" {
+			return errFromChar("trailing characters remain in input string after datetime format")
+		}
+	}
 	return nil
 }
 
@@ -432,6 +454,39 @@ type dchResult struct {
 	fprec                           int
 	hasZone                         bool
 	zoneEast                        int // seconds east of UTC
+	flags                           int // dchDated | dchTimed | dchZoned, in standard mode
+}
+
+// The kinds of field a template has (DCH_DATED, DCH_TIMED, DCH_ZONED).
+const (
+	dchDated = 1 << iota
+	dchTimed
+	dchZoned
+)
+
+// dchDatetimeType is DCH_datetime_type: which of date, time and zone
+// fields the template has.
+func dchDatetimeType(nodes []fmtNode) (int, error) {
+	flags := 0
+	for i := range nodes {
+		n := &nodes[i]
+		if n.kind != nodeAction {
+			continue
+		}
+		switch n.key.id {
+		case dchFX:
+		case dchAM_, dchPM_, dcham_, dchpm_, dchAM, dchPM, dcham, dchpm, dchHH, dchHH12, dchHH24,
+			dchMI, dchSS, dchMS, dchUS, dchFF1, dchFF2, dchFF3, dchFF4, dchFF5, dchFF6, dchSSSS:
+			flags |= dchTimed
+		case dchtz, dchTZ, dchOF:
+			return 0, errFromChar("formatting field \"%s\" is only supported in to_char", n.key.name)
+		case dchTZH, dchTZM:
+			flags |= dchZoned
+		default:
+			flags |= dchDated
+		}
+	}
+	return flags, nil
 }
 
 var daysInMonthTab = [2][13]int{
@@ -439,17 +494,28 @@ var daysInMonthTab = [2][13]int{
 	{0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335, 366},
 }
 
-// doToTimestamp is do_to_timestamp.
-func doToTimestamp(in, tmpl string) (dchResult, error) {
+// doToTimestamp is do_to_timestamp (std: in standard mode, which also
+// reports the kinds of field the template has in the result's flags).
+func doToTimestamp(in, tmpl string, std bool) (dchResult, error) {
 	tm := dchResult{mon: 1, mday: 1}
 	var f dchFields
 	if tmpl != "" {
-		t := dchCache.get(tmpl, true)
+		cache := &dchCache
+		if std {
+			cache = &dchStdCache
+		}
+		t := cache.get(tmpl, true)
 		if t.err != nil {
 			return tm, t.err
 		}
-		if err := dchFromChar(t.nodes, in, &f); err != nil {
+		if err := dchFromChar(t.nodes, in, &f, std); err != nil {
 			return tm, err
+		}
+		if std {
+			var err error
+			if tm.flags, err = dchDatetimeType(t.nodes); err != nil {
+				return tm, err
+			}
 		}
 	}
 	const (
@@ -609,7 +675,7 @@ func validJulian(y, m, d int) bool {
 }
 
 func toTimestampText(ctx *EvalContext, in, tmpl string) (Value, error) {
-	tm, err := doToTimestamp(in, tmpl)
+	tm, err := doToTimestamp(in, tmpl, false)
 	if err != nil {
 		return Value{}, err
 	}
@@ -640,7 +706,7 @@ func toTimestampText(ctx *EvalContext, in, tmpl string) (Value, error) {
 }
 
 func toDateText(in, tmpl string) (Value, error) {
-	tm, err := doToTimestamp(in, tmpl)
+	tm, err := doToTimestamp(in, tmpl, false)
 	if err != nil {
 		return Value{}, err
 	}

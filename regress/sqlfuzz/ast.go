@@ -34,6 +34,7 @@ const (
 	kParen                 // (a0) — used by the shrinker for nothing; kept for symmetry
 	kWindow                // window call Text(args...) [FILTER (WHERE Filter)] OVER (Over); "count*" is count(*)
 	kRowCmp                // ROW(first half of args) Text ROW(second half): Text an operator or "IS [NOT] DISTINCT FROM"
+	kArray                 // ARRAY[a0, ...]
 )
 
 // Node is one expression. T is its SQL type (as PostgreSQL resolves it for
@@ -68,8 +69,13 @@ func (n *Node) clone() *Node {
 
 // typeName is the SQL spelling of an unmodified type.
 func typeName(id types.ID) string {
-	if id == types.Char {
+	switch id {
+	case types.Char:
 		return "bpchar"
+	case types.IntArrayID:
+		return "int4[]"
+	case types.TextArrayID:
+		return "text[]"
 	}
 	return types.Type{ID: id, Typmod: -1}.SQLName()
 }
@@ -218,6 +224,15 @@ func (n *Node) render(b *strings.Builder) {
 		b.WriteByte(' ')
 		b.WriteString(n.Text)
 		b.WriteByte(')')
+	case kArray:
+		b.WriteString("ARRAY[")
+		for i := range n.Args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			arg(i)
+		}
+		b.WriteByte(']')
 	case kRowCmp:
 		half := len(n.Args) / 2
 		for side := 0; side < 2; side++ {

@@ -26,7 +26,12 @@
 // GREATEST/LEAST, a scalar subquery, or for boolean AND/OR/NOT, IS [NOT]
 // NULL/TRUE/FALSE/UNKNOWN, IS [NOT] DISTINCT FROM, [NOT] BETWEEN
 // [SYMMETRIC], [NOT] IN lists, LIKE/ILIKE [ESCAPE], EXISTS, IN (subquery).
-// A function added to types/ is generated with no change here. Leaves are
+// A function added to types/ is generated with no change here. Arrays:
+// int4[] and text[] values (array literals with NULLs, quoting, two
+// dimensions and lower bounds other than 1, or ARRAY[...] of element
+// expressions) feed the array functions and operators, whose polymorphic
+// signatures types.Functions and types.Operators list instanced at int4
+// and text; no column is an array. Leaves are
 // columns, group keys, aggregate calls (DISTINCT, FILTER) or literals in
 // every spelling ('x'::T, CAST('x' AS T), T 'x', bare numbers, unknown
 // strings). Only parameter domains the catalog cannot express are hinted

@@ -157,6 +157,9 @@ func (g *gen) maybeFilter(n *Node, rs *scope) {
 	}
 }
 
+// arrayElem is the element type of each array type the generator builds.
+var arrayElem = map[types.ID]types.ID{types.IntArrayID: types.Int4, types.TextArrayID: types.Text}
+
 // orderSensitive aggregates give order-dependent text.
 var orderSensitive = map[string]bool{"string_agg": true}
 
@@ -167,6 +170,14 @@ func orderSensitiveFloat(sig types.Signature, at types.ID) bool {
 // compound is an operator, function, cast, CASE, ... of type t, or nil.
 func (g *gen) compound(t types.ID, depth int, sc *scope) *Node {
 	d := depth - 1
+	if et, ok := arrayElem[t]; ok && g.pct(30) {
+		// ARRAY[...] of element expressions (ARRAY[] alone has no type)
+		n := &Node{K: kArray, T: t}
+		for i := 0; i < 1+g.r.Intn(4); i++ {
+			n.Args = append(n.Args, g.expr(et, d, sc))
+		}
+		return n
+	}
 	switch c := g.r.Intn(100); {
 	case c < 30:
 		ops := g.cat.ops[t]

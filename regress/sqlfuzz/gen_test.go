@@ -157,3 +157,15 @@ func TestGroupingSetShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestArraysGenerated: array literals, ARRAY[...] and array functions and
+// operators (polymorphic ones instanced at int4 and text) appear in the
+// generated queries.
+func TestArraysGenerated(t *testing.T) {
+	all := strings.Join(genQueries(7, 2000), "\n")
+	for _, want := range []string{"::int4[]", "::text[]", "ARRAY[", "array_length(", " @> "} {
+		if !strings.Contains(all, want) {
+			t.Errorf("2000 generated queries never contain %q", want)
+		}
+	}
+}

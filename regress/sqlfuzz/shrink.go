@@ -197,6 +197,10 @@ func simpleLiteral(id types.ID) string {
 		return "1"
 	case types.Text:
 		return "'a'"
+	case types.IntArrayID:
+		return "'{1}'::int4[]"
+	case types.TextArrayID:
+		return "'{a}'::text[]"
 	}
 	return quote(dataPool(colType{id: id, n: 1})[1%len(dataPool(colType{id: id, n: 1}))]) + "::" + typeName(id)
 }

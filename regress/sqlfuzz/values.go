@@ -183,6 +183,18 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func literal(r *rand.Rand, k *Knobs, id types.ID) string {
 	var pool []string
 	switch id {
+	case types.IntArrayID, types.TextArrayID:
+		// array input text: empty, NULL elements, quoting, two dimensions,
+		// lower bounds other than 1
+		pool = intArrayPool
+		if id == types.TextArrayID {
+			pool = textArrayPool
+		}
+		v := quote(pool[r.Intn(len(pool))])
+		if r.Intn(2) == 0 {
+			return "CAST(" + v + " AS " + typeName(id) + ")"
+		}
+		return v + "::" + typeName(id)
 	case types.Float4, types.Float8:
 		pool = floatDataPool
 		if r.Intn(3) == 0 {
@@ -249,3 +261,10 @@ func nullLit(r *rand.Rand, id types.ID) string {
 	}
 	return "NULL::" + typeName(id)
 }
+
+var (
+	intArrayPool = []string{"{}", "{1}", "{1,2,3}", "{3,2,1}", "{NULL}", "{1,NULL,3}", "{0,-1,2147483647,-2147483648}",
+		"{{1,2},{3,4}}", "{{1,NULL},{NULL,4}}", "[0:2]={7,8,9}", "[-1:0]={5,5}", "{2,2,2}", "{1,2,3,4,5,6,7,8,9,10}"}
+	textArrayPool = []string{"{}", "{a}", "{a,b,c}", "{c,b,a}", "{NULL}", `{"",NULL,"x y"}`, `{"NULL",null}`,
+		`{"a,b","c\"d",'e'}`, "{{a,b},{c,d}}", "[0:1]={x,y}", "{A,a,B,b}", "{ä,ö,ü,€}", "{abc,ab,a}"}
+)
