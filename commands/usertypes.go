@@ -292,6 +292,9 @@ func renameType(ctx context.Context, s Session, x *sql.RenameType) (string, erro
 	if _, err := s.Catalog().Txn.AlterType(ctx, u); err != nil {
 		return "", err
 	}
+	if x.Domain {
+		return "ALTER DOMAIN", nil
+	}
 	return "ALTER TYPE", nil
 }
 

@@ -46,8 +46,9 @@ type DropType struct {
 
 // RenameType is ALTER TYPE name RENAME TO new.
 type RenameType struct {
-	Type storage.UserType
-	New  string
+	Type   storage.UserType
+	New    string
+	Domain bool // ALTER DOMAIN ... RENAME TO
 }
 
 func (*RenameType) statement() {}
@@ -204,5 +205,9 @@ func (b *binder) bindRenameType(rs *pg_query.RenameStmt) (Statement, error) {
 		}
 		return nil, errNoType(names)
 	}
-	return &RenameType{Type: u, New: rs.Newname}, nil
+	domain := rs.RenameType == pg_query.ObjectType_OBJECT_DOMAIN
+	if domain && u.Kind != 'd' {
+		return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", u.Name)
+	}
+	return &RenameType{Type: u, New: rs.Newname, Domain: domain}, nil
 }

@@ -46,12 +46,13 @@ func (u UserType) ArrayOID() uint32 { return FirstUserOID + 2*uint32(u.ArrayID) 
 // Type is the SQL type of the user type.
 func (u UserType) Type() types.Type {
 	if u.Kind == 'd' {
-		return types.DomainType(domainDesc(&u))
+		return types.DomainType(u.DomainDesc())
 	}
 	return types.EnumType(u.OID())
 }
 
-func domainDesc(u *UserType) *types.DomainDesc {
+// DomainDesc is the types description of domain u.
+func (u UserType) DomainDesc() *types.DomainDesc {
 	return &types.DomainDesc{OID: u.OID(), Name: u.Name, Base: u.Base, NotNull: u.NotNull, Default: u.Default,
 		Checks: append([]types.DomainConstraint(nil), u.Checks...)}
 }
@@ -262,7 +263,7 @@ func registerType(u *UserType) {
 	case 'e':
 		types.RegisterEnum(enumDesc(u))
 	case 'd':
-		types.RegisterDomain(domainDesc(u))
+		types.RegisterDomain(u.DomainDesc())
 	}
 }
 

@@ -1,0 +1,276 @@
+package sql
+
+import (
+	"sort"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// ALTER DOMAIN (PostgreSQL's AlterDomainDefault, AlterDomainNotNull,
+// AlterDomainAddConstraint, AlterDomainDropConstraint,
+// AlterDomainValidateConstraint and RenameConstraint on a domain): the
+// binder resolves the domain and binds a new CHECK; commands/domain.go
+// checks the stored values of the columns that use the domain
+// (DomainValuesQuery) and changes the catalog.
+
+// AlterDomain is one ALTER DOMAIN subcommand.
+type AlterDomain struct {
+	Type storage.UserType
+	// Action is AlterDomainStmt's subtype: 'T' SET/DROP DEFAULT, 'N' DROP
+	// NOT NULL, 'O' SET NOT NULL, 'C' ADD CONSTRAINT, 'X' DROP
+	// CONSTRAINT, 'V' VALIDATE CONSTRAINT; 'R' is RENAME CONSTRAINT.
+	Action  byte
+	Default string                 // 'T': the new DEFAULT's text, "" drops it
+	Check   types.DomainConstraint // 'C'
+	Name    string                 // 'X', 'V', 'R': the constraint named
+	NewName string                 // 'R'
+	// MissingOk is DROP CONSTRAINT IF EXISTS.
+	MissingOk bool
+}
+
+func (*AlterDomain) statement() {}
+
+// lookupDomainType resolves names to a domain: 42704 if no type has the
+// name, 42809 if it is no domain.
+func (b *binder) lookupDomainType(names []string) (storage.UserType, error) {
+	u, ok := b.lookupUserType(names)
+	if !ok {
+		if t, err := types.FromTypeName(names, nil, 0); err == nil {
+			return storage.UserType{}, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", t.SQLName())
+		}
+		return storage.UserType{}, errNoType(names)
+	}
+	if u.Kind != 'd' {
+		return storage.UserType{}, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", u.Name)
+	}
+	return u, nil
+}
+
+func (b *binder) bindAlterDomain(ad *pg_query.AlterDomainStmt) (Statement, error) {
+	u, err := b.lookupDomainType(nameParts(ad.TypeName))
+	if err != nil {
+		return nil, err
+	}
+	if len(ad.Subtype) != 1 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "this ALTER DOMAIN is not supported")
+	}
+	out := &AlterDomain{Type: u, Action: ad.Subtype[0], Name: ad.Name, MissingOk: ad.MissingOk}
+	switch out.Action {
+	case 'T':
+		if ad.Def != nil {
+			if out.Default, err = b.bindDomainDefault(ad.Def, u.Type().BaseType()); err != nil {
+				return nil, err
+			}
+		}
+	case 'N', 'O', 'X', 'V':
+	case 'C':
+		c := ad.Def.GetConstraint()
+		if c == nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "this ALTER DOMAIN constraint is not supported")
+		}
+		switch c.Contype {
+		case pg_query.ConstrType_CONSTR_CHECK:
+		case pg_query.ConstrType_CONSTR_NOTNULL, pg_query.ConstrType_CONSTR_NULL:
+			return nil, pgerr.New(pgerr.SyntaxError, "use ALTER DOMAIN .. [ SET | DROP ] NOT NULL instead")
+		case pg_query.ConstrType_CONSTR_UNIQUE, pg_query.ConstrType_CONSTR_PRIMARY:
+			return nil, pgerr.New(pgerr.SyntaxError, "unique constraints not possible for domains")
+		case pg_query.ConstrType_CONSTR_EXCLUSION:
+			return nil, pgerr.New(pgerr.SyntaxError, "exclusion constraints not possible for domains")
+		case pg_query.ConstrType_CONSTR_FOREIGN:
+			return nil, pgerr.New(pgerr.SyntaxError, "foreign key constraints not possible for domains")
+		default:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "this ALTER DOMAIN constraint is not supported")
+		}
+		if c.Conname != "" {
+			for _, x := range u.Checks {
+				if x.Name == c.Conname {
+					return nil, pgerr.New("42710", "constraint \"%s\" for domain \"%s\" already exists", c.Conname, u.Name)
+				}
+			}
+		}
+		used := b.usedConstraintNames(u.Schema)
+		b.noteDomainConstraintNames(u.Schema, used)
+		check, err := b.bindDomainCheck(c, u.Type().BaseType(), u.Name, used)
+		if err != nil {
+			return nil, err
+		}
+		check.NotValid = c.SkipValidation
+		out.Check = check
+	default:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "this ALTER DOMAIN is not supported")
+	}
+	return out, nil
+}
+
+// bindRenameDomainConstraint is ALTER DOMAIN d RENAME CONSTRAINT a TO b.
+func (b *binder) bindRenameDomainConstraint(rs *pg_query.RenameStmt) (Statement, error) {
+	var names []string
+	if l := rs.Object.GetList(); l != nil {
+		names = nameParts(l.Items)
+	} else if tn := rs.Object.GetTypeName(); tn != nil {
+		names = nameParts(tn.Names)
+	}
+	u, err := b.lookupDomainType(names)
+	if err != nil {
+		return nil, err
+	}
+	return &AlterDomain{Type: u, Action: 'R', Name: rs.Subname, NewName: rs.Newname}, nil
+}
+
+// bindDomainDefault binds a domain's DEFAULT expression (coercible to
+// base by assignment) and returns its text.
+func (b *binder) bindDomainDefault(n *pg_query.Node, base types.Type) (string, error) {
+	e, err := b.bindExpr(&scope{}, n)
+	if err != nil {
+		return "", err
+	}
+	if _, err := b.coerce(e, base, coerceAssignment, nodeLocation(n)); err != nil {
+		return "", err
+	}
+	return deparseExpr(n)
+}
+
+// bindDomainCheck binds a domain's CHECK over VALUE of type base and
+// names it (domain_check as ChooseConstraintName, unless named).
+func (b *binder) bindDomainCheck(c *pg_query.Constraint, base types.Type, domain string, used map[string]bool) (types.DomainConstraint, error) {
+	b.domainValue = &plan.Const{Val: types.NullValue, T: base}
+	e, err := b.bindExpr(&scope{exprKind: "check constraints"}, c.RawExpr)
+	b.domainValue = nil
+	if err != nil {
+		return types.DomainConstraint{}, err
+	}
+	if e.Type().ID != types.Bool {
+		return types.DomainConstraint{}, pgerr.New(pgerr.DatatypeMismatch, "argument of CHECK must be type boolean, not type %s", typeName(e.Type()))
+	}
+	text, err := deparseExpr(c.RawExpr)
+	if err != nil {
+		return types.DomainConstraint{}, err
+	}
+	name := c.Conname
+	if name == "" {
+		name = chooseName(domain, "", "check", used)
+	}
+	used[name] = true
+	return types.DomainConstraint{Name: name, Expr: text}, nil
+}
+
+// noteDomainConstraintNames adds the names of the CHECK constraints of
+// the domains in schema to used (pg_constraint's names share a schema).
+func (b *binder) noteDomainConstraintNames(schema uint64, used map[string]bool) {
+	tc := b.typeCatalog()
+	if tc == nil {
+		return
+	}
+	for _, u := range tc.UserTypes() {
+		if u.Kind == 'd' && u.Schema == schema {
+			for _, c := range u.Checks {
+				used[c.Name] = true
+			}
+		}
+	}
+}
+
+// lookupDomain is the description of domain oid as the statement's
+// transaction sees it (an ALTER DOMAIN not yet committed by another
+// session is not seen).
+func (b *binder) lookupDomain(oid uint32) (*types.DomainDesc, bool) {
+	if tc := b.typeCatalog(); tc != nil {
+		if u, ok := tc.TypeByOID(oid); ok && u.Kind == 'd' && u.OID() == oid {
+			return u.DomainDesc(), true
+		}
+	}
+	return types.LookupDomain(oid)
+}
+
+// domainConstraints are the NOT NULL and CHECK constraints coercion to
+// domain oid applies: its own and those of the domains it is over, the
+// innermost domain's first and each domain's CHECKs by name, as
+// PostgreSQL's load_domaintype_info orders them.
+func (b *binder) domainConstraints(oid uint32) (name string, notNull bool, checks []types.DomainConstraint, err error) {
+	var stack []*types.DomainDesc
+	for next := oid; next != 0; {
+		d, ok := b.lookupDomain(next)
+		if !ok {
+			return "", false, nil, pgerr.New(pgerr.InternalError, "domain %d is not known", next)
+		}
+		stack = append(stack, d)
+		next = d.Base.Domain
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		own := append([]types.DomainConstraint(nil), stack[i].Checks...)
+		sort.SliceStable(own, func(a, c int) bool { return own[a].Name < own[c].Name })
+		checks = append(checks, own...)
+		notNull = notNull || stack[i].NotNull
+	}
+	return stack[0].Name, notNull, checks, nil
+}
+
+// DomainValuesQuery yields, per row of recs (rows of t), whether column
+// col's value satisfies check (nil: NOT NULL): ALTER DOMAIN's test of the
+// values stored in a column of the domain (or of a domain over it).
+func DomainValuesQuery(t storage.Table, col int, check *types.DomainConstraint, recs []arrow.Record, cat storage.Catalog) (*Query, error) {
+	b := newBinder("", cat, &BindOptions{})
+	s, scan := b.tableScope(t.Name(), t.Columns(), rowsTable{t, recs}, "check constraints")
+	c := scan.Cols[col]
+	text := "VALUE IS NOT NULL"
+	if check != nil {
+		text = "(" + check.Expr + ") IS NOT FALSE"
+	}
+	tree, err := pg_query.Parse("SELECT " + text)
+	if err != nil {
+		return nil, pgerr.Wrap(err, pgerr.InternalError, "invalid stored domain constraint: %v", err)
+	}
+	b.query = "SELECT " + text
+	b.domainValue = &plan.Cast{Input: &plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name}, T: c.Type.BaseType(), Explicit: true}
+	e, err := b.bindExpr(s, tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val)
+	b.domainValue = nil
+	if err != nil {
+		return nil, withoutPosition(err)
+	}
+	p := &plan.Project{Input: scan, Exprs: []plan.Expr{e}, Cols: []plan.Column{{ID: b.ids.Next(), Name: "ok", Type: types.BoolType}}}
+	return &Query{Plan: p, IDs: b.ids, Names: []string{"ok"}}, nil
+}
+
+// DomainCoerceQuery coerces, row by row of recs (rows of t), the columns
+// of t whose domains have constraints to their domains, failing as the
+// first violation does (COPY FROM's domain_in); nil when no column needs
+// it.
+func DomainCoerceQuery(t storage.Table, recs []arrow.Record, cat storage.Catalog) (*Query, error) {
+	b := newBinder("", cat, &BindOptions{})
+	_, scan := b.tableScope(t.Name(), t.Columns(), rowsTable{t, recs}, "domain constraints")
+	p := &plan.Project{Input: scan}
+	for i, d := range t.Columns() {
+		if d.Type.Domain == 0 {
+			continue
+		}
+		_, notNull, checks, err := b.domainConstraints(d.Type.Domain)
+		if err != nil {
+			return nil, err
+		}
+		if !notNull && len(checks) == 0 {
+			continue
+		}
+		c := scan.Cols[i]
+		v := &plan.Cast{Input: &plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name}, T: c.Type.BaseType(), Explicit: true}
+		e, err := b.coerceToDomain(v, d.Type)
+		if err != nil {
+			return nil, err
+		}
+		p.Exprs = append(p.Exprs, e)
+		p.Cols = append(p.Cols, plan.Column{ID: b.ids.Next(), Name: d.Name, Type: d.Type})
+	}
+	if len(p.Exprs) == 0 {
+		return nil, nil
+	}
+	names := make([]string, len(p.Cols))
+	for i, c := range p.Cols {
+		names[i] = c.Name
+	}
+	return &Query{Plan: p, IDs: b.ids, Names: names}, nil
+}
