@@ -144,7 +144,7 @@ func domainConstraintRows(s *Snapshot) []pgConstraintRow {
 		ns, _ := s.namespaceOfKey(storage.TableKey(u.Schema, ""))
 		for i, c := range u.Checks {
 			out = append(out, pgConstraintRow{Oid: OID(2_500_000_000 + uint32(u.ID)*64 + uint32(i)), Conname: Name(c.Name),
-				Connamespace: OID(ns.OID), Contype: 'c', Convalidated: true, Contypid: OID(u.OID()), Conislocal: true,
+				Connamespace: OID(ns.OID), Contype: 'c', Convalidated: !c.NotValid, Contypid: OID(u.OID()), Conislocal: true,
 				Connoinherit: true, Confupdtype: ' ', Confdeltype: ' ', Confmatchtype: ' ', Conbin: c.Expr})
 		}
 	}

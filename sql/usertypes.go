@@ -99,6 +99,10 @@ func (b *binder) userTypeFromName(names []string, mods int, arrayDims int, loc i
 		return types.Type{}, true, b.errAt(pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type \"%s\"", u.Name), loc)
 	}
 	t := u.Type()
+	if arrayDims > 0 && u.Kind == 'd' {
+		// types.ArrayOf keeps no element domain: its constraints would be lost.
+		return types.Type{}, true, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "arrays of domains are not supported"), loc)
+	}
 	if arrayDims > 0 {
 		t = types.ArrayOf(t)
 	}

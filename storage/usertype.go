@@ -85,6 +85,12 @@ type typeChange struct {
 	// unlike those ALTER TYPE ... ADD VALUE adds (PostgreSQL's enum
 	// blacklist, check_safe_enum_use).
 	created map[uint32]bool
+	// enum is the transaction's own view of an enum type that exists
+	// committed (ch.base set): its labels, those ADD VALUE added marked
+	// unsafe. Other sessions keep reading the committed type from the
+	// types registry, so a label added here is not there for them (22P02),
+	// as pg_enum's uncommitted rows are invisible to other snapshots.
+	enum *types.EnumDesc
 }
 
 func errTypeExists(name string) error {
@@ -163,7 +169,7 @@ func (t *Txn) CreateType(ctx context.Context, u UserType) (UserType, error) {
 		ch.created[l.OID] = true
 	}
 	t.p.types[u.ID] = ch
-	registerPending(ch)
+	t.registerPending(u.ID)
 	return u, nil
 }
 
@@ -213,14 +219,28 @@ func (t *Txn) setType(id uint64, def *UserType) {
 		ch.base = t.version().types[id]
 	}
 	ch.def = def
-	if def != nil {
-		registerPending(ch)
-	}
 	if ch.def == nil && ch.base == nil {
 		delete(t.p.types, id) // created and dropped by this transaction
 		return
 	}
 	t.p.types[id] = ch
+	if def != nil {
+		t.registerPending(id)
+	}
+}
+
+// PendingEnum is the transaction's own description of enum type oid when
+// it has changed the committed type (types.EnumView).
+func (t *Txn) PendingEnum(oid uint32) (*types.EnumDesc, bool) {
+	if t == nil {
+		return nil, false
+	}
+	for _, ch := range t.p.types {
+		if ch.enum != nil && ch.enum.OID == oid {
+			return ch.enum, true
+		}
+	}
+	return nil, false
 }
 
 // reregisterTypes registers again, from the latest committed state, the
@@ -237,24 +257,32 @@ func (db *DB) reregisterTypes(p *pending) {
 	}
 }
 
-// registerPending registers a transaction's definition of a type, its
-// labels added by ADD VALUE marked unsafe to use until the commit.
-func registerPending(ch typeChange) {
+// registerPending publishes the transaction's definition of type id: a
+// type it created (no other session can name it) or a domain in the
+// types registry; its change to a committed enum only in its own view
+// (PendingEnum). Labels added by ADD VALUE to a type the transaction did
+// not create are unsafe to use until the commit (check_safe_enum_use).
+func (t *Txn) registerPending(id uint64) {
+	ch := t.p.types[id]
 	if ch.def.Kind != 'e' {
 		registerType(ch.def)
 		return
 	}
+	if ch.base == nil {
+		types.RegisterEnum(enumDesc(ch.def))
+		return
+	}
 	old := map[uint32]bool{}
-	if ch.base != nil {
-		for _, l := range ch.base.Labels {
-			old[l.OID] = true
-		}
+	for _, l := range ch.base.Labels {
+		old[l.OID] = true
 	}
 	d := enumDesc(ch.def)
 	for i, l := range d.Labels {
 		d.Labels[i].Unsafe = !old[l.OID] && !ch.created[l.OID]
 	}
-	types.RegisterEnum(d)
+	types.SortEnumLabels(d)
+	ch.enum = d
+	t.p.types[id] = ch
 }
 
 // registerType tells package types about u.
