@@ -274,3 +274,15 @@ func DomainCoerceQuery(t storage.Table, recs []arrow.Record, cat storage.Catalog
 	}
 	return &Query{Plan: p, IDs: b.ids, Names: names}, nil
 }
+
+// domainConstrained reports whether t is a domain with NOT NULL or CHECK
+// constraints (of its own or of a domain it is over): a new column of it
+// is computed row by row, so the stored rows fail the constraints as
+// PostgreSQL's table rewrite does.
+func (b *binder) domainConstrained(t types.Type) bool {
+	if t.Domain == 0 {
+		return false
+	}
+	_, notNull, checks, err := b.domainConstraints(t.Domain)
+	return err == nil && (notNull || len(checks) > 0)
+}

@@ -260,25 +260,27 @@ func (db *DB) reregisterTypes(p *pending) {
 // registerPending publishes the transaction's definition of type id: a
 // type it created (no other session can name it) or a domain in the
 // types registry; its change to a committed enum only in its own view
-// (PendingEnum). Labels added by ADD VALUE to a type the transaction did
-// not create are unsafe to use until the commit (check_safe_enum_use).
+// (PendingEnum). Labels added by ADD VALUE are unsafe to use until the
+// commit, also to a type the transaction created (check_safe_enum_use).
 func (t *Txn) registerPending(id uint64) {
 	ch := t.p.types[id]
 	if ch.def.Kind != 'e' {
 		registerType(ch.def)
 		return
 	}
-	if ch.base == nil {
-		types.RegisterEnum(enumDesc(ch.def))
-		return
-	}
 	old := map[uint32]bool{}
-	for _, l := range ch.base.Labels {
-		old[l.OID] = true
+	if ch.base != nil {
+		for _, l := range ch.base.Labels {
+			old[l.OID] = true
+		}
 	}
 	d := enumDesc(ch.def)
 	for i, l := range d.Labels {
 		d.Labels[i].Unsafe = !old[l.OID] && !ch.created[l.OID]
+	}
+	if ch.base == nil {
+		types.RegisterEnum(d)
+		return
 	}
 	types.SortEnumLabels(d)
 	ch.enum = d
