@@ -172,15 +172,50 @@ func alterDomain(ctx context.Context, s Session, x *sql.AlterDomain) (string, er
 
 // CheckDomains checks recs, rows COPY FROM is about to add to t, against
 // the constraints of the domains of t's columns (INSERT's coercion to
-// the column type checks them in its plan).
-func CheckDomains(ctx context.Context, s Session, t storage.Table, recs []arrow.Record) error {
+// the column type checks them in its plan): the first failing row's
+// first failing column is the error, with COPY's CONTEXT line; header
+// tells whether the input's first line was a header.
+func CheckDomains(ctx context.Context, s Session, t storage.Table, recs []arrow.Record, header bool) error {
 	if len(recs) == 0 {
 		return nil
 	}
-	q, err := sql.DomainCoerceQuery(t, recs, s.Catalog())
+	q, tests, err := sql.DomainTestsQuery(t, recs, s.Catalog())
 	if err != nil || q == nil {
 		return err
 	}
-	_, err = s.Collect(ctx, q)
-	return err
+	out, err := s.Collect(ctx, q)
+	if err != nil {
+		return err
+	}
+	// The query's rows are recs' rows in order.
+	ri, row, line := 0, 0, int64(1)
+	if header {
+		line++
+	}
+	for _, o := range out {
+		for i := 0; i < int(o.NumRows()); i++ {
+			for ri < len(recs) && row >= int(recs[ri].NumRows()) {
+				ri, row = ri+1, 0
+			}
+			for k, test := range tests {
+				if v := types.GetValue(o.Column(k), types.BoolType, i); v.Null || v.I != 0 {
+					continue
+				}
+				def := t.Columns()[test.Column]
+				val := types.GetValue(recs[ri].Column(test.Column), def.Type, row)
+				where := fmt.Sprintf("COPY %s, line %d, column %s: null input", storage.BareName(t.Name()), line, def.Name)
+				if !val.Null {
+					where = fmt.Sprintf("COPY %s, line %d, column %s: \"%s\"", storage.BareName(t.Name()), line, def.Name,
+						types.FormatText(nil, val, def.Type, s.Format()))
+				}
+				if test.Check == "" {
+					return pgerr.New("23502", "domain %s does not allow null values", test.Domain).WithWhere(where)
+				}
+				return pgerr.New(codeCheckViolation, "value for domain %s violates check constraint \"%s\"", test.Domain, test.Check).WithWhere(where)
+			}
+			row++
+			line++
+		}
+	}
+	return nil
 }

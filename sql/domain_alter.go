@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -237,42 +238,79 @@ func DomainValuesQuery(t storage.Table, col int, check *types.DomainConstraint, 
 	return &Query{Plan: p, IDs: b.ids, Names: []string{"ok"}}, nil
 }
 
-// DomainCoerceQuery coerces, row by row of recs (rows of t), the columns
-// of t whose domains have constraints to their domains, failing as the
-// first violation does (COPY FROM's domain_in); nil when no column needs
-// it.
-func DomainCoerceQuery(t storage.Table, recs []arrow.Record, cat storage.Catalog) (*Query, error) {
+// DomainTest is one test DomainTestsQuery makes of a column's values:
+// NOT NULL (Check "") or a CHECK constraint, of the column's domain or of
+// one it is over; errors name Domain, the column's.
+type DomainTest struct {
+	Column int // the table column
+	Domain string
+	Check  string // the constraint's name; "" for NOT NULL
+}
+
+// DomainTestsQuery yields, per row of recs (rows of t) in order, one
+// boolean per test, false where the row's value fails it: COPY FROM's
+// domain_in, each column in order, NOT NULL and then the CHECKs in the
+// order coercion applies them. nil when no column has a constrained
+// domain.
+func DomainTestsQuery(t storage.Table, recs []arrow.Record, cat storage.Catalog) (*Query, []DomainTest, error) {
 	b := newBinder("", cat, &BindOptions{})
 	_, scan := b.tableScope(t.Name(), t.Columns(), rowsTable{t, recs}, "domain constraints")
 	p := &plan.Project{Input: scan}
+	var tests []DomainTest
+	var names []string
+	add := func(e plan.Expr, test DomainTest) {
+		p.Exprs = append(p.Exprs, e)
+		col := plan.Column{ID: b.ids.Next(), Name: fmt.Sprintf("t%d", len(tests)), Type: types.BoolType}
+		p.Cols = append(p.Cols, col)
+		names = append(names, col.Name)
+		tests = append(tests, test)
+	}
 	for i, d := range t.Columns() {
 		if d.Type.Domain == 0 {
 			continue
 		}
-		_, notNull, checks, err := b.domainConstraints(d.Type.Domain)
+		name, notNull, checks, err := b.domainConstraints(d.Type.Domain)
 		if err != nil {
-			return nil, err
-		}
-		if !notNull && len(checks) == 0 {
-			continue
+			return nil, nil, err
 		}
 		c := scan.Cols[i]
 		v := &plan.Cast{Input: &plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name}, T: c.Type.BaseType(), Explicit: true}
-		e, err := b.coerceToDomain(v, d.Type)
-		if err != nil {
-			return nil, err
+		texts := []string{}
+		if notNull {
+			texts = append(texts, "VALUE IS NOT NULL")
 		}
-		p.Exprs = append(p.Exprs, e)
-		p.Cols = append(p.Cols, plan.Column{ID: b.ids.Next(), Name: d.Name, Type: d.Type})
+		for _, ck := range checks {
+			texts = append(texts, "("+ck.Expr+") IS NOT FALSE")
+		}
+		for k, text := range texts {
+			tree, err := pg_query.Parse("SELECT " + text)
+			if err != nil {
+				return nil, nil, pgerr.Wrap(err, pgerr.InternalError, "invalid stored domain constraint: %v", err)
+			}
+			b.domainValue = v
+			e, err := b.bindExpr(&scope{}, tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val)
+			b.domainValue = nil
+			if err != nil {
+				return nil, nil, withoutPosition(err)
+			}
+			test := DomainTest{Column: i, Domain: name}
+			if !notNull || k > 0 {
+				test.Check = checks[k-btoi(notNull)].Name
+			}
+			add(e, test)
+		}
 	}
-	if len(p.Exprs) == 0 {
-		return nil, nil
+	if len(tests) == 0 {
+		return nil, nil, nil
 	}
-	names := make([]string, len(p.Cols))
-	for i, c := range p.Cols {
-		names[i] = c.Name
+	return &Query{Plan: p, IDs: b.ids, Names: names}, tests, nil
+}
+
+func btoi(x bool) int {
+	if x {
+		return 1
 	}
-	return &Query{Plan: p, IDs: b.ids, Names: names}, nil
+	return 0
 }
 
 // domainConstrained reports whether t is a domain with NOT NULL or CHECK
