@@ -208,7 +208,7 @@ func dropType(ctx context.Context, s Session, x *sql.DropType) (string, error) {
 	cat := s.Catalog()
 	var deps []typeColumn
 	var lines []string
-	var domains []storage.UserType // domains over a dropped type
+	var domains []storage.UserType             // domains over a dropped type
 	over := func(d, u storage.UserType) bool { // d is a domain right over u
 		if d.Base.Domain != 0 {
 			return d.Base.Domain == u.OID()

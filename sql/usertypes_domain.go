@@ -10,11 +10,13 @@ import (
 )
 
 // Domains: CREATE DOMAIN name AS type [DEFAULT e] [NOT NULL | NULL]
-// [[CONSTRAINT c] CHECK (e)]..., and coercion to a domain: a value
-// converted to the base type, then its constraints checked
+// [[CONSTRAINT c] CHECK (e)]..., over a base type or another domain, and
+// coercion to a domain: a value converted to the base type, then the
+// constraints of the domain and the domains under it checked
 // (types.DomainCheck) with each CHECK bound over the value, as
 // PostgreSQL's CoerceToDomain. A domain's value is read as its base type
 // everywhere else, so coercing from a domain is coercing from its base.
+// ALTER DOMAIN is domain_alter.go.
 
 // CreateDomain is CREATE DOMAIN.
 type CreateDomain struct {

@@ -9,15 +9,17 @@ import (
 	"github.com/joind/joind/types"
 )
 
-// User-defined types (CREATE TYPE ... AS ENUM). A type is catalog metadata
-// like a schema (schema.go): committed types live in the version (a map
-// replaced, never modified), a transaction's changes in its pending set,
-// and the manifest lists them before the tables, whose columns name them
-// by OID. Every enum type the catalog holds is registered with package
-// types (types.RegisterEnum), which reads labels for input and output: at
-// load, when a transaction creates or alters one, and again from the
-// committed state when the transaction ends, so a rolled-back change does
-// not stay registered.
+// User-defined types (CREATE TYPE ... AS ENUM, CREATE DOMAIN). A type is
+// catalog metadata like a schema (schema.go): committed types live in the
+// version (a map replaced, never modified), a transaction's changes in its
+// pending set, and the manifest lists them before the tables, whose
+// columns name them by OID. Every type the catalog holds is registered
+// with package types (types.RegisterEnum, RegisterDomain), which reads an
+// enum's labels for input and output: at load, when a transaction creates
+// one, and again from the committed state when the transaction ends. A
+// transaction's change to a committed enum stays in its own view
+// (PendingEnum, read through types.Format.Enums) until it commits, so
+// other sessions keep the committed labels.
 
 // UserType is a user-defined type.
 type UserType struct {
