@@ -219,3 +219,16 @@ func CheckDomains(ctx context.Context, s Session, t storage.Table, recs []arrow.
 	}
 	return nil
 }
+
+// typeOwner is ALTER DOMAIN | TYPE ... OWNER TO.
+func typeOwner(ctx context.Context, s Session, x *sql.TypeOwner) (string, error) {
+	u := x.Type
+	u.Owner = x.Owner
+	if _, err := s.Catalog().Txn.AlterType(ctx, u); err != nil {
+		return "", err
+	}
+	if x.Domain {
+		return "ALTER DOMAIN", nil
+	}
+	return "ALTER TYPE", nil
+}

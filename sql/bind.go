@@ -268,6 +268,9 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		if x.AlterOwnerStmt.ObjectType == pg_query.ObjectType_OBJECT_SCHEMA {
 			return b.bindSchemaOwner(x.AlterOwnerStmt)
 		}
+		if t := x.AlterOwnerStmt.ObjectType; t == pg_query.ObjectType_OBJECT_DOMAIN || t == pg_query.ObjectType_OBJECT_TYPE {
+			return b.bindTypeOwner(x.AlterOwnerStmt) // domain_alter.go
+		}
 	case *pg_query.Node_AlterTableStmt:
 		return b.bindAlterTable(x.AlterTableStmt)
 	case *pg_query.Node_CommentStmt:

@@ -324,3 +324,39 @@ func (b *binder) domainConstrained(t types.Type) bool {
 	_, notNull, checks, err := b.domainConstraints(t.Domain)
 	return err == nil && (notNull || len(checks) > 0)
 }
+
+// TypeOwner is ALTER DOMAIN | TYPE name OWNER TO role.
+type TypeOwner struct {
+	Type   storage.UserType
+	Owner  string
+	Domain bool // ALTER DOMAIN
+}
+
+func (*TypeOwner) statement() {}
+
+func (b *binder) bindTypeOwner(as *pg_query.AlterOwnerStmt) (Statement, error) {
+	var names []string
+	if l := as.Object.GetList(); l != nil {
+		names = nameParts(l.Items)
+	} else if tn := as.Object.GetTypeName(); tn != nil {
+		names = nameParts(tn.Names)
+	}
+	domain := as.ObjectType == pg_query.ObjectType_OBJECT_DOMAIN
+	var u storage.UserType
+	var err error
+	if domain {
+		u, err = b.lookupDomainType(names)
+	} else if found, ok := b.lookupUserType(names); ok {
+		u = found
+	} else {
+		err = errNoType(names)
+	}
+	if err != nil {
+		return nil, err
+	}
+	owner, err := b.roleName(as.Newowner)
+	if err != nil {
+		return nil, err
+	}
+	return &TypeOwner{Type: u, Owner: owner, Domain: domain}, nil
+}
