@@ -164,7 +164,9 @@ func arraySystemType(elem SystemType) SystemType {
 
 // domainConstraintOID is the pg_constraint OID of domain u's i-th CHECK,
 // numbered apart from tables' constraints.
-func domainConstraintOID(u storage.UserType, i int) uint32 { return 2_500_000_000 + uint32(u.ID)*64 + uint32(i) }
+func domainConstraintOID(u storage.UserType, i int) uint32 {
+	return 2_500_000_000 + uint32(u.ID)*64 + uint32(i)
+}
 
 // domainConstraintDef is pg_get_constraintdef's text for a domain's CHECK
 // of that OID: "CHECK (VALUE > 0)", NOT VALID when it was so added.
