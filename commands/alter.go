@@ -103,6 +103,12 @@ func addColumn(ctx context.Context, s Session, tb storage.Table, st *sql.AddColu
 		return err
 	}
 	txn := cat.txnOf(tb)
+	if st.Rows != nil && !hasRows(tb) {
+		// No stored row takes the value: nothing to compute (a NOT NULL
+		// domain's NULL default fails only on rows, as in PostgreSQL).
+		st.Rows = nil
+		st.Value = nil
+	}
 	if st.Rows != nil {
 		recs, err := s.Collect(ctx, st.Rows)
 		if err != nil {
@@ -479,4 +485,14 @@ func (c *Catalog) txnOf(tb storage.Table) *storage.Txn {
 		return c.temp()
 	}
 	return c.Txn
+}
+
+// hasRows reports whether tb has a row its statement sees.
+func hasRows(tb storage.Table) bool {
+	for _, r := range tb.Snapshot() {
+		if r.NumRows() > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -107,6 +107,10 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = renameType(ctx, s, x)
 	case *sql.CreateDomain:
 		tag, err = createDomain(ctx, s, x)
+	case *sql.AlterDomain:
+		tag, err = alterDomain(ctx, s, x) // domain.go
+	case *sql.TypeOwner:
+		tag, err = typeOwner(ctx, s, x)
 	default:
 		return "", false, nil
 	}
@@ -173,6 +177,10 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "ALTER TYPE"
 	case *sql.CreateDomain:
 		what = "CREATE DOMAIN"
+	case *sql.AlterDomain:
+		what = "ALTER DOMAIN"
+	case *sql.TypeOwner:
+		what = "ALTER TYPE"
 	case *sql.Insert:
 		if !cat.IsTemp(x.Table) {
 			what = "INSERT"

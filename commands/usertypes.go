@@ -208,23 +208,25 @@ func dropType(ctx context.Context, s Session, x *sql.DropType) (string, error) {
 	cat := s.Catalog()
 	var deps []typeColumn
 	var lines []string
-	var domains []storage.UserType // domains over a dropped type
-	for _, u := range x.Types {
+	var domains []storage.UserType             // domains over a dropped type
+	over := func(d, u storage.UserType) bool { // d is a domain right over u
+		if d.Base.Domain != 0 {
+			return d.Base.Domain == u.OID()
+		}
+		return d.Base.UserOID == u.OID()
+	}
+	// The named types, then the domains over them, found as they are met.
+	queue := append([]storage.UserType(nil), x.Types...)
+	for qi := 0; qi < len(queue); qi++ {
+		u := queue[qi]
 		for _, d := range cat.Txn.UserTypes() {
-			if d.Kind == 'd' && d.Base.UserOID == u.OID() {
+			if d.Kind == 'd' && over(d, u) {
 				domains = append(domains, d)
+				queue = append(queue, d)
 				if x.Cascade {
 					lines = append(lines, "drop cascades to type "+d.Name)
 				} else {
 					lines = append(lines, fmt.Sprintf("type %s depends on type %s", d.Name, u.Name))
-				}
-				for _, c := range columnsOfType(cat, d) {
-					deps = append(deps, c)
-					if x.Cascade {
-						lines = append(lines, fmt.Sprintf("drop cascades to column %s of table %s", c.column, storage.BareName(c.table.Name())))
-					} else {
-						lines = append(lines, fmt.Sprintf("column %s of table %s depends on type %s", c.column, storage.BareName(c.table.Name()), d.Name))
-					}
 				}
 			}
 		}
@@ -291,6 +293,9 @@ func renameType(ctx context.Context, s Session, x *sql.RenameType) (string, erro
 	u.Name = x.New
 	if _, err := s.Catalog().Txn.AlterType(ctx, u); err != nil {
 		return "", err
+	}
+	if x.Domain {
+		return "ALTER DOMAIN", nil
 	}
 	return "ALTER TYPE", nil
 }

@@ -96,6 +96,9 @@ func (s *session) copyFromReader(ctx context.Context, x *sql.Copy, dflt *pgcopy.
 	}
 	prog.TuplesProcessed.Store(rows)
 	cmd := &command{s: s, ectx: ectx}
+	if err := commands.CheckDomains(ctx, cmd, x.Table, recs, x.Header); err != nil {
+		return "", err
+	}
 	if err := commands.CheckRows(ctx, cmd, x.Table, recs); err != nil {
 		return "", err
 	}

@@ -228,7 +228,22 @@ func (s *session) format() *types.Format {
 		ExtraFloatDigits: int(settings.Int64(s.settings.Get("extra_float_digits"))),
 		TimeZone:         s.zone(),
 		ByteaOutput:      s.settings.Get("bytea_output"),
+		Enums:            s.blockEnums(),
 	}
+}
+
+// blockEnums is the open transaction's own enum changes: ALTER TYPE ...
+// ADD VALUE / RENAME VALUE are seen by the transaction that made them
+// only (nil outside a transaction, whose statements change nothing
+// before they commit).
+func (s *session) blockEnums() types.EnumView {
+	switch s.fsm.state {
+	case stInBlock, stFailedBlock, stImplicitMulti, stImplicitPipeline:
+		if s.txn != nil {
+			return s.txn
+		}
+	}
+	return nil
 }
 
 // zone is the session TimeZone (UTC if the setting does not load).

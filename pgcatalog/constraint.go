@@ -149,7 +149,7 @@ func (s *Snapshot) ConstraintDef(oid uint32, pretty bool) (string, bool) {
 			return constraintDef(tc.con, pretty), true
 		}
 	}
-	return "", false
+	return s.domainConstraintDef(oid, pretty) // usertypes.go
 }
 
 func identList(names []string) string {

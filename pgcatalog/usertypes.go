@@ -1,6 +1,10 @@
 package pgcatalog
 
 import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
@@ -143,8 +147,8 @@ func domainConstraintRows(s *Snapshot) []pgConstraintRow {
 		}
 		ns, _ := s.namespaceOfKey(storage.TableKey(u.Schema, ""))
 		for i, c := range u.Checks {
-			out = append(out, pgConstraintRow{Oid: OID(2_500_000_000 + uint32(u.ID)*64 + uint32(i)), Conname: Name(c.Name),
-				Connamespace: OID(ns.OID), Contype: 'c', Convalidated: true, Contypid: OID(u.OID()), Conislocal: true,
+			out = append(out, pgConstraintRow{Oid: OID(domainConstraintOID(u, i)), Conname: Name(c.Name),
+				Connamespace: OID(ns.OID), Contype: 'c', Convalidated: !c.NotValid, Contypid: OID(u.OID()), Conislocal: true,
 				Connoinherit: true, Confupdtype: ' ', Confdeltype: ' ', Confmatchtype: ' ', Conbin: c.Expr})
 		}
 	}
@@ -156,4 +160,52 @@ func arraySystemType(elem SystemType) SystemType {
 	t := types.ArrayOf(elem.T)
 	return SystemType{OID: t.OID(), Name: t.PgTypeName(), T: t, Len: -1, Category: t.Category(), Align: 'i',
 		In: "array_in", Out: "array_out", Collation: elem.Collation, Elem: elem.OID}
+}
+
+// domainConstraintOID is the pg_constraint OID of domain u's i-th CHECK,
+// numbered apart from tables' constraints.
+func domainConstraintOID(u storage.UserType, i int) uint32 {
+	return 2_500_000_000 + uint32(u.ID)*64 + uint32(i)
+}
+
+// domainConstraintDef is pg_get_constraintdef's text for a domain's CHECK
+// of that OID: "CHECK (VALUE > 0)", NOT VALID when it was so added.
+func (s *Snapshot) domainConstraintDef(oid uint32, pretty bool) (string, bool) {
+	for _, u := range s.userTypes() {
+		for i, c := range u.Checks {
+			if u.Kind != 'd' || domainConstraintOID(u, i) != oid {
+				continue
+			}
+			def := "CHECK (" + domainCheckText(c.Expr, pretty) + ")"
+			if c.NotValid {
+				def += " NOT VALID"
+			}
+			return def, true
+		}
+	}
+	return "", false
+}
+
+// domainValueMark stands for VALUE while CheckExprText renders a domain's
+// CHECK: a plain identifier it prints as is, put back as VALUE after.
+const domainValueMark = "joind_domain_value_mark"
+
+// domainCheckText is CheckExprText for a domain's CHECK, whose VALUE
+// ruleutils prints in capitals.
+func domainCheckText(expr string, pretty bool) string {
+	scan, err := pg_query.Scan(expr)
+	if err != nil {
+		return CheckExprText(expr, pretty)
+	}
+	var b strings.Builder
+	at := 0
+	for _, t := range scan.Tokens {
+		if w := expr[t.Start:t.End]; strings.EqualFold(w, "value") && (t.Token == pg_query.Token_VALUE_P || t.Token == pg_query.Token_IDENT) {
+			b.WriteString(expr[at:t.Start])
+			b.WriteString(domainValueMark)
+			at = int(t.End)
+		}
+	}
+	b.WriteString(expr[at:])
+	return strings.ReplaceAll(CheckExprText(b.String(), pretty), domainValueMark, "VALUE")
 }

@@ -97,3 +97,59 @@ func TestE2EEnumSurvivesRestart(t *testing.T) {
 		t.Fatalf("the renamed label: %v", err)
 	}
 }
+
+// TestE2EEnumChangesFollowTheTransaction: a label ALTER TYPE ... ADD VALUE
+// adds, and one RENAME VALUE renames, in an open transaction are that
+// transaction's alone: another connection reads the committed labels
+// (the new one is invalid input, 22P02, as in PostgreSQL, not 55P04),
+// the transaction itself may not use the new label yet (55P04), and
+// after the commit everyone sees both changes.
+func TestE2EEnumChangesFollowTheTransaction(t *testing.T) {
+	j := joindtest.StartJoind(t)
+	connect := func() *pgx.Conn {
+		t.Helper()
+		cfg, err := pgx.ParseConfig(j.DSN())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+		c, err := pgx.ConnectConfig(ctxT(t), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close(context.Background()) })
+		return c
+	}
+	a, b := connect(), connect()
+	exec := func(c *pgx.Conn, qs ...string) {
+		t.Helper()
+		for _, q := range qs {
+			if _, err := c.Exec(ctxT(t), q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+	}
+	text := func(c *pgx.Conn, q string) (string, error) {
+		var s string
+		err := c.QueryRow(ctxT(t), q).Scan(&s)
+		return s, err
+	}
+	exec(a, "CREATE TYPE tv_mood AS ENUM ('sad', 'ok')", "BEGIN",
+		"ALTER TYPE tv_mood ADD VALUE 'new'", "ALTER TYPE tv_mood RENAME VALUE 'ok' TO 'fine'")
+	if _, err := text(b, "SELECT 'new'::tv_mood::text"); !hasCode(err, "22P02") {
+		t.Fatalf("the other session's new label: %v, want 22P02", err)
+	}
+	if s, err := text(b, "SELECT enum_range(NULL::tv_mood)::text"); err != nil || s != "{sad,ok}" {
+		t.Fatalf("the other session's labels: %q, %v", s, err)
+	}
+	if s, err := text(a, "SELECT 'fine'::tv_mood::text"); err != nil || s != "fine" {
+		t.Fatalf("the renamed label in its transaction: %q, %v", s, err)
+	}
+	if _, err := text(a, "SELECT 'new'::tv_mood::text"); !hasCode(err, "55P04") {
+		t.Fatalf("the new label in its transaction: %v, want 55P04", err)
+	}
+	exec(a, "ROLLBACK", "BEGIN", "ALTER TYPE tv_mood ADD VALUE 'new'", "ALTER TYPE tv_mood RENAME VALUE 'ok' TO 'fine'", "COMMIT")
+	if s, err := text(b, "SELECT enum_range(NULL::tv_mood)::text || 'new'::tv_mood::text"); err != nil || s != "{sad,fine,new}new" {
+		t.Fatalf("after the commit: %q, %v", s, err)
+	}
+}

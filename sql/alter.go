@@ -306,14 +306,14 @@ func (b *binder) alterAddColumn(rv *pg_query.RangeVar, tbl storageTable, c *pg_q
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "ADD COLUMN with constraints is not supported")
 	}
 	add := &AddColumn{Column: ct.Columns[0], IfNotExists: c.MissingOk}
-	if add.Column.Default == "" {
+	if add.Column.Default == "" && add.Column.Type.Domain == 0 {
 		return add, nil
 	}
-	e, err := b.bindDefault(add.Column)
+	e, err := b.bindDefault(add.Column) // a domain column: the domain's default, checked
 	if err != nil {
 		return nil, err
 	}
-	if !exprHasVolatile(e) {
+	if !exprHasVolatile(e) && !b.domainConstrained(add.Column.Type) { // domain_alter.go
 		col := plan.Column{ID: b.ids.Next(), Name: add.Column.Name, Type: add.Column.Type}
 		add.Value = &Query{Plan: &plan.Values{Rows: [][]plan.Expr{{e}}, Cols: []plan.Column{col}}, IDs: b.ids, Names: []string{col.Name}}
 		return add, nil

@@ -242,14 +242,18 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindAlterEnum(x.AlterEnumStmt)
 	case *pg_query.Node_CreateDomainStmt:
 		return b.bindCreateDomain(x.CreateDomainStmt) // usertypes_domain.go
+	case *pg_query.Node_AlterDomainStmt:
+		return b.bindAlterDomain(x.AlterDomainStmt) // domain_alter.go
 	case *pg_query.Node_RenameStmt:
 		switch rs := x.RenameStmt; {
 		case rs.RenameType == pg_query.ObjectType_OBJECT_SCHEMA:
 			return b.bindRenameSchema(rs)
 		case rs.RenameType == pg_query.ObjectType_OBJECT_INDEX:
 			return b.bindAlterIndexRename(rs)
-		case rs.RenameType == pg_query.ObjectType_OBJECT_TYPE:
+		case rs.RenameType == pg_query.ObjectType_OBJECT_TYPE || rs.RenameType == pg_query.ObjectType_OBJECT_DOMAIN:
 			return b.bindRenameType(rs) // usertypes.go
+		case rs.RenameType == pg_query.ObjectType_OBJECT_DOMCONSTRAINT:
+			return b.bindRenameDomainConstraint(rs) // domain_alter.go
 		case rs.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE ||
 			rs.RenameType == pg_query.ObjectType_OBJECT_TABLE && rs.Relation != nil && b.isSequence(rs.Relation):
 			// ALTER TABLE renames a sequence too, as in PostgreSQL.
@@ -263,6 +267,9 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 	case *pg_query.Node_AlterOwnerStmt:
 		if x.AlterOwnerStmt.ObjectType == pg_query.ObjectType_OBJECT_SCHEMA {
 			return b.bindSchemaOwner(x.AlterOwnerStmt)
+		}
+		if t := x.AlterOwnerStmt.ObjectType; t == pg_query.ObjectType_OBJECT_DOMAIN || t == pg_query.ObjectType_OBJECT_TYPE {
+			return b.bindTypeOwner(x.AlterOwnerStmt) // domain_alter.go
 		}
 	case *pg_query.Node_AlterTableStmt:
 		return b.bindAlterTable(x.AlterTableStmt)

@@ -23,6 +23,7 @@ func (b *binder) commonTypeOf(ctx string, ts []types.Type, locs []int32) (types.
 	if len(ts) == 0 {
 		return types.TextType, nil
 	}
+	ts = smashDomains(ts)
 	if t, ok, err := b.commonRecordType(ctx, ts, locs); ok { // rowtype.go
 		return t, err
 	}
@@ -127,4 +128,32 @@ func (b *binder) resolveUnknown(e plan.Expr) plan.Expr {
 		return x
 	}
 	return b.keepLoc(&plan.Cast{Input: e, T: types.TextType}, e)
+}
+
+// smashDomains is select_common_type's rule for domains: inputs all of
+// one domain resolve to it; otherwise each domain counts as its base type.
+func smashDomains(ts []types.Type) []types.Type {
+	any := false
+	for _, t := range ts {
+		if t.Domain != 0 {
+			any = true
+		}
+	}
+	if !any {
+		return ts
+	}
+	same := true
+	for _, t := range ts[1:] {
+		if t.Domain != ts[0].Domain || t.ID != ts[0].ID {
+			same = false
+		}
+	}
+	if same {
+		return ts
+	}
+	out := make([]types.Type, len(ts))
+	for i, t := range ts {
+		out[i] = t.BaseType()
+	}
+	return out
 }

@@ -82,11 +82,6 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
 		}
 		c.Table = t
 		defs := t.Columns()
-		if c.From {
-			if err := checkCopyDomains(defs); err != nil { // usertypes_domain.go
-				return nil, err
-			}
-		}
 		if len(cs.Attlist) == 0 {
 			for i := range defs {
 				c.Columns = append(c.Columns, i)
@@ -115,7 +110,7 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
 		}
 		if c.From {
 			for i, d := range defs {
-				if seen[i] || len(cs.Attlist) == 0 || d.Default == "" {
+				if seen[i] || len(cs.Attlist) == 0 || d.Default == "" && d.Type.Domain == 0 {
 					continue
 				}
 				e, err := b.bindDefault(d)

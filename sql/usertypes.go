@@ -46,8 +46,9 @@ type DropType struct {
 
 // RenameType is ALTER TYPE name RENAME TO new.
 type RenameType struct {
-	Type storage.UserType
-	New  string
+	Type   storage.UserType
+	New    string
+	Domain bool // ALTER DOMAIN ... RENAME TO
 }
 
 func (*RenameType) statement() {}
@@ -98,6 +99,10 @@ func (b *binder) userTypeFromName(names []string, mods int, arrayDims int, loc i
 		return types.Type{}, true, b.errAt(pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type \"%s\"", u.Name), loc)
 	}
 	t := u.Type()
+	if arrayDims > 0 && u.Kind == 'd' {
+		// types.ArrayOf keeps no element domain: its constraints would be lost.
+		return types.Type{}, true, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "arrays of domains are not supported"), loc)
+	}
 	if arrayDims > 0 {
 		t = types.ArrayOf(t)
 	}
@@ -204,5 +209,9 @@ func (b *binder) bindRenameType(rs *pg_query.RenameStmt) (Statement, error) {
 		}
 		return nil, errNoType(names)
 	}
-	return &RenameType{Type: u, New: rs.Newname}, nil
+	domain := rs.RenameType == pg_query.ObjectType_OBJECT_DOMAIN
+	if domain && u.Kind != 'd' {
+		return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", u.Name)
+	}
+	return &RenameType{Type: u, New: rs.Newname, Domain: domain}, nil
 }

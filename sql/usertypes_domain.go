@@ -10,11 +10,13 @@ import (
 )
 
 // Domains: CREATE DOMAIN name AS type [DEFAULT e] [NOT NULL | NULL]
-// [[CONSTRAINT c] CHECK (e)]..., and coercion to a domain: a value
-// converted to the base type, then its constraints checked
+// [[CONSTRAINT c] CHECK (e)]..., over a base type or another domain, and
+// coercion to a domain: a value converted to the base type, then the
+// constraints of the domain and the domains under it checked
 // (types.DomainCheck) with each CHECK bound over the value, as
 // PostgreSQL's CoerceToDomain. A domain's value is read as its base type
 // everywhere else, so coercing from a domain is coercing from its base.
+// ALTER DOMAIN is domain_alter.go.
 
 // CreateDomain is CREATE DOMAIN.
 type CreateDomain struct {
@@ -46,9 +48,6 @@ func (b *binder) bindCreateDomain(cd *pg_query.CreateDomainStmt) (Statement, err
 	if err != nil {
 		return nil, err
 	}
-	if base.Domain != 0 {
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "domains over domains are not supported"), cd.TypeName.Location)
-	}
 	if base.ID == types.Record || base.ID == types.Unknown || base.ID == types.Void {
 		return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "\"%s\" is not a valid base type for a domain", base.SQLName()), cd.TypeName.Location)
 	}
@@ -57,6 +56,8 @@ func (b *binder) bindCreateDomain(cd *pg_query.CreateDomainStmt) (Statement, err
 	}
 	out := &CreateDomain{Schema: schema, Name: name, Base: base}
 	used := b.usedConstraintNames(schema)
+	b.noteDomainConstraintNames(schema, used)
+	ownDefault := false
 	sawNull, sawNotNull := false, false
 	for _, n := range cd.Constraints {
 		c := n.GetConstraint()
@@ -78,40 +79,27 @@ func (b *binder) bindCreateDomain(cd *pg_query.CreateDomainStmt) (Statement, err
 			if out.Default != "" {
 				return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "multiple default expressions"), c.Location)
 			}
-			e, err := b.bindExpr(&scope{}, c.RawExpr)
-			if err != nil {
+			if out.Default, err = b.bindDomainDefault(c.RawExpr, base.BaseType()); err != nil {
 				return nil, err
 			}
-			if _, err := b.coerce(e, base, coerceAssignment, nodeLocation(c.RawExpr)); err != nil {
-				return nil, err
-			}
-			if out.Default, err = deparseExpr(c.RawExpr); err != nil {
-				return nil, err
-			}
+			ownDefault = true
 		case pg_query.ConstrType_CONSTR_CHECK:
-			b.domainValue = &plan.Const{Val: types.NullValue, T: base}
-			e, err := b.bindExpr(&scope{}, c.RawExpr)
-			b.domainValue = nil
+			if c.Conname != "" && used[c.Conname] {
+				return nil, pgerr.New("42710", "constraint \"%s\" for domain \"%s\" already exists", c.Conname, name)
+			}
+			check, err := b.bindDomainCheck(c, base.BaseType(), name, used)
 			if err != nil {
 				return nil, err
 			}
-			if e.Type().ID != types.Bool {
-				return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of CHECK must be type boolean, not type %s", typeName(e.Type()))
-			}
-			text, err := deparseExpr(c.RawExpr)
-			if err != nil {
-				return nil, err
-			}
-			cname := c.Conname
-			if cname == "" {
-				cname = chooseName(name, "", "check", used)
-			} else if used[cname] {
-				return nil, pgerr.New("42710", "constraint \"%s\" for domain \"%s\" already exists", cname, name)
-			}
-			used[cname] = true
-			out.Checks = append(out.Checks, types.DomainConstraint{Name: cname, Expr: text})
+			out.Checks = append(out.Checks, check)
 		default:
 			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "this CREATE DOMAIN constraint is not supported"), c.Location)
+		}
+	}
+	if !ownDefault && base.Domain != 0 {
+		// A domain over a domain starts with its DEFAULT, as DefineDomain.
+		if d, ok := b.lookupDomain(base.Domain); ok {
+			out.Default = d.Default
 		}
 	}
 	return out, nil
@@ -139,14 +127,14 @@ func (b *binder) coerceDomain(e plan.Expr, t types.Type, ctx coerceCtx, loc int3
 }
 
 // coerceToDomain checks value v (of the domain's base type) against
-// domain t's constraints.
+// domain t's constraints and those of the domains it is over.
 func (b *binder) coerceToDomain(v plan.Expr, t types.Type) (plan.Expr, error) {
-	d, ok := types.LookupDomain(t.Domain)
-	if !ok {
-		return nil, pgerr.New(pgerr.InternalError, "domain %d is not known", t.Domain)
+	name, notNull, checks, err := b.domainConstraints(t.Domain) // domain_alter.go
+	if err != nil {
+		return nil, err
 	}
 	args := []plan.Expr{v}
-	for _, c := range d.Checks {
+	for _, c := range checks {
 		tree, err := pg_query.Parse("SELECT " + c.Expr)
 		if err != nil {
 			return nil, err
@@ -161,28 +149,16 @@ func (b *binder) coerceToDomain(v plan.Expr, t types.Type) (plan.Expr, error) {
 		}
 		args = append(args, e)
 	}
-	return b.keepLoc(&plan.Call{Func: types.DomainCheck(t, d), Args: args}, v), nil
+	return b.keepLoc(&plan.Call{Func: types.DomainCheck(t, name, notNull, checks), Args: args}, v), nil
 }
 
 // domainDefault is the default of a column of a domain type without one
 // of its own: the domain's DEFAULT, else NULL, checked against the domain
 // (a NOT NULL domain refuses it) as PostgreSQL's build_column_default.
 func (b *binder) domainDefault(def storage.ColumnDef) (plan.Expr, error) {
-	if d, ok := types.LookupDomain(def.Type.Domain); ok && d.Default != "" {
+	if d, ok := b.lookupDomain(def.Type.Domain); ok && d.Default != "" {
 		def.Default = d.Default
 		return b.bindDefault(def)
 	}
 	return b.coerceToDomain(&plan.Const{Val: types.NullValue, T: def.Type.BaseType()}, def.Type)
-}
-
-// checkCopyDomains refuses COPY FROM into a table with a column of a
-// domain that has constraints: COPY's loader reads the base type and
-// does not check them.
-func checkCopyDomains(defs []storage.ColumnDef) error {
-	for _, d := range defs {
-		if dom, ok := types.LookupDomain(d.Type.Domain); ok && (dom.NotNull || len(dom.Checks) > 0) {
-			return pgerr.New(pgerr.FeatureNotSupported, "COPY FROM into a table with a column of domain %s is not supported", dom.Name)
-		}
-	}
-	return nil
 }

@@ -263,9 +263,9 @@ func (t *Txn) RollbackTo(name string) error {
 	t.savepoints = t.savepoints[:i+1]
 	t.db.reregisterTypes(t.p)
 	t.p = t.savepoints[i].p.clone()
-	for _, ch := range t.p.types {
+	for id, ch := range t.p.types {
 		if ch.def != nil {
-			registerPending(ch)
+			t.registerPending(id)
 		}
 	}
 	t.lockMark = t.savepoints[i].mark

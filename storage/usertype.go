@@ -9,15 +9,17 @@ import (
 	"github.com/joind/joind/types"
 )
 
-// User-defined types (CREATE TYPE ... AS ENUM). A type is catalog metadata
-// like a schema (schema.go): committed types live in the version (a map
-// replaced, never modified), a transaction's changes in its pending set,
-// and the manifest lists them before the tables, whose columns name them
-// by OID. Every enum type the catalog holds is registered with package
-// types (types.RegisterEnum), which reads labels for input and output: at
-// load, when a transaction creates or alters one, and again from the
-// committed state when the transaction ends, so a rolled-back change does
-// not stay registered.
+// User-defined types (CREATE TYPE ... AS ENUM, CREATE DOMAIN). A type is
+// catalog metadata like a schema (schema.go): committed types live in the
+// version (a map replaced, never modified), a transaction's changes in its
+// pending set, and the manifest lists them before the tables, whose
+// columns name them by OID. Every type the catalog holds is registered
+// with package types (types.RegisterEnum, RegisterDomain), which reads an
+// enum's labels for input and output: at load, when a transaction creates
+// one, and again from the committed state when the transaction ends. A
+// transaction's change to a committed enum stays in its own view
+// (PendingEnum, read through types.Format.Enums) until it commits, so
+// other sessions keep the committed labels.
 
 // UserType is a user-defined type.
 type UserType struct {
@@ -46,12 +48,13 @@ func (u UserType) ArrayOID() uint32 { return FirstUserOID + 2*uint32(u.ArrayID) 
 // Type is the SQL type of the user type.
 func (u UserType) Type() types.Type {
 	if u.Kind == 'd' {
-		return types.DomainType(domainDesc(&u))
+		return types.DomainType(u.DomainDesc())
 	}
 	return types.EnumType(u.OID())
 }
 
-func domainDesc(u *UserType) *types.DomainDesc {
+// DomainDesc is the types description of domain u.
+func (u UserType) DomainDesc() *types.DomainDesc {
 	return &types.DomainDesc{OID: u.OID(), Name: u.Name, Base: u.Base, NotNull: u.NotNull, Default: u.Default,
 		Checks: append([]types.DomainConstraint(nil), u.Checks...)}
 }
@@ -84,6 +87,12 @@ type typeChange struct {
 	// unlike those ALTER TYPE ... ADD VALUE adds (PostgreSQL's enum
 	// blacklist, check_safe_enum_use).
 	created map[uint32]bool
+	// enum is the transaction's own view of an enum type that exists
+	// committed (ch.base set): its labels, those ADD VALUE added marked
+	// unsafe. Other sessions keep reading the committed type from the
+	// types registry, so a label added here is not there for them (22P02),
+	// as pg_enum's uncommitted rows are invisible to other snapshots.
+	enum *types.EnumDesc
 }
 
 func errTypeExists(name string) error {
@@ -162,7 +171,7 @@ func (t *Txn) CreateType(ctx context.Context, u UserType) (UserType, error) {
 		ch.created[l.OID] = true
 	}
 	t.p.types[u.ID] = ch
-	registerPending(ch)
+	t.registerPending(u.ID)
 	return u, nil
 }
 
@@ -212,14 +221,28 @@ func (t *Txn) setType(id uint64, def *UserType) {
 		ch.base = t.version().types[id]
 	}
 	ch.def = def
-	if def != nil {
-		registerPending(ch)
-	}
 	if ch.def == nil && ch.base == nil {
 		delete(t.p.types, id) // created and dropped by this transaction
 		return
 	}
 	t.p.types[id] = ch
+	if def != nil {
+		t.registerPending(id)
+	}
+}
+
+// PendingEnum is the transaction's own description of enum type oid when
+// it has changed the committed type (types.EnumView).
+func (t *Txn) PendingEnum(oid uint32) (*types.EnumDesc, bool) {
+	if t == nil {
+		return nil, false
+	}
+	for _, ch := range t.p.types {
+		if ch.enum != nil && ch.enum.OID == oid {
+			return ch.enum, true
+		}
+	}
+	return nil, false
 }
 
 // reregisterTypes registers again, from the latest committed state, the
@@ -236,9 +259,13 @@ func (db *DB) reregisterTypes(p *pending) {
 	}
 }
 
-// registerPending registers a transaction's definition of a type, its
-// labels added by ADD VALUE marked unsafe to use until the commit.
-func registerPending(ch typeChange) {
+// registerPending publishes the transaction's definition of type id: a
+// type it created (no other session can name it) or a domain in the
+// types registry; its change to a committed enum only in its own view
+// (PendingEnum). Labels added by ADD VALUE are unsafe to use until the
+// commit, also to a type the transaction created (check_safe_enum_use).
+func (t *Txn) registerPending(id uint64) {
+	ch := t.p.types[id]
 	if ch.def.Kind != 'e' {
 		registerType(ch.def)
 		return
@@ -253,7 +280,13 @@ func registerPending(ch typeChange) {
 	for i, l := range d.Labels {
 		d.Labels[i].Unsafe = !old[l.OID] && !ch.created[l.OID]
 	}
-	types.RegisterEnum(d)
+	if ch.base == nil {
+		types.RegisterEnum(d)
+		return
+	}
+	types.SortEnumLabels(d)
+	ch.enum = d
+	t.p.types[id] = ch
 }
 
 // registerType tells package types about u.
@@ -262,7 +295,7 @@ func registerType(u *UserType) {
 	case 'e':
 		types.RegisterEnum(enumDesc(u))
 	case 'd':
-		types.RegisterDomain(domainDesc(u))
+		types.RegisterDomain(u.DomainDesc())
 	}
 }
 

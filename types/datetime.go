@@ -605,6 +605,14 @@ func tokenizeDateTime(s string) ([]dtToken, bool) {
 					j++
 				}
 				toks = append(toks, dtToken{'d', s[i:j]})
+			} else if j < len(s) && s[j] == '.' {
+				// ParseDateTime: a word run into '.' is a date field, which
+				// after a month and day (or in a time) names a zone: "a.m."
+				// is "time zone not recognized", as in PostgreSQL.
+				for j < len(s) && (isAlpha(s[j]) || isDigit(s[j]) || strings.IndexByte("+-/_.:", s[j]) >= 0) {
+					j++
+				}
+				toks = append(toks, dtToken{'Z', s[i:j]})
 			} else {
 				toks = append(toks, dtToken{'w', strings.ToLower(s[i:j])})
 			}

@@ -18,7 +18,7 @@ import (
 type DomainDesc struct {
 	OID     uint32
 	Name    string
-	Base    Type // the base type (never itself a domain here)
+	Base    Type // the type it is over: a base type, or a domain type (Domain set)
 	NotNull bool
 	// Checks are the CHECK constraints, in creation order: a name and the
 	// expression's text, VALUE naming the value.
@@ -31,6 +31,9 @@ type DomainDesc struct {
 type DomainConstraint struct {
 	Name string
 	Expr string
+	// NotValid marks a constraint added NOT VALID: new values are checked,
+	// the stored ones were not (pg_constraint.convalidated false).
+	NotValid bool `json:"not_valid,omitempty"`
 }
 
 var domainRegistry struct {
@@ -91,20 +94,22 @@ func domainName(t Type) string {
 // DomainCheck is the coercion to domain t: its arguments are the value
 // (of the base type) and then one boolean per CHECK constraint, the
 // constraint computed over the value; it returns the value, or fails with
-// 23502 (NOT NULL) or 23514 (a check false) as domain_check_input.
-func DomainCheck(t Type, d *DomainDesc) *Overload {
+// 23502 (NOT NULL) or 23514 (a check false) as domain_check_input. checks
+// are the constraints of t and of the domains under it, in the order
+// PostgreSQL's domain constraint cache applies them; errors name t.
+func DomainCheck(t Type, name string, notNull bool, checks []DomainConstraint) *Overload {
 	args := []Type{t.BaseType()}
-	for range d.Checks {
+	for range checks {
 		args = append(args, BoolType)
 	}
 	return &Overload{Name: "coerce_to_domain", Args: args, Result: t,
 		Eval: func(_ *EvalContext, vs []Value) (Value, error) {
-			if vs[0].Null && d.NotNull {
-				return NullValue, pgerr.New("23502", "domain %s does not allow null values", d.Name)
+			if vs[0].Null && notNull {
+				return NullValue, pgerr.New("23502", "domain %s does not allow null values", name)
 			}
-			for i, c := range d.Checks {
+			for i, c := range checks {
 				if v := vs[i+1]; !v.Null && v.I == 0 {
-					return NullValue, pgerr.New("23514", "value for domain %s violates check constraint \"%s\"", d.Name, c.Name)
+					return NullValue, pgerr.New("23514", "value for domain %s violates check constraint \"%s\"", name, c.Name)
 				}
 			}
 			return vs[0], nil

@@ -54,7 +54,7 @@ var enumRegistry struct {
 // RegisterEnum makes d the description of enum type d.OID (replacing an
 // earlier one): input, output and names read it. d is not modified after.
 func RegisterEnum(d *EnumDesc) {
-	sort.Slice(d.Labels, func(i, j int) bool { return d.Labels[i].Key < d.Labels[j].Key })
+	SortEnumLabels(d)
 	r := &enumRegistry
 	r.Lock()
 	defer r.Unlock()
@@ -63,6 +63,27 @@ func RegisterEnum(d *EnumDesc) {
 	}
 	r.byOID[d.OID] = d
 	r.byArray[d.ArrayOID] = d.OID
+}
+
+// SortEnumLabels puts d's labels in sort order (by key).
+func SortEnumLabels(d *EnumDesc) {
+	sort.Slice(d.Labels, func(i, j int) bool { return d.Labels[i].Key < d.Labels[j].Key })
+}
+
+// EnumView is a transaction's own changes to committed enum types (the
+// registry holds the committed ones): Format.Enums.
+type EnumView interface {
+	PendingEnum(oid uint32) (*EnumDesc, bool)
+}
+
+// enumIn is enum type oid as f's transaction sees it.
+func enumIn(oid uint32, f *Format) (*EnumDesc, bool) {
+	if f != nil && f.Enums != nil {
+		if d, ok := f.Enums.PendingEnum(oid); ok {
+			return d, true
+		}
+	}
+	return LookupEnum(oid)
 }
 
 // LookupEnum is the registered description of enum type oid.
@@ -132,9 +153,8 @@ func (d *EnumDesc) Find(label string) int {
 }
 
 // parseEnum is enum_in.
-func parseEnum(s string, t Type) (Value, error) {
-	d := t.enumDesc()
-	if d != nil {
+func parseEnum(s string, t Type, f *Format) (Value, error) {
+	if d, _ := enumIn(t.UserOID, f); d != nil {
 		if i := d.Find(s); i >= 0 {
 			return Value{S: d.Labels[i].Key}, d.checkSafe(d.Labels[i])
 		}
@@ -143,8 +163,8 @@ func parseEnum(s string, t Type) (Value, error) {
 }
 
 // formatEnum is enum_out.
-func formatEnum(dst []byte, v Value, t Type) []byte {
-	if d := t.enumDesc(); d != nil {
+func formatEnum(dst []byte, v Value, t Type, f *Format) []byte {
+	if d, _ := enumIn(t.UserOID, f); d != nil {
 		if l, ok := d.Label(v.S); ok {
 			return append(dst, l...)
 		}
@@ -272,8 +292,12 @@ func resolveEnumFunction(name string, args []Type) (*Overload, bool, error) {
 			return nil, false, nil
 		}
 	}
-	desc := func() (*EnumDesc, error) {
-		d := t.enumDesc()
+	desc := func(ctx *EvalContext) (*EnumDesc, error) {
+		var f *Format
+		if ctx != nil {
+			f = ctx.Format
+		}
+		d, _ := enumIn(t.UserOID, f)
 		if d == nil {
 			return nil, pgerr.New(pgerr.InternalError, "enum type %d is not known", t.UserOID)
 		}
@@ -284,8 +308,8 @@ func resolveEnumFunction(name string, args []Type) (*Overload, bool, error) {
 	case (name == "enum_first" || name == "enum_last") && len(args) == 1:
 		// Not strict: the argument only names the type (NULL::mood).
 		ov.Result = t
-		ov.Eval = func(*EvalContext, []Value) (Value, error) {
-			d, err := desc()
+		ov.Eval = func(ctx *EvalContext, _ []Value) (Value, error) {
+			d, err := desc(ctx)
 			if err != nil {
 				return NullValue, err
 			}
@@ -300,8 +324,8 @@ func resolveEnumFunction(name string, args []Type) (*Overload, bool, error) {
 		}
 	case name == "enum_range" && len(args) <= 2:
 		ov.Result = ArrayOf(t)
-		ov.Eval = func(_ *EvalContext, vs []Value) (Value, error) {
-			d, err := desc()
+		ov.Eval = func(ctx *EvalContext, vs []Value) (Value, error) {
+			d, err := desc(ctx)
 			if err != nil {
 				return NullValue, err
 			}

@@ -4,6 +4,9 @@ import (
 	"math/rand"
 	"sort"
 	"testing"
+	"time"
+
+	"github.com/joind/joind/pgerr"
 )
 
 // Keys made between any two keys keep sorting between them, never end in
@@ -82,5 +85,39 @@ func TestEnumValues(t *testing.T) {
 	}
 	if imp, asg, exp := CanCast(TextType, mood); imp || asg || !exp {
 		t.Error("text -> enum is explicit only")
+	}
+}
+
+// pendingEnums is one transaction's own view of enum types.
+type pendingEnums map[uint32]*EnumDesc
+
+func (p pendingEnums) PendingEnum(oid uint32) (*EnumDesc, bool) { d, ok := p[oid]; return d, ok }
+
+// A transaction's own view of an enum (Format.Enums) is read before the
+// registry: its renamed label in and out, its added label unsafe (55P04);
+// without the view the committed labels answer and the added one is
+// invalid input (22P02).
+func TestEnumTransactionView(t *testing.T) {
+	const oid = 4_000_001
+	keys := EnumKeys(2)
+	RegisterEnum(&EnumDesc{OID: oid, ArrayOID: oid + 1, Name: "tv_mood",
+		Labels: []EnumLabel{{Label: "sad", Key: keys[0]}, {Label: "ok", Key: keys[1]}}})
+	mine := &EnumDesc{OID: oid, ArrayOID: oid + 1, Name: "tv_mood", Labels: []EnumLabel{
+		{Label: "sad", Key: keys[0]}, {Label: "fine", Key: keys[1]},
+		{Label: "new", Key: EnumKeyBetween(keys[1], ""), Unsafe: true}}}
+	typ := EnumType(oid)
+	in := &Format{Enums: pendingEnums{oid: mine}}
+	v, err := ParseTextFormat("fine", typ, in, time.Time{})
+	if err != nil || string(FormatText(nil, v, typ, in)) != "fine" || string(FormatText(nil, v, typ, nil)) != "ok" {
+		t.Fatalf("renamed label: %v, %v", v, err)
+	}
+	if _, err := ParseTextFormat("new", typ, in, time.Time{}); pgerr.Code(err) != "55P04" {
+		t.Fatalf("added label in its transaction: %v", err)
+	}
+	if _, err := ParseTextFormat("new", typ, nil, time.Time{}); pgerr.Code(err) != "22P02" {
+		t.Fatalf("added label elsewhere: %v", err)
+	}
+	if _, err := ParseTextFormat("fine", typ, nil, time.Time{}); pgerr.Code(err) != "22P02" {
+		t.Fatalf("renamed label elsewhere: %v", err)
 	}
 }

@@ -21,6 +21,9 @@ type Format struct {
 	TimeZone *time.Location
 	// ByteaOutput is bytea_output: "hex" (the default, also when empty) or "escape".
 	ByteaOutput string
+	// Enums is the session's transaction's own changes to enum types (nil:
+	// none), which enum input and output read before the registry.
+	Enums EnumView
 }
 
 // DefaultFormat is PostgreSQL's default output settings.
@@ -76,7 +79,7 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 	case TimeTZ:
 		return appendTimeTZ(dst, v.I)
 	case Enum:
-		return formatEnum(dst, v, t)
+		return formatEnum(dst, v, t, f)
 	}
 	return append(dst, v.S...)
 }
@@ -248,7 +251,7 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 	case JSONPath:
 		return parseJSONPathInput(s)
 	case Enum:
-		return parseEnum(s, t)
+		return parseEnum(s, t, f)
 	case Bool:
 		b, ok := parseBool(s)
 		if !ok {

@@ -63,7 +63,7 @@ func decodeTimeOnly(in, typ, order string) (timeFields, error) {
 		f.h, f.mi, f.s, f.fsec = h, mi, sec, fsec
 		return nil
 	}
-	for _, t := range toks {
+	for idx, t := range toks {
 		switch t.kind {
 		case 'd':
 			if e := da.date(t.s); e != dtOK {
@@ -90,6 +90,14 @@ func decodeTimeOnly(in, typ, order string) (timeFields, error) {
 			}
 			r.tz, r.zoneOff = true, off
 		case 'Z':
+			if idx == 0 && len(toks) >= 2 && (toks[len(toks)-1].kind == 'd' || toks[1].kind == 't') {
+				// DecodeTimeOnly reads a leading date field before a time
+				// as a date, not a zone
+				if e := da.date(t.s); e != dtOK {
+					return r, dtErrFor(e, typ, in)
+				}
+				continue
+			}
 			if r.tz {
 				return r, dtSyntaxErr(typ, in)
 			}
