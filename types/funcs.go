@@ -197,6 +197,7 @@ func registerFunctions() {
 	registerSimilarFuncs()
 	registerMoreStringFuncs()
 	registerUUIDFuncs()
+	registerBitFuncs()
 	registerDateFuncs()
 	registerFormattingFuncs()
 }

@@ -241,6 +241,9 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 	case UUID:
 		u, err := parseUUID(s)
 		return Value{S: u}, err
+	case Bit, VarBit:
+		b, err := parseBitString(s, t.Typmod, t.ID == VarBit)
+		return Value{S: b}, err
 	case JSON:
 		return parseJSONInput(s)
 	case JSONB:
