@@ -198,6 +198,8 @@ func registerFunctions() {
 	registerMoreStringFuncs()
 	registerUUIDFuncs()
 	registerBitFuncs()
+	registerBoolCmpFuncs()
+	registerParseIdent()
 	registerDateFuncs()
 	registerFormattingFuncs()
 }
