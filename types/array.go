@@ -36,7 +36,7 @@ var arrayOIDs = map[ID]uint32{
 	Bool: 1000, Name: 1003, Int2: 1005, Int4: 1007, Text: 1009, Char: 1014, Varchar: 1015,
 	Int8: 1016, Float4: 1021, Float8: 1022, Timestamp: 1115, Date: 1182, TimestampTZ: 1185,
 	Interval: 1187, Numeric: 1231, Record: OIDRecordArray, Bytea: 1001,
-	Bit: 1561, VarBit: 1563,
+	Bit: 1561, VarBit: 1563, InternalChar: 1002,
 }
 
 // ArrayOID is the OID of the array type over elements of type elem, 0

@@ -109,6 +109,9 @@ func castContext(from, to ID) byte {
 	if c := bitCastContext(from, to); c != 0 { // bit.go
 		return c
 	}
+	if c := charCastContext(from, to); c != 0 { // charbyte.go
+		return c
+	}
 	// Automatic I/O conversion casts: to a string type is assignment, from a
 	// string type is explicit.
 	switch to {
@@ -199,6 +202,9 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 		return castFromJSON(v, from, to)
 	}
 	if r, ok, err := castBit(v, from, to, explicit); ok { // bit.go
+		return r, err
+	}
+	if r, ok, err := castInternalChar(v, from, to); ok { // charbyte.go
 		return r, err
 	}
 	switch from.ID {

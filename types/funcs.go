@@ -200,6 +200,7 @@ func registerFunctions() {
 	registerBitFuncs()
 	registerBoolCmpFuncs()
 	registerParseIdent()
+	registerInternalCharFuncs()
 	registerDateFuncs()
 	registerFormattingFuncs()
 }

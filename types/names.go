@@ -20,6 +20,7 @@ const (
 	catUser       = 'U'
 	catEnum       = 'E'
 	catBitString  = 'V'
+	catInternal   = 'Z'
 	catInvalid    = 0
 	maxNumPrec    = 1000
 	maxNumScale   = 1000
@@ -56,6 +57,8 @@ func idCategory(id ID) byte {
 		return catEnum
 	case Bit, VarBit:
 		return catBitString
+	case InternalChar:
+		return catInternal
 	}
 	return catInvalid
 }
@@ -161,8 +164,8 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Char
 	case "char":
 		// Only a quoted "char" arrives here (the grammar turns CHAR into
-		// bpchar): PostgreSQL's one-byte "char" type, which joind lacks.
-		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type \"char\" is not supported")
+		// bpchar): PostgreSQL's one-byte "char" type.
+		id = InternalChar
 	case "date":
 		id = Date
 	case "timestamp", "timestamp without time zone":
@@ -354,6 +357,8 @@ func (t Type) BaseSQLName() string {
 		return "bit"
 	case VarBit:
 		return "bit varying"
+	case InternalChar:
+		return `"char"`
 	case idAnyNonArray:
 		return "anynonarray"
 	case Record:
@@ -464,6 +469,8 @@ func (t Type) PgTypeName() string {
 		return "bit"
 	case VarBit:
 		return "varbit"
+	case InternalChar:
+		return "char"
 	}
 	return "unknown"
 }

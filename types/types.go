@@ -62,6 +62,9 @@ const (
 	// (bit.go): Value.S holds one '0' or '1' byte per bit.
 	Bit
 	VarBit
+	// InternalChar is "char", the one-byte internal type (charbyte.go):
+	// Value.S holds the byte, "" for the zero byte.
+	InternalChar
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -109,6 +112,8 @@ var (
 	JSONPathType    = Type{ID: JSONPath, Typmod: -1}
 	BitType         = Type{ID: Bit, Typmod: -1}
 	VarBitType      = Type{ID: VarBit, Typmod: -1}
+	// InternalCharType is "char".
+	InternalCharType = Type{ID: InternalChar, Typmod: -1}
 )
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
@@ -139,6 +144,7 @@ const (
 	OIDJSONPath    uint32 = 4072
 	OIDBit         uint32 = 1560
 	OIDVarBit      uint32 = 1562
+	OIDChar        uint32 = 18
 )
 
 // OID returns the PostgreSQL type OID of t.
@@ -203,6 +209,8 @@ func (t Type) OID() uint32 {
 		return OIDBit
 	case VarBit:
 		return OIDVarBit
+	case InternalChar:
+		return OIDChar
 	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText
@@ -211,7 +219,7 @@ func (t Type) OID() uint32 {
 // Size is the typlen reported in RowDescription (-1 for variable width).
 func (t Type) Size() int16 {
 	switch t.ID {
-	case Bool:
+	case Bool, InternalChar:
 		return 1
 	case Int2:
 		return 2
@@ -290,6 +298,7 @@ func (t Type) ArrowType() arrow.DataType {
 //	Time:             I (µs since midnight, 0..86400000000)
 //	TimeTZ:           I (packTimeTZ(time, zone): see timetz.go)
 //	Bit/VarBit:       S (one '0' or '1' byte per bit: see bit.go)
+//	InternalChar:     S (the one byte of a "char"; "" for the zero byte)
 type Value struct {
 	Null bool
 	I    int64
