@@ -29,6 +29,12 @@ SELECT * FROM bt_var ORDER BY id;
 -- column types as the catalog shows them
 SELECT attname, format_type(atttypid, atttypmod), atttypmod FROM pg_attribute
   WHERE attrelid = 'bt_var'::regclass AND attnum > 0 ORDER BY attnum;
+SELECT column_name, data_type, character_maximum_length, character_octet_length, udt_name
+  FROM information_schema.columns WHERE table_name IN ('bt_fixed', 'bt_var') ORDER BY table_name, ordinal_position;
+CREATE TABLE bt_ctas AS SELECT B'101' AS b, B'1'::varbit AS v, 'x'::"char" AS c;
+SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
+  WHERE attrelid = 'bt_ctas'::regclass AND attnum > 0 ORDER BY attnum;
+DROP TABLE bt_ctas;
 SELECT format_type(1560, -1), format_type(1560, 4), format_type(1562, 5), format_type(1562, NULL);
 SELECT typname, typlen, typcategory, typispreferred, typarray FROM pg_type
   WHERE oid IN (1560, 1561, 1562, 1563) ORDER BY oid;
@@ -67,6 +73,11 @@ SELECT B'00000101'::int4, B'11111111111111111111111111111011'::int4, B'1111'::bi
 SELECT B'111111111111111111111111111111111'::int4;
 SELECT (B'1' || repeat('0', 64)::varbit)::bit(65)::bigint;
 SELECT B'1010'::text, B'1010'::varchar(2), 'x'::text || B'01';
+
+-- "char", the one-byte type
+SELECT 'a'::"char", '\101'::"char", '\377'::"char", '\377'::"char"::text, ''::text::"char" AS zero,
+       'é'::"char", 'ab'::"char" = 'a', 65::"char", '\377'::"char"::int4;
+SELECT 128::"char";
 
 -- aggregates
 SELECT bit_and(b), bit_or(b), bit_xor(b) FROM bt_fixed;
