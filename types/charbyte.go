@@ -23,7 +23,6 @@ func parseInternalChar(s string) string {
 	return charByteString(s[0])
 }
 
-
 func charByteString(b byte) string {
 	if b == 0 {
 		return ""
