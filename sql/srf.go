@@ -296,7 +296,13 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 			continue
 		}
 		if name != "generate_series" && !types.IsRowsFunction(name) {
-			return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
+			sf, err := b.bindScalarFuncInFrom(fs, fc, name)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			node.Funcs = append(node.Funcs, sf)
+			names = append(names, name)
+			continue
 		}
 		args, err := b.bindList(fs, fc.Args)
 		if err != nil {
@@ -460,4 +466,20 @@ func exprPtrs(es []plan.Expr) []*plan.Expr {
 		out[i] = &es[i]
 	}
 	return out
+}
+
+// bindScalarFuncInFrom binds FROM f(...) for a function that returns no
+// set: the call binds as it would in a select list, and the scan yields
+// its one value (NULL included) as one row. A call the binder resolves to
+// a set-returning function it cannot run in FROM stays 0A000.
+func (b *binder) bindScalarFuncInFrom(fs *scope, fc *pg_query.FuncCall, name string) (plan.SetFunc, error) {
+	unsupported := b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
+	e, err := b.bindExpr(fs, &pg_query.Node{Node: &pg_query.Node_FuncCall{FuncCall: fc}})
+	if err != nil {
+		return plan.SetFunc{}, err
+	}
+	if lastSetFunc(e) != nil {
+		return plan.SetFunc{}, unsupported
+	}
+	return plan.SetFunc{Func: types.ScalarInFrom(name, e.Type()), Args: []plan.Expr{e}}, nil
 }

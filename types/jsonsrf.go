@@ -105,6 +105,11 @@ func IsRowSetFunc(name string) bool { return jsonSetFuncs[normFuncName(name)] !=
 // ones and those of rowsFunctions (regexpsrf.go). They are strict: a NULL
 // argument gives none.
 func RowSet(ov *Overload, args []Value, ctx *EvalContext) ([]Value, error) {
+	if ov.Rows != nil && !ov.Strict {
+		// A scalar function in FROM (ScalarInFrom): its one row, NULL
+		// arguments or not.
+		return ov.Rows(ctx, args)
+	}
 	for _, a := range args {
 		if a.Null {
 			return nil, nil
@@ -128,4 +133,12 @@ func RowSet(ov *Overload, args []Value, ctx *EvalContext) ([]Value, error) {
 		return nil, err
 	}
 	return rows(doc, ov.Args[0].ID)
+}
+
+// ScalarInFrom is the row source of a scalar expression in FROM (FROM
+// lower('X') or FROM parse_ident(...)): one row holding its value, named
+// name, as PostgreSQL's function scan of a function that returns no set.
+func ScalarInFrom(name string, t Type) *Overload {
+	return &Overload{Name: name, Args: []Type{t}, Result: t, Strict: false, SetReturning: true,
+		Rows: func(_ *EvalContext, a []Value) ([]Value, error) { return []Value{a[0]}, nil }}
 }
