@@ -31,8 +31,9 @@
 //
 //   - Set-returning catalog functions called in FROM (setfuncs.go).
 //
-// joind has no oid, regproc, "char", int2vector, oidvector or pg_node_tree
-// types: an OID is an int8, "char" and regproc are text, and most catalog
+// joind has no oid, regproc, int2vector, oidvector or pg_node_tree types,
+// and its catalogs do not use its "char" type: an OID is an int8, the
+// catalogs' "char" columns and regproc are text, and most catalog
 // arrays are text in PostgreSQL's array syntax ("{a,b}", ArrayItems reads
 // them); a row field of slice type is a real array column.
 //

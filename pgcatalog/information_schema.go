@@ -109,6 +109,11 @@ func infoColumn(s *Snapshot, r Relation, i int, col storage.ColumnDef) isColumns
 		} else {
 			row.CharacterOctetLength = n(1073741824)
 		}
+	case types.Bit, types.VarBit:
+		// _pg_char_max_length: a bit string's length is its typmod.
+		if t.Typmod >= 0 {
+			row.CharacterMaximumLength = n(t.Typmod)
+		}
 	case types.Int2:
 		row.NumericPrecision, row.NumericPrecisionRadix, row.NumericScale = n(16), n(2), n(0)
 	case types.Int4:

@@ -69,6 +69,16 @@ func AppendBinary(dst []byte, v types.Value, t types.Type) []byte {
 		return append(dst, v.S...)
 	case types.UUID:
 		return append(dst, types.UUIDBytes(v.S)...)
+	case types.InternalChar:
+		// charsend: the byte, also the zero byte.
+		if v.S == "" {
+			return append(dst, 0)
+		}
+		return append(dst, v.S[0])
+	case types.Bit, types.VarBit:
+		// bit_send / varbit_send: the bit count, then the bits in bytes.
+		dst = binary.BigEndian.AppendUint32(dst, uint32(len(v.S)))
+		return append(dst, types.BitBytes(v.S)...)
 	case types.JSONB, types.JSONPath:
 		// jsonb_send, jsonpath_send: the format version (1), then the text.
 		return append(append(dst, 1), v.S...)
@@ -401,6 +411,19 @@ func DecodeBinary(b []byte, t types.Type) (types.Value, error) {
 			return types.Value{}, pgerr.New("08P01", "insufficient data left in message")
 		}
 		return types.Value{S: types.UUIDFromBytes(b)}, nil
+	case types.InternalChar:
+		if len(b) < 1 {
+			return types.Value{}, pgerr.New("08P01", "no data left in message")
+		}
+		if b[0] == 0 {
+			return types.Value{}, nil
+		}
+		return types.Value{S: string(b[:1])}, nil
+	case types.Bit, types.VarBit:
+		if len(b) < 4 {
+			return types.Value{}, pgerr.New("08P01", "insufficient data left in message")
+		}
+		return types.BitFromBytes(int32(binary.BigEndian.Uint32(b)), b[4:], t)
 	}
 	// text, varchar, bpchar, name, unknown: the characters themselves (textrecv).
 	if err := pgerr.CheckUTF8(b); err != nil {

@@ -246,6 +246,11 @@ func (b *binder) bindPrepare(p *pg_query.PrepareStmt) (Statement, error) {
 		if err != nil {
 			return nil, err
 		}
+		if t.ID != types.Record { // a record's typmod is its fields
+			// As PrepareQuery's typenameTypeId: a parameter has no typmod,
+			// so PREPARE p(varchar(2)) takes 'abc' whole.
+			t.Typmod = -1
+		}
 		pts[i] = t
 	}
 	inner := &RawStatement{query: b.query, stmt: p.Query, start: 0, end: len(b.query)}

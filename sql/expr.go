@@ -178,7 +178,13 @@ func (b *binder) bindConst(c *pg_query.A_Const) (plan.Expr, error) {
 	case *pg_query.A_Const_Boolval:
 		return &plan.Const{Val: types.BoolValue(v.Boolval.Boolval), T: types.BoolType}, nil
 	case *pg_query.A_Const_Bsval:
-		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "bit string literals are not supported"), c.Location)
+		// B'101' and X'1F' arrive as "b101" / "x1F": bit_in reads the
+		// prefix, and the constant is of type bit without a length.
+		val, err := types.ParseText(v.Bsval.Bsval, types.BitType)
+		if err != nil {
+			return nil, b.wrapAt(err, c.Location)
+		}
+		return &plan.Const{Val: val, T: types.BitType}, nil
 	}
 	return nil, b.errAt(pgerr.New(pgerr.InternalError, "unrecognized constant"), c.Location)
 }

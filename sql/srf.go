@@ -483,3 +483,4 @@ func exprPtrs(es []plan.Expr) []*plan.Expr {
 	}
 	return out
 }
+

@@ -38,6 +38,7 @@ var arrayOIDs = map[ID]uint32{
 	Interval: 1187, Numeric: 1231, Record: OIDRecordArray, Bytea: 1001,
 	JSON: 199, JSONB: 3807,
 	Time: 1183, TimeTZ: 1270, UUID: 2951, JSONPath: 4073,
+	Bit: 1561, VarBit: 1563, InternalChar: 1002,
 }
 
 // ArrayOID is the OID of the array type over elements of type elem, 0

@@ -106,6 +106,12 @@ func castContext(from, to ID) byte {
 			return c
 		}
 	}
+	if c := bitCastContext(from, to); c != 0 { // bit.go
+		return c
+	}
+	if c := charCastContext(from, to); c != 0 { // charbyte.go
+		return c
+	}
 	// Automatic I/O conversion casts: to a string type is assignment, from a
 	// string type is explicit.
 	switch to {
@@ -194,6 +200,12 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 	}
 	if from.ID == JSONB || from.ID == JSON && to.ID == JSONB {
 		return castFromJSON(v, from, to)
+	}
+	if r, ok, err := castBit(v, from, to, explicit); ok { // bit.go
+		return r, err
+	}
+	if r, ok, err := castInternalChar(v, from, to); ok { // charbyte.go
+		return r, err
 	}
 	switch from.ID {
 	case Unknown:
@@ -417,6 +429,16 @@ func castFromString(ctx *EvalContext, s string, to Type, explicit bool) (Value, 
 			return v, err
 		}
 		v.Iv, err = adjustIntervalForTypmod(v.Iv, to.Typmod)
+		return v, err
+	}
+	if (to.ID == Bit || to.ID == VarBit) && to.Typmod >= 0 {
+		// As CoerceViaIO then the length coercion: read without the typmod,
+		// so '101'::text::bit(4) pads rather than fails.
+		v, err := ParseTextCtx(ctx, s, Type{ID: to.ID, Typmod: -1})
+		if err != nil {
+			return v, err
+		}
+		v.S, err = coerceBit(v.S, to, explicit)
 		return v, err
 	}
 	return ParseTextCtx(ctx, s, to)

@@ -198,6 +198,10 @@ func registerFunctions() {
 	registerSimilarFuncs()
 	registerMoreStringFuncs()
 	registerUUIDFuncs()
+	registerBitFuncs()
+	registerBoolCmpFuncs()
+	registerParseIdent()
+	registerInternalCharFuncs()
 	registerDateFuncs()
 	registerFormattingFuncs()
 }

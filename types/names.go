@@ -19,6 +19,8 @@ const (
 	catArray      = 'A'
 	catUser       = 'U'
 	catEnum       = 'E'
+	catBitString  = 'V'
+	catInternal   = 'Z'
 	catInvalid    = 0
 	maxNumPrec    = 1000
 	maxNumScale   = 1000
@@ -53,6 +55,10 @@ func idCategory(id ID) byte {
 		return catUser
 	case Enum:
 		return catEnum
+	case Bit, VarBit:
+		return catBitString
+	case InternalChar:
+		return catInternal
 	}
 	return catInvalid
 }
@@ -63,7 +69,7 @@ func (t Type) IsPreferred() bool { return idPreferred(t.ID) }
 
 func idPreferred(id ID) bool {
 	switch id {
-	case Float8, Text, Interval, Bool, TimestampTZ:
+	case Float8, Text, Interval, Bool, TimestampTZ, VarBit:
 		return true
 	}
 	return false
@@ -158,8 +164,8 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Char
 	case "char":
 		// Only a quoted "char" arrives here (the grammar turns CHAR into
-		// bpchar): PostgreSQL's one-byte "char" type, which joind lacks.
-		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type \"char\" is not supported")
+		// bpchar): PostgreSQL's one-byte "char" type.
+		id = InternalChar
 	case "date":
 		id = Date
 	case "timestamp", "timestamp without time zone":
@@ -186,9 +192,13 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Time
 	case "timetz", "time with time zone":
 		id = TimeTZ
+	case "bit":
+		id = Bit
+	case "varbit", "bit varying":
+		id = VarBit
 	case "oid", "regclass", "regtype", "inet",
 		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
-		"bit", "varbit", "bit varying", "money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
+		"money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
 		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "pg_lsn",
 		"int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange", "xid", "cid", "tid":
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", name)
@@ -277,6 +287,12 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 			return Type{}, err
 		}
 		t.Typmod = tm
+	case Bit, VarBit:
+		tm, err := bitTypmodIn(typmods, t.PgTypeName())
+		if err != nil {
+			return Type{}, err
+		}
+		t.Typmod = tm
 	default:
 		return Type{}, pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type \"%s\"", full) // the name as written, as TypeNameToString
 	}
@@ -342,6 +358,12 @@ func (t Type) BaseSQLName() string {
 		return "jsonpath"
 	case Enum:
 		return enumName(t)
+	case Bit:
+		return "bit"
+	case VarBit:
+		return "bit varying"
+	case InternalChar:
+		return `"char"`
 	case idAnyNonArray:
 		return "anynonarray"
 	case Record:
@@ -379,6 +401,14 @@ func (t Type) SQLName() string {
 		}
 	case Interval:
 		return "interval" + intervalTypmodOut(t.Typmod)
+	case Bit, VarBit:
+		if t.Typmod >= 0 {
+			return fmt.Sprintf("%s(%d)", t.BaseSQLName(), t.Typmod)
+		}
+		if t.ID == Bit {
+			// bit without a length is not BIT, which means bit(1): quoted.
+			return `"bit"`
+		}
 	}
 	return t.BaseSQLName()
 }
@@ -440,6 +470,12 @@ func (t Type) PgTypeName() string {
 		return "jsonpath"
 	case Enum:
 		return enumName(t)
+	case Bit:
+		return "bit"
+	case VarBit:
+		return "varbit"
+	case InternalChar:
+		return "char"
 	}
 	return "unknown"
 }

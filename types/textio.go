@@ -80,6 +80,8 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return appendTimeTZ(dst, v.I)
 	case Enum:
 		return formatEnum(dst, v, t, f)
+	case InternalChar:
+		return appendInternalChar(dst, v.S)
 	}
 	return append(dst, v.S...)
 }
@@ -244,6 +246,11 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 	case UUID:
 		u, err := parseUUID(s)
 		return Value{S: u}, err
+	case Bit, VarBit:
+		b, err := parseBitString(s, t.Typmod, t.ID == VarBit)
+		return Value{S: b}, err
+	case InternalChar:
+		return Value{S: parseInternalChar(s)}, nil
 	case JSON:
 		return parseJSONInput(s)
 	case JSONB:

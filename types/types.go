@@ -58,6 +58,13 @@ const (
 	// Enum is an enum type (enum.go): Type.UserOID names which; Value.S
 	// holds the label's order key.
 	Enum
+	// Bit is bit(n), a fixed-length bit string; VarBit is bit varying(n)
+	// (bit.go): Value.S holds one '0' or '1' byte per bit.
+	Bit
+	VarBit
+	// InternalChar is "char", the one-byte internal type (charbyte.go):
+	// Value.S holds the byte, "" for the zero byte.
+	InternalChar
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -103,6 +110,10 @@ var (
 	JSONType        = Type{ID: JSON, Typmod: -1}
 	JSONBType       = Type{ID: JSONB, Typmod: -1}
 	JSONPathType    = Type{ID: JSONPath, Typmod: -1}
+	BitType         = Type{ID: Bit, Typmod: -1}
+	VarBitType      = Type{ID: VarBit, Typmod: -1}
+	// InternalCharType is "char".
+	InternalCharType = Type{ID: InternalChar, Typmod: -1}
 )
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
@@ -131,6 +142,9 @@ const (
 	OIDJSON        uint32 = 114
 	OIDJSONB       uint32 = 3802
 	OIDJSONPath    uint32 = 4072
+	OIDBit         uint32 = 1560
+	OIDVarBit      uint32 = 1562
+	OIDChar        uint32 = 18
 )
 
 // OID returns the PostgreSQL type OID of t.
@@ -191,6 +205,12 @@ func (t Type) OID() uint32 {
 		return OIDJSONB
 	case JSONPath:
 		return OIDJSONPath
+	case Bit:
+		return OIDBit
+	case VarBit:
+		return OIDVarBit
+	case InternalChar:
+		return OIDChar
 	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText
@@ -199,7 +219,7 @@ func (t Type) OID() uint32 {
 // Size is the typlen reported in RowDescription (-1 for variable width).
 func (t Type) Size() int16 {
 	switch t.ID {
-	case Bool:
+	case Bool, InternalChar:
 		return 1
 	case Int2:
 		return 2
@@ -277,6 +297,8 @@ func (t Type) ArrowType() arrow.DataType {
 //	Array:            Arr (never nil for a non-NULL array)
 //	Time:             I (µs since midnight, 0..86400000000)
 //	TimeTZ:           I (packTimeTZ(time, zone): see timetz.go)
+//	Bit/VarBit:       S (one '0' or '1' byte per bit: see bit.go)
+//	InternalChar:     S (the one byte of a "char"; "" for the zero byte)
 type Value struct {
 	Null bool
 	I    int64

@@ -41,7 +41,10 @@ var (
 	byteaPool = []string{`\x`, `\x00`, `\x01`, `\xdeadbeef`, `\xff00`, "abc", `a\\b`, `\x41`, `\x4142`, `\x7f80`}
 	uuidPool  = []string{"00000000-0000-0000-0000-000000000000", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
 		"A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A12", "{ffffffff-ffff-ffff-ffff-ffffffffffff}", "11111111222233334444555555555555"}
-	timePool = []string{"00:00:00", "24:00:00", "12:34:56.789", "23:59:59.999999", "01:00", "11:59:59 PM", "00:00:00.000001"}
+	// bit strings of one length, so & | # mostly meet their own size
+	charBytePool = []string{"a", "Z", "0", "\\101", ""}
+	bitPool      = []string{"0000", "1010", "1111", "0110", "B0001", "X8"}
+	timePool     = []string{"00:00:00", "24:00:00", "12:34:56.789", "23:59:59.999999", "01:00", "11:59:59 PM", "00:00:00.000001"}
 	// timetz with explicit offsets only: a zone-less one reads today's offset of TimeZone
 	timetzPool = []string{"00:00:00+00", "24:00:00-15:59", "12:34:56.789+05:30", "23:59:59.999999-08", "01:00+01",
 		"12:00:00+12", "12:00:00-12", "08:00:00+00"}
@@ -146,6 +149,10 @@ func dataPool(c colType) []string {
 		return byteaPool
 	case types.UUID:
 		return uuidPool
+	case types.Bit, types.VarBit:
+		return bitPool
+	case types.InternalChar:
+		return charBytePool
 	case types.Time:
 		return timePool
 	case types.TimeTZ:
