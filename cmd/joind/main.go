@@ -18,6 +18,7 @@ import (
 
 	"github.com/joind/joind/activity"
 	"github.com/joind/joind/config"
+	"github.com/joind/joind/console"
 	"github.com/joind/joind/engine"
 	"github.com/joind/joind/metrics"
 	"github.com/joind/joind/operators/hashtable"
@@ -118,7 +119,9 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 			statistics.Observer = m // before the server serves its first statement
 			mux := http.NewServeMux()
 			mux.Handle("/metrics", m.Handler())
-			logger.Info("metrics listening", "address", mln.Addr().String())
+			mux.Handle("/", console.New(console.Source{Activity: backends, Stats: statistics,
+				Engine: eng, Storage: eng.StorageUsage}).Handler())
+			logger.Info("metrics and console listening", "address", mln.Addr().String())
 			go func() { _ = http.Serve(mln, mux) }()
 			defer mln.Close()
 		}
