@@ -48,8 +48,15 @@ func versionString() string {
 // setting, 1 for any other start-up or shutdown failure. Cancelling ctx acts
 // like SIGTERM.
 func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "tpch" {
-		return runTPCH(args[1:], stdout, stderr)
+	if len(args) > 0 {
+		switch args[0] {
+		case "tpch":
+			return runTPCH(args[1:], stdout, stderr)
+		case "check":
+			return runCheck(args[1:], stdout, stderr)
+		case "load":
+			return runLoad(ctx, args[1:], env, stdout, stderr)
+		}
 	}
 	cfg, err := config.Load(args, env)
 	switch {
