@@ -75,20 +75,34 @@ func (s *session) finishStatement(raw *sql.RawStatement, bound sql.Statement, st
 	if st == nil || err != nil || raw == nil {
 		return
 	}
-	switch bound.(type) {
-	case *sql.Prepare, *sql.Execute:
-		// PostgreSQL charges EXECUTE to the prepared statement and tracks
-		// neither PREPARE nor EXECUTE itself; joind does not yet track
-		// the statement a PREPARE names.
-		return
-	}
 	n := tagRows(tag)
+	var text string
+	var qid int64
 	optimizable := isOptimizable(bound)
+	switch x := bound.(type) {
+	case *sql.Prepare:
+		return // PostgreSQL tracks neither PREPARE nor EXECUTE itself
+	case *sql.Execute:
+		// pgss_ProcessUtility leaves EXECUTE to the executor hooks, which
+		// charge the prepared statement: the entry's text is the PREPARE's
+		// (its constants normalized), its id the prepared query's.
+		ps, ok := s.preparedByName(x.Name)
+		if !ok || ps.raw == nil {
+			return
+		}
+		if optimizable = isOptimizable(ps.bound); optimizable {
+			text, qid = stats.NormalizePrepared(ps.text)
+		} else {
+			text, qid = stats.Normalize(ps.text, false)
+		}
+		bound = ps.bound // for the table counters below
+	default:
+		text, qid = stats.Normalize(raw.SQL(), optimizable)
+	}
 	rows := n
 	if !optimizable && !strings.HasPrefix(tag, "SELECT ") && !strings.HasPrefix(tag, "COPY ") && !strings.HasPrefix(tag, "FETCH ") {
 		rows = 0 // pgss_ProcessUtility counts rows of COPY, FETCH and SELECT-tagged utilities only
 	}
-	text, qid := stats.Normalize(raw.SQL(), optimizable)
 	st.Statements.Record(stats.Execution{
 		Key:   stats.StatementKey{UserID: pgcatalog.OIDBootstrapUser, DBID: pgcatalog.DatabaseOID(s.dbName()), QueryID: qid, TopLevel: true},
 		Query: text, Elapsed: elapsed, Rows: rows, Segments: s.stmtSegments.Load(),

@@ -4,6 +4,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/joind/joind/activity"
+	"github.com/joind/joind/operators/spill"
 	"github.com/joind/joind/stats"
 )
 
@@ -22,10 +23,12 @@ var (
 	descSegments    = prometheus.NewDesc("joind_segments_read_total", "Storage segments read by scans.", nil, nil)
 	descCopies      = prometheus.NewDesc("joind_copies_running", "COPY statements running now.", nil, nil)
 	descCopyBytes   = prometheus.NewDesc("joind_copy_bytes_processed", "Bytes processed so far by the COPY statements running now.", nil, nil)
+	descOpMemory    = prometheus.NewDesc("joind_operator_memory_bytes", "Memory held now by the running queries' operators (hash join build sides, hash aggregation, sort), by operator.", []string{"operator"}, nil)
+	descSpilled     = prometheus.NewDesc("joind_spilled_bytes_total", "Bytes written to spill files, by operator.", []string{"operator"}, nil)
 )
 
 func (c *serverCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descConnections, descXacts, descTuples, descSegments, descCopies, descCopyBytes} {
+	for _, d := range []*prometheus.Desc{descConnections, descXacts, descTuples, descSegments, descCopies, descCopyBytes, descOpMemory, descSpilled} {
 		ch <- d
 	}
 }
@@ -42,6 +45,10 @@ func (c *serverCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	for s, n := range states {
 		ch <- prometheus.MustNewConstMetric(descConnections, prometheus.GaugeValue, float64(n), s)
+	}
+	for _, u := range spill.Usage() {
+		ch <- prometheus.MustNewConstMetric(descOpMemory, prometheus.GaugeValue, float64(u.InUse), u.Kind.String())
+		ch <- prometheus.MustNewConstMetric(descSpilled, prometheus.CounterValue, float64(u.Spilled), u.Kind.String())
 	}
 	if c.st == nil {
 		return

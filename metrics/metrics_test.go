@@ -50,6 +50,8 @@ func TestMetricsCountWhatTheyAreTold(t *testing.T) {
 		`joind_connections{state="idle"} 0`,
 		`joind_transactions_total{outcome="commit"} 3`,
 		`joind_tuples_total{op="inserted"} 4`,
+		`joind_operator_memory_bytes{operator="hash_join"} `,
+		`joind_spilled_bytes_total{operator="sort"} `,
 		`go_goroutines `,
 	} {
 		if !strings.Contains(out, want) {

@@ -44,7 +44,8 @@ type hashAggOp struct {
 	spilled spill.Stats
 }
 
-// ExplainNote is EXPLAIN ANALYZE's note: what the aggregation spilled.
+// ExplainNote is EXPLAIN ANALYZE's note: the aggregation's peak memory
+// (when it accounts it: a query that may spill) and what it spilled.
 func (a *hashAggOp) ExplainNote() string { return a.spilled.Note() }
 
 var _ Operator = (*hashAggOp)(nil)
@@ -69,7 +70,7 @@ func NewHashAggregate(in Operator, groupBy []plan.Expr, aggs []plan.AggCall, col
 	if err := NarrowInput(in, read...); err != nil {
 		return nil, err
 	}
-	op := &hashAggOp{in: in, cols: cols, schema: schemaOf(cols), size: batchSize(env)}
+	op := &hashAggOp{in: in, cols: cols, schema: schemaOf(cols), size: batchSize(env), spilled: spill.Stats{Kind: spill.KindHashAggregate}}
 	if env != nil {
 		op.space = env.Spill
 	}
@@ -123,7 +124,7 @@ func (a *hashAggOp) Partitions() int        { return 1 }
 
 func (a *hashAggOp) Open(ctx context.Context, _ int) (Stream, error) {
 	if len(a.groupBy) > 0 && a.space.CanSpill() {
-		x := &aggExec{a: a, acct: a.space.NewAccount()}
+		x := &aggExec{a: a, acct: a.space.NewAccount().Track(&a.spilled)}
 		bs := newBreakerStream(ctx, x.run)
 		bs.cleanup = x.cleanup
 		return bs, nil

@@ -28,7 +28,8 @@ type sortOp struct {
 	spilled   spill.Stats
 }
 
-// ExplainNote is EXPLAIN ANALYZE's note: what the sort spilled.
+// ExplainNote is EXPLAIN ANALYZE's note: the sort's peak memory and what
+// it spilled.
 func (o *sortOp) ExplainNote() string { return o.spilled.Note() }
 
 var _ Operator = (*sortOp)(nil)
@@ -41,7 +42,7 @@ var _ Operator = (*sortOp)(nil)
 // limit a partition writes its rows so far as a sorted run to a spill
 // file (external merge sort).
 func NewSort(in Operator, keys []plan.SortKey, env *Env) (Operator, error) {
-	op := &sortOp{in: in, spec: keys, size: batchSize(env)}
+	op := &sortOp{in: in, spec: keys, size: batchSize(env), spilled: spill.Stats{Kind: spill.KindSort}}
 	if env != nil {
 		op.space = env.Spill
 	}
@@ -63,7 +64,7 @@ func (o *sortOp) Columns() []plan.Column { return o.in.Columns() }
 func (o *sortOp) Partitions() int        { return 1 }
 
 func (o *sortOp) Open(ctx context.Context, _ int) (Stream, error) {
-	x := &sortExec{o: o, acct: o.space.NewAccount()}
+	x := &sortExec{o: o, acct: o.space.NewAccount().Track(&o.spilled)}
 	bs := newBreakerStream(ctx, x.run)
 	bs.cleanup = x.cleanup
 	return bs, nil

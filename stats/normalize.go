@@ -26,3 +26,33 @@ func Normalize(sql string, optimizable bool) (text string, queryID int64) {
 	h.Write([]byte(sql))
 	return sql, int64(h.Sum64())
 }
+
+// NormalizePrepared is Normalize for the statement a PREPARE names, which
+// pg_stat_statements charges its EXECUTEs to: the text is the PREPARE's,
+// with the constants of the prepared query normalized after its own
+// parameters, and the id is the prepared query's. pg_query's Normalize
+// leaves a PREPARE's text as it is, so the prepared query (what follows
+// the first AS outside parentheses) is normalized alone and put back.
+func NormalizePrepared(prepare string) (text string, queryID int64) {
+	sr, err := pg_query.Scan(prepare)
+	if err != nil {
+		return Normalize(prepare, false)
+	}
+	depth := 0
+	for _, tok := range sr.Tokens {
+		switch tok.Token {
+		case pg_query.Token_ASCII_40: // (
+			depth++
+		case pg_query.Token_ASCII_41: // )
+			depth--
+		case pg_query.Token_AS:
+			if depth == 0 {
+				head, inner := prepare[:tok.End], prepare[tok.End:]
+				norm, qid := Normalize(inner, true)
+				sep := inner[:len(inner)-len(strings.TrimLeft(inner, " \t\r\n"))]
+				return strings.TrimSpace(head + sep + norm), qid
+			}
+		}
+	}
+	return Normalize(prepare, false)
+}

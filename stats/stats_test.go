@@ -156,3 +156,19 @@ func TestCopyProgressListsRunningCopies(t *testing.T) {
 	var none *Copies
 	none.Start(&CopyProgress{}).Done() // no server: counts, lists nothing
 }
+
+func TestNormalizePreparedKeepsThePrepareText(t *testing.T) {
+	// PostgreSQL 15's pg_stat_statements text for these PREPAREs.
+	for _, c := range []struct{ prepare, inner, want string }{
+		{"PREPARE q (int, text) AS\n  SELECT $2 || 'as', $1 * 3", "SELECT $2 || 'as', $1 * 3", "PREPARE q (int, text) AS\n  SELECT $2 || $3, $1 * $4"},
+		{"prepare p as select $1::int + 1 as x", "select $1::int + 1 as x", "prepare p as select $1::int + $2 as x"},
+		{"prepare ins(int) as insert into mp_t values ($1), ($1 + 10)", "insert into mp_t values ($1), ($1 + 10)",
+			"prepare ins(int) as insert into mp_t values ($1), ($1 + $2)"},
+	} {
+		text, qid := NormalizePrepared(c.prepare)
+		_, innerID := Normalize(c.inner, true)
+		if text != c.want || qid != innerID {
+			t.Errorf("NormalizePrepared(%q) = %q, %d; want %q, %d", c.prepare, text, qid, c.want, innerID)
+		}
+	}
+}

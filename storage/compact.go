@@ -81,6 +81,7 @@ func (db *DB) compactOnce() bool {
 			}
 			return false
 		}
+		db.compactions.Add(1)
 		return true
 	}
 	return false

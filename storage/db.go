@@ -81,6 +81,9 @@ type DB struct {
 	// checkpoint's). Both committer only after Open.
 	wal     *walLog
 	durable *version
+
+	// compactions counts the compactions committed since Open (usage.go).
+	compactions atomic.Int64
 }
 
 type retiredFile struct {

@@ -193,8 +193,12 @@ func TestWriteParallelIsWrite(t *testing.T) {
 		for _, workers := range []int{1, 2, 5} {
 			var buf bytes.Buffer
 			// Small chunks, so SF 0.01 has many.
-			if err := g.writeParallel(&buf, tb, workers, 1000); err != nil {
+			var wrote int64
+			if err := g.writeParallel(&buf, tb, workers, 1000, func(n int64) { wrote += n }); err != nil {
 				t.Fatal(err)
+			}
+			if wrote != g.Units(tb) {
+				t.Errorf("%s with %d workers: progress told %d units of %d", tb, workers, wrote, g.Units(tb))
 			}
 			if d := digest(buf.Bytes()); d != sf001Digests[tb] {
 				t.Errorf("%s with %d workers: sha256 %s, want %s", tb, workers, d, sf001Digests[tb])
@@ -202,7 +206,7 @@ func TestWriteParallelIsWrite(t *testing.T) {
 		}
 	}
 	// A failing writer stops the generation with its error.
-	if err := g.writeParallel(failWriter{}, LineItem, 3, 100); err == nil || err.Error() != "disk full" {
+	if err := g.writeParallel(failWriter{}, LineItem, 3, 100, nil); err == nil || err.Error() != "disk full" {
 		t.Errorf("failing writer: %v", err)
 	}
 }

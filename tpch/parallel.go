@@ -15,13 +15,23 @@ const chunkUnits = 30000
 // as WriteRange) and writing them in order; at most 2×workers chunks are
 // held at once.
 func (g *Generator) WriteParallel(w io.Writer, t Table, workers int) error {
-	return g.writeParallel(w, t, workers, chunkUnits)
+	return g.writeParallel(w, t, workers, chunkUnits, nil)
 }
 
-func (g *Generator) writeParallel(w io.Writer, t Table, workers int, chunkUnits int64) error {
+// WriteParallelProgress is WriteParallel telling wrote the units (Units)
+// of each chunk once it is written, for a progress display.
+func (g *Generator) WriteParallelProgress(w io.Writer, t Table, workers int, wrote func(units int64)) error {
+	return g.writeParallel(w, t, workers, chunkUnits, wrote)
+}
+
+func (g *Generator) writeParallel(w io.Writer, t Table, workers int, chunkUnits int64, wrote func(int64)) error {
 	units := g.Units(t)
 	if workers <= 1 || units <= chunkUnits {
-		return g.Write(w, t)
+		err := g.Write(w, t)
+		if err == nil && wrote != nil {
+			wrote(units)
+		}
+		return err
 	}
 	g.textPool() // build it once, not racing in every worker
 	chunks := int((units + chunkUnits - 1) / chunkUnits)
@@ -73,6 +83,10 @@ func (g *Generator) writeParallel(w io.Writer, t Table, workers int, chunkUnits 
 		}
 		if err != nil {
 			break
+		}
+		if wrote != nil {
+			first := int64(i)*chunkUnits + 1
+			wrote(min(chunkUnits, units-first+1))
 		}
 		<-window
 	}

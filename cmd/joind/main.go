@@ -18,6 +18,7 @@ import (
 
 	"github.com/joind/joind/activity"
 	"github.com/joind/joind/config"
+	"github.com/joind/joind/console"
 	"github.com/joind/joind/engine"
 	"github.com/joind/joind/metrics"
 	"github.com/joind/joind/operators/hashtable"
@@ -47,8 +48,15 @@ func versionString() string {
 // setting, 1 for any other start-up or shutdown failure. Cancelling ctx acts
 // like SIGTERM.
 func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "tpch" {
-		return runTPCH(args[1:], stdout, stderr)
+	if len(args) > 0 {
+		switch args[0] {
+		case "tpch":
+			return runTPCH(args[1:], stdout, stderr)
+		case "check":
+			return runCheck(args[1:], stdout, stderr)
+		case "load":
+			return runLoad(ctx, args[1:], env, stdout, stderr)
+		}
 	}
 	cfg, err := config.Load(args, env)
 	switch {
@@ -118,7 +126,9 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 			statistics.Observer = m // before the server serves its first statement
 			mux := http.NewServeMux()
 			mux.Handle("/metrics", m.Handler())
-			logger.Info("metrics listening", "address", mln.Addr().String())
+			mux.Handle("/", console.New(console.Source{Activity: backends, Stats: statistics,
+				Engine: eng, Storage: eng.StorageUsage}).Handler())
+			logger.Info("metrics and console listening", "address", mln.Addr().String())
 			go func() { _ = http.Serve(mln, mux) }()
 			defer mln.Close()
 		}

@@ -77,7 +77,7 @@ func runTPCH(args []string, stdout, stderr io.Writer) int {
 				which = append(which, t)
 			}
 		}
-		if err := generateTPCH(*sf, *dir, which); err != nil {
+		if err := generateTPCH(*sf, *dir, which, stderr); err != nil {
 			fmt.Fprintf(stderr, "joind tpch: %v\n", err)
 			return 1
 		}
@@ -124,8 +124,8 @@ func runTPCH(args []string, stdout, stderr io.Writer) int {
 }
 
 // generateTPCH writes the tables in parallel, one goroutine per table, the
-// large ones in chunks on all CPUs.
-func generateTPCH(sf float64, dir string, tables []tpch.Table) error {
+// large ones in chunks on all CPUs, showing its progress on status.
+func generateTPCH(sf float64, dir string, tables []tpch.Table, status io.Writer) error {
 	g, err := tpch.NewGenerator(sf)
 	if err != nil {
 		return err
@@ -133,25 +133,35 @@ func generateTPCH(sf float64, dir string, tables []tpch.Table) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	var total int64
+	for _, t := range tables {
+		total += g.Units(t)
+	}
+	// Units: rows, but an order's lineitems and a part's partsupps are one.
+	prog := newProgress(status, "tpch generate sf "+strconv.FormatFloat(sf, 'g', -1, 64), total, progressUnit{name: "units"})
 	errs := make([]error, len(tables))
 	var wg sync.WaitGroup
 	for i, t := range tables {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = writeTable(g, t, filepath.Join(dir, t.String()+".tbl"))
+			errs[i] = writeTable(g, t, filepath.Join(dir, t.String()+".tbl"), prog)
 		}()
 	}
 	wg.Wait()
-	return errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	prog.Finish()
+	return nil
 }
 
-func writeTable(g *tpch.Generator, t tpch.Table, path string) error {
+func writeTable(g *tpch.Generator, t tpch.Table, path string, prog *progress) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := g.WriteParallel(f, t, runtime.GOMAXPROCS(0)); err != nil {
+	if err := g.WriteParallelProgress(f, t, runtime.GOMAXPROCS(0), prog.Add); err != nil {
 		f.Close()
 		return fmt.Errorf("%s: %w", path, err)
 	}

@@ -504,6 +504,7 @@ func (s *fileStream) Close() error {
 // unaccount returns n bytes of the build sides to the query's budget.
 func (j *HashJoin) unaccount(n int64) {
 	j.buildBytes.Add(-n)
+	j.top().spilled.Hold(-n)
 	if sp := j.env.Spill; sp.Limit() > 0 {
 		sp.Release(n)
 	}

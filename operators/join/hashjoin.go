@@ -88,7 +88,7 @@ func newJoin(left, right operators.Operator, spec Spec, env *operators.Env, k ki
 	if env == nil {
 		env = &operators.Env{}
 	}
-	j := &HashJoin{left: left, right: right, spec: spec, env: env, kind: k, na: na, nested: nested}
+	j := &HashJoin{left: left, right: right, spec: spec, env: env, kind: k, na: na, nested: nested, spilled: spill.Stats{Kind: spill.KindHashJoin}}
 	nk := len(spec.LeftKeys)
 	j.nullsEq = make([]bool, nk)
 	copy(j.nullsEq, spec.KeyNullsEqual)
@@ -315,9 +315,11 @@ func (j *HashJoin) account(n int64) error {
 			return sp.OutOfMemory("The build side of "+j.kind.String()+" hash join", j.buildBytes.Load()+n)
 		}
 		j.buildBytes.Add(n)
+		j.top().spilled.Hold(n)
 		return nil
 	}
 	total := j.buildBytes.Add(n)
+	j.top().spilled.Hold(n)
 	if lim := j.spec.MemoryLimit; lim > 0 && total > lim {
 		e := pgerr.New(pgerr.OutOfMemory, "out of memory")
 		e.Detail = fmt.Sprintf("The build side of %s hash join needs more than %d bytes (%d so far); the limit is %d bytes.",

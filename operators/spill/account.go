@@ -15,10 +15,18 @@ type Account struct {
 	mu    sync.Mutex
 	held  int64
 	files []*File
+	stats *Stats // nil: not reported
 }
 
 // NewAccount opens an account on s (a nil s: no limit, no spilling).
 func (s *Space) NewAccount() *Account { return &Account{space: s} }
+
+// Track reports the account's memory to st (EXPLAIN ANALYZE's and the
+// metrics' figures); it returns a for chaining.
+func (a *Account) Track(st *Stats) *Account {
+	a.stats = st
+	return a
+}
 
 // Reserve counts n more bytes if they fit under the limit.
 func (a *Account) Reserve(n int64) bool {
@@ -55,6 +63,9 @@ func (a *Account) add(n int64) {
 	a.mu.Lock()
 	a.held += n
 	a.mu.Unlock()
+	if a.stats != nil {
+		a.stats.Hold(n)
+	}
 }
 
 // Held is the number of bytes the account holds now.
@@ -92,4 +103,7 @@ func (a *Account) Close() {
 	a.mu.Unlock()
 	RemoveAll(files)
 	a.space.Release(n)
+	if a.stats != nil {
+		a.stats.Hold(-n)
+	}
 }

@@ -126,6 +126,7 @@ type File struct {
 	schema *arrow.Schema
 	rows   int64
 	bytes  int64
+	disk   int64 // the finished file's size
 	mu     sync.Mutex
 	gone   bool
 }
@@ -158,9 +159,11 @@ func (f *File) Write(rec arrow.Record) error {
 	return nil
 }
 
-// Rows and Bytes are what was written (Bytes as held in memory).
-func (f *File) Rows() int64  { return f.rows }
-func (f *File) Bytes() int64 { return f.bytes }
+// Rows and Bytes are what was written (Bytes as held in memory);
+// DiskBytes is the finished file's size.
+func (f *File) Rows() int64      { return f.rows }
+func (f *File) Bytes() int64     { return f.bytes }
+func (f *File) DiskBytes() int64 { return f.disk }
 
 // Finish ends writing; the file can then be opened.
 func (f *File) Finish() error {
@@ -170,6 +173,12 @@ func (f *File) Finish() error {
 	err := f.w.Close()
 	if err == nil {
 		err = f.bw.Flush()
+	}
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = f.f.Stat(); err == nil {
+			f.disk = fi.Size()
+		}
 	}
 	if cerr := f.f.Close(); err == nil {
 		err = cerr
@@ -332,24 +341,4 @@ func arrayBytes(d arrow.ArrayData) int64 {
 		b += arrayBytes(c)
 	}
 	return b
-}
-
-// Stats counts what an operator spilled, for EXPLAIN ANALYZE.
-type Stats struct {
-	files, rows atomic.Int64
-}
-
-// Count adds a finished file.
-func (s *Stats) Count(f *File) {
-	s.files.Add(1)
-	s.rows.Add(f.Rows())
-}
-
-// Note is EXPLAIN ANALYZE's "(spilled: N files, M rows)", or "" when
-// nothing spilled.
-func (s *Stats) Note() string {
-	if s.files.Load() == 0 {
-		return ""
-	}
-	return fmt.Sprintf("(spilled: %d files, %d rows)", s.files.Load(), s.rows.Load())
 }
