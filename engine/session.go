@@ -228,6 +228,7 @@ func (s *session) format() *types.Format {
 		ExtraFloatDigits: int(settings.Int64(s.settings.Get("extra_float_digits"))),
 		TimeZone:         s.zone(),
 		ByteaOutput:      s.settings.Get("bytea_output"),
+		Reg:              &regNames{s: s},
 	}
 }
 

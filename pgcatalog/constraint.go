@@ -329,7 +329,7 @@ func init() {
 	// `confrelid IN (SELECT pg_partition_ancestors(oid) UNION ALL ...)`.
 	// joind has no partitioned tables, so a relation's only ancestor is
 	// itself: the one row this scalar gives in a select list.
-	a := &Func{Names: []string{"pg_partition_ancestors"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: oid,
+	a := &Func{Names: []string{"pg_partition_ancestors"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: types.RegClassType,
 		Eval: func(_ *Snapshot, v []types.Value) types.Value { return v[0] }}
 	funcByName["pg_partition_ancestors"] = append(funcByName["pg_partition_ancestors"], a)
 }

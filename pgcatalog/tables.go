@@ -18,7 +18,7 @@ import (
 // field tagged `type:"timestamptz"` is a timestamptz column, a Name field
 // tagged `type:"name"` a name column.
 type (
-	// OID is an object identifier (an int8 column: joind has no oid type).
+	// OID is an object identifier (an oid column).
 	OID = uint32
 	// Name is a value of type name (a name column when tagged `type:"name"`).
 	Name = string
@@ -85,7 +85,9 @@ func columnType(t reflect.Type, where string) types.Type {
 	switch t.Kind() {
 	case reflect.Slice: // an array column (int2vector and oid[] are int2[] and int8[])
 		return types.ArrayOf(columnType(t.Elem(), where))
-	case reflect.Uint32, reflect.Int64:
+	case reflect.Uint32:
+		return types.OidType
+	case reflect.Int64:
 		return types.Int8Type
 	case reflect.String, reflect.Uint8:
 		return types.TextType

@@ -54,6 +54,9 @@ func idCategory(id ID) byte {
 	case Enum:
 		return catEnum
 	}
+	if IsOIDKind(id) {
+		return catNumeric
+	}
 	return catInvalid
 }
 
@@ -63,7 +66,7 @@ func (t Type) IsPreferred() bool { return idPreferred(t.ID) }
 
 func idPreferred(id ID) bool {
 	switch id {
-	case Float8, Text, Interval, Bool, TimestampTZ:
+	case Float8, Text, Interval, Bool, TimestampTZ, Oid:
 		return true
 	}
 	return false
@@ -186,13 +189,17 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Time
 	case "timetz", "time with time zone":
 		id = TimeTZ
-	case "oid", "regclass", "regtype", "inet",
+	case "inet",
 		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
 		"bit", "varbit", "bit varying", "money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
 		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "pg_lsn",
 		"int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange", "xid", "cid", "tid":
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", name)
 	default:
+		if rt, ok := RegTypeByName(name); ok {
+			id = rt.ID
+			break
+		}
 		// _int4 and friends: PostgreSQL's names of the array types.
 		if strings.HasPrefix(name, "_") {
 			if et, err := FromTypeName([]string{name[1:]}, typmods, 0); err == nil && arrayElemOK(et.ID) {
@@ -342,6 +349,9 @@ func (t Type) BaseSQLName() string {
 	case Record:
 		return recordName(t)
 	}
+	if IsOIDKind(t.ID) {
+		return oidKinds[t.ID].name
+	}
 	return fmt.Sprintf("type%d", t.ID)
 }
 
@@ -435,6 +445,9 @@ func (t Type) PgTypeName() string {
 		return "jsonpath"
 	case Enum:
 		return enumName(t)
+	}
+	if IsOIDKind(t.ID) {
+		return oidKinds[t.ID].name
 	}
 	return "unknown"
 }

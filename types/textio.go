@@ -21,6 +21,9 @@ type Format struct {
 	TimeZone *time.Location
 	// ByteaOutput is bytea_output: "hex" (the default, also when empty) or "escape".
 	ByteaOutput string
+	// Reg reads and prints the reg* types' names (regtypes.go); nil: they
+	// print as numbers.
+	Reg RegCatalog
 }
 
 // DefaultFormat is PostgreSQL's default output settings.
@@ -77,6 +80,9 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return appendTimeTZ(dst, v.I)
 	case Enum:
 		return formatEnum(dst, v, t)
+	}
+	if IsOIDKind(t.ID) {
+		return appendOIDKind(dst, v, t, f)
 	}
 	return append(dst, v.S...)
 }
@@ -299,6 +305,9 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 	case TimeTZ:
 		fo := f.orDefault()
 		return parseTimeTZ(s, t.Typmod, parseDateStyle(fo.DateStyle).order, now, fo.TimeZone)
+	}
+	if IsOIDKind(t.ID) {
+		return parseOIDKind(s, t, f)
 	}
 	return Value{}, pgerr.New(pgerr.FeatureNotSupported, "cannot read input for type %s", t.SQLName())
 }

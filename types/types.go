@@ -58,6 +58,18 @@ const (
 	// Enum is an enum type (enum.go): Type.UserOID names which; Value.S
 	// holds the label's order key.
 	Enum
+	// Oid and the reg* types are object identifiers (regtypes.go):
+	// Value.I holds the unsigned 32-bit OID. They stay contiguous
+	// (IsOIDKind tests the range).
+	Oid
+	RegClass
+	RegType
+	RegProc
+	RegProcedure
+	RegOper
+	RegOperator
+	RegNamespace
+	RegRole
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -192,6 +204,9 @@ func (t Type) OID() uint32 {
 	case JSONPath:
 		return OIDJSONPath
 	}
+	if IsOIDKind(t.ID) {
+		return oidKinds[t.ID].oid
+	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText
 }
@@ -213,6 +228,9 @@ func (t Type) Size() int16 {
 		return 12
 	case Name:
 		return nameDataLen
+	}
+	if IsOIDKind(t.ID) {
+		return 4
 	}
 	return -1
 }
@@ -255,6 +273,9 @@ func (t Type) ArrowType() arrow.DataType {
 		return numericArrowType(t.Typmod)
 	case Array:
 		return arrayArrowType
+	}
+	if IsOIDKind(t.ID) {
+		return arrow.PrimitiveTypes.Int64 // the OID, unsigned, in an int64
 	}
 	return arrow.BinaryTypes.String
 }
