@@ -159,6 +159,9 @@ func CanCast(from, to Type) (implicit, assignment, explicit bool) {
 	if c, ok := enumCastContext(from, to); ok { // enum.go
 		return c == 'i', c == 'i' || c == 'a', c != 0
 	}
+	if IsVector(to) && !IsVector(from) && from.ID != Unknown && !isStringID(from.ID) {
+		return false, false, false // nothing casts to a vector but its text
+	}
 	if from.ID == Array && to.ID == Array {
 		// array_coerce over the element cast (PostgreSQL's
 		// find_coercion_pathway for two array types).

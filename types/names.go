@@ -195,6 +195,14 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "pg_lsn",
 		"int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange", "xid", "cid", "tid":
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", name)
+	case "int2vector", "oidvector":
+		if arrayBounds > 0 || len(typmods) > 0 {
+			return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s[] is not supported", name)
+		}
+		if name == "int2vector" {
+			return Int2VectorType, nil
+		}
+		return OidVectorType, nil
 	default:
 		if rt, ok := RegTypeByName(name); ok {
 			id = rt.ID
@@ -291,6 +299,9 @@ func (t Type) BaseSQLName() string {
 	if t.Domain != 0 {
 		return domainName(t)
 	}
+	if IsVector(t) {
+		return vectorName(t)
+	}
 	switch t.ID {
 	case Array:
 		return t.ElemType().BaseSQLName() + "[]"
@@ -361,6 +372,9 @@ func (t Type) SQLName() string {
 	if t.Domain != 0 {
 		return domainName(t)
 	}
+	if IsVector(t) {
+		return vectorName(t)
+	}
 	switch t.ID {
 	case Array:
 		return t.ElemType().SQLName() + "[]"
@@ -393,6 +407,9 @@ func (t Type) SQLName() string {
 func (t Type) PgTypeName() string {
 	if t.Domain != 0 {
 		return domainName(t)
+	}
+	if IsVector(t) {
+		return vectorName(t)
 	}
 	switch t.ID {
 	case Array:

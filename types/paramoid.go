@@ -45,6 +45,12 @@ func TypeForParamOID(oid uint32) (t Type, ok bool, err error) {
 	case OIDJSONPath:
 		return JSONPathType, true, nil
 	}
+	switch oid {
+	case OIDInt2Vector:
+		return Int2VectorType, true, nil
+	case OIDOidVector:
+		return OidVectorType, true, nil
+	}
 	for id, k := range oidKinds {
 		if k.oid == oid {
 			return Type{ID: id, Typmod: -1}, true, nil

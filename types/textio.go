@@ -71,6 +71,9 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 	case Interval:
 		return appendInterval(dst, v.Iv, f.IntervalStyle)
 	case Array:
+		if IsVector(t) {
+			return appendVector(dst, v.Arr) // vectors.go
+		}
 		return appendArrayOut(dst, v.Arr, t.ElemType(), f)
 	case Bytea:
 		return appendBytea(dst, v.S, f.ByteaOutput == "escape")
@@ -236,6 +239,9 @@ func ParseText(s string, t Type) (Value, error) { return ParseTextFormat(s, t, n
 func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) {
 	switch t.ID {
 	case Array:
+		if IsVector(t) {
+			return parseVector(s, t) // vectors.go
+		}
 		return parseArray(s, t, f, now)
 	case Unknown, Text:
 		return Value{S: s}, nil

@@ -152,6 +152,9 @@ func (t Type) OID() uint32 {
 		if t.Elem == Enum {
 			return enumArrayOID(t.ElemType())
 		}
+		if IsVector(t) {
+			return t.UserOID // vectors.go
+		}
 		return ArrayOID(t.Elem)
 	case Enum:
 		return t.UserOID
