@@ -329,32 +329,32 @@ type pgAttrdefRow struct {
 
 // pgConstraintRow is a row of pg_catalog.pg_constraint.
 type pgConstraintRow struct {
-	Oid            OID    `pg:"oid"`
-	Conname        Name   `pg:"conname" type:"name"`
-	Connamespace   OID    `pg:"connamespace"`
-	Contype        Char   `pg:"contype"`
-	Condeferrable  bool   `pg:"condeferrable"`
-	Condeferred    bool   `pg:"condeferred"`
-	Convalidated   bool   `pg:"convalidated"`
-	Conrelid       OID    `pg:"conrelid"`
-	Contypid       OID    `pg:"contypid"`
-	Conindid       OID    `pg:"conindid"`
-	Conparentid    OID    `pg:"conparentid"`
-	Confrelid      OID    `pg:"confrelid"`
-	Confupdtype    Char   `pg:"confupdtype"`
-	Confdeltype    Char   `pg:"confdeltype"`
-	Confmatchtype  Char   `pg:"confmatchtype"`
-	Conislocal     bool   `pg:"conislocal"`
-	Coninhcount    int32  `pg:"coninhcount"`
-	Connoinherit   bool   `pg:"connoinherit"`
-	Conkey         string `pg:"conkey"`
-	Confkey        string `pg:"confkey"`
-	Conpfeqop      string `pg:"conpfeqop"`
-	Conppeqop      string `pg:"conppeqop"`
-	Conffeqop      string `pg:"conffeqop"`
-	Confdelsetcols string `pg:"confdelsetcols"`
-	Conexclop      string `pg:"conexclop"`
-	Conbin         string `pg:"conbin"`
+	Oid            OID      `pg:"oid"`
+	Conname        Name     `pg:"conname" type:"name"`
+	Connamespace   OID      `pg:"connamespace"`
+	Contype        Char     `pg:"contype"`
+	Condeferrable  bool     `pg:"condeferrable"`
+	Condeferred    bool     `pg:"condeferred"`
+	Convalidated   bool     `pg:"convalidated"`
+	Conrelid       OID      `pg:"conrelid"`
+	Contypid       OID      `pg:"contypid"`
+	Conindid       OID      `pg:"conindid"`
+	Conparentid    OID      `pg:"conparentid"`
+	Confrelid      OID      `pg:"confrelid"`
+	Confupdtype    Char     `pg:"confupdtype"`
+	Confdeltype    Char     `pg:"confdeltype"`
+	Confmatchtype  Char     `pg:"confmatchtype"`
+	Conislocal     bool     `pg:"conislocal"`
+	Coninhcount    int32    `pg:"coninhcount"`
+	Connoinherit   bool     `pg:"connoinherit"`
+	Conkey         *[]int16 `pg:"conkey"`
+	Confkey        *[]int16 `pg:"confkey"`
+	Conpfeqop      *[]OID   `pg:"conpfeqop"`
+	Conppeqop      *[]OID   `pg:"conppeqop"`
+	Conffeqop      *[]OID   `pg:"conffeqop"`
+	Confdelsetcols *[]int16 `pg:"confdelsetcols"`
+	Conexclop      *[]OID   `pg:"conexclop"`
+	Conbin         string   `pg:"conbin"`
 }
 
 // pgIndexRow is a row of pg_catalog.pg_index.
