@@ -229,6 +229,7 @@ func (s *session) format() *types.Format {
 		TimeZone:         s.zone(),
 		ByteaOutput:      s.settings.Get("bytea_output"),
 		Enums:            s.blockEnums(),
+		Reg:              &regNames{s: s},
 	}
 }
 

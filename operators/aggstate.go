@@ -64,6 +64,9 @@ func newAggState(s *aggSpec) aggState {
 }
 
 func intLike(id types.ID) bool {
+	if types.IsOIDKind(id) {
+		return true
+	}
 	switch id {
 	case types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ:
 		return true

@@ -51,16 +51,17 @@ func (s *Snapshot) constraints() []tableConstraint {
 }
 
 // attnums is an int2[] of the columns' numbers in cols.
-func attnums(cols []storage.ColumnDef, names []string) string {
-	var parts []string
+// attnums is an int2[] of the columns' attribute numbers (conkey).
+func attnums(cols []storage.ColumnDef, names []string) *[]int16 {
+	parts := []int16{}
 	for _, n := range names {
 		for i, c := range cols {
 			if c.Name == n {
-				parts = append(parts, fmt.Sprint(i+1))
+				parts = append(parts, int16(i+1))
 			}
 		}
 	}
-	return "{" + strings.Join(parts, ",") + "}"
+	return &parts
 }
 
 func pgConstraintRows(s *Snapshot) []pgConstraintRow {
@@ -88,11 +89,11 @@ func pgConstraintRows(s *Snapshot) []pgConstraintRow {
 				}
 			}
 			r.Confupdtype, r.Confdeltype, r.Confmatchtype = Char(c.OnUpdate), Char(c.OnDelete), Char(c.Match)
-			eq := make([]string, len(c.Cols))
+			eq := make([]OID, len(c.Cols))
 			for i := range eq {
-				eq[i] = "96" // int4eq: joind keeps no operator OIDs
+				eq[i] = 96 // int4eq: joind keeps no operator OIDs
 			}
-			r.Conpfeqop, r.Conppeqop, r.Conffeqop = "{"+strings.Join(eq, ",")+"}", "{"+strings.Join(eq, ",")+"}", "{"+strings.Join(eq, ",")+"}"
+			r.Conpfeqop, r.Conppeqop, r.Conffeqop = &eq, &eq, &eq
 		}
 		if c.Kind == storage.ConCheck {
 			r.Conkey = attnums(tc.rel.Columns, c.Cols)
@@ -329,7 +330,7 @@ func init() {
 	// `confrelid IN (SELECT pg_partition_ancestors(oid) UNION ALL ...)`.
 	// joind has no partitioned tables, so a relation's only ancestor is
 	// itself: the one row this scalar gives in a select list.
-	a := &Func{Names: []string{"pg_partition_ancestors"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: oid,
+	a := &Func{Names: []string{"pg_partition_ancestors"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: types.RegClassType,
 		Eval: func(_ *Snapshot, v []types.Value) types.Value { return v[0] }}
 	funcByName["pg_partition_ancestors"] = append(funcByName["pg_partition_ancestors"], a)
 }

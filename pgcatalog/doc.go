@@ -13,7 +13,7 @@
 //     in pg_type (pgtype.go), and the relation list every catalog derives
 //     from (relations.go).
 //
-//   - The reg* casts' input and output functions (regtypes.go) and the
+//   - The reg* types' input and output functions (regtypes.go) and the
 //     system-information functions (funcs.go: format_type, pg_get_expr,
 //     pg_table_is_visible, obj_description, ...), declared with their
 //     argument and result types; package sql binds calls to them.
@@ -31,9 +31,9 @@
 //
 //   - Set-returning catalog functions called in FROM (setfuncs.go).
 //
-// joind has no oid, regproc, int2vector, oidvector or pg_node_tree types,
-// and its catalogs do not use its "char" type: an OID is an int8, the
-// catalogs' "char" columns and regproc are text, and most catalog
+// OID columns are of type oid, and the reg* types are real types
+// (types/regtypes.go) whose names regtypes.go reads and prints. joind has
+// no int2vector, oidvector or pg_node_tree types, and most catalog
 // arrays are text in PostgreSQL's array syntax ("{a,b}", ArrayItems reads
 // them); a row field of slice type is a real array column.
 //

@@ -11,7 +11,7 @@ import (
 // Package sql binds a call to one: it coerces the arguments to Args
 // (implicitly, as any function call; an argument beyond Args is of any
 // type, its value unread) and evaluates Eval over the statement's
-// Snapshot. OID arguments are int8 (joind has no oid type).
+// Snapshot. OID arguments are of type oid.
 
 // Func is one catalog function (for a range of argument counts).
 type Func struct {
@@ -34,7 +34,7 @@ type Func struct {
 const VersionString = "PostgreSQL 15.18 (joind) on x86_64-pc-linux-gnu, compiled by Go, 64-bit"
 
 var (
-	oid, i4, text, boolT = types.Int8Type, types.Int4Type, types.TextType, types.BoolType
+	oid, i4, text, boolT = types.OidType, types.Int4Type, types.TextType, types.BoolType
 )
 
 func constant(v types.Value) func(*Snapshot, []types.Value) types.Value {
@@ -180,10 +180,10 @@ var funcs = []*Func{
 			}
 			return types.NullValue
 		}},
-	{Names: []string{"to_regclass"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{text}, Result: oid, Eval: toReg("regclass")},
-	{Names: []string{"to_regtype"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{text}, Result: oid, Eval: toReg("regtype")},
-	{Names: []string{"to_regnamespace"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{text}, Result: oid, Eval: toReg("regnamespace")},
-	{Names: []string{"to_regrole"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{text}, Result: oid, Eval: toReg("regrole")},
+	{Names: []string{"to_regclass"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{text}, Result: types.RegClassType, Eval: toReg("regclass")},
+	{Names: []string{"to_regtype"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{text}, Result: types.RegTypeType, Eval: toReg("regtype")},
+	{Names: []string{"to_regnamespace"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{text}, Result: types.RegNamespaceType, Eval: toReg("regnamespace")},
+	{Names: []string{"to_regrole"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{text}, Result: types.RegRoleType, Eval: toReg("regrole")},
 	// Not tracked per relation: reported as empty.
 	{Names: []string{"pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size"},
 		MinArgs: 1, MaxArgs: 2, Args: []types.Type{oid, text}, Result: types.Int8Type, Eval: constant(types.IntValue(0))},

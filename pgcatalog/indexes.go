@@ -1,7 +1,6 @@
 package pgcatalog
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/joind/joind/storage"
@@ -79,15 +78,13 @@ func opclassOID(method string, t types.Type) uint32 {
 	return btree[t.ID]
 }
 
-func int2vector[T int16 | uint32](vs []T) string {
-	var b strings.Builder
-	for i, v := range vs {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(strconv.FormatInt(int64(v), 10))
+// oidVector reads an oidvector's text ("23 25").
+func oidVector(s string) OIDVector {
+	var out OIDVector
+	for _, f := range strings.Fields(s) {
+		out = append(out, parseOID(f))
 	}
-	return b.String()
+	return out
 }
 
 func pgIndexRows(s *Snapshot) []pgIndexRow {
@@ -108,7 +105,7 @@ func pgIndexRows(s *Snapshot) []pgIndexRow {
 		out = append(out, pgIndexRow{Indexrelid: r.OID, Indrelid: ir.TableOID, Indnatts: int16(len(ir.Keys)),
 			Indnkeyatts: int16(len(ir.Keys)), Indisunique: ir.Def.Unique, Indisprimary: ir.Def.Primary,
 			Indimmediate: true, Indisvalid: true, Indisready: true, Indislive: true,
-			Indkey: int2vector(ir.Keys), Indcollation: int2vector(colls), Indclass: int2vector(classes), Indoption: int2vector(opts)})
+			Indkey: Int2Vector(ir.Keys), Indcollation: OIDVector(colls), Indclass: OIDVector(classes), Indoption: Int2Vector(opts)})
 	}
 	return out
 }

@@ -329,57 +329,57 @@ type pgAttrdefRow struct {
 
 // pgConstraintRow is a row of pg_catalog.pg_constraint.
 type pgConstraintRow struct {
-	Oid            OID    `pg:"oid"`
-	Conname        Name   `pg:"conname" type:"name"`
-	Connamespace   OID    `pg:"connamespace"`
-	Contype        Char   `pg:"contype"`
-	Condeferrable  bool   `pg:"condeferrable"`
-	Condeferred    bool   `pg:"condeferred"`
-	Convalidated   bool   `pg:"convalidated"`
-	Conrelid       OID    `pg:"conrelid"`
-	Contypid       OID    `pg:"contypid"`
-	Conindid       OID    `pg:"conindid"`
-	Conparentid    OID    `pg:"conparentid"`
-	Confrelid      OID    `pg:"confrelid"`
-	Confupdtype    Char   `pg:"confupdtype"`
-	Confdeltype    Char   `pg:"confdeltype"`
-	Confmatchtype  Char   `pg:"confmatchtype"`
-	Conislocal     bool   `pg:"conislocal"`
-	Coninhcount    int32  `pg:"coninhcount"`
-	Connoinherit   bool   `pg:"connoinherit"`
-	Conkey         string `pg:"conkey"`
-	Confkey        string `pg:"confkey"`
-	Conpfeqop      string `pg:"conpfeqop"`
-	Conppeqop      string `pg:"conppeqop"`
-	Conffeqop      string `pg:"conffeqop"`
-	Confdelsetcols string `pg:"confdelsetcols"`
-	Conexclop      string `pg:"conexclop"`
-	Conbin         string `pg:"conbin"`
+	Oid            OID      `pg:"oid"`
+	Conname        Name     `pg:"conname" type:"name"`
+	Connamespace   OID      `pg:"connamespace"`
+	Contype        Char     `pg:"contype"`
+	Condeferrable  bool     `pg:"condeferrable"`
+	Condeferred    bool     `pg:"condeferred"`
+	Convalidated   bool     `pg:"convalidated"`
+	Conrelid       OID      `pg:"conrelid"`
+	Contypid       OID      `pg:"contypid"`
+	Conindid       OID      `pg:"conindid"`
+	Conparentid    OID      `pg:"conparentid"`
+	Confrelid      OID      `pg:"confrelid"`
+	Confupdtype    Char     `pg:"confupdtype"`
+	Confdeltype    Char     `pg:"confdeltype"`
+	Confmatchtype  Char     `pg:"confmatchtype"`
+	Conislocal     bool     `pg:"conislocal"`
+	Coninhcount    int32    `pg:"coninhcount"`
+	Connoinherit   bool     `pg:"connoinherit"`
+	Conkey         *[]int16 `pg:"conkey"`
+	Confkey        *[]int16 `pg:"confkey"`
+	Conpfeqop      *[]OID   `pg:"conpfeqop"`
+	Conppeqop      *[]OID   `pg:"conppeqop"`
+	Conffeqop      *[]OID   `pg:"conffeqop"`
+	Confdelsetcols *[]int16 `pg:"confdelsetcols"`
+	Conexclop      *[]OID   `pg:"conexclop"`
+	Conbin         string   `pg:"conbin"`
 }
 
 // pgIndexRow is a row of pg_catalog.pg_index.
 type pgIndexRow struct {
-	Indexrelid          OID     `pg:"indexrelid"`
-	Indrelid            OID     `pg:"indrelid"`
-	Indnatts            int16   `pg:"indnatts"`
-	Indnkeyatts         int16   `pg:"indnkeyatts"`
-	Indisunique         bool    `pg:"indisunique"`
-	Indnullsnotdistinct bool    `pg:"indnullsnotdistinct"`
-	Indisprimary        bool    `pg:"indisprimary"`
-	Indisexclusion      bool    `pg:"indisexclusion"`
-	Indimmediate        bool    `pg:"indimmediate"`
-	Indisclustered      bool    `pg:"indisclustered"`
-	Indisvalid          bool    `pg:"indisvalid"`
-	Indcheckxmin        bool    `pg:"indcheckxmin"`
-	Indisready          bool    `pg:"indisready"`
-	Indislive           bool    `pg:"indislive"`
-	Indisreplident      bool    `pg:"indisreplident"`
-	Indkey              string  `pg:"indkey"`
-	Indcollation        string  `pg:"indcollation"`
-	Indclass            string  `pg:"indclass"`
-	Indoption           string  `pg:"indoption"`
-	Indexprs            *string `pg:"indexprs"`
-	Indpred             *string `pg:"indpred"`
+	Indexrelid          OID        `pg:"indexrelid"`
+	Indrelid            OID        `pg:"indrelid"`
+	Indnatts            int16      `pg:"indnatts"`
+	Indnkeyatts         int16      `pg:"indnkeyatts"`
+	Indisunique         bool       `pg:"indisunique"`
+	Indnullsnotdistinct bool       `pg:"indnullsnotdistinct"`
+	Indisprimary        bool       `pg:"indisprimary"`
+	Indisexclusion      bool       `pg:"indisexclusion"`
+	Indimmediate        bool       `pg:"indimmediate"`
+	Indisclustered      bool       `pg:"indisclustered"`
+	Indisvalid          bool       `pg:"indisvalid"`
+	Indcheckxmin        bool       `pg:"indcheckxmin"`
+	Indisready          bool       `pg:"indisready"`
+	Indislive           bool       `pg:"indislive"`
+	Indisreplident      bool       `pg:"indisreplident"`
+	Indkey              Int2Vector `pg:"indkey"`
+	Indcollation        OIDVector  `pg:"indcollation"`
+	Indclass            OIDVector  `pg:"indclass"`
+	Indoption           Int2Vector `pg:"indoption"`
+	Indexprs            *string    `pg:"indexprs"`
+	Indpred             *string    `pg:"indpred"`
 }
 
 // pgInheritsRow is a row of pg_catalog.pg_inherits.
@@ -430,25 +430,25 @@ type pgRewriteRow struct {
 
 // pgTriggerRow is a row of pg_catalog.pg_trigger.
 type pgTriggerRow struct {
-	Oid            OID    `pg:"oid"`
-	Tgrelid        OID    `pg:"tgrelid"`
-	Tgparentid     OID    `pg:"tgparentid"`
-	Tgname         Name   `pg:"tgname" type:"name"`
-	Tgfoid         OID    `pg:"tgfoid"`
-	Tgtype         int16  `pg:"tgtype"`
-	Tgenabled      Char   `pg:"tgenabled"`
-	Tgisinternal   bool   `pg:"tgisinternal"`
-	Tgconstrrelid  OID    `pg:"tgconstrrelid"`
-	Tgconstrindid  OID    `pg:"tgconstrindid"`
-	Tgconstraint   OID    `pg:"tgconstraint"`
-	Tgdeferrable   bool   `pg:"tgdeferrable"`
-	Tginitdeferred bool   `pg:"tginitdeferred"`
-	Tgnargs        int16  `pg:"tgnargs"`
-	Tgattr         string `pg:"tgattr"`
-	Tgargs         string `pg:"tgargs"`
-	Tgqual         string `pg:"tgqual"`
-	Tgoldtable     Name   `pg:"tgoldtable" type:"name"`
-	Tgnewtable     Name   `pg:"tgnewtable" type:"name"`
+	Oid            OID        `pg:"oid"`
+	Tgrelid        OID        `pg:"tgrelid"`
+	Tgparentid     OID        `pg:"tgparentid"`
+	Tgname         Name       `pg:"tgname" type:"name"`
+	Tgfoid         OID        `pg:"tgfoid"`
+	Tgtype         int16      `pg:"tgtype"`
+	Tgenabled      Char       `pg:"tgenabled"`
+	Tgisinternal   bool       `pg:"tgisinternal"`
+	Tgconstrrelid  OID        `pg:"tgconstrrelid"`
+	Tgconstrindid  OID        `pg:"tgconstrindid"`
+	Tgconstraint   OID        `pg:"tgconstraint"`
+	Tgdeferrable   bool       `pg:"tgdeferrable"`
+	Tginitdeferred bool       `pg:"tginitdeferred"`
+	Tgnargs        int16      `pg:"tgnargs"`
+	Tgattr         Int2Vector `pg:"tgattr"`
+	Tgargs         string     `pg:"tgargs"`
+	Tgqual         string     `pg:"tgqual"`
+	Tgoldtable     Name       `pg:"tgoldtable" type:"name"`
+	Tgnewtable     Name       `pg:"tgnewtable" type:"name"`
 }
 
 // pgPolicyRow is a row of pg_catalog.pg_policy.
@@ -465,15 +465,15 @@ type pgPolicyRow struct {
 
 // pgStatisticExtRow is a row of pg_catalog.pg_statistic_ext.
 type pgStatisticExtRow struct {
-	Oid           OID    `pg:"oid"`
-	Stxrelid      OID    `pg:"stxrelid"`
-	Stxname       Name   `pg:"stxname" type:"name"`
-	Stxnamespace  OID    `pg:"stxnamespace"`
-	Stxowner      OID    `pg:"stxowner"`
-	Stxstattarget int32  `pg:"stxstattarget"`
-	Stxkeys       string `pg:"stxkeys"`
-	Stxkind       string `pg:"stxkind"`
-	Stxexprs      string `pg:"stxexprs"`
+	Oid           OID        `pg:"oid"`
+	Stxrelid      OID        `pg:"stxrelid"`
+	Stxname       Name       `pg:"stxname" type:"name"`
+	Stxnamespace  OID        `pg:"stxnamespace"`
+	Stxowner      OID        `pg:"stxowner"`
+	Stxstattarget int32      `pg:"stxstattarget"`
+	Stxkeys       Int2Vector `pg:"stxkeys"`
+	Stxkind       string     `pg:"stxkind"`
+	Stxexprs      string     `pg:"stxexprs"`
 }
 
 // pgPublicationRow is a row of pg_catalog.pg_publication.

@@ -166,7 +166,7 @@ func TestDeclarations(t *testing.T) {
 		d.Cols = append(d.Cols, storage.ColumnDef{Name: f.Tag.Get("pg"), Type: ct})
 		d.field = append(d.field, f.Index)
 	}
-	want := []types.ID{types.Int8, types.Text, types.Text, types.Int2, types.Float4, types.TimestampTZ}
+	want := []types.ID{types.Oid, types.Text, types.Text, types.Int2, types.Float4, types.TimestampTZ}
 	for i, c := range d.Cols {
 		if c.Type.ID != want[i] {
 			t.Errorf("column %s is %v, want %v", c.Name, c.Type, want[i])
@@ -229,6 +229,14 @@ func TestRegInOut(t *testing.T) {
 		{"regrole", "alice", OIDBootstrapUser, ""},
 		{"regrole", "bob", 0, "42704"},
 		{"regclass", "42", 42, ""},
+		{"regproc", "now", 1299, ""},
+		{"regproc", "abs", 0, "42725"},
+		{"regproc", "nosuch", 0, "42883"},
+		{"regprocedure", "abs(int4)", 1397, ""},
+		{"regprocedure", "abs(int4", 0, "22P02"},
+		{"regoperator", "+(int4,int4)", 551, ""},
+		{"regoperator", "+(int4)", 0, "42P02"},
+		{"regoper", "+", 0, "42725"},
 	} {
 		oid, err := s.RegIn(c.target, c.name)
 		code := ""
@@ -247,6 +255,8 @@ func TestRegInOut(t *testing.T) {
 		{"regclass", 1259, "pg_class"}, {"regclass", 99999, "99999"}, {"regclass", 0, "-"},
 		{"regtype", int64(types.OIDInt4), "integer"}, {"regnamespace", OIDNamespacePgCatalog, "pg_catalog"},
 		{"regrole", OIDBootstrapUser, "alice"},
+		{"regproc", 1397, "pg_catalog.abs"}, {"regproc", 1299, "now"}, {"regprocedure", 1397, "abs(integer)"},
+		{"regoperator", 551, "+(integer,integer)"}, {"regoper", 551, "pg_catalog.+"}, {"regtype", int64(types.OIDUnknown), "unknown"},
 	} {
 		if got := s.RegOut(c.target, c.oid); got != c.want {
 			t.Errorf("%d::%s = %q, want %q", c.oid, c.target, got, c.want)

@@ -21,7 +21,7 @@ func declareBuiltinRoutines() {
 				Prokind: r[ppKind][0], Prosecdef: r[ppSecdef] == "t", Proleakproof: r[ppLeakproof] == "t",
 				Proisstrict: r[ppStrict] == "t", Proretset: r[ppRetset] == "t", Provolatile: r[ppVolatile][0],
 				Proparallel: r[ppParallel][0], Pronargs: int16(parseInt(r[ppNargs])), Pronargdefaults: int16(parseInt(r[ppNargdefaults])),
-				Prorettype: OID(parseOID(r[ppRettype])), Proargtypes: r[ppArgtypes], Proallargtypes: nullable(r[ppAllargtypes]),
+				Prorettype: OID(parseOID(r[ppRettype])), Proargtypes: oidVector(r[ppArgtypes]), Proallargtypes: nullable(r[ppAllargtypes]),
 				Proargmodes: nullable(r[ppArgmodes]), Proargnames: nullable(r[ppArgnames]), Prosrc: r[ppSrc]})
 		}
 		return out
@@ -115,36 +115,36 @@ func parseFloat(s string) float64 {
 
 // pgProcRow is a row of pg_catalog.pg_proc.
 type pgProcRow struct {
-	Oid             OID     `pg:"oid"`
-	Proname         Name    `pg:"proname" type:"name"`
-	Pronamespace    OID     `pg:"pronamespace"`
-	Proowner        OID     `pg:"proowner"`
-	Prolang         OID     `pg:"prolang"`
-	Procost         float32 `pg:"procost"`
-	Prorows         float32 `pg:"prorows"`
-	Provariadic     OID     `pg:"provariadic"`
-	Prosupport      string  `pg:"prosupport"`
-	Prokind         Char    `pg:"prokind"`
-	Prosecdef       bool    `pg:"prosecdef"`
-	Proleakproof    bool    `pg:"proleakproof"`
-	Proisstrict     bool    `pg:"proisstrict"`
-	Proretset       bool    `pg:"proretset"`
-	Provolatile     Char    `pg:"provolatile"`
-	Proparallel     Char    `pg:"proparallel"`
-	Pronargs        int16   `pg:"pronargs"`
-	Pronargdefaults int16   `pg:"pronargdefaults"`
-	Prorettype      OID     `pg:"prorettype"`
-	Proargtypes     string  `pg:"proargtypes"` // oidvector: "23 25"
-	Proallargtypes  *string `pg:"proallargtypes"`
-	Proargmodes     *string `pg:"proargmodes"`
-	Proargnames     *string `pg:"proargnames"`
-	Proargdefaults  *string `pg:"proargdefaults"` // joind has no pg_node_tree: NULL
-	Protrftypes     *string `pg:"protrftypes"`
-	Prosrc          string  `pg:"prosrc"`
-	Probin          *string `pg:"probin"`
-	Prosqlbody      *string `pg:"prosqlbody"`
-	Proconfig       *string `pg:"proconfig"`
-	Proacl          *string `pg:"proacl"`
+	Oid             OID       `pg:"oid"`
+	Proname         Name      `pg:"proname" type:"name"`
+	Pronamespace    OID       `pg:"pronamespace"`
+	Proowner        OID       `pg:"proowner"`
+	Prolang         OID       `pg:"prolang"`
+	Procost         float32   `pg:"procost"`
+	Prorows         float32   `pg:"prorows"`
+	Provariadic     OID       `pg:"provariadic"`
+	Prosupport      string    `pg:"prosupport"`
+	Prokind         Char      `pg:"prokind"`
+	Prosecdef       bool      `pg:"prosecdef"`
+	Proleakproof    bool      `pg:"proleakproof"`
+	Proisstrict     bool      `pg:"proisstrict"`
+	Proretset       bool      `pg:"proretset"`
+	Provolatile     Char      `pg:"provolatile"`
+	Proparallel     Char      `pg:"proparallel"`
+	Pronargs        int16     `pg:"pronargs"`
+	Pronargdefaults int16     `pg:"pronargdefaults"`
+	Prorettype      OID       `pg:"prorettype"`
+	Proargtypes     OIDVector `pg:"proargtypes"`
+	Proallargtypes  *string   `pg:"proallargtypes"`
+	Proargmodes     *string   `pg:"proargmodes"`
+	Proargnames     *string   `pg:"proargnames"`
+	Proargdefaults  *string   `pg:"proargdefaults"` // joind has no pg_node_tree: NULL
+	Protrftypes     *string   `pg:"protrftypes"`
+	Prosrc          string    `pg:"prosrc"`
+	Probin          *string   `pg:"probin"`
+	Prosqlbody      *string   `pg:"prosqlbody"`
+	Proconfig       *string   `pg:"proconfig"`
+	Proacl          *string   `pg:"proacl"`
 }
 
 // pgAggregateRow is a row of pg_catalog.pg_aggregate.

@@ -67,6 +67,7 @@ var SystemTypes = func() []SystemType {
 			ts = append(ts, types.ArrayOf(t))
 		}
 	}
+	ts = append(ts, types.Int2VectorType, types.OidVectorType)
 	has := map[uint32]bool{}
 	for _, t := range ts {
 		has[t.OID()] = true

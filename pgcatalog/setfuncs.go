@@ -16,7 +16,7 @@ type SetFunc struct {
 var setFuncs = []*SetFunc{
 	// joind has no partitioned tables: a relation's only ancestor is
 	// itself, and an OID no relation has has none.
-	{Name: "pg_partition_ancestors", Args: []types.Type{oid}, Result: oid,
+	{Name: "pg_partition_ancestors", Args: []types.Type{oid}, Result: types.RegClassType,
 		Rows: func(s *Snapshot, v []types.Value) []types.Value {
 			if _, ok := s.RelationByOID(uint32(v[0].I)); ok {
 				return []types.Value{v[0]}

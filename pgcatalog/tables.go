@@ -18,13 +18,22 @@ import (
 // field tagged `type:"timestamptz"` is a timestamptz column, a Name field
 // tagged `type:"name"` a name column.
 type (
-	// OID is an object identifier (an int8 column: joind has no oid type).
+	// OID is an object identifier (an oid column).
 	OID = uint32
 	// Name is a value of type name (a name column when tagged `type:"name"`).
 	Name = string
 	// Char is a value of type "char" (a text column of one character, or
 	// empty for the zero byte).
 	Char = byte
+	// Int2Vector and OIDVector are int2vector and oidvector columns
+	// (pg_index.indkey, pg_proc.proargtypes): arrays from subscript 0.
+	Int2Vector []int16
+	OIDVector  []uint32
+)
+
+var (
+	int2VectorGo = reflect.TypeOf(Int2Vector(nil))
+	oidVectorGo  = reflect.TypeOf(OIDVector(nil))
 )
 
 // Def is one virtual system relation.
@@ -82,10 +91,18 @@ func columnType(t reflect.Type, where string) types.Type {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	switch t {
+	case int2VectorGo:
+		return types.Int2VectorType
+	case oidVectorGo:
+		return types.OidVectorType
+	}
 	switch t.Kind() {
-	case reflect.Slice: // an array column (int2vector and oid[] are int2[] and int8[])
+	case reflect.Slice: // an array column
 		return types.ArrayOf(columnType(t.Elem(), where))
-	case reflect.Uint32, reflect.Int64:
+	case reflect.Uint32:
+		return types.OidType
+	case reflect.Int64:
 		return types.Int8Type
 	case reflect.String, reflect.Uint8:
 		return types.TextType
@@ -116,6 +133,9 @@ func fieldValue(v reflect.Value) types.Value {
 		elems := make([]types.Value, v.Len())
 		for i := range elems {
 			elems[i] = fieldValue(v.Index(i))
+		}
+		if t := v.Type(); t == int2VectorGo || t == oidVectorGo {
+			return types.Value{Arr: types.NewVector(elems)}
 		}
 		return types.Value{Arr: types.NewArray(elems)}
 	case reflect.Uint32:

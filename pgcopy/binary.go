@@ -83,6 +83,9 @@ func AppendBinary(dst []byte, v types.Value, t types.Type) []byte {
 		// jsonb_send, jsonpath_send: the format version (1), then the text.
 		return append(append(dst, 1), v.S...)
 	}
+	if types.IsOIDKind(t.ID) {
+		return binary.BigEndian.AppendUint32(dst, uint32(v.I)) // oidsend, and every reg* type's send
+	}
 	// text, varchar, bpchar, name, json, unknown: the characters themselves.
 	return types.FormatText(dst, v, t, nil)
 }
@@ -310,6 +313,12 @@ func DecodeBinary(b []byte, t types.Type) (types.Value, error) {
 			return types.Value{}, err
 		}
 		return types.IntValue(int64(binary.BigEndian.Uint64(b))), nil
+	case types.Oid, types.RegClass, types.RegType, types.RegProc, types.RegProcedure, types.RegOper,
+		types.RegOperator, types.RegNamespace, types.RegRole:
+		if err := want(4); err != nil {
+			return types.Value{}, err
+		}
+		return types.IntValue(int64(binary.BigEndian.Uint32(b))), nil // oidrecv
 	case types.Float4:
 		if err := want(4); err != nil {
 			return types.Value{}, err

@@ -366,11 +366,20 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 	return b.keepLoc(&plan.Cast{Input: e, T: t, Explicit: ctx == coerceExplicit}, e), nil
 }
 
+// evalContext is what the binder folds constants with: the session's,
+// with the reg* types' names read from the statement's own snapshot.
 func (b *binder) evalContext() *types.EvalContext {
+	ctx := types.EvalContext{}
 	if b.opts != nil && b.opts.EvalContext != nil {
-		return b.opts.EvalContext
+		ctx = *b.opts.EvalContext
 	}
-	return &types.EvalContext{}
+	f := types.DefaultFormat
+	if ctx.Format != nil {
+		f = *ctx.Format
+	}
+	f.Reg = regCatalog{b}
+	ctx.Format = &f
+	return &ctx
 }
 
 var errCannotCoerce = pgerr.New(pgerr.CannotCoerce, "cannot coerce")

@@ -72,106 +72,54 @@ func (b *binder) catalogTable(schema, name string) (storage.Table, bool) {
 
 // oidConst is an OID literal.
 func oidConst(oid uint32) plan.Expr {
-	return &plan.Const{Val: types.IntValue(int64(oid)), T: types.Int8Type}
+	return &plan.Const{Val: types.IntValue(int64(oid)), T: types.OidType}
 }
 
 func textConst(s string) plan.Expr { return &plan.Const{Val: types.TextValue(s), T: types.TextType} }
 
-// regCast binds casts to the object-identifier types; ok is false for any
-// other target type.
+// regCast binds the casts to the object-identifier types joind has no
+// type for (xid, cid: an int8) and rejects a modifier on any of them; ok
+// is false for any other target, which the ordinary cast binds (oid and
+// the reg* types are types: types/regtypes.go).
 func (b *binder) regCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, error) {
 	tn := tc.TypeName
-	if len(tn.ArrayBounds) > 0 {
-		// joind has no array types; an array literal is accepted only where
-		// a text-encoded catalog array is read (textArrayArg).
-		return nil, false, nil
-	}
-	if len(tn.Names) == 0 || len(tn.Names) > 2 {
+	if len(tn.ArrayBounds) > 0 || len(tn.Names) == 0 || len(tn.Names) > 2 {
 		return nil, false, nil
 	}
 	target := strings.ToLower(tn.Names[len(tn.Names)-1].GetString_().GetSval())
-	loc := tc.Location
-	// 'name'::regclass::text is the name, as PostgreSQL prints it.
-	if target == "text" || target == "varchar" || target == "name" {
-		if inner := tc.Arg.GetTypeCast(); inner != nil && len(inner.TypeName.Names) > 0 {
-			it := strings.ToLower(inner.TypeName.Names[len(inner.TypeName.Names)-1].GetString_().GetSval())
-			if pgcatalog.IsRegType(it) {
-				e, ok, err := b.regCast(s, inner)
-				if err != nil || !ok {
-					return e, ok, err
-				}
-				if c, isConst := e.(*plan.Const); isConst && c.T.ID == types.Int8 {
-					if c.Val.Null {
-						return &plan.Const{Val: types.NullValue, T: types.TextType}, true, nil
-					}
-					e = textConst(b.snapshot().RegOut(it, c.Val.I))
-				}
-				if target == "name" {
-					e, err = b.coerce(e, types.NameType, coerceExplicit, loc)
-				}
-				return e, true, err
-			}
-		}
-	}
-	if len(tn.Typmods) > 0 && (target == "oid" || target == "xid" || target == "cid" || pgcatalog.IsRegType(target)) {
+	_, isOIDKind := types.RegTypeByName(target)
+	if len(tn.Typmods) > 0 && (target == "xid" || target == "cid" || isOIDKind || target == "regconfig") {
 		// None of these takes a modifier; never drop one silently.
 		return nil, true, b.errAt(pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type \"%s\"", target), tn.Location)
 	}
-	switch {
-	case target == "oid" || target == "xid" || target == "cid":
-		arg, err := b.bindExpr(s, tc.Arg)
-		if err != nil {
-			return nil, true, err
-		}
-		e, err := b.coerce(arg, types.Int8Type, coerceExplicit, loc)
-		return e, true, err
-	case !pgcatalog.IsRegType(target):
+	if target != "xid" && target != "cid" {
 		return nil, false, nil
 	}
 	arg, err := b.bindExpr(s, tc.Arg)
 	if err != nil {
 		return nil, true, err
 	}
-	if c, isConst := arg.(*plan.Const); isConst {
-		if c.Val.Null {
-			return &plan.Const{Val: types.NullValue, T: types.Int8Type}, true, nil
-		}
-		switch c.T.ID {
-		case types.Unknown, types.Text, types.Varchar, types.Char, types.Name:
-			if target == "regproc" || target == "regprocedure" {
-				return textConst(pgcatalog.RegProcName(c.Val.S)), true, nil
-			}
-			oid, err := b.snapshot().RegIn(target, c.Val.S)
-			if err != nil {
-				return nil, true, b.wrapAt(err, b.locOf(arg))
-			}
-			return oidConst(oid), true, nil
-		}
-	}
-	switch arg.Type().ID {
-	case types.Text, types.Varchar, types.Char, types.Name, types.Unknown:
-		// A name computed at run time: look it up per row.
-		arg, err = b.coerce(arg, types.TextType, coerceExplicit, loc)
-		if err != nil {
-			return nil, true, err
-		}
-		snap := b.snapshot()
-		return b.call("to_"+target, []plan.Expr{arg}, types.Int8Type, func(v []types.Value) (types.Value, error) {
-			oid, err := snap.RegIn(target, v[0].S)
-			if err != nil {
-				return types.NullValue, err
-			}
-			return types.IntValue(int64(oid)), nil
-		}), true, nil
-	}
-	arg, err = b.coerce(arg, types.Int8Type, coerceExplicit, loc)
-	if err != nil {
-		return nil, true, err
-	}
-	snap := b.snapshot()
-	return b.call(target+"out", []plan.Expr{arg}, types.TextType, func(v []types.Value) (types.Value, error) {
-		return types.TextValue(snap.RegOut(target, v[0].I)), nil
-	}), true, nil
+	e, err := b.coerce(arg, types.Int8Type, coerceExplicit, tc.Location)
+	return e, true, err
+}
+
+// regCatalog is the reg* types' I/O over the statement's catalog
+// snapshot, made at first use.
+type regCatalog struct{ b *binder }
+
+func (r regCatalog) RegIn(id types.ID, s string) (uint32, error) {
+	return r.b.snapshot().RegCatalog().RegIn(id, s)
+}
+
+func (r regCatalog) RegOut(id types.ID, oid uint32) string {
+	return r.b.snapshot().RegCatalog().RegOut(id, oid)
+}
+
+// RegCatalog is the reg* types' I/O over catalog cat as session si sees
+// it (its search path, roles, temporary objects): what the session's
+// output and run-time casts read names with.
+func RegCatalog(cat storage.Catalog, si *SessionInfo) types.RegCatalog {
+	return regCatalog{newBinder("", cat, &BindOptions{Session: si})}
 }
 
 // call is a strict built-in computed by f.

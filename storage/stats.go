@@ -118,6 +118,9 @@ func peekValue(arr arrow.Array, t types.Type, i int) types.Value {
 
 // encodeValue is the manifest's binary form of a bound.
 func encodeValue(v types.Value, t types.Type) []byte {
+	if types.IsOIDKind(t.ID) {
+		t = types.Int8Type // an OID in an int64
+	}
 	switch t.ID {
 	case types.Bool, types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ:
 		return binary.LittleEndian.AppendUint64(nil, uint64(v.I))
@@ -134,6 +137,9 @@ func encodeValue(v types.Value, t types.Type) []byte {
 }
 
 func decodeValue(b []byte, t types.Type) (types.Value, error) {
+	if types.IsOIDKind(t.ID) {
+		t = types.Int8Type
+	}
 	switch t.ID {
 	case types.Bool, types.Int2, types.Int4, types.Int8, types.Date, types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ:
 		if len(b) != 8 {

@@ -26,7 +26,12 @@ func ArrayOf(elem Type) Type {
 }
 
 // ElemType is an array type's element type.
-func (t Type) ElemType() Type { return Type{ID: t.Elem, Typmod: t.Typmod, UserOID: t.UserOID} }
+func (t Type) ElemType() Type {
+	if IsVector(t) {
+		return Type{ID: t.Elem, Typmod: -1} // vectors.go
+	}
+	return Type{ID: t.Elem, Typmod: t.Typmod, UserOID: t.UserOID}
+}
 
 // arrayElemOK reports whether joind has an array type of elements id.
 func arrayElemOK(id ID) bool { _, ok := arrayOIDs[id]; return ok || id == Enum }

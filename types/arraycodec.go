@@ -56,6 +56,9 @@ func encodeElem(dst []byte, v Value, et Type) []byte {
 		dst = binary.AppendUvarint(dst, uint64(len(inner)))
 		return append(dst, inner...)
 	}
+	if IsOIDKind(et.ID) || et.ID == Time || et.ID == TimeTZ {
+		return binary.AppendVarint(dst, v.I)
+	}
 	dst = binary.AppendUvarint(dst, uint64(len(v.S)))
 	return append(dst, v.S...)
 }
@@ -112,6 +115,8 @@ func decodeArray(b []byte, et Type) *ArrayValue {
 			l := int(uv())
 			v.Arr = decodeArray(b[p:p+l], et.ElemType())
 			p += l
+		case Oid, RegClass, RegType, RegProc, RegProcedure, RegOper, RegOperator, RegNamespace, RegRole:
+			v.I = sv()
 		default:
 			l := int(uv())
 			v.S = string(b[p : p+l])

@@ -16,6 +16,9 @@ func castContext(from, to ID) byte {
 	if from == Unknown {
 		return 'i' // a literal is coerced by its type's input function
 	}
+	if c := oidCastContext(from, to); c != 0 { // regtypes.go
+		return c
+	}
 	switch from {
 	case Int2:
 		switch to {
@@ -143,6 +146,8 @@ func CastStable(from, to ID) bool {
 		// timestamptz's casts to and from date and timestamp read TimeZone,
 		// and its text I/O does too.
 		return true
+	case isStringID(from) && IsRegKind(to) || IsRegKind(from) && isStringID(to):
+		return true // regclassin/out and their kin read the catalog
 	case isStringID(from) || isStringID(to):
 		// date_in/out, timestamp_in/out and interval_in/out are stable.
 		return isDateTimeID(from) || isDateTimeID(to)
@@ -159,6 +164,9 @@ func isDateTimeID(id ID) bool {
 func CanCast(from, to Type) (implicit, assignment, explicit bool) {
 	if c, ok := enumCastContext(from, to); ok { // enum.go
 		return c == 'i', c == 'i' || c == 'a', c != 0
+	}
+	if IsVector(to) && !IsVector(from) && from.ID != Unknown && !isStringID(from.ID) {
+		return false, false, false // nothing casts to a vector but its text
 	}
 	if from.ID == Array && to.ID == Array {
 		// array_coerce over the element cast (PostgreSQL's
@@ -243,6 +251,9 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 		return coerceString(s, to, explicit)
 	}
 	if r, ok, err := castTimeKind(ctx, v, from, to); ok {
+		return r, err
+	}
+	if r, ok, err := castOIDKind(v, from, to); ok { // regtypes.go
 		return r, err
 	}
 	switch to.ID {

@@ -60,6 +60,9 @@ func idCategory(id ID) byte {
 	case InternalChar:
 		return catInternal
 	}
+	if IsOIDKind(id) {
+		return catNumeric
+	}
 	return catInvalid
 }
 
@@ -69,7 +72,7 @@ func (t Type) IsPreferred() bool { return idPreferred(t.ID) }
 
 func idPreferred(id ID) bool {
 	switch id {
-	case Float8, Text, Interval, Bool, TimestampTZ, VarBit:
+	case Float8, Text, Interval, Bool, TimestampTZ, VarBit, Oid:
 		return true
 	}
 	return false
@@ -196,7 +199,7 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Bit
 	case "varbit", "bit varying":
 		id = VarBit
-	case "oid", "regclass", "regtype", "inet",
+	case "inet",
 		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
 		"money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
 		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "pg_lsn",
@@ -204,7 +207,19 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", name)
 	case "record":
 		id = Record // typmod -1: a record of unknown fields (NULL::record)
+	case "int2vector", "oidvector":
+		if arrayBounds > 0 || len(typmods) > 0 {
+			return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s[] is not supported", name)
+		}
+		if name == "int2vector" {
+			return Int2VectorType, nil
+		}
+		return OidVectorType, nil
 	default:
+		if rt, ok := RegTypeByName(name); ok {
+			id = rt.ID
+			break
+		}
 		// _int4 and friends: PostgreSQL's names of the array types.
 		if strings.HasPrefix(name, "_") {
 			if et, err := FromTypeName([]string{name[1:]}, typmods, 0); err == nil && arrayElemOK(et.ID) {
@@ -305,6 +320,9 @@ func (t Type) BaseSQLName() string {
 	if t.Domain != 0 {
 		return domainName(t)
 	}
+	if IsVector(t) {
+		return vectorName(t)
+	}
 	switch t.ID {
 	case Array:
 		return t.ElemType().BaseSQLName() + "[]"
@@ -369,6 +387,9 @@ func (t Type) BaseSQLName() string {
 	case Record:
 		return recordName(t)
 	}
+	if IsOIDKind(t.ID) {
+		return oidKinds[t.ID].name
+	}
 	return fmt.Sprintf("type%d", t.ID)
 }
 
@@ -377,6 +398,9 @@ func (t Type) BaseSQLName() string {
 func (t Type) SQLName() string {
 	if t.Domain != 0 {
 		return domainName(t)
+	}
+	if IsVector(t) {
+		return vectorName(t)
 	}
 	switch t.ID {
 	case Array:
@@ -418,6 +442,9 @@ func (t Type) SQLName() string {
 func (t Type) PgTypeName() string {
 	if t.Domain != 0 {
 		return domainName(t)
+	}
+	if IsVector(t) {
+		return vectorName(t)
 	}
 	switch t.ID {
 	case Array:
@@ -476,6 +503,9 @@ func (t Type) PgTypeName() string {
 		return "varbit"
 	case InternalChar:
 		return "char"
+	}
+	if IsOIDKind(t.ID) {
+		return oidKinds[t.ID].name
 	}
 	return "unknown"
 }

@@ -273,6 +273,7 @@ func registerOperators() {
 	}
 	registerStringOps()
 	registerNameOps()
+	registerOIDOps()
 	registerDateTimeOps()
 	registerTimestampTZOps()
 	registerTimeOps()

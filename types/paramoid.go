@@ -14,7 +14,7 @@ func TypeForParamOID(oid uint32) (t Type, ok bool, err error) {
 		return Int2Type, true, nil
 	case OIDInt4:
 		return Int4Type, true, nil
-	case OIDInt8, 26: // oid: unsigned 32-bit, widened
+	case OIDInt8:
 		return Int8Type, true, nil
 	case OIDFloat4:
 		return Float4Type, true, nil
@@ -44,6 +44,17 @@ func TypeForParamOID(oid uint32) (t Type, ok bool, err error) {
 		return JSONBType, true, nil
 	case OIDJSONPath:
 		return JSONPathType, true, nil
+	}
+	switch oid {
+	case OIDInt2Vector:
+		return Int2VectorType, true, nil
+	case OIDOidVector:
+		return OidVectorType, true, nil
+	}
+	for id, k := range oidKinds {
+		if k.oid == oid {
+			return Type{ID: id, Typmod: -1}, true, nil
+		}
 	}
 	if t, ok := ArrayTypeByOID(oid); ok {
 		return t, true, nil

@@ -28,7 +28,7 @@ func init() {
 		}
 		return ctx.Sequences, nil
 	}
-	b := regFn("nextval", []ID{Int8}, Int8, func(ctx *EvalContext, a []Value) (Value, error) {
+	b := regFn("nextval", []ID{RegClass}, Int8, func(ctx *EvalContext, a []Value) (Value, error) {
 		sa, err := access(ctx, "nextval")
 		if err != nil {
 			return Value{}, err
@@ -37,7 +37,7 @@ func init() {
 		return IntValue(v), err
 	})
 	b.volatile, b.sideEffects = true, true
-	b = regFn("currval", []ID{Int8}, Int8, func(ctx *EvalContext, a []Value) (Value, error) {
+	b = regFn("currval", []ID{RegClass}, Int8, func(ctx *EvalContext, a []Value) (Value, error) {
 		sa, err := access(ctx, "currval")
 		if err != nil {
 			return Value{}, err
@@ -54,11 +54,11 @@ func init() {
 		v, err := sa.SetVal(uint32(a[0].I), a[1].I, isCalled)
 		return IntValue(v), err
 	}
-	b = regFn("setval", []ID{Int8, Int8}, Int8, func(ctx *EvalContext, a []Value) (Value, error) {
+	b = regFn("setval", []ID{RegClass, Int8}, Int8, func(ctx *EvalContext, a []Value) (Value, error) {
 		return setval(ctx, a, true)
 	})
 	b.volatile, b.sideEffects = true, true
-	b = regFn("setval", []ID{Int8, Int8, Bool}, Int8, func(ctx *EvalContext, a []Value) (Value, error) {
+	b = regFn("setval", []ID{RegClass, Int8, Bool}, Int8, func(ctx *EvalContext, a []Value) (Value, error) {
 		return setval(ctx, a, a[2].I != 0)
 	})
 	b.volatile, b.sideEffects = true, true
@@ -82,10 +82,10 @@ func init() {
 		name string
 		args []ID
 	}{{"nextval", []ID{Text}}, {"currval", []ID{Text}}, {"setval", []ID{Text, Int8}}, {"setval", []ID{Text, Int8, Bool}}} {
-		oidArgs := append([]ID{Int8}, f.args[1:]...)
+		oidArgs := append([]ID{RegClass}, f.args[1:]...)
 		var target *builtin
 		for _, cand := range functionTable[f.name] {
-			if len(cand.args) == len(oidArgs) && cand.args[0] == Int8 {
+			if len(cand.args) == len(oidArgs) && cand.args[0] == RegClass {
 				target = cand
 			}
 		}

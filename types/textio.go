@@ -24,6 +24,9 @@ type Format struct {
 	// Enums is the session's transaction's own changes to enum types (nil:
 	// none), which enum input and output read before the registry.
 	Enums EnumView
+	// Reg reads and prints the reg* types' names (regtypes.go); nil: they
+	// print as numbers.
+	Reg RegCatalog
 }
 
 // DefaultFormat is PostgreSQL's default output settings.
@@ -71,6 +74,9 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 	case Interval:
 		return appendInterval(dst, v.Iv, f.IntervalStyle)
 	case Array:
+		if IsVector(t) {
+			return appendVector(dst, v.Arr) // vectors.go
+		}
 		return appendArrayOut(dst, v.Arr, t.ElemType(), f)
 	case Bytea:
 		return appendBytea(dst, v.S, f.ByteaOutput == "escape")
@@ -82,6 +88,9 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return formatEnum(dst, v, t, f)
 	case InternalChar:
 		return appendInternalChar(dst, v.S)
+	}
+	if IsOIDKind(t.ID) {
+		return appendOIDKind(dst, v, t, f)
 	}
 	return append(dst, v.S...)
 }
@@ -235,6 +244,9 @@ func ParseText(s string, t Type) (Value, error) { return ParseTextFormat(s, t, n
 func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) {
 	switch t.ID {
 	case Array:
+		if IsVector(t) {
+			return parseVector(s, t) // vectors.go
+		}
 		return parseArray(s, t, f, now)
 	case Unknown, Text:
 		return Value{S: s}, nil
@@ -309,6 +321,9 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 	case TimeTZ:
 		fo := f.orDefault()
 		return parseTimeTZ(s, t.Typmod, parseDateStyle(fo.DateStyle).order, now, fo.TimeZone)
+	}
+	if IsOIDKind(t.ID) {
+		return parseOIDKind(s, t, f)
 	}
 	return Value{}, pgerr.New(pgerr.FeatureNotSupported, "cannot read input for type %s", t.SQLName())
 }

@@ -65,6 +65,18 @@ const (
 	// InternalChar is "char", the one-byte internal type (charbyte.go):
 	// Value.S holds the byte, "" for the zero byte.
 	InternalChar
+	// Oid and the reg* types are object identifiers (regtypes.go):
+	// Value.I holds the unsigned 32-bit OID. They stay contiguous
+	// (IsOIDKind tests the range).
+	Oid
+	RegClass
+	RegType
+	RegProc
+	RegProcedure
+	RegOper
+	RegOperator
+	RegNamespace
+	RegRole
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -154,6 +166,9 @@ func (t Type) OID() uint32 {
 		if t.Elem == Enum {
 			return enumArrayOID(t.ElemType())
 		}
+		if IsVector(t) {
+			return t.UserOID // vectors.go
+		}
 		return ArrayOID(t.Elem)
 	case Enum:
 		return t.UserOID
@@ -212,6 +227,9 @@ func (t Type) OID() uint32 {
 	case InternalChar:
 		return OIDChar
 	}
+	if IsOIDKind(t.ID) {
+		return oidKinds[t.ID].oid
+	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText
 }
@@ -233,6 +251,9 @@ func (t Type) Size() int16 {
 		return 12
 	case Name:
 		return nameDataLen
+	}
+	if IsOIDKind(t.ID) {
+		return 4
 	}
 	return -1
 }
@@ -275,6 +296,9 @@ func (t Type) ArrowType() arrow.DataType {
 		return numericArrowType(t.Typmod)
 	case Array:
 		return arrayArrowType
+	}
+	if IsOIDKind(t.ID) {
+		return arrow.PrimitiveTypes.Int64 // the OID, unsigned, in an int64
 	}
 	return arrow.BinaryTypes.String
 }

@@ -51,13 +51,6 @@ func TestSQLAlchemyInspector(t *testing.T) {
 // PostgreSQL does yet, and why (docs/clients/sqlalchemy.md lists them);
 // the test fails when one starts to agree, so the list stays true.
 var knownInspectorGaps = map[string]string{
-	// unnest(ix.indkey): pg_index's int2vector columns are text in joind.
-	"sai_par get_pk_constraint":   "int2vector",
-	"sai_child get_pk_constraint": "int2vector",
-	"sai_par get_indexes":         "int2vector",
-	"sai_child get_indexes":       "int2vector",
-	// Reads the index's columns the same way.
-	"sai_par get_unique_constraints": "int2vector",
 	// pg_get_constraintdef prints the CHECK as written, without the
 	// implicit cast PostgreSQL's deparser shows ("n > (0)::numeric").
 	"sai_par get_check_constraints": "deparse",

@@ -1,0 +1,77 @@
+package types
+
+import (
+	"strconv"
+	"strings"
+)
+
+// int2vector and oidvector: the catalogs' one-dimensional arrays of int2
+// and oid (pg_index.indkey, pg_proc.proargtypes). PostgreSQL stores them
+// as arrays whose lower bound is 0, subscripts them as arrays and coerces
+// them to int2[] and oid[] by relabelling; only their text form differs:
+// the elements separated by spaces. joind makes them array types
+// (ID Array) marked by UserOID, their pg_type OID, so every array path
+// (subscripts, = ANY, array_length, casts to other arrays) takes them.
+
+// The vector types' pg_type OIDs.
+const (
+	OIDInt2Vector uint32 = 22
+	OIDOidVector  uint32 = 30
+)
+
+// Int2VectorType and OidVectorType are the vector types.
+var (
+	Int2VectorType = Type{ID: Array, Elem: Int2, Typmod: -1, UserOID: OIDInt2Vector}
+	OidVectorType  = Type{ID: Array, Elem: Oid, Typmod: -1, UserOID: OIDOidVector}
+)
+
+// IsVector reports whether t is int2vector or oidvector.
+func IsVector(t Type) bool {
+	return t.ID == Array && (t.Elem == Int2 && t.UserOID == OIDInt2Vector || t.Elem == Oid && t.UserOID == OIDOidVector)
+}
+
+// vectorName is a vector type's typname (and format_type name).
+func vectorName(t Type) string {
+	if t.Elem == Int2 {
+		return "int2vector"
+	}
+	return "oidvector"
+}
+
+// NewVector is a vector of elems: lower bound 0, as int2vectorin builds.
+func NewVector(elems []Value) *ArrayValue {
+	if len(elems) == 0 {
+		return &ArrayValue{}
+	}
+	return &ArrayValue{Dims: []int32{int32(len(elems))}, Lbound: []int32{0}, Elems: elems}
+}
+
+// parseVector is int2vectorin/oidvectorin: elements separated by blanks.
+func parseVector(s string, t Type) (Value, error) {
+	var elems []Value
+	for _, f := range strings.Fields(s) {
+		var v Value
+		var err error
+		if t.Elem == Int2 {
+			v.I, err = parseInt(f, Int2)
+		} else {
+			v.I, err = parseOIDText(f)
+		}
+		if err != nil {
+			return Value{}, err
+		}
+		elems = append(elems, v)
+	}
+	return Value{Arr: NewVector(elems)}, nil
+}
+
+// appendVector is int2vectorout/oidvectorout.
+func appendVector(dst []byte, a *ArrayValue) []byte {
+	for i, e := range a.Elems {
+		if i > 0 {
+			dst = append(dst, ' ')
+		}
+		dst = strconv.AppendInt(dst, e.I, 10)
+	}
+	return dst
+}
