@@ -240,6 +240,7 @@ func dropType(ctx context.Context, s Session, x *sql.DropType) (string, error) {
 				lines = append(lines, fmt.Sprintf("column %s of table %s depends on type %s", c.column, storage.BareName(c.table.Name()), name))
 			}
 		}
+		lines = append(lines, compositeDependencyLines(cat, u, x.Cascade)...) // usertypes_composite.go
 	}
 	if len(lines) > 0 && !x.Cascade {
 		return "", pgerr.New(codeDependentObjects, "cannot drop type %s because other objects depend on it", x.Types[0].Name).
@@ -276,6 +277,11 @@ func dropType(ctx context.Context, s Session, x *sql.DropType) (string, error) {
 		}
 	}
 	for _, u := range append(domains, x.Types...) {
+		if x.Cascade {
+			if err := dropCompositeAttrs(ctx, cat, u); err != nil {
+				return "", err
+			}
+		}
 		if err := cat.Txn.DropType(ctx, u.ID); err != nil {
 			return "", err
 		}

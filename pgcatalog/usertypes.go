@@ -36,6 +36,9 @@ func userSystemType(oid uint32) (SystemType, bool) {
 	if t.ID == types.Array {
 		elem = t.ElemType()
 	}
+	if elem.ID == types.Record {
+		return compositeSystemType(t, elem), true // usertypes_composite.go
+	}
 	st := SystemType{OID: elem.OID(), Name: elem.PgTypeName(), T: elem, Len: 4, Category: elem.Category(), Align: 'i',
 		In: "enum_in", Out: "enum_out", Array: types.ArrayOf(elem).OID()}
 	if t.ID == types.Array {
@@ -57,6 +60,10 @@ func userTypeRows(s *Snapshot) []pgTypeRow {
 		}
 		if u.Kind == 'd' {
 			out = append(out, domainTypeRow(u, OID(ns.OID), owner))
+			continue
+		}
+		if u.Kind == 'c' {
+			out = append(out, compositeTypeRows(u, OID(ns.OID), owner)...) // usertypes_composite.go
 			continue
 		}
 		row := pgTypeRow{Oid: OID(u.OID()), Typname: Name(u.Name), Typnamespace: OID(ns.OID), Typowner: owner,

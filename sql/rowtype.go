@@ -164,9 +164,13 @@ func tableRowType(name string, defs []storage.ColumnDef) types.Type {
 }
 
 // checkColumnType refuses a record type for a stored column: an
-// anonymous record as PostgreSQL does (42P16), a composite type because
-// joind does not store them (a record type's typmod is not persistent).
+// anonymous record as PostgreSQL does (42P16), a table's row type because
+// joind gives it no persistent identity (a record type's typmod is this
+// process's). A named composite type is stored by its OID.
 func checkColumnType(name string, t types.Type) *pgerr.Error {
+	if t.UserOID != 0 && (t.ID == types.Record || t.ID == types.Array && t.Elem == types.Record) {
+		return nil
+	}
 	if t.ID == types.Array && t.Elem == types.Record {
 		if d := t.ElemType().Desc(); d == nil || d.Name == "" {
 			return pgerr.New(codeInvalidTableDefinition, "column \"%s\" has pseudo-type record[]", name)

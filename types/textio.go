@@ -77,6 +77,10 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return appendTimeTZ(dst, v.I)
 	case Enum:
 		return formatEnum(dst, v, t)
+	case Record:
+		if t.UserOID != 0 {
+			return formatComposite(dst, v, t, f) // composite.go
+		}
 	}
 	return append(dst, v.S...)
 }
