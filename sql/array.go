@@ -91,9 +91,15 @@ func (b *binder) arraySubscript(s *scope, ind *pg_query.A_Indirection) (plan.Exp
 	if err != nil || arr.Type().ID != types.Array {
 		return nil, false, nil
 	}
-	subs, err := b.bindSubscripts(s, ind.Indirection)
+	e, err := b.subscriptExpr(s, arr, ind.Indirection)
+	return e, true, err
+}
+
+// subscriptExpr is arr[...] (subscripts or slices) of a bound array.
+func (b *binder) subscriptExpr(s *scope, arr plan.Expr, ind []*pg_query.Node) (plan.Expr, error) {
+	subs, err := b.bindSubscripts(s, ind)
 	if err != nil {
-		return nil, true, err
+		return nil, err
 	}
 	args := append([]plan.Expr{arr}, subs.args...)
 	at := make([]types.Type, len(args))
@@ -105,12 +111,12 @@ func (b *binder) arraySubscript(s *scope, ind *pg_query.A_Indirection) (plan.Exp
 		return &plan.Call{Func: &types.Overload{Name: "array_subscript", Args: at, Result: t.ElemType(), Strict: true, Leakproof: true,
 			Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) {
 				return types.ArrayElement(v[0].Arr, v[1:]), nil
-			}}, Args: args}, true, nil
+			}}, Args: args}, nil
 	}
 	return &plan.Call{Func: &types.Overload{Name: "array_slice", Args: at, Result: t, Strict: true, Leakproof: true,
 		Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) {
 			return types.ArraySlice(v[0].Arr, v[1:], subs.hasLo, subs.hasHi), nil
-		}}, Args: args}, true, nil
+		}}, Args: args}, nil
 }
 
 func allSubscripts(ind []*pg_query.Node) bool {

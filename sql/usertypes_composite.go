@@ -34,8 +34,8 @@ func (*CreateComposite) statement() {}
 func (*AlterComposite) statement()  {}
 
 func (b *binder) bindCreateComposite(ct *pg_query.CompositeTypeStmt) (Statement, error) {
-	rv := *ct.Typevar
-	key, temp, err := b.createTarget(&rv)
+	rv := &pg_query.RangeVar{Schemaname: ct.Typevar.Schemaname, Relname: ct.Typevar.Relname, Location: -1}
+	key, temp, err := b.createTarget(rv)
 	if err != nil {
 		return nil, err
 	}
