@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
@@ -52,46 +53,96 @@ func alterComposite(ctx context.Context, s Session, x *sql.AlterComposite) (stri
 }
 
 // compositesUsing are the composite types with an attribute of type u (or
-// u[]), each with that attribute's name.
-func compositesUsing(cat *Catalog, u storage.UserType) (deps []storage.UserType, attrs []string) {
+// u[]).
+func compositesUsing(cat *Catalog, u storage.UserType) []storage.UserType {
+	var deps []storage.UserType
 	for _, c := range cat.Txn.UserTypes() {
 		if c.Kind != 'c' {
 			continue
 		}
 		for _, a := range c.Attrs {
 			if a.Type.UserOID == u.OID() || a.Type.Domain == u.OID() {
-				deps, attrs = append(deps, c), append(attrs, a.Name)
+				deps = append(deps, c)
+				break
 			}
 		}
 	}
-	return deps, attrs
+	return deps
 }
 
-// compositeDependencyLines are DROP TYPE's DETAIL lines for the composite
-// types with an attribute of type u.
-func compositeDependencyLines(cat *Catalog, u storage.UserType, cascade bool) []string {
-	deps, attrs := compositesUsing(cat, u)
-	var lines []string
-	for i, d := range deps {
-		if cascade {
-			lines = append(lines, fmt.Sprintf("drop cascades to column %s of composite type %s", attrs[i], d.Name))
-		} else {
-			lines = append(lines, fmt.Sprintf("column %s of composite type %s depends on type %s", attrs[i], d.Name, u.Name))
+// dependentLine is one DETAIL line of DROP TYPE, with the object address
+// PostgreSQL orders it by: its reports list a type's dependents by OID
+// ascending, a relation's columns last first (findDependentObjects sorts
+// them OID descending, subId ascending; reportDependentObjects walks back).
+type dependentLine struct {
+	oid   uint32
+	subID int
+	text  string
+}
+
+func sortDependents(ls []dependentLine) []string {
+	sort.SliceStable(ls, func(i, j int) bool {
+		if ls[i].oid != ls[j].oid {
+			return ls[i].oid < ls[j].oid
+		}
+		return ls[i].subID > ls[j].subID
+	})
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = l.text
+	}
+	return out
+}
+
+// columnDependent is the line of a table column of type u (or u[], found
+// through the array type, whose OID then orders it).
+func columnDependent(u storage.UserType, c typeColumn, text string) dependentLine {
+	l := dependentLine{text: text}
+	if c.array {
+		l.oid = u.ArrayOID()
+	} else if x, ok := c.table.(interface{ ObjectID() uint32 }); ok {
+		l.oid = x.ObjectID()
+	}
+	for i, col := range c.table.Columns() {
+		if col.Name == c.column {
+			l.subID = i + 1
 		}
 	}
-	return lines
+	return l
+}
+
+// compositeDependents are DROP TYPE's DETAIL lines for the composite types
+// with an attribute of type u.
+func compositeDependents(cat *Catalog, u storage.UserType, cascade bool) []dependentLine {
+	var out []dependentLine
+	for _, c := range cat.Txn.UserTypes() {
+		if c.Kind != 'c' {
+			continue
+		}
+		for i, a := range c.Attrs {
+			if a.Type.UserOID != u.OID() && a.Type.Domain != u.OID() {
+				continue
+			}
+			l := dependentLine{oid: c.RelOID(), subID: i + 1,
+				text: fmt.Sprintf("column %s of composite type %s depends on type %s", a.Name, c.Name, u.Name)}
+			if cascade {
+				l.text = fmt.Sprintf("drop cascades to column %s of composite type %s", a.Name, c.Name)
+			}
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // dropCompositeAttrs drops, for DROP TYPE u CASCADE, the attributes of
 // composite types that are of type u.
 func dropCompositeAttrs(ctx context.Context, cat *Catalog, u storage.UserType) error {
-	deps, _ := compositesUsing(cat, u)
-	seen := map[uint64]bool{}
-	for _, d := range deps {
-		if seen[d.ID] {
-			continue
+	for _, d := range compositesUsing(cat, u) {
+		if cols := columnsOfType(cat, d); len(cols) > 0 {
+			// Its stored values would keep the dropped field.
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot drop attributes of composite type %s because column \"%s.%s\" uses it",
+				d.Name, storage.BareName(cols[0].table.Name()), cols[0].column)
 		}
-		seen[d.ID] = true
 		var keep []storage.CompositeAttr
 		for _, a := range d.Attrs {
 			if a.Type.UserOID != u.OID() && a.Type.Domain != u.OID() {

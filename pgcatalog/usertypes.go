@@ -78,7 +78,7 @@ func userTypeRows(s *Snapshot) []pgTypeRow {
 		arr.Typanalyze, arr.Typstorage = "array_typanalyze", 'x'
 		out = append(out, row, arr)
 	}
-	return out
+	return append(out, tableRowTypeRows(s)...) // usertypes_composite.go
 }
 
 // pgEnumRows are pg_enum's rows.

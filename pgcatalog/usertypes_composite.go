@@ -56,3 +56,23 @@ func (s *Snapshot) compositeRelations() []Relation {
 	}
 	return out
 }
+
+// tableRowTypeRows are the pg_type rows of the user tables' row types
+// (storage.RowTypeOID) and their array types.
+func tableRowTypeRows(s *Snapshot) []pgTypeRow {
+	var out []pgTypeRow
+	for _, r := range s.Relations() {
+		if r.Kind != 'r' || r.OID < FirstUserOID || r.Index != nil {
+			continue
+		}
+		oid := storage.RowTypeOID(r.OID)
+		rows := compositeTypeRows(storage.UserType{Name: r.Name}, OID(r.Namespace), OIDBootstrapUser)
+		rows[0].Oid, rows[0].Typrelid, rows[0].Typarray = OID(oid), OID(r.OID), OID(oid+1)
+		rows[1].Oid, rows[1].Typelem = OID(oid+1), OID(oid)
+		out = append(out, rows...)
+	}
+	return out
+}
+
+// tableRowTypeOID is pg_class.reltype of the user table of OID oid.
+func tableRowTypeOID(oid uint32) uint32 { return storage.RowTypeOID(oid) }

@@ -3,6 +3,7 @@ package sql
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
@@ -59,6 +60,7 @@ func (b *binder) wholeRow(s *scope, rel string, loc int32) (plan.Expr, error) {
 		}
 	}
 	t := types.RecordOf(desc)
+	t.UserOID = it.rowTypeOID // a table's row type: its OID goes to the client
 	row := plan.Expr(&plan.Call{Func: types.RowConstructor(t), Args: elems})
 	if it.nullSide != nil {
 		if notNull == nil {
@@ -151,16 +153,20 @@ func (b *binder) relationRowType(names []string) (types.Type, bool) {
 	if err != nil || rel.kind != relTable {
 		return types.Type{}, false
 	}
-	return tableRowType(rv.Relname, rel.table.Columns()), true
+	return types.CompositeType(registerRowType(rel.table, rv.Relname, rel.table.Columns())), true
 }
 
-// tableRowType is the row type of table name with columns defs.
-func tableRowType(name string, defs []storage.ColumnDef) types.Type {
-	desc := types.RecordDesc{Name: name, Fields: make([]string, len(defs)), Types: make([]types.Type, len(defs))}
-	for i, d := range defs {
-		desc.Fields[i], desc.Types[i] = d.Name, d.Type
+// registerRowType is the OID of table tbl's row type, its fields (the
+// table's columns defs, its name name) registered as this statement sees
+// them: a table created or altered by the statement's transaction, or a
+// temporary one, is known to package types no other way.
+func registerRowType(tbl storage.Table, name string, defs []storage.ColumnDef) uint32 {
+	oid := pgcatalog.RelationOID(tbl)
+	if oid == 0 {
+		return 0
 	}
-	return types.RecordOf(desc)
+	storage.RegisterRowType(oid, name, defs)
+	return storage.RowTypeOID(oid)
 }
 
 // checkColumnType refuses a record type for a stored column: an

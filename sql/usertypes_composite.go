@@ -92,7 +92,8 @@ func (b *binder) bindAlterComposite(as *pg_query.AlterTableStmt) (Statement, err
 		if as.MissingOk {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TYPE IF EXISTS is not supported")
 		}
-		return nil, errNoType(names)
+		// ALTER TABLE's path in PostgreSQL: the type's relation.
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", typeDisplayName(names))
 	}
 	if u.Kind != 'c' {
 		return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a composite type", u.Name)

@@ -14,6 +14,9 @@ func storedType(oid uint32, typmod int32) (types.Type, bool) {
 		}
 		return t, true
 	}
+	if t, ok := rowTypeByOID(oid); ok { // rowtype.go
+		return t, true
+	}
 	if t, ok := types.ArrayTypeByOID(oid); ok {
 		if !t.TypmodIsFields() {
 			t.Typmod = typmod

@@ -95,7 +95,7 @@ func AnonymousRecord(ts []Type) Type {
 
 // Desc is the field description of a Record type, nil when unknown.
 func (t Type) Desc() *RecordDesc {
-	if t.ID == Record && t.UserOID != 0 {
+	if t.ID == Record && t.UserOID != 0 && t.Typmod < 0 {
 		return compositeRecordDesc(t.UserOID) // compositetype.go
 	}
 	if t.ID != Record || t.Typmod < 0 {
@@ -329,13 +329,24 @@ func normalizeRecord(s string, t Type, f *Format) (Value, error) {
 // text, with fields the type gained since written out.
 func formatComposite(dst []byte, v Value, t Type, f *Format) []byte {
 	if d := t.Desc(); d != nil {
-		if _, _, err := SplitRecord(v.S, len(d.Types)); err != nil {
+		if _, _, err := SplitRecord(v.S, len(d.Types)); err != nil || hasCompositeField(d) {
 			if n, err := normalizeRecord(v.S, t, f); err == nil {
 				return append(dst, n.S...)
 			}
 		}
 	}
 	return append(dst, v.S...)
+}
+
+// hasCompositeField reports whether a field of d is of a named composite
+// type, whose stored text may predate its type's newer attributes.
+func hasCompositeField(d *RecordDesc) bool {
+	for _, t := range d.Types {
+		if t.IsComposite() {
+			return true
+		}
+	}
+	return false
 }
 
 // FormatRecord is record_out over field values of types ts.
@@ -511,6 +522,10 @@ func resolveRecordOperator(name string, left, right Type) (*Overload, bool, erro
 	}
 	if left.ID != Record || right.ID != Record {
 		return nil, false, nil
+	}
+	if _, ok := imageOperators[name]; ok {
+		ov, err := RecordImageCompare(name, left, right) // recordimage.go
+		return ov, true, err
 	}
 	ov, err := RecordCompare(name, left, right)
 	return ov, true, err
