@@ -254,6 +254,9 @@ func (b *binder) fieldSelection(s *scope, ind *pg_query.A_Indirection) (plan.Exp
 	}
 	field := ind.Indirection[0].GetString_().Sval
 	loc := nodeLocation(ind.Arg)
+	if tc := ind.Arg.GetTypeCast(); tc != nil && tc.Location >= 0 {
+		loc = tc.Location // the coercion's position, as PostgreSQL's exprLocation
+	}
 	elems, names, ok, err := b.rowFields(s, ind.Arg)
 	if !ok {
 		// An argument that does not bind reports its own error first.

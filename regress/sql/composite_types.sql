@@ -27,7 +27,7 @@ CREATE TABLE cpt_t (id int, p cpt_pt, s cpt_seg);
 INSERT INTO cpt_t VALUES (1, '(1,2)', '("(1,2)","(3,4)")'), (2, ROW(0,5), NULL), (3, NULL, ROW(ROW(9,9), NULL)), (4, '(1,1)', NULL);
 SELECT * FROM cpt_t ORDER BY id;
 SELECT id, (p).x, (s).a.y FROM cpt_t ORDER BY id;
-SELECT id FROM cpt_t WHERE p = '(1,2)' ORDER BY id;
+SELECT id FROM cpt_t WHERE p = '(1,2)'::cpt_pt ORDER BY id;
 SELECT id, p FROM cpt_t ORDER BY p, id;
 SELECT id, p FROM cpt_t ORDER BY p DESC NULLS LAST, id;
 SELECT p, count(*) FROM cpt_t GROUP BY p ORDER BY p;
@@ -77,9 +77,36 @@ DROP TYPE cpt_empty, cpt_human;
 DROP TYPE cpt_nope;
 DROP TYPE IF EXISTS cpt_nope;
 DROP TABLE cpt_arr;
+ALTER TABLE cpt_t DROP COLUMN s;
 DROP TYPE cpt_pt CASCADE;
 SELECT * FROM cpt_t ORDER BY id;
-SELECT c.relname, a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relname = 'cpt_seg' ORDER BY a.attnum;
+SELECT c.relname, a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relname = 'cpt_seg' AND NOT a.attisdropped ORDER BY a.attnum;
+\d cpt_seg
+-- table row types
+CREATE TABLE cpt_name (first text, last text);
+INSERT INTO cpt_name VALUES ('Joe', 'Blow');
+CREATE TABLE cpt_people (fn cpt_name, bd date, fa cpt_name[]);
+INSERT INTO cpt_people VALUES ('(Joe,Blow)', '1984-01-10', '{"(a,b)"}');
+INSERT INTO cpt_people SELECT n, '2000-01-01', ARRAY[n] FROM cpt_name n;
+SELECT * FROM cpt_people ORDER BY bd;
+SELECT pg_typeof(n), n, pg_typeof(ARRAY[n]) FROM cpt_name n;
+SELECT (fn).last, fa[1] FROM cpt_people ORDER BY bd;
+ALTER TABLE cpt_name ADD COLUMN suffix text;
+SELECT * FROM cpt_people ORDER BY bd;
+SELECT ROW('a', 'b', 'c')::cpt_name, '(x,y,z)'::cpt_name;
+SELECT t.typtype, t.typrelid = c.oid AS rel, c.reltype = t.oid AS reltype, a.typname AS arr
+FROM pg_type t JOIN pg_class c ON c.oid = t.typrelid JOIN pg_type a ON a.oid = t.typarray WHERE t.typname = 'cpt_name';
+DROP TABLE cpt_people, cpt_name;
+-- record image operators
+CREATE TYPE cpt_ii AS (a int, b int);
+CREATE TYPE cpt_it AS (a int, b text);
+SELECT ROW(1, 2)::cpt_ii *< ROW(1, 3)::cpt_ii AS a, ROW(1, -2)::cpt_ii *< ROW(1, 3)::cpt_ii AS b,
+       ROW(1, -2)::cpt_ii < ROW(1, 3)::cpt_ii AS c, ROW(1, 2)::cpt_ii *= ROW(1, 2)::cpt_ii AS d,
+       ROW(1, NULL)::cpt_ii *>= ROW(1, 2)::cpt_ii AS e;
+SELECT ROW(1, 'abc')::cpt_it *< ROW(1, 'abcd')::cpt_it AS a, ROW(1, 'abd')::cpt_it *> ROW(1, 'abcd')::cpt_it AS b,
+       ROW(1, 'x')::cpt_it *<> ROW(1, 'x')::cpt_it AS c;
+SELECT ROW(1, 2)::cpt_ii *< ROW(1, 'abc')::cpt_it;
+DROP TYPE cpt_ii, cpt_it;
 DROP TABLE cpt_t;
 DROP TYPE cpt_seg;
 SELECT count(*) FROM pg_type WHERE typname LIKE '%cpt%';
