@@ -156,3 +156,24 @@ func dropCompositeAttrs(ctx context.Context, cat *Catalog, u storage.UserType) e
 	}
 	return nil
 }
+
+// checkRowTypeUnused refuses an ALTER TABLE that would have to rewrite
+// stored values of tb's row type (ADD COLUMN with a non-NULL default), as
+// PostgreSQL's find_composite_type_dependencies.
+func checkRowTypeUnused(cat *Catalog, tb storage.Table) error {
+	x, ok := tb.(interface{ ObjectID() uint32 })
+	if !ok {
+		return nil
+	}
+	rt := storage.RowTypeOID(x.ObjectID())
+	temps, _ := cat.TempTables()
+	for _, other := range append(temps, cat.Txn.Tables()...) {
+		for _, c := range other.Columns() {
+			if c.Type.UserOID == rt {
+				return pgerr.New(pgerr.FeatureNotSupported, "cannot alter table \"%s\" because column \"%s.%s\" uses its row type",
+					storage.BareName(tb.Name()), storage.BareName(other.Name()), c.Name)
+			}
+		}
+	}
+	return nil
+}

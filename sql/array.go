@@ -190,6 +190,9 @@ func (b *binder) bindSubscripts(s *scope, ind []*pg_query.Node) (subscripts, err
 // (UPDATE SET, INSERT's target list): base is the column's current value
 // (NULL for an INSERT).
 func (b *binder) bindArrayAssign(s *scope, base plan.Expr, d types.Type, col string, ind []*pg_query.Node, val plan.Expr, loc int32) (plan.Expr, error) {
+	if d.ID == types.Record && len(ind) > 0 && ind[0].GetString_() != nil {
+		return b.bindFieldAssign(s, base, d, col, ind, val, loc) // rowtype.go
+	}
 	if d.ID != types.Array || !allSubscripts(ind) {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "assignment to a subfield or element of column \"%s\" is not supported", col), loc)
 	}

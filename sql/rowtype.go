@@ -442,3 +442,45 @@ func expandCompositeColumns(b *binder, scan *plan.FunctionScan, alias string) (*
 	}
 	return p, names
 }
+
+// bindFieldAssign is the new value of record column col (of type d) after
+// `col.f... = val`: base with field f replaced by the assignment of the
+// rest of the path to base's f, as transformAssignmentIndirection's
+// FieldStore. base is NULL for an INSERT: the other fields are NULL.
+func (b *binder) bindFieldAssign(s *scope, base plan.Expr, d types.Type, col string, ind []*pg_query.Node, val plan.Expr, loc int32) (plan.Expr, error) {
+	desc := d.Desc()
+	field := ind[0].GetString_().Sval
+	if desc == nil {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "assignment to a field of a record of unknown type is not supported"), loc)
+	}
+	at := -1
+	for i, f := range desc.Fields {
+		if f == field {
+			at = i
+		}
+	}
+	if at < 0 {
+		return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "cannot assign to field \"%s\" of column \"%s\" because there is no such column in data type %s",
+			field, col, typeName(d)), loc)
+	}
+	ft := desc.Types[at]
+	var v plan.Expr
+	if len(ind) > 1 {
+		inner := &plan.Call{Func: types.FieldSelect(d, at), Args: []plan.Expr{base}}
+		var err error
+		if v, err = b.bindArrayAssign(s, inner, ft, col, ind[1:], val, loc); err != nil { // array.go
+			return nil, err
+		}
+	} else {
+		var err error
+		v, err = b.coerce(val, ft, coerceAssignment, b.locOf(val))
+		if err == errCannotCoerce {
+			return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "subfield \"%s\" is of type %s but expression is of type %s",
+				field, typeName(ft), typeName(val.Type())).WithHint("You will need to rewrite or cast the expression."), b.locOf(val))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return &plan.Call{Func: types.FieldStore(d, at), Args: []plan.Expr{base, v}}, nil
+}

@@ -400,6 +400,29 @@ func FieldSelect(t Type, field int) *Overload {
 		}}
 }
 
+// FieldStore is the record of type t (a, NULL meaning all fields NULL)
+// with field replaced by v: PostgreSQL's FieldStore.
+func FieldStore(t Type, field int) *Overload {
+	d := t.Desc()
+	return &Overload{Name: "fieldstore", Args: []Type{t, d.Types[field]}, Result: t,
+		Eval: func(ctx *EvalContext, a []Value) (Value, error) {
+			f := ctxFormat(ctx)
+			vals := make([]Value, len(d.Types))
+			if a[0].Null {
+				for i := range vals {
+					vals[i] = NullValue
+				}
+			} else {
+				var err error
+				if vals, err = ParseRecordFields(a[0].S, t, f); err != nil {
+					return Value{}, err
+				}
+			}
+			vals[field] = a[1]
+			return Value{S: FormatRecord(vals, d.Types, f)}, nil
+		}}
+}
+
 // RecordCompare is record_eq, record_ne, record_lt, record_le, record_gt
 // or record_ge between records of types lt and rt: field by field with
 // record_cmp's order (NULL fields equal each other and sort last), so the
