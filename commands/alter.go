@@ -110,6 +110,9 @@ func addColumn(ctx context.Context, s Session, tb storage.Table, st *sql.AddColu
 		st.Value = nil
 	}
 	if st.Rows != nil {
+		if err := checkRowTypeUnused(cat, tb); err != nil { // usertypes_composite.go
+			return err
+		}
 		recs, err := s.Collect(ctx, st.Rows)
 		if err != nil {
 			return err
@@ -128,6 +131,9 @@ func addColumn(ctx context.Context, s Session, tb storage.Table, st *sql.AddColu
 			}
 			if v := types.GetValue(recs[0].Column(0), def.Type, 0); !v.Null {
 				def.Missing = &v
+				if err := checkRowTypeUnused(cat, tb); err != nil { // usertypes_composite.go
+					return err
+				}
 			}
 		}
 		if err := txn.Alter(ctx, tb, tb.Name(), append(cols, def)); err != nil {

@@ -99,6 +99,10 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = alterSchema(ctx, s, x)
 	case *sql.CreateEnum:
 		tag, err = createEnum(ctx, s, x) // usertypes.go
+	case *sql.CreateComposite:
+		tag, err = createComposite(ctx, s, x) // usertypes_composite.go
+	case *sql.AlterComposite:
+		tag, err = alterComposite(ctx, s, x)
 	case *sql.AlterEnum:
 		tag, err = alterEnum(ctx, s, x)
 	case *sql.DropType:
@@ -169,6 +173,10 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "ALTER SCHEMA"
 	case *sql.CreateEnum:
 		what = "CREATE TYPE"
+	case *sql.CreateComposite:
+		what = "CREATE TYPE"
+	case *sql.AlterComposite:
+		what = "ALTER TYPE"
 	case *sql.AlterEnum:
 		what = "ALTER TYPE"
 	case *sql.DropType:

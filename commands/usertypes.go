@@ -230,18 +230,20 @@ func dropType(ctx context.Context, s Session, x *sql.DropType) (string, error) {
 				}
 			}
 		}
+		var own []dependentLine // in PostgreSQL's order (usertypes_composite.go)
 		for _, c := range columnsOfType(cat, u) {
 			deps = append(deps, c)
 			name := u.Name
 			if c.array {
 				name += "[]"
 			}
+			line := fmt.Sprintf("column %s of table %s depends on type %s", c.column, storage.BareName(c.table.Name()), name)
 			if x.Cascade {
-				lines = append(lines, fmt.Sprintf("drop cascades to column %s of table %s", c.column, storage.BareName(c.table.Name())))
-			} else {
-				lines = append(lines, fmt.Sprintf("column %s of table %s depends on type %s", c.column, storage.BareName(c.table.Name()), name))
+				line = fmt.Sprintf("drop cascades to column %s of table %s", c.column, storage.BareName(c.table.Name()))
 			}
+			own = append(own, columnDependent(u, c, line))
 		}
+		lines = append(lines, sortDependents(append(own, compositeDependents(cat, u, x.Cascade)...))...)
 	}
 	if len(lines) > 0 && !x.Cascade {
 		return "", pgerr.New(codeDependentObjects, "cannot drop type %s because other objects depend on it", x.Types[0].Name).
@@ -278,6 +280,11 @@ func dropType(ctx context.Context, s Session, x *sql.DropType) (string, error) {
 		}
 	}
 	for _, u := range append(domains, x.Types...) {
+		if x.Cascade {
+			if err := dropCompositeAttrs(ctx, cat, u); err != nil {
+				return "", err
+			}
+		}
 		if err := cat.Txn.DropType(ctx, u.ID); err != nil {
 			return "", err
 		}

@@ -32,8 +32,8 @@ func declareInformationSchema() {
 	declare(is, "tables", 13425, 'v', func(s *Snapshot) []isTablesRow {
 		var out []isTablesRow
 		for _, r := range s.Relations() {
-			if r.Kind == 'i' || r.Kind == 'S' {
-				continue // indexes and sequences are no tables
+			if r.Kind == 'i' || r.Kind == 'S' || r.Kind == 'c' {
+				continue // indexes, sequences and composite types are no tables
 			}
 			typ, ins := "BASE TABLE", "YES"
 			if r.Kind == 'v' {
@@ -62,7 +62,7 @@ func declareInformationSchema() {
 	declare(is, "columns", 13295, 'v', func(s *Snapshot) []isColumnsRow {
 		var out []isColumnsRow
 		for _, r := range s.Relations() {
-			if r.Kind == 'i' || r.Kind == 'S' {
+			if r.Kind == 'i' || r.Kind == 'S' || r.Kind == 'c' {
 				continue
 			}
 			for i, col := range r.Columns {

@@ -33,6 +33,10 @@ func declarePgCatalog() {
 			switch {
 			case r.Kind == 'v' || r.Kind == 'S':
 				row.Relam = 0
+			case r.Kind == 'c':
+				row.Relam, row.Relfilenode, row.Reltype = 0, 0, OID(r.Type)
+			case r.Kind == 'r' && r.OID >= FirstUserOID:
+				row.Reltype = OID(tableRowTypeOID(r.OID)) // usertypes_composite.go
 			case r.Index != nil:
 				row.Relam = amOID(r.Index.Def.Method)
 			}

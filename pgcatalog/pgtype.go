@@ -92,7 +92,7 @@ var SystemTypes = func() []SystemType {
 
 // typeDescription is obj_description(oid, 'pg_type') of a type joind has.
 func typeDescription(oid int64) types.Value {
-	if st, ok := TypeByOID(uint32(oid)); ok && st.row[ptDescription] != `\N` {
+	if st, ok := TypeByOID(uint32(oid)); ok && len(st.row) > ptDescription && st.row[ptDescription] != `\N` {
 		return types.TextValue(st.row[ptDescription])
 	}
 	return types.NullValue

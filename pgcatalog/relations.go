@@ -113,6 +113,8 @@ type Relation struct {
 	// Comment is COMMENT ON TABLE / VIEW's text (a column's is its
 	// ColumnDef's).
 	Comment string
+	// Type is pg_class.reltype: a composite type's OID (Kind 'c').
+	Type uint32
 }
 
 // Attnum is the attnum of r's column i.
@@ -175,6 +177,7 @@ func (s *Snapshot) relations() []Relation {
 		out = append(out, r)
 	}
 	out = append(out, s.sequenceRelations()...)
+	out = append(out, s.compositeRelations()...) // usertypes_composite.go
 	for _, d := range defs {
 		out = append(out, Relation{OID: d.OID, Name: d.Name, Namespace: schemaOID(d.Schema), Schema: d.Schema,
 			Kind: d.Kind, Columns: d.Cols, Rows: -1})

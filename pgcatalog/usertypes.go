@@ -40,6 +40,9 @@ func userSystemType(oid uint32) (SystemType, bool) {
 	if t.ID == types.Array {
 		elem = t.ElemType()
 	}
+	if elem.ID == types.Record {
+		return compositeSystemType(t, elem), true // usertypes_composite.go
+	}
 	st := SystemType{OID: elem.OID(), Name: elem.PgTypeName(), T: elem, Len: 4, Category: elem.Category(), Align: 'i',
 		In: "enum_in", Out: "enum_out", Array: types.ArrayOf(elem).OID()}
 	if t.ID == types.Array {
@@ -63,6 +66,10 @@ func userTypeRows(s *Snapshot) []pgTypeRow {
 			out = append(out, domainTypeRow(u, OID(ns.OID), owner))
 			continue
 		}
+		if u.Kind == 'c' {
+			out = append(out, compositeTypeRows(u, OID(ns.OID), owner)...) // usertypes_composite.go
+			continue
+		}
 		row := pgTypeRow{Oid: OID(u.OID()), Typname: Name(u.Name), Typnamespace: OID(ns.OID), Typowner: owner,
 			Typlen: 4, Typbyval: true, Typtype: Char(u.Kind), Typcategory: 'E', Typisdefined: true, Typdelim: ',',
 			Typsubscript: "-", Typarray: OID(u.ArrayOID()), Typinput: "enum_in", Typoutput: "enum_out",
@@ -75,7 +82,7 @@ func userTypeRows(s *Snapshot) []pgTypeRow {
 		arr.Typanalyze, arr.Typstorage = "array_typanalyze", 'x'
 		out = append(out, row, arr)
 	}
-	return out
+	return append(out, tableRowTypeRows(s)...) // usertypes_composite.go
 }
 
 // pgEnumRows are pg_enum's rows.

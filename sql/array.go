@@ -101,9 +101,15 @@ func (b *binder) arraySubscript(s *scope, ind *pg_query.A_Indirection) (plan.Exp
 		// raised when PostgreSQL runs the expression, so without a position
 		return nil, true, pgerr.New(pgerr.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", len(ind.Indirection), maxArrayDims)
 	}
-	subs, err := b.bindSubscripts(s, ind.Indirection)
+	e, err := b.subscriptExpr(s, arr, ind.Indirection)
+	return e, true, err
+}
+
+// subscriptExpr is arr[...] (subscripts or slices) of a bound array.
+func (b *binder) subscriptExpr(s *scope, arr plan.Expr, ind []*pg_query.Node) (plan.Expr, error) {
+	subs, err := b.bindSubscripts(s, ind)
 	if err != nil {
-		return nil, true, err
+		return nil, err
 	}
 	args := append([]plan.Expr{arr}, subs.args...)
 	at := make([]types.Type, len(args))
@@ -115,12 +121,12 @@ func (b *binder) arraySubscript(s *scope, ind *pg_query.A_Indirection) (plan.Exp
 		return &plan.Call{Func: &types.Overload{Name: "array_subscript", Args: at, Result: t.ElemType(), Strict: true, Leakproof: true,
 			Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) {
 				return types.ArrayElement(v[0].Arr, v[1:]), nil
-			}}, Args: args}, true, nil
+			}}, Args: args}, nil
 	}
 	return &plan.Call{Func: &types.Overload{Name: "array_slice", Args: at, Result: t, Strict: true, Leakproof: true,
 		Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) {
 			return types.ArraySlice(v[0].Arr, v[1:], subs.hasLo, subs.hasHi), nil
-		}}, Args: args}, true, nil
+		}}, Args: args}, nil
 }
 
 // maxArrayDims is PostgreSQL's MAXDIM.
@@ -212,6 +218,9 @@ func (b *binder) bindSubscripts(s *scope, ind []*pg_query.Node) (subscripts, err
 func (b *binder) bindArrayAssign(s *scope, base plan.Expr, d types.Type, col string, ind []*pg_query.Node, val plan.Expr, loc int32) (plan.Expr, error) {
 	if d.ID == types.JSONB && allSubscripts(ind) {
 		return b.bindJSONBAssign(s, base, col, ind, val, loc) // jsonsubscript.go
+	}
+	if d.ID == types.Record && len(ind) > 0 && ind[0].GetString_() != nil {
+		return b.bindFieldAssign(s, base, d, col, ind, val, loc) // rowtype.go
 	}
 	if d.ID != types.Array || !allSubscripts(ind) {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "assignment to a subfield or element of column \"%s\" is not supported", col), loc)

@@ -238,6 +238,8 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindCreateSchema(x.CreateSchemaStmt)
 	case *pg_query.Node_CreateEnumStmt:
 		return b.bindCreateEnum(x.CreateEnumStmt) // usertypes.go
+	case *pg_query.Node_CompositeTypeStmt:
+		return b.bindCreateComposite(x.CompositeTypeStmt) // usertypes_composite.go
 	case *pg_query.Node_AlterEnumStmt:
 		return b.bindAlterEnum(x.AlterEnumStmt)
 	case *pg_query.Node_CreateDomainStmt:
@@ -254,6 +256,8 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 			return b.bindRenameType(rs) // usertypes.go
 		case rs.RenameType == pg_query.ObjectType_OBJECT_DOMCONSTRAINT:
 			return b.bindRenameDomainConstraint(rs) // domain_alter.go
+		case rs.RenameType == pg_query.ObjectType_OBJECT_ATTRIBUTE:
+			return b.bindRenameAttribute(rs) // usertypes_composite.go
 		case rs.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE ||
 			rs.RenameType == pg_query.ObjectType_OBJECT_TABLE && rs.Relation != nil && b.isSequence(rs.Relation):
 			// ALTER TABLE renames a sequence too, as in PostgreSQL.
@@ -272,6 +276,9 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 			return b.bindTypeOwner(x.AlterOwnerStmt) // domain_alter.go
 		}
 	case *pg_query.Node_AlterTableStmt:
+		if x.AlterTableStmt.Objtype == pg_query.ObjectType_OBJECT_TYPE {
+			return b.bindAlterComposite(x.AlterTableStmt) // usertypes_composite.go
+		}
 		return b.bindAlterTable(x.AlterTableStmt)
 	case *pg_query.Node_CommentStmt:
 		return b.bindComment(x.CommentStmt)

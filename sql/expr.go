@@ -234,7 +234,10 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (types.Type, error) {
 		if ut, ok, uerr := b.userTypeFromName(names, len(mods), len(tn.ArrayBounds), tn.Location); ok { // usertypes.go
 			return ut, uerr
 		}
-		if rt, ok := b.relationRowType(names); ok && len(mods) == 0 && len(tn.ArrayBounds) == 0 { // rowtype.go
+		if rt, ok := b.relationRowType(names); ok && len(mods) == 0 { // rowtype.go
+			if len(tn.ArrayBounds) > 0 {
+				rt = types.ArrayOf(rt)
+			}
 			return rt, nil
 		}
 		return types.Type{}, b.wrapAt(err, tn.Location)

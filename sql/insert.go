@@ -48,7 +48,8 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 			if idx < 0 {
 				return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, storage.BareName(tbl.Name())), rt.Location)
 			}
-			if seen[idx] {
+			if seen[idx] && !(len(rt.Indirection) > 0 && rt.Indirection[0].GetString_() != nil) {
+				// Assignments to subfields of one column merge (rowtype.go).
 				return nil, b.errAt(pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)
 			}
 			seen[idx] = true
@@ -118,8 +119,14 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 					return nil, err
 				}
 				if i < len(tind) && len(tind[i]) > 0 {
-					null := &plan.Const{Val: types.NullValue, T: d.Type}
-					if given[i], err = b.bindArrayAssign(s, null, d.Type, d.Name, tind[i], e, tlocs[i]); err != nil {
+					var base plan.Expr = &plan.Const{Val: types.NullValue, T: d.Type}
+					for j := i - 1; j >= 0; j-- {
+						if targets[j] == targets[i] && given[j] != nil {
+							base = given[j] // an earlier subfield of the same column
+							break
+						}
+					}
+					if given[i], err = b.bindArrayAssign(s, base, d.Type, d.Name, tind[i], e, tlocs[i]); err != nil {
 						return nil, err
 					}
 					continue

@@ -246,11 +246,17 @@ func inListTerms(op string, terms []plan.Expr) plan.Expr {
 // FROM item t is t.c. fieldSelection reports false for any other
 // indirection.
 func (b *binder) fieldSelection(s *scope, ind *pg_query.A_Indirection) (plan.Expr, bool, error) {
+	if len(ind.Indirection) > 1 {
+		return b.indirectionChain(s, ind)
+	}
 	if len(ind.Indirection) != 1 || ind.Indirection[0].GetString_() == nil {
 		return nil, false, nil
 	}
 	field := ind.Indirection[0].GetString_().Sval
 	loc := nodeLocation(ind.Arg)
+	if tc := ind.Arg.GetTypeCast(); tc != nil && tc.Location >= 0 {
+		loc = tc.Location // the coercion's position, as PostgreSQL's exprLocation
+	}
 	elems, names, ok, err := b.rowFields(s, ind.Arg)
 	if !ok {
 		// An argument that does not bind reports its own error first.
@@ -340,8 +346,13 @@ func wholeRowName(n *pg_query.Node) (string, bool) {
 // one target per field.
 func (b *binder) expandFieldStar(s *scope, n *pg_query.Node) ([]*target, bool, error) {
 	ind := n.GetAIndirection()
-	if ind == nil || len(ind.Indirection) != 1 || ind.Indirection[0].GetAStar() == nil {
+	if ind == nil || len(ind.Indirection) == 0 || ind.Indirection[len(ind.Indirection)-1].GetAStar() == nil {
 		return nil, false, nil
+	}
+	if k := len(ind.Indirection); k > 1 {
+		// (x).f.*: the fields of (x).f.
+		inner := &pg_query.Node{Node: &pg_query.Node_AIndirection{AIndirection: &pg_query.A_Indirection{Arg: ind.Arg, Indirection: ind.Indirection[:k-1]}}}
+		ind = &pg_query.A_Indirection{Arg: inner, Indirection: ind.Indirection[k-1:]}
 	}
 	elems, names, ok, err := b.rowFields(s, ind.Arg)
 	if !ok {
@@ -434,4 +445,56 @@ func (b *binder) rowToText(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, er
 	}
 	e, err := b.coerce(&plan.Call{Func: types.RecordText(ts), Args: elems}, t, coerceExplicit, loc)
 	return e, true, err
+}
+
+// indirectionChain is (x).f.g[1].h: the first step (a field, or the
+// leading subscripts) as a one-step indirection, then each further field
+// selected from the record so far and each run of subscripts applied to
+// the array so far, as transformIndirection does.
+func (b *binder) indirectionChain(s *scope, ind *pg_query.A_Indirection) (plan.Expr, bool, error) {
+	steps := ind.Indirection
+	for _, st := range steps {
+		if st.GetAStar() != nil {
+			return nil, false, nil // (x).f.*: the select list expands it
+		}
+	}
+	n := 1
+	if steps[0].GetString_() == nil {
+		for n < len(steps) && steps[n].GetString_() == nil {
+			n++
+		}
+	}
+	if n == len(steps) {
+		return nil, false, nil
+	}
+	first := &pg_query.Node{Node: &pg_query.Node_AIndirection{AIndirection: &pg_query.A_Indirection{Arg: ind.Arg, Indirection: steps[:n]}}}
+	e, err := b.bindExpr(s, first)
+	if err != nil {
+		return nil, true, err
+	}
+	loc := nodeLocation(ind.Arg)
+	for i := n; i < len(steps); {
+		if f := steps[i].GetString_(); f != nil {
+			if e.Type().ID != types.Record {
+				return nil, true, b.errAt(pgerr.New(pgerr.WrongObjectType, "column notation .%s applied to type %s, which is not a composite type", f.Sval, typeName(e.Type())), loc)
+			}
+			if e, err = b.selectRecordField(e, f.Sval, loc); err != nil { // rowtype.go
+				return nil, true, err
+			}
+			i++
+			continue
+		}
+		j := i
+		for j < len(steps) && steps[j].GetString_() == nil {
+			j++
+		}
+		if e.Type().ID != types.Array {
+			return nil, true, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", typeName(e.Type())), loc)
+		}
+		if e, err = b.subscriptExpr(s, e, steps[i:j]); err != nil { // array.go
+			return nil, true, err
+		}
+		i = j
+	}
+	return e, true, nil
 }

@@ -3,6 +3,7 @@ package sql
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
@@ -59,6 +60,7 @@ func (b *binder) wholeRow(s *scope, rel string, loc int32) (plan.Expr, error) {
 		}
 	}
 	t := types.RecordOf(desc)
+	t.UserOID = it.rowTypeOID // a table's row type: its OID goes to the client
 	row := plan.Expr(&plan.Call{Func: types.RowConstructor(t), Args: elems})
 	if it.nullSide != nil {
 		if notNull == nil {
@@ -151,22 +153,30 @@ func (b *binder) relationRowType(names []string) (types.Type, bool) {
 	if err != nil || rel.kind != relTable {
 		return types.Type{}, false
 	}
-	return tableRowType(rv.Relname, rel.table.Columns()), true
+	return types.CompositeType(registerRowType(rel.table, rv.Relname, rel.table.Columns())), true
 }
 
-// tableRowType is the row type of table name with columns defs.
-func tableRowType(name string, defs []storage.ColumnDef) types.Type {
-	desc := types.RecordDesc{Name: name, Fields: make([]string, len(defs)), Types: make([]types.Type, len(defs))}
-	for i, d := range defs {
-		desc.Fields[i], desc.Types[i] = d.Name, d.Type
+// registerRowType is the OID of table tbl's row type, its fields (the
+// table's columns defs, its name name) registered as this statement sees
+// them: a table created or altered by the statement's transaction, or a
+// temporary one, is known to package types no other way.
+func registerRowType(tbl storage.Table, name string, defs []storage.ColumnDef) uint32 {
+	oid := pgcatalog.RelationOID(tbl)
+	if oid == 0 {
+		return 0
 	}
-	return types.RecordOf(desc)
+	storage.RegisterRowType(oid, name, defs)
+	return storage.RowTypeOID(oid)
 }
 
 // checkColumnType refuses a record type for a stored column: an
-// anonymous record as PostgreSQL does (42P16), a composite type because
-// joind does not store them (a record type's typmod is not persistent).
+// anonymous record as PostgreSQL does (42P16), a table's row type because
+// joind gives it no persistent identity (a record type's typmod is this
+// process's). A named composite type is stored by its OID.
 func checkColumnType(name string, t types.Type) *pgerr.Error {
+	if t.UserOID != 0 && (t.ID == types.Record || t.ID == types.Array && t.Elem == types.Record) {
+		return nil
+	}
 	if t.ID == types.Array && t.Elem == types.Record {
 		if d := t.ElemType().Desc(); d == nil || d.Name == "" {
 			return pgerr.New(codeInvalidTableDefinition, "column \"%s\" has pseudo-type record[]", name)
@@ -435,4 +445,46 @@ func expandCompositeColumns(b *binder, scan *plan.FunctionScan, alias string) (*
 		add(ref, c.Name)
 	}
 	return p, names
+}
+
+// bindFieldAssign is the new value of record column col (of type d) after
+// `col.f... = val`: base with field f replaced by the assignment of the
+// rest of the path to base's f, as transformAssignmentIndirection's
+// FieldStore. base is NULL for an INSERT: the other fields are NULL.
+func (b *binder) bindFieldAssign(s *scope, base plan.Expr, d types.Type, col string, ind []*pg_query.Node, val plan.Expr, loc int32) (plan.Expr, error) {
+	desc := d.Desc()
+	field := ind[0].GetString_().Sval
+	if desc == nil {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "assignment to a field of a record of unknown type is not supported"), loc)
+	}
+	at := -1
+	for i, f := range desc.Fields {
+		if f == field {
+			at = i
+		}
+	}
+	if at < 0 {
+		return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "cannot assign to field \"%s\" of column \"%s\" because there is no such column in data type %s",
+			field, col, typeName(d)), loc)
+	}
+	ft := desc.Types[at]
+	var v plan.Expr
+	if len(ind) > 1 {
+		inner := &plan.Call{Func: types.FieldSelect(d, at), Args: []plan.Expr{base}}
+		var err error
+		if v, err = b.bindArrayAssign(s, inner, ft, col, ind[1:], val, loc); err != nil { // array.go
+			return nil, err
+		}
+	} else {
+		var err error
+		v, err = b.coerce(val, ft, coerceAssignment, b.locOf(val))
+		if err == errCannotCoerce {
+			return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "subfield \"%s\" is of type %s but expression is of type %s",
+				field, typeName(ft), typeName(val.Type())).WithHint("You will need to rewrite or cast the expression."), b.locOf(val))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return &plan.Call{Func: types.FieldStore(d, at), Args: []plan.Expr{base, v}}, nil
 }

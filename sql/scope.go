@@ -35,6 +35,8 @@ type nsItem struct {
 	// side of an outer join, whose whole row may be NULL (rowtype.go).
 	rowType  string
 	nullSide *nullSide
+	// rowTypeOID is a table's row type's pg_type OID (0: none).
+	rowTypeOID uint32
 }
 
 // systemColumns are the columns PostgreSQL gives every table.

@@ -271,6 +271,7 @@ func applyAlters(work *version, touched map[uint64]bool, p *pending) {
 			renamed = append(renamed, t)
 		}
 		t.name, t.cols, t.dropped, t.comment, t.ddl, t.enc = d.name, d.cols, d.dropped, d.comment, t.ddl+1, nil
+		registerRowType(t) // rowtype.go
 	}
 	for _, t := range renamed {
 		work.tables[t.name] = t

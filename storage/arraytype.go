@@ -9,11 +9,18 @@ func storedType(oid uint32, typmod int32) (types.Type, bool) {
 		return types.Type{ID: id, Typmod: typmod}, true
 	}
 	if t, ok := types.TypeByUserOID(oid); ok {
-		t.Typmod = typmod
+		if !t.TypmodIsFields() {
+			t.Typmod = typmod
+		}
+		return t, true
+	}
+	if t, ok := rowTypeByOID(oid); ok { // rowtype.go
 		return t, true
 	}
 	if t, ok := types.ArrayTypeByOID(oid); ok {
-		t.Typmod = typmod
+		if !t.TypmodIsFields() {
+			t.Typmod = typmod
+		}
 		return t, true
 	}
 	return types.Type{}, false

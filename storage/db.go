@@ -117,7 +117,7 @@ func newVersion() *version {
 	return &version{tables: map[string]*tableState{}, byID: map[uint64]*tableState{}}
 }
 
-func (v *version) put(t *tableState) { v.tables[t.name] = t; v.byID[t.id] = t }
+func (v *version) put(t *tableState) { v.tables[t.name] = t; v.byID[t.id] = t; registerRowType(t) } // rowtype.go
 func (v *version) del(t *tableState) { delete(v.tables, t.name); delete(v.byID, t.id) }
 
 func (v *version) clone() *version {

@@ -273,6 +273,12 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 		byAttnum := map[int16]ColumnDef{}
 		for i, c := range tj.Columns {
 			ct, ok := storedType(c.OID, c.Typmod)
+			if !ok && c.Dropped {
+				// DROP TYPE ... CASCADE dropped the column with its type;
+				// the dropped column's data is never read again but its
+				// segments' layout still names it.
+				ct, ok = types.TextType, true
+			}
 			if !ok {
 				return bad("table %q column %q has unknown type OID %d", tj.Name, c.Name, c.OID)
 			}

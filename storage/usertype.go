@@ -37,6 +37,10 @@ type UserType struct {
 	NotNull bool
 	Default string
 	Checks  []types.DomainConstraint
+	// A composite type's attributes (compositetype.go) and the id of its
+	// pg_class row (relkind 'c').
+	Attrs []CompositeAttr
+	RelID uint64
 }
 
 // OID is the type's pg_type OID.
@@ -47,8 +51,11 @@ func (u UserType) ArrayOID() uint32 { return FirstUserOID + 2*uint32(u.ArrayID) 
 
 // Type is the SQL type of the user type.
 func (u UserType) Type() types.Type {
-	if u.Kind == 'd' {
+	switch u.Kind {
+	case 'd':
 		return types.DomainType(u.DomainDesc())
+	case 'c':
+		return types.CompositeType(u.OID())
 	}
 	return types.EnumType(u.OID())
 }
@@ -163,6 +170,9 @@ func (t *Txn) CreateType(ctx context.Context, u UserType) (UserType, error) {
 	}
 	u.ID = t.db.nextID.Add(1) - 1
 	u.ArrayID = t.db.nextID.Add(1) - 1
+	if u.Kind == 'c' {
+		u.RelID = t.db.nextID.Add(1) - 1
+	}
 	u.Labels = t.numberLabels(u.Labels)
 	t.setType(u.ID, &u)
 	ch := t.p.types[u.ID]
@@ -296,6 +306,8 @@ func registerType(u *UserType) {
 		types.RegisterEnum(enumDesc(u))
 	case 'd':
 		types.RegisterDomain(u.DomainDesc())
+	case 'c':
+		types.RegisterComposite(compositeDesc(u))
 	}
 }
 
@@ -387,6 +399,9 @@ type typeJSON struct {
 	NotNull    bool                     `json:"not_null,omitempty"`
 	Default    string                   `json:"default,omitempty"`
 	Checks     []types.DomainConstraint `json:"checks,omitempty"`
+	// A composite type's.
+	Attrs []attrJSON `json:"attrs,omitempty"`
+	RelID uint64     `json:"rel_id,omitempty"`
 }
 
 type labelJSON struct {
@@ -404,6 +419,7 @@ func sortedTypes(v *version) []typeJSON {
 		if u.Kind == 'd' {
 			j.BaseOID, j.BaseTypmod = u.Base.CatalogOID(), u.Base.Typmod
 		}
+		j.RelID, j.Attrs = u.RelID, encodeAttrs(u.Attrs)
 		for _, l := range u.Labels {
 			j.Labels = append(j.Labels, labelJSON{Label: l.Label, Key: []byte(l.Key), SortOrder: l.SortOrder, OID: l.OID})
 		}
@@ -431,6 +447,13 @@ func decodeTypes(v *version, list []typeJSON) error {
 				return fmt.Errorf("domain %q has unknown base type OID %d", x.Name, x.BaseOID)
 			}
 			u.Base = base
+		}
+		if u.Kind == 'c' {
+			attrs, err := decodeAttrs(x.Name, x.Attrs)
+			if err != nil {
+				return err
+			}
+			u.Attrs, u.RelID = attrs, x.RelID
 		}
 		for _, l := range x.Labels {
 			u.Labels = append(u.Labels, types.EnumLabel{Label: l.Label, Key: string(l.Key), SortOrder: l.SortOrder, OID: l.OID})

@@ -55,6 +55,9 @@ func ArrayTypeByOID(oid uint32) (Type, bool) {
 	if t, ok := enumTypeByOID(oid); ok && t.ID == Array {
 		return t, true
 	}
+	if t, ok := compositeTypeByOID(oid); ok && t.ID == Array {
+		return t, true
+	}
 	for id, o := range arrayOIDs {
 		if o == oid {
 			return ArrayOf(Type{ID: id, Typmod: -1}), true

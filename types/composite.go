@@ -95,6 +95,9 @@ func AnonymousRecord(ts []Type) Type {
 
 // Desc is the field description of a Record type, nil when unknown.
 func (t Type) Desc() *RecordDesc {
+	if t.ID == Record && t.UserOID != 0 && t.Typmod < 0 {
+		return compositeRecordDesc(t.UserOID) // compositetype.go
+	}
 	if t.ID != Record || t.Typmod < 0 {
 		return nil
 	}
@@ -185,6 +188,13 @@ func errMalformedRecord(s, detail string) error {
 // skipped; inside, a field's text is taken as written, "..." quoting and
 // backslash escapes removed.
 func SplitRecord(s string, n int) (fields []string, ok []bool, err error) {
+	return splitRecord(s, n, false)
+}
+
+// splitRecord is SplitRecord; short accepts text of fewer fields than n,
+// the rest NULL: a composite value stored before ALTER TYPE ... ADD
+// ATTRIBUTE, as PostgreSQL reads a tuple with fewer attributes.
+func splitRecord(s string, n int, short bool) (fields []string, ok []bool, err error) {
 	i := 0
 	for i < len(s) && isRecordSpace(s[i]) {
 		i++
@@ -196,6 +206,9 @@ func SplitRecord(s string, n int) (fields []string, ok []bool, err error) {
 	fields, ok = make([]string, n), make([]bool, n)
 	for f := 0; f < n; f++ {
 		if f > 0 {
+			if short && i < len(s) && s[i] == ')' {
+				break
+			}
 			if i >= len(s) || s[i] != ',' {
 				// record_in reads the following ")" as the end.
 				return nil, nil, errMalformedRecord(s, "Too few columns.")
@@ -255,13 +268,20 @@ func isRecordSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
-// ParseRecordFields is record_in: the fields of record text s of type t.
+// ParseRecordFields reads the fields of a record value s of type t (a
+// value joind made, whose text may predate ALTER TYPE ... ADD ATTRIBUTE).
 func ParseRecordFields(s string, t Type, f *Format) ([]Value, error) {
+	return parseRecordFields(s, t, f, true)
+}
+
+// parseRecordFields is record_in over s (short: a stored value, which may
+// have fewer fields than t now has).
+func parseRecordFields(s string, t Type, f *Format, short bool) ([]Value, error) {
 	d := t.Desc()
 	if d == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "input of anonymous composite types is not implemented")
 	}
-	texts, ok, err := SplitRecord(s, len(d.Types))
+	texts, ok, err := splitRecord(s, len(d.Types), short)
 	if err != nil {
 		return nil, err
 	}
@@ -269,6 +289,13 @@ func ParseRecordFields(s string, t Type, f *Format) ([]Value, error) {
 	for i, txt := range texts {
 		if !ok[i] {
 			out[i] = NullValue
+			continue
+		}
+		if short && d.Types[i].ID == Record {
+			// A nested stored value: short too.
+			if out[i], err = normalizeRecord(txt, d.Types[i], f); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		if out[i], err = ParseTextFormat(txt, d.Types[i], f, time.Time{}); err != nil {
@@ -281,11 +308,45 @@ func ParseRecordFields(s string, t Type, f *Format) ([]Value, error) {
 // parseRecord is record_in producing the canonical (record_out) text, so
 // equal records hold equal strings.
 func parseRecord(s string, t Type, f *Format) (Value, error) {
-	vals, err := ParseRecordFields(s, t, f)
+	vals, err := parseRecordFields(s, t, f, false)
 	if err != nil {
 		return Value{}, err
 	}
 	return Value{S: FormatRecord(vals, t.Desc().Types, f)}, nil
+}
+
+// normalizeRecord is a stored record value s of type t in its type's
+// current form: fields added to the type since (NULL) written out.
+func normalizeRecord(s string, t Type, f *Format) (Value, error) {
+	vals, err := parseRecordFields(s, t, f, true)
+	if err != nil {
+		return Value{}, err
+	}
+	return Value{S: FormatRecord(vals, t.Desc().Types, f)}, nil
+}
+
+// formatComposite is record_out of a named composite's value: its stored
+// text, with fields the type gained since written out.
+func formatComposite(dst []byte, v Value, t Type, f *Format) []byte {
+	if d := t.Desc(); d != nil {
+		if _, _, err := SplitRecord(v.S, len(d.Types)); err != nil || hasCompositeField(d) {
+			if n, err := normalizeRecord(v.S, t, f); err == nil {
+				return append(dst, n.S...)
+			}
+		}
+	}
+	return append(dst, v.S...)
+}
+
+// hasCompositeField reports whether a field of d is of a named composite
+// type, whose stored text may predate its type's newer attributes.
+func hasCompositeField(d *RecordDesc) bool {
+	for _, t := range d.Types {
+		if t.IsComposite() {
+			return true
+		}
+	}
+	return false
 }
 
 // FormatRecord is record_out over field values of types ts.
@@ -336,6 +397,29 @@ func FieldSelect(t Type, field int) *Overload {
 				return Value{}, err
 			}
 			return vals[field], nil
+		}}
+}
+
+// FieldStore is the record of type t (a, NULL meaning all fields NULL)
+// with field replaced by v: PostgreSQL's FieldStore.
+func FieldStore(t Type, field int) *Overload {
+	d := t.Desc()
+	return &Overload{Name: "fieldstore", Args: []Type{t, d.Types[field]}, Result: t,
+		Eval: func(ctx *EvalContext, a []Value) (Value, error) {
+			f := ctxFormat(ctx)
+			vals := make([]Value, len(d.Types))
+			if a[0].Null {
+				for i := range vals {
+					vals[i] = NullValue
+				}
+			} else {
+				var err error
+				if vals, err = ParseRecordFields(a[0].S, t, f); err != nil {
+					return Value{}, err
+				}
+			}
+			vals[field] = a[1]
+			return Value{S: FormatRecord(vals, d.Types, f)}, nil
 		}}
 }
 
@@ -461,6 +545,10 @@ func resolveRecordOperator(name string, left, right Type) (*Overload, bool, erro
 	}
 	if left.ID != Record || right.ID != Record {
 		return nil, false, nil
+	}
+	if _, ok := imageOperators[name]; ok {
+		ov, err := RecordImageCompare(name, left, right) // recordimage.go
+		return ov, true, err
 	}
 	ov, err := RecordCompare(name, left, right)
 	return ov, true, err

@@ -389,5 +389,8 @@ func TypeByUserOID(oid uint32) (Type, bool) {
 	if d, ok := LookupDomain(oid); ok {
 		return DomainType(d), true
 	}
+	if t, ok := compositeTypeByOID(oid); ok {
+		return t, true
+	}
 	return enumTypeByOID(oid)
 }

@@ -88,6 +88,10 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return formatEnum(dst, v, t, f)
 	case InternalChar:
 		return appendInternalChar(dst, v.S)
+	case Record:
+		if t.UserOID != 0 {
+			return formatComposite(dst, v, t, f) // composite.go
+		}
 	}
 	if IsOIDKind(t.ID) {
 		return appendOIDKind(dst, v, t, f)

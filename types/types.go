@@ -88,7 +88,8 @@ type Type struct {
 	// Elem is an array type's element type (ID == Array); Unknown otherwise.
 	Elem ID
 	// UserOID is the pg_type OID of a user-defined type: of an enum
-	// (ID Enum), or of an array of enums its element's; 0 otherwise.
+	// (ID Enum) or a composite type (ID Record, compositetype.go), or of
+	// an array of those its element's; 0 otherwise.
 	UserOID uint32
 	// Domain is the pg_type OID of the domain whose base type this is
 	// (domain.go); 0 for a type that is no domain.
@@ -169,6 +170,9 @@ func (t Type) OID() uint32 {
 		if IsVector(t) {
 			return t.UserOID // vectors.go
 		}
+		if t.Elem == Record && t.UserOID != 0 {
+			return compositeArrayOID(t.ElemType())
+		}
 		return ArrayOID(t.Elem)
 	case Enum:
 		return t.UserOID
@@ -205,6 +209,9 @@ func (t Type) OID() uint32 {
 	case Void:
 		return OIDVoid
 	case Record:
+		if t.UserOID != 0 {
+			return t.UserOID // a composite type (compositetype.go)
+		}
 		return OIDRecord
 	case Bytea:
 		return OIDBytea
