@@ -218,8 +218,12 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 	}
 	if arrayBounds > 0 {
 		et, err := FromTypeName(names, typmods, 0)
-		if err != nil || !arrayElemOK(et.ID) {
+		if err != nil {
 			return et, err
+		}
+		if !arrayElemOK(et.ID) {
+			// Never drop the brackets silently.
+			return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s[] is not supported", et.BaseSQLName())
 		}
 		return ArrayOf(et), nil
 	}
