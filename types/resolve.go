@@ -340,6 +340,9 @@ func ResolveOperator(name string, left, right Type) (*Overload, error) {
 	if ov, ok, err := resolveEnumOperator(name, left, right); ok { // enum.go
 		return ov, err
 	}
+	if ov, ok := resolveVectorOperator(name, left, right); ok { // vectors.go
+		return ov, nil
+	}
 	var in []Type
 	if left.ID == NoArg {
 		in = []Type{right}

@@ -75,3 +75,28 @@ func appendVector(dst []byte, a *ArrayValue) []byte {
 	}
 	return dst
 }
+
+// resolveVectorOperator is oidvector's comparisons (oidvectoreq, ...,
+// oidvectorge) and int2vector's = (int2vectoreq): an unknown literal on
+// the other side is read as the vector, as PostgreSQL's exact match
+// does; ok is false for any other operator.
+func resolveVectorOperator(name string, left, right Type) (*Overload, bool) {
+	switch {
+	case IsVector(left) && right.ID == Unknown:
+		right = left
+	case left.ID == Unknown && IsVector(right):
+		left = right
+	}
+	if !IsVector(left) || left != right || left.Elem == Int2 && name != "=" {
+		return nil, false
+	}
+	test := comparisonTest(name)
+	if test == nil {
+		return nil, false
+	}
+	t := left
+	return &Overload{Name: name, Args: []Type{t, t}, Result: BoolType, Strict: true, Leakproof: true,
+		Eval: func(_ *EvalContext, args []Value) (Value, error) {
+			return BoolValue(test(Compare(args[0], args[1], t))), nil
+		}}, true
+}

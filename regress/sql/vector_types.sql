@@ -21,4 +21,7 @@ SELECT c.relname, a.attname, k.n FROM pg_index i JOIN pg_class c ON c.oid = i.in
 SELECT c.relname, array_to_string(i.indkey::int2[], ',') FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'vt_t'::regclass ORDER BY 1;
 SELECT proname, proargtypes, pg_typeof(proargtypes), proargtypes[0]::regtype FROM pg_proc WHERE oid = 'abs(int4)'::regprocedure;
 SELECT typname, typelem, typcategory FROM pg_type WHERE oid IN (22, 30) ORDER BY oid;
+SELECT proname FROM pg_proc WHERE proname = 'abs' AND proargtypes = '23';
+SELECT '1 2'::oidvector < '1 3'::oidvector, '1 2'::int2vector = '1 2', '1 2'::oidvector = '1 2'::oidvector;
+SELECT '1 2'::int2vector < '1 3'::int2vector;
 DROP TABLE vt_t;
