@@ -94,7 +94,6 @@ func andOf(es []plan.Expr) plan.Expr {
 	return &plan.And{Args: append(ordered, costly...)}
 }
 
-
 // substitute replaces column references by the expressions in m.
 func substitute(e plan.Expr, m map[plan.ColumnID]plan.Expr) plan.Expr {
 	return plan.Rewrite(e, func(n plan.Expr) plan.Expr {
