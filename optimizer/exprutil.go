@@ -71,7 +71,10 @@ func conjuncts(e plan.Expr) []plan.Expr {
 	return []plan.Expr{e}
 }
 
-// andOf joins conjuncts back together (nil for none).
+// andOf joins conjuncts back together (nil for none), those with a
+// subquery last: as PostgreSQL's order_qual_clauses puts the costly ones
+// after the cheap ones, so a row the cheap ones reject never runs the
+// subquery.
 func andOf(es []plan.Expr) plan.Expr {
 	switch len(es) {
 	case 0:
@@ -79,7 +82,16 @@ func andOf(es []plan.Expr) plan.Expr {
 	case 1:
 		return es[0]
 	}
-	return &plan.And{Args: es}
+	ordered := make([]plan.Expr, 0, len(es))
+	var costly []plan.Expr
+	for _, e := range es {
+		if hasSubquery(e) {
+			costly = append(costly, e)
+		} else {
+			ordered = append(ordered, e)
+		}
+	}
+	return &plan.And{Args: append(ordered, costly...)}
 }
 
 // substitute replaces column references by the expressions in m.

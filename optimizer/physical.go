@@ -244,6 +244,9 @@ func (pl *planner) build(n plan.Node) (*Physical, error) {
 		p.Op = OpCTEScan
 		p.Rows = EstimateRows(x.CTE.Plan)
 	case *plan.Filter:
+		if _, ok := x.Pred.(*plan.And); ok && hasSubquery(x.Pred) {
+			x.Pred = andOf(conjuncts(x.Pred)) // subqueries last (exprutil.go)
+		}
 		p.Op = OpFilter
 		p.Rows = max(1, kids[0].Rows*filterSelectivity(x.Pred, x.Input))
 		p.Partitions = kids[0].Partitions
