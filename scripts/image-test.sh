@@ -11,7 +11,9 @@
 #      password is refused), creates and fills a table;
 #   5. the container is stopped (SIGTERM) and run again on the same volume:
 #      the rows are still there.
-# Needs root, buildah, debootstrap, psql. Cache: $JOIND_IMAGE_CACHE
+# Needs root, buildah, debootstrap, psql. Containers run with chroot isolation:
+# crun cannot create cgroups on a hybrid cgroup host (CI's).
+# Cache: $JOIND_IMAGE_CACHE
 # (default /var/cache/joind-image); storage under it too, so reruns reuse
 # the base images. Port: $JOIND_IMAGE_PORT (default 56399).
 set -euo pipefail
@@ -81,7 +83,7 @@ if ! "${bah[@]}" inspect --type image golang:1.26-bookworm >/dev/null 2>&1; then
 fi
 
 step "buildah bud (the Dockerfile as it is)"
-"${bah[@]}" bud --pull=never --network host --layers -q -t joind:test \
+"${bah[@]}" bud --pull=never --network host --isolation chroot --layers -q -t joind:test \
 	--build-arg VERSION="$(git describe --always --dirty 2>/dev/null || echo dev)" . >/dev/null
 
 vol="$cache/volume"
@@ -91,11 +93,11 @@ chown 10001:10001 "$vol"
 ctr=$("${bah[@]}" from --pull=never joind:test)
 trap '"${bah[@]}" rm "$ctr" >/dev/null 2>&1 || true; kill "${server:-}" 2>/dev/null || true' EXIT
 
-uid=$("${bah[@]}" run "$ctr" -- id -u)
+uid=$("${bah[@]}" run --isolation chroot "$ctr" -- id -u)
 [ "$uid" = 10001 ] || { echo "image-test: the image runs as uid $uid, not 10001" >&2; exit 1; }
 
 serve() {
-	"${bah[@]}" run --network host -v "$vol:/var/lib/joind" \
+	"${bah[@]}" run --isolation chroot --network host -v "$vol:/var/lib/joind" \
 		--env JOIND_LISTEN="127.0.0.1:$port" --env JOIND_USERS=app:secret \
 		--env JOIND_HBA="host all all 0.0.0.0/0 scram-sha-256" \
 		"$ctr" -- /usr/local/bin/joind >"$cache/server.log" 2>&1 &
