@@ -483,4 +483,3 @@ func exprPtrs(es []plan.Expr) []*plan.Expr {
 	}
 	return out
 }
-
