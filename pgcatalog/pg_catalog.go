@@ -81,7 +81,7 @@ func declarePgCatalog() {
 			out = append(out, pgTypeRow{Oid: t.OID, Typname: t.Name, Typnamespace: OIDNamespacePgCatalog, Typowner: OIDBootstrapUser,
 				Typlen: t.Len, Typbyval: r[ptByval] == "t", Typtype: r[ptType][0], Typcategory: t.Category,
 				Typispreferred: t.Preferd, Typisdefined: true, Typdelim: r[ptDelim][0], Typsubscript: r[ptSubscript],
-				Typelem: OID(t.Elem), Typarray: OID(t.Array), Typinput: t.In, Typoutput: t.Out, Typreceive: r[ptReceive], Typsend: r[ptSend],
+				Typelem: OID(t.Elem), Typarray: OID(t.Array), Typinput: RegProcName(t.In), Typoutput: RegProcName(t.Out), Typreceive: RegProcName(r[ptReceive]), Typsend: RegProcName(r[ptSend]),
 				Typmodin: r[ptModin], Typmodout: r[ptModout], Typanalyze: r[ptAnalyze], Typalign: t.Align, Typstorage: r[ptStorage][0],
 				Typtypmod: -1, Typcollation: OID(t.Collation)})
 		}
@@ -289,38 +289,38 @@ type pgAttributeRow struct {
 
 // pgTypeRow is a row of pg_catalog.pg_type.
 type pgTypeRow struct {
-	Oid            OID     `pg:"oid"`
-	Typname        Name    `pg:"typname" type:"name"`
-	Typnamespace   OID     `pg:"typnamespace"`
-	Typowner       OID     `pg:"typowner"`
-	Typlen         int16   `pg:"typlen"`
-	Typbyval       bool    `pg:"typbyval"`
-	Typtype        Char    `pg:"typtype"`
-	Typcategory    Char    `pg:"typcategory"`
-	Typispreferred bool    `pg:"typispreferred"`
-	Typisdefined   bool    `pg:"typisdefined"`
-	Typdelim       Char    `pg:"typdelim"`
-	Typrelid       OID     `pg:"typrelid"`
-	Typsubscript   string  `pg:"typsubscript"`
-	Typelem        OID     `pg:"typelem"`
-	Typarray       OID     `pg:"typarray"`
-	Typinput       string  `pg:"typinput"`
-	Typoutput      string  `pg:"typoutput"`
-	Typreceive     string  `pg:"typreceive"`
-	Typsend        string  `pg:"typsend"`
-	Typmodin       string  `pg:"typmodin"`
-	Typmodout      string  `pg:"typmodout"`
-	Typanalyze     string  `pg:"typanalyze"`
-	Typalign       Char    `pg:"typalign"`
-	Typstorage     Char    `pg:"typstorage"`
-	Typnotnull     bool    `pg:"typnotnull"`
-	Typbasetype    OID     `pg:"typbasetype"`
-	Typtypmod      int32   `pg:"typtypmod"`
-	Typndims       int32   `pg:"typndims"`
-	Typcollation   OID     `pg:"typcollation"`
-	Typdefaultbin  *string `pg:"typdefaultbin"`
-	Typdefault     *string `pg:"typdefault"`
-	Typacl         *string `pg:"typacl"`
+	Oid            OID         `pg:"oid"`
+	Typname        Name        `pg:"typname" type:"name"`
+	Typnamespace   OID         `pg:"typnamespace"`
+	Typowner       OID         `pg:"typowner"`
+	Typlen         int16       `pg:"typlen"`
+	Typbyval       bool        `pg:"typbyval"`
+	Typtype        Char        `pg:"typtype"`
+	Typcategory    Char        `pg:"typcategory"`
+	Typispreferred bool        `pg:"typispreferred"`
+	Typisdefined   bool        `pg:"typisdefined"`
+	Typdelim       Char        `pg:"typdelim"`
+	Typrelid       OID         `pg:"typrelid"`
+	Typsubscript   string      `pg:"typsubscript"`
+	Typelem        OID         `pg:"typelem"`
+	Typarray       OID         `pg:"typarray"`
+	Typinput       RegProcName `pg:"typinput"`
+	Typoutput      RegProcName `pg:"typoutput"`
+	Typreceive     RegProcName `pg:"typreceive"`
+	Typsend        RegProcName `pg:"typsend"`
+	Typmodin       string      `pg:"typmodin"`
+	Typmodout      string      `pg:"typmodout"`
+	Typanalyze     string      `pg:"typanalyze"`
+	Typalign       Char        `pg:"typalign"`
+	Typstorage     Char        `pg:"typstorage"`
+	Typnotnull     bool        `pg:"typnotnull"`
+	Typbasetype    OID         `pg:"typbasetype"`
+	Typtypmod      int32       `pg:"typtypmod"`
+	Typndims       int32       `pg:"typndims"`
+	Typcollation   OID         `pg:"typcollation"`
+	Typdefaultbin  *string     `pg:"typdefaultbin"`
+	Typdefault     *string     `pg:"typdefault"`
+	Typacl         *string     `pg:"typacl"`
 }
 
 // pgAttrdefRow is a row of pg_catalog.pg_attrdef.

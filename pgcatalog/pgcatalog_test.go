@@ -110,8 +110,10 @@ func TestSystemCatalogs(t *testing.T) {
 	if _, ok := Lookup(s, "information_schema", "tables"); !ok {
 		t.Error("information_schema.tables must be found qualified")
 	}
-	if n := len(rows(t, s, "", "pg_type")); n != len(SystemTypes) {
-		t.Errorf("pg_type has %d rows, want %d", n, len(SystemTypes))
+	// The built-in types, then the user types and the tables' row types
+	// (each with its array type).
+	if n, want := len(rows(t, s, "", "pg_type")), len(SystemTypes)+len(userTypeRows(s)); n != want || want == len(SystemTypes) {
+		t.Errorf("pg_type has %d rows, want %d (the built-ins and the tables' row types)", n, want)
 	}
 	// A NULL column (a pointer field left nil) reads as NULL, a set one as its value.
 	for _, r := range rows(t, s, "information_schema", "columns") {

@@ -118,6 +118,9 @@ func (s *Snapshot) RegOut(target string, v int64) string {
 			}
 			return uniqueOrQualified(r[ppName], len(procsNamed(r[ppName])))
 		}
+		if name := procNameByOID(oid); name != "" && typeIOFunction(name) {
+			return name // a type's I/O function, as pg_type names it
+		}
 	case "regoper", "regoperator":
 		if r, ok := operatorByOID(oid); ok {
 			if target == "regoperator" {
@@ -196,6 +199,15 @@ func regprocIn(in string) (uint32, error) {
 	var rows []pgdataRow
 	if ok {
 		rows = procsNamed(name)
+		if len(rows) == 0 && typeIOFunction(name) {
+			// The input/output functions pg_type names (typinput is a
+			// regproc: drivers ask typinput = 'array_in'::regproc).
+			for _, r := range pgdata("pg_proc") {
+				if r[ppName] == name {
+					rows = append(rows, r)
+				}
+			}
+		}
 	}
 	switch len(rows) {
 	case 0:
@@ -358,4 +370,31 @@ func typeNameBe(oid uint32) string {
 		}
 	}
 	return "-"
+}
+
+// typeIOFunction reports whether name is the input or output function of
+// a type joind lists in pg_type.
+func typeIOFunction(name string) bool {
+	for _, t := range SystemTypes {
+		if t.In == name || t.Out == name || t.row[ptReceive] == name || t.row[ptSend] == name {
+			return true
+		}
+	}
+	// The user types' (enum_in, record_recv, domain_in, ...).
+	for _, suffix := range []string{"_in", "_out", "_recv", "_send"} {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// procNameByOID is the name of PostgreSQL 15's function oid ("" if none).
+func procNameByOID(oid uint32) string {
+	for _, r := range pgdata("pg_proc") {
+		if parseOID(r[ppOID]) == oid {
+			return r[ppName]
+		}
+	}
+	return ""
 }

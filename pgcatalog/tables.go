@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"fmt"
 	"reflect"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -29,11 +30,15 @@ type (
 	// (pg_index.indkey, pg_proc.proargtypes): arrays from subscript 0.
 	Int2Vector []int16
 	OIDVector  []uint32
+	// RegProcName is a regproc column given by the function's name
+	// (pg_type.typinput and its siblings); "-" is 0.
+	RegProcName string
 )
 
 var (
 	int2VectorGo = reflect.TypeOf(Int2Vector(nil))
 	oidVectorGo  = reflect.TypeOf(OIDVector(nil))
+	regProcGo    = reflect.TypeOf(RegProcName(""))
 )
 
 // Def is one virtual system relation.
@@ -96,6 +101,8 @@ func columnType(t reflect.Type, where string) types.Type {
 		return types.Int2VectorType
 	case oidVectorGo:
 		return types.OidVectorType
+	case regProcGo:
+		return types.RegProcType
 	}
 	switch t.Kind() {
 	case reflect.Slice: // an array column
@@ -143,6 +150,9 @@ func fieldValue(v reflect.Value) types.Value {
 	case reflect.Int16, reflect.Int32, reflect.Int64:
 		return types.IntValue(v.Int())
 	case reflect.String:
+		if v.Type() == regProcGo {
+			return types.IntValue(int64(procOIDByName(v.String())))
+		}
 		return types.TextValue(v.String())
 	case reflect.Uint8:
 		if v.Uint() == 0 {
@@ -267,3 +277,22 @@ func (t *staticTable) Name() string                 { return t.name }
 func (t *staticTable) Columns() []storage.ColumnDef { return t.cols }
 func (t *staticTable) Snapshot() []arrow.Record     { return t.recs }
 func (t *staticTable) Stats() storage.Stats         { return storage.Stats{Rows: t.recs[0].NumRows()} }
+
+// procOIDByName is the OID of the PostgreSQL 15 function of that name (the
+// first, for an overloaded one; 0 for "-" or an unknown name).
+func procOIDByName(name string) uint32 {
+	procOIDsOnce.Do(func() {
+		procOIDs = map[string]uint32{}
+		for _, r := range pgdata("pg_proc") {
+			if _, ok := procOIDs[r[ppName]]; !ok {
+				procOIDs[r[ppName]] = parseOID(r[ppOID])
+			}
+		}
+	})
+	return procOIDs[name]
+}
+
+var (
+	procOIDsOnce sync.Once
+	procOIDs     map[string]uint32
+)

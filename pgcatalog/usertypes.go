@@ -127,8 +127,8 @@ func domainTypeRow(u storage.UserType, ns, owner OID) pgTypeRow {
 	st, _ := TypeByOID(u.Base.OID())
 	row := pgTypeRow{Oid: OID(u.OID()), Typname: Name(u.Name), Typnamespace: ns, Typowner: owner,
 		Typlen: st.Len, Typbyval: st.Len > 0 && st.Len <= 8, Typtype: 'd', Typcategory: Char(st.Category),
-		Typisdefined: true, Typdelim: ',', Typsubscript: "-", Typinput: "domain_in", Typoutput: st.Out,
-		Typreceive: "domain_recv", Typsend: st.Name + "send", Typmodin: "-", Typmodout: "-", Typanalyze: "-",
+		Typisdefined: true, Typdelim: ',', Typsubscript: "-", Typinput: "domain_in", Typoutput: RegProcName(st.Out),
+		Typreceive: "domain_recv", Typsend: RegProcName(st.Name + "send"), Typmodin: "-", Typmodout: "-", Typanalyze: "-",
 		Typalign: Char(st.Align), Typstorage: 'p', Typnotnull: u.NotNull, Typbasetype: OID(u.Base.CatalogOID()),
 		Typtypmod: u.Base.Typmod, Typcollation: OID(st.Collation)}
 	if st.Len < 0 {

@@ -3,6 +3,7 @@ package sql
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
 )
@@ -48,27 +49,18 @@ func (b *binder) bindResolvedCall(fs *scope, fc *pg_query.FuncCall, name string)
 	return args, ov, nil
 }
 
-// bindScalarInFrom binds FROM f(...) of a built-in scalar function as a
-// set of one row (types.ScalarInFrom); ok is false when f is no function
-// ordinary resolution finds, or not a scalar one.
-func (b *binder) bindScalarInFrom(fs *scope, fc *pg_query.FuncCall, name string) (plan.SetFunc, bool, error) {
-	if fc.AggStar || fc.AggDistinct || fc.Over != nil || len(fc.AggOrder) > 0 || fc.AggFilter != nil || fc.FuncVariadic || hasNamedArgs(fc.Args) {
-		return plan.SetFunc{}, false, nil
-	}
-	args, err := b.bindList(fs, fc.Args)
+// bindScalarInFrom binds FROM f(...) for a function that returns no
+// set: the call binds as it would in a select list (so its errors are the
+// select list's), and the scan yields its one value, NULL included, as one
+// row (types.ScalarInFrom). A call that binds to a set-returning function
+// this path cannot run stays 0A000.
+func (b *binder) bindScalarInFrom(fs *scope, fc *pg_query.FuncCall, name string) (plan.SetFunc, error) {
+	e, err := b.bindExpr(fs, &pg_query.Node{Node: &pg_query.Node_FuncCall{FuncCall: fc}})
 	if err != nil {
-		return plan.SetFunc{}, true, err
+		return plan.SetFunc{}, err
 	}
-	argTypes := make([]types.Type, len(args))
-	for i, a := range args {
-		argTypes[i] = a.Type()
+	if lastSetFunc(e) != nil {
+		return plan.SetFunc{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
 	}
-	ov, err := types.ResolveFunction(name, argTypes)
-	if err != nil || ov.SetReturning || ov.Eval == nil {
-		return plan.SetFunc{}, false, nil
-	}
-	if err := b.castArgs(args, ov.Args); err != nil {
-		return plan.SetFunc{}, true, err
-	}
-	return plan.SetFunc{Func: types.ScalarInFrom(ov), Args: args}, true, nil
+	return plan.SetFunc{Func: types.ScalarInFrom(name, e.Type()), Args: []plan.Expr{e}}, nil
 }

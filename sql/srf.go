@@ -309,10 +309,7 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 		}
 		if name != "generate_series" && !types.IsRowsFunction(name) {
 			// A scalar function: a one-row set (jsonsrf.go).
-			sf, ok, err := b.bindScalarInFrom(fs, fc, name)
-			if !ok {
-				return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", name), fc.Location)
-			}
+			sf, err := b.bindScalarInFrom(fs, fc, name)
 			if err != nil {
 				return nil, nil, nil, err
 			}

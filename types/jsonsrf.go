@@ -133,24 +133,10 @@ func RowSet(ov *Overload, args []Value, ctx *EvalContext) ([]Value, error) {
 	return rows(doc, ov.Args[0].ID)
 }
 
-// ScalarInFrom is the FROM form of the scalar function call ov: a set of
-// one row, its value (NULL for a strict function's NULL argument).
-func ScalarInFrom(ov *Overload) *Overload {
-	o := *ov
-	o.SetReturning, o.Strict = true, false
-	o.Rows = func(ctx *EvalContext, args []Value) ([]Value, error) {
-		if ov.Strict {
-			for _, a := range args {
-				if a.Null {
-					return []Value{NullValue}, nil
-				}
-			}
-		}
-		v, err := ov.Eval(ctx, args)
-		if err != nil {
-			return nil, err
-		}
-		return []Value{v}, nil
-	}
-	return &o
+// ScalarInFrom is the row source of a scalar expression in FROM (FROM
+// lower('X'), FROM parse_ident(...)): one row holding its value, named
+// name, as PostgreSQL's function scan of a function that returns no set.
+func ScalarInFrom(name string, t Type) *Overload {
+	return &Overload{Name: name, Args: []Type{t}, Result: t, Strict: false, SetReturning: true,
+		Rows: func(_ *EvalContext, a []Value) ([]Value, error) { return []Value{a[0]}, nil }}
 }

@@ -234,7 +234,6 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 			return et, err
 		}
 		if !arrayElemOK(et.ID) {
-			return Type{}, pgerr.New(pgerr.FeatureNotSupported, "arrays of type %s are not supported", et.BaseSQLName())
 			// Never drop the brackets silently.
 			return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s[] is not supported", et.BaseSQLName())
 		}
