@@ -88,7 +88,20 @@ func constOf(v types.Value, t types.Type) *plan.Const { return &plan.Const{Val: 
 func foldOne(ctx *types.EvalContext, n plan.Expr) plan.Expr {
 	switch x := n.(type) {
 	case *plan.Call:
-		if x.Func.Volatile || x.Func.Eval == nil {
+		if x.Func.Eval == nil {
+			return n
+		}
+		// As evaluate_function: a strict call with a NULL constant argument
+		// is NULL whatever its other arguments are, and whatever its
+		// volatility — they are never evaluated, so their errors never arise.
+		if x.Func.Strict {
+			for _, a := range x.Args {
+				if c, ok := isConst(a); ok && c.Val.Null {
+					return constOf(types.NullValue, x.Func.Result)
+				}
+			}
+		}
+		if x.Func.Volatile {
 			return n
 		}
 		args := make([]types.Value, len(x.Args))
@@ -96,9 +109,6 @@ func foldOne(ctx *types.EvalContext, n plan.Expr) plan.Expr {
 			c, ok := isConst(a)
 			if !ok {
 				return n
-			}
-			if c.Val.Null && x.Func.Strict {
-				return constOf(types.NullValue, x.Func.Result)
 			}
 			args[i] = c.Val
 		}

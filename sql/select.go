@@ -283,6 +283,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 	if err != nil {
 		return nil, err
 	}
+	if s.win.deferred != nil {
+		return nil, s.win.deferred
+	}
 
 	node := input
 	if where != nil {

@@ -42,6 +42,24 @@ type winState struct {
 	// inDef / inArgs are set while binding a window definition or a
 	// window function's arguments (a window call there is an error).
 	inDef, inArgs bool
+	// deferred is the first error of binding a window's PARTITION BY,
+	// ORDER BY or frame: PostgreSQL transforms window definitions after
+	// WHERE, HAVING, ORDER BY, GROUP BY, DISTINCT and LIMIT
+	// (transformWindowDefinitions), so their errors come first.
+	deferred error
+}
+
+// bindWindowDefDeferred is bindWindowDef whose error waits in w.deferred
+// (see there); the window is then empty, for binding to go on.
+func (b *binder) bindWindowDefDeferred(s *scope, wd *pg_query.WindowDef) *winSpec {
+	spec, err := b.bindWindowDef(s, wd)
+	if err != nil {
+		if s.win.deferred == nil {
+			s.win.deferred = err
+		}
+		return &winSpec{frameOpts: frameDefaults, loc: wd.Location}
+	}
+	return spec
 }
 
 // winSpec is a bound window: partitioning, ordering and raw frame.
@@ -93,10 +111,7 @@ func (b *binder) bindWindowDefs(s *scope, defs []*pg_query.Node) error {
 				return b.errAt(pgerr.New("42P20", "window \"%s\" is already defined", wd.Name), wd.Location)
 			}
 		}
-		spec, err := b.bindWindowDef(s, wd)
-		if err != nil {
-			return err
-		}
+		spec := b.bindWindowDefDeferred(s, wd)
 		spec.name = wd.Name
 		s.win.named = append(s.win.named, spec)
 	}
@@ -226,8 +241,8 @@ func (b *binder) bindWindowCall(s *scope, fc *pg_query.FuncCall, name string) (p
 		if spec = s.win.lookup(fc.Over.Name); spec == nil {
 			return nil, b.errAt(pgerr.New(pgerr.UndefinedObject, "window \"%s\" does not exist", fc.Over.Name), fc.Over.Location)
 		}
-	} else if spec, err = b.bindWindowDef(s, fc.Over); err != nil {
-		return nil, err
+	} else {
+		spec = b.bindWindowDefDeferred(s, fc.Over)
 	}
 	call := &winCall{spec: spec, loc: fc.Location}
 	call.fn.Args, call.fn.Filter = args, filter

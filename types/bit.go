@@ -362,6 +362,40 @@ func errBitIndex(n int64, bitlen int) error {
 	return pgerr.New(pgerr.ArraySubscriptError, "bit index %d out of valid range (0..%d)", n, bitlen-1)
 }
 
+// bitCmp is bit_cmp's value, not only its sign: memcmp of the packed bytes,
+// which glibc answers with the difference of the first differing bytes
+// (bitcmp(B'1111', B'0110') is 0xF0-0x60 = 144), then -1 or 1 for the
+// shorter or longer string.
+func bitCmp(a, b string) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i += 8 {
+		x, y := packBitByte(a, i), packBitByte(b, i)
+		if x != y {
+			return int(x) - int(y)
+		}
+	}
+	switch {
+	case len(a) < len(b):
+		return -1
+	case len(a) > len(b):
+		return 1
+	}
+	return 0
+}
+
+// packBitByte is the byte holding bits i..i+7 of the text bit string s,
+// zero-padded past its end.
+func packBitByte(s string, i int) byte {
+	var b byte
+	for j := 0; j < 8; j++ {
+		b <<= 1
+		if i+j < len(s) && s[i+j] == '1' {
+			b |= 1
+		}
+	}
+	return b
+}
+
 func registerBitFuncs() {
 	for _, id := range []ID{Bit, VarBit} {
 		t := Type{ID: id, Typmod: -1}
@@ -370,7 +404,7 @@ func registerBitFuncs() {
 		}
 		id := id
 		regFn(map[ID]string{Bit: "bitcmp", VarBit: "varbitcmp"}[id], []ID{id, id}, Int4, func(_ *EvalContext, a []Value) (Value, error) {
-			return Value{I: int64(Compare(a[0], a[1], t))}, nil
+			return Value{I: int64(bitCmp(a[0].S, a[1].S))}, nil
 		})
 	}
 	for _, op := range []byte{'&', '|', '#'} {

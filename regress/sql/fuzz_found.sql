@@ -105,3 +105,14 @@ SELECT min(n), max(n), min(i), max(i) FROM (VALUES (1.0, interval '1 day'), (1.0
 SELECT c0 || '|' AS v FROM ((SELECT DISTINCT 'x  ' AS c0) UNION ALL (SELECT 'a'::char(3))) s ORDER BY 1;
 SELECT c0 || '|' AS v FROM ((SELECT 'x  ' AS c0) UNION ALL (SELECT 'a'::char(3))) s ORDER BY 1;
 SELECT DISTINCT 'x' UNION SELECT 1;
+-- bitcmp/varbitcmp answer memcmp's byte difference, not only its sign
+SELECT varbitcmp('1111'::varbit, '0110'::varbit), bitcmp('1'::bit, '0'::bit), varbitcmp('1'::varbit, '0110'::varbit), varbitcmp('0110'::varbit, '011'::varbit), varbitcmp('011'::varbit, '0110'::varbit), varbitcmp('11'::varbit, '11'::varbit);
+SELECT substr('\x7f80'::bytea, varbitcmp('1111'::varbit, '0110'::varbit));
+-- a strict call with a NULL constant argument is NULL: its other arguments are never evaluated
+SELECT regexp_substr('x', 'a', json_populate_record(1, '-1.50'::json), NULL::integer);
+-- window definitions are analysed after WHERE: the WHERE literal's error comes first
+CREATE TABLE ff_win (j json, i int);
+SELECT last_value(1) OVER (ORDER BY j) FROM ff_win WHERE ('ABC')::boolean;
+SELECT last_value(1) OVER (ORDER BY j) FROM ff_win;
+SELECT sum(i) OVER w FROM ff_win WINDOW w AS (PARTITION BY j) LIMIT 'x';
+DROP TABLE ff_win;

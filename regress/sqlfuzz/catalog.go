@@ -42,6 +42,13 @@ func newCatalog(k *Knobs) *catalog {
 		if s.Volatile || s.SetReturning || nondeterministic[s.Name] || k.excludedFunc(s) {
 			continue
 		}
+		if types.IsJSONPopulate(s.Name) {
+			// Its first argument must be a row, which the generator has no
+			// way to write; any other type fails with 42804 only when a row
+			// reaches the call, so both servers' answers hang on which
+			// join side runs first.
+			continue
+		}
 		c.funcs[s.Result] = append(c.funcs[s.Result], s)
 	}
 	for _, s := range types.Aggregates() {
@@ -54,7 +61,7 @@ func newCatalog(k *Knobs) *catalog {
 		}
 		if s.Result == types.AnyNonArray {
 			// min/max: the result is the argument's type
-			for _, id := range types.ConcreteIDs() {
+			for _, id := range fuzzIDs() {
 				c.aggs[id] = append(c.aggs[id], types.Signature{Name: s.Name, Args: []types.ID{id}, Result: id})
 			}
 			continue
@@ -66,8 +73,8 @@ func newCatalog(k *Knobs) *catalog {
 		}
 		c.aggs[s.Result] = append(c.aggs[s.Result], s)
 	}
-	for _, to := range types.ConcreteIDs() {
-		for _, from := range types.ConcreteIDs() {
+	for _, to := range fuzzIDs() {
+		for _, from := range fuzzIDs() {
 			if from == to {
 				continue
 			}

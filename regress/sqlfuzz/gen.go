@@ -58,7 +58,7 @@ func (g *gen) argType(id types.ID) types.ID {
 	case types.Text:
 		return stringIDs[g.r.Intn(len(stringIDs))]
 	case types.AnyNonArray, types.AnyArg:
-		ids := types.ConcreteIDs()
+		ids := fuzzIDs()
 		return ids[g.r.Intn(len(ids))]
 	}
 	return id
@@ -280,7 +280,7 @@ func (g *gen) call(k kind, sig types.Signature, t types.ID, d int, sc *scope) *N
 
 // boolExpr is one of the boolean-only forms.
 func (g *gen) boolExpr(d int, sc *scope) *Node {
-	anyT := func() types.ID { ids := types.ConcreteIDs(); return ids[g.r.Intn(len(ids))] }
+	anyT := func() types.ID { ids := fuzzIDs(); return ids[g.r.Intn(len(ids))] }
 	switch g.r.Intn(13) {
 	case 0, 1:
 		return &Node{K: kAnd, T: types.Bool, Args: []*Node{g.expr(types.Bool, d, sc), g.expr(types.Bool, d, sc)}}
@@ -674,7 +674,7 @@ func (g *gen) outType(cols []colRef) types.ID {
 	if len(cols) > 0 && g.pct(60) {
 		return cols[g.r.Intn(len(cols))].t
 	}
-	ids := types.ConcreteIDs()
+	ids := fuzzIDs()
 	return ids[g.r.Intn(len(ids))]
 }
 
