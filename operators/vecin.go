@@ -49,6 +49,11 @@ func (cp *compiler) inList(args []plan.Expr, and bool) (node, error) {
 	var sig []types.ID
 	n := &inListNode{negate: and}
 	for _, a := range args {
+		if k, ok := a.(*plan.Const); ok && k.Val.Null {
+			// x = NULL, folded (a strict call of a NULL constant)
+			n.hasNul = true
+			continue
+		}
 		c, ok := a.(*plan.Call)
 		if !ok || c.Func == nil || c.Func.Name != want || len(c.Args) != 2 || !c.Func.Strict {
 			return nil, nil
@@ -86,6 +91,9 @@ func (cp *compiler) inList(args []plan.Expr, and bool) (node, error) {
 		default:
 			n.ints = append(n.ints, k.Val.I)
 		}
+	}
+	if x == nil {
+		return nil, nil
 	}
 	xn, err := cp.compile(x)
 	if err != nil {
