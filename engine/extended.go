@@ -191,9 +191,17 @@ func (p *preparedStmt) bind(params [][]byte, paramFormats, resultFormats []int16
 		}
 		pt.params[i] = v
 	}
-	if p.cols != nil {
-		pt.cols = make([]wire.ColumnDesc, len(p.cols))
-		copy(pt.cols, p.cols)
+	cols := p.cols
+	if f, ok := p.bound.(*sql.Fetch); ok && cols == nil && !f.Move {
+		// FETCH returns its cursor's rows: Describe of the portal names
+		// them (libpq's PQsendQueryParams describes every portal it runs).
+		if c, err := s.lookupCursor(f.Name); err == nil {
+			cols = c.describe()
+		}
+	}
+	if cols != nil {
+		pt.cols = make([]wire.ColumnDesc, len(cols))
+		copy(pt.cols, cols)
 		for i := range pt.cols {
 			if i < len(resultFormats) {
 				pt.cols[i].Format = resultFormats[i]

@@ -80,28 +80,38 @@ attempt("binary", lambda: conn.cursor(binary=True).execute(
     "select id, name, n, d, ts, b, f from p3_t order by id").fetchall())
 attempt("domain check", lambda: cur.execute("insert into p3_t (id, p) values (9, -1)"))
 attempt("params", lambda: cur.execute(
-    "select %s::int + 1, %s || 'x', %s::numeric * 2, %s::date + 1, %s is null",
+    "select %s::int + 1, %s || 'x', %s::numeric * 2, %s::date + 1, %s::text is null",
     (41, "a", decimal.Decimal("1.25"), datetime.date(2024, 2, 28), None)).fetchone())
+# An untyped NULL parameter nothing types: PostgreSQL answers 42P18.
+attempt("untyped null param", lambda: cur.execute("select %s is null", (None,)).fetchone())
 
-# Named (server-side) cursors: DECLARE / FETCH / MOVE / CLOSE.
-with conn.transaction():
-    with conn.cursor(name="p3_named") as nc:
+# Named (server-side) cursors: DECLARE / FETCH / MOVE / CLOSE, each on a
+# connection of its own so that a failure stays within its check.
+def named():
+    with psycopg.connect(sys.argv[1]) as c, c.cursor(name="p3_named") as nc:
         nc.itersize = 2
         nc.execute("select id, name from p3_t order by id")
-        out("named fetchone", nc.fetchone())
-        out("named fetchmany", nc.fetchmany(1))
-        out("named fetchall", nc.fetchall())
-with conn.transaction():
-    with conn.cursor(name="p3_scroll", scrollable=True) as nc:
+        return [nc.fetchone(), nc.fetchmany(1), nc.fetchall()]
+
+
+def scroll():
+    with psycopg.connect(sys.argv[1]) as c, c.cursor(name="p3_scroll", scrollable=True) as nc:
         nc.execute("select g from generate_series(1, 10) g")
         nc.scroll(5, mode="absolute")
-        out("scroll absolute", nc.fetchone())
+        a = nc.fetchone()
         nc.scroll(-3)
-        out("scroll relative", nc.fetchone())
-        out("iterate", [r[0] for r in nc])
-with conn.cursor(name="p3_hold", withhold=True) as nc:
-    nc.execute("select g * 2 from generate_series(1, 5) g")
-    out("withhold", nc.fetchmany(3))
+        return [a, nc.fetchone(), [r[0] for r in nc]]
+
+
+def withhold():
+    with psycopg.connect(sys.argv[1], autocommit=True) as c, c.cursor(name="p3_hold", withhold=True) as nc:
+        nc.execute("select g * 2 from generate_series(1, 5) g")
+        return nc.fetchmany(3)
+
+
+attempt("named cursor", named)
+attempt("scrollable named cursor", scroll)
+attempt("withhold named cursor", withhold)
 attempt("pg_cursors", lambda: cur.execute("select count(*) from pg_cursors").fetchone())
 
 # COPY in (rows and text blocks) and out.
