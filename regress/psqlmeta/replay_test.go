@@ -3,6 +3,7 @@ package psqlmeta
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,38 @@ type clientQuery struct {
 	// before (psql's \d sends the number).
 	Query string
 	OIDOf string
+	// Unordered compares the rows as a set: the query has no ORDER BY,
+	// so PostgreSQL promises no order.
+	Unordered bool
+	// UserOIDCols are columns holding OIDs of user objects, which differ
+	// between the servers: a value from FirstNormalObjectId (16384) up
+	// compares as "user oid".
+	UserOIDCols []string
 }
+
+// biSetup is the schema the BI tools' sync queries read: a table with a
+// primary key, an enum column, a free-standing composite type and a view.
+var biSetup = []string{
+	"DROP VIEW IF EXISTS bi_v", "DROP TABLE IF EXISTS bi_orders", "DROP TYPE IF EXISTS bi_mood", "DROP TYPE IF EXISTS bi_pair",
+	"CREATE TYPE bi_mood AS ENUM ('sad', 'ok', 'happy')",
+	"CREATE TYPE bi_pair AS (a int, b text)",
+	"CREATE TABLE bi_orders (id int PRIMARY KEY, placed timestamp, total numeric(10,2), note varchar(40), m bi_mood, p bi_pair, tags text[])",
+	"CREATE VIEW bi_v AS SELECT id, total FROM bi_orders",
+}
+
+// grafanaSearchPath is Grafana's buildSchemaConstraint(): the tables of
+// the schemas on the search path.
+const grafanaSearchPath = `
+          quote_ident(table_schema) IN (
+          SELECT
+            CASE WHEN trim(s[i]) = '"$user"' THEN user ELSE trim(s[i]) END
+          FROM
+            generate_series(
+              array_lower(string_to_array(current_setting('search_path'),','),1),
+              array_upper(string_to_array(current_setting('search_path'),','),1)
+            ) as i,
+            string_to_array(current_setting('search_path'),',') s
+          )`
 
 // clientQueries are client catalog queries that once needed special rules
 // in joind (arrays over empty catalogs, a window function over
@@ -83,6 +115,125 @@ ORDER BY 1;`,
 	},
 }
 
+// biQueries are the connect and metadata queries of BI tools and drivers,
+// as their public source sends them (the file is named in Client);
+// TestClientQueryReplay replays them with the others. Superset reflects
+// through SQLAlchemy's Inspector and DBeaver, Metabase and Tableau's JDBC
+// path through pgjdbc's DatabaseMetaData: regress/drivers replays those
+// (TestSQLAlchemyInspector, TestPgJDBCMetaData).
+var biQueries = []clientQuery{
+	{Client: "Grafana postgres datasource getVersion (postgresMetaQuery.ts)",
+		Query: `SELECT current_setting('server_version_num')::int/100 as version`},
+	{Client: "Grafana postgres datasource getTimescaleDBVersion (postgresMetaQuery.ts)",
+		Query: `SELECT extversion FROM pg_extension WHERE extname = 'timescaledb'`},
+	{Client: "Grafana postgres datasource showSchemas (postgresMetaQuery.ts)", Setup: biSetup,
+		Query: `SELECT schema_name AS "name"
+    FROM information_schema.schemata
+    WHERE schema_name NOT IN ('information_schema',
+                              'pg_catalog',
+                              'pg_toast',
+                              '_timescaledb_cache',
+                              '_timescaledb_catalog',
+                              '_timescaledb_internal',
+                              '_timescaledb_config',
+                              'timescaledb_information',
+                              'timescaledb_experimental')
+    ORDER BY schema_name`},
+	{Client: "Grafana postgres datasource showTables(public) (postgresMetaQuery.ts)", Setup: biSetup,
+		Query: `SELECT quote_ident(table_name) AS "table"
+      FROM information_schema.tables
+      WHERE quote_ident(table_schema) = 'public'
+      ORDER BY 1`},
+	{Client: "Grafana postgres datasource showTables() (postgresMetaQuery.ts)", Setup: biSetup,
+		Query: `SELECT
+    CASE WHEN ` + grafanaSearchPath + `
+      THEN quote_ident(table_name)
+      ELSE quote_ident(table_schema) || '.' || quote_ident(table_name)
+    END AS "table"
+    FROM information_schema.tables
+    WHERE quote_ident(table_schema) NOT IN ('information_schema',
+                             'pg_catalog',
+                             '_timescaledb_cache',
+                             '_timescaledb_catalog',
+                             '_timescaledb_internal',
+                             '_timescaledb_config',
+                             'timescaledb_information',
+                             'timescaledb_experimental')
+    ORDER BY CASE WHEN ` + grafanaSearchPath + ` THEN 0 ELSE 1 END, 1`},
+	{Client: "Grafana postgres datasource getSchema(bi_orders) (postgresMetaQuery.ts)", Setup: biSetup, Unordered: true,
+		Query: `SELECT quote_ident(column_name) AS "column", data_type AS "type"
+    FROM information_schema.columns
+    WHERE
+      CASE WHEN array_length(parse_ident('bi_orders'),1) = 2
+        THEN quote_ident(table_schema) = (parse_ident('bi_orders'))[1]
+          AND quote_ident(table_name) = (parse_ident('bi_orders'))[2]
+        ELSE quote_ident(table_name) = 'bi_orders'
+          AND ` + grafanaSearchPath + `
+      END`},
+	{Client: "Grafana postgres datasource getSchema(public.bi_orders) (postgresMetaQuery.ts)", Setup: biSetup, Unordered: true,
+		Query: `SELECT quote_ident(column_name) AS "column", data_type AS "type"
+    FROM information_schema.columns
+    WHERE
+      CASE WHEN array_length(parse_ident('public.bi_orders'),1) = 2
+        THEN quote_ident(table_schema) = (parse_ident('public.bi_orders'))[1]
+          AND quote_ident(table_name) = (parse_ident('public.bi_orders'))[2]
+        ELSE quote_ident(table_name) = 'public.bi_orders'
+          AND ` + grafanaSearchPath + `
+      END`},
+	{Client: "Metabase postgres driver enum-types (src/metabase/driver/postgres.clj)", Setup: biSetup, Unordered: true,
+		Query: "SELECT nspname, typname FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace " +
+			"WHERE t.oid IN (SELECT DISTINCT enumtypid FROM pg_enum e)"},
+	{Client: "Metabase postgres driver current-user-table-privileges (src/metabase/driver/postgres.clj)", Setup: biSetup, Unordered: true,
+		Query: strings.Join([]string{"with table_privileges as (",
+			" select",
+			"   NULL as role,",
+			"   t.schemaname as schema,",
+			"   t.objectname as table,",
+			`   pg_catalog.has_table_privilege(current_user, '"' || t.schemaname || '"' || '.' || '"' || t.objectname || '"',  'update') as update,`,
+			`   pg_catalog.has_table_privilege(current_user, '"' || t.schemaname || '"' || '.' || '"' || t.objectname || '"',  'select') as select,`,
+			`   pg_catalog.has_table_privilege(current_user, '"' || t.schemaname || '"' || '.' || '"' || t.objectname || '"',  'insert') as insert,`,
+			`   pg_catalog.has_table_privilege(current_user, '"' || t.schemaname || '"' || '.' || '"' || t.objectname || '"',  'delete') as delete`,
+			" from (",
+			"   select schemaname, tablename as objectname from pg_catalog.pg_tables",
+			"   union",
+			"   select schemaname, viewname as objectname from pg_catalog.pg_views",
+			"   union",
+			"   select schemaname, matviewname as objectname from pg_catalog.pg_matviews",
+			" ) t",
+			" where t.schemaname !~ '^pg_'",
+			"   and t.schemaname <> 'information_schema'",
+			"   and pg_catalog.has_schema_privilege(current_user, t.schemaname, 'usage')",
+			")",
+			"select t.*",
+			"from table_privileges t"}, "\n")},
+	{Client: "Metabase postgres driver db-default-timezone (src/metabase/driver/postgres.clj)",
+		Query: "show timezone;"},
+	{Client: "Npgsql 8 type loading: version (src/Npgsql/PostgresDatabaseInfo.cs)",
+		Query: "SELECT version() ~ '^PostgreSQL 15\\.'"},
+	{Client: "Npgsql 8 type loading: composite type fields (src/Npgsql/PostgresDatabaseInfo.cs)", Setup: biSetup,
+		UserOIDCols: []string{"oid"},
+		Query: `
+-- Load field definitions for (free-standing) composite types
+SELECT typ.oid, att.attname, att.atttypid
+FROM pg_type AS typ
+JOIN pg_namespace AS ns ON (ns.oid = typ.typnamespace)
+JOIN pg_class AS cls ON (cls.oid = typ.typrelid)
+JOIN pg_attribute AS att ON (att.attrelid = typ.typrelid)
+WHERE
+  (typ.typtype = 'c' AND cls.relkind='c') AND
+  attnum > 0 AND     -- Don't load system attributes
+  NOT attisdropped
+ORDER BY typ.oid, att.attnum;`},
+	{Client: "Npgsql 8 type loading: enum labels (src/Npgsql/PostgresDatabaseInfo.cs)", Setup: biSetup,
+		UserOIDCols: []string{"oid"},
+		Query: `
+-- Load enum fields
+SELECT pg_type.oid, enumlabel
+FROM pg_enum
+JOIN pg_type ON pg_type.oid=enumtypid
+ORDER BY oid, enumsortorder;`},
+}
+
 // TestClientQueryReplay sends every clientQueries entry to joind and to
 // PostgreSQL 15, after the same setup, and requires the same answer:
 // column names, row count and every value's text (NULL apart).
@@ -109,7 +260,7 @@ func TestClientQueryReplay(t *testing.T) {
 		return c
 	}
 	pc, jc := open(pg.DSNFor(db)), open(j.DSNFor(db))
-	for _, sh := range clientQueries {
+	for _, sh := range append(append([]clientQuery{}, clientQueries...), biQueries...) {
 		t.Run(sh.Client, func(t *testing.T) {
 			want, err := replay(ctx, pc, sh)
 			if err != nil {
@@ -147,31 +298,45 @@ func replay(ctx context.Context, c *pgx.Conn, sh clientQuery) (string, error) {
 	}
 	defer rows.Close()
 	var b strings.Builder
+	userOID := map[int]bool{}
 	for i, f := range rows.FieldDescriptions() {
 		if i > 0 {
 			b.WriteString(" | ")
 		}
 		b.WriteString(f.Name)
+		for _, c := range sh.UserOIDCols {
+			userOID[i] = userOID[i] || c == f.Name
+		}
 	}
 	b.WriteString("\n")
-	n := 0
+	var lines []string
 	for rows.Next() {
-		n++
+		var l strings.Builder
 		for i, v := range rows.RawValues() {
 			if i > 0 {
-				b.WriteString(" | ")
+				l.WriteString(" | ")
 			}
-			if v == nil {
-				b.WriteString("NULL")
-			} else {
-				b.Write(v)
+			var oid uint64
+			switch _, err := fmt.Sscan(string(v), &oid); {
+			case v == nil:
+				l.WriteString("NULL")
+			case userOID[i] && err == nil && oid >= 16384:
+				l.WriteString("user oid")
+			default:
+				l.Write(v)
 			}
 		}
-		b.WriteString("\n")
+		lines = append(lines, l.String())
 	}
 	if err := rows.Err(); err != nil {
 		return "", err
 	}
-	fmt.Fprintf(&b, "(%d rows)\n", n)
+	if sh.Unordered {
+		sort.Strings(lines)
+	}
+	for _, l := range lines {
+		b.WriteString(l + "\n")
+	}
+	fmt.Fprintf(&b, "(%d rows)\n", len(lines))
 	return b.String(), nil
 }
