@@ -85,6 +85,22 @@ attempt("params", lambda: cur.execute(
 # An untyped NULL parameter nothing types: PostgreSQL answers 42P18.
 attempt("untyped null param", lambda: cur.execute("select %s is null", (None,)).fetchone())
 
+# Prepared statements (executemany prepares) and a rollback: psycopg sends
+# DEALLOCATE ALL through the extended protocol afterwards.
+def prepared_rollback():
+    with psycopg.connect(sys.argv[1]) as c:
+        cc = c.cursor()
+        for i in range(6):
+            cc.execute("select %s::int * 2", (i,), prepare=True)
+        n = cc.fetchone()
+        c.rollback()
+        again = c.execute("select %s::int + 1", (41,), prepare=True).fetchone()
+        c.execute("deallocate all", prepare=False)
+        return [n, again, c.execute("select count(*) from pg_prepared_statements").fetchone()]
+
+
+attempt("prepared then rollback", prepared_rollback)
+
 # Named (server-side) cursors: DECLARE / FETCH / MOVE / CLOSE, each on a
 # connection of its own so that a failure stays within its check.
 def named():
