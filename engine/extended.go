@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/joind/joind/commands"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/pgcopy"
 	"github.com/joind/joind/pgerr"
@@ -171,6 +172,17 @@ func (p *preparedStmt) bind(params [][]byte, paramFormats, resultFormats []int16
 	}
 	f := s.format()
 	now := time.Now()
+	// A reg* parameter given by name ($1::regtype, psycopg's
+	// TypeInfo.fetch) is read against the catalog the statement binds in.
+	for i, t := range p.paramTypes {
+		if i < len(params) && params[i] != nil && types.IsRegKind(t.ID) && s.cur == nil {
+			if cat, ok := s.bindCatalog().(*commands.Catalog); ok {
+				s.cur = cat
+				defer func() { s.cur = nil }()
+			}
+			break
+		}
+	}
 	pt.params = make([]types.Value, len(params))
 	for i, b := range params {
 		v, err := pgcopy.DecodeParam(i, b, paramFormats[i], p.paramTypes[i], f, now)
@@ -179,9 +191,17 @@ func (p *preparedStmt) bind(params [][]byte, paramFormats, resultFormats []int16
 		}
 		pt.params[i] = v
 	}
-	if p.cols != nil {
-		pt.cols = make([]wire.ColumnDesc, len(p.cols))
-		copy(pt.cols, p.cols)
+	cols := p.cols
+	if f, ok := p.bound.(*sql.Fetch); ok && cols == nil && !f.Move {
+		// FETCH returns its cursor's rows: Describe of the portal names
+		// them (libpq's PQsendQueryParams describes every portal it runs).
+		if c, err := s.lookupCursor(f.Name); err == nil {
+			cols = c.describe()
+		}
+	}
+	if cols != nil {
+		pt.cols = make([]wire.ColumnDesc, len(cols))
+		copy(pt.cols, cols)
 		for i := range pt.cols {
 			if i < len(resultFormats) {
 				pt.cols[i].Format = resultFormats[i]

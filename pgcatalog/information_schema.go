@@ -92,6 +92,27 @@ func infoColumn(s *Snapshot, r Relation, i int, col storage.ColumnDef) isColumns
 	if col.NotNull {
 		row.IsNullable = "NO"
 	}
+	// As PostgreSQL's view: a domain column shows its base type's
+	// data_type and udt_* and names the domain in domain_*; an array is
+	// ARRAY, an enum or composite type USER-DEFINED, with udt_* naming it.
+	if t.Domain != 0 {
+		if d, ok := types.LookupDomain(t.Domain); ok {
+			schema, name := s.userTypeSchema(t.Domain), t.PgTypeName()
+			row.DomainCatalog, row.DomainSchema, row.DomainName = &db, &schema, &name
+			t = d.Base
+			row.DataType, row.UdtName = t.BaseSQLName(), t.PgTypeName()
+		}
+	}
+	elem := t
+	if t.ID == types.Array {
+		row.DataType, elem = "ARRAY", t.ElemType()
+	}
+	if elem.ID == types.Enum || elem.IsComposite() {
+		if t.ID != types.Array {
+			row.DataType = "USER-DEFINED"
+		}
+		row.UdtSchema = s.userTypeSchema(elem.OID())
+	}
 	if col.Default != "" && col.Identity == 0 {
 		def := s.regclassNames(FormatDefault(col.Default, t))
 		row.ColumnDefault = &def
@@ -280,4 +301,21 @@ type isRoutinesRow struct {
 	RoutineName     string `pg:"routine_name"`
 	RoutineType     string `pg:"routine_type"`
 	DataType        string `pg:"data_type"`
+}
+
+// userTypeSchema is the schema of the user type (or table row type) of
+// OID oid, for information_schema's udt_schema and domain_schema.
+func (s *Snapshot) userTypeSchema(oid uint32) string {
+	for _, u := range s.userTypes() {
+		if u.OID() == oid {
+			ns, _ := s.namespaceOfKey(storage.TableKey(u.Schema, ""))
+			return ns.Name
+		}
+	}
+	for _, r := range s.Relations() {
+		if r.Kind == 'r' && r.OID >= FirstUserOID && tableRowTypeOID(r.OID) == oid {
+			return r.Schema
+		}
+	}
+	return "public"
 }

@@ -116,6 +116,13 @@ func declarePgCatalog() {
 				}
 			}
 		}
+		// The listed built-in functions' comments, as PostgreSQL's
+		// (pgjdbc's getFunctions joins pg_description for REMARKS).
+		for _, r := range builtinRoutines().procs {
+			if d := r[ppDescription]; d != `\N` && d != "" {
+				out = append(out, pgDescriptionRow{Objoid: parseOID(r[ppOID]), Classoid: OIDPgProc, Description: d})
+			}
+		}
 		return out
 	})
 	declare[pgShdescriptionRow](pc, "pg_shdescription", 2396, 'r', nil)

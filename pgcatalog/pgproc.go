@@ -151,6 +151,11 @@ func buildBuiltins(catalogFuncs []*Func) *builtinCatalog {
 		if reservedWord[sig.Name] {
 			return // current_date and the like: syntax in PostgreSQL, not functions
 		}
+		if strings.HasPrefix(sig.Name, "information_schema.") {
+			// _pg_expandarray: pgdata holds pg_catalog's functions only,
+			// so pg_proc does not list information_schema's yet.
+			return
+		}
 		for _, r := range procsByName[sig.Name] {
 			if r[ppKind] == kind && procArgsMatch(r, args, sig.Variadic) {
 				list(r)
@@ -187,6 +192,15 @@ func buildBuiltins(catalogFuncs []*Func) *builtinCatalog {
 					list(r)
 				}
 			}
+		}
+	}
+	// The receive functions of the types pg_type lists, which its
+	// typreceive names: Npgsql tells an array type by a typreceive whose
+	// pg_proc row is array_recv. They take an internal argument, so SQL
+	// cannot call them (in PostgreSQL either).
+	for _, r := range pgdata("pg_proc") {
+		if isReceiveFunction(r[ppName]) {
+			list(r)
 		}
 	}
 	for _, r := range pgdata("pg_aggregate") {
@@ -309,4 +323,20 @@ func typeNameOrOID(oid uint32) string {
 		}
 	}
 	return "-"
+}
+
+// isReceiveFunction reports whether name is the typreceive of a type
+// pg_type lists: a built-in's, or the user types' (array_recv for their
+// arrays, enum_recv, record_recv, domain_recv).
+func isReceiveFunction(name string) bool {
+	switch name {
+	case "array_recv", "enum_recv", "record_recv", "domain_recv":
+		return true
+	}
+	for _, t := range SystemTypes {
+		if t.row[ptReceive] == name {
+			return true
+		}
+	}
+	return false
 }

@@ -243,6 +243,9 @@ func viewDef(v storage.View) string { return " " + v.SQL + ";" }
 // OIDPgClass is pg_class's OID: pg_description's classoid for relations.
 const OIDPgClass = 1259
 
+// OIDPgProc is pg_proc's OID (pg_description.classoid of a function).
+const OIDPgProc = 1255
+
 // description is the COMMENT ON text of relation oid (subid 0) or of its
 // column numbered subid; NULL if none.
 func (s *Snapshot) description(oid uint32, subid int64) types.Value {

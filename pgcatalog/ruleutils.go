@@ -35,6 +35,9 @@ func FormatDefault(def string, t types.Type) string {
 			constType, n = ct, tc.Arg
 		}
 	}
+	if f := n.GetSqlvalueFunction(); f != nil {
+		return sqlValueFunctionText(f)
+	}
 	c := n.GetAConst()
 	if c == nil {
 		return def
@@ -189,4 +192,31 @@ func Keywords() storage.Table {
 			types.TextValue(k[3]), types.TextValue(k[4])})
 	}
 	return newStaticTable("pg_get_keywords", KeywordColumns, rows)
+}
+
+// sqlValueFunctionText is ruleutils' text of a SQL-standard value function
+// (DEFAULT current_date prints CURRENT_DATE, current_timestamp(3)
+// CURRENT_TIMESTAMP(3)).
+func sqlValueFunctionText(f *pg_query.SQLValueFunction) string {
+	name := map[pg_query.SQLValueFunctionOp]string{
+		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:        "CURRENT_DATE",
+		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME:        "CURRENT_TIME",
+		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:      "CURRENT_TIME",
+		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP:   "CURRENT_TIMESTAMP",
+		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N: "CURRENT_TIMESTAMP",
+		pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME:           "LOCALTIME",
+		pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME_N:         "LOCALTIME",
+		pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP:      "LOCALTIMESTAMP",
+		pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:    "LOCALTIMESTAMP",
+		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:        "CURRENT_ROLE",
+		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER:        "CURRENT_USER",
+		pg_query.SQLValueFunctionOp_SVFOP_USER:                "USER",
+		pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER:        "SESSION_USER",
+		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:     "CURRENT_CATALOG",
+		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:      "CURRENT_SCHEMA",
+	}[f.Op]
+	if f.Typmod >= 0 {
+		name += "(" + strconv.Itoa(int(f.Typmod)) + ")"
+	}
+	return name
 }

@@ -984,8 +984,12 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 		case len(fc.Funcname) > 2:
 			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s",
 				strings.Join(nameParts(fc.Funcname), ".")), fc.Location)
+		case schema == "information_schema" && types.IsFunction(schema+"."+name):
+			// information_schema's helper functions (_pg_expandarray) are
+			// registered under their qualified names.
+			name = schema + "." + name
 		case b.routinelessSchema(schema):
-			// Every function joind has is pg_catalog's; other schemas hold none.
+			// Every other function joind has is pg_catalog's.
 			args, err := b.bindList(s, fc.Args)
 			if err != nil {
 				return nil, err

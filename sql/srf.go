@@ -307,6 +307,12 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 			names = append(names, name)
 			continue
 		}
+		if len(fc.Funcname) == 2 && fc.Funcname[0].GetString_().GetSval() == "information_schema" &&
+			types.IsFunction("information_schema."+name) {
+			// information_schema._pg_expandarray runs in a select list
+			// (pgjdbc's calls); its FROM form, a record per element, not.
+			return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "information_schema.%s in FROM is not supported", name), fc.Location)
+		}
 		if name != "generate_series" && !types.IsRowsFunction(name) {
 			// A scalar function: a one-row set (jsonsrf.go).
 			sf, err := b.bindScalarInFrom(fs, fc, name)

@@ -3,6 +3,7 @@ package sql
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
@@ -112,6 +113,12 @@ func (b *binder) bindViewRef(v storage.View, alias string, rv *pg_query.RangeVar
 	}
 	copy(q.names, v.Columns)
 	q.node = b.finalQuery(q).Plan
+	// A view's columns originate in the view, as PostgreSQL marks a target
+	// list before rewriting (markTargetListOrigin): RowDescription names
+	// the view's OID and attribute numbers, not its base tables'.
+	for i, c := range q.node.Columns() {
+		b.colOrigin[c.ID] = plan.Column{TableOID: pgcatalog.ViewOID(v), AttNum: int16(i + 1)}
+	}
 	it, err := b.itemFromQuery(q, alias, rv.Alias)
 	if err != nil {
 		return nil, nil, err

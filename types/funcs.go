@@ -194,6 +194,7 @@ func registerFunctions() {
 	registerStringFuncs()
 	registerByteaFuncs()
 	registerRegexpFuncs()
+	registerExpandArray()
 	registerMathFuncs()
 	registerSimilarFuncs()
 	registerMoreStringFuncs()

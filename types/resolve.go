@@ -49,6 +49,10 @@ type builtin struct {
 	defaults []Value
 	// recordResult, when set, is a record result's full type (its fields).
 	recordResult *Type
+	// bindRows, if set, builds a set-returning overload's Rows for the
+	// resolved argument types (a polymorphic record result:
+	// _pg_expandarray's element field).
+	bindRows func(args []Type) (Type, func(*EvalContext, []Value) ([]Value, error))
 }
 
 var (
@@ -310,7 +314,11 @@ func (b *builtin) instantiate(in []Type) *Overload {
 	if elem, poly := b.polyElemFor(ids, in); poly && isArrayPoly(b.result) {
 		result = DropTypmod(polyType(b.result, elem))
 	}
-	return &Overload{Name: b.name, Args: args, Result: result, Strict: b.strict, Volatile: b.volatile, Stable: b.stable, Leakproof: b.leakproof, SideEffects: b.sideEffects, SetReturning: b.setReturning, Eval: ev}
+	var rows func(*EvalContext, []Value) ([]Value, error)
+	if b.bindRows != nil {
+		result, rows = b.bindRows(args)
+	}
+	return &Overload{Name: b.name, Args: args, Result: result, Strict: b.strict, Volatile: b.volatile, Stable: b.stable, Leakproof: b.leakproof, SideEffects: b.sideEffects, SetReturning: b.setReturning, Eval: ev, Rows: rows}
 }
 
 func typeNames(ts []Type) string {

@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"sort"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/joind/joind/pgerr"
@@ -141,9 +142,14 @@ func (c *conn) parseMsg(es ExtendedSession, m *pgproto3.Parse) error {
 	if err := pgerr.CheckUTF8String(m.Query); err != nil {
 		return err
 	}
-	ps, err := es.Prepare(m.Query, m.ParameterOIDs)
-	if err != nil {
-		return err
+	var ps PreparedStatement
+	if d, ok := c.parseDeallocation(m.Query); ok {
+		ps = &deallocateStmt{c: c, d: d}
+	} else {
+		var err error
+		if ps, err = es.Prepare(m.Query, m.ParameterOIDs); err != nil {
+			return err
+		}
 	}
 	if old, ok := c.ext.stmts[m.Name]; ok {
 		old.Close()
@@ -342,6 +348,39 @@ func (c *conn) beginQuery() (context.Context, func()) {
 type portalWriter struct{ stmtWriter }
 
 func (w *portalWriter) Describe([]ColumnDesc) error { return nil }
+
+// parseDeallocation recognises a DEALLOCATE sent with the extended
+// protocol (psycopg 3 sends DEALLOCATE ALL after a ROLLBACK).
+func (c *conn) parseDeallocation(sql string) (Deallocation, bool) {
+	t := strings.TrimSpace(sql)
+	if len(t) < len("DEALLOCATE") || !strings.EqualFold(t[:len("DEALLOCATE")], "DEALLOCATE") {
+		return nil, false
+	}
+	stmts, err := c.parse(sql)
+	if err != nil || len(stmts) != 1 {
+		return nil, false
+	}
+	d, ok := stmts[0].(Deallocation)
+	return d, ok
+}
+
+// deallocateStmt is an extended-protocol DEALLOCATE, statement and portal
+// at once: wire owns the prepared statements, so Execute runs it.
+type deallocateStmt struct {
+	c *conn
+	d Deallocation
+}
+
+func (s *deallocateStmt) ParamOIDs() []uint32   { return nil }
+func (s *deallocateStmt) Columns() []ColumnDesc { return nil }
+func (s *deallocateStmt) Close()                {}
+func (s *deallocateStmt) Bind([][]byte, []int16, []int16) (Portal, error) {
+	return s, nil
+}
+func (s *deallocateStmt) Execute(context.Context, int, ResultWriter) (string, bool, error) {
+	tag, err := s.c.deallocate(s.d)
+	return tag, false, err
+}
 
 // deallocate runs DEALLOCATE: it closes a named statement, or all of them.
 func (c *conn) deallocate(d Deallocation) (string, error) {

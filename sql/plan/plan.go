@@ -24,7 +24,8 @@ type Column struct {
 	Type    types.Type // its SQL type
 	NotNull bool       // provably never NULL (NOT NULL column, or a NULL-rejecting filter below)
 	// TableOID and AttNum name the stored column this one passes through
-	// unchanged (0 when computed); clients read them from RowDescription
+	// unchanged (0 when computed), or the view column when it comes from a
+	// view, as PostgreSQL's; clients read them from RowDescription
 	// (pgjdbc's ResultSetMetaData, for one).
 	TableOID uint32
 	AttNum   int16
