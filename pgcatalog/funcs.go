@@ -28,6 +28,8 @@ type Func struct {
 	// Volatile functions act (pg_cancel_backend): never folded.
 	Volatile bool
 	Eval     func(s *Snapshot, v []types.Value) types.Value
+	// EvalErr, when set, is Eval for a function that can fail.
+	EvalErr func(s *Snapshot, v []types.Value) (types.Value, error)
 }
 
 // VersionString is what version() returns; drivers parse "PostgreSQL N.M".
@@ -184,9 +186,6 @@ var funcs = []*Func{
 	{Names: []string{"to_regtype"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{text}, Result: types.RegTypeType, Eval: toReg("regtype")},
 	{Names: []string{"to_regnamespace"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{text}, Result: types.RegNamespaceType, Eval: toReg("regnamespace")},
 	{Names: []string{"to_regrole"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{text}, Result: types.RegRoleType, Eval: toReg("regrole")},
-	// Not tracked per relation: reported as empty.
-	{Names: []string{"pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size"},
-		MinArgs: 1, MaxArgs: 2, Args: []types.Type{oid, text}, Result: types.Int8Type, Eval: constant(types.IntValue(0))},
 	{Names: []string{"pg_tablespace_location"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: text,
 		Eval: constant(types.TextValue(""))},
 }
@@ -215,12 +214,23 @@ var funcByName = map[string][]*Func{}
 
 // LookupFunc finds the catalog function name taking nargs arguments.
 func LookupFunc(name string, nargs int) (*Func, bool) {
-	for _, f := range funcByName[name] {
-		if nargs >= f.MinArgs && (f.MaxArgs < 0 || nargs <= f.MaxArgs) {
-			return f, true
-		}
+	if fs := LookupFuncs(name, nargs); len(fs) > 0 {
+		return fs[0], true
 	}
 	return nil, false
+}
+
+// LookupFuncs lists the catalog functions name taking nargs arguments, in
+// the order a call tries them (the first whose Args the arguments coerce
+// to implicitly: pg_database_size(name) before pg_database_size(oid)).
+func LookupFuncs(name string, nargs int) []*Func {
+	var out []*Func
+	for _, f := range funcByName[name] {
+		if nargs >= f.MinArgs && (f.MaxArgs < 0 || nargs <= f.MaxArgs) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // TakesCatalogArray reports whether name's first argument must be one of

@@ -115,6 +115,8 @@ type Relation struct {
 	Comment string
 	// Type is pg_class.reltype: a composite type's OID (Kind 'c').
 	Type uint32
+	// Bytes is a table's bytes in the data directory (dbsize.go).
+	Bytes int64
 }
 
 // Attnum is the attnum of r's column i.
@@ -151,13 +153,13 @@ func (s *Snapshot) relations() []Relation {
 	temps, _ := s.TempTables()
 	for _, t := range temps {
 		out = append(out, Relation{OID: RelationOID(t), Name: t.Name(), Namespace: OIDNamespaceTemp, Schema: TempSchema,
-			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Temp: true, Dropped: droppedColumns(t), Comment: tableComment(t)})
+			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Temp: true, Dropped: droppedColumns(t), Comment: tableComment(t), Bytes: tableBytes(t)})
 	}
 	perm := s.cat.Tables()
 	for _, t := range perm {
 		ns, name := s.namespaceOfKey(t.Name())
 		out = append(out, Relation{OID: RelationOID(t), Name: name, Namespace: ns.OID, Schema: ns.Name,
-			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Dropped: droppedColumns(t), Comment: tableComment(t)})
+			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Dropped: droppedColumns(t), Comment: tableComment(t), Bytes: tableBytes(t)})
 	}
 	out = withIndexes(out, append(temps, perm...))
 	for _, v := range s.cat.Views() {
