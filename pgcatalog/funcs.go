@@ -120,12 +120,18 @@ var funcs = []*Func{
 			}
 			return types.IntValue(-1)
 		}},
+	// pg_get_viewdef(name text [, pretty]) reads the name as regclass does.
+	{Names: []string{"pg_get_viewdef"}, MinArgs: 1, MaxArgs: 2, Args: []types.Type{text, boolT}, Result: text,
+		EvalErr: func(s *Snapshot, v []types.Value) (types.Value, error) {
+			o, err := s.RegIn("regclass", v[0].S)
+			if err != nil {
+				return types.NullValue, err
+			}
+			return s.viewDefValue(o, len(v) > 1 && v[1].I != 0), nil
+		}},
 	{Names: []string{"pg_get_viewdef"}, MinArgs: 1, MaxArgs: 2, Args: []types.Type{oid, boolT}, Result: text,
 		Eval: func(s *Snapshot, v []types.Value) types.Value {
-			if r, ok := s.RelationByOID(uint32(v[0].I)); ok && r.View != nil {
-				return types.TextValue(viewDef(*r.View))
-			}
-			return types.NullValue
+			return s.viewDefValue(uint32(v[0].I), len(v) > 1 && v[1].I != 0)
 		}},
 	// joind keeps no constraints, indexes, triggers, rules, functions or
 	// comments: there is nothing these could describe.

@@ -195,7 +195,7 @@ func declarePgCatalog() {
 		var out []pgViewsRow
 		for _, v := range s.cat.Views() {
 			ns, name := s.namespaceOfKey(v.Name)
-			out = append(out, pgViewsRow{Schemaname: Name(ns.Name), Viewname: Name(name), Viewowner: s.user(), Definition: viewDef(v)})
+			out = append(out, pgViewsRow{Schemaname: Name(ns.Name), Viewname: Name(name), Viewowner: s.user(), Definition: s.ViewDef(v, false)})
 		}
 		return out
 	})

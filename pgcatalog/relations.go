@@ -239,8 +239,19 @@ func (s *Snapshot) RoleOID(name string) (uint32, bool) {
 	return 0, false
 }
 
-// viewDef is a view's definition as pg_get_viewdef and pg_views print it.
+// viewDef is a view's stored text as pg_get_viewdef prints a query it
+// cannot deparse (ruleutils_query.go).
 func viewDef(v storage.View) string { return " " + v.SQL + ";" }
+
+// viewDefValue is pg_get_viewdef of relation oid: NULL for a relation
+// that is no view, or none.
+func (s *Snapshot) viewDefValue(oid uint32, pretty bool) types.Value {
+	r, ok := s.RelationByOID(oid)
+	if !ok || r.View == nil {
+		return types.NullValue
+	}
+	return types.TextValue(s.ViewDef(*r.View, pretty))
+}
 
 // OIDPgClass is pg_class's OID: pg_description's classoid for relations.
 const OIDPgClass = 1259
