@@ -79,7 +79,8 @@ type dscope struct {
 	items []*fromItem
 	// merged are the USING columns of joins, by name, and what each
 	// stands for.
-	merged map[string]dexpr
+	merged      map[string]dexpr
+	mergedOrder []string
 	// tlist is the select list, for ORDER BY / GROUP BY references.
 	tlist []tlEntry
 }
@@ -105,6 +106,7 @@ const (
 	dBool                // AND / OR / NOT
 	dTest                // NULL test, sublink, IS DISTINCT FROM
 	dCast                // a coercion: simple as its argument is
+	dOther               // never simple (ScalarArrayOpExpr)
 )
 
 // dexpr is a deparsed expression.
@@ -396,7 +398,7 @@ func (d *deparser) targetItem(b *strings.Builder, sep *string, colno *int, lastM
 func (d *deparser) star(cr *pg_query.ColumnRef, sc *dscope) []dexpr {
 	var out []dexpr
 	if len(cr.Fields) == 1 {
-		for _, name := range sortedMerged(sc) {
+		for _, name := range sc.mergedOrder {
 			out = append(out, sc.merged[name])
 		}
 		for _, it := range sc.items {
@@ -422,32 +424,6 @@ func (d *deparser) star(cr *pg_query.ColumnRef, sc *dscope) []dexpr {
 	}
 	unsupported("* of %s", ref)
 	return nil
-}
-
-// sortedMerged lists the USING columns in their join order.
-func sortedMerged(sc *dscope) []string {
-	var out []string
-	for _, it := range sc.items {
-		for _, c := range it.cols {
-			if _, ok := sc.merged[c.Name]; ok && !it.usingHidden[c.Name] && !contains(out, c.Name) && isMergedFrom(sc, it, c.Name) {
-				out = append(out, c.Name)
-			}
-		}
-	}
-	return out
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func isMergedFrom(sc *dscope, it *fromItem, name string) bool {
-	return strings.HasPrefix(sc.merged[name].s, QuoteIdentifier(it.refname)+".")
 }
 
 func varOf(it *fromItem, c storage.ColumnDef) dexpr {
@@ -597,6 +573,7 @@ func (d *deparser) fromItem(b *strings.Builder, n *pg_query.Node, sc *dscope) {
 				keep.usingHidden[name] = true
 				c, _ := columnOf(keep, name)
 				sc.merged[name] = varOf(keep, c)
+				sc.mergedOrder = append(sc.mergedOrder, name)
 			}
 			b.WriteString(" USING (" + strings.Join(names, ", ") + ")")
 		case j.Quals != nil:
@@ -947,6 +924,10 @@ func (d *deparser) expr(n *pg_query.Node) dexpr {
 		return dexpr{s: "COALESCE(" + strings.Join(parts, ", ") + ")", t: t, funcLike: true}
 	case *pg_query.Node_CaseExpr:
 		return d.caseExpr(x.CaseExpr)
+	case *pg_query.Node_SqlvalueFunction:
+		if f, ok := sqlValueFunctions[x.SqlvalueFunction.Op]; ok && x.SqlvalueFunction.Typmod < 0 {
+			return dexpr{s: f.name, t: f.t, funcLike: true}
+		}
 	case *pg_query.Node_SubLink:
 		return d.subLink(x.SubLink)
 	}
@@ -960,6 +941,21 @@ func (d *deparser) exprs(ns []*pg_query.Node) []dexpr {
 		out = append(out, d.expr(n))
 	}
 	return out
+}
+
+var sqlValueFunctions = map[pg_query.SQLValueFunctionOp]struct {
+	name string
+	t    types.Type
+}{
+	pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:      {"CURRENT_DATE", types.DateType},
+	pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP: {"CURRENT_TIMESTAMP", types.TimestampTZType},
+	pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP:    {"LOCALTIMESTAMP", types.Type{ID: types.Timestamp, Typmod: -1}},
+	pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:      {"CURRENT_ROLE", types.NameType},
+	pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER:      {"CURRENT_USER", types.NameType},
+	pg_query.SQLValueFunctionOp_SVFOP_USER:              {"USER", types.NameType},
+	pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER:      {"SESSION_USER", types.NameType},
+	pg_query.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:   {"CURRENT_CATALOG", types.NameType},
+	pg_query.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:    {"CURRENT_SCHEMA", types.NameType},
 }
 
 // commonOf is select_common_type, simplified: the first typed input's
@@ -1040,9 +1036,55 @@ func (d *deparser) aExpr(a *pg_query.A_Expr) dexpr {
 			kw = " IS NOT DISTINCT FROM "
 		}
 		return dexpr{s: d.wrap(d.paren(l, dTest, "", true) + kw + d.paren(r, dTest, "", false)), t: types.BoolType, kind: dTest}
+	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
+		l, r := d.expr(a.Lexpr), d.expr(a.Rexpr)
+		if l.lit != nil {
+			l = d.coerced(l, types.TextType)
+		}
+		ov, err := types.ResolveOperator("=", l.t, r.t)
+		if err != nil {
+			unsupported("NULLIF")
+		}
+		l, r = d.coerced(l, ov.Args[0]), d.coerced(r, ov.Args[1])
+		return dexpr{s: "NULLIF(" + l.s + ", " + r.s + ")", t: l.t, funcLike: true}
+	case pg_query.A_Expr_Kind_AEXPR_IN:
+		return d.inList(a)
 	}
 	unsupported("expression kind %v", a.Kind)
 	return dexpr{}
+}
+
+// inList is transformAExprIn: x IN (a, b) as x = ANY (ARRAY[a, b]) over
+// the common type, one element as x = a.
+func (d *deparser) inList(a *pg_query.A_Expr) dexpr {
+	op := a.Name[0].GetString_().GetSval()
+	l := d.expr(a.Lexpr)
+	items := d.exprs(a.Rexpr.GetList().GetItems())
+	if len(items) == 1 {
+		return d.binaryOp(op, l, items[0])
+	}
+	for _, it := range items {
+		if it.isVar || !it.isConst {
+			unsupported("IN list of expressions")
+		}
+	}
+	t := commonOf(append([]dexpr{l}, items...))
+	l = d.coerced(l, t)
+	ov, err := types.ResolveOperator(op, t, t)
+	if err != nil {
+		unsupported("IN operator")
+	}
+	var el []string
+	for _, it := range items {
+		el = append(el, d.coerced(it, t).s)
+	}
+	quant := "ANY"
+	if op == "<>" {
+		quant = "ALL"
+	}
+	_ = ov
+	s := d.paren(l, dOther, "", true) + " " + op + " " + quant + " (ARRAY[" + strings.Join(el, ", ") + "])"
+	return dexpr{s: d.wrap(s), t: types.BoolType, kind: dOther}
 }
 
 func (d *deparser) funcCall(fc *pg_query.FuncCall) dexpr {
@@ -1101,14 +1143,28 @@ func (d *deparser) funcCall(fc *pg_query.FuncCall) dexpr {
 
 // caseExpr is get_rule_expr's CaseExpr (PRETTY_INDENT: a line a clause).
 func (d *deparser) caseExpr(c *pg_query.CaseExpr) dexpr {
-	if c.Arg != nil {
-		unsupported("CASE x WHEN")
-	}
 	var results []dexpr
 	var conds []dexpr
+	var arg *dexpr
+	if c.Arg != nil {
+		e := d.expr(c.Arg)
+		if e.lit != nil {
+			e = d.coerced(e, types.TextType)
+		}
+		arg = &e
+	}
 	for _, w := range c.Args {
 		cw := w.GetCaseWhen()
-		conds = append(conds, d.coerced(d.expr(cw.Expr), types.BoolType))
+		if arg != nil {
+			v := d.expr(cw.Expr)
+			ov, err := types.ResolveOperator("=", arg.t, v.t)
+			if err != nil || ov.Args[0].ID != arg.t.ID {
+				unsupported("CASE x WHEN")
+			}
+			conds = append(conds, d.coerced(v, ov.Args[1]))
+		} else {
+			conds = append(conds, d.coerced(d.expr(cw.Expr), types.BoolType))
+		}
 		results = append(results, d.expr(cw.Result))
 	}
 	var def *dexpr
@@ -1119,7 +1175,11 @@ func (d *deparser) caseExpr(c *pg_query.CaseExpr) dexpr {
 	}
 	t := commonOf(results)
 	var b strings.Builder
-	d.keyword(&b, "CASE", 0, indentVar, 0)
+	if arg != nil {
+		d.keyword(&b, "CASE "+arg.s, 0, indentVar, 0)
+	} else {
+		d.keyword(&b, "CASE", 0, indentVar, 0)
+	}
 	for i, cond := range conds {
 		d.keyword(&b, "WHEN ", 0, 0, 0)
 		b.WriteString(cond.s + " THEN " + d.coerced(results[i], t).s)
@@ -1164,7 +1224,7 @@ func (d *deparser) subLink(sl *pg_query.SubLink) dexpr {
 			unsupported("IN operator")
 		}
 		l = d.coerced(l, ov.Args[0])
-		if len(sl.OperName) == 0 {
+		if op == "=" {
 			return dexpr{s: "(" + d.paren(l, dTest, "", true) + " IN " + inner + ")", t: types.BoolType, kind: dTest}
 		}
 		return dexpr{s: "(" + d.paren(l, dTest, "", true) + " " + op + " ANY " + inner + ")", t: types.BoolType, kind: dTest}
