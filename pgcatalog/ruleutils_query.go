@@ -83,6 +83,11 @@ type dscope struct {
 	mergedOrder []string
 	// tlist is the select list, for ORDER BY / GROUP BY references.
 	tlist []tlEntry
+	// refnames are the names of this level's relations without alias,
+	// unique over the enclosing levels (set_rtable_names: t, t_1, ...).
+	refnames map[*pg_query.RangeVar]string
+	// ctes are the WITH queries of this level: their output columns.
+	ctes map[string][]storage.ColumnDef
 }
 
 type tlEntry struct {
@@ -154,8 +159,8 @@ func (d *deparser) query(b *strings.Builder, sel *pg_query.SelectStmt, names []s
 	saved := d.level
 	d.level = start
 	defer func() { d.level = saved }()
-	if sel.WithClause != nil {
-		unsupported("WITH")
+	if sel.WithClause != nil && sel.Op != pg_query.SetOperation_SETOP_NONE {
+		unsupported("WITH over a set operation")
 	}
 	if sel.Op != pg_query.SetOperation_SETOP_NONE {
 		d.setop(b, sel, names)
@@ -170,9 +175,13 @@ func (d *deparser) query(b *strings.Builder, sel *pg_query.SelectStmt, names []s
 	if len(sel.WindowClause) > 0 || sel.IntoClause != nil || len(sel.LockingClause) > 0 {
 		unsupported("WINDOW")
 	}
-	sc := &dscope{merged: map[string]dexpr{}}
+	sc := &dscope{merged: map[string]dexpr{}, refnames: map[*pg_query.RangeVar]string{}}
 	d.scopes = append(d.scopes, sc)
 	defer func() { d.scopes = d.scopes[:len(d.scopes)-1] }()
+	if sel.WithClause != nil {
+		d.with(b, sel.WithClause, sc)
+	}
+	d.nameRelations(sel.FromClause, sc)
 	// FROM first: the select list resolves against it.
 	var from strings.Builder
 	d.level += indentStd // get_basic_select_query's indent
@@ -242,30 +251,7 @@ func (d *deparser) tail(b *strings.Builder, sel *pg_query.SelectStmt, sc *dscope
 			unsupported("ORDER BY of a set operation")
 		}
 		d.keyword(b, " ORDER BY ", -indentStd, indentStd, 1)
-		var items []string
-		for _, n := range sel.SortClause {
-			sb := n.GetSortBy()
-			if sb.UseOp != nil {
-				unsupported("ORDER BY USING")
-			}
-			item := d.sortGroup(sb.Node, sc, true)
-			desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
-			if desc {
-				item += " DESC"
-			}
-			switch sb.SortbyNulls {
-			case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
-				if !desc {
-					item += " NULLS FIRST"
-				}
-			case pg_query.SortByNulls_SORTBY_NULLS_LAST:
-				if desc {
-					item += " NULLS LAST"
-				}
-			}
-			items = append(items, item)
-		}
-		b.WriteString(strings.Join(items, ", "))
+		b.WriteString(d.orderItems(sel.SortClause, sc))
 	}
 	if sel.LimitOffset != nil {
 		d.keyword(b, " OFFSET ", -indentStd, indentStd, 0)
@@ -430,6 +416,40 @@ func varOf(it *fromItem, c storage.ColumnDef) dexpr {
 	return dexpr{s: QuoteIdentifier(it.refname) + "." + QuoteIdentifier(c.Name), t: c.Type, isVar: true, colName: c.Name}
 }
 
+// orderItems is an ORDER BY list: each item with its direction and
+// NULLS order where they are not the default.
+func (d *deparser) orderItems(list []*pg_query.Node, sc *dscope) string {
+	var items []string
+	for _, n := range list {
+		sb := n.GetSortBy()
+		if sb.UseOp != nil {
+			unsupported("ORDER BY USING")
+		}
+		var item string
+		if sc != nil {
+			item = d.sortGroup(sb.Node, sc, true)
+		} else {
+			item = d.groupItem(d.expr(sb.Node))
+		}
+		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+		if desc {
+			item += " DESC"
+		}
+		switch sb.SortbyNulls {
+		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+			if !desc {
+				item += " NULLS FIRST"
+			}
+		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+			if desc {
+				item += " NULLS LAST"
+			}
+		}
+		items = append(items, item)
+	}
+	return strings.Join(items, ", ")
+}
+
 // sortGroup is get_rule_sortgroupclause for an ORDER BY (order: output
 // names first) or GROUP BY (input columns first) item.
 func (d *deparser) sortGroup(n *pg_query.Node, sc *dscope, order bool) string {
@@ -455,6 +475,14 @@ func (d *deparser) sortGroup(n *pg_query.Node, sc *dscope, order bool) string {
 	if !found {
 		e = d.expr(n)
 	}
+	return d.groupItem(e)
+}
+
+// groupItem prints a sort or group expression (get_rule_sortgroupclause).
+func (d *deparser) groupItem(e dexpr) string {
+	if e.lit != nil {
+		e = d.coerced(e, types.TextType)
+	}
 	switch {
 	case e.isConst:
 		return e.s // labelled already unless an integer
@@ -472,6 +500,17 @@ func (d *deparser) fromItem(b *strings.Builder, n *pg_query.Node, sc *dscope) {
 	switch x := n.GetNode().(type) {
 	case *pg_query.Node_RangeVar:
 		rv := x.RangeVar
+		if cols, ok := d.cte(rv); ok {
+			b.WriteString(QuoteIdentifier(rv.Relname))
+			it := &fromItem{refname: rv.Relname, cols: append([]storage.ColumnDef(nil), cols...)}
+			if rv.Alias != nil {
+				it.refname = rv.Alias.Aliasname
+				b.WriteString(" " + QuoteIdentifier(rv.Alias.Aliasname))
+				d.colAliases(b, rv.Alias, it)
+			}
+			sc.items = append(sc.items, it)
+			return
+		}
 		if d.s == nil {
 			unsupported("no catalog")
 		}
@@ -488,6 +527,10 @@ func (d *deparser) fromItem(b *strings.Builder, n *pg_query.Node, sc *dscope) {
 		}
 		b.WriteString(name)
 		it := &fromItem{refname: rv.Relname, cols: visibleColumns(r)}
+		if ref := sc.refnames[rv]; ref != "" && ref != rv.Relname {
+			it.refname = ref
+			b.WriteString(" " + QuoteIdentifier(ref))
+		}
 		if rv.Alias != nil {
 			it.refname = rv.Alias.Aliasname
 			b.WriteString(" " + QuoteIdentifier(rv.Alias.Aliasname))
@@ -592,6 +635,93 @@ func (d *deparser) fromItem(b *strings.Builder, n *pg_query.Node, sc *dscope) {
 	default:
 		unsupported("FROM item")
 	}
+}
+
+// nameRelations is set_rtable_names for one level: each relation without
+// alias is named as itself unless an enclosing level uses the name.
+func (d *deparser) nameRelations(from []*pg_query.Node, sc *dscope) {
+	used := map[string]bool{}
+	for _, o := range d.scopes[:len(d.scopes)-1] {
+		for _, it := range o.items {
+			used[it.refname] = true
+		}
+		for _, n := range o.refnames {
+			used[n] = true
+		}
+	}
+	var walk func(n *pg_query.Node)
+	walk = func(n *pg_query.Node) {
+		switch x := n.GetNode().(type) {
+		case *pg_query.Node_RangeVar:
+			rv := x.RangeVar
+			if rv.Alias != nil {
+				used[rv.Alias.Aliasname] = true
+				return
+			}
+			name := rv.Relname
+			for i := 1; used[name]; i++ {
+				name = fmt.Sprintf("%s_%d", rv.Relname, i)
+			}
+			used[name] = true
+			sc.refnames[rv] = name
+		case *pg_query.Node_JoinExpr:
+			walk(x.JoinExpr.Larg)
+			walk(x.JoinExpr.Rarg)
+		case *pg_query.Node_RangeSubselect:
+			if x.RangeSubselect.Alias != nil {
+				used[x.RangeSubselect.Alias.Aliasname] = true
+			}
+		}
+	}
+	for _, n := range from {
+		walk(n)
+	}
+}
+
+// cte finds the WITH query rv names.
+func (d *deparser) cte(rv *pg_query.RangeVar) ([]storage.ColumnDef, bool) {
+	if rv.Schemaname != "" {
+		return nil, false
+	}
+	for i := len(d.scopes) - 1; i >= 0; i-- {
+		if cols, ok := d.scopes[i].ctes[rv.Relname]; ok {
+			return cols, true
+		}
+	}
+	return nil, false
+}
+
+// with is get_with_clause.
+func (d *deparser) with(b *strings.Builder, w *pg_query.WithClause, sc *dscope) {
+	if w.Recursive {
+		unsupported("WITH RECURSIVE")
+	}
+	d.level += indentStd
+	b.WriteByte(' ')
+	sep := "WITH "
+	sc.ctes = map[string][]storage.ColumnDef{}
+	for _, n := range w.Ctes {
+		c := n.GetCommonTableExpr()
+		if c.SearchClause != nil || c.CycleClause != nil || len(c.Aliascolnames) > 0 {
+			unsupported("WITH options")
+		}
+		b.WriteString(sep + QuoteIdentifier(c.Ctename) + " AS ")
+		switch c.Ctematerialized {
+		case pg_query.CTEMaterialize_CTEMaterializeAlways:
+			b.WriteString("MATERIALIZED ")
+		case pg_query.CTEMaterialize_CTEMaterializeNever:
+			b.WriteString("NOT MATERIALIZED ")
+		}
+		b.WriteByte('(')
+		d.keyword(b, "", 0, 0, 0)
+		cols := d.subquery(b, c.Ctequery.GetSelectStmt(), d.level)
+		d.keyword(b, "", 0, 0, 0)
+		b.WriteByte(')')
+		sc.ctes[c.Ctename] = cols
+		sep = ", "
+	}
+	d.level -= indentStd
+	d.keyword(b, "", 0, 0, 0)
 }
 
 func visibleColumns(r Relation) []storage.ColumnDef {
@@ -993,6 +1123,9 @@ func (d *deparser) aExpr(a *pg_query.A_Expr) dexpr {
 		if op == "!=" {
 			op = "<>"
 		}
+		if lr, rr := a.Lexpr.GetRowExpr(), a.Rexpr.GetRowExpr(); lr != nil && rr != nil {
+			return d.rowCompare(op, lr, rr)
+		}
 		r := d.expr(a.Rexpr)
 		if a.Lexpr == nil {
 			if r.lit != nil {
@@ -1054,6 +1187,23 @@ func (d *deparser) aExpr(a *pg_query.A_Expr) dexpr {
 	return dexpr{}
 }
 
+// rowCompare is make_row_comparison_op for = and <>: the columns'
+// comparisons ANDed (ORed).
+func (d *deparser) rowCompare(op string, l, r *pg_query.RowExpr) dexpr {
+	if len(l.Args) != len(r.Args) || op != "=" && op != "<>" {
+		unsupported("row comparison")
+	}
+	join := "AND"
+	if op == "<>" {
+		join = "OR"
+	}
+	var parts []string
+	for i := range l.Args {
+		parts = append(parts, d.paren(d.binaryOp(op, d.expr(l.Args[i]), d.expr(r.Args[i])), dBool, join, false))
+	}
+	return dexpr{s: d.wrap(strings.Join(parts, " "+join+" ")), t: types.BoolType, kind: dBool, op: join}
+}
+
 // inList is transformAExprIn: x IN (a, b) as x = ANY (ARRAY[a, b]) over
 // the common type, one element as x = a.
 func (d *deparser) inList(a *pg_query.A_Expr) dexpr {
@@ -1088,7 +1238,7 @@ func (d *deparser) inList(a *pg_query.A_Expr) dexpr {
 }
 
 func (d *deparser) funcCall(fc *pg_query.FuncCall) dexpr {
-	if fc.Over != nil || len(fc.AggOrder) > 0 || fc.AggFilter != nil || fc.AggWithinGroup || fc.FuncVariadic {
+	if fc.AggWithinGroup || fc.FuncVariadic {
 		unsupported("function call form")
 	}
 	var parts []string
@@ -1103,7 +1253,7 @@ func (d *deparser) funcCall(fc *pg_query.FuncCall) dexpr {
 		if name != "count" {
 			unsupported("%s(*)", name)
 		}
-		return dexpr{s: "count(*)", t: types.Int8Type, funcLike: true}
+		return d.aggTail(fc, "count(*", types.Int8Type)
 	}
 	args := d.exprs(fc.Args)
 	in := make([]types.Type, len(args))
@@ -1112,7 +1262,12 @@ func (d *deparser) funcCall(fc *pg_query.FuncCall) dexpr {
 	}
 	var declared []types.Type
 	var result types.Type
-	if IsAggregateName(name) {
+	if wt, ok := windowFunctions[name]; ok && fc.Over != nil {
+		declared, result = in, wt
+		if wt.ID == types.Unknown && len(in) > 0 {
+			result = in[0]
+		}
+	} else if IsAggregateName(name) {
 		ov, err := types.ResolveAggregate(name, in, false)
 		if err != nil {
 			unsupported("aggregate %s", name)
@@ -1138,7 +1293,47 @@ func (d *deparser) funcCall(fc *pg_query.FuncCall) dexpr {
 	if fc.AggDistinct {
 		distinct = "DISTINCT "
 	}
-	return dexpr{s: QuoteIdentifier(name) + "(" + distinct + strings.Join(out, ", ") + ")", t: result, funcLike: true}
+	return d.aggTail(fc, QuoteIdentifier(name)+"("+distinct+strings.Join(out, ", "), result)
+}
+
+// windowFunctions are the window-only functions' result types (Unknown:
+// the first argument's).
+var windowFunctions = map[string]types.Type{
+	"row_number": types.Int8Type, "rank": types.Int8Type, "dense_rank": types.Int8Type,
+	"percent_rank": {ID: types.Float8, Typmod: -1}, "cume_dist": {ID: types.Float8, Typmod: -1}, "ntile": types.Int4Type,
+	"lag": types.UnknownType, "lead": types.UnknownType, "first_value": types.UnknownType,
+	"last_value": types.UnknownType, "nth_value": types.UnknownType,
+}
+
+// aggTail closes a call: an aggregate's ORDER BY and FILTER, a window
+// function's OVER (get_agg_expr, get_windowfunc_expr).
+func (d *deparser) aggTail(fc *pg_query.FuncCall, head string, t types.Type) dexpr {
+	s := head
+	if len(fc.AggOrder) > 0 {
+		s += " ORDER BY " + d.orderItems(fc.AggOrder, nil)
+	}
+	s += ")"
+	if fc.AggFilter != nil {
+		s += " FILTER (WHERE " + d.coerced(d.expr(fc.AggFilter), types.BoolType).s + ")"
+	}
+	if w := fc.Over; w != nil {
+		if w.Name != "" || w.Refname != "" || w.FrameOptions != 0x00002|0x00020|0x00400 {
+			unsupported("window")
+		}
+		var parts []string
+		if len(w.PartitionClause) > 0 {
+			var p []string
+			for _, n := range w.PartitionClause {
+				p = append(p, d.groupItem(d.expr(n)))
+			}
+			parts = append(parts, "PARTITION BY "+strings.Join(p, ", "))
+		}
+		if len(w.OrderClause) > 0 {
+			parts = append(parts, "ORDER BY "+d.orderItems(w.OrderClause, nil))
+		}
+		s += " OVER (" + strings.Join(parts, " ") + ")"
+	}
+	return dexpr{s: s, t: t, funcLike: true}
 }
 
 // caseExpr is get_rule_expr's CaseExpr (PRETTY_INDENT: a line a clause).
@@ -1210,7 +1405,7 @@ func (d *deparser) subLink(sl *pg_query.SubLink) dexpr {
 			unsupported("subquery columns")
 		}
 		return dexpr{s: inner, t: cols[0].Type, kind: dTest}
-	case pg_query.SubLinkType_ANY_SUBLINK:
+	case pg_query.SubLinkType_ANY_SUBLINK, pg_query.SubLinkType_ALL_SUBLINK:
 		if len(cols) != 1 || sl.Testexpr == nil {
 			unsupported("row IN")
 		}
@@ -1224,6 +1419,9 @@ func (d *deparser) subLink(sl *pg_query.SubLink) dexpr {
 			unsupported("IN operator")
 		}
 		l = d.coerced(l, ov.Args[0])
+		if sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK {
+			return dexpr{s: "(" + d.paren(l, dTest, "", true) + " " + op + " ALL " + inner + ")", t: types.BoolType, kind: dTest}
+		}
 		if op == "=" {
 			return dexpr{s: "(" + d.paren(l, dTest, "", true) + " IN " + inner + ")", t: types.BoolType, kind: dTest}
 		}
