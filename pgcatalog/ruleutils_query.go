@@ -413,6 +413,9 @@ func (d *deparser) star(cr *pg_query.ColumnRef, sc *dscope) []dexpr {
 }
 
 func varOf(it *fromItem, c storage.ColumnDef) dexpr {
+	if it.refname == "" { // a CHECK expression's table
+		return dexpr{s: QuoteIdentifier(c.Name), t: c.Type, isVar: true, colName: c.Name}
+	}
 	return dexpr{s: QuoteIdentifier(it.refname) + "." + QuoteIdentifier(c.Name), t: c.Type, isVar: true, colName: c.Name}
 }
 
@@ -1101,6 +1104,22 @@ func commonOf(es []dexpr) types.Type {
 
 func (d *deparser) binaryOp(op string, l, r dexpr) dexpr {
 	lt, rt := l.t, r.t
+	// A CHECK expression's columns are untyped here: as the other side.
+	if l.isVar && lt.ID == types.Unknown {
+		lt = rt
+		if lt.ID == types.Unknown {
+			lt = types.TextType
+		}
+	}
+	if r.isVar && rt.ID == types.Unknown {
+		rt = lt
+		if rt.ID == types.Unknown {
+			rt = types.TextType
+		}
+	}
+	if lt.ID == types.Unknown && rt.ID == types.Unknown {
+		lt, rt = types.TextType, types.TextType
+	}
 	ov, err := types.ResolveOperator(op, lt, rt)
 	if err != nil || len(ov.Args) != 2 {
 		unsupported("operator %s", op)
