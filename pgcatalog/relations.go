@@ -256,6 +256,9 @@ func (s *Snapshot) viewDefValue(oid uint32, pretty bool) types.Value {
 // OIDPgClass is pg_class's OID: pg_description's classoid for relations.
 const OIDPgClass = 1259
 
+// OIDPgExtension is pg_extension's OID (pg_description.classoid).
+const OIDPgExtension = 3079
+
 // description is the COMMENT ON text of relation oid (subid 0) or of its
 // column numbered subid; NULL if none.
 func (s *Snapshot) description(oid uint32, subid int64) types.Value {
