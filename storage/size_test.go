@@ -62,4 +62,3 @@ func TestDiskBytes(t *testing.T) {
 		t.Fatalf("after a restart %d bytes, its segment files %d", n, files)
 	}
 }
-
