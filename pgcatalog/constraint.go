@@ -216,10 +216,7 @@ func checkExprText(text string, pretty bool, cols []storage.ColumnDef) (out stri
 	}
 	n := tree.Stmts[0].Stmt.GetSelectStmt().GetTargetList()[0].GetResTarget().GetVal()
 	defer func() {
-		if r := recover(); r != nil {
-			if _, is := r.(ruleError); !is {
-				panic(r)
-			}
+		if r := recover(); r != nil { // as deparseView
 			out = "(" + text + ")"
 		}
 	}()
