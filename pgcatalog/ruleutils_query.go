@@ -22,10 +22,12 @@ import (
 // PRETTYFLAG_PAREN (isSimpleNode's parenthesis rules), without it every
 // operator, boolean, test and cast brings its own parentheses.
 //
-// A query shape it has no rule for (WITH, VALUES, window functions,
-// functions in FROM, FULL JOIN USING, row and array constructors, ...)
-// makes ViewDef print the view's stored text instead: PostgreSQL's
-// parser deparsed, which reads the same but is not qualified.
+// A query shape it has no rule for (WITH RECURSIVE, named windows and
+// frames, LATERAL, ROWS FROM and column definition lists, array and row
+// constructors, SQL-syntax functions but EXTRACT, ORDER BY / LIMIT over a
+// set operation, JOIN aliases, ...) makes ViewDef print the view's stored
+// text instead: PostgreSQL's parser deparsed, which reads the same but is
+// not qualified.
 
 // ruleError aborts a deparse the rules do not cover.
 type ruleError struct{ what string }
@@ -169,7 +171,11 @@ func (d *deparser) query(b *strings.Builder, sel *pg_query.SelectStmt, names []s
 		return
 	}
 	if len(sel.ValuesLists) > 0 {
-		unsupported("VALUES")
+		if len(sel.SortClause) > 0 || sel.LimitCount != nil || sel.LimitOffset != nil || sel.WithClause != nil {
+			unsupported("VALUES with clauses")
+		}
+		d.values(b, sel.ValuesLists)
+		return
 	}
 	if len(sel.WindowClause) > 0 || sel.IntoClause != nil || len(sel.LockingClause) > 0 {
 		unsupported("WINDOW")
@@ -240,6 +246,39 @@ func (d *deparser) query(b *strings.Builder, sel *pg_query.SelectStmt, names []s
 			name = names[i]
 		}
 		d.lastColumns = append(d.lastColumns, storage.ColumnDef{Name: name, Type: t.e.t})
+	}
+}
+
+// values is get_values_def: each column of the common type of its rows.
+func (d *deparser) values(b *strings.Builder, lists []*pg_query.Node) {
+	var rows [][]dexpr
+	for _, l := range lists {
+		rows = append(rows, d.exprs(l.GetList().GetItems()))
+	}
+	cols := len(rows[0])
+	d.lastColumns = nil
+	colTypes := make([]types.Type, cols)
+	for c := 0; c < cols; c++ {
+		var col []dexpr
+		for _, r := range rows {
+			if len(r) != cols {
+				unsupported("VALUES lists of different lengths")
+			}
+			col = append(col, r[c])
+		}
+		colTypes[c] = commonOf(col)
+		d.lastColumns = append(d.lastColumns, storage.ColumnDef{Name: fmt.Sprintf("column%d", c+1), Type: colTypes[c]})
+	}
+	b.WriteString(" VALUES ")
+	for i, r := range rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		var items []string
+		for c, e := range r {
+			items = append(items, d.coerced(e, colTypes[c]).s)
+		}
+		b.WriteString("(" + strings.Join(items, ",") + ")")
 	}
 }
 
@@ -555,9 +594,39 @@ func (d *deparser) fromItem(b *strings.Builder, n *pg_query.Node, sc *dscope) {
 		b.WriteString(" " + QuoteIdentifier(rs.Alias.Aliasname))
 		d.colAliases(b, rs.Alias, it)
 		sc.items = append(sc.items, it)
+	case *pg_query.Node_RangeFunction:
+		rf := x.RangeFunction
+		if rf.Lateral || rf.Ordinality || rf.IsRowsfrom || len(rf.Coldeflist) > 0 || len(rf.Functions) != 1 {
+			unsupported("function in FROM")
+		}
+		parts := rf.Functions[0].GetList().GetItems()
+		if len(parts) != 2 && len(parts) != 1 || len(parts) == 2 && parts[1].GetNode() != nil && len(parts[1].GetList().GetItems()) > 0 {
+			unsupported("function in FROM")
+		}
+		fc := parts[0].GetFuncCall()
+		if fc == nil {
+			unsupported("function in FROM")
+		}
+		call := d.funcCall(fc)
+		if call.t.ID == types.Record || call.t.ID == types.Unknown {
+			unsupported("function in FROM returning rows")
+		}
+		name := fc.Funcname[len(fc.Funcname)-1].GetString_().GetSval()
+		ref, col := name, name
+		if rf.Alias != nil {
+			ref, col = rf.Alias.Aliasname, rf.Alias.Aliasname
+			if len(rf.Alias.Colnames) > 1 {
+				unsupported("column aliases")
+			}
+			if len(rf.Alias.Colnames) == 1 {
+				col = rf.Alias.Colnames[0].GetString_().GetSval()
+			}
+		}
+		b.WriteString(call.s + " " + QuoteIdentifier(ref) + "(" + QuoteIdentifier(col) + ")")
+		sc.items = append(sc.items, &fromItem{refname: ref, cols: []storage.ColumnDef{{Name: col, Type: call.t}}})
 	case *pg_query.Node_JoinExpr:
 		j := x.JoinExpr
-		if j.Alias != nil || j.JoinUsingAlias != nil || j.IsNatural {
+		if j.Alias != nil || j.JoinUsingAlias != nil {
 			unsupported("join alias")
 		}
 		paren := !d.pretty
@@ -568,7 +637,7 @@ func (d *deparser) fromItem(b *strings.Builder, n *pg_query.Node, sc *dscope) {
 		nLeft := len(sc.items)
 		switch j.Jointype {
 		case pg_query.JoinType_JOIN_INNER:
-			if j.Quals != nil || len(j.UsingClause) > 0 {
+			if j.Quals != nil || len(j.UsingClause) > 0 || j.IsNatural {
 				d.keyword(b, " JOIN ", -indentStd, indentStd, indentJoin)
 			} else {
 				d.keyword(b, " CROSS JOIN ", -indentStd, indentStd, indentJoin)
@@ -590,13 +659,28 @@ func (d *deparser) fromItem(b *strings.Builder, n *pg_query.Node, sc *dscope) {
 		if rightParen {
 			b.WriteByte(')')
 		}
-		switch {
-		case len(j.UsingClause) > 0:
-			if j.Jointype == pg_query.JoinType_JOIN_FULL {
-				unsupported("FULL JOIN USING")
+		using := j.UsingClause
+		if j.IsNatural {
+			// The columns both sides have, in the left side's order.
+			using = nil
+			for _, it := range sc.items[:nLeft] {
+				for _, c := range it.cols {
+					if it.usingHidden[c.Name] {
+						continue
+					}
+					if _, ok := findIn(sc.items[nLeft:], c.Name); ok {
+						using = append(using, &pg_query.Node{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: c.Name}}})
+					}
+				}
 			}
+			if len(using) == 0 {
+				unsupported("NATURAL JOIN without common columns")
+			}
+		}
+		switch {
+		case len(using) > 0:
 			var names []string
-			for _, u := range j.UsingClause {
+			for _, u := range using {
 				name := u.GetString_().GetSval()
 				names = append(names, QuoteIdentifier(name))
 				l, lok := findIn(sc.items[:nLeft], name)
@@ -618,6 +702,10 @@ func (d *deparser) fromItem(b *strings.Builder, n *pg_query.Node, sc *dscope) {
 				keep.usingHidden[name] = true
 				c, _ := columnOf(keep, name)
 				sc.merged[name] = varOf(keep, c)
+				if j.Jointype == pg_query.JoinType_JOIN_FULL {
+					// COALESCE of both sides: the join's own column, unqualified.
+					sc.merged[name] = dexpr{s: QuoteIdentifier(name), t: c.Type, isVar: true, colName: name}
+				}
 				sc.mergedOrder = append(sc.mergedOrder, name)
 			}
 			b.WriteString(" USING (" + strings.Join(names, ", ") + ")")
@@ -1187,6 +1275,21 @@ func (d *deparser) aExpr(a *pg_query.A_Expr) dexpr {
 			kw = " IS NOT DISTINCT FROM "
 		}
 		return dexpr{s: d.wrap(d.paren(l, dTest, "", true) + kw + d.paren(r, dTest, "", false)), t: types.BoolType, kind: dTest}
+	case pg_query.A_Expr_Kind_AEXPR_SIMILAR:
+		// x SIMILAR TO p: x ~ similar_to_escape(p [, escape]).
+		op := opName()
+		fc := a.Rexpr.GetFuncCall()
+		if fc == nil || len(fc.Args) < 1 || len(fc.Args) > 2 {
+			unsupported("SIMILAR TO")
+		}
+		l := d.coerced(d.expr(a.Lexpr), types.TextType)
+		var args []string
+		for _, n := range fc.Args {
+			args = append(args, d.coerced(d.expr(n), types.TextType).s)
+		}
+		r := dexpr{s: "similar_to_escape(" + strings.Join(args, ", ") + ")", t: types.TextType, funcLike: true}
+		s := d.paren(l, dOp, op, true) + " " + op + " " + r.s
+		return dexpr{s: d.wrap(s), t: types.BoolType, kind: dOp, op: op}
 	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
 		l, r := d.expr(a.Lexpr), d.expr(a.Rexpr)
 		if l.lit != nil {
@@ -1266,6 +1369,17 @@ func (d *deparser) funcCall(fc *pg_query.FuncCall) dexpr {
 	name := parts[len(parts)-1]
 	if len(parts) == 2 && parts[0] != "pg_catalog" || len(parts) > 2 {
 		unsupported("qualified function")
+	}
+	if name == "extract" && len(fc.Args) == 2 && fc.Funcformat == pg_query.CoercionForm_COERCE_SQL_SYNTAX {
+		field := fc.Args[0].GetAConst().GetSval()
+		if field == nil {
+			unsupported("EXTRACT")
+		}
+		src := d.expr(fc.Args[1])
+		if src.lit != nil || !concrete(src.t) {
+			unsupported("EXTRACT")
+		}
+		return dexpr{s: "EXTRACT(" + field.Sval + " FROM " + src.s + ")", t: types.Type{ID: types.Numeric, Typmod: -1}, funcLike: true}
 	}
 	if fc.AggStar {
 		if name != "count" {
