@@ -147,7 +147,7 @@ func sameNameSet(a, b []string) bool {
 func (s *Snapshot) ConstraintDef(oid uint32, pretty bool) (string, bool) {
 	for _, tc := range s.constraints() {
 		if ConstraintOID(tc.con) == oid {
-			return constraintDef(tc.con, pretty), true
+			return constraintDef(tc.con, pretty, tc.rel.Columns), true
 		}
 	}
 	return s.domainConstraintDef(oid, pretty) // usertypes.go
@@ -161,7 +161,7 @@ func identList(names []string) string {
 	return strings.Join(q, ", ")
 }
 
-func constraintDef(c storage.Constraint, pretty bool) string {
+func constraintDef(c storage.Constraint, pretty bool, cols []storage.ColumnDef) string {
 	var b strings.Builder
 	switch c.Kind {
 	case storage.ConPrimary:
@@ -169,7 +169,7 @@ func constraintDef(c storage.Constraint, pretty bool) string {
 	case storage.ConUnique:
 		fmt.Fprintf(&b, "UNIQUE (%s)", identList(c.Cols))
 	case storage.ConCheck:
-		fmt.Fprintf(&b, "CHECK (%s)", CheckExprText(c.Check, pretty))
+		fmt.Fprintf(&b, "CHECK (%s)", checkExprText(c.Check, pretty, cols))
 		if c.NoInherit {
 			b.WriteString(" NO INHERIT")
 		}
@@ -199,120 +199,39 @@ func constraintDef(c storage.Constraint, pretty bool) string {
 }
 
 // CheckExprText renders a stored CHECK expression as PostgreSQL's
-// ruleutils does: in its non-pretty mode each operator, boolean and NULL
-// test parenthesized, in pretty mode (pg_get_constraintdef(oid, true),
-// psql's \d) only where an operand is itself an operator expression, or
-// a boolean one under another; string constants with their type.
-// Expressions it has no rule for keep their stored text.
-func CheckExprText(text string, pretty bool) string {
+// ruleutils does, with the one expression deparser of pg_get_viewdef
+// (ruleutils_query.go): in its non-pretty mode each operator, boolean and
+// NULL test parenthesized, in pretty mode (pg_get_constraintdef(oid, true),
+// psql's \d) only where isSimpleNode says so; columns as written, string
+// constants with their type. Expressions it has no rule for keep their
+// stored text.
+func CheckExprText(text string, pretty bool) string { return checkExprText(text, pretty, nil) }
+
+// checkExprText is CheckExprText over a table's columns (nil: unknown),
+// whose types type the constants and casts.
+func checkExprText(text string, pretty bool, cols []storage.ColumnDef) (out string) {
 	tree, err := pg_query.Parse("SELECT " + text)
 	if err != nil || len(tree.Stmts) != 1 {
 		return "(" + text + ")"
 	}
 	n := tree.Stmts[0].Stmt.GetSelectStmt().GetTargetList()[0].GetResTarget().GetVal()
-	out, kind, ok := ruleExpr(n, pretty)
-	if !ok {
-		return "(" + text + ")"
+	defer func() {
+		if r := recover(); r != nil { // as deparseView
+			out = "(" + text + ")"
+		}
+	}()
+	d := &deparser{pretty: pretty}
+	if cols != nil {
+		d.scopes = []*dscope{{items: []*fromItem{{cols: cols}}, merged: map[string]dexpr{}}}
 	}
-	if !pretty && kind == exprSimple {
-		return "(" + out + ")"
+	e := d.expr(n)
+	if e.lit != nil {
+		e = d.coerced(e, types.TextType)
 	}
-	return out
-}
-
-type exprKind int
-
-const (
-	exprSimple exprKind = iota // a column or constant
-	exprOp
-	exprBool
-	exprTest
-)
-
-func ruleExpr(n *pg_query.Node, pretty bool) (string, exprKind, bool) {
-	// wrap renders a node in parentheses: always outside pretty mode, else
-	// where an operand under parent needs them.
-	wrap := func(s string, k exprKind) string {
-		if !pretty {
-			return "(" + s + ")"
-		}
-		return s
+	if !pretty && e.kind == dSimple {
+		return "(" + e.s + ")"
 	}
-	operand := func(s string, k exprKind, parent exprKind) string {
-		if pretty && k != exprSimple && (k == parent || k == exprBool || parent == exprOp || parent == exprTest) {
-			return "(" + s + ")"
-		}
-		return s
-	}
-	switch x := n.GetNode().(type) {
-	case *pg_query.Node_ColumnRef:
-		var parts []string
-		for _, f := range x.ColumnRef.Fields {
-			parts = append(parts, QuoteIdentifier(f.GetString_().GetSval()))
-		}
-		return strings.Join(parts, "."), exprSimple, true
-	case *pg_query.Node_AConst:
-		c := x.AConst
-		switch {
-		case c.Isnull:
-			return "NULL", exprSimple, true
-		case c.GetIval() != nil:
-			return fmt.Sprint(c.GetIval().Ival), exprSimple, true
-		case c.GetSval() != nil:
-			return "'" + strings.ReplaceAll(c.GetSval().Sval, "'", "''") + "'::text", exprSimple, true
-		case c.GetBoolval() != nil:
-			if c.GetBoolval().Boolval {
-				return "true", exprSimple, true
-			}
-			return "false", exprSimple, true
-		}
-	case *pg_query.Node_AExpr:
-		e := x.AExpr
-		if e.Kind != pg_query.A_Expr_Kind_AEXPR_OP || len(e.Name) != 1 {
-			return "", 0, false
-		}
-		op := e.Name[0].GetString_().GetSval()
-		r, rk, ok := ruleExpr(e.Rexpr, pretty)
-		if !ok {
-			return "", 0, false
-		}
-		if e.Lexpr == nil {
-			return wrap(op+" "+operand(r, rk, exprOp), exprOp), exprOp, true
-		}
-		l, lk, ok := ruleExpr(e.Lexpr, pretty)
-		if !ok {
-			return "", 0, false
-		}
-		return wrap(operand(l, lk, exprOp)+" "+op+" "+operand(r, rk, exprOp), exprOp), exprOp, true
-	case *pg_query.Node_BoolExpr:
-		var parts []string
-		for _, a := range x.BoolExpr.Args {
-			s, k, ok := ruleExpr(a, pretty)
-			if !ok {
-				return "", 0, false
-			}
-			parts = append(parts, operand(s, k, exprBool))
-		}
-		switch x.BoolExpr.Boolop {
-		case pg_query.BoolExprType_AND_EXPR:
-			return wrap(strings.Join(parts, " AND "), exprBool), exprBool, true
-		case pg_query.BoolExprType_OR_EXPR:
-			return wrap(strings.Join(parts, " OR "), exprBool), exprBool, true
-		case pg_query.BoolExprType_NOT_EXPR:
-			return wrap("NOT "+parts[0], exprBool), exprBool, true
-		}
-	case *pg_query.Node_NullTest:
-		a, k, ok := ruleExpr(x.NullTest.Arg, pretty)
-		if !ok {
-			return "", 0, false
-		}
-		a = operand(a, k, exprTest)
-		if x.NullTest.Nulltesttype == pg_query.NullTestType_IS_NULL {
-			return wrap(a+" IS NULL", exprTest), exprTest, true
-		}
-		return wrap(a+" IS NOT NULL", exprTest), exprTest, true
-	}
-	return "", 0, false
+	return e.s
 }
 
 func init() {
@@ -489,7 +408,7 @@ func isCheckConstraints(s *Snapshot) []isCheckConstraintsRow {
 	for _, tc := range s.constraints() {
 		if tc.con.Kind == storage.ConCheck {
 			out = append(out, isCheckConstraintsRow{ConstraintCatalog: db, ConstraintSchema: tc.rel.Schema, ConstraintName: tc.con.Name,
-				CheckClause: "(" + CheckExprText(tc.con.Check, false) + ")"})
+				CheckClause: "(" + checkExprText(tc.con.Check, false, tc.rel.Columns) + ")"})
 		}
 	}
 	for _, r := range s.userTables() {

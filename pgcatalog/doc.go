@@ -18,6 +18,18 @@
 //     pg_table_is_visible, obj_description, ...), declared with their
 //     argument and result types; package sql binds calls to them.
 //
+//   - The one deparser of ruleutils.c's kind (ruleutils_query.go):
+//     pg_get_viewdef, pg_views.definition and information_schema.views
+//     print a view's stored query as PostgreSQL prints the analysed one
+//     (get_query_def's layout, columns qualified, literals typed, implicit
+//     casts shown, isSimpleNode's parentheses in pretty mode), and CHECK
+//     constraints' pg_get_constraintdef goes through its expressions; a
+//     shape it has no rule for prints the stored text.
+//
+//   - The disk sizes (dbsize.go): pg_relation_size and its kin over the
+//     data directory's files, as storage.TableSizer / storage.DirSizer
+//     report them.
+//
 //   - pg_settings (pg_settings.go), a view of the one settings registry
 //     (package settings) that SET, SHOW, RESET, ParameterStatus and
 //     current_setting/set_config read too.
@@ -38,6 +50,6 @@
 // them); a row field of slice type is a real array column.
 //
 // The package reads storage only through its interfaces (storage.Catalog,
-// TempLister) and the session through Env; it imports storage, settings,
+// TempLister, TableSizer, DirSizer) and the session through Env; it imports storage, settings,
 // types and pgerr, and package sql imports it.
 package pgcatalog

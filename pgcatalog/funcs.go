@@ -28,6 +28,8 @@ type Func struct {
 	// Volatile functions act (pg_cancel_backend): never folded.
 	Volatile bool
 	Eval     func(s *Snapshot, v []types.Value) types.Value
+	// EvalErr, when set, is Eval for a function that can fail.
+	EvalErr func(s *Snapshot, v []types.Value) (types.Value, error)
 }
 
 // VersionString is what version() returns; drivers parse "PostgreSQL N.M".
@@ -118,12 +120,18 @@ var funcs = []*Func{
 			}
 			return types.IntValue(-1)
 		}},
+	// pg_get_viewdef(name text [, pretty]) reads the name as regclass does.
+	{Names: []string{"pg_get_viewdef"}, MinArgs: 1, MaxArgs: 2, Args: []types.Type{text, boolT}, Result: text,
+		EvalErr: func(s *Snapshot, v []types.Value) (types.Value, error) {
+			o, err := s.RegIn("regclass", v[0].S)
+			if err != nil {
+				return types.NullValue, err
+			}
+			return s.viewDefValue(o, len(v) > 1 && v[1].I != 0), nil
+		}},
 	{Names: []string{"pg_get_viewdef"}, MinArgs: 1, MaxArgs: 2, Args: []types.Type{oid, boolT}, Result: text,
 		Eval: func(s *Snapshot, v []types.Value) types.Value {
-			if r, ok := s.RelationByOID(uint32(v[0].I)); ok && r.View != nil {
-				return types.TextValue(viewDef(*r.View))
-			}
-			return types.NullValue
+			return s.viewDefValue(uint32(v[0].I), len(v) > 1 && v[1].I != 0)
 		}},
 	// joind keeps no constraints, indexes, triggers, rules, functions or
 	// comments: there is nothing these could describe.
@@ -184,9 +192,6 @@ var funcs = []*Func{
 	{Names: []string{"to_regtype"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{text}, Result: types.RegTypeType, Eval: toReg("regtype")},
 	{Names: []string{"to_regnamespace"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{text}, Result: types.RegNamespaceType, Eval: toReg("regnamespace")},
 	{Names: []string{"to_regrole"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{text}, Result: types.RegRoleType, Eval: toReg("regrole")},
-	// Not tracked per relation: reported as empty.
-	{Names: []string{"pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size"},
-		MinArgs: 1, MaxArgs: 2, Args: []types.Type{oid, text}, Result: types.Int8Type, Eval: constant(types.IntValue(0))},
 	{Names: []string{"pg_tablespace_location"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: text,
 		Eval: constant(types.TextValue(""))},
 }
@@ -215,12 +220,23 @@ var funcByName = map[string][]*Func{}
 
 // LookupFunc finds the catalog function name taking nargs arguments.
 func LookupFunc(name string, nargs int) (*Func, bool) {
-	for _, f := range funcByName[name] {
-		if nargs >= f.MinArgs && (f.MaxArgs < 0 || nargs <= f.MaxArgs) {
-			return f, true
-		}
+	if fs := LookupFuncs(name, nargs); len(fs) > 0 {
+		return fs[0], true
 	}
 	return nil, false
+}
+
+// LookupFuncs lists the catalog functions name taking nargs arguments, in
+// the order a call tries them (the first whose Args the arguments coerce
+// to implicitly: pg_database_size(name) before pg_database_size(oid)).
+func LookupFuncs(name string, nargs int) []*Func {
+	var out []*Func
+	for _, f := range funcByName[name] {
+		if nargs >= f.MinArgs && (f.MaxArgs < 0 || nargs <= f.MaxArgs) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // TakesCatalogArray reports whether name's first argument must be one of

@@ -54,7 +54,7 @@ func declareInformationSchema() {
 		for _, v := range s.cat.Views() {
 			ns, name := s.namespaceOfKey(v.Name)
 			out = append(out, isViewsRow{TableCatalog: s.database(), TableSchema: ns.Name, TableName: name,
-				ViewDefinition: viewDef(v), CheckOption: "NONE", IsUpdatable: "NO", IsInsertableInto: "NO",
+				ViewDefinition: s.ViewDef(v, false), CheckOption: "NONE", IsUpdatable: "NO", IsInsertableInto: "NO",
 				IsTriggerUpdatable: "NO", IsTriggerDeletable: "NO", IsTriggerInsertableInto: "NO"})
 		}
 		return out

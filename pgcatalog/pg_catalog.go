@@ -59,7 +59,9 @@ func declarePgCatalog() {
 					Attbyval: st.Len > 0 && st.Len <= 8, Attalign: st.Align, Attstorage: 'p', Attnotnull: col.NotNull,
 					Atthasdef: col.Default != "" && col.Identity == 0, Attidentity: Char(col.Identity), Attislocal: true}
 				row.Attcollation = st.Collation
-				if st.Len < 0 {
+				if len(st.row) > ptStorage && st.row[ptStorage] != "" {
+					row.Attstorage = Char(st.row[ptStorage][0]) // typstorage: numeric's is main
+				} else if st.Len < 0 {
 					row.Attstorage = 'x'
 				}
 				out = append(out, row)
@@ -123,9 +125,15 @@ func declarePgCatalog() {
 				out = append(out, pgDescriptionRow{Objoid: parseOID(r[ppOID]), Classoid: OIDPgProc, Description: d})
 			}
 		}
+		// The extensions' comments (their control files').
+		out = append(out, pgDescriptionRow{Objoid: OIDExtPlpgsql, Classoid: OIDPgExtension, Description: "PL/pgSQL procedural language"},
+			pgDescriptionRow{Objoid: OIDExtPgStatStatements, Classoid: OIDPgExtension,
+				Description: "track planning and execution statistics of all SQL statements executed"})
 		return out
 	})
 	declare[pgShdescriptionRow](pc, "pg_shdescription", 2396, 'r', nil)
+	// No GRANT on a parameter: no rows (psql's \dconfig+ reads it).
+	declare[pgParameterAclRow](pc, "pg_parameter_acl", 6243, 'r', nil)
 	declare(pc, "pg_depend", 2608, 'r', dependRows)
 	declare[pgRewriteRow](pc, "pg_rewrite", 2618, 'r', nil)
 	declare[pgTriggerRow](pc, "pg_trigger", 2620, 'r', nil)
@@ -139,8 +147,11 @@ func declarePgCatalog() {
 	// pg_stat_statements is always there (stats.go): tools look for it
 	// here before they read its view.
 	declare(pc, "pg_extension", 3079, 'r', func(*Snapshot) []pgExtensionRow {
-		return []pgExtensionRow{{Oid: OIDExtPgStatStatements, Extname: "pg_stat_statements", Extowner: OIDBootstrapUser,
-			Extnamespace: OIDNamespacePgCatalog, Extrelocatable: true, Extversion: PgStatStatementsVersion}}
+		// initdb's plpgsql, then the pg_stat_statements joind provides.
+		return []pgExtensionRow{{Oid: OIDExtPlpgsql, Extname: "plpgsql", Extowner: OIDBootstrapUser,
+			Extnamespace: OIDNamespacePgCatalog, Extversion: "1.0"},
+			{Oid: OIDExtPgStatStatements, Extname: "pg_stat_statements", Extowner: OIDBootstrapUser,
+				Extnamespace: OIDNamespacePgCatalog, Extrelocatable: true, Extversion: PgStatStatementsVersion}}
 	})
 	declare(pc, "pg_sequence", 2224, 'r', sequenceRows)
 	declare[pgForeignTableRow](pc, "pg_foreign_table", 3118, 'r', nil)
@@ -202,7 +213,7 @@ func declarePgCatalog() {
 		var out []pgViewsRow
 		for _, v := range s.cat.Views() {
 			ns, name := s.namespaceOfKey(v.Name)
-			out = append(out, pgViewsRow{Schemaname: Name(ns.Name), Viewname: Name(name), Viewowner: s.user(), Definition: viewDef(v)})
+			out = append(out, pgViewsRow{Schemaname: Name(ns.Name), Viewname: Name(name), Viewowner: s.user(), Definition: s.ViewDef(v, false)})
 		}
 		return out
 	})
@@ -414,6 +425,13 @@ type pgShdescriptionRow struct {
 	Objoid      OID    `pg:"objoid"`
 	Classoid    OID    `pg:"classoid"`
 	Description string `pg:"description"`
+}
+
+// pgParameterAclRow is a row of pg_catalog.pg_parameter_acl.
+type pgParameterAclRow struct {
+	Oid     OID     `pg:"oid"`
+	Parname string  `pg:"parname"`
+	Paracl  *string `pg:"paracl"`
 }
 
 // pgDependRow is a row of pg_catalog.pg_depend.

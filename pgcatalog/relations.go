@@ -115,6 +115,8 @@ type Relation struct {
 	Comment string
 	// Type is pg_class.reltype: a composite type's OID (Kind 'c').
 	Type uint32
+	// Bytes is a table's bytes in the data directory (dbsize.go).
+	Bytes int64
 }
 
 // Attnum is the attnum of r's column i.
@@ -151,13 +153,13 @@ func (s *Snapshot) relations() []Relation {
 	temps, _ := s.TempTables()
 	for _, t := range temps {
 		out = append(out, Relation{OID: RelationOID(t), Name: t.Name(), Namespace: OIDNamespaceTemp, Schema: TempSchema,
-			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Temp: true, Dropped: droppedColumns(t), Comment: tableComment(t)})
+			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Temp: true, Dropped: droppedColumns(t), Comment: tableComment(t), Bytes: tableBytes(t)})
 	}
 	perm := s.cat.Tables()
 	for _, t := range perm {
 		ns, name := s.namespaceOfKey(t.Name())
 		out = append(out, Relation{OID: RelationOID(t), Name: name, Namespace: ns.OID, Schema: ns.Name,
-			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Dropped: droppedColumns(t), Comment: tableComment(t)})
+			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Dropped: droppedColumns(t), Comment: tableComment(t), Bytes: tableBytes(t)})
 	}
 	out = withIndexes(out, append(temps, perm...))
 	for _, v := range s.cat.Views() {
@@ -237,14 +239,27 @@ func (s *Snapshot) RoleOID(name string) (uint32, bool) {
 	return 0, false
 }
 
-// viewDef is a view's definition as pg_get_viewdef and pg_views print it.
+// viewDef is a view's stored text as pg_get_viewdef prints a query it
+// cannot deparse (ruleutils_query.go).
 func viewDef(v storage.View) string { return " " + v.SQL + ";" }
+
+// viewDefValue is pg_get_viewdef of relation oid: NULL for a relation
+// that is no view, or none.
+func (s *Snapshot) viewDefValue(oid uint32, pretty bool) types.Value {
+	r, ok := s.RelationByOID(oid)
+	if !ok || r.View == nil {
+		return types.NullValue
+	}
+	return types.TextValue(s.ViewDef(*r.View, pretty))
+}
 
 // OIDPgClass is pg_class's OID: pg_description's classoid for relations.
 const OIDPgClass = 1259
 
 // OIDPgProc is pg_proc's OID (pg_description.classoid of a function).
 const OIDPgProc = 1255
+// OIDPgExtension is pg_extension's OID (pg_description.classoid).
+const OIDPgExtension = 3079
 
 // description is the COMMENT ON text of relation oid (subid 0) or of its
 // column numbered subid; NULL if none.

@@ -21,7 +21,9 @@ import (
 // when CREATE EXTENSION runs; joind's are always there, so they sit just
 // below FirstUserOID, where they cannot collide with a user table's.
 const (
-	OIDExtPgStatStatements  = 16380
+	OIDExtPgStatStatements = 16380
+	// OIDExtPlpgsql is initdb's plpgsql extension (a stock 15 cluster's).
+	OIDExtPlpgsql           = 13559
 	OIDPgStatStatements     = 16381
 	OIDPgStatStatementsInfo = 16382
 	PgStatStatementsVersion = "1.10"

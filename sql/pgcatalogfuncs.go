@@ -26,24 +26,24 @@ func (b *binder) pgCatalogFunc(name string, args []plan.Expr, loc int32) (plan.E
 		// value is an array.
 		return nil, true, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported"), loc)
 	}
-	f, ok := pgcatalog.LookupFunc(name, len(args))
-	if !ok {
+	fs := pgcatalog.LookupFuncs(name, len(args))
+	if len(fs) == 0 {
 		return nil, false, nil
 	}
-	for i := range args {
-		t := types.TextType
-		if i < len(f.Args) {
-			t = f.Args[i]
-		} else if args[i].Type().ID != types.Unknown {
-			continue // any type: the value is not read
+	var f *pgcatalog.Func
+	var coerced []plan.Expr
+	for _, cand := range fs {
+		var ok bool
+		if coerced, ok = b.coerceCatalogArgs(cand, args); ok {
+			f = cand
+			break
 		}
-		c, err := b.coerce(args[i], t, coerceImplicit, b.locOf(args[i]))
-		if err != nil {
-			return nil, true, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, argTypeList(args)).
-				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), loc)
-		}
-		args[i] = c
 	}
+	if f == nil {
+		return nil, true, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, argTypeList(args)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), loc)
+	}
+	args = coerced
 	snap := b.snapshot()
 	if f.Const {
 		return &plan.Const{Val: f.Eval(snap, nil), T: f.Result}, true, nil
@@ -52,8 +52,33 @@ func (b *binder) pgCatalogFunc(name string, args []plan.Expr, loc int32) (plan.E
 	for i, a := range args {
 		at[i] = a.Type()
 	}
+	eval := func(_ *types.EvalContext, v []types.Value) (types.Value, error) { return f.Eval(snap, v), nil }
+	if f.EvalErr != nil {
+		eval = func(_ *types.EvalContext, v []types.Value) (types.Value, error) { return f.EvalErr(snap, v) }
+	}
 	return &plan.Call{Func: &types.Overload{Name: name, Args: at, Result: f.Result, Strict: !f.NonStrict, Volatile: f.Volatile,
-		Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) { return f.Eval(snap, v), nil }}, Args: args}, true, nil
+		Eval: eval}, Args: args}, true, nil
+}
+
+// coerceCatalogArgs is args coerced implicitly to f's argument types (ok
+// false if one does not coerce). An argument beyond them is of any
+// type (unknown literals become text) and is not read.
+func (b *binder) coerceCatalogArgs(f *pgcatalog.Func, args []plan.Expr) (_ []plan.Expr, ok bool) {
+	out := append([]plan.Expr(nil), args...)
+	for i := range out {
+		t := types.TextType
+		if i < len(f.Args) {
+			t = f.Args[i]
+		} else if out[i].Type().ID != types.Unknown {
+			continue // any type: the value is not read
+		}
+		c, err := b.coerce(out[i], t, coerceImplicit, b.locOf(out[i]))
+		if err != nil {
+			return nil, false
+		}
+		out[i] = c
+	}
+	return out, true
 }
 
 // textArrayArg binds n where joind accepts one of its text-encoded arrays:

@@ -232,6 +232,7 @@ func (db *DB) merge(t *tableState, run []*segment) error {
 		if err != nil {
 			return err
 		}
+		seg.logBytes = int64(len(enc))
 		return db.submit(&commitReq{compact: &compaction{table: t.id, old: run, dels: dels, seg: seg, locks: db.locks, walBytes: enc}})
 	} else if rows > 0 {
 		var err error

@@ -37,6 +37,8 @@ type segment struct {
 	// wal: the rows are only in the write-ahead log, no file yet
 	// (wal.go); committer only once published.
 	wal bool
+	// logBytes is a wal segment's Arrow IPC bytes in its log record.
+	logBytes int64
 
 	mu     sync.Mutex
 	recs   []arrow.Record // nil until loaded

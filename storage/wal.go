@@ -158,6 +158,7 @@ func (r *walRecord) segment(table uint64, s *segment) error {
 	r.uv(table)
 	r.uv(s.id)
 	r.bytes(enc)
+	s.logBytes = int64(len(enc))
 	return nil
 }
 
@@ -188,6 +189,7 @@ func (r *walRecord) replace(c *compaction) error {
 			return err
 		}
 	}
+	c.seg.logBytes = int64(len(enc))
 	r.bytes(enc)
 	return nil
 }
@@ -560,7 +562,9 @@ func decodeWALSegment(id uint64, cols []ColumnDef, data []byte) (*segment, error
 		}
 		recs = append(recs, rec)
 	}
-	return walSegmentOf(id, cols, recs), nil
+	s := walSegmentOf(id, cols, recs)
+	s.logBytes = int64(len(data))
+	return s, nil
 }
 
 // shutdownCheckpoint folds the log into the manifest at Close (after the

@@ -149,3 +149,24 @@ COMMENT ON TABLE c16_par IS 'parents';
 SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'c16_child'::regclass ORDER BY conname;
 SELECT pg_get_serial_sequence('c16_par', 'id'), format_type(23, -1), format_type(1043, 24), format_type(1009, -1);
 SELECT obj_description('c16_par'::regclass, 'pg_class'), obj_description('public'::regnamespace, 'pg_namespace');
+-- Views described with their definition (pg_get_viewdef(oid, true)), the
+-- + forms, and the other object kinds' lists.
+CREATE VIEW vd16_j AS SELECT c16_par.id, c16_child.note, count(*) AS n FROM c16_par
+  LEFT JOIN c16_child ON c16_child.par = c16_par.id WHERE c16_child.note <> 'x' GROUP BY 1, 2 ORDER BY 1;
+CREATE VIEW vd16_s AS SELECT a, 'k' AS k FROM t WHERE d = 'q' UNION SELECT x, NULL FROM u;
+COMMENT ON VIEW vd16_s IS 'a union';
+\d+ v
+\d+ vd16_j
+\d+ vd16_s
+\dv+
+\d+ t
+\d+ kk
+\di
+\ds
+\dx pl*
+\dx plpgsql
+\dconfig search_path
+\dconfig datestyle|timezone
+\dconfig+ max_index_keys
+SELECT viewname, definition FROM pg_views WHERE schemaname = 'public' ORDER BY 1;
+SELECT table_name, view_definition FROM information_schema.views WHERE table_schema = 'public' ORDER BY 1;
