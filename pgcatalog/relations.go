@@ -258,6 +258,7 @@ const OIDPgClass = 1259
 
 // OIDPgProc is pg_proc's OID (pg_description.classoid of a function).
 const OIDPgProc = 1255
+
 // OIDPgExtension is pg_extension's OID (pg_description.classoid).
 const OIDPgExtension = 3079
 
