@@ -50,11 +50,4 @@ func TestSQLAlchemyInspector(t *testing.T) {
 // knownInspectorGaps are the Inspector methods joind does not answer as
 // PostgreSQL does yet, and why (docs/clients/sqlalchemy.md lists them);
 // the test fails when one starts to agree, so the list stays true.
-var knownInspectorGaps = map[string]string{
-	// pg_get_constraintdef prints the CHECK as written, without the
-	// implicit cast PostgreSQL's deparser shows ("n > (0)::numeric").
-	"sai_par get_check_constraints": "deparse",
-	// pg_get_viewdef returns the view's text, not PostgreSQL's deparsed
-	// query (qualified columns, one per line, casts shown).
-	"sai_v get_view_definition": "deparse",
-}
+var knownInspectorGaps = map[string]string{}
