@@ -1023,6 +1023,9 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	if err != nil {
 		return nil, err
 	}
+	if e, ok, err := b.functionalFieldSelect(fc, name, args); ok { // funccast.go
+		return e, err
+	}
 	if e, ok, err := b.catalogFunc(name, args, fc.Location); ok {
 		return e, err
 	}

@@ -55,6 +55,9 @@ func (b *binder) wholeRow(s *scope, rel string, loc int32) (plan.Expr, error) {
 		}
 		elems[i] = e
 		desc.Fields[i], desc.Types[i] = c.name, e.Type()
+		if len(it.rowFields) == len(it.cols) {
+			desc.Fields[i] = it.rowFields[i] // the table's row type names its columns
+		}
 		if c.notNull && notNull == nil {
 			notNull = e
 		}

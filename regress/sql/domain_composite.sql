@@ -34,7 +34,7 @@ insert into dc_t (d.x, d.y) values (1, 5);
 insert into dc_t (d.x, d.y) values (9, 5);
 update dc_t set d.x = (d).x + 10;
 update dc_t set d.x = (d).x + 10, d.y = (d).y + 10;
-select * from dc_t order by (d).x;
+select * from dc_t order by (d).x, (d).y;
 -- element assignment to a domain over an array
 create domain dc_orderedarr as int[] check (value[1] < value[2]);
 create table dc_a (f dc_orderedarr);
