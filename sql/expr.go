@@ -1034,6 +1034,9 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 		argTypes[i] = a.Type()
 	}
 	ov, err := types.ResolveFunction(name, argTypes)
+	if err == nil && name == "pg_column_size" {
+		err = checkColumnSizeArg(args[0]) // funccast.go
+	}
 	if err != nil {
 		if e, ok, cerr := b.functionStyleCast(name, args, fc.Location); ok { // funccast.go
 			return e, cerr

@@ -3,6 +3,7 @@ package sql
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
 )
@@ -60,4 +61,23 @@ func (b *binder) functionalFieldSelect(fc *pg_query.FuncCall, name string, args 
 		}
 	}
 	return nil, false, nil
+}
+
+// checkColumnSizeArg refuses pg_column_size of a column's value: in
+// PostgreSQL its size depends on how the row was stored (1-byte varlena
+// headers, compression), which joind's storage does not reproduce;
+// computed values (expressions, constants) have the size a query gives
+// them.
+func checkColumnSizeArg(e plan.Expr) error {
+	for {
+		c, ok := e.(*plan.Cast)
+		if !ok || c.Input.Type().BaseType() != c.T.BaseType() {
+			break
+		}
+		e = c.Input
+	}
+	if _, ok := e.(*plan.ColRef); ok {
+		return pgerr.New(pgerr.FeatureNotSupported, "pg_column_size of a column's stored value is not supported")
+	}
+	return nil
 }
