@@ -41,8 +41,44 @@ func domainOver(cat *Catalog, t types.Type, oid uint32) bool {
 	return false
 }
 
+// typeContainsDomain reports whether domain oid is inside type t: an
+// array's element, a composite's attribute or a domain's base, at any
+// depth (PostgreSQL's find_composite_type_dependencies refuses those
+// columns: their values are not tested).
+func typeContainsDomain(cat *Catalog, t types.Type, oid uint32, depth int) bool {
+	if depth > 32 {
+		return false
+	}
+	if t.Domain != 0 {
+		if t.Domain == oid && depth > 0 {
+			return true
+		}
+		u, ok := cat.Txn.TypeByOID(t.Domain)
+		if !ok || u.Kind != 'd' {
+			return false
+		}
+		return typeContainsDomain(cat, u.Base, oid, depth+1)
+	}
+	switch {
+	case t.ID == types.Array:
+		return typeContainsDomain(cat, t.ElemType(), oid, depth+1)
+	case t.ID == types.Record && t.UserOID != 0:
+		u, ok := cat.Txn.TypeByOID(t.UserOID)
+		if !ok || u.Kind != 'c' {
+			return false
+		}
+		for _, a := range u.Attrs {
+			if typeContainsDomain(cat, a.Type, oid, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // domainColumns lists the columns that use domain u, by table name and
-// column order; a column of an array of it is 0A000.
+// column order; a column of a type it is inside (an array, a composite,
+// a domain over those) is 0A000.
 func domainColumns(cat *Catalog, u storage.UserType) ([]domainColumn, error) {
 	tables := cat.Txn.Tables()
 	if temp, ok := cat.TempTables(); ok {
@@ -55,7 +91,7 @@ func domainColumns(cat *Catalog, u storage.UserType) ([]domainColumn, error) {
 				out = append(out, domainColumn{tb, i})
 				continue
 			}
-			if c.Type.ID == types.Array && domainOver(cat, c.Type.ElemType(), u.OID()) {
+			if typeContainsDomain(cat, c.Type, u.OID(), 0) {
 				return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot alter type \"%s\" because column \"%s.%s\" uses it",
 					u.Name, storage.BareName(tb.Name()), c.Name)
 			}

@@ -217,7 +217,8 @@ func (s *session) evalContext() *types.EvalContext {
 	}
 	return &types.EvalContext{TimeZone: f.TimeZone, Now: now, StatementNow: stmt, Format: f, Settings: &settingsAccess{s: s},
 		Sequences: s.seqs.Access(context.Background(), func() *commands.Catalog { return s.cur },
-			func() bool { return s.settings.Get("transaction_read_only") == "on" })}
+			func() bool { return s.settings.Get("transaction_read_only") == "on" }),
+		Domains: domainChecker{s: s}}
 }
 
 // format is the session's output format for FormatText.

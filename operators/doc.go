@@ -28,7 +28,8 @@
 //
 // # Partitions
 //
-// Scan deals its table's batches round-robin over N partitions; Filter and
+// Scan deals its table's batches over N partitions in contiguous runs (in
+// partition order they are the stored order); Filter and
 // Project preserve partitioning; Repartition hash-partitions by key;
 // Gather merges N partitions into one; Aggregate, Sort, Top-N Sort,
 // INTERSECT / EXCEPT and Values produce one partition, reading all of their input's partitions

@@ -54,7 +54,7 @@ var _ Operator = (*scanOp)(nil)
 
 // NewScan reads columns ordinals of t (cols describes them) as `partitions`
 // streams; the snapshot's batches, cut into slices of at most the batch
-// size, are dealt round-robin.
+// size, are dealt to the partitions in contiguous runs.
 func NewScan(t storage.Table, ordinals []int, cols []plan.Column, partitions int) Operator {
 	if partitions < 1 {
 		partitions = 1
@@ -217,8 +217,26 @@ type scanStream struct {
 	dead  []int64        // scratch: deleted offsets of a slice
 	ri    int            // current snapshot batch
 	off   int64          // offset within it
-	k     int            // global slice counter, for round-robin
+	k     int            // global slice counter: slice k is partition k*parts/total's
+	total int            // the snapshot's slices (0: not counted yet)
 	done  bool
+}
+
+// slices is how many slices of at most the batch size the snapshot
+// cuts into: the partitions take contiguous runs of them, so partitions
+// read in order read the table in its stored order, as PostgreSQL's
+// sequential scan (order-sensitive aggregates merge partitions in order).
+func (s *scanStream) slices() int {
+	if s.total == 0 {
+		for _, part := range s.recs {
+			n := int(part.rec.NumRows())
+			s.total += (n + s.op.size - 1) / s.op.size
+		}
+		if s.total == 0 {
+			s.total = 1
+		}
+	}
+	return s.total
 }
 
 func (s *scanStream) Next() (arrow.Record, error) {
@@ -246,7 +264,7 @@ func (s *scanStream) Next() (arrow.Record, error) {
 		if end > n {
 			end = n
 		}
-		mine := s.k%s.op.parts == s.p
+		mine := s.k*s.op.parts/s.slices() == s.p
 		s.k++
 		lo := s.off
 		s.off = end

@@ -216,6 +216,31 @@ func (b *binder) bindSubscripts(s *scope, ind []*pg_query.Node) (subscripts, err
 // (UPDATE SET, INSERT's target list): base is the column's current value
 // (NULL for an INSERT).
 func (b *binder) bindArrayAssign(s *scope, base plan.Expr, d types.Type, col string, ind []*pg_query.Node, val plan.Expr, loc int32) (plan.Expr, error) {
+	if d.Domain != 0 {
+		// A column of a domain: the assignment over the base type, then
+		// the domain's constraints, checked once after the column's last
+		// assignment (PostgreSQL's process_matched_tle peels the earlier
+		// CoerceToDomain).
+		if inner, ok := b.assignChecks[base]; ok {
+			base = inner
+		}
+		if base.Type().Domain != 0 {
+			base = &plan.Cast{Input: base, T: base.Type().BaseType(), Explicit: true}
+		}
+		v, err := b.bindArrayAssign(s, base, d.BaseType(), col, ind, val, loc)
+		if err != nil {
+			return nil, err
+		}
+		out, err := b.coerceToDomain(v, d)
+		if err != nil {
+			return nil, err
+		}
+		if b.assignChecks == nil {
+			b.assignChecks = map[plan.Expr]plan.Expr{}
+		}
+		b.assignChecks[out] = v
+		return out, nil
+	}
 	if d.ID == types.JSONB && allSubscripts(ind) {
 		return b.bindJSONBAssign(s, base, col, ind, val, loc) // jsonsubscript.go
 	}

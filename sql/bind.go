@@ -39,6 +39,10 @@ type binder struct {
 	// domainValue is what VALUE reads while a domain's CHECK is bound
 	// (usertypes_domain.go).
 	domainValue plan.Expr
+	// assignChecks are the domain coercions subscripted or field
+	// assignments made (bindArrayAssign): a later assignment to the same
+	// column applies its own, once, over the value before this one.
+	assignChecks map[plan.Expr]plan.Expr
 	// usedTemp is set when a temporary table was bound (sql/temp.go).
 	usedTemp bool
 	opts     *BindOptions

@@ -1027,6 +1027,9 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	if err != nil {
 		return nil, err
 	}
+	if e, ok, err := b.functionalFieldSelect(fc, name, args); ok { // funccast.go
+		return e, err
+	}
 	if e, ok, err := b.catalogFunc(name, args, fc.Location); ok {
 		return e, err
 	}
@@ -1035,6 +1038,9 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 		argTypes[i] = a.Type()
 	}
 	ov, err := types.ResolveFunction(name, argTypes)
+	if err == nil && name == "pg_column_size" {
+		err = checkColumnSizeArg(args[0]) // funccast.go
+	}
 	if err != nil {
 		if e, ok, cerr := b.functionStyleCast(name, args, fc.Location); ok { // funccast.go
 			return e, cerr

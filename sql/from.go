@@ -229,6 +229,11 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	scan := &plan.Scan{Table: tbl, Alias: alias}
 	it := &nsItem{name: alias, relVisible: true, colsVisible: true, stored: true, schema: schema, rowType: name,
 		rowTypeOID: registerRowType(tbl, name, defs)} // rowtype.go
+	if rv.Alias != nil && len(rv.Alias.Colnames) > 0 {
+		for _, d := range defs {
+			it.rowFields = append(it.rowFields, d.Name)
+		}
+	}
 	for i, d := range defs {
 		cname := d.Name
 		if rv.Alias != nil && i < len(rv.Alias.Colnames) {

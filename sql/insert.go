@@ -35,7 +35,7 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 			tlocs = append(tlocs, -1)
 		}
 	} else {
-		seen := map[int]bool{}
+		seen, whole := map[int]bool{}, map[int]bool{}
 		for _, cn := range is.Cols {
 			rt := cn.GetResTarget()
 			tind = append(tind, rt.Indirection)
@@ -48,11 +48,12 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 			if idx < 0 {
 				return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, storage.BareName(tbl.Name())), rt.Location)
 			}
-			if seen[idx] && !(len(rt.Indirection) > 0 && rt.Indirection[0].GetString_() != nil) {
-				// Assignments to subfields of one column merge (rowtype.go).
+			// Assignments to subfields or elements of one column merge
+			// (checkInsertTargets: only a whole-column target conflicts).
+			if whole[idx] || seen[idx] && len(rt.Indirection) == 0 {
 				return nil, b.errAt(pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)
 			}
-			seen[idx] = true
+			seen[idx], whole[idx] = true, len(rt.Indirection) == 0
 			targets = append(targets, idx)
 			tlocs = append(tlocs, rt.Location)
 		}

@@ -55,6 +55,9 @@ func (b *binder) wholeRow(s *scope, rel string, loc int32) (plan.Expr, error) {
 		}
 		elems[i] = e
 		desc.Fields[i], desc.Types[i] = c.name, e.Type()
+		if len(it.rowFields) == len(it.cols) {
+			desc.Fields[i] = it.rowFields[i] // the table's row type names its columns
+		}
 		if c.notNull && notNull == nil {
 			notNull = e
 		}
@@ -195,6 +198,15 @@ func checkColumnType(name string, t types.Type) *pgerr.Error {
 // rowToComposite binds ROW(...)::t for a composite type t: each element
 // cast to its field's type, as coerce_record_to_complex does.
 func (b *binder) rowToComposite(s *scope, args []*pg_query.Node, t types.Type, tc *pg_query.TypeCast) (plan.Expr, error) {
+	if t.Domain != 0 {
+		// ROW(...)::d for a domain over a composite: the row as the
+		// composite, then the domain's constraints.
+		v, err := b.rowToComposite(s, args, t.BaseType(), tc)
+		if err != nil {
+			return nil, err
+		}
+		return b.coerceToDomain(v, t)
+	}
 	elems, err := b.bindRowElems(s, args)
 	if err != nil {
 		return nil, err

@@ -37,6 +37,9 @@ type nsItem struct {
 	nullSide *nullSide
 	// rowTypeOID is a table's row type's pg_type OID (0: none).
 	rowTypeOID uint32
+	// rowFields are a table's own column names, its row type's fields
+	// whatever aliases the FROM item gives the columns (nil: cols' names).
+	rowFields []string
 }
 
 // systemColumns are the columns PostgreSQL gives every table.

@@ -4,7 +4,9 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
 )
 
 // Composite types: CREATE TYPE name AS (attr type, ...) and ALTER TYPE
@@ -107,6 +109,7 @@ func (b *binder) bindAlterComposite(as *pg_query.AlterTableStmt) (Statement, err
 		}
 		return -1
 	}
+	var dropped []string
 	for _, n := range as.Cmds {
 		c := n.GetAlterTableCmd()
 		if c.Behavior == pg_query.DropBehavior_DROP_CASCADE {
@@ -135,6 +138,7 @@ func (b *binder) bindAlterComposite(as *pg_query.AlterTableStmt) (Statement, err
 				return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c.Name, u.Name)
 			}
 			out.Attrs = append(out.Attrs[:i:i], out.Attrs[i+1:]...)
+			dropped = append(dropped, c.Name)
 		case pg_query.AlterTableType_AT_AlterColumnType:
 			i := find(c.Name)
 			if i < 0 {
@@ -151,7 +155,64 @@ func (b *binder) bindAlterComposite(as *pg_query.AlterTableStmt) (Statement, err
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "this form of ALTER TYPE is not supported")
 		}
 	}
+	if err := b.recheckCompositeDomains(u, out.Attrs, dropped); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// recheckCompositeDomains binds again, over the attributes attrs, the
+// CHECK constraints of the domains over composite type u (directly or
+// through other domains), as PostgreSQL rebuilds the expressions that
+// depend on an altered attribute: one naming a dropped attribute is a
+// dependent object (2BP01; joind does not drop it with CASCADE), one that
+// no longer binds is the error.
+func (b *binder) recheckCompositeDomains(u storage.UserType, attrs []storage.CompositeAttr, dropped []string) error {
+	tc := b.typeCatalog()
+	if tc == nil {
+		return nil
+	}
+	desc := types.RecordDesc{}
+	for _, a := range attrs {
+		desc.Fields, desc.Types = append(desc.Fields, a.Name), append(desc.Types, a.Type)
+	}
+	row := types.RecordOf(desc)
+	for _, d := range tc.UserTypes() {
+		if d.Kind != 'd' || len(d.Checks) == 0 {
+			continue
+		}
+		base := d.DomainDesc().Base
+		for base.Domain != 0 {
+			inner, ok := b.lookupDomain(base.Domain)
+			if !ok {
+				break
+			}
+			base = inner.Base
+		}
+		if base.ID != types.Record || base.UserOID != u.OID() {
+			continue
+		}
+		for _, c := range d.Checks {
+			tree, err := pg_query.Parse("SELECT " + c.Expr)
+			if err != nil {
+				return pgerr.Wrap(err, pgerr.InternalError, "invalid stored domain constraint: %v", err)
+			}
+			saved := b.domainValue
+			b.domainValue = &plan.Const{Val: types.NullValue, T: row}
+			_, err = b.bindExpr(&scope{}, tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val)
+			b.domainValue = saved
+			if err == nil {
+				continue
+			}
+			if pgerr.Code(err) == pgerr.UndefinedColumn && len(dropped) > 0 {
+				return pgerr.New("2BP01", "cannot drop column %s of composite type %s because other objects depend on it", dropped[0], u.Name).
+					WithDetail("constraint %s depends on column %s of composite type %s", c.Name, dropped[0], u.Name).
+					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+			return withoutPosition(err)
+		}
+	}
+	return nil
 }
 
 // bindRenameAttribute is ALTER TYPE name RENAME ATTRIBUTE old TO new.

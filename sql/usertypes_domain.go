@@ -48,7 +48,7 @@ func (b *binder) bindCreateDomain(cd *pg_query.CreateDomainStmt) (Statement, err
 	if err != nil {
 		return nil, err
 	}
-	if base.ID == types.Record || base.ID == types.Unknown || base.ID == types.Void {
+	if base.ID == types.Record && !base.IsComposite() || base.ID == types.Unknown || base.ID == types.Void {
 		return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "\"%s\" is not a valid base type for a domain", base.SQLName()), cd.TypeName.Location)
 	}
 	if cd.CollClause != nil {
@@ -161,4 +161,13 @@ func (b *binder) domainDefault(def storage.ColumnDef) (plan.Expr, error) {
 		return b.bindDefault(def)
 	}
 	return b.coerceToDomain(&plan.Const{Val: types.NullValue, T: def.Type.BaseType()}, def.Type)
+}
+
+// DomainCheckExpr is domain_check of the value v (of domain t's base type)
+// at execution, where types reaches a domain no bound expression coerces
+// to (json[b]_populate_record): the coercion to t of the constant v, its
+// constraints read through cat, for the caller to evaluate.
+func DomainCheckExpr(cat storage.Catalog, t types.Type, v types.Value) (plan.Expr, error) {
+	b := newBinder("", cat, &BindOptions{})
+	return b.coerceToDomain(&plan.Const{Val: v, T: t.BaseType()}, t)
 }

@@ -24,6 +24,9 @@ type EvalContext struct {
 	// Ctx is the running statement's context: functions that wait
 	// (pg_sleep) end when it is cancelled (nil: they cannot be).
 	Ctx context.Context
+	// Domains checks a value against a domain's constraints at execution
+	// (nil: no session; a CHECK reached that way is 0A000).
+	Domains DomainChecker
 }
 
 // SettingsAccess is the session's run-time settings as functions see them.

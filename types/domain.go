@@ -115,3 +115,13 @@ func DomainCheck(t Type, name string, notNull bool, checks []DomainConstraint) *
 			return vs[0], nil
 		}}
 }
+
+// DomainChecker is domain_check at execution, where no bound expression
+// coerces to the domain (json[b]_populate_record's fields and results):
+// v, of domain t's base type, tested against the NOT NULL and CHECK
+// constraints of t and of the domains under it; nil when it passes, else
+// 23502 / 23514 naming t. The session implements it over the running
+// statement's catalog.
+type DomainChecker interface {
+	CheckDomain(ctx *EvalContext, t Type, v Value) error
+}

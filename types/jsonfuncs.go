@@ -332,6 +332,20 @@ func registerJSON() {
 	regFn("jsonb_pretty", []ID{JSONB}, Text, func(_ *EvalContext, a []Value) (Value, error) {
 		return Value{S: string(appendStyled(nil, jsonbTree(a[0].S), stylePretty, 0))}, nil
 	})
+	// pg_column_size("any"): of a jsonb value a query computed, its
+	// datum's size (JSONBDatumSize); of other types not yet (0A000). The
+	// binder refuses a stored column's value, whose PostgreSQL size
+	// depends on its storage (sql.checkColumnSizeArg).
+	colSize := &builtin{name: "pg_column_size", args: []ID{idAny}, result: Int4, strict: true, stable: true}
+	colSize.bind = func(at []Type) evalFn {
+		return func(_ *EvalContext, a []Value) (Value, error) {
+			if at[0].ID != JSONB {
+				return Value{}, pgerr.New(pgerr.FeatureNotSupported, "pg_column_size of type %s is not supported", at[0].SQLName())
+			}
+			return IntValue(int64(JSONBDatumSize(a[0]))), nil
+		}
+	}
+	functionTable["pg_column_size"] = append(functionTable["pg_column_size"], colSize)
 	registerJSONConstructors()
 }
 

@@ -853,6 +853,14 @@ func likeRegexMatch(pattern, flags, s string) (bool, error) {
 // and values' data, numerics and containers aligned to 4 bytes), which is
 // how .keyvalue() numbers objects.
 func jsonbOffsets(root *jsonValue) map[*jsonValue]int {
+	offs, _ := jsonbLayout(root)
+	return offs
+}
+
+// jsonbLayout is jsonbOffsets and the size of the whole binary form (a
+// scalar document is a one-element raw-scalar array, as PostgreSQL
+// stores it).
+func jsonbLayout(root *jsonValue) (map[*jsonValue]int, int) {
 	offs := map[*jsonValue]int{}
 	var container func(v *jsonValue, at int) int
 	align := func(n int) int { return (n + 3) &^ 3 }
@@ -888,9 +896,17 @@ func jsonbOffsets(root *jsonValue) map[*jsonValue]int {
 		return p
 	}
 	if root.Kind >= jsonArray {
-		container(root, 0)
+		return offs, container(root, 0)
 	}
-	return offs
+	return offs, scalar(root, 8) // header and the one JEntry
+}
+
+// JSONBDatumSize is pg_column_size of a jsonb value computed in a query
+// (a 4-byte varlena header and the binary form; a value read from a
+// table has PostgreSQL's 1-byte header or compression instead).
+func JSONBDatumSize(v Value) int {
+	_, n := jsonbLayout(jsonbTree(v.S))
+	return 4 + n
 }
 
 // jsonbNumericSize is VARSIZE of a numeric as jsonb stores it: a 4-byte

@@ -77,6 +77,20 @@ func registerJSONPopulate() {
 func populateRows(ctx *EvalContext, fn string, rt Type, a []Value) ([]Value, error) {
 	id := jsonPopulateFuncs[fn]
 	set := strings.HasSuffix(fn, "set")
+	if rt.Domain != 0 {
+		// A domain over a composite: records of the composite, each
+		// checked against the domain.
+		rows, err := populateRows(ctx, fn, rt.BaseType(), a)
+		if err != nil {
+			return nil, err
+		}
+		for i, r := range rows {
+			if rows[i], err = populateDomainCheck(ctx, rt, r); err != nil {
+				return nil, err
+			}
+		}
+		return rows, nil
+	}
 	if rt.ID != Record {
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "first argument of %s must be a row type", fn)
 	}
@@ -179,7 +193,7 @@ func populateField(ctx *EvalContext, jv *jsonValue, id ID, t Type, colname strin
 		if err != nil {
 			return Value{}, err
 		}
-		return populateDomainCheck(t, v)
+		return populateDomainCheck(ctx, t, v)
 	}
 	if jv == nil || jv.Kind == jsonNull {
 		return NullValue, nil
@@ -216,7 +230,13 @@ func populateScalar(ctx *EvalContext, jv *jsonValue, id ID, t Type) (Value, erro
 
 // populateDomainCheck is domain_check for a value converted to domain t's
 // base type.
-func populateDomainCheck(t Type, v Value) (Value, error) {
+func populateDomainCheck(ctx *EvalContext, t Type, v Value) (Value, error) {
+	if ctx != nil && ctx.Domains != nil {
+		if err := ctx.Domains.CheckDomain(ctx, t, v); err != nil {
+			return Value{}, err
+		}
+		return v, nil
+	}
 	d, ok := LookupDomain(t.Domain)
 	if !ok {
 		return v, nil

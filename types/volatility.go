@@ -31,6 +31,7 @@ func stableSet() map[string]bool {
 		{"date_part", tx, tz}, {"extract", tx, tz},
 		{"date_trunc", tx, tz}, {"date_trunc", tx, tz, tx},
 		{"generate_series", tz, tz, iv},
+		{"pg_column_size", "any"},
 		{"to_json", "any"}, {"to_jsonb", "any"}, {"row_to_json", "any"}, {"row_to_json", "any", "bool"},
 		{"array_to_json", idSigName(idAnyArray)}, {"array_to_json", idSigName(idAnyArray), "bool"},
 		{"json_build_object"}, {"json_build_object", "any"}, {"jsonb_build_object"}, {"jsonb_build_object", "any"},
