@@ -390,7 +390,9 @@ func compareRecord(a, b string, t Type) int {
 func FieldSelect(t Type, field int) *Overload {
 	d := t.Desc()
 	ft := d.Types[field]
-	return &Overload{Name: "fieldselect", Args: []Type{t}, Result: ft, Strict: true,
+	// The field number is part of the name: expression equality (GROUP BY
+	// and ORDER BY matching, SameExpr) compares calls by name and arguments.
+	return &Overload{Name: "fieldselect#" + strconv.Itoa(field+1), Args: []Type{t}, Result: ft, Strict: true,
 		Eval: func(ctx *EvalContext, a []Value) (Value, error) {
 			vals, err := ParseRecordFields(a[0].S, t, ctxFormat(ctx))
 			if err != nil {
@@ -404,7 +406,7 @@ func FieldSelect(t Type, field int) *Overload {
 // with field replaced by v: PostgreSQL's FieldStore.
 func FieldStore(t Type, field int) *Overload {
 	d := t.Desc()
-	return &Overload{Name: "fieldstore", Args: []Type{t, d.Types[field]}, Result: t,
+	return &Overload{Name: "fieldstore#" + strconv.Itoa(field+1), Args: []Type{t, d.Types[field]}, Result: t,
 		Eval: func(ctx *EvalContext, a []Value) (Value, error) {
 			f := ctxFormat(ctx)
 			vals := make([]Value, len(d.Types))

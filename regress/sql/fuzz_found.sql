@@ -116,3 +116,12 @@ SELECT last_value(1) OVER (ORDER BY j) FROM ff_win WHERE ('ABC')::boolean;
 SELECT last_value(1) OVER (ORDER BY j) FROM ff_win;
 SELECT sum(i) OVER w FROM ff_win WINDOW w AS (PARTITION BY j) LIMIT 'x';
 DROP TABLE ff_win;
+-- two fields of one record column are two sort and group keys
+CREATE TYPE ff_pr AS (x int, y int);
+CREATE TABLE ff_pt (d ff_pr);
+INSERT INTO ff_pt VALUES (row(11,15)), (row(11,12)), (row(2,1)), (row(11,12));
+SELECT * FROM ff_pt ORDER BY (d).x, (d).y;
+SELECT (d).x, (d).y, count(*) FROM ff_pt GROUP BY (d).x, (d).y ORDER BY 1, 2;
+SELECT DISTINCT (d).y FROM ff_pt ORDER BY (d).y;
+DROP TABLE ff_pt;
+DROP TYPE ff_pr;
