@@ -22,10 +22,25 @@ func createTable(ctx context.Context, s Session, x *sql.CreateTable) (string, er
 	if relationExists(cat, x.Name, x.Temp) || !x.Temp && hasSequence(cat, x.Name) {
 		return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", storage.BareName(x.Name))
 	}
+	if !x.Temp {
+		if err := checkCreateInKey(s, x.Name); err != nil {
+			return "", err
+		}
+	}
 	if err := createOwnedSequences(ctx, cat, x.Sequences, x.Columns); err != nil {
 		return "", err
 	}
-	return "CREATE TABLE", createConstrained(ctx, cat, x)
+	if err := createConstrained(ctx, cat, x); err != nil {
+		return "", err
+	}
+	if !x.Temp {
+		if t, ok := cat.Txn.Lookup(x.Name); ok {
+			if o, ok := t.(interface{ ObjectID() uint32 }); ok {
+				return "CREATE TABLE", recordOwner(s, o.ObjectID())
+			}
+		}
+	}
+	return "CREATE TABLE", nil
 }
 
 // relationExists reports whether the schema a new table goes to (pg_temp,
@@ -92,6 +107,15 @@ func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error)
 		}
 		if t.IsSeq {
 			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", t.Name).WithHint("Use DROP SEQUENCE to remove a sequence.")
+		}
+		if t.Key != "" && !t.Temp {
+			if tb, ok := cat.Txn.Lookup(t.Key); ok {
+				if o, ok := tb.(interface{ ObjectID() uint32 }); ok {
+					if err := checkOwner(s, o.ObjectID(), "table", storage.BareName(t.Key)); err != nil {
+						return "", err
+					}
+				}
+			}
 		}
 		if t.Key != "" {
 			present = append(present, t)

@@ -720,6 +720,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	if err := validateTypes(work, p); err != nil {
 		return err
 	}
+	if err := applyAuth(work, p); err != nil {
+		return err
+	}
 	if p.changesDefinitions() {
 		work.defGen++
 	}

@@ -1,0 +1,408 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/storage"
+)
+
+// Roles and privileges: CREATE/ALTER/DROP ROLE, GRANT/REVOKE of roles and
+// of table and schema privileges, ownership checks, over the role catalog
+// of storage (storage/roles.go). Who runs them is the session's
+// RoleContext.
+
+// RoleContext is who runs a statement.
+type RoleContext struct {
+	Current     uint32 // current_user's OID (storage.OIDBootstrapRole for the bootstrap superuser)
+	SessionUser string // the session user's name
+	// Verifier makes the stored secret of a password (SCRAM-SHA-256).
+	Verifier func(pw string) string
+}
+
+func authOf(s Session) storage.AuthCatalog { return s.Catalog().Txn }
+
+func errNoRole(name string) error { return pgerr.New("42704", "role \"%s\" does not exist", name) }
+
+// ensureBootstrap records the bootstrap superuser under the name of the
+// session that first changes the role catalog, so OID 10 keeps its name
+// whoever connects later.
+func ensureBootstrap(a *storage.Auth, rc RoleContext) {
+	if _, ok := a.RoleByOID(storage.OIDBootstrapRole); ok || rc.Current != storage.OIDBootstrapRole {
+		return
+	}
+	a.PutRole(storage.Role{OID: storage.OIDBootstrapRole, Name: rc.SessionUser, Super: true, Inherit: true,
+		CreateRole: true, CreateDB: true, Login: true})
+}
+
+func roleOID(a *storage.Auth, name string) (uint32, error) {
+	if r, ok := a.RoleByName(name); ok {
+		return r.OID, nil
+	}
+	return 0, errNoRole(name)
+}
+
+// canCreateRole: superusers and CREATEROLE roles manage roles.
+func canCreateRole(a *storage.Auth, role uint32) bool {
+	if a.IsSuper(role) {
+		return true
+	}
+	r, ok := a.RoleByOID(role)
+	return ok && r.CreateRole
+}
+
+func (rc RoleContext) secret(pw string) string {
+	if strings.HasPrefix(pw, "SCRAM-SHA-256$") || (len(pw) == 35 && strings.HasPrefix(pw, "md5")) || rc.Verifier == nil {
+		return pw
+	}
+	return rc.Verifier(pw)
+}
+
+func applyRoleOptions(r *storage.Role, o sql.RoleOptions, rc RoleContext) {
+	set := func(dst *bool, v *bool) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&r.Super, o.Super)
+	set(&r.CreateDB, o.CreateDB)
+	set(&r.CreateRole, o.CreateRole)
+	set(&r.Inherit, o.Inherit)
+	set(&r.Login, o.Login)
+	if o.PasswordNull {
+		r.Password = ""
+	} else if o.Password != nil {
+		r.Password = rc.secret(*o.Password)
+	}
+}
+
+func createRole(ctx context.Context, s Session, x *sql.CreateRole) (string, error) {
+	rc := s.Roles()
+	ac := authOf(s)
+	if !canCreateRole(ac.Auth(), rc.Current) {
+		return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create role")
+	}
+	if x.Opts.Super != nil && *x.Opts.Super && !ac.Auth().IsSuper(rc.Current) {
+		return "", pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to create superusers")
+	}
+	if strings.HasPrefix(x.Name, "pg_") {
+		return "", pgerr.New("42939", "role name \"%s\" is reserved", x.Name).WithDetail("Role names starting with \"pg_\" are reserved.")
+	}
+	if x.Name == "public" || x.Name == "none" {
+		return "", pgerr.New("42939", "role name \"%s\" is reserved", x.Name)
+	}
+	oid := ac.NewRoleOID()
+	err := ac.AlterAuth(func(a *storage.Auth) error {
+		ensureBootstrap(a, rc)
+		if _, ok := a.RoleByName(x.Name); ok {
+			return pgerr.New("42710", "role \"%s\" already exists", x.Name)
+		}
+		r := storage.Role{OID: oid, Name: x.Name, Inherit: true, Login: x.User}
+		applyRoleOptions(&r, x.Opts, rc)
+		a.PutRole(r)
+		for _, in := range x.Opts.InRoles {
+			g, err := roleOID(a, in)
+			if err != nil {
+				return err
+			}
+			a.Members = append(a.Members, storage.Member{Role: g, Member: oid, Grantor: rc.Current})
+		}
+		for _, m := range x.Opts.Members {
+			mo, err := roleOID(a, m)
+			if err != nil {
+				return err
+			}
+			a.Members = append(a.Members, storage.Member{Role: oid, Member: mo, Grantor: rc.Current})
+		}
+		return nil
+	})
+	return "CREATE ROLE", err
+}
+
+func alterRole(ctx context.Context, s Session, x *sql.AlterRole) (string, error) {
+	rc := s.Roles()
+	ac := authOf(s)
+	err := ac.AlterAuth(func(a *storage.Auth) error {
+		ensureBootstrap(a, rc)
+		r, ok := a.RoleByName(x.Name)
+		if !ok {
+			return errNoRole(x.Name)
+		}
+		self := r.OID == rc.Current
+		onlyPassword := x.Opts.Super == nil && x.Opts.CreateDB == nil && x.Opts.CreateRole == nil && x.Opts.Inherit == nil &&
+			x.Opts.Login == nil && x.Opts.ConnLimit == nil
+		switch {
+		case a.IsSuper(rc.Current):
+		case r.Super || x.Opts.Super != nil:
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to alter superuser roles or change superuser attribute")
+		case self && onlyPassword:
+		case !canCreateRole(a, rc.Current):
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied")
+		}
+		applyRoleOptions(&r, x.Opts, rc)
+		a.PutRole(r)
+		return nil
+	})
+	return "ALTER ROLE", err
+}
+
+func dropRole(ctx context.Context, s Session, x *sql.DropRole) (string, error) {
+	rc := s.Roles()
+	ac := authOf(s)
+	if !canCreateRole(ac.Auth(), rc.Current) {
+		return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied to drop role")
+	}
+	for _, name := range x.Names {
+		r, ok := ac.Auth().RoleByName(name)
+		if !ok {
+			if x.IfExists {
+				if err := s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000", Message: fmt.Sprintf("role \"%s\" does not exist, skipping", name)}); err != nil {
+					return "", err
+				}
+				continue
+			}
+			return "", errNoRole(name)
+		}
+		if r.OID == rc.Current {
+			return "", pgerr.New("55006", "current user cannot be dropped")
+		}
+		if r.OID == storage.OIDBootstrapRole || r.Name == rc.SessionUser {
+			if r.OID == storage.OIDBootstrapRole {
+				return "", pgerr.New("55006", "cannot drop role %s because it is required by the database system", name)
+			}
+			return "", pgerr.New("55006", "session user cannot be dropped")
+		}
+		if r.Super && !ac.Auth().IsSuper(rc.Current) {
+			return "", pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to drop superusers")
+		}
+		if owned, granted := ac.Auth().Depends(r.OID); len(owned)+len(granted) > 0 {
+			var lines []string
+			for _, o := range owned {
+				lines = append(lines, "owner of "+s.Catalog().describeObject(o))
+			}
+			for _, o := range granted {
+				lines = append(lines, "privileges for "+s.Catalog().describeObject(o))
+			}
+			return "", pgerr.New("2BP01", "role \"%s\" cannot be dropped because some objects depend on it", name).
+				WithDetail("%s", strings.Join(lines, "\n"))
+		}
+		oid := r.OID
+		if err := ac.AlterAuth(func(a *storage.Auth) error { a.DropRole(oid); return nil }); err != nil {
+			return "", err
+		}
+	}
+	return "DROP ROLE", nil
+}
+
+func grantRole(ctx context.Context, s Session, x *sql.GrantRole) (string, error) {
+	rc := s.Roles()
+	ac := authOf(s)
+	tag := "GRANT ROLE"
+	if !x.Grant {
+		tag = "REVOKE ROLE"
+	}
+	a := ac.Auth()
+	for _, gname := range x.Roles {
+		g, err := roleOID(a, gname)
+		if err != nil {
+			return "", err
+		}
+		gr, _ := a.RoleByOID(g)
+		admin := false
+		for _, m := range a.Members {
+			if m.Role == g && m.Member == rc.Current && m.Admin {
+				admin = true
+			}
+		}
+		if !a.IsSuper(rc.Current) {
+			if gr.Super {
+				return "", pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to alter superusers")
+			}
+			if !canCreateRole(a, rc.Current) && !admin {
+				return "", pgerr.New(pgerr.InsufficientPrivilege, "must have admin option on role \"%s\"", gname)
+			}
+		}
+		for _, mname := range x.Members {
+			if mname == "" {
+				return "", pgerr.New("0LP01", "role \"public\" cannot have explicit members")
+			}
+			m, err := roleOID(a, mname)
+			if err != nil {
+				return "", err
+			}
+			var notice *pgerr.Error
+			err = ac.AlterAuth(func(a *storage.Auth) error {
+				ensureBootstrap(a, rc)
+				idx := -1
+				for i, e := range a.Members {
+					if e.Role == g && e.Member == m {
+						idx = i
+					}
+				}
+				if x.Grant {
+					if m == g || a.MemberOf(g, m, false) {
+						return pgerr.New("0LP01", "role \"%s\" is a member of role \"%s\"", gname, mname)
+					}
+					if idx >= 0 {
+						if x.Admin && !a.Members[idx].Admin {
+							a.Members[idx].Admin = true
+							return nil
+						}
+						notice = &pgerr.Error{Severity: "NOTICE", Code: "00000", Message: fmt.Sprintf("role \"%s\" is already a member of role \"%s\"", mname, gname)}
+						return nil
+					}
+					a.Members = append(a.Members, storage.Member{Role: g, Member: m, Grantor: rc.Current, Admin: x.Admin})
+					return nil
+				}
+				if idx < 0 {
+					notice = &pgerr.Error{Severity: "WARNING", Code: "01000", Message: fmt.Sprintf("role \"%s\" is not a member of role \"%s\"", mname, gname)}
+					return nil
+				}
+				if x.Admin {
+					a.Members[idx].Admin = false
+				} else {
+					a.Members = append(a.Members[:idx], a.Members[idx+1:]...)
+				}
+				return nil
+			})
+			if err != nil {
+				return "", err
+			}
+			if notice != nil {
+				if err := s.Notice(notice); err != nil {
+					return "", err
+				}
+			}
+		}
+	}
+	return tag, nil
+}
+
+func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, error) {
+	rc := s.Roles()
+	ac := authOf(s)
+	tag := "GRANT"
+	if !x.Grant {
+		tag = "REVOKE"
+	}
+	all, kind := storage.AllTablePrivs, "table"
+	if x.Schema {
+		all, kind = storage.AllSchemaPrivs, "schema"
+	}
+	a := ac.Auth()
+	var grantees []uint32
+	for _, g := range x.Grantees {
+		if g == "" {
+			grantees = append(grantees, 0)
+			continue
+		}
+		oid, err := roleOID(a, g)
+		if err != nil {
+			return "", err
+		}
+		grantees = append(grantees, oid)
+	}
+	for _, o := range x.Objects {
+		oid := o.OID
+		owner := a.Object(oid).Owner
+		if !a.IsSuper(rc.Current) && !a.MemberOf(rc.Current, owner, false) {
+			if a.Privileges(rc.Current, oid, all, 0) == 0 {
+				return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", kind, o.Name)
+			}
+			w := "no privileges were granted for \"%s\""
+			if !x.Grant {
+				w = "no privileges could be revoked for \"%s\""
+			}
+			if err := s.Notice(&pgerr.Error{Severity: "WARNING", Code: "01007", Message: fmt.Sprintf(w, o.Name)}); err != nil {
+				return "", err
+			}
+			continue
+		}
+		err := ac.AlterAuth(func(a *storage.Auth) error {
+			ensureBootstrap(a, rc)
+			for _, g := range grantees {
+				if x.Grant {
+					a.Grant(oid, all, 0, g, owner, x.Privs, x.GrantOption)
+				} else {
+					a.Revoke(oid, all, 0, g, owner, x.Privs, x.GrantOption)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	return tag, nil
+}
+
+// recordOwner makes the current role the owner of a new object (nothing
+// to record for the bootstrap superuser, the default owner).
+func recordOwner(s Session, oid uint32) error {
+	rc := s.Roles()
+	if rc.Current == storage.OIDBootstrapRole || rc.Current == 0 {
+		return nil
+	}
+	return authOf(s).AlterAuth(func(a *storage.Auth) error { a.SetOwner(oid, rc.Current); return nil })
+}
+
+// checkOwner is PostgreSQL's object ownership check: 42501 "must be owner
+// of table t" unless the current role is a superuser or a member of the owner.
+func checkOwner(s Session, oid uint32, kind, name string) error {
+	rc := s.Roles()
+	a := authOf(s).Auth()
+	if a.IsSuper(rc.Current) || a.MemberOf(rc.Current, a.Object(oid).Owner, false) {
+		return nil
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s %s", kind, name)
+}
+
+// checkCreateIn is CREATE privilege on the schema a new relation goes in.
+func checkCreateIn(s Session, schemaOID uint32, schemaName string) error {
+	rc := s.Roles()
+	a := authOf(s).Auth()
+	if a.IsSuper(rc.Current) {
+		return nil
+	}
+	if a.Privileges(rc.Current, schemaOID, storage.AllSchemaPrivs, 0)&storage.PrivCreate == 0 {
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", schemaName)
+	}
+	return nil
+}
+
+// describeObject names a relation or schema by OID for DROP ROLE's detail.
+func (c *Catalog) describeObject(oid uint32) string {
+	for _, sc := range c.Txn.Schemas() {
+		if sc.OID() == oid {
+			return "schema " + sc.Name
+		}
+	}
+	for _, t := range c.Txn.Tables() {
+		if x, ok := t.(interface{ ObjectID() uint32 }); ok && x.ObjectID() == oid {
+			return "table " + storage.BareName(t.Name())
+		}
+	}
+	for _, v := range c.Txn.Views() {
+		if storage.FirstUserOID+1+2*uint32(v.ID) == oid {
+			return "view " + storage.BareName(v.Name)
+		}
+	}
+	return fmt.Sprintf("object %d", oid)
+}
+
+// checkCreateInKey checks CREATE on the schema of the relation key.
+func checkCreateInKey(s Session, key string) error {
+	id, _ := storage.SplitKey(key)
+	if id == storage.PublicSchemaID {
+		// public: CREATE for its owner, pg_database_owner, only (PostgreSQL 15)
+		return checkCreateIn(s, 2200, "public")
+	}
+	sc, ok := s.Catalog().Txn.SchemaByID(id)
+	if !ok {
+		return nil
+	}
+	return checkCreateIn(s, sc.OID(), sc.Name)
+}
