@@ -15,17 +15,17 @@ import (
 
 func createTable(ctx context.Context, s Session, x *sql.CreateTable) (string, error) {
 	cat := s.Catalog()
+	if !x.Temp {
+		if err := checkCreateInKey(s, x.Name); err != nil { // roles.go
+			return "", err
+		}
+	}
 	if relationExists(cat, x.Name, x.Temp) && x.IfNotExists {
 		return "CREATE TABLE", s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
 			Message: fmt.Sprintf("relation %q already exists, skipping", storage.BareName(x.Name))})
 	}
 	if relationExists(cat, x.Name, x.Temp) || !x.Temp && hasSequence(cat, x.Name) {
 		return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", storage.BareName(x.Name))
-	}
-	if !x.Temp {
-		if err := checkCreateInKey(s, x.Name); err != nil {
-			return "", err
-		}
 	}
 	if err := createOwnedSequences(ctx, cat, x.Sequences, x.Columns); err != nil {
 		return "", err

@@ -415,7 +415,7 @@ func (s *session) sessionInfo() *sql.SessionInfo {
 	return &sql.SessionInfo{
 		User:        s.user,
 		Database:    s.database,
-		CurrentRole: s.currentRoleName(), Role: s.role, SessionRole: s.sessionRole,
+		CurrentRole: s.currentRoleName(), Role: s.currentRole(), SessionRole: s.sessionRole,
 		Settings: s.settings,
 		Objects:  sessionObjects{s},
 		Activity: s.eng.opts.Activity, BackendPID: s.pid,

@@ -18,11 +18,10 @@ import (
 
 // resolveRoles sets the session's roles from its user name.
 func (s *session) resolveRoles() {
-	s.role, s.sessionRole = storage.OIDBootstrapRole, storage.OIDBootstrapRole
+	s.sessionRole = storage.OIDBootstrapRole
 	if r, ok := s.eng.catalog.Auth().RoleByName(s.user); ok {
-		s.role, s.sessionRole = r.OID, r.OID
+		s.sessionRole = r.OID
 	}
-	s.authRole = s.sessionRole
 }
 
 // auth is the role catalog the running statement sees.
@@ -35,7 +34,7 @@ func (s *session) auth() *storage.Auth {
 
 // currentRoleName is current_user.
 func (s *session) currentRoleName() string {
-	if r, ok := s.auth().RoleByOID(s.role); ok {
+	if r, ok := s.auth().RoleByOID(s.currentRole()); ok {
 		return r.Name
 	}
 	return s.user
@@ -43,7 +42,7 @@ func (s *session) currentRoleName() string {
 
 // Roles implements commands.Session.
 func (c *command) Roles() commands.RoleContext {
-	return commands.RoleContext{Current: c.s.role, SessionUser: c.s.user, Verifier: c.s.eng.opts.PasswordVerifier}
+	return commands.RoleContext{Current: c.s.currentRole(), SessionUser: c.s.user, Verifier: c.s.eng.opts.PasswordVerifier}
 }
 
 // checkPrivileges refuses a statement its role may not run: server-side
@@ -51,50 +50,36 @@ func (c *command) Roles() commands.RoleContext {
 // every relation's privileges.
 func (s *session) checkPrivileges(st sql.Statement, perms []sql.PermCheck) error {
 	a := s.auth()
-	if a.IsSuper(s.role) {
+	role := s.currentRole()
+	if a.IsSuper(role) {
 		return nil
 	}
 	if x, ok := st.(*sql.Copy); ok && x.Filename != "" {
-		role, verb := uint32(4569), "pg_read_server_files role to COPY from a file"
+		fileRole, verb := uint32(4569), "pg_read_server_files role to COPY from a file"
 		if !x.From {
-			role, verb = 4570, "pg_write_server_files role to COPY to a file"
+			fileRole, verb = 4570, "pg_write_server_files role to COPY to a file"
 		}
-		if !a.MemberOf(s.role, role, true) {
+		if !a.MemberOf(role, fileRole, true) {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser or have privileges of the %s", verb).
 				WithHint("Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.")
 		}
 	}
-	return sql.CheckPerms(a, s.role, perms)
+	return sql.CheckPerms(a, role, perms)
 }
 
-// setRole runs SET ROLE / RESET ROLE / SET SESSION AUTHORIZATION.
+// setRole runs SET [LOCAL] ROLE / RESET ROLE: the setting "role" holds the
+// name, so a rolled-back SET ROLE is undone as PostgreSQL's.
 func (s *session) setRole(x *sql.SetRole, w wire.ResultWriter) (string, error) {
-	if x.Local {
-		return "", pgerr.New(pgerr.FeatureNotSupported, "SET LOCAL ROLE is not supported")
+	if x.Name == "" {
+		if _, err := s.settings.Reset("role", x.Local); err != nil {
+			return "", err
+		}
+		if x.Reset {
+			return "RESET", nil
+		}
+		return "SET", nil
 	}
 	a := s.auth()
-	if x.Session {
-		if x.Name == "" { // RESET SESSION AUTHORIZATION
-			s.sessionRole, s.role = s.authRole, s.authRole
-			if r, ok := a.RoleByOID(s.authRole); ok {
-				s.user = r.Name
-			}
-			return "SET", nil
-		}
-		r, ok := a.RoleByName(x.Name)
-		if !ok {
-			return "", pgerr.New("42704", "role \"%s\" does not exist", x.Name)
-		}
-		if r.OID != s.authRole && !a.IsSuper(s.authRole) {
-			return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set session authorization")
-		}
-		s.sessionRole, s.role, s.user = r.OID, r.OID, r.Name
-		return "SET", nil
-	}
-	if x.Name == "" {
-		s.role = s.sessionRole
-		return "SET", nil
-	}
 	r, ok := a.RoleByName(x.Name)
 	if !ok {
 		return "", pgerr.New("22023", "role \"%s\" does not exist", x.Name)
@@ -102,8 +87,20 @@ func (s *session) setRole(x *sql.SetRole, w wire.ResultWriter) (string, error) {
 	if !a.IsSuper(s.sessionRole) && !a.MemberOf(s.sessionRole, r.OID, false) {
 		return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set role \"%s\"", x.Name)
 	}
-	s.role = r.OID
+	if _, err := s.settings.Set("role", x.Name, x.Local); err != nil {
+		return "", err
+	}
 	return "SET", nil
+}
+
+// currentRole is current_user's OID: SET ROLE's role, else the session user.
+func (s *session) currentRole() uint32 {
+	if name := s.settings.Get("role"); name != "none" && name != "" {
+		if r, ok := s.auth().RoleByName(name); ok {
+			return r.OID
+		}
+	}
+	return s.sessionRole
 }
 
 // LookupRole is the role catalog for authentication (wire.AuthConfig.Lookup):

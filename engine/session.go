@@ -26,9 +26,9 @@ type session struct {
 	settings *settings.Values
 	user     string
 	database string
-	// role and sessionRole are current_user's and session_user's OIDs,
-	// authRole the authenticated user's (roles.go).
-	role, sessionRole, authRole uint32
+	// sessionRole is session_user's OID (current_user's is currentRole:
+	// roles.go).
+	sessionRole uint32
 	// stmtPerms are the privileges the statement being run needs (Bind's
 	// BindOptions.Perms; a Query keeps its own).
 	stmtPerms []sql.PermCheck

@@ -236,9 +236,7 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 	case *pg_query.Node_VariableSetStmt:
 		switch strings.ToLower(x.VariableSetStmt.Name) {
 		case "role":
-			return b.bindSetRole(x.VariableSetStmt, false) // roles.go
-		case "session_authorization":
-			return b.bindSetRole(x.VariableSetStmt, true)
+			return b.bindSetRole(x.VariableSetStmt) // roles.go
 		}
 		return b.bindSet(x.VariableSetStmt)
 	case *pg_query.Node_CreateRoleStmt:

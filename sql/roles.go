@@ -67,12 +67,11 @@ type GrantPrivs struct {
 	GrantOption bool // WITH GRANT OPTION / REVOKE GRANT OPTION FOR
 }
 
-// SetRole is SET ROLE name / RESET ROLE (Name "" = NONE) and SET SESSION
-// AUTHORIZATION name / RESET (Session).
+// SetRole is SET [LOCAL] ROLE name / RESET ROLE (Name "" = NONE).
 type SetRole struct {
-	Name    string
-	Session bool
-	Local   bool
+	Name  string
+	Local bool
+	Reset bool // RESET ROLE (tag RESET)
 }
 
 func (*CreateRole) statement() {}
@@ -82,9 +81,9 @@ func (*GrantRole) statement()  {}
 func (*GrantPrivs) statement() {}
 func (*SetRole) statement()    {}
 
-// bindSetRole binds SET [LOCAL] ROLE / SESSION AUTHORIZATION and their RESET.
-func (b *binder) bindSetRole(vs *pg_query.VariableSetStmt, session bool) (Statement, error) {
-	out := &SetRole{Session: session, Local: vs.IsLocal}
+// bindSetRole binds SET [LOCAL] ROLE and RESET ROLE.
+func (b *binder) bindSetRole(vs *pg_query.VariableSetStmt) (Statement, error) {
+	out := &SetRole{Local: vs.IsLocal}
 	switch vs.Kind {
 	case pg_query.VariableSetKind_VAR_SET_VALUE:
 		if len(vs.Args) == 1 {
@@ -92,10 +91,12 @@ func (b *binder) bindSetRole(vs *pg_query.VariableSetStmt, session bool) (Statem
 				out.Name = constText(c)
 			}
 		}
-		if !session && strings.EqualFold(out.Name, "none") {
+		if strings.EqualFold(out.Name, "none") {
 			out.Name = ""
 		}
-	case pg_query.VariableSetKind_VAR_RESET, pg_query.VariableSetKind_VAR_SET_DEFAULT:
+	case pg_query.VariableSetKind_VAR_RESET:
+		out.Reset = true
+	case pg_query.VariableSetKind_VAR_SET_DEFAULT:
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "SET %s FROM CURRENT is not supported", vs.Name)
 	}
