@@ -13,12 +13,12 @@ import (
 
 // Env is what the catalogs need from the session.
 type Env struct {
-	User     string // session user's name
+	User string // session user's name
 	// CurrentRole is current_user's name, Role and SessionRole the OIDs of
 	// current_user and session_user (0: the bootstrap superuser).
 	CurrentRole       string
 	Role, SessionRole uint32
-	Database string // current database name
+	Database          string // current database name
 	// Settings are the session's settings (nil: pg_settings is empty).
 	Settings *settings.Values
 	// Objects are the session's cursors and prepared statements (nil:

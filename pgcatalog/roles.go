@@ -142,6 +142,7 @@ func privNames(text string, bits map[string]uint16) (uint16, bool) {
 
 var tablePrivNames = map[string]uint16{"select": storage.PrivSelect, "insert": storage.PrivInsert, "update": storage.PrivUpdate,
 	"delete": storage.PrivDelete, "truncate": storage.PrivTruncate, "references": storage.PrivReferences, "trigger": storage.PrivTrigger}
+
 const allTablePrivs = storage.AllTablePrivs
 
 var schemaPrivNames = map[string]uint16{"usage": storage.PrivUsage, "create": storage.PrivCreate}

@@ -33,7 +33,7 @@ type Role struct {
 	CreateDB   bool   `json:"createdb,omitempty"`
 	Login      bool   `json:"login,omitempty"`
 	// Password is the stored secret: a SCRAM-SHA-256 or md5 verifier ("" = none).
-	Password string `json:"password,omitempty"`
+	Password  string `json:"password,omitempty"`
 	ConnLimit int32  `json:"connlimit,omitempty"` // -1 = none (stored +1: 0 = none)
 }
 
