@@ -178,14 +178,19 @@ func dropRole(ctx context.Context, s Session, x *sql.DropRole) (string, error) {
 		if r.Super && !ac.Auth().IsSuper(rc.Current) {
 			return "", pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to drop superusers")
 		}
-		if owned, granted := ac.Auth().Depends(r.OID); len(owned)+len(granted) > 0 {
-			var lines []string
-			for _, o := range owned {
-				lines = append(lines, "owner of "+s.Catalog().describeObject(o))
+		owned, granted := ac.Auth().Depends(r.OID)
+		var lines []string
+		for _, o := range owned {
+			if d := s.Catalog().describeObject(o); d != "" {
+				lines = append(lines, "owner of "+d)
 			}
-			for _, o := range granted {
-				lines = append(lines, "privileges for "+s.Catalog().describeObject(o))
+		}
+		for _, o := range granted {
+			if d := s.Catalog().describeObject(o); d != "" {
+				lines = append(lines, "privileges for "+d)
 			}
+		}
+		if len(lines) > 0 {
 			return "", pgerr.New("2BP01", "role \"%s\" cannot be dropped because some objects depend on it", name).
 				WithDetail("%s", strings.Join(lines, "\n"))
 		}
@@ -373,7 +378,8 @@ func checkCreateIn(s Session, schemaOID uint32, schemaName string) error {
 	return nil
 }
 
-// describeObject names a relation or schema by OID for DROP ROLE's detail.
+// describeObject names a relation or schema by OID for DROP ROLE's detail
+// ("" if it is gone).
 func (c *Catalog) describeObject(oid uint32) string {
 	for _, sc := range c.Txn.Schemas() {
 		if sc.OID() == oid {
@@ -390,7 +396,7 @@ func (c *Catalog) describeObject(oid uint32) string {
 			return "view " + storage.BareName(v.Name)
 		}
 	}
-	return fmt.Sprintf("object %d", oid)
+	return "" // dropped (storage forgets it at commit)
 }
 
 // checkCreateInKey checks CREATE on the schema of the relation key.

@@ -736,6 +736,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	applyAlters(work, touched, p)
 	applySchemas(work, p)
 	applyTypes(work, p)
+	if len(p.dropped) > 0 || len(p.views) > 0 || len(p.schemas) > 0 {
+		pruneAuth(work) // roles.go
+	}
 	for _, t := range p.created {
 		work.put(&tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, dropped: t.dropped, comment: t.comment})
 		touched[t.id] = true

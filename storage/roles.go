@@ -449,6 +449,47 @@ func applyAuth(work *version, p *pending) error {
 	return nil
 }
 
+// pruneAuth forgets the owners and access lists of relations and schemas
+// that are gone (their OIDs are never reused).
+func pruneAuth(work *version) {
+	a := work.auth
+	if a == nil || len(a.Objects) == 0 {
+		return
+	}
+	live := func(oid uint32) bool {
+		if oid < FirstUserOID {
+			return true // public and the system schemas
+		}
+		id := uint64(oid-FirstUserOID) / 2
+		if (oid-FirstUserOID)%2 == 0 {
+			if work.byID[id] != nil || work.schemas[id] != nil {
+				return true
+			}
+			return false
+		}
+		for _, v := range work.views {
+			if v.ID == id {
+				return true
+			}
+		}
+		return false
+	}
+	var gone []uint32
+	for oid := range a.Objects {
+		if !live(oid) {
+			gone = append(gone, oid)
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	n := a.Clone()
+	for _, oid := range gone {
+		delete(n.Objects, oid)
+	}
+	work.auth = n
+}
+
 // encodeAuth is the manifest's "auth" member (nil: none).
 func encodeAuth(v *version) ([]byte, error) {
 	if v.auth == nil || (v.auth.Bootstrap == "" && len(v.auth.Roles) == 0 && len(v.auth.Objects) == 0) {
