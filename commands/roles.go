@@ -18,7 +18,9 @@ import (
 // RoleContext is who runs a statement.
 type RoleContext struct {
 	Current     uint32 // current_user's OID (storage.OIDBootstrapRole for the bootstrap superuser)
+	CurrentName string // current_user's name
 	SessionUser string // the session user's name
+	Database    string // the current database's name
 	// Verifier makes the stored secret of a password (SCRAM-SHA-256).
 	Verifier func(pw string) string
 }
@@ -411,4 +413,87 @@ func checkCreateInKey(s Session, key string) error {
 		return nil
 	}
 	return checkCreateIn(s, sc.OID(), sc.Name)
+}
+
+// relOID is the OID of the stored table or view key (0 if none).
+func relOID(s Session, key string) uint32 {
+	cat := s.Catalog()
+	if t, ok := cat.Txn.Lookup(key); ok {
+		if o, ok := t.(interface{ ObjectID() uint32 }); ok {
+			return o.ObjectID()
+		}
+	}
+	if v, ok := cat.Txn.LookupView(key); ok {
+		return storage.FirstUserOID + 1 + 2*uint32(v.ID)
+	}
+	return 0
+}
+
+// changeOwner is ALTER TABLE | VIEW ... OWNER TO role: a superuser, or the
+// owner's member who is a member of the new owner, as PostgreSQL's
+// ATExecChangeOwner.
+func changeOwner(s Session, oid uint32, kind, name, role string) error {
+	rc := s.Roles()
+	ac := authOf(s)
+	a := ac.Auth()
+	r, ok := a.RoleByName(role)
+	if !ok {
+		return errNoRole(role)
+	}
+	if !a.IsSuper(rc.Current) {
+		if err := checkOwner(s, oid, kind, name); err != nil {
+			return err
+		}
+		if !a.MemberOf(rc.Current, r.OID, false) {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be member of role \"%s\"", role)
+		}
+	}
+	return ac.AlterAuth(func(a *storage.Auth) error {
+		ensureBootstrap(a, rc)
+		a.SetOwner(oid, r.OID)
+		return nil
+	})
+}
+
+// checkSchemaOwner: only the schema's owner (or a superuser) drops or alters it.
+func checkSchemaOwner(s Session, sc storage.Schema) error {
+	rc := s.Roles()
+	a := authOf(s).Auth()
+	if a.IsSuper(rc.Current) {
+		return nil
+	}
+	owner := uint32(storage.OIDBootstrapRole)
+	if r, ok := a.RoleByName(sc.Owner); ok && sc.Owner != "" {
+		owner = r.OID
+	}
+	if a.MemberOf(rc.Current, owner, false) {
+		return nil
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of schema %s", sc.Name)
+}
+
+// checkCreateSchema: CREATE on the database, which only its owner (the
+// bootstrap superuser) and superusers hold.
+func checkCreateSchema(s Session) error {
+	rc := s.Roles()
+	if authOf(s).Auth().IsSuper(rc.Current) {
+		return nil
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for database %s", rc.Database)
+}
+
+// recordSchemaOwner keeps the schema's owner (storage.Schema.Owner, a
+// name) in the role catalog's access lists too, where privileges are
+// computed.
+func recordSchemaOwner(s Session, sc storage.Schema) error {
+	ac := authOf(s)
+	owner := uint32(storage.OIDBootstrapRole)
+	if r, ok := ac.Auth().RoleByName(sc.Owner); ok && sc.Owner != "" {
+		owner = r.OID
+	}
+	if ac.Auth().Object(sc.OID()).Owner == owner {
+		return nil
+	}
+	rc := s.Roles()
+	return ac.AlterAuth(func(a *storage.Auth) error { ensureBootstrap(a, rc); a.SetOwner(sc.OID(), owner); return nil })
 }

@@ -42,7 +42,8 @@ func (s *session) currentRoleName() string {
 
 // Roles implements commands.Session.
 func (c *command) Roles() commands.RoleContext {
-	return commands.RoleContext{Current: c.s.currentRole(), SessionUser: c.s.user, Verifier: c.s.eng.opts.PasswordVerifier}
+	return commands.RoleContext{Current: c.s.currentRole(), CurrentName: c.s.currentRoleName(), SessionUser: c.s.user,
+		Database: c.s.database, Verifier: c.s.eng.opts.PasswordVerifier}
 }
 
 // checkPrivileges refuses a statement its role may not run: server-side

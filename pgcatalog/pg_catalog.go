@@ -14,11 +14,15 @@ func declarePgCatalog() {
 			row := pgNamespaceRow{Oid: OID(n.OID), Nspname: Name(n.Name), Nspowner: OID(n.Owner)}
 			// The built-in schemas' privileges as initdb grants them
 			// (a created schema has the default: NULL).
-			switch n.OID {
-			case OIDNamespacePgCatalog, OIDNamespaceInfoSchema, OIDNamespacePublic:
+			switch {
+			case n.OID == OIDNamespacePublic && s.ACLText(n.OID, allSchemaPrivs, 0) != nil:
+				row.Nspacl = s.ACLText(n.OID, allSchemaPrivs, 0) // roles.go
+			case n.OID == OIDNamespacePgCatalog, n.OID == OIDNamespaceInfoSchema, n.OID == OIDNamespacePublic:
 				owner := QuoteIdentifier(s.RoleName(n.Owner))
 				acl := "{" + owner + "=UC/" + owner + ",=U/" + owner + "}"
 				row.Nspacl = &acl
+			case n.Kind == NsUser:
+				row.Nspacl = s.ACLText(n.OID, allSchemaPrivs, 0)
 			}
 			out = append(out, row)
 		}
@@ -191,7 +195,7 @@ func declarePgCatalog() {
 		var out []pgViewsRow
 		for _, v := range s.cat.Views() {
 			ns, name := s.namespaceOfKey(v.Name)
-			out = append(out, pgViewsRow{Schemaname: Name(ns.Name), Viewname: Name(name), Viewowner: s.user(), Definition: viewDef(v)})
+			out = append(out, pgViewsRow{Schemaname: Name(ns.Name), Viewname: Name(name), Viewowner: Name(s.RoleName(s.ownerOf(ViewOID(v)))), Definition: viewDef(v)})
 		}
 		return out
 	})
@@ -199,7 +203,7 @@ func declarePgCatalog() {
 		var out []pgTablesRow
 		for _, r := range s.Relations() {
 			if r.Kind == 'r' {
-				out = append(out, pgTablesRow{Schemaname: r.Schema, Tablename: r.Name, Tableowner: s.user()})
+				out = append(out, pgTablesRow{Schemaname: r.Schema, Tablename: r.Name, Tableowner: Name(s.RoleName(s.ownerOf(r.OID)))})
 			}
 		}
 		return out

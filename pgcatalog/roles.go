@@ -143,7 +143,17 @@ func privNames(text string, bits map[string]uint16) (uint16, bool) {
 var tablePrivNames = map[string]uint16{"select": storage.PrivSelect, "insert": storage.PrivInsert, "update": storage.PrivUpdate,
 	"delete": storage.PrivDelete, "truncate": storage.PrivTruncate, "references": storage.PrivReferences, "trigger": storage.PrivTrigger}
 
-const allTablePrivs = storage.AllTablePrivs
+const allTablePrivs, allSchemaPrivs = storage.AllTablePrivs, storage.AllSchemaPrivs
+
+// SchemaUsable reports whether the current role may look names up in ns
+// (USAGE; the built-in schemas and public grant it to PUBLIC).
+func (s *Snapshot) SchemaUsable(ns Namespace) bool {
+	if ns.Kind != NsUser || ns.ID == storage.PublicSchemaID {
+		return true
+	}
+	a := s.Auth()
+	return a.Privileges(s.CurrentRole(), ns.OID, allSchemaPrivs, 0)&storage.PrivUsage != 0
+}
 
 var schemaPrivNames = map[string]uint16{"usage": storage.PrivUsage, "create": storage.PrivCreate}
 

@@ -50,10 +50,17 @@ var rolesSetup = []string{
 	"GRANT DELETE ON r17s.t TO r17_writer WITH GRANT OPTION",
 	"GRANT SELECT, TRUNCATE ON ALL TABLES IN SCHEMA r17s TO r17_owner",
 	"REVOKE TRUNCATE ON r17s.u FROM r17_owner",
+	"CREATE SCHEMA r17p",
+	"CREATE TABLE r17p.h (z int)",
+	"GRANT SELECT ON r17p.h TO PUBLIC",
+	"GRANT USAGE ON SCHEMA r17p TO r17_reader",
 }
 
 // rolesCleanup undoes rolesSetup (also run first, for a failed earlier run).
 var rolesCleanup = []string{
+	"DROP TABLE IF EXISTS r17p.h",
+	"DROP VIEW IF EXISTS r17s.ov",
+	"DROP SCHEMA IF EXISTS r17p",
 	"DROP VIEW IF EXISTS r17s.v",
 	"DROP TABLE IF EXISTS r17s.t",
 	"DROP TABLE IF EXISTS r17s.u",
@@ -99,6 +106,19 @@ var rolesMatrix = []string{
 	"SET ROLE r17_reader",
 	"ALTER ROLE r17_reader CREATEDB",
 	"SELECT relname, relacl::text FROM pg_class WHERE relname IN ('t', 'u', 'v') AND relnamespace = 'r17s'::regnamespace ORDER BY 1",
+	"SELECT z FROM r17p.h",
+	"SET search_path = r17p, public",
+	"SELECT nspname, nspacl::text FROM pg_namespace WHERE nspname LIKE 'r17%' ORDER BY 1",
+	"CREATE SCHEMA r17q",
+	"DROP SCHEMA r17p",
+	"ALTER TABLE r17s.t ADD COLUMN c int",
+	"ALTER TABLE r17s.t RENAME TO t2",
+	"CREATE INDEX ON r17s.t (a)",
+	"DROP VIEW r17s.v",
+	"CREATE VIEW r17s.ov AS SELECT 1 AS one",
+	"ALTER TABLE r17s.t OWNER TO r17_reader",
+	"SELECT tablename, tableowner FROM pg_tables WHERE schemaname = 'r17s' ORDER BY 1",
+	"SELECT viewname, viewowner FROM pg_views WHERE schemaname = 'r17s' ORDER BY 1",
 	"SELECT rolname, rolsuper, rolinherit, rolcreaterole, rolcreatedb, rolcanlogin FROM pg_roles WHERE rolname LIKE 'r17%' ORDER BY 1",
 	"SELECT r.rolname, m.rolname, a.admin_option FROM pg_auth_members a JOIN pg_roles r ON r.oid = a.roleid JOIN pg_roles m ON m.oid = a.member WHERE m.rolname LIKE 'r17%' ORDER BY 1, 2",
 }
@@ -182,7 +202,7 @@ func TestRolesPrivilegeMatrix(t *testing.T) {
 	files := t.TempDir()
 	j := joindtest.StartJoind(t, "--copy-dirs", files)
 	missing := filepath.Join(files, "none", "r17.csv")
-	servers := []struct{ name, dsn string }{{"postgres", pg.DSN()}, {"joind", j.DSN()}}
+	servers := []struct{ name, dsn string }{{"postgres", pg.DSN()}, {"joind", j.DSNFor("postgres")}}
 	supers := map[string]*pgx.Conn{}
 	for _, s := range servers {
 		c, err := rolesConnect(t, s.dsn, "postgres")
@@ -211,6 +231,7 @@ func TestRolesPrivilegeMatrix(t *testing.T) {
 	matrix := append(append([]string(nil), rolesMatrix...),
 		"COPY r17s.t FROM '"+missing+"'", "COPY r17s.t TO '"+missing+"'",
 		"SELECT x FROM r17s.o", "DROP TABLE r17s.o", "INSERT INTO r17s.o VALUES (1)",
+		"ALTER TABLE r17s.o OWNER TO r17_reader", "ALTER TABLE r17s.o OWNER TO r17_owner", "ALTER TABLE r17s.o ADD COLUMN y int",
 		"SELECT relname, relacl::text FROM pg_class WHERE relname = 'o' AND relnamespace = 'r17s'::regnamespace")
 	agree := 0
 	for _, role := range []string{"postgres", "r17_owner", "r17_reader", "r17_writer", "r17_none", "r17_files"} {

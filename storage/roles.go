@@ -192,7 +192,8 @@ func (a *Auth) DropRole(oid uint32) {
 	a.Members = ms
 }
 
-// IsSuper reports whether role oid is a superuser.
+// IsSuper reports whether role oid is a superuser (the database owner,
+// pg_database_owner's member, is the bootstrap superuser).
 func (a *Auth) IsSuper(oid uint32) bool {
 	if oid == OIDBootstrapRole {
 		return true
@@ -237,15 +238,28 @@ func (a *Auth) Object(oid uint32) ObjectACL {
 	o := a.Objects[oid]
 	if o.Owner == 0 {
 		o.Owner = OIDBootstrapRole
+		if oid == OIDPublicSchema {
+			o.Owner = OIDDatabaseOwner
+		}
 	}
 	return o
 }
+
+// OIDPublicSchema is schema public's OID, OIDDatabaseOwner its owner's
+// (pg_database_owner, whose one member is the database's owner).
+const (
+	OIDPublicSchema  = 2200
+	OIDDatabaseOwner = 6171
+)
 
 // EffectiveACL is the object's access list, the default made explicit.
 func (a *Auth) EffectiveACL(oid uint32, all uint16, public uint16) []ACLItem {
 	o := a.Object(oid)
 	if o.Set {
 		return o.ACL
+	}
+	if oid == OIDPublicSchema {
+		public = PrivUsage // initdb's =U/pg_database_owner
 	}
 	out := []ACLItem{}
 	if public != 0 {
@@ -350,7 +364,7 @@ func (a *Auth) setObject(oid uint32, o ObjectACL) {
 	if a.Objects == nil {
 		a.Objects = map[uint32]ObjectACL{}
 	}
-	if o.Owner == OIDBootstrapRole {
+	if o.Owner == OIDBootstrapRole || (oid == OIDPublicSchema && o.Owner == OIDDatabaseOwner) {
 		o.Owner = 0
 	}
 	if o.Owner == 0 && !o.Set {
