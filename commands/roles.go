@@ -47,6 +47,18 @@ func roleOID(a *storage.Auth, name string) (uint32, error) {
 	return 0, errNoRole(name)
 }
 
+// roleFor finds a role by name; before the catalog records the bootstrap
+// superuser, the session user is it.
+func roleFor(a *storage.Auth, rc RoleContext, name string) (storage.Role, bool) {
+	if r, ok := a.RoleByName(name); ok {
+		return r, true
+	}
+	if _, ok := a.RoleByOID(storage.OIDBootstrapRole); !ok && name == rc.SessionUser {
+		return storage.Role{OID: storage.OIDBootstrapRole, Name: name, Super: true, Inherit: true, Login: true}, true
+	}
+	return storage.Role{}, false
+}
+
 // canCreateRole: superusers and CREATEROLE roles manage roles.
 func canCreateRole(a *storage.Auth, role uint32) bool {
 	if a.IsSuper(role) {
@@ -306,11 +318,11 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 			grantees = append(grantees, 0)
 			continue
 		}
-		oid, err := roleOID(a, g)
-		if err != nil {
-			return "", err
+		r, ok := roleFor(a, rc, g)
+		if !ok {
+			return "", errNoRole(g)
 		}
-		grantees = append(grantees, oid)
+		grantees = append(grantees, r.OID)
 	}
 	for _, o := range x.Objects {
 		oid := o.OID
@@ -436,7 +448,7 @@ func changeOwner(s Session, oid uint32, kind, name, role string) error {
 	rc := s.Roles()
 	ac := authOf(s)
 	a := ac.Auth()
-	r, ok := a.RoleByName(role)
+	r, ok := roleFor(a, rc, role)
 	if !ok {
 		return errNoRole(role)
 	}
@@ -463,7 +475,7 @@ func checkSchemaOwner(s Session, sc storage.Schema) error {
 		return nil
 	}
 	owner := uint32(storage.OIDBootstrapRole)
-	if r, ok := a.RoleByName(sc.Owner); ok && sc.Owner != "" {
+	if r, ok := roleFor(a, rc, sc.Owner); ok && sc.Owner != "" {
 		owner = r.OID
 	}
 	if a.MemberOf(rc.Current, owner, false) {
@@ -487,13 +499,13 @@ func checkCreateSchema(s Session) error {
 // computed.
 func recordSchemaOwner(s Session, sc storage.Schema) error {
 	ac := authOf(s)
+	rc := s.Roles()
 	owner := uint32(storage.OIDBootstrapRole)
-	if r, ok := ac.Auth().RoleByName(sc.Owner); ok && sc.Owner != "" {
+	if r, ok := roleFor(ac.Auth(), rc, sc.Owner); ok && sc.Owner != "" {
 		owner = r.OID
 	}
 	if ac.Auth().Object(sc.OID()).Owner == owner {
 		return nil
 	}
-	rc := s.Roles()
 	return ac.AlterAuth(func(a *storage.Auth) error { ensureBootstrap(a, rc); a.SetOwner(sc.OID(), owner); return nil })
 }
