@@ -375,6 +375,14 @@ func statementName(n *pg_query.Node) string {
 		return "CLOSE"
 	case *pg_query.Node_GrantStmt:
 		return "GRANT"
+	case *pg_query.Node_AlterDefaultPrivilegesStmt:
+		return "ALTER DEFAULT PRIVILEGES"
+	case *pg_query.Node_AlterRoleSetStmt:
+		return "ALTER ROLE ... SET"
+	case *pg_query.Node_DropOwnedStmt:
+		return "DROP OWNED"
+	case *pg_query.Node_ReassignOwnedStmt:
+		return "REASSIGN OWNED"
 	case *pg_query.Node_CreatedbStmt:
 		return "CREATE DATABASE"
 	case *pg_query.Node_DoStmt:

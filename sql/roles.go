@@ -183,8 +183,11 @@ func (b *binder) roleOptions(opts []*pg_query.Node) (RoleOptions, error) {
 			o.Members = b.roleNames(d.Arg.GetList().GetItems())
 		case "isreplication", "bypassrls":
 			if *defBool(d) {
-				return o, pgerr.New(pgerr.FeatureNotSupported, "role option %s is not supported", strings.ToUpper(d.Defname))
+				return o, pgerr.New(pgerr.FeatureNotSupported, "role option %s is not supported",
+					map[string]string{"isreplication": "REPLICATION", "bypassrls": "BYPASSRLS"}[d.Defname])
 			}
+		case "validUntil":
+			return o, pgerr.New(pgerr.FeatureNotSupported, "role option VALID UNTIL is not supported")
 		default:
 			return o, pgerr.New(pgerr.FeatureNotSupported, "role option \"%s\" is not supported", d.Defname)
 		}
