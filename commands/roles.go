@@ -327,26 +327,46 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 	for _, o := range x.Objects {
 		oid := o.OID
 		owner := a.Object(oid).Owner
+		grantor, privs := owner, x.Privs
 		if !a.IsSuper(rc.Current) && !a.MemberOf(rc.Current, owner, false) {
+			// As PostgreSQL's restrict_and_check_grant: what the role
+			// holds WITH GRANT OPTION, granted in its own name.
 			if a.Privileges(rc.Current, oid, all, 0) == 0 {
 				return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", kind, o.Name)
 			}
-			w := "no privileges were granted for \"%s\""
-			if !x.Grant {
+			grantor, privs = rc.Current, x.Privs&a.GrantOptions(rc.Current, oid, all, 0)
+			w, code := "", "01007"
+			switch {
+			case privs == 0 && x.Grant:
+				w = "no privileges were granted for \"%s\""
+			case privs == 0:
 				w = "no privileges could be revoked for \"%s\""
+				code = "01006"
+			case privs != x.Privs && !x.All && x.Grant:
+				w = "not all privileges were granted for \"%s\""
+			case privs != x.Privs && !x.All:
+				w = "not all privileges could be revoked for \"%s\""
+				code = "01006"
 			}
-			if err := s.Notice(&pgerr.Error{Severity: "WARNING", Code: "01007", Message: fmt.Sprintf(w, o.Name)}); err != nil {
+			if w != "" {
+				if err := s.Notice(&pgerr.Error{Severity: "WARNING", Code: code, Message: fmt.Sprintf(w, o.Name)}); err != nil {
+					return "", err
+				}
+			}
+			if err := revokeColumnWarnings(s, x, o, privs); err != nil {
 				return "", err
 			}
-			continue
+			if privs == 0 {
+				continue
+			}
 		}
 		err := ac.AlterAuth(func(a *storage.Auth) error {
 			ensureBootstrap(a, rc)
 			for _, g := range grantees {
 				if x.Grant {
-					a.Grant(oid, all, 0, g, owner, x.Privs, x.GrantOption)
+					a.Grant(oid, all, 0, g, grantor, privs, x.GrantOption)
 				} else {
-					a.Revoke(oid, all, 0, g, owner, x.Privs, x.GrantOption)
+					a.Revoke(oid, all, 0, g, grantor, privs, x.GrantOption)
 				}
 			}
 			return nil
@@ -508,4 +528,43 @@ func recordSchemaOwner(s Session, sc storage.Schema) error {
 		return nil
 	}
 	return ac.AlterAuth(func(a *storage.Auth) error { ensureBootstrap(a, rc); a.SetOwner(sc.OID(), owner); return nil })
+}
+
+// columnPrivs are the privileges that also exist per column.
+const columnPrivs = storage.PrivSelect | storage.PrivInsert | storage.PrivUpdate | storage.PrivReferences
+
+// revokeColumnWarnings: a REVOKE of column privileges by a role that holds
+// no grant option on them goes on to each column of the table (system
+// columns first, as pg_attribute numbers them), warning for each, as
+// PostgreSQL's ExecGrant_Relation (joind keeps no column privileges).
+func revokeColumnWarnings(s Session, x *sql.GrantPrivs, o sql.GrantObject, granted uint16) error {
+	if x.Grant || x.Schema || x.Privs&columnPrivs == 0 || granted&columnPrivs != 0 {
+		return nil
+	}
+	var cols []string
+	t, ok := s.Catalog().Txn.Lookup(relKeyOf(s, o.OID))
+	if !ok {
+		return nil
+	}
+	cols = append(cols, "tableoid", "cmax", "xmax", "cmin", "xmin", "ctid")
+	for _, c := range t.Columns() {
+		cols = append(cols, c.Name)
+	}
+	for _, c := range cols {
+		if err := s.Notice(&pgerr.Error{Severity: "WARNING", Code: "01006",
+			Message: fmt.Sprintf("no privileges could be revoked for column \"%s\" of relation \"%s\"", c, o.Name)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// relKeyOf is the storage key of the table of OID oid ("" if none).
+func relKeyOf(s Session, oid uint32) string {
+	for _, t := range s.Catalog().Txn.Tables() {
+		if x, ok := t.(interface{ ObjectID() uint32 }); ok && x.ObjectID() == oid {
+			return t.Name()
+		}
+	}
+	return ""
 }

@@ -101,6 +101,14 @@ var rolesMatrix = []string{
 	"CREATE ROLE r17_new",
 	"DROP ROLE r17_none",
 	"GRANT SELECT ON r17s.t TO r17_none",
+	"GRANT DELETE ON r17s.t TO r17_none",
+	"GRANT DELETE, SELECT ON r17s.t TO r17_none",
+	"GRANT ALL ON r17s.t TO r17_none",
+	"REVOKE DELETE ON r17s.t FROM r17_none",
+	"GRANT DELETE ON r17s.t TO r17_none ;; SELECT relacl::text FROM pg_class WHERE relname = 't' AND relnamespace = 'r17s'::regnamespace",
+	"GRANT DELETE ON r17s.t TO r17_none WITH GRANT OPTION ;; REVOKE DELETE ON r17s.t FROM r17_none ;; SELECT relacl::text FROM pg_class WHERE relname = 't' AND relnamespace = 'r17s'::regnamespace",
+	"GRANT SELECT ON r17s.t TO r17_none ;; SET ROLE r17_none ;; SELECT count(*) FROM r17s.t",
+	"REVOKE SELECT ON r17s.t FROM r17_reader ;; SELECT has_table_privilege('r17_reader', 'r17s.t', 'SELECT')",
 	"GRANT r17_grp TO r17_none",
 	"SET ROLE r17_grp",
 	"SET ROLE r17_reader",
@@ -125,11 +133,44 @@ var rolesMatrix = []string{
 
 // outcome runs q in a transaction rolled back afterwards and describes
 // what it gave: its rows, or its error's SQLSTATE and message.
+// Statements joined by " ;; " run in order in the one transaction, the
+// outcome being the last one's and the errors of the others; the notices
+// and warnings the statements raise are part of it.
 func roleOutcome(ctx context.Context, c *pgx.Conn, q string) string {
 	if _, err := c.Exec(ctx, "BEGIN"); err != nil {
 		return "BEGIN: " + err.Error()
 	}
 	defer c.Exec(ctx, "ROLLBACK")
+	notices := noticesOf[c.PgConn()]
+	if notices == nil {
+		notices = &[]string{}
+	}
+	*notices = nil
+	out := roleRows(ctx, c, q)
+	if len(*notices) > 0 {
+		out += " NOTICES: " + strings.Join(*notices, "; ")
+	}
+	return out
+}
+
+// noticesOf collects each connection's notices (rolesConnect).
+var noticesOf = map[*pgconn.PgConn]*[]string{}
+
+func roleRows(ctx context.Context, c *pgx.Conn, q string) string {
+	parts := strings.Split(q, " ;; ")
+	var pre []string
+	for _, p := range parts[:len(parts)-1] {
+		if _, err := c.Exec(ctx, p); err != nil {
+			pre = append(pre, roleErr(err))
+			if _, err := c.Exec(ctx, "ROLLBACK"); err == nil {
+				c.Exec(ctx, "BEGIN")
+			}
+		}
+	}
+	q = parts[len(parts)-1]
+	if len(pre) > 0 {
+		return strings.Join(pre, "; ")
+	}
 	rows, err := c.Query(ctx, q)
 	if err != nil {
 		return roleErr(err)
@@ -176,17 +217,26 @@ func fileErr(s string) string {
 }
 
 // rolesConnect connects to dsn as user (simple protocol, as psql).
-func rolesConnect(t *testing.T, dsn, user string) (*pgx.Conn, error) {
+func rolesConnect(t *testing.T, dsn, user string) (c *pgx.Conn, err error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.User = user
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	notices := &[]string{}
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		*notices = append(*notices, n.Severity+" "+n.Code+" "+n.Message)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return pgx.ConnectConfig(ctx, cfg)
+	c, err = pgx.ConnectConfig(ctx, cfg)
+	if c != nil {
+		noticesOf[c.PgConn()] = notices
+	}
+	return c, err
 }
+
 
 func runAll(t *testing.T, c *pgx.Conn, qs []string, ignoreErrors bool) {
 	t.Helper()

@@ -65,6 +65,7 @@ type GrantPrivs struct {
 	Privs       uint16
 	Grantees    []string
 	GrantOption bool // WITH GRANT OPTION / REVOKE GRANT OPTION FOR
+	All         bool // ALL [PRIVILEGES]
 }
 
 // SetRole is SET [LOCAL] ROLE name / RESET ROLE (Name "" = NONE).
@@ -261,7 +262,7 @@ func (b *binder) bindGrant(x *pg_query.GrantStmt) (Statement, error) {
 			strings.ToLower(strings.TrimPrefix(x.Objtype.String(), "OBJECT_"))+"s")
 	}
 	if len(x.Privileges) == 0 {
-		g.Privs = all
+		g.Privs, g.All = all, true
 	}
 	for _, p := range x.Privileges {
 		ap := p.GetAccessPriv()

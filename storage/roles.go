@@ -288,6 +288,26 @@ func (a *Auth) Privileges(role, oid uint32, all, public uint16) uint16 {
 	return got
 }
 
+// GrantOptions are the privileges role may grant on object oid: all for a
+// superuser or a member of the owner, else those it holds WITH GRANT
+// OPTION (itself or through a role it inherits from).
+func (a *Auth) GrantOptions(role, oid uint32, all, public uint16) uint16 {
+	if a.IsSuper(role) {
+		return all
+	}
+	o := a.Object(oid)
+	if a.MemberOf(role, o.Owner, true) {
+		return all
+	}
+	var got uint16
+	for _, it := range a.EffectiveACL(oid, all, public) {
+		if it.Grantee != 0 && a.MemberOf(role, it.Grantee, true) {
+			got |= it.GrantOpt
+		}
+	}
+	return got
+}
+
 // Grant adds privs (with the grant option when opt) for grantee, granted by
 // grantor, to object oid's access list.
 func (a *Auth) Grant(oid uint32, all, public uint16, grantee, grantor uint32, privs uint16, opt bool) {
