@@ -237,7 +237,6 @@ func rolesConnect(t *testing.T, dsn, user string) (c *pgx.Conn, err error) {
 	return c, err
 }
 
-
 func runAll(t *testing.T, c *pgx.Conn, qs []string, ignoreErrors bool) {
 	t.Helper()
 	for _, q := range qs {
