@@ -390,3 +390,45 @@ func TestRolesSurviveRestart(t *testing.T) {
 		t.Errorf("NOLOGIN role rs_grp logged in")
 	}
 }
+
+// TestRolesPreparedAfterRevoke: a prepared statement (extended protocol,
+// its plan cached) is checked at every execution, so a REVOKE between two
+// executions refuses the second, as PostgreSQL does.
+func TestRolesPreparedAfterRevoke(t *testing.T) {
+	j := joindtest.StartJoind(t)
+	su, err := rolesConnect(t, j.DSN(), "postgres")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer su.Close(context.Background())
+	runAll(t, su, []string{"CREATE ROLE pr_r LOGIN", "CREATE TABLE pr_t (a int)", "INSERT INTO pr_t VALUES (1)",
+		"GRANT SELECT ON pr_t TO pr_r"}, false)
+	cfg, err := pgx.ParseConfig(j.DSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.User = "pr_r"
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeCacheStatement
+	c, err := pgx.ConnectConfig(ctxT(t), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	read := func() error {
+		var n int
+		return c.QueryRow(ctxT(t), "SELECT count(*) FROM pr_t WHERE a > $1", 0).Scan(&n)
+	}
+	for i := 0; i < 3; i++ {
+		if err := read(); err != nil {
+			t.Fatalf("execution %d: %v", i, err)
+		}
+	}
+	runAll(t, su, []string{"REVOKE SELECT ON pr_t FROM pr_r"}, false)
+	if err := read(); roleErr(err) != "42501 permission denied for table pr_t" {
+		t.Fatalf("after REVOKE: %v", err)
+	}
+	runAll(t, su, []string{"GRANT SELECT ON pr_t TO pr_r"}, false)
+	if err := read(); err != nil {
+		t.Fatalf("after GRANT: %v", err)
+	}
+}
