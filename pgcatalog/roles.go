@@ -125,19 +125,24 @@ func (s *Snapshot) ACLText(oid uint32, all, public uint16) *string {
 // ownerOf is the owner of a relation or schema.
 func (s *Snapshot) ownerOf(oid uint32) uint32 { return s.Auth().Object(oid).Owner }
 
-// privNames parses has_*_privilege's privilege list.
-func privNames(text string, bits map[string]uint16) (uint16, bool) {
-	var out uint16
+// privNames parses has_*_privilege's privilege list: the privileges, and
+// those asked WITH GRANT OPTION.
+func privNames(text string, bits map[string]uint16) (plain, opt uint16, ok bool) {
 	for _, p := range strings.Split(text, ",") {
-		p = strings.ToLower(strings.TrimSpace(p))
-		p = strings.TrimSpace(strings.TrimSuffix(p, "with grant option"))
+		p = strings.ToLower(strings.Join(strings.Fields(p), " "))
+		withOpt := strings.HasSuffix(p, " with grant option")
+		p = strings.TrimSuffix(p, " with grant option")
 		bit, ok := bits[p]
 		if !ok {
-			return 0, false
+			return 0, 0, false
 		}
-		out |= bit
+		if withOpt {
+			opt |= bit
+		} else {
+			plain |= bit
+		}
 	}
-	return out, true
+	return plain, opt, true
 }
 
 var tablePrivNames = map[string]uint16{"select": storage.PrivSelect, "insert": storage.PrivInsert, "update": storage.PrivUpdate,
@@ -223,16 +228,14 @@ func (s *Snapshot) hasPrivilege(schema bool, v []types.Value) types.Value {
 			public = storage.PrivSelect // system catalogs: SELECT to PUBLIC
 		}
 	}
-	want, ok := privNames(v[1].S, bits)
+	want, opt, ok := privNames(v[1].S, bits)
 	if !ok {
 		return types.NullValue
 	}
 	a := s.Auth()
-	if role == 0 {
-		return types.BoolValue(public&want == want)
+	if role == 0 || (oid < FirstUserOID && !a.IsSuper(role)) {
+		return types.BoolValue(public&want != 0)
 	}
-	if oid < FirstUserOID && !a.IsSuper(role) {
-		return types.BoolValue(public&want == want)
-	}
-	return types.BoolValue(a.Privileges(role, oid, all, public)&want == want)
+	// Any of the privileges listed, as PostgreSQL's has_*_privilege.
+	return types.BoolValue(a.Privileges(role, oid, all, public)&want != 0 || a.GrantOptions(role, oid, all, public)&opt != 0)
 }

@@ -23,6 +23,7 @@ REVOKE ALL ON r17ms.u FROM postgres;
 SELECT rolname, rolsuper, rolinherit, rolcreaterole, rolcreatedb, rolcanlogin, rolconnlimit, rolpassword, rolvaliduntil FROM pg_roles WHERE rolname LIKE 'r17m%' ORDER BY 1;
 SELECT usename, usecreatedb, usesuper FROM pg_user WHERE usename LIKE 'r17m%' ORDER BY 1;
 SELECT has_table_privilege('r17m_a', 'r17ms.t', 'INSERT, SELECT'), has_table_privilege('r17m_b', 'r17ms.t', 'SELECT'), has_table_privilege('r17m_a', 'r17ms.u', 'UPDATE'), has_table_privilege('r17m_b', 'r17ms.u', 'UPDATE WITH GRANT OPTION');
+SELECT has_table_privilege('r17m_a', 'r17ms.t', 'UPDATE, SELECT'), has_table_privilege('r17m_a', 'r17ms.t', 'INSERT WITH GRANT OPTION'), has_table_privilege('r17m_b', 'r17ms.u', 'update with grant option'), has_table_privilege('r17m_c', 'r17ms.u', 'DELETE WITH GRANT OPTION'), has_table_privilege('r17m_a', 'pg_class', 'SELECT'), has_table_privilege('r17m_a', 'pg_class', 'INSERT');
 SELECT has_schema_privilege('r17m_a', 'r17ms', 'USAGE'), has_schema_privilege('r17m_a', 'public', 'CREATE'), has_schema_privilege('r17m_a', 'public', 'USAGE');
 SELECT nspname, nspacl FROM pg_namespace WHERE nspname IN ('r17ms', 'public') ORDER BY 1;
 DROP VIEW IF EXISTS r17ms.v; DROP TABLE IF EXISTS r17ms.t; DROP TABLE IF EXISTS r17ms.u; DROP SCHEMA IF EXISTS r17ms;
