@@ -117,6 +117,18 @@ func (e *Engine) LookupRole(user string) (secret string, login, found, closed bo
 	return r.Password, r.Login, true, closed
 }
 
+// IsSuperuser says whether user is a superuser role (wire's reserved
+// connection slots); a user the catalog does not know is the bootstrap
+// superuser only while no role exists.
+func (e *Engine) IsSuperuser(user string) bool {
+	a := e.catalog.Auth()
+	if r, ok := a.RoleByName(user); ok {
+		return r.Super
+	}
+	_, closed := a.RoleByOID(storage.OIDBootstrapRole)
+	return !closed
+}
+
 // BootstrapUsers creates the --users users that are not roles yet, as
 // superusers that may log in with the given secrets (plain passwords
 // become SCRAM verifiers); the first is the bootstrap superuser (OID 10)

@@ -116,6 +116,7 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 	}
 	srvOpts.Activity = backends
 	srvOpts.Auth.Lookup = eng.LookupRole
+	srvOpts.IsSuperuser = eng.IsSuperuser
 	if err := eng.BootstrapUsers(slices.Sorted(maps.Keys(cfg.Users)), cfg.Users); err != nil {
 		ln.Close()
 		_ = eng.Close()
