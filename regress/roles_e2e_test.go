@@ -380,6 +380,7 @@ func TestRolesSurviveRestart(t *testing.T) {
 		{"SELECT relacl::text FROM pg_class WHERE relname = 'rs_t'", "SELECT 1 {boot=arwdDxt/boot,rs_grp=r/boot}"},
 		{"SELECT pg_get_userbyid(relowner) FROM pg_class WHERE relname = 'mine'", "SELECT 1 rs_app"},
 		{"DROP TABLE rs_t", "42501 must be owner of table rs_t"},
+		{"SELECT * FROM read_parquet('/tmp/x.parquet')", "42501 permission denied for function read_parquet HINT: Reading server-side files takes a superuser or a member of pg_read_server_files."},
 	}
 	for _, ch := range checks {
 		if got := roleOutcome(ctxT(t), a, ch.q); got != ch.want {
