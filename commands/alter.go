@@ -27,6 +27,11 @@ func alterTable(ctx context.Context, s Session, x *sql.AlterTable) (string, erro
 		return x.Tag, s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
 			Message: fmt.Sprintf("relation \"%s\" does not exist, skipping", x.Name)})
 	}
+	if !x.Temp {
+		if err := checkOwner(s, relOID(s, x.Key), strings.ToLower(strings.TrimPrefix(x.Tag, "ALTER ")), storage.BareName(x.Key)); err != nil { // roles.go
+			return "", err
+		}
+	}
 	for i := range x.Cmds {
 		step, err := x.Step(cat, i)
 		if err != nil {
@@ -57,7 +62,10 @@ func alterStep(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Tab
 	case *sql.SetNotNull:
 		return setNotNull(ctx, s, tb, st)
 	case *sql.KeepOwner:
-		return nil
+		if x.Temp {
+			return nil
+		}
+		return changeOwner(s, relOID(s, x.Key), strings.ToLower(strings.TrimPrefix(x.Tag, "ALTER ")), x.Name, st.Role) // roles.go
 	case *sql.AddConstraint:
 		return addConstraint(ctx, s, tb, st) // constraint.go
 	case *sql.DropConstraint:
@@ -342,6 +350,15 @@ func renameRelation(ctx context.Context, s Session, x *sql.Rename) (string, erro
 	if x.Missing {
 		return x.Tag, s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000",
 			Message: fmt.Sprintf("relation \"%s\" does not exist, skipping", x.Name)})
+	}
+	if !x.Temp {
+		kind := "table"
+		if x.View {
+			kind = "view"
+		}
+		if err := checkOwner(s, relOID(s, x.Key), kind, storage.BareName(x.Key)); err != nil { // roles.go
+			return "", err
+		}
 	}
 	if x.View && x.Column != "" {
 		return x.Tag, renameViewColumn(ctx, cat, x.Key, x.Column, x.NewName)

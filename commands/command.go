@@ -36,6 +36,8 @@ type Session interface {
 	// it updated (WHERE CURRENT OF follows a cursor's row to its new
 	// version); nil when no open cursor reads t.
 	RowMoves(t storage.Table) func(from, to []storage.RowID)
+	// Roles is who runs the statement (roles.go).
+	Roles() RoleContext
 }
 
 // Execute runs st if it is a command of this package and returns its
@@ -54,6 +56,16 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = dropView(ctx, s, x)
 	case *sql.Insert:
 		tag, err = insert(ctx, s, x)
+	case *sql.CreateRole:
+		tag, err = createRole(ctx, s, x)
+	case *sql.AlterRole:
+		tag, err = alterRole(ctx, s, x)
+	case *sql.DropRole:
+		tag, err = dropRole(ctx, s, x)
+	case *sql.GrantRole:
+		tag, err = grantRole(ctx, s, x)
+	case *sql.GrantPrivs:
+		tag, err = grantPrivs(ctx, s, x)
 	case *sql.Update:
 		tag, err = update(ctx, s, x)
 	case *sql.Delete:
@@ -189,6 +201,16 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "ALTER DOMAIN"
 	case *sql.TypeOwner:
 		what = "ALTER TYPE"
+	case *sql.CreateRole:
+		what = "CREATE ROLE"
+	case *sql.AlterRole:
+		what = "ALTER ROLE"
+	case *sql.DropRole:
+		what = "DROP ROLE"
+	case *sql.GrantRole:
+		what = "GRANT ROLE"
+	case *sql.GrantPrivs:
+		what = "GRANT"
 	case *sql.Insert:
 		if !cat.IsTemp(x.Table) {
 			what = "INSERT"

@@ -26,6 +26,8 @@ type fakeSession struct {
 func (f *fakeSession) Catalog() *Catalog { return f.cat }
 
 func (f *fakeSession) Sequences() *SeqState { return NewSeqState() }
+func (f *fakeSession) Roles() RoleContext   { return RoleContext{Current: storage.OIDBootstrapRole} }
+
 func (f *fakeSession) RowMoves(storage.Table) func(from, to []storage.RowID) {
 	return nil
 }

@@ -61,6 +61,11 @@ func (c *Catalog) ChooseRelationName(like, name1, name2, label string) string {
 func createIndex(ctx context.Context, s Session, st *sql.CreateIndex) (string, error) {
 	const tag = "CREATE INDEX"
 	c := s.Catalog()
+	if !c.IsTemp(st.Table) {
+		if err := checkOwner(s, relOID(s, st.Table.Name()), "table", storage.BareName(st.Table.Name())); err != nil { // roles.go
+			return "", err
+		}
+	}
 	name := st.Name
 	if name == "" {
 		name = c.ChooseRelationName(st.Table.Name(), storage.BareName(st.Table.Name()), sql.NameAddition(st.Cols), "idx")

@@ -24,7 +24,18 @@ func createSchema(ctx context.Context, s Session, x *sql.CreateSchema) (string, 
 			Message: fmt.Sprintf("schema \"%s\" already exists, skipping", x.Name)})
 	}
 	cat := s.Catalog()
-	if _, err := schemas(cat).CreateSchema(ctx, x.Name, x.Owner); err != nil {
+	if err := checkCreateSchema(s); err != nil { // roles.go
+		return "", err
+	}
+	owner := x.Owner
+	if owner == "" && s.Roles().Current != storage.OIDBootstrapRole {
+		owner = s.Roles().CurrentName
+	}
+	sc, err := schemas(cat).CreateSchema(ctx, x.Name, owner)
+	if err != nil {
+		return "", err
+	}
+	if err := recordSchemaOwner(s, sc); err != nil {
 		return "", err
 	}
 	for i := 0; i < x.Elements; i++ {
@@ -99,8 +110,12 @@ func dropSchema(ctx context.Context, s Session, x *sql.DropSchema) (string, erro
 		}
 	}
 	for _, name := range x.Names {
-		if _, ok := schemas(cat).LookupSchema(name); !ok {
+		sc, ok := schemas(cat).LookupSchema(name)
+		if !ok {
 			return "", pgerr.New("3F000", "schema \"%s\" does not exist", name)
+		}
+		if err := checkSchemaOwner(s, sc); err != nil { // roles.go
+			return "", err
 		}
 	}
 	drops := schemaDrops(cat, x.Names)
@@ -184,5 +199,13 @@ func alterSchema(ctx context.Context, s Session, x *sql.AlterSchema) (string, er
 			}
 		}
 	}
-	return "ALTER SCHEMA", schemas(cat).AlterSchema(ctx, x.Schema)
+	if old, ok := schemas(cat).SchemaByID(x.Schema.ID); ok {
+		if err := checkSchemaOwner(s, old); err != nil { // roles.go
+			return "", err
+		}
+	}
+	if err := schemas(cat).AlterSchema(ctx, x.Schema); err != nil {
+		return "", err
+	}
+	return "ALTER SCHEMA", recordSchemaOwner(s, x.Schema)
 }

@@ -15,6 +15,11 @@ import (
 
 func createTable(ctx context.Context, s Session, x *sql.CreateTable) (string, error) {
 	cat := s.Catalog()
+	if !x.Temp {
+		if err := checkCreateInKey(s, x.Name); err != nil { // roles.go
+			return "", err
+		}
+	}
 	if relationExists(cat, x.Name, x.Temp) && x.IfNotExists {
 		return "CREATE TABLE", s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
 			Message: fmt.Sprintf("relation %q already exists, skipping", storage.BareName(x.Name))})
@@ -25,7 +30,17 @@ func createTable(ctx context.Context, s Session, x *sql.CreateTable) (string, er
 	if err := createOwnedSequences(ctx, cat, x.Sequences, x.Columns); err != nil {
 		return "", err
 	}
-	return "CREATE TABLE", createConstrained(ctx, cat, x)
+	if err := createConstrained(ctx, cat, x); err != nil {
+		return "", err
+	}
+	if !x.Temp {
+		if t, ok := cat.Txn.Lookup(x.Name); ok {
+			if o, ok := t.(interface{ ObjectID() uint32 }); ok {
+				return "CREATE TABLE", recordOwner(s, o.ObjectID())
+			}
+		}
+	}
+	return "CREATE TABLE", nil
 }
 
 // relationExists reports whether the schema a new table goes to (pg_temp,
@@ -92,6 +107,15 @@ func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error)
 		}
 		if t.IsSeq {
 			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", t.Name).WithHint("Use DROP SEQUENCE to remove a sequence.")
+		}
+		if t.Key != "" && !t.Temp {
+			if tb, ok := cat.Txn.Lookup(t.Key); ok {
+				if o, ok := tb.(interface{ ObjectID() uint32 }); ok {
+					if err := checkOwner(s, o.ObjectID(), "table", storage.BareName(t.Key)); err != nil {
+						return "", err
+					}
+				}
+			}
 		}
 		if t.Key != "" {
 			present = append(present, t)

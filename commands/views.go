@@ -23,13 +23,17 @@ const (
 func createView(ctx context.Context, s Session, x *sql.CreateView) (string, error) {
 	cat := s.Catalog()
 	name := storage.BareName(x.View.Name)
+	if err := checkCreateInKey(s, x.View.Name); err != nil { // roles.go
+		return "", err
+	}
 	if _, isTable := cat.LookupIn("public", x.View.Name); isTable {
 		if x.Replace {
 			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", name)
 		}
 		return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", name)
 	}
-	if old, ok := cat.LookupView(x.View.Name); ok {
+	old, existed := cat.LookupView(x.View.Name)
+	if existed {
 		if !x.Replace {
 			return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", name)
 		}
@@ -45,8 +49,17 @@ func createView(ctx context.Context, s Session, x *sql.CreateView) (string, erro
 		}
 		// The comments stay, as PostgreSQL's pg_description rows do.
 		x.View.Comment, x.View.ColumnComments = old.Comment, old.ColumnComments
+		if err := checkOwner(s, relOID(s, x.View.Name), "view", name); err != nil { // roles.go
+			return "", err
+		}
 	}
-	return "CREATE VIEW", cat.CreateView(ctx, x.View, x.Replace)
+	if err := cat.CreateView(ctx, x.View, x.Replace); err != nil {
+		return "", err
+	}
+	if existed {
+		return "CREATE VIEW", nil
+	}
+	return "CREATE VIEW", recordOwner(s, relOID(s, x.View.Name))
 }
 
 func dropView(ctx context.Context, s Session, x *sql.DropView) (string, error) {
@@ -54,6 +67,9 @@ func dropView(ctx context.Context, s Session, x *sql.DropView) (string, error) {
 	var present []string
 	for _, t := range x.Targets {
 		if t.IsView {
+			if err := checkOwner(s, relOID(s, t.Key), "view", storage.BareName(t.Key)); err != nil { // roles.go
+				return "", err
+			}
 			present = append(present, t.Key)
 			continue
 		}

@@ -40,6 +40,9 @@ type Options struct {
 	// pg_stat_*_tables, pg_stat_database, pg_stat_progress_copy), which
 	// sessions record into and pgcatalog reads (nil: nothing is counted).
 	Stats *stats.Server
+	// PasswordVerifier makes the stored secret of a password (CREATE
+	// ROLE ... PASSWORD, --users): wire.SCRAMVerifier; nil stores it as given.
+	PasswordVerifier func(pw string) string
 }
 
 // Engine runs SQL for wire sessions. It owns the catalog; sessions share it.

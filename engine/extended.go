@@ -305,6 +305,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 			bound = q
 		} else {
 			bound, bindErr = sql.Bind(p.ps.raw, cat, opts)
+			s.stmtPerms = opts.Perms
 			if bindErr == nil {
 				bindErr = p.ps.sameResult(bound)
 			}
@@ -327,6 +328,12 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 		s.beginStatementSettings()
 		s.takeSnapshot(p.txn, bound, nil)
 		if err := p.txn.Err(); err != nil {
+			return "", false, p.finish(ctx, err)
+		}
+		s.cur = s.catalogOf(p.txn)
+		err := s.checkPrivileges(q, q.Perms) // roles.go
+		s.cur = nil
+		if err != nil {
 			return "", false, p.finish(ctx, err)
 		}
 	}
@@ -426,8 +433,9 @@ func newPortalEncoder(q *sql.Query, cols []wire.ColumnDesc, f *types.Format) *pg
 // sessionInfo lets the binder answer current_setting(), current_user, ...
 func (s *session) sessionInfo() *sql.SessionInfo {
 	return &sql.SessionInfo{
-		User:     s.user,
-		Database: s.database,
+		User:        s.user,
+		Database:    s.database,
+		CurrentRole: s.currentRoleName(), Role: s.currentRole(), SessionRole: s.sessionRole,
 		Settings: s.settings,
 		Objects:  sessionObjects{s},
 		Activity: s.eng.opts.Activity, BackendPID: s.pid,

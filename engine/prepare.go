@@ -80,9 +80,13 @@ func (s *session) executeSQL(ctx context.Context, x *sql.Execute, ectx *types.Ev
 			}
 		}
 	}
-	bound, err := sql.Bind(ps.raw, s.cur, s.bindOptions(ectx, append([]types.Type(nil), ps.paramTypes...)))
+	opts := s.bindOptions(ectx, append([]types.Type(nil), ps.paramTypes...))
+	bound, err := sql.Bind(ps.raw, s.cur, opts)
 	if err == nil {
 		err = ps.sameResult(bound)
+	}
+	if err == nil {
+		err = s.checkPrivileges(bound, opts.Perms) // roles.go
 	}
 	if err != nil {
 		return "", err

@@ -36,6 +36,8 @@ func (s *session) run(ctx context.Context, st sql.Statement, ectx *types.EvalCon
 		return s.copyStmt(ctx, x, ectx, w)
 	case *sql.Set:
 		return s.set(x, w)
+	case *sql.SetRole:
+		return s.setRole(x, w) // roles.go
 	case *sql.Show:
 		return "SHOW", s.show(x, w)
 	case *sql.Discard:

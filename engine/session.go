@@ -26,7 +26,13 @@ type session struct {
 	settings *settings.Values
 	user     string
 	database string
-	pid      int32 // the process id the client was sent (pg_backend_pid)
+	// sessionRole is session_user's OID (current_user's is currentRole:
+	// roles.go).
+	sessionRole uint32
+	// stmtPerms are the privileges the statement being run needs (Bind's
+	// BindOptions.Perms; a Query keeps its own).
+	stmtPerms []sql.PermCheck
+	pid       int32 // the process id the client was sent (pg_backend_pid)
 	// fsm is the transaction state (txnfsm.go); only fire changes it.
 	fsm txFSM
 	// temp are the session's temporary tables (commands.TempTables; its
@@ -83,6 +89,7 @@ func newSession(e *Engine, params map[string]string) *session {
 		s.user = "joind"
 	}
 	s.settings = settings.New(s.user)
+	s.resolveRoles() // roles.go
 	return s
 }
 
@@ -147,7 +154,9 @@ func (s *session) Execute(ctx context.Context, st wire.Statement, w wire.ResultW
 	raw := st.(*statement).raw
 	ectx := s.evalContext()
 	start := s.beginStatementStats()
-	bound, bindErr := sql.Bind(raw, s.bindCatalog(), s.bindOptions(ectx, nil))
+	opts := s.bindOptions(ectx, nil)
+	bound, bindErr := sql.Bind(raw, s.bindCatalog(), opts)
+	s.stmtPerms = opts.Perms
 	tag, err := s.execBound(ctx, bound, bindErr, ectx, w)
 	s.finishStatement(raw, bound, start, tag, err)
 	return tag, err
@@ -193,6 +202,13 @@ func (s *session) execIn(ctx context.Context, bound sql.Statement, bindErr error
 	}
 	if bindErr != nil {
 		return "", bindErr
+	}
+	perms := s.stmtPerms
+	if q, ok := bound.(*sql.Query); ok {
+		perms = q.Perms
+	}
+	if err := s.checkPrivileges(bound, perms); err != nil { // roles.go
+		return "", err
 	}
 	ctx, cancel, err := s.withStatementTimeout(ctx)
 	if err != nil {

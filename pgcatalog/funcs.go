@@ -74,7 +74,9 @@ var funcs = []*Func{
 			}
 			return types.NullValue
 		}},
-	{Names: []string{"current_user", "session_user", "user", "current_role", "getpgusername"}, Result: text, Const: true,
+	{Names: []string{"current_user", "user", "current_role", "getpgusername"}, Result: text, Const: true,
+		Eval: func(s *Snapshot, _ []types.Value) types.Value { return types.TextValue(s.currentRoleName()) }},
+	{Names: []string{"session_user"}, Result: text, Const: true,
 		Eval: func(s *Snapshot, _ []types.Value) types.Value { return types.TextValue(s.user()) }},
 	{Names: []string{"pg_table_is_visible"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: boolT,
 		Eval: func(s *Snapshot, v []types.Value) types.Value {
@@ -150,7 +152,11 @@ var funcs = []*Func{
 	{Names: []string{"pg_relation_is_publishable", "pg_is_in_recovery", "pg_is_other_temp_schema"},
 		MaxArgs: -1, Args: []types.Type{oid}, Result: boolT, Eval: constant(types.BoolValue(false))},
 	// The session user owns every object.
-	{Names: []string{"has_table_privilege", "has_schema_privilege", "has_database_privilege", "has_column_privilege",
+	{Names: []string{"has_table_privilege"}, MinArgs: 2, MaxArgs: 3, Result: boolT, NonStrict: true,
+		Eval: func(s *Snapshot, v []types.Value) types.Value { return s.hasPrivilege(false, v) }},
+	{Names: []string{"has_schema_privilege"}, MinArgs: 2, MaxArgs: 3, Result: boolT, NonStrict: true,
+		Eval: func(s *Snapshot, v []types.Value) types.Value { return s.hasPrivilege(true, v) }},
+	{Names: []string{"has_database_privilege", "has_column_privilege",
 		"has_any_column_privilege", "has_function_privilege", "has_sequence_privilege", "pg_has_role",
 		"has_type_privilege", "has_tablespace_privilege", "has_language_privilege",
 		"has_foreign_data_wrapper_privilege", "has_server_privilege"},

@@ -14,11 +14,15 @@ func declarePgCatalog() {
 			row := pgNamespaceRow{Oid: OID(n.OID), Nspname: Name(n.Name), Nspowner: OID(n.Owner)}
 			// The built-in schemas' privileges as initdb grants them
 			// (a created schema has the default: NULL).
-			switch n.OID {
-			case OIDNamespacePgCatalog, OIDNamespaceInfoSchema, OIDNamespacePublic:
+			switch {
+			case n.OID == OIDNamespacePublic && s.ACLText(n.OID, allSchemaPrivs, 0) != nil:
+				row.Nspacl = s.ACLText(n.OID, allSchemaPrivs, 0) // roles.go
+			case n.OID == OIDNamespacePgCatalog, n.OID == OIDNamespaceInfoSchema, n.OID == OIDNamespacePublic:
 				owner := QuoteIdentifier(s.RoleName(n.Owner))
 				acl := "{" + owner + "=UC/" + owner + ",=U/" + owner + "}"
 				row.Nspacl = &acl
+			case n.Kind == NsUser:
+				row.Nspacl = s.ACLText(n.OID, allSchemaPrivs, 0)
 			}
 			out = append(out, row)
 		}
@@ -27,7 +31,7 @@ func declarePgCatalog() {
 	declare(pc, "pg_class", 1259, 'r', func(s *Snapshot) []pgClassRow {
 		var out []pgClassRow
 		for _, r := range s.Relations() {
-			row := pgClassRow{Oid: r.OID, Relname: r.Name, Relnamespace: r.Namespace, Relowner: OIDBootstrapUser,
+			row := pgClassRow{Oid: r.OID, Relname: r.Name, Relnamespace: r.Namespace, Relowner: OID(s.ownerOf(r.OID)),
 				Relam: OIDAmHeap, Relfilenode: r.OID, Reltuples: float32(r.Rows), Relpersistence: 'p', Relkind: r.Kind,
 				Relnatts: int16(len(r.Columns) + len(r.Dropped)), Relhasrules: r.Kind == 'v', Relispopulated: true, Relreplident: 'd'}
 			switch {
@@ -41,6 +45,9 @@ func declarePgCatalog() {
 				row.Relam = amOID(r.Index.Def.Method)
 			}
 			row.Relhasindex = r.HasIndex
+			if r.OID >= FirstUserOID && !r.Temp {
+				row.Relacl = s.ACLText(r.OID, allTablePrivs, 0) // roles.go
+			}
 			if r.Temp {
 				row.Relpersistence = 't'
 			}
@@ -155,7 +162,7 @@ func declarePgCatalog() {
 	})
 	declare(pc, "pg_sequence", 2224, 'r', sequenceRows)
 	declare[pgForeignTableRow](pc, "pg_foreign_table", 3118, 'r', nil)
-	declare[pgAuthMembersRow](pc, "pg_auth_members", 1261, 'r', nil)
+	declare(pc, "pg_auth_members", 1261, 'r', (*Snapshot).authMembersRows)
 	declare(pc, "pg_am", 2601, 'r', func(*Snapshot) []pgAmRow {
 		return []pgAmRow{
 			{Oid: OIDAmHeap, Amname: "heap", Amhandler: "heap_tableam_handler", Amtype: 't'},
@@ -198,22 +205,15 @@ func declarePgCatalog() {
 		}
 		return out
 	})
-	roles := func(s *Snapshot) []pgRoleRow {
-		return []pgRoleRow{{Rolname: s.user(), Rolsuper: true, Rolinherit: true, Rolcreaterole: true, Rolcreatedb: true,
-			Rolcanlogin: true, Rolreplication: true, Rolconnlimit: -1, Rolpassword: "********", Rolbypassrls: true,
-			Oid: OIDBootstrapUser}}
-	}
+	roles := (*Snapshot).roleRows // roles.go
 	declare(pc, "pg_roles", 12000, 'v', roles)
 	declare(pc, "pg_authid", 1260, 'r', roles)
-	declare(pc, "pg_user", 12014, 'v', func(s *Snapshot) []pgUserRow {
-		return []pgUserRow{{Usename: s.user(), Usesysid: OIDBootstrapUser, Usecreatedb: true, Usesuper: true,
-			Userepl: true, Usebypassrls: true, Passwd: "********"}}
-	})
+	declare(pc, "pg_user", 12014, 'v', (*Snapshot).userRows)
 	declare(pc, "pg_views", 12028, 'v', func(s *Snapshot) []pgViewsRow {
 		var out []pgViewsRow
 		for _, v := range s.cat.Views() {
 			ns, name := s.namespaceOfKey(v.Name)
-			out = append(out, pgViewsRow{Schemaname: Name(ns.Name), Viewname: Name(name), Viewowner: s.user(), Definition: s.ViewDef(v, false)})
+			out = append(out, pgViewsRow{Schemaname: Name(ns.Name), Viewname: Name(name), Viewowner: Name(s.RoleName(s.ownerOf(ViewOID(v)))), Definition: s.ViewDef(v, false)})
 		}
 		return out
 	})
@@ -221,7 +221,7 @@ func declarePgCatalog() {
 		var out []pgTablesRow
 		for _, r := range s.Relations() {
 			if r.Kind == 'r' {
-				out = append(out, pgTablesRow{Schemaname: r.Schema, Tablename: r.Name, Tableowner: s.user()})
+				out = append(out, pgTablesRow{Schemaname: r.Schema, Tablename: r.Name, Tableowner: Name(s.RoleName(s.ownerOf(r.OID)))})
 			}
 		}
 		return out

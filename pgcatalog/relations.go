@@ -13,8 +13,12 @@ import (
 
 // Env is what the catalogs need from the session.
 type Env struct {
-	User     string // session user: owner of every object
-	Database string // current database name
+	User string // session user's name
+	// CurrentRole is current_user's name, Role and SessionRole the OIDs of
+	// current_user and session_user (0: the bootstrap superuser).
+	CurrentRole       string
+	Role, SessionRole uint32
+	Database          string // current database name
 	// Settings are the session's settings (nil: pg_settings is empty).
 	Settings *settings.Values
 	// Objects are the session's cursors and prepared statements (nil:
@@ -219,6 +223,9 @@ func (s *Snapshot) RelationByName(schema, name string) (Relation, bool) {
 // RoleName is pg_get_userbyid: the session user for the bootstrap
 // superuser, the built-in role names, else "unknown (OID=n)".
 func (s *Snapshot) RoleName(oid uint32) string {
+	if r, ok := s.Auth().RoleByOID(oid); ok {
+		return r.Name
+	}
 	switch oid {
 	case OIDBootstrapUser:
 		return s.user()
@@ -230,6 +237,12 @@ func (s *Snapshot) RoleName(oid uint32) string {
 
 // RoleOID is the OID of a role by name (the session user or a built-in role).
 func (s *Snapshot) RoleOID(name string) (uint32, bool) {
+	if r, ok := s.Auth().RoleByName(name); ok {
+		return r.OID, true
+	}
+	if _, ok := s.Auth().RoleByOID(OIDBootstrapUser); ok && name == s.user() {
+		return 0, false // the session user is a stored role, found above
+	}
 	switch name {
 	case s.user():
 		return OIDBootstrapUser, true

@@ -198,6 +198,10 @@ var declared = []*Setting{
 		Category: catLocale, Desc: "Sets the locale for formatting date and time values."},
 	{Name: "max_identifier_length", Kind: Int, Boot: "63", Min: 63, Max: 63, Context: Internal,
 		Category: catPreset, Desc: "Shows the maximum identifier length."},
+	// role is SET ROLE's: the current role's name, "none" for the session
+	// user (engine/roles.go checks SET ROLE and reads it).
+	{Name: "role", Kind: String, Boot: "none", NoShowAll: true, NoResetAll: true,
+		Category: catPreset, Desc: "Sets the current role."},
 	{Name: "search_path", Kind: String, Boot: `"$user", public`, List: true, ListQuote: true,
 		Category: catStmt, Desc: "Sets the schema search order for names that are not schema-qualified."},
 	{Name: "server_encoding", Kind: String, Boot: "UTF8", Report: true, Context: Internal,

@@ -79,8 +79,8 @@ type SetNotNull struct {
 	NotNull bool
 }
 
-// KeepOwner is OWNER TO the owner: accepted, nothing to do.
-type KeepOwner struct{}
+// KeepOwner is OWNER TO role (commands/roles.go changes the owner).
+type KeepOwner struct{ Role string }
 
 func (*AddColumn) alterStep()       {}
 func (*DropColumn) alterStep()      {}
@@ -251,19 +251,13 @@ func (b *binder) alterConstraint(tbl storageTable, c *pg_query.AlterTableCmd) (A
 	return b.alterTableConstraint(tbl, c)
 }
 
-// alterOwner accepts OWNER TO a role the session knows (joind has one
-// role per session: its user).
+// alterOwner binds OWNER TO an existing role.
 func (b *binder) alterOwner(rs *pg_query.RoleSpec) (AlterStep, error) {
-	if rs.Roletype == pg_query.RoleSpecType_ROLESPEC_CSTRING {
-		user := ""
-		if b.opts.Session != nil {
-			user = b.opts.Session.User
-		}
-		if rs.Rolename != user {
-			return nil, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", rs.Rolename)
-		}
+	name, err := b.roleName(rs)
+	if err != nil {
+		return nil, err
 	}
-	return &KeepOwner{}, nil
+	return &KeepOwner{Role: name}, nil
 }
 
 func columnIndex(tbl storageTable, name string) (int, bool) {

@@ -30,6 +30,9 @@ type BindOptions struct {
 	Prepared PreparedLookup
 	// CurrentOf gives WHERE CURRENT OF its cursor's row (cursor.go).
 	CurrentOf CurrentOfLookup
+	// Perms is set by Bind: the privileges the statement needs
+	// (privileges.go); a Query also keeps them (Query.Perms).
+	Perms []PermCheck
 }
 
 // binder holds the state of binding one statement.
@@ -63,8 +66,14 @@ type binder struct {
 	// viewDeps collects the relations a CREATE VIEW's query reads directly
 	// (not through the views it reads: views.go); nil otherwise.
 	viewDeps []string
-	// expanding lists the views being expanded, innermost last.
-	expanding []string
+	// expanding lists the views being expanded, innermost last;
+	// expandingOIDs their OIDs (privileges.go).
+	expanding     []string
+	expandingOIDs []uint32
+	// perms are the privileges the statement needs (privileges.go);
+	// noScanPerm suppresses SELECT for a DML target's scan.
+	perms      []PermCheck
+	noScanPerm bool
 	// storedLits collects, while binding SQL that is stored (a view, a
 	// DEFAULT), literal locations and their settings-free spelling
 	// (storedlit.go); nil otherwise.
@@ -153,6 +162,10 @@ func Bind(raw *RawStatement, cat storage.Catalog, opts *BindOptions) (Statement,
 	if err := b.finishParams(); err != nil {
 		return nil, err
 	}
+	opts.Perms = b.perms
+	if q, ok := st.(*Query); ok {
+		q.Perms = b.perms
+	}
 	return st, nil
 }
 
@@ -225,7 +238,21 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 	case *pg_query.Node_CreateExtensionStmt:
 		return bindCreateExtension(x.CreateExtensionStmt) // extension.go
 	case *pg_query.Node_VariableSetStmt:
+		switch strings.ToLower(x.VariableSetStmt.Name) {
+		case "role":
+			return b.bindSetRole(x.VariableSetStmt) // roles.go
+		}
 		return b.bindSet(x.VariableSetStmt)
+	case *pg_query.Node_CreateRoleStmt:
+		return b.bindCreateRole(x.CreateRoleStmt)
+	case *pg_query.Node_AlterRoleStmt:
+		return b.bindAlterRole(x.AlterRoleStmt)
+	case *pg_query.Node_DropRoleStmt:
+		return b.bindDropRole(x.DropRoleStmt)
+	case *pg_query.Node_GrantRoleStmt:
+		return b.bindGrantRole(x.GrantRoleStmt)
+	case *pg_query.Node_GrantStmt:
+		return b.bindGrant(x.GrantStmt)
 	case *pg_query.Node_VariableShowStmt:
 		return &Show{Name: strings.ToLower(x.VariableShowStmt.Name)}, nil
 	case *pg_query.Node_TransactionStmt:
@@ -352,6 +379,14 @@ func statementName(n *pg_query.Node) string {
 		return "CLOSE"
 	case *pg_query.Node_GrantStmt:
 		return "GRANT"
+	case *pg_query.Node_AlterDefaultPrivilegesStmt:
+		return "ALTER DEFAULT PRIVILEGES"
+	case *pg_query.Node_AlterRoleSetStmt:
+		return "ALTER ROLE ... SET"
+	case *pg_query.Node_DropOwnedStmt:
+		return "DROP OWNED"
+	case *pg_query.Node_ReassignOwnedStmt:
+		return "REASSIGN OWNED"
 	case *pg_query.Node_CreatedbStmt:
 		return "CREATE DATABASE"
 	case *pg_query.Node_DoStmt:
@@ -795,6 +830,7 @@ func (b *binder) bindTruncate(ts *pg_query.TruncateStmt) (Statement, error) {
 			// state, so its errors carry no cursor position.
 			return nil, withoutPosition(err)
 		}
+		b.notePermRV(rv, storage.PrivTruncate)
 		out.Tables = append(out.Tables, t)
 	}
 	return out, nil

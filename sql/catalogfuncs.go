@@ -11,8 +11,12 @@ import (
 // SessionInfo answers the functions about the session that clients call at
 // connect: current_setting(), current_database(), current_user, ...
 type SessionInfo struct {
-	User     string
-	Database string
+	User string // the session user's name
+	// CurrentRole is current_user's name; Role and SessionRole the OIDs
+	// of current_user and session_user (roles.go).
+	CurrentRole       string
+	Role, SessionRole uint32
+	Database          string
 	// Settings are the session's settings, which pg_settings lists (nil: none).
 	Settings *settings.Values
 	// Objects lists the session's cursors and prepared statements.

@@ -81,6 +81,11 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
 			return nil, pgerr.As(err).WithPosition(0)
 		}
 		c.Table = t
+		if cs.IsFrom {
+			b.notePermRV(cs.Relation, storage.PrivInsert)
+		} else {
+			b.notePermRV(cs.Relation, storage.PrivSelect)
+		}
 		defs := t.Columns()
 		if len(cs.Attlist) == 0 {
 			for i := range defs {

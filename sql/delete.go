@@ -4,6 +4,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
 )
 
 // DELETE (the statement type is beside Update in update.go).
@@ -16,6 +17,9 @@ func (b *binder) bindDelete(ds *pg_query.DeleteStmt) (Statement, error) {
 	t, err := b.bindDMLTarget(s, ds.Relation, "delete")
 	if err != nil {
 		return nil, err
+	}
+	if mentionsColumns(append([]*pg_query.Node{ds.WhereClause}, ds.ReturningList...)...) {
+		b.notePermRV(ds.Relation, storage.PrivSelect)
 	}
 	node, items, err := b.joinFromItems(s, t.scan, []*nsItem{t.item}, ds.UsingClause)
 	if err != nil {

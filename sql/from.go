@@ -9,6 +9,7 @@ import (
 	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
 
@@ -206,6 +207,9 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 	b.qualifyStored(rv, rel)
 	if rel.key != "" {
 		b.noteDep(rel.key)
+	}
+	if !b.noScanPerm {
+		b.notePerm(rel, storage.PrivSelect)
 	}
 	schema := "" // for schema.table.column references
 	if rv.Alias == nil {

@@ -24,6 +24,10 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 		}
 		return nil, err
 	}
+	b.notePermRV(is.Relation, storage.PrivInsert)
+	if len(is.ReturningList) > 0 {
+		b.notePermRV(is.Relation, storage.PrivSelect)
+	}
 	defs := tbl.Columns()
 	// Target columns, in the order the statement lists them.
 	var targets []int

@@ -204,9 +204,15 @@ func (b *binder) resolveRelation(rv *pg_query.RangeVar) (resolvedRel, error) {
 	if rv.Schemaname == "" {
 		path = b.lookupPath()
 	} else if ns, ok := b.snapshot().NamespaceByName(rv.Schemaname); ok {
+		if len(b.expanding) == 0 && !b.snapshot().SchemaUsable(ns) {
+			return resolvedRel{}, b.errAt(pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", ns.Name), rv.Location)
+		}
 		path = []pgcatalog.Namespace{ns}
 	}
 	for _, ns := range path {
+		if rv.Schemaname == "" && len(b.expanding) == 0 && !b.snapshot().SchemaUsable(ns) {
+			continue // a schema on the path without USAGE is skipped
+		}
 		if r, ok := b.findIn(ns, rv.Relname); ok {
 			if r.temp {
 				b.usedTemp = true

@@ -27,6 +27,7 @@ func (b *binder) snapshot() *pgcatalog.Snapshot {
 			si := b.opts.Session
 			env.User, env.Database, env.Settings, env.Objects = si.User, si.Database, si.Settings, si.Objects
 			env.Activity, env.BackendPID, env.Stats = si.Activity, si.BackendPID, si.Stats
+			env.CurrentRole, env.Role, env.SessionRole = si.CurrentRole, si.Role, si.SessionRole
 		}
 		b.snap = pgcatalog.NewSnapshot(b.cat, env)
 	}

@@ -20,6 +20,12 @@ func (b *binder) bindReadParquet(s *scope, rf *pg_query.RangeFunction, fc *pg_qu
 	if rf.Ordinality || rf.IsRowsfrom || len(rf.Coldeflist) > 0 {
 		return nil, nil, nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "read_parquet takes no WITH ORDINALITY, ROWS FROM or column definition list"), fc.Location)
 	}
+	// Server-side files are for superusers and pg_read_server_files, as
+	// COPY FROM a file (engine/roles.go) and pg_read_file.
+	if a, role := b.snapshot().Auth(), b.snapshot().CurrentRole(); !a.IsSuper(role) && !a.MemberOf(role, 4569, true) {
+		return nil, nil, nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for function read_parquet").
+			WithHint("Reading server-side files takes a superuser or a member of pg_read_server_files.")
+	}
 	if len(fc.Args) != 1 || fc.AggStar || fc.AggDistinct || fc.FuncVariadic || fc.AggOrder != nil || fc.AggFilter != nil || fc.Over != nil {
 		return nil, nil, nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function read_parquet must be called with one argument, the file name").
 			WithHint("read_parquet('file.parquet')"), fc.Location)

@@ -65,7 +65,7 @@ func (b *binder) roleName(rs *pg_query.RoleSpec) (string, error) {
 	switch rs.Roletype {
 	case pg_query.RoleSpecType_ROLESPEC_CURRENT_USER, pg_query.RoleSpecType_ROLESPEC_SESSION_USER,
 		pg_query.RoleSpecType_ROLESPEC_CURRENT_ROLE:
-		return snap.RoleName(pgcatalog.OIDBootstrapUser), nil
+		return b.roleSpecName(rs), nil
 	case pg_query.RoleSpecType_ROLESPEC_PUBLIC:
 		return "", pgerr.New(pgerr.UndefinedObject, "role \"public\" does not exist")
 	}

@@ -15,6 +15,7 @@ type Query struct {
 	Plan  plan.Node
 	IDs   *plan.IDAllocator // continue allocating column IDs from here
 	Names []string          // output column names (also in Plan.Columns()[i].Name)
+	Perms []PermCheck       // the privileges it needs (privileges.go)
 }
 
 // CreateTable is CREATE TABLE name (cols).

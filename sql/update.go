@@ -39,8 +39,19 @@ func (b *binder) bindDMLTarget(s *scope, rv *pg_query.RangeVar, what string) (*d
 	// The target is a table even where a WITH query has its name.
 	ctes := s.ctes
 	s.ctes = nil
+	saved := b.noScanPerm
+	b.noScanPerm = true
 	node, items, err := b.bindRangeVar(s, rv)
+	b.noScanPerm = saved
 	s.ctes = ctes
+	switch what {
+	case "update":
+		b.notePermRV(rv, storage.PrivUpdate)
+	case "delete":
+		b.notePermRV(rv, storage.PrivDelete)
+	default: // MERGE: every action's privilege (joind does not split them by action)
+		b.notePermRV(rv, storage.PrivSelect|storage.PrivInsert|storage.PrivUpdate|storage.PrivDelete)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -104,6 +115,9 @@ func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
 	t, err := b.bindDMLTarget(s, us.Relation, "update")
 	if err != nil {
 		return nil, err
+	}
+	if mentionsColumns(append([]*pg_query.Node{us.WhereClause}, append(us.TargetList, us.ReturningList...)...)...) {
+		b.notePermRV(us.Relation, storage.PrivSelect)
 	}
 	node, items, err := b.joinFromItems(s, t.scan, []*nsItem{t.item}, us.FromClause)
 	if err != nil {

@@ -101,8 +101,10 @@ func (b *binder) bindViewRef(v storage.View, alias string, rv *pg_query.RangeVar
 	saved := b.query
 	b.query = v.SQL
 	b.expanding = append(b.expanding, v.Name)
+	b.expandingOIDs = append(b.expandingOIDs, pgcatalog.ViewOID(v))
 	q, _, err := b.bindSelect(raws[0].stmt.GetSelectStmt(), nil, nil, true)
 	b.expanding = b.expanding[:len(b.expanding)-1]
+	b.expandingOIDs = b.expandingOIDs[:len(b.expandingOIDs)-1]
 	b.query = saved
 	if err != nil {
 		// Positions inside the view's text mean nothing to the client.

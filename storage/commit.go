@@ -720,6 +720,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	if err := validateTypes(work, p); err != nil {
 		return err
 	}
+	if err := applyAuth(work, p); err != nil {
+		return err
+	}
 	if p.changesDefinitions() {
 		work.defGen++
 	}
@@ -733,6 +736,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	applyAlters(work, touched, p)
 	applySchemas(work, p)
 	applyTypes(work, p)
+	if len(p.dropped) > 0 || len(p.views) > 0 || len(p.schemas) > 0 {
+		pruneAuth(work) // roles.go
+	}
 	for _, t := range p.created {
 		work.put(&tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, dropped: t.dropped, comment: t.comment})
 		touched[t.id] = true

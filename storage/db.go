@@ -107,6 +107,8 @@ type version struct {
 	schemas map[uint64]*Schema
 	// types are the user-defined types, by id: shared like views (usertype.go)
 	types map[uint64]*UserType
+	// auth is the role catalog and the objects' access lists (roles.go); nil = none
+	auth *Auth
 	// walGen is the log generation the manifest names (wal.go).
 	walGen uint64
 	// defGen is the definition generation (defgen.go); in memory only.
@@ -121,7 +123,7 @@ func (v *version) put(t *tableState) { v.tables[t.name] = t; v.byID[t.id] = t; r
 func (v *version) del(t *tableState) { delete(v.tables, t.name); delete(v.byID, t.id) }
 
 func (v *version) clone() *version {
-	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID)), views: v.views, seqs: v.seqs, schemas: v.schemas, types: v.types, walGen: v.walGen, defGen: v.defGen}
+	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID)), views: v.views, seqs: v.seqs, schemas: v.schemas, types: v.types, auth: v.auth, walGen: v.walGen, defGen: v.defGen}
 	for k, t := range v.tables {
 		n.tables[k] = t
 	}

@@ -41,6 +41,8 @@ type manifestJSON struct {
 	Schemas []schemaJSON `json:"schemas,omitempty"`
 	// Types are the user-defined types (usertype.go); absent in older manifests.
 	Types []typeJSON `json:"types,omitempty"`
+	// Auth is the role catalog and access lists (roles.go); absent in older manifests.
+	Auth json.RawMessage `json:"auth,omitempty"`
 	// WALGen is the write-ahead log generation to replay (wal.go).
 	WALGen uint64 `json:"wal_gen,omitempty"`
 }
@@ -160,6 +162,12 @@ func encodeManifest(v *version, nextID uint64) ([]byte, error) {
 			return nil, err
 		}
 		body.WriteString(`,"types":`)
+		body.Write(enc)
+	}
+	if enc, err := encodeAuth(v); err != nil {
+		return nil, err
+	} else if enc != nil {
+		body.WriteString(`,"auth":`)
 		body.Write(enc)
 	}
 	if v.walGen > 0 {
@@ -391,6 +399,9 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 	}
 	if err := decodeSeqs(v, m.Seqs); err != nil {
 		return bad("%v", err)
+	}
+	if err := decodeAuth(v, m.Auth); err != nil {
+		return nil, 0, err
 	}
 	if err := decodeSchemas(v, m.Schemas); err != nil {
 		return bad("%v", err)

@@ -34,6 +34,10 @@ type pending struct {
 	rewrite map[uint64]uint64
 	schemas map[uint64]schemaChange // schemas created, altered or dropped (schema.go)
 	types   map[uint64]typeChange   // user-defined types created, altered or dropped (usertype.go)
+	// auth is the role catalog as the transaction changed it, authOps the
+	// changes to replay at commit (roles.go).
+	auth    *Auth
+	authOps []func(*Auth) error
 }
 
 func newPending() *pending {
@@ -46,7 +50,7 @@ func newPending() *pending {
 func (p *pending) empty() bool {
 	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 && len(p.deletes) == 0 &&
 		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty() && len(p.seqs) == 0 && len(p.seqMarks) == 0 && len(p.altered) == 0 &&
-		len(p.schemas) == 0 && len(p.types) == 0
+		len(p.schemas) == 0 && len(p.types) == 0 && len(p.authOps) == 0
 }
 
 func (p *pending) clone() *pending {
@@ -84,6 +88,7 @@ func (p *pending) clone() *pending {
 	}
 	n.schemas = cloneSchemas(p.schemas)
 	n.types = cloneTypes(p.types)
+	n.auth, n.authOps = p.auth, append([]func(*Auth) error(nil), p.authOps...)
 	return n
 }
 

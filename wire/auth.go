@@ -46,6 +46,11 @@ type AuthConfig struct {
 	// PostgreSQL stores them ("md5" + md5(password+user), or
 	// "SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>").
 	Users map[string]string
+	// Lookup, when set, is the role catalog: a user's stored secret, whether
+	// it may log in, whether it exists, and whether the catalog is closed
+	// (only its roles may connect). A role it finds takes precedence over
+	// Users; a user it does not find falls back to Users unless closed.
+	Lookup func(user string) (secret string, login, found, closed bool)
 	// Rules are tried in order. With none: a server with users asks every
 	// client for a SCRAM-SHA-256 password; a server without users trusts
 	// local clients and refuses others.
@@ -142,7 +147,7 @@ func remoteIP(nc net.Conn) net.IP {
 // authenticate runs the authentication exchange for user/database and
 // returns nil once the client is authenticated (AuthenticationOk is left to
 // the caller). A failure is the FATAL error to send.
-func (c *conn) authenticate(user, database string) *pgerr.Error {
+func (c *conn) authenticate(user, database string) (err *pgerr.Error) {
 	ip := remoteIP(c.nc)
 	host := "local"
 	if ip != nil {
@@ -171,6 +176,28 @@ func (c *conn) authenticate(user, database string) *pgerr.Error {
 		c.log.Warn("authentication failed: no matching rule", "user", user, "database", database)
 		return pgerr.New(pgerr.InvalidAuthorization, "no pg_hba.conf entry for host \"%s\", user \"%s\", database \"%s\", %s", host, user, database, enc)
 	}
+	secret, known := auth.Users[user]
+	login := true
+	if auth.Lookup != nil {
+		s, l, found, closed := auth.Lookup(user)
+		switch {
+		case found:
+			secret, known, login = s, s != "", l
+		case closed:
+			secret, known, login = "", false, false
+		}
+		// After authentication, as PostgreSQL's InitializeSessionUserId.
+		defer func() {
+			if err == nil && !found && closed {
+				err = pgerr.New(pgerr.InvalidAuthorization, "role \"%s\" does not exist", user)
+			} else if err == nil && !login {
+				err = pgerr.New(pgerr.InvalidAuthorization, "role \"%s\" is not permitted to log in", user)
+			}
+			if err != nil && err.Code == pgerr.InvalidAuthorization {
+				c.log.Warn("authentication failed", "user", user, "reason", err.Message)
+			}
+		}()
+	}
 	switch rule.Method {
 	case AuthTrust:
 		return nil
@@ -178,7 +205,6 @@ func (c *conn) authenticate(user, database string) *pgerr.Error {
 		c.log.Warn("authentication failed: rejected by rule", "user", user, "database", database)
 		return pgerr.New(pgerr.InvalidAuthorization, "pg_hba.conf rejects connection for host \"%s\", user \"%s\", database \"%s\", %s", host, user, database, enc)
 	}
-	secret, known := auth.Users[user]
 	method := rule.Method
 	if method == AuthMD5 && strings.HasPrefix(secret, "SCRAM-SHA-256$") {
 		method = AuthSCRAM // as PostgreSQL: an md5 rule uses SCRAM for a SCRAM verifier

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	_ "net/http/pprof" // handlers for the opt-in --pprof listener
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"syscall"
 	"time"
 
@@ -88,16 +90,17 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 	backends := activity.NewRegistry(time.Now())
 	statistics := stats.New(time.Now())
 	eng, err := engine.New(engine.Options{
-		Activity:    backends,
-		Stats:       statistics,
-		DataDir:     cfg.DataDir,
-		Partitions:  cfg.Partitions,
-		BatchSize:   cfg.BatchSize,
-		MemoryLimit: cfg.MemoryLimit,
-		HashKernel:  cfg.HashKernel,
-		NoFsync:     cfg.NoFsync,
-		CopyDirs:    cfg.CopyDirList(),
-		Logger:      logger,
+		Activity:         backends,
+		Stats:            statistics,
+		DataDir:          cfg.DataDir,
+		Partitions:       cfg.Partitions,
+		BatchSize:        cfg.BatchSize,
+		MemoryLimit:      cfg.MemoryLimit,
+		HashKernel:       cfg.HashKernel,
+		NoFsync:          cfg.NoFsync,
+		CopyDirs:         cfg.CopyDirList(),
+		Logger:           logger,
+		PasswordVerifier: wire.SCRAMVerifier,
 	})
 	if err != nil {
 		ln.Close()
@@ -112,6 +115,14 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	srvOpts.Activity = backends
+	srvOpts.Auth.Lookup = eng.LookupRole
+	srvOpts.IsSuperuser = eng.IsSuperuser
+	if err := eng.BootstrapUsers(slices.Sorted(maps.Keys(cfg.Users)), cfg.Users); err != nil {
+		ln.Close()
+		_ = eng.Close()
+		fmt.Fprintf(stderr, "joind: cannot create the --users roles: %v\n", err)
+		return 1
+	}
 	srv := wire.NewServer(eng, srvOpts, logger)
 	logger.Info("joind listening", "address", ln.Addr().String(), "version", versionString(),
 		"kernel", hashtable.KernelName(), "data_dir", cfg.DataDir, "partitions", cfg.Partitions,

@@ -32,6 +32,20 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
+// TestRolesDescribe runs testdata/roles.sql (roles, memberships, grants,
+// then \du, \dp, pg_roles, pg_user, has_*_privilege) on both.
+func TestRolesDescribe(t *testing.T) {
+	pg := oracle.Start(t)
+	const db = "psqlmeta_roles"
+	pg.CreateDatabase(t, db)
+	j := joindtest.StartJoind(t)
+	want := runFile(t, pg.Host(), pg.Port(), db, "roles.sql")
+	got := runFile(t, j.Host(), j.Port(), db, "roles.sql")
+	if got != want {
+		t.Errorf("joind's psql output differs from PostgreSQL's:\n%s", diff(want, got))
+	}
+}
+
 // TestDatabaseList checks \l: joind lists the one database it was asked
 // for, as PostgreSQL lists a database of that name when given its name.
 func TestDatabaseList(t *testing.T) {
@@ -52,7 +66,12 @@ func TestDatabaseList(t *testing.T) {
 
 func runScript(t *testing.T, host string, port int, db string) string {
 	t.Helper()
-	script, err := os.ReadFile(filepath.Join("testdata", "meta.sql"))
+	return runFile(t, host, port, db, "meta.sql")
+}
+
+func runFile(t *testing.T, host string, port int, db, name string) string {
+	t.Helper()
+	script, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,570 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/storage"
+)
+
+// Roles and privileges: CREATE/ALTER/DROP ROLE, GRANT/REVOKE of roles and
+// of table and schema privileges, ownership checks, over the role catalog
+// of storage (storage/roles.go). Who runs them is the session's
+// RoleContext.
+
+// RoleContext is who runs a statement.
+type RoleContext struct {
+	Current     uint32 // current_user's OID (storage.OIDBootstrapRole for the bootstrap superuser)
+	CurrentName string // current_user's name
+	SessionUser string // the session user's name
+	Database    string // the current database's name
+	// Verifier makes the stored secret of a password (SCRAM-SHA-256).
+	Verifier func(pw string) string
+}
+
+func authOf(s Session) storage.AuthCatalog { return s.Catalog().Txn }
+
+func errNoRole(name string) error { return pgerr.New("42704", "role \"%s\" does not exist", name) }
+
+// ensureBootstrap records the bootstrap superuser under the name of the
+// session that first changes the role catalog, so OID 10 keeps its name
+// whoever connects later.
+func ensureBootstrap(a *storage.Auth, rc RoleContext) {
+	if _, ok := a.RoleByOID(storage.OIDBootstrapRole); ok || rc.Current != storage.OIDBootstrapRole {
+		return
+	}
+	a.PutRole(storage.Role{OID: storage.OIDBootstrapRole, Name: rc.SessionUser, Super: true, Inherit: true,
+		CreateRole: true, CreateDB: true, Login: true})
+}
+
+func roleOID(a *storage.Auth, name string) (uint32, error) {
+	if r, ok := a.RoleByName(name); ok {
+		return r.OID, nil
+	}
+	return 0, errNoRole(name)
+}
+
+// roleFor finds a role by name; before the catalog records the bootstrap
+// superuser, the session user is it.
+func roleFor(a *storage.Auth, rc RoleContext, name string) (storage.Role, bool) {
+	if r, ok := a.RoleByName(name); ok {
+		return r, true
+	}
+	if _, ok := a.RoleByOID(storage.OIDBootstrapRole); !ok && name == rc.SessionUser {
+		return storage.Role{OID: storage.OIDBootstrapRole, Name: name, Super: true, Inherit: true, Login: true}, true
+	}
+	return storage.Role{}, false
+}
+
+// canCreateRole: superusers and CREATEROLE roles manage roles.
+func canCreateRole(a *storage.Auth, role uint32) bool {
+	if a.IsSuper(role) {
+		return true
+	}
+	r, ok := a.RoleByOID(role)
+	return ok && r.CreateRole
+}
+
+func (rc RoleContext) secret(pw string) string {
+	if strings.HasPrefix(pw, "SCRAM-SHA-256$") || (len(pw) == 35 && strings.HasPrefix(pw, "md5")) || rc.Verifier == nil {
+		return pw
+	}
+	return rc.Verifier(pw)
+}
+
+func applyRoleOptions(r *storage.Role, o sql.RoleOptions, rc RoleContext) {
+	set := func(dst *bool, v *bool) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&r.Super, o.Super)
+	set(&r.CreateDB, o.CreateDB)
+	set(&r.CreateRole, o.CreateRole)
+	set(&r.Inherit, o.Inherit)
+	set(&r.Login, o.Login)
+	if o.PasswordNull {
+		r.Password = ""
+	} else if o.Password != nil {
+		r.Password = rc.secret(*o.Password)
+	}
+}
+
+func createRole(ctx context.Context, s Session, x *sql.CreateRole) (string, error) {
+	rc := s.Roles()
+	ac := authOf(s)
+	if !canCreateRole(ac.Auth(), rc.Current) {
+		return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create role")
+	}
+	if x.Opts.Super != nil && *x.Opts.Super && !ac.Auth().IsSuper(rc.Current) {
+		return "", pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to create superusers")
+	}
+	if strings.HasPrefix(x.Name, "pg_") {
+		return "", pgerr.New("42939", "role name \"%s\" is reserved", x.Name).WithDetail("Role names starting with \"pg_\" are reserved.")
+	}
+	if x.Name == "public" || x.Name == "none" {
+		return "", pgerr.New("42939", "role name \"%s\" is reserved", x.Name)
+	}
+	oid := ac.NewRoleOID()
+	err := ac.AlterAuth(func(a *storage.Auth) error {
+		ensureBootstrap(a, rc)
+		if _, ok := a.RoleByName(x.Name); ok {
+			return pgerr.New("42710", "role \"%s\" already exists", x.Name)
+		}
+		r := storage.Role{OID: oid, Name: x.Name, Inherit: true, Login: x.User}
+		applyRoleOptions(&r, x.Opts, rc)
+		a.PutRole(r)
+		for _, in := range x.Opts.InRoles {
+			g, err := roleOID(a, in)
+			if err != nil {
+				return err
+			}
+			a.Members = append(a.Members, storage.Member{Role: g, Member: oid, Grantor: rc.Current})
+		}
+		for _, m := range x.Opts.Members {
+			mo, err := roleOID(a, m)
+			if err != nil {
+				return err
+			}
+			a.Members = append(a.Members, storage.Member{Role: oid, Member: mo, Grantor: rc.Current})
+		}
+		return nil
+	})
+	return "CREATE ROLE", err
+}
+
+func alterRole(ctx context.Context, s Session, x *sql.AlterRole) (string, error) {
+	rc := s.Roles()
+	ac := authOf(s)
+	err := ac.AlterAuth(func(a *storage.Auth) error {
+		ensureBootstrap(a, rc)
+		r, ok := a.RoleByName(x.Name)
+		if !ok {
+			return errNoRole(x.Name)
+		}
+		self := r.OID == rc.Current
+		onlyPassword := x.Opts.Super == nil && x.Opts.CreateDB == nil && x.Opts.CreateRole == nil && x.Opts.Inherit == nil &&
+			x.Opts.Login == nil && x.Opts.ConnLimit == nil
+		switch {
+		case a.IsSuper(rc.Current):
+		case r.Super || x.Opts.Super != nil:
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to alter superuser roles or change superuser attribute")
+		case self && onlyPassword:
+		case !canCreateRole(a, rc.Current):
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied")
+		}
+		applyRoleOptions(&r, x.Opts, rc)
+		a.PutRole(r)
+		return nil
+	})
+	return "ALTER ROLE", err
+}
+
+func dropRole(ctx context.Context, s Session, x *sql.DropRole) (string, error) {
+	rc := s.Roles()
+	ac := authOf(s)
+	if !canCreateRole(ac.Auth(), rc.Current) {
+		return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied to drop role")
+	}
+	for _, name := range x.Names {
+		r, ok := ac.Auth().RoleByName(name)
+		if !ok {
+			if x.IfExists {
+				if err := s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "00000", Message: fmt.Sprintf("role \"%s\" does not exist, skipping", name)}); err != nil {
+					return "", err
+				}
+				continue
+			}
+			return "", errNoRole(name)
+		}
+		if r.OID == rc.Current {
+			return "", pgerr.New("55006", "current user cannot be dropped")
+		}
+		if r.OID == storage.OIDBootstrapRole || r.Name == rc.SessionUser {
+			if r.OID == storage.OIDBootstrapRole {
+				return "", pgerr.New("55006", "cannot drop role %s because it is required by the database system", name)
+			}
+			return "", pgerr.New("55006", "session user cannot be dropped")
+		}
+		if r.Super && !ac.Auth().IsSuper(rc.Current) {
+			return "", pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to drop superusers")
+		}
+		owned, granted := ac.Auth().Depends(r.OID)
+		var lines []string
+		for _, o := range owned {
+			if d := s.Catalog().describeObject(o); d != "" {
+				lines = append(lines, "owner of "+d)
+			}
+		}
+		for _, o := range granted {
+			if d := s.Catalog().describeObject(o); d != "" {
+				lines = append(lines, "privileges for "+d)
+			}
+		}
+		if len(lines) > 0 {
+			return "", pgerr.New("2BP01", "role \"%s\" cannot be dropped because some objects depend on it", name).
+				WithDetail("%s", strings.Join(lines, "\n"))
+		}
+		oid := r.OID
+		if err := ac.AlterAuth(func(a *storage.Auth) error { a.DropRole(oid); return nil }); err != nil {
+			return "", err
+		}
+	}
+	return "DROP ROLE", nil
+}
+
+func grantRole(ctx context.Context, s Session, x *sql.GrantRole) (string, error) {
+	rc := s.Roles()
+	ac := authOf(s)
+	tag := "GRANT ROLE"
+	if !x.Grant {
+		tag = "REVOKE ROLE"
+	}
+	a := ac.Auth()
+	for _, gname := range x.Roles {
+		g, err := roleOID(a, gname)
+		if err != nil {
+			return "", err
+		}
+		gr, _ := a.RoleByOID(g)
+		admin := false
+		for _, m := range a.Members {
+			if m.Role == g && m.Member == rc.Current && m.Admin {
+				admin = true
+			}
+		}
+		if !a.IsSuper(rc.Current) {
+			if gr.Super {
+				return "", pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to alter superusers")
+			}
+			if !canCreateRole(a, rc.Current) && !admin {
+				return "", pgerr.New(pgerr.InsufficientPrivilege, "must have admin option on role \"%s\"", gname)
+			}
+		}
+		for _, mname := range x.Members {
+			if mname == "" {
+				return "", pgerr.New("0LP01", "role \"public\" cannot have explicit members")
+			}
+			m, err := roleOID(a, mname)
+			if err != nil {
+				return "", err
+			}
+			var notice *pgerr.Error
+			err = ac.AlterAuth(func(a *storage.Auth) error {
+				ensureBootstrap(a, rc)
+				idx := -1
+				for i, e := range a.Members {
+					if e.Role == g && e.Member == m {
+						idx = i
+					}
+				}
+				if x.Grant {
+					if m == g || a.MemberOf(g, m, false) {
+						return pgerr.New("0LP01", "role \"%s\" is a member of role \"%s\"", gname, mname)
+					}
+					if idx >= 0 {
+						if x.Admin && !a.Members[idx].Admin {
+							a.Members[idx].Admin = true
+							return nil
+						}
+						notice = &pgerr.Error{Severity: "NOTICE", Code: "00000", Message: fmt.Sprintf("role \"%s\" is already a member of role \"%s\"", mname, gname)}
+						return nil
+					}
+					a.Members = append(a.Members, storage.Member{Role: g, Member: m, Grantor: rc.Current, Admin: x.Admin})
+					return nil
+				}
+				if idx < 0 {
+					notice = &pgerr.Error{Severity: "WARNING", Code: "01000", Message: fmt.Sprintf("role \"%s\" is not a member of role \"%s\"", mname, gname)}
+					return nil
+				}
+				if x.Admin {
+					a.Members[idx].Admin = false
+				} else {
+					a.Members = append(a.Members[:idx], a.Members[idx+1:]...)
+				}
+				return nil
+			})
+			if err != nil {
+				return "", err
+			}
+			if notice != nil {
+				if err := s.Notice(notice); err != nil {
+					return "", err
+				}
+			}
+		}
+	}
+	return tag, nil
+}
+
+func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, error) {
+	rc := s.Roles()
+	ac := authOf(s)
+	tag := "GRANT"
+	if !x.Grant {
+		tag = "REVOKE"
+	}
+	all, kind := storage.AllTablePrivs, "table"
+	if x.Schema {
+		all, kind = storage.AllSchemaPrivs, "schema"
+	}
+	a := ac.Auth()
+	var grantees []uint32
+	for _, g := range x.Grantees {
+		if g == "" {
+			grantees = append(grantees, 0)
+			continue
+		}
+		r, ok := roleFor(a, rc, g)
+		if !ok {
+			return "", errNoRole(g)
+		}
+		grantees = append(grantees, r.OID)
+	}
+	for _, o := range x.Objects {
+		oid := o.OID
+		owner := a.Object(oid).Owner
+		grantor, privs := owner, x.Privs
+		if !a.IsSuper(rc.Current) && !a.MemberOf(rc.Current, owner, false) {
+			// As PostgreSQL's restrict_and_check_grant: what the role
+			// holds WITH GRANT OPTION, granted in its own name.
+			if a.Privileges(rc.Current, oid, all, 0) == 0 {
+				return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", kind, o.Name)
+			}
+			grantor, privs = rc.Current, x.Privs&a.GrantOptions(rc.Current, oid, all, 0)
+			w, code := "", "01007"
+			switch {
+			case privs == 0 && x.Grant:
+				w = "no privileges were granted for \"%s\""
+			case privs == 0:
+				w = "no privileges could be revoked for \"%s\""
+				code = "01006"
+			case privs != x.Privs && !x.All && x.Grant:
+				w = "not all privileges were granted for \"%s\""
+			case privs != x.Privs && !x.All:
+				w = "not all privileges could be revoked for \"%s\""
+				code = "01006"
+			}
+			if w != "" {
+				if err := s.Notice(&pgerr.Error{Severity: "WARNING", Code: code, Message: fmt.Sprintf(w, o.Name)}); err != nil {
+					return "", err
+				}
+			}
+			if err := revokeColumnWarnings(s, x, o, privs); err != nil {
+				return "", err
+			}
+			if privs == 0 {
+				continue
+			}
+		}
+		err := ac.AlterAuth(func(a *storage.Auth) error {
+			ensureBootstrap(a, rc)
+			for _, g := range grantees {
+				if x.Grant {
+					a.Grant(oid, all, 0, g, grantor, privs, x.GrantOption)
+				} else {
+					a.Revoke(oid, all, 0, g, grantor, privs, x.GrantOption)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	return tag, nil
+}
+
+// recordOwner makes the current role the owner of a new object (nothing
+// to record for the bootstrap superuser, the default owner).
+func recordOwner(s Session, oid uint32) error {
+	rc := s.Roles()
+	if rc.Current == storage.OIDBootstrapRole || rc.Current == 0 {
+		return nil
+	}
+	return authOf(s).AlterAuth(func(a *storage.Auth) error { a.SetOwner(oid, rc.Current); return nil })
+}
+
+// checkOwner is PostgreSQL's object ownership check: 42501 "must be owner
+// of table t" unless the current role is a superuser or a member of the owner.
+func checkOwner(s Session, oid uint32, kind, name string) error {
+	rc := s.Roles()
+	a := authOf(s).Auth()
+	if a.IsSuper(rc.Current) || a.MemberOf(rc.Current, a.Object(oid).Owner, false) {
+		return nil
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s %s", kind, name)
+}
+
+// checkCreateIn is CREATE privilege on the schema a new relation goes in.
+func checkCreateIn(s Session, schemaOID uint32, schemaName string) error {
+	rc := s.Roles()
+	a := authOf(s).Auth()
+	if a.IsSuper(rc.Current) {
+		return nil
+	}
+	if a.Privileges(rc.Current, schemaOID, storage.AllSchemaPrivs, 0)&storage.PrivCreate == 0 {
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", schemaName)
+	}
+	return nil
+}
+
+// describeObject names a relation or schema by OID for DROP ROLE's detail
+// ("" if it is gone).
+func (c *Catalog) describeObject(oid uint32) string {
+	for _, sc := range c.Txn.Schemas() {
+		if sc.OID() == oid {
+			return "schema " + sc.Name
+		}
+	}
+	for _, t := range c.Txn.Tables() {
+		if x, ok := t.(interface{ ObjectID() uint32 }); ok && x.ObjectID() == oid {
+			return "table " + storage.BareName(t.Name())
+		}
+	}
+	for _, v := range c.Txn.Views() {
+		if storage.FirstUserOID+1+2*uint32(v.ID) == oid {
+			return "view " + storage.BareName(v.Name)
+		}
+	}
+	return "" // dropped (storage forgets it at commit)
+}
+
+// checkCreateInKey checks CREATE on the schema of the relation key.
+func checkCreateInKey(s Session, key string) error {
+	id, _ := storage.SplitKey(key)
+	if id == storage.PublicSchemaID {
+		// public: CREATE for its owner, pg_database_owner, only (PostgreSQL 15)
+		return checkCreateIn(s, 2200, "public")
+	}
+	sc, ok := s.Catalog().Txn.SchemaByID(id)
+	if !ok {
+		return nil
+	}
+	return checkCreateIn(s, sc.OID(), sc.Name)
+}
+
+// relOID is the OID of the stored table or view key (0 if none).
+func relOID(s Session, key string) uint32 {
+	cat := s.Catalog()
+	if t, ok := cat.Txn.Lookup(key); ok {
+		if o, ok := t.(interface{ ObjectID() uint32 }); ok {
+			return o.ObjectID()
+		}
+	}
+	if v, ok := cat.Txn.LookupView(key); ok {
+		return storage.FirstUserOID + 1 + 2*uint32(v.ID)
+	}
+	return 0
+}
+
+// changeOwner is ALTER TABLE | VIEW ... OWNER TO role: a superuser, or the
+// owner's member who is a member of the new owner, as PostgreSQL's
+// ATExecChangeOwner.
+func changeOwner(s Session, oid uint32, kind, name, role string) error {
+	rc := s.Roles()
+	ac := authOf(s)
+	a := ac.Auth()
+	r, ok := roleFor(a, rc, role)
+	if !ok {
+		return errNoRole(role)
+	}
+	if !a.IsSuper(rc.Current) {
+		if err := checkOwner(s, oid, kind, name); err != nil {
+			return err
+		}
+		if !a.MemberOf(rc.Current, r.OID, false) {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be member of role \"%s\"", role)
+		}
+	}
+	return ac.AlterAuth(func(a *storage.Auth) error {
+		ensureBootstrap(a, rc)
+		a.SetOwner(oid, r.OID)
+		return nil
+	})
+}
+
+// checkSchemaOwner: only the schema's owner (or a superuser) drops or alters it.
+func checkSchemaOwner(s Session, sc storage.Schema) error {
+	rc := s.Roles()
+	a := authOf(s).Auth()
+	if a.IsSuper(rc.Current) {
+		return nil
+	}
+	owner := uint32(storage.OIDBootstrapRole)
+	if r, ok := roleFor(a, rc, sc.Owner); ok && sc.Owner != "" {
+		owner = r.OID
+	}
+	if a.MemberOf(rc.Current, owner, false) {
+		return nil
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of schema %s", sc.Name)
+}
+
+// checkCreateSchema: CREATE on the database, which only its owner (the
+// bootstrap superuser) and superusers hold.
+func checkCreateSchema(s Session) error {
+	rc := s.Roles()
+	if authOf(s).Auth().IsSuper(rc.Current) {
+		return nil
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for database %s", rc.Database)
+}
+
+// recordSchemaOwner keeps the schema's owner (storage.Schema.Owner, a
+// name) in the role catalog's access lists too, where privileges are
+// computed.
+func recordSchemaOwner(s Session, sc storage.Schema) error {
+	ac := authOf(s)
+	rc := s.Roles()
+	owner := uint32(storage.OIDBootstrapRole)
+	if r, ok := roleFor(ac.Auth(), rc, sc.Owner); ok && sc.Owner != "" {
+		owner = r.OID
+	}
+	if ac.Auth().Object(sc.OID()).Owner == owner {
+		return nil
+	}
+	return ac.AlterAuth(func(a *storage.Auth) error { ensureBootstrap(a, rc); a.SetOwner(sc.OID(), owner); return nil })
+}
+
+// columnPrivs are the privileges that also exist per column.
+const columnPrivs = storage.PrivSelect | storage.PrivInsert | storage.PrivUpdate | storage.PrivReferences
+
+// revokeColumnWarnings: a REVOKE of column privileges by a role that holds
+// no grant option on them goes on to each column of the table (system
+// columns first, as pg_attribute numbers them), warning for each, as
+// PostgreSQL's ExecGrant_Relation (joind keeps no column privileges).
+func revokeColumnWarnings(s Session, x *sql.GrantPrivs, o sql.GrantObject, granted uint16) error {
+	if x.Grant || x.Schema || x.Privs&columnPrivs == 0 || granted&columnPrivs != 0 {
+		return nil
+	}
+	var cols []string
+	t, ok := s.Catalog().Txn.Lookup(relKeyOf(s, o.OID))
+	if !ok {
+		return nil
+	}
+	cols = append(cols, "tableoid", "cmax", "xmax", "cmin", "xmin", "ctid")
+	for _, c := range t.Columns() {
+		cols = append(cols, c.Name)
+	}
+	for _, c := range cols {
+		if err := s.Notice(&pgerr.Error{Severity: "WARNING", Code: "01006",
+			Message: fmt.Sprintf("no privileges could be revoked for column \"%s\" of relation \"%s\"", c, o.Name)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// relKeyOf is the storage key of the table of OID oid ("" if none).
+func relKeyOf(s Session, oid uint32) string {
+	for _, t := range s.Catalog().Txn.Tables() {
+		if x, ok := t.(interface{ ObjectID() uint32 }); ok && x.ObjectID() == oid {
+			return t.Name()
+		}
+	}
+	return ""
+}

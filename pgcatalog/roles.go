@@ -1,0 +1,241 @@
+package pgcatalog
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
+)
+
+// The role catalog as clients read it: pg_authid, pg_roles, pg_user,
+// pg_auth_members, relacl, pg_get_userbyid and the has_*_privilege
+// functions, all over storage's Auth (storage/roles.go).
+
+// Auth is the role catalog the statement sees (empty for a catalog
+// without one).
+func (s *Snapshot) Auth() *storage.Auth {
+	if ac, ok := s.cat.(storage.AuthCatalog); ok {
+		return ac.Auth()
+	}
+	return &storage.Auth{}
+}
+
+// CurrentRole is current_user's OID.
+func (s *Snapshot) CurrentRole() uint32 {
+	if s.env.Role == 0 {
+		return OIDBootstrapUser
+	}
+	return s.env.Role
+}
+
+func (s *Snapshot) currentRoleName() string {
+	if s.env.CurrentRole != "" {
+		return s.env.CurrentRole
+	}
+	return s.RoleName(s.CurrentRole())
+}
+
+// roleRows are pg_authid's rows: the bootstrap superuser, then the stored roles.
+func (s *Snapshot) roleRows() []pgRoleRow {
+	a := s.Auth()
+	out := []pgRoleRow{}
+	if _, ok := a.RoleByOID(OIDBootstrapUser); !ok {
+		out = append(out, pgRoleRow{Rolname: Name(s.user()), Rolsuper: true, Rolinherit: true, Rolcreaterole: true, Rolcreatedb: true,
+			Rolcanlogin: true, Rolreplication: true, Rolconnlimit: -1, Rolpassword: "********", Rolbypassrls: true, Oid: OIDBootstrapUser})
+	}
+	all := append(append([]storage.Role(nil), storage.PredefinedRoles...), a.Roles...)
+	sort.Slice(all, func(i, j int) bool { return all[i].OID < all[j].OID })
+	for _, r := range all {
+		row := pgRoleRow{Rolname: Name(r.Name), Rolsuper: r.Super, Rolinherit: r.Inherit, Rolcreaterole: r.CreateRole,
+			Rolcreatedb: r.CreateDB, Rolcanlogin: r.Login, Rolconnlimit: -1, Rolpassword: "********", Oid: OID(r.OID)}
+		if r.OID == OIDBootstrapUser {
+			row.Rolreplication, row.Rolbypassrls = true, true
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+func (s *Snapshot) authMembersRows() []pgAuthMembersRow {
+	var out []pgAuthMembersRow
+	for _, m := range s.Auth().Members {
+		out = append(out, pgAuthMembersRow{Roleid: OID(m.Role), Member: OID(m.Member), Grantor: OID(m.Grantor), AdminOption: m.Admin})
+	}
+	return out
+}
+
+func (s *Snapshot) userRows() []pgUserRow {
+	var out []pgUserRow
+	for _, r := range s.roleRows() {
+		if r.Rolcanlogin {
+			out = append(out, pgUserRow{Usename: r.Rolname, Usesysid: r.Oid, Usecreatedb: r.Rolcreatedb, Usesuper: r.Rolsuper,
+				Userepl: r.Rolreplication, Usebypassrls: r.Rolbypassrls, Passwd: "********"})
+		}
+	}
+	return out
+}
+
+// aclName is a role's name as aclitemout writes it ("" for PUBLIC).
+func (s *Snapshot) aclName(oid uint32) string {
+	if oid == 0 {
+		return ""
+	}
+	n := s.RoleName(oid)
+	for _, c := range n {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return `"` + strings.ReplaceAll(n, `"`, `""`) + `"`
+		}
+	}
+	return n
+}
+
+// ACLText is an explicit access list's aclitem[] text; nil for the default.
+func (s *Snapshot) ACLText(oid uint32, all, public uint16) *string {
+	o := s.Auth().Objects[oid]
+	if !o.Set {
+		return nil
+	}
+	var items []string
+	for _, it := range o.ACL {
+		var b strings.Builder
+		b.WriteString(s.aclName(it.Grantee))
+		b.WriteByte('=')
+		for i := 0; i < 16; i++ {
+			bit := uint16(1) << i
+			if it.Privs&bit != 0 {
+				b.WriteString(storage.PrivString(bit))
+				if it.GrantOpt&bit != 0 {
+					b.WriteByte('*')
+				}
+			}
+		}
+		b.WriteByte('/')
+		b.WriteString(s.aclName(it.Grantor))
+		item := b.String()
+		if strings.ContainsAny(item, `",{} `) {
+			item = `"` + strings.ReplaceAll(strings.ReplaceAll(item, `\`, `\\`), `"`, `\"`) + `"`
+		}
+		items = append(items, item)
+	}
+	t := "{" + strings.Join(items, ",") + "}"
+	return &t
+}
+
+// ownerOf is the owner of a relation or schema.
+func (s *Snapshot) ownerOf(oid uint32) uint32 { return s.Auth().Object(oid).Owner }
+
+// privNames parses has_*_privilege's privilege list: the privileges, and
+// those asked WITH GRANT OPTION.
+func privNames(text string, bits map[string]uint16) (plain, opt uint16, ok bool) {
+	for _, p := range strings.Split(text, ",") {
+		p = strings.ToLower(strings.Join(strings.Fields(p), " "))
+		withOpt := strings.HasSuffix(p, " with grant option")
+		p = strings.TrimSuffix(p, " with grant option")
+		bit, ok := bits[p]
+		if !ok {
+			return 0, 0, false
+		}
+		if withOpt {
+			opt |= bit
+		} else {
+			plain |= bit
+		}
+	}
+	return plain, opt, true
+}
+
+var tablePrivNames = map[string]uint16{"select": storage.PrivSelect, "insert": storage.PrivInsert, "update": storage.PrivUpdate,
+	"delete": storage.PrivDelete, "truncate": storage.PrivTruncate, "references": storage.PrivReferences, "trigger": storage.PrivTrigger}
+
+const allTablePrivs, allSchemaPrivs = storage.AllTablePrivs, storage.AllSchemaPrivs
+
+// SchemaUsable reports whether the current role may look names up in ns
+// (USAGE; the built-in schemas and public grant it to PUBLIC).
+func (s *Snapshot) SchemaUsable(ns Namespace) bool {
+	if ns.Kind != NsUser || ns.ID == storage.PublicSchemaID {
+		return true
+	}
+	a := s.Auth()
+	return a.Privileges(s.CurrentRole(), ns.OID, allSchemaPrivs, 0)&storage.PrivUsage != 0
+}
+
+var schemaPrivNames = map[string]uint16{"usage": storage.PrivUsage, "create": storage.PrivCreate}
+
+// isTextArg tells a name argument from an OID one (the functions take both).
+func isTextArg(v types.Value) bool { return v.S != "" || v.I == 0 }
+
+// roleArg is a has_*_privilege user argument (name or OID).
+func (s *Snapshot) roleArg(v types.Value) (uint32, bool) {
+	if isTextArg(v) {
+		if strings.EqualFold(v.S, "public") {
+			return 0, true
+		}
+		return s.RoleOID(v.S)
+	}
+	return uint32(v.I), true
+}
+
+// hasPrivilege is has_table_privilege / has_schema_privilege.
+func (s *Snapshot) hasPrivilege(schema bool, v []types.Value) types.Value {
+	for _, x := range v {
+		if x.Null {
+			return types.NullValue
+		}
+	}
+	role := s.CurrentRole()
+	if len(v) == 3 {
+		r, ok := s.roleArg(v[0])
+		if !ok {
+			return types.NullValue
+		}
+		role = r
+		v = v[1:]
+	}
+	var oid uint32
+	isText := isTextArg(v[0])
+	bits, all := tablePrivNames, storage.AllTablePrivs
+	var public uint16
+	if schema {
+		bits, all, public = schemaPrivNames, storage.AllSchemaPrivs, 0
+		if isText {
+			ns, ok := s.NamespaceByName(v[0].S)
+			if !ok {
+				return types.NullValue
+			}
+			oid = ns.OID
+		} else {
+			oid = uint32(v[0].I)
+		}
+		if oid < FirstUserOID {
+			if oid == OIDNamespacePublic {
+				public = storage.PrivUsage
+			} else {
+				public = storage.PrivUsage // pg_catalog, information_schema
+			}
+		}
+	} else {
+		if isText {
+			o, err := s.RegIn("regclass", v[0].S)
+			if err != nil {
+				return types.NullValue
+			}
+			oid = o
+		} else {
+			oid = uint32(v[0].I)
+		}
+		if oid < FirstUserOID {
+			public = storage.PrivSelect // system catalogs: SELECT to PUBLIC
+		}
+	}
+	want, opt, ok := privNames(v[1].S, bits)
+	if !ok {
+		return types.NullValue
+	}
+	a := s.Auth()
+	if role == 0 || (oid < FirstUserOID && !a.IsSuper(role)) {
+		return types.BoolValue(public&want != 0)
+	}
+	// Any of the privileges listed, as PostgreSQL's has_*_privilege.
+	return types.BoolValue(a.Privileges(role, oid, all, public)&want != 0 || a.GrantOptions(role, oid, all, public)&opt != 0)
+}

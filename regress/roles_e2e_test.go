@@ -1,0 +1,435 @@
+package regress
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/joind/joind/regress/joindtest"
+	"github.com/joind/joind/regress/oracle"
+)
+
+// The privilege matrix: the same setup on joind and on PostgreSQL 15 (as
+// the bootstrap superuser "postgres"), then the same statements run by
+// each of several roles, each connected as itself; every statement's
+// outcome (its rows, or its SQLSTATE and message) must be the same on both.
+// Each statement runs in a transaction that is rolled back, so what one
+// role changes the next does not see.
+
+// rolesSetup makes the roles (r17_ prefix: roles are cluster-wide on
+// the oracle), a schema, tables, a view and grants.
+var rolesSetup = []string{
+	"CREATE ROLE r17_owner LOGIN",
+	"CREATE ROLE r17_reader LOGIN",
+	"CREATE ROLE r17_writer LOGIN",
+	"CREATE ROLE r17_none LOGIN",
+	"CREATE ROLE r17_grp NOLOGIN",
+	"CREATE ROLE r17_files LOGIN",
+	"CREATE ROLE r17_nologin",
+	"GRANT r17_grp TO r17_writer",
+	"GRANT pg_read_server_files TO r17_files",
+	"CREATE SCHEMA r17s",
+	"GRANT USAGE ON SCHEMA r17s TO PUBLIC",
+	"GRANT CREATE ON SCHEMA r17s TO r17_owner",
+	"CREATE TABLE r17s.t (a int, b text)",
+	"INSERT INTO r17s.t VALUES (1, 'one'), (2, 'two')",
+	"CREATE TABLE r17s.u (k int)",
+	"INSERT INTO r17s.u VALUES (7)",
+	"CREATE VIEW r17s.v AS SELECT a FROM r17s.t",
+	"GRANT SELECT ON r17s.t TO r17_reader",
+	"GRANT SELECT ON r17s.v TO r17_none",
+	"GRANT INSERT, UPDATE ON TABLE r17s.t TO r17_grp",
+	"GRANT DELETE ON r17s.t TO r17_writer WITH GRANT OPTION",
+	"GRANT SELECT, TRUNCATE ON ALL TABLES IN SCHEMA r17s TO r17_owner",
+	"REVOKE TRUNCATE ON r17s.u FROM r17_owner",
+	"CREATE SCHEMA r17p",
+	"CREATE TABLE r17p.h (z int)",
+	"GRANT SELECT ON r17p.h TO PUBLIC",
+	"GRANT USAGE ON SCHEMA r17p TO r17_reader",
+}
+
+// rolesCleanup undoes rolesSetup (also run first, for a failed earlier run).
+var rolesCleanup = []string{
+	"DROP TABLE IF EXISTS r17p.h",
+	"DROP VIEW IF EXISTS r17s.ov",
+	"DROP SCHEMA IF EXISTS r17p",
+	"DROP VIEW IF EXISTS r17s.v",
+	"DROP TABLE IF EXISTS r17s.t",
+	"DROP TABLE IF EXISTS r17s.u",
+	"DROP TABLE IF EXISTS r17s.o",
+	"DROP SCHEMA IF EXISTS r17s",
+	"DROP ROLE IF EXISTS r17_owner",
+	"DROP ROLE IF EXISTS r17_reader",
+	"DROP ROLE IF EXISTS r17_writer",
+	"DROP ROLE IF EXISTS r17_none",
+	"DROP ROLE IF EXISTS r17_grp",
+	"DROP ROLE IF EXISTS r17_files",
+	"DROP ROLE IF EXISTS r17_nologin",
+	"DROP ROLE IF EXISTS r17_new",
+}
+
+// rolesMatrix are the statements every role runs.
+var rolesMatrix = []string{
+	"SELECT current_user, session_user",
+	"SELECT a, b FROM r17s.t ORDER BY a",
+	"SELECT count(*) FROM r17s.t",
+	"SELECT * FROM r17s.v ORDER BY a",
+	"SELECT k FROM r17s.u",
+	"SELECT t.a FROM r17s.t JOIN r17s.u ON true ORDER BY 1",
+	"INSERT INTO r17s.t VALUES (3, 'three')",
+	"INSERT INTO r17s.t VALUES (3, 'three') RETURNING a",
+	"UPDATE r17s.t SET b = 'x'",
+	"UPDATE r17s.t SET b = 'x' WHERE a = 1",
+	"UPDATE r17s.t SET a = a + 1",
+	"DELETE FROM r17s.t",
+	"DELETE FROM r17s.t WHERE a = 1",
+	"TRUNCATE r17s.t",
+	"TRUNCATE r17s.u",
+	"DROP TABLE r17s.t",
+	"CREATE TABLE r17s.o (x int)",
+	"CREATE TABLE public.r17_p (x int)",
+	"SELECT has_table_privilege('r17s.t', 'SELECT'), has_table_privilege('r17s.t', 'INSERT'), has_table_privilege('r17s.t', 'DELETE')",
+	"SELECT has_table_privilege('r17_reader', 'r17s.t', 'select'), has_schema_privilege('r17s', 'CREATE'), has_schema_privilege('r17s', 'USAGE')",
+	"CREATE ROLE r17_new",
+	"DROP ROLE r17_none",
+	"GRANT SELECT ON r17s.t TO r17_none",
+	"GRANT DELETE ON r17s.t TO r17_none",
+	"GRANT DELETE, SELECT ON r17s.t TO r17_none",
+	"GRANT ALL ON r17s.t TO r17_none",
+	"REVOKE DELETE ON r17s.t FROM r17_none",
+	"GRANT DELETE ON r17s.t TO r17_none ;; SELECT relacl::text FROM pg_class WHERE relname = 't' AND relnamespace = 'r17s'::regnamespace",
+	"GRANT DELETE ON r17s.t TO r17_none WITH GRANT OPTION ;; REVOKE DELETE ON r17s.t FROM r17_none ;; SELECT relacl::text FROM pg_class WHERE relname = 't' AND relnamespace = 'r17s'::regnamespace",
+	"GRANT SELECT ON r17s.t TO r17_none ;; SET ROLE r17_none ;; SELECT count(*) FROM r17s.t",
+	"REVOKE SELECT ON r17s.t FROM r17_reader ;; SELECT has_table_privilege('r17_reader', 'r17s.t', 'SELECT')",
+	"GRANT r17_grp TO r17_none",
+	"SET ROLE r17_grp",
+	"SET ROLE r17_reader",
+	"ALTER ROLE r17_reader CREATEDB",
+	"SELECT relname, relacl::text FROM pg_class WHERE relname IN ('t', 'u', 'v') AND relnamespace = 'r17s'::regnamespace ORDER BY 1",
+	"SELECT z FROM r17p.h",
+	"SET search_path = r17p, public",
+	"SELECT nspname, nspacl::text FROM pg_namespace WHERE nspname LIKE 'r17%' ORDER BY 1",
+	"CREATE SCHEMA r17q",
+	"DROP SCHEMA r17p",
+	"ALTER TABLE r17s.t ADD COLUMN c int",
+	"ALTER TABLE r17s.t RENAME TO t2",
+	"CREATE INDEX ON r17s.t (a)",
+	"DROP VIEW r17s.v",
+	"CREATE VIEW r17s.ov AS SELECT 1 AS one",
+	"ALTER TABLE r17s.t OWNER TO r17_reader",
+	"SELECT tablename, tableowner FROM pg_tables WHERE schemaname = 'r17s' ORDER BY 1",
+	"SELECT viewname, viewowner FROM pg_views WHERE schemaname = 'r17s' ORDER BY 1",
+	"SELECT rolname, rolsuper, rolinherit, rolcreaterole, rolcreatedb, rolcanlogin FROM pg_roles WHERE rolname LIKE 'r17%' ORDER BY 1",
+	"SELECT r.rolname, m.rolname, a.admin_option FROM pg_auth_members a JOIN pg_roles r ON r.oid = a.roleid JOIN pg_roles m ON m.oid = a.member WHERE m.rolname LIKE 'r17%' ORDER BY 1, 2",
+}
+
+// outcome runs q in a transaction rolled back afterwards and describes
+// what it gave: its rows, or its error's SQLSTATE and message.
+// Statements joined by " ;; " run in order in the one transaction, the
+// outcome being the last one's and the errors of the others; the notices
+// and warnings the statements raise are part of it.
+func roleOutcome(ctx context.Context, c *pgx.Conn, q string) string {
+	if _, err := c.Exec(ctx, "BEGIN"); err != nil {
+		return "BEGIN: " + err.Error()
+	}
+	defer c.Exec(ctx, "ROLLBACK")
+	notices := noticesOf[c.PgConn()]
+	if notices == nil {
+		notices = &[]string{}
+	}
+	*notices = nil
+	out := roleRows(ctx, c, q)
+	if len(*notices) > 0 {
+		out += " NOTICES: " + strings.Join(*notices, "; ")
+	}
+	return out
+}
+
+// noticesOf collects each connection's notices (rolesConnect).
+var noticesOf = map[*pgconn.PgConn]*[]string{}
+
+func roleRows(ctx context.Context, c *pgx.Conn, q string) string {
+	parts := strings.Split(q, " ;; ")
+	var pre []string
+	for _, p := range parts[:len(parts)-1] {
+		if _, err := c.Exec(ctx, p); err != nil {
+			pre = append(pre, roleErr(err))
+			if _, err := c.Exec(ctx, "ROLLBACK"); err == nil {
+				c.Exec(ctx, "BEGIN")
+			}
+		}
+	}
+	q = parts[len(parts)-1]
+	if len(pre) > 0 {
+		return strings.Join(pre, "; ")
+	}
+	rows, err := c.Query(ctx, q)
+	if err != nil {
+		return roleErr(err)
+	}
+	var out []string
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			return roleErr(err)
+		}
+		var cells []string
+		for _, v := range vals {
+			cells = append(cells, fmt.Sprint(v))
+		}
+		out = append(out, strings.Join(cells, " "))
+	}
+	if err := rows.Err(); err != nil {
+		return roleErr(err)
+	}
+	tag := rows.CommandTag().String()
+	return tag + " " + strings.Join(out, " | ")
+}
+
+func roleErr(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		s := pe.Code + " " + pe.Message
+		if pe.Hint != "" {
+			s += " HINT: " + pe.Hint
+		}
+		return s
+	}
+	return "error: " + err.Error()
+}
+
+// fileErr stands for any failure to open a server-side file: past the
+// privilege check, which file a COPY may open is copy_dirs' business
+// (joind's rule, not PostgreSQL's file permissions).
+func fileErr(s string) string {
+	if strings.Contains(s, "could not open file") {
+		return "could not open file"
+	}
+	return s
+}
+
+// rolesConnect connects to dsn as user (simple protocol, as psql).
+func rolesConnect(t *testing.T, dsn, user string) (c *pgx.Conn, err error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.User = user
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	notices := &[]string{}
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		*notices = append(*notices, n.Severity+" "+n.Code+" "+n.Message)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err = pgx.ConnectConfig(ctx, cfg)
+	if c != nil {
+		noticesOf[c.PgConn()] = notices
+	}
+	return c, err
+}
+
+func runAll(t *testing.T, c *pgx.Conn, qs []string, ignoreErrors bool) {
+	t.Helper()
+	for _, q := range qs {
+		if _, err := c.Exec(ctxT(t), q); err != nil && !ignoreErrors {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+func TestRolesPrivilegeMatrix(t *testing.T) {
+	pg := oracle.Start(t)
+	files := t.TempDir()
+	j := joindtest.StartJoind(t, "--copy-dirs", files)
+	missing := filepath.Join(files, "none", "r17.csv")
+	servers := []struct{ name, dsn string }{{"postgres", pg.DSN()}, {"joind", j.DSNFor("postgres")}}
+	supers := map[string]*pgx.Conn{}
+	for _, s := range servers {
+		c, err := rolesConnect(t, s.dsn, "postgres")
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		defer c.Close(context.Background())
+		runAll(t, c, rolesCleanup, true)
+		runAll(t, c, rolesSetup, false)
+		supers[s.name] = c
+	}
+	// The owner makes a table of its own: DROP and GRANT as its owner.
+	for _, s := range servers {
+		c, err := rolesConnect(t, s.dsn, "r17_owner")
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		runAll(t, c, []string{"CREATE TABLE r17s.o (x int)", "GRANT SELECT ON r17s.o TO r17_reader"}, false)
+		c.Close(context.Background())
+	}
+	defer func() {
+		for _, c := range supers {
+			runAll(t, c, rolesCleanup, true)
+		}
+	}()
+	matrix := append(append([]string(nil), rolesMatrix...),
+		"COPY r17s.t FROM '"+missing+"'", "COPY r17s.t TO '"+missing+"'",
+		"SELECT x FROM r17s.o", "DROP TABLE r17s.o", "INSERT INTO r17s.o VALUES (1)",
+		"ALTER TABLE r17s.o OWNER TO r17_reader", "ALTER TABLE r17s.o OWNER TO r17_owner", "ALTER TABLE r17s.o ADD COLUMN y int",
+		"SELECT relname, relacl::text FROM pg_class WHERE relname = 'o' AND relnamespace = 'r17s'::regnamespace")
+	agree := 0
+	for _, role := range []string{"postgres", "r17_owner", "r17_reader", "r17_writer", "r17_none", "r17_files"} {
+		conns := map[string]*pgx.Conn{}
+		for _, s := range servers {
+			c, err := rolesConnect(t, s.dsn, role)
+			if err != nil {
+				t.Fatalf("%s as %s: %v", s.name, role, err)
+			}
+			defer c.Close(context.Background())
+			conns[s.name] = c
+		}
+		for _, q := range matrix {
+			want := fileErr(roleOutcome(ctxT(t), conns["postgres"], q))
+			got := fileErr(roleOutcome(ctxT(t), conns["joind"], q))
+			if got != want {
+				t.Errorf("as %s: %s\n joind:    %s\n postgres: %s", role, q, got, want)
+			} else {
+				agree++
+			}
+		}
+	}
+	// A NOLOGIN role and a role that does not exist are refused at login.
+	for _, user := range []string{"r17_nologin", "r17_nobody"} {
+		var msgs []string
+		for _, s := range servers {
+			_, err := rolesConnect(t, s.dsn, user)
+			msgs = append(msgs, roleErr(err))
+		}
+		if msgs[0] != msgs[1] || !strings.HasPrefix(msgs[0], "28000") {
+			t.Errorf("login as %s:\n postgres: %s\n joind:    %s", user, msgs[0], msgs[1])
+		}
+	}
+	t.Logf("%d statement outcomes agree", agree)
+}
+
+// TestRolesSurviveRestart: roles, passwords, memberships, owners and
+// grants are in the data directory; after a restart a role logs in with
+// its password (SCRAM, the --users default) and has what it was granted.
+func TestRolesSurviveRestart(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--users", "boot:bootpw,postgres:pgpw", "--hba", "host all postgres samehost trust; host all all samehost scram-sha-256"}
+	j := joindtest.StartJoindWithDataDir(t, dir, args...)
+	dsn := func(j *joindtest.Joind, user, pw string) string {
+		return fmt.Sprintf("host=%s port=%d user=%s password=%s dbname=regression sslmode=disable", j.Host(), j.Port(), user, pw)
+	}
+	conn := func(d string) (*pgx.Conn, error) {
+		cfg, err := pgx.ParseConfig(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+		return pgx.ConnectConfig(ctxT(t), cfg)
+	}
+	c, err := conn(dsn(j, "boot", "bootpw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runAll(t, c, []string{
+		"CREATE ROLE rs_app LOGIN PASSWORD 'apppw'",
+		"CREATE ROLE rs_grp",
+		"GRANT rs_grp TO rs_app",
+		"CREATE TABLE rs_t (a int)",
+		"INSERT INTO rs_t VALUES (1)",
+		"GRANT SELECT ON rs_t TO rs_grp",
+		"CREATE SCHEMA rs_s",
+		"GRANT USAGE, CREATE ON SCHEMA rs_s TO rs_app",
+	}, false)
+	c.Close(context.Background())
+	a, err := conn(dsn(j, "rs_app", "apppw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runAll(t, a, []string{"CREATE TABLE rs_s.mine (x int)"}, false)
+	a.Close(context.Background())
+	j.Stop()
+
+	j2 := joindtest.StartJoindWithDataDir(t, dir, args...)
+	defer j2.Stop()
+	if _, err := conn(dsn(j2, "rs_app", "wrong")); err == nil || !strings.Contains(err.Error(), "password authentication failed") {
+		t.Fatalf("wrong password: %v", err)
+	}
+	a, err = conn(dsn(j2, "rs_app", "apppw"))
+	if err != nil {
+		t.Fatalf("rs_app after restart: %v", err)
+	}
+	defer a.Close(context.Background())
+	checks := []struct{ q, want string }{
+		{"SELECT a FROM rs_t", "SELECT 1 1"},
+		{"INSERT INTO rs_t VALUES (2)", "42501 permission denied for table rs_t"},
+		{"SELECT current_user", "SELECT 1 rs_app"},
+		{"SELECT oid = 10, rolname, rolcanlogin, rolsuper FROM pg_roles WHERE rolname LIKE 'rs_%' OR rolname IN ('boot', 'postgres') ORDER BY 2",
+			"SELECT 4 true boot true true | false postgres true true | false rs_app true false | false rs_grp false false"},
+		{"SELECT relacl::text FROM pg_class WHERE relname = 'rs_t'", "SELECT 1 {boot=arwdDxt/boot,rs_grp=r/boot}"},
+		{"SELECT pg_get_userbyid(relowner) FROM pg_class WHERE relname = 'mine'", "SELECT 1 rs_app"},
+		{"DROP TABLE rs_t", "42501 must be owner of table rs_t"},
+		{"SELECT * FROM read_parquet('/tmp/x.parquet')", "42501 permission denied for function read_parquet HINT: Reading server-side files takes a superuser or a member of pg_read_server_files."},
+	}
+	for _, ch := range checks {
+		if got := roleOutcome(ctxT(t), a, ch.q); got != ch.want {
+			t.Errorf("%s:\n got  %s\n want %s", ch.q, got, ch.want)
+		}
+	}
+	if _, err := conn(dsn(j2, "rs_grp", "")); err == nil {
+		t.Errorf("NOLOGIN role rs_grp logged in")
+	}
+}
+
+// TestRolesPreparedAfterRevoke: a prepared statement (extended protocol,
+// its plan cached) is checked at every execution, so a REVOKE between two
+// executions refuses the second, as PostgreSQL does.
+func TestRolesPreparedAfterRevoke(t *testing.T) {
+	j := joindtest.StartJoind(t)
+	su, err := rolesConnect(t, j.DSN(), "postgres")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer su.Close(context.Background())
+	runAll(t, su, []string{"CREATE ROLE pr_r LOGIN", "CREATE TABLE pr_t (a int)", "INSERT INTO pr_t VALUES (1)",
+		"GRANT SELECT ON pr_t TO pr_r"}, false)
+	cfg, err := pgx.ParseConfig(j.DSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.User = "pr_r"
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeCacheStatement
+	c, err := pgx.ConnectConfig(ctxT(t), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	read := func() error {
+		var n int
+		return c.QueryRow(ctxT(t), "SELECT count(*) FROM pr_t WHERE a > $1", 0).Scan(&n)
+	}
+	for i := 0; i < 3; i++ {
+		if err := read(); err != nil {
+			t.Fatalf("execution %d: %v", i, err)
+		}
+	}
+	runAll(t, su, []string{"REVOKE SELECT ON pr_t FROM pr_r"}, false)
+	if err := read(); roleErr(err) != "42501 permission denied for table pr_t" {
+		t.Fatalf("after REVOKE: %v", err)
+	}
+	runAll(t, su, []string{"GRANT SELECT ON pr_t TO pr_r"}, false)
+	if err := read(); err != nil {
+		t.Fatalf("after GRANT: %v", err)
+	}
+}

@@ -1,0 +1,322 @@
+package sql
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/joind/joind/pgcatalog"
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/storage"
+)
+
+// Role statements (CREATE/ALTER/DROP ROLE, GRANT/REVOKE): bound here to
+// names and OIDs of relations; roles resolve when they run
+// (commands/roles.go), in the transaction's role catalog.
+
+// RoleOptions are CREATE/ALTER ROLE's options; nil pointers are unset.
+type RoleOptions struct {
+	Super, CreateDB, CreateRole, Inherit, Login *bool
+	Password                                    *string // "" with PasswordNull: PASSWORD NULL
+	PasswordNull                                bool
+	ConnLimit                                   *int32
+	InRoles, Members                            []string // IN ROLE / ROLE
+}
+
+// CreateRole is CREATE ROLE | USER | GROUP name [options].
+type CreateRole struct {
+	Name string
+	User bool // CREATE USER: LOGIN by default
+	Opts RoleOptions
+}
+
+// AlterRole is ALTER ROLE | USER name [WITH] options.
+type AlterRole struct {
+	Name string // "" with Current: CURRENT_USER
+	Opts RoleOptions
+}
+
+// DropRole is DROP ROLE | USER [IF EXISTS] names.
+type DropRole struct {
+	Names    []string
+	IfExists bool
+}
+
+// GrantRole is GRANT roles TO members [WITH ADMIN OPTION] / REVOKE.
+type GrantRole struct {
+	Grant   bool
+	Roles   []string
+	Members []string
+	Admin   bool
+}
+
+// GrantObject is one object of GRANT/REVOKE privileges.
+type GrantObject struct {
+	OID  uint32
+	Name string
+}
+
+// GrantPrivs is GRANT/REVOKE privileges ON TABLE ... | ALL TABLES IN SCHEMA
+// ... | SCHEMA ... TO/FROM grantees ("" = PUBLIC).
+type GrantPrivs struct {
+	Grant       bool
+	Schema      bool // objects are schemas (else relations)
+	Objects     []GrantObject
+	Privs       uint16
+	Grantees    []string
+	GrantOption bool // WITH GRANT OPTION / REVOKE GRANT OPTION FOR
+	All         bool // ALL [PRIVILEGES]
+}
+
+// SetRole is SET [LOCAL] ROLE name / RESET ROLE (Name "" = NONE).
+type SetRole struct {
+	Name  string
+	Local bool
+	Reset bool // RESET ROLE (tag RESET)
+}
+
+func (*CreateRole) statement() {}
+func (*AlterRole) statement()  {}
+func (*DropRole) statement()   {}
+func (*GrantRole) statement()  {}
+func (*GrantPrivs) statement() {}
+func (*SetRole) statement()    {}
+
+// bindSetRole binds SET [LOCAL] ROLE and RESET ROLE.
+func (b *binder) bindSetRole(vs *pg_query.VariableSetStmt) (Statement, error) {
+	out := &SetRole{Local: vs.IsLocal}
+	switch vs.Kind {
+	case pg_query.VariableSetKind_VAR_SET_VALUE:
+		if len(vs.Args) == 1 {
+			if c := vs.Args[0].GetAConst(); c != nil {
+				out.Name = constText(c)
+			}
+		}
+		if strings.EqualFold(out.Name, "none") {
+			out.Name = ""
+		}
+	case pg_query.VariableSetKind_VAR_RESET:
+		out.Reset = true
+	case pg_query.VariableSetKind_VAR_SET_DEFAULT:
+	default:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "SET %s FROM CURRENT is not supported", vs.Name)
+	}
+	return out, nil
+}
+
+// roleSpecName is a RoleSpec's name: CURRENT_USER and friends as the
+// session's, PUBLIC as "".
+func (b *binder) roleSpecName(n *pg_query.RoleSpec) string {
+	switch n.Roletype {
+	case pg_query.RoleSpecType_ROLESPEC_PUBLIC:
+		return ""
+	case pg_query.RoleSpecType_ROLESPEC_CURRENT_USER, pg_query.RoleSpecType_ROLESPEC_CURRENT_ROLE:
+		if b.opts.Session != nil {
+			return b.opts.Session.CurrentRole
+		}
+	case pg_query.RoleSpecType_ROLESPEC_SESSION_USER:
+		if b.opts.Session != nil {
+			return b.opts.Session.User
+		}
+	}
+	return n.Rolename
+}
+
+func (b *binder) roleNames(ns []*pg_query.Node) []string {
+	var out []string
+	for _, n := range ns {
+		if r := n.GetRoleSpec(); r != nil {
+			out = append(out, b.roleSpecName(r))
+		} else if ap := n.GetAccessPriv(); ap != nil {
+			out = append(out, ap.PrivName) // GRANT role: the granted roles arrive as AccessPrivs
+		} else if s := n.GetString_(); s != nil {
+			out = append(out, s.Sval)
+		}
+	}
+	return out
+}
+
+func defBool(d *pg_query.DefElem) *bool {
+	v := true
+	if d.Arg != nil {
+		if bb := d.Arg.GetBoolean(); bb != nil {
+			v = bb.Boolval
+		} else if i := d.Arg.GetInteger(); i != nil {
+			v = i.Ival != 0
+		}
+	}
+	return &v
+}
+
+func (b *binder) roleOptions(opts []*pg_query.Node) (RoleOptions, error) {
+	var o RoleOptions
+	for _, n := range opts {
+		d := n.GetDefElem()
+		if d == nil {
+			continue
+		}
+		switch d.Defname {
+		case "superuser":
+			o.Super = defBool(d)
+		case "createdb":
+			o.CreateDB = defBool(d)
+		case "createrole":
+			o.CreateRole = defBool(d)
+		case "inherit":
+			o.Inherit = defBool(d)
+		case "canlogin":
+			o.Login = defBool(d)
+		case "password":
+			if d.Arg == nil {
+				o.PasswordNull = true
+			} else {
+				pw := defElemString(d)
+				o.Password = &pw
+			}
+		case "connectionlimit":
+			if i := d.Arg.GetInteger(); i != nil {
+				v := i.Ival
+				o.ConnLimit = &v
+			}
+		case "addroleto":
+			o.InRoles = b.roleNames(d.Arg.GetList().GetItems())
+		case "rolemembers":
+			o.Members = b.roleNames(d.Arg.GetList().GetItems())
+		case "isreplication", "bypassrls":
+			if *defBool(d) {
+				return o, pgerr.New(pgerr.FeatureNotSupported, "role option %s is not supported",
+					map[string]string{"isreplication": "REPLICATION", "bypassrls": "BYPASSRLS"}[d.Defname])
+			}
+		case "validUntil":
+			return o, pgerr.New(pgerr.FeatureNotSupported, "role option VALID UNTIL is not supported")
+		default:
+			return o, pgerr.New(pgerr.FeatureNotSupported, "role option \"%s\" is not supported", d.Defname)
+		}
+	}
+	return o, nil
+}
+
+func (b *binder) bindCreateRole(x *pg_query.CreateRoleStmt) (Statement, error) {
+	o, err := b.roleOptions(x.Options)
+	if err != nil {
+		return nil, err
+	}
+	return &CreateRole{Name: x.Role, User: x.StmtType == pg_query.RoleStmtType_ROLESTMT_USER, Opts: o}, nil
+}
+
+func (b *binder) bindAlterRole(x *pg_query.AlterRoleStmt) (Statement, error) {
+	if x.Action != 1 && len(x.Options) > 0 && x.Options[0].GetDefElem().GetDefname() == "rolemembers" {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER GROUP is not supported")
+	}
+	o, err := b.roleOptions(x.Options)
+	if err != nil {
+		return nil, err
+	}
+	return &AlterRole{Name: b.roleSpecName(x.Role), Opts: o}, nil
+}
+
+func (b *binder) bindDropRole(x *pg_query.DropRoleStmt) (Statement, error) {
+	return &DropRole{Names: b.roleNames(x.Roles), IfExists: x.MissingOk}, nil
+}
+
+func (b *binder) bindGrantRole(x *pg_query.GrantRoleStmt) (Statement, error) {
+	g := &GrantRole{Grant: x.IsGrant, Roles: b.roleNames(x.GrantedRoles), Members: b.roleNames(x.GranteeRoles)}
+	for _, o := range x.Opt {
+		if d := o.GetDefElem(); d != nil {
+			if d.Defname != "admin" {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "GRANT role WITH %s is not supported", strings.ToUpper(d.Defname))
+			}
+			g.Admin = true
+		}
+	}
+	if x.Grantor != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "GRANTED BY is not supported")
+	}
+	return g, nil
+}
+
+// tablePrivBits maps GRANT's privilege names on tables to bits.
+var tablePrivBits = map[string]uint16{"select": storage.PrivSelect, "insert": storage.PrivInsert, "update": storage.PrivUpdate,
+	"delete": storage.PrivDelete, "truncate": storage.PrivTruncate, "references": storage.PrivReferences, "trigger": storage.PrivTrigger}
+
+var schemaPrivBits = map[string]uint16{"usage": storage.PrivUsage, "create": storage.PrivCreate}
+
+func (b *binder) bindGrant(x *pg_query.GrantStmt) (Statement, error) {
+	g := &GrantPrivs{Grant: x.IsGrant, GrantOption: x.GrantOption}
+	if x.Grantor != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "GRANTED BY is not supported")
+	}
+	if x.Targtype == pg_query.GrantTargetType_ACL_TARGET_DEFAULTS {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER DEFAULT PRIVILEGES is not supported")
+	}
+	var bits map[string]uint16
+	all := storage.AllTablePrivs
+	kind := "table"
+	switch x.Objtype {
+	case pg_query.ObjectType_OBJECT_TABLE:
+		bits = tablePrivBits
+	case pg_query.ObjectType_OBJECT_SCHEMA:
+		bits, all, kind, g.Schema = schemaPrivBits, storage.AllSchemaPrivs, "schema", true
+	default:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "GRANT and REVOKE on %s are not supported",
+			strings.ToLower(strings.TrimPrefix(x.Objtype.String(), "OBJECT_"))+"s")
+	}
+	if len(x.Privileges) == 0 {
+		g.Privs, g.All = all, true
+	}
+	for _, p := range x.Privileges {
+		ap := p.GetAccessPriv()
+		if len(ap.Cols) > 0 {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "column privileges are not supported")
+		}
+		bit, ok := bits[ap.PrivName]
+		if !ok {
+			return nil, pgerr.New("0LP01", "invalid privilege type %s for %s", strings.ToUpper(ap.PrivName), kind)
+		}
+		g.Privs |= bit
+	}
+	switch {
+	case g.Schema:
+		for _, o := range x.Objects {
+			name := o.GetString_().GetSval()
+			ns, ok := b.snapshot().NamespaceByName(name)
+			if !ok {
+				return nil, pgerr.New("3F000", "schema \"%s\" does not exist", name)
+			}
+			g.Objects = append(g.Objects, GrantObject{OID: ns.OID, Name: name})
+		}
+	case x.Targtype == pg_query.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA:
+		for _, o := range x.Objects {
+			name := o.GetString_().GetSval()
+			ns, ok := b.snapshot().NamespaceByName(name)
+			if !ok {
+				return nil, pgerr.New("3F000", "schema \"%s\" does not exist", name)
+			}
+			for _, r := range b.snapshot().Relations() {
+				if r.Namespace == ns.OID && (r.Kind == 'r' || r.Kind == 'v') && r.OID >= storage.FirstUserOID {
+					g.Objects = append(g.Objects, GrantObject{OID: r.OID, Name: r.Name})
+				}
+			}
+		}
+	default:
+		for _, o := range x.Objects {
+			rv := o.GetRangeVar()
+			r, err := b.resolveRelation(rv)
+			if err != nil {
+				return nil, withoutPosition(err)
+			}
+			switch {
+			case r.kind == relView:
+				g.Objects = append(g.Objects, GrantObject{OID: pgcatalog.ViewOID(r.view), Name: rv.Relname})
+			case r.kind == relTable && !r.temp && r.key != "":
+				g.Objects = append(g.Objects, GrantObject{OID: pgcatalog.RelationOID(r.table), Name: rv.Relname})
+			default:
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "GRANT on \"%s\" is not supported", rv.Relname)
+			}
+		}
+	}
+	for _, n := range x.Grantees {
+		g.Grantees = append(g.Grantees, b.roleSpecName(n.GetRoleSpec()))
+	}
+	return g, nil
+}

@@ -1,0 +1,545 @@
+package storage
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Roles and privileges: the one role catalog (PostgreSQL's pg_authid and
+// pg_auth_members) and the owners and access lists of relations and
+// schemas (relowner/relacl, nspowner/nspacl). It is one immutable value,
+// Auth, in each version and in the manifest ("auth"), so it is durable and
+// commits atomically with the tables a statement creates. A transaction
+// changes it through AlterAuth: each change is a function over the Auth it
+// sees, kept in order and replayed at commit over the committed Auth, so
+// concurrent GRANTs on different objects both commit; a change that no
+// longer applies (a role dropped meanwhile) fails the commit whole.
+//
+// OID 10 is the bootstrap superuser, named Bootstrap (PostgreSQL's initdb
+// user). Other roles take OIDs from the DB's id sequence, like schemas.
+
+// OIDBootstrapRole is the bootstrap superuser's OID.
+const OIDBootstrapRole = 10
+
+// Role is one role (pg_authid).
+type Role struct {
+	OID        uint32 `json:"oid"`
+	Name       string `json:"name"`
+	Super      bool   `json:"super,omitempty"`
+	Inherit    bool   `json:"inherit,omitempty"`
+	CreateRole bool   `json:"createrole,omitempty"`
+	CreateDB   bool   `json:"createdb,omitempty"`
+	Login      bool   `json:"login,omitempty"`
+	// Password is the stored secret: a SCRAM-SHA-256 or md5 verifier ("" = none).
+	Password  string `json:"password,omitempty"`
+	ConnLimit int32  `json:"connlimit,omitempty"` // -1 = none (stored +1: 0 = none)
+}
+
+// Member is one membership (pg_auth_members): Member is a member of Role.
+type Member struct {
+	Role    uint32 `json:"role"`
+	Member  uint32 `json:"member"`
+	Grantor uint32 `json:"grantor"`
+	Admin   bool   `json:"admin,omitempty"`
+}
+
+// Privilege bits, in aclitem's character order (ACL_ALL_RIGHTS_STR).
+const (
+	PrivInsert uint16 = 1 << iota
+	PrivSelect
+	PrivUpdate
+	PrivDelete
+	PrivTruncate
+	PrivReferences
+	PrivTrigger
+	PrivExecute
+	PrivUsage
+	PrivCreate
+	PrivTemp
+	PrivConnect
+)
+
+// privChars are the aclitem letters of the bits, in order.
+const privChars = "arwdDxtXUCTc"
+
+// AllTablePrivs and AllSchemaPrivs are ALL [PRIVILEGES] on each kind.
+const (
+	AllTablePrivs  = PrivInsert | PrivSelect | PrivUpdate | PrivDelete | PrivTruncate | PrivReferences | PrivTrigger
+	AllSchemaPrivs = PrivUsage | PrivCreate
+)
+
+// PrivString is the letters of bits.
+func PrivString(bits uint16) string {
+	var b strings.Builder
+	for i := 0; i < len(privChars); i++ {
+		if bits&(1<<i) != 0 {
+			b.WriteByte(privChars[i])
+		}
+	}
+	return b.String()
+}
+
+// ACLItem is one entry of an access list: Grantee (0 = PUBLIC) holds Privs
+// granted by Grantor, with the grant option on GrantOpt.
+type ACLItem struct {
+	Grantee  uint32 `json:"grantee"`
+	Grantor  uint32 `json:"grantor"`
+	Privs    uint16 `json:"privs"`
+	GrantOpt uint16 `json:"grant_option,omitempty"`
+}
+
+// ObjectACL is an object's owner and access list. A nil ACL is the
+// default: the owner holds every privilege (and PUBLIC the kind's public
+// defaults, none for tables and schemas).
+type ObjectACL struct {
+	Owner uint32    `json:"owner"` // 0: the bootstrap superuser
+	ACL   []ACLItem `json:"acl"`
+	Set   bool      `json:"set,omitempty"` // ACL is explicit (relacl not NULL)
+}
+
+// Auth is the role catalog and the objects' owners and access lists.
+// It is immutable once published: changes work on a Clone.
+type Auth struct {
+	Bootstrap string               `json:"bootstrap,omitempty"`
+	Roles     []Role               `json:"roles,omitempty"`
+	Members   []Member             `json:"members,omitempty"`
+	Objects   map[uint32]ObjectACL `json:"objects,omitempty"` // by relation or schema OID
+}
+
+var emptyAuth = &Auth{}
+
+// Clone is a deep copy of a.
+func (a *Auth) Clone() *Auth {
+	n := &Auth{Bootstrap: a.Bootstrap, Roles: append([]Role(nil), a.Roles...), Members: append([]Member(nil), a.Members...),
+		Objects: make(map[uint32]ObjectACL, len(a.Objects))}
+	for k, v := range a.Objects {
+		v.ACL = append([]ACLItem(nil), v.ACL...)
+		n.Objects[k] = v
+	}
+	return n
+}
+
+// PredefinedRoles are PostgreSQL 15's predefined roles (NOLOGIN, INHERIT),
+// with their OIDs: every role catalog has them.
+var PredefinedRoles = []Role{
+	{OID: 3373, Name: "pg_monitor", Inherit: true}, {OID: 3374, Name: "pg_read_all_settings", Inherit: true},
+	{OID: 3375, Name: "pg_read_all_stats", Inherit: true}, {OID: 3377, Name: "pg_stat_scan_tables", Inherit: true},
+	{OID: 4200, Name: "pg_signal_backend", Inherit: true}, {OID: 4544, Name: "pg_checkpoint", Inherit: true},
+	{OID: 4569, Name: "pg_read_server_files", Inherit: true}, {OID: 4570, Name: "pg_write_server_files", Inherit: true},
+	{OID: 4571, Name: "pg_execute_server_program", Inherit: true}, {OID: 6171, Name: "pg_database_owner", Inherit: true},
+	{OID: 6181, Name: "pg_read_all_data", Inherit: true}, {OID: 6182, Name: "pg_write_all_data", Inherit: true},
+}
+
+// RoleByName finds a role by name (stored or predefined).
+func (a *Auth) RoleByName(name string) (Role, bool) {
+	for _, r := range a.Roles {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	for _, r := range PredefinedRoles {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return Role{}, false
+}
+
+// RoleByOID finds a role by OID (stored or predefined).
+func (a *Auth) RoleByOID(oid uint32) (Role, bool) {
+	for _, r := range a.Roles {
+		if r.OID == oid {
+			return r, true
+		}
+	}
+	for _, r := range PredefinedRoles {
+		if r.OID == oid {
+			return r, true
+		}
+	}
+	return Role{}, false
+}
+
+// PutRole adds or replaces (by OID) a role.
+func (a *Auth) PutRole(r Role) {
+	for i := range a.Roles {
+		if a.Roles[i].OID == r.OID {
+			a.Roles[i] = r
+			return
+		}
+	}
+	a.Roles = append(a.Roles, r)
+	sort.Slice(a.Roles, func(i, j int) bool { return a.Roles[i].OID < a.Roles[j].OID })
+}
+
+// DropRole removes a role and its memberships.
+func (a *Auth) DropRole(oid uint32) {
+	out := a.Roles[:0]
+	for _, r := range a.Roles {
+		if r.OID != oid {
+			out = append(out, r)
+		}
+	}
+	a.Roles = out
+	ms := a.Members[:0]
+	for _, m := range a.Members {
+		if m.Role != oid && m.Member != oid {
+			ms = append(ms, m)
+		}
+	}
+	a.Members = ms
+}
+
+// IsSuper reports whether role oid is a superuser (the database owner,
+// pg_database_owner's member, is the bootstrap superuser).
+func (a *Auth) IsSuper(oid uint32) bool {
+	if oid == OIDBootstrapRole {
+		return true
+	}
+	r, ok := a.RoleByOID(oid)
+	return ok && r.Super
+}
+
+// MemberOf reports whether member is role or has its privileges through
+// memberships; inheritOnly follows only roles that INHERIT (privileges),
+// otherwise every membership counts (SET ROLE, ownership checks).
+func (a *Auth) MemberOf(member, role uint32, inheritOnly bool) bool {
+	if member == role {
+		return true
+	}
+	seen := map[uint32]bool{member: true}
+	queue := []uint32{member}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		if inheritOnly {
+			if r, ok := a.RoleByOID(cur); ok && !r.Inherit {
+				continue
+			}
+		}
+		for _, m := range a.Members {
+			if m.Member == cur && !seen[m.Role] {
+				if m.Role == role {
+					return true
+				}
+				seen[m.Role] = true
+				queue = append(queue, m.Role)
+			}
+		}
+	}
+	return false
+}
+
+// Object is the owner and access list of the object oid (zero: owned by
+// the bootstrap superuser, default access).
+func (a *Auth) Object(oid uint32) ObjectACL {
+	o := a.Objects[oid]
+	if o.Owner == 0 {
+		o.Owner = OIDBootstrapRole
+		if oid == OIDPublicSchema {
+			o.Owner = OIDDatabaseOwner
+		}
+	}
+	return o
+}
+
+// OIDPublicSchema is schema public's OID, OIDDatabaseOwner its owner's
+// (pg_database_owner, whose one member is the database's owner).
+const (
+	OIDPublicSchema  = 2200
+	OIDDatabaseOwner = 6171
+)
+
+// EffectiveACL is the object's access list, the default made explicit.
+func (a *Auth) EffectiveACL(oid uint32, all uint16, public uint16) []ACLItem {
+	o := a.Object(oid)
+	if o.Set {
+		return o.ACL
+	}
+	if oid == OIDPublicSchema {
+		public = PrivUsage // initdb's =U/pg_database_owner
+	}
+	out := []ACLItem{}
+	if public != 0 {
+		out = append(out, ACLItem{Grantee: 0, Grantor: o.Owner, Privs: public})
+	}
+	return append(out, ACLItem{Grantee: o.Owner, Grantor: o.Owner, Privs: all})
+}
+
+// Privileges are the privileges role holds on object oid: every one for a
+// superuser or a member of the owner, else the union of the access list's
+// items granted to PUBLIC or a role role inherits from.
+func (a *Auth) Privileges(role, oid uint32, all, public uint16) uint16 {
+	if a.IsSuper(role) {
+		return all
+	}
+	o := a.Object(oid)
+	if a.MemberOf(role, o.Owner, true) {
+		return all
+	}
+	var got uint16
+	for _, it := range a.EffectiveACL(oid, all, public) {
+		if it.Grantee == 0 || a.MemberOf(role, it.Grantee, true) {
+			got |= it.Privs
+		}
+	}
+	return got
+}
+
+// GrantOptions are the privileges role may grant on object oid: all for a
+// superuser or a member of the owner, else those it holds WITH GRANT
+// OPTION (itself or through a role it inherits from).
+func (a *Auth) GrantOptions(role, oid uint32, all, public uint16) uint16 {
+	if a.IsSuper(role) {
+		return all
+	}
+	o := a.Object(oid)
+	if a.MemberOf(role, o.Owner, true) {
+		return all
+	}
+	var got uint16
+	for _, it := range a.EffectiveACL(oid, all, public) {
+		if it.Grantee != 0 && a.MemberOf(role, it.Grantee, true) {
+			got |= it.GrantOpt
+		}
+	}
+	return got
+}
+
+// Grant adds privs (with the grant option when opt) for grantee, granted by
+// grantor, to object oid's access list.
+func (a *Auth) Grant(oid uint32, all, public uint16, grantee, grantor uint32, privs uint16, opt bool) {
+	o := a.Object(oid)
+	acl := append([]ACLItem(nil), a.EffectiveACL(oid, all, public)...)
+	found := false
+	for i := range acl {
+		if acl[i].Grantee == grantee && acl[i].Grantor == grantor {
+			acl[i].Privs |= privs
+			if opt {
+				acl[i].GrantOpt |= privs
+			}
+			found = true
+		}
+	}
+	if !found {
+		it := ACLItem{Grantee: grantee, Grantor: grantor, Privs: privs}
+		if opt {
+			it.GrantOpt = privs
+		}
+		acl = append(acl, it)
+	}
+	o.ACL, o.Set = acl, true
+	a.setObject(oid, o)
+}
+
+// Revoke removes privs (only their grant option when optOnly) that grantor
+// granted grantee on object oid.
+func (a *Auth) Revoke(oid uint32, all, public uint16, grantee, grantor uint32, privs uint16, optOnly bool) {
+	o := a.Object(oid)
+	var acl []ACLItem
+	for _, it := range a.EffectiveACL(oid, all, public) {
+		if it.Grantee == grantee && it.Grantor == grantor {
+			it.GrantOpt &^= privs
+			if !optOnly {
+				it.Privs &^= privs
+			}
+			if it.Privs == 0 {
+				continue
+			}
+		}
+		acl = append(acl, it)
+	}
+	if acl == nil {
+		acl = []ACLItem{}
+	}
+	o.ACL, o.Set = acl, true
+	a.setObject(oid, o)
+}
+
+// SetOwner makes role the owner of object oid; an explicit access list
+// moves the old owner's entries to the new owner, as PostgreSQL's aclnewowner.
+func (a *Auth) SetOwner(oid, role uint32) {
+	o := a.Object(oid)
+	old := o.Owner
+	if o.Set {
+		for i := range o.ACL {
+			if o.ACL[i].Grantee == old {
+				o.ACL[i].Grantee = role
+			}
+			if o.ACL[i].Grantor == old {
+				o.ACL[i].Grantor = role
+			}
+		}
+	}
+	o.Owner = role
+	a.setObject(oid, o)
+}
+
+// ForgetObject drops what is kept of a dropped object.
+func (a *Auth) ForgetObject(oid uint32) { delete(a.Objects, oid) }
+
+func (a *Auth) setObject(oid uint32, o ObjectACL) {
+	if a.Objects == nil {
+		a.Objects = map[uint32]ObjectACL{}
+	}
+	if o.Owner == OIDBootstrapRole || (oid == OIDPublicSchema && o.Owner == OIDDatabaseOwner) {
+		o.Owner = 0
+	}
+	if o.Owner == 0 && !o.Set {
+		delete(a.Objects, oid)
+		return
+	}
+	a.Objects[oid] = o
+}
+
+// Depends lists what role oid owns or is granted (DROP ROLE refuses a role
+// that owns or holds anything): object OIDs.
+func (a *Auth) Depends(role uint32) (owned, granted []uint32) {
+	for oid, o := range a.Objects {
+		if o.Owner == role {
+			owned = append(owned, oid)
+			continue
+		}
+		for _, it := range o.ACL {
+			if it.Grantee == role || it.Grantor == role {
+				granted = append(granted, oid)
+				break
+			}
+		}
+	}
+	sort.Slice(owned, func(i, j int) bool { return owned[i] < owned[j] })
+	sort.Slice(granted, func(i, j int) bool { return granted[i] < granted[j] })
+	return owned, granted
+}
+
+// AuthCatalog is implemented by catalogs that keep roles (a DB's
+// transactions).
+type AuthCatalog interface {
+	// Auth is the role catalog the transaction sees.
+	Auth() *Auth
+	// AlterAuth applies change to a copy of Auth and keeps it; the same
+	// change is replayed over the committed Auth at commit.
+	AlterAuth(change func(*Auth) error) error
+	// NewRoleOID allocates a role's OID.
+	NewRoleOID() uint32
+}
+
+var _ AuthCatalog = (*Txn)(nil)
+
+// Auth implements AuthCatalog.
+func (t *Txn) Auth() *Auth {
+	if t.p.auth != nil {
+		return t.p.auth
+	}
+	if a := t.db.cs.load().auth; a != nil {
+		return a // roles resolve in the latest catalog, as names do
+	}
+	return emptyAuth
+}
+
+// AlterAuth implements AuthCatalog.
+func (t *Txn) AlterAuth(change func(*Auth) error) error {
+	if t.done {
+		return errDone
+	}
+	next := t.Auth().Clone()
+	if err := change(next); err != nil {
+		return err
+	}
+	t.p.auth = next
+	t.p.authOps = append(t.p.authOps[:len(t.p.authOps):len(t.p.authOps)], change)
+	return nil
+}
+
+// NewRoleOID implements AuthCatalog.
+func (t *Txn) NewRoleOID() uint32 { return FirstUserOID + 2*uint32(t.db.nextID.Add(1)-1) }
+
+// Auth is the committed role catalog (for authentication).
+func (db *DB) Auth() *Auth {
+	if a := db.cs.load().auth; a != nil {
+		return a
+	}
+	return emptyAuth
+}
+
+// applyAuth replays p's changes over work's Auth.
+func applyAuth(work *version, p *pending) error {
+	if len(p.authOps) == 0 {
+		return nil
+	}
+	base := work.auth
+	if base == nil {
+		base = emptyAuth
+	}
+	next := base.Clone()
+	for _, op := range p.authOps {
+		if err := op(next); err != nil {
+			return err
+		}
+	}
+	work.auth = next
+	return nil
+}
+
+// pruneAuth forgets the owners and access lists of relations and schemas
+// that are gone (their OIDs are never reused).
+func pruneAuth(work *version) {
+	a := work.auth
+	if a == nil || len(a.Objects) == 0 {
+		return
+	}
+	live := func(oid uint32) bool {
+		if oid < FirstUserOID {
+			return true // public and the system schemas
+		}
+		id := uint64(oid-FirstUserOID) / 2
+		if (oid-FirstUserOID)%2 == 0 {
+			if work.byID[id] != nil || work.schemas[id] != nil {
+				return true
+			}
+			return false
+		}
+		for _, v := range work.views {
+			if v.ID == id {
+				return true
+			}
+		}
+		return false
+	}
+	var gone []uint32
+	for oid := range a.Objects {
+		if !live(oid) {
+			gone = append(gone, oid)
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	n := a.Clone()
+	for _, oid := range gone {
+		delete(n.Objects, oid)
+	}
+	work.auth = n
+}
+
+// encodeAuth is the manifest's "auth" member (nil: none).
+func encodeAuth(v *version) ([]byte, error) {
+	if v.auth == nil || (v.auth.Bootstrap == "" && len(v.auth.Roles) == 0 && len(v.auth.Objects) == 0) {
+		return nil, nil
+	}
+	return json.Marshal(v.auth)
+}
+
+func decodeAuth(v *version, raw json.RawMessage) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	a := &Auth{}
+	if err := json.Unmarshal(raw, a); err != nil {
+		return fmt.Errorf("auth: %w", err)
+	}
+	v.auth = a
+	return nil
+}
