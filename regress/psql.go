@@ -59,7 +59,13 @@ func RunSuite(ctx context.Context, dir, name, host string, port int, db string) 
 	}
 	defer in.Close()
 	var out bytes.Buffer
-	cmd := exec.CommandContext(ctx, PsqlBinary(), "-X", "-a", "-q", "-d", db)
+	// abs_srcdir is pg_regress's variable: suites name their data files
+	// :'abs_srcdir' '/data/...', as PostgreSQL's own suites do.
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, PsqlBinary(), "-X", "-a", "-q", "-v", "abs_srcdir="+abs, "-d", db)
 	cmd.Env = PsqlEnv(host, port, db)
 	cmd.Stdin = in
 	cmd.Stdout = &out

@@ -221,7 +221,8 @@ func (b *binder) copyOptions(c *Copy, opts []*pg_query.Node, names []string) err
 				continue
 			}
 			if c.Header, err = defElemBool(d); err != nil {
-				return err
+				// defGetCopyHeaderChoice's error.
+				return b.errAt(pgerr.New(pgerr.SyntaxError, "%s requires a Boolean value or \"match\"", d.Defname), d.Location)
 			}
 		case "delimiter":
 			delim = &s

@@ -24,6 +24,9 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 		}
 		return nil, err
 	}
+	if err := foreignWriteErr(tbl, "insert"); err != nil {
+		return nil, err
+	}
 	defs := tbl.Columns()
 	// Target columns, in the order the statement lists them.
 	var targets []int

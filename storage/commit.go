@@ -720,6 +720,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	if err := validateTypes(work, p); err != nil {
 		return err
 	}
+	if err := validateForeign(work, p); err != nil {
+		return err
+	}
 	if p.changesDefinitions() {
 		work.defGen++
 	}
@@ -733,8 +736,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	applyAlters(work, touched, p)
 	applySchemas(work, p)
 	applyTypes(work, p)
+	applyForeign(work, p)
 	for _, t := range p.created {
-		work.put(&tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, dropped: t.dropped, comment: t.comment})
+		work.put(&tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, dropped: t.dropped, comment: t.comment, foreign: t.foreign})
 		touched[t.id] = true
 	}
 	applyConstraints(work, touched, p)

@@ -32,8 +32,9 @@ type pending struct {
 	altered map[uint64]*tableState
 	schema  map[uint64]uint64
 	rewrite map[uint64]uint64
-	schemas map[uint64]schemaChange // schemas created, altered or dropped (schema.go)
-	types   map[uint64]typeChange   // user-defined types created, altered or dropped (usertype.go)
+	schemas map[uint64]schemaChange  // schemas created, altered or dropped (schema.go)
+	types   map[uint64]typeChange    // user-defined types created, altered or dropped (usertype.go)
+	foreign map[uint64]foreignChange // extensions and foreign servers (foreign.go)
 }
 
 func newPending() *pending {
@@ -46,7 +47,7 @@ func newPending() *pending {
 func (p *pending) empty() bool {
 	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 && len(p.deletes) == 0 &&
 		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty() && len(p.seqs) == 0 && len(p.seqMarks) == 0 && len(p.altered) == 0 &&
-		len(p.schemas) == 0 && len(p.types) == 0
+		len(p.schemas) == 0 && len(p.types) == 0 && len(p.foreign) == 0
 }
 
 func (p *pending) clone() *pending {
@@ -84,6 +85,7 @@ func (p *pending) clone() *pending {
 	}
 	n.schemas = cloneSchemas(p.schemas)
 	n.types = cloneTypes(p.types)
+	n.foreign = cloneForeign(p.foreign)
 	return n
 }
 
