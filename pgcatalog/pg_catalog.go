@@ -131,12 +131,12 @@ func declarePgCatalog() {
 	declare(pc, "pg_enum", 3501, 'r', pgEnumRows) // usertypes.go
 	// pg_stat_statements is always there (stats.go): tools look for it
 	// here before they read its view.
-	declare(pc, "pg_extension", 3079, 'r', func(*Snapshot) []pgExtensionRow {
-		return []pgExtensionRow{{Oid: OIDExtPgStatStatements, Extname: "pg_stat_statements", Extowner: OIDBootstrapUser,
-			Extnamespace: OIDNamespacePgCatalog, Extrelocatable: true, Extversion: PgStatStatementsVersion}}
+	declare(pc, "pg_extension", 3079, 'r', func(s *Snapshot) []pgExtensionRow {
+		return append([]pgExtensionRow{{Oid: OIDExtPgStatStatements, Extname: "pg_stat_statements", Extowner: OIDBootstrapUser,
+			Extnamespace: OIDNamespacePgCatalog, Extrelocatable: true, Extversion: PgStatStatementsVersion}}, foreignExtensionRows(s)...) // foreign.go
 	})
+	declareForeign() // foreign.go
 	declare(pc, "pg_sequence", 2224, 'r', sequenceRows)
-	declare[pgForeignTableRow](pc, "pg_foreign_table", 3118, 'r', nil)
 	declare[pgAuthMembersRow](pc, "pg_auth_members", 1261, 'r', nil)
 	declare(pc, "pg_am", 2601, 'r', func(*Snapshot) []pgAmRow {
 		return []pgAmRow{
@@ -550,13 +550,6 @@ type pgSequenceRow struct {
 	Seqmin       int64 `pg:"seqmin"`
 	Seqcache     int64 `pg:"seqcache"`
 	Seqcycle     bool  `pg:"seqcycle"`
-}
-
-// pgForeignTableRow is a row of pg_catalog.pg_foreign_table.
-type pgForeignTableRow struct {
-	Ftrelid   OID    `pg:"ftrelid"`
-	Ftserver  OID    `pg:"ftserver"`
-	Ftoptions string `pg:"ftoptions"`
 }
 
 // pgAuthMembersRow is a row of pg_catalog.pg_auth_members.
