@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -288,18 +289,28 @@ func (b *binder) foreignScanTable(tbl storage.Table) (storage.Table, error) {
 	if b.opts != nil && b.opts.Session != nil {
 		dirs = b.opts.Session.FileDirs
 	}
-	path, err := external.ResolvePath(dirs, c.Filename)
-	if err != nil {
-		return nil, err
-	}
 	name := storage.BareName(tbl.Name())
-	switch c.Format {
-	case "parquet":
-		pt, err := external.OpenParquet(path, []string{path})
+	if c.Format == "parquet" {
+		// As read_parquet: a file, or every file a pattern matches.
+		paths, err := external.ResolvePattern(dirs, c.Filename)
+		if err != nil {
+			return nil, err
+		}
+		source := paths[0]
+		if len(paths) > 1 {
+			source = c.Filename + " (" + strconv.Itoa(len(paths)) + " files)"
+		}
+		pt, err := external.OpenParquet(source, paths)
 		if err != nil {
 			return nil, err
 		}
 		return external.Rename(pt, name, defs)
+	}
+	path, err := external.ResolvePath(dirs, c.Filename)
+	if err != nil {
+		return nil, err
+	}
+	switch c.Format {
 	case "binary":
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "foreign tables of format binary are not supported")
 	}
