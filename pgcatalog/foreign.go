@@ -2,8 +2,10 @@ package pgcatalog
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
 )
 
 // file_fdw's catalogs: pg_extension's file_fdw row, pg_foreign_data_wrapper
@@ -120,6 +122,27 @@ func optionArray(opts []storage.ForeignOption) *[]string {
 		out[i] = o.Name + "=" + o.Value
 	}
 	return &out
+}
+
+// optionsToTable is pg_options_to_table's rows of a text[] of name=value
+// entries (an entry without = is a name with a NULL value).
+func optionsToTable(arr types.Value) [][]types.Value {
+	var out [][]types.Value
+	if arr.Arr == nil {
+		return nil
+	}
+	for _, e := range arr.Arr.Elems {
+		if e.Null {
+			continue
+		}
+		name, value, ok := strings.Cut(e.S, "=")
+		v := types.Value{S: value}
+		if !ok {
+			v = types.NullValue
+		}
+		out = append(out, []types.Value{{S: name}, v})
+	}
+	return out
 }
 
 // relKind is pg_class.relkind of a stored table: 'f' for a foreign table.

@@ -59,6 +59,9 @@ func declarePgCatalog() {
 					Attbyval: st.Len > 0 && st.Len <= 8, Attalign: st.Align, Attstorage: 'p', Attnotnull: col.NotNull,
 					Atthasdef: col.Default != "" && col.Identity == 0, Attidentity: Char(col.Identity), Attislocal: true}
 				row.Attcollation = st.Collation
+				if r.Foreign != nil {
+					row.Attfdwoptions = optionArray(r.Foreign.ColumnOptions[col.Name]) // foreign.go
+				}
 				if st.Len < 0 {
 					row.Attstorage = 'x'
 				}
@@ -259,32 +262,32 @@ type pgClassRow struct {
 
 // pgAttributeRow is a row of pg_catalog.pg_attribute.
 type pgAttributeRow struct {
-	Attrelid       OID     `pg:"attrelid"`
-	Attname        Name    `pg:"attname" type:"name"`
-	Atttypid       OID     `pg:"atttypid"`
-	Attstattarget  int32   `pg:"attstattarget"`
-	Attlen         int16   `pg:"attlen"`
-	Attnum         int16   `pg:"attnum"`
-	Attndims       int32   `pg:"attndims"`
-	Attcacheoff    int32   `pg:"attcacheoff"`
-	Atttypmod      int32   `pg:"atttypmod"`
-	Attbyval       bool    `pg:"attbyval"`
-	Attalign       Char    `pg:"attalign"`
-	Attstorage     Char    `pg:"attstorage"`
-	Attcompression Char    `pg:"attcompression"`
-	Attnotnull     bool    `pg:"attnotnull"`
-	Atthasdef      bool    `pg:"atthasdef"`
-	Atthasmissing  bool    `pg:"atthasmissing"`
-	Attidentity    Char    `pg:"attidentity"`
-	Attgenerated   Char    `pg:"attgenerated"`
-	Attisdropped   bool    `pg:"attisdropped"`
-	Attislocal     bool    `pg:"attislocal"`
-	Attinhcount    int32   `pg:"attinhcount"`
-	Attcollation   OID     `pg:"attcollation"`
-	Attacl         *string `pg:"attacl"`
-	Attoptions     *string `pg:"attoptions"`
-	Attfdwoptions  *string `pg:"attfdwoptions"`
-	Attmissingval  *string `pg:"attmissingval"`
+	Attrelid       OID       `pg:"attrelid"`
+	Attname        Name      `pg:"attname" type:"name"`
+	Atttypid       OID       `pg:"atttypid"`
+	Attstattarget  int32     `pg:"attstattarget"`
+	Attlen         int16     `pg:"attlen"`
+	Attnum         int16     `pg:"attnum"`
+	Attndims       int32     `pg:"attndims"`
+	Attcacheoff    int32     `pg:"attcacheoff"`
+	Atttypmod      int32     `pg:"atttypmod"`
+	Attbyval       bool      `pg:"attbyval"`
+	Attalign       Char      `pg:"attalign"`
+	Attstorage     Char      `pg:"attstorage"`
+	Attcompression Char      `pg:"attcompression"`
+	Attnotnull     bool      `pg:"attnotnull"`
+	Atthasdef      bool      `pg:"atthasdef"`
+	Atthasmissing  bool      `pg:"atthasmissing"`
+	Attidentity    Char      `pg:"attidentity"`
+	Attgenerated   Char      `pg:"attgenerated"`
+	Attisdropped   bool      `pg:"attisdropped"`
+	Attislocal     bool      `pg:"attislocal"`
+	Attinhcount    int32     `pg:"attinhcount"`
+	Attcollation   OID       `pg:"attcollation"`
+	Attacl         *string   `pg:"attacl"`
+	Attoptions     *string   `pg:"attoptions"`
+	Attfdwoptions  *[]string `pg:"attfdwoptions"`
+	Attmissingval  *string   `pg:"attmissingval"`
 }
 
 // pgTypeRow is a row of pg_catalog.pg_type.

@@ -115,6 +115,8 @@ type Relation struct {
 	Comment string
 	// Type is pg_class.reltype: a composite type's OID (Kind 'c').
 	Type uint32
+	// Foreign is a foreign table's server and options (Kind 'f').
+	Foreign *storage.ForeignTableDef
 }
 
 // Attnum is the attnum of r's column i.
@@ -157,7 +159,8 @@ func (s *Snapshot) relations() []Relation {
 	for _, t := range perm {
 		ns, name := s.namespaceOfKey(t.Name())
 		out = append(out, Relation{OID: RelationOID(t), Name: name, Namespace: ns.OID, Schema: ns.Name,
-			Kind: relKind(t), Columns: t.Columns(), Rows: t.Stats().Rows, Dropped: droppedColumns(t), Comment: tableComment(t)})
+			Kind: relKind(t), Columns: t.Columns(), Rows: t.Stats().Rows, Dropped: droppedColumns(t), Comment: tableComment(t),
+			Foreign: storage.ForeignDefOf(t)})
 	}
 	out = withIndexes(out, append(temps, perm...))
 	for _, v := range s.cat.Views() {

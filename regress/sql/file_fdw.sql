@@ -109,6 +109,22 @@ SELECT a.id, b.id FROM ids a JOIN nonull b ON a.id = b.id ORDER BY 1;
 CREATE VIEW fdw_view AS SELECT id, name FROM people WHERE id < 3;
 SELECT * FROM fdw_view ORDER BY id;
 
+-- psql's \d family and the catalogs (a table of a file that need not
+-- exist until it is read).
+CREATE FOREIGN TABLE described (id int NOT NULL, name text, score numeric(6,2) OPTIONS (force_null 'true'), joined date)
+  SERVER files OPTIONS (filename '/nonexistent/described.csv', format 'csv', header 'true', delimiter ';');
+\d described
+\det
+\des
+SELECT relname, relkind FROM pg_class WHERE relname IN ('described', 'fdw_scores') ORDER BY 1;
+SELECT c.relname, s.srvname, ft.ftoptions FROM pg_foreign_table ft JOIN pg_class c ON c.oid = ft.ftrelid
+  JOIN pg_foreign_server s ON s.oid = ft.ftserver WHERE c.relname = 'described';
+SELECT attname, attfdwoptions FROM pg_attribute WHERE attrelid = 'described'::regclass AND attnum > 0 ORDER BY attnum;
+SELECT * FROM pg_options_to_table(ARRAY['a=1', 'b=x=y', 'c']);
+SELECT srvname, fdwname FROM pg_foreign_server s JOIN pg_foreign_data_wrapper w ON w.oid = s.srvfdw;
+SELECT extname, extversion FROM pg_extension WHERE extname = 'file_fdw';
+DROP FOREIGN TABLE described;
+
 -- Foreign tables are read-only.
 INSERT INTO people VALUES (9, 'x', 1, NULL);
 UPDATE people SET score = 0;
