@@ -799,6 +799,9 @@ func (b *binder) bindTruncate(ts *pg_query.TruncateStmt) (Statement, error) {
 			// state, so its errors carry no cursor position.
 			return nil, withoutPosition(err)
 		}
+		if err := foreignWriteErr(t, "truncate"); err != nil { // foreign.go
+			return nil, err
+		}
 		out.Tables = append(out.Tables, t)
 	}
 	return out, nil

@@ -80,6 +80,13 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
 			// PostgreSQL reports COPY's relation without a position.
 			return nil, pgerr.As(err).WithPosition(0)
 		}
+		what := "copy to"
+		if c.From {
+			what = "insert"
+		}
+		if err := foreignWriteErr(t, what); err != nil { // foreign.go
+			return nil, err
+		}
 		c.Table = t
 		defs := t.Columns()
 		if len(cs.Attlist) == 0 {

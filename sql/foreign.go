@@ -346,8 +346,9 @@ func (b *binder) bindDropForeign(ds *pg_query.DropStmt) (Statement, error) {
 }
 
 // foreignWriteErr is CheckValidResultRel's error for a write (what:
-// "insert", "update", "delete", "merge") to a foreign table, nil when tbl
-// is not one.
+// "insert", "update", "delete", "merge") to a foreign table, and
+// PostgreSQL's for TRUNCATE, COPY TO and CREATE INDEX ("truncate", "copy
+// to", "index"); nil when tbl is not one.
 func foreignWriteErr(tbl storage.Table, what string) error {
 	if storage.ForeignDefOf(tbl) == nil {
 		return nil
@@ -360,6 +361,14 @@ func foreignWriteErr(tbl storage.Table, what string) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot update foreign table \"%s\"", name)
 	case "delete":
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot delete from foreign table \"%s\"", name)
+	case "truncate":
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot truncate foreign table \"%s\"", name)
+	case "copy to":
+		return pgerr.New(pgerr.WrongObjectType, "cannot copy from foreign table \"%s\"", name).
+			WithHint("Try the COPY (SELECT ...) TO variant.")
+	case "index":
+		return pgerr.New(pgerr.WrongObjectType, "cannot create index on relation \"%s\"", name).
+			WithDetail("This operation is not supported for foreign tables.")
 	}
 	return pgerr.New(pgerr.FeatureNotSupported, "cannot execute MERGE on relation \"%s\"", name).
 		WithDetail("This operation is not supported for foreign tables.")

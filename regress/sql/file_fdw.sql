@@ -129,6 +129,13 @@ DROP FOREIGN TABLE described;
 INSERT INTO people VALUES (9, 'x', 1, NULL);
 UPDATE people SET score = 0;
 DELETE FROM people;
+TRUNCATE people;
+COPY people TO STDOUT;
+CREATE INDEX ON people (id);
+-- ALTER TABLE changes the definition only.
+ALTER TABLE ids ADD COLUMN extra int;
+SELECT * FROM ids ORDER BY id NULLS FIRST;
+ALTER TABLE ids DROP COLUMN extra;
 
 -- DROP: kinds, dependencies, CASCADE.
 DROP TABLE people;
