@@ -15,7 +15,7 @@ import (
 	"github.com/joind/joind/types"
 )
 
-// A text or CSV file as a foreign table (file_fdw's way): every scan reads
+// A text, CSV or binary (COPY's binary format) file as a foreign table (file_fdw's way): every scan reads
 // the file with COPY FROM's parser, its chunks parsed on the worker pool
 // as a COPY's are, and its errors COPY's, with the foreign table's name in
 // the CONTEXT line. As file_fdw (convert_selectively), only the columns a
@@ -92,10 +92,11 @@ func (t *fileTable) ReadUnit(ctx context.Context, _ int, ordinals []int) ([]arro
 			keep[i] = true
 		}
 	}
+	binary := t.x.Format == "binary"
 	cols := make([]storage.ColumnDef, len(defs))
 	for i, d := range defs {
 		d.NotNull = false
-		if !keep[i] {
+		if !keep[i] && !binary { // binary fields are only read as their type
 			d.Type = types.TextType
 		}
 		cols[i] = d
@@ -107,8 +108,13 @@ func (t *fileTable) ReadUnit(ctx context.Context, _ int, ordinals []int) ([]arro
 		return nil, external.FileError(err, t.path, "open")
 	}
 	defer fh.Close()
-	l := NewLoader(&x, NewDefaults(ctx, &x), t.f, t.now, 0, runtime.GOMAXPROCS(0))
-	recs, _, err := l.Load(ctx, bufio.NewReaderSize(fh, 1<<20))
+	var recs []arrow.Record
+	if binary {
+		recs, _, err = LoadBinary(ctx, &x, fh, NewDefaults(ctx, &x), t.f)
+	} else {
+		l := NewLoader(&x, NewDefaults(ctx, &x), t.f, t.now, 0, runtime.GOMAXPROCS(0))
+		recs, _, err = l.Load(ctx, bufio.NewReaderSize(fh, 1<<20))
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -310,10 +310,6 @@ func (b *binder) foreignScanTable(tbl storage.Table) (storage.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch c.Format {
-	case "binary":
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "foreign tables of format binary are not supported")
-	}
 	if OpenCopyFile == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "foreign tables cannot be read here (no COPY reader linked)")
 	}

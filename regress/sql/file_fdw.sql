@@ -11,6 +11,7 @@
 \set force :abs_srcdir '/data/fdw/force.csv'
 \set quote :abs_srcdir '/data/fdw/quote.csv'
 \set header :abs_srcdir '/data/fdw/header.csv'
+\set rowsbin :abs_srcdir '/data/fdw/rows.bin'
 
 -- The wrapper comes with the extension.
 CREATE SERVER early FOREIGN DATA WRAPPER file_fdw;
@@ -79,6 +80,15 @@ SELECT a, a IS NULL AS a_null, b, b IS NULL AS b_null FROM unforced;
 -- header 'match' reads the header line as a header.
 CREATE FOREIGN TABLE hdr (name text, score int) SERVER files OPTIONS (filename :'header', format 'csv', header 'match');
 SELECT * FROM hdr;
+
+-- COPY's binary format (the file is PostgreSQL's COPY ... TO (FORMAT
+-- binary) of (1, 'x', 1.5), (2, NULL, NULL), (3, 'z', 3)).
+CREATE FOREIGN TABLE binrows (a int, b text, c numeric) SERVER files OPTIONS (filename :'rowsbin', format 'binary');
+SELECT * FROM binrows ORDER BY a;
+SELECT b FROM binrows WHERE c IS NULL;
+CREATE FOREIGN TABLE binwrong (a int, b int, c numeric) SERVER files OPTIONS (filename :'rowsbin', format 'binary');
+SELECT a FROM binwrong;
+CREATE FOREIGN TABLE binopt (a int) SERVER files OPTIONS (filename :'rowsbin', format 'binary', delimiter ',');
 
 -- Bad rows give COPY's error and CONTEXT, with the foreign table's name.
 CREATE FOREIGN TABLE badint (a int, b text) SERVER files OPTIONS (filename :'badint', format 'csv');
