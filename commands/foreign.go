@@ -113,11 +113,21 @@ func dropForeignObject(ctx context.Context, s Session, x *sql.DropForeignObject)
 		}
 	}
 	tables := foreignTablesOf(cat, servers)
+	var views []string // the views over the tables, in PostgreSQL's order
+	seen := map[string]bool{}
+	name := storage.BareName
 	for _, key := range tables {
 		tb, _ := cat.Txn.Lookup(key)
-		name := storage.BareName(key)
-		deps = append(deps, "foreign table "+name)
-		lines = append(lines, fmt.Sprintf("foreign table %s depends on server %s", name, storage.ForeignDefOf(tb).Server))
+		deps = append(deps, "foreign table "+name(key))
+		lines = append(lines, fmt.Sprintf("foreign table %s depends on server %s", name(key), storage.ForeignDefOf(tb).Server))
+		for _, d := range dependentsOf(cat, []string{key}) {
+			lines = append(lines, fmt.Sprintf("view %s depends on %s %s", name(d.view), d.kind, name(d.on)))
+			if !seen[d.view] {
+				seen[d.view] = true
+				deps = append(deps, "view "+name(d.view))
+				views = append(views, d.view)
+			}
+		}
 	}
 	if len(deps) > 0 {
 		if !x.Cascade {
@@ -143,8 +153,10 @@ func dropForeignObject(ctx context.Context, s Session, x *sql.DropForeignObject)
 		if err := s.Notice(n); err != nil {
 			return "", err
 		}
-		if err := dropDependents(ctx, s, "foreign table", tables, true, sql.RelName(storage.BareName)); err != nil {
-			return "", err
+		for _, v := range views {
+			if err := cat.DropView(ctx, v); err != nil {
+				return "", err
+			}
 		}
 		for _, key := range tables {
 			if err := cat.Txn.Drop(ctx, key); err != nil {

@@ -158,6 +158,8 @@ DROP FOREIGN TABLE people, people_n;
 SELECT * FROM people;
 DROP SERVER nosuch;
 DROP SERVER IF EXISTS nosuch;
+CREATE VIEW fdw_ids AS SELECT * FROM ids;
+CREATE VIEW fdw_ids2 AS SELECT * FROM fdw_ids;
 DROP SERVER files;
 DROP EXTENSION file_fdw;
 DROP EXTENSION file_fdw CASCADE;
