@@ -154,6 +154,18 @@ func TestE2EFileFdw(t *testing.T) {
 		t.Errorf("EXPLAIN ANALYZE of the parquet foreign table:\n%s", plan)
 	}
 
+	// joind's own rules: files only under copy_dirs (checked at each scan,
+	// as read_parquet's), no program.
+	for q, want := range map[string]string{
+		"CREATE FOREIGN TABLE outside (a text) SERVER files OPTIONS (filename '/etc/passwd'); SELECT * FROM outside":                            "ERROR 42501",
+		"CREATE FOREIGN TABLE missing (a text) SERVER files OPTIONS (filename '" + filepath.Join(dir, "nope.csv") + "'); SELECT * FROM missing": "ERROR 58P01",
+		"CREATE FOREIGN TABLE prog (a text) SERVER files OPTIONS (program 'cat /etc/passwd')":                                                   "ERROR 0A000",
+	} {
+		if got := rawResult(ctxT(t), jc, q); !strings.HasPrefix(got, want) {
+			t.Errorf("%s: %s, want %s", q, got, want)
+		}
+	}
+
 	// The definitions survive a restart.
 	const check = "SELECT count(*), sum(amount) FROM big"
 	before := rawResult(ctxT(t), jc, check)
