@@ -60,6 +60,8 @@ func alterStep(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Tab
 		return nil
 	case *sql.AddConstraint:
 		return addConstraint(ctx, s, tb, st) // constraint.go
+	case *sql.SetForeignOptions:
+		return s.Catalog().Txn.SetForeign(ctx, tb, st.Def) // foreign.go
 	case *sql.DropConstraint:
 		return dropConstraint(ctx, s, tb, st)
 	}

@@ -369,3 +369,95 @@ func foreignWriteErr(tbl storage.Table, what string) error {
 	return pgerr.New(pgerr.FeatureNotSupported, "cannot execute MERGE on relation \"%s\"", name).
 		WithDetail("This operation is not supported for foreign tables.")
 }
+
+// SetForeignOptions is ALTER FOREIGN TABLE's OPTIONS (ADD/SET/DROP ...),
+// of the table or of a column: the table's new foreign definition.
+type SetForeignOptions struct {
+	Def *storage.ForeignTableDef
+}
+
+func (*SetForeignOptions) alterStep() {}
+
+// alterForeignOptions applies OPTIONS (...) as transformGenericOptions
+// does and checks the result as file_fdw's validator does.
+func (b *binder) alterForeignOptions(tbl storage.Table, c *pg_query.AlterTableCmd) (AlterStep, error) {
+	old := storage.ForeignDefOf(tbl)
+	if old == nil {
+		return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a foreign table", storage.BareName(tbl.Name()))
+	}
+	def := &storage.ForeignTableDef{Server: old.Server, Options: old.Options, ColumnOptions: map[string][]storage.ForeignOption{}}
+	for k, v := range old.ColumnOptions {
+		def.ColumnOptions[k] = v
+	}
+	cur := &def.Options
+	var colOpts []storage.ForeignOption
+	if c.Subtype == pg_query.AlterTableType_AT_AlterColumnGenericOptions {
+		if _, ok := columnIndex(tbl, c.Name); !ok {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c.Name, storage.BareName(tbl.Name()))
+		}
+		colOpts = def.ColumnOptions[c.Name]
+		cur = &colOpts
+	}
+	opts := append([]storage.ForeignOption(nil), (*cur)...)
+	find := func(name string) int {
+		for i, o := range opts {
+			if o.Name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, n := range c.Def.GetList().GetItems() {
+		d := n.GetDefElem()
+		if d == nil {
+			continue
+		}
+		i := find(d.Defname)
+		switch d.Defaction {
+		case pg_query.DefElemAction_DEFELEM_SET:
+			if i < 0 {
+				return nil, pgerr.New(pgerr.UndefinedObject, "option \"%s\" not found", d.Defname)
+			}
+			opts[i].Value = defElemString(d)
+		case pg_query.DefElemAction_DEFELEM_DROP:
+			if i < 0 {
+				return nil, pgerr.New(pgerr.UndefinedObject, "option \"%s\" not found", d.Defname)
+			}
+			opts = append(opts[:i:i], opts[i+1:]...)
+		default:
+			if i >= 0 {
+				return nil, pgerr.New("42710", "option \"%s\" provided more than once", d.Defname)
+			}
+			opts = append(opts, storage.ForeignOption{Name: d.Defname, Value: defElemString(d)})
+		}
+	}
+	if c.Subtype == pg_query.AlterTableType_AT_AlterColumnGenericOptions {
+		for _, o := range opts {
+			if o.Name != "force_not_null" && o.Name != "force_null" {
+				return nil, pgerr.New(codeFdwInvalidOption, "invalid option \"%s\"", o.Name).
+					WithHint("Valid options in this context are: force_not_null, force_null")
+			}
+			if _, err := parseFdwBool(o); err != nil {
+				return nil, err
+			}
+		}
+		if len(opts) == 0 {
+			delete(def.ColumnOptions, c.Name)
+		} else {
+			def.ColumnOptions[c.Name] = opts
+		}
+	} else {
+		def.Options = opts
+		var names []string
+		for _, d := range tbl.Columns() {
+			names = append(names, d.Name)
+		}
+		if _, err := b.foreignCopy(&storage.ForeignTableDef{Server: def.Server, Options: def.Options}, names); err != nil {
+			return nil, err
+		}
+	}
+	if len(def.ColumnOptions) == 0 {
+		def.ColumnOptions = nil
+	}
+	return &SetForeignOptions{Def: def}, nil
+}

@@ -55,7 +55,8 @@ type ForeignCatalog interface {
 	CreateForeignObject(ctx context.Context, o ForeignObject) (ForeignObject, error)
 	// DropForeignObject removes the object of that id.
 	DropForeignObject(ctx context.Context, id uint64) error
-	// SetForeign makes tb (created by this transaction) a foreign table.
+	// SetForeign sets tb's foreign definition (CREATE FOREIGN TABLE, and
+	// ALTER FOREIGN TABLE ... OPTIONS).
 	SetForeign(ctx context.Context, tb Table, def *ForeignTableDef) error
 }
 
@@ -170,16 +171,17 @@ func (t *Txn) SetForeign(ctx context.Context, tb Table, def *ForeignTableDef) er
 	if err != nil {
 		return err
 	}
-	c := t.p.created[tt.id]
-	if c == nil {
-		return pgerr.New(pgerr.InternalError, "SetForeign of a table this transaction did not create")
-	}
-	nd, err := c.redefine(c.name, c.cols, false)
+	cur := t.def(tt.id)
+	nd, err := cur.redefine(cur.name, cur.cols, false)
 	if err != nil {
 		return err
 	}
 	nd.foreign = def
-	t.p.created[tt.id] = nd
+	if t.p.created[tt.id] != nil {
+		t.p.created[tt.id] = nd
+	} else {
+		t.p.altered[tt.id] = nd
+	}
 	return nil
 }
 

@@ -133,7 +133,29 @@ SELECT attname, attfdwoptions FROM pg_attribute WHERE attrelid = 'described'::re
 SELECT * FROM pg_options_to_table(ARRAY['a=1', 'b=x=y', 'c']);
 SELECT srvname, fdwname FROM pg_foreign_server s JOIN pg_foreign_data_wrapper w ON w.oid = s.srvfdw;
 SELECT extname, extversion FROM pg_extension WHERE extname = 'file_fdw';
+-- ALTER FOREIGN TABLE ... OPTIONS: ADD, SET, DROP, checked again.
+ALTER FOREIGN TABLE described OPTIONS (SET delimiter '|', DROP header, ADD null 'NA');
+ALTER FOREIGN TABLE described OPTIONS (ADD null 'x');
+ALTER FOREIGN TABLE described OPTIONS (SET quote '"', DROP escape);
+ALTER FOREIGN TABLE described OPTIONS (DROP filename);
+ALTER FOREIGN TABLE described OPTIONS (SET format 'text');
+ALTER FOREIGN TABLE described ALTER COLUMN name OPTIONS (ADD force_not_null 'true');
+ALTER FOREIGN TABLE described ALTER COLUMN score OPTIONS (DROP force_null);
+ALTER FOREIGN TABLE described ALTER COLUMN score OPTIONS (ADD bogus 'true');
+ALTER FOREIGN TABLE described ALTER COLUMN nosuch OPTIONS (ADD force_null 'true');
+ALTER FOREIGN TABLE fdw_scores OPTIONS (ADD format 'csv');
+\d described
+BEGIN;
+ALTER FOREIGN TABLE described OPTIONS (SET filename '/elsewhere.csv');
+ROLLBACK;
+SELECT ftoptions FROM pg_foreign_table WHERE ftrelid = 'described'::regclass;
 DROP FOREIGN TABLE described;
+-- Repointing a table at another file.
+CREATE FOREIGN TABLE repointed (id int) SERVER files OPTIONS (filename :'ids', format 'csv');
+SELECT count(*), count(id) FROM repointed;
+ALTER FOREIGN TABLE repointed OPTIONS (SET filename :'nonull');
+SELECT count(*), count(id) FROM repointed;
+DROP FOREIGN TABLE repointed;
 
 -- Foreign tables are read-only.
 INSERT INTO people VALUES (9, 'x', 1, NULL);
