@@ -80,11 +80,29 @@ func TestForeignObjectsPersist(t *testing.T) {
 	if d == nil || d.Server != "file_fdw" || len(d.Options) != 2 || d.Options[0].Value != "/x.csv" || d.ColumnOptions["a"][0].Name != "force_null" {
 		t.Fatalf("foreign definition after reopen: %+v", d)
 	}
-	// ALTER TABLE keeps it.
+	// ALTER TABLE keeps it; ALTER FOREIGN TABLE ... OPTIONS replaces it.
 	if err := txn.SetComment(ctx, got, "c"); err != nil {
 		t.Fatal(err)
 	}
 	if ForeignDefOf(got) == nil {
 		t.Fatal("SetComment dropped the foreign definition")
+	}
+	if err := txn.SetForeign(ctx, got, &ForeignTableDef{Server: "srv", Options: []ForeignOption{{"filename", "/y.csv"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db = open(t, dir)
+	defer db.Close()
+	txn = db.Begin()
+	defer txn.Rollback()
+	got, _ = txn.Lookup("ft")
+	if d := ForeignDefOf(got); d == nil || d.Server != "srv" || d.Options[0].Value != "/y.csv" || d.ColumnOptions != nil {
+		t.Fatalf("altered foreign definition after reopen: %+v", d)
+	}
+	if c, _ := got.(Commented); c.Comment() != "c" {
+		t.Fatalf("comment after reopen: %q", c.Comment())
 	}
 }
