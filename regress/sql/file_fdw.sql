@@ -1,5 +1,6 @@
 -- Foreign tables over CSV and text files, contrib file_fdw's way. The
--- files are regress/data/fdw/*, named through psql's abs_srcdir.
+-- files are regress/data/fdw/*, named as PostgreSQL's own suites name theirs.
+\getenv abs_srcdir PG_ABS_SRCDIR
 \set people :abs_srcdir '/data/fdw/people.csv'
 \set words :abs_srcdir '/data/fdw/words.txt'
 \set pipe :abs_srcdir '/data/fdw/pipe.dat'
