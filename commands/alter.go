@@ -68,6 +68,8 @@ func alterStep(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Tab
 		return changeOwner(s, relOID(s, x.Key), strings.ToLower(strings.TrimPrefix(x.Tag, "ALTER ")), x.Name, st.Role) // roles.go
 	case *sql.AddConstraint:
 		return addConstraint(ctx, s, tb, st) // constraint.go
+	case *sql.SetForeignOptions:
+		return s.Catalog().Txn.SetForeign(ctx, tb, st.Def) // foreign.go
 	case *sql.DropConstraint:
 		return dropConstraint(ctx, s, tb, st)
 	}

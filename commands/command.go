@@ -50,6 +50,14 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = createTableAs(ctx, s, x)
 	case *sql.DropTable:
 		tag, err = dropTable(ctx, s, x)
+	case *sql.CreateForeignObject: // foreign.go
+		tag, err = createForeignObject(ctx, s, x)
+	case *sql.CreateForeignTable:
+		tag, err = createForeignTable(ctx, s, x)
+	case *sql.DropForeignObject:
+		tag, err = dropForeignObject(ctx, s, x)
+	case *sql.DropForeignTable:
+		tag, err = dropRelations(ctx, s, &x.DropTable, "foreign table", "DROP FOREIGN TABLE")
 	case *sql.CreateView:
 		tag, err = createView(ctx, s, x)
 	case *sql.DropView:
@@ -146,6 +154,20 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "CREATE TABLE AS"
 	case *sql.DropTable:
 		what = "DROP TABLE"
+	case *sql.CreateForeignObject:
+		what = "CREATE SERVER"
+		if x.Object.Kind == 'e' {
+			what = "CREATE EXTENSION"
+		}
+	case *sql.CreateForeignTable:
+		what = "CREATE FOREIGN TABLE"
+	case *sql.DropForeignObject:
+		what = "DROP SERVER"
+		if x.Kind == 'e' {
+			what = "DROP EXTENSION"
+		}
+	case *sql.DropForeignTable:
+		what = "DROP FOREIGN TABLE"
 	case *sql.CreateView:
 		what = "CREATE VIEW"
 	case *sql.DropView:

@@ -97,6 +97,12 @@ func createTableAs(ctx context.Context, s Session, x *sql.CreateTableAs) (string
 }
 
 func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error) {
+	return dropRelations(ctx, s, x, "table", "DROP TABLE")
+}
+
+// dropRelations is DROP TABLE and DROP FOREIGN TABLE (kind "foreign
+// table", foreign.go).
+func dropRelations(ctx context.Context, s Session, x *sql.DropTable, kind, tag string) (string, error) {
 	cat := s.Catalog()
 	// The binder resolved each name on the search path.
 	var present []sql.DropTarget
@@ -107,6 +113,9 @@ func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error)
 		}
 		if t.IsSeq {
 			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", t.Name).WithHint("Use DROP SEQUENCE to remove a sequence.")
+		}
+		if err := foreignDropKindErr(cat, t, kind == "foreign table"); err != nil {
+			return "", err
 		}
 		if t.Key != "" && !t.Temp {
 			if tb, ok := cat.Txn.Lookup(t.Key); ok {
@@ -126,7 +135,7 @@ func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error)
 			}
 			continue
 		}
-		if err := dropMissing(s, x.IfExists, "table", t); err != nil {
+		if err := dropMissing(s, x.IfExists, kind, t); err != nil {
 			return "", err
 		}
 	}
@@ -138,7 +147,7 @@ func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error)
 	if err := dropForeignKeys(ctx, s, temporary, true, x.Cascade, x.RelName); err != nil {
 		return "", err
 	}
-	if err := dropDependents(ctx, s, "table", permanent, x.Cascade, x.RelName); err != nil {
+	if err := dropDependents(ctx, s, kind, permanent, x.Cascade, x.RelName); err != nil {
 		return "", err
 	}
 	for _, t := range present {
@@ -156,13 +165,16 @@ func dropTable(ctx context.Context, s Session, x *sql.DropTable) (string, error)
 			return "", err
 		}
 	}
-	return "DROP TABLE", nil
+	return tag, nil
 }
 
 // dropMissing is DROP's answer for a name no relation has: 42P01, or with
 // IF EXISTS a NOTICE (naming the missing schema when that is the reason).
 func dropMissing(s Session, ifExists bool, kind string, t sql.DropTarget) error {
 	if !ifExists {
+		if kind == "foreign table" {
+			return pgerr.New(pgerr.UndefinedObject, "%s %q does not exist", kind, t.Name)
+		}
 		return pgerr.New(pgerr.UndefinedTable, "%s %q does not exist", kind, t.Name)
 	}
 	msg := fmt.Sprintf("%s %q does not exist, skipping", kind, t.Name)

@@ -182,6 +182,9 @@ func dependentsOf(cat storage.Catalog, names []string) []dependent {
 		k := kind[n]
 		if k == "" {
 			k = "table"
+			if tb, ok := cat.Lookup(n); ok && storage.ForeignDefOf(tb) != nil {
+				k = "foreign table"
+			}
 		}
 		roots = append(roots, depObject{key: n, kind: k})
 	}

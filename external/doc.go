@@ -3,5 +3,11 @@
 // Parquet values to joind's (parquetvalues.go, shared with COPY ... (FORMAT
 // parquet)), and Parquet files as read-only tables (read_parquet;
 // parquet.go): a storage.External whose units are the row groups, read
-// at scan time, only the columns and row groups a query needs.
+// at scan time, only the columns and row groups a query needs. A foreign
+// table of format 'parquet' (file_fdw's CREATE FOREIGN TABLE, joind's
+// extension of it) is a ParquetTable seen through Rename (foreign.go): the
+// table's columns picked from the file's by name, statistics reordered, so
+// row groups are skipped as for read_parquet. Text and CSV foreign tables
+// are pgcopy's (the COPY parser lives there), reached from the binder
+// through sql.OpenCopyFile.
 package external

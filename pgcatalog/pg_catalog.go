@@ -66,6 +66,9 @@ func declarePgCatalog() {
 					Attbyval: st.Len > 0 && st.Len <= 8, Attalign: st.Align, Attstorage: 'p', Attnotnull: col.NotNull,
 					Atthasdef: col.Default != "" && col.Identity == 0, Attidentity: Char(col.Identity), Attislocal: true}
 				row.Attcollation = st.Collation
+				if r.Foreign != nil {
+					row.Attfdwoptions = optionArray(r.Foreign.ColumnOptions[col.Name]) // foreign.go
+				}
 				if len(st.row) > ptStorage && st.row[ptStorage] != "" {
 					row.Attstorage = Char(st.row[ptStorage][0]) // typstorage: numeric's is main
 				} else if st.Len < 0 {
@@ -153,15 +156,15 @@ func declarePgCatalog() {
 	declare(pc, "pg_enum", 3501, 'r', pgEnumRows) // usertypes.go
 	// pg_stat_statements is always there (stats.go): tools look for it
 	// here before they read its view.
-	declare(pc, "pg_extension", 3079, 'r', func(*Snapshot) []pgExtensionRow {
-		// initdb's plpgsql, then the pg_stat_statements joind provides.
-		return []pgExtensionRow{{Oid: OIDExtPlpgsql, Extname: "plpgsql", Extowner: OIDBootstrapUser,
+	declare(pc, "pg_extension", 3079, 'r', func(s *Snapshot) []pgExtensionRow {
+		// initdb's plpgsql, the pg_stat_statements joind provides, then file_fdw once created.
+		return append([]pgExtensionRow{{Oid: OIDExtPlpgsql, Extname: "plpgsql", Extowner: OIDBootstrapUser,
 			Extnamespace: OIDNamespacePgCatalog, Extversion: "1.0"},
 			{Oid: OIDExtPgStatStatements, Extname: "pg_stat_statements", Extowner: OIDBootstrapUser,
-				Extnamespace: OIDNamespacePgCatalog, Extrelocatable: true, Extversion: PgStatStatementsVersion}}
+				Extnamespace: OIDNamespacePgCatalog, Extrelocatable: true, Extversion: PgStatStatementsVersion}}, foreignExtensionRows(s)...) // foreign.go
 	})
+	declareForeign() // foreign.go
 	declare(pc, "pg_sequence", 2224, 'r', sequenceRows)
-	declare[pgForeignTableRow](pc, "pg_foreign_table", 3118, 'r', nil)
 	declare(pc, "pg_auth_members", 1261, 'r', (*Snapshot).authMembersRows)
 	declare(pc, "pg_am", 2601, 'r', func(*Snapshot) []pgAmRow {
 		return []pgAmRow{
@@ -277,32 +280,32 @@ type pgClassRow struct {
 
 // pgAttributeRow is a row of pg_catalog.pg_attribute.
 type pgAttributeRow struct {
-	Attrelid       OID     `pg:"attrelid"`
-	Attname        Name    `pg:"attname" type:"name"`
-	Atttypid       OID     `pg:"atttypid"`
-	Attstattarget  int32   `pg:"attstattarget"`
-	Attlen         int16   `pg:"attlen"`
-	Attnum         int16   `pg:"attnum"`
-	Attndims       int32   `pg:"attndims"`
-	Attcacheoff    int32   `pg:"attcacheoff"`
-	Atttypmod      int32   `pg:"atttypmod"`
-	Attbyval       bool    `pg:"attbyval"`
-	Attalign       Char    `pg:"attalign"`
-	Attstorage     Char    `pg:"attstorage"`
-	Attcompression Char    `pg:"attcompression"`
-	Attnotnull     bool    `pg:"attnotnull"`
-	Atthasdef      bool    `pg:"atthasdef"`
-	Atthasmissing  bool    `pg:"atthasmissing"`
-	Attidentity    Char    `pg:"attidentity"`
-	Attgenerated   Char    `pg:"attgenerated"`
-	Attisdropped   bool    `pg:"attisdropped"`
-	Attislocal     bool    `pg:"attislocal"`
-	Attinhcount    int32   `pg:"attinhcount"`
-	Attcollation   OID     `pg:"attcollation"`
-	Attacl         *string `pg:"attacl"`
-	Attoptions     *string `pg:"attoptions"`
-	Attfdwoptions  *string `pg:"attfdwoptions"`
-	Attmissingval  *string `pg:"attmissingval"`
+	Attrelid       OID       `pg:"attrelid"`
+	Attname        Name      `pg:"attname" type:"name"`
+	Atttypid       OID       `pg:"atttypid"`
+	Attstattarget  int32     `pg:"attstattarget"`
+	Attlen         int16     `pg:"attlen"`
+	Attnum         int16     `pg:"attnum"`
+	Attndims       int32     `pg:"attndims"`
+	Attcacheoff    int32     `pg:"attcacheoff"`
+	Atttypmod      int32     `pg:"atttypmod"`
+	Attbyval       bool      `pg:"attbyval"`
+	Attalign       Char      `pg:"attalign"`
+	Attstorage     Char      `pg:"attstorage"`
+	Attcompression Char      `pg:"attcompression"`
+	Attnotnull     bool      `pg:"attnotnull"`
+	Atthasdef      bool      `pg:"atthasdef"`
+	Atthasmissing  bool      `pg:"atthasmissing"`
+	Attidentity    Char      `pg:"attidentity"`
+	Attgenerated   Char      `pg:"attgenerated"`
+	Attisdropped   bool      `pg:"attisdropped"`
+	Attislocal     bool      `pg:"attislocal"`
+	Attinhcount    int32     `pg:"attinhcount"`
+	Attcollation   OID       `pg:"attcollation"`
+	Attacl         *string   `pg:"attacl"`
+	Attoptions     *string   `pg:"attoptions"`
+	Attfdwoptions  *[]string `pg:"attfdwoptions"`
+	Attmissingval  *string   `pg:"attmissingval"`
 }
 
 // pgTypeRow is a row of pg_catalog.pg_type.
@@ -575,13 +578,6 @@ type pgSequenceRow struct {
 	Seqmin       int64 `pg:"seqmin"`
 	Seqcache     int64 `pg:"seqcache"`
 	Seqcycle     bool  `pg:"seqcycle"`
-}
-
-// pgForeignTableRow is a row of pg_catalog.pg_foreign_table.
-type pgForeignTableRow struct {
-	Ftrelid   OID    `pg:"ftrelid"`
-	Ftserver  OID    `pg:"ftserver"`
-	Ftoptions string `pg:"ftoptions"`
 }
 
 // pgAuthMembersRow is a row of pg_catalog.pg_auth_members.

@@ -121,6 +121,8 @@ type Relation struct {
 	Type uint32
 	// Bytes is a table's bytes in the data directory (dbsize.go).
 	Bytes int64
+	// Foreign is a foreign table's server and options (Kind 'f').
+	Foreign *storage.ForeignTableDef
 }
 
 // Attnum is the attnum of r's column i.
@@ -163,7 +165,8 @@ func (s *Snapshot) relations() []Relation {
 	for _, t := range perm {
 		ns, name := s.namespaceOfKey(t.Name())
 		out = append(out, Relation{OID: RelationOID(t), Name: name, Namespace: ns.OID, Schema: ns.Name,
-			Kind: 'r', Columns: t.Columns(), Rows: t.Stats().Rows, Dropped: droppedColumns(t), Comment: tableComment(t), Bytes: tableBytes(t)})
+			Kind: relKind(t), Columns: t.Columns(), Rows: t.Stats().Rows, Dropped: droppedColumns(t), Comment: tableComment(t), Bytes: tableBytes(t),
+			Foreign: storage.ForeignDefOf(t)})
 	}
 	out = withIndexes(out, append(temps, perm...))
 	for _, v := range s.cat.Views() {

@@ -11,6 +11,11 @@ type SetFunc struct {
 	Args   []types.Type
 	Result types.Type
 	Rows   func(s *Snapshot, v []types.Value) []types.Value
+	// Out names the columns of a function of several (OUT parameters),
+	// OutTypes their types; RowsOut computes its rows, a value per column.
+	Out      []string
+	OutTypes []types.Type
+	RowsOut  func(s *Snapshot, v []types.Value) [][]types.Value
 }
 
 var setFuncs = []*SetFunc{
@@ -23,6 +28,11 @@ var setFuncs = []*SetFunc{
 			}
 			return nil
 		}},
+	// The name=value entries of an OPTIONS array (foreign.go) as
+	// (option_name, option_value) rows: psql's \d of a foreign table.
+	{Name: "pg_options_to_table", Args: []types.Type{types.ArrayOf(types.TextType)},
+		Out: []string{"option_name", "option_value"}, OutTypes: []types.Type{types.TextType, types.TextType},
+		RowsOut: func(_ *Snapshot, v []types.Value) [][]types.Value { return optionsToTable(v[0]) }},
 }
 
 // LookupSetFunc finds the set-returning catalog function name of nargs

@@ -48,6 +48,6 @@ run_env+=(PGHOST=127.0.0.1 PGPORT="$port" PGUSER=postgres PGDATABASE=regression
 mkdir -p "$here/expected"
 for s in "${suites[@]}"; do
 	# stdin, not -f: like pg_regress, so errors have no "psql:file:line:" prefix.
-	"${run_env[@]}" "$bin/psql" -X -a -q -d regression <"$here/sql/$s.sql" >"$here/expected/$s.out" 2>&1 || true
+	"${run_env[@]}" PG_ABS_SRCDIR="$here" "$bin/psql" -X -a -q -d regression <"$here/sql/$s.sql" >"$here/expected/$s.out" 2>&1 || true
 	echo "expected/$s.out: $(wc -l <"$here/expected/$s.out") lines"
 done

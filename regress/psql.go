@@ -59,8 +59,15 @@ func RunSuite(ctx context.Context, dir, name, host string, port int, db string) 
 	}
 	defer in.Close()
 	var out bytes.Buffer
+	// PG_ABS_SRCDIR is what pg_regress sets: suites name their data files
+	// as PostgreSQL 15's own do (\getenv abs_srcdir PG_ABS_SRCDIR, then
+	// :'abs_srcdir' '/data/...').
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
 	cmd := exec.CommandContext(ctx, PsqlBinary(), "-X", "-a", "-q", "-d", db)
-	cmd.Env = PsqlEnv(host, port, db)
+	cmd.Env = append(PsqlEnv(host, port, db), "PG_ABS_SRCDIR="+abs)
 	cmd.Stdin = in
 	cmd.Stdout = &out
 	cmd.Stderr = &out

@@ -38,7 +38,13 @@ func startTarget(t *testing.T, db string) endpoint {
 	t.Helper()
 	switch tgt := os.Getenv(targetEnv); tgt {
 	case "", "joind":
-		j := joindtest.StartJoind(t)
+		// The suites' data files (regress/data, named through psql's
+		// abs_srcdir: RunSuite) are server-side files joind may read.
+		data, err := filepath.Abs("data")
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := joindtest.StartJoind(t, "--copy-dirs", data)
 		return endpoint{name: "joind", host: j.Host(), port: j.Port(), db: db, dsn: j.DSNFor(db), crashed: j.Exited, log: j.Log}
 	case "postgres":
 		return startOracle(t, db)

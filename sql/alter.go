@@ -91,7 +91,7 @@ func (*KeepOwner) alterStep()       {}
 
 func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Statement, error) {
 	switch as.Objtype {
-	case pg_query.ObjectType_OBJECT_TABLE, pg_query.ObjectType_OBJECT_VIEW:
+	case pg_query.ObjectType_OBJECT_TABLE, pg_query.ObjectType_OBJECT_VIEW, pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER %s is not supported", objectTypeName(as.Objtype))
 	}
@@ -103,6 +103,9 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Statement, error) 
 	at.Key, at.Temp = b.relationKey(rv)
 	if as.Objtype == pg_query.ObjectType_OBJECT_VIEW {
 		at.Tag = "ALTER VIEW"
+	}
+	if as.Objtype == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
+		at.Tag = "ALTER FOREIGN TABLE" // foreign.go
 	}
 	for _, n := range as.Cmds {
 		at.Cmds = append(at.Cmds, n.GetAlterTableCmd())
@@ -242,6 +245,8 @@ func (a *AlterTable) Step(cat storage.Catalog, i int) (AlterStep, error) {
 		return b.alterOwner(c.Newowner)
 	case pg_query.AlterTableType_AT_AddConstraint, pg_query.AlterTableType_AT_DropConstraint:
 		return b.alterConstraint(tbl, c)
+	case pg_query.AlterTableType_AT_GenericOptions, pg_query.AlterTableType_AT_AlterColumnGenericOptions:
+		return b.alterForeignOptions(tbl, c) // foreign.go
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE ... %s is not supported", alterActionName(c))
 }

@@ -237,6 +237,10 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindAnalyze(x.VacuumStmt)
 	case *pg_query.Node_CreateExtensionStmt:
 		return bindCreateExtension(x.CreateExtensionStmt) // extension.go
+	case *pg_query.Node_CreateForeignServerStmt:
+		return b.bindCreateServer(x.CreateForeignServerStmt) // foreign.go
+	case *pg_query.Node_CreateForeignTableStmt:
+		return b.bindCreateForeignTable(x.CreateForeignTableStmt) // foreign.go
 	case *pg_query.Node_VariableSetStmt:
 		switch strings.ToLower(x.VariableSetStmt.Name) {
 		case "role":
@@ -758,8 +762,10 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 		return b.bindDropSchema(ds)
 	case pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_DOMAIN:
 		return b.bindDropType(ds) // usertypes.go
+	case pg_query.ObjectType_OBJECT_FOREIGN_SERVER, pg_query.ObjectType_OBJECT_EXTENSION:
+		return b.bindDropForeign(ds) // foreign.go
 	}
-	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW && ds.RemoveType != pg_query.ObjectType_OBJECT_SEQUENCE {
+	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_FOREIGN_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW && ds.RemoveType != pg_query.ObjectType_OBJECT_SEQUENCE {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}
 	out := &DropTable{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE, RelName: b.relNamer()}
@@ -813,6 +819,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 		return &DropView{Targets: out.Targets, IfExists: out.IfExists, Cascade: out.Cascade, RelName: out.RelName}, nil
 	case pg_query.ObjectType_OBJECT_SEQUENCE:
 		return &DropSequence{Targets: out.Targets, IfExists: out.IfExists, Cascade: out.Cascade, RelName: out.RelName}, nil
+	case pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
+		return &DropForeignTable{DropTable: *out}, nil // foreign.go
 	}
 	return out, nil
 }
@@ -831,6 +839,9 @@ func (b *binder) bindTruncate(ts *pg_query.TruncateStmt) (Statement, error) {
 			return nil, withoutPosition(err)
 		}
 		b.notePermRV(rv, storage.PrivTruncate)
+		if err := foreignWriteErr(t, "truncate"); err != nil { // foreign.go
+			return nil, err
+		}
 		out.Tables = append(out.Tables, t)
 	}
 	return out, nil

@@ -80,6 +80,13 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
 			// PostgreSQL reports COPY's relation without a position.
 			return nil, pgerr.As(err).WithPosition(0)
 		}
+		what := "copy to"
+		if c.From {
+			what = "insert"
+		}
+		if err := foreignWriteErr(t, what); err != nil { // foreign.go
+			return nil, err
+		}
 		c.Table = t
 		if cs.IsFrom {
 			b.notePermRV(cs.Relation, storage.PrivInsert)
@@ -226,7 +233,8 @@ func (b *binder) copyOptions(c *Copy, opts []*pg_query.Node, names []string) err
 				continue
 			}
 			if c.Header, err = defElemBool(d); err != nil {
-				return err
+				// defGetCopyHeaderChoice's error.
+				return b.errAt(pgerr.New(pgerr.SyntaxError, "%s requires a Boolean value or \"match\"", d.Defname), d.Location)
 			}
 		case "delimiter":
 			delim = &s

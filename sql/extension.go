@@ -12,6 +12,9 @@ import (
 // it already exists: an error, or with IF NOT EXISTS a notice. Any other
 // extension is not available, as on a server without its files.
 func bindCreateExtension(x *pg_query.CreateExtensionStmt) (Statement, error) {
+	if x.Extname == "file_fdw" {
+		return bindCreateFileFdw(x) // foreign.go
+	}
 	if x.Extname != "pg_stat_statements" {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "extension \"%s\" is not available", x.Extname).
 			WithHint("The extension must first be installed on the system where PostgreSQL is running.")

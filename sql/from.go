@@ -230,7 +230,11 @@ func (b *binder) bindRangeVar(s *scope, rv *pg_query.RangeVar) (plan.Node, []*ns
 			alias, len(defs), len(rv.Alias.Colnames))
 	}
 	s.rtes = append(s.rtes, rteInfo{alias: alias, relname: name})
-	scan := &plan.Scan{Table: tbl, Alias: alias}
+	read, err := b.foreignScanTable(tbl) // foreign.go
+	if err != nil {
+		return nil, nil, err
+	}
+	scan := &plan.Scan{Table: read, Alias: alias}
 	it := &nsItem{name: alias, relVisible: true, colsVisible: true, stored: true, schema: schema, rowType: name,
 		rowTypeOID: registerRowType(tbl, name, defs)} // rowtype.go
 	if rv.Alias != nil && len(rv.Alias.Colnames) > 0 {

@@ -59,6 +59,9 @@ func (b *binder) bindCreateIndex(st *pg_query.IndexStmt) (Statement, error) {
 		}
 		return nil, withoutPosition(err)
 	}
+	if err := foreignWriteErr(tbl, "index"); err != nil { // foreign.go
+		return nil, err
+	}
 	method := strings.ToLower(st.AccessMethod)
 	switch method {
 	case storage.MethodBtree, storage.MethodHash:

@@ -28,6 +28,9 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 	if len(is.ReturningList) > 0 {
 		b.notePermRV(is.Relation, storage.PrivSelect)
 	}
+	if err := foreignWriteErr(tbl, "insert"); err != nil {
+		return nil, err
+	}
 	defs := tbl.Columns()
 	// Target columns, in the order the statement lists them.
 	var targets []int

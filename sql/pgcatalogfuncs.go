@@ -282,21 +282,40 @@ func (b *binder) bindTableFunction(s *scope, rf *pg_query.RangeFunction, name st
 // bindCatalogSetFunc binds FROM f(...) of a set-returning catalog
 // function (pgcatalog.SetFunc): its rows computed over this statement's
 // catalog snapshot.
-func (b *binder) bindCatalogSetFunc(s *scope, fc *pg_query.FuncCall, f *pgcatalog.SetFunc) (plan.SetFunc, error) {
+// A function of several OUT columns is one function per column, run in
+// lockstep as json_each's columns are.
+func (b *binder) bindCatalogSetFunc(s *scope, fc *pg_query.FuncCall, f *pgcatalog.SetFunc) ([]plan.SetFunc, error) {
 	args, err := b.bindList(s, fc.Args)
 	if err != nil {
-		return plan.SetFunc{}, err
+		return nil, err
 	}
 	for i := range args {
 		c, err := b.coerce(args[i], f.Args[i], coerceImplicit, b.locOf(args[i]))
 		if err != nil {
-			return plan.SetFunc{}, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", f.Name, argTypeList(args)).
+			return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", f.Name, argTypeList(args)).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
 		}
 		args[i] = c
 	}
 	snap := b.snapshot()
+	if f.RowsOut != nil {
+		out := make([]plan.SetFunc, len(f.Out))
+		for i := range f.Out {
+			i := i
+			ov := &types.Overload{Name: f.Name, Args: append([]types.Type(nil), f.Args...), Result: f.OutTypes[i], Strict: true, Stable: true, SetReturning: true,
+				Rows: func(_ *types.EvalContext, v []types.Value) ([]types.Value, error) {
+					rows := f.RowsOut(snap, v)
+					col := make([]types.Value, len(rows))
+					for r, row := range rows {
+						col[r] = row[i]
+					}
+					return col, nil
+				}}
+			out[i] = plan.SetFunc{Func: ov, Args: args}
+		}
+		return out, nil
+	}
 	ov := &types.Overload{Name: f.Name, Args: append([]types.Type(nil), f.Args...), Result: f.Result, Strict: true, Stable: true, SetReturning: true,
 		Rows: func(_ *types.EvalContext, v []types.Value) ([]types.Value, error) { return f.Rows(snap, v), nil }}
-	return plan.SetFunc{Func: ov, Args: args}, nil
+	return []plan.SetFunc{{Func: ov, Args: args}}, nil
 }

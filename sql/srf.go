@@ -254,6 +254,7 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 	fs := &scope{parent: lateralScope(s, lateral), ctes: s.ctes, exprKind: "functions in FROM"}
 	node := &plan.FunctionScan{Ordinality: rf.Ordinality}
 	var names []string
+	outNames := map[int]string{} // catalog functions' OUT columns, by position
 	for _, fc := range calls {
 		name := funcName(fc.Funcname)
 		if arraySetFuncs[name] {
@@ -299,12 +300,17 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 			continue
 		}
 		if cf, ok := pgcatalog.LookupSetFunc(name, len(fc.Args)); ok {
-			sf, err := b.bindCatalogSetFunc(fs, fc, cf) // pgcatalogfuncs.go
+			sfs, err := b.bindCatalogSetFunc(fs, fc, cf) // pgcatalogfuncs.go
 			if err != nil {
 				return nil, nil, nil, err
 			}
-			node.Funcs = append(node.Funcs, sf)
-			names = append(names, name)
+			for i, sf := range sfs {
+				node.Funcs = append(node.Funcs, sf)
+				if cf.Out != nil {
+					outNames[len(node.Funcs)-1] = cf.Out[i]
+				}
+				names = append(names, name)
+			}
 			continue
 		}
 		if len(fc.Funcname) == 2 && fc.Funcname[0].GetString_().GetSval() == "information_schema" &&
@@ -369,6 +375,9 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 	for i, f := range node.Funcs {
 		if out := types.SetFuncOutName(f.Func.Name); out != "" {
 			names[i] = out // an OUT parameter's name, alias or not
+		}
+		if out := outNames[i]; out != "" {
+			names[i] = out // a catalog function's OUT parameter
 		}
 	}
 	colTypes := make([]types.Type, 0, len(names)+1)

@@ -36,6 +36,9 @@ func (b *binder) bindDMLTarget(s *scope, rv *pg_query.RangeVar, what string) (*d
 		}
 		return nil, err
 	}
+	if err := foreignWriteErr(tbl, what); err != nil {
+		return nil, err
+	}
 	// The target is a table even where a WITH query has its name.
 	ctes := s.ctes
 	s.ctes = nil

@@ -173,7 +173,7 @@ func (t *tableState) redefine(name string, cols []ColumnDef, rewrite bool) (*tab
 	for _, c := range t.dropped {
 		next = max(next, c.Attnum+1)
 	}
-	nd := &tableState{id: t.id, name: name, dropped: append([]ColumnDef(nil), t.dropped...), comment: t.comment, cons: t.cons, indexes: t.indexes}
+	nd := &tableState{id: t.id, name: name, dropped: append([]ColumnDef(nil), t.dropped...), comment: t.comment, foreign: t.foreign, cons: t.cons, indexes: t.indexes}
 	kept := map[int16]bool{}
 	for _, c := range cols {
 		if c.Attnum == 0 {
@@ -270,7 +270,7 @@ func applyAlters(work *version, touched map[uint64]bool, p *pending) {
 			}
 			renamed = append(renamed, t)
 		}
-		t.name, t.cols, t.dropped, t.comment, t.ddl, t.enc = d.name, d.cols, d.dropped, d.comment, t.ddl+1, nil
+		t.name, t.cols, t.dropped, t.comment, t.foreign, t.ddl, t.enc = d.name, d.cols, d.dropped, d.comment, d.foreign, t.ddl+1, nil
 		registerRowType(t) // rowtype.go
 	}
 	for _, t := range renamed {

@@ -723,6 +723,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	if err := applyAuth(work, p); err != nil {
 		return err
 	}
+	if err := validateForeign(work, p); err != nil {
+		return err
+	}
 	if p.changesDefinitions() {
 		work.defGen++
 	}
@@ -739,8 +742,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	if len(p.dropped) > 0 || len(p.views) > 0 || len(p.schemas) > 0 {
 		pruneAuth(work) // roles.go
 	}
+	applyForeign(work, p)
 	for _, t := range p.created {
-		work.put(&tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, dropped: t.dropped, comment: t.comment})
+		work.put(&tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, dropped: t.dropped, comment: t.comment, foreign: t.foreign})
 		touched[t.id] = true
 	}
 	applyConstraints(work, touched, p)

@@ -109,6 +109,8 @@ type version struct {
 	types map[uint64]*UserType
 	// auth is the role catalog and the objects' access lists (roles.go); nil = none
 	auth *Auth
+	// foreign are the extensions and foreign servers, by id (foreign.go)
+	foreign map[uint64]*ForeignObject
 	// walGen is the log generation the manifest names (wal.go).
 	walGen uint64
 	// defGen is the definition generation (defgen.go); in memory only.
@@ -123,7 +125,7 @@ func (v *version) put(t *tableState) { v.tables[t.name] = t; v.byID[t.id] = t; r
 func (v *version) del(t *tableState) { delete(v.tables, t.name); delete(v.byID, t.id) }
 
 func (v *version) clone() *version {
-	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID)), views: v.views, seqs: v.seqs, schemas: v.schemas, types: v.types, auth: v.auth, walGen: v.walGen, defGen: v.defGen}
+	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID)), views: v.views, seqs: v.seqs, schemas: v.schemas, types: v.types, auth: v.auth, foreign: v.foreign, walGen: v.walGen, defGen: v.defGen}
 	for k, t := range v.tables {
 		n.tables[k] = t
 	}
@@ -154,7 +156,8 @@ type tableState struct {
 	// counts the commits that changed the definition (in memory only).
 	dropped []ColumnDef
 	ddl     uint64
-	comment string // COMMENT ON TABLE
+	comment string           // COMMENT ON TABLE
+	foreign *ForeignTableDef // a foreign table's server and options (foreign.go)
 	segs    []*segment
 	rows    int64
 	// gen counts the commits that changed the rows (not compaction), for
@@ -186,7 +189,7 @@ type tableState struct {
 }
 
 func (t *tableState) copy() *tableState {
-	return &tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, indexes: t.indexes, dropped: t.dropped, ddl: t.ddl, comment: t.comment,
+	return &tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, indexes: t.indexes, dropped: t.dropped, ddl: t.ddl, comment: t.comment, foreign: t.foreign,
 		segs: append([]*segment(nil), t.segs...), rows: t.rows, gen: t.gen, fresh: append([]arrow.Record(nil), t.fresh...),
 		dels: cloneDels(t.dels), delFiles: cloneDelFiles(t.delFiles), delInline: cloneInline(t.delInline), walDels: cloneInline(t.walDels)}
 }

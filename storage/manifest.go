@@ -43,6 +43,8 @@ type manifestJSON struct {
 	Types []typeJSON `json:"types,omitempty"`
 	// Auth is the role catalog and access lists (roles.go); absent in older manifests.
 	Auth json.RawMessage `json:"auth,omitempty"`
+	// Foreign are the extensions and foreign servers (foreign.go).
+	Foreign []foreignJSON `json:"foreign,omitempty"`
 	// WALGen is the write-ahead log generation to replay (wal.go).
 	WALGen uint64 `json:"wal_gen,omitempty"`
 }
@@ -59,6 +61,7 @@ type tableJSON struct {
 	Segments []json.RawMessage `json:"segments"`
 	Deletes  []deleteJSON      `json:"deletes,omitempty"`
 	Comment  string            `json:"comment,omitempty"` // COMMENT ON TABLE
+	Foreign  *ForeignTableDef  `json:"foreign,omitempty"` // a foreign table's server and options
 }
 
 // deleteJSON is the deleted rows of one segment: how many, and the
@@ -170,6 +173,14 @@ func encodeManifest(v *version, nextID uint64) ([]byte, error) {
 		body.WriteString(`,"auth":`)
 		body.Write(enc)
 	}
+	if fs := sortedForeign(v); len(fs) > 0 {
+		enc, err := json.Marshal(fs)
+		if err != nil {
+			return nil, err
+		}
+		body.WriteString(`,"foreign":`)
+		body.Write(enc)
+	}
 	if v.walGen > 0 {
 		fmt.Fprintf(&body, `,"wal_gen":%d`, v.walGen)
 	}
@@ -185,7 +196,7 @@ func (t *tableState) encoded() ([]byte, error) {
 	if t.enc != nil {
 		return t.enc, nil
 	}
-	tj := tableJSON{ID: t.id, Name: t.name, Columns: t.attrsJSON(), Constraints: t.cons, Indexes: t.indexes, Segments: []json.RawMessage{}, Comment: t.comment}
+	tj := tableJSON{ID: t.id, Name: t.name, Columns: t.attrsJSON(), Constraints: t.cons, Indexes: t.indexes, Segments: []json.RawMessage{}, Comment: t.comment, Foreign: t.foreign}
 	var segs [][]byte
 	for _, s := range t.segs {
 		if s.enc == nil {
@@ -277,7 +288,7 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 	}
 	dvFiles := map[uint64]map[[2]uint64][]int64{} // delta files read, by id
 	for _, tj := range m.Tables {
-		t := &tableState{id: tj.ID, name: tj.Name, cons: tj.Constraints, indexes: tj.Indexes, comment: tj.Comment}
+		t := &tableState{id: tj.ID, name: tj.Name, cons: tj.Constraints, indexes: tj.Indexes, comment: tj.Comment, foreign: tj.Foreign}
 		byAttnum := map[int16]ColumnDef{}
 		for i, c := range tj.Columns {
 			ct, ok := storedType(c.OID, c.Typmod)
@@ -404,6 +415,9 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 		return nil, 0, err
 	}
 	if err := decodeSchemas(v, m.Schemas); err != nil {
+		return bad("%v", err)
+	}
+	if err := decodeForeign(v, m.Foreign); err != nil {
 		return bad("%v", err)
 	}
 	v.walGen = m.WALGen

@@ -38,6 +38,7 @@ type pending struct {
 	// changes to replay at commit (roles.go).
 	auth    *Auth
 	authOps []func(*Auth) error
+	foreign map[uint64]foreignChange // extensions and foreign servers (foreign.go)
 }
 
 func newPending() *pending {
@@ -50,7 +51,7 @@ func newPending() *pending {
 func (p *pending) empty() bool {
 	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 && len(p.deletes) == 0 &&
 		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty() && len(p.seqs) == 0 && len(p.seqMarks) == 0 && len(p.altered) == 0 &&
-		len(p.schemas) == 0 && len(p.types) == 0 && len(p.authOps) == 0
+		len(p.schemas) == 0 && len(p.types) == 0 && len(p.authOps) == 0 && len(p.foreign) == 0
 }
 
 func (p *pending) clone() *pending {
@@ -89,6 +90,7 @@ func (p *pending) clone() *pending {
 	n.schemas = cloneSchemas(p.schemas)
 	n.types = cloneTypes(p.types)
 	n.auth, n.authOps = p.auth, append([]func(*Auth) error(nil), p.authOps...)
+	n.foreign = cloneForeign(p.foreign)
 	return n
 }
 
