@@ -487,6 +487,12 @@ func (tt *txnTable) Comment() string {
 
 // SetComment sets tb's COMMENT ON TABLE text ("" removes it).
 func (t *Txn) SetComment(ctx context.Context, tb Table, comment string) error {
+	return t.redefineAs(tb, func(nd *tableState) { nd.comment = comment })
+}
+
+// redefineAs gives tb, in this transaction, a new definition: its current
+// one with change applied (columns and rows kept).
+func (t *Txn) redefineAs(tb Table, change func(*tableState)) error {
 	if t.done {
 		return errDone
 	}
@@ -499,7 +505,7 @@ func (t *Txn) SetComment(ctx context.Context, tb Table, comment string) error {
 	if err != nil {
 		return err
 	}
-	nd.comment = comment
+	change(nd)
 	if t.p.created[tt.id] != nil {
 		t.p.created[tt.id] = nd
 	} else {

@@ -164,25 +164,7 @@ func (t *Txn) setForeign(id uint64, def *ForeignObject) {
 
 // SetForeign implements ForeignCatalog.
 func (t *Txn) SetForeign(ctx context.Context, tb Table, def *ForeignTableDef) error {
-	if t.done {
-		return errDone
-	}
-	tt, err := t.own(tb)
-	if err != nil {
-		return err
-	}
-	cur := t.def(tt.id)
-	nd, err := cur.redefine(cur.name, cur.cols, false)
-	if err != nil {
-		return err
-	}
-	nd.foreign = def
-	if t.p.created[tt.id] != nil {
-		t.p.created[tt.id] = nd
-	} else {
-		t.p.altered[tt.id] = nd
-	}
-	return nil
+	return t.redefineAs(tb, func(nd *tableState) { nd.foreign = def })
 }
 
 // ForeignDef implements Foreign.

@@ -134,28 +134,23 @@ var PredefinedRoles = []Role{
 
 // RoleByName finds a role by name (stored or predefined).
 func (a *Auth) RoleByName(name string) (Role, bool) {
-	for _, r := range a.Roles {
-		if r.Name == name {
-			return r, true
-		}
-	}
-	for _, r := range PredefinedRoles {
-		if r.Name == name {
-			return r, true
-		}
-	}
-	return Role{}, false
+	return a.findRole(func(r Role) bool { return r.Name == name })
 }
 
 // RoleByOID finds a role by OID (stored or predefined).
 func (a *Auth) RoleByOID(oid uint32) (Role, bool) {
+	return a.findRole(func(r Role) bool { return r.OID == oid })
+}
+
+// findRole is the first stored, then predefined, role match accepts.
+func (a *Auth) findRole(match func(Role) bool) (Role, bool) {
 	for _, r := range a.Roles {
-		if r.OID == oid {
+		if match(r) {
 			return r, true
 		}
 	}
 	for _, r := range PredefinedRoles {
-		if r.OID == oid {
+		if match(r) {
 			return r, true
 		}
 	}
