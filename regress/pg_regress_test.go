@@ -3,6 +3,7 @@ package regress
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -22,7 +23,13 @@ func TestPgRegress(t *testing.T) {
 		}
 		t.Skipf("pg_regress is missing: %v", err)
 	}
-	j := joindtest.StartJoind(t)
+	// pg_regress sets PG_ABS_SRCDIR to its input directory (this one), so
+	// the suites read regress/data as server-side files, as under TestRegress.
+	data, err := filepath.Abs("data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := joindtest.StartJoind(t, "--copy-dirs", data)
 	cmd := exec.Command("bash", "pg_regress.sh", strconv.Itoa(j.Port()), j.Host())
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -1,5 +1,6 @@
 -- Foreign tables over CSV and text files, contrib file_fdw's way. The
 -- files are regress/data/fdw/*, named as PostgreSQL's own suites name theirs.
+SET DateStyle = 'ISO, MDY'; SET TimeZone = 'UTC'; SET IntervalStyle = 'postgres';
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set people :abs_srcdir '/data/fdw/people.csv'
 \set words :abs_srcdir '/data/fdw/words.txt'
