@@ -86,6 +86,15 @@ func convertParseError(query string, err error) error {
 		code = pgerr.InvalidParameterValue // the grammar's float(p) check
 	}
 	e := pgerr.Wrap(err, code, "%s", msg)
+	if msg == "invalid Unicode escape" {
+		// The scanner's (E'\u...') is 22025; U&'...' decoding's
+		// (str_udeescape) is a syntax error. Each has its own hint.
+		if pe.Filename == "scan.l" {
+			e = pgerr.Wrap(err, "22025", "%s", msg).WithHint(`Unicode escapes must be \uXXXX or \UXXXXXXXX.`)
+		} else {
+			e = e.WithHint(`Unicode escapes must be \XXXX or \+XXXXXX.`)
+		}
+	}
 	if pe.Cursorpos > 0 {
 		pos := pe.Cursorpos
 		if n := utf8.RuneCountInString(query); pos > n+1 {

@@ -85,7 +85,7 @@ func unistr(s string) (string, error) {
 		s = s[skip+digits:]
 		c := rune(u)
 		if u == 0 || u > 0x10FFFF {
-			return "", pgerr.New(pgerr.SyntaxError, "invalid Unicode code point: %04X", u)
+			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid Unicode code point: %04X", u)
 		}
 		isFirst, isSecond := c >= 0xD800 && c <= 0xDBFF, c >= 0xDC00 && c <= 0xDFFF
 		switch {

@@ -125,3 +125,11 @@ SELECT (d).x, (d).y, count(*) FROM ff_pt GROUP BY (d).x, (d).y ORDER BY 1, 2;
 SELECT DISTINCT (d).y FROM ff_pt ORDER BY (d).y;
 DROP TABLE ff_pt;
 DROP TYPE ff_pr;
+-- Unicode escape errors: the scanner's E'\u...' is 22025, U&'...' a syntax error, unistr's code point 22023
+\set VERBOSITY sqlstate
+SELECT E'wrong: \u061';
+SELECT U&'wrong: \061';
+SELECT unistr('wrong: \+2FFFFF');
+\set VERBOSITY default
+SELECT E'wrong: \U0061';
+SELECT U&'wrong: \+0061';
