@@ -267,37 +267,27 @@ func (a *Auth) EffectiveACL(oid uint32, all uint16, public uint16) []ACLItem {
 // superuser or a member of the owner, else the union of the access list's
 // items granted to PUBLIC or a role role inherits from.
 func (a *Auth) Privileges(role, oid uint32, all, public uint16) uint16 {
-	if a.IsSuper(role) {
-		return all
-	}
-	o := a.Object(oid)
-	if a.MemberOf(role, o.Owner, true) {
-		return all
-	}
-	var got uint16
-	for _, it := range a.EffectiveACL(oid, all, public) {
-		if it.Grantee == 0 || a.MemberOf(role, it.Grantee, true) {
-			got |= it.Privs
-		}
-	}
-	return got
+	return a.heldBits(role, oid, all, public, true, func(it ACLItem) uint16 { return it.Privs })
 }
 
 // GrantOptions are the privileges role may grant on object oid: all for a
 // superuser or a member of the owner, else those it holds WITH GRANT
 // OPTION (itself or through a role it inherits from).
 func (a *Auth) GrantOptions(role, oid uint32, all, public uint16) uint16 {
-	if a.IsSuper(role) {
-		return all
-	}
-	o := a.Object(oid)
-	if a.MemberOf(role, o.Owner, true) {
+	return a.heldBits(role, oid, all, public, false, func(it ACLItem) uint16 { return it.GrantOpt })
+}
+
+// heldBits is the union of bits(item) over oid's access list items that
+// reach role (PUBLIC's too when withPublic), or all for a superuser or a
+// member of the owner.
+func (a *Auth) heldBits(role, oid uint32, all, public uint16, withPublic bool, bits func(ACLItem) uint16) uint16 {
+	if a.IsSuper(role) || a.MemberOf(role, a.Object(oid).Owner, true) {
 		return all
 	}
 	var got uint16
 	for _, it := range a.EffectiveACL(oid, all, public) {
-		if it.Grantee != 0 && a.MemberOf(role, it.Grantee, true) {
-			got |= it.GrantOpt
+		if (it.Grantee == 0 && withPublic) || (it.Grantee != 0 && a.MemberOf(role, it.Grantee, true)) {
+			got |= bits(it)
 		}
 	}
 	return got
