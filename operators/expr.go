@@ -3,10 +3,13 @@ package operators
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
@@ -359,12 +362,27 @@ func (n *callNode) call(st *evalState, vals []types.Value) (types.Value, error) 
 }
 
 func (n *callNode) generic(st *evalState, argv []vec, rows int) (vec, error) {
+	if n.fn.Result.ArrowType().ID() == arrow.STRING && n.fn.Result.ID != types.Numeric {
+		return n.genericText(st, argv, rows)
+	}
 	bld := newBuilder(n.fn.Result, rows)
+	err := n.eachRow(st, argv, rows, func(r types.Value) { types.AppendValue(bld, n.fn.Result, r) })
+	if err != nil {
+		bld.Release()
+		return vec{}, err
+	}
+	return vec{arr: bld.NewArray()}, nil
+}
+
+// eachRow calls the function on each row of argv and hands emit its
+// result (NULL without a call for a strict function's NULL argument),
+// checking for cancel every rowCancelEvery rows.
+func (n *callNode) eachRow(st *evalState, argv []vec, rows int, emit func(types.Value)) error {
 	vals := make([]types.Value, len(argv))
 	for i := 0; i < rows; i++ {
 		if i%rowCancelEvery == rowCancelEvery-1 {
 			if err := checkCtx(st.ctx); err != nil {
-				return vec{}, err
+				return err
 			}
 		}
 		null := false
@@ -373,16 +391,85 @@ func (n *callNode) generic(st *evalState, argv []vec, rows int) (vec, error) {
 			null = null || vals[k].Null
 		}
 		if null && n.fn.Strict {
-			bld.AppendNull()
+			emit(types.Value{Null: true})
 			continue
 		}
 		r, err := n.fn.Eval(st.env.Eval, vals)
 		if err != nil {
-			return vec{}, err
+			return err
 		}
-		types.AppendValue(bld, n.fn.Result, r)
+		emit(r)
 	}
-	return vec{arr: bld.NewArray()}, nil
+	return nil
+}
+
+// genericText is generic for a text result. It keeps the strings the
+// function returned and copies them once into a buffer of the exact size,
+// checking for cancel as it copies: an Arrow builder grows by doubling, and
+// for a batch of wide values (a function over 100 kB strings) each doubling
+// zeroes and copies hundreds of megabytes in one step no cancel check can
+// interrupt.
+func (n *callNode) genericText(st *evalState, argv []vec, rows int) (vec, error) {
+	strs := make([]string, 0, rows)
+	valid := make([]bool, 0, rows)
+	total := 0
+	err := n.eachRow(st, argv, rows, func(r types.Value) {
+		strs = append(strs, r.S)
+		valid = append(valid, !r.Null)
+		total += len(r.S)
+	})
+	if err != nil {
+		return vec{}, err
+	}
+	if total > math.MaxInt32 {
+		return vec{}, pgerr.New(pgerr.ProgramLimitExceeded, "out of memory").
+			WithDetail("Cannot enlarge a text batch of %d bytes.", total)
+	}
+	arr, err := buildStrings(st.ctx, strs, valid, total)
+	return vec{arr: arr}, err
+}
+
+// textCopyCancelEvery is how many bytes buildStrings copies between cancel
+// checks.
+const textCopyCancelEvery = 4 << 20
+
+// buildStrings makes an Arrow string array of strs (NULL where !valid),
+// whose lengths sum to total.
+func buildStrings(ctx context.Context, strs []string, valid []bool, total int) (arrow.Array, error) {
+	rows := len(strs)
+	data := memory.NewResizableBuffer(mem)
+	data.Resize(total)
+	offsets := memory.NewResizableBuffer(mem)
+	offsets.Resize(arrow.Int32Traits.BytesRequired(rows + 1))
+	bitmap := memory.NewResizableBuffer(mem)
+	bitmap.Resize(int(bitutil.BytesForBits(int64(rows))))
+	release := func() { data.Release(); offsets.Release(); bitmap.Release() }
+	off := arrow.Int32Traits.CastFromBytes(offsets.Bytes())
+	bits := bitmap.Bytes()
+	dst := data.Bytes()
+	pos, sinceCheck, nulls := 0, 0, 0
+	for i, s := range strs {
+		off[i] = int32(pos)
+		if !valid[i] {
+			nulls++
+			bitutil.ClearBit(bits, i)
+			continue
+		}
+		bitutil.SetBit(bits, i)
+		pos += copy(dst[pos:], s)
+		if sinceCheck += len(s); sinceCheck >= textCopyCancelEvery {
+			sinceCheck = 0
+			if err := checkCtx(ctx); err != nil {
+				release()
+				return nil, err
+			}
+		}
+	}
+	off[rows] = int32(pos)
+	d := array.NewData(arrow.BinaryTypes.String, rows, []*memory.Buffer{bitmap, offsets, data}, nil, nulls, 0)
+	release()
+	defer d.Release()
+	return array.NewStringData(d), nil
 }
 
 // ---- casts ----
