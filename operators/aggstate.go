@@ -64,7 +64,7 @@ func newAggState(s *aggSpec) aggState {
 }
 
 func intLike(id types.ID) bool {
-	if types.IsOIDKind(id) {
+	if types.IsWordKind(id) {
 		return true
 	}
 	switch id {

@@ -42,8 +42,8 @@ import (
 // IntKey reports whether keys of type t encode as one int64 each (KeyCol.
 // Ints); the other types encode as byte strings (KeyCol.Strs).
 func IntKey(t types.Type) bool {
-	if types.IsOIDKind(t.ID) {
-		return true // an OID in an int64
+	if types.IsWordKind(t.ID) {
+		return true // an OID, xid or LSN in an int64
 	}
 	switch t.ID {
 	case types.Int2, types.Int4, types.Int8, types.Bool, types.Float4, types.Float8,

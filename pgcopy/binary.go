@@ -83,8 +83,11 @@ func AppendBinary(dst []byte, v types.Value, t types.Type) []byte {
 		// jsonb_send, jsonpath_send: the format version (1), then the text.
 		return append(append(dst, 1), v.S...)
 	}
-	if types.IsOIDKind(t.ID) {
-		return binary.BigEndian.AppendUint32(dst, uint32(v.I)) // oidsend, and every reg* type's send
+	if types.IsOIDKind(t.ID) || t.ID == types.Xid {
+		return binary.BigEndian.AppendUint32(dst, uint32(v.I)) // oidsend, every reg* type's send, xidsend
+	}
+	if t.ID == types.Xid8 || t.ID == types.PgLSN {
+		return binary.BigEndian.AppendUint64(dst, types.WordBits(v, t.ID)) // xid8send, pg_lsn_send
 	}
 	// text, varchar, bpchar, name, json, unknown: the characters themselves.
 	return types.FormatText(dst, v, t, nil)
@@ -313,8 +316,13 @@ func DecodeBinary(b []byte, t types.Type) (types.Value, error) {
 			return types.Value{}, err
 		}
 		return types.IntValue(int64(binary.BigEndian.Uint64(b))), nil
+	case types.Xid8, types.PgLSN: // xid8recv, pg_lsn_recv
+		if err := want(8); err != nil {
+			return types.Value{}, err
+		}
+		return types.WordValue(binary.BigEndian.Uint64(b), t.ID), nil
 	case types.Oid, types.RegClass, types.RegType, types.RegProc, types.RegProcedure, types.RegOper,
-		types.RegOperator, types.RegNamespace, types.RegRole:
+		types.RegOperator, types.RegNamespace, types.RegRole, types.Xid:
 		if err := want(4); err != nil {
 			return types.Value{}, err
 		}

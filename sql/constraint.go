@@ -147,6 +147,11 @@ func (b *binder) bindConstraints(name string, cols []storage.ColumnDef, specs []
 				}
 				seen[k] = true
 			}
+			for _, k := range ks {
+				if err := checkOpclass(cols[colIdx(k)].Type, storage.MethodBtree); err != nil {
+					return nil, err // index.go; PostgreSQL's index build raises it, with no position
+				}
+			}
 			con.Cols = ks
 			if sp.kind == storage.ConPrimary {
 				if hasPK {

@@ -882,7 +882,7 @@ func (b *binder) bindMinMax(s *scope, mm *pg_query.MinMaxExpr) (plan.Expr, error
 		}
 		argTypes[i] = t
 	}
-	if !types.HasEquality(t) {
+	if !types.HasOrdering(t) {
 		return unorderedMinMax(name, argTypes, t, args), nil
 	}
 	cmp, err := types.ResolveOperator(op, t, t)

@@ -8,6 +8,7 @@ import (
 	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
 )
 
 // CreateIndex is CREATE [UNIQUE] INDEX [CONCURRENTLY] [IF NOT EXISTS]
@@ -96,8 +97,12 @@ func (b *binder) bindCreateIndex(st *pg_query.IndexStmt) (Statement, error) {
 		}
 		found := false
 		for _, c := range tbl.Columns() {
-			if c.Name == el.Name {
-				found = true
+			if c.Name != el.Name {
+				continue
+			}
+			found = true
+			if err := checkOpclass(c.Type, method); err != nil {
+				return nil, err
 			}
 		}
 		if !found {
@@ -114,6 +119,20 @@ func (b *binder) bindCreateIndex(st *pg_query.IndexStmt) (Statement, error) {
 		}
 	}
 	return out, nil
+}
+
+// checkOpclass is the check that key type t has a default operator class
+// of index method: a btree needs an ordering, a hash index equality.
+func checkOpclass(t types.Type, method string) error {
+	ok := types.HasOrdering(t)
+	if method == storage.MethodHash {
+		ok = types.HasEquality(t)
+	}
+	if ok {
+		return nil
+	}
+	return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method \"%s\"", t.SQLName(), method).
+		WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
 }
 
 // bindDropIndex binds DROP INDEX (bindDrop's OBJECT_INDEX).

@@ -23,7 +23,7 @@ func (b *binder) checkEquality(t types.Type, loc int32) error {
 }
 
 func (b *binder) checkOrdering(t types.Type, loc int32) error {
-	if types.HasEquality(t) {
+	if types.HasOrdering(t) {
 		if ft, bad := types.FieldWithoutEquality(t); bad {
 			// record_cmp's failure, at run time in PostgreSQL: no position.
 			return pgerr.New(pgerr.UndefinedFunction, "could not identify a comparison function for type %s", ft.BaseSQLName())

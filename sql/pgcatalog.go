@@ -78,8 +78,8 @@ func oidConst(oid uint32) plan.Expr {
 
 func textConst(s string) plan.Expr { return &plan.Const{Val: types.TextValue(s), T: types.TextType} }
 
-// regCast binds the casts to the object-identifier types joind has no
-// type for (xid, cid: an int8) and rejects a modifier on any of them; ok
+// regCast binds the cast to cid, the object-identifier type joind has no
+// type for (an int8), and rejects a modifier on any of them; ok
 // is false for any other target, which the ordinary cast binds (oid and
 // the reg* types are types: types/regtypes.go).
 func (b *binder) regCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, error) {
@@ -89,11 +89,11 @@ func (b *binder) regCast(s *scope, tc *pg_query.TypeCast) (plan.Expr, bool, erro
 	}
 	target := strings.ToLower(tn.Names[len(tn.Names)-1].GetString_().GetSval())
 	_, isOIDKind := types.RegTypeByName(target)
-	if len(tn.Typmods) > 0 && (target == "xid" || target == "cid" || isOIDKind || target == "regconfig") {
+	if len(tn.Typmods) > 0 && (target == "xid" || target == "xid8" || target == "pg_lsn" || target == "cid" || isOIDKind || target == "regconfig") {
 		// None of these takes a modifier; never drop one silently.
 		return nil, true, b.errAt(pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type \"%s\"", target), tn.Location)
 	}
-	if target != "xid" && target != "cid" {
+	if target != "cid" {
 		return nil, false, nil
 	}
 	arg, err := b.bindExpr(s, tc.Arg)

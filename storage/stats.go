@@ -118,7 +118,7 @@ func peekValue(arr arrow.Array, t types.Type, i int) types.Value {
 
 // encodeValue is the manifest's binary form of a bound.
 func encodeValue(v types.Value, t types.Type) []byte {
-	if types.IsOIDKind(t.ID) {
+	if types.IsWordKind(t.ID) {
 		t = types.Int8Type // an OID in an int64
 	}
 	switch t.ID {
@@ -137,7 +137,7 @@ func encodeValue(v types.Value, t types.Type) []byte {
 }
 
 func decodeValue(b []byte, t types.Type) (types.Value, error) {
-	if types.IsOIDKind(t.ID) {
+	if types.IsWordKind(t.ID) {
 		t = types.Int8Type
 	}
 	switch t.ID {

@@ -56,7 +56,7 @@ func encodeElem(dst []byte, v Value, et Type) []byte {
 		dst = binary.AppendUvarint(dst, uint64(len(inner)))
 		return append(dst, inner...)
 	}
-	if IsOIDKind(et.ID) || et.ID == Time || et.ID == TimeTZ {
+	if IsWordKind(et.ID) || et.ID == Time || et.ID == TimeTZ {
 		return binary.AppendVarint(dst, v.I)
 	}
 	dst = binary.AppendUvarint(dst, uint64(len(v.S)))
@@ -115,7 +115,7 @@ func decodeArray(b []byte, et Type) *ArrayValue {
 			l := int(uv())
 			v.Arr = decodeArray(b[p:p+l], et.ElemType())
 			p += l
-		case Oid, RegClass, RegType, RegProc, RegProcedure, RegOper, RegOperator, RegNamespace, RegRole:
+		case Oid, RegClass, RegType, RegProc, RegProcedure, RegOper, RegOperator, RegNamespace, RegRole, Xid, Xid8, PgLSN:
 			v.I = sv()
 		default:
 			l := int(uv())

@@ -19,6 +19,9 @@ func castContext(from, to ID) byte {
 	if c := oidCastContext(from, to); c != 0 { // regtypes.go
 		return c
 	}
+	if from == Xid8 && to == Xid {
+		return 'e' // xid8 → xid drops the epoch (xid.go)
+	}
 	switch from {
 	case Int2:
 		switch to {
@@ -255,6 +258,9 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 	}
 	if r, ok, err := castOIDKind(v, from, to); ok { // regtypes.go
 		return r, err
+	}
+	if from.ID == Xid8 && to.ID == Xid {
+		return Value{I: int64(uint32(WordBits(v, Xid8)))}, nil
 	}
 	switch to.ID {
 	case Int2, Int4, Int8:

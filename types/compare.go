@@ -12,7 +12,7 @@ import (
 // other value, -0 equals 0. Text compares bytewise (C collation); char(n)
 // ignores trailing blanks. NULLs are the caller's business.
 func Compare(a, b Value, t Type) int {
-	if IsOIDKind(t.ID) {
+	if IsWordKind(t.ID) {
 		return cmpInt(a.I, b.I)
 	}
 	switch t.ID {
@@ -99,7 +99,7 @@ func hashString(s string) uint64 {
 // values hash equal (1.0 = 1.00 numerics, char(n) without trailing blanks,
 // '1 mon' = '30 days' intervals, -0 = 0 floats).
 func Hash(v Value, t Type) uint64 {
-	if IsOIDKind(t.ID) {
+	if IsWordKind(t.ID) {
 		return mix64(uint64(v.I))
 	}
 	switch t.ID {

@@ -199,6 +199,7 @@ func registerFunctions() {
 	registerSimilarFuncs()
 	registerMoreStringFuncs()
 	registerUUIDFuncs()
+	registerXidFuncs()
 	registerBitFuncs()
 	registerBoolCmpFuncs()
 	registerParseIdent()

@@ -923,3 +923,13 @@ func hashJSONB(s string) uint64 { return hashString(JSONBKey(s)) }
 // HasEquality reports whether t has btree equality and ordering operators
 // (json and jsonpath have none: they cannot be grouped, deduplicated or sorted).
 func HasEquality(t Type) bool { return t.ID != JSON && t.ID != JSONPath }
+
+// HasOrdering reports whether t has a btree ordering (ORDER BY, min/max,
+// GREATEST, a btree index): the types with equality except xid, whose
+// ids wrap around, and arrays of it.
+func HasOrdering(t Type) bool {
+	if t.ID == Array {
+		return t.Elem != Xid && HasEquality(t.ElemType())
+	}
+	return t.ID != Xid && HasEquality(t)
+}

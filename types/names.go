@@ -63,6 +63,9 @@ func idCategory(id ID) byte {
 	if IsOIDKind(id) {
 		return catNumeric
 	}
+	if _, ok := xidKinds[id]; ok {
+		return catUser
+	}
 	return catInvalid
 }
 
@@ -189,6 +192,12 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Bytea
 	case "uuid":
 		id = UUID
+	case "xid":
+		id = Xid
+	case "xid8":
+		id = Xid8
+	case "pg_lsn":
+		id = PgLSN
 	case "timestamptz", "timestamp with time zone":
 		id = TimestampTZ
 	case "time", "time without time zone":
@@ -202,8 +211,8 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 	case "inet",
 		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
 		"money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
-		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery", "pg_lsn",
-		"int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange", "xid", "cid", "tid":
+		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery",
+		"int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange", "cid", "tid":
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", name)
 	case "record":
 		id = Record // typmod -1: a record of unknown fields (NULL::record)
@@ -391,6 +400,9 @@ func (t Type) BaseSQLName() string {
 	if IsOIDKind(t.ID) {
 		return oidKinds[t.ID].name
 	}
+	if k, ok := xidKinds[t.ID]; ok {
+		return k.name
+	}
 	return fmt.Sprintf("type%d", t.ID)
 }
 
@@ -507,6 +519,9 @@ func (t Type) PgTypeName() string {
 	}
 	if IsOIDKind(t.ID) {
 		return oidKinds[t.ID].name
+	}
+	if k, ok := xidKinds[t.ID]; ok {
+		return k.name
 	}
 	return "unknown"
 }

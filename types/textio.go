@@ -96,6 +96,9 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 	if IsOIDKind(t.ID) {
 		return appendOIDKind(dst, v, t, f)
 	}
+	if _, ok := xidKinds[t.ID]; ok {
+		return appendXidKind(dst, v, t)
+	}
 	return append(dst, v.S...)
 }
 
@@ -328,6 +331,9 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 	}
 	if IsOIDKind(t.ID) {
 		return parseOIDKind(s, t, f)
+	}
+	if _, ok := xidKinds[t.ID]; ok {
+		return parseXidKind(s, t)
 	}
 	return Value{}, pgerr.New(pgerr.FeatureNotSupported, "cannot read input for type %s", t.SQLName())
 }

@@ -77,6 +77,11 @@ const (
 	RegOperator
 	RegNamespace
 	RegRole
+	// Xid and Xid8 are transaction ids (32- and 64-bit), PgLSN a position
+	// in the write-ahead log (xid.go): Value.I holds the unsigned number.
+	Xid
+	Xid8
+	PgLSN
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -237,6 +242,9 @@ func (t Type) OID() uint32 {
 	if IsOIDKind(t.ID) {
 		return oidKinds[t.ID].oid
 	}
+	if k, ok := xidKinds[t.ID]; ok {
+		return k.oid
+	}
 	// An unresolved literal reaches the client as text, as in PostgreSQL.
 	return OIDText
 }
@@ -261,6 +269,9 @@ func (t Type) Size() int16 {
 	}
 	if IsOIDKind(t.ID) {
 		return 4
+	}
+	if k, ok := xidKinds[t.ID]; ok {
+		return k.len
 	}
 	return -1
 }
@@ -304,8 +315,8 @@ func (t Type) ArrowType() arrow.DataType {
 	case Array:
 		return arrayArrowType
 	}
-	if IsOIDKind(t.ID) {
-		return arrow.PrimitiveTypes.Int64 // the OID, unsigned, in an int64
+	if IsWordKind(t.ID) {
+		return arrow.PrimitiveTypes.Int64 // the OID, xid or LSN, unsigned, in an int64
 	}
 	return arrow.BinaryTypes.String
 }
