@@ -41,7 +41,7 @@ func nullTime(t time.Time) *int64 {
 
 // pgStatActivityRow is a row of pg_catalog.pg_stat_activity. client_addr
 // is text (joind has no inet), backend_xid/backend_xmin are NULL (joind
-// has no transaction ids) and query_id is NULL (compute_query_id is off).
+// assigns no transaction ids: types.FirstNormalXid) and query_id is NULL (compute_query_id is off).
 type pgStatActivityRow struct {
 	Datid           uint32  `pg:"datid"`
 	Datname         string  `pg:"datname" type:"name"`
@@ -60,8 +60,8 @@ type pgStatActivityRow struct {
 	WaitEventType   *string `pg:"wait_event_type"`
 	WaitEvent       *string `pg:"wait_event"`
 	State           string  `pg:"state"`
-	BackendXid      *int64  `pg:"backend_xid"`
-	BackendXmin     *int64  `pg:"backend_xmin"`
+	BackendXid      *XID    `pg:"backend_xid"`
+	BackendXmin     *XID    `pg:"backend_xmin"`
 	QueryID         *int64  `pg:"query_id"`
 	Query           string  `pg:"query"`
 	BackendType     string  `pg:"backend_type"`

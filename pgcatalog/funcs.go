@@ -65,18 +65,18 @@ var funcs = []*Func{
 	{Names: []string{"col_description"}, MinArgs: 2, MaxArgs: 2, Args: []types.Type{oid, i4}, Result: text,
 		Eval: func(s *Snapshot, v []types.Value) types.Value { return s.description(uint32(v[0].I), v[1].I) }},
 	{Names: []string{"version"}, Result: text, Const: true, Eval: constant(types.TextValue(VersionString))},
-	{Names: []string{"current_database", "current_catalog"}, Result: text, Const: true,
+	{Names: []string{"current_database", "current_catalog"}, Result: types.NameType, Const: true,
 		Eval: func(s *Snapshot, _ []types.Value) types.Value { return types.TextValue(s.database()) }},
-	{Names: []string{"current_schema"}, Result: text, Const: true,
+	{Names: []string{"current_schema"}, Result: types.NameType, Const: true,
 		Eval: func(s *Snapshot, _ []types.Value) types.Value {
 			if p := s.SearchPath(); len(p.Explicit) > 0 {
 				return types.TextValue(p.Explicit[0].Name)
 			}
 			return types.NullValue
 		}},
-	{Names: []string{"current_user", "user", "current_role", "getpgusername"}, Result: text, Const: true,
+	{Names: []string{"current_user", "user", "current_role", "getpgusername"}, Result: types.NameType, Const: true,
 		Eval: func(s *Snapshot, _ []types.Value) types.Value { return types.TextValue(s.currentRoleName()) }},
-	{Names: []string{"session_user"}, Result: text, Const: true,
+	{Names: []string{"session_user"}, Result: types.NameType, Const: true,
 		Eval: func(s *Snapshot, _ []types.Value) types.Value { return types.TextValue(s.user()) }},
 	{Names: []string{"pg_table_is_visible"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: boolT,
 		Eval: func(s *Snapshot, v []types.Value) types.Value {

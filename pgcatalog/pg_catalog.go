@@ -5,6 +5,8 @@ package pgcatalog
 // without rows is one joind keeps empty (no constraints, indexes,
 // triggers, rules, comments, policies, publications, ...).
 
+import "github.com/joind/joind/types"
+
 const pc = "pg_catalog"
 
 func declarePgCatalog() {
@@ -197,7 +199,7 @@ func declarePgCatalog() {
 		var out []pgDatabaseRow
 		for _, name := range databaseNames(s.database()) {
 			row := pgDatabaseRow{Oid: DatabaseOID(name), Datname: name, Datdba: OIDBootstrapUser, Encoding: 6,
-				Datlocprovider: 'c', Datallowconn: name != "template0", Datconnlimit: -1, Datminmxid: 1,
+				Datlocprovider: 'c', Datallowconn: name != "template0", Datconnlimit: -1, Datminmxid: 1, Datfrozenxid: types.FirstNormalXid,
 				Dattablespace: OIDTablespaceDefault, Datcollate: "C.UTF-8", Datctype: "C.UTF-8",
 				Datistemplate: name == "template0" || name == "template1"}
 			if row.Datistemplate {
@@ -630,8 +632,8 @@ type pgDatabaseRow struct {
 	Datistemplate  bool    `pg:"datistemplate"`
 	Datallowconn   bool    `pg:"datallowconn"`
 	Datconnlimit   int32   `pg:"datconnlimit"`
-	Datfrozenxid   int64   `pg:"datfrozenxid"`
-	Datminmxid     int64   `pg:"datminmxid"`
+	Datfrozenxid   XID     `pg:"datfrozenxid"`
+	Datminmxid     XID     `pg:"datminmxid"`
 	Dattablespace  OID     `pg:"dattablespace"`
 	Datcollate     string  `pg:"datcollate"`
 	Datctype       string  `pg:"datctype"`

@@ -15,7 +15,7 @@ type SetFunc struct {
 	// OutTypes their types; RowsOut computes its rows, a value per column.
 	Out      []string
 	OutTypes []types.Type
-	RowsOut  func(s *Snapshot, v []types.Value) [][]types.Value
+	RowsOut  func(s *Snapshot, v []types.Value) ([][]types.Value, error)
 }
 
 var setFuncs = []*SetFunc{
@@ -32,7 +32,7 @@ var setFuncs = []*SetFunc{
 	// (option_name, option_value) rows: psql's \d of a foreign table.
 	{Name: "pg_options_to_table", Args: []types.Type{types.ArrayOf(types.TextType)},
 		Out: []string{"option_name", "option_value"}, OutTypes: []types.Type{types.TextType, types.TextType},
-		RowsOut: func(_ *Snapshot, v []types.Value) [][]types.Value { return optionsToTable(v[0]) }},
+		RowsOut: func(_ *Snapshot, v []types.Value) ([][]types.Value, error) { return optionsToTable(v[0]), nil }},
 }
 
 // LookupSetFunc finds the set-returning catalog function name of nargs

@@ -33,12 +33,17 @@ type (
 	// RegProcName is a regproc column given by the function's name
 	// (pg_type.typinput and its siblings); "-" is 0.
 	RegProcName string
+	// XID is an xid column, LSN a pg_lsn column.
+	XID uint32
+	LSN uint64
 )
 
 var (
 	int2VectorGo = reflect.TypeOf(Int2Vector(nil))
 	oidVectorGo  = reflect.TypeOf(OIDVector(nil))
 	regProcGo    = reflect.TypeOf(RegProcName(""))
+	xidGo        = reflect.TypeOf(XID(0))
+	lsnGo        = reflect.TypeOf(LSN(0))
 )
 
 // Def is one virtual system relation.
@@ -103,6 +108,10 @@ func columnType(t reflect.Type, where string) types.Type {
 		return types.OidVectorType
 	case regProcGo:
 		return types.RegProcType
+	case xidGo:
+		return types.XidType
+	case lsnGo:
+		return types.PgLSNType
 	}
 	switch t.Kind() {
 	case reflect.Slice: // an array column
@@ -147,6 +156,8 @@ func fieldValue(v reflect.Value) types.Value {
 		return types.Value{Arr: types.NewArray(elems)}
 	case reflect.Uint32:
 		return types.IntValue(int64(v.Uint()))
+	case reflect.Uint64: // LSN
+		return types.WordValue(v.Uint(), types.PgLSN)
 	case reflect.Int16, reflect.Int32, reflect.Int64:
 		return types.IntValue(v.Int())
 	case reflect.String:

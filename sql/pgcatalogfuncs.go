@@ -304,7 +304,10 @@ func (b *binder) bindCatalogSetFunc(s *scope, fc *pg_query.FuncCall, f *pgcatalo
 			i := i
 			ov := &types.Overload{Name: f.Name, Args: append([]types.Type(nil), f.Args...), Result: f.OutTypes[i], Strict: true, Stable: true, SetReturning: true,
 				Rows: func(_ *types.EvalContext, v []types.Value) ([]types.Value, error) {
-					rows := f.RowsOut(snap, v)
+					rows, err := f.RowsOut(snap, v)
+					if err != nil {
+						return nil, err
+					}
 					col := make([]types.Value, len(rows))
 					for r, row := range rows {
 						col[r] = row[i]

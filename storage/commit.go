@@ -294,6 +294,7 @@ func (s dbStore) appendLog(_ *version, record []byte, sync bool) error {
 		return nil
 	}
 	err := db.wal.append(record, sync && db.sync())
+	db.noteWALPos()
 	if err != nil {
 		db.failed = pgerr.Wrap(err, codeIOError, "data directory is in an unknown state after a failed log write (restart joind): %v", err)
 		db.log.Error("storage: log write failed; refusing further commits", "err", err)
@@ -311,6 +312,7 @@ func (s dbStore) startLog(gen uint64) error {
 		return nil
 	}
 	err := db.rotateLog(gen)
+	db.noteWALPos()
 	if err != nil {
 		db.failed = pgerr.Wrap(err, codeIOError, "the write-ahead log could not be started: %v", err)
 		db.failedLogGen = gen + 1

@@ -84,6 +84,9 @@ type DB struct {
 
 	// compactions counts the compactions committed since Open (usage.go).
 	compactions atomic.Int64
+	// walPos is the log's write position (WALPosition), for readers
+	// other than the committer.
+	walPos atomic.Uint64
 }
 
 type retiredFile struct {
@@ -360,6 +363,7 @@ func (db *DB) load() error {
 	if db.wal, err = openLog(db.dir, v.walGen, valid, db.sync()); err != nil {
 		return err
 	}
+	db.noteWALPos()
 	db.durable = v
 	db.nextID.Store(next)
 	db.cur.Store(work)

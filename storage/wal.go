@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -373,6 +375,43 @@ func (db *DB) rotateLog(gen uint64) error {
 	return nil
 }
 
+// noteWALPos publishes the log's write position; committer only.
+func (db *DB) noteWALPos() {
+	if db.wal != nil {
+		db.walPos.Store(db.wal.gen<<40 | uint64(min(db.wal.size, 1<<40-1)))
+	}
+}
+
+// WALPosition is the write-ahead log's write position as a pg_lsn
+// (pg_current_wal_lsn): the log generation in the top 24 bits, the bytes
+// of records written to that generation's file below. It only grows.
+func (t *Txn) WALPosition() uint64 { return t.db.walPos.Load() }
+
+// WALFile is one file of the write-ahead log (pg_ls_waldir).
+type WALFile struct {
+	Name     string
+	Size     int64
+	Modified time.Time
+}
+
+// WALFiles lists the write-ahead log's files in the data directory.
+func (t *Txn) WALFiles() []WALFile {
+	if t.db.dir == "" {
+		return nil
+	}
+	ents, _ := os.ReadDir(t.db.dir)
+	var out []WALFile
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), "wal-") || !strings.HasSuffix(e.Name(), ".log") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil {
+			out = append(out, WALFile{Name: e.Name(), Size: fi.Size(), Modified: fi.ModTime()})
+		}
+	}
+	return out
+}
+
 func sortedIDs[V any](m map[uint64]V) []uint64 {
 	out := make([]uint64, 0, len(m))
 	for k := range m {
@@ -586,3 +625,12 @@ func (db *DB) shutdownCheckpoint() {
 	}
 	g.publish()
 }
+
+// WALReader is implemented by catalogs over a DB (a Txn): the log's write
+// position and its files, for pg_current_wal_lsn and pg_ls_waldir.
+type WALReader interface {
+	WALPosition() uint64
+	WALFiles() []WALFile
+}
+
+var _ WALReader = (*Txn)(nil)

@@ -135,7 +135,7 @@ func Aggregates() []Signature {
 func ConcreteIDs() []ID {
 	return []ID{Bool, Int2, Int4, Int8, Float4, Float8, Numeric, Text, Varchar, Char,
 		Date, Timestamp, Interval, TimestampTZ, Name, Bytea, UUID, Time, TimeTZ, JSON, JSONB, Bit, VarBit, InternalChar,
-		Oid, RegClass, RegType, RegProc, RegProcedure, RegOper, RegOperator, RegNamespace, RegRole}
+		Oid, RegClass, RegType, RegProc, RegProcedure, RegOper, RegOperator, RegNamespace, RegRole, Xid, Xid8, PgLSN}
 }
 
 func sortedKeys(m map[string][]*builtin) []string {

@@ -44,7 +44,7 @@ func stableSet() map[string]bool {
 		{"format", tx}, {"format", tx, "any"}, {"quote_literal", "any"}, {"quote_nullable", "any"},
 		{"current_time"}, {"current_time", "int4"}, {"localtime"}, {"localtime", "int4"},
 		{"timezone", tx, "timetz"}, {"timestamptz", d, "time"},
-		{"age", ts}, {"age", tz},
+		{"age", ts}, {"age", tz}, {"age", "xid"}, {"mxid_age", "xid"},
 		{"make_timestamptz", "int4", "int4", "int4", "int4", "int4", "float8"},
 		{"make_timestamptz", "int4", "int4", "int4", "int4", "int4", "float8", tx},
 		{"overlaps", tz, iv, tz, iv}, {"overlaps", tz, iv, tz, tz}, {"overlaps", tz, tz, tz, iv},

@@ -2,6 +2,7 @@ package types
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -171,7 +172,29 @@ func lsnPlus(lsn Value, n *apd.Decimal, minus bool) (Value, error) {
 	return WordValue(r.Coeff.Uint64(), PgLSN), nil
 }
 
+// FirstNormalXid is PostgreSQL's FirstNormalTransactionId. joind's
+// transactions take no transaction ids, so it is also the next xid a
+// transaction would take (ReadNextTransactionId): every database's
+// datfrozenxid, and what age(xid) counts from. Likewise the next
+// multixact id is FirstMultiXactId, 1.
+const FirstNormalXid = 3
+
+// xidAge is age(xid) and mxid_age(xid): how far xid is behind next, and
+// INT_MAX for the special ids (below first), as PostgreSQL's xid_age.
+func xidAge(xid, next, first uint32) Value {
+	if xid < first {
+		return Value{I: math.MaxInt32}
+	}
+	return Value{I: int64(int32(next - xid))}
+}
+
 func registerXidFuncs() {
+	regFn("age", []ID{Xid}, Int4, func(_ *EvalContext, a []Value) (Value, error) {
+		return xidAge(uint32(a[0].I), FirstNormalXid, FirstNormalXid), nil
+	})
+	regFn("mxid_age", []ID{Xid}, Int4, func(_ *EvalContext, a []Value) (Value, error) {
+		return xidAge(uint32(a[0].I), 1, 1), nil
+	})
 	for _, t := range []Type{Xid8Type, PgLSNType} {
 		regAgg("min", []ID{t.ID}, t.ID, func() Accumulator { return &minMaxAcc{t: t} })
 		regAgg("max", []ID{t.ID}, t.ID, func() Accumulator { return &minMaxAcc{t: t, max: true} })
