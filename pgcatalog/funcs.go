@@ -100,7 +100,7 @@ var funcs = []*Func{
 	// adbin already holds the rendered expression (storage keeps SQL text).
 	{Names: []string{"pg_get_expr"}, MinArgs: 2, MaxArgs: 3, Args: []types.Type{text, oid, boolT}, Result: text,
 		Eval: func(_ *Snapshot, v []types.Value) types.Value { return v[0] }},
-	{Names: []string{"pg_get_userbyid"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: text,
+	{Names: []string{"pg_get_userbyid"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: types.NameType,
 		Eval: func(s *Snapshot, v []types.Value) types.Value { return types.TextValue(s.RoleName(uint32(v[0].I))) }},
 	{Names: []string{"pg_encoding_to_char"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{i4}, Result: text,
 		Eval: func(_ *Snapshot, v []types.Value) types.Value {

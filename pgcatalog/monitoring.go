@@ -189,8 +189,6 @@ func init() {
 			}},
 		&SetFunc{Name: "pg_stat_get_progress_info", Args: []types.Type{text}, Out: progressInfoColumns(), OutTypes: progressInfoTypes(),
 			RowsOut: func(s *Snapshot, v []types.Value) ([][]types.Value, error) { return s.progressInfo(v[0].S) }},
-		&SetFunc{Name: "pg_show_all_settings", Out: showAllSettingsColumns(), OutTypes: showAllSettingsTypes(),
-			RowsOut: func(s *Snapshot, _ []types.Value) ([][]types.Value, error) { return s.showAllSettings(), nil }},
 	)
 }
 

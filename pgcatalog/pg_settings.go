@@ -1,18 +1,13 @@
 package pgcatalog
 
-import (
-	"reflect"
-
-	"github.com/joind/joind/types"
-)
-
 // pg_settings is a view of the session's settings.Values: the one
 // registry (package settings) that SET, SHOW, RESET, ParameterStatus and
 // current_setting/set_config read as well, so a setting declared there is
 // listed here with nothing more to do.
 
 func declarePgSettings() {
-	declare(pc, "pg_settings", 12104, 'v', (*Snapshot).settingsRows)
+	d := declare(pc, "pg_settings", 12104, 'v', (*Snapshot).settingsRows)
+	setFuncs = append(setFuncs, relationFunc("pg_show_all_settings", nil, d, nil))
 }
 
 // settingsRows are pg_settings' rows, and pg_show_all_settings()'s.
@@ -43,41 +38,6 @@ func textArray(lit string) *[]string {
 	}
 	el, _, _ := ArrayItems(lit)
 	return &el
-}
-
-// showAllSettings is pg_show_all_settings(): pg_settings' rows, each a
-// value per column.
-func (s *Snapshot) showAllSettings() [][]types.Value {
-	var out [][]types.Value
-	for _, r := range s.settingsRows() {
-		v := reflect.ValueOf(r)
-		row := make([]types.Value, v.NumField())
-		for i := range row {
-			row[i] = fieldValue(v.Field(i))
-		}
-		out = append(out, row)
-	}
-	return out
-}
-
-// showAllSettingsColumns and showAllSettingsTypes are pg_settings' column
-// names and types.
-func showAllSettingsColumns() []string {
-	t := reflect.TypeOf(pgSettingsRow{})
-	out := make([]string, t.NumField())
-	for i := range out {
-		out[i] = t.Field(i).Tag.Get("pg")
-	}
-	return out
-}
-
-func showAllSettingsTypes() []types.Type {
-	t := reflect.TypeOf(pgSettingsRow{})
-	out := make([]types.Type, t.NumField())
-	for i := range out {
-		out[i] = columnType(t.Field(i).Type, t.Field(i).Name)
-	}
-	return out
 }
 
 // pgSettingsRow is a row of pg_catalog.pg_settings.

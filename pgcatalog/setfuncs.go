@@ -37,6 +37,27 @@ var setFuncs = []*SetFunc{
 
 // LookupSetFunc finds the set-returning catalog function name of nargs
 // arguments.
+// relationFunc is a set-returning function whose rows are relation d's
+// (pg_show_all_settings() is pg_settings', pg_stat_statements(showtext)
+// the view's), each changed by edit (nil: none) for the call's arguments.
+func relationFunc(name string, args []types.Type, d *Def, edit func(args, row []types.Value)) *SetFunc {
+	f := &SetFunc{Name: name, Args: args}
+	for _, c := range d.Cols {
+		f.Out = append(f.Out, c.Name)
+		f.OutTypes = append(f.OutTypes, c.Type)
+	}
+	f.RowsOut = func(s *Snapshot, v []types.Value) ([][]types.Value, error) {
+		rows := d.rowValues(s)
+		if edit != nil {
+			for _, r := range rows {
+				edit(v, r)
+			}
+		}
+		return rows, nil
+	}
+	return f
+}
+
 func LookupSetFunc(name string, nargs int) (*SetFunc, bool) {
 	for _, f := range setFuncs {
 		if f.Name == name && len(f.Args) == nargs {

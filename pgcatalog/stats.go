@@ -1,9 +1,11 @@
 package pgcatalog
 
 import (
+	"slices"
 	"time"
 
 	"github.com/joind/joind/stats"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
 
@@ -30,7 +32,7 @@ const (
 )
 
 func declareStats() {
-	declare(pc, "pg_stat_statements", OIDPgStatStatements, 'v', func(s *Snapshot) []pgStatStatementsRow {
+	pss := declare(pc, "pg_stat_statements", OIDPgStatStatements, 'v', func(s *Snapshot) []pgStatStatementsRow {
 		var out []pgStatStatementsRow
 		for _, r := range s.stats().Statements.Rows() {
 			out = append(out, pgStatStatementsRow{Userid: r.UserID, Dbid: r.DBID, Toplevel: r.TopLevel, Queryid: r.QueryID,
@@ -40,6 +42,14 @@ func declareStats() {
 		}
 		return out
 	})
+	// pg_stat_statements(showtext): the view's rows, the query text NULL
+	// unless showtext (postgres_exporter reads it so).
+	query := slices.IndexFunc(pss.Cols, func(c storage.ColumnDef) bool { return c.Name == "query" })
+	setFuncs = append(setFuncs, relationFunc("pg_stat_statements", []types.Type{boolT}, pss, func(args, row []types.Value) {
+		if args[0].I == 0 {
+			row[query] = types.NullValue
+		}
+	}))
 	declare(pc, "pg_stat_statements_info", OIDPgStatStatementsInfo, 'v', func(s *Snapshot) []pgStatStatementsInfoRow {
 		return []pgStatStatementsInfoRow{{StatsReset: pgTime(s.stats().Statements.ResetTime())}}
 	})

@@ -180,29 +180,39 @@ func fieldValue(v reflect.Value) types.Value {
 
 // record builds the Arrow batch of d's rows over s.
 func (d *Def) record(s *Snapshot) arrow.Record {
-	var rows reflect.Value
-	if d.rows != nil {
-		rows = reflect.ValueOf(d.rows(s))
-	}
-	n := 0
-	if rows.IsValid() {
-		n = rows.Len()
-	}
+	rows := d.rowValues(s)
 	fields := make([]arrow.Field, len(d.Cols))
 	arrs := make([]arrow.Array, len(d.Cols))
 	for c, col := range d.Cols {
 		fields[c] = arrow.Field{Name: col.Name, Type: col.Type.ArrowType(), Nullable: true}
 		bld := array.NewBuilder(memory.DefaultAllocator, col.Type.ArrowType())
-		for i := 0; i < n; i++ {
+		for _, r := range rows {
+			types.AppendValue(bld, col.Type, r[c])
+		}
+		arrs[c] = bld.NewArray()
+	}
+	return array.NewRecord(arrow.NewSchema(fields, nil), arrs, int64(len(rows)))
+}
+
+// rowValues are d's rows over s, a value per column.
+func (d *Def) rowValues(s *Snapshot) [][]types.Value {
+	if d.rows == nil {
+		return nil
+	}
+	rows := reflect.ValueOf(d.rows(s))
+	out := make([][]types.Value, rows.Len())
+	for i := range out {
+		row := make([]types.Value, len(d.Cols))
+		for c, col := range d.Cols {
 			v := fieldValue(rows.Index(i).FieldByIndex(d.field[c]))
 			if col.Type.ID == types.Numeric && !v.Null {
 				v = types.NumericValue(apd.New(v.I, 0))
 			}
-			types.AppendValue(bld, col.Type, v)
+			row[c] = v
 		}
-		arrs[c] = bld.NewArray()
+		out[i] = row
 	}
-	return array.NewRecord(arrow.NewSchema(fields, nil), arrs, int64(n))
+	return out
 }
 
 // Defs lists every virtual system relation in declaration order.

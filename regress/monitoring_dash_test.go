@@ -145,6 +145,15 @@ SELECT name, category, setting, unit, short_desc FROM pg_catalog.pg_show_all_set
 		heap_blks_hit, idx_blks_read, idx_blks_hit, toast_blks_read, toast_blks_hit, tidx_blks_read, tidx_blks_hit
 	FROM pg_statio_user_tables`, SameRows: true},
 	{Tool: "postgres_exporter/wal", SQL: `SELECT COUNT(*) AS segments, SUM(size) AS size FROM pg_ls_waldir() WHERE name ~ '^[0-9A-F]{24}$'`, SameRows: true},
+	{Tool: "postgres_exporter/stat_statements", SQL: `SELECT pg_get_userbyid(userid) as user, pg_database.datname,
+		pg_stat_statements.queryid, LEFT(pg_stat_statements.query, 120) as query, pg_stat_statements.calls as calls_total,
+		pg_stat_statements.total_exec_time / 1000.0 as seconds_total, pg_stat_statements.rows as rows_total,
+		pg_stat_statements.blk_read_time / 1000.0 as block_read_seconds_total,
+		pg_stat_statements.blk_write_time / 1000.0 as block_write_seconds_total
+		FROM pg_stat_statements(true)
+	JOIN pg_database ON pg_database.oid = pg_stat_statements.dbid
+	WHERE total_exec_time > (SELECT percentile_cont(0.1) WITHIN GROUP (ORDER BY total_exec_time) FROM pg_stat_statements(false))
+	ORDER BY seconds_total DESC LIMIT 100`},
 	{Tool: "postgres_exporter/postmaster", SQL: `SELECT extract(epoch from pg_postmaster_start_time) from pg_postmaster_start_time()`, SameRows: true},
 }
 
@@ -188,6 +197,7 @@ func TestMonitoringDashboardReplay(t *testing.T) {
 		return a, rows.Err()
 	}
 	pc, jc := connect(t, endpoint{dsn: pg.DSNFor(db)}), connect(t, endpoint{dsn: j.DSNFor(db)})
+	mustExec(t, pc, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements") // joind has it built in
 	for _, s := range setup {
 		mustExec(t, pc, s)
 		mustExec(t, jc, s)
@@ -232,6 +242,13 @@ func TestMonitoringDashboardReplay(t *testing.T) {
 	}
 	if !strings.Contains(sessions, `"Active": 1`) {
 		t.Errorf("pgadmin/charts: session_stats %q, want one active session", sessions)
+	}
+	insert := false
+	for _, r := range answers["postgres_exporter/stat_statements"].rows {
+		insert = insert || strings.HasPrefix(r[3], "INSERT INTO dash_t SELECT g, $1 || g FROM generate_series($2, $3) g") && r[4] == "1"
+	}
+	if !insert {
+		t.Errorf("postgres_exporter/stat_statements: no normalized INSERT of the setup, called once, in %v", answers["postgres_exporter/stat_statements"].rows)
 	}
 	if ut := answers["postgres_exporter/stat_user_tables"]; len(ut.rows) != 1 || ut.rows[0][2] != "dash_t" || ut.rows[0][7] != "100" {
 		t.Errorf("postgres_exporter/stat_user_tables: %v, want dash_t with n_tup_ins 100", ut.rows)

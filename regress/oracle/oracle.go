@@ -220,6 +220,9 @@ func (s *Server) launch(data string, cred *syscall.Credential) error {
 		"-c", "IntervalStyle=postgres",
 		"-c", "work_mem=256MB",
 		"-c", "max_connections=100",
+		// pg_stat_statements' view answers only when preloaded (the
+		// monitoring replays query it, as joind has it built in).
+		"-c", "shared_preload_libraries=pg_stat_statements",
 		// Durability is pointless for a scratch cluster and costs time.
 		"-c", "fsync=off",
 		"-c", "synchronous_commit=off",

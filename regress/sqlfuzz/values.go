@@ -18,6 +18,7 @@ var (
 	int2Pool = []string{"0", "1", "-1", "2", "3", "7", "10", "-10", "100", "32767", "-32768", "-32767"}
 	int4Pool = []string{"0", "1", "-1", "2", "3", "7", "-10", "100", "65536", "2147483647", "-2147483648", "-2147483647"}
 	oidPool  = []string{"0", "1", "23", "25", "2147483648", "4294967295"}
+	xidPool  = []string{"0", "1", "3", "4294967295"}
 	xid8Pool = []string{"0", "1", "3", "4294967296", "9223372036854775808", "18446744073709551615"}
 	lsnPool  = []string{"0/0", "0/1", "16/B374D848", "1/0", "80000000/0", "FFFFFFFF/FFFFFFFF"}
 	int8Pool = []string{"0", "1", "-1", "2", "3", "-7", "100", "4294967296", "9223372036854775807", "-9223372036854775808", "-9223372036854775807"}
@@ -187,6 +188,8 @@ func dataPool(c colType) []string {
 		return jsonpathPool
 	case types.Oid:
 		return oidPool
+	case types.Xid:
+		return xidPool
 	case types.Xid8:
 		return xid8Pool
 	case types.PgLSN:
