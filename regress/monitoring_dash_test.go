@@ -22,7 +22,7 @@ type dashboardQuery struct {
 
 // dashboardQueries: pgAdmin 4's dashboard (web/pgadmin/dashboard/
 // templates/dashboard/sql/default/*.sql, rendered for one database and
-// every chart) and the default collectors of prometheus-community's
+// every chart), pganalyze's backend sampling, and the default collectors of prometheus-community's
 // postgres_exporter (collector/*.go), which Grafana's PostgreSQL
 // dashboards chart.
 var dashboardQueries = []dashboardQuery{
@@ -84,6 +84,15 @@ WHERE database = (SELECT datname FROM pg_catalog.pg_database WHERE oid = {did})
 ORDER BY gid, database, owner`, SameRows: true},
 	{Tool: "pgadmin/config", SQL: `/*pga4dash*/
 SELECT name, category, setting, unit, short_desc FROM pg_catalog.pg_show_all_settings() ORDER BY category`},
+	// pganalyze's collector (input/postgres/backends.go, PostgreSQL 14+,
+	// locks collected).
+	{Tool: "pganalyze/backends", SQL: `SELECT (extract(epoch from COALESCE(backend_start, pg_catalog.pg_postmaster_start_time()))::int::text || pg_catalog.to_char(pid, 'FM0000000'))::bigint,
+	datid, datname, usesysid, usename, pid, application_name, client_addr::text, client_port,
+	backend_start, xact_start, query_start, state_change, COALESCE(wait_event_type, '') = 'Lock' as waiting,
+	backend_xid, backend_xmin, wait_event_type, wait_event, backend_type,
+	CASE WHEN COALESCE(wait_event_type, '') = 'Lock' THEN pg_blocking_pids(pid) END, state, query, coalesce(query_id, 0)
+FROM pg_catalog.pg_stat_activity
+WHERE pid IS NOT NULL`},
 	{Tool: "postgres_exporter/database", SQL: `SELECT pg_database.datname, pg_database.datconnlimit FROM pg_database`, SameRows: true},
 	{Tool: "postgres_exporter/database_size", SQL: `SELECT pg_database_size(current_database())`, SameRows: true},
 	{Tool: "postgres_exporter/database_wraparound", SQL: `SELECT datname, age(d.datfrozenxid) as age_datfrozenxid, mxid_age(d.datminmxid) as age_datminmxid
