@@ -170,8 +170,9 @@ func Bind(raw *RawStatement, cat storage.Catalog, opts *BindOptions) (Statement,
 }
 
 // finishParams reports inferred parameter types back through opts. A
-// parameter neither given a type nor used (a gap: $2 without $1) has
-// none to infer: 42P18, as PostgreSQL's check_variable_parameters.
+// parameter neither given a type nor used (a gap: $2 without $1), or
+// used only where any type is accepted, has none to infer: 42P18, as
+// PostgreSQL's check_variable_parameters.
 func (b *binder) finishParams() error {
 	maxIdx := len(b.opts.ParamTypes)
 	for idx := range b.params {
@@ -188,7 +189,9 @@ func (b *binder) finishParams() error {
 	}
 	for idx, p := range b.params {
 		if p.T.ID == types.Unknown {
-			p.T = types.TextType
+			// Used only where any type goes ($1 IS NULL): no context
+			// gave it one, and PostgreSQL does not guess.
+			return pgerr.New("42P18", "could not determine data type of parameter $%d", idx)
 		}
 		pts[idx-1] = p.T
 	}

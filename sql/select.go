@@ -609,6 +609,9 @@ func (b *binder) bindGroupItem(s *scope, n *pg_query.Node, targets []*target) (p
 		if bad {
 			return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY"), t.loc)
 		}
+		// A grouped output of unknown type is text, as the target list's
+		// outputs are resolved (a parameter gets its type from it).
+		t.expr = b.resolveUnknown(t.expr)
 		return t.expr, nil
 	}
 	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {

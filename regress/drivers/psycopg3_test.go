@@ -38,8 +38,6 @@ var knownPsycopg3Gaps = map[string]string{
 	// A domain has no array type in joind's pg_type (typarray 0).
 	"TypeInfo p3_posint":          "domain array type",
 	"TypeInfo array of p3_posint": "domain array type",
-	// joind types a parameter nothing constrains; PostgreSQL answers 42P18.
-	"untyped null param": "42P18",
 }
 
 // compareChecks compares "name: value" lines of a client script run on
