@@ -203,6 +203,7 @@ func registerFunctions() {
 	registerBoolCmpFuncs()
 	registerParseIdent()
 	registerInternalCharFuncs()
+	registerNetworkFuncs()
 	registerDateFuncs()
 	registerFormattingFuncs()
 }

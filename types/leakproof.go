@@ -14,7 +14,8 @@ var leakproofSignatures = leakproofSet()
 func leakproofSet() map[string]bool {
 	set := map[string]bool{}
 	same := []string{"bool", "int2", "int4", "int8", "float4", "float8", "text", "bpchar",
-		"date", "timestamp", "timestamptz", "interval", "bytea", "uuid", "time", "timetz"}
+		"date", "timestamp", "timestamptz", "interval", "bytea", "uuid", "time", "timetz",
+		"inet", "macaddr", "macaddr8"}
 	for _, op := range []string{"=", "<>", "<", "<=", ">", ">="} {
 		for _, t := range same {
 			set[sigKey(op, []string{t, t})] = true
