@@ -164,7 +164,6 @@ func (c *cstr) at(k int) byte {
 
 func (c *cstr) next() byte { ch := c.at(0); c.i++; return ch }
 
-
 // readMaskBits reads the decimal digits of a "/n" after the slash; ok is
 // false when anything follows them.
 func readMaskBits(c *cstr, ch byte) (bits int, ok bool) {
