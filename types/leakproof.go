@@ -29,7 +29,7 @@ func leakproofSet() map[string]bool {
 		}
 	}
 	for _, sig := range [][]string{{"^@", "text", "text"}, {"starts_with", "text", "text"}, {"md5", "text"},
-		{"md5", "bytea"}, {"sha224", "bytea"}, {"sha256", "bytea"}, {"sha384", "bytea"}, {"sha512", "bytea"}, {"gen_random_uuid"}} {
+		{"md5", "bytea"}, {"sha224", "bytea"}, {"sha256", "bytea"}, {"sha384", "bytea"}, {"sha512", "bytea"}, {"gen_random_uuid"}, {"macaddr8", "macaddr"}} {
 		set[sigKey(sig[0], sig[1:])] = true
 	}
 	return set
@@ -48,6 +48,7 @@ var leakproofCasts = map[[2]ID]bool{
 	{Int2, Numeric}: true, {Int4, Numeric}: true, {Int8, Numeric}: true,
 	{Time, Interval}: true,
 	{Varchar, Text}:  true, {Text, Varchar}: true, {Text, Char}: true, {Varchar, Char}: true,
+	{Cidr, Inet}: true, {MacAddr, MacAddr8}: true,
 }
 
 func isLeakproof(name string, args []ID) bool {

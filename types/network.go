@@ -108,6 +108,8 @@ func InetMaskOK(s string) bool {
 	return a.masked(a.bits) == a.ip
 }
 
+func isNetworkID(id ID) bool { return id == Inet || id == Cidr || id == MacAddr || id == MacAddr8 }
+
 func networkTypeName(id ID) string {
 	switch id {
 	case Inet:
@@ -703,7 +705,7 @@ func networkCastContext(from, to ID) byte {
 // function); ok is false for other casts.
 func castNetwork(v Value, from, to Type, explicit bool) (Value, bool, error) {
 	switch {
-	case from.ID == Cidr && to.ID == Inet:
+	case from.ID == to.ID && isNetworkID(from.ID), from.ID == Cidr && to.ID == Inet:
 		return v, true, nil
 	case from.ID == Inet && to.ID == Cidr:
 		a := decodeInet(v.S)

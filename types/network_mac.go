@@ -90,7 +90,7 @@ func parseMacaddr(s string) (string, error) {
 			b := make([]byte, 6)
 			for i, x := range v {
 				if x > 255 {
-					return "", pgerr.New(pgerr.InvalidTextRepresentation, "invalid octet value in \"macaddr\" value: \"%s\"", s)
+					return "", pgerr.New(pgerr.NumericValueOutOfRange, "invalid octet value in \"macaddr\" value: \"%s\"", s)
 				}
 				b[i] = byte(x)
 			}
