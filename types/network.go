@@ -108,7 +108,9 @@ func InetMaskOK(s string) bool {
 	return a.masked(a.bits) == a.ip
 }
 
-func isNetworkID(id ID) bool { return id == Inet || id == Cidr || id == MacAddr || id == MacAddr8 }
+// IsNetworkID reports inet, cidr, macaddr and macaddr8, whose Value.S is a
+// binary key, not their text.
+func IsNetworkID(id ID) bool { return id == Inet || id == Cidr || id == MacAddr || id == MacAddr8 }
 
 func networkTypeName(id ID) string {
 	switch id {
@@ -705,7 +707,7 @@ func networkCastContext(from, to ID) byte {
 // function); ok is false for other casts.
 func castNetwork(v Value, from, to Type, explicit bool) (Value, bool, error) {
 	switch {
-	case from.ID == to.ID && isNetworkID(from.ID), from.ID == Cidr && to.ID == Inet:
+	case from.ID == to.ID && IsNetworkID(from.ID), from.ID == Cidr && to.ID == Inet:
 		return v, true, nil
 	case from.ID == Inet && to.ID == Cidr:
 		a := decodeInet(v.S)
