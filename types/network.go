@@ -168,20 +168,42 @@ func (c *cstr) at(k int) byte {
 
 func (c *cstr) next() byte { ch := c.at(0); c.i++; return ch }
 
-// readMaskBits reads the decimal digits of a "/n" after the slash; ok is
-// false when anything follows them.
-func readMaskBits(c *cstr, ch byte) (bits int, ok bool) {
+// readOctet reads the decimal octet starting with digit ch into dst[*n]
+// and returns the byte after it; ok is false past 255 or four octets.
+func readOctet(c *cstr, ch byte, dst *[16]byte, n *int) (next byte, ok bool) {
+	tmp := 0
 	for {
-		bits = bits*10 + int(ch-'0')
-		if bits > 1000 {
-			bits = 1000 // only "too large" matters past here
+		if tmp = tmp*10 + int(ch-'0'); tmp > 255 {
+			return 0, false
 		}
-		ch = c.next()
-		if !isDigit(ch) {
+		if ch = c.next(); !isDigit(ch) {
 			break
 		}
 	}
-	return bits, ch == 0
+	if *n >= 4 {
+		return 0, false
+	}
+	dst[*n] = byte(tmp)
+	*n++
+	return ch, true
+}
+
+// readIPv4Mask reads what follows an IPv4 address's octets (ch, the byte
+// after the last): nothing (bits -1) or "/n", n at most 32, ending the
+// text; ok is false for anything else.
+func readIPv4Mask(c *cstr, ch byte, octets int) (bits int, ok bool) {
+	if ch == '/' && isDigit(c.at(0)) && octets > 0 {
+		for ch = c.next(); ; {
+			if bits = bits*10 + int(ch-'0'); bits > 1000 {
+				bits = 1000 // only "too large" matters past here
+			}
+			if ch = c.next(); !isDigit(ch) {
+				break
+			}
+		}
+		return bits, ch == 0 && bits <= 32
+	}
+	return -1, ch == 0
 }
 
 // ptonCidrIPv4 is inet_cidr_pton_ipv4: hex ("0x0a01") or dotted decimal
@@ -222,22 +244,10 @@ func ptonCidrIPv4(s string, dst *[16]byte) int {
 		}
 	} else if isDigit(ch) {
 		for {
-			tmp := 0
-			for {
-				tmp = tmp*10 + int(ch-'0')
-				if tmp > 255 {
-					return -1
-				}
-				ch = c.next()
-				if !isDigit(ch) {
-					break
-				}
-			}
-			if n >= 4 {
+			var ok bool
+			if ch, ok = readOctet(c, ch, dst, &n); !ok {
 				return -1
 			}
-			dst[n] = byte(tmp)
-			n++
 			if ch == 0 || ch == '/' {
 				break
 			}
@@ -252,15 +262,8 @@ func ptonCidrIPv4(s string, dst *[16]byte) int {
 	} else {
 		return -1
 	}
-	bits := -1
-	if ch == '/' && isDigit(c.at(0)) && n > 0 {
-		var ok bool
-		if bits, ok = readMaskBits(c, c.next()); !ok || bits > 32 {
-			return -1
-		}
-		ch = 0
-	}
-	if ch != 0 || n == 0 {
+	bits, ok := readIPv4Mask(c, ch, n)
+	if !ok || n == 0 {
 		return -1
 	}
 	if bits == -1 {
@@ -304,22 +307,10 @@ func ptonInetIPv4(s string, dst *[16]byte) int {
 		if !isDigit(ch) {
 			break
 		}
-		tmp := 0
-		for {
-			tmp = tmp*10 + int(ch-'0')
-			if tmp > 255 {
-				return -1
-			}
-			ch = c.next()
-			if !isDigit(ch) {
-				break
-			}
-		}
-		if n >= 4 {
+		var ok bool
+		if ch, ok = readOctet(c, ch, dst, &n); !ok {
 			return -1
 		}
-		dst[n] = byte(tmp)
-		n++
 		if ch == 0 || ch == '/' {
 			break
 		}
@@ -327,15 +318,8 @@ func ptonInetIPv4(s string, dst *[16]byte) int {
 			return -1
 		}
 	}
-	bits := -1
-	if ch == '/' && isDigit(c.at(0)) && n > 0 {
-		var ok bool
-		if bits, ok = readMaskBits(c, c.next()); !ok || bits > 32 {
-			return -1
-		}
-		ch = 0
-	}
-	if ch != 0 {
+	bits, ok := readIPv4Mask(c, ch, n)
+	if !ok {
 		return -1
 	}
 	if bits == -1 {
