@@ -29,7 +29,8 @@ func leakproofSet() map[string]bool {
 		}
 	}
 	for _, sig := range [][]string{{"^@", "text", "text"}, {"starts_with", "text", "text"}, {"md5", "text"},
-		{"md5", "bytea"}, {"sha224", "bytea"}, {"sha256", "bytea"}, {"sha384", "bytea"}, {"sha512", "bytea"}, {"gen_random_uuid"}, {"macaddr8", "macaddr"}} {
+		{"md5", "bytea"}, {"sha224", "bytea"}, {"sha256", "bytea"}, {"sha384", "bytea"}, {"sha512", "bytea"}, {"gen_random_uuid"}, {"macaddr8", "macaddr"},
+		{"macaddr_cmp", "macaddr", "macaddr"}, {"macaddr8_cmp", "macaddr8", "macaddr8"}} {
 		set[sigKey(sig[0], sig[1:])] = true
 	}
 	return set

@@ -188,6 +188,12 @@ func macBytewise(f func(x, y byte) byte) evalFn {
 
 func registerMacFuncs() {
 	for _, id := range []ID{MacAddr, MacAddr8} {
+		t := Type{ID: id, Typmod: -1}
+		// macaddr_cmp answers -1, 0 or 1 (network_cmp's magnitudes are
+		// memcmp's and mask differences: it stays out).
+		regFn(networkTypeName(id)+"_cmp", []ID{id, id}, Int4, func(_ *EvalContext, a []Value) (Value, error) {
+			return IntValue(int64(Compare(a[0], a[1], t))), nil
+		})
 		regOp("~", []ID{id}, id, func(_ *EvalContext, a []Value) (Value, error) {
 			b := []byte(a[0].S)
 			for i := range b {
