@@ -57,6 +57,8 @@ type Backend struct {
 	User, Database        string
 	ClientAddr            string // "" for a connection without an IP address
 	ClientPort            int32
+	ServerAddr            string // the address the connection was accepted on; "" as ClientAddr
+	ServerPort            int32
 	BackendStart          time.Time
 	signals               Signals
 	registry              *Registry
@@ -137,6 +139,8 @@ type Row struct {
 	User, Database, ApplicationName                  string
 	ClientAddr                                       string
 	ClientPort                                       int32
+	ServerAddr                                       string
+	ServerPort                                       int32
 	BackendStart, XactStart, QueryStart, StateChange time.Time
 	State, Query                                     string
 }
@@ -153,8 +157,9 @@ func (r *Registry) Rows() []Row {
 	for _, b := range bs {
 		b.mu.Lock()
 		row := Row{PID: b.PID, User: b.User, Database: b.Database, ApplicationName: b.appName,
-			ClientAddr: b.ClientAddr, ClientPort: b.ClientPort, BackendStart: b.BackendStart,
-			XactStart: b.xactStart, QueryStart: b.queryStart, StateChange: b.stateChange,
+			ClientAddr: b.ClientAddr, ClientPort: b.ClientPort, ServerAddr: b.ServerAddr, ServerPort: b.ServerPort,
+			BackendStart: b.BackendStart,
+			XactStart:    b.xactStart, QueryStart: b.queryStart, StateChange: b.stateChange,
 			State: b.state.String(), Query: b.query}
 		b.mu.Unlock()
 		out = append(out, row)

@@ -49,15 +49,19 @@ func queryRows(t *testing.T, s wire.Session, q string) string {
 }
 
 const everyTypeTable = `CREATE TABLE %s (b boolean, i2 smallint, i4 int, i8 bigint, f4 real, f8 double precision,
-	n numeric, n2 numeric(10,2), t text, v varchar(5), c char(3), d date, ts timestamp, tz timestamptz, iv interval)`
+	n numeric, n2 numeric(10,2), t text, v varchar(5), c char(3), d date, ts timestamp, tz timestamptz, iv interval,
+	ip inet, nw cidr, mac macaddr, m8 macaddr8)`
 
 const everyTypeRows = `INSERT INTO src VALUES
 	(true, -32768, 2147483647, -9223372036854775808, 1.5, -2.25e300, 12345678901234567890.123456789, 99999999.99,
 	 'tab	"q",comma
-nl\x', 'abcde', 'ab', '2024-02-29', '2024-02-29 12:34:56.789012', '2001-02-03 04:05:06+00', '1 year 2 mons 3 days 04:05:06.7'),
-	(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
-	(false, 0, -1, 0, 'NaN', 'Infinity', 'NaN', -0.01, '', '', '', 'infinity', '-infinity', '1970-01-01 00:00:00+00', '-1 days'),
-	(false, 1, 1, 1, -0.5, 0, -0.5, 0, '\N', 'x', 'xyz', '0001-01-01', '1999-12-31 23:59:59', '2038-01-19 03:14:08+00', '0')`
+nl\x', 'abcde', 'ab', '2024-02-29', '2024-02-29 12:34:56.789012', '2001-02-03 04:05:06+00', '1 year 2 mons 3 days 04:05:06.7',
+	 '10.1.2.3/8', '2001:db8::/32', '08:00:2b:01:02:03', '08:00:2b:01:02:03:04:05'),
+	(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+	(false, 0, -1, 0, 'NaN', 'Infinity', 'NaN', -0.01, '', '', '', 'infinity', '-infinity', '1970-01-01 00:00:00+00', '-1 days',
+	 '::ffff:1.2.3.4', '0.0.0.0/0', 'ff:ff:ff:ff:ff:ff', '00:00:00:00:00:00:00:00'),
+	(false, 1, 1, 1, -0.5, 0, -0.5, 0, '\N', 'x', 'xyz', '0001-01-01', '1999-12-31 23:59:59', '2038-01-19 03:14:08+00', '0',
+	 '::', '10', '00:00:00:00:00:00', '08002b0102030405')`
 
 // Every type and NULLs go out to a file and back in each format.
 func TestCopyFileRoundTrip(t *testing.T) {

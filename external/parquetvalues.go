@@ -140,7 +140,8 @@ func decimalValue(s string) (types.Value, error) {
 func ConvertParquetColumn(arr arrow.Array, st types.Type, d storage.ColumnDef, f *types.Format, ectx *types.EvalContext, where string) (arrow.Array, error) {
 	want := d.Type.ArrowType()
 	plain := d.Type.Typmod < 0 || d.Type.ID == types.Text
-	if plain && d.Type.ID != types.Numeric && arrow.TypeEqual(arr.DataType(), want) {
+	// A network type's stored string is a key, not the file's text.
+	if plain && d.Type.ID != types.Numeric && !types.IsNetworkID(d.Type.ID) && arrow.TypeEqual(arr.DataType(), want) {
 		return arr, nil
 	}
 	if out, ok := decimalAsIs(arr, want); ok {

@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"time"
 
+	"github.com/joind/joind/activity"
 	"github.com/joind/joind/types"
 )
 
@@ -22,9 +23,7 @@ func declarePgStatActivity() {
 				Usename: r.User, ApplicationName: r.ApplicationName, ClientPort: r.ClientPort,
 				BackendStart: pgTime(r.BackendStart), XactStart: nullTime(r.XactStart), QueryStart: nullTime(r.QueryStart),
 				StateChange: nullTime(r.StateChange), State: r.State, Query: r.Query, BackendType: "client backend"}
-			if r.ClientAddr != "" {
-				row.ClientAddr = &r.ClientAddr
-			}
+			row.ClientAddr = inetKey(r.ClientAddr)
 			out = append(out, row)
 		}
 		return out
@@ -39,9 +38,10 @@ func nullTime(t time.Time) *int64 {
 	return &v
 }
 
-// pgStatActivityRow is a row of pg_catalog.pg_stat_activity. client_addr
-// is text (joind has no inet), backend_xid/backend_xmin are NULL (joind
-// assigns no transaction ids: types.FirstNormalXid) and query_id is NULL (compute_query_id is off).
+// pgStatActivityRow is a row of pg_catalog.pg_stat_activity.
+// backend_xid/backend_xmin are NULL (joind assigns no transaction ids:
+// types.FirstNormalXid) and
+// query_id is NULL (compute_query_id is off).
 type pgStatActivityRow struct {
 	Datid           uint32  `pg:"datid"`
 	Datname         string  `pg:"datname" type:"name"`
@@ -50,7 +50,7 @@ type pgStatActivityRow struct {
 	Usesysid        uint32  `pg:"usesysid"`
 	Usename         string  `pg:"usename" type:"name"`
 	ApplicationName string  `pg:"application_name"`
-	ClientAddr      *string `pg:"client_addr"`
+	ClientAddr      *string `pg:"client_addr" type:"inet"`
 	ClientHostname  *string `pg:"client_hostname"`
 	ClientPort      int32   `pg:"client_port"`
 	BackendStart    int64   `pg:"backend_start" type:"timestamptz"`
@@ -65,6 +65,58 @@ type pgStatActivityRow struct {
 	QueryID         *int64  `pg:"query_id"`
 	Query           string  `pg:"query"`
 	BackendType     string  `pg:"backend_type"`
+}
+
+// inetKey is an address as an inet column's value; nil (NULL) for none
+// or one inet_in refuses.
+func inetKey(addr string) *string {
+	if addr == "" {
+		return nil
+	}
+	v, err := types.ParseText(addr, types.InetType)
+	if err != nil {
+		return nil
+	}
+	return &v.S
+}
+
+// ownBackend is the session's own row of the activity registry.
+func ownBackend(s *Snapshot) (activity.Row, bool) {
+	if s.env.Activity != nil {
+		for _, r := range s.env.Activity.Rows() {
+			if r.PID == s.env.BackendPID {
+				return r, true
+			}
+		}
+	}
+	return activity.Row{}, false
+}
+
+// connFunc is inet_client_addr and its kin: a field of the session's
+// connection, NULL over a Unix socket or outside a server.
+func connFunc(name string, result types.Type, field func(r activity.Row) types.Value) *Func {
+	return &Func{Names: []string{name}, Result: result, Const: true,
+		Eval: func(s *Snapshot, _ []types.Value) types.Value {
+			r, ok := ownBackend(s)
+			if !ok {
+				return types.NullValue
+			}
+			return field(r)
+		}}
+}
+
+func addrValue(addr string) types.Value {
+	if k := inetKey(addr); k != nil {
+		return types.Value{S: *k}
+	}
+	return types.NullValue
+}
+
+func portValue(addr string, port int32) types.Value {
+	if addr == "" || port < 0 {
+		return types.NullValue
+	}
+	return types.IntValue(int64(port))
 }
 
 // The backend functions: the session's own process id, the server's
@@ -94,6 +146,11 @@ var activityFuncs = []*Func{
 }
 
 func init() {
+	activityFuncs = append(activityFuncs,
+		connFunc("inet_client_addr", types.InetType, func(r activity.Row) types.Value { return addrValue(r.ClientAddr) }),
+		connFunc("inet_client_port", i4, func(r activity.Row) types.Value { return portValue(r.ClientAddr, r.ClientPort) }),
+		connFunc("inet_server_addr", types.InetType, func(r activity.Row) types.Value { return addrValue(r.ServerAddr) }),
+		connFunc("inet_server_port", i4, func(r activity.Row) types.Value { return portValue(r.ServerAddr, r.ServerPort) }))
 	for _, f := range activityFuncs {
 		funcs = append(funcs, f)
 		for _, n := range f.Names {

@@ -82,6 +82,9 @@ func declare[R any](schema, name string, oid uint32, kind byte, rows func(*Snaps
 		if f.Tag.Get("type") == "numeric" && t.ID == types.Int8 {
 			t = types.NumericType // an integer shown as numeric (pg_stat_statements.wal_bytes)
 		}
+		if f.Tag.Get("type") == "inet" && t.ID == types.Text {
+			t = types.InetType // the field holds the value's key (inetKey)
+		}
 		if f.Tag.Get("type") == "name" && t.ID == types.Text {
 			t = types.NameType // a Name field: the column is of type name, as in PostgreSQL
 		}

@@ -69,6 +69,22 @@ func AppendBinary(dst []byte, v types.Value, t types.Type) []byte {
 		return append(dst, v.S...)
 	case types.UUID:
 		return append(dst, types.UUIDBytes(v.S)...)
+	case types.Inet, types.Cidr:
+		// network_send: family (PGSQL_AF_INET 2, PGSQL_AF_INET6 3), mask
+		// length, is_cidr, address length, the address.
+		v6, bits, addr := types.InetFields(v.S)
+		fam := byte(2)
+		if v6 {
+			fam = 3
+		}
+		isCidr := byte(0)
+		if t.ID == types.Cidr {
+			isCidr = 1
+		}
+		dst = append(dst, fam, byte(bits), isCidr, byte(len(addr)))
+		return append(dst, addr...)
+	case types.MacAddr, types.MacAddr8:
+		return append(dst, v.S...) // macaddr_send / macaddr8_send: the bytes
 	case types.InternalChar:
 		// charsend: the byte, also the zero byte.
 		if v.S == "" {
@@ -428,6 +444,22 @@ func DecodeBinary(b []byte, t types.Type) (types.Value, error) {
 			return types.Value{}, pgerr.New("08P01", "insufficient data left in message")
 		}
 		return types.Value{S: types.UUIDFromBytes(b)}, nil
+	case types.Inet, types.Cidr:
+		return decodeInetBinary(b, t.ID == types.Cidr)
+	case types.MacAddr:
+		if len(b) < 6 {
+			return types.Value{}, pgerr.New("08P01", "no data left in message")
+		}
+		return types.Value{S: string(b[:6])}, nil
+	case types.MacAddr8:
+		// macaddr8_recv takes a 6-byte EUI-48 too, adding FF:FE.
+		switch {
+		case len(b) == 6:
+			return types.Value{S: string(b[:3]) + "\xff\xfe" + string(b[3:])}, nil
+		case len(b) < 8:
+			return types.Value{}, pgerr.New("08P01", "no data left in message")
+		}
+		return types.Value{S: string(b[:8])}, nil
 	case types.InternalChar:
 		if len(b) < 1 {
 			return types.Value{}, pgerr.New("08P01", "no data left in message")
@@ -452,4 +484,41 @@ func DecodeBinary(b []byte, t types.Type) (types.Value, error) {
 			WithDetail("Identifier must be less than %d characters.", t.Size())
 	}
 	return types.ParseText(string(b), t)
+}
+
+// decodeInetBinary is network_recv: family, mask length, is_cidr (read
+// but ignored), address length, address; a cidr must have no host bits.
+func decodeInetBinary(b []byte, cidr bool) (types.Value, error) {
+	name := "inet"
+	if cidr {
+		name = "cidr"
+	}
+	if len(b) < 2 {
+		return types.Value{}, pgerr.New("08P01", "no data left in message")
+	}
+	if b[0] != 2 && b[0] != 3 {
+		return types.Value{}, pgerr.New("22P03", "invalid address family in external \"%s\" value", name)
+	}
+	size := 4
+	if b[0] == 3 {
+		size = 16
+	}
+	if int(b[1]) > size*8 {
+		return types.Value{}, pgerr.New("22P03", "invalid bits in external \"%s\" value", name)
+	}
+	if len(b) < 4 {
+		return types.Value{}, pgerr.New("08P01", "no data left in message")
+	}
+	if int(b[3]) != size {
+		return types.Value{}, pgerr.New("22P03", "invalid length in external \"%s\" value", name)
+	}
+	if len(b) < 4+size {
+		return types.Value{}, pgerr.New("08P01", "no data left in message")
+	}
+	key := types.InetKey(size == 16, int(b[1]), b[4:4+size])
+	if cidr && !types.InetMaskOK(key) {
+		return types.Value{}, pgerr.New("22P03", "invalid external \"cidr\" value").
+			WithDetail("Value has bits set to right of mask.")
+	}
+	return types.Value{S: key}, nil
 }

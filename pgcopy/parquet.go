@@ -36,6 +36,7 @@ import (
 //	timestamptz                          TIMESTAMP(MICROS, adjusted to UTC)
 //	interval                             STRING (PostgreSQL's text form: pqarrow
 //	                                     cannot write month_day_nano)
+//	inet, cidr, macaddr, macaddr8        STRING (PostgreSQL's text form)
 //
 // COPY FROM matches the file's columns to the target columns by name (extra
 // file columns are ignored) and converts with PostgreSQL's assignment casts:
@@ -101,8 +102,8 @@ func WriteParquet(x *sql.Copy, rows Batches, cols []plan.Column, f *types.Format
 
 // toParquetArray converts one column of a batch to its Parquet Arrow type.
 func toParquetArray(arr arrow.Array, t types.Type, field arrow.Field, f *types.Format) (arrow.Array, error) {
-	if arrow.TypeEqual(arr.DataType(), field.Type) {
-		return arr, nil
+	if arrow.TypeEqual(arr.DataType(), field.Type) && !types.IsNetworkID(t.ID) {
+		return arr, nil // the stored form is the written one (a network key is not: its text is)
 	}
 	b := array.NewBuilder(memory.DefaultAllocator, field.Type)
 	var buf []byte

@@ -94,17 +94,17 @@ SELECT name, category, setting, unit, short_desc FROM pg_catalog.pg_show_all_set
 	CASE WHEN COALESCE(wait_event_type, '') = 'Lock' THEN pg_blocking_pids(pid) END, state, query, coalesce(query_id, 0)
 FROM pg_catalog.pg_stat_activity
 WHERE pid IS NOT NULL`},
-	{Tool: "postgres_exporter/database", SQL: `SELECT pg_database.datname, pg_database.datconnlimit FROM pg_database`, },
+	{Tool: "postgres_exporter/database", SQL: `SELECT pg_database.datname, pg_database.datconnlimit FROM pg_database`},
 	{Tool: "postgres_exporter/database_size", SQL: `SELECT pg_database_size(current_database())`, SameRows: true},
 	{Tool: "postgres_exporter/database_wraparound", SQL: `SELECT datname, age(d.datfrozenxid) as age_datfrozenxid, mxid_age(d.datminmxid) as age_datminmxid
-	FROM pg_catalog.pg_database d WHERE d.datallowconn`, },
+	FROM pg_catalog.pg_database d WHERE d.datallowconn`},
 	{Tool: "postgres_exporter/locks", SQL: `SELECT pg_database.datname as datname, tmp.mode as mode, COALESCE(count, 0) as count
 		FROM (VALUES ('accesssharelock'), ('rowsharelock'), ('rowexclusivelock'), ('shareupdateexclusivelock'), ('sharelock'),
 		      ('sharerowexclusivelock'), ('exclusivelock'), ('accessexclusivelock'), ('sireadlock')) AS tmp(mode)
 		  CROSS JOIN pg_database
 		  LEFT JOIN (SELECT database, lower(mode) AS mode, count(*) AS count FROM pg_locks WHERE database IS NOT NULL
 		    GROUP BY database, lower(mode)) AS tmp2 ON tmp.mode = tmp2.mode and pg_database.oid = tmp2.database
-		ORDER BY 1`, },
+		ORDER BY 1`},
 	{Tool: "postgres_exporter/replication", SQL: `SELECT
 	CASE WHEN NOT pg_is_in_recovery() THEN 0
                 WHEN pg_last_wal_receive_lsn () = pg_last_wal_replay_lsn () THEN 0

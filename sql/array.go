@@ -139,7 +139,8 @@ func notSubscriptable(t types.Type) bool {
 	switch t.ID {
 	case types.Bool, types.Int2, types.Int4, types.Int8, types.Float4, types.Float8, types.Numeric,
 		types.Date, types.Time, types.TimeTZ, types.Timestamp, types.TimestampTZ, types.Interval,
-		types.Bytea, types.UUID, types.JSON, types.JSONPath:
+		types.Bytea, types.UUID, types.JSON, types.JSONPath,
+		types.Inet, types.Cidr, types.MacAddr, types.MacAddr8:
 		return true
 	}
 	return false

@@ -1033,6 +1033,11 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	if e, ok, err := b.catalogFunc(name, args, fc.Location); ok {
 		return e, err
 	}
+	if isUnknownLiteral(args) { // funccast.go
+		if e, ok, cerr := b.functionStyleCast(name, args, fc.Location); ok {
+			return e, cerr
+		}
+	}
 	argTypes := make([]types.Type, len(args))
 	for i, a := range args {
 		argTypes[i] = a.Type()

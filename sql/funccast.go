@@ -35,6 +35,18 @@ func (b *binder) functionStyleCast(name string, args []plan.Expr, loc int32) (pl
 	return e, true, err
 }
 
+// isUnknownLiteral reports a lone argument that is an untyped literal:
+// func_get_detail makes typename('literal') a coercion, the type's input
+// function, even where a function of that name takes another type
+// (cidr('10.1.2.3/8') reads a cidr, it does not mask an inet).
+func isUnknownLiteral(args []plan.Expr) bool {
+	if len(args) != 1 {
+		return false
+	}
+	c, ok := args[0].(*plan.Const)
+	return ok && c.T.ID == types.Unknown
+}
+
 func isStringCategory(id types.ID) bool {
 	switch id {
 	case types.Text, types.Varchar, types.Char, types.Name:

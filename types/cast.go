@@ -118,6 +118,9 @@ func castContext(from, to ID) byte {
 	if c := charCastContext(from, to); c != 0 { // charbyte.go
 		return c
 	}
+	if c := networkCastContext(from, to); c != 0 { // network.go
+		return c
+	}
 	// Automatic I/O conversion casts: to a string type is assignment, from a
 	// string type is explicit.
 	switch to {
@@ -216,6 +219,9 @@ func CastValue(ctx *EvalContext, v Value, from, to Type, explicit bool) (Value, 
 		return r, err
 	}
 	if r, ok, err := castInternalChar(v, from, to); ok { // charbyte.go
+		return r, err
+	}
+	if r, ok, err := castNetwork(v, from, to, explicit); ok { // network.go
 		return r, err
 	}
 	switch from.ID {

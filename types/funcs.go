@@ -204,6 +204,7 @@ func registerFunctions() {
 	registerBoolCmpFuncs()
 	registerParseIdent()
 	registerInternalCharFuncs()
+	registerNetworkFuncs()
 	registerDateFuncs()
 	registerFormattingFuncs()
 }

@@ -14,7 +14,8 @@ var leakproofSignatures = leakproofSet()
 func leakproofSet() map[string]bool {
 	set := map[string]bool{}
 	same := []string{"bool", "int2", "int4", "int8", "float4", "float8", "text", "bpchar",
-		"date", "timestamp", "timestamptz", "interval", "bytea", "uuid", "time", "timetz"}
+		"date", "timestamp", "timestamptz", "interval", "bytea", "uuid", "time", "timetz",
+		"inet", "macaddr", "macaddr8"}
 	for _, op := range []string{"=", "<>", "<", "<=", ">", ">="} {
 		for _, t := range same {
 			set[sigKey(op, []string{t, t})] = true
@@ -28,7 +29,8 @@ func leakproofSet() map[string]bool {
 		}
 	}
 	for _, sig := range [][]string{{"^@", "text", "text"}, {"starts_with", "text", "text"}, {"md5", "text"},
-		{"md5", "bytea"}, {"sha224", "bytea"}, {"sha256", "bytea"}, {"sha384", "bytea"}, {"sha512", "bytea"}, {"gen_random_uuid"}} {
+		{"md5", "bytea"}, {"sha224", "bytea"}, {"sha256", "bytea"}, {"sha384", "bytea"}, {"sha512", "bytea"}, {"gen_random_uuid"}, {"macaddr8", "macaddr"},
+		{"macaddr_cmp", "macaddr", "macaddr"}, {"macaddr8_cmp", "macaddr8", "macaddr8"}} {
 		set[sigKey(sig[0], sig[1:])] = true
 	}
 	return set
@@ -47,6 +49,7 @@ var leakproofCasts = map[[2]ID]bool{
 	{Int2, Numeric}: true, {Int4, Numeric}: true, {Int8, Numeric}: true,
 	{Time, Interval}: true,
 	{Varchar, Text}:  true, {Text, Varchar}: true, {Text, Char}: true, {Varchar, Char}: true,
+	{Cidr, Inet}: true, {MacAddr, MacAddr8}: true,
 }
 
 func isLeakproof(name string, args []ID) bool {

@@ -21,6 +21,7 @@ const (
 	catEnum       = 'E'
 	catBitString  = 'V'
 	catInternal   = 'Z'
+	catNetwork    = 'I'
 	catInvalid    = 0
 	maxNumPrec    = 1000
 	maxNumScale   = 1000
@@ -59,6 +60,10 @@ func idCategory(id ID) byte {
 		return catBitString
 	case InternalChar:
 		return catInternal
+	case Inet, Cidr:
+		return catNetwork
+	case MacAddr, MacAddr8:
+		return catUser
 	}
 	if IsOIDKind(id) {
 		return catNumeric
@@ -75,7 +80,7 @@ func (t Type) IsPreferred() bool { return idPreferred(t.ID) }
 
 func idPreferred(id ID) bool {
 	switch id {
-	case Float8, Text, Interval, Bool, TimestampTZ, VarBit, Oid:
+	case Float8, Text, Interval, Bool, TimestampTZ, VarBit, Oid, Inet:
 		return true
 	}
 	return false
@@ -208,9 +213,17 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = Bit
 	case "varbit", "bit varying":
 		id = VarBit
-	case "inet",
+	case "inet":
+		id = Inet
+	case "cidr":
+		id = Cidr
+	case "macaddr":
+		id = MacAddr
+	case "macaddr8":
+		id = MacAddr8
+	case
 		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
-		"money", "xml", "cidr", "macaddr", "macaddr8", "point", "line",
+		"money", "xml", "point", "line",
 		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery",
 		"int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange", "cid", "tid":
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", name)
@@ -392,6 +405,8 @@ func (t Type) BaseSQLName() string {
 		return "bit varying"
 	case InternalChar:
 		return `"char"`
+	case Inet, Cidr, MacAddr, MacAddr8:
+		return networkTypeName(t.ID)
 	case idAnyNonArray:
 		return "anynonarray"
 	case Record:
@@ -516,6 +531,8 @@ func (t Type) PgTypeName() string {
 		return "varbit"
 	case InternalChar:
 		return "char"
+	case Inet, Cidr, MacAddr, MacAddr8:
+		return networkTypeName(t.ID)
 	}
 	if IsOIDKind(t.ID) {
 		return oidKinds[t.ID].name

@@ -44,6 +44,14 @@ func TypeForParamOID(oid uint32) (t Type, ok bool, err error) {
 		return JSONBType, true, nil
 	case OIDJSONPath:
 		return JSONPathType, true, nil
+	case OIDInet:
+		return InetType, true, nil
+	case OIDCidr:
+		return CidrType, true, nil
+	case OIDMacAddr:
+		return MacAddrType, true, nil
+	case OIDMacAddr8:
+		return MacAddr8Type, true, nil
 	}
 	switch oid {
 	case OIDInt2Vector:

@@ -88,6 +88,10 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return formatEnum(dst, v, t, f)
 	case InternalChar:
 		return appendInternalChar(dst, v.S)
+	case Inet, Cidr:
+		return appendInet(dst, v.S, t.ID == Cidr) // network.go
+	case MacAddr, MacAddr8:
+		return appendMacaddr(dst, v.S) // network_mac.go
 	case Record:
 		if t.UserOID != 0 {
 			return formatComposite(dst, v, t, f) // composite.go
@@ -270,6 +274,15 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 		return Value{S: b}, err
 	case InternalChar:
 		return Value{S: parseInternalChar(s)}, nil
+	case Inet, Cidr:
+		a, err := parseInet(s, t.ID == Cidr)
+		return a.value(), err
+	case MacAddr:
+		m, err := parseMacaddr(s)
+		return Value{S: m}, err
+	case MacAddr8:
+		m, err := parseMacaddr8(s)
+		return Value{S: m}, err
 	case JSON:
 		return parseJSONInput(s)
 	case JSONB:

@@ -82,6 +82,13 @@ const (
 	Xid
 	Xid8
 	PgLSN
+	// Inet and Cidr are IP addresses with a netmask length; MacAddr and
+	// MacAddr8 are MAC addresses (network.go, network_mac.go): Value.S
+	// holds a binary key whose bytewise order is PostgreSQL's.
+	Inet
+	Cidr
+	MacAddr
+	MacAddr8
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -132,6 +139,10 @@ var (
 	VarBitType      = Type{ID: VarBit, Typmod: -1}
 	// InternalCharType is "char".
 	InternalCharType = Type{ID: InternalChar, Typmod: -1}
+	InetType         = Type{ID: Inet, Typmod: -1}
+	CidrType         = Type{ID: Cidr, Typmod: -1}
+	MacAddrType      = Type{ID: MacAddr, Typmod: -1}
+	MacAddr8Type     = Type{ID: MacAddr8, Typmod: -1}
 )
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
@@ -163,6 +174,10 @@ const (
 	OIDBit         uint32 = 1560
 	OIDVarBit      uint32 = 1562
 	OIDChar        uint32 = 18
+	OIDInet        uint32 = 869
+	OIDCidr        uint32 = 650
+	OIDMacAddr     uint32 = 829
+	OIDMacAddr8    uint32 = 774
 )
 
 // OID returns the PostgreSQL type OID of t.
@@ -238,6 +253,14 @@ func (t Type) OID() uint32 {
 		return OIDVarBit
 	case InternalChar:
 		return OIDChar
+	case Inet:
+		return OIDInet
+	case Cidr:
+		return OIDCidr
+	case MacAddr:
+		return OIDMacAddr
+	case MacAddr8:
+		return OIDMacAddr8
 	}
 	if IsOIDKind(t.ID) {
 		return oidKinds[t.ID].oid
@@ -258,8 +281,10 @@ func (t Type) Size() int16 {
 		return 2
 	case Int4, Float4, Date, Void:
 		return 4
-	case Int8, Float8, Timestamp, TimestampTZ, Time:
+	case Int8, Float8, Timestamp, TimestampTZ, Time, MacAddr8:
 		return 8
+	case MacAddr:
+		return 6
 	case Interval, UUID:
 		return 16
 	case TimeTZ:
@@ -341,6 +366,8 @@ func (t Type) ArrowType() arrow.DataType {
 //	TimeTZ:           I (packTimeTZ(time, zone): see timetz.go)
 //	Bit/VarBit:       S (one '0' or '1' byte per bit: see bit.go)
 //	InternalChar:     S (the one byte of a "char"; "" for the zero byte)
+//	Inet/Cidr:        S (family, network bits, mask length, address: see network.go)
+//	MacAddr/MacAddr8: S (the 6 or 8 bytes)
 type Value struct {
 	Null bool
 	I    int64

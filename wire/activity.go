@@ -23,19 +23,34 @@ func (c *conn) registerActivity(params map[string]string) {
 		return
 	}
 	b := &activity.Backend{PID: int32(c.pid), User: params["user"], Database: params["database"],
-		BackendStart: c.started, ClientPort: -1}
-	if host, port, err := net.SplitHostPort(c.nc.RemoteAddr().String()); err == nil {
-		if ip := net.ParseIP(host); ip != nil {
-			b.ClientAddr = ip.String()
-			if p, err := strconv.Atoi(port); err == nil {
-				b.ClientPort = int32(p)
-			}
-		}
-	}
+		BackendStart: c.started}
+	b.ClientAddr, b.ClientPort = ipAndPort(c.nc.RemoteAddr())
+	b.ServerAddr, b.ServerPort = ipAndPort(c.nc.LocalAddr())
 	c.act = reg.Register(b, activity.Signals{
 		Cancel:    func() { c.cancelQuery(errQueryCanceled) },
 		Terminate: c.shutdown,
 	}, params["application_name"])
+}
+
+// ipAndPort is an IP connection's address and port; "" and -1 for any
+// other (a Unix socket).
+func ipAndPort(a net.Addr) (string, int32) {
+	if a == nil {
+		return "", -1
+	}
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return "", -1
+	}
+	ip := net.ParseIP(host)
+	if ip == nil {
+		return "", -1
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil {
+		return ip.String(), -1
+	}
+	return ip.String(), int32(p)
 }
 
 func (c *conn) activityStart(query string) {

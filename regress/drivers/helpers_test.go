@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/joind/joind/regress/joindtest"
+	"github.com/joind/joind/regress/oracle"
 )
 
 func TestMain(m *testing.M) { joindtest.Main(m) }
@@ -54,6 +55,22 @@ func run(t *testing.T, env []string, stdin string, name string, args ...string) 
 		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
 	}
 	return string(out)
+}
+
+// sameTranscript runs transcript on a scratch PostgreSQL 15 database db
+// and on joind: PostgreSQL's must contain marker (the scenario ran), and
+// joind's must equal it line for line.
+func sameTranscript(t *testing.T, db, marker string, transcript func(t *testing.T, dsn string) string) {
+	t.Helper()
+	pg := oracle.Start(t)
+	pg.CreateDatabase(t, db)
+	j := joindtest.StartJoind(t)
+	want := transcript(t, pg.DSNFor(db))
+	got := transcript(t, j.DSN())
+	if !strings.Contains(want, marker) {
+		t.Fatalf("PostgreSQL's transcript lacks %q:\n%s", marker, want)
+	}
+	sameLines(t, "joind vs PostgreSQL", got, want)
 }
 
 // connect opens a pgx connection to j's database "regression".

@@ -215,7 +215,7 @@ func (g *gen) compound(t types.ID, depth int, sc *scope) *Node {
 		return n
 	case c < 78:
 		kw := []string{"COALESCE", "COALESCE", "NULLIF", "GREATEST", "LEAST"}[g.r.Intn(5)]
-		if (kw == "GREATEST" || kw == "LEAST") && !types.HasEquality(types.Type{ID: t, Typmod: -1}) && g.k.AvoidUnorderedMinMax {
+		if (kw == "GREATEST" || kw == "LEAST") && !types.HasOrdering(types.Type{ID: t, Typmod: -1}) && g.k.AvoidUnorderedMinMax {
 			kw = "COALESCE"
 		}
 		n := &Node{K: kCoalesce, T: t, Text: kw}

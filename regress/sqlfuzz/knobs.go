@@ -51,7 +51,7 @@ type Knobs struct {
 	// decodes infinity from its 1970 epoch, PostgreSQL 15 from 2000).
 	// FINDINGS.md #6.
 	AvoidAge bool
-	// AvoidUnorderedMinMax: no GREATEST/LEAST over json or jsonpath, which have no
+	// AvoidUnorderedMinMax: no GREATEST/LEAST over json, jsonpath or xid, which have no
 	// comparison: PostgreSQL fails when the executor starts (also over no
 	// rows), joind when it evaluates one. FINDINGS.md #7.
 	AvoidUnorderedMinMax bool

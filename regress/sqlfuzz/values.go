@@ -49,6 +49,13 @@ var (
 	charBytePool = []string{"a", "Z", "0", "\\101", ""}
 	bitPool      = []string{"0000", "1010", "1111", "0110", "B0001", "X8"}
 	timePool     = []string{"00:00:00", "24:00:00", "12:34:56.789", "23:59:59.999999", "01:00", "11:59:59 PM", "00:00:00.000001"}
+	// network addresses, mostly IPv4 so & | - meet their own family
+	inetPool = []string{"10.1.2.3", "10.1.2.3/8", "192.168.0.0/16", "0.0.0.0/0", "255.255.255.255", "::1",
+		"2001:db8::1/64", "::ffff:1.2.3.4", "10.1.2.3/24"}
+	cidrPool     = []string{"10.0.0.0/8", "10.1.2.0/24", "192.168", "0.0.0.0/0", "10.1.2.3/32", "::/0", "2001:db8::/32"}
+	macaddrPool  = []string{"08:00:2b:01:02:03", "08-00-2b-01-02-04", "0800.2b01.0203", "00:00:00:00:00:00", "ff:ff:ff:ff:ff:ff"}
+	macaddr8Pool = []string{"08:00:2b:01:02:03:04:05", "08:00:2b:01:02:03", "00:00:00:00:00:00:00:00",
+		"ff:ff:ff:ff:ff:ff:ff:ff", "08002b0102030406"}
 	// timetz with explicit offsets only: a zone-less one reads today's offset of TimeZone
 	timetzPool = []string{"00:00:00+00", "24:00:00-15:59", "12:34:56.789+05:30", "23:59:59.999999-08", "01:00+01",
 		"12:00:00+12", "12:00:00-12", "08:00:00+00"}
@@ -178,6 +185,14 @@ func dataPool(c colType) []string {
 		return bitPool
 	case types.InternalChar:
 		return charBytePool
+	case types.Inet:
+		return inetPool
+	case types.Cidr:
+		return cidrPool
+	case types.MacAddr:
+		return macaddrPool
+	case types.MacAddr8:
+		return macaddr8Pool
 	case types.Time:
 		return timePool
 	case types.TimeTZ:

@@ -6,7 +6,7 @@
 # pg_proc.proleakproof (an operator: its oprcode's; a cast: its cast
 # function's, binary-coercible casts 't'). TestLeakproofAsPgProc reads it.
 set -e
-types="'bool','int2','int4','int8','float4','float8','numeric','text','varchar','bpchar','date','timestamp','interval','timestamptz','bytea','uuid','time','timetz','any','anynonarray'"
+types="'bool','int2','int4','int8','float4','float8','numeric','text','varchar','bpchar','date','timestamp','interval','timestamptz','bytea','uuid','time','timetz','inet','cidr','macaddr','macaddr8','any','anynonarray'"
 psql -X -AtF '	' -v ON_ERROR_STOP=1 <<SQL
 WITH ty AS (SELECT oid, typname FROM pg_type WHERE typname IN ($types)),
 ops AS (

@@ -138,6 +138,24 @@ public class JdbcCheck {
                 rs.next();
                 System.out.println("total " + rs.getLong(1) + " " + rs.getLong(2));
             }
+            // The network types arrive as PGobject text; after prepareThreshold
+            // uses the statement is server-prepared.
+            PreparedStatement nq = c.prepareStatement("select ?::inet, ?::cidr, ?::macaddr, ?::macaddr8, host(?::inet)");
+            for (int rep = 0; rep < 6; rep++) {
+                nq.setString(1, "10.1.2.3/8");
+                nq.setString(2, "2001:db8::/32");
+                nq.setString(3, "08-00-2b-01-02-03");
+                nq.setString(4, "08:00:2b:01:02:03");
+                nq.setString(5, "::ffff:1.2.3.4");
+                try (ResultSet rs = nq.executeQuery()) {
+                    rs.next();
+                    if (rep == 0 || rep == 5) {
+                        System.out.println("network " + rep + " " + rs.getString(1) + "|" + rs.getString(2) + "|" + rs.getString(3) + "|"
+                            + rs.getString(4) + "|" + rs.getString(5) + " " + rs.getObject(1).getClass().getName() + " "
+                            + rs.getMetaData().getColumnTypeName(1) + " " + rs.getMetaData().getColumnTypeName(3));
+                    }
+                }
+            }
             // Fetch in chunks through a portal (fetch size needs autocommit off).
             c.setAutoCommit(false);
             Statement fs = c.createStatement();
