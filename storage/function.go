@@ -282,14 +282,14 @@ func decodeFuncs(v *version, list []funcJSON) error {
 		if v.funcs[x.ID] != nil || len(x.Volatility) != 1 {
 			return fmt.Errorf("function %q (id %d) listed twice or of no volatility", x.Name, x.ID)
 		}
-		res, ok := storedType(x.ResultOID, x.ResultMod)
+		res, ok := funcType(x.ResultOID, x.ResultMod)
 		if !ok {
 			return fmt.Errorf("function %q has unknown result type OID %d", x.Name, x.ResultOID)
 		}
 		f := &Function{ID: x.ID, Schema: x.Schema, Name: x.Name, Result: res, RetSet: x.RetSet,
 			Volatility: x.Volatility[0], Strict: x.Strict, Language: x.Language, Body: x.Body, Atomic: x.Atomic}
 		for _, a := range x.Args {
-			at, ok := storedType(a.OID, a.Typmod)
+			at, ok := funcType(a.OID, a.Typmod)
 			if !ok || len(a.Mode) != 1 {
 				return fmt.Errorf("function %q has a parameter of unknown type OID %d", x.Name, a.OID)
 			}
@@ -298,4 +298,16 @@ func decodeFuncs(v *version, list []funcJSON) error {
 		v.funcs[x.ID] = f
 	}
 	return nil
+}
+
+// funcType is a stored parameter or result type: void and record besides
+// the types a column may have.
+func funcType(oid uint32, typmod int32) (types.Type, bool) {
+	switch oid {
+	case types.OIDVoid:
+		return types.VoidType, true
+	case types.OIDRecord:
+		return types.Type{ID: types.Record, Typmod: -1}, true
+	}
+	return storedType(oid, typmod)
 }

@@ -1,0 +1,69 @@
+package pgcatalog
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/joind/joind/storage"
+)
+
+// pg_proc's rows of user-defined SQL functions (storage.FunctionCatalog):
+// prolang sql (14), prosrc the body as written (empty for a SQL-standard
+// body, whose text is prosqlbody's stand-in), the argument arrays only
+// when an OUT or named parameter needs them, as ProcedureCreate stores.
+
+// OIDLanguageSQL is pg_language's sql.
+const OIDLanguageSQL = 14
+
+func userProcRows(s *Snapshot) []pgProcRow {
+	fc, ok := s.cat.(storage.FunctionCatalog)
+	if !ok {
+		return nil
+	}
+	var out []pgProcRow
+	for _, f := range fc.Functions() {
+		ns, _ := s.namespaceOfKey(storage.TableKey(f.Schema, ""))
+		r := pgProcRow{Oid: OID(f.OID()), Proname: Name(f.Name), Pronamespace: OID(ns.OID), Proowner: OID(s.ownerOf(f.OID())),
+			Prolang: OIDLanguageSQL, Procost: 100, Prosupport: "-", Prokind: 'f', Proisstrict: f.Strict, Proretset: f.RetSet,
+			Provolatile: Char(f.Volatility), Proparallel: 'u', Prorettype: OID(f.Result.CatalogOID()), Prosrc: f.Body}
+		if f.RetSet {
+			r.Prorows = 1000
+		}
+		if f.Atomic {
+			r.Prosrc = ""
+			body := f.Body
+			r.Prosqlbody = &body
+		}
+		var in, all, modes, names []string
+		needAll, needNames := false, false
+		for _, a := range f.Args {
+			oid := strconv.FormatUint(uint64(a.Type.CatalogOID()), 10)
+			if a.Input() {
+				in = append(in, oid)
+				r.Pronargs++
+				if a.Default != "" {
+					r.Pronargdefaults++
+				}
+			}
+			if a.Mode != 'i' {
+				needAll = true
+			}
+			if a.Name != "" {
+				needNames = true
+			}
+			all, modes, names = append(all, oid), append(modes, string(a.Mode)), append(names, arrayElem(a.Name))
+		}
+		r.Proargtypes = oidVector(strings.Join(in, " "))
+		if needAll {
+			a, m := "{"+strings.Join(all, ",")+"}", "{"+strings.Join(modes, ",")+"}"
+			r.Proallargtypes, r.Proargmodes = &a, &m
+		}
+		if needNames {
+			n := "{" + strings.Join(names, ",") + "}"
+			r.Proargnames = &n
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
