@@ -144,11 +144,11 @@ var funcs = []*Func{
 		MaxArgs: -1, Result: text, Const: true, Eval: constant(types.NullValue)},
 	// Of the built-ins, as PostgreSQL prints them (pgdata/pg_proc.tsv).
 	{Names: []string{"pg_get_function_arguments"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: text,
-		Eval: func(_ *Snapshot, v []types.Value) types.Value { return procColumn(v[0].I, ppArguments) }},
+		Eval: func(s *Snapshot, v []types.Value) types.Value { return procText(s, v[0].I, ppArguments) }},
 	{Names: []string{"pg_get_function_identity_arguments"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: text,
-		Eval: func(_ *Snapshot, v []types.Value) types.Value { return procColumn(v[0].I, ppIdentityArguments) }},
+		Eval: func(s *Snapshot, v []types.Value) types.Value { return procText(s, v[0].I, ppIdentityArguments) }},
 	{Names: []string{"pg_get_function_result"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: text,
-		Eval: func(_ *Snapshot, v []types.Value) types.Value { return procColumn(v[0].I, ppResult) }},
+		Eval: func(s *Snapshot, v []types.Value) types.Value { return procText(s, v[0].I, ppResult) }},
 	{Names: []string{"pg_relation_is_publishable", "pg_is_in_recovery", "pg_is_other_temp_schema"},
 		MaxArgs: -1, Args: []types.Type{oid}, Result: boolT, Eval: constant(types.BoolValue(false))},
 	// The session user owns every object.

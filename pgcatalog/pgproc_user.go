@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
 )
 
 // pg_proc's rows of user-defined SQL functions (storage.FunctionCatalog):
@@ -67,3 +68,57 @@ func userProcRows(s *Snapshot) []pgProcRow {
 	return out
 }
 
+// userProcText is pg_get_function_arguments (col ppArguments),
+// pg_get_function_identity_arguments or pg_get_function_result of user
+// function oid; false when no user function has that OID.
+func userProcText(s *Snapshot, oid int64, col int) (types.Value, bool) {
+	fc, ok := s.cat.(storage.FunctionCatalog)
+	if !ok {
+		return types.NullValue, false
+	}
+	for _, f := range fc.Functions() {
+		if int64(f.OID()) != oid {
+			continue
+		}
+		if col == ppResult {
+			var table []string
+			for _, a := range f.Args {
+				if a.Mode == 't' {
+					table = append(table, a.Name+" "+a.Type.SQLName())
+				}
+			}
+			switch {
+			case table != nil:
+				return types.TextValue("TABLE(" + strings.Join(table, ", ") + ")"), true
+			case f.RetSet:
+				return types.TextValue("SETOF " + f.Result.SQLName()), true
+			}
+			return types.TextValue(f.Result.SQLName()), true
+		}
+		var parts []string
+		for _, a := range f.Args {
+			p := map[byte]string{'o': "OUT ", 'b': "INOUT ", 'v': "VARIADIC "}[a.Mode]
+			if a.Mode == 't' {
+				continue
+			}
+			if a.Name != "" {
+				p += a.Name + " "
+			}
+			p += a.Type.SQLName()
+			if a.Default != "" && col == ppArguments {
+				p += " DEFAULT " + a.Default
+			}
+			parts = append(parts, p)
+		}
+		return types.TextValue(strings.Join(parts, ", ")), true
+	}
+	return types.NullValue, false
+}
+
+// procText is a pg_get_function_* text of a built-in or a user function.
+func procText(s *Snapshot, oid int64, col int) types.Value {
+	if v, ok := userProcText(s, oid, col); ok {
+		return v
+	}
+	return procColumn(oid, col)
+}
