@@ -44,13 +44,13 @@ func FunctionCatalogOf(cat storage.Catalog) storage.FunctionCatalog {
 }
 
 // FuncSignature is f's name and input types as PostgreSQL's messages
-// print them: f13(integer, text).
+// hints print them (format_procedure): f13(integer,text).
 func FuncSignature(f storage.Function) string {
 	var ts []string
 	for _, t := range f.InputTypes() {
 		ts = append(ts, t.SQLName())
 	}
-	return f.Name + "(" + strings.Join(ts, ", ") + ")"
+	return f.Name + "(" + strings.Join(ts, ",") + ")"
 }
 
 func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Statement, error) {
@@ -282,8 +282,10 @@ func (b *binder) bindDefaultArg(text string, t types.Type) (plan.Expr, error) {
 	if err != nil {
 		return nil, withoutPosition(err)
 	}
-	e, err = b.coerce(e, t, coerceAssignment, -1)
-	return e, withoutPosition(err)
+	if e, err = b.coerce(e, t, coerceAssignment, -1); err != nil {
+		return nil, withoutPosition(err)
+	}
+	return e, nil
 }
 
 // bodyStatements parses f's body.
