@@ -139,6 +139,8 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = createFunction(ctx, s, x) // function.go
 	case *sql.DropFunction:
 		tag, err = dropFunction(ctx, s, x)
+	case *sql.AlterFunction:
+		tag, err = alterFunction(ctx, s, x)
 	default:
 		return "", false, nil
 	}
@@ -231,6 +233,8 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "CREATE FUNCTION"
 	case *sql.DropFunction:
 		what = "DROP FUNCTION"
+	case *sql.AlterFunction:
+		what = "ALTER FUNCTION"
 	case *sql.CreateRole:
 		what = "CREATE ROLE"
 	case *sql.AlterRole:

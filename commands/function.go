@@ -70,3 +70,11 @@ func dropFunction(ctx context.Context, s Session, x *sql.DropFunction) (string, 
 	}
 	return "DROP FUNCTION", nil
 }
+
+// alterFunction is ALTER FUNCTION's attribute changes, by the owner.
+func alterFunction(ctx context.Context, s Session, x *sql.AlterFunction) (string, error) {
+	if err := checkOwner(s, x.Func.OID(), "function", x.Func.Name); err != nil {
+		return "", err
+	}
+	return "ALTER FUNCTION", s.Catalog().Txn.ReplaceFunction(ctx, x.Func)
+}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
@@ -121,4 +122,40 @@ func procText(s *Snapshot, oid int64, col int) types.Value {
 		return v
 	}
 	return procColumn(oid, col)
+}
+
+// userRegproc is regprocin for a user function's name ([schema.]name,
+// unquoted identifiers folded): false when no user function has it.
+func userRegproc(s *Snapshot, in string) (uint32, bool, error) {
+	fc, ok := s.cat.(storage.FunctionCatalog)
+	if !ok {
+		return 0, false, nil
+	}
+	parts := strings.Split(in, ".")
+	name := unquoteIdent(parts[len(parts)-1])
+	var schema *Namespace
+	if len(parts) == 2 {
+		ns, ok := s.NamespaceByName(unquoteIdent(parts[0]))
+		if !ok {
+			return 0, false, nil
+		}
+		schema = &ns
+	}
+	var found []storage.Function
+	for _, f := range fc.Functions() {
+		if f.Name != name {
+			continue
+		}
+		if schema != nil && storage.TableKey(f.Schema, "") != schema.Key("") {
+			continue
+		}
+		found = append(found, f)
+	}
+	switch len(found) {
+	case 0:
+		return 0, false, nil
+	case 1:
+		return found[0].OID(), true, nil
+	}
+	return 0, true, pgerr.New(pgerr.AmbiguousFunction, "more than one function named \"%s\"", in)
 }

@@ -225,6 +225,10 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindCreateView(x.ViewStmt)
 	case *pg_query.Node_CreateFunctionStmt:
 		return b.bindCreateFunction(x.CreateFunctionStmt) // function.go
+	case *pg_query.Node_AlterFunctionStmt:
+		if x.AlterFunctionStmt.Objtype == pg_query.ObjectType_OBJECT_FUNCTION {
+			return b.bindAlterFunction(x.AlterFunctionStmt)
+		}
 	case *pg_query.Node_InsertStmt:
 		return b.bindInsert(x.InsertStmt)
 	case *pg_query.Node_UpdateStmt:

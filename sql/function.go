@@ -514,69 +514,105 @@ func (b *binder) bindDropFunction(ds *pg_query.DropStmt) (Statement, error) {
 		if owa == nil {
 			return nil, pgerr.New(pgerr.SyntaxError, "DROP FUNCTION of this name is not supported")
 		}
-		names := nameParts(owa.Objname)
-		name, schema := names[len(names)-1], ""
-		if len(names) > 1 {
-			schema = names[len(names)-2]
-			if _, ok := b.snapshot().NamespaceByName(schema); !ok {
-				if ds.MissingOk {
-					out.Missing = append(out.Missing, fmt.Sprintf("schema \"%s\" does not exist, skipping", schema))
-					continue
-				}
-				return nil, pgerr.New("3F000", "schema \"%s\" does not exist", schema)
-			}
+		f, missing, err := b.lookupFunction(owa, ds.MissingOk)
+		switch {
+		case err != nil:
+			return nil, err
+		case missing != "":
+			out.Missing = append(out.Missing, missing)
+		default:
+			out.Funcs = append(out.Funcs, f)
 		}
-		cands := b.visibleFunctions(schema, name)
-		if owa.ArgsUnspecified {
-			switch {
-			case len(cands) == 1:
-				out.Funcs = append(out.Funcs, cands[0])
-			case len(cands) > 1:
-				return nil, pgerr.New(pgerr.AmbiguousFunction, "function name \"%s\" is not unique", name).
-					WithHint("Specify the argument list to select the function unambiguously.")
-			case ds.MissingOk:
-				out.Missing = append(out.Missing, fmt.Sprintf("function %s() does not exist, skipping", strings.Join(names, ".")))
-			default:
-				return nil, pgerr.New(pgerr.UndefinedFunction, "could not find a function named \"%s\"", strings.Join(names, "."))
-			}
-			continue
-		}
-		var want []types.Type
-		var written []string
-		for _, a := range owa.Objargs {
-			tn := a.GetTypeName()
-			written = append(written, strings.Join(nameParts(tn.Names), "."))
-			t, err := b.functionType(tn)
-			if err != nil {
-				if ds.MissingOk {
-					want = nil
-					break
-				}
-				return nil, err
-			}
-			want = append(want, t)
-		}
-		found := false
-		for _, f := range cands {
-			if len(want) == len(owa.Objargs) && sameTypeOIDs(f.InputTypes(), want) {
-				out.Funcs, found = append(out.Funcs, f), true
-				break
-			}
-		}
-		if found {
-			continue
-		}
-		if ds.MissingOk {
-			out.Missing = append(out.Missing, fmt.Sprintf("function %s(%s) does not exist, skipping", strings.Join(names, "."), strings.Join(written, ", ")))
-			continue
-		}
-		var ts []string
-		for _, t := range want {
-			ts = append(ts, t.SQLName())
-		}
-		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", strings.Join(names, "."), strings.Join(ts, ", "))
 	}
 	return out, nil
+}
+
+// AlterFunction is ALTER FUNCTION ... [IMMUTABLE | STABLE | VOLATILE |
+// [NOT] STRICT | ...]: Func as it becomes.
+type AlterFunction struct{ Func storage.Function }
+
+func (*AlterFunction) statement() {}
+
+func (b *binder) bindAlterFunction(af *pg_query.AlterFunctionStmt) (Statement, error) {
+	f, _, err := b.lookupFunction(af.Func, false)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range af.Actions {
+		d := a.GetDefElem()
+		if d == nil {
+			continue
+		}
+		switch d.Defname {
+		case "volatility":
+			f.Volatility = map[string]byte{"immutable": 'i', "stable": 's', "volatile": 'v'}[d.Arg.GetString_().GetSval()]
+		case "strict":
+			f.Strict = d.Arg.GetBoolean().GetBoolval()
+		case "set", "reset":
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "SET clauses of functions are not supported")
+		}
+		// SECURITY, LEAKPROOF, COST, ROWS, PARALLEL, SUPPORT: hints and
+		// privileges joind does not act on.
+	}
+	return &AlterFunction{Func: f}, nil
+}
+
+// lookupFunction finds the function an ObjectWithArgs names (DROP and
+// ALTER FUNCTION); with missingOK, a name matching nothing is the
+// NOTICE text PostgreSQL's IF EXISTS sends instead of an error.
+func (b *binder) lookupFunction(owa *pg_query.ObjectWithArgs, missingOK bool) (storage.Function, string, error) {
+	names := nameParts(owa.Objname)
+	name, schema := names[len(names)-1], ""
+	if len(names) > 1 {
+		schema = names[len(names)-2]
+		if _, ok := b.snapshot().NamespaceByName(schema); !ok {
+			if missingOK {
+				return storage.Function{}, fmt.Sprintf("schema \"%s\" does not exist, skipping", schema), nil
+			}
+			return storage.Function{}, "", pgerr.New("3F000", "schema \"%s\" does not exist", schema)
+		}
+	}
+	cands := b.visibleFunctions(schema, name)
+	if owa.ArgsUnspecified {
+		switch {
+		case len(cands) == 1:
+			return cands[0], "", nil
+		case len(cands) > 1:
+			return storage.Function{}, "", pgerr.New(pgerr.AmbiguousFunction, "function name \"%s\" is not unique", name).
+				WithHint("Specify the argument list to select the function unambiguously.")
+		case missingOK:
+			return storage.Function{}, fmt.Sprintf("function %s() does not exist, skipping", strings.Join(names, ".")), nil
+		}
+		return storage.Function{}, "", pgerr.New(pgerr.UndefinedFunction, "could not find a function named \"%s\"", strings.Join(names, "."))
+	}
+	var want []types.Type
+	var written []string
+	for _, a := range owa.Objargs {
+		tn := a.GetTypeName()
+		written = append(written, strings.Join(nameParts(tn.Names), "."))
+		t, err := b.functionType(tn)
+		if err != nil {
+			if missingOK {
+				want = nil
+				break
+			}
+			return storage.Function{}, "", err
+		}
+		want = append(want, t)
+	}
+	for _, f := range cands {
+		if len(want) == len(owa.Objargs) && sameTypeOIDs(f.InputTypes(), want) {
+			return f, "", nil
+		}
+	}
+	if missingOK {
+		return storage.Function{}, fmt.Sprintf("function %s(%s) does not exist, skipping", strings.Join(names, "."), strings.Join(written, ", ")), nil
+	}
+	var ts []string
+	for _, t := range want {
+		ts = append(ts, t.SQLName())
+	}
+	return storage.Function{}, "", pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", strings.Join(names, "."), strings.Join(ts, ", "))
 }
 
 func sameTypeOIDs(a, b []types.Type) bool {

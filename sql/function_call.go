@@ -157,7 +157,7 @@ func (b *binder) expandFuncCall(f storage.Function, args []plan.Expr, loc int32)
 				return nil, withoutPosition(err)
 			}
 		}
-		e = &plan.Const{Val: types.Value{}, T: types.VoidType}
+		e = &plan.Const{Val: types.NullValue, T: types.VoidType} // a SQL function's void is NULL
 	} else if e, err = b.inlineFuncCall(f, sel, args); err != nil || e == nil {
 		if e, err = b.funcSubquery(f, sel, args); err != nil {
 			return nil, withoutPosition(err)
@@ -306,6 +306,8 @@ func (b *binder) userFuncInFrom(fs *scope, rf *pg_query.RangeFunction, fc *pg_qu
 		}
 		if err == nil && anonymous {
 			exprs, names, ts, err = b.coldefColumns(rf, q)
+		} else if err == nil && f.Result.ID == types.Void {
+			exprs, names, ts = []plan.Expr{&plan.Const{Val: types.NullValue, T: types.VoidType}}, []string{alias}, []types.Type{f.Result}
 		} else if err == nil {
 			exprs, err = b.funcResult(f, q)
 			names, ts = fields, fieldTypes
