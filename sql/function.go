@@ -3,6 +3,7 @@ package sql
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
@@ -330,7 +331,7 @@ func (b *binder) validateFunctionBody(f storage.Function) error {
 		}
 		q, _, err := b.bindFuncSelect(f, sel, args)
 		if err != nil {
-			return withoutPosition(err)
+			return bodyPosition(saved, f.Body, err)
 		}
 		if i == len(stmts)-1 {
 			if _, err := b.funcResult(f, q); err != nil {
@@ -341,13 +342,24 @@ func (b *binder) validateFunctionBody(f storage.Function) error {
 	return nil
 }
 
+// bodyPosition moves the position of an error in body to where the body
+// stands in the CREATE FUNCTION statement stmt, as PostgreSQL reports it.
+func bodyPosition(stmt, body string, err error) error {
+	e := pgerr.As(err)
+	i := strings.Index(stmt, body)
+	if e.Position == 0 || i < 0 || body == "" {
+		return withoutPosition(err)
+	}
+	return e.WithPosition(utf8.RuneCountInString(stmt[:i]) + e.Position)
+}
+
 func isDML(n *pg_query.Node) bool {
 	return n.GetInsertStmt() != nil || n.GetUpdateStmt() != nil || n.GetDeleteStmt() != nil || n.GetMergeStmt() != nil
 }
 
 func errRetMismatch(f storage.Function, detail string) error {
 	return pgerr.New(pgerr.InvalidFunctionDefinition, "return type mismatch in function declared to return %s", f.Result.SQLName()).
-		WithDetail("%s", detail)
+		WithDetail("%s", detail).WithWhere(fmt.Sprintf("SQL function \"%s\"", f.Name))
 }
 
 // paramScope is the scope a body's names resolve in last: the input
