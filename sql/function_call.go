@@ -82,10 +82,49 @@ func (b *binder) userFuncCall(s *scope, schema, name string, args []plan.Expr, l
 		return nil, ok, err
 	}
 	if f.RetSet {
-		return nil, true, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning SQL function %s is only supported in FROM", f.Name), loc)
+		e, err := b.setFuncInSelect(s, f, args, loc)
+		return e, true, err
 	}
 	e, err := b.expandFuncCall(f, args, loc)
 	return e, true, err
+}
+
+// setFuncInSelect is a set-returning call outside FROM: unnest over the
+// ARRAY of the body's rows, so the set function machinery (ProjectSet)
+// yields them in the body's order, none for a NULL (STRICT) result.
+func (b *binder) setFuncInSelect(s *scope, f storage.Function, args []plan.Expr, loc int32) (plan.Expr, error) {
+	if err := b.checkSetFuncPlacement(s, loc); err != nil {
+		return nil, err
+	}
+	if f.Result.ID == types.Array || f.Result.ID == types.Void {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning SQL function %s of %s outside FROM is not supported", f.Name, f.Result.SQLName()), loc)
+	}
+	leave, err := b.enterFunction(f, loc)
+	if err != nil {
+		return nil, err
+	}
+	sel, err := b.bodySelects(f, args)
+	var sq *plan.Subquery
+	if err == nil && sel == nil {
+		err = errRetMismatch(f, "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
+	}
+	if err == nil {
+		var e plan.Expr
+		if e, err = b.funcSubquery(f, sel, args); err == nil {
+			sq = e.(*plan.Subquery)
+		}
+	}
+	leave()
+	if err != nil {
+		return nil, withoutPosition(err)
+	}
+	sq.Kind, sq.T = plan.ArraySubquery, types.ArrayOf(sq.T)
+	sq.Plan = sq.Plan.(*plan.Limit).Input // every row
+	ov, err := types.ResolveFunction("unnest", []types.Type{sq.T})
+	if err != nil {
+		return nil, b.wrapAt(err, loc)
+	}
+	return &plan.Call{Func: ov, Args: []plan.Expr{strictCall(f, args, sq)}}, nil
 }
 
 // enterFunction guards against a body that calls itself (PostgreSQL
@@ -263,9 +302,6 @@ func (b *binder) userFuncInFrom(fs *scope, rf *pg_query.RangeFunction, fc *pg_qu
 	if !ok || err != nil {
 		return nil, nil, ok, err
 	}
-	if rf.Ordinality {
-		return nil, nil, true, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH ORDINALITY over a SQL function is not supported"), fc.Location)
-	}
 	fields, fieldTypes := funcResultFields(f)
 	anonymous := f.Result.ID == types.Record && fields == nil && !hasSingleOut(f)
 	if len(rf.Coldeflist) > 0 && !anonymous {
@@ -332,6 +368,15 @@ func (b *binder) userFuncInFrom(fs *scope, rf *pg_query.RangeFunction, fc *pg_qu
 				node = &plan.Filter{Input: node, Pred: &plan.Not{Arg: c.Whens[0].Cond}}
 			}
 		}
+	}
+	if rf.Ordinality {
+		// The rows numbered in the order the body yields them: row_number()
+		// over no partition and no ordering keeps its input's order.
+		cols := append(append([]plan.Column(nil), node.Columns()...), plan.Column{ID: b.ids.Next(), Name: "ordinality", Table: alias, Type: types.Int8Type})
+		node = &plan.Window{Input: node, Funcs: []plan.WindowFunc{{Name: "row_number",
+			Frame: plan.Frame{Mode: plan.FrameRange, Start: plan.FrameBound{Kind: plan.UnboundedPreceding}, End: plan.FrameBound{Kind: plan.CurrentRow}}}},
+			Cols: cols}
+		names = append(names, "ordinality")
 	}
 	if rf.Alias != nil && len(rf.Alias.Colnames) > 0 {
 		if len(rf.Alias.Colnames) > len(names) {
