@@ -78,3 +78,29 @@ func alterFunction(ctx context.Context, s Session, x *sql.AlterFunction) (string
 	}
 	return "ALTER FUNCTION", s.Catalog().Txn.ReplaceFunction(ctx, x.Func)
 }
+
+// schemaFunctions are the functions of the schemas DROP SCHEMA drops,
+// with the lines its NOTICE or error lists for them.
+func schemaFunctions(cat *Catalog, names []string, cascade bool) ([]storage.Function, []string) {
+	var out []storage.Function
+	var lines []string
+	for _, name := range names {
+		sc, ok := schemas(cat).LookupSchema(name)
+		if !ok {
+			continue
+		}
+		for _, f := range cat.Txn.Functions() {
+			if f.Schema != sc.ID {
+				continue
+			}
+			out = append(out, f)
+			sig := name + "." + sql.FuncSignature(f)
+			if cascade {
+				lines = append(lines, "drop cascades to function "+sig)
+			} else {
+				lines = append(lines, fmt.Sprintf("function %s depends on schema %s", sig, name))
+			}
+		}
+	}
+	return out, lines
+}
