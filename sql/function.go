@@ -418,6 +418,15 @@ func (b *binder) funcParam(s *scope, idx int, loc int32) (plan.Expr, bool, error
 func (b *binder) funcResult(f storage.Function, q *boundQuery) ([]plan.Expr, error) {
 	cols := q.node.Columns()
 	want := funcResultColumns(f)
+	if want == nil && anonymousRecord(f) {
+		// RETURNS record without OUT parameters: the caller's column
+		// definition list types the columns.
+		var out []plan.Expr
+		for _, c := range cols {
+			out = append(out, b.resolveUnknown(&plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name}))
+		}
+		return out, nil
+	}
 	if want == nil {
 		// A scalar result: exactly one column.
 		if len(cols) != 1 {
@@ -485,6 +494,20 @@ func funcResultFields(f storage.Function) ([]string, []types.Type) {
 		}
 	}
 	return nil, nil
+}
+
+// anonymousRecord reports a function returning record whose columns
+// only a column definition list names (no OUT parameters).
+func anonymousRecord(f storage.Function) bool {
+	if f.Result.ID != types.Record || f.Result.UserOID != 0 || f.Result.Domain != 0 {
+		return false
+	}
+	for _, a := range f.Args {
+		if a.Output() {
+			return false
+		}
+	}
+	return true
 }
 
 // visibleFunctions are the user functions named name: in schema if given

@@ -250,8 +250,15 @@ func (b *binder) funcSubquery(f storage.Function, sel *pg_query.SelectStmt, args
 			t = types.RecordOf(types.RecordDesc{Fields: names, Types: ts})
 		}
 		out = &plan.Call{Func: types.RowConstructor(t), Args: exprs}
-	} else if len(exprs) == 1 {
+	} else if len(exprs) == 1 && (!anonymousRecord(f) || exprs[0].Type().ID == types.Record) {
 		out = exprs[0]
+	} else if anonymousRecord(f) {
+		ts := make([]types.Type, len(exprs))
+		for i, e := range exprs {
+			ts[i] = e.Type()
+		}
+		t = types.AnonymousRecord(ts)
+		out = &plan.Call{Func: types.RowConstructor(t), Args: exprs}
 	} else {
 		return nil, errRetMismatch(f, "Final statement must return exactly one column.")
 	}
@@ -303,11 +310,15 @@ func (b *binder) userFuncInFrom(fs *scope, rf *pg_query.RangeFunction, fc *pg_qu
 		return nil, nil, ok, err
 	}
 	fields, fieldTypes := funcResultFields(f)
-	anonymous := f.Result.ID == types.Record && fields == nil && !hasSingleOut(f)
-	if len(rf.Coldeflist) > 0 && !anonymous {
+	anonymous := anonymousRecord(f)
+	coldefs := rf.Coldeflist
+	if fl := rf.Functions[0].GetList().GetItems(); len(coldefs) == 0 && len(fl) > 1 {
+		coldefs = fl[1].GetList().GetItems() // ROWS FROM (f() AS (...))
+	}
+	if len(coldefs) > 0 && !anonymous {
 		return nil, nil, true, b.checkColumnDefinitionLists(rf, fields != nil && f.Result.UserOID == 0)
 	}
-	if anonymous && len(rf.Coldeflist) == 0 {
+	if anonymous && len(coldefs) == 0 {
 		return nil, nil, true, b.errAt(pgerr.New(pgerr.SyntaxError, "a column definition list is required for functions returning \"record\""), fc.Location)
 	}
 	alias := name
@@ -341,7 +352,7 @@ func (b *binder) userFuncInFrom(fs *scope, rf *pg_query.RangeFunction, fc *pg_qu
 			q, _, err = b.bindFuncSelect(f, sel, args)
 		}
 		if err == nil && anonymous {
-			exprs, names, ts, err = b.coldefColumns(rf, q)
+			exprs, names, ts, err = b.coldefColumns(coldefs, q)
 		} else if err == nil && f.Result.ID == types.Void {
 			exprs, names, ts = []plan.Expr{&plan.Const{Val: types.NullValue, T: types.VoidType}}, []string{alias}, []types.Type{f.Result}
 		} else if err == nil {
@@ -395,28 +406,18 @@ func (b *binder) userFuncInFrom(fs *scope, rf *pg_query.RangeFunction, fc *pg_qu
 	return node, it, true, nil
 }
 
-func hasSingleOut(f storage.Function) bool {
-	n := 0
-	for _, a := range f.Args {
-		if a.Output() {
-			n++
-		}
-	}
-	return n == 1
-}
-
 // coldefColumns are the columns of a body returning an anonymous record,
 // named and typed by the column definition list.
-func (b *binder) coldefColumns(rf *pg_query.RangeFunction, q *boundQuery) ([]plan.Expr, []string, []types.Type, error) {
+func (b *binder) coldefColumns(coldefs []*pg_query.Node, q *boundQuery) ([]plan.Expr, []string, []types.Type, error) {
 	cols := q.node.Columns()
-	if len(cols) != len(rf.Coldeflist) {
+	if len(cols) != len(coldefs) {
 		return nil, nil, nil, pgerr.New(pgerr.DatatypeMismatch, "function return row and query-specified return row do not match").
-			WithDetail("Returned row contains %d attributes, but query expects %d.", len(cols), len(rf.Coldeflist))
+			WithDetail("Returned row contains %d attributes, but query expects %d.", len(cols), len(coldefs))
 	}
 	var exprs []plan.Expr
 	var names []string
 	var ts []types.Type
-	for i, n := range rf.Coldeflist {
+	for i, n := range coldefs {
 		cd := n.GetColumnDef()
 		t, err := b.typeFromName(cd.TypeName)
 		if err != nil {
