@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -26,7 +27,7 @@ func userProcRows(s *Snapshot) []pgProcRow {
 	for _, f := range fc.Functions() {
 		ns, _ := s.namespaceOfKey(storage.TableKey(f.Schema, ""))
 		r := pgProcRow{Oid: OID(f.OID()), Proname: Name(f.Name), Pronamespace: OID(ns.OID), Proowner: OID(s.ownerOf(f.OID())),
-			Prolang: OIDLanguageSQL, Procost: 100, Prosupport: "-", Prokind: 'f', Proisstrict: f.Strict, Proretset: f.RetSet,
+			Prolang: OIDLanguageSQL, Procost: 100, Prosupport: "-", Prokind: 'f', Prosecdef: f.SecDef, Proleakproof: f.Leakproof, Proisstrict: f.Strict, Proretset: f.RetSet,
 			Provolatile: Char(f.Volatility), Proparallel: 'u', Prorettype: OID(f.Result.CatalogOID()), Prosrc: f.Body}
 		if f.RetSet {
 			r.Prorows = 1000
@@ -158,4 +159,47 @@ func userRegproc(s *Snapshot, in string) (uint32, bool, error) {
 		return found[0].OID(), true, nil
 	}
 	return 0, true, pgerr.New(pgerr.AmbiguousFunction, "more than one function named \"%s\"", in)
+}
+
+// pgGetFunctiondef is pg_get_functiondef of a user function with an AS
+// body, as ruleutils prints it; NULL for any other OID and for a
+// SQL-standard body (whose text PostgreSQL prints from its parse tree).
+func pgGetFunctiondef(s *Snapshot, v []types.Value) types.Value {
+	fc, ok := s.cat.(storage.FunctionCatalog)
+	if !ok {
+		return types.NullValue
+	}
+	for _, f := range fc.Functions() {
+		if int64(f.OID()) != v[0].I || f.Atomic {
+			continue
+		}
+		ns, _ := s.namespaceOfKey(storage.TableKey(f.Schema, ""))
+		args, _ := userProcText(s, v[0].I, ppArguments)
+		res, _ := userProcText(s, v[0].I, ppResult)
+		var b strings.Builder
+		fmt.Fprintf(&b, "CREATE OR REPLACE FUNCTION %s.%s(%s)\n RETURNS %s\n LANGUAGE %s\n",
+			types.QuoteIdent(ns.Name), types.QuoteIdent(f.Name), args.S, res.S, f.Language)
+		switch f.Volatility {
+		case 'i':
+			b.WriteString(" IMMUTABLE\n")
+		case 's':
+			b.WriteString(" STABLE\n")
+		}
+		if f.Strict {
+			b.WriteString(" STRICT\n")
+		}
+		if f.SecDef {
+			b.WriteString(" SECURITY DEFINER\n")
+		}
+		if f.Leakproof {
+			b.WriteString(" LEAKPROOF\n")
+		}
+		tag := "$function$"
+		for strings.Contains(f.Body, tag) {
+			tag = "$" + tag[1:len(tag)-1] + "x$"
+		}
+		b.WriteString("AS " + tag + f.Body + tag + "\n")
+		return types.TextValue(b.String())
+	}
+	return types.NullValue
 }

@@ -101,8 +101,12 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Statement,
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "WINDOW functions in LANGUAGE sql are not supported")
 		case "set":
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "SET clauses of functions are not supported")
-		case "security", "leakproof", "parallel", "cost", "rows", "support":
-			// Planner hints and privileges joind does not act on.
+		case "security":
+			f.SecDef = d.Arg.GetBoolean().GetBoolval()
+		case "leakproof":
+			f.Leakproof = d.Arg.GetBoolean().GetBoolval()
+		case "parallel", "cost", "rows", "support":
+			// Planner hints joind does not act on.
 		}
 	}
 	switch f.Language {
@@ -583,11 +587,14 @@ func (b *binder) bindAlterFunction(af *pg_query.AlterFunctionStmt) (Statement, e
 			f.Volatility = map[string]byte{"immutable": 'i', "stable": 's', "volatile": 'v'}[d.Arg.GetString_().GetSval()]
 		case "strict":
 			f.Strict = d.Arg.GetBoolean().GetBoolval()
+		case "security":
+			f.SecDef = d.Arg.GetBoolean().GetBoolval()
+		case "leakproof":
+			f.Leakproof = d.Arg.GetBoolean().GetBoolval()
 		case "set", "reset":
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "SET clauses of functions are not supported")
 		}
-		// SECURITY, LEAKPROOF, COST, ROWS, PARALLEL, SUPPORT: hints and
-		// privileges joind does not act on.
+		// COST, ROWS, PARALLEL, SUPPORT: hints joind does not act on.
 	}
 	return &AlterFunction{Func: f}, nil
 }

@@ -48,7 +48,10 @@ type Function struct {
 	// Volatility is pg_proc.provolatile: 'i', 's' or 'v'.
 	Volatility byte
 	Strict     bool
-	Language   string // "sql"
+	// SecDef and Leakproof are recorded for pg_proc (joind runs every
+	// function as its caller and plans none as leakproof).
+	SecDef, Leakproof bool
+	Language          string // "sql"
 	// Body is the function's source: prosrc of AS '...', or the
 	// statements of a SQL-standard body (Atomic), deparsed.
 	Body   string
@@ -244,6 +247,8 @@ type funcJSON struct {
 	RetSet     bool          `json:"retset,omitempty"`
 	Volatility string        `json:"volatility"`
 	Strict     bool          `json:"strict,omitempty"`
+	SecDef     bool          `json:"secdef,omitempty"`
+	Leakproof  bool          `json:"leakproof,omitempty"`
 	Language   string        `json:"language"`
 	Body       string        `json:"body"`
 	Atomic     bool          `json:"atomic,omitempty"`
@@ -261,7 +266,7 @@ func sortedFuncs(v *version) []funcJSON {
 	out := make([]funcJSON, 0, len(v.funcs))
 	for _, f := range v.funcs {
 		j := funcJSON{ID: f.ID, Schema: f.Schema, Name: f.Name, ResultOID: f.Result.CatalogOID(), ResultMod: f.Result.Typmod,
-			RetSet: f.RetSet, Volatility: string(f.Volatility), Strict: f.Strict, Language: f.Language, Body: f.Body, Atomic: f.Atomic}
+			RetSet: f.RetSet, Volatility: string(f.Volatility), Strict: f.Strict, SecDef: f.SecDef, Leakproof: f.Leakproof, Language: f.Language, Body: f.Body, Atomic: f.Atomic}
 		for _, a := range f.Args {
 			j.Args = append(j.Args, funcArgJSON{Name: a.Name, Mode: string(a.Mode), OID: a.Type.CatalogOID(), Typmod: a.Type.Typmod, Default: a.Default})
 		}
@@ -287,7 +292,7 @@ func decodeFuncs(v *version, list []funcJSON) error {
 			return fmt.Errorf("function %q has unknown result type OID %d", x.Name, x.ResultOID)
 		}
 		f := &Function{ID: x.ID, Schema: x.Schema, Name: x.Name, Result: res, RetSet: x.RetSet,
-			Volatility: x.Volatility[0], Strict: x.Strict, Language: x.Language, Body: x.Body, Atomic: x.Atomic}
+			Volatility: x.Volatility[0], Strict: x.Strict, SecDef: x.SecDef, Leakproof: x.Leakproof, Language: x.Language, Body: x.Body, Atomic: x.Atomic}
 		for _, a := range x.Args {
 			at, ok := funcType(a.OID, a.Typmod)
 			if !ok || len(a.Mode) != 1 {
