@@ -355,6 +355,8 @@ func (b *binder) userFuncInFrom(fs *scope, rf *pg_query.RangeFunction, fc *pg_qu
 			exprs, names, ts, err = b.coldefColumns(coldefs, q)
 		} else if err == nil && f.Result.ID == types.Void {
 			exprs, names, ts = []plan.Expr{&plan.Const{Val: types.NullValue, T: types.VoidType}}, []string{alias}, []types.Type{f.Result}
+			// PostgreSQL's FROM function of SETOF void yields no rows.
+			q.node = &plan.Filter{Input: q.node, Pred: &plan.Const{Val: types.BoolValue(false), T: types.BoolType}}
 		} else if err == nil {
 			exprs, err = b.funcResult(f, q)
 			names, ts = fields, fieldTypes
