@@ -17,7 +17,7 @@ func createFunction(ctx context.Context, s Session, x *sql.CreateFunction) (stri
 	cat := s.Catalog().Txn
 	f := x.Func
 	for _, old := range cat.Functions() {
-		if old.Schema != f.Schema || old.Name != f.Name || !sameInputs(old, f) {
+		if old.Schema != f.Schema || old.Name != f.Name || !sql.SameTypeOIDs(old.InputTypes(), f.InputTypes()) {
 			continue
 		}
 		if !x.Replace {
@@ -38,19 +38,6 @@ func createFunction(ctx context.Context, s Session, x *sql.CreateFunction) (stri
 		return "", err
 	}
 	return "CREATE FUNCTION", recordOwner(s, nf.OID())
-}
-
-func sameInputs(a, b storage.Function) bool {
-	at, bt := a.InputTypes(), b.InputTypes()
-	if len(at) != len(bt) {
-		return false
-	}
-	for i := range at {
-		if at[i].CatalogOID() != bt[i].CatalogOID() {
-			return false
-		}
-	}
-	return true
 }
 
 func dropFunction(ctx context.Context, s Session, x *sql.DropFunction) (string, error) {

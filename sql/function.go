@@ -58,19 +58,10 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Statement,
 	if cf.IsProcedure {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE PROCEDURE is not supported")
 	}
-	names := nameParts(cf.Funcname)
-	rv := &pg_query.RangeVar{Relname: names[len(names)-1], Location: -1}
-	if len(names) > 1 {
-		rv.Schemaname = names[len(names)-2]
-	}
-	key, temp, err := b.createTarget(rv)
+	schema, name, err := b.createNamed(nameParts(cf.Funcname), "functions") // names.go
 	if err != nil {
 		return nil, err
 	}
-	if temp {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "functions in schema pg_temp are not supported")
-	}
-	schema, name := storage.SplitKey(key)
 	f := storage.Function{Schema: schema, Name: name, Volatility: 'v'}
 	var body string
 	haveBody := false
@@ -643,7 +634,7 @@ func (b *binder) lookupFunction(owa *pg_query.ObjectWithArgs, missingOK bool) (s
 		want = append(want, t)
 	}
 	for _, f := range cands {
-		if len(want) == len(owa.Objargs) && sameTypeOIDs(f.InputTypes(), want) {
+		if len(want) == len(owa.Objargs) && SameTypeOIDs(f.InputTypes(), want) {
 			return f, "", nil
 		}
 	}
@@ -657,7 +648,9 @@ func (b *binder) lookupFunction(owa *pg_query.ObjectWithArgs, missingOK bool) (s
 	return storage.Function{}, "", pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", strings.Join(names, "."), strings.Join(ts, ", "))
 }
 
-func sameTypeOIDs(a, b []types.Type) bool {
+// SameTypeOIDs reports signatures of the same catalog types (what tells
+// overloads apart).
+func SameTypeOIDs(a, b []types.Type) bool {
 	if len(a) != len(b) {
 		return false
 	}

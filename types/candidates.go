@@ -1,5 +1,7 @@
 package types
 
+import "slices"
+
 // SelectCandidate is PostgreSQL's func_match_argtypes +
 // func_select_candidate over candidate signatures that are not built-ins
 // (the input types of user-defined functions of one name, already cut to
@@ -13,7 +15,7 @@ func SelectCandidate(cands [][]Type, args []Type) (best int, ambiguous bool) {
 	// A candidate naming the arguments' own types (a composite or enum
 	// type by OID, not only by kind) wins outright.
 	for i, c := range cands {
-		if sameTypes(c, args) {
+		if slices.Equal(c, args) {
 			return i, false
 		}
 	}
@@ -24,16 +26,4 @@ func SelectCandidate(cands [][]Type, args []Type) (best int, ambiguous bool) {
 		}
 	}
 	return -1, amb
-}
-
-func sameTypes(a, b []Type) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
