@@ -135,6 +135,12 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = alterDomain(ctx, s, x) // domain.go
 	case *sql.TypeOwner:
 		tag, err = typeOwner(ctx, s, x)
+	case *sql.CreateFunction:
+		tag, err = createFunction(ctx, s, x) // function.go
+	case *sql.DropFunction:
+		tag, err = dropFunction(ctx, s, x)
+	case *sql.AlterFunction:
+		tag, err = alterFunction(ctx, s, x)
 	default:
 		return "", false, nil
 	}
@@ -223,6 +229,12 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "ALTER DOMAIN"
 	case *sql.TypeOwner:
 		what = "ALTER TYPE"
+	case *sql.CreateFunction:
+		what = "CREATE FUNCTION"
+	case *sql.DropFunction:
+		what = "DROP FUNCTION"
+	case *sql.AlterFunction:
+		what = "ALTER FUNCTION"
 	case *sql.CreateRole:
 		what = "CREATE ROLE"
 	case *sql.AlterRole:

@@ -131,6 +131,8 @@ func dropSchema(ctx context.Context, s Session, x *sql.DropSchema) (string, erro
 			lines[i] = fmt.Sprintf("%s %s depends on %s %s", d.kind, x.RelName(d.key), d.fromKind, from)
 		}
 	}
+	funcs, flines := schemaFunctions(cat, x.Names, x.Cascade) // function.go
+	lines = append(lines, flines...)
 	if len(lines) > 0 && !x.Cascade {
 		msg := "cannot drop desired object(s) because other objects depend on them"
 		if len(x.Names) == 1 {
@@ -162,6 +164,11 @@ func dropSchema(ctx context.Context, s Session, x *sql.DropSchema) (string, erro
 			}
 		}
 		if err != nil {
+			return "", err
+		}
+	}
+	for _, f := range funcs {
+		if err := cat.Txn.DropFunction(ctx, f.ID); err != nil {
 			return "", err
 		}
 	}

@@ -140,15 +140,16 @@ var funcs = []*Func{
 	{Names: []string{"pg_get_indexdef"}, MinArgs: 1, MaxArgs: 3, Args: []types.Type{oid, i4, boolT}, Result: text, Eval: pgGetIndexdef},
 	{Names: []string{"pg_get_constraintdef", "pg_get_triggerdef", "pg_get_ruledef",
 		"pg_get_statisticsobjdef_columns", "pg_get_partkeydef", "pg_get_function_sqlbody", "pg_get_serial_sequence",
-		"shobj_description", "pg_get_functiondef"},
+		"shobj_description"},
 		MaxArgs: -1, Result: text, Const: true, Eval: constant(types.NullValue)},
 	// Of the built-ins, as PostgreSQL prints them (pgdata/pg_proc.tsv).
 	{Names: []string{"pg_get_function_arguments"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: text,
-		Eval: func(_ *Snapshot, v []types.Value) types.Value { return procColumn(v[0].I, ppArguments) }},
+		Eval: func(s *Snapshot, v []types.Value) types.Value { return procText(s, v[0].I, ppArguments) }},
 	{Names: []string{"pg_get_function_identity_arguments"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: text,
-		Eval: func(_ *Snapshot, v []types.Value) types.Value { return procColumn(v[0].I, ppIdentityArguments) }},
+		Eval: func(s *Snapshot, v []types.Value) types.Value { return procText(s, v[0].I, ppIdentityArguments) }},
+	{Names: []string{"pg_get_functiondef"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: text, Eval: pgGetFunctiondef}, // pgproc_user.go
 	{Names: []string{"pg_get_function_result"}, MinArgs: 1, MaxArgs: 1, Args: []types.Type{oid}, Result: text,
-		Eval: func(_ *Snapshot, v []types.Value) types.Value { return procColumn(v[0].I, ppResult) }},
+		Eval: func(s *Snapshot, v []types.Value) types.Value { return procText(s, v[0].I, ppResult) }},
 	{Names: []string{"pg_relation_is_publishable", "pg_is_in_recovery", "pg_is_other_temp_schema"},
 		MaxArgs: -1, Args: []types.Type{oid}, Result: boolT, Eval: constant(types.BoolValue(false))},
 	// The session user owns every object.

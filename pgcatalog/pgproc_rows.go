@@ -12,7 +12,7 @@ import (
 // OID, which clients join to pg_proc.oid (joind has no regproc type).
 
 func declareBuiltinRoutines() {
-	declare(pc, "pg_proc", 1255, 'r', func(*Snapshot) []pgProcRow {
+	declare(pc, "pg_proc", 1255, 'r', func(s *Snapshot) []pgProcRow {
 		var out []pgProcRow
 		for _, r := range builtinRoutines().procs {
 			out = append(out, pgProcRow{Oid: OID(parseOID(r[ppOID])), Proname: Name(r[ppName]), Pronamespace: OIDNamespacePgCatalog,
@@ -24,7 +24,7 @@ func declareBuiltinRoutines() {
 				Prorettype: OID(parseOID(r[ppRettype])), Proargtypes: oidVector(r[ppArgtypes]), Proallargtypes: nullable(r[ppAllargtypes]),
 				Proargmodes: nullable(r[ppArgmodes]), Proargnames: nullable(r[ppArgnames]), Prosrc: r[ppSrc]})
 		}
-		return out
+		return append(out, userProcRows(s)...) // pgproc_user.go
 	})
 	declare(pc, "pg_aggregate", 2600, 'r', func(*Snapshot) []pgAggregateRow {
 		var out []pgAggregateRow

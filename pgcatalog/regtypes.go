@@ -71,6 +71,9 @@ func (s *Snapshot) RegIn(target, name string) (uint32, error) {
 		}
 		return 0, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", name)
 	case "regproc":
+		if oid, ok, err := userRegproc(s, name); ok { // pgproc_user.go
+			return oid, err
+		}
 		return regprocIn(name)
 	case "regprocedure":
 		return regprocedureIn(s, name)

@@ -70,6 +70,10 @@ type binder struct {
 	// expandingOIDs their OIDs (privileges.go).
 	expanding     []string
 	expandingOIDs []uint32
+	// funcScope is the parameters of the SQL function body being bound,
+	// funcStack the functions being expanded (function.go).
+	funcScope *scope
+	funcStack []uint64
 	// perms are the privileges the statement needs (privileges.go);
 	// noScanPerm suppresses SELECT for a DML target's scan.
 	perms      []PermCheck
@@ -222,6 +226,12 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindDrop(x.DropStmt)
 	case *pg_query.Node_ViewStmt:
 		return b.bindCreateView(x.ViewStmt)
+	case *pg_query.Node_CreateFunctionStmt:
+		return b.bindCreateFunction(x.CreateFunctionStmt) // function.go
+	case *pg_query.Node_AlterFunctionStmt:
+		if x.AlterFunctionStmt.Objtype == pg_query.ObjectType_OBJECT_FUNCTION {
+			return b.bindAlterFunction(x.AlterFunctionStmt)
+		}
 	case *pg_query.Node_InsertStmt:
 		return b.bindInsert(x.InsertStmt)
 	case *pg_query.Node_UpdateStmt:
@@ -767,6 +777,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Statement, error) {
 		return b.bindDropType(ds) // usertypes.go
 	case pg_query.ObjectType_OBJECT_FOREIGN_SERVER, pg_query.ObjectType_OBJECT_EXTENSION:
 		return b.bindDropForeign(ds) // foreign.go
+	case pg_query.ObjectType_OBJECT_FUNCTION:
+		return b.bindDropFunction(ds) // function.go
 	}
 	if ds.RemoveType != pg_query.ObjectType_OBJECT_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_FOREIGN_TABLE && ds.RemoveType != pg_query.ObjectType_OBJECT_VIEW && ds.RemoveType != pg_query.ObjectType_OBJECT_SEQUENCE {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))

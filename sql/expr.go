@@ -34,7 +34,7 @@ func (b *binder) bindExprInner(s *scope, n *pg_query.Node) (plan.Expr, error) {
 	case *pg_query.Node_AConst:
 		return b.bindConst(x.AConst)
 	case *pg_query.Node_ParamRef:
-		return b.bindParam(x.ParamRef)
+		return b.bindParam(s, x.ParamRef)
 	case *pg_query.Node_TypeCast:
 		return b.bindTypeCast(s, x.TypeCast)
 	case *pg_query.Node_AExpr:
@@ -189,10 +189,13 @@ func (b *binder) bindConst(c *pg_query.A_Const) (plan.Expr, error) {
 	return nil, b.errAt(pgerr.New(pgerr.InternalError, "unrecognized constant"), c.Location)
 }
 
-func (b *binder) bindParam(p *pg_query.ParamRef) (plan.Expr, error) {
+func (b *binder) bindParam(s *scope, p *pg_query.ParamRef) (plan.Expr, error) {
 	idx := int(p.Number)
 	if idx < 1 {
 		return nil, b.errAt(pgerr.New(pgerr.UndefinedObject, "there is no parameter $%d", idx), p.Location)
+	}
+	if e, ok, err := b.funcParam(s, idx, p.Location); ok { // function.go
+		return e, err
 	}
 	if b.params == nil {
 		b.params = map[int]*plan.Param{}
@@ -996,6 +999,16 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 			}
 			return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s.%s(%s) does not exist", schema, name, argTypeList(args)).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+		case len(b.visibleFunctions(schema, name)) > 0: // function_call.go
+			args, err := b.bindList(s, fc.Args)
+			if err != nil {
+				return nil, err
+			}
+			if e, ok, err := b.userFuncCall(s, schema, name, args, fc.Location); ok {
+				return e, err
+			}
+			return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s.%s(%s) does not exist", schema, name, argTypeList(args)).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
 		case schema != "pg_catalog":
 			return nil, b.errAt(pgerr.New("3F000", "schema \"%s\" does not exist", schema), fc.Location)
 		}
@@ -1036,6 +1049,11 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	if isUnknownLiteral(args) { // funccast.go
 		if e, ok, cerr := b.functionStyleCast(name, args, fc.Location); ok {
 			return e, cerr
+		}
+	}
+	if len(fc.Funcname) == 1 {
+		if e, ok, err := b.userFuncCall(s, "", name, args, fc.Location); ok { // function_call.go
+			return e, err
 		}
 	}
 	argTypes := make([]types.Type, len(args))

@@ -328,3 +328,22 @@ func (b *binder) routinelessSchema(schema string) bool {
 	ns, ok := b.snapshot().NamespaceByName(schema)
 	return ok && ns.Kind != pgcatalog.NsCatalog
 }
+
+// createNamed is where CREATE puts a non-relation object named by a
+// possibly qualified name (a type, a function): its schema id and bare
+// name; what names the kind for the 0A000 of a pg_temp target.
+func (b *binder) createNamed(names []string, what string) (uint64, string, error) {
+	rv := &pg_query.RangeVar{Relname: names[len(names)-1], Location: -1}
+	if len(names) > 1 {
+		rv.Schemaname = names[len(names)-2]
+	}
+	key, temp, err := b.createTarget(rv)
+	if err != nil {
+		return 0, "", err
+	}
+	if temp {
+		return 0, "", pgerr.New(pgerr.FeatureNotSupported, "%s in schema pg_temp are not supported", what)
+	}
+	schema, name := storage.SplitKey(key)
+	return schema, name, nil
+}

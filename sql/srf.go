@@ -252,6 +252,15 @@ func (b *binder) bindRangeFunctionIn(s *scope, rf *pg_query.RangeFunction, later
 		return b.bindReadParquet(s, rf, calls[0])
 	}
 	fs := &scope{parent: lateralScope(s, lateral), ctes: s.ctes, exprKind: "functions in FROM"}
+	if len(calls) == 1 {
+		if node, it, ok, err := b.userFuncInFrom(fs, rf, calls[0]); ok { // function_call.go
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			s.rtes = append(s.rtes, rteInfo{alias: it.name})
+			return node, []*nsItem{it}, fs, nil
+		}
+	}
 	node := &plan.FunctionScan{Ordinality: rf.Ordinality}
 	var names []string
 	outNames := map[int]string{} // catalog functions' OUT columns, by position

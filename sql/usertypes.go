@@ -118,19 +118,10 @@ func errNoType(names []string) *pgerr.Error {
 }
 
 func (b *binder) bindCreateEnum(ce *pg_query.CreateEnumStmt) (Statement, error) {
-	names := nameParts(ce.TypeName)
-	rv := &pg_query.RangeVar{Relname: names[len(names)-1], Location: -1}
-	if len(names) > 1 {
-		rv.Schemaname = names[len(names)-2]
-	}
-	key, temp, err := b.createTarget(rv)
+	schema, name, err := b.createNamed(nameParts(ce.TypeName), "types") // names.go
 	if err != nil {
 		return nil, err
 	}
-	if temp {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "types in schema pg_temp are not supported")
-	}
-	schema, name := storage.SplitKey(key)
 	out := &CreateEnum{Schema: schema, Name: name}
 	for _, v := range ce.Vals {
 		l := v.GetString_().GetSval()

@@ -31,19 +31,10 @@ type CreateDomain struct {
 func (*CreateDomain) statement() {}
 
 func (b *binder) bindCreateDomain(cd *pg_query.CreateDomainStmt) (Statement, error) {
-	names := nameParts(cd.Domainname)
-	rv := &pg_query.RangeVar{Relname: names[len(names)-1], Location: -1}
-	if len(names) > 1 {
-		rv.Schemaname = names[len(names)-2]
-	}
-	key, temp, err := b.createTarget(rv)
+	schema, name, err := b.createNamed(nameParts(cd.Domainname), "types") // names.go
 	if err != nil {
 		return nil, err
 	}
-	if temp {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "types in schema pg_temp are not supported")
-	}
-	schema, name := storage.SplitKey(key)
 	base, err := b.typeFromName(cd.TypeName)
 	if err != nil {
 		return nil, err

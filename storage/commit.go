@@ -728,6 +728,9 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	if err := validateForeign(work, p); err != nil {
 		return err
 	}
+	if err := validateFuncs(work, p); err != nil {
+		return err
+	}
 	if p.changesDefinitions() {
 		work.defGen++
 	}
@@ -741,7 +744,8 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 	applyAlters(work, touched, p)
 	applySchemas(work, p)
 	applyTypes(work, p)
-	if len(p.dropped) > 0 || len(p.views) > 0 || len(p.schemas) > 0 {
+	applyFuncs(work, p)
+	if len(p.dropped) > 0 || len(p.views) > 0 || len(p.schemas) > 0 || len(p.funcs) > 0 {
 		pruneAuth(work) // roles.go
 	}
 	applyForeign(work, p)

@@ -114,6 +114,8 @@ type version struct {
 	auth *Auth
 	// foreign are the extensions and foreign servers, by id (foreign.go)
 	foreign map[uint64]*ForeignObject
+	// funcs are the user-defined functions, by id: shared like views (function.go)
+	funcs map[uint64]*Function
 	// walGen is the log generation the manifest names (wal.go).
 	walGen uint64
 	// defGen is the definition generation (defgen.go); in memory only.
@@ -128,7 +130,7 @@ func (v *version) put(t *tableState) { v.tables[t.name] = t; v.byID[t.id] = t; r
 func (v *version) del(t *tableState) { delete(v.tables, t.name); delete(v.byID, t.id) }
 
 func (v *version) clone() *version {
-	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID)), views: v.views, seqs: v.seqs, schemas: v.schemas, types: v.types, auth: v.auth, foreign: v.foreign, walGen: v.walGen, defGen: v.defGen}
+	n := &version{tables: make(map[string]*tableState, len(v.tables)), byID: make(map[uint64]*tableState, len(v.byID)), views: v.views, seqs: v.seqs, schemas: v.schemas, types: v.types, auth: v.auth, foreign: v.foreign, funcs: v.funcs, walGen: v.walGen, defGen: v.defGen}
 	for k, t := range v.tables {
 		n.tables[k] = t
 	}

@@ -9,7 +9,7 @@ package storage
 // changesDefinitions reports whether p changes any definition.
 func (p *pending) changesDefinitions() bool {
 	return len(p.created) > 0 || len(p.dropped) > 0 || len(p.views) > 0 || (p.cons != nil && len(p.cons.set) > 0) ||
-		!p.idx.empty() || len(p.seqs) > 0 || len(p.altered) > 0 || len(p.rewrite) > 0 || len(p.schemas) > 0 || len(p.types) > 0 || len(p.authOps) > 0 || len(p.foreign) > 0
+		!p.idx.empty() || len(p.seqs) > 0 || len(p.altered) > 0 || len(p.rewrite) > 0 || len(p.schemas) > 0 || len(p.types) > 0 || len(p.authOps) > 0 || len(p.foreign) > 0 || len(p.funcs) > 0
 }
 
 // DefinitionGen is the definition generation of the version the

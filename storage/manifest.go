@@ -45,6 +45,8 @@ type manifestJSON struct {
 	Auth json.RawMessage `json:"auth,omitempty"`
 	// Foreign are the extensions and foreign servers (foreign.go).
 	Foreign []foreignJSON `json:"foreign,omitempty"`
+	// Functions are the user-defined functions (function.go).
+	Functions []funcJSON `json:"functions,omitempty"`
 	// WALGen is the write-ahead log generation to replay (wal.go).
 	WALGen uint64 `json:"wal_gen,omitempty"`
 }
@@ -179,6 +181,14 @@ func encodeManifest(v *version, nextID uint64) ([]byte, error) {
 			return nil, err
 		}
 		body.WriteString(`,"foreign":`)
+		body.Write(enc)
+	}
+	if fs := sortedFuncs(v); len(fs) > 0 {
+		enc, err := json.Marshal(fs)
+		if err != nil {
+			return nil, err
+		}
+		body.WriteString(`,"functions":`)
 		body.Write(enc)
 	}
 	if v.walGen > 0 {
@@ -418,6 +428,9 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 		return bad("%v", err)
 	}
 	if err := decodeForeign(v, m.Foreign); err != nil {
+		return bad("%v", err)
+	}
+	if err := decodeFuncs(v, m.Functions); err != nil {
 		return bad("%v", err)
 	}
 	v.walGen = m.WALGen

@@ -481,7 +481,7 @@ func pruneAuth(work *version) {
 		}
 		id := uint64(oid-FirstUserOID) / 2
 		if (oid-FirstUserOID)%2 == 0 {
-			if work.byID[id] != nil || work.schemas[id] != nil {
+			if work.byID[id] != nil || work.schemas[id] != nil || work.funcs[id] != nil {
 				return true
 			}
 			return false

@@ -39,6 +39,7 @@ type pending struct {
 	auth    *Auth
 	authOps []func(*Auth) error
 	foreign map[uint64]foreignChange // extensions and foreign servers (foreign.go)
+	funcs   map[uint64]funcChange    // user-defined functions (function.go)
 }
 
 func newPending() *pending {
@@ -51,7 +52,7 @@ func newPending() *pending {
 func (p *pending) empty() bool {
 	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.appends) == 0 && len(p.views) == 0 && len(p.deletes) == 0 &&
 		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty() && len(p.seqs) == 0 && len(p.seqMarks) == 0 && len(p.altered) == 0 &&
-		len(p.schemas) == 0 && len(p.types) == 0 && len(p.authOps) == 0 && len(p.foreign) == 0
+		len(p.schemas) == 0 && len(p.types) == 0 && len(p.authOps) == 0 && len(p.foreign) == 0 && len(p.funcs) == 0
 }
 
 func (p *pending) clone() *pending {
@@ -91,6 +92,7 @@ func (p *pending) clone() *pending {
 	n.types = cloneTypes(p.types)
 	n.auth, n.authOps = p.auth, append([]func(*Auth) error(nil), p.authOps...)
 	n.foreign = cloneForeign(p.foreign)
+	n.funcs = cloneFuncs(p.funcs)
 	return n
 }
 

@@ -230,7 +230,7 @@ func loggable(r *commitReq) bool {
 	p := r.p
 	return len(p.created) == 0 && len(p.dropped) == 0 && len(p.truncated) == 0 && len(p.views) == 0 &&
 		(p.cons == nil || len(p.cons.set) == 0) && p.idx.empty() && len(p.seqs) == 0 && len(p.seqMarks) == 0 &&
-		len(p.altered) == 0 && len(p.rewrite) == 0 && len(p.schemas) == 0 && len(p.types) == 0 && len(p.authOps) == 0 && len(p.foreign) == 0
+		len(p.altered) == 0 && len(p.rewrite) == 0 && len(p.schemas) == 0 && len(p.types) == 0 && len(p.authOps) == 0 && len(p.foreign) == 0 && len(p.funcs) == 0
 }
 
 // onlyCompactions: the group changes no row's content, so its record
