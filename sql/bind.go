@@ -243,7 +243,7 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindCreateForeignTable(x.CreateForeignTableStmt) // foreign.go
 	case *pg_query.Node_VariableSetStmt:
 		switch strings.ToLower(x.VariableSetStmt.Name) {
-		case "role":
+		case "role", "session_authorization":
 			return b.bindSetRole(x.VariableSetStmt) // roles.go
 		}
 		return b.bindSet(x.VariableSetStmt)

@@ -69,10 +69,13 @@ type GrantPrivs struct {
 }
 
 // SetRole is SET [LOCAL] ROLE name / RESET ROLE (Name "" = NONE).
+// With SessionAuth it is SET [LOCAL] SESSION AUTHORIZATION name | DEFAULT
+// / RESET SESSION AUTHORIZATION (Name "": who connected).
 type SetRole struct {
-	Name  string
-	Local bool
-	Reset bool // RESET ROLE (tag RESET)
+	Name        string
+	Local       bool
+	Reset       bool // RESET ROLE (tag RESET)
+	SessionAuth bool
 }
 
 func (*CreateRole) statement() {}
@@ -82,9 +85,10 @@ func (*GrantRole) statement()  {}
 func (*GrantPrivs) statement() {}
 func (*SetRole) statement()    {}
 
-// bindSetRole binds SET [LOCAL] ROLE and RESET ROLE.
+// bindSetRole binds SET [LOCAL] ROLE and RESET ROLE, and the same forms
+// of SESSION AUTHORIZATION.
 func (b *binder) bindSetRole(vs *pg_query.VariableSetStmt) (Statement, error) {
-	out := &SetRole{Local: vs.IsLocal}
+	out := &SetRole{Local: vs.IsLocal, SessionAuth: strings.EqualFold(vs.Name, "session_authorization")}
 	switch vs.Kind {
 	case pg_query.VariableSetKind_VAR_SET_VALUE:
 		if len(vs.Args) == 1 {
@@ -92,7 +96,7 @@ func (b *binder) bindSetRole(vs *pg_query.VariableSetStmt) (Statement, error) {
 				out.Name = constText(c)
 			}
 		}
-		if strings.EqualFold(out.Name, "none") {
+		if strings.EqualFold(out.Name, "none") && !out.SessionAuth {
 			out.Name = ""
 		}
 	case pg_query.VariableSetKind_VAR_RESET:
