@@ -204,6 +204,11 @@ func dropRole(ctx context.Context, s Session, x *sql.DropRole) (string, error) {
 				lines = append(lines, "privileges for "+d)
 			}
 		}
+		for _, c := range ac.Auth().ColumnDepends(r.OID) {
+			if d := s.Catalog().describeColumn(c); d != "" {
+				lines = append(lines, "privileges for "+d)
+			}
+		}
 		if len(lines) > 0 {
 			return "", pgerr.New("2BP01", "role \"%s\" cannot be dropped because some objects depend on it", name).
 				WithDetail("%s", strings.Join(lines, "\n"))
@@ -327,6 +332,14 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 	for _, o := range x.Objects {
 		oid := o.OID
 		owner := a.Object(oid).Owner
+		if len(x.Cols) > 0 {
+			if err := grantColumnPrivs(s, x, o, grantees); err != nil {
+				return "", err
+			}
+			if x.Privs == 0 {
+				continue
+			}
+		}
 		grantor, privs := owner, x.Privs
 		if !a.IsSuper(rc.Current) && !a.MemberOf(rc.Current, owner, false) {
 			// As PostgreSQL's restrict_and_check_grant: what the role
@@ -365,8 +378,15 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 			for _, g := range grantees {
 				if x.Grant {
 					a.Grant(oid, all, 0, g, grantor, privs, x.GrantOption)
-				} else {
-					a.Revoke(oid, all, 0, g, grantor, privs, x.GrantOption)
+					continue
+				}
+				a.Revoke(oid, all, 0, g, grantor, privs, x.GrantOption)
+				if !x.Schema && privs&columnPrivs != 0 {
+					// A table's REVOKE revokes the columns' too, as
+					// PostgreSQL's expand_all_col_privileges.
+					for attnum := range a.Object(oid).Cols {
+						a.RevokeColumn(oid, attnum, g, grantor, privs&columnPrivs, x.GrantOption)
+					}
 				}
 			}
 			return nil
@@ -376,6 +396,48 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 		}
 	}
 	return tag, nil
+}
+
+// grantColumnPrivs is the column part of GRANT/REVOKE on table o: its
+// owner (or a superuser) grants in the owner's name; another role only
+// what it holds WITH GRANT OPTION on the table or the column, in its own.
+func grantColumnPrivs(s Session, x *sql.GrantPrivs, o sql.GrantObject, grantees []uint32) error {
+	rc := s.Roles()
+	ac := authOf(s)
+	a := ac.Auth()
+	owner := a.Object(o.OID).Owner
+	asOwner := a.IsSuper(rc.Current) || a.MemberOf(rc.Current, owner, false)
+	grantor := owner
+	if !asOwner {
+		grantor = rc.Current
+		held := a.Privileges(rc.Current, o.OID, storage.AllTablePrivs, 0) | a.AnyColumnPrivileges(rc.Current, o.OID)
+		if held == 0 {
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for table %s", o.Name)
+		}
+	}
+	tableOpts := a.GrantOptions(rc.Current, o.OID, storage.AllTablePrivs, 0)
+	return ac.AlterAuth(func(a *storage.Auth) error {
+		ensureBootstrap(a, rc)
+		for _, cp := range x.Cols {
+			for _, attnum := range cp.Attnums {
+				privs := cp.Privs
+				if !asOwner {
+					privs &= tableOpts | a.ColumnGrantOptions(rc.Current, o.OID, attnum)
+				}
+				if privs == 0 {
+					continue
+				}
+				for _, g := range grantees {
+					if x.Grant {
+						a.GrantColumn(o.OID, attnum, g, grantor, privs, x.GrantOption)
+					} else {
+						a.RevokeColumn(o.OID, attnum, g, grantor, privs, x.GrantOption)
+					}
+				}
+			}
+		}
+		return nil
+	})
 }
 
 // recordOwner makes the current role the owner of a new object (nothing
@@ -431,6 +493,24 @@ func (c *Catalog) describeObject(oid uint32) string {
 		}
 	}
 	return "" // dropped (storage forgets it at commit)
+}
+
+// describeColumn names a column for DROP ROLE's detail ("" if gone).
+func (c *Catalog) describeColumn(col storage.ColumnRef) string {
+	t := c.describeObject(col.Table)
+	if !strings.HasPrefix(t, "table ") {
+		return ""
+	}
+	tbl, ok := c.Txn.Lookup(relKeyOfTxn(c.Txn, col.Table))
+	if !ok {
+		return ""
+	}
+	for i, d := range tbl.Columns() {
+		if d.Attnum == col.Attnum || d.Attnum == 0 && int16(i+1) == col.Attnum {
+			return "column " + d.Name + " of " + t
+		}
+	}
+	return ""
 }
 
 // checkCreateInKey checks CREATE on the schema of the relation key.
@@ -560,8 +640,10 @@ func revokeColumnWarnings(s Session, x *sql.GrantPrivs, o sql.GrantObject, grant
 }
 
 // relKeyOf is the storage key of the table of OID oid ("" if none).
-func relKeyOf(s Session, oid uint32) string {
-	for _, t := range s.Catalog().Txn.Tables() {
+func relKeyOf(s Session, oid uint32) string { return relKeyOfTxn(s.Catalog().Txn, oid) }
+
+func relKeyOfTxn(txn storage.Catalog, oid uint32) string {
+	for _, t := range txn.Tables() {
 		if x, ok := t.(interface{ ObjectID() uint32 }); ok && x.ObjectID() == oid {
 			return t.Name()
 		}

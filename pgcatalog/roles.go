@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
@@ -96,8 +97,22 @@ func (s *Snapshot) ACLText(oid uint32, all, public uint16) *string {
 	if !o.Set {
 		return nil
 	}
+	return s.aclItemsText(o.ACL)
+}
+
+// columnACLText is a column's attacl text (nil: none granted).
+func (s *Snapshot) columnACLText(oid uint32, attnum int16) *string {
+	acl, ok := s.Auth().Objects[oid].Cols[attnum]
+	if !ok {
+		return nil
+	}
+	return s.aclItemsText(acl)
+}
+
+// aclItemsText is an aclitem[]'s text.
+func (s *Snapshot) aclItemsText(acl []storage.ACLItem) *string {
 	var items []string
-	for _, it := range o.ACL {
+	for _, it := range acl {
 		var b strings.Builder
 		b.WriteString(s.aclName(it.Grantee))
 		b.WriteByte('=')
@@ -239,3 +254,78 @@ func (s *Snapshot) hasPrivilege(schema bool, v []types.Value) types.Value {
 	// Any of the privileges listed, as PostgreSQL's has_*_privilege.
 	return types.BoolValue(a.Privileges(role, oid, all, public)&want != 0 || a.GrantOptions(role, oid, all, public)&opt != 0)
 }
+
+// hasColumnPrivilege is has_column_privilege([role,] table, column, privs)
+// and, with anyCol, has_any_column_privilege([role,] table, privs): the
+// table's privileges, else the column's (any column's) own access list.
+func (s *Snapshot) hasColumnPrivilege(anyCol bool, v []types.Value) (types.Value, error) {
+	for _, x := range v {
+		if x.Null {
+			return types.NullValue, nil
+		}
+	}
+	role := s.CurrentRole()
+	if anyCol && len(v) == 3 || !anyCol && len(v) == 4 {
+		r, ok := s.roleArg(v[0])
+		if !ok {
+			return types.Value{}, pgerr.New("42704", "role \"%s\" does not exist", v[0].S)
+		}
+		role = r
+		v = v[1:]
+	}
+	var oid uint32
+	if isTextArg(v[0]) {
+		o, err := s.RegIn("regclass", v[0].S)
+		if err != nil {
+			return types.Value{}, err
+		}
+		oid = o
+	} else {
+		oid = uint32(v[0].I)
+	}
+	rel, ok := s.RelationByOID(oid)
+	if !ok {
+		return types.NullValue, nil
+	}
+	var attnum int16
+	if !anyCol {
+		found := false
+		for i, c := range rel.Columns {
+			if (isTextArg(v[1]) && c.Name == v[1].S) || (!isTextArg(v[1]) && int64(rel.Attnum(i)) == v[1].I) {
+				attnum, found = rel.Attnum(i), true
+			}
+		}
+		if !found {
+			if !isTextArg(v[1]) {
+				return types.NullValue, nil
+			}
+			return types.Value{}, pgerr.New("42703", "column \"%s\" of relation \"%s\" does not exist", v[1].S, rel.Name)
+		}
+		v = v[1:]
+	}
+	want, opt, ok := privNames(v[1].S, columnPrivNames)
+	if !ok {
+		return types.Value{}, pgerr.New("22023", "unrecognized privilege type: \"%s\"", v[1].S)
+	}
+	want |= opt
+	if oid < FirstUserOID {
+		return types.BoolValue(want&storage.PrivSelect != 0), nil // system catalogs: SELECT to PUBLIC
+	}
+	a := s.Auth()
+	if role == 0 {
+		return types.BoolValue(false), nil
+	}
+	if a.Privileges(role, oid, allTablePrivs, 0)&want != 0 && opt == 0 || a.GrantOptions(role, oid, allTablePrivs, 0)&opt != 0 {
+		return types.BoolValue(true), nil
+	}
+	if anyCol {
+		return types.BoolValue(a.AnyColumnPrivileges(role, oid)&want != 0), nil
+	}
+	if opt != 0 {
+		return types.BoolValue(a.ColumnGrantOptions(role, oid, attnum)&opt != 0), nil
+	}
+	return types.BoolValue(a.ColumnPrivileges(role, oid, attnum)&want != 0), nil
+}
+
+var columnPrivNames = map[string]uint16{"select": storage.PrivSelect, "insert": storage.PrivInsert, "update": storage.PrivUpdate,
+	"references": storage.PrivReferences}

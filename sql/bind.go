@@ -85,7 +85,7 @@ type binder struct {
 	lazyCasts bool
 	// collation is the collation the statement's COLLATE clauses name ("" = none; collate.go).
 	collation string
-	// colUse, when set, collects the stored columns the statement
+	// colUse collects the stored columns the statement
 	// references (a view's dependencies on columns: sql/alter_views.go).
 	colUse map[ColumnUse]bool
 	snap   *pgcatalog.Snapshot // the statement's system catalogs (pgcatalog.go)
@@ -120,6 +120,7 @@ func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
 		colName:   map[plan.ColumnID]string{},
 		colOrigin: map[plan.ColumnID]plan.Column{},
 		outerLoc:  map[plan.ColumnID]int32{},
+		colUse:    map[ColumnUse]bool{}, // column privileges (privileges.go)
 	}
 }
 
@@ -162,6 +163,7 @@ func Bind(raw *RawStatement, cat storage.Catalog, opts *BindOptions) (Statement,
 	if err := b.finishParams(); err != nil {
 		return nil, err
 	}
+	b.fillColumnPerms()
 	opts.Perms = b.perms
 	if q, ok := st.(*Query); ok {
 		q.Perms = b.perms

@@ -66,6 +66,16 @@ type GrantPrivs struct {
 	Grantees    []string
 	GrantOption bool // WITH GRANT OPTION / REVOKE GRANT OPTION FOR
 	All         bool // ALL [PRIVILEGES]
+	// Cols are the column privileges (GRANT SELECT (a, b) ...), of a
+	// statement on one table.
+	Cols []ColumnPrivs
+}
+
+// ColumnPrivs are privileges on some columns of GRANT's table.
+type ColumnPrivs struct {
+	Privs   uint16
+	Attnums []int16
+	Names   []string
 }
 
 // SetRole is SET [LOCAL] ROLE name / RESET ROLE (Name "" = NONE).
@@ -268,10 +278,32 @@ func (b *binder) bindGrant(x *pg_query.GrantStmt) (Statement, error) {
 	if len(x.Privileges) == 0 {
 		g.Privs, g.All = all, true
 	}
+	// GRANT SELECT (a) ... lists only column privileges: no table's.
+	var colNames [][]string
 	for _, p := range x.Privileges {
 		ap := p.GetAccessPriv()
 		if len(ap.Cols) > 0 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "column privileges are not supported")
+			if g.Schema || x.Targtype != pg_query.GrantTargetType_ACL_TARGET_OBJECT {
+				return nil, pgerr.New(pgerr.SyntaxError, "column privileges are only valid for relations")
+			}
+			bit, ok := columnPrivBits[ap.PrivName], true
+			if ap.PrivName == "" {
+				bit = columnPrivAll
+			} else if bit == 0 {
+				if _, ok = bits[ap.PrivName]; ok {
+					return nil, pgerr.New("0LP01", "invalid privilege type %s for column", strings.ToUpper(ap.PrivName))
+				}
+			}
+			if !ok {
+				return nil, pgerr.New("0LP01", "invalid privilege type %s for %s", strings.ToUpper(ap.PrivName), kind)
+			}
+			var names []string
+			for _, c := range ap.Cols {
+				names = append(names, c.GetString_().GetSval())
+			}
+			g.Cols = append(g.Cols, ColumnPrivs{Privs: bit})
+			colNames = append(colNames, names)
+			continue
 		}
 		bit, ok := bits[ap.PrivName]
 		if !ok {
@@ -319,8 +351,52 @@ func (b *binder) bindGrant(x *pg_query.GrantStmt) (Statement, error) {
 			}
 		}
 	}
+	if len(g.Cols) > 0 {
+		if err := b.grantColumns(g, x, colNames); err != nil {
+			return nil, err
+		}
+	}
 	for _, n := range x.Grantees {
 		g.Grantees = append(g.Grantees, b.roleSpecName(n.GetRoleSpec()))
 	}
 	return g, nil
+}
+
+// columnPrivBits are the privileges that exist per column, columnPrivAll
+// ALL (cols).
+var columnPrivBits = map[string]uint16{"select": storage.PrivSelect, "insert": storage.PrivInsert, "update": storage.PrivUpdate,
+	"references": storage.PrivReferences}
+
+const columnPrivAll = storage.PrivSelect | storage.PrivInsert | storage.PrivUpdate | storage.PrivReferences
+
+// grantColumns resolves the column names of g.Cols on each of its tables
+// (one, in practice) to attribute numbers.
+func (b *binder) grantColumns(g *GrantPrivs, x *pg_query.GrantStmt, names [][]string) error {
+	for i, o := range x.Objects {
+		rv := o.GetRangeVar()
+		r, err := b.resolveRelation(rv)
+		if err != nil || r.kind != relTable || i > 0 {
+			if i > 0 {
+				return pgerr.New(pgerr.FeatureNotSupported, "column privileges on more than one relation are not supported")
+			}
+			return pgerr.New(pgerr.FeatureNotSupported, "column privileges on views are not supported")
+		}
+		defs := r.table.Columns()
+		for k, cols := range names {
+			for _, n := range cols {
+				idx := -1
+				for j, d := range defs {
+					if d.Name == n {
+						idx = j
+					}
+				}
+				if idx < 0 {
+					return pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", n, rv.Relname)
+				}
+				g.Cols[k].Attnums = append(g.Cols[k].Attnums, attnumOf(defs[idx], idx))
+				g.Cols[k].Names = append(g.Cols[k].Names, n)
+			}
+		}
+	}
+	return nil
 }
