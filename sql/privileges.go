@@ -33,6 +33,9 @@ type PermCheck struct {
 	// SELECT's come from the columns the statement reads).
 	Cols      []int16
 	colsKnown bool
+	// ifRead drops a SELECT whose relation's columns the statement
+	// does not read (a MERGE target's).
+	ifRead bool
 }
 
 // fillColumnPerms gives each SELECT the columns of its relation the
@@ -51,6 +54,60 @@ func (b *binder) fillColumnPerms() {
 		sort.Slice(p.Cols, func(i, j int) bool { return p.Cols[i] < p.Cols[j] })
 		p.colsKnown = true
 	}
+	out := b.perms[:0]
+	for _, p := range b.perms {
+		if !p.ifRead || len(p.Cols) > 0 {
+			out = append(out, p)
+		}
+	}
+	b.perms = out
+}
+
+// noteReadCols records SELECT on the columns of rv the statement reads,
+// if any (a MERGE target: PostgreSQL's markVarForSelectPriv).
+func (b *binder) noteReadCols(rv *pg_query.RangeVar) {
+	n := len(b.perms)
+	b.notePermRV(rv, storage.PrivSelect)
+	if n < len(b.perms) {
+		b.perms[n].ifRead = true
+	}
+}
+
+// noteInsertedCols records INSERT on the columns a MERGE's INSERT gives
+// values: those it names, else the first nvals.
+func (b *binder) noteInsertedCols(rv *pg_query.RangeVar, names []*pg_query.Node, nvals int) {
+	r, err := b.resolveRelation(rv)
+	if err != nil || r.kind != relTable {
+		return
+	}
+	n := len(b.perms)
+	b.notePerm(r, storage.PrivInsert)
+	if n == len(b.perms) {
+		return
+	}
+	defs := r.table.Columns()
+	var cols []int16
+	if len(names) == 0 {
+		for i, d := range defs[:min(nvals, len(defs))] {
+			cols = append(cols, attnumOf(d, i))
+		}
+	}
+	cols = append(cols, attnumsNamed(defs, names)...)
+	b.perms[n].Cols, b.perms[n].colsKnown = cols, true
+}
+
+// attnumsNamed are the attribute numbers of the columns ResTargets name.
+func attnumsNamed(defs []storage.ColumnDef, targets []*pg_query.Node) []int16 {
+	var cols []int16
+	for _, tn := range targets {
+		name := tn.GetResTarget().GetName()
+		for i, d := range defs {
+			if d.Name == name {
+				cols = append(cols, attnumOf(d, i))
+			}
+		}
+	}
+	return cols
 }
 
 // noteUpdatedCols records UPDATE on the columns SET assigns.
@@ -64,17 +121,7 @@ func (b *binder) noteUpdatedCols(rv *pg_query.RangeVar, targets []*pg_query.Node
 	if n == len(b.perms) {
 		return
 	}
-	defs := r.table.Columns()
-	var cols []int16
-	for _, tn := range targets {
-		name := tn.GetResTarget().GetName()
-		for i, d := range defs {
-			if d.Name == name {
-				cols = append(cols, attnumOf(d, i))
-			}
-		}
-	}
-	b.perms[n].Cols, b.perms[n].colsKnown = cols, true
+	b.perms[n].Cols, b.perms[n].colsKnown = attnumsNamed(r.table.Columns(), targets), true
 }
 
 // notePerm records that the statement needs priv on the relation r.

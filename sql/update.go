@@ -51,8 +51,7 @@ func (b *binder) bindDMLTarget(s *scope, rv *pg_query.RangeVar, what string) (*d
 	case "update": // UPDATE's columns: noteUpdatedCols
 	case "delete":
 		b.notePermRV(rv, storage.PrivDelete)
-	default: // MERGE: every action's privilege (joind does not split them by action)
-		b.notePermRV(rv, storage.PrivSelect|storage.PrivInsert|storage.PrivUpdate|storage.PrivDelete)
+	default: // MERGE: each action's (bindMerge)
 	}
 	if err != nil {
 		return nil, err
