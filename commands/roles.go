@@ -400,39 +400,61 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 
 // grantColumnPrivs is the column part of GRANT/REVOKE on table o: its
 // owner (or a superuser) grants in the owner's name; another role only
-// what it holds WITH GRANT OPTION on the table or the column, in its own.
+// what it holds WITH GRANT OPTION on the table or the column, in the name
+// of the role holding it, warning as PostgreSQL's restrict_and_check_grant.
 func grantColumnPrivs(s Session, x *sql.GrantPrivs, o sql.GrantObject, grantees []uint32) error {
 	rc := s.Roles()
 	ac := authOf(s)
 	a := ac.Auth()
 	owner := a.Object(o.OID).Owner
 	asOwner := a.IsSuper(rc.Current) || a.MemberOf(rc.Current, owner, false)
-	grantor := owner
-	if !asOwner {
-		grantor = rc.Current
-		held := a.Privileges(rc.Current, o.OID, storage.AllTablePrivs, 0) | a.AnyColumnPrivileges(rc.Current, o.OID)
-		if held == 0 {
-			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for table %s", o.Name)
+	type colGrant struct {
+		attnum  int16
+		grantor uint32
+		privs   uint16
+	}
+	var todo []colGrant
+	for _, cp := range x.Cols {
+		for i, attnum := range cp.Attnums {
+			if asOwner {
+				todo = append(todo, colGrant{attnum, owner, cp.Privs})
+				continue
+			}
+			held := a.Privileges(rc.Current, o.OID, storage.AllTablePrivs, 0) | a.ColumnPrivileges(rc.Current, o.OID, attnum)
+			if held&columnPrivs == 0 {
+				return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for column \"%s\" of relation \"%s\"", cp.Names[i], o.Name)
+			}
+			grantor, opts := a.ColumnGrantor(rc.Current, o.OID, attnum, cp.Privs)
+			privs := cp.Privs & opts
+			w, code := "", "01007"
+			switch {
+			case privs == 0 && x.Grant:
+				w = "no privileges were granted for column \"%s\" of relation \"%s\""
+			case privs == 0:
+				w, code = "no privileges could be revoked for column \"%s\" of relation \"%s\"", "01006"
+			case privs != cp.Privs && x.Grant:
+				w = "not all privileges were granted for column \"%s\" of relation \"%s\""
+			case privs != cp.Privs:
+				w, code = "not all privileges could be revoked for column \"%s\" of relation \"%s\"", "01006"
+			}
+			if w != "" {
+				if err := s.Notice(&pgerr.Error{Severity: "WARNING", Code: code, Message: fmt.Sprintf(w, cp.Names[i], o.Name)}); err != nil {
+					return err
+				}
+			}
+			if privs != 0 {
+				todo = append(todo, colGrant{attnum, grantor, privs})
+			}
 		}
 	}
-	tableOpts := a.GrantOptions(rc.Current, o.OID, storage.AllTablePrivs, 0)
 	return ac.AlterAuth(func(a *storage.Auth) error {
 		ensureBootstrap(a, rc)
-		for _, cp := range x.Cols {
-			for _, attnum := range cp.Attnums {
-				privs := cp.Privs
-				if !asOwner {
-					privs &= tableOpts | a.ColumnGrantOptions(rc.Current, o.OID, attnum)
-				}
-				if privs == 0 {
-					continue
-				}
-				for _, g := range grantees {
-					if x.Grant {
-						a.GrantColumn(o.OID, attnum, g, grantor, privs, x.GrantOption)
-					} else {
-						a.RevokeColumn(o.OID, attnum, g, grantor, privs, x.GrantOption)
-					}
+		for _, cg := range todo {
+			for _, g := range grantees {
+				if x.Grant {
+					a.GrantColumn(o.OID, cg.attnum, g, cg.grantor, cg.privs, x.GrantOption)
+				} else {
+					a.RevokeColumn(o.OID, cg.attnum, g, cg.grantor, cg.privs, x.GrantOption)
 				}
 			}
 		}

@@ -147,7 +147,7 @@ func (s *session) setSessionAuthorization(x *sql.SetRole) (string, error) {
 	if name != s.user {
 		r, ok := a.RoleByName(name)
 		if !ok {
-			return "", pgerr.New("42704", "role \"%s\" does not exist", name)
+			return "", pgerr.New("22023", "role \"%s\" does not exist", name)
 		}
 		if r.OID != s.loginRole && !a.IsSuper(s.loginRole) {
 			return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set session authorization \"%s\"", name)

@@ -61,7 +61,19 @@ func (b *binder) bindMerge(ms *pg_query.MergeStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The target's privileges come first (PostgreSQL checks its range
+	// table entry before the source's).
 	b.noteReadCols(ms.Relation)
+	for _, wn := range ms.MergeWhenClauses {
+		switch wc := wn.GetMergeWhenClause(); wc.CommandType {
+		case pg_query.CmdType_CMD_UPDATE:
+			b.noteUpdatedCols(ms.Relation, wc.TargetList)
+		case pg_query.CmdType_CMD_DELETE:
+			b.notePermRV(ms.Relation, storage.PrivDelete)
+		case pg_query.CmdType_CMD_INSERT:
+			b.noteInsertedCols(ms.Relation, wc.TargetList, len(wc.Values))
+		}
+	}
 	src, srcItems, _, err := b.bindFromItem(s, ms.SourceRelation, nil)
 	if err != nil {
 		return nil, err
@@ -127,10 +139,8 @@ func (b *binder) bindMerge(ms *pg_query.MergeStmt) (Statement, error) {
 			if row, err = b.bindSetList(s, &mt, wc.TargetList); err != nil {
 				return nil, err
 			}
-			b.noteUpdatedCols(ms.Relation, wc.TargetList)
 		case pg_query.CmdType_CMD_DELETE:
 			kind = MergeDelete
-			b.notePermRV(ms.Relation, storage.PrivDelete)
 		case pg_query.CmdType_CMD_INSERT:
 			kind = MergeInsert
 			if wc.Override != pg_query.OverridingKind_OVERRIDING_NOT_SET && wc.Override != pg_query.OverridingKind_OVERRIDING_KIND_UNDEFINED {
@@ -140,7 +150,6 @@ func (b *binder) bindMerge(ms *pg_query.MergeStmt) (Statement, error) {
 			if row, err = b.bindMergeInsert(srcScope, t.table, wc); err != nil {
 				return nil, err
 			}
-			b.noteInsertedCols(ms.Relation, wc.TargetList, len(wc.Values))
 		case pg_query.CmdType_CMD_NOTHING:
 			kind = MergeNothing
 		default:

@@ -3,6 +3,7 @@ package storage
 import (
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"sort"
 	"strings"
 )
@@ -485,6 +486,36 @@ func (a *Auth) columnBits(role uint32, acl []ACLItem, bits func(ACLItem) uint16)
 		}
 	}
 	return got
+}
+
+// ColumnGrantor is who grants privs on column attnum of table oid when
+// role does (PostgreSQL's select_best_grantor): role itself if it holds
+// grant options on the table or column, else the role it inherits from
+// holding the most of them; and those grant options.
+func (a *Auth) ColumnGrantor(role, oid uint32, attnum int16, privs uint16) (uint32, uint16) {
+	o := a.Object(oid)
+	opts := map[uint32]uint16{}
+	var order []uint32
+	for _, acl := range [][]ACLItem{a.EffectiveACL(oid, AllTablePrivs, 0), o.Cols[attnum]} {
+		for _, it := range acl {
+			if it.Grantee != 0 && it.GrantOpt&privs != 0 && a.MemberOf(role, it.Grantee, true) {
+				if _, ok := opts[it.Grantee]; !ok {
+					order = append(order, it.Grantee)
+				}
+				opts[it.Grantee] |= it.GrantOpt & privs
+			}
+		}
+	}
+	if got, ok := opts[role]; ok {
+		return role, got
+	}
+	best, most := role, uint16(0)
+	for _, g := range order {
+		if bits.OnesCount16(opts[g]) > bits.OnesCount16(most) {
+			best, most = g, opts[g]
+		}
+	}
+	return best, most
 }
 
 // GrantColumn adds privs for grantee, granted by grantor, to column
