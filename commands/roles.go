@@ -644,13 +644,17 @@ func revokeColumnWarnings(s Session, x *sql.GrantPrivs, o sql.GrantObject, grant
 		return nil
 	}
 	var cols []string
-	t, ok := s.Catalog().Txn.Lookup(relKeyOf(s, o.OID))
-	if !ok {
-		return nil
-	}
-	cols = append(cols, "tableoid", "cmax", "xmax", "cmin", "xmin", "ctid")
-	for _, c := range t.Columns() {
-		cols = append(cols, c.Name)
+	if t, ok := s.Catalog().Txn.Lookup(relKeyOf(s, o.OID)); ok {
+		cols = append(cols, "tableoid", "cmax", "xmax", "cmin", "xmin", "ctid")
+		for _, c := range t.Columns() {
+			cols = append(cols, c.Name)
+		}
+	} else {
+		for _, v := range s.Catalog().Txn.Views() { // a view has no system columns
+			if storage.FirstUserOID+1+2*uint32(v.ID) == o.OID {
+				cols = v.Columns
+			}
+		}
 	}
 	for _, c := range cols {
 		if err := s.Notice(&pgerr.Error{Severity: "WARNING", Code: "01006",

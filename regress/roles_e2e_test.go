@@ -177,6 +177,20 @@ var rolesMatrix = []string{
 	"MERGE INTO r17s.c t USING r17s.ms s ON t.a = s.a WHEN MATCHED THEN DELETE",
 	"MERGE INTO r17s.t t USING r17s.ms s ON t.a = s.a WHEN MATCHED THEN UPDATE SET b = s.b WHEN NOT MATCHED THEN INSERT VALUES (s.a, s.b)",
 	"MERGE INTO r17s.t t USING r17s.ms s ON t.a = s.a WHEN MATCHED THEN DELETE",
+	// DROP OWNED and REASSIGN OWNED.
+	"REASSIGN OWNED BY r17_owner TO r17_reader ;; SELECT relname, pg_get_userbyid(relowner) FROM pg_class WHERE relnamespace = 'r17s'::regnamespace ORDER BY 1",
+	"REASSIGN OWNED BY r17_owner TO r17_owner",
+	"REASSIGN OWNED BY postgres TO r17_reader",
+	"REASSIGN OWNED BY r17_nobody TO r17_reader",
+	// (PostgreSQL revokes in pg_shdepend's heap order: roles granted one
+	// object only, so the warnings' order is not in question.)
+	"DROP OWNED BY r17_none ;; SELECT relname, relacl::text FROM pg_class WHERE relname = 'v' AND relnamespace = 'r17s'::regnamespace",
+	"DROP OWNED BY r17_writer ;; SELECT relname, relacl::text FROM pg_class WHERE relname IN ('t', 'c') AND relnamespace = 'r17s'::regnamespace ORDER BY 1",
+	"DROP OWNED BY r17_writer ;; SELECT attname, attacl::text FROM pg_attribute WHERE attrelid = 'r17s.c'::regclass AND attnum > 0 ORDER BY attnum",
+	"DROP OWNED BY r17_grp, r17_reader ;; SELECT has_table_privilege('r17_reader', 'r17s.t', 'SELECT'), has_column_privilege('r17_grp', 'r17s.c', 'b', 'SELECT')",
+	"DROP OWNED BY postgres",
+	"CREATE SCHEMA r17d AUTHORIZATION r17_none ;; CREATE TABLE r17d.x (a int) ;; DROP OWNED BY r17_none ;; SELECT nspname FROM pg_namespace WHERE nspname = 'r17d'",
+	"CREATE SCHEMA r17d AUTHORIZATION r17_none ;; CREATE TABLE r17d.x (a int) ;; DROP OWNED BY r17_none CASCADE ;; SELECT nspname FROM pg_namespace WHERE nspname = 'r17d'",
 	// SET SESSION AUTHORIZATION: a superuser who connected, or oneself.
 	"SET SESSION AUTHORIZATION r17_reader ;; SELECT current_user, session_user",
 	"SET SESSION AUTHORIZATION r17_reader ;; SELECT a FROM r17s.c ORDER BY a",

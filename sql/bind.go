@@ -255,6 +255,10 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindAlterRole(x.AlterRoleStmt)
 	case *pg_query.Node_DropRoleStmt:
 		return b.bindDropRole(x.DropRoleStmt)
+	case *pg_query.Node_DropOwnedStmt:
+		return b.bindDropOwned(x.DropOwnedStmt) // roles.go
+	case *pg_query.Node_ReassignOwnedStmt:
+		return b.bindReassignOwned(x.ReassignOwnedStmt)
 	case *pg_query.Node_GrantRoleStmt:
 		return b.bindGrantRole(x.GrantRoleStmt)
 	case *pg_query.Node_GrantStmt:

@@ -88,7 +88,22 @@ type SetRole struct {
 	SessionAuth bool
 }
 
-func (*CreateRole) statement() {}
+// DropOwned is DROP OWNED BY roles [CASCADE].
+type DropOwned struct {
+	Roles   []string
+	Cascade bool
+	RelName RelName
+}
+
+// ReassignOwned is REASSIGN OWNED BY roles TO role.
+type ReassignOwned struct {
+	Roles []string
+	To    string
+}
+
+func (*DropOwned) statement()     {}
+func (*ReassignOwned) statement() {}
+func (*CreateRole) statement()    {}
 func (*AlterRole) statement()  {}
 func (*DropRole) statement()   {}
 func (*GrantRole) statement()  {}
@@ -227,6 +242,14 @@ func (b *binder) bindAlterRole(x *pg_query.AlterRoleStmt) (Statement, error) {
 		return nil, err
 	}
 	return &AlterRole{Name: b.roleSpecName(x.Role), Opts: o}, nil
+}
+
+func (b *binder) bindDropOwned(x *pg_query.DropOwnedStmt) (Statement, error) {
+	return &DropOwned{Roles: b.roleNames(x.Roles), Cascade: x.Behavior == pg_query.DropBehavior_DROP_CASCADE, RelName: b.relNamer()}, nil
+}
+
+func (b *binder) bindReassignOwned(x *pg_query.ReassignOwnedStmt) (Statement, error) {
+	return &ReassignOwned{Roles: b.roleNames(x.Roles), To: b.roleSpecName(x.Newrole)}, nil
 }
 
 func (b *binder) bindDropRole(x *pg_query.DropRoleStmt) (Statement, error) {

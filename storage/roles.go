@@ -389,6 +389,40 @@ func (a *Auth) SetOwner(oid, role uint32) {
 	a.setObject(oid, o)
 }
 
+// RevokeAllFrom removes every privilege granted to role, on objects and
+// their columns (DROP OWNED).
+func (a *Auth) RevokeAllFrom(role uint32) {
+	for oid, o := range a.Objects {
+		changed := false
+		keep := func(acl []ACLItem) []ACLItem {
+			var out []ACLItem
+			for _, it := range acl {
+				if it.Grantee == role {
+					changed = true
+					continue
+				}
+				out = append(out, it)
+			}
+			return out
+		}
+		if o.Set {
+			if o.ACL = keep(o.ACL); o.ACL == nil {
+				o.ACL = []ACLItem{}
+			}
+		}
+		cols := map[int16][]ACLItem{}
+		for c, acl := range o.Cols {
+			if k := keep(acl); len(k) > 0 {
+				cols[c] = k
+			}
+		}
+		o.Cols = cols
+		if changed {
+			a.setObject(oid, o)
+		}
+	}
+}
+
 // ForgetObject drops what is kept of a dropped object.
 func (a *Auth) ForgetObject(oid uint32) { delete(a.Objects, oid) }
 
