@@ -104,11 +104,11 @@ type ReassignOwned struct {
 func (*DropOwned) statement()     {}
 func (*ReassignOwned) statement() {}
 func (*CreateRole) statement()    {}
-func (*AlterRole) statement()  {}
-func (*DropRole) statement()   {}
-func (*GrantRole) statement()  {}
-func (*GrantPrivs) statement() {}
-func (*SetRole) statement()    {}
+func (*AlterRole) statement()     {}
+func (*DropRole) statement()      {}
+func (*GrantRole) statement()     {}
+func (*GrantPrivs) statement()    {}
+func (*SetRole) statement()       {}
 
 // bindSetRole binds SET [LOCAL] ROLE and RESET ROLE, and the same forms
 // of SESSION AUTHORIZATION.
