@@ -87,6 +87,15 @@ func dropOwned(ctx context.Context, s Session, x *sql.DropOwned) (string, error)
 	if err := revokeOwned(ctx, s, x.Roles, roles); err != nil {
 		return "", err
 	}
+	err = authOf(s).AlterAuth(func(a *storage.Auth) error {
+		for _, r := range roles {
+			a.DropDefaultsOf(r)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
 	objs := owned(s, roles)
 	if len(objs.views) > 0 {
 		if _, err := dropView(ctx, s, &sql.DropView{Targets: objs.views, IfExists: true, Cascade: x.Cascade, RelName: x.RelName}); err != nil {

@@ -194,6 +194,14 @@ func dropRole(ctx context.Context, s Session, x *sql.DropRole) (string, error) {
 		}
 		owned, granted := ac.Auth().Depends(r.OID)
 		var lines []string
+		for _, d := range ac.Auth().DefaultsOf(r.OID) {
+			line := "privileges for default privileges on new " + map[byte]string{'r': "relations", 'n': "schemas"}[d.Kind] +
+				" belonging to role " + s.Catalog().roleName(d.Role)
+			if d.Schema != 0 {
+				line += " in schema " + strings.TrimPrefix(s.Catalog().describeObject(d.Schema), "schema ")
+			}
+			lines = append(lines, line)
+		}
 		for _, o := range owned {
 			if d := s.Catalog().describeObject(o); d != "" {
 				lines = append(lines, "owner of "+d)
@@ -329,6 +337,9 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 		}
 		grantees = append(grantees, r.OID)
 	}
+	if x.Defaults != nil {
+		return alterDefaults(s, x, grantees)
+	}
 	for _, o := range x.Objects {
 		oid := o.OID
 		owner := a.Object(oid).Owner
@@ -462,14 +473,79 @@ func grantColumnPrivs(s Session, x *sql.GrantPrivs, o sql.GrantObject, grantees 
 	})
 }
 
-// recordOwner makes the current role the owner of a new object (nothing
-// to record for the bootstrap superuser, the default owner).
-func recordOwner(s Session, oid uint32) error {
-	rc := s.Roles()
-	if rc.Current == storage.OIDBootstrapRole || rc.Current == 0 {
+// recordOwner makes the current role the owner of a new relation (of
+// storage key key; nothing to record for the bootstrap superuser, the
+// default owner) and gives it the owner's default privileges.
+func recordOwner(s Session, oid uint32, key string) error {
+	owner := s.Roles().Current
+	if owner == 0 {
+		owner = storage.OIDBootstrapRole
+	}
+	if owner == storage.OIDBootstrapRole && len(authOf(s).Auth().Defaults) == 0 {
 		return nil
 	}
-	return authOf(s).AlterAuth(func(a *storage.Auth) error { a.SetOwner(oid, rc.Current); return nil })
+	schema := schemaOIDOfKey(s, key)
+	return authOf(s).AlterAuth(func(a *storage.Auth) error {
+		if owner != storage.OIDBootstrapRole {
+			a.SetOwner(oid, owner)
+		}
+		a.ApplyDefaults(oid, owner, schema, 'r', storage.AllTablePrivs)
+		return nil
+	})
+}
+
+// schemaOIDOfKey is the OID of the schema of the relation key.
+func schemaOIDOfKey(s Session, key string) uint32 {
+	id, _ := storage.SplitKey(key)
+	if id == storage.PublicSchemaID {
+		return storage.OIDPublicSchema
+	}
+	if sc, ok := s.Catalog().Txn.SchemaByID(id); ok {
+		return sc.OID()
+	}
+	return 0
+}
+
+// alterDefaults is ALTER DEFAULT PRIVILEGES: the current role must be a
+// member of each role it names (itself when none).
+func alterDefaults(s Session, x *sql.GrantPrivs, grantees []uint32) (string, error) {
+	rc := s.Roles()
+	ac := authOf(s)
+	a := ac.Auth()
+	roles := []uint32{rc.Current}
+	if len(x.Defaults.Roles) > 0 {
+		roles = nil
+		for _, n := range x.Defaults.Roles {
+			r, ok := roleFor(a, rc, n)
+			if !ok {
+				return "", errNoRole(n)
+			}
+			if !a.IsSuper(rc.Current) && !a.MemberOf(rc.Current, r.OID, false) {
+				return "", pgerr.New(pgerr.InsufficientPrivilege, "must be member of role \"%s\"", n)
+			}
+			roles = append(roles, r.OID)
+		}
+	}
+	schemaOIDs := x.Defaults.Schemas
+	if len(schemaOIDs) == 0 {
+		schemaOIDs = []uint32{0}
+	}
+	all := storage.AllTablePrivs
+	if x.Defaults.Kind == 'n' {
+		all = storage.AllSchemaPrivs
+	}
+	err := ac.AlterAuth(func(a *storage.Auth) error {
+		ensureBootstrap(a, rc)
+		for _, r := range roles {
+			for _, sc := range schemaOIDs {
+				for _, g := range grantees {
+					a.AlterDefault(r, sc, x.Defaults.Kind, all, x.Grant, g, x.Privs, x.GrantOption)
+				}
+			}
+		}
+		return nil
+	})
+	return "ALTER DEFAULT PRIVILEGES", err
 }
 
 // checkOwner is PostgreSQL's object ownership check: 42501 "must be owner
@@ -515,6 +591,14 @@ func (c *Catalog) describeObject(oid uint32) string {
 		}
 	}
 	return "" // dropped (storage forgets it at commit)
+}
+
+// roleName is a role's name for messages.
+func (c *Catalog) roleName(oid uint32) string {
+	if r, ok := c.Txn.Auth().RoleByOID(oid); ok {
+		return r.Name
+	}
+	return fmt.Sprint(oid)
 }
 
 // describeColumn names a column for DROP ROLE's detail ("" if gone).
@@ -630,6 +714,19 @@ func recordSchemaOwner(s Session, sc storage.Schema) error {
 		return nil
 	}
 	return ac.AlterAuth(func(a *storage.Auth) error { ensureBootstrap(a, rc); a.SetOwner(sc.OID(), owner); return nil })
+}
+
+// applySchemaDefaults gives a new schema its owner's default privileges.
+func applySchemaDefaults(s Session, sc storage.Schema) error {
+	ac := authOf(s)
+	if len(ac.Auth().Defaults) == 0 {
+		return nil
+	}
+	owner := ac.Auth().Object(sc.OID()).Owner
+	return ac.AlterAuth(func(a *storage.Auth) error {
+		a.ApplyDefaults(sc.OID(), owner, 0, 'n', storage.AllSchemaPrivs)
+		return nil
+	})
 }
 
 // columnPrivs are the privileges that also exist per column.

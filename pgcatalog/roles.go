@@ -329,3 +329,27 @@ func (s *Snapshot) hasColumnPrivilege(anyCol bool, v []types.Value) (types.Value
 
 var columnPrivNames = map[string]uint16{"select": storage.PrivSelect, "insert": storage.PrivInsert, "update": storage.PrivUpdate,
 	"references": storage.PrivReferences}
+
+// pgDefaultACLRow is pg_default_acl's row (ALTER DEFAULT PRIVILEGES).
+type pgDefaultACLRow struct {
+	Oid             OID     `pg:"oid"`
+	Defaclrole      OID     `pg:"defaclrole"`
+	Defaclnamespace OID     `pg:"defaclnamespace"`
+	Defaclobjtype   Char    `pg:"defaclobjtype"`
+	Defaclacl       *string `pg:"defaclacl"`
+}
+
+// oidDefaultACLBase numbers pg_default_acl's rows (joind keeps no OIDs
+// for them; these are stable while the rows are).
+const oidDefaultACLBase = 0x7f000000
+
+func declareDefaultACL() {
+	declare(pc, "pg_default_acl", 826, 'r', func(s *Snapshot) []pgDefaultACLRow {
+		var out []pgDefaultACLRow
+		for i, d := range s.Auth().Defaults {
+			out = append(out, pgDefaultACLRow{Oid: OID(oidDefaultACLBase + uint32(i)), Defaclrole: OID(d.Role),
+				Defaclnamespace: OID(d.Schema), Defaclobjtype: Char(d.Kind), Defaclacl: s.aclItemsText(d.ACL)})
+		}
+		return out
+	})
+}

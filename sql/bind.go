@@ -257,6 +257,8 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindDropRole(x.DropRoleStmt)
 	case *pg_query.Node_DropOwnedStmt:
 		return b.bindDropOwned(x.DropOwnedStmt) // roles.go
+	case *pg_query.Node_AlterDefaultPrivilegesStmt:
+		return b.bindAlterDefaultPrivileges(x.AlterDefaultPrivilegesStmt)
 	case *pg_query.Node_ReassignOwnedStmt:
 		return b.bindReassignOwned(x.ReassignOwnedStmt)
 	case *pg_query.Node_GrantRoleStmt:

@@ -69,6 +69,16 @@ type GrantPrivs struct {
 	// Cols are the column privileges (GRANT SELECT (a, b) ...), of a
 	// statement on one table.
 	Cols []ColumnPrivs
+	// Defaults, when set, makes it ALTER DEFAULT PRIVILEGES (Objects empty).
+	Defaults *DefaultPrivs
+}
+
+// DefaultPrivs are ALTER DEFAULT PRIVILEGES' FOR ROLE and IN SCHEMA and
+// the kind of object: 'r' (TABLES) or 'n' (SCHEMAS).
+type DefaultPrivs struct {
+	Roles   []string // none: the current role
+	Schemas []uint32 // none: every schema
+	Kind    byte
 }
 
 // ColumnPrivs are privileges on some columns of GRANT's table.
@@ -278,14 +288,57 @@ var tablePrivBits = map[string]uint16{"select": storage.PrivSelect, "insert": st
 
 var schemaPrivBits = map[string]uint16{"usage": storage.PrivUsage, "create": storage.PrivCreate}
 
+// bindAlterDefaultPrivileges is ALTER DEFAULT PRIVILEGES [FOR ROLE r]
+// [IN SCHEMA s] GRANT|REVOKE ... ON TABLES|SCHEMAS.
+func (b *binder) bindAlterDefaultPrivileges(x *pg_query.AlterDefaultPrivilegesStmt) (Statement, error) {
+	d := &DefaultPrivs{}
+	var schemaNames []string
+	for _, o := range x.Options {
+		de := o.GetDefElem()
+		switch de.GetDefname() {
+		case "roles":
+			d.Roles = b.roleNames(de.Arg.GetList().GetItems())
+		case "schemas":
+			for _, n := range de.Arg.GetList().GetItems() {
+				schemaNames = append(schemaNames, n.GetString_().GetSval())
+			}
+		}
+	}
+	act := x.Action
+	switch act.Objtype {
+	case pg_query.ObjectType_OBJECT_TABLE:
+		d.Kind = 'r'
+	case pg_query.ObjectType_OBJECT_SCHEMA:
+		d.Kind = 'n'
+		if len(schemaNames) > 0 {
+			return nil, pgerr.New("0LP01", "cannot use IN SCHEMA clause when using GRANT/REVOKE ON SCHEMAS")
+		}
+	default:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER DEFAULT PRIVILEGES on %s is not supported",
+			strings.ToLower(strings.TrimPrefix(act.Objtype.String(), "OBJECT_"))+"s")
+	}
+	for _, name := range schemaNames {
+		ns, ok := b.snapshot().NamespaceByName(name)
+		if !ok {
+			return nil, pgerr.New("3F000", "schema \"%s\" does not exist", name)
+		}
+		d.Schemas = append(d.Schemas, ns.OID)
+	}
+	st, err := b.bindGrant(act)
+	if err != nil {
+		return nil, err
+	}
+	g := st.(*GrantPrivs)
+	g.Defaults = d
+	return g, nil
+}
+
 func (b *binder) bindGrant(x *pg_query.GrantStmt) (Statement, error) {
 	g := &GrantPrivs{Grant: x.IsGrant, GrantOption: x.GrantOption}
 	if x.Grantor != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "GRANTED BY is not supported")
 	}
-	if x.Targtype == pg_query.GrantTargetType_ACL_TARGET_DEFAULTS {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER DEFAULT PRIVILEGES is not supported")
-	}
+	defaults := x.Targtype == pg_query.GrantTargetType_ACL_TARGET_DEFAULTS
 	var bits map[string]uint16
 	all := storage.AllTablePrivs
 	kind := "table"
@@ -330,11 +383,15 @@ func (b *binder) bindGrant(x *pg_query.GrantStmt) (Statement, error) {
 		}
 		bit, ok := bits[ap.PrivName]
 		if !ok {
+			if defaults && kind == "table" {
+				kind = "relation"
+			}
 			return nil, pgerr.New("0LP01", "invalid privilege type %s for %s", strings.ToUpper(ap.PrivName), kind)
 		}
 		g.Privs |= bit
 	}
 	switch {
+	case defaults:
 	case g.Schema:
 		for _, o := range x.Objects {
 			name := o.GetString_().GetSval()

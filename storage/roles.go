@@ -110,6 +110,7 @@ type Auth struct {
 	Roles     []Role               `json:"roles,omitempty"`
 	Members   []Member             `json:"members,omitempty"`
 	Objects   map[uint32]ObjectACL `json:"objects,omitempty"` // by relation or schema OID
+	Defaults  []DefaultACL         `json:"default_acls,omitempty"` // defaultacl.go
 }
 
 var emptyAuth = &Auth{}
@@ -117,7 +118,7 @@ var emptyAuth = &Auth{}
 // Clone is a deep copy of a.
 func (a *Auth) Clone() *Auth {
 	n := &Auth{Bootstrap: a.Bootstrap, Roles: append([]Role(nil), a.Roles...), Members: append([]Member(nil), a.Members...),
-		Objects: make(map[uint32]ObjectACL, len(a.Objects))}
+		Objects: make(map[uint32]ObjectACL, len(a.Objects)), Defaults: append([]DefaultACL(nil), a.Defaults...)}
 	for k, v := range a.Objects {
 		v.ACL = append([]ACLItem(nil), v.ACL...)
 		if v.Cols != nil {
@@ -672,7 +673,7 @@ func applyAuth(work *version, p *pending) error {
 // that are gone (their OIDs are never reused).
 func pruneAuth(work *version) {
 	a := work.auth
-	if a == nil || len(a.Objects) == 0 {
+	if a == nil || len(a.Objects) == 0 && len(a.Defaults) == 0 {
 		return
 	}
 	live := func(oid uint32) bool {
@@ -699,19 +700,26 @@ func pruneAuth(work *version) {
 			gone = append(gone, oid)
 		}
 	}
-	if len(gone) == 0 {
+	var defs []DefaultACL // a dropped schema's default privileges go with it
+	for _, d := range a.Defaults {
+		if d.Schema == 0 || live(d.Schema) {
+			defs = append(defs, d)
+		}
+	}
+	if len(gone) == 0 && len(defs) == len(a.Defaults) {
 		return
 	}
 	n := a.Clone()
 	for _, oid := range gone {
 		delete(n.Objects, oid)
 	}
+	n.Defaults = defs
 	work.auth = n
 }
 
 // encodeAuth is the manifest's "auth" member (nil: none).
 func encodeAuth(v *version) ([]byte, error) {
-	if v.auth == nil || (v.auth.Bootstrap == "" && len(v.auth.Roles) == 0 && len(v.auth.Objects) == 0) {
+	if v.auth == nil || (v.auth.Bootstrap == "" && len(v.auth.Roles) == 0 && len(v.auth.Objects) == 0 && len(v.auth.Defaults) == 0) {
 		return nil, nil
 	}
 	return json.Marshal(v.auth)
