@@ -109,7 +109,7 @@ type Auth struct {
 	Bootstrap string               `json:"bootstrap,omitempty"`
 	Roles     []Role               `json:"roles,omitempty"`
 	Members   []Member             `json:"members,omitempty"`
-	Objects   map[uint32]ObjectACL `json:"objects,omitempty"` // by relation or schema OID
+	Objects   map[uint32]ObjectACL `json:"objects,omitempty"`      // by relation or schema OID
 	Defaults  []DefaultACL         `json:"default_acls,omitempty"` // defaultacl.go
 }
 
