@@ -191,6 +191,18 @@ var rolesMatrix = []string{
 	"DROP OWNED BY postgres",
 	"CREATE SCHEMA r17d AUTHORIZATION r17_none ;; CREATE TABLE r17d.x (a int) ;; DROP OWNED BY r17_none ;; SELECT nspname FROM pg_namespace WHERE nspname = 'r17d'",
 	"CREATE SCHEMA r17d AUTHORIZATION r17_none ;; CREATE TABLE r17d.x (a int) ;; DROP OWNED BY r17_none CASCADE ;; SELECT nspname FROM pg_namespace WHERE nspname = 'r17d'",
+	// ALTER DEFAULT PRIVILEGES, applied to what is created later.
+	"ALTER DEFAULT PRIVILEGES GRANT SELECT ON TABLES TO r17_reader ;; SELECT pg_get_userbyid(defaclrole), defaclnamespace::regnamespace::text, defaclobjtype::text, defaclacl::text FROM pg_default_acl",
+	"ALTER DEFAULT PRIVILEGES IN SCHEMA r17s GRANT INSERT ON TABLES TO r17_none WITH GRANT OPTION ;; ALTER DEFAULT PRIVILEGES GRANT SELECT ON TABLES TO PUBLIC ;; CREATE TABLE r17s.dp (x int) ;; SELECT relacl::text FROM pg_class WHERE relname = 'dp'",
+	"ALTER DEFAULT PRIVILEGES REVOKE DELETE ON TABLES FROM CURRENT_USER ;; CREATE VIEW r17s.ov AS SELECT 1 AS one ;; SELECT relacl::text FROM pg_class WHERE relname = 'ov' ;; SELECT defaclacl::text FROM pg_default_acl",
+	"ALTER DEFAULT PRIVILEGES FOR ROLE r17_owner GRANT SELECT ON TABLES TO PUBLIC ;; SELECT defaclacl::text FROM pg_default_acl",
+	"ALTER DEFAULT PRIVILEGES FOR ROLE r17_grp, r17_none IN SCHEMA r17s, r17p GRANT UPDATE ON TABLES TO r17_reader ;; SELECT pg_get_userbyid(defaclrole), defaclnamespace::regnamespace::text, defaclacl::text FROM pg_default_acl ORDER BY 1, 2",
+	"ALTER DEFAULT PRIVILEGES GRANT USAGE ON SCHEMAS TO r17_reader ;; CREATE SCHEMA r17e ;; SELECT nspacl::text FROM pg_namespace WHERE nspname = 'r17e'",
+	"ALTER DEFAULT PRIVILEGES GRANT USAGE ON SCHEMAS TO r17_reader ;; ALTER DEFAULT PRIVILEGES REVOKE USAGE ON SCHEMAS FROM r17_reader ;; SELECT count(*) FROM pg_default_acl",
+	"ALTER DEFAULT PRIVILEGES IN SCHEMA r17s GRANT USAGE ON SCHEMAS TO r17_reader",
+	"ALTER DEFAULT PRIVILEGES IN SCHEMA r17nosuch GRANT SELECT ON TABLES TO r17_reader",
+	"ALTER DEFAULT PRIVILEGES GRANT USAGE ON TABLES TO r17_reader",
+	"ALTER DEFAULT PRIVILEGES FOR ROLE r17_reader GRANT SELECT ON TABLES TO r17_grp ;; DROP ROLE r17_grp",
 	// SET SESSION AUTHORIZATION: a superuser who connected, or oneself.
 	"SET SESSION AUTHORIZATION r17_reader ;; SELECT current_user, session_user",
 	"SET SESSION AUTHORIZATION r17_reader ;; SELECT a FROM r17s.c ORDER BY a",
@@ -426,6 +438,7 @@ func TestRolesSurviveRestart(t *testing.T) {
 		"CREATE TABLE rs_c (a int, b int)",
 		"INSERT INTO rs_c VALUES (1, 2)",
 		"GRANT SELECT (a), UPDATE (b) ON rs_c TO rs_app",
+		"ALTER DEFAULT PRIVILEGES FOR ROLE rs_app IN SCHEMA rs_s GRANT SELECT ON TABLES TO rs_grp",
 	}, false)
 	c.Close(context.Background())
 	a, err := conn(dsn(j, "rs_app", "apppw"))
@@ -456,6 +469,8 @@ func TestRolesSurviveRestart(t *testing.T) {
 		{"SELECT pg_get_userbyid(relowner) FROM pg_class WHERE relname = 'mine'", "SELECT 1 rs_app"},
 		{"DROP TABLE rs_t", "42501 must be owner of table rs_t"},
 		{"SELECT a FROM rs_c", "SELECT 1 1"},
+		{"SELECT pg_get_userbyid(defaclrole), defaclacl::text FROM pg_default_acl", "SELECT 1 rs_app {rs_grp=r/rs_app}"},
+		{"CREATE TABLE rs_s.later (x int) ;; SELECT relacl::text FROM pg_class WHERE relname = 'later'", "SELECT 1 {rs_app=arwdDxt/rs_app,rs_grp=r/rs_app}"},
 		{"SELECT b FROM rs_c", "42501 permission denied for table rs_c"},
 		{"SELECT attname, attacl::text FROM pg_attribute WHERE attrelid = 'rs_c'::regclass AND attnum > 0 ORDER BY 1",
 			"SELECT 2 a {rs_app=r/boot} | b {rs_app=w/boot}"},
