@@ -164,6 +164,9 @@ func Bind(raw *RawStatement, cat storage.Catalog, opts *BindOptions) (Statement,
 		return nil, err
 	}
 	b.fillColumnPerms()
+	if _, ok := st.(*CreateView); ok {
+		b.perms = nil // a view's relations are checked when it is used, as its owner
+	}
 	opts.Perms = b.perms
 	if q, ok := st.(*Query); ok {
 		q.Perms = b.perms
