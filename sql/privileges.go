@@ -76,24 +76,30 @@ func (b *binder) noteReadCols(rv *pg_query.RangeVar) {
 // noteInsertedCols records INSERT on the columns a MERGE's INSERT gives
 // values: those it names, else the first nvals.
 func (b *binder) noteInsertedCols(rv *pg_query.RangeVar, names []*pg_query.Node, nvals int) {
+	b.notePermCols(rv, storage.PrivInsert, func(defs []storage.ColumnDef) []int16 {
+		if len(names) > 0 {
+			return attnumsNamed(defs, names)
+		}
+		var cols []int16
+		for i, d := range defs[:min(nvals, len(defs))] {
+			cols = append(cols, attnumOf(d, i))
+		}
+		return cols
+	})
+}
+
+// notePermCols records priv on the columns cols gives of the table rv
+// names.
+func (b *binder) notePermCols(rv *pg_query.RangeVar, priv uint16, cols func([]storage.ColumnDef) []int16) {
 	r, err := b.resolveRelation(rv)
 	if err != nil || r.kind != relTable {
 		return
 	}
 	n := len(b.perms)
-	b.notePerm(r, storage.PrivInsert)
-	if n == len(b.perms) {
-		return
+	b.notePerm(r, priv)
+	if n < len(b.perms) {
+		b.perms[n].Cols, b.perms[n].colsKnown = cols(r.table.Columns()), true
 	}
-	defs := r.table.Columns()
-	var cols []int16
-	if len(names) == 0 {
-		for i, d := range defs[:min(nvals, len(defs))] {
-			cols = append(cols, attnumOf(d, i))
-		}
-	}
-	cols = append(cols, attnumsNamed(defs, names)...)
-	b.perms[n].Cols, b.perms[n].colsKnown = cols, true
 }
 
 // attnumsNamed are the attribute numbers of the columns ResTargets name.
@@ -112,16 +118,7 @@ func attnumsNamed(defs []storage.ColumnDef, targets []*pg_query.Node) []int16 {
 
 // noteUpdatedCols records UPDATE on the columns SET assigns.
 func (b *binder) noteUpdatedCols(rv *pg_query.RangeVar, targets []*pg_query.Node) {
-	r, err := b.resolveRelation(rv)
-	if err != nil || r.kind != relTable {
-		return
-	}
-	n := len(b.perms)
-	b.notePerm(r, storage.PrivUpdate)
-	if n == len(b.perms) {
-		return
-	}
-	b.perms[n].Cols, b.perms[n].colsKnown = attnumsNamed(r.table.Columns(), targets), true
+	b.notePermCols(rv, storage.PrivUpdate, func(defs []storage.ColumnDef) []int16 { return attnumsNamed(defs, targets) })
 }
 
 // notePerm records that the statement needs priv on the relation r.
