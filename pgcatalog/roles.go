@@ -353,3 +353,74 @@ func declareDefaultACL() {
 		return out
 	})
 }
+
+// isColumnPrivilegesRow is a row of information_schema.column_privileges.
+type isColumnPrivilegesRow struct {
+	Grantor       string `pg:"grantor"`
+	Grantee       string `pg:"grantee"`
+	TableCatalog  string `pg:"table_catalog"`
+	TableSchema   string `pg:"table_schema"`
+	TableName     string `pg:"table_name"`
+	ColumnName    string `pg:"column_name"`
+	PrivilegeType string `pg:"privilege_type"`
+	IsGrantable   string `pg:"is_grantable"`
+}
+
+// columnPrivilegeRows are information_schema.column_privileges' rows, as
+// PostgreSQL's view: each user relation's access list (its default when
+// NULL) spread over its columns, with the columns' own lists, of the
+// per-column privileges, where the current role has the privileges of
+// the grantor or the grantee (or the grantee is PUBLIC).
+func (s *Snapshot) columnPrivilegeRows() []isColumnPrivilegesRow {
+	a := s.Auth()
+	me := s.CurrentRole()
+	type key struct {
+		grantor, grantee uint32
+		rel              uint32
+		col, priv        string
+		grantable        bool
+	}
+	seen := map[key]bool{}
+	var out []isColumnPrivilegesRow
+	for _, r := range s.Relations() {
+		if r.OID < FirstUserOID || !(r.Kind == 'r' || r.Kind == 'v' || r.Kind == 'f') {
+			continue
+		}
+		ns, _ := s.NamespaceByOID(r.Namespace)
+		owner := a.Object(r.OID).Owner
+		tableACL := a.EffectiveACL(r.OID, storage.AllTablePrivs, 0)
+		for i, c := range r.Columns {
+			acl := append(append([]storage.ACLItem(nil), tableACL...), a.Object(r.OID).Cols[r.Attnum(i)]...)
+			for _, it := range acl {
+				if !(it.Grantee == 0 || a.IsSuper(me) || a.MemberOf(me, it.Grantor, true) || a.MemberOf(me, it.Grantee, true)) {
+					continue
+				}
+				for _, bit := range []uint16{storage.PrivInsert, storage.PrivSelect, storage.PrivUpdate, storage.PrivReferences} {
+					if it.Privs&bit == 0 {
+						continue
+					}
+					k := key{it.Grantor, it.Grantee, r.OID, c.Name, privTypeName[bit], it.GrantOpt&bit != 0}
+					if seen[k] {
+						continue
+					}
+					seen[k] = true
+					grantee, grantable := "PUBLIC", "NO"
+					if it.Grantee != 0 {
+						grantee = s.RoleName(it.Grantee)
+						if a.IsSuper(it.Grantee) || a.MemberOf(it.Grantee, owner, true) || k.grantable {
+							grantable = "YES"
+						}
+					} else if k.grantable {
+						grantable = "YES"
+					}
+					out = append(out, isColumnPrivilegesRow{Grantor: s.RoleName(it.Grantor), Grantee: grantee, TableCatalog: s.database(),
+						TableSchema: ns.Name, TableName: r.Name, ColumnName: c.Name, PrivilegeType: k.priv, IsGrantable: grantable})
+				}
+			}
+		}
+	}
+	return out
+}
+
+var privTypeName = map[uint16]string{storage.PrivInsert: "INSERT", storage.PrivSelect: "SELECT", storage.PrivUpdate: "UPDATE",
+	storage.PrivReferences: "REFERENCES"}

@@ -166,6 +166,7 @@ var rolesMatrix = []string{
 	"SELECT attname, attacl::text FROM pg_attribute WHERE attrelid = 'r17s.c'::regclass AND attnum > 0 ORDER BY attnum",
 	"GRANT SELECT (b) ON r17s.c TO r17_none ;; SELECT attname, attacl::text FROM pg_attribute WHERE attrelid = 'r17s.c'::regclass AND attnum = 2",
 	"REVOKE SELECT ON r17s.c FROM r17_writer ;; SELECT attname, attacl::text FROM pg_attribute WHERE attrelid = 'r17s.c'::regclass AND attnum > 0 ORDER BY attnum",
+	"SELECT grantor, grantee, table_schema, table_name, column_name, privilege_type, is_grantable FROM information_schema.column_privileges WHERE table_schema = 'r17s' ORDER BY 2, 4, 5, 6, 1",
 	"GRANT SELECT (nosuch) ON r17s.c TO r17_none",
 	"GRANT DELETE (a) ON r17s.c TO r17_none",
 	"DROP ROLE r17_grp",
