@@ -248,6 +248,16 @@ func dropColumn(ctx context.Context, s Session, x *sql.AlterTable, tb storage.Ta
 	if err := cat.txnOf(tb).DropIndexesOn(ctx, tb, st.Column); err != nil {
 		return err
 	}
+	if o, ok := tb.(interface{ ObjectID() uint32 }); ok {
+		oid, attnum := o.ObjectID(), cols[ord].Attnum
+		if attnum == 0 {
+			attnum = int16(ord + 1)
+		}
+		// The column's privileges go with it (pg_attribute.attacl).
+		if err := authOf(s).AlterAuth(func(a *storage.Auth) error { a.ForgetColumn(oid, attnum); return nil }); err != nil {
+			return err
+		}
+	}
 	return cat.txnOf(tb).Alter(ctx, tb, tb.Name(), append(cols[:ord], cols[ord+1:]...))
 }
 

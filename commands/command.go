@@ -70,6 +70,10 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = alterRole(ctx, s, x)
 	case *sql.DropRole:
 		tag, err = dropRole(ctx, s, x)
+	case *sql.DropOwned:
+		tag, err = dropOwned(ctx, s, x) // owned.go
+	case *sql.ReassignOwned:
+		tag, err = reassignOwned(ctx, s, x)
 	case *sql.GrantRole:
 		tag, err = grantRole(ctx, s, x)
 	case *sql.GrantPrivs:
@@ -241,6 +245,10 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = "ALTER ROLE"
 	case *sql.DropRole:
 		what = "DROP ROLE"
+	case *sql.DropOwned:
+		what = "DROP OWNED"
+	case *sql.ReassignOwned:
+		what = "REASSIGN OWNED"
 	case *sql.GrantRole:
 		what = "GRANT ROLE"
 	case *sql.GrantPrivs:

@@ -194,6 +194,14 @@ func dropRole(ctx context.Context, s Session, x *sql.DropRole) (string, error) {
 		}
 		owned, granted := ac.Auth().Depends(r.OID)
 		var lines []string
+		for _, d := range ac.Auth().DefaultsOf(r.OID) {
+			line := "privileges for default privileges on new " + map[byte]string{'r': "relations", 'n': "schemas"}[d.Kind] +
+				" belonging to role " + s.Catalog().roleName(d.Role)
+			if d.Schema != 0 {
+				line += " in schema " + strings.TrimPrefix(s.Catalog().describeObject(d.Schema), "schema ")
+			}
+			lines = append(lines, line)
+		}
 		for _, o := range owned {
 			if d := s.Catalog().describeObject(o); d != "" {
 				lines = append(lines, "owner of "+d)
@@ -201,6 +209,11 @@ func dropRole(ctx context.Context, s Session, x *sql.DropRole) (string, error) {
 		}
 		for _, o := range granted {
 			if d := s.Catalog().describeObject(o); d != "" {
+				lines = append(lines, "privileges for "+d)
+			}
+		}
+		for _, c := range ac.Auth().ColumnDepends(r.OID) {
+			if d := s.Catalog().describeColumn(c); d != "" {
 				lines = append(lines, "privileges for "+d)
 			}
 		}
@@ -324,9 +337,20 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 		}
 		grantees = append(grantees, r.OID)
 	}
+	if x.Defaults != nil {
+		return alterDefaults(s, x, grantees)
+	}
 	for _, o := range x.Objects {
 		oid := o.OID
 		owner := a.Object(oid).Owner
+		if len(x.Cols) > 0 {
+			if err := grantColumnPrivs(s, x, o, grantees); err != nil {
+				return "", err
+			}
+			if x.Privs == 0 {
+				continue
+			}
+		}
 		grantor, privs := owner, x.Privs
 		if !a.IsSuper(rc.Current) && !a.MemberOf(rc.Current, owner, false) {
 			// As PostgreSQL's restrict_and_check_grant: what the role
@@ -365,8 +389,15 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 			for _, g := range grantees {
 				if x.Grant {
 					a.Grant(oid, all, 0, g, grantor, privs, x.GrantOption)
-				} else {
-					a.Revoke(oid, all, 0, g, grantor, privs, x.GrantOption)
+					continue
+				}
+				a.Revoke(oid, all, 0, g, grantor, privs, x.GrantOption)
+				if !x.Schema && privs&columnPrivs != 0 {
+					// A table's REVOKE revokes the columns' too, as
+					// PostgreSQL's expand_all_col_privileges.
+					for attnum := range a.Object(oid).Cols {
+						a.RevokeColumn(oid, attnum, g, grantor, privs&columnPrivs, x.GrantOption)
+					}
 				}
 			}
 			return nil
@@ -378,14 +409,143 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 	return tag, nil
 }
 
-// recordOwner makes the current role the owner of a new object (nothing
-// to record for the bootstrap superuser, the default owner).
-func recordOwner(s Session, oid uint32) error {
+// grantColumnPrivs is the column part of GRANT/REVOKE on table o: its
+// owner (or a superuser) grants in the owner's name; another role only
+// what it holds WITH GRANT OPTION on the table or the column, in the name
+// of the role holding it, warning as PostgreSQL's restrict_and_check_grant.
+func grantColumnPrivs(s Session, x *sql.GrantPrivs, o sql.GrantObject, grantees []uint32) error {
 	rc := s.Roles()
-	if rc.Current == storage.OIDBootstrapRole || rc.Current == 0 {
+	ac := authOf(s)
+	a := ac.Auth()
+	owner := a.Object(o.OID).Owner
+	asOwner := a.IsSuper(rc.Current) || a.MemberOf(rc.Current, owner, false)
+	type colGrant struct {
+		attnum  int16
+		grantor uint32
+		privs   uint16
+	}
+	var todo []colGrant
+	for _, cp := range x.Cols {
+		for i, attnum := range cp.Attnums {
+			if asOwner {
+				todo = append(todo, colGrant{attnum, owner, cp.Privs})
+				continue
+			}
+			held := a.Privileges(rc.Current, o.OID, storage.AllTablePrivs, 0) | a.ColumnPrivileges(rc.Current, o.OID, attnum)
+			if held&columnPrivs == 0 {
+				return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for column \"%s\" of relation \"%s\"", cp.Names[i], o.Name)
+			}
+			grantor, opts := a.ColumnGrantor(rc.Current, o.OID, attnum, cp.Privs)
+			privs := cp.Privs & opts
+			w, code := "", "01007"
+			switch {
+			case privs == 0 && x.Grant:
+				w = "no privileges were granted for column \"%s\" of relation \"%s\""
+			case privs == 0:
+				w, code = "no privileges could be revoked for column \"%s\" of relation \"%s\"", "01006"
+			case privs != cp.Privs && x.Grant:
+				w = "not all privileges were granted for column \"%s\" of relation \"%s\""
+			case privs != cp.Privs:
+				w, code = "not all privileges could be revoked for column \"%s\" of relation \"%s\"", "01006"
+			}
+			if w != "" {
+				if err := s.Notice(&pgerr.Error{Severity: "WARNING", Code: code, Message: fmt.Sprintf(w, cp.Names[i], o.Name)}); err != nil {
+					return err
+				}
+			}
+			if privs != 0 {
+				todo = append(todo, colGrant{attnum, grantor, privs})
+			}
+		}
+	}
+	return ac.AlterAuth(func(a *storage.Auth) error {
+		ensureBootstrap(a, rc)
+		for _, cg := range todo {
+			for _, g := range grantees {
+				if x.Grant {
+					a.GrantColumn(o.OID, cg.attnum, g, cg.grantor, cg.privs, x.GrantOption)
+				} else {
+					a.RevokeColumn(o.OID, cg.attnum, g, cg.grantor, cg.privs, x.GrantOption)
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// recordOwner makes the current role the owner of a new relation (of
+// storage key key; nothing to record for the bootstrap superuser, the
+// default owner) and gives it the owner's default privileges.
+func recordOwner(s Session, oid uint32, key string) error {
+	owner := s.Roles().Current
+	if owner == 0 {
+		owner = storage.OIDBootstrapRole
+	}
+	if owner == storage.OIDBootstrapRole && len(authOf(s).Auth().Defaults) == 0 {
 		return nil
 	}
-	return authOf(s).AlterAuth(func(a *storage.Auth) error { a.SetOwner(oid, rc.Current); return nil })
+	schema := schemaOIDOfKey(s, key)
+	return authOf(s).AlterAuth(func(a *storage.Auth) error {
+		if owner != storage.OIDBootstrapRole {
+			a.SetOwner(oid, owner)
+		}
+		a.ApplyDefaults(oid, owner, schema, 'r', storage.AllTablePrivs)
+		return nil
+	})
+}
+
+// schemaOIDOfKey is the OID of the schema of the relation key.
+func schemaOIDOfKey(s Session, key string) uint32 {
+	id, _ := storage.SplitKey(key)
+	if id == storage.PublicSchemaID {
+		return storage.OIDPublicSchema
+	}
+	if sc, ok := s.Catalog().Txn.SchemaByID(id); ok {
+		return sc.OID()
+	}
+	return 0
+}
+
+// alterDefaults is ALTER DEFAULT PRIVILEGES: the current role must be a
+// member of each role it names (itself when none).
+func alterDefaults(s Session, x *sql.GrantPrivs, grantees []uint32) (string, error) {
+	rc := s.Roles()
+	ac := authOf(s)
+	a := ac.Auth()
+	roles := []uint32{rc.Current}
+	if len(x.Defaults.Roles) > 0 {
+		roles = nil
+		for _, n := range x.Defaults.Roles {
+			r, ok := roleFor(a, rc, n)
+			if !ok {
+				return "", errNoRole(n)
+			}
+			if !a.IsSuper(rc.Current) && !a.MemberOf(rc.Current, r.OID, false) {
+				return "", pgerr.New(pgerr.InsufficientPrivilege, "must be member of role \"%s\"", n)
+			}
+			roles = append(roles, r.OID)
+		}
+	}
+	schemaOIDs := x.Defaults.Schemas
+	if len(schemaOIDs) == 0 {
+		schemaOIDs = []uint32{0}
+	}
+	all := storage.AllTablePrivs
+	if x.Defaults.Kind == 'n' {
+		all = storage.AllSchemaPrivs
+	}
+	err := ac.AlterAuth(func(a *storage.Auth) error {
+		ensureBootstrap(a, rc)
+		for _, r := range roles {
+			for _, sc := range schemaOIDs {
+				for _, g := range grantees {
+					a.AlterDefault(r, sc, x.Defaults.Kind, all, x.Grant, g, x.Privs, x.GrantOption)
+				}
+			}
+		}
+		return nil
+	})
+	return "ALTER DEFAULT PRIVILEGES", err
 }
 
 // checkOwner is PostgreSQL's object ownership check: 42501 "must be owner
@@ -431,6 +591,32 @@ func (c *Catalog) describeObject(oid uint32) string {
 		}
 	}
 	return "" // dropped (storage forgets it at commit)
+}
+
+// roleName is a role's name for messages.
+func (c *Catalog) roleName(oid uint32) string {
+	if r, ok := c.Txn.Auth().RoleByOID(oid); ok {
+		return r.Name
+	}
+	return fmt.Sprint(oid)
+}
+
+// describeColumn names a column for DROP ROLE's detail ("" if gone).
+func (c *Catalog) describeColumn(col storage.ColumnRef) string {
+	t := c.describeObject(col.Table)
+	if !strings.HasPrefix(t, "table ") {
+		return ""
+	}
+	tbl, ok := c.Txn.Lookup(relKeyOfTxn(c.Txn, col.Table))
+	if !ok {
+		return ""
+	}
+	for i, d := range tbl.Columns() {
+		if d.Attnum == col.Attnum || d.Attnum == 0 && int16(i+1) == col.Attnum {
+			return "column " + d.Name + " of " + t
+		}
+	}
+	return ""
 }
 
 // checkCreateInKey checks CREATE on the schema of the relation key.
@@ -530,6 +716,19 @@ func recordSchemaOwner(s Session, sc storage.Schema) error {
 	return ac.AlterAuth(func(a *storage.Auth) error { ensureBootstrap(a, rc); a.SetOwner(sc.OID(), owner); return nil })
 }
 
+// applySchemaDefaults gives a new schema its owner's default privileges.
+func applySchemaDefaults(s Session, sc storage.Schema) error {
+	ac := authOf(s)
+	if len(ac.Auth().Defaults) == 0 {
+		return nil
+	}
+	owner := ac.Auth().Object(sc.OID()).Owner
+	return ac.AlterAuth(func(a *storage.Auth) error {
+		a.ApplyDefaults(sc.OID(), owner, 0, 'n', storage.AllSchemaPrivs)
+		return nil
+	})
+}
+
 // columnPrivs are the privileges that also exist per column.
 const columnPrivs = storage.PrivSelect | storage.PrivInsert | storage.PrivUpdate | storage.PrivReferences
 
@@ -542,13 +741,17 @@ func revokeColumnWarnings(s Session, x *sql.GrantPrivs, o sql.GrantObject, grant
 		return nil
 	}
 	var cols []string
-	t, ok := s.Catalog().Txn.Lookup(relKeyOf(s, o.OID))
-	if !ok {
-		return nil
-	}
-	cols = append(cols, "tableoid", "cmax", "xmax", "cmin", "xmin", "ctid")
-	for _, c := range t.Columns() {
-		cols = append(cols, c.Name)
+	if t, ok := s.Catalog().Txn.Lookup(relKeyOf(s, o.OID)); ok {
+		cols = append(cols, "tableoid", "cmax", "xmax", "cmin", "xmin", "ctid")
+		for _, c := range t.Columns() {
+			cols = append(cols, c.Name)
+		}
+	} else {
+		for _, v := range s.Catalog().Txn.Views() { // a view has no system columns
+			if storage.FirstUserOID+1+2*uint32(v.ID) == o.OID {
+				cols = v.Columns
+			}
+		}
 	}
 	for _, c := range cols {
 		if err := s.Notice(&pgerr.Error{Severity: "WARNING", Code: "01006",
@@ -560,8 +763,10 @@ func revokeColumnWarnings(s Session, x *sql.GrantPrivs, o sql.GrantObject, grant
 }
 
 // relKeyOf is the storage key of the table of OID oid ("" if none).
-func relKeyOf(s Session, oid uint32) string {
-	for _, t := range s.Catalog().Txn.Tables() {
+func relKeyOf(s Session, oid uint32) string { return relKeyOfTxn(s.Catalog().Txn, oid) }
+
+func relKeyOfTxn(txn storage.Catalog, oid uint32) string {
+	for _, t := range txn.Tables() {
 		if x, ok := t.(interface{ ObjectID() uint32 }); ok && x.ObjectID() == oid {
 			return t.Name()
 		}

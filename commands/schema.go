@@ -38,6 +38,9 @@ func createSchema(ctx context.Context, s Session, x *sql.CreateSchema) (string, 
 	if err := recordSchemaOwner(s, sc); err != nil {
 		return "", err
 	}
+	if err := applySchemaDefaults(s, sc); err != nil { // roles.go
+		return "", err
+	}
 	for i := 0; i < x.Elements; i++ {
 		st, err := x.BindElement(cat, i)
 		if err != nil {

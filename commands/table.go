@@ -36,7 +36,7 @@ func createTable(ctx context.Context, s Session, x *sql.CreateTable) (string, er
 	if !x.Temp {
 		if t, ok := cat.Txn.Lookup(x.Name); ok {
 			if o, ok := t.(interface{ ObjectID() uint32 }); ok {
-				return "CREATE TABLE", recordOwner(s, o.ObjectID())
+				return "CREATE TABLE", recordOwner(s, o.ObjectID(), x.Name)
 			}
 		}
 	}

@@ -59,7 +59,7 @@ func createView(ctx context.Context, s Session, x *sql.CreateView) (string, erro
 	if existed {
 		return "CREATE VIEW", nil
 	}
-	return "CREATE VIEW", recordOwner(s, relOID(s, x.View.Name))
+	return "CREATE VIEW", recordOwner(s, relOID(s, x.View.Name), x.View.Name)
 }
 
 func dropView(ctx context.Context, s Session, x *sql.DropView) (string, error) {

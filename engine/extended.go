@@ -433,9 +433,9 @@ func newPortalEncoder(q *sql.Query, cols []wire.ColumnDesc, f *types.Format) *pg
 // sessionInfo lets the binder answer current_setting(), current_user, ...
 func (s *session) sessionInfo() *sql.SessionInfo {
 	return &sql.SessionInfo{
-		User:        s.user,
+		User:        s.sessionUser(),
 		Database:    s.database,
-		CurrentRole: s.currentRoleName(), Role: s.currentRole(), SessionRole: s.sessionRole,
+		CurrentRole: s.currentRoleName(), Role: s.currentRole(), SessionRole: s.sessionRole(),
 		Settings: s.settings,
 		Objects:  sessionObjects{s},
 		Activity: s.eng.opts.Activity, BackendPID: s.pid,

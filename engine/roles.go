@@ -16,12 +16,33 @@ import (
 // bootstrap superuser, as every user was before roles existed. Each
 // statement's privileges (sql.PermCheck) are checked here before it runs.
 
-// resolveRoles sets the session's roles from its user name.
+// resolveRoles sets the session's login role from its user name.
 func (s *session) resolveRoles() {
-	s.sessionRole = storage.OIDBootstrapRole
+	s.loginRole = storage.OIDBootstrapRole
 	if r, ok := s.eng.catalog.Auth().RoleByName(s.user); ok {
-		s.sessionRole = r.OID
+		s.loginRole = r.OID
 	}
+}
+
+// sessionUser is session_user: the setting session_authorization (SET
+// SESSION AUTHORIZATION's role, else who connected).
+func (s *session) sessionUser() string {
+	if name := s.settings.Get("session_authorization"); name != "" {
+		return name
+	}
+	return s.user
+}
+
+// sessionRole is session_user's OID.
+func (s *session) sessionRole() uint32 {
+	name := s.sessionUser()
+	if name == s.user {
+		return s.loginRole
+	}
+	if r, ok := s.auth().RoleByName(name); ok {
+		return r.OID
+	}
+	return s.loginRole
 }
 
 // auth is the role catalog the running statement sees.
@@ -37,12 +58,12 @@ func (s *session) currentRoleName() string {
 	if r, ok := s.auth().RoleByOID(s.currentRole()); ok {
 		return r.Name
 	}
-	return s.user
+	return s.sessionUser()
 }
 
 // Roles implements commands.Session.
 func (c *command) Roles() commands.RoleContext {
-	return commands.RoleContext{Current: c.s.currentRole(), CurrentName: c.s.currentRoleName(), SessionUser: c.s.user,
+	return commands.RoleContext{Current: c.s.currentRole(), CurrentName: c.s.currentRoleName(), SessionUser: c.s.sessionUser(),
 		Database: c.s.database, Verifier: c.s.eng.opts.PasswordVerifier}
 }
 
@@ -71,6 +92,9 @@ func (s *session) checkPrivileges(st sql.Statement, perms []sql.PermCheck) error
 // setRole runs SET [LOCAL] ROLE / RESET ROLE: the setting "role" holds the
 // name, so a rolled-back SET ROLE is undone as PostgreSQL's.
 func (s *session) setRole(x *sql.SetRole, w wire.ResultWriter) (string, error) {
+	if x.SessionAuth {
+		return s.setSessionAuthorization(x)
+	}
 	if x.Name == "" {
 		if _, err := s.settings.Reset("role", x.Local); err != nil {
 			return "", err
@@ -85,7 +109,7 @@ func (s *session) setRole(x *sql.SetRole, w wire.ResultWriter) (string, error) {
 	if !ok {
 		return "", pgerr.New("22023", "role \"%s\" does not exist", x.Name)
 	}
-	if !a.IsSuper(s.sessionRole) && !a.MemberOf(s.sessionRole, r.OID, false) {
+	if !a.IsSuper(s.sessionRole()) && !a.MemberOf(s.sessionRole(), r.OID, false) {
 		return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set role \"%s\"", x.Name)
 	}
 	if _, err := s.settings.Set("role", x.Name, x.Local); err != nil {
@@ -101,7 +125,41 @@ func (s *session) currentRole() uint32 {
 			return r.OID
 		}
 	}
-	return s.sessionRole
+	return s.sessionRole()
+}
+
+// setSessionAuthorization runs SET [LOCAL] SESSION AUTHORIZATION name |
+// DEFAULT / RESET SESSION AUTHORIZATION: a superuser who connected may
+// become any role, anyone else only itself (PostgreSQL's
+// check_session_authorization asks the authenticated user, not the
+// current session user). Both it and SET ROLE are settings, so a
+// rolled-back one is undone; the role goes back to NONE, as PostgreSQL's.
+func (s *session) setSessionAuthorization(x *sql.SetRole) (string, error) {
+	tag := "SET"
+	if x.Reset {
+		tag = "RESET"
+	}
+	name := x.Name
+	if name == "" {
+		name = s.user
+	}
+	a := s.auth()
+	if name != s.user {
+		r, ok := a.RoleByName(name)
+		if !ok {
+			return "", pgerr.New("22023", "role \"%s\" does not exist", name)
+		}
+		if r.OID != s.loginRole && !a.IsSuper(s.loginRole) {
+			return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set session authorization \"%s\"", name)
+		}
+	}
+	if _, err := s.settings.Set("session_authorization", name, x.Local); err != nil {
+		return "", err
+	}
+	if _, err := s.settings.Reset("role", x.Local); err != nil {
+		return "", err
+	}
+	return tag, nil
 }
 
 // LookupRole is the role catalog for authentication (wire.AuthConfig.Lookup):

@@ -26,9 +26,9 @@ type session struct {
 	settings *settings.Values
 	user     string
 	database string
-	// sessionRole is session_user's OID (current_user's is currentRole:
-	// roles.go).
-	sessionRole uint32
+	// loginRole is the OID of the role that connected (session_user's and
+	// current_user's are sessionRole and currentRole: roles.go).
+	loginRole uint32
 	// stmtPerms are the privileges the statement being run needs (Bind's
 	// BindOptions.Perms; a Query keeps its own).
 	stmtPerms []sql.PermCheck

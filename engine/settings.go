@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"sync"
 	"time"
 
@@ -126,9 +127,16 @@ func (a *settingsAccess) SetConfig(name string, value *string, local bool) (stri
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var err error
-	if value == nil {
+	switch {
+	case strings.EqualFold(name, "session_authorization"):
+		x := &sql.SetRole{SessionAuth: true, Local: local}
+		if value != nil {
+			x.Name = *value
+		}
+		_, err = a.s.setSessionAuthorization(x)
+	case value == nil:
 		_, err = a.s.settings.Reset(name, local)
-	} else {
+	default:
 		_, err = a.s.settings.Set(name, *value, local)
 	}
 	if err != nil {

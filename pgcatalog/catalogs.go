@@ -12,4 +12,5 @@ func init() {
 	declareSequences()
 	declareBuiltinRoutines()
 	declareStats()
+	declareDefaultACL() // roles.go
 }

@@ -77,6 +77,7 @@ func declareInformationSchema() {
 	declare(is, "referential_constraints", 13390, 'v', isReferentialConstraints)
 	declare(is, "check_constraints", 13260, 'v', isCheckConstraints)
 	declare(is, "constraint_column_usage", 13300, 'v', isConstraintColumnUsage)
+	declare(is, "column_privileges", 13285, 'v', func(s *Snapshot) []isColumnPrivilegesRow { return s.columnPrivilegeRows() }) // roles.go
 	declare[isRoutinesRow](is, "routines", 13400, 'v', nil)
 }
 

@@ -68,6 +68,7 @@ func declarePgCatalog() {
 					Attbyval: st.Len > 0 && st.Len <= 8, Attalign: st.Align, Attstorage: 'p', Attnotnull: col.NotNull,
 					Atthasdef: col.Default != "" && col.Identity == 0, Attidentity: Char(col.Identity), Attislocal: true}
 				row.Attcollation = st.Collation
+				row.Attacl = s.columnACLText(r.OID, r.Attnum(i)) // roles.go
 				if r.Foreign != nil {
 					row.Attfdwoptions = optionArray(r.Foreign.ColumnOptions[col.Name]) // foreign.go
 				}

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
@@ -96,8 +97,22 @@ func (s *Snapshot) ACLText(oid uint32, all, public uint16) *string {
 	if !o.Set {
 		return nil
 	}
+	return s.aclItemsText(o.ACL)
+}
+
+// columnACLText is a column's attacl text (nil: none granted).
+func (s *Snapshot) columnACLText(oid uint32, attnum int16) *string {
+	acl, ok := s.Auth().Objects[oid].Cols[attnum]
+	if !ok {
+		return nil
+	}
+	return s.aclItemsText(acl)
+}
+
+// aclItemsText is an aclitem[]'s text.
+func (s *Snapshot) aclItemsText(acl []storage.ACLItem) *string {
 	var items []string
-	for _, it := range o.ACL {
+	for _, it := range acl {
 		var b strings.Builder
 		b.WriteString(s.aclName(it.Grantee))
 		b.WriteByte('=')
@@ -239,3 +254,173 @@ func (s *Snapshot) hasPrivilege(schema bool, v []types.Value) types.Value {
 	// Any of the privileges listed, as PostgreSQL's has_*_privilege.
 	return types.BoolValue(a.Privileges(role, oid, all, public)&want != 0 || a.GrantOptions(role, oid, all, public)&opt != 0)
 }
+
+// hasColumnPrivilege is has_column_privilege([role,] table, column, privs)
+// and, with anyCol, has_any_column_privilege([role,] table, privs): the
+// table's privileges, else the column's (any column's) own access list.
+func (s *Snapshot) hasColumnPrivilege(anyCol bool, v []types.Value) (types.Value, error) {
+	for _, x := range v {
+		if x.Null {
+			return types.NullValue, nil
+		}
+	}
+	role := s.CurrentRole()
+	if anyCol && len(v) == 3 || !anyCol && len(v) == 4 {
+		r, ok := s.roleArg(v[0])
+		if !ok {
+			return types.Value{}, pgerr.New("42704", "role \"%s\" does not exist", v[0].S)
+		}
+		role = r
+		v = v[1:]
+	}
+	var oid uint32
+	if isTextArg(v[0]) {
+		o, err := s.RegIn("regclass", v[0].S)
+		if err != nil {
+			return types.Value{}, err
+		}
+		oid = o
+	} else {
+		oid = uint32(v[0].I)
+	}
+	rel, ok := s.RelationByOID(oid)
+	if !ok {
+		return types.NullValue, nil
+	}
+	var attnum int16
+	if !anyCol {
+		found := false
+		for i, c := range rel.Columns {
+			if (isTextArg(v[1]) && c.Name == v[1].S) || (!isTextArg(v[1]) && int64(rel.Attnum(i)) == v[1].I) {
+				attnum, found = rel.Attnum(i), true
+			}
+		}
+		if !found {
+			if !isTextArg(v[1]) {
+				return types.NullValue, nil
+			}
+			return types.Value{}, pgerr.New("42703", "column \"%s\" of relation \"%s\" does not exist", v[1].S, rel.Name)
+		}
+		v = v[1:]
+	}
+	want, opt, ok := privNames(v[1].S, columnPrivNames)
+	if !ok {
+		return types.Value{}, pgerr.New("22023", "unrecognized privilege type: \"%s\"", v[1].S)
+	}
+	want |= opt
+	if oid < FirstUserOID {
+		return types.BoolValue(want&storage.PrivSelect != 0), nil // system catalogs: SELECT to PUBLIC
+	}
+	a := s.Auth()
+	if role == 0 {
+		return types.BoolValue(false), nil
+	}
+	if a.Privileges(role, oid, allTablePrivs, 0)&want != 0 && opt == 0 || a.GrantOptions(role, oid, allTablePrivs, 0)&opt != 0 {
+		return types.BoolValue(true), nil
+	}
+	if anyCol {
+		return types.BoolValue(a.AnyColumnPrivileges(role, oid)&want != 0), nil
+	}
+	if opt != 0 {
+		return types.BoolValue(a.ColumnGrantOptions(role, oid, attnum)&opt != 0), nil
+	}
+	return types.BoolValue(a.ColumnPrivileges(role, oid, attnum)&want != 0), nil
+}
+
+var columnPrivNames = map[string]uint16{"select": storage.PrivSelect, "insert": storage.PrivInsert, "update": storage.PrivUpdate,
+	"references": storage.PrivReferences}
+
+// pgDefaultACLRow is pg_default_acl's row (ALTER DEFAULT PRIVILEGES).
+type pgDefaultACLRow struct {
+	Oid             OID     `pg:"oid"`
+	Defaclrole      OID     `pg:"defaclrole"`
+	Defaclnamespace OID     `pg:"defaclnamespace"`
+	Defaclobjtype   Char    `pg:"defaclobjtype"`
+	Defaclacl       *string `pg:"defaclacl"`
+}
+
+// oidDefaultACLBase numbers pg_default_acl's rows (joind keeps no OIDs
+// for them; these are stable while the rows are).
+const oidDefaultACLBase = 0x7f000000
+
+func declareDefaultACL() {
+	declare(pc, "pg_default_acl", 826, 'r', func(s *Snapshot) []pgDefaultACLRow {
+		var out []pgDefaultACLRow
+		for i, d := range s.Auth().Defaults {
+			out = append(out, pgDefaultACLRow{Oid: OID(oidDefaultACLBase + uint32(i)), Defaclrole: OID(d.Role),
+				Defaclnamespace: OID(d.Schema), Defaclobjtype: Char(d.Kind), Defaclacl: s.aclItemsText(d.ACL)})
+		}
+		return out
+	})
+}
+
+// isColumnPrivilegesRow is a row of information_schema.column_privileges.
+type isColumnPrivilegesRow struct {
+	Grantor       string `pg:"grantor"`
+	Grantee       string `pg:"grantee"`
+	TableCatalog  string `pg:"table_catalog"`
+	TableSchema   string `pg:"table_schema"`
+	TableName     string `pg:"table_name"`
+	ColumnName    string `pg:"column_name"`
+	PrivilegeType string `pg:"privilege_type"`
+	IsGrantable   string `pg:"is_grantable"`
+}
+
+// columnPrivilegeRows are information_schema.column_privileges' rows, as
+// PostgreSQL's view: each user relation's access list (its default when
+// NULL) spread over its columns, with the columns' own lists, of the
+// per-column privileges, where the current role has the privileges of
+// the grantor or the grantee (or the grantee is PUBLIC).
+func (s *Snapshot) columnPrivilegeRows() []isColumnPrivilegesRow {
+	a := s.Auth()
+	me := s.CurrentRole()
+	type key struct {
+		grantor, grantee uint32
+		rel              uint32
+		col, priv        string
+		grantable        bool
+	}
+	seen := map[key]bool{}
+	var out []isColumnPrivilegesRow
+	for _, r := range s.Relations() {
+		if r.OID < FirstUserOID || !(r.Kind == 'r' || r.Kind == 'v' || r.Kind == 'f') {
+			continue
+		}
+		ns, _ := s.NamespaceByOID(r.Namespace)
+		owner := a.Object(r.OID).Owner
+		tableACL := a.EffectiveACL(r.OID, storage.AllTablePrivs, 0)
+		for i, c := range r.Columns {
+			acl := append(append([]storage.ACLItem(nil), tableACL...), a.Object(r.OID).Cols[r.Attnum(i)]...)
+			for _, it := range acl {
+				if !(it.Grantee == 0 || a.IsSuper(me) || a.MemberOf(me, it.Grantor, true) || a.MemberOf(me, it.Grantee, true)) {
+					continue
+				}
+				for _, bit := range []uint16{storage.PrivInsert, storage.PrivSelect, storage.PrivUpdate, storage.PrivReferences} {
+					if it.Privs&bit == 0 {
+						continue
+					}
+					k := key{it.Grantor, it.Grantee, r.OID, c.Name, privTypeName[bit], it.GrantOpt&bit != 0}
+					if seen[k] {
+						continue
+					}
+					seen[k] = true
+					grantee, grantable := "PUBLIC", "NO"
+					if it.Grantee != 0 {
+						grantee = s.RoleName(it.Grantee)
+						if a.IsSuper(it.Grantee) || a.MemberOf(it.Grantee, owner, true) || k.grantable {
+							grantable = "YES"
+						}
+					} else if k.grantable {
+						grantable = "YES"
+					}
+					out = append(out, isColumnPrivilegesRow{Grantor: s.RoleName(it.Grantor), Grantee: grantee, TableCatalog: s.database(),
+						TableSchema: ns.Name, TableName: r.Name, ColumnName: c.Name, PrivilegeType: k.priv, IsGrantable: grantable})
+				}
+			}
+		}
+	}
+	return out
+}
+
+var privTypeName = map[uint16]string{storage.PrivInsert: "INSERT", storage.PrivSelect: "SELECT", storage.PrivUpdate: "UPDATE",
+	storage.PrivReferences: "REFERENCES"}

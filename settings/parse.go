@@ -295,13 +295,6 @@ func checkAppName(v, _ string) (string, error) {
 	return string(b), nil
 }
 
-func checkSessionAuthorization(v, cur string) (string, error) {
-	if v != cur {
-		return "", pgerr.New(pgerr.FeatureNotSupported, "SET SESSION AUTHORIZATION is not supported")
-	}
-	return v, nil
-}
-
 func checkEncoding(v, _ string) (string, error) {
 	switch strings.ToUpper(strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(v), "-", ""), "_", "")) {
 	case "UTF8", "UNICODE":

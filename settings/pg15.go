@@ -103,6 +103,7 @@ func pg15Setting(f []string) *Setting {
 	case "enum":
 		s.Kind = Enum
 		s.Values = enumValues(f[colEnumVals])
+		s.Hidden = boolAliases(s.Values)
 	default:
 		s.Kind = String
 	}
@@ -132,6 +133,19 @@ func copyUnescape(s string) string {
 		return s
 	}
 	return strings.NewReplacer(`\\`, `\`, `\t`, "\t", `\n`, "\n", `\r`, "\r").Replace(s)
+}
+
+// boolAliases are the hidden spellings PostgreSQL's enum settings with
+// "on" and "off" accept (force_parallel_mode = 1, huge_pages = yes).
+func boolAliases(values []string) map[string]string {
+	var on, off bool
+	for _, v := range values {
+		on, off = on || v == "on", off || v == "off"
+	}
+	if !on || !off {
+		return nil
+	}
+	return map[string]string{"true": "on", "yes": "on", "1": "on", "false": "off", "no": "off", "0": "off"}
 }
 
 // enumValues reads pg_settings.enumvals, a text[] literal whose elements

@@ -210,10 +210,9 @@ var declared = []*Setting{
 		Category: catPreset, Desc: "Shows the server version."},
 	{Name: "server_version_num", Kind: Int, Boot: "150018", Min: 150018, Max: 150018, Context: Internal,
 		Category: catPreset, Desc: "Shows the server version as an integer."},
-	// session_authorization is the session user; SET SESSION AUTHORIZATION
-	// to another user is not supported.
+	// session_authorization is the session user; who may change it to
+	// which role is the engine's check (SET SESSION AUTHORIZATION).
 	{Name: "session_authorization", Kind: String, Report: true, Context: Superuser, NoShowAll: true, NoResetAll: true,
-		Check:    checkSessionAuthorization,
 		Category: catPreset, Desc: "Sets the session user name."},
 	{Name: "standard_conforming_strings", Kind: Bool, Boot: "on", Report: true, Check: checkStandardStrings,
 		Category: "Version and Platform Compatibility / Previous PostgreSQL Versions",

@@ -89,7 +89,7 @@ type binder struct {
 	lazyCasts bool
 	// collation is the collation the statement's COLLATE clauses name ("" = none; collate.go).
 	collation string
-	// colUse, when set, collects the stored columns the statement
+	// colUse collects the stored columns the statement
 	// references (a view's dependencies on columns: sql/alter_views.go).
 	colUse map[ColumnUse]bool
 	snap   *pgcatalog.Snapshot // the statement's system catalogs (pgcatalog.go)
@@ -124,6 +124,7 @@ func newBinder(query string, cat storage.Catalog, opts *BindOptions) *binder {
 		colName:   map[plan.ColumnID]string{},
 		colOrigin: map[plan.ColumnID]plan.Column{},
 		outerLoc:  map[plan.ColumnID]int32{},
+		colUse:    map[ColumnUse]bool{}, // column privileges (privileges.go)
 	}
 }
 
@@ -165,6 +166,10 @@ func Bind(raw *RawStatement, cat storage.Catalog, opts *BindOptions) (Statement,
 	}
 	if err := b.finishParams(); err != nil {
 		return nil, err
+	}
+	b.fillColumnPerms()
+	if _, ok := st.(*CreateView); ok {
+		b.perms = nil // a view's relations are checked when it is used, as its owner
 	}
 	opts.Perms = b.perms
 	if q, ok := st.(*Query); ok {
@@ -256,7 +261,7 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindCreateForeignTable(x.CreateForeignTableStmt) // foreign.go
 	case *pg_query.Node_VariableSetStmt:
 		switch strings.ToLower(x.VariableSetStmt.Name) {
-		case "role":
+		case "role", "session_authorization":
 			return b.bindSetRole(x.VariableSetStmt) // roles.go
 		}
 		return b.bindSet(x.VariableSetStmt)
@@ -266,6 +271,12 @@ func (b *binder) bindStatement(n *pg_query.Node) (Statement, error) {
 		return b.bindAlterRole(x.AlterRoleStmt)
 	case *pg_query.Node_DropRoleStmt:
 		return b.bindDropRole(x.DropRoleStmt)
+	case *pg_query.Node_DropOwnedStmt:
+		return b.bindDropOwned(x.DropOwnedStmt) // roles.go
+	case *pg_query.Node_AlterDefaultPrivilegesStmt:
+		return b.bindAlterDefaultPrivileges(x.AlterDefaultPrivilegesStmt)
+	case *pg_query.Node_ReassignOwnedStmt:
+		return b.bindReassignOwned(x.ReassignOwnedStmt)
 	case *pg_query.Node_GrantRoleStmt:
 		return b.bindGrantRole(x.GrantRoleStmt)
 	case *pg_query.Node_GrantStmt:

@@ -88,6 +88,7 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
 			return nil, err
 		}
 		c.Table = t
+		copyPerm := len(b.perms)
 		if cs.IsFrom {
 			b.notePermRV(cs.Relation, storage.PrivInsert)
 		} else {
@@ -119,6 +120,13 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
 		}
 		for _, i := range c.Columns {
 			names = append(names, defs[i].Name)
+		}
+		if copyPerm < len(b.perms) { // the privilege is on the columns copied
+			var cols []int16
+			for _, i := range c.Columns {
+				cols = append(cols, attnumOf(defs[i], i))
+			}
+			b.perms[copyPerm].Cols, b.perms[copyPerm].colsKnown = cols, true
 		}
 		if c.From {
 			for i, d := range defs {

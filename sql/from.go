@@ -589,6 +589,8 @@ func (b *binder) bindJoin(s *scope, j *pg_query.JoinExpr, lateral []*nsItem) (pl
 			}
 			usedL[li], usedR[ri] = true, true
 			l, r := lvis[li].expr, rvis[ri].expr
+			b.noteColumnUse(l) // both sides are read (SELECT privileges)
+			b.noteColumnUse(r)
 			t, err := b.commonTypeOf("JOIN/USING", []types.Type{l.Type(), r.Type()}, []int32{-1, -1})
 			if err != nil {
 				return nil, nil, nil, err

@@ -24,6 +24,7 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 		}
 		return nil, err
 	}
+	insPerm := len(b.perms)
 	b.notePermRV(is.Relation, storage.PrivInsert)
 	if len(is.ReturningList) > 0 {
 		b.notePermRV(is.Relation, storage.PrivSelect)
@@ -65,6 +66,17 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 			tlocs = append(tlocs, rt.Location)
 		}
 	}
+	// inserted makes INSERT's privilege one on the first n targets, the
+	// columns given values (PostgreSQL's insertedCols).
+	inserted := func(n int) {
+		if insPerm < len(b.perms) && b.perms[insPerm].Priv == storage.PrivInsert {
+			var cols []int16
+			for _, ti := range targets[:min(n, len(targets))] {
+				cols = append(cols, attnumOf(defs[ti], ti))
+			}
+			b.perms[insPerm].Cols, b.perms[insPerm].colsKnown = cols, true
+		}
+	}
 	// fill builds a full table row from the values given for targets.
 	fill := func(given []plan.Expr) ([]plan.Expr, error) {
 		row := make([]plan.Expr, len(defs))
@@ -91,6 +103,7 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 	case sel == nil:
 		// DEFAULT VALUES
 		targets = nil
+		inserted(0)
 		row, err := fill(nil)
 		if err != nil {
 			return nil, err
@@ -99,6 +112,7 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 	case len(sel.ValuesLists) > 0 && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.SortClause) == 0 &&
 		sel.LimitCount == nil && sel.LimitOffset == nil && sel.WithClause == nil:
 		s := &scope{exprKind: "VALUES", ctes: ws.ctes, setFuncsAllowed: len(sel.ValuesLists) == 1}
+		inserted(len(sel.ValuesLists[0].GetList().GetItems()))
 		for _, ln := range sel.ValuesLists {
 			items := ln.GetList().GetItems()
 			if len(items) > len(targets) {
@@ -182,6 +196,7 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 			}
 		}
 		cols := q.node.Columns()
+		inserted(len(cols))
 		if len(cols) > len(targets) {
 			return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns"), q.locs[len(targets)])
 		}

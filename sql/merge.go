@@ -61,6 +61,19 @@ func (b *binder) bindMerge(ms *pg_query.MergeStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The target's privileges come first (PostgreSQL checks its range
+	// table entry before the source's).
+	b.noteReadCols(ms.Relation)
+	for _, wn := range ms.MergeWhenClauses {
+		switch wc := wn.GetMergeWhenClause(); wc.CommandType {
+		case pg_query.CmdType_CMD_UPDATE:
+			b.noteUpdatedCols(ms.Relation, wc.TargetList)
+		case pg_query.CmdType_CMD_DELETE:
+			b.notePermRV(ms.Relation, storage.PrivDelete)
+		case pg_query.CmdType_CMD_INSERT:
+			b.noteInsertedCols(ms.Relation, wc.TargetList, len(wc.Values))
+		}
+	}
 	src, srcItems, _, err := b.bindFromItem(s, ms.SourceRelation, nil)
 	if err != nil {
 		return nil, err

@@ -220,7 +220,7 @@ func (b *binder) bindInsertOnConflict(is *pg_query.InsertStmt) (Statement, error
 		return nil, err
 	}
 	if ins.OnConflict.Update {
-		b.notePermRV(is.Relation, storage.PrivUpdate)
+		b.noteUpdatedCols(is.Relation, is.OnConflictClause.TargetList)
 		// The statement's WITH queries, for SET and WHERE (all SELECTs:
 		// data-modifying ones are refused above, so binding them twice is
 		// safe), after those it sees as a data-modifying WITH query itself.

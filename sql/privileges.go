@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"sort"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -25,6 +26,99 @@ type PermCheck struct {
 	// AsOwnerOf, when not 0, is the view whose owner is checked instead of
 	// the current role.
 	AsOwnerOf uint32
+	// Cols are the attribute numbers Priv is needed on, when the role
+	// lacks it on the table: each column's access list must grant it
+	// (none: any column's), as PostgreSQL's selectedCols, insertedCols
+	// and updatedCols. colsKnown marks Cols set by the statement (else a
+	// SELECT's come from the columns the statement reads).
+	Cols      []int16
+	colsKnown bool
+	// ifRead drops a SELECT whose relation's columns the statement
+	// does not read (a MERGE target's).
+	ifRead bool
+}
+
+// fillColumnPerms gives each SELECT the columns of its relation the
+// statement reads (colUse).
+func (b *binder) fillColumnPerms() {
+	for i := range b.perms {
+		p := &b.perms[i]
+		if p.colsKnown || p.Priv != storage.PrivSelect || p.View {
+			continue
+		}
+		for u := range b.colUse {
+			if u.Table == p.OID {
+				p.Cols = append(p.Cols, u.Attnum)
+			}
+		}
+		sort.Slice(p.Cols, func(i, j int) bool { return p.Cols[i] < p.Cols[j] })
+		p.colsKnown = true
+	}
+	out := b.perms[:0]
+	for _, p := range b.perms {
+		if !p.ifRead || len(p.Cols) > 0 {
+			out = append(out, p)
+		}
+	}
+	b.perms = out
+}
+
+// noteReadCols records SELECT on the columns of rv the statement reads,
+// if any (a MERGE target: PostgreSQL's markVarForSelectPriv).
+func (b *binder) noteReadCols(rv *pg_query.RangeVar) {
+	n := len(b.perms)
+	b.notePermRV(rv, storage.PrivSelect)
+	if n < len(b.perms) {
+		b.perms[n].ifRead = true
+	}
+}
+
+// noteInsertedCols records INSERT on the columns a MERGE's INSERT gives
+// values: those it names, else the first nvals.
+func (b *binder) noteInsertedCols(rv *pg_query.RangeVar, names []*pg_query.Node, nvals int) {
+	b.notePermCols(rv, storage.PrivInsert, func(defs []storage.ColumnDef) []int16 {
+		if len(names) > 0 {
+			return attnumsNamed(defs, names)
+		}
+		var cols []int16
+		for i, d := range defs[:min(nvals, len(defs))] {
+			cols = append(cols, attnumOf(d, i))
+		}
+		return cols
+	})
+}
+
+// notePermCols records priv on the columns cols gives of the table rv
+// names.
+func (b *binder) notePermCols(rv *pg_query.RangeVar, priv uint16, cols func([]storage.ColumnDef) []int16) {
+	r, err := b.resolveRelation(rv)
+	if err != nil || r.kind != relTable {
+		return
+	}
+	n := len(b.perms)
+	b.notePerm(r, priv)
+	if n < len(b.perms) {
+		b.perms[n].Cols, b.perms[n].colsKnown = cols(r.table.Columns()), true
+	}
+}
+
+// attnumsNamed are the attribute numbers of the columns ResTargets name.
+func attnumsNamed(defs []storage.ColumnDef, targets []*pg_query.Node) []int16 {
+	var cols []int16
+	for _, tn := range targets {
+		name := tn.GetResTarget().GetName()
+		for i, d := range defs {
+			if d.Name == name {
+				cols = append(cols, attnumOf(d, i))
+			}
+		}
+	}
+	return cols
+}
+
+// noteUpdatedCols records UPDATE on the columns SET assigns.
+func (b *binder) noteUpdatedCols(rv *pg_query.RangeVar, targets []*pg_query.Node) {
+	b.notePermCols(rv, storage.PrivUpdate, func(defs []storage.ColumnDef) []int16 { return attnumsNamed(defs, targets) })
 }
 
 // notePerm records that the statement needs priv on the relation r.
@@ -76,7 +170,7 @@ func CheckPerms(auth *storage.Auth, role uint32, perms []PermCheck) error {
 		if p.AsOwnerOf != 0 {
 			who = auth.Object(p.AsOwnerOf).Owner
 		}
-		if auth.Privileges(who, p.OID, storage.AllTablePrivs, 0)&p.Priv != p.Priv {
+		if !held(auth, who, p) {
 			kind := "table"
 			if p.View {
 				kind = "view"
@@ -85,4 +179,25 @@ func CheckPerms(auth *storage.Auth, role uint32, perms []PermCheck) error {
 		}
 	}
 	return nil
+}
+
+// held reports whether who holds p: on the table, or, for privileges that
+// exist per column, on each of p's columns (any column when none).
+func held(auth *storage.Auth, who uint32, p PermCheck) bool {
+	need := p.Priv &^ auth.Privileges(who, p.OID, storage.AllTablePrivs, 0)
+	if need == 0 {
+		return true
+	}
+	if p.View || need&^columnPrivAll != 0 {
+		return false
+	}
+	if len(p.Cols) == 0 {
+		return auth.AnyColumnPrivileges(who, p.OID)&need == need
+	}
+	for _, c := range p.Cols {
+		if auth.ColumnPrivileges(who, p.OID, c)&need != need {
+			return false
+		}
+	}
+	return true
 }

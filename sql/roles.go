@@ -66,25 +66,64 @@ type GrantPrivs struct {
 	Grantees    []string
 	GrantOption bool // WITH GRANT OPTION / REVOKE GRANT OPTION FOR
 	All         bool // ALL [PRIVILEGES]
+	// Cols are the column privileges (GRANT SELECT (a, b) ...), of a
+	// statement on one table.
+	Cols []ColumnPrivs
+	// Defaults, when set, makes it ALTER DEFAULT PRIVILEGES (Objects empty).
+	Defaults *DefaultPrivs
+}
+
+// DefaultPrivs are ALTER DEFAULT PRIVILEGES' FOR ROLE and IN SCHEMA and
+// the kind of object: 'r' (TABLES) or 'n' (SCHEMAS).
+type DefaultPrivs struct {
+	Roles   []string // none: the current role
+	Schemas []uint32 // none: every schema
+	Kind    byte
+}
+
+// ColumnPrivs are privileges on some columns of GRANT's table.
+type ColumnPrivs struct {
+	Privs   uint16
+	Attnums []int16
+	Names   []string
 }
 
 // SetRole is SET [LOCAL] ROLE name / RESET ROLE (Name "" = NONE).
+// With SessionAuth it is SET [LOCAL] SESSION AUTHORIZATION name | DEFAULT
+// / RESET SESSION AUTHORIZATION (Name "": who connected).
 type SetRole struct {
-	Name  string
-	Local bool
-	Reset bool // RESET ROLE (tag RESET)
+	Name        string
+	Local       bool
+	Reset       bool // RESET ROLE (tag RESET)
+	SessionAuth bool
 }
 
-func (*CreateRole) statement() {}
-func (*AlterRole) statement()  {}
-func (*DropRole) statement()   {}
-func (*GrantRole) statement()  {}
-func (*GrantPrivs) statement() {}
-func (*SetRole) statement()    {}
+// DropOwned is DROP OWNED BY roles [CASCADE].
+type DropOwned struct {
+	Roles   []string
+	Cascade bool
+	RelName RelName
+}
 
-// bindSetRole binds SET [LOCAL] ROLE and RESET ROLE.
+// ReassignOwned is REASSIGN OWNED BY roles TO role.
+type ReassignOwned struct {
+	Roles []string
+	To    string
+}
+
+func (*DropOwned) statement()     {}
+func (*ReassignOwned) statement() {}
+func (*CreateRole) statement()    {}
+func (*AlterRole) statement()     {}
+func (*DropRole) statement()      {}
+func (*GrantRole) statement()     {}
+func (*GrantPrivs) statement()    {}
+func (*SetRole) statement()       {}
+
+// bindSetRole binds SET [LOCAL] ROLE and RESET ROLE, and the same forms
+// of SESSION AUTHORIZATION.
 func (b *binder) bindSetRole(vs *pg_query.VariableSetStmt) (Statement, error) {
-	out := &SetRole{Local: vs.IsLocal}
+	out := &SetRole{Local: vs.IsLocal, SessionAuth: strings.EqualFold(vs.Name, "session_authorization")}
 	switch vs.Kind {
 	case pg_query.VariableSetKind_VAR_SET_VALUE:
 		if len(vs.Args) == 1 {
@@ -92,7 +131,7 @@ func (b *binder) bindSetRole(vs *pg_query.VariableSetStmt) (Statement, error) {
 				out.Name = constText(c)
 			}
 		}
-		if strings.EqualFold(out.Name, "none") {
+		if strings.EqualFold(out.Name, "none") && !out.SessionAuth {
 			out.Name = ""
 		}
 	case pg_query.VariableSetKind_VAR_RESET:
@@ -215,6 +254,14 @@ func (b *binder) bindAlterRole(x *pg_query.AlterRoleStmt) (Statement, error) {
 	return &AlterRole{Name: b.roleSpecName(x.Role), Opts: o}, nil
 }
 
+func (b *binder) bindDropOwned(x *pg_query.DropOwnedStmt) (Statement, error) {
+	return &DropOwned{Roles: b.roleNames(x.Roles), Cascade: x.Behavior == pg_query.DropBehavior_DROP_CASCADE, RelName: b.relNamer()}, nil
+}
+
+func (b *binder) bindReassignOwned(x *pg_query.ReassignOwnedStmt) (Statement, error) {
+	return &ReassignOwned{Roles: b.roleNames(x.Roles), To: b.roleSpecName(x.Newrole)}, nil
+}
+
 func (b *binder) bindDropRole(x *pg_query.DropRoleStmt) (Statement, error) {
 	return &DropRole{Names: b.roleNames(x.Roles), IfExists: x.MissingOk}, nil
 }
@@ -241,14 +288,57 @@ var tablePrivBits = map[string]uint16{"select": storage.PrivSelect, "insert": st
 
 var schemaPrivBits = map[string]uint16{"usage": storage.PrivUsage, "create": storage.PrivCreate}
 
+// bindAlterDefaultPrivileges is ALTER DEFAULT PRIVILEGES [FOR ROLE r]
+// [IN SCHEMA s] GRANT|REVOKE ... ON TABLES|SCHEMAS.
+func (b *binder) bindAlterDefaultPrivileges(x *pg_query.AlterDefaultPrivilegesStmt) (Statement, error) {
+	d := &DefaultPrivs{}
+	var schemaNames []string
+	for _, o := range x.Options {
+		de := o.GetDefElem()
+		switch de.GetDefname() {
+		case "roles":
+			d.Roles = b.roleNames(de.Arg.GetList().GetItems())
+		case "schemas":
+			for _, n := range de.Arg.GetList().GetItems() {
+				schemaNames = append(schemaNames, n.GetString_().GetSval())
+			}
+		}
+	}
+	act := x.Action
+	switch act.Objtype {
+	case pg_query.ObjectType_OBJECT_TABLE:
+		d.Kind = 'r'
+	case pg_query.ObjectType_OBJECT_SCHEMA:
+		d.Kind = 'n'
+		if len(schemaNames) > 0 {
+			return nil, pgerr.New("0LP01", "cannot use IN SCHEMA clause when using GRANT/REVOKE ON SCHEMAS")
+		}
+	default:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER DEFAULT PRIVILEGES on %s is not supported",
+			strings.ToLower(strings.TrimPrefix(act.Objtype.String(), "OBJECT_"))+"s")
+	}
+	for _, name := range schemaNames {
+		ns, ok := b.snapshot().NamespaceByName(name)
+		if !ok {
+			return nil, pgerr.New("3F000", "schema \"%s\" does not exist", name)
+		}
+		d.Schemas = append(d.Schemas, ns.OID)
+	}
+	st, err := b.bindGrant(act)
+	if err != nil {
+		return nil, err
+	}
+	g := st.(*GrantPrivs)
+	g.Defaults = d
+	return g, nil
+}
+
 func (b *binder) bindGrant(x *pg_query.GrantStmt) (Statement, error) {
 	g := &GrantPrivs{Grant: x.IsGrant, GrantOption: x.GrantOption}
 	if x.Grantor != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "GRANTED BY is not supported")
 	}
-	if x.Targtype == pg_query.GrantTargetType_ACL_TARGET_DEFAULTS {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER DEFAULT PRIVILEGES is not supported")
-	}
+	defaults := x.Targtype == pg_query.GrantTargetType_ACL_TARGET_DEFAULTS
 	var bits map[string]uint16
 	all := storage.AllTablePrivs
 	kind := "table"
@@ -264,18 +354,44 @@ func (b *binder) bindGrant(x *pg_query.GrantStmt) (Statement, error) {
 	if len(x.Privileges) == 0 {
 		g.Privs, g.All = all, true
 	}
+	// GRANT SELECT (a) ... lists only column privileges: no table's.
+	var colNames [][]string
 	for _, p := range x.Privileges {
 		ap := p.GetAccessPriv()
 		if len(ap.Cols) > 0 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "column privileges are not supported")
+			if g.Schema || x.Targtype != pg_query.GrantTargetType_ACL_TARGET_OBJECT {
+				return nil, pgerr.New(pgerr.SyntaxError, "column privileges are only valid for relations")
+			}
+			bit, ok := columnPrivBits[ap.PrivName], true
+			if ap.PrivName == "" {
+				bit = columnPrivAll
+			} else if bit == 0 {
+				if _, ok = bits[ap.PrivName]; ok {
+					return nil, pgerr.New("0LP01", "invalid privilege type %s for column", strings.ToUpper(ap.PrivName))
+				}
+			}
+			if !ok {
+				return nil, pgerr.New("0LP01", "invalid privilege type %s for %s", strings.ToUpper(ap.PrivName), kind)
+			}
+			var names []string
+			for _, c := range ap.Cols {
+				names = append(names, c.GetString_().GetSval())
+			}
+			g.Cols = append(g.Cols, ColumnPrivs{Privs: bit})
+			colNames = append(colNames, names)
+			continue
 		}
 		bit, ok := bits[ap.PrivName]
 		if !ok {
+			if defaults && kind == "table" {
+				kind = "relation"
+			}
 			return nil, pgerr.New("0LP01", "invalid privilege type %s for %s", strings.ToUpper(ap.PrivName), kind)
 		}
 		g.Privs |= bit
 	}
 	switch {
+	case defaults:
 	case g.Schema:
 		for _, o := range x.Objects {
 			name := o.GetString_().GetSval()
@@ -315,8 +431,52 @@ func (b *binder) bindGrant(x *pg_query.GrantStmt) (Statement, error) {
 			}
 		}
 	}
+	if len(g.Cols) > 0 {
+		if err := b.grantColumns(g, x, colNames); err != nil {
+			return nil, err
+		}
+	}
 	for _, n := range x.Grantees {
 		g.Grantees = append(g.Grantees, b.roleSpecName(n.GetRoleSpec()))
 	}
 	return g, nil
+}
+
+// columnPrivBits are the privileges that exist per column, columnPrivAll
+// ALL (cols).
+var columnPrivBits = map[string]uint16{"select": storage.PrivSelect, "insert": storage.PrivInsert, "update": storage.PrivUpdate,
+	"references": storage.PrivReferences}
+
+const columnPrivAll = storage.PrivSelect | storage.PrivInsert | storage.PrivUpdate | storage.PrivReferences
+
+// grantColumns resolves the column names of g.Cols on each of its tables
+// (one, in practice) to attribute numbers.
+func (b *binder) grantColumns(g *GrantPrivs, x *pg_query.GrantStmt, names [][]string) error {
+	for i, o := range x.Objects {
+		rv := o.GetRangeVar()
+		r, err := b.resolveRelation(rv)
+		if err != nil || r.kind != relTable || i > 0 {
+			if i > 0 {
+				return pgerr.New(pgerr.FeatureNotSupported, "column privileges on more than one relation are not supported")
+			}
+			return pgerr.New(pgerr.FeatureNotSupported, "column privileges on views are not supported")
+		}
+		defs := r.table.Columns()
+		for k, cols := range names {
+			for _, n := range cols {
+				idx := -1
+				for j, d := range defs {
+					if d.Name == n {
+						idx = j
+					}
+				}
+				if idx < 0 {
+					return pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", n, rv.Relname)
+				}
+				g.Cols[k].Attnums = append(g.Cols[k].Attnums, attnumOf(defs[idx], idx))
+				g.Cols[k].Names = append(g.Cols[k].Names, n)
+			}
+		}
+	}
+	return nil
 }

@@ -48,12 +48,10 @@ func (b *binder) bindDMLTarget(s *scope, rv *pg_query.RangeVar, what string) (*d
 	b.noScanPerm = saved
 	s.ctes = ctes
 	switch what {
-	case "update":
-		b.notePermRV(rv, storage.PrivUpdate)
+	case "update": // UPDATE's columns: noteUpdatedCols
 	case "delete":
 		b.notePermRV(rv, storage.PrivDelete)
-	default: // MERGE: every action's privilege (joind does not split them by action)
-		b.notePermRV(rv, storage.PrivSelect|storage.PrivInsert|storage.PrivUpdate|storage.PrivDelete)
+	default: // MERGE: each action's (bindMerge)
 	}
 	if err != nil {
 		return nil, err
@@ -122,6 +120,7 @@ func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
 	if mentionsColumns(append([]*pg_query.Node{us.WhereClause}, append(us.TargetList, us.ReturningList...)...)...) {
 		b.notePermRV(us.Relation, storage.PrivSelect)
 	}
+	b.noteUpdatedCols(us.Relation, us.TargetList)
 	node, items, err := b.joinFromItems(s, t.scan, []*nsItem{t.item}, us.FromClause)
 	if err != nil {
 		return nil, err

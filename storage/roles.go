@@ -3,6 +3,7 @@ package storage
 import (
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"sort"
 	"strings"
 )
@@ -97,6 +98,9 @@ type ObjectACL struct {
 	Owner uint32    `json:"owner"` // 0: the bootstrap superuser
 	ACL   []ACLItem `json:"acl"`
 	Set   bool      `json:"set,omitempty"` // ACL is explicit (relacl not NULL)
+	// Cols are a table's column access lists (pg_attribute.attacl) by
+	// attribute number; a column without one has none (NULL).
+	Cols map[int16][]ACLItem `json:"cols,omitempty"`
 }
 
 // Auth is the role catalog and the objects' owners and access lists.
@@ -105,7 +109,8 @@ type Auth struct {
 	Bootstrap string               `json:"bootstrap,omitempty"`
 	Roles     []Role               `json:"roles,omitempty"`
 	Members   []Member             `json:"members,omitempty"`
-	Objects   map[uint32]ObjectACL `json:"objects,omitempty"` // by relation or schema OID
+	Objects   map[uint32]ObjectACL `json:"objects,omitempty"`      // by relation or schema OID
+	Defaults  []DefaultACL         `json:"default_acls,omitempty"` // defaultacl.go
 }
 
 var emptyAuth = &Auth{}
@@ -113,9 +118,16 @@ var emptyAuth = &Auth{}
 // Clone is a deep copy of a.
 func (a *Auth) Clone() *Auth {
 	n := &Auth{Bootstrap: a.Bootstrap, Roles: append([]Role(nil), a.Roles...), Members: append([]Member(nil), a.Members...),
-		Objects: make(map[uint32]ObjectACL, len(a.Objects))}
+		Objects: make(map[uint32]ObjectACL, len(a.Objects)), Defaults: append([]DefaultACL(nil), a.Defaults...)}
 	for k, v := range a.Objects {
 		v.ACL = append([]ACLItem(nil), v.ACL...)
+		if v.Cols != nil {
+			cols := make(map[int16][]ACLItem, len(v.Cols))
+			for c, acl := range v.Cols {
+				cols[c] = append([]ACLItem(nil), acl...)
+			}
+			v.Cols = cols
+		}
 		n.Objects[k] = v
 	}
 	return n
@@ -297,7 +309,12 @@ func (a *Auth) heldBits(role, oid uint32, all, public uint16, withPublic bool, b
 // grantor, to object oid's access list.
 func (a *Auth) Grant(oid uint32, all, public uint16, grantee, grantor uint32, privs uint16, opt bool) {
 	o := a.Object(oid)
-	acl := append([]ACLItem(nil), a.EffectiveACL(oid, all, public)...)
+	o.ACL, o.Set = grantItems(append([]ACLItem(nil), a.EffectiveACL(oid, all, public)...), grantee, grantor, privs, opt), true
+	a.setObject(oid, o)
+}
+
+// grantItems adds privs granted by grantor to grantee's item of acl.
+func grantItems(acl []ACLItem, grantee, grantor uint32, privs uint16, opt bool) []ACLItem {
 	found := false
 	for i := range acl {
 		if acl[i].Grantee == grantee && acl[i].Grantor == grantor {
@@ -315,16 +332,21 @@ func (a *Auth) Grant(oid uint32, all, public uint16, grantee, grantor uint32, pr
 		}
 		acl = append(acl, it)
 	}
-	o.ACL, o.Set = acl, true
-	a.setObject(oid, o)
+	return acl
 }
 
 // Revoke removes privs (only their grant option when optOnly) that grantor
 // granted grantee on object oid.
 func (a *Auth) Revoke(oid uint32, all, public uint16, grantee, grantor uint32, privs uint16, optOnly bool) {
 	o := a.Object(oid)
+	o.ACL, o.Set = revokeItems(a.EffectiveACL(oid, all, public), grantee, grantor, privs, optOnly), true
+	a.setObject(oid, o)
+}
+
+// revokeItems is acl without privs granted by grantor to grantee.
+func revokeItems(in []ACLItem, grantee, grantor uint32, privs uint16, optOnly bool) []ACLItem {
 	var acl []ACLItem
-	for _, it := range a.EffectiveACL(oid, all, public) {
+	for _, it := range in {
 		if it.Grantee == grantee && it.Grantor == grantor {
 			it.GrantOpt &^= privs
 			if !optOnly {
@@ -339,8 +361,7 @@ func (a *Auth) Revoke(oid uint32, all, public uint16, grantee, grantor uint32, p
 	if acl == nil {
 		acl = []ACLItem{}
 	}
-	o.ACL, o.Set = acl, true
-	a.setObject(oid, o)
+	return acl
 }
 
 // SetOwner makes role the owner of object oid; an explicit access list
@@ -358,8 +379,49 @@ func (a *Auth) SetOwner(oid, role uint32) {
 			}
 		}
 	}
+	for _, acl := range o.Cols {
+		for i := range acl {
+			if acl[i].Grantor == old {
+				acl[i].Grantor = role
+			}
+		}
+	}
 	o.Owner = role
 	a.setObject(oid, o)
+}
+
+// RevokeAllFrom removes every privilege granted to role, on objects and
+// their columns (DROP OWNED).
+func (a *Auth) RevokeAllFrom(role uint32) {
+	for oid, o := range a.Objects {
+		changed := false
+		keep := func(acl []ACLItem) []ACLItem {
+			var out []ACLItem
+			for _, it := range acl {
+				if it.Grantee == role {
+					changed = true
+					continue
+				}
+				out = append(out, it)
+			}
+			return out
+		}
+		if o.Set {
+			if o.ACL = keep(o.ACL); o.ACL == nil {
+				o.ACL = []ACLItem{}
+			}
+		}
+		cols := map[int16][]ACLItem{}
+		for c, acl := range o.Cols {
+			if k := keep(acl); len(k) > 0 {
+				cols[c] = k
+			}
+		}
+		o.Cols = cols
+		if changed {
+			a.setObject(oid, o)
+		}
+	}
 }
 
 // ForgetObject drops what is kept of a dropped object.
@@ -372,7 +434,7 @@ func (a *Auth) setObject(oid uint32, o ObjectACL) {
 	if o.Owner == OIDBootstrapRole || (oid == OIDPublicSchema && o.Owner == OIDDatabaseOwner) {
 		o.Owner = 0
 	}
-	if o.Owner == 0 && !o.Set {
+	if o.Owner == 0 && !o.Set && len(o.Cols) == 0 {
 		delete(a.Objects, oid)
 		return
 	}
@@ -387,16 +449,155 @@ func (a *Auth) Depends(role uint32) (owned, granted []uint32) {
 			owned = append(owned, oid)
 			continue
 		}
-		for _, it := range o.ACL {
-			if it.Grantee == role || it.Grantor == role {
-				granted = append(granted, oid)
-				break
-			}
+		if holds(o.ACL, role) {
+			granted = append(granted, oid)
 		}
 	}
 	sort.Slice(owned, func(i, j int) bool { return owned[i] < owned[j] })
 	sort.Slice(granted, func(i, j int) bool { return granted[i] < granted[j] })
 	return owned, granted
+}
+
+// holds reports whether role is a grantee or grantor in acl.
+func holds(acl []ACLItem, role uint32) bool {
+	for _, it := range acl {
+		if it.Grantee == role || it.Grantor == role {
+			return true
+		}
+	}
+	return false
+}
+
+// ColumnRef is one column of a table.
+type ColumnRef struct {
+	Table  uint32
+	Attnum int16
+}
+
+// ColumnDepends lists the columns whose access lists name role, in
+// table and column order.
+func (a *Auth) ColumnDepends(role uint32) []ColumnRef {
+	var out []ColumnRef
+	for oid, o := range a.Objects {
+		for c, acl := range o.Cols {
+			if holds(acl, role) {
+				out = append(out, ColumnRef{oid, c})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Table < out[j].Table || out[i].Table == out[j].Table && out[i].Attnum < out[j].Attnum
+	})
+	return out
+}
+
+// ColumnPrivileges are the privileges role holds on column attnum of
+// table oid through the column's own access list (the table's are
+// Privileges); a column's are only granted, never the owner's default.
+func (a *Auth) ColumnPrivileges(role, oid uint32, attnum int16) uint16 {
+	return a.columnBits(role, a.Object(oid).Cols[attnum], func(it ACLItem) uint16 { return it.Privs })
+}
+
+// ColumnGrantOptions are the column privileges role may grant on attnum.
+func (a *Auth) ColumnGrantOptions(role, oid uint32, attnum int16) uint16 {
+	return a.columnBits(role, a.Object(oid).Cols[attnum], func(it ACLItem) uint16 { return it.GrantOpt })
+}
+
+// AnyColumnPrivileges is the union of ColumnPrivileges over oid's columns
+// (PostgreSQL's ACLMASK_ANY over pg_attribute).
+func (a *Auth) AnyColumnPrivileges(role, oid uint32) uint16 {
+	var got uint16
+	for _, acl := range a.Object(oid).Cols {
+		got |= a.columnBits(role, acl, func(it ACLItem) uint16 { return it.Privs })
+	}
+	return got
+}
+
+func (a *Auth) columnBits(role uint32, acl []ACLItem, bits func(ACLItem) uint16) uint16 {
+	var got uint16
+	for _, it := range acl {
+		if it.Grantee == 0 || a.MemberOf(role, it.Grantee, true) {
+			got |= bits(it)
+		}
+	}
+	return got
+}
+
+// ColumnGrantor is who grants privs on column attnum of table oid when
+// role does (PostgreSQL's select_best_grantor): role itself if it holds
+// grant options on the table or column, else the role it inherits from
+// holding the most of them; and those grant options.
+func (a *Auth) ColumnGrantor(role, oid uint32, attnum int16, privs uint16) (uint32, uint16) {
+	o := a.Object(oid)
+	opts := map[uint32]uint16{}
+	var order []uint32
+	for _, acl := range [][]ACLItem{a.EffectiveACL(oid, AllTablePrivs, 0), o.Cols[attnum]} {
+		for _, it := range acl {
+			if it.Grantee != 0 && it.GrantOpt&privs != 0 && a.MemberOf(role, it.Grantee, true) {
+				if _, ok := opts[it.Grantee]; !ok {
+					order = append(order, it.Grantee)
+				}
+				opts[it.Grantee] |= it.GrantOpt & privs
+			}
+		}
+	}
+	if got, ok := opts[role]; ok {
+		return role, got
+	}
+	best, most := role, uint16(0)
+	for _, g := range order {
+		if bits.OnesCount16(opts[g]) > bits.OnesCount16(most) {
+			best, most = g, opts[g]
+		}
+	}
+	return best, most
+}
+
+// GrantColumn adds privs for grantee, granted by grantor, to column
+// attnum of table oid.
+func (a *Auth) GrantColumn(oid uint32, attnum int16, grantee, grantor uint32, privs uint16, opt bool) {
+	o := a.Object(oid)
+	acl := append([]ACLItem(nil), o.Cols[attnum]...)
+	acl = grantItems(acl, grantee, grantor, privs, opt)
+	a.setColumn(oid, o, attnum, acl)
+}
+
+// RevokeColumn removes privs (their grant option only when optOnly) that
+// grantor granted grantee on column attnum of table oid.
+func (a *Auth) RevokeColumn(oid uint32, attnum int16, grantee, grantor uint32, privs uint16, optOnly bool) {
+	o := a.Object(oid)
+	if _, ok := o.Cols[attnum]; !ok {
+		return
+	}
+	a.setColumn(oid, o, attnum, revokeItems(o.Cols[attnum], grantee, grantor, privs, optOnly))
+}
+
+// ForgetColumn drops what is kept of a dropped column.
+func (a *Auth) ForgetColumn(oid uint32, attnum int16) {
+	o := a.Object(oid)
+	if _, ok := o.Cols[attnum]; ok {
+		cols := make(map[int16][]ACLItem, len(o.Cols))
+		for c, acl := range o.Cols {
+			if c != attnum {
+				cols[c] = acl
+			}
+		}
+		o.Cols = cols
+		a.setObject(oid, o)
+	}
+}
+
+func (a *Auth) setColumn(oid uint32, o ObjectACL, attnum int16, acl []ACLItem) {
+	cols := make(map[int16][]ACLItem, len(o.Cols)+1)
+	for c, v := range o.Cols {
+		cols[c] = v
+	}
+	cols[attnum] = acl
+	if len(acl) == 0 {
+		delete(cols, attnum) // attacl back to NULL
+	}
+	o.Cols = cols
+	a.setObject(oid, o)
 }
 
 // AuthCatalog is implemented by catalogs that keep roles (a DB's
@@ -472,7 +673,7 @@ func applyAuth(work *version, p *pending) error {
 // that are gone (their OIDs are never reused).
 func pruneAuth(work *version) {
 	a := work.auth
-	if a == nil || len(a.Objects) == 0 {
+	if a == nil || len(a.Objects) == 0 && len(a.Defaults) == 0 {
 		return
 	}
 	live := func(oid uint32) bool {
@@ -499,19 +700,26 @@ func pruneAuth(work *version) {
 			gone = append(gone, oid)
 		}
 	}
-	if len(gone) == 0 {
+	var defs []DefaultACL // a dropped schema's default privileges go with it
+	for _, d := range a.Defaults {
+		if d.Schema == 0 || live(d.Schema) {
+			defs = append(defs, d)
+		}
+	}
+	if len(gone) == 0 && len(defs) == len(a.Defaults) {
 		return
 	}
 	n := a.Clone()
 	for _, oid := range gone {
 		delete(n.Objects, oid)
 	}
+	n.Defaults = defs
 	work.auth = n
 }
 
 // encodeAuth is the manifest's "auth" member (nil: none).
 func encodeAuth(v *version) ([]byte, error) {
-	if v.auth == nil || (v.auth.Bootstrap == "" && len(v.auth.Roles) == 0 && len(v.auth.Objects) == 0) {
+	if v.auth == nil || (v.auth.Bootstrap == "" && len(v.auth.Roles) == 0 && len(v.auth.Objects) == 0 && len(v.auth.Defaults) == 0) {
 		return nil, nil
 	}
 	return json.Marshal(v.auth)
