@@ -266,6 +266,17 @@ func DomainTestsQuery(t storage.Table, recs []arrow.Record, cat storage.Catalog)
 		tests = append(tests, test)
 	}
 	for i, d := range t.Columns() {
+		if d.Type.ElemDomain != 0 {
+			// An array of a domain: the elements checked by the cast
+			// from the base type's array, whose failure is the error.
+			c := scan.Cols[i]
+			base := types.ArrayOf(c.Type.ElemType().BaseType())
+			v := &plan.Cast{Input: &plan.Cast{Input: &plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name}, T: base, Explicit: true}, T: c.Type}
+			add(&plan.Call{Func: &types.Overload{Name: "array_domain_check", Args: []types.Type{c.Type}, Result: types.BoolType,
+				Eval: func(*types.EvalContext, []types.Value) (types.Value, error) { return types.BoolValue(true), nil }},
+				Args: []plan.Expr{v}}, DomainTest{Column: i})
+			continue
+		}
 		if d.Type.Domain == 0 {
 			continue
 		}

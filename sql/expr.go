@@ -293,6 +293,17 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 	if t.Domain != 0 || from.Domain != 0 {
 		return b.coerceDomain(e, t, ctx, loc) // usertypes_domain.go
 	}
+	if t.ElemDomain != 0 && from.ID == types.Unknown {
+		// '{...}'::posint[]: read as the base type's array, then each
+		// element checked at execution (types' castArray), where the
+		// domain's constraints can be evaluated.
+		base := types.ArrayOf(t.ElemType().BaseType())
+		v, err := b.coerce(e, base, ctx, loc)
+		if err != nil {
+			return nil, err
+		}
+		return b.keepLoc(&plan.Cast{Input: v, T: t, Explicit: ctx == coerceExplicit}, e), nil
+	}
 	switch x := e.(type) {
 	case *plan.Const:
 		if from.ID == types.Unknown {

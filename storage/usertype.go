@@ -62,7 +62,7 @@ func (u UserType) Type() types.Type {
 
 // DomainDesc is the types description of domain u.
 func (u UserType) DomainDesc() *types.DomainDesc {
-	return &types.DomainDesc{OID: u.OID(), Name: u.Name, Base: u.Base, NotNull: u.NotNull, Default: u.Default,
+	return &types.DomainDesc{OID: u.OID(), ArrayOID: u.ArrayOID(), Name: u.Name, Base: u.Base, NotNull: u.NotNull, Default: u.Default,
 		Checks: append([]types.DomainConstraint(nil), u.Checks...)}
 }
 
