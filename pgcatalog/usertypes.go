@@ -236,3 +236,54 @@ func domainCheckText(expr string, pretty bool) string {
 	b.WriteString(expr[at:])
 	return strings.ReplaceAll(CheckExprText(b.String(), pretty), domainValueMark, "VALUE")
 }
+
+// OIDs of pg_type and pg_constraint, pg_description's classoid of a
+// type's and a constraint's comments.
+const (
+	OIDPgType       = 1247
+	OIDPgConstraint = 2606
+)
+
+// userTypeDescriptions are pg_description's rows of the user types'
+// comments and their domain constraints'.
+func userTypeDescriptions(s *Snapshot) []pgDescriptionRow {
+	var out []pgDescriptionRow
+	for _, u := range s.userTypes() {
+		if u.Comment != "" {
+			out = append(out, pgDescriptionRow{Objoid: OID(u.OID()), Classoid: OIDPgType, Description: u.Comment})
+		}
+		for i, c := range u.Checks {
+			if c.Comment != "" {
+				out = append(out, pgDescriptionRow{Objoid: OID(domainConstraintOID(u, i)), Classoid: OIDPgConstraint, Description: c.Comment})
+			}
+		}
+	}
+	return out
+}
+
+// userTypeDescription is obj_description(oid, 'pg_type') of a user type
+// or its array type (ofType), or (oid, 'pg_constraint') of a domain
+// constraint, NULL without a comment; false when oid is neither.
+func (s *Snapshot) userTypeDescription(oid uint32, ofType bool) (types.Value, bool) {
+	text := func(c string) (types.Value, bool) {
+		if c == "" {
+			return types.NullValue, true
+		}
+		return types.TextValue(c), true
+	}
+	for _, u := range s.userTypes() {
+		switch {
+		case ofType && u.OID() == oid:
+			return text(u.Comment)
+		case ofType && u.ArrayOID() == oid:
+			return types.NullValue, true
+		case !ofType:
+			for i, c := range u.Checks {
+				if domainConstraintOID(u, i) == oid {
+					return text(c.Comment)
+				}
+			}
+		}
+	}
+	return types.NullValue, false
+}

@@ -35,6 +35,8 @@ type DomainConstraint struct {
 	// NotValid marks a constraint added NOT VALID: new values are checked,
 	// the stored ones were not (pg_constraint.convalidated false).
 	NotValid bool `json:"not_valid,omitempty"`
+	// Comment is COMMENT ON CONSTRAINT ... ON DOMAIN's text.
+	Comment string `json:"comment,omitempty"`
 }
 
 var domainRegistry struct {
