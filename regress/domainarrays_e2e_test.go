@@ -18,22 +18,8 @@ import (
 func TestE2EDomainArraysSurviveRestart(t *testing.T) {
 	pg := oracle.Start(t)
 	j := joindtest.StartJoind(t)
-	connectTo := func(dsn string) *pgx.Conn {
-		t.Helper()
-		cfg, err := pgx.ParseConfig(dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
-		c, err := pgx.ConnectConfig(ctxT(t), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	connect := func() *pgx.Conn { return connectTo(j.DSN()) }
-	c, p := connect(), connectTo(pg.DSN())
-	defer p.Close(context.Background())
+	joind := func() *pgx.Conn { return connect(t, endpoint{name: "joind", dsn: j.DSN()}) }
+	c, p := joind(), connect(t, endpoint{name: "postgres", dsn: pg.DSN()})
 	for _, q := range []string{
 		"DROP TABLE IF EXISTS dr_t", "DROP DOMAIN IF EXISTS dr_pair", "DROP DOMAIN IF EXISTS dr_pos",
 		"CREATE DOMAIN dr_pos AS int CHECK (value > 0)",
@@ -80,17 +66,16 @@ func TestE2EDomainArraysSurviveRestart(t *testing.T) {
 	if pgOID != typarray(p) {
 		t.Fatalf("PostgreSQL sends type OID %d, its typarray is %d", pgOID, typarray(p))
 	}
-	if got, oid := read(c); got != want || oid != arrOID {
-		t.Fatalf("before the restart: %q (type OID %d), want %q (%d)", got, oid, want, arrOID)
-	}
-	c.Close(context.Background())
-	dir := j.DataDir()
-	j.Stop()
-	j = joindtest.StartJoindWithDataDir(t, dir)
-	c = connect()
-	defer c.Close(context.Background())
-	if got, oid := read(c); got != want || oid != arrOID {
-		t.Fatalf("after the restart: %q (type OID %d), want %q (%d)", got, oid, want, arrOID)
+	for _, when := range []string{"before", "after"} {
+		if when == "after" {
+			c.Close(context.Background())
+			j.Stop()
+			j = joindtest.StartJoindWithDataDir(t, j.DataDir())
+			c = joind()
+		}
+		if got, oid := read(c); got != want || oid != arrOID {
+			t.Fatalf("%s the restart: %q (type OID %d), want %q (%d)", when, got, oid, want, arrOID)
+		}
 	}
 	for _, q := range []string{"INSERT INTO dr_t VALUES ('{-1}', NULL)", "INSERT INTO dr_t VALUES (NULL, '{-1}')", "UPDATE dr_t SET a[1] = 0", "UPDATE dr_t SET b = b || '{5,6}'::int[]"} {
 		_, pgErr := p.Exec(ctxT(t), q)

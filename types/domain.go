@@ -12,7 +12,10 @@ import (
 // base type (as PostgreSQL's getBaseType does), and only coercion to the
 // domain checks its NOT NULL and CHECK constraints (the binder's
 // coerceToDomain, through DomainCheck). The catalog (storage) registers
-// each domain here for names and checks, as it does enums.
+// each domain here for names and checks, as it does enums. An array of a
+// domain (posint[], the domain's own pg_type array type) is the base
+// type's array with Type.ElemDomain set: a cast to it checks each element
+// (castArray, through EvalContext.Domains).
 
 // DomainDesc is a domain type.
 type DomainDesc struct {
