@@ -115,6 +115,8 @@ func Execute(ctx context.Context, s Session, st sql.Statement) (tag string, ok b
 		tag, err = renameRelation(ctx, s, x)
 	case *sql.Comment:
 		tag, err = comment(ctx, s, x)
+	case *sql.CommentType:
+		tag, err = commentType(ctx, s, x) // comment.go
 	case *sql.CreateSchema:
 		tag, err = createSchema(ctx, s, x)
 	case *sql.DropSchema:
@@ -207,7 +209,7 @@ func ReadOnlyErr(cat *Catalog, st sql.Statement) error {
 		what = x.Tag
 	case *sql.Rename:
 		what = x.Tag
-	case *sql.Comment:
+	case *sql.Comment, *sql.CommentType:
 		what = "COMMENT"
 	case *sql.CreateSchema:
 		what = "CREATE SCHEMA"

@@ -244,6 +244,12 @@ func CheckDomains(ctx context.Context, s Session, t storage.Table, recs []arrow.
 					where = fmt.Sprintf("COPY %s, line %d, column %s: \"%s\"", storage.BareName(t.Name()), line, def.Name,
 						types.FormatText(nil, val, def.Type, s.Format()))
 				}
+				if test.ElemErr != nil {
+					if e, ok := test.ElemErr(val).(*pgerr.Error); ok {
+						return e.WithWhere(where)
+					}
+					return test.ElemErr(val)
+				}
 				if test.Check == "" {
 					return pgerr.New("23502", "domain %s does not allow null values", test.Domain).WithWhere(where)
 				}

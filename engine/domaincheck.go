@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 
+	"github.com/joind/joind/commands"
 	"github.com/joind/joind/operators"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
 
@@ -17,6 +19,9 @@ type domainChecker struct{ s *session }
 
 func (d domainChecker) CheckDomain(ectx *types.EvalContext, t types.Type, v types.Value) error {
 	cat := d.s.cur
+	if cat == nil {
+		cat = d.s.binding // a constant folded while the statement binds
+	}
 	if cat == nil {
 		return pgerr.New(pgerr.FeatureNotSupported, "checking the constraints of a domain needs a running statement")
 	}
@@ -34,4 +39,14 @@ func (d domainChecker) CheckDomain(ectx *types.EvalContext, t types.Type, v type
 	}
 	_, err = c.EvalConst(ctx)
 	return err
+}
+
+// bind is sql.Bind with cat the catalog domain checks read meanwhile.
+func (s *session) bind(raw *sql.RawStatement, cat storage.Catalog, opts *sql.BindOptions) (sql.Statement, error) {
+	if c, ok := cat.(*commands.Catalog); ok && c != nil {
+		prev := s.binding
+		s.binding = c
+		defer func() { s.binding = prev }()
+	}
+	return sql.Bind(raw, cat, opts)
 }

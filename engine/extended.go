@@ -88,7 +88,7 @@ func (s *session) prepareRaw(raw *sql.RawStatement, pts []types.Type, cat storag
 	// Execute binds again, at its start (and only then looks up the row
 	// a WHERE CURRENT OF cursor is on).
 	opts.CurrentOf = func(string, storage.Table) (storage.RowID, error) { return 0, nil }
-	bound, err := sql.Bind(ps.raw, cat, opts)
+	bound, err := s.bind(ps.raw, cat, opts)
 	if err != nil {
 		return nil, bound, err
 	}
@@ -304,7 +304,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, w wire.ResultWriter) 
 		if q := p.ps.cachedBind(txnOf(cat), p.ps.paramTypes); q != nil {
 			bound = q
 		} else {
-			bound, bindErr = sql.Bind(p.ps.raw, cat, opts)
+			bound, bindErr = s.bind(p.ps.raw, cat, opts)
 			s.stmtPerms = opts.Perms
 			if bindErr == nil {
 				bindErr = p.ps.sameResult(bound)

@@ -81,7 +81,7 @@ func (s *session) executeSQL(ctx context.Context, x *sql.Execute, ectx *types.Ev
 		}
 	}
 	opts := s.bindOptions(ectx, append([]types.Type(nil), ps.paramTypes...))
-	bound, err := sql.Bind(ps.raw, s.cur, opts)
+	bound, err := s.bind(ps.raw, s.cur, opts)
 	if err == nil {
 		err = ps.sameResult(bound)
 	}

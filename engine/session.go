@@ -53,6 +53,9 @@ type session struct {
 	txn      *storage.Txn
 	implicit *storage.Txn
 	cur      *commands.Catalog
+	// binding is the catalog of the statement being bound (bind), for
+	// the domain checks of constants the binder folds (domaincheck.go).
+	binding *commands.Catalog
 	// objs are the connection's prepared statements and portals, which
 	// PREPARE and DECLARE share with the extended protocol (wire's, once
 	// UseObjects hands them over); cursors are the DECLAREd ones in
@@ -155,7 +158,7 @@ func (s *session) Execute(ctx context.Context, st wire.Statement, w wire.ResultW
 	ectx := s.evalContext()
 	start := s.beginStatementStats()
 	opts := s.bindOptions(ectx, nil)
-	bound, bindErr := sql.Bind(raw, s.bindCatalog(), opts)
+	bound, bindErr := s.bind(raw, s.bindCatalog(), opts)
 	s.stmtPerms = opts.Perms
 	tag, err := s.execBound(ctx, bound, bindErr, ectx, w)
 	s.finishStatement(raw, bound, start, tag, err)

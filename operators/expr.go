@@ -177,7 +177,8 @@ func (cp *compiler) compile(e plan.Expr) (node, error) {
 			return nil, err
 		}
 		from := e.Input.Type()
-		if from == e.T || (from.ID == e.T.ID && from.Elem == e.T.Elem && e.T.Typmod == -1 && from.ID != types.Char) {
+		// A cast to an array of a domain checks each element: never the identity.
+		if from == e.T || (from.ID == e.T.ID && from.Elem == e.T.Elem && e.T.Typmod == -1 && from.ID != types.Char && e.T.ElemDomain == 0) {
 			return in, nil
 		}
 		n := &castNode{in: in, from: from, to: e.T, explicit: e.Explicit}

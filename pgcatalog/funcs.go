@@ -54,6 +54,11 @@ var funcs = []*Func{
 			if len(v) == 2 && v[1].S == "pg_namespace" && v[0].I == OIDNamespacePublic {
 				return types.TextValue("standard public schema") // initdb's comment
 			}
+			if len(v) == 2 && (v[1].S == "pg_type" || v[1].S == "pg_constraint") {
+				if d, ok := s.userTypeDescription(uint32(v[0].I), v[1].S == "pg_type"); ok { // usertypes.go
+					return d
+				}
+			}
 			if len(v) == 2 && v[1].S == "pg_type" {
 				return typeDescription(v[0].I)
 			}

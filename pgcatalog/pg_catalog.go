@@ -131,6 +131,7 @@ func declarePgCatalog() {
 				}
 			}
 		}
+		out = append(out, userTypeDescriptions(s)...) // usertypes.go
 		// The listed built-in functions' comments, as PostgreSQL's
 		// (pgjdbc's getFunctions joins pg_description for REMARKS).
 		for _, r := range builtinRoutines().procs {

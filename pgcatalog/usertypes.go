@@ -32,9 +32,16 @@ func userSystemType(oid uint32) (SystemType, bool) {
 	if t.Domain != 0 {
 		st, ok := TypeByOID(t.OID())
 		if ok {
-			st.OID, st.Name, st.T, st.Array = t.Domain, t.PgTypeName(), t, 0
+			st.OID, st.Name, st.T, st.Array = t.Domain, t.PgTypeName(), t, types.DomainArrayOf(t).OID()
 		}
 		return st, ok
+	}
+	if t.ID == types.Array && t.ElemDomain != 0 {
+		elem, ok := userSystemType(t.ElemDomain)
+		if !ok {
+			return SystemType{}, false
+		}
+		return arraySystemType(elem), true
 	}
 	elem := t
 	if t.ID == types.Array {
@@ -63,7 +70,7 @@ func userTypeRows(s *Snapshot) []pgTypeRow {
 			}
 		}
 		if u.Kind == 'd' {
-			out = append(out, domainTypeRow(u, OID(ns.OID), owner))
+			out = append(out, domainTypeRows(u, OID(ns.OID), owner)...)
 			continue
 		}
 		if u.Kind == 'c' {
@@ -121,9 +128,10 @@ func (s *Snapshot) UserTypeByName(names []string) (storage.UserType, bool) {
 	return storage.UserType{}, false
 }
 
-// domainTypeRow is a domain's pg_type row: its base type's storage, typtype
-// 'd', typbasetype and typtypmod the base's, typnotnull, typdefault.
-func domainTypeRow(u storage.UserType, ns, owner OID) pgTypeRow {
+// domainTypeRows are a domain's pg_type row: its base type's storage,
+// typtype 'd', typbasetype and typtypmod the base's, typnotnull,
+// typdefault; and its array type's.
+func domainTypeRows(u storage.UserType, ns, owner OID) []pgTypeRow {
 	st, _ := TypeByOID(u.Base.OID())
 	row := pgTypeRow{Oid: OID(u.OID()), Typname: Name(u.Name), Typnamespace: ns, Typowner: owner,
 		Typlen: st.Len, Typbyval: st.Len > 0 && st.Len <= 8, Typtype: 'd', Typcategory: Char(st.Category),
@@ -141,7 +149,16 @@ func domainTypeRow(u storage.UserType, ns, owner OID) pgTypeRow {
 		d := u.Default
 		row.Typdefault = &d
 	}
-	return row
+	row.Typarray = OID(u.ArrayOID())
+	arr := pgTypeRow{Oid: OID(u.ArrayOID()), Typname: Name("_" + u.Name), Typnamespace: ns, Typowner: owner,
+		Typlen: -1, Typtype: 'b', Typcategory: 'A', Typisdefined: true, Typdelim: ',',
+		Typsubscript: "array_subscript_handler", Typelem: OID(u.OID()), Typinput: "array_in", Typoutput: "array_out",
+		Typreceive: "array_recv", Typsend: "array_send", Typmodin: "-", Typmodout: "-", Typanalyze: "array_typanalyze",
+		Typalign: 'i', Typstorage: 'x', Typtypmod: -1, Typcollation: OID(st.Collation)}
+	if st.Align == 'd' {
+		arr.Typalign = 'd'
+	}
+	return []pgTypeRow{row, arr}
 }
 
 // domainConstraintRows are pg_constraint's rows of domains' CHECK
@@ -165,6 +182,9 @@ func domainConstraintRows(s *Snapshot) []pgConstraintRow {
 // arraySystemType is the description of the array type over a user type.
 func arraySystemType(elem SystemType) SystemType {
 	t := types.ArrayOf(elem.T)
+	if elem.T.Domain != 0 {
+		t = types.DomainArrayOf(elem.T)
+	}
 	return SystemType{OID: t.OID(), Name: t.PgTypeName(), T: t, Len: -1, Category: t.Category(), Align: 'i',
 		In: "array_in", Out: "array_out", Collation: elem.Collation, Elem: elem.OID}
 }
@@ -215,4 +235,55 @@ func domainCheckText(expr string, pretty bool) string {
 	}
 	b.WriteString(expr[at:])
 	return strings.ReplaceAll(CheckExprText(b.String(), pretty), domainValueMark, "VALUE")
+}
+
+// OIDs of pg_type and pg_constraint, pg_description's classoid of a
+// type's and a constraint's comments.
+const (
+	OIDPgType       = 1247
+	OIDPgConstraint = 2606
+)
+
+// userTypeDescriptions are pg_description's rows of the user types'
+// comments and their domain constraints'.
+func userTypeDescriptions(s *Snapshot) []pgDescriptionRow {
+	var out []pgDescriptionRow
+	for _, u := range s.userTypes() {
+		if u.Comment != "" {
+			out = append(out, pgDescriptionRow{Objoid: OID(u.OID()), Classoid: OIDPgType, Description: u.Comment})
+		}
+		for i, c := range u.Checks {
+			if c.Comment != "" {
+				out = append(out, pgDescriptionRow{Objoid: OID(domainConstraintOID(u, i)), Classoid: OIDPgConstraint, Description: c.Comment})
+			}
+		}
+	}
+	return out
+}
+
+// userTypeDescription is obj_description(oid, 'pg_type') of a user type
+// or its array type (ofType), or (oid, 'pg_constraint') of a domain
+// constraint, NULL without a comment; false when oid is neither.
+func (s *Snapshot) userTypeDescription(oid uint32, ofType bool) (types.Value, bool) {
+	text := func(c string) (types.Value, bool) {
+		if c == "" {
+			return types.NullValue, true
+		}
+		return types.TextValue(c), true
+	}
+	for _, u := range s.userTypes() {
+		switch {
+		case ofType && u.OID() == oid:
+			return text(u.Comment)
+		case ofType && u.ArrayOID() == oid:
+			return types.NullValue, true
+		case !ofType:
+			for i, c := range u.Checks {
+				if domainConstraintOID(u, i) == oid {
+					return text(c.Comment)
+				}
+			}
+		}
+	}
+	return types.NullValue, false
 }

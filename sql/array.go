@@ -248,6 +248,28 @@ func (b *binder) bindArrayAssign(s *scope, base plan.Expr, d types.Type, col str
 	if d.ID == types.Record && len(ind) > 0 && ind[0].GetString_() != nil {
 		return b.bindFieldAssign(s, base, d, col, ind, val, loc) // rowtype.go
 	}
+	if f := ind[0].GetString_(); f != nil && d.ID != types.Record && d.ID != types.JSONB {
+		return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "cannot assign to field \"%s\" of column \"%s\" because its type %s is not a composite type",
+			f.Sval, col, typeName(d)), loc)
+	}
+	if d.ID == types.Array && !allSubscripts(ind) && leadingSubscripts(ind) > 0 {
+		// d[1].f = v: the element's field assigned, then the element
+		// (as PostgreSQL's nested FieldStore within SubscriptingRef).
+		k := leadingSubscripts(ind)
+		elem, err := b.subscriptExpr(s, base, ind[:k])
+		if err != nil {
+			return nil, err
+		}
+		v, err := b.bindArrayAssign(s, elem, elem.Type(), col, ind[k:], val, loc)
+		if err != nil {
+			return nil, err
+		}
+		subs, err := b.bindSubscripts(s, ind[:k])
+		if err != nil {
+			return nil, err
+		}
+		return arrayAssignCall(base, d, subs, v), nil
+	}
 	if d.ID != types.Array || !allSubscripts(ind) {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "assignment to a subfield or element of column \"%s\" is not supported", col), loc)
 	}
@@ -267,6 +289,12 @@ func (b *binder) bindArrayAssign(s *scope, base plan.Expr, d types.Type, col str
 	if err != nil {
 		return nil, err
 	}
+	return arrayAssignCall(base, d, subs, v), nil
+}
+
+// arrayAssignCall is base (of array type d) with the element or slice
+// subs set to v.
+func arrayAssignCall(base plan.Expr, d types.Type, subs subscripts, v plan.Expr) plan.Expr {
 	args := append([]plan.Expr{base, v}, subs.args...)
 	at := make([]types.Type, len(args))
 	for i, a := range args {
@@ -275,7 +303,16 @@ func (b *binder) bindArrayAssign(s *scope, base plan.Expr, d types.Type, col str
 	return &plan.Call{Func: &types.Overload{Name: "array_assign", Args: at, Result: d,
 		Eval: func(_ *types.EvalContext, a []types.Value) (types.Value, error) {
 			return types.ArrayAssign(a[0], a[2:], a[1], subs.slice, subs.hasLo, subs.hasHi)
-		}}, Args: args}, nil
+		}}, Args: args}
+}
+
+// leadingSubscripts is how many of ind, from the first, are subscripts.
+func leadingSubscripts(ind []*pg_query.Node) int {
+	n := 0
+	for n < len(ind) && ind[n].GetAIndices() != nil {
+		n++
+	}
+	return n
 }
 
 // anyOverArray binds `x op ANY (arr)` / `x op ALL (arr)` (ScalarArrayOpExpr)

@@ -4,6 +4,8 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
 )
 
 // Comment is COMMENT ON TABLE / VIEW / COLUMN name IS 'text' | NULL; the
@@ -20,6 +22,50 @@ type Comment struct {
 
 func (*Comment) statement() {}
 
+// CommentType is COMMENT ON TYPE / DOMAIN name, or ON CONSTRAINT c ON
+// DOMAIN name, IS 'text' | NULL; the text is kept with the type.
+type CommentType struct {
+	Type       storage.UserType
+	Constraint int    // the domain constraint's index in Type.Checks; -1 for the type
+	Text       string // "" removes the comment
+}
+
+func (*CommentType) statement() {}
+
+// bindCommentType binds COMMENT ON TYPE / DOMAIN / CONSTRAINT ... ON DOMAIN.
+func (b *binder) bindCommentType(cs *pg_query.CommentStmt) (Statement, error) {
+	tn, con := cs.Object.GetTypeName(), ""
+	if l := cs.Object.GetList(); l != nil && len(l.Items) == 2 {
+		tn, con = l.Items[0].GetTypeName(), l.Items[1].GetString_().GetSval()
+	}
+	if tn == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON %s of this name is not supported", objectTypeName(cs.Objtype))
+	}
+	names := nameParts(tn.Names)
+	u, ok := b.lookupUserType(names)
+	if !ok {
+		if _, err := types.FromTypeName(names, nil, 0); err == nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON a built-in type is not supported")
+		}
+		return nil, errNoType(names)
+	}
+	if cs.Objtype != pg_query.ObjectType_OBJECT_TYPE && u.Kind != 'd' {
+		return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a domain", u.Name)
+	}
+	out := &CommentType{Type: u, Constraint: -1, Text: cs.Comment}
+	if cs.Objtype == pg_query.ObjectType_OBJECT_DOMCONSTRAINT {
+		for i, c := range u.Checks {
+			if c.Name == con {
+				out.Constraint = i
+			}
+		}
+		if out.Constraint < 0 {
+			return nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" for domain %s does not exist", con, u.Name)
+		}
+	}
+	return out, nil
+}
+
 func (b *binder) bindComment(cs *pg_query.CommentStmt) (Statement, error) {
 	var names []string
 	if l := cs.Object.GetList(); l != nil {
@@ -31,6 +77,8 @@ func (b *binder) bindComment(cs *pg_query.CommentStmt) (Statement, error) {
 	switch cs.Objtype {
 	case pg_query.ObjectType_OBJECT_SEQUENCE:
 		return b.bindCommentOnSequence(cs, names) // sequence.go
+	case pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_DOMAIN, pg_query.ObjectType_OBJECT_DOMCONSTRAINT:
+		return b.bindCommentType(cs)
 	case pg_query.ObjectType_OBJECT_TABLE, pg_query.ObjectType_OBJECT_VIEW:
 	case pg_query.ObjectType_OBJECT_COLUMN:
 		if len(names) < 2 {

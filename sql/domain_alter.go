@@ -3,6 +3,7 @@ package sql
 import (
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -245,6 +246,9 @@ type DomainTest struct {
 	Column int // the table column
 	Domain string
 	Check  string // the constraint's name; "" for NOT NULL
+	// ElemErr, for a column of an array of a domain, is the error the
+	// elements of a failing value raised (the test is their cast).
+	ElemErr func(types.Value) error
 }
 
 // DomainTestsQuery yields, per row of recs (rows of t) in order, one
@@ -266,6 +270,30 @@ func DomainTestsQuery(t storage.Table, recs []arrow.Record, cat storage.Catalog)
 		tests = append(tests, test)
 	}
 	for i, d := range t.Columns() {
+		if d.Type.ElemDomain != 0 {
+			// An array of a domain: the elements cast from the base
+			// type's array (castArray checks each), the error kept by
+			// value for the failing row's message.
+			c := scan.Cols[i]
+			ct, base := c.Type, types.ArrayOf(c.Type.ElemType().BaseType())
+			var errs sync.Map
+			key := func(v types.Value) string { return string(types.FormatText(nil, v, base, nil)) }
+			add(&plan.Call{Func: &types.Overload{Name: "array_domain_check", Args: []types.Type{ct}, Result: types.BoolType,
+				Eval: func(ctx *types.EvalContext, v []types.Value) (types.Value, error) {
+					if _, err := types.CastValue(ctx, v[0], base, ct, false); err != nil {
+						errs.LoadOrStore(key(v[0]), err)
+						return types.BoolValue(false), nil
+					}
+					return types.BoolValue(true), nil
+				}}, Args: []plan.Expr{&plan.ColRef{ID: c.ID, T: c.Type, Name: c.Name}}},
+				DomainTest{Column: i, ElemErr: func(v types.Value) error {
+					if err, ok := errs.Load(key(v)); ok {
+						return err.(error)
+					}
+					return pgerr.New(pgerr.InternalError, "array domain check failed without an error")
+				}})
+			continue
+		}
 		if d.Type.Domain == 0 {
 			continue
 		}

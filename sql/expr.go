@@ -296,6 +296,25 @@ func (b *binder) coerce(e plan.Expr, t types.Type, ctx coerceCtx, loc int32) (pl
 	if t.Domain != 0 || from.Domain != 0 {
 		return b.coerceDomain(e, t, ctx, loc) // usertypes_domain.go
 	}
+	if t.ElemDomain != 0 && from.ID == types.Unknown {
+		// '{...}'::posint[]: read as the base type's array, then each
+		// element checked against the domain (types' castArray): here, as
+		// PostgreSQL's input function, where the session can evaluate
+		// the domain's constraints, else at execution.
+		base := types.ArrayOf(t.ElemType().BaseType())
+		v, err := b.coerce(e, base, ctx, loc)
+		if err != nil {
+			return nil, err
+		}
+		if c, ok := v.(*plan.Const); ok && b.evalContext().Domains != nil {
+			w, err := types.CastValue(b.evalContext(), c.Val, base, t, ctx == coerceExplicit)
+			if err != nil {
+				return nil, b.wrapAt(err, b.locOf(e))
+			}
+			return b.keepLoc(&plan.Const{Val: w, T: t}, e), nil
+		}
+		return b.keepLoc(&plan.Cast{Input: v, T: t, Explicit: ctx == coerceExplicit}, e), nil
+	}
 	switch x := e.(type) {
 	case *plan.Const:
 		if from.ID == types.Unknown {

@@ -100,8 +100,11 @@ func (b *binder) userTypeFromName(names []string, mods int, arrayDims int, loc i
 	}
 	t := u.Type()
 	if arrayDims > 0 && u.Kind == 'd' {
-		// types.ArrayOf keeps no element domain: its constraints would be lost.
-		return types.Type{}, true, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "arrays of domains are not supported"), loc)
+		if t.ID == types.Array {
+			// An array's element is no array: a domain over one cannot be kept.
+			return types.Type{}, true, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "arrays of domains over arrays are not supported"), loc)
+		}
+		return types.DomainArrayOf(t), true, nil
 	}
 	if arrayDims > 0 {
 		t = types.ArrayOf(t)

@@ -16,7 +16,8 @@ import (
 // (types.DomainCheck) with each CHECK bound over the value, as
 // PostgreSQL's CoerceToDomain. A domain's value is read as its base type
 // everywhere else, so coercing from a domain is coercing from its base.
-// ALTER DOMAIN is domain_alter.go.
+// To an array of a domain (dom[]) the elements are checked by the array
+// cast (types' castArray). ALTER DOMAIN is domain_alter.go.
 
 // CreateDomain is CREATE DOMAIN.
 type CreateDomain struct {

@@ -41,6 +41,8 @@ type UserType struct {
 	// pg_class row (relkind 'c').
 	Attrs []CompositeAttr
 	RelID uint64
+	// Comment is COMMENT ON TYPE / DOMAIN's text.
+	Comment string
 }
 
 // OID is the type's pg_type OID.
@@ -62,7 +64,7 @@ func (u UserType) Type() types.Type {
 
 // DomainDesc is the types description of domain u.
 func (u UserType) DomainDesc() *types.DomainDesc {
-	return &types.DomainDesc{OID: u.OID(), Name: u.Name, Base: u.Base, NotNull: u.NotNull, Default: u.Default,
+	return &types.DomainDesc{OID: u.OID(), ArrayOID: u.ArrayOID(), Name: u.Name, Base: u.Base, NotNull: u.NotNull, Default: u.Default,
 		Checks: append([]types.DomainConstraint(nil), u.Checks...)}
 }
 
@@ -400,8 +402,9 @@ type typeJSON struct {
 	Default    string                   `json:"default,omitempty"`
 	Checks     []types.DomainConstraint `json:"checks,omitempty"`
 	// A composite type's.
-	Attrs []attrJSON `json:"attrs,omitempty"`
-	RelID uint64     `json:"rel_id,omitempty"`
+	Attrs   []attrJSON `json:"attrs,omitempty"`
+	RelID   uint64     `json:"rel_id,omitempty"`
+	Comment string     `json:"comment,omitempty"`
 }
 
 type labelJSON struct {
@@ -415,7 +418,7 @@ func sortedTypes(v *version) []typeJSON {
 	out := make([]typeJSON, 0, len(v.types))
 	for _, u := range v.types {
 		j := typeJSON{ID: u.ID, ArrayID: u.ArrayID, Schema: u.Schema, Name: u.Name, Owner: u.Owner, Kind: string(u.Kind),
-			NotNull: u.NotNull, Default: u.Default, Checks: u.Checks}
+			NotNull: u.NotNull, Default: u.Default, Checks: u.Checks, Comment: u.Comment}
 		if u.Kind == 'd' {
 			j.BaseOID, j.BaseTypmod = u.Base.CatalogOID(), u.Base.Typmod
 		}
@@ -440,7 +443,7 @@ func decodeTypes(v *version, list []typeJSON) error {
 			return fmt.Errorf("type %q (id %d) listed twice or of no kind", x.Name, x.ID)
 		}
 		u := &UserType{ID: x.ID, ArrayID: x.ArrayID, Schema: x.Schema, Name: x.Name, Owner: x.Owner, Kind: x.Kind[0],
-			NotNull: x.NotNull, Default: x.Default, Checks: x.Checks}
+			NotNull: x.NotNull, Default: x.Default, Checks: x.Checks, Comment: x.Comment}
 		if u.Kind == 'd' {
 			base, ok := storedType(x.BaseOID, x.BaseTypmod)
 			if !ok {

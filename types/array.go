@@ -30,7 +30,7 @@ func (t Type) ElemType() Type {
 	if IsVector(t) {
 		return Type{ID: t.Elem, Typmod: -1} // vectors.go
 	}
-	return Type{ID: t.Elem, Typmod: t.Typmod, UserOID: t.UserOID}
+	return Type{ID: t.Elem, Typmod: t.Typmod, UserOID: t.UserOID, Domain: t.ElemDomain}
 }
 
 // arrayElemOK reports whether joind has an array type of elements id.
@@ -57,6 +57,9 @@ func ArrayTypeByOID(oid uint32) (Type, bool) {
 		return t, true
 	}
 	if t, ok := compositeTypeByOID(oid); ok && t.ID == Array {
+		return t, true
+	}
+	if t, ok := domainArrayByOID(oid); ok { // domain.go
 		return t, true
 	}
 	for id, o := range arrayOIDs {

@@ -25,6 +25,7 @@ var unitAliases = map[string]string{
 	"millennium": "millennium", "millennia": "millennium", "mil": "millennium", "mils": "millennium", "millenniums": "millennium",
 	"epoch": "epoch", "dow": "dow", "isodow": "isodow", "doy": "doy", "isoyear": "isoyear",
 	"julian": "julian", "j": "julian", "timezone": "timezone", "timezone_hour": "timezone_hour", "timezone_minute": "timezone_minute",
+	"timezone_h": "timezone_hour", "timezone_m": "timezone_minute", // datetime.c's deltatktbl abbreviations
 }
 
 func unitErr(unit string, t Type, supported bool) error {

@@ -502,6 +502,9 @@ func dtSyntaxErr(typ, s string) error {
 
 // zoneOffsetField is DecodeTimezone on a numeric zone field of input in.
 func zoneOffsetField(z, in, typ string) (int, error) {
+	if len(z) < 2 || !isDigit(z[1]) {
+		return 0, dtSyntaxErr(typ, in) // ParseDateTime's numeric zone starts with a digit
+	}
 	off, ok, rangeErr := parseZoneOffset(z)
 	if rangeErr {
 		return 0, pgerr.New(codeTZDisplacement, "time zone displacement out of range: \"%s\"", in)

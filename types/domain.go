@@ -12,14 +12,18 @@ import (
 // base type (as PostgreSQL's getBaseType does), and only coercion to the
 // domain checks its NOT NULL and CHECK constraints (the binder's
 // coerceToDomain, through DomainCheck). The catalog (storage) registers
-// each domain here for names and checks, as it does enums.
+// each domain here for names and checks, as it does enums. An array of a
+// domain (posint[], the domain's own pg_type array type) is the base
+// type's array with Type.ElemDomain set: a cast to it checks each element
+// (castArray, through EvalContext.Domains).
 
 // DomainDesc is a domain type.
 type DomainDesc struct {
-	OID     uint32
-	Name    string
-	Base    Type // the type it is over: a base type, or a domain type (Domain set)
-	NotNull bool
+	OID      uint32
+	ArrayOID uint32 // its array type's (posint[])
+	Name     string
+	Base     Type // the type it is over: a base type, or a domain type (Domain set)
+	NotNull  bool
 	// Checks are the CHECK constraints, in creation order: a name and the
 	// expression's text, VALUE naming the value.
 	Checks []DomainConstraint
@@ -34,11 +38,14 @@ type DomainConstraint struct {
 	// NotValid marks a constraint added NOT VALID: new values are checked,
 	// the stored ones were not (pg_constraint.convalidated false).
 	NotValid bool `json:"not_valid,omitempty"`
+	// Comment is COMMENT ON CONSTRAINT ... ON DOMAIN's text.
+	Comment string `json:"comment,omitempty"`
 }
 
 var domainRegistry struct {
 	sync.RWMutex
-	byOID map[uint32]*DomainDesc
+	byOID   map[uint32]*DomainDesc
+	byArray map[uint32]uint32 // array type OID → domain OID
 }
 
 // RegisterDomain makes d the description of domain d.OID.
@@ -47,9 +54,41 @@ func RegisterDomain(d *DomainDesc) {
 	r.Lock()
 	defer r.Unlock()
 	if r.byOID == nil {
-		r.byOID = map[uint32]*DomainDesc{}
+		r.byOID, r.byArray = map[uint32]*DomainDesc{}, map[uint32]uint32{}
 	}
 	r.byOID[d.OID] = d
+	if d.ArrayOID != 0 {
+		r.byArray[d.ArrayOID] = d.OID
+	}
+}
+
+// DomainArrayOf is the array type over elements of domain elem
+// (posint[]): its base type's array, with the element domain kept.
+func DomainArrayOf(elem Type) Type {
+	t := ArrayOf(elem.BaseType())
+	t.ElemDomain = elem.Domain
+	return t
+}
+
+// domainArrayByOID is the array type of domain whose array type OID is oid.
+func domainArrayByOID(oid uint32) (Type, bool) {
+	r := &domainRegistry
+	r.RLock()
+	dom, ok := r.byArray[oid]
+	d := r.byOID[dom]
+	r.RUnlock()
+	if !ok || d == nil {
+		return Type{}, false
+	}
+	return DomainArrayOf(DomainType(d)), true
+}
+
+// domainArrayOID is the OID of the array type over domain dom.
+func domainArrayOID(dom uint32) uint32 {
+	if d, ok := LookupDomain(dom); ok {
+		return d.ArrayOID
+	}
+	return 0
 }
 
 // LookupDomain is the registered description of domain oid.
@@ -114,6 +153,29 @@ func DomainCheck(t Type, name string, notNull bool, checks []DomainConstraint) *
 			}
 			return vs[0], nil
 		}}
+}
+
+// checkDomainValue is domain_check for a value converted to domain t's
+// base type, where no bound expression coerces to t (json[b]_populate_record,
+// the elements of an array of a domain): through ctx.Domains.
+func checkDomainValue(ctx *EvalContext, t Type, v Value) (Value, error) {
+	if ctx != nil && ctx.Domains != nil {
+		if err := ctx.Domains.CheckDomain(ctx, t, v); err != nil {
+			return Value{}, err
+		}
+		return v, nil
+	}
+	d, ok := LookupDomain(t.Domain)
+	if !ok {
+		return v, nil
+	}
+	if v.Null && d.NotNull {
+		return Value{}, pgerr.New(pgerr.NotNullViolation, "domain %s does not allow null values", d.Name)
+	}
+	if !v.Null && len(d.Checks) > 0 {
+		return Value{}, pgerr.New(pgerr.FeatureNotSupported, "checking the constraints of domain %s here is not supported", d.Name)
+	}
+	return v, nil
 }
 
 // DomainChecker is domain_check at execution, where no bound expression

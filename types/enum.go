@@ -389,6 +389,9 @@ func TypeByUserOID(oid uint32) (Type, bool) {
 	if d, ok := LookupDomain(oid); ok {
 		return DomainType(d), true
 	}
+	if t, ok := domainArrayByOID(oid); ok {
+		return t, true
+	}
 	if t, ok := compositeTypeByOID(oid); ok {
 		return t, true
 	}

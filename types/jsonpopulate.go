@@ -85,7 +85,7 @@ func populateRows(ctx *EvalContext, fn string, rt Type, a []Value) ([]Value, err
 			return nil, err
 		}
 		for i, r := range rows {
-			if rows[i], err = populateDomainCheck(ctx, rt, r); err != nil {
+			if rows[i], err = checkDomainValue(ctx, rt, r); err != nil {
 				return nil, err
 			}
 		}
@@ -193,7 +193,7 @@ func populateField(ctx *EvalContext, jv *jsonValue, id ID, t Type, colname strin
 		if err != nil {
 			return Value{}, err
 		}
-		return populateDomainCheck(ctx, t, v)
+		return checkDomainValue(ctx, t, v)
 	}
 	if jv == nil || jv.Kind == jsonNull {
 		return NullValue, nil
@@ -226,28 +226,6 @@ func populateScalar(ctx *EvalContext, jv *jsonValue, id ID, t Type) (Value, erro
 		s = jsonOut(jv, id).S
 	}
 	return castFromString(ctx, s, t, false)
-}
-
-// populateDomainCheck is domain_check for a value converted to domain t's
-// base type.
-func populateDomainCheck(ctx *EvalContext, t Type, v Value) (Value, error) {
-	if ctx != nil && ctx.Domains != nil {
-		if err := ctx.Domains.CheckDomain(ctx, t, v); err != nil {
-			return Value{}, err
-		}
-		return v, nil
-	}
-	d, ok := LookupDomain(t.Domain)
-	if !ok {
-		return v, nil
-	}
-	if v.Null && d.NotNull {
-		return Value{}, pgerr.New(pgerr.NotNullViolation, "domain %s does not allow null values", d.Name)
-	}
-	if !v.Null && len(d.Checks) > 0 {
-		return Value{}, pgerr.New(pgerr.FeatureNotSupported, "checking the constraints of domain %s on a value from JSON is not supported", d.Name)
-	}
-	return v, nil
 }
 
 // arrayPopulation is populate_array's PopulateArrayContext: the

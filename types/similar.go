@@ -53,7 +53,7 @@ func similarToEscape(pat string, esc *string, lazyFirst bool) (string, error) {
 				case 1:
 					r.WriteString("){1,1}(?:")
 				default:
-					return "", pgerr.New("2200B", "SQL regular expression may not contain more than two escape-double-quote separators")
+					return "", pgerr.New("2200C", "SQL regular expression may not contain more than two escape-double-quote separators") // ERRCODE_INVALID_USE_OF_ESCAPE_CHARACTER
 				}
 				nquotes++
 			} else {

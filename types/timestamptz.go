@@ -208,14 +208,14 @@ func parseZoneOffset(z string) (east int, ok, outOfRange bool) {
 		}
 		vals := [3]int{}
 		for i, p := range parts {
-			if p == "" {
-				return 0, false, false
-			}
-			vals[i] = atoi(p)
+			if p != "" {
+				vals[i] = atoi(p)
+			} // else DecodeTimezone's strtoint of no digits: 0 ('+1:', '+10:00:', '+:30')
 		}
 		h, m, s = vals[0], vals[1], vals[2]
 	} else {
 		switch len(body) {
+		case 0: // '+': strtoint of no digits, 0
 		case 1, 2:
 			h = atoi(body)
 		case 3, 4:

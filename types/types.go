@@ -106,6 +106,9 @@ type Type struct {
 	// Domain is the pg_type OID of the domain whose base type this is
 	// (domain.go); 0 for a type that is no domain.
 	Domain uint32
+	// ElemDomain is, of an array of a domain (posint[]), the element
+	// domain's OID (Elem is then its base type's ID); 0 otherwise.
+	ElemDomain uint32
 }
 
 // Convenience values for unmodified types.
@@ -184,6 +187,9 @@ const (
 func (t Type) OID() uint32 {
 	switch t.ID {
 	case Array:
+		if t.ElemDomain != 0 {
+			return domainArrayOID(t.ElemDomain) // domain.go
+		}
 		if t.Elem == Enum {
 			return enumArrayOID(t.ElemType())
 		}

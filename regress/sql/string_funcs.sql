@@ -57,6 +57,9 @@ SELECT 'abcdefg' SIMILAR TO '_bcd%' AS t1, 'abcdefg' SIMILAR TO 'bcd%' AS f1, 'a
 SELECT substring('abcdefg' SIMILAR 'a#"(b_d)#"%' ESCAPE '#') AS bcd, substring('abcdefg' SIMILAR 'a*#"%#"g*' ESCAPE '#') AS all_,
        substring('abcdefg' SIMILAR 'a#"%g' ESCAPE '#') AS one_sep;
 SELECT substring('abcdefg' SIMILAR 'a#"%#"g#"x' ESCAPE '#');
+\set VERBOSITY sqlstate
+SELECT substring('abcdefg' SIMILAR 'a#"%#"g#"x' ESCAPE '#');
+\set VERBOSITY default
 SELECT 'abc' SIMILAR TO 'a' ESCAPE 'xy';
 SELECT similar_to_escape('a#"%#"g', '#') AS esc, similar_to_escape('(a|b)_%') AS noesc;
 -- Other string functions.
