@@ -91,7 +91,7 @@ func bindCreateFileFdw(x *pg_query.CreateExtensionStmt) (Statement, error) {
 }
 
 func (b *binder) bindCreateServer(x *pg_query.CreateForeignServerStmt) (Statement, error) {
-	if _, ok := LookupForeign(b.cat, 'e', "file_fdw"); !ok || x.Fdwname != "file_fdw" {
+	if _, ok := LookupForeign(b.cat, 'e', x.Fdwname); !ok || (x.Fdwname != "file_fdw" && x.Fdwname != Iceberg) {
 		return nil, pgerr.New(pgerr.UndefinedObject, "foreign-data wrapper \"%s\" does not exist", x.Fdwname)
 	}
 	opts, err := foreignOptions(x.Options)
@@ -172,9 +172,23 @@ func (b *binder) bindCreateForeignTable(x *pg_query.CreateForeignTableStmt) (Sta
 			def.ColumnOptions[cd.Colname] = opts
 		}
 	}
-	// The column options are checked at scan time, as file_fdw's
-	// validator leaves them to COPY.
-	if _, err := b.foreignCopy(&storage.ForeignTableDef{Server: def.Server, Options: def.Options}, colNames); err != nil {
+	var icebergCols []storage.ColumnDef
+	if srv.Wrapper == Iceberg { // iceberg.go
+		if err := checkIcebergOptions(def.Options); err != nil {
+			return nil, err
+		}
+		if len(def.ColumnOptions) > 0 {
+			return nil, pgerr.New(codeFdwInvalidOption, "invalid option \"force_not_null\"").
+				WithHint("There are no valid options in this context.")
+		}
+		if len(colNames) == 0 {
+			if icebergCols, err = b.icebergColumns(def.Options); err != nil {
+				return nil, err
+			}
+		}
+	} else if _, err := b.foreignCopy(&storage.ForeignTableDef{Server: def.Server, Options: def.Options}, colNames); err != nil {
+		// The column options are checked at scan time, as file_fdw's
+		// validator leaves them to COPY.
 		return nil, err
 	}
 	st, err := b.bindCreateTable(base)
@@ -195,6 +209,9 @@ func (b *binder) bindCreateForeignTable(x *pg_query.CreateForeignTableStmt) (Sta
 	}
 	if len(ct.Sequences) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "serial and identity columns are not supported on foreign tables")
+	}
+	if icebergCols != nil {
+		ct.Columns = icebergCols
 	}
 	return &CreateForeignTable{Table: ct, Def: def}, nil
 }
@@ -275,6 +292,9 @@ func (b *binder) foreignScanTable(tbl storage.Table) (storage.Table, error) {
 	def := storage.ForeignDefOf(tbl)
 	if def == nil {
 		return tbl, nil
+	}
+	if IsIcebergServer(b.cat, def.Server) {
+		return b.icebergScanTable(tbl, def) // iceberg.go
 	}
 	defs := tbl.Columns()
 	names := make([]string, len(defs))
@@ -452,7 +472,11 @@ func (b *binder) alterForeignOptions(tbl storage.Table, c *pg_query.AlterTableCm
 		for _, d := range tbl.Columns() {
 			names = append(names, d.Name)
 		}
-		if _, err := b.foreignCopy(&storage.ForeignTableDef{Server: def.Server, Options: def.Options}, names); err != nil {
+		if IsIcebergServer(b.cat, def.Server) {
+			if err := checkIcebergOptions(def.Options); err != nil {
+				return nil, err
+			}
+		} else if _, err := b.foreignCopy(&storage.ForeignTableDef{Server: def.Server, Options: def.Options}, names); err != nil {
 			return nil, err
 		}
 	}

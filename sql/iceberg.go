@@ -1,0 +1,108 @@
+package sql
+
+import (
+	"context"
+	"strings"
+
+	"github.com/joind/joind/external"
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/storage"
+)
+
+// Apache Iceberg tables as foreign tables (docs/iceberg.md): CREATE
+// EXTENSION iceberg brings the wrapper of that name, CREATE SERVER s
+// FOREIGN DATA WRAPPER iceberg a server, and CREATE FOREIGN TABLE t
+// [(columns) | ()] SERVER s OPTIONS (location 'dir or metadata file')
+// attaches a table; with no columns, t takes the current schema's. A scan
+// reads the table's current snapshot (external.IcebergTable); INSERT
+// appends a snapshot (commands/iceberg.go).
+
+// Iceberg is the name of joind's Iceberg extension and its wrapper.
+const Iceberg = "iceberg"
+
+// IcebergMetadataOption is the option naming the metadata file joind's
+// own appends committed: once set, it (not the directory's newest
+// version) is the table's current state.
+const IcebergMetadataOption = "metadata_file"
+
+// icebergTableOptions are an Iceberg foreign table's options.
+var icebergTableOptions = []string{"location", IcebergMetadataOption}
+
+// IsIcebergServer reports whether server name is an Iceberg server.
+func IsIcebergServer(cat storage.Catalog, name string) bool {
+	srv, ok := LookupForeign(cat, 's', name)
+	return ok && srv.Wrapper == Iceberg
+}
+
+// checkIcebergOptions checks an Iceberg foreign table's options as a
+// validator would: known names, location given.
+func checkIcebergOptions(opts []storage.ForeignOption) error {
+	loc := false
+	for _, o := range opts {
+		valid := false
+		for _, v := range icebergTableOptions {
+			valid = valid || v == o.Name
+		}
+		if !valid {
+			return pgerr.New(codeFdwInvalidOption, "invalid option \"%s\"", o.Name).
+				WithHint("Valid options in this context are: %s", strings.Join(icebergTableOptions, ", "))
+		}
+		loc = loc || o.Name == "location"
+	}
+	if !loc {
+		return pgerr.New(codeFdwInvalidHandle, "location is required for iceberg foreign tables")
+	}
+	return nil
+}
+
+// IcebergMetadataPath is the metadata file an Iceberg foreign table of
+// options opts reads now: the one joind last committed, else the newest
+// of its location.
+func IcebergMetadataPath(dirs []string, opts []storage.ForeignOption) (string, error) {
+	loc, meta := "", ""
+	for _, o := range opts {
+		switch o.Name {
+		case "location":
+			loc = o.Value
+		case IcebergMetadataOption:
+			meta = o.Value
+		}
+	}
+	if meta != "" {
+		return external.ResolvePath(dirs, meta)
+	}
+	return external.IcebergMetadataFile(dirs, loc)
+}
+
+func (b *binder) fileDirs() []string {
+	if b.opts != nil && b.opts.Session != nil {
+		return b.opts.Session.FileDirs
+	}
+	return nil
+}
+
+// icebergColumns are the columns of the Iceberg table opts name, for a
+// CREATE FOREIGN TABLE that lists none.
+func (b *binder) icebergColumns(opts []storage.ForeignOption) ([]storage.ColumnDef, error) {
+	path, err := IcebergMetadataPath(b.fileDirs(), opts)
+	if err != nil {
+		return nil, err
+	}
+	tbl, err := external.LoadIceberg(context.Background(), path)
+	if err != nil {
+		return nil, err
+	}
+	cols, _, err := external.IcebergColumns(tbl)
+	return cols, err
+}
+
+// icebergScanTable is the snapshot of Iceberg foreign table tbl a scan
+// reads.
+func (b *binder) icebergScanTable(tbl storage.Table, def *storage.ForeignTableDef) (storage.Table, error) {
+	dirs := b.fileDirs()
+	path, err := IcebergMetadataPath(dirs, def.Options)
+	if err != nil {
+		return nil, err
+	}
+	return external.OpenIceberg(context.Background(), dirs, path, storage.BareName(tbl.Name()), tbl.Columns())
+}
