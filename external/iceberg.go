@@ -93,7 +93,8 @@ func IcebergMetadataFile(dirs []string, location string) (string, error) {
 	return filepath.Join(dir, best), nil
 }
 
-func icebergFS(context.Context) (icebergio.IO, error) { return icebergio.LocalFS{}, nil }
+// icebergFS is the file system Iceberg files are read and written in.
+func icebergFS(context.Context) (icebergio.IO, error) { return syncFS{}, nil }
 
 // icebergError is an iceberg-go failure reading table name's metadata.
 func icebergError(path string, err error) error {

@@ -106,3 +106,26 @@ func (b *binder) icebergScanTable(tbl storage.Table, def *storage.ForeignTableDe
 	}
 	return external.OpenIceberg(context.Background(), dirs, path, storage.BareName(tbl.Name()), tbl.Columns())
 }
+
+// IcebergAppend is an INSERT's append to an Iceberg foreign table: the
+// copy_dirs its files must be under. The metadata file appended to is
+// looked up as the INSERT runs (the transaction's current one).
+type IcebergAppend struct {
+	Dirs []string
+}
+
+// icebergAppend is the append an INSERT into tbl is, nil when tbl is not
+// an Iceberg foreign table.
+func (b *binder) icebergAppend(tbl storage.Table) *IcebergAppend {
+	def := storage.ForeignDefOf(tbl)
+	if def == nil || !IsIcebergServer(b.cat, def.Server) {
+		return nil
+	}
+	return &IcebergAppend{Dirs: b.fileDirs()}
+}
+
+// errIcebergOnConflict refuses ON CONFLICT, which needs keys an Iceberg
+// table has none of.
+func errIcebergOnConflict(tbl storage.Table) error {
+	return pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT into the Iceberg table \"%s\" is not supported", storage.BareName(tbl.Name()))
+}

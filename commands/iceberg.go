@@ -1,0 +1,60 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/joind/joind/external"
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/sql"
+	"github.com/joind/joind/storage"
+)
+
+// icebergInsert appends rows to an Iceberg foreign table as a new
+// snapshot (external.AppendIceberg) and points the table's
+// metadata_file option at it in the statement's transaction: the
+// snapshot is the table's once, and only if, the transaction commits.
+func icebergInsert(ctx context.Context, s Session, x *sql.Insert, rows []arrow.Record) (int64, error) {
+	cat := s.Catalog()
+	tb, ok := cat.Txn.Lookup(x.Table.Name())
+	def := storage.ForeignDefOf(tb)
+	if !ok || def == nil {
+		return 0, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", storage.BareName(x.Table.Name()))
+	}
+	var total int64
+	for _, r := range rows {
+		total += r.NumRows()
+		for c, d := range tb.Columns() {
+			if d.NotNull && r.Column(c).NullN() > 0 {
+				return 0, NotNullViolation(tb, r, c, s.Format())
+			}
+		}
+	}
+	if total == 0 {
+		return 0, nil
+	}
+	path, err := sql.IcebergMetadataPath(x.Iceberg.Dirs, def.Options)
+	if err != nil {
+		return 0, err
+	}
+	meta, err := external.AppendIceberg(ctx, x.Iceberg.Dirs, path, tb.Columns(), rows)
+	if err != nil {
+		return 0, err
+	}
+	nd := &storage.ForeignTableDef{Server: def.Server, ColumnOptions: def.ColumnOptions}
+	set := false
+	for _, o := range def.Options {
+		if o.Name == sql.IcebergMetadataOption {
+			o.Value, set = meta, true
+		}
+		nd.Options = append(nd.Options, o)
+	}
+	if !set {
+		nd.Options = append(nd.Options, storage.ForeignOption{Name: sql.IcebergMetadataOption, Value: meta})
+	}
+	if err := cat.Txn.SetForeign(ctx, tb, nd); err != nil {
+		return 0, err
+	}
+	return total, nil
+}
