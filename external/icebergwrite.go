@@ -13,11 +13,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/iceberg-go"
 	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
 )
 
 // Appends to an Iceberg table (INSERT into an Iceberg foreign table).
@@ -204,4 +206,75 @@ func icebergColumn(ctx context.Context, recs []arrow.Record, k int, want arrow.D
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot write %s values as the Iceberg type %s: %v", a.DataType(), want, err)
 	}
 	return out, nil
+}
+
+// icebergType is the Iceberg type a joind column of type t is stored as.
+func icebergType(t types.Type) (iceberg.Type, bool) {
+	switch t.ID {
+	case types.Bool:
+		return iceberg.PrimitiveTypes.Bool, true
+	case types.Int4:
+		return iceberg.PrimitiveTypes.Int32, true
+	case types.Int8:
+		return iceberg.PrimitiveTypes.Int64, true
+	case types.Float4:
+		return iceberg.PrimitiveTypes.Float32, true
+	case types.Float8:
+		return iceberg.PrimitiveTypes.Float64, true
+	case types.Text:
+		return iceberg.PrimitiveTypes.String, true
+	case types.Bytea:
+		return iceberg.PrimitiveTypes.Binary, true
+	case types.Date:
+		return iceberg.PrimitiveTypes.Date, true
+	case types.Timestamp:
+		return iceberg.PrimitiveTypes.Timestamp, true
+	case types.TimestampTZ:
+		return iceberg.PrimitiveTypes.TimestampTz, true
+	case types.Numeric:
+		if p, s, ok := types.NumericPrecScale(t.Typmod); ok && p <= 38 {
+			return iceberg.DecimalTypeOf(p, s), true
+		}
+	}
+	return nil, false
+}
+
+// CreateIceberg creates an empty, unpartitioned Iceberg (format v2) table
+// of columns cols in directory dir (resolved under copy_dirs), in the
+// Hadoop layout every Iceberg reader takes: metadata/v1.metadata.json and
+// version-hint.text. A type Iceberg has no equal of (smallint among them:
+// it would read back as integer) is 0A000.
+func CreateIceberg(dir string, cols []storage.ColumnDef) error {
+	fields := make([]iceberg.NestedField, len(cols))
+	for i, c := range cols {
+		if c.Type.ID == types.Int2 {
+			return pgerr.New(pgerr.FeatureNotSupported, "column \"%s\": Iceberg has no smallint; declare it integer", c.Name)
+		}
+		it, ok := icebergType(c.Type)
+		if !ok {
+			return pgerr.New(pgerr.FeatureNotSupported, "column \"%s\" of type %s cannot be stored in an Iceberg table", c.Name, c.Type.SQLName())
+		}
+		fields[i] = iceberg.NestedField{ID: i + 1, Name: c.Name, Type: it, Required: c.NotNull}
+	}
+	meta, err := table.NewMetadata(iceberg.NewSchema(0, fields...), iceberg.UnpartitionedSpec, table.UnsortedSortOrder, dir,
+		iceberg.Properties{"format-version": "2"})
+	if err != nil {
+		return icebergError(dir, err)
+	}
+	data, err := json.Marshal(meta)
+	if err != nil {
+		return icebergError(dir, err)
+	}
+	md := filepath.Join(dir, "metadata")
+	if err := os.MkdirAll(md, 0o755); err != nil {
+		return FileError(err, md, "create")
+	}
+	fs := syncFS{}
+	if err := fs.WriteFile(filepath.Join(md, "v1.metadata.json"), data); err != nil {
+		return FileError(err, filepath.Join(md, "v1.metadata.json"), "write")
+	}
+	if err := fs.WriteFile(filepath.Join(md, "version-hint.text"), []byte("1")); err != nil {
+		return FileError(err, filepath.Join(md, "version-hint.text"), "write")
+	}
+	return syncDir(dir)
 }

@@ -32,6 +32,9 @@ type CreateForeignObject struct {
 type CreateForeignTable struct {
 	Table *CreateTable
 	Def   *storage.ForeignTableDef
+	// IcebergCreate is the directory of a new Iceberg table to create
+	// (iceberg.go): "" attaches the one there.
+	IcebergCreate string
 }
 
 // DropForeignObject is DROP EXTENSION / DROP SERVER (Kind 'e' / 's').
@@ -173,6 +176,7 @@ func (b *binder) bindCreateForeignTable(x *pg_query.CreateForeignTableStmt) (Sta
 		}
 	}
 	var icebergCols []storage.ColumnDef
+	create := ""
 	if srv.Wrapper == Iceberg { // iceberg.go
 		if err := checkIcebergOptions(def.Options); err != nil {
 			return nil, err
@@ -185,6 +189,8 @@ func (b *binder) bindCreateForeignTable(x *pg_query.CreateForeignTableStmt) (Sta
 			if icebergCols, err = b.icebergColumns(def.Options); err != nil {
 				return nil, err
 			}
+		} else if create, err = b.icebergCreate(def.Options); err != nil {
+			return nil, err
 		}
 	} else if _, err := b.foreignCopy(&storage.ForeignTableDef{Server: def.Server, Options: def.Options}, colNames); err != nil {
 		// The column options are checked at scan time, as file_fdw's
@@ -213,7 +219,7 @@ func (b *binder) bindCreateForeignTable(x *pg_query.CreateForeignTableStmt) (Sta
 	if icebergCols != nil {
 		ct.Columns = icebergCols
 	}
-	return &CreateForeignTable{Table: ct, Def: def}, nil
+	return &CreateForeignTable{Table: ct, Def: def, IcebergCreate: create}, nil
 }
 
 func parseFdwBool(o storage.ForeignOption) (bool, error) {

@@ -2,6 +2,9 @@ package sql
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/joind/joind/external"
@@ -128,4 +131,27 @@ func (b *binder) icebergAppend(tbl storage.Table) *IcebergAppend {
 // table has none of.
 func errIcebergOnConflict(tbl storage.Table) error {
 	return pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT into the Iceberg table \"%s\" is not supported", storage.BareName(tbl.Name()))
+}
+
+// icebergCreate is the directory a CREATE FOREIGN TABLE of declared
+// columns creates its Iceberg table in: its location when nothing is
+// there yet ("" when a table is there to attach).
+func (b *binder) icebergCreate(opts []storage.ForeignOption) (string, error) {
+	for _, o := range opts {
+		if o.Name == IcebergMetadataOption {
+			return "", nil
+		}
+	}
+	for _, o := range opts {
+		if o.Name == "location" {
+			p, err := external.ResolvePath(b.fileDirs(), strings.TrimPrefix(o.Value, "file://"))
+			if err != nil {
+				return "", err
+			}
+			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+				return p, nil
+			}
+		}
+	}
+	return "", nil
 }
