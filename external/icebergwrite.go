@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 	icebergio "github.com/apache/iceberg-go/io"
@@ -201,6 +202,9 @@ func icebergColumn(ctx context.Context, recs []arrow.Record, k int, want arrow.D
 		return a, nil
 	}
 	defer a.Release()
+	if out, ok := widenDecimal(a, want); ok {
+		return out, nil
+	}
 	out, err := compute.CastArray(ctx, a, compute.SafeCastOptions(want))
 	if err != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot write %s values as the Iceberg type %s: %v", a.DataType(), want, err)
@@ -277,4 +281,36 @@ func CreateIceberg(dir string, cols []storage.ColumnDef) error {
 		return FileError(err, filepath.Join(md, "version-hint.text"), "write")
 	}
 	return syncDir(dir)
+}
+
+// widenDecimal is a decimal32/decimal64 array (joind's numeric(p,s) of
+// few digits) as the decimal128 Iceberg's Arrow schema has, which arrow's
+// cast kernels do not convert to.
+func widenDecimal(a arrow.Array, want arrow.DataType) (arrow.Array, bool) {
+	wt, ok := want.(*arrow.Decimal128Type)
+	if !ok {
+		return nil, false
+	}
+	var at func(i int) int64
+	switch x := a.(type) {
+	case *array.Decimal64:
+		at = func(i int) int64 { return int64(x.Value(i)) }
+	case *array.Decimal32:
+		at = func(i int) int64 { return int64(x.Value(i)) }
+	default:
+		return nil, false
+	}
+	if a.DataType().(arrow.DecimalType).GetScale() != wt.Scale {
+		return nil, false
+	}
+	b := array.NewDecimal128Builder(memory.DefaultAllocator, wt)
+	defer b.Release()
+	for i := 0; i < a.Len(); i++ {
+		if a.IsNull(i) {
+			b.AppendNull()
+		} else {
+			b.Append(decimal128.FromI64(at(i)))
+		}
+	}
+	return b.NewArray(), true
 }
