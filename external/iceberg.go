@@ -54,6 +54,9 @@ var metadataVersion = regexp.MustCompile(`^(?:v([0-9]+)|([0-9]{5,})-[0-9a-fA-F-]
 // current one of the table directory location: the version
 // metadata/version-hint.text names, or the highest-numbered metadata file.
 func IcebergMetadataFile(dirs []string, location string) (string, error) {
+	if err := CheckIcebergLocation(location); err != nil {
+		return "", err
+	}
 	p, err := ResolvePath(dirs, strings.TrimPrefix(location, "file://"))
 	if err != nil {
 		return "", err
@@ -94,6 +97,16 @@ func IcebergMetadataFile(dirs []string, location string) (string, error) {
 }
 
 // icebergFS is the file system Iceberg files are read and written in.
+// CheckIcebergLocation refuses an object-store location (s3://, gs://, ...):
+// joind reads and writes Iceberg tables in local directories only.
+func CheckIcebergLocation(location string) error {
+	if scheme, _, ok := strings.Cut(location, "://"); ok && scheme != "file" {
+		return pgerr.New(pgerr.FeatureNotSupported, "Iceberg location \"%s\": object storage (%s://) is not supported", location, scheme).
+			WithHint("Name a local directory under copy_dirs.")
+	}
+	return nil
+}
+
 func icebergFS(context.Context) (icebergio.IO, error) { return syncFS{}, nil }
 
 // icebergError is an iceberg-go failure reading table name's metadata.
@@ -273,39 +286,10 @@ func (t *IcebergTable) Table() *table.Table { return t.tbl }
 
 // Stats are the written row count (deletes not subtracted) and, where
 // every file's manifest entry kept them, the columns' NULL counts.
-func (t *IcebergTable) Stats() storage.Stats {
-	st := storage.Stats{Rows: t.rows}
-	nulls := make([]int64, len(t.cols))
-	for _, u := range t.units {
-		for c, cs := range u.Columns {
-			if cs.Nulls < 0 || nulls[c] < 0 {
-				nulls[c] = -1
-				continue
-			}
-			nulls[c] += cs.Nulls
-		}
-	}
-	for _, n := range nulls {
-		if n < 0 {
-			return st
-		}
-	}
-	st.Nulls = nulls
-	return st
-}
+func (t *IcebergTable) Stats() storage.Stats { return unitsStats(t.rows, len(t.cols), t.units) }
 
-// Snapshot reads every unit in full.
-func (t *IcebergTable) Snapshot() []arrow.Record {
-	var out []arrow.Record
-	for u := range t.units {
-		recs, err := t.ReadUnit(context.Background(), u, allOrdinals(len(t.cols)))
-		if err != nil {
-			panic(err) // Snapshot cannot fail; scans use ReadUnit
-		}
-		out = append(out, recs...)
-	}
-	return out
-}
+// Snapshot reads every data file in full.
+func (t *IcebergTable) Snapshot() []arrow.Record { return readAll(t) }
 
 // presentField is what a read of columns ordinals of data file df adds
 // so that it reads at least one column the file has: iceberg-go reads no

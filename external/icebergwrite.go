@@ -135,6 +135,9 @@ func AppendIceberg(ctx context.Context, dirs []string, path string, cols []stora
 		return "", icebergError(path, err)
 	}
 	cat.base = tbl.Metadata()
+	if err := CheckIcebergLocation(tbl.Location()); err != nil {
+		return "", err
+	}
 	if _, err := ResolvePath(dirs, filepath.Join(strings.TrimPrefix(tbl.Location(), "file://"), "data")); err != nil {
 		return "", err
 	}

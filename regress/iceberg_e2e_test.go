@@ -248,6 +248,12 @@ func TestE2EIcebergAttach(t *testing.T) {
 		{"CREATE FOREIGN TABLE bad5 () SERVER lake OPTIONS (location '/etc')", "ERROR 42501"},
 		{"CREATE FOREIGN TABLE bad6 () SERVER lake OPTIONS (location 'wh/ns')", "ERROR 58P01"},
 		{"CREATE SERVER other FOREIGN DATA WRAPPER file_fdw", "ERROR 42704"},
+		{"CREATE FOREIGN TABLE bad7 () SERVER lake OPTIONS (location 's3://bucket/t')", "ERROR 0A000"},
+		{"CREATE FOREIGN TABLE bad8 (x int) SERVER lake OPTIONS (location 's3://bucket/t')", "ERROR 0A000"},
+		{"CREATE FOREIGN TABLE bad9 (x varchar(3)) SERVER lake OPTIONS (location 'newtable')", "ERROR 0A000"},
+		{"UPDATE events SET id = 1", "ERROR 0A000"},
+		{"DELETE FROM events", "ERROR 0A000"},
+		{"TRUNCATE events", "ERROR 0A000"},
 	} {
 		q, code := c[0], c[1]
 		got := rawResult(ctxT(t), jc, q)

@@ -144,6 +144,9 @@ func (b *binder) icebergCreate(opts []storage.ForeignOption) (string, error) {
 	}
 	for _, o := range opts {
 		if o.Name == "location" {
+			if err := external.CheckIcebergLocation(o.Value); err != nil {
+				return "", err
+			}
 			p, err := external.ResolvePath(b.fileDirs(), strings.TrimPrefix(o.Value, "file://"))
 			if err != nil {
 				return "", err
