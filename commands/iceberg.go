@@ -11,16 +11,16 @@ import (
 	"github.com/joind/joind/storage"
 )
 
-// icebergInsert appends rows to an Iceberg foreign table as a new
-// snapshot (external.AppendIceberg) and points the table's
-// metadata_file option at it in the statement's transaction: the
-// snapshot is the table's once, and only if, the transaction commits.
-func icebergInsert(ctx context.Context, s Session, x *sql.Insert, rows []arrow.Record) (int64, error) {
+// IcebergAppend appends rows (INSERT's, COPY FROM's) to Iceberg foreign
+// table t as a new snapshot (external.AppendIceberg) and points the
+// table's metadata_file option at it in the statement's transaction:
+// the snapshot is the table's once, and only if, the transaction commits.
+func IcebergAppend(ctx context.Context, s Session, t storage.Table, a *sql.IcebergAppend, rows []arrow.Record) (int64, error) {
 	cat := s.Catalog()
-	tb, ok := cat.Txn.Lookup(x.Table.Name())
+	tb, ok := cat.Txn.Lookup(t.Name())
 	def := storage.ForeignDefOf(tb)
 	if !ok || def == nil {
-		return 0, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", storage.BareName(x.Table.Name()))
+		return 0, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", storage.BareName(t.Name()))
 	}
 	var total int64
 	for _, r := range rows {
@@ -34,11 +34,11 @@ func icebergInsert(ctx context.Context, s Session, x *sql.Insert, rows []arrow.R
 	if total == 0 {
 		return 0, nil
 	}
-	path, err := sql.IcebergMetadataPath(x.Iceberg.Dirs, def.Options)
+	path, err := sql.IcebergMetadataPath(a.Dirs, def.Options)
 	if err != nil {
 		return 0, err
 	}
-	meta, err := external.AppendIceberg(ctx, x.Iceberg.Dirs, path, tb.Columns(), rows)
+	meta, err := external.AppendIceberg(ctx, a.Dirs, path, tb.Columns(), rows)
 	if err != nil {
 		return 0, err
 	}

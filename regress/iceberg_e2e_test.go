@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -292,6 +293,20 @@ func TestE2EIcebergAppend(t *testing.T) {
 		if got, want := rawResult(ctxT(t), jc, q), rawResult(ctxT(t), pgc, "SELECT"); got != want {
 			t.Fatalf("%s: %s", q, got)
 		}
+	}
+	// COPY FROM appends too.
+	var csv bytes.Buffer
+	for i := 8000; i < 8300; i++ {
+		fmt.Fprintf(&csv, "%d,k%02d,%d.5,c%d\n", i, i%41, i%50, i%4)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "more.csv"), csv.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pgc.PgConn().CopyFrom(ctxT(t), bytes.NewReader(csv.Bytes()), "COPY events (id, k, amount, note) FROM STDIN (FORMAT csv)"); err != nil {
+		t.Fatal(err)
+	}
+	if got := rawResult(ctxT(t), jc, "COPY events (id, k, amount, note) FROM 'more.csv' (FORMAT csv)"); got != "" {
+		t.Fatalf("COPY FROM: %s", got)
 	}
 	mustExec(t, jc, "BEGIN")
 	mustExec(t, jc, "INSERT INTO events (id) SELECT generate_series(1, 10)")
