@@ -281,9 +281,6 @@ func (t *IcebergTable) Columns() []storage.ColumnDef { return t.cols }
 func (t *IcebergTable) Units() []storage.Segment     { return t.units }
 func (t *IcebergTable) Source() string               { return t.metadata }
 
-// Table is the iceberg-go table read (the base of an append).
-func (t *IcebergTable) Table() *table.Table { return t.tbl }
-
 // Stats are the written row count (deletes not subtracted) and, where
 // every file's manifest entry kept them, the columns' NULL counts.
 func (t *IcebergTable) Stats() storage.Stats { return unitsStats(t.rows, len(t.cols), t.units) }

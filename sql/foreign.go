@@ -311,10 +311,7 @@ func (b *binder) foreignScanTable(tbl storage.Table) (storage.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	var dirs []string
-	if b.opts != nil && b.opts.Session != nil {
-		dirs = b.opts.Session.FileDirs
-	}
+	dirs := b.fileDirs() // iceberg.go
 	name := storage.BareName(tbl.Name())
 	if c.Format == "parquet" {
 		// As read_parquet: a file, or every file a pattern matches.

@@ -77,6 +77,8 @@ func IcebergMetadataPath(dirs []string, opts []storage.ForeignOption) (string, e
 	return external.IcebergMetadataFile(dirs, loc)
 }
 
+// fileDirs are the session's copy_dirs, which server-side files must be
+// under.
 func (b *binder) fileDirs() []string {
 	if b.opts != nil && b.opts.Session != nil {
 		return b.opts.Session.FileDirs
