@@ -18,9 +18,12 @@ import (
 func IcebergAppend(ctx context.Context, s Session, t storage.Table, a *sql.IcebergAppend, rows []arrow.Record) (int64, error) {
 	cat := s.Catalog()
 	tb, ok := cat.Txn.Lookup(t.Name())
-	def := storage.ForeignDefOf(tb)
-	if !ok || def == nil {
+	if !ok || storage.ForeignDefOf(tb) == nil {
 		return 0, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", storage.BareName(t.Name()))
+	}
+	holder, def, err := sql.IcebergHolder(cat.Txn, a.Dirs, tb)
+	if err != nil {
+		return 0, err
 	}
 	var total int64
 	for _, r := range rows {
@@ -53,7 +56,7 @@ func IcebergAppend(ctx context.Context, s Session, t storage.Table, a *sql.Icebe
 	if !set {
 		nd.Options = append(nd.Options, storage.ForeignOption{Name: sql.IcebergMetadataOption, Value: meta})
 	}
-	if err := cat.Txn.SetForeign(ctx, tb, nd); err != nil {
+	if err := cat.Txn.SetForeign(ctx, holder, nd); err != nil {
 		return 0, err
 	}
 	return total, nil

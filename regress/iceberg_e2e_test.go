@@ -348,6 +348,38 @@ func TestE2EIcebergAppend(t *testing.T) {
 	if got := rawResult(ctxT(t), jc, "INSERT INTO events VALUES (1) ON CONFLICT DO NOTHING"); !strings.HasPrefix(got, "ERROR 0A000") {
 		t.Errorf("ON CONFLICT: %s", got)
 	}
+
+	// A table joind creates: every type it can store, written and read
+	// back; a second foreign table over it naming two of its columns
+	// appends rows whose other columns are NULL, and both see all appends.
+	const cols = "a int, b real, c bytea, d timestamptz, e numeric(20,4), f boolean, g text, h date, i double precision"
+	mustExec(t, pgc, "CREATE TABLE typed ("+cols+")")
+	mustExec(t, jc, "CREATE FOREIGN TABLE typed ("+cols+") SERVER lake OPTIONS (location 'typed')")
+	mustExec(t, jc, "CREATE FOREIGN TABLE typed2 (g text, a int) SERVER lake OPTIONS (location 'typed')")
+	for _, c := range []*pgx.Conn{pgc, jc} {
+		mustExec(t, c, "SET TimeZone = 'UTC'")
+	}
+	for _, q := range []string{
+		"INSERT INTO typed VALUES (1, 1.5, '\\x00ff', '2024-02-29 12:34:56.789+00', 1234567890123.4567, true, 'é', '2000-01-01', -0.125), " +
+			"(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL), (-2, -3.25, '', '1969-12-31 23:59:59+00', -0.0001, false, '', '1900-03-01', 1e300)",
+		"INSERT INTO typed SELECT g, g / 3.0, decode(lpad(to_hex(g), 4, '0'), 'hex'), timestamptz '2020-01-01 00:00:00+00' + g * interval '1 hour', g * 1.0001, g % 2 = 0, 'r' || g, date '2020-01-01' + g, g * 0.5 FROM generate_series(10, 500) g",
+	} {
+		mustExec(t, pgc, q)
+		mustExec(t, jc, q)
+	}
+	mustExec(t, pgc, "INSERT INTO typed (g, a) VALUES ('only', 7)")
+	mustExec(t, jc, "INSERT INTO typed2 VALUES ('only', 7)")
+	for _, q := range []string{
+		"SELECT * FROM typed ORDER BY a NULLS FIRST, g",
+		"SELECT count(*), sum(a), sum(b), sum(e), min(d), max(h), sum(i), count(*) FILTER (WHERE f), max(c), max(g) FROM typed",
+		"SELECT a, g FROM typed WHERE a BETWEEN 5 AND 20 ORDER BY a",
+		"SELECT count(*), sum(a), max(g) FROM {2}",
+	} {
+		want := rawResult(ctxT(t), pgc, strings.ReplaceAll(q, "{2}", "typed"))
+		if got := rawResult(ctxT(t), jc, strings.ReplaceAll(q, "{2}", "typed2")); got != want {
+			t.Errorf("%s\n joind:\n%s\n postgres:\n%s", q, got, want)
+		}
+	}
 }
 
 func icebergLocalFS(context.Context) (icebergio.IO, error) { return icebergio.LocalFS{}, nil }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/joind/joind/external"
+	"github.com/joind/joind/pgcatalog"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/storage"
 )
@@ -62,19 +63,63 @@ func checkIcebergOptions(opts []storage.ForeignOption) error {
 // options opts reads now: the one joind last committed, else the newest
 // of its location.
 func IcebergMetadataPath(dirs []string, opts []storage.ForeignOption) (string, error) {
-	loc, meta := "", ""
-	for _, o := range opts {
-		switch o.Name {
-		case "location":
-			loc = o.Value
-		case IcebergMetadataOption:
-			meta = o.Value
-		}
-	}
+	loc, meta := icebergOptions(opts)
 	if meta != "" {
 		return external.ResolvePath(dirs, meta)
 	}
 	return external.IcebergMetadataFile(dirs, loc)
+}
+
+func icebergOptions(opts []storage.ForeignOption) (location, metadataFile string) {
+	for _, o := range opts {
+		switch o.Name {
+		case "location":
+			location = o.Value
+		case IcebergMetadataOption:
+			metadataFile = o.Value
+		}
+	}
+	return location, metadataFile
+}
+
+// IcebergHolder is the foreign table whose metadata_file is the current
+// state of the Iceberg table tbl reads, and tbl's definition as it is to
+// be read: several foreign tables may follow one table directory, and
+// joind's appends through any of them move one pointer, kept on the
+// first of them (by OID) that has one, else on tbl. A table attached at
+// a metadata file is its own holder.
+func IcebergHolder(cat storage.Catalog, dirs []string, tbl storage.Table) (storage.Table, *storage.ForeignTableDef, error) {
+	def := storage.ForeignDefOf(tbl)
+	loc, meta := icebergOptions(def.Options)
+	if meta != "" || strings.HasSuffix(loc, ".json") {
+		return tbl, def, nil
+	}
+	key, err := external.ResolvePath(dirs, strings.TrimPrefix(loc, "file://"))
+	if err != nil {
+		return nil, nil, err
+	}
+	var holder storage.Table
+	var hdef *storage.ForeignTableDef
+	for _, t := range cat.Tables() {
+		d := storage.ForeignDefOf(t)
+		if d == nil || !IsIcebergServer(cat, d.Server) {
+			continue
+		}
+		l, m := icebergOptions(d.Options)
+		if m == "" || strings.HasSuffix(l, ".json") {
+			continue
+		}
+		if k, err := external.ResolvePath(dirs, strings.TrimPrefix(l, "file://")); err != nil || k != key {
+			continue
+		}
+		if holder == nil || pgcatalog.RelationOID(t) < pgcatalog.RelationOID(holder) {
+			holder, hdef = t, d
+		}
+	}
+	if holder == nil {
+		return tbl, def, nil
+	}
+	return holder, hdef, nil
 }
 
 // fileDirs are the session's copy_dirs, which server-side files must be
@@ -105,7 +150,11 @@ func (b *binder) icebergColumns(opts []storage.ForeignOption) ([]storage.ColumnD
 // reads.
 func (b *binder) icebergScanTable(tbl storage.Table, def *storage.ForeignTableDef) (storage.Table, error) {
 	dirs := b.fileDirs()
-	path, err := IcebergMetadataPath(dirs, def.Options)
+	_, hdef, err := IcebergHolder(b.cat, dirs, tbl)
+	if err != nil {
+		return nil, err
+	}
+	path, err := IcebergMetadataPath(dirs, hdef.Options)
 	if err != nil {
 		return nil, err
 	}
