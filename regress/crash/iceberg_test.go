@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -28,17 +26,7 @@ import (
 // an unacknowledged one whole or not at all, and nothing else.
 // JOIND_CRASH_CYCLES sets the cycles (default 4).
 func TestCrashIcebergAppends(t *testing.T) {
-	cycles := 4
-	if v := os.Getenv("JOIND_CRASH_CYCLES"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			t.Fatalf("JOIND_CRASH_CYCLES=%q: want a positive integer", v)
-		}
-		cycles = n
-	}
-	if testing.Short() {
-		cycles = 2
-	}
+	cycles := crashCycles(t, 4, 2)
 	const writers, rowsPerUnit = 3, 4
 	dir, files := t.TempDir(), t.TempDir()
 	seed := time.Now().UnixNano()
