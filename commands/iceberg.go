@@ -25,6 +25,10 @@ func IcebergAppend(ctx context.Context, s Session, t storage.Table, a *sql.Icebe
 	if err != nil {
 		return 0, err
 	}
+	if id, _ := sql.IcebergSnapshotID(def.Options); id != 0 {
+		return 0, pgerr.New(pgerr.FeatureNotSupported, "cannot append to foreign table \"%s\": it reads Iceberg snapshot %d", storage.BareName(t.Name()), id).
+			WithHint("Append through a foreign table without the snapshot_id option.")
+	}
 	var total int64
 	for _, r := range rows {
 		total += r.NumRows()

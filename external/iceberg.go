@@ -34,7 +34,8 @@ type IcebergTable struct {
 	name     string
 	metadata string // the metadata file read
 	tbl      *table.Table
-	snapshot int64 // 0: the table has no snapshot (no rows)
+	schema   *iceberg.Schema    // the snapshot's rows'
+	scanOpts []table.ScanOption // the snapshot's (none: the current one)
 	tasks    []table.FileScanTask
 	cols     []storage.ColumnDef
 	fields   []iceberg.NestedField // each column's Iceberg field
@@ -126,13 +127,32 @@ func LoadIceberg(ctx context.Context, path string) (*table.Table, error) {
 	return tbl, nil
 }
 
-// IcebergColumns are the columns of the table's current schema, typed as
-// Parquet's (NaturalType of the Arrow type Iceberg gives the field);
-// nested and other unreadable types are 0A000.
-func IcebergColumns(tbl *table.Table) ([]storage.ColumnDef, []iceberg.NestedField, error) {
+// IcebergSnapshot is the snapshot a scan of tbl reads (id 0: the current
+// one; nil when the table has none) and the schema its rows have: a past
+// snapshot's own (time travel), else the current schema.
+func IcebergSnapshot(tbl *table.Table, id int64) (*table.Snapshot, *iceberg.Schema, error) {
+	if id == 0 {
+		return tbl.CurrentSnapshot(), tbl.Schema(), nil
+	}
+	snap := tbl.SnapshotByID(id)
+	if snap == nil {
+		return nil, nil, pgerr.New(pgerr.InvalidParameterValue, "Iceberg table \"%s\" has no snapshot %d", tbl.MetadataLocation(), id)
+	}
+	if snap.SchemaID != nil {
+		if sc, ok := tbl.Schemas()[*snap.SchemaID]; ok {
+			return snap, sc, nil
+		}
+	}
+	return snap, tbl.Schema(), nil
+}
+
+// IcebergColumns are the columns of schema sc, typed as Parquet's
+// (NaturalType of the Arrow type Iceberg gives the field); nested and
+// other unreadable types are 0A000.
+func IcebergColumns(sc *iceberg.Schema) ([]storage.ColumnDef, []iceberg.NestedField, error) {
 	var cols []storage.ColumnDef
 	var fields []iceberg.NestedField
-	for _, f := range tbl.Schema().Fields() {
+	for _, f := range sc.Fields() {
 		at, err := table.TypeToArrowType(f.Type, false, false)
 		jt, ok := types.Type{}, false
 		if err == nil {
@@ -147,20 +167,25 @@ func IcebergColumns(tbl *table.Table) ([]storage.ColumnDef, []iceberg.NestedFiel
 	return cols, fields, nil
 }
 
-// OpenIceberg plans a scan of the current snapshot of the Iceberg table
-// whose metadata file is path, as the table name of columns cols (nil:
-// the schema's): each column is the schema's field of its name and must
-// have its type. Every data and delete file must be under copy_dirs.
-func OpenIceberg(ctx context.Context, dirs []string, path, name string, cols []storage.ColumnDef) (*IcebergTable, error) {
+// OpenIceberg plans a scan of snapshot snapshotID (0: the current one)
+// of the Iceberg table whose metadata file is path, as the table name of
+// columns cols (nil: the schema's): each column is the schema's field of
+// its name and must have its type. Every data and delete file must be
+// under copy_dirs.
+func OpenIceberg(ctx context.Context, dirs []string, path, name string, cols []storage.ColumnDef, snapshotID int64) (*IcebergTable, error) {
 	tbl, err := LoadIceberg(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	all, fields, err := IcebergColumns(tbl)
+	snap, schema, err := IcebergSnapshot(tbl, snapshotID)
 	if err != nil {
 		return nil, err
 	}
-	t := &IcebergTable{name: name, metadata: path, tbl: tbl, cols: all, fields: fields}
+	all, fields, err := IcebergColumns(schema)
+	if err != nil {
+		return nil, err
+	}
+	t := &IcebergTable{name: name, metadata: path, tbl: tbl, schema: schema, cols: all, fields: fields}
 	if cols != nil {
 		t.cols, t.fields = cols, make([]iceberg.NestedField, len(cols))
 		for i, c := range cols {
@@ -180,9 +205,11 @@ func OpenIceberg(ctx context.Context, dirs []string, path, name string, cols []s
 			t.fields[i] = fields[k]
 		}
 	}
-	if snap := tbl.CurrentSnapshot(); snap != nil {
-		t.snapshot = snap.SnapshotID
-		sc := tbl.Scan()
+	if snap != nil {
+		if snapshotID != 0 {
+			t.scanOpts = []table.ScanOption{table.WithSnapshotID(snapshotID)}
+		}
+		sc := tbl.Scan(t.scanOpts...)
 		defer sc.Close()
 		if t.tasks, err = sc.PlanFiles(ctx); err != nil {
 			return nil, icebergError(path, err)
@@ -302,7 +329,7 @@ func (t *IcebergTable) presentField(df iceberg.DataFile, ordinals []int) []strin
 		}
 	}
 	var all []string
-	for _, f := range t.tbl.Schema().Fields() {
+	for _, f := range t.schema.Fields() {
 		if _, ok := counts[f.ID]; ok {
 			return []string{f.Name}
 		}
@@ -333,7 +360,7 @@ func (t *IcebergTable) ReadUnit(ctx context.Context, i int, ordinals []int) ([]a
 		names = append(names, t.fields[o].Name)
 	}
 	names = append(names, t.presentField(task.File, ordinals)...)
-	sc := t.tbl.Scan(table.WithSelectedFields(names...), table.WithSnapshotID(t.snapshot))
+	sc := t.tbl.Scan(append([]table.ScanOption{table.WithSelectedFields(names...)}, t.scanOpts...)...)
 	defer sc.Close()
 	_, it, err := sc.ReadTasks(ctx, []table.FileScanTask{task})
 	if err != nil {

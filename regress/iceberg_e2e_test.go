@@ -98,8 +98,8 @@ func icebergBatch(rows []icebergRow, second bool) arrow.Table {
 // (its Hadoop catalog: warehouse/ns/events, version-hint.text): a first
 // append partitioned by day, a schema evolution step (a column added, one
 // renamed), a second append, and a delete of key k05 — and returns the
-// table's final rows.
-func writeIcebergTable(t *testing.T, ctx context.Context, warehouse string) []icebergRow {
+// table's final rows, the first append's rows and its snapshot.
+func writeIcebergTable(t *testing.T, ctx context.Context, warehouse string) ([]icebergRow, []icebergRow, int64) {
 	t.Helper()
 	cat, err := hadoop.NewCatalog("test", warehouse, nil)
 	if err != nil {
@@ -125,6 +125,7 @@ func writeIcebergTable(t *testing.T, ctx context.Context, warehouse string) []ic
 	if tbl, err = tbl.AppendTable(ctx, icebergBatch(first, false), 1000, nil); err != nil {
 		t.Fatal(err)
 	}
+	firstSnap := tbl.CurrentSnapshot().SnapshotID
 	txn := tbl.NewTransaction()
 	if err := txn.UpdateSchema(true, false).AddColumn([]string{"note"}, iceberg.PrimitiveTypes.String, "", false, nil).
 		RenameColumn([]string{"v"}, "amount").Commit(); err != nil {
@@ -146,7 +147,7 @@ func writeIcebergTable(t *testing.T, ctx context.Context, warehouse string) []ic
 			out = append(out, r)
 		}
 	}
-	return out
+	return out, first, firstSnap
 }
 
 // icebergCSV is rows as CSV for PostgreSQL's COPY (empty = NULL).
@@ -164,16 +165,16 @@ func icebergCSV(rows []icebergRow) []byte {
 	return b.Bytes()
 }
 
-// loadIcebergOracle creates events in PostgreSQL with rows.
-func loadIcebergOracle(t *testing.T, pgc *pgx.Conn, rows []icebergRow) {
+// loadIcebergOracle creates table name in PostgreSQL with rows.
+func loadIcebergOracle(t *testing.T, pgc *pgx.Conn, name string, rows []icebergRow) {
 	t.Helper()
-	mustExec(t, pgc, "DROP TABLE IF EXISTS events")
-	mustExec(t, pgc, "CREATE TABLE events (id bigint, k text, d date, amount double precision, ts timestamp, note text)")
+	mustExec(t, pgc, "DROP TABLE IF EXISTS "+name)
+	mustExec(t, pgc, "CREATE TABLE "+name+" (id bigint, k text, d date, amount double precision, ts timestamp, note text)")
 	mustExec(t, pgc, "CREATE TEMP TABLE events_in (id bigint, k text, d int, amount float8, ts bigint, note text)")
 	if _, err := pgc.PgConn().CopyFrom(ctxT(t), bytes.NewReader(icebergCSV(rows)), "COPY events_in FROM STDIN (FORMAT csv)"); err != nil {
 		t.Fatal(err)
 	}
-	mustExec(t, pgc, "INSERT INTO events SELECT id, k, date 'epoch' + d, amount, timestamp 'epoch' + ts * interval '1 microsecond', note FROM events_in")
+	mustExec(t, pgc, "INSERT INTO "+name+" SELECT id, k, date 'epoch' + d, amount, timestamp 'epoch' + ts * interval '1 microsecond', note FROM events_in")
 	mustExec(t, pgc, "DROP TABLE events_in")
 }
 
@@ -199,12 +200,12 @@ var icebergQueries = []string{
 func TestE2EIcebergAttach(t *testing.T) {
 	dir := t.TempDir()
 	ctx := ctxT(t)
-	rows := writeIcebergTable(t, ctx, filepath.Join(dir, "wh"))
+	rows, first, firstSnap := writeIcebergTable(t, ctx, filepath.Join(dir, "wh"))
 
 	pg := oracle.Start(t)
 	pg.CreateDatabase(t, "iceberg")
 	pgc := connect(t, endpoint{name: "postgres", dsn: pg.DSNFor("iceberg")})
-	loadIcebergOracle(t, pgc, rows)
+	loadIcebergOracle(t, pgc, "events", rows)
 
 	j := joindtest.StartJoind(t, "--copy-dirs", dir)
 	jc := connect(t, endpoint{name: "joind", dsn: j.DSN()})
@@ -233,6 +234,18 @@ func TestE2EIcebergAttach(t *testing.T) {
 	if got, want := rawResult(ctxT(t), jc, strings.ReplaceAll(q, "{T}", "ev2")), rawResult(ctxT(t), pgc, strings.ReplaceAll(q, "{T}", "events")); got != want {
 		t.Errorf("declared columns:\n joind:\n%s\n postgres:\n%s", got, want)
 	}
+	// Time travel: the first append's snapshot, in its own schema (v, not
+	// amount; no note), before the delete; read-only.
+	loadIcebergOracle(t, pgc, "events_v1", first)
+	mustExec(t, jc, fmt.Sprintf("CREATE FOREIGN TABLE ev_first () SERVER lake OPTIONS (location 'wh/ns/events', snapshot_id '%d')", firstSnap))
+	q = "SELECT count(*), count(k), sum({v}), min(ts), max(d) FROM {T}"
+	want = rawResult(ctxT(t), pgc, strings.NewReplacer("{v}", "amount", "{T}", "events_v1").Replace(q))
+	if got := rawResult(ctxT(t), jc, strings.NewReplacer("{v}", "v", "{T}", "ev_first").Replace(q)); got != want {
+		t.Errorf("snapshot_id:\n joind:\n%s\n postgres:\n%s", got, want)
+	}
+	if got := rawResult(ctxT(t), jc, "INSERT INTO ev_first (id) VALUES (1)"); !strings.HasPrefix(got, "ERROR 0A000") {
+		t.Errorf("append to a snapshot: %s", got)
+	}
 	// A metadata file may be named instead of the directory: the first
 	// version has no snapshot, so no rows.
 	mustExec(t, jc, "CREATE FOREIGN TABLE ev_v1 () SERVER lake OPTIONS (location 'wh/ns/events/metadata/v1.metadata.json')")
@@ -250,6 +263,8 @@ func TestE2EIcebergAttach(t *testing.T) {
 		{"CREATE FOREIGN TABLE bad6 () SERVER lake OPTIONS (location 'wh/ns')", "ERROR 58P01"},
 		{"CREATE SERVER other FOREIGN DATA WRAPPER file_fdw", "ERROR 42704"},
 		{"CREATE FOREIGN TABLE bad7 () SERVER lake OPTIONS (location 's3://bucket/t')", "ERROR 0A000"},
+		{"CREATE FOREIGN TABLE bad10 () SERVER lake OPTIONS (location 'wh/ns/events', snapshot_id 'x')", "ERROR 22023"},
+		{"CREATE FOREIGN TABLE bad11 () SERVER lake OPTIONS (location 'wh/ns/events', snapshot_id '42')", "ERROR 22023"},
 		{"CREATE FOREIGN TABLE bad8 (x int) SERVER lake OPTIONS (location 's3://bucket/t')", "ERROR 0A000"},
 		{"CREATE FOREIGN TABLE bad9 (x varchar(3)) SERVER lake OPTIONS (location 'newtable')", "ERROR 0A000"},
 		{"UPDATE events SET id = 1", "ERROR 0A000"},
@@ -270,12 +285,12 @@ func TestE2EIcebergAttach(t *testing.T) {
 // table as it was; the directory's versions are left to their writer.
 func TestE2EIcebergAppend(t *testing.T) {
 	dir := t.TempDir()
-	rows := writeIcebergTable(t, ctxT(t), filepath.Join(dir, "wh"))
+	rows, _, _ := writeIcebergTable(t, ctxT(t), filepath.Join(dir, "wh"))
 
 	pg := oracle.Start(t)
 	pg.CreateDatabase(t, "iceberg_append")
 	pgc := connect(t, endpoint{name: "postgres", dsn: pg.DSNFor("iceberg_append")})
-	loadIcebergOracle(t, pgc, rows)
+	loadIcebergOracle(t, pgc, "events", rows)
 
 	data := t.TempDir()
 	j := joindtest.StartJoindWithDataDir(t, data, "--copy-dirs", dir)

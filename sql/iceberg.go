@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/joind/joind/external"
@@ -30,7 +31,25 @@ const Iceberg = "iceberg"
 const IcebergMetadataOption = "metadata_file"
 
 // icebergTableOptions are an Iceberg foreign table's options.
-var icebergTableOptions = []string{"location", IcebergMetadataOption}
+var icebergTableOptions = []string{"location", IcebergMetadataOption, IcebergSnapshotOption}
+
+// IcebergSnapshotOption names the snapshot a foreign table reads (time
+// travel): it is read-only then.
+const IcebergSnapshotOption = "snapshot_id"
+
+// IcebergSnapshotID is the snapshot_id option's value (0: none).
+func IcebergSnapshotID(opts []storage.ForeignOption) (int64, error) {
+	for _, o := range opts {
+		if o.Name == IcebergSnapshotOption {
+			n, err := strconv.ParseInt(o.Value, 10, 64)
+			if err != nil || n == 0 {
+				return 0, pgerr.New(pgerr.InvalidParameterValue, "invalid value for option \"snapshot_id\": \"%s\"", o.Value)
+			}
+			return n, nil
+		}
+	}
+	return 0, nil
+}
 
 // IsIcebergServer reports whether server name is an Iceberg server.
 func IsIcebergServer(cat storage.Catalog, name string) bool {
@@ -52,6 +71,9 @@ func checkIcebergOptions(opts []storage.ForeignOption) error {
 				WithHint("Valid options in this context are: %s", strings.Join(icebergTableOptions, ", "))
 		}
 		loc = loc || o.Name == "location"
+	}
+	if _, err := IcebergSnapshotID(opts); err != nil {
+		return err
 	}
 	if !loc {
 		return pgerr.New(codeFdwInvalidHandle, "location is required for iceberg foreign tables")
@@ -91,7 +113,7 @@ func icebergOptions(opts []storage.ForeignOption) (location, metadataFile string
 func IcebergHolder(cat storage.Catalog, dirs []string, tbl storage.Table) (storage.Table, *storage.ForeignTableDef, error) {
 	def := storage.ForeignDefOf(tbl)
 	loc, meta := icebergOptions(def.Options)
-	if meta != "" || strings.HasSuffix(loc, ".json") {
+	if id, _ := IcebergSnapshotID(def.Options); meta != "" || id != 0 || strings.HasSuffix(loc, ".json") {
 		return tbl, def, nil
 	}
 	key, err := external.ResolvePath(dirs, strings.TrimPrefix(loc, "file://"))
@@ -142,7 +164,15 @@ func (b *binder) icebergColumns(opts []storage.ForeignOption) ([]storage.ColumnD
 	if err != nil {
 		return nil, err
 	}
-	cols, _, err := external.IcebergColumns(tbl)
+	id, err := IcebergSnapshotID(opts)
+	if err != nil {
+		return nil, err
+	}
+	_, schema, err := external.IcebergSnapshot(tbl, id)
+	if err != nil {
+		return nil, err
+	}
+	cols, _, err := external.IcebergColumns(schema)
 	return cols, err
 }
 
@@ -158,7 +188,11 @@ func (b *binder) icebergScanTable(tbl storage.Table, def *storage.ForeignTableDe
 	if err != nil {
 		return nil, err
 	}
-	return external.OpenIceberg(context.Background(), dirs, path, storage.BareName(tbl.Name()), tbl.Columns())
+	id, err := IcebergSnapshotID(def.Options)
+	if err != nil {
+		return nil, err
+	}
+	return external.OpenIceberg(context.Background(), dirs, path, storage.BareName(tbl.Name()), tbl.Columns(), id)
 }
 
 // IcebergAppend is an INSERT's append to an Iceberg foreign table: the
