@@ -53,7 +53,7 @@ func createForeignTable(ctx context.Context, s Session, x *sql.CreateForeignTabl
 	if x.IcebergCreate != "" {
 		// An empty table: left behind harmlessly if the transaction
 		// rolls back.
-		if err := external.CreateIceberg(x.IcebergCreate, tb.Columns()); err != nil {
+		if err := external.CreateIceberg(x.IcebergCreate, tb.Columns(), sql.IcebergPartitionBy(x.Def.Options)); err != nil {
 			return "", err
 		}
 	}

@@ -249,9 +249,10 @@ func icebergType(t types.Type) (iceberg.Type, bool) {
 // CreateIceberg creates an empty, unpartitioned Iceberg (format v2) table
 // of columns cols in directory dir (resolved under copy_dirs), in the
 // Hadoop layout every Iceberg reader takes: metadata/v1.metadata.json and
-// version-hint.text. A type Iceberg has no equal of (smallint among them:
-// it would read back as integer) is 0A000.
-func CreateIceberg(dir string, cols []storage.ColumnDef) error {
+// version-hint.text; partitionBy names the columns it is partitioned by
+// (identity partitions, in that order). A type Iceberg has no equal of
+// (smallint among them: it would read back as integer) is 0A000.
+func CreateIceberg(dir string, cols []storage.ColumnDef, partitionBy []string) error {
 	fields := make([]iceberg.NestedField, len(cols))
 	for i, c := range cols {
 		if c.Type.ID == types.Int2 {
@@ -263,7 +264,25 @@ func CreateIceberg(dir string, cols []storage.ColumnDef) error {
 		}
 		fields[i] = iceberg.NestedField{ID: i + 1, Name: c.Name, Type: it, Required: c.NotNull}
 	}
-	meta, err := table.NewMetadata(iceberg.NewSchema(0, fields...), iceberg.UnpartitionedSpec, table.UnsortedSortOrder, dir,
+	spec := iceberg.UnpartitionedSpec
+	if len(partitionBy) > 0 {
+		var pfs []iceberg.PartitionField
+		for _, name := range partitionBy {
+			k := -1
+			for i, c := range cols {
+				if c.Name == name {
+					k = i
+				}
+			}
+			if k < 0 {
+				return pgerr.New(pgerr.UndefinedColumn, "partition column \"%s\" is not a column of the table", name)
+			}
+			pfs = append(pfs, iceberg.PartitionField{SourceIDs: []int{k + 1}, FieldID: 1000 + len(pfs), Name: name, Transform: iceberg.IdentityTransform{}})
+		}
+		s := iceberg.NewPartitionSpec(pfs...)
+		spec = &s
+	}
+	meta, err := table.NewMetadata(iceberg.NewSchema(0, fields...), spec, table.UnsortedSortOrder, dir,
 		iceberg.Properties{"format-version": "2"})
 	if err != nil {
 		return icebergError(dir, err)

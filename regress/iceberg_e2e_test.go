@@ -382,6 +382,26 @@ func TestE2EIcebergAppend(t *testing.T) {
 		mustExec(t, pgc, q)
 		mustExec(t, jc, q)
 	}
+	// A partitioned table joind creates: one data file per day, skipped by
+	// the partition's bounds.
+	mustExec(t, pgc, "CREATE TABLE parted (id bigint, day date, v int)")
+	mustExec(t, jc, "CREATE FOREIGN TABLE parted (id bigint, day date, v int) SERVER lake OPTIONS (location 'parted', partition_by 'day')")
+	q := "INSERT INTO parted SELECT g, date '2024-01-01' + g % 4, g % 10 FROM generate_series(1, 1000) g"
+	mustExec(t, pgc, q)
+	mustExec(t, jc, q)
+	q = "SELECT day, count(*), sum(v) FROM parted WHERE day >= date '2024-01-03' GROUP BY day ORDER BY day"
+	if got, want := rawResult(ctxT(t), jc, q), rawResult(ctxT(t), pgc, q); got != want {
+		t.Errorf("partitioned:\n joind:\n%s\n postgres:\n%s", got, want)
+	}
+	if plan := rawResult(ctxT(t), jc, "EXPLAIN ANALYZE SELECT count(*) FROM parted WHERE day = date '2024-01-02'"); !strings.Contains(plan, "row groups skipped: 3 of 4") {
+		t.Errorf("EXPLAIN ANALYZE should show 3 of 4 data files skipped:\n%s", plan)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "parted", "data", "day=*")); len(m) != 4 {
+		t.Errorf("partition directories: %v", m)
+	}
+	if got := rawResult(ctxT(t), jc, "CREATE FOREIGN TABLE parted2 (id bigint) SERVER lake OPTIONS (location 'parted', partition_by 'id')"); !strings.HasPrefix(got, "ERROR HV00D") {
+		t.Errorf("partition_by on an existing table: %s", got)
+	}
 	mustExec(t, pgc, "INSERT INTO typed (g, a) VALUES ('only', 7)")
 	mustExec(t, jc, "INSERT INTO typed2 VALUES ('only', 7)")
 	for _, q := range []string{

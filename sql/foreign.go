@@ -192,6 +192,10 @@ func (b *binder) bindCreateForeignTable(x *pg_query.CreateForeignTableStmt) (Sta
 		} else if create, err = b.icebergCreate(def.Options); err != nil {
 			return nil, err
 		}
+		if create == "" && IcebergPartitionBy(def.Options) != nil {
+			return nil, pgerr.New(codeFdwInvalidOption, "option \"partition_by\" applies only to a table CREATE FOREIGN TABLE creates").
+				WithHint("The Iceberg table at this location exists; its partition spec is its own.")
+		}
 	} else if _, err := b.foreignCopy(&storage.ForeignTableDef{Server: def.Server, Options: def.Options}, colNames); err != nil {
 		// The column options are checked at scan time, as file_fdw's
 		// validator leaves them to COPY.

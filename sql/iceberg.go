@@ -31,7 +31,24 @@ const Iceberg = "iceberg"
 const IcebergMetadataOption = "metadata_file"
 
 // icebergTableOptions are an Iceberg foreign table's options.
-var icebergTableOptions = []string{"location", IcebergMetadataOption, IcebergSnapshotOption}
+var icebergTableOptions = []string{"location", IcebergMetadataOption, IcebergSnapshotOption, IcebergPartitionOption}
+
+// IcebergPartitionOption lists the columns a table joind creates is
+// partitioned by (identity partitions), comma-separated.
+const IcebergPartitionOption = "partition_by"
+
+// IcebergPartitionBy is the partition_by option's columns.
+func IcebergPartitionBy(opts []storage.ForeignOption) []string {
+	var out []string
+	for _, o := range opts {
+		if o.Name == IcebergPartitionOption {
+			for _, c := range strings.Split(o.Value, ",") {
+				out = append(out, strings.TrimSpace(c))
+			}
+		}
+	}
+	return out
+}
 
 // IcebergSnapshotOption names the snapshot a foreign table reads (time
 // travel): it is read-only then.
