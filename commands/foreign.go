@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/joind/joind/external"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql"
 	"github.com/joind/joind/storage"
@@ -48,6 +49,13 @@ func createForeignTable(ctx context.Context, s Session, x *sql.CreateForeignTabl
 	tb, ok := cat.Txn.Lookup(ct.Name)
 	if !ok {
 		return "", pgerr.New(pgerr.InternalError, "foreign table %q vanished", ct.Name)
+	}
+	if x.IcebergCreate != "" {
+		// An empty table: left behind harmlessly if the transaction
+		// rolls back.
+		if err := external.CreateIceberg(x.IcebergCreate, tb.Columns(), sql.IcebergPartitionBy(x.Def.Options)); err != nil {
+			return "", err
+		}
 	}
 	return "CREATE FOREIGN TABLE", cat.Txn.SetForeign(ctx, tb, x.Def)
 }

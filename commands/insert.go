@@ -45,7 +45,9 @@ func insert(ctx context.Context, s Session, x *sql.Insert) (string, error) {
 		}
 	}
 	var n int64
-	if x.OnConflict != nil {
+	if x.Iceberg != nil {
+		n, err = IcebergAppend(ctx, s, x.Table, x.Iceberg, rows) // iceberg.go
+	} else if x.OnConflict != nil {
 		// insertOnConflict checked the rows' constraints already.
 		if n, err = AppendRecords(ctx, s.Catalog(), x.Table, rows, s.Format()); err == nil {
 			err = CheckForeignKeys(s, x.Table, rows)

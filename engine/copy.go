@@ -102,6 +102,13 @@ func (s *session) copyFromReader(ctx context.Context, x *sql.Copy, dflt *pgcopy.
 	if err := commands.CheckRows(ctx, cmd, x.Table, recs); err != nil {
 		return "", err
 	}
+	if x.Iceberg != nil {
+		n, err := commands.IcebergAppend(ctx, cmd, x.Table, x.Iceberg, recs)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("COPY %d", n), nil
+	}
 	var before int64
 	for _, rec := range recs {
 		if err := s.cur.Append(ctx, x.Table, rec); err != nil {

@@ -9,5 +9,8 @@
 // table's columns picked from the file's by name, statistics reordered, so
 // row groups are skipped as for read_parquet. Text and CSV foreign tables
 // are pgcopy's (the COPY parser lives there), reached from the binder
-// through sql.OpenCopyFile.
+// through sql.OpenCopyFile. Apache Iceberg tables (iceberg.go,
+// icebergwrite.go; docs/iceberg.md) are read through iceberg-go, one unit
+// per data file with the manifest's statistics, and appended to as new
+// snapshots whose metadata file joind's own commit publishes.
 package external

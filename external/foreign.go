@@ -69,17 +69,7 @@ func (r *renamed) Stats() storage.Stats {
 	return storage.Stats{Rows: st.Rows, Nulls: st.Nulls}
 }
 
-func (r *renamed) Snapshot() []arrow.Record {
-	var out []arrow.Record
-	for u := range r.units {
-		recs, err := r.ReadUnit(context.Background(), u, allOrdinals(len(r.cols)))
-		if err != nil {
-			panic(err) // Snapshot cannot fail; scans use ReadUnit
-		}
-		out = append(out, recs...)
-	}
-	return out
-}
+func (r *renamed) Snapshot() []arrow.Record { return readAll(r) }
 
 func (r *renamed) ReadUnit(ctx context.Context, i int, ordinals []int) ([]arrow.Record, error) {
 	ords := make([]int, len(ordinals))

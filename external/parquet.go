@@ -284,11 +284,15 @@ func (t *ParquetTable) Units() []storage.Segment     { return t.units }
 func (t *ParquetTable) Source() string               { return t.source }
 
 // Stats are the row count and, where every row group kept them, the
-// columns' NULL counts and bounds.
-func (t *ParquetTable) Stats() storage.Stats {
-	st := storage.Stats{Rows: t.rows}
-	nulls := make([]int64, len(t.cols))
-	for _, u := range t.units {
+// columns' NULL counts.
+func (t *ParquetTable) Stats() storage.Stats { return unitsStats(t.rows, len(t.cols), t.units) }
+
+// unitsStats is an External's statistics: rows, and each column's NULL
+// count summed over the units where every unit knows it.
+func unitsStats(rows int64, ncols int, units []storage.Segment) storage.Stats {
+	st := storage.Stats{Rows: rows}
+	nulls := make([]int64, ncols)
+	for _, u := range units {
 		for c, cs := range u.Columns {
 			if cs.Nulls < 0 || nulls[c] < 0 {
 				nulls[c] = -1
@@ -297,26 +301,24 @@ func (t *ParquetTable) Stats() storage.Stats {
 			nulls[c] += cs.Nulls
 		}
 	}
-	known := true
 	for _, n := range nulls {
-		known = known && n >= 0
+		if n < 0 {
+			return st
+		}
 	}
-	if known {
-		st.Nulls = nulls
-	}
+	st.Nulls = nulls
 	return st
 }
 
-// Snapshot reads every row group in full (for callers that take a table's
-// batches whole; scans read units).
-func (t *ParquetTable) Snapshot() []arrow.Record {
-	ords := make([]int, len(t.cols))
-	for i := range ords {
-		ords[i] = i
-	}
+// Snapshot reads every row group in full.
+func (t *ParquetTable) Snapshot() []arrow.Record { return readAll(t) }
+
+// readAll reads every unit of t in full, every column (Snapshot, for
+// callers that take a table's batches whole; scans read units).
+func readAll(t storage.External) []arrow.Record {
 	var out []arrow.Record
-	for u := range t.units {
-		recs, err := t.ReadUnit(context.Background(), u, ords)
+	for u := range t.Units() {
+		recs, err := t.ReadUnit(context.Background(), u, allOrdinals(len(t.Columns())))
 		if err != nil {
 			panic(err) // Snapshot cannot fail; scans use ReadUnit
 		}

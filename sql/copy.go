@@ -40,6 +40,9 @@ type Copy struct {
 	// column list omits, in table column order, bound as INSERT binds them
 	// (bindDefault). An omitted column without a DEFAULT is NULL.
 	Defaults []CopyDefault
+	// Iceberg is set for COPY FROM into an Iceberg foreign table, which
+	// appends a snapshot (iceberg.go).
+	Iceberg *IcebergAppend
 }
 
 // CopyDefault is the DEFAULT of a column COPY FROM omits.
@@ -84,8 +87,13 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Statement, error) {
 		if c.From {
 			what = "insert"
 		}
-		if err := foreignWriteErr(t, what); err != nil { // foreign.go
-			return nil, err
+		if c.From {
+			c.Iceberg = b.icebergAppend(t) // iceberg.go
+		}
+		if c.Iceberg == nil {
+			if err := foreignWriteErr(t, what); err != nil { // foreign.go
+				return nil, err
+			}
 		}
 		c.Table = t
 		copyPerm := len(b.perms)

@@ -12,8 +12,8 @@ import (
 // it already exists: an error, or with IF NOT EXISTS a notice. Any other
 // extension is not available, as on a server without its files.
 func bindCreateExtension(x *pg_query.CreateExtensionStmt) (Statement, error) {
-	if x.Extname == "file_fdw" {
-		return bindCreateFileFdw(x) // foreign.go
+	if x.Extname == "file_fdw" || x.Extname == Iceberg {
+		return bindCreateFileFdw(x) // foreign.go, iceberg.go
 	}
 	if x.Extname != "pg_stat_statements" {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "extension \"%s\" is not available", x.Extname).

@@ -32,6 +32,9 @@ type CreateForeignObject struct {
 type CreateForeignTable struct {
 	Table *CreateTable
 	Def   *storage.ForeignTableDef
+	// IcebergCreate is the directory of a new Iceberg table to create
+	// (iceberg.go): "" attaches the one there.
+	IcebergCreate string
 }
 
 // DropForeignObject is DROP EXTENSION / DROP SERVER (Kind 'e' / 's').
@@ -91,7 +94,7 @@ func bindCreateFileFdw(x *pg_query.CreateExtensionStmt) (Statement, error) {
 }
 
 func (b *binder) bindCreateServer(x *pg_query.CreateForeignServerStmt) (Statement, error) {
-	if _, ok := LookupForeign(b.cat, 'e', "file_fdw"); !ok || x.Fdwname != "file_fdw" {
+	if _, ok := LookupForeign(b.cat, 'e', x.Fdwname); !ok || (x.Fdwname != "file_fdw" && x.Fdwname != Iceberg) {
 		return nil, pgerr.New(pgerr.UndefinedObject, "foreign-data wrapper \"%s\" does not exist", x.Fdwname)
 	}
 	opts, err := foreignOptions(x.Options)
@@ -172,9 +175,30 @@ func (b *binder) bindCreateForeignTable(x *pg_query.CreateForeignTableStmt) (Sta
 			def.ColumnOptions[cd.Colname] = opts
 		}
 	}
-	// The column options are checked at scan time, as file_fdw's
-	// validator leaves them to COPY.
-	if _, err := b.foreignCopy(&storage.ForeignTableDef{Server: def.Server, Options: def.Options}, colNames); err != nil {
+	var icebergCols []storage.ColumnDef
+	create := ""
+	if srv.Wrapper == Iceberg { // iceberg.go
+		if err := checkIcebergOptions(def.Options); err != nil {
+			return nil, err
+		}
+		if len(def.ColumnOptions) > 0 {
+			return nil, pgerr.New(codeFdwInvalidOption, "invalid option \"force_not_null\"").
+				WithHint("There are no valid options in this context.")
+		}
+		if len(colNames) == 0 {
+			if icebergCols, err = b.icebergColumns(def.Options); err != nil {
+				return nil, err
+			}
+		} else if create, err = b.icebergCreate(def.Options); err != nil {
+			return nil, err
+		}
+		if create == "" && IcebergPartitionBy(def.Options) != nil {
+			return nil, pgerr.New(codeFdwInvalidOption, "option \"partition_by\" applies only to a table CREATE FOREIGN TABLE creates").
+				WithHint("The Iceberg table at this location exists; its partition spec is its own.")
+		}
+	} else if _, err := b.foreignCopy(&storage.ForeignTableDef{Server: def.Server, Options: def.Options}, colNames); err != nil {
+		// The column options are checked at scan time, as file_fdw's
+		// validator leaves them to COPY.
 		return nil, err
 	}
 	st, err := b.bindCreateTable(base)
@@ -196,7 +220,10 @@ func (b *binder) bindCreateForeignTable(x *pg_query.CreateForeignTableStmt) (Sta
 	if len(ct.Sequences) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "serial and identity columns are not supported on foreign tables")
 	}
-	return &CreateForeignTable{Table: ct, Def: def}, nil
+	if icebergCols != nil {
+		ct.Columns = icebergCols
+	}
+	return &CreateForeignTable{Table: ct, Def: def, IcebergCreate: create}, nil
 }
 
 func parseFdwBool(o storage.ForeignOption) (bool, error) {
@@ -276,6 +303,9 @@ func (b *binder) foreignScanTable(tbl storage.Table) (storage.Table, error) {
 	if def == nil {
 		return tbl, nil
 	}
+	if IsIcebergServer(b.cat, def.Server) {
+		return b.icebergScanTable(tbl, def) // iceberg.go
+	}
 	defs := tbl.Columns()
 	names := make([]string, len(defs))
 	for i, d := range defs {
@@ -285,10 +315,7 @@ func (b *binder) foreignScanTable(tbl storage.Table) (storage.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	var dirs []string
-	if b.opts != nil && b.opts.Session != nil {
-		dirs = b.opts.Session.FileDirs
-	}
+	dirs := b.fileDirs() // iceberg.go
 	name := storage.BareName(tbl.Name())
 	if c.Format == "parquet" {
 		// As read_parquet: a file, or every file a pattern matches.
@@ -452,7 +479,11 @@ func (b *binder) alterForeignOptions(tbl storage.Table, c *pg_query.AlterTableCm
 		for _, d := range tbl.Columns() {
 			names = append(names, d.Name)
 		}
-		if _, err := b.foreignCopy(&storage.ForeignTableDef{Server: def.Server, Options: def.Options}, names); err != nil {
+		if IsIcebergServer(b.cat, def.Server) {
+			if err := checkIcebergOptions(def.Options); err != nil {
+				return nil, err
+			}
+		} else if _, err := b.foreignCopy(&storage.ForeignTableDef{Server: def.Server, Options: def.Options}, names); err != nil {
 			return nil, err
 		}
 	}

@@ -29,8 +29,10 @@ func (b *binder) bindInsert(is *pg_query.InsertStmt) (Statement, error) {
 	if len(is.ReturningList) > 0 {
 		b.notePermRV(is.Relation, storage.PrivSelect)
 	}
-	if err := foreignWriteErr(tbl, "insert"); err != nil {
-		return nil, err
+	if b.icebergAppend(tbl) == nil { // iceberg.go
+		if err := foreignWriteErr(tbl, "insert"); err != nil {
+			return nil, err
+		}
 	}
 	defs := tbl.Columns()
 	// Target columns, in the order the statement lists them.
@@ -249,16 +251,17 @@ func (b *binder) insertReturning(is *pg_query.InsertStmt, tbl storageTable, src 
 	for i, c := range rowCols {
 		b.markOrigin(c.ID, tbl, i)
 	}
+	iceberg := b.icebergAppend(tbl) // iceberg.go
 	s := &scope{items: []*nsItem{rowItem(name, rowCols, notNull)}, ctes: ctes}
 	top, ret, err := b.bindReturning(s, src, is.ReturningList)
 	if err != nil {
 		return nil, err
 	}
 	if ret == nil {
-		return &Insert{Table: tbl, Source: &Query{Plan: src, IDs: b.ids, Names: colNames(rowCols)}}, nil
+		return &Insert{Table: tbl, Source: &Query{Plan: src, IDs: b.ids, Names: colNames(rowCols)}, Iceberg: iceberg}, nil
 	}
 	out := selectCols(top, append(append([]plan.Column{}, rowCols...), ret...), b.ids)
-	return &Insert{Table: tbl, Source: &Query{Plan: out, IDs: b.ids, Names: colNames(out.Cols)}, Returning: out.Cols[len(rowCols):]}, nil
+	return &Insert{Table: tbl, Source: &Query{Plan: out, IDs: b.ids, Names: colNames(out.Cols)}, Returning: out.Cols[len(rowCols):], Iceberg: iceberg}, nil
 }
 
 func colNames(cols []plan.Column) []string {

@@ -216,6 +216,9 @@ func (b *binder) bindInsertOnConflict(is *pg_query.InsertStmt) (Statement, error
 		return nil, err
 	}
 	ins := st.(*Insert)
+	if ins.Iceberg != nil {
+		return nil, errIcebergOnConflict(ins.Table) // iceberg.go
+	}
 	if ins.OnConflict, err = b.bindOnConflict(is.OnConflictClause, ins.Table); err != nil {
 		return nil, err
 	}

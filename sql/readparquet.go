@@ -41,11 +41,7 @@ func (b *binder) bindReadParquet(s *scope, rf *pg_query.RangeFunction, fc *pg_qu
 	if c.Val.Null {
 		return nil, nil, nil, b.errAt(pgerr.New(pgerr.NullValueNotAllowed, "read_parquet's file name must not be NULL"), b.locOf(arg))
 	}
-	var dirs []string
-	if b.opts != nil && b.opts.Session != nil {
-		dirs = b.opts.Session.FileDirs
-	}
-	paths, err := external.ResolvePattern(dirs, c.Val.S)
+	paths, err := external.ResolvePattern(b.fileDirs(), c.Val.S)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -94,6 +94,9 @@ type Insert struct {
 	// Returning are the RETURNING columns (nil: none; sql/returning.go),
 	// computed after the table's in the source's rows.
 	Returning []plan.Column
+	// Iceberg is set for an INSERT into an Iceberg foreign table, which
+	// appends a snapshot (sql/iceberg.go).
+	Iceberg *IcebergAppend
 }
 
 // Truncate is TRUNCATE [TABLE] names.

@@ -43,6 +43,23 @@ func mustConnect(t *testing.T, j *joindtest.Joind) *pgx.Conn {
 	return c
 }
 
+// crashCycles is how many kill/restart cycles a test runs: short under
+// -short, else JOIND_CRASH_CYCLES, else def.
+func crashCycles(t *testing.T, def, short int) int {
+	t.Helper()
+	if testing.Short() {
+		return short
+	}
+	if v := os.Getenv("JOIND_CRASH_CYCLES"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("JOIND_CRASH_CYCLES=%q: want a positive integer", v)
+		}
+		return n
+	}
+	return def
+}
+
 // kill sends SIGKILL to the joind child process serving j: it is found
 // among this process's children by its --listen address.
 func kill(t *testing.T, j *joindtest.Joind) {
@@ -378,17 +395,7 @@ func (l *ledger) verify(t *testing.T, j *joindtest.Joind, cycle int) int {
 // writers and checks the data after every restart. JOIND_CRASH_CYCLES sets
 // the number of kill/restart cycles (default 10).
 func TestCrashRecovery(t *testing.T) {
-	cycles := 10
-	if v := os.Getenv("JOIND_CRASH_CYCLES"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			t.Fatalf("JOIND_CRASH_CYCLES=%q: want a positive integer", v)
-		}
-		cycles = n
-	}
-	if testing.Short() {
-		cycles = 3
-	}
+	cycles := crashCycles(t, 10, 3)
 	const writers = 6
 	dir := t.TempDir()
 	seed := time.Now().UnixNano()

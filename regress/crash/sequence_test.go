@@ -3,7 +3,6 @@ package crash
 import (
 	"context"
 	"math/rand"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,17 +40,7 @@ func (l *seqLedger) record(seq string, v int64, cycle int) {
 // the crash is handed out again, and that the serial column's rows are
 // unique. JOIND_CRASH_CYCLES sets the cycles (default 10).
 func TestCrashSequences(t *testing.T) {
-	cycles := 10
-	if v := os.Getenv("JOIND_CRASH_CYCLES"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			t.Fatalf("JOIND_CRASH_CYCLES=%q: want a positive integer", v)
-		}
-		cycles = n
-	}
-	if testing.Short() {
-		cycles = 3
-	}
+	cycles := crashCycles(t, 10, 3)
 	const clients = 6
 	dir := t.TempDir()
 	seed := time.Now().UnixNano()

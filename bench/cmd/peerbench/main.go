@@ -170,6 +170,7 @@ func run(o *options) (int, error) {
 		fmt.Fprintln(os.Stderr, "peerbench: temporary directory", tmp)
 	} else {
 		defer os.RemoveAll(tmp)
+		defer os.RemoveAll(joindDataDir(tmp))
 	}
 
 	b := &bench{o: o, sz: sizesFor(o.scale), down: map[string]string{}, loadErr: map[string]map[string]string{}}

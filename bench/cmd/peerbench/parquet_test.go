@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Parquet between joind and DuckDB: a file joind writes (COPY ... TO
@@ -15,54 +12,8 @@ import (
 // values, and a file DuckDB writes loads into joind. It builds and starts
 // joind from JOIND_SRC (default: this repository).
 func TestParquetWithDuckDB(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and starts joind")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	src := os.Getenv("JOIND_SRC")
-	if src == "" {
-		src = "../../.."
-	}
-	src, _ = filepath.Abs(src)
-	tmp := t.TempDir()
-	bin, err := buildJoind(src, tmp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	port, err := freePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	js, err := startJoind(ctx, bin, tmp, port, 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer js.stop()
-	j, err := dialPG(ctx, "joind", js.dsn())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	d, err := openDuck(ctx, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	exec := func(p peer, q string) {
-		t.Helper()
-		if err := p.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %s: %v", p.Name(), q, err)
-		}
-	}
-	query := func(p peer, q string) []string {
-		t.Helper()
-		rows, err := p.Query(ctx, q)
-		if err != nil {
-			t.Fatalf("%s: %s: %v", p.Name(), q, err)
-		}
-		return rows
-	}
+	p := startDuckPair(t)
+	ctx, tmp, j, d, exec, query := p.ctx, p.tmp, p.j, p.d, p.exec, p.query
 
 	// joind → DuckDB.
 	exec(j, `CREATE TABLE pj (b boolean, i2 smallint, i4 int, i8 bigint, f8 double precision, n numeric(12,3),

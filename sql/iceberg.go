@@ -1,0 +1,262 @@
+package sql
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/joind/joind/external"
+	"github.com/joind/joind/pgcatalog"
+	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/storage"
+)
+
+// Apache Iceberg tables as foreign tables (docs/iceberg.md): CREATE
+// EXTENSION iceberg brings the wrapper of that name, CREATE SERVER s
+// FOREIGN DATA WRAPPER iceberg a server, and CREATE FOREIGN TABLE t
+// [(columns) | ()] SERVER s OPTIONS (location 'dir or metadata file')
+// attaches a table; with no columns, t takes the current schema's. A scan
+// reads the table's current snapshot (external.IcebergTable); INSERT
+// appends a snapshot (commands/iceberg.go).
+
+// Iceberg is the name of joind's Iceberg extension and its wrapper.
+const Iceberg = "iceberg"
+
+// IcebergMetadataOption is the option naming the metadata file joind's
+// own appends committed: once set, it (not the directory's newest
+// version) is the table's current state.
+const IcebergMetadataOption = "metadata_file"
+
+// icebergTableOptions are an Iceberg foreign table's options.
+var icebergTableOptions = []string{"location", IcebergMetadataOption, IcebergSnapshotOption, IcebergPartitionOption}
+
+// IcebergPartitionOption lists the columns a table joind creates is
+// partitioned by (identity partitions), comma-separated.
+const IcebergPartitionOption = "partition_by"
+
+// IcebergPartitionBy is the partition_by option's columns.
+func IcebergPartitionBy(opts []storage.ForeignOption) []string {
+	var out []string
+	for _, o := range opts {
+		if o.Name == IcebergPartitionOption {
+			for _, c := range strings.Split(o.Value, ",") {
+				out = append(out, strings.TrimSpace(c))
+			}
+		}
+	}
+	return out
+}
+
+// IcebergSnapshotOption names the snapshot a foreign table reads (time
+// travel): it is read-only then.
+const IcebergSnapshotOption = "snapshot_id"
+
+// IcebergSnapshotID is the snapshot_id option's value (0: none).
+func IcebergSnapshotID(opts []storage.ForeignOption) (int64, error) {
+	for _, o := range opts {
+		if o.Name == IcebergSnapshotOption {
+			n, err := strconv.ParseInt(o.Value, 10, 64)
+			if err != nil || n == 0 {
+				return 0, pgerr.New(pgerr.InvalidParameterValue, "invalid value for option \"snapshot_id\": \"%s\"", o.Value)
+			}
+			return n, nil
+		}
+	}
+	return 0, nil
+}
+
+// IsIcebergServer reports whether server name is an Iceberg server.
+func IsIcebergServer(cat storage.Catalog, name string) bool {
+	srv, ok := LookupForeign(cat, 's', name)
+	return ok && srv.Wrapper == Iceberg
+}
+
+// checkIcebergOptions checks an Iceberg foreign table's options as a
+// validator would: known names, location given.
+func checkIcebergOptions(opts []storage.ForeignOption) error {
+	loc := false
+	for _, o := range opts {
+		valid := false
+		for _, v := range icebergTableOptions {
+			valid = valid || v == o.Name
+		}
+		if !valid {
+			return pgerr.New(codeFdwInvalidOption, "invalid option \"%s\"", o.Name).
+				WithHint("Valid options in this context are: %s", strings.Join(icebergTableOptions, ", "))
+		}
+		loc = loc || o.Name == "location"
+	}
+	if _, err := IcebergSnapshotID(opts); err != nil {
+		return err
+	}
+	if !loc {
+		return pgerr.New(codeFdwInvalidHandle, "location is required for iceberg foreign tables")
+	}
+	return nil
+}
+
+// IcebergMetadataPath is the metadata file an Iceberg foreign table of
+// options opts reads now: the one joind last committed, else the newest
+// of its location.
+func IcebergMetadataPath(dirs []string, opts []storage.ForeignOption) (string, error) {
+	loc, meta := icebergOptions(opts)
+	if meta != "" {
+		return external.ResolvePath(dirs, meta)
+	}
+	return external.IcebergMetadataFile(dirs, loc)
+}
+
+func icebergOptions(opts []storage.ForeignOption) (location, metadataFile string) {
+	for _, o := range opts {
+		switch o.Name {
+		case "location":
+			location = o.Value
+		case IcebergMetadataOption:
+			metadataFile = o.Value
+		}
+	}
+	return location, metadataFile
+}
+
+// IcebergHolder is the foreign table whose metadata_file is the current
+// state of the Iceberg table tbl reads, and tbl's definition as it is to
+// be read: several foreign tables may follow one table directory, and
+// joind's appends through any of them move one pointer, kept on the
+// first of them (by OID) that has one, else on tbl. A table attached at
+// a metadata file is its own holder.
+func IcebergHolder(cat storage.Catalog, dirs []string, tbl storage.Table) (storage.Table, *storage.ForeignTableDef, error) {
+	def := storage.ForeignDefOf(tbl)
+	loc, meta := icebergOptions(def.Options)
+	if id, _ := IcebergSnapshotID(def.Options); meta != "" || id != 0 || strings.HasSuffix(loc, ".json") {
+		return tbl, def, nil
+	}
+	key, err := external.ResolvePath(dirs, strings.TrimPrefix(loc, "file://"))
+	if err != nil {
+		return nil, nil, err
+	}
+	var holder storage.Table
+	var hdef *storage.ForeignTableDef
+	for _, t := range cat.Tables() {
+		d := storage.ForeignDefOf(t)
+		if d == nil || !IsIcebergServer(cat, d.Server) {
+			continue
+		}
+		l, m := icebergOptions(d.Options)
+		if m == "" || strings.HasSuffix(l, ".json") {
+			continue
+		}
+		if k, err := external.ResolvePath(dirs, strings.TrimPrefix(l, "file://")); err != nil || k != key {
+			continue
+		}
+		if holder == nil || pgcatalog.RelationOID(t) < pgcatalog.RelationOID(holder) {
+			holder, hdef = t, d
+		}
+	}
+	if holder == nil {
+		return tbl, def, nil
+	}
+	return holder, hdef, nil
+}
+
+// fileDirs are the session's copy_dirs, which server-side files must be
+// under.
+func (b *binder) fileDirs() []string {
+	if b.opts != nil && b.opts.Session != nil {
+		return b.opts.Session.FileDirs
+	}
+	return nil
+}
+
+// icebergColumns are the columns of the Iceberg table opts name, for a
+// CREATE FOREIGN TABLE that lists none.
+func (b *binder) icebergColumns(opts []storage.ForeignOption) ([]storage.ColumnDef, error) {
+	path, err := IcebergMetadataPath(b.fileDirs(), opts)
+	if err != nil {
+		return nil, err
+	}
+	tbl, err := external.LoadIceberg(context.Background(), path)
+	if err != nil {
+		return nil, err
+	}
+	id, err := IcebergSnapshotID(opts)
+	if err != nil {
+		return nil, err
+	}
+	_, schema, err := external.IcebergSnapshot(tbl, id)
+	if err != nil {
+		return nil, err
+	}
+	cols, _, err := external.IcebergColumns(schema)
+	return cols, err
+}
+
+// icebergScanTable is the snapshot of Iceberg foreign table tbl a scan
+// reads.
+func (b *binder) icebergScanTable(tbl storage.Table, def *storage.ForeignTableDef) (storage.Table, error) {
+	dirs := b.fileDirs()
+	_, hdef, err := IcebergHolder(b.cat, dirs, tbl)
+	if err != nil {
+		return nil, err
+	}
+	path, err := IcebergMetadataPath(dirs, hdef.Options)
+	if err != nil {
+		return nil, err
+	}
+	id, err := IcebergSnapshotID(def.Options)
+	if err != nil {
+		return nil, err
+	}
+	return external.OpenIceberg(context.Background(), dirs, path, storage.BareName(tbl.Name()), tbl.Columns(), id)
+}
+
+// IcebergAppend is an INSERT's append to an Iceberg foreign table: the
+// copy_dirs its files must be under. The metadata file appended to is
+// looked up as the INSERT runs (the transaction's current one).
+type IcebergAppend struct {
+	Dirs []string
+}
+
+// icebergAppend is the append an INSERT into tbl is, nil when tbl is not
+// an Iceberg foreign table.
+func (b *binder) icebergAppend(tbl storage.Table) *IcebergAppend {
+	def := storage.ForeignDefOf(tbl)
+	if def == nil || !IsIcebergServer(b.cat, def.Server) {
+		return nil
+	}
+	return &IcebergAppend{Dirs: b.fileDirs()}
+}
+
+// errIcebergOnConflict refuses ON CONFLICT, which needs keys an Iceberg
+// table has none of.
+func errIcebergOnConflict(tbl storage.Table) error {
+	return pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT into the Iceberg table \"%s\" is not supported", storage.BareName(tbl.Name()))
+}
+
+// icebergCreate is the directory a CREATE FOREIGN TABLE of declared
+// columns creates its Iceberg table in: its location when nothing is
+// there yet ("" when a table is there to attach).
+func (b *binder) icebergCreate(opts []storage.ForeignOption) (string, error) {
+	for _, o := range opts {
+		if o.Name == IcebergMetadataOption {
+			return "", nil
+		}
+	}
+	for _, o := range opts {
+		if o.Name == "location" {
+			if err := external.CheckIcebergLocation(o.Value); err != nil {
+				return "", err
+			}
+			p, err := external.ResolvePath(b.fileDirs(), strings.TrimPrefix(o.Value, "file://"))
+			if err != nil {
+				return "", err
+			}
+			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+				return p, nil
+			}
+		}
+	}
+	return "", nil
+}
