@@ -65,7 +65,7 @@ type heldBatches struct {
 func (h heldBatches) Consume(ctx context.Context, s *[]arrow.Record, rec arrow.Record) error {
 	n := spill.RecordBytes(rec)
 	if !h.sp.Reserve(n) {
-		return h.sp.OutOfMemory(h.what, h.sp.Used()+n)
+		return h.sp.OutOfMemory("ExecutorState", h.what, n)
 	}
 	return h.batches.Consume(ctx, s, rec)
 }

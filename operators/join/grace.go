@@ -505,7 +505,7 @@ func (s *fileStream) Close() error {
 func (j *HashJoin) unaccount(n int64) {
 	j.buildBytes.Add(-n)
 	j.top().spilled.Hold(-n)
-	if sp := j.env.Spill; sp.Limit() > 0 {
+	if sp := j.env.Spill; sp.Bounded() {
 		sp.Release(n)
 	}
 }

@@ -37,6 +37,15 @@ func (a *Account) Reserve(n int64) bool {
 	return true
 }
 
+// Hold counts n more bytes for an operator with no spill path: past the
+// limit it counts nothing and returns the query's 53200 error for what.
+func (a *Account) Hold(n int64, what string) error {
+	if a.Reserve(n) {
+		return nil
+	}
+	return a.space.OutOfMemory("ExecutorState", what, n)
+}
+
 // Force counts n bytes even beyond the limit (memory already in use).
 func (a *Account) Force(n int64) {
 	a.space.Force(n)

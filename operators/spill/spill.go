@@ -47,32 +47,45 @@ func (s *Space) Limit() int64 {
 	return s.limit
 }
 
-// CanSpill reports whether the query has a limit and somewhere to spill:
-// operators keep everything in memory otherwise.
-func (s *Space) CanSpill() bool { return s != nil && s.limit > 0 && s.dir != "" }
+// Bounded reports whether the query's bytes count against a limit (its
+// own or the server's).
+func (s *Space) Bounded() bool { return s != nil && (s.limit > 0 || serverLimit.Load() > 0) }
 
-// Reserve counts n more bytes against the limit. It returns false, and
-// counts nothing, when they would exceed it.
+// CanSpill reports whether the query has a limit (its own or the
+// server's) and somewhere to spill: operators keep everything in memory
+// otherwise.
+func (s *Space) CanSpill() bool {
+	return s.Bounded() && s.dir != ""
+}
+
+// Reserve counts n more bytes against the query's limit and the server's.
+// It returns false, and counts nothing, when they would exceed either.
 func (s *Space) Reserve(n int64) bool {
-	if s == nil || s.limit <= 0 {
+	if s == nil {
 		return true
 	}
 	for {
 		cur := s.used.Load()
-		if cur+n > s.limit && n > 0 {
+		if n > 0 && s.limit > 0 && cur+n > s.limit {
 			return false
 		}
 		if s.used.CompareAndSwap(cur, cur+n) {
-			return true
+			break
 		}
 	}
+	if !serverReserve(n) {
+		s.used.Add(-n)
+		return false
+	}
+	return true
 }
 
-// Force counts n bytes even beyond the limit: memory an operator cannot do
-// without (one batch, a merge's cursors).
+// Force counts n bytes even beyond the limits: memory an operator cannot
+// do without (one batch, a merge's cursors).
 func (s *Space) Force(n int64) {
 	if s != nil {
 		s.used.Add(n)
+		serverInUse.Add(n)
 	}
 }
 
@@ -80,6 +93,7 @@ func (s *Space) Force(n int64) {
 func (s *Space) Release(n int64) {
 	if s != nil {
 		s.used.Add(-n)
+		serverInUse.Add(-n)
 	}
 }
 
@@ -107,11 +121,29 @@ func (s *Space) Created() int64 {
 	return s.made.Load()
 }
 
-// OutOfMemory is the error of an operator that needs more than the limit
-// and cannot spill (what PostgreSQL reports when an allocation fails).
-func (s *Space) OutOfMemory(what string, need int64) error {
+// OutOfMemory is the error of an operator that needs request more bytes
+// past the limit and cannot spill, worded as PostgreSQL's failed
+// allocation ("out of memory", DETAIL naming the request and the memory
+// context: PostgreSQL's HashTableContext for a hash table, else
+// ExecutorState); the HINT says what hit which limit.
+func (s *Space) OutOfMemory(context, what string, request int64) error {
+	if s.serverFull(request) {
+		return outOfMemory(context, what, "the server's memory limit", request, ServerLimit(), ServerUsed())
+	}
+	return OutOfMemory(context, what, request, s.Limit(), s.Used())
+}
+
+// OutOfMemory is the 53200 error of a request past a limit of limit
+// bytes with used in use (Space.OutOfMemory's wording for a limit of the
+// operator's own).
+func OutOfMemory(context, what string, request, limit, used int64) error {
+	return outOfMemory(context, what, "the memory limit", request, limit, used)
+}
+
+func outOfMemory(context, what, which string, request, limit, used int64) error {
 	e := pgerr.New(pgerr.OutOfMemory, "out of memory")
-	e.Detail = fmt.Sprintf("%s needs more than %d bytes (%d so far); the limit is %d bytes.", what, s.Limit(), need, s.Limit())
+	e.Detail = fmt.Sprintf("Failed on request of size %d in memory context \"%s\".", request, context)
+	e.Hint = fmt.Sprintf("%s needs more than %s of %d bytes (%d in use).", what, which, limit, used)
 	return e
 }
 

@@ -1,0 +1,45 @@
+package spill
+
+import "sync/atomic"
+
+// The server-wide memory limit: every query's Space counts its bytes here
+// too, so that many queries each under their own limit cannot together
+// exhaust the machine. Past it a Reserve fails as past the query's own
+// limit (the operator spills or fails with 53200).
+var serverLimit, serverInUse atomic.Int64
+
+// SetServerLimit sets the server-wide limit in bytes (0 = none); the
+// server sets it once at startup, from its configuration.
+func SetServerLimit(n int64) { serverLimit.Store(max(n, 0)) }
+
+// ServerLimit is the server-wide limit in bytes (0 = none).
+func ServerLimit() int64 { return serverLimit.Load() }
+
+// ServerUsed is the bytes every query's operators hold now.
+func ServerUsed() int64 { return serverInUse.Load() }
+
+// serverReserve counts n bytes against the server-wide limit; false, and
+// nothing counted, when they would exceed it.
+func serverReserve(n int64) bool {
+	lim := serverLimit.Load()
+	if lim <= 0 || n <= 0 {
+		serverInUse.Add(n)
+		return true
+	}
+	for {
+		cur := serverInUse.Load()
+		if cur+n > lim {
+			return false
+		}
+		if serverInUse.CompareAndSwap(cur, cur+n) {
+			return true
+		}
+	}
+}
+
+// serverFull reports whether request more bytes are past the server-wide
+// limit (rather than only past the query's).
+func (s *Space) serverFull(request int64) bool {
+	lim := serverLimit.Load()
+	return lim > 0 && serverInUse.Load()+request > lim && (s.limit <= 0 || s.used.Load()+request <= s.limit)
+}
