@@ -21,6 +21,18 @@ type Account struct {
 // NewAccount opens an account on s (a nil s: no limit, no spilling).
 func (s *Space) NewAccount() *Account { return &Account{space: s} }
 
+// NewStatementAccount opens an account for memory held until the
+// statement ends (a materialized WITH query's rows): Space.Close closes it.
+func (s *Space) NewStatementAccount() *Account {
+	a := s.NewAccount()
+	if s != nil {
+		s.mu.Lock()
+		s.stmt = append(s.stmt, a)
+		s.mu.Unlock()
+	}
+	return a
+}
+
 // Track reports the account's memory to st (EXPLAIN ANALYZE's and the
 // metrics' figures); it returns a for chaining.
 func (a *Account) Track(st *Stats) *Account {

@@ -31,6 +31,10 @@ type Space struct {
 	used  atomic.Int64
 	live  atomic.Int64 // files created and not yet removed
 	made  atomic.Int64 // files created
+	// stmt are the accounts the statement holds until it ends (Close).
+	mu     sync.Mutex
+	stmt   []*Account
+	closed atomic.Bool
 }
 
 // NewSpace returns a query's Space: limit bytes (0 = unlimited), spill
@@ -73,6 +77,9 @@ func (s *Space) Reserve(n int64) bool {
 			break
 		}
 	}
+	if s.closed.Load() {
+		return true
+	}
 	if !serverReserve(n) {
 		s.used.Add(-n)
 		return false
@@ -80,12 +87,34 @@ func (s *Space) Reserve(n int64) bool {
 	return true
 }
 
+// Close ends the query: the accounts held until the statement ends are
+// closed, and whatever the query still counts goes back to the
+// server-wide limit. Later counting on s touches the query's figure only.
+// It may be called more than once.
+func (s *Space) Close() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	stmt := s.stmt
+	s.stmt = nil
+	s.mu.Unlock()
+	for _, a := range stmt {
+		a.Close()
+	}
+	if !s.closed.Swap(true) {
+		serverInUse.Add(-s.used.Load())
+	}
+}
+
 // Force counts n bytes even beyond the limits: memory an operator cannot
 // do without (one batch, a merge's cursors).
 func (s *Space) Force(n int64) {
 	if s != nil {
 		s.used.Add(n)
-		serverInUse.Add(n)
+		if !s.closed.Load() {
+			serverInUse.Add(n)
+		}
 	}
 }
 
@@ -93,7 +122,9 @@ func (s *Space) Force(n int64) {
 func (s *Space) Release(n int64) {
 	if s != nil {
 		s.used.Add(-n)
-		serverInUse.Add(-n)
+		if !s.closed.Load() {
+			serverInUse.Add(-n)
+		}
 	}
 }
 
