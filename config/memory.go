@@ -26,6 +26,18 @@ func AutoMemoryLimit() int64 {
 	return machineMemory() / autoMemoryShare
 }
 
+// autoServerPercent is the part of the machine's memory all queries may
+// use together when server_memory_limit is "auto": the rest is the stored
+// tables' cache, the connections and the Go runtime's headroom.
+const autoServerPercent = 70
+
+// AutoServerMemoryLimit is server_memory_limit "auto": 70% of the memory
+// this process may use (as AutoMemoryLimit reads it); 0 (unlimited) when
+// it cannot be read.
+func AutoServerMemoryLimit() int64 {
+	return machineMemory() / 100 * autoServerPercent
+}
+
 func machineMemory() int64 {
 	total := memTotal(memorySources.meminfo)
 	for _, p := range []string{memorySources.cgroupV2, memorySources.cgroupV1} {

@@ -1,6 +1,9 @@
 package spill
 
-import "sync/atomic"
+import (
+	"runtime/debug"
+	"sync/atomic"
+)
 
 // The server-wide memory limit: every query's Space counts its bytes here
 // too, so that many queries each under their own limit cannot together
@@ -42,4 +45,24 @@ func serverReserve(n int64) bool {
 func (s *Space) serverFull(request int64) bool {
 	lim := serverLimit.Load()
 	return lim > 0 && serverInUse.Load()+request > lim && (s.limit <= 0 || s.used.Load()+request <= s.limit)
+}
+
+// bigQuery is the peak past which a query's end hands the memory it freed
+// back to the system at once (debug.FreeOSMemory) rather than leaving it
+// to the runtime's background scavenger, so the server's resident size
+// falls after a big query.
+const bigQuery = 64 << 20
+
+// freeing is set while a FreeOSMemory runs (one at a time: it is a full
+// collection).
+var freeing atomic.Bool
+
+func returnToOS(peak int64) {
+	if peak < bigQuery || !freeing.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer freeing.Store(false)
+		debug.FreeOSMemory()
+	}()
 }

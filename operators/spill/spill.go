@@ -35,6 +35,7 @@ type Space struct {
 	mu     sync.Mutex
 	stmt   []*Account
 	closed atomic.Bool
+	peak   atomic.Int64 // the most bytes counted at once
 }
 
 // NewSpace returns a query's Space: limit bytes (0 = unlimited), spill
@@ -74,6 +75,7 @@ func (s *Space) Reserve(n int64) bool {
 			return false
 		}
 		if s.used.CompareAndSwap(cur, cur+n) {
+			s.notePeak(cur + n)
 			break
 		}
 	}
@@ -104,6 +106,16 @@ func (s *Space) Close() {
 	}
 	if !s.closed.Swap(true) {
 		serverInUse.Add(-s.used.Load())
+		returnToOS(s.peak.Load())
+	}
+}
+
+func (s *Space) notePeak(now int64) {
+	for {
+		p := s.peak.Load()
+		if now <= p || s.peak.CompareAndSwap(p, now) {
+			return
+		}
 	}
 }
 
@@ -111,7 +123,7 @@ func (s *Space) Close() {
 // do without (one batch, a merge's cursors).
 func (s *Space) Force(n int64) {
 	if s != nil {
-		s.used.Add(n)
+		s.notePeak(s.used.Add(n))
 		if !s.closed.Load() {
 			serverInUse.Add(n)
 		}
