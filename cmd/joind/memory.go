@@ -10,7 +10,7 @@ import (
 // setServerMemory applies server_memory_limit: every query's operators
 // count against it (spill.SetServerLimit), and the Go runtime's soft limit
 // is set a little above it so the collector works harder, and freed pages
-// go back to the system, before the process outgrows it (an eighth more,
+// go back to the system, before the process outgrows it (a quarter more,
 // for what operators do not count: connections' buffers, the stored
 // tables' batches, the runtime's own). A GOMEMLIMIT in the environment
 // wins over that. It returns the soft limit in force (0: none).
@@ -24,7 +24,7 @@ func setServerMemory(limit int64, env []string) int64 {
 	if limit <= 0 {
 		return 0
 	}
-	soft := limit + limit/8
+	soft := limit + limit/4
 	debug.SetMemoryLimit(soft)
 	return soft
 }

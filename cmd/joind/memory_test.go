@@ -9,14 +9,14 @@ import (
 )
 
 // TestSetServerMemory: server_memory_limit becomes the operators'
-// server-wide limit and, an eighth above it, the Go runtime's soft limit,
+// server-wide limit and, a quarter above it, the Go runtime's soft limit,
 // unless GOMEMLIMIT is in the environment.
 func TestSetServerMemory(t *testing.T) {
 	saved := debug.SetMemoryLimit(-1)
 	defer func() { debug.SetMemoryLimit(saved); spill.SetServerLimit(0) }()
 
-	if got := setServerMemory(1<<30, []string{"HOME=/x"}); got != 1<<30+1<<27 || debug.SetMemoryLimit(-1) != got {
-		t.Fatalf("soft limit %d (runtime %d), want %d", got, debug.SetMemoryLimit(-1), 1<<30+1<<27)
+	if got := setServerMemory(1<<30, []string{"HOME=/x"}); got != 1<<30+1<<28 || debug.SetMemoryLimit(-1) != got {
+		t.Fatalf("soft limit %d (runtime %d), want %d", got, debug.SetMemoryLimit(-1), 1<<30+1<<28)
 	}
 	if spill.ServerLimit() != 1<<30 {
 		t.Fatalf("server-wide limit %d", spill.ServerLimit())

@@ -105,6 +105,8 @@ func (a *Account) Create(schema *arrow.Schema) (*File, error) {
 	a.mu.Lock()
 	a.files = append(a.files, f)
 	a.mu.Unlock()
+	a.Force(writeBuffer)
+	f.acct = a
 	return f, nil
 }
 

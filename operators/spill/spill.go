@@ -20,6 +20,11 @@ import (
 // file write or read.
 const codeIOError = "58030"
 
+// writeBuffer is a spill file's write buffer: held from Create to Finish,
+// counted in the account that created the file (a hash aggregation or
+// join writes many files at once).
+const writeBuffer = 64 << 10
+
 // filePrefix names spill files inside a Space's directory.
 const filePrefix = "spill-"
 
@@ -204,6 +209,7 @@ type File struct {
 	disk   int64 // the finished file's size
 	mu     sync.Mutex
 	gone   bool
+	acct   *Account // counts the write buffer until Finish
 }
 
 // Create makes a new spill file for batches of schema.
@@ -217,7 +223,7 @@ func (s *Space) Create(schema *arrow.Schema) (*File, error) {
 	}
 	s.live.Add(1)
 	s.made.Add(1)
-	bw := bufio.NewWriterSize(f, 256<<10)
+	bw := bufio.NewWriterSize(f, writeBuffer)
 	return &File{s: s, path: f.Name(), f: f, bw: bw, w: ipc.NewWriter(bw, ipc.WithSchema(schema)), schema: schema}, nil
 }
 
@@ -258,7 +264,11 @@ func (f *File) Finish() error {
 	if cerr := f.f.Close(); err == nil {
 		err = cerr
 	}
-	f.w, f.f = nil, nil
+	f.w, f.f, f.bw = nil, nil, nil
+	if f.acct != nil {
+		f.acct.Release(writeBuffer)
+		f.acct = nil
+	}
 	if err != nil {
 		return ioErr("write to", f.path, err)
 	}
@@ -318,6 +328,7 @@ func (f *File) Remove() {
 		return
 	}
 	f.gone = true
+	f.acct = nil // the account's Close returns the buffer
 	if f.f != nil {
 		f.f.Close()
 		f.f = nil
