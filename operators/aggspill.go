@@ -103,6 +103,11 @@ func (x *aggExec) groupBytes(s *aggSpillPart, rec arrow.Record) int64 {
 			keyBytes += spill.ArrayBytes(arr)
 		}
 		bytes += int64(added) * (48 + 32*int64(len(x.a.aggs)) + keyBytes/n)
+		if x.a.in.Partitions() > 1 {
+			// Merging the partitions' tables copies each group into the
+			// merged one while the partition's is still held.
+			bytes *= 2
+		}
 	}
 	return bytes + keptArgBytes(t, s.part.args)
 }
