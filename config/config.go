@@ -159,35 +159,13 @@ var settings = []setting{
 		key: "memory_limit", flag: "memory-limit", arg: "SIZE",
 		usage: `memory limit of one query, e.g. 512MiB or 4GiB: past it sorts, hash aggregations and hash joins spill to <data_dir>/tmp; "auto" = a quarter of the machine's memory (the smaller of /proc/meminfo's MemTotal and the cgroup's memory.max); 0 = unlimited`,
 		def:   func() string { return "auto" },
-		apply: func(c *Config, v string) error {
-			if strings.EqualFold(strings.TrimSpace(v), "auto") {
-				c.MemoryLimit = AutoMemoryLimit()
-				return nil
-			}
-			n, err := ParseSize(v)
-			if err != nil {
-				return err
-			}
-			c.MemoryLimit = n
-			return nil
-		},
+		apply: sizeOrAuto(AutoMemoryLimit, func(c *Config, n int64) { c.MemoryLimit = n }),
 	},
 	{
 		key: "server_memory_limit", flag: "server-memory-limit", arg: "SIZE",
-		usage: `memory limit of all queries together, e.g. 12GiB: past it a query's operators spill or fail with 53200 as past their own memory_limit, and the Go runtime's soft limit (GOMEMLIMIT, unless set in the environment) is set to it so freed memory goes back to the system; "auto" = 70% of the machine's memory (as memory_limit's "auto" reads it); 0 = unlimited`,
+		usage: `memory limit of all queries together, e.g. 12GiB: past it a query's operators spill or fail with 53200 as past their own memory_limit, and the Go runtime's soft limit (GOMEMLIMIT, unless set in the environment) is set a quarter above it so freed memory goes back to the system; "auto" = 70% of the machine's memory (as memory_limit's "auto" reads it); 0 = unlimited`,
 		def:   func() string { return "auto" },
-		apply: func(c *Config, v string) error {
-			if strings.EqualFold(strings.TrimSpace(v), "auto") {
-				c.ServerMemoryLimit = AutoServerMemoryLimit()
-				return nil
-			}
-			n, err := ParseSize(v)
-			if err != nil {
-				return err
-			}
-			c.ServerMemoryLimit = n
-			return nil
-		},
+		apply: sizeOrAuto(AutoServerMemoryLimit, func(c *Config, n int64) { c.ServerMemoryLimit = n }),
 	},
 	{
 		key: "hash_kernel", flag: "hash-kernel", arg: "KIND",

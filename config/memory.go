@@ -82,3 +82,19 @@ func cgroupLimit(path string) int64 {
 	}
 	return n
 }
+
+// sizeOrAuto applies a memory setting: "auto" is auto(), else a size.
+func sizeOrAuto(auto func() int64, set func(*Config, int64)) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		if strings.EqualFold(strings.TrimSpace(v), "auto") {
+			set(c, auto())
+			return nil
+		}
+		n, err := ParseSize(v)
+		if err != nil {
+			return err
+		}
+		set(c, n)
+		return nil
+	}
+}
