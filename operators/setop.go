@@ -227,10 +227,7 @@ func (s *setOpOp) what() string {
 // their key values at rec's average row width and per bytes each of
 // counts and references.
 func groupsBytes(rec arrow.Record, ng int, per int64) int64 {
-	if ng == 0 || rec.NumRows() == 0 {
-		return 0
-	}
-	return int64(ng) * (spill.RecordBytes(rec)/rec.NumRows() + per)
+	return int64(ng) * (rowWidth(rec) + per)
 }
 
 // setRows is the left side's distinct rows (groups of the group table

@@ -99,13 +99,12 @@ type topHeap struct {
 // topRowBytes is a kept row's own memory: its topRow and boxed keys.
 func (o *topNOp) topRowBytes() int64 { return 64 + 32*int64(len(o.keys)) }
 
-// account counts what h holds now (its rows and the batches they
-// reference) against acct, past the limit failing with 53200.
-func (h *topHeap) account(acct *spill.Account) error {
-	now := int64(len(h.rows)) * h.op.topRowBytes()
-	for rec := range h.refs {
-		now += spill.RecordBytes(rec)
-	}
+// account counts what h holds now against acct, past the limit failing
+// with 53200: its rows, each with its columns at width bytes (the input
+// batches the rows still point into are the scan's, not copies; the
+// compacted batch is h's own).
+func (h *topHeap) account(acct *spill.Account, width int64) error {
+	now := int64(len(h.rows)) * (h.op.topRowBytes() + width)
 	if now < h.held {
 		acct.Release(h.held - now)
 		h.held = now
@@ -246,7 +245,15 @@ func (s topSink) Consume(ctx context.Context, h *topHeap, rec arrow.Record) erro
 		}
 	}
 	h.compact()
-	return h.account(s.acct)
+	return h.account(s.acct, rowWidth(rec))
+}
+
+// rowWidth is rec's average bytes a row.
+func rowWidth(rec arrow.Record) int64 {
+	if rec.NumRows() == 0 {
+		return 0
+	}
+	return spill.RecordBytes(rec) / rec.NumRows()
 }
 
 func (s topSink) Combine(dst, src *topHeap) error {
@@ -254,7 +261,11 @@ func (s topSink) Combine(dst, src *topHeap) error {
 		dst.offer(r)
 	}
 	dst.held += src.held
-	return dst.account(s.acct)
+	var width int64
+	if len(src.rows) > 0 {
+		width = rowWidth(src.rows[0].rec)
+	}
+	return dst.account(s.acct, width)
 }
 
 func (o *topNOp) run(ctx context.Context, acct *spill.Account) (func() (arrow.Record, error), error) {

@@ -49,13 +49,21 @@ func (a *Account) Reserve(n int64) bool {
 	return true
 }
 
-// Hold counts n more bytes for an operator with no spill path: past the
-// limit it counts nothing and returns the query's 53200 error for what.
+// Hold counts n more bytes for an operator with no spill path. It fails
+// with the query's 53200 error for what, counting nothing, when the
+// operator's own bytes would pass the query's limit or all queries' would
+// pass the server's; bytes the query's spilling operators hold past the
+// limit do not make it fail (they spill the sooner for it).
 func (a *Account) Hold(n int64, what string) error {
 	if a.Reserve(n) {
 		return nil
 	}
-	return a.space.OutOfMemory("ExecutorState", what, n)
+	lim := a.space.Limit()
+	if serverOver(n) || lim > 0 && a.Held()+n > lim {
+		return a.space.OutOfMemory("ExecutorState", what, n)
+	}
+	a.Force(n)
+	return nil
 }
 
 // Force counts n bytes even beyond the limit (memory already in use).

@@ -40,11 +40,16 @@ func serverReserve(n int64) bool {
 	}
 }
 
+// serverOver reports whether n more bytes pass the server-wide limit.
+func serverOver(n int64) bool {
+	lim := serverLimit.Load()
+	return lim > 0 && serverInUse.Load()+n > lim
+}
+
 // serverFull reports whether request more bytes are past the server-wide
 // limit (rather than only past the query's).
 func (s *Space) serverFull(request int64) bool {
-	lim := serverLimit.Load()
-	return lim > 0 && serverInUse.Load()+request > lim && (s.limit <= 0 || s.used.Load()+request <= s.limit)
+	return serverOver(request) && (s.limit <= 0 || s.used.Load()+request <= s.limit)
 }
 
 // bigQuery is the peak past which a query's end hands the memory it freed
