@@ -79,7 +79,7 @@ func TestMemoryLimitHoldsResidentSize(t *testing.T) {
 		{"UNION", "SELECT count(*) FROM (SELECT k FROM mt UNION SELECT g FROM mt) x"},
 		{"hash join", "SELECT count(*) FROM mt a JOIN mt b ON a.k = b.k AND a.g = b.g"},
 	} {
-		base := procStatus(t, j.Pid(), "VmRSS")
+		base := settledRSS(t, j.Pid())
 		if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", j.Pid()), []byte("5"), 0); err != nil {
 			t.Fatalf("reset VmHWM: %v", err)
 		}
@@ -108,6 +108,23 @@ func TestMemoryLimitHoldsResidentSize(t *testing.T) {
 			t.Fatalf("%s: joind exited", q.name)
 		}
 	}
+}
+
+// settledRSS is the server's resident size once it stops falling (a big
+// query's end hands its memory back to the system in the background), at
+// most 30s later.
+func settledRSS(t *testing.T, pid int) int64 {
+	t.Helper()
+	prev := procStatus(t, pid, "VmRSS")
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(time.Second)
+		now := procStatus(t, pid, "VmRSS")
+		if now > prev-1<<20 {
+			return now
+		}
+		prev = now
+	}
+	return prev
 }
 
 // explainAnalyze runs EXPLAIN ANALYZE q and returns the plan's text.
