@@ -167,3 +167,37 @@ func procStatus(t *testing.T, pid int, field string) int64 {
 	t.Fatalf("no %s in /proc/%d/status", field, pid)
 	return 0
 }
+
+// TestServerMemoryLimit: with no per-query limit, the server-wide one
+// still holds: a sort spills, an aggregate that cannot spill fails with
+// 53200 naming the server's limit, and what finished queries held
+// (materialized WITH rows, a cursor's DISTINCT closed half-read, a query
+// failed mid-way) is returned, so the same queries keep running.
+func TestServerMemoryLimit(t *testing.T) {
+	j := joindtest.StartJoind(t, "--partitions", "2", "--memory-limit", "0", "--server-memory-limit", "8MiB")
+	c := connect(t, endpoint{name: "joind", dsn: j.DSN()})
+	mustExec(t, c, "CREATE TABLE sm AS SELECT g::bigint AS g, md5(g::text) AS m FROM generate_series(1, 50000) g")
+	plan, err := explainAnalyze(ctxT(t), c, "SELECT m FROM sm, generate_series(1, 10) ORDER BY m OFFSET 499999")
+	if err != nil || !strings.Contains(plan, "(spilled: ") {
+		t.Fatalf("the sort past the server's limit did not spill (%v):\n%s", err, plan)
+	}
+	_, err = c.Exec(ctxT(t), "SELECT array_agg(m) FROM sm, generate_series(1, 10)")
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "53200" || pe.Message != "out of memory" ||
+		!strings.HasPrefix(pe.Detail, "Failed on request of size ") || !strings.Contains(pe.Hint, "server's memory limit of 8388608 bytes") {
+		t.Fatalf("array_agg past the server's limit: %v", err)
+	}
+	for i := 0; i < 8; i++ { // each holds ~3 MB: a leak would exhaust 8 MiB
+		var n int64
+		if err := c.QueryRow(ctxT(t), "WITH w AS MATERIALIZED (SELECT * FROM sm) SELECT count(*) FROM w a JOIN w b ON a.g = b.g").Scan(&n); err != nil || n != 50000 {
+			t.Fatalf("run %d: %d, %v", i, n, err)
+		}
+		mustExec(t, c, "BEGIN")
+		mustExec(t, c, "DECLARE cur CURSOR FOR SELECT DISTINCT m FROM sm")
+		mustExec(t, c, "FETCH 2 FROM cur")
+		mustExec(t, c, "COMMIT")
+		if _, err := c.Exec(ctxT(t), "SELECT g / 0 FROM (SELECT DISTINCT g FROM sm) x"); err == nil {
+			t.Fatal("division by zero succeeded")
+		}
+	}
+}
