@@ -52,11 +52,12 @@ func (s *Space) serverFull(request int64) bool {
 	return serverOver(request) && (s.limit <= 0 || s.used.Load()+request <= s.limit)
 }
 
-// bigQuery is the peak past which a query's end hands the memory it freed
+// bigQuery is the peak past which a query's end (also a failed one's)
+// hands the memory it freed
 // back to the system at once (debug.FreeOSMemory) rather than leaving it
 // to the runtime's background scavenger, so the server's resident size
 // falls after a big query.
-const bigQuery = 64 << 20
+const bigQuery = 32 << 20
 
 // freeing is set while a FreeOSMemory runs (one at a time: it is a full
 // collection).
