@@ -20,15 +20,18 @@ import (
 
 // Config is joind's start-up configuration.
 type Config struct {
-	Listen          string        // host:port of the PostgreSQL listener
-	DataDir         string        // where tables are stored
-	Partitions      int           // probe/scan partitions per query (>= 1)
-	BatchSize       int           // rows per batch
-	MemoryLimit     int64         // per-query memory budget in bytes; 0 = unlimited
-	HashKernel      string        // "auto" or "portable"
-	LogLevel        string        // "debug", "info", "warn" or "error"
-	LogFormat       string        // "text" or "json"
-	ShutdownTimeout time.Duration // grace period for clients at shutdown
+	Listen      string // host:port of the PostgreSQL listener
+	DataDir     string // where tables are stored
+	Partitions  int    // probe/scan partitions per query (>= 1)
+	BatchSize   int    // rows per batch
+	MemoryLimit int64  // per-query memory budget in bytes; 0 = unlimited
+	// ServerMemoryLimit is the memory budget all queries share, in bytes
+	// (0 = unlimited); the Go runtime's soft limit is set from it too.
+	ServerMemoryLimit int64
+	HashKernel        string        // "auto" or "portable"
+	LogLevel          string        // "debug", "info", "warn" or "error"
+	LogFormat         string        // "text" or "json"
+	ShutdownTimeout   time.Duration // grace period for clients at shutdown
 
 	// Users maps user names to passwords (plain text or a PostgreSQL
 	// md5/SCRAM-SHA-256 verifier). Empty: local clients are trusted.
@@ -156,18 +159,13 @@ var settings = []setting{
 		key: "memory_limit", flag: "memory-limit", arg: "SIZE",
 		usage: `memory limit of one query, e.g. 512MiB or 4GiB: past it sorts, hash aggregations and hash joins spill to <data_dir>/tmp; "auto" = a quarter of the machine's memory (the smaller of /proc/meminfo's MemTotal and the cgroup's memory.max); 0 = unlimited`,
 		def:   func() string { return "auto" },
-		apply: func(c *Config, v string) error {
-			if strings.EqualFold(strings.TrimSpace(v), "auto") {
-				c.MemoryLimit = AutoMemoryLimit()
-				return nil
-			}
-			n, err := ParseSize(v)
-			if err != nil {
-				return err
-			}
-			c.MemoryLimit = n
-			return nil
-		},
+		apply: sizeOrAuto(AutoMemoryLimit, func(c *Config, n int64) { c.MemoryLimit = n }),
+	},
+	{
+		key: "server_memory_limit", flag: "server-memory-limit", arg: "SIZE",
+		usage: `memory limit of all queries together, e.g. 12GiB: past it a query's operators spill or fail with 53200 as past their own memory_limit, and the Go runtime's soft limit (GOMEMLIMIT, unless set in the environment) is set a quarter above it so freed memory goes back to the system; "auto" = 70% of the machine's memory (as memory_limit's "auto" reads it); 0 = unlimited`,
+		def:   func() string { return "auto" },
+		apply: sizeOrAuto(AutoServerMemoryLimit, func(c *Config, n int64) { c.ServerMemoryLimit = n }),
 	},
 	{
 		key: "hash_kernel", flag: "hash-kernel", arg: "KIND",
@@ -652,6 +650,7 @@ Example joind.yaml:
   listen: 0.0.0.0:5433
   data_dir: /var/lib/joind
   memory_limit: 4GiB
+  server_memory_limit: 12GiB
 `, configEnv, DefaultConfigFile)
 	return b.String()
 }

@@ -28,7 +28,7 @@ func TestDefaults(t *testing.T) {
 	}
 	want := Config{
 		Listen: "127.0.0.1:5433", DataDir: "./joind-data", Partitions: runtime.GOMAXPROCS(0),
-		BatchSize: 4096, MemoryLimit: AutoMemoryLimit(), HashKernel: "auto", LogLevel: "info", LogFormat: "text",
+		BatchSize: 4096, MemoryLimit: AutoMemoryLimit(), ServerMemoryLimit: AutoServerMemoryLimit(), HashKernel: "auto", LogLevel: "info", LogFormat: "text",
 		ShutdownTimeout: 10 * time.Second, MaxConnections: 100, SuperuserReservedConnections: 3, AuthenticationTimeout: time.Minute,
 	}
 	if !reflect.DeepEqual(*cfg, want) {
@@ -59,7 +59,7 @@ log_format: json
 	}
 	want := Config{
 		Listen: "127.0.0.1:6000", DataDir: "/from/file", Partitions: 5, BatchSize: 3000,
-		MemoryLimit: 1 << 30, HashKernel: "portable", LogLevel: "debug", LogFormat: "json",
+		MemoryLimit: 1 << 30, ServerMemoryLimit: AutoServerMemoryLimit(), HashKernel: "portable", LogLevel: "debug", LogFormat: "json",
 		ShutdownTimeout: 10 * time.Second, MaxConnections: 100, SuperuserReservedConnections: 3, AuthenticationTimeout: time.Minute, ConfigFile: file,
 	}
 	if !reflect.DeepEqual(*cfg, want) {
@@ -274,6 +274,9 @@ func TestAutoMemoryLimit(t *testing.T) {
 	if got := AutoMemoryLimit(); got != 2<<30 {
 		t.Fatalf("8 GiB machine, no cgroup limit: %d, want 2 GiB", got)
 	}
+	if got, want := AutoServerMemoryLimit(), int64(8<<30)/100*70; got != want {
+		t.Fatalf("8 GiB machine: server limit %d, want %d (70%%)", got, want)
+	}
 	memorySources.cgroupV2 = write("v2", "1073741824\n")
 	if got := AutoMemoryLimit(); got != 256<<20 {
 		t.Fatalf("1 GiB cgroup: %d, want 256 MiB", got)
@@ -282,8 +285,12 @@ func TestAutoMemoryLimit(t *testing.T) {
 	if got := AutoMemoryLimit(); got != 0 {
 		t.Fatalf("nothing readable: %d, want 0 (unlimited)", got)
 	}
-	cfg, err := Load(nil, []string{"--memory-limit", "auto"})
-	if err != nil || cfg.MemoryLimit != 0 {
+	cfg, err := Load([]string{"--memory-limit", "auto", "--server-memory-limit", "auto"}, nil)
+	if err != nil || cfg.MemoryLimit != 0 || cfg.ServerMemoryLimit != 0 {
 		t.Fatalf("auto with nothing readable: %v, %v", cfg, err)
+	}
+	cfg, err = Load([]string{"--server-memory-limit", "3GiB"}, nil)
+	if err != nil || cfg.ServerMemoryLimit != 3<<30 {
+		t.Fatalf("--server-memory-limit 3GiB: %v, %v", cfg, err)
 	}
 }

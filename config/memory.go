@@ -26,6 +26,18 @@ func AutoMemoryLimit() int64 {
 	return machineMemory() / autoMemoryShare
 }
 
+// autoServerPercent is the part of the machine's memory all queries may
+// use together when server_memory_limit is "auto": the rest is the stored
+// tables' cache, the connections and the Go runtime's headroom.
+const autoServerPercent = 70
+
+// AutoServerMemoryLimit is server_memory_limit "auto": 70% of the memory
+// this process may use (as AutoMemoryLimit reads it); 0 (unlimited) when
+// it cannot be read.
+func AutoServerMemoryLimit() int64 {
+	return machineMemory() / 100 * autoServerPercent
+}
+
 func machineMemory() int64 {
 	total := memTotal(memorySources.meminfo)
 	for _, p := range []string{memorySources.cgroupV2, memorySources.cgroupV1} {
@@ -69,4 +81,20 @@ func cgroupLimit(path string) int64 {
 		return 0
 	}
 	return n
+}
+
+// sizeOrAuto applies a memory setting: "auto" is auto(), else a size.
+func sizeOrAuto(auto func() int64, set func(*Config, int64)) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		if strings.EqualFold(strings.TrimSpace(v), "auto") {
+			set(c, auto())
+			return nil
+		}
+		n, err := ParseSize(v)
+		if err != nil {
+			return err
+		}
+		set(c, n)
+		return nil
+	}
 }

@@ -60,7 +60,8 @@ func Build(phys *optimizer.Physical, ids *plan.IDAllocator, env *operators.Env, 
 	if err != nil {
 		return nil, err
 	}
-	return &Query{Phys: phys, Op: op, b: b}, nil
+	// Closing the root's stream ends the query's memory accounting.
+	return &Query{Phys: phys, Op: operators.ReleaseSpace(op, env.Spill), b: b}, nil
 }
 
 // Open starts the root's one partition.

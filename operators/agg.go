@@ -129,7 +129,12 @@ func (a *hashAggOp) Open(ctx context.Context, _ int) (Stream, error) {
 		bs.cleanup = x.cleanup
 		return bs, nil
 	}
-	return newBreakerStream(ctx, a.run), nil
+	acct := a.space.NewAccount().Track(&a.spilled)
+	bs := newBreakerStream(ctx, func(ctx context.Context) (func() (arrow.Record, error), error) {
+		return a.run(ctx, heldAggSink{aggSink{a}, acct})
+	})
+	bs.cleanup = acct.Close
+	return bs, nil
 }
 
 // aggTable is one partition's (or the merged) groups: their keys and, per
@@ -256,8 +261,8 @@ func (a *hashAggOp) merge(dst, src *aggTable) error {
 }
 
 // run drains the input into one merged table and returns its emitter.
-func (a *hashAggOp) run(ctx context.Context) (func() (arrow.Record, error), error) {
-	part, err := Drain(ctx, a.in, aggSink{a})
+func (a *hashAggOp) run(ctx context.Context, sink Sink[*aggPart]) (func() (arrow.Record, error), error) {
+	part, err := Drain(ctx, a.in, sink)
 	if err != nil {
 		return nil, err
 	}

@@ -103,10 +103,22 @@ func (x *aggExec) groupBytes(s *aggSpillPart, rec arrow.Record) int64 {
 			keyBytes += spill.ArrayBytes(arr)
 		}
 		bytes += int64(added) * (48 + 32*int64(len(x.a.aggs)) + keyBytes/n)
+		if x.a.in.Partitions() > 1 {
+			// Merging the partitions' tables copies each group into the
+			// merged one while the partition's is still held.
+			bytes *= 2
+		}
 	}
+	return bytes + keptArgBytes(t, s.part.args)
+}
+
+// keptArgBytes is what the last batch's arguments add to the accumulators
+// that keep them (DISTINCT sets, string_agg, array_agg).
+func keptArgBytes(t *aggTable, args [][]arrow.Array) int64 {
+	var bytes int64
 	for j, st := range t.states {
 		if _, ok := st.(*genericState); ok {
-			for _, arr := range s.part.args[j] {
+			for _, arr := range args[j] {
 				if arr != nil {
 					bytes += spill.ArrayBytes(arr)
 				}
@@ -114,6 +126,21 @@ func (x *aggExec) groupBytes(s *aggSpillPart, rec arrow.Record) int64 {
 		}
 	}
 	return bytes
+}
+
+// heldAggSink is aggSink for an aggregation that does not spill (no GROUP
+// BY, or nowhere to spill): what its accumulators keep counts against
+// acct, and past the limit it fails with 53200.
+type heldAggSink struct {
+	aggSink
+	acct *spill.Account
+}
+
+func (k heldAggSink) Consume(ctx context.Context, s *aggPart, rec arrow.Record) error {
+	if err := k.aggSink.Consume(ctx, s, rec); err != nil {
+		return err
+	}
+	return k.acct.Hold(keptArgBytes(s.t, s.args), "HashAggregate")
 }
 
 // keysOf encodes rec's group keys into s.ks and returns each row's

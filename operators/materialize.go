@@ -46,28 +46,10 @@ func (m *Materialized) rows(ctx context.Context) ([]arrow.Record, error) {
 // CollectWithin is Collect for rows held until the statement ends (a
 // materialized WITH query's): they count against sp's limit, and past it
 // the query fails with 53200 rather than growing without bound (an
-// unbounded WITH RECURSIVE read twice).
+// unbounded WITH RECURSIVE read twice). The bytes go back when the
+// query's Space closes (ReleaseSpace).
 func CollectWithin(ctx context.Context, src Source, sp *spill.Space, what string) ([]arrow.Record, error) {
-	recs, err := Drain(ctx, src, heldBatches{sp: sp, what: what})
-	if err != nil {
-		return nil, err
-	}
-	return *recs, nil
-}
-
-// heldBatches is the Sink that keeps every batch, counted against sp.
-type heldBatches struct {
-	batches
-	sp   *spill.Space
-	what string
-}
-
-func (h heldBatches) Consume(ctx context.Context, s *[]arrow.Record, rec arrow.Record) error {
-	n := spill.RecordBytes(rec)
-	if !h.sp.Reserve(n) {
-		return h.sp.OutOfMemory(h.what, h.sp.Used()+n)
-	}
-	return h.batches.Consume(ctx, s, rec)
+	return collectHeld(ctx, src, sp.NewStatementAccount().Track(&spill.Stats{Kind: spill.KindMaterialize}), what)
 }
 
 // NewMaterializedScan reads m's rows as columns cols (positionally the

@@ -175,7 +175,7 @@ func (st *recursiveStream) Next() (arrow.Record, error) {
 			n *= 2 // the row is kept in the seen set too
 		}
 		if !st.acct.Reserve(n) {
-			return nil, st.space.OutOfMemory("The working table of WITH RECURSIVE query", st.acct.Held()+n)
+			return nil, st.space.OutOfMemory("ExecutorState", "The working table of WITH RECURSIVE query", n)
 		}
 		if work != nil {
 			st.next = append(st.next, work)

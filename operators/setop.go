@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/joind/joind/operators/spill"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
 )
@@ -12,9 +13,14 @@ import (
 // ---- Distinct ----
 
 type distinctOp struct {
-	in   Operator
-	colT []types.Type
+	in    Operator
+	colT  []types.Type
+	space *spill.Space
+	mem   spill.Stats
 }
+
+// ExplainNote is EXPLAIN ANALYZE's note: the rows seen's peak memory.
+func (d *distinctOp) ExplainNote() string { return d.mem.Note() }
 
 var _ Operator = (*distinctOp)(nil)
 
@@ -25,7 +31,7 @@ func NewDistinct(in Operator, env *Env) (Operator, error) {
 	if in.Partitions() != 1 {
 		return nil, errPlan("distinct needs one input partition, got %d", in.Partitions())
 	}
-	op := &distinctOp{in: in}
+	op := &distinctOp{in: in, space: spaceOf(env), mem: spill.Stats{Kind: spill.KindDistinct}}
 	for _, c := range in.Columns() {
 		op.colT = append(op.colT, c.Type)
 	}
@@ -40,13 +46,16 @@ func (d *distinctOp) Open(ctx context.Context, p int) (Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &distinctStream{in: s, seen: newRowSet(d.colT)}, nil
+	return &distinctStream{in: s, seen: newRowSet(d.colT), acct: d.space.NewAccount().Track(&d.mem)}, nil
 }
 
-// distinctStream passes on the rows of each batch not seen before.
+// distinctStream passes on the rows of each batch not seen before; the
+// rows seen count against the query's memory limit (no spill path: past
+// it, 53200).
 type distinctStream struct {
 	in   Stream
 	seen *rowSet
+	acct *spill.Account
 }
 
 func (s *distinctStream) Next() (arrow.Record, error) {
@@ -56,6 +65,9 @@ func (s *distinctStream) Next() (arrow.Record, error) {
 			return nil, err
 		}
 		if rec = s.seen.fresh(rec); rec != nil {
+			if err := s.acct.Hold(rowSetBytes(rec), "DISTINCT"); err != nil {
+				return nil, err
+			}
 			return rec, nil
 		}
 	}
@@ -95,7 +107,10 @@ func (s *rowSet) fresh(rec arrow.Record) arrow.Record {
 	return takeRecord(rec, s.keep)
 }
 
-func (s *distinctStream) Close() error { return s.in.Close() }
+func (s *distinctStream) Close() error {
+	s.acct.Close()
+	return s.in.Close()
+}
 
 // ---- UNION ALL ----
 
@@ -164,7 +179,8 @@ func NewSetOp(op plan.SetOpKind, all bool, left, right Operator, cols []plan.Col
 		// UNION is planned as Distinct over a Gather of UNION ALL.
 		return nil, errPlan("UNION without ALL is a Distinct over a Gather of UNION ALL")
 	}
-	s := &setOpOp{op: op, all: all, left: left, right: right, cols: cols, schema: u.schema, size: batchSize(env)}
+	s := &setOpOp{op: op, all: all, left: left, right: right, cols: cols, schema: u.schema, size: batchSize(env),
+		space: spaceOf(env), mem: spill.Stats{Kind: spill.KindSetOp}}
 	for _, c := range cols {
 		s.colT = append(s.colT, c.Type)
 	}
@@ -179,15 +195,39 @@ type setOpOp struct {
 	colT        []types.Type
 	schema      *arrow.Schema
 	size        int
+	space       *spill.Space
+	mem         spill.Stats
 }
 
 var _ Operator = (*setOpOp)(nil)
+
+// ExplainNote is EXPLAIN ANALYZE's note: the two sides' tables' peak
+// memory.
+func (s *setOpOp) ExplainNote() string { return s.mem.Note() }
 
 func (s *setOpOp) Columns() []plan.Column { return s.cols }
 func (s *setOpOp) Partitions() int        { return 1 }
 
 func (s *setOpOp) Open(ctx context.Context, _ int) (Stream, error) {
-	return newBreakerStream(ctx, s.run), nil
+	acct := s.space.NewAccount().Track(&s.mem)
+	bs := newBreakerStream(ctx, func(ctx context.Context) (func() (arrow.Record, error), error) { return s.run(ctx, acct) })
+	bs.cleanup = acct.Close
+	return bs, nil
+}
+
+// what names a set operation in its 53200 error.
+func (s *setOpOp) what() string {
+	if s.op == plan.Intersect {
+		return "INTERSECT"
+	}
+	return "EXCEPT"
+}
+
+// groupsBytes is what ng new groups of rec's rows hold in a side's table:
+// their key values at rec's average row width and per bytes each of
+// counts and references.
+func groupsBytes(rec arrow.Record, ng int, per int64) int64 {
+	return int64(ng) * (rowWidth(rec) + per)
 }
 
 // setRows is the left side's distinct rows (groups of the group table
@@ -206,12 +246,28 @@ type setRows struct {
 // interface's 16 and a row).
 type rowRef struct{ batch, row int32 }
 
-// leftSink counts the left side's rows per partition.
-type leftSink struct{ colT []types.Type }
+// leftSink counts the left side's rows per partition; the groups and the
+// batches holding their first copies count against acct.
+type leftSink struct {
+	colT []types.Type
+	acct *spill.Account
+	what string
+}
 
 func (k leftSink) Init(int) *setRows { return &setRows{keys: newGroupKeys(k.colT)} }
 
-func (leftSink) Consume(_ context.Context, s *setRows, rec arrow.Record) error {
+func (k leftSink) Consume(_ context.Context, s *setRows, rec arrow.Record) error {
+	before := len(s.left)
+	held := int64(0)
+	if k.add(s, rec) {
+		held = spill.RecordBytes(rec)
+	}
+	return k.acct.Hold(held+groupsBytes(rec, len(s.left)-before, 32), k.what)
+}
+
+// add counts rec's rows and reports whether rec is kept (it holds a
+// group's first copy).
+func (leftSink) add(s *setRows, rec arrow.Record) bool {
 	n := int(rec.NumRows())
 	s.gids = grow(s.gids, n)
 	s.keys.assign(rec.Columns(), n, s.gids[:n])
@@ -225,8 +281,9 @@ func (leftSink) Consume(_ context.Context, s *setRows, rec arrow.Record) error {
 	}
 	if len(s.firsts) > 0 && s.firsts[len(s.firsts)-1].batch == b {
 		s.batches = append(s.batches, rec)
+		return true
 	}
-	return nil
+	return false
 }
 
 func (leftSink) Combine(dst, src *setRows) error {
@@ -252,12 +309,22 @@ type rightCounts struct {
 
 // rightSink counts the right side's rows per partition in tables of their
 // own (the left table is not written concurrently); run maps them onto the
-// left's groups.
-type rightSink struct{ colT []types.Type }
+// left's groups. The groups count against acct.
+type rightSink struct {
+	colT []types.Type
+	acct *spill.Account
+	what string
+}
 
 func (k rightSink) Init(int) *rightCounts { return &rightCounts{keys: newGroupKeys(k.colT)} }
 
-func (rightSink) Consume(_ context.Context, s *rightCounts, rec arrow.Record) error {
+func (k rightSink) Consume(_ context.Context, s *rightCounts, rec arrow.Record) error {
+	before := len(s.n)
+	k.add(s, rec)
+	return k.acct.Hold(groupsBytes(rec, len(s.n)-before, 24), k.what)
+}
+
+func (rightSink) add(s *rightCounts, rec arrow.Record) {
 	n := int(rec.NumRows())
 	s.gids = grow(s.gids, n)
 	s.keys.assign(rec.Columns(), n, s.gids[:n])
@@ -267,7 +334,6 @@ func (rightSink) Consume(_ context.Context, s *rightCounts, rec arrow.Record) er
 		}
 		s.n[g]++
 	}
-	return nil
 }
 
 func (rightSink) Combine(dst, src *rightCounts) error {
@@ -288,12 +354,12 @@ type setOpStream struct {
 }
 
 // run counts both sides and returns the emitter of the result rows.
-func (s *setOpOp) run(ctx context.Context) (func() (arrow.Record, error), error) {
-	left, err := Drain(ctx, s.left, leftSink{s.colT})
+func (s *setOpOp) run(ctx context.Context, acct *spill.Account) (func() (arrow.Record, error), error) {
+	left, err := Drain(ctx, s.left, leftSink{s.colT, acct, s.what()})
 	if err != nil {
 		return nil, err
 	}
-	right, err := Drain(ctx, s.right, rightSink{s.colT})
+	right, err := Drain(ctx, s.right, rightSink{s.colT, acct, s.what()})
 	if err != nil {
 		return nil, err
 	}

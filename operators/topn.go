@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/joind/joind/operators/spill"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
 )
@@ -34,9 +35,14 @@ type topNOp struct {
 	spec          []plan.SortKey
 	count, offset int64
 	size          int
+	space         *spill.Space
+	mem           spill.Stats
 }
 
 var _ Operator = (*topNOp)(nil)
+
+// ExplainNote is EXPLAIN ANALYZE's note: the kept rows' peak memory.
+func (o *topNOp) ExplainNote() string { return o.mem.Note() }
 
 // NewTopN orders the rows of every partition of in by keys (as NewSort) and
 // returns rows offset+1 .. offset+count of that order as one partition.
@@ -46,7 +52,8 @@ func NewTopN(in Operator, keys []plan.SortKey, count, offset int64, env *Env) (O
 	if count <= 0 || offset < 0 || count > math.MaxInt32 || offset > math.MaxInt32 {
 		return nil, errPlan("top-N bound %d offset %d out of range", count, offset)
 	}
-	op := &topNOp{in: in, spec: keys, count: count, offset: offset, size: batchSize(env)}
+	op := &topNOp{in: in, spec: keys, count: count, offset: offset, size: batchSize(env),
+		space: spaceOf(env), mem: spill.Stats{Kind: spill.KindTopN}}
 	for _, k := range keys {
 		c, err := Compile(k.Expr, in.Columns(), env)
 		if err != nil {
@@ -61,7 +68,10 @@ func (o *topNOp) Columns() []plan.Column { return o.in.Columns() }
 func (o *topNOp) Partitions() int        { return 1 }
 
 func (o *topNOp) Open(ctx context.Context, _ int) (Stream, error) {
-	return newBreakerStream(ctx, o.run), nil
+	acct := o.space.NewAccount().Track(&o.mem)
+	bs := newBreakerStream(ctx, func(ctx context.Context) (func() (arrow.Record, error), error) { return o.run(ctx, acct) })
+	bs.cleanup = acct.Close
+	return bs, nil
 }
 
 // topRow is one kept row: its sort key values, its place in the gathered
@@ -83,6 +93,28 @@ type topHeap struct {
 	seq   int64
 	limit int
 	refs  map[arrow.Record]int // kept rows per referenced batch
+	held  int64                // the bytes counted for them
+}
+
+// topRowBytes is a kept row's own memory: its topRow and boxed keys.
+func (o *topNOp) topRowBytes() int64 { return 64 + 32*int64(len(o.keys)) }
+
+// account counts what h holds now against acct, past the limit failing
+// with 53200: its rows, each with its columns at width bytes (the input
+// batches the rows still point into are the scan's, not copies; the
+// compacted batch is h's own).
+func (h *topHeap) account(acct *spill.Account, width int64) error {
+	now := int64(len(h.rows)) * (h.op.topRowBytes() + width)
+	if now < h.held {
+		acct.Release(h.held - now)
+		h.held = now
+		return nil
+	}
+	if err := acct.Hold(now-h.held, "TopN"); err != nil {
+		return err
+	}
+	h.held = now
+	return nil
 }
 
 func (h *topHeap) Len() int           { return len(h.rows) }
@@ -177,8 +209,12 @@ func compareSortKeys(spec []plan.SortKey, keys []*Compiled, a, b []types.Value) 
 	return 0
 }
 
-// topSink is the Drain sink: a bounded heap per partition, merged.
-type topSink struct{ op *topNOp }
+// topSink is the Drain sink: a bounded heap per partition, merged, its
+// memory counted against acct.
+type topSink struct {
+	op   *topNOp
+	acct *spill.Account
+}
 
 func (s topSink) Init(p int) *topHeap {
 	return &topHeap{op: s.op, part: p, limit: int(min(s.op.count, math.MaxInt64-s.op.offset) + s.op.offset), refs: map[arrow.Record]int{}}
@@ -209,18 +245,31 @@ func (s topSink) Consume(ctx context.Context, h *topHeap, rec arrow.Record) erro
 		}
 	}
 	h.compact()
-	return nil
+	return h.account(s.acct, rowWidth(rec))
+}
+
+// rowWidth is rec's average bytes a row.
+func rowWidth(rec arrow.Record) int64 {
+	if rec.NumRows() == 0 {
+		return 0
+	}
+	return spill.RecordBytes(rec) / rec.NumRows()
 }
 
 func (s topSink) Combine(dst, src *topHeap) error {
 	for _, r := range src.rows {
 		dst.offer(r)
 	}
-	return nil
+	dst.held += src.held
+	var width int64
+	if len(src.rows) > 0 {
+		width = rowWidth(src.rows[0].rec)
+	}
+	return dst.account(s.acct, width)
 }
 
-func (o *topNOp) run(ctx context.Context) (func() (arrow.Record, error), error) {
-	h, err := Drain(ctx, o.in, topSink{op: o})
+func (o *topNOp) run(ctx context.Context, acct *spill.Account) (func() (arrow.Record, error), error) {
+	h, err := Drain(ctx, o.in, topSink{op: o, acct: acct})
 	if err != nil {
 		return nil, err
 	}

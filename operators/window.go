@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/cockroachdb/apd/v3"
+	"github.com/joind/joind/operators/spill"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/types"
@@ -45,7 +46,17 @@ type windowOp struct {
 	sortKeys  []plan.SortKey
 	funcs     []*windowFn
 	schema    *arrow.Schema
+	mem       spill.Stats
 }
+
+// windowBoxedBytes is what evaluating one function holds per row: its
+// boxed argument and result values.
+const windowBoxedBytes = 64
+
+// ExplainNote is EXPLAIN ANALYZE's note: the sorted rows' and results'
+// peak memory (each input partition's sorted rows are held whole while
+// the functions are evaluated; past the memory limit, 53200).
+func (o *windowOp) ExplainNote() string { return o.mem.Note() }
 
 type windowFn struct {
 	plan.WindowFunc
@@ -63,7 +74,8 @@ type windowFn struct {
 // presorted says each input partition arrives in the window's order already
 // (a window below sorted it): the operator then reads it without sorting.
 func NewWindow(in Operator, x *plan.Window, partitions int, presorted bool, env *Env) (Operator, error) {
-	op := &windowOp{in: in, x: x, parts: partitions, presorted: presorted, env: env, size: batchSize(env), schema: schemaOf(x.Cols)}
+	op := &windowOp{in: in, x: x, parts: partitions, presorted: presorted, env: env, size: batchSize(env), schema: schemaOf(x.Cols),
+		mem: spill.Stats{Kind: spill.KindWindow}}
 	if partitions != 1 && partitions != in.Partitions() {
 		return nil, errPlan("window: %d partitions over an input of %d", partitions, in.Partitions())
 	}
@@ -154,17 +166,38 @@ func (o *windowOp) Open(ctx context.Context, p int) (Stream, error) {
 			return nil, err
 		}
 	}
-	return newBreakerStream(ctx, func(ctx context.Context) (func() (arrow.Record, error), error) {
-		recs, err := Collect(ctx, sorted)
+	acct := spaceOf(o.env).NewAccount().Track(&o.mem)
+	bs := newBreakerStream(ctx, func(ctx context.Context) (func() (arrow.Record, error), error) {
+		recs, err := collectHeld(ctx, sorted, acct, "WindowAgg")
 		if err != nil {
 			return nil, err
+		}
+		if len(recs) > 1 { // concatenated: a copy while the batches live
+			var n int64
+			for _, r := range recs {
+				n += spill.RecordBytes(r)
+			}
+			if err := acct.Hold(n, "WindowAgg"); err != nil {
+				return nil, err
+			}
 		}
 		rec, err := concatRecords(schemaOf(o.in.Columns()), recs)
 		if err != nil || rec == nil {
 			return nil, err
 		}
+		// Evaluation boxes each function's arguments and results per row.
+		if err := acct.Hold(rec.NumRows()*windowBoxedBytes*int64(len(o.funcs)), "WindowAgg"); err != nil {
+			return nil, err
+		}
 		out, err := o.evaluate(ctx, rec)
 		if err != nil {
+			return nil, err
+		}
+		var outBytes int64
+		for _, a := range out {
+			outBytes += spill.ArrayBytes(a)
+		}
+		if err := acct.Hold(outBytes, "WindowAgg"); err != nil {
 			return nil, err
 		}
 		n, at := int(rec.NumRows()), 0
@@ -184,7 +217,9 @@ func (o *windowOp) Open(ctx context.Context, p int) (Stream, error) {
 			at = end
 			return r, nil
 		}, nil
-	}), nil
+	})
+	bs.cleanup = acct.Close
+	return bs, nil
 }
 
 // windowRows is the sorted rows' structure: window partitions and peer

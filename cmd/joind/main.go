@@ -81,6 +81,7 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 	// The kernel choice is process-wide; setting it here (the engine also gets
 	// HashKernel) makes the start-up log below state the kernel really used.
 	hashtable.ForcePortable(cfg.HashKernel == "portable")
+	goMemLimit := setServerMemory(cfg.ServerMemoryLimit, env)
 	// Listen first: a taken port fails fast, before the data directory is touched.
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
@@ -126,7 +127,7 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 	srv := wire.NewServer(eng, srvOpts, logger)
 	logger.Info("joind listening", "address", ln.Addr().String(), "version", versionString(),
 		"kernel", hashtable.KernelName(), "data_dir", cfg.DataDir, "partitions", cfg.Partitions,
-		"memory_limit", cfg.MemoryLimit, "config_file", cfg.ConfigFile)
+		"memory_limit", cfg.MemoryLimit, "server_memory_limit", cfg.ServerMemoryLimit, "go_memory_limit", goMemLimit, "config_file", cfg.ConfigFile)
 
 	if cfg.MetricsListen != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsListen)

@@ -505,17 +505,41 @@ func (s *fileStream) Close() error {
 func (j *HashJoin) unaccount(n int64) {
 	j.buildBytes.Add(-n)
 	j.top().spilled.Hold(-n)
-	if sp := j.env.Spill; sp.Limit() > 0 {
+	if sp := j.env.Spill; sp.Bounded() {
 		sp.Release(n)
 	}
+}
+
+// indexBytesPerRow estimates what indexing adds per build row: the build
+// columns' concatenated copy's share, each key's encoded value and the
+// table's slot at its load factor.
+const indexBytesPerRow = 48
+
+// indexFits reports whether indexing recs is likely to fit under the
+// limit: a join that would not spills at once, before it allocates an
+// index it must throw away.
+func (j *HashJoin) indexFits(recs []arrow.Record) bool {
+	var rows int64
+	for _, r := range recs {
+		rows += r.NumRows()
+	}
+	est := rows * (indexBytesPerRow + 16*int64(len(j.allCols)))
+	sp := j.env.Spill
+	if !sp.Reserve(est) {
+		return false
+	}
+	sp.Release(est)
+	return true
 }
 
 // buildOrSpill indexes collected build batches; when the index does not
 // fit, a join that may spill writes the batches to files instead.
 func (j *HashJoin) buildOrSpill(ctx context.Context, recs []arrow.Record, probeParts int) (*buildSide, *grace, error) {
-	b, err := j.newBuild(ctx, recs)
-	if err == nil || pgerr.Code(err) != pgerr.OutOfMemory || !j.canSpill() {
-		return b, nil, err
+	if !j.canSpill() || j.indexFits(recs) {
+		b, err := j.newBuild(ctx, recs)
+		if err == nil || pgerr.Code(err) != pgerr.OutOfMemory || !j.canSpill() {
+			return b, nil, err
+		}
 	}
 	g := &grace{j: j}
 	w := &writer{g: g, side: &g.build, keys: j.leftKeys}

@@ -2,7 +2,6 @@ package join
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -306,13 +305,13 @@ func (buildSink) Combine(dst, src *[]arrow.Record) error { *dst = append(*dst, *
 // account adds n bytes to the build sides' total and enforces the query's
 // memory limit (env.Spill), or else Spec.MemoryLimit.
 func (j *HashJoin) account(n int64) error {
-	if sp := j.env.Spill; sp.Limit() > 0 {
+	if sp := j.env.Spill; sp.Bounded() {
 		if j.level >= graceMaxLevel {
 			// A partition still past the limit after every level of
 			// partitioning (the rows of a few keys) is built anyway.
 			sp.Force(n)
 		} else if !sp.Reserve(n) {
-			return sp.OutOfMemory("The build side of "+j.kind.String()+" hash join", j.buildBytes.Load()+n)
+			return sp.OutOfMemory("HashTableContext", "The build side of "+j.kind.String()+" hash join", n)
 		}
 		j.buildBytes.Add(n)
 		j.top().spilled.Hold(n)
@@ -321,10 +320,7 @@ func (j *HashJoin) account(n int64) error {
 	total := j.buildBytes.Add(n)
 	j.top().spilled.Hold(n)
 	if lim := j.spec.MemoryLimit; lim > 0 && total > lim {
-		e := pgerr.New(pgerr.OutOfMemory, "out of memory")
-		e.Detail = fmt.Sprintf("The build side of %s hash join needs more than %d bytes (%d so far); the limit is %d bytes.",
-			j.kind, lim, total, lim)
-		return e
+		return spill.OutOfMemory("HashTableContext", "The build side of "+j.kind.String()+" hash join", n, lim, total-n)
 	}
 	return nil
 }

@@ -482,7 +482,7 @@ func TestBuildSideMemoryLimit(t *testing.T) {
 	}
 	_, err = run(t, op)
 	var pe *pgerr.Error
-	if !errors.As(err, &pe) || pe.Code != pgerr.OutOfMemory || pe.Message != "out of memory" || !strings.Contains(pe.Detail, "build side") {
+	if !errors.As(err, &pe) || pe.Code != pgerr.OutOfMemory || pe.Message != "out of memory" || !strings.Contains(pe.Hint, "build side") {
 		t.Fatalf("got %v (%+v)", err, pe)
 	}
 }

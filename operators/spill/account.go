@@ -21,6 +21,18 @@ type Account struct {
 // NewAccount opens an account on s (a nil s: no limit, no spilling).
 func (s *Space) NewAccount() *Account { return &Account{space: s} }
 
+// NewStatementAccount opens an account for memory held until the
+// statement ends (a materialized WITH query's rows): Space.Close closes it.
+func (s *Space) NewStatementAccount() *Account {
+	a := s.NewAccount()
+	if s != nil {
+		s.mu.Lock()
+		s.stmt = append(s.stmt, a)
+		s.mu.Unlock()
+	}
+	return a
+}
+
 // Track reports the account's memory to st (EXPLAIN ANALYZE's and the
 // metrics' figures); it returns a for chaining.
 func (a *Account) Track(st *Stats) *Account {
@@ -35,6 +47,23 @@ func (a *Account) Reserve(n int64) bool {
 	}
 	a.add(n)
 	return true
+}
+
+// Hold counts n more bytes for an operator with no spill path. It fails
+// with the query's 53200 error for what, counting nothing, when the
+// operator's own bytes would pass the query's limit or all queries' would
+// pass the server's; bytes the query's spilling operators hold past the
+// limit do not make it fail (they spill the sooner for it).
+func (a *Account) Hold(n int64, what string) error {
+	if a.Reserve(n) {
+		return nil
+	}
+	lim := a.space.Limit()
+	if serverOver(n) || lim > 0 && a.Held()+n > lim {
+		return a.space.OutOfMemory("ExecutorState", what, n)
+	}
+	a.Force(n)
+	return nil
 }
 
 // Force counts n bytes even beyond the limit (memory already in use).
@@ -84,6 +113,8 @@ func (a *Account) Create(schema *arrow.Schema) (*File, error) {
 	a.mu.Lock()
 	a.files = append(a.files, f)
 	a.mu.Unlock()
+	a.Force(writeBuffer)
+	f.acct = a
 	return f, nil
 }
 

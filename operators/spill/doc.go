@@ -11,6 +11,13 @@
 // with it (Remove), and at the latest when the operator's stream closes,
 // so no file outlives its query, also on an error or a cancellation.
 //
+// Every Space also counts against the one server-wide limit
+// (SetServerLimit, from server_memory_limit), so that queries each under
+// their own limit cannot together exhaust the machine; Close, at the end
+// of the query, returns what it still counts (memory held for the whole
+// statement: NewStatementAccount). Operators without a spill path count
+// through Account.Hold and fail with 53200 past either limit.
+//
 // Files hold Arrow IPC streams of one schema: batches come back exactly as
 // written, in order. The operators decide what to write (sorted runs,
 // hash partitions of rows) and own the files they create.

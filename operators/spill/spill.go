@@ -20,6 +20,11 @@ import (
 // file write or read.
 const codeIOError = "58030"
 
+// writeBuffer is a spill file's write buffer: held from Create to Finish,
+// counted in the account that created the file (a hash aggregation or
+// join writes many files at once).
+const writeBuffer = 64 << 10
+
 // filePrefix names spill files inside a Space's directory.
 const filePrefix = "spill-"
 
@@ -31,6 +36,11 @@ type Space struct {
 	used  atomic.Int64
 	live  atomic.Int64 // files created and not yet removed
 	made  atomic.Int64 // files created
+	// stmt are the accounts the statement holds until it ends (Close).
+	mu     sync.Mutex
+	stmt   []*Account
+	closed atomic.Bool
+	peak   atomic.Int64 // the most bytes counted at once
 }
 
 // NewSpace returns a query's Space: limit bytes (0 = unlimited), spill
@@ -47,32 +57,81 @@ func (s *Space) Limit() int64 {
 	return s.limit
 }
 
-// CanSpill reports whether the query has a limit and somewhere to spill:
-// operators keep everything in memory otherwise.
-func (s *Space) CanSpill() bool { return s != nil && s.limit > 0 && s.dir != "" }
+// Bounded reports whether the query's bytes count against a limit (its
+// own or the server's).
+func (s *Space) Bounded() bool { return s != nil && (s.limit > 0 || serverLimit.Load() > 0) }
 
-// Reserve counts n more bytes against the limit. It returns false, and
-// counts nothing, when they would exceed it.
+// CanSpill reports whether the query has a limit (its own or the
+// server's) and somewhere to spill: operators keep everything in memory
+// otherwise.
+func (s *Space) CanSpill() bool {
+	return s.Bounded() && s.dir != ""
+}
+
+// Reserve counts n more bytes against the query's limit and the server's.
+// It returns false, and counts nothing, when they would exceed either.
 func (s *Space) Reserve(n int64) bool {
-	if s == nil || s.limit <= 0 {
+	if s == nil {
 		return true
 	}
 	for {
 		cur := s.used.Load()
-		if cur+n > s.limit && n > 0 {
+		if n > 0 && s.limit > 0 && cur+n > s.limit {
 			return false
 		}
 		if s.used.CompareAndSwap(cur, cur+n) {
-			return true
+			s.notePeak(cur + n)
+			break
+		}
+	}
+	if s.closed.Load() {
+		return true
+	}
+	if !serverReserve(n) {
+		s.used.Add(-n)
+		return false
+	}
+	return true
+}
+
+// Close ends the query: the accounts held until the statement ends are
+// closed, and whatever the query still counts goes back to the
+// server-wide limit. Later counting on s touches the query's figure only.
+// It may be called more than once.
+func (s *Space) Close() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	stmt := s.stmt
+	s.stmt = nil
+	s.mu.Unlock()
+	for _, a := range stmt {
+		a.Close()
+	}
+	if !s.closed.Swap(true) {
+		serverInUse.Add(-s.used.Load())
+		returnToOS(s.peak.Load())
+	}
+}
+
+func (s *Space) notePeak(now int64) {
+	for {
+		p := s.peak.Load()
+		if now <= p || s.peak.CompareAndSwap(p, now) {
+			return
 		}
 	}
 }
 
-// Force counts n bytes even beyond the limit: memory an operator cannot do
-// without (one batch, a merge's cursors).
+// Force counts n bytes even beyond the limits: memory an operator cannot
+// do without (one batch, a merge's cursors).
 func (s *Space) Force(n int64) {
 	if s != nil {
-		s.used.Add(n)
+		s.notePeak(s.used.Add(n))
+		if !s.closed.Load() {
+			serverInUse.Add(n)
+		}
 	}
 }
 
@@ -80,6 +139,9 @@ func (s *Space) Force(n int64) {
 func (s *Space) Release(n int64) {
 	if s != nil {
 		s.used.Add(-n)
+		if !s.closed.Load() {
+			serverInUse.Add(-n)
+		}
 	}
 }
 
@@ -107,11 +169,29 @@ func (s *Space) Created() int64 {
 	return s.made.Load()
 }
 
-// OutOfMemory is the error of an operator that needs more than the limit
-// and cannot spill (what PostgreSQL reports when an allocation fails).
-func (s *Space) OutOfMemory(what string, need int64) error {
+// OutOfMemory is the error of an operator that needs request more bytes
+// past the limit and cannot spill, worded as PostgreSQL's failed
+// allocation ("out of memory", DETAIL naming the request and the memory
+// context: PostgreSQL's HashTableContext for a hash table, else
+// ExecutorState); the HINT says what hit which limit.
+func (s *Space) OutOfMemory(context, what string, request int64) error {
+	if s.serverFull(request) {
+		return outOfMemory(context, what, "the server's memory limit", request, ServerLimit(), ServerUsed())
+	}
+	return OutOfMemory(context, what, request, s.Limit(), s.Used())
+}
+
+// OutOfMemory is the 53200 error of a request past a limit of limit
+// bytes with used in use (Space.OutOfMemory's wording for a limit of the
+// operator's own).
+func OutOfMemory(context, what string, request, limit, used int64) error {
+	return outOfMemory(context, what, "the memory limit", request, limit, used)
+}
+
+func outOfMemory(context, what, which string, request, limit, used int64) error {
 	e := pgerr.New(pgerr.OutOfMemory, "out of memory")
-	e.Detail = fmt.Sprintf("%s needs more than %d bytes (%d so far); the limit is %d bytes.", what, s.Limit(), need, s.Limit())
+	e.Detail = fmt.Sprintf("Failed on request of size %d in memory context \"%s\".", request, context)
+	e.Hint = fmt.Sprintf("%s needs more than %s of %d bytes (%d in use).", what, which, limit, used)
 	return e
 }
 
@@ -129,6 +209,7 @@ type File struct {
 	disk   int64 // the finished file's size
 	mu     sync.Mutex
 	gone   bool
+	acct   *Account // counts the write buffer until Finish
 }
 
 // Create makes a new spill file for batches of schema.
@@ -142,7 +223,7 @@ func (s *Space) Create(schema *arrow.Schema) (*File, error) {
 	}
 	s.live.Add(1)
 	s.made.Add(1)
-	bw := bufio.NewWriterSize(f, 256<<10)
+	bw := bufio.NewWriterSize(f, writeBuffer)
 	return &File{s: s, path: f.Name(), f: f, bw: bw, w: ipc.NewWriter(bw, ipc.WithSchema(schema)), schema: schema}, nil
 }
 
@@ -183,7 +264,11 @@ func (f *File) Finish() error {
 	if cerr := f.f.Close(); err == nil {
 		err = cerr
 	}
-	f.w, f.f = nil, nil
+	f.w, f.f, f.bw = nil, nil, nil
+	if f.acct != nil {
+		f.acct.Release(writeBuffer)
+		f.acct = nil
+	}
 	if err != nil {
 		return ioErr("write to", f.path, err)
 	}
@@ -243,6 +328,7 @@ func (f *File) Remove() {
 		return
 	}
 	f.gone = true
+	f.acct = nil // the account's Close returns the buffer
 	if f.f != nil {
 		f.f.Close()
 		f.f = nil

@@ -4,11 +4,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/joind/joind/pgerr"
 )
 
 func TestBudget(t *testing.T) {
@@ -115,5 +117,44 @@ func TestFileRoundTripAndCleanup(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "other")); err != nil {
 		t.Fatal("Clean removed a file that is not a spill file")
+	}
+}
+
+// TestHold: an operator without a spill path fails when its own bytes
+// would pass the query's limit or all queries' the server's, not because
+// the query's spilling operators hold bytes past the limit.
+func TestHold(t *testing.T) {
+	sp := NewSpace(t.TempDir(), 1000)
+	spilling, held := sp.NewAccount(), sp.NewAccount()
+	spilling.Force(1500) // a sort past the limit, about to spill
+	if err := held.Hold(600, "TopN"); err != nil {
+		t.Fatalf("600 of its own under a 1000-byte limit: %v", err)
+	}
+	if err := held.Hold(600, "TopN"); pgerr.Code(err) != pgerr.OutOfMemory {
+		t.Fatalf("1200 of its own: %v, want 53200", err)
+	}
+	if held.Held() != 600 {
+		t.Fatalf("a failed Hold counted: held %d", held.Held())
+	}
+	spilling.Close()
+	held.Close()
+	if sp.Used() != 0 {
+		t.Fatalf("%d bytes left", sp.Used())
+	}
+
+	SetServerLimit(1000)
+	defer SetServerLimit(0)
+	other, mine := NewSpace("", 0).NewAccount(), NewSpace("", 0).NewAccount()
+	other.Force(900)
+	if err := mine.Hold(200, "WindowAgg"); pgerr.Code(err) != pgerr.OutOfMemory || !strings.Contains(err.(*pgerr.Error).Hint, "server's memory limit") {
+		t.Fatalf("past the server's limit: %v", err)
+	}
+	other.Close()
+	if err := mine.Hold(200, "WindowAgg"); err != nil {
+		t.Fatal(err)
+	}
+	mine.Close()
+	if ServerUsed() != 0 {
+		t.Fatalf("%d bytes left server-wide", ServerUsed())
 	}
 }

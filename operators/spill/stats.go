@@ -16,10 +16,15 @@ const (
 	KindHashJoin
 	KindHashAggregate
 	KindSort
+	KindWindow
+	KindSetOp
+	KindDistinct
+	KindTopN
+	KindMaterialize
 	numKinds
 )
 
-var kindNames = [numKinds]string{"other", "hash_join", "hash_aggregate", "sort"}
+var kindNames = [numKinds]string{"other", "hash_join", "hash_aggregate", "sort", "window", "set_op", "distinct", "top_n", "materialize"}
 
 func (k Kind) String() string { return kindNames[k] }
 
