@@ -124,6 +124,8 @@ func TestEncodingsRoundTrip(t *testing.T) {
 		{Name: "uniq", Type: types.TextType},              // all distinct: plain
 		{Name: "wide", Type: types.Int8Type},              // ±2^63 extremes: plain
 		{Name: "nulls", Type: types.Int8Type},             // all NULL: rle (one run)
+		{Name: "big", Type: types.Int8Type},               // 33-bit range: for, packed in uint64 slots
+		{Name: "qty", Type: m152},                         // whole numbers: for, step 100
 	}
 	const n = 5000
 	rows := make([][]types.Value, n)
@@ -144,6 +146,13 @@ func TestEncodingsRoundTrip(t *testing.T) {
 		if num, err = types.CastValue(&types.EvalContext{}, num, types.NumericType, m152, false); err != nil {
 			t.Fatal(err)
 		}
+		qty, err := types.ParseText(fmt.Sprintf("%d", i%50+1), types.NumericType)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if qty, err = types.CastValue(&types.EvalContext{}, qty, types.NumericType, m152, false); err != nil {
+			t.Fatal(err)
+		}
 		flag := types.TextValue([]string{"A", "N", "", "R"}[i%4])
 		if i%11 == 0 {
 			flag = types.NullValue
@@ -156,7 +165,7 @@ func TestEncodingsRoundTrip(t *testing.T) {
 			wide = v(1<<63 - 1)
 		}
 		rows[i] = []types.Value{v(int64(i)), run, small, v(int64(8000 + i%2500)), v(1_700_000_000_000_000 + int64(i)*700_001), num,
-			flag, types.TextValue(fmt.Sprintf("row %d é", i)), wide, types.NullValue}
+			flag, types.TextValue(fmt.Sprintf("row %d é", i)), wide, types.NullValue, v(-int64(i) * 1_700_003), qty}
 	}
 	whole := rowsBatch(cols, rows)
 	want := tableText(t, []arrow.Record{whole}, cols)
@@ -202,7 +211,7 @@ func TestEncodingsRoundTrip(t *testing.T) {
 	}
 	encs := fileEncodings(t, dir, db, "t")
 	wantEnc := map[string]string{"id": encFORName, "run": encRLEName, "small": encFORName, "d": encFORName, "ts": encFORName,
-		"m": encFORName, "flag": encDictName, "uniq": "", "wide": "", "nulls": encRLEName}
+		"m": encFORName, "flag": encDictName, "uniq": "", "wide": "", "nulls": encRLEName, "big": encFORName, "qty": encFORName}
 	if len(encs) != 1 || fmt.Sprint(encs[0]) != fmt.Sprint(wantEnc) {
 		t.Fatalf("encodings %v, want %v", encs, wantEnc)
 	}

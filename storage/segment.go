@@ -207,7 +207,10 @@ func writeSegment(dir string, id uint64, cols []ColumnDef, recs []arrow.Record, 
 	cw := &crcWriter{w: bw}
 	sc, out := arrowSchema(cols), recs
 	if compress {
-		sc, out = encodeSegment(recs, cols)
+		if out, err = rebatch(recs); err != nil {
+			return fail(err)
+		}
+		sc, out = encodeSegment(out, cols)
 	}
 	opts := []ipc.Option{ipc.WithSchema(sc)}
 	if compress {
