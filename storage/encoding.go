@@ -39,8 +39,9 @@ import (
 //
 // The field's metadata names the encoding (encKey); a field without it is
 // the column's plain Arrow type, so files written before encodings read as
-// they always did. Reading decodes a file's batches back to the plain
-// layout the operators scan.
+// they always did. A file's batches are read as lazyRecords
+// (encoding_lazy.go): each encoded column is decoded back to its plain Arrow
+// form the first time it is used.
 const (
 	encKey  = "joind.encoding"
 	baseKey = "joind.base"
@@ -503,16 +504,6 @@ func encoded(sc *arrow.Schema) bool {
 		}
 	}
 	return false
-}
-
-// decodeRecord is batch r of a file with schema sc laid out as cols, every
-// column in its plain Arrow form.
-func decodeRecord(r arrow.Record, sc *arrow.Schema, cols []ColumnDef) arrow.Record {
-	out := make([]arrow.Array, len(cols))
-	for i, c := range cols {
-		out[i] = decodeColumn(r.Column(i), sc.Field(i), c.Type.ArrowType())
-	}
-	return array.NewRecord(arrowSchema(cols), out, r.NumRows())
 }
 
 // decodeColumn is a (field f of a file) as plain type t.

@@ -250,3 +250,53 @@ func TestNoCompressionWritesPlain(t *testing.T) {
 		t.Fatalf("%d rows", n)
 	}
 }
+
+// TestLazyDecoding: a reopened segment's encoded columns are decoded when
+// first read, each once, and concurrent readers share the one decoding.
+func TestLazyDecoding(t *testing.T) {
+	cols := []ColumnDef{{Name: "k", Type: types.Int8Type}, {Name: "s", Type: types.TextType}, {Name: "v", Type: types.Int4Type}}
+	var rows [][]types.Value
+	for i := 0; i < 3000; i++ {
+		rows = append(rows, []types.Value{types.IntValue(int64(i * 7 % 1000)), types.TextValue([]string{"x", "y"}[i%2]), types.IntValue(int64(i % 300))})
+	}
+	dir := t.TempDir()
+	db := open(t, dir)
+	ctx := context.Background()
+	tb, _ := db.Create(ctx, "t", cols)
+	if err := db.Append(ctx, tb, rowsBatch(cols, rows)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db = open(t, dir)
+	defer db.Close()
+	tb, _ = db.Lookup("t")
+	recs := tb.Snapshot()
+	if len(recs) != 1 {
+		t.Fatalf("%d batches", len(recs))
+	}
+	lr, ok := recs[0].(*lazyRecord)
+	if !ok {
+		t.Fatalf("batch is %T, want a lazyRecord", recs[0])
+	}
+	for i, c := range lr.cols {
+		if c.enc == nil {
+			t.Fatalf("column %s decoded before use", cols[i].Name)
+		}
+	}
+	got := make(chan arrow.Array, 4)
+	for g := 0; g < cap(got); g++ {
+		go func() { got <- lr.Column(1) }()
+	}
+	first := <-got
+	for g := 1; g < cap(got); g++ {
+		if a := <-got; a != first {
+			t.Fatal("concurrent readers decoded the column twice")
+		}
+	}
+	if lr.cols[1].enc != nil || lr.cols[0].enc == nil || lr.cols[2].enc == nil {
+		t.Fatal("reading column s decoded another column, or kept its encoded form")
+	}
+	if got, want := strings.Join(tableText(t, recs, cols), "\n"), strings.Join(tableText(t, []arrow.Record{rowsBatch(cols, rows)}, cols), "\n"); got != want {
+		t.Fatalf("rows differ:\n%.500s\nwant\n%.500s", got, want)
+	}
+}

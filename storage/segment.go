@@ -122,7 +122,7 @@ func readSegment(path string, s *segment, cols []ColumnDef) ([]arrow.Record, err
 		}
 		rows += rec.NumRows()
 		if enc {
-			rec = decodeRecord(rec, r.Schema(), cols)
+			rec = newLazyRecord(rec, r.Schema(), cols)
 		}
 		if s.numText {
 			rec = numericFromText(rec, cols)
