@@ -21,7 +21,9 @@ func TestScanEncodedSegments(t *testing.T) {
 	defs := []storage.ColumnDef{{Name: "k", Type: types.Int8Type}, {Name: "g", Type: types.Int4Type},
 		{Name: "s", Type: types.TextType}, {Name: "r", Type: types.Int4Type}}
 	cs := cols(types.Int8Type, types.Int4Type, types.TextType, types.Int4Type)
-	row := func(i int64) string { return fmt.Sprintf("%d|%d|%s|%d", i, i*7%1000, []string{"AIR", "MAIL", "SHIP"}[i%3], i/500) }
+	row := func(i int64) string {
+		return fmt.Sprintf("%d|%d|%s|%d", i, i*7%1000, []string{"AIR", "MAIL", "SHIP"}[i%3], i/500)
+	}
 	db, err := storage.Open(dir, storage.Options{NoCompaction: true})
 	if err != nil {
 		t.Fatal(err)
