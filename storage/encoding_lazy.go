@@ -23,6 +23,7 @@ type lazyColumn struct {
 	once  sync.Once
 	enc   arrow.Array // as read; dropped once decoded
 	plain arrow.Array
+	dict  *array.Dictionary // a dictionary-encoded column, kept (Dictionary)
 }
 
 var _ arrow.Record = (*lazyRecord)(nil)
@@ -39,8 +40,24 @@ func newLazyRecord(r arrow.Record, file *arrow.Schema, cols []ColumnDef) *lazyRe
 			continue
 		}
 		lr.cols[i].enc = a
+		lr.cols[i].dict, _ = a.(*array.Dictionary)
 	}
 	return lr
+}
+
+// Dictionary returns column i of batch r as codes into a dictionary when r
+// was read from a segment file holding that column dictionary-encoded
+// (ok=false otherwise): a filter can test each distinct value once. codes
+// is an *array.Int8 or *array.Int16 whose NULL rows are the column's; dict
+// holds the distinct values and is the same array for every batch of the
+// segment.
+func Dictionary(r arrow.Record, i int) (codes arrow.Array, dict *array.String, ok bool) {
+	lr, isLazy := r.(*lazyRecord)
+	if !isLazy || lr.cols[i].dict == nil {
+		return nil, nil, false
+	}
+	d := lr.cols[i].dict
+	return d.Indices(), d.Dictionary().(*array.String), true
 }
 
 func (r *lazyRecord) Column(i int) arrow.Array {

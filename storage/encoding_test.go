@@ -278,8 +278,8 @@ func TestLazyDecoding(t *testing.T) {
 	if !ok {
 		t.Fatalf("batch is %T, want a lazyRecord", recs[0])
 	}
-	for i, c := range lr.cols {
-		if c.enc == nil {
+	for i := range lr.cols {
+		if lr.cols[i].enc == nil {
 			t.Fatalf("column %s decoded before use", cols[i].Name)
 		}
 	}
