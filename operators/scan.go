@@ -230,10 +230,10 @@ type scanStream struct {
 	// codes pass (dictFilter).
 	matches map[dictKey][]bool
 	keep    []int // scratch: rows a dictionary filter keeps
-	off   int64          // offset within it
-	k     int            // global slice counter: slice k is partition k*parts/total's
-	total int            // the snapshot's slices (0: not counted yet)
-	done  bool
+	off     int64 // offset within it
+	k       int   // global slice counter: slice k is partition k*parts/total's
+	total   int   // the snapshot's slices (0: not counted yet)
+	done    bool
 }
 
 // slices is how many slices of at most the batch size the snapshot
