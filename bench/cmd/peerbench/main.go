@@ -167,9 +167,10 @@ func run(o *options) (int, error) {
 		return 0, err
 	}
 	if o.keepTemp {
-		fmt.Fprintln(os.Stderr, "peerbench: temporary directory", tmp)
+		fmt.Fprintln(os.Stderr, "peerbench: temporary directories", tmp, joindDataDir(tmp))
 	} else {
 		defer os.RemoveAll(tmp)
+		defer os.RemoveAll(joindDataDir(tmp))
 	}
 
 	b := &bench{o: o, sz: sizesFor(o.scale), down: map[string]string{}, loadErr: map[string]map[string]string{}}

@@ -143,8 +143,13 @@ func buildJoind(src, tmp string) (string, error) {
 	return bin, nil
 }
 
+// joindDataDir is joind's data directory for a run in tmp: beside tmp, not
+// in it, since joind refuses a --copy-dirs entry (tmp) that holds its data
+// directory.
+func joindDataDir(tmp string) string { return tmp + "-joind-data" }
+
 func startJoind(ctx context.Context, bin, tmp string, port, partitions int, copyDirs []string) (*joindServer, error) {
-	data := filepath.Join(tmp, "joind-data")
+	data := joindDataDir(tmp)
 	if err := os.MkdirAll(data, 0o755); err != nil {
 		return nil, err
 	}
