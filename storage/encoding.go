@@ -362,29 +362,40 @@ func encodeRuns(a arrow.Array, w int) arrow.Array {
 	at := intReader(a, w)
 	var ends []int32
 	var vals []int64
-	var valid []bool
+	bm := make([]byte, bitutil.BytesForBits(int64(n))) // the runs' validity
+	nulls := 0
 	for i := 0; i < n; i++ {
 		null := a.IsNull(i)
 		if i == 0 || null != a.IsNull(i-1) || (!null && at(i) != at(i-1)) {
-			ends = append(ends, 0)
 			v := int64(0)
-			if !null {
+			if null {
+				nulls++
+			} else {
 				v = at(i)
+				bitutil.SetBit(bm, len(vals))
 			}
+			ends = append(ends, 0)
 			vals = append(vals, v)
-			valid = append(valid, !null)
 		}
 		ends[len(ends)-1] = int32(i + 1)
 	}
-	values := intArray(a.DataType(), w, vals, valid)
+	values := intArray(a.DataType(), w, vals, bitmap(bm, nulls), nulls)
 	re := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(ends),
 		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(ends))}, nil, 0, 0))
 	return array.NewRunEndEncodedArray(re, values, n, 0)
 }
 
+// bitmap is a validity buffer of bm, nil when there are no NULLs.
+func bitmap(bm []byte, nulls int) *memory.Buffer {
+	if nulls == 0 {
+		return nil
+	}
+	return memory.NewBufferBytes(bm)
+}
+
 // intArray is an integer-like array of type t (byte width w) holding vals,
-// NULL where valid is false (valid nil: none).
-func intArray(t arrow.DataType, w int, vals []int64, valid []bool) arrow.Array {
+// with validity bitmap bits (nil: no NULLs) and nulls NULLs.
+func intArray(t arrow.DataType, w int, vals []int64, bits *memory.Buffer, nulls int) arrow.Array {
 	n := len(vals)
 	buf := make([]byte, n*w)
 	switch w {
@@ -400,21 +411,6 @@ func intArray(t arrow.DataType, w int, vals []int64, valid []bool) arrow.Array {
 		}
 	default:
 		copy(arrow.Int64Traits.CastFromBytes(buf), vals)
-	}
-	var bits *memory.Buffer
-	nulls := 0
-	if valid != nil {
-		bm := make([]byte, bitutil.BytesForBits(int64(n)))
-		for i, ok := range valid {
-			if ok {
-				bitutil.SetBit(bm, i)
-			} else {
-				nulls++
-			}
-		}
-		if nulls > 0 {
-			bits = memory.NewBufferBytes(bm)
-		}
 	}
 	return array.MakeFromData(array.NewData(t, n, []*memory.Buffer{bits, memory.NewBufferBytes(buf)}, nil, nulls, 0))
 }
@@ -578,11 +574,7 @@ func decodeFOR(a arrow.Array, base int64, step uint64, bits int, t arrow.DataTyp
 		}
 		vals[i] = int64(uint64(base) + (code&mask)*step)
 	}
-	out := intArray(t, intWidth(t), vals, nil)
-	if a.NullN() == 0 {
-		return out
-	}
-	return array.MakeFromData(array.NewData(t, n, []*memory.Buffer{validity(a), out.Data().Buffers()[1]}, nil, a.NullN(), 0))
+	return intArray(t, intWidth(t), vals, validity(a), a.NullN())
 }
 
 func decodeRuns(a *array.RunEndEncoded, t arrow.DataType) arrow.Array {
@@ -592,23 +584,24 @@ func decodeRuns(a *array.RunEndEncoded, t arrow.DataType) arrow.Array {
 	values := a.Values()
 	at := intReader(values, w)
 	vals := make([]int64, n)
-	var valid []bool
-	if values.NullN() > 0 {
-		valid = make([]bool, n)
-	}
+	bm := make([]byte, bitutil.BytesForBits(int64(n)))
+	nulls := 0
 	// The file's arrays start at offset 0: run r covers [ends[r-1], ends[r]).
 	from := 0
 	for r, end := range ends {
-		v, ok := at(r), values.IsValid(r)
-		for i := from; i < int(end) && i < n; i++ {
+		to := min(int(end), n)
+		v := at(r)
+		for i := from; i < to; i++ {
 			vals[i] = v
-			if valid != nil {
-				valid[i] = ok
-			}
 		}
-		from = int(end)
+		if values.IsValid(r) {
+			bitutil.SetBitsTo(bm, int64(from), int64(to-from), true)
+		} else {
+			nulls += to - from
+		}
+		from = to
 	}
-	return intArray(t, w, vals, valid)
+	return intArray(t, w, vals, bitmap(bm, nulls), nulls)
 }
 
 // fileBatchRows is the least number of rows rebatch gathers into one batch

@@ -47,7 +47,7 @@ func lineitemLike(n int) ([]ColumnDef, []arrow.Record) {
 		arrs := make([]arrow.Array, len(cols))
 		for c := range ints {
 			t := cols[c].Type.ArrowType()
-			arrs[c] = intArray(t, intWidth(t), ints[c], nil)
+			arrs[c] = intArray(t, intWidth(t), ints[c], nil, 0)
 		}
 		for c := range strs {
 			sb := array.NewStringBuilder(memory.DefaultAllocator)
