@@ -102,9 +102,7 @@ func readSegment(path string, s *segment, cols []ColumnDef) ([]arrow.Record, err
 	if c := crc32.Checksum(data, castagnoli); c != s.crc {
 		return nil, corrupt(path, "checksum mismatch (file %08x, manifest %08x)", c, s.crc)
 	}
-	// Not NewMappedFileReader: arrow-go's mapped reader has no dictionary
-	// memo and panics on a dictionary-encoded column (encoding.go).
-	r, err := ipc.NewFileReader(bytes.NewReader(data))
+	r, err := openSegmentFile(data)
 	if err != nil {
 		return nil, corrupt(path, "%v", err)
 	}
@@ -133,6 +131,24 @@ func readSegment(path string, s *segment, cols []ColumnDef) ([]arrow.Record, err
 		return nil, corrupt(path, "holds %d rows, the manifest says %d", rows, s.rows)
 	}
 	return recs, nil
+}
+
+// openSegmentFile opens a segment file's bytes. A file without dictionary
+// columns is read with ipc.NewMappedFileReader, whose uncompressed buffers
+// are the file's bytes (no copy); one with them needs ipc.NewFileReader, as
+// arrow-go's mapped reader has no dictionary memo and panics on them.
+func openSegmentFile(data []byte) (*ipc.FileReader, error) {
+	r, err := ipc.NewFileReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range r.Schema().Fields() {
+		if f.Type.ID() == arrow.DICTIONARY {
+			return r, nil
+		}
+	}
+	r.Close()
+	return ipc.NewMappedFileReader(data)
 }
 
 func checkSchema(sc *arrow.Schema, cols []ColumnDef, numText bool) error {
