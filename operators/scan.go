@@ -11,6 +11,7 @@ import (
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/sql/plan"
 	"github.com/joind/joind/storage"
+	"github.com/joind/joind/types"
 )
 
 // defaultBatchSize is the batch size when Env.BatchSize is unset.
@@ -48,6 +49,10 @@ type scanOp struct {
 	// snapshot skipped, for EXPLAIN ANALYZE (segTotal < 0: not segmented).
 	tests                []segTest
 	segSkipped, segTotal int
+	// dictTests are the tests on text columns, which the scan also applies
+	// to the rows of batches holding the column dictionary-encoded
+	// (storage.Dictionary): each distinct value is compared once.
+	dictTests []segTest
 }
 
 var _ Operator = (*scanOp)(nil)
@@ -136,6 +141,11 @@ func NewScanSkip(t storage.Table, ordinals []int, cols []plan.Column, partitions
 	s.segTotal = -1
 	if st, ok := t.(storage.Segmented); ok {
 		if s.tests = compileSkips(skip, ordinals, cols); len(s.tests) > 0 {
+			for _, st := range s.tests {
+				if st.op != cmpNone && skipFamily(st.t.ID) == skipFamily(types.Text) {
+					s.dictTests = append(s.dictTests, st)
+				}
+			}
 			s.snap = onceValue(func() []scanPart {
 				segs := st.Segments()
 				kept, skipped := skipSegments(segs, s.tests)
@@ -216,10 +226,14 @@ type scanStream struct {
 	queue []arrow.Record // more runs of the last slice (runs)
 	dead  []int64        // scratch: deleted offsets of a slice
 	ri    int            // current snapshot batch
-	off   int64          // offset within it
-	k     int            // global slice counter: slice k is partition k*parts/total's
-	total int            // the snapshot's slices (0: not counted yet)
-	done  bool
+	// matches caches, per dictionary test and segment dictionary, which
+	// codes pass (dictFilter).
+	matches map[dictKey][]bool
+	keep    []int // scratch: rows a dictionary filter keeps
+	off     int64 // offset within it
+	k       int   // global slice counter: slice k is partition k*parts/total's
+	total   int   // the snapshot's slices (0: not counted yet)
+	done    bool
 }
 
 // slices is how many slices of at most the batch size the snapshot
@@ -270,6 +284,12 @@ func (s *scanStream) Next() (arrow.Record, error) {
 		s.off = end
 		if !mine {
 			continue
+		}
+		if keep, ok := s.dictFilter(part, lo, end); ok && len(keep) < int(end-lo) {
+			if len(keep) == 0 {
+				continue
+			}
+			return s.take(part, keep), nil
 		}
 		if part.dels.Any(part.base+lo, part.base+end) {
 			if dead, few := part.dels.DeletedIn(part.base+lo, part.base+end, maxScanRuns, s.dead[:0]); few {
@@ -352,6 +372,81 @@ func (s *scanStream) take(part scanPart, idx []int) arrow.Record {
 			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(ids))}, nil, 0, 0)))
 	}
 	return array.NewRecord(s.op.schema, arrs, int64(len(idx)))
+}
+
+type dictKey struct {
+	test int
+	dict *array.String
+}
+
+// dictFilter applies the scan's dictionary tests to rows [lo, hi) of part:
+// ok=false when no test's column is dictionary-encoded in the batch, else
+// keep is the rows (batch offsets) that pass every such test and are not
+// deleted. Dropping the others is only a shortcut: they fail a conjunct of
+// the Filter above, which still tests the rows kept.
+func (s *scanStream) dictFilter(part scanPart, lo, hi int64) (keep []int, ok bool) {
+	var pass [][]bool
+	var codes []arrow.Array
+	for ti, st := range s.op.dictTests {
+		c, dict, isDict := storage.Dictionary(part.rec, st.ord)
+		if !isDict {
+			continue
+		}
+		key := dictKey{ti, dict}
+		m, seen := s.matches[key]
+		if !seen {
+			m = make([]bool, dict.Len())
+			for k := range m {
+				m[k] = cmpHolds(st.op, types.Compare(types.TextValue(dict.Value(k)), st.val, st.t))
+			}
+			if s.matches == nil {
+				s.matches = map[dictKey][]bool{}
+			}
+			s.matches[key] = m
+		}
+		pass = append(pass, m)
+		codes = append(codes, c)
+	}
+	if len(pass) == 0 {
+		return nil, false
+	}
+	keep = s.keep[:0]
+	for i := lo; i < hi; i++ {
+		in := !part.dels.Deleted(part.base + i)
+		for j := 0; in && j < len(pass); j++ {
+			in = codes[j].IsValid(int(i)) && pass[j][dictCode(codes[j], int(i))]
+		}
+		if in {
+			keep = append(keep, int(i))
+		}
+	}
+	s.keep = keep
+	return keep, true
+}
+
+// dictCode is row i's code in a dictionary's indices.
+func dictCode(codes arrow.Array, i int) int {
+	if c, ok := codes.(*array.Int8); ok {
+		return int(c.Value(i))
+	}
+	return int(codes.(*array.Int16).Value(i))
+}
+
+// cmpHolds reports whether `a op b` holds given c = compare(a, b).
+func cmpHolds(op cmpOp, c int) bool {
+	switch op {
+	case cmpEq:
+		return c == 0
+	case cmpLt:
+		return c < 0
+	case cmpLe:
+		return c <= 0
+	case cmpGt:
+		return c > 0
+	case cmpGe:
+		return c >= 0
+	}
+	return true
 }
 
 func (s *scanStream) Close() error { s.done = true; return nil }

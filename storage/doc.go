@@ -2,8 +2,9 @@
 // columnar tables in a data directory, whose rows are Arrow record batches
 // (one Arrow type per SQL type, see types.Type.ArrowType).
 //
-// A table is a list of immutable segments, each an Arrow IPC file; a
-// manifest, replaced atomically, names the tables and their segments. All
+// A table is a list of immutable segments, each an Arrow IPC file whose
+// columns are in lightweight encodings decoded lazily when read
+// (encoding.go, encoding_lazy.go); a manifest, replaced atomically, names the tables and their segments. All
 // changes go through transactions (Txn, itself a Catalog): a transaction's
 // changes are private until Commit, which a single committer goroutine
 // makes durable (fsync) in groups. Readers get immutable snapshots, so they

@@ -21,21 +21,7 @@ import (
 // (psql -At). This joind must read it, append to it, and still read both
 // kinds of segments after a reopen.
 func TestOpensFormat1NumericText(t *testing.T) {
-	dir := t.TempDir()
-	src := filepath.Join("testdata", "numeric-format1")
-	ents, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := copyTestdata(t, "numeric-format1")
 	want, err := os.ReadFile(filepath.Join("testdata", "numeric-format1.expected"))
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -20,7 +21,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // segment is one immutable Arrow IPC file of a table. Its metadata lives in
 // the manifest; its batches are read on first use and then kept (decoded
-// without copying from the file's bytes).
+// to the plain Arrow columns: encoding.go).
 type segment struct {
 	id    uint64
 	rows  int64
@@ -101,7 +102,7 @@ func readSegment(path string, s *segment, cols []ColumnDef) ([]arrow.Record, err
 	if c := crc32.Checksum(data, castagnoli); c != s.crc {
 		return nil, corrupt(path, "checksum mismatch (file %08x, manifest %08x)", c, s.crc)
 	}
-	r, err := ipc.NewMappedFileReader(data)
+	r, err := openSegmentFile(data)
 	if err != nil {
 		return nil, corrupt(path, "%v", err)
 	}
@@ -111,12 +112,16 @@ func readSegment(path string, s *segment, cols []ColumnDef) ([]arrow.Record, err
 	}
 	var recs []arrow.Record
 	var rows int64
+	enc := encoded(r.Schema())
 	for i := 0; i < r.NumRecords(); i++ {
 		rec, err := r.RecordBatchAt(i)
 		if err != nil {
 			return nil, corrupt(path, "batch %d: %v", i, err)
 		}
 		rows += rec.NumRows()
+		if enc {
+			rec = newLazyRecord(rec, r.Schema(), cols)
+		}
 		if s.numText {
 			rec = numericFromText(rec, cols)
 		}
@@ -128,6 +133,24 @@ func readSegment(path string, s *segment, cols []ColumnDef) ([]arrow.Record, err
 	return recs, nil
 }
 
+// openSegmentFile opens a segment file's bytes. A file without dictionary
+// columns is read with ipc.NewMappedFileReader, whose uncompressed buffers
+// are the file's bytes (no copy); one with them needs ipc.NewFileReader, as
+// arrow-go's mapped reader has no dictionary memo and panics on them.
+func openSegmentFile(data []byte) (*ipc.FileReader, error) {
+	r, err := ipc.NewFileReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range r.Schema().Fields() {
+		if f.Type.ID() == arrow.DICTIONARY {
+			return r, nil
+		}
+	}
+	r.Close()
+	return ipc.NewMappedFileReader(data)
+}
+
 func checkSchema(sc *arrow.Schema, cols []ColumnDef, numText bool) error {
 	if sc.NumFields() != len(cols) {
 		return fmt.Errorf("has %d columns, the table has %d", sc.NumFields(), len(cols))
@@ -136,8 +159,8 @@ func checkSchema(sc *arrow.Schema, cols []ColumnDef, numText bool) error {
 		if numText && c.Type.ID == types.Numeric && arrow.TypeEqual(sc.Field(i).Type, arrow.BinaryTypes.String) {
 			continue
 		}
-		if !arrow.TypeEqual(sc.Field(i).Type, c.Type.ArrowType()) {
-			return fmt.Errorf("column %d has Arrow type %s, want %s", i+1, sc.Field(i).Type, c.Type.ArrowType())
+		if err := checkEncodedField(sc.Field(i), c.Type.ArrowType()); err != nil {
+			return fmt.Errorf("column %d: %v", i+1, err)
 		}
 	}
 	return nil
@@ -180,10 +203,11 @@ func (c *crcWriter) Write(p []byte) (int, error) {
 
 // writeSegment writes recs as segment id in dir and fsyncs the file (not the
 // directory: the committer syncs it once for the whole group). The records
-// are kept as the segment's cache. With compress, each Arrow buffer is
-// zstd-compressed where that saves at least a tenth of it (Arrow IPC's body
-// compression, read back by the same reader; TPC-H's tables shrink about
-// threefold); a loaded segment is then decoded once, into the cache.
+// are kept as the segment's cache. With compress, each column is written in
+// the lightweight encoding its data favours (encoding.go) and each Arrow
+// buffer is zstd-compressed where that saves at least a tenth of it (Arrow
+// IPC's body compression, read back by the same reader); a loaded segment is
+// then decoded once, into the cache.
 func writeSegment(dir string, id uint64, cols []ColumnDef, recs []arrow.Record, sync, compress bool) (*segment, error) {
 	path := filepath.Join(dir, segmentFile(id))
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -197,7 +221,14 @@ func writeSegment(dir string, id uint64, cols []ColumnDef, recs []arrow.Record, 
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
 	cw := &crcWriter{w: bw}
-	opts := []ipc.Option{ipc.WithSchema(arrowSchema(cols))}
+	sc, out := arrowSchema(cols), recs
+	if compress {
+		if out, err = rebatch(recs); err != nil {
+			return fail(err)
+		}
+		sc, out = encodeSegment(out, cols)
+	}
+	opts := []ipc.Option{ipc.WithSchema(sc)}
 	if compress {
 		opts = append(opts, ipc.WithZstd(), ipc.WithMinSpaceSavings(0.1))
 	}
@@ -217,7 +248,7 @@ func writeSegment(dir string, id uint64, cols []ColumnDef, recs []arrow.Record, 
 		defer close(statsDone)
 		statsErr = addStats(seg.stats, recs, cols)
 	}()
-	for _, r := range recs {
+	for _, r := range out {
 		if err := w.Write(r); err != nil {
 			<-statsDone
 			return fail(err)

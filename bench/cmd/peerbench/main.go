@@ -167,7 +167,7 @@ func run(o *options) (int, error) {
 		return 0, err
 	}
 	if o.keepTemp {
-		fmt.Fprintln(os.Stderr, "peerbench: temporary directory", tmp)
+		fmt.Fprintln(os.Stderr, "peerbench: temporary directories", tmp, joindDataDir(tmp))
 	} else {
 		defer os.RemoveAll(tmp)
 		defer os.RemoveAll(joindDataDir(tmp))
