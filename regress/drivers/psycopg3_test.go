@@ -35,9 +35,6 @@ func TestPsycopg3(t *testing.T) {
 // knownPsycopg3Gaps are the checks joind does not answer as PostgreSQL
 // does yet (docs/clients/python.md lists them).
 var knownPsycopg3Gaps = map[string]string{
-	// A domain has no array type in joind's pg_type (typarray 0).
-	"TypeInfo p3_posint":          "domain array type",
-	"TypeInfo array of p3_posint": "domain array type",
 }
 
 // compareChecks compares "name: value" lines of a client script run on

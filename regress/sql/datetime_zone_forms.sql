@@ -1,6 +1,7 @@
 -- Numeric time zones as DecodeTimezone reads them (make_timestamptz's
 -- argument; datetime input, whose tokenizer wants a digit first) and
 -- extract's timezone_h / timezone_m abbreviations.
+SET DateStyle = 'ISO, MDY'; SET TimeZone = 'UTC'; SET IntervalStyle = 'postgres';
 WITH tzs (tz) AS (VALUES ('+1'), ('+1:'), ('+1:0'), ('+100'), ('+1:00'), ('+01:00'), ('+10'), ('+1000'), ('+10:'), ('+10:0'), ('+10:00'), ('+10:00:'), ('+10:00:1'), ('+10:00:01'), ('+10:00:10'), ('+1::'), ('-1:0:')) SELECT make_timestamptz(2010, 2, 27, 3, 45, 00, tz), tz FROM tzs;
 select make_timestamptz(2010,2,27,3,45,0,'+:30');
 select make_timestamptz(2010,2,27,3,45,0,'+1:::');
