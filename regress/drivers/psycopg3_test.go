@@ -34,8 +34,7 @@ func TestPsycopg3(t *testing.T) {
 
 // knownPsycopg3Gaps are the checks joind does not answer as PostgreSQL
 // does yet (docs/clients/python.md lists them).
-var knownPsycopg3Gaps = map[string]string{
-}
+var knownPsycopg3Gaps = map[string]string{}
 
 // compareChecks compares "name: value" lines of a client script run on
 // joind (got) and on PostgreSQL (want): every line must agree but those
