@@ -77,6 +77,7 @@ func (o *releaseSpaceOp) Open(ctx context.Context, p int) (Stream, error) {
 		o.sp.Close()
 		return nil, err
 	}
+	o.sp.Start()
 	return &releaseSpaceStream{Stream: st, sp: o.sp}, nil
 }
 

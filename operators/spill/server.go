@@ -2,7 +2,10 @@ package spill
 
 import (
 	"runtime/debug"
+	"runtime/metrics"
+	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // The server-wide memory limit: every query's Space counts its bytes here
@@ -53,22 +56,87 @@ func (s *Space) serverFull(request int64) bool {
 }
 
 // bigQuery is the peak past which a query's end (also a failed one's)
-// hands the memory it freed
-// back to the system at once (debug.FreeOSMemory) rather than leaving it
-// to the runtime's background scavenger, so the server's resident size
-// falls after a big query.
+// hands the memory it freed back to the system at once
+// (debug.FreeOSMemory) rather than leaving it to the runtime's background
+// scavenger, so the server's resident size falls after a big query. Many
+// small queries at once add up the same way: when the last running query
+// ends and the heap has grown by bigQuery since it was last trimmed, that
+// is returned too, at most once per idleFreeEvery (a busy server that is
+// idle between statements does not collect after each one).
 const bigQuery = 32 << 20
 
+const idleFreeEvery = time.Second
+
+// openSpaces counts the queries running (Spaces made and not closed);
+// lastIdleFree is when an idle server last returned memory (UnixNano).
+var openSpaces, lastIdleFree atomic.Int64
+
 // freeing is set while a FreeOSMemory runs (one at a time: it is a full
-// collection).
-var freeing atomic.Bool
+// collection); again asks the running one to go once more, for a query
+// that ended while it ran.
+var freeing, again atomic.Bool
+
+// recheck is set while a timer waits to look at an idle server again.
+var recheck atomic.Bool
 
 func returnToOS(peak int64) {
-	if peak < bigQuery || !freeing.CompareAndSwap(false, true) {
+	if peak < bigQuery {
+		if openSpaces.Load() > 0 || retainedHeap() < bigQuery {
+			return
+		}
+		now := time.Now().UnixNano()
+		last := lastIdleFree.Load()
+		if wait := int64(idleFreeEvery) - (now - last); wait > 0 {
+			// Too soon after the last one: look again when it is time,
+			// since no query may end to ask.
+			if recheck.CompareAndSwap(false, true) {
+				time.AfterFunc(time.Duration(wait), func() { recheck.Store(false); returnToOS(0) })
+			}
+			return
+		}
+		if !lastIdleFree.CompareAndSwap(last, now) {
+			return
+		}
+	}
+	again.Store(true)
+	if !freeing.CompareAndSwap(false, true) {
 		return
 	}
 	go func() {
-		defer freeing.Store(false)
-		debug.FreeOSMemory()
+		for again.Swap(false) {
+			debug.FreeOSMemory()
+			heldAfterFree.Store(heldHeap())
+		}
+		freeing.Store(false)
+		if again.Load() {
+			returnToOS(bigQuery) // one arrived between the loop and the reset
+		}
 	}()
 }
+
+var heapSamples = []metrics.Sample{
+	{Name: "/memory/classes/heap/objects:bytes"},
+	{Name: "/memory/classes/heap/free:bytes"},
+	{Name: "/memory/classes/heap/unused:bytes"},
+}
+var heapSamplesMu sync.Mutex
+
+// heldHeap is the heap memory the runtime keeps from the system: objects
+// (live or garbage not yet collected) and free spans not yet returned.
+func heldHeap() int64 {
+	heapSamplesMu.Lock()
+	defer heapSamplesMu.Unlock()
+	metrics.Read(heapSamples)
+	var held uint64
+	for _, s := range heapSamples {
+		held += s.Value.Uint64()
+	}
+	return int64(held)
+}
+
+// heldAfterFree is heldHeap just after the last return to the system:
+// what the server keeps at rest.
+var heldAfterFree atomic.Int64
+
+// retainedHeap is how much the heap grew since it was last trimmed.
+func retainedHeap() int64 { return heldHeap() - heldAfterFree.Load() }

@@ -40,13 +40,24 @@ type Space struct {
 	mu     sync.Mutex
 	stmt   []*Account
 	closed atomic.Bool
-	peak   atomic.Int64 // the most bytes counted at once
+	// started: Start counted the query in openSpaces.
+	started atomic.Bool
+	peak    atomic.Int64 // the most bytes counted at once
 }
 
 // NewSpace returns a query's Space: limit bytes (0 = unlimited), spill
 // files in dir ("" = the query cannot spill).
 func NewSpace(dir string, limit int64) *Space {
 	return &Space{dir: dir, limit: limit}
+}
+
+// Start marks the query as running (its operators opened); Close ends
+// it. A Space made for a statement that never runs is never counted, so
+// the server sees itself idle when every running query has closed.
+func (s *Space) Start() {
+	if s != nil && !s.closed.Load() && !s.started.Swap(true) {
+		openSpaces.Add(1)
+	}
 }
 
 // Limit is the query's memory limit in bytes (0 = none).
@@ -111,6 +122,9 @@ func (s *Space) Close() {
 	}
 	if !s.closed.Swap(true) {
 		serverInUse.Add(-s.used.Load())
+		if s.started.Load() {
+			openSpaces.Add(-1)
+		}
 		returnToOS(s.peak.Load())
 	}
 }

@@ -149,12 +149,18 @@ func (l *ledger) live(w int, rng *rand.Rand, not [2]int) ([2]int, bool) {
 // block, and a rolled-back UPDATE), upserts (INSERT ... ON CONFLICT DO
 // UPDATE over the primary key, which bump a unit like UPDATE) and DDL (a
 // CREATE TABLE and its first row in one block).
+//
+// Once ctx ends the writer stops before its next statement or block: the
+// one under way finishes, so nothing lands after the writer returned
+// unless the server is killed (then nothing lands at all).
 func (l *ledger) writer(ctx context.Context, j *joindtest.Joind, w int, rng *rand.Rand) {
 	c, err := connect(ctx, j)
 	if err != nil {
 		return
 	}
 	defer c.Close(context.Background())
+	stop := ctx
+	ctx = context.WithoutCancel(ctx)
 	exec := func(qs ...string) error {
 		for _, q := range qs {
 			if _, err := c.Exec(ctx, q); err != nil {
@@ -167,7 +173,7 @@ func (l *ledger) writer(ctx context.Context, j *joindtest.Joind, w int, rng *ran
 		return fmt.Sprintf("UPDATE crash SET v = v + 1 WHERE w = %d AND s = %d", k[0], k[1])
 	}
 	del := func(k [2]int) string { return fmt.Sprintf("DELETE FROM crash WHERE w = %d AND s = %d", k[0], k[1]) }
-	for {
+	for stop.Err() == nil {
 		kind := rng.Intn(13)
 		if kind == 12 {
 			l.mu.Lock()
