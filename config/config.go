@@ -28,10 +28,13 @@ type Config struct {
 	// ServerMemoryLimit is the memory budget all queries share, in bytes
 	// (0 = unlimited); the Go runtime's soft limit is set from it too.
 	ServerMemoryLimit int64
-	HashKernel        string        // "auto" or "portable"
-	LogLevel          string        // "debug", "info", "warn" or "error"
-	LogFormat         string        // "text" or "json"
-	ShutdownTimeout   time.Duration // grace period for clients at shutdown
+	// SegmentCache bounds the memory of stored tables' segments read
+	// from their files, in bytes (0 = unbounded).
+	SegmentCache    int64
+	HashKernel      string        // "auto" or "portable"
+	LogLevel        string        // "debug", "info", "warn" or "error"
+	LogFormat       string        // "text" or "json"
+	ShutdownTimeout time.Duration // grace period for clients at shutdown
 
 	// Users maps user names to passwords (plain text or a PostgreSQL
 	// md5/SCRAM-SHA-256 verifier). Empty: local clients are trusted.
@@ -166,6 +169,12 @@ var settings = []setting{
 		usage: `memory limit of all queries together, e.g. 12GiB: past it a query's operators spill or fail with 53200 as past their own memory_limit, and the Go runtime's soft limit (GOMEMLIMIT, unless set in the environment) is set a quarter above it so freed memory goes back to the system; "auto" = 70% of the machine's memory (as memory_limit's "auto" reads it); 0 = unlimited`,
 		def:   func() string { return "auto" },
 		apply: sizeOrAuto(AutoServerMemoryLimit, func(c *Config, n int64) { c.ServerMemoryLimit = n }),
+	},
+	{
+		key: "segment_cache", flag: "segment-cache", arg: "SIZE",
+		usage: `memory for stored tables' segments read from their files, e.g. 4GiB: past it the least recently scanned are dropped and read again when next scanned; "auto" = 20% of the machine's memory (as memory_limit's "auto" reads it); 0 = unlimited (every segment read stays in memory)`,
+		def:   func() string { return "auto" },
+		apply: sizeOrAuto(AutoSegmentCache, func(c *Config, n int64) { c.SegmentCache = n }),
 	},
 	{
 		key: "hash_kernel", flag: "hash-kernel", arg: "KIND",

@@ -28,7 +28,7 @@ func TestDefaults(t *testing.T) {
 	}
 	want := Config{
 		Listen: "127.0.0.1:5433", DataDir: "./joind-data", Partitions: runtime.GOMAXPROCS(0),
-		BatchSize: 4096, MemoryLimit: AutoMemoryLimit(), ServerMemoryLimit: AutoServerMemoryLimit(), HashKernel: "auto", LogLevel: "info", LogFormat: "text",
+		BatchSize: 4096, MemoryLimit: AutoMemoryLimit(), ServerMemoryLimit: AutoServerMemoryLimit(), SegmentCache: AutoSegmentCache(), HashKernel: "auto", LogLevel: "info", LogFormat: "text",
 		ShutdownTimeout: 10 * time.Second, MaxConnections: 100, SuperuserReservedConnections: 3, AuthenticationTimeout: time.Minute,
 	}
 	if !reflect.DeepEqual(*cfg, want) {
@@ -59,7 +59,7 @@ log_format: json
 	}
 	want := Config{
 		Listen: "127.0.0.1:6000", DataDir: "/from/file", Partitions: 5, BatchSize: 3000,
-		MemoryLimit: 1 << 30, ServerMemoryLimit: AutoServerMemoryLimit(), HashKernel: "portable", LogLevel: "debug", LogFormat: "json",
+		MemoryLimit: 1 << 30, ServerMemoryLimit: AutoServerMemoryLimit(), SegmentCache: AutoSegmentCache(), HashKernel: "portable", LogLevel: "debug", LogFormat: "json",
 		ShutdownTimeout: 10 * time.Second, MaxConnections: 100, SuperuserReservedConnections: 3, AuthenticationTimeout: time.Minute, ConfigFile: file,
 	}
 	if !reflect.DeepEqual(*cfg, want) {

@@ -38,6 +38,16 @@ func AutoServerMemoryLimit() int64 {
 	return machineMemory() / 100 * autoServerPercent
 }
 
+// autoCachePercent is the part of the machine's memory the stored tables'
+// segments may take when segment_cache is "auto".
+const autoCachePercent = 20
+
+// AutoSegmentCache is segment_cache "auto": 20% of the memory this process
+// may use; 0 (unbounded) when it cannot be read.
+func AutoSegmentCache() int64 {
+	return machineMemory() / 100 * autoCachePercent
+}
+
 func machineMemory() int64 {
 	total := memTotal(memorySources.meminfo)
 	for _, p := range []string{memorySources.cgroupV2, memorySources.cgroupV1} {

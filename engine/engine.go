@@ -22,6 +22,9 @@ type Options struct {
 	Partitions  int   // probe/scan partitions per query (>= 1)
 	BatchSize   int   // rows per batch
 	MemoryLimit int64 // per-query memory budget in bytes (0 = unlimited)
+	// SegmentCache bounds the stored tables' loaded segments, in bytes
+	// (0 = unlimited).
+	SegmentCache int64
 	// HashKernel is "auto" or "portable" (forces the pure-Go Swiss-table kernel).
 	HashKernel string
 	// NoFsync skips fsync in the data directory (tests and benchmarks
@@ -72,7 +75,7 @@ func New(opts Options) (*Engine, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	db, err := storage.Open(opts.DataDir, storage.Options{NoSync: opts.NoFsync, Logger: opts.Logger})
+	db, err := storage.Open(opts.DataDir, storage.Options{NoSync: opts.NoFsync, Logger: opts.Logger, CacheBytes: opts.SegmentCache})
 	if err != nil {
 		return nil, err
 	}

@@ -217,6 +217,8 @@ func (s dbStore) removeDeleteFile(id uint64) {
 }
 
 func (s dbStore) removeSegment(seg *segment) {
+	seg.onDisk.Store(false)
+	s.db.cache.forget(seg)
 	if s.db.dir != "" {
 		os.Remove(filepath.Join(s.db.dir, segmentFile(seg.id)))
 	}
@@ -329,6 +331,7 @@ func (s dbStore) flushSegment(seg *segment) error {
 		}
 		// Only the committer reads a segment's file fields.
 		seg.size, seg.crc = f.size, f.crc
+		seg.onDisk.Store(true)
 	}
 	seg.wal = false
 	return nil

@@ -30,7 +30,10 @@ type Options struct {
 	// NoCompression writes segment files without zstd (for benchmarks
 	// comparing the two; files of either kind are read).
 	NoCompression bool
-	Logger        *slog.Logger
+	// CacheBytes bounds the memory of the stored tables' segments read
+	// from their files (segcache.go); 0 = unbounded.
+	CacheBytes int64
+	Logger     *slog.Logger
 	// FirstID is where an in-memory catalog's ids start (0: 1), so that a
 	// session's temporary tables get object ids of their own.
 	FirstID uint64
@@ -44,6 +47,8 @@ type DB struct {
 	opts Options
 	log  *slog.Logger
 	lock *os.File // flock'd LOCK file
+	// cache bounds the loaded segments' memory.
+	cache *segCache
 
 	cur    atomic.Pointer[version] // the published version (read through cs.load)
 	nextID atomic.Uint64           // table and segment ids
@@ -235,7 +240,7 @@ func Open(dir string, opts Options) (*DB, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	db := &DB{dir: dir, opts: opts, log: opts.Logger, commits: make(chan *commitReq, 1024),
+	db := &DB{dir: dir, opts: opts, log: opts.Logger, cache: &segCache{budget: opts.CacheBytes}, commits: make(chan *commitReq, 1024),
 		quit: make(chan struct{}), compactC: make(chan struct{}, 1)}
 	db.nextID.Store(max(1, opts.FirstID))
 	db.locks = newLockTable()
@@ -430,7 +435,7 @@ func (db *DB) retire(segs []*segment) {
 	now := time.Now()
 	for _, s := range segs {
 		path := filepath.Join(db.dir, segmentFile(s.id))
-		if _, loaded := s.cached(); loaded {
+		if s.pin(db.cache) {
 			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 				db.log.Warn("storage: could not remove an unused segment file", "file", path, "err", err)
 			}
@@ -445,6 +450,9 @@ func (db *DB) retire(segs []*segment) {
 func (db *DB) purgeRetired(final bool) {
 	db.retireMu.Lock()
 	defer db.retireMu.Unlock()
+	if !final && db.fixedSnaps.Load() > 0 {
+		return // a REPEATABLE READ snapshot may be older than any of them
+	}
 	keep := db.retired[:0]
 	for _, r := range db.retired {
 		if final || time.Since(r.at) > retireGrace {

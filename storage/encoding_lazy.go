@@ -2,6 +2,7 @@ package storage
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -17,6 +18,7 @@ type lazyRecord struct {
 	file   *arrow.Schema // the file's fields: each column's encoding
 	rows   int64
 	cols   []lazyColumn
+	size   atomic.Int64 // the buffers' bytes: encoded columns as read, decoded ones decoded
 }
 
 type lazyColumn struct {
@@ -42,6 +44,13 @@ func newLazyRecord(r arrow.Record, file *arrow.Schema, cols []ColumnDef) *lazyRe
 		lr.cols[i].enc = a
 		lr.cols[i].dict, _ = a.(*array.Dictionary)
 	}
+	for i := range lr.cols {
+		if c := &lr.cols[i]; c.enc != nil {
+			lr.size.Add(arrayDataBytes(c.enc.Data()))
+		} else {
+			lr.size.Add(arrayDataBytes(c.plain.Data()))
+		}
+	}
 	return lr
 }
 
@@ -64,6 +73,7 @@ func (r *lazyRecord) Column(i int) arrow.Array {
 	c := &r.cols[i]
 	c.once.Do(func() {
 		c.plain = decodeColumn(c.enc, r.file.Field(i), r.schema.Field(i).Type)
+		r.size.Add(arrayDataBytes(c.plain.Data()) - arrayDataBytes(c.enc.Data()))
 		c.enc = nil
 	})
 	return c.plain
@@ -76,6 +86,9 @@ func (r *lazyRecord) Columns() []arrow.Array {
 	}
 	return out
 }
+
+// bytes is what the batch's buffers take now.
+func (r *lazyRecord) bytes() int64 { return r.size.Load() }
 
 func (r *lazyRecord) Schema() *arrow.Schema        { return r.schema }
 func (r *lazyRecord) NumRows() int64               { return r.rows }

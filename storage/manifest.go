@@ -345,6 +345,7 @@ func decodeManifest(path string, data []byte) (*version, uint64, error) {
 				return bad("segment %d of table %q has %d column statistics, want %d", sj.ID, tj.Name, len(sj.Stats), len(layout))
 			}
 			s := &segment{id: sj.ID, rows: sj.Rows, size: sj.Size, crc: sj.CRC, numText: format == 1 || sj.NumericText, layout: layout}
+			s.onDisk.Store(true)
 			for c, st := range sj.Stats {
 				cs := colStats{nulls: st.Nulls, has: st.Has}
 				if cs.has {

@@ -3,12 +3,14 @@ package storage
 import (
 	"bufio"
 	"bytes"
+	"container/list"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -44,6 +46,13 @@ type segment struct {
 	mu     sync.Mutex
 	recs   []arrow.Record // nil until loaded
 	loaded bool
+	// onDisk: the segment's file is written and stays until the segment
+	// is retired, so the cache may drop its batches (segcache.go).
+	onDisk atomic.Bool
+	// lruElem and charged are the segment's place in the DB's segCache
+	// and the bytes counted for it there; guarded by the cache's mu.
+	lruElem *list.Element
+	charged int64
 
 	runs runCache // index runs by key (index.go)
 	// conformed caches the batches laid out as a later definition
@@ -57,6 +66,14 @@ func segmentFile(id uint64) string { return fmt.Sprintf("seg-%016x.arrow", id) }
 // records returns the segment's batches laid out as cols (the table's
 // columns: alter.go), reading the file the first time.
 func (s *segment) records(db *DB, cols []ColumnDef) ([]arrow.Record, error) {
+	recs, err := s.recordsLocked(db, cols)
+	if err == nil {
+		db.cache.touch(s, recs)
+	}
+	return recs, err
+}
+
+func (s *segment) recordsLocked(db *DB, cols []ColumnDef) ([]arrow.Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.loaded {
@@ -77,6 +94,20 @@ func (s *segment) records(db *DB, cols []ColumnDef) ([]arrow.Record, error) {
 		s.conformed, s.conformKey = out, key
 	}
 	return s.conformed, nil
+}
+
+// pin keeps the segment's batches, if loaded, from now on (its file is
+// about to be deleted while readers of older versions may still scan it)
+// and reports whether they are loaded.
+func (s *segment) pin(c *segCache) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.loaded {
+		return false
+	}
+	s.onDisk.Store(false)
+	c.forget(s)
+	return true
 }
 
 // cached returns the batches if they are in memory.
@@ -281,6 +312,7 @@ func writeSegment(dir string, id uint64, cols []ColumnDef, recs []arrow.Record, 
 	}
 	seg.size, seg.crc = cw.n, cw.crc
 	seg.recs, seg.loaded = recs, true
+	seg.onDisk.Store(true)
 	return seg, nil
 }
 

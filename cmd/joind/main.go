@@ -97,6 +97,7 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 		Partitions:       cfg.Partitions,
 		BatchSize:        cfg.BatchSize,
 		MemoryLimit:      cfg.MemoryLimit,
+		SegmentCache:     cfg.SegmentCache,
 		HashKernel:       cfg.HashKernel,
 		NoFsync:          cfg.NoFsync,
 		CopyDirs:         cfg.CopyDirList(),
@@ -127,7 +128,7 @@ func run(ctx context.Context, args, env []string, stdout, stderr io.Writer) int 
 	srv := wire.NewServer(eng, srvOpts, logger)
 	logger.Info("joind listening", "address", ln.Addr().String(), "version", versionString(),
 		"kernel", hashtable.KernelName(), "data_dir", cfg.DataDir, "partitions", cfg.Partitions,
-		"memory_limit", cfg.MemoryLimit, "server_memory_limit", cfg.ServerMemoryLimit, "go_memory_limit", goMemLimit, "config_file", cfg.ConfigFile)
+		"memory_limit", cfg.MemoryLimit, "server_memory_limit", cfg.ServerMemoryLimit, "segment_cache", cfg.SegmentCache, "go_memory_limit", goMemLimit, "config_file", cfg.ConfigFile)
 
 	if cfg.MetricsListen != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsListen)
