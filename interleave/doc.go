@@ -30,8 +30,9 @@
 // generic over its atomic words), storage's group-commit check (its
 // committer runs over a simulated commitSync), and the parallel-execution
 // toolkit's check in operators (its goroutines and monitors take explorer
-// hooks from the context), and wire's vanished-client watch (its gate
-// takes the explorer's lock). Keep it one package: a second scheduler would
+// hooks from the context), wire's vanished-client watch (its gate takes
+// the explorer's lock), and storage's segment cache (its segments' and the
+// cache's locks are the explorer's). Keep it one package: a second scheduler would
 // be a second thing to trust.
 //
 // interleave imports nothing of joind.

@@ -21,10 +21,18 @@ import (
 // the reverse. touch runs without the segment's mu; it only picks victims
 // (unlinking them), and each victim is dropped under its own mu and the
 // cache's, and only if no touch linked it again in between.
+//
+// Invariants, checked by TestSegmentCacheExplore over every interleaving
+// of two readers and a retire: a segment pin reported loaded stays loaded;
+// every linked segment is onDisk; bytes is the sum of the linked
+// segments' charges; a reader always gets the segment's rows.
 type segCache struct {
 	budget int64 // bytes; 0 = unbounded (nothing is dropped)
+	// park, set only by the explorer, marks a read of state other
+	// goroutines write outside the locks.
+	park func(label string)
 
-	mu    sync.Mutex
+	mu    segLock
 	lru   list.List // *segment, most recently used at the front
 	bytes int64     // the linked segments' charged bytes
 
@@ -34,11 +42,23 @@ type segCache struct {
 // touch records a use of s, now holding recs, and drops the least recently
 // used segments past the budget.
 func (c *segCache) touch(s *segment, recs []arrow.Record) {
-	if c == nil || c.budget <= 0 || !s.onDisk.Load() {
+	if c == nil || c.budget <= 0 {
+		return
+	}
+	if c.park != nil {
+		c.park("touch reads onDisk")
+	}
+	if !s.onDisk.Load() {
 		return
 	}
 	n := recordsBytes(recs)
 	c.mu.Lock()
+	// Again under the lock: a pin between the read above and here has
+	// either cleared onDisk already, or will unlink s once we let go.
+	if !s.onDisk.Load() {
+		c.mu.Unlock()
+		return
+	}
 	if s.lruElem == nil {
 		s.lruElem = c.lru.PushFront(s)
 	} else {
@@ -131,4 +151,27 @@ func arrayDataBytes(d arrow.ArrayData) int64 {
 		n += arrayDataBytes(dict)
 	}
 	return n
+}
+
+// segLock is a sync.Mutex the interleaving explorer can replace with its
+// own (explore), so that the shipped code runs under its schedules.
+type segLock struct {
+	sync.Mutex
+	explore sync.Locker
+}
+
+func (l *segLock) Lock() {
+	if l.explore != nil {
+		l.explore.Lock()
+		return
+	}
+	l.Mutex.Lock()
+}
+
+func (l *segLock) Unlock() {
+	if l.explore != nil {
+		l.explore.Unlock()
+		return
+	}
+	l.Mutex.Unlock()
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -43,7 +42,7 @@ type segment struct {
 	// logBytes is a wal segment's Arrow IPC bytes in its log record.
 	logBytes int64
 
-	mu     sync.Mutex
+	mu     segLock
 	recs   []arrow.Record // nil until loaded
 	loaded bool
 	// onDisk: the segment's file is written and stays until the segment
