@@ -292,6 +292,20 @@ func startSoakServer(t *testing.T, dir string, metricsPort int) *joindtest.Joind
 // goroutine count and resident size.
 func idleSample(t *testing.T, j *joindtest.Joind, metricsPort, want int) (goroutines int, rss int64) {
 	t.Helper()
+	// Cancelled statements may still be finishing: wait (up to 30 s) until
+	// pg_stat_activity shows no other session active.
+	c := mustConnect(t, j)
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		var active int
+		if err := c.QueryRow(context.Background(),
+			"SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid()").Scan(&active); err != nil {
+			t.Fatal(err)
+		}
+		if active == 0 {
+			break
+		}
+	}
+	c.Close(context.Background())
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		goroutines = scrapeGoroutines(t, metricsPort)
