@@ -143,6 +143,9 @@ func (g *groupClause) leaf(n *pg_query.Node) (int, error) {
 			return i, nil
 		}
 	}
+	if via >= 0 {
+		g.targets[via].groupRef = true
+	}
 	g.exprs = append(g.exprs, e)
 	g.via = append(g.via, via)
 	return len(g.exprs) - 1, nil

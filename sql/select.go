@@ -55,6 +55,11 @@ type target struct {
 	name string
 	loc  int32
 	junk bool
+	// groupRef: the output column a GROUP BY item was found as (by name,
+	// number, or as the first output equal to it) — PostgreSQL's
+	// ressortgroupref, which with grouping sets makes even a constant
+	// output the (nullable) group key.
+	groupRef bool
 }
 
 // bindSelect binds a SelectStmt as a new query level below parent. It
@@ -326,6 +331,12 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt, s *scope, resolveUnk
 			return nil, err
 		}
 		for _, t := range targets {
+			if gsets != nil && !t.groupRef && plan.Foldable(t.expr) {
+				// A constant output that no GROUP BY item refers to stays
+				// a constant (setrefs matches no Const), even where it
+				// equals a group key.
+				continue
+			}
 			if t.expr, err = rg.rewrite(t.expr); err != nil {
 				return nil, err
 			}

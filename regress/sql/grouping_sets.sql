@@ -116,3 +116,17 @@ SELECT 1 AS one FROM gs_empty GROUP BY ROLLUP (isfinite(timestamp '2000-01-01' -
   HAVING isfinite(timestamp '2000-01-01' - timestamp '1970-01-01');
 SELECT count(*) FROM gs_empty GROUP BY ROLLUP (1 + 1) HAVING 1 + 1 = 2;
 DROP TABLE gs_empty;
+
+-- A constant output equal to a grouping expression is the (nullable) group
+-- key only where a GROUP BY item refers to it: the first equal output, or
+-- one named or numbered; a later equal constant stays a constant, as
+-- PostgreSQL's setrefs matches no Const. Non-constant equal outputs are all
+-- the key.
+SELECT 1+1 AS a, 1+1 AS b, count(*) FROM (VALUES (1),(2)) v(x) GROUP BY CUBE(1+1) ORDER BY 1,2;
+SELECT x+1, x+1 AS b, count(*) FROM (VALUES (1),(2)) v(x) GROUP BY CUBE(x+1) ORDER BY 1,2;
+SELECT 2 AS a, 1+1 AS b, count(*) FROM (VALUES (1),(2)) v(x) GROUP BY ROLLUP(1+1) ORDER BY 1,2;
+SELECT 'x' AS k, 'x' AS k2, count(*) FROM (VALUES (1),(2)) v(x) GROUP BY ROLLUP('x') ORDER BY 1,2;
+SELECT 1+1 AS a, 2 AS b, count(*) FROM (VALUES (1),(2)) v(x) GROUP BY CUBE(b) ORDER BY 1,2;
+SELECT 1+1 AS a, 1+1 AS b, count(*) FROM (VALUES (1),(2)) v(x) GROUP BY CUBE(2) ORDER BY 1,2;
+SELECT 3 AS c, x, count(*) FROM (VALUES (1),(2)) v(x) GROUP BY GROUPING SETS ((x), (3), ()) ORDER BY 1,2,3;
+SELECT (1+1)*x AS a, count(*) FROM (VALUES (1),(2)) v(x) GROUP BY ROLLUP(x, 1+1) ORDER BY 1,2;

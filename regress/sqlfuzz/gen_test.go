@@ -169,3 +169,20 @@ func TestArraysGenerated(t *testing.T) {
 		}
 	}
 }
+
+// TestArrayColumnsGenerated: generated schemas have int4[] and text[]
+// columns, filled from the array pools.
+func TestArrayColumnsGenerated(t *testing.T) {
+	var ddl []string
+	for seed := int64(0); seed < 60; seed++ {
+		for _, tb := range genSchema(rand.New(rand.NewSource(seed)), &Knobs{}, "t").tables {
+			ddl = append(ddl, tb.ddl())
+		}
+	}
+	all := strings.Join(ddl, "\n")
+	for _, want := range []string{" int4[]", " text[]"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("60 generated schemas have no %q column", want)
+		}
+	}
+}

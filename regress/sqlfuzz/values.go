@@ -90,6 +90,10 @@ func (c colType) sql() string {
 func randColType(r *rand.Rand) colType {
 	ids := fuzzIDs()
 	id := ids[r.Intn(len(ids))]
+	if r.Intn(12) == 0 {
+		// array columns, of the element types expressions build arrays of
+		id = []types.ID{types.IntArrayID, types.TextArrayID}[r.Intn(2)]
+	}
 	c := colType{id: id}
 	switch id {
 	case types.Varchar:
@@ -209,6 +213,10 @@ func dataPool(c colType) []string {
 		return xid8Pool
 	case types.PgLSN:
 		return lsnPool
+	case types.IntArrayID:
+		return intArrayPool
+	case types.TextArrayID:
+		return textArrayPool
 	}
 	panic("no pool for type " + typeName(c.id))
 }
