@@ -379,3 +379,16 @@ func shrink(setup func(*Run), opt Options, o outcome) []string {
 	}
 	return best.trace
 }
+
+// Mutex is a sync.Locker for code under the explorer: Lock is a choice
+// point that blocks while another thread holds the lock.
+type Mutex struct {
+	r    *Run
+	held bool
+}
+
+// NewMutex returns an unlocked Mutex of run r.
+func (r *Run) NewMutex() *Mutex { return &Mutex{r: r} }
+
+func (m *Mutex) Lock()   { m.r.Block("lock", func() bool { return !m.held }); m.held = true }
+func (m *Mutex) Unlock() { m.held = false }

@@ -1,7 +1,6 @@
 package regress
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -144,28 +143,9 @@ func explainAnalyze(ctx context.Context, c *pgx.Conn, q string) (string, error) 
 	return strings.Join(lines, "\n"), rows.Err()
 }
 
-// procStatus reads a memory figure (kB in the file) of /proc/PID/status,
-// in bytes.
+// procStatus reads a memory figure of /proc/PID/status, in bytes.
 func procStatus(t *testing.T, pid int, field string) int64 {
-	t.Helper()
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if name, rest, ok := strings.Cut(sc.Text(), ":"); ok && name == field {
-			fs := strings.Fields(rest)
-			kb, err := strconv.ParseInt(fs[0], 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatalf("no %s in /proc/%d/status", field, pid)
-	return 0
+	return joindtest.ProcStatus(t, pid, field)
 }
 
 // TestServerMemoryLimit: with no per-query limit, the server-wide one

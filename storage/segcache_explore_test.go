@@ -6,16 +6,6 @@ import (
 	"github.com/joind/joind/interleave"
 )
 
-// exploreMutex is a sync.Locker whose Lock is an explorer choice point
-// that blocks while another thread holds it.
-type exploreMutex struct {
-	r    *interleave.Run
-	held bool
-}
-
-func (m *exploreMutex) Lock()   { m.r.Block("lock", func() bool { return !m.held }); m.held = true }
-func (m *exploreMutex) Unlock() { m.held = false }
-
 // TestSegmentCacheExplore runs the shipped segment cache (records, touch,
 // evict, pin) under every interleaving of a reader of segment 1, a reader
 // of segment 2 then 1 again, and a retire of segment 1, with a budget of
@@ -40,10 +30,10 @@ func TestSegmentCacheExplore(t *testing.T) {
 
 	program := func(r *interleave.Run) {
 		c := &segCache{budget: budget, park: r.Park}
-		c.mu.explore = &exploreMutex{r: r}
+		c.mu.explore = r.NewMutex()
 		db.cache = c
 		for _, s := range segs {
-			s.mu.explore = &exploreMutex{r: r}
+			s.mu.explore = r.NewMutex()
 			s.recs, s.loaded, s.conformed, s.conformKey = nil, false, nil, ""
 			s.onDisk.Store(true)
 			s.lruElem, s.charged = nil, 0

@@ -6,16 +6,6 @@ import (
 	"github.com/joind/joind/interleave"
 )
 
-// explorerMutex is a sync.Locker whose Lock is an explorer choice point
-// that blocks while another thread holds it.
-type explorerMutex struct {
-	r    *interleave.Run
-	held bool
-}
-
-func (m *explorerMutex) Lock()   { m.r.Block("lock", func() bool { return !m.held }); m.held = true }
-func (m *explorerMutex) Unlock() { m.held = false }
-
 // noLock excludes nothing: the broken gate the explorer must catch.
 type noLock struct{}
 
@@ -32,7 +22,7 @@ func watchProgram(broken bool) func(*interleave.Run) {
 		if broken {
 			g.mu = noLock{}
 		} else {
-			g.mu = &explorerMutex{r: r}
+			g.mu = r.NewMutex()
 		}
 		clientLeft, stopReturned := false, false
 		cancels, armed := 0, true

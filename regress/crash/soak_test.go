@@ -1,7 +1,6 @@
 package crash
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -317,10 +316,10 @@ func idleSample(t *testing.T, j *joindtest.Joind, metricsPort, want int) (gorout
 	// The last query's end hands freed memory back to the system on a
 	// goroutine of its own, at most once a second: give it that long,
 	// taking the lowest figure.
-	rss = residentBytes(t, j.Pid())
+	rss = joindtest.ProcStatus(t, j.Pid(), "VmRSS")
 	for i := 0; i < 15; i++ {
 		time.Sleep(100 * time.Millisecond)
-		rss = min(rss, residentBytes(t, j.Pid()))
+		rss = min(rss, joindtest.ProcStatus(t, j.Pid(), "VmRSS"))
 	}
 	return goroutines, rss
 }
@@ -343,24 +342,6 @@ func scrapeGoroutines(t *testing.T, port int) int {
 		}
 	}
 	t.Fatalf("no go_goroutines in /metrics")
-	return 0
-}
-
-func residentBytes(t *testing.T, pid int) int64 {
-	t.Helper()
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	t.Fatal("no VmRSS")
 	return 0
 }
 

@@ -250,3 +250,25 @@ func SharedDir(tb testing.TB, name, envVar, probe string) string {
 	tb.Skip(msg)
 	return ""
 }
+
+// ProcStatus reads a memory figure (kB in the file, e.g. VmRSS or VmHWM)
+// of /proc/PID/status, in bytes.
+func ProcStatus(tb testing.TB, pid int, field string) int64 {
+	tb.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if name, rest, ok := strings.Cut(line, ":"); ok && name == field {
+			fs := strings.Fields(rest)
+			kb, err := strconv.ParseInt(fs[0], 10, 64)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	tb.Fatalf("no %s in /proc/%d/status", field, pid)
+	return 0
+}
