@@ -229,7 +229,7 @@ var settings = []setting{
 	},
 	{
 		key: "copy_dirs", flag: "copy-dirs", arg: "DIRS",
-		usage: "comma-separated absolute directories that server-side COPY files may be in (empty: none)",
+		usage: "comma-separated absolute directories that server-side COPY files may be in, and s3://bucket/prefix entries Iceberg tables may be under (empty: none)",
 		def:   func() string { return "" },
 		apply: func(c *Config, v string) error {
 			var dirs []string
@@ -238,8 +238,13 @@ var settings = []setting{
 				if d == "" {
 					continue
 				}
-				if !strings.HasPrefix(d, "/") {
-					return fmt.Errorf("%q is not an absolute path", d)
+				if isObjectPrefix(d) {
+					rest := d[len("s3://"):]
+					if bucket, _, _ := strings.Cut(rest, "/"); bucket == "" || strings.Contains("/"+rest+"/", "/../") {
+						return fmt.Errorf("%q names no bucket or has a .. segment", d)
+					}
+				} else if !strings.HasPrefix(d, "/") {
+					return fmt.Errorf("%q is not an absolute path or an s3://bucket/prefix", d)
 				}
 				dirs = append(dirs, d)
 			}

@@ -12,6 +12,9 @@ import (
 func (c *Config) checkCopyDirs() error {
 	data := resolvePath(c.DataDir)
 	for _, d := range c.CopyDirList() {
+		if isObjectPrefix(d) {
+			continue // an object store's keys, never the data directory's files
+		}
 		cd := resolvePath(d)
 		if within(data, cd) || within(cd, data) {
 			return fmt.Errorf("copy_dirs entry %q overlaps the data directory %q: server-side COPY could overwrite the database", d, c.DataDir)
@@ -43,4 +46,10 @@ func resolvePath(p string) string {
 func within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// isObjectPrefix reports whether copy_dirs entry d is an object store
+// prefix (s3://bucket/prefix) rather than a directory.
+func isObjectPrefix(d string) bool {
+	return len(d) > len("s3://") && strings.EqualFold(d[:len("s3://")], "s3://")
 }

@@ -12,5 +12,7 @@
 // through sql.OpenCopyFile. Apache Iceberg tables (iceberg.go,
 // icebergwrite.go; docs/iceberg.md) are read through iceberg-go, one unit
 // per data file with the manifest's statistics, and appended to as new
-// snapshots whose metadata file joind's own commit publishes.
+// snapshots whose metadata file joind's own commit publishes; their
+// location is a directory or an s3:// prefix (location.go: one file IO
+// per kind, and the path helpers both share).
 package external

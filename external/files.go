@@ -29,6 +29,13 @@ func ResolvePath(dirs []string, name string) (string, error) {
 		return "", pgerr.New(pgerr.InsufficientPrivilege, "server-side files are disabled: copy_dirs is empty").
 			WithHint("Set copy_dirs (--copy-dirs) to the directories COPY may read and write, or use COPY ... FROM STDIN / TO STDOUT (psql's \\copy).")
 	}
+	if IsObjectURI(name) {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "server-side file \"%s\" is an object URI, which only Iceberg table locations may be", name)
+	}
+	all := dirs
+	if dirs = localDirs(dirs); len(dirs) == 0 {
+		return "", outsideCopyDirs(filepath.Clean(name), all)
+	}
 	p := name
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(dirs[0], p)
@@ -47,7 +54,13 @@ func ResolvePath(dirs []string, name string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", pgerr.New(pgerr.InsufficientPrivilege, "server-side file \"%s\" is outside the directories copy_dirs allows", p).
+	return "", outsideCopyDirs(p, all)
+}
+
+// outsideCopyDirs is the error for server-side file p, which no entry of
+// copy_dirs dirs holds.
+func outsideCopyDirs(p string, dirs []string) error {
+	return pgerr.New(pgerr.InsufficientPrivilege, "server-side file \"%s\" is outside the directories copy_dirs allows", p).
 		WithDetail("copy_dirs is %s.", strings.Join(dirs, ", ")).
 		WithHint("Add its directory to copy_dirs (--copy-dirs), or use COPY ... FROM STDIN / TO STDOUT (psql's \\copy).")
 }
@@ -68,8 +81,8 @@ func ResolvePattern(dirs []string, pattern string) ([]string, error) {
 		return nil, err
 	}
 	p := pattern
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dirs[0], p)
+	if local := localDirs(dirs); !filepath.IsAbs(p) && len(local) > 0 {
+		p = filepath.Join(local[0], p)
 	}
 	matches, err := filepath.Glob(filepath.Clean(p))
 	if err != nil {

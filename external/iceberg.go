@@ -3,8 +3,6 @@ package external
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/iceberg-go"
-	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/storage"
@@ -51,64 +48,63 @@ var _ storage.External = (*IcebergTable)(nil)
 var metadataVersion = regexp.MustCompile(`^(?:v([0-9]+)|([0-9]{5,})-[0-9a-fA-F-]{36})(?:\.gz)?\.metadata\.json$`)
 
 // IcebergMetadataFile is the metadata file of location (resolved under
-// copy_dirs): location itself when it names a metadata file, else the
-// current one of the table directory location: the version
-// metadata/version-hint.text names, or the highest-numbered metadata file.
+// copy_dirs, a path or an object URI): location itself when it names a
+// metadata file, else the current one of the table directory location:
+// the version metadata/version-hint.text names, or the highest-numbered
+// metadata file.
 func IcebergMetadataFile(dirs []string, location string) (string, error) {
+	ctx := context.Background()
 	if err := CheckIcebergLocation(location); err != nil {
 		return "", err
 	}
-	p, err := ResolvePath(dirs, strings.TrimPrefix(location, "file://"))
+	p, err := ResolveLocation(dirs, location)
 	if err != nil {
 		return "", err
 	}
-	st, err := os.Stat(p)
+	isDir, err := statLocation(ctx, p)
 	if err != nil {
-		return "", FileError(err, p, "open")
+		return "", err
 	}
-	if !st.IsDir() {
+	if !isDir {
 		return p, nil
 	}
-	dir := filepath.Join(p, "metadata")
-	if hint, err := os.ReadFile(filepath.Join(dir, "version-hint.text")); err == nil {
-		name := "v" + strings.TrimSpace(string(hint)) + ".metadata.json"
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			return filepath.Join(dir, name), nil
+	dir := JoinLocation(p, "metadata")
+	if hint, err := readLocation(ctx, JoinLocation(dir, "version-hint.text")); err == nil {
+		name := JoinLocation(dir, "v"+strings.TrimSpace(string(hint))+".metadata.json")
+		if ok, _ := LocationExists(ctx, name); ok {
+			return name, nil
 		}
 	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
+	names, err := listLocation(ctx, dir)
+	if err != nil || len(names) == 0 {
 		return "", pgerr.New(codeUndefinedFile, "\"%s\" is not an Iceberg table: it has no metadata directory", p)
 	}
 	best, bestN := "", int64(-1)
-	for _, e := range ents {
-		m := metadataVersion.FindStringSubmatch(e.Name())
+	for _, name := range names {
+		m := metadataVersion.FindStringSubmatch(name)
 		if m == nil {
 			continue
 		}
 		n, _ := strconv.ParseInt(m[1]+m[2], 10, 64)
 		if n > bestN {
-			best, bestN = e.Name(), n
+			best, bestN = name, n
 		}
 	}
 	if best == "" {
 		return "", pgerr.New(codeUndefinedFile, "\"%s\" is not an Iceberg table: no metadata file in %s", p, dir)
 	}
-	return filepath.Join(dir, best), nil
+	return JoinLocation(dir, best), nil
 }
 
-// icebergFS is the file system Iceberg files are read and written in.
-// CheckIcebergLocation refuses an object-store location (s3://, gs://, ...):
-// joind reads and writes Iceberg tables in local directories only.
+// CheckIcebergLocation refuses a location in a store joind cannot reach:
+// a scheme other than file:// and the object stores' (s3://).
 func CheckIcebergLocation(location string) error {
-	if scheme, _, ok := strings.Cut(location, "://"); ok && scheme != "file" {
+	if scheme, _, ok := strings.Cut(location, "://"); ok && !strings.EqualFold(scheme, "file") && !IsObjectURI(location) {
 		return pgerr.New(pgerr.FeatureNotSupported, "Iceberg location \"%s\": object storage (%s://) is not supported", location, scheme).
-			WithHint("Name a local directory under copy_dirs.")
+			WithHint("Name a local directory or an s3:// location under copy_dirs.")
 	}
 	return nil
 }
-
-func icebergFS(context.Context) (icebergio.IO, error) { return syncFS{}, nil }
 
 // icebergError is an iceberg-go failure reading table name's metadata.
 func icebergError(path string, err error) error {
@@ -120,7 +116,7 @@ func icebergError(path string, err error) error {
 
 // LoadIceberg reads the metadata file at path (IcebergMetadataFile's).
 func LoadIceberg(ctx context.Context, path string) (*table.Table, error) {
-	tbl, err := table.NewFromLocation(ctx, table.Identifier{"joind", filepath.Base(path)}, path, icebergFS, nil)
+	tbl, err := table.NewFromLocation(ctx, table.Identifier{"joind", LocationBase(path)}, path, locationFS(path), nil)
 	if err != nil {
 		return nil, icebergError(path, err)
 	}
@@ -217,7 +213,7 @@ func OpenIceberg(ctx context.Context, dirs []string, path, name string, cols []s
 	}
 	for _, task := range t.tasks {
 		for _, f := range append(append([]iceberg.DataFile{task.File}, task.DeleteFiles...), task.EqualityDeleteFiles...) {
-			if _, err := ResolvePath(dirs, strings.TrimPrefix(f.FilePath(), "file://")); err != nil {
+			if _, err := ResolveLocation(dirs, f.FilePath()); err != nil {
 				return nil, err
 			}
 		}

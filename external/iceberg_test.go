@@ -47,10 +47,12 @@ func TestIcebergMetadataFile(t *testing.T) {
 		t.Errorf("a metadata file: %q, %v", got, err)
 	}
 	for loc, code := range map[string]string{
-		"s3://bucket/tbl": pgerr.FeatureNotSupported,
-		"/etc":            pgerr.InsufficientPrivilege,
-		".":               codeUndefinedFile, // no metadata directory
-		"missing":         codeUndefinedFile,
+		"gs://bucket/tbl":  pgerr.FeatureNotSupported,   // a store joind has no client for
+		"s3://bucket/tbl":  pgerr.InsufficientPrivilege, // no s3:// entry in copy_dirs
+		"s3://bucket/../x": pgerr.InvalidParameterValue,
+		"/etc":             pgerr.InsufficientPrivilege,
+		".":                codeUndefinedFile, // no metadata directory
+		"missing":          codeUndefinedFile,
 	} {
 		if _, err := IcebergMetadataFile([]string{dir}, loc); pgerr.As(err) == nil || pgerr.As(err).Code != code {
 			t.Errorf("%s: %v, want %s", loc, err, code)

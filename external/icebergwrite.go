@@ -107,7 +107,7 @@ func (c *stagingCatalog) CommitTable(ctx context.Context, ident table.Identifier
 	for range c.base.PreviousFiles() {
 		n++
 	}
-	loc := filepath.Join(c.dir, fmt.Sprintf("%05d-joind-%s.metadata.json", n, uuid.New()))
+	loc := JoinLocation(c.dir, fmt.Sprintf("%05d-joind-%s.metadata.json", n, uuid.New()))
 	meta, err := table.UpdateTableMetadata(c.base, updates, loc)
 	if err != nil {
 		return nil, "", err
@@ -116,7 +116,7 @@ func (c *stagingCatalog) CommitTable(ctx context.Context, ident table.Identifier
 	if err != nil {
 		return nil, "", err
 	}
-	if err := (syncFS{}).WriteFile(loc, data); err != nil {
+	if err := writeLocation(ctx, loc, data); err != nil {
 		return nil, "", err
 	}
 	c.committed = loc
@@ -129,8 +129,8 @@ func (c *stagingCatalog) CommitTable(ctx context.Context, ident table.Identifier
 // the table's schema the foreign table lacks is NULL; the table's data
 // directory must be under copy_dirs.
 func AppendIceberg(ctx context.Context, dirs []string, path string, cols []storage.ColumnDef, recs []arrow.Record) (string, error) {
-	cat := &stagingCatalog{dir: filepath.Dir(path)}
-	tbl, err := table.NewFromLocation(ctx, table.Identifier{"joind", filepath.Base(path)}, path, icebergFS, cat)
+	cat := &stagingCatalog{dir: LocationDir(path)}
+	tbl, err := table.NewFromLocation(ctx, table.Identifier{"joind", LocationBase(path)}, path, locationFS(path), cat)
 	if err != nil {
 		return "", icebergError(path, err)
 	}
@@ -138,7 +138,7 @@ func AppendIceberg(ctx context.Context, dirs []string, path string, cols []stora
 	if err := CheckIcebergLocation(tbl.Location()); err != nil {
 		return "", err
 	}
-	if _, err := ResolvePath(dirs, filepath.Join(strings.TrimPrefix(tbl.Location(), "file://"), "data")); err != nil {
+	if _, err := ResolveLocation(dirs, JoinLocation(strings.TrimPrefix(tbl.Location(), "file://"), "data")); err != nil {
 		return "", err
 	}
 	asch, err := table.SchemaToArrowSchema(tbl.Schema(), nil, false, false)
@@ -247,7 +247,8 @@ func icebergType(t types.Type) (iceberg.Type, bool) {
 }
 
 // CreateIceberg creates an empty, unpartitioned Iceberg (format v2) table
-// of columns cols in directory dir (resolved under copy_dirs), in the
+// of columns cols at location dir (a directory or an object prefix,
+// resolved under copy_dirs), in the
 // Hadoop layout every Iceberg reader takes: metadata/v1.metadata.json and
 // version-hint.text; partitionBy names the columns it is partitioned by
 // (identity partitions, in that order). A type Iceberg has no equal of
@@ -291,16 +292,17 @@ func CreateIceberg(dir string, cols []storage.ColumnDef, partitionBy []string) e
 	if err != nil {
 		return icebergError(dir, err)
 	}
-	md := filepath.Join(dir, "metadata")
-	if err := os.MkdirAll(md, 0o755); err != nil {
-		return FileError(err, md, "create")
+	// version-hint.text last: until it is there, the directory holds no table.
+	md := JoinLocation(dir, "metadata")
+	ctx := context.Background()
+	if err := writeLocation(ctx, JoinLocation(md, "v1.metadata.json"), data); err != nil {
+		return err
 	}
-	fs := syncFS{}
-	if err := fs.WriteFile(filepath.Join(md, "v1.metadata.json"), data); err != nil {
-		return FileError(err, filepath.Join(md, "v1.metadata.json"), "write")
+	if err := writeLocation(ctx, JoinLocation(md, "version-hint.text"), []byte("1")); err != nil {
+		return err
 	}
-	if err := fs.WriteFile(filepath.Join(md, "version-hint.text"), []byte("1")); err != nil {
-		return FileError(err, filepath.Join(md, "version-hint.text"), "write")
+	if IsObjectURI(dir) {
+		return nil
 	}
 	return syncDir(dir)
 }

@@ -2,9 +2,6 @@ package sql
 
 import (
 	"context"
-	"errors"
-	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 
@@ -104,7 +101,7 @@ func checkIcebergOptions(opts []storage.ForeignOption) error {
 func IcebergMetadataPath(dirs []string, opts []storage.ForeignOption) (string, error) {
 	loc, meta := icebergOptions(opts)
 	if meta != "" {
-		return external.ResolvePath(dirs, meta)
+		return external.ResolveLocation(dirs, meta)
 	}
 	return external.IcebergMetadataFile(dirs, loc)
 }
@@ -133,7 +130,7 @@ func IcebergHolder(cat storage.Catalog, dirs []string, tbl storage.Table) (stora
 	if id, _ := IcebergSnapshotID(def.Options); meta != "" || id != 0 || strings.HasSuffix(loc, ".json") {
 		return tbl, def, nil
 	}
-	key, err := external.ResolvePath(dirs, strings.TrimPrefix(loc, "file://"))
+	key, err := external.ResolveLocation(dirs, loc)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -148,7 +145,7 @@ func IcebergHolder(cat storage.Catalog, dirs []string, tbl storage.Table) (stora
 		if m == "" || strings.HasSuffix(l, ".json") {
 			continue
 		}
-		if k, err := external.ResolvePath(dirs, strings.TrimPrefix(l, "file://")); err != nil || k != key {
+		if k, err := external.ResolveLocation(dirs, l); err != nil || k != key {
 			continue
 		}
 		if holder == nil || pgcatalog.RelationOID(t) < pgcatalog.RelationOID(holder) {
@@ -249,11 +246,13 @@ func (b *binder) icebergCreate(opts []storage.ForeignOption) (string, error) {
 			if err := external.CheckIcebergLocation(o.Value); err != nil {
 				return "", err
 			}
-			p, err := external.ResolvePath(b.fileDirs(), strings.TrimPrefix(o.Value, "file://"))
+			p, err := external.ResolveLocation(b.fileDirs(), o.Value)
 			if err != nil {
 				return "", err
 			}
-			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			if ok, err := external.LocationExists(context.Background(), p); err != nil {
+				return "", err
+			} else if !ok {
 				return p, nil
 			}
 		}
