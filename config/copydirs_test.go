@@ -44,3 +44,30 @@ func TestCopyDirsOverlappingDataDirRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyDirsObjectPrefixes: s3://bucket/prefix entries are accepted
+// beside directories (never compared with the data directory); one with
+// no bucket or a .. segment, or a relative path, is refused.
+func TestCopyDirsObjectPrefixes(t *testing.T) {
+	data := t.TempDir()
+	for _, c := range []struct {
+		dirs string
+		ok   bool
+	}{
+		{"s3://lake", true},
+		{"s3://lake/warehouse/," + t.TempDir(), true},
+		{"S3://Lake/x", true},
+		{"s3://", false},
+		{"s3:///x", false},
+		{"s3://lake/../other", false},
+		{"lake/warehouse", false},
+	} {
+		cfg, err := Load([]string{"--data-dir", data, "--copy-dirs", c.dirs}, nil)
+		if c.ok && err != nil {
+			t.Errorf("copy_dirs %s: %v", c.dirs, err)
+		}
+		if !c.ok && err == nil {
+			t.Errorf("copy_dirs %s accepted as %q, want it refused", c.dirs, cfg.CopyDirs)
+		}
+	}
+}
