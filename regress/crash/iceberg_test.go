@@ -12,6 +12,7 @@ import (
 	"time"
 
 	icebergio "github.com/apache/iceberg-go/io"
+	_ "github.com/apache/iceberg-go/io/gocloud/s3" // iceberg-go reads the s3:// table too
 	"github.com/apache/iceberg-go/table"
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -26,16 +27,33 @@ import (
 // an unacknowledged one whole or not at all, and nothing else.
 // JOIND_CRASH_CYCLES sets the cycles (default 4).
 func TestCrashIcebergAppends(t *testing.T) {
+	files := t.TempDir()
+	crashIcebergAppends(t, filepath.Join(files, "ice"), files)
+}
+
+// TestCrashIcebergAppendsObjectStore is TestCrashIcebergAppends with the
+// table in an S3-compatible object store (versitygw).
+func TestCrashIcebergAppendsObjectStore(t *testing.T) {
+	store := joindtest.StartObjectStore(t, "lake")
+	for k, v := range store.Env() {
+		t.Setenv(k, v)
+	}
+	crashIcebergAppends(t, "s3://lake/wh/ice", "s3://lake/wh")
+}
+
+// crashIcebergAppends runs the appends-and-kills cycles on a table at
+// location, with copy_dirs copyDirs.
+func crashIcebergAppends(t *testing.T, location, copyDirs string) {
 	cycles := crashCycles(t, 4, 2)
 	const writers, rowsPerUnit = 3, 4
-	dir, files := t.TempDir(), t.TempDir()
+	dir, files := t.TempDir(), copyDirs
 	seed := time.Now().UnixNano()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewSource(seed))
 	j := joindtest.StartJoindWithDataDir(t, dir, "--copy-dirs", files)
 	c := mustConnect(t, j)
 	run(t, c, "CREATE EXTENSION iceberg", "CREATE SERVER lake FOREIGN DATA WRAPPER iceberg",
-		"CREATE FOREIGN TABLE ice (w int, u int, part int) SERVER lake OPTIONS (location '"+filepath.Join(files, "ice")+"')")
+		"CREATE FOREIGN TABLE ice (w int, u int, part int) SERVER lake OPTIONS (location '"+location+"')")
 	c.Close(context.Background())
 
 	var mu sync.Mutex
@@ -161,7 +179,7 @@ func TestCrashIcebergAppends(t *testing.T) {
 		var meta string
 		err = vc.QueryRow(context.Background(), "SELECT option_value FROM pg_options_to_table((SELECT ftoptions FROM pg_foreign_table WHERE ftrelid = 'ice'::regclass)) WHERE option_name = 'metadata_file'").Scan(&meta)
 		if err == nil {
-			tbl, err := table.NewFromLocation(context.Background(), table.Identifier{"crash", "ice"}, meta, localFS, nil)
+			tbl, err := table.NewFromLocation(context.Background(), table.Identifier{"crash", "ice"}, meta, icebergio.LoadFSFunc(nil, meta), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,5 +196,3 @@ func TestCrashIcebergAppends(t *testing.T) {
 		t.Logf("cycle %d: %d rows", cycle, total)
 	}
 }
-
-func localFS(context.Context) (icebergio.IO, error) { return icebergio.LocalFS{}, nil }
