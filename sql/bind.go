@@ -56,9 +56,12 @@ type binder struct {
 	// wholeRows maps bound whole-row references to their FROM item's name.
 	wholeRows map[plan.Expr]string
 	params    map[int]*plan.Param
-	aggRefs   map[plan.ColumnID]bool
-	colTable  map[plan.ColumnID]string
-	colName   map[plan.ColumnID]string
+	// untypedParams are the parameters used where they take no type
+	// ("any" arguments, ROW fields): finishParams' 42P18 / 42P08.
+	untypedParams map[int]bool
+	aggRefs       map[plan.ColumnID]bool
+	colTable      map[plan.ColumnID]string
+	colName       map[plan.ColumnID]string
 	// colOrigin maps columns that pass a stored column through unchanged to
 	// that column (for RowDescription's table OID and attribute number).
 	colOrigin map[plan.ColumnID]plan.Column
@@ -196,7 +199,23 @@ func (b *binder) finishParams() error {
 			pts[i] = types.UnknownType
 		}
 	}
-	for idx, p := range b.params {
+	for idx := 1; idx <= maxIdx; idx++ {
+		if !b.untypedParams[idx] {
+			continue
+		}
+		// Used where it took no type: another use typing it later
+		// leaves that first use inconsistent (42P08).
+		code := "42P18"
+		if b.params[idx].T.ID != types.Unknown {
+			code = "42P08"
+		}
+		return pgerr.New(code, "could not determine data type of parameter $%d", idx)
+	}
+	for idx := 1; idx <= maxIdx; idx++ {
+		p := b.params[idx]
+		if p == nil {
+			continue
+		}
 		if p.T.ID == types.Unknown {
 			// Used only where any type goes ($1 IS NULL): no context
 			// gave it one, and PostgreSQL does not guess.

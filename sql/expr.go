@@ -503,6 +503,29 @@ func (b *binder) castArgs(args []plan.Expr, want []types.Type) error {
 	return nil
 }
 
+// castCallArgs is castArgs for a call whose arguments anyArg marks as
+// declared "any": an untyped parameter there keeps no type (it takes its
+// argument's own, and has none), so finishParams reports it as
+// PostgreSQL's check_variable_parameters does.
+func (b *binder) castCallArgs(args []plan.Expr, want []types.Type, anyArg []bool) error {
+	for i, a := range args {
+		if p, ok := a.(*plan.Param); ok && i < len(anyArg) && anyArg[i] && p.T.ID == types.Unknown {
+			b.noteUntypedParam(p)
+			want = append(want[:i:i], append([]types.Type{p.T}, want[i+1:]...)...)
+		}
+	}
+	return b.castArgs(args, want)
+}
+
+// noteUntypedParam records a parameter used where it takes no type from
+// its context ("any" arguments, ROW fields).
+func (b *binder) noteUntypedParam(p *plan.Param) {
+	if b.untypedParams == nil {
+		b.untypedParams = map[int]bool{}
+	}
+	b.untypedParams[p.Index] = true
+}
+
 func opName(names []*pg_query.Node) string {
 	if len(names) == 0 {
 		return ""
@@ -1094,7 +1117,7 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 			return nil, err
 		}
 	}
-	if err := b.castArgs(args, ov.Args); err != nil {
+	if err := b.castCallArgs(args, ov.Args, ov.AnyArgs); err != nil {
 		return nil, err
 	}
 	return &plan.Call{Func: ov, Args: args}, nil
@@ -1319,7 +1342,7 @@ func (b *binder) resolveAggregateCall(fc *pg_query.FuncCall, name string, args [
 	if err != nil {
 		return nil, b.wrapAt(err, fc.Location)
 	}
-	return ov, b.castArgs(args, ov.Args)
+	return ov, b.castCallArgs(args, ov.Args, ov.AnyArgs)
 }
 
 // addAggCall registers an aggregate call with level t and returns a

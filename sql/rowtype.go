@@ -26,7 +26,11 @@ func (b *binder) bindRowValue(s *scope, r *pg_query.RowExpr) (plan.Expr, error) 
 	}
 	ts := make([]types.Type, len(elems))
 	for i, e := range elems {
-		elems[i] = b.resolveUnknown(e)
+		if p, ok := e.(*plan.Param); ok && p.T.ID == types.Unknown {
+			b.noteUntypedParam(p) // a field takes the parameter's type, which it has none of
+		} else {
+			elems[i] = b.resolveUnknown(e)
+		}
 		ts[i] = elems[i].Type()
 	}
 	return &plan.Call{Func: types.RowConstructor(types.AnonymousRecord(ts)), Args: elems}, nil

@@ -27,7 +27,7 @@ func (b *binder) bindVariadicCall(s *scope, fc *pg_query.FuncCall, name string) 
 		}
 		return nil, b.wrapAt(err, loc)
 	}
-	if err := b.castArgs(args, ov.Args); err != nil {
+	if err := b.castCallArgs(args, ov.Args, ov.AnyArgs); err != nil {
 		return nil, err
 	}
 	return &plan.Call{Func: ov, Args: args}, nil

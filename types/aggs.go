@@ -85,7 +85,7 @@ func ResolveAggregate(name string, args []Type, star bool) (*AggOverload, error)
 			if typed := typedAcc[c.name]; typed != nil {
 				newAcc = func() Accumulator { return typed(at) }
 			}
-			return &AggOverload{Name: c.name, Args: at, Result: res, New: newAcc}, nil
+			return &AggOverload{Name: c.name, Args: at, Result: res, New: newAcc, AnyArgs: anyArgs(c.args)}, nil
 		}
 	}
 	return nil, funcError(lname, args, amb)

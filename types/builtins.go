@@ -71,6 +71,10 @@ type Overload struct {
 	// Rows, when set, computes a set-returning overload's rows (one built
 	// outside this package: pgcatalog's catalog functions); RowSet calls it.
 	Rows func(ctx *EvalContext, args []Value) ([]Value, error)
+	// AnyArgs marks the arguments declared "any" (concat, format,
+	// json_build_object): each takes its argument's own type, so an
+	// untyped parameter there gets none (PostgreSQL: 42P18).
+	AnyArgs []bool
 }
 
 // AggOverload is one resolved aggregate function.
@@ -83,6 +87,9 @@ type AggOverload struct {
 	// AnyOrder accumulators take a call's rows in any order despite its
 	// WITHIN GROUP ordering (hypothetical-set aggregates: aggordered.go).
 	AnyOrder bool
+	// AnyArgs marks the arguments declared "any" (count's), as
+	// Overload.AnyArgs.
+	AnyArgs []bool
 }
 
 // Accumulator folds the values of one group. Add receives the aggregate's

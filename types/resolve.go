@@ -318,7 +318,22 @@ func (b *builtin) instantiate(in []Type) *Overload {
 	if b.bindRows != nil {
 		result, rows = b.bindRows(args)
 	}
-	return &Overload{Name: b.name, Args: args, Result: result, Strict: b.strict, Volatile: b.volatile, Stable: b.stable, Leakproof: b.leakproof, SideEffects: b.sideEffects, SetReturning: b.setReturning, Eval: ev, Rows: rows}
+	return &Overload{Name: b.name, Args: args, Result: result, Strict: b.strict, Volatile: b.volatile, Stable: b.stable, Leakproof: b.leakproof, SideEffects: b.sideEffects, SetReturning: b.setReturning, Eval: ev, Rows: rows,
+		AnyArgs: anyArgs(ids)}
+}
+
+// anyArgs marks the "any" slots of a signature (nil when it has none).
+func anyArgs(ids []ID) []bool {
+	var out []bool
+	for i, id := range ids {
+		if id == idAny {
+			if out == nil {
+				out = make([]bool, len(ids))
+			}
+			out[i] = true
+		}
+	}
+	return out
 }
 
 func typeNames(ts []Type) string {

@@ -306,3 +306,35 @@ func TestPgxConnectQueries(t *testing.T) {
 		}
 	}
 }
+
+// TestPgxUntypedParameters: a statement prepared with no parameter types
+// gets PostgreSQL's inferred types, or its error where no use gives a
+// parameter a type: an argument declared "any" (count, concat, format's
+// arguments, json_build_object, num_nulls) and a ROW field take the
+// parameter's own type (42P18), and a later use typing it leaves the
+// first inconsistent (42P08).
+func TestPgxUntypedParameters(t *testing.T) {
+	statements := []string{
+		`select count($1)`, `select format($1)`, `select format($1, $2)`, `select format($1, $2::int)`,
+		`select concat($1)`, `select concat_ws($1, $2)`, `select json_build_object($1, $2)`,
+		`select json_build_object($1::text, $2)`, `select jsonb_build_array($1)`, `select num_nulls($1)`,
+		`select num_nonnulls($1, 1)`, `select row($1)`, `select row($1, 2)`, `select coalesce($1)`,
+		`select concat($1), $1::int`, `select $1::int, concat($1)`, `select $1 || $2, concat($1)`,
+		`select count($1) from (values (1)) v(x) where x = $1`, `select format($1, $2) where $2 = 1`,
+		`select concat(v) from (values ($1)) s(v)`, `select $1 is null`, `select quote_literal($1)`,
+	}
+	transcript := func(t *testing.T, dsn string) string {
+		c := connect(t, dsn)
+		var out strings.Builder
+		for _, q := range statements {
+			sd, err := c.Prepare(context.Background(), "", q)
+			if err != nil {
+				fmt.Fprintf(&out, "%s: %s %s\n", q, pgCode(err), err)
+				continue
+			}
+			fmt.Fprintf(&out, "%s: %v\n", q, sd.ParamOIDs)
+		}
+		return out.String()
+	}
+	sameTranscript(t, "untyped_params", "42P08", transcript)
+}
