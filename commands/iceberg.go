@@ -49,6 +49,12 @@ func IcebergAppend(ctx context.Context, s Session, t storage.Table, a *sql.Icebe
 	if err != nil {
 		return 0, err
 	}
+	return total, publishIceberg(ctx, cat, holder, def, meta)
+}
+
+// publishIceberg points holder's metadata_file option (def its
+// definition) at meta in the statement's transaction.
+func publishIceberg(ctx context.Context, cat *Catalog, holder storage.Table, def *storage.ForeignTableDef, meta string) error {
 	nd := &storage.ForeignTableDef{Server: def.Server, ColumnOptions: def.ColumnOptions}
 	set := false
 	for _, o := range def.Options {
@@ -60,8 +66,45 @@ func IcebergAppend(ctx context.Context, s Session, t storage.Table, a *sql.Icebe
 	if !set {
 		nd.Options = append(nd.Options, storage.ForeignOption{Name: sql.IcebergMetadataOption, Value: meta})
 	}
-	if err := cat.Txn.SetForeign(ctx, holder, nd); err != nil {
+	return cat.Txn.SetForeign(ctx, holder, nd)
+}
+
+// icebergChange is a DELETE's or UPDATE's change to Iceberg foreign table
+// t: the rows whose RowIDs column 0 of recs holds are deleted and rows
+// (an UPDATE's new rows, nil for DELETE) appended, as one snapshot
+// (external.ChangeIceberg) the transaction's commit publishes. It returns
+// the rows changed.
+func icebergChange(ctx context.Context, s Session, t storage.Table, c *sql.IcebergChange, recs, rows []arrow.Record) (int64, error) {
+	cat := s.Catalog()
+	tb, ok := cat.Txn.Lookup(t.Name())
+	if !ok || storage.ForeignDefOf(tb) == nil {
+		return 0, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", storage.BareName(t.Name()))
+	}
+	ids, err := rowIDs(recs) // update.go
+	if err != nil {
 		return 0, err
 	}
-	return total, nil
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	for _, r := range rows {
+		for k, d := range tb.Columns() {
+			if d.NotNull && r.Column(k).NullN() > 0 {
+				return 0, NotNullViolation(tb, r, k, s.Format())
+			}
+		}
+	}
+	holder, def, err := sql.IcebergHolder(cat.Txn, c.Dirs, tb)
+	if err != nil {
+		return 0, err
+	}
+	path, err := sql.IcebergMetadataPath(c.Dirs, def.Options)
+	if err != nil {
+		return 0, err
+	}
+	meta, err := external.ChangeIceberg(ctx, c.Dirs, path, c.Scanned, ids, tb.Columns(), rows)
+	if err != nil {
+		return 0, err
+	}
+	return int64(len(ids)), publishIceberg(ctx, cat, holder, def, meta)
 }

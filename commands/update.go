@@ -32,6 +32,20 @@ func update(ctx context.Context, s Session, x *sql.Update) (string, error) {
 		}
 	}
 	ncols := len(x.Table.Columns())
+	if x.Iceberg != nil {
+		rows := make([]arrow.Record, len(recs))
+		for i, r := range recs {
+			rows[i] = columnRange(r, 1, 1+ncols)
+		}
+		n, err := icebergChange(ctx, s, x.Table, x.Iceberg, recs, rows) // iceberg.go
+		if err != nil {
+			return "", err
+		}
+		if err := sendReturning(s, x.Returning, recs, 1+ncols); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("UPDATE %d", n), nil
+	}
 	old, ids, err := oldRows(s.Catalog(), x.Table, recs)
 	if err != nil {
 		return "", err
@@ -84,6 +98,16 @@ func deleteStmt(ctx context.Context, s Session, x *sql.Delete) (string, error) {
 		if recs, err = firstPerRowID(recs); err != nil {
 			return "", err
 		}
+	}
+	if x.Iceberg != nil {
+		n, err := icebergChange(ctx, s, x.Table, x.Iceberg, recs, nil) // iceberg.go
+		if err != nil {
+			return "", err
+		}
+		if err := sendReturning(s, x.Returning, recs, 1); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("DELETE %d", n), nil
 	}
 	old, _, err := oldRows(s.Catalog(), x.Table, recs)
 	if err != nil {

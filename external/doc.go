@@ -11,8 +11,9 @@
 // are pgcopy's (the COPY parser lives there), reached from the binder
 // through sql.OpenCopyFile. Apache Iceberg tables (iceberg.go,
 // icebergwrite.go; docs/iceberg.md) are read through iceberg-go, one unit
-// per data file with the manifest's statistics, and appended to as new
-// snapshots whose metadata file joind's own commit publishes; their
+// per data file with the manifest's statistics, appended to as new
+// snapshots whose metadata file joind's own commit publishes, and changed
+// by DELETE and UPDATE as position delete files (icebergdml.go); their
 // location is a directory or an s3:// prefix (location.go: one file IO
 // per kind, and the path helpers both share).
 package external

@@ -336,7 +336,12 @@ func (t *IcebergTable) presentField(df iceberg.DataFile, ordinals []int) []strin
 
 // ReadUnit reads columns ordinals of data file i, its deletes applied.
 func (t *IcebergTable) ReadUnit(ctx context.Context, i int, ordinals []int) ([]arrow.Record, error) {
-	task := t.tasks[i]
+	return t.readTask(ctx, t.tasks[i], t.units[i].Rows, ordinals)
+}
+
+// readTask reads columns ordinals of task's data file (of rows rows), the
+// task's deletes applied.
+func (t *IcebergTable) readTask(ctx context.Context, task table.FileScanTask, rows int64, ordinals []int) ([]arrow.Record, error) {
 	fields := make([]arrow.Field, len(ordinals))
 	for k, o := range ordinals {
 		fields[k] = arrow.Field{Name: t.cols[o].Name, Type: t.cols[o].Type.ArrowType(), Nullable: true}
@@ -346,7 +351,7 @@ func (t *IcebergTable) ReadUnit(ctx context.Context, i int, ordinals []int) ([]a
 	if len(ordinals) == 0 && noDeletes {
 		// count(*): the manifest's row count is the file's.
 		var out []arrow.Record
-		for n := t.units[i].Rows; n > 0; n -= readBatchRows {
+		for n := rows; n > 0; n -= readBatchRows {
 			out = append(out, array.NewRecord(schema, nil, min(n, readBatchRows)))
 		}
 		return out, nil

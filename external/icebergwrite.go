@@ -129,27 +129,76 @@ func (c *stagingCatalog) CommitTable(ctx context.Context, ident table.Identifier
 // the table's schema the foreign table lacks is NULL; the table's data
 // directory must be under copy_dirs.
 func AppendIceberg(ctx context.Context, dirs []string, path string, cols []storage.ColumnDef, recs []arrow.Record) (string, error) {
+	tbl, cat, err := openIcebergWrite(ctx, dirs, path)
+	if err != nil {
+		return "", err
+	}
+	rec, err := icebergRows(ctx, tbl, false, cols, recs)
+	if err != nil {
+		return "", err
+	}
+	defer rec.Release()
+	at := array.NewTableFromRecords(rec.Schema(), []arrow.Record{rec})
+	defer at.Release()
+	txn := tbl.NewTransaction()
+	if err := txn.AppendTable(ctx, at, max(rec.NumRows(), 1), nil); err != nil {
+		return "", icebergError(path, err)
+	}
+	return commitIceberg(ctx, path, txn, cat)
+}
+
+// openIcebergWrite loads the Iceberg table whose current metadata file is
+// path for a write committed through a staging catalog; its data
+// directory must be under copy_dirs.
+func openIcebergWrite(ctx context.Context, dirs []string, path string) (*table.Table, *stagingCatalog, error) {
 	cat := &stagingCatalog{dir: LocationDir(path)}
 	tbl, err := table.NewFromLocation(ctx, table.Identifier{"joind", LocationBase(path)}, path, locationFS(path), cat)
 	if err != nil {
-		return "", icebergError(path, err)
+		return nil, nil, icebergError(path, err)
 	}
 	cat.base = tbl.Metadata()
 	if err := CheckIcebergLocation(tbl.Location()); err != nil {
-		return "", err
+		return nil, nil, err
 	}
 	if _, err := ResolveLocation(dirs, JoinLocation(strings.TrimPrefix(tbl.Location(), "file://"), "data")); err != nil {
-		return "", err
+		return nil, nil, err
 	}
-	asch, err := table.SchemaToArrowSchema(tbl.Schema(), nil, false, false)
-	if err != nil {
+	return tbl, cat, nil
+}
+
+// commitIceberg commits txn through cat and returns the metadata file it
+// wrote (which joind's commit then publishes).
+func commitIceberg(ctx context.Context, path string, txn *table.Transaction, cat *stagingCatalog) (string, error) {
+	if _, err := txn.Commit(ctx); err != nil {
 		return "", icebergError(path, err)
+	}
+	if cat.committed == "" {
+		return "", pgerr.New(pgerr.InternalError, "Iceberg write to \"%s\" committed no metadata", path)
+	}
+	return cat.committed, nil
+}
+
+// icebergRows is recs (rows of the foreign table's columns cols) as one
+// record of tbl's current schema (its Arrow schema, with field IDs when
+// fieldIDs): a column of the schema the foreign table lacks is NULL, a
+// NULL in a required field 23502.
+func icebergRows(ctx context.Context, tbl *table.Table, fieldIDs bool, cols []storage.ColumnDef, recs []arrow.Record) (arrow.Record, error) {
+	asch, err := table.SchemaToArrowSchema(tbl.Schema(), nil, fieldIDs, false)
+	if err != nil {
+		return nil, icebergError(tbl.MetadataLocation(), err)
 	}
 	var total int64
 	for _, r := range recs {
 		total += r.NumRows()
 	}
 	arrs := make([]arrow.Array, asch.NumFields())
+	defer func() {
+		for _, a := range arrs {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
 	for i, f := range asch.Fields() {
 		k := -1
 		for j, c := range cols {
@@ -161,29 +210,14 @@ func AppendIceberg(ctx context.Context, dirs []string, path string, cols []stora
 		if k < 0 {
 			a = array.MakeArrayOfNull(memory.DefaultAllocator, f.Type, int(total))
 		} else if a, err = icebergColumn(ctx, recs, k, f.Type); err != nil {
-			return "", err
-		}
-		defer a.Release()
-		if !f.Nullable && a.NullN() > 0 {
-			return "", pgerr.New(pgerr.NotNullViolation, "null value in column \"%s\" violates the Iceberg table's required field", f.Name)
+			return nil, err
 		}
 		arrs[i] = a
+		if !f.Nullable && a.NullN() > 0 {
+			return nil, pgerr.New(pgerr.NotNullViolation, "null value in column \"%s\" violates the Iceberg table's required field", f.Name)
+		}
 	}
-	rec := array.NewRecord(asch, arrs, total)
-	defer rec.Release()
-	at := array.NewTableFromRecords(asch, []arrow.Record{rec})
-	defer at.Release()
-	txn := tbl.NewTransaction()
-	if err := txn.AppendTable(ctx, at, max(total, 1), nil); err != nil {
-		return "", icebergError(path, err)
-	}
-	if _, err := txn.Commit(ctx); err != nil {
-		return "", icebergError(path, err)
-	}
-	if cat.committed == "" {
-		return "", pgerr.New(pgerr.InternalError, "Iceberg append to \"%s\" committed no metadata", path)
-	}
-	return cat.committed, nil
+	return array.NewRecord(asch, arrs, total), nil
 }
 
 // icebergColumn is column k of recs as one array of the Iceberg field's

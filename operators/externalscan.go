@@ -24,6 +24,7 @@ type externalScanOp struct {
 	size     int
 	schema   *arrow.Schema
 	tests    []segTest
+	rowID    plan.Column // set: a last column of RowIDs (storage.ExternalRowIDs)
 
 	kept           func() []int // the units to read, in order
 	skipped, total int
@@ -60,8 +61,13 @@ func unitExcluded(u storage.Segment, tests []segTest) bool {
 	return skipped == 1
 }
 
-func (s *externalScanOp) Columns() []plan.Column { return s.cols }
-func (s *externalScanOp) Partitions() int        { return s.parts }
+func (s *externalScanOp) Columns() []plan.Column {
+	if s.rowID.ID != 0 {
+		return append(s.cols[:len(s.cols):len(s.cols)], s.rowID)
+	}
+	return s.cols
+}
+func (s *externalScanOp) Partitions() int { return s.parts }
 
 // ExplainNote is EXPLAIN ANALYZE's note: the row groups statistics skipped.
 func (s *externalScanOp) ExplainNote() string {
@@ -82,7 +88,8 @@ func (s *externalScanOp) Narrow(keep func(plan.ColumnID) bool) error {
 			cols = append(cols, c)
 		}
 	}
-	s.ordinals, s.cols, s.schema = ords, cols, schemaOf(cols)
+	s.ordinals, s.cols = ords, cols
+	s.schema = schemaOf(s.Columns())
 	return nil
 }
 
@@ -129,7 +136,13 @@ func (s *externalScanStream) Next() (arrow.Record, error) {
 		if len(s.units) == 0 {
 			return nil, io.EOF
 		}
-		recs, err := s.op.table.ReadUnit(s.ctx, s.units[0], s.op.ordinals)
+		var recs []arrow.Record
+		var err error
+		if s.op.rowID.ID != 0 {
+			recs, err = s.op.table.(storage.ExternalRowIDs).ReadUnitRowIDs(s.ctx, s.units[0], s.op.ordinals)
+		} else {
+			recs, err = s.op.table.ReadUnit(s.ctx, s.units[0], s.op.ordinals)
+		}
 		if err != nil {
 			return nil, err
 		}

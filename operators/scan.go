@@ -116,10 +116,15 @@ func segmentParts(segs []storage.Segment) []scanPart {
 // and, when x.RowID is set, the RowID column.
 func NewPlanScan(x *plan.Scan, partitions, size int) (Operator, error) {
 	if ext, ok := x.Table.(storage.External); ok {
+		s := newExternalScan(ext, x, partitions, size)
 		if x.RowID.ID != 0 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s has no row identifiers", x.Table.Name())
+			if _, ok := ext.(storage.ExternalRowIDs); !ok {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "%s has no row identifiers", x.Table.Name())
+			}
+			s.rowID = x.RowID
+			s.schema = schemaOf(s.Columns())
 		}
-		return newExternalScan(ext, x, partitions, size), nil
+		return s, nil
 	}
 	op := NewScanSkip(x.Table, x.Ordinals, x.Cols, partitions, size, x.Skip)
 	if x.RowID.ID != 0 {

@@ -34,7 +34,7 @@ func (b *binder) bindDelete(ds *pg_query.DeleteStmt) (Statement, error) {
 		return nil, err
 	}
 	out := selectCols(top, append([]plan.Column{t.rowID}, ret...), b.ids)
-	del := &Delete{Table: t.table, Source: &Query{Plan: out, IDs: b.ids, Names: colNames(out.Cols)}, Repeats: len(ds.UsingClause) > 0}
+	del := &Delete{Table: t.table, Source: &Query{Plan: out, IDs: b.ids, Names: colNames(out.Cols)}, Repeats: len(ds.UsingClause) > 0, Iceberg: t.iceberg}
 	if ret != nil {
 		del.Returning = out.Cols[1:]
 	}

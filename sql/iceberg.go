@@ -259,3 +259,36 @@ func (b *binder) icebergCreate(opts []storage.ForeignOption) (string, error) {
 	}
 	return "", nil
 }
+
+// isIcebergTable reports whether tbl is an Iceberg foreign table.
+func (b *binder) isIcebergTable(tbl storage.Table) bool {
+	def := storage.ForeignDefOf(tbl)
+	return def != nil && IsIcebergServer(b.cat, def.Server)
+}
+
+// IcebergChange is a DELETE's or UPDATE's change to an Iceberg foreign
+// table (merge-on-read: position deletes, and UPDATE's new rows): the
+// snapshot the statement's scan read, whose RowIDs name its rows, and
+// the copy_dirs its files must be under.
+type IcebergChange struct {
+	Dirs    []string
+	Scanned *external.IcebergTable
+}
+
+// icebergChange is the change a DELETE or UPDATE (what) of Iceberg
+// foreign table tbl makes, scan the snapshot its scan reads.
+func (b *binder) icebergChange(tbl, scan storage.Table, what string) (*IcebergChange, error) {
+	it, ok := scan.(*external.IcebergTable)
+	if !ok {
+		return nil, foreignWriteErr(tbl, what)
+	}
+	if id, _ := IcebergSnapshotID(storage.ForeignDefOf(tbl).Options); id != 0 {
+		verb := what
+		if what == "delete" {
+			verb = "delete from"
+		}
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot %s foreign table \"%s\": it reads Iceberg snapshot %d", verb, storage.BareName(tbl.Name()), id).
+			WithHint("Write through a foreign table without the snapshot_id option.")
+	}
+	return &IcebergChange{Dirs: b.fileDirs(), Scanned: it}, nil
+}

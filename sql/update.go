@@ -17,10 +17,11 @@ import (
 // target is the table an UPDATE, DELETE or MERGE writes, as bound into
 // its statement's scope: a Scan that also yields each row's RowID.
 type dmlTarget struct {
-	table storage.Table
-	scan  *plan.Scan
-	item  *nsItem
-	rowID plan.Column
+	table   storage.Table
+	scan    *plan.Scan
+	item    *nsItem
+	rowID   plan.Column
+	iceberg *IcebergChange // an Iceberg table's change (iceberg.go)
 }
 
 // bindDMLTarget binds the target table of UPDATE/DELETE/MERGE (what names
@@ -36,7 +37,8 @@ func (b *binder) bindDMLTarget(s *scope, rv *pg_query.RangeVar, what string) (*d
 		}
 		return nil, err
 	}
-	if err := foreignWriteErr(tbl, what); err != nil {
+	iceberg := (what == "update" || what == "delete") && b.isIcebergTable(tbl) // iceberg.go
+	if err := foreignWriteErr(tbl, what); err != nil && !iceberg {
 		return nil, err
 	}
 	// The target is a table even where a WITH query has its name.
@@ -61,7 +63,13 @@ func (b *binder) bindDMLTarget(s *scope, rv *pg_query.RangeVar, what string) (*d
 		return nil, b.errAt(pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", rv.Relname), rv.Location)
 	}
 	scan.RowID = plan.Column{ID: b.ids.Next(), Name: "ctid", Type: types.Int8Type, NotNull: true}
-	return &dmlTarget{table: tbl, scan: scan, item: items[0], rowID: scan.RowID}, nil
+	t := &dmlTarget{table: tbl, scan: scan, item: items[0], rowID: scan.RowID}
+	if iceberg {
+		if t.iceberg, err = b.icebergChange(tbl, scan.Table, what); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
 // bindDMLWhere binds the WHERE clause of UPDATE/DELETE over input.
@@ -93,6 +101,7 @@ type Update struct {
 	Source    *Query
 	Returning []plan.Column
 	Repeats   bool
+	Iceberg   *IcebergChange // set: Table is an Iceberg foreign table
 }
 
 // Delete is DELETE FROM table [USING ...] [WHERE ...] [RETURNING ...].
@@ -103,6 +112,7 @@ type Delete struct {
 	Source    *Query
 	Returning []plan.Column
 	Repeats   bool
+	Iceberg   *IcebergChange // set: Table is an Iceberg foreign table
 }
 
 func (*Update) statement() {}
@@ -152,7 +162,7 @@ func (b *binder) bindUpdate(us *pg_query.UpdateStmt) (Statement, error) {
 		return nil, err
 	}
 	out := selectCols(top, append(append([]plan.Column{t.rowID}, newCols...), ret...), b.ids)
-	up := &Update{Table: t.table, Source: &Query{Plan: out, IDs: b.ids, Names: colNames(out.Cols)}, Repeats: len(us.FromClause) > 0}
+	up := &Update{Table: t.table, Source: &Query{Plan: out, IDs: b.ids, Names: colNames(out.Cols)}, Repeats: len(us.FromClause) > 0, Iceberg: t.iceberg}
 	if ret != nil {
 		up.Returning = out.Cols[1+len(defs):]
 	}

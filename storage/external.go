@@ -21,3 +21,12 @@ type External interface {
 	// ReadUnit reads columns ordinals (in that order) of unit i.
 	ReadUnit(ctx context.Context, i int, ordinals []int) ([]arrow.Record, error)
 }
+
+// ExternalRowIDs is an External whose rows have RowIDs, so UPDATE and
+// DELETE can name them (an Iceberg table's: unit and position in its data
+// file). ReadUnitRowIDs is ReadUnit with one more column, last: each
+// row's RowID as int8.
+type ExternalRowIDs interface {
+	External
+	ReadUnitRowIDs(ctx context.Context, i int, ordinals []int) ([]arrow.Record, error)
+}
