@@ -180,11 +180,22 @@ func registerFunctions() {
 		x := a[0].F
 		return checkFloat(x*radiansPerDegree, math.IsInf(x, 0), x == 0, 64)
 	})
+	// The domain checks are float.c's: an infinite argument of sin, cos,
+	// tan and cot, and one outside [-1, 1] of asin and acos, is 22003.
 	for name, fn := range map[string]func(float64) float64{
-		"sin": libmSin, "cos": libmCos, "tan": libmTan, "asin": libmAsin, "acos": libmAcos, "atan": libmAtan,
-		"cot":  func(x float64) float64 { return 1 / libmTan(x) },
-		"sinh": libmSinh, "cosh": libmCosh, "tanh": libmTanh,
+		"sin": libmSin, "cos": libmCos, "tan": libmTan, "asin": libmAsin, "acos": libmAcos,
+		"cot": func(x float64) float64 { return 1 / libmTan(x) },
 	} {
+		inverse := name == "asin" || name == "acos"
+		regFn(name, []ID{Float8}, Float8, func(_ *EvalContext, a []Value) (Value, error) {
+			x := a[0].F
+			if (inverse && (x < -1 || x > 1)) || (!inverse && math.IsInf(x, 0)) {
+				return Value{}, pgerr.New(pgerr.NumericValueOutOfRange, "input is out of range")
+			}
+			return Value{F: fn(x)}, nil
+		})
+	}
+	for name, fn := range map[string]func(float64) float64{"atan": libmAtan, "sinh": libmSinh, "cosh": libmCosh, "tanh": libmTanh} {
 		regFn(name, []ID{Float8}, Float8, f1(fn))
 	}
 	regFn("atan2", []ID{Float8, Float8}, Float8, func(_ *EvalContext, a []Value) (Value, error) {

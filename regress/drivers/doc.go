@@ -4,7 +4,8 @@
 // (regress/joindtest), runs a small program written for that driver, and
 // checks its output: against a file taken from PostgreSQL 15, or against the
 // same program run on PostgreSQL 15 (regress/oracle) in the same test. It also holds the
-// authentication and TLS tests, which need a configured server.
+// authentication and TLS tests, which need a configured server, and the
+// replay of Tableau's ODBC connector (tableau_test.go).
 //
 // A driver that is not installed skips its test, except under CI=true,
 // where it fails: .ci/run installs them all.

@@ -26,6 +26,15 @@ SELECT id, sind(f) AS s, cosd(f) AS c FROM mf_t ORDER BY id;
 SELECT sinh(1) AS sinh, cosh(1) AS cosh, tanh(1) AS tanh, asinh(1) AS asinh, acosh(2) AS acosh, atanh(0.5) AS atanh;
 SELECT atanh(1) AS inf, atanh(-1) AS neginf, asinh(0) AS zero, acosh(1) AS one;
 SELECT acosh(0.5);
+-- float.c's domain checks of the radian trigonometric functions
+SELECT acos(2::float8);
+SELECT asin(-1.5::float8);
+SELECT acos(1::float8) AS acos1, asin(-1::float8) AS asinm1, acos('NaN'::float8) AS acosnan, sin('NaN'::float8) AS sinnan, cot(0::float8) AS cot0;
+SELECT sin('infinity'::float8);
+SELECT cos('-infinity'::float8);
+SELECT tan('infinity'::float8);
+SELECT cot('-infinity'::float8);
+SELECT sinh(1000::float8) AS sinh, cosh(-1000::float8) AS cosh, atan('infinity'::float8) AS atan;
 SELECT atanh(1.5);
 -- Numeric helpers.
 SELECT width_bucket(5.35, 0.024, 10.06, 5) AS wn, width_bucket(5.35::float8, 0.024, 10.06, 5) AS wf,
