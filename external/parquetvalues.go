@@ -141,7 +141,8 @@ func ConvertParquetColumn(arr arrow.Array, st types.Type, d storage.ColumnDef, f
 	want := d.Type.ArrowType()
 	plain := d.Type.Typmod < 0 || d.Type.ID == types.Text
 	// A network type's stored string is a key, not the file's text.
-	if plain && d.Type.ID != types.Numeric && !types.IsNetworkID(d.Type.ID) && arrow.TypeEqual(arr.DataType(), want) {
+	// A file's month_day_nano holds nanoseconds, joind's microseconds.
+	if plain && d.Type.ID != types.Numeric && d.Type.ID != types.Interval && !types.IsNetworkID(d.Type.ID) && arrow.TypeEqual(arr.DataType(), want) {
 		return arr, nil
 	}
 	if out, ok := decimalAsIs(arr, want); ok {

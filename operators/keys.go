@@ -388,9 +388,10 @@ func reducePlain(s string) (string, bool) {
 }
 
 // intervalKey is PostgreSQL's interval_cmp_value in canonical form: whole
-// days, then nanoseconds within [0, 1 day).
+// days, then microseconds within [0, 1 day) (the array's nanoseconds
+// field holds microseconds: types.Type.ArrowType).
 func intervalKey(v arrow.MonthDayNanoInterval) string {
-	const day = 86_400_000_000_000
+	const day = 86_400_000_000
 	days := int64(v.Months)*30 + int64(v.Days) + v.Nanoseconds/day
 	rem := v.Nanoseconds % day
 	if rem < 0 {

@@ -416,7 +416,7 @@ func DecodeBinary(b []byte, t types.Type) (types.Value, error) {
 			Days:   int32(binary.BigEndian.Uint32(b[8:])),
 			Months: int32(binary.BigEndian.Uint32(b[12:])),
 		}
-		return types.Value{Iv: iv}, types.CheckStorableInterval(iv)
+		return types.Value{Iv: iv}, nil
 	case types.JSONB:
 		if len(b) == 0 || b[0] != 1 {
 			v := 0

@@ -440,7 +440,7 @@ func encodeSegment(recs []arrow.Record, cols []ColumnDef) (*arrow.Schema, []arro
 		}(c)
 	}
 	wg.Wait()
-	sc := arrow.NewSchema(fields, nil)
+	sc := arrow.NewSchema(fields, &segmentMetadata)
 	enc := make([]arrow.Record, len(recs))
 	for i, r := range recs {
 		enc[i] = array.NewRecord(sc, out[i], r.NumRows())

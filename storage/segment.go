@@ -9,11 +9,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/joind/joind/pgerr"
 	"github.com/joind/joind/types"
 )
@@ -142,7 +144,7 @@ func readSegment(path string, s *segment, cols []ColumnDef) ([]arrow.Record, err
 	}
 	var recs []arrow.Record
 	var rows int64
-	enc := encoded(r.Schema())
+	enc, nanos := encoded(r.Schema()), intervalsInNanos(r.Schema())
 	for i := 0; i < r.NumRecords(); i++ {
 		rec, err := r.RecordBatchAt(i)
 		if err != nil {
@@ -154,6 +156,9 @@ func readSegment(path string, s *segment, cols []ColumnDef) ([]arrow.Record, err
 		}
 		if s.numText {
 			rec = numericFromText(rec, cols)
+		}
+		if nanos {
+			rec = intervalsFromNanos(rec, cols)
 		}
 		recs = append(recs, rec)
 	}
@@ -214,7 +219,54 @@ func arrowSchema(cols []ColumnDef) *arrow.Schema {
 	for i, c := range cols {
 		fields[i] = arrow.Field{Name: c.Name, Type: c.Type.ArrowType(), Nullable: !c.NotNull}
 	}
-	return arrow.NewSchema(fields, nil)
+	return arrow.NewSchema(fields, &segmentMetadata)
+}
+
+// intervalUnitKey, in the schema metadata of every segment (file or log
+// record) joind writes, says that its interval columns hold microseconds
+// in Arrow's nanoseconds field (types.Type.ArrowType). Segments written
+// before lack it: they hold nanoseconds (a time part of at most ±2562047
+// hours), converted as they are read (intervalsFromNanos).
+const intervalUnitKey = "joind.interval_unit"
+
+var segmentMetadata = arrow.NewMetadata([]string{intervalUnitKey}, []string{"us"})
+
+// intervalsInNanos reports whether a segment of schema sc predates
+// intervalUnitKey.
+func intervalsInNanos(sc *arrow.Schema) bool {
+	return sc.Metadata().FindKey(intervalUnitKey) < 0
+}
+
+// intervalsFromNanos converts the interval columns of an old segment's
+// batch to microseconds (exact: the nanoseconds were whole microseconds).
+func intervalsFromNanos(rec arrow.Record, cols []ColumnDef) arrow.Record {
+	var out []arrow.Array
+	for i, c := range cols {
+		if c.Type.ID != types.Interval {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(rec.Columns())
+		}
+		old := rec.Column(i).(*array.MonthDayNanoInterval)
+		b := array.NewMonthDayNanoIntervalBuilder(memory.DefaultAllocator)
+		b.Reserve(old.Len())
+		for k := 0; k < old.Len(); k++ {
+			if old.IsNull(k) {
+				b.AppendNull()
+				continue
+			}
+			v := old.Value(k)
+			v.Nanoseconds /= 1000
+			b.Append(v)
+		}
+		out[i] = b.NewArray()
+		b.Release()
+	}
+	if out == nil {
+		return rec
+	}
+	return array.NewRecord(arrowSchema(cols), out, rec.NumRows())
 }
 
 // crcWriter counts and checksums what passes through it.

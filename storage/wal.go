@@ -594,10 +594,14 @@ func decodeWALSegment(id uint64, cols []ColumnDef, data []byte) (*segment, error
 		return nil, fmt.Errorf("segment %d: %v", id, err)
 	}
 	var recs []arrow.Record
+	nanos := intervalsInNanos(r.Schema())
 	for i := 0; i < r.NumRecords(); i++ {
 		rec, err := r.RecordBatchAt(i)
 		if err != nil {
 			return nil, fmt.Errorf("segment %d batch %d: %v", id, i, err)
+		}
+		if nanos {
+			rec = intervalsFromNanos(rec, cols)
 		}
 		recs = append(recs, rec)
 	}

@@ -35,7 +35,7 @@ func GetValue(arr arrow.Array, t Type, i int) Value {
 		return Value{I: int64(a.Value(i))}
 	case *array.MonthDayNanoInterval:
 		v := a.Value(i)
-		return Value{Iv: IntervalValue{Months: v.Months, Days: v.Days, Micros: v.Nanoseconds / 1000}}
+		return Value{Iv: IntervalValue{Months: v.Months, Days: v.Days, Micros: v.Nanoseconds}} // µs (types.go)
 	case *array.Decimal64, *array.Decimal128, *array.Binary:
 		return Value{Num: getNumeric(arr, i)}
 	case *array.String:
@@ -79,7 +79,7 @@ func AppendValue(b array.Builder, t Type, v Value) {
 	case *array.TimestampBuilder:
 		bb.Append(arrow.Timestamp(v.I))
 	case *array.MonthDayNanoIntervalBuilder:
-		bb.Append(arrow.MonthDayNanoInterval{Months: v.Iv.Months, Days: v.Iv.Days, Nanoseconds: v.Iv.Micros * 1000})
+		bb.Append(arrow.MonthDayNanoInterval{Months: v.Iv.Months, Days: v.Iv.Days, Nanoseconds: v.Iv.Micros}) // µs (types.go)
 	case *array.Decimal64Builder, *array.Decimal128Builder:
 		appendNumericTo(b, v.Num)
 	case *array.StringBuilder:

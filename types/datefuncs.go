@@ -574,7 +574,7 @@ func makeInterval(a []Value) (IntervalValue, error) {
 		Days:   f[2]*7 + f[3],
 		Micros: int64(f[4])*usecsPerHour + int64(f[5])*usecsPerMinute + float8ToInt64(us),
 	}
-	return checkStorable(iv)
+	return iv, nil
 }
 
 // float8ToInt64 is C's (int64) conversion as x86-64 does it: out-of-range

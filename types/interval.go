@@ -408,11 +408,7 @@ func parseInterval(in string, typmod int32, sqlStd bool) (IntervalValue, error) 
 	if !ok {
 		return IntervalValue{}, errIntervalOutOfRange()
 	}
-	iv, err := adjustIntervalForTypmod(iv, typmod)
-	if err != nil {
-		return iv, err
-	}
-	return checkStorable(iv)
+	return adjustIntervalForTypmod(iv, typmod)
 }
 
 // decodeInterval is DecodeInterval: fields are read right to left so that a
@@ -831,27 +827,6 @@ func mulInt64(a, b int64) (int64, bool) {
 	return r, true
 }
 
-// maxStoredMicros bounds an interval's time part: columns hold intervals as
-// Arrow month-day-nanosecond values, so a time beyond ±2562047 hours
-// (PostgreSQL allows ±2562047788) cannot be represented.
-const maxStoredMicros = math.MaxInt64 / 1000
-
-// CheckStorableInterval is checkStorable for values decoded elsewhere
-// (binary parameters).
-func CheckStorableInterval(iv IntervalValue) error {
-	_, err := checkStorable(iv)
-	return err
-}
-
-// checkStorable refuses, with 0A000, an interval joind cannot represent
-// rather than let it wrap around.
-func checkStorable(iv IntervalValue) (IntervalValue, error) {
-	if iv.Micros > maxStoredMicros || iv.Micros < -maxStoredMicros {
-		return IntervalValue{}, pgerr.New(pgerr.FeatureNotSupported, "intervals with a time part beyond 2562047 hours are not supported")
-	}
-	return iv, nil
-}
-
 func intervalAdd(a, b IntervalValue) (IntervalValue, error) {
 	m, ok1 := addInt32(a.Months, b.Months)
 	d, ok2 := addInt32(a.Days, b.Days)
@@ -859,7 +834,7 @@ func intervalAdd(a, b IntervalValue) (IntervalValue, error) {
 	if !ok1 || !ok2 || !ok3 {
 		return IntervalValue{}, errIntervalOutOfRange()
 	}
-	return checkStorable(IntervalValue{m, d, us})
+	return IntervalValue{m, d, us}, nil
 }
 
 func intervalNeg(a IntervalValue) (IntervalValue, error) {
@@ -914,7 +889,7 @@ func intervalMulDiv(span IntervalValue, factor float64, div bool) (IntervalValue
 	if math.IsNaN(t) || t >= 9.223372036854775807e18 || t < -9.223372036854775808e18 {
 		return IntervalValue{}, errIntervalOutOfRange()
 	}
-	return checkStorable(IntervalValue{month, day, int64(t)})
+	return IntervalValue{month, day, int64(t)}, nil
 }
 
 // justifyHours moves whole days out of the time field (interval_justify_hours).

@@ -160,9 +160,8 @@ func TestParseIntervalErrors(t *testing.T) {
 		{"1e3 1-12", pgerr.IntervalFieldOverflow, `interval field value out of range: "1e3 1-12"`},
 		{"x1 day", pgerr.InvalidDatetimeFormat, `invalid input syntax for type interval: "x1 day"`},
 		{"-h", pgerr.InvalidDatetimeFormat, `invalid input syntax for type interval: "-h"`},
-		// PostgreSQL accepts this (2562047788:00:54.775807); joind's Arrow
-		// storage cannot hold it, so it must refuse rather than wrap.
-		{"9223372036854775807 microseconds", pgerr.FeatureNotSupported, "intervals with a time part beyond 2562047 hours are not supported"},
+		// Past int64 microseconds, as PostgreSQL.
+		{"9223372036854775808 microseconds", pgerr.IntervalFieldOverflow, `interval field value out of range: "9223372036854775808 microseconds"`},
 	}
 	for _, c := range cases {
 		_, err := parseInterval(c.in, -1, false)

@@ -316,7 +316,10 @@ func (t Type) Size() int16 {
 //	timestamp (so every *array.Timestamp code path reads both), marked as an
 //	instant for Arrow consumers; the types.ID, not the Arrow type, tells the
 //	two apart inside joind,
-//	interval→MonthDayNanoInterval (nanoseconds always a multiple of 1000),
+//	interval→MonthDayNanoInterval holding PostgreSQL's MICROseconds in the
+//	nanoseconds field (so the time part has PostgreSQL's full int64 range;
+//	storage converts segments written before, which held nanoseconds, and
+//	values from outside, such as Parquet files, are converted as they come in),
 //	time→Int64 (µs since midnight), timetz→Int64 (the packed key of timetz.go),
 //	so every int64 path (sort, hash, keys, min/max) handles both.
 func (t Type) ArrowType() arrow.DataType {
