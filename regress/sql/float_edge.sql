@@ -12,3 +12,14 @@ SELECT pg_lsn(18446744073709551616::numeric);
 SELECT pg_lsn(18446744073709551615.5);
 SELECT pg_lsn('NaN'::numeric);
 SELECT pg_lsn('-inf'::numeric);
+
+-- PostgreSQL 15's scanner: junk stuck to a number or a parameter
+SELECT 123abc;
+SELECT 1.5abc;
+SELECT 1e5xyz;
+SELECT 1e+x;
+SELECT 12_x;
+SELECT 'é', 123é;
+SELECT $1abc;
+PREPARE p1 AS SELECT $1a;
+SELECT 1 AS a$1b, 'é$1x';
