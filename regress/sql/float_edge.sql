@@ -23,3 +23,20 @@ SELECT 'é', 123é;
 SELECT $1abc;
 PREPARE p1 AS SELECT $1a;
 SELECT 1 AS a$1b, 'é$1x';
+
+-- float input takes strtod's forms: hexadecimal floats and nan(chars)
+SELECT '0x10'::float8, '0x1.8p3'::float8, '-0X.8P-2'::float8, '0x1p-1074'::float8, '0x1e1'::float8;
+SELECT ' -0x10 '::float4, '0xffp+1'::float4, '0x1.000001p0'::float4, '0x.8'::float8, '0x1.'::float8;
+SELECT 'nan(123)'::float8, ' NaN(x) '::float8, '-nan()'::float4;
+SELECT '0x1p-1080'::float8;
+SELECT '0x1p1024'::float8;
+SELECT '0x1.fffffffffffff8p1023'::float8;
+SELECT '0x1p-150'::float4;
+SELECT '0x1p128'::float4;
+SELECT '0x'::float8;
+SELECT '0x1p'::float8;
+SELECT '0x_1'::float8;
+SELECT '0x1p1_0'::float8;
+SELECT '0x1E+1'::float8;
+SELECT 'nan(1'::float8;
+SELECT 'nan(-)'::float8;
