@@ -40,3 +40,9 @@ SELECT '0x1p1_0'::float8;
 SELECT '0x1E+1'::float8;
 SELECT 'nan(1'::float8;
 SELECT 'nan(-)'::float8;
+
+-- numeric typmods whose scale exceeds the precision: 10^-n in the detail
+SELECT 0.0012345::numeric(3,5);
+SELECT 1::numeric(3,5);
+SELECT 0.1::numeric(2,3);
+SELECT 12.3::numeric(3,3);
