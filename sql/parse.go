@@ -85,6 +85,7 @@ func convertParseError(query string, err error) error {
 	case strings.HasPrefix(msg, "precision for type float must be"):
 		code = pgerr.InvalidParameterValue // the grammar's float(p) check
 	}
+	msg = pg15JunkText(query, msg, pe.Cursorpos)
 	e := pgerr.Wrap(err, code, "%s", msg)
 	if msg == "invalid Unicode escape" {
 		// The scanner's (E'\u...') is 22025; U&'...' decoding's
@@ -118,6 +119,41 @@ func charPos(query string, loc int32) int {
 	return utf8.RuneCountInString(query[:l]) + 1
 }
 
+// pg15JunkText widens the quoted text of pg_query's (PostgreSQL 16)
+// "trailing junk" errors to PostgreSQL 15's: 16's junk rules end at the
+// first identifier character ("123a", one byte of a multibyte letter), 15's
+// take the whole identifier stuck to the number ("123abc", "$1abc").
+func pg15JunkText(query, msg string, cursor int) string {
+	var prefix string
+	for _, p := range []string{"trailing junk after numeric literal at or near \"", "trailing junk after parameter at or near \""} {
+		if strings.HasPrefix(msg, p) && strings.HasSuffix(msg, "\"") {
+			prefix = p
+		}
+	}
+	if prefix == "" || cursor <= 0 {
+		return msg
+	}
+	junk := msg[len(prefix) : len(msg)-1]
+	off := 0 // byte offset of the cursor's character
+	for n := 1; n < cursor && off < len(query); n++ {
+		_, size := utf8.DecodeRuneInString(query[off:])
+		off += size
+	}
+	end := off + len(junk)
+	if junk == "" || end > len(query) || query[off:end] != junk || !identStart(junk[len(junk)-1]) {
+		return msg
+	}
+	for end < len(query) && (identStart(query[end]) || query[end] >= '0' && query[end] <= '9' || query[end] == '$') {
+		end++
+	}
+	return prefix + query[off:end] + "\""
+}
+
+// identStart is scan.l's ident_start, a byte at a time.
+func identStart(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
 // checkPG15Numbers rejects the numeric literals pg_query's (PostgreSQL 16)
 // scanner reads but PostgreSQL 15's does not: 1_000, 0x1F, 0o17, 0b101.
 // PostgreSQL 15 fails the whole query string with its scanner's error.
@@ -125,7 +161,8 @@ func checkPG15Numbers(query string) error {
 	maybe := false
 	for i := 0; i+1 < len(query) && !maybe; i++ {
 		c, d := query[i], query[i+1]
-		maybe = c >= '0' && c <= '9' && (d == '_' || c == '0' && strings.IndexByte("xXoObB", d) >= 0)
+		maybe = c >= '0' && c <= '9' && (d == '_' || c == '0' && strings.IndexByte("xXoObB", d) >= 0) ||
+			c == '$' && d >= '0' && d <= '9' // $1a: 16's scanner reads a parameter and an alias
 	}
 	if !maybe {
 		return nil

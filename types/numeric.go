@@ -217,7 +217,7 @@ func applyNumericTypmod(d *apd.Decimal, typmod int32) (*apd.Decimal, error) {
 		intDigits := int(r.NumDigits()) + int(r.Exponent)
 		if intDigits > p-s {
 			maxd := p - s
-			if maxd > 0 {
+			if maxd != 0 { // apply_typmod prints 10^0 as 1, and 10^-2 for numeric(3,5)
 				return nil, pgerr.New(pgerr.NumericValueOutOfRange, "numeric field overflow").
 					WithDetail("A field with precision %d, scale %d must round to an absolute value less than 10^%d.", p, s, maxd)
 			}

@@ -209,6 +209,13 @@ func registerNumericFuncs() {
 		}
 		return Value{Num: roundNumericScale(a[0].Num, minScale(a[0].Num))}, nil
 	})
+	regFn("numeric_inc", []ID{Numeric}, Numeric, func(_ *EvalContext, a []Value) (Value, error) {
+		r, err := numAdd(a[0].Num, apd.New(1, 0), false)
+		if err == nil {
+			r, err = numCheckRange(r)
+		}
+		return Value{Num: r}, err
+	})
 	for _, id := range []ID{Int4, Int8} {
 		regFn("gcd", []ID{id, id}, id, intGcdLcm(false, id))
 		regFn("lcm", []ID{id, id}, id, intGcdLcm(true, id))

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"strconv"
@@ -474,10 +475,17 @@ func parseFloat(in string, id ID) (float64, error) {
 	case "":
 		return 0, syntax()
 	}
-	// Only decimal syntax: Go also accepts underscores, hex and "infinity" spellings.
+	// strtod's syntax: decimal, hexadecimal ("0x1.8p3") and nan(chars);
+	// Go's parser takes underscores and other spellings, so check first.
 	i := 0
 	if s[0] == '+' || s[0] == '-' {
 		i++
+	}
+	if isStrtodNaN(s[i:]) {
+		return math.NaN(), nil
+	}
+	if len(s) > i+1 && s[i] == '0' && (s[i+1] == 'x' || s[i+1] == 'X') {
+		return parseHexFloat(in, s, i+2, bits, name, syntax)
 	}
 	nd := 0
 	for i < len(s) && isDigit(s[i]) {
@@ -517,6 +525,65 @@ func parseFloat(in string, id ID) (float64, error) {
 	}
 	if f == 0 && strings.IndexAny(strings.SplitN(strings.ToLower(s), "e", 2)[0], "123456789") >= 0 {
 		return 0, outOfRange // underflow
+	}
+	return f, nil
+}
+
+// isStrtodNaN reports whether s is strtod's "nan(n-char-sequence)".
+func isStrtodNaN(s string) bool {
+	if len(s) < 5 || !strings.EqualFold(s[:4], "nan(") || s[len(s)-1] != ')' {
+		return false
+	}
+	for _, c := range []byte(s[4 : len(s)-1]) {
+		if !(isDigit(c) || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// parseHexFloat reads strtod's hexadecimal form after the "0x" at s[i:]:
+// hex digits with an optional point, then an optional binary exponent.
+func parseHexFloat(in, s string, i, bits int, name string, syntax func() error) (float64, error) {
+	isHex := func(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+	start, nd, nonzero := i, 0, false
+	for ; i < len(s) && (isHex(s[i]) || s[i] == '.'); i++ {
+		if s[i] == '.' {
+			if strings.IndexByte(s[start:i], '.') >= 0 {
+				break
+			}
+			continue
+		}
+		nd++
+		nonzero = nonzero || s[i] != '0'
+	}
+	if nd == 0 {
+		return 0, syntax() // strtod reads the "0" and leaves "x..." as junk
+	}
+	mant := s[:i]
+	exp := "p0"
+	if i < len(s) && (s[i] == 'p' || s[i] == 'P') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		k := j
+		for k < len(s) && isDigit(s[k]) {
+			k++
+		}
+		if k > j {
+			exp, i = s[i:k], k
+		}
+	}
+	if i != len(s) {
+		return 0, syntax()
+	}
+	f, err := strconv.ParseFloat(mant+exp, bits)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, syntax()
+	}
+	if err != nil || f == 0 && nonzero {
+		return 0, pgerr.New(pgerr.NumericValueOutOfRange, "\"%s\" is out of range for type %s", in, name)
 	}
 	return f, nil
 }

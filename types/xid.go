@@ -172,6 +172,22 @@ func lsnPlus(lsn Value, n *apd.Decimal, minus bool) (Value, error) {
 	return WordValue(r.Coeff.Uint64(), PgLSN), nil
 }
 
+// numericLSN is numeric_pg_lsn: the numeric rounded half away from zero
+// to an integer (numericvar_to_uint64), 22023 outside 0..2^64-1.
+func numericLSN(n *apd.Decimal) (Value, error) {
+	switch n.Form {
+	case apd.NaN, apd.NaNSignaling:
+		return Value{}, pgerr.New(pgerr.FeatureNotSupported, "cannot convert NaN to pg_lsn")
+	case apd.Infinite:
+		return Value{}, pgerr.New(pgerr.FeatureNotSupported, "cannot convert infinity to pg_lsn")
+	}
+	var r apd.Decimal
+	if _, err := roundCtx.Quantize(&r, n, 0); err != nil || r.Negative && !r.IsZero() || !r.Coeff.IsUint64() {
+		return Value{}, pgerr.New(pgerr.InvalidParameterValue, "pg_lsn out of range")
+	}
+	return WordValue(r.Coeff.Uint64(), PgLSN), nil
+}
+
 // FirstNormalXid is PostgreSQL's FirstNormalTransactionId. joind's
 // transactions take no transaction ids, so it is also the next xid a
 // transaction would take (ReadNextTransactionId): every database's
@@ -218,6 +234,7 @@ func registerXidFuncs() {
 	regOp("+", []ID{PgLSN, Numeric}, PgLSN, func(_ *EvalContext, a []Value) (Value, error) { return lsnPlus(a[0], a[1].Num, false) })
 	regOp("+", []ID{Numeric, PgLSN}, PgLSN, func(_ *EvalContext, a []Value) (Value, error) { return lsnPlus(a[1], a[0].Num, false) })
 	regOp("-", []ID{PgLSN, Numeric}, PgLSN, func(_ *EvalContext, a []Value) (Value, error) { return lsnPlus(a[0], a[1].Num, true) })
+	regFn("pg_lsn", []ID{Numeric}, PgLSN, func(_ *EvalContext, a []Value) (Value, error) { return numericLSN(a[0].Num) })
 	regFn("pg_wal_lsn_diff", []ID{PgLSN, PgLSN}, Numeric, func(_ *EvalContext, a []Value) (Value, error) {
 		var d apd.Decimal
 		_, err := exactCtx.Sub(&d, lsnNumeric(a[0]), lsnNumeric(a[1]))
