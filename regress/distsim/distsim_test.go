@@ -213,7 +213,7 @@ func TestFragmentsOverWorkersGiveSingleNodeAnswers(t *testing.T) {
 				// key and scope columns; the sides are partitioned on the
 				// scope where there is one (a scope whole on one worker),
 				// else on the key.
-				_, _, fr, err := PlanShape(sh.sql, n)
+				_, _, fr, err := PlanShape(sh.sql, n, "partitioned")
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -50,11 +50,12 @@ func Cut(p *optimizer.Physical) *PlanFragment {
 }
 
 // PlanShape plans query over tables dp (id, g, x) and db (g, y), all int8,
-// with partitions partitions, and returns the plan, its fragments and the
+// with partitions partitions and hash joins of mode joinMode
+// (optimizer.Options.JoinMode: "" chooses by size), and returns the plan, its fragments and the
 // simulation's fragment for its one hash join: the join kind and the key
 // and scope columns (as column ordinals of dp, the probe, and db, the
 // build) the optimizer chose.
-func PlanShape(query string, partitions int) (*optimizer.Physical, *PlanFragment, Fragment, error) {
+func PlanShape(query string, partitions int, joinMode string) (*optimizer.Physical, *PlanFragment, Fragment, error) {
 	cat := storage.NewMemoryCatalog()
 	ctx := context.Background()
 	i8 := types.Int8Type
@@ -76,7 +77,7 @@ func PlanShape(query string, partitions int) (*optimizer.Physical, *PlanFragment
 	if !ok {
 		return nil, nil, Fragment{}, fmt.Errorf("%s: not a query", query)
 	}
-	phys, err := optimizer.Plan(q.Plan, q.IDs, optimizer.Options{Partitions: partitions})
+	phys, err := optimizer.Plan(q.Plan, q.IDs, optimizer.Options{Partitions: partitions, JoinMode: joinMode})
 	if err != nil {
 		return nil, nil, Fragment{}, err
 	}
