@@ -13,7 +13,9 @@
 // icebergwrite.go; docs/iceberg.md) are read through iceberg-go, one unit
 // per data file with the manifest's statistics, appended to as new
 // snapshots whose metadata file joind's own commit publishes, and changed
-// by DELETE and UPDATE as position delete files (icebergdml.go); their
+// by DELETE and UPDATE as position delete files (icebergdml.go),
+// partitioned by Iceberg's transforms and pruned by them
+// (icebergpartition.go: storage.UnitPruner); their
 // location is a directory or an s3:// prefix (location.go: one file IO
 // per kind, and the path helpers both share).
 package external

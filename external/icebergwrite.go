@@ -280,14 +280,14 @@ func icebergType(t types.Type) (iceberg.Type, bool) {
 	return nil, false
 }
 
-// CreateIceberg creates an empty, unpartitioned Iceberg (format v2) table
+// CreateIceberg creates an empty Iceberg (format v2) table
 // of columns cols at location dir (a directory or an object prefix,
 // resolved under copy_dirs), in the
 // Hadoop layout every Iceberg reader takes: metadata/v1.metadata.json and
-// version-hint.text; partitionBy names the columns it is partitioned by
-// (identity partitions, in that order). A type Iceberg has no equal of
+// version-hint.text; partitionBy is its partition spec, the partition_by
+// option (ParsePartitionBy: columns and transforms of them). A type Iceberg has no equal of
 // (smallint among them: it would read back as integer) is 0A000.
-func CreateIceberg(dir string, cols []storage.ColumnDef, partitionBy []string) error {
+func CreateIceberg(dir string, cols []storage.ColumnDef, partitionBy string) error {
 	fields := make([]iceberg.NestedField, len(cols))
 	for i, c := range cols {
 		if c.Type.ID == types.Int2 {
@@ -300,25 +300,24 @@ func CreateIceberg(dir string, cols []storage.ColumnDef, partitionBy []string) e
 		fields[i] = iceberg.NestedField{ID: i + 1, Name: c.Name, Type: it, Required: c.NotNull}
 	}
 	spec := iceberg.UnpartitionedSpec
-	if len(partitionBy) > 0 {
-		var pfs []iceberg.PartitionField
-		for _, name := range partitionBy {
-			k := -1
-			for i, c := range cols {
-				if c.Name == name {
-					k = i
-				}
-			}
-			if k < 0 {
-				return pgerr.New(pgerr.UndefinedColumn, "partition column \"%s\" is not a column of the table", name)
-			}
-			pfs = append(pfs, iceberg.PartitionField{SourceIDs: []int{k + 1}, FieldID: 1000 + len(pfs), Name: name, Transform: iceberg.IdentityTransform{}})
+	if partitionBy != "" {
+		terms, err := ParsePartitionBy(partitionBy)
+		if err != nil {
+			return err
 		}
-		s := iceberg.NewPartitionSpec(pfs...)
+		s, err := partitionSpec(terms, cols, fields)
+		if err != nil {
+			return err
+		}
 		spec = &s
 	}
 	meta, err := table.NewMetadata(iceberg.NewSchema(0, fields...), spec, table.UnsortedSortOrder, dir,
 		iceberg.Properties{"format-version": "2"})
+	if err != nil && partitionBy != "" {
+		// iceberg-go's validation of the spec: redundant transforms of
+		// one column (day and hour), ...
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for option \"partition_by\": %v", err)
+	}
 	if err != nil {
 		return icebergError(dir, err)
 	}

@@ -42,9 +42,13 @@ func newExternalScan(t storage.External, x *plan.Scan, partitions, size int) *ex
 	s.tests = compileSkips(x.Skip, x.Ordinals, x.Cols)
 	s.kept = onceValue(func() []int {
 		units := t.Units()
+		var pruned []bool
+		if p, ok := t.(storage.UnitPruner); ok && len(s.tests) > 0 {
+			pruned = p.ExcludedUnits(unitTests(s.tests))
+		}
 		var kept []int
 		for i, u := range units {
-			if !unitExcluded(u, s.tests) {
+			if !unitExcluded(u, s.tests) && (i >= len(pruned) || !pruned[i]) {
 				kept = append(kept, i)
 			}
 		}
@@ -52,6 +56,18 @@ func newExternalScan(t storage.External, x *plan.Scan, partitions, size int) *ex
 		return kept
 	})
 	return s
+}
+
+// unitTests are the skip tests as a storage.UnitPruner takes them.
+func unitTests(tests []segTest) []storage.UnitTest {
+	ops := map[cmpOp]string{cmpEq: "=", cmpLt: "<", cmpLe: "<=", cmpGt: ">", cmpGe: ">="}
+	out := make([]storage.UnitTest, 0, len(tests))
+	for _, st := range tests {
+		if op, ok := ops[st.op]; ok || st.op == cmpNone {
+			out = append(out, storage.UnitTest{Ordinal: st.ord, Op: op, Value: st.val, Type: st.t, IsNull: st.isNull})
+		}
+	}
+	return out
 }
 
 // unitExcluded reports whether u's statistics prove a skip test false for

@@ -123,6 +123,15 @@ type copyChunk struct {
 // one splitter reads, l.workers parsers work, results come back in chunk
 // order, and nothing is read past `\.` or the first failing chunk.
 func (l *Loader) Load(ctx context.Context, r io.Reader) ([]arrow.Record, int64, error) {
+	return l.LoadFrom(ctx, r, 0)
+}
+
+// LoadFrom is Load of a part of the data that starts after its first
+// lines lines (lines > 0: not the data's start, so it has no header and
+// its line numbers go on from lines). Such a part must start at a line
+// feed of LF-only data with no line break inside a record (a file_fdw
+// unit, foreign.go), so that its lines are the data's lines.
+func (l *Loader) LoadFrom(ctx context.Context, r io.Reader, lines int) ([]arrow.Record, int64, error) {
 	parsers := make([]*chunkParser, max(l.workers, 1))
 	for i := range parsers {
 		parsers[i] = newChunkParser(l)
@@ -130,11 +139,11 @@ func (l *Loader) Load(ctx context.Context, r io.Reader) ([]arrow.Record, int64, 
 	sp := &splitter{l: l, r: r}
 	var recs []arrow.Record
 	var rows int64
-	var at lineCount
+	at := lineCount{recs: lines}
 	crlf, first := false, true
 	err := operators.Ordered(ctx, len(parsers), sp.next,
 		func(_ context.Context, w int, t copyChunk) (*chunkResult, error) {
-			res := parsers[w].parse(t.data, t.idx == 0)
+			res := parsers[w].parse(t.data, t.idx == 0 && lines == 0)
 			l.putBuf(t.data)
 			return res, nil
 		},

@@ -76,6 +76,30 @@ func TestE2EIcebergObjectStore(t *testing.T) {
 		t.Errorf("EXPLAIN ANALYZE should show the other days' files skipped (two appends: 2 + 5 files):\n%s", plan)
 	}
 
+	// Partition transforms in the store: bucket and month, pruned by a
+	// bucket equality; UPDATE and DELETE through the store too.
+	mustExec(t, pgc, "CREATE TABLE buck (id bigint, day date, v int)")
+	mustExec(t, jc, "CREATE FOREIGN TABLE buck (id bigint, day date, v int) SERVER lake OPTIONS (location 's3://lake/wh/buck', partition_by 'bucket(4, id), month(day)')")
+	for _, q := range []string{
+		"INSERT INTO buck SELECT g, date '2026-01-01', g % 10 FROM generate_series(1, 300) g",
+		"UPDATE buck SET v = v + 100, day = date '2026-03-05' WHERE id % 7 = 0",
+		"DELETE FROM buck WHERE v = 3",
+	} {
+		mustExec(t, pgc, q)
+		mustExec(t, jc, q)
+	}
+	for _, q := range []string{"SELECT count(*), sum(v), min(day), max(day) FROM buck", "SELECT * FROM buck WHERE id = 77", "SELECT count(*), sum(v) FROM buck WHERE day >= date '2026-02-01'"} {
+		if got, want := rawResult(ctxT(t), jc, q), rawResult(ctxT(t), pgc, q); got != want {
+			t.Errorf("transforms in the store: %s\n joind:\n%s\n postgres:\n%s", q, got, want)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(store.Root, "lake", "wh", "buck", "data", "id_bucket=*", "day_month=*")); len(m) < 4 {
+		t.Errorf("bucket/month prefixes in the bucket: %v", m)
+	}
+	if plan := rawResult(ctxT(t), jc, "EXPLAIN ANALYZE SELECT count(*) FROM buck WHERE id = 77"); !skippedSome(plan) {
+		t.Errorf("bucket(4, id) in the store: no data file skipped:\n%s", plan)
+	}
+
 	// iceberg-go, another reader, reads the snapshot joind committed from
 	// the store.
 	meta := rawResult(ctxT(t), jc, "SELECT option_value FROM pg_options_to_table((SELECT ftoptions FROM pg_foreign_table WHERE ftrelid = 'sales'::regclass)) WHERE option_name = 'metadata_file'")

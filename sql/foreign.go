@@ -192,7 +192,7 @@ func (b *binder) bindCreateForeignTable(x *pg_query.CreateForeignTableStmt) (Sta
 		} else if create, err = b.icebergCreate(def.Options); err != nil {
 			return nil, err
 		}
-		if create == "" && IcebergPartitionBy(def.Options) != nil {
+		if create == "" && IcebergPartitionBy(def.Options) != "" {
 			return nil, pgerr.New(codeFdwInvalidOption, "option \"partition_by\" applies only to a table CREATE FOREIGN TABLE creates").
 				WithHint("The Iceberg table at this location exists; its partition spec is its own.")
 		}

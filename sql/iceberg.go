@@ -30,21 +30,18 @@ const IcebergMetadataOption = "metadata_file"
 // icebergTableOptions are an Iceberg foreign table's options.
 var icebergTableOptions = []string{"location", IcebergMetadataOption, IcebergSnapshotOption, IcebergPartitionOption}
 
-// IcebergPartitionOption lists the columns a table joind creates is
-// partitioned by (identity partitions), comma-separated.
+// IcebergPartitionOption is the partition spec of a table joind creates:
+// comma-separated columns and transforms of them (external.ParsePartitionBy).
 const IcebergPartitionOption = "partition_by"
 
-// IcebergPartitionBy is the partition_by option's columns.
-func IcebergPartitionBy(opts []storage.ForeignOption) []string {
-	var out []string
+// IcebergPartitionBy is the partition_by option's value ("": none).
+func IcebergPartitionBy(opts []storage.ForeignOption) string {
 	for _, o := range opts {
 		if o.Name == IcebergPartitionOption {
-			for _, c := range strings.Split(o.Value, ",") {
-				out = append(out, strings.TrimSpace(c))
-			}
+			return o.Value
 		}
 	}
-	return out
+	return ""
 }
 
 // IcebergSnapshotOption names the snapshot a foreign table reads (time

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/joind/joind/types"
 )
 
 // External is a read-only table whose rows live in a file joind does not
@@ -29,4 +30,24 @@ type External interface {
 type ExternalRowIDs interface {
 	External
 	ReadUnitRowIDs(ctx context.Context, i int, ordinals []int) ([]arrow.Record, error)
+}
+
+// UnitTest is one skip test of a scan: column Ordinal Op Value (Op one of
+// "=", "<", "<=", ">", ">="; Value of Type's family, not NULL), or, with Op
+// "", IS NULL (IsNull) or IS NOT NULL.
+type UnitTest struct {
+	Ordinal int
+	Op      string
+	Value   types.Value
+	Type    types.Type
+	IsNull  bool
+}
+
+// UnitPruner is an External that can exclude units on more than their
+// statistics' bounds: an Iceberg data file by its partition (a bucket or
+// a truncated value no bound expresses). ExcludedUnits reports, for each
+// unit, whether the tests prove no row of it passes them all.
+type UnitPruner interface {
+	External
+	ExcludedUnits(tests []UnitTest) []bool
 }

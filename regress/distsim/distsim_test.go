@@ -147,22 +147,17 @@ func queryText(t *testing.T, ctx context.Context, c *pgx.Conn, q string) []strin
 type shape struct {
 	name string
 	sql  string
-	// how the sides are partitioned: on the key (a Partitioned join) or
-	// on the scope (correlated NOT IN: each scope whole on one worker).
-	probePart, buildPart int
-	frag                 Fragment
-	twoPhase             bool // the null-aware facts step
+	// frag is the join the optimizer is expected to plan
+	// (TestShapesAreTheOptimizersJoins); the simulation runs the one it
+	// plans.
+	frag Fragment
 }
 
 var shapes = []shape{
-	{name: "uncorrelated NOT IN", sql: "SELECT id FROM dp WHERE x NOT IN (SELECT y FROM db)",
-		probePart: 2, buildPart: 1, frag: Fragment{Op: "anti", ProbeKey: 2, BuildKey: 1, ProbeScope: -1, BuildScope: -1}, twoPhase: true},
-	{name: "IN", sql: "SELECT id FROM dp WHERE x IN (SELECT y FROM db)",
-		probePart: 2, buildPart: 1, frag: Fragment{Op: "semi", ProbeKey: 2, BuildKey: 1, ProbeScope: -1, BuildScope: -1}},
-	{name: "inner join", sql: "SELECT dp.id, db.y FROM dp JOIN db ON dp.x = db.y",
-		probePart: 2, buildPart: 1, frag: Fragment{Op: "inner", ProbeKey: 2, BuildKey: 1, ProbeScope: -1, BuildScope: -1}},
-	{name: "correlated NOT IN", sql: "SELECT id FROM dp WHERE x NOT IN (SELECT y FROM db WHERE db.g = dp.g)",
-		probePart: 1, buildPart: 0, frag: Fragment{Op: "anti", ProbeKey: 2, BuildKey: 1, ProbeScope: 1, BuildScope: 0}},
+	{name: "uncorrelated NOT IN", sql: "SELECT id FROM dp WHERE x NOT IN (SELECT y FROM db)", frag: Fragment{Op: "anti", ProbeKey: 2, BuildKey: 1, ProbeScope: -1, BuildScope: -1}},
+	{name: "IN", sql: "SELECT id FROM dp WHERE x IN (SELECT y FROM db)", frag: Fragment{Op: "semi", ProbeKey: 2, BuildKey: 1, ProbeScope: -1, BuildScope: -1}},
+	{name: "inner join", sql: "SELECT dp.id, db.y FROM dp JOIN db ON dp.x = db.y", frag: Fragment{Op: "inner", ProbeKey: 2, BuildKey: 1, ProbeScope: -1, BuildScope: -1}},
+	{name: "correlated NOT IN", sql: "SELECT id FROM dp WHERE x NOT IN (SELECT y FROM db WHERE db.g = dp.g)", frag: Fragment{Op: "anti", ProbeKey: 2, BuildKey: 1, ProbeScope: 1, BuildScope: 0}},
 }
 
 // TestFragmentsOverWorkersGiveSingleNodeAnswers: for every shape and
@@ -214,15 +209,26 @@ func TestFragmentsOverWorkersGiveSingleNodeAnswers(t *testing.T) {
 			for _, n := range []int{1, 2, 4} {
 				c := clusters[n]
 				job := fmt.Sprintf("s%d-%s", seed, sh.name)
-				if err := c.Put(ctx, job, "probe", probe, 3, sh.probePart); err != nil {
+				// The join is the optimizer's (fragment.go): its kind and
+				// key and scope columns; the sides are partitioned on the
+				// scope where there is one (a scope whole on one worker),
+				// else on the key.
+				_, _, fr, err := PlanShape(sh.sql, n, "partitioned")
+				if err != nil {
 					t.Fatal(err)
 				}
-				if err := c.Put(ctx, job, "build", build, 2, sh.buildPart); err != nil {
+				probePart, buildPart := fr.ProbeKey, fr.BuildKey
+				if fr.ProbeScope >= 0 {
+					probePart, buildPart = fr.ProbeScope, fr.BuildScope
+				}
+				if err := c.Put(ctx, job, "probe", probe, 3, probePart); err != nil {
 					t.Fatal(err)
 				}
-				fr := sh.frag
+				if err := c.Put(ctx, job, "build", build, 2, buildPart); err != nil {
+					t.Fatal(err)
+				}
 				fr.Job = job
-				if sh.twoPhase {
+				if fr.Op == "anti" && fr.ProbeScope < 0 { // the null-aware facts step
 					// Partition-local first: each worker's own facts.
 					local, err := c.Run(ctx, fr)
 					if err != nil {
@@ -231,7 +237,7 @@ func TestFragmentsOverWorkersGiveSingleNodeAnswers(t *testing.T) {
 					if strings.Join(rowsText(local), ",") != strings.Join(want, ",") {
 						localWrong[n]++
 					}
-					f, err := c.Facts(ctx, job, "build", sh.frag.BuildKey)
+					f, err := c.Facts(ctx, job, "build", fr.BuildKey)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -2,7 +2,9 @@
 // that exchange Arrow batches through Arrow Flight (docs/distributed.md),
 // to test plan fragmentation and the null-aware global-facts protocol
 // against joind's single-node answers. It is a test harness, not an
-// engine: the workers run hand-written fragments (hash partitioning, hash
+// engine: the join a worker runs is the optimizer's (fragment.go: the
+// physical plan cut at its exchanges, its hash join's kind, keys and
+// scopes), executed by hand-written fragments (hash partitioning, hash
 // joins over int8 keys), and the test compares what the fragments give,
 // coordinated as the design says, with what joind answers for the same
 // SQL over the same rows.
