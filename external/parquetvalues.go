@@ -141,7 +141,7 @@ func ConvertParquetColumn(arr arrow.Array, st types.Type, d storage.ColumnDef, f
 	want := d.Type.ArrowType()
 	plain := d.Type.Typmod < 0 || d.Type.ID == types.Text
 	// A network type's stored string is a key, not the file's text.
-	if plain && d.Type.ID != types.Numeric && !types.IsNetworkID(d.Type.ID) && arrow.TypeEqual(arr.DataType(), want) {
+	if plain && d.Type.ID != types.Numeric && !types.IsBinaryStringID(d.Type.ID) && arrow.TypeEqual(arr.DataType(), want) {
 		return arr, nil
 	}
 	if out, ok := decimalAsIs(arr, want); ok {
