@@ -140,9 +140,9 @@ func decimalValue(s string) (types.Value, error) {
 func ConvertParquetColumn(arr arrow.Array, st types.Type, d storage.ColumnDef, f *types.Format, ectx *types.EvalContext, where string) (arrow.Array, error) {
 	want := d.Type.ArrowType()
 	plain := d.Type.Typmod < 0 || d.Type.ID == types.Text
-	// A network type's stored string is a key, not the file's text.
+	// A network or point value is stored as binary, not the file's text.
 	// A file's month_day_nano holds nanoseconds, joind's microseconds.
-	if plain && d.Type.ID != types.Numeric && d.Type.ID != types.Interval && !types.IsNetworkID(d.Type.ID) && arrow.TypeEqual(arr.DataType(), want) {
+	if plain && d.Type.ID != types.Numeric && d.Type.ID != types.Interval && !types.IsBinaryStringID(d.Type.ID) && arrow.TypeEqual(arr.DataType(), want) {
 		return arr, nil
 	}
 	if out, ok := decimalAsIs(arr, want); ok {

@@ -85,6 +85,11 @@ func AppendBinary(dst []byte, v types.Value, t types.Type) []byte {
 		return append(dst, addr...)
 	case types.MacAddr, types.MacAddr8:
 		return append(dst, v.S...) // macaddr_send / macaddr8_send: the bytes
+	case types.Point:
+		// point_send: x and y as network-order float8s.
+		x, y := types.PointXY(v)
+		dst = binary.BigEndian.AppendUint64(dst, math.Float64bits(x))
+		return binary.BigEndian.AppendUint64(dst, math.Float64bits(y))
 	case types.InternalChar:
 		// charsend: the byte, also the zero byte.
 		if v.S == "" {
@@ -451,6 +456,11 @@ func DecodeBinary(b []byte, t types.Type) (types.Value, error) {
 			return types.Value{}, pgerr.New("08P01", "no data left in message")
 		}
 		return types.Value{S: string(b[:6])}, nil
+	case types.Point:
+		if len(b) < 16 {
+			return types.Value{}, pgerr.New("08P01", "insufficient data left in message")
+		}
+		return types.PointValue(math.Float64frombits(binary.BigEndian.Uint64(b[:8])), math.Float64frombits(binary.BigEndian.Uint64(b[8:16]))), nil
 	case types.MacAddr8:
 		// macaddr8_recv takes a 6-byte EUI-48 too, adding FF:FE.
 		switch {

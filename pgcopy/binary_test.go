@@ -56,6 +56,7 @@ func TestBinaryRoundTrip(t *testing.T) {
 		{types.TimestampType, types.IntValue(1700000000123456)},
 		{types.IntervalType, types.Value{Iv: types.IntervalValue{Months: -3, Days: 40, Micros: 1}}},
 		{types.TextType, types.TextValue("héllo")},
+		{types.PointType, types.PointValue(1, -2.5)},
 	} {
 		b := AppendBinary(nil, c.v, c.typ)
 		got, err := DecodeBinary(b, c.typ)
@@ -91,6 +92,8 @@ func TestDecodeBinaryLikePostgres(t *testing.T) {
 		{types.TextType, "6100", `22021: invalid byte sequence for encoding "UTF8": 0x00`},
 		{types.TextType, "61e282", `22021: invalid byte sequence for encoding "UTF8": 0xe2 0x82`},
 		{types.VarcharType, "6162", "ab"},
+		{types.PointType, "3ff0000000000000c004000000000000", "(1,-2.5)"}, // point_send('(1,-2.5)')
+		{types.PointType, "3ff0000000000000", "08P01: insufficient data left in message"},
 		{types.NameType, strings.Repeat("61", 63), strings.Repeat("a", 63)},
 		{types.NameType, strings.Repeat("61", 64), "42622: identifier too long"}, // namerecv, unlike namein, does not clip
 		{types.NumericType, "00010000", "08P01: insufficient data left in message"},

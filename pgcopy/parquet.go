@@ -102,7 +102,7 @@ func WriteParquet(x *sql.Copy, rows Batches, cols []plan.Column, f *types.Format
 
 // toParquetArray converts one column of a batch to its Parquet Arrow type.
 func toParquetArray(arr arrow.Array, t types.Type, field arrow.Field, f *types.Format) (arrow.Array, error) {
-	if arrow.TypeEqual(arr.DataType(), field.Type) && !types.IsNetworkID(t.ID) {
+	if arrow.TypeEqual(arr.DataType(), field.Type) && !types.IsBinaryStringID(t.ID) {
 		return arr, nil // the stored form is the written one (a network key is not: its text is)
 	}
 	b := array.NewBuilder(memory.DefaultAllocator, field.Type)

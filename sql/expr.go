@@ -118,6 +118,11 @@ func (b *binder) bindColumnRef(s *scope, cr *pg_query.ColumnRef) (plan.Expr, err
 		col, err = b.lookupColumn(s, names[0], cr.Location)
 	case 2:
 		col, err = b.lookupQualified(s, names[0], names[1], cr.Location)
+		if err != nil && pgerr.Code(err) == pgerr.UndefinedColumn {
+			if e, ok, ferr := b.columnNotationCall(s, names[0], names[1], cr.Location); ok {
+				return e, ferr
+			}
+		}
 	case 3, 4:
 		// [database.]schema.table.column: an unknown schema matches no
 		// FROM item (PostgreSQL's refnameNamespaceItem).
@@ -1081,6 +1086,14 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 	args, err := b.bindList(s, fc.Args)
 	if err != nil {
 		return nil, err
+	}
+	if len(fc.Funcname) == 1 && len(args) == 1 && args[0].Type().ID == types.Record {
+		// Function syntax tries a function before the projection
+		// (ParseFuncOrColumn): longname(f) calls longname even when f has
+		// a column of that name.
+		if e, ok, err := b.userFuncCall(s, "", name, args, fc.Location); ok { // function_call.go
+			return e, err
+		}
 	}
 	if e, ok, err := b.functionalFieldSelect(fc, name, args); ok { // funccast.go
 		return e, err

@@ -75,6 +75,21 @@ func (b *binder) functionalFieldSelect(fc *pg_query.FuncCall, name string, args 
 	return nil, false, nil
 }
 
+// columnNotationCall is ParseFuncOrColumn's column syntax over a FROM
+// item's whole row: rel.name, when rel has no column name, calls the user
+// function name(rel). ok is false when rel is no visible relation or no
+// such function takes its row.
+func (b *binder) columnNotationCall(s *scope, rel, name string, loc int32) (plan.Expr, bool, error) {
+	if len(b.visibleFunctions("", name)) == 0 {
+		return nil, false, nil
+	}
+	row, err := b.wholeRow(s, rel, loc) // rowtype.go
+	if err != nil {
+		return nil, false, nil
+	}
+	return b.userFuncCall(s, "", name, []plan.Expr{row}, loc)
+}
+
 // checkColumnSizeArg refuses pg_column_size of a column's value: in
 // PostgreSQL its size depends on how the row was stored (1-byte varlena
 // headers, compression), which joind's storage does not reproduce;

@@ -337,6 +337,21 @@ func (b *binder) userFuncInFrom(fs *scope, rf *pg_query.RangeFunction, fc *pg_qu
 		names, ts = []string{alias}, []types.Type{f.Result}
 		c := plan.Column{ID: b.ids.Next(), Name: alias, Table: alias, Type: f.Result}
 		node = &plan.Values{Rows: [][]plan.Expr{{e}}, Cols: []plan.Column{c}}
+		if d := f.Result.Desc(); f.Result.ID == types.Record && f.Result.Domain != 0 && d != nil {
+			// A domain over a composite is TYPEFUNC_COMPOSITE_DOMAIN: in
+			// FROM its (checked) value's fields are the columns.
+			p := &plan.Project{Input: node}
+			names, ts = append([]string(nil), d.Fields...), append([]types.Type(nil), d.Types...)
+			for i, n := range names {
+				fe, err := b.selectRecordField(&plan.ColRef{ID: c.ID, T: c.Type, Name: alias}, n, fc.Location)
+				if err != nil {
+					return nil, nil, true, err
+				}
+				p.Exprs = append(p.Exprs, fe)
+				p.Cols = append(p.Cols, plan.Column{ID: b.ids.Next(), Name: n, Table: alias, Type: ts[i]})
+			}
+			node = p
+		}
 	} else {
 		leave, err := b.enterFunction(f, fc.Location)
 		if err != nil {

@@ -14,6 +14,11 @@ import (
 func (b *binder) checkEquality(t types.Type, loc int32) error {
 	if types.HasEquality(t) {
 		if ft, bad := types.FieldWithoutEquality(t); bad {
+			if t.UserOID != 0 {
+				// A named composite's type cache has no equality when a
+				// field lacks one (record_fields_have_equality).
+				return b.errAt(pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type %s", t.BaseSQLName()), loc)
+			}
 			// record_eq's failure, at run time in PostgreSQL: no position.
 			return pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type %s", ft.BaseSQLName())
 		}
@@ -25,6 +30,12 @@ func (b *binder) checkEquality(t types.Type, loc int32) error {
 func (b *binder) checkOrdering(t types.Type, loc int32) error {
 	if types.HasOrdering(t) {
 		if ft, bad := types.FieldWithoutEquality(t); bad {
+			if t.UserOID != 0 {
+				// record_fields_have_compare: a named composite has no
+				// ordering operator when a field lacks one.
+				return b.errAt(pgerr.New(pgerr.UndefinedFunction, "could not identify an ordering operator for type %s", t.BaseSQLName()).
+					WithHint("Use an explicit ordering operator or modify the query."), loc)
+			}
 			// record_cmp's failure, at run time in PostgreSQL: no position.
 			return pgerr.New(pgerr.UndefinedFunction, "could not identify a comparison function for type %s", ft.BaseSQLName())
 		}

@@ -113,7 +113,9 @@ func (b *binder) rowComparison(op string, ls, rs []plan.Expr, loc int32) (plan.E
 		return &plan.And{Args: terms}, nil
 	case "<>":
 		return &plan.Or{Args: terms}, nil
-	case "<", "<=", ">", ">=":
+	case "<", "<=", ">", ">=", "~<~", "~<=~", "~>~", "~>=~":
+		// The pattern operators are text_pattern_ops' and
+		// bpchar_pattern_ops' ordering members, = their equality.
 	default:
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "could not determine interpretation of row comparison operator %s", op).
 			WithHint("Row comparison operators must be associated with btree operator families."), loc)
@@ -139,6 +141,9 @@ func lexicographic(n int, op string, pair func(name string, i int) (plan.Expr, e
 		return nil, err
 	}
 	strict := op[:1]
+	if op[0] == '~' {
+		strict = op[:2] + "~" // ~<=~ → ~<~
+	}
 	for i := n - 2; i >= 0; i-- {
 		lt, err := pair(strict, i)
 		if err != nil {

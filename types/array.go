@@ -45,6 +45,7 @@ var arrayOIDs = map[ID]uint32{
 	Time: 1183, TimeTZ: 1270, UUID: 2951, JSONPath: 4073,
 	Bit: 1561, VarBit: 1563, InternalChar: 1002,
 	Inet: 1041, Cidr: 651, MacAddr: 1040, MacAddr8: 775,
+	Point: 1017,
 }
 
 // ArrayOID is the OID of the array type over elements of type elem, 0

@@ -134,7 +134,7 @@ func Aggregates() []Signature {
 // ConcreteIDs lists the SQL types a column can have (no Unknown, no pseudo-types).
 func ConcreteIDs() []ID {
 	return []ID{Bool, Int2, Int4, Int8, Float4, Float8, Numeric, Text, Varchar, Char,
-		Date, Timestamp, Interval, TimestampTZ, Name, Bytea, UUID, Time, TimeTZ, JSON, JSONB, Bit, VarBit, InternalChar, Inet, Cidr, MacAddr, MacAddr8,
+		Date, Timestamp, Interval, TimestampTZ, Name, Bytea, UUID, Time, TimeTZ, JSON, JSONB, Bit, VarBit, InternalChar, Inet, Cidr, MacAddr, MacAddr8, Point,
 		Oid, RegClass, RegType, RegProc, RegProcedure, RegOper, RegOperator, RegNamespace, RegRole, Xid, Xid8, PgLSN}
 }
 

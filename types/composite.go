@@ -457,6 +457,9 @@ func RecordCompare(op string, lt, rt Type) (*Overload, error) {
 					return Value{}, pgerr.New(pgerr.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d",
 						ld.Types[i].BaseSQLName(), rd.Types[i].BaseSQLName(), i+1)
 				}
+				if err := fieldComparable(ld.Types[i], op); err != nil {
+					return Value{}, err
+				}
 				switch {
 				case av[i].Null && bv[i].Null:
 				case av[i].Null:
@@ -472,6 +475,24 @@ func RecordCompare(op string, lt, rt Type) (*Overload, error) {
 			}
 			return BoolValue(test(c)), nil
 		}}, nil
+}
+
+// fieldComparable is record_eq's (= and <>) or record_cmp's lookup of a
+// field type's equality or comparison, made for each field the comparison
+// reaches, before its NULLs are looked at: 42883 for a type without one
+// (json, point, a composite over one).
+func fieldComparable(ft Type, op string) error {
+	bad := !HasEquality(ft)
+	if !bad && ft.ID == Record && ft.UserOID != 0 {
+		_, bad = FieldWithoutEquality(ft)
+	}
+	if !bad {
+		return nil
+	}
+	if op == "=" || op == "<>" {
+		return pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type %s", ft.BaseSQLName())
+	}
+	return pgerr.New(pgerr.UndefinedFunction, "could not identify a comparison function for type %s", ft.BaseSQLName())
 }
 
 // RecordNullTest is `x IS [NOT] NULL` of a record value of type t: true

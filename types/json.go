@@ -922,7 +922,7 @@ func hashJSONB(s string) uint64 { return hashString(JSONBKey(s)) }
 
 // HasEquality reports whether t has btree equality and ordering operators
 // (json and jsonpath have none: they cannot be grouped, deduplicated or sorted).
-func HasEquality(t Type) bool { return t.ID != JSON && t.ID != JSONPath }
+func HasEquality(t Type) bool { return t.ID != JSON && t.ID != JSONPath && t.ID != Point }
 
 // HasOrdering reports whether t has a btree ordering (ORDER BY, min/max,
 // GREATEST, a btree index): the types with equality except xid, whose

@@ -33,6 +33,10 @@ func leakproofSet() map[string]bool {
 		{"macaddr_cmp", "macaddr", "macaddr"}, {"macaddr8_cmp", "macaddr8", "macaddr8"}} {
 		set[sigKey(sig[0], sig[1:])] = true
 	}
+	for _, op := range []string{"~<~", "~<=~", "~>=~", "~>~"} {
+		set[sigKey(op, []string{"text", "text"})] = true
+		set[sigKey(op, []string{"bpchar", "bpchar"})] = true
+	}
 	return set
 }
 

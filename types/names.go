@@ -22,6 +22,7 @@ const (
 	catBitString  = 'V'
 	catInternal   = 'Z'
 	catNetwork    = 'I'
+	catGeometric  = 'G'
 	catInvalid    = 0
 	maxNumPrec    = 1000
 	maxNumScale   = 1000
@@ -64,6 +65,8 @@ func idCategory(id ID) byte {
 		return catNetwork
 	case MacAddr, MacAddr8:
 		return catUser
+	case Point:
+		return catGeometric
 	}
 	if IsOIDKind(id) {
 		return catNumeric
@@ -221,9 +224,11 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 		id = MacAddr
 	case "macaddr8":
 		id = MacAddr8
+	case "point":
+		id = Point
 	case
 		// Other PostgreSQL built-in types: they exist there, so "does not exist" would be wrong.
-		"money", "xml", "point", "line",
+		"money", "xml", "line",
 		"lseg", "box", "path", "polygon", "circle", "tsvector", "tsquery",
 		"int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange", "cid", "tid":
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", name)
@@ -407,6 +412,8 @@ func (t Type) BaseSQLName() string {
 		return `"char"`
 	case Inet, Cidr, MacAddr, MacAddr8:
 		return networkTypeName(t.ID)
+	case Point:
+		return "point"
 	case idAnyNonArray:
 		return "anynonarray"
 	case Record:
@@ -533,6 +540,8 @@ func (t Type) PgTypeName() string {
 		return "char"
 	case Inet, Cidr, MacAddr, MacAddr8:
 		return networkTypeName(t.ID)
+	case Point:
+		return "point"
 	}
 	if IsOIDKind(t.ID) {
 		return oidKinds[t.ID].name

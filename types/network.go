@@ -112,6 +112,10 @@ func InetMaskOK(s string) bool {
 // binary key, not their text.
 func IsNetworkID(id ID) bool { return id == Inet || id == Cidr || id == MacAddr || id == MacAddr8 }
 
+// IsBinaryStringID reports the string-backed types whose Value.S is a
+// binary form, not their text: the network types and point.
+func IsBinaryStringID(id ID) bool { return IsNetworkID(id) || id == Point }
+
 func networkTypeName(id ID) string {
 	switch id {
 	case Inet:

@@ -413,6 +413,22 @@ func registerStringOps() {
 		regOp("~*", []ID{id, Text}, Bool, re(false, true))
 		regOp("!~*", []ID{id, Text}, Bool, re(true, true))
 	}
+	// text_pattern_ops' and bpchar_pattern_ops' ordering: bytewise (memcmp,
+	// then the shorter first), whatever the collation; bpchar without its
+	// trailing blanks (bcTruelen).
+	for _, id := range []ID{Text, Char} {
+		trim := id == Char
+		for _, op := range []string{"<", "<=", ">=", ">"} {
+			op := op
+			regOp("~"+op+"~", []ID{id, id}, Bool, func(_ *EvalContext, a []Value) (Value, error) {
+				x, y := a[0].S, a[1].S
+				if trim {
+					x, y = strings.TrimRight(x, " "), strings.TrimRight(y, " ")
+				}
+				return BoolValue(cmpResult(op, strings.Compare(x, y))), nil
+			})
+		}
+	}
 	regOp("^@", []ID{Text, Text}, Bool, func(_ *EvalContext, a []Value) (Value, error) {
 		return BoolValue(strings.HasPrefix(a[0].S, a[1].S)), nil
 	})

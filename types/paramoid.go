@@ -52,6 +52,8 @@ func TypeForParamOID(oid uint32) (t Type, ok bool, err error) {
 		return MacAddrType, true, nil
 	case OIDMacAddr8:
 		return MacAddr8Type, true, nil
+	case OIDPoint:
+		return PointType, true, nil
 	}
 	switch oid {
 	case OIDInt2Vector:

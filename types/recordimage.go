@@ -81,6 +81,9 @@ func imageCompare(a, b Value, t Type) (int, error) {
 			return c, nil
 		}
 		return compareInts(len(a.S), len(b.S)), nil
+	case Point:
+		// By reference, fixed length: memcmp of the 16 bytes (point.go).
+		return strings.Compare(a.S, b.S), nil
 	default:
 		return 0, pgerr.New(pgerr.FeatureNotSupported, "record image comparison of type %s is not supported", t.SQLName())
 	}

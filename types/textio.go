@@ -93,6 +93,8 @@ func FormatText(dst []byte, v Value, t Type, f *Format) []byte {
 		return appendInet(dst, v.S, t.ID == Cidr) // network.go
 	case MacAddr, MacAddr8:
 		return appendMacaddr(dst, v.S) // network_mac.go
+	case Point:
+		return appendPoint(dst, v, f.ExtraFloatDigits) // point.go
 	case Record:
 		if t.UserOID != 0 {
 			return formatComposite(dst, v, t, f) // composite.go
@@ -284,6 +286,8 @@ func ParseTextFormat(s string, t Type, f *Format, now time.Time) (Value, error) 
 	case MacAddr8:
 		m, err := parseMacaddr8(s)
 		return Value{S: m}, err
+	case Point:
+		return parsePoint(s)
 	case JSON:
 		return parseJSONInput(s)
 	case JSONB:

@@ -89,6 +89,9 @@ const (
 	Cidr
 	MacAddr
 	MacAddr8
+	// Point is the geometric point (point.go): Value.S holds its two
+	// float8s as PostgreSQL's in-memory image.
+	Point
 )
 
 // Type is a SQL type with its modifier. Typmod follows PostgreSQL's encoding
@@ -146,6 +149,7 @@ var (
 	CidrType         = Type{ID: Cidr, Typmod: -1}
 	MacAddrType      = Type{ID: MacAddr, Typmod: -1}
 	MacAddr8Type     = Type{ID: MacAddr8, Typmod: -1}
+	PointType        = Type{ID: Point, Typmod: -1}
 )
 
 // PostgreSQL type OIDs, as sent in RowDescription and ParameterDescription.
@@ -181,6 +185,7 @@ const (
 	OIDCidr        uint32 = 650
 	OIDMacAddr     uint32 = 829
 	OIDMacAddr8    uint32 = 774
+	OIDPoint       uint32 = 600
 )
 
 // OID returns the PostgreSQL type OID of t.
@@ -267,6 +272,8 @@ func (t Type) OID() uint32 {
 		return OIDMacAddr
 	case MacAddr8:
 		return OIDMacAddr8
+	case Point:
+		return OIDPoint
 	}
 	if IsOIDKind(t.ID) {
 		return oidKinds[t.ID].oid
@@ -291,7 +298,7 @@ func (t Type) Size() int16 {
 		return 8
 	case MacAddr:
 		return 6
-	case Interval, UUID:
+	case Interval, UUID, Point:
 		return 16
 	case TimeTZ:
 		return 12
@@ -377,6 +384,7 @@ func (t Type) ArrowType() arrow.DataType {
 //	InternalChar:     S (the one byte of a "char"; "" for the zero byte)
 //	Inet/Cidr:        S (family, network bits, mask length, address: see network.go)
 //	MacAddr/MacAddr8: S (the 6 or 8 bytes)
+//	Point:            S (x and y, little-endian float8s: see point.go)
 type Value struct {
 	Null bool
 	I    int64

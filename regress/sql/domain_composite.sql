@@ -78,3 +78,18 @@ alter domain dc_posint add constraint c1 check (value >= 0);
 select row(-1)::dc_holder;
 drop type dc_holder;
 drop domain dc_posint;
+-- a function returning a domain over a composite: in FROM its fields are the columns
+create type rd_comptype as (r float8, i float8);
+create domain rd_dcomptype as rd_comptype check ((value).r > (value).i);
+create function rd_makedcomp(r float8, i float8) returns rd_dcomptype
+as 'select row(r, i)' language sql;
+select rd_makedcomp(2,1);
+select rd_makedcomp(1,2);
+select * from rd_makedcomp(2,1) m;
+select * from rd_makedcomp(1,2) m;
+select m, m is not null from rd_makedcomp(2,1) m;
+select m.r, i from rd_makedcomp(5,1) m;
+select * from rd_makedcomp(5,1) m(a, b);
+select m from rd_makedcomp(5,1) m(a, b);
+drop function rd_makedcomp(float8, float8);
+drop type rd_comptype cascade;

@@ -23,3 +23,21 @@ insert into rn_arr (a[3], a) values (22, '{1}');
 select * from rn_arr order by 1;
 drop table rn_arr;
 drop table rn_name;
+-- functional and column notation: f.fn calls fn(f) when f has no column fn;
+-- fn(f) calls the function even when f has a column fn
+create table rn_fullname (first text, last text);
+insert into rn_fullname values ('Joe', 'Blow');
+select f.last from rn_fullname f;
+select last(f) from rn_fullname f;
+create function longname(rn_fullname) returns text language sql
+as $$select $1.first || ' ' || $1.last$$;
+select f.longname from rn_fullname f;
+select longname(f) from rn_fullname f;
+select rn_fullname.longname from rn_fullname;
+select f.nosuch from rn_fullname f;
+alter table rn_fullname add column longname text;
+select f.longname from rn_fullname f;
+select longname(f) from rn_fullname f;
+select longname(rn_fullname) from rn_fullname;
+drop function longname(rn_fullname);
+drop table rn_fullname;

@@ -1,0 +1,52 @@
+-- point: input and output, no btree operators, and records over it
+SELECT '(1,2)'::point, ' ( 1.5 , -2e3 ) '::point, '3,4'::point, ' 3 , 4 '::point;
+SELECT '(nan, infinity)'::point, '(-0,0)'::point, '(0.1,1e-300)'::point;
+SELECT '(1e400,2)'::point;
+SELECT '(1,2'::point;
+SELECT '(x,2)'::point;
+SELECT '(1,2) x'::point;
+SELECT '(1,2)'::point = '(1,2)'::point;
+SELECT '(1,2)'::point::text, pg_typeof('(1,2)'::point);
+SELECT array['(1,2)'::point, '(3,4)'];
+SET extra_float_digits = 0;
+SELECT '(0.1,1e-300)'::point;
+RESET extra_float_digits;
+SELECT DISTINCT p FROM (VALUES ('(1,2)'::point)) v(p);
+SELECT p FROM (VALUES ('(1,2)'::point)) v(p) ORDER BY 1;
+CREATE TABLE pt (p point, a point[]);
+INSERT INTO pt VALUES ('(1,2)', '{"(3,4)","(5,6)"}');
+SELECT * FROM pt;
+SELECT a[2], pg_typeof(a) FROM pt;
+DROP TABLE pt;
+-- a composite with a field of no ordering: refused when sorted or
+-- grouped, and its comparisons fail where they reach that field
+CREATE TYPE cantcompare AS (p point, r float8);
+CREATE TABLE cc (f1 cantcompare);
+INSERT INTO cc VALUES ('("(1,2)",3)');
+INSERT INTO cc VALUES ('("(4,5)",6)');
+SELECT * FROM cc ORDER BY f1;
+SELECT f1 FROM cc GROUP BY f1;
+SELECT (f1).p FROM cc ORDER BY (f1).r;
+DROP TABLE cc;
+DROP TYPE cantcompare;
+CREATE TYPE testtype6 AS (a int, b point);
+SELECT row(1, '(1,2)')::testtype6 < row(1, '(1,3)')::testtype6;
+SELECT row(1, '(1,2)')::testtype6 <> row(1, '(1,3)')::testtype6;
+SELECT row(1, '(1,2)')::testtype6 = row(1, '(1,3)')::testtype6;
+SELECT row(2, '(1,2)')::testtype6 < row(1, '(1,3)')::testtype6;
+SELECT row(2, '(1,2)')::testtype6 <> row(1, '(1,3)')::testtype6;
+SELECT row(1, NULL)::testtype6 = row(1, NULL)::testtype6;
+-- the record image operators compare the point's bytes
+SELECT row(1, '(1,2)')::testtype6 *< row(1, '(1,3)')::testtype6;
+SELECT row(1, '(1,2)')::testtype6 *>= row(1, '(1,3)')::testtype6;
+SELECT row(1, '(1,2)')::testtype6 *<> row(1, '(1,3)')::testtype6;
+SELECT row(1, '(1,2)')::testtype6 *= row(1, '(1,2)')::testtype6;
+SELECT row(1, '(-1,2)')::testtype6 *< row(1, '(1,2)')::testtype6;
+DROP TYPE testtype6;
+CREATE TYPE jc AS (a int, j json);
+SELECT row(1, '{}')::jc < row(1, '{}')::jc;
+SELECT row(2, '{}')::jc < row(1, '{}')::jc;
+SELECT row(2, '{}')::jc = row(1, '{}')::jc;
+SELECT row(1, '{}')::jc = row(1, '{}')::jc;
+SELECT x FROM (VALUES (row(2, '{}')::jc)) v(x) ORDER BY x;
+DROP TYPE jc;
