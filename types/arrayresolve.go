@@ -60,7 +60,7 @@ func polyElem(sig []ID, in []Type) (Type, bool) {
 			return Type{}, false
 		}
 	}
-	if !arrayElemOK(best.ID) {
+	if !ArrayOf(best).Valid() { // int2vector[]'s elements are int2vector
 		return Type{}, false
 	}
 	return best, true
