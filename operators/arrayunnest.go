@@ -70,7 +70,7 @@ func arraySubqueryValue(rows [][]types.Value, col types.Type) (types.Value, erro
 	for i, r := range rows {
 		vals[i] = r[0]
 	}
-	if col.ID == types.Array {
+	if types.StacksArrays(col) {
 		return types.AccumArrays(vals)
 	}
 	return types.Value{Arr: types.NewArray(vals)}, nil

@@ -67,7 +67,8 @@ var SystemTypes = func() []SystemType {
 			ts = append(ts, types.ArrayOf(t))
 		}
 	}
-	ts = append(ts, types.Int2VectorType, types.OidVectorType)
+	ts = append(ts, types.Int2VectorType, types.OidVectorType,
+		types.ArrayOf(types.Int2VectorType), types.ArrayOf(types.OidVectorType))
 	has := map[uint32]bool{}
 	for _, t := range ts {
 		has[t.OID()] = true

@@ -23,6 +23,11 @@ func (b *binder) bindArrayExpr(s *scope, ae *pg_query.A_ArrayExpr, target types.
 			return nil, b.errAt(pgerr.New(pgerr.IndeterminateDatatype, "cannot determine type of empty array").
 				WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[]."), ae.Location)
 		}
+		if types.IsVector(target) {
+			return vectorConstructor(target, nil, func([]types.Value) (types.Value, error) {
+				return types.Value{Arr: &types.ArrayValue{}}, nil
+			}), nil
+		}
 		return &plan.Const{Val: types.Value{Arr: &types.ArrayValue{}}, T: target}, nil
 	}
 	elems := make([]plan.Expr, len(ae.Elements))
@@ -44,11 +49,13 @@ func (b *binder) bindArrayExpr(s *scope, ae *pg_query.A_ArrayExpr, target types.
 	if target.ID == types.Array {
 		// ARRAY[...]::t[] coerces each element to t, as PostgreSQL does.
 		et = types.DropTypmod(target.ElemType())
-		if elems[0].Type().ID == types.Array {
+		if e0 := elems[0].Type(); types.StacksArrays(e0) || types.IsVector(target) && e0.ID == types.Array {
 			et = types.DropTypmod(target)
 		}
 	}
-	nested := et.ID == types.Array
+	// a vector is a scalar element (int2vector[]), but sub-arrays of a
+	// vector target stack (and then fail its one-dimension check)
+	nested := types.StacksArrays(et) || types.IsVector(target) && et.ID == types.Array
 	for i, e := range elems {
 		var c plan.Expr
 		var err error
@@ -72,13 +79,38 @@ func (b *binder) bindArrayExpr(s *scope, ae *pg_query.A_ArrayExpr, target types.
 	for i := range at {
 		at[i] = et
 	}
+	build := func(v []types.Value) (types.Value, error) {
+		if nested {
+			return types.StackArrays(v)
+		}
+		return types.Value{Arr: types.NewArray(append([]types.Value(nil), v...))}, nil
+	}
+	if types.IsVector(target) {
+		return vectorConstructor(target, elems, build), nil
+	}
 	return &plan.Call{Func: &types.Overload{Name: "array", Args: at, Result: rt, Leakproof: true,
 		Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) {
-			if nested {
-				return types.StackArrays(v)
-			}
-			return types.Value{Arr: types.NewArray(append([]types.Value(nil), v...))}, nil
+			return build(v)
 		}}, Args: elems}, nil
+}
+
+// vectorConstructor is ARRAY[...]::int2vector / ::oidvector: PostgreSQL
+// builds the array with the vector as its type and refuses, when printing
+// it, one that is not a vector's shape (one dimension, no NULLs); joind
+// refuses it once built, as its output functions cannot fail.
+func vectorConstructor(t types.Type, elems []plan.Expr, build func([]types.Value) (types.Value, error)) plan.Expr {
+	at := make([]types.Type, len(elems))
+	for i, e := range elems {
+		at[i] = e.Type()
+	}
+	return &plan.Call{Func: &types.Overload{Name: "array", Args: at, Result: t, Leakproof: true,
+		Eval: func(_ *types.EvalContext, v []types.Value) (types.Value, error) {
+			r, err := build(v)
+			if err != nil {
+				return r, err
+			}
+			return r, types.CheckVector(r.Arr, t)
+		}}, Args: elems}
 }
 
 // arraySubscript binds arr[i][j]... and slices arr[i:j]; ok is false when
@@ -422,6 +454,9 @@ func (b *binder) bindArraySetFuncInFrom(s *scope, fc *pg_query.FuncCall, name st
 // arrays: the arrays' element types must have a common type (unknown
 // inputs take it); ok is false when no input is an array.
 func (b *binder) commonArrayType(ctx string, ts []types.Type, locs []int32) (types.Type, bool, error) {
+	if v, ok := sameVector(ts); ok {
+		return v, true, nil
+	}
 	var elems []types.Type
 	var elocs []int32
 	first := -1
@@ -454,6 +489,24 @@ func (b *binder) commonArrayType(ctx string, ts []types.Type, locs []int32) (typ
 	return types.ArrayOf(et), true, nil
 }
 
+// sameVector is the one vector type of ts when every known type is it
+// (int2vector, unknown literals read as int2vector); mixed with other
+// arrays a vector unifies as its element type's array, as its implicit
+// cast to int2[] / oid[] makes PostgreSQL do.
+func sameVector(ts []types.Type) (types.Type, bool) {
+	var v types.Type
+	for _, t := range ts {
+		switch {
+		case t.ID == types.Unknown:
+		case !types.IsVector(t) || v.ID != types.Unknown && v != t:
+			return types.Type{}, false
+		default:
+			v = t
+		}
+	}
+	return v, v.ID != types.Unknown
+}
+
 func anyArray(ts []types.Type) bool { return first0(ts) >= 0 }
 
 func first0(ts []types.Type) int {
@@ -475,7 +528,7 @@ func (b *binder) arraySubquery(sq *plan.Subquery, cols []plan.Column, loc int32)
 	if et.ID == types.Unknown {
 		et = types.TextType
 	}
-	if et.ID == types.Array {
+	if types.StacksArrays(et) {
 		// arrays stack into one more dimension of the same array type
 		sq.Kind, sq.T = plan.ArraySubquery, types.DropTypmod(et)
 		return sq, nil

@@ -30,6 +30,9 @@ func (t Type) ElemType() Type {
 	if IsVector(t) {
 		return Type{ID: t.Elem, Typmod: -1} // vectors.go
 	}
+	if t.Elem == Array {
+		return vectorOfOID(t.UserOID) // int2vector[], oidvector[]: vectors.go
+	}
 	return Type{ID: t.Elem, Typmod: t.Typmod, UserOID: t.UserOID, Domain: t.ElemDomain}
 }
 
@@ -67,6 +70,12 @@ func ArrayTypeByOID(oid uint32) (Type, bool) {
 		if o == oid {
 			return ArrayOf(Type{ID: id, Typmod: -1}), true
 		}
+	}
+	switch oid {
+	case OIDInt2VectorArray:
+		return ArrayOf(Int2VectorType), true // vectors.go
+	case OIDOidVectorArray:
+		return ArrayOf(OidVectorType), true
 	}
 	return Type{}, false
 }

@@ -4,7 +4,9 @@ import "github.com/joind/joind/pgerr"
 
 // Valid reports whether joind has the type t (an array only over a base
 // type that has one).
-func (t Type) Valid() bool { return t.ID != Array || arrayElemOK(t.Elem) }
+func (t Type) Valid() bool {
+	return t.ID != Array || arrayElemOK(t.Elem) || t.Elem == Array && isVectorOID(t.UserOID)
+}
 
 // StackArrays is ARRAY[...] of sub-arrays: one more dimension over the
 // sub-arrays' (which must agree); NULL sub-arrays are skipped and empty

@@ -29,10 +29,10 @@ func polyElem(sig []ID, in []Type) (Type, bool) {
 			known = append(known, in[i].ElemType())
 		case id == idAnyArray && in[i].ID != Unknown:
 			return Type{}, false
-		case id == idAnyElement && in[i].ID == Array:
+		case id == idAnyElement && in[i].ID == Array && !IsVector(in[i]):
 			// anycompatible may be an array only with anycompatiblearray
-			// of arrays, which joind's arrays (elements of base types)
-			// never are.
+			// of arrays, which joind's arrays (elements of base types, or
+			// the vectors of int2vector[] / oidvector[]) never are.
 			return Type{}, false
 		case id == idAnyElement && in[i].ID != Unknown:
 			known = append(known, in[i])
@@ -60,7 +60,7 @@ func polyElem(sig []ID, in []Type) (Type, bool) {
 			return Type{}, false
 		}
 	}
-	if !arrayElemOK(best.ID) {
+	if !ArrayOf(best).Valid() { // int2vector[]'s elements are int2vector
 		return Type{}, false
 	}
 	return best, true
@@ -131,14 +131,17 @@ func polyType(id ID, elem Type) Type {
 	return elem
 }
 
-// polySlotAccepts: anyarray takes arrays, anyelement and anynonarray
-// take non-arrays; an unknown literal fits each.
+// polySlotAccepts: anyarray takes arrays, anynonarray non-arrays,
+// anyelement both (polyElem takes only a vector of the arrays); an
+// unknown literal fits each.
 func polySlotAccepts(slot, in ID) bool {
 	switch slot {
 	case idAnyArray, intArrayID, textArrayID:
 		return in == Array || in == Unknown
-	case idAnyElement, idAnyNonArray:
+	case idAnyNonArray:
 		return in != Array
+	case idAnyElement:
+		return true // an array only if a vector: polyElem decides
 	}
 	return true
 }

@@ -235,13 +235,21 @@ func FromTypeName(names []string, typmods []int32, arrayBounds int) (Type, error
 	case "record":
 		id = Record // typmod -1: a record of unknown fields (NULL::record)
 	case "int2vector", "oidvector":
-		if arrayBounds > 0 || len(typmods) > 0 {
-			return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s[] is not supported", name)
+		if len(typmods) > 0 {
+			full := name
+			if arrayBounds > 0 {
+				full += "[]"
+			}
+			return Type{}, pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type \"%s\"", full)
 		}
+		v := OidVectorType
 		if name == "int2vector" {
-			return Int2VectorType, nil
+			v = Int2VectorType
 		}
-		return OidVectorType, nil
+		if arrayBounds > 0 {
+			return ArrayOf(v), nil // vectors.go: int2vector[]
+		}
+		return v, nil
 	default:
 		if rt, ok := RegTypeByName(name); ok {
 			id = rt.ID

@@ -201,6 +201,9 @@ func (t Type) OID() uint32 {
 		if IsVector(t) {
 			return t.UserOID // vectors.go
 		}
+		if t.Elem == Array {
+			return vectorArrayOID(t.UserOID) // vectors.go
+		}
 		if t.Elem == Record && t.UserOID != 0 {
 			return compositeArrayOID(t.ElemType())
 		}

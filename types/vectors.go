@@ -3,6 +3,8 @@ package types
 import (
 	"strconv"
 	"strings"
+
+	"github.com/joind/joind/pgerr"
 )
 
 // int2vector and oidvector: the catalogs' one-dimensional arrays of int2
@@ -30,6 +32,39 @@ func IsVector(t Type) bool {
 	return t.ID == Array && (t.Elem == Int2 && t.UserOID == OIDInt2Vector || t.Elem == Oid && t.UserOID == OIDOidVector)
 }
 
+// Arrays of vectors (int2vector[], oidvector[]) are ArrayOf a vector
+// type: ID and Elem Array, UserOID the vector's OID, each element a
+// vector value. PostgreSQL treats the vectors as scalars there: ARRAY[v],
+// ARRAY(SELECT v ...) and array_agg(v) do not stack them into one more
+// dimension (StacksArrays).
+const (
+	OIDInt2VectorArray uint32 = 1006
+	OIDOidVectorArray  uint32 = 1013
+)
+
+func isVectorOID(oid uint32) bool { return oid == OIDInt2Vector || oid == OIDOidVector }
+
+// vectorOfOID is the vector type of OID oid.
+func vectorOfOID(oid uint32) Type {
+	if oid == OIDInt2Vector {
+		return Int2VectorType
+	}
+	return OidVectorType
+}
+
+// vectorArrayOID is pg_type.typarray of the vector type of OID oid.
+func vectorArrayOID(oid uint32) uint32 {
+	if oid == OIDInt2Vector {
+		return OIDInt2VectorArray
+	}
+	return OIDOidVectorArray
+}
+
+// StacksArrays reports whether values of t, gathered into an array
+// (ARRAY[...], ARRAY(subquery), array_agg), stack into one more dimension:
+// t is an array type other than a vector.
+func StacksArrays(t Type) bool { return t.ID == Array && !IsVector(t) }
+
 // vectorName is a vector type's typname (and format_type name).
 func vectorName(t Type) string {
 	if t.Elem == Int2 {
@@ -44,6 +79,22 @@ func NewVector(elems []Value) *ArrayValue {
 		return &ArrayValue{}
 	}
 	return &ArrayValue{Dims: []int32{int32(len(elems))}, Lbound: []int32{0}, Elems: elems}
+}
+
+// CheckVector is check_valid_oidvector (and int2vector's twin): a value
+// of a vector type must have one dimension and no NULLs; ARRAY[]::oidvector
+// or ARRAY[1,NULL]::int2vector have not (42804).
+func CheckVector(a *ArrayValue, t Type) error {
+	ok := a != nil && len(a.Dims) == 1
+	if ok {
+		for _, e := range a.Elems {
+			ok = ok && !e.Null
+		}
+	}
+	if !ok {
+		return pgerr.New(pgerr.DatatypeMismatch, "array is not a valid %s", vectorName(t))
+	}
+	return nil
 }
 
 // parseVector is int2vectorin/oidvectorin: elements separated by blanks.
