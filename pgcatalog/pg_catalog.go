@@ -41,10 +41,11 @@ func declarePgCatalog() {
 				row.Relam = 0
 			case r.Kind == 'c':
 				row.Relam, row.Relfilenode, row.Reltype = 0, 0, OID(r.Type)
-			case r.Kind == 'r' && r.OID >= FirstUserOID:
-				row.Reltype = OID(tableRowTypeOID(r.OID)) // usertypes_composite.go
 			case r.Index != nil:
 				row.Relam = amOID(r.Index.Def.Method)
+			}
+			if rt := rowTypeOf(r); rt.ok {
+				row.Reltype = OID(rt.oid) // usertypes_composite.go
 			}
 			row.Relhasindex = r.HasIndex
 			if r.OID >= FirstUserOID && !r.Temp {
@@ -92,13 +93,12 @@ func declarePgCatalog() {
 	declare(pc, "pg_type", 1247, 'r', func(s *Snapshot) []pgTypeRow {
 		var out []pgTypeRow
 		for _, t := range SystemTypes {
-			r := t.row
-			out = append(out, pgTypeRow{Oid: t.OID, Typname: t.Name, Typnamespace: OIDNamespacePgCatalog, Typowner: OIDBootstrapUser,
-				Typlen: t.Len, Typbyval: r[ptByval] == "t", Typtype: r[ptType][0], Typcategory: t.Category,
-				Typispreferred: t.Preferd, Typisdefined: true, Typdelim: r[ptDelim][0], Typsubscript: r[ptSubscript],
-				Typelem: OID(t.Elem), Typarray: OID(t.Array), Typinput: RegProcName(t.In), Typoutput: RegProcName(t.Out), Typreceive: RegProcName(r[ptReceive]), Typsend: RegProcName(r[ptSend]),
-				Typmodin: r[ptModin], Typmodout: r[ptModout], Typanalyze: r[ptAnalyze], Typalign: t.Align, Typstorage: r[ptStorage][0],
-				Typtypmod: -1, Typcollation: OID(t.Collation)})
+			row := pgTypeRowOf(t.row)
+			row.Typarray = OID(t.Array) // 0 when joind lacks the array type
+			out = append(out, row)
+		}
+		for _, r := range pseudoTypes {
+			out = append(out, pgTypeRowOf(r))
 		}
 		return append(out, userTypeRows(s)...) // usertypes.go
 	})
@@ -233,8 +233,8 @@ func declarePgCatalog() {
 		}
 		return out
 	})
-	declare[pgMatviewsRow](pc, "pg_matviews", 12043, 'v', nil)
-	declare(pc, "pg_indexes", 12048, 'v', pgIndexesRows)
+	declare[pgMatviewsRow](pc, "pg_matviews", 12038, 'v', nil)
+	declare(pc, "pg_indexes", 12043, 'v', pgIndexesRows)
 }
 
 // pgNamespaceRow is a row of pg_catalog.pg_namespace.
