@@ -80,6 +80,7 @@ func declarePgCatalog() {
 				}
 				out = append(out, row)
 			}
+			out = append(out, systemAttributes(r)...)
 			for _, col := range r.Dropped {
 				// As PostgreSQL's RemoveAttributeById leaves the row.
 				st, _ := TypeByOID(col.Type.OID())
@@ -310,6 +311,40 @@ type pgAttributeRow struct {
 	Attoptions     *string   `pg:"attoptions"`
 	Attfdwoptions  *[]string `pg:"attfdwoptions"`
 	Attmissingval  *string   `pg:"attmissingval"`
+}
+
+// systemColumns are the system columns PostgreSQL's heap.c (SysAtt)
+// gives every relation with storage, attnum -1 to -6: name, type OID,
+// length, byval, align.
+var systemColumns = []struct {
+	name  string
+	typ   OID
+	len   int16
+	byval bool
+	align Char
+}{
+	{"ctid", 27, 6, false, 's'}, {"xmin", 28, 4, true, 'i'}, {"cmin", 29, 4, true, 'i'},
+	{"xmax", 28, 4, true, 'i'}, {"cmax", 29, 4, true, 'i'}, {"tableoid", 26, 4, true, 'i'},
+}
+
+// systemAttributes are pg_attribute's rows of relation r's system
+// columns: a table's, sequence's or foreign table's (a view, composite
+// type or index has none), as PostgreSQL's AddNewAttributeTuples lists
+// them.
+func systemAttributes(r Relation) []pgAttributeRow {
+	switch {
+	case r.Index != nil:
+		return nil
+	case r.Kind != 'r' && r.Kind != 'S' && r.Kind != 'f' && r.Kind != 'm' && r.Kind != 'p':
+		return nil
+	}
+	out := make([]pgAttributeRow, len(systemColumns))
+	for i, c := range systemColumns {
+		out[i] = pgAttributeRow{Attrelid: r.OID, Attname: c.name, Atttypid: c.typ, Attlen: c.len, Attnum: int16(-1 - i),
+			Attcacheoff: -1, Atttypmod: -1, Attbyval: c.byval, Attalign: c.align, Attstorage: 'p', Attnotnull: true,
+			Attislocal: true}
+	}
+	return out
 }
 
 // pgTypeRow is a row of pg_catalog.pg_type.

@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/joind/joind/pgerr"
@@ -78,7 +79,8 @@ func TestSystemCatalogs(t *testing.T) {
 			}
 		}
 	}
-	if len(atts) != 2 || atts[0] != "a" || atts[1] != "b" {
+	// Then the system columns, attnum -1 to -6 (PostgreSQL's order).
+	if strings.Join(atts, " ") != "a b ctid xmin cmin xmax cmax tableoid" {
 		t.Errorf("pg_attribute of t: %v", atts)
 	}
 	if d := rows(t, s, "", "pg_attrdef"); len(d) != 1 || d[0][3].S != "'x'::character varying" || d[0][2].I != 2 {

@@ -124,6 +124,16 @@ func pseudoType(oid uint32) (pgdataRow, bool) {
 	return nil, false
 }
 
+// builtinTypeRow is PostgreSQL's pg_type row of built-in type oid.
+func builtinTypeRow(oid uint32) (pgdataRow, bool) {
+	for _, r := range pgdata("pg_type") {
+		if parseOID(r[ptOID]) == oid {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
 // pseudoTypeByName finds a pseudo-type by its name as a type name reads
 // ("record[]" is _record).
 func pseudoTypeByName(name string) (uint32, bool) {
@@ -196,9 +206,11 @@ func TypeByOID(oid uint32) (SystemType, bool) {
 func FormatType(oid uint32, typmod int32, base bool) string {
 	st, ok := TypeByOID(oid)
 	if !ok {
-		if r, ok := pseudoType(oid); ok {
-			// format_type_extended: the quoted name, an array as its
-			// element's with [], a typmod as given.
+		if r, ok := builtinTypeRow(oid); ok {
+			// A pseudo-type, or a built-in joind lacks (tid, which
+			// pg_attribute's ctid names), as format_type_extended names
+			// it: quoted, an array as its element's with [], a typmod as
+			// given.
 			name := QuoteIdentifier(r[ptName])
 			if elem := parseOID(r[ptElem]); elem != 0 {
 				name = FormatType(elem, -1, true) + "[]"

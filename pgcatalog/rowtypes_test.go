@@ -2,6 +2,9 @@ package pgcatalog
 
 import (
 	"context"
+	"fmt"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/joind/joind/storage"
@@ -66,5 +69,43 @@ func TestRelationRowTypes(t *testing.T) {
 	tr, _ := s.RelationByName("", "t")
 	if oid, err := s.RegIn("regtype", "t[]"); err != nil || oid != storage.RowTypeOID(tr.OID)+1 {
 		t.Errorf("'t[]'::regtype: %d %v", oid, err)
+	}
+}
+
+// TestSystemAttributes checks pg_attribute's system columns of a table
+// against PostgreSQL 15's (SELECT attname, atttypid, attlen, attnum,
+// attbyval, attalign, attnotnull, attstattarget FROM pg_attribute WHERE
+// attnum < 0 of a table): a view has none.
+func TestSystemAttributes(t *testing.T) {
+	cat := storage.NewMemoryCatalog()
+	tbl, err := cat.Create(context.Background(), "t", []storage.ColumnDef{{Name: "a", Type: types.Int4Type}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSnapshot(cat, Env{User: "alice", Database: "db1"})
+	want := []string{"tableoid 26 4 -6 t i t 0", "cmax 29 4 -5 t i t 0", "xmax 28 4 -4 t i t 0",
+		"cmin 29 4 -3 t i t 0", "xmin 28 4 -2 t i t 0", "ctid 27 6 -1 f s t 0"}
+	var got []string
+	b := func(v types.Value) string {
+		if v.I != 0 {
+			return "t"
+		}
+		return "f"
+	}
+	for _, r := range rows(t, s, "", "pg_attribute") {
+		if r[col(t, "pg_attribute", "attrelid")].I != int64(RelationOID(tbl)) || r[col(t, "pg_attribute", "attnum")].I > 0 {
+			continue
+		}
+		got = append(got, fmt.Sprintf("%s %d %d %d %s %s %s %d", r[1].S, r[col(t, "pg_attribute", "atttypid")].I,
+			r[col(t, "pg_attribute", "attlen")].I, r[col(t, "pg_attribute", "attnum")].I, b(r[col(t, "pg_attribute", "attbyval")]),
+			r[col(t, "pg_attribute", "attalign")].S, b(r[col(t, "pg_attribute", "attnotnull")]), r[col(t, "pg_attribute", "attstattarget")].I))
+	}
+	sort.Slice(got, func(i, j int) bool { return got[i] < got[j] })
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("system columns:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := FormatType(27, -1, true); got != "tid" {
+		t.Errorf("format_type(27): %q", got)
 	}
 }
