@@ -161,13 +161,7 @@ func declarePgCatalog() {
 	declare(pc, "pg_enum", 3501, 'r', pgEnumRows) // usertypes.go
 	// pg_stat_statements is always there (stats.go): tools look for it
 	// here before they read its view.
-	declare(pc, "pg_extension", 3079, 'r', func(s *Snapshot) []pgExtensionRow {
-		// initdb's plpgsql, the pg_stat_statements joind provides, then file_fdw once created.
-		return append([]pgExtensionRow{{Oid: OIDExtPlpgsql, Extname: "plpgsql", Extowner: OIDBootstrapUser,
-			Extnamespace: OIDNamespacePgCatalog, Extversion: "1.0"},
-			{Oid: OIDExtPgStatStatements, Extname: "pg_stat_statements", Extowner: OIDBootstrapUser,
-				Extnamespace: OIDNamespacePgCatalog, Extrelocatable: true, Extversion: PgStatStatementsVersion}}, foreignExtensionRows(s)...) // foreign.go
-	})
+	declare(pc, "pg_extension", 3079, 'r', pgExtensionRows)
 	declareForeign() // foreign.go
 	declare(pc, "pg_sequence", 2224, 'r', sequenceRows)
 	declare(pc, "pg_auth_members", 1261, 'r', (*Snapshot).authMembersRows)
@@ -747,4 +741,13 @@ type pgIndexesRow struct {
 	Indexname  Name   `pg:"indexname" type:"name"`
 	Tablespace *Name  `pg:"tablespace" type:"name"`
 	Indexdef   string `pg:"indexdef"`
+}
+
+// pgExtensionRows are pg_extension's rows.
+func pgExtensionRows(s *Snapshot) []pgExtensionRow {
+	// initdb's plpgsql, the pg_stat_statements joind provides, then file_fdw once created.
+	return append([]pgExtensionRow{{Oid: OIDExtPlpgsql, Extname: "plpgsql", Extowner: OIDBootstrapUser,
+		Extnamespace: OIDNamespacePgCatalog, Extversion: "1.0"},
+		{Oid: OIDExtPgStatStatements, Extname: "pg_stat_statements", Extowner: OIDBootstrapUser,
+			Extnamespace: OIDNamespacePgCatalog, Extrelocatable: true, Extversion: PgStatStatementsVersion}}, foreignExtensionRows(s)...) // foreign.go
 }
