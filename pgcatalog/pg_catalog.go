@@ -43,6 +43,12 @@ func declarePgCatalog() {
 				row.Relam, row.Relfilenode, row.Reltype = 0, 0, OID(r.Type)
 			case r.Index != nil:
 				row.Relam = amOID(r.Index.Def.Method)
+				if row.Relam == OIDAmBtree {
+					// A btree has its metapage from the start: PostgreSQL's
+					// relpages of one built on an empty table, until VACUUM
+					// or ANALYZE counts again (joind counts no pages).
+					row.Relpages = 1
+				}
 			}
 			if rt := rowTypeOf(r); rt.ok {
 				row.Reltype = OID(rt.oid) // usertypes_composite.go
