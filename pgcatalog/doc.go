@@ -40,6 +40,10 @@
 //     operators, casts and types), each with PostgreSQL 15's row for it,
 //     read from pgdata/*.tsv, which pgdata/generate.sh copies from a stock
 //     cluster; so do pg_get_keywords and pg_get_function_arguments.
+//     pg_type adds PostgreSQL's pseudo-types and every relation's row type
+//     (usertypes_composite.go), pg_attribute the system columns (ctid ...
+//     tableoid), pg_depend plpgsql's members, which pg_describe_object
+//     names (describe.go).
 //
 //   - Set-returning catalog functions called in FROM (setfuncs.go).
 //

@@ -73,12 +73,12 @@ func declareInformationSchema() {
 	})
 	// The constraint views: constraint.go.
 	declare(is, "table_constraints", 13411, 'v', isTableConstraints)
-	declare(is, "key_column_usage", 13360, 'v', isKeyColumnUsage)
-	declare(is, "referential_constraints", 13390, 'v', isReferentialConstraints)
+	declare(is, "key_column_usage", 13329, 'v', isKeyColumnUsage)
+	declare(is, "referential_constraints", 13339, 'v', isReferentialConstraints)
 	declare(is, "check_constraints", 13260, 'v', isCheckConstraints)
 	declare(is, "constraint_column_usage", 13300, 'v', isConstraintColumnUsage)
 	declare(is, "column_privileges", 13285, 'v', func(s *Snapshot) []isColumnPrivilegesRow { return s.columnPrivilegeRows() }) // roles.go
-	declare[isRoutinesRow](is, "routines", 13400, 'v', nil)
+	declare[isRoutinesRow](is, "routines", 13377, 'v', nil)
 }
 
 // infoColumn is one row of information_schema.columns.
@@ -314,7 +314,7 @@ func (s *Snapshot) userTypeSchema(oid uint32) string {
 		}
 	}
 	for _, r := range s.Relations() {
-		if r.Kind == 'r' && r.OID >= FirstUserOID && tableRowTypeOID(r.OID) == oid {
+		if rt := rowTypeOf(r); rt.ok && rt.oid == oid {
 			return r.Schema
 		}
 	}

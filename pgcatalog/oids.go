@@ -42,6 +42,11 @@ func RelationOID(t storage.Table) uint32 {
 // ViewOID is the OID of a view: odd, so disjoint from the tables' even ones.
 func ViewOID(v storage.View) uint32 { return FirstUserOID + 1 + 2*uint32(v.ID) }
 
+// ViewRowTypeOID is pg_type's OID of the row type of the view of OID
+// viewOID; the next OID is its array type's. Apart from the tables' row
+// types (storage.RowTypeOID, from 2^31): from 3·2^30, two per view OID.
+func ViewRowTypeOID(viewOID uint32) uint32 { return 3<<30 + 2*(viewOID-FirstUserOID) }
+
 // TempSchema and TempToastSchema name the session's temporary schemas.
 const (
 	TempSchema      = "pg_temp_3"

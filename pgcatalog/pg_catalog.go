@@ -41,10 +41,17 @@ func declarePgCatalog() {
 				row.Relam = 0
 			case r.Kind == 'c':
 				row.Relam, row.Relfilenode, row.Reltype = 0, 0, OID(r.Type)
-			case r.Kind == 'r' && r.OID >= FirstUserOID:
-				row.Reltype = OID(tableRowTypeOID(r.OID)) // usertypes_composite.go
 			case r.Index != nil:
 				row.Relam = amOID(r.Index.Def.Method)
+				if row.Relam == OIDAmBtree {
+					// A btree has its metapage from the start: PostgreSQL's
+					// relpages of one built on an empty table, until VACUUM
+					// or ANALYZE counts again (joind counts no pages).
+					row.Relpages = 1
+				}
+			}
+			if rt := rowTypeOf(r); rt.ok {
+				row.Reltype = OID(rt.oid) // usertypes_composite.go
 			}
 			row.Relhasindex = r.HasIndex
 			if r.OID >= FirstUserOID && !r.Temp {
@@ -79,6 +86,7 @@ func declarePgCatalog() {
 				}
 				out = append(out, row)
 			}
+			out = append(out, systemAttributes(r)...)
 			for _, col := range r.Dropped {
 				// As PostgreSQL's RemoveAttributeById leaves the row.
 				st, _ := TypeByOID(col.Type.OID())
@@ -92,13 +100,12 @@ func declarePgCatalog() {
 	declare(pc, "pg_type", 1247, 'r', func(s *Snapshot) []pgTypeRow {
 		var out []pgTypeRow
 		for _, t := range SystemTypes {
-			r := t.row
-			out = append(out, pgTypeRow{Oid: t.OID, Typname: t.Name, Typnamespace: OIDNamespacePgCatalog, Typowner: OIDBootstrapUser,
-				Typlen: t.Len, Typbyval: r[ptByval] == "t", Typtype: r[ptType][0], Typcategory: t.Category,
-				Typispreferred: t.Preferd, Typisdefined: true, Typdelim: r[ptDelim][0], Typsubscript: r[ptSubscript],
-				Typelem: OID(t.Elem), Typarray: OID(t.Array), Typinput: RegProcName(t.In), Typoutput: RegProcName(t.Out), Typreceive: RegProcName(r[ptReceive]), Typsend: RegProcName(r[ptSend]),
-				Typmodin: r[ptModin], Typmodout: r[ptModout], Typanalyze: r[ptAnalyze], Typalign: t.Align, Typstorage: r[ptStorage][0],
-				Typtypmod: -1, Typcollation: OID(t.Collation)})
+			row := pgTypeRowOf(t.row)
+			row.Typarray = OID(t.Array) // 0 when joind lacks the array type
+			out = append(out, row)
+		}
+		for _, r := range pseudoTypes {
+			out = append(out, pgTypeRowOf(r))
 		}
 		return append(out, userTypeRows(s)...) // usertypes.go
 	})
@@ -160,13 +167,7 @@ func declarePgCatalog() {
 	declare(pc, "pg_enum", 3501, 'r', pgEnumRows) // usertypes.go
 	// pg_stat_statements is always there (stats.go): tools look for it
 	// here before they read its view.
-	declare(pc, "pg_extension", 3079, 'r', func(s *Snapshot) []pgExtensionRow {
-		// initdb's plpgsql, the pg_stat_statements joind provides, then file_fdw once created.
-		return append([]pgExtensionRow{{Oid: OIDExtPlpgsql, Extname: "plpgsql", Extowner: OIDBootstrapUser,
-			Extnamespace: OIDNamespacePgCatalog, Extversion: "1.0"},
-			{Oid: OIDExtPgStatStatements, Extname: "pg_stat_statements", Extowner: OIDBootstrapUser,
-				Extnamespace: OIDNamespacePgCatalog, Extrelocatable: true, Extversion: PgStatStatementsVersion}}, foreignExtensionRows(s)...) // foreign.go
-	})
+	declare(pc, "pg_extension", 3079, 'r', pgExtensionRows)
 	declareForeign() // foreign.go
 	declare(pc, "pg_sequence", 2224, 'r', sequenceRows)
 	declare(pc, "pg_auth_members", 1261, 'r', (*Snapshot).authMembersRows)
@@ -233,8 +234,8 @@ func declarePgCatalog() {
 		}
 		return out
 	})
-	declare[pgMatviewsRow](pc, "pg_matviews", 12043, 'v', nil)
-	declare(pc, "pg_indexes", 12048, 'v', pgIndexesRows)
+	declare[pgMatviewsRow](pc, "pg_matviews", 12038, 'v', nil)
+	declare(pc, "pg_indexes", 12043, 'v', pgIndexesRows)
 }
 
 // pgNamespaceRow is a row of pg_catalog.pg_namespace.
@@ -310,6 +311,40 @@ type pgAttributeRow struct {
 	Attoptions     *string   `pg:"attoptions"`
 	Attfdwoptions  *[]string `pg:"attfdwoptions"`
 	Attmissingval  *string   `pg:"attmissingval"`
+}
+
+// systemColumns are the system columns PostgreSQL's heap.c (SysAtt)
+// gives every relation with storage, attnum -1 to -6: name, type OID,
+// length, byval, align.
+var systemColumns = []struct {
+	name  string
+	typ   OID
+	len   int16
+	byval bool
+	align Char
+}{
+	{"ctid", 27, 6, false, 's'}, {"xmin", 28, 4, true, 'i'}, {"cmin", 29, 4, true, 'i'},
+	{"xmax", 28, 4, true, 'i'}, {"cmax", 29, 4, true, 'i'}, {"tableoid", 26, 4, true, 'i'},
+}
+
+// systemAttributes are pg_attribute's rows of relation r's system
+// columns: a table's, sequence's or foreign table's (a view, composite
+// type or index has none), as PostgreSQL's AddNewAttributeTuples lists
+// them.
+func systemAttributes(r Relation) []pgAttributeRow {
+	switch {
+	case r.Index != nil:
+		return nil
+	case r.Kind != 'r' && r.Kind != 'S' && r.Kind != 'f' && r.Kind != 'm' && r.Kind != 'p':
+		return nil
+	}
+	out := make([]pgAttributeRow, len(systemColumns))
+	for i, c := range systemColumns {
+		out[i] = pgAttributeRow{Attrelid: r.OID, Attname: c.name, Atttypid: c.typ, Attlen: c.len, Attnum: int16(-1 - i),
+			Attcacheoff: -1, Atttypmod: -1, Attbyval: c.byval, Attalign: c.align, Attstorage: 'p', Attnotnull: true,
+			Attislocal: true}
+	}
+	return out
 }
 
 // pgTypeRow is a row of pg_catalog.pg_type.
@@ -712,4 +747,13 @@ type pgIndexesRow struct {
 	Indexname  Name   `pg:"indexname" type:"name"`
 	Tablespace *Name  `pg:"tablespace" type:"name"`
 	Indexdef   string `pg:"indexdef"`
+}
+
+// pgExtensionRows are pg_extension's rows.
+func pgExtensionRows(s *Snapshot) []pgExtensionRow {
+	// initdb's plpgsql, the pg_stat_statements joind provides, then file_fdw once created.
+	return append([]pgExtensionRow{{Oid: OIDExtPlpgsql, Extname: "plpgsql", Extowner: OIDBootstrapUser,
+		Extnamespace: OIDNamespacePgCatalog, Extversion: "1.0"},
+		{Oid: OIDExtPgStatStatements, Extname: "pg_stat_statements", Extowner: OIDBootstrapUser,
+			Extnamespace: OIDNamespacePgCatalog, Extrelocatable: true, Extversion: PgStatStatementsVersion}}, foreignExtensionRows(s)...) // foreign.go
 }

@@ -203,6 +203,17 @@ func buildBuiltins(catalogFuncs []*Func) *builtinCatalog {
 			list(r)
 		}
 	}
+	// plpgsql's handler, inline and validator functions: the members of
+	// the extension pg_extension lists (describe.go).
+	for _, m := range plpgsqlMembers {
+		if m[0] == OIDPgProc {
+			for _, r := range pgdata("pg_proc") {
+				if parseOID(r[ppOID]) == m[1] {
+					list(r)
+				}
+			}
+		}
+	}
 	for _, r := range pgdata("pg_aggregate") {
 		if aggOIDs[r[0]] {
 			c.aggs = append(c.aggs, r)

@@ -58,17 +58,15 @@ func declareBuiltinRoutines() {
 		return out
 	})
 	declare(pc, "pg_language", 2612, 'r', func(*Snapshot) []pgLanguageRow {
-		used := map[string]bool{}
-		for _, r := range builtinRoutines().procs {
-			used[r[ppLang]] = true
-		}
+		// initdb's four: internal and sql, which joind's built-ins are in,
+		// plpgsql, the language of the plpgsql extension pg_extension
+		// lists, and c, its handlers'. CREATE FUNCTION in c or plpgsql is
+		// 0A000 (sql/function.go).
 		var out []pgLanguageRow
 		for _, r := range pgdata("pg_language") {
-			if used[r[0]] { // the languages joind's built-ins are in (no C, no PL/pgSQL)
-				out = append(out, pgLanguageRow{Oid: OID(parseOID(r[0])), Lanname: Name(r[1]), Lanowner: OIDBootstrapUser,
-					Lanispl: r[2] == "t", Lanpltrusted: r[3] == "t", Lanplcallfoid: OID(parseOID(r[4])),
-					Laninline: OID(parseOID(r[5])), Lanvalidator: OID(parseOID(r[6]))})
-			}
+			out = append(out, pgLanguageRow{Oid: OID(parseOID(r[0])), Lanname: Name(r[1]), Lanowner: OIDBootstrapUser,
+				Lanispl: r[2] == "t", Lanpltrusted: r[3] == "t", Lanplcallfoid: OID(parseOID(r[4])),
+				Laninline: OID(parseOID(r[5])), Lanvalidator: OID(parseOID(r[6]))})
 		}
 		return out
 	})

@@ -56,6 +56,23 @@ func (s *Snapshot) RegIn(target, name string) (uint32, error) {
 						}
 						return u.OID(), nil
 					}
+					if r, ok := s.relationNamed(names); ok && len(tc.TypeName.Typmods) == 0 {
+						if rt := rowTypeOf(r); rt.ok { // a relation's row type (usertypes_composite.go)
+							if len(tc.TypeName.ArrayBounds) > 0 {
+								return rt.array, nil
+							}
+							return rt.oid, nil
+						}
+					}
+					if n := len(names); len(tc.TypeName.Typmods) == 0 && (n == 1 || n == 2 && names[0] == "pg_catalog") {
+						name := names[n-1]
+						if len(tc.TypeName.ArrayBounds) > 0 {
+							name += "[]"
+						}
+						if oid, ok := pseudoTypeByName(name); ok {
+							return oid, nil
+						}
+					}
 				}
 			}
 		}
@@ -83,6 +100,17 @@ func (s *Snapshot) RegIn(target, name string) (uint32, error) {
 		return regoperatorIn(s, name)
 	}
 	return 0, pgerr.New(pgerr.UndefinedFunction, "function \"%s\" does not exist", name)
+}
+
+// relationNamed finds the relation a type name [schema.]name names.
+func (s *Snapshot) relationNamed(names []string) (Relation, bool) {
+	switch len(names) {
+	case 1:
+		return s.RelationByName("", names[0])
+	case 2:
+		return s.RelationByName(names[0], names[1])
+	}
+	return Relation{}, false
 }
 
 // RegOut is a reg* type's output function: the name of an OID (the
@@ -369,7 +397,7 @@ func typeNameBe(oid uint32) string {
 			if elem := parseOID(r[ptElem]); elem != 0 && r[ptLen] == "-1" { // format_type_be: an array type
 				return typeNameBe(elem) + "[]"
 			}
-			return r[ptName]
+			return QuoteIdentifier(r[ptName]) // a pseudo-type: "any"
 		}
 	}
 	return "-"

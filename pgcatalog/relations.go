@@ -183,10 +183,28 @@ func (s *Snapshot) relations() []Relation {
 				}
 			}
 		}
+		if rt := rowTypeOf(r); rt.ok {
+			registerRowType(r, rt) // usertypes_composite.go
+		}
 		out = append(out, r)
 	}
 	out = append(out, s.sequenceRelations()...)
 	out = append(out, s.compositeRelations()...) // usertypes_composite.go
+	sys := systemRelations()
+	registerSystemRowTypes.Do(func() {
+		for _, r := range sys {
+			if rt := rowTypeOf(r); rt.ok {
+				registerRowType(r, rt) // usertypes_composite.go
+			}
+		}
+	})
+	return append(out, sys...)
+}
+
+var registerSystemRowTypes sync.Once
+
+func systemRelations() []Relation {
+	var out []Relation
 	for _, d := range defs {
 		out = append(out, Relation{OID: d.OID, Name: d.Name, Namespace: schemaOID(d.Schema), Schema: d.Schema,
 			Kind: d.Kind, Columns: d.Cols, Rows: -1})

@@ -116,9 +116,9 @@ func sequenceRows(s *Snapshot) []pgSequenceRow {
 }
 
 // dependRows are pg_depend's rows joind keeps: a sequence's ownership by
-// a column.
+// a column, plpgsql's members (describe.go).
 func dependRows(s *Snapshot) []pgDependRow {
-	var out []pgDependRow
+	out := extensionDependRows()
 	for _, def := range s.sequences() {
 		r, i, ok := s.ownerColumn(def)
 		if !ok {

@@ -89,7 +89,7 @@ func userTypeRows(s *Snapshot) []pgTypeRow {
 		arr.Typanalyze, arr.Typstorage = "array_typanalyze", 'x'
 		out = append(out, row, arr)
 	}
-	return append(out, tableRowTypeRows(s)...) // usertypes_composite.go
+	return append(out, relationRowTypeRows(s)...) // usertypes_composite.go
 }
 
 // pgEnumRows are pg_enum's rows.

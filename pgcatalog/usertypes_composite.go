@@ -57,22 +57,73 @@ func (s *Snapshot) compositeRelations() []Relation {
 	return out
 }
 
-// tableRowTypeRows are the pg_type rows of the user tables' row types
-// (storage.RowTypeOID) and their array types.
-func tableRowTypeRows(s *Snapshot) []pgTypeRow {
+// Relations' row types. As PostgreSQL's heap_create_with_catalog, every
+// relation but an index and a sequence has a composite type of its own
+// (pg_class.reltype, typrelid the relation) and its array type: a user
+// table's is storage.RowTypeOID, a view's ViewRowTypeOID, a system
+// catalog's or system view's PostgreSQL's own OID (pgdata/pg_rowtype.tsv).
+// The views' and system relations' are registered with package types when
+// listed, so format_type and ::regtype name them.
+
+// relRowType is relation r's row type: its OID and name, its array type's
+// OID and name; ok is false when r has none.
+type relRowType struct {
+	oid, array      uint32
+	name, arrayName string
+	ok              bool
+}
+
+// systemRowTypes are pgdata/pg_rowtype.tsv by "schema.relname".
+var systemRowTypes = func() map[string]relRowType {
+	m := map[string]relRowType{}
+	for _, r := range pgdata("pg_rowtype") {
+		m[r[0]+"."+r[1]] = relRowType{oid: parseOID(r[2]), name: r[3], array: parseOID(r[4]), arrayName: r[5], ok: true}
+	}
+	return m
+}()
+
+func rowTypeOf(r Relation) relRowType {
+	switch {
+	case r.Index != nil || r.Kind == 'S' || r.Kind == 'c':
+		return relRowType{} // a composite type's relation is its type's (userTypeRows)
+	case r.OID < FirstUserOID:
+		return systemRowTypes[r.Schema+"."+r.Name]
+	case r.Kind == 'v':
+		oid := ViewRowTypeOID(r.OID)
+		return relRowType{oid: oid, array: oid + 1, name: r.Name, arrayName: "_" + r.Name, ok: true}
+	}
+	oid := storage.RowTypeOID(r.OID)
+	return relRowType{oid: oid, array: oid + 1, name: r.Name, arrayName: "_" + r.Name, ok: true}
+}
+
+// registerRowType tells package types the fields of relation r's row type
+// (a user table's registers as storage publishes it).
+func registerRowType(r Relation, rt relRowType) {
+	d := &types.CompositeDesc{OID: rt.oid, ArrayOID: rt.array, RelOID: r.OID,
+		Record: types.RecordDesc{Name: rt.name, Fields: make([]string, len(r.Columns)), Types: make([]types.Type, len(r.Columns))}}
+	for i, c := range r.Columns {
+		d.Record.Fields[i], d.Record.Types[i] = c.Name, c.Type
+	}
+	types.RegisterComposite(d)
+}
+
+// relationRowTypeRows are the pg_type rows of the relations' row types
+// and their array types.
+func relationRowTypeRows(s *Snapshot) []pgTypeRow {
 	var out []pgTypeRow
 	for _, r := range s.Relations() {
-		if r.Kind != 'r' || r.OID < FirstUserOID || r.Index != nil {
+		rt := rowTypeOf(r)
+		if !rt.ok {
 			continue
 		}
-		oid := storage.RowTypeOID(r.OID)
-		rows := compositeTypeRows(storage.UserType{Name: r.Name}, OID(r.Namespace), OIDBootstrapUser)
-		rows[0].Oid, rows[0].Typrelid, rows[0].Typarray = OID(oid), OID(r.OID), OID(oid+1)
-		rows[1].Oid, rows[1].Typelem = OID(oid+1), OID(oid)
+		owner := uint32(OIDBootstrapUser)
+		if r.OID >= FirstUserOID {
+			owner = s.ownerOf(r.OID)
+		}
+		rows := compositeTypeRows(storage.UserType{Name: rt.name}, OID(r.Namespace), OID(owner))
+		rows[0].Oid, rows[0].Typrelid, rows[0].Typarray = OID(rt.oid), OID(r.OID), OID(rt.array)
+		rows[1].Oid, rows[1].Typname, rows[1].Typelem = OID(rt.array), Name(rt.arrayName), OID(rt.oid)
 		out = append(out, rows...)
 	}
 	return out
 }
-
-// tableRowTypeOID is pg_class.reltype of the user table of OID oid.
-func tableRowTypeOID(oid uint32) uint32 { return storage.RowTypeOID(oid) }

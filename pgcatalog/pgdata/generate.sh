@@ -26,3 +26,6 @@ q pg_aggregate "SELECT aggfnoid::oid, aggkind, aggnumdirectargs, aggtransfn, agg
 q pg_cast "SELECT oid, castsource, casttarget, castfunc, castcontext, castmethod FROM pg_cast ORDER BY oid"
 q pg_keywords "SELECT word, catcode, barelabel, catdesc, baredesc FROM pg_get_keywords() ORDER BY word"
 q pg_language "SELECT oid, lanname, lanispl, lanpltrusted, lanplcallfoid, laninline, lanvalidator FROM pg_language ORDER BY oid"
+q pg_rowtype "SELECT n.nspname, c.relname, c.reltype, t.typname, t.typarray, a.typname FROM pg_class c
+  JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_type t ON t.oid = c.reltype JOIN pg_type a ON a.oid = t.typarray
+  WHERE n.nspname IN ('pg_catalog', 'information_schema') ORDER BY c.reltype"

@@ -271,9 +271,7 @@ FROM pg_catalog.pg_class c
 LEFT OUTER JOIN pg_catalog.pg_description d ON d.objoid=c.oid AND d.objsubid=0
 WHERE c.relnamespace=2200 AND c.relkind not in ('i','c')) q WHERE relname LIKE 'bi%' ORDER BY relname`},
 	{Client: "DBeaver PostgreSchema.TableCache children (columns of a schema's tables)", Setup: dbeaverSetup,
-		// joind's pg_attribute has no system columns (ctid, xmin, cmin,
-		// xmax, cmax, tableoid: attnum < 0), six per table.
-		Subset: true, Missing: 12,
+		// With the system columns (ctid ... tableoid, attnum < 0).
 		Query: `SELECT relname, attname, attnum, attnotnull, def_value, description FROM (` +
 			`SELECT c.relname,a.*,pg_catalog.pg_get_expr(ad.adbin, ad.adrelid, true) as def_value,dsc.description
 FROM pg_catalog.pg_attribute a
@@ -331,9 +329,9 @@ ORDER BY oid, enumsortorder;`},
 		Setup:       append(append([]string{}, biSetup...), "DROP DOMAIN IF EXISTS bi_posint", "CREATE DOMAIN bi_posint AS int CHECK (VALUE > 0)"),
 		UserOIDCols: []string{"oid", "elemtypoid"}, Subset: true,
 		// The types joind lacks (geometric, range and multirange,
-		// text search, xml, tid/cid, money, refcursor, the pseudo-types
-		// record and void, information_schema's domains) and their arrays.
-		Missing: 87, // int2vector[] and oidvector[] are joind's
+		// text search, xml, tid/cid, money, refcursor, information_schema's
+		// domains) and their arrays.
+		Missing: 80,
 		Query: `
 SELECT ns.nspname, t.oid, t.typname, t.typtype, t.typnotnull, t.elemtypoid
 FROM (

@@ -165,6 +165,7 @@ COMMENT ON VIEW vd16_s IS 'a union';
 \ds
 \dx pl*
 \dx plpgsql
+\dx+ plpgsql
 \dconfig search_path
 \dconfig datestyle|timezone
 \dconfig+ max_index_keys
