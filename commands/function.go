@@ -37,21 +37,7 @@ func createFunction(ctx context.Context, s Session, x *sql.CreateFunction) (stri
 	if err != nil {
 		return "", err
 	}
-	return "CREATE FUNCTION", recordFunctionOwner(s, nf.OID())
-}
-
-// recordFunctionOwner records the creating role as the function's owner;
-// no default privileges apply (ALTER DEFAULT PRIVILEGES ... ON FUNCTIONS
-// is 0A000).
-func recordFunctionOwner(s Session, oid uint32) error {
-	owner := s.Roles().Current
-	if owner == 0 || owner == storage.OIDBootstrapRole {
-		return nil
-	}
-	return authOf(s).AlterAuth(func(a *storage.Auth) error {
-		a.SetOwner(oid, owner)
-		return nil
-	})
+	return "CREATE FUNCTION", recordOwnerOf(s, nf.OID(), schemaOIDOfID(s, nf.Schema), storage.KindFunction) // roles.go
 }
 
 func dropFunction(ctx context.Context, s Session, x *sql.DropFunction) (string, error) {
