@@ -33,6 +33,9 @@ func createFunction(ctx context.Context, s Session, x *sql.CreateFunction) (stri
 		f.ID = old.ID
 		return "CREATE FUNCTION", cat.ReplaceFunction(ctx, f)
 	}
+	if err := checkCreateInSchemaID(s, f.Schema); err != nil { // roles.go
+		return "", err
+	}
 	nf, err := cat.CreateFunction(ctx, f)
 	if err != nil {
 		return "", err

@@ -414,13 +414,8 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 					return "", err
 				}
 			}
-			if okind == storage.KindRelation {
-				if err := revokeColumnWarnings(s, x, o, privs); err != nil {
-					return "", err
-				}
-			}
-			if privs == 0 {
-				continue
+			if err := revokeColumnWarnings(s, x, o, privs); err != nil {
+				return "", err
 			}
 		}
 		err := ac.AlterAuth(func(a *storage.Auth) error {
@@ -677,6 +672,11 @@ func (c *Catalog) describeColumn(col storage.ColumnRef) string {
 // checkCreateInKey checks CREATE on the schema of the relation key.
 func checkCreateInKey(s Session, key string) error {
 	id, _ := storage.SplitKey(key)
+	return checkCreateInSchemaID(s, id)
+}
+
+// checkCreateInSchemaID checks CREATE on the schema of storage id id.
+func checkCreateInSchemaID(s Session, id uint64) error {
 	if id == storage.PublicSchemaID {
 		// public: CREATE for its owner, pg_database_owner, only (PostgreSQL 15)
 		return checkCreateIn(s, 2200, "public")
@@ -788,15 +788,19 @@ func applySchemaDefaults(s Session, sc storage.Schema) error {
 const columnPrivs = storage.PrivSelect | storage.PrivInsert | storage.PrivUpdate | storage.PrivReferences
 
 // revokeColumnWarnings: a REVOKE of column privileges by a role that holds
-// no grant option on them goes on to each column of the table (system
-// columns first, as pg_attribute numbers them), warning for each, as
-// PostgreSQL's ExecGrant_Relation (joind keeps no column privileges).
+// no grant option on them goes on to each column of the table or
+// sequence (system columns first, as pg_attribute numbers them), warning
+// for each, as PostgreSQL's ExecGrant_Relation; a role holding no column
+// privilege of the relation at all is refused at its first column.
 func revokeColumnWarnings(s Session, x *sql.GrantPrivs, o sql.GrantObject, granted uint16) error {
-	if x.Grant || objectKind(x, o) != storage.KindRelation || x.Privs&columnPrivs == 0 || granted&columnPrivs != 0 {
+	kind := objectKind(x, o)
+	if x.Grant || (kind != storage.KindRelation && kind != storage.KindSequence) || x.Privs&columnPrivs == 0 || granted&columnPrivs != 0 {
 		return nil
 	}
 	var cols []string
-	if t, ok := s.Catalog().Txn.Lookup(relKeyOf(s, o.OID)); ok {
+	if kind == storage.KindSequence {
+		cols = []string{"tableoid", "cmax", "xmax", "cmin", "xmin", "ctid", "last_value", "log_cnt", "is_called"}
+	} else if t, ok := s.Catalog().Txn.Lookup(relKeyOf(s, o.OID)); ok {
 		cols = append(cols, "tableoid", "cmax", "xmax", "cmin", "xmin", "ctid")
 		for _, c := range t.Columns() {
 			cols = append(cols, c.Name)
@@ -808,7 +812,13 @@ func revokeColumnWarnings(s Session, x *sql.GrantPrivs, o sql.GrantObject, grant
 			}
 		}
 	}
+	a := authOf(s).Auth()
+	all, public := storage.KindPrivs(kind)
+	held := (a.Privileges(s.Roles().Current, o.OID, all, public) | a.AnyColumnPrivileges(s.Roles().Current, o.OID)) & columnPrivs
 	for _, c := range cols {
+		if held == 0 {
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for column \"%s\" of relation \"%s\"", c, o.Name)
+		}
 		if err := s.Notice(&pgerr.Error{Severity: "WARNING", Code: "01006",
 			Message: fmt.Sprintf("no privileges could be revoked for column \"%s\" of relation \"%s\"", c, o.Name)}); err != nil {
 			return err

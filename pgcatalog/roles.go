@@ -374,7 +374,11 @@ func (s *Snapshot) hasObjectPrivilege(kind byte, v []types.Value) (types.Value, 
 			return types.NullValue, nil
 		}
 		if r.Kind != 'S' {
-			return types.Value{}, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", r.Name)
+			name := r.Name
+			if isTextArg(v[0]) {
+				name = v[0].S // as written, as has_sequence_privilege_name
+			}
+			return types.Value{}, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", name)
 		}
 		if r.Temp {
 			oid = 0 // a session's own: its creator's

@@ -350,7 +350,7 @@ func grantItems(acl []ACLItem, grantee, grantor uint32, privs uint16, opt bool) 
 			found = true
 		}
 	}
-	if !found {
+	if !found && privs != 0 { // granting nothing only makes the list explicit, as aclupdate
 		it := ACLItem{Grantee: grantee, Grantor: grantor, Privs: privs}
 		if opt {
 			it.GrantOpt = privs
