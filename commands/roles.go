@@ -317,6 +317,20 @@ func grantRole(ctx context.Context, s Session, x *sql.GrantRole) (string, error)
 	return tag, nil
 }
 
+// checkPublicGrantOption refuses WITH GRANT OPTION to PUBLIC, as
+// merge_acl_with_grant.
+func checkPublicGrantOption(x *sql.GrantPrivs, grantees []uint32) error {
+	if !x.Grant || !x.GrantOption {
+		return nil
+	}
+	for _, g := range grantees {
+		if g == 0 {
+			return pgerr.New("0LP01", "grant options can only be granted to roles")
+		}
+	}
+	return nil
+}
+
 // kindNames name object kinds in "permission denied for ..." messages.
 var kindNames = map[byte]string{storage.KindRelation: "table", storage.KindSequence: "sequence",
 	storage.KindFunction: "function", storage.KindSchema: "schema"}
@@ -418,6 +432,9 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 				return "", err
 			}
 		}
+		if err := checkPublicGrantOption(x, grantees); err != nil {
+			return "", err
+		}
 		err := ac.AlterAuth(func(a *storage.Auth) error {
 			ensureBootstrap(a, rc)
 			for _, g := range grantees {
@@ -491,6 +508,9 @@ func grantColumnPrivs(s Session, x *sql.GrantPrivs, o sql.GrantObject, grantees 
 				todo = append(todo, colGrant{attnum, grantor, privs})
 			}
 		}
+	}
+	if err := checkPublicGrantOption(x, grantees); err != nil {
+		return err
 	}
 	return ac.AlterAuth(func(a *storage.Auth) error {
 		ensureBootstrap(a, rc)
@@ -573,6 +593,9 @@ func alterDefaults(s Session, x *sql.GrantPrivs, grantees []uint32) (string, err
 	schemaOIDs := x.Defaults.Schemas
 	if len(schemaOIDs) == 0 {
 		schemaOIDs = []uint32{0}
+	}
+	if err := checkPublicGrantOption(x, grantees); err != nil {
+		return "", err
 	}
 	err := ac.AlterAuth(func(a *storage.Auth) error {
 		ensureBootstrap(a, rc)
