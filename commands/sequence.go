@@ -144,6 +144,11 @@ func alterSequence(ctx context.Context, s Session, x *sql.AlterSequence) (string
 			Message: fmt.Sprintf("relation \"%s\" does not exist, skipping", x.Name)})
 	}
 	cat := s.Catalog()
+	if cur, ok := seqCatalog(cat).LookupSequence(x.Name); ok && !cur.Temp {
+		if err := checkOwner(s, cur.ObjectID(), "sequence", storage.BareName(x.Name)); err != nil { // roles.go
+			return "", err
+		}
+	}
 	if x.Def.Name != x.Name {
 		if _, ok := cat.LookupIn("public", x.Def.Name); ok || hasSequence(cat, x.Def.Name) {
 			return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", x.Def.Name)
@@ -193,6 +198,13 @@ func dropSequence(ctx context.Context, s Session, x *sql.DropSequence) (string, 
 			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", t.Name).WithHint("Use DROP TABLE to remove a table.")
 		default:
 			if err := dropMissing(s, x.IfExists, "sequence", t); err != nil {
+				return "", err
+			}
+		}
+	}
+	for _, name := range present {
+		if def, ok := sc.LookupSequence(name); ok && !def.Temp {
+			if err := checkOwner(s, def.ObjectID(), "sequence", storage.BareName(name)); err != nil { // roles.go
 				return "", err
 			}
 		}

@@ -260,6 +260,10 @@ var rolesMatrix = []string{
 	"REVOKE ALL ON ALL SEQUENCES IN SCHEMA r17s FROM r17_reader ;; SELECT relname, relacl::text FROM pg_class WHERE relkind = 'S' AND relnamespace = 'r17s'::regnamespace ORDER BY 1",
 	"SELECT relname, pg_get_userbyid(relowner) FROM pg_class WHERE relkind = 'S' AND relnamespace = 'r17s'::regnamespace ORDER BY 1",
 	"CREATE SEQUENCE r17s.sq2 ;; SELECT pg_get_userbyid(relowner), relacl::text FROM pg_class WHERE relname = 'sq2'",
+	"ALTER SEQUENCE r17s.sq RESTART",
+	"ALTER SEQUENCE r17s.sq RENAME TO sq3",
+	"DROP SEQUENCE r17s.sq",
+	"CREATE SEQUENCE r17s.sq2 ;; ALTER SEQUENCE r17s.sq2 INCREMENT BY 2 ;; DROP SEQUENCE r17s.sq2 ;; SELECT count(*) FROM pg_class WHERE relname = 'sq2'",
 	// Functions: EXECUTE, PUBLIC's default, through a view, the catalogs.
 	"SELECT r17_f(1)",
 	"SELECT r17_g(1)",
