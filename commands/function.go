@@ -33,25 +33,14 @@ func createFunction(ctx context.Context, s Session, x *sql.CreateFunction) (stri
 		f.ID = old.ID
 		return "CREATE FUNCTION", cat.ReplaceFunction(ctx, f)
 	}
+	if err := checkCreateInSchemaID(s, f.Schema); err != nil { // roles.go
+		return "", err
+	}
 	nf, err := cat.CreateFunction(ctx, f)
 	if err != nil {
 		return "", err
 	}
-	return "CREATE FUNCTION", recordFunctionOwner(s, nf.OID())
-}
-
-// recordFunctionOwner records the creating role as the function's owner;
-// no default privileges apply (ALTER DEFAULT PRIVILEGES ... ON FUNCTIONS
-// is 0A000).
-func recordFunctionOwner(s Session, oid uint32) error {
-	owner := s.Roles().Current
-	if owner == 0 || owner == storage.OIDBootstrapRole {
-		return nil
-	}
-	return authOf(s).AlterAuth(func(a *storage.Auth) error {
-		a.SetOwner(oid, owner)
-		return nil
-	})
+	return "CREATE FUNCTION", recordOwnerOf(s, nf.OID(), schemaOIDOfID(s, nf.Schema), storage.KindFunction) // roles.go
 }
 
 func dropFunction(ctx context.Context, s Session, x *sql.DropFunction) (string, error) {

@@ -195,7 +195,11 @@ func dropRole(ctx context.Context, s Session, x *sql.DropRole) (string, error) {
 		owned, granted := ac.Auth().Depends(r.OID)
 		var lines []string
 		for _, d := range ac.Auth().DefaultsOf(r.OID) {
-			line := "privileges for default privileges on new " + map[byte]string{'r': "relations", 'n': "schemas"}[d.Kind] +
+			what := "privileges for "
+			if d.Role == r.OID {
+				what = "owner of "
+			}
+			line := what + "default privileges on new " + map[byte]string{'r': "relations", 'S': "sequences", 'f': "functions", 'n': "schemas"}[d.Kind] +
 				" belonging to role " + s.Catalog().roleName(d.Role)
 			if d.Schema != 0 {
 				line += " in schema " + strings.TrimPrefix(s.Catalog().describeObject(d.Schema), "schema ")
@@ -313,16 +317,44 @@ func grantRole(ctx context.Context, s Session, x *sql.GrantRole) (string, error)
 	return tag, nil
 }
 
+// checkPublicGrantOption refuses WITH GRANT OPTION to PUBLIC, as
+// merge_acl_with_grant.
+func checkPublicGrantOption(x *sql.GrantPrivs, grantees []uint32) error {
+	if !x.Grant || !x.GrantOption {
+		return nil
+	}
+	for _, g := range grantees {
+		if g == 0 {
+			return pgerr.New("0LP01", "grant options can only be granted to roles")
+		}
+	}
+	return nil
+}
+
+// kindNames name object kinds in "permission denied for ..." messages.
+var kindNames = map[byte]string{storage.KindRelation: "table", storage.KindSequence: "sequence",
+	storage.KindFunction: "function", storage.KindSchema: "schema"}
+
+// objectKind is o's kind: its own, else the statement's (an older caller's
+// GrantObject names none).
+func objectKind(x *sql.GrantPrivs, o sql.GrantObject) byte {
+	switch {
+	case o.Kind != 0:
+		return o.Kind
+	case x.Schema:
+		return storage.KindSchema
+	case x.Target != 0:
+		return x.Target
+	}
+	return storage.KindRelation
+}
+
 func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, error) {
 	rc := s.Roles()
 	ac := authOf(s)
 	tag := "GRANT"
 	if !x.Grant {
 		tag = "REVOKE"
-	}
-	all, kind := storage.AllTablePrivs, "table"
-	if x.Schema {
-		all, kind = storage.AllSchemaPrivs, "schema"
 	}
 	a := ac.Auth()
 	var grantees []uint32
@@ -342,6 +374,8 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 	}
 	for _, o := range x.Objects {
 		oid := o.OID
+		okind := objectKind(x, o)
+		all, public := storage.KindPrivs(okind)
 		owner := a.Object(oid).Owner
 		if len(x.Cols) > 0 {
 			if err := grantColumnPrivs(s, x, o, grantees); err != nil {
@@ -352,13 +386,30 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 			}
 		}
 		grantor, privs := owner, x.Privs
+		if x.Target == storage.KindRelation || x.Target == 0 {
+			// GRANT ... ON TABLE reaches sequences, with their privileges
+			// only, and refuses USAGE of a table, as ExecGrant_Relation.
+			switch {
+			case okind == storage.KindSequence && x.All:
+				privs = storage.AllSequencePrivs
+			case okind == storage.KindSequence && privs&^storage.AllSequencePrivs != 0:
+				if err := s.Notice(&pgerr.Error{Severity: "WARNING", Code: "0LP01",
+					Message: fmt.Sprintf("sequence \"%s\" only supports USAGE, SELECT, and UPDATE privileges", o.Name)}); err != nil {
+					return "", err
+				}
+				privs &= storage.AllSequencePrivs
+			case okind == storage.KindRelation && privs&storage.PrivUsage != 0:
+				return "", pgerr.New("0LP01", "invalid privilege type USAGE for table")
+			}
+		}
+		asked := privs
 		if !a.IsSuper(rc.Current) && !a.MemberOf(rc.Current, owner, false) {
 			// As PostgreSQL's restrict_and_check_grant: what the role
 			// holds WITH GRANT OPTION, granted in its own name.
-			if a.Privileges(rc.Current, oid, all, 0) == 0 {
-				return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", kind, o.Name)
+			if a.Privileges(rc.Current, oid, all, public) == 0 {
+				return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", kindNames[okind], o.Name)
 			}
-			grantor, privs = rc.Current, x.Privs&a.GrantOptions(rc.Current, oid, all, 0)
+			grantor, privs = rc.Current, privs&a.GrantOptions(rc.Current, oid, all, public)
 			w, code := "", "01007"
 			switch {
 			case privs == 0 && x.Grant:
@@ -366,9 +417,9 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 			case privs == 0:
 				w = "no privileges could be revoked for \"%s\""
 				code = "01006"
-			case privs != x.Privs && !x.All && x.Grant:
+			case privs != asked && !x.All && x.Grant:
 				w = "not all privileges were granted for \"%s\""
-			case privs != x.Privs && !x.All:
+			case privs != asked && !x.All:
 				w = "not all privileges could be revoked for \"%s\""
 				code = "01006"
 			}
@@ -380,19 +431,19 @@ func grantPrivs(ctx context.Context, s Session, x *sql.GrantPrivs) (string, erro
 			if err := revokeColumnWarnings(s, x, o, privs); err != nil {
 				return "", err
 			}
-			if privs == 0 {
-				continue
-			}
+		}
+		if err := checkPublicGrantOption(x, grantees); err != nil {
+			return "", err
 		}
 		err := ac.AlterAuth(func(a *storage.Auth) error {
 			ensureBootstrap(a, rc)
 			for _, g := range grantees {
 				if x.Grant {
-					a.Grant(oid, all, 0, g, grantor, privs, x.GrantOption)
+					a.Grant(oid, all, public, g, grantor, privs, x.GrantOption)
 					continue
 				}
-				a.Revoke(oid, all, 0, g, grantor, privs, x.GrantOption)
-				if !x.Schema && privs&columnPrivs != 0 {
+				a.Revoke(oid, all, public, g, grantor, privs, x.GrantOption)
+				if okind == storage.KindRelation && privs&columnPrivs != 0 {
 					// A table's REVOKE revokes the columns' too, as
 					// PostgreSQL's expand_all_col_privileges.
 					for attnum := range a.Object(oid).Cols {
@@ -458,6 +509,9 @@ func grantColumnPrivs(s Session, x *sql.GrantPrivs, o sql.GrantObject, grantees 
 			}
 		}
 	}
+	if err := checkPublicGrantOption(x, grantees); err != nil {
+		return err
+	}
 	return ac.AlterAuth(func(a *storage.Auth) error {
 		ensureBootstrap(a, rc)
 		for _, cg := range todo {
@@ -477,6 +531,12 @@ func grantColumnPrivs(s Session, x *sql.GrantPrivs, o sql.GrantObject, grantees 
 // storage key key; nothing to record for the bootstrap superuser, the
 // default owner) and gives it the owner's default privileges.
 func recordOwner(s Session, oid uint32, key string) error {
+	return recordOwnerOf(s, oid, schemaOIDOfKey(s, key), storage.KindRelation)
+}
+
+// recordOwnerOf makes the current role the owner of a new object of kind
+// in the schema of OID schema and gives it the owner's default privileges.
+func recordOwnerOf(s Session, oid, schema uint32, kind byte) error {
 	owner := s.Roles().Current
 	if owner == 0 {
 		owner = storage.OIDBootstrapRole
@@ -484,12 +544,11 @@ func recordOwner(s Session, oid uint32, key string) error {
 	if owner == storage.OIDBootstrapRole && len(authOf(s).Auth().Defaults) == 0 {
 		return nil
 	}
-	schema := schemaOIDOfKey(s, key)
 	return authOf(s).AlterAuth(func(a *storage.Auth) error {
 		if owner != storage.OIDBootstrapRole {
 			a.SetOwner(oid, owner)
 		}
-		a.ApplyDefaults(oid, owner, schema, 'r', storage.AllTablePrivs)
+		a.ApplyDefaults(oid, owner, schema, kind)
 		return nil
 	})
 }
@@ -497,6 +556,11 @@ func recordOwner(s Session, oid uint32, key string) error {
 // schemaOIDOfKey is the OID of the schema of the relation key.
 func schemaOIDOfKey(s Session, key string) uint32 {
 	id, _ := storage.SplitKey(key)
+	return schemaOIDOfID(s, id)
+}
+
+// schemaOIDOfID is the OID of the schema of storage id id.
+func schemaOIDOfID(s Session, id uint64) uint32 {
 	if id == storage.PublicSchemaID {
 		return storage.OIDPublicSchema
 	}
@@ -530,16 +594,15 @@ func alterDefaults(s Session, x *sql.GrantPrivs, grantees []uint32) (string, err
 	if len(schemaOIDs) == 0 {
 		schemaOIDs = []uint32{0}
 	}
-	all := storage.AllTablePrivs
-	if x.Defaults.Kind == 'n' {
-		all = storage.AllSchemaPrivs
+	if err := checkPublicGrantOption(x, grantees); err != nil {
+		return "", err
 	}
 	err := ac.AlterAuth(func(a *storage.Auth) error {
 		ensureBootstrap(a, rc)
 		for _, r := range roles {
 			for _, sc := range schemaOIDs {
 				for _, g := range grantees {
-					a.AlterDefault(r, sc, x.Defaults.Kind, all, x.Grant, g, x.Privs, x.GrantOption)
+					a.AlterDefault(r, sc, x.Defaults.Kind, x.Grant, g, x.Privs, x.GrantOption)
 				}
 			}
 		}
@@ -590,6 +653,16 @@ func (c *Catalog) describeObject(oid uint32) string {
 			return "view " + storage.BareName(v.Name)
 		}
 	}
+	for _, def := range c.Txn.Sequences() {
+		if def.ObjectID() == oid {
+			return "sequence " + storage.BareName(def.Name)
+		}
+	}
+	for _, f := range c.Txn.Functions() {
+		if f.OID() == oid {
+			return "function " + sql.FuncSignature(f)
+		}
+	}
 	return "" // dropped (storage forgets it at commit)
 }
 
@@ -622,6 +695,11 @@ func (c *Catalog) describeColumn(col storage.ColumnRef) string {
 // checkCreateInKey checks CREATE on the schema of the relation key.
 func checkCreateInKey(s Session, key string) error {
 	id, _ := storage.SplitKey(key)
+	return checkCreateInSchemaID(s, id)
+}
+
+// checkCreateInSchemaID checks CREATE on the schema of storage id id.
+func checkCreateInSchemaID(s Session, id uint64) error {
 	if id == storage.PublicSchemaID {
 		// public: CREATE for its owner, pg_database_owner, only (PostgreSQL 15)
 		return checkCreateIn(s, 2200, "public")
@@ -724,7 +802,7 @@ func applySchemaDefaults(s Session, sc storage.Schema) error {
 	}
 	owner := ac.Auth().Object(sc.OID()).Owner
 	return ac.AlterAuth(func(a *storage.Auth) error {
-		a.ApplyDefaults(sc.OID(), owner, 0, 'n', storage.AllSchemaPrivs)
+		a.ApplyDefaults(sc.OID(), owner, 0, storage.KindSchema)
 		return nil
 	})
 }
@@ -733,15 +811,19 @@ func applySchemaDefaults(s Session, sc storage.Schema) error {
 const columnPrivs = storage.PrivSelect | storage.PrivInsert | storage.PrivUpdate | storage.PrivReferences
 
 // revokeColumnWarnings: a REVOKE of column privileges by a role that holds
-// no grant option on them goes on to each column of the table (system
-// columns first, as pg_attribute numbers them), warning for each, as
-// PostgreSQL's ExecGrant_Relation (joind keeps no column privileges).
+// no grant option on them goes on to each column of the table or
+// sequence (system columns first, as pg_attribute numbers them), warning
+// for each, as PostgreSQL's ExecGrant_Relation; a role holding no column
+// privilege of the relation at all is refused at its first column.
 func revokeColumnWarnings(s Session, x *sql.GrantPrivs, o sql.GrantObject, granted uint16) error {
-	if x.Grant || x.Schema || x.Privs&columnPrivs == 0 || granted&columnPrivs != 0 {
+	kind := objectKind(x, o)
+	if x.Grant || (kind != storage.KindRelation && kind != storage.KindSequence) || x.Privs&columnPrivs == 0 || granted&columnPrivs != 0 {
 		return nil
 	}
 	var cols []string
-	if t, ok := s.Catalog().Txn.Lookup(relKeyOf(s, o.OID)); ok {
+	if kind == storage.KindSequence {
+		cols = []string{"tableoid", "cmax", "xmax", "cmin", "xmin", "ctid", "last_value", "log_cnt", "is_called"}
+	} else if t, ok := s.Catalog().Txn.Lookup(relKeyOf(s, o.OID)); ok {
 		cols = append(cols, "tableoid", "cmax", "xmax", "cmin", "xmin", "ctid")
 		for _, c := range t.Columns() {
 			cols = append(cols, c.Name)
@@ -753,7 +835,13 @@ func revokeColumnWarnings(s Session, x *sql.GrantPrivs, o sql.GrantObject, grant
 			}
 		}
 	}
+	a := authOf(s).Auth()
+	all, public := storage.KindPrivs(kind)
+	held := (a.Privileges(s.Roles().Current, o.OID, all, public) | a.AnyColumnPrivileges(s.Roles().Current, o.OID)) & columnPrivs
 	for _, c := range cols {
+		if held == 0 {
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for column \"%s\" of relation \"%s\"", c, o.Name)
+		}
 		if err := s.Notice(&pgerr.Error{Severity: "WARNING", Code: "01006",
 			Message: fmt.Sprintf("no privileges could be revoked for column \"%s\" of relation \"%s\"", c, o.Name)}); err != nil {
 			return err

@@ -114,8 +114,23 @@ func createSequence(ctx context.Context, s Session, x *sql.CreateSequence) (stri
 		return "CREATE SEQUENCE", s.Notice(&pgerr.Error{Severity: "NOTICE", Code: "42P07",
 			Message: fmt.Sprintf("relation \"%s\" already exists, skipping", x.Def.Name)})
 	}
-	_, err := seqCatalog(cat).CreateSequence(ctx, x.Def)
-	return "CREATE SEQUENCE", err
+	if !x.Def.Temp {
+		if err := checkCreateInKey(s, x.Def.Name); err != nil { // roles.go
+			return "", err
+		}
+	}
+	made, err := seqCatalog(cat).CreateSequence(ctx, x.Def)
+	if err != nil || made.Temp {
+		return "CREATE SEQUENCE", err
+	}
+	return "CREATE SEQUENCE", recordSequenceOwner(s, made)
+}
+
+// recordSequenceOwner makes the current role the owner of a new sequence
+// (serial ones too: the table's creator owns them) with its default
+// privileges.
+func recordSequenceOwner(s Session, def storage.Sequence) error {
+	return recordOwnerOf(s, def.ObjectID(), schemaOIDOfKey(s, def.Name), storage.KindSequence) // roles.go
 }
 
 func hasSequence(cat *Catalog, name string) bool {
@@ -129,6 +144,11 @@ func alterSequence(ctx context.Context, s Session, x *sql.AlterSequence) (string
 			Message: fmt.Sprintf("relation \"%s\" does not exist, skipping", x.Name)})
 	}
 	cat := s.Catalog()
+	if cur, ok := seqCatalog(cat).LookupSequence(x.Name); ok && !cur.Temp {
+		if err := checkOwner(s, cur.ObjectID(), "sequence", storage.BareName(x.Name)); err != nil { // roles.go
+			return "", err
+		}
+	}
 	if x.Def.Name != x.Name {
 		if _, ok := cat.LookupIn("public", x.Def.Name); ok || hasSequence(cat, x.Def.Name) {
 			return "", pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", x.Def.Name)
@@ -178,6 +198,13 @@ func dropSequence(ctx context.Context, s Session, x *sql.DropSequence) (string, 
 			return "", pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", t.Name).WithHint("Use DROP TABLE to remove a table.")
 		default:
 			if err := dropMissing(s, x.IfExists, "sequence", t); err != nil {
+				return "", err
+			}
+		}
+	}
+	for _, name := range present {
+		if def, ok := sc.LookupSequence(name); ok && !def.Temp {
+			if err := checkOwner(s, def.ObjectID(), "sequence", storage.BareName(name)); err != nil { // roles.go
 				return "", err
 			}
 		}
@@ -323,8 +350,8 @@ func (st *SeqState) forget(oid uint32) {
 // cat is the catalog the statement runs over when they are called,
 // readOnly whether its transaction is read-only (nextval and setval then
 // fail with 25006, as in PostgreSQL).
-func (st *SeqState) Access(ctx context.Context, cat func() *Catalog, readOnly func() bool) types.SequenceAccess {
-	return &seqAccess{ctx: ctx, st: st, cat: cat, readOnly: readOnly}
+func (st *SeqState) Access(ctx context.Context, cat func() *Catalog, readOnly func() bool, role func() uint32) types.SequenceAccess {
+	return &seqAccess{ctx: ctx, st: st, cat: cat, readOnly: readOnly, role: role}
 }
 
 // seqAccess serializes its calls on the session's state (partitions call
@@ -334,6 +361,21 @@ type seqAccess struct {
 	st       *SeqState
 	cat      func() *Catalog
 	readOnly func() bool
+	role     func() uint32 // current_user (nil: the bootstrap superuser)
+}
+
+// permitted checks that current_user holds one of privs on the sequence
+// def, as nextval_internal's pg_class_aclcheck: 42501 "permission denied
+// for sequence s" (a temporary sequence is its session's).
+func (a *seqAccess) permitted(cat *Catalog, def storage.Sequence, privs uint16) error {
+	if def.Temp || a.role == nil {
+		return nil
+	}
+	auth := cat.Txn.Auth()
+	if auth.Privileges(a.role(), def.ObjectID(), storage.AllSequencePrivs, 0)&privs != 0 {
+		return nil
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for sequence %s", storage.BareName(def.Name))
 }
 
 // writable refuses a change to a permanent sequence in a read-only
@@ -374,6 +416,9 @@ func (a *seqAccess) NextVal(oid uint32) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	if err := a.permitted(cat, def, storage.PrivUsage|storage.PrivUpdate); err != nil {
+		return 0, err
+	}
 	if err := a.writable("nextval", def); err != nil {
 		return 0, err
 	}
@@ -401,8 +446,11 @@ func (a *seqAccess) NextVal(oid uint32) (int64, error) {
 func (a *seqAccess) CurrVal(oid uint32) (int64, error) {
 	a.st.mu.Lock()
 	defer a.st.mu.Unlock()
-	_, def, err := a.resolve(oid)
+	cat, def, err := a.resolve(oid)
 	if err != nil {
+		return 0, err
+	}
+	if err := a.permitted(cat, def, storage.PrivSelect|storage.PrivUsage); err != nil {
 		return 0, err
 	}
 	e := a.st.elms[oid]
@@ -417,6 +465,9 @@ func (a *seqAccess) SetVal(oid uint32, v int64, isCalled bool) (int64, error) {
 	defer a.st.mu.Unlock()
 	cat, def, err := a.resolve(oid)
 	if err != nil {
+		return 0, err
+	}
+	if err := a.permitted(cat, def, storage.PrivUpdate); err != nil {
 		return 0, err
 	}
 	if err := a.writable("setval", def); err != nil {
@@ -446,8 +497,12 @@ func (a *seqAccess) LastVal() (int64, error) {
 	}
 	for oid, x := range a.st.elms {
 		if x == e {
-			if _, _, err := a.resolve(oid); err != nil {
+			cat, def, err := a.resolve(oid)
+			if err != nil {
 				return 0, pgerr.New("55000", "lastval is not yet defined in this session")
+			}
+			if err := a.permitted(cat, def, storage.PrivSelect|storage.PrivUsage); err != nil {
+				return 0, err
 			}
 		}
 	}

@@ -36,6 +36,13 @@ func createTable(ctx context.Context, s Session, x *sql.CreateTable) (string, er
 	if !x.Temp {
 		if t, ok := cat.Txn.Lookup(x.Name); ok {
 			if o, ok := t.(interface{ ObjectID() uint32 }); ok {
+				for _, sq := range x.Sequences {
+					if def, ok := seqCatalog(cat).LookupSequence(sq.Name); ok {
+						if err := recordSequenceOwner(s, def); err != nil {
+							return "", err
+						}
+					}
+				}
 				return "CREATE TABLE", recordOwner(s, o.ObjectID(), x.Name)
 			}
 		}

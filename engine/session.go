@@ -236,7 +236,7 @@ func (s *session) evalContext() *types.EvalContext {
 	}
 	return &types.EvalContext{TimeZone: f.TimeZone, Now: now, StatementNow: stmt, Format: f, Settings: &settingsAccess{s: s},
 		Sequences: s.seqs.Access(context.Background(), func() *commands.Catalog { return s.cur },
-			func() bool { return s.settings.Get("transaction_read_only") == "on" }),
+			func() bool { return s.settings.Get("transaction_read_only") == "on" }, s.currentRole),
 		Domains: domainChecker{s: s}}
 }
 

@@ -32,6 +32,7 @@ func userProcRows(s *Snapshot) []pgProcRow {
 		if f.RetSet {
 			r.Prorows = 1000
 		}
+		r.Proacl = s.ACLText(f.OID(), storage.AllFunctionPrivs, storage.PrivExecute) // roles.go
 		if f.Atomic {
 			r.Prosrc = ""
 			body := f.Body

@@ -7,6 +7,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/joind/joind/pgerr"
+	"github.com/joind/joind/storage"
 	"github.com/joind/joind/types"
 )
 
@@ -331,7 +332,49 @@ func regprocedureIn(s *Snapshot, in string) (uint32, error) {
 			}
 		}
 	}
+	if f, ok := s.userFunction(n, args); ok {
+		return f.OID(), nil
+	}
 	return 0, pgerr.New(pgerr.UndefinedFunction, "function \"%s\" does not exist", in)
+}
+
+// userFunction is the user function name (maybe schema-qualified, else
+// the first of the search path's) of input types args.
+func (s *Snapshot) userFunction(name string, args []uint32) (storage.Function, bool) {
+	fc, ok := s.cat.(storage.FunctionCatalog)
+	if !ok {
+		return storage.Function{}, false
+	}
+	parts := SplitQualified(strings.TrimSpace(name))
+	path := s.SearchPath().Schemas
+	if len(parts) == 2 {
+		ns, ok := s.NamespaceByName(parts[0])
+		if !ok {
+			return storage.Function{}, false
+		}
+		path = []Namespace{ns}
+	} else if len(parts) != 1 {
+		return storage.Function{}, false
+	}
+	want := oidList(args)
+	for _, ns := range path {
+		if ns.Kind != NsUser {
+			continue
+		}
+		for _, f := range fc.Functions() {
+			if f.Schema != ns.ID || f.Name != parts[len(parts)-1] {
+				continue
+			}
+			var in []uint32
+			for _, t := range f.InputTypes() {
+				in = append(in, t.CatalogOID())
+			}
+			if oidList(in) == want {
+				return f, true
+			}
+		}
+	}
+	return storage.Function{}, false
 }
 
 // regoperatorIn is regoperatorin: "op(left,right)", NONE for a missing

@@ -327,6 +327,100 @@ func (s *Snapshot) hasColumnPrivilege(anyCol bool, v []types.Value) (types.Value
 	return types.BoolValue(a.ColumnPrivileges(role, oid, attnum)&want != 0), nil
 }
 
+var sequencePrivNames = map[string]uint16{"usage": storage.PrivUsage, "select": storage.PrivSelect, "update": storage.PrivUpdate}
+
+var functionPrivNames = map[string]uint16{"execute": storage.PrivExecute}
+
+// hasObjectPrivilege is has_sequence_privilege / has_function_privilege
+// ([role,] object, privileges): the object by name (regclass,
+// regprocedure) or OID (NULL when none has it), as PostgreSQL's errors.
+func (s *Snapshot) hasObjectPrivilege(kind byte, v []types.Value) (types.Value, error) {
+	for _, x := range v {
+		if x.Null {
+			return types.NullValue, nil
+		}
+	}
+	role := s.CurrentRole()
+	if len(v) == 3 {
+		if isTextArg(v[0]) {
+			r, ok := s.roleArg(v[0])
+			if !ok {
+				return types.Value{}, pgerr.New("42704", "role \"%s\" does not exist", v[0].S)
+			}
+			role = r
+		} else {
+			role = uint32(v[0].I)
+		}
+		v = v[1:]
+	}
+	names, reg := sequencePrivNames, "regclass"
+	if kind == storage.KindFunction {
+		names, reg = functionPrivNames, "regprocedure"
+	}
+	var oid uint32
+	if isTextArg(v[0]) {
+		o, err := s.RegIn(reg, v[0].S)
+		if err != nil {
+			return types.Value{}, err
+		}
+		oid = o
+	} else {
+		oid = uint32(v[0].I)
+	}
+	public := uint16(0)
+	if kind == storage.KindSequence {
+		r, ok := s.RelationByOID(oid)
+		if !ok {
+			return types.NullValue, nil
+		}
+		if r.Kind != 'S' {
+			name := r.Name
+			if isTextArg(v[0]) {
+				name = v[0].S // as written, as has_sequence_privilege_name
+			}
+			return types.Value{}, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", name)
+		}
+		if r.Temp {
+			oid = 0 // a session's own: its creator's
+		}
+	} else if oid < FirstUserOID {
+		if procNameByOID(oid) == "" {
+			return types.NullValue, nil
+		}
+		public = storage.PrivExecute // the built-ins: EXECUTE to PUBLIC
+	} else if _, ok := s.userFunctionByOID(oid); !ok {
+		return types.NullValue, nil
+	}
+	want, opt, ok := privNames(v[1].S, names)
+	if !ok {
+		return types.Value{}, pgerr.New("22023", "unrecognized privilege type: \"%s\"", v[1].S)
+	}
+	a := s.Auth()
+	if oid == 0 || oid < FirstUserOID {
+		if a.IsSuper(role) {
+			return types.BoolValue(true), nil
+		}
+		return types.BoolValue(public&want != 0), nil
+	}
+	all, public := storage.KindPrivs(kind)
+	if role == 0 {
+		return types.BoolValue(public&want != 0), nil
+	}
+	return types.BoolValue(a.Privileges(role, oid, all, public)&want != 0 || a.GrantOptions(role, oid, all, public)&opt != 0), nil
+}
+
+// userFunctionByOID finds a user function by OID.
+func (s *Snapshot) userFunctionByOID(oid uint32) (storage.Function, bool) {
+	if fc, ok := s.cat.(storage.FunctionCatalog); ok {
+		for _, f := range fc.Functions() {
+			if f.OID() == oid {
+				return f, true
+			}
+		}
+	}
+	return storage.Function{}, false
+}
+
 var columnPrivNames = map[string]uint16{"select": storage.PrivSelect, "insert": storage.PrivInsert, "update": storage.PrivUpdate,
 	"references": storage.PrivReferences}
 

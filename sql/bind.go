@@ -171,8 +171,11 @@ func Bind(raw *RawStatement, cat storage.Catalog, opts *BindOptions) (Statement,
 		return nil, err
 	}
 	b.fillColumnPerms()
-	if _, ok := st.(*CreateView); ok {
+	switch st.(type) {
+	case *CreateView:
 		b.perms = nil // a view's relations are checked when it is used, as its owner
+	case *CreateFunction:
+		b.perms = nil // a body's relations and calls are checked when it runs
 	}
 	opts.Perms = b.perms
 	if q, ok := st.(*Query); ok {

@@ -135,6 +135,9 @@ func (b *binder) enterFunction(f storage.Function, loc int32) (func(), error) {
 			return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "recursive SQL function %s is not supported", f.Name), loc)
 		}
 	}
+	// EXECUTE is checked as current_user wherever the call stands, a
+	// view's body too (PostgreSQL's ExecInitFunc asks GetUserId()).
+	b.perms = append(b.perms, PermCheck{OID: f.OID(), Name: f.Name, Func: true, Priv: storage.PrivExecute, colsKnown: true})
 	saved := b.query
 	b.funcStack = append(b.funcStack, f.ID)
 	b.query = f.Body

@@ -22,6 +22,8 @@ type PermCheck struct {
 	OID  uint32 // the relation
 	Name string // its bare name, for the message
 	View bool
+	Seq  bool   // a sequence (read as a one-row table)
+	Func bool   // a function: Priv is EXECUTE, checked as current_user even in a view
 	Priv uint16 // storage.Priv*
 	// AsOwnerOf, when not 0, is the view whose owner is checked instead of
 	// the current role.
@@ -43,7 +45,7 @@ type PermCheck struct {
 func (b *binder) fillColumnPerms() {
 	for i := range b.perms {
 		p := &b.perms[i]
-		if p.colsKnown || p.Priv != storage.PrivSelect || p.View {
+		if p.colsKnown || p.Priv != storage.PrivSelect || p.Seq || p.Func {
 			continue
 		}
 		for u := range b.colUse {
@@ -132,6 +134,11 @@ func (b *binder) notePerm(r resolvedRel, priv uint16) {
 		pc.OID, pc.View = pgcatalog.ViewOID(r.view), true
 	case relTable:
 		pc.OID = pgcatalog.RelationOID(r.table)
+	case relSequence:
+		if r.seq.Temp {
+			return
+		}
+		pc.OID, pc.Seq = r.seq.ObjectID(), true
 	default:
 		return
 	}
@@ -172,8 +179,13 @@ func CheckPerms(auth *storage.Auth, role uint32, perms []PermCheck) error {
 		}
 		if !held(auth, who, p) {
 			kind := "table"
-			if p.View {
+			switch {
+			case p.View:
 				kind = "view"
+			case p.Seq:
+				kind = "sequence"
+			case p.Func:
+				kind = "function"
 			}
 			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", kind, p.Name)
 		}
@@ -184,11 +196,19 @@ func CheckPerms(auth *storage.Auth, role uint32, perms []PermCheck) error {
 // held reports whether who holds p: on the table, or, for privileges that
 // exist per column, on each of p's columns (any column when none).
 func held(auth *storage.Auth, who uint32, p PermCheck) bool {
-	need := p.Priv &^ auth.Privileges(who, p.OID, storage.AllTablePrivs, 0)
+	kind := storage.KindRelation
+	switch {
+	case p.Seq:
+		kind = storage.KindSequence
+	case p.Func:
+		kind = storage.KindFunction
+	}
+	all, public := storage.KindPrivs(kind)
+	need := p.Priv &^ auth.Privileges(who, p.OID, all, public)
 	if need == 0 {
 		return true
 	}
-	if p.View || need&^columnPrivAll != 0 {
+	if p.Seq || p.Func || need&^columnPrivAll != 0 {
 		return false
 	}
 	if len(p.Cols) == 0 {

@@ -50,17 +50,24 @@ type GrantRole struct {
 	Admin   bool
 }
 
-// GrantObject is one object of GRANT/REVOKE privileges.
+// GrantObject is one object of GRANT/REVOKE privileges: a relation
+// (view or table), a sequence, a function or a schema (Kind, a
+// storage.Kind* letter).
 type GrantObject struct {
 	OID  uint32
 	Name string
+	Kind byte
 }
 
 // GrantPrivs is GRANT/REVOKE privileges ON TABLE ... | ALL TABLES IN SCHEMA
-// ... | SCHEMA ... TO/FROM grantees ("" = PUBLIC).
+// ... | SEQUENCE ... | FUNCTION ... | SCHEMA ... TO/FROM grantees ("" =
+// PUBLIC).
 type GrantPrivs struct {
-	Grant       bool
-	Schema      bool // objects are schemas (else relations)
+	Grant bool
+	// Target is the statement's object type (a storage.Kind* letter):
+	// GRANT ... ON TABLE also reaches sequences, with their privileges.
+	Target      byte
+	Schema      bool // objects are schemas (Target 'n')
 	Objects     []GrantObject
 	Privs       uint16
 	Grantees    []string
@@ -74,7 +81,8 @@ type GrantPrivs struct {
 }
 
 // DefaultPrivs are ALTER DEFAULT PRIVILEGES' FOR ROLE and IN SCHEMA and
-// the kind of object: 'r' (TABLES) or 'n' (SCHEMAS).
+// the kind of object: 'r' (TABLES), 'S' (SEQUENCES), 'f' (FUNCTIONS,
+// ROUTINES) or 'n' (SCHEMAS).
 type DefaultPrivs struct {
 	Roles   []string // none: the current role
 	Schemas []uint32 // none: every schema
@@ -288,6 +296,16 @@ var tablePrivBits = map[string]uint16{"select": storage.PrivSelect, "insert": st
 
 var schemaPrivBits = map[string]uint16{"usage": storage.PrivUsage, "create": storage.PrivCreate}
 
+var sequencePrivBits = map[string]uint16{"usage": storage.PrivUsage, "select": storage.PrivSelect, "update": storage.PrivUpdate}
+
+var functionPrivBits = map[string]uint16{"execute": storage.PrivExecute}
+
+// knownPrivs are the privilege names PostgreSQL's string_to_privilege
+// knows (another is 42601 "unrecognized privilege type").
+var knownPrivs = map[string]bool{"insert": true, "select": true, "update": true, "delete": true, "truncate": true,
+	"references": true, "trigger": true, "execute": true, "usage": true, "create": true, "temporary": true, "temp": true,
+	"connect": true, "set": true, "alter system": true, "rule": true}
+
 // bindAlterDefaultPrivileges is ALTER DEFAULT PRIVILEGES [FOR ROLE r]
 // [IN SCHEMA s] GRANT|REVOKE ... ON TABLES|SCHEMAS.
 func (b *binder) bindAlterDefaultPrivileges(x *pg_query.AlterDefaultPrivilegesStmt) (Statement, error) {
@@ -307,7 +325,11 @@ func (b *binder) bindAlterDefaultPrivileges(x *pg_query.AlterDefaultPrivilegesSt
 	act := x.Action
 	switch act.Objtype {
 	case pg_query.ObjectType_OBJECT_TABLE:
-		d.Kind = 'r'
+		d.Kind = storage.KindRelation
+	case pg_query.ObjectType_OBJECT_SEQUENCE:
+		d.Kind = storage.KindSequence
+	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_ROUTINE:
+		d.Kind = storage.KindFunction
 	case pg_query.ObjectType_OBJECT_SCHEMA:
 		d.Kind = 'n'
 		if len(schemaNames) > 0 {
@@ -341,15 +363,74 @@ func (b *binder) bindGrant(x *pg_query.GrantStmt) (Statement, error) {
 	defaults := x.Targtype == pg_query.GrantTargetType_ACL_TARGET_DEFAULTS
 	var bits map[string]uint16
 	all := storage.AllTablePrivs
-	kind := "table"
+	// kind names the object type in "invalid privilege type" errors, as
+	// ExecuteGrantStmt's errormsg.
+	kind := "relation"
 	switch x.Objtype {
 	case pg_query.ObjectType_OBJECT_TABLE:
-		bits = tablePrivBits
+		// USAGE is a sequence's: GRANT ... ON TABLE accepts it, and each
+		// table refuses it (commands/roles.go).
+		bits, g.Target = tableOrSequencePrivBits, storage.KindRelation
+	case pg_query.ObjectType_OBJECT_SEQUENCE:
+		bits, all, kind, g.Target = sequencePrivBits, storage.AllSequencePrivs, "sequence", storage.KindSequence
+	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_ROUTINE, pg_query.ObjectType_OBJECT_PROCEDURE:
+		bits, all, g.Target = functionPrivBits, storage.AllFunctionPrivs, storage.KindFunction
+		kind = map[pg_query.ObjectType]string{pg_query.ObjectType_OBJECT_FUNCTION: "function",
+			pg_query.ObjectType_OBJECT_ROUTINE: "routine", pg_query.ObjectType_OBJECT_PROCEDURE: "procedure"}[x.Objtype]
 	case pg_query.ObjectType_OBJECT_SCHEMA:
-		bits, all, kind, g.Schema = schemaPrivBits, storage.AllSchemaPrivs, "schema", true
+		bits, all, kind, g.Schema, g.Target = schemaPrivBits, storage.AllSchemaPrivs, "schema", true, storage.KindSchema
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "GRANT and REVOKE on %s are not supported",
 			strings.ToLower(strings.TrimPrefix(x.Objtype.String(), "OBJECT_"))+"s")
+	}
+	var err error
+	switch {
+	case defaults:
+	case g.Schema:
+		for _, o := range x.Objects {
+			name := o.GetString_().GetSval()
+			ns, ok := b.snapshot().NamespaceByName(name)
+			if !ok {
+				return nil, pgerr.New("3F000", "schema \"%s\" does not exist", name)
+			}
+			g.Objects = append(g.Objects, GrantObject{OID: ns.OID, Name: name, Kind: storage.KindSchema})
+		}
+	case x.Targtype == pg_query.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA:
+		err = b.grantAllInSchema(g, x)
+	case g.Target == storage.KindFunction:
+		err = b.grantFunctions(g, x)
+	default:
+		for _, o := range x.Objects {
+			rv := o.GetRangeVar()
+			r, err := b.resolveRelation(rv)
+			if err != nil {
+				return nil, withoutPosition(err)
+			}
+			switch {
+			case r.kind == relSequence && !r.seq.Temp:
+				g.Objects = append(g.Objects, GrantObject{OID: r.seq.ObjectID(), Name: rv.Relname, Kind: storage.KindSequence})
+			case g.Target == storage.KindSequence && r.kind != relSequence:
+				return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", rv.Relname)
+			case r.kind == relView:
+				g.Objects = append(g.Objects, GrantObject{OID: pgcatalog.ViewOID(r.view), Name: rv.Relname, Kind: storage.KindRelation})
+			case r.kind == relTable && !r.temp && r.key != "":
+				g.Objects = append(g.Objects, GrantObject{OID: pgcatalog.RelationOID(r.table), Name: rv.Relname, Kind: storage.KindRelation})
+			default:
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "GRANT on \"%s\" is not supported", rv.Relname)
+			}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	// As ExecuteGrantStmt: the objects, then the grantees, then the
+	// privileges are checked.
+	for _, n := range x.Grantees {
+		name := b.roleSpecName(n.GetRoleSpec())
+		if _, ok := b.snapshot().RoleOID(name); !ok && name != "" {
+			return nil, pgerr.New("42704", "role \"%s\" does not exist", name)
+		}
+		g.Grantees = append(g.Grantees, name)
 	}
 	if len(x.Privileges) == 0 {
 		g.Privs, g.All = all, true
@@ -358,8 +439,11 @@ func (b *binder) bindGrant(x *pg_query.GrantStmt) (Statement, error) {
 	var colNames [][]string
 	for _, p := range x.Privileges {
 		ap := p.GetAccessPriv()
+		if ap.PrivName != "" && !knownPrivs[ap.PrivName] {
+			return nil, pgerr.New(pgerr.SyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
+		}
 		if len(ap.Cols) > 0 {
-			if g.Schema || x.Targtype != pg_query.GrantTargetType_ACL_TARGET_OBJECT {
+			if g.Target != storage.KindRelation || x.Targtype != pg_query.GrantTargetType_ACL_TARGET_OBJECT {
 				return nil, pgerr.New(pgerr.SyntaxError, "column privileges are only valid for relations")
 			}
 			bit, ok := columnPrivBits[ap.PrivName], true
@@ -382,64 +466,86 @@ func (b *binder) bindGrant(x *pg_query.GrantStmt) (Statement, error) {
 			continue
 		}
 		bit, ok := bits[ap.PrivName]
-		if !ok {
-			if defaults && kind == "table" {
-				kind = "relation"
-			}
+		if !ok || defaults && g.Target == storage.KindRelation && bit == storage.PrivUsage {
 			return nil, pgerr.New("0LP01", "invalid privilege type %s for %s", strings.ToUpper(ap.PrivName), kind)
 		}
 		g.Privs |= bit
-	}
-	switch {
-	case defaults:
-	case g.Schema:
-		for _, o := range x.Objects {
-			name := o.GetString_().GetSval()
-			ns, ok := b.snapshot().NamespaceByName(name)
-			if !ok {
-				return nil, pgerr.New("3F000", "schema \"%s\" does not exist", name)
-			}
-			g.Objects = append(g.Objects, GrantObject{OID: ns.OID, Name: name})
-		}
-	case x.Targtype == pg_query.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA:
-		for _, o := range x.Objects {
-			name := o.GetString_().GetSval()
-			ns, ok := b.snapshot().NamespaceByName(name)
-			if !ok {
-				return nil, pgerr.New("3F000", "schema \"%s\" does not exist", name)
-			}
-			for _, r := range b.snapshot().Relations() {
-				if r.Namespace == ns.OID && (r.Kind == 'r' || r.Kind == 'v') && r.OID >= storage.FirstUserOID {
-					g.Objects = append(g.Objects, GrantObject{OID: r.OID, Name: r.Name})
-				}
-			}
-		}
-	default:
-		for _, o := range x.Objects {
-			rv := o.GetRangeVar()
-			r, err := b.resolveRelation(rv)
-			if err != nil {
-				return nil, withoutPosition(err)
-			}
-			switch {
-			case r.kind == relView:
-				g.Objects = append(g.Objects, GrantObject{OID: pgcatalog.ViewOID(r.view), Name: rv.Relname})
-			case r.kind == relTable && !r.temp && r.key != "":
-				g.Objects = append(g.Objects, GrantObject{OID: pgcatalog.RelationOID(r.table), Name: rv.Relname})
-			default:
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "GRANT on \"%s\" is not supported", rv.Relname)
-			}
-		}
 	}
 	if len(g.Cols) > 0 {
 		if err := b.grantColumns(g, x, colNames); err != nil {
 			return nil, err
 		}
 	}
-	for _, n := range x.Grantees {
-		g.Grantees = append(g.Grantees, b.roleSpecName(n.GetRoleSpec()))
-	}
 	return g, nil
+}
+
+// tableOrSequencePrivBits are the privileges GRANT ... ON TABLE names.
+var tableOrSequencePrivBits = func() map[string]uint16 {
+	m := map[string]uint16{"usage": storage.PrivUsage}
+	for k, v := range tablePrivBits {
+		m[k] = v
+	}
+	return m
+}()
+
+// grantAllInSchema is ALL TABLES | SEQUENCES | FUNCTIONS | ROUTINES |
+// PROCEDURES IN SCHEMA: the schemas' objects of the kind (ALL TABLES:
+// tables and views, not sequences), as objectsInSchemaToOids.
+func (b *binder) grantAllInSchema(g *GrantPrivs, x *pg_query.GrantStmt) error {
+	for _, o := range x.Objects {
+		name := o.GetString_().GetSval()
+		ns, ok := b.snapshot().NamespaceByName(name)
+		if !ok {
+			return pgerr.New("3F000", "schema \"%s\" does not exist", name)
+		}
+		if g.Target == storage.KindFunction {
+			if x.Objtype == pg_query.ObjectType_OBJECT_PROCEDURE {
+				continue // joind has no procedures
+			}
+			if fc := FunctionCatalogOf(b.cat); fc != nil && ns.Kind == pgcatalog.NsUser {
+				for _, f := range fc.Functions() {
+					if f.Schema == ns.ID {
+						g.Objects = append(g.Objects, GrantObject{OID: f.OID(), Name: f.Name, Kind: storage.KindFunction})
+					}
+				}
+			}
+			continue
+		}
+		for _, r := range b.snapshot().Relations() {
+			if r.Namespace != ns.OID || r.OID < storage.FirstUserOID || r.Temp {
+				continue
+			}
+			switch {
+			case g.Target == storage.KindSequence && r.Kind == 'S':
+				g.Objects = append(g.Objects, GrantObject{OID: r.OID, Name: r.Name, Kind: storage.KindSequence})
+			case g.Target == storage.KindRelation && (r.Kind == 'r' || r.Kind == 'v'):
+				g.Objects = append(g.Objects, GrantObject{OID: r.OID, Name: r.Name, Kind: storage.KindRelation})
+			}
+		}
+	}
+	return nil
+}
+
+// grantFunctions resolves ON FUNCTION | ROUTINE | PROCEDURE f(args): a
+// function named ON PROCEDURE is 42809 (joind has no procedures).
+func (b *binder) grantFunctions(g *GrantPrivs, x *pg_query.GrantStmt) error {
+	for _, o := range x.Objects {
+		owa := o.GetObjectWithArgs()
+		f, _, err := b.lookupFunction(owa, false)
+		if err != nil {
+			if x.Objtype == pg_query.ObjectType_OBJECT_PROCEDURE {
+				if e, ok := err.(*pgerr.Error); ok && e.Code == pgerr.UndefinedFunction {
+					e.Message = strings.Replace(e.Message, "function", "procedure", 1)
+				}
+			}
+			return err
+		}
+		if x.Objtype == pg_query.ObjectType_OBJECT_PROCEDURE {
+			return pgerr.New(pgerr.WrongObjectType, "%s is not a procedure", FuncSignature(f))
+		}
+		g.Objects = append(g.Objects, GrantObject{OID: f.OID(), Name: f.Name, Kind: storage.KindFunction})
+	}
+	return nil
 }
 
 // columnPrivBits are the privileges that exist per column, columnPrivAll
@@ -450,30 +556,42 @@ var columnPrivBits = map[string]uint16{"select": storage.PrivSelect, "insert": s
 const columnPrivAll = storage.PrivSelect | storage.PrivInsert | storage.PrivUpdate | storage.PrivReferences
 
 // grantColumns resolves the column names of g.Cols on each of its tables
-// (one, in practice) to attribute numbers.
+// or views (one, in practice) to attribute numbers.
 func (b *binder) grantColumns(g *GrantPrivs, x *pg_query.GrantStmt, names [][]string) error {
 	for i, o := range x.Objects {
 		rv := o.GetRangeVar()
 		r, err := b.resolveRelation(rv)
-		if err != nil || r.kind != relTable || i > 0 {
-			if i > 0 {
-				return pgerr.New(pgerr.FeatureNotSupported, "column privileges on more than one relation are not supported")
-			}
-			return pgerr.New(pgerr.FeatureNotSupported, "column privileges on views are not supported")
+		if i > 0 {
+			return pgerr.New(pgerr.FeatureNotSupported, "column privileges on more than one relation are not supported")
 		}
-		defs := r.table.Columns()
-		for k, cols := range names {
-			for _, n := range cols {
+		var cols []string
+		var attnums []int16
+		switch {
+		case err != nil:
+			return withoutPosition(err)
+		case r.kind == relTable:
+			for j, d := range r.table.Columns() {
+				cols, attnums = append(cols, d.Name), append(attnums, attnumOf(d, j))
+			}
+		case r.kind == relView:
+			for j, c := range r.view.Columns {
+				cols, attnums = append(cols, c), append(attnums, int16(j+1))
+			}
+		default:
+			return pgerr.New(pgerr.FeatureNotSupported, "column privileges on \"%s\" are not supported", rv.Relname)
+		}
+		for k, want := range names {
+			for _, n := range want {
 				idx := -1
-				for j, d := range defs {
-					if d.Name == n {
+				for j, c := range cols {
+					if c == n {
 						idx = j
 					}
 				}
 				if idx < 0 {
 					return pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", n, rv.Relname)
 				}
-				g.Cols[k].Attnums = append(g.Cols[k].Attnums, attnumOf(defs[idx], idx))
+				g.Cols[k].Attnums = append(g.Cols[k].Attnums, attnums[idx])
 				g.Cols[k].Names = append(g.Cols[k].Names, n)
 			}
 		}

@@ -108,10 +108,14 @@ func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (storage.Seq
 		if err := b.notASequence(name); err != nil {
 			return nil, "", storage.Sequence{}, nil, err
 		}
-		if missingOk {
-			return nil, name, storage.Sequence{}, &AlterSequence{Name: name, IfExists: true, Missing: true}, nil
+		written := rv.Relname // as PostgreSQL's RangeVar message writes it
+		if rv.Schemaname != "" {
+			written = rv.Schemaname + "." + written
 		}
-		return nil, "", storage.Sequence{}, nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+		if missingOk {
+			return nil, name, storage.Sequence{}, &AlterSequence{Name: written, IfExists: true, Missing: true}, nil
+		}
+		return nil, "", storage.Sequence{}, nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", written)
 	}
 	return sc, name, cur, nil, nil
 }

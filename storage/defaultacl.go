@@ -4,7 +4,8 @@ import "sort"
 
 // Default privileges (ALTER DEFAULT PRIVILEGES, pg_default_acl): per
 // role, for the whole database (Schema 0) or one schema, the access list
-// new objects of a kind ('r' relations, 'n' schemas) that role creates
+// new objects of a kind ('r' relations, 'S' sequences, 'f' functions,
+// 'n' schemas) that role creates
 // start with. They live in the role catalog (Auth.Defaults), so they are
 // durable and transactional as grants are.
 
@@ -16,10 +17,15 @@ type DefaultACL struct {
 	ACL    []ACLItem `json:"acl"`
 }
 
-// hardDefault is the access list an object of an owner has without
-// default privileges (acldefault).
-func hardDefault(owner uint32, all uint16) []ACLItem {
-	return []ACLItem{{Grantee: owner, Grantor: owner, Privs: all}}
+// hardDefault is the access list an object of kind of an owner has
+// without default privileges (acldefault): PUBLIC's default first.
+func hardDefault(owner uint32, kind byte) []ACLItem {
+	all, public := KindPrivs(kind)
+	out := []ACLItem{}
+	if public != 0 {
+		out = append(out, ACLItem{Grantee: 0, Grantor: owner, Privs: public})
+	}
+	return append(out, ACLItem{Grantee: owner, Grantor: owner, Privs: all})
 }
 
 func (a *Auth) defaultIndex(role, schema uint32, kind byte) int {
@@ -36,14 +42,14 @@ func (a *Auth) defaultIndex(role, schema uint32, kind byte) int {
 // SetDefaultACL: the database-wide list starts from the hard-wired
 // default and is dropped when it is that again; a schema's list starts
 // empty, adds to the database-wide one and is dropped when empty.
-func (a *Auth) AlterDefault(role, schema uint32, kind byte, all uint16, grant bool, grantee uint32, privs uint16, opt bool) {
+func (a *Auth) AlterDefault(role, schema uint32, kind byte, grant bool, grantee uint32, privs uint16, opt bool) {
 	var acl []ACLItem
 	i := a.defaultIndex(role, schema, kind)
 	switch {
 	case i >= 0:
 		acl = append([]ACLItem(nil), a.Defaults[i].ACL...)
 	case schema == 0:
-		acl = hardDefault(role, all)
+		acl = hardDefault(role, kind)
 	}
 	if grant {
 		acl = grantItems(acl, grantee, role, privs, opt)
@@ -51,7 +57,7 @@ func (a *Auth) AlterDefault(role, schema uint32, kind byte, all uint16, grant bo
 		acl = revokeItems(acl, grantee, role, privs, opt)
 	}
 	sortACL(acl)
-	drop := len(acl) == 0 || schema == 0 && sameACL(acl, hardDefault(role, all))
+	drop := len(acl) == 0 || schema == 0 && sameACL(acl, hardDefault(role, kind))
 	defs := append([]DefaultACL(nil), a.Defaults...)
 	switch {
 	case drop && i >= 0:
@@ -96,8 +102,8 @@ func sameACL(x, y []ACLItem) bool {
 // (0 for a schema itself) the default privileges of its owner: the
 // database-wide list (or the hard-wired default) merged with the
 // schema's; the hard-wired default itself stays implicit (acl NULL).
-func (a *Auth) ApplyDefaults(oid, owner, schema uint32, kind byte, all uint16) {
-	acl := hardDefault(owner, all)
+func (a *Auth) ApplyDefaults(oid, owner, schema uint32, kind byte) {
+	acl := hardDefault(owner, kind)
 	if i := a.defaultIndex(owner, 0, kind); i >= 0 {
 		acl = append([]ACLItem(nil), a.Defaults[i].ACL...)
 	}
@@ -110,7 +116,7 @@ func (a *Auth) ApplyDefaults(oid, owner, schema uint32, kind byte, all uint16) {
 		}
 	}
 	sortACL(acl)
-	if sameACL(acl, hardDefault(owner, all)) {
+	if sameACL(acl, hardDefault(owner, kind)) {
 		return
 	}
 	o := a.Object(oid)
@@ -146,11 +152,7 @@ func (a *Auth) DropDefaultsOf(role uint32) {
 				acl = append(acl, it)
 			}
 		}
-		all := AllTablePrivs
-		if d.Kind == 'n' {
-			all = AllSchemaPrivs
-		}
-		if len(acl) > 0 && !(d.Schema == 0 && sameACL(acl, hardDefault(d.Role, all))) {
+		if len(acl) > 0 && !(d.Schema == 0 && sameACL(acl, hardDefault(d.Role, d.Kind))) {
 			d.ACL = acl
 			defs = append(defs, d)
 		}

@@ -65,11 +65,36 @@ const (
 // privChars are the aclitem letters of the bits, in order.
 const privChars = "arwdDxtXUCTc"
 
-// AllTablePrivs and AllSchemaPrivs are ALL [PRIVILEGES] on each kind.
+// AllTablePrivs, AllSchemaPrivs, AllSequencePrivs and AllFunctionPrivs
+// are ALL [PRIVILEGES] on each kind (ACL_ALL_RIGHTS_*).
 const (
-	AllTablePrivs  = PrivInsert | PrivSelect | PrivUpdate | PrivDelete | PrivTruncate | PrivReferences | PrivTrigger
-	AllSchemaPrivs = PrivUsage | PrivCreate
+	AllTablePrivs    = PrivInsert | PrivSelect | PrivUpdate | PrivDelete | PrivTruncate | PrivReferences | PrivTrigger
+	AllSchemaPrivs   = PrivUsage | PrivCreate
+	AllSequencePrivs = PrivUsage | PrivSelect | PrivUpdate
+	AllFunctionPrivs = PrivExecute
 )
+
+// Object kinds, as pg_default_acl.defaclobjtype spells them.
+const (
+	KindRelation byte = 'r'
+	KindSequence byte = 'S'
+	KindFunction byte = 'f'
+	KindSchema   byte = 'n'
+)
+
+// KindPrivs are an object kind's ALL privileges and those PUBLIC holds by
+// default (acldefault: EXECUTE on functions, nothing on the others).
+func KindPrivs(kind byte) (all, public uint16) {
+	switch kind {
+	case KindSequence:
+		return AllSequencePrivs, 0
+	case KindFunction:
+		return AllFunctionPrivs, PrivExecute
+	case KindSchema:
+		return AllSchemaPrivs, 0
+	}
+	return AllTablePrivs, 0
+}
 
 // PrivString is the letters of bits.
 func PrivString(bits uint16) string {
@@ -325,7 +350,7 @@ func grantItems(acl []ACLItem, grantee, grantor uint32, privs uint16, opt bool) 
 			found = true
 		}
 	}
-	if !found {
+	if !found && privs != 0 { // granting nothing only makes the list explicit, as aclupdate
 		it := ACLItem{Grantee: grantee, Grantor: grantor, Privs: privs}
 		if opt {
 			it.GrantOpt = privs
@@ -684,6 +709,11 @@ func pruneAuth(work *version) {
 		if (oid-FirstUserOID)%2 == 0 {
 			if work.byID[id] != nil || work.schemas[id] != nil || work.funcs[id] != nil {
 				return true
+			}
+			for _, e := range work.seqs {
+				if e.def.ID == id {
+					return true
+				}
 			}
 			return false
 		}

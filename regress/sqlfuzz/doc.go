@@ -112,6 +112,13 @@
 //	JOIND_FUZZ_MAX_FAILURES=n  a worker stops after n (shrunk) failures (default 10)
 //	JOIND_FUZZ_VERBOSE=1       show a sample query for each frequent both-error kind
 //
+// Each round ends with a role script (roles.go): CREATE ROLE, GRANT and
+// REVOKE on the round's tables, their columns, a sequence and roles, SET
+// ROLE and the statements those decide, each statement's outcome (rows, or
+// SQLSTATE and message) compared with PostgreSQL's; a difference is a ROLES
+// failure printing the script. The roles are the worker's (fz_r0, ...;
+// PostgreSQL's are the cluster's, so a shared oracle sees them come and go).
+//
 // With -v it prints progress every 30s and the final counts: queries,
 // queries/second, time spent in each server, and one count per verdict.
 package sqlfuzz

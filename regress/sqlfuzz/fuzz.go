@@ -36,6 +36,7 @@ type Stats struct {
 	MetaSkipped int
 	MetaFail    int
 	Schemas     int
+	RoleCases   int // role scripts run (roles.go)
 	Elapsed     time.Duration
 	JoindTime   time.Duration // spent waiting for joind (differential and metamorphic)
 	PGTime      time.Duration
@@ -55,6 +56,7 @@ func (s *Stats) Add(o *Stats) {
 	s.MetaSkipped += o.MetaSkipped
 	s.MetaFail += o.MetaFail
 	s.Schemas += o.Schemas
+	s.RoleCases += o.RoleCases
 	s.JoindTime += o.JoindTime
 	s.PGTime += o.PGTime
 	if o.Elapsed > s.Elapsed {
@@ -101,8 +103,8 @@ func (s *Stats) String() string {
 		parts = append(parts, fmt.Sprintf("%s=%d", verdict(v), n))
 	}
 	qps := float64(s.Queries) / s.Elapsed.Seconds()
-	return fmt.Sprintf("queries=%d (%.0f/s, %d schemas; time in joind %.1fs, postgres %.1fs) %s; metamorphic checks=%d skipped=%d failed=%d",
-		s.Queries, qps, s.Schemas, s.JoindTime.Seconds(), s.PGTime.Seconds(), strings.Join(parts, " "), s.MetaChecks, s.MetaSkipped, s.MetaFail)
+	return fmt.Sprintf("queries=%d (%.0f/s, %d schemas; time in joind %.1fs, postgres %.1fs) %s; metamorphic checks=%d skipped=%d failed=%d; role scripts=%d",
+		s.Queries, qps, s.Schemas, s.JoindTime.Seconds(), s.PGTime.Seconds(), strings.Join(parts, " "), s.MetaChecks, s.MetaSkipped, s.MetaFail, s.RoleCases)
 }
 
 // Failure is one shrunk, printable failure.
@@ -292,6 +294,14 @@ func (f *Fuzzer) Run() error {
 				f.Stats.JoindTime, f.Stats.PGTime = f.j.busy, f.pg.busy
 				f.cfg.Logf("progress: %s", &f.Stats)
 			}
+		}
+		// The round ends with a role script over its tables (roles.go).
+		prefix := f.cfg.Prefix
+		if prefix == "" {
+			prefix = defaultPrefix
+		}
+		if err := f.runRoles(seed, sch, g.roleCase(prefix)); err != nil {
+			return err
 		}
 	}
 	return nil
