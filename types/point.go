@@ -109,18 +109,7 @@ func strtodLen(s string) int {
 			return i + len(w)
 		}
 	}
-	nd := 0
-	for i < len(s) && isDigit(s[i]) {
-		i++
-		nd++
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && isDigit(s[i]) {
-			i++
-			nd++
-		}
-	}
+	i, nd := scanMantissa(s, i)
 	if nd == 0 {
 		return 0
 	}

@@ -491,18 +491,7 @@ func parseFloat(in string, id ID) (float64, error) {
 	if len(s) > i+1 && s[i] == '0' && (s[i+1] == 'x' || s[i+1] == 'X') {
 		return parseHexFloat(in, s, i+2, bits, name, syntax)
 	}
-	nd := 0
-	for i < len(s) && isDigit(s[i]) {
-		i++
-		nd++
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && isDigit(s[i]) {
-			i++
-			nd++
-		}
-	}
+	i, nd := scanMantissa(s, i)
 	if nd == 0 {
 		return 0, syntax()
 	}
@@ -629,4 +618,21 @@ func byteOffsetOfRune(s string, n int) int {
 		i += sz
 	}
 	return i
+}
+
+// scanMantissa reads strtod's decimal mantissa (digits, a point, digits)
+// from s[i:], returning where it ends and how many digits it has.
+func scanMantissa(s string, i int) (end, digits int) {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && isDigit(s[i]) {
+			i++
+			digits++
+		}
+	}
+	return i, digits
 }
