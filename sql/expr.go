@@ -1038,14 +1038,6 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 			// information_schema's helper functions (_pg_expandarray) are
 			// registered under their qualified names.
 			name = schema + "." + name
-		case b.routinelessSchema(schema):
-			// Every other function joind has is pg_catalog's.
-			args, err := b.bindList(s, fc.Args)
-			if err != nil {
-				return nil, err
-			}
-			return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s.%s(%s) does not exist", schema, name, argTypeList(args)).
-				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
 		case len(b.visibleFunctions(schema, name)) > 0: // function_call.go
 			args, err := b.bindList(s, fc.Args)
 			if err != nil {
@@ -1053,6 +1045,14 @@ func (b *binder) bindFuncCall(s *scope, fc *pg_query.FuncCall) (plan.Expr, error
 			}
 			if e, ok, err := b.userFuncCall(s, schema, name, args, fc.Location); ok {
 				return e, err
+			}
+			return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s.%s(%s) does not exist", schema, name, argTypeList(args)).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+		case b.routinelessSchema(schema):
+			// Every function joind has outside user schemas is pg_catalog's.
+			args, err := b.bindList(s, fc.Args)
+			if err != nil {
+				return nil, err
 			}
 			return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s.%s(%s) does not exist", schema, name, argTypeList(args)).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)

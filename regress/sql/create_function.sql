@@ -57,3 +57,17 @@ DROP FUNCTION IF EXISTS cf_nosuch;
 SELECT proname, pronargs, pronargdefaults, proretset, proargmodes, proargnames
   FROM pg_proc WHERE proname LIKE 'cf\_%' ORDER BY proname, pronargs;
 \df cf_*
+
+-- schema-qualified calls
+CREATE SCHEMA cf_s;
+CREATE FUNCTION cf_s.triple(int) RETURNS int LANGUAGE sql AS 'SELECT $1 * 3';
+CREATE FUNCTION cf_pub(int) RETURNS int LANGUAGE sql AS 'SELECT $1 + 100';
+SELECT cf_s.triple(4) AS s, public.cf_pub(1) AS p;
+SELECT cf_s.triple(x) FROM (VALUES (1), (NULL), (-2)) v(x) ORDER BY 1;
+SELECT triple(4);
+SELECT cf_s.nosuch(1);
+SELECT cf_s.triple('a');
+SELECT cf_nosuchschema.triple(1);
+DROP FUNCTION cf_s.triple(int);
+DROP FUNCTION cf_pub(int);
+DROP SCHEMA cf_s;
