@@ -408,7 +408,13 @@ func (a *seqAccess) resolve(oid uint32) (*Catalog, storage.Sequence, error) {
 	return nil, storage.Sequence{}, pgerr.New(pgerr.InternalError, "could not open relation with OID %d", oid)
 }
 
-func (a *seqAccess) NextVal(oid uint32) (int64, error) {
+func (a *seqAccess) NextVal(oid uint32) (int64, error) { return a.nextVal(oid, true) }
+
+func (a *seqAccess) IdentityNextVal(oid uint32) (int64, error) { return a.nextVal(oid, false) }
+
+// nextVal is nextval_internal; check is whether the caller's USAGE or
+// UPDATE privilege is checked (not for an identity column's default).
+func (a *seqAccess) nextVal(oid uint32, check bool) (int64, error) {
 	st := a.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -416,8 +422,10 @@ func (a *seqAccess) NextVal(oid uint32) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := a.permitted(cat, def, storage.PrivUsage|storage.PrivUpdate); err != nil {
-		return 0, err
+	if check {
+		if err := a.permitted(cat, def, storage.PrivUsage|storage.PrivUpdate); err != nil {
+			return 0, err
+		}
 	}
 	if err := a.writable("nextval", def); err != nil {
 		return 0, err

@@ -725,6 +725,9 @@ func (b *binder) bindDefault(def storage.ColumnDef) (plan.Expr, error) {
 		pe.Position = 0
 		return nil, &pe
 	}
+	if def.Identity != 0 {
+		e = identityNextval(e)
+	}
 	out, err := sub.coerceAssign(e, def.Type, def.Name, -1)
 	if err != nil {
 		pe := *pgerr.As(err)
@@ -732,6 +735,20 @@ func (b *binder) bindDefault(def storage.ColumnDef) (plan.Expr, error) {
 		return nil, &pe
 	}
 	return out, nil
+}
+
+// identityNextval turns the nextval call of an identity column's default
+// into PostgreSQL's NextValueExpr, which checks no sequence privilege.
+func identityNextval(e plan.Expr) plan.Expr {
+	switch x := e.(type) {
+	case *plan.Call:
+		if x.Func.Name == "nextval" {
+			return &plan.Call{Func: types.IdentityNextval(x.Func), Args: x.Args}
+		}
+	case *plan.Cast:
+		return &plan.Cast{Input: identityNextval(x.Input), T: x.T, Explicit: x.Explicit}
+	}
+	return e
 }
 
 // tableName is the name a CREATE gives its relation: the storage key in

@@ -527,6 +527,11 @@ func (b *binder) usingDirection(sb *pg_query.SortBy, t types.Type) (bool, error)
 		return false, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY ... USING %s is not supported",
 			strings.Join(nameParts(sb.UseOp), ".")), sb.Location)
 	}
+	if (op == "~<~" || op == "~>~") && (t.ID == types.Text || t.ID == types.Varchar || t.ID == types.Char) {
+		// text_pattern_ops' ordering operators: byte order, which is
+		// joind's C.UTF-8 text order.
+		return op == "~>~", nil
+	}
 	if op != "<" && op != ">" {
 		if _, err := types.ResolveOperator(op, t, t); err != nil {
 			return false, b.wrapAt(err, sb.Location)

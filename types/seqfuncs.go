@@ -8,6 +8,10 @@ import "github.com/joind/joind/pgerr"
 // binder resolves a name to its OID when the call is bound).
 type SequenceAccess interface {
 	NextVal(oid uint32) (int64, error)
+	// IdentityNextVal is NextVal for an identity column's default, which
+	// PostgreSQL evaluates as a NextValueExpr: no privilege check on the
+	// sequence (the INSERT privilege on the column is the check).
+	IdentityNextVal(oid uint32) (int64, error)
 	CurrVal(oid uint32) (int64, error)
 	// SetVal returns v (setval's result).
 	SetVal(oid uint32, v int64, isCalled bool) (int64, error)
@@ -102,4 +106,18 @@ func init() {
 		return IntValue(v), err
 	})
 	b.volatile = true
+}
+
+// IdentityNextval is o (a bound nextval(regclass) overload) evaluated as
+// an identity column's NextValueExpr (SequenceAccess.IdentityNextVal).
+func IdentityNextval(o *Overload) *Overload {
+	c := *o
+	c.Eval = func(ctx *EvalContext, a []Value) (Value, error) {
+		if ctx == nil || ctx.Sequences == nil {
+			return Value{}, pgerr.New(pgerr.FeatureNotSupported, "nextval() is not supported here")
+		}
+		v, err := ctx.Sequences.IdentityNextVal(uint32(a[0].I))
+		return IntValue(v), err
+	}
+	return &c
 }

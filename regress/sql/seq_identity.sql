@@ -39,3 +39,18 @@ SELECT * FROM si_a;
 SELECT * FROM si_d;
 DROP TABLE si_a, si_d;
 SELECT relname FROM pg_class WHERE relname LIKE 'si%' ORDER BY 1;
+
+-- an identity column's default checks no sequence privilege (NextValueExpr); serial's nextval does
+CREATE ROLE si_p_user;
+CREATE TABLE si_p_t (a int GENERATED ALWAYS AS IDENTITY, b text);
+CREATE TABLE si_p_s (a serial, b text);
+GRANT SELECT, INSERT ON si_p_t, si_p_s TO si_p_user;
+SET ROLE si_p_user;
+INSERT INTO si_p_t (b) VALUES ('x');
+INSERT INTO si_p_t DEFAULT VALUES;
+INSERT INTO si_p_s (b) VALUES ('y');
+SELECT * FROM si_p_t ORDER BY a;
+SELECT nextval('si_p_t_a_seq');
+RESET ROLE;
+DROP TABLE si_p_t, si_p_s;
+DROP ROLE si_p_user;
