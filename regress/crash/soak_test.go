@@ -417,11 +417,14 @@ func TestSoak(t *testing.T) {
 	kills, rounds, epochRound := 0, 0, 0
 	var baseGoro int
 	var baseRSS, peakRSS int64
-	for time.Since(start) < dur && len(run.errs) == 0 {
+	// The soak ends after dur, but not before one SIGKILL: on a slow
+	// machine a short soak may have time for few rounds, so once dur has
+	// passed without a kill the next round ends in one.
+	for (time.Since(start) < dur || kills == 0) && len(run.errs) == 0 {
 		rounds++
 		epochRound++
 		// An epoch lasts 1-4 rounds; its last round ends in SIGKILL.
-		killRound := epochRound > 1 && rng.Intn(3) == 0 || epochRound >= 4
+		killRound := epochRound > 1 && rng.Intn(3) == 0 || epochRound >= 4 || time.Since(start) >= dur
 		rctx, cancel := context.WithCancel(ctx)
 		var killing atomic.Bool
 		var wg sync.WaitGroup
