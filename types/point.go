@@ -113,18 +113,6 @@ func strtodLen(s string) int {
 	if nd == 0 {
 		return 0
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		j := i + 1
-		if j < len(s) && (s[j] == '+' || s[j] == '-') {
-			j++
-		}
-		k := j
-		for k < len(s) && isDigit(s[k]) {
-			k++
-		}
-		if k > j {
-			i = k
-		}
-	}
+	i = scanExponent(s, i, 'e')
 	return i
 }

@@ -555,18 +555,8 @@ func parseHexFloat(in, s string, i, bits int, name string, syntax func() error) 
 	}
 	mant := s[:i]
 	exp := "p0"
-	if i < len(s) && (s[i] == 'p' || s[i] == 'P') {
-		j := i + 1
-		if j < len(s) && (s[j] == '+' || s[j] == '-') {
-			j++
-		}
-		k := j
-		for k < len(s) && isDigit(s[k]) {
-			k++
-		}
-		if k > j {
-			exp, i = s[i:k], k
-		}
+	if k := scanExponent(s, i, 'p'); k > i {
+		exp, i = s[i:k], k
 	}
 	if i != len(s) {
 		return 0, syntax()
@@ -635,4 +625,25 @@ func scanMantissa(s string, i int) (end, digits int) {
 		}
 	}
 	return i, digits
+}
+
+// scanExponent is where strtod's exponent at s[i:] ends: the mark (e or
+// p, either case), an optional sign and at least one digit; i when there
+// is no such exponent.
+func scanExponent(s string, i int, mark byte) int {
+	if i >= len(s) || (s[i] != mark && s[i] != mark-'a'+'A') {
+		return i
+	}
+	j := i + 1
+	if j < len(s) && (s[j] == '+' || s[j] == '-') {
+		j++
+	}
+	k := j
+	for k < len(s) && isDigit(s[k]) {
+		k++
+	}
+	if k == j {
+		return i
+	}
+	return k
 }
