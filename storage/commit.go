@@ -126,6 +126,10 @@ type compaction struct {
 	// walBytes is seg's log encoding (wal.go), made by the compactor so
 	// the committer only appends it.
 	walBytes []byte
+	// pruneMoves: no transaction with a fixed snapshot was open when the
+	// compaction was made, so the table's older row moves (forward.go)
+	// are dropped.
+	pruneMoves bool
 }
 
 var errClosed = pgerr.New(pgerr.AdminShutdown, "terminating connection due to administrator command")
@@ -763,7 +767,7 @@ func applyPending(work *version, touched map[uint64]bool, p *pending) error {
 			continue
 		}
 		t := mutable(work, touched, id)
-		t.segs, t.fresh, t.rows, t.dels, t.delFiles, t.freshDels, t.delInline, t.walDels = nil, nil, 0, nil, nil, nil, nil, nil
+		t.segs, t.fresh, t.rows, t.dels, t.delFiles, t.freshDels, t.delInline, t.walDels, t.moved = nil, nil, 0, nil, nil, nil, nil, nil, nil
 		t.gen++
 	}
 	applyDeletes(work, touched, p)
@@ -837,6 +841,7 @@ func applyCompaction(work *version, touched map[uint64]bool, c *compaction) erro
 		segs = append(segs, c.seg)
 	}
 	t.segs = append(segs, t.segs[at+len(c.old):]...)
+	t.recordMoves(c)
 	return nil
 }
 

@@ -55,10 +55,9 @@ func (db *DB) compactor() {
 
 // compactOnce merges one run of small segments; it reports whether it did.
 // It does nothing while a REPEATABLE READ or SERIALIZABLE transaction is
-// open: compaction renumbers rows, so such a transaction's later UPDATE or
-// DELETE of a row it read would fail with a serialization error PostgreSQL
-// would not raise (a READ COMMITTED statement just restarts). The
-// commits after it ends wake the compactor again; VACUUM does not wait.
+// open, which keeps the row moves such a transaction may follow
+// (forward.go) few; the commits after it ends wake the compactor again.
+// VACUUM does not wait.
 func (db *DB) compactOnce() bool {
 	if db.fixedSnaps.Load() > 0 {
 		return false
@@ -233,14 +232,14 @@ func (db *DB) merge(t *tableState, run []*segment) error {
 			return err
 		}
 		seg.logBytes = int64(len(enc))
-		return db.submit(&commitReq{compact: &compaction{table: t.id, old: run, dels: dels, seg: seg, locks: db.locks, walBytes: enc}})
+		return db.submit(&commitReq{compact: &compaction{table: t.id, old: run, dels: dels, seg: seg, locks: db.locks, walBytes: enc, pruneMoves: db.fixedSnaps.Load() == 0}})
 	} else if rows > 0 {
 		var err error
 		if seg, err = db.store.newSegment(db.nextID.Add(1)-1, t.cols, recs); err != nil {
 			return err
 		}
 	}
-	return db.submit(&commitReq{compact: &compaction{table: t.id, old: run, dels: dels, seg: seg, locks: db.locks}})
+	return db.submit(&commitReq{compact: &compaction{table: t.id, old: run, dels: dels, seg: seg, locks: db.locks, pruneMoves: db.fixedSnaps.Load() == 0}})
 }
 
 // Vacuum compacts the named tables (all when names is empty) now, through

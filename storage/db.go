@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -190,6 +191,9 @@ type tableState struct {
 	// walDels: deleted rows only the write-ahead log holds (wal.go),
 	// copied like delInline.
 	walDels map[uint64][]int64
+	// moved: where compactions put the rows of segments they replaced
+	// (forward.go), in memory only; copied like dels.
+	moved map[uint64]segMove
 
 	fresh []arrow.Record // committer only: rows of this group not yet in a segment
 	enc   []byte         // committer only: cached manifest entry
@@ -201,7 +205,8 @@ type tableState struct {
 func (t *tableState) copy() *tableState {
 	return &tableState{id: t.id, name: t.name, cols: t.cols, cons: t.cons, indexes: t.indexes, dropped: t.dropped, ddl: t.ddl, comment: t.comment, foreign: t.foreign,
 		segs: append([]*segment(nil), t.segs...), rows: t.rows, gen: t.gen, fresh: append([]arrow.Record(nil), t.fresh...),
-		dels: cloneDels(t.dels), delFiles: cloneDelFiles(t.delFiles), delInline: cloneInline(t.delInline), walDels: cloneInline(t.walDels)}
+		dels: cloneDels(t.dels), delFiles: cloneDelFiles(t.delFiles), delInline: cloneInline(t.delInline), walDels: cloneInline(t.walDels),
+		moved: maps.Clone(t.moved)}
 }
 
 // tableStats merges the segments' statistics (once per version).

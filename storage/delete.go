@@ -24,7 +24,8 @@ import (
 // commit whose deletes hit a row already deleted in the current version
 // or a segment that is gone (40001): whatever the row locks (rowlock.go)
 // did or did not prevent, a row is deleted at most once and never by a
-// commit that could not see it.
+// commit that could not see it. Rows a compaction moved since a
+// transaction's snapshot are followed to their new RowIDs (forward.go).
 //
 // INVARIANTS: every reader of a version sees exactly the live rows of its
 // segments (Snapshot filters, Segments hands the vector to the scan);
@@ -133,13 +134,18 @@ func (t *Txn) Delete(ctx context.Context, tb Table, ids []RowID) error {
 	}
 	if len(locks) > 0 {
 		t.locked = true
-		if err := t.db.locks.acquire(ctx, t.db.cs, t, tt.id, locks); err != nil {
+		moved, err := t.lockCurrent(ctx, tt.id, locks)
+		if err != nil {
 			return err
 		}
-		// The locks are ours: a commit that deleted one of the rows has
-		// been published by now (a holder releases after publication).
-		if err := checkCurrent(t.db.cs.load().byID[tt.id], locks); err != nil {
-			return err
+		// Rows a compaction moved since the snapshot are deleted under
+		// their new RowIDs too, for this transaction's later snapshots.
+		for _, g := range moved {
+			dv, dup := mine[g.seg].with(g.offs)
+			if dup >= 0 {
+				return pgerr.New(pgerr.InternalError, "delete from %q: row (%d,%d) was already deleted by this transaction", BareName(tt.name), g.seg, dup)
+			}
+			next[g.seg] = dv
 		}
 	}
 	m := make(map[uint64]*DeleteVector, len(mine)+len(next))
@@ -153,27 +159,52 @@ func (t *Txn) Delete(ctx context.Context, tb Table, ids []RowID) error {
 	return nil
 }
 
-// checkCurrent fails with the concurrent-update 40001 when a row of locks
-// is gone from cur (the latest version of the table): deleted, or its
-// segment replaced (truncated, dropped, or rewritten by compaction, which
-// renumbers rows — the statement's re-run reads the new RowIDs).
-func checkCurrent(cur *tableState, locks []segRows) error {
-	for _, g := range locks {
-		s := cur.segment(g.seg)
-		if s == nil {
-			return concurrentUpdate()
+// lockCurrent takes the locks of rows (of the transaction's snapshot) and
+// checks them against the current version: a row a commit deleted since
+// fails with the concurrent-update 40001. The rows of segments a
+// compaction replaced since are followed to where they are now
+// (forward.go), locked there too, and returned by their current RowIDs.
+func (t *Txn) lockCurrent(ctx context.Context, table uint64, rows []segRows) (moved []segRows, err error) {
+	want := rows
+	for hops := 0; ; hops++ {
+		if err := t.db.locks.acquire(ctx, t.db.cs, t, table, want); err != nil {
+			return nil, err
 		}
-		dv := cur.dels[g.seg]
-		if dv.Count() == 0 {
-			continue
-		}
-		for _, off := range g.offs {
-			if dv.Deleted(off) {
-				return concurrentUpdate()
+		// The locks are ours: a commit that deleted one of the rows has
+		// been published by now (a holder releases after publication).
+		cur := t.db.cs.load().byID[table]
+		var again []segRows
+		for _, g := range want {
+			if cur.segment(g.seg) == nil {
+				f, ok := cur.forwardRows(g)
+				if !ok {
+					return nil, concurrentUpdate()
+				}
+				again = append(again, f)
+				continue
+			}
+			if dv := cur.dels[g.seg]; dv.Count() > 0 {
+				for _, off := range g.offs {
+					if dv.Deleted(off) {
+						return nil, concurrentUpdate()
+					}
+				}
+			}
+			if hops > 0 {
+				moved = append(moved, g)
 			}
 		}
+		// Each hop follows compactions published since the last; locks
+		// on the new segments keep further ones off them, so a few
+		// suffice.
+		if len(again) == 0 {
+			return moved, nil
+		}
+		if hops == 3 {
+			return nil, concurrentUpdate()
+		}
+		want = again
 	}
-	return nil
 }
 
 // segment finds segment id in t (nil if t is nil or has none).
@@ -303,8 +334,9 @@ func ownDeletes(p *pending) {
 	}
 }
 
-// validateDeletes checks a commit's deletes against work: each segment must
-// still be there and none of the rows deleted. INVARIANT (the committer's
+// validateDeletes checks a commit's deletes against work: each row must
+// still be there (in its segment, or where a compaction moved it:
+// forward.go) and not deleted. INVARIANT (the committer's
 // safety net): a commit whose delete hits a row another commit already
 // deleted, or a segment replaced since, fails whole with the
 // concurrent-update 40001 and changes nothing.
@@ -314,10 +346,11 @@ func validateDeletes(work *version, p *pending) error {
 		if t == nil {
 			return concurrentDrop(p.nameOf(tid))
 		}
-		for sid, dv := range segs {
-			if t.segment(sid) == nil {
-				return concurrentUpdate()
-			}
+		cur, ok := forwardDeletes(t, segs)
+		if !ok {
+			return concurrentUpdate()
+		}
+		for sid, dv := range cur {
 			if firstOverlap(t.dels[sid], dv) >= 0 {
 				return concurrentUpdate()
 			}
@@ -336,7 +369,8 @@ func applyDeletes(work *version, touched map[uint64]bool, p *pending) {
 		if t.freshDels == nil {
 			t.freshDels = map[uint64][]int64{}
 		}
-		for sid, dv := range segs {
+		cur, _ := forwardDeletes(t, segs) // validated: every row is there
+		for sid, dv := range cur {
 			t.dels[sid] = union(t.dels[sid], dv)
 			t.freshDels[sid] = append(t.freshDels[sid], dv.offsets()...)
 		}

@@ -730,3 +730,86 @@ func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 		t.Fatalf("%d rows summing to %d, want %d rows summing to %d", n, total, keys, workers*each)
 	}
 }
+
+// A transaction whose snapshot predates a compaction (here VACUUM, which
+// does not wait for REPEATABLE READ; background compaction can also land
+// between a snapshot and the statement that fixes it) deletes and locks
+// rows the compaction moved, as PostgreSQL's VACUUM never makes an UPDATE
+// fail: the rows are followed to their new RowIDs (forward.go). A row
+// deleted by a commit it could not see still fails with 40001, and a
+// transaction deleting the moved row by its new RowID waits for the lock.
+func TestDeleteFollowsCompactedRows(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, "")
+	defer db.Close()
+	tb := mustCreate(t, db, "t")
+	for i := int64(0); i < 3; i++ {
+		db.Append(ctx, tb, intBatch(10*i, 10*i+1, 10*i+2))
+	}
+	tb, _ = db.Lookup("t")
+	if err := db.Delete(ctx, tb, idsWhere(tb, 1)); err != nil {
+		t.Fatal(err)
+	}
+	rr := db.Begin()
+	rr.TakeSnapshot(RepeatableRead)
+	rt, _ := rr.Lookup("t")
+	ids := idsWhere(rt, 2, 12, 21)
+	gone := idsWhere(rt, 20)
+	// A commit the snapshot does not see deletes 20; then VACUUM merges
+	// the three segments into one.
+	if err := db.Delete(ctx, tb, idsWhere(tb, 20)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Vacuum(ctx, []string{"t"}, false); err != nil {
+		t.Fatal(err)
+	}
+	tb, _ = db.Lookup("t")
+	if n := len(tb.(Segmented).Segments()); n != 1 {
+		t.Fatalf("VACUUM left %d segments", n)
+	}
+	if err := rr.Delete(ctx, rt, gone); !IsConcurrentUpdate(err) {
+		t.Fatalf("deleting a row a later commit deleted, compacted away since: %v, want 40001", err)
+	}
+	rr.Rollback()
+
+	rr = db.Begin()
+	rr.TakeSnapshot(RepeatableRead)
+	rt, _ = rr.Lookup("t")
+	ids = idsWhere(rt, 2, 12, 21)
+	if err := db.Append(ctx, tb, intBatch(40)); err != nil { // a second segment to merge
+		t.Fatal(err)
+	}
+	if err := db.Vacuum(ctx, []string{"t"}, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := rr.Delete(ctx, rt, ids); err != nil {
+		t.Fatalf("deleting rows a compaction moved after the snapshot: %v", err)
+	}
+	if got := keysOf(rt); !slices.Equal(got, []int64{0, 10, 11, 22}) {
+		t.Fatalf("the transaction sees %v after its delete", got)
+	}
+	// Another transaction deleting 12 by its new RowID waits for rr.
+	other := db.Begin()
+	ot, _ := other.Lookup("t")
+	done := make(chan error, 1)
+	go func() { done <- other.Delete(ctx, ot, idsWhere(ot, 12)) }()
+	select {
+	case err := <-done:
+		t.Fatalf("a delete of the moved row did not wait for its lock: %v", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	if err := rr.Commit(ctx); err != nil {
+		t.Fatalf("commit: %v", err)
+	}
+	if err := <-done; !IsConcurrentUpdate(err) {
+		t.Fatalf("the waiting delete after the holder committed: %v, want 40001", err)
+	}
+	other.Rollback()
+	tb, _ = db.Lookup("t")
+	if got := keysOf(tb); !slices.Equal(got, []int64{0, 10, 11, 22, 40}) {
+		t.Fatalf("committed: %v", got)
+	}
+	if st := tb.Stats(); st.Rows != 5 {
+		t.Fatalf("Stats.Rows %d, want 5", st.Rows)
+	}
+}

@@ -19,7 +19,7 @@ import (
 //   - A transaction releases its locks only after its commit was published
 //     (or it rolled back), so a waiter that obtains a lock and then loads
 //     the published version sees the holder's delete if it committed one
-//     (Delete's checkCurrent), and fails with the concurrent-update 40001.
+//     (Delete's lockCurrent), and fails with the concurrent-update 40001.
 //   - acquire takes all the rows of one call or none, and waits for one
 //     holder at a time; a wait that would close a cycle of waiting
 //     transactions fails with 40P01 instead (so waits never deadlock), a

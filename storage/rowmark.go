@@ -49,10 +49,9 @@ func (t *Txn) LockRows(ctx context.Context, tb Table, ids []RowID) (gone []bool,
 	if len(lock) == 0 {
 		return gone, nil
 	}
-	groups := groupRowIDs(lock)
 	t.locked = true
-	if err := t.db.locks.acquire(ctx, t.db.cs, t, tt.id, groups); err != nil {
+	if _, err := t.lockCurrent(ctx, tt.id, groupRowIDs(lock)); err != nil {
 		return nil, err
 	}
-	return gone, checkCurrent(t.db.cs.load().byID[tt.id], groups)
+	return gone, nil
 }

@@ -358,8 +358,14 @@ func (tt *txnTable) Stats() Stats {
 			}
 		}
 	}
-	for _, dv := range p.deletes[tt.id] {
-		st.Rows -= dv.Count()
+	cs := tt.committed()
+	pseg, hasPending := p.appendSeg[tt.id]
+	for sid, dv := range p.deletes[tt.id] {
+		// Only the snapshot's RowIDs: a row a compaction moved is recorded
+		// under its new one too (forward.go).
+		if cs.segment(sid) != nil || (hasPending && sid == pseg) {
+			st.Rows -= dv.Count()
+		}
 	}
 	return st
 }
