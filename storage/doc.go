@@ -25,7 +25,8 @@
 // (delete.go, dv.go), persisted inline in the manifest or as delta files
 // (dvfile.go) and folded away by compaction and VACUUM; row locks
 // (rowlock.go) make concurrent deleters of a row wait, and the committer
-// refuses a delete of a row already gone (40001).
+// refuses a delete of a row already gone (40001); a row a compaction moved
+// after a transaction's snapshot is followed to its new RowID (forward.go).
 // Relations are named by a key: the bare name in schema public, the
 // schema's id and the name otherwise (schema.go: TableKey, SplitKey,
 // BareName). Table.Name(), View.Name and Sequence.Name are keys, an
